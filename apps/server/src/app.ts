@@ -1,0 +1,158 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import { allCalls, Msg, type CallDef } from '@studio/contract';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { ZodError } from 'zod';
+import { cookieName, SessionStore } from './auth/sessions.ts';
+import type { Config } from './config.ts';
+import type { DbHandle } from './db/index.ts';
+import { features } from './features/index.ts';
+import type { AppDeps, CallCtx } from './lib/context.ts';
+import { AppError, badRequest, unauthorized } from './lib/errors.ts';
+import type { Handler } from './lib/feature.ts';
+import { resolveStore } from './lib/store-scope.ts';
+
+export interface BuildOptions {
+  config: Config;
+  database: DbHandle;
+  /** Check every answer against the contract's answer schema (tests turn this on). */
+  validateResponses?: boolean;
+  logger?: boolean;
+}
+
+const DEFAULT_BODY_LIMIT = 1024 * 1024;
+const API_PREFIXES = ['/store/', '/api/'];
+
+function envelopeError(reply: FastifyReply, status: number, msg: string, code = status, data: unknown = null) {
+  return reply.status(status).send({ code, data, msg });
+}
+
+/** Builds the Fastify app: plugins, error handler, then every call of the contract. */
+export type AppInstance = FastifyInstance & { deps: AppDeps };
+
+export async function buildApp(opts: BuildOptions): Promise<AppInstance> {
+  const { config, database } = opts;
+  const app = Fastify({
+    logger: opts.logger === false ? false : { level: config.logLevel, redact: ['req.headers.cookie'] },
+    bodyLimit: DEFAULT_BODY_LIMIT,
+    trustProxy: true,
+    logController: new LogController({
+      disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
+    }),
+  });
+
+  const deps: AppDeps = {
+    db: database.db,
+    dialect: database.dialect,
+    config,
+    log: app.log,
+    sessions: new SessionStore(database.db),
+  };
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        scriptSrc: ["'self'"],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+    hsts: config.cookieSecure,
+  });
+  await app.register(cookie);
+  await app.register(formbody, { bodyLimit: DEFAULT_BODY_LIMIT });
+
+  // JSON bodies: an empty body is `{}`; a broken one is a 400 with a Chinese message.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, {});
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(badRequest(Msg.badJson), undefined);
+    }
+  });
+
+  app.setErrorHandler((err, req, reply) => {
+    if (err instanceof AppError) return envelopeError(reply, err.status, err.message, err.code, err.data);
+    if (err instanceof ZodError) return envelopeError(reply, 400, err.issues[0]?.message ?? Msg.badRequest);
+    const e = err as { code?: string; statusCode?: number };
+    if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return envelopeError(reply, 413, Msg.tooLarge);
+    if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return envelopeError(reply, 415, Msg.unsupportedMedia);
+    if (e.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') return envelopeError(reply, 400, Msg.badRequest);
+    if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+      return envelopeError(reply, e.statusCode, Msg.badRequest);
+    }
+    req.log.error({ err, reqId: req.id }, 'unexpected error');
+    return envelopeError(reply, 500, Msg.internal);
+  });
+
+  const handlers = new Map<string, Handler<CallDef>>();
+  for (const feature of features) {
+    feature({
+      handle(call, handler) {
+        if (handlers.has(call.path)) throw new Error(`重复的接口处理: ${call.path}`);
+        handlers.set(call.path, handler as Handler<CallDef>);
+      },
+    });
+  }
+  const cookieKey = cookieName(config.cookieSecure);
+  for (const call of allCalls) {
+    const handler = handlers.get(call.path);
+    if (!handler) throw new Error(`接口没有实现: ${call.path}`);
+    handlers.delete(call.path);
+    app.post(call.path, { bodyLimit: call.bodyLimit ?? DEFAULT_BODY_LIMIT }, async (req, reply) => {
+      const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+      const typeOk =
+        type === 'application/json' || (call.form === true && type === 'application/x-www-form-urlencoded');
+      if (!typeOk && !(type === '' && call.auth === 'public')) {
+        throw new AppError(415, Msg.unsupportedMedia);
+      }
+      const ctx = { ...deps, req, reply } as CallCtx;
+      if (call.auth !== 'public' || req.cookies[cookieKey]) {
+        const staff = await deps.sessions.resolve(req.cookies[cookieKey]);
+        if (staff) ctx.staff = staff;
+        else if (call.auth !== 'public') throw unauthorized();
+      }
+      if (call.auth === 'store') ctx.store = await resolveStore(deps.db, ctx.staff, req, req.body);
+      const input = call.req.parse(req.body ?? {});
+      const data = await handler(input, ctx);
+      if (opts.validateResponses) {
+        const checked = call.res.safeParse(data);
+        if (!checked.success) {
+          req.log.error({ path: call.path, issues: checked.error.issues }, 'answer does not match contract');
+          throw new Error(`answer of ${call.path} does not match the contract: ${checked.error.message}`);
+        }
+      }
+      return { code: 0, data: data ?? null, msg: '' };
+    });
+  }
+  if (handlers.size) throw new Error(`处理程序没有对应的接口: ${[...handlers.keys()].join(', ')}`);
+
+  const indexHtml = path.join(config.webDist, 'index.html');
+  const hasWeb = fs.existsSync(indexHtml);
+  if (hasWeb) {
+    await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false });
+  }
+  app.setNotFoundHandler((req: FastifyRequest, reply: FastifyReply) => {
+    const url = req.url.split('?')[0];
+    if (API_PREFIXES.some((p) => url.startsWith(p)) || req.method !== 'GET' || !hasWeb) {
+      return envelopeError(reply, 404, Msg.notFoundRoute);
+    }
+    if (path.extname(url)) return envelopeError(reply, 404, Msg.notFoundRoute);
+    return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
+  });
+
+  return Object.assign(app, { deps }) as unknown as AppInstance;
+}

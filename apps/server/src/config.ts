@@ -1,0 +1,53 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const zEnv = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().optional(),
+  ADMIN_PASSWORD: z.string().min(6, 'ADMIN_PASSWORD 至少 6 位').optional(),
+  /** `empty` starts without the demo store (a first-run screen creates the store and its admin). */
+  SEED: z.enum(['demo', 'empty']).default('demo'),
+  /** Set when served behind HTTPS: the session cookie becomes Secure and `__Host-` prefixed. */
+  COOKIE_SECURE: z.enum(['0', '1']).default('0'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST: z.string().optional(),
+  /** Pool size per app instance on PostgreSQL. */
+  PG_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  adminPassword?: string;
+  seed: 'demo' | 'empty';
+  cookieSecure: boolean;
+  logLevel: string;
+  webDist: string;
+  pgPoolMax: number;
+}
+
+/** Reads the environment once; throws a readable message on a bad value. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = zEnv.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new Error(`配置错误:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL || undefined,
+    adminPassword: e.ADMIN_PASSWORD,
+    seed: e.SEED,
+    cookieSecure: e.COOKIE_SECURE === '1',
+    logLevel: e.LOG_LEVEL,
+    webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
+    pgPoolMax: e.PG_POOL_MAX,
+  };
+}

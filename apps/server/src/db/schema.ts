@@ -1,0 +1,292 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/**
+ * The database, in camelCase (the CamelCasePlugin maps to snake_case columns).
+ * Local times are text `YYYY-MM-DD HH:mm:ss` in the store's time zone; instants are epoch ms.
+ * Money is integer fen; counts are integers; flags are 0/1.
+ */
+export interface StoreTable {
+  id: Generated<number>;
+  name: string;
+  timezone: string;
+  logoFileId: number | null;
+  qrCode: string | null;
+  createdAt: number;
+}
+export interface StaffTable {
+  id: Generated<number>;
+  username: string;
+  mobile: string | null;
+  name: string;
+  passwordHash: string;
+  createdAt: number;
+}
+export interface PostTable {
+  id: Generated<number>;
+  staffId: number;
+  storeId: number;
+  role: string;
+}
+export interface HttpSessionTable {
+  id: string;
+  staffId: number;
+  createdAt: number;
+  expiresAt: number;
+}
+export interface LoginFailureTable {
+  id: Generated<number>;
+  key: string;
+  at: number;
+}
+export interface StoreModuleTable {
+  storeId: number;
+  moduleId: number;
+  status: number;
+}
+export interface StoreSettingTable {
+  storeId: number;
+  key: string;
+  value: string;
+}
+export interface StoreFileTable {
+  id: Generated<number>;
+  storeId: number;
+  mime: string;
+  data: Buffer;
+  createdAt: number;
+}
+export interface AreaTable {
+  id: Generated<number>;
+  storeId: number;
+  parentId: number | null;
+  name: string;
+  sort: number;
+}
+export interface TeacherTable {
+  id: Generated<number>;
+  storeId: number;
+  name: string;
+  mobile: string | null;
+  meetingType: number | null;
+  meetingCode: string | null;
+  joinUrl: string | null;
+  deleted: number;
+}
+export interface CardProductTable {
+  id: Generated<number>;
+  storeId: number;
+  cardName: string;
+  bigType: number;
+  cardType: number;
+  perCount: number;
+  price: number;
+  validDays: number | null;
+  enabled: number;
+  deleted: number;
+}
+export interface AgeLimitColumns {
+  genderLimit: number;
+  ageLimit: number;
+  syear: number | null;
+  smonth: number | null;
+  sday: number | null;
+  eyear: number | null;
+  emonth: number | null;
+  eday: number | null;
+}
+export interface CourseTable extends AgeLimitColumns {
+  id: Generated<number>;
+  storeId: number;
+  name: string;
+  count: number;
+  duration: number;
+  color: string;
+  description: string | null;
+  enabled: number;
+  deleted: number;
+}
+export interface CourseCardTable {
+  storeId: number;
+  courseId: number;
+  cardId: number;
+}
+export interface MaterialTable {
+  id: Generated<number>;
+  storeId: number;
+  parentId: number | null;
+  name: string;
+  level: number;
+  sort: number;
+}
+export interface MemberTable {
+  id: Generated<number>;
+  storeId: number;
+  name: string;
+  mobile: string;
+  gender: number;
+  birthday: string | null;
+  remark: string | null;
+  createdAt: string;
+}
+export interface MemberCardTable {
+  id: Generated<number>;
+  storeId: number;
+  memberId: number;
+  cardId: number;
+  totalCount: number;
+  usedCount: number;
+  startTime: string | null;
+  expireTime: string | null;
+  frozen: number;
+  createdAt: string;
+}
+export interface CardLedgerTable {
+  id: Generated<number>;
+  storeId: number;
+  memberCardId: number;
+  /** issue | topup | deduct | refund | adjust */
+  kind: string;
+  /** Change of usedCount (deduct > 0, refund < 0) or of totalCount (issue, topup > 0). */
+  amount: number;
+  reservationId: number | null;
+  timetableId: number | null;
+  operatorId: number | null;
+  remark: string | null;
+  createdAt: string;
+}
+export interface TimetableTable extends AgeLimitColumns {
+  id: Generated<number>;
+  storeId: number;
+  courseId: number;
+  teacherId: number;
+  areaId: number | null;
+  bookId: number | null;
+  startTime: string;
+  endTime: string;
+  reservableCount: number;
+  realCount: number;
+  isOnline: number;
+  meetingId: string | null;
+  meetingInfo: string | null;
+  meetingError: string | null;
+  color: string;
+  deleted: number;
+  createdAt: string;
+}
+export interface TimetableCardTable {
+  storeId: number;
+  timetableId: number;
+  cardId: number;
+}
+export interface ReservationTable {
+  id: Generated<number>;
+  storeId: number;
+  timetableId: number;
+  memberId: number;
+  memberCardId: number;
+  pendingId: number | null;
+  studentCount: number;
+  usedCount: number;
+  remark: string | null;
+  operatorId: number | null;
+  status: number;
+  createTime: string;
+  cancelTime: string | null;
+}
+export interface PendingTable {
+  id: Generated<number>;
+  storeId: number;
+  timetableId: number;
+  memberId: number;
+  studentCount: number;
+  remark: string | null;
+  status: number;
+  operatorId: number | null;
+  reservationId: number | null;
+  createTime: string;
+  cancelTime: string | null;
+}
+export interface HistoryTable {
+  id: Generated<number>;
+  storeId: number;
+  timetableId: number;
+  memberId: number;
+  memberCardId: number | null;
+  reservationId: number | null;
+  pendingId: number | null;
+  studentCount: number;
+  usedCount: number;
+  operateType: number;
+  operatorId: number | null;
+  remark: string | null;
+  createTime: string;
+}
+export interface FixTimetableTable {
+  id: Generated<number>;
+  storeId: number;
+  weekday: number;
+  time: string;
+  courseId: number;
+  teacherId: number;
+  areaId: number | null;
+  bookId: number | null;
+  reservableCount: number;
+  createdAt: string;
+}
+export interface FixStudentTable {
+  id: Generated<number>;
+  storeId: number;
+  fixId: number;
+  memberCardId: number;
+  studentCount: number;
+}
+export interface OpLockTable {
+  key: string;
+  storeId: number;
+  createdAt: number;
+}
+export interface OutboxTable {
+  id: Generated<number>;
+  storeId: number;
+  topic: string;
+  orderKey: string;
+  payload: string;
+  createdAt: number;
+  nextAttemptAt: number;
+  attempts: number;
+  sentAt: number | null;
+  lastError: string | null;
+}
+
+export interface Database {
+  store: StoreTable;
+  staff: StaffTable;
+  post: PostTable;
+  httpSession: HttpSessionTable;
+  loginFailure: LoginFailureTable;
+  storeModule: StoreModuleTable;
+  storeSetting: StoreSettingTable;
+  storeFile: StoreFileTable;
+  area: AreaTable;
+  teacher: TeacherTable;
+  cardProduct: CardProductTable;
+  course: CourseTable;
+  courseCard: CourseCardTable;
+  material: MaterialTable;
+  member: MemberTable;
+  memberCard: MemberCardTable;
+  cardLedger: CardLedgerTable;
+  timetable: TimetableTable;
+  timetableCard: TimetableCardTable;
+  reservation: ReservationTable;
+  pending: PendingTable;
+  history: HistoryTable;
+  fixTimetable: FixTimetableTable;
+  fixStudent: FixStudentTable;
+  opLock: OpLockTable;
+  outbox: OutboxTable;
+}
+
+export type Row<T extends keyof Database> = Selectable<Database[T]>;
+export type NewRow<T extends keyof Database> = Insertable<Database[T]>;
+export type RowUpdate<T extends keyof Database> = Updateable<Database[T]>;

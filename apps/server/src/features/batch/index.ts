@@ -1,0 +1,4 @@
+import { defineFeature } from '../../lib/feature.ts';
+
+/** Registers the batch calls. */
+export const batchFeature = defineFeature((_r) => {});

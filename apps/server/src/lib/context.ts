@@ -1,0 +1,36 @@
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.ts';
+import type { Db, Dialect } from '../db/index.ts';
+import type { SessionStore } from '../auth/sessions.ts';
+
+/** What every feature gets from the app: the database and the configuration. */
+export interface AppDeps {
+  db: Db;
+  dialect: Dialect;
+  config: Config;
+  log: FastifyBaseLogger;
+  sessions: SessionStore;
+}
+
+export interface StaffIdentity {
+  id: number;
+  name: string;
+  mobile: string | null;
+  posts: { storeId: number; store: { id: number; name: string } }[];
+}
+
+export interface StoreScope {
+  id: number;
+  name: string;
+  timezone: string;
+}
+
+/** The context of one call: who makes it and in which store it acts. */
+export interface CallCtx extends AppDeps {
+  req: FastifyRequest;
+  reply: FastifyReply;
+  /** Present for calls with auth `staff` or `store`. */
+  staff: StaffIdentity;
+  /** Present for calls with auth `store`. */
+  store: StoreScope;
+}

@@ -1,0 +1,46 @@
+import type { FastifyRequest } from 'fastify';
+import type { Db } from '../db/index.ts';
+import type { StaffIdentity, StoreScope } from './context.ts';
+import { forbidden } from './errors.ts';
+
+const cache = new Map<number, { scope: StoreScope; until: number }>();
+
+/** Forget cached store names and time zones (after a settings change). */
+export function invalidateStoreScope(storeId?: number): void {
+  if (storeId === undefined) cache.clear();
+  else cache.delete(storeId);
+}
+
+/**
+ * The store a call acts in: the payload's `storeId`, else the `X-Store-Id` header, else the
+ * staff's first post. Refused with 403 unless the staff holds a post in that store.
+ */
+export async function resolveStore(
+  db: Db,
+  staff: StaffIdentity,
+  req: FastifyRequest,
+  body: unknown,
+): Promise<StoreScope> {
+  let wanted: number | undefined;
+  const fromBody = body && typeof body === 'object' ? (body as Record<string, unknown>).storeId : undefined;
+  const header = req.headers['x-store-id'];
+  if (fromBody !== undefined && fromBody !== null && fromBody !== 0 && fromBody !== '') {
+    wanted = Number(fromBody);
+  } else if (typeof header === 'string' && header !== '') {
+    wanted = Number(header);
+  }
+  if (wanted !== undefined && (!Number.isInteger(wanted) || wanted <= 0)) throw forbidden();
+  const post = wanted === undefined ? staff.posts[0] : staff.posts.find((p) => p.storeId === wanted);
+  if (!post) throw forbidden();
+  const now = Date.now();
+  const hit = cache.get(post.storeId);
+  if (hit && hit.until > now) return hit.scope;
+  const row = await db
+    .selectFrom('store')
+    .select(['id', 'name', 'timezone'])
+    .where('id', '=', post.storeId)
+    .executeTakeFirst();
+  if (!row) throw forbidden();
+  cache.set(row.id, { scope: row, until: now + 5000 });
+  return row;
+}

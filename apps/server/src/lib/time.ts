@@ -1,0 +1,78 @@
+/**
+ * Store-local time. Sessions and bookings are kept as wall-clock text `YYYY-MM-DD HH:mm:ss`
+ * in the store's time zone, so nothing depends on the server's own TZ.
+ */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(tz: string): Intl.DateTimeFormat {
+  let f = formatters.get(tz);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-CA', {
+      timeZone: tz,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    });
+    formatters.set(tz, f);
+  }
+  return f;
+}
+
+/** The wall-clock time `YYYY-MM-DD HH:mm:ss` of an instant in a time zone. */
+export function localDateTime(tz: string, at: number = Date.now()): string {
+  const parts: Record<string, string> = {};
+  for (const p of formatter(tz).formatToParts(at)) parts[p.type] = p.value;
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
+}
+
+export function isValidTimeZone(tz: string): boolean {
+  try {
+    formatter(tz);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Calendar arithmetic on `YYYY-MM-DD` (no time zone involved). */
+export function addDays(date: string, days: number): string {
+  const [y, m, d] = date.split('-').map(Number);
+  const dt = new Date(Date.UTC(y, m - 1, d + days));
+  return dt.toISOString().slice(0, 10);
+}
+
+/** 0 = Sunday ... 6 = Saturday, as JavaScript's getDay. */
+export function weekday(date: string): number {
+  const [y, m, d] = date.split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1, d)).getUTCDay();
+}
+
+export function daysBetween(from: string, to: string): number {
+  const a = Date.parse(`${from}T00:00:00Z`);
+  const b = Date.parse(`${to}T00:00:00Z`);
+  return Math.round((b - a) / 86_400_000);
+}
+
+/** `YYYY-MM-DD HH:mm:ss` plus minutes, as wall-clock arithmetic. */
+export function addMinutes(dateTime: string, minutes: number): string {
+  const iso = `${dateTime.slice(0, 10)}T${dateTime.slice(11, 19) || '00:00:00'}Z`;
+  return new Date(Date.parse(iso) + minutes * 60_000).toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/** Minutes between two wall-clock date-times. */
+export function minutesBetween(from: string, to: string): number {
+  const a = Date.parse(`${from.replace(' ', 'T')}Z`);
+  const b = Date.parse(`${to.replace(' ', 'T')}Z`);
+  return Math.round((b - a) / 60_000);
+}
+
+/** Normalises `YYYY-MM-DD`, `YYYY-MM-DD HH:mm` or full date-time to `YYYY-MM-DD HH:mm:ss`. */
+export function toDateTime(date: string, time?: string): string {
+  if (date.length > 10) return date.length === 16 ? `${date}:00` : date;
+  const t = time ?? '00:00';
+  return `${date} ${t.length === 5 ? `${t}:00` : t}`;
+}

@@ -1,0 +1,40 @@
+import { buildApp } from './app.ts';
+import { loadConfig } from './config.ts';
+import { openDatabase } from './db/index.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { DEMO_ADMIN, seedIfEmpty } from './db/seed/index.ts';
+import path from 'node:path';
+
+const config = loadConfig();
+const database = openDatabase(
+  config.databaseUrl
+    ? { url: config.databaseUrl, poolMax: config.pgPoolMax }
+    : { file: path.join(config.dataDir, 'studio.db') },
+);
+await migrateToLatest(database.db, database.dialect);
+const seed = await seedIfEmpty(database.db, config.seed, config.adminPassword);
+const app = await buildApp({ config, database });
+
+const close = async () => {
+  await app.close();
+  await database.close();
+  process.exit(0);
+};
+process.on('SIGINT', close);
+process.on('SIGTERM', close);
+
+await app.listen({ port: config.port, host: config.host });
+const where = config.databaseUrl ? 'PostgreSQL' : path.join(config.dataDir, 'studio.db');
+const url = `http://localhost:${config.port}/`;
+const lines = [``, `  团课工作室后台已启动: ${url}`, `  数据库: ${where}`];
+if (seed.seeded) {
+  lines.push(`  已载入演示门店。登录账号: ${DEMO_ADMIN}`);
+  lines.push(
+    seed.generatedPassword
+      ? `  登录密码 (随机生成，仅显示这一次): ${seed.generatedPassword}`
+      : `  登录密码: 环境变量 ADMIN_PASSWORD 的值`,
+  );
+} else if (config.seed === 'empty') {
+  lines.push(`  空白启动: 打开页面后按首次使用向导创建门店和管理员。`);
+}
+console.log(lines.join('\n') + '\n');

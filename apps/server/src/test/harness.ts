@@ -1,0 +1,179 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Envelope } from '@studio/contract';
+import pg from 'pg';
+import { afterAll, beforeAll, describe } from 'vitest';
+import { buildApp } from '../app.ts';
+import { loadConfig } from '../config.ts';
+import { openDatabase, type DbHandle, type Dialect } from '../db/index.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { createStoreWithAdmin } from '../db/seed/store.ts';
+import { Factory } from './factory.ts';
+
+export const PG_URL = process.env.TEST_DATABASE_URL;
+export const REQUIRE_ALL = process.env.REQUIRE_ALL === '1';
+export const TEST_PASSWORD = 'test-password-1';
+
+export type App = Awaited<ReturnType<typeof buildApp>>;
+
+/** A fresh, migrated database: a SQLite file or a PostgreSQL schema of its own. */
+export async function freshDatabase(dialect: Dialect): Promise<DbHandle & { drop(): Promise<void> }> {
+  if (dialect === 'sqlite') {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-test-'));
+    const handle = openDatabase({ file: path.join(dir, 'test.db') });
+    await migrateToLatest(handle.db, 'sqlite');
+    return { ...handle, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+  }
+  if (!PG_URL) throw new Error('TEST_DATABASE_URL is not set');
+  const schema = `t_${crypto.randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  const handle = openDatabase({ url: PG_URL, schema, poolMax: 30 });
+  await migrateToLatest(handle.db, 'postgres');
+  return {
+    ...handle,
+    drop: async () => {
+      const c = new pg.Client({ connectionString: PG_URL });
+      await c.connect();
+      await c.query(`drop schema ${schema} cascade`);
+      await c.end();
+    },
+  };
+}
+
+export interface Answer<T = unknown> extends Envelope<T> {
+  status: number;
+}
+
+/** A logged-in (or anonymous) client of an app, through app.inject. */
+export class Client {
+  cookie?: string;
+  storeId?: number;
+  constructor(readonly app: App) {}
+
+  async call<T = any>(url: string, body: unknown = {}, headers: Record<string, string> = {}): Promise<Answer<T>> {
+    const res = await this.app.inject({
+      method: 'POST',
+      url,
+      headers: {
+        'content-type': 'application/json',
+        ...(this.cookie ? { cookie: this.cookie } : {}),
+        ...(this.storeId ? { 'x-store-id': String(this.storeId) } : {}),
+        ...headers,
+      },
+      payload: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const json = res.json() as Envelope<T>;
+    return { ...json, status: res.statusCode };
+  }
+
+  /** Calls and insists on success; returns data. */
+  async ok<T = any>(url: string, body: unknown = {}): Promise<T> {
+    const a = await this.call<T>(url, body);
+    if (a.code !== 0) throw new Error(`${url} failed: ${a.status} ${a.msg}`);
+    return a.data;
+  }
+
+  async login(account: string, password = TEST_PASSWORD): Promise<Answer> {
+    const res = await this.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ account, password }),
+    });
+    const setCookie = res.headers['set-cookie'];
+    const first = Array.isArray(setCookie) ? setCookie[0] : setCookie;
+    if (first) this.cookie = first.split(';')[0];
+    return { ...(res.json() as Envelope<unknown>), status: res.statusCode };
+  }
+}
+
+export interface TestEnv {
+  dialect: Dialect;
+  app: App;
+  database: DbHandle;
+  /** The store made for this file, its admin, and a logged-in client of that admin. */
+  storeId: number;
+  staffId: number;
+  username: string;
+  client: Client;
+  factory: Factory;
+  /** Another store with its own admin and logged-in client (tenant isolation). */
+  other: { storeId: number; staffId: number; username: string; client: Client; factory: Factory };
+  anon(): Client;
+}
+
+let seq = 0;
+/** Makes a store with an admin, logged in. */
+export async function newStore(app: App, database: DbHandle, name = '测试门店') {
+  seq += 1;
+  const username = `staff${seq}_${crypto.randomBytes(3).toString('hex')}`;
+  const { storeId, staffId } = await createStoreWithAdmin(database.db, {
+    storeName: `${name}${seq}`,
+    admin: { username, password: TEST_PASSWORD, name: `管理员${seq}` },
+  });
+  const client = new Client(app);
+  const res = await client.login(username);
+  if (res.code !== 0) throw new Error(`login failed: ${res.msg}`);
+  return { storeId, staffId, username, client, factory: new Factory(database.db, storeId) };
+}
+
+export const dialects: Dialect[] = ['sqlite', 'postgres'];
+
+/**
+ * Runs a suite once per database: SQLite always, PostgreSQL when TEST_DATABASE_URL is set.
+ * Without it the PostgreSQL run is skipped with a message, or fails under REQUIRE_ALL=1.
+ */
+export function describeEachDb(name: string, fn: (env: () => TestEnv) => void): void {
+  for (const dialect of dialects) {
+    if (dialect === 'postgres' && !PG_URL) {
+      if (REQUIRE_ALL) {
+        describe(`${name} [postgres]`, () => {
+          beforeAll(() => {
+            throw new Error('REQUIRE_ALL=1 but TEST_DATABASE_URL is not set: the PostgreSQL suite cannot run');
+          });
+          fn(() => undefined as never);
+        });
+      } else {
+        describe.skip(`${name} [postgres] (skipped: TEST_DATABASE_URL is not set)`, () => fn(() => undefined as never));
+      }
+      continue;
+    }
+    describe(`${name} [${dialect}]`, () => {
+      let env: TestEnv | undefined;
+      let drop: (() => Promise<void>) | undefined;
+      beforeAll(async () => {
+        const database = await freshDatabase(dialect);
+        drop = database.drop;
+        const config = { ...loadConfig({ LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv), webDist: '/nonexistent' };
+        const app = await buildApp({ config, database, validateResponses: true, logger: false });
+        await app.ready();
+        const mine = await newStore(app, database);
+        const other = await newStore(app, database, '另一门店');
+        env = {
+          dialect,
+          app,
+          database,
+          ...mine,
+          other,
+          anon: () => new Client(app),
+        };
+      }, 60_000);
+      afterAll(async () => {
+        if (env) {
+          await env.app.close();
+          await env.database.close();
+        }
+        await drop?.();
+      });
+      fn(() => {
+        if (!env) throw new Error('test environment not ready');
+        return env;
+      });
+    });
+  }
+}

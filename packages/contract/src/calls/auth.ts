@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { zEmpty } from '../common.ts';
+import { defineCall } from '../define.ts';
+
+export const zProfile = z.object({
+  id: z.number(),
+  name: z.string(),
+  mobile: z.string().nullable(),
+  posts: z.array(z.object({ storeId: z.number(), store: z.object({ id: z.number(), name: z.string() }) })),
+});
+export type Profile = z.infer<typeof zProfile>;
+
+export const login = defineCall({
+  path: '/api/auth/login',
+  auth: 'public',
+  req: z.object({
+    account: z.string({ error: '请输入账号' }).trim().min(1, '请输入账号').max(64, '账号过长'),
+    password: z.string({ error: '请输入密码' }).min(1, '请输入密码').max(128, '密码过长'),
+  }),
+  res: zProfile,
+});
+
+export const me = defineCall({ path: '/api/auth/me', auth: 'staff', req: zEmpty, res: zProfile });
+export const logout = defineCall({ path: '/api/auth/logout', auth: 'public', req: zEmpty, res: z.null() });
+
+export const authCalls = [login, me, logout] as const;

@@ -1,0 +1,24 @@
+import type { CallDef } from '../define.ts';
+import { authCalls } from './auth.ts';
+import { batchCalls } from './batch.ts';
+import { onlineCalls } from './online.ts';
+import { referenceCalls } from './reference.ts';
+import { storeAdminCalls } from './store-admin.ts';
+import { timetableCalls } from './timetable.ts';
+
+export * from './auth.ts';
+export * from './batch.ts';
+export * from './online.ts';
+export * from './reference.ts';
+export * from './store-admin.ts';
+export * from './timetable.ts';
+
+/** Every call of the product, in one list: the server's route table is built from it. */
+export const allCalls: readonly CallDef[] = [
+  ...authCalls,
+  ...referenceCalls,
+  ...timetableCalls,
+  ...batchCalls,
+  ...onlineCalls,
+  ...storeAdminCalls,
+];

@@ -1,0 +1,2 @@
+// Online classroom calls (create / cancel meeting).
+export const onlineCalls = [] as const;

@@ -1,0 +1,2 @@
+// Reference data calls (areas, teachers, courses, materials, members, cards, modules, store setting).
+export const referenceCalls = [] as const;

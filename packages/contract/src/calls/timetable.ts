@@ -1,0 +1,2 @@
+// Schedule and booking engine calls.
+export const timetableCalls = [] as const;

@@ -1,0 +1,52 @@
+/** Limits and constants shared by the server and the web app (spec section 9). */
+export const BOOKED_PAGE_SIZE = 10;
+export const HISTORY_PAGE_SIZE = 10;
+export const COPY_MAX_DAYS = 7;
+export const COPY_MAX_MS = 604_800_000;
+export const WEEK_ARRANGE_MIN = 1;
+export const WEEK_ARRANGE_MAX = 200;
+export const WEEK_ARRANGE_DEFAULT = 1;
+export const PICTURE_DOWNLOAD_DELAY_MS = 3000;
+export const PICTURE_CAPTURE_TIMEOUT_MS = 15_000;
+export const PICTURE_FILE_NAME = '周课表图';
+export const PICTURE_DEFAULT_TITLE = '团课课程表';
+export const EXPORT_COURSE_NAME_CHARS = 15;
+
+/** Store modules (spec section 7: module status). */
+export const MODULE_ONLINE_DEFAULT = 1;
+export const MODULE_DEDUCTION_MODE = 6;
+/** Module 6 status: 0 deduct at booking, 1 deduct only at sign-in. */
+export const DEDUCT_AT_BOOKING = 0;
+export const DEDUCT_AT_SIGN_IN = 1;
+
+/** History operate types (spec section 3). */
+export const OperateType = {
+  USER_BOOKED: 1,
+  ADMIN_BOOKED: 2,
+  USER_CANCELLED: 3,
+  ADMIN_CANCELLED: 4,
+} as const;
+
+/** Reservation states. */
+export const ReservationStatus = { BOOKED: 1, SIGNED_IN: 2, CANCELLED: 3 } as const;
+/** Pending states: 1 waiting for sign-in; 2 signed in; 3 cancelled. */
+export const PendingStatus = { WAITING: 1, SIGNED_IN: 2, CANCELLED: 3 } as const;
+
+/** Card products: bigType 1 = count card, otherwise stored-value (fen). cardType 2 = never expires. */
+export const BIG_TYPE_COUNT = 1;
+export const BIG_TYPE_MONEY = 2;
+export const CARD_TYPE_NO_EXPIRY = 2;
+export const CARD_TYPE_EXPIRES = 1;
+
+/** Gender limit: 2 all, 1 male, otherwise female. Member gender: 1 male, 2 female, 0 unknown. */
+export const GENDER_ALL = 2;
+
+/** Per-call list caps, enforced by the schemas. */
+export const MAX_LIST_IDS = 200;
+export const MAX_BATCH_SESSIONS = 2000;
+export const MAX_TEXT = 500;
+export const MAX_NAME = 50;
+export const MAX_RANGE_DAYS = 62;
+/** Largest integer accepted in any count or money field (fen): 100 million yuan. */
+export const MAX_AMOUNT = 10_000_000_000;
+export const MAX_COUNT = 100_000;

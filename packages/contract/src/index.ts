@@ -1,0 +1,6 @@
+export * from './envelope.ts';
+export * from './constants.ts';
+export * from './messages.ts';
+export * from './common.ts';
+export * from './define.ts';
+export * from './calls/index.ts';

@@ -1,0 +1,96 @@
+/** Chinese messages: the spec's exact wording where it gives one (sections 5 and 8). */
+export const Msg = {
+  // generic
+  submitFailed: '提交失败，请检查是否填写正确',
+  fillAll: '请补全',
+  chooseMember: '请选择会员',
+  badRequest: '请求参数不正确',
+  badJson: '请求内容不是有效的 JSON',
+  unsupportedMedia: '请求格式不支持，请使用 JSON',
+  tooLarge: '请求内容过大',
+  notFoundRoute: '接口不存在',
+  internal: '服务器开小差了，请稍后再试',
+  notLoggedIn: '请先登录',
+  forbiddenStore: '无权访问该门店',
+  loginFailed: '账号或密码错误',
+  loginLocked: '登录失败次数过多，请15分钟后再试',
+  duplicateOp: '请勿重复操作',
+  notFound: (what: string) => `${what}不存在`,
+
+  // edit session
+  chooseTeacher: '请选择上课老师',
+  chooseDate: '请选择上课日期',
+  chooseTime: '请选择上课时间',
+  countNotNegative: '上课人数不能小于0',
+
+  // batch scheduling
+  chooseCourse: '请选择课程',
+  studentsNotZero: '上课人数不能为0',
+  chooseStartDate: '请选择开课日期',
+  chooseWeekdays: '请选择每周规律以及对应的上课时间',
+  arrangeTimes: '请设置排课次数',
+  weekdayTime: (weekdayName: string) => `请选择周${weekdayName}的开课时间`,
+  completeStudent: (n: number) => `请完成选择学生${n}的会员卡信息`,
+  studentsCap: '选择的学生数量已达设置的上课人数上限',
+  courseFirst: '请先选择课程',
+  courseFirstThenStudent: '先选择课程，再选学员',
+
+  // drop-in students
+  timesNotZero: '上课次数不能为0',
+  chooseTeachers: '请选择任课教师',
+
+  // copy
+  copyMax7: '最多可选择7天',
+  copyDaysDiffer: '两个时间周期的天数不同！',
+
+  // weekly template
+  weekStartMonday: '请选择周课表固定预约开课日期',
+  weeksMin1: '周课表固定预约循环周数不能小于1',
+  weeksMax200: '周课表固定预约循环周数不能大于200',
+
+  // batch delete / export
+  chooseDates: '请选择日期',
+  submitChooseDates: '提交失败，请选择日期',
+
+  // success toasts (section 8)
+  ok: '操作成功',
+  booked: '预约成功',
+  bookingCancelled: '预约取消',
+  sessionUpdated: '修改课时信息成功',
+  deleted: '删除成功',
+  onlineCancelled: '取消在线教室成功',
+  onlineCreated: '创建在线教室成功',
+  batchDeleted: '批量删除课程成功',
+  courseSaved: '课程信息保存成功',
+  copied: '复制成功！',
+  weekArranged: '周固定课表排课成功',
+  batchArranged: '批量排课成功',
+  dropInAdded: '安插固定上课学员成功',
+
+  // confirm texts and warnings
+  confirmCancelPending: (name: string) => `您确定取消 ${name} 的预约吗？`,
+  deleteSessionWarning: '删除课程后，该课程的所有预约将被取消，已扣除的次卡次数将退回。',
+  cancelBookingWarning: '取消预约后，已扣除的次数将退回会员卡。',
+  cardHelp: '没有匹配的会员卡：该卡不能预约此课程，或已冻结、已过期、余额为0',
+
+  // booking rules (domain.md)
+  sessionFull: '课程人数已满，无法预约',
+  cardNotOwned: '该会员卡不属于此会员',
+  cardNotAllowed: '该会员卡不能预约此课程',
+  cardFrozen: '该会员卡已冻结',
+  cardExpired: '该会员卡已过期',
+  cardBalance: '会员卡余额不足',
+  genderLimited: '该课程限制了性别，此会员不符合',
+  ageLimited: '该课程限制了年龄，此会员不符合',
+  alreadyBooked: '该会员已预约此课程，请勿重复预约',
+  alreadyCancelled: '该预约已取消',
+  pendingNotWaiting: '该预约已签到或已取消',
+  capacityBelowBooked: '上课人数不能小于已预约人数',
+  oneStudentInSignInMode: '签到后扣费模式下每次只能预约1人',
+  sessionStarted: '课程已结束，无法操作',
+  teacherConflict: (when: string) => `该老师在 ${when} 已有课程，时间冲突`,
+  mobileTaken: '该手机号已被其他会员使用',
+  inUse: (what: string) => `${what}正在使用中，无法删除`,
+} as const;
+
+export const WEEKDAY_NAMES = ['日', '一', '二', '三', '四', '五', '六'] as const;
