@@ -1,0 +1,42 @@
+import { CARD_TYPE_NO_EXPIRY, Msg } from '@studio/contract';
+
+export interface CardForRules {
+  memberId: number;
+  cardId: number;
+  totalCount: number;
+  usedCount: number;
+  expireTime: string | null;
+  frozen: number;
+}
+export interface ProductForRules {
+  cardType: number;
+  perCount: number;
+}
+
+/**
+ * Why a member card cannot pay for `studentCount` seats of a class starting at `at`
+ * (store-local `YYYY-MM-DD HH:mm:ss`), or null when it can (domain.md, booking rule 1).
+ * The same rules serve the card picker (usable / reason) and the booking itself.
+ */
+export function cardUnusableReason(args: {
+  card: CardForRules;
+  product: ProductForRules;
+  memberId: number;
+  allowedCardIds: readonly number[];
+  at: string;
+  studentCount: number;
+}): string | null {
+  const { card, product, memberId, allowedCardIds, at, studentCount } = args;
+  if (card.memberId !== memberId) return Msg.cardNotOwned;
+  if (!allowedCardIds.includes(card.cardId)) return Msg.cardNotAllowed;
+  if (card.frozen) return Msg.cardFrozen;
+  if (product.cardType !== CARD_TYPE_NO_EXPIRY && card.expireTime !== null && card.expireTime < at) {
+    return Msg.cardExpired;
+  }
+  const needed = product.perCount * studentCount;
+  if (card.totalCount - card.usedCount < needed || card.totalCount - card.usedCount <= 0) return Msg.cardBalance;
+  return null;
+}
+
+/** What booking `studentCount` seats takes from the card: perCount x studentCount. */
+export const chargeFor = (product: ProductForRules, studentCount: number) => product.perCount * studentCount;
