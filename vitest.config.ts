@@ -13,6 +13,19 @@ export default defineConfig({
           pool: 'forks',
         },
       },
+      {
+        test: {
+          name: 'e2e',
+          include: ['e2e/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          pool: 'forks',
+          // Each browser test file starts its own server and Chromium; two at a time on two cores.
+          maxWorkers: 2,
+          globalSetup: ['e2e/global-setup.ts'],
+        },
+      },
     ],
   },
 });
