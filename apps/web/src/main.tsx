@@ -1,8 +1,9 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { App } from './app/app.tsx';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <div>团课工作室后台</div>
+    <App />
   </StrictMode>,
 );

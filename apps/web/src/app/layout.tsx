@@ -1,0 +1,89 @@
+import { LogoutOutlined, ShopOutlined } from '@ant-design/icons';
+import { logout } from '@studio/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { Button, Layout, Menu, Spin, Typography } from 'antd';
+import { Suspense, useState } from 'react';
+import { Navigate, Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { call } from '../api/client.ts';
+import { actingStore, PROFILE_KEY, useProfile } from '../api/profile.ts';
+import { menuItems, menuKeyFor } from './routes.tsx';
+
+export function PageLoading() {
+  return (
+    <div style={{ padding: 80, textAlign: 'center' }}>
+      <Spin />
+    </div>
+  );
+}
+
+/** The authenticated frame: side menu, header with the store name and 退出登录, the routed screen. */
+export function AppLayout() {
+  const { data: profile, isPending } = useProfile();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const [leaving, setLeaving] = useState(false);
+
+  if (isPending) return <PageLoading />;
+  if (!profile) {
+    const redirect = encodeURIComponent(location.pathname + location.search);
+    return <Navigate to={`/login?redirect=${redirect}`} replace />;
+  }
+  const store = actingStore(profile);
+
+  const onLogout = async () => {
+    setLeaving(true);
+    try {
+      await call(logout, {});
+      qc.clear();
+      qc.setQueryData(PROFILE_KEY, null);
+      navigate('/login', { replace: true });
+    } finally {
+      setLeaving(false);
+    }
+  };
+
+  return (
+    <Layout style={{ minHeight: '100vh' }}>
+      <Layout.Sider width={180} theme="dark" breakpoint="lg" collapsedWidth={0}>
+        <div style={{ color: '#fff', fontWeight: 600, fontSize: 16, padding: '18px 20px' }}>团课管理后台</div>
+        <Menu
+          theme="dark"
+          mode="inline"
+          selectedKeys={[menuKeyFor(location.pathname)]}
+          items={menuItems}
+          onClick={(e) => navigate(e.key)}
+        />
+      </Layout.Sider>
+      <Layout>
+        <Layout.Header
+          style={{
+            background: '#fff',
+            padding: '0 24px',
+            display: 'flex',
+            alignItems: 'center',
+            justifyContent: 'space-between',
+            borderBottom: '1px solid #f0f0f0',
+          }}
+        >
+          <Typography.Text strong data-testid="store-name">
+            <ShopOutlined /> {store?.name ?? ''}
+          </Typography.Text>
+          <span>
+            <Typography.Text type="secondary" style={{ marginRight: 16 }}>
+              {profile.name}
+            </Typography.Text>
+            <Button icon={<LogoutOutlined />} loading={leaving} onClick={onLogout}>
+              退出登录
+            </Button>
+          </span>
+        </Layout.Header>
+        <Layout.Content style={{ margin: 16 }}>
+          <Suspense fallback={<PageLoading />}>
+            <Outlet />
+          </Suspense>
+        </Layout.Content>
+      </Layout>
+    </Layout>
+  );
+}

@@ -1,0 +1,32 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { App as AntApp, ConfigProvider } from 'antd';
+import zhCN from 'antd/locale/zh_CN';
+import { useEffect, type ReactNode } from 'react';
+import { setErrorToast } from '../api/client.ts';
+import './dayjs.ts';
+
+export const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: { staleTime: 60_000, retry: false, refetchOnWindowFocus: false },
+    mutations: { retry: false },
+  },
+});
+
+/** Routes the request helper's error toasts through antd's message API (inside the theme context). */
+function ToastBridge() {
+  const { message } = AntApp.useApp();
+  useEffect(() => setErrorToast((msg) => void message.error(msg)), [message]);
+  return null;
+}
+
+/** antd (zh_CN) and TanStack Query around the whole app. */
+export function Providers({ children }: { children: ReactNode }) {
+  return (
+    <ConfigProvider locale={zhCN} theme={{ token: { colorPrimary: '#1677ff' } }}>
+      <AntApp>
+        <ToastBridge />
+        <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+      </AntApp>
+    </ConfigProvider>
+  );
+}

@@ -1,0 +1,3 @@
+export default function SchedulePage() {
+  return <div>课程表</div>;
+}
