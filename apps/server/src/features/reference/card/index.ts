@@ -1,0 +1,27 @@
+import {
+  cardProductList,
+  deleteCardProduct,
+  insertCardProduct,
+  insertMemberCard,
+  memberCardLedger,
+  topupMemberCard,
+  updateCardProduct,
+  updateMemberCardExpire,
+  updateMemberCardStatus,
+} from '@studio/contract';
+import type { Registry } from '../../../lib/feature.ts';
+import { cardLedger, issueCard, setCardExpiry, setCardFrozen, topUpCard } from './member-card-service.ts';
+import { createProduct, editProduct, listProducts, removeProduct } from './product-service.ts';
+
+/** Card products and the cards members hold. */
+export function registerCard(r: Registry): void {
+  r.handle(cardProductList, (_input, ctx) => listProducts(ctx));
+  r.handle(insertCardProduct, (input, ctx) => createProduct(ctx, input));
+  r.handle(updateCardProduct, (input, ctx) => editProduct(ctx, input));
+  r.handle(deleteCardProduct, (input, ctx) => removeProduct(ctx, input.id));
+  r.handle(insertMemberCard, (input, ctx) => issueCard(ctx, input));
+  r.handle(updateMemberCardStatus, (input, ctx) => setCardFrozen(ctx, input.id, input.frozen));
+  r.handle(topupMemberCard, (input, ctx) => topUpCard(ctx, input.id, input.amount));
+  r.handle(updateMemberCardExpire, (input, ctx) => setCardExpiry(ctx, input.id, input.expireTime));
+  r.handle(memberCardLedger, (input, ctx) => cardLedger(ctx, input.id));
+}

@@ -1,0 +1,97 @@
+import { Msg, RefMsg, type MaterialNode } from '@studio/contract';
+import type { CallCtx } from '../../../lib/context.ts';
+import { badRequest, conflict, notFound } from '../../../lib/errors.ts';
+import { isForeignKeyViolation, nest } from '../shared.ts';
+
+/** Levels of the material tree: book 1, chapter 2, lesson 3. */
+const MAX_LEVEL = 3;
+
+const toNode = (m: { id: number; name: string; level: number }, children: MaterialNode[]): MaterialNode =>
+  children.length ? { id: m.id, name: m.name, level: m.level, children } : { id: m.id, name: m.name, level: m.level };
+
+function allMaterials(ctx: CallCtx) {
+  return ctx.db
+    .selectFrom('material')
+    .select(['id', 'parentId', 'name', 'level'])
+    .where('storeId', '=', ctx.store.id)
+    .orderBy('sort')
+    .orderBy('id')
+    .execute();
+}
+
+/** The store's books, each with its chapters and their lessons (sorted by sort then id). */
+export async function materialTree(ctx: CallCtx): Promise<MaterialNode[]> {
+  const rows = await allMaterials(ctx);
+  return nest(rows, toNode, new Set(rows.filter((r) => r.parentId === null).map((r) => r.id)));
+}
+
+async function mustFindMaterial(ctx: CallCtx, id: number) {
+  const m = await ctx.db
+    .selectFrom('material')
+    .select(['id', 'level'])
+    .where('storeId', '=', ctx.store.id)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!m) throw notFound('教材');
+  return m;
+}
+
+/** One book (or chapter) with everything below it. */
+export async function materialDetailOf(ctx: CallCtx, bookId: number): Promise<MaterialNode> {
+  await mustFindMaterial(ctx, bookId);
+  return nest(await allMaterials(ctx), toNode, new Set([bookId]))[0];
+}
+
+/** Adds a book (no parent), a chapter (under a book) or a lesson (under a chapter). */
+export async function createMaterial(ctx: CallCtx, input: { name: string; parentId: number | null; sort: number }) {
+  const level = input.parentId ? (await mustFindMaterial(ctx, input.parentId)).level + 1 : 1;
+  if (level > MAX_LEVEL) throw badRequest(RefMsg.materialTooDeep);
+  return ctx.db
+    .insertInto('material')
+    .values({ storeId: ctx.store.id, ...input, level })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+}
+
+/** Renames a material or changes its place among its siblings. */
+export async function editMaterial(ctx: CallCtx, input: { id: number; name: string; sort?: number }) {
+  const { id, ...fields } = input;
+  await mustFindMaterial(ctx, id);
+  await ctx.db.updateTable('material').set(fields).where('storeId', '=', ctx.store.id).where('id', '=', id).execute();
+  return null;
+}
+
+/**
+ * Deletes a material. Refused (409 教材正在使用中) while it has children, or sessions that are
+ * not deleted or weekly-template rows use it; deleted sessions simply lose the reference.
+ */
+export async function removeMaterial(ctx: CallCtx, id: number) {
+  await mustFindMaterial(ctx, id);
+  const storeId = ctx.store.id;
+  const used = await ctx.db
+    .selectNoFrom((eb) => [
+      eb.exists(eb.selectFrom('material').select('id').where('parentId', '=', id)).as('child'),
+      eb
+        .exists(eb.selectFrom('timetable').select('id').where('bookId', '=', id).where('deleted', '=', 0))
+        .as('session'),
+      eb.exists(eb.selectFrom('fixTimetable').select('id').where('bookId', '=', id)).as('template'),
+    ])
+    .executeTakeFirstOrThrow();
+  if (Number(used.child) || Number(used.session) || Number(used.template)) throw conflict(Msg.inUse('教材'));
+  try {
+    await ctx.db.transaction().execute(async (tx) => {
+      await tx
+        .updateTable('timetable')
+        .set({ bookId: null })
+        .where('storeId', '=', storeId)
+        .where('bookId', '=', id)
+        .where('deleted', '=', 1)
+        .execute();
+      await tx.deleteFrom('material').where('storeId', '=', storeId).where('id', '=', id).execute();
+    });
+  } catch (e) {
+    if (isForeignKeyViolation(e)) throw conflict(Msg.inUse('教材'));
+    throw e;
+  }
+  return null;
+}

@@ -1,0 +1,21 @@
+import type { CallCtx } from '../../../lib/context.ts';
+import { notFound } from '../../../lib/errors.ts';
+
+/** Where a stored file (the logo) is served. */
+export const storeFileUrl = (fileId: number) => `/store/file/${fileId}`;
+
+/** The name, logo link and QR-code link the timetable picture shows. */
+export async function storeSettingOf(ctx: CallCtx) {
+  const s = await ctx.db
+    .selectFrom('store')
+    .select(['id', 'name', 'logoFileId', 'qrCode'])
+    .where('id', '=', ctx.store.id)
+    .executeTakeFirst();
+  if (!s) throw notFound('门店');
+  return {
+    storeName: s.name,
+    logo: s.logoFileId ? storeFileUrl(s.logoFileId) : null,
+    storeId: s.id,
+    qrCode: s.qrCode,
+  };
+}
