@@ -91,6 +91,20 @@ export const Msg = {
   teacherConflict: (when: string) => `该老师在 ${when} 已有课程，时间冲突`,
   mobileTaken: '该手机号已被其他会员使用',
   inUse: (what: string) => `${what}正在使用中，无法删除`,
+
+  // batch operations (issue 3, batch helper): messages the spec does not word
+  chooseWeekday: '请选择星期',
+  arrangeTimesMax: '排课次数不能超过500',
+  timesMax: '上课次数不能超过500',
+  studentCountMin1: '上课人数不能小于1',
+  rangeOrder: '开始日期不能晚于结束日期',
+  exportRangeMax: '导出的日期范围最多62天',
+  weekArrangeFailed: (week: number, date: string, member: string, reason: string) =>
+    `第${week}周（${date}）会员${member}：${reason}`,
+  arrangeFailed: (date: string, member: string, reason: string) => `${date} 会员${member}：${reason}`,
+  fixStudentUnusable: (n: number, member: string, reason: string) => `学生${n}（${member}）：${reason}`,
+  sameMemberTwice: (member: string) => `会员${member}重复选择，请勿重复预约`,
+  fewerSessions: (n: number) => `仅有${n}节课可预约`,
 } as const;
 
 export const WEEKDAY_NAMES = ['日', '一', '二', '三', '四', '五', '六'] as const;

@@ -1,2 +1,301 @@
 // Batch scheduling, weekly template, drop-in students, copy, batch delete and batch export calls.
-export const batchCalls = [] as const;
+import { z } from 'zod';
+import { zDate, zEmpty, zFlag, zId, zOptId, zTime } from '../common.ts';
+import {
+  COPY_MAX_DAYS,
+  MAX_COUNT,
+  MAX_LIST_IDS,
+  MAX_RANGE_DAYS,
+  WEEK_ARRANGE_MAX,
+  WEEK_ARRANGE_MIN,
+} from '../constants.ts';
+import { defineCall, STORE_API } from '../define.ts';
+import { Msg, WEEKDAY_NAMES } from '../messages.ts';
+
+const DAY_MS = 86_400_000;
+/** Most sessions one batch scheduling (or one drop-in request) may make. */
+export const ARRANGE_TIMES_MAX = 500;
+
+/** Whole days from `from` to `to` (both `YYYY-MM-DD`); negative when `to` is earlier. */
+export function dayDiff(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
+}
+
+/** 0 = Sunday ... 6 = Saturday of a `YYYY-MM-DD` date. */
+export function weekdayOf(date: string): number {
+  return new Date(`${date}T00:00:00Z`).getUTCDay();
+}
+
+const isDate = (s: unknown): s is string => typeof s === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(s);
+
+/** A whole number with one message for missing, not a number, below `min` or above `max`. */
+const zInt = (error: string, min: number, max: number, maxError?: string) =>
+  z
+    .number({ error })
+    .int({ error })
+    .min(min, { error })
+    .max(max, maxError ? { error: maxError } : undefined);
+
+const zWeekday = () => zInt(Msg.chooseWeekday, 0, 6);
+
+/** An inclusive date range; the two ends come in the given order. */
+function checkRange(ctx: z.RefinementCtx, from: unknown, to: unknown, path: string, maxDays?: number, maxMsg?: string) {
+  if (!isDate(from) || !isDate(to)) return;
+  const days = dayDiff(from, to) + 1;
+  if (days < 1) ctx.addIssue({ code: 'custom', path: [path], message: Msg.rangeOrder });
+  else if (maxDays !== undefined && days > maxDays) ctx.addIssue({ code: 'custom', path: [path], message: maxMsg });
+}
+
+// ---- batch scheduling -------------------------------------------------------------------
+
+export const zCourseTime = z.object({
+  weekday: zWeekday(),
+  /** `HH:mm`; empty or missing means the weekday is ticked without a time. */
+  arrangeTime: z.string().nullish(),
+});
+
+export const zBatchArrangeCourseReq = z
+  .object({
+    cid: zId(Msg.chooseCourse),
+    areaId: zOptId(),
+    students: zInt(Msg.studentsNotZero, 1, MAX_COUNT),
+    tid: zId(Msg.chooseTeacher),
+    startDate: zDate(Msg.chooseStartDate),
+    courseTimes: z.array(zCourseTime, { error: Msg.chooseWeekdays }).min(1, { error: Msg.chooseWeekdays }).max(14),
+    arrangeTimes: zInt(Msg.arrangeTimes, 1, ARRANGE_TIMES_MAX, Msg.arrangeTimesMax),
+    mcIds: z.array(zId(Msg.fillAll)).max(MAX_LIST_IDS).default([]),
+    isOnline: zFlag().default(0),
+  })
+  .superRefine((v, ctx) => {
+    for (const t of v.courseTimes ?? []) {
+      if (!t.arrangeTime) {
+        ctx.addIssue({ code: 'custom', path: ['courseTimes'], message: Msg.weekdayTime(WEEKDAY_NAMES[t.weekday]) });
+        return;
+      }
+      if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(t.arrangeTime)) {
+        ctx.addIssue({ code: 'custom', path: ['courseTimes'], message: '时间格式应为 HH:mm' });
+        return;
+      }
+    }
+    if (Array.isArray(v.mcIds) && typeof v.students === 'number' && v.mcIds.length > v.students) {
+      ctx.addIssue({ code: 'custom', path: ['mcIds'], message: Msg.studentsCap });
+    }
+  });
+export const zCountAnswer = z.object({ count: z.number().int() });
+
+export const batchArrangeCourse = defineCall({
+  path: `${STORE_API}/batch/arrange/course`,
+  auth: 'store',
+  req: zBatchArrangeCourseReq,
+  res: z.object({ count: z.number().int(), ids: z.array(z.number().int()) }),
+  idFields: ['cid', 'areaId', 'tid', 'mcIds'],
+});
+
+// ---- weekly template (the /course/fix_booking_timetable editor) -------------------------
+
+export const zFixStudentReq = z.object({
+  mcId: zId(Msg.fillAll),
+  studentCount: zInt(Msg.studentCountMin1, 1, MAX_COUNT),
+});
+
+const fixRowFields = {
+  weekday: zWeekday(),
+  time: zTime(Msg.chooseTime),
+  courseId: zId(Msg.chooseCourse),
+  teacherId: zId(Msg.chooseTeacher),
+  areaId: zOptId(),
+  reservableCount: zInt(Msg.countNotNegative, 0, MAX_COUNT),
+  bookId: zOptId(),
+  students: z.array(zFixStudentReq).max(MAX_LIST_IDS).default([]),
+};
+
+function checkFixStudents(
+  v: { reservableCount?: number; students?: { studentCount?: number }[] },
+  ctx: z.RefinementCtx,
+) {
+  const seats = (v.students ?? []).reduce((s, x) => s + (x.studentCount ?? 0), 0);
+  if (typeof v.reservableCount === 'number' && seats > v.reservableCount) {
+    ctx.addIssue({ code: 'custom', path: ['students'], message: Msg.studentsCap });
+  }
+}
+
+export const zFixTimetableReq = z.object(fixRowFields).superRefine(checkFixStudents);
+export const zFixTimetableUpdateReq = z.object({ id: zId(), ...fixRowFields }).superRefine(checkFixStudents);
+
+export const zFixStudent = z.object({
+  id: z.number().int(),
+  mcId: z.number().int(),
+  memberId: z.number().int(),
+  memberName: z.string(),
+  cardName: z.string(),
+  studentCount: z.number().int(),
+});
+export const zFixTimetableRow = z.object({
+  id: z.number().int(),
+  weekday: z.number().int(),
+  time: z.string(),
+  courseId: z.number().int(),
+  courseName: z.string(),
+  teacherId: z.number().int(),
+  teacherName: z.string(),
+  areaId: z.number().int().nullable(),
+  areaName: z.string().nullable(),
+  reservableCount: z.number().int(),
+  bookId: z.number().int().nullable(),
+  students: z.array(zFixStudent),
+});
+export type FixTimetableRow = z.infer<typeof zFixTimetableRow>;
+
+export const queryFixTimetableList = defineCall({
+  path: `${STORE_API}/query/fix/timetable/list`,
+  auth: 'store',
+  req: zEmpty,
+  res: z.array(zFixTimetableRow),
+});
+export const insertFixTimetable = defineCall({
+  path: `${STORE_API}/insert/fix/timetable`,
+  auth: 'store',
+  req: zFixTimetableReq,
+  res: z.object({ id: z.number().int() }),
+  idFields: ['courseId', 'teacherId', 'areaId', 'bookId', 'students.mcId'],
+});
+export const updateFixTimetable = defineCall({
+  path: `${STORE_API}/update/fix/timetable`,
+  auth: 'store',
+  req: zFixTimetableUpdateReq,
+  res: z.null(),
+  idFields: ['id', 'courseId', 'teacherId', 'areaId', 'bookId', 'students.mcId'],
+});
+export const deleteFixTimetable = defineCall({
+  path: `${STORE_API}/delete/fix/timetable`,
+  auth: 'store',
+  req: z.object({ id: zId() }),
+  res: z.null(),
+  idFields: ['id'],
+});
+
+export const zBatchArrangeWeekReq = z.object({
+  fromDate: zDate(Msg.weekStartMonday).refine((d) => weekdayOf(d) === 1, { error: Msg.weekStartMonday }),
+  arrangeWeeks: zInt(Msg.weeksMin1, WEEK_ARRANGE_MIN, WEEK_ARRANGE_MAX, Msg.weeksMax200),
+});
+export const batchArrangeWeekCourse = defineCall({
+  path: `${STORE_API}/batch/arrange/week/course`,
+  auth: 'store',
+  req: zBatchArrangeWeekReq,
+  res: zCountAnswer,
+});
+
+// ---- drop-in fixed students ---------------------------------------------------------------
+
+export const zTeacherBrief = z.object({ id: z.number().int(), name: z.string() });
+const zTids = () =>
+  z
+    .array(zId(Msg.chooseTeachers), { error: Msg.chooseTeachers })
+    .min(1, { error: Msg.chooseTeachers })
+    .max(MAX_LIST_IDS);
+
+export const queryHasArrangeCourseTeachers = defineCall({
+  path: `${STORE_API}/query/has/arrange/course/teachers`,
+  auth: 'store',
+  req: z.object({ cid: zId(Msg.chooseCourse), startDate: zDate(Msg.chooseStartDate) }),
+  res: z.array(zTeacherBrief),
+  idFields: ['cid'],
+});
+export const queryHasArrangeCourseCount = defineCall({
+  path: `${STORE_API}/query/has/arrange/course/count`,
+  auth: 'store',
+  req: z.object({ cid: zId(Msg.chooseCourse), startDate: zDate(Msg.chooseStartDate), tids: zTids() }),
+  res: z.number().int(),
+  idFields: ['cid', 'tids'],
+});
+export const zBatchAddMemberReservationReq = z.object({
+  mcId: zId(Msg.fillAll),
+  cid: zId(Msg.chooseCourse),
+  tids: zTids(),
+  startDate: zDate(Msg.chooseStartDate),
+  times: zInt(Msg.timesNotZero, 1, ARRANGE_TIMES_MAX, Msg.timesMax),
+});
+export const batchAddMemberReservation = defineCall({
+  path: `${STORE_API}/batch/add/member/reservation`,
+  auth: 'store',
+  req: zBatchAddMemberReservationReq,
+  res: zCountAnswer,
+  idFields: ['mcId', 'cid', 'tids'],
+});
+
+// ---- copy, batch delete, batch export -------------------------------------------------------
+
+export const zCopyTimetableReq = z
+  .object({
+    formerFromDate: zDate(Msg.chooseDates),
+    formerToDate: zDate(Msg.chooseDates),
+    afterFromDate: zDate(Msg.chooseDates),
+    afterToDate: zDate(Msg.chooseDates),
+    isCopyPending: zFlag().default(0),
+    areaId: zOptId(),
+  })
+  .superRefine((v, ctx) => {
+    checkRange(ctx, v.formerFromDate, v.formerToDate, 'formerToDate', COPY_MAX_DAYS, Msg.copyMax7);
+    checkRange(ctx, v.afterFromDate, v.afterToDate, 'afterToDate', COPY_MAX_DAYS, Msg.copyMax7);
+    const all = [v.formerFromDate, v.formerToDate, v.afterFromDate, v.afterToDate];
+    if (all.every(isDate) && dayDiff(v.formerFromDate, v.formerToDate) !== dayDiff(v.afterFromDate, v.afterToDate)) {
+      ctx.addIssue({ code: 'custom', path: ['afterToDate'], message: Msg.copyDaysDiffer });
+    }
+  });
+export const copyTimetable = defineCall({
+  path: `${STORE_API}/copy/timetable`,
+  auth: 'store',
+  req: zCopyTimetableReq,
+  res: zCountAnswer,
+  idFields: ['areaId'],
+});
+
+export const zBatchCancelReq = z
+  .object({ fromDate: zDate(Msg.chooseDates), toDate: zDate(Msg.chooseDates), areaId: zOptId() })
+  .superRefine((v, ctx) => checkRange(ctx, v.fromDate, v.toDate, 'toDate'));
+export const batchCancelTimetable = defineCall({
+  path: `${STORE_API}/batch/cancel/timetable`,
+  auth: 'store',
+  req: zBatchCancelReq,
+  res: zCountAnswer,
+  idFields: ['areaId'],
+});
+
+/** One booking of the range export (the nine columns of the spec's export row). */
+export const zBatchExportRow = z.object({
+  courseTime: z.string(),
+  teacher: z.string(),
+  member: z.string(),
+  card: z.string(),
+  usedCount: z.number(),
+  mobile: z.string(),
+  courseName: z.string(),
+  studentCount: z.number().int(),
+  remark: z.string().nullable(),
+});
+export type BatchExportRow = z.infer<typeof zBatchExportRow>;
+
+export const zBatchExportReq = z
+  .object({ fromDate: zDate(Msg.submitChooseDates), toDate: zDate(Msg.submitChooseDates) })
+  .superRefine((v, ctx) => checkRange(ctx, v.fromDate, v.toDate, 'toDate', MAX_RANGE_DAYS, Msg.exportRangeMax));
+export const batchExportReservation = defineCall({
+  path: `${STORE_API}/batch/export/reservation`,
+  auth: 'store',
+  req: zBatchExportReq,
+  res: z.array(zBatchExportRow),
+});
+
+export const batchCalls = [
+  batchArrangeCourse,
+  queryFixTimetableList,
+  insertFixTimetable,
+  updateFixTimetable,
+  deleteFixTimetable,
+  batchArrangeWeekCourse,
+  queryHasArrangeCourseTeachers,
+  queryHasArrangeCourseCount,
+  batchAddMemberReservation,
+  copyTimetable,
+  batchCancelTimetable,
+  batchExportReservation,
+] as const;
