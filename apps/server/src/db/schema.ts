@@ -258,6 +258,12 @@ export interface OutboxTable {
   lastError: string | null;
 }
 
+/** Per-store data version: bumped by every write that changes the schedule calendar (migration 0200). */
+export interface StoreVersionTable {
+  storeId: number;
+  version: number;
+}
+
 export interface Database {
   store: StoreTable;
   staff: StaffTable;
@@ -285,6 +291,7 @@ export interface Database {
   fixStudent: FixStudentTable;
   opLock: OpLockTable;
   outbox: OutboxTable;
+  storeVersion: StoreVersionTable;
 }
 
 export type Row<T extends keyof Database> = Selectable<Database[T]>;

@@ -1,2 +1,304 @@
-// Schedule and booking engine calls.
+// Schedule and booking engine calls (spec section 7; design/api-paths.md).
+import { z } from 'zod';
+import { zDate, zId, zOptId, zPage, zPaged, zText, zTime } from '../common.ts';
+import { MAX_COUNT } from '../constants.ts';
+import { defineCall, STORE_API } from '../define.ts';
+import { Msg } from '../messages.ts';
+
+/** Messages of the booking engine that neither the spec nor Msg words. */
+export const TimetableMsg = {
+  endBeforeStart: '下课时间必须晚于上课时间',
+  rangeTooLong: '查询的日期范围最多62天',
+  rangeOrder: '开始日期不能晚于结束日期',
+  useSignInBooking: '当前门店为签到后扣费模式，请添加待签到预约',
+  usePlainBooking: '当前门店为预约即扣费模式，请直接使用会员卡预约',
+} as const;
+
+const zRemark = () =>
+  zText()
+    .nullish()
+    .transform((v) => (v ? v : null));
+const zStudentCount = () => z.number({ error: Msg.fillAll }).int(Msg.fillAll).min(1, Msg.fillAll).max(MAX_COUNT);
+
+export const insertTimetable = defineCall({
+  path: `${STORE_API}/insert/timetable`,
+  auth: 'store',
+  req: z.object({
+    courseId: zId(Msg.fillAll),
+    teacherId: zId(Msg.chooseTeacher),
+    reservableCount: z
+      .number({ error: Msg.fillAll })
+      .int(Msg.fillAll)
+      .min(0, Msg.countNotNegative)
+      .max(MAX_COUNT)
+      .nullish(),
+    date: zDate(Msg.chooseDate),
+    time: zTime(Msg.chooseTime),
+    storeId: z.number().int().nullish(),
+    isOnline: z.union([z.literal(0), z.literal(1)]).nullish(),
+    areaId: zOptId(),
+    bookId: zOptId(),
+  }),
+  res: z.null(),
+  idFields: ['courseId', 'teacherId', 'areaId', 'bookId'],
+});
+
+export const updateTimetable = defineCall({
+  path: `${STORE_API}/update/timetable/reservable/count`,
+  auth: 'store',
+  req: z.object({
+    id: zId(Msg.submitFailed),
+    teacherId: zId(Msg.chooseTeacher),
+    date: zDate(Msg.chooseDate),
+    time: zTime(Msg.chooseTime),
+    count: z.number({ error: Msg.countNotNegative }).int(Msg.submitFailed).min(0, Msg.countNotNegative).max(MAX_COUNT),
+    areaId: zOptId(),
+    bookId: zOptId(),
+  }),
+  res: z.null(),
+  idFields: ['id', 'teacherId', 'areaId', 'bookId'],
+});
+
+export const cancelTimetable = defineCall({
+  path: `${STORE_API}/cancel/timetable`,
+  auth: 'store',
+  req: z.object({ id: zId() }),
+  res: z.null(),
+  idFields: ['id'],
+});
+
+export const zCalendarItem = z.object({
+  id: z.number(),
+  fromTime: z.string(),
+  toTime: z.string(),
+  courseName: z.string(),
+  teacherName: z.string(),
+  areaName: z.string().nullable(),
+  color: z.string(),
+  isOnline: z.number(),
+  realCount: z.number(),
+  reservableCount: z.number(),
+  book: z.object({ id: z.number(), name: z.string() }).nullable(),
+});
+export type CalendarItem = z.infer<typeof zCalendarItem>;
+export const zCalendarDay = z.object({ date: z.string(), list: z.array(zCalendarItem) });
+export type CalendarDay = z.infer<typeof zCalendarDay>;
+
+export const queryTimetableByDate = defineCall({
+  path: `${STORE_API}/query/timetable/by/date`,
+  auth: 'store',
+  req: z.object({
+    fromDate: zDate(Msg.chooseDates),
+    toDate: zDate(Msg.chooseDates),
+    areaId: zOptId(),
+    teacherId: zOptId(),
+  }),
+  res: z.array(zCalendarDay),
+  idFields: ['areaId', 'teacherId'],
+});
+
+const zNamed = z.object({ id: z.number(), name: z.string() });
+export const zMaterialTree = zNamed.extend({
+  children: z.array(zNamed.extend({ children: z.array(zNamed) })),
+});
+
+export const zSessionInfo = z.object({
+  id: z.number(),
+  courseId: z.number(),
+  courseName: z.string(),
+  startTime: z.string(),
+  endTime: z.string(),
+  duration: z.number(),
+  genderLimit: z.number(),
+  ageLimit: z.number(),
+  syear: z.number().nullable(),
+  smonth: z.number().nullable(),
+  sday: z.number().nullable(),
+  eyear: z.number().nullable(),
+  emonth: z.number().nullable(),
+  eday: z.number().nullable(),
+  teacherId: z.number(),
+  teacherName: z.string(),
+  areaId: z.number().nullable(),
+  areaName: z.string().nullable(),
+  reservableCount: z.number(),
+  realCount: z.number(),
+  cards: z.array(zNamed),
+  isOnline: z.number(),
+  meetingId: z.string().nullable(),
+  meetingInfo: z.record(z.string(), z.unknown()).nullable(),
+  bookId: z.number().nullable(),
+  book: zMaterialTree.nullable(),
+  color: z.string(),
+  /** Store module 6 status: 0 deducts at booking, 1 at sign-in. */
+  deductionMode: z.number(),
+});
+export type SessionInfo = z.infer<typeof zSessionInfo>;
+
+export const queryTimetableInfo = defineCall({
+  path: `${STORE_API}/query/timetable/info`,
+  auth: 'store',
+  req: z.object({ id: zId() }),
+  res: zSessionInfo,
+  idFields: ['id'],
+});
+
+export const addMemberReservation = defineCall({
+  path: `${STORE_API}/add/member/reservation`,
+  auth: 'store',
+  req: z.object({
+    mcId: zId(Msg.fillAll),
+    tid: zId(Msg.fillAll),
+    /** Optional: when given, the card must belong to this member. */
+    mid: zId(Msg.chooseMember).nullish(),
+    studentCount: zStudentCount().default(1),
+    remark: zRemark(),
+  }),
+  res: z.null(),
+  idFields: ['mcId', 'tid', 'mid'],
+});
+
+export const zBookingRow = z.object({
+  reservationId: z.number(),
+  memberId: z.number(),
+  memberName: z.string(),
+  memberMobile: z.string(),
+  memberCardId: z.number(),
+  cardName: z.string(),
+  bigType: z.number(),
+  studentCount: z.number(),
+  usedCount: z.number(),
+  remark: z.string().nullable(),
+  createTime: z.string(),
+  operator: z.string().nullable(),
+  operateType: z.number(),
+  status: z.number(),
+});
+export type BookingRow = z.infer<typeof zBookingRow>;
+
+export const queryReservationList = defineCall({
+  path: `${STORE_API}/query/timetable/reservation/list`,
+  auth: 'store',
+  req: z.object({ tid: zId(), page: zPage() }),
+  res: zPaged(zBookingRow),
+  idFields: ['tid'],
+});
+
+export const cancelReservationCall = defineCall({
+  path: `${STORE_API}/cancel/reservation`,
+  auth: 'store',
+  req: z.object({ id: zId() }),
+  res: z.null(),
+  idFields: ['id'],
+});
+
+export const zPendingItem = z.object({
+  pending: z.object({ id: z.number(), status: z.number(), createTime: z.string(), operator: z.string().nullable() }),
+  member: z.object({ id: z.number(), name: z.string(), mobile: z.string() }),
+  memberId: z.number(),
+  /** The card it was signed in with; null while waiting. */
+  mcId: z.number().nullable(),
+  studentCount: z.number(),
+  remark: z.string().nullable(),
+});
+export type PendingItem = z.infer<typeof zPendingItem>;
+
+export const queryPendingList = defineCall({
+  path: `${STORE_API}/query/timetable/pending/list`,
+  auth: 'store',
+  req: z.object({ tid: zId() }),
+  res: z.array(zPendingItem),
+  idFields: ['tid'],
+});
+
+export const addGroupPending = defineCall({
+  path: `${STORE_API}/add/member/group/pending`,
+  auth: 'store',
+  req: z.object({
+    mid: zId(Msg.chooseMember),
+    tid: zId(Msg.fillAll),
+    studentCount: zStudentCount().default(1),
+    remark: zRemark(),
+  }),
+  res: z.null(),
+  idFields: ['mid', 'tid'],
+});
+
+export const cancelPendingCall = defineCall({
+  path: `${STORE_API}/cancel/pending`,
+  auth: 'store',
+  req: z.object({ pendingId: zId() }),
+  res: z.null(),
+  idFields: ['pendingId'],
+});
+
+export const signInPendingCall = defineCall({
+  path: `${STORE_API}/sign/in/pending`,
+  auth: 'store',
+  req: z.object({ pendingId: zId(), mcId: zId(Msg.fillAll), remark: zRemark() }),
+  res: z.null(),
+  idFields: ['pendingId', 'mcId'],
+});
+
+export const zHistoryRow = z.object({
+  id: z.number(),
+  memberName: z.string(),
+  memberMobile: z.string(),
+  cardName: z.string().nullable(),
+  studentCount: z.number(),
+  usedCount: z.number(),
+  operateType: z.number(),
+  operator: z.string().nullable(),
+  createTime: z.string(),
+  remark: z.string().nullable(),
+});
+export type HistoryRow = z.infer<typeof zHistoryRow>;
+
+export const queryTimetableHistory = defineCall({
+  path: `${STORE_API}/query/timetable/history`,
+  auth: 'store',
+  req: z.object({ tid: zId(), page: zPage() }),
+  res: zPaged(zHistoryRow),
+  idFields: ['tid'],
+});
+
+export const zSessionExportRow = z.object({
+  courseTime: z.string(),
+  teacher: z.string(),
+  member: z.string(),
+  card: z.string(),
+  usedCount: z.number(),
+  mobile: z.string(),
+  courseName: z.string(),
+  studentCount: z.number(),
+  remark: z.string().nullable(),
+});
+export type SessionExportRow = z.infer<typeof zSessionExportRow>;
+
+export const exportTimetableReservation = defineCall({
+  path: `${STORE_API}/export/timetable/reservation`,
+  auth: 'store',
+  req: z.object({ id: zId() }),
+  res: z.array(zSessionExportRow),
+  idFields: ['id'],
+});
+
+export const timetableCallsReady = [
+  insertTimetable,
+  updateTimetable,
+  cancelTimetable,
+  queryTimetableByDate,
+  queryTimetableInfo,
+  addMemberReservation,
+  queryReservationList,
+  cancelReservationCall,
+  queryPendingList,
+  addGroupPending,
+  cancelPendingCall,
+  signInPendingCall,
+  queryTimetableHistory,
+  exportTimetableReservation,
+] as const;
+
+/** Registered once their handlers exist (the app refuses a call without a handler). */
 export const timetableCalls = [] as const;

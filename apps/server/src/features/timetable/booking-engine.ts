@@ -1,0 +1,440 @@
+import { Msg, OperateType, PendingStatus, ReservationStatus } from '@studio/contract';
+import type { Tx } from '../../db/index.ts';
+import type { Row } from '../../db/schema.ts';
+import type { StoreScope } from '../../lib/context.ts';
+import { badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { localDateTime } from '../../lib/time.ts';
+import { cardUnusableReason, chargeFor } from '../card/rules.ts';
+import { touchStore } from './data-version.ts';
+import {
+  checkMemberMayBook,
+  freeSeats,
+  isUniqueViolation,
+  liveSession,
+  storeMember,
+  takeSeats,
+} from './engine-shared.ts';
+
+export interface CardBooking {
+  timetableId: number;
+  memberCardId: number;
+  /** When given, the card must belong to this member (else 409 该会员卡不属于此会员). */
+  memberId?: number;
+  studentCount: number;
+  remark: string | null;
+  operatorId: number | null;
+  /** History operate type: 2 admin booked (1 user booked). */
+  operateType: number;
+}
+
+/** A member card of the store with its product, or 404 会员卡不存在. */
+async function storeCard(tx: Tx, storeId: number, id: number) {
+  const card = await tx
+    .selectFrom('memberCard as mc')
+    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .select([
+      'mc.id',
+      'mc.memberId',
+      'mc.cardId',
+      'mc.totalCount',
+      'mc.usedCount',
+      'mc.expireTime',
+      'mc.frozen',
+      'p.cardType',
+      'p.perCount',
+    ])
+    .where('mc.id', '=', id)
+    .where('mc.storeId', '=', storeId)
+    .executeTakeFirst();
+  if (!card) throw notFound('会员卡');
+  return { ...card, totalCount: Number(card.totalCount), usedCount: Number(card.usedCount) };
+}
+
+async function allowedCardIds(tx: Tx, timetableId: number): Promise<number[]> {
+  const rows = await tx.selectFrom('timetableCard').select('cardId').where('timetableId', '=', timetableId).execute();
+  return rows.map((r) => r.cardId);
+}
+
+/** Deducts `amount` from a card, guarded in the database; 409 会员卡余额不足 when it cannot pay. */
+async function deduct(tx: Tx, memberCardId: number, amount: number): Promise<void> {
+  const res = await tx
+    .updateTable('memberCard')
+    .set((eb) => ({ usedCount: eb('usedCount', '+', amount) }))
+    .where('id', '=', memberCardId)
+    .where('frozen', '=', 0)
+    .where((eb) => eb(eb('usedCount', '+', amount), '<=', eb.ref('totalCount')))
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) !== 1) throw conflict(Msg.cardBalance);
+}
+
+/** Card checks shared by a booking and a sign-in: the card rules of features/card/rules.ts. */
+async function chargeableCard(
+  tx: Tx,
+  storeId: number,
+  session: { id: number; startTime: string },
+  memberCardId: number,
+  memberId: number,
+  studentCount: number,
+) {
+  const card = await storeCard(tx, storeId, memberCardId);
+  const reason = cardUnusableReason({
+    card,
+    product: card,
+    memberId,
+    allowedCardIds: await allowedCardIds(tx, session.id),
+    at: session.startTime,
+    studentCount,
+  });
+  if (reason) throw conflict(reason);
+  return { card, charge: chargeFor(card, studentCount) };
+}
+
+/**
+ * Books a member card into a session (deduction mode 0): card rules, seats, gender and age limits,
+ * duplicate rule; deducts perCount x studentCount (fen for money cards, counts otherwise), writes
+ * the reservation, its history row and a card_ledger 'deduct'. Seats and balance are guarded by
+ * conditional UPDATEs, so concurrent bookings can neither overfill nor overdraw.
+ */
+export async function bookWithCard(
+  tx: Tx,
+  store: StoreScope,
+  args: CardBooking,
+): Promise<{ reservationId: number; usedCount: number }> {
+  if (!Number.isInteger(args.studentCount) || args.studentCount < 1) throw badRequest(Msg.submitFailed);
+  const now = localDateTime(store.timezone);
+  await touchStore(tx, store.id);
+  const session = await liveSession(tx, store.id, args.timetableId);
+  const card = await storeCard(tx, store.id, args.memberCardId);
+  const member = await storeMember(tx, store.id, args.memberId ?? card.memberId);
+  const { charge } = await chargeableCard(tx, store.id, session, card.id, member.id, args.studentCount);
+  await checkMemberMayBook(tx, session, member, now);
+  await takeSeats(tx, store.id, session.id, args.studentCount);
+  await deduct(tx, card.id, charge);
+  let reservationId: number;
+  try {
+    const r = await tx
+      .insertInto('reservation')
+      .values({
+        storeId: store.id,
+        timetableId: session.id,
+        memberId: member.id,
+        memberCardId: card.id,
+        pendingId: null,
+        studentCount: args.studentCount,
+        usedCount: charge,
+        remark: args.remark,
+        operatorId: args.operatorId,
+        status: ReservationStatus.BOOKED,
+        createTime: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    reservationId = r.id;
+  } catch (e) {
+    if (isUniqueViolation(e)) throw conflict(Msg.alreadyBooked);
+    throw e;
+  }
+  await writeBookingTrail(tx, store.id, {
+    timetableId: session.id,
+    memberId: member.id,
+    memberCardId: card.id,
+    reservationId,
+    pendingId: null,
+    studentCount: args.studentCount,
+    usedCount: charge,
+    operateType: args.operateType,
+    operatorId: args.operatorId,
+    remark: args.remark,
+    now,
+  });
+  return { reservationId, usedCount: charge };
+}
+
+async function writeBookingTrail(
+  tx: Tx,
+  storeId: number,
+  t: {
+    timetableId: number;
+    memberId: number;
+    memberCardId: number | null;
+    reservationId: number | null;
+    pendingId: number | null;
+    studentCount: number;
+    usedCount: number;
+    operateType: number;
+    operatorId: number | null;
+    remark: string | null;
+    now: string;
+  },
+): Promise<void> {
+  await tx
+    .insertInto('history')
+    .values({
+      storeId,
+      timetableId: t.timetableId,
+      memberId: t.memberId,
+      memberCardId: t.memberCardId,
+      reservationId: t.reservationId,
+      pendingId: t.pendingId,
+      studentCount: t.studentCount,
+      usedCount: t.usedCount,
+      operateType: t.operateType,
+      operatorId: t.operatorId,
+      remark: t.remark,
+      createTime: t.now,
+    })
+    .execute();
+  if (t.memberCardId !== null && t.reservationId !== null) {
+    const cancel = t.operateType === OperateType.ADMIN_CANCELLED || t.operateType === OperateType.USER_CANCELLED;
+    await tx
+      .insertInto('cardLedger')
+      .values({
+        storeId,
+        memberCardId: t.memberCardId,
+        kind: cancel ? 'refund' : 'deduct',
+        amount: cancel ? -t.usedCount : t.usedCount,
+        reservationId: t.reservationId,
+        timetableId: t.timetableId,
+        operatorId: t.operatorId,
+        remark: null,
+        createdAt: t.now,
+      })
+      .execute();
+  }
+}
+
+/**
+ * Cancels a live reservation whose row the caller has read: flips its status (guarded: 409 该预约已取消
+ * when it is no longer live, so a refund happens once), frees its seats, closes its pending if it
+ * came from one, refunds what it deducted and writes history and ledger. Returns the refund.
+ */
+export async function cancelReservationLocked(
+  tx: Tx,
+  r: Row<'reservation'>,
+  o: { operatorId: number | null; operateType: number; now: string },
+): Promise<number> {
+  const res = await tx
+    .updateTable('reservation')
+    .set({ status: ReservationStatus.CANCELLED, cancelTime: o.now })
+    .where('id', '=', r.id)
+    .where('status', 'in', [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN])
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) !== 1) throw conflict(Msg.alreadyCancelled);
+  await freeSeats(tx, r.timetableId, r.studentCount);
+  if (r.pendingId !== null) {
+    await tx
+      .updateTable('pending')
+      .set({ status: PendingStatus.CANCELLED, cancelTime: o.now })
+      .where('id', '=', r.pendingId)
+      .execute();
+  }
+  const amount = Number(r.usedCount);
+  if (amount > 0) {
+    await tx
+      .updateTable('memberCard')
+      .set((eb) => ({ usedCount: eb('usedCount', '-', amount) }))
+      .where('id', '=', r.memberCardId)
+      .execute();
+  }
+  await writeBookingTrail(tx, r.storeId, {
+    timetableId: r.timetableId,
+    memberId: r.memberId,
+    memberCardId: r.memberCardId,
+    reservationId: r.id,
+    pendingId: r.pendingId,
+    studentCount: r.studentCount,
+    usedCount: amount,
+    operateType: o.operateType,
+    operatorId: o.operatorId,
+    remark: r.remark,
+    now: o.now,
+  });
+  return amount;
+}
+
+/** Cancels one booking and refunds exactly what it deducted, once (409 该预约已取消 the second time). */
+export async function cancelReservation(
+  tx: Tx,
+  store: StoreScope,
+  args: { reservationId: number; operatorId: number | null; operateType: number },
+): Promise<{ refunded: number }> {
+  await touchStore(tx, store.id);
+  const r = await tx
+    .selectFrom('reservation')
+    .selectAll()
+    .where('id', '=', args.reservationId)
+    .where('storeId', '=', store.id)
+    .executeTakeFirst();
+  if (!r) throw notFound('预约');
+  const refunded = await cancelReservationLocked(tx, r, { ...args, now: localDateTime(store.timezone) });
+  return { refunded };
+}
+
+/**
+ * Books a member as a pending item (deduction mode 1): one student, takes the seat at once so the
+ * class cannot overfill, deducts nothing; gender/age limits and the duplicate rule apply.
+ */
+export async function addPending(
+  tx: Tx,
+  store: StoreScope,
+  args: {
+    timetableId: number;
+    memberId: number;
+    studentCount: number;
+    remark: string | null;
+    operatorId: number | null;
+  },
+): Promise<{ pendingId: number }> {
+  if (args.studentCount !== 1) throw badRequest(Msg.oneStudentInSignInMode);
+  const now = localDateTime(store.timezone);
+  await touchStore(tx, store.id);
+  const session = await liveSession(tx, store.id, args.timetableId);
+  const member = await storeMember(tx, store.id, args.memberId);
+  await checkMemberMayBook(tx, session, member, now);
+  await takeSeats(tx, store.id, session.id, args.studentCount);
+  let pendingId: number;
+  try {
+    const p = await tx
+      .insertInto('pending')
+      .values({
+        storeId: store.id,
+        timetableId: session.id,
+        memberId: member.id,
+        studentCount: args.studentCount,
+        remark: args.remark,
+        status: PendingStatus.WAITING,
+        operatorId: args.operatorId,
+        reservationId: null,
+        createTime: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    pendingId = p.id;
+  } catch (e) {
+    if (isUniqueViolation(e)) throw conflict(Msg.alreadyBooked);
+    throw e;
+  }
+  await writeBookingTrail(tx, store.id, {
+    timetableId: session.id,
+    memberId: member.id,
+    memberCardId: null,
+    reservationId: null,
+    pendingId,
+    studentCount: args.studentCount,
+    usedCount: 0,
+    operateType: OperateType.ADMIN_BOOKED,
+    operatorId: args.operatorId,
+    remark: args.remark,
+    now,
+  });
+  return { pendingId };
+}
+
+async function storePending(tx: Tx, storeId: number, id: number) {
+  const p = await tx
+    .selectFrom('pending')
+    .selectAll()
+    .where('id', '=', id)
+    .where('storeId', '=', storeId)
+    .executeTakeFirst();
+  if (!p) throw notFound('预约');
+  return p;
+}
+
+/** Cancels a waiting pending the caller has read: frees its seat, refunds nothing, history type 4. */
+export async function cancelPendingLocked(
+  tx: Tx,
+  p: Row<'pending'>,
+  o: { operatorId: number | null; now: string },
+): Promise<void> {
+  const res = await tx
+    .updateTable('pending')
+    .set({ status: PendingStatus.CANCELLED, cancelTime: o.now })
+    .where('id', '=', p.id)
+    .where('status', '=', PendingStatus.WAITING)
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) !== 1) throw conflict(Msg.pendingNotWaiting);
+  await freeSeats(tx, p.timetableId, p.studentCount);
+  await writeBookingTrail(tx, p.storeId, {
+    timetableId: p.timetableId,
+    memberId: p.memberId,
+    memberCardId: null,
+    reservationId: null,
+    pendingId: p.id,
+    studentCount: p.studentCount,
+    usedCount: 0,
+    operateType: OperateType.ADMIN_CANCELLED,
+    operatorId: o.operatorId,
+    remark: p.remark,
+    now: o.now,
+  });
+}
+
+/** Cancels a waiting pending (409 该预约已签到或已取消 otherwise); nothing to refund. */
+export async function cancelPending(
+  tx: Tx,
+  store: StoreScope,
+  args: { pendingId: number; operatorId: number | null },
+): Promise<void> {
+  await touchStore(tx, store.id);
+  const p = await storePending(tx, store.id, args.pendingId);
+  await cancelPendingLocked(tx, p, { operatorId: args.operatorId, now: localDateTime(store.timezone) });
+}
+
+/**
+ * Signs a waiting pending in with a card: card rules, deducts perCount x studentCount, creates a
+ * signed-in reservation (status 2) linked to the pending, pending status 2. The seat is already held.
+ */
+export async function signInPending(
+  tx: Tx,
+  store: StoreScope,
+  args: { pendingId: number; memberCardId: number; remark: string | null; operatorId: number | null },
+): Promise<{ reservationId: number; usedCount: number }> {
+  const now = localDateTime(store.timezone);
+  await touchStore(tx, store.id);
+  const p = await storePending(tx, store.id, args.pendingId);
+  if (p.status !== PendingStatus.WAITING) throw conflict(Msg.pendingNotWaiting);
+  const session = await liveSession(tx, store.id, p.timetableId);
+  const { card, charge } = await chargeableCard(tx, store.id, session, args.memberCardId, p.memberId, p.studentCount);
+  const res = await tx
+    .updateTable('pending')
+    .set({ status: PendingStatus.SIGNED_IN })
+    .where('id', '=', p.id)
+    .where('status', '=', PendingStatus.WAITING)
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) !== 1) throw conflict(Msg.pendingNotWaiting);
+  await deduct(tx, card.id, charge);
+  const remark = args.remark ?? p.remark;
+  const r = await tx
+    .insertInto('reservation')
+    .values({
+      storeId: store.id,
+      timetableId: session.id,
+      memberId: p.memberId,
+      memberCardId: card.id,
+      pendingId: p.id,
+      studentCount: p.studentCount,
+      usedCount: charge,
+      remark,
+      operatorId: args.operatorId,
+      status: ReservationStatus.SIGNED_IN,
+      createTime: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await tx.updateTable('pending').set({ reservationId: r.id }).where('id', '=', p.id).execute();
+  await writeBookingTrail(tx, store.id, {
+    timetableId: session.id,
+    memberId: p.memberId,
+    memberCardId: card.id,
+    reservationId: r.id,
+    pendingId: p.id,
+    studentCount: p.studentCount,
+    usedCount: charge,
+    operateType: OperateType.ADMIN_BOOKED,
+    operatorId: args.operatorId,
+    remark,
+    now,
+  });
+  return { reservationId: r.id, usedCount: charge };
+}

@@ -1,0 +1,26 @@
+import type { Executor, Tx } from '../../db/index.ts';
+
+const touched = new WeakSet<object>();
+
+/**
+ * Takes the store's write lock for this transaction and bumps its data version (once per
+ * transaction). Every engine write calls it first, so on PostgreSQL all writes of one store take
+ * their locks in the same order (store version row, then sessions, reservations, pendings, cards)
+ * and cannot deadlock; the calendar cache compares this version to know when to recompute.
+ * Database triggers (migration 0200) also bump it on writes made elsewhere (renames, online rooms).
+ */
+export async function touchStore(tx: Tx, storeId: number): Promise<void> {
+  if (touched.has(tx)) return;
+  await tx
+    .updateTable('storeVersion')
+    .set((eb) => ({ version: eb('version', '+', 1) }))
+    .where('storeId', '=', storeId)
+    .execute();
+  touched.add(tx);
+}
+
+/** The store's current data version (0 when it has none yet). */
+export async function dataVersion(db: Executor, storeId: number): Promise<number> {
+  const row = await db.selectFrom('storeVersion').select('version').where('storeId', '=', storeId).executeTakeFirst();
+  return row ? Number(row.version) : 0;
+}

@@ -1,0 +1,11 @@
+/**
+ * The schedule and booking engine: every function runs inside the caller's transaction
+ * (`db.transaction().execute(tx => ...)`) and never opens one. Services of other features
+ * (batch scheduling, copy, weekly template) call these so that every rule lives in one place.
+ */
+export { getDeductionMode } from './engine-shared.ts';
+export { createSession, deleteSession, findTeacherConflicts, updateSession } from './session-engine.ts';
+export type { NewSession, SessionChange, TeacherConflict } from './session-engine.ts';
+export { addPending, bookWithCard, cancelPending, cancelReservation, signInPending } from './booking-engine.ts';
+export type { CardBooking } from './booking-engine.ts';
+export { touchStore } from './data-version.ts';

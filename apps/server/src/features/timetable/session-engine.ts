@@ -1,0 +1,259 @@
+import { Msg, OperateType, PendingStatus, ReservationStatus, TimetableMsg } from '@studio/contract';
+import type { Executor, Tx } from '../../db/index.ts';
+import type { StoreScope } from '../../lib/context.ts';
+import { badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { addMinutes, localDateTime } from '../../lib/time.ts';
+import { cancelPendingLocked, cancelReservationLocked } from './booking-engine.ts';
+import { touchStore } from './data-version.ts';
+
+export interface NewSession {
+  courseId: number;
+  teacherId: number;
+  areaId: number | null;
+  bookId: number | null;
+  /** Store-local `YYYY-MM-DD HH:mm:ss`. */
+  startTime: string;
+  /** Defaults to start + the course's duration. */
+  endTime?: string;
+  /** Capacity; defaults to the course's `count`. */
+  reservableCount?: number;
+  isOnline?: number;
+  /** Refuse (409) when the teacher already has an overlapping live session. */
+  checkTeacherConflict?: boolean;
+}
+
+export interface TeacherConflict {
+  id: number;
+  startTime: string;
+  endTime: string;
+  courseName: string;
+}
+
+/** Live sessions of a teacher overlapping [startTime, endTime), optionally leaving one out. */
+export async function findTeacherConflicts(
+  tx: Executor,
+  storeId: number,
+  teacherId: number,
+  startTime: string,
+  endTime: string,
+  excludeId?: number,
+): Promise<TeacherConflict[]> {
+  let q = tx
+    .selectFrom('timetable as t')
+    .innerJoin('course as c', 'c.id', 't.courseId')
+    .select(['t.id', 't.startTime', 't.endTime', 'c.name as courseName'])
+    .where('t.storeId', '=', storeId)
+    .where('t.teacherId', '=', teacherId)
+    .where('t.deleted', '=', 0)
+    .where('t.startTime', '<', endTime)
+    .where('t.endTime', '>', startTime);
+  if (excludeId !== undefined) q = q.where('t.id', '<>', excludeId);
+  return q.orderBy('t.startTime').execute();
+}
+
+/** 409 该老师在 ... 已有课程 when the teacher is busy then; the clashing sessions travel in `data`. */
+export async function assertTeacherFree(
+  tx: Executor,
+  storeId: number,
+  teacherId: number,
+  startTime: string,
+  endTime: string,
+  excludeId?: number,
+): Promise<void> {
+  const clashes = await findTeacherConflicts(tx, storeId, teacherId, startTime, endTime, excludeId);
+  if (clashes.length) {
+    const c = clashes[0];
+    throw conflict(Msg.teacherConflict(`${c.startTime.slice(0, 16)}-${c.endTime.slice(11, 16)}`), {
+      conflicts: clashes,
+    });
+  }
+}
+
+/** Checks that the teacher, area and material named by a session belong to the store. */
+export async function assertSessionRefs(
+  tx: Executor,
+  storeId: number,
+  refs: { teacherId: number; areaId: number | null; bookId: number | null },
+): Promise<void> {
+  const teacher = await tx
+    .selectFrom('teacher')
+    .select('id')
+    .where('id', '=', refs.teacherId)
+    .where('storeId', '=', storeId)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
+  if (!teacher) throw notFound('老师');
+  if (refs.areaId !== null) {
+    const area = await tx
+      .selectFrom('area')
+      .select('id')
+      .where('id', '=', refs.areaId)
+      .where('storeId', '=', storeId)
+      .executeTakeFirst();
+    if (!area) throw notFound('场地');
+  }
+  if (refs.bookId !== null) {
+    const book = await tx
+      .selectFrom('material')
+      .select('id')
+      .where('id', '=', refs.bookId)
+      .where('storeId', '=', storeId)
+      .executeTakeFirst();
+    if (!book) throw notFound('教材');
+  }
+}
+
+/**
+ * Creates a session: copies the course's colour, gender and age limits and allowed cards
+ * (timetable_card); end defaults to start + course duration, capacity to the course's count.
+ * Every id must belong to the store (404 otherwise). Runs inside the caller's transaction.
+ */
+export async function createSession(tx: Tx, store: StoreScope, args: NewSession): Promise<{ id: number }> {
+  const course = await tx
+    .selectFrom('course')
+    .selectAll()
+    .where('id', '=', args.courseId)
+    .where('storeId', '=', store.id)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
+  if (!course) throw notFound('课程');
+  await assertSessionRefs(tx, store.id, args);
+  const startTime = args.startTime;
+  const endTime = args.endTime ?? addMinutes(startTime, course.duration);
+  if (endTime <= startTime) throw badRequest(TimetableMsg.endBeforeStart);
+  const reservableCount = args.reservableCount ?? course.count;
+  if (reservableCount < 0) throw badRequest(Msg.countNotNegative);
+  if (args.checkTeacherConflict) await assertTeacherFree(tx, store.id, args.teacherId, startTime, endTime);
+  await touchStore(tx, store.id);
+  const row = await tx
+    .insertInto('timetable')
+    .values({
+      storeId: store.id,
+      courseId: course.id,
+      teacherId: args.teacherId,
+      areaId: args.areaId,
+      bookId: args.bookId,
+      startTime,
+      endTime,
+      reservableCount,
+      realCount: 0,
+      isOnline: args.isOnline ?? 0,
+      color: course.color,
+      genderLimit: course.genderLimit,
+      ageLimit: course.ageLimit,
+      syear: course.syear,
+      smonth: course.smonth,
+      sday: course.sday,
+      eyear: course.eyear,
+      emonth: course.emonth,
+      eday: course.eday,
+      deleted: 0,
+      createdAt: localDateTime(store.timezone),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await tx
+    .insertInto('timetableCard')
+    .columns(['storeId', 'timetableId', 'cardId'])
+    .expression((eb) =>
+      eb
+        .selectFrom('courseCard as cc')
+        .innerJoin('cardProduct as p', 'p.id', 'cc.cardId')
+        .select([eb.val(store.id).as('storeId'), eb.val(row.id).as('timetableId'), 'cc.cardId'])
+        .where('cc.courseId', '=', course.id)
+        .where('p.storeId', '=', store.id),
+    )
+    .execute();
+  return { id: row.id };
+}
+
+export interface SessionChange {
+  id: number;
+  teacherId: number;
+  startTime: string;
+  reservableCount: number;
+  areaId: number | null;
+  bookId: number | null;
+}
+
+/**
+ * Moves or edits a session: teacher, start (the duration is kept), capacity, area, material.
+ * A capacity below the booked seats is refused (guarded in the database); so is a teacher clash.
+ */
+export async function updateSession(tx: Tx, store: StoreScope, args: SessionChange): Promise<void> {
+  await touchStore(tx, store.id);
+  const s = await tx
+    .selectFrom('timetable')
+    .select(['id', 'startTime', 'endTime'])
+    .where('id', '=', args.id)
+    .where('storeId', '=', store.id)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
+  if (!s) throw notFound('课程');
+  await assertSessionRefs(tx, store.id, args);
+  const minutes = Math.round((Date.parse(`${s.endTime}Z`) - Date.parse(`${s.startTime}Z`)) / 60_000);
+  const endTime = addMinutes(args.startTime, minutes);
+  await assertTeacherFree(tx, store.id, args.teacherId, args.startTime, endTime, s.id);
+  const res = await tx
+    .updateTable('timetable')
+    .set({
+      teacherId: args.teacherId,
+      startTime: args.startTime,
+      endTime,
+      reservableCount: args.reservableCount,
+      areaId: args.areaId,
+      bookId: args.bookId,
+    })
+    .where('id', '=', s.id)
+    .where('realCount', '<=', args.reservableCount)
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) !== 1) throw conflict(Msg.capacityBelowBooked);
+}
+
+/**
+ * Deletes a session: cancels every live booking (refunding what each deducted, once) and every
+ * waiting pending, writes their history, then soft-deletes it (timetable.deleted = 1).
+ */
+export async function deleteSession(
+  tx: Tx,
+  store: StoreScope,
+  args: { timetableId: number; operatorId: number | null },
+): Promise<{ refunds: { memberId: number; memberCardId: number; amount: number }[] }> {
+  await touchStore(tx, store.id);
+  const res = await tx
+    .updateTable('timetable')
+    .set({ deleted: 1 })
+    .where('id', '=', args.timetableId)
+    .where('storeId', '=', store.id)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) !== 1) throw notFound('课程');
+  const now = localDateTime(store.timezone);
+  const refunds: { memberId: number; memberCardId: number; amount: number }[] = [];
+  const reservations = await tx
+    .selectFrom('reservation')
+    .selectAll()
+    .where('timetableId', '=', args.timetableId)
+    .where('status', 'in', [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN])
+    .orderBy('id')
+    .execute();
+  for (const r of reservations) {
+    const refunded = await cancelReservationLocked(tx, r, {
+      operatorId: args.operatorId,
+      operateType: OperateType.ADMIN_CANCELLED,
+      now,
+    });
+    refunds.push({ memberId: r.memberId, memberCardId: r.memberCardId, amount: refunded });
+  }
+  const pendings = await tx
+    .selectFrom('pending')
+    .selectAll()
+    .where('timetableId', '=', args.timetableId)
+    .where('status', '=', PendingStatus.WAITING)
+    .orderBy('id')
+    .execute();
+  for (const p of pendings) {
+    await cancelPendingLocked(tx, p, { operatorId: args.operatorId, now });
+  }
+  return { refunds };
+}
