@@ -1,2 +1,232 @@
-// Store settings calls of spec section 7 (wechat setting, logo, functions, store courses) and first-run.
-export const storeAdminCalls = [] as const;
+// Store settings calls of spec section 7 (messaging setting, logo, function list), the store booking
+// settings of /course_setting/course_setting, and the first-run setup of an empty installation.
+import { z } from 'zod';
+import { zEmpty, zFlag, zMobile, zName } from '../common.ts';
+import { defineCall, STORE_API } from '../define.ts';
+import { zProfile } from './auth.ts';
+
+/** Messages of the store settings calls (the spec gives none for them). */
+export const StoreAdminMsg = {
+  settingNotObject: '消息设置内容应为一个对象',
+  settingTooLarge: '消息设置内容不能超过64KB',
+  webhookUrl: 'webhookUrl 应为以 http:// 或 https:// 开头的网址',
+  imageMissing: '请上传图片',
+  imageDataUrl: '图片应为 data:image/...;base64, 格式',
+  imageType: '仅支持 PNG、JPEG 或 WebP 格式的图片',
+  imageBase64: '图片内容不是有效的 base64 编码',
+  imageTooLarge: '图片不能超过1MB',
+  imageEmpty: '图片内容为空',
+  funcsMissing: '请提供功能列表 funcs',
+  funcsJson: '功能列表 funcs 不是有效的 JSON',
+  funcsNotList: '功能列表 funcs 应为数组',
+  funcsItem: '功能列表的每一项应为一个对象',
+  funcsTooMany: '功能列表最多100项',
+  funcsTooLarge: '功能列表内容不能超过64KB',
+  storeName: '请输入门店名称',
+  timezone: '请选择正确的时区',
+  deductionMode: '扣费模式只能是0或1',
+  onlineDefault: '在线教室默认设置只能是0或1',
+  pendingBlock: (n: number) => `还有${n}个待签到预约，请先处理（签到或取消）后再切换为预约即扣费`,
+  pendingKept: (n: number) =>
+    `已切换为预约即扣费。之前的${n}个待签到预约保持不变，仍可签到（签到时扣费）或取消（不扣费）`,
+  setupDone: '系统已完成初始化，不能再次创建门店',
+  setupBusy: '系统正在初始化，请稍后刷新页面',
+  username: '账号应为2到32位字母、数字或 _ . @ -',
+  adminName: '请输入管理员姓名',
+  passwordShort: '密码至少8位',
+  passwordLong: '密码不能超过128位',
+  usernameTaken: '该账号已被使用',
+} as const;
+
+/** Largest stored JSON of the messaging setting and of the function list (bytes, UTF-8). */
+export const STORE_SETTING_MAX_BYTES = 64 * 1024;
+/** Largest decoded logo image. */
+export const LOGO_MAX_BYTES = 1024 * 1024;
+/** Request body limit of add/logo: the base64 form of 1 MiB plus room for the JSON around it. */
+export const LOGO_BODY_LIMIT = 1.5 * 1024 * 1024;
+export const FUNCS_MAX = 100;
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+const jsonBytes = (v: unknown) => new TextEncoder().encode(JSON.stringify(v)).length;
+
+/**
+ * A JSON object kept exactly as given. `z.custom` returns the parsed body itself, so keys such as
+ * `__proto__` survive the round trip (a rebuilt object would drop them).
+ */
+const zJsonObject = (error: string) => z.custom<Record<string, unknown>>(isPlainObject, { error });
+
+/**
+ * The messaging setting: any JSON object up to 64 KB, passed through unchanged. One field has a
+ * convention for the messaging feature: `webhookUrl`, when present, is an http(s) URL.
+ */
+export const zWechatSetting = zJsonObject(StoreAdminMsg.settingNotObject).superRefine((v, ctx) => {
+  if (jsonBytes(v) > STORE_SETTING_MAX_BYTES) ctx.addIssue({ code: 'custom', message: StoreAdminMsg.settingTooLarge });
+  if ('webhookUrl' in v && !isHttpUrl(v.webhookUrl)) {
+    ctx.addIssue({ code: 'custom', message: StoreAdminMsg.webhookUrl, path: ['webhookUrl'] });
+  }
+});
+
+function isHttpUrl(v: unknown): boolean {
+  if (typeof v !== 'string' || v.length > 2000) return false;
+  try {
+    const u = new URL(v);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+export const saveWechatSetting = defineCall({
+  path: `${STORE_API}/insert/or/update/wechat/setting`,
+  auth: 'store',
+  req: zWechatSetting,
+  res: z.null(),
+  // Room above the 64 KB stored limit, so a slightly larger body gets the clear 400 message.
+  bodyLimit: 2 * STORE_SETTING_MAX_BYTES,
+});
+
+export const queryWechatSetting = defineCall({
+  path: `${STORE_API}/query/wechat/setting`,
+  auth: 'store',
+  req: zEmpty,
+  res: zJsonObject('消息设置').nullable(),
+});
+
+export const addLogo = defineCall({
+  path: `${STORE_API}/add/logo`,
+  auth: 'store',
+  req: z.object({
+    image: z
+      .string({ error: StoreAdminMsg.imageMissing })
+      .min(1, StoreAdminMsg.imageMissing)
+      .max(Math.ceil(LOGO_BODY_LIMIT), StoreAdminMsg.imageTooLarge),
+  }),
+  res: z.object({ logo: z.string() }),
+  bodyLimit: LOGO_BODY_LIMIT,
+});
+
+/** One entry of the store's function list; the default entries carry key, name and enabled. */
+export const zStoreFunc = zJsonObject(StoreAdminMsg.funcsItem);
+export const zStoreFuncs = z
+  .array(zStoreFunc, { error: StoreAdminMsg.funcsNotList })
+  .max(FUNCS_MAX, StoreAdminMsg.funcsTooMany)
+  .refine((list) => jsonBytes(list) <= STORE_SETTING_MAX_BYTES, { error: StoreAdminMsg.funcsTooLarge });
+
+export const loadStoreFuncs = defineCall({
+  path: `${STORE_API}/load/store/funcs`,
+  auth: 'store',
+  req: zEmpty,
+  res: zStoreFuncs,
+});
+
+/**
+ * save/store/funcs accepts two encodings of the same payload:
+ * - JSON: `{"funcs": [{...}, ...]}`;
+ * - the helper's form encoding (`application/x-www-form-urlencoded`): a field `funcs` holding the JSON
+ *   text of the list, e.g. `funcs=%5B%7B%22key%22%3A...%7D%5D`.
+ * Either way the list is stored as given and load/store/funcs answers it unchanged.
+ */
+export const saveStoreFuncs = defineCall({
+  path: `${STORE_API}/save/store/funcs`,
+  auth: 'store',
+  form: true,
+  req: z.object({
+    funcs: z.preprocess(
+      (v, ctx) => {
+        if (typeof v !== 'string') return v;
+        try {
+          return JSON.parse(v) as unknown;
+        } catch {
+          ctx.addIssue({ code: 'custom', message: StoreAdminMsg.funcsJson });
+          return z.NEVER;
+        }
+      },
+      z
+        .unknown()
+        .refine((v) => v !== undefined, { error: StoreAdminMsg.funcsMissing })
+        .pipe(zStoreFuncs),
+    ),
+  }),
+  res: z.null(),
+  bodyLimit: 2 * STORE_SETTING_MAX_BYTES,
+});
+
+// ---------------------------------------------------------------- store booking settings
+export const zBookingSetting = z.object({
+  /** Module 6 status: 0 deduct at booking, 1 deduct only at sign-in. */
+  deductionMode: z.number(),
+  /** Module 1 status: the online-classroom default of new sessions. */
+  onlineDefault: z.number(),
+  timezone: z.string(),
+  storeName: z.string(),
+  /** Pending items waiting for sign-in (status 1) on sessions not deleted and not yet over. */
+  pendingWaiting: z.number(),
+});
+
+export const queryBookingSetting = defineCall({
+  path: `${STORE_API}/query/store/booking/setting`,
+  auth: 'store',
+  req: zEmpty,
+  res: zBookingSetting,
+});
+
+export const updateBookingSetting = defineCall({
+  path: `${STORE_API}/update/store/booking/setting`,
+  auth: 'store',
+  req: z.object({
+    deductionMode: z.union([z.literal(0), z.literal(1)], { error: StoreAdminMsg.deductionMode }),
+    onlineDefault: z.union([z.literal(0), z.literal(1)], { error: StoreAdminMsg.onlineDefault }),
+    timezone: z.string({ error: StoreAdminMsg.timezone }).trim().min(1, StoreAdminMsg.timezone).max(64),
+    storeName: zName(StoreAdminMsg.storeName),
+    /** 1 = switch from sign-in deduction to booking deduction although pending items wait. */
+    confirmPending: zFlag().optional(),
+  }),
+  /** `pendingKept` waiting items were left as they are; `notice` says what happens to them. */
+  res: z.object({ pendingKept: z.number(), notice: z.string().nullable() }),
+});
+
+// ---------------------------------------------------------------- first run
+export const setupStatus = defineCall({
+  path: '/api/setup/status',
+  auth: 'public',
+  req: zEmpty,
+  res: z.object({ needsSetup: z.boolean() }),
+});
+
+export const setupInit = defineCall({
+  path: '/api/setup/init',
+  auth: 'public',
+  req: z.object({
+    storeName: zName(StoreAdminMsg.storeName),
+    timezone: z.string({ error: StoreAdminMsg.timezone }).trim().max(64).optional(),
+    admin: z.object(
+      {
+        username: z
+          .string({ error: StoreAdminMsg.username })
+          .trim()
+          .regex(/^[A-Za-z0-9_.@-]{2,32}$/, StoreAdminMsg.username),
+        name: zName(StoreAdminMsg.adminName),
+        mobile: z.preprocess((v) => (v === '' ? null : v), zMobile().nullish()).transform((v) => v ?? null),
+        password: z
+          .string({ error: StoreAdminMsg.passwordShort })
+          .min(8, StoreAdminMsg.passwordShort)
+          .max(128, StoreAdminMsg.passwordLong),
+      },
+      { error: '请填写管理员信息' },
+    ),
+  }),
+  res: zProfile,
+});
+
+export const storeAdminCalls = [
+  saveWechatSetting,
+  queryWechatSetting,
+  addLogo,
+  loadStoreFuncs,
+  saveStoreFuncs,
+  queryBookingSetting,
+  updateBookingSetting,
+  setupStatus,
+  setupInit,
+] as const;

@@ -1,4 +1,63 @@
+import {
+  addLogo,
+  loadStoreFuncs,
+  queryBookingSetting,
+  queryWechatSetting,
+  saveStoreFuncs,
+  saveWechatSetting,
+  setupInit,
+  setupStatus,
+  updateBookingSetting,
+} from '@studio/contract';
+import { cookieName, createSession, loadProfile, SESSION_TTL_MS } from '../../auth/sessions.ts';
+import { unauthorized } from '../../lib/errors.ts';
 import { defineFeature } from '../../lib/feature.ts';
+import { loadBookingSetting, saveBookingSetting } from './booking-setting-service.ts';
+import { addLogo as storeLogo } from './logo-service.ts';
+import * as settings from './settings-service.ts';
+import { initialSetup, needsSetup } from './setup-service.ts';
 
-/** Registers the store-admin calls. */
-export const storeAdminFeature = defineFeature((_r) => {});
+export { registerStoreFileRoute } from './file-route.ts';
+export { storeFileUrl } from './logo-service.ts';
+
+/** Registers the store settings, booking settings and first-run calls. */
+export const storeAdminFeature = defineFeature((r) => {
+  r.handle(saveWechatSetting, async (input, ctx) => {
+    await settings.saveWechatSetting(ctx.db, ctx.store.id, input);
+    return null;
+  });
+  r.handle(queryWechatSetting, async (_input, ctx) => settings.loadWechatSetting(ctx.db, ctx.store.id));
+
+  r.handle(addLogo, async ({ image }, ctx) => storeLogo(ctx.db, ctx.dialect, ctx.store.id, image));
+
+  r.handle(loadStoreFuncs, async (_input, ctx) => settings.loadStoreFuncs(ctx.db, ctx.store.id));
+  r.handle(saveStoreFuncs, async ({ funcs }, ctx) => {
+    await settings.saveStoreFuncs(ctx.db, ctx.store.id, funcs);
+    return null;
+  });
+
+  r.handle(queryBookingSetting, async (_input, ctx) => loadBookingSetting(ctx.db, ctx.store.id));
+  r.handle(updateBookingSetting, async (input, ctx) => {
+    const result = await saveBookingSetting(ctx.db, ctx.store.id, input);
+    // Profiles carry store names; forget the cached ones of this instance.
+    ctx.sessions.invalidate();
+    return result;
+  });
+
+  r.handle(setupStatus, async (_input, ctx) => ({ needsSetup: await needsSetup(ctx.db) }));
+  r.handle(setupInit, async (input, ctx) => {
+    const staffId = await initialSetup(ctx.db, input);
+    // Logged in at once, with the same cookie as /api/auth/login.
+    const { token } = await createSession(ctx.db, staffId);
+    ctx.reply.setCookie(cookieName(ctx.config.cookieSecure), token, {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: ctx.config.cookieSecure,
+      maxAge: SESSION_TTL_MS / 1000,
+    });
+    const profile = await loadProfile(ctx.db, staffId);
+    if (!profile) throw unauthorized();
+    return profile;
+  });
+});

@@ -1,0 +1,73 @@
+import {
+  DEDUCT_AT_BOOKING,
+  DEDUCT_AT_SIGN_IN,
+  MODULE_DEDUCTION_MODE,
+  MODULE_ONLINE_DEFAULT,
+  StoreAdminMsg,
+} from '@studio/contract';
+import type { Db } from '../../db/index.ts';
+import { badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { invalidateStoreScope } from '../../lib/store-scope.ts';
+import { isValidTimeZone, localDateTime } from '../../lib/time.ts';
+import { countWaitingPending, getModuleStatus, getStore, putModuleStatus } from './queries.ts';
+
+export interface BookingSettingInput {
+  deductionMode: 0 | 1;
+  onlineDefault: 0 | 1;
+  timezone: string;
+  storeName: string;
+  confirmPending?: 0 | 1;
+}
+
+/** The store's booking settings and how many pending items wait for sign-in. */
+export async function loadBookingSetting(db: Db, storeId: number) {
+  const store = await getStore(db, storeId);
+  if (!store) throw notFound('门店');
+  return {
+    deductionMode: (await getModuleStatus(db, storeId, MODULE_DEDUCTION_MODE)) ?? DEDUCT_AT_BOOKING,
+    onlineDefault: (await getModuleStatus(db, storeId, MODULE_ONLINE_DEFAULT)) ?? 0,
+    timezone: store.timezone,
+    storeName: store.name,
+    pendingWaiting: await countWaitingPending(db, storeId, localDateTime(store.timezone)),
+  };
+}
+
+/** The canonical IANA name of a time zone (`asia/shanghai` -> `Asia/Shanghai`), or 400. */
+export function canonicalTimeZone(tz: string): string {
+  if (!isValidTimeZone(tz)) throw badRequest(StoreAdminMsg.timezone);
+  return new Intl.DateTimeFormat('en-US', { timeZone: tz }).resolvedOptions().timeZone;
+}
+
+/**
+ * Saves the deduction mode (module 6), the online default (module 1), the store name and time zone.
+ *
+ * Switching from sign-in deduction (1) to booking deduction (0) while pending items wait for sign-in
+ * on sessions not yet over is refused with 409 (the message gives the count), unless the caller
+ * confirms with `confirmPending: 1`. Then those pending items are left exactly as they are: nothing
+ * is deducted for them now; each can still be signed in (which deducts then) or cancelled (which
+ * refunds nothing, as nothing was taken). New bookings deduct at once from now on. The answer says
+ * how many were kept. Switching 0 -> 1 changes nothing already booked (those were deducted at booking).
+ *
+ * A new time zone does not move existing sessions: their times are wall-clock text of the store.
+ */
+export async function saveBookingSetting(db: Db, storeId: number, input: BookingSettingInput) {
+  const timezone = canonicalTimeZone(input.timezone);
+  const result = await db.transaction().execute(async (tx) => {
+    const store = await getStore(tx, storeId);
+    if (!store) throw notFound('门店');
+    const before = (await getModuleStatus(tx, storeId, MODULE_DEDUCTION_MODE)) ?? DEDUCT_AT_BOOKING;
+    let pendingKept = 0;
+    if (before === DEDUCT_AT_SIGN_IN && input.deductionMode === DEDUCT_AT_BOOKING) {
+      pendingKept = await countWaitingPending(tx, storeId, localDateTime(store.timezone));
+      if (pendingKept > 0 && input.confirmPending !== 1) {
+        throw conflict(StoreAdminMsg.pendingBlock(pendingKept), { pendingWaiting: pendingKept });
+      }
+    }
+    await putModuleStatus(tx, storeId, MODULE_DEDUCTION_MODE, input.deductionMode);
+    await putModuleStatus(tx, storeId, MODULE_ONLINE_DEFAULT, input.onlineDefault);
+    await tx.updateTable('store').set({ name: input.storeName, timezone }).where('id', '=', storeId).execute();
+    return { pendingKept, notice: pendingKept > 0 ? StoreAdminMsg.pendingKept(pendingKept) : null };
+  });
+  invalidateStoreScope(storeId);
+  return result;
+}

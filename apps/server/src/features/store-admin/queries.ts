@@ -1,0 +1,64 @@
+import { PendingStatus } from '@studio/contract';
+import type { Executor } from '../../db/index.ts';
+
+/** The stored text of one store setting, or undefined. */
+export async function getSetting(db: Executor, storeId: number, key: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('storeSetting')
+    .select('value')
+    .where('storeId', '=', storeId)
+    .where('key', '=', key)
+    .executeTakeFirst();
+  return row?.value;
+}
+
+/** Inserts or replaces one store setting. */
+export async function putSetting(db: Executor, storeId: number, key: string, value: string): Promise<void> {
+  await db
+    .insertInto('storeSetting')
+    .values({ storeId, key, value })
+    .onConflict((oc) => oc.columns(['storeId', 'key']).doUpdateSet((eb) => ({ value: eb.ref('excluded.value') })))
+    .execute();
+}
+
+/** The status of one store module, or undefined when the store has no row for it. */
+export async function getModuleStatus(db: Executor, storeId: number, moduleId: number): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('storeModule')
+    .select('status')
+    .where('storeId', '=', storeId)
+    .where('moduleId', '=', moduleId)
+    .executeTakeFirst();
+  return row?.status;
+}
+
+export async function putModuleStatus(db: Executor, storeId: number, moduleId: number, status: number) {
+  await db
+    .insertInto('storeModule')
+    .values({ storeId, moduleId, status })
+    .onConflict((oc) => oc.columns(['storeId', 'moduleId']).doUpdateSet({ status }))
+    .execute();
+}
+
+/** Pending items waiting for sign-in on sessions that are not deleted and not over at `now`. */
+export async function countWaitingPending(db: Executor, storeId: number, now: string): Promise<number> {
+  const row = await db
+    .selectFrom('pending')
+    .innerJoin('timetable', 'timetable.id', 'pending.timetableId')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('pending.storeId', '=', storeId)
+    .where('pending.status', '=', PendingStatus.WAITING)
+    .where('timetable.storeId', '=', storeId)
+    .where('timetable.deleted', '=', 0)
+    .where('timetable.endTime', '>', now)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+export async function getStore(db: Executor, storeId: number) {
+  return db
+    .selectFrom('store')
+    .select(['id', 'name', 'timezone', 'logoFileId'])
+    .where('id', '=', storeId)
+    .executeTakeFirst();
+}

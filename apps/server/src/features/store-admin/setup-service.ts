@@ -1,0 +1,68 @@
+import { StoreAdminMsg } from '@studio/contract';
+import type { Db } from '../../db/index.ts';
+import { createStoreWithAdmin } from '../../db/seed/store.ts';
+import { conflict } from '../../lib/errors.ts';
+import { canonicalTimeZone } from './booking-setting-service.ts';
+
+/** The guard row in op_lock that lets one first-run setup run at a time, across app instances. */
+const SETUP_LOCK = 'setup:init';
+/** A guard older than this was left by a crashed attempt and may be taken over. */
+const STALE_LOCK_MS = 5 * 60_000;
+
+export interface SetupInput {
+  storeName: string;
+  timezone?: string;
+  admin: { username: string; name: string; mobile: string | null; password: string };
+}
+
+const anyStore = async (db: Db) => Boolean(await db.selectFrom('store').select('id').limit(1).executeTakeFirst());
+
+/** True while the installation has no store (started with SEED=empty and not set up yet). */
+export async function needsSetup(db: Db): Promise<boolean> {
+  return !(await anyStore(db));
+}
+
+const isUniqueViolation = (e: unknown) =>
+  ['23505', 'SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY'].includes(
+    String((e as { code?: unknown }).code),
+  );
+
+/**
+ * Creates the first store and its admin; refused with 409 once any store exists, so it cannot be
+ * used to take over an installed product. Race-safe: it first inserts the guard row (a primary key,
+ * so of two concurrent attempts, on one instance or several, exactly one gets it) and only then
+ * checks for a store and creates one. The guard is its own statement rather than part of one
+ * transaction with the inserts because createStoreWithAdmin opens its own transaction; the guard is
+ * removed when the attempt ends, and one left by a crash expires after STALE_LOCK_MS.
+ * Answers the new admin's staff id.
+ */
+export async function initialSetup(db: Db, input: SetupInput): Promise<number> {
+  const timezone = input.timezone ? canonicalTimeZone(input.timezone) : undefined;
+  if (await anyStore(db)) throw conflict(StoreAdminMsg.setupDone);
+  const now = Date.now();
+  await db
+    .deleteFrom('opLock')
+    .where('key', '=', SETUP_LOCK)
+    .where('createdAt', '<', now - STALE_LOCK_MS)
+    .execute();
+  const taken = await db
+    .insertInto('opLock')
+    .values({ key: SETUP_LOCK, storeId: 0, createdAt: now })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .executeTakeFirst();
+  if (Number(taken.numInsertedOrUpdatedRows ?? 0) !== 1) throw conflict(StoreAdminMsg.setupBusy);
+  try {
+    if (await anyStore(db)) throw conflict(StoreAdminMsg.setupDone);
+    const { staffId } = await createStoreWithAdmin(db, {
+      storeName: input.storeName,
+      timezone,
+      admin: input.admin,
+    });
+    return staffId;
+  } catch (e) {
+    if (isUniqueViolation(e)) throw conflict(StoreAdminMsg.usernameTaken);
+    throw e;
+  } finally {
+    await db.deleteFrom('opLock').where('key', '=', SETUP_LOCK).where('createdAt', '=', now).execute();
+  }
+}
