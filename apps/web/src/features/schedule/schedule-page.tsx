@@ -1,3 +1,84 @@
+import { Card, Spin } from 'antd';
+import { lazy, Suspense, useCallback, useState, type ComponentType, type LazyExoticComponent } from 'react';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { CalendarView, type VisibleRange } from './components/calendar-view.tsx';
+import { Filters } from './components/filters.tsx';
+import { Toolbar, type ToolModal } from './components/toolbar.tsx';
+import { useTimetableRange } from './lib/timetable.ts';
+import './schedule.css';
+
+export interface ToolModalProps {
+  onClose: () => void;
+}
+
+// Drawers, modals, the picture and the export are loaded on demand.
+const SessionDrawer = lazy(() => import('./drawer/session-drawer.tsx'));
+const toolModals: Record<ToolModal, LazyExoticComponent<ComponentType<ToolModalProps>>> = {
+  add: lazy(() => import('./modals/add-session-modal.tsx')),
+  week: lazy(() => import('./modals/week-arrange-modal.tsx')),
+  copy: lazy(() => import('./modals/copy-schedule-modal.tsx')),
+  batch: lazy(() => import('./modals/batch-arrange-modal.tsx')),
+  dropIn: lazy(() => import('./modals/drop-in-modal.tsx')),
+  batchDelete: lazy(() => import('./modals/batch-delete-modal.tsx')),
+  export: lazy(() => import('./modals/export-modal.tsx')),
+  picture: lazy(() => import('./modals/picture-modal.tsx')),
+};
+
+export const SESSION_PARAM = 'course_calendar_id';
+
+/** /course/calendar (and /course/calendar/detail?course_calendar_id=ID, which opens the drawer). */
 export default function SchedulePage() {
-  return <div>课程表</div>;
+  const [params, setParams] = useSearchParams();
+  const navigate = useNavigate();
+  const [range, setRange] = useState<VisibleRange | null>(null);
+  const [areaId, setAreaId] = useState<number | null>(null);
+  const [teacherId, setTeacherId] = useState<number | null>(null);
+  const [modal, setModal] = useState<ToolModal | null>(null);
+  const sessions = useTimetableRange(range && { ...range, areaId, teacherId });
+  const openId = Number(params.get(SESSION_PARAM)) || null;
+
+  const onRange = useCallback(
+    (r: VisibleRange) => setRange((old) => (old && old.fromDate === r.fromDate && old.toDate === r.toDate ? old : r)),
+    [],
+  );
+  const onOpen = useCallback(
+    (id: number) =>
+      setParams((p) => {
+        const n = new URLSearchParams(p);
+        n.set(SESSION_PARAM, String(id));
+        return n;
+      }),
+    [setParams],
+  );
+  const onCloseDrawer = () => {
+    if (window.location.pathname.endsWith('/detail')) navigate('/course/calendar', { replace: true });
+    else
+      setParams((p) => {
+        const n = new URLSearchParams(p);
+        n.delete(SESSION_PARAM);
+        return n;
+      });
+  };
+
+  const Modal = modal ? toolModals[modal] : null;
+  return (
+    <Card styles={{ body: { padding: 16 } }}>
+      <div style={{ display: 'flex', flexDirection: 'column', gap: 12 }}>
+        <Toolbar onOpen={setModal} />
+        <div style={{ display: 'flex', alignItems: 'center', gap: 12 }}>
+          <Filters areaId={areaId} teacherId={teacherId} onArea={setAreaId} onTeacher={setTeacherId} />
+          {sessions.isFetching && <Spin size="small" />}
+          <span className="legend">
+            <i style={{ background: '#fff', border: '1px solid #d9d9d9' }} /> 无预约
+            <i style={{ background: '#fff1f0', border: '1px solid #ffccc7' }} /> 有预约
+          </span>
+        </div>
+        <CalendarView sessions={sessions.data ?? []} onRange={onRange} onOpen={onOpen} />
+      </div>
+      <Suspense fallback={null}>
+        {openId && <SessionDrawer id={openId} onClose={onCloseDrawer} />}
+        {Modal && <Modal onClose={() => setModal(null)} />}
+      </Suspense>
+    </Card>
+  );
 }

@@ -1,0 +1,109 @@
+import type { DatesSetArg, EventClickArg, EventContentArg, EventInput } from '@fullcalendar/core';
+import zhCn from '@fullcalendar/core/locales/zh-cn';
+import dayGridPlugin from '@fullcalendar/daygrid';
+import listPlugin from '@fullcalendar/list';
+import FullCalendar from '@fullcalendar/react';
+import timeGridPlugin from '@fullcalendar/timegrid';
+import { memo, useMemo } from 'react';
+import dayjs from '../../../app/dayjs.ts';
+import type { CalendarSession } from '../lib/timetable.ts';
+
+export const FREE_BG = '#ffffff';
+export const BOOKED_BG = '#fff1f0';
+
+export interface VisibleRange {
+  fromDate: string;
+  toDate: string;
+}
+
+interface Props {
+  sessions: CalendarSession[];
+  onRange: (r: VisibleRange) => void;
+  onOpen: (id: number) => void;
+}
+
+function EventBody({ event, view }: EventContentArg) {
+  const s = event.extendedProps.session as CalendarSession;
+  const time = `${s.fromTime.slice(11, 16)}-${s.toTime.slice(11, 16)}`;
+  const compact = view.type === 'dayGridMonth';
+  return (
+    <div className="session-event" data-session-id={s.id} title={`${s.courseName} ${time}`}>
+      <div className="session-event-title">
+        {s.isOnline ? <span className="session-online">线上</span> : null}
+        {s.courseName}
+      </div>
+      <div>{time}</div>
+      {!compact && (
+        <>
+          <div>{s.teacherName}</div>
+          <div>{s.areaName || '无场地'}</div>
+        </>
+      )}
+      <div className="session-count">
+        {s.realCount}/{s.reservableCount}
+      </div>
+    </div>
+  );
+}
+
+/**
+ * The schedule calendar. Times are the store's wall clock: FullCalendar runs in UTC mode and gets
+ * the strings without a zone, so nothing depends on the browser's time zone.
+ */
+export const CalendarView = memo(function CalendarView({ sessions, onRange, onOpen }: Props) {
+  const events = useMemo<EventInput[]>(
+    () =>
+      sessions.map((s) => ({
+        id: String(s.id),
+        start: s.fromTime.replace(' ', 'T'),
+        end: s.toTime.replace(' ', 'T'),
+        backgroundColor: s.realCount > 0 ? BOOKED_BG : FREE_BG,
+        borderColor: s.color || '#1677ff',
+        textColor: '#262626',
+        extendedProps: { session: s },
+      })),
+    [sessions],
+  );
+  const onDates = (arg: DatesSetArg) => {
+    const from = arg.startStr.slice(0, 10);
+    const to = dayjs(arg.endStr.slice(0, 10)).subtract(1, 'day').format('YYYY-MM-DD');
+    onRange({ fromDate: from, toDate: to });
+  };
+  return (
+    <FullCalendar
+      plugins={[dayGridPlugin, timeGridPlugin, listPlugin]}
+      locale={zhCn}
+      firstDay={1}
+      timeZone="UTC"
+      now={dayjs().format('YYYY-MM-DDTHH:mm:ss')}
+      initialView="timeGridWeek"
+      headerToolbar={{
+        left: 'prev,next today',
+        center: 'title',
+        right: 'timeGridDay,timeGridWeek,dayGridMonth,listWeek',
+      }}
+      buttonText={{ today: '今天', day: '日', week: '周', month: '月', list: '列表' }}
+      titleFormat={{ year: 'numeric', month: '2-digit', day: '2-digit' }}
+      allDaySlot={false}
+      slotMinTime="06:00:00"
+      slotMaxTime="23:00:00"
+      slotDuration="00:30:00"
+      expandRows
+      height="auto"
+      nowIndicator
+      dayMaxEvents={4}
+      eventMinHeight={48}
+      slotEventOverlap={false}
+      eventTimeFormat={{ hour: '2-digit', minute: '2-digit', hour12: false }}
+      slotLabelFormat={{ hour: '2-digit', minute: '2-digit', hour12: false }}
+      events={events}
+      eventContent={(arg) => <EventBody {...arg} />}
+      datesSet={onDates}
+      eventClick={(arg: EventClickArg) => {
+        arg.jsEvent.preventDefault();
+        onOpen(Number(arg.event.id));
+      }}
+      noEventsText="暂无课程"
+    />
+  );
+});

@@ -1,0 +1,73 @@
+import { BOOKED_PAGE_SIZE } from '@studio/contract';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Space, Table } from 'antd';
+import { useState } from 'react';
+import { call } from '../../../api/client.ts';
+import { reservationList, type BookingRow } from '../lib/calls.ts';
+
+interface Props {
+  tid: number;
+  onMember: (id: number) => void;
+  onCancel: (row: BookingRow) => void;
+  onReceipt: (row: BookingRow) => void;
+}
+
+/** Booked (or, in sign-in mode, signed-in) members, 10 a page. */
+export function BookedTab({ tid, onMember, onCancel, onReceipt }: Props) {
+  const [page, setPage] = useState(1);
+  const q = useQuery({
+    queryKey: ['session', tid, 'booked', page],
+    queryFn: () => call(reservationList, { tid, page }),
+    placeholderData: (p) => p,
+  });
+  return (
+    <Table<BookingRow>
+      data-testid="booked-table"
+      size="small"
+      rowKey="reservationId"
+      loading={q.isFetching}
+      dataSource={q.data?.list ?? []}
+      locale={{ emptyText: '暂无预约' }}
+      pagination={{
+        current: page,
+        pageSize: BOOKED_PAGE_SIZE,
+        total: q.data?.total ?? 0,
+        onChange: setPage,
+        showSizeChanger: false,
+        hideOnSinglePage: true,
+      }}
+      columns={[
+        {
+          title: '会员',
+          dataIndex: 'memberName',
+          render: (v, r) => (
+            <a className="member-link" onClick={() => onMember(r.memberId)}>
+              {v}
+            </a>
+          ),
+        },
+        { title: '手机号', dataIndex: 'memberMobile' },
+        { title: '会员卡', dataIndex: 'cardName', ellipsis: true },
+        { title: '人数', dataIndex: 'studentCount', width: 56 },
+        { title: '扣除', dataIndex: 'usedCount', width: 56 },
+        { title: '备注', dataIndex: 'remark', ellipsis: true },
+        { title: '预约时间', dataIndex: 'createTime', width: 150 },
+        {
+          title: '操作',
+          key: 'op',
+          width: 130,
+          render: (_, r) => (
+            <Space size={0}>
+              <Button type="link" size="small" danger onClick={() => onCancel(r)}>
+                取消预约
+              </Button>
+              <Button type="link" size="small" onClick={() => onReceipt(r)}>
+                打印小票
+              </Button>
+            </Space>
+          ),
+        },
+      ]}
+    />
+  );
+}

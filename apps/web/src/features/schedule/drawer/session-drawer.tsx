@@ -1,0 +1,142 @@
+import { DeleteOutlined, DownloadOutlined, EditOutlined, UserAddOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Drawer, Result, Skeleton, Space, Tabs } from 'antd';
+import { lazy, Suspense, useState } from 'react';
+import { call } from '../../../api/client.ts';
+import { queryTimetableInfo, type BookingRow, type PendingItem } from '../lib/calls.ts';
+import { DEDUCT_AT_SIGN_IN } from '@studio/contract';
+import { BookedTab } from './booked-tab.tsx';
+import { HistoryTab } from './history-tab.tsx';
+import { OnlinePanel } from './online-panel.tsx';
+import { PendingTab } from './pending-tab.tsx';
+import { SessionHeader } from './session-header.tsx';
+
+const EditSessionModal = lazy(() => import('../modals/edit-session-modal.tsx'));
+const DeleteSessionModal = lazy(() => import('../modals/delete-session-modal.tsx'));
+const BookingModal = lazy(() => import('../modals/booking-modal.tsx'));
+const CancelBookingModal = lazy(() => import('../modals/cancel-booking-modal.tsx'));
+const ReceiptModal = lazy(() => import('../modals/receipt-modal.tsx'));
+const MemberDrawer = lazy(() => import('./member-drawer.tsx'));
+
+type Open =
+  | { kind: 'edit' }
+  | { kind: 'delete' }
+  | { kind: 'book'; pending?: PendingItem }
+  | { kind: 'cancel'; row: BookingRow }
+  | { kind: 'receipt'; row: BookingRow }
+  | null;
+
+export function useSessionInfo(id: number) {
+  return useQuery({ queryKey: ['session', id, 'info'], queryFn: () => call(queryTimetableInfo, { id }) });
+}
+
+/** The session's details, online classroom, bookings, pendings and history. */
+export default function SessionDrawer({ id, onClose }: { id: number; onClose: () => void }) {
+  const info = useSessionInfo(id);
+  const [open, setOpen] = useState<Open>(null);
+  const [memberId, setMemberId] = useState<number | null>(null);
+  const [exporting, setExporting] = useState(false);
+  const s = info.data;
+  const signInMode = s?.deductionMode === DEDUCT_AT_SIGN_IN;
+
+  const exportThis = async () => {
+    if (!s) return;
+    setExporting(true);
+    try {
+      const { exportSession } = await import('../lib/export-xlsx.ts');
+      await exportSession(s);
+    } catch {
+      // the helper has shown the message
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const tabs = [
+    ...(signInMode
+      ? [
+          {
+            key: 'pending',
+            label: '待签到',
+            children: (
+              <PendingTab tid={id} onMember={setMemberId} onSignIn={(p) => setOpen({ kind: 'book', pending: p })} />
+            ),
+          },
+        ]
+      : []),
+    {
+      key: 'booked',
+      label: signInMode ? '已签到' : '已预约',
+      children: (
+        <BookedTab
+          tid={id}
+          onMember={setMemberId}
+          onCancel={(row) => setOpen({ kind: 'cancel', row })}
+          onReceipt={(row) => setOpen({ kind: 'receipt', row })}
+        />
+      ),
+    },
+    { key: 'history', label: '预约记录', children: <HistoryTab tid={id} /> },
+  ];
+
+  return (
+    <Drawer
+      open
+      width={800}
+      title={s ? `${s.courseName} 课程详情` : '课程详情'}
+      onClose={onClose}
+      destroyOnHidden
+      extra={
+        s && (
+          <Space>
+            <Button icon={<EditOutlined />} onClick={() => setOpen({ kind: 'edit' })}>
+              编辑
+            </Button>
+            <Button danger icon={<DeleteOutlined />} onClick={() => setOpen({ kind: 'delete' })}>
+              删除
+            </Button>
+          </Space>
+        )
+      }
+    >
+      {info.isPending ? (
+        <Skeleton active />
+      ) : !s ? (
+        <Result status="warning" title="课程不存在或已删除" />
+      ) : (
+        <Space direction="vertical" style={{ width: '100%' }} size="middle">
+          <SessionHeader s={s} signInMode={signInMode} />
+          <OnlinePanel s={s} />
+          <Space>
+            <Button type="primary" icon={<UserAddOutlined />} onClick={() => setOpen({ kind: 'book' })}>
+              预约会员
+            </Button>
+            <Button icon={<DownloadOutlined />} loading={exporting} onClick={exportThis}>
+              导出本节预约
+            </Button>
+          </Space>
+          <Tabs key={signInMode ? 'm1' : 'm0'} defaultActiveKey={signInMode ? 'pending' : 'booked'} items={tabs} />
+        </Space>
+      )}
+      <Suspense fallback={null}>
+        {s && open?.kind === 'edit' && <EditSessionModal session={s} onClose={() => setOpen(null)} />}
+        {s && open?.kind === 'delete' && (
+          <DeleteSessionModal
+            session={s}
+            onClose={() => setOpen(null)}
+            onDeleted={() => {
+              setOpen(null);
+              onClose();
+            }}
+          />
+        )}
+        {s && open?.kind === 'book' && (
+          <BookingModal session={s} signInMode={signInMode} pending={open.pending} onClose={() => setOpen(null)} />
+        )}
+        {open?.kind === 'cancel' && <CancelBookingModal row={open.row} onClose={() => setOpen(null)} />}
+        {s && open?.kind === 'receipt' && <ReceiptModal session={s} row={open.row} onClose={() => setOpen(null)} />}
+        {memberId && <MemberDrawer id={memberId} onClose={() => setMemberId(null)} />}
+      </Suspense>
+    </Drawer>
+  );
+}

@@ -1,0 +1,69 @@
+// Loaded on demand: ExcelJS is large and only needed when exporting.
+import { EXPORT_COURSE_NAME_CHARS } from '@studio/contract';
+import { call } from '../../../api/client.ts';
+import { exportSessionReservation, type ExportRowView, type SessionInfo } from './calls.ts';
+
+/** The nine fixed headings (spec section 3, export row). */
+export const EXPORT_HEADINGS = [
+  '上课时间',
+  '上课老师',
+  '会员',
+  '会员卡',
+  '扣除',
+  '手机号',
+  '课程名称',
+  '上课人数',
+  '备注',
+];
+
+/** Builds the workbook and starts the download of `<fileName>.xlsx`. */
+export async function downloadXlsx(rows: ExportRowView[], fileName: string): Promise<void> {
+  const { default: ExcelJS } = await import('exceljs');
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet('预约');
+  ws.columns = EXPORT_HEADINGS.map((h, i) => ({
+    header: h,
+    key: String(i),
+    width: [20, 12, 12, 18, 8, 14, 20, 10, 24][i],
+  }));
+  for (const r of rows) {
+    ws.addRow([
+      r.courseTime,
+      r.teacher,
+      r.member,
+      r.card,
+      r.usedCount,
+      r.mobile,
+      r.courseName,
+      r.studentCount,
+      r.remark ?? '',
+    ]);
+  }
+  ws.getRow(1).font = { bold: true };
+  const buf = await wb.xlsx.writeBuffer();
+  const blob = new Blob([buf], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = `${fileName}.xlsx`;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** File name of one session's export: start time plus the first 15 characters of the course name. */
+export function sessionFileName(s: Pick<SessionInfo, 'startTime' | 'courseName'>): string {
+  return `${s.startTime.slice(0, 16).replace(':', '')}${s.courseName.slice(0, EXPORT_COURSE_NAME_CHARS)}`;
+}
+
+/** File name of a range export: 【团课】from-to预约. */
+export function rangeFileName(from: string, to: string): string {
+  return `【团课】${from}-${to}预约`;
+}
+
+/** Exports one session's reservations. */
+export async function exportSession(s: SessionInfo): Promise<void> {
+  const rows = await call(exportSessionReservation, { id: s.id });
+  await downloadXlsx(rows, sessionFileName(s));
+}

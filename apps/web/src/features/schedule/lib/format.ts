@@ -1,0 +1,51 @@
+import { BIG_TYPE_COUNT } from '@studio/contract';
+import dayjs from '../../../app/dayjs.ts';
+import type { SessionInfo } from './calls.ts';
+
+/** A card's balance: 2 decimals, 次 for count cards, 元 (from fen) otherwise. */
+export function balanceText(c: { bigType: number; totalCount: number; usedCount: number }): string {
+  const left = c.totalCount - c.usedCount;
+  return c.bigType === BIG_TYPE_COUNT ? `${left.toFixed(2)} 次` : `${(left / 100).toFixed(2)} 元`;
+}
+
+/** An amount of a card: count or fen. */
+export function amountText(bigType: number, amount: number): string {
+  return bigType === BIG_TYPE_COUNT ? `${amount} 次` : `${(amount / 100).toFixed(2)} 元`;
+}
+
+export function genderLimitText(g: number): string {
+  if (g === 2) return '不限';
+  return g === 1 ? '仅限男' : '仅限女';
+}
+
+export function ageLimitText(
+  s: Pick<SessionInfo, 'ageLimit' | 'syear' | 'smonth' | 'sday' | 'eyear' | 'emonth' | 'eday'>,
+) {
+  if (!s.ageLimit) return '不限';
+  if (s.ageLimit === 1) {
+    const part = (y: number | null, m: number | null) => (y == null && m == null ? '不限' : `${y ?? 0}岁${m ?? 0}个月`);
+    return `${part(s.syear, s.smonth)} 至 ${part(s.eyear, s.emonth)}`;
+  }
+  const d = (y: number | null, m: number | null, dd: number | null) =>
+    y ? `${y}-${String(m || 1).padStart(2, '0')}-${String(dd || 1).padStart(2, '0')}` : '不限';
+  return `出生日期 ${d(s.syear, s.smonth, s.sday)} 至 ${d(s.eyear, s.emonth, s.eday)}`;
+}
+
+export function timeRange(start: string, end: string): string {
+  return `${start.slice(0, 16)} - ${end.slice(11, 16)}`;
+}
+
+export function minutesBetween(start: string, end: string): number {
+  return dayjs(end).diff(dayjs(start), 'minute');
+}
+
+export const OPERATE_TYPES: Record<number, string> = {
+  1: '用户预约',
+  2: '管理员代约',
+  3: '用户取消',
+  4: '管理员取消',
+};
+
+export function deductModeText(signInMode: boolean): string {
+  return signInMode ? '签到后扣费：预约时不扣卡，会员到店签到后扣除' : '预约即扣费：预约时直接扣除会员卡';
+}

@@ -1,0 +1,55 @@
+import { batchCancelTimetable, Msg } from '@studio/contract';
+import { Alert, App, DatePicker, Form, Modal } from 'antd';
+import type { Dayjs } from 'dayjs';
+import { call } from '../../../api/client.ts';
+import { AreaSelect } from '../components/selects.tsx';
+import { useAction } from '../lib/use-action.ts';
+import type { ToolModalProps } from '../schedule-page.tsx';
+
+interface Values {
+  range?: [Dayjs | null, Dayjs | null] | null;
+  areaId?: number | null;
+}
+
+/** Delete every session of a date range (and venue), with refunds. */
+export default function BatchDeleteModal({ onClose }: ToolModalProps) {
+  const [form] = Form.useForm<Values>();
+  const { message } = App.useApp();
+  const del = useAction(
+    (from: string, to: string, areaId: number | null) =>
+      call(batchCancelTimetable, { fromDate: from, toDate: to, areaId }),
+    Msg.batchDeleted,
+  );
+  const onOk = async () => {
+    const v = form.getFieldsValue();
+    const [a, b] = v.range ?? [];
+    if (!a || !b) {
+      void message.error(Msg.chooseDates);
+      form.setFields([{ name: 'range', errors: [Msg.chooseDates] }]);
+      return;
+    }
+    if (await del.run(a.format('YYYY-MM-DD'), b.format('YYYY-MM-DD'), v.areaId ?? null)) onClose();
+  };
+  return (
+    <Modal
+      open
+      title="批量删除课程"
+      okText="确认删除"
+      okButtonProps={{ danger: true }}
+      cancelText="取消"
+      confirmLoading={del.loading}
+      onOk={onOk}
+      onCancel={onClose}
+    >
+      <Alert type="warning" showIcon message={Msg.deleteSessionWarning} style={{ marginBottom: 16 }} />
+      <Form<Values> form={form} layout="vertical">
+        <Form.Item label="日期范围" name="range" required>
+          <DatePicker.RangePicker style={{ width: '100%' }} />
+        </Form.Item>
+        <Form.Item label="场地" name="areaId">
+          <AreaSelect />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,35 @@
+import { Msg } from '@studio/contract';
+import { Alert, Descriptions, Modal } from 'antd';
+import { call } from '../../../api/client.ts';
+import { cancelReservation, type BookingRow } from '../lib/calls.ts';
+import { amountText } from '../lib/format.ts';
+import { useAction } from '../lib/use-action.ts';
+
+/** Confirm cancelling a booking; what was deducted is refunded. */
+export default function CancelBookingModal({ row, onClose }: { row: BookingRow; onClose: () => void }) {
+  const cancel = useAction(() => call(cancelReservation, { id: row.reservationId }), Msg.bookingCancelled);
+  return (
+    <Modal
+      open
+      title="取消预约"
+      okText="确认取消预约"
+      okButtonProps={{ danger: true }}
+      cancelText="返回"
+      confirmLoading={cancel.loading}
+      onOk={async () => {
+        if (await cancel.run()) onClose();
+      }}
+      onCancel={onClose}
+    >
+      <Alert type="warning" showIcon message={Msg.cancelBookingWarning} style={{ marginBottom: 12 }} />
+      <Descriptions size="small" column={1} bordered>
+        <Descriptions.Item label="会员">
+          {row.memberName} {row.memberMobile}
+        </Descriptions.Item>
+        <Descriptions.Item label="会员卡">{row.cardName}</Descriptions.Item>
+        <Descriptions.Item label="人数">{row.studentCount}</Descriptions.Item>
+        <Descriptions.Item label="退回">{amountText(row.bigType, row.usedCount)}</Descriptions.Item>
+      </Descriptions>
+    </Modal>
+  );
+}

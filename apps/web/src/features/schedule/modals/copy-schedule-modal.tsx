@@ -1,0 +1,105 @@
+import { COPY_MAX_DAYS, copyTimetable, Msg } from '@studio/contract';
+import { Checkbox, DatePicker, Form, Modal, Typography } from 'antd';
+import type { Dayjs } from 'dayjs';
+import { useState } from 'react';
+import { call } from '../../../api/client.ts';
+import { AreaSelect } from '../components/selects.tsx';
+import { aheadPresets, copyPresets, rangeDays } from '../lib/ranges.ts';
+import { useAction } from '../lib/use-action.ts';
+import type { ToolModalProps } from '../schedule-page.tsx';
+
+type Range = [Dayjs | null, Dayjs | null] | null;
+
+function rangeError(r: Range): string | null {
+  if (!r || !r[0] || !r[1]) return Msg.chooseDates;
+  return rangeDays(r[0], r[1]) > COPY_MAX_DAYS ? Msg.copyMax7 : null;
+}
+
+/** Copy the sessions of one period (at most 7 days) to another of the same length. */
+export default function CopyScheduleModal({ onClose }: ToolModalProps) {
+  const [former, setFormer] = useState<Range>(null);
+  const [after, setAfter] = useState<Range>(null);
+  const [errors, setErrors] = useState<{ former?: string | null; after?: string | null }>({});
+  const [copyPending, setCopyPending] = useState(false);
+  const [areaId, setAreaId] = useState<number | null>(null);
+  const copy = useAction(
+    () =>
+      call(copyTimetable, {
+        formerFromDate: former![0]!.format('YYYY-MM-DD'),
+        formerToDate: former![1]!.format('YYYY-MM-DD'),
+        afterFromDate: after![0]!.format('YYYY-MM-DD'),
+        afterToDate: after![1]!.format('YYYY-MM-DD'),
+        isCopyPending: copyPending ? 1 : 0,
+        areaId,
+      }),
+    Msg.copied,
+  );
+
+  const onPick = (which: 'former' | 'after', r: Range) => {
+    (which === 'former' ? setFormer : setAfter)(r);
+    setErrors((e) => ({ ...e, [which]: r && r[0] && r[1] ? rangeError(r) : null }));
+  };
+
+  const onOk = async () => {
+    const e = { former: rangeError(former), after: rangeError(after) };
+    if (!e.former && !e.after && rangeDays(former![0]!, former![1]!) !== rangeDays(after![0]!, after![1]!)) {
+      e.after = Msg.copyDaysDiffer;
+    }
+    setErrors(e);
+    if (e.former || e.after) return;
+    if (await copy.run()) onClose();
+  };
+
+  return (
+    <Modal
+      open
+      title="复制课表"
+      okText="复制"
+      cancelText="取消"
+      confirmLoading={copy.loading}
+      onOk={onOk}
+      onCancel={onClose}
+      width={560}
+    >
+      <Typography.Paragraph type="secondary">
+        把一个时间段（最多7天）的课程复制到另一个同样天数的时间段。
+      </Typography.Paragraph>
+      <Form layout="vertical">
+        <Form.Item
+          label="复制哪段时间的课程"
+          required
+          validateStatus={errors.former ? 'error' : undefined}
+          help={errors.former}
+        >
+          <DatePicker.RangePicker
+            data-testid="copy-former"
+            style={{ width: '100%' }}
+            presets={copyPresets}
+            value={former}
+            onChange={(r) => onPick('former', r)}
+          />
+        </Form.Item>
+        <Form.Item
+          label="复制到哪段时间"
+          required
+          validateStatus={errors.after ? 'error' : undefined}
+          help={errors.after}
+        >
+          <DatePicker.RangePicker
+            data-testid="copy-after"
+            style={{ width: '100%' }}
+            presets={aheadPresets}
+            value={after}
+            onChange={(r) => onPick('after', r)}
+          />
+        </Form.Item>
+        <Form.Item label="场地">
+          <AreaSelect value={areaId} onChange={setAreaId} />
+        </Form.Item>
+        <Checkbox checked={copyPending} onChange={(e) => setCopyPending(e.target.checked)}>
+          同时复制预约（待签到）
+        </Checkbox>
+      </Form>
+    </Modal>
+  );
+}

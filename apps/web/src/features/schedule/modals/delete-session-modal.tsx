@@ -1,0 +1,40 @@
+import { Msg } from '@studio/contract';
+import { Alert, Modal, Typography } from 'antd';
+import { call } from '../../../api/client.ts';
+import { cancelTimetable, type SessionInfo } from '../lib/calls.ts';
+import { useAction } from '../lib/use-action.ts';
+
+interface Props {
+  session: SessionInfo;
+  onClose: () => void;
+  onDeleted: () => void;
+}
+
+/** Confirm deleting a session: every booking is cancelled and count cards refunded. */
+export default function DeleteSessionModal({ session, onClose, onDeleted }: Props) {
+  const del = useAction(() => call(cancelTimetable, { id: session.id }), Msg.deleted);
+  return (
+    <Modal
+      open
+      title="删除课程"
+      okText="确认删除"
+      okButtonProps={{ danger: true }}
+      cancelText="取消"
+      confirmLoading={del.loading}
+      onOk={async () => {
+        if (await del.run()) onDeleted();
+      }}
+      onCancel={onClose}
+    >
+      <Typography.Paragraph>
+        确定删除 {session.startTime.slice(0, 16)} 的「{session.courseName}」吗？
+      </Typography.Paragraph>
+      <Alert type="warning" showIcon message={Msg.deleteSessionWarning} />
+      {session.realCount > 0 && (
+        <Typography.Paragraph type="danger" style={{ marginTop: 12 }}>
+          当前已有 {session.realCount} 人预约。
+        </Typography.Paragraph>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,91 @@
+import { PrinterOutlined } from '@ant-design/icons';
+import { Button, Modal } from 'antd';
+import { createPortal } from 'react-dom';
+import dayjs from '../../../app/dayjs.ts';
+import { useStore } from '../../../api/profile.ts';
+import type { BookingRow, SessionInfo } from '../lib/calls.ts';
+import { amountText } from '../lib/format.ts';
+import '../receipt.css';
+
+/** Print rules exist only while the receipt is open, so other pages print normally. */
+const PRINT_CSS = `@media print {
+  @page { size: 58mm 110mm; margin: 0; }
+  body > *:not(.receipt-print-root) { display: none !important; }
+  .receipt-print-root { display: block !important; }
+  .receipt-print-root .receipt { height: 110mm; overflow: hidden; }
+}`;
+
+interface Props {
+  session: SessionInfo;
+  row: BookingRow;
+  onClose: () => void;
+}
+
+function Receipt({ session, row, storeName }: Props & { storeName: string }) {
+  return (
+    <div className="receipt">
+      <h1>{storeName}</h1>
+      <div className="receipt-sub">上课凭条</div>
+      <section>
+        <h2>课程</h2>
+        <p>课程：{session.courseName}</p>
+        <p>
+          时间：{session.startTime.slice(0, 16)}-{session.endTime.slice(11, 16)}
+        </p>
+        <p>老师：{session.teacherName}</p>
+        <p>场地：{session.areaName || '无'}</p>
+      </section>
+      <section>
+        <h2>会员</h2>
+        <p>姓名：{row.memberName}</p>
+        <p>手机：{row.memberMobile}</p>
+        <p>人数：{row.studentCount}</p>
+      </section>
+      <section>
+        <h2>会员卡</h2>
+        <p>卡名：{row.cardName}</p>
+        <p>扣除：{amountText(row.bigType, row.usedCount)}</p>
+      </section>
+      <section>
+        <h2>家长签字</h2>
+        <div className="receipt-sign" />
+      </section>
+      <div className="receipt-foot">打印时间 {dayjs().format('YYYY-MM-DD HH:mm')}</div>
+    </div>
+  );
+}
+
+/**
+ * Print receipt: a 58mm x 110mm page (@page). While the modal is open a print-only copy sits at the
+ * top of <body>; the print stylesheet hides everything else.
+ */
+export default function ReceiptModal(props: Props) {
+  const store = useStore();
+  return (
+    <Modal
+      open
+      title="打印小票"
+      width={360}
+      onCancel={props.onClose}
+      footer={[
+        <Button key="c" onClick={props.onClose}>
+          关闭
+        </Button>,
+        <Button key="p" type="primary" icon={<PrinterOutlined />} onClick={() => window.print()}>
+          打印
+        </Button>,
+      ]}
+    >
+      <div className="receipt-preview">
+        <Receipt {...props} storeName={store.name} />
+      </div>
+      {createPortal(
+        <div className="receipt-print-root">
+          <style>{PRINT_CSS}</style>
+          <Receipt {...props} storeName={store.name} />
+        </div>,
+        document.body,
+      )}
+    </Modal>
+  );
+}
