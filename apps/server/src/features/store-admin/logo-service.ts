@@ -11,15 +11,16 @@ export const storeFileUrl = (fileId: number) => `/store/files/${fileId}`;
 export async function addLogo(db: Db, dialect: Dialect, storeId: number, image: string): Promise<{ logo: string }> {
   const { mime, bytes } = decodeImageDataUrl(image);
   const fileId = await db.transaction().execute(async (tx) => {
+    // Lock the store row first (before the file insert takes its foreign-key share lock): a
+    // concurrent upload waits and then replaces this logo instead of orphaning one.
+    // SQLite runs one write transaction at a time anyway.
+    const current = tx.selectFrom('store').select('logoFileId').where('id', '=', storeId);
+    const store = await (dialect === 'postgres' ? current.forUpdate() : current).executeTakeFirstOrThrow();
     const file = await tx
       .insertInto('storeFile')
       .values({ storeId, mime, data: bytes, createdAt: Date.now() })
       .returning('id')
       .executeTakeFirstOrThrow();
-    // The row lock makes a concurrent upload wait, so it deletes this logo instead of orphaning one
-    // (SQLite runs one write transaction at a time anyway).
-    const current = tx.selectFrom('store').select('logoFileId').where('id', '=', storeId);
-    const store = await (dialect === 'postgres' ? current.forUpdate() : current).executeTakeFirstOrThrow();
     await tx.updateTable('store').set({ logoFileId: file.id }).where('id', '=', storeId).execute();
     if (store.logoFileId !== null) {
       await tx.deleteFrom('storeFile').where('id', '=', store.logoFileId).where('storeId', '=', storeId).execute();
