@@ -62,7 +62,7 @@ export async function call<C extends CallDef>(def: C, payload: ReqOf<C>, opts: C
   }
   if (body && body.code === 0 && res.ok) return body.data;
   const err = new ApiError(body?.msg || `请求失败（${res.status}）`, body?.code ?? res.status, res.status);
-  if (res.status === 401 && !opts.no401Redirect) {
+  if (res.status === 401 && def.auth !== 'public' && !opts.no401Redirect) {
     goToLogin();
     throw err;
   }

@@ -1,0 +1,33 @@
+import { expect, it } from 'vitest';
+import { describeBrowser, loginThroughPage, newContext, shot } from './harness.ts';
+
+describeBrowser('login', (env) => {
+  it('sends an anonymous visitor to the login page and back to the calendar after login', async () => {
+    const context = await newContext(env().browser);
+    const page = await context.newPage();
+    await page.goto(`${env().server.url}/course/calendar`);
+    await page.waitForURL(/\/login\?redirect=/);
+    expect(decodeURIComponent(page.url())).toContain('redirect=/course/calendar');
+
+    await page.getByRole('button', { name: /登\s*录/ }).click();
+    await page.getByText('请输入账号').waitFor();
+    await page.getByText('请输入密码').waitFor();
+    await shot(page, 'login-validation');
+
+    await page.getByPlaceholder('账号 / 手机号').fill('admin');
+    await page.getByPlaceholder('密码').fill('wrong-password');
+    await page.getByRole('button', { name: /登\s*录/ }).click();
+    await page.getByText('账号或密码错误').waitFor();
+
+    await loginThroughPage(page, env().server.url);
+    expect(page.url()).toMatch(/\/course\/calendar$/);
+    await page.getByTestId('store-name').getByText('悦动健身工作室').waitFor();
+    await page.getByRole('menuitem', { name: '课程表' }).waitFor();
+    await page.locator('.fc-timeGridWeek-view').waitFor();
+    await shot(page, 'calendar-after-login');
+
+    await page.getByRole('button', { name: /退出登录/ }).click();
+    await page.waitForURL(/\/login/);
+    await context.close();
+  });
+});

@@ -1,0 +1,107 @@
+import type { Api } from './harness.ts';
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** `YYYY-MM-DD` of the Monday of this week (+ offset weeks), in Asia/Shanghai. */
+export function mondayOf(offsetWeeks = 0): string {
+  const now = new Date(Date.now() + 8 * 3600_000);
+  const day = now.getUTCDay() || 7;
+  const d = new Date(now.getTime() - (day - 1) * 86_400_000 + offsetWeeks * 7 * 86_400_000);
+  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+}
+
+export function addDays(date: string, n: number): string {
+  const d = new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000);
+  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+}
+
+let seq = 0;
+const uniq = () => `${Date.now() % 100000}${++seq}`;
+
+/** Data a flow needs, made through the API: venue, teacher, course, card product, member with a card. */
+export interface Fixture {
+  areaId: number;
+  roomId: number;
+  teacherId: number;
+  teacherName: string;
+  courseId: number;
+  courseName: string;
+  productId: number;
+  memberId: number;
+  memberName: string;
+  memberMobile: string;
+  mcId: number;
+}
+
+export async function makeFixture(api: Api, tag = ''): Promise<Fixture> {
+  const u = uniq();
+  const area = await api.ok<{ id: number }>('insert/area', { name: `测试馆${tag}${u}` });
+  const room = await api.ok<{ id: number }>('insert/area', { name: `一号教室${tag}${u}`, parentId: area.id });
+  const teacherName = `王老师${tag}${u}`;
+  const teacher = await api.ok<{ id: number }>('insert/teacher', { name: teacherName });
+  const product = await api.ok<{ id: number }>('insert/card/product', {
+    cardName: `十次卡${tag}${u}`,
+    bigType: 1,
+    cardType: 2,
+    perCount: 1,
+    price: 100000,
+    courseIds: [],
+  });
+  const courseName = `瑜伽${tag}${u}`;
+  const course = await api.ok<{ id: number }>('insert/store/course', {
+    name: courseName,
+    count: 12,
+    duration: 60,
+    color: '#52c41a',
+    cardIds: [product.id],
+  });
+  const memberName = `李会员${tag}${u}`;
+  const memberMobile = `139${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+  const member = await api.ok<{ id: number }>('insert/member', { name: memberName, mobile: memberMobile, gender: 2 });
+  const mc = await api.ok<{ id: number }>('insert/member/card', {
+    mid: member.id,
+    cardId: product.id,
+    totalCount: 10,
+    expireTime: null,
+  });
+  return {
+    areaId: area.id,
+    roomId: room.id,
+    teacherId: teacher.id,
+    teacherName,
+    courseId: course.id,
+    courseName,
+    productId: product.id,
+    memberId: member.id,
+    memberName,
+    memberMobile,
+    mcId: mc.id,
+  };
+}
+
+/** Adds a session and answers its id (found back through the by-date list). */
+export async function addSession(
+  api: Api,
+  f: Fixture,
+  date: string,
+  time: string,
+  extra: { count?: number; areaId?: number | null } = {},
+): Promise<number> {
+  await api.ok('insert/timetable', {
+    courseId: f.courseId,
+    teacherId: f.teacherId,
+    reservableCount: extra.count ?? 12,
+    date,
+    time,
+    isOnline: 0,
+    areaId: extra.areaId === undefined ? f.roomId : extra.areaId,
+    bookId: null,
+  });
+  const days = await api.ok<{ date: string; list: { id: number; fromTime: string; courseName: string }[] }[]>(
+    'query/timetable/by/date',
+    { fromDate: date, toDate: date },
+  );
+  const s = days.flatMap((d) => d.list).find((x) => x.courseName === f.courseName && x.fromTime.slice(11, 16) === time);
+  if (!s) throw new Error(`session ${date} ${time} not found after insert`);
+  return s.id;
+}
