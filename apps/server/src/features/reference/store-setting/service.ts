@@ -1,8 +1,6 @@
 import type { CallCtx } from '../../../lib/context.ts';
 import { notFound } from '../../../lib/errors.ts';
-
-/** Where a stored file (the logo) is served. */
-export const storeFileUrl = (fileId: number) => `/store/file/${fileId}`;
+import { storeFileUrl } from '../../store-admin/logo-service.ts';
 
 /** The name, logo link and QR-code link the timetable picture shows. */
 export async function storeSettingOf(ctx: CallCtx) {

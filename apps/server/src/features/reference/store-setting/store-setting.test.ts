@@ -19,7 +19,7 @@ describeEachDb('store setting', (env) => {
       .where('id', '=', storeId)
       .execute();
     const b = await client.ok(`${API}/query/store/setting`, {});
-    expect(b).toMatchObject({ logo: `/store/file/${file.id}`, qrCode: 'https://example.com/qr.png', storeId });
+    expect(b).toMatchObject({ logo: `/store/files/${file.id}`, qrCode: 'https://example.com/qr.png', storeId });
   });
 
   it('refuses another store with 403', async () => {
