@@ -283,7 +283,7 @@ export const exportTimetableReservation = defineCall({
   idFields: ['id'],
 });
 
-export const timetableCallsReady = [
+export const timetableCalls = [
   insertTimetable,
   updateTimetable,
   cancelTimetable,
@@ -299,6 +299,3 @@ export const timetableCallsReady = [
   queryTimetableHistory,
   exportTimetableReservation,
 ] as const;
-
-/** Registered once their handlers exist (the app refuses a call without a handler). */
-export const timetableCalls = [] as const;

@@ -1,4 +1,62 @@
+import {
+  addGroupPending,
+  addMemberReservation,
+  cancelPendingCall,
+  cancelReservationCall,
+  cancelTimetable,
+  exportTimetableReservation,
+  insertTimetable,
+  queryPendingList,
+  queryReservationList,
+  queryTimetableByDate,
+  queryTimetableHistory,
+  queryTimetableInfo,
+  signInPendingCall,
+  updateTimetable,
+} from '@studio/contract';
 import { defineFeature } from '../../lib/feature.ts';
+import { calendar } from './calendar.ts';
+import { bookingList, historyList, pendingList, sessionExport, sessionInfo } from './queries.ts';
+import * as service from './service.ts';
 
 /** Registers the timetable calls. */
-export const timetableFeature = defineFeature((_r) => {});
+export const timetableFeature = defineFeature((r) => {
+  r.handle(insertTimetable, async (input, ctx) => {
+    await service.addSession(ctx, input);
+    return null;
+  });
+  r.handle(updateTimetable, async (input, ctx) => {
+    await service.editSession(ctx, input);
+    return null;
+  });
+  r.handle(cancelTimetable, async (input, ctx) => {
+    await service.removeSession(ctx, input.id);
+    return null;
+  });
+  r.handle(queryTimetableByDate, (input, ctx) => calendar(ctx.db, ctx.store.id, input));
+  r.handle(queryTimetableInfo, (input, ctx) => sessionInfo(ctx.db, ctx.store.id, input.id));
+  r.handle(addMemberReservation, async (input, ctx) => {
+    await service.bookCard(ctx, input);
+    return null;
+  });
+  r.handle(queryReservationList, (input, ctx) => bookingList(ctx.db, ctx.store.id, input.tid, input.page));
+  r.handle(cancelReservationCall, async (input, ctx) => {
+    await service.cancelBooking(ctx, input.id);
+    return null;
+  });
+  r.handle(queryPendingList, (input, ctx) => pendingList(ctx.db, ctx.store.id, input.tid));
+  r.handle(addGroupPending, async (input, ctx) => {
+    await service.bookPending(ctx, input);
+    return null;
+  });
+  r.handle(cancelPendingCall, async (input, ctx) => {
+    await service.cancelWaiting(ctx, input.pendingId);
+    return null;
+  });
+  r.handle(signInPendingCall, async (input, ctx) => {
+    await service.signIn(ctx, input);
+    return null;
+  });
+  r.handle(queryTimetableHistory, (input, ctx) => historyList(ctx.db, ctx.store.id, input.tid, input.page));
+  r.handle(exportTimetableReservation, (input, ctx) => sessionExport(ctx.db, ctx.store.id, input.id));
+});

@@ -1,0 +1,126 @@
+import { TimetableMsg, type CalendarDay } from '@studio/contract';
+import { MAX_RANGE_DAYS } from '@studio/contract';
+import type { Db } from '../../db/index.ts';
+import { badRequest, notFound } from '../../lib/errors.ts';
+import { addDays, daysBetween } from '../../lib/time.ts';
+import { dataVersion } from './data-version.ts';
+
+export interface CalendarQuery {
+  fromDate: string;
+  toDate: string;
+  areaId: number | null;
+  teacherId: number | null;
+}
+
+interface Cached {
+  version: number;
+  days: CalendarDay[];
+}
+
+/** Entries kept per database before the cache starts over. */
+const CACHE_MAX = 2000;
+/** One cache per database handle (an app instance), keyed by store and query. */
+const caches = new WeakMap<Db, Map<string, Cached>>();
+
+function cacheOf(db: Db): Map<string, Cached> {
+  let c = caches.get(db);
+  if (!c) {
+    c = new Map();
+    caches.set(db, c);
+  }
+  return c;
+}
+
+/** The area and every area below it. */
+async function areaWithDescendants(db: Db, storeId: number, areaId: number): Promise<number[]> {
+  const areas = await db.selectFrom('area').select(['id', 'parentId']).where('storeId', '=', storeId).execute();
+  if (!areas.some((a) => a.id === areaId)) throw notFound('场地');
+  const ids = [areaId];
+  for (let i = 0; i < ids.length; i++) {
+    for (const a of areas) if (a.parentId === ids[i] && !ids.includes(a.id)) ids.push(a.id);
+  }
+  return ids;
+}
+
+async function compute(db: Db, storeId: number, q: CalendarQuery): Promise<CalendarDay[]> {
+  let query = db
+    .selectFrom('timetable as t')
+    .innerJoin('course as c', 'c.id', 't.courseId')
+    .innerJoin('teacher as te', 'te.id', 't.teacherId')
+    .leftJoin('area as a', 'a.id', 't.areaId')
+    .leftJoin('material as m', 'm.id', 't.bookId')
+    .select([
+      't.id',
+      't.startTime',
+      't.endTime',
+      'c.name as courseName',
+      'te.name as teacherName',
+      'a.name as areaName',
+      't.color',
+      't.isOnline',
+      't.realCount',
+      't.reservableCount',
+      't.bookId',
+      'm.name as bookName',
+    ])
+    .where('t.storeId', '=', storeId)
+    .where('t.deleted', '=', 0)
+    .where('t.startTime', '>=', `${q.fromDate} 00:00:00`)
+    .where('t.startTime', '<', `${addDays(q.toDate, 1)} 00:00:00`);
+  if (q.teacherId !== null) {
+    const teacher = await db
+      .selectFrom('teacher')
+      .select('id')
+      .where('id', '=', q.teacherId)
+      .where('storeId', '=', storeId)
+      .executeTakeFirst();
+    if (!teacher) throw notFound('老师');
+    query = query.where('t.teacherId', '=', q.teacherId);
+  }
+  if (q.areaId !== null) query = query.where('t.areaId', 'in', await areaWithDescendants(db, storeId, q.areaId));
+  const rows = await query.orderBy('t.startTime').orderBy('t.id').execute();
+  const days: CalendarDay[] = [];
+  for (const r of rows) {
+    const date = r.startTime.slice(0, 10);
+    let day = days[days.length - 1];
+    if (!day || day.date !== date) {
+      day = { date, list: [] };
+      days.push(day);
+    }
+    day.list.push({
+      id: r.id,
+      fromTime: r.startTime,
+      toTime: r.endTime,
+      courseName: r.courseName,
+      teacherName: r.teacherName,
+      areaName: r.areaName,
+      color: r.color,
+      isOnline: r.isOnline,
+      realCount: r.realCount,
+      reservableCount: r.reservableCount,
+      book: r.bookId !== null && r.bookName !== null ? { id: r.bookId, name: r.bookName } : null,
+    });
+  }
+  return days;
+}
+
+/**
+ * The schedule calendar: per date with sessions, the sessions of [fromDate, toDate] (at most 62
+ * days), optionally of one area and its sub-areas and of one teacher. Answers are cached per
+ * store and query and reused while the store's data version (bumped by every write, read from the
+ * database on each call, so several instances stay correct) has not moved.
+ */
+export async function calendar(db: Db, storeId: number, q: CalendarQuery): Promise<CalendarDay[]> {
+  if (q.toDate < q.fromDate) throw badRequest(TimetableMsg.rangeOrder);
+  if (daysBetween(q.fromDate, q.toDate) + 1 > MAX_RANGE_DAYS) throw badRequest(TimetableMsg.rangeTooLong);
+  const key = `${storeId}|${q.fromDate}|${q.toDate}|${q.areaId ?? 0}|${q.teacherId ?? 0}`;
+  const cache = cacheOf(db);
+  // Read the version before the data: a write landing in between only makes the entry stale-tagged.
+  const version = await dataVersion(db, storeId);
+  const hit = cache.get(key);
+  if (hit && hit.version === version) return hit.days;
+  const days = await compute(db, storeId, q);
+  if (cache.size >= CACHE_MAX) cache.clear();
+  cache.set(key, { version, days });
+  return days;
+}

@@ -1,0 +1,118 @@
+import { DEDUCT_AT_SIGN_IN, OperateType, TimetableMsg, type ParsedReqOf } from '@studio/contract';
+import type { addGroupPending, addMemberReservation, insertTimetable, updateTimetable } from '@studio/contract';
+import type { CallCtx } from '../../lib/context.ts';
+import { conflict } from '../../lib/errors.ts';
+import { toDateTime } from '../../lib/time.ts';
+import {
+  addPending,
+  bookWithCard,
+  cancelPending,
+  cancelReservation,
+  createSession,
+  deleteSession,
+  getDeductionMode,
+  signInPending,
+  updateSession,
+} from './engine.ts';
+
+/** Adds one session (teacher clash refused). */
+export async function addSession(ctx: CallCtx, input: ParsedReqOf<typeof insertTimetable>): Promise<void> {
+  await ctx.db.transaction().execute((tx) =>
+    createSession(tx, ctx.store, {
+      courseId: input.courseId,
+      teacherId: input.teacherId,
+      areaId: input.areaId,
+      bookId: input.bookId,
+      startTime: toDateTime(input.date, input.time),
+      reservableCount: input.reservableCount ?? undefined,
+      isOnline: input.isOnline ?? 0,
+      checkTeacherConflict: true,
+    }),
+  );
+}
+
+/** Edits a session: teacher, start, capacity, area, material. */
+export async function editSession(ctx: CallCtx, input: ParsedReqOf<typeof updateTimetable>): Promise<void> {
+  await ctx.db.transaction().execute((tx) =>
+    updateSession(tx, ctx.store, {
+      id: input.id,
+      teacherId: input.teacherId,
+      startTime: toDateTime(input.date, input.time),
+      reservableCount: input.count,
+      areaId: input.areaId,
+      bookId: input.bookId,
+    }),
+  );
+}
+
+/** Deletes a session with every booking cancelled and refunded. */
+export async function removeSession(ctx: CallCtx, id: number): Promise<void> {
+  await ctx.db
+    .transaction()
+    .execute((tx) => deleteSession(tx, ctx.store, { timetableId: id, operatorId: ctx.staff.id }));
+}
+
+/**
+ * Books a member card (deduction mode 0). In mode 1 staff book through the pending call instead,
+ * so this call is refused with a message saying so.
+ */
+export async function bookCard(ctx: CallCtx, input: ParsedReqOf<typeof addMemberReservation>): Promise<void> {
+  await ctx.db.transaction().execute(async (tx) => {
+    if ((await getDeductionMode(tx, ctx.store.id)) === DEDUCT_AT_SIGN_IN) {
+      throw conflict(TimetableMsg.useSignInBooking);
+    }
+    await bookWithCard(tx, ctx.store, {
+      timetableId: input.tid,
+      memberCardId: input.mcId,
+      memberId: input.mid ?? undefined,
+      studentCount: input.studentCount,
+      remark: input.remark,
+      operatorId: ctx.staff.id,
+      operateType: OperateType.ADMIN_BOOKED,
+    });
+  });
+}
+
+/** Books a member to sign in later (deduction mode 1 only). */
+export async function bookPending(ctx: CallCtx, input: ParsedReqOf<typeof addGroupPending>): Promise<void> {
+  await ctx.db.transaction().execute(async (tx) => {
+    if ((await getDeductionMode(tx, ctx.store.id)) !== DEDUCT_AT_SIGN_IN) {
+      throw conflict(TimetableMsg.usePlainBooking);
+    }
+    await addPending(tx, ctx.store, {
+      timetableId: input.tid,
+      memberId: input.mid,
+      studentCount: input.studentCount,
+      remark: input.remark,
+      operatorId: ctx.staff.id,
+    });
+  });
+}
+
+export async function cancelBooking(ctx: CallCtx, id: number): Promise<void> {
+  await ctx.db.transaction().execute((tx) =>
+    cancelReservation(tx, ctx.store, {
+      reservationId: id,
+      operatorId: ctx.staff.id,
+      operateType: OperateType.ADMIN_CANCELLED,
+    }),
+  );
+}
+
+export async function cancelWaiting(ctx: CallCtx, pendingId: number): Promise<void> {
+  await ctx.db.transaction().execute((tx) => cancelPending(tx, ctx.store, { pendingId, operatorId: ctx.staff.id }));
+}
+
+export async function signIn(
+  ctx: CallCtx,
+  input: { pendingId: number; mcId: number; remark: string | null },
+): Promise<void> {
+  await ctx.db.transaction().execute((tx) =>
+    signInPending(tx, ctx.store, {
+      pendingId: input.pendingId,
+      memberCardId: input.mcId,
+      remark: input.remark,
+      operatorId: ctx.staff.id,
+    }),
+  );
+}

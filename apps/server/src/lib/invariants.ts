@@ -1,0 +1,152 @@
+import { OperateType, PendingStatus, ReservationStatus } from '@studio/contract';
+import type { Db } from '../db/index.ts';
+
+const LIVE = [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN];
+const HELD = [PendingStatus.WAITING, PendingStatus.SIGNED_IN];
+const BOOK_TYPES = [OperateType.USER_BOOKED, OperateType.ADMIN_BOOKED];
+const CANCEL_TYPES = [OperateType.USER_CANCELLED, OperateType.ADMIN_CANCELLED];
+
+function sumBy(rows: { id: number | null; n: number | string | null }[]): Map<number, number> {
+  const m = new Map<number, number>();
+  for (const r of rows) if (r.id !== null) m.set(r.id, (m.get(r.id) ?? 0) + Number(r.n ?? 0));
+  return m;
+}
+
+/**
+ * Checks the booking engine's invariants (for one store, or all); answers one line per breach,
+ * empty when all hold. Definitions:
+ * - seats: a live session's realCount = studentCount of its live reservations (booked or signed
+ *   in) that did not come from a pending + studentCount of its pendings waiting or signed in (a
+ *   signed-in pending's seat is counted once, through the pending); 0 <= realCount <= capacity.
+ *   A deleted session has realCount 0, no live reservation and no held pending.
+ * - money: for every member card 0 <= usedCount <= totalCount, and its ledger deduct + refund
+ *   amounts add up to the usedCount of its live reservations (usedCount itself may be higher: cards
+ *   can be issued partly used); for every reservation its ledger adds up to its usedCount while it
+ *   is live and to 0 once cancelled (so a refund happened exactly once).
+ * - history: every reservation and pending has a booking row; every cancelled one a cancel row.
+ */
+export async function checkInvariants(db: Db, storeId?: number): Promise<string[]> {
+  const out: string[] = [];
+  const scoped = <T extends { where: (...a: any[]) => T }>(q: T, col: string): T =>
+    storeId === undefined ? q : q.where(col, '=', storeId);
+
+  const sessions = await scoped(
+    db.selectFrom('timetable').select(['id', 'realCount', 'reservableCount', 'deleted']),
+    'storeId',
+  ).execute();
+  const direct = sumBy(
+    await scoped(
+      db
+        .selectFrom('reservation')
+        .select((eb) => ['timetableId as id', eb.fn.sum<number>('studentCount').as('n')])
+        .where('status', 'in', LIVE)
+        .where('pendingId', 'is', null)
+        .groupBy('timetableId'),
+      'storeId',
+    ).execute(),
+  );
+  const held = sumBy(
+    await scoped(
+      db
+        .selectFrom('pending')
+        .select((eb) => ['timetableId as id', eb.fn.sum<number>('studentCount').as('n')])
+        .where('status', 'in', HELD)
+        .groupBy('timetableId'),
+      'storeId',
+    ).execute(),
+  );
+  for (const s of sessions) {
+    const expected = (direct.get(s.id) ?? 0) + (held.get(s.id) ?? 0);
+    if (s.deleted && (s.realCount !== 0 || expected !== 0)) {
+      out.push(`deleted session ${s.id}: realCount ${s.realCount}, live seats ${expected}`);
+    }
+    if (!s.deleted && s.realCount !== expected) out.push(`session ${s.id}: realCount ${s.realCount} != ${expected}`);
+    if (s.realCount < 0 || s.realCount > s.reservableCount) {
+      out.push(`session ${s.id}: realCount ${s.realCount} outside 0..${s.reservableCount}`);
+    }
+  }
+
+  const cards = await scoped(
+    db.selectFrom('memberCard').select(['id', 'usedCount', 'totalCount']),
+    'storeId',
+  ).execute();
+  const liveUsed = sumBy(
+    await scoped(
+      db
+        .selectFrom('reservation')
+        .select((eb) => ['memberCardId as id', eb.fn.sum<number>('usedCount').as('n')])
+        .where('status', 'in', LIVE)
+        .groupBy('memberCardId'),
+      'storeId',
+    ).execute(),
+  );
+  const ledger = sumBy(
+    await scoped(
+      db
+        .selectFrom('cardLedger')
+        .select((eb) => ['memberCardId as id', eb.fn.sum<number>('amount').as('n')])
+        .where('kind', 'in', ['deduct', 'refund'])
+        .groupBy('memberCardId'),
+      'storeId',
+    ).execute(),
+  );
+  for (const c of cards) {
+    const used = Number(c.usedCount);
+    const total = Number(c.totalCount);
+    if (used < 0 || used > total) out.push(`card ${c.id}: usedCount ${used} outside 0..${total}`);
+    const live = liveUsed.get(c.id) ?? 0;
+    const booked = ledger.get(c.id) ?? 0;
+    if (booked !== live) out.push(`card ${c.id}: ledger deduct+refund ${booked} != live reservations ${live}`);
+    if (used < live) out.push(`card ${c.id}: usedCount ${used} < live reservations ${live}`);
+  }
+
+  const reservations = await scoped(
+    db.selectFrom('reservation').select(['id', 'status', 'usedCount', 'timetableId']),
+    'storeId',
+  ).execute();
+  const perReservation = sumBy(
+    await scoped(
+      db
+        .selectFrom('cardLedger')
+        .select((eb) => ['reservationId as id', eb.fn.sum<number>('amount').as('n')])
+        .where('kind', 'in', ['deduct', 'refund'])
+        .groupBy('reservationId'),
+      'storeId',
+    ).execute(),
+  );
+  const trail = await scoped(
+    db.selectFrom('history').select(['reservationId', 'pendingId', 'operateType']),
+    'storeId',
+  ).execute();
+  const booked = new Set<string>();
+  const cancelled = new Set<string>();
+  for (const h of trail) {
+    const set = BOOK_TYPES.includes(h.operateType as 1 | 2)
+      ? booked
+      : CANCEL_TYPES.includes(h.operateType as 3 | 4)
+        ? cancelled
+        : null;
+    if (!set) continue;
+    if (h.reservationId !== null) set.add(`r${h.reservationId}`);
+    if (h.pendingId !== null && (h.reservationId === null || set === cancelled)) set.add(`p${h.pendingId}`);
+  }
+  const deletedIds = new Set(sessions.filter((s) => s.deleted).map((s) => s.id));
+  for (const r of reservations) {
+    const live = LIVE.includes(r.status as 1 | 2);
+    const want = live ? Number(r.usedCount) : 0;
+    const got = perReservation.get(r.id) ?? 0;
+    if (got !== want) out.push(`reservation ${r.id}: ledger ${got} != ${want}`);
+    if (!booked.has(`r${r.id}`)) out.push(`reservation ${r.id}: no booking history`);
+    if (!live && !cancelled.has(`r${r.id}`)) out.push(`reservation ${r.id}: cancelled without history`);
+    if (live && deletedIds.has(r.timetableId))
+      out.push(`reservation ${r.id}: live on deleted session ${r.timetableId}`);
+  }
+  const pendings = await scoped(db.selectFrom('pending').select(['id', 'status']), 'storeId').execute();
+  for (const p of pendings) {
+    if (!booked.has(`p${p.id}`)) out.push(`pending ${p.id}: no booking history`);
+    if (p.status === PendingStatus.CANCELLED && !cancelled.has(`p${p.id}`)) {
+      out.push(`pending ${p.id}: cancelled without history`);
+    }
+  }
+  return out;
+}
