@@ -105,6 +105,8 @@ export const Msg = {
   fixStudentUnusable: (n: number, member: string, reason: string) => `学生${n}（${member}）：${reason}`,
   sameMemberTwice: (member: string) => `会员${member}重复选择，请勿重复预约`,
   fewerSessions: (n: number) => `仅有${n}节课可预约`,
+  memberReason: (member: string, reason: string) => `会员${member}：${reason}`,
+  templateEmpty: '周课表还没有课程，请先设置周课表',
 } as const;
 
 export const WEEKDAY_NAMES = ['日', '一', '二', '三', '四', '五', '六'] as const;

@@ -1,12 +1,38 @@
-import { batchCalls } from '@studio/contract';
-import { AppError } from '../../lib/errors.ts';
+import {
+  batchAddMemberReservation,
+  batchArrangeCourse,
+  batchArrangeWeekCourse,
+  batchCancelTimetable,
+  batchExportReservation,
+  copyTimetable,
+  deleteFixTimetable,
+  insertFixTimetable,
+  queryFixTimetableList,
+  queryHasArrangeCourseCount,
+  queryHasArrangeCourseTeachers,
+  updateFixTimetable,
+} from '@studio/contract';
 import { defineFeature } from '../../lib/feature.ts';
+import { copySessions } from './copy.ts';
+import { arrangeCourse } from './course-arrange.ts';
+import { addDropInStudent, sessionsLeft, teachersWithSessions } from './drop-in.ts';
+import { cancelSessionsInRange, exportRange } from './range-ops.ts';
+import { templateRows } from './template-queries.ts';
+import { deleteTemplateRow, insertTemplateRow, updateTemplateRow } from './template.ts';
+import { arrangeTemplateWeeks } from './week-arrange.ts';
 
-/** Registers the batch calls. */
+/** Registers the batch calls: batch scheduling, weekly template, drop-in students, copy, batch delete, export. */
 export const batchFeature = defineFeature((r) => {
-  for (const call of batchCalls) {
-    r.handle(call, async () => {
-      throw new AppError(503, '功能开发中');
-    });
-  }
+  r.handle(batchArrangeCourse, (input, ctx) => arrangeCourse(ctx, input));
+  r.handle(queryFixTimetableList, (_input, ctx) => templateRows(ctx.db, ctx.store.id));
+  r.handle(insertFixTimetable, (input, ctx) => insertTemplateRow(ctx, input));
+  r.handle(updateFixTimetable, (input, ctx) => updateTemplateRow(ctx, input));
+  r.handle(deleteFixTimetable, (input, ctx) => deleteTemplateRow(ctx, input.id));
+  r.handle(batchArrangeWeekCourse, (input, ctx) => arrangeTemplateWeeks(ctx, input));
+  r.handle(queryHasArrangeCourseTeachers, (input, ctx) => teachersWithSessions(ctx, input));
+  r.handle(queryHasArrangeCourseCount, (input, ctx) => sessionsLeft(ctx, input));
+  r.handle(batchAddMemberReservation, (input, ctx) => addDropInStudent(ctx, input));
+  r.handle(copyTimetable, (input, ctx) => copySessions(ctx, input));
+  r.handle(batchCancelTimetable, (input, ctx) => cancelSessionsInRange(ctx, input));
+  r.handle(batchExportReservation, (input, ctx) => exportRange(ctx, input));
 });

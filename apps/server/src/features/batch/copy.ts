@@ -1,0 +1,114 @@
+import { PendingStatus } from '@studio/contract';
+import type { CallCtx } from '../../lib/context.ts';
+import { addMinutes, daysBetween } from '../../lib/time.ts';
+import { addPending, createSession, touchStore } from '../timetable/engine.ts';
+import { assertNoTeacherClash } from './conflicts.ts';
+import { naming } from './course-arrange.ts';
+import { shortTime } from './plan.ts';
+import { sessionsInRange } from './range.ts';
+import { areaAndBelow } from './refs.ts';
+
+export interface CopyInput {
+  formerFromDate: string;
+  formerToDate: string;
+  afterFromDate: string;
+  afterToDate: string;
+  isCopyPending: 0 | 1;
+  areaId: number | null;
+}
+
+/**
+ * Copies the live sessions of one range (at most 7 days; venue filter with its sub-venues) to
+ * another of the same length: same day offset and time, course, teacher, venue, material,
+ * capacity, limits, allowed cards and colour; an online session is copied as "room on demand".
+ * With isCopyPending=1 the waiting pendings are copied as pendings (taking their seats).
+ * One transaction: a teacher clash (409 listing the dates) or a refused pending leaves nothing.
+ */
+export async function copySessions(ctx: CallCtx, input: CopyInput): Promise<{ count: number }> {
+  const storeId = ctx.store.id;
+  const shift = daysBetween(input.formerFromDate, input.afterFromDate) * 24 * 60;
+  return ctx.db.transaction().execute(async (tx) => {
+    await touchStore(tx, storeId);
+    const areaIds = await areaAndBelow(tx, storeId, input.areaId);
+    const sources = await sessionsInRange(tx, storeId, input.formerFromDate, input.formerToDate, areaIds)
+      .selectAll('t')
+      .orderBy('t.startTime')
+      .orderBy('t.id')
+      .execute();
+    if (!sources.length) return { count: 0 };
+    const targets = sources.map((s) => ({
+      source: s,
+      teacherId: s.teacherId,
+      startTime: addMinutes(s.startTime, shift),
+      endTime: addMinutes(s.endTime, shift),
+    }));
+    await assertNoTeacherClash(tx, storeId, targets);
+    const sourceIds = sources.map((s) => s.id);
+    const cards = await tx
+      .selectFrom('timetableCard')
+      .select(['timetableId', 'cardId'])
+      .where('timetableId', 'in', sourceIds)
+      .execute();
+    const pendings = input.isCopyPending
+      ? await tx
+          .selectFrom('pending as p')
+          .innerJoin('member as m', 'm.id', 'p.memberId')
+          .select(['p.timetableId', 'p.memberId', 'p.studentCount', 'p.remark', 'm.name as memberName'])
+          .where('p.timetableId', 'in', sourceIds)
+          .where('p.status', '=', PendingStatus.WAITING)
+          .orderBy('p.id')
+          .execute()
+      : [];
+    for (const t of targets) {
+      const s = t.source;
+      const { id } = await createSession(tx, ctx.store, {
+        courseId: s.courseId,
+        teacherId: s.teacherId,
+        areaId: s.areaId,
+        bookId: s.bookId,
+        startTime: t.startTime,
+        endTime: t.endTime,
+        reservableCount: s.reservableCount,
+        isOnline: s.isOnline ? 1 : 0,
+      });
+      // The source's own limits, colour and cards may differ from its course's (edited per session).
+      await tx
+        .updateTable('timetable')
+        .set({
+          color: s.color,
+          genderLimit: s.genderLimit,
+          ageLimit: s.ageLimit,
+          syear: s.syear,
+          smonth: s.smonth,
+          sday: s.sday,
+          eyear: s.eyear,
+          emonth: s.emonth,
+          eday: s.eday,
+        })
+        .where('id', '=', id)
+        .execute();
+      await tx.deleteFrom('timetableCard').where('timetableId', '=', id).execute();
+      const own = cards.filter((c) => c.timetableId === s.id);
+      if (own.length) {
+        await tx
+          .insertInto('timetableCard')
+          .values(own.map((c) => ({ storeId, timetableId: id, cardId: c.cardId })))
+          .execute();
+      }
+      for (const p of pendings.filter((x) => x.timetableId === s.id)) {
+        try {
+          await addPending(tx, ctx.store, {
+            timetableId: id,
+            memberId: p.memberId,
+            studentCount: p.studentCount,
+            remark: p.remark,
+            operatorId: ctx.staff.id,
+          });
+        } catch (e) {
+          throw naming(e, shortTime(t.startTime), p.memberName);
+        }
+      }
+    }
+    return { count: targets.length };
+  });
+}

@@ -1,0 +1,115 @@
+import { Msg, PendingStatus, ReservationStatus } from '@studio/contract';
+import type { Executor } from '../../db/index.ts';
+import type { CallCtx } from '../../lib/context.ts';
+import { conflict } from '../../lib/errors.ts';
+import { localDateTime, toDateTime } from '../../lib/time.ts';
+import { getDeductionMode, touchStore } from '../timetable/engine.ts';
+import { bookFixedStudent } from './course-arrange.ts';
+import { requireCards, requireCourse, requireTeachers } from './refs.ts';
+
+/**
+ * Live sessions of a course still to come (not yet over) from `startDate` on: the ones a drop-in
+ * student can be booked into. Optionally only those of some teachers.
+ */
+function upcoming(ex: Executor, ctx: CallCtx, cid: number, startDate: string, tids?: readonly number[]) {
+  let q = ex
+    .selectFrom('timetable as t')
+    .where('t.storeId', '=', ctx.store.id)
+    .where('t.courseId', '=', cid)
+    .where('t.deleted', '=', 0)
+    .where('t.startTime', '>=', toDateTime(startDate))
+    .where('t.endTime', '>', localDateTime(ctx.store.timezone));
+  if (tids) q = q.where('t.teacherId', 'in', tids);
+  return q;
+}
+
+/** The card products allowed to book each of some sessions. */
+async function allowedCards(ex: Executor, timetableIds: number[]): Promise<Map<number, number[]>> {
+  const map = new Map<number, number[]>();
+  if (!timetableIds.length) return map;
+  const rows = await ex
+    .selectFrom('timetableCard')
+    .select(['timetableId', 'cardId'])
+    .where('timetableId', 'in', timetableIds)
+    .execute();
+  for (const r of rows) map.set(r.timetableId, [...(map.get(r.timetableId) ?? []), r.cardId]);
+  return map;
+}
+
+/** Teachers who teach course `cid` in sessions still to come from `startDate` on. */
+export async function teachersWithSessions(ctx: CallCtx, input: { cid: number; startDate: string }) {
+  await requireCourse(ctx.db, ctx.store.id, input.cid);
+  return upcoming(ctx.db, ctx, input.cid, input.startDate)
+    .innerJoin('teacher as th', 'th.id', 't.teacherId')
+    .select(['th.id', 'th.name'])
+    .distinct()
+    .orderBy('th.id')
+    .execute();
+}
+
+/** How many sessions of course `cid` taught by any of `tids` are still to come from `startDate` on. */
+export async function sessionsLeft(ctx: CallCtx, input: { cid: number; startDate: string; tids: number[] }) {
+  await requireCourse(ctx.db, ctx.store.id, input.cid);
+  await requireTeachers(ctx.db, ctx.store.id, input.tids);
+  const row = await upcoming(ctx.db, ctx, input.cid, input.startDate, input.tids)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * Books a member card into the next `times` sessions of course `cid` taught by any of `tids` from
+ * `startDate` on, skipping sessions the member already holds a booking or pending in. Fewer such
+ * sessions than `times` is refused (409 仅有N节课可预约) rather than booking part of the request.
+ * Each booking goes through the engine (mode 0 with the card, mode 1 as a pending); all or nothing.
+ */
+export async function addDropInStudent(
+  ctx: CallCtx,
+  input: { mcId: number; cid: number; tids: number[]; startDate: string; times: number },
+): Promise<{ count: number }> {
+  const storeId = ctx.store.id;
+  return ctx.db.transaction().execute(async (tx) => {
+    await touchStore(tx, storeId);
+    await requireCourse(tx, storeId, input.cid);
+    await requireTeachers(tx, storeId, input.tids);
+    const card = (await requireCards(tx, storeId, [input.mcId])).get(input.mcId)!;
+    const sessions = await upcoming(tx, ctx, input.cid, input.startDate, input.tids)
+      .select(['t.id', 't.startTime'])
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('reservation as r')
+              .select('r.id')
+              .whereRef('r.timetableId', '=', 't.id')
+              .where('r.memberId', '=', card.memberId)
+              .where('r.status', 'in', [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN]),
+          ),
+        ),
+      )
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('pending as p')
+              .select('p.id')
+              .whereRef('p.timetableId', '=', 't.id')
+              .where('p.memberId', '=', card.memberId)
+              .where('p.status', 'in', [PendingStatus.WAITING, PendingStatus.SIGNED_IN]),
+          ),
+        ),
+      )
+      .orderBy('t.startTime')
+      .orderBy('t.id')
+      .limit(input.times)
+      .execute();
+    if (sessions.length < input.times) throw conflict(Msg.fewerSessions(sessions.length));
+    const mode = await getDeductionMode(tx, storeId);
+    const allowed = await allowedCards(
+      tx,
+      sessions.map((s) => s.id),
+    );
+    for (const s of sessions) {
+      await bookFixedStudent(tx, ctx, { ...s, allowedCardIds: allowed.get(s.id) ?? [] }, card, mode);
+    }
+    return { count: sessions.length };
+  });
+}

@@ -1,0 +1,147 @@
+import type { Executor } from '../../db/index.ts';
+import { notFound } from '../../lib/errors.ts';
+
+/** A live course of the store with the card products allowed to book it, or 404 课程不存在. */
+export async function requireCourse(ex: Executor, storeId: number, id: number) {
+  const course = await ex
+    .selectFrom('course')
+    .selectAll()
+    .where('id', '=', id)
+    .where('storeId', '=', storeId)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
+  if (!course) throw notFound('课程');
+  const cards = await ex
+    .selectFrom('courseCard')
+    .select('cardId')
+    .where('courseId', '=', id)
+    .where('storeId', '=', storeId)
+    .execute();
+  return { ...course, cardIds: cards.map((c) => c.cardId) };
+}
+export type CourseWithCards = Awaited<ReturnType<typeof requireCourse>>;
+
+/** A live teacher of the store, or 404 老师不存在. */
+export async function requireTeacher(ex: Executor, storeId: number, id: number) {
+  const t = await ex
+    .selectFrom('teacher')
+    .select(['id', 'name'])
+    .where('id', '=', id)
+    .where('storeId', '=', storeId)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
+  if (!t) throw notFound('老师');
+  return t;
+}
+
+/** Checks that teachers (deleted ones included: their sessions remain) belong to the store (404 老师不存在). */
+export async function requireTeachers(ex: Executor, storeId: number, ids: readonly number[]): Promise<void> {
+  const unique = [...new Set(ids)];
+  const found = await ex
+    .selectFrom('teacher')
+    .select('id')
+    .where('id', 'in', unique)
+    .where('storeId', '=', storeId)
+    .execute();
+  if (found.length !== unique.length) throw notFound('老师');
+}
+
+/** Checks an optional venue belongs to the store (404 场地不存在). */
+export async function requireArea(ex: Executor, storeId: number, id: number | null): Promise<void> {
+  if (id === null) return;
+  const a = await ex
+    .selectFrom('area')
+    .select('id')
+    .where('id', '=', id)
+    .where('storeId', '=', storeId)
+    .executeTakeFirst();
+  if (!a) throw notFound('场地');
+}
+
+/** Checks an optional teaching material belongs to the store (404 教材不存在). */
+export async function requireMaterial(ex: Executor, storeId: number, id: number | null): Promise<void> {
+  if (id === null) return;
+  const m = await ex
+    .selectFrom('material')
+    .select('id')
+    .where('id', '=', id)
+    .where('storeId', '=', storeId)
+    .executeTakeFirst();
+  if (!m) throw notFound('教材');
+}
+
+/**
+ * A venue and every venue below it (404 场地不存在 when it is not the store's);
+ * null when no venue filter is given.
+ */
+export async function areaAndBelow(ex: Executor, storeId: number, areaId: number | null): Promise<number[] | null> {
+  if (areaId === null) return null;
+  const all = await ex.selectFrom('area').select(['id', 'parentId']).where('storeId', '=', storeId).execute();
+  if (!all.some((a) => a.id === areaId)) throw notFound('场地');
+  const ids = new Set([areaId]);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const a of all) {
+      if (a.parentId !== null && ids.has(a.parentId) && !ids.has(a.id)) {
+        ids.add(a.id);
+        grew = true;
+      }
+    }
+  }
+  return [...ids];
+}
+
+/** A member card with what the booking rules need: its product, its holder's name, gender and birthday. */
+export interface BookingCard {
+  id: number;
+  memberId: number;
+  cardId: number;
+  totalCount: number;
+  usedCount: number;
+  expireTime: string | null;
+  frozen: number;
+  cardName: string;
+  cardType: number;
+  perCount: number;
+  memberName: string;
+  gender: number;
+  birthday: string | null;
+}
+
+/**
+ * Member cards of the store with what the booking rules need: product, holder and holder's
+ * gender and birthday. 404 会员卡不存在 when any id is not the store's.
+ */
+export async function requireCards(
+  ex: Executor,
+  storeId: number,
+  ids: readonly number[],
+): Promise<Map<number, BookingCard>> {
+  const unique = [...new Set(ids)];
+  if (!unique.length) return new Map<number, BookingCard>();
+  const rows = await ex
+    .selectFrom('memberCard as mc')
+    .innerJoin('cardProduct as cp', 'cp.id', 'mc.cardId')
+    .innerJoin('member as m', 'm.id', 'mc.memberId')
+    .select([
+      'mc.id',
+      'mc.memberId',
+      'mc.cardId',
+      'mc.totalCount',
+      'mc.usedCount',
+      'mc.expireTime',
+      'mc.frozen',
+      'cp.cardName',
+      'cp.cardType',
+      'cp.perCount',
+      'm.name as memberName',
+      'm.gender',
+      'm.birthday',
+    ])
+    .where('mc.storeId', '=', storeId)
+    .where('mc.id', 'in', unique)
+    .execute();
+  if (rows.length !== unique.length) throw notFound('会员卡');
+  return new Map(rows.map((r) => [r.id, { ...r, totalCount: Number(r.totalCount), usedCount: Number(r.usedCount) }]));
+}

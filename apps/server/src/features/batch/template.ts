@@ -1,0 +1,127 @@
+import { Msg } from '@studio/contract';
+import type { Tx } from '../../db/index.ts';
+import type { CallCtx } from '../../lib/context.ts';
+import { conflict, notFound } from '../../lib/errors.ts';
+import { localDateTime } from '../../lib/time.ts';
+import { cardUnusableReason } from '../card/rules.ts';
+import { getDeductionMode } from '../timetable/engine.ts';
+import { ageRefusal, genderRefusal } from '../timetable/limits.ts';
+import { requireArea, requireCards, requireCourse, requireMaterial, requireTeacher } from './refs.ts';
+
+export interface TemplateRowInput {
+  weekday: number;
+  time: string;
+  courseId: number;
+  teacherId: number;
+  areaId: number | null;
+  reservableCount: number;
+  bookId: number | null;
+  students: { mcId: number; studentCount: number }[];
+}
+
+/**
+ * Checks a template row: every id belongs to the store (404), the fixed students fit the capacity,
+ * no member appears twice, and every card can pay for the course now under the card rules, the
+ * course's gender and age limits and the store's deduction mode. Names the student and the reason.
+ */
+async function checkRow(tx: Tx, storeId: number, now: string, row: TemplateRowInput): Promise<void> {
+  const course = await requireCourse(tx, storeId, row.courseId);
+  await requireTeacher(tx, storeId, row.teacherId);
+  await requireArea(tx, storeId, row.areaId);
+  await requireMaterial(tx, storeId, row.bookId);
+  const seats = row.students.reduce((sum, s) => sum + s.studentCount, 0);
+  if (seats > row.reservableCount) throw conflict(Msg.studentsCap);
+  const cards = await requireCards(
+    tx,
+    storeId,
+    row.students.map((s) => s.mcId),
+  );
+  const mode = await getDeductionMode(tx, storeId);
+  const seen = new Set<number>();
+  for (const [i, s] of row.students.entries()) {
+    const card = cards.get(s.mcId)!;
+    if (seen.has(card.memberId)) throw conflict(Msg.sameMemberTwice(card.memberName));
+    seen.add(card.memberId);
+    const reason =
+      (mode === 1 && s.studentCount !== 1 ? Msg.oneStudentInSignInMode : null) ??
+      cardUnusableReason({
+        card,
+        product: card,
+        memberId: card.memberId,
+        allowedCardIds: course.cardIds,
+        at: now,
+        studentCount: s.studentCount,
+      }) ??
+      genderRefusal(course.genderLimit, card.gender) ??
+      ageRefusal(course, card.birthday, now.slice(0, 10));
+    if (reason) throw conflict(Msg.fixStudentUnusable(i + 1, card.memberName, reason));
+  }
+}
+
+async function writeStudents(tx: Tx, storeId: number, fixId: number, students: TemplateRowInput['students']) {
+  if (!students.length) return;
+  await tx
+    .insertInto('fixStudent')
+    .values(students.map((s) => ({ storeId, fixId, memberCardId: s.mcId, studentCount: s.studentCount })))
+    .execute();
+}
+
+const rowValues = (row: TemplateRowInput) => ({
+  weekday: row.weekday,
+  time: row.time,
+  courseId: row.courseId,
+  teacherId: row.teacherId,
+  areaId: row.areaId,
+  reservableCount: row.reservableCount,
+  bookId: row.bookId,
+});
+
+/** Adds a weekly template row with its fixed students. */
+export async function insertTemplateRow(ctx: CallCtx, row: TemplateRowInput): Promise<{ id: number }> {
+  const storeId = ctx.store.id;
+  const now = localDateTime(ctx.store.timezone);
+  return ctx.db.transaction().execute(async (tx) => {
+    await checkRow(tx, storeId, now, row);
+    const { id } = await tx
+      .insertInto('fixTimetable')
+      .values({ storeId, ...rowValues(row), createdAt: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await writeStudents(tx, storeId, id, row.students);
+    return { id };
+  });
+}
+
+/** Replaces a weekly template row and its fixed students (404 周课表不存在 for another store's row). */
+export async function updateTemplateRow(ctx: CallCtx, row: TemplateRowInput & { id: number }): Promise<null> {
+  const storeId = ctx.store.id;
+  const now = localDateTime(ctx.store.timezone);
+  await ctx.db.transaction().execute(async (tx) => {
+    const res = await tx
+      .updateTable('fixTimetable')
+      .set(rowValues(row))
+      .where('id', '=', row.id)
+      .where('storeId', '=', storeId)
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) !== 1) throw notFound('周课表');
+    await checkRow(tx, storeId, now, row);
+    await tx.deleteFrom('fixStudent').where('fixId', '=', row.id).where('storeId', '=', storeId).execute();
+    await writeStudents(tx, storeId, row.id, row.students);
+  });
+  return null;
+}
+
+/** Removes a weekly template row and its fixed students. */
+export async function deleteTemplateRow(ctx: CallCtx, id: number): Promise<null> {
+  const storeId = ctx.store.id;
+  await ctx.db.transaction().execute(async (tx) => {
+    await tx.deleteFrom('fixStudent').where('fixId', '=', id).where('storeId', '=', storeId).execute();
+    const res = await tx
+      .deleteFrom('fixTimetable')
+      .where('id', '=', id)
+      .where('storeId', '=', storeId)
+      .executeTakeFirst();
+    if (Number(res.numDeletedRows) !== 1) throw notFound('周课表');
+  });
+  return null;
+}

@@ -1,0 +1,52 @@
+import { expect } from 'vitest';
+import type { Db } from '../../db/index.ts';
+import { checkInvariants } from '../../lib/invariants.ts';
+import { EngineFactory } from '../../test/factory-engine.ts';
+import type { TestEnv } from '../../test/harness.ts';
+
+export { FUTURE } from '../../test/factory-engine.ts';
+export const API = '/store/api';
+
+/** Everything a batch operation may write for a store, for all-or-nothing assertions. */
+export async function snapshot(db: Db, storeId: number) {
+  const count = async (table: 'timetable' | 'reservation' | 'pending' | 'history' | 'cardLedger' | 'timetableCard') =>
+    Number(
+      (
+        await db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('storeId', '=', storeId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const cards = await db
+    .selectFrom('memberCard')
+    .select(['id', 'usedCount'])
+    .where('storeId', '=', storeId)
+    .orderBy('id')
+    .execute();
+  const live = await db
+    .selectFrom('timetable')
+    .select(['id', 'realCount', 'deleted'])
+    .where('storeId', '=', storeId)
+    .orderBy('id')
+    .execute();
+  return {
+    sessions: await count('timetable'),
+    sessionCards: await count('timetableCard'),
+    reservations: await count('reservation'),
+    pendings: await count('pending'),
+    history: await count('history'),
+    ledger: await count('cardLedger'),
+    cards: cards.map((c) => `${c.id}:${Number(c.usedCount)}`).join(','),
+    seats: live.map((s) => `${s.id}:${s.realCount}:${s.deleted}`).join(','),
+  };
+}
+
+/** Asserts the engine's invariants hold for the store. */
+export async function expectInvariants(db: Db, storeId: number): Promise<void> {
+  expect(await checkInvariants(db, storeId)).toEqual([]);
+}
+
+/** The engine factory of the test store (sessions, members with cards, deduction mode). */
+export const engineFactory = (env: TestEnv) => new EngineFactory(env.factory);

@@ -1,0 +1,77 @@
+import { Msg } from '@studio/contract';
+import type { CallCtx } from '../../lib/context.ts';
+import { badRequest } from '../../lib/errors.ts';
+import { addMinutes, localDateTime, toDateTime } from '../../lib/time.ts';
+import { getDeductionMode, touchStore } from '../timetable/engine.ts';
+import { createPlannedSessions, type PlannedSession } from './bulk-arrange.ts';
+import { opKey, stampOpLock, takeOpLock } from './op-lock.ts';
+import { templateDate } from './plan.ts';
+import {
+  requireArea,
+  requireCards,
+  requireCourse,
+  requireMaterial,
+  requireTeacher,
+  type CourseWithCards,
+} from './refs.ts';
+import { templateRows } from './template-queries.ts';
+
+/**
+ * Instantiates the weekly template for `arrangeWeeks` weeks from Monday `fromDate`, every row with
+ * its fixed students booked (mode 0) or added as pendings (mode 1), all in one transaction.
+ * An identical request while this one runs or within the repeat window is refused (请勿重复操作).
+ * A rule broken anywhere rolls everything back and names the week, its date and the member.
+ */
+export async function arrangeTemplateWeeks(
+  ctx: CallCtx,
+  input: { fromDate: string; arrangeWeeks: number },
+): Promise<{ count: number }> {
+  const storeId = ctx.store.id;
+  const key = opKey('week-arrange', storeId, input);
+  return ctx.db.transaction().execute(async (tx) => {
+    // The store lock first (the engine's lock order), then the operation lock.
+    await touchStore(tx, storeId);
+    await takeOpLock(tx, key, storeId);
+    const rows = await templateRows(tx, storeId);
+    if (!rows.length) throw badRequest(Msg.templateEmpty);
+    const courses = new Map<number, CourseWithCards>();
+    for (const r of rows) {
+      if (!courses.has(r.courseId)) courses.set(r.courseId, await requireCourse(tx, storeId, r.courseId));
+      await requireTeacher(tx, storeId, r.teacherId);
+      await requireArea(tx, storeId, r.areaId);
+      await requireMaterial(tx, storeId, r.bookId);
+    }
+    const cards = await requireCards(
+      tx,
+      storeId,
+      rows.flatMap((r) => r.students.map((s) => s.mcId)),
+    );
+    const plan: PlannedSession[] = [];
+    for (let week = 1; week <= input.arrangeWeeks; week++) {
+      for (const r of rows) {
+        const course = courses.get(r.courseId)!;
+        const date = templateDate(input.fromDate, week, r.weekday);
+        const startTime = toDateTime(date, r.time);
+        plan.push({
+          course,
+          teacherId: r.teacherId,
+          areaId: r.areaId,
+          bookId: r.bookId,
+          startTime,
+          endTime: addMinutes(startTime, course.duration),
+          reservableCount: r.reservableCount,
+          isOnline: 0,
+          students: r.students.map((s) => ({ card: cards.get(s.mcId)!, studentCount: s.studentCount })),
+          failure: (member, reason) => Msg.weekArrangeFailed(week, date, member, reason),
+        });
+      }
+    }
+    const ids = await createPlannedSessions(tx, ctx.store, plan, {
+      mode: await getDeductionMode(tx, storeId),
+      operatorId: ctx.staff.id,
+      now: localDateTime(ctx.store.timezone),
+    });
+    await stampOpLock(tx, key);
+    return { count: ids.length };
+  });
+}
