@@ -1,6 +1,196 @@
-import { Modal } from 'antd';
+import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { batchArrangeCourse, Msg, WEEKDAY_NAMES, type ReqOf } from '@studio/contract';
+import { App, Button, Checkbox, DatePicker, Form, InputNumber, Modal, Space, Switch, TimePicker } from 'antd';
+import type { Dayjs } from 'dayjs';
+import { useState } from 'react';
+import { call } from '../../../api/client.ts';
+import { CardPicker } from '../components/card-picker.tsx';
+import { MemberPicker } from '../components/member-picker.tsx';
+import { AreaSelect, CourseSelect, TeacherSelect, useCourseCount } from '../components/selects.tsx';
+import { useAction } from '../lib/use-action.ts';
 import type { ToolModalProps } from '../schedule-page.tsx';
 
-export default function TodoModal({ onClose }: ToolModalProps) {
-  return <Modal open title="..." onCancel={onClose} footer={null} />;
+interface StudentRow {
+  key: number;
+  memberId?: number;
+  mcId?: number;
+}
+
+/** Monday first, as the calendar; values are JavaScript weekdays (0 = Sunday). */
+const WEEKDAYS = [1, 2, 3, 4, 5, 6, 0];
+let rowKey = 0;
+
+/** Create sessions on ticked weekdays from a start date, with fixed students booked into each. */
+export default function BatchArrangeModal({ onClose }: ToolModalProps) {
+  const { message } = App.useApp();
+  const courseCount = useCourseCount();
+  const [cid, setCid] = useState<number>();
+  const [students, setStudents] = useState<number | null>(null);
+  const [tid, setTid] = useState<number>();
+  const [startDate, setStartDate] = useState<Dayjs | null>(null);
+  const [areaId, setAreaId] = useState<number | null>(null);
+  const [times, setTimes] = useState<Record<number, Dayjs | null>>({});
+  const [ticked, setTicked] = useState<number[]>([]);
+  const [arrangeTimes, setArrangeTimes] = useState<number | null>(null);
+  const [isOnline, setIsOnline] = useState(false);
+  const [rows, setRows] = useState<StudentRow[]>([{ key: rowKey++ }]);
+
+  const save = useAction(
+    (payload: ReqOf<typeof batchArrangeCourse>) => call(batchArrangeCourse, payload),
+    Msg.batchArranged,
+  );
+  const fail = (m: string) => {
+    void message.error(m);
+    return false;
+  };
+
+  const addRow = () => {
+    const i = rows.findIndex((r) => !r.memberId || !r.mcId);
+    if (i >= 0) return fail(Msg.completeStudent(i + 1));
+    if (rows.length >= (students ?? 0)) return fail(Msg.studentsCap);
+    setRows([...rows, { key: rowKey++ }]);
+    return true;
+  };
+  const setRow = (key: number, patch: Partial<StudentRow>) =>
+    setRows((rs) => rs.map((r) => (r.key === key ? { ...r, ...patch } : r)));
+
+  const onOk = async () => {
+    if (!cid) return fail(Msg.chooseCourse);
+    if (!students) return fail(Msg.studentsNotZero);
+    if (!tid) return fail(Msg.chooseTeacher);
+    if (!startDate) return fail(Msg.chooseStartDate);
+    if (!ticked.length) return fail(Msg.chooseWeekdays);
+    if (!arrangeTimes) return fail(Msg.arrangeTimes);
+    for (const d of WEEKDAYS) if (ticked.includes(d) && !times[d]) return fail(Msg.weekdayTime(WEEKDAY_NAMES[d]));
+    const chosen = rows.filter((r) => r.memberId || r.mcId);
+    const bad = rows.findIndex((r) => r.memberId && !r.mcId);
+    if (bad >= 0) return fail(Msg.completeStudent(bad + 1));
+    if (chosen.length > students) return fail(Msg.studentsCap);
+    const ok = await save.run({
+      cid,
+      areaId,
+      students,
+      tid,
+      startDate: startDate.format('YYYY-MM-DD'),
+      arrangeTimes,
+      courseTimes: ticked.map((weekday) => ({ weekday, arrangeTime: times[weekday]!.format('HH:mm') })),
+      mcIds: chosen.map((r) => r.mcId!),
+      isOnline: isOnline ? 1 : 0,
+    });
+    if (ok) onClose();
+    return ok;
+  };
+
+  return (
+    <Modal
+      open
+      title="批量排课"
+      okText="开始排课"
+      cancelText="取消"
+      width={720}
+      confirmLoading={save.loading}
+      onOk={() => void onOk()}
+      onCancel={onClose}
+      styles={{ body: { maxHeight: 'calc(100vh - 220px)', overflowY: 'auto' } }}
+    >
+      <Form layout="horizontal" labelCol={{ span: 5 }} wrapperCol={{ span: 18 }}>
+        <Form.Item label="课程" required>
+          <CourseSelect
+            value={cid}
+            onChange={(v: number) => {
+              setCid(v);
+              setStudents(courseCount(v) ?? null);
+              setRows([{ key: rowKey++ }]);
+            }}
+          />
+        </Form.Item>
+        <Form.Item label="上课人数" required>
+          <InputNumber min={0} precision={0} value={students} onChange={setStudents} style={{ width: 160 }} />
+        </Form.Item>
+        <Form.Item label="上课老师" required>
+          <TeacherSelect value={tid} onChange={setTid} />
+        </Form.Item>
+        <Form.Item label="场地">
+          <AreaSelect value={areaId} onChange={setAreaId} />
+        </Form.Item>
+        <Form.Item label="开课日期" required>
+          <DatePicker value={startDate} onChange={setStartDate} />
+        </Form.Item>
+        <Form.Item label="每周规律" required>
+          <Space direction="vertical" size={4}>
+            {WEEKDAYS.map((d) => (
+              <Space key={d}>
+                <Checkbox
+                  checked={ticked.includes(d)}
+                  onChange={(e) => setTicked(e.target.checked ? [...ticked, d] : ticked.filter((x) => x !== d))}
+                >
+                  周{WEEKDAY_NAMES[d]}
+                </Checkbox>
+                <TimePicker
+                  format="HH:mm"
+                  minuteStep={5}
+                  size="small"
+                  placeholder="开课时间"
+                  disabled={!ticked.includes(d)}
+                  value={times[d] ?? null}
+                  onChange={(t) => setTimes({ ...times, [d]: t })}
+                />
+              </Space>
+            ))}
+          </Space>
+        </Form.Item>
+        <Form.Item label="排课次数" required>
+          <InputNumber min={0} precision={0} value={arrangeTimes} onChange={setArrangeTimes} addonAfter="节" />
+        </Form.Item>
+        <Form.Item label="在线课程">
+          <Switch checked={isOnline} onChange={setIsOnline} />
+        </Form.Item>
+        <Form.Item label="固定学员">
+          <Space direction="vertical" style={{ width: '100%' }}>
+            {rows.map((r, i) => (
+              <Space key={r.key} style={{ width: '100%' }} align="start">
+                <span style={{ lineHeight: '32px' }}>学生{i + 1}</span>
+                <div
+                  style={{ width: 220 }}
+                  onMouseDownCapture={(e) => {
+                    if (!cid) {
+                      e.preventDefault();
+                      e.stopPropagation();
+                      void message.warning(Msg.courseFirst);
+                    }
+                  }}
+                >
+                  {cid ? (
+                    <MemberPicker
+                      value={r.memberId}
+                      onChange={(id) => setRow(r.key, { memberId: id, mcId: undefined })}
+                    />
+                  ) : (
+                    <MemberPicker disabled />
+                  )}
+                </div>
+                <div style={{ width: 220 }}>
+                  <CardPicker
+                    mid={r.memberId}
+                    courseId={cid}
+                    value={r.mcId}
+                    onChange={(v) => setRow(r.key, { mcId: v })}
+                  />
+                </div>
+                <Button
+                  icon={<DeleteOutlined />}
+                  disabled={rows.length <= 1}
+                  onClick={() => setRows(rows.filter((x) => x.key !== r.key))}
+                />
+              </Space>
+            ))}
+            {!cid && <span style={{ color: '#8c8c8c' }}>{Msg.courseFirstThenStudent}</span>}
+            <Button icon={<PlusOutlined />} onClick={addRow} disabled={!cid}>
+              添加学生
+            </Button>
+          </Space>
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
 }
