@@ -1,4 +1,4 @@
-import { Migrator, type Kysely, type Migration } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 import type { Database } from './schema.ts';
 import type { Dialect } from './index.ts';
 import { init } from './migrations/20261121_0001_init.ts';
@@ -14,9 +14,16 @@ function migrations(dialect: Dialect): Record<string, Migration> {
 
 /** Brings the schema up to date; throws on failure. */
 export async function migrateToLatest(db: Kysely<Database>, dialect: Dialect): Promise<void> {
+  // On PostgreSQL, name the schema: Kysely otherwise finds its tables in any schema of the
+  // database (another test file's) and skips creating them in this one.
+  const schema =
+    dialect === 'postgres'
+      ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s
+      : undefined;
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations(dialect) },
+    ...(schema ? { migrationTableSchema: schema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
