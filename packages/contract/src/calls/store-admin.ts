@@ -1,7 +1,7 @@
 // Store settings calls of spec section 7 (messaging setting, logo, function list), the store booking
 // settings of /course_setting/course_setting, and the first-run setup of an empty installation.
 import { z } from 'zod';
-import { zEmpty, zFlag, zMobile, zName } from '../common.ts';
+import { zEmpty, zMobile, zName } from '../common.ts';
 import { defineCall, STORE_API } from '../define.ts';
 import { zProfile } from './auth.ts';
 
@@ -25,6 +25,7 @@ export const StoreAdminMsg = {
   storeName: '请输入门店名称',
   timezone: '请选择正确的时区',
   deductionMode: '扣费模式只能是0或1',
+  confirmPending: 'confirmPending 只能是0或1',
   onlineDefault: '在线教室默认设置只能是0或1',
   pendingBlock: (n: number) => `还有${n}个待签到预约，请先处理（签到或取消）后再切换为预约即扣费`,
   pendingKept: (n: number) =>
@@ -180,7 +181,7 @@ export const updateBookingSetting = defineCall({
     timezone: z.string({ error: StoreAdminMsg.timezone }).trim().min(1, StoreAdminMsg.timezone).max(64),
     storeName: zName(StoreAdminMsg.storeName),
     /** 1 = switch from sign-in deduction to booking deduction although pending items wait. */
-    confirmPending: zFlag().optional(),
+    confirmPending: z.union([z.literal(0), z.literal(1)], { error: StoreAdminMsg.confirmPending }).optional(),
   }),
   /** `pendingKept` waiting items were left as they are; `notice` says what happens to them. */
   res: z.object({ pendingKept: z.number(), notice: z.string().nullable() }),
