@@ -1,0 +1,289 @@
+import { randomMobile } from '../test/factory.ts';
+import type { Kind, World } from './world.ts';
+
+/** What an id field names: a row kind of the world, or the store itself (`storeId`). */
+export type IdKind = Kind | 'store';
+
+export interface BasePayload {
+  /** A valid payload naming rows of `w` (the acting store). */
+  body: (w: World) => Record<string, unknown>;
+  /** For each id field of the call's `idFields` (dotted for list items), the kind of row it names. */
+  ids?: Record<string, IdKind>;
+  /** Store module 6 (deduction mode) the call needs to reach its id checks: 0 at booking, 1 at sign-in. */
+  mode?: 0 | 1;
+  /** Call it without a session (public calls whose effect on a session is unwanted). */
+  anon?: boolean;
+}
+
+const TINY_PNG =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+const STORE = '/store/api';
+
+/**
+ * A valid base payload for every call of the contract, keyed by path. The isolation matrix and the
+ * answer scans refuse to run a call that has no entry here, so a new call cannot slip by.
+ */
+export const basePayloads: Record<string, BasePayload> = {
+  // auth and first run
+  '/api/auth/login': { body: () => ({ account: 'no-such-user', password: 'x' }), anon: true },
+  '/api/auth/me': { body: () => ({}) },
+  '/api/auth/logout': { body: () => ({}), anon: true },
+  '/api/setup/status': { body: () => ({}), anon: true },
+  '/api/setup/init': {
+    body: () => ({ storeName: '新店', admin: { username: 'newadmin', name: '新', password: 'password-123' } }),
+    anon: true,
+  },
+
+  // members and cards
+  [`${STORE}/query/member/search`]: { body: () => ({ param: '' }) },
+  [`${STORE}/query/member/cards/for/course`]: {
+    body: (w) => ({ mid: w.member, courseId: w.course }),
+    ids: { mid: 'member', courseId: 'course' },
+  },
+  [`${STORE}/insert/member`]: { body: () => ({ name: '新会员', mobile: randomMobile() }) },
+  [`${STORE}/update/member`]: {
+    body: (w) => ({ id: w.member, name: '改名会员', mobile: randomMobile() }),
+    ids: { id: 'member' },
+  },
+  [`${STORE}/query/member/info`]: { body: (w) => ({ id: w.member }), ids: { id: 'member' } },
+  [`${STORE}/query/member/list`]: { body: () => ({}) },
+  [`${STORE}/query/card/product/list`]: { body: () => ({}) },
+  [`${STORE}/insert/card/product`]: {
+    body: (w) => ({ cardName: '新卡', bigType: 1, cardType: 2, perCount: 1, price: 100, courseIds: [w.course] }),
+    ids: { courseIds: 'course' },
+  },
+  [`${STORE}/update/card/product`]: {
+    body: (w) => ({
+      id: w.cardProduct,
+      cardName: '改名卡',
+      bigType: 1,
+      cardType: 2,
+      perCount: 1,
+      price: 100,
+      courseIds: [w.course],
+    }),
+    ids: { id: 'cardProduct', courseIds: 'course' },
+  },
+  [`${STORE}/delete/card/product`]: { body: (w) => ({ id: w.cardProduct }), ids: { id: 'cardProduct' } },
+  [`${STORE}/insert/member/card`]: {
+    body: (w) => ({ mid: w.member, cardId: w.cardProduct, totalCount: 5 }),
+    ids: { mid: 'member', cardId: 'cardProduct' },
+  },
+  [`${STORE}/update/member/card/status`]: { body: (w) => ({ id: w.memberCard, frozen: 1 }), ids: { id: 'memberCard' } },
+  [`${STORE}/update/member/card/topup`]: { body: (w) => ({ id: w.memberCard, amount: 1 }), ids: { id: 'memberCard' } },
+  [`${STORE}/update/member/card/expire`]: {
+    body: (w) => ({ id: w.memberCard, expireTime: '2032-01-01' }),
+    ids: { id: 'memberCard' },
+  },
+  [`${STORE}/query/member/card/ledger`]: { body: (w) => ({ id: w.memberCard }), ids: { id: 'memberCard' } },
+
+  // teachers, areas, materials, courses
+  [`${STORE}/query/teacher/list`]: { body: () => ({}) },
+  [`${STORE}/insert/teacher`]: { body: () => ({ name: '新老师' }) },
+  [`${STORE}/update/teacher`]: { body: (w) => ({ id: w.teacher, name: '改名老师' }), ids: { id: 'teacher' } },
+  [`${STORE}/delete/teacher`]: { body: (w) => ({ id: w.teacher }), ids: { id: 'teacher' } },
+  [`${STORE}/query/area/tree`]: { body: () => ({}) },
+  [`${STORE}/insert/area`]: { body: (w) => ({ name: '新场地', parentId: w.area }), ids: { parentId: 'area' } },
+  [`${STORE}/update/area`]: {
+    body: (w) => ({ id: w.area, name: '改名场地', parentId: null }),
+    ids: { id: 'area', parentId: 'area' },
+  },
+  [`${STORE}/delete/area`]: { body: (w) => ({ id: w.area }), ids: { id: 'area' } },
+  [`${STORE}/query/material/list`]: { body: () => ({}), ids: { storeId: 'store' } },
+  [`${STORE}/query/material/detail`]: {
+    body: (w) => ({ bookId: w.material }),
+    ids: { storeId: 'store', bookId: 'material' },
+  },
+  [`${STORE}/insert/material`]: {
+    body: (w) => ({ name: '新章节', parentId: w.material }),
+    ids: { parentId: 'material' },
+  },
+  [`${STORE}/update/material`]: { body: (w) => ({ id: w.material, name: '改名教材' }), ids: { id: 'material' } },
+  [`${STORE}/delete/material`]: { body: (w) => ({ id: w.chapter }), ids: { id: 'chapter' } },
+  [`${STORE}/query/course/simple/list`]: { body: () => ({}) },
+  [`${STORE}/insert/store/course`]: {
+    body: (w) => ({ name: '新课程', count: 10, duration: 60, color: '#112233', cardIds: [w.cardProduct] }),
+    ids: { cardIds: 'cardProduct' },
+  },
+  [`${STORE}/update/store/course`]: {
+    body: (w) => ({
+      id: w.course,
+      name: '改名课程',
+      count: 10,
+      duration: 60,
+      color: '#112233',
+      cardIds: [w.cardProduct],
+    }),
+    ids: { id: 'course', cardIds: 'cardProduct' },
+  },
+  [`${STORE}/update/store/course/status`]: { body: (w) => ({ id: w.course, enabled: 0 }), ids: { id: 'course' } },
+  [`${STORE}/query/store/course/list`]: { body: () => ({}) },
+  [`${STORE}/query/store/course/by/id`]: { body: (w) => ({ id: w.course }), ids: { id: 'course' } },
+  [`${STORE}/query/module/status`]: { body: () => ({ moduleId: 6 }), ids: { storeId: 'store' } },
+  [`${STORE}/update/module/status`]: { body: () => ({ moduleId: 1, status: 0 }), ids: { storeId: 'store' } },
+  [`${STORE}/query/store/setting`]: { body: () => ({}), ids: { storeId: 'store' } },
+
+  // sessions and bookings
+  [`${STORE}/insert/timetable`]: {
+    body: (w) => ({
+      courseId: w.course,
+      teacherId: w.teacher,
+      reservableCount: 5,
+      date: '2031-04-01',
+      time: '10:00',
+      areaId: w.area,
+      bookId: w.material,
+    }),
+    ids: { courseId: 'course', teacherId: 'teacher', areaId: 'area', bookId: 'material' },
+  },
+  [`${STORE}/update/timetable/reservable/count`]: {
+    body: (w) => ({
+      id: w.emptySession,
+      teacherId: w.teacher,
+      date: '2031-03-04',
+      time: '11:00',
+      count: 5,
+      areaId: w.area,
+      bookId: w.material,
+    }),
+    ids: { id: 'emptySession', teacherId: 'teacher', areaId: 'area', bookId: 'material' },
+  },
+  [`${STORE}/cancel/timetable`]: { body: (w) => ({ id: w.session }), ids: { id: 'session' } },
+  [`${STORE}/query/timetable/by/date`]: {
+    body: (w) => ({ fromDate: '2031-03-01', toDate: '2031-03-07', areaId: w.area, teacherId: w.teacher }),
+    ids: { areaId: 'area', teacherId: 'teacher' },
+  },
+  [`${STORE}/query/timetable/info`]: { body: (w) => ({ id: w.session }), ids: { id: 'session' } },
+  [`${STORE}/add/member/reservation`]: {
+    body: (w) => ({ mcId: w.memberCard2, tid: w.emptySession, mid: w.member2, studentCount: 1 }),
+    ids: { mcId: 'memberCard2', tid: 'emptySession', mid: 'member2' },
+    mode: 0,
+  },
+  [`${STORE}/query/timetable/reservation/list`]: { body: (w) => ({ tid: w.session }), ids: { tid: 'session' } },
+  [`${STORE}/cancel/reservation`]: { body: (w) => ({ id: w.reservation }), ids: { id: 'reservation' } },
+  [`${STORE}/query/timetable/pending/list`]: { body: (w) => ({ tid: w.session }), ids: { tid: 'session' } },
+  [`${STORE}/add/member/group/pending`]: {
+    body: (w) => ({ mid: w.member2, tid: w.emptySession, studentCount: 1 }),
+    ids: { mid: 'member2', tid: 'emptySession' },
+    mode: 1,
+  },
+  [`${STORE}/cancel/pending`]: { body: (w) => ({ pendingId: w.pending }), ids: { pendingId: 'pending' }, mode: 1 },
+  [`${STORE}/sign/in/pending`]: {
+    body: (w) => ({ pendingId: w.pending, mcId: w.memberCard2 }),
+    ids: { pendingId: 'pending', mcId: 'memberCard2' },
+    mode: 1,
+  },
+  [`${STORE}/query/timetable/history`]: { body: (w) => ({ tid: w.session }), ids: { tid: 'session' } },
+  [`${STORE}/export/timetable/reservation`]: { body: (w) => ({ id: w.session }), ids: { id: 'session' } },
+
+  // batch scheduling
+  [`${STORE}/batch/arrange/course`]: {
+    body: (w) => ({
+      cid: w.course,
+      areaId: w.area,
+      students: 5,
+      tid: w.teacher,
+      startDate: '2031-05-05',
+      courseTimes: [{ weekday: 1, arrangeTime: '08:00' }],
+      arrangeTimes: 2,
+      mcIds: [w.memberCard2],
+      isOnline: 0,
+    }),
+    ids: { cid: 'course', areaId: 'area', tid: 'teacher', mcIds: 'memberCard2' },
+  },
+  [`${STORE}/query/fix/timetable/list`]: { body: () => ({}) },
+  [`${STORE}/insert/fix/timetable`]: {
+    body: (w) => ({
+      weekday: 1,
+      time: '07:00',
+      courseId: w.course,
+      teacherId: w.teacher,
+      areaId: w.area,
+      reservableCount: 5,
+      bookId: w.material,
+      students: [{ mcId: w.memberCard2, studentCount: 1 }],
+    }),
+    ids: {
+      courseId: 'course',
+      teacherId: 'teacher',
+      areaId: 'area',
+      bookId: 'material',
+      'students.mcId': 'memberCard2',
+    },
+  },
+  [`${STORE}/update/fix/timetable`]: {
+    body: (w) => ({
+      id: w.fix,
+      weekday: 2,
+      time: '07:30',
+      courseId: w.course,
+      teacherId: w.teacher,
+      areaId: w.area,
+      reservableCount: 5,
+      bookId: w.material,
+      students: [{ mcId: w.memberCard2, studentCount: 1 }],
+    }),
+    ids: {
+      id: 'fix',
+      courseId: 'course',
+      teacherId: 'teacher',
+      areaId: 'area',
+      bookId: 'material',
+      'students.mcId': 'memberCard2',
+    },
+  },
+  [`${STORE}/delete/fix/timetable`]: { body: (w) => ({ id: w.fix }), ids: { id: 'fix' } },
+  [`${STORE}/batch/arrange/week/course`]: { body: () => ({ fromDate: '2031-06-02', arrangeWeeks: 1 }) },
+  [`${STORE}/query/has/arrange/course/teachers`]: {
+    body: (w) => ({ cid: w.course, startDate: '2031-03-01' }),
+    ids: { cid: 'course' },
+  },
+  [`${STORE}/query/has/arrange/course/count`]: {
+    body: (w) => ({ cid: w.course, startDate: '2031-03-01', tids: [w.teacher] }),
+    ids: { cid: 'course', tids: 'teacher' },
+  },
+  [`${STORE}/batch/add/member/reservation`]: {
+    body: (w) => ({ mcId: w.memberCard2, cid: w.course, tids: [w.teacher], startDate: '2031-03-01', times: 1 }),
+    ids: { mcId: 'memberCard2', cid: 'course', tids: 'teacher' },
+  },
+  [`${STORE}/copy/timetable`]: {
+    body: (w) => ({
+      formerFromDate: '2031-03-03',
+      formerToDate: '2031-03-04',
+      afterFromDate: '2031-07-07',
+      afterToDate: '2031-07-08',
+      isCopyPending: 0,
+      areaId: w.area,
+    }),
+    ids: { areaId: 'area' },
+  },
+  [`${STORE}/batch/cancel/timetable`]: {
+    body: (w) => ({ fromDate: '2031-03-04', toDate: '2031-03-04', areaId: w.area }),
+    ids: { areaId: 'area' },
+  },
+  [`${STORE}/batch/export/reservation`]: { body: () => ({ fromDate: '2031-03-01', toDate: '2031-03-07' }) },
+
+  // store settings
+  [`${STORE}/insert/or/update/wechat/setting`]: { body: () => ({ appId: 'wx-test', token: 't' }) },
+  [`${STORE}/query/wechat/setting`]: { body: () => ({}) },
+  [`${STORE}/add/logo`]: { body: () => ({ image: TINY_PNG }) },
+  [`${STORE}/load/store/funcs`]: { body: () => ({}) },
+  [`${STORE}/save/store/funcs`]: { body: () => ({ funcs: [{ key: 'schedule', name: '排课', enabled: 1 }] }) },
+  [`${STORE}/query/store/booking/setting`]: { body: () => ({}) },
+  [`${STORE}/update/store/booking/setting`]: {
+    body: (w) => ({ deductionMode: 0, onlineDefault: 0, timezone: 'Asia/Shanghai', storeName: w.storeName }),
+  },
+};
+
+/** Sets the value at a dotted path (`students.mcId` sets `mcId` of every item of `students`). */
+export function setPath(body: Record<string, unknown>, dotted: string, value: number): void {
+  const [head, ...rest] = dotted.split('.');
+  if (!rest.length) {
+    body[head] = Array.isArray(body[head]) ? [value] : value;
+    return;
+  }
+  const inner = body[head];
+  const items = Array.isArray(inner) ? inner : [inner];
+  for (const item of items)
+    if (item && typeof item === 'object') setPath(item as Record<string, unknown>, rest.join('.'), value);
+}

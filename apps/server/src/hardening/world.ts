@@ -1,0 +1,222 @@
+import { OperateType, PendingStatus, ReservationStatus } from '@studio/contract';
+import type { Db } from '../db/index.ts';
+import type { Factory } from '../test/factory.ts';
+
+/** One row of every kind a payload can name, all in one store. */
+export interface World {
+  storeId: number;
+  storeName: string;
+  teacher: number;
+  area: number;
+  material: number;
+  chapter: number;
+  cardProduct: number;
+  course: number;
+  member: number;
+  memberCard: number;
+  /** A second member with a card, free to be booked into `session`. */
+  member2: number;
+  memberCard2: number;
+  session: number;
+  /** A session with no bookings (safe to delete or edit). */
+  emptySession: number;
+  reservation: number;
+  pending: number;
+  /** A weekly template row with one fixed student. */
+  fix: number;
+  /** Every name and mobile of the rows above (to look for leaks). */
+  secrets: string[];
+}
+
+export type Kind = Exclude<keyof World, 'storeId' | 'storeName' | 'secrets'>;
+
+const START = '2031-03-03 09:00:00';
+const END = '2031-03-03 10:00:00';
+
+async function session(db: Db, storeId: number, w: Partial<World>, start: string, end: string) {
+  const t = await db
+    .insertInto('timetable')
+    .values({
+      storeId,
+      courseId: w.course!,
+      teacherId: w.teacher!,
+      areaId: w.area!,
+      bookId: w.material!,
+      startTime: start,
+      endTime: end,
+      reservableCount: 10,
+      realCount: 0,
+      isOnline: 0,
+      meetingId: null,
+      meetingInfo: null,
+      meetingError: null,
+      color: '#1677ff',
+      deleted: 0,
+      createdAt: '2026-01-01 00:00:00',
+      genderLimit: 2,
+      ageLimit: 0,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db.insertInto('timetableCard').values({ storeId, timetableId: t.id, cardId: w.cardProduct! }).execute();
+  return t.id;
+}
+
+/**
+ * Makes one row of each kind in the factory's store, straight in the database, with a booking
+ * (deducted, with its history and ledger rows) and a waiting pending item on `session`.
+ */
+export async function makeWorld(f: Factory, tag: string): Promise<World> {
+  const db = f.db;
+  const storeId = f.storeId;
+  const store = await db.selectFrom('store').select('name').where('id', '=', storeId).executeTakeFirstOrThrow();
+  const teacher = await f.teacher({ name: `${tag}老师` });
+  const area = await f.area({ name: `${tag}场地` });
+  const material = await f.material({ name: `${tag}教材` });
+  const chapter = await f.material({ name: `${tag}章节`, parentId: material.id, level: 2 });
+  const product = await f.cardProduct({ cardName: `${tag}次卡` });
+  const course = await f.course({ name: `${tag}课程`, cardIds: [product.id] });
+  const member = await f.member({ name: `${tag}会员甲` });
+  const card = await f.memberCard(member.id, product.id, { totalCount: 20 });
+  const member2 = await f.member({ name: `${tag}会员乙` });
+  const card2 = await f.memberCard(member2.id, product.id, { totalCount: 20 });
+  const w: Partial<World> = {
+    storeId,
+    storeName: store.name,
+    teacher: teacher.id,
+    area: area.id,
+    material: material.id,
+    chapter: chapter.id,
+    cardProduct: product.id,
+    course: course.id,
+    member: member.id,
+    memberCard: card.id,
+    member2: member2.id,
+    memberCard2: card2.id,
+  };
+  w.session = await session(db, storeId, w, START, END);
+  w.emptySession = await session(db, storeId, w, '2031-03-04 09:00:00', '2031-03-04 10:00:00');
+
+  const now = '2026-01-01 08:00:00';
+  const r = await db
+    .insertInto('reservation')
+    .values({
+      storeId,
+      timetableId: w.session,
+      memberId: member.id,
+      memberCardId: card.id,
+      pendingId: null,
+      studentCount: 1,
+      usedCount: 1,
+      remark: null,
+      operatorId: null,
+      status: ReservationStatus.BOOKED,
+      createTime: now,
+      cancelTime: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  w.reservation = r.id;
+  // The booking and the waiting pending item each hold a seat.
+  await db.updateTable('timetable').set({ realCount: 2 }).where('id', '=', w.session).execute();
+  await db.updateTable('memberCard').set({ usedCount: 1 }).where('id', '=', card.id).execute();
+  await db
+    .insertInto('cardLedger')
+    .values({
+      storeId,
+      memberCardId: card.id,
+      kind: 'deduct',
+      amount: 1,
+      reservationId: r.id,
+      timetableId: w.session,
+      operatorId: null,
+      remark: null,
+      createdAt: now,
+    })
+    .execute();
+  await db
+    .insertInto('history')
+    .values({
+      storeId,
+      timetableId: w.session,
+      memberId: member.id,
+      memberCardId: card.id,
+      reservationId: r.id,
+      pendingId: null,
+      studentCount: 1,
+      usedCount: 1,
+      operateType: OperateType.ADMIN_BOOKED,
+      operatorId: null,
+      remark: null,
+      createTime: now,
+    })
+    .execute();
+  const p = await db
+    .insertInto('pending')
+    .values({
+      storeId,
+      timetableId: w.session,
+      memberId: member2.id,
+      studentCount: 1,
+      remark: null,
+      status: PendingStatus.WAITING,
+      operatorId: null,
+      reservationId: null,
+      createTime: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  w.pending = p.id;
+  await db
+    .insertInto('history')
+    .values({
+      storeId,
+      timetableId: w.session,
+      memberId: member2.id,
+      memberCardId: null,
+      reservationId: null,
+      pendingId: p.id,
+      studentCount: 1,
+      usedCount: 0,
+      operateType: OperateType.ADMIN_BOOKED,
+      operatorId: null,
+      remark: null,
+      createTime: now,
+    })
+    .execute();
+  const fix = await db
+    .insertInto('fixTimetable')
+    .values({
+      storeId,
+      weekday: 3,
+      time: '18:00',
+      courseId: course.id,
+      teacherId: teacher.id,
+      areaId: area.id,
+      bookId: null,
+      reservableCount: 10,
+      createdAt: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('fixStudent')
+    .values({ storeId, fixId: fix.id, memberCardId: card.id, studentCount: 1 })
+    .execute();
+  w.fix = fix.id;
+  w.secrets = [
+    store.name,
+    teacher.name,
+    teacher.mobile ?? '',
+    area.name,
+    material.name,
+    chapter.name,
+    product.cardName,
+    course.name,
+    member.name,
+    member.mobile,
+    member2.name,
+    member2.mobile,
+  ].filter(Boolean);
+  return w as World;
+}
