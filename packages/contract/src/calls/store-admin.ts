@@ -9,6 +9,7 @@ import { zProfile } from './auth.ts';
 export const StoreAdminMsg = {
   settingNotObject: '消息设置内容应为一个对象',
   settingTooLarge: '消息设置内容不能超过64KB',
+  tooDeep: '内容嵌套不能超过32层',
   webhookUrl: 'webhookUrl 应为以 http:// 或 https:// 开头的网址',
   imageMissing: '请上传图片',
   imageDataUrl: '图片应为 data:image/...;base64, 格式',
@@ -50,6 +51,20 @@ export const FUNCS_MAX = 100;
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 const jsonBytes = (v: unknown) => new TextEncoder().encode(JSON.stringify(v)).length;
+/** Deeper JSON is refused: it is never needed, and JSON.stringify of very deep data overflows the stack. */
+export const MAX_JSON_DEPTH = 32;
+
+function withinDepth(v: unknown, depth: number): boolean {
+  if (typeof v !== 'object' || v === null) return true;
+  if (depth === 0) return false;
+  return Object.values(v).every((x) => withinDepth(x, depth - 1));
+}
+
+/** Adds an issue when a JSON value is nested too deep or takes more than 64 KB as JSON text. */
+function checkJsonSize(v: unknown, ctx: z.RefinementCtx, tooLarge: string): void {
+  if (!withinDepth(v, MAX_JSON_DEPTH)) ctx.addIssue({ code: 'custom', message: StoreAdminMsg.tooDeep });
+  else if (jsonBytes(v) > STORE_SETTING_MAX_BYTES) ctx.addIssue({ code: 'custom', message: tooLarge });
+}
 
 /**
  * A JSON object kept exactly as given. `z.custom` returns the parsed body itself, so keys such as
@@ -62,7 +77,7 @@ const zJsonObject = (error: string) => z.custom<Record<string, unknown>>(isPlain
  * convention for the messaging feature: `webhookUrl`, when present, is an http(s) URL.
  */
 export const zWechatSetting = zJsonObject(StoreAdminMsg.settingNotObject).superRefine((v, ctx) => {
-  if (jsonBytes(v) > STORE_SETTING_MAX_BYTES) ctx.addIssue({ code: 'custom', message: StoreAdminMsg.settingTooLarge });
+  checkJsonSize(v, ctx, StoreAdminMsg.settingTooLarge);
   if ('webhookUrl' in v && !isHttpUrl(v.webhookUrl)) {
     ctx.addIssue({ code: 'custom', message: StoreAdminMsg.webhookUrl, path: ['webhookUrl'] });
   }
@@ -112,7 +127,7 @@ export const zStoreFunc = zJsonObject(StoreAdminMsg.funcsItem);
 export const zStoreFuncs = z
   .array(zStoreFunc, { error: StoreAdminMsg.funcsNotList })
   .max(FUNCS_MAX, StoreAdminMsg.funcsTooMany)
-  .refine((list) => jsonBytes(list) <= STORE_SETTING_MAX_BYTES, { error: StoreAdminMsg.funcsTooLarge });
+  .superRefine((list, ctx) => checkJsonSize(list, ctx, StoreAdminMsg.funcsTooLarge));
 
 export const loadStoreFuncs = defineCall({
   path: `${STORE_API}/load/store/funcs`,

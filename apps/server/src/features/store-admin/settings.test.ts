@@ -59,6 +59,20 @@ describeEachDb('store settings: messaging setting and function list', (env) => {
     expect(await client.ok(`${API}/query/wechat/setting`)).toEqual({ keep: 1 });
   });
 
+  it('refuses JSON nested deeper than 32 levels (and never answers 500 for it)', async () => {
+    const { client } = env();
+    const deep = (d: number) => `${'['.repeat(d)}${']'.repeat(d)}`;
+    const nested = await client.call(`${API}/insert/or/update/wechat/setting`, `{"a":${deep(50_000)}}`);
+    expect(nested.status).toBe(400);
+    expect(nested.msg).toBe('内容嵌套不能超过32层');
+    const funcs = await client.call(`${API}/save/store/funcs`, `{"funcs":[{"a":${deep(50_000)}}]}`);
+    expect(funcs.status).toBe(400);
+    expect(funcs.msg).toBe('内容嵌套不能超过32层');
+    const ok = { a: JSON.parse(deep(30)) as unknown };
+    await client.ok(`${API}/insert/or/update/wechat/setting`, ok);
+    expect(await client.ok(`${API}/query/wechat/setting`)).toEqual(ok);
+  });
+
   it('answers the default function list before one is saved', async () => {
     const funcs = await env().other.client.ok(`${API}/load/store/funcs`);
     expect(funcs).toEqual(DEFAULT_STORE_FUNCS);
