@@ -1,6 +1,305 @@
-import type { Db } from '../index.ts';
+import { OperateType } from '@studio/contract';
+import { addDays, localDateTime } from '../../lib/time.ts';
+import type { Db, Tx } from '../index.ts';
+import { DEMO_BOOKS, DEMO_COURSES, DEMO_PRODUCTS, DEMO_TEACHERS, DEMO_VENUES } from './demo-data.ts';
+import { planDemo, type DemoPlan } from './demo-plan.ts';
 
-/** Loads the demo studio's reference data, members, cards and sessions. */
-export async function loadDemoData(_db: Db, _storeId: number, _staffId: number): Promise<void> {
-  // Filled in with the reference data and the engine.
+/** Rows per multi-row insert: well under both databases' limits on bound parameters. */
+const CHUNK = 400;
+
+async function inChunks<T, R>(rows: readonly T[], run: (chunk: T[]) => Promise<R[]>): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < rows.length; i += CHUNK) out.push(...(await run(rows.slice(i, i + CHUNK))));
+  return out;
+}
+
+const byName = <T extends { id: number; name: string }>(rows: T[]) => new Map(rows.map((r) => [r.name, r.id]));
+
+/** Venues, teachers, card products, courses and materials; answers their ids by name. */
+async function insertReference(tx: Tx, storeId: number) {
+  const rooms = new Map<string, number>();
+  for (const [sort, venue] of DEMO_VENUES.entries()) {
+    const v = await tx
+      .insertInto('area')
+      .values({ storeId, name: venue.name, parentId: null, sort })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const rows = await tx
+      .insertInto('area')
+      .values(venue.rooms.map((name, i) => ({ storeId, name, parentId: v.id, sort: i })))
+      .returning(['id', 'name'])
+      .execute();
+    for (const r of rows) rooms.set(r.name, r.id);
+  }
+  const teachers = byName(
+    await tx
+      .insertInto('teacher')
+      .values(
+        DEMO_TEACHERS.map((t) => ({ storeId, meetingType: null, meetingCode: null, joinUrl: null, ...t, deleted: 0 })),
+      )
+      .returning(['id', 'name'])
+      .execute(),
+  );
+  const products = new Map<string, number>();
+  for (const p of await tx
+    .insertInto('cardProduct')
+    .values(
+      DEMO_PRODUCTS.map((p) => ({
+        storeId,
+        cardName: p.cardName,
+        bigType: p.bigType,
+        cardType: p.cardType,
+        perCount: p.perCount,
+        price: p.price,
+        validDays: p.validDays,
+        enabled: 1,
+        deleted: 0,
+      })),
+    )
+    .returning(['id', 'cardName'])
+    .execute()) {
+    products.set(p.cardName, p.id);
+  }
+  const courses = byName(
+    await tx
+      .insertInto('course')
+      .values(
+        DEMO_COURSES.map(({ rooms: _r, teachers: _t, book: _b, ...c }) => ({
+          storeId,
+          ...c,
+          sday: null,
+          eday: null,
+          enabled: 1,
+          deleted: 0,
+        })),
+      )
+      .returning(['id', 'name'])
+      .execute(),
+  );
+  await tx
+    .insertInto('courseCard')
+    .values(
+      DEMO_PRODUCTS.flatMap((p) =>
+        p.courses.map((c) => ({ storeId, courseId: courses.get(c)!, cardId: products.get(p.cardName)! })),
+      ),
+    )
+    .execute();
+  const books = new Map<string, number>();
+  for (const [sort, book] of DEMO_BOOKS.entries()) {
+    const b = await tx
+      .insertInto('material')
+      .values({ storeId, name: book.name, parentId: null, level: 1, sort })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    books.set(book.name, b.id);
+    const chapters = await tx
+      .insertInto('material')
+      .values(book.chapters.map((c, i) => ({ storeId, name: c.name, parentId: b.id, level: 2, sort: i })))
+      .returning(['id', 'name'])
+      .execute();
+    const chapterId = byName(chapters);
+    await tx
+      .insertInto('material')
+      .values(
+        book.chapters.flatMap((c) =>
+          c.lessons.map((name, i) => ({ storeId, name, parentId: chapterId.get(c.name)!, level: 3, sort: i })),
+        ),
+      )
+      .execute();
+  }
+  return { rooms, teachers, products, courses, books };
+}
+
+type Refs = Awaited<ReturnType<typeof insertReference>>;
+
+/** Members and their cards (balances as the bookings leave them), with their `issue` and `topup` ledger rows. */
+async function insertMembers(tx: Tx, storeId: number, staffId: number, plan: DemoPlan, refs: Refs) {
+  const memberRows = await tx
+    .insertInto('member')
+    .values(plan.members.map((m) => ({ storeId, ...m, remark: null })))
+    .returning(['id', 'mobile'])
+    .execute();
+  const idOfMobile = new Map(memberRows.map((r) => [r.mobile, r.id]));
+  const memberIds = plan.members.map((m) => idOfMobile.get(m.mobile)!);
+  const cardRows = await inChunks(plan.cards, (chunk) =>
+    tx
+      .insertInto('memberCard')
+      .values(
+        chunk.map((c) => ({
+          storeId,
+          memberId: memberIds[c.memberIndex],
+          cardId: refs.products.get(c.product)!,
+          totalCount: c.totalCount,
+          usedCount: c.usedCount,
+          startTime: c.createdAt,
+          expireTime: c.expireTime,
+          frozen: c.frozen,
+          createdAt: c.createdAt,
+        })),
+      )
+      .returning(['id', 'memberId', 'cardId'])
+      .execute(),
+  );
+  const idOfCard = new Map(cardRows.map((r) => [`${r.memberId}:${r.cardId}`, r.id]));
+  const cardIds = plan.cards.map((c) => idOfCard.get(`${memberIds[c.memberIndex]}:${refs.products.get(c.product)}`)!);
+  const issues = plan.cards.flatMap((c, i) => {
+    const each = c.totalCount / (1 + c.topups);
+    const row = { storeId, memberCardId: cardIds[i], amount: each, operatorId: staffId, createdAt: c.createdAt };
+    return [{ ...row, kind: 'issue' }, ...Array.from({ length: c.topups }, () => ({ ...row, kind: 'topup' }))];
+  });
+  await inChunks(issues, async (chunk) => {
+    await tx.insertInto('cardLedger').values(chunk).execute();
+    return [];
+  });
+  return { memberIds, cardIds };
+}
+
+/** Sessions (seats as the bookings leave them) and their allowed cards. */
+async function insertSessions(tx: Tx, storeId: number, plan: DemoPlan, refs: Refs) {
+  const courseOf = new Map(DEMO_COURSES.map((c) => [c.name, c]));
+  const createdAt = `${addDays(plan.from, -3)} 10:00:00`;
+  const rows = await inChunks(plan.sessions, (chunk) =>
+    tx
+      .insertInto('timetable')
+      .values(
+        chunk.map((s) => {
+          const c = courseOf.get(s.course)!;
+          return {
+            storeId,
+            courseId: refs.courses.get(s.course)!,
+            teacherId: refs.teachers.get(s.teacher)!,
+            areaId: refs.rooms.get(s.room)!,
+            bookId: c.book ? refs.books.get(c.book)! : null,
+            startTime: s.startTime,
+            endTime: s.endTime,
+            reservableCount: s.reservableCount,
+            realCount: s.realCount,
+            isOnline: 0,
+            color: c.color,
+            genderLimit: c.genderLimit,
+            ageLimit: c.ageLimit,
+            syear: c.syear,
+            smonth: c.smonth,
+            sday: null,
+            eyear: c.eyear,
+            emonth: c.emonth,
+            eday: null,
+            deleted: 0,
+            createdAt,
+          };
+        }),
+      )
+      .returning(['id', 'teacherId', 'startTime'])
+      .execute(),
+  );
+  const idOf = new Map(rows.map((r) => [`${r.teacherId}@${r.startTime}`, r.id]));
+  const sessionIds = plan.sessions.map((s) => idOf.get(`${refs.teachers.get(s.teacher)}@${s.startTime}`)!);
+  const cardsOfCourse = (name: string) =>
+    DEMO_PRODUCTS.filter((p) => p.courses.some((c) => c === name)).map((p) => refs.products.get(p.cardName)!);
+  const links = plan.sessions.flatMap((s, i) =>
+    cardsOfCourse(s.course).map((cardId) => ({ storeId, timetableId: sessionIds[i], cardId })),
+  );
+  await inChunks(links, async (chunk) => {
+    await tx.insertInto('timetableCard').values(chunk).execute();
+    return [];
+  });
+  return sessionIds;
+}
+
+/** Bookings with their history (operate type 2, staff booked) and `deduct` ledger rows. */
+async function insertBookings(
+  tx: Tx,
+  storeId: number,
+  staffId: number,
+  plan: DemoPlan,
+  ids: { memberIds: number[]; cardIds: number[]; sessionIds: number[] },
+) {
+  const rows = await inChunks(plan.bookings, (chunk) =>
+    tx
+      .insertInto('reservation')
+      .values(
+        chunk.map((b) => ({
+          storeId,
+          timetableId: ids.sessionIds[b.sessionIndex],
+          memberId: ids.memberIds[b.memberIndex],
+          memberCardId: ids.cardIds[b.cardIndex],
+          pendingId: null,
+          studentCount: b.studentCount,
+          usedCount: b.usedCount,
+          remark: b.remark,
+          operatorId: staffId,
+          status: b.status,
+          createTime: b.createTime,
+          cancelTime: null,
+        })),
+      )
+      .returning(['id', 'timetableId', 'memberId'])
+      .execute(),
+  );
+  const idOf = new Map(rows.map((r) => [`${r.timetableId}:${r.memberId}`, r.id]));
+  const resolved = plan.bookings.map((b) => {
+    const timetableId = ids.sessionIds[b.sessionIndex];
+    const memberId = ids.memberIds[b.memberIndex];
+    return {
+      b,
+      timetableId,
+      memberId,
+      memberCardId: ids.cardIds[b.cardIndex],
+      id: idOf.get(`${timetableId}:${memberId}`)!,
+    };
+  });
+  await inChunks(resolved, async (chunk) => {
+    await tx
+      .insertInto('history')
+      .values(
+        chunk.map((r) => ({
+          storeId,
+          timetableId: r.timetableId,
+          memberId: r.memberId,
+          memberCardId: r.memberCardId,
+          reservationId: r.id,
+          pendingId: null,
+          studentCount: r.b.studentCount,
+          usedCount: r.b.usedCount,
+          operateType: OperateType.ADMIN_BOOKED,
+          operatorId: staffId,
+          remark: r.b.remark,
+          createTime: r.b.createTime,
+        })),
+      )
+      .execute();
+    await tx
+      .insertInto('cardLedger')
+      .values(
+        chunk.map((r) => ({
+          storeId,
+          memberCardId: r.memberCardId,
+          kind: 'deduct',
+          amount: r.b.usedCount,
+          reservationId: r.id,
+          timetableId: r.timetableId,
+          operatorId: staffId,
+          createdAt: r.b.createTime,
+        })),
+      )
+      .execute();
+    return [];
+  });
+}
+
+/**
+ * Loads the demo studio into an empty store, in one transaction: venues with rooms, teachers,
+ * courses, card products, a material tree, 60 members with cards, and five weeks of sessions
+ * (two back, this week, two ahead) with bookings that pass the real card and limit rules.
+ * Seats, balances, history and the card ledger all add up. Deterministic for a given day.
+ */
+export async function loadDemoData(db: Db, storeId: number, staffId: number): Promise<void> {
+  const store = await db.selectFrom('store').select('timezone').where('id', '=', storeId).executeTakeFirstOrThrow();
+  const plan = planDemo(localDateTime(store.timezone));
+  await db.transaction().execute(async (tx) => {
+    const refs = await insertReference(tx, storeId);
+    const { memberIds, cardIds } = await insertMembers(tx, storeId, staffId, plan, refs);
+    const sessionIds = await insertSessions(tx, storeId, plan, refs);
+    await insertBookings(tx, storeId, staffId, plan, { memberIds, cardIds, sessionIds });
+  });
 }
