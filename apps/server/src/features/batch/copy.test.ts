@@ -1,0 +1,210 @@
+import { Msg } from '@studio/contract';
+import { expect, it } from 'vitest';
+import { addDays } from '../../lib/time.ts';
+import { describeEachDb } from '../../test/harness.ts';
+import { API, engineFactory, expectInvariants, FUTURE, snapshot } from './test-kit.ts';
+
+const COPY = `${API}/copy/timetable`;
+
+describeEachDb('copy schedule', (env) => {
+  /** Sessions in week `w` (days w*7 .. w*7+6 from FUTURE) in venue child-of-parent, another venue and none. */
+  async function scene(w: number) {
+    const ef = engineFactory(env());
+    const { teacher, product, course } = await ef.scene();
+    const parent = await env().factory.area();
+    const child = await env().factory.area({ parentId: parent.id });
+    const elsewhere = await env().factory.area();
+    const day = (d: number) => addDays(FUTURE, w * 7 + d);
+    const inChild = await ef.session({
+      courseId: course.id,
+      teacherId: teacher.id,
+      startTime: `${day(0)} 09:00:00`,
+      endTime: `${day(0)} 10:30:00`,
+      reservableCount: 3,
+      areaId: child.id,
+    });
+    const inParent = await ef.session({
+      courseId: course.id,
+      teacherId: teacher.id,
+      startTime: `${day(3)} 18:00:00`,
+      areaId: parent.id,
+    });
+    const inOther = await ef.session({
+      courseId: course.id,
+      teacherId: teacher.id,
+      startTime: `${day(5)} 08:00:00`,
+      areaId: elsewhere.id,
+    });
+    const noArea = await ef.session({ courseId: course.id, teacherId: teacher.id, startTime: `${day(6)} 08:00:00` });
+    const from = day(0);
+    const to = day(6);
+    return {
+      ef,
+      teacher,
+      product,
+      course,
+      parent,
+      child,
+      elsewhere,
+      inChild,
+      inParent,
+      inOther,
+      noArea,
+      from,
+      to,
+      day,
+    };
+  }
+
+  const range = (from: string, to: string, after: string, o: Record<string, unknown> = {}) => ({
+    formerFromDate: from,
+    formerToDate: to,
+    afterFromDate: after,
+    afterToDate: addDays(after, Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000)),
+    isCopyPending: 0,
+    ...o,
+  });
+
+  it('checks both ranges with the spec messages', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ formerFromDate: '' }, Msg.chooseDates],
+      [{ afterToDate: undefined }, Msg.chooseDates],
+      [{ formerToDate: addDays(FUTURE, 7), afterToDate: addDays(FUTURE, 21) }, Msg.copyMax7],
+      [{ afterToDate: addDays(FUTURE, 19) }, Msg.copyDaysDiffer],
+      [{ formerToDate: addDays(FUTURE, -1) }, Msg.rangeOrder],
+    ];
+    const body = range(FUTURE, addDays(FUTURE, 6), addDays(FUTURE, 14));
+    for (const [change, msg] of cases) {
+      const a = await env().client.call(COPY, { ...body, ...change });
+      expect(a.status, msg).toBe(400);
+      expect(a.msg).toBe(msg);
+    }
+  });
+
+  it('recreates each session at the same offset and time with its own settings', async () => {
+    const s = await scene(10);
+    const db = env().factory.db;
+    const card2 = await env().factory.cardProduct();
+    const m = await s.ef.memberWithCard(s.product.id);
+    await env().client.ok(`${API}/add/member/reservation`, { mcId: m.card.id, tid: s.inChild.id, studentCount: 1 });
+    await db
+      .updateTable('timetable')
+      .set({ color: '#ff0000', genderLimit: 1, ageLimit: 1, syear: 3, eyear: 12 })
+      .where('id', '=', s.inChild.id)
+      .execute();
+    await db
+      .insertInto('timetableCard')
+      .values({ storeId: env().storeId, timetableId: s.inChild.id, cardId: card2.id })
+      .execute();
+
+    const a = await env().client.call(COPY, range(s.from, s.to, s.day(14)));
+    expect(a.code).toBe(0);
+    expect(a.data).toEqual({ count: 4 });
+    const copies = await db
+      .selectFrom('timetable')
+      .selectAll()
+      .where('storeId', '=', env().storeId)
+      .where('startTime', '>=', `${s.day(14)} 00:00:00`)
+      .where('startTime', '<', `${s.day(21)} 00:00:00`)
+      .orderBy('startTime')
+      .execute();
+    expect(copies).toHaveLength(4);
+    const first = copies[0];
+    expect(first).toMatchObject({
+      startTime: `${s.day(14)} 09:00:00`,
+      endTime: `${s.day(14)} 10:30:00`,
+      courseId: s.course.id,
+      teacherId: s.teacher.id,
+      areaId: s.child.id,
+      reservableCount: 3,
+      realCount: 0,
+      color: '#ff0000',
+      genderLimit: 1,
+      ageLimit: 1,
+      syear: 3,
+      eyear: 12,
+    });
+    const cards = await db.selectFrom('timetableCard').select('cardId').where('timetableId', '=', first.id).execute();
+    expect(cards.map((c) => c.cardId).sort()).toEqual([s.product.id, card2.id].sort());
+    expect(copies.map((c) => c.startTime)).toEqual([
+      `${s.day(14)} 09:00:00`,
+      `${s.day(17)} 18:00:00`,
+      `${s.day(19)} 08:00:00`,
+      `${s.day(20)} 08:00:00`,
+    ]);
+    await expectInvariants(db, env().storeId);
+  });
+
+  it('copies only the venue and its sub-venues when an area is given', async () => {
+    const s = await scene(20);
+    const a = await env().client.ok(COPY, range(s.from, s.to, s.day(7), { areaId: s.parent.id }));
+    expect(a).toEqual({ count: 2 });
+    const areas = await env()
+      .factory.db.selectFrom('timetable')
+      .select('areaId')
+      .where('teacherId', '=', s.teacher.id)
+      .where('startTime', '>=', `${s.day(7)} 00:00:00`)
+      .orderBy('startTime')
+      .execute();
+    expect(areas.map((x) => x.areaId)).toEqual([s.child.id, s.parent.id]);
+  });
+
+  it('copies waiting pendings as pendings (seats taken) with isCopyPending=1 only', async () => {
+    const s = await scene(30);
+    await s.ef.setMode(1);
+    try {
+      const m1 = await s.ef.memberWithCard(s.product.id);
+      const m2 = await s.ef.memberWithCard(s.product.id);
+      for (const m of [m1, m2]) {
+        await env().client.ok(`${API}/add/member/group/pending`, {
+          mid: m.member.id,
+          tid: s.inChild.id,
+          studentCount: 1,
+        });
+      }
+      const without = await env().client.ok(COPY, range(s.from, s.from, s.day(7)));
+      expect(without).toEqual({ count: 1 });
+      const withPending = await env().client.ok(COPY, range(s.from, s.from, s.day(14), { isCopyPending: 1 }));
+      expect(withPending).toEqual({ count: 1 });
+      const copies = await env()
+        .factory.db.selectFrom('timetable')
+        .select(['id', 'realCount', 'startTime'])
+        .where('teacherId', '=', s.teacher.id)
+        .where('startTime', '>=', `${s.day(7)} 00:00:00`)
+        .orderBy('startTime')
+        .execute();
+      expect(copies.map((c) => c.realCount)).toEqual([0, 2]);
+      const pendings = await env()
+        .factory.db.selectFrom('pending')
+        .select(['memberId', 'status'])
+        .where('timetableId', '=', copies[1].id)
+        .orderBy('memberId')
+        .execute();
+      expect(pendings).toEqual([
+        { memberId: m1.member.id, status: 1 },
+        { memberId: m2.member.id, status: 1 },
+      ]);
+      await expectInvariants(env().factory.db, env().storeId);
+    } finally {
+      await s.ef.setMode(0);
+    }
+  });
+
+  it('refuses a teacher clash in the target range, listing the dates, and writes nothing', async () => {
+    const s = await scene(40);
+    await s.ef.session({ courseId: s.course.id, teacherId: s.teacher.id, startTime: `${s.day(10)} 18:30:00` });
+    const before = await snapshot(env().factory.db, env().storeId);
+    const a = await env().client.call(COPY, range(s.from, s.to, s.day(7)));
+    expect(a.status).toBe(409);
+    expect(a.msg).toBe(Msg.teacherConflict(`${s.day(10)} 18:00`));
+    expect(a.data).toEqual({ dates: [`${s.day(10)} 18:00`] });
+    expect(await snapshot(env().factory.db, env().storeId)).toEqual(before);
+  });
+
+  it('answers 404 for an area of another store', async () => {
+    const other = await env().other.factory.area();
+    const a = await env().client.call(COPY, range(FUTURE, FUTURE, addDays(FUTURE, 7), { areaId: other.id }));
+    expect(a.status).toBe(404);
+    expect(a.msg).toBe('场地不存在');
+  });
+});

@@ -1,0 +1,141 @@
+import { Msg } from '@studio/contract';
+import { expect, it } from 'vitest';
+import { addDays } from '../../lib/time.ts';
+import { describeEachDb } from '../../test/harness.ts';
+import { API, engineFactory, expectInvariants, FUTURE } from './test-kit.ts';
+
+const CANCEL = `${API}/batch/cancel/timetable`;
+const EXPORT = `${API}/batch/export/reservation`;
+
+describeEachDb('batch delete and export', (env) => {
+  /** Sessions on days d, d+1 (sub-venue), d+2 (other venue) and d+3 (outside), each with one booking of 2 seats. */
+  async function scene(d: number) {
+    const ef = engineFactory(env());
+    const { teacher, product, course } = await ef.scene({ product: { perCount: 3 } });
+    const parent = await env().factory.area();
+    const child = await env().factory.area({ parentId: parent.id });
+    const elsewhere = await env().factory.area();
+    const day = (n: number) => addDays(FUTURE, d + n);
+    const areas = [parent.id, child.id, elsewhere.id, parent.id];
+    const sessions = [];
+    const cards = [];
+    for (let i = 0; i < 4; i++) {
+      const session = await ef.session({
+        courseId: course.id,
+        teacherId: teacher.id,
+        startTime: `${day(i)} 10:00:00`,
+        areaId: areas[i],
+      });
+      const m = await ef.memberWithCard(product.id, { card: { totalCount: 20 } });
+      await env().client.ok(`${API}/add/member/reservation`, {
+        mcId: m.card.id,
+        tid: session.id,
+        studentCount: 2,
+        remark: `备注${i}`,
+      });
+      sessions.push(session);
+      cards.push(m);
+    }
+    return { ef, teacher, product, course, parent, child, elsewhere, sessions, cards, day };
+  }
+
+  it('needs both dates', async () => {
+    for (const body of [{ toDate: FUTURE }, { fromDate: FUTURE, toDate: '' }]) {
+      const a = await env().client.call(CANCEL, body);
+      expect(a.status).toBe(400);
+      expect(a.msg).toBe(Msg.chooseDates);
+      const b = await env().client.call(EXPORT, body);
+      expect(b.status).toBe(400);
+      expect(b.msg).toBe(Msg.submitChooseDates);
+    }
+    const far = await env().client.call(EXPORT, { fromDate: FUTURE, toDate: addDays(FUTURE, 62) });
+    expect(far.msg).toBe(Msg.exportRangeMax);
+    expect((await env().client.call(EXPORT, { fromDate: FUTURE, toDate: addDays(FUTURE, 61) })).code).toBe(0);
+  });
+
+  it('deletes every session of the range and venue (with sub-venues), refunding every booking', async () => {
+    const s = await scene(400);
+    const a = await env().client.call(CANCEL, { fromDate: s.day(0), toDate: s.day(2), areaId: s.parent.id });
+    expect(a.code).toBe(0);
+    expect(a.data).toEqual({ count: 2 });
+    const rows = await env()
+      .factory.db.selectFrom('timetable')
+      .select(['id', 'deleted', 'realCount'])
+      .where(
+        'id',
+        'in',
+        s.sessions.map((x) => x.id),
+      )
+      .orderBy('startTime')
+      .execute();
+    expect(rows.map((r) => r.deleted)).toEqual([1, 1, 0, 0]);
+    expect((await s.ef.cardRow(s.cards[0].card.id)).usedCount).toBe(0);
+    expect((await s.ef.cardRow(s.cards[1].card.id)).usedCount).toBe(0);
+    expect((await s.ef.cardRow(s.cards[2].card.id)).usedCount).toBe(6);
+    const cancels = await env()
+      .factory.db.selectFrom('history')
+      .select('operateType')
+      .where('timetableId', '=', s.sessions[0].id)
+      .orderBy('id')
+      .execute();
+    expect(cancels.map((h) => h.operateType)).toEqual([2, 4]);
+    await expectInvariants(env().factory.db, env().storeId);
+
+    const all = await env().client.ok(CANCEL, { fromDate: s.day(0), toDate: s.day(2) });
+    expect(all).toEqual({ count: 1 });
+    expect((await s.ef.cardRow(s.cards[2].card.id)).usedCount).toBe(0);
+    expect((await s.ef.cardRow(s.cards[3].card.id)).usedCount).toBe(6);
+    await expectInvariants(env().factory.db, env().storeId);
+  });
+
+  it('leaves other stores alone and answers 404 for their venue', async () => {
+    const s = await scene(500);
+    const b = await env().other.client.ok(CANCEL, { fromDate: s.day(0), toDate: s.day(3) });
+    expect(b).toEqual({ count: 0 });
+    const theirArea = await env().other.factory.area();
+    const a = await env().client.call(CANCEL, { fromDate: s.day(0), toDate: s.day(3), areaId: theirArea.id });
+    expect(a.status).toBe(404);
+    expect(a.msg).toBe('场地不存在');
+    const live = await env()
+      .factory.db.selectFrom('timetable')
+      .select('deleted')
+      .where(
+        'id',
+        'in',
+        s.sessions.map((x) => x.id),
+      )
+      .execute();
+    expect(live.every((x) => x.deleted === 0)).toBe(true);
+  });
+
+  it('exports the live bookings of the range, in time order', async () => {
+    const s = await scene(600);
+    const cancelled = await env()
+      .factory.db.selectFrom('reservation')
+      .select('id')
+      .where('timetableId', '=', s.sessions[1].id)
+      .executeTakeFirstOrThrow();
+    await env().client.ok(`${API}/cancel/reservation`, { id: cancelled.id });
+    const rows = await env().client.ok(EXPORT, { fromDate: s.day(0), toDate: s.day(2) });
+    const members = await env()
+      .factory.db.selectFrom('member')
+      .select(['id', 'name', 'mobile'])
+      .where('id', 'in', [s.cards[0].member.id, s.cards[2].member.id])
+      .execute();
+    const byId = new Map(members.map((m) => [m.id, m]));
+    expect(rows).toEqual(
+      [0, 2].map((i) => ({
+        courseTime: `${s.day(i)} 10:00-11:00`,
+        teacher: s.teacher.name,
+        member: byId.get(s.cards[i].member.id)!.name,
+        card: s.product.cardName,
+        usedCount: 6,
+        mobile: byId.get(s.cards[i].member.id)!.mobile,
+        courseName: s.course.name,
+        studentCount: 2,
+        remark: `备注${i}`,
+      })),
+    );
+    expect(await env().other.client.ok(EXPORT, { fromDate: s.day(0), toDate: s.day(2) })).toEqual([]);
+  });
+});
