@@ -1,0 +1,209 @@
+// Security settings: cookie, login limits across instances, password hashing, headers, no secrets out.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { allCalls, Msg } from '@studio/contract';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../app.ts';
+import { loadConfig } from '../config.ts';
+import { openDatabase, type DbHandle } from '../db/index.ts';
+import { createStoreWithAdmin } from '../db/seed/store.ts';
+import { Client, describeEachDb, PG_URL, TEST_PASSWORD, type App } from '../test/harness.ts';
+import { basePayloads } from './payloads.ts';
+import { HttpClient, startServer } from './server-process.ts';
+import { makeWorld } from './world.ts';
+
+const config = (o: Record<string, string> = {}) => ({
+  ...loadConfig({ LOG_LEVEL: 'silent', ...o } as NodeJS.ProcessEnv),
+  webDist: '/nonexistent',
+});
+
+/** A second handle on the same database (a second app instance). */
+async function secondHandle(h: DbHandle): Promise<DbHandle> {
+  if (h.dialect === 'postgres') return openDatabase({ url: PG_URL, schema: h.schema, poolMax: 5 });
+  const rows = await sql<{ name: string; file: string }>`pragma database_list`.execute(h.db);
+  return openDatabase({ file: rows.rows.find((r) => r.name === 'main')!.file });
+}
+
+async function login(app: App, account: string, password: string, ip: string) {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+    payload: JSON.stringify({ account, password }),
+  });
+  return { status: res.statusCode, msg: (res.json() as { msg: string }).msg, cookie: res.headers['set-cookie'] };
+}
+
+describeEachDb('security settings', (env) => {
+  let second: DbHandle;
+  let appB: App;
+
+  beforeAll(async () => {
+    second = await secondHandle(env().database);
+    appB = await buildApp({ config: config(), database: second, logger: false });
+    await appB.ready();
+  });
+  afterAll(async () => {
+    await appB?.close();
+    await second?.close();
+  });
+
+  it('the session cookie is HttpOnly, SameSite=Lax, Path=/ and not Secure over plain HTTP', async () => {
+    const a = await login(env().app, env().username, TEST_PASSWORD, '10.1.0.1');
+    expect(a.status).toBe(200);
+    const c = String(a.cookie);
+    expect(c).toMatch(/^sid=[A-Za-z0-9_-]{40,}/);
+    expect(c).toContain('HttpOnly');
+    expect(c).toContain('SameSite=Lax');
+    expect(c).toContain('Path=/');
+    expect(c).not.toContain('Secure');
+  });
+
+  it('with COOKIE_SECURE=1 the cookie is Secure and named __Host-sid (no Domain), and HSTS is sent', async () => {
+    const app = await buildApp({ config: config({ COOKIE_SECURE: '1' }), database: second, logger: false });
+    try {
+      const a = await login(app, env().username, TEST_PASSWORD, '10.1.0.2');
+      expect(a.status).toBe(200);
+      const c = String(a.cookie);
+      expect(c).toMatch(/^__Host-sid=/);
+      expect(c).toContain('Secure');
+      expect(c).toContain('HttpOnly');
+      expect(c).toContain('Path=/');
+      expect(c).not.toMatch(/Domain=/i);
+      const me = await app.inject({
+        method: 'POST',
+        url: '/api/auth/me',
+        headers: { 'content-type': 'application/json', cookie: c.split(';')[0] },
+        payload: '{}',
+      });
+      expect(me.statusCode).toBe(200);
+      expect(me.headers['strict-transport-security']).toMatch(/max-age=\d+/);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('counts failed logins in the database: 10 per account across two app instances', async () => {
+    const account = `limit-${env().dialect}`;
+    await createStoreWithAdmin(env().database.db, {
+      storeName: '限流门店',
+      admin: { username: account, password: 'right-password-1', name: '限' },
+    });
+    for (let i = 0; i < 10; i++) {
+      const app = i % 2 ? appB : env().app;
+      const a = await login(app, account, `wrong-${i}`, `10.2.0.${i}`);
+      expect(a.status).toBe(401);
+      expect(a.msg).toBe(Msg.loginFailed);
+    }
+    for (const app of [env().app, appB]) {
+      const locked = await login(app, account, 'right-password-1', '10.2.1.1');
+      expect(locked.status).toBe(429);
+      expect(locked.msg).toBe(Msg.loginLocked);
+      expect(locked.cookie).toBeUndefined();
+    }
+  });
+
+  it('counts failed logins in the database: 30 per IP across two app instances', async () => {
+    const ip = `10.3.0.${env().dialect === 'sqlite' ? 1 : 2}`;
+    for (let i = 0; i < 30; i++) {
+      const a = await login(i % 2 ? appB : env().app, `nobody-${i}`, 'x', ip);
+      expect(a.status).toBe(401);
+    }
+    const locked = await login(env().app, env().username, TEST_PASSWORD, ip);
+    expect(locked.status).toBe(429);
+    const elsewhere = await login(appB, env().username, TEST_PASSWORD, '10.3.1.1');
+    expect(elsewhere.status).toBe(200);
+  });
+
+  it('a session made by one instance works on the other, and logout ends it on both', async () => {
+    const c = new Client(env().app);
+    await c.login(env().username);
+    const b = new Client(appB);
+    b.cookie = c.cookie;
+    expect((await b.call('/api/auth/me')).code).toBe(0);
+    expect((await b.call('/api/auth/logout')).code).toBe(0);
+    expect((await c.call('/api/auth/me')).status).toBe(401);
+  });
+
+  it('stores passwords as argon2id with at least 19 MiB and 2 iterations', async () => {
+    const rows = await env().database.db.selectFrom('staff').select('passwordHash').execute();
+    expect(rows.length).toBeGreaterThan(0);
+    for (const r of rows) {
+      const m = /^\$argon2id\$v=19\$m=(\d+),t=(\d+),p=(\d+)\$/.exec(r.passwordHash);
+      expect(m, r.passwordHash.slice(0, 40)).not.toBeNull();
+      expect(Number(m![1])).toBeGreaterThanOrEqual(19_456);
+      expect(Number(m![2])).toBeGreaterThanOrEqual(2);
+    }
+  });
+
+  it('sends the security headers with a CSP that forbids framing, on answers and on errors', async () => {
+    for (const url of ['/api/auth/me', '/store/api/query/nothing', '/']) {
+      const res = await env().app.inject({
+        method: url === '/' ? 'GET' : 'POST',
+        url,
+        headers: { 'content-type': 'application/json', cookie: env().client.cookie! },
+        payload: url === '/' ? undefined : '{}',
+      });
+      const csp = String(res.headers['content-security-policy']);
+      expect(csp, url).toContain("default-src 'self'");
+      expect(csp, url).toContain("frame-ancestors 'none'");
+      expect(csp, url).toContain("script-src 'self'");
+      expect(csp, url).not.toContain("script-src 'self' 'unsafe-inline'");
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(res.headers['x-frame-options'], url).toBeDefined();
+      expect(res.headers['referrer-policy'], url).toBeDefined();
+      expect(res.headers['x-powered-by'], url).toBeUndefined();
+    }
+  });
+
+  it('no answer of any call holds a password hash or the session token', async () => {
+    const w = await makeWorld(env().factory, '扫描');
+    const token = env().client.cookie!.split('=')[1];
+    const missing: string[] = [];
+    for (const call of allCalls) {
+      const entry = basePayloads[call.path];
+      if (!entry) {
+        missing.push(`add a base payload for ${call.path}`);
+        continue;
+      }
+      const cookie = entry.anon ? undefined : env().client.cookie;
+      const res = await env().app.inject({
+        method: 'POST',
+        url: call.path,
+        headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+        payload: JSON.stringify(entry.body(w)),
+      });
+      expect(res.body, call.path).not.toContain('$argon2');
+      expect(res.body, call.path).not.toMatch(/passwordHash|password_hash/);
+      expect(res.body, call.path).not.toContain(token);
+    }
+    expect(missing).toEqual([]);
+  });
+});
+
+describe('logs of a real server process', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-logs-'));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('hold no password, password hash or session token (login, failed login, failing calls)', async () => {
+    const password = 'Log-Secret-Pass-9';
+    const server = await startServer({ DATA_DIR: dir, SEED: 'demo', ADMIN_PASSWORD: password, LOG_LEVEL: 'trace' });
+    let token = '';
+    try {
+      const c = new HttpClient(server.url);
+      expect((await new HttpClient(server.url).login('admin', 'Wrong-Log-Pass-7')).status).toBe(401);
+      expect((await c.login('admin', password)).code).toBe(0);
+      token = c.cookie!.split('=')[1];
+      expect((await c.call('/store/api/insert/member', { name: '', mobile: 'x' })).status).toBe(400);
+      expect((await c.call('/store/api/query/member/info', { id: 999_999 })).status).toBe(404);
+      expect((await c.call('/api/auth/me')).code).toBe(0);
+    } finally {
+      await server.stop();
+    }
+    const out = server.output();
+    expect(out).toContain('"level":');
+    for (const secret of [password, 'Wrong-Log-Pass-7', '$argon2', token]) expect(out).not.toContain(secret);
+  });
+});
