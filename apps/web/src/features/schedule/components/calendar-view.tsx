@@ -29,19 +29,18 @@ function EventBody({ event, view }: EventContentArg) {
   return (
     <div className="session-event" data-session-id={s.id} title={`${s.courseName} ${time}`}>
       <div className="session-event-title">
-        {s.isOnline ? <span className="session-online">线上</span> : null}
-        {s.courseName}
+        <span className="session-name">
+          {s.isOnline ? <span className="session-online">线上</span> : null}
+          {s.courseName}
+        </span>
+        <span className="session-count" title="已预约/上限">
+          {s.realCount}/{s.reservableCount}
+        </span>
       </div>
-      <div>{time}</div>
-      {!compact && (
-        <>
-          <div>{s.teacherName}</div>
-          <div>{s.areaName || '无场地'}</div>
-        </>
-      )}
-      <div className="session-count">
-        {s.realCount}/{s.reservableCount}
+      <div className="session-line">
+        {time} {!compact && s.teacherName}
       </div>
+      {!compact && <div className="session-line">{s.areaName || '无场地'}</div>}
     </div>
   );
 }

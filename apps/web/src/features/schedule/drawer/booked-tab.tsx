@@ -4,6 +4,7 @@ import { Button, Space, Table } from 'antd';
 import { useState } from 'react';
 import { call } from '../../../api/client.ts';
 import { reservationList, type BookingRow } from '../lib/calls.ts';
+import { amountText } from '../lib/format.ts';
 
 interface Props {
   tid: number;
@@ -41,21 +42,23 @@ export function BookedTab({ tid, onMember, onCancel, onReceipt }: Props) {
           title: '会员',
           dataIndex: 'memberName',
           render: (v, r) => (
-            <a className="member-link" onClick={() => onMember(r.memberId)}>
-              {v}
-            </a>
+            <>
+              <a className="member-link" onClick={() => onMember(r.memberId)}>
+                {v}
+              </a>
+              <div style={{ color: '#8c8c8c', fontSize: 12 }}>{r.memberMobile}</div>
+            </>
           ),
         },
-        { title: '手机号', dataIndex: 'memberMobile' },
         { title: '会员卡', dataIndex: 'cardName', ellipsis: true },
         { title: '人数', dataIndex: 'studentCount', width: 56 },
-        { title: '扣除', dataIndex: 'usedCount', width: 56 },
+        { title: '扣除', key: 'used', width: 80, render: (_, r) => amountText(r.bigType, r.usedCount) },
         { title: '备注', dataIndex: 'remark', ellipsis: true },
-        { title: '预约时间', dataIndex: 'createTime', width: 150 },
+        { title: '预约时间', dataIndex: 'createTime', width: 100, render: (v: string) => v.slice(5, 16) },
         {
           title: '操作',
           key: 'op',
-          width: 130,
+          width: 150,
           render: (_, r) => (
             <Space size={0}>
               <Button type="link" size="small" danger onClick={() => onCancel(r)}>

@@ -37,7 +37,7 @@ export function HistoryTab({ tid }: { tid: number }) {
         { title: '人数', dataIndex: 'studentCount', width: 56 },
         { title: '操作类型', dataIndex: 'operateType', render: (v: number) => OPERATE_TYPES[v] ?? '-' },
         { title: '操作人', dataIndex: 'operator' },
-        { title: '时间', dataIndex: 'createTime', width: 150 },
+        { title: '时间', dataIndex: 'createTime', width: 100, render: (v: string) => v.slice(5, 16) },
       ]}
     />
   );

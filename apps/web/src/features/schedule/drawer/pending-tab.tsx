@@ -42,7 +42,7 @@ export function PendingTab({ tid, onMember, onSignIn }: Props) {
         { title: '手机号', key: 'mobile', render: (_, r) => r.member.mobile },
         { title: '人数', dataIndex: 'studentCount', width: 56 },
         { title: '备注', dataIndex: 'remark', ellipsis: true },
-        { title: '预约时间', key: 'time', width: 150, render: (_, r) => r.pending.createTime },
+        { title: '预约时间', key: 'time', width: 100, render: (_, r) => r.pending.createTime.slice(5, 16) },
         {
           title: '状态',
           key: 'status',
@@ -57,7 +57,7 @@ export function PendingTab({ tid, onMember, onSignIn }: Props) {
         {
           title: '操作',
           key: 'op',
-          width: 130,
+          width: 150,
           render: (_, r) =>
             r.pending.status === PendingStatus.WAITING ? (
               <Space size={0}>

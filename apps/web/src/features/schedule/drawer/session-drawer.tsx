@@ -82,7 +82,7 @@ export default function SessionDrawer({ id, onClose }: { id: number; onClose: ()
   return (
     <Drawer
       open
-      width={800}
+      width={860}
       title={s ? `${s.courseName} 课程详情` : '课程详情'}
       onClose={onClose}
       destroyOnHidden

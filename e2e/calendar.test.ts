@@ -1,0 +1,79 @@
+import { expect, it } from 'vitest';
+import { describeBrowser, shot } from './harness.ts';
+import { addDays, addSession, makeFixture, mondayOf } from './seed.ts';
+import { field, modal, pick, pickTree, toast, typeInto } from './ui.ts';
+
+const WHITE = 'rgb(255, 255, 255)';
+const LIGHT_RED = 'rgb(255, 241, 240)';
+
+describeBrowser('calendar', (env) => {
+  it('shows the demo week, white without bookings and light red with', async () => {
+    const { page, api, server } = env();
+    const f = await makeFixture(api, '色');
+    const monday = mondayOf(1);
+    const free = await addSession(api, f, addDays(monday, 1), '08:00');
+    const booked = await addSession(api, f, addDays(monday, 2), '08:00');
+    await api.ok('add/member/reservation', { mcId: f.mcId, tid: booked, studentCount: 1 });
+
+    await page.goto(`${server.url}/course/calendar`);
+    await page.locator('.fc-timeGridWeek-view').waitFor();
+    // the demo store has sessions this week
+    await page.locator('.session-event').first().waitFor();
+    await shot(page, 'calendar-week');
+    expect(await page.locator('.fc-col-header-cell').first().innerText()).toContain('周一');
+
+    await page.locator('.fc-next-button').click();
+    const freeEvent = page.locator(`.session-event[data-session-id="${free}"]`);
+    const bookedEvent = page.locator(`.session-event[data-session-id="${booked}"]`);
+    await freeEvent.waitFor();
+    await bookedEvent.waitFor();
+    const bg = (l: typeof freeEvent) =>
+      l.evaluate((el) => getComputedStyle(el.closest('.fc-event') as HTMLElement).backgroundColor);
+    expect(await bg(freeEvent)).toBe(WHITE);
+    expect(await bg(bookedEvent)).toBe(LIGHT_RED);
+    expect(await freeEvent.innerText()).toContain('0/12');
+    expect(await bookedEvent.innerText()).toContain('1/12');
+    expect(await freeEvent.innerText()).toContain(f.teacherName);
+    await freeEvent.scrollIntoViewIfNeeded();
+    await shot(page, 'calendar-colours');
+
+    // the venue filter: a parent venue includes its rooms
+    await pickTree(page, page.getByTestId('area-filter').locator('..'), `测试馆色`);
+    await freeEvent.waitFor();
+    expect(await page.locator('.session-event').count()).toBe(2);
+
+    // other views
+    await page.locator('.fc-dayGridMonth-button').click();
+    await page.locator('.fc-dayGridMonth-view').waitFor();
+    await page.locator('.fc-listWeek-button').click();
+    await page.locator('.fc-listWeek-view').waitFor();
+    await page.locator('.fc-timeGridDay-button').click();
+    await page.locator('.fc-timeGridDay-view').waitFor();
+  });
+
+  it('adds a session through the modal and shows it', async () => {
+    const { page, api, server } = env();
+    const f = await makeFixture(api, '加');
+    await page.goto(`${server.url}/course/calendar`);
+    await page.locator('.fc-timeGridWeek-view').waitFor();
+    await page.getByRole('button', { name: '添加课程' }).click();
+    const m = modal(page, '添加课程');
+    await m.getByRole('button', { name: /保\s*存/ }).click();
+    expect(await m.locator('.ant-form-item-explain-error', { hasText: '请补全' }).count()).toBeGreaterThanOrEqual(4);
+    await shot(page, 'modal-add-session-validation');
+
+    await pick(page, field(m, '课程'), f.courseName, f.courseName);
+    expect(await field(m, '上课人数').locator('input').inputValue()).toBe('12');
+    await pick(page, field(m, '上课老师'), f.teacherName, f.teacherName);
+    const date = addDays(mondayOf(1), 3);
+    await typeInto(page, field(m, '上课日期').locator('input'), date);
+    await typeInto(page, field(m, '上课时间').locator('input'), '10:30');
+    await m.getByRole('button', { name: /保\s*存/ }).click();
+    await toast(page, '课程信息保存成功');
+    await page.locator('.fc-next-button').click();
+    const ev = page.locator('.session-event', { hasText: f.courseName });
+    await ev.waitFor();
+    expect(await ev.innerText()).toContain('10:30-11:30');
+    await shot(page, 'calendar-added-session');
+  });
+});

@@ -1,0 +1,62 @@
+import { expect, it } from 'vitest';
+import { describeBrowser, shot } from './harness.ts';
+import { addDays, addSession, makeFixture, mondayOf } from './seed.ts';
+import { field, modal, pick, toast } from './ui.ts';
+
+describeBrowser('sign-in mode', (env) => {
+  it('in mode 1 books a pending, signs it in and shows the mode-1 tabs', async () => {
+    const { page, api, server } = env();
+    const f = await makeFixture(api, '签');
+    const store = (await api.ok('/api/auth/me')).posts[0].storeId;
+    await api.ok('update/module/status', { storeId: store, moduleId: 6, status: 1 });
+    const tid = await addSession(api, f, addDays(mondayOf(1), 4), '19:00');
+
+    await page.goto(`${server.url}/course/calendar/detail?course_calendar_id=${tid}`);
+    const drawer = page.locator('.ant-drawer', { hasText: '课程详情' });
+    await drawer.getByTestId('session-header').waitFor();
+    expect(await drawer.locator('.ant-tabs-tab').allInnerTexts()).toEqual(['待签到', '已签到', '预约记录']);
+    expect(await drawer.locator('.ant-tabs-tab-active').innerText()).toBe('待签到');
+    await drawer.getByText('签到后扣费').first().waitFor();
+
+    await drawer.getByRole('button', { name: '预约会员' }).click();
+    const m = modal(page, '预约会员');
+    await pick(page, field(m, '会员'), f.memberName, f.memberName);
+    expect(await field(m, '上课人数').locator('input').isDisabled()).toBe(true);
+    await m.getByRole('button', { name: '确认预约' }).click();
+    await toast(page, '预约成功');
+    const pending = drawer.getByTestId('pending-table').locator('tr', { hasText: f.memberName });
+    await pending.getByText('待签到').waitFor();
+    await shot(page, 'drawer-pending');
+    expect((await api.ok('query/member/info', { id: f.memberId })).cards[0].usedCount).toBe(0);
+
+    await pending.getByRole('button', { name: '签到' }).click();
+    const s = modal(page, '签到确认');
+    await s.getByRole('button', { name: '确认签到' }).click();
+    await s.getByText('请补全').waitFor();
+    await pick(page, field(s, '会员卡'), '十次卡签');
+    await s.getByRole('button', { name: '确认签到' }).click();
+    await toast(page, '签到成功');
+    await pending.getByText('已签到').waitFor();
+    expect((await api.ok('query/member/info', { id: f.memberId })).cards[0].usedCount).toBe(1);
+
+    await drawer.getByRole('tab', { name: '已签到' }).click();
+    await drawer.getByTestId('booked-table').getByText(f.memberName).waitFor();
+    await shot(page, 'drawer-signed-in');
+
+    // a second pending, cancelled with the spec's confirm text
+    const f2 = await makeFixture(api, '签二');
+    await api.ok('add/member/group/pending', { mid: f2.memberId, tid, studentCount: 1 });
+    await page.reload();
+    await drawer.getByRole('tab', { name: '待签到' }).click();
+    const row2 = drawer.getByTestId('pending-table').locator('tr', { hasText: f2.memberName });
+    await row2.getByRole('button', { name: '取消预约' }).click();
+    await page.getByText(`您确定取消 ${f2.memberName} 的预约吗？`).waitFor();
+    await page
+      .locator('.ant-modal-confirm')
+      .getByRole('button', { name: /确\s*定/ })
+      .click();
+    await toast(page, '预约取消');
+    await row2.waitFor({ state: 'detached' });
+    await api.ok('update/module/status', { storeId: store, moduleId: 6, status: 0 });
+  });
+});

@@ -1,0 +1,50 @@
+import type { Locator, Page } from 'playwright-core';
+
+/** The open antd modal with this title. */
+export function modal(page: Page, title: string): Locator {
+  return page.locator('.ant-modal').filter({ has: page.locator('.ant-modal-title', { hasText: title }) });
+}
+
+/** A form item of a container by its label text. */
+export function field(container: Locator, label: string): Locator {
+  return container.locator('.ant-form-item').filter({ has: container.page().locator('label', { hasText: label }) });
+}
+
+/** Opens an antd Select inside `item`, types `search` and picks the option containing `option`. */
+export async function pick(page: Page, item: Locator, option: string, search?: string): Promise<void> {
+  await item.locator('.ant-select, .ant-select-selector').first().click();
+  if (search !== undefined) await page.keyboard.type(search);
+  const dropdown = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').last();
+  await dropdown.locator('.ant-select-item-option', { hasText: option }).first().click();
+}
+
+/** Picks a tree-select node by its title. */
+export async function pickTree(page: Page, item: Locator, title: string): Promise<void> {
+  await item.locator('.ant-select').first().click();
+  const dropdown = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').last();
+  await dropdown.locator('.ant-select-tree-title', { hasText: title }).first().click();
+}
+
+/** Types a value into an antd date or time picker input and confirms it. */
+export async function typeInto(page: Page, input: Locator, value: string): Promise<void> {
+  await input.click();
+  await input.fill(value);
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Escape');
+}
+
+/** Fills both ends of a RangePicker. */
+export async function typeRange(page: Page, picker: Locator, from: string, to: string): Promise<void> {
+  const inputs = picker.locator('input');
+  await inputs.nth(0).click();
+  await inputs.nth(0).fill(from);
+  await page.keyboard.press('Enter');
+  await inputs.nth(1).fill(to);
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Escape');
+}
+
+/** Waits for an antd message (toast) with this text. */
+export async function toast(page: Page, text: string): Promise<void> {
+  await page.locator('.ant-message-notice', { hasText: text }).first().waitFor();
+}
