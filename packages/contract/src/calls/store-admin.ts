@@ -24,6 +24,7 @@ export const StoreAdminMsg = {
   funcsTooMany: '功能列表最多100项',
   funcsTooLarge: '功能列表内容不能超过64KB',
   storeName: '请输入门店名称',
+  controlChar: '名称不能包含控制字符',
   timezone: '请选择正确的时区',
   deductionMode: '扣费模式只能是0或1',
   confirmPending: 'confirmPending 只能是0或1',
@@ -47,6 +48,10 @@ export const LOGO_MAX_BYTES = 1024 * 1024;
 /** Request body limit of add/logo: the base64 form of 1 MiB plus room for the JSON around it. */
 export const LOGO_BODY_LIMIT = 1.5 * 1024 * 1024;
 export const FUNCS_MAX = 100;
+
+/** A name that PostgreSQL can store: no NUL character. */
+const zCleanName = (error: string) =>
+  zName(error).refine((v) => !v.includes('\u0000'), { error: StoreAdminMsg.controlChar });
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -194,7 +199,7 @@ export const updateBookingSetting = defineCall({
     deductionMode: z.union([z.literal(0), z.literal(1)], { error: StoreAdminMsg.deductionMode }),
     onlineDefault: z.union([z.literal(0), z.literal(1)], { error: StoreAdminMsg.onlineDefault }),
     timezone: z.string({ error: StoreAdminMsg.timezone }).trim().min(1, StoreAdminMsg.timezone).max(64),
-    storeName: zName(StoreAdminMsg.storeName),
+    storeName: zCleanName(StoreAdminMsg.storeName),
     /** 1 = switch from sign-in deduction to booking deduction although pending items wait. */
     confirmPending: z.union([z.literal(0), z.literal(1)], { error: StoreAdminMsg.confirmPending }).optional(),
   }),
@@ -214,7 +219,7 @@ export const setupInit = defineCall({
   path: '/api/setup/init',
   auth: 'public',
   req: z.object({
-    storeName: zName(StoreAdminMsg.storeName),
+    storeName: zCleanName(StoreAdminMsg.storeName),
     timezone: z.string({ error: StoreAdminMsg.timezone }).trim().max(64).optional(),
     admin: z.object(
       {
@@ -222,7 +227,7 @@ export const setupInit = defineCall({
           .string({ error: StoreAdminMsg.username })
           .trim()
           .regex(/^[A-Za-z0-9_.@-]{2,32}$/, StoreAdminMsg.username),
-        name: zName(StoreAdminMsg.adminName),
+        name: zCleanName(StoreAdminMsg.adminName),
         mobile: z.preprocess((v) => (v === '' ? null : v), zMobile().nullish()).transform((v) => v ?? null),
         password: z
           .string({ error: StoreAdminMsg.passwordShort })
