@@ -1,6 +1,6 @@
 // Reference data calls (areas, teachers, courses, materials, members, cards, modules, store setting).
 import { z } from 'zod';
-import { zCount, zDate, zEmpty, zFlag, zId, zMobile, zName, zOptId, zPaged, zText } from '../common.ts';
+import { zDate, zEmpty, zFlag, zId, zMobile, zName, zOptId, zPaged, zText } from '../common.ts';
 import { MAX_AMOUNT, MAX_LIST_IDS } from '../constants.ts';
 import { defineCall, STORE_API } from '../define.ts';
 
@@ -29,6 +29,15 @@ export const RefMsg = {
   topupAmount: '充值数量必须大于0',
 } as const;
 
+/** Largest charge per person per class (a count, or fen: 100 万元). */
+const MAX_PER_COUNT = 100_000_000;
+/** A whole number 0..max (a count or fen) with its label in every message. */
+const zAmount = (label: string, max: number) =>
+  z
+    .number({ error: `${label}必须是整数` })
+    .int(`${label}必须是整数`)
+    .min(0, `${label}不能小于0`)
+    .max(max, `${label}不能超过${max}`);
 const zGender = z.union([z.literal(0), z.literal(1), z.literal(2)], { error: '性别取值不正确' });
 const zIdList = (error: string) => z.array(zId(error)).max(MAX_LIST_IDS).default([]);
 const zStoreIdOpt = () => zOptId();
@@ -133,8 +142,8 @@ const zProductFields = {
   cardName: zName(RefMsg.cardName),
   bigType: z.union([z.literal(1), z.literal(2)], { error: '卡类别只能是1（次卡）或2（储值卡）' }),
   cardType: z.union([z.literal(1), z.literal(2)], { error: '有效期类型只能是1（有期限）或2（永久有效）' }),
-  perCount: zCount('每次扣除数量不能小于0', MAX_AMOUNT),
-  price: zCount('价格不能小于0', MAX_AMOUNT),
+  perCount: zAmount('每次扣除数量', MAX_PER_COUNT),
+  price: zAmount('价格', MAX_AMOUNT),
   courseIds: zIdList('课程不正确'),
 };
 
@@ -175,7 +184,7 @@ export const insertMemberCard = defineCall({
   req: z.object({
     mid: zId('请选择会员'),
     cardId: zId('请选择卡种'),
-    totalCount: zCount('卡内数量不能小于0', MAX_AMOUNT),
+    totalCount: zAmount('卡内数量', MAX_AMOUNT),
     expireTime: zDate()
       .nullish()
       .transform((v) => v ?? null),

@@ -53,6 +53,8 @@ describeEachDb('card products', (env) => {
     expect(b.msg).toBe('请输入卡名称');
     const c = await client.call(`${API}/insert/card/product`, { ...tenTimes, perCount: -1 });
     expect(c.msg).toBe('每次扣除数量不能小于0');
+    const big = await client.call(`${API}/insert/card/product`, { ...tenTimes, perCount: 100_000_001 });
+    expect([big.status, big.msg]).toEqual([400, '每次扣除数量不能超过100000000']);
     const theirCourse = await other.factory.course();
     const d = await client.call(`${API}/insert/card/product`, { ...tenTimes, courseIds: [theirCourse.id] });
     expect([d.status, d.msg]).toEqual([404, '课程不存在']);

@@ -91,6 +91,26 @@ describeEachDb('store courses', (env) => {
     }
   });
 
+  it('accepts an open-ended age bound, as the booking rules read it', async () => {
+    const { client } = env();
+    const { id } = await client.ok(`${API}/insert/store/course`, { ...base, ageLimit: 1, syear: 60 });
+    expect(await client.ok(`${API}/query/store/course/by/id`, { id })).toMatchObject({
+      syear: 60,
+      smonth: 0,
+      eyear: null,
+      emonth: null,
+    });
+    const b = await client.ok(`${API}/insert/store/course`, { ...base, ageLimit: 2, eyear: 2015, emonth: 6 });
+    expect(await client.ok(`${API}/query/store/course/by/id`, { id: b.id })).toMatchObject({
+      syear: null,
+      eyear: 2015,
+      emonth: 6,
+      eday: null,
+    });
+    const none = await client.call(`${API}/insert/store/course`, { ...base, ageLimit: 2 });
+    expect([none.status, none.msg]).toEqual([400, '年龄限制的起止范围不正确']);
+  });
+
   it('answers 404 for unknown or another store’s course and card ids', async () => {
     const { client, other } = env();
     const theirCourse = await other.factory.course({ name: '别店课程' });

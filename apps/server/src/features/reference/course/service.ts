@@ -20,30 +20,50 @@ export function simpleCourses(ctx: CallCtx) {
 
 const validDate = (y: number, m: number, d: number) => {
   const dt = new Date(Date.UTC(y, m - 1, d));
-  return y >= 1900 && dt.getUTCFullYear() === y && dt.getUTCMonth() === m - 1 && dt.getUTCDate() === d;
+  return y >= 1900 && y <= 2200 && dt.getUTCFullYear() === y && dt.getUTCMonth() === m - 1 && dt.getUTCDate() === d;
 };
+const MAX_AGE_YEARS = 150;
 
 /**
- * The age columns to store. ageLimit 1: an age range, from syear years smonth months to eyear
- * years emonth months; ageLimit 2: a birth-date range syear-smonth-sday .. eyear-emonth-eday.
+ * The age columns to store, read as the booking rules read them (timetable/limits.ts).
+ * ageLimit 1: an age range, from syear years smonth months to eyear years emonth months;
+ * ageLimit 2: a birth-date range syear-smonth-sday .. eyear-emonth-eday (an empty month or day
+ * means the first for the start and the last for the end). Either bound may be open, not both.
  */
 function ageColumns(i: CourseInput) {
   const none = { syear: null, smonth: null, sday: null, eyear: null, emonth: null, eday: null };
   if (i.ageLimit === 0) return none;
   const [sy, sm, sd, ey, em, ed] = [i.syear, i.smonth, i.sday, i.eyear, i.emonth, i.eday].map((v) => v ?? null);
+  const refuse = () => badRequest(RefMsg.ageRange);
   if (i.ageLimit === 1) {
-    if (sy === null || ey === null || sy > 150 || ey > 150 || (sm ?? 0) > 11 || (em ?? 0) > 11) {
-      throw badRequest(RefMsg.ageRange);
-    }
-    if (sy * 12 + (sm ?? 0) > ey * 12 + (em ?? 0)) throw badRequest(RefMsg.ageRange);
-    return { ...none, syear: sy, smonth: sm ?? 0, eyear: ey, emonth: em ?? 0 };
+    const hasMin = sy !== null || sm !== null;
+    const hasMax = ey !== null || em !== null;
+    if (!hasMin && !hasMax) throw refuse();
+    if ((sy ?? 0) > MAX_AGE_YEARS || (ey ?? 0) > MAX_AGE_YEARS || (sm ?? 0) > 11 || (em ?? 0) > 11) throw refuse();
+    const min = (sy ?? 0) * 12 + (sm ?? 0);
+    const max = (ey ?? 0) * 12 + (em ?? 0);
+    if (hasMin && hasMax && min > max) throw refuse();
+    return {
+      ...none,
+      ...(hasMin ? { syear: sy ?? 0, smonth: sm ?? 0 } : {}),
+      ...(hasMax ? { eyear: ey ?? 0, emonth: em ?? 0 } : {}),
+    };
   }
-  if (sy === null || sm === null || sd === null || ey === null || em === null || ed === null) {
-    throw badRequest(RefMsg.ageRange);
+  if (sy === null && ey === null) throw refuse();
+  if (sy !== null && !validDate(sy, sm ?? 1, sd ?? 1)) throw refuse();
+  if (ey !== null && !validDate(ey, em ?? 12, ed ?? 1)) throw refuse();
+  if (sy !== null && ey !== null) {
+    const lastDay = new Date(Date.UTC(ey, em ?? 12, 0)).getUTCDate();
+    if (Date.UTC(sy, (sm ?? 1) - 1, sd ?? 1) > Date.UTC(ey, (em ?? 12) - 1, ed ?? lastDay)) throw refuse();
   }
-  if (!validDate(sy, sm, sd) || !validDate(ey, em, ed)) throw badRequest(RefMsg.ageRange);
-  if (Date.UTC(sy, sm - 1, sd) > Date.UTC(ey, em - 1, ed)) throw badRequest(RefMsg.ageRange);
-  return { syear: sy, smonth: sm, sday: sd, eyear: ey, emonth: em, eday: ed };
+  return {
+    syear: sy,
+    smonth: sy === null ? null : sm,
+    sday: sy === null ? null : sd,
+    eyear: ey,
+    emonth: ey === null ? null : em,
+    eday: ey === null ? null : ed,
+  };
 }
 
 async function courseRow(ctx: CallCtx, i: CourseInput) {
