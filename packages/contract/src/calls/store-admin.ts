@@ -35,6 +35,7 @@ export const StoreAdminMsg = {
   setupDone: '系统已完成初始化，不能再次创建门店',
   setupBusy: '系统正在初始化，请稍后刷新页面',
   username: '账号应为2到32位字母、数字或 _ . @ -',
+  adminMissing: '请填写管理员信息',
   adminName: '请输入管理员姓名',
   passwordShort: '密码至少8位',
   passwordLong: '密码不能超过128位',
@@ -48,6 +49,8 @@ export const LOGO_MAX_BYTES = 1024 * 1024;
 /** Request body limit of add/logo: the base64 form of 1 MiB plus room for the JSON around it. */
 export const LOGO_BODY_LIMIT = 1.5 * 1024 * 1024;
 export const FUNCS_MAX = 100;
+/** Deeper JSON is refused: it is never needed, and JSON.stringify of very deep data overflows the stack. */
+export const MAX_JSON_DEPTH = 32;
 
 /** A name that PostgreSQL can store: no NUL character. */
 const zCleanName = (error: string) =>
@@ -56,8 +59,6 @@ const zCleanName = (error: string) =>
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 const jsonBytes = (v: unknown) => new TextEncoder().encode(JSON.stringify(v)).length;
-/** Deeper JSON is refused: it is never needed, and JSON.stringify of very deep data overflows the stack. */
-export const MAX_JSON_DEPTH = 32;
 
 function withinDepth(v: unknown, depth: number): boolean {
   if (typeof v !== 'object' || v === null) return true;
@@ -121,7 +122,7 @@ export const addLogo = defineCall({
     image: z
       .string({ error: StoreAdminMsg.imageMissing })
       .min(1, StoreAdminMsg.imageMissing)
-      .max(Math.ceil(LOGO_BODY_LIMIT), StoreAdminMsg.imageTooLarge),
+      .max(LOGO_BODY_LIMIT, StoreAdminMsg.imageTooLarge),
   }),
   res: z.object({ logo: z.string() }),
   bodyLimit: LOGO_BODY_LIMIT,
@@ -185,6 +186,8 @@ export const zBookingSetting = z.object({
   pendingWaiting: z.number(),
 });
 
+export type BookingSetting = z.infer<typeof zBookingSetting>;
+
 export const queryBookingSetting = defineCall({
   path: `${STORE_API}/query/store/booking/setting`,
   auth: 'store',
@@ -234,7 +237,7 @@ export const setupInit = defineCall({
           .min(8, StoreAdminMsg.passwordShort)
           .max(128, StoreAdminMsg.passwordLong),
       },
-      { error: '请填写管理员信息' },
+      { error: StoreAdminMsg.adminMissing },
     ),
   }),
   res: zProfile,

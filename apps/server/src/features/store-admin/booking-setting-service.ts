@@ -46,7 +46,8 @@ export function canonicalTimeZone(tz: string): string {
  * confirms with `confirmPending: 1`. Then those pending items are left exactly as they are: nothing
  * is deducted for them now; each can still be signed in (which deducts then) or cancelled (which
  * refunds nothing, as nothing was taken). New bookings deduct at once from now on. The answer says
- * how many were kept. Switching 0 -> 1 changes nothing already booked (those were deducted at booking).
+ * how many were kept. A pending item added while the switch commits is in the same position as a
+ * kept one. Switching 0 -> 1 changes nothing already booked (those were deducted at booking).
  *
  * A new time zone does not move existing sessions: their times are wall-clock text of the store.
  */
