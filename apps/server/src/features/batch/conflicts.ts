@@ -2,6 +2,7 @@ import { Msg } from '@studio/contract';
 import type { Tx } from '../../db/index.ts';
 import { conflict } from '../../lib/errors.ts';
 import { findTeacherConflicts } from '../timetable/engine.ts';
+import { groupBy } from './group.ts';
 import { shortTime } from './plan.ts';
 
 export interface PlannedSlot {
@@ -19,8 +20,7 @@ const NAMED = 5;
  * an interval sweep; the answer's `data.dates` lists every clashing new session (`YYYY-MM-DD HH:mm`).
  */
 export async function assertNoTeacherClash(tx: Tx, storeId: number, slots: readonly PlannedSlot[]): Promise<void> {
-  const byTeacher = new Map<number, PlannedSlot[]>();
-  for (const s of slots) byTeacher.set(s.teacherId, [...(byTeacher.get(s.teacherId) ?? []), s]);
+  const byTeacher = groupBy(slots, (s) => s.teacherId);
   const clashing = new Set<string>();
   for (const [teacherId, planned] of byTeacher) {
     let from = planned[0].startTime;

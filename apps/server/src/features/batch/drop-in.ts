@@ -5,6 +5,7 @@ import { conflict } from '../../lib/errors.ts';
 import { localDateTime, toDateTime } from '../../lib/time.ts';
 import { getDeductionMode, touchStore } from '../timetable/engine.ts';
 import { bookFixedStudent } from './course-arrange.ts';
+import { groupBy } from './group.ts';
 import { requireCards, requireCourse, requireTeachers } from './refs.ts';
 
 /**
@@ -25,15 +26,13 @@ function upcoming(ex: Executor, ctx: CallCtx, cid: number, startDate: string, ti
 
 /** The card products allowed to book each of some sessions. */
 async function allowedCards(ex: Executor, timetableIds: number[]): Promise<Map<number, number[]>> {
-  const map = new Map<number, number[]>();
-  if (!timetableIds.length) return map;
+  if (!timetableIds.length) return new Map();
   const rows = await ex
     .selectFrom('timetableCard')
     .select(['timetableId', 'cardId'])
     .where('timetableId', 'in', timetableIds)
     .execute();
-  for (const r of rows) map.set(r.timetableId, [...(map.get(r.timetableId) ?? []), r.cardId]);
-  return map;
+  return new Map([...groupBy(rows, (r) => r.timetableId)].map(([id, list]) => [id, list.map((r) => r.cardId)]));
 }
 
 /** Teachers who teach course `cid` in sessions still to come from `startDate` on. */

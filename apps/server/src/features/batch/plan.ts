@@ -1,4 +1,5 @@
 import { addDays, weekday } from '../../lib/time.ts';
+import { groupBy } from './group.ts';
 
 /** A date and a time of day, store-local. */
 export interface Slot {
@@ -15,9 +16,9 @@ export function arrangeSlots(
   times: { weekday: number; arrangeTime: string }[],
   count: number,
 ): Slot[] {
-  const byDay = new Map<number, string[]>();
-  for (const t of times) byDay.set(t.weekday, [...(byDay.get(t.weekday) ?? []), t.arrangeTime]);
-  for (const list of byDay.values()) list.sort();
+  const byDay = new Map(
+    [...groupBy(times, (t) => t.weekday)].map(([day, list]) => [day, list.map((t) => t.arrangeTime).sort()]),
+  );
   const slots: Slot[] = [];
   for (let date = startDate; slots.length < count; date = addDays(date, 1)) {
     for (const time of byDay.get(weekday(date)) ?? []) {

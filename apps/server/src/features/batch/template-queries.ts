@@ -1,5 +1,6 @@
 import type { FixTimetableRow } from '@studio/contract';
 import type { Executor } from '../../db/index.ts';
+import { groupBy } from './group.ts';
 import { mondayOffset } from './plan.ts';
 
 /** The weekly template rows of a store, Monday first then by time, each with its fixed students. */
@@ -42,9 +43,12 @@ export async function templateRows(ex: Executor, storeId: number): Promise<FixTi
     .where('s.storeId', '=', storeId)
     .orderBy('s.id')
     .execute();
-  const byRow = new Map<number, FixTimetableRow['students']>();
-  for (const { fixId, ...s } of students) byRow.set(fixId, [...(byRow.get(fixId) ?? []), s]);
+  const byRow = groupBy(students, (s) => s.fixId);
   return rows
-    .map((r) => ({ ...r, areaName: r.areaName ?? null, students: byRow.get(r.id) ?? [] }))
+    .map((r) => ({
+      ...r,
+      areaName: r.areaName ?? null,
+      students: (byRow.get(r.id) ?? []).map(({ fixId: _fixId, ...s }) => s),
+    }))
     .sort((a, b) => mondayOffset(a.weekday) - mondayOffset(b.weekday) || a.time.localeCompare(b.time) || a.id - b.id);
 }
