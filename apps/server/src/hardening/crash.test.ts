@@ -87,7 +87,9 @@ function crashSuite(dialect: Dialect) {
           url = fresh.url;
         }
         const open = () => openDatabase(url ? { url, poolMax: 4 } : { file: path.join(dir, 'studio.db') });
-        const env = url ? { DATABASE_URL: url, SEED: 'empty', PG_POOL_MAX: '8' } : { DATA_DIR: dir, SEED: 'empty' };
+        const env: Record<string, string> = url
+          ? { DATABASE_URL: url, SEED: 'empty', PG_POOL_MAX: '8' }
+          : { DATA_DIR: dir, SEED: 'empty' };
 
         let db = open();
         await migrateToLatest(db.db, dialect);
