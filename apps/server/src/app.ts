@@ -11,6 +11,7 @@ import { cookieName, SessionStore } from './auth/sessions.ts';
 import type { Config } from './config.ts';
 import type { DbHandle } from './db/index.ts';
 import { features } from './features/index.ts';
+import { registerStoreFileRoute } from './features/store-admin/index.ts';
 import type { AppDeps, CallCtx } from './lib/context.ts';
 import { AppError, badRequest, unauthorized } from './lib/errors.ts';
 import type { Handler } from './lib/feature.ts';
@@ -139,6 +140,7 @@ export async function buildApp(opts: BuildOptions): Promise<AppInstance> {
     });
   }
   if (handlers.size) throw new Error(`处理程序没有对应的接口: ${[...handlers.keys()].join(', ')}`);
+  registerStoreFileRoute(app, deps);
 
   const indexHtml = path.join(config.webDist, 'index.html');
   const hasWeb = fs.existsSync(indexHtml);
