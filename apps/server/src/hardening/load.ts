@@ -17,6 +17,9 @@ export interface LoadTarget {
   clients: HttpClient[];
 }
 
+const addDays = (date: string, n: number) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+
 /** Keeps sessions that may still be deleted (a deleted one leaves the pool). */
 class Pool {
   live: number[];
@@ -76,9 +79,12 @@ export async function mixedLoad(o: {
     if (r < (o.deleteRate ?? 0.02)) {
       const a = await call(t, 'delete', '/cancel/timetable', { id: tid });
       if (a.code === 0) pool.drop(tid);
-    } else if (r < 0.6) {
+    } else if (r < 0.5) {
       const m = pick(t.store.members);
       await call(t, 'book', '/add/member/reservation', { mcId: m.card, tid, mid: m.id, studentCount: 1 });
+    } else if (r < 0.6) {
+      const day = t.store.firstDay;
+      await call(t, 'calendar', '/query/timetable/by/date', { fromDate: day, toDate: addDays(day, 6) });
     } else {
       const list = await call(t, 'list', '/query/timetable/reservation/list', { tid, page: 1 });
       const rows = ((list.data as { list?: { reservationId: number; status: number }[] } | null)?.list ?? []).filter(

@@ -18,6 +18,8 @@ export interface LoadStore {
   areaId: number;
   members: { id: number; card: number }[];
   sessions: number[];
+  /** The date of the first session (`YYYY-MM-DD`). */
+  firstDay: string;
   engine: EngineFactory;
 }
 
@@ -71,6 +73,7 @@ export async function makeLoadStore(
     areaId: area.id,
     members,
     sessions,
+    firstDay: futureSlot(o.firstHour ?? 0).slice(0, 10),
     engine,
   };
 }
