@@ -67,16 +67,16 @@ async function deduct(tx: Tx, memberCardId: number, amount: number): Promise<voi
   if (Number(res.numUpdatedRows) !== 1) throw conflict(Msg.cardBalance);
 }
 
+type StoreCard = Awaited<ReturnType<typeof storeCard>>;
+
 /** Card checks shared by a booking and a sign-in: the card rules of features/card/rules.ts. */
-async function chargeableCard(
+async function chargeOrRefuse(
   tx: Tx,
-  storeId: number,
   session: { id: number; startTime: string },
-  memberCardId: number,
+  card: StoreCard,
   memberId: number,
   studentCount: number,
 ) {
-  const card = await storeCard(tx, storeId, memberCardId);
   const reason = cardUnusableReason({
     card,
     product: card,
@@ -86,7 +86,7 @@ async function chargeableCard(
     studentCount,
   });
   if (reason) throw conflict(reason);
-  return { card, charge: chargeFor(card, studentCount) };
+  return chargeFor(card, studentCount);
 }
 
 /**
@@ -106,7 +106,7 @@ export async function bookWithCard(
   const session = await liveSession(tx, store.id, args.timetableId);
   const card = await storeCard(tx, store.id, args.memberCardId);
   const member = await storeMember(tx, store.id, args.memberId ?? card.memberId);
-  const { charge } = await chargeableCard(tx, store.id, session, card.id, member.id, args.studentCount);
+  const charge = await chargeOrRefuse(tx, session, card, member.id, args.studentCount);
   await checkMemberMayBook(tx, session, member, now);
   await takeSeats(tx, store.id, session.id, args.studentCount);
   await deduct(tx, card.id, charge);
@@ -395,7 +395,8 @@ export async function signInPending(
   const p = await storePending(tx, store.id, args.pendingId);
   if (p.status !== PendingStatus.WAITING) throw conflict(Msg.pendingNotWaiting);
   const session = await liveSession(tx, store.id, p.timetableId);
-  const { card, charge } = await chargeableCard(tx, store.id, session, args.memberCardId, p.memberId, p.studentCount);
+  const card = await storeCard(tx, store.id, args.memberCardId);
+  const charge = await chargeOrRefuse(tx, session, card, p.memberId, p.studentCount);
   const res = await tx
     .updateTable('pending')
     .set({ status: PendingStatus.SIGNED_IN })

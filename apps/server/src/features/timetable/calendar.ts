@@ -21,6 +21,12 @@ interface Cached {
 const CACHE_MAX = 2000;
 /** One cache per database handle (an app instance), keyed by store and query. */
 const caches = new WeakMap<Db, Map<string, Cached>>();
+let cacheEnabled = true;
+
+/** Turns the answer cache off or on (benchmarks compare both; the app always has it on). */
+export function useCalendarCache(on: boolean): void {
+  cacheEnabled = on;
+}
 
 function cacheOf(db: Db): Map<string, Cached> {
   let c = caches.get(db);
@@ -113,6 +119,7 @@ async function compute(db: Db, storeId: number, q: CalendarQuery): Promise<Calen
 export async function calendar(db: Db, storeId: number, q: CalendarQuery): Promise<CalendarDay[]> {
   if (q.toDate < q.fromDate) throw badRequest(TimetableMsg.rangeOrder);
   if (daysBetween(q.fromDate, q.toDate) + 1 > MAX_RANGE_DAYS) throw badRequest(TimetableMsg.rangeTooLong);
+  if (!cacheEnabled) return compute(db, storeId, q);
   const key = `${storeId}|${q.fromDate}|${q.toDate}|${q.areaId ?? 0}|${q.teacherId ?? 0}`;
   const cache = cacheOf(db);
   // Read the version before the data: a write landing in between only makes the entry stale-tagged.

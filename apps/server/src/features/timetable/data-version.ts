@@ -19,6 +19,11 @@ export async function touchStore(tx: Tx, storeId: number): Promise<void> {
   touched.add(tx);
 }
 
+/** Forgets that this transaction bumped the version (its savepoint was rolled back). */
+export function forgetTouch(tx: Tx): void {
+  touched.delete(tx);
+}
+
 /** The store's current data version (0 when it has none yet). */
 export async function dataVersion(db: Executor, storeId: number): Promise<number> {
   const row = await db.selectFrom('storeVersion').select('version').where('storeId', '=', storeId).executeTakeFirst();

@@ -3,6 +3,7 @@ import type { addGroupPending, addMemberReservation, insertTimetable, updateTime
 import type { CallCtx } from '../../lib/context.ts';
 import { conflict } from '../../lib/errors.ts';
 import { toDateTime } from '../../lib/time.ts';
+import { inWriteTx } from './write-queue.ts';
 import {
   addPending,
   bookWithCard,
@@ -17,7 +18,7 @@ import {
 
 /** Adds one session (teacher clash refused). */
 export async function addSession(ctx: CallCtx, input: ParsedReqOf<typeof insertTimetable>): Promise<void> {
-  await ctx.db.transaction().execute((tx) =>
+  await inWriteTx(ctx.db, ctx.dialect, (tx) =>
     createSession(tx, ctx.store, {
       courseId: input.courseId,
       teacherId: input.teacherId,
@@ -33,7 +34,7 @@ export async function addSession(ctx: CallCtx, input: ParsedReqOf<typeof insertT
 
 /** Edits a session: teacher, start, capacity, area, material. */
 export async function editSession(ctx: CallCtx, input: ParsedReqOf<typeof updateTimetable>): Promise<void> {
-  await ctx.db.transaction().execute((tx) =>
+  await inWriteTx(ctx.db, ctx.dialect, (tx) =>
     updateSession(tx, ctx.store, {
       id: input.id,
       teacherId: input.teacherId,
@@ -57,7 +58,7 @@ export async function removeSession(ctx: CallCtx, id: number): Promise<void> {
  * so this call is refused with a message saying so.
  */
 export async function bookCard(ctx: CallCtx, input: ParsedReqOf<typeof addMemberReservation>): Promise<void> {
-  await ctx.db.transaction().execute(async (tx) => {
+  await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
     if ((await getDeductionMode(tx, ctx.store.id)) === DEDUCT_AT_SIGN_IN) {
       throw conflict(TimetableMsg.useSignInBooking);
     }
@@ -75,7 +76,7 @@ export async function bookCard(ctx: CallCtx, input: ParsedReqOf<typeof addMember
 
 /** Books a member to sign in later (deduction mode 1 only). */
 export async function bookPending(ctx: CallCtx, input: ParsedReqOf<typeof addGroupPending>): Promise<void> {
-  await ctx.db.transaction().execute(async (tx) => {
+  await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
     if ((await getDeductionMode(tx, ctx.store.id)) !== DEDUCT_AT_SIGN_IN) {
       throw conflict(TimetableMsg.usePlainBooking);
     }
@@ -90,7 +91,7 @@ export async function bookPending(ctx: CallCtx, input: ParsedReqOf<typeof addGro
 }
 
 export async function cancelBooking(ctx: CallCtx, id: number): Promise<void> {
-  await ctx.db.transaction().execute((tx) =>
+  await inWriteTx(ctx.db, ctx.dialect, (tx) =>
     cancelReservation(tx, ctx.store, {
       reservationId: id,
       operatorId: ctx.staff.id,
@@ -100,14 +101,14 @@ export async function cancelBooking(ctx: CallCtx, id: number): Promise<void> {
 }
 
 export async function cancelWaiting(ctx: CallCtx, pendingId: number): Promise<void> {
-  await ctx.db.transaction().execute((tx) => cancelPending(tx, ctx.store, { pendingId, operatorId: ctx.staff.id }));
+  await inWriteTx(ctx.db, ctx.dialect, (tx) => cancelPending(tx, ctx.store, { pendingId, operatorId: ctx.staff.id }));
 }
 
 export async function signIn(
   ctx: CallCtx,
   input: { pendingId: number; mcId: number; remark: string | null },
 ): Promise<void> {
-  await ctx.db.transaction().execute((tx) =>
+  await inWriteTx(ctx.db, ctx.dialect, (tx) =>
     signInPending(tx, ctx.store, {
       pendingId: input.pendingId,
       memberCardId: input.mcId,

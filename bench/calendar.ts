@@ -1,0 +1,52 @@
+/**
+ * Calendar week query: a store with 100,000 sessions (about 190 a week), /query/timetable/by/date
+ * for one week over HTTP with 50 connections for about 10 s, against a bare Fastify route in the
+ * same app returning the same answer as fixed JSON (and a tiny fixed JSON for reference), with the
+ * answer cache on (as shipped) and off. Prints req/s, p50/p99 and the ratios.
+ *   node --import tsx bench/calendar.ts        (BENCH_SECONDS=10, BENCH_CONNECTIONS=50)
+ */
+import { load, print, serve } from './lib/run.ts';
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const week = { fromDate: '2025-03-03', toDate: '2025-03-09', areaId: 0, teacherId: 0 };
+
+async function run(label: string, env: NodeJS.ProcessEnv) {
+  const s = await serve<{ sessions: number }>('calendar', env);
+  console.log(`${label}: ${s.info.sessions} sessions seeded in ${s.info.seedMs} ms`);
+  const calendarUrl = `${s.url}/store/api/query/timetable/by/date`;
+  const answer = (await (
+    await fetch(calendarUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: s.cookie },
+      body: JSON.stringify(week),
+    })
+  ).json()) as { data: { list: unknown[] }[] };
+  const count = answer.data.reduce((n, d) => n + d.list.length, 0);
+  console.log(`  week answer: ${count} sessions, ${JSON.stringify(answer).length} bytes`);
+  const opts = { connections, seconds, cookie: s.cookie, body: () => week };
+  const toggle = (on: boolean) =>
+    fetch(`${s.url}/bench/cache`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ on }),
+    });
+  await load({ ...opts, url: calendarUrl, seconds: 2 });
+  const bare = await load({ ...opts, url: `${s.url}/bench/bare` });
+  const cached = await load({ ...opts, url: calendarUrl });
+  const tiny = await load({ ...opts, url: `${s.url}/bench/tiny` });
+  await toggle(false);
+  const uncached = await load({ ...opts, url: calendarUrl });
+  await toggle(true);
+  print('  bare route, same JSON', bare);
+  print('  calendar week (cache on)', cached, `   ${pct(cached, bare)} of bare`);
+  print('  calendar week (cache off)', uncached, `   ${pct(uncached, bare)} of bare`);
+  print('  bare route, tiny JSON', tiny, `   (calendar cached = ${pct(cached, tiny)} of it)`);
+  await s.stop();
+}
+
+const pct = (a: { reqPerSec: number }, b: { reqPerSec: number }) => `${Math.round((a.reqPerSec / b.reqPerSec) * 100)}%`;
+
+console.log(`calendar benchmark: ${connections} connections, ${seconds} s per run, Node ${process.version}`);
+await run('SQLite', { ...process.env, BENCH_DATABASE_URL: '' });
+if (process.env.BENCH_DATABASE_URL) await run('PostgreSQL', process.env);

@@ -1,0 +1,98 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import autocannon from 'autocannon';
+
+const here = path.dirname(new URL(import.meta.url).pathname);
+
+export interface Served<T> {
+  url: string;
+  cookie: string;
+  info: T & { port: number; username: string; password: string; dialect: string; seedMs: number };
+  stop(): Promise<void>;
+}
+
+/** Starts bench/lib/server.ts for a scenario in a child process and logs in to it. */
+export async function serve<T>(scenario: string, env: NodeJS.ProcessEnv = process.env): Promise<Served<T>> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      ...(process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : []),
+      '--import',
+      'tsx',
+      path.join(here, 'server.ts'),
+      scenario,
+    ],
+    {
+      env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  const info = await new Promise<Served<T>['info']>((resolve, reject) => {
+    let buf = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      buf += d.toString();
+      const line = buf.split('\n').find((l) => l.startsWith('READY '));
+      if (line) resolve(JSON.parse(line.slice(6)));
+    });
+    child.on('exit', (code) => reject(new Error(`bench server exited (${code})`)));
+  });
+  const url = `http://127.0.0.1:${info.port}`;
+  const res = await fetch(`${url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ account: info.username, password: info.password }),
+  });
+  const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0];
+  if (!cookie) throw new Error('login failed');
+  return {
+    url,
+    cookie,
+    info,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+export interface Figures {
+  reqPerSec: number;
+  ok: number;
+  failed: number;
+  p50: number;
+  p99: number;
+  seconds: number;
+}
+
+/** Runs autocannon: POST JSON bodies from `body()` (one per request) with `connections` clients. */
+export async function load(o: {
+  url: string;
+  cookie?: string;
+  connections: number;
+  seconds: number;
+  body: () => unknown;
+}): Promise<Figures> {
+  const result = await autocannon({
+    url: o.url,
+    connections: o.connections,
+    duration: o.seconds,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(o.cookie ? { cookie: o.cookie } : {}) },
+    requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify(o.body()) }) }],
+  });
+  return {
+    reqPerSec: Math.round(result.requests.average),
+    ok: result['2xx'],
+    failed: result.non2xx + result.errors + result.timeouts,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    seconds: o.seconds,
+  };
+}
+
+export function print(title: string, f: Figures, extra = ''): void {
+  console.log(
+    `${title.padEnd(34)} ${String(f.reqPerSec).padStart(7)} req/s   p50 ${String(f.p50).padStart(4)} ms   p99 ${String(f.p99).padStart(4)} ms   ok ${f.ok}  failed ${f.failed}${extra}`,
+  );
+}

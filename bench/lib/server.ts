@@ -1,0 +1,239 @@
+/**
+ * A benchmark server: a fresh database (temp SQLite file, or a PostgreSQL schema of its own when
+ * BENCH_DATABASE_URL is set), one store seeded for the scenario, the real app listening on
+ * 127.0.0.1. Prints `READY <json>` with the port, the login and the scenario's ids, then serves
+ * until killed. Run by bench/booking.ts and bench/calendar.ts; not meant to be run by hand.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { buildApp } from '../../apps/server/src/app.ts';
+import { loadConfig } from '../../apps/server/src/config.ts';
+import { openDatabase, type Db, type DbHandle } from '../../apps/server/src/db/index.ts';
+import type { NewRow } from '../../apps/server/src/db/schema.ts';
+import { migrateToLatest } from '../../apps/server/src/db/migrate.ts';
+import { createStoreWithAdmin } from '../../apps/server/src/db/seed/store.ts';
+import { calendar, useCalendarCache } from '../../apps/server/src/features/timetable/calendar.ts';
+import { createSession } from '../../apps/server/src/features/timetable/engine.ts';
+
+const scenario = process.argv[2];
+const pgUrl = process.env.BENCH_DATABASE_URL;
+const PASSWORD = 'bench-password-1';
+const NOW = '2026-01-01 00:00:00';
+
+async function openFresh(): Promise<{ handle: DbHandle; cleanup: () => Promise<void> }> {
+  if (pgUrl) {
+    const schema = `bench_${crypto.randomBytes(5).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: pgUrl });
+    await admin.connect();
+    await admin.query(`create schema ${schema}`);
+    await admin.end();
+    const handle = openDatabase({ url: pgUrl, schema, poolMax: 20 });
+    return {
+      handle,
+      cleanup: async () => {
+        await handle.close();
+        const c = new pg.Client({ connectionString: pgUrl });
+        await c.connect();
+        await c.query(`drop schema ${schema} cascade`);
+        await c.end();
+      },
+    };
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-bench-'));
+  const handle = openDatabase({ file: path.join(dir, 'bench.db') });
+  return {
+    handle,
+    cleanup: async () => {
+      await handle.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function insertChunked<T>(rows: T[], size: number, insert: (chunk: T[]) => Promise<unknown>) {
+  for (let i = 0; i < rows.length; i += size) await insert(rows.slice(i, i + size));
+}
+
+async function basics(db: Db, storeId: number) {
+  const product = await db
+    .insertInto('cardProduct')
+    .values({ storeId, cardName: '次卡', bigType: 1, cardType: 2, perCount: 1, price: 0, enabled: 1, deleted: 0 })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const teachers = [];
+  for (let i = 0; i < 10; i++) {
+    teachers.push(
+      await db
+        .insertInto('teacher')
+        .values({ storeId, name: `老师${i}`, mobile: null, deleted: 0 })
+        .returning('id')
+        .executeTakeFirstOrThrow(),
+    );
+  }
+  const courses = [];
+  for (let i = 0; i < 20; i++) {
+    const c = await db
+      .insertInto('course')
+      .values({
+        storeId,
+        name: `团课${i}`,
+        count: 20,
+        duration: 60,
+        color: '#1677ff',
+        genderLimit: 2,
+        ageLimit: 0,
+        enabled: 1,
+        deleted: 0,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db.insertInto('courseCard').values({ storeId, courseId: c.id, cardId: product.id }).execute();
+    courses.push(c);
+  }
+  return { productId: product.id, teacherIds: teachers.map((t) => t.id), courseIds: courses.map((c) => c.id) };
+}
+
+/** 400 sessions with room for everyone, 2000 members with a large count card each. */
+async function seedBooking(db: Db, storeId: number) {
+  const { productId, teacherIds, courseIds } = await basics(db, storeId);
+  const store = { id: storeId, name: '', timezone: 'Asia/Shanghai' };
+  const sessionIds: number[] = [];
+  await db.transaction().execute(async (tx) => {
+    for (let i = 0; i < 400; i++) {
+      const day = String(1 + (i % 28)).padStart(2, '0');
+      const hour = String(6 + Math.floor(i / 28)).padStart(2, '0');
+      const { id } = await createSession(tx, store, {
+        courseId: courseIds[i % courseIds.length],
+        teacherId: teacherIds[i % teacherIds.length],
+        areaId: null,
+        bookId: null,
+        startTime: `2099-03-${day} ${hour}:00:00`,
+        reservableCount: 100_000,
+      });
+      sessionIds.push(id);
+    }
+  });
+  const members = Array.from({ length: 2000 }, (_, i) => ({
+    storeId,
+    name: `会员${i}`,
+    mobile: `139${String(i).padStart(8, '0')}`,
+    gender: 1,
+    birthday: '1990-01-01',
+    createdAt: NOW,
+  }));
+  const memberIds: number[] = [];
+  await insertChunked(members, 500, async (chunk) => {
+    const rows = await db.insertInto('member').values(chunk).returning('id').execute();
+    memberIds.push(...rows.map((r) => r.id));
+  });
+  const cardIds: number[] = [];
+  const cards = memberIds.map((memberId) => ({
+    storeId,
+    memberId,
+    cardId: productId,
+    totalCount: 1_000_000,
+    usedCount: 0,
+    frozen: 0,
+    createdAt: NOW,
+  }));
+  await insertChunked(cards, 500, async (chunk) => {
+    const rows = await db.insertInto('memberCard').values(chunk).returning('id').execute();
+    cardIds.push(...rows.map((r) => r.id));
+  });
+  return { sessionIds, cardIds };
+}
+
+/** 100,000 sessions over ten years (about 27 a day), in one store, across areas and teachers. */
+async function seedCalendar(db: Db, storeId: number) {
+  const { teacherIds, courseIds } = await basics(db, storeId);
+  const areaIds: number[] = [];
+  const root = await db
+    .insertInto('area')
+    .values({ storeId, name: '总馆', parentId: null, sort: 0 })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  areaIds.push(root.id);
+  for (let i = 0; i < 4; i++) {
+    const a = await db
+      .insertInto('area')
+      .values({ storeId, name: `教室${i}`, parentId: root.id, sort: i })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    areaIds.push(a.id);
+  }
+  const total = 100_000;
+  const perDay = 27;
+  const start = Date.UTC(2020, 0, 1);
+  const rows: NewRow<'timetable'>[] = [];
+  for (let i = 0; i < total; i++) {
+    const day = Math.floor(i / perDay);
+    const slot = i % perDay;
+    const date = new Date(start + day * 86_400_000).toISOString().slice(0, 10);
+    const hour = String(7 + Math.floor(slot / 2)).padStart(2, '0');
+    const minute = slot % 2 ? '30' : '00';
+    const endHour = String(8 + Math.floor(slot / 2)).padStart(2, '0');
+    rows.push({
+      storeId,
+      courseId: courseIds[i % courseIds.length],
+      teacherId: teacherIds[i % teacherIds.length],
+      areaId: areaIds[i % areaIds.length],
+      bookId: null,
+      startTime: `${date} ${hour}:${minute}:00`,
+      endTime: `${date} ${endHour}:${minute}:00`,
+      reservableCount: 20,
+      realCount: i % 3,
+      isOnline: 0,
+      color: '#1677ff',
+      genderLimit: 2,
+      ageLimit: 0,
+      deleted: 0,
+      createdAt: NOW,
+    });
+  }
+  await db.transaction().execute(async (tx) => {
+    await insertChunked(rows, 1000, (chunk) => tx.insertInto('timetable').values(chunk).execute());
+  });
+  return { sessions: total, firstDate: '2020-01-01' };
+}
+
+const { handle, cleanup } = await openFresh();
+await migrateToLatest(handle.db, handle.dialect);
+const username = `bench_${crypto.randomBytes(3).toString('hex')}`;
+const { storeId } = await createStoreWithAdmin(handle.db, {
+  storeName: '压测门店',
+  admin: { username, password: PASSWORD, name: '压测管理员' },
+});
+const seedStart = performance.now();
+const data = scenario === 'calendar' ? await seedCalendar(handle.db, storeId) : await seedBooking(handle.db, storeId);
+const seedMs = Math.round(performance.now() - seedStart);
+
+const config = { ...loadConfig({ LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv), webDist: '/nonexistent' };
+const app = await buildApp({ config, database: handle, logger: false });
+if (scenario === 'calendar') {
+  const week = { fromDate: '2025-03-03', toDate: '2025-03-09', areaId: null, teacherId: null };
+  const sameAnswer = { code: 0, data: await calendar(handle.db, storeId, week), msg: '' };
+  const tiny = { code: 0, data: null, msg: '' };
+  app.post('/bench/bare', async () => sameAnswer);
+  app.post('/bench/tiny', async () => tiny);
+  app.post('/bench/cache', async (req) => {
+    useCalendarCache((req.body as { on: boolean }).on);
+    return tiny;
+  });
+}
+await app.listen({ host: '127.0.0.1', port: 0 });
+const address = app.server.address();
+const port = typeof address === 'object' && address ? address.port : 0;
+process.stdout.write(
+  `READY ${JSON.stringify({ port, username, password: PASSWORD, dialect: handle.dialect, seedMs, ...data })}\n`,
+);
+
+const stop = async () => {
+  await app.close();
+  await cleanup();
+  process.exit(0);
+};
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
