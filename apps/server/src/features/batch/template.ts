@@ -20,17 +20,16 @@ export interface TemplateRowInput {
 }
 
 /**
- * Checks a template row: every id belongs to the store (404), the fixed students fit the capacity,
- * no member appears twice, and every card can pay for the course now under the card rules, the
- * course's gender and age limits and the store's deduction mode. Names the student and the reason.
+ * Checks a template row (the payload schema already capped its seats at the capacity): every id
+ * belongs to the store (404), no member appears twice, and every card can pay for the course now
+ * under the card rules, the course's gender and age limits and the store's deduction mode.
+ * Names the student and the reason.
  */
 async function checkRow(tx: Tx, storeId: number, now: string, row: TemplateRowInput): Promise<void> {
   const course = await requireCourse(tx, storeId, row.courseId);
   await requireTeacher(tx, storeId, row.teacherId);
   await requireArea(tx, storeId, row.areaId);
   await requireMaterial(tx, storeId, row.bookId);
-  const seats = row.students.reduce((sum, s) => sum + s.studentCount, 0);
-  if (seats > row.reservableCount) throw conflict(Msg.studentsCap);
   const cards = await requireCards(
     tx,
     storeId,

@@ -1,8 +1,12 @@
 import { Msg } from '@studio/contract';
+import { sql } from 'kysely';
 import { expect, it } from 'vitest';
+import { buildApp } from '../../app.ts';
+import { loadConfig } from '../../config.ts';
+import { openDatabase } from '../../db/index.ts';
 import { addDays } from '../../lib/time.ts';
 import { EngineFactory } from '../../test/factory-engine.ts';
-import { describeEachDb, newStore, type TestEnv } from '../../test/harness.ts';
+import { Client, describeEachDb, newStore, PG_URL, type TestEnv } from '../../test/harness.ts';
 import { templateDate } from './plan.ts';
 import { API, expectInvariants, FUTURE, snapshot } from './test-kit.ts';
 
@@ -135,6 +139,34 @@ describeEachDb('weekly template scheduling', (env) => {
     const later = await s.client.call(ARRANGE, { fromDate: addDays(FUTURE, 14), arrangeWeeks: 1 });
     expect(later.data).toEqual({ count: 1 });
     await expectInvariants(s.factory.db, s.storeId);
+  });
+
+  it('refuses the duplicate across two app instances on one database', async () => {
+    const s = await freshStore(env());
+    await row(s, { weekday: 4, time: '08:00', students: 2 });
+    let database;
+    if (env().dialect === 'postgres') {
+      database = openDatabase({ url: PG_URL, schema: env().database.schema, poolMax: 4 });
+    } else {
+      const files = await sql<{ name: string; file: string }>`pragma database_list`.execute(env().database.db);
+      database = openDatabase({ file: files.rows.find((f) => f.name === 'main')!.file });
+    }
+    const config = { ...loadConfig({ LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv), webDist: '/nonexistent' };
+    const app = await buildApp({ config, database, validateResponses: true, logger: false });
+    try {
+      await app.ready();
+      const second = new Client(app);
+      expect((await second.login(s.username)).code).toBe(0);
+      const body = { fromDate: FUTURE, arrangeWeeks: 20 };
+      const answers = await Promise.all([s.client.call(ARRANGE, body), second.call(ARRANGE, body)]);
+      expect(answers.map((a) => a.code).sort()).toEqual([0, 409]);
+      expect(answers.find((a) => a.code !== 0)!.msg).toBe(Msg.duplicateOp);
+      expect(await snapshot(s.factory.db, s.storeId)).toMatchObject({ sessions: 20, reservations: 40 });
+      await expectInvariants(s.factory.db, s.storeId);
+    } finally {
+      await app.close();
+      await database.close();
+    }
   });
 
   it('lets the same request through once its lock has expired (then the teacher clash refuses it)', async () => {
@@ -270,4 +302,83 @@ describeEachDb('weekly template scheduling', (env) => {
     expect(b.data).toEqual({ count: 8000 });
     await expectInvariants(s.factory.db, s.storeId);
   });
+});
+
+describeEachDb('weekly template bulk path matches the engine', (env) => {
+  /** Rows a booking leaves behind, without ids, times and teacher (which differ between the two paths). */
+  async function trail(s: Store, timetableId: number) {
+    const db = s.factory.db;
+    const session = await db
+      .selectFrom('timetable')
+      .selectAll()
+      .where('id', '=', timetableId)
+      .executeTakeFirstOrThrow();
+    const { id: _i, teacherId: _t, startTime: _s, endTime: _e, createdAt: _c, ...sessionRest } = session;
+    const strip = <T extends Record<string, unknown>>(rows: T[]) =>
+      rows.map((r) => {
+        const out: Record<string, unknown> = {};
+        for (const [k, v] of Object.entries(r)) {
+          if (!/^(id|timetableId|reservationId|pendingId|createTime|createdAt)$/.test(k)) out[k] = v;
+        }
+        return out;
+      });
+    return {
+      session: sessionRest,
+      cards: strip(await db.selectFrom('timetableCard').selectAll().where('timetableId', '=', timetableId).execute()),
+      reservations: strip(
+        await db
+          .selectFrom('reservation')
+          .selectAll()
+          .where('timetableId', '=', timetableId)
+          .orderBy('memberId')
+          .execute(),
+      ),
+      pendings: strip(
+        await db.selectFrom('pending').selectAll().where('timetableId', '=', timetableId).orderBy('memberId').execute(),
+      ),
+      history: strip(
+        await db.selectFrom('history').selectAll().where('timetableId', '=', timetableId).orderBy('memberId').execute(),
+      ),
+      ledger: strip(
+        await db
+          .selectFrom('cardLedger')
+          .selectAll()
+          .where('timetableId', '=', timetableId)
+          .orderBy('memberCardId')
+          .execute(),
+      ),
+    };
+  }
+
+  for (const mode of [0, 1] as const) {
+    it(`writes what createSession + ${mode ? 'addPending' : 'bookWithCard'} write (mode ${mode})`, async () => {
+      const s = await freshStore(env(), { genderLimit: 2, color: '#00aa00' });
+      await s.ef.setMode(mode);
+      const r = await row(s, { weekday: 1, time: '09:00', students: 2 });
+      await s.client.ok(ARRANGE, { fromDate: FUTURE, arrangeWeeks: 1 });
+      const other = await s.factory.teacher();
+      const viaEngine = await s.client.ok(`${API}/batch/arrange/course`, {
+        cid: s.course.id,
+        areaId: null,
+        students: 10,
+        tid: other.id,
+        startDate: addDays(FUTURE, 7),
+        arrangeTimes: 1,
+        courseTimes: [{ weekday: 1, arrangeTime: '09:00' }],
+        mcIds: r.cards.map((c) => c.id),
+        isOnline: 0,
+      });
+      const bulk = await s.factory.db
+        .selectFrom('timetable')
+        .select('id')
+        .where('teacherId', '=', r.teacherId)
+        .executeTakeFirstOrThrow();
+      const fromBulk = await trail(s, bulk.id);
+      expect(fromBulk.history).toHaveLength(2);
+      expect(fromBulk.cards).toHaveLength(1);
+      expect(mode ? fromBulk.pendings : fromBulk.ledger).toHaveLength(2);
+      expect(fromBulk).toEqual(await trail(s, viaEngine.ids[0]));
+      await expectInvariants(s.factory.db, s.storeId);
+    });
+  }
 });
