@@ -11,7 +11,7 @@ const WEBP = Buffer.concat([Buffer.from('RIFF'), Buffer.from([0x1a, 0, 0, 0]), B
 const GIF = Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1');
 const dataUrl = (mime: string, bytes: Buffer) => `data:${mime};base64,${bytes.toString('base64')}`;
 
-describeEachDbOwnApp('store logo upload and file route', { withFileRoute: true }, (env) => {
+describeEachDbOwnApp('store logo upload and file route', (env) => {
   it('stores a PNG, JPEG or WebP logo and serves it back with its type and safe headers', async () => {
     const { client, storeId } = await storeIn(env());
     for (const [mime, bytes] of [

@@ -9,7 +9,7 @@ const admin = { username: 'owner', name: '店长', mobile: '13900000001', passwo
 /** An anonymous call with no content type at all, as a plain fetch of a public call may send. */
 const noType = (c: Client, url: string) => c.app.inject({ method: 'POST', url });
 
-describeEachDbOwnApp('first-run setup on an empty database', { withFileRoute: false }, (env) => {
+describeEachDbOwnApp('first-run setup on an empty database', (env) => {
   it('reports needsSetup on an empty database', async () => {
     expect(await env().anon().ok(STATUS)).toEqual({ needsSetup: true });
     expect((await noType(env().anon(), STATUS)).json().data).toEqual({ needsSetup: true });
@@ -74,7 +74,7 @@ describeEachDbOwnApp('first-run setup on an empty database', { withFileRoute: fa
   });
 });
 
-describeEachDbOwnApp('first-run setup under concurrent attempts', { withFileRoute: false }, (env) => {
+describeEachDbOwnApp('first-run setup under concurrent attempts', (env) => {
   it('creates exactly one store when several inits race', async () => {
     const answers = await Promise.all(
       Array.from({ length: 5 }, (_, i) =>

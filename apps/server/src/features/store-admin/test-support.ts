@@ -3,7 +3,6 @@ import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
 import type { DbHandle, Dialect } from '../../db/index.ts';
 import { Client, dialects, freshDatabase, newStore, PG_URL, REQUIRE_ALL, type App } from '../../test/harness.ts';
-import { registerStoreFileRoute } from './file-route.ts';
 
 export interface OwnAppEnv {
   dialect: Dialect;
@@ -13,14 +12,10 @@ export interface OwnAppEnv {
 }
 
 /**
- * Like describeEachDb, but builds the app itself: `withFileRoute` registers GET /store/files/:id
- * (app.ts does not yet), and no store is created, so a suite can start from an empty database.
+ * Like describeEachDb, but creates no store, so a suite can start from an empty database (first-run
+ * setup) or make the stores it needs with `storeIn`.
  */
-export function describeEachDbOwnApp(
-  name: string,
-  opts: { withFileRoute: boolean },
-  fn: (env: () => OwnAppEnv) => void,
-): void {
+export function describeEachDbOwnApp(name: string, fn: (env: () => OwnAppEnv) => void): void {
   for (const dialect of dialects) {
     if (dialect === 'postgres' && !PG_URL) {
       if (REQUIRE_ALL) {
@@ -43,7 +38,6 @@ export function describeEachDbOwnApp(
         drop = database.drop;
         const config = { ...loadConfig({ LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv), webDist: '/nonexistent' };
         const app = await buildApp({ config, database, validateResponses: true, logger: false });
-        if (opts.withFileRoute) registerStoreFileRoute(app, app.deps);
         await app.ready();
         env = { dialect, app, database, anon: () => new Client(app) };
       }, 60_000);
