@@ -33,16 +33,21 @@ export async function freshDatabase(dialect: Dialect): Promise<DbHandle & { drop
   await admin.query(`create schema ${schema}`);
   await admin.end();
   const handle = openDatabase({ url: PG_URL, schema, poolMax: 30 });
-  await migrateToLatest(handle.db, 'postgres');
-  return {
-    ...handle,
-    drop: async () => {
-      const c = new pg.Client({ connectionString: PG_URL });
-      await c.connect();
-      await c.query(`drop schema ${schema} cascade`);
-      await c.end();
-    },
+  const drop = async () => {
+    const c = new pg.Client({ connectionString: PG_URL });
+    await c.connect();
+    await c.query(`drop schema if exists ${schema} cascade`);
+    await c.end();
   };
+  try {
+    await migrateToLatest(handle.db, 'postgres');
+  } catch (err) {
+    // A failed migration must not leave its schema behind.
+    await handle.close();
+    await drop();
+    throw err;
+  }
+  return { ...handle, drop };
 }
 
 export interface Answer<T = unknown> extends Envelope<T> {
