@@ -38,7 +38,7 @@ describeBrowser('calendar', (env) => {
     await shot(page, 'calendar-colours');
 
     // the venue filter: a parent venue includes its rooms
-    await pickTree(page, page.getByTestId('area-filter').locator('..'), `测试馆色`);
+    await pickTree(page, page.getByTestId('area-filter').locator('..'), '测试馆色');
     await freeEvent.waitFor();
     expect(await page.locator('.session-event').count()).toBe(2);
 
@@ -59,6 +59,7 @@ describeBrowser('calendar', (env) => {
     await page.getByRole('button', { name: '添加课程' }).click();
     const m = modal(page, '添加课程');
     await m.getByRole('button', { name: /保\s*存/ }).click();
+    await m.locator('.ant-form-item-explain-error').first().waitFor();
     expect(await m.locator('.ant-form-item-explain-error', { hasText: '请补全' }).count()).toBeGreaterThanOrEqual(4);
     await shot(page, 'modal-add-session-validation');
 

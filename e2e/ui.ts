@@ -21,6 +21,7 @@ export async function pick(page: Page, item: Locator, option: string, search?: s
 /** Picks a tree-select node by its title. */
 export async function pickTree(page: Page, item: Locator, title: string): Promise<void> {
   await item.locator('.ant-select').first().click();
+  await page.keyboard.type(title);
   const dropdown = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').last();
   await dropdown.locator('.ant-select-tree-title', { hasText: title }).first().click();
 }
@@ -30,7 +31,19 @@ export async function typeInto(page: Page, input: Locator, value: string): Promi
   await input.click();
   await input.fill(value);
   await page.keyboard.press('Enter');
-  await page.keyboard.press('Escape');
+  await closePickers(page);
+}
+
+/** Leaves any picker popup that is still open (blur commits a typed value). */
+async function closePickers(page: Page): Promise<void> {
+  const open = page.locator('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden)');
+  if (await open.count()) {
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await open
+      .first()
+      .waitFor({ state: 'hidden', timeout: 3000 })
+      .catch(() => undefined);
+  }
 }
 
 /** Fills both ends of a RangePicker. */
@@ -41,7 +54,7 @@ export async function typeRange(page: Page, picker: Locator, from: string, to: s
   await page.keyboard.press('Enter');
   await inputs.nth(1).fill(to);
   await page.keyboard.press('Enter');
-  await page.keyboard.press('Escape');
+  await closePickers(page);
 }
 
 /** Waits for an antd message (toast) with this text. */

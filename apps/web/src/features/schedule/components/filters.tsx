@@ -19,6 +19,8 @@ export function Filters({ areaId, teacherId, onArea, onTeacher }: Props) {
         style={{ width: 200 }}
         placeholder="全部场地"
         allowClear
+        showSearch
+        treeNodeFilterProp="title"
         treeDefaultExpandAll
         loading={areas.isPending}
         value={areaId ?? undefined}

@@ -51,6 +51,8 @@ export function AreaSelect({
       id={id}
       placeholder="不选表示无场地"
       allowClear
+      showSearch
+      treeNodeFilterProp="title"
       treeDefaultExpandAll
       loading={q.isPending}
       value={value ?? undefined}

@@ -1,6 +1,6 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { batchArrangeCourse, Msg, WEEKDAY_NAMES, type ReqOf } from '@studio/contract';
-import { App, Button, Checkbox, DatePicker, Form, InputNumber, Modal, Space, Switch, TimePicker } from 'antd';
+import { App, Button, Checkbox, DatePicker, Form, InputNumber, Modal, Select, Space, Switch, TimePicker } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { call } from '../../../api/client.ts';
@@ -150,23 +150,19 @@ export default function BatchArrangeModal({ onClose }: ToolModalProps) {
             {rows.map((r, i) => (
               <Space key={r.key} style={{ width: '100%' }} align="start">
                 <span style={{ lineHeight: '32px' }}>学生{i + 1}</span>
-                <div
-                  style={{ width: 220 }}
-                  onMouseDownCapture={(e) => {
-                    if (!cid) {
-                      e.preventDefault();
-                      e.stopPropagation();
-                      void message.warning(Msg.courseFirst);
-                    }
-                  }}
-                >
+                <div style={{ width: 220 }}>
                   {cid ? (
                     <MemberPicker
                       value={r.memberId}
                       onChange={(id) => setRow(r.key, { memberId: id, mcId: undefined })}
                     />
                   ) : (
-                    <MemberPicker disabled />
+                    <Select
+                      style={{ width: '100%' }}
+                      placeholder={Msg.courseFirstThenStudent}
+                      open={false}
+                      onClick={() => void message.warning(Msg.courseFirst)}
+                    />
                   )}
                 </div>
                 <div style={{ width: 220 }}>

@@ -71,13 +71,14 @@ export default function CopyScheduleModal({ onClose }: ToolModalProps) {
           validateStatus={errors.former ? 'error' : undefined}
           help={errors.former}
         >
-          <DatePicker.RangePicker
-            data-testid="copy-former"
-            style={{ width: '100%' }}
-            presets={copyPresets}
-            value={former}
-            onChange={(r) => onPick('former', r)}
-          />
+          <div data-testid="copy-former">
+            <DatePicker.RangePicker
+              style={{ width: '100%' }}
+              presets={copyPresets}
+              value={former}
+              onChange={(r) => onPick('former', r)}
+            />
+          </div>
         </Form.Item>
         <Form.Item
           label="复制到哪段时间"
@@ -85,13 +86,14 @@ export default function CopyScheduleModal({ onClose }: ToolModalProps) {
           validateStatus={errors.after ? 'error' : undefined}
           help={errors.after}
         >
-          <DatePicker.RangePicker
-            data-testid="copy-after"
-            style={{ width: '100%' }}
-            presets={aheadPresets}
-            value={after}
-            onChange={(r) => onPick('after', r)}
-          />
+          <div data-testid="copy-after">
+            <DatePicker.RangePicker
+              style={{ width: '100%' }}
+              presets={aheadPresets}
+              value={after}
+              onChange={(r) => onPick('after', r)}
+            />
+          </div>
         </Form.Item>
         <Form.Item label="场地">
           <AreaSelect value={areaId} onChange={setAreaId} />
