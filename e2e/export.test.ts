@@ -1,0 +1,75 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import ExcelJS from 'exceljs';
+import { expect, it } from 'vitest';
+import { ARTIFACTS, describeBrowser, shot } from './harness.ts';
+import { addDays, addSession, makeFixture, mondayOf } from './seed.ts';
+import { modal, toast, typeRange } from './ui.ts';
+
+const HEADINGS = ['上课时间', '上课老师', '会员', '会员卡', '扣除', '手机号', '课程名称', '上课人数', '备注'];
+
+async function readSheet(file: string): Promise<unknown[][]> {
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.readFile(file);
+  const rows: unknown[][] = [];
+  wb.worksheets[0].eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
+  return rows;
+}
+
+describeBrowser('export', (env) => {
+  it('exports a date range to an .xlsx with the nine headings and the rows', async () => {
+    const { page, api, server } = env();
+    const f = await makeFixture(api, '导');
+    const day = addDays(mondayOf(6), 2);
+    const tid = await addSession(api, f, day, '21:00');
+    await api.ok('add/member/reservation', { mcId: f.mcId, tid, studentCount: 2, remark: '带孩子' });
+
+    await page.goto(`${server.url}/course/calendar`);
+    await page.getByRole('button', { name: '导出预约' }).click();
+    const m = modal(page, '导出预约');
+    await typeRange(page, m.locator('.ant-picker-range'), day, day);
+    await shot(page, 'modal-export');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      m.getByRole('button', { name: /导\s*出/ }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`【团课】${day}-${day}预约.xlsx`);
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
+    const file = path.join(ARTIFACTS, 'range-export.xlsx');
+    await download.saveAs(file);
+    await toast(page, '操作成功');
+    const rows = await readSheet(file);
+    expect(rows[0]).toEqual(HEADINGS);
+    expect(rows.length).toBe(2);
+    const [courseTime, teacher, member, card, used, mobile, courseName, count, remark] = rows[1];
+    expect(String(courseTime)).toContain(`${day} 21:00`);
+    expect(teacher).toBe(f.teacherName);
+    expect(member).toBe(f.memberName);
+    expect(card).toBe(`十次卡导${f.courseName.slice(3)}`);
+    expect(used).toBe(2);
+    expect(mobile).toBe(f.memberMobile);
+    expect(courseName).toBe(f.courseName);
+    expect(count).toBe(2);
+    expect(remark).toBe('带孩子');
+  });
+
+  it('exports one session from its drawer, named by start time and course', async () => {
+    const { page, api, server } = env();
+    const f = await makeFixture(api, '单导');
+    const day = addDays(mondayOf(6), 4);
+    const tid = await addSession(api, f, day, '21:00');
+    await api.ok('add/member/reservation', { mcId: f.mcId, tid, studentCount: 1 });
+    await page.goto(`${server.url}/course/calendar/detail?course_calendar_id=${tid}`);
+    const drawer = page.locator('.ant-drawer', { hasText: '课程详情' });
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      drawer.getByRole('button', { name: '导出本节预约' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`${day} 2100${f.courseName.slice(0, 15)}.xlsx`);
+    const file = path.join(ARTIFACTS, 'session-export.xlsx');
+    await download.saveAs(file);
+    const rows = await readSheet(file);
+    expect(rows[0]).toEqual(HEADINGS);
+    expect(rows[1][2]).toBe(f.memberName);
+  });
+});

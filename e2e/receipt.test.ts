@@ -1,0 +1,34 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, it } from 'vitest';
+import { ARTIFACTS, describeBrowser, shot } from './harness.ts';
+import { addDays, addSession, makeFixture, mondayOf } from './seed.ts';
+import { modal } from './ui.ts';
+
+const MM = 72 / 25.4;
+
+describeBrowser('receipt', (env) => {
+  it('prints a 58mm x 110mm page with course, member, card and parent signature', async () => {
+    const { page, api, server } = env();
+    const f = await makeFixture(api, '票');
+    const tid = await addSession(api, f, addDays(mondayOf(1), 6), '21:00');
+    await api.ok('add/member/reservation', { mcId: f.mcId, tid, studentCount: 1 });
+    await page.goto(`${server.url}/course/calendar/detail?course_calendar_id=${tid}`);
+    const drawer = page.locator('.ant-drawer', { hasText: '课程详情' });
+    await drawer.getByTestId('booked-table').getByRole('button', { name: '打印小票' }).click();
+    const m = modal(page, '打印小票');
+    for (const h of ['课程', '会员', '会员卡', '家长签字'])
+      await m.locator('.receipt h2', { hasText: h }).first().waitFor();
+    await m.locator('.receipt h1', { hasText: '悦动健身工作室' }).waitFor();
+    await shot(page, 'modal-receipt');
+
+    const pdf = await page.pdf({ preferCSSPageSize: true, printBackground: true });
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
+    fs.writeFileSync(path.join(ARTIFACTS, 'receipt.pdf'), pdf);
+    const text = pdf.toString('latin1');
+    const boxes = [...text.matchAll(/\/MediaBox\s*\[\s*0\s+0\s+([\d.]+)\s+([\d.]+)\s*\]/g)];
+    expect(boxes.length).toBe(1);
+    expect(Number(boxes[0][1]) / MM).toBeCloseTo(58, 0);
+    expect(Number(boxes[0][2]) / MM).toBeCloseTo(110, 0);
+  });
+});
