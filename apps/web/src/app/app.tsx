@@ -5,6 +5,7 @@ import { Providers } from './providers.tsx';
 import { screens } from './routes.tsx';
 
 const LoginPage = lazy(() => import('../features/login/login-page.tsx'));
+const SetupPage = lazy(() => import('../features/setup/setup-page.tsx'));
 
 const router = createBrowserRouter([
   {
@@ -12,6 +13,14 @@ const router = createBrowserRouter([
     element: (
       <Suspense fallback={<PageLoading />}>
         <LoginPage />
+      </Suspense>
+    ),
+  },
+  {
+    path: '/setup',
+    element: (
+      <Suspense fallback={<PageLoading />}>
+        <SetupPage />
       </Suspense>
     ),
   },

@@ -8,27 +8,42 @@ export interface ScreenRoute {
   menu?: { label: string; key: string };
 }
 
-const Placeholder = lazy(() => import('../features/placeholder/placeholder-page.tsx'));
+const CardList = lazy(() => import('../features/cards/card-page.tsx'));
+const MemberList = lazy(() => import('../features/members/member-list-page.tsx'));
+const MemberDetail = lazy(() => import('../features/members/member-detail-page.tsx'));
+const CourseList = lazy(() => import('../features/courses/course-list-page.tsx'));
+const CourseEdit = lazy(() => import('../features/courses/course-edit-page.tsx'));
+const FixTimetable = lazy(() => import('../features/fix-timetable/fix-timetable-page.tsx'));
+const TeacherList = lazy(() => import('../features/teachers/teacher-page.tsx'));
+const VenueList = lazy(() => import('../features/venues/venue-page.tsx'));
+const MaterialList = lazy(() => import('../features/materials/material-page.tsx'));
+const BookingSetting = lazy(() => import('../features/settings/booking-setting-page.tsx'));
+const StoreSettings = lazy(() => import('../features/settings/store-settings-page.tsx'));
 const Schedule = lazy(() => import('../features/schedule/schedule-page.tsx'));
 
 /** Every screen of the back office. Add a screen here: its route and (optionally) its menu entry. */
 export const screens: ScreenRoute[] = [
   { path: '/course/calendar', Component: Schedule, menu: { label: '课程表', key: '/course/calendar' } },
   { path: '/course/calendar/detail', Component: Schedule },
-  { path: '/card/list', Component: Placeholder, menu: { label: '会员卡', key: '/card/list' } },
-  { path: '/course/list', Component: Placeholder, menu: { label: '课程', key: '/course/list' } },
-  { path: '/course/edit/:id', Component: Placeholder },
+  { path: '/card/list', Component: CardList, menu: { label: '会员卡', key: '/card/list' } },
+  { path: '/member/list', Component: MemberList, menu: { label: '会员', key: '/member/list' } },
+  { path: '/member/detail', Component: MemberDetail },
+  { path: '/course/list', Component: CourseList, menu: { label: '课程', key: '/course/list' } },
+  { path: '/course/edit/:id', Component: CourseEdit },
   {
     path: '/course/fix_booking_timetable',
-    Component: Placeholder,
+    Component: FixTimetable,
     menu: { label: '周固定课表', key: '/course/fix_booking_timetable' },
   },
+  { path: '/teacher/list', Component: TeacherList, menu: { label: '老师', key: '/teacher/list' } },
+  { path: '/venue/list', Component: VenueList, menu: { label: '场地', key: '/venue/list' } },
+  { path: '/material/list', Component: MaterialList, menu: { label: '教材', key: '/material/list' } },
   {
     path: '/course_setting/course_setting',
-    Component: Placeholder,
+    Component: BookingSetting,
     menu: { label: '预约设置', key: '/course_setting/course_setting' },
   },
-  { path: '/member/detail', Component: Placeholder },
+  { path: '/store/settings', Component: StoreSettings, menu: { label: '门店设置', key: '/store/settings' } },
 ];
 
 export const menuItems: MenuProps['items'] = screens

@@ -1,6 +1,6 @@
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
-import { login } from '@studio/contract';
-import { useQueryClient } from '@tanstack/react-query';
+import { login, setupStatus } from '@studio/contract';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Form, Input, Typography } from 'antd';
 import { useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
@@ -25,8 +25,15 @@ export default function LoginPage() {
   const { data: profile } = useProfile();
   const [loading, setLoading] = useState(false);
   const target = safeRedirect(params.get('redirect'));
+  // First run: an installation without a store sends to the setup screen.
+  const setup = useQuery({
+    queryKey: ['setup-status'],
+    queryFn: () => call(setupStatus, {}, { silent: true }),
+    enabled: !profile,
+  });
 
   if (profile) return <Navigate to={target} replace />;
+  if (setup.data?.needsSetup) return <Navigate to="/setup" replace />;
 
   const onFinish = async (v: LoginForm) => {
     setLoading(true);

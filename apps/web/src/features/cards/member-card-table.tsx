@@ -1,0 +1,167 @@
+import {
+  BIG_TYPE_COUNT,
+  CARD_TYPE_NO_EXPIRY,
+  topupMemberCard,
+  updateMemberCardExpire,
+  updateMemberCardStatus,
+  type MemberCardRow,
+} from '@studio/contract';
+import { DatePicker, Form, InputNumber, Modal, Popconfirm, Space, Table, Tag } from 'antd';
+import type { Dayjs } from 'dayjs';
+import { useState } from 'react';
+import { call } from '../../api/client.ts';
+import dayjs from '../../app/dayjs.ts';
+import { balanceText } from '../schedule/lib/format.ts';
+import { useWrite } from '../settings/lib/use-write.ts';
+import LedgerDrawer from './ledger-drawer.tsx';
+import { CARD_WRITE_KEYS } from './member-cards.ts';
+import { amountIn, toFen, unitOf } from './products.ts';
+
+type Action = { kind: 'topup' | 'expire' | 'ledger'; card: MemberCardRow };
+
+/** A member's cards: balance, expiry, state, with top-up, freeze, expiry change and ledger. */
+export function MemberCardTable({ cards, loading }: { cards: MemberCardRow[]; loading?: boolean }) {
+  const [action, setAction] = useState<Action | null>(null);
+  const freeze = useWrite((id: number, frozen: 0 | 1) => call(updateMemberCardStatus, { id, frozen }), {
+    success: '操作成功',
+    invalidate: CARD_WRITE_KEYS,
+  });
+  return (
+    <>
+      <Table<MemberCardRow>
+        rowKey="id"
+        size="middle"
+        loading={loading}
+        dataSource={cards}
+        pagination={false}
+        data-testid="member-card-table"
+        locale={{ emptyText: '暂无会员卡' }}
+        columns={[
+          { title: '卡名称', dataIndex: 'cardName' },
+          {
+            title: '类别',
+            dataIndex: 'bigType',
+            width: 80,
+            render: (v: number) => (v === BIG_TYPE_COUNT ? '次卡' : '储值卡'),
+          },
+          {
+            title: '余额',
+            width: 130,
+            render: (_, c) => <span className="card-balance">{balanceText(c)}</span>,
+          },
+          { title: '总额', width: 110, render: (_, c) => amountIn(c.bigType, c.totalCount) },
+          { title: '已用', width: 110, render: (_, c) => amountIn(c.bigType, c.usedCount) },
+          {
+            title: '有效期至',
+            dataIndex: 'expireTime',
+            width: 110,
+            render: (v: string | null, c) => (c.cardType === CARD_TYPE_NO_EXPIRY || !v ? '永久有效' : v.slice(0, 10)),
+          },
+          {
+            title: '状态',
+            width: 80,
+            render: (_, c) =>
+              c.frozen ? (
+                <Tag color="blue">已冻结</Tag>
+              ) : c.expireTime && dayjs(c.expireTime).isBefore(dayjs()) ? (
+                <Tag color="red">已过期</Tag>
+              ) : (
+                <Tag color="green">正常</Tag>
+              ),
+          },
+          {
+            title: '操作',
+            width: 240,
+            render: (_, c) => (
+              <Space size="small">
+                <a onClick={() => setAction({ kind: 'topup', card: c })}>充值</a>
+                <Popconfirm
+                  title={c.frozen ? '确定解冻这张会员卡吗？' : '冻结后该卡不能预约，确定冻结吗？'}
+                  onConfirm={() => freeze.run(c.id, c.frozen ? 0 : 1)}
+                >
+                  <a>{c.frozen ? '解冻' : '冻结'}</a>
+                </Popconfirm>
+                {c.cardType !== CARD_TYPE_NO_EXPIRY && (
+                  <a onClick={() => setAction({ kind: 'expire', card: c })}>改有效期</a>
+                )}
+                <a onClick={() => setAction({ kind: 'ledger', card: c })}>流水</a>
+              </Space>
+            ),
+          },
+        ]}
+      />
+      {action?.kind === 'topup' && <TopupModal card={action.card} onClose={() => setAction(null)} />}
+      {action?.kind === 'expire' && <ExpireModal card={action.card} onClose={() => setAction(null)} />}
+      {action?.kind === 'ledger' && <LedgerDrawer card={action.card} onClose={() => setAction(null)} />}
+    </>
+  );
+}
+
+function TopupModal({ card, onClose }: { card: MemberCardRow; onClose: () => void }) {
+  const [form] = Form.useForm<{ amount: number }>();
+  const isCount = card.bigType === BIG_TYPE_COUNT;
+  const save = useWrite(
+    (amount: number) => call(topupMemberCard, { id: card.id, amount: isCount ? amount : toFen(amount) }),
+    { success: '充值成功', invalidate: CARD_WRITE_KEYS },
+  );
+  const onOk = async () => {
+    const v = await form.validateFields().catch(() => null);
+    if (v && (await save.run(v.amount))) onClose();
+  };
+  return (
+    <Modal
+      open
+      title={`充值：${card.cardName}`}
+      okText="充值"
+      confirmLoading={save.loading}
+      onOk={onOk}
+      onCancel={onClose}
+    >
+      <p>当前余额：{balanceText(card)}</p>
+      <Form form={form} layout="vertical">
+        <Form.Item
+          label="充值数量"
+          name="amount"
+          rules={[
+            { required: true, message: '充值数量必须大于0' },
+            { type: 'number', min: isCount ? 1 : 0.01, message: '充值数量必须大于0' },
+          ]}
+        >
+          <InputNumber precision={isCount ? 0 : 2} style={{ width: 220 }} suffix={unitOf(card.bigType)} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
+
+function ExpireModal({ card, onClose }: { card: MemberCardRow; onClose: () => void }) {
+  const [form] = Form.useForm<{ date: Dayjs }>();
+  const save = useWrite(
+    (d: Dayjs) => call(updateMemberCardExpire, { id: card.id, expireTime: d.format('YYYY-MM-DD') }),
+    { success: '操作成功', invalidate: CARD_WRITE_KEYS },
+  );
+  const onOk = async () => {
+    const v = await form.validateFields().catch(() => null);
+    if (v && (await save.run(v.date))) onClose();
+  };
+  return (
+    <Modal
+      open
+      title={`修改有效期：${card.cardName}`}
+      okText="保存"
+      confirmLoading={save.loading}
+      onOk={onOk}
+      onCancel={onClose}
+    >
+      <Form
+        form={form}
+        layout="vertical"
+        initialValues={{ date: card.expireTime ? dayjs(card.expireTime) : undefined }}
+      >
+        <Form.Item label="有效期至（含当天）" name="date" rules={[{ required: true, message: '请选择到期日期' }]}>
+          <DatePicker style={{ width: 220 }} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,209 @@
+import { PlusOutlined } from '@ant-design/icons';
+import {
+  BIG_TYPE_COUNT,
+  CARD_TYPE_NO_EXPIRY,
+  deleteCardProduct,
+  insertCardProduct,
+  RefMsg,
+  updateCardProduct,
+  type zCardProduct,
+} from '@studio/contract';
+import { Button, Form, Input, InputNumber, Modal, Popconfirm, Radio, Select, Space, Table, Tag } from 'antd';
+import { useState } from 'react';
+import type { z } from 'zod';
+import { call } from '../../api/client.ts';
+import { useCourses } from '../schedule/lib/reference.ts';
+import { useWrite } from '../settings/lib/use-write.ts';
+import { amountIn, PRODUCTS_KEY, toFen, unitOf, useCardProducts, yuan } from './products.ts';
+
+type Product = z.infer<typeof zCardProduct>;
+
+interface Values {
+  cardName: string;
+  bigType: 1 | 2;
+  cardType: 1 | 2;
+  perCount: number;
+  price: number;
+  courseIds: number[];
+}
+
+const KEYS = [PRODUCTS_KEY, ['store-courses'], ['store-course'], ['session']];
+
+/** The card products: count or money cards, expiry kind, per-class charge, price, courses. */
+export default function ProductTab() {
+  const q = useCardProducts();
+  const [search, setSearch] = useState('');
+  const [editing, setEditing] = useState<Product | 'new' | null>(null);
+  const del = useWrite((id: number) => call(deleteCardProduct, { id }), { success: '删除成功', invalidate: KEYS });
+  const rows = (q.data ?? []).filter((p) => !search || p.cardName.includes(search));
+  return (
+    <>
+      <Space style={{ marginBottom: 12, width: '100%', justifyContent: 'space-between' }}>
+        <Input.Search allowClear placeholder="卡种名称" onSearch={setSearch} style={{ width: 220 }} />
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
+          添加卡种
+        </Button>
+      </Space>
+      <Table<Product>
+        rowKey="id"
+        size="middle"
+        loading={q.isFetching}
+        dataSource={rows}
+        pagination={{ pageSize: 10, showTotal: (n) => `共 ${n} 种` }}
+        columns={[
+          { title: '卡种名称', dataIndex: 'cardName', sorter: (a, b) => a.cardName.localeCompare(b.cardName, 'zh') },
+          {
+            title: '类别',
+            dataIndex: 'bigType',
+            width: 90,
+            render: (v: number) =>
+              v === BIG_TYPE_COUNT ? <Tag color="blue">次卡</Tag> : <Tag color="gold">储值卡</Tag>,
+          },
+          {
+            title: '有效期',
+            dataIndex: 'cardType',
+            width: 100,
+            render: (v: number) => (v === CARD_TYPE_NO_EXPIRY ? '永久有效' : '有期限'),
+          },
+          {
+            title: '每次扣除',
+            dataIndex: 'perCount',
+            width: 110,
+            render: (v: number, p) => amountIn(p.bigType, v),
+          },
+          {
+            title: '价格',
+            dataIndex: 'price',
+            width: 120,
+            sorter: (a, b) => a.price - b.price,
+            render: (v: number) => `${yuan(v)} 元`,
+          },
+          {
+            title: '可预约课程',
+            dataIndex: 'courses',
+            render: (cs: Product['courses']) => (cs.length ? cs.map((c) => <Tag key={c.id}>{c.name}</Tag>) : '-'),
+          },
+          {
+            title: '操作',
+            width: 120,
+            render: (_, p) => (
+              <Space>
+                <a onClick={() => setEditing(p)}>编辑</a>
+                <Popconfirm
+                  title={`确定停用卡种 ${p.cardName} 吗？已发出的会员卡不受影响。`}
+                  onConfirm={() => del.run(p.id)}
+                >
+                  <a style={{ color: '#ff4d4f' }}>删除</a>
+                </Popconfirm>
+              </Space>
+            ),
+          },
+        ]}
+      />
+      {editing && <ProductModal product={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
+    </>
+  );
+}
+
+function ProductModal({ product, onClose }: { product: Product | null; onClose: () => void }) {
+  const [form] = Form.useForm<Values>();
+  const courses = useCourses();
+  const bigType = Form.useWatch('bigType', form) ?? product?.bigType ?? BIG_TYPE_COUNT;
+  const isCount = bigType === BIG_TYPE_COUNT;
+  const save = useWrite(
+    (v: Values) => {
+      const body = {
+        cardName: v.cardName,
+        bigType: v.bigType,
+        cardType: v.cardType,
+        perCount: v.bigType === BIG_TYPE_COUNT ? v.perCount : toFen(v.perCount),
+        price: toFen(v.price),
+        courseIds: v.courseIds ?? [],
+      };
+      return product ? call(updateCardProduct, { id: product.id, ...body }) : call(insertCardProduct, body);
+    },
+    { success: '操作成功', invalidate: KEYS },
+  );
+  const onOk = async () => {
+    const v = await form.validateFields().catch(() => null);
+    if (v && (await save.run(v))) onClose();
+  };
+  const options = (courses.data ?? []).map((c) => ({ value: c.id, label: c.name }));
+  for (const c of product?.courses ?? []) {
+    if (!options.some((o) => o.value === c.id)) options.push({ value: c.id, label: c.name });
+  }
+  const initial: Partial<Values> = product
+    ? {
+        cardName: product.cardName,
+        bigType: product.bigType as 1 | 2,
+        cardType: product.cardType as 1 | 2,
+        perCount: product.bigType === BIG_TYPE_COUNT ? product.perCount : product.perCount / 100,
+        price: product.price / 100,
+        courseIds: product.courses.map((c) => c.id),
+      }
+    : { bigType: 1, cardType: 1, perCount: 1, courseIds: [] };
+  return (
+    <Modal
+      open
+      title={product ? '编辑卡种' : '添加卡种'}
+      okText="保存"
+      confirmLoading={save.loading}
+      onOk={onOk}
+      onCancel={onClose}
+      width={560}
+    >
+      <Form<Values> form={form} layout="vertical" initialValues={initial}>
+        <Form.Item
+          label="卡种名称"
+          name="cardName"
+          rules={[{ required: true, whitespace: true, message: RefMsg.cardName }]}
+        >
+          <Input maxLength={50} />
+        </Form.Item>
+        <Space size="large">
+          <Form.Item label="类别" name="bigType">
+            <Radio.Group
+              options={[
+                { value: 1, label: '次卡' },
+                { value: 2, label: '储值卡' },
+              ]}
+            />
+          </Form.Item>
+          <Form.Item label="有效期" name="cardType">
+            <Radio.Group
+              options={[
+                { value: 1, label: '有期限' },
+                { value: 2, label: '永久有效' },
+              ]}
+            />
+          </Form.Item>
+        </Space>
+        <Space size="large" align="start">
+          <Form.Item
+            label="每人每节课扣除"
+            name="perCount"
+            rules={[
+              { required: true, message: '请输入每次扣除数量' },
+              { type: 'number', min: 0, message: '每次扣除数量不能小于0' },
+            ]}
+          >
+            <InputNumber precision={isCount ? 0 : 2} style={{ width: 200 }} suffix={unitOf(bigType)} />
+          </Form.Item>
+          <Form.Item
+            label="价格"
+            name="price"
+            rules={[
+              { required: true, message: '请输入价格' },
+              { type: 'number', min: 0, message: '价格不能小于0' },
+            ]}
+          >
+            <InputNumber precision={2} style={{ width: 200 }} suffix="元" />
+          </Form.Item>
+        </Space>
+        <Form.Item label="可预约的课程" name="courseIds">
+          <Select mode="multiple" allowClear optionFilterProp="label" loading={courses.isPending} options={options} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,118 @@
+import { PlusOutlined } from '@ant-design/icons';
+import { storeCourseList, updateStoreCourseStatus, type Course } from '@studio/contract';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Card, Input, Space, Switch, Table, Tag } from 'antd';
+import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { call } from '../../api/client.ts';
+import { useWrite } from '../settings/lib/use-write.ts';
+import { COURSE_KEYS, COURSE_LIST_KEY, courseAgeText, courseGenderText } from './course-text.ts';
+
+/** /course/list: the store's courses with search and paging; the switch enables or disables one. */
+export default function CourseListPage() {
+  const navigate = useNavigate();
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(10);
+  const [param, setParam] = useState('');
+  const q = useQuery({
+    queryKey: [COURSE_LIST_KEY, page, pageSize, param],
+    queryFn: () => call(storeCourseList, { page, pageSize, param: param || null }),
+    placeholderData: (p) => p,
+  });
+  const status = useWrite((id: number, enabled: 0 | 1) => call(updateStoreCourseStatus, { id, enabled }), {
+    success: '操作成功',
+    invalidate: COURSE_KEYS,
+  });
+
+  return (
+    <Card
+      title="课程"
+      extra={
+        <Space>
+          <Input.Search
+            allowClear
+            placeholder="课程名称"
+            style={{ width: 220 }}
+            onSearch={(v) => {
+              setParam(v.trim());
+              setPage(1);
+            }}
+          />
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate('/course/edit/0')}>
+            添加课程
+          </Button>
+        </Space>
+      }
+    >
+      <Table<Course>
+        rowKey="id"
+        size="middle"
+        loading={q.isFetching}
+        dataSource={q.data?.list ?? []}
+        scroll={{ x: 1000 }}
+        pagination={{
+          current: page,
+          pageSize,
+          total: q.data?.total ?? 0,
+          showSizeChanger: true,
+          showTotal: (n) => `共 ${n} 门课程`,
+          onChange: (p, s) => {
+            setPage(p);
+            setPageSize(s);
+          },
+        }}
+        columns={[
+          {
+            title: '课程名称',
+            dataIndex: 'name',
+            width: 180,
+            sorter: (a, b) => a.name.localeCompare(b.name, 'zh'),
+            render: (v: string, c) => (
+              <Space>
+                <span
+                  style={{ display: 'inline-block', width: 12, height: 12, borderRadius: 2, background: c.color }}
+                />
+                {v}
+              </Space>
+            ),
+          },
+          { title: '默认人数', dataIndex: 'count', width: 100, sorter: (a, b) => a.count - b.count },
+          {
+            title: '时长',
+            dataIndex: 'duration',
+            width: 90,
+            sorter: (a, b) => a.duration - b.duration,
+            render: (v: number) => `${v} 分钟`,
+          },
+          {
+            title: '可用卡种',
+            dataIndex: 'cards',
+            render: (cards: Course['cards']) =>
+              cards.length ? cards.map((c) => <Tag key={c.id}>{c.name}</Tag>) : <Tag color="warning">未设置</Tag>,
+          },
+          { title: '性别限制', width: 90, render: (_, c) => courseGenderText(c) },
+          { title: '年龄限制', width: 200, ellipsis: true, render: (_, c) => courseAgeText(c) },
+          {
+            title: '启用',
+            dataIndex: 'enabled',
+            width: 80,
+            render: (v: number, c) => (
+              <Switch
+                size="small"
+                checked={v === 1}
+                loading={status.loading}
+                onChange={(on) => void status.run(c.id, on ? 1 : 0)}
+              />
+            ),
+          },
+          {
+            title: '操作',
+            width: 80,
+            fixed: 'right',
+            render: (_, c) => <a onClick={() => navigate(`/course/edit/${c.id}`)}>编辑</a>,
+          },
+        ]}
+      />
+    </Card>
+  );
+}

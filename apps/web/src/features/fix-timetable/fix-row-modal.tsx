@@ -1,0 +1,235 @@
+import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { insertFixTimetable, Msg, updateFixTimetable, WEEKDAY_NAMES, type FixTimetableRow } from '@studio/contract';
+import { App, Button, Col, Form, InputNumber, Modal, Row, Select, TimePicker, Typography } from 'antd';
+import type { Dayjs } from 'dayjs';
+import { call } from '../../api/client.ts';
+import dayjs from '../../app/dayjs.ts';
+import { CardPicker } from '../schedule/components/card-picker.tsx';
+import { MemberPicker } from '../schedule/components/member-picker.tsx';
+import {
+  AreaSelect,
+  CourseSelect,
+  MaterialSelect,
+  TeacherSelect,
+  useCourseCount,
+} from '../schedule/components/selects.tsx';
+import { useWrite } from '../settings/lib/use-write.ts';
+
+interface Student {
+  mid?: number;
+  mcId?: number;
+  studentCount?: number;
+  initial?: { id: number; name: string; mobile: string };
+}
+
+interface Values {
+  weekday: number;
+  time: Dayjs;
+  courseId: number;
+  teacherId: number;
+  areaId?: number | null;
+  reservableCount: number;
+  bookId?: number | null;
+  students: Student[];
+}
+
+const WEEK_OPTIONS = [1, 2, 3, 4, 5, 6, 0].map((d) => ({ value: d, label: `周${WEEKDAY_NAMES[d]}` }));
+const seatsOf = (list: Student[] | undefined) => (list ?? []).reduce((s, x) => s + (x?.studentCount ?? 0), 0);
+
+/** Adds or edits a weekly template row with its fixed students (member + card + student count). */
+export default function FixRowModal({
+  row,
+  weekday,
+  onClose,
+}: {
+  row: FixTimetableRow | null;
+  weekday: number;
+  onClose: () => void;
+}) {
+  const [form] = Form.useForm<Values>();
+  const { message } = App.useApp();
+  const courseCount = useCourseCount();
+  const courseId = Form.useWatch('courseId', form);
+  const students = Form.useWatch('students', form);
+  const capacity = Form.useWatch('reservableCount', form);
+  const save = useWrite(
+    (v: Values) => {
+      const body = {
+        weekday: v.weekday,
+        time: v.time.format('HH:mm'),
+        courseId: v.courseId,
+        teacherId: v.teacherId,
+        areaId: v.areaId ?? null,
+        reservableCount: v.reservableCount,
+        bookId: v.bookId ?? null,
+        students: (v.students ?? []).map((s) => ({ mcId: s.mcId!, studentCount: s.studentCount ?? 1 })),
+      };
+      return row ? call(updateFixTimetable, { id: row.id, ...body }) : call(insertFixTimetable, body);
+    },
+    { success: '操作成功', invalidate: [['fix-timetable']] },
+  );
+
+  const addStudent = (add: (v: Student) => void) => {
+    if (!courseId) return void message.warning(Msg.courseFirstThenStudent);
+    const list = form.getFieldValue('students') as Student[] | undefined;
+    const i = (list ?? []).findIndex((s) => !s?.mid || !s?.mcId);
+    if (i >= 0) return void message.warning(Msg.completeStudent(i + 1));
+    if (seatsOf(list) + 1 > (form.getFieldValue('reservableCount') ?? 0)) return void message.warning(Msg.studentsCap);
+    add({ studentCount: 1 });
+  };
+
+  const onOk = async () => {
+    const v = await form.validateFields().catch(() => null);
+    if (!v) return;
+    const i = (v.students ?? []).findIndex((s) => !s?.mid || !s?.mcId);
+    if (i >= 0) return void message.error(Msg.completeStudent(i + 1));
+    if (seatsOf(v.students) > v.reservableCount) return void message.error(Msg.studentsCap);
+    if (await save.run(v)) onClose();
+  };
+
+  const initial: Partial<Values> = row
+    ? {
+        weekday: row.weekday,
+        time: dayjs(`2000-01-01 ${row.time}`),
+        courseId: row.courseId,
+        teacherId: row.teacherId,
+        areaId: row.areaId,
+        reservableCount: row.reservableCount,
+        bookId: row.bookId,
+        students: row.students.map((s) => ({
+          mid: s.memberId,
+          mcId: s.mcId,
+          studentCount: s.studentCount,
+          initial: { id: s.memberId, name: s.memberName, mobile: '' },
+        })),
+      }
+    : { weekday, students: [] };
+
+  return (
+    <Modal
+      open
+      width={760}
+      title={row ? '编辑固定课' : '添加固定课'}
+      okText="保存"
+      confirmLoading={save.loading}
+      onOk={onOk}
+      onCancel={onClose}
+    >
+      <Form<Values> form={form} layout="vertical" initialValues={initial}>
+        <Row gutter={12}>
+          <Col span={6}>
+            <Form.Item label="星期" name="weekday" rules={[{ required: true, message: Msg.chooseWeekday }]}>
+              <Select options={WEEK_OPTIONS} />
+            </Form.Item>
+          </Col>
+          <Col span={6}>
+            <Form.Item label="上课时间" name="time" rules={[{ required: true, message: Msg.chooseTime }]}>
+              <TimePicker format="HH:mm" minuteStep={5} style={{ width: '100%' }} needConfirm={false} />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item label="课程" name="courseId" rules={[{ required: true, message: Msg.chooseCourse }]}>
+              <CourseSelect
+                onChange={(id: number) => {
+                  const n = courseCount(id);
+                  if (n !== undefined) form.setFieldValue('reservableCount', n);
+                  const list = (form.getFieldValue('students') as Student[] | undefined) ?? [];
+                  form.setFieldValue(
+                    'students',
+                    list.map((s) => ({ ...s, mcId: undefined })),
+                  );
+                }}
+              />
+            </Form.Item>
+          </Col>
+          <Col span={8}>
+            <Form.Item label="上课老师" name="teacherId" rules={[{ required: true, message: Msg.chooseTeacher }]}>
+              <TeacherSelect />
+            </Form.Item>
+          </Col>
+          <Col span={8}>
+            <Form.Item label="场地" name="areaId">
+              <AreaSelect />
+            </Form.Item>
+          </Col>
+          <Col span={8}>
+            <Form.Item
+              label="上课人数"
+              name="reservableCount"
+              rules={[
+                { required: true, message: Msg.fillAll },
+                { type: 'integer', min: 0, message: Msg.countNotNegative },
+              ]}
+            >
+              <InputNumber precision={0} style={{ width: '100%' }} suffix="人" />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item label="教材" name="bookId">
+              <MaterialSelect />
+            </Form.Item>
+          </Col>
+        </Row>
+        <Typography.Text strong>
+          固定学员（{seatsOf(students)}/{capacity ?? 0}）
+        </Typography.Text>
+        <Form.List name="students">
+          {(fields, { add, remove }) => (
+            <div style={{ marginTop: 8 }}>
+              {fields.map((f, i) => (
+                <StudentRow
+                  key={f.key}
+                  name={f.name}
+                  index={i}
+                  courseId={courseId}
+                  student={students?.[f.name]}
+                  onMember={() => form.setFieldValue(['students', f.name, 'mcId'], undefined)}
+                  onRemove={() => remove(f.name)}
+                />
+              ))}
+              <Button type="dashed" block icon={<PlusOutlined />} onClick={() => addStudent(add)}>
+                添加固定学员
+              </Button>
+            </div>
+          )}
+        </Form.List>
+      </Form>
+    </Modal>
+  );
+}
+
+function StudentRow(props: {
+  name: number;
+  index: number;
+  courseId?: number;
+  student?: Student;
+  onMember: () => void;
+  onRemove: () => void;
+}) {
+  const { name, index, courseId, student, onMember, onRemove } = props;
+  return (
+    <Row gutter={8} align="top" data-testid="fix-student-row">
+      <Col span={1} style={{ paddingTop: 6 }}>
+        {index + 1}
+      </Col>
+      <Col span={8}>
+        <Form.Item name={[name, 'mid']} rules={[{ required: true, message: Msg.chooseMember }]}>
+          <MemberPicker initial={student?.initial} onChange={onMember} />
+        </Form.Item>
+      </Col>
+      <Col span={9}>
+        <Form.Item name={[name, 'mcId']} rules={[{ required: true, message: Msg.completeStudent(index + 1) }]}>
+          <CardPicker mid={student?.mid} courseId={courseId} />
+        </Form.Item>
+      </Col>
+      <Col span={4}>
+        <Form.Item name={[name, 'studentCount']} rules={[{ required: true, message: Msg.studentCountMin1 }]}>
+          <InputNumber min={1} precision={0} suffix="人" style={{ width: '100%' }} />
+        </Form.Item>
+      </Col>
+      <Col span={2}>
+        <Button type="text" danger icon={<DeleteOutlined />} aria-label="删除学员" onClick={onRemove} />
+      </Col>
+    </Row>
+  );
+}

@@ -1,0 +1,100 @@
+import { insertMember, RefMsg, updateMember, type zMemberRow } from '@studio/contract';
+import { DatePicker, Form, Input, Modal, Radio } from 'antd';
+import type { Dayjs } from 'dayjs';
+import type { z } from 'zod';
+import { call } from '../../api/client.ts';
+import dayjs from '../../app/dayjs.ts';
+import { useWrite } from '../settings/lib/use-write.ts';
+
+export type Member = z.infer<typeof zMemberRow>;
+
+interface Values {
+  name: string;
+  mobile: string;
+  gender: 0 | 1 | 2;
+  birthday?: Dayjs | null;
+}
+
+export const GENDERS = [
+  { value: 1, label: '男' },
+  { value: 2, label: '女' },
+  { value: 0, label: '未知' },
+];
+
+export const MEMBER_KEYS = [['members'], ['member'], ['member-search']];
+
+/** Create or edit a member; a mobile already used in the store gets the server's 409 message. */
+export default function MemberFormModal({
+  member,
+  onClose,
+}: {
+  member: Member | null;
+  onClose: (id?: number) => void;
+}) {
+  const [form] = Form.useForm<Values>();
+  const save = useWrite(
+    async (v: Values) => {
+      const body = {
+        name: v.name,
+        mobile: v.mobile.trim(),
+        gender: v.gender,
+        birthday: v.birthday ? v.birthday.format('YYYY-MM-DD') : null,
+      };
+      if (member) {
+        await call(updateMember, { id: member.id, ...body });
+        return member.id;
+      }
+      return (await call(insertMember, body)).id;
+    },
+    { success: '操作成功', invalidate: MEMBER_KEYS },
+  );
+  const onOk = async () => {
+    const v = await form.validateFields().catch(() => null);
+    const r = v && (await save.run(v));
+    if (r) onClose(r.data);
+  };
+  return (
+    <Modal
+      open
+      title={member ? '编辑会员' : '添加会员'}
+      okText="保存"
+      confirmLoading={save.loading}
+      onOk={onOk}
+      onCancel={() => onClose()}
+    >
+      <Form<Values>
+        form={form}
+        layout="vertical"
+        initialValues={
+          member
+            ? {
+                ...member,
+                gender: member.gender as 0 | 1 | 2,
+                birthday: member.birthday ? dayjs(member.birthday) : null,
+              }
+            : { gender: 0 }
+        }
+      >
+        <Form.Item label="姓名" name="name" rules={[{ required: true, whitespace: true, message: RefMsg.memberName }]}>
+          <Input maxLength={50} />
+        </Form.Item>
+        <Form.Item
+          label="手机号"
+          name="mobile"
+          rules={[
+            { required: true, message: '请输入手机号' },
+            { pattern: /^1\d{10}$/, message: '请输入正确的11位手机号' },
+          ]}
+        >
+          <Input maxLength={11} />
+        </Form.Item>
+        <Form.Item label="性别" name="gender">
+          <Radio.Group options={GENDERS} />
+        </Form.Item>
+        <Form.Item label="出生日期" name="birthday">
+          <DatePicker style={{ width: 220 }} disabledDate={(d) => d.isAfter(dayjs(), 'day')} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

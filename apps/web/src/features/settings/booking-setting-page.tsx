@@ -1,0 +1,155 @@
+import {
+  DEDUCT_AT_SIGN_IN,
+  MODULE_DEDUCTION_MODE,
+  MODULE_ONLINE_DEFAULT,
+  queryBookingSetting,
+  StoreAdminMsg,
+  updateBookingSetting,
+  type BookingSetting,
+} from '@studio/contract';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, App, Button, Card, Form, Input, Radio, Select, Skeleton, Switch } from 'antd';
+import { useRef, useState } from 'react';
+import { ApiError, call } from '../../api/client.ts';
+import { PROFILE_KEY } from '../../api/profile.ts';
+import { deductModeText } from '../schedule/lib/format.ts';
+import { timeZoneOptions } from './timezones.ts';
+
+interface Values {
+  deductionMode: 0 | 1;
+  onlineDefault: boolean;
+  timezone: string;
+  storeName: string;
+}
+
+const KEY = ['booking-setting'];
+
+/** /course_setting/course_setting: deduction mode, online default, time zone and store name. */
+export default function BookingSettingPage() {
+  const q = useQuery({ queryKey: KEY, queryFn: () => call(queryBookingSetting, {}) });
+  if (q.isPending || !q.data) {
+    return (
+      <Card title="预约设置">
+        <Skeleton active />
+      </Card>
+    );
+  }
+  return <SettingForm setting={q.data} />;
+}
+
+function SettingForm({ setting }: { setting: BookingSetting }) {
+  const [form] = Form.useForm<Values>();
+  const { message, modal } = App.useApp();
+  const qc = useQueryClient();
+  const busy = useRef(false);
+  const [loading, setLoading] = useState(false);
+  const mode = Form.useWatch('deductionMode', form) ?? setting.deductionMode;
+
+  const send = async (v: Values, confirmPending?: 1) => {
+    const r = await call(
+      updateBookingSetting,
+      {
+        deductionMode: v.deductionMode,
+        onlineDefault: v.onlineDefault ? 1 : 0,
+        timezone: v.timezone,
+        storeName: v.storeName,
+        confirmPending,
+      },
+      { silent: true },
+    );
+    void message.success('操作成功');
+    if (r.notice) modal.info({ title: '待签到预约', content: r.notice });
+    void qc.invalidateQueries({ queryKey: KEY });
+    void qc.invalidateQueries({ queryKey: ['module'] });
+    void qc.invalidateQueries({ queryKey: ['session'] });
+    void qc.invalidateQueries({ queryKey: PROFILE_KEY });
+  };
+
+  const onFinish = async (v: Values) => {
+    if (busy.current) return;
+    busy.current = true;
+    setLoading(true);
+    try {
+      await send(v);
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 409) {
+        // Pending items wait for sign-in: the server explains; staff confirm to switch anyway.
+        modal.confirm({
+          title: '切换扣费模式',
+          content: `${e.message}。仍要切换吗？已有的待签到预约将保持不变，签到时扣费，取消不扣费。`,
+          okText: '确认切换',
+          cancelText: '取消',
+          onOk: () => send(v, 1).catch((err: Error) => void message.error(err.message)),
+        });
+      } else {
+        void message.error((e as Error).message);
+      }
+    } finally {
+      busy.current = false;
+      setLoading(false);
+    }
+  };
+
+  return (
+    <Card title="预约设置">
+      <Form<Values>
+        form={form}
+        labelCol={{ span: 4 }}
+        wrapperCol={{ span: 14 }}
+        onFinish={onFinish}
+        initialValues={{
+          deductionMode: setting.deductionMode as 0 | 1,
+          onlineDefault: setting.onlineDefault === 1,
+          timezone: setting.timezone,
+          storeName: setting.storeName,
+        }}
+      >
+        <Form.Item
+          label="门店名称"
+          name="storeName"
+          rules={[{ required: true, whitespace: true, message: StoreAdminMsg.storeName }]}
+        >
+          <Input maxLength={50} />
+        </Form.Item>
+        <Form.Item
+          label="时区"
+          name="timezone"
+          rules={[{ required: true, message: StoreAdminMsg.timezone }]}
+          extra="修改时区不会移动已排的课程（课程时间按门店当地时间保存）"
+        >
+          <Select showSearch options={timeZoneOptions()} />
+        </Form.Item>
+        <Form.Item
+          label={`扣费模式`}
+          name="deductionMode"
+          extra={`模块 ${MODULE_DEDUCTION_MODE}：${deductModeText(mode === DEDUCT_AT_SIGN_IN)}`}
+        >
+          <Radio.Group
+            options={[
+              { value: 0, label: '预约即扣费' },
+              { value: 1, label: '签到后扣费' },
+            ]}
+          />
+        </Form.Item>
+        {setting.pendingWaiting > 0 && (
+          <Form.Item wrapperCol={{ offset: 4, span: 14 }}>
+            <Alert type="warning" showIcon message={`当前有 ${setting.pendingWaiting} 个待签到预约`} />
+          </Form.Item>
+        )}
+        <Form.Item
+          label="新课程默认在线教室"
+          name="onlineDefault"
+          valuePropName="checked"
+          extra={`模块 ${MODULE_ONLINE_DEFAULT}：开启后新增课程默认创建在线教室`}
+        >
+          <Switch />
+        </Form.Item>
+        <Form.Item wrapperCol={{ offset: 4 }}>
+          <Button type="primary" htmlType="submit" loading={loading}>
+            保存
+          </Button>
+        </Form.Item>
+      </Form>
+    </Card>
+  );
+}

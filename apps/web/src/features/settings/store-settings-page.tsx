@@ -1,0 +1,234 @@
+import { UploadOutlined } from '@ant-design/icons';
+import {
+  addLogo,
+  LOGO_MAX_BYTES,
+  loadStoreFuncs,
+  queryWechatSetting,
+  saveStoreFuncs,
+  saveWechatSetting,
+  StoreAdminMsg,
+  storeSetting,
+} from '@studio/contract';
+import { useQuery } from '@tanstack/react-query';
+import {
+  App,
+  Button,
+  Card,
+  Col,
+  Form,
+  Image,
+  Input,
+  Row,
+  Skeleton,
+  Space,
+  Switch,
+  Table,
+  Typography,
+  Upload,
+} from 'antd';
+import { useState } from 'react';
+import { call } from '../../api/client.ts';
+import { useStore } from '../../api/profile.ts';
+import { useWrite } from './lib/use-write.ts';
+
+const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/webp'];
+
+/** /store/settings: messaging setting, logo and the store's function list. */
+export default function StoreSettingsPage() {
+  return (
+    <Row gutter={16}>
+      <Col span={12}>
+        <Space direction="vertical" size={16} style={{ width: '100%' }}>
+          <LogoCard />
+          <WechatCard />
+        </Space>
+      </Col>
+      <Col span={12}>
+        <FuncsCard />
+      </Col>
+    </Row>
+  );
+}
+
+function readDataUrl(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const r = new FileReader();
+    r.onload = () => resolve(String(r.result));
+    r.onerror = () => reject(new Error('读取图片失败'));
+    r.readAsDataURL(file);
+  });
+}
+
+function LogoCard() {
+  const store = useStore();
+  const { message } = App.useApp();
+  const key = ['store-setting', store.id];
+  const q = useQuery({ queryKey: key, queryFn: () => call(storeSetting, { storeId: store.id }) });
+  const upload = useWrite((image: string) => call(addLogo, { image }), { success: 'Logo 上传成功', invalidate: [key] });
+  const before = async (file: File) => {
+    if (!LOGO_TYPES.includes(file.type)) void message.error(StoreAdminMsg.imageType);
+    else if (file.size > LOGO_MAX_BYTES) void message.error(StoreAdminMsg.imageTooLarge);
+    else await upload.run(await readDataUrl(file));
+    return Upload.LIST_IGNORE;
+  };
+  return (
+    <Card title="门店 Logo" size="small">
+      <Space align="center" size={24}>
+        <div
+          style={{
+            width: 120,
+            height: 120,
+            border: '1px dashed #d9d9d9',
+            borderRadius: 8,
+            display: 'flex',
+            alignItems: 'center',
+            justifyContent: 'center',
+            overflow: 'hidden',
+          }}
+          data-testid="logo-box"
+        >
+          {q.isPending ? (
+            <Skeleton.Image active />
+          ) : q.data?.logo ? (
+            <Image src={q.data.logo} alt="门店 Logo" width={116} height={116} style={{ objectFit: 'contain' }} />
+          ) : (
+            <Typography.Text type="secondary">暂无 Logo</Typography.Text>
+          )}
+        </div>
+        <div>
+          <Upload accept=".png,.jpg,.jpeg,.webp" showUploadList={false} beforeUpload={before}>
+            <Button icon={<UploadOutlined />} loading={upload.loading}>
+              上传 Logo
+            </Button>
+          </Upload>
+          <Typography.Paragraph type="secondary" style={{ marginTop: 8, fontSize: 12 }}>
+            支持 PNG、JPEG、WebP，不超过 1MB；用于周课表图片。
+          </Typography.Paragraph>
+        </div>
+      </Space>
+    </Card>
+  );
+}
+
+interface WechatValues {
+  webhookUrl?: string;
+  extra?: string;
+}
+
+function parseObject(text: string | undefined): Record<string, unknown> | null {
+  if (!text?.trim()) return {};
+  try {
+    const v = JSON.parse(text) as unknown;
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+function WechatCard() {
+  const q = useQuery({ queryKey: ['wechat-setting'], queryFn: () => call(queryWechatSetting, {}) });
+  const [form] = Form.useForm<WechatValues>();
+  const save = useWrite((v: Record<string, unknown>) => call(saveWechatSetting, v), {
+    success: '操作成功',
+    invalidate: [['wechat-setting']],
+  });
+  if (q.isPending)
+    return (
+      <Card title="消息设置" size="small">
+        <Skeleton active />
+      </Card>
+    );
+  const { webhookUrl, ...rest } = q.data ?? {};
+  const onFinish = (v: WechatValues) => {
+    const extra = parseObject(v.extra)!;
+    const url = v.webhookUrl?.trim();
+    void save.run(url ? { ...extra, webhookUrl: url } : extra);
+  };
+  return (
+    <Card title="消息设置" size="small">
+      <Form<WechatValues>
+        form={form}
+        layout="vertical"
+        onFinish={onFinish}
+        initialValues={{
+          webhookUrl: typeof webhookUrl === 'string' ? webhookUrl : undefined,
+          extra: Object.keys(rest).length ? JSON.stringify(rest, null, 2) : '',
+        }}
+      >
+        <Form.Item
+          label="消息推送地址（webhookUrl）"
+          name="webhookUrl"
+          rules={[{ pattern: /^https?:\/\/\S+$/, message: StoreAdminMsg.webhookUrl }]}
+        >
+          <Input placeholder="https://..." />
+        </Form.Item>
+        <Form.Item
+          label="其他设置（JSON 对象）"
+          name="extra"
+          rules={[
+            {
+              validator: (_, t?: string) =>
+                parseObject(t) ? Promise.resolve() : Promise.reject(new Error(StoreAdminMsg.settingNotObject)),
+            },
+          ]}
+        >
+          <Input.TextArea rows={5} placeholder='{"appId": "..."}' style={{ fontFamily: 'monospace' }} />
+        </Form.Item>
+        <Button type="primary" htmlType="submit" loading={save.loading}>
+          保存消息设置
+        </Button>
+      </Form>
+    </Card>
+  );
+}
+
+type Func = Record<string, unknown>;
+
+function FuncsCard() {
+  const q = useQuery({ queryKey: ['store-funcs'], queryFn: () => call(loadStoreFuncs, {}) });
+  const [edited, setEdited] = useState<Func[] | null>(null);
+  const list = edited ?? q.data ?? [];
+  const save = useWrite((funcs: Func[]) => call(saveStoreFuncs, { funcs }), {
+    success: '操作成功',
+    invalidate: [['store-funcs']],
+  });
+  const toggle = (i: number, on: boolean) =>
+    setEdited(list.map((f, j) => (j === i ? { ...f, enabled: on ? 1 : 0 } : f)));
+  return (
+    <Card
+      title="门店功能"
+      size="small"
+      extra={
+        <Button
+          type="primary"
+          loading={save.loading}
+          disabled={!edited}
+          onClick={async () => {
+            if (edited && (await save.run(edited))) setEdited(null);
+          }}
+        >
+          保存功能设置
+        </Button>
+      }
+    >
+      <Table<Func>
+        rowKey={(f) => String(f.key ?? f.name)}
+        size="small"
+        loading={q.isFetching}
+        dataSource={list}
+        pagination={false}
+        columns={[
+          { title: '功能', render: (_, f) => String(f.name ?? f.key ?? '-') },
+          { title: '标识', render: (_, f) => <Typography.Text code>{String(f.key ?? '-')}</Typography.Text> },
+          {
+            title: '启用',
+            width: 80,
+            render: (_, f, i) => (
+              <Switch size="small" checked={Number(f.enabled) === 1} onChange={(on) => toggle(i, on)} />
+            ),
+          },
+        ]}
+      />
+    </Card>
+  );
+}

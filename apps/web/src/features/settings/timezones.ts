@@ -1,0 +1,18 @@
+/** IANA time zones offered in the pickers (the browser's list, or a short fallback). */
+export function timeZoneOptions(): { value: string; label: string }[] {
+  const intl = Intl as unknown as { supportedValuesOf?: (k: string) => string[] };
+  const list = intl.supportedValuesOf?.('timeZone') ?? [
+    'Asia/Shanghai',
+    'Asia/Hong_Kong',
+    'Asia/Taipei',
+    'Asia/Singapore',
+    'Asia/Tokyo',
+    'Europe/London',
+    'America/New_York',
+    'UTC',
+  ];
+  const all = list.includes('Asia/Shanghai') ? list : ['Asia/Shanghai', ...list];
+  return all.map((z) => ({ value: z, label: z === 'Asia/Shanghai' ? 'Asia/Shanghai（北京时间）' : z }));
+}
+
+export const DEFAULT_TIME_ZONE = 'Asia/Shanghai';

@@ -1,0 +1,155 @@
+import { setupInit, setupStatus, StoreAdminMsg } from '@studio/contract';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Card, Divider, Form, Input, Select, Spin, Typography } from 'antd';
+import { useState } from 'react';
+import { Navigate, useNavigate } from 'react-router-dom';
+import { call } from '../../api/client.ts';
+import { PROFILE_KEY } from '../../api/profile.ts';
+import { DEFAULT_TIME_ZONE, timeZoneOptions } from '../settings/timezones.ts';
+
+interface SetupForm {
+  storeName: string;
+  timezone: string;
+  username: string;
+  name: string;
+  mobile?: string;
+  password: string;
+  password2: string;
+}
+
+export const SETUP_STATUS_KEY = ['setup-status'] as const;
+
+/** First run (/setup): creates the store and its admin, then lands logged in on the calendar. */
+export default function SetupPage() {
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const { message } = App.useApp();
+  const [loading, setLoading] = useState(false);
+  const status = useQuery({ queryKey: SETUP_STATUS_KEY, queryFn: () => call(setupStatus, {}) });
+
+  if (status.isPending) {
+    return (
+      <div style={{ padding: 80, textAlign: 'center' }}>
+        <Spin />
+      </div>
+    );
+  }
+  if (status.data && !status.data.needsSetup) return <Navigate to="/login" replace />;
+
+  const onFinish = async (v: SetupForm) => {
+    setLoading(true);
+    try {
+      const profile = await call(setupInit, {
+        storeName: v.storeName.trim(),
+        timezone: v.timezone,
+        admin: {
+          username: v.username.trim(),
+          name: v.name.trim(),
+          mobile: v.mobile?.trim() || null,
+          password: v.password,
+        },
+      });
+      qc.setQueryData(SETUP_STATUS_KEY, { needsSetup: false });
+      qc.setQueryData(PROFILE_KEY, profile);
+      void message.success('门店创建成功');
+      navigate('/course/calendar', { replace: true });
+    } catch {
+      // the helper has shown the server's message
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  return (
+    <div
+      style={{
+        minHeight: '100vh',
+        display: 'flex',
+        alignItems: 'center',
+        justifyContent: 'center',
+        background: 'linear-gradient(135deg, #e6f4ff 0%, #f0f5ff 100%)',
+        padding: 16,
+      }}
+    >
+      <Card style={{ width: 520 }}>
+        <Typography.Title level={3} style={{ textAlign: 'center', marginBottom: 4 }}>
+          欢迎使用团课管理后台
+        </Typography.Title>
+        <Typography.Paragraph type="secondary" style={{ textAlign: 'center' }}>
+          首次使用：创建门店和管理员账号
+        </Typography.Paragraph>
+        <Form<SetupForm>
+          layout="horizontal"
+          labelCol={{ span: 6 }}
+          onFinish={onFinish}
+          initialValues={{ timezone: DEFAULT_TIME_ZONE }}
+          autoComplete="off"
+        >
+          <Form.Item
+            label="门店名称"
+            name="storeName"
+            rules={[{ required: true, whitespace: true, message: StoreAdminMsg.storeName }, { max: 50 }]}
+          >
+            <Input placeholder="例如：悦动健身工作室" />
+          </Form.Item>
+          <Form.Item label="时区" name="timezone" rules={[{ required: true, message: StoreAdminMsg.timezone }]}>
+            <Select showSearch options={timeZoneOptions()} />
+          </Form.Item>
+          <Divider plain style={{ margin: '8px 0 16px' }}>
+            管理员
+          </Divider>
+          <Form.Item
+            label="账号"
+            name="username"
+            rules={[
+              { required: true, message: '请输入账号' },
+              { pattern: /^[A-Za-z0-9_.@-]{2,32}$/, message: StoreAdminMsg.username },
+            ]}
+          >
+            <Input placeholder="登录用的账号" autoComplete="username" />
+          </Form.Item>
+          <Form.Item
+            label="姓名"
+            name="name"
+            rules={[{ required: true, whitespace: true, message: StoreAdminMsg.adminName }, { max: 50 }]}
+          >
+            <Input />
+          </Form.Item>
+          <Form.Item label="手机号" name="mobile" rules={[{ pattern: /^1\d{10}$/, message: '请输入正确的11位手机号' }]}>
+            <Input placeholder="选填，可用于登录" />
+          </Form.Item>
+          <Form.Item
+            label="密码"
+            name="password"
+            rules={[
+              { required: true, message: '请输入密码' },
+              { min: 8, message: StoreAdminMsg.passwordShort },
+              { max: 128, message: StoreAdminMsg.passwordLong },
+            ]}
+          >
+            <Input.Password autoComplete="new-password" />
+          </Form.Item>
+          <Form.Item
+            label="确认密码"
+            name="password2"
+            dependencies={['password']}
+            rules={[
+              { required: true, message: '请再次输入密码' },
+              ({ getFieldValue }) => ({
+                validator: (_, v) =>
+                  !v || v === getFieldValue('password')
+                    ? Promise.resolve()
+                    : Promise.reject(new Error('两次输入的密码不一致')),
+              }),
+            ]}
+          >
+            <Input.Password autoComplete="new-password" />
+          </Form.Item>
+          <Button type="primary" htmlType="submit" block size="large" loading={loading}>
+            创建门店并登录
+          </Button>
+        </Form>
+      </Card>
+    </div>
+  );
+}

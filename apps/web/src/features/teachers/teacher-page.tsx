@@ -1,0 +1,158 @@
+import { PlusOutlined } from '@ant-design/icons';
+import { deleteTeacher, insertTeacher, RefMsg, updateTeacher, type zTeacher } from '@studio/contract';
+import { Button, Card, Form, Input, Modal, Popconfirm, Select, Space, Table, Typography } from 'antd';
+import { useState } from 'react';
+import type { z } from 'zod';
+import { call } from '../../api/client.ts';
+import { useTeachers } from '../schedule/lib/reference.ts';
+import { useWrite } from '../settings/lib/use-write.ts';
+
+type Teacher = z.infer<typeof zTeacher>;
+
+/** Fixed online room kinds a teacher can hold (spec section 3, online tool types 1-3). */
+export const MEETING_TYPES = [
+  { value: 1, label: '视频会议（固定个人会议室）' },
+  { value: 2, label: '第二会议工具（固定会议室）' },
+  { value: 3, label: '第三会议工具（固定会议室）' },
+];
+
+interface Values {
+  name: string;
+  mobile?: string;
+  meetingType?: number | null;
+  meetingCode?: string;
+  joinUrl?: string;
+}
+
+/** /teacher/list: the teachers with their fixed online room. */
+export default function TeacherPage() {
+  const q = useTeachers();
+  const [search, setSearch] = useState('');
+  const [editing, setEditing] = useState<Teacher | 'new' | null>(null);
+  const del = useWrite((id: number) => call(deleteTeacher, { id }), {
+    success: '删除成功',
+    invalidate: [['teachers']],
+  });
+  const rows = (q.data ?? []).filter((t) => !search || t.name.includes(search) || (t.mobile ?? '').includes(search));
+
+  return (
+    <Card
+      title="老师"
+      extra={
+        <Space>
+          <Input.Search allowClear placeholder="姓名或手机号" onSearch={setSearch} style={{ width: 220 }} />
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
+            添加老师
+          </Button>
+        </Space>
+      }
+    >
+      <Table<Teacher>
+        rowKey="id"
+        size="middle"
+        loading={q.isFetching}
+        dataSource={rows}
+        pagination={{ pageSize: 10, showTotal: (n) => `共 ${n} 位` }}
+        columns={[
+          { title: '姓名', dataIndex: 'name', sorter: (a, b) => a.name.localeCompare(b.name, 'zh') },
+          { title: '手机号', dataIndex: 'mobile', render: (v) => v || '-' },
+          {
+            title: '在线教室',
+            dataIndex: 'meetingType',
+            render: (v: number | null) => MEETING_TYPES.find((m) => m.value === v)?.label ?? '未设置',
+          },
+          { title: '会议号', dataIndex: 'meetingCode', render: (v) => v || '-' },
+          {
+            title: '入会链接',
+            dataIndex: 'joinUrl',
+            ellipsis: true,
+            render: (v: string | null) =>
+              v ? (
+                <Typography.Link href={v} target="_blank">
+                  {v}
+                </Typography.Link>
+              ) : (
+                '-'
+              ),
+          },
+          {
+            title: '操作',
+            width: 140,
+            render: (_, t) => (
+              <Space>
+                <a onClick={() => setEditing(t)}>编辑</a>
+                <Popconfirm title={`确定删除老师 ${t.name} 吗？`} onConfirm={() => del.run(t.id)}>
+                  <a style={{ color: '#ff4d4f' }}>删除</a>
+                </Popconfirm>
+              </Space>
+            ),
+          },
+        ]}
+      />
+      {editing && <TeacherModal teacher={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
+    </Card>
+  );
+}
+
+function TeacherModal({ teacher, onClose }: { teacher: Teacher | null; onClose: () => void }) {
+  const [form] = Form.useForm<Values>();
+  const save = useWrite(
+    (v: Values) => {
+      const body = {
+        name: v.name,
+        mobile: v.mobile?.trim() || null,
+        meetingType: v.meetingType ?? null,
+        meetingCode: v.meetingCode?.trim() || null,
+        joinUrl: v.joinUrl?.trim() || null,
+      };
+      return teacher ? call(updateTeacher, { id: teacher.id, ...body }) : call(insertTeacher, body);
+    },
+    { success: '操作成功', invalidate: [['teachers']] },
+  );
+  const onOk = async () => {
+    const v = await form.validateFields().catch(() => null);
+    if (v && (await save.run(v))) onClose();
+  };
+  return (
+    <Modal
+      open
+      title={teacher ? '编辑老师' : '添加老师'}
+      okText="保存"
+      confirmLoading={save.loading}
+      onOk={onOk}
+      onCancel={onClose}
+    >
+      <Form<Values>
+        form={form}
+        layout="vertical"
+        initialValues={
+          teacher
+            ? {
+                name: teacher.name,
+                mobile: teacher.mobile ?? undefined,
+                meetingType: teacher.meetingType,
+                meetingCode: teacher.meetingCode ?? undefined,
+                joinUrl: teacher.joinUrl ?? undefined,
+              }
+            : {}
+        }
+      >
+        <Form.Item label="姓名" name="name" rules={[{ required: true, whitespace: true, message: RefMsg.teacherName }]}>
+          <Input maxLength={50} />
+        </Form.Item>
+        <Form.Item label="手机号" name="mobile" rules={[{ pattern: /^1\d{10}$/, message: '请输入正确的11位手机号' }]}>
+          <Input placeholder="选填" />
+        </Form.Item>
+        <Form.Item label="在线教室类型" name="meetingType">
+          <Select allowClear placeholder="不设置" options={MEETING_TYPES} />
+        </Form.Item>
+        <Form.Item label="会议号" name="meetingCode">
+          <Input maxLength={100} placeholder="固定会议室的会议号" />
+        </Form.Item>
+        <Form.Item label="入会链接" name="joinUrl" rules={[{ pattern: /^https?:\/\/\S+$/, message: RefMsg.joinUrl }]}>
+          <Input placeholder="https://..." />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
