@@ -4,7 +4,7 @@
  * pairs for about 10 s through /store/api/add/member/reservation. Prints bookings/s and latency.
  *   node --import tsx bench/booking.ts        (BENCH_SECONDS=10, BENCH_CONNECTIONS=50)
  */
-import { load, print, serve } from './lib/run.ts';
+import { load, print, serve, serverCpuMs } from './lib/run.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -22,15 +22,16 @@ async function run(label: string, env: NodeJS.ProcessEnv) {
       studentCount: 1,
     };
   };
-  await load({ url: `${s.url}/store/api/add/member/reservation`, cookie: s.cookie, connections, seconds: 2, body });
-  const f = await load({
-    url: `${s.url}/store/api/add/member/reservation`,
-    cookie: s.cookie,
-    connections,
-    seconds,
-    body,
-  });
-  print(`${label}: bookings`, { ...f, reqPerSec: Math.round(f.ok / seconds) }, `  (seed ${s.info.seedMs} ms)`);
+  const url = `${s.url}/store/api/add/member/reservation`;
+  await load({ url, cookie: s.cookie, connections, seconds: 2, body });
+  const cpuBefore = await serverCpuMs(s.url);
+  const f = await load({ url, cookie: s.cookie, connections, seconds, body });
+  const cpuMs = (await serverCpuMs(s.url)) - cpuBefore;
+  print(`${label}: bookings`, { ...f, reqPerSec: Math.round(f.ok / seconds) });
+  const perBooking = cpuMs / f.ok;
+  console.log(
+    `  server CPU ${perBooking.toFixed(2)} ms per booking (a core of its own would do ~${Math.round(1000 / perBooking)}/s); seed ${s.info.seedMs} ms`,
+  );
   await s.stop();
 }
 

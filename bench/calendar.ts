@@ -5,7 +5,7 @@
  * answer cache on (as shipped) and off. Prints req/s, p50/p99 and the ratios.
  *   node --import tsx bench/calendar.ts        (BENCH_SECONDS=10, BENCH_CONNECTIONS=50)
  */
-import { load, print, serve } from './lib/run.ts';
+import { load, print, serve, serverCpuMs, type Figures } from './lib/run.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -31,20 +31,37 @@ async function run(label: string, env: NodeJS.ProcessEnv) {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ on }),
     });
+  // Each run also reports the server's CPU time per request, which does not depend on what else
+  // the machine is doing.
+  const measured = async (url: string): Promise<Figures & { cpu: number }> => {
+    const before = await serverCpuMs(s.url);
+    const f = await load({ ...opts, url });
+    return { ...f, cpu: ((await serverCpuMs(s.url)) - before) / f.ok };
+  };
   await load({ ...opts, url: calendarUrl, seconds: 2 });
-  const bare = await load({ ...opts, url: `${s.url}/bench/bare` });
-  const cached = await load({ ...opts, url: calendarUrl });
-  const tiny = await load({ ...opts, url: `${s.url}/bench/tiny` });
+  const bare = await measured(`${s.url}/bench/bare`);
+  const cached = await measured(calendarUrl);
+  const tiny = await measured(`${s.url}/bench/tiny`);
   await toggle(false);
-  const uncached = await load({ ...opts, url: calendarUrl });
+  const uncached = await measured(calendarUrl);
   await toggle(true);
-  print('  bare route, same JSON', bare);
-  print('  calendar week (cache on)', cached, `   ${pct(cached, bare)} of bare`);
-  print('  calendar week (cache off)', uncached, `   ${pct(uncached, bare)} of bare`);
-  print('  bare route, tiny JSON', tiny, `   (calendar cached = ${pct(cached, tiny)} of it)`);
+  const cpu = (f: { cpu: number }) => `   cpu ${(f.cpu * 1000).toFixed(0)} us/req`;
+  print('  bare route, same JSON', bare, cpu(bare));
+  print(
+    '  calendar week (cache on)',
+    cached,
+    `${cpu(cached)}   ${pct(cached, bare)} of bare (by cpu ${cpuPct(cached, bare)})`,
+  );
+  print(
+    '  calendar week (cache off)',
+    uncached,
+    `${cpu(uncached)}   ${pct(uncached, bare)} of bare (by cpu ${cpuPct(uncached, bare)})`,
+  );
+  print('  bare route, tiny JSON', tiny, `${cpu(tiny)}   (calendar cached = ${pct(cached, tiny)} of it)`);
   await s.stop();
 }
 
+const cpuPct = (a: { cpu: number }, b: { cpu: number }) => `${Math.round((b.cpu / a.cpu) * 100)}%`;
 const pct = (a: { reqPerSec: number }, b: { reqPerSec: number }) => `${Math.round((a.reqPerSec / b.reqPerSec) * 100)}%`;
 
 console.log(`calendar benchmark: ${connections} connections, ${seconds} s per run, Node ${process.version}`);

@@ -56,6 +56,16 @@ export async function serve<T>(scenario: string, env: NodeJS.ProcessEnv = proces
   };
 }
 
+/** The server's CPU time so far, in ms. */
+export async function serverCpuMs(url: string): Promise<number> {
+  const res = await fetch(`${url}/bench/cpu`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
+  return ((await res.json()) as { micros: number }).micros / 1000;
+}
+
 export interface Figures {
   reqPerSec: number;
   ok: number;

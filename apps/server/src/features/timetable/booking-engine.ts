@@ -27,12 +27,16 @@ export interface CardBooking {
   operateType: number;
 }
 
-/** A member card of the store with its product, or 404 会员卡不存在. */
-async function storeCard(tx: Tx, storeId: number, id: number) {
+/**
+ * A member card of the store with its product, its holder (for the gender and age limits) and
+ * whether the session allows its product; 404 会员卡不存在 when the store has no such card.
+ */
+async function storeCard(tx: Tx, storeId: number, id: number, timetableId: number) {
   const card = await tx
     .selectFrom('memberCard as mc')
     .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
-    .select([
+    .innerJoin('member as m', 'm.id', 'mc.memberId')
+    .select((eb) => [
       'mc.id',
       'mc.memberId',
       'mc.cardId',
@@ -42,17 +46,29 @@ async function storeCard(tx: Tx, storeId: number, id: number) {
       'mc.frozen',
       'p.cardType',
       'p.perCount',
+      'm.name as memberName',
+      'm.gender as memberGender',
+      'm.birthday as memberBirthday',
+      eb
+        .exists(
+          eb
+            .selectFrom('timetableCard as tc')
+            .select('tc.cardId')
+            .where('tc.timetableId', '=', timetableId)
+            .whereRef('tc.cardId', '=', 'mc.cardId'),
+        )
+        .as('allowed'),
     ])
     .where('mc.id', '=', id)
     .where('mc.storeId', '=', storeId)
     .executeTakeFirst();
   if (!card) throw notFound('会员卡');
-  return { ...card, totalCount: Number(card.totalCount), usedCount: Number(card.usedCount) };
-}
-
-async function allowedCardIds(tx: Tx, timetableId: number): Promise<number[]> {
-  const rows = await tx.selectFrom('timetableCard').select('cardId').where('timetableId', '=', timetableId).execute();
-  return rows.map((r) => r.cardId);
+  return {
+    ...card,
+    totalCount: Number(card.totalCount),
+    usedCount: Number(card.usedCount),
+    allowed: Boolean(card.allowed),
+  };
 }
 
 /** Deducts `amount` from a card, guarded in the database; 409 会员卡余额不足 when it cannot pay. */
@@ -70,18 +86,12 @@ async function deduct(tx: Tx, memberCardId: number, amount: number): Promise<voi
 type StoreCard = Awaited<ReturnType<typeof storeCard>>;
 
 /** Card checks shared by a booking and a sign-in: the card rules of features/card/rules.ts. */
-async function chargeOrRefuse(
-  tx: Tx,
-  session: { id: number; startTime: string },
-  card: StoreCard,
-  memberId: number,
-  studentCount: number,
-) {
+function chargeOrRefuse(session: { startTime: string }, card: StoreCard, memberId: number, studentCount: number) {
   const reason = cardUnusableReason({
     card,
     product: card,
     memberId,
-    allowedCardIds: await allowedCardIds(tx, session.id),
+    allowedCardIds: card.allowed ? [card.cardId] : [],
     at: session.startTime,
     studentCount,
   });
@@ -104,9 +114,12 @@ export async function bookWithCard(
   const now = localDateTime(store.timezone);
   await touchStore(tx, store.id);
   const session = await liveSession(tx, store.id, args.timetableId);
-  const card = await storeCard(tx, store.id, args.memberCardId);
-  const member = await storeMember(tx, store.id, args.memberId ?? card.memberId);
-  const charge = await chargeOrRefuse(tx, session, card, member.id, args.studentCount);
+  const card = await storeCard(tx, store.id, args.memberCardId, session.id);
+  const member =
+    args.memberId !== undefined && args.memberId !== card.memberId
+      ? await storeMember(tx, store.id, args.memberId)
+      : { id: card.memberId, name: card.memberName, gender: card.memberGender, birthday: card.memberBirthday };
+  const charge = chargeOrRefuse(session, card, member.id, args.studentCount);
   await checkMemberMayBook(tx, session, member, now);
   await takeSeats(tx, store.id, session.id, args.studentCount);
   await deduct(tx, card.id, charge);
@@ -395,8 +408,8 @@ export async function signInPending(
   const p = await storePending(tx, store.id, args.pendingId);
   if (p.status !== PendingStatus.WAITING) throw conflict(Msg.pendingNotWaiting);
   const session = await liveSession(tx, store.id, p.timetableId);
-  const card = await storeCard(tx, store.id, args.memberCardId);
-  const charge = await chargeOrRefuse(tx, session, card, p.memberId, p.studentCount);
+  const card = await storeCard(tx, store.id, args.memberCardId, session.id);
+  const charge = chargeOrRefuse(session, card, p.memberId, p.studentCount);
   const res = await tx
     .updateTable('pending')
     .set({ status: PendingStatus.SIGNED_IN })

@@ -39,7 +39,7 @@ export async function storeMember(tx: Executor, storeId: number, id: number) {
 }
 
 type Session = Awaited<ReturnType<typeof liveSession>>;
-type Member = Awaited<ReturnType<typeof storeMember>>;
+type Member = Pick<Awaited<ReturnType<typeof storeMember>>, 'id' | 'gender' | 'birthday'>;
 
 /**
  * The checks every new booking of a member on a session goes through, card aside: the session has
@@ -52,23 +52,22 @@ export async function checkMemberMayBook(tx: Tx, session: Session, member: Membe
   if (gender) throw conflict(gender);
   const age = ageRefusal(session, member.birthday, session.startTime.slice(0, 10));
   if (age) throw conflict(age);
-  const dupReservation = await tx
+  const dup = await tx
     .selectFrom('reservation')
     .select('id')
     .where('timetableId', '=', session.id)
     .where('memberId', '=', member.id)
     .where('status', 'in', [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN])
-    .executeTakeFirst();
-  const dupPending = dupReservation
-    ? undefined
-    : await tx
+    .unionAll(
+      tx
         .selectFrom('pending')
         .select('id')
         .where('timetableId', '=', session.id)
         .where('memberId', '=', member.id)
-        .where('status', 'in', [PendingStatus.WAITING, PendingStatus.SIGNED_IN])
-        .executeTakeFirst();
-  if (dupReservation || dupPending) throw conflict(Msg.alreadyBooked);
+        .where('status', 'in', [PendingStatus.WAITING, PendingStatus.SIGNED_IN]),
+    )
+    .executeTakeFirst();
+  if (dup) throw conflict(Msg.alreadyBooked);
 }
 
 /** Takes `n` seats of a session, guarded in the database; 409 课程人数已满 when they are not free. */

@@ -1,0 +1,111 @@
+/**
+ * Web first load and calendar render, in Debian's Chromium against the real app:
+ * - JavaScript of the first load of /course/calendar (bytes as served, and gzip-compressed size,
+ *   since a production deployment compresses; target <= 400 KB gzip);
+ * - time from the week's data arriving to the 300 sessions painted (target < 200 ms).
+ * Run: node --import tsx bench/web-first-load.ts
+ */
+import zlib from 'node:zlib';
+import { chromium } from 'playwright-core';
+import buildWeb from '../e2e/global-setup.ts';
+import { Api, CHROMIUM, newContext, startServer } from '../e2e/harness.ts';
+import { addDays, makeFixture, mondayOf } from '../e2e/seed.ts';
+
+const SESSIONS = 300;
+const RUNS = 7;
+
+buildWeb();
+const server = await startServer();
+const api = new Api(server.url);
+await api.login();
+const browser = await chromium.launch({
+  executablePath: CHROMIUM,
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+});
+
+try {
+  // ---- 300 sessions in one week: 30 teachers, 43 twenty-minute slots a day
+  const monday = mondayOf(10);
+  const base = await makeFixture(api, '压');
+  const teachers: number[] = [];
+  for (let i = 0; i < 30; i++) teachers.push((await api.ok('insert/teacher', { name: `压测老师${i}` })).id);
+  const course = await api.ok('insert/store/course', {
+    name: '压测课',
+    count: 20,
+    duration: 15,
+    color: '#722ed1',
+    cardIds: [base.productId],
+  });
+  for (let i = 0; i < SESSIONS; i++) {
+    const day = i % 7;
+    const slot = Math.floor(i / 7);
+    const minutes = 6 * 60 + slot * 20;
+    const time = `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+    await api.ok('insert/timetable', {
+      courseId: course.id,
+      teacherId: teachers[slot % 30],
+      reservableCount: 20,
+      date: addDays(monday, day),
+      time,
+      isOnline: 0,
+      areaId: null,
+      bookId: null,
+    });
+  }
+
+  // ---- first load: every JS response of a cold page
+  const context = await newContext(browser);
+  await context.addCookies([{ name: api.cookie.split('=')[0], value: api.cookie.split('=')[1], url: server.url }]);
+  const page = await context.newPage();
+  const js = new Map<string, Promise<Buffer>>();
+  page.on('response', (r) => {
+    const isJs = r.url().endsWith('.js') || (r.headers()['content-type'] ?? '').includes('javascript');
+    if (isJs && r.status() === 200) js.set(r.url(), r.body());
+  });
+  await page.goto(`${server.url}/course/calendar`, { waitUntil: 'networkidle' });
+  await page.locator('.session-event').first().waitFor();
+  let raw = 0;
+  let gz = 0;
+  for (const body of js.values()) {
+    const b = await body;
+    raw += b.length;
+    gz += zlib.gzipSync(b, { level: 9 }).length;
+  }
+  console.log(`first load of /course/calendar: ${js.size} JS files, ${(raw / 1024).toFixed(0)} KB raw, ${(gz / 1024).toFixed(0)} KB gzip`);
+  console.log(`RESULT ${JSON.stringify({ measurement: 'first-load JS (gzip)', value: `${(gz / 1024).toFixed(0)} KB`, baseline: '<= 400 KB', note: `${(raw / 1024).toFixed(0)} KB raw, ${js.size} files` })}`);
+
+  // ---- data -> painted for the 300-session week
+  const times: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    await page.goto(`${server.url}/course/calendar?date=${monday}`, { waitUntil: 'domcontentloaded' });
+    const ms = await page.evaluate(async (n) => {
+      const byDate = () =>
+        performance
+          .getEntriesByType('resource')
+          .filter((e) => e.name.includes('/query/timetable/by/date'))
+          .pop() as PerformanceResourceTiming | undefined;
+      await new Promise<void>((resolve) => {
+        const check = () => {
+          if (document.querySelectorAll('.session-event').length >= n) resolve();
+          else requestAnimationFrame(check);
+        };
+        check();
+      });
+      // the frame after the DOM holds every event is the one that paints them
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+      const painted = performance.now();
+      const entry = byDate();
+      return entry ? painted - entry.responseEnd : NaN;
+    }, SESSIONS);
+    times.push(ms);
+  }
+  times.sort((a, b) => a - b);
+  const median = times[Math.floor(times.length / 2)];
+  console.log(
+    `week of ${SESSIONS} sessions, data -> painted: median ${median.toFixed(0)} ms, min ${times[0].toFixed(0)} ms, max ${times[times.length - 1].toFixed(0)} ms (${RUNS} cold page loads)`,
+  );
+  console.log(`RESULT ${JSON.stringify({ measurement: `calendar week ${SESSIONS} sessions data->painted (median)`, value: `${median.toFixed(0)} ms`, baseline: '< 200 ms' })}`);
+} finally {
+  await browser.close();
+  await server.close();
+}
