@@ -3,7 +3,7 @@ import type { CallCtx } from '../../lib/context.ts';
 import { addMinutes, daysBetween } from '../../lib/time.ts';
 import { addPending, createSession, touchStore } from '../timetable/engine.ts';
 import { assertNoTeacherClash } from './conflicts.ts';
-import { naming } from './course-arrange.ts';
+import { naming } from './fixed-booking.ts';
 import { shortTime } from './plan.ts';
 import { sessionsInRange } from './range.ts';
 import { areaAndBelow } from './refs.ts';

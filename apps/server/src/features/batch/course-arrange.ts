@@ -1,13 +1,11 @@
-import { Msg, OperateType } from '@studio/contract';
-import type { Tx } from '../../db/index.ts';
+import { Msg } from '@studio/contract';
 import type { CallCtx } from '../../lib/context.ts';
-import { AppError, conflict } from '../../lib/errors.ts';
-import { addMinutes, toDateTime } from '../../lib/time.ts';
-import { cardUnusableReason } from '../card/rules.ts';
-import { addPending, bookWithCard, createSession, getDeductionMode, touchStore } from '../timetable/engine.ts';
-import { assertNoTeacherClash } from './conflicts.ts';
+import { conflict } from '../../lib/errors.ts';
+import { addMinutes, localDateTime, toDateTime } from '../../lib/time.ts';
+import { getDeductionMode, touchStore } from '../timetable/engine.ts';
+import { createPlannedSessions, type PlannedSession } from './bulk-arrange.ts';
 import { arrangeSlots, shortTime } from './plan.ts';
-import { requireArea, requireCards, requireCourse, requireTeacher, type BookingCard } from './refs.ts';
+import { requireArea, requireCards, requireCourse, requireTeacher } from './refs.ts';
 
 export interface ArrangeCourseInput {
   cid: number;
@@ -21,63 +19,12 @@ export interface ArrangeCourseInput {
   isOnline: 0 | 1;
 }
 
-/** Rewords a refused booking so it names the session and the member; keeps its status. */
-export function naming(e: unknown, when: string, member: string): unknown {
-  if (!(e instanceof AppError)) return e;
-  return new AppError(e.status, Msg.arrangeFailed(when, member, e.message), e.code, e.data);
-}
-
-/**
- * Books one fixed student into a new session through the engine: with the card in deduction mode
- * 0, as a pending in mode 1 (the card must still be able to pay for the class at its start).
- */
-export async function bookFixedStudent(
-  tx: Tx,
-  ctx: CallCtx,
-  session: { id: number; startTime: string; allowedCardIds: readonly number[] },
-  card: BookingCard,
-  mode: 0 | 1,
-): Promise<void> {
-  const when = shortTime(session.startTime);
-  try {
-    if (mode === 0) {
-      await bookWithCard(tx, ctx.store, {
-        timetableId: session.id,
-        memberCardId: card.id,
-        memberId: card.memberId,
-        studentCount: 1,
-        remark: null,
-        operatorId: ctx.staff.id,
-        operateType: OperateType.ADMIN_BOOKED,
-      });
-      return;
-    }
-    const reason = cardUnusableReason({
-      card,
-      product: card,
-      memberId: card.memberId,
-      allowedCardIds: session.allowedCardIds,
-      at: session.startTime,
-      studentCount: 1,
-    });
-    if (reason) throw conflict(reason);
-    await addPending(tx, ctx.store, {
-      timetableId: session.id,
-      memberId: card.memberId,
-      studentCount: 1,
-      remark: null,
-      operatorId: ctx.staff.id,
-    });
-  } catch (e) {
-    throw naming(e, when, card.memberName);
-  }
-}
-
 /**
  * Batch scheduling: from `startDate`, a session on every ticked weekday at its time until
  * `arrangeTimes` exist (capacity `students`, duration the course's), each with every fixed
- * student (`mcIds`, one seat each) booked through the engine. One transaction: any refusal
- * (teacher clash: 409 listing the dates; a booking: names date and member) leaves nothing.
+ * student (`mcIds`, one seat each) booked, or added as a pending in deduction mode 1. One
+ * transaction, written in bulk: a teacher clash (409 listing the dates) or a refused booking
+ * (naming date and member) leaves nothing.
  */
 export async function arrangeCourse(
   ctx: CallCtx,
@@ -98,29 +45,26 @@ export async function arrangeCourse(
       if (members.has(c.memberId)) throw conflict(Msg.sameMemberTwice(c.memberName));
       members.add(c.memberId);
     }
-    const planned = slots.map((s) => {
+    const plan: PlannedSession[] = slots.map((s) => {
       const startTime = toDateTime(s.date, s.time);
-      return { teacherId: input.tid, startTime, endTime: addMinutes(startTime, course.duration) };
-    });
-    await assertNoTeacherClash(tx, storeId, planned);
-    const mode = await getDeductionMode(tx, storeId);
-    const ids: number[] = [];
-    for (const p of planned) {
-      const { id } = await createSession(tx, ctx.store, {
-        courseId: course.id,
+      return {
+        course,
         teacherId: input.tid,
         areaId: input.areaId,
         bookId: null,
-        startTime: p.startTime,
-        endTime: p.endTime,
+        startTime,
+        endTime: addMinutes(startTime, course.duration),
         reservableCount: input.students,
         isOnline: input.isOnline,
-      });
-      for (const card of fixed) {
-        await bookFixedStudent(tx, ctx, { id, startTime: p.startTime, allowedCardIds: course.cardIds }, card, mode);
-      }
-      ids.push(id);
-    }
+        students: fixed.map((card) => ({ card, studentCount: 1 })),
+        failure: (member, reason) => Msg.arrangeFailed(shortTime(startTime), member, reason),
+      };
+    });
+    const ids = await createPlannedSessions(tx, ctx.store, plan, {
+      mode: await getDeductionMode(tx, storeId),
+      operatorId: ctx.staff.id,
+      now: localDateTime(ctx.store.timezone),
+    });
     return { count: ids.length, ids };
   });
 }

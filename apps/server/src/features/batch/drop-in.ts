@@ -4,7 +4,7 @@ import type { CallCtx } from '../../lib/context.ts';
 import { conflict } from '../../lib/errors.ts';
 import { localDateTime, toDateTime } from '../../lib/time.ts';
 import { getDeductionMode, touchStore } from '../timetable/engine.ts';
-import { bookFixedStudent } from './course-arrange.ts';
+import { bookFixedStudent } from './fixed-booking.ts';
 import { groupBy } from './group.ts';
 import { requireCards, requireCourse, requireTeachers } from './refs.ts';
 

@@ -357,17 +357,22 @@ describeEachDb('weekly template bulk path matches the engine', (env) => {
       const r = await row(s, { weekday: 1, time: '09:00', students: 2 });
       await s.client.ok(ARRANGE, { fromDate: FUTURE, arrangeWeeks: 1 });
       const other = await s.factory.teacher();
-      const viaEngine = await s.client.ok(`${API}/batch/arrange/course`, {
-        cid: s.course.id,
-        areaId: null,
-        students: 10,
-        tid: other.id,
-        startDate: addDays(FUTURE, 7),
-        arrangeTimes: 1,
-        courseTimes: [{ weekday: 1, arrangeTime: '09:00' }],
-        mcIds: r.cards.map((c) => c.id),
-        isOnline: 0,
+      const viaEngine = await s.ef.session({
+        courseId: s.course.id,
+        teacherId: other.id,
+        startTime: `${addDays(FUTURE, 7)} 09:00:00`,
+        reservableCount: 10,
       });
+      // Drop-in books into an existing session through the engine's bookWithCard / addPending.
+      for (const c of r.cards) {
+        await s.client.ok(`${API}/batch/add/member/reservation`, {
+          mcId: c.id,
+          cid: s.course.id,
+          tids: [other.id],
+          startDate: addDays(FUTURE, 7),
+          times: 1,
+        });
+      }
       const bulk = await s.factory.db
         .selectFrom('timetable')
         .select('id')
@@ -377,7 +382,7 @@ describeEachDb('weekly template bulk path matches the engine', (env) => {
       expect(fromBulk.history).toHaveLength(2);
       expect(fromBulk.cards).toHaveLength(1);
       expect(mode ? fromBulk.pendings : fromBulk.ledger).toHaveLength(2);
-      expect(fromBulk).toEqual(await trail(s, viaEngine.ids[0]));
+      expect(fromBulk).toEqual(await trail(s, viaEngine.id));
       await expectInvariants(s.factory.db, s.storeId);
     });
   }
