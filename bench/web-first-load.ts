@@ -66,25 +66,28 @@ try {
   await page.locator('.session-event').first().waitFor();
   let raw = 0;
   let gz = 0;
-  for (const body of js.values()) {
+  for (const [url, body] of js) {
     const b = await body;
+    const g = zlib.gzipSync(b, { level: 9 }).length;
     raw += b.length;
-    gz += zlib.gzipSync(b, { level: 9 }).length;
+    gz += g;
+    if (process.env.BENCH_VERBOSE) console.log(`  ${url.split('/').pop()} ${(g / 1024).toFixed(1)} KB gzip`);
   }
-  console.log(`first load of /course/calendar: ${js.size} JS files, ${(raw / 1024).toFixed(0)} KB raw, ${(gz / 1024).toFixed(0)} KB gzip`);
-  console.log(`RESULT ${JSON.stringify({ measurement: 'first-load JS (gzip)', value: `${(gz / 1024).toFixed(0)} KB`, baseline: '<= 400 KB', note: `${(raw / 1024).toFixed(0)} KB raw, ${js.size} files` })}`);
+  console.log(
+    `first load of /course/calendar: ${js.size} JS files, ${(raw / 1024).toFixed(0)} KB raw, ${(gz / 1024).toFixed(0)} KB gzip`,
+  );
+  console.log(
+    `RESULT ${JSON.stringify({ measurement: 'first-load JS (gzip)', value: `${(gz / 1024).toFixed(0)} KB`, baseline: '<= 400 KB', note: `${(raw / 1024).toFixed(0)} KB raw, ${js.size} files` })}`,
+  );
 
   // ---- data -> painted for the 300-session week
   const times: number[] = [];
   for (let run = 0; run < RUNS; run++) {
     await page.goto(`${server.url}/course/calendar?date=${monday}`, { waitUntil: 'domcontentloaded' });
-    const ms = await page.evaluate(async (n) => {
-      const byDate = () =>
-        performance
-          .getEntriesByType('resource')
-          .filter((e) => e.name.includes('/query/timetable/by/date'))
-          .pop() as PerformanceResourceTiming | undefined;
-      await new Promise<void>((resolve) => {
+    // A string, not a function: the page must not see the bundler's helpers.
+    const ms = (await page.evaluate(`(async () => {
+      const n = ${SESSIONS};
+      await new Promise((resolve) => {
         const check = () => {
           if (document.querySelectorAll('.session-event').length >= n) resolve();
           else requestAnimationFrame(check);
@@ -94,9 +97,12 @@ try {
       // the frame after the DOM holds every event is the one that paints them
       await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
       const painted = performance.now();
-      const entry = byDate();
+      const entry = performance
+        .getEntriesByType('resource')
+        .filter((e) => e.name.includes('/query/timetable/by/date'))
+        .pop();
       return entry ? painted - entry.responseEnd : NaN;
-    }, SESSIONS);
+    })()`)) as number;
     times.push(ms);
   }
   times.sort((a, b) => a - b);
@@ -104,7 +110,9 @@ try {
   console.log(
     `week of ${SESSIONS} sessions, data -> painted: median ${median.toFixed(0)} ms, min ${times[0].toFixed(0)} ms, max ${times[times.length - 1].toFixed(0)} ms (${RUNS} cold page loads)`,
   );
-  console.log(`RESULT ${JSON.stringify({ measurement: `calendar week ${SESSIONS} sessions data->painted (median)`, value: `${median.toFixed(0)} ms`, baseline: '< 200 ms' })}`);
+  console.log(
+    `RESULT ${JSON.stringify({ measurement: `calendar week ${SESSIONS} sessions data->painted (median)`, value: `${median.toFixed(0)} ms`, baseline: '< 200 ms' })}`,
+  );
 } finally {
   await browser.close();
   await server.close();
