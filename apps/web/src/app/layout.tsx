@@ -1,12 +1,13 @@
 import { LogoutOutlined, ShopOutlined } from '@ant-design/icons';
 import { logout } from '@studio/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Layout, Menu, Spin, Typography } from 'antd';
+import { Button, Layout, Spin } from 'antd';
 import { Suspense, useState } from 'react';
-import { Navigate, Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { Link, Navigate, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { call } from '../api/client.ts';
 import { actingStore, PROFILE_KEY, useProfile } from '../api/profile.ts';
-import { menuItems, menuKeyFor } from './routes.tsx';
+import { menuEntries, menuKeyFor } from './routes.tsx';
+import './layout.css';
 
 export function PageLoading() {
   return (
@@ -47,13 +48,19 @@ export function AppLayout() {
     <Layout style={{ minHeight: '100vh' }}>
       <Layout.Sider width={180} theme="dark" breakpoint="lg" collapsedWidth={0}>
         <div style={{ color: '#fff', fontWeight: 600, fontSize: 16, padding: '18px 20px' }}>团课管理后台</div>
-        <Menu
-          theme="dark"
-          mode="inline"
-          selectedKeys={[menuKeyFor(location.pathname)]}
-          items={menuItems}
-          onClick={(e) => navigate(e.key)}
-        />
+        {/* A plain list rather than antd Menu: the menu code is a large share of the first load. */}
+        <nav className="side-menu" role="menu">
+          {menuEntries.map((m) => (
+            <Link
+              key={m.key}
+              to={m.key}
+              role="menuitem"
+              className={m.key === menuKeyFor(location.pathname) ? 'side-menu-item active' : 'side-menu-item'}
+            >
+              {m.label}
+            </Link>
+          ))}
+        </nav>
       </Layout.Sider>
       <Layout>
         <Layout.Header
@@ -66,13 +73,11 @@ export function AppLayout() {
             borderBottom: '1px solid #f0f0f0',
           }}
         >
-          <Typography.Text strong data-testid="store-name">
+          <strong data-testid="store-name">
             <ShopOutlined /> {store?.name ?? ''}
-          </Typography.Text>
+          </strong>
           <span>
-            <Typography.Text type="secondary" style={{ marginRight: 16 }}>
-              {profile.name}
-            </Typography.Text>
+            <span style={{ marginRight: 16, color: 'rgba(0,0,0,0.45)' }}>{profile.name}</span>
             <Button icon={<LogoutOutlined />} loading={leaving} onClick={onLogout}>
               退出登录
             </Button>

@@ -1,5 +1,4 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import type { MenuProps } from 'antd';
 
 /** A screen of the authenticated area: its path, lazy component and (optional) side-menu entry. */
 export interface ScreenRoute {
@@ -46,7 +45,7 @@ export const screens: ScreenRoute[] = [
   { path: '/store/settings', Component: StoreSettings, menu: { label: '门店设置', key: '/store/settings' } },
 ];
 
-export const menuItems: MenuProps['items'] = screens
+export const menuEntries: { key: string; label: string }[] = screens
   .filter((s) => s.menu)
   .map((s) => ({ key: s.menu!.key, label: s.menu!.label }));
 

@@ -1,4 +1,4 @@
-import { Card, Spin } from 'antd';
+import { Spin } from 'antd';
 import { lazy, Suspense, useCallback, useState, type ComponentType, type LazyExoticComponent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { CalendarView, type VisibleRange } from './components/calendar-view.tsx';
@@ -36,6 +36,11 @@ export default function SchedulePage() {
   const [modal, setModal] = useState<ToolModal | null>(null);
   const sessions = useTimetableRange(range && { ...range, areaId, teacherId });
   const openId = Number(params.get(SESSION_PARAM)) || null;
+  // ?date=YYYY-MM-DD opens the calendar on that date (links, the benchmark).
+  const [initialDate] = useState(() => {
+    const d = params.get('date');
+    return d && /^\d{4}-\d{2}-\d{2}$/.test(d) ? d : undefined;
+  });
 
   const onRange = useCallback(
     (r: VisibleRange) => setRange((old) => (old && old.fromDate === r.fromDate && old.toDate === r.toDate ? old : r)),
@@ -62,7 +67,7 @@ export default function SchedulePage() {
 
   const Modal = modal ? toolModals[modal] : null;
   return (
-    <Card styles={{ body: { padding: 16 } }}>
+    <div className="schedule-page">
       <div style={{ display: 'flex', flexDirection: 'column', gap: 12 }}>
         <Toolbar onOpen={setModal} />
         <div style={{ display: 'flex', alignItems: 'center', gap: 12 }}>
@@ -73,12 +78,12 @@ export default function SchedulePage() {
             <i style={{ background: '#fff1f0', border: '1px solid #ffccc7' }} /> 有预约
           </span>
         </div>
-        <CalendarView sessions={sessions.data ?? []} onRange={onRange} onOpen={onOpen} />
+        <CalendarView initialDate={initialDate} sessions={sessions.data ?? []} onRange={onRange} onOpen={onOpen} />
       </div>
       <Suspense fallback={null}>
         {openId && <SessionDrawer id={openId} onClose={onCloseDrawer} />}
         {Modal && <Modal onClose={() => setModal(null)} />}
       </Suspense>
-    </Card>
+    </div>
   );
 }

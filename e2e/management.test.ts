@@ -1,0 +1,267 @@
+import { expect, it } from 'vitest';
+import { describeBrowser, shot } from './harness.ts';
+import { addDays, addSession, makeFixture, mondayOf } from './seed.ts';
+import { field, modal, pick, toast } from './ui.ts';
+
+/** A 1x1 PNG. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+describeBrowser('management screens', (env) => {
+  it('courses: list, validation, create, edit', async () => {
+    const { page, server } = env();
+    await page.goto(`${server.url}/course/list`);
+    const rows = page.locator('.ant-table-row');
+    await rows.first().waitFor();
+    expect(await rows.count()).toBeGreaterThan(1);
+    await shot(page, 'manage-course-list');
+    await page.getByRole('button', { name: '添加课程' }).click();
+    const form = page.locator('form');
+    await form.getByLabel('课程名称').waitFor();
+    await form.getByLabel('默认上课人数').fill('');
+    await page.getByRole('button', { name: '保 存' }).click();
+    await form.getByText('请输入课程名称').waitFor();
+    await form.getByText('上课人数应在0到10000之间').waitFor();
+    await form.getByLabel('课程名称').fill('普拉提入门');
+    await form.getByLabel('默认上课人数').fill('8');
+    await form.getByText('年龄范围').click();
+    await form.getByPlaceholder('起').fill('6');
+    await form.getByPlaceholder('止').fill('12');
+    await shot(page, 'manage-course-edit');
+    await page.getByRole('button', { name: '保 存' }).click();
+    await toast(page, '课程信息保存成功');
+    await page.getByPlaceholder('课程名称').fill('普拉提入门');
+    await page.getByPlaceholder('课程名称').press('Enter');
+    const row = page.locator('.ant-table-row', { hasText: '普拉提入门' });
+    await row.getByText('6岁0个月 至 12岁0个月').waitFor();
+    await row.getByText('编辑').click();
+    await page.waitForURL(/\/course\/edit\/\d+$/);
+    expect(await page.locator('form').getByLabel('课程名称').inputValue()).toBe('普拉提入门');
+  });
+
+  it('cards: products with money in yuan, member cards with top-up and ledger', async () => {
+    const { page, server, api } = env();
+    await page.goto(`${server.url}/card/list`);
+    await page.locator('.ant-table-row').first().waitFor();
+    await shot(page, 'manage-card-products');
+    await page.getByRole('button', { name: '添加卡种' }).click();
+    const m = modal(page, '添加卡种');
+    await m.getByRole('button', { name: '保 存' }).click();
+    await m.getByText('请输入卡名称').waitFor();
+    await m.getByLabel('卡种名称').fill('储值卡测试');
+    await m.getByText('储值卡', { exact: true }).click();
+    await m.getByText('永久有效').click();
+    await m.getByLabel('每人每节课扣除').fill('45.5');
+    await m.getByLabel('价格').fill('1000');
+    await m.getByRole('button', { name: '保 存' }).click();
+    await toast(page, '操作成功');
+    const row = page.locator('.ant-table-row', { hasText: '储值卡测试' });
+    await row.getByText('45.50 元').waitFor();
+    const products = await api.ok<{ cardName: string; perCount: number; price: number }[]>('query/card/product/list');
+    expect(products.find((p) => p.cardName === '储值卡测试')).toMatchObject({ perCount: 4550, price: 100000 });
+
+    // member cards of a demo member who has bookings
+    const f = await makeFixture(api, '卡');
+    const tid = await addSession(api, f, addDays(mondayOf(1), 1), '09:00');
+    await api.ok('add/member/reservation', { mcId: f.mcId, tid, studentCount: 2 });
+    await page.goto(`${server.url}/card/list?tab=member&member_id=${f.memberId}`);
+    const cards = page.getByTestId('member-card-table');
+    await cards.getByText('8.00 次').waitFor();
+    await cards.getByText('充值').click();
+    const t = modal(page, '充值');
+    await t.getByRole('button', { name: '充 值' }).click();
+    await t.getByText('充值数量必须大于0').waitFor();
+    await t.getByLabel('充值数量').fill('5');
+    await t.getByRole('button', { name: '充 值' }).click();
+    await toast(page, '充值成功');
+    await cards.getByText('13.00 次').waitFor();
+    await cards.getByText('流水').click();
+    const ledger = page.getByTestId('ledger-table');
+    await ledger.getByText('充值').waitFor();
+    await ledger.getByText('扣费').waitFor();
+    await ledger.getByText('-2 次').waitFor();
+    await ledger.getByText(f.courseName, { exact: false }).waitFor();
+    await shot(page, 'manage-card-ledger');
+    await page.locator('.ant-drawer-close').click();
+    await cards.getByText('冻结').click();
+    await page.getByRole('button', { name: '确 定' }).click();
+    await cards.getByText('已冻结').waitFor();
+    await shot(page, 'manage-member-cards');
+  });
+
+  it('members: search, unique mobile, create, detail', async () => {
+    const { page, server, api } = env();
+    await page.goto(`${server.url}/member/list`);
+    await page.locator('.ant-table-row').first().waitFor();
+    expect(await page.locator('.ant-table-row').count()).toBe(10);
+    await shot(page, 'manage-member-list');
+    const first = await api.ok<{ list: { id: number; name: string; mobile: string }[] }>('query/member/list', {});
+    const taken = first.list[0];
+    await page.getByPlaceholder('姓名或手机号').fill(taken.mobile.slice(3, 9));
+    await page.getByPlaceholder('姓名或手机号').press('Enter');
+    await page.locator('.ant-table-row', { hasText: taken.name }).waitFor();
+
+    await page.getByRole('button', { name: '添加会员' }).click();
+    const m = modal(page, '添加会员');
+    await m.getByRole('button', { name: '保 存' }).click();
+    await m.getByText('请输入会员姓名').waitFor();
+    await m.getByLabel('姓名').fill('新会员甲');
+    await m.getByLabel('手机号').fill(taken.mobile);
+    await m.getByRole('button', { name: '保 存' }).click();
+    await toast(page, '该手机号已被其他会员使用');
+    await m.getByLabel('手机号').fill('13600001111');
+    await m.getByRole('button', { name: '保 存' }).click();
+    await toast(page, '操作成功');
+    await m.waitFor({ state: 'hidden' });
+
+    await page.goto(`${server.url}/member/detail?member_id=${taken.id}`);
+    await page.getByText(`会员详情：${taken.name}`).waitFor();
+    await page.getByTestId('member-card-table').locator('.ant-table-row').first().waitFor();
+    await page.getByRole('tab', { name: /已上课/ }).click();
+    await page.waitForTimeout(300);
+    await shot(page, 'manage-member-detail');
+  });
+
+  it('teachers, venues and materials', async () => {
+    const { page, server, api } = env();
+    await page.goto(`${server.url}/teacher/list`);
+    await page.locator('.ant-table-row').first().waitFor();
+    await shot(page, 'manage-teachers');
+    await page.getByRole('button', { name: '添加老师' }).click();
+    let m = modal(page, '添加老师');
+    await m.getByLabel('入会链接').fill('meet.example.com');
+    await m.getByRole('button', { name: '保 存' }).click();
+    await m.getByText('请输入老师姓名').waitFor();
+    await m.getByText('在线教室链接应以 http:// 或 https:// 开头').waitFor();
+    await m.getByLabel('姓名').fill('赵老师');
+    await m.getByLabel('入会链接').fill('https://meet.example.com/zhao');
+    await m.getByRole('button', { name: '保 存' }).click();
+    await toast(page, '操作成功');
+    await page.locator('.ant-table-row', { hasText: '赵老师' }).waitFor();
+
+    await page.goto(`${server.url}/venue/list`);
+    await page.locator('.ant-table-row').first().waitFor();
+    await shot(page, 'manage-venues');
+    // a venue with sessions cannot be deleted: the server says why
+    const used = page.locator('.ant-table-row').first();
+    await used.getByText('删除').click();
+    await page.getByRole('button', { name: '确 定' }).click();
+    await toast(page, '场地正在使用中，无法删除');
+    await used.getByText('添加下级').click();
+    m = modal(page, '添加场地');
+    await m.getByRole('button', { name: '保 存' }).click();
+    await m.getByText('请输入场地名称').waitFor();
+    await m.getByLabel('场地名称').fill('瑜伽小间');
+    await m.getByRole('button', { name: '保 存' }).click();
+    await toast(page, '操作成功');
+    await page.locator('.ant-table-row', { hasText: '瑜伽小间' }).waitFor();
+    const tree = await api.ok<{ name: string; children: { name: string }[] }[]>('query/area/tree');
+    expect(tree.some((a) => a.children.some((c) => c.name === '瑜伽小间'))).toBe(true);
+
+    await page.goto(`${server.url}/material/list`);
+    await page.locator('.ant-table-row').first().waitFor();
+    await shot(page, 'manage-materials');
+    await page.getByRole('button', { name: '添加教材' }).click();
+    m = modal(page, '添加教材');
+    await m.getByRole('button', { name: '保 存' }).click();
+    await m.getByText('请输入教材名称').waitFor();
+    await m.getByLabel('名称').fill('少儿体能');
+    await m.getByRole('button', { name: '保 存' }).click();
+    await toast(page, '操作成功');
+    const book = page.locator('.ant-table-row', { hasText: '少儿体能' });
+    await book.getByText('添加章节').click();
+    m = modal(page, '添加章节');
+    await m.getByLabel('名称').fill('第一章 热身');
+    await m.getByRole('button', { name: '保 存' }).click();
+    await page.locator('.ant-table-row', { hasText: '第一章 热身' }).getByText('添加课时').waitFor();
+  });
+
+  it('weekly template: validation and a row with a fixed student', async () => {
+    const { page, server, api } = env();
+    const f = await makeFixture(api, '周');
+    await page.goto(`${server.url}/course/fix_booking_timetable`);
+    await page.getByTestId('fix-grid').waitFor();
+    await page.getByRole('button', { name: '周三添加课程' }).click();
+    const m = modal(page, '添加固定课');
+    await m.getByRole('button', { name: '添加固定学员' }).click();
+    await toast(page, '先选择课程，再选学员');
+    await m.getByRole('button', { name: '保 存' }).click();
+    await m.getByText('请选择课程').waitFor();
+    await m.getByText('请选择上课老师').waitFor();
+    await pick(page, field(m, '课程'), f.courseName, f.courseName);
+    await field(m, '上课人数').locator('input').fill('1');
+    await m.getByRole('button', { name: '添加固定学员' }).click();
+    await m.getByRole('button', { name: '添加固定学员' }).click();
+    await toast(page, '请完成选择学生1的会员卡信息');
+    const student = m.getByTestId('fix-student-row').first();
+    await pick(page, student.locator('.ant-form-item').nth(0), f.memberName, f.memberName);
+    await pick(page, student.locator('.ant-form-item').nth(1), '十次卡周');
+    await m.getByRole('button', { name: '添加固定学员' }).click();
+    await toast(page, '选择的学生数量已达设置的上课人数上限');
+    await shot(page, 'manage-template-row');
+  });
+
+  it('booking settings: mode switch with waiting pending items asks to confirm', async () => {
+    const { page, server, api } = env();
+    await page.goto(`${server.url}/course_setting/course_setting`);
+    const name = page.getByLabel('门店名称');
+    await name.waitFor();
+    expect(await name.inputValue()).toBe('悦动健身工作室');
+    await name.fill('');
+    await page.getByRole('button', { name: '保 存' }).click();
+    await page.getByText('请输入门店名称').waitFor();
+    await name.fill('悦动健身工作室');
+    await page.getByText('签到后扣费', { exact: true }).click();
+    await page.getByRole('button', { name: '保 存' }).click();
+    await toast(page, '操作成功');
+    expect((await api.ok('query/module/status', { moduleId: 6 })).status).toBe(1);
+
+    const f = await makeFixture(api, '签');
+    const tid = await addSession(api, f, addDays(mondayOf(1), 4), '10:00');
+    await api.ok('add/member/group/pending', { mid: f.memberId, tid, studentCount: 1 });
+    await page.reload();
+    await page.getByText('当前有 1 个待签到预约').waitFor();
+    await page.getByText('预约即扣费', { exact: true }).click();
+    await page.getByRole('button', { name: '保 存' }).click();
+    const confirm = page.locator('.ant-modal-confirm', { hasText: '切换扣费模式' });
+    await confirm.getByText('还有1个待签到预约').waitFor();
+    await shot(page, 'manage-booking-setting-confirm');
+    await confirm.getByRole('button', { name: '确认切换' }).click();
+    await page.locator('.ant-modal-confirm', { hasText: '之前的1个待签到预约保持不变' }).waitFor();
+    expect((await api.ok('query/module/status', { moduleId: 6 })).status).toBe(0);
+  });
+
+  it('store settings: logo, messaging setting, function list', async () => {
+    const { page, server, api } = env();
+    await page.goto(`${server.url}/store/settings`);
+    await page.getByText('暂无 Logo').waitFor();
+    await page.locator('input[type=file]').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: PNG });
+    await toast(page, 'Logo 上传成功');
+    await page.getByTestId('logo-box').locator('img').waitFor();
+    await page.locator('input[type=file]').setInputFiles({ name: 'a.gif', mimeType: 'image/gif', buffer: PNG });
+    await toast(page, '仅支持 PNG、JPEG 或 WebP 格式的图片');
+
+    const url = page.getByLabel('消息推送地址（webhookUrl）');
+    await url.fill('ftp://x');
+    await page.getByRole('button', { name: '保存消息设置' }).click();
+    await page.getByText('webhookUrl 应为以 http:// 或 https:// 开头的网址').waitFor();
+    await url.fill('https://hooks.example.com/studio');
+    await page.getByLabel('其他设置（JSON 对象）').fill('{"appId": "wx123"}');
+    await page.getByRole('button', { name: '保存消息设置' }).click();
+    await toast(page, '操作成功');
+    expect(await api.ok('query/wechat/setting')).toEqual({
+      appId: 'wx123',
+      webhookUrl: 'https://hooks.example.com/studio',
+    });
+
+    const notify = page.locator('.ant-table-row', { hasText: '消息通知' });
+    await notify.locator('.ant-switch').click();
+    await page.getByRole('button', { name: '保存功能设置' }).click();
+    await toast(page, '操作成功');
+    const funcs = await api.ok<{ key: string; enabled: number }[]>('load/store/funcs');
+    expect(funcs.find((x) => x.key === 'notification')?.enabled).toBe(1);
+    await shot(page, 'manage-store-settings');
+  });
+});
