@@ -112,7 +112,6 @@ export async function bookWithCard(
 ): Promise<{ reservationId: number; usedCount: number }> {
   if (!Number.isInteger(args.studentCount) || args.studentCount < 1) throw badRequest(Msg.submitFailed);
   const now = localDateTime(store.timezone);
-  await touchStore(tx, store.id);
   const session = await liveSession(tx, store.id, args.timetableId);
   const card = await storeCard(tx, store.id, args.memberCardId, session.id);
   const member =
@@ -121,6 +120,7 @@ export async function bookWithCard(
       : { id: card.memberId, name: card.memberName, gender: card.memberGender, birthday: card.memberBirthday };
   const charge = chargeOrRefuse(session, card, member.id, args.studentCount);
   await checkMemberMayBook(tx, session, member, now);
+  await touchStore(tx, store.id);
   await takeSeats(tx, store.id, session.id, args.studentCount);
   await deduct(tx, card.id, charge);
   let reservationId: number;
@@ -271,7 +271,6 @@ export async function cancelReservation(
   store: StoreScope,
   args: { reservationId: number; operatorId: number | null; operateType: number },
 ): Promise<{ refunded: number }> {
-  await touchStore(tx, store.id);
   const r = await tx
     .selectFrom('reservation')
     .selectAll()
@@ -279,6 +278,7 @@ export async function cancelReservation(
     .where('storeId', '=', store.id)
     .executeTakeFirst();
   if (!r) throw notFound('预约');
+  await touchStore(tx, store.id);
   const refunded = await cancelReservationLocked(tx, r, { ...args, now: localDateTime(store.timezone) });
   return { refunded };
 }
@@ -300,10 +300,10 @@ export async function addPending(
 ): Promise<{ pendingId: number }> {
   if (args.studentCount !== 1) throw badRequest(Msg.oneStudentInSignInMode);
   const now = localDateTime(store.timezone);
-  await touchStore(tx, store.id);
   const session = await liveSession(tx, store.id, args.timetableId);
   const member = await storeMember(tx, store.id, args.memberId);
   await checkMemberMayBook(tx, session, member, now);
+  await touchStore(tx, store.id);
   await takeSeats(tx, store.id, session.id, args.studentCount);
   let pendingId: number;
   try {
@@ -389,8 +389,8 @@ export async function cancelPending(
   store: StoreScope,
   args: { pendingId: number; operatorId: number | null },
 ): Promise<void> {
-  await touchStore(tx, store.id);
   const p = await storePending(tx, store.id, args.pendingId);
+  await touchStore(tx, store.id);
   await cancelPendingLocked(tx, p, { operatorId: args.operatorId, now: localDateTime(store.timezone) });
 }
 
@@ -404,12 +404,12 @@ export async function signInPending(
   args: { pendingId: number; memberCardId: number; remark: string | null; operatorId: number | null },
 ): Promise<{ reservationId: number; usedCount: number }> {
   const now = localDateTime(store.timezone);
-  await touchStore(tx, store.id);
   const p = await storePending(tx, store.id, args.pendingId);
   if (p.status !== PendingStatus.WAITING) throw conflict(Msg.pendingNotWaiting);
   const session = await liveSession(tx, store.id, p.timetableId);
   const card = await storeCard(tx, store.id, args.memberCardId, session.id);
   const charge = chargeOrRefuse(session, card, p.memberId, p.studentCount);
+  await touchStore(tx, store.id);
   const res = await tx
     .updateTable('pending')
     .set({ status: PendingStatus.SIGNED_IN })

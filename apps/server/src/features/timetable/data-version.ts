@@ -4,10 +4,12 @@ const touched = new WeakSet<object>();
 
 /**
  * Takes the store's write lock for this transaction and bumps its data version (once per
- * transaction). Every engine write calls it first, so on PostgreSQL all writes of one store take
- * their locks in the same order (store version row, then sessions, reservations, pendings, cards)
- * and cannot deadlock; the calendar cache compares this version to know when to recompute.
- * Database triggers (migration 0200) also bump it on writes made elsewhere (renames, online rooms).
+ * transaction). Every engine write calls it before its first write, after its checks (reads that
+ * may be stale by then are re-checked by the guarded UPDATEs and unique indexes), so on PostgreSQL
+ * all writes of one store take their locks in the same order (store version row first, then
+ * sessions, reservations, pendings, cards) and cannot deadlock, and the lock is held only for the
+ * writes. The calendar cache compares this version to know when to recompute. Database triggers
+ * (migration 0200) also bump it on writes made elsewhere (renames, online rooms).
  */
 export async function touchStore(tx: Tx, storeId: number): Promise<void> {
   if (touched.has(tx)) return;
