@@ -138,4 +138,102 @@ describeEachDb('batch delete and export', (env) => {
     );
     expect(await env().other.client.ok(EXPORT, { fromDate: s.day(0), toDate: s.day(2) })).toEqual([]);
   });
+
+  it('deletes in bulk exactly as the engine deletes one session', async () => {
+    const ef = engineFactory(env());
+    const db = env().factory.db;
+    const { teacher, product, course } = await ef.scene({ product: { perCount: 2 } });
+    /** A session with a live booking, a cancelled one, a signed-in pending and a waiting pending. */
+    async function busy(day: number) {
+      const session = await ef.session({
+        courseId: course.id,
+        teacherId: teacher.id,
+        startTime: `${addDays(FUTURE, day)} 10:00:00`,
+      });
+      const m = [];
+      for (let i = 0; i < 4; i++) m.push(await ef.memberWithCard(product.id, { card: { totalCount: 20 } }));
+      const c = env().client;
+      await c.ok(`${API}/add/member/reservation`, {
+        mcId: m[0].card.id,
+        tid: session.id,
+        studentCount: 2,
+        remark: 'live',
+      });
+      await c.ok(`${API}/add/member/reservation`, {
+        mcId: m[1].card.id,
+        tid: session.id,
+        studentCount: 1,
+        remark: 'gone',
+      });
+      const gone = await db
+        .selectFrom('reservation')
+        .select('id')
+        .where('memberId', '=', m[1].member.id)
+        .executeTakeFirstOrThrow();
+      await c.ok(`${API}/cancel/reservation`, { id: gone.id });
+      await ef.setMode(1);
+      for (const [i, remark] of [
+        [2, 'signed'],
+        [3, 'waiting'],
+      ] as const) {
+        await c.ok(`${API}/add/member/group/pending`, {
+          mid: m[i].member.id,
+          tid: session.id,
+          studentCount: 1,
+          remark,
+        });
+      }
+      const signed = await db
+        .selectFrom('pending')
+        .select('id')
+        .where('memberId', '=', m[2].member.id)
+        .executeTakeFirstOrThrow();
+      await c.ok(`${API}/sign/in/pending`, { pendingId: signed.id, mcId: m[2].card.id, remark: 'signed' });
+      await ef.setMode(0);
+      return { session, m };
+    }
+    const strip = (rows: Record<string, unknown>[]) =>
+      rows
+        .map((r) =>
+          JSON.stringify(
+            Object.fromEntries(
+              Object.entries(r).filter(
+                ([k]) =>
+                  !/^(id|timetableId|reservationId|pendingId|memberId|memberCardId|createTime|createdAt|cancelTime)$/.test(k),
+              ),
+            ),
+          ),
+        )
+        .sort();
+    async function trail(b: Awaited<ReturnType<typeof busy>>) {
+      const tid = b.session.id;
+      const session = await db
+        .selectFrom('timetable')
+        .select(['deleted', 'realCount'])
+        .where('id', '=', tid)
+        .executeTakeFirstOrThrow();
+      const cards = [];
+      for (const x of b.m) cards.push((await ef.cardRow(x.card.id)).usedCount);
+      return {
+        session,
+        cards,
+        reservations: strip(await db.selectFrom('reservation').selectAll().where('timetableId', '=', tid).execute()),
+        pendings: strip(await db.selectFrom('pending').selectAll().where('timetableId', '=', tid).execute()),
+        history: strip(await db.selectFrom('history').selectAll().where('timetableId', '=', tid).execute()),
+        ledger: strip(await db.selectFrom('cardLedger').selectAll().where('timetableId', '=', tid).execute()),
+      };
+    }
+    const one = await busy(700);
+    const many = await busy(701);
+    await env().client.ok(`${API}/cancel/timetable`, { id: one.session.id });
+    expect(await env().client.ok(CANCEL, { fromDate: addDays(FUTURE, 701), toDate: addDays(FUTURE, 701) })).toEqual({
+      count: 1,
+    });
+    const viaEngine = await trail(one);
+    expect(viaEngine.session).toEqual({ deleted: 1, realCount: 0 });
+    expect(viaEngine.cards).toEqual([0, 0, 0, 0]);
+    expect(viaEngine.history.length).toBe(9);
+    expect(await trail(many)).toEqual(viaEngine);
+    await expectInvariants(db, env().storeId);
+  });
 });

@@ -1,12 +1,14 @@
 import { ReservationStatus, type BatchExportRow } from '@studio/contract';
 import type { CallCtx } from '../../lib/context.ts';
-import { deleteSession, touchStore } from '../timetable/engine.ts';
+import { touchStore } from '../timetable/engine.ts';
+import { deleteSessions } from './bulk-delete.ts';
 import { sessionsInRange } from './range.ts';
 import { areaAndBelow } from './refs.ts';
 
 /**
  * Batch delete: every live session starting in the inclusive range (venue filter with its
- * sub-venues) is deleted through the engine, cancelling and refunding its bookings, in one transaction.
+ * sub-venues) is deleted, its bookings cancelled and refunded as the engine's deleteSession does,
+ * in bulk and in one transaction.
  */
 export async function cancelSessionsInRange(
   ctx: CallCtx,
@@ -21,8 +23,13 @@ export async function cancelSessionsInRange(
       .orderBy('t.startTime')
       .orderBy('t.id')
       .execute();
-    for (const s of sessions) await deleteSession(tx, ctx.store, { timetableId: s.id, operatorId: ctx.staff.id });
-    return { count: sessions.length };
+    const count = await deleteSessions(
+      tx,
+      ctx.store,
+      sessions.map((s) => s.id),
+      ctx.staff.id,
+    );
+    return { count };
   });
 }
 

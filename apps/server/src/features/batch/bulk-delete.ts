@@ -1,0 +1,158 @@
+import { OperateType, PendingStatus, ReservationStatus } from '@studio/contract';
+import type { Tx } from '../../db/index.ts';
+import type { NewRow } from '../../db/schema.ts';
+import type { StoreScope } from '../../lib/context.ts';
+import { localDateTime } from '../../lib/time.ts';
+import { touchStore } from '../timetable/engine.ts';
+import { groupBy } from './group.ts';
+
+/** Ids per statement: well under either database's parameter limit. */
+const CHUNK = 1000;
+
+function chunks<T>(rows: readonly T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
+  return out;
+}
+
+/** `UPDATE table SET column = column - amount` for many ids, one statement per distinct amount. */
+async function subtract(
+  tx: Tx,
+  table: 'timetable' | 'memberCard',
+  column: 'realCount' | 'usedCount',
+  amounts: Map<number, number>,
+): Promise<void> {
+  const byAmount = groupBy(
+    [...amounts].filter(([, n]) => n > 0),
+    ([, n]) => n,
+  );
+  for (const [amount, rows] of byAmount) {
+    for (const ids of chunks(rows.map(([id]) => id))) {
+      await tx
+        .updateTable(table)
+        .set((eb) => ({ [column]: eb(eb.ref(column), '-', amount) }))
+        .where('id', 'in', ids)
+        .execute();
+    }
+  }
+}
+
+const sumBy = <T>(rows: readonly T[], key: (r: T) => number, value: (r: T) => number) => {
+  const m = new Map<number, number>();
+  for (const r of rows) m.set(key(r), (m.get(key(r)) ?? 0) + value(r));
+  return m;
+};
+
+/**
+ * Deletes many live sessions of the store in the caller's transaction, in bulk, writing what the
+ * engine's `deleteSession` writes for each: the session soft-deleted, every live reservation
+ * cancelled (guarded on its status, so each is refunded exactly once) with its pending closed,
+ * every waiting pending cancelled, seats freed, each card refunded what its reservations deducted,
+ * and history (type 4) and ledger 'refund' rows. Sessions already deleted are left alone.
+ * Returns how many sessions it deleted.
+ */
+export async function deleteSessions(
+  tx: Tx,
+  store: StoreScope,
+  timetableIds: readonly number[],
+  operatorId: number | null,
+): Promise<number> {
+  if (!timetableIds.length) return 0;
+  await touchStore(tx, store.id);
+  const now = localDateTime(store.timezone);
+  const deleted: number[] = [];
+  for (const ids of chunks(timetableIds)) {
+    const rows = await tx
+      .updateTable('timetable')
+      .set({ deleted: 1 })
+      .where('storeId', '=', store.id)
+      .where('deleted', '=', 0)
+      .where('id', 'in', ids)
+      .returning('id')
+      .execute();
+    deleted.push(...rows.map((r) => r.id));
+  }
+  for (const ids of chunks(deleted)) {
+    const reservations = await tx
+      .updateTable('reservation')
+      .set({ status: ReservationStatus.CANCELLED, cancelTime: now })
+      .where('timetableId', 'in', ids)
+      .where('status', 'in', [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN])
+      .returningAll()
+      .execute();
+    const fromPending = reservations.flatMap((r) => (r.pendingId === null ? [] : [r.pendingId]));
+    for (const part of chunks(fromPending)) {
+      await tx
+        .updateTable('pending')
+        .set({ status: PendingStatus.CANCELLED, cancelTime: now })
+        .where('id', 'in', part)
+        .execute();
+    }
+    const waiting = await tx
+      .updateTable('pending')
+      .set({ status: PendingStatus.CANCELLED, cancelTime: now })
+      .where('timetableId', 'in', ids)
+      .where('status', '=', PendingStatus.WAITING)
+      .returningAll()
+      .execute();
+    await subtract(
+      tx,
+      'timetable',
+      'realCount',
+      sumBy(
+        [...reservations, ...waiting],
+        (r) => r.timetableId,
+        (r) => r.studentCount,
+      ),
+    );
+    await subtract(
+      tx,
+      'memberCard',
+      'usedCount',
+      sumBy(
+        reservations,
+        (r) => r.memberCardId,
+        (r) => Number(r.usedCount),
+      ),
+    );
+    const trail = (
+      r: { timetableId: number; memberId: number; studentCount: number; remark: string | null },
+      o: { memberCardId: number | null; reservationId: number | null; pendingId: number | null; usedCount: number },
+    ): NewRow<'history'> => ({
+      storeId: store.id,
+      timetableId: r.timetableId,
+      memberId: r.memberId,
+      studentCount: r.studentCount,
+      remark: r.remark,
+      ...o,
+      operateType: OperateType.ADMIN_CANCELLED,
+      operatorId,
+      createTime: now,
+    });
+    const history = [
+      ...reservations.map((r) =>
+        trail(r, {
+          memberCardId: r.memberCardId,
+          reservationId: r.id,
+          pendingId: r.pendingId,
+          usedCount: Number(r.usedCount),
+        }),
+      ),
+      ...waiting.map((p) => trail(p, { memberCardId: null, reservationId: null, pendingId: p.id, usedCount: 0 })),
+    ];
+    for (const part of chunks(history)) await tx.insertInto('history').values(part).execute();
+    const ledger: NewRow<'cardLedger'>[] = reservations.map((r) => ({
+      storeId: store.id,
+      memberCardId: r.memberCardId,
+      kind: 'refund',
+      amount: -Number(r.usedCount),
+      reservationId: r.id,
+      timetableId: r.timetableId,
+      operatorId,
+      remark: null,
+      createdAt: now,
+    }));
+    for (const part of chunks(ledger)) await tx.insertInto('cardLedger').values(part).execute();
+  }
+  return deleted.length;
+}
