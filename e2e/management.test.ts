@@ -227,6 +227,7 @@ describeBrowser('management screens', (env) => {
     await page.getByRole('button', { name: '保 存' }).click();
     const confirm = page.locator('.ant-modal-confirm', { hasText: '切换扣费模式' });
     await confirm.getByText('还有1个待签到预约').waitFor();
+    await page.waitForTimeout(500);
     await shot(page, 'manage-booking-setting-confirm');
     await confirm.getByRole('button', { name: '确认切换' }).click();
     await page.locator('.ant-modal-confirm', { hasText: '之前的1个待签到预约保持不变' }).waitFor();
@@ -235,8 +236,10 @@ describeBrowser('management screens', (env) => {
 
   it('store settings: logo, messaging setting, function list', async () => {
     const { page, server, api } = env();
-    await page.goto(`${server.url}/store/settings`);
-    await page.getByText('暂无 Logo').waitFor();
+    await page.goto(`${server.url}/settings/store`);
+    await page.getByTestId('logo-box').waitFor();
+    await page.getByText('门店功能').waitFor();
+    await shot(page, 'manage-store-settings-before');
     await page.locator('input[type=file]').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: PNG });
     await toast(page, 'Logo 上传成功');
     await page.getByTestId('logo-box').locator('img').waitFor();

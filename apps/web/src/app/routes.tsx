@@ -42,7 +42,7 @@ export const screens: ScreenRoute[] = [
     Component: BookingSetting,
     menu: { label: '预约设置', key: '/course_setting/course_setting' },
   },
-  { path: '/store/settings', Component: StoreSettings, menu: { label: '门店设置', key: '/store/settings' } },
+  { path: '/settings/store', Component: StoreSettings, menu: { label: '门店设置', key: '/settings/store' } },
 ];
 
 export const menuEntries: { key: string; label: string }[] = screens

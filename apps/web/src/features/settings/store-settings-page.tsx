@@ -33,7 +33,7 @@ import { useWrite } from './lib/use-write.ts';
 
 const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/webp'];
 
-/** /store/settings: messaging setting, logo and the store's function list. */
+/** /settings/store (not /store/...: that prefix belongs to the API): messaging setting, logo, function list. */
 export default function StoreSettingsPage() {
   return (
     <Row gutter={16}>
