@@ -1,10 +1,13 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { matchPath } from 'react-router-dom';
 
 /** A screen of the authenticated area: its path, lazy component and (optional) side-menu entry. */
 export interface ScreenRoute {
   path: string;
   Component: LazyExoticComponent<ComponentType>;
   menu?: { label: string; key: string };
+  /** The menu entry a screen without its own highlights (a detail or edit screen's list). */
+  activeMenu?: string;
 }
 
 const CardList = lazy(() => import('../features/cards/card-page.tsx'));
@@ -26,9 +29,9 @@ export const screens: ScreenRoute[] = [
   { path: '/course/calendar/detail', Component: Schedule },
   { path: '/card/list', Component: CardList, menu: { label: '会员卡', key: '/card/list' } },
   { path: '/member/list', Component: MemberList, menu: { label: '会员', key: '/member/list' } },
-  { path: '/member/detail', Component: MemberDetail },
+  { path: '/member/detail', Component: MemberDetail, activeMenu: '/member/list' },
   { path: '/course/list', Component: CourseList, menu: { label: '课程', key: '/course/list' } },
-  { path: '/course/edit/:id', Component: CourseEdit },
+  { path: '/course/edit/:id', Component: CourseEdit, activeMenu: '/course/list' },
   {
     path: '/course/fix_booking_timetable',
     Component: FixTimetable,
@@ -52,5 +55,6 @@ export const menuEntries: { key: string; label: string }[] = screens
 /** The menu entry a path belongs to (a detail route highlights its parent). */
 export function menuKeyFor(pathname: string): string {
   const keys = screens.filter((s) => s.menu).map((s) => s.menu!.key);
-  return keys.find((k) => pathname === k || pathname.startsWith(`${k}/`)) ?? '';
+  const own = keys.find((k) => pathname === k || pathname.startsWith(`${k}/`));
+  return own ?? screens.find((s) => s.activeMenu && matchPath(s.path, pathname))?.activeMenu ?? '';
 }

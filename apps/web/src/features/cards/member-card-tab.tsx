@@ -6,6 +6,7 @@ import { MemberPicker } from '../schedule/components/member-picker.tsx';
 import IssueCardModal from './issue-card-modal.tsx';
 import { MemberCardTable } from './member-card-table.tsx';
 import { useMemberInfo } from './member-cards.ts';
+import './cards.css';
 
 /** Member cards: choose a member, see their cards, issue a new one, top up, freeze, ledger. */
 export default function MemberCardTab() {
@@ -20,7 +21,7 @@ export default function MemberCardTab() {
       <Space style={{ marginBottom: 12, width: '100%', justifyContent: 'space-between' }}>
         <Space>
           <span>会员：</span>
-          <div style={{ width: 300 }} data-testid="card-member">
+          <div style={{ width: 300 }} className="card-member-picker" data-testid="card-member">
             <MemberPicker
               value={mid}
               onChange={(id) => setMid(id)}

@@ -19,10 +19,16 @@ export default function CourseListPage() {
     queryFn: () => call(storeCourseList, { page, pageSize, param: param || null }),
     placeholderData: (p) => p,
   });
+  const [switching, setSwitching] = useState<number | null>(null);
   const status = useWrite((id: number, enabled: 0 | 1) => call(updateStoreCourseStatus, { id, enabled }), {
     success: '操作成功',
     invalidate: COURSE_KEYS,
   });
+  const toggle = async (id: number, on: boolean) => {
+    setSwitching(id);
+    await status.run(id, on ? 1 : 0);
+    setSwitching(null);
+  };
 
   return (
     <Card
@@ -100,8 +106,8 @@ export default function CourseListPage() {
               <Switch
                 size="small"
                 checked={v === 1}
-                loading={status.loading}
-                onChange={(on) => void status.run(c.id, on ? 1 : 0)}
+                loading={switching === c.id}
+                onChange={(on) => void toggle(c.id, on)}
               />
             ),
           },
