@@ -36,6 +36,15 @@ describeBrowser('calendar', (env) => {
     expect(await freeEvent.innerText()).toContain(f.teacherName);
     await freeEvent.scrollIntoViewIfNeeded();
     await shot(page, 'calendar-colours');
+    expect(await page.locator('.fc-toolbar-title').innerText()).toBe(`${monday} – ${addDays(monday, 6)}`);
+
+    // clicking a session opens its drawer (and the link to it)
+    await freeEvent.click();
+    const drawer = page.locator('.ant-drawer', { hasText: '课程详情' });
+    await drawer.getByTestId('session-seats').getByText('0/12').waitFor();
+    expect(page.url()).toContain(`course_calendar_id=${free}`);
+    await drawer.locator('.ant-drawer-close').click();
+    await drawer.waitFor({ state: 'hidden' });
 
     // the venue filter: a parent venue includes its rooms
     await pickTree(page, page.getByTestId('area-filter').locator('..'), '测试馆色');

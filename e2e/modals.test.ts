@@ -182,10 +182,13 @@ describeBrowser('schedule modals', (env) => {
     await page.getByRole('button', { name: '复制课表' }).click();
     const m = modal(page, '复制课表');
     await m.getByTestId('copy-former').click();
+    await page.locator('.ant-picker-presets li').first().waitFor();
     const presets = page.locator('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden) .ant-picker-presets li');
     expect(await presets.allInnerTexts()).toEqual(['上上周', '上周', '本周', '下周', '下下周']);
     await page.keyboard.press('Escape');
+    await presets.first().waitFor({ state: 'detached' });
     await m.getByTestId('copy-after').click();
+    await presets.first().waitFor();
     expect(await presets.allInnerTexts()).toEqual(['本周', '下周', '下下周', '三周后', '四周后']);
     await page.keyboard.press('Escape');
     await m.getByRole('button', { name: /取\s*消/ }).click();

@@ -48,6 +48,15 @@ function eventHtml({ event, view }: EventContentArg): { html: string } {
   };
 }
 
+/** Title in year-month-day (spec section 9); FullCalendar hands the title range with an inclusive end. */
+function titleText(arg: { start: { marker: Date }; end?: { marker: Date } }): string {
+  const start = dayjs(arg.start.marker.toISOString().slice(0, 10));
+  const end = arg.end ? dayjs(arg.end.marker.toISOString().slice(0, 10)) : start;
+  if (start.isSame(end, 'day')) return start.format('YYYY-MM-DD');
+  if (start.date() === 1 && end.add(1, 'day').date() === 1) return start.format('YYYY-MM');
+  return `${start.format('YYYY-MM-DD')} – ${end.format('YYYY-MM-DD')}`;
+}
+
 /**
  * The schedule calendar. Times are the store's wall clock: FullCalendar runs in UTC mode and gets
  * the strings without a zone, so nothing depends on the browser's time zone.
@@ -86,7 +95,7 @@ export const CalendarView = memo(function CalendarView({ initialDate, sessions, 
         right: 'timeGridDay,timeGridWeek,dayGridMonth,listWeek',
       }}
       buttonText={{ today: '今天', day: '日', week: '周', month: '月', list: '列表' }}
-      titleFormat={{ year: 'numeric', month: '2-digit', day: '2-digit' }}
+      titleFormat={titleText}
       allDaySlot={false}
       slotMinTime="06:00:00"
       slotMaxTime="23:00:00"

@@ -148,9 +148,9 @@ export default function BatchArrangeModal({ onClose }: ToolModalProps) {
         <Form.Item label="固定学员">
           <Space direction="vertical" style={{ width: '100%' }}>
             {rows.map((r, i) => (
-              <Space key={r.key} style={{ width: '100%' }} align="start">
-                <span style={{ lineHeight: '32px' }}>学生{i + 1}</span>
-                <div style={{ width: 220 }}>
+              <div key={r.key} style={{ display: 'flex', gap: 8, alignItems: 'flex-start' }}>
+                <span style={{ lineHeight: '32px', whiteSpace: 'nowrap' }}>学生{i + 1}</span>
+                <div style={{ width: 200, flex: 'none' }}>
                   {cid ? (
                     <MemberPicker
                       value={r.memberId}
@@ -165,7 +165,7 @@ export default function BatchArrangeModal({ onClose }: ToolModalProps) {
                     />
                   )}
                 </div>
-                <div style={{ width: 220 }}>
+                <div style={{ width: 200, flex: 'none' }}>
                   <CardPicker
                     mid={r.memberId}
                     courseId={cid}
@@ -178,7 +178,7 @@ export default function BatchArrangeModal({ onClose }: ToolModalProps) {
                   disabled={rows.length <= 1}
                   onClick={() => setRows(rows.filter((x) => x.key !== r.key))}
                 />
-              </Space>
+              </div>
             ))}
             {!cid && <span style={{ color: '#8c8c8c' }}>{Msg.courseFirstThenStudent}</span>}
             <Button icon={<PlusOutlined />} onClick={addRow} disabled={!cid}>

@@ -86,8 +86,9 @@ export default function PictureModal({ onClose }: ToolModalProps) {
       open
       title="生成周课表图片"
       width={1080}
+      style={{ top: 16 }}
       onCancel={onClose}
-      styles={{ body: { maxHeight: 'calc(100vh - 200px)', overflow: 'auto' } }}
+      styles={{ body: { maxHeight: 'calc(100vh - 150px)', overflow: 'auto' } }}
       footer={[
         <Button key="c" onClick={onClose}>
           关闭
