@@ -74,6 +74,15 @@ describeEachDb('sign-in mode: pending bookings', (env) => {
     expect((await pend({ mid: foreign.id, tid: session.id })).msg).toBe('会员不存在');
   });
 
+  it('refuses a session that has ended', async () => {
+    const e = ef();
+    const { teacher, course } = await e.scene();
+    const past = await e.session({ courseId: course.id, teacherId: teacher.id, startTime: '2020-01-01 10:00:00' });
+    const m = await env().factory.member();
+    const a = await pend({ mid: m.id, tid: past.id });
+    expect([a.status, a.msg]).toEqual([409, Msg.sessionStarted]);
+  });
+
   it('is refused in deduct-at-booking mode', async () => {
     const { e, session } = await bookable();
     const m = await env().factory.member();
