@@ -18,7 +18,7 @@ interface Cached {
 }
 
 /** Entries kept per database before the cache starts over. */
-const CACHE_MAX = 2000;
+const CACHE_MAX = 500;
 /** One cache per database handle (an app instance), keyed by store and query. */
 const caches = new WeakMap<Db, Map<string, Cached>>();
 let cacheEnabled = true;
