@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { describeBrowser, shot } from './harness.ts';
 import { addDays, addSession, makeFixture, mondayOf } from './seed.ts';
-import { field, modal, pick, toast } from './ui.ts';
+import { field, modal, pick, toast, typeInto } from './ui.ts';
 
 /** A 1x1 PNG. */
 const PNG = Buffer.from(
@@ -10,8 +10,8 @@ const PNG = Buffer.from(
 );
 
 describeBrowser('management screens', (env) => {
-  it('courses: list, validation, create, edit', async () => {
-    const { page, server } = env();
+  it('courses: list, validation, create, edit, disable', async () => {
+    const { page, server, api } = env();
     await page.goto(`${server.url}/course/list`);
     const rows = page.locator('.ant-table-row');
     await rows.first().waitFor();
@@ -39,6 +39,14 @@ describeBrowser('management screens', (env) => {
     await row.getByText('编辑').click();
     await page.waitForURL(/\/course\/edit\/\d+$/);
     expect(await page.locator('form').getByLabel('课程名称').inputValue()).toBe('普拉提入门');
+    expect(await page.locator('.side-menu-item.active').innerText()).toBe('课程');
+
+    // disabling a course takes it out of the schedule's course picker
+    await page.goto(`${server.url}/course/list`);
+    await page.locator('.ant-table-row', { hasText: '普拉提入门' }).locator('.ant-switch').click();
+    await toast(page, '操作成功');
+    const simple = await api.ok<{ name: string }[]>('query/course/simple/list');
+    expect(simple.some((c) => c.name === '普拉提入门')).toBe(false);
   });
 
   it('cards: products with money in yuan, member cards with top-up and ledger', async () => {
@@ -201,6 +209,31 @@ describeBrowser('management screens', (env) => {
     await m.getByRole('button', { name: '添加固定学员' }).click();
     await toast(page, '选择的学生数量已达设置的上课人数上限');
     await shot(page, 'manage-template-row');
+    await typeInto(page, field(m, '上课时间').locator('input'), '07:30');
+    await pick(page, field(m, '上课老师'), f.teacherName, f.teacherName);
+    await m.getByRole('button', { name: '保 存' }).click();
+    await toast(page, '操作成功');
+    const row = page.locator('.fix-day[data-weekday="3"]').getByTestId('fix-row');
+    await row.getByText(f.memberName).waitFor();
+
+    // edit: move it to Friday with two seats for the student
+    await row.click();
+    const e = modal(page, '编辑固定课');
+    await pick(page, field(e, '星期'), '周五');
+    await field(e, '上课人数').locator('input').fill('3');
+    await e.getByTestId('fix-student-row').locator('.ant-form-item').nth(2).locator('input').fill('2');
+    await e.getByRole('button', { name: '保 存' }).click();
+    await toast(page, '操作成功');
+    const moved = page.locator('.fix-day[data-weekday="5"]').getByTestId('fix-row');
+    await moved.getByText('固定学员 2/3').waitFor();
+    expect(await page.locator('.fix-day[data-weekday="3"]').getByTestId('fix-row').count()).toBe(0);
+    await shot(page, 'manage-template');
+
+    await moved.locator('.fix-del').click();
+    await page.getByRole('button', { name: '确 定' }).click();
+    await toast(page, '删除成功');
+    await moved.waitFor({ state: 'detached' });
+    expect(await api.ok('query/fix/timetable/list')).toEqual([]);
   });
 
   it('booking settings: mode switch with waiting pending items asks to confirm', async () => {
