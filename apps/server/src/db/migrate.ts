@@ -3,12 +3,14 @@ import type { Database } from './schema.ts';
 import type { Dialect } from './index.ts';
 import { init } from './migrations/20261121_0001_init.ts';
 import { timetableEngine } from './migrations/20261121_0200_timetable_engine.ts';
+import { onlineOutbox } from './migrations/20261121_0500_online_outbox.ts';
 
 /** Timestamped migrations, in order. Never edit one that has landed: add a new one. */
 function migrations(dialect: Dialect): Record<string, Migration> {
   return {
     '20261121_0001_init': init(dialect),
     '20261121_0200_timetable_engine': timetableEngine(dialect),
+    '20261121_0500_online_outbox': onlineOutbox(dialect),
   };
 }
 

@@ -256,6 +256,8 @@ export interface OutboxTable {
   attempts: number;
   sentAt: number | null;
   lastError: string | null;
+  /** Set when the worker gave up on the row (migration 0500). */
+  deadAt: number | null;
 }
 
 /** Per-store data version: bumped by every write that changes the schedule calendar (migration 0200). */

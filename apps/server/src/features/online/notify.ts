@@ -1,0 +1,101 @@
+import { BIG_TYPE_COUNT, type MeetingInfo } from '@studio/contract';
+import type { Executor } from '../../db/index.ts';
+import { enqueue } from '../../outbox/enqueue.ts';
+import { imageMessage, storeWebhookUrl, WECOM_TOPIC, type WecomMessage } from '../../outbox/wecom.ts';
+import { cardKinds, memberNames, onlineSession, type OnlineSession } from './queries.ts';
+
+/**
+ * Store messaging: each function queues a WeCom group-robot message in the caller's transaction,
+ * only when the store has a webhook URL set (a store without one queues nothing). Messages of one
+ * session share the order key `String(sessionId)`, so they arrive in the order of the changes.
+ */
+
+const when = (s: OnlineSession) => `${s.startTime.slice(0, 16)}-${s.endTime.slice(11, 16)}`;
+const seatsLeft = (s: OnlineSession) => Math.max(0, s.reservableCount - s.realCount);
+/** WeCom markdown has no escaping; keep names from breaking the layout. */
+const clean = (v: string) => v.replace(/[\r\n`*<>[\]]/g, ' ');
+
+function markdown(lines: string[]): WecomMessage {
+  return { msgtype: 'markdown', markdown: { content: lines.join('\n') } };
+}
+
+async function queueForSession(
+  tx: Executor,
+  storeId: number,
+  timetableId: number,
+  build: (s: OnlineSession) => Promise<WecomMessage>,
+) {
+  if (!(await storeWebhookUrl(tx, storeId))) return;
+  const s = await onlineSession(tx, timetableId, storeId);
+  if (!s) return;
+  await enqueue(tx, storeId, WECOM_TOPIC, String(timetableId), await build(s));
+}
+
+/** A booking made or cancelled: member, course, time, seats left after the change. */
+export async function notifyBooking(
+  tx: Executor,
+  storeId: number,
+  e: { timetableId: number; memberId: number; studentCount: number; cancelled: boolean },
+): Promise<void> {
+  await queueForSession(tx, storeId, e.timetableId, async (s) => {
+    const name = (await memberNames(tx, storeId, [e.memberId])).get(e.memberId) ?? '';
+    return markdown([
+      e.cancelled ? '**预约取消**' : '**预约成功**',
+      `> 会员：${clean(name)}${e.studentCount > 1 ? `（${e.studentCount}人）` : ''}`,
+      `> 课程：${clean(s.courseName)}（${clean(s.teacherName)}）`,
+      `> 时间：${when(s)}`,
+      `> 剩余名额：${seatsLeft(s)}`,
+    ]);
+  });
+}
+
+/** A session deleted, with who was refunded what. */
+export async function notifySessionDeleted(
+  tx: Executor,
+  storeId: number,
+  e: { timetableId: number; refunds: { memberId: number; memberCardId: number; amount: number }[] },
+): Promise<void> {
+  await queueForSession(tx, storeId, e.timetableId, async (s) => {
+    const names = await memberNames(
+      tx,
+      storeId,
+      e.refunds.map((r) => r.memberId),
+    );
+    const kinds = await cardKinds(
+      tx,
+      storeId,
+      e.refunds.map((r) => r.memberCardId),
+    );
+    const refunds = e.refunds.map((r) => {
+      const amount =
+        kinds.get(r.memberCardId) === BIG_TYPE_COUNT ? `${r.amount}次` : `${(r.amount / 100).toFixed(2)}元`;
+      return `${clean(names.get(r.memberId) ?? '')} 退回${amount}`;
+    });
+    return markdown([
+      '**课程已删除**',
+      `> 课程：${clean(s.courseName)}（${clean(s.teacherName)}）`,
+      `> 时间：${when(s)}`,
+      `> 已取消的预约：${refunds.length ? refunds.join('，') : '无'}`,
+    ]);
+  });
+}
+
+/** An online room created: its code and join link. */
+export async function notifyRoomCreated(tx: Executor, storeId: number, timetableId: number, info: MeetingInfo) {
+  await queueForSession(tx, storeId, timetableId, async (s) =>
+    markdown([
+      '**在线教室已创建**',
+      `> 课程：${clean(s.courseName)}（${clean(s.teacherName)}）`,
+      `> 时间：${when(s)}`,
+      `> 会议号：${clean(info.meetingCode)}`,
+      `> 加入链接：[${info.joinUrl}](${info.joinUrl})`,
+    ]),
+  );
+}
+
+/** The weekly timetable picture (PNG bytes) as an image message; false when no webhook is set. */
+export async function queuePicture(db: Executor, storeId: number, png: Buffer): Promise<boolean> {
+  if (!(await storeWebhookUrl(db, storeId))) return false;
+  await enqueue(db, storeId, WECOM_TOPIC, 'picture', imageMessage(png));
+  return true;
+}

@@ -1,0 +1,204 @@
+import { OnlineMsg, type MeetingInfo, type OnlineState } from '@studio/contract';
+import type { Db, Dialect, Executor } from '../../db/index.ts';
+import { AppError, conflict, notFound } from '../../lib/errors.ts';
+import { enqueue } from '../../outbox/enqueue.ts';
+import { inWriteTx } from '../timetable/write-queue.ts';
+import { notifyRoomCreated } from './notify.ts';
+import { onlineSession, type OnlineSession } from './queries.ts';
+import { providerFor } from './providers/registry.ts';
+import type { MeetingProvider, RoomRequest } from './providers/types.ts';
+import { loadOnlineSetting } from './settings.ts';
+
+/** Outbox topics of online rooms. */
+export const MEETING_CREATE = 'meeting.create';
+export const MEETING_CANCEL = 'meeting.cancel';
+
+interface Deps {
+  db: Db;
+  dialect: Dialect;
+}
+
+async function liveOnlineSession(db: Executor, storeId: number, id: number): Promise<OnlineSession> {
+  const s = await onlineSession(db, id, storeId);
+  if (!s || s.deleted) throw notFound('课程');
+  return s;
+}
+
+async function roomRequest(db: Executor, s: OnlineSession): Promise<{ req: RoomRequest; provider: MeetingProvider }> {
+  const setting = await loadOnlineSetting(db, s.storeId);
+  const { meetingType, provider } = providerFor(s.meetingType, setting);
+  const req: RoomRequest = {
+    session: { id: s.id, storeId: s.storeId, courseName: s.courseName, startTime: s.startTime, endTime: s.endTime },
+    teacher: {
+      id: s.teacherId,
+      name: s.teacherName,
+      meetingType: s.meetingType,
+      meetingCode: s.meetingCode,
+      joinUrl: s.joinUrl,
+    },
+    meetingType,
+    setting,
+  };
+  return { req, provider };
+}
+
+/** Makes the room and returns its meetingInfo; `type` 1 on demand, 2 created at once. */
+async function makeRoom(provider: MeetingProvider, req: RoomRequest, type: number) {
+  const room = await provider.createRoom(req);
+  const info: MeetingInfo = {
+    meetingType: req.meetingType,
+    meetingCode: room.meetingCode,
+    joinUrl: room.joinUrl,
+    duration: room.duration,
+    type,
+  };
+  return { room, info };
+}
+
+/** Ends a room made by a write that then lost a race; a failure here only leaves an unused room. */
+async function dropRoom(provider: MeetingProvider, req: RoomRequest, meetingId: string) {
+  if (!provider.remoteRooms) return;
+  await provider.cancelRoom(meetingId, req.setting).catch(() => undefined);
+}
+
+/**
+ * Creates the online classroom of a session (spec section 4). Type 1 with no bookings: the session
+ * becomes isOnline 1 (created on demand) and the room is made after its first booking. Otherwise
+ * the room is made now (isOnline = type) with its meetingInfo. The provider is checked first, so a
+ * missing setting answers 409 at once (该老师未设置固定会议室, "<name>未配置"). A session that
+ * already has a room answers 409 该课程已有在线教室; an on-demand one may be upgraded with type 2.
+ */
+export async function createMeeting(deps: Deps, storeId: number, input: { id: number; type: 1 | 2 }): Promise<void> {
+  const s = await liveOnlineSession(deps.db, storeId, input.id);
+  if (s.isOnline !== 0 && !(s.isOnline === 1 && input.type === 2 && s.meetingInfo === null)) {
+    throw conflict(OnlineMsg.roomExists);
+  }
+  const { req, provider } = await roomRequest(deps.db, s);
+  provider.check(req);
+  if (input.type === 1 && s.realCount === 0) {
+    // The first booking's trigger (migration 0500) queues the room; guard realCount so that a
+    // booking committed since the read cannot slip in before the session turns on-demand.
+    const res = await deps.db
+      .updateTable('timetable')
+      .set({ isOnline: 1, meetingError: null })
+      .where('id', '=', s.id)
+      .where('isOnline', '=', 0)
+      .where('realCount', '=', 0)
+      .where('deleted', '=', 0)
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) !== 1) throw conflict(OnlineMsg.stateChanged);
+    return;
+  }
+  const { room, info } = await makeRoom(provider, req, input.type);
+  try {
+    await inWriteTx(deps.db, deps.dialect, async (tx) => {
+      const res = await tx
+        .updateTable('timetable')
+        .set({ isOnline: input.type, meetingId: room.meetingId, meetingInfo: JSON.stringify(info), meetingError: null })
+        .where('id', '=', s.id)
+        .where('isOnline', '=', s.isOnline)
+        .where('meetingInfo', 'is', null)
+        .where('deleted', '=', 0)
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) !== 1) throw conflict(OnlineMsg.stateChanged);
+      await notifyRoomCreated(tx, storeId, s.id, info);
+    });
+  } catch (err) {
+    await dropRoom(provider, req, room.meetingId);
+    throw err;
+  }
+}
+
+/**
+ * Cancels the online classroom: the session returns to isOnline 0 with no meeting. A room that
+ * lives on the provider is ended there by the outbox worker (topic meeting.cancel, retried).
+ */
+export async function cancelMeeting(deps: Deps, storeId: number, id: number): Promise<void> {
+  const s = await liveOnlineSession(deps.db, storeId, id);
+  if (s.isOnline === 0) throw conflict(OnlineMsg.noRoom);
+  await inWriteTx(deps.db, deps.dialect, async (tx) => {
+    let q = tx
+      .updateTable('timetable')
+      .set({ isOnline: 0, meetingId: null, meetingInfo: null, meetingError: null })
+      .where('id', '=', s.id)
+      .where('isOnline', '=', s.isOnline)
+      .where('deleted', '=', 0);
+    q = s.meetingId === null ? q.where('meetingId', 'is', null) : q.where('meetingId', '=', s.meetingId);
+    const res = await q.executeTakeFirst();
+    if (Number(res.numUpdatedRows) !== 1) throw conflict(OnlineMsg.stateChanged);
+    if (s.meetingId !== null && s.meetingInfo !== null) {
+      const info = JSON.parse(s.meetingInfo) as MeetingInfo;
+      await enqueue(tx, storeId, MEETING_CANCEL, `meeting:${s.id}`, {
+        timetableId: s.id,
+        meetingId: s.meetingId,
+        meetingType: info.meetingType,
+      });
+    }
+  });
+}
+
+/** The online state of a session, with the last room-creation failure. */
+export async function onlineState(db: Db, storeId: number, id: number): Promise<OnlineState> {
+  const s = await liveOnlineSession(db, storeId, id);
+  return {
+    id: s.id,
+    isOnline: s.isOnline,
+    meetingId: s.meetingId,
+    meetingInfo: s.meetingInfo === null ? null : (JSON.parse(s.meetingInfo) as Record<string, unknown>),
+    meetingError: s.meetingError,
+  };
+}
+
+/**
+ * Outbox handler of meeting.create: makes the room of an on-demand session that got its first
+ * booking. Does nothing when there is nothing to do any more (cancelled, deleted, room made). A
+ * provider failure is stored in timetable.meetingError (shown on the panel) and thrown, so the
+ * worker retries with backoff; the booking that queued it is long committed.
+ */
+export async function createOnDemandRoom(deps: Deps, timetableId: number): Promise<void> {
+  const s = await onlineSession(deps.db, timetableId);
+  if (!s || s.deleted || s.isOnline !== 1 || s.meetingInfo !== null || s.realCount === 0) return;
+  let made: Awaited<ReturnType<typeof makeRoom>>;
+  let request: Awaited<ReturnType<typeof roomRequest>>;
+  try {
+    request = await roomRequest(deps.db, s);
+    made = await makeRoom(request.provider, request.req, 1);
+  } catch (err) {
+    const msg =
+      err instanceof AppError ? err.message : `创建在线教室失败：${err instanceof Error ? err.message : String(err)}`;
+    await deps.db
+      .updateTable('timetable')
+      .set({ meetingError: msg.slice(0, 500) })
+      .where('id', '=', s.id)
+      .where('isOnline', '=', 1)
+      .where('meetingInfo', 'is', null)
+      .execute();
+    throw err;
+  }
+  const { room, info } = made;
+  const stored = await inWriteTx(deps.db, deps.dialect, async (tx) => {
+    const res = await tx
+      .updateTable('timetable')
+      .set({ meetingId: room.meetingId, meetingInfo: JSON.stringify(info), meetingError: null })
+      .where('id', '=', s.id)
+      .where('isOnline', '=', 1)
+      .where('meetingInfo', 'is', null)
+      .where('deleted', '=', 0)
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) !== 1) return false;
+    await notifyRoomCreated(tx, s.storeId, s.id, info);
+    return true;
+  });
+  if (!stored) await dropRoom(request.provider, request.req, room.meetingId);
+}
+
+/** Outbox handler of meeting.cancel: ends a provider-side room of a cancelled online classroom. */
+export async function cancelRemoteRoom(
+  deps: Deps,
+  storeId: number,
+  p: { meetingId: string; meetingType: number },
+): Promise<void> {
+  const setting = await loadOnlineSetting(deps.db, storeId);
+  const { provider } = providerFor(p.meetingType, setting);
+  if (provider.remoteRooms) await provider.cancelRoom(p.meetingId, setting);
+}

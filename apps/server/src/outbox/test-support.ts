@@ -1,0 +1,84 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { DbHandle } from '../db/index.ts';
+import { startOutboxWorker } from './index.ts';
+import type { OutboxHandler } from './worker.ts';
+
+/** Polls `check` until it answers truthy; fails after `capMs` (a generous cap, not a timing assertion). */
+export async function waitFor<T>(check: () => Promise<T>, what: string, capMs = 20_000): Promise<NonNullable<T>> {
+  const until = Date.now() + capMs;
+  for (;;) {
+    const v = await check();
+    if (v) return v as NonNullable<T>;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** The app's outbox worker with short intervals, for tests. */
+export function fastWorker(database: DbHandle, handlers?: Record<string, OutboxHandler>) {
+  return startOutboxWorker({
+    db: database.db,
+    dialect: database.dialect,
+    intervalMs: 10,
+    backoffBaseMs: 20,
+    backoffCapMs: 200,
+    leaseMs: 5_000,
+    sendTimeoutMs: 2_000,
+    maxAttempts: 1000,
+    handlers,
+  });
+}
+
+/** A WeCom-like webhook receiver on 127.0.0.1: records every JSON body; can answer 500 on demand. */
+export class Receiver {
+  readonly bodies: unknown[] = [];
+  failing = false;
+  attempts = 0;
+  private server?: http.Server;
+  port = 0;
+
+  /** Listens (on the same port as before after a stop, so the stored webhook URL stays valid). */
+  async start(): Promise<void> {
+    const server = http.createServer((req, res) => {
+      let data = '';
+      req.on('data', (c: Buffer) => (data += c.toString('utf8')));
+      req.on('end', () => {
+        this.attempts += 1;
+        if (this.failing) {
+          res.writeHead(500).end('down');
+          return;
+        }
+        this.bodies.push(JSON.parse(data) as unknown);
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"errcode":0,"errmsg":"ok"}');
+      });
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.port, '127.0.0.1', () => resolve());
+    });
+    this.port = (server.address() as AddressInfo).port;
+    this.server = server;
+  }
+
+  /** Closes the port: requests fail with a refused connection. */
+  async stop(): Promise<void> {
+    const s = this.server;
+    this.server = undefined;
+    if (!s) return;
+    s.closeAllConnections();
+    await new Promise<void>((resolve) => s.close(() => resolve()));
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}/cgi-bin/webhook/send?key=test`;
+  }
+
+  /** Text of every markdown or text message received, in arrival order. */
+  texts(): string[] {
+    return this.bodies.map((b) => {
+      const m = b as { markdown?: { content: string }; text?: { content: string } };
+      return m.markdown?.content ?? m.text?.content ?? '';
+    });
+  }
+}
