@@ -51,6 +51,18 @@ describeBrowser('calendar', (env) => {
     await freeEvent.waitFor();
     expect(await page.locator('.session-event').count()).toBe(2);
 
+    // the teacher filter
+    await page.getByTestId('area-filter').locator('..').locator('.ant-select-clear').click({ force: true });
+    await page.getByTestId('teacher-filter').click();
+    await page.keyboard.type(f.teacherName);
+    await page
+      .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')
+      .last()
+      .locator('.ant-select-item-option', { hasText: f.teacherName })
+      .click();
+    await freeEvent.waitFor();
+    await expect.poll(() => page.locator('.session-event').count()).toBe(2);
+
     // other views
     await page.locator('.fc-dayGridMonth-button').click();
     await page.locator('.fc-dayGridMonth-view').waitFor();

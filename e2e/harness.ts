@@ -30,7 +30,11 @@ export async function startServer(): Promise<Server> {
   await migrateToLatest(database.db, 'sqlite');
   await seedIfEmpty(database.db, 'demo', ADMIN.password);
   const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv);
-  config.webDist = path.join(ROOT, 'apps/web/dist');
+  // A private copy of the built app: another build of apps/web during the run must not swap the
+  // hashed files under a running suite.
+  const web = path.join(dir, 'web');
+  fs.cpSync(path.join(ROOT, 'apps/web/dist'), web, { recursive: true });
+  config.webDist = web;
   const app = await buildApp({ config, database, logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const addr = app.server.address();
@@ -103,12 +107,12 @@ export class Api {
 }
 
 /** Logs in through the login page and waits for the calendar. */
-export async function loginThroughPage(page: Page, base: string): Promise<void> {
-  await page.goto(`${base}/login`);
+export async function loginThroughPage(page: Page, base: string, landing?: RegExp): Promise<void> {
+  if (!landing) await page.goto(`${base}/login`);
   await page.getByPlaceholder('账号 / 手机号').fill(ADMIN.account);
   await page.getByPlaceholder('密码').fill(ADMIN.password);
   await page.getByRole('button', { name: /登\s*录/ }).click();
-  await page.waitForURL('**/course/calendar');
+  await page.waitForURL(landing ?? '**/course/calendar');
   await page.locator('.fc').waitFor();
 }
 

@@ -26,6 +26,15 @@ describeBrowser('login', (env) => {
     await page.locator('.fc-timeGridWeek-view').waitFor();
     await shot(page, 'calendar-after-login');
 
+    // a session that ends while working: the next call sends to login and back
+    await page.goto(`${env().server.url}/course/calendar?date=2026-01-05`);
+    await page.locator('.fc-timeGridWeek-view').waitFor();
+    await context.clearCookies();
+    await page.locator('.fc-next-button').click();
+    await page.waitForURL(/\/login\?redirect=/);
+    expect(decodeURIComponent(page.url())).toContain('redirect=/course/calendar?date=2026-01-05');
+    await loginThroughPage(page, env().server.url, /\/course\/calendar\?date=2026-01-05/);
+
     await page.getByRole('button', { name: /退出登录/ }).click();
     await page.waitForURL(/\/login/);
     await context.close();

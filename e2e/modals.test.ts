@@ -225,8 +225,19 @@ describeBrowser('schedule modals', (env) => {
     await m.getByRole('button', { name: /取\s*消/ }).click();
   });
 
-  it('weekly template scheduling: Monday and 1-200 weeks', async () => {
-    const { page } = env();
+  it('weekly template scheduling: Monday and 1-200 weeks, then runs the template once', async () => {
+    const { page, api } = env();
+    const f = await makeFixture(api, '周');
+    await api.ok('insert/fix/timetable', {
+      weekday: 3,
+      time: '06:05',
+      courseId: f.courseId,
+      teacherId: f.teacherId,
+      areaId: f.roomId,
+      reservableCount: 10,
+      bookId: null,
+      students: [{ mcId: f.mcId, studentCount: 1 }],
+    });
     await openCalendar();
     await page.getByRole('button', { name: '周课表排课' }).click();
     const m = modal(page, '周课表排课');
@@ -244,8 +255,17 @@ describeBrowser('schedule modals', (env) => {
     await m.getByText('请选择周课表固定预约开课日期').waitFor();
     await field(m, '循环周数').locator('input').fill('1');
     await typeInto(page, field(m, '开课日期').locator('input'), mondayOf(5));
-    await m.getByRole('button', { name: '开始排课' }).click();
-    const done = page.locator('.ant-message-notice', { hasText: /周固定课表排课成功|.+/ }).first();
-    await done.waitFor();
+    // a double click makes one run
+    await m.getByRole('button', { name: '开始排课' }).dblclick();
+    await toast(page, '周固定课表排课成功');
+    const days = await api.ok('query/timetable/by/date', {
+      fromDate: mondayOf(5),
+      toDate: addDays(mondayOf(5), 6),
+      teacherId: f.teacherId,
+    });
+    const made = days.flatMap((d: { list: { realCount: number }[] }) => d.list);
+    expect(made.length).toBe(1);
+    expect(made[0].realCount).toBe(1);
+    await api.ok('delete/fix/timetable', { id: (await api.ok('query/fix/timetable/list'))[0].id });
   });
 });

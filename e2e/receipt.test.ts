@@ -26,6 +26,12 @@ describeBrowser('receipt', (env) => {
     fs.mkdirSync(ARTIFACTS, { recursive: true });
     fs.writeFileSync(path.join(ARTIFACTS, 'receipt.pdf'), pdf);
     const text = pdf.toString('latin1');
+    // in print, only the receipt is shown (checked after the PDF: with print media emulated
+    // before page.pdf, Chromium produced a second, empty page)
+    await page.emulateMedia({ media: 'print' });
+    expect(await page.locator('.ant-layout').first().isVisible()).toBe(false);
+    expect(await page.locator('.receipt-print-root .receipt').isVisible()).toBe(true);
+    await page.emulateMedia({ media: 'screen' });
     const boxes = [...text.matchAll(/\/MediaBox\s*\[\s*0\s+0\s+([\d.]+)\s+([\d.]+)\s*\]/g)];
     expect(boxes.length).toBe(1);
     expect(Number(boxes[0][1]) / MM).toBeCloseTo(58, 0);

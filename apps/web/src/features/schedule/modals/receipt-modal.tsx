@@ -10,9 +10,10 @@ import '../receipt.css';
 /** Print rules exist only while the receipt is open, so other pages print normally. */
 const PRINT_CSS = `@media print {
   @page { size: 58mm 110mm; margin: 0; }
+  html, body { margin: 0 !important; padding: 0 !important; height: auto !important; overflow: visible !important; }
   body > *:not(.receipt-print-root) { display: none !important; }
   .receipt-print-root { display: block !important; }
-  .receipt-print-root .receipt { height: 110mm; overflow: hidden; }
+  .receipt-print-root .receipt { height: 109.5mm; overflow: hidden; break-after: avoid; }
 }`;
 
 interface Props {
