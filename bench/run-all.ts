@@ -9,8 +9,9 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
-interface Row {
+export interface Row {
   bench: string;
   db: string;
   measurement: string;
@@ -33,10 +34,21 @@ const benches = fs
 
 const REQ = /^\s*(.*?)\s+(\d+) req\/s\s+p50\s+([\d.]+) ms\s+p99\s+([\d.]+) ms(.*)$/;
 const TEMPLATE = /^(\S+)\s+200-week run\s+([\d.]+ s)\s+raw inserts\s+([\d.]+ s)\s+ratio ([\d.]+x)(.*)$/;
-const DB = /^\s*(SQLite|PostgreSQL)\b/;
+/** A section label such as `SQLite:`, `PostgreSQL:` or `SQLite + statement cache:`. */
+const DB = /^\s*((?:SQLite|PostgreSQL)[^:]*?):/;
+
+/** `42% of bare (by cpu 63%)` out of the tail of a figure line, parentheses balanced. */
+function ratioOf(extra: string): string | undefined {
+  const at = extra.search(/\d+% of/);
+  if (at < 0) return undefined;
+  const s = extra.slice(at).trim();
+  const open = s.split('(').length;
+  const close = s.split(')').length;
+  return close > open && s.endsWith(')') ? s.slice(0, -1) : s;
+}
 
 /** The figures of one benchmark's output. */
-function parse(bench: string, out: string): Row[] {
+export function parse(bench: string, out: string): Row[] {
   const rows: Row[] = [];
   let db = 'SQLite';
   for (const line of out.split('\n')) {
@@ -64,17 +76,19 @@ function parse(bench: string, out: string): Row[] {
     }
     const r = REQ.exec(line);
     if (r) {
-      const title = r[1].replace(DB, '').replace(/^[:\s]+/, '');
+      const label = DB.exec(r[1]);
+      const title = label ? r[1].slice(label[0].length).trim() : r[1];
+      const rowDb = label ? label[1] : db;
       const extra = r[5].replace(/ok \d+\s+failed \d+/, '').trim();
       const okFailed = /ok (\d+)\s+failed (\d+)/.exec(r[5]);
       rows.push({
         bench,
-        db,
+        db: rowDb,
         measurement: title,
         value: `${r[2]} req/s`,
         p50: r[3],
         p99: r[4],
-        ratio: /%/.test(extra) ? extra.replace(/^.*?(\d+%)/, '$1') : undefined,
+        ratio: ratioOf(extra),
         note: okFailed && okFailed[2] !== '0' ? `${okFailed[2]} failed` : undefined,
       });
     }
@@ -97,7 +111,7 @@ function runOne(bench: string): Promise<{ out: string; code: number; seconds: nu
   });
 }
 
-function table(rows: Row[]): string {
+export function table(rows: Row[]): string {
   const cols: [keyof Row, string][] = [
     ['bench', 'bench'],
     ['db', 'db'],
@@ -115,18 +129,22 @@ function table(rows: Row[]): string {
   return [line(cols.map(([, h]) => h)), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n');
 }
 
-const all: Row[] = [];
-for (const b of benches) {
-  console.log(`\n=== ${b} ===`);
-  const { out, code, seconds } = await runOne(b);
-  const rows = parse(b, out);
-  if (code !== 0) {
-    process.exitCode = 1;
-    rows.push({ bench: b, db: '', measurement: '(script failed)', value: `exit ${code}` });
-  } else if (!rows.length) {
-    rows.push({ bench: b, db: '', measurement: '(no figures recognised: see its output above)', value: '' });
+async function main(): Promise<void> {
+  const all: Row[] = [];
+  for (const b of benches) {
+    console.log(`\n=== ${b} ===`);
+    const { out, code, seconds } = await runOne(b);
+    const rows = parse(b, out);
+    if (code !== 0) {
+      process.exitCode = 1;
+      rows.push({ bench: b, db: '', measurement: '(script failed)', value: `exit ${code}` });
+    } else if (!rows.length) {
+      rows.push({ bench: b, db: '', measurement: '(no figures recognised: see its output above)', value: '' });
+    }
+    rows.at(-1)!.note = [rows.at(-1)!.note, `${seconds} s`].filter(Boolean).join('; ');
+    all.push(...rows);
   }
-  rows.at(-1)!.note = [rows.at(-1)!.note, `${seconds} s`].filter(Boolean).join('; ');
-  all.push(...rows);
+  console.log(`\n=== summary (${new Date().toISOString()}, Node ${process.version}) ===\n${table(all)}`);
 }
-console.log(`\n=== summary (${new Date().toISOString()}, Node ${process.version}) ===\n${table(all)}`);
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

@@ -263,6 +263,19 @@ export const basePayloads: Record<string, BasePayload> = {
   },
   [`${STORE}/batch/export/reservation`]: { body: () => ({ fromDate: '2031-03-01', toDate: '2031-03-07' }) },
 
+  // online classroom
+  [`${STORE}/create/timetable/meeting`]: {
+    body: (w) => ({ id: w.emptySession, type: 2 }),
+    ids: { id: 'emptySession' },
+  },
+  [`${STORE}/cancel/timetable/online`]: { body: (w) => ({ id: w.session }), ids: { id: 'session' } },
+  [`${STORE}/query/timetable/online`]: { body: (w) => ({ id: w.session }), ids: { id: 'session' } },
+  [`${STORE}/query/store/online/setting`]: { body: () => ({}) },
+  [`${STORE}/update/store/online/setting`]: {
+    body: () => ({ jitsiBaseUrl: 'https://meet.example.test', providers: { 4: 'jitsi' }, defaultType: 4 }),
+  },
+  [`${STORE}/send/timetable/picture`]: { body: () => ({ image: TINY_PNG }) },
+
   // store settings
   [`${STORE}/insert/or/update/wechat/setting`]: { body: () => ({ appId: 'wx-test', token: 't' }) },
   [`${STORE}/query/wechat/setting`]: { body: () => ({}) },
