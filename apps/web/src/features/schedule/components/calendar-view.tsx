@@ -4,7 +4,7 @@ import dayGridPlugin from '@fullcalendar/daygrid';
 import listPlugin from '@fullcalendar/list';
 import FullCalendar from '@fullcalendar/react';
 import timeGridPlugin from '@fullcalendar/timegrid';
-import { memo, useMemo } from 'react';
+import { memo, useMemo, useState } from 'react';
 import dayjs from '../../../app/dayjs.ts';
 import type { CalendarSession } from '../lib/timetable.ts';
 
@@ -75,6 +75,8 @@ export const CalendarView = memo(function CalendarView({ initialDate, sessions, 
       })),
     [sessions],
   );
+  // Fixed for the life of the view: a new value on every render would make FullCalendar re-render all.
+  const [now] = useState(() => dayjs().format('YYYY-MM-DDTHH:mm:ss'));
   const onDates = (arg: DatesSetArg) => {
     const from = arg.startStr.slice(0, 10);
     const to = dayjs(arg.endStr.slice(0, 10)).subtract(1, 'day').format('YYYY-MM-DD');
@@ -86,7 +88,7 @@ export const CalendarView = memo(function CalendarView({ initialDate, sessions, 
       locale={zhCn}
       firstDay={1}
       timeZone="UTC"
-      now={dayjs().format('YYYY-MM-DDTHH:mm:ss')}
+      now={now}
       initialView="timeGridWeek"
       initialDate={initialDate}
       headerToolbar={{
