@@ -1,30 +1,41 @@
 import { VideoCameraOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
 import { Msg } from '@studio/contract';
 import { Alert, Button, Card, Descriptions, Popconfirm, Typography } from 'antd';
 import { call } from '../../../api/client.ts';
 import type { MeetingInfo, SessionInfo } from '../lib/calls.ts';
-import { cancelOnline, createMeeting } from '../lib/online-calls.ts';
+import { cancelOnline, createMeeting, queryOnline } from '../lib/online-calls.ts';
 import { useAction } from '../lib/use-action.ts';
+
+/** Polling while an on-demand room is being made after the first booking. */
+const CREATING_POLL_MS = 3000;
 
 /** Online classroom: none (create prompt), on demand (waiting for a booking), or a room with its info. */
 export function OnlinePanel({ s }: { s: SessionInfo }) {
-  const create = useAction(
-    () => call(createMeeting!, { id: s.id, type: s.realCount === 0 ? 1 : 2 }),
-    Msg.onlineCreated,
-  );
-  const cancel = useAction(() => call(cancelOnline!, { id: s.id }), Msg.onlineCancelled);
-  const m = (s.meetingInfo ?? {}) as MeetingInfo;
+  const create = useAction(() => call(createMeeting, { id: s.id, type: s.realCount === 0 ? 1 : 2 }), Msg.onlineCreated);
+  const cancel = useAction(() => call(cancelOnline, { id: s.id }), Msg.onlineCancelled);
+  const creating = s.isOnline === 1 && s.realCount > 0 && !s.meetingInfo;
+  // The room of an on-demand session is made by the server after the first booking: ask for it
+  // (and for the last failure) until it is there.
+  const online = useQuery({
+    queryKey: ['session', s.id, 'online'],
+    queryFn: () => call(queryOnline, { id: s.id }, { silent: true }),
+    enabled: creating,
+    refetchInterval: (q) => (q.state.data?.meetingInfo ? false : CREATING_POLL_MS),
+  });
+  const m = ((creating ? online.data?.meetingInfo : s.meetingInfo) ?? {}) as MeetingInfo;
+  const meetingError = creating && !online.data?.meetingInfo ? online.data?.meetingError : null;
   const onDemandWaiting = s.isOnline === 1 && s.realCount === 0;
-  const roomExists = s.isOnline === 2 || (s.isOnline === 1 && s.realCount > 0);
+  const roomExists = Boolean(m.joinUrl) && (s.isOnline === 2 || (s.isOnline === 1 && s.realCount > 0));
 
   if (s.isOnline === 0) {
-    if (!createMeeting) return null;
     return (
       <Alert
         type="info"
         showIcon
         icon={<VideoCameraOutlined />}
         message="本节课还没有在线教室"
+        data-testid="online-create"
         action={
           <Button size="small" type="primary" loading={create.loading} onClick={() => void create.run()}>
             创建在线教室
@@ -33,7 +44,7 @@ export function OnlinePanel({ s }: { s: SessionInfo }) {
       />
     );
   }
-  const cancelButton = cancelOnline && (
+  const cancelButton = (
     <Popconfirm title="确定取消在线教室吗？" onConfirm={() => cancel.run()} okText="确定" cancelText="取消">
       <Button size="small" danger loading={cancel.loading}>
         取消在线教室
@@ -52,12 +63,28 @@ export function OnlinePanel({ s }: { s: SessionInfo }) {
       data-testid="online-panel"
     >
       {onDemandWaiting && <Alert type="warning" showIcon message="等待会员预约后自动创建在线教室" />}
+      {creating && !roomExists && (
+        <Alert
+          type={meetingError ? 'error' : 'info'}
+          showIcon
+          message={meetingError ? `在线教室创建失败，系统会自动重试：${meetingError}` : '正在创建在线教室…'}
+          data-testid="online-creating"
+        />
+      )}
       {roomExists && (
         <Descriptions size="small" column={1}>
-          <Descriptions.Item label="会议号">{m.meetingCode || '-'}</Descriptions.Item>
+          <Descriptions.Item label="会议号">
+            <span data-testid="meeting-code">{m.meetingCode || '-'}</span>
+          </Descriptions.Item>
           <Descriptions.Item label="加入链接">
             {m.joinUrl ? (
-              <Typography.Link href={m.joinUrl} target="_blank" copyable={{ text: m.joinUrl }}>
+              <Typography.Link
+                href={m.joinUrl}
+                target="_blank"
+                rel="noopener noreferrer"
+                copyable={{ text: m.joinUrl }}
+                data-testid="meeting-link"
+              >
                 {m.joinUrl}
               </Typography.Link>
             ) : (

@@ -1,0 +1,55 @@
+import { expect, it } from 'vitest';
+import { describeBrowser, shot } from './harness.ts';
+import { addDays, addSession, makeFixture, mondayOf } from './seed.ts';
+import { toast } from './ui.ts';
+
+describeBrowser('online classroom', (env) => {
+  it('creates an on-demand room, waits for a booking, and cancels it', async () => {
+    const { page, api, server } = env();
+    const f = await makeFixture(api, '线');
+    const tid = await addSession(api, f, addDays(mondayOf(1), 3), '20:00');
+    await page.goto(`${server.url}/course/calendar/detail?course_calendar_id=${tid}`);
+    const drawer = page.locator('.ant-drawer', { hasText: '课程详情' });
+    await drawer.getByText('本节课还没有在线教室').waitFor();
+    // without a meeting provider the server's message is shown
+    await drawer.getByRole('button', { name: '创建在线教室' }).click();
+    await toast(page, 'Jitsi Meet未配置');
+    await api.ok('update/store/online/setting', { jitsiBaseUrl: 'https://meet.example.org' });
+    await drawer.getByRole('button', { name: '创建在线教室' }).click();
+    await toast(page, '创建在线教室成功');
+    await drawer.getByText('等待会员预约后自动创建在线教室').waitFor();
+    await shot(page, 'drawer-online-waiting');
+    expect((await api.ok('query/timetable/info', { id: tid })).isOnline).toBe(1);
+
+    await drawer.getByRole('button', { name: '取消在线教室' }).click();
+    await page
+      .locator('.ant-popconfirm')
+      .getByRole('button', { name: /确\s*定/ })
+      .click();
+    await toast(page, '取消在线教室成功');
+    await drawer.getByText('本节课还没有在线教室').waitFor();
+    expect((await api.ok('query/timetable/info', { id: tid })).isOnline).toBe(0);
+  });
+
+  it('creates a room at once for a session with bookings and shows its link', async () => {
+    const { page, api, server } = env();
+    const f = await makeFixture(api, '线二');
+    await api.ok('update/store/online/setting', { jitsiBaseUrl: 'https://meet.example.org' });
+    const tid = await addSession(api, f, addDays(mondayOf(1), 4), '20:00');
+    await api.ok('add/member/reservation', { mcId: f.mcId, tid, studentCount: 1 });
+    await page.goto(`${server.url}/course/calendar/detail?course_calendar_id=${tid}`);
+    const drawer = page.locator('.ant-drawer', { hasText: '课程详情' });
+    await drawer.getByRole('button', { name: '创建在线教室' }).click();
+    await toast(page, '创建在线教室成功');
+    const panel = drawer.getByTestId('online-panel');
+    await panel.getByText('加入链接').waitFor();
+    const link = panel.locator('a[href^="http"]').first();
+    await link.waitFor();
+    expect(await link.getAttribute('href')).toMatch(/^https?:\/\//);
+    await panel.getByText('暂未上传').waitFor();
+    await shot(page, 'drawer-online-room');
+    // the calendar marks the session as online
+    await page.goto(`${server.url}/course/calendar?date=${addDays(mondayOf(1), 4)}`);
+    await page.locator(`.session-event[data-session-id="${tid}"] .session-online`).waitFor();
+  });
+});
