@@ -51,8 +51,8 @@ function checkBookings(plan: readonly PlannedSession[], mode: 0 | 1, now: string
     for (const { card, studentCount } of s.students) {
       const used = card.usedCount + (spent.get(card.id) ?? 0);
       seats += studentCount;
+      // In the engine's order: card rules, then the session not over, limits, duplicate, seats.
       const reason =
-        (s.endTime <= now ? Msg.sessionStarted : null) ??
         (mode === 1 && studentCount !== 1 ? Msg.oneStudentInSignInMode : null) ??
         cardUnusableReason({
           card: { ...card, usedCount: used },
@@ -62,6 +62,7 @@ function checkBookings(plan: readonly PlannedSession[], mode: 0 | 1, now: string
           at: s.startTime,
           studentCount,
         }) ??
+        (s.endTime <= now ? Msg.sessionStarted : null) ??
         genderRefusal(s.course.genderLimit, card.gender) ??
         ageRefusal(s.course, card.birthday, s.startTime.slice(0, 10)) ??
         (members.has(card.memberId) ? Msg.alreadyBooked : null) ??

@@ -199,7 +199,9 @@ describeEachDb('batch delete and export', (env) => {
             Object.fromEntries(
               Object.entries(r).filter(
                 ([k]) =>
-                  !/^(id|timetableId|reservationId|pendingId|memberId|memberCardId|createTime|createdAt|cancelTime)$/.test(k),
+                  !/^(id|timetableId|reservationId|pendingId|memberId|memberCardId|createTime|createdAt|cancelTime)$/.test(
+                    k,
+                  ),
               ),
             ),
           ),

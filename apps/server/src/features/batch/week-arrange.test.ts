@@ -229,6 +229,20 @@ describeEachDb('weekly template scheduling', (env) => {
     expect(a.msg).toBe(Msg.weekArrangeFailed(3, templateDate(FUTURE, 3, 5), member.name, Msg.cardExpired));
   });
 
+  it('refuses to book fixed students into sessions already over', async () => {
+    const s = await freshStore(env());
+    const r = await row(s, { weekday: 1, time: '09:00' });
+    const member = await s.factory.db
+      .selectFrom('member')
+      .select('name')
+      .where('id', '=', r.cards[0].memberId)
+      .executeTakeFirstOrThrow();
+    const a = await s.client.call(ARRANGE, { fromDate: '2020-01-06', arrangeWeeks: 1 });
+    expect(a.status).toBe(409);
+    expect(a.msg).toBe(Msg.weekArrangeFailed(1, '2020-01-06', member.name, Msg.sessionStarted));
+    expect((await snapshot(s.factory.db, s.storeId)).sessions).toBe(0);
+  });
+
   it('applies the gender limit of the course to each fixed student', async () => {
     const s = await freshStore(env());
     const r = await row(s, { weekday: 1, time: '09:00' });
