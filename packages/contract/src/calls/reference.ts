@@ -526,6 +526,60 @@ export const storeSetting = defineCall({
   idFields: ['storeId'],
 });
 
+// ---------------------------------------------------------------- a member's bookings (member detail)
+/** Largest page of the member-detail booking lists. */
+export const MEMBER_BOOKING_PAGE_MAX = 50;
+export const MemberBookingMsg = {
+  page: '页码应为正整数',
+  pageSize: `每页条数应在1到${MEMBER_BOOKING_PAGE_MAX}之间`,
+  scope: '查询范围只能是 upcoming（待上课）或 past（已上课）',
+} as const;
+
+/** One booking of a member: a live reservation, or a pending item (sign-in mode) not yet signed in. */
+export const zMemberBookingRow = z.object({
+  kind: z.enum(['reservation', 'pending']),
+  id: z.number(),
+  timetableId: z.number(),
+  courseName: z.string(),
+  teacherName: z.string(),
+  areaName: z.string().nullable(),
+  startTime: z.string(),
+  endTime: z.string(),
+  studentCount: z.number(),
+  /** What the booking deducted (count or fen); 0 for pendings. */
+  usedCount: z.number(),
+  /** The card product's name; null for pendings. */
+  cardName: z.string().nullable(),
+  status: z.number(),
+  statusText: z.enum(['已预约', '已签到', '待签到']),
+  createTime: z.string(),
+});
+export type MemberBookingRow = z.infer<typeof zMemberBookingRow>;
+
+/** A member's bookings: `upcoming` (session not yet ended, soonest first) or `past` (latest first). */
+export const memberReservationList = defineCall({
+  path: `${STORE_API}/query/member/reservation/list`,
+  auth: 'store',
+  req: z.object({
+    mid: zId('请选择会员'),
+    page: z
+      .number({ error: MemberBookingMsg.page })
+      .int(MemberBookingMsg.page)
+      .min(1, MemberBookingMsg.page)
+      .max(100_000, MemberBookingMsg.page)
+      .default(1),
+    scope: z.enum(['upcoming', 'past'], { error: MemberBookingMsg.scope }).default('upcoming'),
+    pageSize: z
+      .number({ error: MemberBookingMsg.pageSize })
+      .int(MemberBookingMsg.pageSize)
+      .min(1, MemberBookingMsg.pageSize)
+      .max(MEMBER_BOOKING_PAGE_MAX, MemberBookingMsg.pageSize)
+      .default(10),
+  }),
+  res: zPaged(zMemberBookingRow),
+  idFields: ['mid'],
+});
+
 export const referenceCalls = [
   memberSearch,
   memberCardsForCourse,
@@ -564,4 +618,5 @@ export const referenceCalls = [
   moduleStatus,
   updateModuleStatus,
   storeSetting,
+  memberReservationList,
 ] as const;

@@ -3,10 +3,12 @@ import {
   memberCardsForCourse,
   memberInfo,
   memberList,
+  memberReservationList,
   memberSearch,
   updateMember,
 } from '@studio/contract';
 import type { Registry } from '../../../lib/feature.ts';
+import { listMemberBookings } from './bookings.ts';
 import { cardsForCourse, createMember, editMember, listMembers, memberWithCards, searchMembers } from './service.ts';
 
 /** Member look-ups and edits. */
@@ -17,4 +19,5 @@ export function registerMember(r: Registry): void {
   r.handle(memberInfo, (input, ctx) => memberWithCards(ctx, input.id));
   r.handle(insertMember, (input, ctx) => createMember(ctx, input));
   r.handle(updateMember, (input, ctx) => editMember(ctx, input));
+  r.handle(memberReservationList, (input, ctx) => listMemberBookings(ctx, input));
 }
