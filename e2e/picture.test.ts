@@ -20,6 +20,10 @@ describeBrowser('timetable picture', (env) => {
     await m.getByText('下周', { exact: true }).click();
     await shot(page, 'modal-picture');
 
+    // sending to the store's WeCom group needs a robot webhook: the server says so
+    await m.getByRole('button', { name: '发送到企业微信群' }).click();
+    await page.locator('.ant-message-notice', { hasText: 'webhookUrl' }).waitFor();
+
     const started = Date.now();
     const [download] = await Promise.all([
       page.waitForEvent('download', { timeout: 30_000 }),

@@ -14,6 +14,7 @@ import { call } from '../../../api/client.ts';
 import { useStore } from '../../../api/profile.ts';
 import { TimetablePicture } from '../components/timetable-picture.tsx';
 import { queryTimetableByDate } from '../lib/calls.ts';
+import { sendTimetablePicture } from '../lib/online-calls.ts';
 import { captureNode, CaptureTimeout, DEFAULT_REMINDER, downloadDataUrl, PICTURE_STYLES } from '../lib/picture.ts';
 import type { ToolModalProps } from '../schedule-page.tsx';
 
@@ -80,6 +81,20 @@ export default function PictureModal({ onClose }: ToolModalProps) {
     }
   };
 
+  /** Posts the picture to the store's WeCom group robot (the server's message explains a missing webhook). */
+  const sendToWecom = async () => {
+    if (busy || !node.current) return;
+    setBusy(true);
+    try {
+      await call(sendTimetablePicture, { image: await captureNode(node.current, PICTURE_CAPTURE_TIMEOUT_MS) });
+      void message.success('已发送到企业微信群');
+    } catch (e) {
+      if (e instanceof CaptureTimeout) void message.error('生成图片超时，请重试');
+    } finally {
+      setBusy(false);
+    }
+  };
+
   const ready = setting.isSuccess && sessions.isSuccess;
   return (
     <Modal
@@ -92,6 +107,9 @@ export default function PictureModal({ onClose }: ToolModalProps) {
       footer={[
         <Button key="c" onClick={onClose}>
           关闭
+        </Button>,
+        <Button key="w" disabled={!ready || busy} onClick={() => void sendToWecom()}>
+          发送到企业微信群
         </Button>,
         <Button key="g" type="primary" loading={busy} disabled={!ready} onClick={generate}>
           {countdown !== null ? `${countdown} 秒后开始下载` : '生成并下载图片'}
