@@ -4,6 +4,7 @@ import type { Dialect } from './index.ts';
 import { init } from './migrations/20261121_0001_init.ts';
 import { timetableEngine } from './migrations/20261121_0200_timetable_engine.ts';
 import { onlineOutbox } from './migrations/20261121_0500_online_outbox.ts';
+import { versionOncePerTx } from './migrations/20261122_0201_version_once_per_tx.ts';
 
 /** Timestamped migrations, in order. Never edit one that has landed: add a new one. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -11,6 +12,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '20261121_0001_init': init(dialect),
     '20261121_0200_timetable_engine': timetableEngine(dialect),
     '20261121_0500_online_outbox': onlineOutbox(dialect),
+    '20261122_0201_version_once_per_tx': versionOncePerTx(dialect),
   };
 }
 
