@@ -45,11 +45,26 @@ describeBrowser('online classroom', (env) => {
     await panel.getByText('加入链接').waitFor();
     const link = panel.locator('a[href^="http"]').first();
     await link.waitFor();
-    expect(await link.getAttribute('href')).toMatch(/^https?:\/\//);
+    const room = (await api.ok('query/timetable/info', { id: tid })).meetingInfo;
+    expect(room.meetingCode).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(await panel.getByTestId('meeting-code').innerText()).toBe(room.meetingCode);
+    expect(await link.getAttribute('href')).toBe(`https://meet.example.org/${room.meetingCode}`);
     await panel.getByText('暂未上传').waitFor();
     await shot(page, 'drawer-online-room');
     // the calendar marks the session as online
     await page.goto(`${server.url}/course/calendar?date=${addDays(mondayOf(1), 4)}`);
     await page.locator(`.session-event[data-session-id="${tid}"] .session-online`).waitFor();
+
+    // and the room is cancelled from the drawer
+    await page.goto(`${server.url}/course/calendar/detail?course_calendar_id=${tid}`);
+    await drawer.getByTestId('meeting-code').getByText(room.meetingCode).waitFor();
+    await drawer.getByRole('button', { name: '取消在线教室' }).click();
+    await page
+      .locator('.ant-popconfirm')
+      .getByRole('button', { name: /确\s*定/ })
+      .click();
+    await toast(page, '取消在线教室成功');
+    await drawer.getByText('本节课还没有在线教室').waitFor();
+    expect(await api.ok('query/timetable/online', { id: tid })).toMatchObject({ isOnline: 0, meetingInfo: null });
   });
 });
