@@ -49,6 +49,28 @@ export async function notifyBooking(
   });
 }
 
+/** notifyBooking for a reservation (booked with a card, or cancelled). */
+export async function notifyReservation(tx: Executor, storeId: number, reservationId: number, cancelled: boolean) {
+  const r = await tx
+    .selectFrom('reservation')
+    .select(['timetableId', 'memberId', 'studentCount'])
+    .where('id', '=', reservationId)
+    .where('storeId', '=', storeId)
+    .executeTakeFirst();
+  if (r) await notifyBooking(tx, storeId, { ...r, cancelled });
+}
+
+/** notifyBooking for a pending booking (sign-in mode: booked to sign in later, or cancelled). */
+export async function notifyPending(tx: Executor, storeId: number, pendingId: number, cancelled: boolean) {
+  const p = await tx
+    .selectFrom('pending')
+    .select(['timetableId', 'memberId', 'studentCount'])
+    .where('id', '=', pendingId)
+    .where('storeId', '=', storeId)
+    .executeTakeFirst();
+  if (p) await notifyBooking(tx, storeId, { ...p, cancelled });
+}
+
 /** A session deleted, with who was refunded what. */
 export async function notifySessionDeleted(
   tx: Executor,
