@@ -286,6 +286,19 @@ describeEachDb('online classroom', (env) => {
     });
   });
 
+  it('rooms made and cancelled while members book the same session: no deadlock, no 5xx', async () => {
+    await setJitsi();
+    const { e, product, session: s } = await session();
+    const cards = await Promise.all(Array.from({ length: 8 }, () => e.memberWithCard(product.id)));
+    const answers = await Promise.all([
+      ...cards.map(({ card }) => api().call(addMemberReservation.path, { mcId: card.id, tid: s.id })),
+      ...Array.from({ length: 8 }, (_, i) => (i % 2 ? cancel(s.id) : create(s.id, 2))),
+    ]);
+    for (const a of answers) expect([0, 409], a.msg).toContain(a.code);
+    expect(answers.slice(0, cards.length).every((a) => a.code === 0)).toBe(true);
+    expect((await ef().sessionRow(s.id)).realCount).toBe(cards.length);
+  });
+
   it('another store cannot see or change the online room (404)', async () => {
     await setJitsi();
     const { session: s } = await session();

@@ -1,7 +1,8 @@
 import { OnlineMsg, type MeetingInfo, type OnlineState } from '@studio/contract';
-import type { Db, Dialect, Executor } from '../../db/index.ts';
+import type { Db, Dialect, Executor, Tx } from '../../db/index.ts';
 import { AppError, conflict, notFound } from '../../lib/errors.ts';
 import { enqueue } from '../../outbox/enqueue.ts';
+import { touchStore } from '../timetable/data-version.ts';
 import { inWriteTx } from '../timetable/write-queue.ts';
 import { notifyRoomCreated } from './notify.ts';
 import { onlineSession, type OnlineSession } from './queries.ts';
@@ -16,6 +17,18 @@ export const MEETING_CANCEL = 'meeting.cancel';
 interface Deps {
   db: Db;
   dialect: Dialect;
+}
+
+/**
+ * A write to a session, in the engine's lock order: the store's version row first (touchStore),
+ * then the session row. Writing the session first would take the two locks in the other order
+ * (its data-version trigger comes second) and could deadlock with a booking on PostgreSQL.
+ */
+function writeSession<T>(deps: Deps, storeId: number, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return inWriteTx(deps.db, deps.dialect, async (tx) => {
+    await touchStore(tx, storeId);
+    return fn(tx);
+  });
 }
 
 async function liveOnlineSession(db: Executor, storeId: number, id: number): Promise<OnlineSession> {
@@ -78,20 +91,22 @@ export async function createMeeting(deps: Deps, storeId: number, input: { id: nu
   if (input.type === 1 && s.realCount === 0) {
     // The first booking's trigger (migration 0500) queues the room; guard realCount so that a
     // booking committed since the read cannot slip in before the session turns on-demand.
-    const res = await deps.db
-      .updateTable('timetable')
-      .set({ isOnline: 1, meetingError: null })
-      .where('id', '=', s.id)
-      .where('isOnline', '=', 0)
-      .where('realCount', '=', 0)
-      .where('deleted', '=', 0)
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) !== 1) throw conflict(OnlineMsg.stateChanged);
+    await writeSession(deps, storeId, async (tx) => {
+      const res = await tx
+        .updateTable('timetable')
+        .set({ isOnline: 1, meetingError: null })
+        .where('id', '=', s.id)
+        .where('isOnline', '=', 0)
+        .where('realCount', '=', 0)
+        .where('deleted', '=', 0)
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) !== 1) throw conflict(OnlineMsg.stateChanged);
+    });
     return;
   }
   const { room, info } = await makeRoom(provider, req, input.type);
   try {
-    await inWriteTx(deps.db, deps.dialect, async (tx) => {
+    await writeSession(deps, storeId, async (tx) => {
       const res = await tx
         .updateTable('timetable')
         .set({ isOnline: input.type, meetingId: room.meetingId, meetingInfo: JSON.stringify(info), meetingError: null })
@@ -116,7 +131,7 @@ export async function createMeeting(deps: Deps, storeId: number, input: { id: nu
 export async function cancelMeeting(deps: Deps, storeId: number, id: number): Promise<void> {
   const s = await liveOnlineSession(deps.db, storeId, id);
   if (s.isOnline === 0) throw conflict(OnlineMsg.noRoom);
-  await inWriteTx(deps.db, deps.dialect, async (tx) => {
+  await writeSession(deps, storeId, async (tx) => {
     let q = tx
       .updateTable('timetable')
       .set({ isOnline: 0, meetingId: null, meetingInfo: null, meetingError: null })
@@ -166,17 +181,19 @@ export async function createOnDemandRoom(deps: Deps, timetableId: number): Promi
   } catch (err) {
     const msg =
       err instanceof AppError ? err.message : `创建在线教室失败：${err instanceof Error ? err.message : String(err)}`;
-    await deps.db
-      .updateTable('timetable')
-      .set({ meetingError: msg.slice(0, 500) })
-      .where('id', '=', s.id)
-      .where('isOnline', '=', 1)
-      .where('meetingInfo', 'is', null)
-      .execute();
+    await writeSession(deps, s.storeId, (tx) =>
+      tx
+        .updateTable('timetable')
+        .set({ meetingError: msg.slice(0, 500) })
+        .where('id', '=', s.id)
+        .where('isOnline', '=', 1)
+        .where('meetingInfo', 'is', null)
+        .execute(),
+    );
     throw err;
   }
   const { room, info } = made;
-  const stored = await inWriteTx(deps.db, deps.dialect, async (tx) => {
+  const stored = await writeSession(deps, s.storeId, async (tx) => {
     const res = await tx
       .updateTable('timetable')
       .set({ meetingId: room.meetingId, meetingInfo: JSON.stringify(info), meetingError: null })
