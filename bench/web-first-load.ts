@@ -80,8 +80,22 @@ try {
     `RESULT ${JSON.stringify({ measurement: 'first-load JS (gzip)', value: `${(gz / 1024).toFixed(0)} KB`, baseline: '<= 400 KB', note: `${(raw / 1024).toFixed(0)} KB raw, ${js.size} files` })}`,
   );
 
-  // ---- data -> painted for the 300-session week
-  const times: number[] = [];
+  // ---- data -> painted for the 300-session week. Wall time from the answer's arrival to the frame
+  // that paints the events, and the renderer main thread's CPU time over the same span (CDP
+  // ThreadTime): the CPU figure holds when other work on the machine stretches the wall clock.
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const threadTime = async () =>
+    ((await cdp.send('Performance.getMetrics')).metrics.find((x) => x.name === 'ThreadTime')?.value ?? NaN) * 1000;
+  let cpuAtData = NaN;
+  await page.route('**/store/api/query/timetable/by/date', async (route) => {
+    const res = await route.fetch();
+    const body = await res.body();
+    cpuAtData = await threadTime();
+    await route.fulfill({ response: res, body });
+  });
+  const wall: number[] = [];
+  const cpu: number[] = [];
   for (let run = 0; run < RUNS; run++) {
     await page.goto(`${server.url}/course/calendar?date=${monday}`, { waitUntil: 'domcontentloaded' });
     // A string, not a function: the page must not see the bundler's helpers.
@@ -103,15 +117,19 @@ try {
         .pop();
       return entry ? painted - entry.responseEnd : NaN;
     })()`)) as number;
-    times.push(ms);
+    cpu.push((await threadTime()) - cpuAtData);
+    wall.push(ms);
   }
-  times.sort((a, b) => a - b);
-  const median = times[Math.floor(times.length / 2)];
+  const med = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+  const min = (xs: number[]) => Math.min(...xs);
   console.log(
-    `week of ${SESSIONS} sessions, data -> painted: median ${median.toFixed(0)} ms, min ${times[0].toFixed(0)} ms, max ${times[times.length - 1].toFixed(0)} ms (${RUNS} cold page loads)`,
+    `week of ${SESSIONS} sessions, data -> painted: wall median ${med(wall).toFixed(0)} ms (min ${min(wall).toFixed(0)}), main-thread CPU median ${med(cpu).toFixed(0)} ms (min ${min(cpu).toFixed(0)}), ${RUNS} cold page loads`,
   );
   console.log(
-    `RESULT ${JSON.stringify({ measurement: `calendar week ${SESSIONS} sessions data->painted (median)`, value: `${median.toFixed(0)} ms`, baseline: '< 200 ms' })}`,
+    `RESULT ${JSON.stringify({ measurement: `calendar week ${SESSIONS} sessions data->painted (wall, median)`, value: `${med(wall).toFixed(0)} ms`, baseline: '< 200 ms' })}`,
+  );
+  console.log(
+    `RESULT ${JSON.stringify({ measurement: `calendar week ${SESSIONS} sessions data->painted (main-thread CPU, median)`, value: `${med(cpu).toFixed(0)} ms`, baseline: '< 200 ms' })}`,
   );
 } finally {
   await browser.close();
