@@ -38,6 +38,14 @@ const zInt = (error: string, min: number, max: number, maxError?: string) =>
 
 const zWeekday = () => zInt(Msg.chooseWeekday, 0, 6);
 
+const isId = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 2_147_483_647;
+
+/** Student rows whose card is missing answer 请完成选择学生N的会员卡信息 for the first such row. */
+function checkStudentCards(cards: readonly unknown[], ctx: z.RefinementCtx, path: string) {
+  const i = cards.findIndex((c) => !isId(c));
+  if (i >= 0) ctx.addIssue({ code: 'custom', path: [path, i], message: Msg.completeStudent(i + 1) });
+}
+
 /** An inclusive date range; the two ends come in the given order. */
 function checkRange(ctx: z.RefinementCtx, from: unknown, to: unknown, path: string, maxDays?: number, maxMsg?: string) {
   if (!isDate(from) || !isDate(to)) return;
@@ -63,7 +71,12 @@ export const zBatchArrangeCourseReq = z
     startDate: zDate(Msg.chooseStartDate),
     courseTimes: z.array(zCourseTime, { error: Msg.chooseWeekdays }).min(1, { error: Msg.chooseWeekdays }).max(14),
     arrangeTimes: zInt(Msg.arrangeTimes, 1, ARRANGE_TIMES_MAX, Msg.arrangeTimesMax),
-    mcIds: z.array(zId(Msg.fillAll)).max(MAX_LIST_IDS).default([]),
+    mcIds: z
+      .array(z.unknown())
+      .max(MAX_LIST_IDS)
+      .default([])
+      .superRefine((ids, ctx) => checkStudentCards(ids, ctx, 'mcIds'))
+      .transform((ids) => ids as number[]),
     isOnline: zFlag().default(0),
   })
   .superRefine((v, ctx) => {
@@ -94,7 +107,8 @@ export const batchArrangeCourse = defineCall({
 // ---- weekly template (the /course/fix_booking_timetable editor) -------------------------
 
 export const zFixStudentReq = z.object({
-  mcId: zId(Msg.fillAll),
+  /** Checked (with the row's number in the message) by the list below. */
+  mcId: z.unknown().optional(),
   studentCount: zInt(Msg.studentCountMin1, 1, MAX_COUNT),
 });
 
@@ -106,7 +120,18 @@ const fixRowFields = {
   areaId: zOptId(),
   reservableCount: zInt(Msg.countNotNegative, 0, MAX_COUNT),
   bookId: zOptId(),
-  students: z.array(zFixStudentReq).max(MAX_LIST_IDS).default([]),
+  students: z
+    .array(zFixStudentReq)
+    .max(MAX_LIST_IDS)
+    .default([])
+    .superRefine((list, ctx) =>
+      checkStudentCards(
+        list.map((x) => x.mcId),
+        ctx,
+        'students',
+      ),
+    )
+    .transform((list) => list as { mcId: number; studentCount: number }[]),
 };
 
 function checkFixStudents(

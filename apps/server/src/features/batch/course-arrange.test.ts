@@ -45,6 +45,8 @@ describeEachDb('batch scheduling', (env) => {
       [{ courseTimes: [{ weekday: 1, arrangeTime: '09:00' }, { weekday: 3 }] }, Msg.weekdayTime('三')],
       [{ courseTimes: [{ weekday: 0, arrangeTime: '' }] }, Msg.weekdayTime('日')],
       [{ students: 1 }, Msg.studentsCap],
+      [{ mcIds: [s.a.card.id, 0] }, Msg.completeStudent(2)],
+      [{ mcIds: [null] }, Msg.completeStudent(1)],
     ];
     for (const [change, msg] of cases) {
       const a = await env().client.call(ARRANGE, { ...s.body, ...change });

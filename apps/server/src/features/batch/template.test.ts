@@ -105,7 +105,8 @@ describeEachDb('weekly template rows', (env) => {
       [{ time: '' }, Msg.chooseTime],
       [{ weekday: 7 }, Msg.chooseWeekday],
       [{ reservableCount: -1 }, Msg.countNotNegative],
-      [{ students: [{ mcId: 0, studentCount: 1 }] }, Msg.fillAll],
+      [{ students: [{ mcId: 0, studentCount: 1 }] }, Msg.completeStudent(1)],
+      [{ students: [{ mcId: s.a.card.id, studentCount: 1 }, { studentCount: 1 }] }, Msg.completeStudent(2)],
       [{ students: [{ mcId: s.a.card.id, studentCount: 0 }] }, Msg.studentCountMin1],
       [{ reservableCount: 2 }, Msg.studentsCap],
     ];
