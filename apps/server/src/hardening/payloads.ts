@@ -46,6 +46,10 @@ export const basePayloads: Record<string, BasePayload> = {
     ids: { id: 'member' },
   },
   [`${STORE}/query/member/info`]: { body: (w) => ({ id: w.member }), ids: { id: 'member' } },
+  [`${STORE}/query/member/reservation/list`]: {
+    body: (w) => ({ mid: w.member, page: 1, scope: 'upcoming' }),
+    ids: { mid: 'member' },
+  },
   [`${STORE}/query/member/list`]: { body: () => ({}) },
   [`${STORE}/query/card/product/list`]: { body: () => ({}) },
   [`${STORE}/insert/card/product`]: {
