@@ -66,8 +66,13 @@ describeBrowser('calendar', (env) => {
     // other views
     await page.locator('.fc-dayGridMonth-button').click();
     await page.locator('.fc-dayGridMonth-view').waitFor();
+    await bookedEvent.waitFor();
+    expect(await bg(freeEvent)).toBe(WHITE);
+    expect(await bg(bookedEvent)).toBe(LIGHT_RED);
+    await shot(page, 'calendar-month');
     await page.locator('.fc-listWeek-button').click();
     await page.locator('.fc-listWeek-view').waitFor();
+    await shot(page, 'calendar-list');
     await page.locator('.fc-timeGridDay-button').click();
     await page.locator('.fc-timeGridDay-view').waitFor();
   });

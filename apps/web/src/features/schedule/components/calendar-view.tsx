@@ -106,6 +106,7 @@ export const CalendarView = memo(function CalendarView({ initialDate, sessions, 
       height="auto"
       nowIndicator
       dayMaxEvents={4}
+      eventDisplay="block"
       eventMinHeight={48}
       slotEventOverlap={false}
       eventTimeFormat={{ hour: '2-digit', minute: '2-digit', hour12: false }}
