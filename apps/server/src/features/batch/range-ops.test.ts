@@ -2,7 +2,7 @@ import { Msg } from '@studio/contract';
 import { expect, it } from 'vitest';
 import { addDays } from '../../lib/time.ts';
 import { describeEachDb } from '../../test/harness.ts';
-import { API, engineFactory, expectInvariants, FUTURE } from './test-kit.ts';
+import { API, engineFactory, expectInvariants, FUTURE, outboxCount } from './test-kit.ts';
 
 const CANCEL = `${API}/batch/cancel/timetable`;
 const EXPORT = `${API}/batch/export/reservation`;
@@ -227,10 +227,13 @@ describeEachDb('batch delete and export', (env) => {
     }
     const one = await busy(700);
     const many = await busy(701);
+    const queued0 = await outboxCount(db, env().storeId);
     await env().client.ok(`${API}/cancel/timetable`, { id: one.session.id });
+    const queued1 = await outboxCount(db, env().storeId);
     expect(await env().client.ok(CANCEL, { fromDate: addDays(FUTURE, 701), toDate: addDays(FUTURE, 701) })).toEqual({
       count: 1,
     });
+    expect((await outboxCount(db, env().storeId)) - queued1).toBe(queued1 - queued0);
     const viaEngine = await trail(one);
     expect(viaEngine.session).toEqual({ deleted: 1, realCount: 0 });
     expect(viaEngine.cards).toEqual([0, 0, 0, 0]);

@@ -43,6 +43,16 @@ export async function snapshot(db: Db, storeId: number) {
   };
 }
 
+/** Messages queued for delivery (outbox rows) of a store: a bulk path must queue what the engine queues. */
+export async function outboxCount(db: Db, storeId: number): Promise<number> {
+  const row = await db
+    .selectFrom('outbox')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('storeId', '=', storeId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /** Asserts the engine's invariants hold for the store. */
 export async function expectInvariants(db: Db, storeId: number): Promise<void> {
   expect(await checkInvariants(db, storeId)).toEqual([]);

@@ -8,7 +8,7 @@ import { addDays } from '../../lib/time.ts';
 import { EngineFactory } from '../../test/factory-engine.ts';
 import { Client, describeEachDb, newStore, PG_URL, type TestEnv } from '../../test/harness.ts';
 import { templateDate } from './plan.ts';
-import { API, expectInvariants, FUTURE, snapshot } from './test-kit.ts';
+import { API, expectInvariants, FUTURE, outboxCount, snapshot } from './test-kit.ts';
 
 const ARRANGE = `${API}/batch/arrange/week/course`;
 
@@ -369,7 +369,9 @@ describeEachDb('weekly template bulk path matches the engine', (env) => {
       const s = await freshStore(env(), { genderLimit: 2, color: '#00aa00' });
       await s.ef.setMode(mode);
       const r = await row(s, { weekday: 1, time: '09:00', students: 2 });
+      const queued0 = await outboxCount(s.factory.db, s.storeId);
       await s.client.ok(ARRANGE, { fromDate: FUTURE, arrangeWeeks: 1 });
+      const queued1 = await outboxCount(s.factory.db, s.storeId);
       const other = await s.factory.teacher();
       const viaEngine = await s.ef.session({
         courseId: s.course.id,
@@ -392,6 +394,8 @@ describeEachDb('weekly template bulk path matches the engine', (env) => {
         .select('id')
         .where('teacherId', '=', r.teacherId)
         .executeTakeFirstOrThrow();
+      const queued2 = await outboxCount(s.factory.db, s.storeId);
+      expect(queued1 - queued0).toBe(queued2 - queued1);
       const fromBulk = await trail(s, bulk.id);
       expect(fromBulk.history).toHaveLength(2);
       expect(fromBulk.cards).toHaveLength(1);
