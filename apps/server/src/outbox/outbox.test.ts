@@ -17,6 +17,7 @@ import { enqueue } from './enqueue.ts';
 import { startOutboxWorker } from './index.ts';
 import { fastWorker, Receiver, waitFor } from './test-support.ts';
 import { WECOM_TOPIC } from './wecom.ts';
+import { backoffMs } from './worker.ts';
 
 /** A second handle on the test database, as another app process would open it. */
 async function openSame(env: TestEnv): Promise<DbHandle> {
@@ -229,6 +230,52 @@ describeEachDb('outbox to a WeCom robot webhook', (env) => {
     };
     expect(image.image.base64).toBe(png.toString('base64'));
     expect(image.image.md5).toBe(crypto.createHash('md5').update(png).digest('hex'));
+  });
+
+  it('gives up after maxAttempts, keeps the last error, and then lets the next row of the key go', async () => {
+    await setWebhook(receiver.url);
+    const tag = crypto.randomBytes(4).toString('hex');
+    const key = `601-${tag}`;
+    await env()
+      .database.db.transaction()
+      .execute(async (tx) => {
+        await enqueue(tx, env().storeId, 'test.always-fails', key, { n: 1 });
+        await enqueue(tx, env().storeId, WECOM_TOPIC, key, text(`${tag} after`));
+      });
+    const stop = startOutboxWorker({
+      db: env().database.db,
+      dialect: env().dialect,
+      intervalMs: 10,
+      backoffBaseMs: 10,
+      backoffCapMs: 40,
+      maxAttempts: 3,
+      handlers: {
+        'test.always-fails': async () => {
+          throw new Error('接收方拒绝');
+        },
+      },
+    });
+    try {
+      await waitFor(async () => mine(tag).length === 1, 'the next row of the key');
+    } finally {
+      await stop();
+    }
+    const rows = await env()
+      .database.db.selectFrom('outbox')
+      .selectAll()
+      .where('orderKey', '=', key)
+      .orderBy('id')
+      .execute();
+    expect(rows[0]).toMatchObject({ attempts: 3, sentAt: null, lastError: '接收方拒绝' });
+    expect(rows[0].deadAt).not.toBeNull();
+    expect(rows[1].sentAt).not.toBeNull();
+    expect(rows[1].sentAt!).toBeGreaterThanOrEqual(rows[0].deadAt!);
+  });
+
+  it('backs off exponentially up to the cap', () => {
+    expect([1, 2, 3, 4, 10, 40].map((n) => backoffMs(n, 2000, 600_000))).toEqual([
+      2000, 4000, 8000, 16000, 600_000, 600_000,
+    ]);
   });
 
   it('no webhook: the picture is refused, and a queued message is given up on with its reason', async () => {
