@@ -3,7 +3,6 @@ import type { addGroupPending, addMemberReservation, insertTimetable, updateTime
 import type { CallCtx } from '../../lib/context.ts';
 import { conflict } from '../../lib/errors.ts';
 import { toDateTime } from '../../lib/time.ts';
-import { inWriteTx } from './write-queue.ts';
 import {
   addPending,
   bookWithCard,
@@ -15,6 +14,8 @@ import {
   signInPending,
   updateSession,
 } from './engine.ts';
+import { notifyPending, notifyReservation, notifySessionDeleted } from '../online/notify.ts';
+import { inWriteTx } from './write-queue.ts';
 
 /** Adds one session (teacher clash refused). */
 export async function addSession(ctx: CallCtx, input: ParsedReqOf<typeof insertTimetable>): Promise<void> {
@@ -48,9 +49,10 @@ export async function editSession(ctx: CallCtx, input: ParsedReqOf<typeof update
 
 /** Deletes a session with every booking cancelled and refunded. */
 export async function removeSession(ctx: CallCtx, id: number): Promise<void> {
-  await ctx.db
-    .transaction()
-    .execute((tx) => deleteSession(tx, ctx.store, { timetableId: id, operatorId: ctx.staff.id }));
+  await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
+    const { refunds } = await deleteSession(tx, ctx.store, { timetableId: id, operatorId: ctx.staff.id });
+    await notifySessionDeleted(tx, ctx.store.id, { timetableId: id, refunds });
+  });
 }
 
 /**
@@ -62,7 +64,7 @@ export async function bookCard(ctx: CallCtx, input: ParsedReqOf<typeof addMember
     if ((await getDeductionMode(tx, ctx.store.id)) === DEDUCT_AT_SIGN_IN) {
       throw conflict(TimetableMsg.useSignInBooking);
     }
-    await bookWithCard(tx, ctx.store, {
+    const { reservationId } = await bookWithCard(tx, ctx.store, {
       timetableId: input.tid,
       memberCardId: input.mcId,
       memberId: input.mid ?? undefined,
@@ -71,6 +73,7 @@ export async function bookCard(ctx: CallCtx, input: ParsedReqOf<typeof addMember
       operatorId: ctx.staff.id,
       operateType: OperateType.ADMIN_BOOKED,
     });
+    await notifyReservation(tx, ctx.store.id, reservationId, false);
   });
 }
 
@@ -80,30 +83,38 @@ export async function bookPending(ctx: CallCtx, input: ParsedReqOf<typeof addGro
     if ((await getDeductionMode(tx, ctx.store.id)) !== DEDUCT_AT_SIGN_IN) {
       throw conflict(TimetableMsg.usePlainBooking);
     }
-    await addPending(tx, ctx.store, {
+    const { pendingId } = await addPending(tx, ctx.store, {
       timetableId: input.tid,
       memberId: input.mid,
       studentCount: input.studentCount,
       remark: input.remark,
       operatorId: ctx.staff.id,
     });
+    await notifyPending(tx, ctx.store.id, pendingId, false);
   });
 }
 
+/** Cancels a booking with its refund. */
 export async function cancelBooking(ctx: CallCtx, id: number): Promise<void> {
-  await inWriteTx(ctx.db, ctx.dialect, (tx) =>
-    cancelReservation(tx, ctx.store, {
+  await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
+    await cancelReservation(tx, ctx.store, {
       reservationId: id,
       operatorId: ctx.staff.id,
       operateType: OperateType.ADMIN_CANCELLED,
-    }),
-  );
+    });
+    await notifyReservation(tx, ctx.store.id, id, true);
+  });
 }
 
+/** Cancels a pending booking (nothing to refund). */
 export async function cancelWaiting(ctx: CallCtx, pendingId: number): Promise<void> {
-  await inWriteTx(ctx.db, ctx.dialect, (tx) => cancelPending(tx, ctx.store, { pendingId, operatorId: ctx.staff.id }));
+  await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
+    await cancelPending(tx, ctx.store, { pendingId, operatorId: ctx.staff.id });
+    await notifyPending(tx, ctx.store.id, pendingId, true);
+  });
 }
 
+/** Signs a pending booking in with a card (deducts). */
 export async function signIn(
   ctx: CallCtx,
   input: { pendingId: number; mcId: number; remark: string | null },
