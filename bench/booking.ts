@@ -37,6 +37,4 @@ async function run(label: string, env: NodeJS.ProcessEnv) {
 
 console.log(`booking benchmark: ${connections} connections, ${seconds} s after a 2 s warm-up, Node ${process.version}`);
 await run('SQLite', { ...process.env, BENCH_DATABASE_URL: '' });
-// The same with prepared statements cached (a proposed change to db/index.ts; see lib/stmt-cache.ts).
-await run('SQLite + statement cache', { ...process.env, BENCH_DATABASE_URL: '', BENCH_STMT_CACHE: '1' });
 if (process.env.BENCH_DATABASE_URL) await run('PostgreSQL', process.env);

@@ -66,6 +66,4 @@ const pct = (a: { reqPerSec: number }, b: { reqPerSec: number }) => `${Math.roun
 
 console.log(`calendar benchmark: ${connections} connections, ${seconds} s per run, Node ${process.version}`);
 await run('SQLite', { ...process.env, BENCH_DATABASE_URL: '' });
-// The same with prepared statements cached (a proposed change to db/index.ts; see lib/stmt-cache.ts).
-await run('SQLite + statement cache', { ...process.env, BENCH_DATABASE_URL: '', BENCH_STMT_CACHE: '1' });
 if (process.env.BENCH_DATABASE_URL) await run('PostgreSQL', process.env);

@@ -17,7 +17,6 @@ import { migrateToLatest } from '../../apps/server/src/db/migrate.ts';
 import { createStoreWithAdmin } from '../../apps/server/src/db/seed/store.ts';
 import { calendar, useCalendarCache } from '../../apps/server/src/features/timetable/calendar.ts';
 import { createSession } from '../../apps/server/src/features/timetable/engine.ts';
-import { openSqliteWithStatementCache } from './stmt-cache.ts';
 
 const scenario = process.argv[2];
 const pgUrl = process.env.BENCH_DATABASE_URL;
@@ -45,7 +44,7 @@ async function openFresh(): Promise<{ handle: DbHandle; cleanup: () => Promise<v
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-bench-'));
   const file = path.join(dir, 'bench.db');
-  const handle = process.env.BENCH_STMT_CACHE === '1' ? openSqliteWithStatementCache(file) : openDatabase({ file });
+  const handle = openDatabase({ file });
   return {
     handle,
     cleanup: async () => {

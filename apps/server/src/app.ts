@@ -15,6 +15,7 @@ import { registerStoreFileRoute } from './features/store-admin/index.ts';
 import type { AppDeps, CallCtx } from './lib/context.ts';
 import { AppError, badRequest, unauthorized } from './lib/errors.ts';
 import type { Handler } from './lib/feature.ts';
+import { RawJson } from './lib/raw-json.ts';
 import { resolveStore } from './lib/store-scope.ts';
 
 export interface BuildOptions {
@@ -128,13 +129,17 @@ export async function buildApp(opts: BuildOptions): Promise<AppInstance> {
       }
       if (call.auth === 'store') ctx.store = await resolveStore(deps.db, ctx.staff, req, req.body);
       const input = call.req.parse(req.body ?? {});
-      const data = await handler(input, ctx);
+      const answer = await handler(input, ctx);
+      const data = answer instanceof RawJson ? answer.value : answer;
       if (opts.validateResponses) {
         const checked = call.res.safeParse(data);
         if (!checked.success) {
           req.log.error({ path: call.path, issues: checked.error.issues }, 'answer does not match contract');
           throw new Error(`answer of ${call.path} does not match the contract: ${checked.error.message}`);
         }
+      }
+      if (answer instanceof RawJson) {
+        return reply.type('application/json; charset=utf-8').send(`{"code":0,"data":${answer.json},"msg":""}`);
       }
       return { code: 0, data: data ?? null, msg: '' };
     });

@@ -1,7 +1,8 @@
 import type { CallDef, ParsedReqOf, ResOf } from '@studio/contract';
 import type { CallCtx } from './context.ts';
+import type { RawJson } from './raw-json.ts';
 
-export type Handler<C extends CallDef> = (input: ParsedReqOf<C>, ctx: CallCtx) => Promise<ResOf<C>>;
+export type Handler<C extends CallDef> = (input: ParsedReqOf<C>, ctx: CallCtx) => Promise<ResOf<C> | RawJson>;
 
 export interface Registry {
   handle<C extends CallDef>(call: C, handler: Handler<C>): void;

@@ -3,6 +3,7 @@ import { MAX_RANGE_DAYS } from '@studio/contract';
 import type { Db } from '../../db/index.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { addDays, daysBetween } from '../../lib/time.ts';
+import { RawJson } from '../../lib/raw-json.ts';
 import { dataVersion } from './data-version.ts';
 
 export interface CalendarQuery {
@@ -14,7 +15,7 @@ export interface CalendarQuery {
 
 interface Cached {
   version: number;
-  days: CalendarDay[];
+  answer: RawJson;
 }
 
 /** Entries kept per database before the cache starts over. */
@@ -116,7 +117,7 @@ async function compute(db: Db, storeId: number, q: CalendarQuery): Promise<Calen
  * store and query and reused while the store's data version (bumped by every write, read from the
  * database on each call, so several instances stay correct) has not moved.
  */
-export async function calendar(db: Db, storeId: number, q: CalendarQuery): Promise<CalendarDay[]> {
+export async function calendar(db: Db, storeId: number, q: CalendarQuery): Promise<CalendarDay[] | RawJson> {
   if (q.toDate < q.fromDate) throw badRequest(TimetableMsg.rangeOrder);
   if (daysBetween(q.fromDate, q.toDate) + 1 > MAX_RANGE_DAYS) throw badRequest(TimetableMsg.rangeTooLong);
   if (!cacheEnabled) return compute(db, storeId, q);
@@ -125,9 +126,11 @@ export async function calendar(db: Db, storeId: number, q: CalendarQuery): Promi
   // Read the version before the data: a write landing in between only makes the entry stale-tagged.
   const version = await dataVersion(db, storeId);
   const hit = cache.get(key);
-  if (hit && hit.version === version) return hit.days;
+  if (hit && hit.version === version) return hit.answer;
   const days = await compute(db, storeId, q);
+  // Kept serialised: a hit then costs one version read and a string write.
+  const answer = new RawJson(JSON.stringify(days), days);
   if (cache.size >= CACHE_MAX) cache.clear();
-  cache.set(key, { version, days });
-  return days;
+  cache.set(key, { version, answer });
+  return answer;
 }
