@@ -33,6 +33,16 @@ function envelopeError(reply: FastifyReply, status: number, msg: string, code = 
   return reply.status(status).send({ code, data, msg });
 }
 
+/** Whether any string or key inside a parsed body holds U+0000. */
+function hasNul(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (depth > 64 || value === null || typeof value !== 'object') return false;
+  for (const [k, v] of Object.entries(value)) {
+    if (k.includes('\u0000') || hasNul(v, depth + 1)) return true;
+  }
+  return false;
+}
+
 /** Builds the Fastify app: plugins, error handler, then every call of the contract. */
 export type AppInstance = FastifyInstance & { deps: AppDeps };
 
@@ -41,7 +51,7 @@ export async function buildApp(opts: BuildOptions): Promise<AppInstance> {
   const app = Fastify({
     logger: opts.logger === false ? false : { level: config.logLevel, redact: ['req.headers.cookie'] },
     bodyLimit: DEFAULT_BODY_LIMIT,
-    trustProxy: true,
+    trustProxy: config.trustProxy,
     logController: new LogController({
       disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
     }),
@@ -79,11 +89,15 @@ export async function buildApp(opts: BuildOptions): Promise<AppInstance> {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, {});
+    let parsed: unknown;
     try {
-      done(null, JSON.parse(text));
+      parsed = JSON.parse(text);
     } catch {
-      done(badRequest(Msg.badJson), undefined);
+      return done(badRequest(Msg.badJson), undefined);
     }
+    // PostgreSQL text cannot hold U+0000: refuse it here, once, for every call.
+    if (text.includes('\\u0000') && hasNul(parsed)) return done(badRequest(Msg.nulCharacter), undefined);
+    done(null, parsed);
   });
 
   app.setErrorHandler((err, req, reply) => {
@@ -121,6 +135,7 @@ export async function buildApp(opts: BuildOptions): Promise<AppInstance> {
       if (!typeOk && !(type === '' && call.auth === 'public')) {
         throw new AppError(415, Msg.unsupportedMedia);
       }
+      if (type === 'application/x-www-form-urlencoded' && hasNul(req.body)) throw badRequest(Msg.nulCharacter);
       const ctx = { ...deps, req, reply } as CallCtx;
       if (call.auth !== 'public' || req.cookies[cookieKey]) {
         const staff = await deps.sessions.resolve(req.cookies[cookieKey]);

@@ -11,6 +11,8 @@ const zEnv = z.object({
   SEED: z.enum(['demo', 'empty']).default('demo'),
   /** Set when served behind HTTPS: the session cookie becomes Secure and `__Host-` prefixed. */
   COOKIE_SECURE: z.enum(['0', '1']).default('0'),
+  /** Set behind a reverse proxy: client addresses (login limits) are read from X-Forwarded-For. */
+  TRUST_PROXY: z.enum(['0', '1']).default('0'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   /** Pool size per app instance on PostgreSQL. */
@@ -25,6 +27,7 @@ export interface Config {
   adminPassword?: string;
   seed: 'demo' | 'empty';
   cookieSecure: boolean;
+  trustProxy: boolean;
   logLevel: string;
   webDist: string;
   pgPoolMax: number;
@@ -46,6 +49,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminPassword: e.ADMIN_PASSWORD,
     seed: e.SEED,
     cookieSecure: e.COOKIE_SECURE === '1',
+    trustProxy: e.TRUST_PROXY === '1',
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
     pgPoolMax: e.PG_POOL_MAX,

@@ -6,6 +6,7 @@ export const Msg = {
   chooseMember: '请选择会员',
   badRequest: '请求参数不正确',
   badJson: '请求内容不是有效的 JSON',
+  nulCharacter: '请求内容包含无效字符',
   unsupportedMedia: '请求格式不支持，请使用 JSON',
   tooLarge: '请求内容过大',
   notFoundRoute: '接口不存在',

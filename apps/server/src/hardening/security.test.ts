@@ -38,14 +38,19 @@ async function login(app: App, account: string, password: string, ip: string) {
 
 describeEachDb('security settings', (env) => {
   let second: DbHandle;
+  let appA: App;
   let appB: App;
 
+  // Two instances behind a proxy (TRUST_PROXY=1), so each request can name its client address.
   beforeAll(async () => {
     second = await secondHandle(env().database);
-    appB = await buildApp({ config: config(), database: second, logger: false });
+    appA = await buildApp({ config: config({ TRUST_PROXY: '1' }), database: env().database, logger: false });
+    appB = await buildApp({ config: config({ TRUST_PROXY: '1' }), database: second, logger: false });
+    await appA.ready();
     await appB.ready();
   });
   afterAll(async () => {
+    await appA?.close();
     await appB?.close();
     await second?.close();
   });
@@ -92,12 +97,12 @@ describeEachDb('security settings', (env) => {
       admin: { username: account, password: 'right-password-1', name: '限' },
     });
     for (let i = 0; i < 10; i++) {
-      const app = i % 2 ? appB : env().app;
+      const app = i % 2 ? appB : appA;
       const a = await login(app, account, `wrong-${i}`, `10.2.0.${i}`);
       expect(a.status).toBe(401);
       expect(a.msg).toBe(Msg.loginFailed);
     }
-    for (const app of [env().app, appB]) {
+    for (const app of [appA, appB]) {
       const locked = await login(app, account, 'right-password-1', '10.2.1.1');
       expect(locked.status).toBe(429);
       expect(locked.msg).toBe(Msg.loginLocked);
@@ -108,10 +113,10 @@ describeEachDb('security settings', (env) => {
   it('counts failed logins in the database: 30 per IP across two app instances', async () => {
     const ip = `10.3.0.${env().dialect === 'sqlite' ? 1 : 2}`;
     for (let i = 0; i < 30; i++) {
-      const a = await login(i % 2 ? appB : env().app, `nobody-${i}`, 'x', ip);
+      const a = await login(i % 2 ? appB : appA, `nobody-${i}`, 'x', ip);
       expect(a.status).toBe(401);
     }
-    const locked = await login(env().app, env().username, TEST_PASSWORD, ip);
+    const locked = await login(appA, env().username, TEST_PASSWORD, ip);
     expect(locked.status).toBe(429);
     const elsewhere = await login(appB, env().username, TEST_PASSWORD, '10.3.1.1');
     expect(elsewhere.status).toBe(200);
