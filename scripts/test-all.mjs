@@ -37,6 +37,27 @@ try {
   passed = r.numPassedTests;
   failed = r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0);
   skipped = r.numPendingTests + r.numTodoTests;
+  // Per database and per suite kind: the describe titles carry [sqlite] / [postgres]; e2e files are browser tests.
+  const tally = {};
+  for (const file of r.testResults) {
+    const browser = /[\\/]e2e[\\/]/.test(file.name);
+    for (const t of file.assertionResults) {
+      const title = t.ancestorTitles.join(' ');
+      const kind = browser
+        ? 'browser (Chromium)'
+        : title.includes('[postgres]')
+          ? 'PostgreSQL'
+          : title.includes('[sqlite]')
+            ? 'SQLite'
+            : 'other';
+      tally[kind] ??= { passed: 0, failed: 0, skipped: 0 };
+      const k = t.status === 'passed' ? 'passed' : t.status === 'failed' ? 'failed' : 'skipped';
+      tally[kind][k] += 1;
+    }
+  }
+  for (const [kind, c] of Object.entries(tally)) {
+    console.log(`  ${kind}: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped`);
+  }
 } catch {
   failed = Math.max(failed, 1);
 }
