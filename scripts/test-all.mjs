@@ -56,7 +56,7 @@ try {
     }
   }
   for (const [kind, c] of Object.entries(tally)) {
-    console.log(`  ${kind}: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped`);
+    console.log(`  ${kind} — passed ${c.passed} / failed ${c.failed} / skipped ${c.skipped}`);
   }
 } catch {
   failed = Math.max(failed, 1);
