@@ -1,0 +1,136 @@
+import {
+  addGroupPending,
+  addMemberReservation,
+  cancelPendingCall,
+  cancelReservationCall,
+  cancelTimetable,
+  queryPendingList,
+  queryReservationList,
+  saveWechatSetting,
+} from '@studio/contract';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { EngineFactory } from '../test/factory-engine.ts';
+import { describeEachDb } from '../test/harness.ts';
+import { fastWorker, Receiver, waitFor } from './test-support.ts';
+
+describeEachDb('store messages of bookings', (env) => {
+  const receiver = new Receiver();
+  beforeAll(() => receiver.start());
+  afterAll(() => receiver.stop());
+
+  const api = () => env().client;
+  const setWebhook = (on: boolean) => api().ok(saveWechatSetting.path, on ? { webhookUrl: receiver.url } : {});
+  const about = (courseName: string) => receiver.texts().filter((t) => t.includes(courseName));
+
+  async function scene(capacity = 5) {
+    const e = new EngineFactory(env().factory);
+    const { teacher, product, course } = await e.scene();
+    const session = await e.session({
+      courseId: course.id,
+      teacherId: teacher.id,
+      startTime: '2099-07-01 19:00:00',
+      reservableCount: capacity,
+    });
+    return { e, teacher, product, course, session };
+  }
+
+  it('booking made, cancelled and the session deleted: one message each, in order, with member, course, time, seats left, refunds', async () => {
+    await setWebhook(true);
+    const { e, product, course, session } = await scene();
+    const a = await e.memberWithCard(product.id);
+    const b = await e.memberWithCard(product.id);
+    expect(
+      (await api().call(addMemberReservation.path, { mcId: a.card.id, tid: session.id, studentCount: 2 })).code,
+    ).toBe(0);
+    expect((await api().call(addMemberReservation.path, { mcId: b.card.id, tid: session.id })).code).toBe(0);
+    const list = await api().ok(queryReservationList.path, { tid: session.id, page: 1 });
+    const ra = list.list.find((r: { memberId: number }) => r.memberId === a.member.id);
+    expect((await api().call(cancelReservationCall.path, { id: ra.reservationId })).code).toBe(0);
+    expect((await api().call(cancelTimetable.path, { id: session.id })).code).toBe(0);
+
+    const stop = fastWorker(env().database);
+    try {
+      await waitFor(async () => about(course.name).length >= 4, 'four messages');
+    } finally {
+      await stop();
+    }
+    const got = about(course.name);
+    expect(got).toHaveLength(4);
+    expect(got[0]).toContain('预约成功');
+    expect(got[0]).toContain(`会员：${a.member.name}（2人）`);
+    expect(got[0]).toContain('时间：2099-07-01 19:00-20:00');
+    expect(got[0]).toContain('剩余名额：3');
+    expect(got[1]).toContain(`会员：${b.member.name}`);
+    expect(got[1]).toContain('剩余名额：2');
+    expect(got[2]).toContain('预约取消');
+    expect(got[2]).toContain(a.member.name);
+    expect(got[2]).toContain('剩余名额：4');
+    expect(got[3]).toContain('课程已删除');
+    expect(got[3]).toContain(`${b.member.name} 退回1次`);
+  });
+
+  it('pending bookings (sign-in mode) are told too', async () => {
+    await setWebhook(true);
+    const { e, course, session } = await scene();
+    await e.setMode(1);
+    try {
+      const m = await env().factory.member();
+      expect((await api().call(addGroupPending.path, { mid: m.id, tid: session.id })).code).toBe(0);
+      const [p] = await api().ok(queryPendingList.path, { tid: session.id });
+      expect((await api().call(cancelPendingCall.path, { pendingId: p.pending.id })).code).toBe(0);
+      const stop = fastWorker(env().database);
+      try {
+        await waitFor(async () => about(course.name).length >= 2, 'two messages');
+      } finally {
+        await stop();
+      }
+      expect(about(course.name).map((t) => t.split('\n')[0])).toEqual(['**预约成功**', '**预约取消**']);
+    } finally {
+      await e.setMode(0);
+    }
+  });
+
+  it('a failing webhook never fails a booking; the message comes once it answers again', async () => {
+    await setWebhook(true);
+    const { e, product, course, session } = await scene();
+    receiver.failing = true;
+    const stop = fastWorker(env().database);
+    try {
+      const a = await e.memberWithCard(product.id);
+      expect((await api().call(addMemberReservation.path, { mcId: a.card.id, tid: session.id })).code).toBe(0);
+      await waitFor(
+        () =>
+          env()
+            .database.db.selectFrom('outbox')
+            .select('id')
+            .where('orderKey', '=', String(session.id))
+            .where('attempts', '>=', 2)
+            .executeTakeFirst(),
+        'failed attempts',
+      );
+      const b = await e.memberWithCard(product.id);
+      expect((await api().call(addMemberReservation.path, { mcId: b.card.id, tid: session.id })).code).toBe(0);
+      receiver.failing = false;
+      await waitFor(async () => about(course.name).length >= 2, 'both messages');
+    } finally {
+      receiver.failing = false;
+      await stop();
+    }
+    expect(about(course.name)).toHaveLength(2);
+    expect(about(course.name)[0]).toContain('剩余名额：4');
+    expect(about(course.name)[1]).toContain('剩余名额：3');
+  });
+
+  it('a store without a webhook queues nothing', async () => {
+    await setWebhook(false);
+    const { e, product, session } = await scene();
+    const a = await e.memberWithCard(product.id);
+    expect((await api().call(addMemberReservation.path, { mcId: a.card.id, tid: session.id })).code).toBe(0);
+    const rows = await env()
+      .database.db.selectFrom('outbox')
+      .select('id')
+      .where('orderKey', '=', String(session.id))
+      .execute();
+    expect(rows).toEqual([]);
+  });
+});
