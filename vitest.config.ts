@@ -11,6 +11,8 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           pool: 'forks',
+          // The API suites run first, then the browser suites (different worker counts need distinct groups).
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -24,6 +26,7 @@ export default defineConfig({
           // Each browser test file starts its own server and Chromium; two at a time on two cores.
           maxWorkers: 2,
           globalSetup: ['e2e/global-setup.ts'],
+          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -3,6 +3,7 @@ import { loadConfig } from './config.ts';
 import { openDatabase } from './db/index.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { DEMO_ADMIN, seedIfEmpty } from './db/seed/index.ts';
+import { startOutboxWorker } from './outbox/index.ts';
 import path from 'node:path';
 
 const config = loadConfig();
@@ -14,8 +15,11 @@ const database = openDatabase(
 await migrateToLatest(database.db, database.dialect);
 const seed = await seedIfEmpty(database.db, config.seed, config.adminPassword);
 const app = await buildApp({ config, database });
+// Sends queued store messages and creates on-demand online rooms (see outbox/README.md).
+const stopOutbox = startOutboxWorker({ db: database.db, dialect: database.dialect, log: app.log });
 
 const close = async () => {
+  await stopOutbox();
   await app.close();
   await database.close();
   process.exit(0);

@@ -107,7 +107,7 @@ describeEachDb('store booking settings', (env) => {
       [{ ...base, timezone: 8 }, '请选择正确的时区'],
       [{ ...base, storeName: '  ' }, '请输入门店名称'],
       [{ ...base, storeName: 'x'.repeat(51) }, '名称不能超过50个字符'],
-      [{ ...base, storeName: 'a\u0000b' }, '名称不能包含控制字符'],
+      [{ ...base, storeName: 'a\u0000b' }, '请求内容包含无效字符'],
       [{ ...base, confirmPending: 2 }, 'confirmPending 只能是0或1'],
       [{ deductionMode: 0 }, '在线教室默认设置只能是0或1'],
     ];

@@ -28,7 +28,7 @@ describeEachDbOwnApp('first-run setup on an empty database', (env) => {
       [{ storeName: '门店', admin: { ...admin, mobile: '123' } }, '请输入正确的11位手机号'],
       [{ storeName: '门店', timezone: 'Nowhere/City', admin }, '请选择正确的时区'],
       [{ storeName: 12, admin }, '请输入门店名称'],
-      [{ storeName: '门店', admin: { ...admin, name: 'a\u0000' } }, '名称不能包含控制字符'],
+      [{ storeName: '门店', admin: { ...admin, name: 'a\u0000' } }, '请求内容包含无效字符'],
     ];
     for (const [body, msg] of cases) {
       const a = await anon.call(INIT, body);
