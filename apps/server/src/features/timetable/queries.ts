@@ -10,7 +10,7 @@ import {
   type SessionExportRow,
   type SessionInfo,
 } from '@studio/contract';
-import type { Db } from '../../db/index.ts';
+import type { Db, Executor } from '../../db/index.ts';
 import { minutesBetween } from '../../lib/time.ts';
 import { getDeductionMode, liveSession } from './engine-shared.ts';
 
@@ -250,10 +250,16 @@ export async function historyList(
   };
 }
 
-/** The export rows of one session's live bookings (the nine columns of spec section 9). */
-export async function sessionExport(db: Db, storeId: number, id: number): Promise<SessionExportRow[]> {
-  await liveSession(db, storeId, id);
-  const rows = await db
+/**
+ * Export rows (the nine columns of spec section 9) of live bookings on the store's live sessions
+ * chosen by `where` (one session, or a date range), ordered by session time then booking.
+ */
+export async function exportRows(
+  db: Executor,
+  storeId: number,
+  where: { timetableId: number } | { fromTime: string; beforeTime: string },
+): Promise<SessionExportRow[]> {
+  let q = db
     .selectFrom('reservation as r')
     .innerJoin('timetable as t', 't.id', 'r.timetableId')
     .innerJoin('course as c', 'c.id', 't.courseId')
@@ -273,11 +279,14 @@ export async function sessionExport(db: Db, storeId: number, id: number): Promis
       'r.studentCount',
       'r.remark',
     ])
-    .where('r.timetableId', '=', id)
     .where('r.storeId', '=', storeId)
-    .where('r.status', 'in', LIVE)
-    .orderBy('r.id')
-    .execute();
+    .where('t.deleted', '=', 0)
+    .where('r.status', 'in', LIVE);
+  q =
+    'timetableId' in where
+      ? q.where('r.timetableId', '=', where.timetableId)
+      : q.where('t.startTime', '>=', where.fromTime).where('t.startTime', '<', where.beforeTime);
+  const rows = await q.orderBy('t.startTime').orderBy('t.id').orderBy('r.id').execute();
   return rows.map((r) => ({
     courseTime: `${r.startTime.slice(0, 16)}-${r.endTime.slice(11, 16)}`,
     teacher: r.teacher,
@@ -289,4 +298,10 @@ export async function sessionExport(db: Db, storeId: number, id: number): Promis
     studentCount: r.studentCount,
     remark: r.remark,
   }));
+}
+
+/** The export rows of one session's live bookings. */
+export async function sessionExport(db: Db, storeId: number, id: number): Promise<SessionExportRow[]> {
+  await liveSession(db, storeId, id);
+  return exportRows(db, storeId, { timetableId: id });
 }
