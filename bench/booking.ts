@@ -4,6 +4,7 @@
  * pairs for about 10 s through /store/api/add/member/reservation. Prints bookings/s and latency.
  *   node --import tsx bench/booking.ts        (BENCH_SECONDS=10, BENCH_CONNECTIONS=50)
  */
+import { rawBookingsPerSecond } from './lib/raw-booking.ts';
 import { load, print, serve, serverCpuMs } from './lib/run.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -28,6 +29,12 @@ async function run(label: string, env: NodeJS.ProcessEnv) {
   const f = await load({ url, cookie: s.cookie, connections, seconds, body });
   const cpuMs = (await serverCpuMs(s.url)) - cpuBefore;
   print(`${label}: bookings`, { ...f, reqPerSec: Math.round(f.ok / seconds) });
+  if (label === 'SQLite') {
+    // Baseline in the same run: the same writes as raw SQLite transactions, one at a time.
+    const raw = await rawBookingsPerSecond(Math.min(seconds, 5));
+    const ratio = Math.round((f.ok / seconds / raw.perSecond) * 100);
+    console.log(`  raw SQLite transaction, same writes: ${raw.perSecond} bookings/s; HTTP booking = ${ratio}% of it`);
+  }
   const perBooking = cpuMs / f.ok;
   console.log(
     `  server CPU ${perBooking.toFixed(2)} ms per booking (a core of its own would do ~${Math.round(1000 / perBooking)}/s); seed ${s.info.seedMs} ms`,
