@@ -65,6 +65,8 @@ describeBrowser('booking', (env) => {
     const { page, api, server } = env();
     const f = await makeFixture(api, '满');
     const tid = await addSession(api, f, addDays(mondayOf(1), 3), '18:00', { count: 1 });
+    // The only seat is taken before the page loads, so nothing on the page refreshes mid-form.
+    await api.ok('add/member/reservation', { mcId: f.mcId, tid, studentCount: 1 });
     await page.goto(`${server.url}/course/calendar/detail?course_calendar_id=${tid}`);
     const drawer = page.locator('.ant-drawer', { hasText: '课程详情' });
     await drawer.getByRole('button', { name: '预约会员' }).click();
@@ -72,7 +74,6 @@ describeBrowser('booking', (env) => {
     await pick(page, field(m, '会员'), f.memberName, f.memberName);
     await pick(page, field(m, '会员卡'), '十次卡满');
     await field(m, '上课人数').locator('input').fill('1');
-    await api.ok('add/member/reservation', { mcId: f.mcId, tid, studentCount: 1 });
     await m.getByRole('button', { name: '确认预约' }).click();
     await page.locator('.ant-message-error').first().waitFor();
     expect(await page.locator('.ant-message-error').first().innerText()).toMatch(/已满|已预约/);
