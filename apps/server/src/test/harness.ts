@@ -129,11 +129,22 @@ export async function newStore(app: App, database: DbHandle, name = '测试门�
 
 export const dialects: Dialect[] = ['sqlite', 'postgres'];
 
+interface BaseEnv {
+  dialect: Dialect;
+  app: App;
+  database: DbHandle;
+}
+
 /**
  * Runs a suite once per database: SQLite always, PostgreSQL when TEST_DATABASE_URL is set.
  * Without it the PostgreSQL run is skipped with a message, or fails under REQUIRE_ALL=1.
+ * Each run gets a fresh database and app; `setup` adds what the suite needs to the environment.
  */
-export function describeEachDb(name: string, fn: (env: () => TestEnv) => void): void {
+export function describeEachDbWith<E extends BaseEnv>(
+  name: string,
+  setup: (base: BaseEnv) => Promise<E>,
+  fn: (env: () => E) => void,
+): void {
   for (const dialect of dialects) {
     if (dialect === 'postgres' && !PG_URL) {
       if (REQUIRE_ALL) {
@@ -149,7 +160,7 @@ export function describeEachDb(name: string, fn: (env: () => TestEnv) => void): 
       continue;
     }
     describe(`${name} [${dialect}]`, () => {
-      let env: TestEnv | undefined;
+      let env: E | undefined;
       let drop: (() => Promise<void>) | undefined;
       beforeAll(async () => {
         const database = await freshDatabase(dialect);
@@ -157,16 +168,7 @@ export function describeEachDb(name: string, fn: (env: () => TestEnv) => void): 
         const config = { ...loadConfig({ LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv), webDist: '/nonexistent' };
         const app = await buildApp({ config, database, validateResponses: true, logger: false });
         await app.ready();
-        const mine = await newStore(app, database);
-        const other = await newStore(app, database, '另一门店');
-        env = {
-          dialect,
-          app,
-          database,
-          ...mine,
-          other,
-          anon: () => new Client(app),
-        };
+        env = await setup({ dialect, app, database });
       }, 60_000);
       afterAll(async () => {
         if (env) {
@@ -181,4 +183,17 @@ export function describeEachDb(name: string, fn: (env: () => TestEnv) => void): 
       });
     });
   }
+}
+
+/** describeEachDbWith, with a store of this file (logged-in admin) and another store for isolation tests. */
+export function describeEachDb(name: string, fn: (env: () => TestEnv) => void): void {
+  describeEachDbWith(
+    name,
+    async (base) => {
+      const mine = await newStore(base.app, base.database);
+      const other = await newStore(base.app, base.database, '另一门店');
+      return { ...base, ...mine, other, anon: () => new Client(base.app) };
+    },
+    fn,
+  );
 }
