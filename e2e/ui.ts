@@ -24,6 +24,15 @@ export async function pickTree(page: Page, item: Locator, title: string): Promis
   await page.keyboard.type(title);
   const dropdown = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').last();
   await dropdown.locator('.ant-select-tree-title', { hasText: title }).first().click();
+  // The choice closes the dropdown; should it stay open (a slow re-render), blur the select so it
+  // cannot cover the buttons clicked next.
+  const open = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)');
+  try {
+    await open.first().waitFor({ state: 'hidden', timeout: 2000 });
+  } catch {
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await open.first().waitFor({ state: 'hidden' });
+  }
 }
 
 /** Types a value into an antd date or time picker input and confirms it. */
