@@ -1,22 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe } from 'vitest';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { openDatabase } from '../apps/server/src/db/index.ts';
 import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
 import { seedIfEmpty } from '../apps/server/src/db/seed/index.ts';
-import {
-  Api,
-  CHROMIUM,
-  hasChromium,
-  launchBrowser,
-  newContext,
-  ROOT,
-  type BrowserEnv,
-  type Server,
-} from './harness.ts';
+import { Api, describeWithChromium, launchBrowser, newContext, ROOT, type BrowserEnv, type Server } from './harness.ts';
 
 /** A running app on a fresh SQLite file started with SEED=empty: no store until first-run setup. */
 export async function startEmptyServer(): Promise<Server> {
@@ -46,36 +36,16 @@ export async function startEmptyServer(): Promise<Server> {
  * logged in either; it can log in once the test has created the admin).
  */
 export function describeEmptyBrowser(name: string, fn: (env: () => BrowserEnv) => void): void {
-  if (!hasChromium) {
-    if (process.env.REQUIRE_ALL === '1') {
-      describe(name, () => {
-        beforeAll(() => {
-          throw new Error(`${CHROMIUM} 不存在：浏览器测试无法运行 (REQUIRE_ALL=1)`);
-        });
-        fn(() => {
-          throw new Error('no chromium');
-        });
-      });
-      return;
-    }
-    console.warn(`[e2e] 跳过 ${name}: 没有找到 ${CHROMIUM}（apt-get install chromium fonts-noto-cjk）`);
-    describe.skip(name, () => fn(() => ({}) as BrowserEnv));
-    return;
-  }
-  let env: BrowserEnv | undefined;
-  describe(name, () => {
-    beforeAll(async () => {
+  describeWithChromium(
+    name,
+    async () => {
       const server = await startEmptyServer();
       const browser = await launchBrowser();
       const context = await newContext(browser);
       const page = await context.newPage();
       page.setDefaultTimeout(15_000);
-      env = { server, browser, context, page, api: new Api(server.url) };
-    });
-    afterAll(async () => {
-      await env?.browser.close();
-      await env?.server.close();
-    });
-    fn(() => env!);
-  });
+      return { server, browser, context, page, api: new Api(server.url) };
+    },
+    fn,
+  );
 }

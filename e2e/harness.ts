@@ -138,11 +138,14 @@ export interface BrowserEnv {
 }
 
 /**
- * A browser suite: one fresh server (own database) and one Chromium per file, a logged-in API
- * client and a page with the session cookie. Without /usr/bin/chromium the suite is skipped with a
- * message, or fails under REQUIRE_ALL=1.
+ * Runs a browser suite with the environment `open` makes (once per file), closing it afterwards.
+ * Without /usr/bin/chromium the suite is skipped with a message, or fails under REQUIRE_ALL=1.
  */
-export function describeBrowser(name: string, fn: (env: () => BrowserEnv) => void): void {
+export function describeWithChromium(
+  name: string,
+  open: () => Promise<BrowserEnv>,
+  fn: (env: () => BrowserEnv) => void,
+): void {
   if (!hasChromium) {
     if (REQUIRE_ALL) {
       describe(name, () => {
@@ -162,6 +165,24 @@ export function describeBrowser(name: string, fn: (env: () => BrowserEnv) => voi
   let env: BrowserEnv | undefined;
   describe(name, () => {
     beforeAll(async () => {
+      env = await open();
+    });
+    afterAll(async () => {
+      await env?.browser.close();
+      await env?.server.close();
+    });
+    fn(() => env!);
+  });
+}
+
+/**
+ * A browser suite: one fresh server (own database) and one Chromium per file, a logged-in API
+ * client and a page with the session cookie.
+ */
+export function describeBrowser(name: string, fn: (env: () => BrowserEnv) => void): void {
+  describeWithChromium(
+    name,
+    async () => {
       const server = await startServer();
       const browser = await launchBrowser();
       const context = await newContext(browser);
@@ -170,12 +191,8 @@ export function describeBrowser(name: string, fn: (env: () => BrowserEnv) => voi
       await loginWithCookie(context, api);
       const page = await context.newPage();
       page.setDefaultTimeout(15_000);
-      env = { server, browser, context, page, api };
-    });
-    afterAll(async () => {
-      await env?.browser.close();
-      await env?.server.close();
-    });
-    fn(() => env!);
-  });
+      return { server, browser, context, page, api };
+    },
+    fn,
+  );
 }
