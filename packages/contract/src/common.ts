@@ -80,3 +80,15 @@ export const zEmpty = z.object({}).loose();
 
 /** A list answer that pages. */
 export const zPaged = <T extends z.ZodType>(row: T) => z.object({ list: z.array(row), total: z.number().int() });
+
+/** Gender and age limits of a course or session as answered (spec section 3). */
+export const zLimitFields = z.object({
+  genderLimit: z.number(),
+  ageLimit: z.number(),
+  syear: z.number().nullable(),
+  smonth: z.number().nullable(),
+  sday: z.number().nullable(),
+  eyear: z.number().nullable(),
+  emonth: z.number().nullable(),
+  eday: z.number().nullable(),
+});

@@ -1,6 +1,6 @@
 // Reference data calls (areas, teachers, courses, materials, members, cards, modules, store setting).
 import { z } from 'zod';
-import { zDate, zEmpty, zFlag, zId, zMobile, zName, zOptId, zPaged, zText } from '../common.ts';
+import { zDate, zEmpty, zFlag, zId, zLimitFields, zMobile, zName, zOptId, zPaged, zText } from '../common.ts';
 import { MAX_AMOUNT, MAX_LIST_IDS } from '../constants.ts';
 import { defineCall, STORE_API } from '../define.ts';
 
@@ -424,14 +424,7 @@ export const zCourse = z.object({
   count: z.number(),
   duration: z.number(),
   color: z.string(),
-  genderLimit: z.number(),
-  ageLimit: z.number(),
-  syear: z.number().nullable(),
-  smonth: z.number().nullable(),
-  sday: z.number().nullable(),
-  eyear: z.number().nullable(),
-  emonth: z.number().nullable(),
-  eday: z.number().nullable(),
+  ...zLimitFields.shape,
   description: z.string().nullable(),
   enabled: z.number(),
   cards: z.array(z.object({ id: z.number(), name: z.string() })),

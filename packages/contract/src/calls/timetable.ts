@@ -1,6 +1,6 @@
 // Schedule and booking engine calls (spec section 7; design/api-paths.md).
 import { z } from 'zod';
-import { zDate, zId, zOptId, zPage, zPaged, zText, zTime } from '../common.ts';
+import { zDate, zId, zLimitFields, zOptId, zPage, zPaged, zText, zTime } from '../common.ts';
 import { MAX_COUNT } from '../constants.ts';
 import { defineCall, STORE_API } from '../define.ts';
 import { Msg } from '../messages.ts';
@@ -109,14 +109,7 @@ export const zSessionInfo = z.object({
   startTime: z.string(),
   endTime: z.string(),
   duration: z.number(),
-  genderLimit: z.number(),
-  ageLimit: z.number(),
-  syear: z.number().nullable(),
-  smonth: z.number().nullable(),
-  sday: z.number().nullable(),
-  eyear: z.number().nullable(),
-  emonth: z.number().nullable(),
-  eday: z.number().nullable(),
+  ...zLimitFields.shape,
   teacherId: z.number(),
   teacherName: z.string(),
   areaId: z.number().nullable(),
