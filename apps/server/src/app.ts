@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import type { Socket } from 'node:net';
 import path from 'node:path';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
@@ -13,6 +14,7 @@ import type { DbHandle } from './db/index.ts';
 import { features } from './features/index.ts';
 import { registerStoreFileRoute } from './features/store-admin/index.ts';
 import type { AppDeps, CallCtx } from './lib/context.ts';
+import { databaseUnavailable } from './lib/db-errors.ts';
 import { AppError, badRequest, unauthorized } from './lib/errors.ts';
 import type { Handler } from './lib/feature.ts';
 import { RawJson } from './lib/raw-json.ts';
@@ -28,6 +30,28 @@ export interface BuildOptions {
 
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
 const API_PREFIXES = ['/store/', '/api/'];
+
+/**
+ * Errors Node raises before a request reaches Fastify (a slow client cut by requestTimeout or
+ * headersTimeout, oversized headers, broken HTTP): answered with an envelope, then the socket closes.
+ */
+function clientErrorHandler(err: Error & { code?: string }, socket: Socket) {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, text, msg] =
+    err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'Request Timeout', Msg.requestTimeout]
+      : err.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'Request Header Fields Too Large', Msg.tooLarge]
+        : [400, 'Bad Request', Msg.badRequest];
+  const body = JSON.stringify({ code: status, data: null, msg });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(err);
+}
 
 function envelopeError(reply: FastifyReply, status: number, msg: string, code = status, data: unknown = null) {
   return reply.status(status).send({ code, data, msg });
@@ -52,6 +76,12 @@ export async function buildApp(opts: BuildOptions): Promise<AppInstance> {
     logger: opts.logger === false ? false : { level: config.logLevel, redact: ['req.headers.cookie'] },
     bodyLimit: DEFAULT_BODY_LIMIT,
     trustProxy: config.trustProxy,
+    // Slow clients (one byte at a time) are cut: headers within headersTimeout, the whole request
+    // within requestTimeout, checked every second; an idle socket is closed after connectionTimeout.
+    requestTimeout: config.requestTimeoutMs,
+    connectionTimeout: config.connectionTimeoutMs,
+    http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: 1000 },
+    clientErrorHandler,
     logController: new LogController({
       disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
     }),
@@ -109,6 +139,11 @@ export async function buildApp(opts: BuildOptions): Promise<AppInstance> {
     if (e.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') return envelopeError(reply, 400, Msg.badRequest);
     if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
       return envelopeError(reply, e.statusCode, Msg.badRequest);
+    }
+    const unavailable = databaseUnavailable(err);
+    if (unavailable) {
+      req.log.warn({ err, reqId: req.id }, 'database unavailable');
+      return envelopeError(reply, unavailable.status, unavailable.message, unavailable.code);
     }
     req.log.error({ err, reqId: req.id }, 'unexpected error');
     return envelopeError(reply, 500, Msg.internal);

@@ -17,6 +17,12 @@ const zEnv = z.object({
   WEB_DIST: z.string().optional(),
   /** Pool size per app instance on PostgreSQL. */
   PG_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),
+  /** A request's headers must arrive within this (ms); a client dribbling them is cut. */
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  /** The whole request (headers and body) must arrive within this (ms). */
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
+  /** A socket with no traffic either way for this long is closed (ms); above the longest answer. */
+  CONNECTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
 });
 
 export interface Config {
@@ -31,6 +37,9 @@ export interface Config {
   logLevel: string;
   webDist: string;
   pgPoolMax: number;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  connectionTimeoutMs: number;
 }
 
 /** Reads the environment once; throws a readable message on a bad value. */
@@ -53,5 +62,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
     pgPoolMax: e.PG_POOL_MAX,
+    // Node requires headersTimeout <= requestTimeout.
+    headersTimeoutMs: Math.min(e.HEADERS_TIMEOUT_MS, e.REQUEST_TIMEOUT_MS),
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    connectionTimeoutMs: e.CONNECTION_TIMEOUT_MS,
   };
 }

@@ -1,20 +1,38 @@
+import path from 'node:path';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/index.ts';
-import { migrateToLatest } from './db/migrate.ts';
-import { DEMO_ADMIN, seedIfEmpty } from './db/seed/index.ts';
+import { DEMO_ADMIN } from './db/seed/index.ts';
+import { lockSqliteFile, prepareDatabase } from './db/startup.ts';
 import { startOutboxWorker } from './outbox/index.ts';
-import path from 'node:path';
 
 const config = loadConfig();
+const sqliteFile = path.join(config.dataDir, 'studio.db');
+let releaseSqlite: (() => void) | undefined;
+if (!config.databaseUrl) {
+  try {
+    releaseSqlite = lockSqliteFile(sqliteFile);
+  } catch (err) {
+    console.error(`\n  ${(err as Error).message}\n`);
+    process.exit(1);
+  }
+}
+// Until the app (and its logger) exists, a lost connection is reported on stderr.
+const lost = { report: (err: Error) => console.error(`database connection lost: ${err.message}`) };
 const database = openDatabase(
   config.databaseUrl
-    ? { url: config.databaseUrl, poolMax: config.pgPoolMax }
-    : { file: path.join(config.dataDir, 'studio.db') },
+    ? {
+        url: config.databaseUrl,
+        poolMax: config.pgPoolMax,
+        // A broken connection is logged and replaced; the requests that used it answered 503.
+        onConnectionError: (err) => lost.report(err),
+      }
+    : { file: sqliteFile },
 );
-await migrateToLatest(database.db, database.dialect);
-const seed = await seedIfEmpty(database.db, config.seed, config.adminPassword);
+// Several instances may start at once: migrations and the first-run seed run one at a time.
+const seed = await prepareDatabase(database, { mode: config.seed, adminPassword: config.adminPassword });
 const app = await buildApp({ config, database });
+lost.report = (err) => app.log.warn({ err: err.message }, 'database connection lost');
 // Sends queued store messages and creates on-demand online rooms (see outbox/README.md).
 const stopOutbox = startOutboxWorker({ db: database.db, dialect: database.dialect, log: app.log });
 
@@ -22,6 +40,7 @@ const close = async () => {
   await stopOutbox();
   await app.close();
   await database.close();
+  releaseSqlite?.();
   process.exit(0);
 };
 process.on('SIGINT', close);

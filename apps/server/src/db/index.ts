@@ -33,7 +33,16 @@ export interface OpenOptions {
   /** PostgreSQL schema to work in (search_path). */
   schema?: string;
   poolMax?: number;
+  /** PostgreSQL `application_name` of every connection (tests find their own backends by it). */
+  applicationName?: string;
+  /** Told about a PostgreSQL connection that broke (server restart, terminated backend). */
+  onConnectionError?: (err: Error) => void;
+  /** SQLite: how long a write waits for another process's lock before SQLITE_BUSY (ms). */
+  busyTimeoutMs?: number;
 }
+
+/** A request waits at most this long for a free PostgreSQL connection (or a new one) before a 503. */
+const PG_CONNECT_TIMEOUT_MS = 10_000;
 
 /** Opens the database: PostgreSQL when a URL is given, otherwise SQLite (WAL, synchronous=FULL). */
 export function openDatabase(opts: OpenOptions): DbHandle {
@@ -42,10 +51,19 @@ export function openDatabase(opts: OpenOptions): DbHandle {
     const pool = new pg.Pool({
       connectionString: opts.url,
       max: opts.poolMax ?? 20,
+      connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
+      keepAlive: true,
+      ...(opts.applicationName ? { application_name: opts.applicationName } : {}),
       ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}),
     });
-    // An idle client that errors (server restart) must not crash the process.
-    pool.on('error', () => {});
+    // A connection can break at any moment (terminated backend, PostgreSQL restart). pg emits
+    // 'error' on the client, and on the pool for an idle one; with no listener that event kills
+    // the process. The query in flight (if any) fails on its own and reaches the error handler as
+    // a 503 (lib/db-errors.ts); the broken client is no longer queryable, so when Kysely releases
+    // it after the failed ROLLBACK the pool discards it and opens a fresh one on demand.
+    const onError = (err: Error) => opts.onConnectionError?.(err);
+    pool.on('error', onError);
+    pool.on('connect', (client) => client.on('error', onError));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins });
     return { db, dialect: 'postgres', schema: opts.schema, close: () => db.destroy() };
   }
@@ -55,7 +73,7 @@ export function openDatabase(opts: OpenOptions): DbHandle {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 5000}`);
   // Kysely's SQLite driver prepares every query afresh; preparing is a large share of a booking's
   // CPU, so statements are kept by SQL text (bench/booking.ts measures the difference).
   const statements = new Map<string, SqliteDatabase.Statement>();

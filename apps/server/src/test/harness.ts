@@ -7,7 +7,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
-import { openDatabase, type DbHandle, type Dialect } from '../db/index.ts';
+import { openDatabase, type DbHandle, type Dialect, type OpenOptions } from '../db/index.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { createStoreWithAdmin } from '../db/seed/store.ts';
 import { Factory } from './factory.ts';
@@ -18,11 +18,17 @@ export const TEST_PASSWORD = 'test-password-1';
 
 export type App = Awaited<ReturnType<typeof buildApp>>;
 
-/** A fresh, migrated database: a SQLite file or a PostgreSQL schema of its own. */
-export async function freshDatabase(dialect: Dialect): Promise<DbHandle & { drop(): Promise<void> }> {
+/**
+ * A fresh, migrated database: a SQLite file or a PostgreSQL schema of its own. `extra` adds
+ * connection options (application_name, busy time-out).
+ */
+export async function freshDatabase(
+  dialect: Dialect,
+  extra: Pick<OpenOptions, 'applicationName' | 'busyTimeoutMs' | 'onConnectionError'> = {},
+): Promise<DbHandle & { drop(): Promise<void> }> {
   if (dialect === 'sqlite') {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-test-'));
-    const handle = openDatabase({ file: path.join(dir, 'test.db') });
+    const handle = openDatabase({ file: path.join(dir, 'test.db'), ...extra });
     await migrateToLatest(handle.db, 'sqlite');
     return { ...handle, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
   }
@@ -32,7 +38,7 @@ export async function freshDatabase(dialect: Dialect): Promise<DbHandle & { drop
   await admin.connect();
   await admin.query(`create schema ${schema}`);
   await admin.end();
-  const handle = openDatabase({ url: PG_URL, schema, poolMax: 30 });
+  const handle = openDatabase({ url: PG_URL, schema, poolMax: 30, ...extra });
   const drop = async () => {
     const c = new pg.Client({ connectionString: PG_URL });
     await c.connect();
