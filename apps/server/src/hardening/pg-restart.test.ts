@@ -28,7 +28,7 @@ if (!bin && !REQUIRE_ALL) {
     let db: DbHandle | undefined;
     const servers: ServerProcess[] = [];
     let store: LoadStore;
-    let clients: HttpClient[] = [];
+    const clients: HttpClient[] = [];
 
     beforeAll(async () => {
       if (!bin) throw new Error('REQUIRE_ALL=1 but no PostgreSQL server binaries under /usr/lib/postgresql/*/bin');
