@@ -6,6 +6,13 @@ export const COPY_MAX_MS = 604_800_000;
 export const WEEK_ARRANGE_MIN = 1;
 export const WEEK_ARRANGE_MAX = 200;
 export const WEEK_ARRANGE_DEFAULT = 1;
+/**
+ * Weekly template caps: rows per store and fixed students per row. They bound the longest write
+ * (a 200-week run: 50 x 200 = 10,000 sessions and up to 100,000 bookings in one transaction; its
+ * pause is measured by bench/template-pause.ts and documented in docs/hardening.md).
+ */
+export const MAX_FIX_ROWS = 50;
+export const MAX_FIX_STUDENTS = 10;
 export const PICTURE_DOWNLOAD_DELAY_MS = 3000;
 export const PICTURE_CAPTURE_TIMEOUT_MS = 15_000;
 export const PICTURE_FILE_NAME = '周课表图';

@@ -51,6 +51,8 @@ export const Msg = {
   weekStartMonday: '请选择周课表固定预约开课日期',
   weeksMin1: '周课表固定预约循环周数不能小于1',
   weeksMax200: '周课表固定预约循环周数不能大于200',
+  fixRowsMax: (max: number) => `周课表最多设置${max}节课，请先删除不用的课程`,
+  fixStudentsMax: (max: number) => `每节课最多设置${max}名固定学生`,
 
   // batch delete / export
   chooseDates: '请选择日期',

@@ -4,6 +4,7 @@ import { zDate, zEmpty, zFlag, zId, zOptId, zTime } from '../common.ts';
 import {
   COPY_MAX_DAYS,
   MAX_COUNT,
+  MAX_FIX_STUDENTS,
   MAX_LIST_IDS,
   MAX_RANGE_DAYS,
   WEEK_ARRANGE_MAX,
@@ -122,7 +123,7 @@ const fixRowFields = {
   bookId: zOptId(),
   students: z
     .array(zFixStudentReq)
-    .max(MAX_LIST_IDS)
+    .max(MAX_FIX_STUDENTS, { error: Msg.fixStudentsMax(MAX_FIX_STUDENTS) })
     .default([])
     .superRefine((list, ctx) =>
       checkStudentCards(

@@ -1,7 +1,7 @@
-import { Msg } from '@studio/contract';
+import { MAX_FIX_ROWS, MAX_FIX_STUDENTS, Msg } from '@studio/contract';
 import type { Tx } from '../../db/index.ts';
 import type { CallCtx } from '../../lib/context.ts';
-import { conflict, notFound } from '../../lib/errors.ts';
+import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { cardUnusableReason } from '../card/rules.ts';
 import { getDeductionMode } from '../timetable/engine.ts';
@@ -75,11 +75,31 @@ const rowValues = (row: TemplateRowInput) => ({
   bookId: row.bookId,
 });
 
-/** Adds a weekly template row with its fixed students. */
+/**
+ * The template caps, checked again on the server for what the payload schema cannot see (the
+ * store's row count) and for rows stored before the caps: over MAX_FIX_ROWS rows or
+ * MAX_FIX_STUDENTS fixed students in a row is refused. They bound the longest write transaction.
+ */
+export function checkTemplateCaps(rows: number, studentsPerRow: number[]): void {
+  if (rows > MAX_FIX_ROWS) throw badRequest(Msg.fixRowsMax(MAX_FIX_ROWS));
+  if (studentsPerRow.some((n) => n > MAX_FIX_STUDENTS)) throw badRequest(Msg.fixStudentsMax(MAX_FIX_STUDENTS));
+}
+
+/** Adds a weekly template row with its fixed students (at most MAX_FIX_ROWS rows per store). */
 export async function insertTemplateRow(ctx: CallCtx, row: TemplateRowInput): Promise<{ id: number }> {
   const storeId = ctx.store.id;
   const now = localDateTime(ctx.store.timezone);
   return ctx.db.transaction().execute(async (tx) => {
+    // Two inserts at once must not both pass the count: on PostgreSQL they queue on the store row.
+    if (ctx.dialect === 'postgres') {
+      await tx.selectFrom('store').select('id').where('id', '=', storeId).forUpdate().execute();
+    }
+    const { n } = await tx
+      .selectFrom('fixTimetable')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('storeId', '=', storeId)
+      .executeTakeFirstOrThrow();
+    checkTemplateCaps(Number(n) + 1, [row.students.length]);
     await checkRow(tx, storeId, now, row);
     const { id } = await tx
       .insertInto('fixTimetable')

@@ -15,6 +15,7 @@ import {
   type CourseWithCards,
 } from './refs.ts';
 import { templateRows } from './template-queries.ts';
+import { checkTemplateCaps } from './template.ts';
 
 /**
  * Instantiates the weekly template for `arrangeWeeks` weeks from Monday `fromDate`, every row with
@@ -34,6 +35,10 @@ export async function arrangeTemplateWeeks(
     await takeOpLock(tx, key, storeId);
     const rows = await templateRows(tx, storeId);
     if (!rows.length) throw badRequest(Msg.templateEmpty);
+    checkTemplateCaps(
+      rows.length,
+      rows.map((r) => r.students.length),
+    );
     const courses = new Map<number, CourseWithCards>();
     for (const r of rows) {
       if (!courses.has(r.courseId)) courses.set(r.courseId, await requireCourse(tx, storeId, r.courseId));
