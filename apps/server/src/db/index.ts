@@ -4,6 +4,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
+import { SplitSqliteDialect } from './sqlite-split.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -44,6 +45,26 @@ export interface OpenOptions {
 /** A request waits at most this long for a free PostgreSQL connection (or a new one) before a 503. */
 const PG_CONNECT_TIMEOUT_MS = 10_000;
 
+/**
+ * Kysely's SQLite driver prepares every query afresh; preparing is a large share of a booking's
+ * CPU, so statements are kept by SQL text (bench/booking.ts measures the difference).
+ */
+function cached(sqlite: SqliteDatabase.Database) {
+  const statements = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare: (text: string) => {
+      let stmt = statements.get(text);
+      if (!stmt) {
+        if (statements.size >= STATEMENT_CACHE_MAX) statements.clear();
+        stmt = sqlite.prepare(text);
+        statements.set(text, stmt);
+      }
+      return stmt;
+    },
+  };
+}
+
 /** Opens the database: PostgreSQL when a URL is given, otherwise SQLite (WAL, synchronous=FULL). */
 export function openDatabase(opts: OpenOptions): DbHandle {
   const plugins = [new CamelCasePlugin()];
@@ -74,21 +95,15 @@ export function openDatabase(opts: OpenOptions): DbHandle {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 5000}`);
-  // Kysely's SQLite driver prepares every query afresh; preparing is a large share of a booking's
-  // CPU, so statements are kept by SQL text (bench/booking.ts measures the difference).
-  const statements = new Map<string, SqliteDatabase.Statement>();
-  const database = {
-    close: () => sqlite.close(),
-    prepare: (text: string) => {
-      let stmt = statements.get(text);
-      if (!stmt) {
-        if (statements.size >= STATEMENT_CACHE_MAX) statements.clear();
-        stmt = sqlite.prepare(text);
-        statements.set(text, stmt);
-      }
-      return stmt;
-    },
-  };
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }), plugins });
+  if (file === ':memory:') {
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached(sqlite) }), plugins });
+    return { db, dialect: 'sqlite', close: () => db.destroy() };
+  }
+  // Reads outside transactions go to a read-only second connection (sqlite-split.ts), so a long
+  // write transaction does not hold them up.
+  const reader = new SqliteDatabase(file, { readonly: true, fileMustExist: true });
+  reader.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 5000}`);
+  const dialect = new SplitSqliteDialect({ database: cached(sqlite) }, { database: cached(reader) });
+  const db = new Kysely<Database>({ dialect, plugins });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
