@@ -84,23 +84,17 @@ class SplitSqliteDriver implements Driver {
     await this.reader.init();
   }
 
-  async onReader<T>(run: (c: DatabaseConnection) => Promise<T>): Promise<T> {
-    const conn = await this.reader.acquireConnection();
+  /** Runs one statement on the reader or the writer, holding that connection's mutex meanwhile. */
+  private async on<T>(driver: SqliteDriver, run: (c: DatabaseConnection) => Promise<T>): Promise<T> {
+    const conn = await driver.acquireConnection();
     try {
       return await run(conn);
     } finally {
-      await this.reader.releaseConnection();
+      await driver.releaseConnection();
     }
   }
-
-  async onWriter<T>(run: (c: DatabaseConnection) => Promise<T>): Promise<T> {
-    const conn = await this.writer.acquireConnection();
-    try {
-      return await run(conn);
-    } finally {
-      await this.writer.releaseConnection();
-    }
-  }
+  onReader = <T>(run: (c: DatabaseConnection) => Promise<T>) => this.on(this.reader, run);
+  onWriter = <T>(run: (c: DatabaseConnection) => Promise<T>) => this.on(this.writer, run);
 
   async acquireConnection(): Promise<DatabaseConnection> {
     return new RoutedConnection(this);
