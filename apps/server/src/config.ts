@@ -22,7 +22,7 @@ const zEnv = z.object({
   /** The whole request (headers and body) must arrive within this (ms). */
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
   /** A socket with no traffic either way for this long is closed (ms); above the longest answer. */
-  CONNECTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
+  CONNECTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(300_000),
 });
 
 export interface Config {

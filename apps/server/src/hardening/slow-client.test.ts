@@ -73,7 +73,7 @@ describe('slow clients are cut by the request time-outs [sqlite]', () => {
 
   it('takes its time-outs from the configuration, with the documented defaults', () => {
     const dflt = loadConfig({} as NodeJS.ProcessEnv);
-    expect([dflt.headersTimeoutMs, dflt.requestTimeoutMs, dflt.connectionTimeoutMs]).toEqual([10_000, 20_000, 120_000]);
+    expect([dflt.headersTimeoutMs, dflt.requestTimeoutMs, dflt.connectionTimeoutMs]).toEqual([10_000, 20_000, 300_000]);
     expect(app.server.requestTimeout).toBe(1500);
     expect(app.server.headersTimeout).toBe(1500);
   });
