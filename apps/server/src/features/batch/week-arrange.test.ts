@@ -1,5 +1,4 @@
 import { Msg } from '@studio/contract';
-import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
@@ -144,13 +143,12 @@ describeEachDb('weekly template scheduling', (env) => {
   it('refuses the duplicate across two app instances on one database', async () => {
     const s = await freshStore(env());
     await row(s, { weekday: 4, time: '08:00', students: 2 });
-    let database;
-    if (env().dialect === 'postgres') {
-      database = openDatabase({ url: PG_URL, schema: env().database.schema, poolMax: 4 });
-    } else {
-      const files = await sql<{ name: string; file: string }>`pragma database_list`.execute(env().database.db);
-      database = openDatabase({ file: files.rows.find((f) => f.name === 'main')!.file });
-    }
+    // SQLite is one server process per database file (a second one is refused at start, see
+    // db/startup.ts): there the second app shares the first one's connection, as it would in one process.
+    const database =
+      env().dialect === 'postgres'
+        ? openDatabase({ url: PG_URL, schema: env().database.schema, poolMax: 4 })
+        : { ...env().database, close: async () => {} };
     const config = { ...loadConfig({ LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv), webDist: '/nonexistent' };
     const app = await buildApp({ config, database, validateResponses: true, logger: false });
     try {
