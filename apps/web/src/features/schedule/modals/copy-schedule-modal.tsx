@@ -1,12 +1,11 @@
-import { COPY_MAX_DAYS, copyTimetable, Msg } from '@studio/contract';
+import { COPY_MAX_DAYS, Msg } from '@studio/contract';
 import { Checkbox, DatePicker, Form, Modal, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
-import { call } from '../../../api/client.ts';
-import { AreaSelect } from '../components/selects.tsx';
+import { VenueSelect } from '../../../shared/pickers/selects.tsx';
+import { useCopySchedule } from '../hooks.ts';
 import { aheadPresets, copyPresets, rangeDays } from '../lib/ranges.ts';
-import { useAction } from '../lib/use-action.ts';
-import type { ToolModalProps } from '../schedule-page.tsx';
+import type { ToolModalProps } from '../types.ts';
 
 type Range = [Dayjs | null, Dayjs | null] | null;
 
@@ -21,19 +20,8 @@ export default function CopyScheduleModal({ onClose }: ToolModalProps) {
   const [after, setAfter] = useState<Range>(null);
   const [errors, setErrors] = useState<{ former?: string | null; after?: string | null }>({});
   const [copyPending, setCopyPending] = useState(false);
-  const [areaId, setAreaId] = useState<number | null>(null);
-  const copy = useAction(
-    () =>
-      call(copyTimetable, {
-        formerFromDate: former![0]!.format('YYYY-MM-DD'),
-        formerToDate: former![1]!.format('YYYY-MM-DD'),
-        afterFromDate: after![0]!.format('YYYY-MM-DD'),
-        afterToDate: after![1]!.format('YYYY-MM-DD'),
-        isCopyPending: copyPending ? 1 : 0,
-        areaId,
-      }),
-    Msg.copied,
-  );
+  const [venueId, setVenueId] = useState<number | null>(null);
+  const copy = useCopySchedule();
 
   const onPick = (which: 'former' | 'after', r: Range) => {
     (which === 'former' ? setFormer : setAfter)(r);
@@ -47,7 +35,15 @@ export default function CopyScheduleModal({ onClose }: ToolModalProps) {
     }
     setErrors(e);
     if (e.former || e.after) return;
-    if (await copy.run()) onClose();
+    const copied = await copy.run({
+      formerFromDate: former![0]!.format('YYYY-MM-DD'),
+      formerToDate: former![1]!.format('YYYY-MM-DD'),
+      afterFromDate: after![0]!.format('YYYY-MM-DD'),
+      afterToDate: after![1]!.format('YYYY-MM-DD'),
+      isCopyPending: copyPending ? 1 : 0,
+      areaId: venueId,
+    });
+    if (copied) onClose();
   };
 
   return (
@@ -96,7 +92,7 @@ export default function CopyScheduleModal({ onClose }: ToolModalProps) {
           </div>
         </Form.Item>
         <Form.Item label="场地">
-          <AreaSelect value={areaId} onChange={setAreaId} />
+          <VenueSelect value={venueId} onChange={setVenueId} />
         </Form.Item>
         <Checkbox checked={copyPending} onChange={(e) => setCopyPending(e.target.checked)}>
           同时复制预约（待签到）

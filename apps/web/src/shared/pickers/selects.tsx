@@ -1,6 +1,5 @@
-import type { MaterialNode } from '@studio/contract';
-import { Select, TreeSelect, type SelectProps } from 'antd';
-import { areaTreeData, useAreas, useCourses, useMaterials, useTeachers } from '../lib/reference.ts';
+import { Select, TreeSelect, type SelectProps, type TreeSelectProps } from 'antd';
+import { useCourseOptions, useMaterials, useTeachers, useVenues, venueTreeData } from '../reference.ts';
 
 type P = Omit<SelectProps, 'options'>;
 
@@ -18,7 +17,7 @@ export function TeacherSelect(props: P) {
 }
 
 export function CourseSelect(props: P) {
-  const q = useCourses();
+  const q = useCourseOptions();
   return (
     <Select
       placeholder="选择课程"
@@ -31,38 +30,34 @@ export function CourseSelect(props: P) {
 }
 
 /** Default capacity of a course (spec section 9). */
-export function useCourseCount(): (courseId: number | undefined) => number | undefined {
-  const q = useCourses();
+export function useCourseCapacity(): (courseId: number | undefined) => number | undefined {
+  const q = useCourseOptions();
   return (id) => q.data?.find((c) => c.id === id)?.count;
 }
 
-export function AreaSelect({
-  value,
-  onChange,
-  id,
-}: {
+type VenueProps = Omit<TreeSelectProps, 'value' | 'onChange' | 'treeData'> & {
   value?: number | null;
   onChange?: (v: number | null) => void;
-  id?: string;
-}) {
-  const q = useAreas();
+};
+
+/** A venue or one of its rooms; empty means no venue. */
+export function VenueSelect({ value, onChange, ...props }: VenueProps) {
+  const q = useVenues();
   return (
     <TreeSelect
-      id={id}
       placeholder="不选表示无场地"
       allowClear
       showSearch
       treeNodeFilterProp="title"
       treeDefaultExpandAll
       loading={q.isPending}
+      {...props}
       value={value ?? undefined}
-      treeData={areaTreeData(q.data)}
+      treeData={venueTreeData(q.data)}
       onChange={(v) => onChange?.(v ?? null)}
     />
   );
 }
-
-const bookOptions = (nodes: MaterialNode[]) => nodes.map((b) => ({ value: b.id, label: b.name }));
 
 export function MaterialSelect(props: P) {
   const q = useMaterials();
@@ -71,7 +66,7 @@ export function MaterialSelect(props: P) {
       placeholder="不选表示无教材"
       allowClear
       loading={q.isPending}
-      options={bookOptions(q.data ?? [])}
+      options={(q.data ?? []).map((m) => ({ value: m.id, label: m.name }))}
       {...props}
     />
   );
