@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { App } from 'antd';
 import { useRef, useState } from 'react';
-import { invalidates, type WriteKind } from './query-keys.ts';
+import { invalidates, type WriteKind } from './invalidations.ts';
 
 export interface WriteOptions<A extends unknown[]> {
   /** Toast shown after success. */

@@ -16,7 +16,13 @@ interface Values {
 }
 
 /** Issues a card product to a member: total (count, or yuan) and expiry date. */
-export default function IssueCardModal({ memberId, onClose }: { memberId?: number; onClose: (mid?: number) => void }) {
+export default function IssueCardModal({
+  memberId,
+  onClose,
+}: {
+  memberId?: number;
+  onClose: (issuedTo?: number) => void;
+}) {
   const [form] = Form.useForm<Values>();
   const products = useCardProducts();
   const member = useMember(memberId);

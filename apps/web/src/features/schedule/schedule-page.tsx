@@ -4,7 +4,7 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { CalendarView, type VisibleRange } from './components/calendar-view.tsx';
 import { Filters } from './components/filters.tsx';
 import { Toolbar } from './components/toolbar.tsx';
-import { useCalendarSessions } from './hooks.ts';
+import { useCalendarSessions } from './hooks/calendar.ts';
 import type { ToolModal, ToolModalProps } from './types.ts';
 import './schedule.css';
 

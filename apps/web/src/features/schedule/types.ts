@@ -1,7 +1,7 @@
 // Types shared by the schedule page and the parts it loads on demand (so that no modal imports
 // the page that lazy-loads it).
 export type { BookingRow, HistoryRow, PendingItem, SessionInfo } from '@studio/contract';
-export type { CalendarSession } from './hooks.ts';
+export type { CalendarSession } from './hooks/calendar.ts';
 
 /** The toolbar's modals. */
 export type ToolModal = 'add' | 'week' | 'copy' | 'batch' | 'dropIn' | 'batchDelete' | 'export' | 'picture';

@@ -1,5 +1,6 @@
 import { Space } from 'antd';
-import { TeacherSelect, VenueSelect } from '../../../shared/pickers/selects.tsx';
+import { TeacherSelect } from '../../../shared/pickers/teacher-select.tsx';
+import { VenueSelect } from '../../../shared/pickers/venue-select.tsx';
 
 interface Props {
   venueId: number | null;

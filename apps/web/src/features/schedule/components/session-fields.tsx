@@ -1,8 +1,10 @@
 import { DatePicker, Form, InputNumber, TimePicker, type InputNumberProps } from 'antd';
 import type { Rule } from 'antd/es/form';
 import type { Dayjs } from 'dayjs';
-import { MaterialSelect, TeacherSelect, VenueSelect } from '../../../shared/pickers/selects.tsx';
-import type { SessionFields } from '../hooks.ts';
+import { MaterialSelect } from '../../../shared/pickers/material-select.tsx';
+import { TeacherSelect } from '../../../shared/pickers/teacher-select.tsx';
+import { VenueSelect } from '../../../shared/pickers/venue-select.tsx';
+import type { SessionFields } from '../hooks/session.ts';
 
 /** What the add and edit forms hold of a session. */
 export interface SessionFormValues {

@@ -2,7 +2,7 @@ import { BOOKED_PAGE_SIZE } from '@studio/contract';
 import { Button, Space, Table } from 'antd';
 import { useState } from 'react';
 import { amountText } from '../../../shared/format.ts';
-import { useSessionBookings } from '../hooks.ts';
+import { useSessionBookings } from '../hooks/session.ts';
 import type { BookingRow } from '../types.ts';
 import { drawerPaging } from './paging.ts';
 

@@ -2,7 +2,7 @@ import { HISTORY_PAGE_SIZE } from '@studio/contract';
 import { Table } from 'antd';
 import { useState } from 'react';
 import { OPERATE_TYPES } from '../../../shared/format.ts';
-import { useSessionHistory } from '../hooks.ts';
+import { useSessionHistory } from '../hooks/session.ts';
 import type { HistoryRow } from '../types.ts';
 import { drawerPaging } from './paging.ts';
 

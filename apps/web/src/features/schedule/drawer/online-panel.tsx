@@ -1,6 +1,6 @@
 import { VideoCameraOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Descriptions, Popconfirm, Typography } from 'antd';
-import { useCancelOnlineRoom, useCreateOnlineRoom, useOnlineRoom } from '../hooks.ts';
+import { useCancelOnlineRoom, useCreateOnlineRoom, useOnlineRoom } from '../hooks/session.ts';
 import type { MeetingInfo, SessionInfo } from '../types.ts';
 
 /** Polling while an on-demand room is being made after the first booking. */

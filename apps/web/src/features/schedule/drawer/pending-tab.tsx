@@ -1,6 +1,6 @@
 import { Msg, PendingStatus } from '@studio/contract';
 import { App, Button, Space, Table, Tag } from 'antd';
-import { useCancelPending, useSessionPendings } from '../hooks.ts';
+import { useCancelPending, useSessionPendings } from '../hooks/session.ts';
 import type { PendingItem } from '../types.ts';
 
 interface Props {

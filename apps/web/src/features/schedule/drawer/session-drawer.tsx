@@ -3,7 +3,7 @@ import { Button, Drawer, Result, Skeleton, Space, Tabs } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { useWrite } from '../../../shared/use-write.ts';
 import { DEDUCT_AT_SIGN_IN } from '@studio/contract';
-import { useSessionInfo } from '../hooks.ts';
+import { useSessionInfo } from '../hooks/session.ts';
 import type { BookingRow, PendingItem } from '../types.ts';
 import { BookedTab } from './booked-tab.tsx';
 import { HistoryTab } from './history-tab.tsx';

@@ -1,6 +1,6 @@
 // Loaded on demand: ExcelJS is large and only needed when exporting.
 import { EXPORT_COURSE_NAME_CHARS } from '@studio/contract';
-import { bookingsOfSession } from '../hooks.ts';
+import { bookingsOfSession } from '../hooks/batch.ts';
 import type { SessionInfo } from '../types.ts';
 
 /** One export row (spec section 3: the nine columns). */

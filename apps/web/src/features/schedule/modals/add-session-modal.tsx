@@ -1,9 +1,9 @@
 import { Msg } from '@studio/contract';
 import { Form, Switch } from 'antd';
-import { CourseSelect, useCourseCapacity } from '../../../shared/pickers/selects.tsx';
+import { CourseSelect, useCourseCapacity } from '../../../shared/pickers/course-select.tsx';
 import { FormModal } from '../../../shared/form-modal.tsx';
 import { SessionFormItems, sessionFields, type SessionFormValues } from '../components/session-fields.tsx';
-import { useAddSession } from '../hooks.ts';
+import { useAddSession } from '../hooks/session.ts';
 import type { ToolModalProps } from '../types.ts';
 
 interface Values extends SessionFormValues {

@@ -5,8 +5,10 @@ import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { CardPicker } from '../../../shared/pickers/card-picker.tsx';
 import { MemberPicker } from '../../../shared/pickers/member-picker.tsx';
-import { CourseSelect, TeacherSelect, useCourseCapacity, VenueSelect } from '../../../shared/pickers/selects.tsx';
-import { useBatchArrange } from '../hooks.ts';
+import { CourseSelect, useCourseCapacity } from '../../../shared/pickers/course-select.tsx';
+import { TeacherSelect } from '../../../shared/pickers/teacher-select.tsx';
+import { VenueSelect } from '../../../shared/pickers/venue-select.tsx';
+import { useBatchArrange } from '../hooks/batch.ts';
 import type { ToolModalProps } from '../types.ts';
 
 interface StudentRow {
@@ -63,15 +65,15 @@ export default function BatchArrangeModal({ onClose }: ToolModalProps) {
     if (bad >= 0) return fail(Msg.completeStudent(bad + 1));
     if (chosen.length > students) return fail(Msg.studentsCap);
     const ok = await save.run({
-      cid: courseId,
-      areaId: venueId,
-      students,
-      tid: teacherId,
+      courseId,
+      teacherId,
+      venueId,
+      capacity: students,
       startDate: startDate.format('YYYY-MM-DD'),
-      arrangeTimes,
-      courseTimes: ticked.map((weekday) => ({ weekday, arrangeTime: times[weekday]!.format('HH:mm') })),
-      mcIds: chosen.map((r) => r.cardId!),
-      isOnline: isOnline ? 1 : 0,
+      sessions: arrangeTimes,
+      weekTimes: ticked.map((weekday) => ({ weekday, time: times[weekday]!.format('HH:mm') })),
+      cardIds: chosen.map((r) => r.cardId!),
+      online: isOnline,
     });
     if (ok) onClose();
     return ok;

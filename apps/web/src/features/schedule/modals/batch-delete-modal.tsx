@@ -1,8 +1,8 @@
 import { Msg } from '@studio/contract';
 import { Alert, App, DatePicker, Form, Modal } from 'antd';
 import type { Dayjs } from 'dayjs';
-import { VenueSelect } from '../../../shared/pickers/selects.tsx';
-import { useBatchDelete } from '../hooks.ts';
+import { VenueSelect } from '../../../shared/pickers/venue-select.tsx';
+import { useBatchDelete } from '../hooks/batch.ts';
 import type { ToolModalProps } from '../types.ts';
 
 interface Values {

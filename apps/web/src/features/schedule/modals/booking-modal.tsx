@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { amountText } from '../../../shared/format.ts';
 import { CardPicker, useCardsForCourse } from '../../../shared/pickers/card-picker.tsx';
 import { MemberPicker } from '../../../shared/pickers/member-picker.tsx';
-import { useBookMember } from '../hooks.ts';
+import { useBookMember } from '../hooks/session.ts';
 import type { PendingItem, SessionInfo } from '../types.ts';
 
 interface Props {

@@ -1,7 +1,7 @@
 import { Msg } from '@studio/contract';
 import { Alert, Descriptions, Modal } from 'antd';
 import { amountText } from '../../../shared/format.ts';
-import { useCancelBooking } from '../hooks.ts';
+import { useCancelBooking } from '../hooks/session.ts';
 import type { BookingRow } from '../types.ts';
 
 /** Confirm cancelling a booking; what was deducted is refunded. */

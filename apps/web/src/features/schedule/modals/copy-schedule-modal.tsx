@@ -2,8 +2,8 @@ import { COPY_MAX_DAYS, Msg } from '@studio/contract';
 import { Checkbox, DatePicker, Form, Modal, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
-import { VenueSelect } from '../../../shared/pickers/selects.tsx';
-import { useCopySchedule } from '../hooks.ts';
+import { VenueSelect } from '../../../shared/pickers/venue-select.tsx';
+import { useCopySchedule } from '../hooks/batch.ts';
 import { aheadPresets, copyPresets, rangeDays } from '../lib/ranges.ts';
 import type { ToolModalProps } from '../types.ts';
 
@@ -36,12 +36,10 @@ export default function CopyScheduleModal({ onClose }: ToolModalProps) {
     setErrors(e);
     if (e.former || e.after) return;
     const copied = await copy.run({
-      formerFromDate: former![0]!.format('YYYY-MM-DD'),
-      formerToDate: former![1]!.format('YYYY-MM-DD'),
-      afterFromDate: after![0]!.format('YYYY-MM-DD'),
-      afterToDate: after![1]!.format('YYYY-MM-DD'),
-      isCopyPending: copyPending ? 1 : 0,
-      areaId: venueId,
+      from: [former![0]!.format('YYYY-MM-DD'), former![1]!.format('YYYY-MM-DD')],
+      to: [after![0]!.format('YYYY-MM-DD'), after![1]!.format('YYYY-MM-DD')],
+      withPendings: copyPending,
+      venueId,
     });
     if (copied) onClose();
   };

@@ -1,6 +1,6 @@
 import { Msg } from '@studio/contract';
 import { Alert, Modal, Typography } from 'antd';
-import { useDeleteSession } from '../hooks.ts';
+import { useDeleteSession } from '../hooks/session.ts';
 import type { SessionInfo } from '../types.ts';
 
 interface Props {

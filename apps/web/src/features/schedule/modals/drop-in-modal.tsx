@@ -4,8 +4,8 @@ import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { CardPicker } from '../../../shared/pickers/card-picker.tsx';
 import { MemberPicker } from '../../../shared/pickers/member-picker.tsx';
-import { CourseSelect } from '../../../shared/pickers/selects.tsx';
-import { useDropIn, useDropInCount, useDropInTeachers } from '../hooks.ts';
+import { CourseSelect } from '../../../shared/pickers/course-select.tsx';
+import { useDropIn, useDropInCount, useDropInTeachers } from '../hooks/batch.ts';
 import type { ToolModalProps } from '../types.ts';
 
 /** Book one member card into the next N sessions of a course taught by the chosen teachers. */
@@ -41,9 +41,9 @@ export default function DropInModal({ onClose }: ToolModalProps) {
       return;
     }
     const added = await save.run({
-      mcId: cardId!,
-      cid: courseId!,
-      tids: teacherIds,
+      cardId: cardId!,
+      courseId: courseId!,
+      teacherIds,
       startDate: date!,
       times: times!,
     });

@@ -3,7 +3,7 @@ import { App, Form } from 'antd';
 import dayjs from '../../../shared/dayjs.ts';
 import { FormModal } from '../../../shared/form-modal.tsx';
 import { SessionFormItems, sessionFields, type SessionFormValues } from '../components/session-fields.tsx';
-import { useUpdateSession } from '../hooks.ts';
+import { useUpdateSession } from '../hooks/session.ts';
 import type { SessionInfo } from '../types.ts';
 
 /** Edit a session's teacher, date, time, capacity, venue and material. */

@@ -3,10 +3,10 @@ import { App, DatePicker, Form, Modal } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useWrite } from '../../../shared/use-write.ts';
-import { bookingsBetween } from '../hooks.ts';
+import { bookingsBetween } from '../hooks/batch.ts';
 import type { ToolModalProps } from '../types.ts';
 
-/** Export the reservations of a date range to .xlsx. */
+/** Export the bookings of a date range to .xlsx. */
 export default function ExportModal({ onClose }: ToolModalProps) {
   const { message } = App.useApp();
   const [range, setRange] = useState<[Dayjs | null, Dayjs | null] | null>(null);

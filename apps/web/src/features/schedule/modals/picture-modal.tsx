@@ -10,7 +10,8 @@ import { useEffect, useRef, useState } from 'react';
 import dayjs from '../../../shared/dayjs.ts';
 import { useStoreSetting } from '../../../shared/reference.ts';
 import { TimetablePicture } from '../components/timetable-picture.tsx';
-import { sendPicture, useWeekSessions } from '../hooks.ts';
+import { useWeekSessions } from '../hooks/calendar.ts';
+import { sendPicture } from '../hooks/batch.ts';
 import { captureNode, CaptureTimeout, DEFAULT_REMINDER, downloadDataUrl, PICTURE_STYLES } from '../lib/picture.ts';
 import type { ToolModalProps } from '../types.ts';
 

@@ -1,18 +1,15 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { Msg, WEEKDAY_NAMES, type FixTimetableRow } from '@studio/contract';
+import { Msg, WEEKDAY_NAMES } from '@studio/contract';
 import { App, Button, Col, Form, InputNumber, Modal, Row, Select, TimePicker, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import dayjs from '../../shared/dayjs.ts';
 import { CardPicker } from '../../shared/pickers/card-picker.tsx';
 import { MemberPicker } from '../../shared/pickers/member-picker.tsx';
-import {
-  CourseSelect,
-  MaterialSelect,
-  TeacherSelect,
-  useCourseCapacity,
-  VenueSelect,
-} from '../../shared/pickers/selects.tsx';
-import { useSaveTemplateRow } from './hooks.ts';
+import { CourseSelect, useCourseCapacity } from '../../shared/pickers/course-select.tsx';
+import { MaterialSelect } from '../../shared/pickers/material-select.tsx';
+import { TeacherSelect } from '../../shared/pickers/teacher-select.tsx';
+import { VenueSelect } from '../../shared/pickers/venue-select.tsx';
+import { useSaveTemplateRow, type TemplateRow } from './hooks.ts';
 
 interface Student {
   memberId?: number;
@@ -36,12 +33,12 @@ const WEEK_OPTIONS = [1, 2, 3, 4, 5, 6, 0].map((d) => ({ value: d, label: `周${
 const seatsOf = (list: Student[] | undefined) => (list ?? []).reduce((s, x) => s + (x?.studentCount ?? 0), 0);
 
 /** Adds or edits a weekly template row with its fixed students (member + card + student count). */
-export default function FixRowModal({
+export default function TemplateRowModal({
   row,
   weekday,
   onClose,
 }: {
-  row: FixTimetableRow | null;
+  row: TemplateRow | null;
   weekday: number;
   onClose: () => void;
 }) {
@@ -73,10 +70,10 @@ export default function FixRowModal({
       time: v.time.format('HH:mm'),
       courseId: v.courseId,
       teacherId: v.teacherId,
-      areaId: v.venueId ?? null,
-      reservableCount: v.capacity,
-      bookId: v.materialId ?? null,
-      students: (v.students ?? []).map((s) => ({ mcId: s.cardId!, studentCount: s.studentCount ?? 1 })),
+      venueId: v.venueId ?? null,
+      capacity: v.capacity,
+      materialId: v.materialId ?? null,
+      students: (v.students ?? []).map((s) => ({ cardId: s.cardId!, studentCount: s.studentCount ?? 1 })),
     });
     if (saved) onClose();
   };

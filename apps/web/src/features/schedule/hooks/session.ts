@@ -1,81 +1,27 @@
-// The schedule screen's reads and writes. Names speak the domain (session, booking, venue,
-// material); the payloads keep the spec's wire names (timetable, tid, mcId, areaId, bookId).
+// One session's reads and writes (the drawer and its modals, the add modal).
 import {
   addGroupPending,
   addMemberReservation,
-  batchAddMemberReservation,
-  batchArrangeCourse,
-  batchArrangeWeekCourse,
-  batchCancelTimetable,
-  batchExportReservation,
   cancelPendingCall,
   cancelReservationCall,
   cancelTimetable,
   cancelTimetableOnline,
-  copyTimetable,
   createTimetableMeeting,
-  exportTimetableReservation,
   insertTimetable,
   Msg,
-  queryHasArrangeCourseCount,
-  queryHasArrangeCourseTeachers,
   queryPendingList,
   queryReservationList,
-  queryTimetableByDate,
   queryTimetableHistory,
   queryTimetableInfo,
   queryTimetableOnline,
-  sendTimetablePicture,
   signInPendingCall,
   updateTimetable,
-  type CalendarItem,
-  type ReqOf,
 } from '@studio/contract';
 import { useQuery } from '@tanstack/react-query';
-import { App } from 'antd';
-import { call } from '../../api/client.ts';
-import { useStore } from '../../shared/profile.ts';
-import { keys } from '../../shared/query-keys.ts';
-import { useWrite, type WriteOptions } from '../../shared/use-write.ts';
-
-/** A session as the calendar shows it. */
-export type CalendarSession = CalendarItem;
-
-export interface RangeFilter {
-  fromDate: string;
-  toDate: string;
-  venueId?: number | null;
-  teacherId?: number | null;
-}
-
-async function sessionsBetween(f: RangeFilter): Promise<CalendarSession[]> {
-  const days = await call(queryTimetableByDate, {
-    fromDate: f.fromDate,
-    toDate: f.toDate,
-    areaId: f.venueId ?? null,
-    teacherId: f.teacherId ?? null,
-  });
-  return days.flatMap((d) => d.list);
-}
-
-/** The sessions of the visible range, cached per range and filters. */
-export function useCalendarSessions(f: RangeFilter | null) {
-  return useQuery({
-    queryKey: keys.calendar.range(f?.fromDate ?? '', f?.toDate ?? '', f?.venueId ?? null, f?.teacherId ?? null),
-    queryFn: () => sessionsBetween(f!),
-    enabled: f !== null,
-    placeholderData: (prev) => prev,
-    staleTime: 30_000,
-  });
-}
-
-/** Every session of one week (Monday to Sunday), unfiltered. */
-export function useWeekSessions(monday: string, sunday: string) {
-  return useQuery({
-    queryKey: keys.calendar.week(monday),
-    queryFn: () => sessionsBetween({ fromDate: monday, toDate: sunday }),
-  });
-}
+import { call } from '../../../api/client.ts';
+import { useStore } from '../../../shared/profile.ts';
+import { keys } from '../../../shared/query-keys.ts';
+import { useWrite, type WriteOptions } from '../../../shared/use-write.ts';
 
 export function useSessionInfo(id: number) {
   return useQuery({ queryKey: keys.sessions.info(id), queryFn: () => call(queryTimetableInfo, { id }) });
@@ -115,24 +61,6 @@ export function useOnlineRoom(sessionId: number, enabled: boolean, pollMs: numbe
   });
 }
 
-/** Teachers who teach the course on or after the date (drop-in students). */
-export function useDropInTeachers(courseId: number | undefined, date: string | undefined) {
-  return useQuery({
-    queryKey: keys.calendar.dropInTeachers(courseId, date),
-    queryFn: () => call(queryHasArrangeCourseTeachers, { cid: courseId!, startDate: date! }),
-    enabled: !!courseId && !!date,
-  });
-}
-
-/** How many sessions of the course those teachers still have from the date. */
-export function useDropInCount(courseId: number | undefined, date: string | undefined, teacherIds: number[]) {
-  return useQuery({
-    queryKey: keys.calendar.dropInCount(courseId, date, teacherIds),
-    queryFn: () => call(queryHasArrangeCourseCount, { cid: courseId!, startDate: date!, tids: teacherIds }),
-    enabled: !!courseId && !!date && teacherIds.length > 0,
-  });
-}
-
 /** A session's fields as the add and edit forms hold them. */
 export interface SessionFields {
   teacherId: number;
@@ -144,7 +72,7 @@ export interface SessionFields {
 }
 
 /** A write of the schedule: it changes the calendar, the open session and members' balances. */
-function useSessionWrite<A extends unknown[], R>(fn: (...args: A) => Promise<R>, success?: string) {
+export function useSessionWrite<A extends unknown[], R>(fn: (...args: A) => Promise<R>, success?: string) {
   const opts: WriteOptions<A> = { success, changes: 'session' };
   return useWrite(fn, opts);
 }
@@ -234,52 +162,3 @@ export function useCreateOnlineRoom(sessionId: number, onDemand: boolean) {
 export function useCancelOnlineRoom(sessionId: number) {
   return useSessionWrite(() => call(cancelTimetableOnline, { id: sessionId }), Msg.onlineCancelled);
 }
-
-export function useBatchArrange() {
-  return useSessionWrite(
-    (payload: ReqOf<typeof batchArrangeCourse>) => call(batchArrangeCourse, payload),
-    Msg.batchArranged,
-  );
-}
-
-export function useBatchDelete() {
-  return useSessionWrite(
-    (fromDate: string, toDate: string, venueId: number | null) =>
-      call(batchCancelTimetable, { fromDate, toDate, areaId: venueId }),
-    Msg.batchDeleted,
-  );
-}
-
-export function useCopySchedule() {
-  return useSessionWrite((payload: ReqOf<typeof copyTimetable>) => call(copyTimetable, payload), Msg.copied);
-}
-
-export function useDropIn() {
-  return useSessionWrite(
-    (payload: ReqOf<typeof batchAddMemberReservation>) => call(batchAddMemberReservation, payload),
-    Msg.dropInAdded,
-  );
-}
-
-/** Runs the weekly template; its failure toast stays 10 seconds (spec section 8). */
-export function useWeekArrange() {
-  const { message } = App.useApp();
-  return useWrite(
-    (fromDate: string, weeks: number) =>
-      call(batchArrangeWeekCourse, { fromDate, arrangeWeeks: weeks }, { silent: true }),
-    {
-      success: Msg.weekArranged,
-      changes: 'session',
-      onError: (e) => void message.error({ content: e.message, duration: 10 }),
-    },
-  );
-}
-
-/** The booking rows of a date range, for the spreadsheet. */
-export const bookingsBetween = (fromDate: string, toDate: string) => call(batchExportReservation, { fromDate, toDate });
-
-/** The booking rows of one session, for the spreadsheet. */
-export const bookingsOfSession = (sessionId: number) => call(exportTimetableReservation, { id: sessionId });
-
-/** Posts the timetable picture to the store's WeCom group robot. */
-export const sendPicture = (image: string) => call(sendTimetablePicture, { image });
