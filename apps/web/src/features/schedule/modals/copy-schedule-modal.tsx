@@ -59,36 +59,22 @@ export default function CopyScheduleModal({ onClose }: ToolModalProps) {
         把一个时间段（最多7天）的课程复制到另一个同样天数的时间段。
       </Typography.Paragraph>
       <Form layout="vertical">
-        <Form.Item
+        <RangeItem
           label="复制哪段时间的课程"
-          required
-          validateStatus={errors.former ? 'error' : undefined}
-          help={errors.former}
-        >
-          <div data-testid="copy-former">
-            <DatePicker.RangePicker
-              style={{ width: '100%' }}
-              presets={copyPresets}
-              value={former}
-              onChange={(r) => onPick('former', r)}
-            />
-          </div>
-        </Form.Item>
-        <Form.Item
+          testId="copy-former"
+          presets={copyPresets}
+          value={former}
+          error={errors.former}
+          onChange={(r) => onPick('former', r)}
+        />
+        <RangeItem
           label="复制到哪段时间"
-          required
-          validateStatus={errors.after ? 'error' : undefined}
-          help={errors.after}
-        >
-          <div data-testid="copy-after">
-            <DatePicker.RangePicker
-              style={{ width: '100%' }}
-              presets={aheadPresets}
-              value={after}
-              onChange={(r) => onPick('after', r)}
-            />
-          </div>
-        </Form.Item>
+          testId="copy-after"
+          presets={aheadPresets}
+          value={after}
+          error={errors.after}
+          onChange={(r) => onPick('after', r)}
+        />
         <Form.Item label="场地">
           <VenueSelect value={venueId} onChange={setVenueId} />
         </Form.Item>
@@ -97,5 +83,23 @@ export default function CopyScheduleModal({ onClose }: ToolModalProps) {
         </Checkbox>
       </Form>
     </Modal>
+  );
+}
+
+/** One of the two periods: a range picker with its shortcuts and its message. */
+function RangeItem(p: {
+  label: string;
+  testId: string;
+  presets: typeof copyPresets;
+  value: Range;
+  error?: string | null;
+  onChange: (r: Range) => void;
+}) {
+  return (
+    <Form.Item label={p.label} required validateStatus={p.error ? 'error' : undefined} help={p.error}>
+      <div data-testid={p.testId}>
+        <DatePicker.RangePicker style={{ width: '100%' }} presets={p.presets} value={p.value} onChange={p.onChange} />
+      </div>
+    </Form.Item>
   );
 }
