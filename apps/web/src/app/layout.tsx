@@ -5,7 +5,8 @@ import { Button, Layout, Spin } from 'antd';
 import { Suspense, useState } from 'react';
 import { Link, Navigate, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { call } from '../api/client.ts';
-import { actingStore, PROFILE_KEY, useProfile } from '../api/profile.ts';
+import { actingStore, useProfile } from '../shared/profile.ts';
+import { keys } from '../shared/query-keys.ts';
 import { menuEntries, menuKeyFor } from './routes.tsx';
 import './layout.css';
 
@@ -37,7 +38,7 @@ export function AppLayout() {
     try {
       await call(logout, {});
       qc.clear();
-      qc.setQueryData(PROFILE_KEY, null);
+      qc.setQueryData(keys.profile, null);
       navigate('/login', { replace: true });
     } finally {
       setLeaving(false);

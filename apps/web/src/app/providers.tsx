@@ -3,7 +3,7 @@ import { App as AntApp, ConfigProvider } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
 import { useEffect, type ReactNode } from 'react';
 import { setErrorToast } from '../api/client.ts';
-import './dayjs.ts';
+import '../shared/dayjs.ts';
 
 export const queryClient = new QueryClient({
   defaultOptions: {

@@ -15,7 +15,7 @@ const MemberList = lazy(() => import('../features/members/member-list-page.tsx')
 const MemberDetail = lazy(() => import('../features/members/member-detail-page.tsx'));
 const CourseList = lazy(() => import('../features/courses/course-list-page.tsx'));
 const CourseEdit = lazy(() => import('../features/courses/course-edit-page.tsx'));
-const FixTimetable = lazy(() => import('../features/fix-timetable/fix-timetable-page.tsx'));
+const WeeklyTemplate = lazy(() => import('../features/weekly-template/weekly-template-page.tsx'));
 const TeacherList = lazy(() => import('../features/teachers/teacher-page.tsx'));
 const VenueList = lazy(() => import('../features/venues/venue-page.tsx'));
 const MaterialList = lazy(() => import('../features/materials/material-page.tsx'));
@@ -34,7 +34,7 @@ export const screens: ScreenRoute[] = [
   { path: '/course/edit/:id', Component: CourseEdit, activeMenu: '/course/list' },
   {
     path: '/course/fix_booking_timetable',
-    Component: FixTimetable,
+    Component: WeeklyTemplate,
     menu: { label: '周固定课表', key: '/course/fix_booking_timetable' },
   },
   { path: '/teacher/list', Component: TeacherList, menu: { label: '老师', key: '/teacher/list' } },

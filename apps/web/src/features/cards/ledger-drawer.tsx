@@ -1,9 +1,7 @@
-import { memberCardLedger, queryTimetableInfo, type MemberCardRow } from '@studio/contract';
-import { useQueries, useQuery } from '@tanstack/react-query';
+import type { MemberCardRow } from '@studio/contract';
 import { Drawer, Table, Tag } from 'antd';
-import { call } from '../../api/client.ts';
-import { balanceText } from '../schedule/lib/format.ts';
-import { amountIn } from './products.ts';
+import { amountText, balanceText } from '../../shared/format.ts';
+import { useCardLedger, useSessionsOf, type LedgerRow } from './hooks.ts';
 
 const KINDS: Record<string, { label: string; color: string }> = {
   issue: { label: '发卡', color: 'green' },
@@ -13,31 +11,9 @@ const KINDS: Record<string, { label: string; color: string }> = {
   adjust: { label: '调整', color: 'default' },
 };
 
-export type LedgerRow = Awaited<ReturnType<typeof fetchLedger>>[number];
-const fetchLedger = (id: number) => call(memberCardLedger, { id });
-
-export function useLedger(id: number) {
-  return useQuery({ queryKey: ['member-ledger', id], queryFn: () => fetchLedger(id) });
-}
-
-/** Course name and start of the sessions a ledger names (deleted sessions simply show their id). */
-export function useSessionsOf(ids: number[]) {
-  const unique = [...new Set(ids)];
-  const qs = useQueries({
-    queries: unique.map((id) => ({
-      queryKey: ['session', id, 'info'],
-      queryFn: () => call(queryTimetableInfo, { id }, { silent: true }),
-      staleTime: 60_000,
-    })),
-  });
-  const map = new Map<number, { courseName: string; startTime: string; teacherName: string }>();
-  qs.forEach((q, i) => q.data && map.set(unique[i], q.data));
-  return map;
-}
-
 /** A card's ledger: issue, top-ups, deductions per session, refunds. */
 export default function LedgerDrawer({ card, onClose }: { card: MemberCardRow; onClose: () => void }) {
-  const q = useLedger(card.id);
+  const q = useCardLedger(card.id);
   const sessions = useSessionsOf((q.data ?? []).flatMap((r) => (r.timetableId ? [r.timetableId] : [])));
   return (
     <Drawer open width={760} title={`${card.cardName} 流水（余额 ${balanceText(card)}）`} onClose={onClose}>
@@ -60,12 +36,13 @@ export default function LedgerDrawer({ card, onClose }: { card: MemberCardRow; o
             title: '数量',
             dataIndex: 'amount',
             width: 100,
-            render: (v: number, r) => `${r.kind === 'deduct' ? '-' : '+'}${amountIn(card.bigType, Math.abs(v))}`,
+            render: (v: number, r) => `${r.kind === 'deduct' ? '-' : '+'}${amountText(card.bigType, Math.abs(v))}`,
           },
           {
             title: '课程',
             render: (_, r) => {
               if (!r.timetableId) return '-';
+              // A deleted session simply shows its id.
               const s = sessions.get(r.timetableId);
               const text = s ? `${s.courseName} ${s.startTime.slice(0, 16)}` : `课程 #${r.timetableId}`;
               return (

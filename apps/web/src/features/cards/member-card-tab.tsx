@@ -2,19 +2,19 @@ import { PlusOutlined } from '@ant-design/icons';
 import { Button, Empty, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import { MemberPicker } from '../schedule/components/member-picker.tsx';
+import { MemberPicker } from '../../shared/pickers/member-picker.tsx';
+import { useMember } from '../../shared/reference.ts';
 import IssueCardModal from './issue-card-modal.tsx';
 import { MemberCardTable } from './member-card-table.tsx';
-import { useMemberInfo } from './member-cards.ts';
 import './cards.css';
 
 /** Member cards: choose a member, see their cards, issue a new one, top up, freeze, ledger. */
 export default function MemberCardTab() {
   const [params, setParams] = useSearchParams();
-  const mid = Number(params.get('member_id')) || undefined;
+  const memberId = Number(params.get('member_id')) || undefined;
   const [issuing, setIssuing] = useState(false);
-  const q = useMemberInfo(mid);
-  const setMid = (id: number | undefined) =>
+  const q = useMember(memberId);
+  const setMember = (id: number | undefined) =>
     setParams(id ? { tab: 'member', member_id: String(id) } : { tab: 'member' }, { replace: true });
   return (
     <>
@@ -23,8 +23,8 @@ export default function MemberCardTab() {
           <span>会员：</span>
           <div style={{ width: 300 }} className="card-member-picker" data-testid="card-member">
             <MemberPicker
-              value={mid}
-              onChange={(id) => setMid(id)}
+              value={memberId}
+              onChange={(id) => setMember(id)}
               initial={q.data ? { id: q.data.id, name: q.data.name, mobile: q.data.mobile } : undefined}
             />
           </div>
@@ -34,7 +34,7 @@ export default function MemberCardTab() {
           发卡
         </Button>
       </Space>
-      {mid ? (
+      {memberId ? (
         <>
           {q.data && (
             <Typography.Paragraph type="secondary">
@@ -48,10 +48,10 @@ export default function MemberCardTab() {
       )}
       {issuing && (
         <IssueCardModal
-          memberId={mid}
-          onClose={(newMid) => {
+          memberId={memberId}
+          onClose={(issuedTo) => {
             setIssuing(false);
-            if (newMid) setMid(newMid);
+            if (issuedTo) setMember(issuedTo);
           }}
         />
       )}

@@ -1,31 +1,19 @@
-import {
-  BIG_TYPE_COUNT,
-  CARD_TYPE_NO_EXPIRY,
-  topupMemberCard,
-  updateMemberCardExpire,
-  updateMemberCardStatus,
-  type MemberCardRow,
-} from '@studio/contract';
-import { DatePicker, Form, InputNumber, Modal, Popconfirm, Space, Table, Tag } from 'antd';
+import { BIG_TYPE_COUNT, CARD_TYPE_NO_EXPIRY, type MemberCardRow } from '@studio/contract';
+import { DatePicker, Form, InputNumber, Popconfirm, Space, Table, Tag } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
-import { call } from '../../api/client.ts';
-import dayjs from '../../app/dayjs.ts';
-import { balanceText } from '../schedule/lib/format.ts';
-import { useWrite } from '../settings/lib/use-write.ts';
+import dayjs from '../../shared/dayjs.ts';
+import { amountText, balanceText, unitOf } from '../../shared/format.ts';
+import { FormModal } from '../../shared/form-modal.tsx';
+import { useChangeExpiry, useFreezeCard, useTopUpCard } from './hooks.ts';
 import LedgerDrawer from './ledger-drawer.tsx';
-import { CARD_WRITE_KEYS } from './member-cards.ts';
-import { amountIn, toFen, unitOf } from './products.ts';
 
 type Action = { kind: 'topup' | 'expire' | 'ledger'; card: MemberCardRow };
 
 /** A member's cards: balance, expiry, state, with top-up, freeze, expiry change and ledger. */
 export function MemberCardTable({ cards, loading }: { cards: MemberCardRow[]; loading?: boolean }) {
   const [action, setAction] = useState<Action | null>(null);
-  const freeze = useWrite((id: number, frozen: 0 | 1) => call(updateMemberCardStatus, { id, frozen }), {
-    success: '操作成功',
-    invalidate: CARD_WRITE_KEYS,
-  });
+  const freeze = useFreezeCard();
   return (
     <>
       <Table<MemberCardRow>
@@ -49,8 +37,8 @@ export function MemberCardTable({ cards, loading }: { cards: MemberCardRow[]; lo
             width: 130,
             render: (_, c) => <span className="card-balance">{balanceText(c)}</span>,
           },
-          { title: '总额', width: 110, render: (_, c) => amountIn(c.bigType, c.totalCount) },
-          { title: '已用', width: 110, render: (_, c) => amountIn(c.bigType, c.usedCount) },
+          { title: '总额', width: 110, render: (_, c) => amountText(c.bigType, c.totalCount) },
+          { title: '已用', width: 110, render: (_, c) => amountText(c.bigType, c.usedCount) },
           {
             title: '有效期至',
             dataIndex: 'expireTime',
@@ -100,21 +88,14 @@ export function MemberCardTable({ cards, loading }: { cards: MemberCardRow[]; lo
 function TopupModal({ card, onClose }: { card: MemberCardRow; onClose: () => void }) {
   const [form] = Form.useForm<{ amount: number }>();
   const isCount = card.bigType === BIG_TYPE_COUNT;
-  const save = useWrite(
-    (amount: number) => call(topupMemberCard, { id: card.id, amount: isCount ? amount : toFen(amount) }),
-    { success: '充值成功', invalidate: CARD_WRITE_KEYS },
-  );
-  const onOk = async () => {
-    const v = await form.validateFields().catch(() => null);
-    if (v && (await save.run(v.amount))) onClose();
-  };
+  const save = useTopUpCard(card);
   return (
-    <Modal
-      open
+    <FormModal
       title={`充值：${card.cardName}`}
       okText="充值"
-      confirmLoading={save.loading}
-      onOk={onOk}
+      form={form}
+      loading={save.loading}
+      submit={(v) => save.run(v.amount)}
       onCancel={onClose}
     >
       <p>当前余额：{balanceText(card)}</p>
@@ -130,27 +111,19 @@ function TopupModal({ card, onClose }: { card: MemberCardRow; onClose: () => voi
           <InputNumber precision={isCount ? 0 : 2} style={{ width: 220 }} suffix={unitOf(card.bigType)} />
         </Form.Item>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }
 
 function ExpireModal({ card, onClose }: { card: MemberCardRow; onClose: () => void }) {
   const [form] = Form.useForm<{ date: Dayjs }>();
-  const save = useWrite(
-    (d: Dayjs) => call(updateMemberCardExpire, { id: card.id, expireTime: d.format('YYYY-MM-DD') }),
-    { success: '操作成功', invalidate: CARD_WRITE_KEYS },
-  );
-  const onOk = async () => {
-    const v = await form.validateFields().catch(() => null);
-    if (v && (await save.run(v.date))) onClose();
-  };
+  const save = useChangeExpiry(card);
   return (
-    <Modal
-      open
+    <FormModal
       title={`修改有效期：${card.cardName}`}
-      okText="保存"
-      confirmLoading={save.loading}
-      onOk={onOk}
+      form={form}
+      loading={save.loading}
+      submit={(v) => save.run(v.date.format('YYYY-MM-DD'))}
       onCancel={onClose}
     >
       <Form
@@ -162,6 +135,6 @@ function ExpireModal({ card, onClose }: { card: MemberCardRow; onClose: () => vo
           <DatePicker style={{ width: 220 }} />
         </Form.Item>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }

@@ -1,40 +1,24 @@
 import { PlusOutlined } from '@ant-design/icons';
-import {
-  BIG_TYPE_COUNT,
-  CARD_TYPE_NO_EXPIRY,
-  deleteCardProduct,
-  insertCardProduct,
-  RefMsg,
-  updateCardProduct,
-  type zCardProduct,
-} from '@studio/contract';
-import { Button, Form, Input, InputNumber, Modal, Popconfirm, Radio, Select, Space, Table, Tag } from 'antd';
+import { BIG_TYPE_COUNT, CARD_TYPE_NO_EXPIRY, RefMsg } from '@studio/contract';
+import { Button, Form, Input, InputNumber, Radio, Select, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
-import type { z } from 'zod';
-import { call } from '../../api/client.ts';
-import { useCourses } from '../schedule/lib/reference.ts';
-import { useWrite } from '../settings/lib/use-write.ts';
-import { amountIn, PRODUCTS_KEY, toFen, unitOf, useCardProducts, yuan } from './products.ts';
-
-type Product = z.infer<typeof zCardProduct>;
-
-interface Values {
-  cardName: string;
-  bigType: 1 | 2;
-  cardType: 1 | 2;
-  perCount: number;
-  price: number;
-  courseIds: number[];
-}
-
-const KEYS = [PRODUCTS_KEY, ['store-courses'], ['store-course'], ['session']];
+import { DeleteLink } from '../../shared/delete-link.tsx';
+import { amountText, unitOf, yuan } from '../../shared/format.ts';
+import { FormModal } from '../../shared/form-modal.tsx';
+import { useCardProducts, useCourseOptions } from '../../shared/reference.ts';
+import {
+  useDeleteCardProduct,
+  useSaveCardProduct,
+  type CardProduct as Product,
+  type ProductFields as Values,
+} from './hooks.ts';
 
 /** The card products: count or money cards, expiry kind, per-class charge, price, courses. */
 export default function ProductTab() {
   const q = useCardProducts();
   const [search, setSearch] = useState('');
   const [editing, setEditing] = useState<Product | 'new' | null>(null);
-  const del = useWrite((id: number) => call(deleteCardProduct, { id }), { success: '删除成功', invalidate: KEYS });
+  const del = useDeleteCardProduct();
   const rows = (q.data ?? []).filter((p) => !search || p.cardName.includes(search));
   return (
     <>
@@ -69,7 +53,7 @@ export default function ProductTab() {
             title: '每次扣除',
             dataIndex: 'perCount',
             width: 110,
-            render: (v: number, p) => amountIn(p.bigType, v),
+            render: (v: number, p) => amountText(p.bigType, v),
           },
           {
             title: '价格',
@@ -89,12 +73,10 @@ export default function ProductTab() {
             render: (_, p) => (
               <Space>
                 <a onClick={() => setEditing(p)}>编辑</a>
-                <Popconfirm
+                <DeleteLink
                   title={`确定停用卡种 ${p.cardName} 吗？已发出的会员卡不受影响。`}
                   onConfirm={() => del.run(p.id)}
-                >
-                  <a style={{ color: '#ff4d4f' }}>删除</a>
-                </Popconfirm>
+                />
               </Space>
             ),
           },
@@ -107,27 +89,10 @@ export default function ProductTab() {
 
 function ProductModal({ product, onClose }: { product: Product | null; onClose: () => void }) {
   const [form] = Form.useForm<Values>();
-  const courses = useCourses();
+  const courses = useCourseOptions();
   const bigType = Form.useWatch('bigType', form) ?? product?.bigType ?? BIG_TYPE_COUNT;
   const isCount = bigType === BIG_TYPE_COUNT;
-  const save = useWrite(
-    (v: Values) => {
-      const body = {
-        cardName: v.cardName,
-        bigType: v.bigType,
-        cardType: v.cardType,
-        perCount: v.bigType === BIG_TYPE_COUNT ? v.perCount : toFen(v.perCount),
-        price: toFen(v.price),
-        courseIds: v.courseIds ?? [],
-      };
-      return product ? call(updateCardProduct, { id: product.id, ...body }) : call(insertCardProduct, body);
-    },
-    { success: '操作成功', invalidate: KEYS },
-  );
-  const onOk = async () => {
-    const v = await form.validateFields().catch(() => null);
-    if (v && (await save.run(v))) onClose();
-  };
+  const save = useSaveCardProduct(product);
   const options = (courses.data ?? []).map((c) => ({ value: c.id, label: c.name }));
   for (const c of product?.courses ?? []) {
     if (!options.some((o) => o.value === c.id)) options.push({ value: c.id, label: c.name });
@@ -143,12 +108,11 @@ function ProductModal({ product, onClose }: { product: Product | null; onClose: 
       }
     : { bigType: 1, cardType: 1, perCount: 1, courseIds: [] };
   return (
-    <Modal
-      open
+    <FormModal
       title={product ? '编辑卡种' : '添加卡种'}
-      okText="保存"
-      confirmLoading={save.loading}
-      onOk={onOk}
+      form={form}
+      loading={save.loading}
+      submit={save.run}
       onCancel={onClose}
       width={560}
     >
@@ -204,6 +168,6 @@ function ProductModal({ product, onClose }: { product: Product | null; onClose: 
           <Select mode="multiple" allowClear optionFilterProp="label" loading={courses.isPending} options={options} />
         </Form.Item>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }

@@ -1,13 +1,4 @@
-import {
-  insertStoreCourse,
-  Msg,
-  RefMsg,
-  storeCourseById,
-  updateStoreCourse,
-  updateStoreCourseStatus,
-  type Course,
-} from '@studio/contract';
-import { useQuery } from '@tanstack/react-query';
+import { RefMsg, type Course } from '@studio/contract';
 import {
   Button,
   Card,
@@ -24,10 +15,9 @@ import {
   Typography,
 } from 'antd';
 import { useNavigate, useParams } from 'react-router-dom';
-import { call } from '../../api/client.ts';
-import { useCardProducts } from '../cards/products.ts';
-import { useWrite } from '../settings/lib/use-write.ts';
-import { AGE_LIMITS, COURSE_KEYS, GENDER_LIMITS } from './course-text.ts';
+import { useCardProducts } from '../../shared/reference.ts';
+import { AGE_LIMITS, GENDER_LIMITS } from './course-text.ts';
+import { useCourse, useSaveCourse, useSetCourseEnabled } from './hooks.ts';
 
 interface Values {
   name: string;
@@ -61,11 +51,7 @@ const num = (v: number | null | undefined) => (v === undefined || v === null ? n
 /** /course/edit/:id (0 creates): name, capacity, duration, colour, allowed cards, limits, enabled. */
 export default function CourseEditPage() {
   const id = Number(useParams().id) || 0;
-  const q = useQuery({
-    queryKey: ['store-course', id],
-    queryFn: () => call(storeCourseById, { id }),
-    enabled: id > 0,
-  });
+  const q = useCourse(id);
   if (id > 0 && q.isPending)
     return (
       <Card>
@@ -81,34 +67,26 @@ function CourseForm({ course }: { course: Course | null }) {
   const [form] = Form.useForm<Values>();
   const products = useCardProducts();
   const ageLimit = Form.useWatch('ageLimit', form);
-  const save = useWrite(
-    (v: Values) => {
-      const body = {
-        name: v.name,
-        count: v.count,
-        duration: v.duration,
-        color: hex(v.color),
-        cardIds: v.cardIds ?? [],
-        genderLimit: v.genderLimit,
-        ageLimit: v.ageLimit,
-        syear: v.ageLimit ? num(v.syear) : null,
-        smonth: v.ageLimit ? num(v.smonth) : null,
-        sday: v.ageLimit === 2 ? num(v.sday) : null,
-        eyear: v.ageLimit ? num(v.eyear) : null,
-        emonth: v.ageLimit ? num(v.emonth) : null,
-        eday: v.ageLimit === 2 ? num(v.eday) : null,
-        description: v.description?.trim() || null,
-      };
-      return course ? call(updateStoreCourse, { id: course.id, ...body }) : call(insertStoreCourse, body);
-    },
-    { success: Msg.courseSaved, invalidate: COURSE_KEYS },
-  );
-  const status = useWrite((enabled: 0 | 1) => call(updateStoreCourseStatus, { id: course!.id, enabled }), {
-    success: '操作成功',
-    invalidate: COURSE_KEYS,
-  });
+  const save = useSaveCourse(course?.id ?? null);
+  const status = useSetCourseEnabled();
   const onFinish = async (v: Values) => {
-    if (await save.run(v)) navigate('/course/list');
+    const saved = await save.run({
+      name: v.name,
+      count: v.count,
+      duration: v.duration,
+      color: hex(v.color),
+      cardIds: v.cardIds ?? [],
+      genderLimit: v.genderLimit,
+      ageLimit: v.ageLimit,
+      syear: v.ageLimit ? num(v.syear) : null,
+      smonth: v.ageLimit ? num(v.smonth) : null,
+      sday: v.ageLimit === 2 ? num(v.sday) : null,
+      eyear: v.ageLimit ? num(v.eyear) : null,
+      emonth: v.ageLimit ? num(v.emonth) : null,
+      eday: v.ageLimit === 2 ? num(v.eday) : null,
+      description: v.description?.trim() || null,
+    });
+    if (saved) navigate('/course/list');
   };
   const initial: Partial<Values> = course
     ? ({
@@ -128,7 +106,7 @@ function CourseForm({ course }: { course: Course | null }) {
             <Switch
               checked={course.enabled === 1}
               loading={status.loading}
-              onChange={(on) => void status.run(on ? 1 : 0)}
+              onChange={(on) => void status.run(course.id, on ? 1 : 0)}
             />
           </Space>
         )

@@ -1,29 +1,18 @@
-import { PlusOutlined } from '@ant-design/icons';
-import { storeCourseList, updateStoreCourseStatus, type Course } from '@studio/contract';
-import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Input, Space, Switch, Table, Tag } from 'antd';
+import type { Course } from '@studio/contract';
+import { Space, Switch, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { call } from '../../api/client.ts';
-import { useWrite } from '../settings/lib/use-write.ts';
-import { COURSE_KEYS, COURSE_LIST_KEY, courseAgeText, courseGenderText } from './course-text.ts';
+import { ListCard, usePagedSearch } from '../../shared/list-card.tsx';
+import { courseAgeText, courseGenderText } from './course-text.ts';
+import { useCoursePage, useSetCourseEnabled } from './hooks.ts';
 
 /** /course/list: the store's courses with search and paging; the switch enables or disables one. */
 export default function CourseListPage() {
   const navigate = useNavigate();
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(10);
-  const [param, setParam] = useState('');
-  const q = useQuery({
-    queryKey: [COURSE_LIST_KEY, page, pageSize, param],
-    queryFn: () => call(storeCourseList, { page, pageSize, param: param || null }),
-    placeholderData: (p) => p,
-  });
+  const paging = usePagedSearch();
+  const q = useCoursePage(paging.page, paging.pageSize, paging.search);
   const [switching, setSwitching] = useState<number | null>(null);
-  const status = useWrite((id: number, enabled: 0 | 1) => call(updateStoreCourseStatus, { id, enabled }), {
-    success: '操作成功',
-    invalidate: COURSE_KEYS,
-  });
+  const status = useSetCourseEnabled();
   const toggle = async (id: number, on: boolean) => {
     setSwitching(id);
     await status.run(id, on ? 1 : 0);
@@ -31,24 +20,11 @@ export default function CourseListPage() {
   };
 
   return (
-    <Card
+    <ListCard
       title="课程"
-      extra={
-        <Space>
-          <Input.Search
-            allowClear
-            placeholder="课程名称"
-            style={{ width: 220 }}
-            onSearch={(v) => {
-              setParam(v.trim());
-              setPage(1);
-            }}
-          />
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate('/course/edit/0')}>
-            添加课程
-          </Button>
-        </Space>
-      }
+      addLabel="添加课程"
+      onAdd={() => navigate('/course/edit/0')}
+      search={{ placeholder: '课程名称', onSearch: paging.setSearch }}
     >
       <Table<Course>
         rowKey="id"
@@ -56,17 +32,7 @@ export default function CourseListPage() {
         loading={q.isFetching}
         dataSource={q.data?.list ?? []}
         scroll={{ x: 1000 }}
-        pagination={{
-          current: page,
-          pageSize,
-          total: q.data?.total ?? 0,
-          showSizeChanger: true,
-          showTotal: (n) => `共 ${n} 门课程`,
-          onChange: (p, s) => {
-            setPage(p);
-            setPageSize(s);
-          },
-        }}
+        pagination={paging.pagination(q.data?.total ?? 0, '门课程')}
         columns={[
           {
             title: '课程名称',
@@ -119,6 +85,6 @@ export default function CourseListPage() {
           },
         ]}
       />
-    </Card>
+    </ListCard>
   );
 }

@@ -1,5 +1,5 @@
 import type { Course } from '@studio/contract';
-import { ageLimitText, genderLimitText } from '../schedule/lib/format.ts';
+import { ageLimitText, genderLimitText } from '../../shared/format.ts';
 
 export const GENDER_LIMITS = [
   { value: 2, label: '不限' },
@@ -15,7 +15,3 @@ export const AGE_LIMITS = [
 
 export const courseGenderText = (c: Course) => genderLimitText(c.genderLimit);
 export const courseAgeText = (c: Course) => ageLimitText(c);
-
-export const COURSE_LIST_KEY = 'store-courses';
-/** Every cache a course write changes: the course screens and the schedule's course picker. */
-export const COURSE_KEYS = [[COURSE_LIST_KEY], ['courses'], ['store-course'], ['card-products']];

@@ -5,7 +5,8 @@ import { Button, Card, Form, Input, Typography } from 'antd';
 import { useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { call } from '../../api/client.ts';
-import { PROFILE_KEY, useProfile } from '../../api/profile.ts';
+import { useProfile } from '../../shared/profile.ts';
+import { keys } from '../../shared/query-keys.ts';
 
 interface LoginForm {
   account: string;
@@ -27,7 +28,7 @@ export default function LoginPage() {
   const target = safeRedirect(params.get('redirect'));
   // First run: an installation without a store sends to the setup screen.
   const setup = useQuery({
-    queryKey: ['setup-status'],
+    queryKey: keys.setupStatus,
     queryFn: () => call(setupStatus, {}, { silent: true }),
     enabled: !profile,
   });
@@ -39,7 +40,7 @@ export default function LoginPage() {
     setLoading(true);
     try {
       const p = await call(login, { account: v.account.trim(), password: v.password });
-      qc.setQueryData(PROFILE_KEY, p);
+      qc.setQueryData(keys.profile, p);
       navigate(target, { replace: true });
     } catch {
       // the helper has shown the server's message

@@ -1,11 +1,11 @@
-import { PlusOutlined } from '@ant-design/icons';
-import { deleteMaterial, insertMaterial, RefMsg, updateMaterial, type MaterialNode } from '@studio/contract';
-import { Button, Card, Form, Input, Modal, Popconfirm, Space, Table, Tag } from 'antd';
+import { RefMsg, type MaterialNode } from '@studio/contract';
+import { Form, Input, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
-import { call } from '../../api/client.ts';
-import { useStore } from '../../api/profile.ts';
-import { useMaterials } from '../schedule/lib/reference.ts';
-import { useWrite } from '../settings/lib/use-write.ts';
+import { DeleteLink } from '../../shared/delete-link.tsx';
+import { FormModal } from '../../shared/form-modal.tsx';
+import { useMaterials } from '../../shared/reference.ts';
+import { ListCard } from '../../shared/list-card.tsx';
+import { useDeleteMaterial, useSaveMaterial } from './hooks.ts';
 
 const LEVELS = ['教材', '章节', '课时'];
 
@@ -29,22 +29,13 @@ type Editing = { mode: 'new'; parent: Row | null } | { mode: 'edit'; row: Row };
 
 /** /material/list: teaching materials, book -> chapter -> lesson. */
 export default function MaterialPage() {
-  const store = useStore();
   const q = useMaterials();
   const [editing, setEditing] = useState<Editing | null>(null);
-  const key = ['materials', store.id];
-  const del = useWrite((id: number) => call(deleteMaterial, { id }), { success: '删除成功', invalidate: [key] });
+  const del = useDeleteMaterial();
   const rows = toRows(q.data ?? []);
 
   return (
-    <Card
-      title="教材"
-      extra={
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ mode: 'new', parent: null })}>
-          添加教材
-        </Button>
-      }
-    >
+    <ListCard title="教材" addLabel="添加教材" onAdd={() => setEditing({ mode: 'new', parent: null })}>
       <Table<Row>
         rowKey="id"
         size="middle"
@@ -67,48 +58,29 @@ export default function MaterialPage() {
                   </a>
                 )}
                 <a onClick={() => setEditing({ mode: 'edit', row: r })}>重命名</a>
-                <Popconfirm title={`确定删除 ${r.name} 吗？`} onConfirm={() => del.run(r.id)}>
-                  <a style={{ color: '#ff4d4f' }}>删除</a>
-                </Popconfirm>
+                <DeleteLink title={`确定删除 ${r.name} 吗？`} onConfirm={() => del.run(r.id)} />
               </Space>
             ),
           },
         ]}
       />
-      {editing && <MaterialModal editing={editing} invalidate={key} onClose={() => setEditing(null)} />}
-    </Card>
+      {editing && <MaterialModal editing={editing} onClose={() => setEditing(null)} />}
+    </ListCard>
   );
 }
 
-function MaterialModal({
-  editing,
-  invalidate,
-  onClose,
-}: {
-  editing: Editing;
-  invalidate: unknown[];
-  onClose: () => void;
-}) {
+function MaterialModal({ editing, onClose }: { editing: Editing; onClose: () => void }) {
   const [form] = Form.useForm<{ name: string }>();
-  const save = useWrite(
-    (name: string) =>
-      editing.mode === 'edit'
-        ? call(updateMaterial, { id: editing.row.id, name })
-        : call(insertMaterial, { name, parentId: editing.parent?.id ?? null }),
-    { success: '操作成功', invalidate: [invalidate] },
+  const save = useSaveMaterial(
+    editing.mode === 'edit' ? { id: editing.row.id } : { parentId: editing.parent?.id ?? null },
   );
-  const onOk = async () => {
-    const v = await form.validateFields().catch(() => null);
-    if (v && (await save.run(v.name))) onClose();
-  };
   const what = editing.mode === 'edit' ? LEVELS[editing.row.level - 1] : LEVELS[editing.parent?.level ?? 0];
   return (
-    <Modal
-      open
+    <FormModal
       title={`${editing.mode === 'edit' ? '重命名' : '添加'}${what}`}
-      okText="保存"
-      confirmLoading={save.loading}
-      onOk={onOk}
+      form={form}
+      loading={save.loading}
+      submit={(v) => save.run(v.name)}
       onCancel={onClose}
     >
       {editing.mode === 'new' && editing.parent && <p>上级：{editing.parent.name}</p>}
@@ -121,6 +93,6 @@ function MaterialModal({
           <Input maxLength={50} />
         </Form.Item>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }

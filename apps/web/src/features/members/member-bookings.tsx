@@ -1,29 +1,13 @@
-import { memberReservationList, type MemberBookingRow, type MemberCardRow } from '@studio/contract';
-import { useQuery } from '@tanstack/react-query';
+import type { MemberBookingRow, MemberCardRow } from '@studio/contract';
 import { Table, Tag } from 'antd';
-import { useState } from 'react';
-import { call } from '../../api/client.ts';
-import { amountIn } from '../cards/products.ts';
-
-export type BookingScope = 'upcoming' | 'past';
+import { amountText, timeRange } from '../../shared/format.ts';
+import type { useMemberBookings } from './hooks.ts';
 
 const STATUS_COLORS: Record<MemberBookingRow['statusText'], string> = {
   已预约: 'blue',
   已签到: 'green',
   待签到: 'orange',
 };
-
-/** One page of a member's upcoming or past bookings (reservations and pendings), with its paging state. */
-export function useMemberBookings(memberId: number, scope: BookingScope) {
-  const [paging, setPaging] = useState({ page: 1, pageSize: 10 });
-  const q = useQuery({
-    queryKey: ['member', memberId, 'bookings', scope, paging.page, paging.pageSize],
-    queryFn: () => call(memberReservationList, { mid: memberId, scope, ...paging }),
-    enabled: memberId > 0,
-    placeholderData: (p) => p,
-  });
-  return { q, paging, setPaging };
-}
 
 /**
  * What a booking deducted, in its card's unit. The row names the card product only, so the unit is
@@ -32,7 +16,7 @@ export function useMemberBookings(memberId: number, scope: BookingScope) {
 function deducted(r: MemberBookingRow, cards: MemberCardRow[]) {
   if (r.kind === 'pending') return '-';
   const card = cards.find((c) => c.cardName === r.cardName);
-  return card ? amountIn(card.bigType, r.usedCount) : String(r.usedCount);
+  return card ? amountText(card.bigType, r.usedCount) : String(r.usedCount);
 }
 
 /** The paged table of a member's bookings in one scope. */
@@ -67,7 +51,7 @@ export function MemberBookingTable({
         {
           title: '上课时间',
           width: 185,
-          render: (_, r) => `${r.startTime.slice(0, 16)} - ${r.endTime.slice(11, 16)}`,
+          render: (_, r) => timeRange(r.startTime, r.endTime),
         },
         {
           title: '课程',

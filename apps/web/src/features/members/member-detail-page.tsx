@@ -2,17 +2,17 @@ import { PlusOutlined } from '@ant-design/icons';
 import { Button, Card, Descriptions, Result, Skeleton, Space, Tabs } from 'antd';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import IssueCardModal from '../cards/issue-card-modal.tsx';
-import { MemberCardTable } from '../cards/member-card-table.tsx';
-import { useMemberInfo } from '../cards/member-cards.ts';
-import { MemberBookingTable, useMemberBookings } from './member-bookings.tsx';
+import { useMember } from '../../shared/reference.ts';
+import { IssueCardModal, MemberCardTable } from '../cards/index.ts';
+import { useMemberBookings } from './hooks.ts';
+import { MemberBookingTable } from './member-bookings.tsx';
 import MemberFormModal, { GENDERS } from './member-form-modal.tsx';
 
 /** /member/detail?member_id=ID: the member, their cards with balances, and their upcoming and past bookings. */
 export default function MemberDetailPage() {
   const [params] = useSearchParams();
   const id = Number(params.get('member_id')) || 0;
-  const q = useMemberInfo(id || undefined);
+  const q = useMember(id || undefined);
   const [editing, setEditing] = useState(false);
   const [issuing, setIssuing] = useState(false);
   // Asked once the member is known to be of this store (an unknown id shows one message, not three).

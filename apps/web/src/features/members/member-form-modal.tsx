@@ -1,10 +1,10 @@
-import { insertMember, RefMsg, updateMember, type zMemberRow } from '@studio/contract';
-import { DatePicker, Form, Input, Modal, Radio } from 'antd';
+import { RefMsg, type zMemberRow } from '@studio/contract';
+import { DatePicker, Form, Input, Radio } from 'antd';
 import type { Dayjs } from 'dayjs';
 import type { z } from 'zod';
-import { call } from '../../api/client.ts';
-import dayjs from '../../app/dayjs.ts';
-import { useWrite } from '../settings/lib/use-write.ts';
+import dayjs from '../../shared/dayjs.ts';
+import { FormModal } from '../../shared/form-modal.tsx';
+import { useSaveMember } from './hooks.ts';
 
 export type Member = z.infer<typeof zMemberRow>;
 
@@ -21,8 +21,6 @@ export const GENDERS = [
   { value: 0, label: '未知' },
 ];
 
-export const MEMBER_KEYS = [['members'], ['member'], ['member-search']];
-
 /** Create or edit a member; a mobile already used in the store gets the server's 409 message. */
 export default function MemberFormModal({
   member,
@@ -32,34 +30,21 @@ export default function MemberFormModal({
   onClose: (id?: number) => void;
 }) {
   const [form] = Form.useForm<Values>();
-  const save = useWrite(
-    async (v: Values) => {
-      const body = {
-        name: v.name,
-        mobile: v.mobile.trim(),
-        gender: v.gender,
-        birthday: v.birthday ? v.birthday.format('YYYY-MM-DD') : null,
-      };
-      if (member) {
-        await call(updateMember, { id: member.id, ...body });
-        return member.id;
-      }
-      return (await call(insertMember, body)).id;
-    },
-    { success: '操作成功', invalidate: MEMBER_KEYS },
-  );
-  const onOk = async () => {
-    const v = await form.validateFields().catch(() => null);
-    const r = v && (await save.run(v));
-    if (r) onClose(r.data);
-  };
+  const save = useSaveMember(member?.id ?? null);
+  const submit = (v: Values) =>
+    save.run({
+      name: v.name,
+      mobile: v.mobile.trim(),
+      gender: v.gender,
+      birthday: v.birthday ? v.birthday.format('YYYY-MM-DD') : null,
+    });
   return (
-    <Modal
-      open
+    <FormModal
       title={member ? '编辑会员' : '添加会员'}
-      okText="保存"
-      confirmLoading={save.loading}
-      onOk={onOk}
+      form={form}
+      loading={save.loading}
+      submit={submit}
+      onDone={(id) => onClose(id)}
       onCancel={() => onClose()}
     >
       <Form<Values>
@@ -95,6 +80,6 @@ export default function MemberFormModal({
           <DatePicker style={{ width: 220 }} disabledDate={(d) => d.isAfter(dayjs(), 'day')} />
         </Form.Item>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }

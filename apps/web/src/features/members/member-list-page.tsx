@@ -1,59 +1,28 @@
-import { PlusOutlined } from '@ant-design/icons';
-import { memberList } from '@studio/contract';
-import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Input, Space, Table } from 'antd';
+import { Space, Table } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { call } from '../../api/client.ts';
+import { ListCard, usePagedSearch } from '../../shared/list-card.tsx';
+import { useMemberPage } from './hooks.ts';
 import MemberFormModal, { GENDERS, type Member } from './member-form-modal.tsx';
 
 /** /member/list: members with search by name or mobile fragment, paging, create and edit. */
 export default function MemberListPage() {
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(10);
-  const [param, setParam] = useState('');
+  const paging = usePagedSearch();
   const [editing, setEditing] = useState<Member | 'new' | null>(null);
-  const q = useQuery({
-    queryKey: ['members', page, pageSize, param],
-    queryFn: () => call(memberList, { page, pageSize, param: param || null }),
-    placeholderData: (p) => p,
-  });
+  const q = useMemberPage(paging.page, paging.pageSize, paging.search);
   return (
-    <Card
+    <ListCard
       title="会员"
-      extra={
-        <Space>
-          <Input.Search
-            allowClear
-            placeholder="姓名或手机号"
-            style={{ width: 220 }}
-            onSearch={(v) => {
-              setParam(v.trim());
-              setPage(1);
-            }}
-          />
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
-            添加会员
-          </Button>
-        </Space>
-      }
+      addLabel="添加会员"
+      onAdd={() => setEditing('new')}
+      search={{ placeholder: '姓名或手机号', onSearch: paging.setSearch }}
     >
       <Table<Member>
         rowKey="id"
         size="middle"
         loading={q.isFetching}
         dataSource={q.data?.list ?? []}
-        pagination={{
-          current: page,
-          pageSize,
-          total: q.data?.total ?? 0,
-          showSizeChanger: true,
-          showTotal: (n) => `共 ${n} 位会员`,
-          onChange: (p, s) => {
-            setPage(p);
-            setPageSize(s);
-          },
-        }}
+        pagination={paging.pagination(q.data?.total ?? 0, '位会员')}
         columns={[
           {
             title: '姓名',
@@ -89,6 +58,6 @@ export default function MemberListPage() {
         ]}
       />
       {editing && <MemberFormModal member={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
-    </Card>
+    </ListCard>
   );
 }

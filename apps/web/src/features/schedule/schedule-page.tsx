@@ -3,13 +3,10 @@ import { lazy, Suspense, useCallback, useState, type ComponentType, type LazyExo
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { CalendarView, type VisibleRange } from './components/calendar-view.tsx';
 import { Filters } from './components/filters.tsx';
-import { Toolbar, type ToolModal } from './components/toolbar.tsx';
-import { useTimetableRange } from './lib/timetable.ts';
+import { Toolbar } from './components/toolbar.tsx';
+import { useCalendarSessions } from './hooks/calendar.ts';
+import type { ToolModal, ToolModalProps } from './types.ts';
 import './schedule.css';
-
-export interface ToolModalProps {
-  onClose: () => void;
-}
 
 // Drawers, modals, the picture and the export are loaded on demand.
 const SessionDrawer = lazy(() => import('./drawer/session-drawer.tsx'));
@@ -24,17 +21,17 @@ const toolModals: Record<ToolModal, LazyExoticComponent<ComponentType<ToolModalP
   picture: lazy(() => import('./modals/picture-modal.tsx')),
 };
 
-export const SESSION_PARAM = 'course_calendar_id';
+const SESSION_PARAM = 'course_calendar_id';
 
 /** /course/calendar (and /course/calendar/detail?course_calendar_id=ID, which opens the drawer). */
 export default function SchedulePage() {
   const [params, setParams] = useSearchParams();
   const navigate = useNavigate();
   const [range, setRange] = useState<VisibleRange | null>(null);
-  const [areaId, setAreaId] = useState<number | null>(null);
+  const [venueId, setVenueId] = useState<number | null>(null);
   const [teacherId, setTeacherId] = useState<number | null>(null);
   const [modal, setModal] = useState<ToolModal | null>(null);
-  const sessions = useTimetableRange(range && { ...range, areaId, teacherId });
+  const sessions = useCalendarSessions(range && { ...range, venueId, teacherId });
   const openId = Number(params.get(SESSION_PARAM)) || null;
   // ?date=YYYY-MM-DD opens the calendar on that date (links, the benchmark).
   const [initialDate] = useState(() => {
@@ -71,7 +68,7 @@ export default function SchedulePage() {
       <div style={{ display: 'flex', flexDirection: 'column', gap: 12 }}>
         <Toolbar onOpen={setModal} />
         <div style={{ display: 'flex', alignItems: 'center', gap: 12 }}>
-          <Filters areaId={areaId} teacherId={teacherId} onArea={setAreaId} onTeacher={setTeacherId} />
+          <Filters venueId={venueId} teacherId={teacherId} onVenue={setVenueId} onTeacher={setTeacherId} />
           {sessions.isFetching && <Spin size="small" />}
           <span className="legend">
             <i style={{ background: '#fff', border: '1px solid #d9d9d9' }} /> 无预约

@@ -2,18 +2,14 @@ import {
   DEDUCT_AT_SIGN_IN,
   MODULE_DEDUCTION_MODE,
   MODULE_ONLINE_DEFAULT,
-  queryBookingSetting,
   StoreAdminMsg,
-  updateBookingSetting,
   type BookingSetting,
 } from '@studio/contract';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Form, Input, Radio, Select, Skeleton, Switch } from 'antd';
-import { useRef, useState } from 'react';
-import { ApiError, call } from '../../api/client.ts';
-import { PROFILE_KEY } from '../../api/profile.ts';
-import { deductModeText } from '../schedule/lib/format.ts';
-import { timeZoneOptions } from './timezones.ts';
+import { ApiError } from '../../api/client.ts';
+import { deductModeText } from '../../shared/format.ts';
+import { timeZoneOptions } from '../../shared/timezones.ts';
+import { useBookingSetting, useSaveBookingSetting, type BookingSettingFields } from './hooks.ts';
 
 interface Values {
   deductionMode: 0 | 1;
@@ -22,11 +18,9 @@ interface Values {
   storeName: string;
 }
 
-const KEY = ['booking-setting'];
-
 /** /course_setting/course_setting: deduction mode, online default, time zone and store name. */
 export default function BookingSettingPage() {
-  const q = useQuery({ queryKey: KEY, queryFn: () => call(queryBookingSetting, {}) });
+  const q = useBookingSetting();
   if (q.isPending || !q.data) {
     return (
       <Card title="预约设置">
@@ -40,55 +34,33 @@ export default function BookingSettingPage() {
 function SettingForm({ setting }: { setting: BookingSetting }) {
   const [form] = Form.useForm<Values>();
   const { message, modal } = App.useApp();
-  const qc = useQueryClient();
-  const busy = useRef(false);
-  const [loading, setLoading] = useState(false);
   const mode = Form.useWatch('deductionMode', form) ?? setting.deductionMode;
 
-  const send = async (v: Values, confirmPending?: 1) => {
-    const r = await call(
-      updateBookingSetting,
-      {
-        deductionMode: v.deductionMode,
-        onlineDefault: v.onlineDefault ? 1 : 0,
-        timezone: v.timezone,
-        storeName: v.storeName,
-        confirmPending,
-      },
-      { silent: true },
-    );
-    void message.success('操作成功');
-    if (r.notice) modal.info({ title: '待签到预约', content: r.notice });
-    void qc.invalidateQueries({ queryKey: KEY });
-    void qc.invalidateQueries({ queryKey: ['module'] });
-    void qc.invalidateQueries({ queryKey: ['session'] });
-    void qc.invalidateQueries({ queryKey: PROFILE_KEY });
-  };
-
-  const onFinish = async (v: Values) => {
-    if (busy.current) return;
-    busy.current = true;
-    setLoading(true);
-    try {
-      await send(v);
-    } catch (e) {
-      if (e instanceof ApiError && e.status === 409) {
-        // Pending items wait for sign-in: the server explains; staff confirm to switch anyway.
-        modal.confirm({
-          title: '切换扣费模式',
-          content: `${e.message}。仍要切换吗？已有的待签到预约将保持不变，签到时扣费，取消不扣费。`,
-          okText: '确认切换',
-          cancelText: '取消',
-          onOk: () => send(v, 1).catch((err: Error) => void message.error(err.message)),
-        });
-      } else {
-        void message.error((e as Error).message);
-      }
-    } finally {
-      busy.current = false;
-      setLoading(false);
+  const save = useSaveBookingSetting((e, s) => {
+    if (e instanceof ApiError && e.status === 409 && !s.confirmPending) {
+      // Pending items wait for sign-in: the server explains; staff confirm to switch anyway.
+      modal.confirm({
+        title: '切换扣费模式',
+        content: `${e.message}。仍要切换吗？已有的待签到预约将保持不变，签到时扣费，取消不扣费。`,
+        okText: '确认切换',
+        cancelText: '取消',
+        onOk: () => send({ ...s, confirmPending: 1 }),
+      });
+    } else {
+      void message.error(e.message);
     }
+  });
+  const send = async (s: BookingSettingFields) => {
+    const r = await save.run(s);
+    if (r?.data.notice) modal.info({ title: '待签到预约', content: r.data.notice });
   };
+  const onFinish = (v: Values) =>
+    send({
+      deductionMode: v.deductionMode,
+      onlineDefault: v.onlineDefault ? 1 : 0,
+      timezone: v.timezone,
+      storeName: v.storeName,
+    });
 
   return (
     <Card title="预约设置">
@@ -145,7 +117,7 @@ function SettingForm({ setting }: { setting: BookingSetting }) {
           <Switch />
         </Form.Item>
         <Form.Item wrapperCol={{ offset: 4 }}>
-          <Button type="primary" htmlType="submit" loading={loading}>
+          <Button type="primary" htmlType="submit" loading={save.loading}>
             保存
           </Button>
         </Form.Item>

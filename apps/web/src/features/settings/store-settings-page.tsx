@@ -1,15 +1,5 @@
 import { UploadOutlined } from '@ant-design/icons';
-import {
-  addLogo,
-  LOGO_MAX_BYTES,
-  loadStoreFuncs,
-  queryWechatSetting,
-  saveStoreFuncs,
-  saveWechatSetting,
-  StoreAdminMsg,
-  storeSetting,
-} from '@studio/contract';
-import { useQuery } from '@tanstack/react-query';
+import { LOGO_MAX_BYTES, StoreAdminMsg } from '@studio/contract';
 import {
   App,
   Button,
@@ -27,9 +17,15 @@ import {
   Upload,
 } from 'antd';
 import { useState } from 'react';
-import { call } from '../../api/client.ts';
-import { useStore } from '../../api/profile.ts';
-import { useWrite } from './lib/use-write.ts';
+import { useStoreSetting } from '../../shared/reference.ts';
+import {
+  useMessagingSetting,
+  useSaveMessagingSetting,
+  useSaveStoreFunctions,
+  useStoreFunctions,
+  useUploadLogo,
+  type StoreFunction as Func,
+} from './hooks.ts';
 
 const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/webp'];
 
@@ -60,11 +56,9 @@ function readDataUrl(file: File): Promise<string> {
 }
 
 function LogoCard() {
-  const store = useStore();
   const { message } = App.useApp();
-  const key = ['store-setting', store.id];
-  const q = useQuery({ queryKey: key, queryFn: () => call(storeSetting, { storeId: store.id }) });
-  const upload = useWrite((image: string) => call(addLogo, { image }), { success: 'Logo 上传成功', invalidate: [key] });
+  const q = useStoreSetting();
+  const upload = useUploadLogo();
   const before = async (file: File) => {
     if (!LOGO_TYPES.includes(file.type)) void message.error(StoreAdminMsg.imageType);
     else if (file.size > LOGO_MAX_BYTES) void message.error(StoreAdminMsg.imageTooLarge);
@@ -126,12 +120,9 @@ function parseObject(text: string | undefined): Record<string, unknown> | null {
 }
 
 function WechatCard() {
-  const q = useQuery({ queryKey: ['wechat-setting'], queryFn: () => call(queryWechatSetting, {}) });
+  const q = useMessagingSetting();
   const [form] = Form.useForm<WechatValues>();
-  const save = useWrite((v: Record<string, unknown>) => call(saveWechatSetting, v), {
-    success: '操作成功',
-    invalidate: [['wechat-setting']],
-  });
+  const save = useSaveMessagingSetting();
   if (q.isPending)
     return (
       <Card title="消息设置" size="small">
@@ -182,16 +173,11 @@ function WechatCard() {
   );
 }
 
-type Func = Record<string, unknown>;
-
 function FuncsCard() {
-  const q = useQuery({ queryKey: ['store-funcs'], queryFn: () => call(loadStoreFuncs, {}) });
+  const q = useStoreFunctions();
   const [edited, setEdited] = useState<Func[] | null>(null);
   const list = edited ?? q.data ?? [];
-  const save = useWrite((funcs: Func[]) => call(saveStoreFuncs, { funcs }), {
-    success: '操作成功',
-    invalidate: [['store-funcs']],
-  });
+  const save = useSaveStoreFunctions();
   const toggle = (i: number, on: boolean) =>
     setEdited(list.map((f, j) => (j === i ? { ...f, enabled: on ? 1 : 0 } : f)));
   return (

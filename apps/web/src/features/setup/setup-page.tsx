@@ -4,8 +4,8 @@ import { App, Button, Card, Divider, Form, Input, Select, Spin, Typography } fro
 import { useState } from 'react';
 import { Navigate, useNavigate } from 'react-router-dom';
 import { call } from '../../api/client.ts';
-import { PROFILE_KEY } from '../../api/profile.ts';
-import { DEFAULT_TIME_ZONE, timeZoneOptions } from '../settings/timezones.ts';
+import { keys } from '../../shared/query-keys.ts';
+import { DEFAULT_TIME_ZONE, timeZoneOptions } from '../../shared/timezones.ts';
 
 interface SetupForm {
   storeName: string;
@@ -17,15 +17,13 @@ interface SetupForm {
   password2: string;
 }
 
-export const SETUP_STATUS_KEY = ['setup-status'] as const;
-
 /** First run (/setup): creates the store and its admin, then lands logged in on the calendar. */
 export default function SetupPage() {
   const navigate = useNavigate();
   const qc = useQueryClient();
   const { message } = App.useApp();
   const [loading, setLoading] = useState(false);
-  const status = useQuery({ queryKey: SETUP_STATUS_KEY, queryFn: () => call(setupStatus, {}) });
+  const status = useQuery({ queryKey: keys.setupStatus, queryFn: () => call(setupStatus, {}) });
 
   if (status.isPending) {
     return (
@@ -49,8 +47,8 @@ export default function SetupPage() {
           password: v.password,
         },
       });
-      qc.setQueryData(SETUP_STATUS_KEY, { needsSetup: false });
-      qc.setQueryData(PROFILE_KEY, profile);
+      qc.setQueryData(keys.setupStatus, { needsSetup: false });
+      qc.setQueryData(keys.profile, profile);
       void message.success('门店创建成功');
       navigate('/course/calendar', { replace: true });
     } catch {

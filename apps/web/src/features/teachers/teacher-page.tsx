@@ -1,16 +1,17 @@
-import { PlusOutlined } from '@ant-design/icons';
-import { deleteTeacher, insertTeacher, RefMsg, updateTeacher, type zTeacher } from '@studio/contract';
-import { Button, Card, Form, Input, Modal, Popconfirm, Select, Space, Table, Typography } from 'antd';
+import { RefMsg, type zTeacher } from '@studio/contract';
+import { Form, Input, Select, Space, Table, Typography } from 'antd';
 import { useState } from 'react';
 import type { z } from 'zod';
-import { call } from '../../api/client.ts';
-import { useTeachers } from '../schedule/lib/reference.ts';
-import { useWrite } from '../settings/lib/use-write.ts';
+import { DeleteLink } from '../../shared/delete-link.tsx';
+import { FormModal } from '../../shared/form-modal.tsx';
+import { useTeachers } from '../../shared/reference.ts';
+import { ListCard } from '../../shared/list-card.tsx';
+import { useDeleteTeacher, useSaveTeacher } from './hooks.ts';
 
 type Teacher = z.infer<typeof zTeacher>;
 
 /** Fixed online room kinds a teacher can hold (spec section 3, online tool types 1-3). */
-export const MEETING_TYPES = [
+const MEETING_TYPES = [
   { value: 1, label: '视频会议（固定个人会议室）' },
   { value: 2, label: '第二会议工具（固定会议室）' },
   { value: 3, label: '第三会议工具（固定会议室）' },
@@ -29,23 +30,15 @@ export default function TeacherPage() {
   const q = useTeachers();
   const [search, setSearch] = useState('');
   const [editing, setEditing] = useState<Teacher | 'new' | null>(null);
-  const del = useWrite((id: number) => call(deleteTeacher, { id }), {
-    success: '删除成功',
-    invalidate: [['teachers']],
-  });
+  const del = useDeleteTeacher();
   const rows = (q.data ?? []).filter((t) => !search || t.name.includes(search) || (t.mobile ?? '').includes(search));
 
   return (
-    <Card
+    <ListCard
       title="老师"
-      extra={
-        <Space>
-          <Input.Search allowClear placeholder="姓名或手机号" onSearch={setSearch} style={{ width: 220 }} />
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
-            添加老师
-          </Button>
-        </Space>
-      }
+      addLabel="添加老师"
+      onAdd={() => setEditing('new')}
+      search={{ placeholder: '姓名或手机号', onSearch: setSearch }}
     >
       <Table<Teacher>
         rowKey="id"
@@ -81,45 +74,34 @@ export default function TeacherPage() {
             render: (_, t) => (
               <Space>
                 <a onClick={() => setEditing(t)}>编辑</a>
-                <Popconfirm title={`确定删除老师 ${t.name} 吗？`} onConfirm={() => del.run(t.id)}>
-                  <a style={{ color: '#ff4d4f' }}>删除</a>
-                </Popconfirm>
+                <DeleteLink title={`确定删除老师 ${t.name} 吗？`} onConfirm={() => del.run(t.id)} />
               </Space>
             ),
           },
         ]}
       />
       {editing && <TeacherModal teacher={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
-    </Card>
+    </ListCard>
   );
 }
 
 function TeacherModal({ teacher, onClose }: { teacher: Teacher | null; onClose: () => void }) {
   const [form] = Form.useForm<Values>();
-  const save = useWrite(
-    (v: Values) => {
-      const body = {
-        name: v.name,
-        mobile: v.mobile?.trim() || null,
-        meetingType: v.meetingType ?? null,
-        meetingCode: v.meetingCode?.trim() || null,
-        joinUrl: v.joinUrl?.trim() || null,
-      };
-      return teacher ? call(updateTeacher, { id: teacher.id, ...body }) : call(insertTeacher, body);
-    },
-    { success: '操作成功', invalidate: [['teachers']] },
-  );
-  const onOk = async () => {
-    const v = await form.validateFields().catch(() => null);
-    if (v && (await save.run(v))) onClose();
-  };
+  const save = useSaveTeacher(teacher?.id ?? null);
+  const submit = (v: Values) =>
+    save.run({
+      name: v.name,
+      mobile: v.mobile?.trim() || null,
+      meetingType: v.meetingType ?? null,
+      meetingCode: v.meetingCode?.trim() || null,
+      joinUrl: v.joinUrl?.trim() || null,
+    });
   return (
-    <Modal
-      open
+    <FormModal
       title={teacher ? '编辑老师' : '添加老师'}
-      okText="保存"
-      confirmLoading={save.loading}
-      onOk={onOk}
+      form={form}
+      loading={save.loading}
+      submit={submit}
       onCancel={onClose}
     >
       <Form<Values>
@@ -153,6 +135,6 @@ function TeacherModal({ teacher, onClose }: { teacher: Teacher | null; onClose: 
           <Input placeholder="https://..." />
         </Form.Item>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }

@@ -1,10 +1,11 @@
-import { PlusOutlined } from '@ant-design/icons';
-import { deleteArea, insertArea, RefMsg, updateArea, type AreaNode } from '@studio/contract';
-import { Button, Card, Form, Input, Modal, Popconfirm, Space, Table, TreeSelect } from 'antd';
+import { RefMsg, type AreaNode } from '@studio/contract';
+import { Form, Input, Space, Table, TreeSelect } from 'antd';
 import { useState } from 'react';
-import { call } from '../../api/client.ts';
-import { useAreas } from '../schedule/lib/reference.ts';
-import { useWrite } from '../settings/lib/use-write.ts';
+import { DeleteLink } from '../../shared/delete-link.tsx';
+import { FormModal } from '../../shared/form-modal.tsx';
+import { useVenues, venueTreeData } from '../../shared/reference.ts';
+import { ListCard } from '../../shared/list-card.tsx';
+import { useDeleteVenue, useSaveVenue, type VenueFields } from './hooks.ts';
 
 interface Row {
   id: number;
@@ -22,31 +23,17 @@ function toRows(nodes: AreaNode[], parentId: number | null): Row[] {
   }));
 }
 
-/** Parent choices: every area except `exclude` and its subtree (no cycles). */
-function parentTree(nodes: AreaNode[], exclude?: number): { title: string; value: number; children: any[] }[] {
-  return nodes
-    .filter((n) => n.id !== exclude)
-    .map((n) => ({ title: n.name, value: n.id, children: parentTree(n.children, exclude) }));
-}
-
 type Editing = { mode: 'new'; parentId: number | null } | { mode: 'edit'; row: Row };
 
-/** /venue/list: the area tree (add child, rename, move under another parent, delete when unused). */
+/** /venue/list: the venue tree (add child, rename, move under another parent, delete when unused). */
 export default function VenuePage() {
-  const q = useAreas();
+  const q = useVenues();
   const [editing, setEditing] = useState<Editing | null>(null);
-  const del = useWrite((id: number) => call(deleteArea, { id }), { success: '删除成功', invalidate: [['areas']] });
+  const del = useDeleteVenue();
   const rows = toRows(q.data ?? [], null);
 
   return (
-    <Card
-      title="场地"
-      extra={
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ mode: 'new', parentId: null })}>
-          添加场地
-        </Button>
-      }
-    >
+    <ListCard title="场地" addLabel="添加场地" onAdd={() => setEditing({ mode: 'new', parentId: null })}>
       <Table<Row>
         rowKey="id"
         size="middle"
@@ -64,43 +51,30 @@ export default function VenuePage() {
               <Space>
                 <a onClick={() => setEditing({ mode: 'new', parentId: r.id })}>添加下级</a>
                 <a onClick={() => setEditing({ mode: 'edit', row: r })}>编辑</a>
-                <Popconfirm title={`确定删除场地 ${r.name} 吗？`} onConfirm={() => del.run(r.id)}>
-                  <a style={{ color: '#ff4d4f' }}>删除</a>
-                </Popconfirm>
+                <DeleteLink title={`确定删除场地 ${r.name} 吗？`} onConfirm={() => del.run(r.id)} />
               </Space>
             ),
           },
         ]}
       />
-      {editing && <AreaModal editing={editing} tree={q.data ?? []} onClose={() => setEditing(null)} />}
-    </Card>
+      {editing && <VenueModal editing={editing} tree={q.data ?? []} onClose={() => setEditing(null)} />}
+    </ListCard>
   );
 }
 
-function AreaModal({ editing, tree, onClose }: { editing: Editing; tree: AreaNode[]; onClose: () => void }) {
-  const [form] = Form.useForm<{ name: string; parentId?: number | null }>();
-  const save = useWrite(
-    (v: { name: string; parentId?: number | null }) =>
-      editing.mode === 'edit'
-        ? call(updateArea, { id: editing.row.id, name: v.name, parentId: v.parentId ?? null })
-        : call(insertArea, { name: v.name, parentId: v.parentId ?? null }),
-    { success: '操作成功', invalidate: [['areas']] },
-  );
-  const onOk = async () => {
-    const v = await form.validateFields().catch(() => null);
-    if (v && (await save.run(v))) onClose();
-  };
+function VenueModal({ editing, tree, onClose }: { editing: Editing; tree: AreaNode[]; onClose: () => void }) {
+  const [form] = Form.useForm<VenueFields>();
+  const save = useSaveVenue(editing.mode === 'edit' ? editing.row.id : null);
   const initial =
     editing.mode === 'edit'
       ? { name: editing.row.name, parentId: editing.row.parentId ?? undefined }
       : { parentId: editing.parentId ?? undefined };
   return (
-    <Modal
-      open
+    <FormModal
       title={editing.mode === 'edit' ? '编辑场地' : '添加场地'}
-      okText="保存"
-      confirmLoading={save.loading}
-      onOk={onOk}
+      form={form}
+      loading={save.loading}
+      submit={save.run}
       onCancel={onClose}
     >
       <Form form={form} layout="vertical" initialValues={initial}>
@@ -116,10 +90,10 @@ function AreaModal({ editing, tree, onClose }: { editing: Editing; tree: AreaNod
             allowClear
             treeDefaultExpandAll
             placeholder="不选表示顶级场地"
-            treeData={parentTree(tree, editing.mode === 'edit' ? editing.row.id : undefined)}
+            treeData={venueTreeData(tree, editing.mode === 'edit' ? editing.row.id : undefined)}
           />
         </Form.Item>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }

@@ -5,8 +5,8 @@ import listPlugin from '@fullcalendar/list';
 import FullCalendar from '@fullcalendar/react';
 import timeGridPlugin from '@fullcalendar/timegrid';
 import { memo, useMemo, useState } from 'react';
-import dayjs from '../../../app/dayjs.ts';
-import type { CalendarSession } from '../lib/timetable.ts';
+import dayjs from '../../../shared/dayjs.ts';
+import type { CalendarSession } from '../types.ts';
 
 export const FREE_BG = '#ffffff';
 export const BOOKED_BG = '#fff1f0';

@@ -1,42 +1,32 @@
-import { Select, Space, TreeSelect } from 'antd';
-import { areaTreeData, useAreas, useTeachers } from '../lib/reference.ts';
+import { Space } from 'antd';
+import { TeacherSelect } from '../../../shared/pickers/teacher-select.tsx';
+import { VenueSelect } from '../../../shared/pickers/venue-select.tsx';
 
 interface Props {
-  areaId: number | null;
+  venueId: number | null;
   teacherId: number | null;
-  onArea: (id: number | null) => void;
+  onVenue: (id: number | null) => void;
   onTeacher: (id: number | null) => void;
 }
 
 /** Venue (tree: a venue includes its rooms) and teacher filters of the calendar. */
-export function Filters({ areaId, teacherId, onArea, onTeacher }: Props) {
-  const areas = useAreas();
-  const teachers = useTeachers();
+export function Filters({ venueId, teacherId, onVenue, onTeacher }: Props) {
   return (
     <Space wrap>
-      <TreeSelect
+      <VenueSelect
         data-testid="area-filter"
         style={{ width: 200 }}
         placeholder="全部场地"
-        allowClear
-        showSearch
-        treeNodeFilterProp="title"
-        treeDefaultExpandAll
-        loading={areas.isPending}
-        value={areaId ?? undefined}
-        treeData={areaTreeData(areas.data)}
-        onChange={(v) => onArea(v ?? null)}
+        value={venueId}
+        onChange={onVenue}
       />
-      <Select
+      <TeacherSelect
         data-testid="teacher-filter"
         style={{ width: 160 }}
         placeholder="全部老师"
         allowClear
-        showSearch={{ optionFilterProp: 'label' }}
-        loading={teachers.isPending}
         value={teacherId ?? undefined}
-        options={(teachers.data ?? []).map((t) => ({ value: t.id, label: t.name }))}
-        onChange={(v) => onTeacher(v ?? null)}
+        onChange={(v?: number) => onTeacher(v ?? null)}
       />
     </Space>
   );

@@ -1,6 +1,6 @@
 import { forwardRef } from 'react';
-import dayjs from '../../../app/dayjs.ts';
-import type { CalendarSession } from '../lib/calls.ts';
+import dayjs from '../../../shared/dayjs.ts';
+import type { CalendarSession } from '../types.ts';
 import { DAY_PARTS, pictureGrid, PICTURE_STYLES } from '../lib/picture.ts';
 
 interface Props {

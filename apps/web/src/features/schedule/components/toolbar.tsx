@@ -10,8 +10,7 @@ import {
 } from '@ant-design/icons';
 import { Button, Space } from 'antd';
 import { Link } from 'react-router-dom';
-
-export type ToolModal = 'add' | 'week' | 'copy' | 'batch' | 'dropIn' | 'batchDelete' | 'export' | 'picture';
+import type { ToolModal } from '../types.ts';
 
 const buttons: { key: ToolModal; label: string; icon: React.ReactNode; danger?: boolean; primary?: boolean }[] = [
   { key: 'add', label: '添加课程', icon: <PlusOutlined />, primary: true },

@@ -1,26 +1,22 @@
 import { BOOKED_PAGE_SIZE } from '@studio/contract';
-import { useQuery } from '@tanstack/react-query';
 import { Button, Space, Table } from 'antd';
 import { useState } from 'react';
-import { call } from '../../../api/client.ts';
-import { reservationList, type BookingRow } from '../lib/calls.ts';
-import { amountText } from '../lib/format.ts';
+import { amountText } from '../../../shared/format.ts';
+import { useSessionBookings } from '../hooks/session.ts';
+import type { BookingRow } from '../types.ts';
+import { drawerPaging } from './paging.ts';
 
 interface Props {
-  tid: number;
+  sessionId: number;
   onMember: (id: number) => void;
   onCancel: (row: BookingRow) => void;
   onReceipt: (row: BookingRow) => void;
 }
 
 /** Booked (or, in sign-in mode, signed-in) members, 10 a page. */
-export function BookedTab({ tid, onMember, onCancel, onReceipt }: Props) {
+export function BookedTab({ sessionId, onMember, onCancel, onReceipt }: Props) {
   const [page, setPage] = useState(1);
-  const q = useQuery({
-    queryKey: ['session', tid, 'booked', page],
-    queryFn: () => call(reservationList, { tid, page }),
-    placeholderData: (p) => p,
-  });
+  const q = useSessionBookings(sessionId, page);
   return (
     <Table<BookingRow>
       data-testid="booked-table"
@@ -29,14 +25,7 @@ export function BookedTab({ tid, onMember, onCancel, onReceipt }: Props) {
       loading={q.isFetching}
       dataSource={q.data?.list ?? []}
       locale={{ emptyText: '暂无预约' }}
-      pagination={{
-        current: page,
-        pageSize: BOOKED_PAGE_SIZE,
-        total: q.data?.total ?? 0,
-        onChange: setPage,
-        showSizeChanger: false,
-        hideOnSinglePage: true,
-      }}
+      pagination={drawerPaging(page, BOOKED_PAGE_SIZE, q.data?.total, setPage)}
       columns={[
         {
           title: '会员',

@@ -1,19 +1,15 @@
 import { HISTORY_PAGE_SIZE } from '@studio/contract';
-import { useQuery } from '@tanstack/react-query';
 import { Table } from 'antd';
 import { useState } from 'react';
-import { call } from '../../../api/client.ts';
-import { historyList, type HistoryRow } from '../lib/calls.ts';
-import { OPERATE_TYPES } from '../lib/format.ts';
+import { OPERATE_TYPES } from '../../../shared/format.ts';
+import { useSessionHistory } from '../hooks/session.ts';
+import type { HistoryRow } from '../types.ts';
+import { drawerPaging } from './paging.ts';
 
 /** Every book and cancel of the session, 10 a page. */
-export function HistoryTab({ tid }: { tid: number }) {
+export function HistoryTab({ sessionId }: { sessionId: number }) {
   const [page, setPage] = useState(1);
-  const q = useQuery({
-    queryKey: ['session', tid, 'history', page],
-    queryFn: () => call(historyList, { tid, page }),
-    placeholderData: (p) => p,
-  });
+  const q = useSessionHistory(sessionId, page);
   return (
     <Table<HistoryRow>
       data-testid="history-table"
@@ -22,14 +18,7 @@ export function HistoryTab({ tid }: { tid: number }) {
       loading={q.isFetching}
       dataSource={q.data?.list ?? []}
       locale={{ emptyText: '暂无预约记录' }}
-      pagination={{
-        current: page,
-        pageSize: HISTORY_PAGE_SIZE,
-        total: q.data?.total ?? 0,
-        onChange: setPage,
-        showSizeChanger: false,
-        hideOnSinglePage: true,
-      }}
+      pagination={drawerPaging(page, HISTORY_PAGE_SIZE, q.data?.total, setPage)}
       columns={[
         { title: '会员', dataIndex: 'memberName' },
         { title: '手机号', dataIndex: 'memberMobile' },

@@ -1,15 +1,13 @@
 import { LinkOutlined } from '@ant-design/icons';
-import { memberInfo } from '@studio/contract';
-import { useQuery } from '@tanstack/react-query';
 import { Descriptions, Drawer, Empty, List, Skeleton, Tag, Typography } from 'antd';
-import { call } from '../../../api/client.ts';
-import { balanceText } from '../lib/format.ts';
+import { balanceText } from '../../../shared/format.ts';
+import { useMember } from '../../../shared/reference.ts';
 
 const GENDER = ['未知', '男', '女'];
 
 /** A member's details and cards with balances; the full member page opens in a new tab. */
 export default function MemberDrawer({ id, onClose }: { id: number; onClose: () => void }) {
-  const q = useQuery({ queryKey: ['member', id], queryFn: () => call(memberInfo, { id }) });
+  const q = useMember(id);
   const m = q.data;
   return (
     <Drawer

@@ -1,28 +1,19 @@
 import { VideoCameraOutlined } from '@ant-design/icons';
-import { useQuery } from '@tanstack/react-query';
-import { Msg } from '@studio/contract';
 import { Alert, Button, Card, Descriptions, Popconfirm, Typography } from 'antd';
-import { call } from '../../../api/client.ts';
-import type { MeetingInfo, SessionInfo } from '../lib/calls.ts';
-import { cancelOnline, createMeeting, queryOnline } from '../lib/online-calls.ts';
-import { useAction } from '../lib/use-action.ts';
+import { useCancelOnlineRoom, useCreateOnlineRoom, useOnlineRoom } from '../hooks/session.ts';
+import type { MeetingInfo, SessionInfo } from '../types.ts';
 
 /** Polling while an on-demand room is being made after the first booking. */
 const CREATING_POLL_MS = 3000;
 
 /** Online classroom: none (create prompt), on demand (waiting for a booking), or a room with its info. */
 export function OnlinePanel({ s }: { s: SessionInfo }) {
-  const create = useAction(() => call(createMeeting, { id: s.id, type: s.realCount === 0 ? 1 : 2 }), Msg.onlineCreated);
-  const cancel = useAction(() => call(cancelOnline, { id: s.id }), Msg.onlineCancelled);
+  const create = useCreateOnlineRoom(s.id, s.realCount === 0);
+  const cancel = useCancelOnlineRoom(s.id);
   const creating = s.isOnline === 1 && s.realCount > 0 && !s.meetingInfo;
   // The room of an on-demand session is made by the server after the first booking: ask for it
   // (and for the last failure) until it is there.
-  const online = useQuery({
-    queryKey: ['session', s.id, 'online'],
-    queryFn: () => call(queryOnline, { id: s.id }, { silent: true }),
-    enabled: creating,
-    refetchInterval: (q) => (q.state.data?.meetingInfo ? false : CREATING_POLL_MS),
-  });
+  const online = useOnlineRoom(s.id, creating, CREATING_POLL_MS);
   const m = ((creating ? online.data?.meetingInfo : s.meetingInfo) ?? {}) as MeetingInfo;
   const meetingError = creating && !online.data?.meetingInfo ? online.data?.meetingError : null;
   const onDemandWaiting = s.isOnline === 1 && s.realCount === 0;

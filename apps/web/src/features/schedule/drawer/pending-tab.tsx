@@ -1,21 +1,19 @@
 import { Msg, PendingStatus } from '@studio/contract';
-import { useQuery } from '@tanstack/react-query';
 import { App, Button, Space, Table, Tag } from 'antd';
-import { call } from '../../../api/client.ts';
-import { cancelPending, pendingList, type PendingItem } from '../lib/calls.ts';
-import { useAction } from '../lib/use-action.ts';
+import { useCancelPending, useSessionPendings } from '../hooks/session.ts';
+import type { PendingItem } from '../types.ts';
 
 interface Props {
-  tid: number;
+  sessionId: number;
   onMember: (id: number) => void;
   onSignIn: (p: PendingItem) => void;
 }
 
 /** Mode 1: members booked without deduction, waiting to sign in on site. */
-export function PendingTab({ tid, onMember, onSignIn }: Props) {
+export function PendingTab({ sessionId, onMember, onSignIn }: Props) {
   const { modal } = App.useApp();
-  const q = useQuery({ queryKey: ['session', tid, 'pending'], queryFn: () => call(pendingList, { tid }) });
-  const cancel = useAction((pendingId: number) => call(cancelPending, { pendingId }), Msg.bookingCancelled);
+  const q = useSessionPendings(sessionId);
+  const cancel = useCancelPending();
   const confirmCancel = (p: PendingItem) =>
     modal.confirm({
       title: '取消预约',

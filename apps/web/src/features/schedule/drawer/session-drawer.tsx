@@ -1,10 +1,10 @@
 import { DeleteOutlined, DownloadOutlined, EditOutlined, UserAddOutlined } from '@ant-design/icons';
-import { useQuery } from '@tanstack/react-query';
 import { Button, Drawer, Result, Skeleton, Space, Tabs } from 'antd';
 import { lazy, Suspense, useState } from 'react';
-import { call } from '../../../api/client.ts';
-import { queryTimetableInfo, type BookingRow, type PendingItem } from '../lib/calls.ts';
+import { useWrite } from '../../../shared/use-write.ts';
 import { DEDUCT_AT_SIGN_IN } from '@studio/contract';
+import { useSessionInfo } from '../hooks/session.ts';
+import type { BookingRow, PendingItem } from '../types.ts';
 import { BookedTab } from './booked-tab.tsx';
 import { HistoryTab } from './history-tab.tsx';
 import { OnlinePanel } from './online-panel.tsx';
@@ -26,31 +26,18 @@ type Open =
   | { kind: 'receipt'; row: BookingRow }
   | null;
 
-export function useSessionInfo(id: number) {
-  return useQuery({ queryKey: ['session', id, 'info'], queryFn: () => call(queryTimetableInfo, { id }) });
-}
-
 /** The session's details, online classroom, bookings, pendings and history. */
 export default function SessionDrawer({ id, onClose }: { id: number; onClose: () => void }) {
   const info = useSessionInfo(id);
   const [open, setOpen] = useState<Open>(null);
   const [memberId, setMemberId] = useState<number | null>(null);
-  const [exporting, setExporting] = useState(false);
   const s = info.data;
   const signInMode = s?.deductionMode === DEDUCT_AT_SIGN_IN;
 
-  const exportThis = async () => {
-    if (!s) return;
-    setExporting(true);
-    try {
-      const { exportSession } = await import('../lib/export-xlsx.ts');
-      await exportSession(s);
-    } catch {
-      // the helper has shown the message
-    } finally {
-      setExporting(false);
-    }
-  };
+  const exporting = useWrite(async () => {
+    const { exportSession } = await import('../lib/export-xlsx.ts');
+    if (s) await exportSession(s);
+  });
 
   const tabs = [
     ...(signInMode
@@ -59,7 +46,11 @@ export default function SessionDrawer({ id, onClose }: { id: number; onClose: ()
             key: 'pending',
             label: '待签到',
             children: (
-              <PendingTab tid={id} onMember={setMemberId} onSignIn={(p) => setOpen({ kind: 'book', pending: p })} />
+              <PendingTab
+                sessionId={id}
+                onMember={setMemberId}
+                onSignIn={(p) => setOpen({ kind: 'book', pending: p })}
+              />
             ),
           },
         ]
@@ -69,14 +60,14 @@ export default function SessionDrawer({ id, onClose }: { id: number; onClose: ()
       label: signInMode ? '已签到' : '已预约',
       children: (
         <BookedTab
-          tid={id}
+          sessionId={id}
           onMember={setMemberId}
           onCancel={(row) => setOpen({ kind: 'cancel', row })}
           onReceipt={(row) => setOpen({ kind: 'receipt', row })}
         />
       ),
     },
-    { key: 'history', label: '预约记录', children: <HistoryTab tid={id} /> },
+    { key: 'history', label: '预约记录', children: <HistoryTab sessionId={id} /> },
   ];
 
   return (
@@ -111,7 +102,7 @@ export default function SessionDrawer({ id, onClose }: { id: number; onClose: ()
             <Button type="primary" icon={<UserAddOutlined />} onClick={() => setOpen({ kind: 'book' })}>
               预约会员
             </Button>
-            <Button icon={<DownloadOutlined />} loading={exporting} onClick={exportThis}>
+            <Button icon={<DownloadOutlined />} loading={exporting.loading} onClick={() => void exporting.run()}>
               导出本节预约
             </Button>
           </Space>

@@ -1,6 +1,6 @@
 import { Descriptions, Tag } from 'antd';
-import type { SessionInfo } from '../lib/calls.ts';
-import { ageLimitText, deductModeText, genderLimitText, minutesBetween, timeRange } from '../lib/format.ts';
+import { ageLimitText, deductModeText, genderLimitText, minutesBetween, timeRange } from '../../../shared/format.ts';
+import type { SessionInfo } from '../types.ts';
 
 /** The session's facts at the top of the drawer. */
 export function SessionHeader({ s, signInMode }: { s: SessionInfo; signInMode: boolean }) {

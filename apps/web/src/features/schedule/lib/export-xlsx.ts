@@ -1,7 +1,20 @@
 // Loaded on demand: ExcelJS is large and only needed when exporting.
 import { EXPORT_COURSE_NAME_CHARS } from '@studio/contract';
-import { call } from '../../../api/client.ts';
-import { exportSessionReservation, type ExportRowView, type SessionInfo } from './calls.ts';
+import { bookingsOfSession } from '../hooks/batch.ts';
+import type { SessionInfo } from '../types.ts';
+
+/** One export row (spec section 3: the nine columns). */
+export interface ExportRowView {
+  courseTime: string;
+  teacher: string;
+  member: string;
+  card: string;
+  usedCount: number;
+  mobile: string;
+  courseName: string;
+  studentCount: number;
+  remark: string | null;
+}
 
 /** The nine fixed headings (spec section 3, export row). */
 export const EXPORT_HEADINGS = [
@@ -62,8 +75,8 @@ export function rangeFileName(from: string, to: string): string {
   return `【团课】${from}-${to}预约`;
 }
 
-/** Exports one session's reservations. */
+/** Exports one session's bookings. */
 export async function exportSession(s: SessionInfo): Promise<void> {
-  const rows = await call(exportSessionReservation, { id: s.id });
+  const rows = await bookingsOfSession(s.id);
   await downloadXlsx(rows, sessionFileName(s));
 }

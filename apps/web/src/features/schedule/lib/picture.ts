@@ -1,5 +1,5 @@
 import { PICTURE_CAPTURE_TIMEOUT_MS } from '@studio/contract';
-import type { CalendarSession } from './calls.ts';
+import type { CalendarSession } from '../types.ts';
 
 export type DayPart = 'morning' | 'afternoon' | 'evening';
 export const DAY_PARTS: { key: DayPart; label: string }[] = [

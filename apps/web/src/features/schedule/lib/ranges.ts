@@ -1,5 +1,5 @@
 import type { Dayjs } from 'dayjs';
-import dayjs from '../../../app/dayjs.ts';
+import dayjs from '../../../shared/dayjs.ts';
 
 type Preset = { label: string; value: [Dayjs, Dayjs] };
 

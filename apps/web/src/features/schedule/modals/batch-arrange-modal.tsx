@@ -1,19 +1,20 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { batchArrangeCourse, Msg, WEEKDAY_NAMES, type ReqOf } from '@studio/contract';
+import { Msg, WEEKDAY_NAMES } from '@studio/contract';
 import { App, Button, Checkbox, DatePicker, Form, InputNumber, Modal, Select, Space, Switch, TimePicker } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
-import { call } from '../../../api/client.ts';
-import { CardPicker } from '../components/card-picker.tsx';
-import { MemberPicker } from '../components/member-picker.tsx';
-import { AreaSelect, CourseSelect, TeacherSelect, useCourseCount } from '../components/selects.tsx';
-import { useAction } from '../lib/use-action.ts';
-import type { ToolModalProps } from '../schedule-page.tsx';
+import { CardPicker } from '../../../shared/pickers/card-picker.tsx';
+import { MemberPicker } from '../../../shared/pickers/member-picker.tsx';
+import { CourseSelect, useCourseCapacity } from '../../../shared/pickers/course-select.tsx';
+import { TeacherSelect } from '../../../shared/pickers/teacher-select.tsx';
+import { VenueSelect } from '../../../shared/pickers/venue-select.tsx';
+import { useBatchArrange } from '../hooks/batch.ts';
+import type { ToolModalProps } from '../types.ts';
 
 interface StudentRow {
   key: number;
   memberId?: number;
-  mcId?: number;
+  cardId?: number;
 }
 
 /** Monday first, as the calendar; values are JavaScript weekdays (0 = Sunday). */
@@ -23,29 +24,26 @@ let rowKey = 0;
 /** Create sessions on ticked weekdays from a start date, with fixed students booked into each. */
 export default function BatchArrangeModal({ onClose }: ToolModalProps) {
   const { message } = App.useApp();
-  const courseCount = useCourseCount();
-  const [cid, setCid] = useState<number>();
+  const capacityOf = useCourseCapacity();
+  const [courseId, setCourseId] = useState<number>();
   const [students, setStudents] = useState<number | null>(null);
-  const [tid, setTid] = useState<number>();
+  const [teacherId, setTeacherId] = useState<number>();
   const [startDate, setStartDate] = useState<Dayjs | null>(null);
-  const [areaId, setAreaId] = useState<number | null>(null);
+  const [venueId, setVenueId] = useState<number | null>(null);
   const [times, setTimes] = useState<Record<number, Dayjs | null>>({});
   const [ticked, setTicked] = useState<number[]>([]);
   const [arrangeTimes, setArrangeTimes] = useState<number | null>(null);
   const [isOnline, setIsOnline] = useState(false);
   const [rows, setRows] = useState<StudentRow[]>([{ key: rowKey++ }]);
 
-  const save = useAction(
-    (payload: ReqOf<typeof batchArrangeCourse>) => call(batchArrangeCourse, payload),
-    Msg.batchArranged,
-  );
+  const save = useBatchArrange();
   const fail = (m: string) => {
     void message.error(m);
     return false;
   };
 
   const addRow = () => {
-    const i = rows.findIndex((r) => !r.memberId || !r.mcId);
+    const i = rows.findIndex((r) => !r.memberId || !r.cardId);
     if (i >= 0) return fail(Msg.completeStudent(i + 1));
     if (rows.length >= (students ?? 0)) return fail(Msg.studentsCap);
     setRows([...rows, { key: rowKey++ }]);
@@ -55,27 +53,27 @@ export default function BatchArrangeModal({ onClose }: ToolModalProps) {
     setRows((rs) => rs.map((r) => (r.key === key ? { ...r, ...patch } : r)));
 
   const onOk = async () => {
-    if (!cid) return fail(Msg.chooseCourse);
+    if (!courseId) return fail(Msg.chooseCourse);
     if (!students) return fail(Msg.studentsNotZero);
-    if (!tid) return fail(Msg.chooseTeacher);
+    if (!teacherId) return fail(Msg.chooseTeacher);
     if (!startDate) return fail(Msg.chooseStartDate);
     if (!ticked.length) return fail(Msg.chooseWeekdays);
     if (!arrangeTimes) return fail(Msg.arrangeTimes);
     for (const d of WEEKDAYS) if (ticked.includes(d) && !times[d]) return fail(Msg.weekdayTime(WEEKDAY_NAMES[d]));
-    const chosen = rows.filter((r) => r.memberId || r.mcId);
-    const bad = rows.findIndex((r) => r.memberId && !r.mcId);
+    const chosen = rows.filter((r) => r.memberId || r.cardId);
+    const bad = rows.findIndex((r) => r.memberId && !r.cardId);
     if (bad >= 0) return fail(Msg.completeStudent(bad + 1));
     if (chosen.length > students) return fail(Msg.studentsCap);
     const ok = await save.run({
-      cid,
-      areaId,
-      students,
-      tid,
+      courseId,
+      teacherId,
+      venueId,
+      capacity: students,
       startDate: startDate.format('YYYY-MM-DD'),
-      arrangeTimes,
-      courseTimes: ticked.map((weekday) => ({ weekday, arrangeTime: times[weekday]!.format('HH:mm') })),
-      mcIds: chosen.map((r) => r.mcId!),
-      isOnline: isOnline ? 1 : 0,
+      sessions: arrangeTimes,
+      weekTimes: ticked.map((weekday) => ({ weekday, time: times[weekday]!.format('HH:mm') })),
+      cardIds: chosen.map((r) => r.cardId!),
+      online: isOnline,
     });
     if (ok) onClose();
     return ok;
@@ -96,10 +94,10 @@ export default function BatchArrangeModal({ onClose }: ToolModalProps) {
       <Form layout="horizontal" labelCol={{ span: 5 }} wrapperCol={{ span: 18 }}>
         <Form.Item label="课程" required>
           <CourseSelect
-            value={cid}
+            value={courseId}
             onChange={(v: number) => {
-              setCid(v);
-              setStudents(courseCount(v) ?? null);
+              setCourseId(v);
+              setStudents(capacityOf(v) ?? null);
               setRows([{ key: rowKey++ }]);
             }}
           />
@@ -108,10 +106,10 @@ export default function BatchArrangeModal({ onClose }: ToolModalProps) {
           <InputNumber min={0} precision={0} value={students} onChange={setStudents} style={{ width: 160 }} />
         </Form.Item>
         <Form.Item label="上课老师" required>
-          <TeacherSelect value={tid} onChange={setTid} />
+          <TeacherSelect value={teacherId} onChange={setTeacherId} />
         </Form.Item>
         <Form.Item label="场地">
-          <AreaSelect value={areaId} onChange={setAreaId} />
+          <VenueSelect value={venueId} onChange={setVenueId} />
         </Form.Item>
         <Form.Item label="开课日期" required>
           <DatePicker value={startDate} onChange={setStartDate} />
@@ -151,10 +149,10 @@ export default function BatchArrangeModal({ onClose }: ToolModalProps) {
               <div key={r.key} style={{ display: 'flex', gap: 8, alignItems: 'flex-start' }}>
                 <span style={{ lineHeight: '32px', whiteSpace: 'nowrap' }}>学生{i + 1}</span>
                 <div style={{ width: 200, flex: 'none' }}>
-                  {cid ? (
+                  {courseId ? (
                     <MemberPicker
                       value={r.memberId}
-                      onChange={(id) => setRow(r.key, { memberId: id, mcId: undefined })}
+                      onChange={(id) => setRow(r.key, { memberId: id, cardId: undefined })}
                     />
                   ) : (
                     <Select
@@ -167,10 +165,10 @@ export default function BatchArrangeModal({ onClose }: ToolModalProps) {
                 </div>
                 <div style={{ width: 200, flex: 'none' }}>
                   <CardPicker
-                    mid={r.memberId}
-                    courseId={cid}
-                    value={r.mcId}
-                    onChange={(v) => setRow(r.key, { mcId: v })}
+                    memberId={r.memberId}
+                    courseId={courseId}
+                    value={r.cardId}
+                    onChange={(v) => setRow(r.key, { cardId: v })}
                   />
                 </div>
                 <Button
@@ -180,8 +178,8 @@ export default function BatchArrangeModal({ onClose }: ToolModalProps) {
                 />
               </div>
             ))}
-            {!cid && <span style={{ color: '#8c8c8c' }}>{Msg.courseFirstThenStudent}</span>}
-            <Button icon={<PlusOutlined />} onClick={addRow} disabled={!cid}>
+            {!courseId && <span style={{ color: '#8c8c8c' }}>{Msg.courseFirstThenStudent}</span>}
+            <Button icon={<PlusOutlined />} onClick={addRow} disabled={!courseId}>
               添加学生
             </Button>
           </Space>

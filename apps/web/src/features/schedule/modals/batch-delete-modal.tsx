@@ -1,25 +1,20 @@
-import { batchCancelTimetable, Msg } from '@studio/contract';
+import { Msg } from '@studio/contract';
 import { Alert, App, DatePicker, Form, Modal } from 'antd';
 import type { Dayjs } from 'dayjs';
-import { call } from '../../../api/client.ts';
-import { AreaSelect } from '../components/selects.tsx';
-import { useAction } from '../lib/use-action.ts';
-import type { ToolModalProps } from '../schedule-page.tsx';
+import { VenueSelect } from '../../../shared/pickers/venue-select.tsx';
+import { useBatchDelete } from '../hooks/batch.ts';
+import type { ToolModalProps } from '../types.ts';
 
 interface Values {
   range?: [Dayjs | null, Dayjs | null] | null;
-  areaId?: number | null;
+  venueId?: number | null;
 }
 
 /** Delete every session of a date range (and venue), with refunds. */
 export default function BatchDeleteModal({ onClose }: ToolModalProps) {
   const [form] = Form.useForm<Values>();
   const { message } = App.useApp();
-  const del = useAction(
-    (from: string, to: string, areaId: number | null) =>
-      call(batchCancelTimetable, { fromDate: from, toDate: to, areaId }),
-    Msg.batchDeleted,
-  );
+  const del = useBatchDelete();
   const onOk = async () => {
     const v = form.getFieldsValue();
     const [a, b] = v.range ?? [];
@@ -28,7 +23,7 @@ export default function BatchDeleteModal({ onClose }: ToolModalProps) {
       form.setFields([{ name: 'range', errors: [Msg.chooseDates] }]);
       return;
     }
-    if (await del.run(a.format('YYYY-MM-DD'), b.format('YYYY-MM-DD'), v.areaId ?? null)) onClose();
+    if (await del.run(a.format('YYYY-MM-DD'), b.format('YYYY-MM-DD'), v.venueId ?? null)) onClose();
   };
   return (
     <Modal
@@ -46,8 +41,8 @@ export default function BatchDeleteModal({ onClose }: ToolModalProps) {
         <Form.Item label="日期范围" name="range" required>
           <DatePicker.RangePicker style={{ width: '100%' }} />
         </Form.Item>
-        <Form.Item label="场地" name="areaId">
-          <AreaSelect />
+        <Form.Item label="场地" name="venueId">
+          <VenueSelect />
         </Form.Item>
       </Form>
     </Modal>

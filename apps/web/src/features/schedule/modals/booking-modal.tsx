@@ -1,12 +1,11 @@
 import { Msg } from '@studio/contract';
 import { Alert, Form, Input, InputNumber, Modal, Typography } from 'antd';
 import { useState } from 'react';
-import { call } from '../../../api/client.ts';
-import { CardPicker, useMemberCards } from '../components/card-picker.tsx';
-import { MemberPicker } from '../components/member-picker.tsx';
-import { addPending, addReservation, signInPending, type PendingItem, type SessionInfo } from '../lib/calls.ts';
-import { amountText } from '../lib/format.ts';
-import { useAction } from '../lib/use-action.ts';
+import { amountText } from '../../../shared/format.ts';
+import { CardPicker, useCardsForCourse } from '../../../shared/pickers/card-picker.tsx';
+import { MemberPicker } from '../../../shared/pickers/member-picker.tsx';
+import { useBookMember } from '../hooks/session.ts';
+import type { PendingItem, SessionInfo } from '../types.ts';
 
 interface Props {
   session: SessionInfo;
@@ -18,7 +17,7 @@ interface Props {
 
 interface Values {
   memberId?: number;
-  mcId?: number;
+  cardId?: number;
   studentCount: number;
   remark: string;
 }
@@ -28,22 +27,14 @@ export default function BookingModal({ session, signInMode, pending, onClose }: 
   const [form] = Form.useForm<Values>();
   const [selected, setSelected] = useState<PendingItem | undefined>(pending);
   const memberId = Form.useWatch('memberId', form);
-  const mcId = Form.useWatch('mcId', form);
+  const cardId = Form.useWatch('cardId', form);
   const count = Form.useWatch('studentCount', form) ?? 1;
-  const cards = useMemberCards(memberId, session.courseId);
-  const card = cards.data?.find((c) => c.id === mcId);
+  const cards = useCardsForCourse(memberId, session.courseId);
+  const card = cards.data?.find((c) => c.id === cardId);
   const signingIn = !!selected;
   const needCard = !signInMode || signingIn;
 
-  const submit = useAction(
-    async (v: Values) => {
-      const remark = v.remark?.trim() ?? '';
-      if (selected) return call(signInPending, { pendingId: selected.pending.id, mcId: v.mcId!, remark });
-      if (signInMode) return call(addPending, { mid: v.memberId!, tid: session.id, studentCount: 1, remark });
-      return call(addReservation, { mcId: v.mcId!, tid: session.id, studentCount: v.studentCount, remark });
-    },
-    signingIn ? '签到成功' : Msg.booked,
-  );
+  const submit = useBookMember(session.id, signInMode, selected?.pending.id);
 
   const onOk = async () => {
     let v: Values;
@@ -52,7 +43,13 @@ export default function BookingModal({ session, signInMode, pending, onClose }: 
     } catch {
       return;
     }
-    if (await submit.run(v)) {
+    const booked = await submit.run({
+      memberId: v.memberId!,
+      cardId: v.cardId!,
+      studentCount: v.studentCount,
+      remark: v.remark?.trim() ?? '',
+    });
+    if (booked) {
       setSelected(undefined);
       form.setFieldsValue({ studentCount: 1, remark: '' });
       onClose();
@@ -81,7 +78,7 @@ export default function BookingModal({ session, signInMode, pending, onClose }: 
         layout="vertical"
         initialValues={{
           memberId: selected?.member.id,
-          mcId: selected?.mcId ?? undefined,
+          cardId: selected?.mcId ?? undefined,
           studentCount: selected?.studentCount ?? 1,
           remark: selected?.remark ?? '',
         }}
@@ -95,16 +92,16 @@ export default function BookingModal({ session, signInMode, pending, onClose }: 
             disabled={signingIn}
             initial={selected?.member}
             onChange={(id) => {
-              form.setFieldsValue({ memberId: id, mcId: undefined });
+              form.setFieldsValue({ memberId: id, cardId: undefined });
             }}
           />
         </Form.Item>
         <Form.Item
           label="会员卡"
-          name="mcId"
+          name="cardId"
           rules={needCard ? [{ required: true, type: 'number', min: 1, message: Msg.fillAll }] : []}
         >
-          <CardPicker mid={memberId} courseId={session.courseId} />
+          <CardPicker memberId={memberId} courseId={session.courseId} />
         </Form.Item>
         <Form.Item
           label="上课人数"

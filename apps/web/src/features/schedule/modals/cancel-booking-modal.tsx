@@ -1,13 +1,12 @@
 import { Msg } from '@studio/contract';
 import { Alert, Descriptions, Modal } from 'antd';
-import { call } from '../../../api/client.ts';
-import { cancelReservation, type BookingRow } from '../lib/calls.ts';
-import { amountText } from '../lib/format.ts';
-import { useAction } from '../lib/use-action.ts';
+import { amountText } from '../../../shared/format.ts';
+import { useCancelBooking } from '../hooks/session.ts';
+import type { BookingRow } from '../types.ts';
 
 /** Confirm cancelling a booking; what was deducted is refunded. */
 export default function CancelBookingModal({ row, onClose }: { row: BookingRow; onClose: () => void }) {
-  const cancel = useAction(() => call(cancelReservation, { id: row.reservationId }), Msg.bookingCancelled);
+  const cancel = useCancelBooking(row.reservationId);
   return (
     <Modal
       open

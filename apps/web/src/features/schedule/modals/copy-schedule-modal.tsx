@@ -1,12 +1,11 @@
-import { COPY_MAX_DAYS, copyTimetable, Msg } from '@studio/contract';
+import { COPY_MAX_DAYS, Msg } from '@studio/contract';
 import { Checkbox, DatePicker, Form, Modal, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
-import { call } from '../../../api/client.ts';
-import { AreaSelect } from '../components/selects.tsx';
+import { VenueSelect } from '../../../shared/pickers/venue-select.tsx';
+import { useCopySchedule } from '../hooks/batch.ts';
 import { aheadPresets, copyPresets, rangeDays } from '../lib/ranges.ts';
-import { useAction } from '../lib/use-action.ts';
-import type { ToolModalProps } from '../schedule-page.tsx';
+import type { ToolModalProps } from '../types.ts';
 
 type Range = [Dayjs | null, Dayjs | null] | null;
 
@@ -21,19 +20,8 @@ export default function CopyScheduleModal({ onClose }: ToolModalProps) {
   const [after, setAfter] = useState<Range>(null);
   const [errors, setErrors] = useState<{ former?: string | null; after?: string | null }>({});
   const [copyPending, setCopyPending] = useState(false);
-  const [areaId, setAreaId] = useState<number | null>(null);
-  const copy = useAction(
-    () =>
-      call(copyTimetable, {
-        formerFromDate: former![0]!.format('YYYY-MM-DD'),
-        formerToDate: former![1]!.format('YYYY-MM-DD'),
-        afterFromDate: after![0]!.format('YYYY-MM-DD'),
-        afterToDate: after![1]!.format('YYYY-MM-DD'),
-        isCopyPending: copyPending ? 1 : 0,
-        areaId,
-      }),
-    Msg.copied,
-  );
+  const [venueId, setVenueId] = useState<number | null>(null);
+  const copy = useCopySchedule();
 
   const onPick = (which: 'former' | 'after', r: Range) => {
     (which === 'former' ? setFormer : setAfter)(r);
@@ -47,7 +35,13 @@ export default function CopyScheduleModal({ onClose }: ToolModalProps) {
     }
     setErrors(e);
     if (e.former || e.after) return;
-    if (await copy.run()) onClose();
+    const copied = await copy.run({
+      from: [former![0]!.format('YYYY-MM-DD'), former![1]!.format('YYYY-MM-DD')],
+      to: [after![0]!.format('YYYY-MM-DD'), after![1]!.format('YYYY-MM-DD')],
+      withPendings: copyPending,
+      venueId,
+    });
+    if (copied) onClose();
   };
 
   return (
@@ -65,43 +59,47 @@ export default function CopyScheduleModal({ onClose }: ToolModalProps) {
         把一个时间段（最多7天）的课程复制到另一个同样天数的时间段。
       </Typography.Paragraph>
       <Form layout="vertical">
-        <Form.Item
+        <RangeItem
           label="复制哪段时间的课程"
-          required
-          validateStatus={errors.former ? 'error' : undefined}
-          help={errors.former}
-        >
-          <div data-testid="copy-former">
-            <DatePicker.RangePicker
-              style={{ width: '100%' }}
-              presets={copyPresets}
-              value={former}
-              onChange={(r) => onPick('former', r)}
-            />
-          </div>
-        </Form.Item>
-        <Form.Item
+          testId="copy-former"
+          presets={copyPresets}
+          value={former}
+          error={errors.former}
+          onChange={(r) => onPick('former', r)}
+        />
+        <RangeItem
           label="复制到哪段时间"
-          required
-          validateStatus={errors.after ? 'error' : undefined}
-          help={errors.after}
-        >
-          <div data-testid="copy-after">
-            <DatePicker.RangePicker
-              style={{ width: '100%' }}
-              presets={aheadPresets}
-              value={after}
-              onChange={(r) => onPick('after', r)}
-            />
-          </div>
-        </Form.Item>
+          testId="copy-after"
+          presets={aheadPresets}
+          value={after}
+          error={errors.after}
+          onChange={(r) => onPick('after', r)}
+        />
         <Form.Item label="场地">
-          <AreaSelect value={areaId} onChange={setAreaId} />
+          <VenueSelect value={venueId} onChange={setVenueId} />
         </Form.Item>
         <Checkbox checked={copyPending} onChange={(e) => setCopyPending(e.target.checked)}>
           同时复制预约（待签到）
         </Checkbox>
       </Form>
     </Modal>
+  );
+}
+
+/** One of the two periods: a range picker with its shortcuts and its message. */
+function RangeItem(p: {
+  label: string;
+  testId: string;
+  presets: typeof copyPresets;
+  value: Range;
+  error?: string | null;
+  onChange: (r: Range) => void;
+}) {
+  return (
+    <Form.Item label={p.label} required validateStatus={p.error ? 'error' : undefined} help={p.error}>
+      <div data-testid={p.testId}>
+        <DatePicker.RangePicker style={{ width: '100%' }} presets={p.presets} value={p.value} onChange={p.onChange} />
+      </div>
+    </Form.Item>
   );
 }

@@ -1,8 +1,7 @@
 import { Msg } from '@studio/contract';
 import { Alert, Modal, Typography } from 'antd';
-import { call } from '../../../api/client.ts';
-import { cancelTimetable, type SessionInfo } from '../lib/calls.ts';
-import { useAction } from '../lib/use-action.ts';
+import { useDeleteSession } from '../hooks/session.ts';
+import type { SessionInfo } from '../types.ts';
 
 interface Props {
   session: SessionInfo;
@@ -12,7 +11,7 @@ interface Props {
 
 /** Confirm deleting a session: every booking is cancelled and count cards refunded. */
 export default function DeleteSessionModal({ session, onClose, onDeleted }: Props) {
-  const del = useAction(() => call(cancelTimetable, { id: session.id }), Msg.deleted);
+  const del = useDeleteSession(session.id);
   return (
     <Modal
       open

@@ -1,65 +1,53 @@
-import {
-  batchAddMemberReservation,
-  Msg,
-  queryHasArrangeCourseCount,
-  queryHasArrangeCourseTeachers,
-} from '@studio/contract';
-import { useQuery } from '@tanstack/react-query';
+import { Msg } from '@studio/contract';
 import { App, Checkbox, DatePicker, Form, InputNumber, Modal, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
-import { call } from '../../../api/client.ts';
-import { CardPicker } from '../components/card-picker.tsx';
-import { MemberPicker } from '../components/member-picker.tsx';
-import { CourseSelect } from '../components/selects.tsx';
-import { useAction } from '../lib/use-action.ts';
-import type { ToolModalProps } from '../schedule-page.tsx';
+import { CardPicker } from '../../../shared/pickers/card-picker.tsx';
+import { MemberPicker } from '../../../shared/pickers/member-picker.tsx';
+import { CourseSelect } from '../../../shared/pickers/course-select.tsx';
+import { useDropIn, useDropInCount, useDropInTeachers } from '../hooks/batch.ts';
+import type { ToolModalProps } from '../types.ts';
 
 /** Book one member card into the next N sessions of a course taught by the chosen teachers. */
 export default function DropInModal({ onClose }: ToolModalProps) {
   const { message } = App.useApp();
-  const [cid, setCid] = useState<number>();
+  const [courseId, setCourseId] = useState<number>();
   const [startDate, setStartDate] = useState<Dayjs | null>(null);
   const [memberId, setMemberId] = useState<number>();
-  const [mcId, setMcId] = useState<number>();
-  const [tids, setTids] = useState<number[]>([]);
+  const [cardId, setCardId] = useState<number>();
+  const [teacherIds, setTeacherIds] = useState<number[]>([]);
   const [times, setTimes] = useState<number | null>(1);
   const date = startDate?.format('YYYY-MM-DD');
 
-  const teachers = useQuery({
-    queryKey: ['drop-in-teachers', cid, date],
-    queryFn: () => call(queryHasArrangeCourseTeachers, { cid: cid!, startDate: date! }),
-    enabled: !!cid && !!date,
-  });
-  const remaining = useQuery({
-    queryKey: ['drop-in-count', cid, date, tids],
-    queryFn: () => call(queryHasArrangeCourseCount, { cid: cid!, startDate: date!, tids }),
-    enabled: !!cid && !!date && tids.length > 0,
-  });
-
-  const save = useAction(
-    () => call(batchAddMemberReservation, { mcId: mcId!, cid: cid!, tids, startDate: date!, times: times! }),
-    Msg.dropInAdded,
-  );
+  const teachers = useDropInTeachers(courseId, date);
+  const remaining = useDropInCount(courseId, date, teacherIds);
+  const save = useDropIn();
   const onOk = async () => {
-    const problem = !cid
+    const problem = !courseId
       ? Msg.chooseCourse
       : !date
         ? Msg.chooseStartDate
         : !memberId
           ? Msg.chooseMember
-          : !mcId
+          : !cardId
             ? Msg.fillAll
             : !times
               ? Msg.timesNotZero
-              : !tids.length
+              : !teacherIds.length
                 ? Msg.chooseTeachers
                 : null;
     if (problem) {
       void message.error(problem);
       return;
     }
-    if (await save.run()) onClose();
+    const added = await save.run({
+      cardId: cardId!,
+      courseId: courseId!,
+      teacherIds,
+      startDate: date!,
+      times: times!,
+    });
+    if (added) onClose();
   };
 
   return (
@@ -76,11 +64,11 @@ export default function DropInModal({ onClose }: ToolModalProps) {
       <Form layout="horizontal" labelCol={{ span: 5 }} wrapperCol={{ span: 18 }}>
         <Form.Item label="课程" required>
           <CourseSelect
-            value={cid}
+            value={courseId}
             onChange={(v: number) => {
-              setCid(v);
-              setTids([]);
-              setMcId(undefined);
+              setCourseId(v);
+              setTeacherIds([]);
+              setCardId(undefined);
             }}
           />
         </Form.Item>
@@ -89,7 +77,7 @@ export default function DropInModal({ onClose }: ToolModalProps) {
             value={startDate}
             onChange={(d) => {
               setStartDate(d);
-              setTids([]);
+              setTeacherIds([]);
             }}
           />
         </Form.Item>
@@ -98,27 +86,27 @@ export default function DropInModal({ onClose }: ToolModalProps) {
             value={memberId}
             onChange={(id) => {
               setMemberId(id);
-              setMcId(undefined);
+              setCardId(undefined);
             }}
           />
         </Form.Item>
         <Form.Item label="会员卡" required>
-          <CardPicker mid={memberId} courseId={cid} value={mcId} onChange={setMcId} />
+          <CardPicker memberId={memberId} courseId={courseId} value={cardId} onChange={setCardId} />
         </Form.Item>
         <Form.Item label="任课教师" required>
-          {!cid || !date ? (
+          {!courseId || !date ? (
             <Typography.Text type="secondary">先选择课程和开始日期</Typography.Text>
           ) : teachers.data?.length === 0 ? (
             <Typography.Text type="secondary">该日期之后没有这门课程的排课</Typography.Text>
           ) : (
             <Checkbox.Group
-              value={tids}
-              onChange={(v) => setTids(v as number[])}
+              value={teacherIds}
+              onChange={(v) => setTeacherIds(v as number[])}
               options={(teachers.data ?? []).map((t) => ({ value: t.id, label: t.name }))}
             />
           )}
         </Form.Item>
-        {tids.length > 0 && (
+        {teacherIds.length > 0 && (
           <Form.Item label="剩余课程">
             <span data-testid="drop-in-remaining">{remaining.data ?? '…'} 节</span>
           </Form.Item>

@@ -1,16 +1,24 @@
-import { batchExportReservation, Msg } from '@studio/contract';
+import { Msg } from '@studio/contract';
 import { App, DatePicker, Form, Modal } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
-import { call } from '../../../api/client.ts';
-import type { ToolModalProps } from '../schedule-page.tsx';
+import { useWrite } from '../../../shared/use-write.ts';
+import { bookingsBetween } from '../hooks/batch.ts';
+import type { ToolModalProps } from '../types.ts';
 
-/** Export the reservations of a date range to .xlsx. */
+/** Export the bookings of a date range to .xlsx. */
 export default function ExportModal({ onClose }: ToolModalProps) {
   const { message } = App.useApp();
   const [range, setRange] = useState<[Dayjs | null, Dayjs | null] | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [loading, setLoading] = useState(false);
+  const exporting = useWrite(
+    async (from: string, to: string) => {
+      const rows = await bookingsBetween(from, to);
+      const { downloadXlsx, rangeFileName } = await import('../lib/export-xlsx.ts');
+      await downloadXlsx(rows, rangeFileName(from, to));
+    },
+    { success: Msg.ok },
+  );
   const onOk = async () => {
     const [a, b] = range ?? [];
     if (!a || !b) {
@@ -18,21 +26,7 @@ export default function ExportModal({ onClose }: ToolModalProps) {
       void message.error(Msg.submitChooseDates);
       return;
     }
-    if (loading) return;
-    setLoading(true);
-    try {
-      const from = a.format('YYYY-MM-DD');
-      const to = b.format('YYYY-MM-DD');
-      const rows = await call(batchExportReservation, { fromDate: from, toDate: to });
-      const { downloadXlsx, rangeFileName } = await import('../lib/export-xlsx.ts');
-      await downloadXlsx(rows, rangeFileName(from, to));
-      void message.success(Msg.ok);
-      onClose();
-    } catch {
-      // the helper has shown the server's message
-    } finally {
-      setLoading(false);
-    }
+    if (await exporting.run(a.format('YYYY-MM-DD'), b.format('YYYY-MM-DD'))) onClose();
   };
   return (
     <Modal
@@ -40,7 +34,7 @@ export default function ExportModal({ onClose }: ToolModalProps) {
       title="导出预约"
       okText="导出"
       cancelText="取消"
-      confirmLoading={loading}
+      confirmLoading={exporting.loading}
       onOk={onOk}
       onCancel={onClose}
     >

@@ -4,19 +4,16 @@ import {
   PICTURE_DEFAULT_TITLE,
   PICTURE_DOWNLOAD_DELAY_MS,
   PICTURE_FILE_NAME,
-  storeSetting,
 } from '@studio/contract';
-import { useQuery } from '@tanstack/react-query';
 import { App, Button, Form, Input, Modal, Radio, Skeleton, Space } from 'antd';
 import { useEffect, useRef, useState } from 'react';
-import dayjs from '../../../app/dayjs.ts';
-import { call } from '../../../api/client.ts';
-import { useStore } from '../../../api/profile.ts';
+import dayjs from '../../../shared/dayjs.ts';
+import { useStoreSetting } from '../../../shared/reference.ts';
 import { TimetablePicture } from '../components/timetable-picture.tsx';
-import { queryTimetableByDate } from '../lib/calls.ts';
-import { sendTimetablePicture } from '../lib/online-calls.ts';
+import { useWeekSessions } from '../hooks/calendar.ts';
+import { sendPicture } from '../hooks/batch.ts';
 import { captureNode, CaptureTimeout, DEFAULT_REMINDER, downloadDataUrl, PICTURE_STYLES } from '../lib/picture.ts';
-import type { ToolModalProps } from '../schedule-page.tsx';
+import type { ToolModalProps } from '../types.ts';
 
 const WEEKS = [
   { value: 0, label: '本周' },
@@ -27,7 +24,6 @@ const WEEKS = [
 /** Generate the weekly timetable picture and download it as 周课表图.png. */
 export default function PictureModal({ onClose }: ToolModalProps) {
   const { message } = App.useApp();
-  const store = useStore();
   const [week, setWeek] = useState(0);
   const [styleKey, setStyleKey] = useState<(typeof PICTURE_STYLES)[number]['key']>('blue');
   const [title, setTitle] = useState<string>(PICTURE_DEFAULT_TITLE);
@@ -40,15 +36,8 @@ export default function PictureModal({ onClose }: ToolModalProps) {
 
   const monday = dayjs().startOf('week').add(week, 'week').format('YYYY-MM-DD');
   const sunday = dayjs(monday).add(6, 'day').format('YYYY-MM-DD');
-  const setting = useQuery({
-    queryKey: ['store-setting', store.id],
-    queryFn: () => call(storeSetting, { storeId: store.id }),
-  });
-  const sessions = useQuery({
-    queryKey: ['picture-week', monday],
-    queryFn: async () =>
-      (await call(queryTimetableByDate, { fromDate: monday, toDate: sunday })).flatMap((d) => d.list),
-  });
+  const setting = useStoreSetting();
+  const sessions = useWeekSessions(monday, sunday);
 
   const generate = async () => {
     if (busy || !node.current) return;
@@ -86,7 +75,7 @@ export default function PictureModal({ onClose }: ToolModalProps) {
     if (busy || !node.current) return;
     setBusy(true);
     try {
-      await call(sendTimetablePicture, { image: await captureNode(node.current, PICTURE_CAPTURE_TIMEOUT_MS) });
+      await sendPicture(await captureNode(node.current, PICTURE_CAPTURE_TIMEOUT_MS));
       void message.success('已发送到企业微信群');
     } catch (e) {
       if (e instanceof CaptureTimeout) void message.error('生成图片超时，请重试');

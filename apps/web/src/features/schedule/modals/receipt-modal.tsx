@@ -1,10 +1,10 @@
 import { PrinterOutlined } from '@ant-design/icons';
 import { Button, Modal } from 'antd';
 import { createPortal } from 'react-dom';
-import dayjs from '../../../app/dayjs.ts';
-import { useStore } from '../../../api/profile.ts';
-import type { BookingRow, SessionInfo } from '../lib/calls.ts';
-import { amountText } from '../lib/format.ts';
+import dayjs from '../../../shared/dayjs.ts';
+import { amountText } from '../../../shared/format.ts';
+import { useStore } from '../../../shared/profile.ts';
+import type { BookingRow, SessionInfo } from '../types.ts';
 import '../receipt.css';
 
 /** Print rules exist only while the receipt is open, so other pages print normally. */

@@ -1,17 +1,9 @@
-import {
-  batchArrangeWeekCourse,
-  Msg,
-  WEEK_ARRANGE_DEFAULT,
-  WEEK_ARRANGE_MAX,
-  WEEK_ARRANGE_MIN,
-} from '@studio/contract';
+import { Msg, WEEK_ARRANGE_DEFAULT, WEEK_ARRANGE_MAX, WEEK_ARRANGE_MIN } from '@studio/contract';
 import { App, DatePicker, Form, InputNumber, Modal, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
-import { useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { call } from '../../../api/client.ts';
-import { useRefreshSchedule } from '../lib/timetable.ts';
-import type { ToolModalProps } from '../schedule-page.tsx';
+import { useWeekArrange } from '../hooks/batch.ts';
+import type { ToolModalProps } from '../types.ts';
 
 interface Values {
   fromDate?: Dayjs;
@@ -22,12 +14,10 @@ interface Values {
 export default function WeekArrangeModal({ onClose }: ToolModalProps) {
   const [form] = Form.useForm<Values>();
   const { message } = App.useApp();
-  const refresh = useRefreshSchedule();
-  const busy = useRef(false);
-  const [loading, setLoading] = useState(false);
+  const arrange = useWeekArrange();
 
   const onOk = async () => {
-    if (busy.current) {
+    if (arrange.busy()) {
       void message.warning(Msg.duplicateOp);
       return;
     }
@@ -37,24 +27,7 @@ export default function WeekArrangeModal({ onClose }: ToolModalProps) {
     } catch {
       return;
     }
-    busy.current = true;
-    setLoading(true);
-    try {
-      await call(
-        batchArrangeWeekCourse,
-        { fromDate: v.fromDate!.format('YYYY-MM-DD'), arrangeWeeks: v.weeks! },
-        { silent: true },
-      );
-      void message.success(Msg.weekArranged);
-      refresh();
-      onClose();
-    } catch (e) {
-      // Spec section 8: this failure toast stays 10 seconds.
-      void message.error({ content: (e as Error).message, duration: 10 });
-    } finally {
-      busy.current = false;
-      setLoading(false);
-    }
+    if (await arrange.run(v.fromDate!.format('YYYY-MM-DD'), v.weeks!)) onClose();
   };
 
   return (
@@ -63,7 +36,7 @@ export default function WeekArrangeModal({ onClose }: ToolModalProps) {
       title="周课表排课"
       okText="开始排课"
       cancelText="取消"
-      confirmLoading={loading}
+      confirmLoading={arrange.loading}
       onOk={onOk}
       onCancel={onClose}
     >

@@ -1,29 +1,23 @@
 import { DeleteOutlined, PlusOutlined, ScheduleOutlined } from '@ant-design/icons';
-import { deleteFixTimetable, queryFixTimetableList, WEEKDAY_NAMES, type FixTimetableRow } from '@studio/contract';
-import { useQuery } from '@tanstack/react-query';
+import { WEEKDAY_NAMES } from '@studio/contract';
 import { Button, Card, Empty, Popconfirm, Space, Spin, Tag, Typography } from 'antd';
 import { useState } from 'react';
-import { call } from '../../api/client.ts';
-import WeekArrangeModal from '../schedule/modals/week-arrange-modal.tsx';
-import { useWrite } from '../settings/lib/use-write.ts';
-import FixRowModal from './fix-row-modal.tsx';
-import './fix-timetable.css';
+import { WeekArrangeModal } from '../schedule/index.ts';
+import TemplateRowModal from './template-row-modal.tsx';
+import { useDeleteTemplateRow, useWeeklyTemplate, type TemplateRow } from './hooks.ts';
+import './weekly-template.css';
 
-export const FIX_KEY = ['fix-timetable'];
 /** Monday first; weekday numbers are JavaScript's (0 = Sunday). */
 const WEEK = [1, 2, 3, 4, 5, 6, 0];
 
-type Editing = { row: FixTimetableRow | null; weekday: number };
+type Editing = { row: TemplateRow | null; weekday: number };
 
 /** /course/fix_booking_timetable: the weekly template (Monday to Sunday) and its fixed students. */
-export default function FixTimetablePage() {
-  const q = useQuery({ queryKey: FIX_KEY, queryFn: () => call(queryFixTimetableList, {}) });
+export default function WeeklyTemplatePage() {
+  const q = useWeeklyTemplate();
   const [editing, setEditing] = useState<Editing | null>(null);
   const [arranging, setArranging] = useState(false);
-  const del = useWrite((id: number) => call(deleteFixTimetable, { id }), {
-    success: '删除成功',
-    invalidate: [FIX_KEY],
-  });
+  const del = useDeleteTemplateRow();
   const rows = q.data ?? [];
 
   return (
@@ -100,7 +94,7 @@ export default function FixTimetablePage() {
           );
         })}
       </div>
-      {editing && <FixRowModal row={editing.row} weekday={editing.weekday} onClose={() => setEditing(null)} />}
+      {editing && <TemplateRowModal row={editing.row} weekday={editing.weekday} onClose={() => setEditing(null)} />}
       {arranging && <WeekArrangeModal onClose={() => setArranging(false)} />}
     </Card>
   );

@@ -1,23 +1,21 @@
 import { memberCardsForCourse, Msg } from '@studio/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Select, Typography } from 'antd';
-import { call } from '../../../api/client.ts';
-import { balanceText } from '../lib/format.ts';
+import { call } from '../../api/client.ts';
+import { balanceText } from '../format.ts';
+import { keys } from '../query-keys.ts';
 
-export type CourseCard = Awaited<ReturnType<typeof fetchCards>>[number];
-
-const fetchCards = (mid: number, courseId: number) => call(memberCardsForCourse, { mid, courseId });
-
-export function useMemberCards(mid: number | undefined, courseId: number | undefined) {
+/** A member's cards for a course, each usable or with the reason it is not. */
+export function useCardsForCourse(memberId: number | undefined, courseId: number | undefined) {
   return useQuery({
-    queryKey: ['member', mid, 'cards-for', courseId],
-    queryFn: () => fetchCards(mid!, courseId!),
-    enabled: !!mid && !!courseId,
+    queryKey: keys.member.cardsForCourse(memberId, courseId),
+    queryFn: () => call(memberCardsForCourse, { mid: memberId!, courseId: courseId! }),
+    enabled: !!memberId && !!courseId,
   });
 }
 
 interface Props {
-  mid?: number;
+  memberId?: number;
   courseId?: number;
   value?: number;
   onChange?: (v: number | undefined) => void;
@@ -26,8 +24,8 @@ interface Props {
 }
 
 /** The member's cards for a course; unusable ones are listed disabled with the reason. */
-export function CardPicker({ mid, courseId, value, onChange, disabled, id }: Props) {
-  const q = useMemberCards(mid, courseId);
+export function CardPicker({ memberId, courseId, value, onChange, disabled, id }: Props) {
+  const q = useCardsForCourse(memberId, courseId);
   const cards = q.data ?? [];
   const usable = cards.filter((c) => c.usable);
   return (
@@ -35,8 +33,8 @@ export function CardPicker({ mid, courseId, value, onChange, disabled, id }: Pro
       <Select
         id={id}
         data-testid="card-picker"
-        placeholder={mid ? '选择会员卡' : '请先选择会员'}
-        disabled={disabled || !mid}
+        placeholder={memberId ? '选择会员卡' : '请先选择会员'}
+        disabled={disabled || !memberId}
         loading={q.isFetching}
         value={value}
         onChange={onChange}
@@ -47,7 +45,7 @@ export function CardPicker({ mid, courseId, value, onChange, disabled, id }: Pro
           label: c.usable ? `${c.cardName}（余额 ${balanceText(c)}）` : `${c.cardName}（${c.reason ?? '不可用'}）`,
         }))}
       />
-      {mid && q.isSuccess && usable.length === 0 && (
+      {memberId && q.isSuccess && usable.length === 0 && (
         <Typography.Text type="warning" style={{ fontSize: 12 }}>
           {Msg.cardHelp}
         </Typography.Text>

@@ -1,23 +1,19 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { insertFixTimetable, Msg, updateFixTimetable, WEEKDAY_NAMES, type FixTimetableRow } from '@studio/contract';
+import { Msg, WEEKDAY_NAMES } from '@studio/contract';
 import { App, Button, Col, Form, InputNumber, Modal, Row, Select, TimePicker, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
-import { call } from '../../api/client.ts';
-import dayjs from '../../app/dayjs.ts';
-import { CardPicker } from '../schedule/components/card-picker.tsx';
-import { MemberPicker } from '../schedule/components/member-picker.tsx';
-import {
-  AreaSelect,
-  CourseSelect,
-  MaterialSelect,
-  TeacherSelect,
-  useCourseCount,
-} from '../schedule/components/selects.tsx';
-import { useWrite } from '../settings/lib/use-write.ts';
+import dayjs from '../../shared/dayjs.ts';
+import { CardPicker } from '../../shared/pickers/card-picker.tsx';
+import { MemberPicker } from '../../shared/pickers/member-picker.tsx';
+import { CourseSelect, useCourseCapacity } from '../../shared/pickers/course-select.tsx';
+import { MaterialSelect } from '../../shared/pickers/material-select.tsx';
+import { TeacherSelect } from '../../shared/pickers/teacher-select.tsx';
+import { VenueSelect } from '../../shared/pickers/venue-select.tsx';
+import { useSaveTemplateRow, type TemplateRow } from './hooks.ts';
 
 interface Student {
-  mid?: number;
-  mcId?: number;
+  memberId?: number;
+  cardId?: number;
   studentCount?: number;
   initial?: { id: number; name: string; mobile: string };
 }
@@ -27,9 +23,9 @@ interface Values {
   time: Dayjs;
   courseId: number;
   teacherId: number;
-  areaId?: number | null;
-  reservableCount: number;
-  bookId?: number | null;
+  venueId?: number | null;
+  capacity: number;
+  materialId?: number | null;
   students: Student[];
 }
 
@@ -37,54 +33,49 @@ const WEEK_OPTIONS = [1, 2, 3, 4, 5, 6, 0].map((d) => ({ value: d, label: `周${
 const seatsOf = (list: Student[] | undefined) => (list ?? []).reduce((s, x) => s + (x?.studentCount ?? 0), 0);
 
 /** Adds or edits a weekly template row with its fixed students (member + card + student count). */
-export default function FixRowModal({
+export default function TemplateRowModal({
   row,
   weekday,
   onClose,
 }: {
-  row: FixTimetableRow | null;
+  row: TemplateRow | null;
   weekday: number;
   onClose: () => void;
 }) {
   const [form] = Form.useForm<Values>();
   const { message } = App.useApp();
-  const courseCount = useCourseCount();
+  const capacityOf = useCourseCapacity();
   const courseId = Form.useWatch('courseId', form);
   const students = Form.useWatch('students', form);
-  const capacity = Form.useWatch('reservableCount', form);
-  const save = useWrite(
-    (v: Values) => {
-      const body = {
-        weekday: v.weekday,
-        time: v.time.format('HH:mm'),
-        courseId: v.courseId,
-        teacherId: v.teacherId,
-        areaId: v.areaId ?? null,
-        reservableCount: v.reservableCount,
-        bookId: v.bookId ?? null,
-        students: (v.students ?? []).map((s) => ({ mcId: s.mcId!, studentCount: s.studentCount ?? 1 })),
-      };
-      return row ? call(updateFixTimetable, { id: row.id, ...body }) : call(insertFixTimetable, body);
-    },
-    { success: '操作成功', invalidate: [['fix-timetable']] },
-  );
+  const capacity = Form.useWatch('capacity', form);
+  const save = useSaveTemplateRow(row?.id ?? null);
 
   const addStudent = (add: (v: Student) => void) => {
     if (!courseId) return void message.warning(Msg.courseFirstThenStudent);
     const list = form.getFieldValue('students') as Student[] | undefined;
-    const i = (list ?? []).findIndex((s) => !s?.mid || !s?.mcId);
+    const i = (list ?? []).findIndex((s) => !s?.memberId || !s?.cardId);
     if (i >= 0) return void message.warning(Msg.completeStudent(i + 1));
-    if (seatsOf(list) + 1 > (form.getFieldValue('reservableCount') ?? 0)) return void message.warning(Msg.studentsCap);
+    if (seatsOf(list) + 1 > (form.getFieldValue('capacity') ?? 0)) return void message.warning(Msg.studentsCap);
     add({ studentCount: 1 });
   };
 
   const onOk = async () => {
     const v = await form.validateFields().catch(() => null);
     if (!v) return;
-    const i = (v.students ?? []).findIndex((s) => !s?.mid || !s?.mcId);
+    const i = (v.students ?? []).findIndex((s) => !s?.memberId || !s?.cardId);
     if (i >= 0) return void message.error(Msg.completeStudent(i + 1));
-    if (seatsOf(v.students) > v.reservableCount) return void message.error(Msg.studentsCap);
-    if (await save.run(v)) onClose();
+    if (seatsOf(v.students) > v.capacity) return void message.error(Msg.studentsCap);
+    const saved = await save.run({
+      weekday: v.weekday,
+      time: v.time.format('HH:mm'),
+      courseId: v.courseId,
+      teacherId: v.teacherId,
+      venueId: v.venueId ?? null,
+      capacity: v.capacity,
+      materialId: v.materialId ?? null,
+      students: (v.students ?? []).map((s) => ({ cardId: s.cardId!, studentCount: s.studentCount ?? 1 })),
+    });
+    if (saved) onClose();
   };
 
   const initial: Partial<Values> = row
@@ -93,12 +84,12 @@ export default function FixRowModal({
         time: dayjs(`2000-01-01 ${row.time}`),
         courseId: row.courseId,
         teacherId: row.teacherId,
-        areaId: row.areaId,
-        reservableCount: row.reservableCount,
-        bookId: row.bookId,
+        venueId: row.areaId,
+        capacity: row.reservableCount,
+        materialId: row.bookId,
         students: row.students.map((s) => ({
-          mid: s.memberId,
-          mcId: s.mcId,
+          memberId: s.memberId,
+          cardId: s.mcId,
           studentCount: s.studentCount,
           initial: { id: s.memberId, name: s.memberName, mobile: '' },
         })),
@@ -131,12 +122,12 @@ export default function FixRowModal({
             <Form.Item label="课程" name="courseId" rules={[{ required: true, message: Msg.chooseCourse }]}>
               <CourseSelect
                 onChange={(id: number) => {
-                  const n = courseCount(id);
-                  if (n !== undefined) form.setFieldValue('reservableCount', n);
+                  const n = capacityOf(id);
+                  if (n !== undefined) form.setFieldValue('capacity', n);
                   const list = (form.getFieldValue('students') as Student[] | undefined) ?? [];
                   form.setFieldValue(
                     'students',
-                    list.map((s) => ({ ...s, mcId: undefined })),
+                    list.map((s) => ({ ...s, cardId: undefined })),
                   );
                 }}
               />
@@ -148,14 +139,14 @@ export default function FixRowModal({
             </Form.Item>
           </Col>
           <Col span={8}>
-            <Form.Item label="场地" name="areaId">
-              <AreaSelect />
+            <Form.Item label="场地" name="venueId">
+              <VenueSelect />
             </Form.Item>
           </Col>
           <Col span={8}>
             <Form.Item
               label="上课人数"
-              name="reservableCount"
+              name="capacity"
               rules={[
                 { required: true, message: Msg.fillAll },
                 { type: 'integer', min: 0, message: Msg.countNotNegative },
@@ -165,7 +156,7 @@ export default function FixRowModal({
             </Form.Item>
           </Col>
           <Col span={12}>
-            <Form.Item label="教材" name="bookId">
+            <Form.Item label="教材" name="materialId">
               <MaterialSelect />
             </Form.Item>
           </Col>
@@ -183,7 +174,7 @@ export default function FixRowModal({
                   index={i}
                   courseId={courseId}
                   student={students?.[f.name]}
-                  onMember={() => form.setFieldValue(['students', f.name, 'mcId'], undefined)}
+                  onMember={() => form.setFieldValue(['students', f.name, 'cardId'], undefined)}
                   onRemove={() => remove(f.name)}
                 />
               ))}
@@ -213,13 +204,13 @@ function StudentRow(props: {
         {index + 1}
       </Col>
       <Col span={8}>
-        <Form.Item name={[name, 'mid']} rules={[{ required: true, message: Msg.chooseMember }]}>
+        <Form.Item name={[name, 'memberId']} rules={[{ required: true, message: Msg.chooseMember }]}>
           <MemberPicker initial={student?.initial} onChange={onMember} />
         </Form.Item>
       </Col>
       <Col span={9}>
-        <Form.Item name={[name, 'mcId']} rules={[{ required: true, message: Msg.completeStudent(index + 1) }]}>
-          <CardPicker mid={student?.mid} courseId={courseId} />
+        <Form.Item name={[name, 'cardId']} rules={[{ required: true, message: Msg.completeStudent(index + 1) }]}>
+          <CardPicker memberId={student?.memberId} courseId={courseId} />
         </Form.Item>
       </Col>
       <Col span={4}>

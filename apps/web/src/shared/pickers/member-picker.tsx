@@ -2,7 +2,8 @@ import { memberSearch } from '@studio/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Select } from 'antd';
 import { useEffect, useState } from 'react';
-import { call } from '../../../api/client.ts';
+import { call } from '../../api/client.ts';
+import { keys } from '../query-keys.ts';
 
 interface Props {
   value?: number;
@@ -22,7 +23,7 @@ export function MemberPicker({ value, onChange, disabled, initial, id }: Props) 
     return () => clearTimeout(t);
   }, [text]);
   const q = useQuery({
-    queryKey: ['member-search', param],
+    queryKey: keys.memberSearch.text(param),
     queryFn: () => call(memberSearch, { param }),
     staleTime: 10_000,
     placeholderData: (p) => p,

@@ -1,6 +1,5 @@
-import { BIG_TYPE_COUNT } from '@studio/contract';
-import dayjs from '../../../app/dayjs.ts';
-import type { SessionInfo } from './calls.ts';
+import { BIG_TYPE_COUNT, type SessionInfo } from '@studio/contract';
+import dayjs from './dayjs.ts';
 
 /** A card's balance: 2 decimals, 次 for count cards, 元 (from fen) otherwise. */
 export function balanceText(c: { bigType: number; totalCount: number; usedCount: number }): string {
@@ -8,9 +7,18 @@ export function balanceText(c: { bigType: number; totalCount: number; usedCount:
   return c.bigType === BIG_TYPE_COUNT ? `${left.toFixed(2)} 次` : `${(left / 100).toFixed(2)} 元`;
 }
 
-/** An amount of a card: count or fen. */
+/** Fen to a yuan text with 2 decimals. */
+export const yuan = (fen: number) => (fen / 100).toFixed(2);
+
+/** A yuan amount typed by staff (up to 2 decimals) to integer fen. */
+export const toFen = (y: number) => Math.round(y * 100);
+
+/** The unit of a card kind: 次 for count cards, 元 for money cards. */
+export const unitOf = (bigType: number) => (bigType === BIG_TYPE_COUNT ? '次' : '元');
+
+/** An amount of a card in its unit: a count, or fen shown as yuan. */
 export function amountText(bigType: number, amount: number): string {
-  return bigType === BIG_TYPE_COUNT ? `${amount} 次` : `${(amount / 100).toFixed(2)} 元`;
+  return bigType === BIG_TYPE_COUNT ? `${amount} 次` : `${yuan(amount)} 元`;
 }
 
 export function genderLimitText(g: number): string {
@@ -31,6 +39,7 @@ export function ageLimitText(
   return `出生日期 ${d(s.syear, s.smonth, s.sday)} 至 ${d(s.eyear, s.emonth, s.eday)}`;
 }
 
+/** A session's time: `YYYY-MM-DD HH:mm - HH:mm`. */
 export function timeRange(start: string, end: string): string {
   return `${start.slice(0, 16)} - ${end.slice(11, 16)}`;
 }
@@ -39,6 +48,7 @@ export function minutesBetween(start: string, end: string): number {
   return dayjs(end).diff(dayjs(start), 'minute');
 }
 
+/** The kinds of a booking-history entry. */
 export const OPERATE_TYPES: Record<number, string> = {
   1: '用户预约',
   2: '管理员代约',

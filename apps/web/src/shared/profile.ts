@@ -1,13 +1,12 @@
 import { me, type Profile } from '@studio/contract';
 import { useQuery } from '@tanstack/react-query';
-import { call } from './client.ts';
-
-export const PROFILE_KEY = ['profile'] as const;
+import { call } from '../api/client.ts';
+import { keys } from './query-keys.ts';
 
 /** The logged-in staff profile (from /api/auth/me); null when nobody is logged in. */
 export function useProfile() {
   return useQuery({
-    queryKey: PROFILE_KEY,
+    queryKey: keys.profile,
     queryFn: async (): Promise<Profile | null> => {
       try {
         return await call(me, {}, { silent: true, no401Redirect: true });

@@ -1,0 +1,118 @@
+// The card screens' reads and writes (card products, members' cards, ledgers).
+import {
+  BIG_TYPE_COUNT,
+  deleteCardProduct,
+  insertCardProduct,
+  insertMemberCard,
+  memberCardLedger,
+  queryTimetableInfo,
+  topupMemberCard,
+  updateCardProduct,
+  updateMemberCardExpire,
+  updateMemberCardStatus,
+  type MemberCardRow,
+  type zCardProduct,
+} from '@studio/contract';
+import { useQueries, useQuery } from '@tanstack/react-query';
+import type { z } from 'zod';
+import { call } from '../../api/client.ts';
+import { toFen } from '../../shared/format.ts';
+import { keys } from '../../shared/query-keys.ts';
+import { useWrite } from '../../shared/use-write.ts';
+
+export type CardProduct = z.infer<typeof zCardProduct>;
+
+export function useCardLedger(cardId: number) {
+  return useQuery({ queryKey: keys.cardLedger.one(cardId), queryFn: () => call(memberCardLedger, { id: cardId }) });
+}
+
+export type LedgerRow = NonNullable<ReturnType<typeof useCardLedger>['data']>[number];
+
+/** Course name and start of the sessions a ledger names (the session drawer's cache). */
+export function useSessionsOf(ids: number[]) {
+  const unique = [...new Set(ids)];
+  const qs = useQueries({
+    queries: unique.map((id) => ({
+      queryKey: keys.sessions.info(id),
+      queryFn: () => call(queryTimetableInfo, { id }, { silent: true }),
+      staleTime: 60_000,
+    })),
+  });
+  const map = new Map<number, { courseName: string; startTime: string; teacherName: string }>();
+  qs.forEach((q, i) => q.data && map.set(unique[i], q.data));
+  return map;
+}
+
+/** A card amount typed by staff in its unit: a count, or yuan sent as fen. */
+const wireAmount = (bigType: number, amount: number) => (bigType === BIG_TYPE_COUNT ? amount : toFen(amount));
+
+export interface NewCard {
+  memberId: number;
+  productId: number;
+  bigType: number;
+  total: number;
+  expires: string | null;
+}
+
+export function useIssueCard() {
+  return useWrite(
+    (c: NewCard) =>
+      call(insertMemberCard, {
+        mid: c.memberId,
+        cardId: c.productId,
+        totalCount: wireAmount(c.bigType, c.total),
+        expireTime: c.expires,
+      }),
+    { success: '发卡成功', changes: 'memberCard' },
+  );
+}
+
+export function useTopUpCard(card: MemberCardRow) {
+  return useWrite(
+    (amount: number) => call(topupMemberCard, { id: card.id, amount: wireAmount(card.bigType, amount) }),
+    { success: '充值成功', changes: 'memberCard' },
+  );
+}
+
+export function useChangeExpiry(card: MemberCardRow) {
+  return useWrite((date: string) => call(updateMemberCardExpire, { id: card.id, expireTime: date }), {
+    success: '操作成功',
+    changes: 'memberCard',
+  });
+}
+
+export function useFreezeCard() {
+  return useWrite((id: number, frozen: 0 | 1) => call(updateMemberCardStatus, { id, frozen }), {
+    success: '操作成功',
+    changes: 'memberCard',
+  });
+}
+
+export interface ProductFields {
+  cardName: string;
+  bigType: 1 | 2;
+  cardType: 1 | 2;
+  perCount: number;
+  /** Yuan. */
+  price: number;
+  courseIds: number[];
+}
+
+export function useSaveCardProduct(product: CardProduct | null) {
+  return useWrite(
+    (p: ProductFields) => {
+      const body = {
+        ...p,
+        perCount: wireAmount(p.bigType, p.perCount),
+        price: toFen(p.price),
+        courseIds: p.courseIds ?? [],
+      };
+      return product ? call(updateCardProduct, { id: product.id, ...body }) : call(insertCardProduct, body);
+    },
+    { success: '操作成功', changes: 'cardProduct' },
+  );
+}
+
+export function useDeleteCardProduct() {
+  return useWrite((id: number) => call(deleteCardProduct, { id }), { success: '删除成功', changes: 'cardProduct' });
+}

@@ -1,0 +1,3 @@
+// What other features may use of the cards.
+export { default as IssueCardModal } from './issue-card-modal.tsx';
+export { MemberCardTable } from './member-card-table.tsx';

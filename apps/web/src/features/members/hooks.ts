@@ -1,0 +1,46 @@
+// The member screens' reads and writes (one member with cards: shared/reference.ts).
+import { insertMember, memberList, memberReservationList, updateMember, type ReqOf } from '@studio/contract';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { call } from '../../api/client.ts';
+import { keys } from '../../shared/query-keys.ts';
+import { useWrite } from '../../shared/use-write.ts';
+
+/** One page of the members, searched by name or mobile fragment. */
+export function useMemberPage(page: number, pageSize: number, search: string) {
+  return useQuery({
+    queryKey: keys.memberList.page(page, pageSize, search),
+    queryFn: () => call(memberList, { page, pageSize, param: search || null }),
+    placeholderData: (p) => p,
+  });
+}
+
+export type BookingScope = 'upcoming' | 'past';
+
+/** One page of a member's upcoming or past bookings (reservations and pendings), with its paging state. */
+export function useMemberBookings(memberId: number, scope: BookingScope) {
+  const [paging, setPaging] = useState({ page: 1, pageSize: 10 });
+  const q = useQuery({
+    queryKey: keys.member.bookings(memberId, scope, paging.page, paging.pageSize),
+    queryFn: () => call(memberReservationList, { mid: memberId, scope, ...paging }),
+    enabled: memberId > 0,
+    placeholderData: (p) => p,
+  });
+  return { q, paging, setPaging };
+}
+
+export type MemberFields = ReqOf<typeof insertMember>;
+
+/** Saves a new member (id null) or changes one; answers the member's id. */
+export function useSaveMember(id: number | null) {
+  return useWrite(
+    async (m: MemberFields) => {
+      if (id) {
+        await call(updateMember, { id, ...m });
+        return id;
+      }
+      return (await call(insertMember, m)).id;
+    },
+    { success: '操作成功', changes: 'member' },
+  );
+}

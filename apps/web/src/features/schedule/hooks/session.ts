@@ -1,0 +1,164 @@
+// One session's reads and writes (the drawer and its modals, the add modal).
+import {
+  addGroupPending,
+  addMemberReservation,
+  cancelPendingCall,
+  cancelReservationCall,
+  cancelTimetable,
+  cancelTimetableOnline,
+  createTimetableMeeting,
+  insertTimetable,
+  Msg,
+  queryPendingList,
+  queryReservationList,
+  queryTimetableHistory,
+  queryTimetableInfo,
+  queryTimetableOnline,
+  signInPendingCall,
+  updateTimetable,
+} from '@studio/contract';
+import { useQuery } from '@tanstack/react-query';
+import { call } from '../../../api/client.ts';
+import { useStore } from '../../../shared/profile.ts';
+import { keys } from '../../../shared/query-keys.ts';
+import { useWrite, type WriteOptions } from '../../../shared/use-write.ts';
+
+export function useSessionInfo(id: number) {
+  return useQuery({ queryKey: keys.sessions.info(id), queryFn: () => call(queryTimetableInfo, { id }) });
+}
+
+/** One page of a session's bookings (in sign-in mode: the signed-in ones). */
+export function useSessionBookings(sessionId: number, page: number) {
+  return useQuery({
+    queryKey: keys.sessions.bookings(sessionId, page),
+    queryFn: () => call(queryReservationList, { tid: sessionId, page }),
+    placeholderData: (p) => p,
+  });
+}
+
+export function useSessionHistory(sessionId: number, page: number) {
+  return useQuery({
+    queryKey: keys.sessions.history(sessionId, page),
+    queryFn: () => call(queryTimetableHistory, { tid: sessionId, page }),
+    placeholderData: (p) => p,
+  });
+}
+
+export function useSessionPendings(sessionId: number) {
+  return useQuery({
+    queryKey: keys.sessions.pendings(sessionId),
+    queryFn: () => call(queryPendingList, { tid: sessionId }),
+  });
+}
+
+/** The session's online room (and its last failure), asked every `pollMs` until it is there. */
+export function useOnlineRoom(sessionId: number, enabled: boolean, pollMs: number) {
+  return useQuery({
+    queryKey: keys.sessions.online(sessionId),
+    queryFn: () => call(queryTimetableOnline, { id: sessionId }, { silent: true }),
+    enabled,
+    refetchInterval: (q) => (q.state.data?.meetingInfo ? false : pollMs),
+  });
+}
+
+/** A session's fields as the add and edit forms hold them. */
+export interface SessionFields {
+  teacherId: number;
+  date: string;
+  time: string;
+  capacity: number;
+  venueId: number | null;
+  materialId: number | null;
+}
+
+/** A write of the schedule: it changes the calendar, the open session and members' balances. */
+export function useSessionWrite<A extends unknown[], R>(fn: (...args: A) => Promise<R>, success?: string) {
+  const opts: WriteOptions<A> = { success, changes: 'session' };
+  return useWrite(fn, opts);
+}
+
+export function useAddSession() {
+  const store = useStore();
+  return useSessionWrite(
+    (s: SessionFields & { courseId: number; online: boolean }) =>
+      call(insertTimetable, {
+        courseId: s.courseId,
+        teacherId: s.teacherId,
+        reservableCount: s.capacity,
+        date: s.date,
+        time: s.time,
+        storeId: store.id,
+        isOnline: s.online ? 1 : 0,
+        areaId: s.venueId,
+        bookId: s.materialId,
+      }),
+    Msg.courseSaved,
+  );
+}
+
+export function useUpdateSession(id: number) {
+  return useSessionWrite(
+    (s: SessionFields) =>
+      call(updateTimetable, {
+        id,
+        teacherId: s.teacherId,
+        date: s.date,
+        time: s.time,
+        count: s.capacity,
+        areaId: s.venueId,
+        bookId: s.materialId,
+      }),
+    Msg.sessionUpdated,
+  );
+}
+
+export function useDeleteSession(id: number) {
+  return useSessionWrite(() => call(cancelTimetable, { id }), Msg.deleted);
+}
+
+export interface BookingFields {
+  memberId: number;
+  cardId: number;
+  studentCount: number;
+  remark: string;
+}
+
+/**
+ * Mode 0 books with a card (deducted now); mode 1 books a pending seat (1 person, no card);
+ * signing in a pending booking deducts its card.
+ */
+export function useBookMember(sessionId: number, signInMode: boolean, pendingId: number | undefined) {
+  return useSessionWrite(
+    (b: BookingFields) => {
+      if (pendingId) return call(signInPendingCall, { pendingId, mcId: b.cardId, remark: b.remark });
+      if (signInMode)
+        return call(addGroupPending, { mid: b.memberId, tid: sessionId, studentCount: 1, remark: b.remark });
+      return call(addMemberReservation, {
+        mcId: b.cardId,
+        tid: sessionId,
+        studentCount: b.studentCount,
+        remark: b.remark,
+      });
+    },
+    pendingId ? '签到成功' : Msg.booked,
+  );
+}
+
+export function useCancelBooking(bookingId: number) {
+  return useSessionWrite(() => call(cancelReservationCall, { id: bookingId }), Msg.bookingCancelled);
+}
+
+export function useCancelPending() {
+  return useSessionWrite((pendingId: number) => call(cancelPendingCall, { pendingId }), Msg.bookingCancelled);
+}
+
+export function useCreateOnlineRoom(sessionId: number, onDemand: boolean) {
+  return useSessionWrite(
+    () => call(createTimetableMeeting, { id: sessionId, type: onDemand ? 1 : 2 }),
+    Msg.onlineCreated,
+  );
+}
+
+export function useCancelOnlineRoom(sessionId: number) {
+  return useSessionWrite(() => call(cancelTimetableOnline, { id: sessionId }), Msg.onlineCancelled);
+}

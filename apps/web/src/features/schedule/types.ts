@@ -1,0 +1,21 @@
+// Types shared by the schedule page and the parts it loads on demand (so that no modal imports
+// the page that lazy-loads it).
+export type { BookingRow, HistoryRow, PendingItem, SessionInfo } from '@studio/contract';
+export type { CalendarSession } from './hooks/calendar.ts';
+
+/** The toolbar's modals. */
+export type ToolModal = 'add' | 'week' | 'copy' | 'batch' | 'dropIn' | 'batchDelete' | 'export' | 'picture';
+
+/** What the page hands every toolbar modal. */
+export interface ToolModalProps {
+  onClose: () => void;
+}
+
+/** A meeting's info as the online panel reads it (the contract passes it through as a record). */
+export interface MeetingInfo {
+  meetingType?: number | null;
+  meetingCode?: string | null;
+  joinUrl?: string | null;
+  duration?: number | null;
+  type?: number | null;
+}

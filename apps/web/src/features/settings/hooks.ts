@@ -1,0 +1,59 @@
+// The settings screens' reads and writes.
+import {
+  addLogo,
+  loadStoreFuncs,
+  queryBookingSetting,
+  queryWechatSetting,
+  saveStoreFuncs,
+  saveWechatSetting,
+  updateBookingSetting,
+  type ReqOf,
+} from '@studio/contract';
+import { useQuery } from '@tanstack/react-query';
+import { call } from '../../api/client.ts';
+import { keys } from '../../shared/query-keys.ts';
+import { useWrite, type WriteOptions } from '../../shared/use-write.ts';
+
+export function useBookingSetting() {
+  return useQuery({ queryKey: keys.bookingSetting, queryFn: () => call(queryBookingSetting, {}) });
+}
+
+export type BookingSettingFields = ReqOf<typeof updateBookingSetting>;
+
+/** Saves the booking setting; failures (a 409 asking to confirm) go to `onError`. */
+export function useSaveBookingSetting(onError: WriteOptions<[BookingSettingFields]>['onError']) {
+  return useWrite((s: BookingSettingFields) => call(updateBookingSetting, s, { silent: true }), {
+    success: '操作成功',
+    changes: 'bookingSetting',
+    onError,
+  });
+}
+
+export function useUploadLogo() {
+  return useWrite((image: string) => call(addLogo, { image }), { success: 'Logo 上传成功', changes: 'storeSetting' });
+}
+
+/** The store's messaging setting (the WeCom webhook and any other keys). */
+export function useMessagingSetting() {
+  return useQuery({ queryKey: keys.messagingSetting, queryFn: () => call(queryWechatSetting, {}) });
+}
+
+export function useSaveMessagingSetting() {
+  return useWrite((setting: Record<string, unknown>) => call(saveWechatSetting, setting), {
+    success: '操作成功',
+    changes: 'messagingSetting',
+  });
+}
+
+export type StoreFunction = Record<string, unknown>;
+
+export function useStoreFunctions() {
+  return useQuery({ queryKey: keys.storeFunctions, queryFn: () => call(loadStoreFuncs, {}) });
+}
+
+export function useSaveStoreFunctions() {
+  return useWrite((funcs: StoreFunction[]) => call(saveStoreFuncs, { funcs }), {
+    success: '操作成功',
+    changes: 'storeFunctions',
+  });
+}

@@ -1,0 +1,29 @@
+import type { QueryKey } from '@tanstack/react-query';
+import { keys } from './query-keys.ts';
+
+/**
+ * What each kind of write changes: the caches refetched after it succeeds. One place, so a new
+ * screen that shows data another screen writes only has to be listed here.
+ */
+export const invalidates = {
+  /** Sessions and bookings (add, edit, delete, book, cancel, sign in, batch runs, online rooms): the calendar, open session details and members' balances and bookings. */
+  session: [keys.calendar.all, keys.sessions.all, keys.member.all],
+  /** A course: the course screens, the pickers and the card products naming it. */
+  course: [keys.courses.all, keys.cardProducts],
+  /** A card product: the products, the courses and sessions listing the cards they accept. */
+  cardProduct: [keys.cardProducts, keys.courses.all, keys.sessions.all],
+  /** A member's card (issue, top up, freeze, expiry): the member, the ledgers and the searches. */
+  memberCard: [keys.member.all, keys.cardLedger.all, keys.memberSearch.all],
+  member: [keys.memberList.all, keys.member.all, keys.memberSearch.all],
+  teacher: [keys.teachers],
+  venue: [keys.venues],
+  material: [keys.materials.all],
+  weeklyTemplate: [keys.weeklyTemplate],
+  /** Deduction mode, online default, time zone, store name (shown in the header). */
+  bookingSetting: [keys.bookingSetting, keys.sessions.all, keys.profile],
+  storeSetting: [keys.storeSetting.all],
+  messagingSetting: [keys.messagingSetting],
+  storeFunctions: [keys.storeFunctions],
+} as const satisfies Record<string, readonly QueryKey[]>;
+
+export type WriteKind = keyof typeof invalidates;

@@ -1,0 +1,88 @@
+/**
+ * Every cache key of the app. A key starts with its domain, so invalidating the first part
+ * (`keys.sessions.all`) refetches everything below it. Nothing else writes a key by hand.
+ */
+export const keys = {
+  profile: ['profile'],
+  setupStatus: ['setup-status'],
+  teachers: ['teachers'],
+  venues: ['venues'],
+  materials: {
+    all: ['materials'],
+    ofStore: (storeId: number) => ['materials', storeId],
+  },
+  courses: {
+    all: ['courses'],
+    options: ['courses', 'options'],
+    page: (page: number, pageSize: number, search: string) => ['courses', 'page', page, pageSize, search],
+    one: (id: number) => ['courses', 'one', id],
+  },
+  cardProducts: ['card-products'],
+  calendar: {
+    all: ['calendar'],
+    range: (fromDate: string, toDate: string, venueId: number | null, teacherId: number | null) => [
+      'calendar',
+      'range',
+      fromDate,
+      toDate,
+      venueId,
+      teacherId,
+    ],
+    week: (monday: string) => ['calendar', 'week', monday],
+    dropInTeachers: (courseId: number | undefined, date: string | undefined) => [
+      'calendar',
+      'drop-in-teachers',
+      courseId,
+      date,
+    ],
+    dropInCount: (courseId: number | undefined, date: string | undefined, teacherIds: number[]) => [
+      'calendar',
+      'drop-in-count',
+      courseId,
+      date,
+      teacherIds,
+    ],
+  },
+  sessions: {
+    all: ['session'],
+    info: (id: number) => ['session', id, 'info'],
+    bookings: (id: number, page: number) => ['session', id, 'bookings', page],
+    pendings: (id: number) => ['session', id, 'pendings'],
+    history: (id: number, page: number) => ['session', id, 'history', page],
+    online: (id: number) => ['session', id, 'online'],
+  },
+  /** One member with their cards, their cards usable for a course, their bookings. */
+  member: {
+    all: ['member'],
+    one: (id: number | undefined) => ['member', id],
+    cardsForCourse: (id: number | undefined, courseId: number | undefined) => ['member', id, 'cards-for', courseId],
+    bookings: (id: number, scope: string, page: number, pageSize: number) => [
+      'member',
+      id,
+      'bookings',
+      scope,
+      page,
+      pageSize,
+    ],
+  },
+  memberList: {
+    all: ['member-list'],
+    page: (page: number, pageSize: number, search: string) => ['member-list', page, pageSize, search],
+  },
+  memberSearch: {
+    all: ['member-search'],
+    text: (text: string) => ['member-search', text],
+  },
+  cardLedger: {
+    all: ['card-ledger'],
+    one: (cardId: number) => ['card-ledger', cardId],
+  },
+  weeklyTemplate: ['weekly-template'],
+  bookingSetting: ['booking-setting'],
+  storeSetting: {
+    all: ['store-setting'],
+    one: (storeId: number) => ['store-setting', storeId],
+  },
+  messagingSetting: ['messaging-setting'],
+  storeFunctions: ['store-functions'],
+} as const;

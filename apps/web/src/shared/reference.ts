@@ -1,0 +1,74 @@
+import {
+  areaTree,
+  cardProductList,
+  courseSimpleList,
+  materialList,
+  memberInfo,
+  storeSetting,
+  teacherList,
+  type AreaNode,
+} from '@studio/contract';
+import { useQuery } from '@tanstack/react-query';
+import { call } from '../api/client.ts';
+import { useStore } from './profile.ts';
+import { keys } from './query-keys.ts';
+
+/** Reference data changes rarely: kept fresh for five minutes (every write of it refetches). */
+const LONG = 5 * 60_000;
+
+export function useTeachers() {
+  return useQuery({ queryKey: keys.teachers, queryFn: () => call(teacherList, {}), staleTime: LONG });
+}
+
+/** The venue tree (a venue holds its rooms). */
+export function useVenues() {
+  return useQuery({ queryKey: keys.venues, queryFn: () => call(areaTree, {}), staleTime: LONG });
+}
+
+/** The courses as picker options (id, name, default capacity). */
+export function useCourseOptions() {
+  return useQuery({ queryKey: keys.courses.options, queryFn: () => call(courseSimpleList, {}), staleTime: LONG });
+}
+
+/** Materials; a failed lookup silently yields an empty list (spec section 8). */
+export function useMaterials() {
+  const store = useStore();
+  return useQuery({
+    queryKey: keys.materials.ofStore(store.id),
+    queryFn: () => call(materialList, { storeId: store.id }, { silent: true }).catch(() => []),
+    staleTime: LONG,
+  });
+}
+
+/** The card products on sale. */
+export function useCardProducts() {
+  return useQuery({ queryKey: keys.cardProducts, queryFn: () => call(cardProductList, {}) });
+}
+
+/** The store's name, logo and booking QR code. */
+export function useStoreSetting() {
+  const store = useStore();
+  return useQuery({
+    queryKey: keys.storeSetting.one(store.id),
+    queryFn: () => call(storeSetting, { storeId: store.id }),
+  });
+}
+
+/** A member with the cards they hold. */
+export function useMember(id: number | undefined) {
+  return useQuery({ queryKey: keys.member.one(id), queryFn: () => call(memberInfo, { id: id! }), enabled: !!id });
+}
+
+export interface VenueOption {
+  title: string;
+  value: number;
+  key: number;
+  children: VenueOption[];
+}
+
+/** antd TreeSelect / Tree data from the venue tree, without `exclude` and its rooms. */
+export function venueTreeData(nodes: AreaNode[] | undefined, exclude?: number): VenueOption[] {
+  return (nodes ?? [])
+    .filter((n) => n.id !== exclude)
+    .map((n) => ({ title: n.name, value: n.id, key: n.id, children: venueTreeData(n.children, exclude) }));
+}
