@@ -16,7 +16,7 @@ import type { NewRow } from '../../apps/server/src/db/schema.ts';
 import { migrateToLatest } from '../../apps/server/src/db/migrate.ts';
 import { createStoreWithAdmin } from '../../apps/server/src/db/seed/store.ts';
 import { calendar, useCalendarCache } from '../../apps/server/src/features/timetable/calendar.ts';
-import { createSession } from '../../apps/server/src/features/timetable/engine.ts';
+import { createSession } from '../../apps/server/src/features/timetable/public.ts';
 
 const scenario = process.argv[2];
 const pgUrl = process.env.BENCH_DATABASE_URL;

@@ -4,8 +4,8 @@ import type { NewRow } from '../../db/schema.ts';
 import type { StoreScope } from '../../lib/context.ts';
 import { conflict } from '../../lib/errors.ts';
 import { cardUnusableReason, chargeFor } from '../card/rules.ts';
-import { touchStore } from '../timetable/engine.ts';
-import { ageRefusal, genderRefusal } from '../timetable/limits.ts';
+import { touchStore } from '../../db/data-version.ts';
+import { ageRefusal, genderRefusal } from '../timetable/rules.ts';
 import { assertNoTeacherClash } from './conflicts.ts';
 import type { CourseWithCards, BookingCard } from './refs.ts';
 

@@ -3,7 +3,7 @@ import type { Tx } from '../../db/index.ts';
 import type { NewRow } from '../../db/schema.ts';
 import type { StoreScope } from '../../lib/context.ts';
 import { localDateTime } from '../../lib/time.ts';
-import { touchStore } from '../timetable/engine.ts';
+import { touchStore } from '../../db/data-version.ts';
 import { groupBy } from './group.ts';
 
 /** Ids per statement: well under either database's parameter limit. */

@@ -1,7 +1,7 @@
 import { Msg } from '@studio/contract';
 import type { Tx } from '../../db/index.ts';
 import { conflict } from '../../lib/errors.ts';
-import { findTeacherConflicts } from '../timetable/engine.ts';
+import { findTeacherConflicts } from '../timetable/public.ts';
 import { groupBy } from './group.ts';
 import { shortTime } from './plan.ts';
 

@@ -1,7 +1,8 @@
 import { PendingStatus } from '@studio/contract';
 import type { CallCtx } from '../../lib/context.ts';
 import { addMinutes, daysBetween } from '../../lib/time.ts';
-import { addPending, createSession, touchStore } from '../timetable/engine.ts';
+import { touchStore } from '../../db/data-version.ts';
+import { addPending, createSession } from '../timetable/public.ts';
 import { assertNoTeacherClash } from './conflicts.ts';
 import { naming } from './fixed-booking.ts';
 import { shortTime } from './plan.ts';

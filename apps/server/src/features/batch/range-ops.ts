@@ -1,8 +1,8 @@
 import type { BatchExportRow } from '@studio/contract';
 import type { CallCtx } from '../../lib/context.ts';
 import { addDays, toDateTime } from '../../lib/time.ts';
-import { touchStore } from '../timetable/engine.ts';
-import { exportRows } from '../timetable/queries.ts';
+import { touchStore } from '../../db/data-version.ts';
+import { exportRows } from '../timetable/public.ts';
 import { deleteSessions } from './bulk-delete.ts';
 import { sessionsInRange } from './range.ts';
 import { areaAndBelow } from './refs.ts';

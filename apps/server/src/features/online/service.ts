@@ -1,10 +1,10 @@
 import { OnlineMsg, type MeetingInfo, type OnlineState } from '@studio/contract';
 import type { Db, Dialect, Executor, Tx } from '../../db/index.ts';
 import { AppError, conflict, notFound } from '../../lib/errors.ts';
+import { emit } from '../../lib/events.ts';
 import { enqueue } from '../../outbox/enqueue.ts';
-import { touchStore } from '../timetable/data-version.ts';
-import { inWriteTx } from '../timetable/write-queue.ts';
-import { notifyRoomCreated } from './notify.ts';
+import { touchStore } from '../../db/data-version.ts';
+import { inWriteTx } from '../../db/write-queue.ts';
 import { onlineSession, type OnlineSession } from './queries.ts';
 import { providerFor } from './providers/registry.ts';
 import type { MeetingProvider, RoomRequest } from './providers/types.ts';
@@ -116,7 +116,7 @@ export async function createMeeting(deps: Deps, storeId: number, input: { id: nu
         .where('deleted', '=', 0)
         .executeTakeFirst();
       if (Number(res.numUpdatedRows) !== 1) throw conflict(OnlineMsg.stateChanged);
-      await notifyRoomCreated(tx, storeId, s.id, info);
+      await emit(tx, { type: 'room.created', storeId, timetableId: s.id, info });
     });
   } catch (err) {
     await dropRoom(provider, req, room.meetingId);
@@ -203,7 +203,7 @@ export async function createOnDemandRoom(deps: Deps, timetableId: number): Promi
       .where('deleted', '=', 0)
       .executeTakeFirst();
     if (Number(res.numUpdatedRows) !== 1) return false;
-    await notifyRoomCreated(tx, s.storeId, s.id, info);
+    await emit(tx, { type: 'room.created', storeId: s.storeId, timetableId: s.id, info });
     return true;
   });
   if (!stored) await dropRoom(request.provider, request.req, room.meetingId);

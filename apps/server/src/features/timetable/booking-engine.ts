@@ -5,7 +5,7 @@ import type { StoreScope } from '../../lib/context.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { cardUnusableReason, chargeFor } from '../card/rules.ts';
-import { touchStore } from './data-version.ts';
+import { touchStore } from '../../db/data-version.ts';
 import {
   checkMemberMayBook,
   freeSeats,

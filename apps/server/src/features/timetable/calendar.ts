@@ -4,7 +4,7 @@ import type { Db } from '../../db/index.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { addDays, daysBetween } from '../../lib/time.ts';
 import { RawJson } from '../../lib/raw-json.ts';
-import { dataVersion } from './data-version.ts';
+import { dataVersion } from '../../db/data-version.ts';
 
 export interface CalendarQuery {
   fromDate: string;

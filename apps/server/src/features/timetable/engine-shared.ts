@@ -1,7 +1,7 @@
 import { DEDUCT_AT_SIGN_IN, MODULE_DEDUCTION_MODE, Msg, PendingStatus, ReservationStatus } from '@studio/contract';
 import type { Executor, Tx } from '../../db/index.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
-import { ageRefusal, genderRefusal } from './limits.ts';
+import { ageRefusal, genderRefusal } from './rules.ts';
 
 /** Store module 6: 0 deducts at booking, 1 only at on-site sign-in. */
 export async function getDeductionMode(tx: Executor, storeId: number): Promise<0 | 1> {

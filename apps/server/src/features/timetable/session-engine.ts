@@ -4,7 +4,7 @@ import type { StoreScope } from '../../lib/context.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { addMinutes, localDateTime } from '../../lib/time.ts';
 import { cancelPendingLocked, cancelReservationLocked } from './booking-engine.ts';
-import { touchStore } from './data-version.ts';
+import { touchStore } from '../../db/data-version.ts';
 
 export interface NewSession {
   courseId: number;

@@ -1,4 +1,4 @@
-import type { Executor, Tx } from '../../db/index.ts';
+import type { Executor, Tx } from './index.ts';
 
 const touched = new WeakSet<object>();
 

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db, Dialect, Tx } from '../../db/index.ts';
+import type { Db, Dialect, Tx } from './index.ts';
 import { forgetTouch } from './data-version.ts';
 
 interface Job {
