@@ -3,7 +3,7 @@ import type { Executor } from '../../db/index.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { conflict } from '../../lib/errors.ts';
 import { localDateTime, toDateTime } from '../../lib/time.ts';
-import { touchStore } from '../../db/data-version.ts';
+import { lockSessions } from '../../db/locks.ts';
 import { getDeductionMode } from '../timetable/public.ts';
 import { bookFixedStudent } from './fixed-booking.ts';
 import { groupBy } from './group.ts';
@@ -69,7 +69,6 @@ export async function addDropInStudent(
 ): Promise<{ count: number }> {
   const storeId = ctx.store.id;
   return ctx.db.transaction().execute(async (tx) => {
-    await touchStore(tx, storeId);
     await requireCourse(tx, storeId, input.cid);
     await requireTeachers(tx, storeId, input.tids);
     const card = (await requireCards(tx, storeId, [input.mcId])).get(input.mcId)!;
@@ -104,6 +103,11 @@ export async function addDropInStudent(
     if (sessions.length < input.times) throw conflict(Msg.fewerSessions(sessions.length));
     const mode = await getDeductionMode(tx, storeId);
     const allowed = await allowedCards(
+      tx,
+      sessions.map((s) => s.id),
+    );
+    // Lock order: every session (ascending id) before the card that pays for them.
+    await lockSessions(
       tx,
       sessions.map((s) => s.id),
     );

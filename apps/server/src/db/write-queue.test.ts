@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
-import { describeEachDb } from '../../test/harness.ts';
-import { inWriteTx } from '../../db/write-queue.ts';
+import { describeEachDb } from '../test/harness.ts';
+import { inWriteTx } from './write-queue.ts';
 
 describeEachDb('write transactions (group commit on SQLite)', (env) => {
   it('keeps the writes of the calls that succeed and drops those of a call that fails', async () => {
