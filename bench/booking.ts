@@ -1,18 +1,73 @@
 /**
- * Booking throughput: the real app on a temp SQLite file (and on PostgreSQL when
- * BENCH_DATABASE_URL is set), 50 concurrent HTTP clients booking distinct (member card, session)
- * pairs for about 10 s through /store/api/add/member/reservation. Prints bookings/s and latency.
+ * Booking throughput: the real app on a temp SQLite file and, when BENCH_DATABASE_URL is set, on
+ * PostgreSQL with three app instances on one schema; 50 concurrent HTTP clients (spread over the
+ * instances) booking distinct (member card, session) pairs for about 10 s through
+ * /store/api/add/member/reservation. Prints bookings/s, p50/p99 and server CPU per booking, each
+ * against the same writes as raw database transactions in the same run; on PostgreSQL also one hot
+ * session (a class release: 200 clients at once on 20 seats, over the three instances).
  *   node --import tsx bench/booking.ts        (BENCH_SECONDS=10, BENCH_CONNECTIONS=50)
  */
+import { Msg } from '@studio/contract';
+import { rawPgBookingsPerSecond } from './lib/raw-pg-booking.ts';
 import { rawBookingsPerSecond } from './lib/raw-booking.ts';
-import { load, print, serve, serverCpuMs } from './lib/run.ts';
+import { load, print, serve, serverCpuMs, type Figures, type Served } from './lib/run.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const instances = Number(process.env.BENCH_INSTANCES ?? 3);
+/** Connections of each PostgreSQL app instance (the database is shared: keep the total modest). */
+const pgPool = process.env.BENCH_POOL_MAX ?? '10';
+/** Connections of the raw PostgreSQL baseline. */
+const rawPgClients = Number(process.env.BENCH_RAW_PG_CLIENTS ?? 20);
 
-async function run(label: string, env: NodeJS.ProcessEnv) {
-  const s = await serve<{ sessionIds: number[]; cardIds: number[] }>('booking', env);
-  const { sessionIds, cardIds } = s.info;
+type Info = { sessionIds: number[]; cardIds: number[] };
+
+/** A server for the scenario, and on PostgreSQL `instances - 1` more app instances on its schema. */
+async function serveAll<T>(scenario: string, env: NodeJS.ProcessEnv, n: number): Promise<Served<T>[]> {
+  const first = await serve<T>(scenario, { ...env, BENCH_POOL_MAX: pgPool });
+  const more = await Promise.all(
+    Array.from({ length: n - 1 }, () =>
+      serve<T>(scenario, { ...env, BENCH_POOL_MAX: pgPool, BENCH_JOIN: JSON.stringify(first.info) }),
+    ),
+  );
+  return [first, ...more];
+}
+
+/** Runs `load` against every instance at once, the connections split among them; sums the counts. */
+async function loadAll(servers: Served<unknown>[], path: string, secs: number, body: () => unknown): Promise<Figures> {
+  const parts = await Promise.all(
+    servers.map((s, i) =>
+      load({
+        url: `${s.url}${path}`,
+        cookie: s.cookie,
+        connections: Math.floor(connections / servers.length) + (i < connections % servers.length ? 1 : 0),
+        seconds: secs,
+        body,
+      }),
+    ),
+  );
+  const ok = parts.reduce((n, f) => n + f.ok, 0);
+  return {
+    reqPerSec: parts.reduce((n, f) => n + f.reqPerSec, 0),
+    ok,
+    failed: parts.reduce((n, f) => n + f.failed, 0),
+    non2xx: parts.reduce((n, f) => n + (f.non2xx ?? 0), 0),
+    // Weighted by requests served; p99 is the worst instance's.
+    p50: Math.round(parts.reduce((n, f) => n + f.p50 * f.ok, 0) / Math.max(1, ok)),
+    p99: Math.max(...parts.map((f) => f.p99)),
+    seconds: secs,
+  };
+}
+
+/** Stops the extra instances first: the first one drops the schema they use. */
+async function stopAll(servers: Served<unknown>[]) {
+  await Promise.all(servers.slice(1).map((s) => s.stop()));
+  await servers[0].stop();
+}
+
+async function run(label: string, env: NodeJS.ProcessEnv, n: number) {
+  const servers = await serveAll<Info>('booking', env, n);
+  const { sessionIds, cardIds } = servers[0].info;
   let k = 0;
   // Pair k -> card k mod C, session (k div C) mod S: every pair is new, so no duplicate refusals.
   const body = () => {
@@ -23,25 +78,64 @@ async function run(label: string, env: NodeJS.ProcessEnv) {
       studentCount: 1,
     };
   };
-  const url = `${s.url}/store/api/add/member/reservation`;
-  await load({ url, cookie: s.cookie, connections, seconds: 2, body });
-  const cpuBefore = await serverCpuMs(s.url);
-  const f = await load({ url, cookie: s.cookie, connections, seconds, body });
-  const cpuMs = (await serverCpuMs(s.url)) - cpuBefore;
-  print(`${label}: bookings`, { ...f, reqPerSec: Math.round(f.ok / seconds) });
-  if (label === 'SQLite') {
-    // Baseline in the same run: the same writes as raw SQLite transactions, one at a time.
-    const raw = await rawBookingsPerSecond(Math.min(seconds, 5));
-    const ratio = Math.round((f.ok / seconds / raw.perSecond) * 100);
-    console.log(`  raw SQLite transaction, same writes: ${raw.perSecond} bookings/s; HTTP booking = ${ratio}% of it`);
-  }
+  const path = '/store/api/add/member/reservation';
+  await loadAll(servers, path, 2, body);
+  const cpu = async () => (await Promise.all(servers.map((s) => serverCpuMs(s.url)))).reduce((a, b) => a + b, 0);
+  const cpuBefore = await cpu();
+  const f = await loadAll(servers, path, seconds, body);
+  const cpuMs = (await cpu()) - cpuBefore;
+  const perSecond = Math.round(f.ok / seconds);
+  print(`${label}: bookings`, { ...f, reqPerSec: perSecond }, ` (answers not 2xx: ${f.non2xx}, the rest timeouts)`);
   const perBooking = cpuMs / f.ok;
   console.log(
-    `  server CPU ${perBooking.toFixed(2)} ms per booking (a core of its own would do ~${Math.round(1000 / perBooking)}/s); seed ${s.info.seedMs} ms`,
+    `  server CPU ${perBooking.toFixed(2)} ms per booking, all instances (a core of its own would do ~${Math.round(1000 / perBooking)}/s); seed ${servers[0].info.seedMs} ms`,
   );
-  await s.stop();
+  await stopAll(servers);
+  return perSecond;
+}
+
+/** A class release: every member of the hot scenario books its one session at once. */
+async function hot(env: NodeJS.ProcessEnv, n: number) {
+  const servers = await serveAll<{ sessionId: number; cardIds: number[] }>('hot', env, n);
+  const { sessionId, cardIds } = servers[0].info;
+  const t0 = performance.now();
+  const answers = await Promise.all(
+    cardIds.map(async (mcId, i) => {
+      const s = servers[i % servers.length];
+      const start = performance.now();
+      const res = await fetch(`${s.url}/store/api/add/member/reservation`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie: s.cookie },
+        body: JSON.stringify({ mcId, tid: sessionId, studentCount: 1 }),
+      });
+      const a = (await res.json()) as { code: number; msg: string };
+      return { ...a, ms: performance.now() - start };
+    }),
+  );
+  const total = performance.now() - t0;
+  const ms = answers.map((a) => a.ms).sort((a, b) => a - b);
+  const booked = answers.filter((a) => a.code === 0).length;
+  const full = answers.filter((a) => a.code !== 0 && a.msg === Msg.sessionFull).length;
+  const other = answers.length - booked - full;
+  console.log(
+    `PostgreSQL hot session (${answers.length} clients, 20 seats, ${n} instances): ${booked} booked, ${full} told ${Msg.sessionFull}, ${other} other; p50 ${Math.round(ms[Math.floor(ms.length * 0.5)])} ms, p99 ${Math.round(ms[Math.ceil(ms.length * 0.99) - 1])} ms, all answered in ${Math.round(total)} ms`,
+  );
+  await stopAll(servers);
 }
 
 console.log(`booking benchmark: ${connections} connections, ${seconds} s after a 2 s warm-up, Node ${process.version}`);
-await run('SQLite', { ...process.env, BENCH_DATABASE_URL: '' });
-if (process.env.BENCH_DATABASE_URL) await run('PostgreSQL', process.env);
+const sqlite = await run('SQLite', { ...process.env, BENCH_DATABASE_URL: '' }, 1);
+// Baseline in the same run: the same writes as raw SQLite transactions, one at a time.
+const rawSqlite = await rawBookingsPerSecond(Math.min(seconds, 5));
+console.log(
+  `  raw SQLite transaction, same writes: ${rawSqlite.perSecond} bookings/s; HTTP booking = ${Math.round((sqlite / rawSqlite.perSecond) * 100)}% of it`,
+);
+const pgUrl = process.env.BENCH_DATABASE_URL;
+if (pgUrl) {
+  const pgRate = await run(`PostgreSQL x${instances}`, process.env, instances);
+  const raw = await rawPgBookingsPerSecond(pgUrl, Math.min(seconds, 5), rawPgClients);
+  console.log(
+    `  raw PostgreSQL transaction, same writes, ${rawPgClients} connections: ${raw.perSecond} bookings/s; HTTP booking = ${Math.round((pgRate / raw.perSecond) * 100)}% of it, ${Math.round((pgRate / sqlite) * 100)}% of SQLite's`,
+  );
+  await hot(process.env, instances);
+}

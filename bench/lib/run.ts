@@ -70,6 +70,8 @@ export interface Figures {
   reqPerSec: number;
   ok: number;
   failed: number;
+  /** Answers with a status other than 2xx (the rest of `failed` are timeouts and socket errors). */
+  non2xx?: number;
   p50: number;
   p99: number;
   seconds: number;
@@ -95,6 +97,7 @@ export async function load(o: {
     reqPerSec: Math.round(result.requests.average),
     ok: result['2xx'],
     failed: result.non2xx + result.errors + result.timeouts,
+    non2xx: result.non2xx,
     p50: result.latency.p50,
     p99: result.latency.p99,
     seconds: o.seconds,

@@ -3,6 +3,9 @@
  * BENCH_DATABASE_URL is set), one store seeded for the scenario, the real app listening on
  * 127.0.0.1. Prints `READY <json>` with the port, the login and the scenario's ids, then serves
  * until killed. Run by bench/booking.ts and bench/calendar.ts; not meant to be run by hand.
+ * With BENCH_JOIN=<json of another server's READY line> (PostgreSQL), it is one more app instance on
+ * that server's schema and store: no migration, no seed, and it leaves the schema alone on exit.
+ * BENCH_POOL_MAX sets its connections (default 20).
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -16,21 +19,30 @@ import type { NewRow } from '../../apps/server/src/db/schema.ts';
 import { migrateToLatest } from '../../apps/server/src/db/migrate.ts';
 import { createStoreWithAdmin } from '../../apps/server/src/db/seed/store.ts';
 import { calendar, useCalendarCache } from '../../apps/server/src/features/timetable/calendar.ts';
-import { createSession } from '../../apps/server/src/features/timetable/engine.ts';
+import { createSession } from '../../apps/server/src/features/timetable/public.ts';
 
 const scenario = process.argv[2];
 const pgUrl = process.env.BENCH_DATABASE_URL;
 const PASSWORD = 'bench-password-1';
 const NOW = '2026-01-01 00:00:00';
 
+const poolMax = Number(process.env.BENCH_POOL_MAX ?? 20);
+const join = process.env.BENCH_JOIN
+  ? (JSON.parse(process.env.BENCH_JOIN) as { schema: string; username: string } & Record<string, unknown>)
+  : null;
+
 async function openFresh(): Promise<{ handle: DbHandle; cleanup: () => Promise<void> }> {
+  if (pgUrl && join) {
+    const handle = openDatabase({ url: pgUrl, schema: join.schema, poolMax });
+    return { handle, cleanup: () => handle.close() };
+  }
   if (pgUrl) {
     const schema = `bench_${crypto.randomBytes(5).toString('hex')}`;
     const admin = new pg.Client({ connectionString: pgUrl });
     await admin.connect();
     await admin.query(`create schema ${schema}`);
     await admin.end();
-    const handle = openDatabase({ url: pgUrl, schema, poolMax: 20 });
+    const handle = openDatabase({ url: pgUrl, schema, poolMax });
     return {
       handle,
       cleanup: async () => {
@@ -200,16 +212,62 @@ async function seedCalendar(db: Db, storeId: number) {
   return { sessions: total, firstDate: '2020-01-01' };
 }
 
+/** One session of 20 seats and 200 members with a card each: a class release. */
+async function seedHot(db: Db, storeId: number) {
+  const { productId, teacherIds, courseIds } = await basics(db, storeId);
+  const store = { id: storeId, name: '', timezone: 'Asia/Shanghai' };
+  const { id: sessionId } = await db.transaction().execute((tx) =>
+    createSession(tx, store, {
+      courseId: courseIds[0],
+      teacherId: teacherIds[0],
+      areaId: null,
+      bookId: null,
+      startTime: '2099-03-01 10:00:00',
+      reservableCount: 20,
+    }),
+  );
+  const cardIds: number[] = [];
+  for (let i = 0; i < 200; i++) {
+    const m = await db
+      .insertInto('member')
+      .values({ storeId, name: `会员${i}`, mobile: `138${String(i).padStart(8, '0')}`, gender: 1, createdAt: NOW })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const c = await db
+      .insertInto('memberCard')
+      .values({ storeId, memberId: m.id, cardId: productId, totalCount: 100, usedCount: 0, frozen: 0, createdAt: NOW })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    cardIds.push(c.id);
+  }
+  return { sessionId, cardIds };
+}
+
 const { handle, cleanup } = await openFresh();
-await migrateToLatest(handle.db, handle.dialect);
-const username = `bench_${crypto.randomBytes(3).toString('hex')}`;
-const { storeId } = await createStoreWithAdmin(handle.db, {
-  storeName: '压测门店',
-  admin: { username, password: PASSWORD, name: '压测管理员' },
-});
-const seedStart = performance.now();
-const data = scenario === 'calendar' ? await seedCalendar(handle.db, storeId) : await seedBooking(handle.db, storeId);
-const seedMs = Math.round(performance.now() - seedStart);
+let username: string;
+let storeId: number;
+let data: Record<string, unknown>;
+let seedMs = 0;
+if (join) {
+  ({ username } = join);
+  storeId = Number(join.storeId);
+  data = join;
+} else {
+  await migrateToLatest(handle.db, handle.dialect);
+  username = `bench_${crypto.randomBytes(3).toString('hex')}`;
+  ({ storeId } = await createStoreWithAdmin(handle.db, {
+    storeName: '压测门店',
+    admin: { username, password: PASSWORD, name: '压测管理员' },
+  }));
+  const seedStart = performance.now();
+  data =
+    scenario === 'calendar'
+      ? await seedCalendar(handle.db, storeId)
+      : scenario === 'hot'
+        ? await seedHot(handle.db, storeId)
+        : await seedBooking(handle.db, storeId);
+  seedMs = Math.round(performance.now() - seedStart);
+}
 
 const config = { ...loadConfig({ LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv), webDist: '/nonexistent' };
 const app = await buildApp({ config, database: handle, logger: false });
@@ -234,7 +292,7 @@ await app.listen({ host: '127.0.0.1', port: 0 });
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : 0;
 process.stdout.write(
-  `READY ${JSON.stringify({ port, username, password: PASSWORD, dialect: handle.dialect, seedMs, ...data })}\n`,
+  `READY ${JSON.stringify({ ...data, storeId, port, username, password: PASSWORD, dialect: handle.dialect, schema: handle.schema, seedMs })}\n`,
 );
 
 const stop = async () => {

@@ -4,6 +4,7 @@ import { loadConfig } from './config.ts';
 import { openDatabase } from './db/index.ts';
 import { DEMO_ADMIN } from './db/seed/index.ts';
 import { lockSqliteFile, prepareDatabase } from './db/startup.ts';
+import { outboxHandlers } from './features/index.ts';
 import { startOutboxWorker } from './outbox/index.ts';
 
 const config = loadConfig();
@@ -34,7 +35,12 @@ const seed = await prepareDatabase(database, { mode: config.seed, adminPassword:
 const app = await buildApp({ config, database });
 lost.report = (err) => app.log.warn({ err: err.message }, 'database connection lost');
 // Sends queued store messages and creates on-demand online rooms (see outbox/README.md).
-const stopOutbox = startOutboxWorker({ db: database.db, dialect: database.dialect, log: app.log });
+const stopOutbox = startOutboxWorker({
+  db: database.db,
+  dialect: database.dialect,
+  log: app.log,
+  handlers: outboxHandlers(),
+});
 
 const close = async () => {
   await stopOutbox();

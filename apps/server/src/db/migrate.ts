@@ -5,6 +5,7 @@ import { init } from './migrations/20261121_0001_init.ts';
 import { timetableEngine } from './migrations/20261121_0200_timetable_engine.ts';
 import { onlineOutbox } from './migrations/20261121_0500_online_outbox.ts';
 import { versionOncePerTx } from './migrations/20261122_0201_version_once_per_tx.ts';
+import { sessionRowVersions } from './migrations/20261123_0202_session_row_versions.ts';
 
 /** Timestamped migrations, in order. Never edit one that has landed: add a new one. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -13,6 +14,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '20261121_0200_timetable_engine': timetableEngine(dialect),
     '20261121_0500_online_outbox': onlineOutbox(dialect),
     '20261122_0201_version_once_per_tx': versionOncePerTx(dialect),
+    '20261123_0202_session_row_versions': sessionRowVersions(dialect),
   };
 }
 

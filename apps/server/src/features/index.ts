@@ -1,7 +1,11 @@
 import { authFeature } from '../auth/routes.ts';
 import type { Feature } from '../lib/feature.ts';
+import type { OutboxHandler } from '../outbox/index.ts';
 import { batchFeature } from './batch/index.ts';
+import { messagingFeature } from './messaging/index.ts';
+import { messagingHandlers } from './messaging/public.ts';
 import { onlineFeature } from './online/index.ts';
+import { meetingHandlers } from './online/public.ts';
 import { referenceFeature } from './reference/index.ts';
 import { storeAdminFeature } from './store-admin/index.ts';
 import { timetableFeature } from './timetable/index.ts';
@@ -13,5 +17,11 @@ export const features: Feature[] = [
   timetableFeature,
   batchFeature,
   onlineFeature,
+  messagingFeature,
   storeAdminFeature,
 ];
+
+/** Every outbox topic the app queues, with its handler (main.ts and the tests' workers use them). */
+export function outboxHandlers(): Record<string, OutboxHandler> {
+  return { ...messagingHandlers, ...meetingHandlers };
+}

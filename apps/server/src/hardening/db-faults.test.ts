@@ -15,7 +15,7 @@ import type { DbHandle } from '../db/index.ts';
 import { snapshot } from '../features/batch/test-kit.ts';
 import { addDays } from '../lib/time.ts';
 import { enqueue } from '../outbox/enqueue.ts';
-import { waitFor } from '../outbox/test-support.ts';
+import { waitFor } from '../test/outbox.ts';
 import { startOutboxWorker } from '../outbox/worker.ts';
 import { Client, freshDatabase, PG_URL, REQUIRE_ALL, type App, type Answer } from '../test/harness.ts';
 import { makeLoadStore, SCENE_PASSWORD, type LoadStore } from './scene.ts';

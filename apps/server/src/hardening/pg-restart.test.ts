@@ -6,7 +6,7 @@ import { Msg } from '@studio/contract';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DbHandle } from '../db/index.ts';
-import { waitFor } from '../outbox/test-support.ts';
+import { waitFor } from '../test/outbox.ts';
 import { REQUIRE_ALL } from '../test/harness.ts';
 import { postgresBinaries, ThrowawayCluster } from './pg-cluster.ts';
 import { makeLoadStore, pick, SCENE_PASSWORD, type LoadStore } from './scene.ts';

@@ -43,9 +43,9 @@ export const isStub = (a: RawAnswer) => a.status === 503 && a.text.includes(STUB
 
 type InvariantFn = (db: Db, ...rest: unknown[]) => unknown;
 
-/** The engine's invariant checker (apps/server/src/lib/invariants.ts) when it exists. */
+/** The engine's invariant checker (apps/server/src/test/invariants.ts) when it exists. */
 export async function loadInvariants(): Promise<InvariantFn | undefined> {
-  const file = path.resolve(import.meta.dirname, '../lib/invariants.ts');
+  const file = path.resolve(import.meta.dirname, '../test/invariants.ts');
   if (!fs.existsSync(file)) return undefined;
   const mod = (await import(/* @vite-ignore */ file)) as { checkInvariants?: InvariantFn };
   return mod.checkInvariants;

@@ -14,9 +14,10 @@ import { openDatabase, type DbHandle } from '../db/index.ts';
 import { EngineFactory } from '../test/factory-engine.ts';
 import { describeEachDb, PG_URL, type TestEnv } from '../test/harness.ts';
 import { enqueue } from './enqueue.ts';
+import { outboxHandlers } from '../features/index.ts';
+import { WECOM_TOPIC } from '../features/messaging/public.ts';
+import { fastWorker, Receiver, waitFor } from '../test/outbox.ts';
 import { startOutboxWorker } from './index.ts';
-import { fastWorker, Receiver, waitFor } from './test-support.ts';
-import { WECOM_TOPIC } from './wecom.ts';
 import { backoffMs } from './worker.ts';
 
 /** A second handle on the test database, as another app process would open it. */
@@ -134,6 +135,7 @@ describeEachDb('outbox to a WeCom robot webhook', (env) => {
     const app1 = await buildApp({ config, database: h1, logger: false });
     const stop1 = startOutboxWorker({
       ...app1.deps,
+      handlers: outboxHandlers(),
       intervalMs: 10,
       backoffBaseMs: 20,
       backoffCapMs: 200,
@@ -158,6 +160,7 @@ describeEachDb('outbox to a WeCom robot webhook', (env) => {
     const app2 = await buildApp({ config, database: h2, logger: false });
     const stop2 = startOutboxWorker({
       ...app2.deps,
+      handlers: outboxHandlers(),
       intervalMs: 10,
       backoffBaseMs: 20,
       backoffCapMs: 200,
@@ -250,6 +253,7 @@ describeEachDb('outbox to a WeCom robot webhook', (env) => {
       backoffCapMs: 40,
       maxAttempts: 3,
       handlers: {
+        ...outboxHandlers(),
         'test.always-fails': async () => {
           throw new Error('接收方拒绝');
         },

@@ -1,7 +1,7 @@
 import { DEDUCT_AT_BOOKING, MODULE_DEDUCTION_MODE } from '@studio/contract';
 import type { Db } from '../db/index.ts';
 import type { NewRow } from '../db/schema.ts';
-import { createSession } from '../features/timetable/engine.ts';
+import { createSession } from '../features/timetable/public.ts';
 import type { StoreScope } from '../lib/context.ts';
 import type { Factory } from './factory.ts';
 

@@ -1,5 +1,5 @@
 import { cardUnusableReason, chargeFor } from '../../features/card/rules.ts';
-import { ageRefusal, genderRefusal } from '../../features/timetable/limits.ts';
+import { ageRefusal, genderRefusal } from '../../features/timetable/rules.ts';
 import { addDays, addMinutes, weekday } from '../../lib/time.ts';
 import {
   DEMO_COURSES,

@@ -4,8 +4,7 @@ import type { NewRow } from '../../db/schema.ts';
 import type { StoreScope } from '../../lib/context.ts';
 import { conflict } from '../../lib/errors.ts';
 import { cardUnusableReason, chargeFor } from '../card/rules.ts';
-import { touchStore } from '../timetable/engine.ts';
-import { ageRefusal, genderRefusal } from '../timetable/limits.ts';
+import { ageRefusal, genderRefusal } from '../timetable/rules.ts';
 import { assertNoTeacherClash } from './conflicts.ts';
 import type { CourseWithCards, BookingCard } from './refs.ts';
 
@@ -89,7 +88,6 @@ export async function createPlannedSessions(
   o: { mode: 0 | 1; operatorId: number | null; now: string },
 ): Promise<number[]> {
   if (!plan.length) return [];
-  await touchStore(tx, store.id);
   await assertNoTeacherClash(tx, store.id, plan);
   const spent = checkBookings(plan, o.mode, o.now);
 
@@ -160,7 +158,8 @@ async function writeReservations(
     })),
   );
   if (!rows.length) return;
-  for (const [cardId, amount] of spent) {
+  // Cards in ascending id: the engine's lock order for a write that charges several.
+  for (const [cardId, amount] of [...spent].sort(([a], [b]) => a - b)) {
     if (amount <= 0) continue;
     const res = await tx
       .updateTable('memberCard')

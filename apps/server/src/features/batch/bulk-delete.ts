@@ -3,7 +3,7 @@ import type { Tx } from '../../db/index.ts';
 import type { NewRow } from '../../db/schema.ts';
 import type { StoreScope } from '../../lib/context.ts';
 import { localDateTime } from '../../lib/time.ts';
-import { touchStore } from '../timetable/engine.ts';
+import { lockCards, lockSessions } from '../../db/locks.ts';
 import { groupBy } from './group.ts';
 
 /** Ids per statement: well under either database's parameter limit. */
@@ -58,9 +58,11 @@ export async function deleteSessions(
   operatorId: number | null,
 ): Promise<number> {
   if (!timetableIds.length) return 0;
-  await touchStore(tx, store.id);
   const now = localDateTime(store.timezone);
   const deleted: number[] = [];
+  // Lock order: every session (ascending id), their bookings, then every card refunded (ascending).
+  await lockSessions(tx, timetableIds);
+  const refundsByCard = new Map<number, number>();
   for (const ids of chunks(timetableIds)) {
     const rows = await tx
       .updateTable('timetable')
@@ -105,16 +107,13 @@ export async function deleteSessions(
         (r) => r.studentCount,
       ),
     );
-    await subtract(
-      tx,
-      'memberCard',
-      'usedCount',
-      sumBy(
-        reservations,
-        (r) => r.memberCardId,
-        (r) => Number(r.usedCount),
-      ),
-    );
+    for (const [card, amount] of sumBy(
+      reservations,
+      (r) => r.memberCardId,
+      (r) => Number(r.usedCount),
+    )) {
+      refundsByCard.set(card, (refundsByCard.get(card) ?? 0) + amount);
+    }
     const trail = (
       r: { timetableId: number; memberId: number; studentCount: number; remark: string | null },
       o: { memberCardId: number | null; reservationId: number | null; pendingId: number | null; usedCount: number },
@@ -154,5 +153,7 @@ export async function deleteSessions(
     }));
     for (const part of chunks(ledger)) await tx.insertInto('cardLedger').values(part).execute();
   }
+  await lockCards(tx, refundsByCard.keys());
+  await subtract(tx, 'memberCard', 'usedCount', refundsByCard);
   return deleted.length;
 }

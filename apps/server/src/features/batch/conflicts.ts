@@ -1,7 +1,8 @@
 import { Msg } from '@studio/contract';
 import type { Tx } from '../../db/index.ts';
+import { lockTeachers } from '../../db/locks.ts';
 import { conflict } from '../../lib/errors.ts';
-import { findTeacherConflicts } from '../timetable/engine.ts';
+import { findTeacherConflicts } from '../timetable/public.ts';
 import { groupBy } from './group.ts';
 import { shortTime } from './plan.ts';
 
@@ -21,6 +22,8 @@ const NAMED = 5;
  */
 export async function assertNoTeacherClash(tx: Tx, storeId: number, slots: readonly PlannedSlot[]): Promise<void> {
   const byTeacher = groupBy(slots, (s) => s.teacherId);
+  // The teachers' locks first (the engine's lock order), so a concurrent session cannot pass too.
+  await lockTeachers(tx, byTeacher.keys());
   const clashing = new Set<string>();
   for (const [teacherId, planned] of byTeacher) {
     let from = planned[0].startTime;

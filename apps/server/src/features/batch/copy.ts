@@ -1,7 +1,7 @@
 import { PendingStatus } from '@studio/contract';
 import type { CallCtx } from '../../lib/context.ts';
 import { addMinutes, daysBetween } from '../../lib/time.ts';
-import { addPending, createSession, touchStore } from '../timetable/engine.ts';
+import { addPending, createSession } from '../timetable/public.ts';
 import { assertNoTeacherClash } from './conflicts.ts';
 import { naming } from './fixed-booking.ts';
 import { shortTime } from './plan.ts';
@@ -28,7 +28,6 @@ export async function copySessions(ctx: CallCtx, input: CopyInput): Promise<{ co
   const storeId = ctx.store.id;
   const shift = daysBetween(input.formerFromDate, input.afterFromDate) * 24 * 60;
   return ctx.db.transaction().execute(async (tx) => {
-    await touchStore(tx, storeId);
     const areaIds = await areaAndBelow(tx, storeId, input.areaId);
     const sources = await sessionsInRange(tx, storeId, input.formerFromDate, input.formerToDate, areaIds)
       .selectAll('t')

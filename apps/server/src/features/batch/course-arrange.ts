@@ -2,7 +2,7 @@ import { Msg } from '@studio/contract';
 import type { CallCtx } from '../../lib/context.ts';
 import { conflict } from '../../lib/errors.ts';
 import { addMinutes, localDateTime, toDateTime } from '../../lib/time.ts';
-import { getDeductionMode, touchStore } from '../timetable/engine.ts';
+import { getDeductionMode } from '../timetable/public.ts';
 import { createPlannedSessions, type PlannedSession } from './bulk-arrange.ts';
 import { arrangeSlots, shortTime } from './plan.ts';
 import { requireArea, requireCards, requireCourse, requireTeacher } from './refs.ts';
@@ -34,7 +34,6 @@ export async function arrangeCourse(
   const times = input.courseTimes.map((t) => ({ weekday: t.weekday, arrangeTime: t.arrangeTime ?? '' }));
   const slots = arrangeSlots(input.startDate, times, input.arrangeTimes);
   return ctx.db.transaction().execute(async (tx) => {
-    await touchStore(tx, storeId);
     const course = await requireCourse(tx, storeId, input.cid);
     await requireTeacher(tx, storeId, input.tid);
     await requireArea(tx, storeId, input.areaId);

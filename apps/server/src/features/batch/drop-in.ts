@@ -3,7 +3,8 @@ import type { Executor } from '../../db/index.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { conflict } from '../../lib/errors.ts';
 import { localDateTime, toDateTime } from '../../lib/time.ts';
-import { getDeductionMode, touchStore } from '../timetable/engine.ts';
+import { lockSessions } from '../../db/locks.ts';
+import { getDeductionMode } from '../timetable/public.ts';
 import { bookFixedStudent } from './fixed-booking.ts';
 import { groupBy } from './group.ts';
 import { requireCards, requireCourse, requireTeachers } from './refs.ts';
@@ -68,7 +69,6 @@ export async function addDropInStudent(
 ): Promise<{ count: number }> {
   const storeId = ctx.store.id;
   return ctx.db.transaction().execute(async (tx) => {
-    await touchStore(tx, storeId);
     await requireCourse(tx, storeId, input.cid);
     await requireTeachers(tx, storeId, input.tids);
     const card = (await requireCards(tx, storeId, [input.mcId])).get(input.mcId)!;
@@ -103,6 +103,11 @@ export async function addDropInStudent(
     if (sessions.length < input.times) throw conflict(Msg.fewerSessions(sessions.length));
     const mode = await getDeductionMode(tx, storeId);
     const allowed = await allowedCards(
+      tx,
+      sessions.map((s) => s.id),
+    );
+    // Lock order: every session (ascending id) before the card that pays for them.
+    await lockSessions(
       tx,
       sessions.map((s) => s.id),
     );

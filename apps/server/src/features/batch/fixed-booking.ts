@@ -3,7 +3,7 @@ import type { Tx } from '../../db/index.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { AppError, conflict } from '../../lib/errors.ts';
 import { cardUnusableReason } from '../card/rules.ts';
-import { addPending, bookWithCard } from '../timetable/engine.ts';
+import { addPending, bookWithCard } from '../timetable/public.ts';
 import { shortTime } from './plan.ts';
 import type { BookingCard } from './refs.ts';
 

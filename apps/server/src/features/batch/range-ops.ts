@@ -1,8 +1,7 @@
 import type { BatchExportRow } from '@studio/contract';
 import type { CallCtx } from '../../lib/context.ts';
 import { addDays, toDateTime } from '../../lib/time.ts';
-import { touchStore } from '../timetable/engine.ts';
-import { exportRows } from '../timetable/queries.ts';
+import { exportRows } from '../timetable/public.ts';
 import { deleteSessions } from './bulk-delete.ts';
 import { sessionsInRange } from './range.ts';
 import { areaAndBelow } from './refs.ts';
@@ -18,7 +17,6 @@ export async function cancelSessionsInRange(
 ): Promise<{ count: number }> {
   const storeId = ctx.store.id;
   return ctx.db.transaction().execute(async (tx) => {
-    await touchStore(tx, storeId);
     const areaIds = await areaAndBelow(tx, storeId, input.areaId);
     const sessions = await sessionsInRange(tx, storeId, input.fromDate, input.toDate, areaIds)
       .select('t.id')

@@ -4,8 +4,8 @@ import type { CallCtx } from '../../lib/context.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { cardUnusableReason } from '../card/rules.ts';
-import { getDeductionMode } from '../timetable/engine.ts';
-import { ageRefusal, genderRefusal } from '../timetable/limits.ts';
+import { getDeductionMode } from '../timetable/public.ts';
+import { ageRefusal, genderRefusal } from '../timetable/rules.ts';
 import { requireArea, requireCards, requireCourse, requireMaterial, requireTeacher } from './refs.ts';
 
 export interface TemplateRowInput {

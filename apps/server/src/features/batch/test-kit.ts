@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { Db } from '../../db/index.ts';
-import { checkInvariants } from '../../lib/invariants.ts';
+import { checkInvariants } from '../../test/invariants.ts';
 import { EngineFactory } from '../../test/factory-engine.ts';
 import type { TestEnv } from '../../test/harness.ts';
 

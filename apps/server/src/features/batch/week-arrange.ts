@@ -2,7 +2,7 @@ import { Msg } from '@studio/contract';
 import type { CallCtx } from '../../lib/context.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { addMinutes, localDateTime, toDateTime } from '../../lib/time.ts';
-import { getDeductionMode, touchStore } from '../timetable/engine.ts';
+import { getDeductionMode } from '../timetable/public.ts';
 import { createPlannedSessions, type PlannedSession } from './bulk-arrange.ts';
 import { opKey, stampOpLock, takeOpLock } from './op-lock.ts';
 import { templateDate } from './plan.ts';
@@ -30,8 +30,7 @@ export async function arrangeTemplateWeeks(
   const storeId = ctx.store.id;
   const key = opKey('week-arrange', storeId, input);
   return ctx.db.transaction().execute(async (tx) => {
-    // The store lock first (the engine's lock order), then the operation lock.
-    await touchStore(tx, storeId);
+    // The operation lock first; createPlannedSessions then takes the engine's locks in order.
     await takeOpLock(tx, key, storeId);
     const rows = await templateRows(tx, storeId);
     if (!rows.length) throw badRequest(Msg.templateEmpty);

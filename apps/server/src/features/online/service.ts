@@ -1,10 +1,9 @@
 import { OnlineMsg, type MeetingInfo, type OnlineState } from '@studio/contract';
 import type { Db, Dialect, Executor, Tx } from '../../db/index.ts';
 import { AppError, conflict, notFound } from '../../lib/errors.ts';
+import { emit } from '../../lib/events.ts';
 import { enqueue } from '../../outbox/enqueue.ts';
-import { touchStore } from '../timetable/data-version.ts';
-import { inWriteTx } from '../timetable/write-queue.ts';
-import { notifyRoomCreated } from './notify.ts';
+import { inWriteTx } from '../../db/write-queue.ts';
 import { onlineSession, type OnlineSession } from './queries.ts';
 import { providerFor } from './providers/registry.ts';
 import type { MeetingProvider, RoomRequest } from './providers/types.ts';
@@ -20,15 +19,11 @@ interface Deps {
 }
 
 /**
- * A write to a session, in the engine's lock order: the store's version row first (touchStore),
- * then the session row. Writing the session first would take the two locks in the other order
- * (its data-version trigger comes second) and could deadlock with a booking on PostgreSQL.
+ * A write to one session row (its guarded UPDATE is the transaction's first lock, as the engine's
+ * lock order wants), with group commit on SQLite.
  */
-function writeSession<T>(deps: Deps, storeId: number, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return inWriteTx(deps.db, deps.dialect, async (tx) => {
-    await touchStore(tx, storeId);
-    return fn(tx);
-  });
+function writeSession<T>(deps: Deps, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return inWriteTx(deps.db, deps.dialect, fn);
 }
 
 async function liveOnlineSession(db: Executor, storeId: number, id: number): Promise<OnlineSession> {
@@ -91,7 +86,7 @@ export async function createMeeting(deps: Deps, storeId: number, input: { id: nu
   if (input.type === 1 && s.realCount === 0) {
     // The first booking's trigger (migration 0500) queues the room; guard realCount so that a
     // booking committed since the read cannot slip in before the session turns on-demand.
-    await writeSession(deps, storeId, async (tx) => {
+    await writeSession(deps, async (tx) => {
       const res = await tx
         .updateTable('timetable')
         .set({ isOnline: 1, meetingError: null })
@@ -106,7 +101,7 @@ export async function createMeeting(deps: Deps, storeId: number, input: { id: nu
   }
   const { room, info } = await makeRoom(provider, req, input.type);
   try {
-    await writeSession(deps, storeId, async (tx) => {
+    await writeSession(deps, async (tx) => {
       const res = await tx
         .updateTable('timetable')
         .set({ isOnline: input.type, meetingId: room.meetingId, meetingInfo: JSON.stringify(info), meetingError: null })
@@ -116,7 +111,7 @@ export async function createMeeting(deps: Deps, storeId: number, input: { id: nu
         .where('deleted', '=', 0)
         .executeTakeFirst();
       if (Number(res.numUpdatedRows) !== 1) throw conflict(OnlineMsg.stateChanged);
-      await notifyRoomCreated(tx, storeId, s.id, info);
+      await emit(tx, { type: 'room.created', storeId, timetableId: s.id, info });
     });
   } catch (err) {
     await dropRoom(provider, req, room.meetingId);
@@ -131,7 +126,7 @@ export async function createMeeting(deps: Deps, storeId: number, input: { id: nu
 export async function cancelMeeting(deps: Deps, storeId: number, id: number): Promise<void> {
   const s = await liveOnlineSession(deps.db, storeId, id);
   if (s.isOnline === 0) throw conflict(OnlineMsg.noRoom);
-  await writeSession(deps, storeId, async (tx) => {
+  await writeSession(deps, async (tx) => {
     let q = tx
       .updateTable('timetable')
       .set({ isOnline: 0, meetingId: null, meetingInfo: null, meetingError: null })
@@ -181,7 +176,7 @@ export async function createOnDemandRoom(deps: Deps, timetableId: number): Promi
   } catch (err) {
     const msg =
       err instanceof AppError ? err.message : `创建在线教室失败：${err instanceof Error ? err.message : String(err)}`;
-    await writeSession(deps, s.storeId, (tx) =>
+    await writeSession(deps, (tx) =>
       tx
         .updateTable('timetable')
         .set({ meetingError: msg.slice(0, 500) })
@@ -193,7 +188,7 @@ export async function createOnDemandRoom(deps: Deps, timetableId: number): Promi
     throw err;
   }
   const { room, info } = made;
-  const stored = await writeSession(deps, s.storeId, async (tx) => {
+  const stored = await writeSession(deps, async (tx) => {
     const res = await tx
       .updateTable('timetable')
       .set({ meetingId: room.meetingId, meetingInfo: JSON.stringify(info), meetingError: null })
@@ -203,7 +198,7 @@ export async function createOnDemandRoom(deps: Deps, timetableId: number): Promi
       .where('deleted', '=', 0)
       .executeTakeFirst();
     if (Number(res.numUpdatedRows) !== 1) return false;
-    await notifyRoomCreated(tx, s.storeId, s.id, info);
+    await emit(tx, { type: 'room.created', storeId: s.storeId, timetableId: s.id, info });
     return true;
   });
   if (!stored) await dropRoom(request.provider, request.req, room.meetingId);

@@ -1,6 +1,6 @@
 import { zOnlineSetting, type OnlineSetting } from '@studio/contract';
 import type { Executor } from '../../db/index.ts';
-import { getSetting, putSetting } from '../store-admin/queries.ts';
+import { getSetting, putSetting } from '../store-admin/public.ts';
 
 const ONLINE_KEY = 'online';
 

@@ -1,11 +1,11 @@
 import { Msg, OperateType, PendingStatus, ReservationStatus } from '@studio/contract';
 import type { Tx } from '../../db/index.ts';
+import { lockSessions } from '../../db/locks.ts';
 import type { Row } from '../../db/schema.ts';
 import type { StoreScope } from '../../lib/context.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { cardUnusableReason, chargeFor } from '../card/rules.ts';
-import { touchStore } from './data-version.ts';
 import {
   checkMemberMayBook,
   freeSeats,
@@ -120,7 +120,7 @@ export async function bookWithCard(
       : { id: card.memberId, name: card.memberName, gender: card.memberGender, birthday: card.memberBirthday };
   const charge = chargeOrRefuse(session, card, member.id, args.studentCount);
   await checkMemberMayBook(tx, session, member, now);
-  await touchStore(tx, store.id);
+  // Lock order: the session row (taking the seats), then the card row (paying).
   await takeSeats(tx, store.id, session.id, args.studentCount);
   await deduct(tx, card.id, charge);
   let reservationId: number;
@@ -217,7 +217,8 @@ async function writeBookingTrail(
 }
 
 /**
- * Cancels a live reservation whose row the caller has read: flips its status (guarded: 409 该预约已取消
+ * Cancels a live reservation whose row the caller has read, its session row locked (the engine's
+ * lock order: session, then its bookings, then the card): flips its status (guarded: 409 该预约已取消
  * when it is no longer live, so a refund happens once), frees its seats, closes its pending if it
  * came from one, refunds what it deducted and writes history and ledger. Returns the refund.
  */
@@ -278,7 +279,7 @@ export async function cancelReservation(
     .where('storeId', '=', store.id)
     .executeTakeFirst();
   if (!r) throw notFound('预约');
-  await touchStore(tx, store.id);
+  await lockSessions(tx, [r.timetableId]);
   const refunded = await cancelReservationLocked(tx, r, { ...args, now: localDateTime(store.timezone) });
   return { refunded };
 }
@@ -303,7 +304,6 @@ export async function addPending(
   const session = await liveSession(tx, store.id, args.timetableId);
   const member = await storeMember(tx, store.id, args.memberId);
   await checkMemberMayBook(tx, session, member, now);
-  await touchStore(tx, store.id);
   await takeSeats(tx, store.id, session.id, args.studentCount);
   let pendingId: number;
   try {
@@ -354,7 +354,7 @@ async function storePending(tx: Tx, storeId: number, id: number) {
   return p;
 }
 
-/** Cancels a waiting pending the caller has read: frees its seat, refunds nothing, history type 4. */
+/** Cancels a waiting pending the caller has read, its session row locked: frees its seat, refunds nothing, history type 4. */
 export async function cancelPendingLocked(
   tx: Tx,
   p: Row<'pending'>,
@@ -390,7 +390,7 @@ export async function cancelPending(
   args: { pendingId: number; operatorId: number | null },
 ): Promise<void> {
   const p = await storePending(tx, store.id, args.pendingId);
-  await touchStore(tx, store.id);
+  await lockSessions(tx, [p.timetableId]);
   await cancelPendingLocked(tx, p, { operatorId: args.operatorId, now: localDateTime(store.timezone) });
 }
 
@@ -406,10 +406,10 @@ export async function signInPending(
   const now = localDateTime(store.timezone);
   const p = await storePending(tx, store.id, args.pendingId);
   if (p.status !== PendingStatus.WAITING) throw conflict(Msg.pendingNotWaiting);
-  const session = await liveSession(tx, store.id, p.timetableId);
-  const card = await storeCard(tx, store.id, args.memberCardId, session.id);
+  const card = await storeCard(tx, store.id, args.memberCardId, p.timetableId);
+  // Lock order: the session row (read locked), then the pending, then the card.
+  const session = await liveSession(tx, store.id, p.timetableId, { lock: true });
   const charge = chargeOrRefuse(session, card, p.memberId, p.studentCount);
-  await touchStore(tx, store.id);
   const res = await tx
     .updateTable('pending')
     .set({ status: PendingStatus.SIGNED_IN })

@@ -4,7 +4,7 @@ import type { Db } from '../../db/index.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { addDays, daysBetween } from '../../lib/time.ts';
 import { RawJson } from '../../lib/raw-json.ts';
-import { dataVersion } from './data-version.ts';
+import { dataVersion } from '../../db/data-version.ts';
 
 export interface CalendarQuery {
   fromDate: string;
@@ -14,7 +14,7 @@ export interface CalendarQuery {
 }
 
 interface Cached {
-  version: number;
+  version: string;
   answer: RawJson;
 }
 
@@ -114,8 +114,8 @@ async function compute(db: Db, storeId: number, q: CalendarQuery): Promise<Calen
 /**
  * The schedule calendar: per date with sessions, the sessions of [fromDate, toDate] (at most 62
  * days), optionally of one area and its sub-areas and of one teacher. Answers are cached per
- * store and query and reused while the store's data version (bumped by every write, read from the
- * database on each call, so several instances stay correct) has not moved.
+ * store and query and reused while the data version of the range (db/data-version.ts: read from
+ * the database on each call, so several instances stay correct) has not moved.
  */
 export async function calendar(db: Db, storeId: number, q: CalendarQuery): Promise<CalendarDay[] | RawJson> {
   if (q.toDate < q.fromDate) throw badRequest(TimetableMsg.rangeOrder);
@@ -124,7 +124,7 @@ export async function calendar(db: Db, storeId: number, q: CalendarQuery): Promi
   const key = `${storeId}|${q.fromDate}|${q.toDate}|${q.areaId ?? 0}|${q.teacherId ?? 0}`;
   const cache = cacheOf(db);
   // Read the version before the data: a write landing in between only makes the entry stale-tagged.
-  const version = await dataVersion(db, storeId);
+  const version = await dataVersion(db, storeId, `${q.fromDate} 00:00:00`, `${addDays(q.toDate, 1)} 00:00:00`);
   const hit = cache.get(key);
   if (hit && hit.version === version) return hit.answer;
   const days = await compute(db, storeId, q);

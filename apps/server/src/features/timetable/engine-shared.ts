@@ -1,7 +1,8 @@
 import { DEDUCT_AT_SIGN_IN, MODULE_DEDUCTION_MODE, Msg, PendingStatus, ReservationStatus } from '@studio/contract';
 import type { Executor, Tx } from '../../db/index.ts';
+import { onPostgres } from '../../db/locks.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
-import { ageRefusal, genderRefusal } from './limits.ts';
+import { ageRefusal, genderRefusal } from './rules.ts';
 
 /** Store module 6: 0 deducts at booking, 1 only at on-site sign-in. */
 export async function getDeductionMode(tx: Executor, storeId: number): Promise<0 | 1> {
@@ -14,15 +15,18 @@ export async function getDeductionMode(tx: Executor, storeId: number): Promise<0
   return row?.status === DEDUCT_AT_SIGN_IN ? 1 : 0;
 }
 
-/** A live (not deleted) session of the store, or 404 课程不存在. */
-export async function liveSession(tx: Executor, storeId: number, id: number) {
-  const s = await tx
+/**
+ * A live (not deleted) session of the store, or 404 课程不存在. With `lock`, its row is locked for the
+ * transaction on PostgreSQL (the first lock of the engine's order) in the same statement.
+ */
+export async function liveSession(tx: Executor, storeId: number, id: number, o: { lock?: boolean } = {}) {
+  const q = tx
     .selectFrom('timetable')
     .selectAll()
     .where('id', '=', id)
     .where('storeId', '=', storeId)
-    .where('deleted', '=', 0)
-    .executeTakeFirst();
+    .where('deleted', '=', 0);
+  const s = await (o.lock && onPostgres(tx) ? q.forNoKeyUpdate() : q).executeTakeFirst();
   if (!s) throw notFound('课程');
   return s;
 }

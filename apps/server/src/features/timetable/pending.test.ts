@@ -10,7 +10,7 @@ import {
   TimetableMsg,
 } from '@studio/contract';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { checkInvariants } from '../../lib/invariants.ts';
+import { checkInvariants } from '../../test/invariants.ts';
 import { EngineFactory } from '../../test/factory-engine.ts';
 import { describeEachDb } from '../../test/harness.ts';
 

@@ -1,5 +1,6 @@
 import {
   addMemberReservation,
+  type CalendarDay,
   cancelReservationCall,
   exportTimetableReservation,
   queryReservationList,
@@ -9,7 +10,7 @@ import {
   TimetableMsg,
 } from '@studio/contract';
 import { afterEach, expect, it } from 'vitest';
-import { checkInvariants } from '../../lib/invariants.ts';
+import { checkInvariants } from '../../test/invariants.ts';
 import { EngineFactory } from '../../test/factory-engine.ts';
 import { describeEachDb } from '../../test/harness.ts';
 
@@ -123,6 +124,60 @@ describeEachDb('schedule queries', (env) => {
     expect((await first()).courseName).toBe('新课程');
     await env().database.db.updateTable('timetable').set({ isOnline: 2 }).where('id', '=', s.id).execute();
     expect((await first()).isOnline).toBe(2);
+  });
+
+  it('sees a session write that commits after a later one, a move out of the range and a new session', async () => {
+    const e = ef();
+    const { teacher, course } = await e.scene();
+    const a = await e.session({
+      courseId: course.id,
+      teacherId: teacher.id,
+      startTime: '2098-04-07 10:00:00',
+      reservableCount: 20,
+    });
+    const b = await e.session({
+      courseId: course.id,
+      teacherId: teacher.id,
+      startTime: '2098-04-08 10:00:00',
+      reservableCount: 20,
+    });
+    const q = { fromDate: '2098-04-06', toDate: '2098-04-12' };
+    const seats = async () =>
+      (await env().client.ok<CalendarDay[]>(queryTimetableByDate.path, q)).flatMap((d) =>
+        d.list.map((x) => x.reservableCount),
+      );
+    const db = env().database.db;
+    expect(await seats()).toEqual([20, 20]);
+    // Transaction 1 writes session a first; transaction 2 writes b later but commits first, and the
+    // calendar is read (and cached) in between. On PostgreSQL a's row version is the older one, so a
+    // max() of versions would not move when transaction 1 commits. SQLite has one writer: there the
+    // two transactions run one after the other.
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let wrote!: () => void;
+    const t1Wrote = new Promise<void>((r) => (wrote = r));
+    const interleave = env().dialect === 'postgres';
+    const t1 = db.transaction().execute(async (tx) => {
+      await tx.updateTable('timetable').set({ reservableCount: 7 }).where('id', '=', a.id).execute();
+      wrote();
+      if (interleave) await gate;
+    });
+    await t1Wrote;
+    if (!interleave) await t1;
+    await db.updateTable('timetable').set({ reservableCount: 8 }).where('id', '=', b.id).execute();
+    expect(await seats()).toEqual([interleave ? 20 : 7, 8]);
+    release();
+    await t1;
+    expect(await seats()).toEqual([7, 8]);
+    await db.updateTable('timetable').set({ startTime: '2098-05-01 10:00:00' }).where('id', '=', b.id).execute();
+    expect(await seats()).toEqual([7]);
+    await e.session({
+      courseId: course.id,
+      teacherId: teacher.id,
+      startTime: '2098-04-09 10:00:00',
+      reservableCount: 5,
+    });
+    expect(await seats()).toEqual([7, 5]);
   });
 
   it('answers the session info with the online meeting parsed', async () => {

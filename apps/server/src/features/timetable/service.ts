@@ -13,9 +13,9 @@ import {
   getDeductionMode,
   signInPending,
   updateSession,
-} from './engine.ts';
-import { notifyPending, notifyReservation, notifySessionDeleted } from '../online/notify.ts';
-import { inWriteTx } from './write-queue.ts';
+} from './public.ts';
+import { emit } from '../../lib/events.ts';
+import { inWriteTx } from '../../db/write-queue.ts';
 
 /** Adds one session (teacher clash refused). */
 export async function addSession(ctx: CallCtx, input: ParsedReqOf<typeof insertTimetable>): Promise<void> {
@@ -51,7 +51,7 @@ export async function editSession(ctx: CallCtx, input: ParsedReqOf<typeof update
 export async function removeSession(ctx: CallCtx, id: number): Promise<void> {
   await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
     const { refunds } = await deleteSession(tx, ctx.store, { timetableId: id, operatorId: ctx.staff.id });
-    await notifySessionDeleted(tx, ctx.store.id, { timetableId: id, refunds });
+    await emit(tx, { type: 'session.deleted', storeId: ctx.store.id, timetableId: id, refunds });
   });
 }
 
@@ -73,7 +73,7 @@ export async function bookCard(ctx: CallCtx, input: ParsedReqOf<typeof addMember
       operatorId: ctx.staff.id,
       operateType: OperateType.ADMIN_BOOKED,
     });
-    await notifyReservation(tx, ctx.store.id, reservationId, false);
+    await emit(tx, { type: 'reservation.booked', storeId: ctx.store.id, reservationId });
   });
 }
 
@@ -90,7 +90,7 @@ export async function bookPending(ctx: CallCtx, input: ParsedReqOf<typeof addGro
       remark: input.remark,
       operatorId: ctx.staff.id,
     });
-    await notifyPending(tx, ctx.store.id, pendingId, false);
+    await emit(tx, { type: 'pending.added', storeId: ctx.store.id, pendingId });
   });
 }
 
@@ -102,7 +102,7 @@ export async function cancelBooking(ctx: CallCtx, id: number): Promise<void> {
       operatorId: ctx.staff.id,
       operateType: OperateType.ADMIN_CANCELLED,
     });
-    await notifyReservation(tx, ctx.store.id, id, true);
+    await emit(tx, { type: 'reservation.cancelled', storeId: ctx.store.id, reservationId: id });
   });
 }
 
@@ -110,7 +110,7 @@ export async function cancelBooking(ctx: CallCtx, id: number): Promise<void> {
 export async function cancelWaiting(ctx: CallCtx, pendingId: number): Promise<void> {
   await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
     await cancelPending(tx, ctx.store, { pendingId, operatorId: ctx.staff.id });
-    await notifyPending(tx, ctx.store.id, pendingId, true);
+    await emit(tx, { type: 'pending.cancelled', storeId: ctx.store.id, pendingId });
   });
 }
 

@@ -4,7 +4,7 @@ import type { StoreScope } from '../../lib/context.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { addMinutes, localDateTime } from '../../lib/time.ts';
 import { cancelPendingLocked, cancelReservationLocked } from './booking-engine.ts';
-import { touchStore } from './data-version.ts';
+import { lockTeachers } from '../../db/locks.ts';
 
 export interface NewSession {
   courseId: number;
@@ -123,8 +123,11 @@ export async function createSession(tx: Tx, store: StoreScope, args: NewSession)
   if (endTime <= startTime) throw badRequest(TimetableMsg.endBeforeStart);
   const reservableCount = args.reservableCount ?? course.count;
   if (reservableCount < 0) throw badRequest(Msg.countNotNegative);
-  if (args.checkTeacherConflict) await assertTeacherFree(tx, store.id, args.teacherId, startTime, endTime);
-  await touchStore(tx, store.id);
+  if (args.checkTeacherConflict) {
+    // The teacher's lock first (the engine's lock order), so two sessions cannot both pass the check.
+    await lockTeachers(tx, [args.teacherId]);
+    await assertTeacherFree(tx, store.id, args.teacherId, startTime, endTime);
+  }
   const row = await tx
     .insertInto('timetable')
     .values({
@@ -181,7 +184,8 @@ export interface SessionChange {
  * A capacity below the booked seats is refused (guarded in the database); so is a teacher clash.
  */
 export async function updateSession(tx: Tx, store: StoreScope, args: SessionChange): Promise<void> {
-  await touchStore(tx, store.id);
+  // Lock order: the teacher whose time it takes, then the session row (its guarded UPDATE).
+  await lockTeachers(tx, [args.teacherId]);
   const s = await tx
     .selectFrom('timetable')
     .select(['id', 'startTime', 'endTime'])
@@ -211,15 +215,16 @@ export async function updateSession(tx: Tx, store: StoreScope, args: SessionChan
 }
 
 /**
- * Deletes a session: cancels every live booking (refunding what each deducted, once) and every
- * waiting pending, writes their history, then soft-deletes it (timetable.deleted = 1).
+ * Deletes a session: cancels every waiting pending and every live booking (refunding what each
+ * deducted, once), writes their history, then soft-deletes it (timetable.deleted = 1).
  */
 export async function deleteSession(
   tx: Tx,
   store: StoreScope,
   args: { timetableId: number; operatorId: number | null },
 ): Promise<{ refunds: { memberId: number; memberCardId: number; amount: number }[] }> {
-  await touchStore(tx, store.id);
+  // Lock order: the session row, then its pendings, then its reservations with their cards in
+  // ascending card id (the order every path that charges or refunds several cards uses).
   const res = await tx
     .updateTable('timetable')
     .set({ deleted: 1 })
@@ -229,22 +234,6 @@ export async function deleteSession(
     .executeTakeFirst();
   if (Number(res.numUpdatedRows) !== 1) throw notFound('课程');
   const now = localDateTime(store.timezone);
-  const refunds: { memberId: number; memberCardId: number; amount: number }[] = [];
-  const reservations = await tx
-    .selectFrom('reservation')
-    .selectAll()
-    .where('timetableId', '=', args.timetableId)
-    .where('status', 'in', [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN])
-    .orderBy('id')
-    .execute();
-  for (const r of reservations) {
-    const refunded = await cancelReservationLocked(tx, r, {
-      operatorId: args.operatorId,
-      operateType: OperateType.ADMIN_CANCELLED,
-      now,
-    });
-    refunds.push({ memberId: r.memberId, memberCardId: r.memberCardId, amount: refunded });
-  }
   const pendings = await tx
     .selectFrom('pending')
     .selectAll()
@@ -255,5 +244,27 @@ export async function deleteSession(
   for (const p of pendings) {
     await cancelPendingLocked(tx, p, { operatorId: args.operatorId, now });
   }
+  const reservations = await tx
+    .selectFrom('reservation')
+    .selectAll()
+    .where('timetableId', '=', args.timetableId)
+    .where('status', 'in', [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN])
+    .orderBy('memberCardId')
+    .orderBy('id')
+    .execute();
+  const refunded = new Map<number, number>();
+  for (const r of reservations) {
+    refunded.set(
+      r.id,
+      await cancelReservationLocked(tx, r, {
+        operatorId: args.operatorId,
+        operateType: OperateType.ADMIN_CANCELLED,
+        now,
+      }),
+    );
+  }
+  const refunds = [...reservations]
+    .sort((a, b) => a.id - b.id)
+    .map((r) => ({ memberId: r.memberId, memberCardId: r.memberCardId, amount: refunded.get(r.id)! }));
   return { refunds };
 }

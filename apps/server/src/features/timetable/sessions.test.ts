@@ -9,7 +9,7 @@ import {
   updateTimetable,
 } from '@studio/contract';
 import { afterEach, expect, it } from 'vitest';
-import { checkInvariants } from '../../lib/invariants.ts';
+import { checkInvariants } from '../../test/invariants.ts';
 import { EngineFactory, FUTURE } from '../../test/factory-engine.ts';
 import { describeEachDb } from '../../test/harness.ts';
 

@@ -25,7 +25,7 @@ const validDate = (y: number, m: number, d: number) => {
 const MAX_AGE_YEARS = 150;
 
 /**
- * The age columns to store, read as the booking rules read them (timetable/limits.ts).
+ * The age columns to store, read as the booking rules read them (timetable/rules.ts).
  * ageLimit 1: an age range, from syear years smonth months to eyear years emonth months;
  * ageLimit 2: a birth-date range syear-smonth-sday .. eyear-emonth-eday (an empty month or day
  * means the first for the start and the last for the end). Either bound may be open, not both.

@@ -1,6 +1,6 @@
 import type { CallCtx } from '../../../lib/context.ts';
 import { notFound } from '../../../lib/errors.ts';
-import { storeFileUrl } from '../../store-admin/logo-service.ts';
+import { storeFileUrl } from '../../store-admin/public.ts';
 
 /** The name, logo link and QR-code link the timetable picture shows. */
 export async function storeSettingOf(ctx: CallCtx) {

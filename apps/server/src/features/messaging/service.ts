@@ -1,11 +1,13 @@
 import { BIG_TYPE_COUNT, type MeetingInfo } from '@studio/contract';
 import type { Executor } from '../../db/index.ts';
 import { enqueue } from '../../outbox/enqueue.ts';
-import { imageMessage, storeWebhookUrl, WECOM_TOPIC, type WecomMessage } from '../../outbox/wecom.ts';
-import { cardKinds, memberNames, onlineSession, type OnlineSession } from './queries.ts';
+import type { EngineEvent } from '../../lib/events.ts';
+import { onlineSession, type OnlineSession } from '../online/public.ts';
+import { cardKinds, memberNames } from './queries.ts';
+import { imageMessage, storeWebhookUrl, WECOM_TOPIC, type WecomMessage } from './wecom.ts';
 
 /**
- * Store messaging: each function queues a WeCom group-robot message in the caller's transaction,
+ * Store messaging: listens to the engine's events (`announce`) and each function queues a WeCom group-robot message in the caller's transaction,
  * only when the store has a webhook URL set (a store without one queues nothing). Messages of one
  * session share the order key `String(sessionId)`, so they arrive in the order of the changes.
  */
@@ -32,7 +34,7 @@ async function queueForSession(
 }
 
 /** A booking made or cancelled: member, course, time, seats left after the change. */
-export async function notifyBooking(
+async function notifyBooking(
   tx: Executor,
   storeId: number,
   e: { timetableId: number; memberId: number; studentCount: number; cancelled: boolean },
@@ -50,7 +52,7 @@ export async function notifyBooking(
 }
 
 /** notifyBooking for a reservation (booked with a card, or cancelled). */
-export async function notifyReservation(tx: Executor, storeId: number, reservationId: number, cancelled: boolean) {
+async function notifyReservation(tx: Executor, storeId: number, reservationId: number, cancelled: boolean) {
   const r = await tx
     .selectFrom('reservation')
     .select(['timetableId', 'memberId', 'studentCount'])
@@ -61,7 +63,7 @@ export async function notifyReservation(tx: Executor, storeId: number, reservati
 }
 
 /** notifyBooking for a pending booking (sign-in mode: booked to sign in later, or cancelled). */
-export async function notifyPending(tx: Executor, storeId: number, pendingId: number, cancelled: boolean) {
+async function notifyPending(tx: Executor, storeId: number, pendingId: number, cancelled: boolean) {
   const p = await tx
     .selectFrom('pending')
     .select(['timetableId', 'memberId', 'studentCount'])
@@ -72,7 +74,7 @@ export async function notifyPending(tx: Executor, storeId: number, pendingId: nu
 }
 
 /** A session deleted, with who was refunded what. */
-export async function notifySessionDeleted(
+async function notifySessionDeleted(
   tx: Executor,
   storeId: number,
   e: { timetableId: number; refunds: { memberId: number; memberCardId: number; amount: number }[] },
@@ -103,7 +105,7 @@ export async function notifySessionDeleted(
 }
 
 /** An online room created: its code and join link. */
-export async function notifyRoomCreated(tx: Executor, storeId: number, timetableId: number, info: MeetingInfo) {
+async function notifyRoomCreated(tx: Executor, storeId: number, timetableId: number, info: MeetingInfo) {
   await queueForSession(tx, storeId, timetableId, async (s) =>
     markdown([
       '**在线教室已创建**',
@@ -120,4 +122,20 @@ export async function queuePicture(db: Executor, storeId: number, png: Buffer): 
   if (!(await storeWebhookUrl(db, storeId))) return false;
   await enqueue(db, storeId, WECOM_TOPIC, 'picture', imageMessage(png));
   return true;
+}
+
+/** The engine-event listener: queues the store message each change calls for. */
+export async function announce(tx: Executor, e: EngineEvent): Promise<void> {
+  switch (e.type) {
+    case 'reservation.booked':
+    case 'reservation.cancelled':
+      return notifyReservation(tx, e.storeId, e.reservationId, e.type === 'reservation.cancelled');
+    case 'pending.added':
+    case 'pending.cancelled':
+      return notifyPending(tx, e.storeId, e.pendingId, e.type === 'pending.cancelled');
+    case 'session.deleted':
+      return notifySessionDeleted(tx, e.storeId, e);
+    case 'room.created':
+      return notifyRoomCreated(tx, e.storeId, e.timetableId, e.info);
+  }
 }

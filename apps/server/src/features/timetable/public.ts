@@ -8,4 +8,4 @@ export { createSession, deleteSession, findTeacherConflicts, updateSession } fro
 export type { NewSession, SessionChange, TeacherConflict } from './session-engine.ts';
 export { addPending, bookWithCard, cancelPending, cancelReservation, signInPending } from './booking-engine.ts';
 export type { CardBooking } from './booking-engine.ts';
-export { touchStore } from './data-version.ts';
+export { exportRows } from './queries.ts';

@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
-import type { Db, Dialect, Tx } from '../../db/index.ts';
-import { forgetTouch } from './data-version.ts';
+import type { Db, Dialect, Tx } from './index.ts';
 
 interface Job {
   fn: (tx: Tx) => Promise<unknown>;
@@ -86,8 +85,6 @@ async function runInSavepoint(tx: Tx, job: Job): Promise<Outcome> {
   } catch (error) {
     await sql`rollback to savepoint job`.execute(tx);
     await sql`release savepoint job`.execute(tx);
-    // The data-version bump may have been rolled back with the job: let the next one bump again.
-    forgetTouch(tx);
     return { ok: false, error };
   }
 }

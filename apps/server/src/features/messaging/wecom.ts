@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
-import type { Executor } from '../db/index.ts';
-import { GiveUp, type OutboxHandler } from './worker.ts';
+import type { Executor } from '../../db/index.ts';
+import { GiveUp, type OutboxHandler } from '../../outbox/index.ts';
 
 /** Outbox topic of a message to the store's WeCom (企业微信) group robot. */
 export const WECOM_TOPIC = 'wecom.message';

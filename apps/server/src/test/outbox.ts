@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { DbHandle } from '../db/index.ts';
-import { startOutboxWorker } from './index.ts';
-import type { OutboxHandler } from './worker.ts';
+import { outboxHandlers } from '../features/index.ts';
+import { startOutboxWorker, type OutboxHandler } from '../outbox/index.ts';
 
 /** Polls `check` until it answers truthy; fails after `capMs` (a generous cap, not a timing assertion). */
 export async function waitFor<T>(check: () => Promise<T>, what: string, capMs = 20_000): Promise<NonNullable<T>> {
@@ -15,7 +15,7 @@ export async function waitFor<T>(check: () => Promise<T>, what: string, capMs = 
   }
 }
 
-/** The app's outbox worker with short intervals, for tests. */
+/** The app's outbox worker (every handler of the app, plus `handlers`) with short intervals, for tests. */
 export function fastWorker(database: DbHandle, handlers?: Record<string, OutboxHandler>) {
   return startOutboxWorker({
     db: database.db,
@@ -26,7 +26,7 @@ export function fastWorker(database: DbHandle, handlers?: Record<string, OutboxH
     leaseMs: 5_000,
     sendTimeoutMs: 2_000,
     maxAttempts: 1000,
-    handlers,
+    handlers: { ...outboxHandlers(), ...handlers },
   });
 }
 

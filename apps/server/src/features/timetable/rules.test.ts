@@ -1,6 +1,6 @@
 import { Msg } from '@studio/contract';
 import { describe, expect, it } from 'vitest';
-import { ageInMonths, ageRefusal, genderRefusal } from './limits.ts';
+import { ageInMonths, ageRefusal, genderRefusal } from './rules.ts';
 
 const none = { genderLimit: 2, syear: null, smonth: null, sday: null, eyear: null, emonth: null, eday: null };
 

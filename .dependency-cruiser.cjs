@@ -1,0 +1,50 @@
+/**
+ * Import rules checked by `npm run check` (`npm run deps`): no cycles anywhere; on the server, a
+ * feature uses another feature only through its public modules (`index.ts`, `public.ts`,
+ * `rules.ts`), infrastructure (db, lib, outbox, auth) does not reach into features, and the app does
+ * not import test code.
+ */
+const TEST = '(\\.test\\.ts$|/test-kit\\.ts$|/test-support\\.ts$|^apps/server/src/(test|hardening)/)';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'An import cycle: split the shared part out or move the type to where both can import it.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'feature-internals',
+      severity: 'error',
+      comment: 'A feature imports only the public modules of another (index.ts, public.ts, rules.ts).',
+      from: { path: '^apps/server/src/features/([^/]+)/', pathNot: TEST },
+      to: {
+        path: '^apps/server/src/features/([^/]+)/',
+        pathNot: ['^apps/server/src/features/$1/', '/(index|public|rules)\\.ts$'],
+      },
+    },
+    {
+      name: 'infrastructure-not-features',
+      severity: 'error',
+      comment: 'db/, lib/, outbox/ and auth/ serve the features; they do not import them.',
+      from: { path: '^apps/server/src/(db|lib|outbox|auth)/', pathNot: [TEST, '^apps/server/src/db/seed/'] },
+      to: { path: '^apps/server/src/features/' },
+    },
+    {
+      name: 'no-test-code-in-app',
+      severity: 'error',
+      comment: 'Test helpers stay out of the app.',
+      from: { path: '^apps/server/src/', pathNot: TEST },
+      to: { path: TEST },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(node_modules|/dist/)' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.base.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs'] },
+  },
+};

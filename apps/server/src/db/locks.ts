@@ -1,0 +1,41 @@
+import { PostgresAdapter, sql } from 'kysely';
+import type { Executor, Tx } from './index.ts';
+
+/**
+ * Row locks in the engine's one lock order (docs/architecture.md): a teacher (when a session is
+ * placed on their time), then sessions in ascending id, then the bookings of those sessions
+ * (reservations, pendings), then member cards in ascending id. Every write path takes its locks in
+ * this order, so on PostgreSQL no two transactions can wait for each other in a circle. A path that
+ * touches one row of a kind lets its guarded UPDATE take the lock; a path that touches several
+ * takes them here first, sorted. SQLite has one writer at a time: nothing to lock there.
+ */
+
+/** Whether queries on this executor run on PostgreSQL (the dialect specifics live in db/). */
+export function onPostgres(db: Executor): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/** Ids per locking statement. */
+const CHUNK = 1000;
+
+async function lockRows(tx: Tx, table: 'teacher' | 'timetable' | 'member_card', ids: Iterable<number>): Promise<void> {
+  if (!onPostgres(tx)) return;
+  const sorted = [...new Set(ids)].sort((a, b) => a - b);
+  for (let i = 0; i < sorted.length; i += CHUNK) {
+    const part = sorted.slice(i, i + CHUNK);
+    // ORDER BY under FOR NO KEY UPDATE locks the rows in id order. NO KEY UPDATE is what an UPDATE
+    // of a non-key column takes: it does not block the foreign-key checks of inserted bookings.
+    await sql`select id from ${sql.table(table)} where id in (${sql.join(part)}) order by id for no key update`.execute(
+      tx,
+    );
+  }
+}
+
+/** Locks teachers (ascending id) whose time new or moved sessions take: the clash check then holds. */
+export const lockTeachers = (tx: Tx, ids: Iterable<number>) => lockRows(tx, 'teacher', ids);
+
+/** Locks sessions in ascending id, before a write that touches several of them. */
+export const lockSessions = (tx: Tx, ids: Iterable<number>) => lockRows(tx, 'timetable', ids);
+
+/** Locks member cards in ascending id, before a write that charges or refunds several of them. */
+export const lockCards = (tx: Tx, ids: Iterable<number>) => lockRows(tx, 'member_card', ids);

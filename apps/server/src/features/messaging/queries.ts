@@ -1,0 +1,26 @@
+import type { Executor } from '../../db/index.ts';
+
+/** Member names by id (one store). */
+export async function memberNames(db: Executor, storeId: number, ids: number[]): Promise<Map<number, string>> {
+  if (!ids.length) return new Map();
+  const rows = await db
+    .selectFrom('member')
+    .select(['id', 'name'])
+    .where('storeId', '=', storeId)
+    .where('id', 'in', ids)
+    .execute();
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+/** bigType of member cards by card id (1 count card, else money in fen). */
+export async function cardKinds(db: Executor, storeId: number, ids: number[]): Promise<Map<number, number>> {
+  if (!ids.length) return new Map();
+  const rows = await db
+    .selectFrom('memberCard as mc')
+    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .select(['mc.id', 'p.bigType'])
+    .where('mc.storeId', '=', storeId)
+    .where('mc.id', 'in', ids)
+    .execute();
+  return new Map(rows.map((r) => [r.id, r.bigType]));
+}

@@ -1,0 +1,32 @@
+import type { MeetingInfo } from '@studio/contract';
+import type { Executor } from '../db/index.ts';
+
+/**
+ * What the booking engine and the online rooms announce, inside the transaction that made the
+ * change. Listeners (store messaging) write in that same transaction, so an announcement commits or
+ * rolls back with the change it describes.
+ */
+export type EngineEvent =
+  | { type: 'reservation.booked' | 'reservation.cancelled'; storeId: number; reservationId: number }
+  | { type: 'pending.added' | 'pending.cancelled'; storeId: number; pendingId: number }
+  | {
+      type: 'session.deleted';
+      storeId: number;
+      timetableId: number;
+      refunds: { memberId: number; memberCardId: number; amount: number }[];
+    }
+  | { type: 'room.created'; storeId: number; timetableId: number; info: MeetingInfo };
+
+export type EngineListener = (tx: Executor, e: EngineEvent) => Promise<void>;
+
+const listeners = new Set<EngineListener>();
+
+/** Adds a listener (once: adding the same function again changes nothing). */
+export function onEngineEvent(listener: EngineListener): void {
+  listeners.add(listener);
+}
+
+/** Announces a change to every listener, in the caller's transaction, one after the other. */
+export async function emit(tx: Executor, e: EngineEvent): Promise<void> {
+  for (const l of listeners) await l(tx, e);
+}
