@@ -2,7 +2,8 @@
 // (server: features/reference/area).
 import { z } from 'zod';
 import { zEmpty, zId, zName, zOptId } from '../../common.ts';
-import { defineCall, STORE_API } from '../../define.ts';
+import { defineCall, fails, STORE_API } from '../../define.ts';
+import { Msg } from '../../messages.ts';
 import { RefMsg, zSort, zSortOpt } from './shared.ts';
 
 export interface AreaNode {
@@ -19,6 +20,8 @@ export const areaTree = defineCall({
   auth: 'store',
   req: zEmpty,
   res: z.array(zAreaNode),
+  summary: '场地树',
+  example: {},
 });
 
 export const insertArea = defineCall({
@@ -27,6 +30,9 @@ export const insertArea = defineCall({
   req: z.object({ name: zName(RefMsg.areaName), parentId: zOptId(), sort: zSort() }),
   res: z.object({ id: z.number() }),
   idFields: ['parentId'],
+  summary: '新增场地（可挂在上级场地下）',
+  example: { name: '一号教室', parentId: null, sort: 0 },
+  errors: fails.notFound('场地'),
 });
 
 export const updateArea = defineCall({
@@ -35,6 +41,9 @@ export const updateArea = defineCall({
   req: z.object({ id: zId('请选择场地'), name: zName(RefMsg.areaName), parentId: zOptId(), sort: zSortOpt() }),
   res: z.null(),
   idFields: ['id', 'parentId'],
+  summary: '修改场地（不能移到自己或下级之下）',
+  example: { id: 2, name: '一号教室', parentId: 1 },
+  errors: [...fails.badRequest(RefMsg.areaCycle), ...fails.notFound('场地')],
 });
 
 export const deleteArea = defineCall({
@@ -43,6 +52,9 @@ export const deleteArea = defineCall({
   req: z.object({ id: zId('请选择场地') }),
   res: z.null(),
   idFields: ['id'],
+  summary: '删除场地（有下级、课程或周课表在用时拒绝）',
+  example: { id: 2 },
+  errors: [...fails.notFound('场地'), ...fails.conflict(Msg.inUse('场地'))],
 });
 
 export const areaCalls = [areaTree, insertArea, updateArea, deleteArea] as const;

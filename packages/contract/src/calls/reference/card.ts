@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { zDate, zEmpty, zFlag, zId, zName } from '../../common.ts';
 import { MAX_AMOUNT } from '../../constants.ts';
-import { defineCall, STORE_API } from '../../define.ts';
+import { defineCall, fails, STORE_API } from '../../define.ts';
 import { RefMsg, zAmount, zIdList } from './shared.ts';
 
 /** Largest charge per person per class (a count, or fen: 100 万元). */
@@ -47,6 +47,8 @@ export const cardProductList = defineCall({
   auth: 'store',
   req: zEmpty,
   res: z.array(zCardProduct),
+  summary: '卡种列表',
+  example: {},
 });
 
 export const insertCardProduct = defineCall({
@@ -55,6 +57,9 @@ export const insertCardProduct = defineCall({
   req: z.object(zProductFields),
   res: z.object({ id: z.number() }),
   idFields: ['courseIds'],
+  summary: '新增卡种（次卡或储值卡）及其可约课程',
+  example: { cardName: '十次卡', bigType: 1, cardType: 1, perCount: 1, price: 100000, courseIds: [1] },
+  errors: fails.notFound('课程'),
 });
 
 export const updateCardProduct = defineCall({
@@ -63,6 +68,9 @@ export const updateCardProduct = defineCall({
   req: z.object({ id: zId('请选择卡种'), ...zProductFields }),
   res: z.null(),
   idFields: ['id', 'courseIds'],
+  summary: '修改卡种',
+  example: { id: 1, cardName: '十次卡', bigType: 1, cardType: 1, perCount: 1, price: 100000, courseIds: [1] },
+  errors: [...fails.notFound('卡种', '课程'), ...fails.conflict(RefMsg.bigTypeLocked)],
 });
 
 export const deleteCardProduct = defineCall({
@@ -71,6 +79,9 @@ export const deleteCardProduct = defineCall({
   req: z.object({ id: zId('请选择卡种') }),
   res: z.null(),
   idFields: ['id'],
+  summary: '停用卡种（已发的卡不受影响）',
+  example: { id: 1 },
+  errors: fails.notFound('卡种'),
 });
 
 export const insertMemberCard = defineCall({
@@ -86,6 +97,9 @@ export const insertMemberCard = defineCall({
   }),
   res: z.object({ id: z.number() }),
   idFields: ['mid', 'cardId'],
+  summary: '给会员发卡',
+  example: { mid: 1, cardId: 1, totalCount: 10, expireTime: '2026-12-31' },
+  errors: [...fails.badRequest(RefMsg.expireRequired), ...fails.notFound('会员', '卡种')],
 });
 
 export const updateMemberCardStatus = defineCall({
@@ -94,6 +108,9 @@ export const updateMemberCardStatus = defineCall({
   req: z.object({ id: zId('请选择会员卡'), frozen: zFlag() }),
   res: z.null(),
   idFields: ['id'],
+  summary: '冻结或解冻会员卡',
+  example: { id: 1, frozen: 1 },
+  errors: fails.notFound('会员卡'),
 });
 
 export const topupMemberCard = defineCall({
@@ -105,6 +122,9 @@ export const topupMemberCard = defineCall({
   }),
   res: z.null(),
   idFields: ['id'],
+  summary: '会员卡充值（次数或金额，分）',
+  example: { id: 1, amount: 10 },
+  errors: fails.notFound('会员卡'),
 });
 
 export const updateMemberCardExpire = defineCall({
@@ -113,6 +133,9 @@ export const updateMemberCardExpire = defineCall({
   req: z.object({ id: zId('请选择会员卡'), expireTime: zDate(RefMsg.expireRequired) }),
   res: z.null(),
   idFields: ['id'],
+  summary: '修改会员卡到期日期',
+  example: { id: 1, expireTime: '2026-12-31' },
+  errors: fails.notFound('会员卡'),
 });
 
 export const memberCardLedger = defineCall({
@@ -132,6 +155,9 @@ export const memberCardLedger = defineCall({
     }),
   ),
   idFields: ['id'],
+  summary: '会员卡流水（扣费、退回、充值）',
+  example: { id: 1 },
+  errors: fails.notFound('会员卡'),
 });
 
 export const cardCalls = [

@@ -1,7 +1,7 @@
 // Courses: the kinds of class a store runs; each session is of one course (server: features/reference/course).
 import { z } from 'zod';
 import { zEmpty, zFlag, zId, zLimitFields, zName, zPaged } from '../../common.ts';
-import { defineCall, STORE_API } from '../../define.ts';
+import { defineCall, fails, STORE_API } from '../../define.ts';
 import { RefMsg, zIdList, zListPage, zNullableText } from './shared.ts';
 
 const zAgePart = (max: number) => z.number().int().min(0).max(max).nullish();
@@ -44,6 +44,8 @@ export const courseSimpleList = defineCall({
   auth: 'store',
   req: zEmpty,
   res: z.array(z.object({ id: z.number(), name: z.string(), count: z.number() })),
+  summary: '课程下拉列表（id、名称、默认人数）',
+  example: {},
 });
 
 export const insertStoreCourse = defineCall({
@@ -52,6 +54,18 @@ export const insertStoreCourse = defineCall({
   req: z.object(zCourseFields),
   res: z.object({ id: z.number() }),
   idFields: ['cardIds'],
+  summary: '新增课程',
+  example: {
+    name: '瑜伽基础',
+    count: 20,
+    duration: 60,
+    color: '#1677ff',
+    genderLimit: 2,
+    ageLimit: 0,
+    cardIds: [1],
+    description: '适合初学者',
+  },
+  errors: [...fails.badRequest(RefMsg.ageRange), ...fails.notFound('卡种')],
 });
 
 export const updateStoreCourse = defineCall({
@@ -60,6 +74,9 @@ export const updateStoreCourse = defineCall({
   req: z.object({ id: zId('请选择课程'), ...zCourseFields }),
   res: z.null(),
   idFields: ['id', 'cardIds'],
+  summary: '修改课程',
+  example: { id: 1, name: '瑜伽基础', count: 20, duration: 60, color: '#1677ff', cardIds: [1] },
+  errors: [...fails.badRequest(RefMsg.ageRange), ...fails.notFound('课程', '卡种')],
 });
 
 export const updateStoreCourseStatus = defineCall({
@@ -68,6 +85,9 @@ export const updateStoreCourseStatus = defineCall({
   req: z.object({ id: zId('请选择课程'), enabled: zFlag() }),
   res: z.null(),
   idFields: ['id'],
+  summary: '启用或停用课程',
+  example: { id: 1, enabled: 0 },
+  errors: fails.notFound('课程'),
 });
 
 export const storeCourseList = defineCall({
@@ -75,6 +95,8 @@ export const storeCourseList = defineCall({
   auth: 'store',
   req: zListPage(),
   res: zPaged(zCourse),
+  summary: '课程管理列表（分页，可按名称搜索）',
+  example: { page: 1, pageSize: 10, param: '瑜伽' },
 });
 
 export const storeCourseById = defineCall({
@@ -83,6 +105,9 @@ export const storeCourseById = defineCall({
   req: z.object({ id: zId('请选择课程') }),
   res: zCourse,
   idFields: ['id'],
+  summary: '一个课程的详情',
+  example: { id: 1 },
+  errors: fails.notFound('课程'),
 });
 
 export const courseCalls = [

@@ -2,7 +2,8 @@
 // (server: features/reference/material).
 import { z } from 'zod';
 import { zId, zName, zOptId } from '../../common.ts';
-import { defineCall, STORE_API } from '../../define.ts';
+import { defineCall, fails, STORE_API } from '../../define.ts';
+import { Msg } from '../../messages.ts';
 import { RefMsg, zSort, zSortOpt, zStoreIdOpt } from './shared.ts';
 
 export interface MaterialNode {
@@ -21,6 +22,8 @@ export const materialList = defineCall({
   req: z.object({ storeId: zStoreIdOpt() }),
   res: z.array(zMaterialNode),
   idFields: ['storeId'],
+  summary: '教材列表（教材、章节、课时三级；失败时为空列表）',
+  example: {},
 });
 
 export const materialDetail = defineCall({
@@ -29,6 +32,9 @@ export const materialDetail = defineCall({
   req: z.object({ storeId: zStoreIdOpt(), bookId: zId('请选择教材') }),
   res: zMaterialNode,
   idFields: ['storeId', 'bookId'],
+  summary: '一本教材及其章节和课时',
+  example: { bookId: 1 },
+  errors: fails.notFound('教材'),
 });
 
 export const insertMaterial = defineCall({
@@ -37,6 +43,9 @@ export const insertMaterial = defineCall({
   req: z.object({ name: zName(RefMsg.materialName), parentId: zOptId(), sort: zSort() }),
   res: z.object({ id: z.number() }),
   idFields: ['parentId'],
+  summary: '新增教材、章节或课时',
+  example: { name: '第一章', parentId: 1, sort: 0 },
+  errors: [...fails.badRequest(RefMsg.materialTooDeep), ...fails.notFound('教材')],
 });
 
 export const updateMaterial = defineCall({
@@ -45,6 +54,9 @@ export const updateMaterial = defineCall({
   req: z.object({ id: zId('请选择教材'), name: zName(RefMsg.materialName), sort: zSortOpt() }),
   res: z.null(),
   idFields: ['id'],
+  summary: '修改教材、章节或课时',
+  example: { id: 1, name: '少儿舞蹈基础' },
+  errors: fails.notFound('教材'),
 });
 
 export const deleteMaterial = defineCall({
@@ -53,6 +65,9 @@ export const deleteMaterial = defineCall({
   req: z.object({ id: zId('请选择教材') }),
   res: z.null(),
   idFields: ['id'],
+  summary: '删除教材、章节或课时（在用时拒绝）',
+  example: { id: 1 },
+  errors: [...fails.notFound('教材'), ...fails.conflict(Msg.inUse('教材'))],
 });
 
 export const materialCalls = [materialList, materialDetail, insertMaterial, updateMaterial, deleteMaterial] as const;

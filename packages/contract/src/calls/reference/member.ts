@@ -2,7 +2,8 @@
 // (server: features/reference/member).
 import { z } from 'zod';
 import { zDate, zId, zMobile, zName, zPaged } from '../../common.ts';
-import { defineCall, STORE_API } from '../../define.ts';
+import { defineCall, fails, STORE_API } from '../../define.ts';
+import { Msg } from '../../messages.ts';
 import { zMemberCardRow } from './card.ts';
 import { RefMsg, zListPage } from './shared.ts';
 
@@ -29,6 +30,8 @@ export const memberSearch = defineCall({
   auth: 'store',
   req: z.object({ param: z.string().trim().max(50).nullish() }),
   res: z.array(zMemberRow),
+  summary: '按姓名或手机号片段搜索会员',
+  example: { param: '138' },
 });
 
 export const memberCardsForCourse = defineCall({
@@ -37,6 +40,9 @@ export const memberCardsForCourse = defineCall({
   req: z.object({ mid: zId('请选择会员'), courseId: zId('请选择课程') }),
   res: z.array(zMemberCardRow.extend({ usable: z.boolean(), reason: z.string().optional() })),
   idFields: ['mid', 'courseId'],
+  summary: '会员可用于某课程的会员卡（每张带 usable 和不可用原因）',
+  example: { mid: 1, courseId: 1 },
+  errors: fails.notFound('会员', '课程'),
 });
 
 export const insertMember = defineCall({
@@ -44,6 +50,9 @@ export const insertMember = defineCall({
   auth: 'store',
   req: z.object(zMemberFields),
   res: z.object({ id: z.number() }),
+  summary: '新增会员',
+  example: { name: '张三', mobile: '13800138000', gender: 1, birthday: '1990-05-01' },
+  errors: [...fails.badRequest(RefMsg.birthdayFuture), ...fails.conflict(Msg.mobileTaken)],
 });
 
 export const updateMember = defineCall({
@@ -52,6 +61,9 @@ export const updateMember = defineCall({
   req: z.object({ id: zId('请选择会员'), ...zMemberFields }),
   res: z.null(),
   idFields: ['id'],
+  summary: '修改会员资料',
+  example: { id: 1, name: '张三', mobile: '13800138000', gender: 1, birthday: '1990-05-01' },
+  errors: [...fails.badRequest(RefMsg.birthdayFuture), ...fails.notFound('会员'), ...fails.conflict(Msg.mobileTaken)],
 });
 
 export const memberInfo = defineCall({
@@ -60,6 +72,9 @@ export const memberInfo = defineCall({
   req: z.object({ id: zId('请选择会员') }),
   res: zMemberRow.extend({ createdAt: z.string(), cards: z.array(zMemberCardRow) }),
   idFields: ['id'],
+  summary: '会员详情及其会员卡',
+  example: { id: 1 },
+  errors: fails.notFound('会员'),
 });
 
 export const memberList = defineCall({
@@ -67,6 +82,8 @@ export const memberList = defineCall({
   auth: 'store',
   req: zListPage(),
   res: zPaged(zMemberRow),
+  summary: '会员列表（分页，可按姓名或手机号搜索）',
+  example: { page: 1, pageSize: 10, param: '张' },
 });
 
 // ---------------------------------------------------------------- a member's bookings (member detail)
@@ -121,6 +138,9 @@ export const memberReservationList = defineCall({
   }),
   res: zPaged(zMemberBookingRow),
   idFields: ['mid'],
+  summary: '会员的预约：待上课或已上课（分页）',
+  example: { mid: 1, scope: 'upcoming', page: 1, pageSize: 10 },
+  errors: fails.notFound('会员'),
 });
 
 export const memberCalls = [

@@ -2,7 +2,7 @@
 // (server: features/reference/module).
 import { z } from 'zod';
 import { zId } from '../../common.ts';
-import { defineCall, STORE_API } from '../../define.ts';
+import { defineCall, fails, STORE_API } from '../../define.ts';
 import { RefMsg, zStoreIdOpt } from './shared.ts';
 
 export const moduleStatus = defineCall({
@@ -11,6 +11,8 @@ export const moduleStatus = defineCall({
   req: z.object({ storeId: zStoreIdOpt(), moduleId: zId(RefMsg.chooseModule) }),
   res: z.object({ status: z.number() }),
   idFields: ['storeId'],
+  summary: '门店模块状态（模块6：扣费模式）',
+  example: { moduleId: 6 },
 });
 
 export const updateModuleStatus = defineCall({
@@ -27,6 +29,9 @@ export const updateModuleStatus = defineCall({
   }),
   res: z.null(),
   idFields: ['storeId'],
+  summary: '修改门店模块状态',
+  example: { moduleId: 1, status: 1 },
+  errors: fails.badRequest(RefMsg.deductModeStatus),
 });
 
 export const moduleCalls = [moduleStatus, updateModuleStatus] as const;
