@@ -87,13 +87,11 @@ function errorResponses(errors: readonly CallError[]) {
   const responses: Record<string, unknown> = {};
   for (const [status, msgs] of byStatus) {
     responses[String(status)] = {
-      description: `${STATUS_TEXT[status] ?? '失败'}：${msgs.join('；')}`,
+      description: `${STATUS_TEXT[status] ?? '失败'}，msg 为以下之一：\n\n${msgs.map((m) => `- ${m}`).join('\n')}`,
       content: {
         'application/json': {
           schema: { $ref: ref('ErrorEnvelope') },
-          examples: Object.fromEntries(
-            msgs.map((msg, i) => [`e${i + 1}`, { summary: msg, value: { code: status, data: null, msg } }]),
-          ),
+          example: { code: status, data: null, msg: msgs[0] },
         },
       },
     };

@@ -25,6 +25,7 @@ const PAGE = `<!doctype html>
   <head>
     <meta charset="utf-8" />
     <title>接口文档 · 团课工作室后台</title>
+    <link rel="icon" href="data:," />
     <link rel="stylesheet" href="${DOCS_PATH}/swagger-ui.css" />
   </head>
   <body>
@@ -41,7 +42,7 @@ const START = `window.ui = SwaggerUIBundle({
   dom_id: '#api-reference',
   deepLinking: true,
   docExpansion: 'list',
-  defaultModelsExpandDepth: 0,
+  defaultModelsExpandDepth: -1,
   displayOperationId: true,
   filter: true,
   validatorUrl: null,
