@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import type { CallDef, CallError } from './define.ts';
 import { Msg } from './messages.ts';
+import { GENERIC_ISSUE_MESSAGES } from './zod-zh.ts';
 
 /** What a schema's own error function is called with: a message that quotes the input shows `{值}`. */
 const SAMPLE_ISSUE = { code: 'custom', input: '{值}', path: [], message: '' };
@@ -50,13 +51,13 @@ export function schemaMessages(schema: z.ZodType): string[] {
   return [...found];
 }
 
-/** Every failure a call can answer, by status: shared ones, its schema's messages, its own. */
+/** Every failure a call can answer, by status: shared ones, its schema's messages, the generic field messages, its own. */
 export function callErrors(call: CallDef): CallError[] {
   const all: CallError[] = [
     { status: 400, msg: Msg.badRequest },
     { status: 400, msg: Msg.badJson },
     { status: 400, msg: Msg.nulCharacter },
-    ...schemaMessages(call.req).map((msg): CallError => ({ status: 400, msg })),
+    ...[...schemaMessages(call.req), ...GENERIC_ISSUE_MESSAGES].map((msg): CallError => ({ status: 400, msg })),
     ...(call.errors ?? []),
   ];
   if (call.auth !== 'public') all.push({ status: 401, msg: Msg.notLoggedIn });

@@ -274,7 +274,7 @@ export const batchArrangeWeekCourse = defineCall({
     ...fails.conflict(
       Msg.duplicateOp,
       Msg.teacherConflict('{时间}'),
-      Msg.weekArrangeFailed(1, '{日期}', '{会员}', '{原因}'),
+      Msg.weekArrangeFailed(1, '{日期}', '{会员}', '{原因}').replace('1', '{n}'),
       Msg.memberReason('{会员}', Msg.cardBalance),
     ),
   ],
