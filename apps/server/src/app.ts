@@ -8,6 +8,7 @@ import fastifyStatic from '@fastify/static';
 import { allCalls, Msg, type CallDef } from '@studio/contract';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
+import { registerApiDocs } from './api-docs/routes.ts';
 import { cookieName, SessionStore } from './auth/sessions.ts';
 import type { Config } from './config.ts';
 import type { DbHandle } from './db/index.ts';
@@ -196,6 +197,7 @@ export async function buildApp(opts: BuildOptions): Promise<AppInstance> {
   }
   if (handlers.size) throw new Error(`处理程序没有对应的接口: ${[...handlers.keys()].join(', ')}`);
   registerStoreFileRoute(app, deps);
+  registerApiDocs(app, deps);
 
   const indexHtml = path.join(config.webDist, 'index.html');
   const hasWeb = fs.existsSync(indexHtml);

@@ -15,6 +15,8 @@ const zEnv = z.object({
   TRUST_PROXY: z.enum(['0', '1']).default('0'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
+  /** `1`: the API reference (/api/docs, /api/openapi.json) is open to anyone, not only logged-in staff. */
+  API_DOCS_PUBLIC: z.enum(['0', '1']).default('0'),
   /** Pool size per app instance on PostgreSQL. */
   PG_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),
   /** A request's headers must arrive within this (ms); a client dribbling them is cut. */
@@ -40,6 +42,7 @@ export interface Config {
   headersTimeoutMs: number;
   requestTimeoutMs: number;
   connectionTimeoutMs: number;
+  apiDocsPublic: boolean;
 }
 
 /** Reads the environment once; throws a readable message on a bad value. */
@@ -66,5 +69,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     headersTimeoutMs: Math.min(e.HEADERS_TIMEOUT_MS, e.REQUEST_TIMEOUT_MS),
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     connectionTimeoutMs: e.CONNECTION_TIMEOUT_MS,
+    apiDocsPublic: e.API_DOCS_PUBLIC === '1',
   };
 }

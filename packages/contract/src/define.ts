@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { Msg } from './messages.ts';
 
 /**
  * Who may make a call: `public` needs nothing; `staff` needs a logged-in staff member;
@@ -17,7 +18,30 @@ export interface CallDef<Req extends z.ZodType = z.ZodType, Res extends z.ZodTyp
   form?: boolean;
   /** Payload fields that name ids of the acting store, for the tenant-isolation matrix. */
   idFields?: readonly string[];
+  /** What the call does, in staff words (the API reference lists it). */
+  summary?: string;
+  /** A request the call accepts, shown in the API reference; a test parses it with `req`. */
+  example?: z.input<Req>;
+  /**
+   * The failures of the call's own rules (404 for a missing thing, 409 for a refused change, 400 for
+   * a check the schema cannot make). The failures every call shares are derived: see callErrors.
+   */
+  errors?: readonly CallError[];
 }
+
+/** One failure a call can answer: HTTP status (= envelope code) and Chinese message. */
+export interface CallError {
+  status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429;
+  /** The message as answered; a part filled in at run time is written `{…}`. */
+  msg: string;
+}
+
+/** Shorthands for the `errors` list of a call. */
+export const fails = {
+  badRequest: (...msgs: string[]): CallError[] => msgs.map((msg) => ({ status: 400, msg })),
+  notFound: (...whats: string[]): CallError[] => whats.map((what) => ({ status: 404, msg: Msg.notFound(what) })),
+  conflict: (...msgs: string[]): CallError[] => msgs.map((msg) => ({ status: 409, msg })),
+} as const;
 
 export function defineCall<Req extends z.ZodType, Res extends z.ZodType>(def: CallDef<Req, Res>): CallDef<Req, Res> {
   return def;

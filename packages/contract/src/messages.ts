@@ -116,3 +116,8 @@ export const Msg = {
 } as const;
 
 export const WEEKDAY_NAMES = ['日', '一', '二', '三', '四', '五', '六'] as const;
+
+/** The card rules of a booking or sign-in (domain.md, booking rule 1), each a 409. */
+export const CARD_RULE_MSGS = [Msg.cardNotOwned, Msg.cardNotAllowed, Msg.cardFrozen, Msg.cardExpired, Msg.cardBalance];
+/** The member rules of a new booking: session not over, gender and age limits, no second booking. */
+export const MEMBER_RULE_MSGS = [Msg.sessionStarted, Msg.genderLimited, Msg.ageLimited, Msg.alreadyBooked];

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { zEmpty } from '../common.ts';
 import { defineCall } from '../define.ts';
+import { Msg } from '../messages.ts';
 
 export const zProfile = z.object({
   id: z.number(),
@@ -18,9 +19,29 @@ export const login = defineCall({
     password: z.string({ error: '请输入密码' }).min(1, '请输入密码').max(128, '密码过长'),
   }),
   res: zProfile,
+  summary: '员工登录：账号（用户名或手机号）和密码，成功后设置会话 Cookie',
+  example: { account: 'admin', password: 'demo1234' },
+  errors: [
+    { status: 401, msg: Msg.loginFailed },
+    { status: 429, msg: Msg.loginLocked },
+  ],
 });
 
-export const me = defineCall({ path: '/api/auth/me', auth: 'staff', req: zEmpty, res: zProfile });
-export const logout = defineCall({ path: '/api/auth/logout', auth: 'public', req: zEmpty, res: z.null() });
+export const me = defineCall({
+  path: '/api/auth/me',
+  auth: 'staff',
+  req: zEmpty,
+  res: zProfile,
+  summary: '当前登录员工的资料和所属门店',
+  example: {},
+});
+export const logout = defineCall({
+  path: '/api/auth/logout',
+  auth: 'public',
+  req: zEmpty,
+  res: z.null(),
+  summary: '退出登录',
+  example: {},
+});
 
 export const authCalls = [login, me, logout] as const;

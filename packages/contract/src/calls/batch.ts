@@ -10,7 +10,7 @@ import {
   WEEK_ARRANGE_MAX,
   WEEK_ARRANGE_MIN,
 } from '../constants.ts';
-import { defineCall, STORE_API } from '../define.ts';
+import { defineCall, fails, STORE_API } from '../define.ts';
 import { Msg, WEEKDAY_NAMES } from '../messages.ts';
 
 const DAY_MS = 86_400_000;
@@ -103,6 +103,36 @@ export const batchArrangeCourse = defineCall({
   req: zBatchArrangeCourseReq,
   res: z.object({ count: z.number().int(), ids: z.array(z.number().int()) }),
   idFields: ['cid', 'areaId', 'tid', 'mcIds'],
+  summary: '批量排课：按每周规律排若干节课，可带固定学员',
+  example: {
+    cid: 1,
+    tid: 1,
+    areaId: 1,
+    students: 20,
+    startDate: '2026-03-02',
+    courseTimes: [
+      { weekday: 1, arrangeTime: '09:00' },
+      { weekday: 3, arrangeTime: '19:00' },
+    ],
+    arrangeTimes: 8,
+    mcIds: [1],
+    isOnline: 0,
+  },
+  errors: [
+    ...fails.badRequest(
+      Msg.weekdayTime('{星期}'),
+      '时间格式应为 HH:mm',
+      Msg.studentsCap,
+      Msg.completeStudent(1).replace('1', '{n}'),
+    ),
+    ...fails.notFound('课程', '老师', '场地', '会员卡'),
+    ...fails.conflict(
+      Msg.sameMemberTwice('{会员}'),
+      Msg.teacherConflict('{时间}'),
+      Msg.arrangeFailed('{时间}', '{会员}', '{原因}'),
+      Msg.memberReason('{会员}', Msg.cardBalance),
+    ),
+  ],
 });
 
 // ---- weekly template (the /course/fix_booking_timetable editor) -------------------------
@@ -172,11 +202,29 @@ export const zFixTimetableRow = z.object({
 });
 export type FixTimetableRow = z.infer<typeof zFixTimetableRow>;
 
+const fixRowExample = {
+  weekday: 1,
+  time: '09:00',
+  courseId: 1,
+  teacherId: 1,
+  areaId: 1,
+  reservableCount: 20,
+  bookId: null,
+  students: [{ mcId: 1, studentCount: 1 }],
+};
+const fixRowErrors = [
+  ...fails.badRequest(Msg.studentsCap, Msg.completeStudent(1).replace('1', '{n}')),
+  ...fails.notFound('课程', '老师', '场地', '教材', '会员卡'),
+  ...fails.conflict(Msg.sameMemberTwice('{会员}'), Msg.fixStudentUnusable(1, '{会员}', '{原因}').replace('1', '{n}')),
+];
+
 export const queryFixTimetableList = defineCall({
   path: `${STORE_API}/query/fix/timetable/list`,
   auth: 'store',
   req: zEmpty,
   res: z.array(zFixTimetableRow),
+  summary: '周课表（固定预约）的全部行及其固定学员',
+  example: {},
 });
 export const insertFixTimetable = defineCall({
   path: `${STORE_API}/insert/fix/timetable`,
@@ -184,6 +232,9 @@ export const insertFixTimetable = defineCall({
   req: zFixTimetableReq,
   res: z.object({ id: z.number().int() }),
   idFields: ['courseId', 'teacherId', 'areaId', 'bookId', 'students.mcId'],
+  summary: '新增周课表的一行',
+  example: fixRowExample,
+  errors: fixRowErrors,
 });
 export const updateFixTimetable = defineCall({
   path: `${STORE_API}/update/fix/timetable`,
@@ -191,6 +242,9 @@ export const updateFixTimetable = defineCall({
   req: zFixTimetableUpdateReq,
   res: z.null(),
   idFields: ['id', 'courseId', 'teacherId', 'areaId', 'bookId', 'students.mcId'],
+  summary: '修改周课表的一行',
+  example: { id: 1, ...fixRowExample, students: [] },
+  errors: [...fixRowErrors, ...fails.notFound('周课表')],
 });
 export const deleteFixTimetable = defineCall({
   path: `${STORE_API}/delete/fix/timetable`,
@@ -198,6 +252,9 @@ export const deleteFixTimetable = defineCall({
   req: z.object({ id: zId() }),
   res: z.null(),
   idFields: ['id'],
+  summary: '删除周课表的一行',
+  example: { id: 1 },
+  errors: fails.notFound('周课表'),
 });
 
 export const zBatchArrangeWeekReq = z.object({
@@ -209,6 +266,18 @@ export const batchArrangeWeekCourse = defineCall({
   auth: 'store',
   req: zBatchArrangeWeekReq,
   res: zCountAnswer,
+  summary: '按周课表排课若干周（含固定学员预约）',
+  example: { fromDate: '2026-03-02', arrangeWeeks: 4 },
+  errors: [
+    ...fails.badRequest(Msg.templateEmpty),
+    ...fails.notFound('课程', '老师', '场地', '教材', '会员卡'),
+    ...fails.conflict(
+      Msg.duplicateOp,
+      Msg.teacherConflict('{时间}'),
+      Msg.weekArrangeFailed(1, '{日期}', '{会员}', '{原因}').replace('1', '{n}'),
+      Msg.memberReason('{会员}', Msg.cardBalance),
+    ),
+  ],
 });
 
 // ---- drop-in fixed students ---------------------------------------------------------------
@@ -226,6 +295,9 @@ export const queryHasArrangeCourseTeachers = defineCall({
   req: z.object({ cid: zId(Msg.chooseCourse), startDate: zDate(Msg.chooseStartDate) }),
   res: z.array(zTeacherBrief),
   idFields: ['cid'],
+  summary: '安插学员：开课日期起有该课程的老师',
+  example: { cid: 1, startDate: '2026-03-02' },
+  errors: fails.notFound('课程'),
 });
 export const queryHasArrangeCourseCount = defineCall({
   path: `${STORE_API}/query/has/arrange/course/count`,
@@ -233,6 +305,9 @@ export const queryHasArrangeCourseCount = defineCall({
   req: z.object({ cid: zId(Msg.chooseCourse), startDate: zDate(Msg.chooseStartDate), tids: zTids() }),
   res: z.number().int(),
   idFields: ['cid', 'tids'],
+  summary: '安插学员：开课日期起这些老师的该课程节数',
+  example: { cid: 1, startDate: '2026-03-02', tids: [1] },
+  errors: fails.notFound('课程', '老师'),
 });
 export const zBatchAddMemberReservationReq = z.object({
   mcId: zId(Msg.fillAll),
@@ -247,6 +322,12 @@ export const batchAddMemberReservation = defineCall({
   req: zBatchAddMemberReservationReq,
   res: zCountAnswer,
   idFields: ['mcId', 'cid', 'tids'],
+  summary: '安插固定上课学员：把一张会员卡约进之后的若干节课',
+  example: { mcId: 1, cid: 1, tids: [1], startDate: '2026-03-02', times: 4 },
+  errors: [
+    ...fails.notFound('课程', '老师', '会员卡'),
+    ...fails.conflict(Msg.fewerSessions(0).replace('0', '{n}'), Msg.arrangeFailed('{时间}', '{会员}', '{原因}')),
+  ],
 });
 
 // ---- copy, batch delete, batch export -------------------------------------------------------
@@ -274,6 +355,20 @@ export const copyTimetable = defineCall({
   req: zCopyTimetableReq,
   res: zCountAnswer,
   idFields: ['areaId'],
+  summary: '复制课程：把一段日期的课复制到另一段（最多7天，可带待签到预约）',
+  example: {
+    formerFromDate: '2026-03-02',
+    formerToDate: '2026-03-08',
+    afterFromDate: '2026-03-09',
+    afterToDate: '2026-03-15',
+    isCopyPending: 0,
+    areaId: null,
+  },
+  errors: [
+    ...fails.badRequest(Msg.rangeOrder, Msg.copyMax7, Msg.copyDaysDiffer),
+    ...fails.notFound('场地'),
+    ...fails.conflict(Msg.teacherConflict('{时间}'), Msg.arrangeFailed('{时间}', '{会员}', '{原因}')),
+  ],
 });
 
 export const zBatchCancelReq = z
@@ -285,6 +380,9 @@ export const batchCancelTimetable = defineCall({
   req: zBatchCancelReq,
   res: zCountAnswer,
   idFields: ['areaId'],
+  summary: '批量删除日期范围内的课程（取消预约并退回）',
+  example: { fromDate: '2026-03-02', toDate: '2026-03-08', areaId: null },
+  errors: [...fails.badRequest(Msg.rangeOrder), ...fails.notFound('场地')],
 });
 
 /** One booking of the range export (the nine columns of the spec's export row). */
@@ -309,6 +407,9 @@ export const batchExportReservation = defineCall({
   auth: 'store',
   req: zBatchExportReq,
   res: z.array(zBatchExportRow),
+  summary: '导出日期范围内的全部预约（最多62天）',
+  example: { fromDate: '2026-03-01', toDate: '2026-03-31' },
+  errors: fails.badRequest(Msg.rangeOrder, Msg.exportRangeMax),
 });
 
 export const batchCalls = [

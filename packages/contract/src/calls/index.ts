@@ -2,14 +2,14 @@ import type { CallDef } from '../define.ts';
 import { authCalls } from './auth.ts';
 import { batchCalls } from './batch.ts';
 import { onlineCalls } from './online.ts';
-import { referenceCalls } from './reference.ts';
+import { referenceCalls } from './reference/index.ts';
 import { storeAdminCalls } from './store-admin.ts';
 import { timetableCalls } from './timetable.ts';
 
 export * from './auth.ts';
 export * from './batch.ts';
 export * from './online.ts';
-export * from './reference.ts';
+export * from './reference/index.ts';
 export * from './store-admin.ts';
 export * from './timetable.ts';
 

@@ -3,7 +3,7 @@
 // WeCom group robot.
 import { z } from 'zod';
 import { zEmpty, zId } from '../common.ts';
-import { defineCall, STORE_API } from '../define.ts';
+import { defineCall, fails, STORE_API } from '../define.ts';
 
 /** Messages of the online classroom and messaging calls (the spec words none of them). */
 export const OnlineMsg = {
@@ -48,6 +48,19 @@ export const createTimetableMeeting = defineCall({
   }),
   res: z.null(),
   idFields: ['id'],
+  summary: '创建在线教室（1 按需创建，2 立即创建）',
+  example: { id: 1, type: 2 },
+  errors: [
+    ...fails.notFound('课程'),
+    ...fails.conflict(
+      OnlineMsg.roomExists,
+      OnlineMsg.stateChanged,
+      OnlineMsg.noFixedRoom,
+      OnlineMsg.notConfigured('{会议服务}'),
+      OnlineMsg.unknownType(0).replace('0', '{类型}'),
+      OnlineMsg.providerName('{名称}'),
+    ),
+  ],
 });
 
 export const cancelTimetableOnline = defineCall({
@@ -56,6 +69,9 @@ export const cancelTimetableOnline = defineCall({
   req: z.object({ id: zId() }),
   res: z.null(),
   idFields: ['id'],
+  summary: '取消在线教室',
+  example: { id: 1 },
+  errors: [...fails.notFound('课程'), ...fails.conflict(OnlineMsg.noRoom, OnlineMsg.stateChanged)],
 });
 
 /** The online state of one session, with the last room-creation failure (shown on the panel). */
@@ -74,6 +90,9 @@ export const queryTimetableOnline = defineCall({
   req: z.object({ id: zId() }),
   res: zOnlineState,
   idFields: ['id'],
+  summary: '一节课的在线教室状态',
+  example: { id: 1 },
+  errors: fails.notFound('课程'),
 });
 
 const zBaseUrl = z
@@ -122,6 +141,8 @@ export const queryOnlineSetting = defineCall({
   auth: 'store',
   req: zEmpty,
   res: zOnlineSetting,
+  summary: '门店的在线会议设置',
+  example: {},
 });
 
 export const updateOnlineSetting = defineCall({
@@ -129,6 +150,8 @@ export const updateOnlineSetting = defineCall({
   auth: 'store',
   req: zOnlineSetting,
   res: z.null(),
+  summary: '修改门店的在线会议设置',
+  example: { jitsiBaseUrl: 'https://meet.example.com', providers: { 4: 'jitsi' }, defaultType: 4 },
 });
 
 /** Sends the weekly timetable picture (a PNG data URL) to the store's WeCom group robot. */
@@ -143,6 +166,9 @@ export const sendTimetablePicture = defineCall({
   }),
   res: z.null(),
   bodyLimit: 3 * 1024 * 1024 + 4096,
+  summary: '把周课表图发到门店企业微信群机器人',
+  example: { image: 'data:image/png;base64,iVBORw0KGgo=' },
+  errors: [...fails.badRequest(OnlineMsg.pictureTooLarge), ...fails.conflict(OnlineMsg.webhookMissing)],
 });
 
 export const onlineCalls = [

@@ -2,7 +2,7 @@
 // settings of /course_setting/course_setting, and the first-run setup of an empty installation.
 import { z } from 'zod';
 import { zEmpty, zMobile, zName } from '../common.ts';
-import { defineCall, STORE_API } from '../define.ts';
+import { defineCall, fails, STORE_API } from '../define.ts';
 import { zProfile } from './auth.ts';
 
 /** Messages of the store settings calls (the spec gives none for them). */
@@ -106,6 +106,9 @@ export const saveWechatSetting = defineCall({
   res: z.null(),
   // Room above the 64 KB stored limit, so a slightly larger body gets the clear 400 message.
   bodyLimit: 2 * STORE_SETTING_MAX_BYTES,
+  summary: '保存门店消息设置（任意 JSON 对象，webhookUrl 为企业微信群机器人地址）',
+  example: { webhookUrl: 'https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=example' },
+  errors: fails.badRequest(StoreAdminMsg.settingTooLarge, StoreAdminMsg.tooDeep, StoreAdminMsg.webhookUrl),
 });
 
 export const queryWechatSetting = defineCall({
@@ -113,6 +116,8 @@ export const queryWechatSetting = defineCall({
   auth: 'store',
   req: zEmpty,
   res: zJsonObject('消息设置').nullable(),
+  summary: '门店消息设置',
+  example: {},
 });
 
 export const addLogo = defineCall({
@@ -126,6 +131,15 @@ export const addLogo = defineCall({
   }),
   res: z.object({ logo: z.string() }),
   bodyLimit: LOGO_BODY_LIMIT,
+  summary: '上传门店 Logo（PNG、JPEG 或 WebP，最大1MB）',
+  example: { image: 'data:image/png;base64,iVBORw0KGgo=' },
+  errors: fails.badRequest(
+    StoreAdminMsg.imageDataUrl,
+    StoreAdminMsg.imageType,
+    StoreAdminMsg.imageBase64,
+    StoreAdminMsg.imageEmpty,
+    StoreAdminMsg.imageTooLarge,
+  ),
 });
 
 /** One entry of the store's function list; the default entries carry key, name and enabled. */
@@ -140,6 +154,8 @@ export const loadStoreFuncs = defineCall({
   auth: 'store',
   req: zEmpty,
   res: zStoreFuncs,
+  summary: '门店功能列表',
+  example: {},
 });
 
 /**
@@ -172,6 +188,14 @@ export const saveStoreFuncs = defineCall({
   }),
   res: z.null(),
   bodyLimit: 2 * STORE_SETTING_MAX_BYTES,
+  summary: '保存门店功能列表（JSON 或表单编码）',
+  example: { funcs: [{ key: 'calendar', name: '课程表', enabled: true }] },
+  errors: fails.badRequest(
+    StoreAdminMsg.funcsJson,
+    StoreAdminMsg.funcsMissing,
+    StoreAdminMsg.funcsTooLarge,
+    StoreAdminMsg.tooDeep,
+  ),
 });
 
 // ---------------------------------------------------------------- store booking settings
@@ -193,6 +217,9 @@ export const queryBookingSetting = defineCall({
   auth: 'store',
   req: zEmpty,
   res: zBookingSetting,
+  summary: '预约设置：扣费模式、在线教室默认、时区、门店名称',
+  example: {},
+  errors: fails.notFound('门店'),
 });
 
 export const updateBookingSetting = defineCall({
@@ -208,6 +235,19 @@ export const updateBookingSetting = defineCall({
   }),
   /** `pendingKept` waiting items were left as they are; `notice` says what happens to them. */
   res: z.object({ pendingKept: z.number(), notice: z.string().nullable() }),
+  summary: '修改预约设置',
+  example: {
+    deductionMode: 0,
+    onlineDefault: 0,
+    timezone: 'Asia/Shanghai',
+    storeName: '悦动健身工作室',
+    confirmPending: 1,
+  },
+  errors: [
+    ...fails.badRequest(StoreAdminMsg.timezone),
+    ...fails.notFound('门店'),
+    ...fails.conflict(StoreAdminMsg.pendingBlock(0).replace('0', '{n}')),
+  ],
 });
 
 // ---------------------------------------------------------------- first run
@@ -216,6 +256,8 @@ export const setupStatus = defineCall({
   auth: 'public',
   req: zEmpty,
   res: z.object({ needsSetup: z.boolean() }),
+  summary: '是否需要首次初始化（无需登录）',
+  example: {},
 });
 
 export const setupInit = defineCall({
@@ -241,6 +283,16 @@ export const setupInit = defineCall({
     ),
   }),
   res: zProfile,
+  summary: '首次初始化：创建门店和管理员（无需登录，仅能一次）',
+  example: {
+    storeName: '悦动健身工作室',
+    timezone: 'Asia/Shanghai',
+    admin: { username: 'admin', name: '王店长', mobile: '13800138000', password: 'a-long-password' },
+  },
+  errors: [
+    ...fails.badRequest(StoreAdminMsg.timezone),
+    ...fails.conflict(StoreAdminMsg.setupDone, StoreAdminMsg.setupBusy, StoreAdminMsg.usernameTaken),
+  ],
 });
 
 export const storeAdminCalls = [

@@ -2,8 +2,8 @@
 import { z } from 'zod';
 import { zDate, zId, zLimitFields, zOptId, zPage, zPaged, zText, zTime } from '../common.ts';
 import { MAX_COUNT } from '../constants.ts';
-import { defineCall, STORE_API } from '../define.ts';
-import { Msg } from '../messages.ts';
+import { defineCall, fails, STORE_API } from '../define.ts';
+import { CARD_RULE_MSGS, MEMBER_RULE_MSGS, Msg } from '../messages.ts';
 
 /** Messages of the booking engine that neither the spec nor Msg words. */
 export const TimetableMsg = {
@@ -41,6 +41,22 @@ export const insertTimetable = defineCall({
   }),
   res: z.null(),
   idFields: ['courseId', 'teacherId', 'areaId', 'bookId'],
+  summary: '新增一节课',
+  example: {
+    courseId: 1,
+    teacherId: 1,
+    date: '2026-03-02',
+    time: '09:00',
+    reservableCount: 20,
+    areaId: 1,
+    bookId: null,
+    isOnline: 0,
+  },
+  errors: [
+    ...fails.badRequest(TimetableMsg.endBeforeStart),
+    ...fails.notFound('课程', '老师', '场地', '教材'),
+    ...fails.conflict(Msg.teacherConflict('{时间}')),
+  ],
 });
 
 export const updateTimetable = defineCall({
@@ -57,6 +73,12 @@ export const updateTimetable = defineCall({
   }),
   res: z.null(),
   idFields: ['id', 'teacherId', 'areaId', 'bookId'],
+  summary: '修改课时：老师、时间、人数、场地、教材',
+  example: { id: 1, teacherId: 1, date: '2026-03-02', time: '10:00', count: 20, areaId: 1, bookId: null },
+  errors: [
+    ...fails.notFound('课程', '老师', '场地', '教材'),
+    ...fails.conflict(Msg.teacherConflict('{时间}'), Msg.capacityBelowBooked),
+  ],
 });
 
 export const cancelTimetable = defineCall({
@@ -65,6 +87,9 @@ export const cancelTimetable = defineCall({
   req: z.object({ id: zId() }),
   res: z.null(),
   idFields: ['id'],
+  summary: '删除一节课（取消全部预约并退回已扣次数）',
+  example: { id: 1 },
+  errors: fails.notFound('课程'),
 });
 
 export const zCalendarItem = z.object({
@@ -95,6 +120,9 @@ export const queryTimetableByDate = defineCall({
   }),
   res: z.array(zCalendarDay),
   idFields: ['areaId', 'teacherId'],
+  summary: '课程表：日期范围内每天的课程（可按场地、老师筛选）',
+  example: { fromDate: '2026-03-02', toDate: '2026-03-08', areaId: null, teacherId: null },
+  errors: [...fails.badRequest(TimetableMsg.rangeOrder, TimetableMsg.rangeTooLong), ...fails.notFound('场地', '老师')],
 });
 
 const zNamed = z.object({ id: z.number(), name: z.string() });
@@ -134,6 +162,9 @@ export const queryTimetableInfo = defineCall({
   req: z.object({ id: zId() }),
   res: zSessionInfo,
   idFields: ['id'],
+  summary: '一节课的详情',
+  example: { id: 1 },
+  errors: fails.notFound('课程'),
 });
 
 export const addMemberReservation = defineCall({
@@ -149,6 +180,13 @@ export const addMemberReservation = defineCall({
   }),
   res: z.null(),
   idFields: ['mcId', 'tid', 'mid'],
+  summary: '用会员卡预约（预约即扣费模式）',
+  example: { tid: 1, mcId: 1, studentCount: 1, remark: '前台代约' },
+  errors: [
+    ...fails.badRequest(Msg.submitFailed),
+    ...fails.notFound('课程', '会员卡', '会员'),
+    ...fails.conflict(TimetableMsg.useSignInBooking, ...CARD_RULE_MSGS, ...MEMBER_RULE_MSGS, Msg.sessionFull),
+  ],
 });
 
 export const zBookingRow = z.object({
@@ -175,6 +213,9 @@ export const queryReservationList = defineCall({
   req: z.object({ tid: zId(), page: zPage() }),
   res: zPaged(zBookingRow),
   idFields: ['tid'],
+  summary: '一节课的预约列表（每页10条）',
+  example: { tid: 1, page: 1 },
+  errors: fails.notFound('课程'),
 });
 
 export const cancelReservationCall = defineCall({
@@ -183,6 +224,9 @@ export const cancelReservationCall = defineCall({
   req: z.object({ id: zId() }),
   res: z.null(),
   idFields: ['id'],
+  summary: '取消预约（退回已扣次数）',
+  example: { id: 1 },
+  errors: [...fails.notFound('预约'), ...fails.conflict(Msg.alreadyCancelled)],
 });
 
 export const zPendingItem = z.object({
@@ -202,6 +246,9 @@ export const queryPendingList = defineCall({
   req: z.object({ tid: zId() }),
   res: z.array(zPendingItem),
   idFields: ['tid'],
+  summary: '一节课的待签到预约',
+  example: { tid: 1 },
+  errors: fails.notFound('课程'),
 });
 
 export const addGroupPending = defineCall({
@@ -215,6 +262,13 @@ export const addGroupPending = defineCall({
   }),
   res: z.null(),
   idFields: ['mid', 'tid'],
+  summary: '添加待签到预约（签到后扣费模式）',
+  example: { tid: 1, mid: 1, studentCount: 1, remark: null },
+  errors: [
+    ...fails.badRequest(Msg.oneStudentInSignInMode),
+    ...fails.notFound('课程', '会员'),
+    ...fails.conflict(TimetableMsg.usePlainBooking, ...MEMBER_RULE_MSGS, Msg.sessionFull),
+  ],
 });
 
 export const cancelPendingCall = defineCall({
@@ -223,6 +277,9 @@ export const cancelPendingCall = defineCall({
   req: z.object({ pendingId: zId() }),
   res: z.null(),
   idFields: ['pendingId'],
+  summary: '取消待签到预约（不扣费）',
+  example: { pendingId: 1 },
+  errors: [...fails.notFound('预约'), ...fails.conflict(Msg.pendingNotWaiting)],
 });
 
 export const signInPendingCall = defineCall({
@@ -231,6 +288,9 @@ export const signInPendingCall = defineCall({
   req: z.object({ pendingId: zId(), mcId: zId(Msg.fillAll), remark: zRemark() }),
   res: z.null(),
   idFields: ['pendingId', 'mcId'],
+  summary: '签到待签到预约并用会员卡扣费',
+  example: { pendingId: 1, mcId: 1, remark: null },
+  errors: [...fails.notFound('预约', '会员卡'), ...fails.conflict(Msg.pendingNotWaiting, ...CARD_RULE_MSGS)],
 });
 
 export const zHistoryRow = z.object({
@@ -253,6 +313,9 @@ export const queryTimetableHistory = defineCall({
   req: z.object({ tid: zId(), page: zPage() }),
   res: zPaged(zHistoryRow),
   idFields: ['tid'],
+  summary: '一节课的预约历史（每页10条）',
+  example: { tid: 1, page: 1 },
+  errors: fails.notFound('课程'),
 });
 
 export const zSessionExportRow = z.object({
@@ -274,6 +337,9 @@ export const exportTimetableReservation = defineCall({
   req: z.object({ id: zId() }),
   res: z.array(zSessionExportRow),
   idFields: ['id'],
+  summary: '导出一节课的预约',
+  example: { id: 1 },
+  errors: fails.notFound('课程'),
 });
 
 export const timetableCalls = [

@@ -1,0 +1,204 @@
+// The OpenAPI 3.1 document of the API, generated from the zod contract: every call of `allCalls` with
+// its request and answer schema (in the `{code, data, msg}` envelope), who may call it, an example
+// request, and the Chinese messages of each error status it can answer.
+import * as contract from '@studio/contract';
+import { allCalls, callErrors, type CallDef, type CallError } from '@studio/contract';
+import { z } from 'zod';
+
+/** Groups of the reference page, in the order of the product's menus. */
+const GROUPS: readonly [string, string, readonly CallDef[]][] = [
+  ['员工登录', '登录、当前员工、退出', contract.authCalls],
+  ['课程表与预约', '课程的增删改查、预约、待签到、签到、历史、导出', contract.timetableCalls],
+  ['批量操作', '批量排课、周课表、安插固定学员、复制、批量删除、批量导出', contract.batchCalls],
+  ['在线教室', '在线教室、会议设置、发送周课表图', contract.onlineCalls],
+  ['会员', '会员的查询和维护、会员的预约', contract.memberCalls],
+  ['卡种与会员卡', '卡种、发卡、冻结、充值、到期日期、流水', contract.cardCalls],
+  ['老师', '老师的查询和维护', contract.teacherCalls],
+  ['场地', '场地树的查询和维护（接口中称 area）', contract.areaCalls],
+  ['教材', '教材、章节、课时（接口中称 material / book）', contract.materialCalls],
+  ['课程', '课程的查询和维护', contract.courseCalls],
+  [
+    '门店设置',
+    '模块状态、门店信息、消息设置、Logo、功能列表、预约设置、首次初始化',
+    [...contract.moduleCalls, ...contract.storeSettingCalls, ...contract.storeAdminCalls],
+  ],
+];
+const OTHER_GROUP = '其他';
+
+const DESCRIPTION = `团课工作室后台的全部接口，由共享的 zod 契约生成。
+
+- 所有接口都是 **POST**，请求体为 JSON（\`save/store/funcs\` 也接受表单编码），应答总是 \`{code, data, msg}\`：\`code\` 为 0 表示成功；失败时 \`code\` 等于 HTTP 状态码，\`msg\` 是可直接展示给员工的中文提示。
+- 登录：先调用 \`/api/auth/login\`，之后的请求带上会话 Cookie。门店接口作用于员工所属的第一个门店，或请求头 \`X-Store-Id\`（也可在请求体 \`storeId\`）指定的门店。
+- 格式：日期 \`YYYY-MM-DD\`，时间 \`HH:mm\`，日期时间 \`YYYY-MM-DD HH:mm:ss\`，均为门店时区；金额单位为分；可选引用（\`areaId\`、\`bookId\`）可省略、为 \`null\` 或 0。
+- 每个接口列出它可能返回的错误码和中文提示；提示中的 \`{…}\` 在运行时填入具体内容（时间、会员姓名、原因等）。没有专门提示的字段错误使用通用提示（缺少「{字段}」、「{字段}」类型不正确等），也列在每个接口的 400 中。`;
+
+const STATUS_TEXT: Record<number, string> = {
+  400: '请求不正确',
+  401: '未登录或登录失败',
+  403: '无权访问该门店',
+  404: '要操作的对象不存在',
+  409: '业务规则拒绝',
+  413: '请求内容过大',
+  415: '请求格式不支持',
+  429: '尝试次数过多',
+};
+
+type JsonSchema = Record<string, unknown>;
+
+/** The export name of each call in the contract: the operationId. */
+function callNames(): Map<CallDef, string> {
+  const names = new Map<CallDef, string>();
+  for (const [name, value] of Object.entries(contract)) {
+    if (allCalls.includes(value as CallDef)) names.set(value as CallDef, name);
+  }
+  return names;
+}
+
+/** Rewrites the `$ref`s of a generated schema (to itself, to its $defs) so that they point into components.schemas. */
+function rewriteRefs(node: unknown, self: string): unknown {
+  if (Array.isArray(node)) return node.map((n) => rewriteRefs(n, self));
+  if (!node || typeof node !== 'object') return node;
+  const out: JsonSchema = {};
+  for (const [k, v] of Object.entries(node)) {
+    if (k === '$ref' && typeof v === 'string') {
+      out[k] = v === '#' ? ref(self) : v.startsWith('#/$defs/') ? ref(defName(self, v.slice('#/$defs/'.length))) : v;
+    } else out[k] = rewriteRefs(v, self);
+  }
+  return out;
+}
+
+/** components.schemas name of a $defs entry of schema `self` (zod names them `__schema0`, ...). */
+const defName = (self: string, key: string) => `${self}_${key.replace(/^_+/, '')}`;
+const ref = (name: string) => `#/components/schemas/${name}`;
+
+/** A zod schema as JSON Schema 2020-12 under components.schemas[name] (its $defs beside it). */
+function addSchema(schemas: Record<string, JsonSchema>, name: string, schema: z.ZodType, io: 'input' | 'output'): void {
+  const generated = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
+  const { $schema: _dialect, $defs, ...body } = generated;
+  for (const [key, def] of Object.entries(($defs ?? {}) as Record<string, JsonSchema>)) {
+    schemas[defName(name, key)] = rewriteRefs(def, name) as JsonSchema;
+  }
+  schemas[name] = rewriteRefs(body, name) as JsonSchema;
+}
+
+function errorResponses(errors: readonly CallError[]) {
+  const byStatus = new Map<number, string[]>();
+  for (const e of errors) byStatus.set(e.status, [...(byStatus.get(e.status) ?? []), e.msg]);
+  const responses: Record<string, unknown> = {};
+  for (const [status, msgs] of byStatus) {
+    responses[String(status)] = {
+      description: `${STATUS_TEXT[status] ?? '失败'}，msg 为以下之一：\n\n${msgs.map((m) => `- ${m}`).join('\n')}`,
+      content: {
+        'application/json': {
+          schema: { $ref: ref('ErrorEnvelope') },
+          example: { code: status, data: null, msg: msgs[0] },
+        },
+      },
+    };
+  }
+  return responses;
+}
+
+function authText(call: CallDef): string {
+  if (call.auth === 'public') return '无需登录。';
+  if (call.auth === 'staff') return '需要员工登录（会话 Cookie）。';
+  return '需要员工登录（会话 Cookie），作用于当前门店（请求头 X-Store-Id 可指定）。';
+}
+
+export interface OpenApiOptions {
+  /** Name of the staff session cookie (`sid`, or `__Host-sid` behind HTTPS). */
+  cookieName: string;
+}
+
+/** Builds the OpenAPI 3.1 document of every call of the contract. */
+export function buildOpenApi(opts: OpenApiOptions): Record<string, unknown> {
+  const names = callNames();
+  const groupOf = new Map<CallDef, string>();
+  for (const [tag, , calls] of GROUPS) for (const call of calls) groupOf.set(call, tag);
+  const schemas: Record<string, JsonSchema> = {
+    ErrorEnvelope: {
+      type: 'object',
+      description: '失败的应答：code 等于 HTTP 状态码，msg 为中文提示，data 通常为 null（个别错误带补充信息）。',
+      properties: { code: { type: 'integer' }, data: {}, msg: { type: 'string' } },
+      required: ['code', 'data', 'msg'],
+    },
+  };
+  const paths: Record<string, unknown> = {};
+  for (const call of allCalls) {
+    const name = names.get(call) ?? call.path.replace(/^\//, '').replace(/\W+/g, '_');
+    addSchema(schemas, `${name}Request`, call.req, 'input');
+    addSchema(schemas, `${name}Answer`, call.res, 'output');
+    const errors = callErrors(call);
+    const body: Record<string, unknown> = {
+      'application/json': {
+        schema: { $ref: ref(`${name}Request`) },
+        ...(call.example ? { example: call.example } : {}),
+      },
+    };
+    if (call.form) body['application/x-www-form-urlencoded'] = { schema: { type: 'object' } };
+    paths[call.path] = {
+      post: {
+        operationId: name,
+        tags: [groupOf.get(call) ?? OTHER_GROUP],
+        summary: call.summary ?? call.path,
+        description: authText(call),
+        security: call.auth === 'public' ? [] : [{ staffCookie: [] }],
+        ...(call.auth === 'store'
+          ? {
+              parameters: [
+                {
+                  name: 'X-Store-Id',
+                  in: 'header',
+                  required: false,
+                  description: '要操作的门店 id（默认为员工所属的第一个门店）',
+                  schema: { type: 'integer', minimum: 1 },
+                },
+              ],
+            }
+          : {}),
+        requestBody: { required: true, content: body },
+        responses: {
+          200: {
+            description: '成功：code 为 0，data 为应答内容',
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  properties: {
+                    code: { const: 0 },
+                    data: { $ref: ref(`${name}Answer`) },
+                    msg: { type: 'string' },
+                  },
+                  required: ['code', 'data', 'msg'],
+                },
+              },
+            },
+          },
+          ...errorResponses(errors),
+        },
+        'x-errors': errors,
+      },
+    };
+  }
+  const used = new Set([...groupOf.values()]);
+  const tags = GROUPS.filter(([tag]) => used.has(tag)).map(([tag, description]) => ({ name: tag, description }));
+  if (allCalls.some((c) => !groupOf.has(c))) tags.push({ name: OTHER_GROUP, description: '尚未归组的接口' });
+  return {
+    openapi: '3.1.0',
+    info: { title: '团课工作室后台 API', version: '1.0.0', description: DESCRIPTION },
+    servers: [{ url: '/' }],
+    tags,
+    paths,
+    components: {
+      schemas,
+      securitySchemes: {
+        staffCookie: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: opts.cookieName,
+          description: '员工会话：由 /api/auth/login 设置',
+        },
+      },
+    },
+  };
+}
