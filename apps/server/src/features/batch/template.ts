@@ -99,8 +99,8 @@ export async function insertTemplateRow(ctx: CallCtx, row: TemplateRowInput): Pr
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('storeId', '=', storeId)
       .executeTakeFirstOrThrow();
-    checkTemplateCaps(Number(n) + 1, [row.students.length]);
     await checkRow(tx, storeId, now, row);
+    checkTemplateCaps(Number(n) + 1, [row.students.length]);
     const { id } = await tx
       .insertInto('fixTimetable')
       .values({ storeId, ...rowValues(row), createdAt: now })
