@@ -91,8 +91,9 @@ export async function insertTemplateRow(ctx: CallCtx, row: TemplateRowInput): Pr
   const now = localDateTime(ctx.store.timezone);
   return ctx.db.transaction().execute(async (tx) => {
     // Two inserts at once must not both pass the count: on PostgreSQL they queue on the store row.
+    // NO KEY UPDATE, so the foreign-key checks of bookings inserted meanwhile do not wait on it.
     if (ctx.dialect === 'postgres') {
-      await tx.selectFrom('store').select('id').where('id', '=', storeId).forUpdate().execute();
+      await tx.selectFrom('store').select('id').where('id', '=', storeId).forNoKeyUpdate().execute();
     }
     const { n } = await tx
       .selectFrom('fixTimetable')
