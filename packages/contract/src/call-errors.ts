@@ -62,7 +62,13 @@ export function callErrors(call: CallDef): CallError[] {
   ];
   if (call.auth !== 'public') all.push({ status: 401, msg: Msg.notLoggedIn });
   if (call.auth === 'store') all.push({ status: 403, msg: Msg.forbiddenStore });
-  all.push({ status: 413, msg: Msg.tooLarge }, { status: 415, msg: Msg.unsupportedMedia });
+  all.push(
+    { status: 408, msg: Msg.requestTimeout },
+    { status: 413, msg: Msg.tooLarge },
+    { status: 415, msg: Msg.unsupportedMedia },
+    { status: 503, msg: Msg.dbBusy },
+    { status: 503, msg: Msg.dbUnavailable },
+  );
   const unique = new Map(all.map((e) => [`${e.status} ${e.msg}`, e]));
   return [...unique.values()].sort((a, b) => a.status - b.status);
 }

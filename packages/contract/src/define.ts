@@ -31,7 +31,7 @@ export interface CallDef<Req extends z.ZodType = z.ZodType, Res extends z.ZodTyp
 
 /** One failure a call can answer: HTTP status (= envelope code) and Chinese message. */
 export interface CallError {
-  status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429;
+  status: 400 | 401 | 403 | 404 | 408 | 409 | 413 | 415 | 429 | 503;
   /** The message as answered; a part filled in at run time is written `{…}`. */
   msg: string;
 }

@@ -4,6 +4,7 @@ import { zDate, zEmpty, zFlag, zId, zOptId, zTime } from '../common.ts';
 import {
   COPY_MAX_DAYS,
   MAX_COUNT,
+  MAX_FIX_ROWS,
   MAX_FIX_STUDENTS,
   MAX_LIST_IDS,
   MAX_RANGE_DAYS,
@@ -234,7 +235,7 @@ export const insertFixTimetable = defineCall({
   idFields: ['courseId', 'teacherId', 'areaId', 'bookId', 'students.mcId'],
   summary: '新增周课表的一行',
   example: fixRowExample,
-  errors: fixRowErrors,
+  errors: [...fixRowErrors, ...fails.badRequest(Msg.fixRowsMax(MAX_FIX_ROWS))],
 });
 export const updateFixTimetable = defineCall({
   path: `${STORE_API}/update/fix/timetable`,
