@@ -27,9 +27,6 @@ export default defineConfig({
           maxWorkers: 2,
           globalSetup: ['e2e/global-setup.ts'],
           sequence: { groupOrder: 1 },
-          // Known debt: two UI flows (class-full toast, card pick in batch scheduling) still race
-          // the page now and then on a loaded machine; CI retries a failed browser test once.
-          retry: process.env.CI ? 1 : 0,
         },
       },
     ],

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { describeBrowser, shot } from './harness.ts';
 import { addDays, addSession, makeFixture, mondayOf } from './seed.ts';
-import { field, modal, pick, pickTree, toast, typeInto, typeRange } from './ui.ts';
+import { field, modal, pick, pickIn, pickTree, toast, typeInto, typeRange } from './ui.ts';
 
 describeBrowser('schedule modals', (env) => {
   const openCalendar = async () => {
@@ -90,12 +90,7 @@ describeBrowser('schedule modals', (env) => {
     await m.getByRole('button', { name: '添加学生' }).click();
     await toast(page, '请完成选择学生1的会员卡信息');
     await pick(page, field(m, '固定学员'), f.memberName, f.memberName);
-    await field(m, '固定学员').locator('.ant-select').nth(1).click();
-    await page
-      .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')
-      .last()
-      .locator('.ant-select-item-option', { hasText: '十次卡批' })
-      .click();
+    await pickIn(page, field(m, '固定学员').getByTestId('card-picker'), '十次卡批');
     await m.getByRole('button', { name: '添加学生' }).click();
     await toast(page, '选择的学生数量已达设置的上课人数上限');
     await shot(page, 'modal-batch-arrange-validation');

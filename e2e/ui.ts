@@ -10,12 +10,24 @@ export function field(container: Locator, label: string): Locator {
   return container.locator('.ant-form-item').filter({ has: container.page().locator('label', { hasText: label }) });
 }
 
-/** Opens an antd Select inside `item`, types `search` and picks the option containing `option`. */
-export async function pick(page: Page, item: Locator, option: string, search?: string): Promise<void> {
-  await item.locator('.ant-select, .ant-select-selector').first().click();
+/**
+ * Opens the antd Select `select` (its root element) once it is enabled, types `search` and picks
+ * the option containing `option` from that select's own dropdown (found by the list id the select
+ * names, not by page order: another dropdown may still be closing), then waits for the choice to show.
+ */
+export async function pickIn(page: Page, select: Locator, option: string, search?: string): Promise<void> {
+  await select.and(page.locator('.ant-select:not(.ant-select-disabled)')).waitFor();
+  await select.click();
   if (search !== undefined) await page.keyboard.type(search);
-  const dropdown = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').last();
+  const id = await select.locator('input').first().getAttribute('id');
+  const dropdown = page.locator('.ant-select-dropdown', { has: page.locator(`[id="${id}_list"]`) });
   await dropdown.locator('.ant-select-item-option', { hasText: option }).first().click();
+  await select.locator('.ant-select-content', { hasText: option }).waitFor();
+}
+
+/** Picks `option` in the first antd Select inside `item` (a form item); see `pickIn`. */
+export async function pick(page: Page, item: Locator, option: string, search?: string): Promise<void> {
+  await pickIn(page, item.locator('.ant-select').first(), option, search);
 }
 
 /** Picks a tree-select node by its title. */

@@ -26,7 +26,9 @@ interface Values {
 export default function BookingModal({ session, signInMode, pending, onClose }: Props) {
   const [form] = Form.useForm<Values>();
   const [selected, setSelected] = useState<PendingItem | undefined>(pending);
-  const memberId = Form.useWatch('memberId', form);
+  // The card picker follows the member at once: Form.useWatch reports a change only a task later,
+  // so a card picker fed by it stayed disabled for a moment after the member was chosen.
+  const [memberId, setMemberId] = useState<number | undefined>(pending?.member.id);
   const cardId = Form.useWatch('cardId', form);
   const count = Form.useWatch('studentCount', form) ?? 1;
   const cards = useCardsForCourse(memberId, session.courseId);
@@ -92,6 +94,7 @@ export default function BookingModal({ session, signInMode, pending, onClose }: 
             disabled={signingIn}
             initial={selected?.member}
             onChange={(id) => {
+              setMemberId(id);
               form.setFieldsValue({ memberId: id, cardId: undefined });
             }}
           />
