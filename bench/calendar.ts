@@ -2,7 +2,9 @@
  * Calendar week query: a store with 100,000 sessions (about 190 a week), /query/timetable/by/date
  * for one week over HTTP with 50 connections for about 10 s, against a bare Fastify route in the
  * same app returning the same answer as fixed JSON (and a tiny fixed JSON for reference), with the
- * answer cache on (as shipped) and off. Prints req/s, p50/p99 and the ratios.
+ * answer cache on (as shipped), on and brotli-compressed (`accept-encoding: br, gzip`, compressed
+ * once per data version), and off (a second app on the same database with CALENDAR_CACHE off).
+ * Prints req/s, p50/p99 and the ratios.
  *   node --import tsx bench/calendar.ts        (BENCH_SECONDS=10, BENCH_CONNECTIONS=50)
  */
 import { load, print, serve, serverCpuMs, type Figures } from './lib/run.ts';
@@ -12,7 +14,7 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const week = { fromDate: '2025-03-03', toDate: '2025-03-09', areaId: 0, teacherId: 0 };
 
 async function run(label: string, env: NodeJS.ProcessEnv) {
-  const s = await serve<{ sessions: number }>('calendar', env);
+  const s = await serve<{ sessions: number; uncachedPort: number }>('calendar', env);
   console.log(`${label}: ${s.info.sessions} sessions seeded in ${s.info.seedMs} ms`);
   const calendarUrl = `${s.url}/store/api/query/timetable/by/date`;
   const answer = (await (
@@ -25,32 +27,41 @@ async function run(label: string, env: NodeJS.ProcessEnv) {
   const count = answer.data.reduce((n, d) => n + d.list.length, 0);
   console.log(`  week answer: ${count} sessions, ${JSON.stringify(answer).length} bytes`);
   const opts = { connections, seconds, cookie: s.cookie, body: () => week };
-  const toggle = (on: boolean) =>
-    fetch(`${s.url}/bench/cache`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ on }),
-    });
+  const uncachedUrl = `http://127.0.0.1:${s.info.uncachedPort}/store/api/query/timetable/by/date`;
+  const compressed = { 'accept-encoding': 'br, gzip' };
+  const wire = async (headers: Record<string, string>) =>
+    (
+      await fetch(calendarUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie: s.cookie, ...headers },
+        body: JSON.stringify(week),
+      })
+    ).headers.get('content-encoding') ?? 'identity';
+  console.log(`  encodings: with accept-encoding ${await wire(compressed)}, without ${await wire({})}`);
   // Each run also reports the server's CPU time per request, which does not depend on what else
   // the machine is doing.
-  const measured = async (url: string): Promise<Figures & { cpu: number }> => {
+  const measured = async (url: string, headers: Record<string, string> = {}): Promise<Figures & { cpu: number }> => {
     const before = await serverCpuMs(s.url);
-    const f = await load({ ...opts, url });
+    const f = await load({ ...opts, url, headers });
     return { ...f, cpu: ((await serverCpuMs(s.url)) - before) / f.ok };
   };
   await load({ ...opts, url: calendarUrl, seconds: 2 });
   const bare = await measured(`${s.url}/bench/bare`);
   const cached = await measured(calendarUrl);
+  const cachedBr = await measured(calendarUrl, compressed);
   const tiny = await measured(`${s.url}/bench/tiny`);
-  await toggle(false);
-  const uncached = await measured(calendarUrl);
-  await toggle(true);
+  const uncached = await measured(uncachedUrl);
   const cpu = (f: { cpu: number }) => `   cpu ${(f.cpu * 1000).toFixed(0)} us/req`;
   print('  bare route, same JSON', bare, cpu(bare));
   print(
     '  calendar week (cache on)',
     cached,
     `${cpu(cached)}   ${pct(cached, bare)} of bare (by cpu ${cpuPct(cached, bare)})`,
+  );
+  print(
+    '  calendar week (cache on, brotli)',
+    cachedBr,
+    `${cpu(cachedBr)}   ${pct(cachedBr, cached)} of uncompressed (by cpu ${cpuPct(cachedBr, cached)})`,
   );
   print(
     '  calendar week (cache off)',

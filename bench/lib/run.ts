@@ -84,13 +84,15 @@ export async function load(o: {
   connections: number;
   seconds: number;
   body: () => unknown;
+  /** Extra request headers, e.g. `accept-encoding`. */
+  headers?: Record<string, string>;
 }): Promise<Figures> {
   const result = await autocannon({
     url: o.url,
     connections: o.connections,
     duration: o.seconds,
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...(o.cookie ? { cookie: o.cookie } : {}) },
+    headers: { 'content-type': 'application/json', ...(o.cookie ? { cookie: o.cookie } : {}), ...o.headers },
     requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify(o.body()) }) }],
   });
   return {

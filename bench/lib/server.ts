@@ -18,7 +18,7 @@ import { openDatabase, type Db, type DbHandle } from '../../apps/server/src/db/i
 import type { NewRow } from '../../apps/server/src/db/schema.ts';
 import { migrateToLatest } from '../../apps/server/src/db/migrate.ts';
 import { createStoreWithAdmin } from '../../apps/server/src/db/seed/store.ts';
-import { calendar, useCalendarCache } from '../../apps/server/src/features/timetable/calendar.ts';
+import { calendar } from '../../apps/server/src/features/timetable/calendar.ts';
 import { createSession } from '../../apps/server/src/features/timetable/public.ts';
 
 const scenario = process.argv[2];
@@ -277,13 +277,16 @@ if (scenario === 'calendar') {
   const tiny = { code: 0, data: null, msg: '' };
   app.post('/bench/bare', async () => sameAnswer);
   app.post('/bench/tiny', async () => tiny);
-  app.post('/bench/cache', async (req) => {
-    useCalendarCache((req.body as { on: boolean }).on);
-    return tiny;
-  });
 }
-// CPU time the server has used so far (user + system, microseconds): the runners divide it by
-// the requests served, a figure that does not depend on what else the machine is doing.
+// The same app on the same database with the calendar cache off (config CALENDAR_CACHE=0), on a
+// port of its own: the calendar benchmark's uncached baseline from the same run.
+const uncachedApp =
+  scenario === 'calendar'
+    ? await buildApp({ config: { ...config, calendarCache: false }, database: handle, logger: false })
+    : undefined;
+// CPU time the server process (both apps) has used so far (user + system, microseconds): the
+// runners divide it by the requests served, a figure that does not depend on what else the machine
+// is doing.
 app.post('/bench/cpu', async () => {
   const u = process.cpuUsage();
   return { micros: u.user + u.system };
@@ -291,11 +294,18 @@ app.post('/bench/cpu', async () => {
 await app.listen({ host: '127.0.0.1', port: 0 });
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : 0;
+let uncachedPort = 0;
+if (uncachedApp) {
+  await uncachedApp.listen({ host: '127.0.0.1', port: 0 });
+  const a = uncachedApp.server.address();
+  uncachedPort = typeof a === 'object' && a ? a.port : 0;
+}
 process.stdout.write(
-  `READY ${JSON.stringify({ ...data, storeId, port, username, password: PASSWORD, dialect: handle.dialect, schema: handle.schema, seedMs })}\n`,
+  `READY ${JSON.stringify({ ...data, storeId, port, uncachedPort, username, password: PASSWORD, dialect: handle.dialect, schema: handle.schema, seedMs })}\n`,
 );
 
 const stop = async () => {
+  await uncachedApp?.close();
   await app.close();
   await cleanup();
   process.exit(0);

@@ -18,8 +18,10 @@ import type { AppDeps, CallCtx } from './lib/context.ts';
 import { databaseUnavailable } from './lib/db-errors.ts';
 import { AppError, badRequest, unauthorized } from './lib/errors.ts';
 import type { Handler } from './lib/feature.ts';
+import { registerJsonCompression, sendRawJson } from './lib/compression.ts';
 import { RawJson } from './lib/raw-json.ts';
 import { resolveStore } from './lib/store-scope.ts';
+import { webAssetOptions } from './lib/web-assets.ts';
 
 export interface BuildOptions {
   config: Config;
@@ -113,6 +115,7 @@ export async function buildApp(opts: BuildOptions): Promise<AppInstance> {
     hsts: config.cookieSecure,
   });
   await app.register(cookie);
+  if (config.compress) registerJsonCompression(app);
   await app.register(formbody, { bodyLimit: DEFAULT_BODY_LIMIT });
 
   // JSON bodies: an empty body is `{}`; a broken one is a 400 with a Chinese message.
@@ -189,9 +192,7 @@ export async function buildApp(opts: BuildOptions): Promise<AppInstance> {
           throw new Error(`answer of ${call.path} does not match the contract: ${checked.error.message}`);
         }
       }
-      if (answer instanceof RawJson) {
-        return reply.type('application/json; charset=utf-8').send(`{"code":0,"data":${answer.json},"msg":""}`);
-      }
+      if (answer instanceof RawJson) return sendRawJson(req, reply, answer, config.compress);
       return { code: 0, data: data ?? null, msg: '' };
     });
   }
@@ -202,7 +203,7 @@ export async function buildApp(opts: BuildOptions): Promise<AppInstance> {
   const indexHtml = path.join(config.webDist, 'index.html');
   const hasWeb = fs.existsSync(indexHtml);
   if (hasWeb) {
-    await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false });
+    await app.register(fastifyStatic, webAssetOptions(config.webDist, config.compress));
   }
   app.setNotFoundHandler((req: FastifyRequest, reply: FastifyReply) => {
     const url = req.url.split('?')[0];

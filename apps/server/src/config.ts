@@ -25,6 +25,10 @@ const zEnv = z.object({
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
   /** A socket with no traffic either way for this long is closed (ms); above the longest answer. */
   CONNECTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(300_000),
+  /** `0` when a reverse proxy compresses: no precompressed assets, no compressed JSON answers. */
+  COMPRESS: z.enum(['0', '1']).default('1'),
+  /** `0` recomputes every calendar answer (the benchmark's baseline; the cache is always right). */
+  CALENDAR_CACHE: z.enum(['0', '1']).default('1'),
 });
 
 export interface Config {
@@ -43,6 +47,8 @@ export interface Config {
   requestTimeoutMs: number;
   connectionTimeoutMs: number;
   apiDocsPublic: boolean;
+  compress: boolean;
+  calendarCache: boolean;
 }
 
 /** Reads the environment once; throws a readable message on a bad value. */
@@ -70,5 +76,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     connectionTimeoutMs: e.CONNECTION_TIMEOUT_MS,
     apiDocsPublic: e.API_DOCS_PUBLIC === '1',
+    compress: e.COMPRESS === '1',
+    calendarCache: e.CALENDAR_CACHE === '1',
   };
 }

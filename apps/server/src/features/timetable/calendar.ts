@@ -22,12 +22,6 @@ interface Cached {
 const CACHE_MAX = 500;
 /** One cache per database handle (an app instance), keyed by store and query. */
 const caches = new WeakMap<Db, Map<string, Cached>>();
-let cacheEnabled = true;
-
-/** Turns the answer cache off or on (benchmarks compare both; the app always has it on). */
-export function useCalendarCache(on: boolean): void {
-  cacheEnabled = on;
-}
 
 function cacheOf(db: Db): Map<string, Cached> {
   let c = caches.get(db);
@@ -115,12 +109,18 @@ async function compute(db: Db, storeId: number, q: CalendarQuery): Promise<Calen
  * The schedule calendar: per date with sessions, the sessions of [fromDate, toDate] (at most 62
  * days), optionally of one area and its sub-areas and of one teacher. Answers are cached per
  * store and query and reused while the data version of the range (db/data-version.ts: read from
- * the database on each call, so several instances stay correct) has not moved.
+ * the database on each call, so several instances stay correct) has not moved. `opts.cache` off
+ * (config CALENDAR_CACHE=0) computes every answer afresh.
  */
-export async function calendar(db: Db, storeId: number, q: CalendarQuery): Promise<CalendarDay[] | RawJson> {
+export async function calendar(
+  db: Db,
+  storeId: number,
+  q: CalendarQuery,
+  opts: { cache: boolean } = { cache: true },
+): Promise<CalendarDay[] | RawJson> {
   if (q.toDate < q.fromDate) throw badRequest(TimetableMsg.rangeOrder);
   if (daysBetween(q.fromDate, q.toDate) + 1 > MAX_RANGE_DAYS) throw badRequest(TimetableMsg.rangeTooLong);
-  if (!cacheEnabled) return compute(db, storeId, q);
+  if (!opts.cache) return compute(db, storeId, q);
   const key = `${storeId}|${q.fromDate}|${q.toDate}|${q.areaId ?? 0}|${q.teacherId ?? 0}`;
   const cache = cacheOf(db);
   // Read the version before the data: a write landing in between only makes the entry stale-tagged.

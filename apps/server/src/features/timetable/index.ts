@@ -33,7 +33,9 @@ export const timetableFeature = defineFeature((r) => {
     await service.removeSession(ctx, input.id);
     return null;
   });
-  r.handle(queryTimetableByDate, (input, ctx) => calendar(ctx.db, ctx.store.id, input));
+  r.handle(queryTimetableByDate, (input, ctx) =>
+    calendar(ctx.db, ctx.store.id, input, { cache: ctx.config.calendarCache }),
+  );
   r.handle(queryTimetableInfo, (input, ctx) => sessionInfo(ctx.db, ctx.store.id, input.id));
   r.handle(addMemberReservation, async (input, ctx) => {
     await service.bookCard(ctx, input);
