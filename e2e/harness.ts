@@ -4,7 +4,7 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { buildApp } from '../apps/server/src/app.ts';
-import { loadConfig } from '../apps/server/src/config.ts';
+import { loadConfig, type Config } from '../apps/server/src/config.ts';
 import { openDatabase, type DbHandle } from '../apps/server/src/db/index.ts';
 import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
 import { seedIfEmpty } from '../apps/server/src/db/seed/index.ts';
@@ -24,7 +24,7 @@ export interface Server {
   close(): Promise<void>;
 }
 
-export async function startServer(): Promise<Server> {
+export async function startServer(overrides: Partial<Config> = {}): Promise<Server> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-e2e-'));
   const database = openDatabase({ file: path.join(dir, 'e2e.db') });
   await migrateToLatest(database.db, 'sqlite');
@@ -35,6 +35,7 @@ export async function startServer(): Promise<Server> {
   const web = path.join(dir, 'web');
   fs.cpSync(path.join(ROOT, 'apps/web/dist'), web, { recursive: true });
   config.webDist = web;
+  Object.assign(config, overrides);
   const app = await buildApp({ config, database, logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const addr = app.server.address();
