@@ -132,6 +132,31 @@ describeEachDb('security settings', (env) => {
     expect((await c.call('/api/auth/me')).status).toBe(401);
   });
 
+  /** One session used on both instances, each of which has just answered it (a per-instance cache would hold it). */
+  async function sessionOnBoth() {
+    const a = new Client(appA);
+    await a.login(env().username);
+    const b = new Client(appB);
+    b.cookie = a.cookie;
+    expect((await a.call('/api/auth/me')).code).toBe(0);
+    expect((await b.call('/api/auth/me')).code).toBe(0);
+    return { a, b };
+  }
+
+  it('logout on one instance ends the session on the other at once, even right after the other served it', async () => {
+    const { a, b } = await sessionOnBoth();
+    expect((await a.call('/api/auth/logout')).code).toBe(0);
+    expect((await b.call('/api/auth/me')).status).toBe(401);
+  });
+
+  it("ending a staff member's sessions (disabling) refuses the cookie on both instances at once", async () => {
+    const { a, b } = await sessionOnBoth();
+    await env().database.db.deleteFrom('httpSession').where('staffId', '=', env().staffId).execute();
+    expect((await a.call('/api/auth/me')).status).toBe(401);
+    expect((await b.call('/api/auth/me')).status).toBe(401);
+    await env().client.login(env().username);
+  });
+
   it('stores passwords as argon2id with at least 19 MiB and 2 iterations', async () => {
     const rows = await env().database.db.selectFrom('staff').select('passwordHash').execute();
     expect(rows.length).toBeGreaterThan(0);

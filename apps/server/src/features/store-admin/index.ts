@@ -9,8 +9,7 @@ import {
   setupStatus,
   updateBookingSetting,
 } from '@studio/contract';
-import { cookieName, createSession, loadProfile, SESSION_TTL_MS } from '../../auth/sessions.ts';
-import { unauthorized } from '../../lib/errors.ts';
+import { startSession } from '../../auth/sessions.ts';
 import { defineFeature } from '../../lib/feature.ts';
 import { loadBookingSetting, saveBookingSetting } from './booking-setting-service.ts';
 import { addLogo as storeLogo } from './logo-service.ts';
@@ -48,16 +47,6 @@ export const storeAdminFeature = defineFeature((r) => {
   r.handle(setupInit, async (input, ctx) => {
     const staffId = await initialSetup(ctx.db, input);
     // Logged in at once, with the same cookie as /api/auth/login.
-    const { token } = await createSession(ctx.db, staffId);
-    ctx.reply.setCookie(cookieName(ctx.config.cookieSecure), token, {
-      path: '/',
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: ctx.config.cookieSecure,
-      maxAge: SESSION_TTL_MS / 1000,
-    });
-    const profile = await loadProfile(ctx.db, staffId);
-    if (!profile) throw unauthorized();
-    return profile;
+    return startSession(ctx, staffId);
   });
 });
