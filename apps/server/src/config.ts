@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { parseAllowHosts, type AllowedHost } from './lib/outbound.ts';
 
 const zEnv = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -18,6 +19,11 @@ const zEnv = z.object({
    * e.g. `https://admin.example.com` when a proxy serves the pages under another name.
    */
   ALLOWED_ORIGINS: z.string().default(''),
+  /**
+   * Hosts the server may send requests to although they are internal addresses, comma-separated
+   * `host` or `host:port` (e.g. `127.0.0.1:3999`, a robot relay on the LAN); empty: none.
+   */
+  OUTBOUND_ALLOW_HOSTS: z.string().default(''),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   /** `1`: the API reference (/api/docs, /api/openapi.json) is open to anyone, not only logged-in staff. */
@@ -42,6 +48,7 @@ export interface Config {
   cookieSecure: boolean;
   trustProxy: boolean;
   allowedOrigins: string[];
+  outboundAllowHosts: AllowedHost[];
   logLevel: string;
   webDist: string;
   pgPoolMax: number;
@@ -69,6 +76,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cookieSecure: e.COOKIE_SECURE === '1',
     trustProxy: e.TRUST_PROXY === '1',
     allowedOrigins: listOf(e.ALLOWED_ORIGINS).map(originOf),
+    outboundAllowHosts: parseAllowHosts(e.OUTBOUND_ALLOW_HOSTS),
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
     pgPoolMax: e.PG_POOL_MAX,

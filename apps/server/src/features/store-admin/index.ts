@@ -10,7 +10,9 @@ import {
   updateBookingSetting,
 } from '@studio/contract';
 import { startSession } from '../../auth/sessions.ts';
+import { badRequest } from '../../lib/errors.ts';
 import { defineFeature } from '../../lib/feature.ts';
+import { checkOutboundTarget, OutboundRefused } from '../../lib/outbound.ts';
 import { loadBookingSetting, saveBookingSetting } from './booking-setting-service.ts';
 import { addLogo as storeLogo } from './logo-service.ts';
 import * as settings from './settings-service.ts';
@@ -22,6 +24,12 @@ export { storeFileUrl } from './logo-service.ts';
 /** Registers the store settings, booking settings and first-run calls. */
 export const storeAdminFeature = defineFeature((r) => {
   r.handle(saveWechatSetting, async (input, ctx) => {
+    // The robot webhook is an outbound URL: the same gate as sending (lib/outbound.ts).
+    if (typeof input.webhookUrl === 'string') {
+      await checkOutboundTarget(input.webhookUrl, ctx.config.outboundAllowHosts).catch((err: unknown) => {
+        throw err instanceof OutboundRefused ? badRequest(err.message) : err;
+      });
+    }
     await settings.saveWechatSetting(ctx.db, ctx.store.id, input);
     return null;
   });
