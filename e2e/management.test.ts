@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import { putSetting } from '../apps/server/src/features/store-admin/queries.ts';
 import { describeBrowser, shot } from './harness.ts';
 import { addDays, addSession, makeFixture, mondayOf } from './seed.ts';
 import { field, modal, pick, toast, typeInto } from './ui.ts';
@@ -299,5 +300,27 @@ describeBrowser('management screens', (env) => {
     const funcs = await api.ok<{ key: string; enabled: number }[]>('load/store/funcs');
     expect(funcs.find((x) => x.key === 'notification')?.enabled).toBe(1);
     await shot(page, 'manage-store-settings');
+  });
+
+  it('store settings survive any stored function list', async () => {
+    const { page, server, api } = env();
+    // Through the API, a shape the screen cannot read is refused with its Chinese message.
+    const refused = await api.call('save/store/funcs', { funcs: [{ key: 'a', name: { toString: 1 } }] });
+    expect(refused.msg).toBe('功能名称 name 应为文字');
+    // A value stored before that check (straight into the database) still leaves the screen working.
+    const store = await server.database.db.selectFrom('store').select('id').orderBy('id').executeTakeFirstOrThrow();
+    const hostile = [
+      { name: { toString: 1 }, enabled: 1 },
+      { key: { toString: 1 }, name: '乙功能', enabled: 0 },
+      7,
+      null,
+    ];
+    await putSetting(server.database.db, store.id, 'funcs', JSON.stringify(hostile));
+    await page.goto(`${server.url}/settings/store`);
+    await page.locator('.ant-table-row', { hasText: '乙功能' }).waitFor();
+    await page.locator('.ant-table-row', { hasText: '（无法读取）' }).waitFor();
+    await page.getByTestId('logo-box').waitFor();
+    expect(await page.getByText('本页面有数据无法读取').count()).toBe(0);
+    await shot(page, 'manage-store-settings-hostile');
   });
 });

@@ -19,6 +19,7 @@ import { databaseUnavailable } from './lib/db-errors.ts';
 import { AppError, badRequest, unauthorized } from './lib/errors.ts';
 import type { Handler } from './lib/feature.ts';
 import { registerJsonCompression, sendRawJson } from './lib/compression.ts';
+import { originGuard } from './lib/origin.ts';
 import { RawJson } from './lib/raw-json.ts';
 import { resolveStore } from './lib/store-scope.ts';
 import { webAssetOptions } from './lib/web-assets.ts';
@@ -117,6 +118,9 @@ export async function buildApp(opts: BuildOptions): Promise<AppInstance> {
   await app.register(cookie);
   if (config.compress) registerJsonCompression(app);
   await app.register(formbody, { bodyLimit: DEFAULT_BODY_LIMIT });
+
+  // Same-site forgery: a write whose Origin (or Referer) is another site's is refused before its body is read.
+  app.addHook('onRequest', originGuard(config.allowedOrigins));
 
   // JSON bodies: an empty body is `{}`; a broken one is a 400 with a Chinese message.
   app.removeContentTypeParser('application/json');

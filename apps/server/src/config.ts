@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { parseAllowHosts, type AllowedHost } from './lib/outbound.ts';
 
 const zEnv = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -13,6 +14,16 @@ const zEnv = z.object({
   COOKIE_SECURE: z.enum(['0', '1']).default('0'),
   /** Set behind a reverse proxy: client addresses (login limits) are read from X-Forwarded-For. */
   TRUST_PROXY: z.enum(['0', '1']).default('0'),
+  /**
+   * Origins besides the server's own (its Host header) whose pages may send writes, comma-separated,
+   * e.g. `https://admin.example.com` when a proxy serves the pages under another name.
+   */
+  ALLOWED_ORIGINS: z.string().default(''),
+  /**
+   * Hosts the server may send requests to although they are internal addresses, comma-separated
+   * `host` or `host:port` (e.g. `127.0.0.1:3999`, a robot relay on the LAN); empty: none.
+   */
+  OUTBOUND_ALLOW_HOSTS: z.string().default(''),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   /** `1`: the API reference (/api/docs, /api/openapi.json) is open to anyone, not only logged-in staff. */
@@ -40,6 +51,8 @@ export interface Config {
   seed: 'demo' | 'empty';
   cookieSecure: boolean;
   trustProxy: boolean;
+  allowedOrigins: string[];
+  outboundAllowHosts: AllowedHost[];
   logLevel: string;
   webDist: string;
   pgPoolMax: number;
@@ -68,6 +81,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seed: e.SEED,
     cookieSecure: e.COOKIE_SECURE === '1',
     trustProxy: e.TRUST_PROXY === '1',
+    allowedOrigins: listOf(e.ALLOWED_ORIGINS).map(originOf),
+    outboundAllowHosts: parseAllowHosts(e.OUTBOUND_ALLOW_HOSTS),
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
     pgPoolMax: e.PG_POOL_MAX,
@@ -79,4 +94,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     compress: e.COMPRESS === '1',
     calendarCache: e.CALENDAR_CACHE === '1',
   };
+}
+
+const listOf = (v: string) =>
+  v
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+
+/** `scheme://host[:port]` of an ALLOWED_ORIGINS entry; a readable error otherwise. */
+function originOf(entry: string): string {
+  try {
+    const u = new URL(entry);
+    if (u.protocol === 'http:' || u.protocol === 'https:') return u.origin;
+  } catch {
+    // reported below
+  }
+  throw new Error(`配置错误:\nALLOWED_ORIGINS: ${entry} 不是 http(s)://主机[:端口] 形式的来源`);
 }

@@ -40,6 +40,7 @@ const stopOutbox = startOutboxWorker({
   dialect: database.dialect,
   log: app.log,
   handlers: outboxHandlers(),
+  allowHosts: config.outboundAllowHosts,
 });
 
 const close = async () => {

@@ -18,6 +18,10 @@ export const Msg = {
   forbiddenStore: '无权访问该门店',
   loginFailed: '账号或密码错误',
   loginLocked: '登录失败次数过多，请15分钟后再试',
+  foreignOrigin: '请求来源不被允许，请在本系统的页面中操作',
+  outboundUrl: '网址应以 http:// 或 https:// 开头',
+  outboundCredentials: '网址不能包含用户名或密码',
+  outboundBlocked: '不能向本机、内网、链路本地、组播或保留地址发送请求',
   duplicateOp: '请勿重复操作',
   notFound: (what: string) => `${what}不存在`,
 

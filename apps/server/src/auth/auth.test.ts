@@ -1,5 +1,32 @@
+import { Msg } from '@studio/contract';
 import { expect, it } from 'vitest';
-import { Client, describeEachDb } from '../test/harness.ts';
+import { createStoreWithAdmin } from '../db/seed/store.ts';
+import { Client, describeEachDb, type App } from '../test/harness.ts';
+import { MAX_PER_ACCOUNT, MAX_PER_IP } from './rate-limit.ts';
+import { MAX_SESSIONS_PER_STAFF } from './sessions.ts';
+
+let addressSeq = 0;
+/** A client address of its own, so each test's per-address count starts at zero. */
+const freshAddress = () => `10.77.${Math.floor(addressSeq / 250)}.${(addressSeq++ % 250) + 1}`;
+
+async function loginFrom(app: App, ip: string, account: string, password: string) {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    remoteAddress: ip,
+    headers: { 'content-type': 'application/json' },
+    payload: JSON.stringify({ account, password }),
+  });
+  const set = res.headers['set-cookie'];
+  const cookie = (Array.isArray(set) ? set[0] : set)?.split(';')[0];
+  return { status: res.statusCode, msg: (res.json() as { msg: string }).msg, cookie };
+}
+
+const statuses = (answers: { status: number }[]) => {
+  const out: Record<number, number> = {};
+  for (const a of answers) out[a.status] = (out[a.status] ?? 0) + 1;
+  return out;
+};
 
 describeEachDb('staff login and sessions', (env) => {
   it('logs in with the username and answers the profile with posts', async () => {
@@ -93,5 +120,93 @@ describeEachDb('staff login and sessions', (env) => {
     const res = await env().app.inject({ method: 'GET', url: '/store/api/query/teacher/list' });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toMatchObject({ code: 404 });
+  });
+
+  it('checks at most 10 of 100 wrong passwords sent at once, then refuses even the right one', async () => {
+    const { app, database, dialect } = env();
+    const account = `burst-${dialect}`;
+    await createStoreWithAdmin(database.db, {
+      storeName: '并发锁定',
+      admin: { username: account, password: 'right-password', name: '并' },
+    });
+    const ip = freshAddress();
+    const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => loginFrom(app, ip, account, `wrong-${i}`)));
+    expect(statuses(answers)).toEqual({ 401: MAX_PER_ACCOUNT, 429: 100 - MAX_PER_ACCOUNT });
+    for (const a of answers) expect(a.msg).toBe(a.status === 401 ? Msg.loginFailed : Msg.loginLocked);
+    expect((await loginFrom(app, freshAddress(), account, 'right-password')).status).toBe(429);
+  });
+
+  it('checks at most 30 logins from one address sent at once, each with a different name', async () => {
+    const { app, username } = env();
+    const ip = freshAddress();
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => loginFrom(app, ip, `nobody-${i}`, 'x-password')),
+    );
+    expect(statuses(answers)).toEqual({ 401: MAX_PER_IP, 429: 100 - MAX_PER_IP });
+    expect((await loginFrom(app, ip, username, 'test-password-1')).status).toBe(429);
+    expect((await loginFrom(app, freshAddress(), username, 'test-password-1')).status).toBe(200);
+  });
+
+  it('counts failures per staff account, whether its account name or its mobile was typed', async () => {
+    const { app, database, dialect } = env();
+    const account = `both-${dialect}`;
+    const mobile = dialect === 'sqlite' ? '13900000101' : '13900000102';
+    await createStoreWithAdmin(database.db, {
+      storeName: '手机号锁定',
+      admin: { username: account, mobile, password: 'right-password', name: '双' },
+    });
+    for (let i = 0; i < MAX_PER_ACCOUNT; i++) {
+      const a = await loginFrom(app, freshAddress(), i % 2 ? mobile : account, `wrong-${i}`);
+      expect(a.status).toBe(401);
+    }
+    for (const name of [account, mobile]) {
+      const locked = await loginFrom(app, freshAddress(), name, 'right-password');
+      expect([locked.status, locked.msg, locked.cookie]).toEqual([429, Msg.loginLocked, undefined]);
+    }
+  });
+
+  it('an unknown name gets the same answers as an account: 账号或密码错误, then locked after 10', async () => {
+    const { app, dialect } = env();
+    const name = `ghost-${dialect}`;
+    for (let i = 0; i < MAX_PER_ACCOUNT; i++) {
+      const a = await loginFrom(app, freshAddress(), name, `wrong-${i}`);
+      expect([a.status, a.msg]).toEqual([401, Msg.loginFailed]);
+    }
+    const locked = await loginFrom(app, freshAddress(), name, 'any-password');
+    expect([locked.status, locked.msg]).toEqual([429, Msg.loginLocked]);
+  });
+
+  it('a success gives its address slot back and clears the account: 40 logins from one address all work', async () => {
+    const { app, username } = env();
+    const ip = freshAddress();
+    for (let i = 0; i < 3; i++) expect((await loginFrom(app, ip, username, 'wrong')).status).toBe(401);
+    for (let i = 0; i < MAX_PER_IP + 10; i++) {
+      const a = await loginFrom(app, ip, username, 'test-password-1');
+      expect(a.status).toBe(200);
+    }
+  });
+
+  it(`keeps at most ${MAX_SESSIONS_PER_STAFF} live sessions per staff member: the oldest ends`, async () => {
+    const { app, database, dialect } = env();
+    const account = `many-${dialect}`;
+    const { staffId } = await createStoreWithAdmin(database.db, {
+      storeName: '多会话',
+      admin: { username: account, password: 'right-password', name: '多' },
+    });
+    const cookies: string[] = [];
+    for (let i = 0; i < MAX_SESSIONS_PER_STAFF + 2; i++) {
+      const a = await loginFrom(app, freshAddress(), account, 'right-password');
+      cookies.push(a.cookie!);
+    }
+    const me = async (cookie: string) => {
+      const c = new Client(app);
+      c.cookie = cookie;
+      return (await c.call('/api/auth/me')).status;
+    };
+    expect(await me(cookies[0])).toBe(401);
+    expect(await me(cookies[1])).toBe(401);
+    for (const cookie of cookies.slice(2)) expect(await me(cookie)).toBe(200);
+    const live = await database.db.selectFrom('httpSession').select('id').where('staffId', '=', staffId).execute();
+    expect(live.length).toBe(MAX_SESSIONS_PER_STAFF);
   });
 });

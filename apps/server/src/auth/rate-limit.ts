@@ -1,46 +1,77 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/index.ts';
 
-/** Failed logins are counted in the database, so the limit holds across app instances. */
+/**
+ * Login limits, kept in the database so they hold across app instances. Each login attempt first
+ * reserves one slot per key in ONE conditional upsert (increment-then-check on the key's counter
+ * row), and only a reserved attempt verifies its password: however many attempts arrive at once,
+ * on however many instances, at most MAX_PER_ACCOUNT per account and MAX_PER_IP per address are
+ * ever checked in a window. A failed attempt keeps its slot (it is the failure count); a success
+ * frees the account's slots and gives its address slot back.
+ */
 export const WINDOW_MS = 15 * 60 * 1000;
 export const MAX_PER_ACCOUNT = 10;
 export const MAX_PER_IP = 30;
 
-const accountKey = (account: string) => `a:${account.trim().toLowerCase()}`;
+/**
+ * The counter of a login name: the staff account it names (whether by account name or mobile),
+ * or, for a name nobody has, the typed name itself, which locks the same way (nothing enumerated).
+ */
+export const accountKey = (staffId: number | undefined, typed: string) =>
+  staffId === undefined ? `n:${typed.trim().toLowerCase()}` : `s:${staffId}`;
 const ipKey = (ip: string) => `i:${ip}`;
 
-export async function isLocked(db: Db, account: string, ip: string): Promise<boolean> {
-  const since = Date.now() - WINDOW_MS;
-  const rows = await db
-    .selectFrom('loginFailure')
-    .select(['key', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('key', 'in', [accountKey(account), ipKey(ip)])
-    .where('at', '>', since)
-    .groupBy('key')
-    .execute();
-  for (const r of rows) {
-    const n = Number(r.n);
-    if (r.key.startsWith('a:') && n >= MAX_PER_ACCOUNT) return true;
-    if (r.key.startsWith('i:') && n >= MAX_PER_IP) return true;
-  }
-  return false;
+/** Takes one attempt on `key` unless `max` were taken since the window began; false when refused. */
+async function reserve(db: Db, key: string, max: number, now: number): Promise<boolean> {
+  const expired = now - WINDOW_MS;
+  const row = await db
+    .insertInto('loginCounter')
+    .values({ key, startedAt: now, n: 1 })
+    .onConflict((oc) =>
+      oc
+        .column('key')
+        .doUpdateSet((eb) => ({
+          n: sql<number>`case when ${eb.ref('loginCounter.startedAt')} <= ${expired} then 1 else ${eb.ref('loginCounter.n')} + 1 end`,
+          startedAt: sql<number>`case when ${eb.ref('loginCounter.startedAt')} <= ${expired} then ${now} else ${eb.ref('loginCounter.startedAt')} end`,
+        }))
+        .where((eb) => eb.or([eb('loginCounter.startedAt', '<=', expired), eb('loginCounter.n', '<', max)])),
+    )
+    .returning('n')
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
-export async function recordFailure(db: Db, account: string, ip: string): Promise<void> {
-  const at = Date.now();
+async function giveBack(db: Db, key: string): Promise<void> {
   await db
-    .insertInto('loginFailure')
-    .values([
-      { key: accountKey(account), at },
-      { key: ipKey(ip), at },
-    ])
+    .updateTable('loginCounter')
+    .set((eb) => ({ n: eb('n', '-', 1) }))
+    .where('key', '=', key)
+    .where('n', '>', 0)
     .execute();
+}
+
+/**
+ * Reserves the attempt of a login before its password is verified: one slot of the account, then
+ * one of the address (the account's slot is given back when the address is over its limit).
+ * False: refuse without checking the password.
+ */
+export async function reserveAttempt(db: Db, account: string, ip: string): Promise<boolean> {
+  const now = Date.now();
+  if (!(await reserve(db, account, MAX_PER_ACCOUNT, now))) return false;
+  if (!(await reserve(db, ipKey(ip), MAX_PER_IP, now))) {
+    await giveBack(db, account);
+    return false;
+  }
   if (Math.random() < 0.02)
     await db
-      .deleteFrom('loginFailure')
-      .where('at', '<', at - WINDOW_MS)
+      .deleteFrom('loginCounter')
+      .where('startedAt', '<', now - WINDOW_MS)
       .execute();
+  return true;
 }
 
-export async function clearAccountFailures(db: Db, account: string): Promise<void> {
-  await db.deleteFrom('loginFailure').where('key', '=', accountKey(account)).execute();
+/** After a successful login: the account starts afresh, and the address gets its slot back. */
+export async function attemptSucceeded(db: Db, account: string, ip: string): Promise<void> {
+  await db.deleteFrom('loginCounter').where('key', '=', account).execute();
+  await giveBack(db, ipKey(ip));
 }

@@ -1,10 +1,13 @@
 import crypto from 'node:crypto';
 import type { Db } from '../db/index.ts';
-import type { StaffIdentity } from '../lib/context.ts';
+import type { CallCtx, StaffIdentity } from '../lib/context.ts';
+import { unauthorized } from '../lib/errors.ts';
 
 export const SESSION_TTL_MS = 7 * 24 * 3600 * 1000;
-/** How long an instance may reuse a looked-up session before asking the database again. */
-const CACHE_MS = 3000;
+/** Live sessions per staff member; a new login ends the oldest beyond this. */
+export const MAX_SESSIONS_PER_STAFF = 10;
+/** How long an instance may reuse a looked-up profile (names, posts); the session itself is read every call. */
+const PROFILE_CACHE_MS = 3000;
 
 export const tokenHash = (token: string) => crypto.createHash('sha256').update(token).digest('base64url');
 
@@ -20,9 +23,40 @@ export async function createSession(db: Db, staffId: number): Promise<{ token: s
     .insertInto('httpSession')
     .values({ id: tokenHash(token), staffId, createdAt: now, expiresAt })
     .execute();
+  // At most MAX_SESSIONS_PER_STAFF live sessions: the oldest end.
+  await db
+    .deleteFrom('httpSession')
+    .where('staffId', '=', staffId)
+    .where(
+      'id',
+      'not in',
+      db
+        .selectFrom('httpSession')
+        .select('id')
+        .where('staffId', '=', staffId)
+        .orderBy('createdAt', 'desc')
+        .orderBy('id', 'desc')
+        .limit(MAX_SESSIONS_PER_STAFF),
+    )
+    .execute();
   // Expired sessions are swept now and then, on login.
   if (Math.random() < 0.05) await db.deleteFrom('httpSession').where('expiresAt', '<', now).execute();
   return { token, expiresAt };
+}
+
+/** Logs a staff member in: a new session, its cookie on the answer, and the profile to answer with. */
+export async function startSession(ctx: Pick<CallCtx, 'db' | 'reply' | 'config'>, staffId: number) {
+  const { token } = await createSession(ctx.db, staffId);
+  ctx.reply.setCookie(cookieName(ctx.config.cookieSecure), token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: ctx.config.cookieSecure,
+    maxAge: SESSION_TTL_MS / 1000,
+  });
+  const profile = await loadProfile(ctx.db, staffId);
+  if (!profile) throw unauthorized();
+  return profile;
 }
 
 export async function loadProfile(db: Db, staffId: number): Promise<StaffIdentity | undefined> {
@@ -50,10 +84,13 @@ export async function loadProfile(db: Db, staffId: number): Promise<StaffIdentit
 interface Cached {
   identity: StaffIdentity;
   until: number;
-  expiresAt: number;
 }
 
-/** Looks up the staff behind a session token, with a short per-instance cache. */
+/**
+ * Looks up the staff behind a session token. The session row is read on every call (one primary-key
+ * read), so a logout, an ended session or a removed staff member takes effect on every instance at
+ * once; only the profile it leads to (names and posts) is kept for a moment per instance.
+ */
 export class SessionStore {
   private cache = new Map<string, Cached>();
   constructor(private db: Db) {}
@@ -62,8 +99,6 @@ export class SessionStore {
     if (!token || token.length > 100) return undefined;
     const id = tokenHash(token);
     const now = Date.now();
-    const hit = this.cache.get(id);
-    if (hit && hit.until > now && hit.expiresAt > now) return hit.identity;
     const row = await this.db
       .selectFrom('httpSession')
       .select(['staffId', 'expiresAt'])
@@ -73,10 +108,12 @@ export class SessionStore {
       this.cache.delete(id);
       return undefined;
     }
+    const hit = this.cache.get(id);
+    if (hit && hit.until > now && hit.identity.id === row.staffId) return hit.identity;
     const identity = await loadProfile(this.db, row.staffId);
     if (!identity) return undefined;
     if (this.cache.size > 10_000) this.cache.clear();
-    this.cache.set(id, { identity, until: now + CACHE_MS, expiresAt: row.expiresAt });
+    this.cache.set(id, { identity, until: now + PROFILE_CACHE_MS });
     return identity;
   }
 

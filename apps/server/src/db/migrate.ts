@@ -6,6 +6,7 @@ import { timetableEngine } from './migrations/20261121_0200_timetable_engine.ts'
 import { onlineOutbox } from './migrations/20261121_0500_online_outbox.ts';
 import { versionOncePerTx } from './migrations/20261122_0201_version_once_per_tx.ts';
 import { sessionRowVersions } from './migrations/20261123_0202_session_row_versions.ts';
+import { loginCounter } from './migrations/20261123_0600_login_counter.ts';
 
 /** Timestamped migrations, in order. Never edit one that has landed: add a new one. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -15,6 +16,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '20261121_0500_online_outbox': onlineOutbox(dialect),
     '20261122_0201_version_once_per_tx': versionOncePerTx(dialect),
     '20261123_0202_session_row_versions': sessionRowVersions(dialect),
+    '20261123_0600_login_counter': loginCounter(dialect),
   };
 }
 

@@ -33,10 +33,11 @@ export interface HttpSessionTable {
   createdAt: number;
   expiresAt: number;
 }
-export interface LoginFailureTable {
-  id: Generated<number>;
+/** Login attempts per key (`s:<staff id>`, `n:<typed name>`, `i:<address>`) since startedAt. */
+export interface LoginCounterTable {
   key: string;
-  at: number;
+  startedAt: number;
+  n: number;
 }
 export interface StoreModuleTable {
   storeId: number;
@@ -271,7 +272,7 @@ export interface Database {
   staff: StaffTable;
   post: PostTable;
   httpSession: HttpSessionTable;
-  loginFailure: LoginFailureTable;
+  loginCounter: LoginCounterTable;
   storeModule: StoreModuleTable;
   storeSetting: StoreSettingTable;
   storeFile: StoreFileTable;

@@ -4,6 +4,8 @@ import { Msg } from '@studio/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DbHandle } from '../db/index.ts';
 import { migrateToLatest } from '../db/migrate.ts';
+import { createStoreWithAdmin } from '../db/seed/store.ts';
+import { MAX_PER_ACCOUNT, MAX_PER_IP } from '../auth/rate-limit.ts';
 import { PG_URL, REQUIRE_ALL } from '../test/harness.ts';
 import { mixedLoad, storm } from './load.ts';
 import { freshPgDatabase, futureSlot, makeLoadStore, SCENE_PASSWORD, type LoadStore } from './scene.ts';
@@ -43,7 +45,8 @@ if (!PG_URL && !REQUIRE_ALL) {
       drop = fresh.drop;
       db = openDatabase({ url: fresh.url, poolMax: 4 });
       await migrateToLatest(db.db, 'postgres');
-      const env = { DATABASE_URL: fresh.url, SEED: 'empty', PG_POOL_MAX: '8' };
+      // TRUST_PROXY: the login races name their client address in X-Forwarded-For.
+      const env = { DATABASE_URL: fresh.url, SEED: 'empty', PG_POOL_MAX: '8', TRUST_PROXY: '1' };
       servers.push(...(await Promise.all([0, 1, 2].map(() => startServer(env)))));
     }, 120_000);
 
@@ -160,6 +163,45 @@ if (!PG_URL && !REQUIRE_ALL) {
       expect(count('/cancel/timetable')).toBe(CROSS_ROUNDS + Math.floor(CROSS_ROUNDS / 2));
       await check();
       for (const s of servers) expect(s.output()).not.toMatch(/"level":(50|60)/);
+    });
+
+    /** 100 logins at once spread over the three instances; answers counted by HTTP status. */
+    async function loginStorm(body: (i: number) => { account: string; password: string }, ip: (i: number) => string) {
+      const answers = await Promise.all(
+        Array.from({ length: 100 }, async (_, i) => {
+          const res = await fetch(`${servers[i % servers.length].url}/api/auth/login`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-forwarded-for': ip(i) },
+            body: JSON.stringify(body(i)),
+          });
+          return { status: res.status, msg: ((await res.json()) as { msg: string }).msg };
+        }),
+      );
+      const byStatus: Record<number, number> = {};
+      for (const a of answers) byStatus[a.status] = (byStatus[a.status] ?? 0) + 1;
+      return byStatus;
+    }
+
+    it('100 wrong passwords for one account at once over three instances: only 10 are checked', async () => {
+      await createStoreWithAdmin(db.db, {
+        storeName: '登录竞争',
+        admin: { username: 'race-login', password: 'right-password', name: '竞' },
+      });
+      const t0 = performance.now();
+      const byStatus = await loginStorm(
+        (i) => ({ account: 'race-login', password: `wrong-${i}` }),
+        (i) => `10.50.${i}.1`,
+      );
+      console.log(`100 concurrent wrong logins over 3 instances: ${Math.round(performance.now() - t0)} ms`, byStatus);
+      expect(byStatus).toEqual({ 401: MAX_PER_ACCOUNT, 429: 100 - MAX_PER_ACCOUNT });
+    });
+
+    it('100 logins from one address at once over three instances: only 30 are checked', async () => {
+      const byStatus = await loginStorm(
+        (i) => ({ account: `nobody-${i}`, password: 'x-password' }),
+        () => '10.51.0.1',
+      );
+      expect(byStatus).toEqual({ 401: MAX_PER_IP, 429: 100 - MAX_PER_IP });
     });
 
     it(

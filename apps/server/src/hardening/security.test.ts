@@ -12,6 +12,7 @@ import { createStoreWithAdmin } from '../db/seed/store.ts';
 import { Client, describeEachDb, PG_URL, TEST_PASSWORD, type App } from '../test/harness.ts';
 import { basePayloads } from './payloads.ts';
 import { HttpClient, startServer } from './server-process.ts';
+import { databaseSnapshot } from './support.ts';
 import { makeWorld } from './world.ts';
 
 const config = (o: Record<string, string> = {}) => ({
@@ -24,6 +25,16 @@ async function secondHandle(h: DbHandle): Promise<DbHandle> {
   if (h.dialect === 'postgres') return openDatabase({ url: PG_URL, schema: h.schema, poolMax: 5 });
   const rows = await sql<{ name: string; file: string }>`pragma database_list`.execute(h.db);
   return openDatabase({ file: rows.rows.find((r) => r.name === 'main')!.file });
+}
+
+/** Every call of the contract with its base payload; a call without one is listed in `missing`. */
+function callsWithPayloads() {
+  const withPayload = allCalls.flatMap((call) => {
+    const entry = basePayloads[call.path];
+    return entry ? [{ call, entry }] : [];
+  });
+  const missing = allCalls.filter((c) => !basePayloads[c.path]).map((c) => `add a base payload for ${c.path}`);
+  return { withPayload, missing };
 }
 
 async function login(app: App, account: string, password: string, ip: string) {
@@ -132,6 +143,109 @@ describeEachDb('security settings', (env) => {
     expect((await c.call('/api/auth/me')).status).toBe(401);
   });
 
+  /** One session used on both instances, each of which has just answered it (a per-instance cache would hold it). */
+  async function sessionOnBoth() {
+    const a = new Client(appA);
+    await a.login(env().username);
+    const b = new Client(appB);
+    b.cookie = a.cookie;
+    expect((await a.call('/api/auth/me')).code).toBe(0);
+    expect((await b.call('/api/auth/me')).code).toBe(0);
+    return { a, b };
+  }
+
+  it('logout on one instance ends the session on the other at once, even right after the other served it', async () => {
+    const { a, b } = await sessionOnBoth();
+    expect((await a.call('/api/auth/logout')).code).toBe(0);
+    expect((await b.call('/api/auth/me')).status).toBe(401);
+  });
+
+  it("ending a staff member's sessions (disabling) refuses the cookie on both instances at once", async () => {
+    const { a, b } = await sessionOnBoth();
+    await env().database.db.deleteFrom('httpSession').where('staffId', '=', env().staffId).execute();
+    expect((await a.call('/api/auth/me')).status).toBe(401);
+    expect((await b.call('/api/auth/me')).status).toBe(401);
+    await env().client.login(env().username);
+  });
+
+  it('refuses every call of the contract from a foreign Origin or Referer with 403, writing nothing', async () => {
+    const { app, database, dialect } = env();
+    const w = await makeWorld(env().factory, '来源');
+    const cookie = env().client.cookie!;
+    const before = await databaseSnapshot(database.db, dialect);
+    const foreign = [
+      { origin: 'http://evil.example' },
+      { origin: 'null' },
+      { origin: 'http://localhost:4000' }, // another port of the same host
+      { referer: 'http://localhost:4000/form.html' }, // no Origin: the Referer decides
+    ];
+    const { withPayload, missing } = callsWithPayloads();
+    for (const { call, entry } of withPayload) {
+      const body = entry.body(w);
+      const bodies: [string, string][] = [['application/json', JSON.stringify(body)]];
+      if (call.form) {
+        const form = Object.entries(body).map(([k, v]): [string, string] => [
+          k,
+          typeof v === 'string' ? v : JSON.stringify(v),
+        ]);
+        bodies.push(['application/x-www-form-urlencoded', new URLSearchParams(form).toString()]);
+      }
+      for (const from of foreign) {
+        for (const [type, payload] of bodies) {
+          const res = await app.inject({
+            method: 'POST',
+            url: call.path,
+            headers: { 'content-type': type, cookie, 'x-store-id': String(env().storeId), ...from },
+            payload,
+          });
+          const answer = res.json() as { code: number; msg: string };
+          expect([res.statusCode, answer.code, answer.msg], `${call.path} ${type} ${JSON.stringify(from)}`).toEqual([
+            403,
+            403,
+            Msg.foreignOrigin,
+          ]);
+        }
+      }
+    }
+    expect(missing).toEqual([]);
+    expect(await databaseSnapshot(database.db, dialect)).toBe(before);
+    // The refused logout ended nothing.
+    expect((await env().client.call('/api/auth/me')).code).toBe(0);
+  });
+
+  it('accepts writes from its own origin, from ALLOWED_ORIGINS, and without Origin or Referer', async () => {
+    const save = (target: App, headers: Record<string, string>) =>
+      target.inject({
+        method: 'POST',
+        url: '/store/api/save/store/funcs',
+        headers: { 'content-type': 'application/json', cookie: env().client.cookie!, ...headers },
+        payload: JSON.stringify({ funcs: [{ key: 'k', name: '功能', enabled: 1 }] }),
+      });
+    // app.inject's Host header is localhost:80
+    const sources: Record<string, string>[] = [
+      {},
+      { origin: 'http://localhost' },
+      { referer: 'http://localhost/settings/store' },
+      { origin: 'http://app.example:8080', host: 'app.example:8080' },
+    ];
+    for (const headers of sources) {
+      expect((await save(env().app, headers)).statusCode, JSON.stringify(headers)).toBe(200);
+    }
+    const proxied = await buildApp({
+      config: config({ ALLOWED_ORIGINS: 'https://admin.example.com, https://other.example.com:8443' }),
+      database: second,
+      logger: false,
+    });
+    try {
+      expect((await save(proxied, { origin: 'https://admin.example.com' })).statusCode).toBe(200);
+      expect((await save(proxied, { origin: 'https://other.example.com:8443' })).statusCode).toBe(200);
+      expect((await save(proxied, { origin: 'https://admin.example.com:8443' })).statusCode).toBe(403);
+      expect((await save(proxied, { origin: 'http://admin.example.com' })).statusCode).toBe(403);
+    } finally {
+      await proxied.close();
+    }
+  });
+
   it('stores passwords as argon2id with at least 19 MiB and 2 iterations', async () => {
     const rows = await env().database.db.selectFrom('staff').select('passwordHash').execute();
     expect(rows.length).toBeGreaterThan(0);
@@ -166,13 +280,8 @@ describeEachDb('security settings', (env) => {
   it('no answer of any call holds a password hash or the session token', async () => {
     const w = await makeWorld(env().factory, '扫描');
     const token = env().client.cookie!.split('=')[1];
-    const missing: string[] = [];
-    for (const call of allCalls) {
-      const entry = basePayloads[call.path];
-      if (!entry) {
-        missing.push(`add a base payload for ${call.path}`);
-        continue;
-      }
+    const { withPayload, missing } = callsWithPayloads();
+    for (const { call, entry } of withPayload) {
       const cookie = entry.anon ? undefined : env().client.cookie;
       const res = await env().app.inject({
         method: 'POST',

@@ -93,3 +93,22 @@ export function envInt(name: string, dflt: number): number {
   const v = Number(process.env[name]);
   return Number.isInteger(v) && v > 0 ? v : dflt;
 }
+
+/** Every row of every table of the database, as text (order-free): to show that nothing was written. */
+export async function databaseSnapshot(db: Db, dialect: Dialect): Promise<string> {
+  const tables =
+    dialect === 'sqlite'
+      ? await sql<{ name: string }>`select name from sqlite_master where type = 'table' order by name`.execute(db)
+      : await sql<{
+          name: string;
+        }>`select table_name as name from information_schema.tables where table_schema = current_schema() order by 1`.execute(
+          db,
+        );
+  const parts: string[] = [];
+  for (const { name } of tables.rows) {
+    const rows = await sql<Record<string, unknown>>`select * from ${sql.table(name)}`.execute(db);
+    const text = rows.rows.map((r) => JSON.stringify(r, (_k, v: unknown) => (Buffer.isBuffer(v) ? v.length : v)));
+    parts.push(`${name}:\n${text.sort().join('\n')}`);
+  }
+  return parts.join('\n');
+}

@@ -16,8 +16,9 @@ import { describeEachDb, PG_URL, type TestEnv } from '../test/harness.ts';
 import { enqueue } from './enqueue.ts';
 import { outboxHandlers } from '../features/index.ts';
 import { WECOM_TOPIC } from '../features/messaging/public.ts';
-import { fastWorker, Receiver, waitFor } from '../test/outbox.ts';
+import { allowReceiver, fastWorker, Receiver, waitFor } from '../test/outbox.ts';
 import { startOutboxWorker } from './index.ts';
+import { parseAllowHosts } from '../lib/outbound.ts';
 import { backoffMs } from './worker.ts';
 
 /** A second handle on the test database, as another app process would open it. */
@@ -31,7 +32,10 @@ const text = (content: string) => ({ msgtype: 'text', text: { content } });
 
 describeEachDb('outbox to a WeCom robot webhook', (env) => {
   const receiver = new Receiver();
-  beforeAll(() => receiver.start());
+  beforeAll(async () => {
+    await receiver.start();
+    allowReceiver(env().app, receiver);
+  });
   afterAll(() => receiver.stop());
 
   const setWebhook = (url: string | null) =>
@@ -76,7 +80,7 @@ describeEachDb('outbox to a WeCom robot webhook', (env) => {
     const tag = crypto.randomBytes(4).toString('hex');
     const keys = ['101', '102', '103'];
     const expected = await queue(env().database.db, keys, 5, tag);
-    const stop = fastWorker(env().database);
+    const stop = fastWorker(env().database, { allow: receiver.allowHost });
     try {
       await waitFor(async () => (await unsent(tag)) === 0, 'every message sent');
     } finally {
@@ -91,7 +95,7 @@ describeEachDb('outbox to a WeCom robot webhook', (env) => {
     const keys = ['201', '202'];
     receiver.failing = true;
     const expected = await queue(env().database.db, keys, 3, tag);
-    const stop = fastWorker(env().database);
+    const stop = fastWorker(env().database, { allow: receiver.allowHost });
     try {
       const failedRow = async (pattern: RegExp) => {
         const rows = await env()
@@ -134,6 +138,7 @@ describeEachDb('outbox to a WeCom robot webhook', (env) => {
     const h1 = await openSame(env());
     const app1 = await buildApp({ config, database: h1, logger: false });
     const stop1 = startOutboxWorker({
+      allowHosts: parseAllowHosts(receiver.allowHost),
       ...app1.deps,
       handlers: outboxHandlers(),
       intervalMs: 10,
@@ -159,6 +164,7 @@ describeEachDb('outbox to a WeCom robot webhook', (env) => {
     const h2 = await openSame(env());
     const app2 = await buildApp({ config, database: h2, logger: false });
     const stop2 = startOutboxWorker({
+      allowHosts: parseAllowHosts(receiver.allowHost),
       ...app2.deps,
       handlers: outboxHandlers(),
       intervalMs: 10,
@@ -183,8 +189,8 @@ describeEachDb('outbox to a WeCom robot webhook', (env) => {
     const keys = ['401', '402', '403', '404'];
     const expected = await queue(env().database.db, keys, 8, tag);
     const h2 = await openSame(env());
-    const stopA = fastWorker(env().database);
-    const stopB = fastWorker(h2);
+    const stopA = fastWorker(env().database, { allow: receiver.allowHost });
+    const stopB = fastWorker(h2, { allow: receiver.allowHost });
     try {
       await waitFor(async () => (await unsent(tag)) === 0, 'every message sent');
     } finally {
@@ -211,7 +217,7 @@ describeEachDb('outbox to a WeCom robot webhook', (env) => {
       (await env().client.call(sendTimetablePicture.path, { image: `data:image/png;base64,${png.toString('base64')}` }))
         .code,
     ).toBe(0);
-    const stop = fastWorker(env().database);
+    const stop = fastWorker(env().database, { allow: receiver.allowHost });
     try {
       await waitFor(async () => receiver.bodies.length >= before + 2, 'the room and picture messages');
     } finally {
@@ -246,6 +252,7 @@ describeEachDb('outbox to a WeCom robot webhook', (env) => {
         await enqueue(tx, env().storeId, WECOM_TOPIC, key, text(`${tag} after`));
       });
     const stop = startOutboxWorker({
+      allowHosts: parseAllowHosts(receiver.allowHost),
       db: env().database.db,
       dialect: env().dialect,
       intervalMs: 10,
@@ -290,7 +297,7 @@ describeEachDb('outbox to a WeCom robot webhook', (env) => {
     expect([bad.status, bad.msg]).toEqual([400, OnlineMsg.pictureDataUrl]);
     const tag = crypto.randomBytes(4).toString('hex');
     await queue(env().database.db, ['501'], 1, tag);
-    const stop = fastWorker(env().database);
+    const stop = fastWorker(env().database, { allow: receiver.allowHost });
     try {
       const row = await waitFor(async () => {
         const rows = await env().database.db.selectFrom('outbox').selectAll().where('orderKey', '=', '501').execute();

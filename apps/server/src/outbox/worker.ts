@@ -1,4 +1,5 @@
 import type { Db, Dialect } from '../db/index.ts';
+import type { AllowedHost } from '../lib/outbound.ts';
 import { claimDue, markFailed, markSent, release, type OutboxRow } from './claim.ts';
 
 /** Thrown by a handler when retrying cannot help (e.g. no webhook configured): the row is given up on. */
@@ -11,6 +12,8 @@ export interface OutboxContext {
   dialect: Dialect;
   /** Time-out of one outbound HTTP request. */
   sendTimeoutMs: number;
+  /** Internal hosts outbound requests may reach anyway (OUTBOUND_ALLOW_HOSTS; see lib/outbound.ts). */
+  allowHosts: readonly AllowedHost[];
 }
 
 /** Delivers one message; throwing means "try again later" (or never, for GiveUp). */
@@ -38,6 +41,7 @@ export interface OutboxWorkerOptions {
   /** How long a claimed row stays reserved to this worker; must exceed sendTimeoutMs. */
   leaseMs?: number;
   sendTimeoutMs?: number;
+  allowHosts?: readonly AllowedHost[];
 }
 
 export const OUTBOX_DEFAULTS = {
@@ -68,7 +72,12 @@ const silentLog: Log = { warn: () => {}, error: () => {} };
 export function startOutboxWorker(opts: OutboxWorkerOptions): () => Promise<void> {
   const o = { ...OUTBOX_DEFAULTS, ...definedOnly(opts) };
   const log = opts.log ?? silentLog;
-  const ctx: OutboxContext = { db: opts.db, dialect: opts.dialect, sendTimeoutMs: o.sendTimeoutMs };
+  const ctx: OutboxContext = {
+    db: opts.db,
+    dialect: opts.dialect,
+    sendTimeoutMs: o.sendTimeoutMs,
+    allowHosts: opts.allowHosts ?? [],
+  };
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();

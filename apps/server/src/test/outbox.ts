@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { DbHandle } from '../db/index.ts';
 import { outboxHandlers } from '../features/index.ts';
 import { startOutboxWorker, type OutboxHandler } from '../outbox/index.ts';
+import { parseAllowHosts, type AllowedHost } from '../lib/outbound.ts';
 
 /** Polls `check` until it answers truthy; fails after `capMs` (a generous cap, not a timing assertion). */
 export async function waitFor<T>(check: () => Promise<T>, what: string, capMs = 20_000): Promise<NonNullable<T>> {
@@ -15,8 +16,11 @@ export async function waitFor<T>(check: () => Promise<T>, what: string, capMs = 
   }
 }
 
-/** The app's outbox worker (every handler of the app, plus `handlers`) with short intervals, for tests. */
-export function fastWorker(database: DbHandle, handlers?: Record<string, OutboxHandler>) {
+/** The app's outbox worker (every handler of the app, plus `handlers`) with short intervals, for tests; `allow` as OUTBOUND_ALLOW_HOSTS. */
+export function fastWorker(
+  database: DbHandle,
+  opts: { handlers?: Record<string, OutboxHandler>; allow?: string } = {},
+) {
   return startOutboxWorker({
     db: database.db,
     dialect: database.dialect,
@@ -26,8 +30,17 @@ export function fastWorker(database: DbHandle, handlers?: Record<string, OutboxH
     leaseMs: 5_000,
     sendTimeoutMs: 2_000,
     maxAttempts: 1000,
-    handlers: { ...outboxHandlers(), ...handlers },
+    handlers: { ...outboxHandlers(), ...opts.handlers },
+    allowHosts: parseAllowHosts(opts.allow ?? ''),
   });
+}
+
+/**
+ * Lets the app save the receiver's address as a webhook: the tests' OUTBOUND_ALLOW_HOSTS (the
+ * receiver listens on 127.0.0.1, which is refused otherwise). Workers get `allow: receiver.allowHost`.
+ */
+export function allowReceiver(app: { deps: { config: { outboundAllowHosts: AllowedHost[] } } }, receiver: Receiver) {
+  app.deps.config.outboundAllowHosts = parseAllowHosts(receiver.allowHost);
 }
 
 /** A WeCom-like webhook receiver on 127.0.0.1: records every JSON body; can answer 500 on demand. */
@@ -68,6 +81,11 @@ export class Receiver {
     if (!s) return;
     s.closeAllConnections();
     await new Promise<void>((resolve) => s.close(() => resolve()));
+  }
+
+  /** The receiver as an OUTBOUND_ALLOW_HOSTS entry (it listens on 127.0.0.1, refused otherwise). */
+  get allowHost(): string {
+    return `127.0.0.1:${this.port}`;
   }
 
   get url(): string {

@@ -8,6 +8,7 @@ import { call } from '../api/client.ts';
 import { actingStore, useProfile } from '../shared/profile.ts';
 import { keys } from '../shared/query-keys.ts';
 import { menuEntries, menuKeyFor } from './routes.tsx';
+import { ScreenErrorBoundary } from './screen-error-boundary.tsx';
 import './layout.css';
 
 export function PageLoading() {
@@ -86,7 +87,9 @@ export function AppLayout() {
         </Layout.Header>
         <Layout.Content style={{ margin: 16 }}>
           <Suspense fallback={<PageLoading />}>
-            <Outlet />
+            <ScreenErrorBoundary key={location.pathname}>
+              <Outlet />
+            </ScreenErrorBoundary>
           </Suspense>
         </Layout.Content>
       </Layout>

@@ -23,6 +23,9 @@ export const StoreAdminMsg = {
   funcsItem: '功能列表的每一项应为一个对象',
   funcsTooMany: '功能列表最多100项',
   funcsTooLarge: '功能列表内容不能超过64KB',
+  funcsKey: '功能标识 key 应为文字',
+  funcsName: '功能名称 name 应为文字',
+  funcsEnabled: '启用状态 enabled 只能是0或1',
   storeName: '请输入门店名称',
   controlChar: '名称不能包含控制字符',
   timezone: '请选择正确的时区',
@@ -142,8 +145,18 @@ export const addLogo = defineCall({
   ),
 });
 
-/** One entry of the store's function list; the default entries carry key, name and enabled. */
-export const zStoreFunc = zJsonObject(StoreAdminMsg.funcsItem);
+/**
+ * One entry of the store's function list: any keys are kept, but the ones the 门店设置 screen reads
+ * must have their shape (key and name text, enabled 0/1 or true/false) when present.
+ */
+export const zStoreFunc = zJsonObject(StoreAdminMsg.funcsItem).superRefine((f, ctx) => {
+  const wrong = (key: string, message: string) => ctx.addIssue({ code: 'custom', message, path: [key] });
+  if ('key' in f && typeof f.key !== 'string') wrong('key', StoreAdminMsg.funcsKey);
+  if ('name' in f && typeof f.name !== 'string') wrong('name', StoreAdminMsg.funcsName);
+  if ('enabled' in f && ![0, 1, true, false].includes(f.enabled as number)) {
+    wrong('enabled', StoreAdminMsg.funcsEnabled);
+  }
+});
 export const zStoreFuncs = z
   .array(zStoreFunc, { error: StoreAdminMsg.funcsNotList })
   .max(FUNCS_MAX, StoreAdminMsg.funcsTooMany)

@@ -11,11 +11,14 @@ import {
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { EngineFactory } from '../../test/factory-engine.ts';
 import { describeEachDb } from '../../test/harness.ts';
-import { fastWorker, Receiver, waitFor } from '../../test/outbox.ts';
+import { allowReceiver, fastWorker, Receiver, waitFor } from '../../test/outbox.ts';
 
 describeEachDb('store messages of bookings', (env) => {
   const receiver = new Receiver();
-  beforeAll(() => receiver.start());
+  beforeAll(async () => {
+    await receiver.start();
+    allowReceiver(env().app, receiver);
+  });
   afterAll(() => receiver.stop());
 
   const api = () => env().client;
@@ -48,7 +51,7 @@ describeEachDb('store messages of bookings', (env) => {
     expect((await api().call(cancelReservationCall.path, { id: ra.reservationId })).code).toBe(0);
     expect((await api().call(cancelTimetable.path, { id: session.id })).code).toBe(0);
 
-    const stop = fastWorker(env().database);
+    const stop = fastWorker(env().database, { allow: receiver.allowHost });
     try {
       await waitFor(async () => about(course.name).length >= 4, 'four messages');
     } finally {
@@ -78,7 +81,7 @@ describeEachDb('store messages of bookings', (env) => {
       expect((await api().call(addGroupPending.path, { mid: m.id, tid: session.id })).code).toBe(0);
       const [p] = await api().ok(queryPendingList.path, { tid: session.id });
       expect((await api().call(cancelPendingCall.path, { pendingId: p.pending.id })).code).toBe(0);
-      const stop = fastWorker(env().database);
+      const stop = fastWorker(env().database, { allow: receiver.allowHost });
       try {
         await waitFor(async () => about(course.name).length >= 2, 'two messages');
       } finally {
@@ -94,7 +97,7 @@ describeEachDb('store messages of bookings', (env) => {
     await setWebhook(true);
     const { e, product, course, session } = await scene();
     receiver.failing = true;
-    const stop = fastWorker(env().database);
+    const stop = fastWorker(env().database, { allow: receiver.allowHost });
     try {
       const a = await e.memberWithCard(product.id);
       expect((await api().call(addMemberReservation.path, { mcId: a.card.id, tid: session.id })).code).toBe(0);

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Executor } from '../../db/index.ts';
 import { GiveUp, type OutboxHandler } from '../../outbox/index.ts';
+import { OutboundRefused, outboundPost, type AllowedHost } from '../../lib/outbound.ts';
 
 /** Outbox topic of a message to the store's WeCom (企业微信) group robot. */
 export const WECOM_TOPIC = 'wecom.message';
@@ -40,16 +41,13 @@ export function imageMessage(png: Buffer): WecomMessage {
  * POSTs one message to a robot webhook. Success is HTTP 2xx with `errcode` 0 (or no errcode);
  * anything else throws, and the outbox retries it later.
  */
-export async function postToWebhook(url: string, message: WecomMessage, timeoutMs: number): Promise<void> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(message),
-    redirect: 'error',
-    signal: AbortSignal.timeout(timeoutMs),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`HTTP ${res.status} ${text.slice(0, 200)}`);
+export async function postToWebhook(
+  url: string,
+  message: WecomMessage,
+  opts: { timeoutMs: number; allow: readonly AllowedHost[] },
+): Promise<void> {
+  const { status, text } = await outboundPost(url, JSON.stringify(message), opts);
+  if (status < 200 || status > 299) throw new Error(`HTTP ${status} ${text.slice(0, 200)}`);
   let errcode: unknown;
   try {
     errcode = (JSON.parse(text) as { errcode?: unknown }).errcode;
@@ -66,5 +64,11 @@ export async function postToWebhook(url: string, message: WecomMessage, timeoutM
 export const sendWecom: OutboxHandler = async (row, payload, ctx) => {
   const url = await storeWebhookUrl(ctx.db, row.storeId);
   if (!url) throw new GiveUp('门店未设置企业微信群机器人 webhookUrl');
-  await postToWebhook(url, payload as WecomMessage, ctx.sendTimeoutMs);
+  try {
+    await postToWebhook(url, payload as WecomMessage, { timeoutMs: ctx.sendTimeoutMs, allow: ctx.allowHosts });
+  } catch (err) {
+    // A refused address stays refused until the setting changes: no retries.
+    if (err instanceof OutboundRefused) throw new GiveUp(err.message);
+    throw err;
+  }
 };

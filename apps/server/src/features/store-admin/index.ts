@@ -9,9 +9,10 @@ import {
   setupStatus,
   updateBookingSetting,
 } from '@studio/contract';
-import { cookieName, createSession, loadProfile, SESSION_TTL_MS } from '../../auth/sessions.ts';
-import { unauthorized } from '../../lib/errors.ts';
+import { startSession } from '../../auth/sessions.ts';
+import { badRequest } from '../../lib/errors.ts';
 import { defineFeature } from '../../lib/feature.ts';
+import { checkOutboundTarget, OutboundRefused } from '../../lib/outbound.ts';
 import { loadBookingSetting, saveBookingSetting } from './booking-setting-service.ts';
 import { addLogo as storeLogo } from './logo-service.ts';
 import * as settings from './settings-service.ts';
@@ -23,6 +24,12 @@ export { storeFileUrl } from './logo-service.ts';
 /** Registers the store settings, booking settings and first-run calls. */
 export const storeAdminFeature = defineFeature((r) => {
   r.handle(saveWechatSetting, async (input, ctx) => {
+    // The robot webhook is an outbound URL: the same gate as sending (lib/outbound.ts).
+    if (typeof input.webhookUrl === 'string') {
+      await checkOutboundTarget(input.webhookUrl, ctx.config.outboundAllowHosts).catch((err: unknown) => {
+        throw err instanceof OutboundRefused ? badRequest(err.message) : err;
+      });
+    }
     await settings.saveWechatSetting(ctx.db, ctx.store.id, input);
     return null;
   });
@@ -48,16 +55,6 @@ export const storeAdminFeature = defineFeature((r) => {
   r.handle(setupInit, async (input, ctx) => {
     const staffId = await initialSetup(ctx.db, input);
     // Logged in at once, with the same cookie as /api/auth/login.
-    const { token } = await createSession(ctx.db, staffId);
-    ctx.reply.setCookie(cookieName(ctx.config.cookieSecure), token, {
-      path: '/',
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: ctx.config.cookieSecure,
-      maxAge: SESSION_TTL_MS / 1000,
-    });
-    const profile = await loadProfile(ctx.db, staffId);
-    if (!profile) throw unauthorized();
-    return profile;
+    return startSession(ctx, staffId);
   });
 });

@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import { describeEachDb } from '../../test/harness.ts';
 import { DEFAULT_STORE_FUNCS } from './settings-service.ts';
+import { StoreAdminMsg } from '@studio/contract';
 
 const API = '/store/api';
 
@@ -184,5 +185,22 @@ describeEachDb('store settings: messaging setting and function list', (env) => {
     expect(a.status).toBe(403);
     const b = await client.call(`${API}/insert/or/update/wechat/setting`, { storeId: other.storeId, x: 1 });
     expect(b.status).toBe(403);
+  });
+
+  it('keeps unknown keys of a function but refuses the shapes the screen cannot read, in Chinese', async () => {
+    const { client } = env();
+    const before = await client.ok(`${API}/load/store/funcs`);
+    for (const [func, msg] of [
+      [{ name: { toString: 1 } }, StoreAdminMsg.funcsName],
+      [{ key: ['a'], name: '甲' }, StoreAdminMsg.funcsKey],
+      [{ key: 'a', name: '甲', enabled: 'yes' }, StoreAdminMsg.funcsEnabled],
+    ] as const) {
+      const a = await client.call(`${API}/save/store/funcs`, { funcs: [func] });
+      expect([a.status, a.msg], JSON.stringify(func)).toEqual([400, msg]);
+    }
+    expect(await client.ok(`${API}/load/store/funcs`)).toEqual(before);
+    const kept = [{ key: 'x', name: '乙', enabled: true, extra: { toString: 1 }, list: [1, 2] }, { other: 1 }];
+    await client.ok(`${API}/save/store/funcs`, { funcs: kept });
+    expect(await client.ok(`${API}/load/store/funcs`)).toEqual(kept);
   });
 });

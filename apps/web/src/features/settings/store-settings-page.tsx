@@ -173,10 +173,16 @@ function WechatCard() {
   );
 }
 
+/** A stored value as text for the screen: text and numbers as they are, anything else unreadable. */
+const shown = (v: unknown): string | undefined =>
+  typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
+
 function FuncsCard() {
   const q = useStoreFunctions();
   const [edited, setEdited] = useState<Func[] | null>(null);
-  const list = edited ?? q.data ?? [];
+  // Stored as given by the spec: read every entry defensively (a value of any shape must not break the screen).
+  const stored = Array.isArray(q.data) ? q.data.filter((f) => typeof f === 'object' && f !== null) : [];
+  const list = edited ?? stored;
   const save = useSaveStoreFunctions();
   const toggle = (i: number, on: boolean) =>
     setEdited(list.map((f, j) => (j === i ? { ...f, enabled: on ? 1 : 0 } : f)));
@@ -198,14 +204,14 @@ function FuncsCard() {
       }
     >
       <Table<Func>
-        rowKey={(f) => String(f.key ?? f.name)}
+        rowKey={(f) => `${list.indexOf(f)}:${shown(f.key) ?? ''}`}
         size="small"
         loading={q.isFetching}
         dataSource={list}
         pagination={false}
         columns={[
-          { title: '功能', render: (_, f) => String(f.name ?? f.key ?? '-') },
-          { title: '标识', render: (_, f) => <Typography.Text code>{String(f.key ?? '-')}</Typography.Text> },
+          { title: '功能', render: (_, f) => shown(f.name) ?? shown(f.key) ?? '（无法读取）' },
+          { title: '标识', render: (_, f) => <Typography.Text code>{shown(f.key) ?? '-'}</Typography.Text> },
           {
             title: '启用',
             width: 80,
