@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
+import type { FastifyReply } from 'fastify';
+import type { Config } from '../config.ts';
 import type { Db } from '../db/index.ts';
-import type { CallCtx, StaffIdentity } from '../lib/context.ts';
+import type { StaffIdentity } from './identity.ts';
 import { unauthorized } from '../lib/errors.ts';
 
 export const SESSION_TTL_MS = 7 * 24 * 3600 * 1000;
@@ -45,7 +47,7 @@ export async function createSession(db: Db, staffId: number): Promise<{ token: s
 }
 
 /** Logs a staff member in: a new session, its cookie on the answer, and the profile to answer with. */
-export async function startSession(ctx: Pick<CallCtx, 'db' | 'reply' | 'config'>, staffId: number) {
+export async function startSession(ctx: { db: Db; reply: FastifyReply; config: Config }, staffId: number) {
   const { token } = await createSession(ctx.db, staffId);
   ctx.reply.setCookie(cookieName(ctx.config.cookieSecure), token, {
     path: '/',

@@ -1,7 +1,10 @@
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Db, Dialect } from '../db/index.ts';
+import type { StaffIdentity } from '../auth/identity.ts';
 import type { SessionStore } from '../auth/sessions.ts';
+
+export type { StaffIdentity };
 
 /** What every feature gets from the app: the database and the configuration. */
 export interface AppDeps {
@@ -10,13 +13,6 @@ export interface AppDeps {
   config: Config;
   log: FastifyBaseLogger;
   sessions: SessionStore;
-}
-
-export interface StaffIdentity {
-  id: number;
-  name: string;
-  mobile: string | null;
-  posts: { storeId: number; store: { id: number; name: string } }[];
 }
 
 export interface StoreScope {
