@@ -21,7 +21,12 @@ export async function pickIn(page: Page, select: Locator, option: string, search
   if (search !== undefined) await page.keyboard.type(search);
   const id = await select.locator('input').first().getAttribute('id');
   const dropdown = page.locator('.ant-select-dropdown', { has: page.locator(`[id="${id}_list"]`) });
-  await dropdown.locator('.ant-select-item-option', { hasText: option }).first().click();
+  const item = dropdown.locator('.ant-select-item-option:not(.ant-select-item-option-disabled)', { hasText: option });
+  await item.first().waitFor();
+  // The option list re-renders while its data settles (the select's loading state, a refetch of the
+  // same query by another row): a pointer click whose mousedown and mouseup land on two renderings
+  // of the option selects nothing. The click is sent to the option as it is at that instant.
+  await item.first().dispatchEvent('click');
   await select.locator('.ant-select-content', { hasText: option }).waitFor();
 }
 
