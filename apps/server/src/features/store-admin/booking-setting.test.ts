@@ -2,35 +2,16 @@ import { PendingStatus } from '@studio/contract';
 import { expect, it } from 'vitest';
 import type { Factory } from '../../test/factory.ts';
 import { describeEachDb } from '../../test/harness.ts';
+import { insertSession } from '../../test/session-row.ts';
 import { addDays, localDateTime } from '../../lib/time.ts';
 
 const QUERY = '/store/api/query/store/booking/setting';
 const UPDATE = '/store/api/update/store/booking/setting';
 
 /** A session `dayOffset` days from today in Shanghai time, with `deleted` as given. */
-async function session(f: Factory, dayOffset: number, deleted = 0) {
-  const course = await f.course();
-  const teacher = await f.teacher();
+function session(f: Factory, dayOffset: number, deleted = 0) {
   const day = addDays(localDateTime('Asia/Shanghai').slice(0, 10), dayOffset);
-  return f.db
-    .insertInto('timetable')
-    .values({
-      storeId: f.storeId,
-      courseId: course.id,
-      teacherId: teacher.id,
-      startTime: `${day} 10:00:00`,
-      endTime: `${day} 11:00:00`,
-      reservableCount: 10,
-      realCount: 0,
-      isOnline: 0,
-      color: '#1677ff',
-      genderLimit: 2,
-      ageLimit: 0,
-      deleted,
-      createdAt: '2026-01-01 00:00:00',
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  return insertSession(f.db, f, { startTime: `${day} 10:00:00`, endTime: `${day} 11:00:00`, deleted });
 }
 
 async function pending(f: Factory, timetableId: number, status: number = PendingStatus.WAITING) {

@@ -1,8 +1,8 @@
-import type { Db } from '../../db/index.ts';
-import type { NewRow } from '../../db/schema.ts';
-import type { Factory } from '../../test/factory.ts';
+import type { Db } from '../db/index.ts';
+import type { NewRow } from '../db/schema.ts';
+import type { Factory } from './factory.ts';
 
-/** A session row straight in the database (tests of the reference calls only need it to exist). */
+/** A session row straight in the database, for tests that only need it to exist (no engine rules). */
 export async function insertSession(db: Db, factory: Factory, o: Partial<NewRow<'timetable'>> & { startTime: string }) {
   const courseId = o.courseId ?? (await factory.course()).id;
   const teacherId = o.teacherId ?? (await factory.teacher()).id;
