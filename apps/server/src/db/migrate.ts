@@ -7,6 +7,7 @@ import { onlineOutbox } from './migrations/20261121_0500_online_outbox.ts';
 import { versionOncePerTx } from './migrations/20261122_0201_version_once_per_tx.ts';
 import { sessionRowVersions } from './migrations/20261123_0202_session_row_versions.ts';
 import { loginCounter } from './migrations/20261123_0600_login_counter.ts';
+import { cardPayment } from './migrations/20261124_1100_card_payment.ts';
 
 /** Timestamped migrations, in order. Never edit one that has landed: add a new one. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -17,6 +18,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '20261122_0201_version_once_per_tx': versionOncePerTx(dialect),
     '20261123_0202_session_row_versions': sessionRowVersions(dialect),
     '20261123_0600_login_counter': loginCounter(dialect),
+    '20261124_1100_card_payment': cardPayment(dialect),
   };
 }
 

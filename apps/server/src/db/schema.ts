@@ -155,6 +155,21 @@ export interface CardLedgerTable {
   remark: string | null;
   createdAt: string;
 }
+/** Money taken for a card sale or top-up, or paid back for a card refund (fen, positive; migration 1100). */
+export interface CardPaymentTable {
+  id: Generated<number>;
+  storeId: number;
+  memberCardId: number;
+  ledgerId: number | null;
+  /** sale | topup | refund */
+  kind: string;
+  amount: number;
+  /** cash | wechat | alipay | card | other */
+  method: string;
+  staffId: number | null;
+  remark: string | null;
+  createdAt: string;
+}
 export interface TimetableTable extends AgeLimitColumns {
   id: Generated<number>;
   storeId: number;
@@ -285,6 +300,7 @@ export interface Database {
   member: MemberTable;
   memberCard: MemberCardTable;
   cardLedger: CardLedgerTable;
+  cardPayment: CardPaymentTable;
   timetable: TimetableTable;
   timetableCard: TimetableCardTable;
   reservation: ReservationTable;

@@ -7,6 +7,7 @@ import { messagingHandlers } from './messaging/public.ts';
 import { onlineFeature } from './online/index.ts';
 import { meetingHandlers } from './online/public.ts';
 import { referenceFeature } from './reference/index.ts';
+import { reportsFeature } from './reports/index.ts';
 import { storeAdminFeature } from './store-admin/index.ts';
 import { timetableFeature } from './timetable/index.ts';
 
@@ -19,6 +20,7 @@ export const features: Feature[] = [
   onlineFeature,
   messagingFeature,
   storeAdminFeature,
+  reportsFeature,
 ];
 
 /** Every outbox topic the app queues, with its handler (main.ts and the tests' workers use them). */

@@ -3,6 +3,7 @@ import { authCalls } from './auth.ts';
 import { batchCalls } from './batch.ts';
 import { onlineCalls } from './online.ts';
 import { referenceCalls } from './reference/index.ts';
+import { reportCalls } from './reports.ts';
 import { storeAdminCalls } from './store-admin.ts';
 import { timetableCalls } from './timetable.ts';
 
@@ -10,6 +11,7 @@ export * from './auth.ts';
 export * from './batch.ts';
 export * from './online.ts';
 export * from './reference/index.ts';
+export * from './reports.ts';
 export * from './store-admin.ts';
 export * from './timetable.ts';
 
@@ -21,4 +23,5 @@ export const allCalls: readonly CallDef[] = [
   ...batchCalls,
   ...onlineCalls,
   ...storeAdminCalls,
+  ...reportCalls,
 ];

@@ -13,6 +13,15 @@ export interface ProductForRules {
   perCount: number;
 }
 
+/** Whether a card has expired by `at` (store-local `YYYY-MM-DD HH:mm:ss`): never for a card that never expires. */
+export function isExpiredAt(
+  card: Pick<CardForRules, 'expireTime'>,
+  product: Pick<ProductForRules, 'cardType'>,
+  at: string,
+) {
+  return product.cardType !== CARD_TYPE_NO_EXPIRY && card.expireTime !== null && card.expireTime < at;
+}
+
 /**
  * Why a member card cannot pay for `studentCount` seats of a class starting at `at`
  * (store-local `YYYY-MM-DD HH:mm:ss`), or null when it can (domain.md, booking rule 1).
@@ -30,9 +39,7 @@ export function cardUnusableReason(args: {
   if (card.memberId !== memberId) return Msg.cardNotOwned;
   if (!allowedCardIds.includes(card.cardId)) return Msg.cardNotAllowed;
   if (card.frozen) return Msg.cardFrozen;
-  if (product.cardType !== CARD_TYPE_NO_EXPIRY && card.expireTime !== null && card.expireTime < at) {
-    return Msg.cardExpired;
-  }
+  if (isExpiredAt(card, product, at)) return Msg.cardExpired;
   const needed = product.perCount * studentCount;
   if (card.totalCount - card.usedCount < needed || card.totalCount - card.usedCount <= 0) return Msg.cardBalance;
   return null;

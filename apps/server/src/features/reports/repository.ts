@@ -1,0 +1,214 @@
+import { BIG_TYPE_COUNT, PendingStatus, ReservationStatus } from '@studio/contract';
+import { sql } from 'kysely';
+import type { Executor } from '../../db/index.ts';
+import { addDays } from '../../lib/time.ts';
+
+/** Live (not deleted) sessions of a store starting on a local date in [from, to]. */
+export interface Range {
+  storeId: number;
+  from: string;
+  to: string;
+}
+
+const startBound = (r: Range) => [`${r.from} 00:00:00`, `${addDays(r.to, 1)} 00:00:00`] as const;
+const n = (v: unknown) => Number(v ?? 0);
+
+function sessionsIn(ex: Executor, r: Range) {
+  const [lo, hi] = startBound(r);
+  return ex
+    .selectFrom('timetable as t')
+    .where('t.storeId', '=', r.storeId)
+    .where('t.deleted', '=', 0)
+    .where('t.startTime', '>=', lo)
+    .where('t.startTime', '<', hi);
+}
+
+const fillColumns = [
+  sql<number>`count(*)`.as('sessions'),
+  sql<number>`coalesce(sum(t.reservable_count), 0)`.as('seats'),
+  sql<number>`coalesce(sum(t.real_count), 0)`.as('booked'),
+] as const;
+
+export interface FillRow {
+  sessions: number;
+  seats: number;
+  booked: number;
+}
+const fill = (row: { sessions: unknown; seats: unknown; booked: unknown }): FillRow => ({
+  sessions: n(row.sessions),
+  seats: n(row.seats),
+  booked: n(row.booked),
+});
+
+/** Sessions, seats and seats taken, in total or grouped by a key of the session. */
+export async function fillTotals(ex: Executor, r: Range): Promise<FillRow> {
+  return fill(await sessionsIn(ex, r).select(fillColumns).executeTakeFirstOrThrow());
+}
+
+export async function fillByCourse(ex: Executor, r: Range) {
+  const rows = await sessionsIn(ex, r)
+    .innerJoin('course as c', 'c.id', 't.courseId')
+    .select(['t.courseId', 'c.name as courseName', ...fillColumns])
+    .groupBy(['t.courseId', 'c.name'])
+    .execute();
+  return rows.map((x) => ({ courseId: x.courseId, courseName: x.courseName, ...fill(x) }));
+}
+
+/** Per local date and start hour (the weekday x hour heatmap and the daily trend fold these). */
+export async function fillByDateHour(ex: Executor, r: Range) {
+  const rows = await sessionsIn(ex, r)
+    .select([
+      sql<string>`substr(t.start_time, 1, 10)`.as('date'),
+      sql<string>`substr(t.start_time, 12, 2)`.as('hour'),
+      ...fillColumns,
+    ])
+    .groupBy([sql`substr(t.start_time, 1, 10)`, sql`substr(t.start_time, 12, 2)`])
+    .execute();
+  return rows.map((x) => ({ date: x.date, hour: Number(x.hour), ...fill(x) }));
+}
+
+/**
+ * People signed in, per session of the range: signed-in bookings (a pending signed in at the desk, or
+ * a booking signed in), by their student count.
+ */
+export async function signedInBySession(ex: Executor, r: Range) {
+  const rows = await sessionsIn(ex, r)
+    .innerJoin('reservation as rv', 'rv.timetableId', 't.id')
+    .where('rv.status', '=', ReservationStatus.SIGNED_IN)
+    .select([
+      't.id',
+      't.teacherId',
+      sql<string>`substr(t.start_time, 1, 10)`.as('date'),
+      sql<number>`sum(rv.student_count)`.as('people'),
+    ])
+    .groupBy(['t.id', 't.teacherId', 't.startTime'])
+    .execute();
+  return rows.map((x) => ({ id: x.id, teacherId: x.teacherId, date: x.date, people: n(x.people) }));
+}
+
+/** People of pendings still waiting for sign-in after their session ended (`now`, store local time). */
+export async function noShowPeople(ex: Executor, r: Range, now: string) {
+  const row = await sessionsIn(ex, r)
+    .innerJoin('pending as p', 'p.timetableId', 't.id')
+    .where('p.status', '=', PendingStatus.WAITING)
+    .where('t.endTime', '<=', now)
+    .select(sql<number>`coalesce(sum(p.student_count), 0)`.as('people'))
+    .executeTakeFirstOrThrow();
+  return n(row.people);
+}
+
+/** Bookings cancelled at or after their session's start. */
+export async function lateCancelCount(ex: Executor, r: Range) {
+  const row = await sessionsIn(ex, r)
+    .innerJoin('reservation as rv', 'rv.timetableId', 't.id')
+    .where('rv.status', '=', ReservationStatus.CANCELLED)
+    .whereRef('rv.cancelTime', '>=', 't.startTime')
+    .select(sql<number>`count(*)`.as('n'))
+    .executeTakeFirstOrThrow();
+  return n(row.n);
+}
+
+/** Net deductions (deducts less refunds) of the range's sessions, per card kind. */
+export async function consumption(ex: Executor, r: Range) {
+  const rows = await sessionsIn(ex, r)
+    .innerJoin('cardLedger as l', 'l.timetableId', 't.id')
+    .innerJoin('memberCard as mc', 'mc.id', 'l.memberCardId')
+    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .where('l.kind', 'in', ['deduct', 'refund'])
+    .select(['p.bigType', sql<number>`coalesce(sum(l.amount), 0)`.as('amount')])
+    .groupBy('p.bigType')
+    .execute();
+  let countUsed = 0;
+  let moneyUsed = 0;
+  for (const x of rows) {
+    if (x.bigType === BIG_TYPE_COUNT) countUsed += n(x.amount);
+    else moneyUsed += n(x.amount);
+  }
+  return { countUsed, moneyUsed };
+}
+
+/** Cards issued and members created on a local date in the range. */
+export async function newThings(ex: Executor, r: Range) {
+  const [lo, hi] = startBound(r);
+  const [cards, members] = await Promise.all([
+    ex
+      .selectFrom('memberCard')
+      .where('storeId', '=', r.storeId)
+      .where('createdAt', '>=', lo)
+      .where('createdAt', '<', hi)
+      .select(sql<number>`count(*)`.as('n'))
+      .executeTakeFirstOrThrow(),
+    ex
+      .selectFrom('member')
+      .where('storeId', '=', r.storeId)
+      .where('createdAt', '>=', lo)
+      .where('createdAt', '<', hi)
+      .select(sql<number>`count(*)`.as('n'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { cardsSold: n(cards.n), newMembers: n(members.n) };
+}
+
+/** Fen received for card sales and top-ups on a local date in the range, less what card refunds paid back. */
+export async function moneyReceived(ex: Executor, r: Range) {
+  const [lo, hi] = startBound(r);
+  const row = await ex
+    .selectFrom('cardPayment')
+    .where('storeId', '=', r.storeId)
+    .where('createdAt', '>=', lo)
+    .where('createdAt', '<', hi)
+    .select(sql<number>`coalesce(sum(case when kind = 'refund' then -amount else amount end), 0)`.as('fen'))
+    .executeTakeFirstOrThrow();
+  return n(row.fen);
+}
+
+/** Distinct members holding a live booking or a live pending in a session of the range. */
+export async function activeMemberCount(ex: Executor, r: Range) {
+  const booked = sessionsIn(ex, r)
+    .innerJoin('reservation as rv', 'rv.timetableId', 't.id')
+    .where('rv.status', 'in', [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN])
+    .select('rv.memberId');
+  const pending = sessionsIn(ex, r)
+    .innerJoin('pending as p', 'p.timetableId', 't.id')
+    .where('p.status', 'in', [PendingStatus.WAITING, PendingStatus.SIGNED_IN])
+    .select('p.memberId');
+  const row = await ex
+    .selectFrom(booked.union(pending).as('m'))
+    .select(sql<number>`count(*)`.as('n'))
+    .executeTakeFirstOrThrow();
+  return n(row.n);
+}
+
+/** Sessions and seats taken per teacher (deleted teachers keep their name in the report). */
+export async function fillByTeacher(ex: Executor, r: Range) {
+  const rows = await sessionsIn(ex, r)
+    .innerJoin('teacher as te', 'te.id', 't.teacherId')
+    .select(['t.teacherId', 'te.name as teacherName', ...fillColumns])
+    .groupBy(['t.teacherId', 'te.name'])
+    .execute();
+  return rows.map((x) => ({ teacherId: x.teacherId, teacherName: x.teacherName, ...fill(x) }));
+}
+
+/** The store's cards that are not frozen, with product and holder (card alerts filter them by the card rules). */
+export function unfrozenCards(ex: Executor, storeId: number) {
+  return ex
+    .selectFrom('memberCard as mc')
+    .innerJoin('member as m', 'm.id', 'mc.memberId')
+    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .where('mc.storeId', '=', storeId)
+    .where('mc.frozen', '=', 0)
+    .select([
+      'mc.id',
+      'mc.totalCount',
+      'mc.usedCount',
+      'mc.expireTime',
+      'p.cardName',
+      'p.bigType',
+      'p.cardType',
+      'm.id as memberId',
+      'm.name as memberName',
+      'm.mobile',
+    ])
+    .orderBy('mc.id')
+    .execute();
+}

@@ -1,0 +1,122 @@
+// The manager's numbers (数据报表) and card alerts (server: features/reports).
+import { z } from 'zod';
+import { zCount, zDate } from '../common.ts';
+import { MAX_AMOUNT } from '../constants.ts';
+import { defineCall, STORE_API } from '../define.ts';
+import { Msg } from '../messages.ts';
+import { checkRange } from './batch.ts';
+
+/** A report covers at most a year and a day (a leap year, or "the last 12 months" ending today). */
+export const REPORT_MAX_DAYS = 366;
+export const ReportMsg = {
+  rangeMax: `报表的日期范围最多${REPORT_MAX_DAYS}天`,
+  days: '请填写到期天数（0-365）',
+  minCount: '请填写剩余次数（0-1000）',
+  minMoney: '请填写余额（元）',
+} as const;
+
+const zRange = z
+  .object({ fromDate: zDate(Msg.chooseDates), toDate: zDate(Msg.chooseDates) })
+  .superRefine((v, ctx) => checkRange(ctx, v.fromDate, v.toDate, 'toDate', REPORT_MAX_DAYS, ReportMsg.rangeMax));
+const rangeExample = { fromDate: '2026-11-01', toDate: '2026-11-30' };
+
+/** Seats and fill of a group of live sessions. */
+const zFill = { sessions: z.number().int(), seats: z.number().int(), booked: z.number().int(), fillRate: z.number() };
+
+export const zReportOverview = z.object({
+  ...zFill,
+  /** People signed in (a pending signed in, mode 1; a booking marked attended, mode 0). */
+  signedIn: z.number().int(),
+  /** People of pendings never signed in by the end of their session. */
+  noShows: z.number().int(),
+  /** Bookings cancelled after their session had started. */
+  lateCancels: z.number().int(),
+  /** Classes deducted from count cards, net of refunds, for sessions in the range. */
+  countUsed: z.number().int(),
+  /** Fen deducted from money cards, net of refunds, for sessions in the range. */
+  moneyUsed: z.number().int(),
+  cardsSold: z.number().int(),
+  /** Fen received for card sales and top-ups in the range, less card refunds. */
+  moneyReceived: z.number().int(),
+  newMembers: z.number().int(),
+  /** Members with at least one live booking or signed-in pending in a session of the range. */
+  activeMembers: z.number().int(),
+});
+
+export const reportOverview = defineCall({
+  path: `${STORE_API}/query/report/overview`,
+  auth: 'store',
+  req: zRange,
+  res: zReportOverview,
+  summary: '数据报表总览：课程、座位、预约、上座率、签到、爽约、迟到取消、课消、售卡、收款、新会员、活跃会员',
+  example: rangeExample,
+});
+
+export const reportByCourse = defineCall({
+  path: `${STORE_API}/query/report/by/course`,
+  auth: 'store',
+  req: zRange,
+  res: z.array(z.object({ courseId: z.number().int(), courseName: z.string(), ...zFill })),
+  summary: '按课程统计：节数、座位、预约人数、上座率',
+  example: rangeExample,
+});
+
+export const reportByTeacher = defineCall({
+  path: `${STORE_API}/query/report/by/teacher`,
+  auth: 'store',
+  req: zRange,
+  res: z.array(
+    z.object({
+      teacherId: z.number().int(),
+      teacherName: z.string(),
+      sessions: z.number().int(),
+      booked: z.number().int(),
+      signedIn: z.number().int(),
+    }),
+  ),
+  summary: '按老师统计：上课节数、预约人数、签到人数',
+  example: rangeExample,
+});
+
+export const reportBySlot = defineCall({
+  path: `${STORE_API}/query/report/by/slot`,
+  auth: 'store',
+  req: zRange,
+  res: z.array(z.object({ weekday: z.number().int(), hour: z.number().int(), ...zFill })),
+  summary: '按时段统计（星期 x 开课小时）：节数、座位、预约人数、上座率',
+  example: rangeExample,
+});
+
+export const reportByDay = defineCall({
+  path: `${STORE_API}/query/report/by/day`,
+  auth: 'store',
+  req: zRange,
+  res: z.array(z.object({ date: z.string(), ...zFill, signedIn: z.number().int() })),
+  summary: '每日趋势：每天的节数、座位、预约人数、上座率、签到人数',
+  example: rangeExample,
+});
+
+export const zCardAlertReason = z.enum(['expiring', 'lowCount', 'lowMoney']);
+export const cardAlertList = defineCall({
+  path: `${STORE_API}/query/card/alert/list`,
+  auth: 'store',
+  req: z.object({
+    days: zCount(ReportMsg.days, 365).default(30),
+    minCount: zCount(ReportMsg.minCount, 1000).default(2),
+    minMoney: zCount(ReportMsg.minMoney, MAX_AMOUNT).default(10_000),
+  }),
+  res: z.array(
+    z.object({
+      member: z.object({ id: z.number(), name: z.string(), mobile: z.string() }),
+      card: z.object({ id: z.number(), cardName: z.string(), bigType: z.number() }),
+      /** Classes left (count cards) or fen left (money cards). */
+      balance: z.number().int(),
+      expireTime: z.string().nullable(),
+      reasons: z.array(zCardAlertReason),
+    }),
+  ),
+  summary: '会员卡提醒：即将到期、次数不足、余额不足（不含冻结和已过期的卡）',
+  example: { days: 30, minCount: 2, minMoney: 10000 },
+});
+
+export const reportCalls = [reportOverview, reportByCourse, reportByTeacher, reportBySlot, reportByDay, cardAlertList];
