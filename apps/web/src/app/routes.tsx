@@ -21,6 +21,8 @@ const VenueList = lazy(() => import('../features/venues/venue-page.tsx'));
 const MaterialList = lazy(() => import('../features/materials/material-page.tsx'));
 const BookingSetting = lazy(() => import('../features/settings/booking-setting-page.tsx'));
 const StoreSettings = lazy(() => import('../features/settings/store-settings-page.tsx'));
+const Reports = lazy(() => import('../features/reports/reports-page.tsx'));
+const CardAlerts = lazy(() => import('../features/reports/card-alerts-page.tsx'));
 const Schedule = lazy(() => import('../features/schedule/schedule-page.tsx'));
 
 /** Every screen of the back office. Add a screen here: its route and (optionally) its menu entry. */
@@ -46,6 +48,8 @@ export const screens: ScreenRoute[] = [
     menu: { label: '预约设置', key: '/course_setting/course_setting' },
   },
   { path: '/settings/store', Component: StoreSettings, menu: { label: '门店设置', key: '/settings/store' } },
+  { path: '/report/overview', Component: Reports, menu: { label: '数据报表', key: '/report/overview' } },
+  { path: '/card/alert', Component: CardAlerts, menu: { label: '会员卡提醒', key: '/card/alert' } },
 ];
 
 export const menuEntries: { key: string; label: string }[] = screens

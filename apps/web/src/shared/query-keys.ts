@@ -78,6 +78,11 @@ export const keys = {
     one: (cardId: number) => ['card-ledger', cardId],
   },
   weeklyTemplate: ['weekly-template'],
+  /** The manager's reports and the card alerts, by report and filter. */
+  reports: {
+    all: ['reports'],
+    of: (report: string, filter: object) => ['reports', report, filter],
+  },
   bookingSetting: ['booking-setting'],
   storeSetting: {
     all: ['store-setting'],

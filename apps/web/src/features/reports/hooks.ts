@@ -1,0 +1,44 @@
+// The reports screen's and the card alerts screen's reads (all read-only).
+import {
+  cardAlertList,
+  reportByCourse,
+  reportByDay,
+  reportBySlot,
+  reportByTeacher,
+  reportOverview,
+  type ReqOf,
+} from '@studio/contract';
+import { useQuery } from '@tanstack/react-query';
+import { call } from '../../api/client.ts';
+import { keys } from '../../shared/query-keys.ts';
+
+export interface Range {
+  fromDate: string;
+  toDate: string;
+}
+
+/** Every report of a range, fetched side by side. */
+export function useReports(r: Range) {
+  const opts = { placeholderData: <T>(p: T | undefined) => p };
+  return {
+    overview: useQuery({ queryKey: keys.reports.of('overview', r), queryFn: () => call(reportOverview, r), ...opts }),
+    byDay: useQuery({ queryKey: keys.reports.of('by-day', r), queryFn: () => call(reportByDay, r), ...opts }),
+    byCourse: useQuery({ queryKey: keys.reports.of('by-course', r), queryFn: () => call(reportByCourse, r), ...opts }),
+    byTeacher: useQuery({
+      queryKey: keys.reports.of('by-teacher', r),
+      queryFn: () => call(reportByTeacher, r),
+      ...opts,
+    }),
+    bySlot: useQuery({ queryKey: keys.reports.of('by-slot', r), queryFn: () => call(reportBySlot, r), ...opts }),
+  };
+}
+
+export type AlertFilter = ReqOf<typeof cardAlertList>;
+
+export function useCardAlerts(f: AlertFilter) {
+  return useQuery({
+    queryKey: keys.reports.of('card-alerts', f),
+    queryFn: () => call(cardAlertList, f),
+    placeholderData: (p) => p,
+  });
+}

@@ -1,0 +1,319 @@
+import {
+  REPORT_MAX_DAYS,
+  ReportMsg,
+  type ResOf,
+  type reportByCourse,
+  type reportByDay,
+  type reportBySlot,
+  type reportByTeacher,
+} from '@studio/contract';
+import { DownloadOutlined } from '@ant-design/icons';
+import { App, Button, Card, DatePicker, Segmented, Space, Statistic, Table, Tabs, type TableColumnsType } from 'antd';
+import { useMemo, useState, type ReactNode } from 'react';
+import dayjs from '../../shared/dayjs.ts';
+import { yuan } from '../../shared/format.ts';
+import { downloadSheet, type SheetColumn } from '../../shared/xlsx.ts';
+import { Chart, type ChartOption } from './chart.tsx';
+import { useReports, type Range } from './hooks.ts';
+import { percent, presetRange, RANGE_KINDS, WEEKDAY_ORDER, WEEKDAYS, type RangeKind } from './range.ts';
+
+type DayRow = ResOf<typeof reportByDay>[number];
+type CourseRow = ResOf<typeof reportByCourse>[number];
+type TeacherRow = ResOf<typeof reportByTeacher>[number];
+type SlotRow = ResOf<typeof reportBySlot>[number];
+
+/** A table's columns and the same columns in the exported sheet. */
+interface Column<T> {
+  title: string;
+  value: (r: T) => string | number;
+  width?: number;
+}
+
+function ReportSection<T extends object>(props: {
+  name: string;
+  range: Range;
+  chart: ChartOption | null;
+  rows: T[] | undefined;
+  columns: Column<T>[];
+  rowKey: (r: T) => string | number;
+  loading: boolean;
+  testId: string;
+}) {
+  const { name, range, rows = [], columns } = props;
+  const tableColumns: TableColumnsType<T> = columns.map((c) => ({
+    title: c.title,
+    key: c.title,
+    render: (_, r) => c.value(r),
+  }));
+  const exportSheet = () =>
+    downloadSheet(
+      `${name}${range.fromDate}至${range.toDate}`,
+      name,
+      columns.map((c): SheetColumn => ({ header: c.title, width: c.width })),
+      rows.map((r) => columns.map((c) => c.value(r))),
+    );
+  return (
+    <div data-testid={props.testId}>
+      <Space style={{ width: '100%', justifyContent: 'flex-end', marginBottom: 8 }}>
+        <Button icon={<DownloadOutlined />} disabled={!rows.length} onClick={exportSheet}>
+          导出Excel
+        </Button>
+      </Space>
+      {props.chart && <Chart option={props.chart} testId={`${props.testId}-chart`} />}
+      <Table<T>
+        size="small"
+        rowKey={props.rowKey}
+        loading={props.loading}
+        dataSource={rows}
+        columns={tableColumns}
+        pagination={rows.length > 20 ? { pageSize: 20, showSizeChanger: false } : false}
+        locale={{ emptyText: '这段时间没有课程' }}
+      />
+    </div>
+  );
+}
+
+const fillColumns = <
+  T extends { sessions: number; seats: number; booked: number; fillRate: number },
+>(): Column<T>[] => [
+  { title: '课程节数', value: (r) => r.sessions },
+  { title: '座位数', value: (r) => r.seats },
+  { title: '预约人数', value: (r) => r.booked },
+  { title: '上座率', value: (r) => percent(r.fillRate) },
+];
+
+function Stat({ title, value, suffix, testId }: { title: string; value: ReactNode; suffix?: string; testId: string }) {
+  return (
+    <Card size="small" style={{ width: 150 }} data-testid={testId}>
+      <Statistic title={title} value={value as string} suffix={suffix} />
+    </Card>
+  );
+}
+
+/** 数据报表: a range, the overview, then the trend, courses, teachers and time slots with charts and exports. */
+export default function ReportsPage() {
+  const { message } = App.useApp();
+  const [kind, setKind] = useState<RangeKind>('month');
+  const [range, setRange] = useState<Range>(() => presetRange('month'));
+  const r = useReports(range);
+  const o = r.overview.data;
+
+  const dayChart = useMemo<ChartOption | null>(() => {
+    const rows = r.byDay.data;
+    if (!rows) return null;
+    return {
+      tooltip: { trigger: 'axis' },
+      legend: { data: ['预约人数', '签到人数', '座位数'] },
+      grid: { left: 48, right: 24, top: 40, bottom: 32 },
+      xAxis: { type: 'category', data: rows.map((d) => d.date.slice(5)) },
+      yAxis: { type: 'value', minInterval: 1 },
+      series: [
+        { name: '预约人数', type: 'line', data: rows.map((d) => d.booked) },
+        { name: '签到人数', type: 'line', data: rows.map((d) => d.signedIn) },
+        { name: '座位数', type: 'line', lineStyle: { type: 'dashed' }, data: rows.map((d) => d.seats) },
+      ],
+    };
+  }, [r.byDay.data]);
+
+  const bars = (names: string[], series: { name: string; data: number[] }[]): ChartOption => ({
+    tooltip: { trigger: 'axis' },
+    legend: { data: series.map((s) => s.name) },
+    grid: { left: 48, right: 24, top: 40, bottom: 56 },
+    xAxis: { type: 'category', data: names, axisLabel: { interval: 0, rotate: names.length > 8 ? 30 : 0 } },
+    yAxis: { type: 'value', minInterval: 1 },
+    series: series.map((s) => ({ ...s, type: 'bar', barMaxWidth: 36 })),
+  });
+  const courseChart = useMemo(() => {
+    const rows = r.byCourse.data;
+    return rows
+      ? bars(
+          rows.map((c) => c.courseName),
+          [
+            { name: '预约人数', data: rows.map((c) => c.booked) },
+            { name: '座位数', data: rows.map((c) => c.seats) },
+          ],
+        )
+      : null;
+  }, [r.byCourse.data]);
+  const teacherChart = useMemo(() => {
+    const rows = r.byTeacher.data;
+    return rows
+      ? bars(
+          rows.map((t) => t.teacherName),
+          [
+            { name: '上课节数', data: rows.map((t) => t.sessions) },
+            { name: '签到人数', data: rows.map((t) => t.signedIn) },
+          ],
+        )
+      : null;
+  }, [r.byTeacher.data]);
+  const slotChart = useMemo<ChartOption | null>(() => {
+    const rows = r.bySlot.data;
+    if (!rows) return null;
+    // Every hour of the studio's usual day, widened to any class outside it.
+    const first = Math.min(6, ...rows.map((s) => s.hour));
+    const last = Math.max(22, ...rows.map((s) => s.hour));
+    const hours = Array.from({ length: last - first + 1 }, (_, i) => first + i);
+    return {
+      tooltip: {
+        formatter: (p: { data: [number, number, number, number] }) =>
+          `${WEEKDAYS[WEEKDAY_ORDER[p.data[1]]]} ${hours[p.data[0]]}点：上座率 ${p.data[2]}%，${p.data[3]} 节`,
+      },
+      grid: { left: 56, right: 24, top: 16, bottom: 72 },
+      xAxis: { type: 'category', data: hours.map((h) => `${h}点`), splitArea: { show: true } },
+      yAxis: {
+        type: 'category',
+        data: WEEKDAY_ORDER.map((w) => WEEKDAYS[w]),
+        inverse: true,
+        splitArea: { show: true },
+      },
+      visualMap: {
+        min: 0,
+        max: 100,
+        calculable: true,
+        orient: 'horizontal',
+        left: 'center',
+        bottom: 0,
+        text: ['满', '空'],
+      },
+      series: [
+        {
+          type: 'heatmap',
+          label: { show: true, formatter: (p: { data: number[] }) => `${p.data[2]}%` },
+          data: rows.map((s) => [
+            hours.indexOf(s.hour),
+            WEEKDAY_ORDER.indexOf(s.weekday),
+            Math.round(s.fillRate * 100),
+            s.sessions,
+          ]),
+        },
+      ],
+    };
+  }, [r.bySlot.data]);
+
+  const choose = (k: RangeKind) => {
+    setKind(k);
+    if (k !== 'custom') setRange(presetRange(k));
+  };
+
+  return (
+    <Card
+      title="数据报表"
+      extra={
+        <Space wrap>
+          <Segmented<RangeKind> options={RANGE_KINDS} value={kind} onChange={choose} data-testid="report-range-kind" />
+          <span data-testid="report-range">
+            <DatePicker.RangePicker
+              allowClear={false}
+              value={[dayjs(range.fromDate), dayjs(range.toDate)]}
+              onChange={(v) => {
+                if (!v?.[0] || !v[1]) return;
+                // The server refuses a longer range with the same message.
+                if (v[1].diff(v[0], 'day') + 1 > REPORT_MAX_DAYS) return void message.error(ReportMsg.rangeMax);
+                setKind('custom');
+                setRange({ fromDate: v[0].format('YYYY-MM-DD'), toDate: v[1].format('YYYY-MM-DD') });
+              }}
+            />
+          </span>
+        </Space>
+      }
+    >
+      <Space wrap size={12} style={{ marginBottom: 16 }} data-testid="report-overview">
+        <Stat testId="stat-sessions" title="课程节数" value={o?.sessions ?? '-'} />
+        <Stat testId="stat-seats" title="座位数" value={o?.seats ?? '-'} />
+        <Stat testId="stat-booked" title="预约人数" value={o?.booked ?? '-'} />
+        <Stat testId="stat-fill" title="上座率" value={o ? percent(o.fillRate) : '-'} />
+        <Stat testId="stat-signed" title="签到人数" value={o?.signedIn ?? '-'} />
+        <Stat testId="stat-noshow" title="爽约人数" value={o?.noShows ?? '-'} />
+        <Stat testId="stat-late" title="开课后取消" value={o?.lateCancels ?? '-'} />
+        <Stat testId="stat-count-used" title="次卡课消" value={o?.countUsed ?? '-'} suffix="次" />
+        <Stat testId="stat-money-used" title="储值卡课消" value={o ? yuan(o.moneyUsed) : '-'} suffix="元" />
+        <Stat testId="stat-cards-sold" title="售卡数" value={o?.cardsSold ?? '-'} suffix="张" />
+        <Stat testId="stat-received" title="收款" value={o ? yuan(o.moneyReceived) : '-'} suffix="元" />
+        <Stat testId="stat-new-members" title="新会员" value={o?.newMembers ?? '-'} />
+        <Stat testId="stat-active-members" title="活跃会员" value={o?.activeMembers ?? '-'} />
+      </Space>
+      <Tabs
+        items={[
+          {
+            key: 'day',
+            label: '每日趋势',
+            children: (
+              <ReportSection<DayRow>
+                name="每日趋势"
+                testId="report-by-day"
+                range={range}
+                chart={dayChart}
+                rows={r.byDay.data}
+                loading={r.byDay.isFetching}
+                rowKey={(d) => d.date}
+                columns={[
+                  { title: '日期', value: (d) => d.date, width: 12 },
+                  ...fillColumns<DayRow>(),
+                  { title: '签到人数', value: (d) => d.signedIn },
+                ]}
+              />
+            ),
+          },
+          {
+            key: 'course',
+            label: '按课程',
+            children: (
+              <ReportSection<CourseRow>
+                name="按课程统计"
+                testId="report-by-course"
+                range={range}
+                chart={courseChart}
+                rows={r.byCourse.data}
+                loading={r.byCourse.isFetching}
+                rowKey={(c) => c.courseId}
+                columns={[{ title: '课程', value: (c) => c.courseName, width: 20 }, ...fillColumns<CourseRow>()]}
+              />
+            ),
+          },
+          {
+            key: 'teacher',
+            label: '按老师',
+            children: (
+              <ReportSection<TeacherRow>
+                name="按老师统计"
+                testId="report-by-teacher"
+                range={range}
+                chart={teacherChart}
+                rows={r.byTeacher.data}
+                loading={r.byTeacher.isFetching}
+                rowKey={(t) => t.teacherId}
+                columns={[
+                  { title: '老师', value: (t) => t.teacherName, width: 16 },
+                  { title: '上课节数', value: (t) => t.sessions },
+                  { title: '预约人数', value: (t) => t.booked },
+                  { title: '签到人数', value: (t) => t.signedIn },
+                ]}
+              />
+            ),
+          },
+          {
+            key: 'slot',
+            label: '按时段',
+            children: (
+              <ReportSection<SlotRow>
+                name="按时段统计"
+                testId="report-by-slot"
+                range={range}
+                chart={slotChart}
+                rows={r.bySlot.data}
+                loading={r.bySlot.isFetching}
+                rowKey={(s) => `${s.weekday}-${s.hour}`}
+                columns={[
+                  { title: '星期', value: (s) => WEEKDAYS[s.weekday] },
+                  { title: '开课时间', value: (s) => `${s.hour}:00-${s.hour + 1}:00` },
+                  ...fillColumns<SlotRow>(),
+                ]}
+              />
+            ),
+          },
+        ]}
+      />
+    </Card>
+  );
+}
