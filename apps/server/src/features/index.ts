@@ -10,6 +10,7 @@ import { referenceFeature } from './reference/index.ts';
 import { reportsFeature } from './reports/index.ts';
 import { storeAdminFeature } from './store-admin/index.ts';
 import { timetableFeature } from './timetable/index.ts';
+import { todayFeature } from './today/index.ts';
 
 /** Every feature of the server; together they handle every call of the contract. */
 export const features: Feature[] = [
@@ -21,6 +22,7 @@ export const features: Feature[] = [
   messagingFeature,
   storeAdminFeature,
   reportsFeature,
+  todayFeature,
 ];
 
 /** Every outbox topic the app queues, with its handler (main.ts and the tests' workers use them). */

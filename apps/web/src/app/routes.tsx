@@ -21,12 +21,14 @@ const VenueList = lazy(() => import('../features/venues/venue-page.tsx'));
 const MaterialList = lazy(() => import('../features/materials/material-page.tsx'));
 const BookingSetting = lazy(() => import('../features/settings/booking-setting-page.tsx'));
 const StoreSettings = lazy(() => import('../features/settings/store-settings-page.tsx'));
+const Today = lazy(() => import('../features/today/today-page.tsx'));
 const Reports = lazy(() => import('../features/reports/reports-page.tsx'));
 const CardAlerts = lazy(() => import('../features/reports/card-alerts-page.tsx'));
 const Schedule = lazy(() => import('../features/schedule/schedule-page.tsx'));
 
 /** Every screen of the back office. Add a screen here: its route and (optionally) its menu entry. */
 export const screens: ScreenRoute[] = [
+  { path: '/today', Component: Today, menu: { label: '今日', key: '/today' } },
   { path: '/course/calendar', Component: Schedule, menu: { label: '课程表', key: '/course/calendar' } },
   { path: '/course/calendar/detail', Component: Schedule },
   { path: '/card/list', Component: CardList, menu: { label: '会员卡', key: '/card/list' } },

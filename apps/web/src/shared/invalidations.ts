@@ -7,14 +7,14 @@ import { keys } from './query-keys.ts';
  */
 export const invalidates = {
   /** Sessions and bookings (add, edit, delete, book, cancel, sign in, batch runs, online rooms): the calendar, open session details and members' balances and bookings. */
-  session: [keys.calendar.all, keys.sessions.all, keys.member.all, keys.reports.all],
+  session: [keys.calendar.all, keys.sessions.all, keys.member.all, keys.reports.all, keys.today.all],
   /** A course: the course screens, the pickers and the card products naming it. */
   course: [keys.courses.all, keys.cardProducts],
   /** A card product: the products, the courses and sessions listing the cards they accept. */
   cardProduct: [keys.cardProducts, keys.courses.all, keys.sessions.all],
   /** A member's card (issue, top up, freeze, expiry): the member, the ledgers and the searches. */
   memberCard: [keys.member.all, keys.cardLedger.all, keys.memberSearch.all, keys.reports.all],
-  member: [keys.memberList.all, keys.member.all, keys.memberSearch.all, keys.reports.all],
+  member: [keys.memberList.all, keys.member.all, keys.memberSearch.all, keys.reports.all, keys.today.all],
   teacher: [keys.teachers],
   venue: [keys.venues],
   material: [keys.materials.all],

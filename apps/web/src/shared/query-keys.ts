@@ -78,6 +78,11 @@ export const keys = {
     one: (cardId: number) => ['card-ledger', cardId],
   },
   weeklyTemplate: ['weekly-template'],
+  /** The desk's day: classes with rosters, by date. */
+  today: {
+    all: ['today'],
+    of: (date: string | null) => ['today', date],
+  },
   /** The manager's reports and the card alerts, by report and filter. */
   reports: {
     all: ['reports'],

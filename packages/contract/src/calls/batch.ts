@@ -49,7 +49,14 @@ function checkStudentCards(cards: readonly unknown[], ctx: z.RefinementCtx, path
 }
 
 /** An inclusive date range; the two ends come in the given order. */
-export function checkRange(ctx: z.RefinementCtx, from: unknown, to: unknown, path: string, maxDays?: number, maxMsg?: string) {
+export function checkRange(
+  ctx: z.RefinementCtx,
+  from: unknown,
+  to: unknown,
+  path: string,
+  maxDays?: number,
+  maxMsg?: string,
+) {
   if (!isDate(from) || !isDate(to)) return;
   const days = dayDiff(from, to) + 1;
   if (days < 1) ctx.addIssue({ code: 'custom', path: [path], message: Msg.rangeOrder });

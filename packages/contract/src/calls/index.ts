@@ -6,6 +6,7 @@ import { referenceCalls } from './reference/index.ts';
 import { reportCalls } from './reports.ts';
 import { storeAdminCalls } from './store-admin.ts';
 import { timetableCalls } from './timetable.ts';
+import { todayCalls } from './today.ts';
 
 export * from './auth.ts';
 export * from './batch.ts';
@@ -14,6 +15,7 @@ export * from './reference/index.ts';
 export * from './reports.ts';
 export * from './store-admin.ts';
 export * from './timetable.ts';
+export * from './today.ts';
 
 /** Every call of the product, in one list: the server's route table is built from it. */
 export const allCalls: readonly CallDef[] = [
@@ -24,4 +26,5 @@ export const allCalls: readonly CallDef[] = [
   ...onlineCalls,
   ...storeAdminCalls,
   ...reportCalls,
+  ...todayCalls,
 ];

@@ -1,0 +1,83 @@
+import { PendingStatus, ReservationStatus } from '@studio/contract';
+import { sql } from 'kysely';
+import type { Executor } from '../../db/index.ts';
+import { addDays } from '../../lib/time.ts';
+
+/** A store's live sessions starting on one local date, in time order, with course, teacher and venue. */
+export function sessionsOfDay(ex: Executor, storeId: number, date: string) {
+  return ex
+    .selectFrom('timetable as t')
+    .innerJoin('course as c', 'c.id', 't.courseId')
+    .innerJoin('teacher as te', 'te.id', 't.teacherId')
+    .leftJoin('area as a', 'a.id', 't.areaId')
+    .where('t.storeId', '=', storeId)
+    .where('t.deleted', '=', 0)
+    .where('t.startTime', '>=', `${date} 00:00:00`)
+    .where('t.startTime', '<', `${addDays(date, 1)} 00:00:00`)
+    .select([
+      't.id',
+      't.courseId',
+      'c.name as courseName',
+      't.color',
+      't.startTime',
+      't.endTime',
+      'te.name as teacherName',
+      'a.name as areaName',
+      't.reservableCount',
+      't.realCount',
+      't.isOnline',
+    ])
+    .orderBy('t.startTime')
+    .orderBy('t.id')
+    .execute();
+}
+
+/**
+ * The rosters of the given sessions: live bookings (booked or signed in) and pendings still waiting
+ * (a signed-in pending appears as its booking), in no particular order.
+ */
+export function rostersOf(ex: Executor, storeId: number, sessionIds: number[]) {
+  const bookings = ex
+    .selectFrom('reservation as r')
+    .innerJoin('member as m', 'm.id', 'r.memberId')
+    .innerJoin('memberCard as mc', 'mc.id', 'r.memberCardId')
+    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .where('r.storeId', '=', storeId)
+    .where('r.timetableId', 'in', sessionIds)
+    .where('r.status', 'in', [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN])
+    .select([
+      sql<'booking' | 'pending'>`'booking'`.as('kind'),
+      'r.id',
+      'r.timetableId',
+      'm.id as memberId',
+      'm.name as memberName',
+      'm.mobile',
+      (eb) => eb.ref('r.memberCardId').$castTo<number | null>().as('mcId'),
+      (eb) => eb.ref('p.cardName').$castTo<string | null>().as('cardName'),
+      'r.studentCount',
+      'r.status',
+      'r.remark',
+      'r.createTime',
+    ]);
+  const pendings = ex
+    .selectFrom('pending as pd')
+    .innerJoin('member as m', 'm.id', 'pd.memberId')
+    .where('pd.storeId', '=', storeId)
+    .where('pd.timetableId', 'in', sessionIds)
+    .where('pd.status', '=', PendingStatus.WAITING)
+    .select([
+      sql<'booking' | 'pending'>`'pending'`.as('kind'),
+      'pd.id',
+      'pd.timetableId',
+      'm.id as memberId',
+      'm.name as memberName',
+      'm.mobile',
+      sql<number | null>`null`.as('mcId'),
+      sql<string | null>`null`.as('cardName'),
+      'pd.studentCount',
+      sql<number>`0`.as('status'),
+      'pd.remark',
+      'pd.createTime',
+    ]);
+  return bookings.unionAll(pendings).execute();
+}

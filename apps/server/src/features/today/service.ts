@@ -1,0 +1,49 @@
+import { ReservationStatus, type queryToday, type ResOf, type RosterEntry } from '@studio/contract';
+import type { CallCtx } from '../../lib/context.ts';
+import { localDateTime } from '../../lib/time.ts';
+import { getDeductionMode } from '../timetable/public.ts';
+import { rostersOf, sessionsOfDay } from './repository.ts';
+
+/** One day's classes (today unless a date is given) with their rosters, for the desk. */
+export async function today(ctx: CallCtx, date: string | null | undefined): Promise<ResOf<typeof queryToday>> {
+  const now = localDateTime(ctx.store.timezone);
+  const day = date ?? now.slice(0, 10);
+  const [sessions, deductionMode] = await Promise.all([
+    sessionsOfDay(ctx.db, ctx.store.id, day),
+    getDeductionMode(ctx.db, ctx.store.id),
+  ]);
+  const rosters = new Map<number, RosterEntry[]>(sessions.map((s) => [s.id, []]));
+  if (sessions.length) {
+    const rows = await rostersOf(
+      ctx.db,
+      ctx.store.id,
+      sessions.map((s) => s.id),
+    );
+    // In the order people were put on the list (a sign-in's booking is dated by the sign-in).
+    rows.sort((a, b) => a.createTime.localeCompare(b.createTime) || a.kind.localeCompare(b.kind) || a.id - b.id);
+    for (const r of rows) {
+      rosters.get(r.timetableId)!.push({
+        kind: r.kind,
+        id: r.id,
+        memberId: r.memberId,
+        memberName: r.memberName,
+        mobile: r.mobile,
+        mcId: r.mcId,
+        cardName: r.cardName,
+        studentCount: r.studentCount,
+        state: r.kind === 'pending' ? 'waiting' : r.status === ReservationStatus.SIGNED_IN ? 'signed' : 'booked',
+        remark: r.remark,
+      });
+    }
+  }
+  return {
+    date: day,
+    now,
+    deductionMode,
+    sessions: sessions.map((s) => ({
+      ...s,
+      phase: s.endTime <= now ? 'ended' : s.startTime <= now ? 'now' : 'upcoming',
+      roster: rosters.get(s.id)!,
+    })),
+  };
+}

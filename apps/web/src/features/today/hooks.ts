@@ -1,0 +1,60 @@
+// The 今日 screen's reads and writes.
+import { memberCardsForCourse, queryToday, signInPendingCall, type RosterEntry } from '@studio/contract';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { call } from '../../api/client.ts';
+import { keys } from '../../shared/query-keys.ts';
+import { useWrite } from '../../shared/use-write.ts';
+
+/** How often the day refreshes itself, so bookings made elsewhere (desk, members) appear without reload. */
+export const TODAY_REFRESH_MS = 15_000;
+
+/** One day's classes with their rosters (today when `date` is null), refreshed every 15 seconds. */
+export function useToday(date: string | null) {
+  return useQuery({
+    queryKey: keys.today.of(date),
+    queryFn: () => call(queryToday, { date }),
+    refetchInterval: TODAY_REFRESH_MS,
+    placeholderData: (p) => p,
+  });
+}
+
+type Card = Awaited<ReturnType<typeof call<typeof memberCardsForCourse>>>[number];
+/** What one sign-in came to: done, or the cards to choose from (several usable), or none usable. */
+export type SignInOutcome = { done: true } | { done: false; cards: Card[] };
+
+/**
+ * Signs in waiting pendings of a class: each with the member's only usable card for the course.
+ * Members with no usable card, or several, are answered with their cards for the desk to decide.
+ */
+export function useSignIn(courseId: number) {
+  const qc = useQueryClient();
+  const signOne = async (entry: RosterEntry, mcId?: number): Promise<SignInOutcome> => {
+    if (!mcId) {
+      const cards = await qc.fetchQuery({
+        queryKey: keys.member.cardsForCourse(entry.memberId, courseId),
+        queryFn: () => call(memberCardsForCourse, { mid: entry.memberId, courseId }),
+        staleTime: 0,
+      });
+      const usable = cards.filter((c) => c.usable);
+      if (usable.length !== 1) return { done: false, cards };
+      mcId = usable[0].id;
+    }
+    await call(signInPendingCall, { pendingId: entry.id, mcId, remark: entry.remark });
+    return { done: true };
+  };
+  const one = useWrite(signOne, { changes: 'session' });
+  const all = useWrite(
+    async (entries: RosterEntry[]) => {
+      let signed = 0;
+      const left: RosterEntry[] = [];
+      for (const e of entries) {
+        const r = await signOne(e);
+        if (r.done) signed++;
+        else left.push(e);
+      }
+      return { signed, left };
+    },
+    { changes: 'session' },
+  );
+  return { one, all };
+}

@@ -1,0 +1,223 @@
+import type { RosterEntry, TodaySession } from '@studio/contract';
+import { PrinterOutlined } from '@ant-design/icons';
+import { App, Button, Card, DatePicker, Empty, Modal, Select, Space, Table, Tag, Typography } from 'antd';
+import { lazy, Suspense, useState } from 'react';
+import dayjs from '../../shared/dayjs.ts';
+import { balanceText } from '../../shared/format.ts';
+import { useSignIn, useToday, type SignInOutcome } from './hooks.ts';
+import { STATE_COLOR, STATE_TEXT } from './states.ts';
+
+const RosterPrintModal = lazy(() => import('./roster-print-modal.tsx'));
+const WEEKDAYS = ['周日', '周一', '周二', '周三', '周四', '周五', '周六'];
+const PHASE = {
+  now: { text: '进行中', color: 'processing' },
+  upcoming: { text: '未开始', color: 'default' },
+  ended: { text: '已结束', color: 'default' },
+} as const;
+
+type Choice = { entry: RosterEntry; cards: Extract<SignInOutcome, { done: false }>['cards'] };
+
+/** Choosing the card for a member who holds several usable ones (or none: the reasons are shown). */
+function ChooseCardModal({
+  choice,
+  onSign,
+  onClose,
+}: {
+  choice: Choice;
+  onSign: (mcId: number) => void;
+  onClose: () => void;
+}) {
+  const usable = choice.cards.filter((c) => c.usable);
+  const [mcId, setMcId] = useState<number | undefined>(usable[0]?.id);
+  return (
+    <Modal
+      open
+      title={`${choice.entry.memberName} 签到`}
+      okText="签到"
+      okButtonProps={{ disabled: !mcId }}
+      onOk={() => mcId && onSign(mcId)}
+      onCancel={onClose}
+    >
+      {usable.length === 0 ? (
+        <Typography.Text type="warning">该会员没有可用于本课程的会员卡，请先充值或办卡。</Typography.Text>
+      ) : (
+        <Select
+          style={{ width: '100%' }}
+          value={mcId}
+          onChange={setMcId}
+          data-testid="sign-in-card"
+          options={choice.cards.map((c) => ({
+            value: c.id,
+            disabled: !c.usable,
+            label: c.usable ? `${c.cardName}（余额 ${balanceText(c)}）` : `${c.cardName}（${c.reason ?? '不可用'}）`,
+          }))}
+        />
+      )}
+    </Modal>
+  );
+}
+
+function SessionCard({ s, mode, onPrint }: { s: TodaySession; mode: number; onPrint: () => void }) {
+  const { message } = App.useApp();
+  const { one, all } = useSignIn(s.courseId);
+  const [choice, setChoice] = useState<Choice | null>(null);
+  const waiting = s.roster.filter((r) => r.state === 'waiting');
+  const free = s.reservableCount - s.realCount;
+  const signIn = async (entry: RosterEntry, mcId?: number) => {
+    const r = await one.run(entry, mcId);
+    if (!r) return;
+    if (r.data.done) {
+      setChoice(null);
+      void message.success(`${entry.memberName} 签到成功`);
+    } else setChoice({ entry, cards: r.data.cards });
+  };
+  const signAll = async () => {
+    const r = await all.run(waiting);
+    if (!r) return;
+    const { signed, left } = r.data;
+    if (!left.length) void message.success(`已全部签到（${signed} 人）`);
+    else
+      void message.warning(
+        `已签到 ${signed} 人；${left.map((e) => e.memberName).join('、')} 需要选择会员卡，请逐个签到`,
+      );
+  };
+  return (
+    <Card
+      size="small"
+      className={`today-session today-${s.phase}`}
+      data-testid={`today-session-${s.id}`}
+      style={{ marginBottom: 12, borderLeft: `4px solid ${s.color}`, opacity: s.phase === 'ended' ? 0.75 : 1 }}
+      title={
+        <Space wrap>
+          <strong>
+            {s.startTime.slice(11, 16)}-{s.endTime.slice(11, 16)}
+          </strong>
+          <span>{s.courseName}</span>
+          <Typography.Text type="secondary">
+            {s.teacherName}
+            {s.areaName ? ` · ${s.areaName}` : ''}
+          </Typography.Text>
+          <Tag color={PHASE[s.phase].color}>{PHASE[s.phase].text}</Tag>
+          {s.isOnline > 0 && <Tag color="purple">在线</Tag>}
+          {free <= 0 ? (
+            <Tag color="red">
+              已满 {s.realCount}/{s.reservableCount}
+            </Tag>
+          ) : (
+            <Tag color={s.phase === 'ended' ? 'default' : 'green'} data-testid="free-seats">
+              {s.realCount}/{s.reservableCount} · 余 {free} 位
+            </Tag>
+          )}
+        </Space>
+      }
+      extra={
+        <Space>
+          {mode === 1 && waiting.length > 0 && (
+            <Button size="small" type="primary" loading={all.loading} onClick={signAll}>
+              全部签到（{waiting.length}）
+            </Button>
+          )}
+          <Button size="small" icon={<PrinterOutlined />} onClick={onPrint}>
+            打印名单
+          </Button>
+        </Space>
+      }
+    >
+      <Table<RosterEntry>
+        size="small"
+        rowKey={(r) => `${r.kind}-${r.id}`}
+        pagination={false}
+        dataSource={s.roster}
+        locale={{ emptyText: '还没有人预约' }}
+        columns={[
+          { title: '会员', dataIndex: 'memberName' },
+          { title: '手机号', dataIndex: 'mobile' },
+          {
+            title: '会员卡',
+            render: (_, r) => r.cardName ?? <Typography.Text type="secondary">签到时选择</Typography.Text>,
+          },
+          { title: '人数', dataIndex: 'studentCount', width: 60 },
+          { title: '备注', render: (_, r) => r.remark || '-' },
+          {
+            title: '状态',
+            width: 90,
+            render: (_, r) => <Tag color={STATE_COLOR[r.state]}>{STATE_TEXT[r.state]}</Tag>,
+          },
+          {
+            title: '操作',
+            width: 90,
+            render: (_, r) =>
+              r.state === 'waiting' ? (
+                <Button size="small" type="link" loading={one.loading} onClick={() => signIn(r)}>
+                  签到
+                </Button>
+              ) : null,
+          },
+        ]}
+      />
+      {choice && (
+        <ChooseCardModal
+          choice={choice}
+          onClose={() => setChoice(null)}
+          onSign={(mcId) => signIn(choice.entry, mcId)}
+        />
+      )}
+    </Card>
+  );
+}
+
+/** 今日: the day's classes in time order with rosters, one-tap sign-in, 全部签到 and a printable roster. */
+export default function TodayPage() {
+  const [date, setDate] = useState<string | null>(null);
+  const q = useToday(date);
+  const [printing, setPrinting] = useState<TodaySession | null>(null);
+  const day = q.data;
+  const shown = dayjs(day?.date ?? undefined);
+  const totals = (day?.sessions ?? []).reduce(
+    (t, s) => {
+      for (const r of s.roster) t[r.state] += r.studentCount;
+      return t;
+    },
+    { booked: 0, signed: 0, waiting: 0 },
+  );
+  return (
+    <Card
+      title={
+        <Space>
+          <span>今日</span>
+          <Typography.Text type="secondary">
+            {shown.format('M月D日')} {WEEKDAYS[shown.day()]}
+          </Typography.Text>
+        </Space>
+      }
+      extra={
+        <Space>
+          {day && <Tag>{day.deductionMode === 1 ? '签到后扣费' : '预约即扣费'}</Tag>}
+          <DatePicker
+            allowClear
+            placeholder="看其他日期"
+            value={date ? dayjs(date) : null}
+            onChange={(d) => setDate(d ? d.format('YYYY-MM-DD') : null)}
+          />
+        </Space>
+      }
+      loading={q.isPending}
+    >
+      {day && (
+        <Typography.Paragraph data-testid="today-summary">
+          共 {day.sessions.length} 节课，已预约 {totals.booked} 人，已签到 {totals.signed} 人，待签到 {totals.waiting}{' '}
+          人
+        </Typography.Paragraph>
+      )}
+      {day && day.sessions.length === 0 && <Empty description="这一天没有课程" />}
+      {day?.sessions.map((s) => (
+        <SessionCard key={s.id} s={s} mode={day.deductionMode} onPrint={() => setPrinting(s)} />
+      ))}
+      {printing && (
+        <Suspense>
+          <RosterPrintModal session={printing} onClose={() => setPrinting(null)} />
+        </Suspense>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,57 @@
+// The desk's 今日 screen: one day's classes with their rosters (server: features/today).
+import { z } from 'zod';
+import { zDate } from '../common.ts';
+import { defineCall, STORE_API } from '../define.ts';
+
+/** One person (or party) on a class's roster: a booking, or a pending waiting for sign-in (mode 1). */
+export const zRosterEntry = z.object({
+  kind: z.enum(['booking', 'pending']),
+  /** Reservation id (booking) or pending id. */
+  id: z.number(),
+  memberId: z.number(),
+  memberName: z.string(),
+  mobile: z.string(),
+  /** The card that paid (booking); null for a pending (chosen at sign-in). */
+  mcId: z.number().nullable(),
+  cardName: z.string().nullable(),
+  studentCount: z.number(),
+  /** booked, signed (signed in), waiting (a pending not signed in yet). */
+  state: z.enum(['booked', 'signed', 'waiting']),
+  remark: z.string().nullable(),
+});
+export type RosterEntry = z.infer<typeof zRosterEntry>;
+
+export const zTodaySession = z.object({
+  id: z.number(),
+  courseId: z.number(),
+  courseName: z.string(),
+  color: z.string(),
+  startTime: z.string(),
+  endTime: z.string(),
+  teacherName: z.string(),
+  areaName: z.string().nullable(),
+  reservableCount: z.number(),
+  realCount: z.number(),
+  isOnline: z.number(),
+  /** now: started and not ended; ended; upcoming. */
+  phase: z.enum(['upcoming', 'now', 'ended']),
+  roster: z.array(zRosterEntry),
+});
+export type TodaySession = z.infer<typeof zTodaySession>;
+
+export const queryToday = defineCall({
+  path: `${STORE_API}/query/today`,
+  auth: 'store',
+  req: z.object({ date: zDate().nullish() }),
+  res: z.object({
+    date: z.string(),
+    now: z.string(),
+    /** Store module 6: 0 deducts at booking, 1 at sign-in. */
+    deductionMode: z.number(),
+    sessions: z.array(zTodaySession),
+  }),
+  summary: '今日：当天（默认今天）每节课的人数和名单（预约、待签到、已签到）',
+  example: { date: '2026-11-24' },
+});
+
+export const todayCalls = [queryToday];
