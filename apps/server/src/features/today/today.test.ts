@@ -50,17 +50,21 @@ describeEachDb('今日 (the desk’s day)', (env) => {
     const [first, second] = day.sessions;
     expect(first).toMatchObject({ courseName: '普拉提', realCount: 4, phase: 'upcoming', teacherName: s.teacher.name });
     expect(
-      first.roster.map((r: { memberName: string; state: string; kind: string; studentCount: number }) => [
-        r.memberName,
-        r.kind,
-        r.state,
-        r.studentCount,
-      ]).sort(),
-    ).toEqual([
-      ['甲', 'booking', 'booked', 2],
-      ['乙', 'booking', 'signed', 1],
-      ['丙', 'pending', 'waiting', 1],
-    ].sort());
+      first.roster
+        .map((r: { memberName: string; state: string; kind: string; studentCount: number }) => [
+          r.memberName,
+          r.kind,
+          r.state,
+          r.studentCount,
+        ])
+        .sort(),
+    ).toEqual(
+      [
+        ['甲', 'booking', 'booked', 2],
+        ['乙', 'booking', 'signed', 1],
+        ['丙', 'pending', 'waiting', 1],
+      ].sort(),
+    );
     const named = (n: string) => first.roster.find((r: { memberName: string }) => r.memberName === n);
     expect(named('甲')).toMatchObject({ mcId: a.card.id, remark: '带孩子' });
     expect(named('丙').mcId).toBeNull();

@@ -21,8 +21,8 @@ function Roster({ session, storeName }: { session: TodaySession; storeName: stri
     <div className="roster-sheet">
       <h1>{storeName} 上课名单</h1>
       <p className="roster-meta">
-        {session.startTime.slice(0, 16)}-{session.endTime.slice(11, 16)}　{session.courseName}　老师：
-        {session.teacherName}　场地：{session.areaName || '无'}　人数：{people}/{session.reservableCount}
+        {session.startTime.slice(0, 16)}-{session.endTime.slice(11, 16)} · {session.courseName} · 老师：
+        {session.teacherName} · 场地：{session.areaName || '无'} · 人数：{people}/{session.reservableCount}
       </p>
       <table>
         <thead>
