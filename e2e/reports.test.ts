@@ -91,6 +91,10 @@ describeBrowser('reports (数据报表) and card alerts', (env) => {
     expect(await row.innerText()).toContain('次数不足');
     expect(used.id).toBeGreaterThan(0);
     await shot(page, 'card-alerts');
+    // The other tab lists members who have not come (the fixture's member never booked a class).
+    await page.getByRole('tab', { name: '久未到店' }).click();
+    await page.getByTestId('inactive-days').waitFor();
+    await page.getByRole('tab', { name: '会员卡提醒' }).click();
     await row.getByRole('link', { name: f.memberName }).click();
     await page.waitForURL(/\/member\/detail\?member_id=/);
     expect(page.url()).toContain(`member_id=${f.memberId}`);

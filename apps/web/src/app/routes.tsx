@@ -51,7 +51,7 @@ export const screens: ScreenRoute[] = [
   },
   { path: '/settings/store', Component: StoreSettings, menu: { label: '门店设置', key: '/settings/store' } },
   { path: '/report/overview', Component: Reports, menu: { label: '数据报表', key: '/report/overview' } },
-  { path: '/card/alert', Component: CardAlerts, menu: { label: '会员卡提醒', key: '/card/alert' } },
+  { path: '/card/alert', Component: CardAlerts, menu: { label: '会员提醒', key: '/card/alert' } },
 ];
 
 export const menuEntries: { key: string; label: string }[] = screens

@@ -13,6 +13,7 @@ export const ReportMsg = {
   days: '请填写到期天数（0-365）',
   minCount: '请填写剩余次数（0-1000）',
   minMoney: '请填写余额（元）',
+  inactiveDays: '请填写天数（1-365）',
 } as const;
 
 const zRange = z
@@ -119,4 +120,36 @@ export const cardAlertList = defineCall({
   example: { days: 30, minCount: 2, minMoney: 10000 },
 });
 
-export const reportCalls = [reportOverview, reportByCourse, reportByTeacher, reportBySlot, reportByDay, cardAlertList];
+export const inactiveMemberList = defineCall({
+  path: `${STORE_API}/query/member/inactive/list`,
+  auth: 'store',
+  req: z.object({
+    days: z
+      .number({ error: ReportMsg.inactiveDays })
+      .int({ error: ReportMsg.inactiveDays })
+      .min(1, { error: ReportMsg.inactiveDays })
+      .max(365, { error: ReportMsg.inactiveDays })
+      .default(30),
+  }),
+  res: z.array(
+    z.object({
+      member: z.object({ id: z.number(), name: z.string(), mobile: z.string() }),
+      /** Start of the member's last class attended or booked (not cancelled) before now; null: never. */
+      lastVisit: z.string().nullable(),
+      /** Cards not frozen and not expired: someone worth calling back. */
+      liveCards: z.number().int(),
+    }),
+  ),
+  summary: '久未到店会员：最近 N 天没有上过课（或从未上课）且入会已满 N 天的会员',
+  example: { days: 30 },
+});
+
+export const reportCalls = [
+  reportOverview,
+  reportByCourse,
+  reportByTeacher,
+  reportBySlot,
+  reportByDay,
+  cardAlertList,
+  inactiveMemberList,
+];

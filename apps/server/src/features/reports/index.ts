@@ -1,5 +1,6 @@
 import {
   cardAlertList,
+  inactiveMemberList,
   reportByCourse,
   reportByDay,
   reportBySlot,
@@ -17,4 +18,5 @@ export const reportsFeature = defineFeature((r) => {
   r.handle(reportBySlot, (input, ctx) => reports.bySlot(ctx, input));
   r.handle(reportByDay, (input, ctx) => reports.byDay(ctx, input));
   r.handle(cardAlertList, (input, ctx) => reports.cardAlerts(ctx, input));
+  r.handle(inactiveMemberList, (input, ctx) => reports.inactiveMembers(ctx, input.days));
 });

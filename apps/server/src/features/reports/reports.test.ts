@@ -11,6 +11,7 @@ import {
   PendingStatus,
   REPORT_MAX_DAYS,
   ReportMsg,
+  inactiveMemberList,
   reportByCourse,
   reportByDay,
   reportBySlot,
@@ -376,5 +377,69 @@ describeEachDb('reports (数据报表) and card alerts', (env) => {
     );
     const badDays = await env().client.call(cardAlertList.path, { days: -1 });
     expect([badDays.status, badDays.msg]).toEqual([400, ReportMsg.days]);
+  });
+
+  it('久未到店: members not seen for N days or never, not the new ones, not those who came lately', async () => {
+    const e = new EngineFactory(env().factory);
+    const f = env().factory;
+    const s = await e.scene();
+    const now = localDateTime('Asia/Shanghai');
+    const daysAgo = (n: number) => `${addDays(now.slice(0, 10), -n)} 10:00:00`;
+    const member = (name: string, createdAt = '2020-01-01 00:00:00') => f.member({ name, createdAt });
+    const cardOf = (memberId: number) => f.memberCard(memberId, s.product.id, { totalCount: 20 });
+    /** Books a class in the future, then moves it to `start` (the engine refuses ended classes). */
+    const visit = async (mcId: number, start: string, cancel = false) => {
+      const t = await e.session({ courseId: s.course.id, teacherId: s.teacher.id, startTime: `${FUTURE} 10:00:00` });
+      await ok(addMemberReservation.path, { mcId, tid: t.id, studentCount: 1, remark: '' });
+      if (cancel) {
+        const r = await e.db
+          .selectFrom('reservation')
+          .select('id')
+          .where('timetableId', '=', t.id)
+          .executeTakeFirstOrThrow();
+        await ok(cancelReservationCall.path, { id: r.id });
+      }
+      if (start !== `${FUTURE} 10:00:00`) {
+        await e.db
+          .updateTable('timetable')
+          .set({ startTime: start, endTime: addMinutes(start, 60) })
+          .where('id', '=', t.id)
+          .execute();
+      }
+    };
+    const recent = await member('近期来过');
+    await visit((await cardOf(recent.id)).id, daysAgo(10));
+    const away = await member('四十天没来');
+    await visit((await cardOf(away.id)).id, daysAgo(40));
+    const never = await member('从没来过');
+    const fresh = await member('新会员', `${addDays(now.slice(0, 10), -1)} 09:00:00`);
+    const cancelled = await member('取消过');
+    const cc = await cardOf(cancelled.id);
+    await visit(cc.id, daysAgo(50));
+    await visit(cc.id, daysAgo(5), true);
+    const futureOnly = await member('只约了以后');
+    await visit((await cardOf(futureOnly.id)).id, `${FUTURE} 10:00:00`);
+
+    const list = await ok<{ member: { id: number }; lastVisit: string | null; liveCards: number }[]>(
+      inactiveMemberList.path,
+      { days: 30 },
+    );
+    const byId = new Map(list.map((x) => [x.member.id, x]));
+    expect(byId.has(recent.id) || byId.has(fresh.id)).toBe(false);
+    expect(byId.get(away.id)).toMatchObject({ lastVisit: daysAgo(40), liveCards: 1 });
+    expect(byId.get(never.id)).toMatchObject({ lastVisit: null, liveCards: 0 });
+    expect(byId.get(cancelled.id)!.lastVisit).toBe(daysAgo(50));
+    expect(byId.get(futureOnly.id)!.lastVisit).toBeNull();
+    // Never-seen members first, then the longest absent.
+    const order = list.map((x) => x.member.id).filter((id) => [away.id, cancelled.id, never.id].includes(id));
+    expect(order).toEqual([never.id, cancelled.id, away.id]);
+    expect(
+      byId.has(away.id) &&
+        !(await ok<unknown[]>(inactiveMemberList.path, { days: 60 })).some(
+          (x) => (x as { member: { id: number } }).member.id === away.id,
+        ),
+    ).toBe(true);
+    const bad = await env().client.call(inactiveMemberList.path, { days: 0 });
+    expect([bad.status, bad.msg]).toEqual([400, ReportMsg.inactiveDays]);
   });
 });

@@ -212,3 +212,42 @@ export function unfrozenCards(ex: Executor, storeId: number) {
     .orderBy('mc.id')
     .execute();
 }
+
+/**
+ * Members created before `since` whose last class (a live booking or pending, session started before
+ * `now`) started before `since`, or who never came; with their last visit.
+ */
+export async function membersNotSeenSince(ex: Executor, storeId: number, since: string, now: string) {
+  const visits = ex
+    .selectFrom('reservation as rv')
+    .innerJoin('timetable as t', 't.id', 'rv.timetableId')
+    .where('rv.storeId', '=', storeId)
+    .where('rv.status', 'in', [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN])
+    .where('t.deleted', '=', 0)
+    .where('t.startTime', '<=', now)
+    .select(['rv.memberId', 't.startTime'])
+    .unionAll(
+      ex
+        .selectFrom('pending as p')
+        .innerJoin('timetable as t', 't.id', 'p.timetableId')
+        .where('p.storeId', '=', storeId)
+        .where('p.status', 'in', [PendingStatus.WAITING, PendingStatus.SIGNED_IN])
+        .where('t.deleted', '=', 0)
+        .where('t.startTime', '<=', now)
+        .select(['p.memberId', 't.startTime']),
+    );
+  const last = ex
+    .selectFrom(visits.as('v'))
+    .select(['v.memberId', sql<string>`max(v.start_time)`.as('lastVisit')])
+    .groupBy('v.memberId');
+  return ex
+    .selectFrom('member as m')
+    .leftJoin(last.as('l'), 'l.memberId', 'm.id')
+    .where('m.storeId', '=', storeId)
+    .where('m.createdAt', '<', since)
+    .where((eb) => eb.or([eb('l.lastVisit', 'is', null), eb('l.lastVisit', '<', since)]))
+    .select(['m.id', 'm.name', 'm.mobile', 'l.lastVisit'])
+    .orderBy('m.id')
+    .limit(1000)
+    .execute();
+}

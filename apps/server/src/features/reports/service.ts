@@ -1,4 +1,4 @@
-import type { cardAlertList, ParsedReqOf, ResOf, reportOverview } from '@studio/contract';
+import type { cardAlertList, inactiveMemberList, ParsedReqOf, ResOf, reportOverview } from '@studio/contract';
 import { BIG_TYPE_COUNT } from '@studio/contract';
 import type { CallCtx } from '../../lib/context.ts';
 import { addDays, localDateTime, weekday } from '../../lib/time.ts';
@@ -117,4 +117,23 @@ export async function cardAlerts(ctx: CallCtx, input: ParsedReqOf<typeof cardAle
   }
   // Soonest expiry first (cards that never expire last), then by card.
   return out.sort((a, b) => (a.expireTime ?? '9999').localeCompare(b.expireTime ?? '9999') || a.card.id - b.card.id);
+}
+
+/** Members not seen for `days` days (or never), longest absent first, with how many live cards they hold. */
+export async function inactiveMembers(ctx: CallCtx, days: number): Promise<ResOf<typeof inactiveMemberList>> {
+  const at = now(ctx);
+  const since = `${addDays(at.slice(0, 10), -days)} ${at.slice(11)}`;
+  const [members, cards] = await Promise.all([
+    repo.membersNotSeenSince(ctx.db, ctx.store.id, since, at),
+    repo.unfrozenCards(ctx.db, ctx.store.id),
+  ]);
+  const live = new Map<number, number>();
+  for (const c of cards) if (!isExpiredAt(c, c, at)) live.set(c.memberId, (live.get(c.memberId) ?? 0) + 1);
+  return members
+    .map((m) => ({
+      member: { id: m.id, name: m.name, mobile: m.mobile },
+      lastVisit: m.lastVisit ?? null,
+      liveCards: live.get(m.id) ?? 0,
+    }))
+    .sort((a, b) => (a.lastVisit ?? '').localeCompare(b.lastVisit ?? '') || a.member.id - b.member.id);
 }

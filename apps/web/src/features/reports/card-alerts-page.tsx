@@ -1,11 +1,12 @@
 import type { cardAlertList, ResOf } from '@studio/contract';
 import { DownloadOutlined } from '@ant-design/icons';
-import { Button, Card, Form, Input, InputNumber, Space, Table, Tag } from 'antd';
+import { Button, Card, Form, Input, InputNumber, Space, Table, Tabs, Tag } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { amountText, toFen, yuan } from '../../shared/format.ts';
 import { downloadSheet } from '../../shared/xlsx.ts';
 import { useCardAlerts, type AlertFilter } from './hooks.ts';
+import { InactiveMembers } from './inactive-members.tsx';
 
 type AlertRow = ResOf<typeof cardAlertList>[number];
 
@@ -17,8 +18,8 @@ const REASONS: Record<AlertRow['reasons'][number], { label: string; color: strin
 const reasonText = (r: AlertRow) => r.reasons.map((x) => REASONS[x].label).join('、');
 const expiryText = (r: AlertRow) => (r.expireTime ? r.expireTime.slice(0, 10) : '永久有效');
 
-/** 会员卡提醒: cards about to expire or running low, each with a link to its member. */
-export default function CardAlertsPage() {
+/** Cards about to expire or running low, each with a link to its member. */
+function CardAlerts() {
   const [filter, setFilter] = useState<AlertFilter>({ days: 30, minCount: 2, minMoney: 10_000 });
   const [search, setSearch] = useState('');
   const q = useCardAlerts(filter);
@@ -47,14 +48,12 @@ export default function CardAlertsPage() {
       ]),
     );
   return (
-    <Card
-      title="会员卡提醒"
-      extra={
+    <>
+      <Space style={{ width: '100%', justifyContent: 'flex-end', marginBottom: 8 }}>
         <Button icon={<DownloadOutlined />} disabled={!rows.length} onClick={exportSheet}>
           导出Excel
         </Button>
-      }
-    >
+      </Space>
       <Form
         layout="inline"
         style={{ marginBottom: 16 }}
@@ -118,6 +117,20 @@ export default function CardAlertsPage() {
                 </Tag>
               )),
           },
+        ]}
+      />
+    </>
+  );
+}
+
+/** 会员卡提醒: cards to look after, and members who have not come for a while. */
+export default function CardAlertsPage() {
+  return (
+    <Card title="会员提醒">
+      <Tabs
+        items={[
+          { key: 'cards', label: '会员卡提醒', children: <CardAlerts /> },
+          { key: 'inactive', label: '久未到店', children: <InactiveMembers /> },
         ]}
       />
     </Card>

@@ -1,6 +1,7 @@
 // The reports screen's and the card alerts screen's reads (all read-only).
 import {
   cardAlertList,
+  inactiveMemberList,
   reportByCourse,
   reportByDay,
   reportBySlot,
@@ -39,6 +40,15 @@ export function useCardAlerts(f: AlertFilter) {
   return useQuery({
     queryKey: keys.reports.of('card-alerts', f),
     queryFn: () => call(cardAlertList, f),
+    placeholderData: (p) => p,
+  });
+}
+
+/** Members not seen for `days` days (or never). */
+export function useInactiveMembers(days: number) {
+  return useQuery({
+    queryKey: keys.reports.of('inactive-members', { days }),
+    queryFn: () => call(inactiveMemberList, { days }),
     placeholderData: (p) => p,
   });
 }
