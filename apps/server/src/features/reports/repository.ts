@@ -108,14 +108,21 @@ export async function lateCancelCount(ex: Executor, r: Range) {
   return n(row.n);
 }
 
-/** Net deductions (deducts less refunds) of the range's sessions, per card kind. */
+/**
+ * Net deductions (deducts less refunds) of the range's sessions, per card kind: summed per card
+ * first (a covering index of migration 1100), then the few cards joined to their product.
+ */
 export async function consumption(ex: Executor, r: Range) {
-  const rows = await sessionsIn(ex, r)
+  const perCard = sessionsIn(ex, r)
     .innerJoin('cardLedger as l', 'l.timetableId', 't.id')
-    .innerJoin('memberCard as mc', 'mc.id', 'l.memberCardId')
-    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
     .where('l.kind', 'in', ['deduct', 'refund'])
-    .select(['p.bigType', sql<number>`coalesce(sum(l.amount), 0)`.as('amount')])
+    .select(['l.memberCardId', sql<number>`sum(l.amount)`.as('amount')])
+    .groupBy('l.memberCardId');
+  const rows = await ex
+    .selectFrom(perCard.as('x'))
+    .innerJoin('memberCard as mc', 'mc.id', 'x.memberCardId')
+    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .select(['p.bigType', sql<number>`coalesce(sum(x.amount), 0)`.as('amount')])
     .groupBy('p.bigType')
     .execute();
   let countUsed = 0;
@@ -162,18 +169,38 @@ export async function moneyReceived(ex: Executor, r: Range) {
   return n(row.fen);
 }
 
-/** Distinct members holding a live booking or a live pending in a session of the range. */
+/** Members holding a live booking or a live pending in a session of the range. */
 export async function activeMemberCount(ex: Executor, r: Range) {
-  const booked = sessionsIn(ex, r)
-    .innerJoin('reservation as rv', 'rv.timetableId', 't.id')
-    .where('rv.status', 'in', [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN])
-    .select('rv.memberId');
-  const pending = sessionsIn(ex, r)
-    .innerJoin('pending as p', 'p.timetableId', 't.id')
-    .where('p.status', 'in', [PendingStatus.WAITING, PendingStatus.SIGNED_IN])
-    .select('p.memberId');
+  const [lo, hi] = startBound(r);
   const row = await ex
-    .selectFrom(booked.union(pending).as('m'))
+    .selectFrom('member as m')
+    .where('m.storeId', '=', r.storeId)
+    .where((eb) =>
+      eb.or([
+        eb.exists(
+          eb
+            .selectFrom('reservation as rv')
+            .innerJoin('timetable as t', 't.id', 'rv.timetableId')
+            .whereRef('rv.memberId', '=', 'm.id')
+            .where('rv.status', 'in', [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN])
+            .where('t.deleted', '=', 0)
+            .where('t.startTime', '>=', lo)
+            .where('t.startTime', '<', hi)
+            .select(sql`1`.as('x')),
+        ),
+        eb.exists(
+          eb
+            .selectFrom('pending as p')
+            .innerJoin('timetable as t', 't.id', 'p.timetableId')
+            .whereRef('p.memberId', '=', 'm.id')
+            .where('p.status', 'in', [PendingStatus.WAITING, PendingStatus.SIGNED_IN])
+            .where('t.deleted', '=', 0)
+            .where('t.startTime', '>=', lo)
+            .where('t.startTime', '<', hi)
+            .select(sql`1`.as('x')),
+        ),
+      ]),
+    )
     .select(sql<number>`count(*)`.as('n'))
     .executeTakeFirstOrThrow();
   return n(row.n);
