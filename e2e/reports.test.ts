@@ -91,6 +91,21 @@ describeBrowser('reports (数据报表) and card alerts', (env) => {
     expect(await row.innerText()).toContain('次数不足');
     expect(used.id).toBeGreaterThan(0);
     await shot(page, 'card-alerts');
+    // The daily digest: switched on at 08:30 with the conditions on screen.
+    const digest = page.getByTestId('digest-setting');
+    await digest.getByRole('switch').click();
+    await digest.locator('.ant-picker input').click();
+    await digest.locator('.ant-picker input').fill('08:30');
+    await page.keyboard.press('Enter');
+    await digest.getByRole('button', { name: '保存推送设置' }).click();
+    await page.locator('.ant-message-notice', { hasText: '保存成功' }).waitFor();
+    expect(await api.ok('query/card/alert/digest', {})).toEqual({
+      enabled: 1,
+      time: '08:30',
+      days: 30,
+      minCount: 2,
+      minMoney: 10000,
+    });
     // The other tab lists members who have not come (the fixture's member never booked a class).
     await page.getByRole('tab', { name: '久未到店' }).click();
     await page.getByTestId('inactive-days').waitFor();

@@ -5,6 +5,7 @@ import { openDatabase } from './db/index.ts';
 import { DEMO_ADMIN } from './db/seed/index.ts';
 import { lockSqliteFile, prepareDatabase } from './db/startup.ts';
 import { outboxHandlers } from './features/index.ts';
+import { startDigestScheduler } from './features/reports/public.ts';
 import { startOutboxWorker } from './outbox/index.ts';
 
 const config = loadConfig();
@@ -43,7 +44,11 @@ const stopOutbox = startOutboxWorker({
   allowHosts: config.outboundAllowHosts,
 });
 
+// The daily card-alert digest to each store's WeCom robot (once per store and day, any instance).
+const stopDigest = startDigestScheduler({ db: database.db, dialect: database.dialect, log: app.log });
+
 const close = async () => {
+  await stopDigest();
   await stopOutbox();
   await app.close();
   await database.close();

@@ -170,6 +170,13 @@ export interface CardPaymentTable {
   remark: string | null;
   createdAt: string;
 }
+/** A once-a-day job of a store claimed for a local date (migration 1100). */
+export interface DailyJobTable {
+  storeId: number;
+  kind: string;
+  date: string;
+  createdAt: number;
+}
 export interface TimetableTable extends AgeLimitColumns {
   id: Generated<number>;
   storeId: number;
@@ -301,6 +308,7 @@ export interface Database {
   memberCard: MemberCardTable;
   cardLedger: CardLedgerTable;
   cardPayment: CardPaymentTable;
+  dailyJob: DailyJobTable;
   timetable: TimetableTable;
   timetableCard: TimetableCardTable;
   reservation: ReservationTable;

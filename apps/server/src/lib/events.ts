@@ -15,7 +15,23 @@ export type EngineEvent =
       timetableId: number;
       refunds: { memberId: number; memberCardId: number; amount: number }[];
     }
-  | { type: 'room.created'; storeId: number; timetableId: number; info: MeetingInfo };
+  | { type: 'room.created'; storeId: number; timetableId: number; info: MeetingInfo }
+  /** The daily digest of card alerts (reports), once per store and day. */
+  | {
+      type: 'cards.digest';
+      storeId: number;
+      date: string;
+      total: number;
+      /** The first cards, soonest expiry first: member, card, balance text, reasons. */
+      rows: {
+        memberName: string;
+        mobile: string;
+        cardName: string;
+        bigType: number;
+        balance: number;
+        reasons: string;
+      }[];
+    };
 
 export type EngineListener = (tx: Executor, e: EngineEvent) => Promise<void>;
 

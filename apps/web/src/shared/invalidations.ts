@@ -24,6 +24,8 @@ export const invalidates = {
   storeSetting: [keys.storeSetting.all],
   messagingSetting: [keys.messagingSetting],
   storeFunctions: [keys.storeFunctions],
+  /** The daily card-alert digest setting. */
+  alertDigest: [keys.reports.all],
 } as const satisfies Record<string, readonly QueryKey[]>;
 
 export type WriteKind = keyof typeof invalidates;

@@ -1,6 +1,6 @@
 // The manager's numbers (数据报表) and card alerts (server: features/reports).
 import { z } from 'zod';
-import { zCount, zDate } from '../common.ts';
+import { zCount, zDate, zFlag, zTime } from '../common.ts';
 import { MAX_AMOUNT } from '../constants.ts';
 import { defineCall, STORE_API } from '../define.ts';
 import { Msg } from '../messages.ts';
@@ -14,6 +14,7 @@ export const ReportMsg = {
   minCount: '请填写剩余次数（0-1000）',
   minMoney: '请填写余额（元）',
   inactiveDays: '请填写天数（1-365）',
+  digestTime: '请选择推送时间',
 } as const;
 
 const zRange = z
@@ -120,6 +121,36 @@ export const cardAlertList = defineCall({
   example: { days: 30, minCount: 2, minMoney: 10000 },
 });
 
+/** The daily card-alert digest to the store's WeCom robot: when, and with which thresholds. */
+export const zAlertDigest = z.object({
+  enabled: zFlag(),
+  /** Store-local `HH:mm`: sent once a day at or after this time. */
+  time: zTime(ReportMsg.digestTime),
+  days: zCount(ReportMsg.days, 365),
+  minCount: zCount(ReportMsg.minCount, 1000),
+  minMoney: zCount(ReportMsg.minMoney, MAX_AMOUNT),
+});
+export type AlertDigest = z.infer<typeof zAlertDigest>;
+export const ALERT_DIGEST_DEFAULT: AlertDigest = { enabled: 0, time: '09:00', days: 30, minCount: 2, minMoney: 10_000 };
+
+export const queryAlertDigest = defineCall({
+  path: `${STORE_API}/query/card/alert/digest`,
+  auth: 'store',
+  req: z.object({}).loose(),
+  res: zAlertDigest,
+  summary: '会员卡提醒每日推送（企业微信群机器人）的设置',
+  example: {},
+});
+
+export const updateAlertDigest = defineCall({
+  path: `${STORE_API}/update/card/alert/digest`,
+  auth: 'store',
+  req: zAlertDigest,
+  res: z.null(),
+  summary: '保存会员卡提醒每日推送的设置：是否推送、推送时间和提醒条件',
+  example: { enabled: 1, time: '09:00', days: 30, minCount: 2, minMoney: 10000 },
+});
+
 export const inactiveMemberList = defineCall({
   path: `${STORE_API}/query/member/inactive/list`,
   auth: 'store',
@@ -152,4 +183,6 @@ export const reportCalls = [
   reportByDay,
   cardAlertList,
   inactiveMemberList,
+  queryAlertDigest,
+  updateAlertDigest,
 ];

@@ -17,6 +17,10 @@ const seatsLeft = (s: OnlineSession) => Math.max(0, s.reservableCount - s.realCo
 /** WeCom markdown has no escaping; keep names from breaking the layout. */
 const clean = (v: string) => v.replace(/[\r\n`*<>[\]]/g, ' ');
 
+/** An amount of a card in its unit: classes, or fen shown as yuan. */
+const amountText = (bigType: number | undefined, amount: number) =>
+  bigType === BIG_TYPE_COUNT ? `${amount}次` : `${(amount / 100).toFixed(2)}元`;
+
 function markdown(lines: string[]): WecomMessage {
   return { msgtype: 'markdown', markdown: { content: lines.join('\n') } };
 }
@@ -91,8 +95,7 @@ async function notifySessionDeleted(
       e.refunds.map((r) => r.memberCardId),
     );
     const refunds = e.refunds.map((r) => {
-      const amount =
-        kinds.get(r.memberCardId) === BIG_TYPE_COUNT ? `${r.amount}次` : `${(r.amount / 100).toFixed(2)}元`;
+      const amount = amountText(kinds.get(r.memberCardId), r.amount);
       return `${clean(names.get(r.memberId) ?? '')} 退回${amount}`;
     });
     return markdown([
@@ -124,6 +127,19 @@ export async function queuePicture(db: Executor, storeId: number, png: Buffer): 
   return true;
 }
 
+/** The day's card alerts: how many, then the first cards with member, balance and reason. */
+async function notifyCardDigest(tx: Executor, e: Extract<EngineEvent, { type: 'cards.digest' }>) {
+  if (!(await storeWebhookUrl(tx, e.storeId))) return;
+  const lines = [`**会员卡提醒（${e.date}）**`, `> 共 ${e.total} 张会员卡需要关注`];
+  for (const r of e.rows) {
+    lines.push(
+      `> ${clean(r.memberName)} ${r.mobile}：${clean(r.cardName)}，余额 ${amountText(r.bigType, r.balance)}，${r.reasons}`,
+    );
+  }
+  if (e.total > e.rows.length) lines.push(`> 其余 ${e.total - e.rows.length} 张请在后台「会员提醒」查看`);
+  await enqueue(tx, e.storeId, WECOM_TOPIC, `digest:${e.date}`, markdown(lines));
+}
+
 /** The engine-event listener: queues the store message each change calls for. */
 export async function announce(tx: Executor, e: EngineEvent): Promise<void> {
   switch (e.type) {
@@ -137,5 +153,7 @@ export async function announce(tx: Executor, e: EngineEvent): Promise<void> {
       return notifySessionDeleted(tx, e.storeId, e);
     case 'room.created':
       return notifyRoomCreated(tx, e.storeId, e.timetableId, e.info);
+    case 'cards.digest':
+      return notifyCardDigest(tx, e);
   }
 }

@@ -278,3 +278,25 @@ export async function membersNotSeenSince(ex: Executor, storeId: number, since: 
     .limit(1000)
     .execute();
 }
+
+/** Stores with a value for a store setting (the daily digest's schedule), with their time zone. */
+export function storesWithSetting(ex: Executor, key: string) {
+  return ex
+    .selectFrom('storeSetting as s')
+    .innerJoin('store as st', 'st.id', 's.storeId')
+    .where('s.key', '=', key)
+    .select(['s.storeId', 's.value', 'st.timezone'])
+    .orderBy('s.storeId')
+    .execute();
+}
+
+/** Claims a store's once-a-day job for a date: true for the one caller that inserted the key. */
+export async function claimDailyJob(ex: Executor, storeId: number, kind: string, date: string, at: number) {
+  const rows = await ex
+    .insertInto('dailyJob')
+    .values({ storeId, kind, date, createdAt: at })
+    .onConflict((oc) => oc.columns(['storeId', 'kind', 'date']).doNothing())
+    .returning('storeId')
+    .execute();
+  return rows.length === 1;
+}

@@ -1,5 +1,6 @@
 import type { cardAlertList, inactiveMemberList, ParsedReqOf, ResOf, reportOverview } from '@studio/contract';
 import { BIG_TYPE_COUNT } from '@studio/contract';
+import type { Executor } from '../../db/index.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { addDays, localDateTime, weekday } from '../../lib/time.ts';
 import { isExpiredAt } from '../card/rules.ts';
@@ -95,11 +96,20 @@ export async function byDay(ctx: CallCtx, input: RangeInput) {
 }
 
 /** Cards to look after: expiring within `days`, count cards at or below `minCount`, money cards below `minMoney`. */
-export async function cardAlerts(ctx: CallCtx, input: ParsedReqOf<typeof cardAlertList>) {
-  const at = now(ctx);
+export function cardAlerts(ctx: CallCtx, input: ParsedReqOf<typeof cardAlertList>) {
+  return cardsToAlert(ctx.db, ctx.store.id, now(ctx), input);
+}
+
+/** The card alerts of a store at store-local time `at` (the list and the daily digest). */
+export async function cardsToAlert(
+  db: Executor,
+  storeId: number,
+  at: string,
+  input: ParsedReqOf<typeof cardAlertList>,
+): Promise<ResOf<typeof cardAlertList>> {
   const until = `${addDays(at.slice(0, 10), input.days)} 23:59:59`;
   const out: ResOf<typeof cardAlertList> = [];
-  for (const c of await repo.unfrozenCards(ctx.db, ctx.store.id)) {
+  for (const c of await repo.unfrozenCards(db, storeId)) {
     if (isExpiredAt(c, c, at)) continue;
     const balance = c.totalCount - c.usedCount;
     const reasons: ResOf<typeof cardAlertList>[number]['reasons'] = [];

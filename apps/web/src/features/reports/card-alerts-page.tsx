@@ -6,6 +6,7 @@ import { Link } from 'react-router-dom';
 import { amountText, toFen, yuan } from '../../shared/format.ts';
 import { downloadSheet } from '../../shared/xlsx.ts';
 import { useCardAlerts, type AlertFilter } from './hooks.ts';
+import { DigestSetting } from './digest-setting.tsx';
 import { InactiveMembers } from './inactive-members.tsx';
 
 type AlertRow = ResOf<typeof cardAlertList>[number];
@@ -20,7 +21,7 @@ const expiryText = (r: AlertRow) => (r.expireTime ? r.expireTime.slice(0, 10) : 
 
 /** Cards about to expire or running low, each with a link to its member. */
 function CardAlerts() {
-  const [filter, setFilter] = useState<AlertFilter>({ days: 30, minCount: 2, minMoney: 10_000 });
+  const [filter, setFilter] = useState<Required<AlertFilter>>({ days: 30, minCount: 2, minMoney: 10_000 });
   const [search, setSearch] = useState('');
   const q = useCardAlerts(filter);
   const rows = (q.data ?? []).filter(
@@ -119,6 +120,7 @@ function CardAlerts() {
           },
         ]}
       />
+      <DigestSetting filter={filter} />
     </>
   );
 }

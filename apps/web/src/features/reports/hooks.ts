@@ -2,6 +2,9 @@
 import {
   cardAlertList,
   inactiveMemberList,
+  queryAlertDigest,
+  updateAlertDigest,
+  type AlertDigest,
   reportByCourse,
   reportByDay,
   reportBySlot,
@@ -10,6 +13,7 @@ import {
   type ReqOf,
 } from '@studio/contract';
 import { useQuery } from '@tanstack/react-query';
+import { useWrite } from '../../shared/use-write.ts';
 import { call } from '../../api/client.ts';
 import { keys } from '../../shared/query-keys.ts';
 
@@ -51,4 +55,13 @@ export function useInactiveMembers(days: number) {
     queryFn: () => call(inactiveMemberList, { days }),
     placeholderData: (p) => p,
   });
+}
+
+/** The daily digest's setting (sent to the store's WeCom robot). */
+export function useAlertDigest() {
+  return useQuery({ queryKey: keys.reports.of('digest', {}), queryFn: () => call(queryAlertDigest, {}) });
+}
+
+export function useSaveAlertDigest() {
+  return useWrite((d: AlertDigest) => call(updateAlertDigest, d), { success: '保存成功', changes: 'alertDigest' });
 }
