@@ -290,6 +290,20 @@ export const basePayloads: Record<string, BasePayload> = {
   [`${STORE}/update/store/booking/setting`]: {
     body: (w) => ({ deductionMode: 0, onlineDefault: 0, timezone: 'Asia/Shanghai', storeName: w.storeName }),
   },
+
+  // today, reports, alerts
+  [`${STORE}/query/today`]: { body: () => ({ date: '2031-03-04' }) },
+  [`${STORE}/query/report/overview`]: { body: () => ({ fromDate: '2031-03-01', toDate: '2031-03-31' }) },
+  [`${STORE}/query/report/by/course`]: { body: () => ({ fromDate: '2031-03-01', toDate: '2031-03-31' }) },
+  [`${STORE}/query/report/by/teacher`]: { body: () => ({ fromDate: '2031-03-01', toDate: '2031-03-31' }) },
+  [`${STORE}/query/report/by/slot`]: { body: () => ({ fromDate: '2031-03-01', toDate: '2031-03-31' }) },
+  [`${STORE}/query/report/by/day`]: { body: () => ({ fromDate: '2031-03-01', toDate: '2031-03-31' }) },
+  [`${STORE}/query/card/alert/list`]: { body: () => ({ days: 30, minCount: 2, minMoney: 10000 }) },
+  [`${STORE}/query/member/inactive/list`]: { body: () => ({ days: 30 }) },
+  [`${STORE}/query/card/alert/digest`]: { body: () => ({}) },
+  [`${STORE}/update/card/alert/digest`]: {
+    body: () => ({ enabled: 0, time: '09:00', days: 30, minCount: 2, minMoney: 10000 }),
+  },
 };
 
 /** Sets the value at a dotted path (`students.mcId` sets `mcId` of every item of `students`). */
