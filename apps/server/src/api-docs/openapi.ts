@@ -22,6 +22,7 @@ const GROUPS: readonly [string, string, readonly CallDef[]][] = [
     '模块状态、门店信息、消息设置、Logo、功能列表、预约设置、首次初始化',
     [...contract.moduleCalls, ...contract.storeSettingCalls, ...contract.storeAdminCalls],
   ],
+  ['预约规则', '开放与截止预约、免费取消、迟到取消、候补、爽约', contract.policyCalls],
   ['今日', '当天每节课的人数和名单', contract.todayCalls],
   ['数据报表与提醒', '总览、按课程、按老师、按时段、每日趋势、会员卡提醒、久未到店、每日推送', contract.reportCalls],
 ];

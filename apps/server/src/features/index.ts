@@ -5,6 +5,7 @@ import { batchFeature } from './batch/index.ts';
 import { messagingFeature } from './messaging/index.ts';
 import { messagingHandlers } from './messaging/public.ts';
 import { onlineFeature } from './online/index.ts';
+import { policyFeature } from './policy/index.ts';
 import { meetingHandlers } from './online/public.ts';
 import { referenceFeature } from './reference/index.ts';
 import { reportsFeature } from './reports/index.ts';
@@ -23,6 +24,7 @@ export const features: Feature[] = [
   storeAdminFeature,
   reportsFeature,
   todayFeature,
+  policyFeature,
 ];
 
 /** Every outbox topic the app queues, with its handler (main.ts and the tests' workers use them). */

@@ -291,6 +291,10 @@ export const basePayloads: Record<string, BasePayload> = {
     body: (w) => ({ deductionMode: 0, onlineDefault: 0, timezone: 'Asia/Shanghai', storeName: w.storeName }),
   },
 
+  // booking policy
+  [`${STORE}/query/booking/policy`]: { body: () => ({}) },
+  [`${STORE}/update/booking/policy`]: { body: () => ({ openDaysBefore: 7, lateCancel: 'forfeit' }) },
+
   // today, reports, alerts
   [`${STORE}/query/today`]: { body: () => ({ date: '2031-03-04' }) },
   [`${STORE}/query/report/overview`]: { body: () => ({ fromDate: '2031-03-01', toDate: '2031-03-31' }) },

@@ -24,6 +24,7 @@ export const invalidates = {
   storeSetting: [keys.storeSetting.all],
   messagingSetting: [keys.messagingSetting],
   storeFunctions: [keys.storeFunctions],
+  bookingPolicy: [keys.bookingPolicy],
   /** The daily card-alert digest setting. */
   alertDigest: [keys.reports.all],
 } as const satisfies Record<string, readonly QueryKey[]>;

@@ -78,6 +78,7 @@ export const keys = {
     one: (cardId: number) => ['card-ledger', cardId],
   },
   weeklyTemplate: ['weekly-template'],
+  bookingPolicy: ['booking-policy'],
   /** The desk's day: classes with rosters, by date. */
   today: {
     all: ['today'],

@@ -3,6 +3,7 @@ import { authCalls } from './auth.ts';
 import { batchCalls } from './batch.ts';
 import { onlineCalls } from './online.ts';
 import { referenceCalls } from './reference/index.ts';
+import { policyCalls } from './policy.ts';
 import { reportCalls } from './reports.ts';
 import { storeAdminCalls } from './store-admin.ts';
 import { timetableCalls } from './timetable.ts';
@@ -12,6 +13,7 @@ export * from './auth.ts';
 export * from './batch.ts';
 export * from './online.ts';
 export * from './reference/index.ts';
+export * from './policy.ts';
 export * from './reports.ts';
 export * from './store-admin.ts';
 export * from './timetable.ts';
@@ -27,4 +29,5 @@ export const allCalls: readonly CallDef[] = [
   ...storeAdminCalls,
   ...reportCalls,
   ...todayCalls,
+  ...policyCalls,
 ];

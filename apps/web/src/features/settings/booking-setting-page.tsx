@@ -9,6 +9,7 @@ import { Alert, App, Button, Card, Form, Input, Radio, Select, Skeleton, Switch 
 import { ApiError } from '../../api/client.ts';
 import { deductModeText } from '../../shared/format.ts';
 import { timeZoneOptions } from '../../shared/timezones.ts';
+import { PolicyCard } from './policy-card.tsx';
 import { useBookingSetting, useSaveBookingSetting, type BookingSettingFields } from './hooks.ts';
 
 interface Values {
@@ -28,7 +29,12 @@ export default function BookingSettingPage() {
       </Card>
     );
   }
-  return <SettingForm setting={q.data} />;
+  return (
+    <>
+      <SettingForm setting={q.data} />
+      <PolicyCard />
+    </>
+  );
 }
 
 function SettingForm({ setting }: { setting: BookingSetting }) {

@@ -1,0 +1,51 @@
+import { PolicyMsg, type BookingPolicy } from '@studio/contract';
+import { addDays, addMinutes } from '../../lib/time.ts';
+
+/** Store-local `YYYY-MM-DD HH:mm:ss` times of a session and of now. */
+export interface When {
+  startTime: string;
+  now: string;
+}
+
+/**
+ * Why the booking window keeps a booking out at `now`, or null when it is open: not yet open
+ * (`openDaysBefore` days before the start) or already closed (`closeMinutesBefore` before it).
+ * Members are refused with the reason; staff book anyway, the reason recorded as an override.
+ */
+export function bookingWindowReason(p: BookingPolicy, w: When): string | null {
+  if (p.openDaysBefore > 0 && w.now < opensAt(p, w.startTime)) return PolicyMsg.notOpenYet(p.openDaysBefore);
+  if (w.now > addMinutes(w.startTime, -p.closeMinutesBefore)) return PolicyMsg.closed(p.closeMinutesBefore);
+  return null;
+}
+
+/** When booking a class opens: `openDaysBefore` whole days before its start time. */
+export const opensAt = (p: BookingPolicy, startTime: string) =>
+  `${addDays(startTime.slice(0, 10), -p.openDaysBefore)} ${startTime.slice(11)}`;
+
+/**
+ * What a cancel at `now` is: free until `cancelMinutesBefore` before the start, then late: refused,
+ * or allowed keeping the deduction (forfeit), as the policy says.
+ */
+export function cancelKind(p: BookingPolicy, w: When): 'free' | 'forfeit' | 'refused' {
+  if (w.now <= addMinutes(w.startTime, -p.cancelMinutesBefore)) return 'free';
+  return p.lateCancel === 'forfeit' ? 'forfeit' : 'refused';
+}
+
+/** No promotion from the waitlist at or after the cutoff before the start. */
+export const waitlistOpen = (p: BookingPolicy, w: When) =>
+  p.waitlist === 1 && w.now < addMinutes(w.startTime, -p.waitlistCutoffMinutes);
+
+/**
+ * Until when (store-local) a member is suspended from booking online, given the start times of their
+ * no-shows, or null. `noShowLimit` no-shows within 30 days before `now` suspend for
+ * `noShowSuspendDays` days from the last of them.
+ */
+export function suspendedUntil(p: BookingPolicy, noShowStarts: string[], now: string): string | null {
+  if (!p.noShowLimit || !p.noShowSuspendDays) return null;
+  const since = `${addDays(now.slice(0, 10), -30)} ${now.slice(11)}`;
+  const recent = noShowStarts.filter((t) => t >= since && t <= now).sort();
+  if (recent.length < p.noShowLimit) return null;
+  const last = recent[recent.length - 1];
+  const until = `${addDays(last.slice(0, 10), p.noShowSuspendDays)} ${last.slice(11)}`;
+  return until > now ? until : null;
+}

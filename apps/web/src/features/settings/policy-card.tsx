@@ -1,0 +1,68 @@
+import { PolicyMsg, type BookingPolicy } from '@studio/contract';
+import { Button, Card, Form, InputNumber, Radio, Skeleton, Space, Typography } from 'antd';
+import { useBookingPolicy, useSaveBookingPolicy } from './policy-hooks.ts';
+
+/** The fields of the policy this screen edits: the booking window and cancels (members are held to them). */
+type Values = Pick<BookingPolicy, 'openDaysBefore' | 'closeMinutesBefore' | 'cancelMinutesBefore' | 'lateCancel'>;
+
+const whole = (msg: string) => [{ required: true, message: msg }];
+
+function Minutes({ name, before, after, msg }: { name: keyof Values; before: string; after: string; msg: string }) {
+  return (
+    <Space>
+      <span>{before}</span>
+      <Form.Item name={name} noStyle rules={whole(msg)}>
+        <InputNumber min={0} precision={0} style={{ width: 100 }} aria-label={`${before}${after}`} />
+      </Form.Item>
+      <span>{after}</span>
+    </Space>
+  );
+}
+
+/** 预约规则: when members may book and cancel from their phones (staff are not held to it). */
+export function PolicyCard() {
+  const q = useBookingPolicy();
+  const save = useSaveBookingPolicy();
+  const [form] = Form.useForm<Values>();
+  return (
+    <Card title="预约规则" style={{ marginTop: 16 }} data-testid="policy-card">
+      {!q.data ? (
+        <Skeleton active />
+      ) : (
+        <Form<Values>
+          form={form}
+          labelCol={{ span: 4 }}
+          wrapperCol={{ span: 16 }}
+          initialValues={q.data}
+          onFinish={(v) => void save.run(v)}
+        >
+          <Typography.Paragraph type="secondary" style={{ marginLeft: '16.6%' }}>
+            会员在手机上预约和取消时按这些规则执行；前台代约、代取消不受限制，超出规则时会提示并记录。
+          </Typography.Paragraph>
+          <Form.Item label="开放预约" extra="填 0 表示不限制，排好课即可预约">
+            <Minutes name="openDaysBefore" before="开课前" after="天开放预约" msg={PolicyMsg.days} />
+          </Form.Item>
+          <Form.Item label="截止预约" extra="填 0 表示开课前都可以预约">
+            <Minutes name="closeMinutesBefore" before="开课前" after="分钟停止预约" msg={PolicyMsg.minutes} />
+          </Form.Item>
+          <Form.Item label="免费取消" extra="在此之前取消，退回扣除的次数或金额">
+            <Minutes name="cancelMinutesBefore" before="开课前" after="分钟之前可免费取消" msg={PolicyMsg.minutes} />
+          </Form.Item>
+          <Form.Item label="超过免费取消时间" name="lateCancel" rules={whole(PolicyMsg.lateCancel)}>
+            <Radio.Group
+              options={[
+                { value: 'refuse', label: '不允许会员取消' },
+                { value: 'forfeit', label: '允许取消，但不退回扣费' },
+              ]}
+            />
+          </Form.Item>
+          <Form.Item wrapperCol={{ offset: 4 }}>
+            <Button type="primary" htmlType="submit" loading={save.loading}>
+              保存预约规则
+            </Button>
+          </Form.Item>
+        </Form>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,35 @@
+import { expect, it } from 'vitest';
+import { describeBrowser, shot } from './harness.ts';
+
+describeBrowser('预约规则 on 预约设置', (env) => {
+  it('edits the booking window and the cancel rule, validating before it saves', async () => {
+    const { page, api, server } = env();
+    await page.goto(`${server.url}/course_setting/course_setting`);
+    const card = page.getByTestId('policy-card');
+    const open = card.getByLabel('开课前天开放预约');
+    await open.waitFor();
+    // An empty field is refused on the page with the server's own message.
+    await open.fill('');
+    await card.getByRole('button', { name: '保存预约规则' }).click();
+    await card.getByText('请填写不小于0的整数天数').waitFor();
+    expect((await api.ok('query/booking/policy', {})).openDaysBefore).toBe(0);
+
+    await open.fill('7');
+    await card.getByLabel('开课前分钟停止预约').fill('30');
+    await card.getByLabel('开课前分钟之前可免费取消').fill('120');
+    await card.getByText('允许取消，但不退回扣费').click();
+    await shot(page, 'policy');
+    await card.getByRole('button', { name: '保存预约规则' }).click();
+    await page.locator('.ant-message-notice', { hasText: '操作成功' }).waitFor();
+    expect(await api.ok('query/booking/policy', {})).toMatchObject({
+      openDaysBefore: 7,
+      closeMinutesBefore: 30,
+      cancelMinutesBefore: 120,
+      lateCancel: 'forfeit',
+      waitlist: 0,
+    });
+    // Shown as saved after a reload.
+    await page.reload();
+    expect(await page.getByTestId('policy-card').getByLabel('开课前天开放预约').inputValue()).toBe('7');
+  });
+});

@@ -1,0 +1,92 @@
+// The store's booking policy (预约规则): booking window, free-cancel time, late cancels, waitlist,
+// no-shows (server: features/policy). Members are held to it; staff are not (their overrides are
+// recorded).
+import { z } from 'zod';
+import { defineCall, STORE_API } from '../define.ts';
+
+export const PolicyMsg = {
+  minutes: '请填写不小于0的整数分钟',
+  days: '请填写不小于0的整数天数',
+  count: '请填写不小于0的整数次数',
+  lateCancel: '请选择开课前取消截止后的处理方式',
+  noShow: '请选择未签到的处理方式',
+  waitlist: '请选择是否开启候补',
+  /** A member booking before the window opens. */
+  notOpenYet: (days: number) => `该课程开课前${days}天开放预约，请稍后再来`,
+  /** A member booking after the window closed. */
+  closed: (minutes: number) => `开课前${minutes}分钟停止预约`,
+  /** A member cancelling after the free-cancel time when late cancels are refused. */
+  lateCancelRefused: (minutes: number) => `开课前${minutes}分钟内不能取消预约，请联系前台`,
+  suspended: (until: string) => `因多次预约未到，${until}前不能在线预约，请联系前台`,
+} as const;
+
+const zMinutes = (max = 7 * 24 * 60) =>
+  z
+    .number({ error: PolicyMsg.minutes })
+    .int({ error: PolicyMsg.minutes })
+    .min(0, { error: PolicyMsg.minutes })
+    .max(max, { error: `最多${max}分钟` });
+const zDays = (max = 365) =>
+  z
+    .number({ error: PolicyMsg.days })
+    .int({ error: PolicyMsg.days })
+    .min(0, { error: PolicyMsg.days })
+    .max(max, { error: `最多${max}天` });
+
+export const zBookingPolicy = z.object({
+  /** Booking opens this many days before the start; 0 = no limit. */
+  openDaysBefore: zDays(),
+  /** Members' booking closes this many minutes before the start; 0 = until the start. */
+  closeMinutesBefore: zMinutes(),
+  /** Members may cancel free of charge until this many minutes before the start. */
+  cancelMinutesBefore: zMinutes(),
+  /** After the free-cancel time: refuse the cancel, or allow it keeping the deduction. */
+  lateCancel: z.enum(['refuse', 'forfeit'], { error: PolicyMsg.lateCancel }),
+  waitlist: z.union([z.literal(0), z.literal(1)], { error: PolicyMsg.waitlist }),
+  /** No promotion from the waitlist closer than this to the start. */
+  waitlistCutoffMinutes: zMinutes(),
+  /** A pending not signed in by the end (mode 1): nothing, or charged as a no-show. */
+  noShow: z.enum(['none', 'forfeit'], { error: PolicyMsg.noShow }),
+  /** After this many no-shows in 30 days a member cannot book online ... */
+  noShowLimit: z
+    .number({ error: PolicyMsg.count })
+    .int({ error: PolicyMsg.count })
+    .min(0, { error: PolicyMsg.count })
+    .max(100),
+  /** ... for this many days; 0 = off. */
+  noShowSuspendDays: zDays(),
+});
+export type BookingPolicy = z.infer<typeof zBookingPolicy>;
+
+/** What a store that never opens the page gets: today's behaviour, nothing limited. */
+export const DEFAULT_POLICY: BookingPolicy = {
+  openDaysBefore: 0,
+  closeMinutesBefore: 0,
+  cancelMinutesBefore: 0,
+  lateCancel: 'refuse',
+  waitlist: 0,
+  waitlistCutoffMinutes: 0,
+  noShow: 'none',
+  noShowLimit: 0,
+  noShowSuspendDays: 0,
+};
+
+export const queryBookingPolicy = defineCall({
+  path: `${STORE_API}/query/booking/policy`,
+  auth: 'store',
+  req: z.object({}).loose(),
+  res: zBookingPolicy,
+  summary: '预约规则：开放预约、截止预约、免费取消、迟到取消、候补、爽约',
+  example: {},
+});
+
+export const updateBookingPolicy = defineCall({
+  path: `${STORE_API}/update/booking/policy`,
+  auth: 'store',
+  req: zBookingPolicy.partial(),
+  res: z.null(),
+  summary: '修改预约规则（只改传入的字段）',
+  example: { openDaysBefore: 7, cancelMinutesBefore: 120, lateCancel: 'forfeit' },
+});
+
+export const policyCalls = [queryBookingPolicy, updateBookingPolicy];
