@@ -57,3 +57,9 @@ export const MAX_RANGE_DAYS = 62;
 /** Largest integer accepted in any count or money field (fen): 100 million yuan. */
 export const MAX_AMOUNT = 10_000_000_000;
 export const MAX_COUNT = 100_000;
+
+/** How the desk took (or paid back) money for a card sale, top-up or refund (records, not processing). */
+export const PAY_METHODS = { cash: '现金', wechat: '微信', alipay: '支付宝', card: '银行卡', other: '其他' } as const;
+export type PayMethod = keyof typeof PAY_METHODS;
+/** Card payment kinds: a sale (issue), a top-up, money paid back. */
+export const PAYMENT_KINDS = { sale: '售卡', topup: '充值', refund: '退款' } as const;

@@ -12,7 +12,11 @@ const GROUPS: readonly [string, string, readonly CallDef[]][] = [
   ['批量操作', '批量排课、周课表、安插固定学员、复制、批量删除、批量导出', contract.batchCalls],
   ['在线教室', '在线教室、会议设置、发送周课表图', contract.onlineCalls],
   ['会员', '会员的查询和维护、会员的预约', contract.memberCalls],
-  ['卡种与会员卡', '卡种、发卡、冻结、充值、到期日期、流水', contract.cardCalls],
+  [
+    '卡种与会员卡',
+    '卡种、发卡（收款）、冻结、充值（收款）、退卡与退回充值、到期日期、流水、收款记录',
+    contract.cardCalls,
+  ],
   ['老师', '老师的查询和维护', contract.teacherCalls],
   ['场地', '场地树的查询和维护（接口中称 area）', contract.areaCalls],
   ['教材', '教材、章节、课时（接口中称 material / book）', contract.materialCalls],

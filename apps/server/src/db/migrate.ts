@@ -8,6 +8,7 @@ import { versionOncePerTx } from './migrations/20261122_0201_version_once_per_tx
 import { sessionRowVersions } from './migrations/20261123_0202_session_row_versions.ts';
 import { loginCounter } from './migrations/20261123_0600_login_counter.ts';
 import { cardPayment } from './migrations/20261124_1100_card_payment.ts';
+import { cardSales } from './migrations/20261124_1150_card_sales.ts';
 
 /** Timestamped migrations, in order. Never edit one that has landed: add a new one. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -19,6 +20,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '20261123_0202_session_row_versions': sessionRowVersions(dialect),
     '20261123_0600_login_counter': loginCounter(dialect),
     '20261124_1100_card_payment': cardPayment(dialect),
+    '20261124_1150_card_sales': cardSales(dialect),
   };
 }
 

@@ -82,6 +82,8 @@ export interface CardProductTable {
   perCount: number;
   price: number;
   validDays: number | null;
+  /** Default balance the issue form starts from: a count, or fen (migration 1150). */
+  totalCount: number | null;
   enabled: number;
   deleted: number;
 }
@@ -140,12 +142,14 @@ export interface MemberCardTable {
   expireTime: string | null;
   frozen: number;
   createdAt: string;
+  /** Set when the card was refunded whole (migration 1150): it books nothing any more. */
+  refundedAt: string | null;
 }
 export interface CardLedgerTable {
   id: Generated<number>;
   storeId: number;
   memberCardId: number;
-  /** issue | topup | deduct | refund | adjust */
+  /** issue | topup | deduct | refund | adjust | card_refund (card refunded whole) | topup_refund */
   kind: string;
   /** Change of usedCount (deduct > 0, refund < 0) or of totalCount (issue, topup > 0). */
   amount: number;
@@ -169,6 +173,8 @@ export interface CardPaymentTable {
   staffId: number | null;
   remark: string | null;
   createdAt: string;
+  /** For a top-up refund: the ledger id of the top-up it pays back (unique: once). */
+  refundOf: number | null;
 }
 /** A once-a-day job of a store claimed for a local date (migration 1100). */
 export interface DailyJobTable {

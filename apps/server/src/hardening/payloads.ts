@@ -75,6 +75,11 @@ export const basePayloads: Record<string, BasePayload> = {
   },
   [`${STORE}/update/member/card/status`]: { body: (w) => ({ id: w.memberCard, frozen: 1 }), ids: { id: 'memberCard' } },
   [`${STORE}/update/member/card/topup`]: { body: (w) => ({ id: w.memberCard, amount: 1 }), ids: { id: 'memberCard' } },
+  [`${STORE}/refund/member/card`]: {
+    body: (w) => ({ id: w.memberCard, topupId: w.topup, amount: 5000, method: 'cash', remark: '退回充值' }),
+    ids: { id: 'memberCard', topupId: 'topup' },
+  },
+  [`${STORE}/query/member/payments`]: { body: (w) => ({ mid: w.member }), ids: { mid: 'member' } },
   [`${STORE}/update/member/card/expire`]: {
     body: (w) => ({ id: w.memberCard, expireTime: '2032-01-01' }),
     ids: { id: 'memberCard' },

@@ -24,6 +24,8 @@ export interface World {
   pending: number;
   /** A weekly template row with one fixed student. */
   fix: number;
+  /** A top-up of `memberCard` (its ledger entry), paid in cash. */
+  topup: number;
   /** Every name and mobile of the rows above (to look for leaks). */
   secrets: string[];
 }
@@ -94,6 +96,25 @@ export async function makeWorld(f: Factory, tag: string): Promise<World> {
     member2: member2.id,
     memberCard2: card2.id,
   };
+  const topup = await db
+    .insertInto('cardLedger')
+    .values({ storeId, memberCardId: card.id, kind: 'topup', amount: 5, createdAt: '2026-01-01 08:00:00' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db.updateTable('memberCard').set({ totalCount: 25 }).where('id', '=', card.id).execute();
+  await db
+    .insertInto('cardPayment')
+    .values({
+      storeId,
+      memberCardId: card.id,
+      ledgerId: topup.id,
+      kind: 'topup',
+      amount: 5000,
+      method: 'cash',
+      createdAt: '2026-01-01 08:00:00',
+    })
+    .execute();
+  w.topup = topup.id;
   w.session = await session(db, storeId, w, START, END);
   w.emptySession = await session(db, storeId, w, '2031-03-04 09:00:00', '2031-03-04 10:00:00');
 

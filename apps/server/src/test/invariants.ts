@@ -23,6 +23,7 @@ function sumBy(rows: { id: number | null; n: number | string | null }[]): Map<nu
  *   amounts add up to the usedCount of its live reservations (usedCount itself may be higher: cards
  *   can be issued partly used); for every reservation its ledger adds up to its usedCount while it
  *   is live and to 0 once cancelled (so a refund happened exactly once).
+ * - sales: a card issued through the desk has totalCount = issue + top-ups - card/top-up refunds.
  * - history: every reservation and pending has a booking row; every cancelled one a cancel row.
  */
 export async function checkInvariants(db: Db, storeId?: number): Promise<string[]> {
@@ -90,8 +91,27 @@ export async function checkInvariants(db: Db, storeId?: number): Promise<string[
       'storeId',
     ).execute(),
   );
+  // Cards issued through the desk (they have an `issue` entry): the balance's total is the issue
+  // plus top-ups less what card and top-up refunds took out, so no sale or refund is missing or doubled.
+  const totals = await scoped(
+    db
+      .selectFrom('cardLedger')
+      .select((eb) => [
+        'memberCardId as id',
+        eb.fn.sum<number>('amount').as('n'),
+        eb.fn.sum<number>(eb.case().when('kind', '=', 'issue').then(1).else(0).end()).as('issued'),
+      ])
+      .where('kind', 'in', ['issue', 'topup', 'card_refund', 'topup_refund'])
+      .groupBy('memberCardId'),
+    'storeId',
+  ).execute();
+  const issuedTotal = new Map(totals.filter((t) => Number(t.issued) > 0).map((t) => [t.id, Number(t.n)]));
   for (const c of cards) {
     const used = Number(c.usedCount);
+    const issued = issuedTotal.get(c.id);
+    if (issued !== undefined && issued !== Number(c.totalCount)) {
+      out.push(`card ${c.id}: totalCount ${c.totalCount} != issue + top-ups - refunds ${issued}`);
+    }
     const total = Number(c.totalCount);
     if (used < 0 || used > total) out.push(`card ${c.id}: usedCount ${used} outside 0..${total}`);
     const live = liveUsed.get(c.id) ?? 0;

@@ -216,7 +216,10 @@ export async function fillByTeacher(ex: Executor, r: Range) {
   return rows.map((x) => ({ teacherId: x.teacherId, teacherName: x.teacherName, ...fill(x) }));
 }
 
-/** The store's cards that are not frozen, with product and holder (card alerts filter them by the card rules). */
+/**
+ * The store's cards that are neither frozen nor refunded, with product and holder (card alerts
+ * filter them by the card rules).
+ */
 export function unfrozenCards(ex: Executor, storeId: number) {
   return ex
     .selectFrom('memberCard as mc')
@@ -224,6 +227,7 @@ export function unfrozenCards(ex: Executor, storeId: number) {
     .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
     .where('mc.storeId', '=', storeId)
     .where('mc.frozen', '=', 0)
+    .where('mc.refundedAt', 'is', null)
     .select([
       'mc.id',
       'mc.totalCount',

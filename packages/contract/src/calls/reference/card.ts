@@ -1,9 +1,31 @@
 // Card products and the member cards issued from them (server: features/reference/card).
 import { z } from 'zod';
 import { zDate, zEmpty, zFlag, zId, zName } from '../../common.ts';
-import { MAX_AMOUNT } from '../../constants.ts';
+import { MAX_AMOUNT, PAY_METHODS, type PayMethod } from '../../constants.ts';
 import { defineCall, fails, STORE_API } from '../../define.ts';
-import { RefMsg, zAmount, zIdList } from './shared.ts';
+import { RefMsg, zAmount, zIdList, zNullableText } from './shared.ts';
+
+/** Messages of card sales, top-ups and refunds. */
+export const CardMsg = {
+  payMethod: '请选择收款方式',
+  validDays: '有效天数应在1到3650之间',
+  refunded: '该卡已退卡，不能再操作',
+  refundUsed: '该卡已有消费或预约，不能整卡退款；可以只退回某笔充值',
+  topupRefunded: '这笔充值已经退过款了',
+  topupBalance: '卡内余额不足以退回这笔充值',
+  notTopup: '只能退回充值记录',
+  refundTooMuch: '退款金额不能超过这笔收款',
+  changed: '会员卡刚刚有变动，请刷新后重试',
+} as const;
+
+const zPayMethod = z.enum(Object.keys(PAY_METHODS) as [PayMethod, ...PayMethod[]], { error: CardMsg.payMethod });
+/** Money taken at the desk (fen), how, and a remark. A record, not payment processing. */
+export const zPayment = z.object({
+  amount: zAmount('收款金额', MAX_AMOUNT),
+  method: zPayMethod,
+  remark: zNullableText(200),
+});
+export type Payment = z.infer<typeof zPayment>;
 
 /** Largest charge per person per class (a count, or fen: 100 万元). */
 const MAX_PER_COUNT = 100_000_000;
@@ -19,6 +41,8 @@ export const zMemberCardRow = z.object({
   usedCount: z.number(),
   expireTime: z.string().nullable(),
   frozen: z.number(),
+  /** When the card was refunded whole (it books nothing and takes no top-up since), else null. */
+  refundedAt: z.string().nullable(),
 });
 export type MemberCardRow = z.infer<typeof zMemberCardRow>;
 
@@ -29,6 +53,10 @@ export const zCardProduct = z.object({
   cardType: z.number(),
   perCount: z.number(),
   price: z.number(),
+  /** What the issue form starts from: a count, or fen; null = nothing to prefill. */
+  totalCount: z.number().nullable(),
+  /** Days a card of this product is valid from its issue; null = the desk picks the date. */
+  validDays: z.number().nullable(),
   enabled: z.number(),
   courses: z.array(z.object({ id: z.number(), name: z.string() })),
 });
@@ -39,6 +67,16 @@ const zProductFields = {
   cardType: z.union([z.literal(1), z.literal(2)], { error: '有效期类型只能是1（有期限）或2（永久有效）' }),
   perCount: zAmount('每次扣除数量', MAX_PER_COUNT),
   price: zAmount('价格', MAX_AMOUNT),
+  totalCount: zAmount('默认卡内数量', MAX_AMOUNT)
+    .nullish()
+    .transform((v) => v ?? null),
+  validDays: z
+    .number({ error: CardMsg.validDays })
+    .int(CardMsg.validDays)
+    .min(1, CardMsg.validDays)
+    .max(3650, CardMsg.validDays)
+    .nullish()
+    .transform((v) => v ?? null),
   courseIds: zIdList('课程不正确'),
 };
 
@@ -94,12 +132,20 @@ export const insertMemberCard = defineCall({
     expireTime: zDate()
       .nullish()
       .transform((v) => v ?? null),
+    /** What the member paid for the card (the desk's record; reports count it as money received). */
+    payment: zPayment.optional(),
   }),
   res: z.object({ id: z.number() }),
   idFields: ['mid', 'cardId'],
-  summary: '给会员发卡',
-  example: { mid: 1, cardId: 1, totalCount: 10, expireTime: '2026-12-31' },
-  errors: [...fails.badRequest(RefMsg.expireRequired), ...fails.notFound('会员', '卡种')],
+  summary: '给会员发卡（售卡：可记录收款金额和收款方式）',
+  example: {
+    mid: 1,
+    cardId: 1,
+    totalCount: 10,
+    expireTime: '2026-12-31',
+    payment: { amount: 100000, method: 'wechat', remark: null },
+  },
+  errors: [...fails.badRequest(RefMsg.expireRequired, CardMsg.payMethod), ...fails.notFound('会员', '卡种')],
 });
 
 export const updateMemberCardStatus = defineCall({
@@ -119,12 +165,72 @@ export const topupMemberCard = defineCall({
   req: z.object({
     id: zId('请选择会员卡'),
     amount: z.number({ error: RefMsg.topupAmount }).int(RefMsg.topupAmount).min(1, RefMsg.topupAmount).max(MAX_AMOUNT),
+    /** What the member paid for the top-up. */
+    payment: zPayment.optional(),
   }),
   res: z.null(),
   idFields: ['id'],
-  summary: '会员卡充值（次数或金额，分）',
-  example: { id: 1, amount: 10 },
-  errors: fails.notFound('会员卡'),
+  summary: '会员卡充值（次数或金额，分；可记录收款）',
+  example: { id: 1, amount: 10, payment: { amount: 50000, method: 'cash', remark: null } },
+  errors: [...fails.notFound('会员卡'), ...fails.conflict(CardMsg.refunded)],
+});
+
+export const refundMemberCard = defineCall({
+  path: `${STORE_API}/refund/member/card`,
+  auth: 'store',
+  req: z.object({
+    id: zId('请选择会员卡'),
+    /** The ledger id of a top-up to pay back; absent: refund the whole unused card. */
+    topupId: zId('请选择充值记录').optional(),
+    /** What is paid back to the member (fen), how, and why. */
+    amount: zAmount('退款金额', MAX_AMOUNT),
+    method: zPayMethod,
+    remark: zNullableText(200),
+  }),
+  res: z.null(),
+  idFields: ['id', 'topupId'],
+  summary: '退卡（未使用的整张卡）或退回一笔充值，记录退款金额',
+  example: { id: 1, amount: 100000, method: 'cash', remark: '会员搬家' },
+  errors: [
+    ...fails.badRequest(CardMsg.payMethod),
+    ...fails.notFound('会员卡', '充值记录'),
+    ...fails.conflict(
+      CardMsg.refunded,
+      CardMsg.refundUsed,
+      CardMsg.topupRefunded,
+      CardMsg.topupBalance,
+      CardMsg.notTopup,
+      CardMsg.refundTooMuch,
+      CardMsg.changed,
+    ),
+  ],
+});
+
+export const zPaymentRow = z.object({
+  id: z.number(),
+  memberCardId: z.number(),
+  cardName: z.string(),
+  bigType: z.number(),
+  /** sale | topup | refund */
+  kind: z.string(),
+  /** Fen, positive; a refund is money paid back. */
+  amount: z.number(),
+  method: z.string(),
+  staff: z.string().nullable(),
+  remark: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type PaymentRow = z.infer<typeof zPaymentRow>;
+
+export const memberPayments = defineCall({
+  path: `${STORE_API}/query/member/payments`,
+  auth: 'store',
+  req: z.object({ mid: zId('请选择会员') }),
+  res: z.array(zPaymentRow),
+  idFields: ['mid'],
+  summary: '会员的收款记录（售卡、充值、退款）',
+  example: { mid: 1 },
+  errors: fails.notFound('会员'),
 });
 
 export const updateMemberCardExpire = defineCall({
@@ -152,10 +258,14 @@ export const memberCardLedger = defineCall({
       operator: z.string().nullable(),
       remark: z.string().nullable(),
       createdAt: z.string(),
+      /** The money taken or paid back with this entry (a sale, a top-up, a refund), else null. */
+      payment: z.object({ amount: z.number(), method: z.string() }).nullable(),
+      /** For a top-up: whether it has been paid back already. */
+      refunded: z.boolean(),
     }),
   ),
   idFields: ['id'],
-  summary: '会员卡流水（扣费、退回、充值）',
+  summary: '会员卡流水（发卡、充值、扣费、退回、退款）',
   example: { id: 1 },
   errors: fails.notFound('会员卡'),
 });
@@ -170,4 +280,6 @@ export const cardCalls = [
   topupMemberCard,
   updateMemberCardExpire,
   memberCardLedger,
+  refundMemberCard,
+  memberPayments,
 ] as const;

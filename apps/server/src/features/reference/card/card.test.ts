@@ -14,6 +14,8 @@ describeEachDb('card products', (env) => {
     expect(list.find((p: { id: number }) => p.id === id)).toEqual({
       id,
       ...tenTimes,
+      totalCount: null,
+      validDays: null,
       enabled: 1,
       courses: [{ id: c1.id, name: '瑜伽' }],
     });

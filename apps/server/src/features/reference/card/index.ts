@@ -4,6 +4,8 @@ import {
   insertCardProduct,
   insertMemberCard,
   memberCardLedger,
+  memberPayments,
+  refundMemberCard,
   topupMemberCard,
   updateCardProduct,
   updateMemberCardExpire,
@@ -11,6 +13,7 @@ import {
 } from '@studio/contract';
 import type { Registry } from '../../../lib/feature.ts';
 import { cardLedger, issueCard, setCardExpiry, setCardFrozen, topUpCard } from './member-card-service.ts';
+import { memberPaymentList, refundCard } from './payment-service.ts';
 import { createProduct, editProduct, listProducts, removeProduct } from './product-service.ts';
 
 /** Card products and the cards members hold. */
@@ -21,7 +24,9 @@ export function registerCard(r: Registry): void {
   r.handle(deleteCardProduct, (input, ctx) => removeProduct(ctx, input.id));
   r.handle(insertMemberCard, (input, ctx) => issueCard(ctx, input));
   r.handle(updateMemberCardStatus, (input, ctx) => setCardFrozen(ctx, input.id, input.frozen));
-  r.handle(topupMemberCard, (input, ctx) => topUpCard(ctx, input.id, input.amount));
+  r.handle(topupMemberCard, (input, ctx) => topUpCard(ctx, input.id, input.amount, input.payment));
   r.handle(updateMemberCardExpire, (input, ctx) => setCardExpiry(ctx, input.id, input.expireTime));
   r.handle(memberCardLedger, (input, ctx) => cardLedger(ctx, input.id));
+  r.handle(refundMemberCard, (input, ctx) => refundCard(ctx, input));
+  r.handle(memberPayments, (input, ctx) => memberPaymentList(ctx, input.mid));
 }

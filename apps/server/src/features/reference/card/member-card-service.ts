@@ -1,6 +1,7 @@
-import { CARD_TYPE_NO_EXPIRY, RefMsg } from '@studio/contract';
+import { CARD_TYPE_NO_EXPIRY, CardMsg, RefMsg, type Payment } from '@studio/contract';
+import type { Tx } from '../../../db/index.ts';
 import type { CallCtx } from '../../../lib/context.ts';
-import { badRequest, notFound } from '../../../lib/errors.ts';
+import { badRequest, conflict, notFound } from '../../../lib/errors.ts';
 import { addDays } from '../../../lib/time.ts';
 import { mustFindMember } from '../member/service.ts';
 import { storeNow } from '../shared.ts';
@@ -9,15 +10,46 @@ import { mustFindProduct } from './product-service.ts';
 /** A date `YYYY-MM-DD` as the last second of that day, store-local. */
 const endOfDay = (date: string) => `${date} 23:59:59`;
 
-async function mustFindMemberCard(ctx: CallCtx, id: number) {
+/** A member card of the store, or 404 会员卡不存在. */
+export async function mustFindMemberCard(ctx: CallCtx, id: number) {
   const c = await ctx.db
     .selectFrom('memberCard')
-    .select(['id', 'cardId'])
+    .select(['id', 'cardId', 'memberId', 'totalCount', 'usedCount', 'refundedAt'])
     .where('storeId', '=', ctx.store.id)
     .where('id', '=', id)
     .executeTakeFirst();
   if (!c) throw notFound('会员卡');
+  return { ...c, totalCount: Number(c.totalCount), usedCount: Number(c.usedCount) };
+}
+
+/** A card of the store that has not been refunded: 409 该卡已退卡 otherwise. */
+async function mustFindOpenCard(ctx: CallCtx, id: number) {
+  const c = await mustFindMemberCard(ctx, id);
+  if (c.refundedAt) throw conflict(CardMsg.refunded);
   return c;
+}
+
+/** Records money the desk took (sale, top-up) or paid back (refund) with its ledger entry. */
+export async function recordPayment(
+  tx: Tx,
+  ctx: CallCtx,
+  p: Payment & { memberCardId: number; ledgerId: number; kind: 'sale' | 'topup' | 'refund'; refundOf?: number },
+) {
+  return tx
+    .insertInto('cardPayment')
+    .values({
+      storeId: ctx.store.id,
+      memberCardId: p.memberCardId,
+      ledgerId: p.ledgerId,
+      kind: p.kind,
+      amount: p.amount,
+      method: p.method,
+      staffId: ctx.staff.id,
+      remark: p.remark,
+      createdAt: storeNow(ctx),
+      refundOf: p.refundOf ?? null,
+    })
+    .execute();
 }
 
 /**
@@ -26,7 +58,7 @@ async function mustFindMemberCard(ctx: CallCtx, id: number) {
  */
 export async function issueCard(
   ctx: CallCtx,
-  input: { mid: number; cardId: number; totalCount: number; expireTime: string | null },
+  input: { mid: number; cardId: number; totalCount: number; expireTime: string | null; payment?: Payment },
 ) {
   await mustFindMember(ctx, input.mid);
   const product = await mustFindProduct(ctx, input.cardId);
@@ -54,7 +86,7 @@ export async function issueCard(
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await tx
+    const ledger = await tx
       .insertInto('cardLedger')
       .values({
         storeId,
@@ -62,16 +94,21 @@ export async function issueCard(
         kind: 'issue',
         amount: input.totalCount,
         operatorId: ctx.staff.id,
+        remark: input.payment?.remark ?? null,
         createdAt: now,
       })
-      .execute();
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    if (input.payment) {
+      await recordPayment(tx, ctx, { ...input.payment, memberCardId: card.id, ledgerId: ledger.id, kind: 'sale' });
+    }
     return card;
   });
 }
 
 /** Freezes (1) or unfreezes (0) a member card. */
 export async function setCardFrozen(ctx: CallCtx, id: number, frozen: 0 | 1) {
-  await mustFindMemberCard(ctx, id);
+  await mustFindOpenCard(ctx, id);
   await ctx.db
     .updateTable('memberCard')
     .set({ frozen })
@@ -81,28 +118,43 @@ export async function setCardFrozen(ctx: CallCtx, id: number, frozen: 0 | 1) {
   return null;
 }
 
-/** Adds `amount` to a card's total (in the database, not read-then-write) and writes ledger `topup`. */
-export async function topUpCard(ctx: CallCtx, id: number, amount: number) {
-  await mustFindMemberCard(ctx, id);
+/**
+ * Adds `amount` to a card's total (in the database, not read-then-write, and only while the card
+ * is not refunded), writes ledger `topup` and, when given, the money taken for it.
+ */
+export async function topUpCard(ctx: CallCtx, id: number, amount: number, payment?: Payment) {
+  await mustFindOpenCard(ctx, id);
   const storeId = ctx.store.id;
   await ctx.db.transaction().execute(async (tx) => {
-    await tx
+    const res = await tx
       .updateTable('memberCard')
       .set((eb) => ({ totalCount: eb('totalCount', '+', amount) }))
       .where('storeId', '=', storeId)
       .where('id', '=', id)
-      .execute();
-    await tx
+      .where('refundedAt', 'is', null)
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) === 0) throw conflict(CardMsg.refunded);
+    const ledger = await tx
       .insertInto('cardLedger')
-      .values({ storeId, memberCardId: id, kind: 'topup', amount, operatorId: ctx.staff.id, createdAt: storeNow(ctx) })
-      .execute();
+      .values({
+        storeId,
+        memberCardId: id,
+        kind: 'topup',
+        amount,
+        operatorId: ctx.staff.id,
+        remark: payment?.remark ?? null,
+        createdAt: storeNow(ctx),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    if (payment) await recordPayment(tx, ctx, { ...payment, memberCardId: id, ledgerId: ledger.id, kind: 'topup' });
   });
   return null;
 }
 
 /** Moves a card's expiry to the end of the given day. */
 export async function setCardExpiry(ctx: CallCtx, id: number, date: string) {
-  await mustFindMemberCard(ctx, id);
+  await mustFindOpenCard(ctx, id);
   await ctx.db
     .updateTable('memberCard')
     .set({ expireTime: endOfDay(date) })
@@ -112,12 +164,17 @@ export async function setCardExpiry(ctx: CallCtx, id: number, date: string) {
   return null;
 }
 
-/** Every balance change of a card, newest first, with the operator's name. */
+/**
+ * Every balance change of a card, newest first, with the operator's name, the money taken or paid
+ * back with it (sale, top-up, refund) and, for a top-up, whether it has been paid back.
+ */
 export async function cardLedger(ctx: CallCtx, id: number) {
   await mustFindMemberCard(ctx, id);
-  return ctx.db
+  const rows = await ctx.db
     .selectFrom('cardLedger as l')
     .leftJoin('staff as s', 's.id', 'l.operatorId')
+    .leftJoin('cardPayment as p', 'p.ledgerId', 'l.id')
+    .leftJoin('cardPayment as back', 'back.refundOf', 'l.id')
     .select([
       'l.id',
       'l.kind',
@@ -127,9 +184,18 @@ export async function cardLedger(ctx: CallCtx, id: number) {
       's.name as operator',
       'l.remark',
       'l.createdAt',
+      'p.amount as paidAmount',
+      'p.method as paidMethod',
+      'back.id as refundId',
     ])
     .where('l.storeId', '=', ctx.store.id)
     .where('l.memberCardId', '=', id)
     .orderBy('l.id', 'desc')
     .execute();
+  return rows.map(({ paidAmount, paidMethod, refundId, ...r }) => ({
+    ...r,
+    amount: Number(r.amount),
+    payment: paidMethod == null ? null : { amount: Number(paidAmount), method: paidMethod },
+    refunded: refundId != null,
+  }));
 }

@@ -11,7 +11,7 @@ export async function listProducts(ctx: CallCtx) {
   const [products, links] = await Promise.all([
     ctx.db
       .selectFrom('cardProduct')
-      .select(['id', 'cardName', 'bigType', 'cardType', 'perCount', 'price', 'enabled'])
+      .select(['id', 'cardName', 'bigType', 'cardType', 'perCount', 'price', 'totalCount', 'validDays', 'enabled'])
       .where('storeId', '=', storeId)
       .where('deleted', '=', 0)
       .orderBy('id')
@@ -58,7 +58,7 @@ export async function createProduct(ctx: CallCtx, input: ProductInput) {
   return ctx.db.transaction().execute(async (tx) => {
     const p = await tx
       .insertInto('cardProduct')
-      .values({ storeId, ...fields, validDays: null, enabled: 1, deleted: 0 })
+      .values({ storeId, ...fields, enabled: 1, deleted: 0 })
       .returning('id')
       .executeTakeFirstOrThrow();
     if (courseIds.length) {

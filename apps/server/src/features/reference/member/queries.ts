@@ -52,6 +52,7 @@ export function memberCards(ex: Executor, storeId: number, memberId: number) {
       'mc.usedCount',
       'mc.expireTime',
       'mc.frozen',
+      'mc.refundedAt',
     ])
     .where('mc.storeId', '=', storeId)
     .where('mc.memberId', '=', memberId)
