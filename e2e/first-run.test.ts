@@ -116,6 +116,9 @@ describeEmptyBrowser('first run', (env) => {
     await pick(page, field(m, '会员'), '陈小雨', '陈小雨');
     await pick(page, field(m, '卡种'), '十次卡');
     await m.getByLabel('卡内次数').fill('10');
+    // The product's price is offered as the money received; the desk says how it was paid.
+    expect(await m.getByLabel('收款金额').inputValue()).toBe('800.00');
+    await m.getByText('现金', { exact: true }).click();
     await m.getByRole('button', { name: '确认发卡' }).click();
     await toast(page, '发卡成功');
     const cardRow = page.getByTestId('member-card-table').locator('.ant-table-row', { hasText: '十次卡' });

@@ -83,6 +83,8 @@ describeBrowser('management screens', (env) => {
     await t.getByRole('button', { name: '充 值' }).click();
     await t.getByText('充值数量必须大于0').waitFor();
     await t.getByLabel('充值数量').fill('5');
+    await t.getByLabel('收款金额').fill('300');
+    await t.getByText('支付宝', { exact: true }).click();
     await t.getByRole('button', { name: '充 值' }).click();
     await toast(page, '充值成功');
     await cards.getByText('13.00 次').waitFor();
@@ -91,6 +93,7 @@ describeBrowser('management screens', (env) => {
     await ledger.getByText('充值').waitFor();
     await ledger.getByText('扣费').waitFor();
     await ledger.getByText('-2 次').waitFor();
+    await ledger.getByText('支付宝 300.00 元').waitFor();
     await ledger.getByText(f.courseName, { exact: false }).waitFor();
     await shot(page, 'manage-card-ledger');
     await page.locator('.ant-drawer-close').click();

@@ -56,6 +56,7 @@ export const keys = {
     all: ['member'],
     one: (id: number | undefined) => ['member', id],
     cardsForCourse: (id: number | undefined, courseId: number | undefined) => ['member', id, 'cards-for', courseId],
+    payments: (id: number) => ['member', id, 'payments'],
     bookings: (id: number, scope: string, page: number, pageSize: number) => [
       'member',
       id,

@@ -1,16 +1,20 @@
 // The card screens' reads and writes (card products, members' cards, ledgers).
 import {
   BIG_TYPE_COUNT,
+  CARD_TYPE_NO_EXPIRY,
   deleteCardProduct,
   insertCardProduct,
   insertMemberCard,
   memberCardLedger,
+  memberPayments,
   queryTimetableInfo,
+  refundMemberCard,
   topupMemberCard,
   updateCardProduct,
   updateMemberCardExpire,
   updateMemberCardStatus,
   type MemberCardRow,
+  type PayMethod,
   type zCardProduct,
 } from '@studio/contract';
 import { useQueries, useQuery } from '@tanstack/react-query';
@@ -46,7 +50,15 @@ export function useSessionsOf(ids: number[]) {
 /** A card amount typed by staff in its unit: a count, or yuan sent as fen. */
 const wireAmount = (bigType: number, amount: number) => (bigType === BIG_TYPE_COUNT ? amount : toFen(amount));
 
-export interface NewCard {
+/** Money the desk took or paid back, as staff typed it: yuan, a method, a remark. */
+export interface PaymentFields {
+  paid: number;
+  method: PayMethod;
+  payRemark?: string;
+}
+const wirePayment = (p: PaymentFields) => ({ amount: toFen(p.paid), method: p.method, remark: p.payRemark || null });
+
+export interface NewCard extends PaymentFields {
   memberId: number;
   productId: number;
   bigType: number;
@@ -54,6 +66,7 @@ export interface NewCard {
   expires: string | null;
 }
 
+/** Sells a card: its balance and expiry, and the money received for it. */
 export function useIssueCard() {
   return useWrite(
     (c: NewCard) =>
@@ -62,6 +75,7 @@ export function useIssueCard() {
         cardId: c.productId,
         totalCount: wireAmount(c.bigType, c.total),
         expireTime: c.expires,
+        payment: wirePayment(c),
       }),
     { success: '发卡成功', changes: 'memberCard' },
   );
@@ -69,9 +83,33 @@ export function useIssueCard() {
 
 export function useTopUpCard(card: MemberCardRow) {
   return useWrite(
-    (amount: number) => call(topupMemberCard, { id: card.id, amount: wireAmount(card.bigType, amount) }),
+    (v: { amount: number } & PaymentFields) =>
+      call(topupMemberCard, { id: card.id, amount: wireAmount(card.bigType, v.amount), payment: wirePayment(v) }),
     { success: '充值成功', changes: 'memberCard' },
   );
+}
+
+/** Pays back a whole unused card, or one top-up of it (`topupId`, its ledger entry). */
+export function useRefundCard(card: MemberCardRow, topupId?: number) {
+  return useWrite(
+    (v: PaymentFields) =>
+      call(refundMemberCard, {
+        id: card.id,
+        topupId,
+        amount: toFen(v.paid),
+        method: v.method,
+        remark: v.payRemark || null,
+      }),
+    { success: '退款成功', changes: 'memberCard' },
+  );
+}
+
+export function useMemberPayments(memberId: number) {
+  return useQuery({
+    queryKey: keys.member.payments(memberId),
+    queryFn: () => call(memberPayments, { mid: memberId }),
+    enabled: memberId > 0,
+  });
 }
 
 export function useChangeExpiry(card: MemberCardRow) {
@@ -95,6 +133,9 @@ export interface ProductFields {
   perCount: number;
   /** Yuan. */
   price: number;
+  /** The issue form's default balance, in the card's unit (count or yuan). */
+  totalCount?: number | null;
+  validDays?: number | null;
   courseIds: number[];
 }
 
@@ -105,6 +146,8 @@ export function useSaveCardProduct(product: CardProduct | null) {
         ...p,
         perCount: wireAmount(p.bigType, p.perCount),
         price: toFen(p.price),
+        totalCount: p.totalCount == null ? null : wireAmount(p.bigType, p.totalCount),
+        validDays: p.cardType === CARD_TYPE_NO_EXPIRY ? null : (p.validDays ?? null),
         courseIds: p.courseIds ?? [],
       };
       return product ? call(updateCardProduct, { id: product.id, ...body }) : call(insertCardProduct, body);

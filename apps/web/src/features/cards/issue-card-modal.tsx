@@ -6,16 +6,20 @@ import { unitOf } from '../../shared/format.ts';
 import { FormModal } from '../../shared/form-modal.tsx';
 import { MemberPicker } from '../../shared/pickers/member-picker.tsx';
 import { useCardProducts, useMember } from '../../shared/reference.ts';
-import { useIssueCard } from './hooks.ts';
+import { useIssueCard, type PaymentFields as Payment } from './hooks.ts';
+import { PaymentFields } from './payment-fields.tsx';
 
-interface Values {
+interface Values extends Payment {
   memberId: number;
   productId: number;
   total: number;
   expires?: Dayjs;
 }
 
-/** Issues a card product to a member: total (count, or yuan) and expiry date. */
+/**
+ * Sells a card product to a member: total (count, or yuan) and expiry date, started from the
+ * product's defaults, and the money received (amount, method, remark).
+ */
 export default function IssueCardModal({
   memberId,
   onClose,
@@ -45,6 +49,9 @@ export default function IssueCardModal({
           bigType,
           total: v.total,
           expires: expires && v.expires ? v.expires.format('YYYY-MM-DD') : null,
+          paid: v.paid,
+          method: v.method,
+          payRemark: v.payRemark,
         })
       }
       onDone={(_, v) => onClose(v.memberId)}
@@ -59,7 +66,18 @@ export default function IssueCardModal({
             placeholder="选择卡种"
             loading={products.isPending}
             showSearch={{ optionFilterProp: 'label' }}
-            options={(products.data ?? []).map((p) => ({ value: p.id, label: p.cardName }))}
+            options={(products.data ?? []).filter((p) => p.enabled).map((p) => ({ value: p.id, label: p.cardName }))}
+            onChange={(id: number) => {
+              // Start from the product: its balance, its validity, its price as the money received.
+              const p = products.data?.find((x) => x.id === id);
+              if (!p) return;
+              const count = p.bigType === BIG_TYPE_COUNT;
+              form.setFieldsValue({
+                total: p.totalCount == null ? undefined : count ? p.totalCount : p.totalCount / 100,
+                paid: p.price / 100,
+                ...(p.validDays ? { expires: dayjs().add(p.validDays, 'day') } : {}),
+              });
+            }}
           />
         </Form.Item>
         <Form.Item
@@ -81,6 +99,7 @@ export default function IssueCardModal({
             <DatePicker style={{ width: 220 }} />
           </Form.Item>
         )}
+        <PaymentFields />
       </Form>
     </FormModal>
   );

@@ -1,7 +1,9 @@
-import type { MemberCardRow } from '@studio/contract';
+import { PAY_METHODS, type MemberCardRow, type PayMethod } from '@studio/contract';
 import { Drawer, Table, Tag } from 'antd';
-import { amountText, balanceText } from '../../shared/format.ts';
+import { useState } from 'react';
+import { amountText, balanceText, yuan } from '../../shared/format.ts';
 import { useCardLedger, useSessionsOf, type LedgerRow } from './hooks.ts';
+import { RefundModal } from './refund-modal.tsx';
 
 const KINDS: Record<string, { label: string; color: string }> = {
   issue: { label: '发卡', color: 'green' },
@@ -9,14 +11,20 @@ const KINDS: Record<string, { label: string; color: string }> = {
   deduct: { label: '扣费', color: 'orange' },
   refund: { label: '退还', color: 'blue' },
   adjust: { label: '调整', color: 'default' },
+  card_refund: { label: '退卡', color: 'red' },
+  topup_refund: { label: '退回充值', color: 'magenta' },
 };
 
-/** A card's ledger: issue, top-ups, deductions per session, refunds. */
+/** How an entry moves the balance: deductions lower it, booking refunds raise it, the rest change the total. */
+const balanceDelta = (r: LedgerRow) => (r.kind === 'deduct' || r.kind === 'refund' ? -r.amount : r.amount);
+
+/** A card's ledger: issue, top-ups, deductions per session, refunds, and the money taken or paid back. */
 export default function LedgerDrawer({ card, onClose }: { card: MemberCardRow; onClose: () => void }) {
   const q = useCardLedger(card.id);
+  const [refunding, setRefunding] = useState<LedgerRow | null>(null);
   const sessions = useSessionsOf((q.data ?? []).flatMap((r) => (r.timetableId ? [r.timetableId] : [])));
   return (
-    <Drawer open width={760} title={`${card.cardName} 流水（余额 ${balanceText(card)}）`} onClose={onClose}>
+    <Drawer open width={900} title={`${card.cardName} 流水（余额 ${balanceText(card)}）`} onClose={onClose}>
       <Table<LedgerRow>
         rowKey="id"
         size="small"
@@ -36,7 +44,18 @@ export default function LedgerDrawer({ card, onClose }: { card: MemberCardRow; o
             title: '数量',
             dataIndex: 'amount',
             width: 100,
-            render: (v: number, r) => `${r.kind === 'deduct' ? '-' : '+'}${amountText(card.bigType, Math.abs(v))}`,
+            render: (_, r) => {
+              const d = balanceDelta(r);
+              return `${d < 0 ? '-' : '+'}${amountText(card.bigType, Math.abs(d))}`;
+            },
+          },
+          {
+            title: '收款 / 退款',
+            width: 130,
+            render: (_, r) =>
+              r.payment
+                ? `${PAY_METHODS[r.payment.method as PayMethod] ?? r.payment.method} ${yuan(r.payment.amount)} 元`
+                : '-',
           },
           {
             title: '课程',
@@ -58,8 +77,25 @@ export default function LedgerDrawer({ card, onClose }: { card: MemberCardRow; o
           },
           { title: '操作人', dataIndex: 'operator', width: 90, render: (v) => v || '-' },
           { title: '备注', dataIndex: 'remark', width: 100, ellipsis: true, render: (v) => v || '-' },
+          {
+            title: '操作',
+            width: 80,
+            render: (_, r) =>
+              r.kind !== 'topup' ? null : r.refunded ? (
+                <span className="muted">已退回</span>
+              ) : card.refundedAt ? null : (
+                <a onClick={() => setRefunding(r)}>退回</a>
+              ),
+          },
         ]}
       />
+      {refunding && (
+        <RefundModal
+          card={card}
+          topup={{ id: refunding.id, amount: refunding.amount, paid: refunding.payment?.amount ?? null }}
+          onClose={() => setRefunding(null)}
+        />
+      )}
     </Drawer>
   );
 }

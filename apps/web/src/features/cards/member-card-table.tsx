@@ -5,10 +5,12 @@ import { useState } from 'react';
 import dayjs from '../../shared/dayjs.ts';
 import { amountText, balanceText, unitOf } from '../../shared/format.ts';
 import { FormModal } from '../../shared/form-modal.tsx';
-import { useChangeExpiry, useFreezeCard, useTopUpCard } from './hooks.ts';
+import { useChangeExpiry, useFreezeCard, useTopUpCard, type PaymentFields as Payment } from './hooks.ts';
 import LedgerDrawer from './ledger-drawer.tsx';
+import { PaymentFields } from './payment-fields.tsx';
+import { RefundModal } from './refund-modal.tsx';
 
-type Action = { kind: 'topup' | 'expire' | 'ledger'; card: MemberCardRow };
+type Action = { kind: 'topup' | 'expire' | 'ledger' | 'refund'; card: MemberCardRow };
 
 /** A member's cards: balance, expiry, state, with top-up, freeze, expiry change and ledger. */
 export function MemberCardTable({ cards, loading }: { cards: MemberCardRow[]; loading?: boolean }) {
@@ -49,7 +51,9 @@ export function MemberCardTable({ cards, loading }: { cards: MemberCardRow[]; lo
             title: '状态',
             width: 80,
             render: (_, c) =>
-              c.frozen ? (
+              c.refundedAt ? (
+                <Tag>已退卡</Tag>
+              ) : c.frozen ? (
                 <Tag color="blue">已冻结</Tag>
               ) : c.expireTime && dayjs(c.expireTime).isBefore(dayjs()) ? (
                 <Tag color="red">已过期</Tag>
@@ -59,34 +63,39 @@ export function MemberCardTable({ cards, loading }: { cards: MemberCardRow[]; lo
           },
           {
             title: '操作',
-            width: 240,
-            render: (_, c) => (
-              <Space size="small">
-                <a onClick={() => setAction({ kind: 'topup', card: c })}>充值</a>
-                <Popconfirm
-                  title={c.frozen ? '确定解冻这张会员卡吗？' : '冻结后该卡不能预约，确定冻结吗？'}
-                  onConfirm={() => freeze.run(c.id, c.frozen ? 0 : 1)}
-                >
-                  <a>{c.frozen ? '解冻' : '冻结'}</a>
-                </Popconfirm>
-                {c.cardType !== CARD_TYPE_NO_EXPIRY && (
-                  <a onClick={() => setAction({ kind: 'expire', card: c })}>改有效期</a>
-                )}
+            width: 280,
+            render: (_, c) =>
+              c.refundedAt ? (
                 <a onClick={() => setAction({ kind: 'ledger', card: c })}>流水</a>
-              </Space>
-            ),
+              ) : (
+                <Space size="small">
+                  <a onClick={() => setAction({ kind: 'topup', card: c })}>充值</a>
+                  <Popconfirm
+                    title={c.frozen ? '确定解冻这张会员卡吗？' : '冻结后该卡不能预约，确定冻结吗？'}
+                    onConfirm={() => freeze.run(c.id, c.frozen ? 0 : 1)}
+                  >
+                    <a>{c.frozen ? '解冻' : '冻结'}</a>
+                  </Popconfirm>
+                  {c.cardType !== CARD_TYPE_NO_EXPIRY && (
+                    <a onClick={() => setAction({ kind: 'expire', card: c })}>改有效期</a>
+                  )}
+                  <a onClick={() => setAction({ kind: 'ledger', card: c })}>流水</a>
+                  {c.usedCount === 0 && <a onClick={() => setAction({ kind: 'refund', card: c })}>退卡</a>}
+                </Space>
+              ),
           },
         ]}
       />
       {action?.kind === 'topup' && <TopupModal card={action.card} onClose={() => setAction(null)} />}
       {action?.kind === 'expire' && <ExpireModal card={action.card} onClose={() => setAction(null)} />}
       {action?.kind === 'ledger' && <LedgerDrawer card={action.card} onClose={() => setAction(null)} />}
+      {action?.kind === 'refund' && <RefundModal card={action.card} onClose={() => setAction(null)} />}
     </>
   );
 }
 
 function TopupModal({ card, onClose }: { card: MemberCardRow; onClose: () => void }) {
-  const [form] = Form.useForm<{ amount: number }>();
+  const [form] = Form.useForm<{ amount: number } & Payment>();
   const isCount = card.bigType === BIG_TYPE_COUNT;
   const save = useTopUpCard(card);
   return (
@@ -95,7 +104,7 @@ function TopupModal({ card, onClose }: { card: MemberCardRow; onClose: () => voi
       okText="充值"
       form={form}
       loading={save.loading}
-      submit={(v) => save.run(v.amount)}
+      submit={(v) => save.run(v)}
       onCancel={onClose}
     >
       <p>当前余额：{balanceText(card)}</p>
@@ -108,8 +117,15 @@ function TopupModal({ card, onClose }: { card: MemberCardRow; onClose: () => voi
             { type: 'number', min: isCount ? 1 : 0.01, message: '充值数量必须大于0' },
           ]}
         >
-          <InputNumber precision={isCount ? 0 : 2} style={{ width: 220 }} suffix={unitOf(card.bigType)} />
+          <InputNumber
+            precision={isCount ? 0 : 2}
+            style={{ width: 220 }}
+            suffix={unitOf(card.bigType)}
+            // A money card's top-up is usually paid at face value: offer it as the money received.
+            onChange={(v) => !isCount && typeof v === 'number' && form.setFieldValue('paid', v)}
+          />
         </Form.Item>
+        <PaymentFields />
       </Form>
     </FormModal>
   );

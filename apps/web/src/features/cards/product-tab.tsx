@@ -1,5 +1,5 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { BIG_TYPE_COUNT, CARD_TYPE_NO_EXPIRY, RefMsg } from '@studio/contract';
+import { BIG_TYPE_COUNT, CARD_TYPE_NO_EXPIRY, CardMsg, RefMsg } from '@studio/contract';
 import { Button, Form, Input, InputNumber, Radio, Select, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { DeleteLink } from '../../shared/delete-link.tsx';
@@ -92,6 +92,7 @@ function ProductModal({ product, onClose }: { product: Product | null; onClose: 
   const courses = useCourseOptions();
   const bigType = Form.useWatch('bigType', form) ?? product?.bigType ?? BIG_TYPE_COUNT;
   const isCount = bigType === BIG_TYPE_COUNT;
+  const cardType = Form.useWatch('cardType', form) ?? product?.cardType ?? 1;
   const save = useSaveCardProduct(product);
   const options = (courses.data ?? []).map((c) => ({ value: c.id, label: c.name }));
   for (const c of product?.courses ?? []) {
@@ -104,6 +105,13 @@ function ProductModal({ product, onClose }: { product: Product | null; onClose: 
         cardType: product.cardType as 1 | 2,
         perCount: product.bigType === BIG_TYPE_COUNT ? product.perCount : product.perCount / 100,
         price: product.price / 100,
+        totalCount:
+          product.totalCount == null
+            ? undefined
+            : product.bigType === BIG_TYPE_COUNT
+              ? product.totalCount
+              : product.totalCount / 100,
+        validDays: product.validDays ?? undefined,
         courseIds: product.courses.map((c) => c.id),
       }
     : { bigType: 1, cardType: 1, perCount: 1, courseIds: [] };
@@ -163,6 +171,24 @@ function ProductModal({ product, onClose }: { product: Product | null; onClose: 
           >
             <InputNumber precision={2} style={{ width: 200 }} suffix="元" />
           </Form.Item>
+        </Space>
+        <Space size="large" align="start">
+          <Form.Item
+            label={isCount ? '卡内次数（发卡时默认）' : '卡内金额（发卡时默认）'}
+            name="totalCount"
+            rules={[{ type: 'number', min: 0, message: '卡内数量不能小于0' }]}
+          >
+            <InputNumber precision={isCount ? 0 : 2} style={{ width: 200 }} suffix={unitOf(bigType)} />
+          </Form.Item>
+          {cardType !== CARD_TYPE_NO_EXPIRY && (
+            <Form.Item
+              label="有效天数（发卡时默认）"
+              name="validDays"
+              rules={[{ type: 'number', min: 1, max: 3650, message: CardMsg.validDays }]}
+            >
+              <InputNumber precision={0} style={{ width: 200 }} suffix="天" />
+            </Form.Item>
+          )}
         </Space>
         <Form.Item label="可预约的课程" name="courseIds">
           <Select mode="multiple" allowClear optionFilterProp="label" loading={courses.isPending} options={options} />

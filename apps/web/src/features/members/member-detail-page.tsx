@@ -3,7 +3,7 @@ import { Button, Card, Descriptions, Result, Skeleton, Space, Tabs } from 'antd'
 import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useMember } from '../../shared/reference.ts';
-import { IssueCardModal, MemberCardTable } from '../cards/index.ts';
+import { IssueCardModal, MemberCardTable, MemberPayments } from '../cards/index.ts';
 import { useMemberBookings } from './hooks.ts';
 import { MemberBookingTable } from './member-bookings.tsx';
 import MemberFormModal, { GENDERS } from './member-form-modal.tsx';
@@ -58,6 +58,9 @@ export default function MemberDetailPage() {
         }
       >
         <MemberCardTable cards={m.cards} loading={q.isFetching} />
+      </Card>
+      <Card title="收款记录">
+        <MemberPayments memberId={m.id} />
       </Card>
       <Card title="上课记录">
         <Tabs
