@@ -13,7 +13,7 @@ describeBrowser('booking', (env) => {
     await page.goto(`${server.url}/course/calendar/detail?course_calendar_id=${tid}`);
     const drawer = page.locator('.ant-drawer', { hasText: '课程详情' });
     await drawer.getByTestId('session-seats').getByText('0/12').waitFor();
-    expect(await drawer.locator('.ant-tabs-tab').allInnerTexts()).toEqual(['已预约', '预约记录']);
+    expect(await drawer.locator('.ant-tabs-tab').allInnerTexts()).toEqual(['已预约', '候补', '预约记录']);
 
     await drawer.getByRole('button', { name: '预约会员' }).click();
     const m = modal(page, '预约会员');

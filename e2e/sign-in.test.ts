@@ -14,7 +14,7 @@ describeBrowser('sign-in mode', (env) => {
     await page.goto(`${server.url}/course/calendar/detail?course_calendar_id=${tid}`);
     const drawer = page.locator('.ant-drawer', { hasText: '课程详情' });
     await drawer.getByTestId('session-header').waitFor();
-    expect(await drawer.locator('.ant-tabs-tab').allInnerTexts()).toEqual(['待签到', '已签到', '预约记录']);
+    expect(await drawer.locator('.ant-tabs-tab').allInnerTexts()).toEqual(['待签到', '已签到', '候补', '预约记录']);
     expect(await drawer.locator('.ant-tabs-tab-active').innerText()).toBe('待签到');
     await drawer.getByText('签到后扣费').first().waitFor();
 

@@ -38,6 +38,8 @@ export const OperateType = {
 export const ReservationStatus = { BOOKED: 1, SIGNED_IN: 2, CANCELLED: 3 } as const;
 /** Pending states: 1 waiting for sign-in; 2 signed in; 3 cancelled. */
 export const PendingStatus = { WAITING: 1, SIGNED_IN: 2, CANCELLED: 3 } as const;
+/** Waitlist states: 1 waiting; 2 promoted to a booking or pending; 3 left the queue; 4 ended without a seat. */
+export const WaitStatus = { WAITING: 1, PROMOTED: 2, LEFT: 3, ENDED: 4 } as const;
 
 /** Card products: bigType 1 = count card, otherwise stored-value (fen). cardType 2 = never expires. */
 export const BIG_TYPE_COUNT = 1;

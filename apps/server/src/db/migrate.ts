@@ -9,6 +9,7 @@ import { sessionRowVersions } from './migrations/20261123_0202_session_row_versi
 import { loginCounter } from './migrations/20261123_0600_login_counter.ts';
 import { cardPayment } from './migrations/20261124_1100_card_payment.ts';
 import { cardSales } from './migrations/20261124_1150_card_sales.ts';
+import { waitlist } from './migrations/20261124_1300_waitlist.ts';
 
 /** Timestamped migrations, in order. Never edit one that has landed: add a new one. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -21,6 +22,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '20261123_0600_login_counter': loginCounter(dialect),
     '20261124_1100_card_payment': cardPayment(dialect),
     '20261124_1150_card_sales': cardSales(dialect),
+    '20261124_1300_waitlist': waitlist(dialect),
   };
 }
 

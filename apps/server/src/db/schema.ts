@@ -176,6 +176,22 @@ export interface CardPaymentTable {
   /** For a top-up refund: the ledger id of the top-up it pays back (unique: once). */
   refundOf: number | null;
 }
+/** A member waiting for a seat of a full session (migration 1300; status: contract WaitStatus). */
+export interface WaitlistTable {
+  id: Generated<number>;
+  storeId: number;
+  timetableId: number;
+  memberId: number;
+  memberCardId: number;
+  studentCount: number;
+  status: number;
+  operatorId: number | null;
+  skipReason: string | null;
+  reservationId: number | null;
+  pendingId: number | null;
+  createTime: string;
+  endTime: string | null;
+}
 /** A once-a-day job of a store claimed for a local date (migration 1100). */
 export interface DailyJobTable {
   storeId: number;
@@ -194,6 +210,8 @@ export interface TimetableTable extends AgeLimitColumns {
   endTime: string;
   reservableCount: number;
   realCount: number;
+  /** Members waiting for a seat (migration 1300): the waiting rows of `waitlist`. */
+  waitCount: Generated<number>;
   isOnline: number;
   meetingId: string | null;
   meetingInfo: string | null;
@@ -314,6 +332,7 @@ export interface Database {
   memberCard: MemberCardTable;
   cardLedger: CardLedgerTable;
   cardPayment: CardPaymentTable;
+  waitlist: WaitlistTable;
   dailyJob: DailyJobTable;
   timetable: TimetableTable;
   timetableCard: TimetableCardTable;

@@ -12,6 +12,7 @@ import { reportsFeature } from './reports/index.ts';
 import { storeAdminFeature } from './store-admin/index.ts';
 import { timetableFeature } from './timetable/index.ts';
 import { todayFeature } from './today/index.ts';
+import { waitlistFeature } from './waitlist/index.ts';
 
 /** Every feature of the server; together they handle every call of the contract. */
 export const features: Feature[] = [
@@ -25,6 +26,7 @@ export const features: Feature[] = [
   reportsFeature,
   todayFeature,
   policyFeature,
+  waitlistFeature,
 ];
 
 /** Every outbox topic the app queues, with its handler (main.ts and the tests' workers use them). */

@@ -296,6 +296,14 @@ export const basePayloads: Record<string, BasePayload> = {
     body: (w) => ({ deductionMode: 0, onlineDefault: 0, timezone: 'Asia/Shanghai', storeName: w.storeName }),
   },
 
+  // waitlist
+  [`${STORE}/query/waitlist/list`]: { body: (w) => ({ tid: w.session }), ids: { tid: 'session' } },
+  [`${STORE}/add/waitlist`]: {
+    body: (w) => ({ mid: w.member2, mcId: w.memberCard2, tid: w.session, studentCount: 1 }),
+    ids: { mid: 'member', mcId: 'memberCard', tid: 'session' },
+  },
+  [`${STORE}/cancel/waitlist`]: { body: (w) => ({ id: w.wait }), ids: { id: 'wait' } },
+
   // booking policy
   [`${STORE}/query/booking/policy`]: { body: () => ({}) },
   [`${STORE}/update/booking/policy`]: { body: () => ({ openDaysBefore: 7, lateCancel: 'forfeit' }) },

@@ -1,4 +1,4 @@
-import { OperateType, PendingStatus, ReservationStatus } from '@studio/contract';
+import { OperateType, PendingStatus, ReservationStatus, WaitStatus } from '@studio/contract';
 import type { Db } from '../db/index.ts';
 import type { Factory } from '../test/factory.ts';
 
@@ -26,6 +26,8 @@ export interface World {
   fix: number;
   /** A top-up of `memberCard` (its ledger entry), paid in cash. */
   topup: number;
+  /** `member2` waiting for a seat of `emptySession`. */
+  wait: number;
   /** Every name and mobile of the rows above (to look for leaks). */
   secrets: string[];
 }
@@ -117,6 +119,21 @@ export async function makeWorld(f: Factory, tag: string): Promise<World> {
   w.topup = topup.id;
   w.session = await session(db, storeId, w, START, END);
   w.emptySession = await session(db, storeId, w, '2031-03-04 09:00:00', '2031-03-04 10:00:00');
+  const wait = await db
+    .insertInto('waitlist')
+    .values({
+      storeId,
+      timetableId: w.emptySession,
+      memberId: member2.id,
+      memberCardId: card2.id,
+      studentCount: 1,
+      status: WaitStatus.WAITING,
+      createTime: '2026-01-01 08:00:00',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db.updateTable('timetable').set({ waitCount: 1 }).where('id', '=', w.emptySession).execute();
+  w.wait = wait.id;
 
   const now = '2026-01-01 08:00:00';
   const r = await db

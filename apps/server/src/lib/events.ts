@@ -16,6 +16,17 @@ export type EngineEvent =
       refunds: { memberId: number; memberCardId: number; amount: number }[];
     }
   | { type: 'room.created'; storeId: number; timetableId: number; info: MeetingInfo }
+  /** A session's time, capacity or place changed (seats may have freed up). */
+  | { type: 'session.changed'; storeId: number; timetableId: number }
+  /** A waiting member got a seat (booked, or a pending in sign-in mode). */
+  | {
+      type: 'waitlist.promoted';
+      storeId: number;
+      timetableId: number;
+      memberId: number;
+      waitId: number;
+      studentCount: number;
+    }
   /** The daily digest of card alerts (reports), once per store and day. */
   | {
       type: 'cards.digest';

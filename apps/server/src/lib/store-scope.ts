@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Db } from '../db/index.ts';
+import type { Db, Executor } from '../db/index.ts';
 import type { StaffIdentity, StoreScope } from './context.ts';
 import { forbidden } from './errors.ts';
 
@@ -32,15 +32,24 @@ export async function resolveStore(
   if (wanted !== undefined && (!Number.isInteger(wanted) || wanted <= 0)) throw forbidden();
   const post = wanted === undefined ? staff.posts[0] : staff.posts.find((p) => p.storeId === wanted);
   if (!post) throw forbidden();
+  const scope = await storeScopeById(db, post.storeId);
+  if (!scope) throw forbidden();
+  return scope;
+}
+
+/**
+ * A store's scope by id, for work no staff session names (engine listeners, the members' channel),
+ * from the same cache as resolveStore; undefined when there is no such store.
+ */
+export async function storeScopeById(db: Executor, storeId: number): Promise<StoreScope | undefined> {
   const now = Date.now();
-  const hit = cache.get(post.storeId);
+  const hit = cache.get(storeId);
   if (hit && hit.until > now) return hit.scope;
   const row = await db
     .selectFrom('store')
     .select(['id', 'name', 'timezone'])
-    .where('id', '=', post.storeId)
+    .where('id', '=', storeId)
     .executeTakeFirst();
-  if (!row) throw forbidden();
-  cache.set(row.id, { scope: row, until: now + 5000 });
+  if (row) cache.set(row.id, { scope: row, until: now + 5000 });
   return row;
 }

@@ -1,4 +1,4 @@
-import { OperateType, PendingStatus, ReservationStatus } from '@studio/contract';
+import { OperateType, PendingStatus, ReservationStatus, WaitStatus } from '@studio/contract';
 import type { Db } from '../db/index.ts';
 
 const LIVE = [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN];
@@ -25,6 +25,8 @@ function sumBy(rows: { id: number | null; n: number | string | null }[]): Map<nu
  *   is live and to 0 once cancelled (so a refund happened exactly once).
  * - sales: a card issued through the desk has totalCount = issue + top-ups - card/top-up refunds.
  * - history: every reservation and pending has a booking row; every cancelled one a cancel row.
+ * - waitlist: a session's waitCount = its waiting rows; no member waits for a session in which
+ *   they hold a live booking or pending; a promoted wait names its booking or pending.
  */
 export async function checkInvariants(db: Db, storeId?: number): Promise<string[]> {
   const out: string[] = [];
@@ -121,7 +123,7 @@ export async function checkInvariants(db: Db, storeId?: number): Promise<string[
   }
 
   const reservations = await scoped(
-    db.selectFrom('reservation').select(['id', 'status', 'usedCount', 'timetableId']),
+    db.selectFrom('reservation').select(['id', 'status', 'usedCount', 'timetableId', 'memberId']),
     'storeId',
   ).execute();
   const perReservation = sumBy(
@@ -166,6 +168,38 @@ export async function checkInvariants(db: Db, storeId?: number): Promise<string[
     if (!booked.has(`p${p.id}`)) out.push(`pending ${p.id}: no booking history`);
     if (p.status === PendingStatus.CANCELLED && !cancelled.has(`p${p.id}`)) {
       out.push(`pending ${p.id}: cancelled without history`);
+    }
+  }
+
+  // Waitlist: a session's waitCount is its waiting rows; nobody waits for a session in which they
+  // hold a live booking or pending; a promoted wait names the booking or pending it became.
+  const waits = await scoped(
+    db.selectFrom('waitlist').select(['id', 'timetableId', 'memberId', 'status', 'reservationId', 'pendingId']),
+    'storeId',
+  ).execute();
+  const holding = new Set<string>();
+  for (const r of reservations) if (LIVE.includes(r.status as 1 | 2)) holding.add(`${r.timetableId}:${r.memberId}`);
+  const heldPendings = await scoped(
+    db.selectFrom('pending').select(['timetableId', 'memberId']).where('status', 'in', HELD),
+    'storeId',
+  ).execute();
+  for (const p of heldPendings) holding.add(`${p.timetableId}:${p.memberId}`);
+  const waiting = new Map<number, number>();
+  for (const w of waits) {
+    if (w.status === WaitStatus.WAITING) {
+      waiting.set(w.timetableId, (waiting.get(w.timetableId) ?? 0) + 1);
+      if (holding.has(`${w.timetableId}:${w.memberId}`)) {
+        out.push(`wait ${w.id}: member ${w.memberId} waits for session ${w.timetableId} they hold a seat in`);
+      }
+    }
+    if (w.status === WaitStatus.PROMOTED && w.reservationId === null && w.pendingId === null) {
+      out.push(`wait ${w.id}: promoted to nothing`);
+    }
+  }
+  const counted = await scoped(db.selectFrom('timetable').select(['id', 'waitCount']), 'storeId').execute();
+  for (const t of counted) {
+    if (t.waitCount !== (waiting.get(t.id) ?? 0)) {
+      out.push(`session ${t.id}: waitCount ${t.waitCount} != ${waiting.get(t.id) ?? 0} waiting`);
     }
   }
   return out;

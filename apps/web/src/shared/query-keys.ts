@@ -50,6 +50,7 @@ export const keys = {
     pendings: (id: number) => ['session', id, 'pendings'],
     history: (id: number, page: number) => ['session', id, 'history', page],
     online: (id: number) => ['session', id, 'online'],
+    waitlist: (id: number) => ['session', id, 'waitlist'],
   },
   /** One member with their cards, their cards usable for a course, their bookings. */
   member: {

@@ -8,6 +8,7 @@ import { reportCalls } from './reports.ts';
 import { storeAdminCalls } from './store-admin.ts';
 import { timetableCalls } from './timetable.ts';
 import { todayCalls } from './today.ts';
+import { waitlistCalls } from './waitlist.ts';
 
 export * from './auth.ts';
 export * from './batch.ts';
@@ -18,6 +19,7 @@ export * from './reports.ts';
 export * from './store-admin.ts';
 export * from './timetable.ts';
 export * from './today.ts';
+export * from './waitlist.ts';
 
 /** Every call of the product, in one list: the server's route table is built from it. */
 export const allCalls: readonly CallDef[] = [
@@ -30,4 +32,5 @@ export const allCalls: readonly CallDef[] = [
   ...reportCalls,
   ...todayCalls,
   ...policyCalls,
+  ...waitlistCalls,
 ];

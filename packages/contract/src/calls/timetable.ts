@@ -18,7 +18,7 @@ const zRemark = () =>
   zText()
     .nullish()
     .transform((v) => (v ? v : null));
-const zStudentCount = () => z.number({ error: Msg.fillAll }).int(Msg.fillAll).min(1, Msg.fillAll).max(MAX_COUNT);
+export const zStudentCount = () => z.number({ error: Msg.fillAll }).int(Msg.fillAll).min(1, Msg.fillAll).max(MAX_COUNT);
 
 export const insertTimetable = defineCall({
   path: `${STORE_API}/insert/timetable`,
@@ -103,6 +103,8 @@ export const zCalendarItem = z.object({
   isOnline: z.number(),
   realCount: z.number(),
   reservableCount: z.number(),
+  /** Members on the waitlist (候补 N). */
+  waitCount: z.number(),
   book: z.object({ id: z.number(), name: z.string() }).nullable(),
 });
 export type CalendarItem = z.infer<typeof zCalendarItem>;
@@ -144,6 +146,8 @@ export const zSessionInfo = z.object({
   areaName: z.string().nullable(),
   reservableCount: z.number(),
   realCount: z.number(),
+  /** Members on the waitlist. */
+  waitCount: z.number(),
   cards: z.array(zNamed),
   isOnline: z.number(),
   meetingId: z.string().nullable(),

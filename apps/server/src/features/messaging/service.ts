@@ -3,6 +3,7 @@ import type { Executor } from '../../db/index.ts';
 import { enqueue } from '../../outbox/enqueue.ts';
 import type { EngineEvent } from '../../lib/events.ts';
 import { onlineSession, type OnlineSession } from '../online/public.ts';
+import { bookingRef } from '../timetable/public.ts';
 import { cardKinds, memberNames } from './queries.ts';
 import { imageMessage, storeWebhookUrl, WECOM_TOPIC, type WecomMessage } from './wecom.ts';
 
@@ -55,26 +56,29 @@ async function notifyBooking(
   });
 }
 
-/** notifyBooking for a reservation (booked with a card, or cancelled). */
-async function notifyReservation(tx: Executor, storeId: number, reservationId: number, cancelled: boolean) {
-  const r = await tx
-    .selectFrom('reservation')
-    .select(['timetableId', 'memberId', 'studentCount'])
-    .where('id', '=', reservationId)
-    .where('storeId', '=', storeId)
-    .executeTakeFirst();
+/** notifyBooking for a reservation (booked with a card, or cancelled) or a pending (sign-in mode). */
+async function notifyRef(
+  tx: Executor,
+  storeId: number,
+  ref: { reservationId: number } | { pendingId: number },
+  cancelled: boolean,
+) {
+  const r = await bookingRef(tx, storeId, ref);
   if (r) await notifyBooking(tx, storeId, { ...r, cancelled });
 }
 
-/** notifyBooking for a pending booking (sign-in mode: booked to sign in later, or cancelled). */
-async function notifyPending(tx: Executor, storeId: number, pendingId: number, cancelled: boolean) {
-  const p = await tx
-    .selectFrom('pending')
-    .select(['timetableId', 'memberId', 'studentCount'])
-    .where('id', '=', pendingId)
-    .where('storeId', '=', storeId)
-    .executeTakeFirst();
-  if (p) await notifyBooking(tx, storeId, { ...p, cancelled });
+/** A member promoted from the waitlist into a session. */
+async function notifyPromoted(tx: Executor, e: Extract<EngineEvent, { type: 'waitlist.promoted' }>) {
+  await queueForSession(tx, e.storeId, e.timetableId, async (s) => {
+    const name = (await memberNames(tx, e.storeId, [e.memberId])).get(e.memberId) ?? '';
+    return markdown([
+      '**候补递补成功**',
+      `> 会员：${clean(name)}${e.studentCount > 1 ? `（${e.studentCount}人）` : ''}`,
+      `> 课程：${clean(s.courseName)}（${clean(s.teacherName)}）`,
+      `> 时间：${when(s)}`,
+      `> 剩余名额：${seatsLeft(s)}`,
+    ]);
+  });
 }
 
 /** A session deleted, with who was refunded what. */
@@ -145,15 +149,17 @@ export async function announce(tx: Executor, e: EngineEvent): Promise<void> {
   switch (e.type) {
     case 'reservation.booked':
     case 'reservation.cancelled':
-      return notifyReservation(tx, e.storeId, e.reservationId, e.type === 'reservation.cancelled');
+      return notifyRef(tx, e.storeId, { reservationId: e.reservationId }, e.type === 'reservation.cancelled');
     case 'pending.added':
     case 'pending.cancelled':
-      return notifyPending(tx, e.storeId, e.pendingId, e.type === 'pending.cancelled');
+      return notifyRef(tx, e.storeId, { pendingId: e.pendingId }, e.type === 'pending.cancelled');
     case 'session.deleted':
       return notifySessionDeleted(tx, e.storeId, e);
     case 'room.created':
       return notifyRoomCreated(tx, e.storeId, e.timetableId, e.info);
     case 'cards.digest':
       return notifyCardDigest(tx, e);
+    case 'waitlist.promoted':
+      return notifyPromoted(tx, e);
   }
 }

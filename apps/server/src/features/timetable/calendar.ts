@@ -61,6 +61,7 @@ async function compute(db: Db, storeId: number, q: CalendarQuery): Promise<Calen
       't.isOnline',
       't.realCount',
       't.reservableCount',
+      't.waitCount',
       't.bookId',
       'm.name as bookName',
     ])
@@ -99,6 +100,7 @@ async function compute(db: Db, storeId: number, q: CalendarQuery): Promise<Calen
       isOnline: r.isOnline,
       realCount: r.realCount,
       reservableCount: r.reservableCount,
+      waitCount: r.waitCount,
       book: r.bookId !== null && r.bookName !== null ? { id: r.bookId, name: r.bookName } : null,
     });
   }

@@ -3,7 +3,8 @@
  * (`db.transaction().execute(tx => ...)`) and never opens one. Services of other features
  * (batch scheduling, copy, weekly template) call these so that every rule lives in one place.
  */
-export { getDeductionMode } from './engine-shared.ts';
+export { getDeductionMode, liveSession } from './engine-shared.ts';
+export { bookingRef } from './booking-refs.ts';
 export { createSession, deleteSession, findTeacherConflicts, updateSession } from './session-engine.ts';
 export type { NewSession, SessionChange, TeacherConflict } from './session-engine.ts';
 export { addPending, bookWithCard, cancelPending, cancelReservation, signInPending } from './booking-engine.ts';

@@ -53,6 +53,7 @@ describeEachDb('schedule queries', (env) => {
       isOnline: 0,
       realCount: 0,
       reservableCount: 7,
+      waitCount: 0,
       book: { id: book.id, name: book.name },
     });
     expect(a.data[0].list[1]).toMatchObject({ areaName: null, book: null });

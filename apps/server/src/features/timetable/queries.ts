@@ -104,6 +104,7 @@ export async function sessionInfo(db: Db, storeId: number, id: number): Promise<
     areaName: names.areaName ?? null,
     reservableCount: s.reservableCount,
     realCount: s.realCount,
+    waitCount: s.waitCount,
     cards,
     isOnline: s.isOnline,
     meetingId: s.meetingId,

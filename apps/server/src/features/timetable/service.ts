@@ -35,16 +35,17 @@ export async function addSession(ctx: CallCtx, input: ParsedReqOf<typeof insertT
 
 /** Edits a session: teacher, start, capacity, area, material. */
 export async function editSession(ctx: CallCtx, input: ParsedReqOf<typeof updateTimetable>): Promise<void> {
-  await inWriteTx(ctx.db, ctx.dialect, (tx) =>
-    updateSession(tx, ctx.store, {
+  await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
+    await updateSession(tx, ctx.store, {
       id: input.id,
       teacherId: input.teacherId,
       startTime: toDateTime(input.date, input.time),
       reservableCount: input.count,
       areaId: input.areaId,
       bookId: input.bookId,
-    }),
-  );
+    });
+    await emit(tx, { type: 'session.changed', storeId: ctx.store.id, timetableId: input.id });
+  });
 }
 
 /** Deletes a session with every booking cancelled and refunded. */

@@ -2,8 +2,11 @@ import { PolicyMsg, type BookingPolicy } from '@studio/contract';
 import { Button, Card, Form, InputNumber, Radio, Skeleton, Space, Typography } from 'antd';
 import { useBookingPolicy, useSaveBookingPolicy } from './policy-hooks.ts';
 
-/** The fields of the policy this screen edits: the booking window and cancels (members are held to them). */
-type Values = Pick<BookingPolicy, 'openDaysBefore' | 'closeMinutesBefore' | 'cancelMinutesBefore' | 'lateCancel'>;
+/** The fields of the policy this screen edits: the booking window, cancels and the waitlist. */
+type Values = Pick<
+  BookingPolicy,
+  'openDaysBefore' | 'closeMinutesBefore' | 'cancelMinutesBefore' | 'lateCancel' | 'waitlist' | 'waitlistCutoffMinutes'
+>;
 
 const whole = (msg: string) => [{ required: true, message: msg }];
 
@@ -55,6 +58,17 @@ export function PolicyCard() {
                 { value: 'forfeit', label: '允许取消，但不退回扣费' },
               ]}
             />
+          </Form.Item>
+          <Form.Item label="候补" name="waitlist" rules={whole(PolicyMsg.waitlist)}>
+            <Radio.Group
+              options={[
+                { value: 0, label: '不开启' },
+                { value: 1, label: '开启：课程满员后可排队候补，有空位时按顺序自动递补并扣卡' },
+              ]}
+            />
+          </Form.Item>
+          <Form.Item label="候补截止" extra="此后不再递补，也不能再加入候补；填 0 表示开课前都可递补">
+            <Minutes name="waitlistCutoffMinutes" before="开课前" after="分钟停止递补" msg={PolicyMsg.minutes} />
           </Form.Item>
           <Form.Item wrapperCol={{ offset: 4 }}>
             <Button type="primary" htmlType="submit" loading={save.loading}>

@@ -44,6 +44,7 @@ function eventHtml({ event, view }: EventContentArg): { html: string } {
       `<div class="session-event" data-session-id="${s.id}" title="${esc(s.courseName)} ${time}">` +
       `<div class="session-event-title"><span class="session-name">${online}${esc(s.courseName)}</span>` +
       `<span class="session-count" title="已预约/上限">${s.realCount}/${s.reservableCount}</span></div>` +
+      (s.waitCount ? `<div class="session-line session-wait">候补 ${s.waitCount}</div>` : '') +
       `${lines}</div>`,
   };
 }

@@ -1,6 +1,7 @@
 import { DeleteOutlined, DownloadOutlined, EditOutlined, UserAddOutlined } from '@ant-design/icons';
 import { Button, Drawer, Result, Skeleton, Space, Tabs } from 'antd';
 import { lazy, Suspense, useState } from 'react';
+import dayjs from '../../../shared/dayjs.ts';
 import { useWrite } from '../../../shared/use-write.ts';
 import { DEDUCT_AT_SIGN_IN } from '@studio/contract';
 import { useSessionInfo } from '../hooks/session.ts';
@@ -10,6 +11,7 @@ import { HistoryTab } from './history-tab.tsx';
 import { OnlinePanel } from './online-panel.tsx';
 import { PendingTab } from './pending-tab.tsx';
 import { SessionHeader } from './session-header.tsx';
+import { WaitlistTab } from './waitlist-tab.tsx';
 
 const EditSessionModal = lazy(() => import('../modals/edit-session-modal.tsx'));
 const DeleteSessionModal = lazy(() => import('../modals/delete-session-modal.tsx'));
@@ -66,6 +68,18 @@ export default function SessionDrawer({ id, onClose }: { id: number; onClose: ()
           onReceipt={(row) => setOpen({ kind: 'receipt', row })}
         />
       ),
+    },
+    {
+      key: 'waitlist',
+      label: s?.waitCount ? `候补（${s.waitCount}）` : '候补',
+      children: s ? (
+        <WaitlistTab
+          session={s}
+          signInMode={signInMode}
+          ended={s.endTime < dayjs().format('YYYY-MM-DD HH:mm:ss')}
+          onMember={setMemberId}
+        />
+      ) : null,
     },
     { key: 'history', label: '预约记录', children: <HistoryTab sessionId={id} /> },
   ];

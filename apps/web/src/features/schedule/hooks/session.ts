@@ -1,5 +1,8 @@
 // One session's reads and writes (the drawer and its modals, the add modal).
 import {
+  addWaitlist,
+  cancelWaitlist,
+  queryWaitlist,
   addGroupPending,
   addMemberReservation,
   cancelPendingCall,
@@ -49,6 +52,27 @@ export function useSessionPendings(sessionId: number) {
     queryKey: keys.sessions.pendings(sessionId),
     queryFn: () => call(queryPendingList, { tid: sessionId }),
   });
+}
+
+/** The session's waitlist in order, and whether promotion still happens. */
+export function useSessionWaitlist(sessionId: number) {
+  return useQuery({
+    queryKey: keys.sessions.waitlist(sessionId),
+    queryFn: () => call(queryWaitlist, { tid: sessionId }),
+  });
+}
+
+/** The desk puts a member with a card on a full session's waitlist. */
+export function useJoinWaitlist(sessionId: number) {
+  return useSessionWrite(
+    (v: { memberId: number; cardId: number; studentCount: number }) =>
+      call(addWaitlist, { tid: sessionId, mid: v.memberId, mcId: v.cardId, studentCount: v.studentCount }),
+    '已加入候补',
+  );
+}
+
+export function useLeaveWaitlist() {
+  return useSessionWrite((id: number) => call(cancelWaitlist, { id }), '已移出候补');
 }
 
 /** The session's online room (and its last failure), asked every `pollMs` until it is there. */

@@ -1,0 +1,99 @@
+import { WaitStatus } from '@studio/contract';
+import type { Executor } from '../../db/index.ts';
+
+type Wait = { id: number; timetableId: number };
+
+/** The waiting rows of a session, first in line first, with member, card and who queued them. */
+export function waitingOf(db: Executor, storeId: number, timetableId: number) {
+  return db
+    .selectFrom('waitlist as w')
+    .innerJoin('member as m', 'm.id', 'w.memberId')
+    .innerJoin('memberCard as mc', 'mc.id', 'w.memberCardId')
+    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .leftJoin('staff as s', 's.id', 'w.operatorId')
+    .select([
+      'w.id',
+      'w.memberId',
+      'w.memberCardId',
+      'w.studentCount',
+      'w.operatorId',
+      'w.skipReason',
+      'w.createTime',
+      'm.name as memberName',
+      'm.mobile',
+      'p.cardName',
+      'p.bigType',
+      's.name as operator',
+    ])
+    .where('w.storeId', '=', storeId)
+    .where('w.timetableId', '=', timetableId)
+    .where('w.status', '=', WaitStatus.WAITING)
+    .orderBy('w.id')
+    .execute();
+}
+
+/** A member's waiting row of a session, if any. */
+export function waitingRowOf(db: Executor, timetableId: number, memberId: number) {
+  return db
+    .selectFrom('waitlist')
+    .select('id')
+    .where('timetableId', '=', timetableId)
+    .where('memberId', '=', memberId)
+    .where('status', '=', WaitStatus.WAITING)
+    .executeTakeFirst();
+}
+
+/** A wait of the store by id. */
+export function findWait(db: Executor, storeId: number, id: number) {
+  return db.selectFrom('waitlist').selectAll().where('id', '=', id).where('storeId', '=', storeId).executeTakeFirst();
+}
+
+/** Moves a session's waiting count (every queue change also locks and versions the session row). */
+export async function addWaitCount(db: Executor, timetableId: number, delta: number) {
+  await db
+    .updateTable('timetable')
+    .set((eb) => ({ waitCount: eb('waitCount', '+', delta) }))
+    .where('id', '=', timetableId)
+    .execute();
+}
+
+/**
+ * Ends waiting rows (guarded: only those still waiting) with a new status; answers the rows it
+ * ended so the caller can move the sessions' counts.
+ */
+export async function endWaits(
+  db: Executor,
+  where: { ids: number[] } | { timetableId: number },
+  status: number,
+  endTime: string,
+): Promise<Wait[]> {
+  let q = db.updateTable('waitlist').set({ status, endTime }).where('status', '=', WaitStatus.WAITING);
+  q = 'ids' in where ? q.where('id', 'in', where.ids) : q.where('timetableId', '=', where.timetableId);
+  return q.returning(['id', 'timetableId']).execute();
+}
+
+/** The booking or pending a promoted wait became. */
+export async function setResult(
+  db: Executor,
+  id: number,
+  r: { reservationId: number | null; pendingId: number | null },
+) {
+  await db.updateTable('waitlist').set(r).where('id', '=', id).execute();
+}
+
+/** Keeps why the last promotion passed a waiting member over. */
+export async function setSkipReason(db: Executor, id: number, reason: string) {
+  await db.updateTable('waitlist').set({ skipReason: reason }).where('id', '=', id).execute();
+}
+
+/** Where a waiting row stands in its queue: 1 = next. */
+export async function positionOf(db: Executor, timetableId: number, id: number) {
+  const row = await db
+    .selectFrom('waitlist')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('timetableId', '=', timetableId)
+    .where('status', '=', WaitStatus.WAITING)
+    .where('id', '<=', id)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

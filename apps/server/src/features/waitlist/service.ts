@@ -1,0 +1,283 @@
+import { DEDUCT_AT_SIGN_IN, Msg, OperateType, WaitMsg, WaitStatus } from '@studio/contract';
+import { sql } from 'kysely';
+import type { Db, Dialect, Executor, Tx } from '../../db/index.ts';
+import { lockSessions } from '../../db/locks.ts';
+import { inWriteTx } from '../../db/write-queue.ts';
+import type { StoreScope } from '../../lib/context.ts';
+import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { emit, type EngineEvent } from '../../lib/events.ts';
+import { storeScopeById } from '../../lib/store-scope.ts';
+import { localDateTime } from '../../lib/time.ts';
+import { loadPolicy, waitlistOpen } from '../policy/public.ts';
+import { addPending, bookingRef, bookWithCard, getDeductionMode, liveSession } from '../timetable/public.ts';
+import * as repo from './repository.ts';
+
+/** Who acts: the desk (a staff id) or the member themself. */
+export type WaitActor = { staffId: number } | { memberId: number };
+/** What the waitlist needs of a call: its database and store. */
+export interface WaitScope {
+  db: Db;
+  dialect: Dialect;
+  store: StoreScope;
+}
+interface Candidate {
+  memberId: number;
+  memberCardId: number;
+  studentCount: number;
+}
+
+const REMARK = '候补递补';
+let savepoints = 0;
+
+/** Runs `fn` in a savepoint of `tx`: an error undoes exactly its writes and is passed on. */
+async function inSavepoint<T>(tx: Executor, fn: () => Promise<T>): Promise<T> {
+  const name = sql.raw(`waitlist_${++savepoints}`);
+  await sql`savepoint ${name}`.execute(tx);
+  try {
+    const r = await fn();
+    await sql`release savepoint ${name}`.execute(tx);
+    return r;
+  } catch (e) {
+    await sql`rollback to savepoint ${name}`.execute(tx);
+    await sql`release savepoint ${name}`.execute(tx);
+    throw e;
+  }
+}
+
+const DRY_RUN = Symbol('dry run');
+
+/**
+ * Tries the booking a wait stands for through the engine's own rules (card, balance, limits,
+ * duplicates) and undoes it: `free` when it would succeed now, `full` when only the seats are
+ * missing, else the refusal. One rule set for bookings and waits.
+ */
+async function tryBooking(
+  tx: Tx,
+  store: StoreScope,
+  timetableId: number,
+  c: Candidate,
+): Promise<{ kind: 'free' } | { kind: 'full' } | { kind: 'refused'; error: AppError }> {
+  try {
+    await inSavepoint(tx, async () => {
+      await bookWithCard(tx, store, {
+        timetableId,
+        memberCardId: c.memberCardId,
+        memberId: c.memberId,
+        studentCount: c.studentCount,
+        remark: null,
+        operatorId: null,
+        operateType: OperateType.ADMIN_BOOKED,
+      });
+      throw DRY_RUN;
+    });
+  } catch (e) {
+    if (e === DRY_RUN) return { kind: 'free' };
+    if (e instanceof AppError && e.status < 500) {
+      return e.message === Msg.sessionFull ? { kind: 'full' } : { kind: 'refused', error: e };
+    }
+    throw e;
+  }
+  return { kind: 'free' };
+}
+
+/**
+ * Puts a member in the queue of a full session with a card: the waitlist must be on and before its
+ * cutoff, the session full for them, and the booking otherwise allowed by the same rules as a
+ * booking. The session row is locked first, so a join and a cancel freeing a seat never cross.
+ */
+export async function joinWaitlist(
+  s: WaitScope,
+  input: { mid: number; mcId: number; tid: number; studentCount: number },
+  by: WaitActor,
+): Promise<{ id: number; position: number }> {
+  return inWriteTx(s.db, s.dialect, async (tx) => {
+    const session = await liveSession(tx, s.store.id, input.tid, { lock: true });
+    // The ids and the booking rules first (404 for what is not this store's), then the queue's own.
+    const tried = await tryBooking(tx, s.store, session.id, {
+      memberId: input.mid,
+      memberCardId: input.mcId,
+      studentCount: input.studentCount,
+    });
+    if (tried.kind === 'refused') throw tried.error;
+    if (tried.kind === 'free') throw conflict(WaitMsg.notFull);
+    const policy = await loadPolicy(tx, s.store.id);
+    if (!policy.waitlist) throw conflict(WaitMsg.off);
+    const now = localDateTime(s.store.timezone);
+    if (now >= session.startTime) throw conflict(WaitMsg.started);
+    if (!waitlistOpen(policy, { startTime: session.startTime, now })) throw conflict(WaitMsg.closed);
+    if ((await getDeductionMode(tx, s.store.id)) === DEDUCT_AT_SIGN_IN && input.studentCount !== 1) {
+      throw badRequest(Msg.oneStudentInSignInMode);
+    }
+    if (await repo.waitingRowOf(tx, session.id, input.mid)) throw conflict(WaitMsg.already);
+    const row = await tx
+      .insertInto('waitlist')
+      .values({
+        storeId: s.store.id,
+        timetableId: session.id,
+        memberId: input.mid,
+        memberCardId: input.mcId,
+        studentCount: input.studentCount,
+        status: WaitStatus.WAITING,
+        operatorId: 'staffId' in by ? by.staffId : null,
+        createTime: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await repo.addWaitCount(tx, session.id, 1);
+    return { id: row.id, position: await repo.positionOf(tx, session.id, row.id) };
+  });
+}
+
+/** Takes a member out of a queue (the desk, or the member for their own wait). */
+export async function leaveWaitlist(s: WaitScope, id: number, by: WaitActor): Promise<null> {
+  await inWriteTx(s.db, s.dialect, async (tx) => {
+    const w = await repo.findWait(tx, s.store.id, id);
+    if (!w || ('memberId' in by && w.memberId !== by.memberId)) throw notFound('候补');
+    await lockSessions(tx, [w.timetableId]);
+    const ended = await repo.endWaits(tx, { ids: [id] }, WaitStatus.LEFT, localDateTime(s.store.timezone));
+    if (!ended.length) throw conflict(WaitMsg.notWaiting);
+    await repo.addWaitCount(tx, w.timetableId, -1);
+  });
+  return null;
+}
+
+/** A session's queue in order, and whether promotion still happens for it. */
+export async function listWaitlist(s: WaitScope, tid: number) {
+  const session = await liveSession(s.db, s.store.id, tid);
+  const [rows, policy] = await Promise.all([repo.waitingOf(s.db, s.store.id, tid), loadPolicy(s.db, s.store.id)]);
+  const now = localDateTime(s.store.timezone);
+  return {
+    open: waitlistOpen(policy, { startTime: session.startTime, now }),
+    list: rows.map((r, i) => ({
+      id: r.id,
+      position: i + 1,
+      member: { id: r.memberId, name: r.memberName, mobile: r.mobile },
+      card: { id: r.memberCardId, cardName: r.cardName, bigType: r.bigType },
+      studentCount: r.studentCount,
+      skipReason: r.skipReason,
+      operator: r.operator,
+      createTime: r.createTime,
+    })),
+  };
+}
+
+/**
+ * One waiting member into the session, in a savepoint: booked with their card (mode 0) or held as a
+ * pending after the card rules pass (mode 1), the wait marked promoted. Refused by a rule: undone,
+ * the reason kept on the wait, which stays in the queue.
+ */
+async function promoteOne(
+  tx: Tx,
+  store: StoreScope,
+  mode: 0 | 1,
+  timetableId: number,
+  w: Candidate & { id: number; operatorId: number | null },
+  now: string,
+): Promise<boolean> {
+  try {
+    return await inSavepoint(tx, async () => {
+      // Marked first: the booking's insert ends any wait of its member still waiting (a trigger).
+      const taken = await repo.endWaits(tx, { ids: [w.id] }, WaitStatus.PROMOTED, now);
+      if (!taken.length) throw conflict(WaitMsg.notWaiting);
+      await repo.addWaitCount(tx, timetableId, -1);
+      let reservationId: number | null = null;
+      let pendingId: number | null = null;
+      if (mode === DEDUCT_AT_SIGN_IN) {
+        const tried = await tryBooking(tx, store, timetableId, w);
+        if (tried.kind === 'refused') throw tried.error;
+        ({ pendingId } = await addPending(tx, store, {
+          timetableId,
+          memberId: w.memberId,
+          studentCount: w.studentCount,
+          remark: REMARK,
+          operatorId: null,
+        }));
+      } else {
+        ({ reservationId } = await bookWithCard(tx, store, {
+          timetableId,
+          memberCardId: w.memberCardId,
+          memberId: w.memberId,
+          studentCount: w.studentCount,
+          remark: REMARK,
+          operatorId: null,
+          operateType: w.operatorId ? OperateType.ADMIN_BOOKED : OperateType.USER_BOOKED,
+        }));
+      }
+      await repo.setResult(tx, w.id, { reservationId, pendingId });
+      return true;
+    });
+  } catch (e) {
+    if (!(e instanceof AppError) || e.status >= 500) throw e;
+    await repo.setSkipReason(tx, w.id, e.message);
+    return false;
+  }
+}
+
+/**
+ * Fills a session's free seats from its queue, in the transaction of the change that freed them
+ * (whose lock on the session row it relies on): first come first served among those whose card
+ * passes at this moment; a member needing more seats than are free keeps their place and stops the
+ * round. Nothing happens with the waitlist off or at or after the cutoff.
+ */
+export async function promoteWaitlist(tx: Tx, storeId: number, timetableId: number): Promise<void> {
+  const s = await tx
+    .selectFrom('timetable')
+    .select(['id', 'startTime', 'reservableCount', 'realCount', 'waitCount', 'deleted'])
+    .where('id', '=', timetableId)
+    .where('storeId', '=', storeId)
+    .executeTakeFirst();
+  if (!s || s.deleted || !s.waitCount || s.realCount >= s.reservableCount) return;
+  const [policy, store] = await Promise.all([loadPolicy(tx, storeId), storeScopeById(tx, storeId)]);
+  if (!store) return;
+  const now = localDateTime(store.timezone);
+  if (!waitlistOpen(policy, { startTime: s.startTime, now })) return;
+  const mode = await getDeductionMode(tx, storeId);
+  let free = s.reservableCount - s.realCount;
+  for (const w of await repo.waitingOf(tx, storeId, s.id)) {
+    if (w.studentCount > free) break;
+    if (await promoteOne(tx, store, mode, s.id, w, now)) {
+      free -= w.studentCount;
+      await emit(tx, {
+        type: 'waitlist.promoted',
+        storeId,
+        timetableId: s.id,
+        memberId: w.memberId,
+        waitId: w.id,
+        studentCount: w.studentCount,
+      });
+    }
+  }
+}
+
+/** Ends waits that can no longer be served and moves the session's count. */
+async function endAndCount(tx: Executor, where: Parameters<typeof repo.endWaits>[1], storeId: number) {
+  const store = await storeScopeById(tx, storeId);
+  const ended = await repo.endWaits(tx, where, WaitStatus.ENDED, localDateTime(store?.timezone ?? 'Asia/Shanghai'));
+  const per = new Map<number, number>();
+  for (const e of ended) per.set(e.timetableId, (per.get(e.timetableId) ?? 0) + 1);
+  for (const [tid, n] of per) await repo.addWaitCount(tx, tid, -n);
+}
+
+/**
+ * The engine-event listener: a cancel, a cancelled pending or a changed session may free seats
+ * (promotion); a deleted session ends its queue. (A member booked into a session otherwise leaves
+ * its queue by a database trigger, whatever path wrote the booking: migration 1300.)
+ */
+export async function onWaitlistEvent(tx: Executor, e: EngineEvent): Promise<void> {
+  switch (e.type) {
+    case 'reservation.cancelled':
+    case 'pending.cancelled': {
+      const ref = await bookingRef(
+        tx,
+        e.storeId,
+        'reservationId' in e ? { reservationId: e.reservationId } : { pendingId: e.pendingId },
+      );
+      if (ref) await promoteWaitlist(tx as Tx, e.storeId, ref.timetableId);
+      return;
+    }
+    case 'session.changed':
+      return promoteWaitlist(tx as Tx, e.storeId, e.timetableId);
+    case 'session.deleted':
+      return endAndCount(tx, { timetableId: e.timetableId }, e.storeId);
+  }
+}
