@@ -165,6 +165,77 @@ if (!PG_URL && !REQUIRE_ALL) {
       for (const s of servers) expect(s.output()).not.toMatch(/"level":(50|60)/);
     });
 
+    it('waitlist over three instances: holders cancel, capacity rises and members join at once; nobody is promoted twice or past a seat', async () => {
+      const firstHour = 9000;
+      const store = await makeLoadStore(db.db, { members: 25, balance: 10, sessions: 1, seats: 5, firstHour });
+      const clients = await clientsOf(store);
+      const tid = store.sessions[0];
+      await clients[0].call('/store/api/update/booking/policy', { waitlist: 1, waitlistCutoffMinutes: 0 });
+      const [holders, early, late] = [store.members.slice(0, 5), store.members.slice(5, 15), store.members.slice(15)];
+      await storm(
+        clients,
+        '/add/member/reservation',
+        holders.map((m) => ({ mcId: m.card, tid, mid: m.id, studentCount: 1 })),
+      );
+      const joined = await storm(
+        clients,
+        '/add/waitlist',
+        early.map((m) => ({ mcId: m.card, tid, mid: m.id, studentCount: 1 })),
+      );
+      expect(joined.filter((a) => a.code === 0).length).toBe(10);
+      const booked = await db.db
+        .selectFrom('reservation')
+        .select(['id'])
+        .where('timetableId', '=', tid)
+        .where('status', '=', 1)
+        .execute();
+      const start = futureSlot(firstHour);
+      const calls = [
+        ...booked.map((r) => ({ path: '/cancel/reservation', body: { id: r.id } })),
+        {
+          path: '/update/timetable/reservable/count',
+          body: {
+            id: tid,
+            teacherId: store.teacherId,
+            date: start.slice(0, 10),
+            time: start.slice(11, 16),
+            count: 8,
+            areaId: store.areaId,
+          },
+        },
+        ...late.map((m) => ({ path: '/add/waitlist', body: { mcId: m.card, tid, mid: m.id, studentCount: 1 } })),
+      ];
+      const answers = await Promise.all(
+        calls.map((c, i) => clients[i % clients.length].call(`/store/api${c.path}`, c.body)),
+      );
+      const unexpected = answers.filter((a) => a.code !== 0 && a.status !== 409);
+      expect(unexpected).toEqual([]);
+      const row = await db.db
+        .selectFrom('timetable')
+        .select(['realCount', 'reservableCount', 'waitCount'])
+        .where('id', '=', tid)
+        .executeTakeFirstOrThrow();
+      const promoted = await db.db
+        .selectFrom('waitlist')
+        .select('memberId')
+        .where('timetableId', '=', tid)
+        .where('status', '=', 2)
+        .execute();
+      console.log(
+        `waitlist storm over 3 instances: ${promoted.length} promoted, seats ${row.realCount}/${row.reservableCount}, ${row.waitCount} still waiting`,
+      );
+      expect(new Set(promoted.map((p) => p.memberId)).size).toBe(promoted.length);
+      expect(row.realCount).toBeLessThanOrEqual(row.reservableCount);
+      // A free seat and someone waiting never outlive the storm.
+      expect(row.realCount === row.reservableCount || row.waitCount === 0).toBe(true);
+      // The first ten in line came before anyone who joined during the storm.
+      const early10 = new Set(early.map((m) => m.id));
+      const firstPromoted = promoted.filter((p) => early10.has(p.memberId)).length;
+      expect(firstPromoted).toBe(Math.min(promoted.length, 10));
+      await check();
+      for (const s of servers) expect(s.output()).not.toMatch(/"level":(50|60)/);
+    });
+
     /** 100 logins at once spread over the three instances; answers counted by HTTP status. */
     async function loginStorm(body: (i: number) => { account: string; password: string }, ip: (i: number) => string) {
       const answers = await Promise.all(
