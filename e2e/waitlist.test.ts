@@ -42,6 +42,13 @@ describeBrowser('候补: the desk queues a member on a full class; a cancel prom
     expect(await row.locator('td').first().innerText()).toBe('1');
     await drawer.getByRole('tab', { name: '候补（1）' }).waitFor();
     await shot(page, 'waitlist-drawer');
+    // The member drawer lists what they wait for, with their place.
+    await row.getByText(`候补乙${f.memberId}`).click();
+    const memberDrawer = page.locator('.ant-drawer', { hasText: '会员详情' });
+    await memberDrawer.getByTestId('member-waits').getByText('第 1 位').waitFor();
+    await memberDrawer.getByTestId('member-waits').getByText('候补中').waitFor();
+    await memberDrawer.locator('.ant-drawer-close').click();
+    await memberDrawer.waitFor({ state: 'hidden' });
 
     // The calendar's event says 候补 1.
     await page.goto(`${server.url}/course/calendar?date=${date}`);

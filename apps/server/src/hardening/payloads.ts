@@ -303,6 +303,7 @@ export const basePayloads: Record<string, BasePayload> = {
     ids: { mid: 'member', mcId: 'memberCard', tid: 'session' },
   },
   [`${STORE}/cancel/waitlist`]: { body: (w) => ({ id: w.wait }), ids: { id: 'wait' } },
+  [`${STORE}/query/member/waitlist`]: { body: (w) => ({ mid: w.member2 }), ids: { mid: 'member2' } },
 
   // booking policy
   [`${STORE}/query/booking/policy`]: { body: () => ({}) },

@@ -58,6 +58,7 @@ export const keys = {
     one: (id: number | undefined) => ['member', id],
     cardsForCourse: (id: number | undefined, courseId: number | undefined) => ['member', id, 'cards-for', courseId],
     payments: (id: number) => ['member', id, 'payments'],
+    waits: (id: number) => ['member', id, 'waits'],
     bookings: (id: number, scope: string, page: number, pageSize: number) => [
       'member',
       id,

@@ -86,4 +86,31 @@ export const cancelWaitlist = defineCall({
   errors: [...fails.notFound('候补'), ...fails.conflict(WaitMsg.notWaiting)],
 });
 
-export const waitlistCalls = [queryWaitlist, addWaitlist, cancelWaitlist] as const;
+/** A member's wait, for the member drawer and detail: waiting (with position) or how it ended. */
+export const zMemberWaitRow = z.object({
+  id: z.number(),
+  /** WaitStatus: 1 waiting, 2 promoted, 3 left, 4 ended without a seat. */
+  status: z.number(),
+  /** Place in the queue while waiting, else null. */
+  position: z.number().nullable(),
+  session: z.object({ id: z.number(), courseName: z.string(), startTime: z.string() }),
+  cardName: z.string(),
+  studentCount: z.number(),
+  skipReason: z.string().nullable(),
+  createTime: z.string(),
+  endTime: z.string().nullable(),
+});
+export type MemberWaitRow = z.infer<typeof zMemberWaitRow>;
+
+export const queryMemberWaitlist = defineCall({
+  path: `${STORE_API}/query/member/waitlist`,
+  auth: 'store',
+  req: z.object({ mid: zId('请选择会员') }),
+  res: z.array(zMemberWaitRow),
+  idFields: ['mid'],
+  summary: '会员的候补：候补中的课程（含顺序）和最近结束的候补',
+  example: { mid: 1 },
+  errors: fails.notFound('会员'),
+});
+
+export const waitlistCalls = [queryWaitlist, addWaitlist, cancelWaitlist, queryMemberWaitlist] as const;

@@ -97,3 +97,48 @@ export async function positionOf(db: Executor, timetableId: number, id: number) 
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/** A member's waits, newest first (the last 30), with the session and card, and positions of the waiting ones. */
+export async function waitsOfMember(db: Executor, storeId: number, memberId: number) {
+  const rows = await db
+    .selectFrom('waitlist as w')
+    .innerJoin('timetable as t', 't.id', 'w.timetableId')
+    .innerJoin('course as c', 'c.id', 't.courseId')
+    .innerJoin('memberCard as mc', 'mc.id', 'w.memberCardId')
+    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .select((eb) => [
+      'w.id',
+      'w.status',
+      'w.timetableId',
+      'c.name as courseName',
+      't.startTime',
+      'p.cardName',
+      'w.studentCount',
+      'w.skipReason',
+      'w.createTime',
+      'w.endTime',
+      eb
+        .selectFrom('waitlist as ahead')
+        .select((e2) => e2.fn.countAll<number>().as('n'))
+        .whereRef('ahead.timetableId', '=', 'w.timetableId')
+        .where('ahead.status', '=', WaitStatus.WAITING)
+        .whereRef('ahead.id', '<=', 'w.id')
+        .as('position'),
+    ])
+    .where('w.storeId', '=', storeId)
+    .where('w.memberId', '=', memberId)
+    .orderBy('w.id', 'desc')
+    .limit(30)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    status: r.status,
+    position: r.status === WaitStatus.WAITING ? Number(r.position) : null,
+    session: { id: r.timetableId, courseName: r.courseName, startTime: r.startTime },
+    cardName: r.cardName,
+    studentCount: r.studentCount,
+    skipReason: r.skipReason,
+    createTime: r.createTime,
+    endTime: r.endTime,
+  }));
+}

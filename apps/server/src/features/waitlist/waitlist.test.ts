@@ -8,6 +8,7 @@ import {
   Msg,
   queryTimetableByDate,
   queryTimetableInfo,
+  queryMemberWaitlist,
   queryWaitlist,
   saveWechatSetting,
   updateBookingPolicy,
@@ -136,6 +137,14 @@ describeEachDb('waitlist (候补): join, leave, promotion in the transaction tha
     const b = await member('乙');
     await join(session.id, a);
     await join(session.id, b);
+    const before = await api().ok(queryMemberWaitlist.path, { mid: b.id });
+    expect(before).toEqual([
+      expect.objectContaining({
+        status: WaitStatus.WAITING,
+        position: 2,
+        session: expect.objectContaining({ id: session.id }),
+      }),
+    ]);
     const held = (await reservationOf(session.id, holders[0].id))!;
     await api().ok(cancelReservationCall.path, { id: held.id });
     const r = await reservationOf(session.id, a.id);

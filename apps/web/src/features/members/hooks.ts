@@ -1,5 +1,12 @@
 // The member screens' reads and writes (one member with cards: shared/reference.ts).
-import { insertMember, memberList, memberReservationList, updateMember, type ReqOf } from '@studio/contract';
+import {
+  insertMember,
+  memberList,
+  memberReservationList,
+  queryMemberWaitlist,
+  updateMember,
+  type ReqOf,
+} from '@studio/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { call } from '../../api/client.ts';
@@ -43,4 +50,13 @@ export function useSaveMember(id: number | null) {
     },
     { success: '操作成功', changes: 'member' },
   );
+}
+
+/** A member's waits: the classes they wait for (with their place) and how recent waits ended. */
+export function useMemberWaits(memberId: number) {
+  return useQuery({
+    queryKey: keys.member.waits(memberId),
+    queryFn: () => call(queryMemberWaitlist, { mid: memberId }),
+    enabled: memberId > 0,
+  });
 }

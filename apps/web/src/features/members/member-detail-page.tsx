@@ -6,6 +6,7 @@ import { useMember } from '../../shared/reference.ts';
 import { IssueCardModal, MemberCardTable, MemberPayments } from '../cards/index.ts';
 import { useMemberBookings } from './hooks.ts';
 import { MemberBookingTable } from './member-bookings.tsx';
+import { MemberWaits } from './member-waits.tsx';
 import MemberFormModal, { GENDERS } from './member-form-modal.tsx';
 
 /** /member/detail?member_id=ID: the member, their cards with balances, and their upcoming and past bookings. */
@@ -69,6 +70,11 @@ export default function MemberDetailPage() {
               key: 'upcoming',
               label: `待上课（${upcoming.q.data?.total ?? 0}）`,
               children: <MemberBookingTable bookings={upcoming} cards={m.cards} testId="upcoming-table" />,
+            },
+            {
+              key: 'waits',
+              label: '候补',
+              children: <MemberWaits memberId={m.id} />,
             },
             {
               key: 'past',

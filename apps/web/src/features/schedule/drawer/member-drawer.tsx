@@ -2,6 +2,7 @@ import { LinkOutlined } from '@ant-design/icons';
 import { Descriptions, Drawer, Empty, List, Skeleton, Tag, Typography } from 'antd';
 import { balanceText } from '../../../shared/format.ts';
 import { useMember } from '../../../shared/reference.ts';
+import { MemberWaits } from '../../members/index.ts';
 
 const GENDER = ['未知', '男', '女'];
 
@@ -56,6 +57,10 @@ export default function MemberDrawer({ id, onClose }: { id: number; onClose: () 
               </List.Item>
             )}
           />
+          <Typography.Title level={5} style={{ marginTop: 20 }}>
+            候补
+          </Typography.Title>
+          <MemberWaits memberId={m.id} compact />
         </>
       )}
     </Drawer>

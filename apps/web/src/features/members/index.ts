@@ -1,0 +1,1 @@
+export { MemberWaits } from './member-waits.tsx';
