@@ -5,6 +5,7 @@ import { openDatabase } from './db/index.ts';
 import { DEMO_ADMIN } from './db/seed/index.ts';
 import { lockSqliteFile, prepareDatabase } from './db/startup.ts';
 import { outboxHandlers } from './features/index.ts';
+import { startNoShowJob } from './features/policy/public.ts';
 import { startDigestScheduler } from './features/reports/public.ts';
 import { startOutboxWorker } from './outbox/index.ts';
 
@@ -47,7 +48,11 @@ const stopOutbox = startOutboxWorker({
 // The daily card-alert digest to each store's WeCom robot (once per store and day, any instance).
 const stopDigest = startDigestScheduler({ db: database.db, dialect: database.dialect, log: app.log });
 
+// Pendings not signed in by their class's end, charged or counted as no-shows (once, any instance).
+const stopNoShows = startNoShowJob({ db: database.db, dialect: database.dialect, log: app.log });
+
 const close = async () => {
+  await stopNoShows();
   await stopDigest();
   await stopOutbox();
   await app.close();

@@ -32,12 +32,21 @@ export const OperateType = {
   ADMIN_BOOKED: 2,
   USER_CANCELLED: 3,
   ADMIN_CANCELLED: 4,
+  /** A member's cancel after the free-cancel time, the deduction kept (迟到取消). */
+  LATE_CANCEL: 5,
+  /** A pending not signed in by the class's end, charged or marked by the no-show job (爽约). */
+  NO_SHOW: 6,
+  /** Staff waived a late-cancel or no-show charge: refunded (免除扣费). */
+  WAIVED: 7,
 } as const;
 
 /** Reservation states. */
 export const ReservationStatus = { BOOKED: 1, SIGNED_IN: 2, CANCELLED: 3 } as const;
-/** Pending states: 1 waiting for sign-in; 2 signed in; 3 cancelled. */
-export const PendingStatus = { WAITING: 1, SIGNED_IN: 2, CANCELLED: 3 } as const;
+/**
+ * Pending states: 1 waiting for sign-in; 2 signed in; 3 cancelled; 4 a no-show (not signed in by the
+ * class's end, processed by the no-show job: its seat stays counted, as it was taken).
+ */
+export const PendingStatus = { WAITING: 1, SIGNED_IN: 2, CANCELLED: 3, NO_SHOW: 4 } as const;
 /** Waitlist states: 1 waiting; 2 promoted to a booking or pending; 3 left the queue; 4 ended without a seat. */
 export const WaitStatus = { WAITING: 1, PROMOTED: 2, LEFT: 3, ENDED: 4 } as const;
 

@@ -130,6 +130,8 @@ export interface MemberTable {
   birthday: string | null;
   remark: string | null;
   createdAt: string;
+  /** Staff lifted an online-booking suspension: no-shows before this no longer count (migration 1400). */
+  suspensionLiftedAt: string | null;
 }
 export interface MemberCardTable {
   id: Generated<number>;
@@ -252,6 +254,12 @@ export interface PendingTable {
   reservationId: number | null;
   createTime: string;
   cancelTime: string | null;
+  /** A no-show's charge (count or fen; 0 when nothing could be charged), set by the job (migration 1400). */
+  noShowFee: number | null;
+  noShowCardId: number | null;
+  /** Staff waived the no-show charge (refunded through the ledger), and why. */
+  waivedTime: string | null;
+  waiveReason: string | null;
 }
 export interface HistoryTable {
   id: Generated<number>;

@@ -308,6 +308,12 @@ export const basePayloads: Record<string, BasePayload> = {
   // booking policy
   [`${STORE}/query/booking/policy`]: { body: () => ({}) },
   [`${STORE}/update/booking/policy`]: { body: () => ({ openDaysBefore: 7, lateCancel: 'forfeit' }) },
+  [`${STORE}/waive/no/show`]: {
+    body: (w) => ({ pendingId: w.pending, reason: '前台免除' }),
+    ids: { pendingId: 'pending' },
+  },
+  [`${STORE}/query/member/policy/status`]: { body: (w) => ({ mid: w.member }), ids: { mid: 'member' } },
+  [`${STORE}/lift/member/suspension`]: { body: (w) => ({ mid: w.member }), ids: { mid: 'member' } },
 
   // today, reports, alerts
   [`${STORE}/query/today`]: { body: () => ({ date: '2031-03-04' }) },

@@ -2,7 +2,9 @@ import { OperateType, PendingStatus, ReservationStatus, WaitStatus } from '@stud
 import type { Db } from '../db/index.ts';
 
 const LIVE = [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN];
-const HELD = [PendingStatus.WAITING, PendingStatus.SIGNED_IN];
+const HELD = [PendingStatus.WAITING, PendingStatus.SIGNED_IN, PendingStatus.NO_SHOW];
+/** Pendings that must not outlive their session's deletion (a no-show's record stays). */
+const HELD_LIVE = [PendingStatus.WAITING, PendingStatus.SIGNED_IN];
 const BOOK_TYPES = [OperateType.USER_BOOKED, OperateType.ADMIN_BOOKED];
 const CANCEL_TYPES = [OperateType.USER_CANCELLED, OperateType.ADMIN_CANCELLED];
 
@@ -18,7 +20,8 @@ function sumBy(rows: { id: number | null; n: number | string | null }[]): Map<nu
  * - seats: a live session's realCount = studentCount of its live reservations (booked or signed
  *   in) that did not come from a pending + studentCount of its pendings waiting or signed in (a
  *   signed-in pending's seat is counted once, through the pending); 0 <= realCount <= capacity.
- *   A deleted session has realCount 0, no live reservation and no held pending.
+ *   A no-show (pending status 4) keeps its seat. A deleted session has realCount 0, no live
+ *   reservation and no waiting or signed-in pending.
  * - money: for every member card 0 <= usedCount <= totalCount, and its ledger deduct + refund
  *   amounts add up to the usedCount of its live reservations (usedCount itself may be higher: cards
  *   can be issued partly used); for every reservation its ledger adds up to its usedCount while it
@@ -48,19 +51,22 @@ export async function checkInvariants(db: Db, storeId?: number): Promise<string[
       'storeId',
     ).execute(),
   );
-  const held = sumBy(
-    await scoped(
-      db
-        .selectFrom('pending')
-        .select((eb) => ['timetableId as id', eb.fn.sum<number>('studentCount').as('n')])
-        .where('status', 'in', HELD)
-        .groupBy('timetableId'),
-      'storeId',
-    ).execute(),
-  );
+  const heldBy = async (statuses: number[]) =>
+    sumBy(
+      await scoped(
+        db
+          .selectFrom('pending')
+          .select((eb) => ['timetableId as id', eb.fn.sum<number>('studentCount').as('n')])
+          .where('status', 'in', statuses)
+          .groupBy('timetableId'),
+        'storeId',
+      ).execute(),
+    );
+  const held = await heldBy(HELD);
+  const heldLive = await heldBy(HELD_LIVE);
   for (const s of sessions) {
     const expected = (direct.get(s.id) ?? 0) + (held.get(s.id) ?? 0);
-    if (s.deleted && (s.realCount !== 0 || expected !== 0)) {
+    if (s.deleted && (s.realCount !== 0 || (direct.get(s.id) ?? 0) + (heldLive.get(s.id) ?? 0) !== 0)) {
       out.push(`deleted session ${s.id}: realCount ${s.realCount}, live seats ${expected}`);
     }
     if (!s.deleted && s.realCount !== expected) out.push(`session ${s.id}: realCount ${s.realCount} != ${expected}`);
@@ -170,6 +176,37 @@ export async function checkInvariants(db: Db, storeId?: number): Promise<string[
       out.push(`pending ${p.id}: cancelled without history`);
     }
   }
+
+  // No-shows: per card and session, the ledger's no_show + waive entries equal the fees of the
+  // no-shows not waived (charged once, refunded at most once).
+  const noShowLedger = await scoped(
+    db
+      .selectFrom('cardLedger')
+      .select((eb) => ['memberCardId', 'timetableId', eb.fn.sum<number>('amount').as('n')])
+      .where('kind', 'in', ['no_show', 'waive'])
+      .groupBy(['memberCardId', 'timetableId']),
+    'storeId',
+  ).execute();
+  const fees = new Map<string, number>();
+  for (const p of await scoped(
+    db
+      .selectFrom('pending')
+      .select(['noShowCardId', 'timetableId', 'noShowFee', 'waivedTime'])
+      .where('status', '=', PendingStatus.NO_SHOW),
+    'storeId',
+  ).execute()) {
+    if (p.noShowCardId === null || p.waivedTime !== null) continue;
+    const k = `${p.noShowCardId}:${p.timetableId}`;
+    fees.set(k, (fees.get(k) ?? 0) + Number(p.noShowFee ?? 0));
+  }
+  const seen = new Set<string>();
+  for (const l of noShowLedger) {
+    const k = `${l.memberCardId}:${l.timetableId}`;
+    seen.add(k);
+    if (Number(l.n) !== (fees.get(k) ?? 0))
+      out.push(`card ${l.memberCardId}, session ${l.timetableId}: no-show ledger ${l.n} != fees ${fees.get(k) ?? 0}`);
+  }
+  for (const [k, fee] of fees) if (!seen.has(k) && fee !== 0) out.push(`no-show ${k}: fee ${fee} not on the ledger`);
 
   // Waitlist: a session's waitCount is its waiting rows; nobody waits for a session in which they
   // hold a live booking or pending; a promoted wait names the booking or pending it became.

@@ -2,7 +2,8 @@
 // no-shows (server: features/policy). Members are held to it; staff are not (their overrides are
 // recorded).
 import { z } from 'zod';
-import { defineCall, STORE_API } from '../define.ts';
+import { zId } from '../common.ts';
+import { defineCall, fails, STORE_API } from '../define.ts';
 
 export const PolicyMsg = {
   minutes: '请填写不小于0的整数分钟',
@@ -89,4 +90,78 @@ export const updateBookingPolicy = defineCall({
   example: { openDaysBefore: 7, cancelMinutesBefore: 120, lateCancel: 'forfeit' },
 });
 
-export const policyCalls = [queryBookingPolicy, updateBookingPolicy];
+/** Messages of no-shows, waivers and suspensions. */
+export const NoShowMsg = {
+  notNoShow: '该预约不是爽约记录',
+  nothingToWaive: '该爽约没有扣费，无需免除',
+  alreadyWaived: '该爽约扣费已经免除过了',
+  reason: '请填写免除原因',
+  notSuspended: '该会员没有被暂停在线预约',
+} as const;
+
+export const waiveNoShow = defineCall({
+  path: `${STORE_API}/waive/no/show`,
+  auth: 'store',
+  req: z.object({
+    pendingId: zId(),
+    reason: z.string({ error: NoShowMsg.reason }).trim().min(1, NoShowMsg.reason).max(200),
+  }),
+  res: z.null(),
+  idFields: ['pendingId'],
+  summary: '免除一次爽约扣费（退回会员卡，记入流水）',
+  example: { pendingId: 1, reason: '会员临时生病，已提前电话告知' },
+  errors: [
+    ...fails.badRequest(NoShowMsg.reason),
+    ...fails.notFound('预约'),
+    ...fails.conflict(NoShowMsg.notNoShow, NoShowMsg.nothingToWaive, NoShowMsg.alreadyWaived),
+  ],
+});
+
+export const zNoShowRow = z.object({
+  pendingId: z.number(),
+  session: z.object({ id: z.number(), courseName: z.string(), startTime: z.string() }),
+  /** Charged: a count or fen of `bigType`'s unit; 0 when nothing could be charged. */
+  fee: z.number(),
+  cardName: z.string().nullable(),
+  bigType: z.number().nullable(),
+  waivedTime: z.string().nullable(),
+  waiveReason: z.string().nullable(),
+});
+export type NoShowRow = z.infer<typeof zNoShowRow>;
+
+export const memberPolicyStatus = defineCall({
+  path: `${STORE_API}/query/member/policy/status`,
+  auth: 'store',
+  req: z.object({ mid: zId('请选择会员') }),
+  res: z.object({
+    /** Until when the member cannot book online (store-local), or null. */
+    suspendedUntil: z.string().nullable(),
+    /** When staff last lifted a suspension, or null. */
+    liftedAt: z.string().nullable(),
+    /** No-shows of the last 90 days, newest first. */
+    noShows: z.array(zNoShowRow),
+  }),
+  idFields: ['mid'],
+  summary: '会员的爽约记录和在线预约暂停状态',
+  example: { mid: 1 },
+  errors: fails.notFound('会员'),
+});
+
+export const liftMemberSuspension = defineCall({
+  path: `${STORE_API}/lift/member/suspension`,
+  auth: 'store',
+  req: z.object({ mid: zId('请选择会员') }),
+  res: z.null(),
+  idFields: ['mid'],
+  summary: '解除会员的在线预约暂停（之前的爽约不再计入）',
+  example: { mid: 1 },
+  errors: [...fails.notFound('会员'), ...fails.conflict(NoShowMsg.notSuspended)],
+});
+
+export const policyCalls = [
+  queryBookingPolicy,
+  updateBookingPolicy,
+  waiveNoShow,
+  memberPolicyStatus,
+  liftMemberSuspension,
+];

@@ -228,11 +228,16 @@ describeEachDb('online classroom', (env) => {
         return x.meetingInfo ? x : null;
       }, 'the room after the provider recovers');
       expect(done).toMatchObject({ isOnline: 1, meetingError: null, meetingInfo: { meetingCode: 'flaky-1', type: 1 } });
-      const sent = await env()
-        .database.db.selectFrom('outbox')
-        .select(['sentAt', 'lastError'])
-        .where('id', '=', row.id)
-        .executeTakeFirstOrThrow();
+      // The worker marks the message sent after the handler's own transaction committed the room:
+      // wait for that second write rather than reading between the two.
+      const sent = await waitFor(async () => {
+        const o = await env()
+          .database.db.selectFrom('outbox')
+          .select(['sentAt', 'lastError'])
+          .where('id', '=', row.id)
+          .executeTakeFirstOrThrow();
+        return o.sentAt ? o : null;
+      }, 'the outbox message marked sent');
       expect(sent.sentAt).not.toBeNull();
     } finally {
       failing = true;

@@ -203,7 +203,11 @@ describeEachDb('reports (数据报表) and card alerts', (env) => {
       signedIn: sum(signed.map((r) => r.studentCount)),
       noShows: sum(
         pendings
-          .filter((p) => p.status === PendingStatus.WAITING && byId.get(p.timetableId)!.endTime <= now)
+          .filter(
+            (p) =>
+              (p.status === PendingStatus.WAITING || p.status === PendingStatus.NO_SHOW) &&
+              byId.get(p.timetableId)!.endTime <= now,
+          )
           .map((p) => p.studentCount),
       ),
       lateCancels: reservations.filter(

@@ -86,11 +86,14 @@ export async function signedInBySession(ex: Executor, r: Range) {
   return rows.map((x) => ({ id: x.id, teacherId: x.teacherId, date: x.date, people: n(x.people) }));
 }
 
-/** People of pendings still waiting for sign-in after their session ended (`now`, store local time). */
+/**
+ * People of pendings not signed in by their session's end (`now`, store local time): still waiting,
+ * or processed as no-shows by the job.
+ */
 export async function noShowPeople(ex: Executor, r: Range, now: string) {
   const row = await sessionsIn(ex, r)
     .innerJoin('pending as p', 'p.timetableId', 't.id')
-    .where('p.status', '=', PendingStatus.WAITING)
+    .where('p.status', 'in', [PendingStatus.WAITING, PendingStatus.NO_SHOW])
     .where('t.endTime', '<=', now)
     .select(sql<number>`coalesce(sum(p.student_count), 0)`.as('people'))
     .executeTakeFirstOrThrow();

@@ -72,7 +72,7 @@ async function storeCard(tx: Tx, storeId: number, id: number, timetableId: numbe
 }
 
 /** Deducts `amount` from a card, guarded in the database; 409 会员卡余额不足 when it cannot pay. */
-async function deduct(tx: Tx, memberCardId: number, amount: number): Promise<void> {
+export async function deduct(tx: Tx, memberCardId: number, amount: number): Promise<void> {
   const res = await tx
     .updateTable('memberCard')
     .set((eb) => ({ usedCount: eb('usedCount', '+', amount) }))
@@ -163,7 +163,7 @@ export async function bookWithCard(
   return { reservationId, usedCount: charge };
 }
 
-async function writeBookingTrail(
+export async function writeBookingTrail(
   tx: Tx,
   storeId: number,
   t: {
@@ -222,6 +222,16 @@ async function writeBookingTrail(
  * when it is no longer live, so a refund happens once), frees its seats, closes its pending if it
  * came from one, refunds what it deducted and writes history and ledger. Returns the refund.
  */
+/** Gives `amount` back to a card (a refund of what it paid). */
+export async function credit(tx: Tx, memberCardId: number, amount: number): Promise<void> {
+  if (amount <= 0) return;
+  await tx
+    .updateTable('memberCard')
+    .set((eb) => ({ usedCount: eb('usedCount', '-', amount) }))
+    .where('id', '=', memberCardId)
+    .execute();
+}
+
 export async function cancelReservationLocked(
   tx: Tx,
   r: Row<'reservation'>,
@@ -243,13 +253,7 @@ export async function cancelReservationLocked(
       .execute();
   }
   const amount = Number(r.usedCount);
-  if (amount > 0) {
-    await tx
-      .updateTable('memberCard')
-      .set((eb) => ({ usedCount: eb('usedCount', '-', amount) }))
-      .where('id', '=', r.memberCardId)
-      .execute();
-  }
+  await credit(tx, r.memberCardId, amount);
   await writeBookingTrail(tx, r.storeId, {
     timetableId: r.timetableId,
     memberId: r.memberId,

@@ -7,6 +7,15 @@ export { getDeductionMode, liveSession } from './engine-shared.ts';
 export { bookingRef } from './booking-refs.ts';
 export { createSession, deleteSession, findTeacherConflicts, updateSession } from './session-engine.ts';
 export type { NewSession, SessionChange, TeacherConflict } from './session-engine.ts';
-export { addPending, bookWithCard, cancelPending, cancelReservation, signInPending } from './booking-engine.ts';
+export {
+  addPending,
+  bookWithCard,
+  cancelPending,
+  cancelReservation,
+  credit,
+  deduct,
+  signInPending,
+  writeBookingTrail,
+} from './booking-engine.ts';
 export type { CardBooking } from './booking-engine.ts';
 export { exportRows } from './queries.ts';

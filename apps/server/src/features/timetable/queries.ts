@@ -196,7 +196,7 @@ export async function pendingList(db: Db, storeId: number, tid: number): Promise
     ])
     .where('p.timetableId', '=', tid)
     .where('p.storeId', '=', storeId)
-    .where('p.status', 'in', [PendingStatus.WAITING, PendingStatus.SIGNED_IN])
+    .where('p.status', 'in', [PendingStatus.WAITING, PendingStatus.SIGNED_IN, PendingStatus.NO_SHOW])
     .orderBy('p.id')
     .execute();
   return rows.map((r) => ({

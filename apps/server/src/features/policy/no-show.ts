@@ -1,0 +1,287 @@
+import { DEDUCT_AT_SIGN_IN, NoShowMsg, OperateType, PendingStatus, type BookingPolicy } from '@studio/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db, Dialect, Executor, Tx } from '../../db/index.ts';
+import { inWriteTx } from '../../db/write-queue.ts';
+import type { CallCtx } from '../../lib/context.ts';
+import { AppError, conflict, notFound } from '../../lib/errors.ts';
+import { addDays, localDateTime } from '../../lib/time.ts';
+import { cardUnusableReason, chargeFor } from '../card/rules.ts';
+import { findMember, memberCards } from '../reference/public.ts';
+import { credit, deduct, getDeductionMode, writeBookingTrail } from '../timetable/public.ts';
+import { suspendedUntil } from './rules.ts';
+import { loadPolicy } from './service.ts';
+
+/** The clock of the job and the status call (tests inject one): store-local `YYYY-MM-DD HH:mm:ss`. */
+export type Clock = (timezone: string) => string;
+
+/** Whether the policy asks anything of no-shows: a charge, or a suspension after repeated ones. */
+const watchesNoShows = (p: BookingPolicy) => p.noShow === 'forfeit' || (p.noShowLimit > 0 && p.noShowSuspendDays > 0);
+
+interface Due {
+  id: number;
+  memberId: number;
+  studentCount: number;
+  timetableId: number;
+  startTime: string;
+}
+
+/** The first card of the member usable for the session's class (its cards, the card rules, at its start). */
+async function usableCard(tx: Executor, storeId: number, p: Due) {
+  const [cards, allowed] = await Promise.all([
+    memberCards(tx, storeId, p.memberId),
+    tx.selectFrom('timetableCard').select('cardId').where('timetableId', '=', p.timetableId).execute(),
+  ]);
+  const allowedCardIds = allowed.map((a) => a.cardId);
+  return cards.find(
+    (card) =>
+      !card.refundedAt &&
+      !cardUnusableReason({
+        card,
+        product: card,
+        memberId: p.memberId,
+        allowedCardIds,
+        at: p.startTime,
+        studentCount: p.studentCount,
+      }),
+  );
+}
+
+/**
+ * One no-show, in its own transaction: the pending becomes a no-show by a guarded UPDATE (so of two
+ * instances, or a sign-in racing the job, exactly one wins), then, when the policy charges, the
+ * first usable card pays per person like a sign-in would (0 when none can), on the ledger
+ * (`no_show`) and in history (爽约). A crash before the commit leaves the pending waiting for the
+ * next run; after it, processed: nothing is charged twice or missed.
+ */
+async function processOne(db: Db, dialect: Dialect, storeId: number, policy: BookingPolicy, p: Due, now: string) {
+  return inWriteTx(db, dialect, async (tx: Tx) => {
+    const res = await tx
+      .updateTable('pending')
+      .set({ status: PendingStatus.NO_SHOW, noShowFee: 0 })
+      .where('id', '=', p.id)
+      .where('status', '=', PendingStatus.WAITING)
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) !== 1) return false;
+    let fee = 0;
+    let cardId: number | null = null;
+    if (policy.noShow === 'forfeit') {
+      const card = await usableCard(tx, storeId, p);
+      if (card) {
+        const charge = chargeFor(card, p.studentCount);
+        try {
+          await deduct(tx, card.id, charge);
+          [fee, cardId] = [charge, card.id];
+        } catch (e) {
+          // The balance moved since it was read: recorded as a no-show without a charge.
+          if (!(e instanceof AppError)) throw e;
+        }
+      }
+    }
+    if (cardId !== null) {
+      await tx.updateTable('pending').set({ noShowFee: fee, noShowCardId: cardId }).where('id', '=', p.id).execute();
+      await tx
+        .insertInto('cardLedger')
+        .values({
+          storeId,
+          memberCardId: cardId,
+          kind: 'no_show',
+          amount: fee,
+          timetableId: p.timetableId,
+          remark: '爽约扣费',
+          createdAt: now,
+        })
+        .execute();
+    }
+    await writeBookingTrail(tx, storeId, {
+      timetableId: p.timetableId,
+      memberId: p.memberId,
+      memberCardId: cardId,
+      reservationId: null,
+      pendingId: p.id,
+      studentCount: p.studentCount,
+      usedCount: fee,
+      operateType: OperateType.NO_SHOW,
+      operatorId: null,
+      remark: fee > 0 ? '爽约扣费' : '爽约（未扣费）',
+      now,
+    });
+    return true;
+  });
+}
+
+/**
+ * The no-show job: in every store in sign-in mode whose policy charges no-shows or suspends after
+ * them, each pending still waiting when its class has ended is processed once. Safe to run on every
+ * instance at once and after a crash (see processOne). Answers how many it processed.
+ */
+export async function runNoShows(db: Db, dialect: Dialect, clock: Clock = localDateTime): Promise<number> {
+  let n = 0;
+  const stores = await db.selectFrom('store').select(['id', 'timezone']).execute();
+  for (const s of stores) {
+    const policy = await loadPolicy(db, s.id);
+    if (!watchesNoShows(policy) || (await getDeductionMode(db, s.id)) !== DEDUCT_AT_SIGN_IN) continue;
+    const now = clock(s.timezone);
+    const due = await db
+      .selectFrom('pending as p')
+      .innerJoin('timetable as t', 't.id', 'p.timetableId')
+      .select(['p.id', 'p.memberId', 'p.studentCount', 'p.timetableId', 't.startTime'])
+      .where('p.storeId', '=', s.id)
+      .where('p.status', '=', PendingStatus.WAITING)
+      .where('t.deleted', '=', 0)
+      .where('t.endTime', '<=', now)
+      .orderBy('p.id')
+      .limit(500)
+      .execute();
+    for (const p of due) if (await processOne(db, dialect, s.id, policy, p, now)) n++;
+  }
+  return n;
+}
+
+/** Runs the job every minute on this instance (any number of instances may run it). */
+export function startNoShowJob(o: { db: Db; dialect: Dialect; log: FastifyBaseLogger; everyMs?: number }) {
+  let running: Promise<unknown> = Promise.resolve();
+  const tick = () => {
+    running = runNoShows(o.db, o.dialect).catch((err: unknown) =>
+      o.log.warn({ err: (err as Error).message }, 'no-show job failed; retried next minute'),
+    );
+  };
+  tick();
+  const timer = setInterval(tick, o.everyMs ?? 60_000);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}
+
+/** Staff waive a no-show's charge with a reason: refunded to its card, once, on the ledger and in history. */
+export async function waiveNoShowCharge(ctx: CallCtx, pendingId: number, reason: string): Promise<null> {
+  await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
+    const p = await tx
+      .selectFrom('pending')
+      .selectAll()
+      .where('id', '=', pendingId)
+      .where('storeId', '=', ctx.store.id)
+      .executeTakeFirst();
+    if (!p) throw notFound('预约');
+    if (p.status !== PendingStatus.NO_SHOW) throw conflict(NoShowMsg.notNoShow);
+    const fee = Number(p.noShowFee ?? 0);
+    if (!fee || p.noShowCardId === null) throw conflict(NoShowMsg.nothingToWaive);
+    const now = localDateTime(ctx.store.timezone);
+    const res = await tx
+      .updateTable('pending')
+      .set({ waivedTime: now, waiveReason: reason })
+      .where('id', '=', p.id)
+      .where('waivedTime', 'is', null)
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) !== 1) throw conflict(NoShowMsg.alreadyWaived);
+    await credit(tx, p.noShowCardId, fee);
+    await tx
+      .insertInto('cardLedger')
+      .values({
+        storeId: ctx.store.id,
+        memberCardId: p.noShowCardId,
+        kind: 'waive',
+        amount: -fee,
+        timetableId: p.timetableId,
+        operatorId: ctx.staff.id,
+        remark: reason,
+        createdAt: now,
+      })
+      .execute();
+    await writeBookingTrail(tx, ctx.store.id, {
+      timetableId: p.timetableId,
+      memberId: p.memberId,
+      memberCardId: p.noShowCardId,
+      reservationId: null,
+      pendingId: p.id,
+      studentCount: p.studentCount,
+      usedCount: fee,
+      operateType: OperateType.WAIVED,
+      operatorId: ctx.staff.id,
+      remark: reason,
+      now,
+    });
+  });
+  return null;
+}
+
+/** A member's no-shows of the last 90 days (newest first) with their charge and waiver. */
+async function noShowsOf(db: Executor, storeId: number, memberId: number, now: string) {
+  const rows = await db
+    .selectFrom('pending as p')
+    .innerJoin('timetable as t', 't.id', 'p.timetableId')
+    .innerJoin('course as c', 'c.id', 't.courseId')
+    .leftJoin('memberCard as mc', 'mc.id', 'p.noShowCardId')
+    .leftJoin('cardProduct as cp', 'cp.id', 'mc.cardId')
+    .select([
+      'p.id',
+      't.id as timetableId',
+      'c.name as courseName',
+      't.startTime',
+      'p.noShowFee',
+      'cp.cardName',
+      'cp.bigType',
+      'p.waivedTime',
+      'p.waiveReason',
+    ])
+    .where('p.storeId', '=', storeId)
+    .where('p.memberId', '=', memberId)
+    .where('p.status', '=', PendingStatus.NO_SHOW)
+    .where('t.startTime', '>=', `${addDays(now.slice(0, 10), -90)} 00:00:00`)
+    .orderBy('t.startTime', 'desc')
+    .execute();
+  return rows.map((r) => ({
+    pendingId: r.id,
+    session: { id: r.timetableId, courseName: r.courseName, startTime: r.startTime },
+    fee: Number(r.noShowFee ?? 0),
+    cardName: r.cardName ?? null,
+    bigType: r.bigType ?? null,
+    waivedTime: r.waivedTime,
+    waiveReason: r.waiveReason,
+  }));
+}
+
+/**
+ * Until when a member may not book online (store-local), or null: `noShowLimit` no-shows (not
+ * waived, after staff last lifted a suspension) within 30 days suspend for `noShowSuspendDays`.
+ */
+export async function suspensionOf(db: Executor, storeId: number, memberId: number, now: string) {
+  const [policy, member, list] = await Promise.all([
+    loadPolicy(db, storeId),
+    db
+      .selectFrom('member')
+      .select('suspensionLiftedAt')
+      .where('id', '=', memberId)
+      .where('storeId', '=', storeId)
+      .executeTakeFirst(),
+    noShowsOf(db, storeId, memberId, now),
+  ]);
+  const lifted = member?.suspensionLiftedAt ?? null;
+  const counted = list
+    .filter((x) => !x.waivedTime && (!lifted || x.session.startTime > lifted))
+    .map((x) => x.session.startTime);
+  return { until: suspendedUntil(policy, counted, now), lifted, list };
+}
+
+/** The member drawer's view: suspension and no-shows. */
+export async function memberStatus(ctx: CallCtx, memberId: number, clock: Clock = localDateTime) {
+  if (!(await findMember(ctx.db, ctx.store.id, memberId))) throw notFound('会员');
+  const s = await suspensionOf(ctx.db, ctx.store.id, memberId, clock(ctx.store.timezone));
+  return { suspendedUntil: s.until, liftedAt: s.lifted, noShows: s.list };
+}
+
+/** Staff lift a member's suspension: the no-shows so far stop counting. */
+export async function liftSuspension(ctx: CallCtx, memberId: number, clock: Clock = localDateTime): Promise<null> {
+  if (!(await findMember(ctx.db, ctx.store.id, memberId))) throw notFound('会员');
+  const now = clock(ctx.store.timezone);
+  const s = await suspensionOf(ctx.db, ctx.store.id, memberId, now);
+  if (!s.until) throw conflict(NoShowMsg.notSuspended);
+  await ctx.db
+    .updateTable('member')
+    .set({ suspensionLiftedAt: now })
+    .where('id', '=', memberId)
+    .where('storeId', '=', ctx.store.id)
+    .execute();
+  return null;
+}
