@@ -54,6 +54,9 @@ export const OPERATE_TYPES: Record<number, string> = {
   2: '管理员代约',
   3: '用户取消',
   4: '管理员取消',
+  5: '迟到取消',
+  6: '爽约',
+  7: '免除扣费',
 };
 
 export function deductModeText(signInMode: boolean): string {

@@ -59,6 +59,7 @@ export const keys = {
     cardsForCourse: (id: number | undefined, courseId: number | undefined) => ['member', id, 'cards-for', courseId],
     payments: (id: number) => ['member', id, 'payments'],
     waits: (id: number) => ['member', id, 'waits'],
+    policyStatus: (id: number) => ['member', id, 'policy-status'],
     bookings: (id: number, scope: string, page: number, pageSize: number) => [
       'member',
       id,

@@ -3,7 +3,10 @@ import {
   insertMember,
   memberList,
   memberReservationList,
+  liftMemberSuspension,
+  memberPolicyStatus,
   queryMemberWaitlist,
+  waiveNoShow,
   updateMember,
   type ReqOf,
 } from '@studio/contract';
@@ -58,5 +61,28 @@ export function useMemberWaits(memberId: number) {
     queryKey: keys.member.waits(memberId),
     queryFn: () => call(queryMemberWaitlist, { mid: memberId }),
     enabled: memberId > 0,
+  });
+}
+
+/** A member's no-shows and online-booking suspension. */
+export function useMemberPolicyStatus(memberId: number) {
+  return useQuery({
+    queryKey: keys.member.policyStatus(memberId),
+    queryFn: () => call(memberPolicyStatus, { mid: memberId }),
+    enabled: memberId > 0,
+  });
+}
+
+export function useWaiveNoShow() {
+  return useWrite((pendingId: number, reason: string) => call(waiveNoShow, { pendingId, reason }), {
+    success: '已免除扣费',
+    changes: 'session',
+  });
+}
+
+export function useLiftSuspension() {
+  return useWrite((memberId: number) => call(liftMemberSuspension, { mid: memberId }), {
+    success: '已解除暂停',
+    changes: 'session',
   });
 }

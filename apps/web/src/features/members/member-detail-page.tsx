@@ -6,6 +6,7 @@ import { useMember } from '../../shared/reference.ts';
 import { IssueCardModal, MemberCardTable, MemberPayments } from '../cards/index.ts';
 import { useMemberBookings } from './hooks.ts';
 import { MemberBookingTable } from './member-bookings.tsx';
+import { MemberNoShows } from './member-no-shows.tsx';
 import { MemberWaits } from './member-waits.tsx';
 import MemberFormModal, { GENDERS } from './member-form-modal.tsx';
 
@@ -75,6 +76,11 @@ export default function MemberDetailPage() {
               key: 'waits',
               label: '候补',
               children: <MemberWaits memberId={m.id} />,
+            },
+            {
+              key: 'no-shows',
+              label: '爽约',
+              children: <MemberNoShows memberId={m.id} />,
             },
             {
               key: 'past',

@@ -5,7 +5,15 @@ import { useBookingPolicy, useSaveBookingPolicy } from './policy-hooks.ts';
 /** The fields of the policy this screen edits: the booking window, cancels and the waitlist. */
 type Values = Pick<
   BookingPolicy,
-  'openDaysBefore' | 'closeMinutesBefore' | 'cancelMinutesBefore' | 'lateCancel' | 'waitlist' | 'waitlistCutoffMinutes'
+  | 'openDaysBefore'
+  | 'closeMinutesBefore'
+  | 'cancelMinutesBefore'
+  | 'lateCancel'
+  | 'waitlist'
+  | 'waitlistCutoffMinutes'
+  | 'noShow'
+  | 'noShowLimit'
+  | 'noShowSuspendDays'
 >;
 
 const whole = (msg: string) => [{ required: true, message: msg }];
@@ -69,6 +77,32 @@ export function PolicyCard() {
           </Form.Item>
           <Form.Item label="候补截止" extra="此后不再递补，也不能再加入候补；填 0 表示开课前都可递补">
             <Minutes name="waitlistCutoffMinutes" before="开课前" after="分钟停止递补" msg={PolicyMsg.minutes} />
+          </Form.Item>
+          <Form.Item
+            label="爽约（签到后扣费模式）"
+            name="noShow"
+            rules={whole(PolicyMsg.noShow)}
+            extra="会员预约后到下课仍未签到，即为爽约"
+          >
+            <Radio.Group
+              options={[
+                { value: 'none', label: '不扣费' },
+                { value: 'forfeit', label: '按一次上课扣除会员卡' },
+              ]}
+            />
+          </Form.Item>
+          <Form.Item label="暂停在线预约" extra="填 0 表示不暂停；前台可在会员详情中解除">
+            <Space>
+              <span>30天内爽约</span>
+              <Form.Item name="noShowLimit" noStyle rules={whole(PolicyMsg.count)}>
+                <InputNumber min={0} precision={0} style={{ width: 80 }} aria-label="30天内爽约次数" />
+              </Form.Item>
+              <span>次，暂停在线预约</span>
+              <Form.Item name="noShowSuspendDays" noStyle rules={whole(PolicyMsg.days)}>
+                <InputNumber min={0} precision={0} style={{ width: 80 }} aria-label="暂停在线预约天数" />
+              </Form.Item>
+              <span>天</span>
+            </Space>
           </Form.Item>
           <Form.Item wrapperCol={{ offset: 4 }}>
             <Button type="primary" htmlType="submit" loading={save.loading}>

@@ -2,7 +2,7 @@ import { LinkOutlined } from '@ant-design/icons';
 import { Descriptions, Drawer, Empty, List, Skeleton, Tag, Typography } from 'antd';
 import { balanceText } from '../../../shared/format.ts';
 import { useMember } from '../../../shared/reference.ts';
-import { MemberWaits } from '../../members/index.ts';
+import { MemberNoShows, MemberWaits } from '../../members/index.ts';
 
 const GENDER = ['未知', '男', '女'];
 
@@ -61,6 +61,10 @@ export default function MemberDrawer({ id, onClose }: { id: number; onClose: () 
             候补
           </Typography.Title>
           <MemberWaits memberId={m.id} compact />
+          <Typography.Title level={5} style={{ marginTop: 20 }}>
+            爽约
+          </Typography.Title>
+          <MemberNoShows memberId={m.id} compact />
         </>
       )}
     </Drawer>

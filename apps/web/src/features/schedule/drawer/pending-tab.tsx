@@ -48,6 +48,8 @@ export function PendingTab({ sessionId, onMember, onSignIn }: Props) {
           render: (_, r) =>
             r.pending.status === PendingStatus.WAITING ? (
               <Tag color="orange">待签到</Tag>
+            ) : r.pending.status === PendingStatus.NO_SHOW ? (
+              <Tag color="red">爽约</Tag>
             ) : (
               <Tag color="green">已签到</Tag>
             ),
