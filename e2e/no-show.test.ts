@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { runNoShows } from '../apps/server/src/features/policy/public.ts';
+import { runNoShows } from '../apps/server/src/features/no-show/public.ts';
 import { describeBrowser, shot } from './harness.ts';
 import { addDays, addSession, makeFixture, mondayOf } from './seed.ts';
 import { toast } from './ui.ts';

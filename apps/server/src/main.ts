@@ -5,7 +5,7 @@ import { openDatabase } from './db/index.ts';
 import { DEMO_ADMIN } from './db/seed/index.ts';
 import { lockSqliteFile, prepareDatabase } from './db/startup.ts';
 import { outboxHandlers } from './features/index.ts';
-import { startNoShowJob } from './features/policy/public.ts';
+import { startNoShowJob } from './features/no-show/public.ts';
 import { startDigestScheduler } from './features/reports/public.ts';
 import { startOutboxWorker } from './outbox/index.ts';
 

@@ -274,6 +274,8 @@ export interface HistoryTable {
   operateType: number;
   operatorId: number | null;
   remark: string | null;
+  /** A staff action outside the members' policy (migration 1400), e.g. 越过预约规则：开课前30分钟停止预约. */
+  override: string | null;
   createTime: string;
 }
 export interface FixTimetableTable {

@@ -4,6 +4,7 @@ import type { OutboxHandler } from '../outbox/index.ts';
 import { batchFeature } from './batch/index.ts';
 import { messagingFeature } from './messaging/index.ts';
 import { messagingHandlers } from './messaging/public.ts';
+import { noShowFeature } from './no-show/index.ts';
 import { onlineFeature } from './online/index.ts';
 import { policyFeature } from './policy/index.ts';
 import { meetingHandlers } from './online/public.ts';
@@ -27,6 +28,7 @@ export const features: Feature[] = [
   todayFeature,
   policyFeature,
   waitlistFeature,
+  noShowFeature,
 ];
 
 /** Every outbox topic the app queues, with its handler (main.ts and the tests' workers use them). */

@@ -157,6 +157,12 @@ export const zSessionInfo = z.object({
   color: z.string(),
   /** Store module 6 status: 0 deducts at booking, 1 at sign-in. */
   deductionMode: z.number(),
+  /**
+   * What the store's policy says to a member right now, for the desk's confirms: why a member could
+   * not book (the window), and whether a member's cancel would be late. Staff go ahead regardless; the
+   * override is recorded in history.
+   */
+  memberRule: z.object({ booking: z.string().nullable(), lateCancel: z.boolean() }),
 });
 export type SessionInfo = z.infer<typeof zSessionInfo>;
 
@@ -308,6 +314,8 @@ export const zHistoryRow = z.object({
   operator: z.string().nullable(),
   createTime: z.string(),
   remark: z.string().nullable(),
+  /** A staff action outside the members' booking policy, e.g. 越过预约规则：开课前30分钟停止预约. */
+  override: z.string().nullable(),
 });
 export type HistoryRow = z.infer<typeof zHistoryRow>;
 

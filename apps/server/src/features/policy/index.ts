@@ -1,12 +1,5 @@
-import {
-  liftMemberSuspension,
-  memberPolicyStatus,
-  queryBookingPolicy,
-  updateBookingPolicy,
-  waiveNoShow,
-} from '@studio/contract';
+import { queryBookingPolicy, updateBookingPolicy } from '@studio/contract';
 import { defineFeature } from '../../lib/feature.ts';
-import { liftSuspension, memberStatus, waiveNoShowCharge } from './no-show.ts';
 import { loadPolicy, savePolicy } from './service.ts';
 
 /** Registers the booking policy's calls. */
@@ -16,7 +9,4 @@ export const policyFeature = defineFeature((r) => {
     await savePolicy(ctx.db, ctx.store.id, input);
     return null;
   });
-  r.handle(waiveNoShow, (input, ctx) => waiveNoShowCharge(ctx, input.pendingId, input.reason));
-  r.handle(memberPolicyStatus, (input, ctx) => memberStatus(ctx, input.mid));
-  r.handle(liftMemberSuspension, (input, ctx) => liftSuspension(ctx, input.mid));
 });

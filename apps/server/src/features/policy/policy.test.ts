@@ -1,5 +1,17 @@
-import { DEFAULT_POLICY, PolicyMsg, queryBookingPolicy, updateBookingPolicy } from '@studio/contract';
+import {
+  addMemberReservation,
+  cancelReservationCall,
+  DEFAULT_POLICY,
+  OperateType,
+  PolicyMsg,
+  queryBookingPolicy,
+  queryTimetableHistory,
+  queryTimetableInfo,
+  updateBookingPolicy,
+} from '@studio/contract';
 import { expect, it } from 'vitest';
+import { addMinutes, localDateTime } from '../../lib/time.ts';
+import { EngineFactory } from '../../test/factory-engine.ts';
 import { describeEachDb } from '../../test/harness.ts';
 
 describeEachDb('booking policy (预约规则) settings', (env) => {
@@ -48,5 +60,43 @@ describeEachDb('booking policy (预约规则) settings', (env) => {
       payload: '{"openDaysBefore": 3,',
     });
     expect(bad.statusCode).toBe(400);
+  });
+});
+
+describeEachDb('staff are not bound by the policy; their overrides are recorded', (env) => {
+  it('books and cancels inside the members’ closed window, saying so on the session and in history', async () => {
+    const { client } = env();
+    const e = new EngineFactory(env().factory);
+    const s = await e.scene();
+    const { member, card } = await e.memberWithCard(s.product.id, { card: { totalCount: 10 } });
+    const startTime = addMinutes(localDateTime('Asia/Shanghai'), 60);
+    const session = await e.session({ courseId: s.course.id, teacherId: s.teacher.id, startTime });
+    // Without a policy nothing is noted.
+    expect((await client.ok(queryTimetableInfo.path, { id: session.id })).memberRule).toEqual({
+      booking: null,
+      lateCancel: false,
+    });
+    await client.ok(updateBookingPolicy.path, { closeMinutesBefore: 120, cancelMinutesBefore: 180 });
+    try {
+      const info = await client.ok(queryTimetableInfo.path, { id: session.id });
+      expect(info.memberRule).toEqual({ booking: PolicyMsg.closed(120), lateCancel: true });
+      await client.ok(addMemberReservation.path, { mcId: card.id, tid: session.id, studentCount: 1, remark: '' });
+      const r = await e.db
+        .selectFrom('reservation')
+        .select('id')
+        .where('memberId', '=', member.id)
+        .executeTakeFirstOrThrow();
+      await client.ok(cancelReservationCall.path, { id: r.id });
+      expect((await e.cardRow(card.id)).usedCount).toBe(0);
+      const history = await client.ok(queryTimetableHistory.path, { tid: session.id, page: 1 });
+      expect(
+        history.list.map((h: { operateType: number; override: string | null }) => [h.operateType, h.override]),
+      ).toEqual([
+        [OperateType.ADMIN_CANCELLED, '越过预约规则：开课前180分钟内取消，已全额退回'],
+        [OperateType.ADMIN_BOOKED, `越过预约规则：${PolicyMsg.closed(120)}`],
+      ]);
+    } finally {
+      await client.ok(updateBookingPolicy.path, { closeMinutesBefore: 0, cancelMinutesBefore: 0 });
+    }
   });
 });

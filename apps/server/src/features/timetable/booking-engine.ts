@@ -1,4 +1,4 @@
-import { Msg, OperateType, PendingStatus, ReservationStatus } from '@studio/contract';
+import { Msg, OperateType, PendingStatus, ReservationStatus, type BookingPolicy } from '@studio/contract';
 import type { Tx } from '../../db/index.ts';
 import { lockSessions } from '../../db/locks.ts';
 import type { Row } from '../../db/schema.ts';
@@ -6,6 +6,7 @@ import type { StoreScope } from '../../lib/context.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { cardUnusableReason, chargeFor } from '../card/rules.ts';
+import { bookingWindowReason, cancelKind } from '../policy/rules.ts';
 import {
   checkMemberMayBook,
   freeSeats,
@@ -25,6 +26,17 @@ export interface CardBooking {
   operatorId: number | null;
   /** History operate type: 2 admin booked (1 user booked). */
   operateType: number;
+  /**
+   * The store's booking policy, for a staff booking: outside the members' booking window it is made
+   * anyway and history records the override (members are refused before they get here).
+   */
+  staffPolicy?: BookingPolicy;
+}
+
+/** History's note for a staff booking outside the members' booking window, else null. */
+function bookingOverride(policy: BookingPolicy | undefined, startTime: string, now: string): string | null {
+  const reason = policy ? bookingWindowReason(policy, { startTime, now }) : null;
+  return reason ? `越过预约规则：${reason}` : null;
 }
 
 /**
@@ -159,6 +171,7 @@ export async function bookWithCard(
     operatorId: args.operatorId,
     remark: args.remark,
     now,
+    override: bookingOverride(args.staffPolicy, session.startTime, now),
   });
   return { reservationId, usedCount: charge };
 }
@@ -178,6 +191,8 @@ export async function writeBookingTrail(
     operatorId: number | null;
     remark: string | null;
     now: string;
+    /** A staff action outside the members' policy, recorded (越过预约规则：...). */
+    override?: string | null;
   },
 ): Promise<void> {
   await tx
@@ -194,6 +209,7 @@ export async function writeBookingTrail(
       operateType: t.operateType,
       operatorId: t.operatorId,
       remark: t.remark,
+      override: t.override ?? null,
       createTime: t.now,
     })
     .execute();
@@ -235,7 +251,7 @@ export async function credit(tx: Tx, memberCardId: number, amount: number): Prom
 export async function cancelReservationLocked(
   tx: Tx,
   r: Row<'reservation'>,
-  o: { operatorId: number | null; operateType: number; now: string },
+  o: { operatorId: number | null; operateType: number; now: string; override?: string | null },
 ): Promise<number> {
   const res = await tx
     .updateTable('reservation')
@@ -266,6 +282,7 @@ export async function cancelReservationLocked(
     operatorId: o.operatorId,
     remark: r.remark,
     now: o.now,
+    override: o.override,
   });
   return amount;
 }
@@ -274,7 +291,13 @@ export async function cancelReservationLocked(
 export async function cancelReservation(
   tx: Tx,
   store: StoreScope,
-  args: { reservationId: number; operatorId: number | null; operateType: number },
+  args: {
+    reservationId: number;
+    operatorId: number | null;
+    operateType: number;
+    /** For a staff cancel: after the members' free-cancel time it still refunds, recorded as an override. */
+    staffPolicy?: BookingPolicy;
+  },
 ): Promise<{ refunded: number }> {
   const r = await tx
     .selectFrom('reservation')
@@ -284,7 +307,19 @@ export async function cancelReservation(
     .executeTakeFirst();
   if (!r) throw notFound('预约');
   await lockSessions(tx, [r.timetableId]);
-  const refunded = await cancelReservationLocked(tx, r, { ...args, now: localDateTime(store.timezone) });
+  const now = localDateTime(store.timezone);
+  let override: string | null = null;
+  if (args.staffPolicy) {
+    const s = await tx
+      .selectFrom('timetable')
+      .select('startTime')
+      .where('id', '=', r.timetableId)
+      .executeTakeFirstOrThrow();
+    if (cancelKind(args.staffPolicy, { startTime: s.startTime, now }) !== 'free') {
+      override = `越过预约规则：开课前${args.staffPolicy.cancelMinutesBefore}分钟内取消，已全额退回`;
+    }
+  }
+  const refunded = await cancelReservationLocked(tx, r, { ...args, now, override });
   return { refunded };
 }
 
@@ -301,6 +336,8 @@ export async function addPending(
     studentCount: number;
     remark: string | null;
     operatorId: number | null;
+    /** As for bookWithCard: a staff booking outside the members' window is recorded as an override. */
+    staffPolicy?: BookingPolicy;
   },
 ): Promise<{ pendingId: number }> {
   if (args.studentCount !== 1) throw badRequest(Msg.oneStudentInSignInMode);
@@ -343,6 +380,7 @@ export async function addPending(
     operatorId: args.operatorId,
     remark: args.remark,
     now,
+    override: bookingOverride(args.staffPolicy, session.startTime, now),
   });
   return { pendingId };
 }

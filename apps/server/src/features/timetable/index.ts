@@ -36,7 +36,7 @@ export const timetableFeature = defineFeature((r) => {
   r.handle(queryTimetableByDate, (input, ctx) =>
     calendar(ctx.db, ctx.store.id, input, { cache: ctx.config.calendarCache }),
   );
-  r.handle(queryTimetableInfo, (input, ctx) => sessionInfo(ctx.db, ctx.store.id, input.id));
+  r.handle(queryTimetableInfo, (input, ctx) => sessionInfo(ctx.db, ctx.store.id, input.id, ctx.store.timezone));
   r.handle(addMemberReservation, async (input, ctx) => {
     await service.bookCard(ctx, input);
     return null;

@@ -9,9 +9,12 @@ import {
   type PendingItem,
   type SessionExportRow,
   type SessionInfo,
+  type BookingPolicy,
 } from '@studio/contract';
 import type { Db, Executor } from '../../db/index.ts';
-import { minutesBetween } from '../../lib/time.ts';
+import { localDateTime, minutesBetween } from '../../lib/time.ts';
+import { bookingWindowReason, cancelKind } from '../policy/rules.ts';
+import { loadPolicy } from '../policy/public.ts';
 import { getDeductionMode, liveSession } from './engine-shared.ts';
 
 const LIVE = [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN];
@@ -67,7 +70,7 @@ async function materialTree(db: Db, storeId: number, bookId: number) {
 }
 
 /** The full session of spec section 3, plus the store's deduction mode for the drawer's text. */
-export async function sessionInfo(db: Db, storeId: number, id: number): Promise<SessionInfo> {
+export async function sessionInfo(db: Db, storeId: number, id: number, timezone: string): Promise<SessionInfo> {
   const s = await liveSession(db, storeId, id);
   const names = await db
     .selectFrom('course as c')
@@ -113,6 +116,15 @@ export async function sessionInfo(db: Db, storeId: number, id: number): Promise<
     book: s.bookId === null ? null : await materialTree(db, storeId, s.bookId),
     color: s.color,
     deductionMode: await getDeductionMode(db, storeId),
+    memberRule: memberRuleNow(await loadPolicy(db, storeId), s.startTime, localDateTime(timezone)),
+  };
+}
+
+/** What the policy says to a member about this session at `now` (the desk's confirms show it). */
+function memberRuleNow(policy: BookingPolicy, startTime: string, now: string) {
+  return {
+    booking: bookingWindowReason(policy, { startTime, now }),
+    lateCancel: cancelKind(policy, { startTime, now }) !== 'free',
   };
 }
 
@@ -235,6 +247,7 @@ export async function historyList(
       's.name as operator',
       'h.createTime',
       'h.remark',
+      'h.override',
     ])
     .orderBy('h.id', 'desc')
     .limit(HISTORY_PAGE_SIZE)

@@ -15,6 +15,7 @@ import {
   updateSession,
 } from './public.ts';
 import { emit } from '../../lib/events.ts';
+import { loadPolicy } from '../policy/public.ts';
 import { inWriteTx } from '../../db/write-queue.ts';
 
 /** Adds one session (teacher clash refused). */
@@ -73,6 +74,7 @@ export async function bookCard(ctx: CallCtx, input: ParsedReqOf<typeof addMember
       remark: input.remark,
       operatorId: ctx.staff.id,
       operateType: OperateType.ADMIN_BOOKED,
+      staffPolicy: await loadPolicy(tx, ctx.store.id),
     });
     await emit(tx, { type: 'reservation.booked', storeId: ctx.store.id, reservationId });
   });
@@ -90,6 +92,7 @@ export async function bookPending(ctx: CallCtx, input: ParsedReqOf<typeof addGro
       studentCount: input.studentCount,
       remark: input.remark,
       operatorId: ctx.staff.id,
+      staffPolicy: await loadPolicy(tx, ctx.store.id),
     });
     await emit(tx, { type: 'pending.added', storeId: ctx.store.id, pendingId });
   });
@@ -102,6 +105,7 @@ export async function cancelBooking(ctx: CallCtx, id: number): Promise<void> {
       reservationId: id,
       operatorId: ctx.staff.id,
       operateType: OperateType.ADMIN_CANCELLED,
+      staffPolicy: await loadPolicy(tx, ctx.store.id),
     });
     await emit(tx, { type: 'reservation.cancelled', storeId: ctx.store.id, reservationId: id });
   });

@@ -1,5 +1,5 @@
 import { HISTORY_PAGE_SIZE } from '@studio/contract';
-import { Table } from 'antd';
+import { Table, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
 import { OPERATE_TYPES } from '../../../shared/format.ts';
 import { useSessionHistory } from '../hooks/session.ts';
@@ -24,7 +24,22 @@ export function HistoryTab({ sessionId }: { sessionId: number }) {
         { title: '手机号', dataIndex: 'memberMobile' },
         { title: '会员卡', dataIndex: 'cardName', ellipsis: true },
         { title: '人数', dataIndex: 'studentCount', width: 56 },
-        { title: '操作类型', dataIndex: 'operateType', render: (v: number) => OPERATE_TYPES[v] ?? '-' },
+        {
+          title: '操作类型',
+          dataIndex: 'operateType',
+          render: (v: number, r) => (
+            <>
+              {OPERATE_TYPES[v] ?? '-'}
+              {r.override && (
+                <Tooltip title={r.override}>
+                  <Tag color="gold" style={{ marginLeft: 4 }}>
+                    越过规则
+                  </Tag>
+                </Tooltip>
+              )}
+            </>
+          ),
+        },
         { title: '操作人', dataIndex: 'operator' },
         { title: '时间', dataIndex: 'createTime', width: 100, render: (v: string) => v.slice(5, 16) },
       ]}

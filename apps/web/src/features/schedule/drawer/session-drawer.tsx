@@ -138,7 +138,9 @@ export default function SessionDrawer({ id, onClose }: { id: number; onClose: ()
         {s && open?.kind === 'book' && (
           <BookingModal session={s} signInMode={signInMode} pending={open.pending} onClose={() => setOpen(null)} />
         )}
-        {open?.kind === 'cancel' && <CancelBookingModal row={open.row} onClose={() => setOpen(null)} />}
+        {open?.kind === 'cancel' && (
+          <CancelBookingModal row={open.row} lateForMembers={s?.memberRule.lateCancel} onClose={() => setOpen(null)} />
+        )}
         {s && open?.kind === 'receipt' && <ReceiptModal session={s} row={open.row} onClose={() => setOpen(null)} />}
         {memberId && <MemberDrawer id={memberId} onClose={() => setMemberId(null)} />}
       </Suspense>

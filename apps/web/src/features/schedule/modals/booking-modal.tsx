@@ -72,6 +72,15 @@ export default function BookingModal({ session, signInMode, pending, onClose }: 
       <Typography.Paragraph type="secondary">
         {session.courseName} {session.startTime.slice(0, 16)} · 已预约 {session.realCount}/{session.reservableCount}
       </Typography.Paragraph>
+      {!signingIn && session.memberRule.booking && (
+        <Alert
+          style={{ marginBottom: 12 }}
+          type="info"
+          showIcon
+          data-testid="override-notice"
+          message={`会员现在不能自行预约：${session.memberRule.booking}。前台仍可代约，预约记录中会注明越过规则。`}
+        />
+      )}
       {signInMode && !signingIn && (
         <Alert style={{ marginBottom: 12 }} type="info" showIcon message="签到后扣费模式：预约时不扣卡，每次预约1人" />
       )}

@@ -5,7 +5,16 @@ import { useCancelBooking } from '../hooks/session.ts';
 import type { BookingRow } from '../types.ts';
 
 /** Confirm cancelling a booking; what was deducted is refunded. */
-export default function CancelBookingModal({ row, onClose }: { row: BookingRow; onClose: () => void }) {
+export default function CancelBookingModal({
+  row,
+  lateForMembers = false,
+  onClose,
+}: {
+  row: BookingRow;
+  /** A member could no longer cancel free now (预约规则): the desk does it anyway, recorded as an override. */
+  lateForMembers?: boolean;
+  onClose: () => void;
+}) {
   const cancel = useCancelBooking(row.reservationId);
   return (
     <Modal
@@ -21,6 +30,15 @@ export default function CancelBookingModal({ row, onClose }: { row: BookingRow; 
       onCancel={onClose}
     >
       <Alert type="warning" showIcon message={Msg.cancelBookingWarning} style={{ marginBottom: 12 }} />
+      {lateForMembers && (
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginBottom: 12 }}
+          data-testid="override-notice"
+          message="已过会员免费取消时间（预约规则）。前台取消仍全额退回，预约记录中会注明越过规则。"
+        />
+      )}
       <Descriptions size="small" column={1} bordered>
         <Descriptions.Item label="会员">
           {row.memberName} {row.memberMobile}

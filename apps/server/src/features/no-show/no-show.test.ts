@@ -14,7 +14,7 @@ import { EngineFactory, FUTURE } from '../../test/factory-engine.ts';
 import { describeEachDb } from '../../test/harness.ts';
 import { checkInvariants } from '../../test/invariants.ts';
 import type { CallCtx } from '../../lib/context.ts';
-import { liftSuspension, memberStatus, runNoShows } from './no-show.ts';
+import { liftSuspension, memberStatus, runNoShows } from './service.ts';
 
 /** The clock of the job: after the day of FUTURE's classes (10:00-11:00). */
 const after =

@@ -8,8 +8,7 @@ import { addDays, localDateTime } from '../../lib/time.ts';
 import { cardUnusableReason, chargeFor } from '../card/rules.ts';
 import { findMember, memberCards } from '../reference/public.ts';
 import { credit, deduct, getDeductionMode, writeBookingTrail } from '../timetable/public.ts';
-import { suspendedUntil } from './rules.ts';
-import { loadPolicy } from './service.ts';
+import { loadPolicy, suspendedUntil } from '../policy/public.ts';
 
 /** The clock of the job and the status call (tests inject one): store-local `YYYY-MM-DD HH:mm:ss`. */
 export type Clock = (timezone: string) => string;

@@ -1,0 +1,10 @@
+import { liftMemberSuspension, memberPolicyStatus, waiveNoShow } from '@studio/contract';
+import { defineFeature } from '../../lib/feature.ts';
+import { liftSuspension, memberStatus, waiveNoShowCharge } from './service.ts';
+
+/** No-shows (爽约): the desk's waiver, a member's no-shows and suspension, and its lift. */
+export const noShowFeature = defineFeature((r) => {
+  r.handle(waiveNoShow, (input, ctx) => waiveNoShowCharge(ctx, input.pendingId, input.reason));
+  r.handle(memberPolicyStatus, (input, ctx) => memberStatus(ctx, input.mid));
+  r.handle(liftMemberSuspension, (input, ctx) => liftSuspension(ctx, input.mid));
+});

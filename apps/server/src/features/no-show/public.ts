@@ -1,0 +1,2 @@
+/** What the app and other features use of no-shows: the job, and a member's suspension. */
+export { runNoShows, startNoShowJob, suspensionOf } from './service.ts';
