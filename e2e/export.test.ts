@@ -46,7 +46,8 @@ describeBrowser('export', (env) => {
     expect(teacher).toBe(f.teacherName);
     expect(member).toBe(f.memberName);
     expect(card).toBe(`十次卡导${f.courseName.slice(3)}`);
-    expect(used).toBe(2);
+    // Deductions read as on the screens: classes for count cards (yuan for money cards, below).
+    expect(used).toBe('2 次');
     expect(mobile).toBe(f.memberMobile);
     expect(courseName).toBe(f.courseName);
     expect(count).toBe(2);
@@ -56,9 +57,23 @@ describeBrowser('export', (env) => {
   it('exports one session from its drawer, named by start time and course', async () => {
     const { page, api, server } = env();
     const f = await makeFixture(api, '单导');
+    // A money card the course accepts: 50.00 元 a class.
+    const wallet = await api.ok<{ id: number }>('insert/card/product', {
+      cardName: `储值卡单导${f.memberId}`,
+      bigType: 2,
+      cardType: 2,
+      perCount: 5000,
+      price: 100000,
+      courseIds: [f.courseId],
+    });
+    const mc = await api.ok<{ id: number }>('insert/member/card', {
+      mid: f.memberId,
+      cardId: wallet.id,
+      totalCount: 100000,
+    });
     const day = addDays(mondayOf(6), 4);
     const tid = await addSession(api, f, day, '21:00');
-    await api.ok('add/member/reservation', { mcId: f.mcId, tid, studentCount: 1 });
+    await api.ok('add/member/reservation', { mcId: mc.id, tid, studentCount: 1 });
     await page.goto(`${server.url}/course/calendar/detail?course_calendar_id=${tid}`);
     const drawer = page.locator('.ant-drawer', { hasText: '课程详情' });
     const [download] = await Promise.all([
@@ -71,5 +86,6 @@ describeBrowser('export', (env) => {
     const rows = await readSheet(file);
     expect(rows[0]).toEqual(HEADINGS);
     expect(rows[1][2]).toBe(f.memberName);
+    expect(rows[1][4]).toBe('50.00 元');
   });
 });

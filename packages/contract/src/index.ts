@@ -1,4 +1,5 @@
 export * from './envelope.ts';
+export * from './amount.ts';
 export * from './constants.ts';
 export * from './messages.ts';
 export * from './common.ts';

@@ -16,10 +16,8 @@ export const toFen = (y: number) => Math.round(y * 100);
 /** The unit of a card kind: 次 for count cards, 元 for money cards. */
 export const unitOf = (bigType: number) => (bigType === BIG_TYPE_COUNT ? '次' : '元');
 
-/** An amount of a card in its unit: a count, or fen shown as yuan. */
-export function amountText(bigType: number, amount: number): string {
-  return bigType === BIG_TYPE_COUNT ? `${amount} 次` : `${yuan(amount)} 元`;
-}
+/** An amount of a card in its unit: a count, or fen shown as yuan (the contract's one rule). */
+export { amountText } from '@studio/contract';
 
 export function genderLimitText(g: number): string {
   if (g === 2) return '不限';

@@ -1,5 +1,6 @@
 // Batch scheduling, weekly template, drop-in students, copy, batch delete and batch export calls.
 import { z } from 'zod';
+import { zSessionExportRow } from './timetable.ts';
 import { zDate, zEmpty, zFlag, zId, zOptId, zTime } from '../common.ts';
 import {
   COPY_MAX_DAYS,
@@ -393,18 +394,8 @@ export const batchCancelTimetable = defineCall({
   errors: [...fails.badRequest(Msg.rangeOrder), ...fails.notFound('场地')],
 });
 
-/** One booking of the range export (the nine columns of the spec's export row). */
-export const zBatchExportRow = z.object({
-  courseTime: z.string(),
-  teacher: z.string(),
-  member: z.string(),
-  card: z.string(),
-  usedCount: z.number(),
-  mobile: z.string(),
-  courseName: z.string(),
-  studentCount: z.number().int(),
-  remark: z.string().nullable(),
-});
+/** One booking of the range export: the same row as a session's export (the spec's nine columns). */
+export const zBatchExportRow = zSessionExportRow;
 export type BatchExportRow = z.infer<typeof zBatchExportRow>;
 
 export const zBatchExportReq = z

@@ -335,7 +335,11 @@ export const zSessionExportRow = z.object({
   teacher: z.string(),
   member: z.string(),
   card: z.string(),
+  /** What was deducted: a count, or fen for money cards (`bigType`). */
   usedCount: z.number(),
+  bigType: z.number(),
+  /** The same as people read it: `1 次`, `50.00 元` (the export's 扣除 column). */
+  deduction: z.string(),
   mobile: z.string(),
   courseName: z.string(),
   studentCount: z.number(),

@@ -130,6 +130,8 @@ describeEachDb('batch delete and export', (env) => {
         member: byId.get(s.cards[i].member.id)!.name,
         card: s.product.cardName,
         usedCount: 6,
+        bigType: 1,
+        deduction: '6 次',
         mobile: byId.get(s.cards[i].member.id)!.mobile,
         courseName: s.course.name,
         studentCount: 2,

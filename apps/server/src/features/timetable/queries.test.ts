@@ -236,6 +236,8 @@ describeEachDb('schedule queries', (env) => {
       member: booked[0].name,
       card: product.cardName,
       usedCount: 2,
+      bigType: 1,
+      deduction: '2 次',
       mobile: booked[0].mobile,
       courseName: course.name,
       studentCount: 1,
@@ -243,6 +245,19 @@ describeEachDb('schedule queries', (env) => {
     });
     const foreign = await env().other.client.call(exportTimetableReservation.path, { id: s.id });
     expect(foreign.status).toBe(404);
+
+    // A money card's deduction reads in yuan, as on the screens (fen on the wire in usedCount).
+    const mf = new EngineFactory(env().factory);
+    const money = await mf.scene({ product: { bigType: 2, perCount: 5000, cardType: 2, cardName: '储值卡' } });
+    const { card: wallet } = await mf.memberWithCard(money.product.id, { card: { totalCount: 100000 } });
+    const ms = await e.session({
+      courseId: money.course.id,
+      teacherId: money.teacher.id,
+      startTime: '2098-05-06 10:00:00',
+    });
+    await env().client.ok(addMemberReservation.path, { mcId: wallet.id, tid: ms.id, studentCount: 1, remark: '' });
+    const [moneyRow] = await env().client.ok(exportTimetableReservation.path, { id: ms.id });
+    expect(moneyRow).toMatchObject({ usedCount: 5000, bigType: 2, deduction: '50.00 元' });
     expect((await env().other.client.call(queryReservationList.path, { tid: s.id, page: 1 })).status).toBe(404);
     expect((await env().other.client.call(queryTimetableHistory.path, { tid: s.id, page: 1 })).status).toBe(404);
   });

@@ -1,4 +1,5 @@
 import {
+  amountText,
   BOOKED_PAGE_SIZE,
   HISTORY_PAGE_SIZE,
   OperateType,
@@ -287,6 +288,7 @@ export async function exportRows(
       'te.name as teacher',
       'm.name as member',
       'p.cardName as card',
+      'p.bigType',
       'r.usedCount',
       'm.mobile',
       'c.name as courseName',
@@ -307,6 +309,8 @@ export async function exportRows(
     member: r.member,
     card: r.card,
     usedCount: Number(r.usedCount),
+    bigType: r.bigType,
+    deduction: amountText(r.bigType, Number(r.usedCount)),
     mobile: r.mobile,
     courseName: r.courseName,
     studentCount: r.studentCount,

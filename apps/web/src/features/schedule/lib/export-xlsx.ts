@@ -9,7 +9,8 @@ export interface ExportRowView {
   teacher: string;
   member: string;
   card: string;
-  usedCount: number;
+  /** `1 次` or `50.00 元`: the deduction as the screens show it. */
+  deduction: string;
   mobile: string;
   courseName: string;
   studentCount: number;
@@ -37,7 +38,7 @@ export async function downloadXlsx(rows: ExportRowView[], fileName: string): Pro
   ws.columns = EXPORT_HEADINGS.map((h, i) => ({
     header: h,
     key: String(i),
-    width: [20, 12, 12, 18, 8, 14, 20, 10, 24][i],
+    width: [20, 12, 12, 18, 12, 14, 20, 10, 24][i],
   }));
   for (const r of rows) {
     ws.addRow([
@@ -45,7 +46,7 @@ export async function downloadXlsx(rows: ExportRowView[], fileName: string): Pro
       r.teacher,
       r.member,
       r.card,
-      r.usedCount,
+      r.deduction,
       r.mobile,
       r.courseName,
       r.studentCount,
