@@ -77,6 +77,28 @@ describeBrowser('calendar', (env) => {
     await page.locator('.fc-timeGridDay-view').waitFor();
   });
 
+  it('shows a class at 05:30 and one at 23:10 in the week and day views (no session invisible)', async () => {
+    const { page, api, server } = env();
+    const f = await makeFixture(api, '早晚');
+    const day = addDays(mondayOf(7), 2);
+    const early = await addSession(api, f, day, '05:30');
+    const late = await addSession(api, f, day, '23:10');
+    await page.goto(`${server.url}/course/calendar?date=${day}`);
+    await page.locator('.fc-timeGridWeek-view').waitFor();
+    for (const id of [early, late]) {
+      const ev = page.locator(`.session-event[data-session-id="${id}"]`);
+      await ev.scrollIntoViewIfNeeded();
+      await ev.waitFor({ state: 'visible' });
+    }
+    expect(await page.locator('.fc-timegrid-slot-label', { hasText: '05:00' }).count()).toBeGreaterThan(0);
+    await page.locator(`.session-event[data-session-id="${late}"]`).scrollIntoViewIfNeeded();
+    await shot(page, 'calendar-early-late');
+    await page.locator('.fc-timeGridDay-button').click();
+    await page.locator('.fc-timeGridDay-view').waitFor();
+    await page.locator(`.session-event[data-session-id="${early}"]`).waitFor({ state: 'visible' });
+    await page.locator(`.session-event[data-session-id="${late}"]`).waitFor({ state: 'visible' });
+  });
+
   it('adds a session through the modal and shows it', async () => {
     const { page, api, server } = env();
     const f = await makeFixture(api, '加');

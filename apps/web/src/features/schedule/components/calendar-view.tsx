@@ -4,7 +4,7 @@ import dayGridPlugin from '@fullcalendar/daygrid';
 import listPlugin from '@fullcalendar/list';
 import FullCalendar from '@fullcalendar/react';
 import timeGridPlugin from '@fullcalendar/timegrid';
-import { memo, useMemo, useState } from 'react';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import dayjs from '../../../shared/dayjs.ts';
 import type { CalendarSession } from '../types.ts';
 
@@ -58,6 +58,25 @@ function titleText(arg: { start: { marker: Date }; end?: { marker: Date } }): st
   return `${start.format('YYYY-MM-DD')} – ${end.format('YYYY-MM-DD')}`;
 }
 
+const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+const hhmmss = (m: number) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}:00`;
+
+/**
+ * The hours the day and week views show: 06:00-23:00, widened to the whole hours around every shown
+ * session's start and end (the server accepts any time of day: no session may be invisible).
+ */
+function slotRange(sessions: CalendarSession[]): [string, string] {
+  let min = 6 * 60;
+  let max = 23 * 60;
+  for (const s of sessions) {
+    const start = minutesOf(s.fromTime.slice(11, 16));
+    const end = s.toTime.slice(0, 10) > s.fromTime.slice(0, 10) ? 24 * 60 : minutesOf(s.toTime.slice(11, 16));
+    min = Math.min(min, Math.floor(start / 60) * 60);
+    max = Math.max(max, Math.ceil(end / 60) * 60);
+  }
+  return [hhmmss(min), hhmmss(max)];
+}
+
 /**
  * The schedule calendar. Times are the store's wall clock: FullCalendar runs in UTC mode and gets
  * the strings without a zone, so nothing depends on the browser's time zone.
@@ -78,6 +97,18 @@ export const CalendarView = memo(function CalendarView({ initialDate, sessions, 
   );
   // Fixed for the life of the view: a new value on every render would make FullCalendar re-render all.
   const [now] = useState(() => dayjs().format('YYYY-MM-DDTHH:mm:ss'));
+  const [slotMin, slotMax] = useMemo(() => slotRange(sessions), [sessions]);
+  // On open, bring the current time (or the first class) into view once the first week is there.
+  const scrolled = useRef(false);
+  useEffect(() => {
+    if (scrolled.current || sessions.length === 0) return;
+    scrolled.current = true;
+    requestAnimationFrame(() => {
+      const target =
+        document.querySelector('.fc-timegrid-now-indicator-line') ?? document.querySelector('.session-event');
+      target?.scrollIntoView({ block: 'center' });
+    });
+  }, [sessions]);
   const onDates = (arg: DatesSetArg) => {
     const from = arg.startStr.slice(0, 10);
     const to = dayjs(arg.endStr.slice(0, 10)).subtract(1, 'day').format('YYYY-MM-DD');
@@ -100,8 +131,8 @@ export const CalendarView = memo(function CalendarView({ initialDate, sessions, 
       buttonText={{ today: '今天', day: '日', week: '周', month: '月', list: '列表' }}
       titleFormat={titleText}
       allDaySlot={false}
-      slotMinTime="06:00:00"
-      slotMaxTime="23:00:00"
+      slotMinTime={slotMin}
+      slotMaxTime={slotMax}
       slotDuration="00:30:00"
       expandRows
       height="auto"
