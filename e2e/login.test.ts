@@ -2,6 +2,17 @@ import { expect, it } from 'vitest';
 import { describeBrowser, loginThroughPage, newContext, shot } from './harness.ts';
 
 describeBrowser('login', (env) => {
+  it('paints the login form at once: by the time the network is idle the form is there, no spinner', async () => {
+    const context = await newContext(env().browser);
+    const page = await context.newPage();
+    await page.goto(`${env().server.url}/login`, { waitUntil: 'networkidle' });
+    // No waiting here: what a person sees at that moment.
+    expect(await page.locator('.ant-spin').count()).toBe(0);
+    expect(await page.getByPlaceholder('账号 / 手机号').isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: /登\s*录/ }).isVisible()).toBe(true);
+    await context.close();
+  });
+
   it('sends an anonymous visitor to the login page and back to the calendar after login', async () => {
     const context = await newContext(env().browser);
     const page = await context.newPage();

@@ -1,20 +1,18 @@
 import { lazy, Suspense } from 'react';
 import { createBrowserRouter, Navigate, RouterProvider } from 'react-router-dom';
+// In the entry, not lazy (and built from plain form elements, so it adds little): the login form
+// paints with the first render instead of after a spinner and another round of chunks.
+import LoginPage from '../features/login/login-page.tsx';
 import { AppLayout, PageLoading } from './layout.tsx';
 import { Providers } from './providers.tsx';
 import { screens } from './routes.tsx';
 
-const LoginPage = lazy(() => import('../features/login/login-page.tsx'));
 const SetupPage = lazy(() => import('../features/setup/setup-page.tsx'));
 
 const router = createBrowserRouter([
   {
     path: '/login',
-    element: (
-      <Suspense fallback={<PageLoading />}>
-        <LoginPage />
-      </Suspense>
-    ),
+    element: <LoginPage />,
   },
   {
     path: '/setup',

@@ -1,30 +1,30 @@
-import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { login, setupStatus } from '@studio/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Form, Input, Typography } from 'antd';
-import { useState } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { call } from '../../api/client.ts';
 import { useProfile } from '../../shared/profile.ts';
 import { keys } from '../../shared/query-keys.ts';
-
-interface LoginForm {
-  account: string;
-  password: string;
-}
+import './login.css';
 
 /** Only same-site paths are followed after login. */
 function safeRedirect(v: string | null): string {
   return v && v.startsWith('/') && !v.startsWith('//') && !v.startsWith('/login') ? v : '/course/calendar';
 }
 
-/** Staff login: account (username or mobile) and password. */
+/**
+ * Staff login: account (username or mobile) and password. Part of the entry bundle and built from
+ * plain form elements (no lazy chunk, no form library), so the form paints with the first render.
+ */
 export default function LoginPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const qc = useQueryClient();
   const { data: profile } = useProfile();
   const [loading, setLoading] = useState(false);
+  const [account, setAccount] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<{ account?: string; password?: string }>({});
   const target = safeRedirect(params.get('redirect'));
   // First run: an installation without a store sends to the setup screen.
   const setup = useQuery({
@@ -36,10 +36,17 @@ export default function LoginPage() {
   if (profile) return <Navigate to={target} replace />;
   if (setup.data?.needsSetup) return <Navigate to="/setup" replace />;
 
-  const onFinish = async (v: LoginForm) => {
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    const next = {
+      account: account.trim() ? undefined : '请输入账号',
+      password: password ? undefined : '请输入密码',
+    };
+    setErrors(next);
+    if (next.account || next.password) return;
     setLoading(true);
     try {
-      const p = await call(login, { account: v.account.trim(), password: v.password });
+      const p = await call(login, { account: account.trim(), password });
       qc.setQueryData(keys.profile, p);
       navigate(target, { replace: true });
     } catch {
@@ -50,31 +57,36 @@ export default function LoginPage() {
   };
 
   return (
-    <div
-      style={{
-        minHeight: '100vh',
-        display: 'flex',
-        alignItems: 'center',
-        justifyContent: 'center',
-        background: 'linear-gradient(135deg, #e6f4ff 0%, #f0f5ff 100%)',
-      }}
-    >
-      <Card style={{ width: 380 }}>
-        <Typography.Title level={3} style={{ textAlign: 'center', marginBottom: 24 }}>
-          团课管理后台
-        </Typography.Title>
-        <Form<LoginForm> size="large" onFinish={onFinish} autoComplete="on">
-          <Form.Item name="account" rules={[{ required: true, whitespace: true, message: '请输入账号' }]}>
-            <Input prefix={<UserOutlined />} placeholder="账号 / 手机号" autoComplete="username" />
-          </Form.Item>
-          <Form.Item name="password" rules={[{ required: true, message: '请输入密码' }]}>
-            <Input.Password prefix={<LockOutlined />} placeholder="密码" autoComplete="current-password" />
-          </Form.Item>
-          <Button type="primary" htmlType="submit" block loading={loading}>
-            登录
-          </Button>
-        </Form>
-      </Card>
+    <div className="login-screen">
+      <form className="login-card" onSubmit={(e) => void onSubmit(e)} noValidate autoComplete="on">
+        <h1 className="login-title">团课管理后台</h1>
+        <div className={`login-field${errors.account ? ' has-error' : ''}`}>
+          <input
+            name="account"
+            placeholder="账号 / 手机号"
+            autoComplete="username"
+            value={account}
+            onChange={(e) => setAccount(e.target.value)}
+            aria-invalid={!!errors.account}
+          />
+          {errors.account && <div className="login-error">{errors.account}</div>}
+        </div>
+        <div className={`login-field${errors.password ? ' has-error' : ''}`}>
+          <input
+            name="password"
+            type="password"
+            placeholder="密码"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            aria-invalid={!!errors.password}
+          />
+          {errors.password && <div className="login-error">{errors.password}</div>}
+        </div>
+        <button type="submit" className="login-submit" disabled={loading}>
+          {loading ? '登录中…' : '登录'}
+        </button>
+      </form>
     </div>
   );
 }
