@@ -87,5 +87,35 @@ describeBrowser('export', (env) => {
     expect(rows[0]).toEqual(HEADINGS);
     expect(rows[1][2]).toBe(f.memberName);
     expect(rows[1][4]).toBe('50.00 元');
+
+    // A course name with characters no file name takes: each becomes _.
+    const odd = await api.ok<{ id: number }>('insert/store/course', {
+      name: `瑜伽/普拉提:入门?${f.memberId}`,
+      count: 12,
+      duration: 60,
+      color: '#52c41a',
+      cardIds: [f.productId],
+    });
+    await api.ok('insert/timetable', {
+      courseId: odd.id,
+      teacherId: f.teacherId,
+      reservableCount: 12,
+      date: day,
+      time: '07:00',
+      isOnline: 0,
+      areaId: f.roomId,
+      bookId: null,
+    });
+    const days = await api.ok<{ list: { id: number; courseName: string }[] }[]>('query/timetable/by/date', {
+      fromDate: day,
+      toDate: day,
+    });
+    const oddId = days.flatMap((d) => d.list).find((x) => x.courseName.startsWith('瑜伽/普拉提'))!.id;
+    await page.goto(`${server.url}/course/calendar/detail?course_calendar_id=${oddId}`);
+    const [oddDownload] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator('.ant-drawer', { hasText: '课程详情' }).getByRole('button', { name: '导出本节预约' }).click(),
+    ]);
+    expect(oddDownload.suggestedFilename()).toBe(`${day} 0700${`瑜伽_普拉提_入门_${f.memberId}`.slice(0, 15)}.xlsx`);
   });
 });

@@ -35,7 +35,7 @@ describeBrowser('sign-in mode', (env) => {
     await s.getByText('请补全').waitFor();
     await pick(page, field(s, '会员卡'), '十次卡签');
     await s.getByRole('button', { name: '确认签到' }).click();
-    await toast(page, '签到成功');
+    await toast(page, '操作成功');
     await pending.getByText('已签到').waitFor();
     expect((await api.ok('query/member/info', { id: f.memberId })).cards[0].usedCount).toBe(1);
 

@@ -164,7 +164,8 @@ export function useBookMember(sessionId: number, signInMode: boolean, pendingId:
         remark: b.remark,
       });
     },
-    pendingId ? '签到成功' : Msg.booked,
+    // The spec's list of success toasts has no sign-in of its own: 操作成功.
+    pendingId ? Msg.ok : Msg.booked,
   );
 }
 

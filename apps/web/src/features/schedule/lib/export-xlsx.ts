@@ -66,9 +66,17 @@ export async function downloadXlsx(rows: ExportRowView[], fileName: string): Pro
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** File name of one session's export: start time plus the first 15 characters of the course name. */
+/** Characters no file system takes in a name (Windows' list, which covers the others): each becomes `_`. */
+const NOT_IN_FILE_NAMES = /[\\/:*?"<>|]/g;
+
+/**
+ * File name of one session's export (spec section 9): the start time (`YYYY-MM-DD HHmm`: the colon
+ * is not allowed in file names) plus the first 15 characters of the course name, with each of
+ * \ / : * ? " < > | replaced by `_`.
+ */
 export function sessionFileName(s: Pick<SessionInfo, 'startTime' | 'courseName'>): string {
-  return `${s.startTime.slice(0, 16).replace(':', '')}${s.courseName.slice(0, EXPORT_COURSE_NAME_CHARS)}`;
+  const name = s.courseName.slice(0, EXPORT_COURSE_NAME_CHARS).replace(NOT_IN_FILE_NAMES, '_');
+  return `${s.startTime.slice(0, 16).replace(':', '')}${name}`;
 }
 
 /** File name of a range export: 【团课】from-to预约. */

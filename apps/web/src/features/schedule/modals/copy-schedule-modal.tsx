@@ -4,7 +4,7 @@ import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { VenueSelect } from '../../../shared/pickers/venue-select.tsx';
 import { useCopySchedule } from '../hooks/batch.ts';
-import { aheadPresets, copyPresets, rangeDays } from '../lib/ranges.ts';
+import { aheadPresets, copyPresets, rangeDays, type Preset } from '../lib/ranges.ts';
 import type { ToolModalProps } from '../types.ts';
 
 type Range = [Dayjs | null, Dayjs | null] | null;
@@ -90,15 +90,23 @@ export default function CopyScheduleModal({ onClose }: ToolModalProps) {
 function RangeItem(p: {
   label: string;
   testId: string;
-  presets: typeof copyPresets;
+  /** The shortcuts, made each time the picker opens. */
+  presets: () => Preset[];
   value: Range;
   error?: string | null;
   onChange: (r: Range) => void;
 }) {
+  const [presets, setPresets] = useState(p.presets);
   return (
     <Form.Item label={p.label} required validateStatus={p.error ? 'error' : undefined} help={p.error}>
       <div data-testid={p.testId}>
-        <DatePicker.RangePicker style={{ width: '100%' }} presets={p.presets} value={p.value} onChange={p.onChange} />
+        <DatePicker.RangePicker
+          style={{ width: '100%' }}
+          presets={presets}
+          value={p.value}
+          onChange={p.onChange}
+          onOpenChange={(open) => open && setPresets(p.presets())}
+        />
       </div>
     </Form.Item>
   );
