@@ -22,6 +22,9 @@ export default function CopyScheduleModal({ onClose }: ToolModalProps) {
   const [copyPending, setCopyPending] = useState(false);
   const [venueId, setVenueId] = useState<number | null>(null);
   const copy = useCopySchedule();
+  // The week shortcuts are made when the modal opens (it mounts on opening), not at page load.
+  const [formerPresets] = useState(() => copyPresets());
+  const [afterPresets] = useState(() => aheadPresets());
 
   const onPick = (which: 'former' | 'after', r: Range) => {
     (which === 'former' ? setFormer : setAfter)(r);
@@ -62,7 +65,7 @@ export default function CopyScheduleModal({ onClose }: ToolModalProps) {
         <RangeItem
           label="复制哪段时间的课程"
           testId="copy-former"
-          presets={copyPresets}
+          presets={formerPresets}
           value={former}
           error={errors.former}
           onChange={(r) => onPick('former', r)}
@@ -70,7 +73,7 @@ export default function CopyScheduleModal({ onClose }: ToolModalProps) {
         <RangeItem
           label="复制到哪段时间"
           testId="copy-after"
-          presets={aheadPresets}
+          presets={afterPresets}
           value={after}
           error={errors.after}
           onChange={(r) => onPick('after', r)}
@@ -90,23 +93,15 @@ export default function CopyScheduleModal({ onClose }: ToolModalProps) {
 function RangeItem(p: {
   label: string;
   testId: string;
-  /** The shortcuts, made each time the picker opens. */
-  presets: () => Preset[];
+  presets: Preset[];
   value: Range;
   error?: string | null;
   onChange: (r: Range) => void;
 }) {
-  const [presets, setPresets] = useState(p.presets);
   return (
     <Form.Item label={p.label} required validateStatus={p.error ? 'error' : undefined} help={p.error}>
       <div data-testid={p.testId}>
-        <DatePicker.RangePicker
-          style={{ width: '100%' }}
-          presets={presets}
-          value={p.value}
-          onChange={p.onChange}
-          onOpenChange={(open) => open && setPresets(p.presets())}
-        />
+        <DatePicker.RangePicker style={{ width: '100%' }} presets={p.presets} value={p.value} onChange={p.onChange} />
       </div>
     </Form.Item>
   );
