@@ -4,7 +4,7 @@ import dayGridPlugin from '@fullcalendar/daygrid';
 import listPlugin from '@fullcalendar/list';
 import FullCalendar from '@fullcalendar/react';
 import timeGridPlugin from '@fullcalendar/timegrid';
-import { memo, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useMemo, useState } from 'react';
 import dayjs from '../../../shared/dayjs.ts';
 import type { CalendarSession } from '../types.ts';
 
@@ -98,17 +98,6 @@ export const CalendarView = memo(function CalendarView({ initialDate, sessions, 
   // Fixed for the life of the view: a new value on every render would make FullCalendar re-render all.
   const [now] = useState(() => dayjs().format('YYYY-MM-DDTHH:mm:ss'));
   const [slotMin, slotMax] = useMemo(() => slotRange(sessions), [sessions]);
-  // On open, bring the current time (or the first class) into view once the first week is there.
-  const scrolled = useRef(false);
-  useEffect(() => {
-    if (scrolled.current || sessions.length === 0) return;
-    scrolled.current = true;
-    requestAnimationFrame(() => {
-      const target =
-        document.querySelector('.fc-timegrid-now-indicator-line') ?? document.querySelector('.session-event');
-      target?.scrollIntoView({ block: 'center' });
-    });
-  }, [sessions]);
   const onDates = (arg: DatesSetArg) => {
     const from = arg.startStr.slice(0, 10);
     const to = dayjs(arg.endStr.slice(0, 10)).subtract(1, 'day').format('YYYY-MM-DD');
