@@ -3,7 +3,7 @@ import { logout } from '@studio/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Layout, Spin } from 'antd';
 import { Suspense, useState } from 'react';
-import { Link, Navigate, Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { Link, Navigate, Outlet, useLocation, useNavigate } from '../shared/router.tsx';
 import { call } from '../api/client.ts';
 import { actingStore, useProfile } from '../shared/profile.ts';
 import { keys } from '../shared/query-keys.ts';

@@ -1,5 +1,5 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import { matchPath } from 'react-router-dom';
+import { matchPath } from '../shared/router.tsx';
 
 /** A screen of the authenticated area: its path, lazy component and (optional) side-menu entry. */
 export interface ScreenRoute {

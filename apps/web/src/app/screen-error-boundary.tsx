@@ -1,5 +1,6 @@
-import { Button, Result } from 'antd';
+import { Button } from 'antd';
 import { Component, type ReactNode } from 'react';
+import { Notice } from '../shared/notice.tsx';
 
 interface State {
   error: Error | null;
@@ -21,10 +22,10 @@ export class ScreenErrorBoundary extends Component<{ children: ReactNode }, Stat
     const { error } = this.state;
     if (!error) return this.props.children;
     return (
-      <Result
-        status="warning"
+      <Notice
+        kind="warning"
         title="本页面有数据无法读取"
-        subTitle={`无法显示的内容：${error.message}。其他页面不受影响，可以检查或重新保存本页的设置。`}
+        detail={`无法显示的内容：${error.message}。其他页面不受影响，可以检查或重新保存本页的设置。`}
         extra={
           <Button type="primary" onClick={() => this.setState({ error: null })}>
             重新加载本页

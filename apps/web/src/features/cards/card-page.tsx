@@ -1,5 +1,5 @@
 import { Card, Tabs } from 'antd';
-import { useSearchParams } from 'react-router-dom';
+import { useSearchParams } from '../../shared/router.tsx';
 import MemberCardTab from './member-card-tab.tsx';
 import ProductTab from './product-tab.tsx';
 

@@ -1,7 +1,7 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { Button, Empty, Space, Typography } from 'antd';
 import { useState } from 'react';
-import { Link, useSearchParams } from 'react-router-dom';
+import { Link, useSearchParams } from '../../shared/router.tsx';
 import { MemberPicker } from '../../shared/pickers/member-picker.tsx';
 import { useMember } from '../../shared/reference.ts';
 import IssueCardModal from './issue-card-modal.tsx';

@@ -7,14 +7,14 @@ import {
   Input,
   InputNumber,
   Radio,
-  Result,
   Select,
   Skeleton,
   Space,
   Switch,
   Typography,
 } from 'antd';
-import { useNavigate, useParams } from 'react-router-dom';
+import { useNavigate, useParams } from '../../shared/router.tsx';
+import { Notice } from '../../shared/notice.tsx';
 import { useCardProducts } from '../../shared/reference.ts';
 import { AGE_LIMITS, GENDER_LIMITS } from './course-text.ts';
 import { useCourse, useSaveCourse, useSetCourseEnabled } from './hooks.ts';
@@ -58,7 +58,7 @@ export default function CourseEditPage() {
         <Skeleton active />
       </Card>
     );
-  if (id > 0 && !q.data) return <Result status="404" title="课程不存在" />;
+  if (id > 0 && !q.data) return <Notice title="课程不存在" />;
   return <CourseForm key={id} course={q.data ?? null} />;
 }
 

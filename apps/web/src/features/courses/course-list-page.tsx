@@ -1,7 +1,7 @@
 import type { Course } from '@studio/contract';
 import { Space, Switch, Table, Tag } from 'antd';
 import { useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate } from '../../shared/router.tsx';
 import { ListCard, usePagedSearch } from '../../shared/list-card.tsx';
 import { courseAgeText, courseGenderText } from './course-text.ts';
 import { useCoursePage, useSetCourseEnabled } from './hooks.ts';

@@ -1,7 +1,7 @@
 import { login, setupStatus } from '@studio/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
+import { Navigate, useNavigate, useSearchParams } from '../../shared/router.tsx';
 import { call } from '../../api/client.ts';
 import { useProfile } from '../../shared/profile.ts';
 import { keys } from '../../shared/query-keys.ts';

@@ -1,8 +1,9 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { Button, Card, Descriptions, Result, Skeleton, Space, Tabs } from 'antd';
+import { Button, Card, Descriptions, Skeleton, Space, Tabs } from 'antd';
 import { useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useSearchParams } from '../../shared/router.tsx';
 import { useMember } from '../../shared/reference.ts';
+import { Notice } from '../../shared/notice.tsx';
 import { IssueCardModal, MemberCardTable, MemberPayments } from '../cards/index.ts';
 import { useMemberBookings } from './hooks.ts';
 import { MemberBookingTable } from './member-bookings.tsx';
@@ -21,7 +22,7 @@ export default function MemberDetailPage() {
   const known = q.data ? id : 0;
   const upcoming = useMemberBookings(known, 'upcoming');
   const past = useMemberBookings(known, 'past');
-  if (!id) return <Result status="404" title="请选择会员" />;
+  if (!id) return <Notice title="请选择会员" />;
   if (q.isPending)
     return (
       <Card>
@@ -29,7 +30,7 @@ export default function MemberDetailPage() {
       </Card>
     );
   const m = q.data;
-  if (!m) return <Result status="404" title="会员不存在" />;
+  if (!m) return <Notice title="会员不存在" />;
 
   return (
     <Space direction="vertical" style={{ width: '100%' }} size={16}>

@@ -1,6 +1,6 @@
 import { Space, Table } from 'antd';
 import { useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Link } from '../../shared/router.tsx';
 import { ListCard, usePagedSearch } from '../../shared/list-card.tsx';
 import { useMemberPage } from './hooks.ts';
 import MemberFormModal, { GENDERS, type Member } from './member-form-modal.tsx';

@@ -2,7 +2,7 @@ import type { cardAlertList, ResOf } from '@studio/contract';
 import { DownloadOutlined } from '@ant-design/icons';
 import { Button, Card, Form, Input, InputNumber, Space, Table, Tabs, Tag } from 'antd';
 import { useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Link } from '../../shared/router.tsx';
 import { amountText, toFen, yuan } from '../../shared/format.ts';
 import { downloadSheet } from '../../shared/xlsx.ts';
 import { useCardAlerts, type AlertFilter } from './hooks.ts';

@@ -2,7 +2,7 @@ import type { inactiveMemberList, ResOf } from '@studio/contract';
 import { DownloadOutlined } from '@ant-design/icons';
 import { Button, InputNumber, Space, Table, Typography } from 'antd';
 import { useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Link } from '../../shared/router.tsx';
 import { downloadSheet } from '../../shared/xlsx.ts';
 import { useInactiveMembers } from './hooks.ts';
 

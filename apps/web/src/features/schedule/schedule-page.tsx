@@ -1,6 +1,6 @@
 import { Spin } from 'antd';
 import { lazy, Suspense, useCallback, useState, type ComponentType, type LazyExoticComponent } from 'react';
-import { useNavigate, useSearchParams } from 'react-router-dom';
+import { useNavigate, useSearchParams } from '../../shared/router.tsx';
 import { CalendarView, type VisibleRange } from './components/calendar-view.tsx';
 import { Filters } from './components/filters.tsx';
 import { Toolbar } from './components/toolbar.tsx';

@@ -2,7 +2,7 @@ import { setupInit, setupStatus, StoreAdminMsg } from '@studio/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Divider, Form, Input, Select, Spin, Typography } from 'antd';
 import { useState } from 'react';
-import { Navigate, useNavigate } from 'react-router-dom';
+import { Navigate, useNavigate } from '../../shared/router.tsx';
 import { call } from '../../api/client.ts';
 import { keys } from '../../shared/query-keys.ts';
 import { DEFAULT_TIME_ZONE, timeZoneOptions } from '../../shared/timezones.ts';

@@ -1,6 +1,4 @@
-import { Space } from 'antd';
-import { TeacherSelect } from '../../../shared/pickers/teacher-select.tsx';
-import { VenueSelect } from '../../../shared/pickers/venue-select.tsx';
+import { TeacherFilter, VenueFilter } from '../../../shared/pickers/filter-select.tsx';
 
 interface Props {
   venueId: number | null;
@@ -9,25 +7,12 @@ interface Props {
   onTeacher: (id: number | null) => void;
 }
 
-/** Venue (tree: a venue includes its rooms) and teacher filters of the calendar. */
+/** Venue (a venue includes its rooms) and teacher filters of the calendar. */
 export function Filters({ venueId, teacherId, onVenue, onTeacher }: Props) {
   return (
-    <Space wrap>
-      <VenueSelect
-        data-testid="area-filter"
-        style={{ width: 200 }}
-        placeholder="全部场地"
-        value={venueId}
-        onChange={onVenue}
-      />
-      <TeacherSelect
-        data-testid="teacher-filter"
-        style={{ width: 160 }}
-        placeholder="全部老师"
-        allowClear
-        value={teacherId ?? undefined}
-        onChange={(v?: number) => onTeacher(v ?? null)}
-      />
-    </Space>
+    <div style={{ display: 'flex', flexWrap: 'wrap', gap: 8 }}>
+      <VenueFilter style={{ width: 200 }} value={venueId} onChange={onVenue} />
+      <TeacherFilter style={{ width: 160 }} value={teacherId} onChange={onTeacher} />
+    </div>
   );
 }

@@ -9,7 +9,7 @@ import {
   UserAddOutlined,
 } from '@ant-design/icons';
 import { Button, Space } from 'antd';
-import { Link } from 'react-router-dom';
+import { Link } from '../../../shared/router.tsx';
 import type { ToolModal } from '../types.ts';
 
 const buttons: { key: ToolModal; label: string; icon: React.ReactNode; danger?: boolean; primary?: boolean }[] = [

@@ -1,8 +1,9 @@
 import { DeleteOutlined, DownloadOutlined, EditOutlined, UserAddOutlined } from '@ant-design/icons';
-import { Button, Drawer, Result, Skeleton, Space, Tabs } from 'antd';
+import { Button, Drawer, Skeleton, Space, Tabs } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import dayjs from '../../../shared/dayjs.ts';
 import { useWrite } from '../../../shared/use-write.ts';
+import { Notice } from '../../../shared/notice.tsx';
 import { DEDUCT_AT_SIGN_IN } from '@studio/contract';
 import { useSessionInfo } from '../hooks/session.ts';
 import type { BookingRow, PendingItem } from '../types.ts';
@@ -107,7 +108,7 @@ export default function SessionDrawer({ id, onClose }: { id: number; onClose: ()
       {info.isPending ? (
         <Skeleton active />
       ) : !s ? (
-        <Result status="warning" title="课程不存在或已删除" />
+        <Notice kind="warning" title="课程不存在或已删除" />
       ) : (
         <Space direction="vertical" style={{ width: '100%' }} size="middle">
           <SessionHeader s={s} signInMode={signInMode} />

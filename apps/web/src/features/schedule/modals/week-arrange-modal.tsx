@@ -1,7 +1,7 @@
 import { Msg, WEEK_ARRANGE_DEFAULT, WEEK_ARRANGE_MAX, WEEK_ARRANGE_MIN } from '@studio/contract';
 import { App, DatePicker, Form, InputNumber, Modal, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
-import { Link } from 'react-router-dom';
+import { Link } from '../../../shared/router.tsx';
 import { useWeekArrange } from '../hooks/batch.ts';
 import type { ToolModalProps } from '../types.ts';
 
