@@ -13,6 +13,7 @@ import { cookieName, SessionStore } from './auth/sessions.ts';
 import type { Config } from './config.ts';
 import type { DbHandle } from './db/index.ts';
 import { features } from './features/index.ts';
+import { memberCookieName, registerMemberPages, resolveMember } from './features/member-channel/index.ts';
 import { registerStoreFileRoute } from './features/store-admin/index.ts';
 import type { AppDeps, CallCtx } from './lib/context.ts';
 import { databaseUnavailable } from './lib/db-errors.ts';
@@ -21,7 +22,7 @@ import type { Handler } from './lib/feature.ts';
 import { registerJsonCompression, sendRawJson } from './lib/compression.ts';
 import { originGuard } from './lib/origin.ts';
 import { RawJson } from './lib/raw-json.ts';
-import { resolveStore } from './lib/store-scope.ts';
+import { resolveStore, storeScopeById } from './lib/store-scope.ts';
 import { webAssetOptions } from './lib/web-assets.ts';
 
 export interface BuildOptions {
@@ -33,7 +34,7 @@ export interface BuildOptions {
 }
 
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
-const API_PREFIXES = ['/store/', '/api/'];
+const API_PREFIXES = ['/store/', '/api/', '/member/'];
 
 /**
  * Errors Node raises before a request reaches Fastify (a slow client cut by requestTimeout or
@@ -167,6 +168,7 @@ export async function buildApp(opts: BuildOptions): Promise<AppInstance> {
     });
   }
   const cookieKey = cookieName(config.cookieSecure);
+  const memberCookieKey = memberCookieName(config.cookieSecure);
   for (const call of allCalls) {
     const handler = handlers.get(call.path);
     if (!handler) throw new Error(`接口没有实现: ${call.path}`);
@@ -180,7 +182,14 @@ export async function buildApp(opts: BuildOptions): Promise<AppInstance> {
       }
       if (type === 'application/x-www-form-urlencoded' && hasNul(req.body)) throw badRequest(Msg.nulCharacter);
       const ctx = { ...deps, req, reply } as CallCtx;
-      if (call.auth !== 'public' || req.cookies[cookieKey]) {
+      if (call.auth === 'member') {
+        // The members' channel: only a member session counts (a staff cookie is never one).
+        const who = await resolveMember(deps.db, req.cookies[memberCookieKey]);
+        const store = who && (await storeScopeById(deps.db, who.storeId));
+        if (!who || !store) throw unauthorized();
+        ctx.member = who.member;
+        ctx.store = store;
+      } else if (call.auth !== 'public' || req.cookies[cookieKey]) {
         const staff = await deps.sessions.resolve(req.cookies[cookieKey]);
         if (staff) ctx.staff = staff;
         else if (call.auth !== 'public') throw unauthorized();
@@ -202,6 +211,7 @@ export async function buildApp(opts: BuildOptions): Promise<AppInstance> {
   }
   if (handlers.size) throw new Error(`处理程序没有对应的接口: ${[...handlers.keys()].join(', ')}`);
   registerStoreFileRoute(app, deps);
+  registerMemberPages(app, deps);
   registerApiDocs(app, deps);
 
   const indexHtml = path.join(config.webDist, 'index.html');

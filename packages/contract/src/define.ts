@@ -3,9 +3,10 @@ import { Msg } from './messages.ts';
 
 /**
  * Who may make a call: `public` needs nothing; `staff` needs a logged-in staff member;
- * `store` also resolves the store the call acts in (first post, X-Store-Id header or payload storeId).
+ * `store` also resolves the store the call acts in (first post, X-Store-Id header or payload storeId);
+ * `member` needs a member session (the members' channel; it acts in the member's store).
  */
-export type CallAuth = 'public' | 'staff' | 'store';
+export type CallAuth = 'public' | 'staff' | 'store' | 'member';
 
 export interface CallDef<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType> {
   path: string;
@@ -16,6 +17,11 @@ export interface CallDef<Req extends z.ZodType = z.ZodType, Res extends z.ZodTyp
   bodyLimit?: number;
   /** The call also accepts application/x-www-form-urlencoded bodies. */
   form?: boolean;
+  /**
+   * A public call naming a store by `storeId` that answers what the store shows anyone (the members'
+   * landing page: its name, logo, policy and timetable): the scans do not count that as a leak.
+   */
+  publicStore?: boolean;
   /** Payload fields that name ids of the acting store, for the tenant-isolation matrix. */
   idFields?: readonly string[];
   /** What the call does, in staff words (the API reference lists it). */

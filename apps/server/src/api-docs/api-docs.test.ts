@@ -12,7 +12,7 @@ type Doc = ReturnType<typeof buildOpenApi> & {
   paths: Record<string, { post: Record<string, any> }>;
   components: { schemas: Record<string, unknown> };
 };
-const doc = buildOpenApi({ cookieName: 'sid' }) as Doc;
+const doc = buildOpenApi({ cookieName: 'sid', memberCookieName: 'msid' }) as Doc;
 const operation = (call: CallDef) => doc.paths[call.path]?.post;
 
 /** A declared message as a pattern: its `{…}` parts match any text. */
@@ -34,7 +34,8 @@ describe('OpenAPI document', () => {
       const answer = op.responses['200'].content['application/json'].schema;
       expect(answer.properties.code).toEqual({ const: 0 });
       expect(doc.components.schemas[answer.properties.data.$ref.split('/').pop()], call.path).toBeDefined();
-      expect(op.security, call.path).toEqual(call.auth === 'public' ? [] : [{ staffCookie: [] }]);
+      const security = { public: [], member: [{ memberCookie: [] }], staff: [{ staffCookie: [] }] };
+      expect(op.security, call.path).toEqual(security[call.auth === 'store' ? 'staff' : call.auth]);
       const errors = callErrors(call);
       expect(op['x-errors'], call.path).toEqual(errors);
       for (const e of errors) {

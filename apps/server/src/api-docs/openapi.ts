@@ -30,6 +30,11 @@ const GROUPS: readonly [string, string, readonly CallDef[]][] = [
   ['候补', '已满课程的候补队列：加入、移出、按顺序查看；有空位时自动递补', contract.waitlistCalls],
   ['今日', '当天每节课的人数和名单', contract.todayCalls],
   ['数据报表与提醒', '总览、按课程、按老师、按时段、每日趋势、会员卡提醒、久未到店、每日推送', contract.reportCalls],
+  [
+    '会员端',
+    '会员在手机上：验证码登录、课表、预约与取消、候补、我的预约和会员卡、扫码签到；前台的登录码与签到码',
+    contract.memberChannelCalls,
+  ],
 ];
 const OTHER_GROUP = '其他';
 
@@ -112,12 +117,15 @@ function errorResponses(errors: readonly CallError[]) {
 function authText(call: CallDef): string {
   if (call.auth === 'public') return '无需登录。';
   if (call.auth === 'staff') return '需要员工登录（会话 Cookie）。';
+  if (call.auth === 'member') return '需要会员登录（会员会话 Cookie，由 /member/api/auth/login 设置；员工会话无效）。';
   return '需要员工登录（会话 Cookie），作用于当前门店（请求头 X-Store-Id 可指定）。';
 }
 
 export interface OpenApiOptions {
   /** Name of the staff session cookie (`sid`, or `__Host-sid` behind HTTPS). */
   cookieName: string;
+  /** Name of the member session cookie (`msid`, or `__Host-msid`). */
+  memberCookieName: string;
 }
 
 /** Builds the OpenAPI 3.1 document of every call of the contract. */
@@ -152,7 +160,7 @@ export function buildOpenApi(opts: OpenApiOptions): Record<string, unknown> {
         tags: [groupOf.get(call) ?? OTHER_GROUP],
         summary: call.summary ?? call.path,
         description: authText(call),
-        security: call.auth === 'public' ? [] : [{ staffCookie: [] }],
+        security: call.auth === 'public' ? [] : call.auth === 'member' ? [{ memberCookie: [] }] : [{ staffCookie: [] }],
         ...(call.auth === 'store'
           ? {
               parameters: [
@@ -207,6 +215,12 @@ export function buildOpenApi(opts: OpenApiOptions): Record<string, unknown> {
           in: 'cookie',
           name: opts.cookieName,
           description: '员工会话：由 /api/auth/login 设置',
+        },
+        memberCookie: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: opts.memberCookieName,
+          description: '会员会话：由 /member/api/auth/login 设置',
         },
       },
     },

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { cookieName } from '../auth/sessions.ts';
+import { memberCookieName } from '../features/member-channel/index.ts';
 import type { AppDeps } from '../lib/context.ts';
 import { unauthorized } from '../lib/errors.ts';
 import { buildOpenApi } from './openapi.ts';
@@ -60,7 +61,9 @@ export function registerApiDocs(app: FastifyInstance, deps: AppDeps): void {
 
   app.get(OPENAPI_PATH, async (req, reply) => {
     await requireStaff(req);
-    document ??= JSON.stringify(buildOpenApi({ cookieName: key }));
+    document ??= JSON.stringify(
+      buildOpenApi({ cookieName: key, memberCookieName: memberCookieName(deps.config.cookieSecure) }),
+    );
     return reply.type('application/json; charset=utf-8').header('cache-control', 'no-cache').send(document);
   });
   app.get(DOCS_PATH, async (req, reply) => {

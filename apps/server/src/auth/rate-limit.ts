@@ -21,9 +21,15 @@ export const accountKey = (staffId: number | undefined, typed: string) =>
   staffId === undefined ? `n:${typed.trim().toLowerCase()}` : `s:${staffId}`;
 const ipKey = (ip: string) => `i:${ip}`;
 
-/** Takes one attempt on `key` unless `max` were taken since the window began; false when refused. */
-async function reserve(db: Db, key: string, max: number, now: number): Promise<boolean> {
-  const expired = now - WINDOW_MS;
+/** The longest window of any counter (members' daily code limit): older rows are swept. */
+const LONGEST_WINDOW_MS = 24 * 3600 * 1000;
+
+/**
+ * Takes one attempt on `key` unless `max` were taken since its window began (`windowMs`, default the
+ * login window); false when refused. Also the members' login-code limits (features/member-channel).
+ */
+export async function reserve(db: Db, key: string, max: number, now: number, windowMs = WINDOW_MS): Promise<boolean> {
+  const expired = now - windowMs;
   const row = await db
     .insertInto('loginCounter')
     .values({ key, startedAt: now, n: 1 })
@@ -65,7 +71,7 @@ export async function reserveAttempt(db: Db, account: string, ip: string): Promi
   if (Math.random() < 0.02)
     await db
       .deleteFrom('loginCounter')
-      .where('startedAt', '<', now - WINDOW_MS)
+      .where('startedAt', '<', now - LONGEST_WINDOW_MS)
       .execute();
   return true;
 }

@@ -27,6 +27,27 @@ export interface PostTable {
   storeId: number;
   role: string;
 }
+/** A member's one-time login code (migration 0900): its hash, expiry, wrong tries and use. */
+export interface MemberLoginCodeTable {
+  id: Generated<number>;
+  storeId: number;
+  memberId: number;
+  codeHash: string;
+  /** 'sms' or 'desk'. */
+  source: string;
+  createdAt: number;
+  expiresAt: number;
+  tries: Generated<number>;
+  usedAt: number | null;
+}
+/** A member's session (its own cookie); expiresAt moves on with use (30 days idle). */
+export interface MemberSessionTable {
+  id: string;
+  memberId: number;
+  storeId: number;
+  createdAt: number;
+  expiresAt: number;
+}
 export interface HttpSessionTable {
   id: string;
   staffId: number;
@@ -241,6 +262,8 @@ export interface ReservationTable {
   status: number;
   createTime: string;
   cancelTime: string | null;
+  /** Deduction mode 0: the member checked in by themself (migration 0900). */
+  attendedTime: string | null;
 }
 export interface PendingTable {
   id: Generated<number>;
@@ -260,6 +283,8 @@ export interface PendingTable {
   /** Staff waived the no-show charge (refunded through the ledger), and why. */
   waivedTime: string | null;
   waiveReason: string | null;
+  /** The card chosen when the seat was held, for a member's own check-in (migration 0900). */
+  memberCardId: number | null;
 }
 export interface HistoryTable {
   id: Generated<number>;
@@ -328,6 +353,8 @@ export interface Database {
   staff: StaffTable;
   post: PostTable;
   httpSession: HttpSessionTable;
+  memberLoginCode: MemberLoginCodeTable;
+  memberSession: MemberSessionTable;
   loginCounter: LoginCounterTable;
   storeModule: StoreModuleTable;
   storeSetting: StoreSettingTable;

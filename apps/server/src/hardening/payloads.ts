@@ -315,6 +315,34 @@ export const basePayloads: Record<string, BasePayload> = {
   [`${STORE}/query/member/policy/status`]: { body: (w) => ({ mid: w.member }), ids: { mid: 'member' } },
   [`${STORE}/lift/member/suspension`]: { body: (w) => ({ mid: w.member }), ids: { mid: 'member' } },
 
+  // the members' channel (member calls act with a member session: their own matrix is in
+  // features/member-channel/member-channel.test.ts; these payloads serve the scans)
+  '/member/api/query/store': { body: (w) => ({ storeId: w.storeId }), anon: true },
+  '/member/api/auth/code': { body: (w) => ({ storeId: w.storeId, mobile: '13800000000' }), anon: true },
+  '/member/api/auth/login': {
+    body: (w) => ({ storeId: w.storeId, mobile: '13800000000', code: '000000' }),
+    anon: true,
+  },
+  '/member/api/auth/me': { body: () => ({}) },
+  '/member/api/auth/logout': { body: () => ({}), anon: true },
+  '/member/api/query/timetable': { body: () => ({ fromDate: '2031-03-03', toDate: '2031-03-09' }) },
+  '/member/api/query/public/timetable': {
+    body: (w) => ({ storeId: w.storeId, fromDate: '2031-03-03', toDate: '2031-03-09' }),
+    anon: true,
+  },
+  '/member/api/query/cards/for/session': { body: (w) => ({ tid: w.session }) },
+  '/member/api/add/reservation': { body: (w) => ({ tid: w.session, mcId: w.memberCard, studentCount: 1 }) },
+  '/member/api/cancel/reservation': { body: (w) => ({ id: w.reservation }) },
+  '/member/api/cancel/pending': { body: (w) => ({ pendingId: w.pending }) },
+  '/member/api/add/waitlist': { body: (w) => ({ tid: w.session, mcId: w.memberCard, studentCount: 1 }) },
+  '/member/api/cancel/waitlist': { body: (w) => ({ id: w.wait }) },
+  '/member/api/query/my/reservations': { body: () => ({ state: 'upcoming', page: 1 }) },
+  '/member/api/query/my/cards': { body: () => ({}) },
+  '/member/api/sign/in': { body: () => ({ token: 'not-a-token' }) },
+  [`${STORE}/create/member/login/code`]: { body: (w) => ({ memberId: w.member2 }), ids: { memberId: 'member2' } },
+  [`${STORE}/delete/member/sessions`]: { body: (w) => ({ memberId: w.member }), ids: { memberId: 'member' } },
+  [`${STORE}/query/checkin/code`]: { body: () => ({}) },
+
   // today, reports, alerts
   [`${STORE}/query/today`]: { body: () => ({ date: '2031-03-04' }) },
   [`${STORE}/query/report/overview`]: { body: () => ({ fromDate: '2031-03-01', toDate: '2031-03-31' }) },

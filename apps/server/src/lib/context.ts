@@ -27,6 +27,8 @@ export interface CallCtx extends AppDeps {
   reply: FastifyReply;
   /** Present for calls with auth `staff` or `store`. */
   staff: StaffIdentity;
-  /** Present for calls with auth `store`. */
+  /** Present for calls with auth `store`, and `member` (the member's store). */
   store: StoreScope;
+  /** Present for calls with auth `member`: the member of the session. */
+  member: { id: number; name: string; mobile: string };
 }

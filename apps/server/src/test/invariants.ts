@@ -25,9 +25,11 @@ function sumBy(rows: { id: number | null; n: number | string | null }[]): Map<nu
  * - money: for every member card 0 <= usedCount <= totalCount, and its ledger deduct + refund
  *   amounts add up to the usedCount of its live reservations (usedCount itself may be higher: cards
  *   can be issued partly used); for every reservation its ledger adds up to its usedCount while it
- *   is live and to 0 once cancelled (so a refund happened exactly once).
+ *   is live and to 0 once cancelled (so a refund happened exactly once), except a member's late
+ *   cancel that kept its deduction (迟到取消, history type 5), whose ledger stays at its usedCount.
  * - sales: a card issued through the desk has totalCount = issue + top-ups - card/top-up refunds.
- * - history: every reservation and pending has a booking row; every cancelled one a cancel row.
+ * - history: every reservation and pending has a booking row; every cancelled one a cancel row
+ *   (a cancel, or a late cancel that kept the deduction).
  * - waitlist: a session's waitCount = its waiting rows; no member waits for a session in which
  *   they hold a live booking or pending; a promoted wait names its booking or pending.
  */
@@ -79,16 +81,28 @@ export async function checkInvariants(db: Db, storeId?: number): Promise<string[
     db.selectFrom('memberCard').select(['id', 'usedCount', 'totalCount']),
     'storeId',
   ).execute();
-  const liveUsed = sumBy(
-    await scoped(
+  // Late cancels that kept their deduction (迟到取消): cancelled, yet charged like a live booking.
+  const forfeited = await scoped(
+    db
+      .selectFrom('reservation as r')
+      .innerJoin('history as h', 'h.reservationId', 'r.id')
+      .select(['r.id', 'r.memberCardId', 'r.usedCount'])
+      .where('h.operateType', '=', OperateType.LATE_CANCEL)
+      .where('r.status', '=', ReservationStatus.CANCELLED),
+    'r.storeId',
+  ).execute();
+  const keptOf = new Map(forfeited.map((r) => [r.id, Number(r.usedCount)]));
+  const liveUsed = sumBy([
+    ...(await scoped(
       db
         .selectFrom('reservation')
         .select((eb) => ['memberCardId as id', eb.fn.sum<number>('usedCount').as('n')])
         .where('status', 'in', LIVE)
         .groupBy('memberCardId'),
       'storeId',
-    ).execute(),
-  );
+    ).execute()),
+    ...forfeited.map((r) => ({ id: r.memberCardId, n: r.usedCount })),
+  ]);
   const ledger = sumBy(
     await scoped(
       db
@@ -161,11 +175,12 @@ export async function checkInvariants(db: Db, storeId?: number): Promise<string[
   const deletedIds = new Set(sessions.filter((s) => s.deleted).map((s) => s.id));
   for (const r of reservations) {
     const live = LIVE.includes(r.status as 1 | 2);
-    const want = live ? Number(r.usedCount) : 0;
+    const want = live ? Number(r.usedCount) : (keptOf.get(r.id) ?? 0);
     const got = perReservation.get(r.id) ?? 0;
     if (got !== want) out.push(`reservation ${r.id}: ledger ${got} != ${want}`);
     if (!booked.has(`r${r.id}`)) out.push(`reservation ${r.id}: no booking history`);
-    if (!live && !cancelled.has(`r${r.id}`)) out.push(`reservation ${r.id}: cancelled without history`);
+    if (!live && !cancelled.has(`r${r.id}`) && !keptOf.has(r.id))
+      out.push(`reservation ${r.id}: cancelled without history`);
     if (live && deletedIds.has(r.timetableId))
       out.push(`reservation ${r.id}: live on deleted session ${r.timetableId}`);
   }

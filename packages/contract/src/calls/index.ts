@@ -1,6 +1,7 @@
 import type { CallDef } from '../define.ts';
 import { authCalls } from './auth.ts';
 import { batchCalls } from './batch.ts';
+import { memberChannelCalls } from './member-channel.ts';
 import { onlineCalls } from './online.ts';
 import { referenceCalls } from './reference/index.ts';
 import { policyCalls } from './policy.ts';
@@ -12,6 +13,7 @@ import { waitlistCalls } from './waitlist.ts';
 
 export * from './auth.ts';
 export * from './batch.ts';
+export * from './member-channel.ts';
 export * from './online.ts';
 export * from './reference/index.ts';
 export * from './policy.ts';
@@ -24,6 +26,7 @@ export * from './waitlist.ts';
 /** Every call of the product, in one list: the server's route table is built from it. */
 export const allCalls: readonly CallDef[] = [
   ...authCalls,
+  ...memberChannelCalls,
   ...referenceCalls,
   ...timetableCalls,
   ...batchCalls,

@@ -1,4 +1,4 @@
-import { Msg, OperateType, PendingStatus, ReservationStatus, type BookingPolicy } from '@studio/contract';
+import { Msg, OperateType, PendingStatus, PolicyMsg, ReservationStatus, type BookingPolicy } from '@studio/contract';
 import type { Tx } from '../../db/index.ts';
 import { lockSessions } from '../../db/locks.ts';
 import type { Row } from '../../db/schema.ts';
@@ -213,7 +213,8 @@ export async function writeBookingTrail(
       createTime: t.now,
     })
     .execute();
-  if (t.memberCardId !== null && t.reservationId !== null) {
+  // A late cancel that keeps the deduction (迟到取消) moves nothing: history only.
+  if (t.memberCardId !== null && t.reservationId !== null && t.operateType !== OperateType.LATE_CANCEL) {
     const cancel = t.operateType === OperateType.ADMIN_CANCELLED || t.operateType === OperateType.USER_CANCELLED;
     await tx
       .insertInto('cardLedger')
@@ -251,7 +252,14 @@ export async function credit(tx: Tx, memberCardId: number, amount: number): Prom
 export async function cancelReservationLocked(
   tx: Tx,
   r: Row<'reservation'>,
-  o: { operatorId: number | null; operateType: number; now: string; override?: string | null },
+  o: {
+    operatorId: number | null;
+    operateType: number;
+    now: string;
+    override?: string | null;
+    /** A member's late cancel under a "forfeit" policy: the seat is freed, the deduction kept (迟到取消). */
+    keepDeduction?: boolean;
+  },
 ): Promise<number> {
   const res = await tx
     .updateTable('reservation')
@@ -269,7 +277,7 @@ export async function cancelReservationLocked(
       .execute();
   }
   const amount = Number(r.usedCount);
-  await credit(tx, r.memberCardId, amount);
+  if (!o.keepDeduction) await credit(tx, r.memberCardId, amount);
   await writeBookingTrail(tx, r.storeId, {
     timetableId: r.timetableId,
     memberId: r.memberId,
@@ -278,13 +286,13 @@ export async function cancelReservationLocked(
     pendingId: r.pendingId,
     studentCount: r.studentCount,
     usedCount: amount,
-    operateType: o.operateType,
+    operateType: o.keepDeduction ? OperateType.LATE_CANCEL : o.operateType,
     operatorId: o.operatorId,
     remark: r.remark,
     now: o.now,
     override: o.override,
   });
-  return amount;
+  return o.keepDeduction ? 0 : amount;
 }
 
 /** Cancels one booking and refunds exactly what it deducted, once (409 该预约已取消 the second time). */
@@ -297,6 +305,11 @@ export async function cancelReservation(
     operateType: number;
     /** For a staff cancel: after the members' free-cancel time it still refunds, recorded as an override. */
     staffPolicy?: BookingPolicy;
+    /**
+     * A member's own cancel: only their booking (404 otherwise), held to the policy: after the
+     * free-cancel time refused, or (lateCancel "forfeit") allowed keeping the deduction (迟到取消).
+     */
+    member?: { id: number; policy: BookingPolicy };
   },
 ): Promise<{ refunded: number }> {
   const r = await tx
@@ -305,9 +318,20 @@ export async function cancelReservation(
     .where('id', '=', args.reservationId)
     .where('storeId', '=', store.id)
     .executeTakeFirst();
-  if (!r) throw notFound('预约');
+  if (!r || (args.member && r.memberId !== args.member.id)) throw notFound('预约');
   await lockSessions(tx, [r.timetableId]);
   const now = localDateTime(store.timezone);
+  if (args.member) {
+    const s = await tx
+      .selectFrom('timetable')
+      .select('startTime')
+      .where('id', '=', r.timetableId)
+      .executeTakeFirstOrThrow();
+    const kind = cancelKind(args.member.policy, { startTime: s.startTime, now });
+    if (kind === 'refused') throw conflict(PolicyMsg.lateCancelRefused(args.member.policy.cancelMinutesBefore));
+    const refunded = await cancelReservationLocked(tx, r, { ...args, now, keepDeduction: kind === 'forfeit' });
+    return { refunded };
+  }
   let override: string | null = null;
   if (args.staffPolicy) {
     const s = await tx
@@ -338,12 +362,20 @@ export async function addPending(
     operatorId: number | null;
     /** As for bookWithCard: a staff booking outside the members' window is recorded as an override. */
     staffPolicy?: BookingPolicy;
+    /** The card to charge at sign-in: it must pass the card rules now (it is charged then). */
+    memberCardId?: number | null;
+    /** History operate type: 2 admin booked (default), 1 the member's own booking. */
+    operateType?: number;
   },
 ): Promise<{ pendingId: number }> {
   if (args.studentCount !== 1) throw badRequest(Msg.oneStudentInSignInMode);
   const now = localDateTime(store.timezone);
   const session = await liveSession(tx, store.id, args.timetableId);
   const member = await storeMember(tx, store.id, args.memberId);
+  if (args.memberCardId != null) {
+    const card = await storeCard(tx, store.id, args.memberCardId, session.id);
+    chargeOrRefuse(session, card, member.id, args.studentCount);
+  }
   await checkMemberMayBook(tx, session, member, now);
   await takeSeats(tx, store.id, session.id, args.studentCount);
   let pendingId: number;
@@ -359,6 +391,7 @@ export async function addPending(
         status: PendingStatus.WAITING,
         operatorId: args.operatorId,
         reservationId: null,
+        memberCardId: args.memberCardId ?? null,
         createTime: now,
       })
       .returning('id')
@@ -376,7 +409,7 @@ export async function addPending(
     pendingId,
     studentCount: args.studentCount,
     usedCount: 0,
-    operateType: OperateType.ADMIN_BOOKED,
+    operateType: args.operateType ?? OperateType.ADMIN_BOOKED,
     operatorId: args.operatorId,
     remark: args.remark,
     now,
@@ -400,7 +433,7 @@ async function storePending(tx: Tx, storeId: number, id: number) {
 export async function cancelPendingLocked(
   tx: Tx,
   p: Row<'pending'>,
-  o: { operatorId: number | null; now: string },
+  o: { operatorId: number | null; now: string; operateType?: number },
 ): Promise<void> {
   const res = await tx
     .updateTable('pending')
@@ -418,7 +451,7 @@ export async function cancelPendingLocked(
     pendingId: p.id,
     studentCount: p.studentCount,
     usedCount: 0,
-    operateType: OperateType.ADMIN_CANCELLED,
+    operateType: o.operateType ?? OperateType.ADMIN_CANCELLED,
     operatorId: o.operatorId,
     remark: p.remark,
     now: o.now,
@@ -429,11 +462,15 @@ export async function cancelPendingLocked(
 export async function cancelPending(
   tx: Tx,
   store: StoreScope,
-  args: { pendingId: number; operatorId: number | null },
+  args: { pendingId: number; operatorId: number | null; operateType?: number },
 ): Promise<void> {
   const p = await storePending(tx, store.id, args.pendingId);
   await lockSessions(tx, [p.timetableId]);
-  await cancelPendingLocked(tx, p, { operatorId: args.operatorId, now: localDateTime(store.timezone) });
+  await cancelPendingLocked(tx, p, {
+    operatorId: args.operatorId,
+    now: localDateTime(store.timezone),
+    operateType: args.operateType,
+  });
 }
 
 /**
@@ -443,7 +480,14 @@ export async function cancelPending(
 export async function signInPending(
   tx: Tx,
   store: StoreScope,
-  args: { pendingId: number; memberCardId: number; remark: string | null; operatorId: number | null },
+  args: {
+    pendingId: number;
+    memberCardId: number;
+    remark: string | null;
+    operatorId: number | null;
+    /** History operate type: 2 at the desk (default), 1 the member's own check-in. */
+    operateType?: number;
+  },
 ): Promise<{ reservationId: number; usedCount: number }> {
   const now = localDateTime(store.timezone);
   const p = await storePending(tx, store.id, args.pendingId);
@@ -487,7 +531,7 @@ export async function signInPending(
     pendingId: p.id,
     studentCount: p.studentCount,
     usedCount: charge,
-    operateType: OperateType.ADMIN_BOOKED,
+    operateType: args.operateType ?? OperateType.ADMIN_BOOKED,
     operatorId: args.operatorId,
     remark,
     now,

@@ -5,6 +5,11 @@ import { addDays } from '../../lib/time.ts';
 
 /** A store's live sessions starting on one local date, in time order, with course, teacher and venue. */
 export function sessionsOfDay(ex: Executor, storeId: number, date: string) {
+  return sessionsBetween(ex, storeId, date, date);
+}
+
+/** The same for the local dates `fromDate` to `toDate` (inclusive); the members' timetable too. */
+export function sessionsBetween(ex: Executor, storeId: number, fromDate: string, toDate: string) {
   return ex
     .selectFrom('timetable as t')
     .innerJoin('course as c', 'c.id', 't.courseId')
@@ -12,8 +17,8 @@ export function sessionsOfDay(ex: Executor, storeId: number, date: string) {
     .leftJoin('area as a', 'a.id', 't.areaId')
     .where('t.storeId', '=', storeId)
     .where('t.deleted', '=', 0)
-    .where('t.startTime', '>=', `${date} 00:00:00`)
-    .where('t.startTime', '<', `${addDays(date, 1)} 00:00:00`)
+    .where('t.startTime', '>=', `${fromDate} 00:00:00`)
+    .where('t.startTime', '<', `${addDays(toDate, 1)} 00:00:00`)
     .select([
       't.id',
       't.courseId',
@@ -25,6 +30,7 @@ export function sessionsOfDay(ex: Executor, storeId: number, date: string) {
       'a.name as areaName',
       't.reservableCount',
       't.realCount',
+      't.waitCount',
       't.isOnline',
     ])
     .orderBy('t.startTime')

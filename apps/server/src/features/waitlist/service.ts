@@ -198,6 +198,8 @@ async function promoteOne(
           studentCount: w.studentCount,
           remark: REMARK,
           operatorId: null,
+          memberCardId: w.memberCardId,
+          operateType: w.operatorId ? OperateType.ADMIN_BOOKED : OperateType.USER_BOOKED,
         }));
       } else {
         ({ reservationId } = await bookWithCard(tx, store, {

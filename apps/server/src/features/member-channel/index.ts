@@ -1,0 +1,141 @@
+import {
+  createMemberLoginCode,
+  endMemberSessions,
+  MemberMsg,
+  memberBook,
+  memberCancelBooking,
+  memberCancelPending,
+  memberCardsForSession,
+  memberJoinWaitlist,
+  memberLeaveWaitlist,
+  memberLogin,
+  memberLogout,
+  memberMe,
+  memberMyBookings,
+  memberMyCards,
+  memberPublicTimetable,
+  memberSendCode,
+  memberSignIn,
+  memberStore,
+  memberTimetable,
+  queryCheckinCode,
+} from '@studio/contract';
+import type { CallCtx } from '../../lib/context.ts';
+import { conflict, notFound, unauthorized } from '../../lib/errors.ts';
+import { defineFeature } from '../../lib/feature.ts';
+import { storeScopeById } from '../../lib/store-scope.ts';
+import { localDateTime } from '../../lib/time.ts';
+import { loadPolicy } from '../policy/public.ts';
+import { findMember, memberIdByMobile } from '../reference/public.ts';
+import { getDeductionMode } from '../timetable/public.ts';
+import { checkinCode } from './checkin.ts';
+import {
+  endMemberSession,
+  endSessionsOf,
+  issueCode,
+  memberCookieName,
+  startMemberSession,
+  verifyCode,
+} from './member-auth.ts';
+import * as svc from './service.ts';
+import { smsSenderOf } from './sms.ts';
+
+export { memberCookieName, resolveMember } from './member-auth.ts';
+export { registerMemberPages } from './pages.ts';
+
+/** The acting member of a `member` call (the route loop resolved their session and store). */
+const scope = (ctx: CallCtx): svc.MemberScope => ({
+  db: ctx.db,
+  dialect: ctx.dialect,
+  store: ctx.store,
+  memberId: ctx.member.id,
+});
+
+async function storeOr404(ctx: CallCtx, storeId: number) {
+  const store = await storeScopeById(ctx.db, storeId);
+  if (!store) throw notFound('门店');
+  return store;
+}
+
+/** The page's address for members: the store's public base address, else the one this request came to. */
+function publicBase(ctx: CallCtx): string {
+  return `${ctx.req.protocol}://${ctx.req.host}`;
+}
+
+export const memberChannelFeature = defineFeature((r) => {
+  r.handle(memberStore, async ({ storeId }, ctx) => {
+    const store = await storeOr404(ctx, storeId);
+    const row = await ctx.db.selectFrom('store').select('logoFileId').where('id', '=', store.id).executeTakeFirst();
+    return {
+      storeId: store.id,
+      storeName: store.name,
+      logo: row?.logoFileId ? `/member/files/logo/${store.id}` : null,
+      deductionMode: await getDeductionMode(ctx.db, store.id),
+      policy: await loadPolicy(ctx.db, store.id),
+    };
+  });
+
+  r.handle(memberSendCode, async ({ storeId, mobile }, ctx) => {
+    const store = await storeOr404(ctx, storeId);
+    const sender = await smsSenderOf(ctx, store.id);
+    if (!sender) throw conflict(MemberMsg.noProvider);
+    const memberId = await memberIdByMobile(ctx.db, store.id, mobile);
+    // An unknown mobile is told so plainly: the studio registers its members at the desk.
+    if (memberId === undefined) throw notFound('会员');
+    const { code } = await issueCode(ctx.db, { storeId: store.id, memberId }, 'sms');
+    await sender.send(mobile, code);
+    return null;
+  });
+
+  r.handle(memberLogin, async ({ storeId, mobile, code }, ctx) => {
+    const store = await storeOr404(ctx, storeId);
+    const memberId = await memberIdByMobile(ctx.db, store.id, mobile);
+    if (memberId === undefined) throw unauthorized(MemberMsg.badCode);
+    await verifyCode(ctx.db, memberId, code);
+    await startMemberSession(ctx, { storeId: store.id, memberId });
+    const m = (await findMember(ctx.db, store.id, memberId))!;
+    return { member: { id: m.id, name: m.name, mobile: m.mobile }, store: { id: store.id, name: store.name } };
+  });
+
+  r.handle(memberMe, async (_input, ctx) => ({
+    member: ctx.member,
+    store: { id: ctx.store.id, name: ctx.store.name },
+  }));
+
+  r.handle(memberLogout, async (_input, ctx) => {
+    const name = memberCookieName(ctx.config.cookieSecure);
+    await endMemberSession(ctx.db, ctx.req.cookies[name]);
+    ctx.reply.clearCookie(name, { path: '/' });
+    return null;
+  });
+
+  r.handle(memberTimetable, async (input, ctx) => svc.timetable(ctx.db, ctx.store, input, ctx.member.id));
+  r.handle(memberPublicTimetable, async ({ storeId, ...range }, ctx) =>
+    svc.timetable(ctx.db, await storeOr404(ctx, storeId), range, null),
+  );
+  r.handle(memberCardsForSession, async ({ tid }, ctx) => svc.cardsForSession(scope(ctx), tid));
+  r.handle(memberBook, async (input, ctx) => svc.book(scope(ctx), input));
+  r.handle(memberCancelBooking, async ({ id }, ctx) => svc.cancelBooking(scope(ctx), id));
+  r.handle(memberCancelPending, async ({ pendingId }, ctx) => svc.cancelOwnPending(scope(ctx), pendingId));
+  r.handle(memberJoinWaitlist, async (input, ctx) => svc.joinQueue(scope(ctx), input));
+  r.handle(memberLeaveWaitlist, async ({ id }, ctx) => svc.leaveQueue(scope(ctx), id));
+  r.handle(memberMyBookings, async ({ state, page }, ctx) => svc.myBookings(scope(ctx), state, page));
+  r.handle(memberMyCards, async (_input, ctx) => svc.myCards(scope(ctx)));
+  r.handle(memberSignIn, async (input, ctx) => svc.selfCheckIn(scope(ctx), input));
+
+  // ---- the desk's side
+  r.handle(createMemberLoginCode, async ({ memberId }, ctx) => {
+    if (!(await findMember(ctx.db, ctx.store.id, memberId))) throw notFound('会员');
+    const { code, expiresAt } = await issueCode(ctx.db, { storeId: ctx.store.id, memberId }, 'desk');
+    return { code, expireTime: localDateTime(ctx.store.timezone, expiresAt) };
+  });
+  r.handle(endMemberSessions, async ({ memberId }, ctx) => {
+    if (!(await findMember(ctx.db, ctx.store.id, memberId))) throw notFound('会员');
+    return { ended: await endSessionsOf(ctx.db, memberId) };
+  });
+  r.handle(queryCheckinCode, async ({ reset }, ctx) => {
+    const c = await checkinCode(ctx.db, ctx.store, reset === true);
+    const url = `${publicBase(ctx)}/m/?store=${ctx.store.id}&checkin=${encodeURIComponent(c.token)}`;
+    return { ...c, url };
+  });
+});

@@ -1,0 +1,383 @@
+import {
+  allCalls,
+  createMemberLoginCode,
+  endMemberSessions,
+  LOGIN_CODE,
+  MemberMsg,
+  memberBook,
+  memberCancelBooking,
+  memberCancelPending,
+  memberCardsForSession,
+  memberJoinWaitlist,
+  memberLeaveWaitlist,
+  memberLogin,
+  memberLogout,
+  memberMe,
+  memberMyBookings,
+  memberMyCards,
+  memberPublicTimetable,
+  memberSendCode,
+  memberSignIn,
+  memberStore,
+  memberTimetable,
+  Msg,
+  OperateType,
+  PolicyMsg,
+  queryCheckinCode,
+  updateBookingPolicy,
+} from '@studio/contract';
+import { afterEach, expect, it } from 'vitest';
+import { addMinutes, localDateTime } from '../../lib/time.ts';
+import { EngineFactory, FUTURE } from '../../test/factory-engine.ts';
+import { Client, describeEachDb, type TestEnv } from '../../test/harness.ts';
+import { checkInvariants } from '../../test/invariants.ts';
+
+const now = () => localDateTime('Asia/Shanghai');
+
+/** Logs a member in with a code the desk gave them; a client holding the member cookie. */
+async function memberClient(env: TestEnv, desk: Client, storeId: number, m: { id: number; mobile: string }) {
+  const { code } = await desk.ok(createMemberLoginCode.path, { memberId: m.id });
+  expect(code).toMatch(/^\d{6}$/);
+  const res = await env.app.inject({
+    method: 'POST',
+    url: memberLogin.path,
+    headers: { 'content-type': 'application/json' },
+    payload: JSON.stringify({ storeId, mobile: m.mobile, code }),
+  });
+  expect(res.json().code, res.body).toBe(0);
+  const cookie = [res.headers['set-cookie']].flat().find((c) => c?.startsWith('msid='));
+  const client = new Client(env.app);
+  client.cookie = cookie!.split(';')[0];
+  return client;
+}
+
+describeEachDb('members channel: sign-in by one-time code, booking, cancelling, queueing, check-in', (env) => {
+  const ef = () => new EngineFactory(env().factory);
+  const desk = () => env().client;
+  /** The desk's code limits count per member: a fresh member per test. */
+  async function scene(o: { seats?: number; startTime?: string; endTime?: string; balance?: number } = {}) {
+    const e = ef();
+    const s = await e.scene({ product: { perCount: 1, cardType: 2 } });
+    const session = await e.session({
+      courseId: s.course.id,
+      teacherId: s.teacher.id,
+      reservableCount: o.seats ?? 5,
+      startTime: o.startTime ?? `${FUTURE} 10:00:00`,
+      endTime: o.endTime,
+    });
+    const a = await e.memberWithCard(s.product.id, { card: { totalCount: o.balance ?? 10 } });
+    const b = await e.memberWithCard(s.product.id, { card: { totalCount: 10 } });
+    return { e, s, session, a, b };
+  }
+  afterEach(async () => {
+    await desk().ok(updateBookingPolicy.path, {
+      openDaysBefore: 0,
+      closeMinutesBefore: 0,
+      cancelMinutesBefore: 0,
+      lateCancel: 'refuse',
+      waitlist: 0,
+      noShowLimit: 0,
+      noShowSuspendDays: 0,
+    });
+    await ef().setMode(0);
+    expect(await checkInvariants(env().database.db, env().storeId)).toEqual([]);
+  });
+
+  it('a desk code signs a member in once; the member session is its own cookie; logout and the desk end it', async () => {
+    const { a } = await scene();
+    const m = await memberClient(env(), desk(), env().storeId, a.member);
+    const me = await m.ok(memberMe.path);
+    expect(me).toEqual({
+      member: { id: a.member.id, name: a.member.name, mobile: a.member.mobile },
+      store: { id: env().storeId, name: expect.any(String) },
+    });
+    // the staff cookie is no member session, and the member cookie no staff session
+    expect((await desk().call(memberMe.path)).status).toBe(401);
+    const asStaff = await m.call('/api/auth/me');
+    expect([asStaff.status, asStaff.msg]).toEqual([401, Msg.notLoggedIn]);
+    // the desk ends the member's sessions (退出该会员的登录)
+    const m2 = await memberClient(env(), desk(), env().storeId, a.member).catch(() => null);
+    expect(m2).toBeNull(); // a second code within 60 s is refused (the same member)
+    expect(await desk().ok(endMemberSessions.path, { memberId: a.member.id })).toEqual({ ended: 1 });
+    expect((await m.call(memberMe.path)).status).toBe(401);
+  });
+
+  it('codes: wrong, five wrong tries, used, expired, one a minute and ten a day, counted in the database', async () => {
+    const { a } = await scene();
+    const anon = env().anon();
+    const login = (code: string) =>
+      anon.call(memberLogin.path, { storeId: env().storeId, mobile: a.member.mobile, code });
+    const db = env().database.db;
+    const { code } = await desk().ok(createMemberLoginCode.path, { memberId: a.member.id });
+    const wrong = code === '000000' ? '111111' : '000000';
+    for (let i = 0; i < LOGIN_CODE.maxTries; i++) {
+      expect(await login(wrong)).toMatchObject({ status: 401, msg: MemberMsg.badCode });
+    }
+    // the sixth try finds the code dead, even the right one
+    expect(await login(code)).toMatchObject({ status: 401, msg: MemberMsg.codeDead });
+
+    // the 60 s gap: refused at once, allowed after (the counter's window moved back 61 s)
+    const again = await desk().call(createMemberLoginCode.path, { memberId: a.member.id });
+    expect(again).toMatchObject({ status: 429, msg: MemberMsg.tooSoon });
+    const back = async (ms: number) =>
+      db
+        .updateTable('loginCounter')
+        .set((eb) => ({ startedAt: eb('startedAt', '-', ms) }))
+        .where('key', '=', `mc1:${a.member.id}`)
+        .execute();
+    await back(61_000);
+    const second = await desk().ok(createMemberLoginCode.path, { memberId: a.member.id });
+    // a right code signs in once; the same code again is dead
+    expect((await login(second.code)).code).toBe(0);
+    expect(await login(second.code)).toMatchObject({ status: 401, msg: MemberMsg.codeDead });
+
+    // an expired code (10 minutes)
+    await back(61_000);
+    const third = await desk().ok(createMemberLoginCode.path, { memberId: a.member.id });
+    await db
+      .updateTable('memberLoginCode')
+      .set((eb) => ({ expiresAt: eb('expiresAt', '-', LOGIN_CODE.ttlMs) }))
+      .where('memberId', '=', a.member.id)
+      .execute();
+    expect(await login(third.code)).toMatchObject({ status: 401, msg: MemberMsg.codeDead });
+
+    // ten a day: three so far, seven more, the eleventh refused
+    for (let i = 3; i < LOGIN_CODE.perDay; i++) {
+      await back(61_000);
+      await desk().ok(createMemberLoginCode.path, { memberId: a.member.id });
+    }
+    await back(61_000);
+    expect(await desk().call(createMemberLoginCode.path, { memberId: a.member.id })).toMatchObject({
+      status: 429,
+      msg: MemberMsg.tooMany,
+    });
+    const rows = await db.selectFrom('memberLoginCode').select('tries').where('memberId', '=', a.member.id).execute();
+    expect(rows.length).toBe(LOGIN_CODE.perDay);
+    expect(rows[0].tries).toBe(LOGIN_CODE.maxTries);
+    // an unknown mobile, a mobile of another store: no code checks out
+    expect(
+      await anon.call(memberLogin.path, { storeId: env().other.storeId, mobile: a.member.mobile, code: second.code }),
+    ).toMatchObject({ status: 401 });
+    // without an SMS provider the members' own request says to ask the desk
+    expect(await anon.call(memberSendCode.path, { storeId: env().storeId, mobile: a.member.mobile })).toMatchObject({
+      status: 409,
+      msg: MemberMsg.noProvider,
+    });
+  });
+
+  it('the landing page: store and timetable without login; the timetable with my state after it', async () => {
+    const { session, a, b } = await scene({ seats: 1 });
+    const anon = env().anon();
+    const store = await anon.ok(memberStore.path, { storeId: env().storeId });
+    expect(store).toMatchObject({ storeId: env().storeId, deductionMode: 0, logo: null });
+    expect((await anon.call(memberStore.path, { storeId: 99_999_999 })).status).toBe(404);
+    const days = await anon.ok(memberPublicTimetable.path, {
+      storeId: env().storeId,
+      fromDate: FUTURE,
+      toDate: FUTURE,
+    });
+    const pub = days[0].sessions.find((x: { id: number }) => x.id === session.id);
+    expect(pub).toMatchObject({ reservableCount: 1, realCount: 0, mine: null, bookable: true, reason: null });
+
+    const ma = await memberClient(env(), desk(), env().storeId, a.member);
+    const mb = await memberClient(env(), desk(), env().storeId, b.member);
+    expect(await ma.ok(memberBook.path, { tid: session.id, mcId: a.card.id })).toEqual({
+      kind: 'booked',
+      id: expect.any(Number),
+    });
+    const mine = (await ma.ok(memberTimetable.path, { fromDate: FUTURE, toDate: FUTURE }))[0].sessions.find(
+      (x: { id: number }) => x.id === session.id,
+    );
+    expect(mine).toMatchObject({ realCount: 1, mine: { kind: 'booked' }, bookable: false, reason: null });
+    const theirs = (await mb.ok(memberTimetable.path, { fromDate: FUTURE, toDate: FUTURE }))[0].sessions.find(
+      (x: { id: number }) => x.id === session.id,
+    );
+    expect(theirs).toMatchObject({ mine: null, bookable: false, reason: '已满', waitlistOpen: false });
+    expect(await mb.call(memberBook.path, { tid: session.id, mcId: b.card.id })).toMatchObject({
+      status: 409,
+      msg: Msg.sessionFull,
+    });
+    expect((await ma.call(memberTimetable.path, { fromDate: FUTURE, toDate: '2099-07-01' })).status).toBe(400);
+  });
+
+  it('mode 0: a member books with their card (deducted, history type 1), sees it, cancels (refunded, type 3)', async () => {
+    const { session, a } = await scene();
+    const m = await memberClient(env(), desk(), env().storeId, a.member);
+    const cards = await m.ok(memberCardsForSession.path, { tid: session.id });
+    expect(cards).toEqual([expect.objectContaining({ id: a.card.id, usable: true, reason: null, balance: 10 })]);
+    const booked = await m.ok(memberBook.path, { tid: session.id, mcId: a.card.id, studentCount: 2 });
+    const db = env().database.db;
+    const hist = await db.selectFrom('history').selectAll().where('reservationId', '=', booked.id).execute();
+    expect(hist.map((h) => [h.operateType, h.operatorId])).toEqual([[OperateType.USER_BOOKED, null]]);
+    const mine = await m.ok(memberMyBookings.path, { state: 'upcoming', page: 1 });
+    expect(mine.total).toBe(1);
+    expect(mine.list[0]).toMatchObject({ kind: 'booked', id: booked.id, amount: 2, state: '已预约', studentCount: 2 });
+    const myCards = await m.ok(memberMyCards.path);
+    expect(myCards[0]).toMatchObject({ id: a.card.id, balance: 8 });
+    expect(myCards[0].recent[0]).toMatchObject({ kind: '预约扣除', amount: 2 });
+    // twice is refused by the engine's duplicate rule
+    expect(await m.call(memberBook.path, { tid: session.id, mcId: a.card.id })).toMatchObject({
+      status: 409,
+      msg: Msg.alreadyBooked,
+    });
+
+    await m.ok(memberCancelBooking.path, { id: booked.id });
+    const after = await db.selectFrom('history').select('operateType').where('reservationId', '=', booked.id).execute();
+    expect(after.map((h) => h.operateType)).toEqual([OperateType.USER_BOOKED, OperateType.USER_CANCELLED]);
+    expect((await m.ok(memberMyCards.path))[0].balance).toBe(10);
+    const past = await m.ok(memberMyBookings.path, { state: 'past', page: 1 });
+    expect(past.list[0]).toMatchObject({ kind: 'cancelled', state: '已取消' });
+  });
+
+  it('the policy binds members: the booking window, late cancels refused or kept, suspension', async () => {
+    const soon = addMinutes(now(), 90);
+    const { session, a } = await scene({ startTime: soon });
+    const m = await memberClient(env(), desk(), env().storeId, a.member);
+    await desk().ok(updateBookingPolicy.path, { closeMinutesBefore: 120 });
+    expect(await m.call(memberBook.path, { tid: session.id, mcId: a.card.id })).toMatchObject({
+      status: 409,
+      msg: PolicyMsg.closed(120),
+    });
+    const t = (await m.ok(memberTimetable.path, { fromDate: soon.slice(0, 10), toDate: soon.slice(0, 10) }))[0];
+    expect(t.sessions.find((x: { id: number }) => x.id === session.id)).toMatchObject({
+      bookable: false,
+      reason: PolicyMsg.closed(120),
+    });
+    await desk().ok(updateBookingPolicy.path, { closeMinutesBefore: 0, cancelMinutesBefore: 120 });
+    const booked = await m.ok(memberBook.path, { tid: session.id, mcId: a.card.id });
+    expect(await m.call(memberCancelBooking.path, { id: booked.id })).toMatchObject({
+      status: 409,
+      msg: PolicyMsg.lateCancelRefused(120),
+    });
+    await desk().ok(updateBookingPolicy.path, { lateCancel: 'forfeit' });
+    await m.ok(memberCancelBooking.path, { id: booked.id });
+    const db = env().database.db;
+    const card = await db.selectFrom('memberCard').select('usedCount').where('id', '=', a.card.id).executeTakeFirst();
+    expect(Number(card!.usedCount)).toBe(1); // the deduction kept
+    const hist = await db.selectFrom('history').select('operateType').where('reservationId', '=', booked.id).execute();
+    expect(hist.map((h) => h.operateType)).toEqual([OperateType.USER_BOOKED, OperateType.LATE_CANCEL]);
+    const seats = await db.selectFrom('timetable').select('realCount').where('id', '=', session.id).executeTakeFirst();
+    expect(seats!.realCount).toBe(0);
+  });
+
+  it('mode 1: a seat held with the card, checked in by the store code in its window, charged then', async () => {
+    const start = addMinutes(now(), 20);
+    const { e, session, a, b } = await scene({ startTime: start });
+    await e.setMode(1);
+    const m = await memberClient(env(), desk(), env().storeId, a.member);
+    const held = await m.ok(memberBook.path, { tid: session.id, mcId: a.card.id });
+    expect(held.kind).toBe('pending');
+    const db = env().database.db;
+    const p = await db.selectFrom('pending').selectAll().where('id', '=', held.id).executeTakeFirstOrThrow();
+    expect([p.memberCardId, p.operatorId]).toEqual([a.card.id, null]);
+    const { token, url } = await desk().ok(queryCheckinCode.path);
+    expect(url).toContain(`/m/?store=${env().storeId}&checkin=`);
+    expect(await m.call(memberSignIn.path, { token: 'wrong-token' })).toMatchObject({
+      status: 400,
+      msg: MemberMsg.badToken,
+    });
+    const done = await m.ok(memberSignIn.path, { token });
+    expect(done).toMatchObject({ tid: session.id, message: MemberMsg.checkedIn });
+    const card = await db.selectFrom('memberCard').select('usedCount').where('id', '=', a.card.id).executeTakeFirst();
+    expect(Number(card!.usedCount)).toBe(1);
+    expect((await m.ok(memberMyBookings.path, { state: 'upcoming', page: 1 })).list[0]).toMatchObject({
+      kind: 'signed',
+      state: '已签到',
+    });
+    // twice is told so; a member with no class in the window is told that
+    expect(await m.call(memberSignIn.path, { token })).toMatchObject({
+      status: 409,
+      msg: MemberMsg.alreadyCheckedIn,
+    });
+    const other = await memberClient(env(), desk(), env().storeId, b.member);
+    expect(await other.call(memberSignIn.path, { token })).toMatchObject({
+      status: 409,
+      msg: MemberMsg.noClassToCheckIn,
+    });
+    // a reset makes yesterday's (or the printed) code stop working
+    const reset = await desk().ok(queryCheckinCode.path, { reset: true });
+    expect(reset.token).not.toBe(token);
+    expect((await other.call(memberSignIn.path, { token })).status).toBe(400);
+    // a pending can be cancelled by its member only
+    const later = await e.session({
+      courseId: session.courseId,
+      teacherId: session.teacherId,
+      startTime: `${FUTURE} 12:00:00`,
+    });
+    const held2 = await other.ok(memberBook.path, { tid: later.id, mcId: b.card.id });
+    expect(await m.call(memberCancelPending.path, { pendingId: held2.id })).toMatchObject({ status: 404 });
+    await other.ok(memberCancelPending.path, { pendingId: held2.id });
+  });
+
+  it('mode 0 self check-in marks the booking attended; outside the window it is refused in words', async () => {
+    const start = addMinutes(now(), 45);
+    const { session, a } = await scene({ startTime: start });
+    const m = await memberClient(env(), desk(), env().storeId, a.member);
+    const booked = await m.ok(memberBook.path, { tid: session.id, mcId: a.card.id });
+    const { token } = await desk().ok(queryCheckinCode.path);
+    // 45 minutes before: the window opens 30 minutes before the start
+    expect(await m.call(memberSignIn.path, { token })).toMatchObject({
+      status: 409,
+      msg: MemberMsg.noClassToCheckIn,
+    });
+    const db = env().database.db;
+    await db
+      .updateTable('timetable')
+      .set({ startTime: addMinutes(now(), 10), endTime: addMinutes(now(), 70) })
+      .where('id', '=', session.id)
+      .execute();
+    expect(await m.ok(memberSignIn.path, { token })).toMatchObject({ tid: session.id });
+    const r = await db.selectFrom('reservation').select('attendedTime').where('id', '=', booked.id).executeTakeFirst();
+    expect(r!.attendedTime).not.toBeNull();
+    expect(await m.call(memberSignIn.path, { token })).toMatchObject({
+      status: 409,
+      msg: MemberMsg.alreadyCheckedIn,
+    });
+  });
+
+  it('a member acts only on their own: another member’s booking, card, wait and another store are 404', async () => {
+    const { session, a, b } = await scene({ seats: 1 });
+    await desk().ok(updateBookingPolicy.path, { waitlist: 1 });
+    const ma = await memberClient(env(), desk(), env().storeId, a.member);
+    const mb = await memberClient(env(), desk(), env().storeId, b.member);
+    const booked = await ma.ok(memberBook.path, { tid: session.id, mcId: a.card.id });
+    expect(await mb.call(memberCancelBooking.path, { id: booked.id })).toMatchObject({
+      status: 404,
+      msg: Msg.notFound('预约'),
+    });
+    expect(await mb.call(memberBook.path, { tid: session.id, mcId: a.card.id })).toMatchObject({
+      status: 404,
+      msg: Msg.notFound('会员卡'),
+    });
+    const wait = await mb.ok(memberJoinWaitlist.path, { tid: session.id, mcId: b.card.id });
+    expect(wait.position).toBe(1);
+    expect((await mb.ok(memberTimetable.path, { fromDate: FUTURE, toDate: FUTURE }))[0].sessions).toContainEqual(
+      expect.objectContaining({ id: session.id, mine: { kind: 'waiting', id: wait.id, position: 1 } }),
+    );
+    expect((await ma.call(memberLeaveWaitlist.path, { id: wait.id })).status).toBe(404);
+    // a's cancel frees the seat: b is promoted in that transaction (booked with b's card)
+    await ma.ok(memberCancelBooking.path, { id: booked.id });
+    const bs = await mb.ok(memberMyBookings.path, { state: 'upcoming', page: 1 });
+    expect(bs.list.map((x: { kind: string }) => x.kind)).toEqual(['booked']);
+    // another store's session and ids
+    const theirs = new EngineFactory(env().other.factory);
+    const ts = await theirs.scene();
+    const tsession = await theirs.session({ courseId: ts.course.id, teacherId: ts.teacher.id });
+    expect((await ma.call(memberBook.path, { tid: tsession.id, mcId: a.card.id })).status).toBe(404);
+    expect((await ma.call(memberCardsForSession.path, { tid: tsession.id })).status).toBe(404);
+    expect(JSON.stringify(await ma.ok(memberMyBookings.path, { state: 'past', page: 1 }))).not.toContain(b.member.name);
+  });
+
+  it('a member cookie opens no staff call, and a staff cookie no member call', async () => {
+    const { a } = await scene();
+    const m = await memberClient(env(), desk(), env().storeId, a.member);
+    for (const call of allCalls) {
+      if (call.auth === 'public') continue;
+      const client = call.auth === 'member' ? desk() : m;
+      const answer = await client.call(call.path, {});
+      expect([call.path, answer.status, answer.msg]).toEqual([call.path, 401, Msg.notLoggedIn]);
+    }
+    await m.ok(memberLogout.path);
+    expect((await m.call(memberMe.path)).status).toBe(401);
+  });
+});

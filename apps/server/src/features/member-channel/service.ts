@@ -1,0 +1,594 @@
+import {
+  CHECKIN_BEFORE_MINUTES,
+  DEDUCT_AT_SIGN_IN,
+  MemberMsg,
+  Msg,
+  OperateType,
+  PendingStatus,
+  PolicyMsg,
+  ReservationStatus,
+  WaitStatus,
+  type BookingPolicy,
+  type MemberSession,
+  type MyBooking,
+} from '@studio/contract';
+import type { Db, Dialect, Executor } from '../../db/index.ts';
+import { inWriteTx } from '../../db/write-queue.ts';
+import type { StoreScope } from '../../lib/context.ts';
+import { badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { emit } from '../../lib/events.ts';
+import { addDays, addMinutes, localDateTime } from '../../lib/time.ts';
+import { cardUnusableReason, isExpiredAt } from '../card/rules.ts';
+import { suspensionOf } from '../no-show/public.ts';
+import { bookingWindowReason, loadPolicy, waitlistOpen } from '../policy/public.ts';
+import { memberCards } from '../reference/public.ts';
+import {
+  addPending,
+  bookWithCard,
+  cancelPending,
+  cancelReservation,
+  getDeductionMode,
+  liveSession,
+  signInPending,
+} from '../timetable/public.ts';
+import { sessionsBetween } from '../today/public.ts';
+import { joinWaitlist, leaveWaitlist } from '../waitlist/public.ts';
+import { checkinTokenValid } from './checkin.ts';
+
+/** A member acting in their store (the members' channel's calls). */
+export interface MemberScope {
+  db: Db;
+  dialect: Dialect;
+  store: StoreScope;
+  memberId: number;
+}
+
+const MAX_DAYS = 14;
+
+/** The member's card by id, only if it is theirs (404 会员卡不存在 otherwise: nothing of others leaks). */
+async function ownCard(ex: Executor, s: MemberScope, mcId: number) {
+  const card = await ex
+    .selectFrom('memberCard')
+    .select('id')
+    .where('id', '=', mcId)
+    .where('storeId', '=', s.store.id)
+    .where('memberId', '=', s.memberId)
+    .executeTakeFirst();
+  if (!card) throw notFound('会员卡');
+}
+
+/**
+ * Why the member may not book a session now, or null: their online booking is suspended (no-shows),
+ * or the booking window keeps it out (members are held to the policy; staff are not).
+ */
+async function memberBookingRefusal(ex: Executor, s: MemberScope, policy: BookingPolicy, startTime: string) {
+  const now = localDateTime(s.store.timezone);
+  const suspension = await suspensionOf(ex, s.store.id, s.memberId, now);
+  if (suspension.until) return PolicyMsg.suspended(suspension.until);
+  return bookingWindowReason(policy, { startTime, now });
+}
+
+/** Sessions of the store from `fromDate` to `toDate` by day, with the member's state on each. */
+export async function timetable(
+  ex: Executor,
+  store: StoreScope,
+  range: { fromDate: string; toDate: string },
+  memberId: number | null,
+): Promise<{ date: string; sessions: MemberSession[] }[]> {
+  if (range.toDate < range.fromDate) throw badRequest('结束日期不能早于开始日期');
+  if (addDays(range.fromDate, MAX_DAYS - 1) < range.toDate) throw badRequest(`日期范围不能超过${MAX_DAYS}天`);
+  const now = localDateTime(store.timezone);
+  const [rows, policy] = await Promise.all([
+    sessionsBetween(ex, store.id, range.fromDate, range.toDate),
+    loadPolicy(ex, store.id),
+  ]);
+  const mine = new Map<number, NonNullable<MemberSession['mine']>>();
+  let suspendedUntil: string | null = null;
+  if (memberId !== null && rows.length) {
+    const ids = rows.map((r) => r.id);
+    const [bookings, pendings, waits, suspension] = await Promise.all([
+      ex
+        .selectFrom('reservation')
+        .select(['id', 'timetableId', 'status'])
+        .where('memberId', '=', memberId)
+        .where('timetableId', 'in', ids)
+        .where('status', 'in', [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN])
+        .execute(),
+      ex
+        .selectFrom('pending')
+        .select(['id', 'timetableId'])
+        .where('memberId', '=', memberId)
+        .where('timetableId', 'in', ids)
+        .where('status', '=', PendingStatus.WAITING)
+        .execute(),
+      ex
+        .selectFrom('waitlist as w')
+        .select((eb) => [
+          'w.id',
+          'w.timetableId',
+          eb
+            .selectFrom('waitlist as ahead')
+            .select((e2) => e2.fn.countAll<number>().as('n'))
+            .whereRef('ahead.timetableId', '=', 'w.timetableId')
+            .where('ahead.status', '=', WaitStatus.WAITING)
+            .whereRef('ahead.id', '<=', 'w.id')
+            .as('position'),
+        ])
+        .where('w.memberId', '=', memberId)
+        .where('w.timetableId', 'in', ids)
+        .where('w.status', '=', WaitStatus.WAITING)
+        .execute(),
+      suspensionOf(ex, store.id, memberId, now),
+    ]);
+    suspendedUntil = suspension.until;
+    for (const w of waits) mine.set(w.timetableId, { kind: 'waiting', id: w.id, position: Number(w.position) });
+    for (const p of pendings) mine.set(p.timetableId, { kind: 'pending', id: p.id, position: null });
+    for (const b of bookings) {
+      const kind = b.status === ReservationStatus.SIGNED_IN ? 'signed' : 'booked';
+      mine.set(b.timetableId, { kind, id: b.id, position: null });
+    }
+  }
+  const days = new Map<string, MemberSession[]>();
+  for (let d = range.fromDate; d <= range.toDate; d = addDays(d, 1)) days.set(d, []);
+  for (const r of rows) {
+    const full = r.realCount >= r.reservableCount;
+    const my = mine.get(r.id) ?? null;
+    let reason: string | null = null;
+    if (r.endTime <= now) reason = '课程已结束';
+    else if (suspendedUntil) reason = PolicyMsg.suspended(suspendedUntil);
+    else reason = bookingWindowReason(policy, { startTime: r.startTime, now }) ?? (full ? '已满' : null);
+    days.get(r.startTime.slice(0, 10))?.push({
+      id: r.id,
+      fromTime: r.startTime,
+      toTime: r.endTime,
+      courseName: r.courseName,
+      color: r.color,
+      teacherName: r.teacherName,
+      areaName: r.areaName,
+      isOnline: Boolean(r.isOnline),
+      realCount: r.realCount,
+      reservableCount: r.reservableCount,
+      waitCount: Number(r.waitCount ?? 0),
+      mine: my,
+      bookable: !my && reason === null,
+      reason: my ? null : reason,
+      waitlistOpen:
+        full && !my && !suspendedUntil && r.startTime > now && waitlistOpen(policy, { startTime: r.startTime, now }),
+    });
+  }
+  return [...days].map(([date, sessions]) => ({ date, sessions }));
+}
+
+/** The member's cards, each saying whether it can pay for one seat of the session (and why not). */
+export async function cardsForSession(s: MemberScope, tid: number) {
+  const session = await liveSession(s.db, s.store.id, tid);
+  const [cards, allowed] = await Promise.all([
+    memberCards(s.db, s.store.id, s.memberId),
+    s.db.selectFrom('timetableCard').select('cardId').where('timetableId', '=', tid).execute(),
+  ]);
+  const allowedCardIds = allowed.map((a) => a.cardId);
+  return cards
+    .filter((c) => c.refundedAt === null)
+    .map((c) => {
+      const reason = cardUnusableReason({
+        card: c,
+        product: c,
+        memberId: s.memberId,
+        allowedCardIds,
+        at: session.startTime,
+        studentCount: 1,
+      });
+      return { ...cardView(c, session.startTime), usable: reason === null, reason, perCount: c.perCount };
+    });
+}
+
+type CardRow = Awaited<ReturnType<typeof memberCards>>[number];
+
+function cardView(c: CardRow, at: string) {
+  return {
+    id: c.id,
+    cardName: c.cardName,
+    bigType: c.bigType,
+    balance: Number(c.totalCount) - Number(c.usedCount),
+    totalCount: Number(c.totalCount),
+    expireTime: c.expireTime,
+    frozen: Boolean(c.frozen),
+    expired: isExpiredAt(c, c, at),
+  };
+}
+
+/**
+ * The member books a session with one of their cards, through the engine's rules and held to the
+ * policy: mode 0 books and deducts; mode 1 holds the seat as a pending with the card, charged at
+ * sign-in. History says the member booked (operate type 1); the store is told as for the desk.
+ */
+export async function book(
+  s: MemberScope,
+  input: { tid: number; mcId: number; studentCount: number; remark?: string | null },
+): Promise<{ kind: 'booked' | 'pending'; id: number }> {
+  return inWriteTx(s.db, s.dialect, async (tx) => {
+    const session = await liveSession(tx, s.store.id, input.tid);
+    await ownCard(tx, s, input.mcId);
+    const refusal = await memberBookingRefusal(tx, s, await loadPolicy(tx, s.store.id), session.startTime);
+    if (refusal) throw conflict(refusal);
+    if ((await getDeductionMode(tx, s.store.id)) === DEDUCT_AT_SIGN_IN) {
+      const { pendingId } = await addPending(tx, s.store, {
+        timetableId: session.id,
+        memberId: s.memberId,
+        studentCount: input.studentCount,
+        remark: input.remark ?? null,
+        operatorId: null,
+        memberCardId: input.mcId,
+        operateType: OperateType.USER_BOOKED,
+      });
+      await emit(tx, { type: 'pending.added', storeId: s.store.id, pendingId });
+      return { kind: 'pending' as const, id: pendingId };
+    }
+    const { reservationId } = await bookWithCard(tx, s.store, {
+      timetableId: session.id,
+      memberCardId: input.mcId,
+      memberId: s.memberId,
+      studentCount: input.studentCount,
+      remark: input.remark ?? null,
+      operatorId: null,
+      operateType: OperateType.USER_BOOKED,
+    });
+    await emit(tx, { type: 'reservation.booked', storeId: s.store.id, reservationId });
+    return { kind: 'booked' as const, id: reservationId };
+  });
+}
+
+/** The member cancels their booking: free until the policy's cutoff, then refused or kept (迟到取消). */
+export async function cancelBooking(s: MemberScope, id: number): Promise<null> {
+  await inWriteTx(s.db, s.dialect, async (tx) => {
+    await cancelReservation(tx, s.store, {
+      reservationId: id,
+      operatorId: null,
+      operateType: OperateType.USER_CANCELLED,
+      member: { id: s.memberId, policy: await loadPolicy(tx, s.store.id) },
+    });
+    await emit(tx, { type: 'reservation.cancelled', storeId: s.store.id, reservationId: id });
+  });
+  return null;
+}
+
+/** The member cancels their own waiting pending (nothing was charged). */
+export async function cancelOwnPending(s: MemberScope, pendingId: number): Promise<null> {
+  await inWriteTx(s.db, s.dialect, async (tx) => {
+    const p = await tx
+      .selectFrom('pending')
+      .select('id')
+      .where('id', '=', pendingId)
+      .where('storeId', '=', s.store.id)
+      .where('memberId', '=', s.memberId)
+      .executeTakeFirst();
+    if (!p) throw notFound('预约');
+    await cancelPending(tx, s.store, { pendingId, operatorId: null, operateType: OperateType.USER_CANCELLED });
+    await emit(tx, { type: 'pending.cancelled', storeId: s.store.id, pendingId });
+  });
+  return null;
+}
+
+/** The member queues for a full session (the waitlist's own rules, plus the members' policy). */
+export async function joinQueue(s: MemberScope, input: { tid: number; mcId: number; studentCount: number }) {
+  const session = await liveSession(s.db, s.store.id, input.tid);
+  await ownCard(s.db, s, input.mcId);
+  const suspension = await suspensionOf(s.db, s.store.id, s.memberId, localDateTime(s.store.timezone));
+  if (suspension.until) throw conflict(PolicyMsg.suspended(suspension.until));
+  return joinWaitlist(
+    s,
+    { mid: s.memberId, mcId: input.mcId, tid: session.id, studentCount: input.studentCount },
+    {
+      memberId: s.memberId,
+    },
+  );
+}
+
+export const leaveQueue = (s: MemberScope, id: number) => leaveWaitlist(s, id, { memberId: s.memberId });
+
+const PAGE = 10;
+
+/**
+ * The member's bookings, pendings and waits: `upcoming` (sessions not ended, soonest first) or
+ * `past` (ended, or cancelled/ended entries; latest first), 10 a page.
+ */
+export async function myBookings(s: MemberScope, state: 'upcoming' | 'past', page: number) {
+  const now = localDateTime(s.store.timezone);
+  const sessionCols = [
+    't.id as tid',
+    't.startTime',
+    't.endTime',
+    't.isOnline',
+    't.meetingInfo',
+    'c.name as courseName',
+    'te.name as teacherName',
+    'a.name as areaName',
+  ] as const;
+  const [bookings, pendings, waits] = await Promise.all([
+    s.db
+      .selectFrom('reservation as r')
+      .innerJoin('timetable as t', 't.id', 'r.timetableId')
+      .innerJoin('course as c', 'c.id', 't.courseId')
+      .innerJoin('teacher as te', 'te.id', 't.teacherId')
+      .leftJoin('area as a', 'a.id', 't.areaId')
+      .innerJoin('memberCard as mc', 'mc.id', 'r.memberCardId')
+      .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+      .select([
+        ...sessionCols,
+        'r.id',
+        'r.status',
+        'r.studentCount',
+        'r.usedCount',
+        'r.attendedTime',
+        'r.pendingId',
+        'mc.id as mcId',
+        'p.cardName',
+        'p.bigType',
+      ])
+      .where('r.storeId', '=', s.store.id)
+      .where('r.memberId', '=', s.memberId)
+      .where('t.deleted', '=', 0)
+      .execute(),
+    s.db
+      .selectFrom('pending as pe')
+      .innerJoin('timetable as t', 't.id', 'pe.timetableId')
+      .innerJoin('course as c', 'c.id', 't.courseId')
+      .innerJoin('teacher as te', 'te.id', 't.teacherId')
+      .leftJoin('area as a', 'a.id', 't.areaId')
+      .leftJoin('memberCard as mc', 'mc.id', 'pe.memberCardId')
+      .leftJoin('cardProduct as p', 'p.id', 'mc.cardId')
+      .select([
+        ...sessionCols,
+        'pe.id',
+        'pe.status',
+        'pe.studentCount',
+        'pe.noShowFee',
+        'mc.id as mcId',
+        'p.cardName',
+        'p.bigType',
+      ])
+      .where('pe.storeId', '=', s.store.id)
+      .where('pe.memberId', '=', s.memberId)
+      .where('pe.status', 'in', [PendingStatus.WAITING, PendingStatus.CANCELLED, PendingStatus.NO_SHOW])
+      .where('t.deleted', '=', 0)
+      .execute(),
+    s.db
+      .selectFrom('waitlist as w')
+      .innerJoin('timetable as t', 't.id', 'w.timetableId')
+      .innerJoin('course as c', 'c.id', 't.courseId')
+      .innerJoin('teacher as te', 'te.id', 't.teacherId')
+      .leftJoin('area as a', 'a.id', 't.areaId')
+      .innerJoin('memberCard as mc', 'mc.id', 'w.memberCardId')
+      .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+      .select((eb) => [
+        ...sessionCols,
+        'w.id',
+        'w.status',
+        'w.studentCount',
+        'mc.id as mcId',
+        'p.cardName',
+        'p.bigType',
+        eb
+          .selectFrom('waitlist as ahead')
+          .select((e2) => e2.fn.countAll<number>().as('n'))
+          .whereRef('ahead.timetableId', '=', 'w.timetableId')
+          .where('ahead.status', '=', WaitStatus.WAITING)
+          .whereRef('ahead.id', '<=', 'w.id')
+          .as('position'),
+      ])
+      .where('w.storeId', '=', s.store.id)
+      .where('w.memberId', '=', s.memberId)
+      .where('w.status', 'in', [WaitStatus.WAITING, WaitStatus.ENDED])
+      .execute(),
+  ]);
+  type Base = (typeof bookings)[number] | (typeof pendings)[number] | (typeof waits)[number];
+  const entry = (
+    r: Base,
+    kind: MyBooking['kind'],
+    stateText: string,
+    amount: number,
+    attended: boolean,
+  ): MyBooking & { live: boolean } => {
+    const live = kind === 'booked' || kind === 'signed' || kind === 'pending' || kind === 'waiting';
+    return {
+      kind,
+      id: r.id,
+      session: {
+        id: r.tid,
+        fromTime: r.startTime,
+        toTime: r.endTime,
+        courseName: r.courseName,
+        teacherName: r.teacherName,
+        areaName: r.areaName,
+        isOnline: Boolean(r.isOnline),
+      },
+      card: r.mcId != null && r.cardName != null ? { id: r.mcId, cardName: r.cardName, bigType: r.bigType! } : null,
+      studentCount: r.studentCount,
+      amount,
+      state: stateText,
+      attended,
+      joinUrl: (kind === 'booked' || kind === 'signed') && r.isOnline ? joinUrlOf(r.meetingInfo) : null,
+      live,
+    };
+  };
+  const all = [
+    ...bookings.map((b) => {
+      if (b.status === ReservationStatus.CANCELLED) return entry(b, 'cancelled', '已取消', Number(b.usedCount), false);
+      if (b.status === ReservationStatus.SIGNED_IN) return entry(b, 'signed', '已签到', Number(b.usedCount), true);
+      const attended = b.attendedTime !== null;
+      return entry(b, 'booked', attended ? '已到店' : '已预约', Number(b.usedCount), attended);
+    }),
+    // A signed-in pending shows as its booking; a cancelled one whose booking exists likewise.
+    ...pendings.map((p) => {
+      if (p.status === PendingStatus.WAITING) return entry(p, 'pending', '待签到', 0, false);
+      if (p.status === PendingStatus.NO_SHOW) return entry(p, 'noShow', '爽约', Number(p.noShowFee ?? 0), false);
+      return entry(p, 'cancelled', '已取消', 0, false);
+    }),
+    ...waits.map((w) =>
+      w.status === WaitStatus.WAITING
+        ? entry(w, 'waiting', `候补第${Number(w.position)}位`, 0, false)
+        : entry(w, 'ended', '候补未成功', 0, false),
+    ),
+  ];
+  const upcoming = (e: (typeof all)[number]) => e.live && e.session.toTime > now;
+  const list = all
+    .filter((e) => (state === 'upcoming' ? upcoming(e) : !upcoming(e)))
+    .sort((a, b) =>
+      state === 'upcoming'
+        ? a.session.fromTime.localeCompare(b.session.fromTime) || a.id - b.id
+        : b.session.fromTime.localeCompare(a.session.fromTime) || b.id - a.id,
+    );
+  return {
+    list: list.slice((page - 1) * PAGE, page * PAGE).map(({ live: _live, ...e }) => e),
+    total: list.length,
+  };
+}
+
+/** The join link of an online room's stored meeting info, when there is one. */
+function joinUrlOf(info: string | null): string | null {
+  if (!info) return null;
+  try {
+    const v = JSON.parse(info) as { joinUrl?: unknown; join_url?: unknown; url?: unknown };
+    const url = v.joinUrl ?? v.join_url ?? v.url;
+    return typeof url === 'string' && /^https?:\/\//.test(url) ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+const LEDGER_WORDS: Record<string, string> = {
+  deduct: '预约扣除',
+  refund: '取消退回',
+  issue: '开卡',
+  sale: '开卡',
+  topup: '充值',
+  topup_refund: '充值退回',
+  card_refund: '退卡',
+  no_show: '爽约扣费',
+  waive: '免除扣费',
+};
+
+/** The member's cards with balance, expiry, frozen, and their last ten ledger entries. */
+export async function myCards(s: MemberScope) {
+  const now = localDateTime(s.store.timezone);
+  const cards = (await memberCards(s.db, s.store.id, s.memberId)).filter((c) => c.refundedAt === null);
+  const ledger = cards.length
+    ? await s.db
+        .selectFrom('cardLedger as l')
+        .leftJoin('timetable as t', 't.id', 'l.timetableId')
+        .leftJoin('course as c', 'c.id', 't.courseId')
+        .select(['l.id', 'l.memberCardId', 'l.kind', 'l.amount', 'l.createdAt', 'c.name as courseName'])
+        .where('l.storeId', '=', s.store.id)
+        .where(
+          'l.memberCardId',
+          'in',
+          cards.map((c) => c.id),
+        )
+        .orderBy('l.id', 'desc')
+        .limit(200)
+        .execute()
+    : [];
+  return cards.map((c) => ({
+    ...cardView(c, now),
+    recent: ledger
+      .filter((l) => l.memberCardId === c.id)
+      .slice(0, 10)
+      .map((l) => ({
+        time: l.createdAt,
+        kind: LEDGER_WORDS[l.kind] ?? l.kind,
+        amount: Number(l.amount),
+        note: l.courseName ?? '',
+      })),
+  }));
+}
+
+/**
+ * Self check-in with the store's token: the member's class whose window holds now (from
+ * CHECKIN_BEFORE_MINUTES before the start until the end; `tid` picks one when two overlap). Mode 1:
+ * their pending is signed in with its card, charged like a desk sign-in; mode 0: their booking is
+ * marked attended. Twice is told so; no class in the window is said in plain words.
+ */
+export async function selfCheckIn(s: MemberScope, input: { tid?: number; token: string }) {
+  if (!(await checkinTokenValid(s.db, s.store, input.token))) throw badRequest(MemberMsg.badToken);
+  const now = localDateTime(s.store.timezone);
+  return inWriteTx(s.db, s.dialect, async (tx) => {
+    let q = tx
+      .selectFrom('timetable as t')
+      .innerJoin('course as c', 'c.id', 't.courseId')
+      .select(['t.id', 't.startTime', 'c.name as courseName'])
+      .where('t.storeId', '=', s.store.id)
+      .where('t.deleted', '=', 0)
+      .where('t.startTime', '<=', addMinutes(now, CHECKIN_BEFORE_MINUTES))
+      .where('t.endTime', '>', now)
+      .where((eb) =>
+        eb.or([
+          eb.exists(
+            eb
+              .selectFrom('reservation as r')
+              .select('r.id')
+              .whereRef('r.timetableId', '=', 't.id')
+              .where('r.memberId', '=', s.memberId)
+              .where('r.status', 'in', [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN]),
+          ),
+          eb.exists(
+            eb
+              .selectFrom('pending as p')
+              .select('p.id')
+              .whereRef('p.timetableId', '=', 't.id')
+              .where('p.memberId', '=', s.memberId)
+              .where('p.status', '=', PendingStatus.WAITING),
+          ),
+        ]),
+      )
+      .orderBy('t.startTime')
+      .orderBy('t.id');
+    if (input.tid !== undefined) q = q.where('t.id', '=', input.tid);
+    const session = await q.executeTakeFirst();
+    if (!session) throw conflict(MemberMsg.noClassToCheckIn);
+    const done = { tid: session.id, courseName: session.courseName, fromTime: session.startTime };
+    const pending = await tx
+      .selectFrom('pending')
+      .select(['id', 'memberCardId'])
+      .where('timetableId', '=', session.id)
+      .where('memberId', '=', s.memberId)
+      .where('status', '=', PendingStatus.WAITING)
+      .executeTakeFirst();
+    if (pending) {
+      const card = pending.memberCardId ?? (await firstUsableCard(tx, s, session.id, session.startTime));
+      if (card === null) throw conflict(Msg.cardHelp);
+      await signInPending(tx, s.store, {
+        pendingId: pending.id,
+        memberCardId: card,
+        remark: null,
+        operatorId: null,
+        operateType: OperateType.USER_BOOKED,
+      });
+      return { ...done, message: MemberMsg.checkedIn };
+    }
+    const marked = await tx
+      .updateTable('reservation')
+      .set({ attendedTime: now })
+      .where('timetableId', '=', session.id)
+      .where('memberId', '=', s.memberId)
+      .where('status', '=', ReservationStatus.BOOKED)
+      .where('attendedTime', 'is', null)
+      .executeTakeFirst();
+    if (Number(marked.numUpdatedRows) === 0) throw conflict(MemberMsg.alreadyCheckedIn);
+    return { ...done, message: MemberMsg.checkedIn };
+  });
+}
+
+/** A pending made without a card (at the desk, before cards were kept on pendings): the first usable one. */
+async function firstUsableCard(ex: Executor, s: MemberScope, tid: number, at: string): Promise<number | null> {
+  const [cards, allowed] = await Promise.all([
+    memberCards(ex, s.store.id, s.memberId),
+    ex.selectFrom('timetableCard').select('cardId').where('timetableId', '=', tid).execute(),
+  ]);
+  const allowedCardIds = allowed.map((a) => a.cardId);
+  const c = cards.find(
+    (card) =>
+      card.refundedAt === null &&
+      !cardUnusableReason({ card, product: card, memberId: s.memberId, allowedCardIds, at, studentCount: 1 }),
+  );
+  return c?.id ?? null;
+}

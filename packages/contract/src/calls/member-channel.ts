@@ -1,0 +1,363 @@
+// The members' channel (/member/api): members sign in with their mobile and a one-time code and
+// book, cancel, queue and check in themselves (server: features/member-channel). A member session
+// is its own cookie; a staff cookie is never accepted here, a member's never on /store/api.
+import { z } from 'zod';
+import { zDate, zEmpty, zId, zMobile, zPage, zPaged, zText } from '../common.ts';
+import { defineCall, fails, STORE_API } from '../define.ts';
+import { zBookingPolicy } from './policy.ts';
+import { zStudentCount } from './timetable.ts';
+
+export const MEMBER_API = '/member/api';
+
+/** The members' channel's own messages (the engine's rules answer with their usual ones). */
+export const MemberMsg = {
+  noProvider: '本店暂未开通短信验证码，请到前台领取登录验证码',
+  unknownMobile: '该手机号不是本店会员，请联系前台登记',
+  tooSoon: '验证码已发送，请60秒后再试',
+  tooMany: '今天获取验证码的次数已用完，请明天再试或到前台领取',
+  badCode: '验证码不正确',
+  codeDead: '验证码已失效，请重新获取',
+  notMine: '预约不存在',
+  badToken: '签到码无效，请扫描前台最新的签到二维码',
+  noClassToCheckIn: '现在没有可以签到的课程（开课前30分钟到下课前可以签到）',
+  alreadyCheckedIn: '已经签到过了',
+  checkedIn: '签到成功',
+} as const;
+
+/** Login codes: 6 digits, 10 minutes, 5 wrong tries; one a minute and 10 a day per mobile. */
+export const LOGIN_CODE = { digits: 6, ttlMs: 10 * 60_000, maxTries: 5, gapMs: 60_000, perDay: 10 } as const;
+/** Member sessions end after this long without use. */
+export const MEMBER_SESSION_IDLE_MS = 30 * 24 * 3600_000;
+/** Self check-in: from this many minutes before a class starts until it ends. */
+export const CHECKIN_BEFORE_MINUTES = 30;
+
+const zStoreId = () => zId('请选择门店');
+const zCode = () =>
+  z
+    .string({ error: '请输入验证码' })
+    .trim()
+    .regex(/^\d{6}$/, '请输入6位数字验证码');
+
+export const zMemberIdentity = z.object({
+  member: z.object({ id: z.number(), name: z.string(), mobile: z.string() }),
+  store: z.object({ id: z.number(), name: z.string() }),
+});
+export type MemberIdentity = z.infer<typeof zMemberIdentity>;
+
+export const memberStore = defineCall({
+  path: `${MEMBER_API}/query/store`,
+  auth: 'public',
+  publicStore: true,
+  req: z.object({ storeId: zStoreId() }),
+  res: z.object({
+    storeId: z.number(),
+    storeName: z.string(),
+    /** The store's logo as a path on this server, or null. */
+    logo: z.string().nullable(),
+    deductionMode: z.number(),
+    policy: zBookingPolicy,
+  }),
+  summary: '会员端：门店信息（无需登录）',
+  example: { storeId: 1 },
+  errors: fails.notFound('门店'),
+});
+
+export const memberSendCode = defineCall({
+  path: `${MEMBER_API}/auth/code`,
+  auth: 'public',
+  req: z.object({ storeId: zStoreId(), mobile: zMobile() }),
+  res: z.null(),
+  summary: '会员端：用门店的短信服务发送登录验证码',
+  example: { storeId: 1, mobile: '13800138000' },
+  errors: [
+    { status: 409, msg: MemberMsg.noProvider },
+    { status: 429, msg: MemberMsg.tooSoon },
+    { status: 429, msg: MemberMsg.tooMany },
+    { status: 503, msg: '短信发送失败，请稍后再试' },
+  ],
+});
+
+export const memberLogin = defineCall({
+  path: `${MEMBER_API}/auth/login`,
+  auth: 'public',
+  req: z.object({ storeId: zStoreId(), mobile: zMobile(), code: zCode() }),
+  res: zMemberIdentity,
+  summary: '会员端：手机号和验证码登录，成功后设置会员会话 Cookie',
+  example: { storeId: 1, mobile: '13800138000', code: '123456' },
+  errors: [
+    { status: 401, msg: MemberMsg.badCode },
+    { status: 401, msg: MemberMsg.codeDead },
+  ],
+});
+
+export const memberMe = defineCall({
+  path: `${MEMBER_API}/auth/me`,
+  auth: 'member',
+  req: zEmpty,
+  res: zMemberIdentity,
+  summary: '会员端：当前登录的会员',
+  example: {},
+});
+
+export const memberLogout = defineCall({
+  path: `${MEMBER_API}/auth/logout`,
+  auth: 'public',
+  req: zEmpty,
+  res: z.null(),
+  summary: '会员端：退出登录',
+  example: {},
+});
+
+/** What the member holds in a session, if anything. */
+export const zMine = z
+  .object({
+    kind: z.enum(['booked', 'signed', 'pending', 'waiting']),
+    /** Reservation, pending or wait id. */
+    id: z.number(),
+    /** Place in the queue (waiting only). */
+    position: z.number().nullable(),
+  })
+  .nullable();
+
+export const zMemberSession = z.object({
+  id: z.number(),
+  fromTime: z.string(),
+  toTime: z.string(),
+  courseName: z.string(),
+  color: z.string(),
+  teacherName: z.string(),
+  areaName: z.string().nullable(),
+  isOnline: z.boolean(),
+  realCount: z.number(),
+  reservableCount: z.number(),
+  waitCount: z.number(),
+  mine: zMine,
+  bookable: z.boolean(),
+  /** Why not bookable now (full, not open yet, closed, started, suspended), when false. */
+  reason: z.string().nullable(),
+  /** Whether a full class can be queued for now. */
+  waitlistOpen: z.boolean(),
+});
+export type MemberSession = z.infer<typeof zMemberSession>;
+
+export const memberTimetable = defineCall({
+  path: `${MEMBER_API}/query/timetable`,
+  auth: 'member',
+  req: z.object({ fromDate: zDate('请选择开始日期'), toDate: zDate('请选择结束日期') }),
+  res: z.array(z.object({ date: z.string(), sessions: z.array(zMemberSession) })),
+  summary: '会员端：课表（按日期，含我的预约状态）',
+  example: { fromDate: '2026-11-23', toDate: '2026-11-29' },
+  errors: fails.badRequest('结束日期不能早于开始日期', '日期范围不能超过14天'),
+});
+
+/** Public timetable of the landing page: the same sessions without the member's state. */
+export const memberPublicTimetable = defineCall({
+  path: `${MEMBER_API}/query/public/timetable`,
+  auth: 'public',
+  publicStore: true,
+  req: z.object({ storeId: zStoreId(), fromDate: zDate('请选择开始日期'), toDate: zDate('请选择结束日期') }),
+  res: z.array(z.object({ date: z.string(), sessions: z.array(zMemberSession) })),
+  summary: '会员端：门店课表（无需登录，不含个人状态）',
+  example: { storeId: 1, fromDate: '2026-11-23', toDate: '2026-11-29' },
+  errors: [...fails.notFound('门店'), ...fails.badRequest('结束日期不能早于开始日期', '日期范围不能超过14天')],
+});
+
+export const zMyCard = z.object({
+  id: z.number(),
+  cardName: z.string(),
+  bigType: z.number(),
+  /** Count cards: classes left; money cards: fen left. */
+  balance: z.number(),
+  totalCount: z.number(),
+  expireTime: z.string().nullable(),
+  frozen: z.boolean(),
+  expired: z.boolean(),
+});
+
+export const memberCardsForSession = defineCall({
+  path: `${MEMBER_API}/query/cards/for/session`,
+  auth: 'member',
+  req: z.object({ tid: zId() }),
+  res: z.array(
+    zMyCard.extend({
+      usable: z.boolean(),
+      reason: z.string().nullable(),
+      /** What one student costs with this card (count or fen). */
+      perCount: z.number(),
+    }),
+  ),
+  summary: '会员端：我的会员卡能否用于这节课（不能用时说明原因）',
+  example: { tid: 1 },
+  errors: fails.notFound('课程'),
+});
+
+export const memberBook = defineCall({
+  path: `${MEMBER_API}/add/reservation`,
+  auth: 'member',
+  req: z.object({
+    tid: zId(),
+    mcId: zId('请选择会员卡'),
+    studentCount: zStudentCount().default(1),
+    remark: zText(200).nullable().optional(),
+  }),
+  res: z.object({ kind: z.enum(['booked', 'pending']), id: z.number() }),
+  summary: '会员端：预约（预约即扣费时扣除；签到后扣费时占位，签到时扣）',
+  example: { tid: 1, mcId: 1, studentCount: 1 },
+  errors: [...fails.notFound('课程', '会员卡'), ...fails.conflict('课程人数已满，无法预约')],
+});
+
+export const memberCancelBooking = defineCall({
+  path: `${MEMBER_API}/cancel/reservation`,
+  auth: 'member',
+  req: z.object({ id: zId() }),
+  res: z.null(),
+  summary: '会员端：取消我的预约（按门店的取消规则）',
+  example: { id: 1 },
+  errors: [...fails.notFound('预约'), ...fails.conflict('该预约已取消')],
+});
+
+export const memberCancelPending = defineCall({
+  path: `${MEMBER_API}/cancel/pending`,
+  auth: 'member',
+  req: z.object({ pendingId: zId() }),
+  res: z.null(),
+  summary: '会员端：取消我的待签到预约',
+  example: { pendingId: 1 },
+  errors: fails.notFound('预约'),
+});
+
+export const memberJoinWaitlist = defineCall({
+  path: `${MEMBER_API}/add/waitlist`,
+  auth: 'member',
+  req: z.object({ tid: zId(), mcId: zId('请选择会员卡'), studentCount: zStudentCount().default(1) }),
+  res: z.object({ id: z.number(), position: z.number() }),
+  summary: '会员端：课程已满时排队候补',
+  example: { tid: 1, mcId: 1, studentCount: 1 },
+  errors: fails.notFound('课程', '会员卡'),
+});
+
+export const memberLeaveWaitlist = defineCall({
+  path: `${MEMBER_API}/cancel/waitlist`,
+  auth: 'member',
+  req: z.object({ id: zId() }),
+  res: z.null(),
+  summary: '会员端：退出候补',
+  example: { id: 1 },
+  errors: fails.notFound('候补'),
+});
+
+export const zMyBooking = z.object({
+  kind: z.enum(['booked', 'signed', 'pending', 'waiting', 'cancelled', 'noShow', 'ended']),
+  /** Reservation, pending or wait id (by kind). */
+  id: z.number(),
+  session: z.object({
+    id: z.number(),
+    fromTime: z.string(),
+    toTime: z.string(),
+    courseName: z.string(),
+    teacherName: z.string(),
+    areaName: z.string().nullable(),
+    isOnline: z.boolean(),
+  }),
+  card: z.object({ id: z.number(), cardName: z.string(), bigType: z.number() }).nullable(),
+  studentCount: z.number(),
+  /** What it took from the card (count or fen). */
+  amount: z.number(),
+  /** In words: 已预约, 已签到, 待签到, 候补第2位, 已取消, 爽约, 候补未成功. */
+  state: z.string(),
+  attended: z.boolean(),
+  /** The online room's join link, for a booked online class. */
+  joinUrl: z.string().nullable(),
+});
+export type MyBooking = z.infer<typeof zMyBooking>;
+
+export const memberMyBookings = defineCall({
+  path: `${MEMBER_API}/query/my/reservations`,
+  auth: 'member',
+  req: z.object({ state: z.enum(['upcoming', 'past'], { error: '请选择查询类型' }), page: zPage() }),
+  res: zPaged(zMyBooking),
+  summary: '会员端：我的预约（待上课或已结束，每页10条）',
+  example: { state: 'upcoming', page: 1 },
+});
+
+export const memberMyCards = defineCall({
+  path: `${MEMBER_API}/query/my/cards`,
+  auth: 'member',
+  req: zEmpty,
+  res: z.array(
+    zMyCard.extend({
+      /** The latest deductions, refunds and top-ups of the card. */
+      recent: z.array(z.object({ time: z.string(), kind: z.string(), amount: z.number(), note: z.string() })),
+    }),
+  ),
+  summary: '会员端：我的会员卡（余额、有效期、冻结、最近的扣费和退回）',
+  example: {},
+});
+
+export const memberSignIn = defineCall({
+  path: `${MEMBER_API}/sign/in`,
+  auth: 'member',
+  req: z.object({ tid: zId().optional(), token: z.string({ error: '签到码无效' }).trim().min(1).max(100) }),
+  res: z.object({ tid: z.number(), courseName: z.string(), fromTime: z.string(), message: z.string() }),
+  summary: '会员端：扫描前台的签到二维码自助签到（开课前30分钟至下课）',
+  example: { token: 'abc123' },
+  errors: [
+    { status: 400, msg: MemberMsg.badToken },
+    { status: 409, msg: MemberMsg.noClassToCheckIn },
+  ],
+});
+
+// ---- the desk's calls for the members' channel
+
+export const createMemberLoginCode = defineCall({
+  path: `${STORE_API}/create/member/login/code`,
+  auth: 'store',
+  req: z.object({ memberId: zId('请选择会员') }),
+  res: z.object({ code: z.string(), expireTime: z.string() }),
+  idFields: ['memberId'],
+  summary: '前台给会员一个登录验证码（没有短信服务时使用）',
+  example: { memberId: 1 },
+  errors: fails.notFound('会员'),
+});
+
+export const endMemberSessions = defineCall({
+  path: `${STORE_API}/delete/member/sessions`,
+  auth: 'store',
+  req: z.object({ memberId: zId('请选择会员') }),
+  res: z.object({ ended: z.number() }),
+  idFields: ['memberId'],
+  summary: '退出该会员在手机上的登录',
+  example: { memberId: 1 },
+  errors: fails.notFound('会员'),
+});
+
+export const queryCheckinCode = defineCall({
+  path: `${STORE_API}/query/checkin/code`,
+  auth: 'store',
+  req: z.object({ reset: z.boolean().optional() }),
+  res: z.object({ token: z.string(), url: z.string(), expireTime: z.string() }),
+  summary: '门店今天的自助签到码（每天更换；reset 为 true 时立即更换）',
+  example: {},
+});
+
+export const memberChannelCalls = [
+  memberStore,
+  memberSendCode,
+  memberLogin,
+  memberMe,
+  memberLogout,
+  memberTimetable,
+  memberPublicTimetable,
+  memberCardsForSession,
+  memberBook,
+  memberCancelBooking,
+  memberCancelPending,
+  memberJoinWaitlist,
+  memberLeaveWaitlist,
+  memberMyBookings,
+  memberMyCards,
+  memberSignIn,
+  createMemberLoginCode,
+  endMemberSessions,
+  queryCheckinCode,
+] as const;
