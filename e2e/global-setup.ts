@@ -2,10 +2,12 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** Builds the web app once before the browser suites, unless a build newer than the sources exists. */
+/**
+ * Builds the web apps (the staff back office and the members' page) once before the browser suites,
+ * each unless a build newer than its sources exists.
+ */
 export default function setup(): void {
   const root = path.resolve(import.meta.dirname, '..');
-  const dist = path.join(root, 'apps/web/dist/index.html');
   const newest = (dir: string): number => {
     let t = 0;
     for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -14,8 +16,11 @@ export default function setup(): void {
     }
     return t;
   };
-  const srcTime = Math.max(newest(path.join(root, 'apps/web/src')), newest(path.join(root, 'packages/contract/src')));
-  if (fs.existsSync(dist) && fs.statSync(dist).mtimeMs >= srcTime) return;
-  const r = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root, stdio: 'inherit' });
-  if (r.status !== 0) throw new Error('web build failed');
+  for (const app of ['apps/web', 'apps/member']) {
+    const dist = path.join(root, app, 'dist/index.html');
+    const srcTime = Math.max(newest(path.join(root, app, 'src')), newest(path.join(root, 'packages/contract/src')));
+    if (fs.existsSync(dist) && fs.statSync(dist).mtimeMs >= srcTime) continue;
+    const r = spawnSync('npm', ['run', 'build', '-w', app], { cwd: root, stdio: 'inherit' });
+    if (r.status !== 0) throw new Error(`${app} build failed`);
+  }
 }

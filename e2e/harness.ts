@@ -35,6 +35,9 @@ export async function startServer(overrides: Partial<Config> = {}): Promise<Serv
   const web = path.join(dir, 'web');
   fs.cpSync(path.join(ROOT, 'apps/web/dist'), web, { recursive: true });
   config.webDist = web;
+  const member = path.join(dir, 'member');
+  fs.cpSync(path.join(ROOT, 'apps/member/dist'), member, { recursive: true });
+  config.memberDist = member;
   Object.assign(config, overrides);
   const app = await buildApp({ config, database, logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -62,7 +62,10 @@ for (const [name, v] of Object.entries(contract).sort(([a], [b]) => a.localeComp
   if (l === undefined) skipped.push(name);
   else lines.push(`export const ${name} = ${l};`);
 }
-fs.writeFileSync(out, lines.join('\n') + '\n');
+// Written only when it changed: both web builds make it, and an unchanged file keeps its time (the
+// browser suites rebuild an app only when its sources are newer than its build).
+const text = lines.join('\n') + '\n';
+if (!fs.existsSync(out) || fs.readFileSync(out, 'utf8') !== text) fs.writeFileSync(out, text);
 console.log(
   `web contract: ${lines.length - 1} exports written, ${skipped.length} left to the server (schemas, helpers)`,
 );

@@ -219,8 +219,22 @@ export async function buildApp(opts: BuildOptions): Promise<AppInstance> {
   if (hasWeb) {
     await app.register(fastifyStatic, webAssetOptions(config.webDist, config.compress));
   }
+  // The members' phone page at /m/ (its own build): its files, and its index.html for /m/ itself.
+  const memberIndex = path.join(config.memberDist, 'index.html');
+  const hasMember = fs.existsSync(memberIndex);
+  if (hasMember) {
+    await app.register(fastifyStatic, {
+      ...webAssetOptions(config.memberDist, config.compress),
+      prefix: '/m/',
+      decorateReply: !hasWeb,
+    });
+  }
   app.setNotFoundHandler((req: FastifyRequest, reply: FastifyReply) => {
     const url = req.url.split('?')[0];
+    if (hasMember && req.method === 'GET' && (url === '/m' || (url.startsWith('/m/') && !path.extname(url)))) {
+      if (url === '/m') return reply.redirect(`/m/${req.url.slice(2)}`);
+      return reply.type('text/html').header('cache-control', 'no-cache').send(fs.readFileSync(memberIndex));
+    }
     if (API_PREFIXES.some((p) => url.startsWith(p)) || req.method !== 'GET' || !hasWeb) {
       return envelopeError(reply, 404, Msg.notFoundRoute);
     }

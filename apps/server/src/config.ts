@@ -26,6 +26,8 @@ const zEnv = z.object({
   OUTBOUND_ALLOW_HOSTS: z.string().default(''),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
+  /** The members' phone page's build (served at /m/). */
+  MEMBER_DIST: z.string().optional(),
   /** `1`: the API reference (/api/docs, /api/openapi.json) is open to anyone, not only logged-in staff. */
   API_DOCS_PUBLIC: z.enum(['0', '1']).default('0'),
   /** Pool size per app instance on PostgreSQL. */
@@ -55,6 +57,7 @@ export interface Config {
   outboundAllowHosts: AllowedHost[];
   logLevel: string;
   webDist: string;
+  memberDist: string;
   pgPoolMax: number;
   headersTimeoutMs: number;
   requestTimeoutMs: number;
@@ -85,6 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     outboundAllowHosts: parseAllowHosts(e.OUTBOUND_ALLOW_HOSTS),
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
+    memberDist: path.resolve(e.MEMBER_DIST ?? new URL('../../member/dist', import.meta.url).pathname),
     pgPoolMax: e.PG_POOL_MAX,
     // Node requires headersTimeout <= requestTimeout.
     headersTimeoutMs: Math.min(e.HEADERS_TIMEOUT_MS, e.REQUEST_TIMEOUT_MS),

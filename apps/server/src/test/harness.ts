@@ -171,7 +171,11 @@ export function describeEachDbWith<E extends BaseEnv>(
       beforeAll(async () => {
         const database = await freshDatabase(dialect);
         drop = database.drop;
-        const config = { ...loadConfig({ LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv), webDist: '/nonexistent' };
+        const config = {
+          ...loadConfig({ LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv),
+          webDist: '/nonexistent',
+          memberDist: '/nonexistent',
+        };
         const app = await buildApp({ config, database, validateResponses: true, logger: false });
         await app.ready();
         env = await setup({ dialect, app, database });

@@ -286,7 +286,7 @@ export const memberMyCards = defineCall({
   req: zEmpty,
   res: z.array(
     zMyCard.extend({
-      /** The latest deductions, refunds and top-ups of the card. */
+      /** The latest deductions, refunds and top-ups of the card; amount is the balance's change (− used, + given back). */
       recent: z.array(z.object({ time: z.string(), kind: z.string(), amount: z.number(), note: z.string() })),
     }),
   ),

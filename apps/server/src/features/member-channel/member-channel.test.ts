@@ -214,7 +214,7 @@ describeEachDb('members channel: sign-in by one-time code, booking, cancelling, 
     expect(mine.list[0]).toMatchObject({ kind: 'booked', id: booked.id, amount: 2, state: '已预约', studentCount: 2 });
     const myCards = await m.ok(memberMyCards.path);
     expect(myCards[0]).toMatchObject({ id: a.card.id, balance: 8 });
-    expect(myCards[0].recent[0]).toMatchObject({ kind: '预约扣除', amount: 2 });
+    expect(myCards[0].recent[0]).toMatchObject({ kind: '预约扣除', amount: -2 });
     // twice is refused by the engine's duplicate rule
     expect(await m.call(memberBook.path, { tid: session.id, mcId: a.card.id })).toMatchObject({
       status: 409,

@@ -456,6 +456,9 @@ function joinUrlOf(info: string | null): string | null {
   }
 }
 
+/** Ledger kinds that move usedCount (a positive amount takes from the balance); the others move the total. */
+const USAGE_KINDS = new Set(['deduct', 'refund', 'no_show', 'waive']);
+
 const LEDGER_WORDS: Record<string, string> = {
   deduct: '预约扣除',
   refund: '取消退回',
@@ -496,7 +499,8 @@ export async function myCards(s: MemberScope) {
       .map((l) => ({
         time: l.createdAt,
         kind: LEDGER_WORDS[l.kind] ?? l.kind,
-        amount: Number(l.amount),
+        // As a change of the balance: what was used (deduct, no-show) is negative, given back positive.
+        amount: USAGE_KINDS.has(l.kind) ? -Number(l.amount) : Number(l.amount),
         note: l.courseName ?? '',
       })),
   }));

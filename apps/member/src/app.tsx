@@ -1,0 +1,138 @@
+import { memberMe, memberSignIn, memberStore, type MemberIdentity } from '@studio/contract';
+import { Button, Dialog, DotLoading, TabBar, Toast } from 'antd-mobile';
+import { BankcardOutline, CalendarOutline, ContentOutline } from 'antd-mobile-icons';
+import { useCallback, useEffect, useState } from 'react';
+import { call, setSignedOutHandler, type StoreInfo } from './api.ts';
+import { MyBookings } from './bookings.tsx';
+import { MyCards } from './cards.tsx';
+import { Login } from './login.tsx';
+import { Timetable } from './timetable.tsx';
+
+type Tab = 'timetable' | 'bookings' | 'cards';
+
+const params = new URLSearchParams(window.location.search);
+/** The store of the page: ?store=ID (the QR code's link), else the last one used on this phone. */
+function storeIdOfPage(): number | null {
+  const fromUrl = Number(params.get('store'));
+  if (Number.isInteger(fromUrl) && fromUrl > 0) {
+    localStorage.setItem('storeId', String(fromUrl));
+    return fromUrl;
+  }
+  const kept = Number(localStorage.getItem('storeId'));
+  return Number.isInteger(kept) && kept > 0 ? kept : null;
+}
+
+/** The check-in token of the desk's QR code, when the page was opened by scanning it. */
+const checkinToken = params.get('checkin');
+
+function StoreHead({ store, sub }: { store: StoreInfo; sub: string }) {
+  return (
+    <div className="store-head">
+      {store.logo && <img src={store.logo} alt="" />}
+      <div>
+        <div className="name" data-testid="store-name">
+          {store.storeName}
+        </div>
+        <div className="sub">{sub}</div>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * The members' phone page: the store's landing (its week without login), sign-in by mobile and
+ * one-time code, then the timetable, 我的预约 and 我的会员卡; opened from the desk's check-in QR it
+ * checks the member in.
+ */
+export function App() {
+  const storeId = storeIdOfPage();
+  const [store, setStore] = useState<StoreInfo | null>(null);
+  const [failed, setFailed] = useState<string | null>(storeId ? null : '请扫描门店的二维码打开约课页面');
+  const [me, setMe] = useState<MemberIdentity | null | undefined>(undefined);
+  const [tab, setTab] = useState<Tab>('timetable');
+  const [loggingIn, setLoggingIn] = useState(false);
+  const [version, setVersion] = useState(0);
+  const changed = useCallback(() => setVersion((v) => v + 1), []);
+
+  useEffect(() => {
+    setSignedOutHandler(() => setMe(null));
+    if (!storeId) return;
+    call(memberStore, { storeId })
+      .then(setStore)
+      .catch((e: Error) => setFailed(e.message));
+    call(memberMe, {})
+      .then((who) => setMe(who.store.id === storeId ? who : null))
+      .catch(() => setMe(null));
+  }, [storeId]);
+
+  // Opened by the desk's check-in QR: once signed in, check in.
+  useEffect(() => {
+    if (!me || !checkinToken) return;
+    window.history.replaceState(null, '', `${window.location.pathname}?store=${storeId}`);
+    call(memberSignIn, { token: checkinToken })
+      .then((r) => {
+        changed();
+        return Dialog.alert({
+          title: r.message,
+          content: `${r.courseName}，${r.fromTime.slice(11, 16)} 开课`,
+          confirmText: '好的',
+        });
+      })
+      .catch((e: Error) => Dialog.alert({ title: '没有签到', content: e.message, confirmText: '知道了' }));
+  }, [me, storeId, changed]);
+
+  if (failed) return <div className="empty">{failed}</div>;
+  if (!store || me === undefined) {
+    return (
+      <div className="empty">
+        <DotLoading color="primary" />
+      </div>
+    );
+  }
+  if (!me && loggingIn) {
+    return (
+      <div className="page">
+        <StoreHead store={store} sub="会员登录" />
+        <Login
+          store={store}
+          onBack={() => setLoggingIn(false)}
+          onDone={(who) => {
+            setMe(who);
+            setLoggingIn(false);
+            Toast.show({ content: `欢迎，${who.member.name}` });
+          }}
+        />
+      </div>
+    );
+  }
+  if (!me) {
+    return (
+      <div className="page">
+        <StoreHead store={store} sub={checkinToken ? '登录后即可签到' : '本周课程'} />
+        <Timetable store={store} me={null} onLogin={() => setLoggingIn(true)} version={version} onChanged={changed} />
+        <div className="tabbar" style={{ padding: 12 }}>
+          <Button block color="primary" size="large" onClick={() => setLoggingIn(true)}>
+            {checkinToken ? '登录后签到' : '登录预约'}
+          </Button>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <div className="page">
+      <StoreHead store={store} sub={`${me.member.name}，你好`} />
+      {tab === 'timetable' && (
+        <Timetable store={store} me={me} onLogin={() => {}} version={version} onChanged={changed} />
+      )}
+      {tab === 'bookings' && <MyBookings version={version} onChanged={changed} />}
+      {tab === 'cards' && <MyCards onSignedOut={() => setMe(null)} />}
+      <div className="tabbar">
+        <TabBar activeKey={tab} onChange={(k) => setTab(k as Tab)}>
+          <TabBar.Item key="timetable" title="课表" icon={<CalendarOutline />} />
+          <TabBar.Item key="bookings" title="我的预约" icon={<ContentOutline />} />
+          <TabBar.Item key="cards" title="会员卡" icon={<BankcardOutline />} />
+        </TabBar>
+      </div>
+    </div>
+  );
+}

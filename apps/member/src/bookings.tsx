@@ -1,0 +1,130 @@
+import {
+  amountText,
+  memberCancelBooking,
+  memberCancelPending,
+  memberLeaveWaitlist,
+  memberMyBookings,
+  type MyBooking,
+} from '@studio/contract';
+import { Button, Dialog, DotLoading, Tag, Toast } from 'antd-mobile';
+import { useEffect, useState } from 'react';
+import { call } from './api.ts';
+import { whenText } from './format.ts';
+
+const COLORS: Record<MyBooking['kind'], string> = {
+  booked: 'primary',
+  signed: 'success',
+  pending: 'warning',
+  waiting: 'default',
+  cancelled: 'default',
+  noShow: 'danger',
+  ended: 'default',
+};
+
+/** 我的预约: upcoming (bookings, held seats, waits) and past, with cancel and the online room's link. */
+export function MyBookings({ version, onChanged }: { version: number; onChanged: () => void }) {
+  const [state, setState] = useState<'upcoming' | 'past'>('upcoming');
+  const [page, setPage] = useState(1);
+  const [data, setData] = useState<{ list: MyBooking[]; total: number } | null>(null);
+
+  useEffect(() => {
+    setData(null);
+    call(memberMyBookings, { state, page })
+      .then(setData)
+      .catch((e: Error) => Toast.show({ content: e.message }));
+  }, [state, page, version]);
+
+  const cancel = async (b: MyBooking) => {
+    const ok = await Dialog.confirm({
+      title: b.kind === 'waiting' ? '退出候补' : '取消预约',
+      content: `确定${b.kind === 'waiting' ? '退出' : '取消'}「${b.session.courseName}」吗？`,
+      confirmText: '确定',
+      cancelText: '再想想',
+    });
+    if (!ok) return;
+    try {
+      if (b.kind === 'waiting') await call(memberLeaveWaitlist, { id: b.id });
+      else if (b.kind === 'pending') await call(memberCancelPending, { pendingId: b.id });
+      else await call(memberCancelBooking, { id: b.id });
+      Toast.show({ icon: 'success', content: '已取消' });
+      onChanged();
+    } catch (e) {
+      Toast.show({ content: (e as Error).message, duration: 3000 });
+    }
+  };
+
+  return (
+    <>
+      <div className="seg" role="tablist">
+        {(
+          [
+            ['upcoming', '待上课'],
+            ['past', '已结束'],
+          ] as const
+        ).map(([k, label]) => (
+          <button
+            key={k}
+            role="tab"
+            aria-selected={state === k}
+            className={state === k ? 'on' : ''}
+            onClick={() => {
+              setState(k);
+              setPage(1);
+            }}
+          >
+            {label}
+          </button>
+        ))}
+      </div>
+      <div className="cards">
+        {!data && (
+          <div className="empty">
+            <DotLoading color="primary" />
+          </div>
+        )}
+        {data?.list.length === 0 && <div className="empty">{state === 'upcoming' ? '还没有预约' : '没有记录'}</div>}
+        {data?.list.map((b) => (
+          <div key={`${b.kind}-${b.id}`} className="booking" data-testid="my-booking">
+            <div className="top">
+              <span>{b.session.courseName}</span>
+              <Tag color={COLORS[b.kind]}>{b.state}</Tag>
+            </div>
+            <div className="meta">
+              {whenText(b.session.fromTime, b.session.toTime)} · {b.session.teacherName}
+              {b.session.areaName ? ` · ${b.session.areaName}` : ''}
+            </div>
+            {b.card && (
+              <div className="meta">
+                {b.card.cardName}
+                {b.amount > 0 ? `，扣除 ${amountText(b.card.bigType, b.amount)}` : ''}
+                {b.studentCount > 1 ? `，${b.studentCount}人` : ''}
+              </div>
+            )}
+            <div className="ops">
+              {b.joinUrl && (
+                <Button className="touch" color="primary" onClick={() => void window.open(b.joinUrl!, '_blank')}>
+                  进入在线教室
+                </Button>
+              )}
+              {state === 'upcoming' && b.kind !== 'signed' && !b.attended && (
+                <Button className="touch" onClick={() => cancel(b)}>
+                  {b.kind === 'waiting' ? '退出候补' : '取消预约'}
+                </Button>
+              )}
+            </div>
+          </div>
+        ))}
+        {data && data.total > page * 10 && (
+          <Button block onClick={() => setPage(page + 1)}>
+            下一页
+          </Button>
+        )}
+        {page > 1 && (
+          <Button block fill="none" onClick={() => setPage(page - 1)}>
+            上一页
+          </Button>
+        )}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,45 @@
+import { amountText, type MemberSession } from '@studio/contract';
+
+const WEEK = ['周日', '周一', '周二', '周三', '周四', '周五', '周六'];
+
+/** `YYYY-MM-DD` of a local Date. */
+export function ymd(d: Date): string {
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
+export function addDays(date: string, n: number): string {
+  const [y, m, d] = date.split('-').map(Number);
+  return ymd(new Date(y, m - 1, d + n));
+}
+
+/** Monday of the week holding `date`. */
+export function mondayOf(date: string): string {
+  const [y, m, d] = date.split('-').map(Number);
+  const wd = new Date(y, m - 1, d).getDay();
+  return addDays(date, wd === 0 ? -6 : 1 - wd);
+}
+
+export function weekdayOf(date: string): string {
+  const [y, m, d] = date.split('-').map(Number);
+  return WEEK[new Date(y, m - 1, d).getDay()];
+}
+
+/** 11/23 */
+export const monthDay = (date: string) => `${Number(date.slice(5, 7))}/${Number(date.slice(8, 10))}`;
+/** 10:00 of `YYYY-MM-DD HH:mm:ss`. */
+export const hm = (dt: string) => dt.slice(11, 16);
+/** 11月23日 周一 10:00 */
+export const whenText = (from: string, to?: string) =>
+  `${Number(from.slice(5, 7))}月${Number(from.slice(8, 10))}日 ${weekdayOf(from.slice(0, 10))} ${hm(from)}${to ? `-${hm(to)}` : ''}`;
+
+/** A card's balance or a charge: 8 次 / 120.00 元. */
+export const amount = (bigType: number, n: number) => amountText(bigType, n);
+
+/** What the member holds in a class, in words. */
+export function mineText(s: MemberSession): { text: string; color: string } | null {
+  if (!s.mine) return null;
+  if (s.mine.kind === 'booked') return { text: '已预约', color: 'primary' };
+  if (s.mine.kind === 'signed') return { text: '已签到', color: 'success' };
+  if (s.mine.kind === 'pending') return { text: '待签到', color: 'warning' };
+  return { text: `候补第${s.mine.position}位`, color: 'default' };
+}

@@ -1,0 +1,24 @@
+import { unstableSetRender } from 'antd-mobile';
+import { StrictMode } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { App } from './app.tsx';
+import './member.css';
+
+// antd-mobile 5 renders its toasts and dialogs through react-dom's legacy render, which React 19
+// removed: its React 19 guide has the app hand it createRoot (see the README).
+unstableSetRender((node, container) => {
+  const holder = container as (Element | DocumentFragment) & { _reactRoot?: Root };
+  holder._reactRoot ||= createRoot(container);
+  const root = holder._reactRoot;
+  root.render(node);
+  return async () => {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    root.unmount();
+  };
+});
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

@@ -1,0 +1,117 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { expect, it } from 'vitest';
+import { describeBrowser, shot, type BrowserEnv } from './harness.ts';
+import { addSession, makeFixture } from './seed.ts';
+
+/** Store-local (Asia/Shanghai) `YYYY-MM-DD HH:mm` of now plus `minutes`. */
+function shanghai(minutes: number): { date: string; time: string } {
+  const t = new Date(Date.now() + minutes * 60_000).toLocaleString('sv-SE', { timeZone: 'Asia/Shanghai' });
+  return { date: t.slice(0, 10), time: t.slice(11, 16) };
+}
+
+/** A phone held in one hand: 390x844, touch, the members' page of the store. */
+async function phone(env: BrowserEnv): Promise<[BrowserContext, Page]> {
+  const context = await env.browser.newContext({
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+    locale: 'zh-CN',
+    timezoneId: 'Asia/Shanghai',
+  });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  return [context, page];
+}
+
+describeBrowser('members page on a phone', (env) => {
+  it('from the landing page through sign-in with a desk code: book, see it, cancel, book again and check in', async () => {
+    const { api, server } = env();
+    const storeId = (await api.ok<{ posts: { storeId: number }[] }>('/api/auth/me')).posts[0].storeId;
+    const f = await makeFixture(api, '机');
+    const at = shanghai(20);
+    const tid = await addSession(api, f, at.date, at.time);
+    const [context, page] = await phone(env());
+    try {
+      await page.goto(`${server.url}/m/?store=${storeId}`);
+      await page.getByTestId('store-name').waitFor();
+      await page.getByTestId(`day-${at.date}`).tap();
+      const card = page.getByTestId(`session-${tid}`);
+      await card.waitFor();
+      expect(await card.innerText()).toContain(f.courseName);
+      expect(await card.innerText()).toContain('余12位');
+      // touch targets of one hand: at least 44 px high
+      for (const target of [card, page.getByTestId(`day-${at.date}`), page.getByRole('button', { name: '登录预约' })]) {
+        expect((await target.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+      }
+      await shot(page, 'member-landing');
+
+      // sign-in: the form's own checks, then no SMS provider, then the desk's code
+      await page.getByRole('button', { name: '登录预约' }).tap();
+      await page.getByRole('button', { name: '登录', exact: true }).tap();
+      await page.getByText('请输入正确的11位手机号').waitFor();
+      await page.getByTestId('mobile').locator('input').fill(f.memberMobile);
+      await page.getByRole('button', { name: '获取验证码' }).tap();
+      await page.getByText('本店暂未开通短信验证码，请到前台领取登录验证码').waitFor();
+      const { code } = await api.ok<{ code: string }>('create/member/login/code', { memberId: f.memberId });
+      await page.getByTestId('code').locator('input').fill(code);
+      await shot(page, 'member-login');
+      await page.getByRole('button', { name: '登录', exact: true }).tap();
+      await page.getByText(`${f.memberName}，你好`).waitFor();
+
+      // book the class with the card
+      await page.getByTestId(`day-${at.date}`).tap();
+      await card.tap();
+      const sheet = page.getByTestId('session-sheet');
+      await sheet.getByTestId(`card-${f.mcId}`).waitFor();
+      expect(await sheet.innerText()).toContain('预约时扣除 1 次');
+      await shot(page, 'member-session-sheet');
+      await sheet.getByRole('button', { name: '预约', exact: true }).tap();
+      await page.getByText('预约成功').waitFor();
+      await card.getByText('已预约').waitFor();
+
+      // 我的预约: the booking, then cancel it
+      await page.getByText('我的预约').tap();
+      const booking = page.getByTestId('my-booking').filter({ hasText: f.courseName });
+      await booking.getByText('已预约').waitFor();
+      expect(await booking.innerText()).toContain('扣除 1 次');
+      await shot(page, 'member-my-bookings');
+      await booking.getByRole('button', { name: '取消预约' }).tap();
+      await page.locator('.adm-dialog').getByRole('button', { name: '确定' }).tap();
+      await page.getByText('已取消').first().waitFor();
+      await page.getByText('还没有预约').waitFor();
+
+      // book again, and check in by the desk's code (the QR's link)
+      await page.getByText('课表').tap();
+      await page.getByTestId(`day-${at.date}`).tap();
+      await card.tap();
+      await sheet.getByRole('button', { name: '预约', exact: true }).tap();
+      await card.getByText('已预约').waitFor();
+      const { url } = await api.ok<{ url: string }>('query/checkin/code');
+      expect(url).toContain(`/m/?store=${storeId}&checkin=`);
+      await page.goto(url);
+      await page.locator('.adm-dialog').getByText('签到成功').waitFor();
+      expect(await page.locator('.adm-dialog').innerText()).toContain(f.courseName);
+      await shot(page, 'member-checked-in');
+      await page.locator('.adm-dialog').getByRole('button', { name: '好的' }).tap();
+      await page.getByText('我的预约').tap();
+      await booking.getByText('已到店').waitFor();
+
+      // 我的会员卡: 10 - 1 (the first booking was refunded)
+      await page.getByText('会员卡', { exact: true }).tap();
+      const myCard = page.getByTestId('my-card').first();
+      await myCard.getByText('余 9 次').waitFor();
+      expect(await myCard.innerText()).toContain('取消退回');
+      await shot(page, 'member-cards');
+
+      // the desk sees the member's own booking as the member's (history type 1)
+      const history = await api.ok<{ list: { operateType: number }[] }>('query/timetable/history', {
+        tid,
+        page: 1,
+      });
+      expect(history.list.map((h) => h.operateType)).toContain(1);
+    } finally {
+      await context.close();
+    }
+  });
+});
