@@ -53,7 +53,14 @@ describeBrowser('members page on a phone', (env) => {
       await page.getByTestId('mobile').locator('input').fill(f.memberMobile);
       await page.getByRole('button', { name: '获取验证码' }).tap();
       await page.getByText('本店暂未开通短信验证码，请到前台领取登录验证码').waitFor();
-      const { code } = await api.ok<{ code: string }>('create/member/login/code', { memberId: f.memberId });
+      // the desk gives the member a code from the member's page
+      const desk = env().page;
+      await desk.goto(`${server.url}/member/detail?member_id=${f.memberId}`);
+      await desk.getByTestId('give-login-code').click();
+      const code = (await desk.getByTestId('member-login-code').innerText()).trim().slice(0, 6);
+      expect(code).toMatch(/^\d{6}$/);
+      await shot(desk, 'member-desk-login-code');
+      await desk.getByRole('button', { name: '知道了' }).click();
       await page.getByTestId('code').locator('input').fill(code);
       await shot(page, 'member-login');
       await page.getByRole('button', { name: '登录', exact: true }).tap();
@@ -87,7 +94,13 @@ describeBrowser('members page on a phone', (env) => {
       await card.tap();
       await sheet.getByRole('button', { name: '预约', exact: true }).tap();
       await card.getByText('已预约').waitFor();
-      const { url } = await api.ok<{ url: string }>('query/checkin/code');
+      // the check-in QR of 今日, as the desk shows it
+      await desk.goto(`${server.url}/today`);
+      await desk.getByTestId('checkin-qr-button').click();
+      const qr = desk.getByTestId('checkin-qr');
+      await qr.waitFor();
+      const url = (await qr.getAttribute('data-text'))!;
+      await shot(desk, 'member-desk-checkin-qr');
       expect(url).toContain(`/m/?store=${storeId}&checkin=`);
       await page.goto(url);
       await page.locator('.adm-dialog').getByText('签到成功').waitFor();
@@ -103,6 +116,12 @@ describeBrowser('members page on a phone', (env) => {
       await myCard.getByText('余 9 次').waitFor();
       expect(await myCard.innerText()).toContain('取消退回');
       await shot(page, 'member-cards');
+
+      // the members' page QR in store settings
+      await desk.goto(`${server.url}/settings/store`);
+      await desk.getByTestId('member-page-qr').waitFor();
+      expect(await desk.getByTestId('member-page-url').innerText()).toContain(`/m/?store=${storeId}`);
+      await shot(desk, 'member-desk-page-qr');
 
       // the desk sees the member's own booking as the member's (history type 1)
       const history = await api.ok<{ list: { operateType: number }[] }>('query/timetable/history', {

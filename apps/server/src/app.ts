@@ -34,7 +34,8 @@ export interface BuildOptions {
 }
 
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
-const API_PREFIXES = ['/store/', '/api/', '/member/'];
+// /member/api and /member/files belong to the members' channel; /member/list and /member/detail are screens.
+const API_PREFIXES = ['/store/', '/api/', '/member/api/', '/member/files/'];
 
 /**
  * Errors Node raises before a request reaches Fastify (a slow client cut by requestTimeout or

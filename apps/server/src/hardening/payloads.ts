@@ -342,6 +342,8 @@ export const basePayloads: Record<string, BasePayload> = {
   [`${STORE}/create/member/login/code`]: { body: (w) => ({ memberId: w.member2 }), ids: { memberId: 'member2' } },
   [`${STORE}/delete/member/sessions`]: { body: (w) => ({ memberId: w.member }), ids: { memberId: 'member' } },
   [`${STORE}/query/checkin/code`]: { body: () => ({}) },
+  [`${STORE}/query/member/page`]: { body: () => ({}) },
+  [`${STORE}/update/member/page`]: { body: () => ({ publicBaseUrl: 'https://yoga.example.com' }) },
 
   // today, reports, alerts
   [`${STORE}/query/today`]: { body: () => ({ date: '2031-03-04' }) },

@@ -99,5 +99,8 @@ export const keys = {
     one: (storeId: number) => ['store-setting', storeId],
   },
   messagingSetting: ['messaging-setting'],
+  /** The members' page address (its QR code) and today's check-in code. */
+  memberPage: ['store-setting', 'member-page'],
+  checkinCode: ['store-setting', 'checkin-code'],
   storeFunctions: ['store-functions'],
 } as const;

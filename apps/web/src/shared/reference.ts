@@ -5,6 +5,8 @@ import {
   materialList,
   memberInfo,
   storeSetting,
+  queryCheckinCode,
+  queryMemberPage,
   teacherList,
   type AreaNode,
 } from '@studio/contract';
@@ -71,4 +73,14 @@ export function venueTreeData(nodes: AreaNode[] | undefined, exclude?: number): 
   return (nodes ?? [])
     .filter((n) => n.id !== exclude)
     .map((n) => ({ title: n.name, value: n.id, key: n.id, children: venueTreeData(n.children, exclude) }));
+}
+
+/** The members' page address of the store (its QR code: store settings, the weekly picture). */
+export function useMemberPage() {
+  return useQuery({ queryKey: keys.memberPage, queryFn: () => call(queryMemberPage, {}), staleTime: LONG });
+}
+
+/** Today's self check-in code of the store and its link (the QR at the desk). */
+export function useCheckinCode() {
+  return useQuery({ queryKey: keys.checkinCode, queryFn: () => call(queryCheckinCode, {}) });
 }

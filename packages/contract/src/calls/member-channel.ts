@@ -340,6 +340,38 @@ export const queryCheckinCode = defineCall({
   example: {},
 });
 
+/** The members' page of the store: its public base address (as members reach this server) and link. */
+export const zMemberPage = z.object({
+  /** Set in store settings, e.g. https://yoga.example.com; empty: the address the desk uses. */
+  publicBaseUrl: z.string(),
+  /** The store's members' page: the QR code on the weekly picture and in store settings. */
+  url: z.string(),
+});
+
+export const queryMemberPage = defineCall({
+  path: `${STORE_API}/query/member/page`,
+  auth: 'store',
+  req: zEmpty,
+  res: zMemberPage,
+  summary: '会员约课页面的地址（二维码用）',
+  example: {},
+});
+
+export const updateMemberPage = defineCall({
+  path: `${STORE_API}/update/member/page`,
+  auth: 'store',
+  req: z.object({
+    publicBaseUrl: z
+      .string({ error: '请输入会员访问的网址' })
+      .trim()
+      .max(200, '网址不能超过200个字符')
+      .regex(/^(https?:\/\/[^\s/?#]+\/?)?$/, '请输入以 http:// 或 https:// 开头的网址，例如 https://yoga.example.com'),
+  }),
+  res: zMemberPage,
+  summary: '设置会员访问本系统的网址（空则用前台当前的网址）',
+  example: { publicBaseUrl: 'https://yoga.example.com' },
+});
+
 export const memberChannelCalls = [
   memberStore,
   memberSendCode,
@@ -360,4 +392,6 @@ export const memberChannelCalls = [
   createMemberLoginCode,
   endMemberSessions,
   queryCheckinCode,
+  queryMemberPage,
+  updateMemberPage,
 ] as const;

@@ -19,6 +19,8 @@ import {
   memberStore,
   memberTimetable,
   queryCheckinCode,
+  queryMemberPage,
+  updateMemberPage,
 } from '@studio/contract';
 import type { CallCtx } from '../../lib/context.ts';
 import { conflict, notFound, unauthorized } from '../../lib/errors.ts';
@@ -27,6 +29,7 @@ import { storeScopeById } from '../../lib/store-scope.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { loadPolicy } from '../policy/public.ts';
 import { findMember, memberIdByMobile } from '../reference/public.ts';
+import { getSetting, putSetting } from '../store-admin/public.ts';
 import { getDeductionMode } from '../timetable/public.ts';
 import { checkinCode } from './checkin.ts';
 import {
@@ -57,9 +60,13 @@ async function storeOr404(ctx: CallCtx, storeId: number) {
   return store;
 }
 
+const BASE_KEY = 'memberPublicBaseUrl';
+
 /** The page's address for members: the store's public base address, else the one this request came to. */
-function publicBase(ctx: CallCtx): string {
-  return `${ctx.req.protocol}://${ctx.req.host}`;
+async function memberPage(ctx: CallCtx) {
+  const publicBaseUrl = (await getSetting(ctx.db, ctx.store.id, BASE_KEY)) ?? '';
+  const base = publicBaseUrl || `${ctx.req.protocol}://${ctx.req.host}`;
+  return { publicBaseUrl, base, url: `${base}/m/?store=${ctx.store.id}` };
 }
 
 export const memberChannelFeature = defineFeature((r) => {
@@ -135,7 +142,16 @@ export const memberChannelFeature = defineFeature((r) => {
   });
   r.handle(queryCheckinCode, async ({ reset }, ctx) => {
     const c = await checkinCode(ctx.db, ctx.store, reset === true);
-    const url = `${publicBase(ctx)}/m/?store=${ctx.store.id}&checkin=${encodeURIComponent(c.token)}`;
-    return { ...c, url };
+    const { url } = await memberPage(ctx);
+    return { ...c, url: `${url}&checkin=${encodeURIComponent(c.token)}` };
+  });
+  r.handle(queryMemberPage, async (_input, ctx) => {
+    const { publicBaseUrl, url } = await memberPage(ctx);
+    return { publicBaseUrl, url };
+  });
+  r.handle(updateMemberPage, async ({ publicBaseUrl }, ctx) => {
+    await putSetting(ctx.db, ctx.store.id, BASE_KEY, publicBaseUrl.replace(/\/+$/, ''));
+    const { url } = await memberPage(ctx);
+    return { publicBaseUrl: publicBaseUrl.replace(/\/+$/, ''), url };
   });
 });

@@ -24,7 +24,9 @@ import {
   OperateType,
   PolicyMsg,
   queryCheckinCode,
+  queryMemberPage,
   updateBookingPolicy,
+  updateMemberPage,
 } from '@studio/contract';
 import { afterEach, expect, it } from 'vitest';
 import { addMinutes, localDateTime } from '../../lib/time.ts';
@@ -366,6 +368,22 @@ describeEachDb('members channel: sign-in by one-time code, booking, cancelling, 
     expect((await ma.call(memberBook.path, { tid: tsession.id, mcId: a.card.id })).status).toBe(404);
     expect((await ma.call(memberCardsForSession.path, { tid: tsession.id })).status).toBe(404);
     expect(JSON.stringify(await ma.ok(memberMyBookings.path, { state: 'past', page: 1 }))).not.toContain(b.member.name);
+  });
+
+  it("the members' page address: the desk's own by default, the store's public address once set", async () => {
+    const first = await desk().ok(queryMemberPage.path);
+    expect(first).toEqual({ publicBaseUrl: '', url: `http://localhost:80/m/?store=${env().storeId}` });
+    const bad = await desk().call(updateMemberPage.path, { publicBaseUrl: 'yoga.example.com/path' });
+    expect(bad.status).toBe(400);
+    expect(bad.msg).toContain('http://');
+    const set = await desk().ok(updateMemberPage.path, { publicBaseUrl: 'https://yoga.example.com/' });
+    expect(set).toEqual({
+      publicBaseUrl: 'https://yoga.example.com',
+      url: `https://yoga.example.com/m/?store=${env().storeId}`,
+    });
+    const { url } = await desk().ok(queryCheckinCode.path);
+    expect(url.startsWith(`https://yoga.example.com/m/?store=${env().storeId}&checkin=`)).toBe(true);
+    await desk().ok(updateMemberPage.path, { publicBaseUrl: '' });
   });
 
   it('a member cookie opens no staff call, and a staff cookie no member call', async () => {

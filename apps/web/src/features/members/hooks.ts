@@ -1,5 +1,7 @@
 // The member screens' reads and writes (one member with cards: shared/reference.ts).
 import {
+  createMemberLoginCode,
+  endMemberSessions,
   insertMember,
   memberList,
   memberReservationList,
@@ -85,4 +87,14 @@ export function useLiftSuspension() {
     success: '已解除暂停',
     changes: 'session',
   });
+}
+
+/** The desk gives a member a one-time login code for the members' page (no SMS needed). */
+export function useMemberLoginCode() {
+  return useWrite((memberId: number) => call(createMemberLoginCode, { memberId }));
+}
+
+/** Ends every session of the member on their phones (退出该会员的登录). */
+export function useEndMemberSessions() {
+  return useWrite((memberId: number) => call(endMemberSessions, { memberId }));
 }

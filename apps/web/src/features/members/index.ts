@@ -1,2 +1,3 @@
 export { MemberWaits } from './member-waits.tsx';
 export { MemberNoShows } from './member-no-shows.tsx';
+export { MemberPhoneAccess } from './member-phone-access.tsx';

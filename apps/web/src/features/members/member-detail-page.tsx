@@ -8,6 +8,7 @@ import { IssueCardModal, MemberCardTable, MemberPayments } from '../cards/index.
 import { useMemberBookings } from './hooks.ts';
 import { MemberBookingTable } from './member-bookings.tsx';
 import { MemberNoShows } from './member-no-shows.tsx';
+import { MemberPhoneAccess } from './member-phone-access.tsx';
 import { MemberWaits } from './member-waits.tsx';
 import MemberFormModal, { GENDERS } from './member-form-modal.tsx';
 
@@ -51,6 +52,9 @@ export default function MemberDetailPage() {
           <Descriptions.Item label="出生日期">{m.birthday || '-'}</Descriptions.Item>
           <Descriptions.Item label="入会时间">{m.createdAt.slice(0, 10)}</Descriptions.Item>
         </Descriptions>
+        <div style={{ marginTop: 12 }}>
+          <MemberPhoneAccess memberId={m.id} name={m.name} />
+        </div>
       </Card>
       <Card
         title="会员卡"

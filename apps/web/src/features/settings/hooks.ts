@@ -7,6 +7,7 @@ import {
   saveStoreFuncs,
   saveWechatSetting,
   updateBookingSetting,
+  updateMemberPage,
   type ReqOf,
 } from '@studio/contract';
 import { useQuery } from '@tanstack/react-query';
@@ -55,5 +56,13 @@ export function useSaveStoreFunctions() {
   return useWrite((funcs: StoreFunction[]) => call(saveStoreFuncs, { funcs }), {
     success: '操作成功',
     changes: 'storeFunctions',
+  });
+}
+
+/** Saves the address members reach the system at (the members' page QR code follows it). */
+export function useSaveMemberPage() {
+  return useWrite((publicBaseUrl: string) => call(updateMemberPage, { publicBaseUrl }), {
+    success: '操作成功',
+    changes: 'storeSetting',
   });
 }

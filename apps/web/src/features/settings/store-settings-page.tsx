@@ -18,6 +18,7 @@ import {
 } from 'antd';
 import { useState } from 'react';
 import { useStoreSetting } from '../../shared/reference.ts';
+import { MemberPageCard } from './member-page-card.tsx';
 import {
   useMessagingSetting,
   useSaveMessagingSetting,
@@ -40,7 +41,10 @@ export default function StoreSettingsPage() {
         </Space>
       </Col>
       <Col span={12}>
-        <FuncsCard />
+        <Space direction="vertical" size={16} style={{ width: '100%' }}>
+          <MemberPageCard />
+          <FuncsCard />
+        </Space>
       </Col>
     </Row>
   );

@@ -1,5 +1,5 @@
 import type { RosterEntry, TodaySession } from '@studio/contract';
-import { PrinterOutlined } from '@ant-design/icons';
+import { PrinterOutlined, QrcodeOutlined } from '@ant-design/icons';
 import { App, Button, Card, DatePicker, Empty, Modal, Select, Space, Table, Tag, Typography } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import dayjs from '../../shared/dayjs.ts';
@@ -8,6 +8,7 @@ import { useSignIn, useToday, type SignInOutcome } from './hooks.ts';
 import { STATE_COLOR, STATE_TEXT } from './states.ts';
 
 const RosterPrintModal = lazy(() => import('./roster-print-modal.tsx'));
+const CheckinQrModal = lazy(() => import('./checkin-qr-modal.tsx'));
 const WEEKDAYS = ['周日', '周一', '周二', '周三', '周四', '周五', '周六'];
 const PHASE = {
   now: { text: '进行中', color: 'processing' },
@@ -171,6 +172,7 @@ export default function TodayPage() {
   const [date, setDate] = useState<string | null>(null);
   const q = useToday(date);
   const [printing, setPrinting] = useState<TodaySession | null>(null);
+  const [showQr, setShowQr] = useState(false);
   const day = q.data;
   const shown = dayjs(day?.date ?? undefined);
   const totals = (day?.sessions ?? []).reduce(
@@ -192,6 +194,9 @@ export default function TodayPage() {
       }
       extra={
         <Space>
+          <Button icon={<QrcodeOutlined />} onClick={() => setShowQr(true)} data-testid="checkin-qr-button">
+            签到二维码
+          </Button>
           {day && <Tag>{day.deductionMode === 1 ? '签到后扣费' : '预约即扣费'}</Tag>}
           <DatePicker
             allowClear
@@ -216,6 +221,11 @@ export default function TodayPage() {
       {printing && (
         <Suspense>
           <RosterPrintModal session={printing} onClose={() => setPrinting(null)} />
+        </Suspense>
+      )}
+      {showQr && (
+        <Suspense>
+          <CheckinQrModal onClose={() => setShowQr(false)} />
         </Suspense>
       )}
     </Card>

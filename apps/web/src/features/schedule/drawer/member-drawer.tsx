@@ -2,7 +2,7 @@ import { LinkOutlined } from '@ant-design/icons';
 import { Descriptions, Drawer, Empty, List, Skeleton, Tag, Typography } from 'antd';
 import { balanceText } from '../../../shared/format.ts';
 import { useMember } from '../../../shared/reference.ts';
-import { MemberNoShows, MemberWaits } from '../../members/index.ts';
+import { MemberNoShows, MemberPhoneAccess, MemberWaits } from '../../members/index.ts';
 
 const GENDER = ['未知', '男', '女'];
 
@@ -34,6 +34,10 @@ export default function MemberDrawer({ id, onClose }: { id: number; onClose: () 
             <Descriptions.Item label="性别">{GENDER[m.gender] ?? '未知'}</Descriptions.Item>
             <Descriptions.Item label="生日">{m.birthday || '-'}</Descriptions.Item>
           </Descriptions>
+          <Typography.Title level={5} style={{ marginTop: 20 }}>
+            手机约课
+          </Typography.Title>
+          <MemberPhoneAccess memberId={m.id} name={m.name} />
           <Typography.Title level={5} style={{ marginTop: 20 }}>
             会员卡
           </Typography.Title>

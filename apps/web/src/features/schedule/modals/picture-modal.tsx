@@ -8,7 +8,8 @@ import {
 import { App, Button, Form, Input, Modal, Radio, Skeleton, Space } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import dayjs from '../../../shared/dayjs.ts';
-import { useStoreSetting } from '../../../shared/reference.ts';
+import { useQrDataUrl } from '../../../shared/qr-image.tsx';
+import { useMemberPage, useStoreSetting } from '../../../shared/reference.ts';
 import { TimetablePicture } from '../components/timetable-picture.tsx';
 import { useWeekSessions } from '../hooks/calendar.ts';
 import { sendPicture } from '../hooks/batch.ts';
@@ -37,6 +38,9 @@ export default function PictureModal({ onClose }: ToolModalProps) {
   const monday = dayjs().startOf('week').add(week, 'week').format('YYYY-MM-DD');
   const sunday = dayjs(monday).add(6, 'day').format('YYYY-MM-DD');
   const setting = useStoreSetting();
+  // The store's members' page as a QR code: members scan the picture to book.
+  const memberPage = useMemberPage();
+  const qr = useQrDataUrl(memberPage.data?.url);
   const sessions = useWeekSessions(monday, sunday);
 
   const generate = async () => {
@@ -84,7 +88,7 @@ export default function PictureModal({ onClose }: ToolModalProps) {
     }
   };
 
-  const ready = setting.isSuccess && sessions.isSuccess;
+  const ready = setting.isSuccess && sessions.isSuccess && (memberPage.isError || qr !== null);
   return (
     <Modal
       open
@@ -133,7 +137,7 @@ export default function PictureModal({ onClose }: ToolModalProps) {
             reminder={reminder}
             storeName={setting.data.storeName}
             logo={setting.data.logo}
-            qrCode={setting.data.qrCode}
+            qrCode={qr ?? setting.data.qrCode}
           />
         </div>
       ) : (
