@@ -76,6 +76,79 @@ if (!PG_URL && !REQUIRE_ALL) {
       await check();
     });
 
+    it("200 members booking a 10-seat class from the members' channel at once: exactly 10 succeed, 190 are told it is full", async () => {
+      const store = await makeLoadStore(db.db, { members: 200, balance: 10, sessions: 1, seats: 10, firstHour: 500 });
+      const desks = await clientsOf(store);
+      const tid = store.sessions[0];
+      // each member signs in on one of the instances with a code the desk gave them
+      const rows = await db.db
+        .selectFrom('member')
+        .select(['id', 'mobile'])
+        .where('storeId', '=', store.storeId)
+        .execute();
+      const mobileOf = new Map(rows.map((r) => [r.id, r.mobile]));
+      const members = await Promise.all(
+        store.members.map(async (m, i) => {
+          const desk = desks[i % desks.length];
+          const code = await desk.call('/store/api/create/member/login/code', { memberId: m.id });
+          expect(code.code, code.msg).toBe(0);
+          const client = new HttpClient(servers[(i + 1) % servers.length].url);
+          const login = await client.loginMember(store.storeId, mobileOf.get(m.id)!, code.data.code);
+          expect(login.code, login.msg).toBe(0);
+          return { client, card: m.card };
+        }),
+      );
+      const t0 = performance.now();
+      const answers = await Promise.all(
+        members.map((m) => m.client.call('/member/api/add/reservation', { tid, mcId: m.card, studentCount: 1 })),
+      );
+      console.log(`200 members booking one 10-seat class over 3 instances: ${Math.round(performance.now() - t0)} ms`);
+      const ok = answers.filter((a) => a.code === 0);
+      const full = answers.filter((a) => a.status === 409 && a.msg === Msg.sessionFull);
+      expect(ok.length).toBe(10);
+      expect(full.length).toBe(190);
+      const s = await db.db.selectFrom('timetable').select('realCount').where('id', '=', tid).executeTakeFirstOrThrow();
+      expect(s.realCount).toBe(10);
+      const history = await db.db
+        .selectFrom('history')
+        .select(['operateType', 'operatorId'])
+        .where('timetableId', '=', tid)
+        .execute();
+      expect(history.map((h) => [h.operateType, h.operatorId])).toEqual(Array(10).fill([1, null]));
+      await check();
+    });
+
+    it("a member's login codes over three instances: 10 requests at once issue one, 30 wrong tries at once count five", async () => {
+      const store = await makeLoadStore(db.db, { members: 1, balance: 1, sessions: 0, seats: 1 });
+      const desks = await clientsOf(store);
+      const memberId = store.members[0].id;
+      const m = await db.db.selectFrom('member').select('mobile').where('id', '=', memberId).executeTakeFirstOrThrow();
+      const issued = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          desks[i % desks.length].call('/store/api/create/member/login/code', { memberId }),
+        ),
+      );
+      expect(issued.filter((a) => a.code === 0).length).toBe(1);
+      expect(issued.filter((a) => a.status === 429).length).toBe(9);
+      const code = issued.find((a) => a.code === 0)!.data.code as string;
+      const wrong = code === '000000' ? '111111' : '000000';
+      const tries = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          new HttpClient(servers[i % servers.length].url).loginMember(store.storeId, m.mobile, wrong),
+        ),
+      );
+      expect(tries.every((a) => a.status === 401)).toBe(true);
+      const row = await db.db
+        .selectFrom('memberLoginCode')
+        .select('tries')
+        .where('memberId', '=', memberId)
+        .executeTakeFirstOrThrow();
+      expect(row.tries).toBe(5);
+      // the right code is dead now too
+      const late = await new HttpClient(servers[0].url).loginMember(store.storeId, m.mobile, code);
+      expect(late.status).toBe(401);
+    });
+
     it('200 concurrent bookings on one card with balance for 5: exactly 5 succeed, 195 are told the balance is short', async () => {
       const store = await makeLoadStore(db.db, { members: 1, balance: 5, sessions: 200, seats: 10, firstHour: 1000 });
       const clients = await clientsOf(store);

@@ -111,6 +111,19 @@ export class HttpClient {
     return { status: res.status, ...json };
   }
 
+  /** Signs a member in on the members' channel with a one-time code; keeps the member cookie. */
+  async loginMember(storeId: number, mobile: string, code: string): Promise<HttpAnswer> {
+    const res = await fetch(`${this.base}/member/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ storeId, mobile, code }),
+    });
+    const set = res.headers.getSetCookie?.() ?? [];
+    if (set[0]) this.cookie = set[0].split(';')[0];
+    const json = (await res.json()) as { code: number; data: unknown; msg: string };
+    return { status: res.status, ...json };
+  }
+
   async login(account: string, password: string): Promise<HttpAnswer> {
     const res = await fetch(`${this.base}/api/auth/login`, {
       method: 'POST',
