@@ -3,6 +3,7 @@
  * - JavaScript of the first load of /course/calendar, as bytes on the wire (Chromium's
  *   transferSize of every script), served plain (COMPRESS=0, as before) and as shipped (the
  *   build's brotli copies), from the same run; target <= 250 KB on the wire;
+ * - the same for the members' page /m/ on a phone (target <= 150 KB);
  * - time from the week's data arriving to the 300 sessions painted (target < 200 ms).
  * Run: node --import tsx bench/web-first-load.ts
  */
@@ -26,6 +27,23 @@ async function firstLoadJs(browser: Browser, server: Server, api: Api) {
   )) as [string, number, number][];
   if (process.env.BENCH_VERBOSE)
     for (const [n, t] of entries) console.log(`  ${n.split('/').pop()} ${(t / 1024).toFixed(1)} KB`);
+  await context.close();
+  return {
+    files: entries.length,
+    wire: entries.reduce((n, e) => n + e[1], 0),
+    decoded: entries.reduce((n, e) => n + e[2], 0),
+  };
+}
+
+/** Scripts of a cold load of the members' page on a phone: bytes on the wire and decoded. */
+async function memberFirstLoadJs(browser: Browser, server: Server, storeId: number) {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  await page.goto(`${server.url}/m/?store=${storeId}`, { waitUntil: 'networkidle' });
+  await page.locator('.class-card').first().waitFor();
+  const entries = (await page.evaluate(
+    `performance.getEntriesByType('resource').filter((e) => e.name.endsWith('.js')).map((e) => [e.name, e.transferSize, e.decodedBodySize])`,
+  )) as [string, number, number][];
   await context.close();
   return {
     files: entries.length,
@@ -86,6 +104,18 @@ try {
   console.log(
     `RESULT ${JSON.stringify({ measurement: 'first-load JS on the wire (brotli)', value: kb(shipped.wire), baseline: `plain ${kb(plain.wire)}; target <= 250 KB`, ratio: `${Math.round((shipped.wire / plain.wire) * 100)}% of plain`, note: `${shipped.files} files` })}`,
   );
+
+  // ---- the members' page: a cold first load of /m/ on a phone (no login: the landing with the week)
+  const storeId = (await api.ok<{ posts: { storeId: number }[] }>('/api/auth/me')).posts[0].storeId;
+  const mPlain = await memberFirstLoadJs(browser, plainServer, storeId);
+  const mShipped = await memberFirstLoadJs(browser, server, storeId);
+  console.log(
+    `first load of /m/ (members' page): ${mShipped.files} JS files, on the wire ${kb(mShipped.wire)} compressed vs ${kb(mPlain.wire)} plain`,
+  );
+  console.log(
+    `RESULT ${JSON.stringify({ measurement: "members' page /m/ first-load JS on the wire (brotli)", value: kb(mShipped.wire), baseline: `plain ${kb(mPlain.wire)}; target <= 150 KB`, ratio: `${Math.round((mShipped.wire / mPlain.wire) * 100)}% of plain`, note: `${mShipped.files} files` })}`,
+  );
+
   const context = await newContext(browser);
   await context.addCookies([{ name: api.cookie.split('=')[0], value: api.cookie.split('=')[1], url: server.url }]);
   const page = await context.newPage();
