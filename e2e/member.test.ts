@@ -122,6 +122,14 @@ describeBrowser('members page on a phone', (env) => {
       await desk.getByTestId('member-page-qr').waitFor();
       expect(await desk.getByTestId('member-page-url').innerText()).toContain(`/m/?store=${storeId}`);
       await shot(desk, 'member-desk-page-qr');
+      // 短信验证码: choosing a provider asks for its fields before anything is sent
+      const sms = desk.getByTestId('sms-form');
+      await sms.locator('.ant-select').first().click();
+      await desk.locator('.ant-select-item-option', { hasText: '腾讯云短信' }).click();
+      await sms.getByRole('button', { name: /保\s*存/ }).click();
+      await sms.getByText('请填写密钥 ID').waitFor();
+      await sms.getByText('请填写短信应用 ID（SdkAppId）').waitFor();
+      await shot(desk, 'member-desk-sms');
 
       // the desk sees the member's own booking as the member's (history type 1)
       const history = await api.ok<{ list: { operateType: number }[] }>('query/timetable/history', {

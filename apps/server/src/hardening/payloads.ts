@@ -343,6 +343,10 @@ export const basePayloads: Record<string, BasePayload> = {
   [`${STORE}/delete/member/sessions`]: { body: (w) => ({ memberId: w.member }), ids: { memberId: 'member' } },
   [`${STORE}/query/checkin/code`]: { body: () => ({}) },
   [`${STORE}/query/member/page`]: { body: () => ({}) },
+  [`${STORE}/query/sms/setting`]: { body: () => ({}) },
+  [`${STORE}/update/sms/setting`]: {
+    body: () => ({ provider: 'none', keyId: '', signName: '', templateId: '', appId: '', region: '', endpoint: '' }),
+  },
   [`${STORE}/update/member/page`]: { body: () => ({ publicBaseUrl: 'https://yoga.example.com' }) },
 
   // today, reports, alerts

@@ -157,13 +157,20 @@ export async function checkOutboundTarget(raw: string, allow: readonly AllowedHo
 }
 
 /**
- * POSTs a body to a checked URL and answers the status and (up to 64 KB of) text. Redirects are
- * not followed. The connection goes to the address the guarded lookup checked.
+ * POSTs a body to a checked URL (or GETs it, `method: 'GET'` with an empty body) and answers the
+ * status and (up to 64 KB of) text. Redirects are not followed. The connection goes to the address
+ * the guarded lookup checked. `headers` are added (a provider's signature headers).
  */
 export function outboundPost(
   raw: string,
   body: string,
-  opts: { allow: readonly AllowedHost[]; timeoutMs: number; contentType?: string },
+  opts: {
+    allow: readonly AllowedHost[];
+    timeoutMs: number;
+    contentType?: string;
+    method?: 'GET' | 'POST';
+    headers?: Record<string, string>;
+  },
 ): Promise<{ status: number; text: string }> {
   const { url, allowed } = checkOutboundUrl(raw, opts.allow);
   const client = url.protocol === 'https:' ? https : http;
@@ -171,10 +178,12 @@ export function outboundPost(
     const req = client.request(
       url,
       {
-        method: 'POST',
+        method: opts.method ?? 'POST',
         headers: {
-          'content-type': opts.contentType ?? 'application/json',
-          'content-length': Buffer.byteLength(body),
+          ...(opts.method === 'GET'
+            ? {}
+            : { 'content-type': opts.contentType ?? 'application/json', 'content-length': Buffer.byteLength(body) }),
+          ...opts.headers,
         },
         signal: AbortSignal.timeout(opts.timeoutMs),
         ...(allowed ? {} : { lookup: guardedLookup }),

@@ -102,5 +102,6 @@ export const keys = {
   /** The members' page address (its QR code) and today's check-in code. */
   memberPage: ['store-setting', 'member-page'],
   checkinCode: ['store-setting', 'checkin-code'],
+  smsSetting: ['store-setting', 'sms'],
   storeFunctions: ['store-functions'],
 } as const;

@@ -17,12 +17,92 @@ export const MemberMsg = {
   tooMany: '今天获取验证码的次数已用完，请明天再试或到前台领取',
   badCode: '验证码不正确',
   codeDead: '验证码已失效，请重新获取',
-  notMine: '预约不存在',
   badToken: '签到码无效，请扫描前台最新的签到二维码',
   noClassToCheckIn: '现在没有可以签到的课程（开课前30分钟到下课前可以签到）',
   alreadyCheckedIn: '已经签到过了',
   checkedIn: '签到成功',
 } as const;
+
+/** The SMS provider setting's messages. */
+export const SmsMsg = {
+  sendFailed: '短信发送失败，请稍后再试或到前台领取验证码',
+  secretRequired: '请填写密钥',
+  provider: '请选择短信服务商',
+  keyId: '请填写密钥 ID',
+  signName: '请填写短信签名',
+  templateId: '请填写短信模板 ID',
+  appId: '请填写短信应用 ID（SdkAppId）',
+  endpoint: '服务地址须以 http:// 或 https:// 开头',
+} as const;
+
+const zShort = (msg: string) => z.string({ error: msg }).trim().max(100, '内容不能超过100个字符');
+
+/**
+ * The store's SMS provider for login codes: Tencent Cloud SMS (TC3 signature) or Aliyun SMS (RPC
+ * signature). `endpoint` overrides the provider's address (a local stand-in, a proxy).
+ */
+export const zSmsSetting = z
+  .object({
+    provider: z.enum(['none', 'tencent', 'aliyun'], { error: SmsMsg.provider }),
+    keyId: zShort(SmsMsg.keyId),
+    signName: zShort(SmsMsg.signName),
+    templateId: zShort(SmsMsg.templateId),
+    /** Tencent: SmsSdkAppId. */
+    appId: zShort(SmsMsg.appId),
+    /** Tencent: ap-guangzhou by default; Aliyun: cn-hangzhou. */
+    region: zShort('请填写地域'),
+    endpoint: z
+      .string()
+      .trim()
+      .max(200)
+      .regex(/^(https?:\/\/\S+)?$/, SmsMsg.endpoint),
+  })
+  .superRefine((v, ctx) => {
+    if (v.provider === 'none') return;
+    if (!v.keyId) ctx.addIssue({ code: 'custom', path: ['keyId'], message: SmsMsg.keyId });
+    if (!v.signName) ctx.addIssue({ code: 'custom', path: ['signName'], message: SmsMsg.signName });
+    if (!v.templateId) ctx.addIssue({ code: 'custom', path: ['templateId'], message: SmsMsg.templateId });
+    if (v.provider === 'tencent' && !v.appId) ctx.addIssue({ code: 'custom', path: ['appId'], message: SmsMsg.appId });
+  });
+export type SmsSetting = z.infer<typeof zSmsSetting>;
+
+export const querySmsSetting = defineCall({
+  path: `${STORE_API}/query/sms/setting`,
+  auth: 'store',
+  req: zEmpty,
+  res: z.object({
+    provider: z.enum(['none', 'tencent', 'aliyun']),
+    keyId: z.string(),
+    signName: z.string(),
+    templateId: z.string(),
+    appId: z.string(),
+    region: z.string(),
+    endpoint: z.string(),
+    /** Whether a secret is stored (it is never answered). */
+    secretSet: z.boolean(),
+  }),
+  summary: '短信验证码服务的设置（不返回密钥）',
+  example: {},
+});
+
+export const updateSmsSetting = defineCall({
+  path: `${STORE_API}/update/sms/setting`,
+  auth: 'store',
+  req: z.intersection(zSmsSetting, z.object({ secret: z.string().trim().max(200, '密钥过长').optional() })),
+  res: z.null(),
+  summary: '保存短信验证码服务（腾讯云或阿里云）；密钥留空则保留原来的',
+  example: {
+    provider: 'tencent',
+    keyId: 'AKIDexample',
+    secret: 'example-secret',
+    signName: '悦动健身',
+    templateId: '1234567',
+    appId: '1400000000',
+    region: '',
+    endpoint: '',
+  },
+  errors: [...fails.badRequest(SmsMsg.secretRequired, SmsMsg.keyId, SmsMsg.signName, SmsMsg.templateId, SmsMsg.appId)],
+});
 
 /** Login codes: 6 digits, 10 minutes, 5 wrong tries; one a minute and 10 a day per mobile. */
 export const LOGIN_CODE = { digits: 6, ttlMs: 10 * 60_000, maxTries: 5, gapMs: 60_000, perDay: 10 } as const;
@@ -70,10 +150,11 @@ export const memberSendCode = defineCall({
   summary: '会员端：用门店的短信服务发送登录验证码',
   example: { storeId: 1, mobile: '13800138000' },
   errors: [
+    { status: 404, msg: MemberMsg.unknownMobile },
     { status: 409, msg: MemberMsg.noProvider },
     { status: 429, msg: MemberMsg.tooSoon },
     { status: 429, msg: MemberMsg.tooMany },
-    { status: 503, msg: '短信发送失败，请稍后再试' },
+    { status: 503, msg: `${SmsMsg.sendFailed}（{原因}）` },
   ],
 });
 
@@ -394,4 +475,6 @@ export const memberChannelCalls = [
   queryCheckinCode,
   queryMemberPage,
   updateMemberPage,
+  querySmsSetting,
+  updateSmsSetting,
 ] as const;

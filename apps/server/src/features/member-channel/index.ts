@@ -20,10 +20,12 @@ import {
   memberTimetable,
   queryCheckinCode,
   queryMemberPage,
+  querySmsSetting,
   updateMemberPage,
+  updateSmsSetting,
 } from '@studio/contract';
 import type { CallCtx } from '../../lib/context.ts';
-import { conflict, notFound, unauthorized } from '../../lib/errors.ts';
+import { AppError, conflict, notFound, unauthorized } from '../../lib/errors.ts';
 import { defineFeature } from '../../lib/feature.ts';
 import { storeScopeById } from '../../lib/store-scope.ts';
 import { localDateTime } from '../../lib/time.ts';
@@ -41,7 +43,7 @@ import {
   verifyCode,
 } from './member-auth.ts';
 import * as svc from './service.ts';
-import { smsSenderOf } from './sms.ts';
+import { loadSmsSetting, saveSmsSetting, smsSenderOf } from './sms.ts';
 
 export { memberCookieName, resolveMember } from './member-auth.ts';
 export { registerMemberPages } from './pages.ts';
@@ -88,7 +90,7 @@ export const memberChannelFeature = defineFeature((r) => {
     if (!sender) throw conflict(MemberMsg.noProvider);
     const memberId = await memberIdByMobile(ctx.db, store.id, mobile);
     // An unknown mobile is told so plainly: the studio registers its members at the desk.
-    if (memberId === undefined) throw notFound('会员');
+    if (memberId === undefined) throw new AppError(404, MemberMsg.unknownMobile);
     const { code } = await issueCode(ctx.db, { storeId: store.id, memberId }, 'sms');
     await sender.send(mobile, code);
     return null;
@@ -144,6 +146,11 @@ export const memberChannelFeature = defineFeature((r) => {
     const c = await checkinCode(ctx.db, ctx.store, reset === true);
     const { url } = await memberPage(ctx);
     return { ...c, url: `${url}&checkin=${encodeURIComponent(c.token)}` };
+  });
+  r.handle(querySmsSetting, async (_input, ctx) => loadSmsSetting(ctx.db, ctx.store.id));
+  r.handle(updateSmsSetting, async (input, ctx) => {
+    await saveSmsSetting(ctx.db, ctx.store.id, input);
+    return null;
   });
   r.handle(queryMemberPage, async (_input, ctx) => {
     const { publicBaseUrl, url } = await memberPage(ctx);

@@ -7,7 +7,9 @@ import {
   saveStoreFuncs,
   saveWechatSetting,
   updateBookingSetting,
+  querySmsSetting,
   updateMemberPage,
+  updateSmsSetting,
   type ReqOf,
 } from '@studio/contract';
 import { useQuery } from '@tanstack/react-query';
@@ -65,4 +67,15 @@ export function useSaveMemberPage() {
     success: '操作成功',
     changes: 'storeSetting',
   });
+}
+
+/** The store's SMS provider for members' login codes (the secret is never answered). */
+export function useSmsSetting() {
+  return useQuery({ queryKey: keys.smsSetting, queryFn: () => call(querySmsSetting, {}) });
+}
+
+export type SmsSettingFields = ReqOf<typeof updateSmsSetting>;
+
+export function useSaveSmsSetting() {
+  return useWrite((s: SmsSettingFields) => call(updateSmsSetting, s), { success: '操作成功', changes: 'storeSetting' });
 }

@@ -19,6 +19,7 @@ import {
 import { useState } from 'react';
 import { useStoreSetting } from '../../shared/reference.ts';
 import { MemberPageCard } from './member-page-card.tsx';
+import { SmsCard } from './sms-card.tsx';
 import {
   useMessagingSetting,
   useSaveMessagingSetting,
@@ -38,6 +39,7 @@ export default function StoreSettingsPage() {
         <Space direction="vertical" size={16} style={{ width: '100%' }}>
           <LogoCard />
           <WechatCard />
+          <SmsCard />
         </Space>
       </Col>
       <Col span={12}>

@@ -1,0 +1,94 @@
+import { SmsMsg } from '@studio/contract';
+import { Button, Card, Form, Input, Select, Skeleton, Typography } from 'antd';
+import { useEffect } from 'react';
+import { useSaveSmsSetting, useSmsSetting, type SmsSettingFields } from './hooks.ts';
+
+const PROVIDERS = [
+  { value: 'none', label: '不使用短信（由前台给会员登录验证码）' },
+  { value: 'tencent', label: '腾讯云短信' },
+  { value: 'aliyun', label: '阿里云短信' },
+];
+
+/**
+ * 短信验证码: the store's SMS provider for members' login codes. The secret is kept on the server
+ * and never shown again: left empty, the stored one stays.
+ */
+export function SmsCard() {
+  const q = useSmsSetting();
+  const save = useSaveSmsSetting();
+  const [form] = Form.useForm<SmsSettingFields>();
+  const provider = Form.useWatch('provider', form) ?? 'none';
+  useEffect(() => {
+    if (q.data) form.setFieldsValue({ ...q.data, secret: '' });
+  }, [q.data, form]);
+  const needed = (msg: string) => ({ required: provider !== 'none', message: msg, whitespace: true });
+  return (
+    <Card title="短信验证码">
+      {!q.data ? (
+        <Skeleton active />
+      ) : (
+        <Form
+          form={form}
+          layout="vertical"
+          onFinish={(v) => void save.run({ ...v, secret: v.secret || undefined })}
+          data-testid="sms-form"
+        >
+          <Form.Item name="provider" label="短信服务商">
+            <Select options={PROVIDERS} />
+          </Form.Item>
+          {provider !== 'none' && (
+            <>
+              <Form.Item
+                name="keyId"
+                label={provider === 'tencent' ? 'SecretId' : 'AccessKey ID'}
+                rules={[needed(SmsMsg.keyId)]}
+              >
+                <Input autoComplete="off" />
+              </Form.Item>
+              <Form.Item
+                name="secret"
+                label={provider === 'tencent' ? 'SecretKey' : 'AccessKey Secret'}
+                rules={[{ required: !q.data.secretSet, message: SmsMsg.secretRequired }]}
+                extra={q.data.secretSet ? '已保存，留空则不修改' : undefined}
+              >
+                <Input.Password autoComplete="new-password" />
+              </Form.Item>
+              {provider === 'tencent' && (
+                <Form.Item name="appId" label="短信应用 ID（SdkAppId）" rules={[needed(SmsMsg.appId)]}>
+                  <Input />
+                </Form.Item>
+              )}
+              <Form.Item name="signName" label="短信签名" rules={[needed(SmsMsg.signName)]}>
+                <Input />
+              </Form.Item>
+              <Form.Item
+                name="templateId"
+                label="验证码模板 ID"
+                rules={[needed(SmsMsg.templateId)]}
+                extra={provider === 'tencent' ? '模板参数：{1} 验证码，{2} 有效分钟数' : '模板变量：${code}'}
+              >
+                <Input />
+              </Form.Item>
+              <Form.Item name="region" label="地域（可不填）">
+                <Input placeholder={provider === 'tencent' ? 'ap-guangzhou' : 'cn-hangzhou'} />
+              </Form.Item>
+              <Form.Item
+                name="endpoint"
+                label="服务地址（一般不填）"
+                rules={[{ pattern: /^(https?:\/\/\S+)?$/, message: SmsMsg.endpoint }]}
+              >
+                <Input placeholder="默认使用服务商的地址" />
+              </Form.Item>
+            </>
+          )}
+          <Typography.Paragraph type="secondary">
+            会员在手机上用手机号和短信验证码登录；每个手机号每分钟 1 条、每天最多 10 条。
+          </Typography.Paragraph>
+          <Button type="primary" htmlType="submit" loading={save.loading}>
+            保存
+          </Button>
+        </Form>
+      )}
+    </Card>
+  );
+}
