@@ -110,6 +110,10 @@ describeBrowser('members page on a phone', (env) => {
       await page.getByText('我的预约').tap();
       await booking.getByText('已到店').waitFor();
 
+      // the desk sees the self check-in in the session drawer
+      await desk.goto(`${server.url}/course/calendar/detail?course_calendar_id=${tid}`);
+      await desk.getByTestId('booked-table').getByTestId('attended').waitFor();
+
       // 我的会员卡: 10 - 1 (the first booking was refunded)
       await page.getByText('会员卡', { exact: true }).tap();
       const myCard = page.getByTestId('my-card').first();
@@ -137,6 +141,27 @@ describeBrowser('members page on a phone', (env) => {
         page: 1,
       });
       expect(history.list.map((h) => h.operateType)).toContain(1);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('fits a 360x740 phone: nothing wider than the screen', async () => {
+    const { api, server } = env();
+    const storeId = (await api.ok<{ posts: { storeId: number }[] }>('/api/auth/me')).posts[0].storeId;
+    const context = await env().browser.newContext({
+      viewport: { width: 360, height: 740 },
+      isMobile: true,
+      hasTouch: true,
+      locale: 'zh-CN',
+      timezoneId: 'Asia/Shanghai',
+    });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${server.url}/m/?store=${storeId}`);
+      await page.locator('.class-card').first().waitFor();
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
+      await shot(page, 'member-landing-360');
     } finally {
       await context.close();
     }

@@ -214,6 +214,8 @@ export const zBookingRow = z.object({
   operator: z.string().nullable(),
   operateType: z.number(),
   status: z.number(),
+  /** Deduction mode 0: when the member checked in by scanning the store's code (已到店), else null. */
+  attendedTime: z.string().nullable(),
 });
 export type BookingRow = z.infer<typeof zBookingRow>;
 

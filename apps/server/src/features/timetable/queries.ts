@@ -164,6 +164,7 @@ export async function bookingList(
       'r.createTime',
       's.name as operator',
       'r.status',
+      'r.attendedTime',
       eb
         .selectFrom('history as h')
         .select('h.operateType')

@@ -1,5 +1,5 @@
 import { BOOKED_PAGE_SIZE } from '@studio/contract';
-import { Button, Space, Table } from 'antd';
+import { Button, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { amountText } from '../../../shared/format.ts';
 import { useSessionBookings } from '../hooks/session.ts';
@@ -36,6 +36,11 @@ export function BookedTab({ sessionId, onMember, onCancel, onReceipt }: Props) {
                 {v}
               </a>
               <div style={{ color: '#8c8c8c', fontSize: 12 }}>{r.memberMobile}</div>
+              {r.attendedTime && (
+                <Tag color="green" title={`扫码签到 ${r.attendedTime.slice(11, 16)}`} data-testid="attended">
+                  已到店
+                </Tag>
+              )}
             </>
           ),
         },
