@@ -25,6 +25,7 @@ import {
   PolicyMsg,
   queryCheckinCode,
   queryMemberPage,
+  queryTimetableHistory,
   updateBookingPolicy,
   updateMemberPage,
 } from '@studio/contract';
@@ -361,6 +362,18 @@ describeEachDb('members channel: sign-in by one-time code, booking, cancelling, 
     await ma.ok(memberCancelBooking.path, { id: booked.id });
     const bs = await mb.ok(memberMyBookings.path, { state: 'upcoming', page: 1 });
     expect(bs.list.map((x: { kind: string }) => x.kind)).toEqual(['booked']);
+    // a member leaves their own wait
+    const later = await ef().session({ courseId: session.courseId, teacherId: session.teacherId, reservableCount: 1 });
+    await ma.ok(memberBook.path, { tid: later.id, mcId: a.card.id });
+    const w2 = await mb.ok(memberJoinWaitlist.path, { tid: later.id, mcId: b.card.id });
+    await mb.ok(memberLeaveWaitlist.path, { id: w2.id });
+    expect(await mb.call(memberLeaveWaitlist.path, { id: w2.id })).toMatchObject({ status: 409 });
+    // the desk's history names the member as the operator of their own booking
+    const hist = await desk().ok(queryTimetableHistory.path, { tid: later.id, page: 1 });
+    expect(hist.list[0]).toMatchObject({
+      operateType: OperateType.USER_BOOKED,
+      operator: `${a.member.name}（会员本人）`,
+    });
     // another store's session and ids
     const theirs = new EngineFactory(env().other.factory);
     const ts = await theirs.scene();

@@ -261,10 +261,13 @@ export async function historyList(
       ...r,
       cardName: r.cardName ?? null,
       usedCount: Number(r.usedCount),
-      operator: r.operator ?? null,
+      // No staff behind a member's own booking or cancel (the members' page): the member is the operator.
+      operator: r.operator ?? (MEMBER_ACTS.includes(r.operateType) ? `${r.memberName}（会员本人）` : null),
     })),
   };
 }
+
+const MEMBER_ACTS: number[] = [OperateType.USER_BOOKED, OperateType.USER_CANCELLED, OperateType.LATE_CANCEL];
 
 /**
  * Export rows (the nine columns of spec section 9) of live bookings on the store's live sessions
