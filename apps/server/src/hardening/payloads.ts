@@ -172,8 +172,8 @@ export const basePayloads: Record<string, BasePayload> = {
   [`${STORE}/cancel/reservation`]: { body: (w) => ({ id: w.reservation }), ids: { id: 'reservation' } },
   [`${STORE}/query/timetable/pending/list`]: { body: (w) => ({ tid: w.session }), ids: { tid: 'session' } },
   [`${STORE}/add/member/group/pending`]: {
-    body: (w) => ({ mid: w.member2, tid: w.emptySession, studentCount: 1 }),
-    ids: { mid: 'member2', tid: 'emptySession' },
+    body: (w) => ({ mid: w.member2, tid: w.emptySession, mcId: w.memberCard2, studentCount: 1 }),
+    ids: { mid: 'member2', tid: 'emptySession', mcId: 'memberCard2' },
     mode: 1,
   },
   [`${STORE}/cancel/pending`]: { body: (w) => ({ pendingId: w.pending }), ids: { pendingId: 'pending' }, mode: 1 },

@@ -245,7 +245,7 @@ export const zPendingItem = z.object({
   pending: z.object({ id: z.number(), status: z.number(), createTime: z.string(), operator: z.string().nullable() }),
   member: z.object({ id: z.number(), name: z.string(), mobile: z.string() }),
   memberId: z.number(),
-  /** The card it was signed in with; null while waiting. */
+  /** The card it was signed in with, or while waiting the card chosen when it was made (else null). */
   mcId: z.number().nullable(),
   studentCount: z.number(),
   remark: z.string().nullable(),
@@ -269,17 +269,26 @@ export const addGroupPending = defineCall({
   req: z.object({
     mid: zId(Msg.chooseMember),
     tid: zId(Msg.fillAll),
+    /** The card to charge at sign-in (kept on the pending, prefilled at sign-in). */
+    mcId: zOptId(),
     studentCount: zStudentCount().default(1),
     remark: zRemark(),
   }),
   res: z.null(),
-  idFields: ['mid', 'tid'],
-  summary: '添加待签到预约（签到后扣费模式）',
-  example: { tid: 1, mid: 1, studentCount: 1, remark: null },
+  idFields: ['mid', 'tid', 'mcId'],
+  summary: '添加待签到预约（签到后扣费模式）：会员须有可用于该课程的会员卡，选定的卡在签到时扣费',
+  example: { tid: 1, mid: 1, mcId: 1, studentCount: 1, remark: null },
   errors: [
     ...fails.badRequest(Msg.oneStudentInSignInMode),
     ...fails.notFound('课程', '会员'),
-    ...fails.conflict(TimetableMsg.usePlainBooking, ...MEMBER_RULE_MSGS, Msg.sessionFull),
+    ...fails.notFound('会员卡'),
+    ...fails.conflict(
+      TimetableMsg.usePlainBooking,
+      ...MEMBER_RULE_MSGS,
+      Msg.sessionFull,
+      Msg.cardHelp,
+      ...CARD_RULE_MSGS,
+    ),
   ],
 });
 

@@ -236,6 +236,8 @@ async function writePendings(
       status: PendingStatus.WAITING,
       operatorId: o.operatorId,
       reservationId: null,
+      // the fixed student's card, charged when they sign in (as addPending keeps it)
+      memberCardId: card.id,
       createTime: o.now,
     })),
   );

@@ -53,6 +53,7 @@ export async function bookFixedStudent(
       studentCount: 1,
       remark: null,
       operatorId: ctx.staff.id,
+      memberCardId: card.id,
     });
   } catch (e) {
     throw naming(e, shortTime(session.startTime), card.memberName);

@@ -27,6 +27,7 @@ import {
   bookWithCard,
   cancelPending,
   cancelReservation,
+  firstUsableCard,
   getDeductionMode,
   liveSession,
   signInPending,
@@ -558,7 +559,7 @@ export async function selfCheckIn(s: MemberScope, input: { tid?: number; token: 
       .where('status', '=', PendingStatus.WAITING)
       .executeTakeFirst();
     if (pending) {
-      const card = pending.memberCardId ?? (await firstUsableCard(tx, s, session.id, session.startTime));
+      const card = pending.memberCardId ?? (await firstUsableCard(tx, s.store.id, s.memberId, session));
       if (card === null) throw conflict(Msg.cardHelp);
       await signInPending(tx, s.store, {
         pendingId: pending.id,
@@ -580,19 +581,4 @@ export async function selfCheckIn(s: MemberScope, input: { tid?: number; token: 
     if (Number(marked.numUpdatedRows) === 0) throw conflict(MemberMsg.alreadyCheckedIn);
     return { ...done, message: MemberMsg.checkedIn };
   });
-}
-
-/** A pending made without a card (at the desk, before cards were kept on pendings): the first usable one. */
-async function firstUsableCard(ex: Executor, s: MemberScope, tid: number, at: string): Promise<number | null> {
-  const [cards, allowed] = await Promise.all([
-    memberCards(ex, s.store.id, s.memberId),
-    ex.selectFrom('timetableCard').select('cardId').where('timetableId', '=', tid).execute(),
-  ]);
-  const allowedCardIds = allowed.map((a) => a.cardId);
-  const c = cards.find(
-    (card) =>
-      card.refundedAt === null &&
-      !cardUnusableReason({ card, product: card, memberId: s.memberId, allowedCardIds, at, studentCount: 1 }),
-  );
-  return c?.id ?? null;
 }

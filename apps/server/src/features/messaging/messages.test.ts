@@ -74,11 +74,11 @@ describeEachDb('store messages of bookings', (env) => {
 
   it('pending bookings (sign-in mode) are told too', async () => {
     await setWebhook(true);
-    const { e, course, session } = await scene();
+    const { e, product, course, session } = await scene();
     await e.setMode(1);
     try {
-      const m = await env().factory.member();
-      expect((await api().call(addGroupPending.path, { mid: m.id, tid: session.id })).code).toBe(0);
+      const { member: m, card } = await e.memberWithCard(product.id);
+      expect((await api().call(addGroupPending.path, { mid: m.id, tid: session.id, mcId: card.id })).code).toBe(0);
       const [p] = await api().ok(queryPendingList.path, { tid: session.id });
       expect((await api().call(cancelPendingCall.path, { pendingId: p.pending.id })).code).toBe(0);
       const stop = fastWorker(env().database, { allow: receiver.allowHost });

@@ -147,11 +147,11 @@ describeEachDb('online classroom', (env) => {
 
   it('on demand at the first pending booking (sign-in mode)', async () => {
     await setJitsi();
-    const { e, session: s } = await session();
+    const { e, product, session: s } = await session();
     await e.setMode(1);
     try {
       expect((await create(s.id, 1)).code).toBe(0);
-      const m = await env().factory.member();
+      const { member: m } = await e.memberWithCard(product.id);
       expect((await api().call(addGroupPending.path, { mid: m.id, tid: s.id })).code).toBe(0);
       await waitFor(async () => (await state(s.id)).meetingInfo, 'the on-demand room');
     } finally {

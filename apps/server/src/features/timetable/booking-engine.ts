@@ -1,5 +1,5 @@
 import { Msg, OperateType, PendingStatus, PolicyMsg, ReservationStatus, type BookingPolicy } from '@studio/contract';
-import type { Tx } from '../../db/index.ts';
+import type { Executor, Tx } from '../../db/index.ts';
 import { lockSessions } from '../../db/locks.ts';
 import type { Row } from '../../db/schema.ts';
 import type { StoreScope } from '../../lib/context.ts';
@@ -7,6 +7,7 @@ import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { cardUnusableReason, chargeFor } from '../card/rules.ts';
 import { bookingWindowReason, cancelKind } from '../policy/rules.ts';
+import { memberCards } from '../reference/public.ts';
 import {
   checkMemberMayBook,
   freeSeats,
@@ -81,6 +82,30 @@ async function storeCard(tx: Tx, storeId: number, id: number, timetableId: numbe
     usedCount: Number(card.usedCount),
     allowed: Boolean(card.allowed),
   };
+}
+
+/**
+ * The member's first card (oldest first) that can pay for `studentCount` seats of the session now,
+ * by the card rules, or null: a pending made without a card, a member checking in by themself.
+ */
+export async function firstUsableCard(
+  tx: Executor,
+  storeId: number,
+  memberId: number,
+  session: { id: number; startTime: string },
+  studentCount = 1,
+): Promise<number | null> {
+  const [cards, allowed] = await Promise.all([
+    memberCards(tx, storeId, memberId),
+    tx.selectFrom('timetableCard').select('cardId').where('timetableId', '=', session.id).execute(),
+  ]);
+  const allowedCardIds = allowed.map((a) => a.cardId);
+  const card = cards.find(
+    (c) =>
+      c.refundedAt === null &&
+      !cardUnusableReason({ card: c, product: c, memberId, allowedCardIds, at: session.startTime, studentCount }),
+  );
+  return card?.id ?? null;
 }
 
 /** Deducts `amount` from a card, guarded in the database; 409 会员卡余额不足 when it cannot pay. */
@@ -364,6 +389,8 @@ export async function addPending(
     staffPolicy?: BookingPolicy;
     /** The card to charge at sign-in: it must pass the card rules now (it is charged then). */
     memberCardId?: number | null;
+    /** Without a card: refuse (409 with the card help text) when the member has no card usable for it. */
+    requireUsableCard?: boolean;
     /** History operate type: 2 admin booked (default), 1 the member's own booking. */
     operateType?: number;
   },
@@ -372,11 +399,13 @@ export async function addPending(
   const now = localDateTime(store.timezone);
   const session = await liveSession(tx, store.id, args.timetableId);
   const member = await storeMember(tx, store.id, args.memberId);
+  await checkMemberMayBook(tx, session, member, now);
   if (args.memberCardId != null) {
     const card = await storeCard(tx, store.id, args.memberCardId, session.id);
     chargeOrRefuse(session, card, member.id, args.studentCount);
+  } else if (args.requireUsableCard && (await firstUsableCard(tx, store.id, member.id, session)) === null) {
+    throw conflict(Msg.cardHelp);
   }
-  await checkMemberMayBook(tx, session, member, now);
   await takeSeats(tx, store.id, session.id, args.studentCount);
   let pendingId: number;
   try {

@@ -14,6 +14,7 @@ export {
   cancelReservation,
   credit,
   deduct,
+  firstUsableCard,
   signInPending,
   writeBookingTrail,
 } from './booking-engine.ts';

@@ -205,6 +205,7 @@ export async function pendingList(db: Db, storeId: number, tid: number): Promise
       'm.name as memberName',
       'm.mobile',
       'r.memberCardId',
+      'p.memberCardId as chosenCardId',
       'p.studentCount',
       'p.remark',
     ])
@@ -217,7 +218,7 @@ export async function pendingList(db: Db, storeId: number, tid: number): Promise
     pending: { id: r.id, status: r.status, createTime: r.createTime, operator: r.operator ?? null },
     member: { id: r.memberId, name: r.memberName, mobile: r.mobile },
     memberId: r.memberId,
-    mcId: r.memberCardId ?? null,
+    mcId: r.memberCardId ?? r.chosenCardId ?? null,
     studentCount: r.studentCount,
     remark: r.remark,
   }));

@@ -93,6 +93,8 @@ export async function bookPending(ctx: CallCtx, input: ParsedReqOf<typeof addGro
       remark: input.remark,
       operatorId: ctx.staff.id,
       staffPolicy: await loadPolicy(tx, ctx.store.id),
+      memberCardId: input.mcId,
+      requireUsableCard: true,
     });
     await emit(tx, { type: 'pending.added', storeId: ctx.store.id, pendingId });
   });
