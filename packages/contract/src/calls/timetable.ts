@@ -12,6 +12,13 @@ export const TimetableMsg = {
   rangeOrder: '开始日期不能晚于结束日期',
   useSignInBooking: '当前门店为签到后扣费模式，请添加待签到预约',
   usePlainBooking: '当前门店为预约即扣费模式，请直接使用会员卡预约',
+  /** Cancelling a booking of a session that has ended: only with confirmEnded. */
+  endedCancel: (end: string, refund: string) => `该课程已于${end}结束，取消将退回${refund}，请确认后再取消`,
+  /** Deleting a session that has ended with live bookings: only with confirmEnded. */
+  endedDelete: (end: string, bookings: number, refund: string) =>
+    `该课程已于${end}结束，删除将取消${bookings}个预约${refund ? `并退回${refund}` : ''}，请确认后再删除`,
+  /** A member cancelling online after the class started. */
+  startedNoCancel: '课程已开始，不能在线取消，请联系前台',
 } as const;
 
 const zRemark = () =>
@@ -84,12 +91,16 @@ export const updateTimetable = defineCall({
 export const cancelTimetable = defineCall({
   path: `${STORE_API}/cancel/timetable`,
   auth: 'store',
-  req: z.object({ id: zId() }),
+  req: z.object({
+    id: zId(),
+    /** The session has ended and still has bookings: the staff confirmed deleting (and refunding) anyway. */
+    confirmEnded: z.boolean().optional(),
+  }),
   res: z.null(),
   idFields: ['id'],
-  summary: '删除一节课（取消全部预约并退回已扣次数）',
+  summary: '删除一节课（取消全部预约并退回已扣次数；已结束的课程须确认）',
   example: { id: 1 },
-  errors: fails.notFound('课程'),
+  errors: [...fails.notFound('课程'), ...fails.conflict(TimetableMsg.endedDelete('{结束时间}', 0, '{退回}'))],
 });
 
 export const zCalendarItem = z.object({
@@ -163,6 +174,8 @@ export const zSessionInfo = z.object({
    * override is recorded in history.
    */
   memberRule: z.object({ booking: z.string().nullable(), lateCancel: z.boolean() }),
+  /** The session has ended (store time): no booking or room creation; cancel and delete need a confirm. */
+  ended: z.boolean(),
 });
 export type SessionInfo = z.infer<typeof zSessionInfo>;
 
@@ -233,12 +246,19 @@ export const queryReservationList = defineCall({
 export const cancelReservationCall = defineCall({
   path: `${STORE_API}/cancel/reservation`,
   auth: 'store',
-  req: z.object({ id: zId() }),
+  req: z.object({
+    id: zId(),
+    /** The session has ended: the staff confirmed cancelling (and refunding) anyway. */
+    confirmEnded: z.boolean().optional(),
+  }),
   res: z.null(),
   idFields: ['id'],
-  summary: '取消预约（退回已扣次数）',
+  summary: '取消预约（退回已扣次数；已结束的课程须确认）',
   example: { id: 1 },
-  errors: [...fails.notFound('预约'), ...fails.conflict(Msg.alreadyCancelled)],
+  errors: [
+    ...fails.notFound('预约'),
+    ...fails.conflict(Msg.alreadyCancelled, TimetableMsg.endedCancel('{结束时间}', '{退回}')),
+  ],
 });
 
 export const zPendingItem = z.object({

@@ -108,7 +108,7 @@ describeEachDb('reports (数据报表) and card alerts', (env) => {
     }
     // Cancels of classes still to come are in time.
     for (const b of booked.filter((x) => !x.past))
-      if (rand() < 0.25) await ok(cancelReservationCall.path, { id: b.id });
+      if (rand() < 0.25) await ok(cancelReservationCall.path, { id: b.id, confirmEnded: true });
     // Mode 1: pendings (one person each) on some sessions with seats left; some signed in, some cancelled.
     await e.setMode(1);
     const pendings: { id: number; past: boolean; mcId: number }[] = [];
@@ -139,7 +139,8 @@ describeEachDb('reports (数据报表) and card alerts', (env) => {
         .where('id', '=', s.id)
         .execute();
     }
-    for (const b of booked.filter((x) => x.past)) if (rand() < 0.2) await ok(cancelReservationCall.path, { id: b.id });
+    for (const b of booked.filter((x) => x.past))
+      if (rand() < 0.2) await ok(cancelReservationCall.path, { id: b.id, confirmEnded: true });
     // A deleted session and a session outside both weeks are never counted.
     const gone = await e.session({ courseId: yoga.id, teacherId: t1.id, startTime: `${addDays(FUT, 2)} 12:00:00` });
     await e.db.updateTable('timetable').set({ deleted: 1 }).where('id', '=', gone.id).execute();
@@ -401,7 +402,7 @@ describeEachDb('reports (数据报表) and card alerts', (env) => {
           .select('id')
           .where('timetableId', '=', t.id)
           .executeTakeFirstOrThrow();
-        await ok(cancelReservationCall.path, { id: r.id });
+        await ok(cancelReservationCall.path, { id: r.id, confirmEnded: true });
       }
       if (start !== `${FUTURE} 10:00:00`) {
         await e.db

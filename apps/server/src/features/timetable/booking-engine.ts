@@ -1,4 +1,13 @@
-import { Msg, OperateType, PendingStatus, PolicyMsg, ReservationStatus, type BookingPolicy } from '@studio/contract';
+import {
+  amountText,
+  Msg,
+  OperateType,
+  PendingStatus,
+  PolicyMsg,
+  ReservationStatus,
+  TimetableMsg,
+  type BookingPolicy,
+} from '@studio/contract';
 import type { Executor, Tx } from '../../db/index.ts';
 import { lockSessions } from '../../db/locks.ts';
 import type { Row } from '../../db/schema.ts';
@@ -335,6 +344,8 @@ export async function cancelReservation(
      * free-cancel time refused, or (lateCancel "forfeit") allowed keeping the deduction (迟到取消).
      */
     member?: { id: number; policy: BookingPolicy };
+    /** Staff: the session has ended and they confirmed cancelling (and refunding) anyway. */
+    confirmEnded?: boolean;
   },
 ): Promise<{ refunded: number }> {
   const r = await tx
@@ -346,25 +357,32 @@ export async function cancelReservation(
   if (!r || (args.member && r.memberId !== args.member.id)) throw notFound('预约');
   await lockSessions(tx, [r.timetableId]);
   const now = localDateTime(store.timezone);
+  const session = await tx
+    .selectFrom('timetable')
+    .select(['startTime', 'endTime'])
+    .where('id', '=', r.timetableId)
+    .executeTakeFirstOrThrow();
   if (args.member) {
-    const s = await tx
-      .selectFrom('timetable')
-      .select('startTime')
-      .where('id', '=', r.timetableId)
-      .executeTakeFirstOrThrow();
-    const kind = cancelKind(args.member.policy, { startTime: s.startTime, now });
+    if (now >= session.startTime) throw conflict(TimetableMsg.startedNoCancel);
+    const kind = cancelKind(args.member.policy, { startTime: session.startTime, now });
     if (kind === 'refused') throw conflict(PolicyMsg.lateCancelRefused(args.member.policy.cancelMinutesBefore));
     const refunded = await cancelReservationLocked(tx, r, { ...args, now, keepDeduction: kind === 'forfeit' });
     return { refunded };
   }
+  if (session.endTime <= now && !args.confirmEnded) {
+    const card = await tx
+      .selectFrom('memberCard as mc')
+      .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+      .select('p.bigType')
+      .where('mc.id', '=', r.memberCardId)
+      .executeTakeFirstOrThrow();
+    throw conflict(
+      TimetableMsg.endedCancel(session.endTime.slice(0, 16), amountText(card.bigType, Number(r.usedCount))),
+    );
+  }
   let override: string | null = null;
   if (args.staffPolicy) {
-    const s = await tx
-      .selectFrom('timetable')
-      .select('startTime')
-      .where('id', '=', r.timetableId)
-      .executeTakeFirstOrThrow();
-    if (cancelKind(args.staffPolicy, { startTime: s.startTime, now }) !== 'free') {
+    if (cancelKind(args.staffPolicy, { startTime: session.startTime, now }) !== 'free') {
       override = `越过预约规则：开课前${args.staffPolicy.cancelMinutesBefore}分钟内取消，已全额退回`;
     }
   }

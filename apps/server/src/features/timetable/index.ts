@@ -30,7 +30,7 @@ export const timetableFeature = defineFeature((r) => {
     return null;
   });
   r.handle(cancelTimetable, async (input, ctx) => {
-    await service.removeSession(ctx, input.id);
+    await service.removeSession(ctx, input.id, input.confirmEnded === true);
     return null;
   });
   r.handle(queryTimetableByDate, (input, ctx) =>
@@ -43,7 +43,7 @@ export const timetableFeature = defineFeature((r) => {
   });
   r.handle(queryReservationList, (input, ctx) => bookingList(ctx.db, ctx.store.id, input.tid, input.page));
   r.handle(cancelReservationCall, async (input, ctx) => {
-    await service.cancelBooking(ctx, input.id);
+    await service.cancelBooking(ctx, input.id, input.confirmEnded === true);
     return null;
   });
   r.handle(queryPendingList, (input, ctx) => pendingList(ctx.db, ctx.store.id, input.tid));

@@ -118,6 +118,7 @@ export async function sessionInfo(db: Db, storeId: number, id: number, timezone:
     color: s.color,
     deductionMode: await getDeductionMode(db, storeId),
     memberRule: memberRuleNow(await loadPolicy(db, storeId), s.startTime, localDateTime(timezone)),
+    ended: s.endTime <= localDateTime(timezone),
   };
 }
 

@@ -50,9 +50,13 @@ export async function editSession(ctx: CallCtx, input: ParsedReqOf<typeof update
 }
 
 /** Deletes a session with every booking cancelled and refunded. */
-export async function removeSession(ctx: CallCtx, id: number): Promise<void> {
+export async function removeSession(ctx: CallCtx, id: number, confirmEnded = false): Promise<void> {
   await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
-    const { refunds } = await deleteSession(tx, ctx.store, { timetableId: id, operatorId: ctx.staff.id });
+    const { refunds } = await deleteSession(tx, ctx.store, {
+      timetableId: id,
+      operatorId: ctx.staff.id,
+      ended: { confirmed: confirmEnded },
+    });
     await emit(tx, { type: 'session.deleted', storeId: ctx.store.id, timetableId: id, refunds });
   });
 }
@@ -101,9 +105,10 @@ export async function bookPending(ctx: CallCtx, input: ParsedReqOf<typeof addGro
 }
 
 /** Cancels a booking with its refund. */
-export async function cancelBooking(ctx: CallCtx, id: number): Promise<void> {
+export async function cancelBooking(ctx: CallCtx, id: number, confirmEnded = false): Promise<void> {
   await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
     await cancelReservation(tx, ctx.store, {
+      confirmEnded,
       reservationId: id,
       operatorId: ctx.staff.id,
       operateType: OperateType.ADMIN_CANCELLED,

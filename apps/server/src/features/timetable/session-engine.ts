@@ -1,4 +1,13 @@
-import { Msg, OperateType, PendingStatus, ReservationStatus, TimetableMsg } from '@studio/contract';
+import {
+  amountText,
+  BIG_TYPE_COUNT,
+  BIG_TYPE_MONEY,
+  Msg,
+  OperateType,
+  PendingStatus,
+  ReservationStatus,
+  TimetableMsg,
+} from '@studio/contract';
 import type { Executor, Tx } from '../../db/index.ts';
 import type { StoreScope } from '../../lib/context.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
@@ -218,10 +227,46 @@ export async function updateSession(tx: Tx, store: StoreScope, args: SessionChan
  * Deletes a session: cancels every waiting pending and every live booking (refunding what each
  * deducted, once), writes their history, then soft-deletes it (timetable.deleted = 1).
  */
+/** 409 when the session has ended and deleting it would cancel bookings or pendings (names the refunds). */
+async function refuseEndedDelete(tx: Tx, timetableId: number, now: string): Promise<void> {
+  const s = await tx.selectFrom('timetable').select('endTime').where('id', '=', timetableId).executeTakeFirstOrThrow();
+  if (s.endTime > now) return;
+  const live = await tx
+    .selectFrom('reservation as r')
+    .innerJoin('memberCard as mc', 'mc.id', 'r.memberCardId')
+    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .select(['p.bigType', 'r.usedCount'])
+    .where('r.timetableId', '=', timetableId)
+    .where('r.status', 'in', [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN])
+    .execute();
+  const pendings = await tx
+    .selectFrom('pending')
+    .select('id')
+    .where('timetableId', '=', timetableId)
+    .where('status', '=', PendingStatus.WAITING)
+    .execute();
+  if (!live.length && !pendings.length) return;
+  const sum = (bigType: number) =>
+    live.filter((r) => r.bigType === bigType).reduce((n, r) => n + Number(r.usedCount), 0);
+  const refund = [BIG_TYPE_COUNT, BIG_TYPE_MONEY]
+    .filter((t) => sum(t) > 0)
+    .map((t) => amountText(t, sum(t)))
+    .join('、');
+  throw conflict(TimetableMsg.endedDelete(s.endTime.slice(0, 16), live.length + pendings.length, refund));
+}
+
 export async function deleteSession(
   tx: Tx,
   store: StoreScope,
-  args: { timetableId: number; operatorId: number | null },
+  args: {
+    timetableId: number;
+    operatorId: number | null;
+    /**
+     * A staff delete: a session that has ended and still has live bookings or pendings is deleted
+     * only when `confirmEnded` (409 naming what would be cancelled and refunded otherwise).
+     */
+    ended?: { confirmed: boolean };
+  },
 ): Promise<{ refunds: { memberId: number; memberCardId: number; amount: number }[] }> {
   // Lock order: the session row, then its pendings, then its reservations with their cards in
   // ascending card id (the order every path that charges or refunds several cards uses).
@@ -234,6 +279,7 @@ export async function deleteSession(
     .executeTakeFirst();
   if (Number(res.numUpdatedRows) !== 1) throw notFound('课程');
   const now = localDateTime(store.timezone);
+  if (args.ended && !args.ended.confirmed) await refuseEndedDelete(tx, args.timetableId, now);
   const pendings = await tx
     .selectFrom('pending')
     .selectAll()
