@@ -36,14 +36,22 @@ function eventHtml({ event, view }: EventContentArg): { html: string } {
   const time = `${s.fromTime.slice(11, 16)}-${s.toTime.slice(11, 16)}`;
   const compact = view.type === 'dayGridMonth';
   const online = s.isOnline ? '<span class="session-online">线上</span>' : '';
+  // Ended and full classes look different from open ones (the browser's clock; the server decides).
+  const ended = s.toTime <= dayjs().format('YYYY-MM-DD HH:mm:ss');
+  const full = s.realCount >= s.reservableCount;
+  const state = ended
+    ? '<span class="session-state session-state-ended">已结束</span>'
+    : full
+      ? '<span class="session-state session-state-full">已满</span>'
+      : '';
   const lines = compact
     ? `<div class="session-line">${time}</div>`
     : `<div class="session-line">${time} ${esc(s.teacherName)}</div><div class="session-line">${esc(s.areaName || '无场地')}</div>`;
   return {
     html:
-      `<div class="session-event" data-session-id="${s.id}" title="${esc(s.courseName)} ${time}">` +
+      `<div class="session-event${ended ? ' session-ended' : ''}" data-session-id="${s.id}" title="${esc(s.courseName)} ${time}">` +
       `<div class="session-event-title"><span class="session-name">${online}${esc(s.courseName)}</span>` +
-      `<span class="session-count" title="已预约/上限">${s.realCount}/${s.reservableCount}</span></div>` +
+      `<span class="session-count" title="已预约/上限">${state}${s.realCount}/${s.reservableCount}</span></div>` +
       (s.waitCount ? `<div class="session-line session-wait">候补 ${s.waitCount}</div>` : '') +
       `${lines}</div>`,
   };

@@ -1,7 +1,6 @@
 import { DeleteOutlined, DownloadOutlined, EditOutlined, UserAddOutlined } from '@ant-design/icons';
-import { Button, Drawer, Skeleton, Space, Tabs } from 'antd';
+import { Alert, Button, Drawer, Skeleton, Space, Tabs, Tag } from 'antd';
 import { lazy, Suspense, useState } from 'react';
-import dayjs from '../../../shared/dayjs.ts';
 import { useWrite } from '../../../shared/use-write.ts';
 import { Notice } from '../../../shared/notice.tsx';
 import { DEDUCT_AT_SIGN_IN } from '@studio/contract';
@@ -73,14 +72,7 @@ export default function SessionDrawer({ id, onClose }: { id: number; onClose: ()
     {
       key: 'waitlist',
       label: s?.waitCount ? `候补（${s.waitCount}）` : '候补',
-      children: s ? (
-        <WaitlistTab
-          session={s}
-          signInMode={signInMode}
-          ended={s.endTime < dayjs().format('YYYY-MM-DD HH:mm:ss')}
-          onMember={setMemberId}
-        />
-      ) : null,
+      children: s ? <WaitlistTab session={s} signInMode={signInMode} ended={s.ended} onMember={setMemberId} /> : null,
     },
     { key: 'history', label: '预约记录', children: <HistoryTab sessionId={id} /> },
   ];
@@ -89,7 +81,20 @@ export default function SessionDrawer({ id, onClose }: { id: number; onClose: ()
     <Drawer
       open
       width={860}
-      title={s ? `${s.courseName} 课程详情` : '课程详情'}
+      title={
+        s ? (
+          <>
+            {s.courseName} 课程详情{' '}
+            {s.ended && (
+              <Tag color="default" data-testid="session-ended">
+                已结束
+              </Tag>
+            )}
+          </>
+        ) : (
+          '课程详情'
+        )
+      }
       onClose={onClose}
       destroyOnHidden
       extra={
@@ -112,11 +117,20 @@ export default function SessionDrawer({ id, onClose }: { id: number; onClose: ()
       ) : (
         <Space direction="vertical" style={{ width: '100%' }} size="middle">
           <SessionHeader s={s} signInMode={signInMode} />
-          <OnlinePanel s={s} />
+          {!(s.ended && s.isOnline === 0) && <OnlinePanel s={s} />}
+          {s.ended && (
+            <Alert
+              type="info"
+              showIcon
+              message={`本节课已于 ${s.endTime.slice(0, 16)} 结束：不能再预约；取消预约或删除课程会再次确认。`}
+            />
+          )}
           <Space>
-            <Button type="primary" icon={<UserAddOutlined />} onClick={() => setOpen({ kind: 'book' })}>
-              预约会员
-            </Button>
+            {!s.ended && (
+              <Button type="primary" icon={<UserAddOutlined />} onClick={() => setOpen({ kind: 'book' })}>
+                预约会员
+              </Button>
+            )}
             <Button icon={<DownloadOutlined />} loading={exporting.loading} onClick={() => void exporting.run()}>
               导出本节预约
             </Button>
@@ -140,7 +154,12 @@ export default function SessionDrawer({ id, onClose }: { id: number; onClose: ()
           <BookingModal session={s} signInMode={signInMode} pending={open.pending} onClose={() => setOpen(null)} />
         )}
         {open?.kind === 'cancel' && (
-          <CancelBookingModal row={open.row} lateForMembers={s?.memberRule.lateCancel} onClose={() => setOpen(null)} />
+          <CancelBookingModal
+            row={open.row}
+            lateForMembers={s?.memberRule.lateCancel}
+            ended={s?.ended ? s.endTime : undefined}
+            onClose={() => setOpen(null)}
+          />
         )}
         {s && open?.kind === 'receipt' && <ReceiptModal session={s} row={open.row} onClose={() => setOpen(null)} />}
         {memberId && <MemberDrawer id={memberId} onClose={() => setMemberId(null)} />}

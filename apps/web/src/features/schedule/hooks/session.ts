@@ -136,8 +136,9 @@ export function useUpdateSession(id: number) {
   );
 }
 
-export function useDeleteSession(id: number) {
-  return useSessionWrite(() => call(cancelTimetable, { id }), Msg.deleted);
+/** Deletes a session; `confirmEnded` when it has ended and staff confirmed (the server insists). */
+export function useDeleteSession(id: number, confirmEnded = false) {
+  return useSessionWrite(() => call(cancelTimetable, { id, confirmEnded }), Msg.deleted);
 }
 
 export interface BookingFields {
@@ -169,8 +170,9 @@ export function useBookMember(sessionId: number, signInMode: boolean, pendingId:
   );
 }
 
-export function useCancelBooking(bookingId: number) {
-  return useSessionWrite(() => call(cancelReservationCall, { id: bookingId }), Msg.bookingCancelled);
+/** Cancels a booking with its refund; `confirmEnded` when its session has ended and staff confirmed. */
+export function useCancelBooking(bookingId: number, confirmEnded = false) {
+  return useSessionWrite(() => call(cancelReservationCall, { id: bookingId, confirmEnded }), Msg.bookingCancelled);
 }
 
 export function useCancelPending() {

@@ -8,14 +8,17 @@ import type { BookingRow } from '../types.ts';
 export default function CancelBookingModal({
   row,
   lateForMembers = false,
+  ended,
   onClose,
 }: {
   row: BookingRow;
   /** A member could no longer cancel free now (预约规则): the desk does it anyway, recorded as an override. */
   lateForMembers?: boolean;
+  /** The end of the session when it has ended: cancelling is confirmed as such. */
+  ended?: string;
   onClose: () => void;
 }) {
-  const cancel = useCancelBooking(row.reservationId);
+  const cancel = useCancelBooking(row.reservationId, ended !== undefined);
   return (
     <Modal
       open
@@ -29,8 +32,18 @@ export default function CancelBookingModal({
       }}
       onCancel={onClose}
     >
-      <Alert type="warning" showIcon message={Msg.cancelBookingWarning} style={{ marginBottom: 12 }} />
-      {lateForMembers && (
+      {ended ? (
+        <Alert
+          type="error"
+          showIcon
+          data-testid="ended-notice"
+          style={{ marginBottom: 12 }}
+          message={`这节课已于 ${ended.slice(0, 16)} 结束。确认取消将退回 ${amountText(row.bigType, row.usedCount)} 到 ${row.cardName}。`}
+        />
+      ) : (
+        <Alert type="warning" showIcon message={Msg.cancelBookingWarning} style={{ marginBottom: 12 }} />
+      )}
+      {lateForMembers && !ended && (
         <Alert
           type="info"
           showIcon

@@ -11,12 +11,12 @@ interface Props {
 
 /** Confirm deleting a session: every booking is cancelled and count cards refunded. */
 export default function DeleteSessionModal({ session, onClose, onDeleted }: Props) {
-  const del = useDeleteSession(session.id);
+  const del = useDeleteSession(session.id, session.ended);
   return (
     <Modal
       open
       title="删除课程"
-      okText="确认删除"
+      okText={session.ended ? '确认删除已结束的课程' : '确认删除'}
       okButtonProps={{ danger: true }}
       cancelText="取消"
       confirmLoading={del.loading}
@@ -28,6 +28,15 @@ export default function DeleteSessionModal({ session, onClose, onDeleted }: Prop
       <Typography.Paragraph>
         确定删除 {session.startTime.slice(0, 16)} 的「{session.courseName}」吗？
       </Typography.Paragraph>
+      {session.ended && (
+        <Alert
+          type="error"
+          showIcon
+          data-testid="ended-notice"
+          style={{ marginBottom: 12 }}
+          message={`这节课已于 ${session.endTime.slice(0, 16)} 结束。删除会取消它的全部预约并全额退回。`}
+        />
+      )}
       <Alert type="warning" showIcon message={Msg.deleteSessionWarning} />
       {session.realCount > 0 && (
         <Typography.Paragraph type="danger" style={{ marginTop: 12 }}>
