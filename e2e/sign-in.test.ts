@@ -22,6 +22,10 @@ describeBrowser('sign-in mode', (env) => {
     const m = modal(page, '预约会员');
     await pick(page, field(m, '会员'), f.memberName, f.memberName);
     expect(await field(m, '上课人数').locator('input').isDisabled()).toBe(true);
+    // the card is chosen now (kept on the pending, charged at sign-in)
+    await m.getByRole('button', { name: '确认预约' }).click();
+    await m.getByText('请补全').waitFor();
+    await pick(page, field(m, '会员卡'), '十次卡签');
     await m.getByRole('button', { name: '确认预约' }).click();
     await toast(page, '预约成功');
     const pending = drawer.getByTestId('pending-table').locator('tr', { hasText: f.memberName });
@@ -31,9 +35,8 @@ describeBrowser('sign-in mode', (env) => {
 
     await pending.getByRole('button', { name: '签到' }).click();
     const s = modal(page, '签到确认');
-    await s.getByRole('button', { name: '确认签到' }).click();
-    await s.getByText('请补全').waitFor();
-    await pick(page, field(s, '会员卡'), '十次卡签');
+    // member, card, count and remark come from the pending (spec section 4)
+    await field(s, '会员卡').getByText('十次卡签', { exact: false }).waitFor();
     await s.getByRole('button', { name: '确认签到' }).click();
     await toast(page, '操作成功');
     await pending.getByText('已签到').waitFor();
@@ -44,8 +47,15 @@ describeBrowser('sign-in mode', (env) => {
     await shot(page, 'drawer-signed-in');
 
     // a second pending, cancelled with the spec's confirm text
-    const f2 = await makeFixture(api, '签二');
-    await api.ok('add/member/group/pending', { mid: f2.memberId, tid, studentCount: 1 });
+    // (a member with a card this class takes: a pending needs one)
+    const f2 = { memberName: `王会员签二${Date.now() % 100000}` };
+    const m2 = await api.ok<{ id: number }>('insert/member', {
+      name: f2.memberName,
+      mobile: `137${String(Date.now() % 1e8).padStart(8, '0')}`,
+      gender: 2,
+    });
+    await api.ok('insert/member/card', { mid: m2.id, cardId: f.productId, totalCount: 5, expireTime: null });
+    await api.ok('add/member/group/pending', { mid: m2.id, tid, studentCount: 1 });
     await page.reload();
     await drawer.getByRole('tab', { name: '待签到' }).click();
     const row2 = drawer.getByTestId('pending-table').locator('tr', { hasText: f2.memberName });

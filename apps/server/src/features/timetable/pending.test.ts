@@ -53,6 +53,23 @@ describeEachDb('sign-in mode: pending bookings', (env) => {
     expect(item.pending.operator).toMatch(/^管理员/);
   });
 
+  it('keeps the card chosen for a pending (prefilled at sign-in) and refuses a member with no usable card', async () => {
+    const { e, product, session } = await bookable();
+    const { member, card } = await e.memberWithCard(product.id);
+    expect((await pend({ mid: member.id, tid: session.id, mcId: card.id, studentCount: 1 })).code).toBe(0);
+    const [item] = await pendings(session.id);
+    expect(item.mcId).toBe(card.id);
+    // without a card the member must still hold one this class takes
+    const other = await ef().scene();
+    const stranger = await e.memberWithCard(other.product.id);
+    const none = await pend({ mid: stranger.member.id, tid: session.id, studentCount: 1 });
+    expect([none.status, none.msg]).toEqual([409, Msg.cardHelp]);
+    const wrong = await pend({ mid: stranger.member.id, tid: session.id, mcId: stranger.card.id, studentCount: 1 });
+    expect([wrong.status, wrong.msg]).toEqual([409, Msg.cardNotAllowed]);
+    const notTheirs = await pend({ mid: stranger.member.id, tid: session.id, mcId: card.id, studentCount: 1 });
+    expect([notTheirs.status, notTheirs.msg]).toEqual([409, Msg.cardNotOwned]);
+  });
+
   it('takes one student only, refuses a full class, a duplicate and the limits', async () => {
     const { e, product, session } = await bookable(1);
     const a = await e.memberWithCard(product.id);

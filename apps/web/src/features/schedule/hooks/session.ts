@@ -157,7 +157,13 @@ export function useBookMember(sessionId: number, signInMode: boolean, pendingId:
     (b: BookingFields) => {
       if (pendingId) return call(signInPendingCall, { pendingId, mcId: b.cardId, remark: b.remark });
       if (signInMode)
-        return call(addGroupPending, { mid: b.memberId, tid: sessionId, studentCount: 1, remark: b.remark });
+        return call(addGroupPending, {
+          mid: b.memberId,
+          tid: sessionId,
+          mcId: b.cardId,
+          studentCount: 1,
+          remark: b.remark,
+        });
       return call(addMemberReservation, {
         mcId: b.cardId,
         tid: sessionId,

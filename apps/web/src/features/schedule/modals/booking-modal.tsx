@@ -34,7 +34,8 @@ export default function BookingModal({ session, signInMode, pending, onClose }: 
   const cards = useCardsForCourse(memberId, session.courseId);
   const card = cards.data?.find((c) => c.id === cardId);
   const signingIn = !!selected;
-  const needCard = !signInMode || signingIn;
+  // A pending keeps its card too (charged at sign-in, prefilled there): every booking names one.
+  const needCard = true;
 
   const submit = useBookMember(session.id, signInMode, selected?.pending.id);
 
