@@ -99,6 +99,8 @@ export const Msg = {
   oneStudentInSignInMode: '签到后扣费模式下每次只能预约1人',
   sessionStarted: '课程已结束，无法操作',
   teacherConflict: (when: string) => `该老师在 ${when} 已有课程，时间冲突`,
+  /** A room (a venue without rooms under it) holds one class at a time. */
+  roomConflict: (room: string, when: string) => `${room}在 ${when} 已有课程，场地冲突`,
   mobileTaken: '该手机号已被其他会员使用',
   inUse: (what: string) => `${what}正在使用中，无法删除`,
 

@@ -3,7 +3,7 @@ import type { Executor, Tx } from './index.ts';
 
 /**
  * Row locks in the engine's one lock order (docs/architecture.md): a teacher (when a session is
- * placed on their time), then sessions in ascending id, then the bookings of those sessions
+ * placed on their time), then its room (an area), then sessions in ascending id, then the bookings of those sessions
  * (reservations, pendings), then member cards in ascending id. Every write path takes its locks in
  * this order, so on PostgreSQL no two transactions can wait for each other in a circle. A path that
  * touches one row of a kind lets its guarded UPDATE take the lock; a path that touches several
@@ -18,7 +18,11 @@ export function onPostgres(db: Executor): boolean {
 /** Ids per locking statement. */
 const CHUNK = 1000;
 
-async function lockRows(tx: Tx, table: 'teacher' | 'timetable' | 'member_card', ids: Iterable<number>): Promise<void> {
+async function lockRows(
+  tx: Tx,
+  table: 'teacher' | 'area' | 'timetable' | 'member_card',
+  ids: Iterable<number>,
+): Promise<void> {
   if (!onPostgres(tx)) return;
   const sorted = [...new Set(ids)].sort((a, b) => a - b);
   for (let i = 0; i < sorted.length; i += CHUNK) {
@@ -33,6 +37,9 @@ async function lockRows(tx: Tx, table: 'teacher' | 'timetable' | 'member_card', 
 
 /** Locks teachers (ascending id) whose time new or moved sessions take: the clash check then holds. */
 export const lockTeachers = (tx: Tx, ids: Iterable<number>) => lockRows(tx, 'teacher', ids);
+
+/** Locks rooms (areas, ascending id) whose time new or moved sessions take, after their teachers. */
+export const lockRooms = (tx: Tx, ids: Iterable<number>) => lockRows(tx, 'area', ids);
 
 /** Locks sessions in ascending id, before a write that touches several of them. */
 export const lockSessions = (tx: Tx, ids: Iterable<number>) => lockRows(tx, 'timetable', ids);

@@ -5,7 +5,7 @@ import type { StoreScope } from '../../lib/context.ts';
 import { conflict } from '../../lib/errors.ts';
 import { cardUnusableReason, chargeFor } from '../card/rules.ts';
 import { ageRefusal, genderRefusal } from '../timetable/rules.ts';
-import { assertNoTeacherClash } from './conflicts.ts';
+import { assertNoTimeClash } from './conflicts.ts';
 import type { CourseWithCards, BookingCard } from './refs.ts';
 
 /** One session a bulk run makes, with the fixed students to book into it. */
@@ -88,7 +88,7 @@ export async function createPlannedSessions(
   o: { mode: 0 | 1; operatorId: number | null; now: string },
 ): Promise<number[]> {
   if (!plan.length) return [];
-  await assertNoTeacherClash(tx, store.id, plan);
+  await assertNoTimeClash(tx, store.id, plan);
   const spent = checkBookings(plan, o.mode, o.now);
 
   const sessionRows: NewRow<'timetable'>[] = plan.map((s) => ({

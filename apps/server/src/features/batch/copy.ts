@@ -2,7 +2,7 @@ import { PendingStatus } from '@studio/contract';
 import type { CallCtx } from '../../lib/context.ts';
 import { addMinutes, daysBetween } from '../../lib/time.ts';
 import { addPending, createSession } from '../timetable/public.ts';
-import { assertNoTeacherClash } from './conflicts.ts';
+import { assertNoTimeClash } from './conflicts.ts';
 import { naming } from './fixed-booking.ts';
 import { shortTime } from './plan.ts';
 import { sessionsInRange } from './range.ts';
@@ -41,7 +41,7 @@ export async function copySessions(ctx: CallCtx, input: CopyInput): Promise<{ co
       startTime: addMinutes(s.startTime, shift),
       endTime: addMinutes(s.endTime, shift),
     }));
-    await assertNoTeacherClash(tx, storeId, targets);
+    await assertNoTimeClash(tx, storeId, targets);
     const sourceIds = sources.map((s) => s.id);
     const cards = await tx
       .selectFrom('timetableCard')

@@ -5,7 +5,14 @@
  */
 export { getDeductionMode, liveSession } from './engine-shared.ts';
 export { bookingRef } from './booking-refs.ts';
-export { createSession, deleteSession, findTeacherConflicts, updateSession } from './session-engine.ts';
+export {
+  createSession,
+  deleteSession,
+  findRoomConflicts,
+  findTeacherConflicts,
+  roomOf,
+  updateSession,
+} from './session-engine.ts';
 export type { NewSession, SessionChange, TeacherConflict } from './session-engine.ts';
 export {
   addPending,

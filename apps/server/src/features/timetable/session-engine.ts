@@ -13,7 +13,7 @@ import type { StoreScope } from '../../lib/context.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { addMinutes, localDateTime } from '../../lib/time.ts';
 import { cancelPendingLocked, cancelReservationLocked } from './booking-engine.ts';
-import { lockTeachers } from '../../db/locks.ts';
+import { lockRooms, lockTeachers } from '../../db/locks.ts';
 
 export interface NewSession {
   courseId: number;
@@ -27,7 +27,7 @@ export interface NewSession {
   /** Capacity; defaults to the course's `count`. */
   reservableCount?: number;
   isOnline?: number;
-  /** Refuse (409) when the teacher already has an overlapping live session. */
+  /** Refuse (409) when the teacher, or the room, already has an overlapping live session. */
   checkTeacherConflict?: boolean;
 }
 
@@ -58,6 +58,69 @@ export async function findTeacherConflicts(
     .where('t.endTime', '>', startTime);
   if (excludeId !== undefined) q = q.where('t.id', '<>', excludeId);
   return q.orderBy('t.startTime').execute();
+}
+
+/**
+ * The store's area as a room (its name), or null when it is not one: a venue with rooms under it is
+ * a whole branch, not a place one class fills, so sessions placed on it clash with nothing
+ * (documented in README).
+ */
+export async function roomOf(tx: Executor, storeId: number, areaId: number): Promise<{ name: string } | null> {
+  const a = await tx
+    .selectFrom('area as a')
+    .select((eb) => [
+      'a.name',
+      eb.exists(eb.selectFrom('area as c').select('c.id').whereRef('c.parentId', '=', 'a.id')).as('hasRooms'),
+    ])
+    .where('a.id', '=', areaId)
+    .where('a.storeId', '=', storeId)
+    .executeTakeFirst();
+  return a && !a.hasRooms ? { name: a.name } : null;
+}
+
+/** A room's live sessions overlapping [startTime, endTime), optionally leaving one out; none for a branch. */
+export async function findRoomConflicts(
+  tx: Executor,
+  storeId: number,
+  areaId: number | null,
+  startTime: string,
+  endTime: string,
+  excludeId?: number,
+): Promise<(TeacherConflict & { roomName: string })[]> {
+  const room = areaId === null ? null : await roomOf(tx, storeId, areaId);
+  if (!room) return [];
+  let q = tx
+    .selectFrom('timetable as t')
+    .innerJoin('course as c', 'c.id', 't.courseId')
+    .select(['t.id', 't.startTime', 't.endTime', 'c.name as courseName'])
+    .where('t.storeId', '=', storeId)
+    .where('t.areaId', '=', areaId)
+    .where('t.deleted', '=', 0)
+    .where('t.startTime', '<', endTime)
+    .where('t.endTime', '>', startTime);
+  if (excludeId !== undefined) q = q.where('t.id', '<>', excludeId);
+  const rows = await q.orderBy('t.startTime').execute();
+  return rows.map((r) => ({ ...r, roomName: room.name }));
+}
+
+/** 409 …在 ... 已有课程，场地冲突 when the room is taken then; the clashing sessions travel in `data`. */
+async function assertRoomFree(
+  tx: Tx,
+  storeId: number,
+  areaId: number | null,
+  startTime: string,
+  endTime: string,
+  excludeId?: number,
+): Promise<void> {
+  if (areaId === null) return;
+  await lockRooms(tx, [areaId]);
+  const clashes = await findRoomConflicts(tx, storeId, areaId, startTime, endTime, excludeId);
+  if (clashes.length) {
+    const c = clashes[0];
+    throw conflict(Msg.roomConflict(c.roomName, `${c.startTime.slice(0, 16)}-${c.endTime.slice(11, 16)}`), {
+      conflicts: clashes,
+    });
+  }
 }
 
 /** 409 该老师在 ... 已有课程 when the teacher is busy then; the clashing sessions travel in `data`. */
@@ -136,6 +199,7 @@ export async function createSession(tx: Tx, store: StoreScope, args: NewSession)
     // The teacher's lock first (the engine's lock order), so two sessions cannot both pass the check.
     await lockTeachers(tx, [args.teacherId]);
     await assertTeacherFree(tx, store.id, args.teacherId, startTime, endTime);
+    await assertRoomFree(tx, store.id, args.areaId, startTime, endTime);
   }
   const row = await tx
     .insertInto('timetable')
@@ -207,6 +271,7 @@ export async function updateSession(tx: Tx, store: StoreScope, args: SessionChan
   const minutes = Math.round((Date.parse(`${s.endTime}Z`) - Date.parse(`${s.startTime}Z`)) / 60_000);
   const endTime = addMinutes(args.startTime, minutes);
   await assertTeacherFree(tx, store.id, args.teacherId, args.startTime, endTime, s.id);
+  await assertRoomFree(tx, store.id, args.areaId, args.startTime, endTime, s.id);
   const res = await tx
     .updateTable('timetable')
     .set({
