@@ -26,6 +26,7 @@ import {
   queryCheckinCode,
   queryMemberPage,
   queryTimetableHistory,
+  TimetableMsg,
   updateBookingPolicy,
   updateMemberPage,
 } from '@studio/contract';
@@ -335,6 +336,16 @@ describeEachDb('members channel: sign-in by one-time code, booking, cancelling, 
     expect(await m.call(memberSignIn.path, { token })).toMatchObject({
       status: 409,
       msg: MemberMsg.alreadyCheckedIn,
+    });
+    // once the class has started a member cannot cancel online (the desk still can)
+    await db
+      .updateTable('timetable')
+      .set({ startTime: addMinutes(now(), -5), endTime: addMinutes(now(), 55) })
+      .where('id', '=', session.id)
+      .execute();
+    expect(await m.call(memberCancelBooking.path, { id: booked.id })).toMatchObject({
+      status: 409,
+      msg: TimetableMsg.startedNoCancel,
     });
   });
 

@@ -33,7 +33,7 @@ import {
   signInPending,
 } from '../timetable/public.ts';
 import { sessionsBetween } from '../today/public.ts';
-import { joinWaitlist, leaveWaitlist } from '../waitlist/public.ts';
+import { joinWaitlist, leaveWaitlist, queuePosition } from '../waitlist/public.ts';
 import { checkinTokenValid } from './checkin.ts';
 
 /** A member acting in their store (the members' channel's calls). */
@@ -104,17 +104,7 @@ export async function timetable(
         .execute(),
       ex
         .selectFrom('waitlist as w')
-        .select((eb) => [
-          'w.id',
-          'w.timetableId',
-          eb
-            .selectFrom('waitlist as ahead')
-            .select((e2) => e2.fn.countAll<number>().as('n'))
-            .whereRef('ahead.timetableId', '=', 'w.timetableId')
-            .where('ahead.status', '=', WaitStatus.WAITING)
-            .whereRef('ahead.id', '<=', 'w.id')
-            .as('position'),
-        ])
+        .select(['w.id', 'w.timetableId', queuePosition.as('position')])
         .where('w.memberId', '=', memberId)
         .where('w.timetableId', 'in', ids)
         .where('w.status', '=', WaitStatus.WAITING)
@@ -361,7 +351,7 @@ export async function myBookings(s: MemberScope, state: 'upcoming' | 'past', pag
       .leftJoin('area as a', 'a.id', 't.areaId')
       .innerJoin('memberCard as mc', 'mc.id', 'w.memberCardId')
       .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
-      .select((eb) => [
+      .select([
         ...sessionCols,
         'w.id',
         'w.status',
@@ -369,13 +359,7 @@ export async function myBookings(s: MemberScope, state: 'upcoming' | 'past', pag
         'mc.id as mcId',
         'p.cardName',
         'p.bigType',
-        eb
-          .selectFrom('waitlist as ahead')
-          .select((e2) => e2.fn.countAll<number>().as('n'))
-          .whereRef('ahead.timetableId', '=', 'w.timetableId')
-          .where('ahead.status', '=', WaitStatus.WAITING)
-          .whereRef('ahead.id', '<=', 'w.id')
-          .as('position'),
+        queuePosition.as('position'),
       ])
       .where('w.storeId', '=', s.store.id)
       .where('w.memberId', '=', s.memberId)

@@ -47,12 +47,25 @@ export async function findTeacherConflicts(
   endTime: string,
   excludeId?: number,
 ): Promise<TeacherConflict[]> {
+  return overlapping(tx, storeId, 't.teacherId', teacherId, startTime, endTime, excludeId);
+}
+
+/** Live sessions of the store on one teacher or area overlapping [startTime, endTime), in start order. */
+function overlapping(
+  tx: Executor,
+  storeId: number,
+  column: 't.teacherId' | 't.areaId',
+  id: number,
+  startTime: string,
+  endTime: string,
+  excludeId?: number,
+): Promise<TeacherConflict[]> {
   let q = tx
     .selectFrom('timetable as t')
     .innerJoin('course as c', 'c.id', 't.courseId')
     .select(['t.id', 't.startTime', 't.endTime', 'c.name as courseName'])
     .where('t.storeId', '=', storeId)
-    .where('t.teacherId', '=', teacherId)
+    .where(column, '=', id)
     .where('t.deleted', '=', 0)
     .where('t.startTime', '<', endTime)
     .where('t.endTime', '>', startTime);
@@ -89,17 +102,7 @@ export async function findRoomConflicts(
 ): Promise<(TeacherConflict & { roomName: string })[]> {
   const room = areaId === null ? null : await roomOf(tx, storeId, areaId);
   if (!room) return [];
-  let q = tx
-    .selectFrom('timetable as t')
-    .innerJoin('course as c', 'c.id', 't.courseId')
-    .select(['t.id', 't.startTime', 't.endTime', 'c.name as courseName'])
-    .where('t.storeId', '=', storeId)
-    .where('t.areaId', '=', areaId)
-    .where('t.deleted', '=', 0)
-    .where('t.startTime', '<', endTime)
-    .where('t.endTime', '>', startTime);
-  if (excludeId !== undefined) q = q.where('t.id', '<>', excludeId);
-  const rows = await q.orderBy('t.startTime').execute();
+  const rows = await overlapping(tx, storeId, 't.areaId', areaId!, startTime, endTime, excludeId);
   return rows.map((r) => ({ ...r, roomName: room.name }));
 }
 

@@ -1,5 +1,12 @@
 import { WaitStatus } from '@studio/contract';
+import { sql } from 'kysely';
 import type { Executor } from '../../db/index.ts';
+
+/**
+ * A wait's place in its session's queue (1 = next), as a column of a query over `waitlist as w`:
+ * the waiting rows of the same session up to it.
+ */
+export const queuePosition = sql<number>`(select count(*) from waitlist ahead where ahead.timetable_id = w.timetable_id and ahead.status = ${WaitStatus.WAITING} and ahead.id <= w.id)`;
 
 type Wait = { id: number; timetableId: number };
 
@@ -106,7 +113,7 @@ export async function waitsOfMember(db: Executor, storeId: number, memberId: num
     .innerJoin('course as c', 'c.id', 't.courseId')
     .innerJoin('memberCard as mc', 'mc.id', 'w.memberCardId')
     .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
-    .select((eb) => [
+    .select([
       'w.id',
       'w.status',
       'w.timetableId',
@@ -117,13 +124,7 @@ export async function waitsOfMember(db: Executor, storeId: number, memberId: num
       'w.skipReason',
       'w.createTime',
       'w.endTime',
-      eb
-        .selectFrom('waitlist as ahead')
-        .select((e2) => e2.fn.countAll<number>().as('n'))
-        .whereRef('ahead.timetableId', '=', 'w.timetableId')
-        .where('ahead.status', '=', WaitStatus.WAITING)
-        .whereRef('ahead.id', '<=', 'w.id')
-        .as('position'),
+      queuePosition.as('position'),
     ])
     .where('w.storeId', '=', storeId)
     .where('w.memberId', '=', memberId)
