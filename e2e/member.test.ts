@@ -2,6 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { describeBrowser, shot, type BrowserEnv } from './harness.ts';
 import { addSession, makeFixture } from './seed.ts';
+import { modal } from './ui.ts';
 
 /** Store-local (Asia/Shanghai) `YYYY-MM-DD HH:mm` of now plus `minutes`. */
 function shanghai(minutes: number): { date: string; time: string } {
@@ -142,6 +143,102 @@ describeBrowser('members page on a phone', (env) => {
       });
       expect(history.list.map((h) => h.operateType)).toContain(1);
     } finally {
+      await context.close();
+    }
+  });
+
+  it('queues for a full class on the phone and gets the seat a desk cancel frees; a late cancel the desk waives', async () => {
+    const { api, server } = env();
+    const desk = env().page;
+    const storeId = (await api.ok<{ posts: { storeId: number }[] }>('/api/auth/me')).posts[0].storeId;
+    const f = await makeFixture(api, '递');
+    const at = shanghai(60 * 5);
+    const tid = await addSession(api, f, at.date, at.time, { count: 1 });
+    // Another member holds the only seat.
+    const other = await api.ok<{ id: number }>('insert/member', {
+      name: `占位${f.memberId}`,
+      mobile: `136${String(f.memberId).padStart(8, '0')}`,
+      gender: 1,
+    });
+    const otherCard = await api.ok<{ id: number }>('insert/member/card', {
+      mid: other.id,
+      cardId: f.productId,
+      totalCount: 5,
+      expireTime: null,
+    });
+    await api.ok('add/member/reservation', { mcId: otherCard.id, tid, studentCount: 1, remark: '' });
+    await api.ok('update/booking/policy', { waitlist: 1, waitlistCutoffMinutes: 30 });
+    const [context, page] = await phone(env());
+    try {
+      // sign in with a code from the desk
+      const { code } = await api.ok<{ code: string }>('create/member/login/code', { memberId: f.memberId });
+      await page.goto(`${server.url}/m/?store=${storeId}`);
+      await page.getByRole('button', { name: '登录预约' }).tap();
+      await page.getByTestId('mobile').locator('input').fill(f.memberMobile);
+      await page.getByTestId('code').locator('input').fill(code);
+      await page.getByRole('button', { name: '登录', exact: true }).tap();
+      await page.getByText(`${f.memberName}，你好`).waitFor();
+
+      // the class is full: queue for it
+      await page.getByTestId(`day-${at.date}`).tap();
+      const card = page.getByTestId(`session-${tid}`);
+      await card.tap();
+      const sheet = page.getByTestId('session-sheet');
+      await sheet.getByRole('button', { name: '课程已满，排队候补' }).tap();
+      await page.getByText('已加入候补，第1位').waitFor();
+      await page.getByText('我的预约').tap();
+      const mine = page.getByTestId('my-booking').filter({ hasText: f.courseName });
+      await mine.getByText('候补第1位').waitFor();
+      await shot(page, 'member-waiting');
+
+      // the desk cancels the other member's booking: the queue's first gets the seat, charged
+      await desk.goto(`${server.url}/course/calendar/detail?course_calendar_id=${tid}`);
+      const drawer = desk.locator('.ant-drawer', { hasText: '课程详情' });
+      const held = drawer.getByTestId('booked-table').locator('tr', { hasText: `占位${f.memberId}` });
+      await held.getByRole('button', { name: '取消预约' }).click();
+      await modal(desk, '取消预约').getByRole('button', { name: '确认取消预约' }).click();
+      await drawer.getByTestId('booked-table').locator('tr', { hasText: f.memberName }).waitFor();
+      await drawer.getByTestId('session-seats').getByText('1/1').waitFor();
+      await shot(desk, 'member-promoted-desk');
+      // the member sees it in 我的预约 (reloaded, as on opening the page again)
+      await page.reload();
+      await page.getByText('我的预约').tap();
+      await mine.getByText('已预约').waitFor();
+      expect(await mine.innerText()).toContain('扣除 1 次');
+      await shot(page, 'member-promoted');
+
+      // a late cancel under the "keep the deduction" rule, then the desk waives it
+      await api.ok('update/booking/policy', { cancelMinutesBefore: 60 * 24, lateCancel: 'forfeit' });
+      await page.reload();
+      await page.getByText('我的预约').tap();
+      await mine.getByRole('button', { name: '取消预约' }).tap();
+      await page.locator('.adm-dialog').getByRole('button', { name: '确定' }).tap();
+      await page.getByRole('tab', { name: '已结束' }).tap();
+      const late = page.getByTestId('my-booking').filter({ hasText: '迟到取消' });
+      await late.getByText('迟到取消，已扣除').waitFor();
+      expect(await late.innerText()).toContain('扣除 1 次');
+      await shot(page, 'member-late-cancel');
+
+      await desk.goto(`${server.url}/member/detail?member_id=${f.memberId}`);
+      await desk.getByRole('tab', { name: '爽约与迟到取消' }).click();
+      const kept = desk.getByTestId('member-no-shows').locator('tr', { hasText: '迟到取消' });
+      await kept.getByRole('button', { name: '免除扣费' }).click();
+      const confirm = desk.locator('.ant-modal-confirm', { hasText: '免除迟到取消扣费' });
+      await confirm.getByPlaceholder('免除原因（必填）').fill('临时加班，店长同意');
+      await confirm.getByRole('button', { name: '免 除' }).click();
+      await kept.getByText('已免除').waitFor();
+      await shot(desk, 'member-late-cancel-waived');
+      await page.reload();
+      await page.getByText('我的预约').tap();
+      await page.getByRole('tab', { name: '已结束' }).tap();
+      await late.getByText('迟到取消，已退回').waitFor();
+    } finally {
+      await api.ok('update/booking/policy', {
+        waitlist: 0,
+        waitlistCutoffMinutes: 0,
+        cancelMinutesBefore: 0,
+        lateCancel: 'refuse',
+      });
       await context.close();
     }
   });

@@ -5,8 +5,10 @@ import { openDatabase } from './db/index.ts';
 import { DEMO_ADMIN } from './db/seed/index.ts';
 import { lockSqliteFile, prepareDatabase } from './db/startup.ts';
 import { outboxHandlers } from './features/index.ts';
-import { startNoShowJob } from './features/no-show/public.ts';
-import { startDigestScheduler } from './features/reports/public.ts';
+import { runNoShows } from './features/no-show/public.ts';
+import { runDueDigests } from './features/reports/public.ts';
+import { endClosedWaits } from './features/waitlist/public.ts';
+import { startRepeating } from './lib/jobs.ts';
 import { startOutboxWorker } from './outbox/index.ts';
 
 const config = loadConfig();
@@ -45,15 +47,19 @@ const stopOutbox = startOutboxWorker({
   allowHosts: config.outboundAllowHosts,
 });
 
-// The daily card-alert digest to each store's WeCom robot (once per store and day, any instance).
-const stopDigest = startDigestScheduler({ db: database.db, dialect: database.dialect, log: app.log });
-
-// Pendings not signed in by their class's end, charged or counted as no-shows (once, any instance).
-const stopNoShows = startNoShowJob({ db: database.db, dialect: database.dialect, log: app.log });
+// The minute jobs, on every instance (each guards its writes so that any number may run at once):
+// the daily card-alert digest to each store's WeCom robot (once per store and day); pendings not
+// signed in by their class's end, charged or counted as no-shows (once); waits past the promotion
+// cutoff ended without charge.
+const { db, dialect } = database;
+const stopJobs = [
+  startRepeating({ what: 'card alert digest', log: app.log, run: () => runDueDigests(db, dialect) }),
+  startRepeating({ what: 'no-show job', log: app.log, run: () => runNoShows(db, dialect) }),
+  startRepeating({ what: 'waitlist cutoff job', log: app.log, run: () => endClosedWaits(db, dialect) }),
+];
 
 const close = async () => {
-  await stopNoShows();
-  await stopDigest();
+  await Promise.all(stopJobs.map((stop) => stop()));
   await stopOutbox();
   await app.close();
   await database.close();

@@ -12,6 +12,7 @@ import { cardSales } from './migrations/20261124_1150_card_sales.ts';
 import { waitlist } from './migrations/20261124_1300_waitlist.ts';
 import { noShow } from './migrations/20261124_1400_no_show.ts';
 import { memberChannel } from './migrations/20261125_0900_member_channel.ts';
+import { lateCancelWaiver } from './migrations/20261125_1500_late_cancel_waiver.ts';
 
 /** Timestamped migrations, in order. Never edit one that has landed: add a new one. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -27,6 +28,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '20261124_1300_waitlist': waitlist(dialect),
     '20261124_1400_no_show': noShow(dialect),
     '20261125_0900_member_channel': memberChannel(dialect),
+    '20261125_1500_late_cancel_waiver': lateCancelWaiver(),
   };
 }
 

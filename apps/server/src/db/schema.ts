@@ -264,6 +264,11 @@ export interface ReservationTable {
   cancelTime: string | null;
   /** Deduction mode 0: the member checked in by themself (migration 0900). */
   attendedTime: string | null;
+  /** 1: a member's late cancel that kept the deduction (迟到取消, migration 1500). */
+  forfeited: Generated<number>;
+  /** Staff waived the late cancel's deduction (refunded), and why. */
+  waivedTime: string | null;
+  waiveReason: string | null;
 }
 export interface PendingTable {
   id: Generated<number>;

@@ -2,7 +2,7 @@ import { authFeature } from '../auth/routes.ts';
 import type { Feature } from '../lib/feature.ts';
 import type { OutboxHandler } from '../outbox/index.ts';
 import { batchFeature } from './batch/index.ts';
-import { memberChannelFeature } from './member-channel/index.ts';
+import { memberChannelFeature, smsHandlers } from './member-channel/index.ts';
 import { messagingFeature } from './messaging/index.ts';
 import { messagingHandlers } from './messaging/public.ts';
 import { noShowFeature } from './no-show/index.ts';
@@ -35,5 +35,5 @@ export const features: Feature[] = [
 
 /** Every outbox topic the app queues, with its handler (main.ts and the tests' workers use them). */
 export function outboxHandlers(): Record<string, OutboxHandler> {
-  return { ...messagingHandlers, ...meetingHandlers };
+  return { ...messagingHandlers, ...meetingHandlers, ...smsHandlers };
 }

@@ -312,6 +312,10 @@ export const basePayloads: Record<string, BasePayload> = {
     body: (w) => ({ pendingId: w.pending, reason: '前台免除' }),
     ids: { pendingId: 'pending' },
   },
+  [`${STORE}/waive/late/cancel`]: {
+    body: (w) => ({ reservationId: w.reservation, reason: '前台免除' }),
+    ids: { reservationId: 'reservation' },
+  },
   [`${STORE}/query/member/policy/status`]: { body: (w) => ({ mid: w.member }), ids: { mid: 'member' } },
   [`${STORE}/lift/member/suspension`]: { body: (w) => ({ mid: w.member }), ids: { mid: 'member' } },
 

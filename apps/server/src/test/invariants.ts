@@ -1,5 +1,7 @@
 import { OperateType, PendingStatus, ReservationStatus, WaitStatus } from '@studio/contract';
+import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../db/index.ts';
+import type { Database } from '../db/schema.ts';
 
 const LIVE = [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN];
 const HELD = [PendingStatus.WAITING, PendingStatus.SIGNED_IN, PendingStatus.NO_SHOW];
@@ -26,7 +28,8 @@ function sumBy(rows: { id: number | null; n: number | string | null }[]): Map<nu
  *   amounts add up to the usedCount of its live reservations (usedCount itself may be higher: cards
  *   can be issued partly used); for every reservation its ledger adds up to its usedCount while it
  *   is live and to 0 once cancelled (so a refund happened exactly once), except a member's late
- *   cancel that kept its deduction (迟到取消, history type 5), whose ledger stays at its usedCount.
+ *   cancel that kept its deduction (迟到取消: marked on the row and by history type 5), whose ledger
+ *   stays at its usedCount until staff waive it (a `waive` entry of the booking brings it to 0).
  * - sales: a card issued through the desk has totalCount = issue + top-ups - card/top-up refunds.
  * - history: every reservation and pending has a booking row; every cancelled one a cancel row
  *   (a cancel, or a late cancel that kept the deduction).
@@ -81,16 +84,27 @@ export async function checkInvariants(db: Db, storeId?: number): Promise<string[
     db.selectFrom('memberCard').select(['id', 'usedCount', 'totalCount']),
     'storeId',
   ).execute();
-  // Late cancels that kept their deduction (迟到取消): cancelled, yet charged like a live booking.
-  const forfeited = await scoped(
+  // Late cancels that kept their deduction (迟到取消): cancelled, yet charged like a live booking
+  // until staff waive it (then refunded once, like a cancel). Marked on the row and in history.
+  const lateRows = await scoped(
     db
       .selectFrom('reservation as r')
-      .innerJoin('history as h', 'h.reservationId', 'r.id')
-      .select(['r.id', 'r.memberCardId', 'r.usedCount'])
-      .where('h.operateType', '=', OperateType.LATE_CANCEL)
-      .where('r.status', '=', ReservationStatus.CANCELLED),
+      .leftJoin('history as h', (j) =>
+        j.onRef('h.reservationId', '=', 'r.id').on('h.operateType', '=', OperateType.LATE_CANCEL),
+      )
+      .select(['r.id', 'r.memberCardId', 'r.usedCount', 'r.status', 'r.forfeited', 'r.waivedTime', 'h.id as lateId'])
+      .where((eb) => eb.or([eb('r.forfeited', '=', 1), eb('h.id', 'is not', null)])),
     'r.storeId',
   ).execute();
+  for (const r of lateRows) {
+    if (!r.forfeited || r.lateId === null || r.status !== ReservationStatus.CANCELLED) {
+      out.push(
+        `reservation ${r.id}: late cancel marked ${r.forfeited}, history ${r.lateId ?? 'none'}, status ${r.status}`,
+      );
+    }
+  }
+  const lateIds = new Set(lateRows.map((r) => r.id));
+  const forfeited = lateRows.filter((r) => r.waivedTime === null);
   const keptOf = new Map(forfeited.map((r) => [r.id, Number(r.usedCount)]));
   const liveUsed = sumBy([
     ...(await scoped(
@@ -103,12 +117,18 @@ export async function checkInvariants(db: Db, storeId?: number): Promise<string[
     ).execute()),
     ...forfeited.map((r) => ({ id: r.memberCardId, n: r.usedCount })),
   ]);
+  // A booking's own ledger: its deduction, its refund, and a waiver of its late cancel.
+  const bookingKinds = (eb: ExpressionBuilder<Database, 'cardLedger'>) =>
+    eb.or([
+      eb('kind', 'in', ['deduct', 'refund']),
+      eb.and([eb('kind', '=', 'waive'), eb('reservationId', 'is not', null)]),
+    ]);
   const ledger = sumBy(
     await scoped(
       db
         .selectFrom('cardLedger')
         .select((eb) => ['memberCardId as id', eb.fn.sum<number>('amount').as('n')])
-        .where('kind', 'in', ['deduct', 'refund'])
+        .where(bookingKinds)
         .groupBy('memberCardId'),
       'storeId',
     ).execute(),
@@ -151,7 +171,7 @@ export async function checkInvariants(db: Db, storeId?: number): Promise<string[
       db
         .selectFrom('cardLedger')
         .select((eb) => ['reservationId as id', eb.fn.sum<number>('amount').as('n')])
-        .where('kind', 'in', ['deduct', 'refund'])
+        .where(bookingKinds)
         .groupBy('reservationId'),
       'storeId',
     ).execute(),
@@ -179,7 +199,7 @@ export async function checkInvariants(db: Db, storeId?: number): Promise<string[
     const got = perReservation.get(r.id) ?? 0;
     if (got !== want) out.push(`reservation ${r.id}: ledger ${got} != ${want}`);
     if (!booked.has(`r${r.id}`)) out.push(`reservation ${r.id}: no booking history`);
-    if (!live && !cancelled.has(`r${r.id}`) && !keptOf.has(r.id))
+    if (!live && !cancelled.has(`r${r.id}`) && !lateIds.has(r.id))
       out.push(`reservation ${r.id}: cancelled without history`);
     if (live && deletedIds.has(r.timetableId))
       out.push(`reservation ${r.id}: live on deleted session ${r.timetableId}`);
@@ -192,13 +212,14 @@ export async function checkInvariants(db: Db, storeId?: number): Promise<string[
     }
   }
 
-  // No-shows: per card and session, the ledger's no_show + waive entries equal the fees of the
+  // No-shows: per card and session, the ledger's no_show + waive entries (of no booking) equal the fees of the
   // no-shows not waived (charged once, refunded at most once).
   const noShowLedger = await scoped(
     db
       .selectFrom('cardLedger')
       .select((eb) => ['memberCardId', 'timetableId', eb.fn.sum<number>('amount').as('n')])
       .where('kind', 'in', ['no_show', 'waive'])
+      .where('reservationId', 'is', null)
       .groupBy(['memberCardId', 'timetableId']),
     'storeId',
   ).execute();

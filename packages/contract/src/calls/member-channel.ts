@@ -51,6 +51,11 @@ export const zSmsSetting = z
     appId: zShort(SmsMsg.appId),
     /** Tencent: ap-guangzhou by default; Aliyun: cn-hangzhou. */
     region: zShort('请填写地域'),
+    /**
+     * The template of the notice a member gets when promoted from the waitlist (empty: no SMS).
+     * Tencent: parameters {1} course, {2} start (MM-DD HH:mm); Aliyun: variables ${course}, ${time}.
+     */
+    promotionTemplateId: zShort('请填写候补递补通知模板 ID').default(''),
     endpoint: z
       .string()
       .trim()
@@ -77,6 +82,7 @@ export const querySmsSetting = defineCall({
     templateId: z.string(),
     appId: z.string(),
     region: z.string(),
+    promotionTemplateId: z.string(),
     endpoint: z.string(),
     /** Whether a secret is stored (it is never answered). */
     secretSet: z.boolean(),
@@ -342,9 +348,9 @@ export const zMyBooking = z.object({
   }),
   card: z.object({ id: z.number(), cardName: z.string(), bigType: z.number() }).nullable(),
   studentCount: z.number(),
-  /** What it took from the card (count or fen). */
+  /** What it took from the card and keeps (count or fen): 0 once refunded. */
   amount: z.number(),
-  /** In words: 已预约, 已签到, 待签到, 候补第2位, 已取消, 爽约, 候补未成功. */
+  /** In words: 已预约, 已签到, 待签到, 候补第2位, 已取消, 迟到取消，已扣除 / 已退回, 爽约, 候补未成功. */
   state: z.string(),
   attended: z.boolean(),
   /** The online room's join link, for a booked online class. */

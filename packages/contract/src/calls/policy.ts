@@ -97,6 +97,9 @@ export const NoShowMsg = {
   alreadyWaived: '该爽约扣费已经免除过了',
   reason: '请填写免除原因',
   notSuspended: '该会员没有被暂停在线预约',
+  notLateCancel: '该预约不是迟到取消记录',
+  lateNothingToWaive: '该迟到取消没有扣费，无需免除',
+  lateAlreadyWaived: '该迟到取消的扣费已经免除过了',
 } as const;
 
 export const waiveNoShow = defineCall({
@@ -116,6 +119,38 @@ export const waiveNoShow = defineCall({
     ...fails.conflict(NoShowMsg.notNoShow, NoShowMsg.nothingToWaive, NoShowMsg.alreadyWaived),
   ],
 });
+
+export const waiveLateCancel = defineCall({
+  path: `${STORE_API}/waive/late/cancel`,
+  auth: 'store',
+  req: z.object({
+    reservationId: zId(),
+    reason: z.string({ error: NoShowMsg.reason }).trim().min(1, NoShowMsg.reason).max(200),
+  }),
+  res: z.null(),
+  idFields: ['reservationId'],
+  summary: '免除一次迟到取消的扣费（退回会员卡，记入流水）',
+  example: { reservationId: 1, reason: '会员因交通管制迟到取消，店长同意' },
+  errors: [
+    ...fails.badRequest(NoShowMsg.reason),
+    ...fails.notFound('预约'),
+    ...fails.conflict(NoShowMsg.notLateCancel, NoShowMsg.lateNothingToWaive, NoShowMsg.lateAlreadyWaived),
+  ],
+});
+
+/** A member's late cancel that kept its deduction (迟到取消), and its waiver. */
+export const zLateCancelRow = z.object({
+  reservationId: z.number(),
+  session: z.object({ id: z.number(), courseName: z.string(), startTime: z.string() }),
+  cancelTime: z.string().nullable(),
+  /** Kept: a count or fen of `bigType`'s unit. */
+  fee: z.number(),
+  cardName: z.string(),
+  bigType: z.number(),
+  waivedTime: z.string().nullable(),
+  waiveReason: z.string().nullable(),
+});
+export type LateCancelRow = z.infer<typeof zLateCancelRow>;
 
 export const zNoShowRow = z.object({
   pendingId: z.number(),
@@ -140,9 +175,11 @@ export const memberPolicyStatus = defineCall({
     liftedAt: z.string().nullable(),
     /** No-shows of the last 90 days, newest first. */
     noShows: z.array(zNoShowRow),
+    /** Late cancels that kept the deduction, of the last 90 days, newest first. */
+    lateCancels: z.array(zLateCancelRow),
   }),
   idFields: ['mid'],
-  summary: '会员的爽约记录和在线预约暂停状态',
+  summary: '会员的爽约、迟到取消记录和在线预约暂停状态',
   example: { mid: 1 },
   errors: fails.notFound('会员'),
 });
@@ -162,6 +199,7 @@ export const policyCalls = [
   queryBookingPolicy,
   updateBookingPolicy,
   waiveNoShow,
+  waiveLateCancel,
   memberPolicyStatus,
   liftMemberSuspension,
 ];

@@ -26,7 +26,9 @@ import {
 } from '@studio/contract';
 import type { CallCtx } from '../../lib/context.ts';
 import { AppError, conflict, notFound, unauthorized } from '../../lib/errors.ts';
+import { onEngineEvent } from '../../lib/events.ts';
 import { defineFeature } from '../../lib/feature.ts';
+import { queuePromotionSms } from './notices.ts';
 import { storeScopeById } from '../../lib/store-scope.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { loadPolicy } from '../policy/public.ts';
@@ -43,10 +45,11 @@ import {
   verifyCode,
 } from './member-auth.ts';
 import * as svc from './service.ts';
-import { loadSmsSetting, saveSmsSetting, smsSenderOf } from './sms.ts';
+import { loadSmsSetting, loginCodeMessage, saveSmsSetting, smsSenderOf } from './sms.ts';
 
 export { memberCookieName, resolveMember } from './member-auth.ts';
 export { registerMemberPages } from './pages.ts';
+export { smsHandlers } from './notices.ts';
 
 /** The acting member of a `member` call (the route loop resolved their session and store). */
 const scope = (ctx: CallCtx): svc.MemberScope => ({
@@ -72,6 +75,7 @@ async function memberPage(ctx: CallCtx) {
 }
 
 export const memberChannelFeature = defineFeature((r) => {
+  onEngineEvent(queuePromotionSms);
   r.handle(memberStore, async ({ storeId }, ctx) => {
     const store = await storeOr404(ctx, storeId);
     const row = await ctx.db.selectFrom('store').select('logoFileId').where('id', '=', store.id).executeTakeFirst();
@@ -86,13 +90,13 @@ export const memberChannelFeature = defineFeature((r) => {
 
   r.handle(memberSendCode, async ({ storeId, mobile }, ctx) => {
     const store = await storeOr404(ctx, storeId);
-    const sender = await smsSenderOf(ctx, store.id);
+    const sender = await smsSenderOf(ctx.db, ctx.config.outboundAllowHosts, store.id);
     if (!sender) throw conflict(MemberMsg.noProvider);
     const memberId = await memberIdByMobile(ctx.db, store.id, mobile);
     // An unknown mobile is told so plainly: the studio registers its members at the desk.
     if (memberId === undefined) throw new AppError(404, MemberMsg.unknownMobile);
     const { code } = await issueCode(ctx.db, { storeId: store.id, memberId }, 'sms');
-    await sender.send(mobile, code);
+    await sender.send(mobile, loginCodeMessage(sender.loginTemplateId, code));
     return null;
   });
 

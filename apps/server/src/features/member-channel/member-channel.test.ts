@@ -29,6 +29,9 @@ import {
   TimetableMsg,
   updateBookingPolicy,
   updateMemberPage,
+  memberPolicyStatus,
+  NoShowMsg,
+  waiveLateCancel,
 } from '@studio/contract';
 import { afterEach, expect, it } from 'vitest';
 import { addMinutes, localDateTime } from '../../lib/time.ts';
@@ -262,6 +265,65 @@ describeEachDb('members channel: sign-in by one-time code, booking, cancelling, 
     expect(hist.map((h) => h.operateType)).toEqual([OperateType.USER_BOOKED, OperateType.LATE_CANCEL]);
     const seats = await db.selectFrom('timetable').select('realCount').where('id', '=', session.id).executeTakeFirst();
     expect(seats!.realCount).toBe(0);
+    expect(await checkInvariants(db, env().storeId)).toEqual([]);
+
+    const lateOf = async () =>
+      (await m.ok(memberMyBookings.path, { state: 'past', page: 1 })).list.find(
+        (b: { id: number; kind: string }) => b.id === booked.id && b.kind === 'cancelled',
+      );
+    expect(await lateOf()).toMatchObject({ state: '迟到取消，已扣除', amount: 1 });
+
+    // the desk sees the late cancel in the member's record and waives it with a reason: refunded once
+    const status = await desk().ok(memberPolicyStatus.path, { mid: a.member.id });
+    expect(status.lateCancels).toEqual([
+      expect.objectContaining({
+        reservationId: booked.id,
+        session: expect.objectContaining({ id: session.id }),
+        fee: 1,
+        waivedTime: null,
+      }),
+    ]);
+    expect(await desk().call(waiveLateCancel.path, { reservationId: booked.id, reason: ' ' })).toMatchObject({
+      status: 400,
+      msg: NoShowMsg.reason,
+    });
+    const [w1, w2] = await Promise.all([
+      desk().call(waiveLateCancel.path, { reservationId: booked.id, reason: '交通管制，店长同意' }),
+      desk().call(waiveLateCancel.path, { reservationId: booked.id, reason: '交通管制，店长同意' }),
+    ]);
+    expect([w1.code, w2.code].sort()).toEqual([0, 409]);
+    expect([w1, w2].find((w) => w.code !== 0)!.msg).toBe(NoShowMsg.lateAlreadyWaived);
+    const after = await db.selectFrom('memberCard').select('usedCount').where('id', '=', a.card.id).executeTakeFirst();
+    expect(Number(after!.usedCount)).toBe(0);
+    const ledger = await db
+      .selectFrom('cardLedger')
+      .select(['kind', 'amount', 'remark'])
+      .where('reservationId', '=', booked.id)
+      .orderBy('id')
+      .execute();
+    expect(ledger.map((l) => [l.kind, Number(l.amount)])).toEqual([
+      ['deduct', 1],
+      ['waive', -1],
+    ]);
+    const trail = await db.selectFrom('history').select('operateType').where('reservationId', '=', booked.id).execute();
+    expect(trail.map((h) => h.operateType)).toEqual([
+      OperateType.USER_BOOKED,
+      OperateType.LATE_CANCEL,
+      OperateType.WAIVED,
+    ]);
+    expect((await desk().ok(memberPolicyStatus.path, { mid: a.member.id })).lateCancels[0]).toMatchObject({
+      waiveReason: '交通管制，店长同意',
+    });
+    // the member sees the refund on their card and on the cancelled booking
+    expect(await lateOf()).toMatchObject({ state: '迟到取消，已退回' });
+    expect((await m.ok(memberMyCards.path))[0].balance).toBe(10);
+    // a booking that is no late cancel, or of no such id, cannot be waived
+    const other = await m.ok(memberBook.path, { tid: session.id, mcId: a.card.id });
+    expect(await desk().call(waiveLateCancel.path, { reservationId: other.id, reason: '试试' })).toMatchObject({
+      status: 409,
+      msg: NoShowMsg.notLateCancel,
+    });
+    expect((await desk().call(waiveLateCancel.path, { reservationId: 99999999, reason: '试试' })).status).toBe(404);
   });
 
   it('mode 1: a seat held with the card, checked in by the store code in its window, charged then', async () => {

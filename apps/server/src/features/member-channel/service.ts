@@ -312,6 +312,8 @@ export async function myBookings(s: MemberScope, state: 'upcoming' | 'past', pag
         'r.usedCount',
         'r.attendedTime',
         'r.pendingId',
+        'r.forfeited',
+        'r.waivedTime',
         'mc.id as mcId',
         'p.cardName',
         'p.bigType',
@@ -398,7 +400,12 @@ export async function myBookings(s: MemberScope, state: 'upcoming' | 'past', pag
   };
   const all = [
     ...bookings.map((b) => {
-      if (b.status === ReservationStatus.CANCELLED) return entry(b, 'cancelled', '已取消', Number(b.usedCount), false);
+      if (b.status === ReservationStatus.CANCELLED) {
+        // A late cancel kept its deduction (迟到取消) unless the studio waived it.
+        if (b.forfeited && !b.waivedTime) return entry(b, 'cancelled', '迟到取消，已扣除', Number(b.usedCount), false);
+        if (b.forfeited) return entry(b, 'cancelled', '迟到取消，已退回', 0, false);
+        return entry(b, 'cancelled', '已取消', 0, false);
+      }
       if (b.status === ReservationStatus.SIGNED_IN) return entry(b, 'signed', '已签到', Number(b.usedCount), true);
       const attended = b.attendedTime !== null;
       return entry(b, 'booked', attended ? '已到店' : '已预约', Number(b.usedCount), attended);

@@ -1,10 +1,24 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { memberLogin, memberSendCode, MemberMsg, querySmsSetting, SmsMsg, updateSmsSetting } from '@studio/contract';
+import {
+  addMemberReservation,
+  addWaitlist,
+  cancelReservationCall,
+  memberLogin,
+  memberSendCode,
+  MemberMsg,
+  querySmsSetting,
+  SmsMsg,
+  updateBookingPolicy,
+  updateSmsSetting,
+  WaitStatus,
+} from '@studio/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllowHosts } from '../../lib/outbound.ts';
+import { EngineFactory, FUTURE } from '../../test/factory-engine.ts';
 import { describeEachDb } from '../../test/harness.ts';
+import { fastWorker, waitFor } from '../../test/outbox.ts';
 import { aliyunSignature, tc3Authorization } from './sms.ts';
 
 describe("SMS adapters reproduce each provider's documented example signature", () => {
@@ -59,6 +73,9 @@ interface Received {
   mobile: string;
   code: string;
   signatureOk: boolean;
+  templateId: string;
+  /** Tencent: the parameters in order; Aliyun: the named variables. */
+  params: unknown;
 }
 
 function verifyTc3(req: http.IncomingMessage, body: string): boolean {
@@ -108,13 +125,15 @@ describeEachDb('login codes by SMS through the store provider (local stand-ins c
         const url = new URL(req.url ?? '/', 'http://stand-in');
         res.setHeader('content-type', 'application/json');
         if (url.pathname.startsWith('/tencent')) {
-          const p = JSON.parse(body) as { PhoneNumberSet: string[]; TemplateParamSet: string[] };
+          const p = JSON.parse(body) as { PhoneNumberSet: string[]; TemplateParamSet: string[]; TemplateId: string };
           const ok = verifyTc3(req, body) && req.headers['x-tc-action'] === 'SendSms';
           received.push({
             provider: 'tencent',
             mobile: p.PhoneNumberSet[0],
             code: p.TemplateParamSet[0],
             signatureOk: ok,
+            templateId: p.TemplateId,
+            params: p.TemplateParamSet,
           });
           if (!ok) {
             res.end(
@@ -128,12 +147,14 @@ describeEachDb('login codes by SMS through the store provider (local stand-ins c
           return;
         }
         const ok = verifyAliyun(url) && url.searchParams.get('Action') === 'SendSms';
-        const code = JSON.parse(url.searchParams.get('TemplateParam') ?? '{}').code as string;
+        const params = JSON.parse(url.searchParams.get('TemplateParam') ?? '{}') as Record<string, string>;
         received.push({
           provider: 'aliyun',
           mobile: url.searchParams.get('PhoneNumbers') ?? '',
-          code,
+          code: params.code,
           signatureOk: ok,
+          templateId: url.searchParams.get('TemplateCode') ?? '',
+          params,
         });
         res.end(
           JSON.stringify(ok ? { Code: 'OK', Message: 'OK' } : { Code: 'SignatureDoesNotMatch', Message: '签名不匹配' }),
@@ -156,6 +177,7 @@ describeEachDb('login codes by SMS through the store provider (local stand-ins c
     appId: provider === 'tencent' ? '1400000000' : '',
     region: '',
     endpoint: `${base}/${provider}/`,
+    promotionTemplateId: '',
   });
 
   for (const provider of ['tencent', 'aliyun'] as const) {
@@ -178,6 +200,99 @@ describeEachDb('login codes by SMS through the store provider (local stand-ins c
       expect(login.code, login.msg).toBe(0);
     });
   }
+
+  /** Books a card into a session at the desk; answers the booking. */
+  async function book(tid: number, mcId: number) {
+    await env().client.ok(addMemberReservation.path, { mcId, tid, studentCount: 1, remark: '' });
+    return env()
+      .database.db.selectFrom('reservation')
+      .select('id')
+      .where('timetableId', '=', tid)
+      .where('memberCardId', '=', mcId)
+      .executeTakeFirstOrThrow();
+  }
+
+  for (const provider of ['tencent', 'aliyun'] as const) {
+    it(`${provider}: a member promoted from the waitlist gets a text message after the commit, once`, async () => {
+      const desk = env().client;
+      await desk.ok(updateSmsSetting.path, {
+        ...setting(provider, SECRET[provider]),
+        promotionTemplateId: provider === 'tencent' ? '7654321' : 'SMS_PROMO',
+      });
+      expect(await desk.ok(querySmsSetting.path)).toMatchObject({
+        promotionTemplateId: provider === 'tencent' ? '7654321' : 'SMS_PROMO',
+      });
+      await desk.ok(updateBookingPolicy.path, { waitlist: 1 });
+      const e = new EngineFactory(env().factory);
+      const s = await e.scene({ product: { perCount: 1, cardType: 2 }, course: { name: '晨间流瑜伽' } });
+      const session = await e.session({
+        courseId: s.course.id,
+        teacherId: s.teacher.id,
+        reservableCount: 1,
+        startTime: `${FUTURE} 09:30:00`,
+      });
+      const holder = await e.memberWithCard(s.product.id, { card: { totalCount: 5 } });
+      const waiter = await e.memberWithCard(s.product.id, { card: { totalCount: 5 } });
+      const booked = await book(session.id, holder.card.id);
+      await desk.ok(addWaitlist.path, {
+        mid: waiter.member.id,
+        mcId: waiter.card.id,
+        tid: session.id,
+        studentCount: 1,
+      });
+      const before = received.length;
+      const rows = () => env().database.db.selectFrom('outbox').selectAll().where('topic', '=', 'sms.notice').execute();
+      const queued = (await rows()).length;
+      await desk.ok(cancelReservationCall.path, { id: booked.id });
+      expect((await rows()).length).toBe(queued + 1);
+      const stop = fastWorker(env().database, { allow: new URL(base).host });
+      try {
+        await waitFor(async () => received.length > before, 'the promotion SMS');
+        await waitFor(
+          async () => (await rows()).every((r) => r.sentAt !== null || r.deadAt !== null),
+          'the outbox row marked sent',
+        );
+      } finally {
+        await stop();
+      }
+      expect(received.length).toBe(before + 1);
+      const got = received.at(-1)!;
+      expect(got).toMatchObject({
+        provider,
+        signatureOk: true,
+        templateId: provider === 'tencent' ? '7654321' : 'SMS_PROMO',
+      });
+      expect(got.mobile).toBe(provider === 'tencent' ? `+86${waiter.member.mobile}` : waiter.member.mobile);
+      const time = `${FUTURE.slice(5)} 09:30`;
+      expect(got.params).toEqual(provider === 'tencent' ? ['晨间流瑜伽', time] : { course: '晨间流瑜伽', time });
+      await desk.ok(updateBookingPolicy.path, { waitlist: 0 });
+    });
+  }
+
+  it('no promotion template: a promotion queues no text message', async () => {
+    const desk = env().client;
+    await desk.ok(updateSmsSetting.path, setting('tencent', SECRET.tencent));
+    await desk.ok(updateBookingPolicy.path, { waitlist: 1 });
+    const e = new EngineFactory(env().factory);
+    const s = await e.scene({ product: { perCount: 1, cardType: 2 } });
+    const session = await e.session({ courseId: s.course.id, teacherId: s.teacher.id, reservableCount: 1 });
+    const holder = await e.memberWithCard(s.product.id, { card: { totalCount: 5 } });
+    const waiter = await e.memberWithCard(s.product.id, { card: { totalCount: 5 } });
+    const booked = await book(session.id, holder.card.id);
+    await desk.ok(addWaitlist.path, { mid: waiter.member.id, mcId: waiter.card.id, tid: session.id, studentCount: 1 });
+    const count = async () =>
+      (await env().database.db.selectFrom('outbox').select('id').where('topic', '=', 'sms.notice').execute()).length;
+    const queued = await count();
+    await desk.ok(cancelReservationCall.path, { id: booked.id });
+    expect(await count()).toBe(queued);
+    const w = await env()
+      .database.db.selectFrom('waitlist')
+      .select('status')
+      .where('memberId', '=', waiter.member.id)
+      .executeTakeFirstOrThrow();
+    expect(w.status).toBe(WaitStatus.PROMOTED);
+    await desk.ok(updateBookingPolicy.path, { waitlist: 0 });
+  });
 
   it('a wrong secret or a provider refusal is a 503 in words; no provider is a 409; an unknown mobile a 404', async () => {
     const desk = env().client;

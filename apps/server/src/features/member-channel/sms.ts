@@ -1,21 +1,48 @@
 import crypto from 'node:crypto';
 import { LOGIN_CODE, SmsMsg, type SmsSetting } from '@studio/contract';
 import type { Executor } from '../../db/index.ts';
-import type { AppDeps } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
 import { OutboundRefused, outboundPost, type AllowedHost } from '../../lib/outbound.ts';
 import { getSetting, putSetting } from '../store-admin/public.ts';
 
-/** Sends a login code to a mobile through the store's SMS provider. */
-export interface SmsSender {
-  send(mobile: string, code: string): Promise<void>;
+/**
+ * One text message from a template: Tencent takes the template's parameters in order ({1}, {2}...),
+ * Aliyun by name (${code}); each message says both.
+ */
+export interface SmsMessage {
+  templateId: string;
+  ordered: string[];
+  named: Record<string, string>;
 }
+
+/** Sends text messages to a mobile through the store's SMS provider. */
+export interface SmsSender {
+  send(mobile: string, message: SmsMessage): Promise<void>;
+  /** The store's template of the waitlist promotion notice ('' when it sends none). */
+  promotionTemplateId: string;
+}
+
+/** The login code message: Tencent {1} code, {2} minutes valid; Aliyun ${code}. */
+export const loginCodeMessage = (templateId: string, code: string): SmsMessage => ({
+  templateId,
+  ordered: [code, String(LOGIN_CODE.ttlMs / 60_000)],
+  named: { code },
+});
+
+/** The waitlist promotion notice: Tencent {1} course, {2} start; Aliyun ${course}, ${time}. */
+export const promotionMessage = (templateId: string, course: string, time: string): SmsMessage => ({
+  templateId,
+  ordered: [course, time],
+  named: { course, time },
+});
+
+type ProviderSender = Pick<SmsSender, 'send'>;
 
 /** The store setting holding its SMS provider, secrets included (kept on the server). */
 const KEY = 'smsProvider';
 
 /** What is stored: the setting as staff see it plus the secret. */
-type Stored = SmsSetting & { secret: string };
+type Stored = Omit<SmsSetting, 'promotionTemplateId'> & { promotionTemplateId?: string; secret: string };
 
 const DEFAULT_ENDPOINT = { tencent: 'https://sms.tencentcloudapi.com/', aliyun: 'https://dysmsapi.aliyuncs.com/' };
 const TIMEOUT_MS = 8000;
@@ -79,18 +106,18 @@ function failed(detail: string): AppError {
   return new AppError(503, `${SmsMsg.sendFailed}（${detail.slice(0, 80)}）`);
 }
 
-function tencentSender(s: Stored, allow: readonly AllowedHost[], now: () => number): SmsSender {
+function tencentSender(s: Stored, allow: readonly AllowedHost[], now: () => number): ProviderSender {
   const endpoint = s.endpoint || DEFAULT_ENDPOINT.tencent;
   return {
-    async send(mobile, code) {
+    async send(mobile, message) {
       const host = new URL(endpoint).host;
       const contentType = 'application/json; charset=utf-8';
       const payload = JSON.stringify({
         PhoneNumberSet: [`+86${mobile}`],
         SmsSdkAppId: s.appId,
         SignName: s.signName,
-        TemplateId: s.templateId,
-        TemplateParamSet: [code, String(LOGIN_CODE.ttlMs / 60_000)],
+        TemplateId: message.templateId,
+        TemplateParamSet: message.ordered,
       });
       const timestamp = Math.floor(now() / 1000);
       const authorization = tc3Authorization({
@@ -129,10 +156,10 @@ function tencentSender(s: Stored, allow: readonly AllowedHost[], now: () => numb
   };
 }
 
-function aliyunSender(s: Stored, allow: readonly AllowedHost[], now: () => number): SmsSender {
+function aliyunSender(s: Stored, allow: readonly AllowedHost[], now: () => number): ProviderSender {
   const endpoint = s.endpoint || DEFAULT_ENDPOINT.aliyun;
   return {
-    async send(mobile, code) {
+    async send(mobile, message) {
       const params: Record<string, string> = {
         AccessKeyId: s.keyId,
         Action: 'SendSms',
@@ -143,8 +170,8 @@ function aliyunSender(s: Stored, allow: readonly AllowedHost[], now: () => numbe
         SignatureMethod: 'HMAC-SHA1',
         SignatureNonce: crypto.randomUUID(),
         SignatureVersion: '1.0',
-        TemplateCode: s.templateId,
-        TemplateParam: JSON.stringify({ code }),
+        TemplateCode: message.templateId,
+        TemplateParam: JSON.stringify(message.named),
         Timestamp: new Date(now()).toISOString().replace(/\.\d{3}Z$/, 'Z'),
         Version: '2017-05-25',
       };
@@ -162,7 +189,8 @@ function aliyunSender(s: Stored, allow: readonly AllowedHost[], now: () => numbe
   };
 }
 
-async function stored(ex: Executor, storeId: number): Promise<Stored | null> {
+/** The store's SMS setting with its secret (server-side only), or null when none is stored. */
+export async function storedSmsSetting(ex: Executor, storeId: number): Promise<Stored | null> {
   const raw = await getSetting(ex, storeId, KEY);
   if (!raw) return null;
   try {
@@ -178,17 +206,20 @@ async function stored(ex: Executor, storeId: number): Promise<Stored | null> {
  * from the member drawer). A provider refusing the connection (blocked address) answers 503 too.
  */
 export async function smsSenderOf(
-  deps: Pick<AppDeps, 'db' | 'config'>,
+  db: Executor,
+  allowHosts: readonly AllowedHost[],
   storeId: number,
   now: () => number = Date.now,
-): Promise<SmsSender | null> {
-  const s = await stored(deps.db, storeId);
+): Promise<(SmsSender & { loginTemplateId: string }) | null> {
+  const s = await storedSmsSetting(db, storeId);
   if (!s || s.provider === 'none') return null;
-  const sender = (s.provider === 'tencent' ? tencentSender : aliyunSender)(s, deps.config.outboundAllowHosts, now);
+  const sender = (s.provider === 'tencent' ? tencentSender : aliyunSender)(s, allowHosts, now);
   return {
-    async send(mobile, code) {
+    loginTemplateId: s.templateId,
+    promotionTemplateId: s.promotionTemplateId ?? '',
+    async send(mobile, message) {
       try {
-        await sender.send(mobile, code);
+        await sender.send(mobile, message);
       } catch (e) {
         if (e instanceof AppError) throw e;
         if (e instanceof OutboundRefused) throw failed(e.message);
@@ -200,7 +231,7 @@ export async function smsSenderOf(
 
 /** The setting as staff see it: the secret never leaves the server, only whether one is set. */
 export async function loadSmsSetting(ex: Executor, storeId: number): Promise<SmsSetting & { secretSet: boolean }> {
-  const s = await stored(ex, storeId);
+  const s = await storedSmsSetting(ex, storeId);
   if (!s)
     return {
       provider: 'none',
@@ -209,16 +240,17 @@ export async function loadSmsSetting(ex: Executor, storeId: number): Promise<Sms
       templateId: '',
       appId: '',
       region: '',
+      promotionTemplateId: '',
       endpoint: '',
       secretSet: false,
     };
   const { secret, ...shown } = s;
-  return { ...shown, secretSet: secret.length > 0 };
+  return { ...shown, promotionTemplateId: s.promotionTemplateId ?? '', secretSet: secret.length > 0 };
 }
 
 /** Saves the setting; an empty `secret` keeps the one stored. */
 export async function saveSmsSetting(ex: Executor, storeId: number, input: SmsSetting & { secret?: string }) {
-  const current = await stored(ex, storeId);
+  const current = await storedSmsSetting(ex, storeId);
   const secret = input.secret || current?.secret || '';
   if (input.provider !== 'none' && !secret) throw new AppError(400, SmsMsg.secretRequired);
   const value: Stored = { ...input, secret };

@@ -1,5 +1,4 @@
 import { DEDUCT_AT_SIGN_IN, NoShowMsg, OperateType, PendingStatus, type BookingPolicy } from '@studio/contract';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Dialect, Executor, Tx } from '../../db/index.ts';
 import { inWriteTx } from '../../db/write-queue.ts';
 import type { CallCtx } from '../../lib/context.ts';
@@ -136,21 +135,55 @@ export async function runNoShows(db: Db, dialect: Dialect, clock: Clock = localD
   return n;
 }
 
-/** Runs the job every minute on this instance (any number of instances may run it). */
-export function startNoShowJob(o: { db: Db; dialect: Dialect; log: FastifyBaseLogger; everyMs?: number }) {
-  let running: Promise<unknown> = Promise.resolve();
-  const tick = () => {
-    running = runNoShows(o.db, o.dialect).catch((err: unknown) =>
-      o.log.warn({ err: (err as Error).message }, 'no-show job failed; retried next minute'),
-    );
-  };
-  tick();
-  const timer = setInterval(tick, o.everyMs ?? 60_000);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+/**
+ * A waiver's money and trail, in the caller's transaction (the caller guarded that it happens once):
+ * the charge back to its card, the ledger's `waive` entry (with the booking for a late cancel) and
+ * history 免除扣费 with the reason.
+ */
+async function refundWaived(
+  tx: Tx,
+  storeId: number,
+  w: {
+    cardId: number;
+    fee: number;
+    timetableId: number;
+    memberId: number;
+    studentCount: number;
+    reservationId: number | null;
+    pendingId: number | null;
+    operatorId: number;
+    reason: string;
+    now: string;
+  },
+) {
+  await credit(tx, w.cardId, w.fee);
+  await tx
+    .insertInto('cardLedger')
+    .values({
+      storeId,
+      memberCardId: w.cardId,
+      kind: 'waive',
+      amount: -w.fee,
+      reservationId: w.reservationId,
+      timetableId: w.timetableId,
+      operatorId: w.operatorId,
+      remark: w.reason,
+      createdAt: w.now,
+    })
+    .execute();
+  await writeBookingTrail(tx, storeId, {
+    timetableId: w.timetableId,
+    memberId: w.memberId,
+    memberCardId: w.cardId,
+    reservationId: w.reservationId,
+    pendingId: w.pendingId,
+    studentCount: w.studentCount,
+    usedCount: w.fee,
+    operateType: OperateType.WAIVED,
+    operatorId: w.operatorId,
+    remark: w.reason,
+    now: w.now,
+  });
 }
 
 /** Staff waive a no-show's charge with a reason: refunded to its card, once, on the ledger and in history. */
@@ -174,35 +207,98 @@ export async function waiveNoShowCharge(ctx: CallCtx, pendingId: number, reason:
       .where('waivedTime', 'is', null)
       .executeTakeFirst();
     if (Number(res.numUpdatedRows) !== 1) throw conflict(NoShowMsg.alreadyWaived);
-    await credit(tx, p.noShowCardId, fee);
-    await tx
-      .insertInto('cardLedger')
-      .values({
-        storeId: ctx.store.id,
-        memberCardId: p.noShowCardId,
-        kind: 'waive',
-        amount: -fee,
-        timetableId: p.timetableId,
-        operatorId: ctx.staff.id,
-        remark: reason,
-        createdAt: now,
-      })
-      .execute();
-    await writeBookingTrail(tx, ctx.store.id, {
+    await refundWaived(tx, ctx.store.id, {
+      cardId: p.noShowCardId,
+      fee,
       timetableId: p.timetableId,
       memberId: p.memberId,
-      memberCardId: p.noShowCardId,
+      studentCount: p.studentCount,
       reservationId: null,
       pendingId: p.id,
-      studentCount: p.studentCount,
-      usedCount: fee,
-      operateType: OperateType.WAIVED,
       operatorId: ctx.staff.id,
-      remark: reason,
+      reason,
       now,
     });
   });
   return null;
+}
+
+/**
+ * Staff waive the deduction a member's late cancel kept (迟到取消) with a reason: refunded to its
+ * card once (guarded on `waived_time`), on the ledger and in history.
+ */
+export async function waiveLateCancelCharge(ctx: CallCtx, reservationId: number, reason: string): Promise<null> {
+  await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
+    const r = await tx
+      .selectFrom('reservation')
+      .selectAll()
+      .where('id', '=', reservationId)
+      .where('storeId', '=', ctx.store.id)
+      .executeTakeFirst();
+    if (!r) throw notFound('预约');
+    if (!r.forfeited) throw conflict(NoShowMsg.notLateCancel);
+    const fee = Number(r.usedCount);
+    if (!fee) throw conflict(NoShowMsg.lateNothingToWaive);
+    const now = localDateTime(ctx.store.timezone);
+    const res = await tx
+      .updateTable('reservation')
+      .set({ waivedTime: now, waiveReason: reason })
+      .where('id', '=', r.id)
+      .where('waivedTime', 'is', null)
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) !== 1) throw conflict(NoShowMsg.lateAlreadyWaived);
+    await refundWaived(tx, ctx.store.id, {
+      cardId: r.memberCardId,
+      fee,
+      timetableId: r.timetableId,
+      memberId: r.memberId,
+      studentCount: r.studentCount,
+      reservationId: r.id,
+      pendingId: r.pendingId,
+      operatorId: ctx.staff.id,
+      reason,
+      now,
+    });
+  });
+  return null;
+}
+
+/** A member's late cancels that kept the deduction, of the last 90 days (newest first), with their waiver. */
+async function lateCancelsOf(db: Executor, storeId: number, memberId: number, now: string) {
+  const rows = await db
+    .selectFrom('reservation as r')
+    .innerJoin('timetable as t', 't.id', 'r.timetableId')
+    .innerJoin('course as c', 'c.id', 't.courseId')
+    .innerJoin('memberCard as mc', 'mc.id', 'r.memberCardId')
+    .innerJoin('cardProduct as cp', 'cp.id', 'mc.cardId')
+    .select([
+      'r.id',
+      't.id as timetableId',
+      'c.name as courseName',
+      't.startTime',
+      'r.cancelTime',
+      'r.usedCount',
+      'cp.cardName',
+      'cp.bigType',
+      'r.waivedTime',
+      'r.waiveReason',
+    ])
+    .where('r.storeId', '=', storeId)
+    .where('r.memberId', '=', memberId)
+    .where('r.forfeited', '=', 1)
+    .where('t.startTime', '>=', `${addDays(now.slice(0, 10), -90)} 00:00:00`)
+    .orderBy('t.startTime', 'desc')
+    .execute();
+  return rows.map((r) => ({
+    reservationId: r.id,
+    session: { id: r.timetableId, courseName: r.courseName, startTime: r.startTime },
+    cancelTime: r.cancelTime,
+    fee: Number(r.usedCount),
+    cardName: r.cardName,
+    bigType: r.bigType,
+    waivedTime: r.waivedTime,
+    waiveReason: r.waiveReason,
+  }));
 }
 
 /** A member's no-shows of the last 90 days (newest first) with their charge and waiver. */
@@ -263,11 +359,15 @@ export async function suspensionOf(db: Executor, storeId: number, memberId: numb
   return { until: suspendedUntil(policy, counted, now), lifted, list };
 }
 
-/** The member drawer's view: suspension and no-shows. */
+/** The member drawer's view: suspension, no-shows and late cancels. */
 export async function memberStatus(ctx: CallCtx, memberId: number, clock: Clock = localDateTime) {
   if (!(await findMember(ctx.db, ctx.store.id, memberId))) throw notFound('会员');
-  const s = await suspensionOf(ctx.db, ctx.store.id, memberId, clock(ctx.store.timezone));
-  return { suspendedUntil: s.until, liftedAt: s.lifted, noShows: s.list };
+  const now = clock(ctx.store.timezone);
+  const [s, lateCancels] = await Promise.all([
+    suspensionOf(ctx.db, ctx.store.id, memberId, now),
+    lateCancelsOf(ctx.db, ctx.store.id, memberId, now),
+  ]);
+  return { suspendedUntil: s.until, liftedAt: s.lifted, noShows: s.list, lateCancels };
 }
 
 /** Staff lift a member's suspension: the no-shows so far stop counting. */

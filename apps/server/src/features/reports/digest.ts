@@ -1,5 +1,4 @@
 import { ALERT_DIGEST_DEFAULT, zAlertDigest, type AlertDigest } from '@studio/contract';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Dialect } from '../../db/index.ts';
 import { inWriteTx } from '../../db/write-queue.ts';
 import { emit } from '../../lib/events.ts';
@@ -68,21 +67,4 @@ export async function runDueDigests(db: Db, dialect: Dialect, at: number = Date.
     if (done) sent.push(s.storeId);
   }
   return sent;
-}
-
-/** Checks for due digests every minute (and once at start); answers a function that stops it. */
-export function startDigestScheduler(o: { db: Db; dialect: Dialect; log: FastifyBaseLogger; everyMs?: number }) {
-  let running: Promise<unknown> = Promise.resolve();
-  const tick = () => {
-    running = runDueDigests(o.db, o.dialect).catch((err: unknown) =>
-      o.log.warn({ err: (err as Error).message }, 'card alert digest failed; retried next minute'),
-    );
-  };
-  tick();
-  const timer = setInterval(tick, o.everyMs ?? 60_000);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
 }

@@ -1,2 +1,2 @@
-/** What the app shell uses of the reports feature: the daily digest's scheduler. */
-export { startDigestScheduler } from './digest.ts';
+/** What the app shell uses of the reports feature: the daily digest's run. */
+export { runDueDigests } from './digest.ts';

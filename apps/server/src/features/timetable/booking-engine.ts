@@ -247,8 +247,10 @@ export async function writeBookingTrail(
       createTime: t.now,
     })
     .execute();
-  // A late cancel that keeps the deduction (迟到取消) moves nothing: history only.
-  if (t.memberCardId !== null && t.reservationId !== null && t.operateType !== OperateType.LATE_CANCEL) {
+  // A late cancel that keeps the deduction (迟到取消) moves nothing: history only; a waiver writes
+  // its own ledger entry (features/no-show).
+  const ownLedger: number[] = [OperateType.LATE_CANCEL, OperateType.WAIVED, OperateType.NO_SHOW];
+  if (t.memberCardId !== null && t.reservationId !== null && !ownLedger.includes(t.operateType)) {
     const cancel = t.operateType === OperateType.ADMIN_CANCELLED || t.operateType === OperateType.USER_CANCELLED;
     await tx
       .insertInto('cardLedger')
@@ -297,7 +299,7 @@ export async function cancelReservationLocked(
 ): Promise<number> {
   const res = await tx
     .updateTable('reservation')
-    .set({ status: ReservationStatus.CANCELLED, cancelTime: o.now })
+    .set({ status: ReservationStatus.CANCELLED, cancelTime: o.now, forfeited: o.keepDeduction ? 1 : 0 })
     .where('id', '=', r.id)
     .where('status', 'in', [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN])
     .executeTakeFirst();

@@ -7,7 +7,7 @@ import type { StoreScope } from '../../lib/context.ts';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { emit, type EngineEvent } from '../../lib/events.ts';
 import { storeScopeById } from '../../lib/store-scope.ts';
-import { localDateTime } from '../../lib/time.ts';
+import { addMinutes, localDateTime } from '../../lib/time.ts';
 import { loadPolicy, waitlistOpen } from '../policy/public.ts';
 import { findMember } from '../reference/public.ts';
 import { addPending, bookingRef, bookWithCard, getDeductionMode, liveSession } from '../timetable/public.ts';
@@ -265,6 +265,42 @@ async function endAndCount(tx: Executor, where: Parameters<typeof repo.endWaits>
   const per = new Map<number, number>();
   for (const e of ended) per.set(e.timetableId, (per.get(e.timetableId) ?? 0) + 1);
   for (const [tid, n] of per) await repo.addWaitCount(tx, tid, -n);
+}
+
+/**
+ * Ends the waits no promotion can serve any more: those of sessions at or past their store's
+ * promotion cutoff (`waitlistCutoffMinutes` before the start; the start itself when the waitlist is
+ * off). They end without charge (a wait cost nothing), each session in its own transaction under
+ * its row lock, guarded on the wait still waiting, so a promotion racing it, another instance
+ * running the same job, or a crash halfway ends each wait once. Runs every minute on every instance;
+ * tests inject the clock. Answers how many waits it ended.
+ */
+export async function endClosedWaits(db: Db, dialect: Dialect, clock: (tz: string) => string = localDateTime) {
+  let n = 0;
+  const stores = await db.selectFrom('store').select(['id', 'timezone']).execute();
+  for (const st of stores) {
+    const policy = await loadPolicy(db, st.id);
+    const now = clock(st.timezone);
+    const by = addMinutes(now, policy.waitlist ? policy.waitlistCutoffMinutes : 0);
+    const due = await db
+      .selectFrom('timetable')
+      .select('id')
+      .where('storeId', '=', st.id)
+      .where('waitCount', '>', 0)
+      .where('startTime', '<=', by)
+      .orderBy('id')
+      .limit(500)
+      .execute();
+    for (const t of due) {
+      n += await inWriteTx(db, dialect, async (tx) => {
+        await lockSessions(tx, [t.id]);
+        const ended = await repo.endWaits(tx, { timetableId: t.id }, WaitStatus.ENDED, now);
+        if (ended.length) await repo.addWaitCount(tx, t.id, -ended.length);
+        return ended.length;
+      });
+    }
+  }
+  return n;
 }
 
 /**

@@ -22,6 +22,7 @@ import { addMinutes, localDateTime } from '../../lib/time.ts';
 import { EngineFactory, FUTURE } from '../../test/factory-engine.ts';
 import { describeEachDb } from '../../test/harness.ts';
 import { checkInvariants } from '../../test/invariants.ts';
+import { endClosedWaits } from './service.ts';
 
 describeEachDb('waitlist (候补): join, leave, promotion in the transaction that frees a seat', (env) => {
   const ef = () => new EngineFactory(env().factory);
@@ -241,6 +242,33 @@ describeEachDb('waitlist (候补): join, leave, promotion in the transaction tha
     expect((await queue(session.id)).open).toBe(false);
     await api().ok(cancelReservationCall.path, { id: (await reservationOf(session.id, holders[0].id))!.id });
     expect(await reservationOf(session.id, a.id)).toBeUndefined();
+  });
+
+  it('ends the waits left at the cutoff without charge, once, however many instances run the job', async () => {
+    await policy({ waitlist: 1, waitlistCutoffMinutes: 60 });
+    const { e, session, member } = await fullSession({ startTime: `${FUTURE} 10:00:00` });
+    const a = await member('甲');
+    const b = await member('乙');
+    await join(session.id, a);
+    await join(session.id, b);
+    const { db } = env().database;
+    const ours = () =>
+      db.selectFrom('waitlist').select(['status', 'endTime']).where('timetableId', '=', session.id).execute();
+    // Before the cutoff (09:00) the job leaves the queue alone.
+    await endClosedWaits(db, env().dialect, () => `${FUTURE} 08:59:00`);
+    expect((await ours()).map((w) => w.status)).toEqual([WaitStatus.WAITING, WaitStatus.WAITING]);
+    // At the cutoff: two runs at once (two instances) end each wait once.
+    const at = () => `${FUTURE} 09:00:00`;
+    await Promise.all([endClosedWaits(db, env().dialect, at), endClosedWaits(db, env().dialect, at)]);
+    expect(await ours()).toEqual([
+      { status: WaitStatus.ENDED, endTime: `${FUTURE} 09:00:00` },
+      { status: WaitStatus.ENDED, endTime: `${FUTURE} 09:00:00` },
+    ]);
+    expect((await e.sessionRow(session.id)).waitCount).toBe(0);
+    expect((await e.cardRow(a.card)).usedCount).toBe(0);
+    const mine = await api().ok(queryMemberWaitlist.path, { mid: a.id });
+    expect(mine[0]).toMatchObject({ status: WaitStatus.ENDED, session: expect.objectContaining({ id: session.id }) });
+    expect((await e.sessionRow(session.id)).waitCount).toBe(0);
   });
 
   it('lets the desk take a member out; a deleted session ends its queue', async () => {

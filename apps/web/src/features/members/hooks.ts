@@ -7,6 +7,7 @@ import {
   memberReservationList,
   liftMemberSuspension,
   memberPolicyStatus,
+  waiveLateCancel,
   queryMemberWaitlist,
   waiveNoShow,
   updateMember,
@@ -77,6 +78,13 @@ export function useMemberPolicyStatus(memberId: number) {
 
 export function useWaiveNoShow() {
   return useWrite((pendingId: number, reason: string) => call(waiveNoShow, { pendingId, reason }), {
+    success: '已免除扣费',
+    changes: 'session',
+  });
+}
+
+export function useWaiveLateCancel() {
+  return useWrite((reservationId: number, reason: string) => call(waiveLateCancel, { reservationId, reason }), {
     success: '已免除扣费',
     changes: 'session',
   });

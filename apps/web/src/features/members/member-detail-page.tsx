@@ -84,7 +84,7 @@ export default function MemberDetailPage() {
             },
             {
               key: 'no-shows',
-              label: '爽约',
+              label: '爽约与迟到取消',
               children: <MemberNoShows memberId={m.id} />,
             },
             {

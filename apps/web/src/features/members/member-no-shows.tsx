@@ -1,20 +1,37 @@
-import { NoShowMsg, type NoShowRow } from '@studio/contract';
+import { NoShowMsg } from '@studio/contract';
 import { Alert, App, Button, Input, Table, Tag } from 'antd';
 import { useRef } from 'react';
 import { amountText } from '../../shared/format.ts';
-import { useLiftSuspension, useMemberPolicyStatus, useWaiveNoShow } from './hooks.ts';
+import { useLiftSuspension, useMemberPolicyStatus, useWaiveLateCancel, useWaiveNoShow } from './hooks.ts';
 
-/** A member's no-shows (charge, waiver) and online-booking suspension, with the desk's waiver and lift. */
+/** One charge the policy kept: a no-show (爽约) or a late cancel (迟到取消). */
+interface KeptRow {
+  key: string;
+  kind: '爽约' | '迟到取消';
+  id: number;
+  session: { courseName: string; startTime: string };
+  fee: number;
+  cardName: string | null;
+  bigType: number | null;
+  waivedTime: string | null;
+  waiveReason: string | null;
+}
+
+/**
+ * A member's no-shows and late cancels (what each kept, its waiver) and online-booking suspension,
+ * with the desk's waiver and lift.
+ */
 export function MemberNoShows({ memberId, compact = false }: { memberId: number; compact?: boolean }) {
   const { modal, message } = App.useApp();
   const q = useMemberPolicyStatus(memberId);
-  const waive = useWaiveNoShow();
+  const waiveNoShow = useWaiveNoShow();
+  const waiveLate = useWaiveLateCancel();
   const lift = useLiftSuspension();
   const reason = useRef('');
-  const askWaive = (r: NoShowRow) => {
+  const askWaive = (r: KeptRow) => {
     reason.current = '';
     modal.confirm({
-      title: '免除爽约扣费',
+      title: r.kind === '爽约' ? '免除爽约扣费' : '免除迟到取消扣费',
       content: (
         <>
           <p>
@@ -35,11 +52,21 @@ export function MemberNoShows({ memberId, compact = false }: { memberId: number;
           void message.error(NoShowMsg.reason);
           throw new Error(NoShowMsg.reason);
         }
-        await waive.run(r.pendingId, reason.current.trim());
+        if (r.kind === '爽约') await waiveNoShow.run(r.id, reason.current.trim());
+        else await waiveLate.run(r.id, reason.current.trim());
       },
     });
   };
   const s = q.data;
+  const rows: KeptRow[] = [
+    ...(s?.noShows ?? []).map((r) => ({ ...r, key: `p${r.pendingId}`, kind: '爽约' as const, id: r.pendingId })),
+    ...(s?.lateCancels ?? []).map((r) => ({
+      ...r,
+      key: `r${r.reservationId}`,
+      kind: '迟到取消' as const,
+      id: r.reservationId,
+    })),
+  ].sort((a, b) => b.session.startTime.localeCompare(a.session.startTime));
   return (
     <>
       {s?.suspendedUntil && (
@@ -56,15 +83,16 @@ export function MemberNoShows({ memberId, compact = false }: { memberId: number;
           }
         />
       )}
-      <Table<NoShowRow>
-        rowKey="pendingId"
+      <Table<KeptRow>
+        rowKey="key"
         size="small"
         loading={q.isFetching}
-        dataSource={s?.noShows ?? []}
+        dataSource={rows}
         pagination={compact ? false : { pageSize: 10, hideOnSinglePage: true }}
         data-testid="member-no-shows"
-        locale={{ emptyText: '近90天没有爽约' }}
+        locale={{ emptyText: '近90天没有爽约或迟到取消' }}
         columns={[
+          { title: '类型', dataIndex: 'kind', key: 'kind', width: compact ? 80 : 90 },
           {
             title: '课程',
             key: 'session',

@@ -23,7 +23,7 @@ export function SmsCard() {
   }, [q.data, form]);
   const needed = (msg: string) => ({ required: provider !== 'none', message: msg, whitespace: true });
   return (
-    <Card title="短信验证码">
+    <Card title="短信服务">
       {!q.data ? (
         <Skeleton active />
       ) : (
@@ -69,6 +69,17 @@ export function SmsCard() {
               >
                 <Input />
               </Form.Item>
+              <Form.Item
+                name="promotionTemplateId"
+                label="候补递补通知模板 ID（可不填）"
+                extra={
+                  provider === 'tencent'
+                    ? '填写后，候补的会员递补成功时收到短信。模板参数：{1} 课程名称，{2} 上课时间（如 12-01 09:30）'
+                    : '填写后，候补的会员递补成功时收到短信。模板变量：${course} 课程名称，${time} 上课时间'
+                }
+              >
+                <Input />
+              </Form.Item>
               <Form.Item name="region" label="地域（可不填）">
                 <Input placeholder={provider === 'tencent' ? 'ap-guangzhou' : 'cn-hangzhou'} />
               </Form.Item>
@@ -82,7 +93,8 @@ export function SmsCard() {
             </>
           )}
           <Typography.Paragraph type="secondary">
-            会员在手机上用手机号和短信验证码登录；每个手机号每分钟 1 条、每天最多 10 条。
+            会员在手机上用手机号和短信验证码登录；每个手机号每分钟 1 条、每天最多 10
+            条。设置了候补递补通知模板时，候补成功的会员也会收到短信。
           </Typography.Paragraph>
           <Button type="primary" htmlType="submit" loading={save.loading}>
             保存

@@ -66,7 +66,7 @@ export default function MemberDrawer({ id, onClose }: { id: number; onClose: () 
           </Typography.Title>
           <MemberWaits memberId={m.id} compact />
           <Typography.Title level={5} style={{ marginTop: 20 }}>
-            爽约
+            爽约与迟到取消
           </Typography.Title>
           <MemberNoShows memberId={m.id} compact />
         </>
