@@ -271,6 +271,27 @@ describeBrowser('management screens', (env) => {
     expect((await api.ok('query/module/status', { moduleId: 6 })).status).toBe(0);
   });
 
+  it('booking settings: 新课程默认在线教室 makes new sessions start as online ones', async () => {
+    const { page, server, api } = env();
+    await page.goto(`${server.url}/course_setting/course_setting`);
+    const onlineDefault = page.getByRole('switch', { name: '新课程默认在线教室' });
+    await onlineDefault.waitFor();
+    expect(await page.getByText('模块', { exact: false }).count()).toBe(0);
+    await onlineDefault.click();
+    await page.getByRole('button', { name: '保 存' }).click();
+    await toast(page, '操作成功');
+    try {
+      expect((await api.ok('query/module/status', { moduleId: 1 })).status).toBe(1);
+      await page.goto(`${server.url}/course/calendar`);
+      await page.getByRole('button', { name: '添加课程' }).click();
+      const online = field(modal(page, '添加课程'), '在线课程').getByRole('switch');
+      await expect.poll(() => online.getAttribute('aria-checked')).toBe('true');
+      await shot(page, 'manage-online-default');
+    } finally {
+      await api.ok('update/module/status', { moduleId: 1, status: 0 });
+    }
+  });
+
   it('store settings: logo, messaging setting, function list', async () => {
     const { page, server, api } = env();
     await page.goto(`${server.url}/settings/store`);

@@ -69,4 +69,58 @@ describeBrowser('sign-in mode', (env) => {
     await row2.waitFor({ state: 'detached' });
     await api.ok('update/module/status', { storeId: store, moduleId: 6, status: 0 });
   });
+
+  it('after switching back to 预约即扣费 the kept pendings stay reachable; each booked row says what it is', async () => {
+    const { page, api, server } = env();
+    const f = await makeFixture(api, '切');
+    const store = (await api.ok('/api/auth/me')).posts[0].storeId;
+    const tid = await addSession(api, f, addDays(mondayOf(1), 5), '10:00');
+    // Booked and paid under 预约即扣费, then a pending under 签到后扣费, then back.
+    const paid = await api.ok<{ id: number }>('insert/member', {
+      name: `先付${f.memberId}`,
+      mobile: `135${String(f.memberId).padStart(8, '0')}`,
+      gender: 1,
+    });
+    const paidCard = await api.ok<{ id: number }>('insert/member/card', {
+      mid: paid.id,
+      cardId: f.productId,
+      totalCount: 5,
+      expireTime: null,
+    });
+    await api.ok('add/member/reservation', { mcId: paidCard.id, tid, studentCount: 1, remark: '' });
+    await api.ok('update/module/status', { storeId: store, moduleId: 6, status: 1 });
+    try {
+      await api.ok('add/member/group/pending', { mid: f.memberId, tid, studentCount: 1, mcId: f.mcId });
+      // In 签到后扣费 the booking paid earlier is not shown as signed in.
+      await page.goto(`${server.url}/course/calendar/detail?course_calendar_id=${tid}`);
+      const drawer = page.locator('.ant-drawer', { hasText: '课程详情' });
+      await drawer.getByRole('tab', { name: '已签到' }).click();
+      const paidRow = drawer.getByTestId('booked-table').locator('tr', { hasText: `先付${f.memberId}` });
+      await paidRow.getByText('已预约').waitFor();
+      await api.ok('update/module/status', { storeId: store, moduleId: 6, status: 0 });
+
+      await page.reload();
+      await drawer.getByTestId('session-seats').getByText('2/12').waitFor();
+      expect(await drawer.locator('.ant-tabs-tab').allInnerTexts()).toEqual(['待签到', '已预约', '候补', '预约记录']);
+      expect(await drawer.locator('.ant-tabs-tab-active').innerText()).toBe('已预约');
+      await drawer.getByRole('tab', { name: '待签到' }).click();
+      const kept = drawer.getByTestId('pending-table').locator('tr', { hasText: f.memberName });
+      await kept.getByRole('button', { name: '签到' }).click();
+      await modal(page, '签到确认').getByRole('button', { name: '确认签到' }).click();
+      await toast(page, '操作成功');
+      await drawer.getByRole('tab', { name: '已预约' }).click();
+      const booked = drawer.getByTestId('booked-table');
+      await booked.locator('tr', { hasText: f.memberName }).getByText('已签到').waitFor();
+      await booked
+        .locator('tr', { hasText: `先付${f.memberId}` })
+        .getByText('已预约')
+        .waitFor();
+      await shot(page, 'drawer-mode-switched');
+      // 预约记录: the sign-in is its own line
+      await drawer.getByRole('tab', { name: '预约记录' }).click();
+      await drawer.getByTestId('history-table').getByText('前台签到').waitFor();
+    } finally {
+      await api.ok('update/module/status', { storeId: store, moduleId: 6, status: 0 });
+    }
+  });
 });

@@ -38,6 +38,10 @@ export const OperateType = {
   NO_SHOW: 6,
   /** Staff waived a late-cancel or no-show charge: refunded (免除扣费). */
   WAIVED: 7,
+  /** A pending signed in at the desk, charged then (前台签到): its own line, not a second booking. */
+  SIGNED_IN: 8,
+  /** A pending the member checked in by themself with the store's code (会员扫码签到). */
+  SELF_CHECKED_IN: 9,
 } as const;
 
 /** Reservation states. */

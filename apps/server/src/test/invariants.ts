@@ -7,7 +7,12 @@ const LIVE = [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN];
 const HELD = [PendingStatus.WAITING, PendingStatus.SIGNED_IN, PendingStatus.NO_SHOW];
 /** Pendings that must not outlive their session's deletion (a no-show's record stays). */
 const HELD_LIVE = [PendingStatus.WAITING, PendingStatus.SIGNED_IN];
-const BOOK_TYPES = [OperateType.USER_BOOKED, OperateType.ADMIN_BOOKED];
+const BOOK_TYPES: number[] = [
+  OperateType.USER_BOOKED,
+  OperateType.ADMIN_BOOKED,
+  OperateType.SIGNED_IN,
+  OperateType.SELF_CHECKED_IN,
+];
 const CANCEL_TYPES = [OperateType.USER_CANCELLED, OperateType.ADMIN_CANCELLED];
 
 function sumBy(rows: { id: number | null; n: number | string | null }[]): Map<number, number> {
@@ -183,7 +188,7 @@ export async function checkInvariants(db: Db, storeId?: number): Promise<string[
   const booked = new Set<string>();
   const cancelled = new Set<string>();
   for (const h of trail) {
-    const set = BOOK_TYPES.includes(h.operateType as 1 | 2)
+    const set = BOOK_TYPES.includes(h.operateType)
       ? booked
       : CANCEL_TYPES.includes(h.operateType as 3 | 4)
         ? cancelled

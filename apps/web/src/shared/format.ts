@@ -55,6 +55,8 @@ export const OPERATE_TYPES: Record<number, string> = {
   5: '迟到取消',
   6: '爽约',
   7: '免除扣费',
+  8: '前台签到',
+  9: '会员扫码签到',
 };
 
 export function deductModeText(signInMode: boolean): string {

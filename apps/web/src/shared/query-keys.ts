@@ -94,6 +94,8 @@ export const keys = {
     of: (report: string, filter: object) => ['reports', report, filter],
   },
   bookingSetting: ['booking-setting'],
+  /** A store module's status (spec: module 1 online default, 6 deduction mode); saved with 预约设置. */
+  moduleStatus: (moduleId: number) => ['booking-setting', 'module', moduleId],
   storeSetting: {
     all: ['store-setting'],
     one: (storeId: number) => ['store-setting', storeId],

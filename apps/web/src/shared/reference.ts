@@ -4,6 +4,8 @@ import {
   courseSimpleList,
   materialList,
   memberInfo,
+  MODULE_ONLINE_DEFAULT,
+  moduleStatus,
   storeSetting,
   queryCheckinCode,
   queryMemberPage,
@@ -20,6 +22,20 @@ const LONG = 5 * 60_000;
 
 export function useTeachers() {
   return useQuery({ queryKey: keys.teachers, queryFn: () => call(teacherList, {}), staleTime: LONG });
+}
+
+/**
+ * 新课程默认在线教室 (module 1), read through the spec's module-status call: whether new sessions
+ * (add, batch scheduling) start as online ones. Undefined while loading.
+ */
+export function useOnlineDefault(): boolean | undefined {
+  const store = useStore();
+  const q = useQuery({
+    queryKey: keys.moduleStatus(MODULE_ONLINE_DEFAULT),
+    queryFn: () => call(moduleStatus, { storeId: store.id, moduleId: MODULE_ONLINE_DEFAULT }),
+    staleTime: LONG,
+  });
+  return q.data ? q.data.status === 1 : undefined;
 }
 
 /** The venue tree (a venue holds its rooms). */

@@ -87,7 +87,8 @@ export const zBatchArrangeCourseReq = z
       .default([])
       .superRefine((ids, ctx) => checkStudentCards(ids, ctx, 'mcIds'))
       .transform((ids) => ids as number[]),
-    isOnline: zFlag().default(0),
+    /** Absent: the store's 新课程默认在线教室 (module 1). */
+    isOnline: zFlag().optional(),
   })
   .superRefine((v, ctx) => {
     for (const t of v.courseTimes ?? []) {

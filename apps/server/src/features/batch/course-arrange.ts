@@ -2,6 +2,7 @@ import { Msg } from '@studio/contract';
 import type { CallCtx } from '../../lib/context.ts';
 import { conflict } from '../../lib/errors.ts';
 import { addMinutes, localDateTime, toDateTime } from '../../lib/time.ts';
+import { onlineDefault } from '../store-admin/public.ts';
 import { getDeductionMode } from '../timetable/public.ts';
 import { createPlannedSessions, type PlannedSession } from './bulk-arrange.ts';
 import { arrangeSlots, shortTime } from './plan.ts';
@@ -16,7 +17,8 @@ export interface ArrangeCourseInput {
   arrangeTimes: number;
   courseTimes: { weekday: number; arrangeTime?: string | null }[];
   mcIds: number[];
-  isOnline: 0 | 1;
+  /** Absent: the store's 新课程默认在线教室 (module 1). */
+  isOnline?: 0 | 1;
 }
 
 /**
@@ -35,6 +37,7 @@ export async function arrangeCourse(
   const slots = arrangeSlots(input.startDate, times, input.arrangeTimes);
   return ctx.db.transaction().execute(async (tx) => {
     const course = await requireCourse(tx, storeId, input.cid);
+    const isOnline = input.isOnline ?? (await onlineDefault(tx, storeId));
     await requireTeacher(tx, storeId, input.tid);
     await requireArea(tx, storeId, input.areaId);
     const cards = await requireCards(tx, storeId, input.mcIds);
@@ -54,7 +57,7 @@ export async function arrangeCourse(
         startTime,
         endTime: addMinutes(startTime, course.duration),
         reservableCount: input.students,
-        isOnline: input.isOnline,
+        isOnline,
         students: fixed.map((card) => ({ card, studentCount: 1 })),
         failure: (member, reason) => Msg.arrangeFailed(shortTime(startTime), member, reason),
       };

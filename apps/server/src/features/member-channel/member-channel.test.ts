@@ -346,6 +346,13 @@ describeEachDb('members channel: sign-in by one-time code, booking, cancelling, 
     expect(done).toMatchObject({ tid: session.id, message: MemberMsg.checkedIn });
     const card = await db.selectFrom('memberCard').select('usedCount').where('id', '=', a.card.id).executeTakeFirst();
     expect(Number(card!.usedCount)).toBe(1);
+    const checkin = await db
+      .selectFrom('history')
+      .select(['operateType'])
+      .where('pendingId', '=', held.id)
+      .orderBy('id')
+      .execute();
+    expect(checkin.map((h) => h.operateType)).toEqual([OperateType.USER_BOOKED, OperateType.SELF_CHECKED_IN]);
     expect((await m.ok(memberMyBookings.path, { state: 'upcoming', page: 1 })).list[0]).toMatchObject({
       kind: 'signed',
       state: '已签到',

@@ -557,7 +557,7 @@ export async function selfCheckIn(s: MemberScope, input: { tid?: number; token: 
         memberCardId: card,
         remark: null,
         operatorId: null,
-        operateType: OperateType.USER_BOOKED,
+        operateType: OperateType.SELF_CHECKED_IN,
       });
       return { ...done, message: MemberMsg.checkedIn };
     }

@@ -1,3 +1,3 @@
 /** What other features may use of the store administration. */
 export { storeFileUrl } from './logo-service.ts';
-export { getSetting, putSetting } from './queries.ts';
+export { getSetting, onlineDefault, putSetting } from './queries.ts';

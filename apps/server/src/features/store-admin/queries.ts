@@ -1,4 +1,4 @@
-import { PendingStatus } from '@studio/contract';
+import { MODULE_ONLINE_DEFAULT, PendingStatus } from '@studio/contract';
 import type { Executor } from '../../db/index.ts';
 
 /** The stored text of one store setting, or undefined. */
@@ -30,6 +30,14 @@ export async function getModuleStatus(db: Executor, storeId: number, moduleId: n
     .where('moduleId', '=', moduleId)
     .executeTakeFirst();
   return row?.status;
+}
+
+/**
+ * Whether a new session is an online one when the caller does not say (module 1, 新课程默认在线教室):
+ * 1 on-demand online room, 0 none.
+ */
+export async function onlineDefault(db: Executor, storeId: number): Promise<0 | 1> {
+  return (await getModuleStatus(db, storeId, MODULE_ONLINE_DEFAULT)) === 1 ? 1 : 0;
 }
 
 export async function putModuleStatus(db: Executor, storeId: number, moduleId: number, status: number) {

@@ -534,7 +534,7 @@ export async function signInPending(
     memberCardId: number;
     remark: string | null;
     operatorId: number | null;
-    /** History operate type: 2 at the desk (default), 1 the member's own check-in. */
+    /** History operate type: 8 at the desk (default), 9 the member's own check-in. */
     operateType?: number;
   },
 ): Promise<{ reservationId: number; usedCount: number }> {
@@ -580,7 +580,7 @@ export async function signInPending(
     pendingId: p.id,
     studentCount: p.studentCount,
     usedCount: charge,
-    operateType: args.operateType ?? OperateType.ADMIN_BOOKED,
+    operateType: args.operateType ?? OperateType.SIGNED_IN,
     operatorId: args.operatorId,
     remark,
     now,

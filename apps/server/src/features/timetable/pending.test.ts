@@ -3,6 +3,7 @@ import {
   cancelPendingCall,
   cancelReservationCall,
   Msg,
+  OperateType,
   queryPendingList,
   queryReservationList,
   queryTimetableHistory,
@@ -144,7 +145,19 @@ describeEachDb('sign-in mode: pending bookings', (env) => {
     const [signed] = await pendings(session.id);
     expect(signed).toMatchObject({ pending: { status: 2 }, mcId: card.id });
     const list = await env().client.ok(queryReservationList.path, { tid: session.id, page: 1 });
-    expect(list.list[0]).toMatchObject({ status: 2, usedCount: 2, remark: '已到', memberId: member.id });
+    expect(list.list[0]).toMatchObject({
+      status: 2,
+      usedCount: 2,
+      remark: '已到',
+      memberId: member.id,
+      operateType: OperateType.SIGNED_IN,
+    });
+    // The sign-in is its own line in 预约记录 (not a second 管理员代约), newest first.
+    const history = await env().client.ok(queryTimetableHistory.path, { tid: session.id, page: 1 });
+    expect(history.list.map((h: { operateType: number }) => h.operateType)).toEqual([
+      OperateType.SIGNED_IN,
+      OperateType.ADMIN_BOOKED,
+    ]);
     const twice = await env().client.call(signInPendingCall.path, { pendingId: item.pending.id, mcId: card.id });
     expect([twice.status, twice.msg]).toEqual([409, Msg.pendingNotWaiting]);
     expect((await e.cardRow(card.id)).usedCount).toBe(2);

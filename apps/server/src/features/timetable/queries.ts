@@ -18,6 +18,14 @@ import { bookingWindowReason, cancelKind } from '../policy/rules.ts';
 import { loadPolicy } from '../policy/public.ts';
 import { getDeductionMode, liveSession } from './engine-shared.ts';
 
+/** The history types that made a booking: booked by the member or the desk, or a pending signed in. */
+const BOOKING_ACTS: number[] = [
+  OperateType.USER_BOOKED,
+  OperateType.ADMIN_BOOKED,
+  OperateType.SIGNED_IN,
+  OperateType.SELF_CHECKED_IN,
+];
+
 const LIVE = [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN];
 
 function parseJson(text: string | null): Record<string, unknown> | null {
@@ -170,7 +178,7 @@ export async function bookingList(
         .selectFrom('history as h')
         .select('h.operateType')
         .whereRef('h.reservationId', '=', 'r.id')
-        .where('h.operateType', 'in', [OperateType.USER_BOOKED, OperateType.ADMIN_BOOKED])
+        .where('h.operateType', 'in', BOOKING_ACTS)
         .limit(1)
         .as('operateType'),
     ])
@@ -269,7 +277,12 @@ export async function historyList(
   };
 }
 
-const MEMBER_ACTS: number[] = [OperateType.USER_BOOKED, OperateType.USER_CANCELLED, OperateType.LATE_CANCEL];
+const MEMBER_ACTS: number[] = [
+  OperateType.USER_BOOKED,
+  OperateType.USER_CANCELLED,
+  OperateType.LATE_CANCEL,
+  OperateType.SELF_CHECKED_IN,
+];
 
 /**
  * Export rows (the nine columns of spec section 9) of live bookings on the store's live sessions

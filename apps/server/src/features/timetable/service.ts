@@ -16,11 +16,12 @@ import {
 } from './public.ts';
 import { emit } from '../../lib/events.ts';
 import { loadPolicy } from '../policy/public.ts';
+import { onlineDefault } from '../store-admin/public.ts';
 import { inWriteTx } from '../../db/write-queue.ts';
 
 /** Adds one session (teacher clash refused). */
 export async function addSession(ctx: CallCtx, input: ParsedReqOf<typeof insertTimetable>): Promise<void> {
-  await inWriteTx(ctx.db, ctx.dialect, (tx) =>
+  await inWriteTx(ctx.db, ctx.dialect, async (tx) =>
     createSession(tx, ctx.store, {
       courseId: input.courseId,
       teacherId: input.teacherId,
@@ -28,7 +29,8 @@ export async function addSession(ctx: CallCtx, input: ParsedReqOf<typeof insertT
       bookId: input.bookId,
       startTime: toDateTime(input.date, input.time),
       reservableCount: input.reservableCount ?? undefined,
-      isOnline: input.isOnline ?? 0,
+      // Not said: the store's 新课程默认在线教室 (module 1).
+      isOnline: input.isOnline ?? (await onlineDefault(tx, ctx.store.id)),
       checkTeacherConflict: true,
     }),
   );

@@ -1,11 +1,14 @@
 import {
   addGroupPending,
   addMemberReservation,
+  batchArrangeCourse,
   cancelTimetable,
   insertTimetable,
+  moduleStatus,
   Msg,
   queryTimetableByDate,
   queryTimetableInfo,
+  updateModuleStatus,
   updateTimetable,
 } from '@studio/contract';
 import { afterEach, expect, it } from 'vitest';
@@ -26,6 +29,44 @@ describeEachDb('sessions: add, edit, delete', (env) => {
     const days = await env().client.ok(queryTimetableByDate.path, { fromDate: date, toDate: date, teacherId });
     return days.flatMap((d: { list: { id: number }[] }) => d.list);
   }
+
+  it('starts a session as online when the payload does not say and 新课程默认在线教室 (module 1) is on', async () => {
+    const e = ef();
+    const { teacher, course } = await e.scene();
+    const setModule = (status: number) => env().client.ok(updateModuleStatus.path, { moduleId: 1, status });
+    try {
+      await setModule(1);
+      expect((await env().client.ok(moduleStatus.path, { moduleId: 1 })).status).toBe(1);
+      const base = { courseId: course.id, teacherId: teacher.id, areaId: null, bookId: null };
+      expect((await insert({ ...base, date: '2099-03-09', time: '09:00' })).code).toBe(0);
+      expect((await insert({ ...base, date: '2099-03-09', time: '11:00', isOnline: 0 })).code).toBe(0);
+      const run = await env().client.call(batchArrangeCourse.path, {
+        cid: course.id,
+        tid: teacher.id,
+        areaId: null,
+        students: 5,
+        startDate: '2099-03-10',
+        courseTimes: [{ weekday: 2, arrangeTime: '19:00' }],
+        arrangeTimes: 1,
+      });
+      expect(run.code, run.msg).toBe(0);
+      await setModule(0);
+      expect((await insert({ ...base, date: '2099-03-09', time: '14:00' })).code).toBe(0);
+      const day = async (d: string) =>
+        ((await sessionsOn(d, teacher.id)) as { fromTime: string; isOnline: number }[]).map((x) => [
+          x.fromTime.slice(11, 16),
+          x.isOnline,
+        ]);
+      expect(await day('2099-03-09')).toEqual([
+        ['09:00', 1],
+        ['11:00', 0],
+        ['14:00', 0],
+      ]);
+      expect(await day('2099-03-10')).toEqual([['19:00', 1]]);
+    } finally {
+      await setModule(0);
+    }
+  });
 
   it('adds a session with the course defaults: end, capacity, colour, limits, allowed cards', async () => {
     const e = ef();

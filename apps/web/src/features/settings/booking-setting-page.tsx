@@ -1,10 +1,4 @@
-import {
-  DEDUCT_AT_SIGN_IN,
-  MODULE_DEDUCTION_MODE,
-  MODULE_ONLINE_DEFAULT,
-  StoreAdminMsg,
-  type BookingSetting,
-} from '@studio/contract';
+import { DEDUCT_AT_SIGN_IN, StoreAdminMsg, type BookingSetting } from '@studio/contract';
 import { Alert, App, Button, Card, Form, Input, Radio, Select, Skeleton, Switch } from 'antd';
 import { ApiError } from '../../api/client.ts';
 import { deductModeText } from '../../shared/format.ts';
@@ -97,11 +91,7 @@ function SettingForm({ setting }: { setting: BookingSetting }) {
         >
           <Select showSearch options={timeZoneOptions()} />
         </Form.Item>
-        <Form.Item
-          label={`扣费模式`}
-          name="deductionMode"
-          extra={`模块 ${MODULE_DEDUCTION_MODE}：${deductModeText(mode === DEDUCT_AT_SIGN_IN)}`}
-        >
+        <Form.Item label={`扣费模式`} name="deductionMode" extra={deductModeText(mode === DEDUCT_AT_SIGN_IN)}>
           <Radio.Group
             options={[
               { value: 0, label: '预约即扣费' },
@@ -118,7 +108,7 @@ function SettingForm({ setting }: { setting: BookingSetting }) {
           label="新课程默认在线教室"
           name="onlineDefault"
           valuePropName="checked"
-          extra={`模块 ${MODULE_ONLINE_DEFAULT}：开启后新增课程默认创建在线教室`}
+          extra="开启后，添加课程和批量排课默认是在线课程（有人预约时自动创建在线教室）"
         >
           <Switch />
         </Form.Item>

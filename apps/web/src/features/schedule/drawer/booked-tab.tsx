@@ -1,4 +1,4 @@
-import { BOOKED_PAGE_SIZE } from '@studio/contract';
+import { BOOKED_PAGE_SIZE, ReservationStatus } from '@studio/contract';
 import { Button, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { amountText } from '../../../shared/format.ts';
@@ -43,6 +43,14 @@ export function BookedTab({ sessionId, onMember, onCancel, onReceipt }: Props) {
               )}
             </>
           ),
+        },
+        {
+          title: '状态',
+          key: 'status',
+          width: 72,
+          // Each row says what it is: a booking paid when made, or a pending signed in on site.
+          render: (_, r) =>
+            r.status === ReservationStatus.SIGNED_IN ? <Tag color="green">已签到</Tag> : <Tag color="blue">已预约</Tag>,
         },
         { title: '会员卡', dataIndex: 'cardName', ellipsis: true },
         { title: '人数', dataIndex: 'studentCount', width: 56 },

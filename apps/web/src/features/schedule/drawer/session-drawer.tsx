@@ -41,22 +41,16 @@ export default function SessionDrawer({ id, onClose }: { id: number; onClose: ()
     if (s) await exportSession(s);
   });
 
+  // The spec's tabs in both modes: in 预约即扣费 the 待签到 tab still holds the pendings kept from
+  // 签到后扣费 (they can be signed in or cancelled); it is simply not the one opened first.
   const tabs = [
-    ...(signInMode
-      ? [
-          {
-            key: 'pending',
-            label: '待签到',
-            children: (
-              <PendingTab
-                sessionId={id}
-                onMember={setMemberId}
-                onSignIn={(p) => setOpen({ kind: 'book', pending: p })}
-              />
-            ),
-          },
-        ]
-      : []),
+    {
+      key: 'pending',
+      label: '待签到',
+      children: (
+        <PendingTab sessionId={id} onMember={setMemberId} onSignIn={(p) => setOpen({ kind: 'book', pending: p })} />
+      ),
+    },
     {
       key: 'booked',
       label: signInMode ? '已签到' : '已预约',

@@ -1,7 +1,9 @@
 import { Msg } from '@studio/contract';
 import { Form, Switch } from 'antd';
+import { useEffect } from 'react';
 import { CourseSelect, useCourseCapacity } from '../../../shared/pickers/course-select.tsx';
 import { FormModal } from '../../../shared/form-modal.tsx';
+import { useOnlineDefault } from '../../../shared/reference.ts';
 import { SessionFormItems, sessionFields, type SessionFormValues } from '../components/session-fields.tsx';
 import { useAddSession } from '../hooks/session.ts';
 import type { ToolModalProps } from '../types.ts';
@@ -18,6 +20,11 @@ export default function AddSessionModal({ onClose }: ToolModalProps) {
   const [form] = Form.useForm<Values>();
   const capacityOf = useCourseCapacity();
   const save = useAddSession();
+  // Starts from the store's 新课程默认在线教室 (预约设置), unless staff already switched it.
+  const online = useOnlineDefault();
+  useEffect(() => {
+    if (online !== undefined && !form.isFieldTouched('online')) form.setFieldValue('online', online);
+  }, [online, form]);
   return (
     <FormModal
       title="添加课程"

@@ -8,6 +8,7 @@ import { MemberPicker } from '../../../shared/pickers/member-picker.tsx';
 import { CourseSelect, useCourseCapacity } from '../../../shared/pickers/course-select.tsx';
 import { TeacherSelect } from '../../../shared/pickers/teacher-select.tsx';
 import { VenueSelect } from '../../../shared/pickers/venue-select.tsx';
+import { useOnlineDefault } from '../../../shared/reference.ts';
 import { useBatchArrange } from '../hooks/batch.ts';
 import type { ToolModalProps } from '../types.ts';
 
@@ -33,7 +34,10 @@ export default function BatchArrangeModal({ onClose }: ToolModalProps) {
   const [times, setTimes] = useState<Record<number, Dayjs | null>>({});
   const [ticked, setTicked] = useState<number[]>([]);
   const [arrangeTimes, setArrangeTimes] = useState<number | null>(null);
-  const [isOnline, setIsOnline] = useState(false);
+  // null: not switched by staff, the store's 新课程默认在线教室 (预约设置) applies.
+  const [onlineChoice, setIsOnline] = useState<boolean | null>(null);
+  const onlineDefault = useOnlineDefault();
+  const isOnline = onlineChoice ?? onlineDefault ?? false;
   const [rows, setRows] = useState<StudentRow[]>([{ key: rowKey++ }]);
 
   const save = useBatchArrange();
