@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { describeEmptyBrowser } from './harness-empty.ts';
 import { shot } from './harness.ts';
 import { addDays, mondayOf } from './seed.ts';
-import { field, modal, pick, pickTree, toast, typeInto } from './ui.ts';
+import { confirmBulk, field, modal, pick, pickTree, toast, typeInto } from './ui.ts';
 
 const OWNER = { username: 'owner', password: 'owner-pass-1' };
 
@@ -155,6 +155,7 @@ describeEmptyBrowser('first run', (env) => {
     await field(m, '循环周数').locator('input').fill('2');
     await shot(page, 'first-run-week-arrange');
     await m.getByRole('button', { name: '开始排课' }).click();
+    expect(await confirmBulk(page, '排课')).toContain('将新增 2 节课');
     await toast(page, '周固定课表排课成功');
     await m.waitFor({ state: 'hidden' });
 

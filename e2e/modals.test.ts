@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { describeBrowser, shot } from './harness.ts';
 import { addDays, addSession, makeFixture, mondayOf } from './seed.ts';
-import { field, modal, pick, pickIn, pickTree, toast, typeInto, typeRange } from './ui.ts';
+import { confirmBulk, field, modal, pick, pickIn, pickTree, toast, typeInto, typeRange } from './ui.ts';
 
 describeBrowser('schedule modals', (env) => {
   const openCalendar = async () => {
@@ -97,6 +97,7 @@ describeBrowser('schedule modals', (env) => {
     const tue = m.locator('.ant-space', { has: page.getByRole('checkbox', { name: '周二' }) }).last();
     await typeInto(page, tue.locator('.ant-picker input'), '21:00');
     await submit();
+    expect(await confirmBulk(page, '排课')).toContain('将新增 2 节课');
     await toast(page, '批量排课成功');
     const days = await api.ok('query/timetable/by/date', {
       fromDate: mondayOf(2),
@@ -140,6 +141,7 @@ describeBrowser('schedule modals', (env) => {
     await m.getByTestId('drop-in-remaining').getByText('2 节').waitFor();
     await shot(page, 'modal-drop-in');
     await submit();
+    expect(await confirmBulk(page, '安插')).toContain('将为该会员预约接下来的 2 节课');
     await toast(page, '安插固定上课学员成功');
     expect((await api.ok('query/member/info', { id: f.memberId })).cards[0].usedCount).toBe(2);
   });
@@ -166,6 +168,7 @@ describeBrowser('schedule modals', (env) => {
     await typeRange(page, m.getByTestId('copy-after'), dst, dst);
     await pickTree(page, m.locator('.ant-form-item', { hasText: '场地' }), '测试馆复');
     await m.getByRole('button', { name: /复\s*制/ }).click();
+    expect(await confirmBulk(page, '复制')).toContain('将新增 1 节课');
     await toast(page, '复制成功！');
     const days = await api.ok('query/timetable/by/date', { fromDate: dst, toDate: dst, teacherId: f.teacherId });
     expect(days.flatMap((d: { list: unknown[] }) => d.list).length).toBe(1);
@@ -193,7 +196,8 @@ describeBrowser('schedule modals', (env) => {
     const { page, api } = env();
     const f = await makeFixture(api, '批删');
     const day = addDays(mondayOf(4), 2);
-    await addSession(api, f, day, '22:00');
+    const tid = await addSession(api, f, day, '22:00');
+    await api.ok('add/member/reservation', { mcId: f.mcId, tid, studentCount: 1, remark: '' });
     await openCalendar();
     await page.getByRole('button', { name: '批量删除' }).click();
     const m = modal(page, '批量删除课程');
@@ -202,9 +206,27 @@ describeBrowser('schedule modals', (env) => {
     await m.locator('.ant-form-item-explain-error', { hasText: '请选择日期' }).waitFor();
     await shot(page, 'modal-batch-delete-validation');
     await typeRange(page, m.locator('.ant-picker-range'), day, day);
+    // blank means every venue: said so, and the preview says what it would take
+    await m.getByText('不选表示全部场地（含各场地下的教室）').waitFor();
     await pickTree(page, m.locator('.ant-form-item', { hasText: '场地' }), '测试馆批删');
     await m.getByRole('button', { name: '确认删除' }).click();
+    const preview = page.getByTestId('bulk-preview');
+    await preview.waitFor();
+    expect((await preview.innerText()).split('\n')).toEqual([
+      '将删除 1 节课',
+      '将取消 1 个预约',
+      '将退回 1 次，涉及 1 位会员',
+    ]);
+    await page.waitForTimeout(400); // the confirm's opening animation, for the screenshot only
+    await shot(page, 'modal-batch-delete-preview');
+    // declined: nothing deleted, the form stays
+    await page.locator('.ant-modal-confirm').getByRole('button', { name: '再想想' }).click();
+    await m.getByRole('button', { name: '确认删除' }).waitFor();
+    expect((await api.ok('query/member/info', { id: f.memberId })).cards[0].usedCount).toBe(1);
+    await m.getByRole('button', { name: '确认删除' }).click();
+    await confirmBulk(page, '删除');
     await toast(page, '批量删除课程成功');
+    expect((await api.ok('query/member/info', { id: f.memberId })).cards[0].usedCount).toBe(0);
     const days = await api.ok('query/timetable/by/date', { fromDate: day, toDate: day, teacherId: f.teacherId });
     expect(days.flatMap((d: { list: unknown[] }) => d.list).length).toBe(0);
   });
@@ -252,6 +274,7 @@ describeBrowser('schedule modals', (env) => {
     await typeInto(page, field(m, '开课日期').locator('input'), mondayOf(5));
     // a double click makes one run
     await m.getByRole('button', { name: '开始排课' }).dblclick();
+    expect(await confirmBulk(page, '排课')).toContain('将新增 1 节课');
     await toast(page, '周固定课表排课成功');
     const days = await api.ok('query/timetable/by/date', {
       fromDate: mondayOf(5),

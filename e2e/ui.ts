@@ -87,3 +87,16 @@ export async function typeRange(page: Page, picker: Locator, from: string, to: s
 export async function toast(page: Page, text: string): Promise<void> {
   await page.locator('.ant-message-notice', { hasText: text }).first().waitFor();
 }
+
+/**
+ * The preview a bulk change shows before it runs (the server's dry run): waits for it, answers its
+ * lines, and confirms with `okText` (antd spaces two-character button labels).
+ */
+export async function confirmBulk(page: Page, okText: string): Promise<string> {
+  const c = page.locator('.ant-modal-confirm', { has: page.getByTestId('bulk-preview') });
+  await c.waitFor();
+  const text = await c.getByTestId('bulk-preview').innerText();
+  await c.getByRole('button', { name: new RegExp(`^${okText.split('').join('\\s*')}$`) }).click();
+  await c.waitFor({ state: 'detached' });
+  return text;
+}

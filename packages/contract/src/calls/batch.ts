@@ -43,6 +43,9 @@ const zWeekday = () => zInt(Msg.chooseWeekday, 0, 6);
 
 const isId = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 2_147_483_647;
 
+/** Ask for the preview instead of the change (nothing is written). */
+const zDryRun = () => z.boolean({ error: '预览参数应为 true 或 false' }).optional();
+
 /** Student rows whose card is missing answer 请完成选择学生N的会员卡信息 for the first such row. */
 function checkStudentCards(cards: readonly unknown[], ctx: z.RefinementCtx, path: string) {
   const i = cards.findIndex((c) => !isId(c));
@@ -89,6 +92,7 @@ export const zBatchArrangeCourseReq = z
       .transform((ids) => ids as number[]),
     /** Absent: the store's 新课程默认在线教室 (module 1). */
     isOnline: zFlag().optional(),
+    dryRun: zDryRun(),
   })
   .superRefine((v, ctx) => {
     for (const t of v.courseTimes ?? []) {
@@ -105,13 +109,35 @@ export const zBatchArrangeCourseReq = z
       ctx.addIssue({ code: 'custom', path: ['mcIds'], message: Msg.studentsCap });
     }
   });
-export const zCountAnswer = z.object({ count: z.number().int() });
+/**
+ * What a bulk change would do, computed by running it in a transaction that is rolled back
+ * (`dryRun: true` on the same call): the same code as the act, so the preview cannot drift from it.
+ */
+export const zBulkPreview = z.object({
+  /** Bookings it would make (with a card, or pendings) and cancel. */
+  booked: z.number().int(),
+  cancelled: z.number().int(),
+  /** Members whose bookings it would make or cancel. */
+  members: z.number().int(),
+  /** What it would deduct and refund, per card kind (bigType 1 count, 2 fen). */
+  charged: z.array(z.object({ bigType: z.number().int(), amount: z.number() })),
+  refunded: z.array(z.object({ bigType: z.number().int(), amount: z.number() })),
+  /** Members refunded. */
+  refundedMembers: z.number().int(),
+  /** Refused: the message the act would answer (e.g. a teacher or room clash), and the clashing dates. */
+  refusal: z.string().nullable(),
+  clashes: z.array(z.string()),
+});
+export type BulkPreview = z.infer<typeof zBulkPreview>;
+
+/** `count`: sessions created or deleted, or bookings made; `preview` on a dry run. */
+export const zCountAnswer = z.object({ count: z.number().int(), preview: zBulkPreview.optional() });
 
 export const batchArrangeCourse = defineCall({
   path: `${STORE_API}/batch/arrange/course`,
   auth: 'store',
   req: zBatchArrangeCourseReq,
-  res: z.object({ count: z.number().int(), ids: z.array(z.number().int()) }),
+  res: zCountAnswer.extend({ ids: z.array(z.number().int()) }),
   idFields: ['cid', 'areaId', 'tid', 'mcIds'],
   summary: '批量排课：按每周规律排若干节课，可带固定学员',
   example: {
@@ -270,6 +296,7 @@ export const deleteFixTimetable = defineCall({
 export const zBatchArrangeWeekReq = z.object({
   fromDate: zDate(Msg.weekStartMonday).refine((d) => weekdayOf(d) === 1, { error: Msg.weekStartMonday }),
   arrangeWeeks: zInt(Msg.weeksMin1, WEEK_ARRANGE_MIN, WEEK_ARRANGE_MAX, Msg.weeksMax200),
+  dryRun: zDryRun(),
 });
 export const batchArrangeWeekCourse = defineCall({
   path: `${STORE_API}/batch/arrange/week/course`,
@@ -325,6 +352,7 @@ export const zBatchAddMemberReservationReq = z.object({
   tids: zTids(),
   startDate: zDate(Msg.chooseStartDate),
   times: zInt(Msg.timesNotZero, 1, ARRANGE_TIMES_MAX, Msg.timesMax),
+  dryRun: zDryRun(),
 });
 export const batchAddMemberReservation = defineCall({
   path: `${STORE_API}/batch/add/member/reservation`,
@@ -350,6 +378,7 @@ export const zCopyTimetableReq = z
     afterToDate: zDate(Msg.chooseDates),
     isCopyPending: zFlag().default(0),
     areaId: zOptId(),
+    dryRun: zDryRun(),
   })
   .superRefine((v, ctx) => {
     checkRange(ctx, v.formerFromDate, v.formerToDate, 'formerToDate', COPY_MAX_DAYS, Msg.copyMax7);
@@ -382,7 +411,7 @@ export const copyTimetable = defineCall({
 });
 
 export const zBatchCancelReq = z
-  .object({ fromDate: zDate(Msg.chooseDates), toDate: zDate(Msg.chooseDates), areaId: zOptId() })
+  .object({ fromDate: zDate(Msg.chooseDates), toDate: zDate(Msg.chooseDates), areaId: zOptId(), dryRun: zDryRun() })
   .superRefine((v, ctx) => checkRange(ctx, v.fromDate, v.toDate, 'toDate'));
 export const batchCancelTimetable = defineCall({
   path: `${STORE_API}/batch/cancel/timetable`,

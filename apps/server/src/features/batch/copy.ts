@@ -7,6 +7,7 @@ import { naming } from './fixed-booking.ts';
 import { shortTime } from './plan.ts';
 import { sessionsInRange } from './range.ts';
 import { areaAndBelow } from './refs.ts';
+import { bulkTx } from './preview.ts';
 
 export interface CopyInput {
   formerFromDate: string;
@@ -24,10 +25,10 @@ export interface CopyInput {
  * With isCopyPending=1 the waiting pendings are copied as pendings (taking their seats).
  * One transaction: a teacher clash (409 listing the dates) or a refused pending leaves nothing.
  */
-export async function copySessions(ctx: CallCtx, input: CopyInput): Promise<{ count: number }> {
+export async function copySessions(ctx: CallCtx, input: CopyInput & { dryRun?: boolean }) {
   const storeId = ctx.store.id;
   const shift = daysBetween(input.formerFromDate, input.afterFromDate) * 24 * 60;
-  return ctx.db.transaction().execute(async (tx) => {
+  return bulkTx(ctx, input.dryRun, async (tx) => {
     const areaIds = await areaAndBelow(tx, storeId, input.areaId);
     const sources = await sessionsInRange(tx, storeId, input.formerFromDate, input.formerToDate, areaIds)
       .selectAll('t')

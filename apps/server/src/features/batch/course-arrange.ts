@@ -7,6 +7,7 @@ import { getDeductionMode } from '../timetable/public.ts';
 import { createPlannedSessions, type PlannedSession } from './bulk-arrange.ts';
 import { arrangeSlots, shortTime } from './plan.ts';
 import { requireArea, requireCards, requireCourse, requireTeacher } from './refs.ts';
+import { bulkTx } from './preview.ts';
 
 export interface ArrangeCourseInput {
   cid: number;
@@ -19,6 +20,7 @@ export interface ArrangeCourseInput {
   mcIds: number[];
   /** Absent: the store's 新课程默认在线教室 (module 1). */
   isOnline?: 0 | 1;
+  dryRun?: boolean;
 }
 
 /**
@@ -28,14 +30,11 @@ export interface ArrangeCourseInput {
  * transaction, written in bulk: a teacher clash (409 listing the dates) or a refused booking
  * (naming date and member) leaves nothing.
  */
-export async function arrangeCourse(
-  ctx: CallCtx,
-  input: ArrangeCourseInput,
-): Promise<{ count: number; ids: number[] }> {
+export async function arrangeCourse(ctx: CallCtx, input: ArrangeCourseInput) {
   const storeId = ctx.store.id;
   const times = input.courseTimes.map((t) => ({ weekday: t.weekday, arrangeTime: t.arrangeTime ?? '' }));
   const slots = arrangeSlots(input.startDate, times, input.arrangeTimes);
-  return ctx.db.transaction().execute(async (tx) => {
+  const r = await bulkTx(ctx, input.dryRun, async (tx) => {
     const course = await requireCourse(tx, storeId, input.cid);
     const isOnline = input.isOnline ?? (await onlineDefault(tx, storeId));
     await requireTeacher(tx, storeId, input.tid);
@@ -69,4 +68,5 @@ export async function arrangeCourse(
     });
     return { count: ids.length, ids };
   });
+  return { ids: [], ...r };
 }

@@ -8,6 +8,7 @@ import { getDeductionMode } from '../timetable/public.ts';
 import { bookFixedStudent } from './fixed-booking.ts';
 import { groupBy } from './group.ts';
 import { requireCards, requireCourse, requireTeachers } from './refs.ts';
+import { bulkTx } from './preview.ts';
 
 /**
  * Live sessions of a course still to come (not yet over) from `startDate` on: the ones a drop-in
@@ -65,10 +66,10 @@ export async function sessionsLeft(ctx: CallCtx, input: { cid: number; startDate
  */
 export async function addDropInStudent(
   ctx: CallCtx,
-  input: { mcId: number; cid: number; tids: number[]; startDate: string; times: number },
-): Promise<{ count: number }> {
+  input: { mcId: number; cid: number; tids: number[]; startDate: string; times: number; dryRun?: boolean },
+) {
   const storeId = ctx.store.id;
-  return ctx.db.transaction().execute(async (tx) => {
+  return bulkTx(ctx, input.dryRun, async (tx) => {
     await requireCourse(tx, storeId, input.cid);
     await requireTeachers(tx, storeId, input.tids);
     const card = (await requireCards(tx, storeId, [input.mcId])).get(input.mcId)!;

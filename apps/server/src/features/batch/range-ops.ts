@@ -5,6 +5,7 @@ import { exportRows } from '../timetable/public.ts';
 import { deleteSessions } from './bulk-delete.ts';
 import { sessionsInRange } from './range.ts';
 import { areaAndBelow } from './refs.ts';
+import { bulkTx } from './preview.ts';
 
 /**
  * Batch delete: every live session starting in the inclusive range (venue filter with its
@@ -13,10 +14,10 @@ import { areaAndBelow } from './refs.ts';
  */
 export async function cancelSessionsInRange(
   ctx: CallCtx,
-  input: { fromDate: string; toDate: string; areaId: number | null },
-): Promise<{ count: number }> {
+  input: { fromDate: string; toDate: string; areaId: number | null; dryRun?: boolean },
+) {
   const storeId = ctx.store.id;
-  return ctx.db.transaction().execute(async (tx) => {
+  return bulkTx(ctx, input.dryRun, async (tx) => {
     const areaIds = await areaAndBelow(tx, storeId, input.areaId);
     const sessions = await sessionsInRange(tx, storeId, input.fromDate, input.toDate, areaIds)
       .select('t.id')

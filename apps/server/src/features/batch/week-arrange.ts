@@ -16,6 +16,7 @@ import {
 } from './refs.ts';
 import { templateRows } from './template-queries.ts';
 import { checkTemplateCaps } from './template.ts';
+import { bulkTx } from './preview.ts';
 
 /**
  * Instantiates the weekly template for `arrangeWeeks` weeks from Monday `fromDate`, every row with
@@ -25,11 +26,11 @@ import { checkTemplateCaps } from './template.ts';
  */
 export async function arrangeTemplateWeeks(
   ctx: CallCtx,
-  input: { fromDate: string; arrangeWeeks: number },
-): Promise<{ count: number }> {
+  input: { fromDate: string; arrangeWeeks: number; dryRun?: boolean },
+) {
   const storeId = ctx.store.id;
-  const key = opKey('week-arrange', storeId, input);
-  return ctx.db.transaction().execute(async (tx) => {
+  const key = opKey('week-arrange', storeId, { fromDate: input.fromDate, arrangeWeeks: input.arrangeWeeks });
+  return bulkTx(ctx, input.dryRun, async (tx) => {
     // The operation lock first; createPlannedSessions then takes the engine's locks in order.
     await takeOpLock(tx, key, storeId);
     const rows = await templateRows(tx, storeId);

@@ -8,6 +8,7 @@ import {
   copyTimetable,
   exportTimetableReservation,
   Msg,
+  type BulkPreview,
   queryHasArrangeCourseCount,
   queryHasArrangeCourseTeachers,
   sendTimetablePicture,
@@ -16,8 +17,8 @@ import { useQuery } from '@tanstack/react-query';
 import { App } from 'antd';
 import { call } from '../../../api/client.ts';
 import { keys } from '../../../shared/query-keys.ts';
-import { useWrite } from '../../../shared/use-write.ts';
-import { useSessionWrite } from './session.ts';
+import { useWrite, type WriteOptions } from '../../../shared/use-write.ts';
+import { BulkCancelled, confirmBulk } from '../lib/bulk-preview.tsx';
 
 /** Teachers who teach the course on or after the date (drop-in students). */
 export function useDropInTeachers(courseId: number | undefined, date: string | undefined) {
@@ -52,9 +53,43 @@ export interface BatchArrangeFields {
   online: boolean;
 }
 
+interface PreviewTexts {
+  title: string;
+  okText: string;
+  /** The main line: how many sessions (or bookings) the change makes or removes. */
+  count: (n: number) => string;
+  /** Said instead of asking when the change would do nothing. */
+  nothing?: string;
+}
+
+/**
+ * A bulk change that first shows what it will do: the same call as a dry run (nothing written),
+ * the preview in a confirm, then the change itself. Declined: nothing happens (no error shown).
+ */
+function usePreviewedWrite<A extends unknown[]>(
+  send: (dryRun: boolean, ...args: A) => Promise<{ count: number; preview?: BulkPreview }>,
+  texts: PreviewTexts,
+  opts: WriteOptions<A>,
+) {
+  const { modal } = App.useApp();
+  return useWrite(async (...args: A) => {
+    const dry = await send(true, ...args);
+    const go = await confirmBulk(modal, {
+      ...texts,
+      countText: texts.count(dry.count),
+      count: dry.count,
+      preview: dry.preview!,
+    });
+    if (!go) throw new BulkCancelled();
+    return send(false, ...args);
+  }, opts);
+}
+
+const sessionChange = (success: string) => ({ success, changes: 'session' as const });
+
 export function useBatchArrange() {
-  return useSessionWrite(
-    (b: BatchArrangeFields) =>
+  return usePreviewedWrite(
+    (dryRun, b: BatchArrangeFields) =>
       call(batchArrangeCourse, {
         cid: b.courseId,
         areaId: b.venueId,
@@ -65,16 +100,24 @@ export function useBatchArrange() {
         courseTimes: b.weekTimes.map((w) => ({ weekday: w.weekday, arrangeTime: w.time })),
         mcIds: b.cardIds,
         isOnline: b.online ? 1 : 0,
+        dryRun,
       }),
-    Msg.batchArranged,
+    { title: '确认批量排课', okText: '排课', count: (n) => `将新增 ${n} 节课` },
+    sessionChange(Msg.batchArranged),
   );
 }
 
 export function useBatchDelete() {
-  return useSessionWrite(
-    (fromDate: string, toDate: string, venueId: number | null) =>
-      call(batchCancelTimetable, { fromDate, toDate, areaId: venueId }),
-    Msg.batchDeleted,
+  return usePreviewedWrite(
+    (dryRun, fromDate: string, toDate: string, venueId: number | null) =>
+      call(batchCancelTimetable, { fromDate, toDate, areaId: venueId, dryRun }),
+    {
+      title: '确认批量删除',
+      okText: '删除',
+      count: (n) => `将删除 ${n} 节课`,
+      nothing: '所选日期和场地内没有课程，无需删除。',
+    },
+    sessionChange(Msg.batchDeleted),
   );
 }
 
@@ -87,8 +130,8 @@ export interface CopyFields {
 }
 
 export function useCopySchedule() {
-  return useSessionWrite(
-    (c: CopyFields) =>
+  return usePreviewedWrite(
+    (dryRun, c: CopyFields) =>
       call(copyTimetable, {
         formerFromDate: c.from[0],
         formerToDate: c.from[1],
@@ -96,8 +139,15 @@ export function useCopySchedule() {
         afterToDate: c.to[1],
         isCopyPending: c.withPendings ? 1 : 0,
         areaId: c.venueId,
+        dryRun,
       }),
-    Msg.copied,
+    {
+      title: '确认复制课程',
+      okText: '复制',
+      count: (n) => `将新增 ${n} 节课`,
+      nothing: '原日期范围内没有可复制的课程。',
+    },
+    sessionChange(Msg.copied),
   );
 }
 
@@ -111,29 +161,34 @@ export interface DropInFields {
 }
 
 export function useDropIn() {
-  return useSessionWrite(
-    (d: DropInFields) =>
+  return usePreviewedWrite(
+    (dryRun, d: DropInFields) =>
       call(batchAddMemberReservation, {
         mcId: d.cardId,
         cid: d.courseId,
         tids: d.teacherIds,
         startDate: d.startDate,
         times: d.times,
+        dryRun,
       }),
-    Msg.dropInAdded,
+    { title: '确认安插学员', okText: '安插', count: (n) => `将为该会员预约接下来的 ${n} 节课` },
+    sessionChange(Msg.dropInAdded),
   );
 }
 
 /** Runs the weekly template; its failure toast stays 10 seconds (spec section 8). */
 export function useWeekArrange() {
   const { message } = App.useApp();
-  return useWrite(
-    (fromDate: string, weeks: number) =>
-      call(batchArrangeWeekCourse, { fromDate, arrangeWeeks: weeks }, { silent: true }),
+  return usePreviewedWrite(
+    (dryRun, fromDate: string, weeks: number) =>
+      call(batchArrangeWeekCourse, { fromDate, arrangeWeeks: weeks, dryRun }, { silent: true }),
+    { title: '确认按周课表排课', okText: '排课', count: (n) => `将新增 ${n} 节课` },
     {
       success: Msg.weekArranged,
       changes: 'session',
-      onError: (e) => void message.error({ content: e.message, duration: 10 }),
+      onError: (e) => {
+        if (!(e instanceof BulkCancelled)) void message.error({ content: e.message, duration: 10 });
+      },
     },
   );
 }

@@ -37,12 +37,18 @@ export default function BatchDeleteModal({ onClose }: ToolModalProps) {
       onCancel={onClose}
     >
       <Alert type="warning" showIcon message={Msg.deleteSessionWarning} style={{ marginBottom: 16 }} />
-      <Form<Values> form={form} layout="vertical">
+      <Form<Values>
+        form={form}
+        layout="vertical"
+        onValuesChange={(changed: Values) => {
+          if ('range' in changed) form.setFields([{ name: 'range', errors: [] }]);
+        }}
+      >
         <Form.Item label="日期范围" name="range" required>
           <DatePicker.RangePicker style={{ width: '100%' }} />
         </Form.Item>
         <Form.Item label="场地" name="venueId">
-          <VenueSelect />
+          <VenueSelect placeholder="不选表示全部场地（含各场地下的教室）" />
         </Form.Item>
       </Form>
     </Modal>

@@ -79,7 +79,7 @@ export default function CopyScheduleModal({ onClose }: ToolModalProps) {
           onChange={(r) => onPick('after', r)}
         />
         <Form.Item label="场地">
-          <VenueSelect value={venueId} onChange={setVenueId} />
+          <VenueSelect value={venueId} onChange={setVenueId} placeholder="不选表示全部场地" />
         </Form.Item>
         <Checkbox checked={copyPending} onChange={(e) => setCopyPending(e.target.checked)}>
           同时复制预约（待签到）

@@ -1,0 +1,113 @@
+import { OperateType, type BulkPreview } from '@studio/contract';
+import type { Tx } from '../../db/index.ts';
+import type { CallCtx } from '../../lib/context.ts';
+import { AppError } from '../../lib/errors.ts';
+
+/** Thrown inside a dry run's transaction so that it rolls back; carries the preview out. */
+class DryRunDone extends Error {
+  constructor(
+    readonly count: number,
+    readonly preview: BulkPreview,
+  ) {
+    super('dry run');
+  }
+}
+
+const BOOKED: number[] = [OperateType.USER_BOOKED, OperateType.ADMIN_BOOKED];
+const CANCELLED: number[] = [OperateType.USER_CANCELLED, OperateType.ADMIN_CANCELLED];
+
+/** The highest ids written so far: rows above them were written by the run being previewed. */
+async function watermark(tx: Tx) {
+  const [h, l] = await Promise.all([
+    tx
+      .selectFrom('history')
+      .select((eb) => eb.fn.max('id').as('id'))
+      .executeTakeFirst(),
+    tx
+      .selectFrom('cardLedger')
+      .select((eb) => eb.fn.max('id').as('id'))
+      .executeTakeFirst(),
+  ]);
+  return { history: Number(h?.id ?? 0), ledger: Number(l?.id ?? 0) };
+}
+
+/** What the run wrote since the watermark, in the store's words: bookings, cancels, money. */
+async function effects(tx: Tx, storeId: number, mark: { history: number; ledger: number }) {
+  const [trail, money] = await Promise.all([
+    tx
+      .selectFrom('history')
+      .select(['operateType', 'memberId'])
+      .where('storeId', '=', storeId)
+      .where('id', '>', mark.history)
+      .execute(),
+    tx
+      .selectFrom('cardLedger as l')
+      .innerJoin('memberCard as mc', 'mc.id', 'l.memberCardId')
+      .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+      .select(['l.kind', 'l.amount', 'p.bigType', 'mc.memberId'])
+      .where('l.storeId', '=', storeId)
+      .where('l.id', '>', mark.ledger)
+      .where('l.kind', 'in', ['deduct', 'refund'])
+      .execute(),
+  ]);
+  const sum = (kind: string) => {
+    const per = new Map<number, number>();
+    for (const m of money) {
+      if (m.kind === kind) per.set(m.bigType, (per.get(m.bigType) ?? 0) + Math.abs(Number(m.amount)));
+    }
+    return [...per].sort(([a], [b]) => a - b).map(([bigType, amount]) => ({ bigType, amount }));
+  };
+  const touched = trail.filter((h) => BOOKED.includes(h.operateType) || CANCELLED.includes(h.operateType));
+  return {
+    booked: trail.filter((h) => BOOKED.includes(h.operateType)).length,
+    cancelled: trail.filter((h) => CANCELLED.includes(h.operateType)).length,
+    members: new Set(touched.map((h) => h.memberId)).size,
+    charged: sum('deduct'),
+    refunded: sum('refund'),
+    refundedMembers: new Set(money.filter((m) => m.kind === 'refund').map((m) => m.memberId)).size,
+  };
+}
+
+/**
+ * Runs a bulk change (batch scheduling, weekly-template run, drop-in, copy, batch delete) in one
+ * transaction. With `dryRun` the very same code runs, what it wrote is read back (rows above the
+ * ids it started from: bookings made and cancelled, deductions and refunds per card kind, members)
+ * and the transaction is rolled back: the answer is the preview, and nothing is written. A change
+ * the act would refuse (409: a teacher or room clash, a refused booking) is answered as a preview
+ * with the refusal and its dates instead of an error.
+ */
+export async function bulkTx<R extends { count: number }>(
+  ctx: CallCtx,
+  dryRun: boolean | undefined,
+  fn: (tx: Tx) => Promise<R>,
+): Promise<R | { count: number; preview: BulkPreview }> {
+  if (!dryRun) return ctx.db.transaction().execute(fn);
+  try {
+    await ctx.db.transaction().execute(async (tx) => {
+      const mark = await watermark(tx);
+      let result: R;
+      try {
+        result = await fn(tx);
+      } catch (e) {
+        if (!(e instanceof AppError) || e.status !== 409) throw e;
+        const dates = (e.data as { dates?: unknown } | null)?.dates;
+        throw new DryRunDone(0, {
+          booked: 0,
+          cancelled: 0,
+          members: 0,
+          charged: [],
+          refunded: [],
+          refundedMembers: 0,
+          refusal: e.message,
+          clashes: Array.isArray(dates) ? dates.map(String) : [],
+        });
+      }
+      const done = await effects(tx, ctx.store.id, mark);
+      throw new DryRunDone(result.count, { ...done, refusal: null, clashes: [] });
+    });
+  } catch (e) {
+    if (e instanceof DryRunDone) return { count: e.count, preview: e.preview };
+    throw e;
+  }
+  throw new Error('unreachable: a dry run always rolls back');
+}
