@@ -28,9 +28,15 @@ describeBrowser('login', (env) => {
     await page.getByPlaceholder('账号 / 手机号').fill('admin');
     await page.getByPlaceholder('密码').fill('wrong-password');
     await page.getByRole('button', { name: /登\s*录/ }).click();
-    await page.getByText('账号或密码错误').waitFor();
+    await page.getByRole('alert').getByText('账号或密码错误').waitFor();
 
     await loginThroughPage(page, env().server.url);
+    // the refusal does not follow into the app; no page margin or scroll bar around the layout
+    expect(await page.getByText('账号或密码错误').count()).toBe(0);
+    expect(await page.evaluate(() => getComputedStyle(document.body).margin)).toBe('0px');
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth),
+    ).toBe(true);
     expect(page.url()).toMatch(/\/course\/calendar$/);
     await page.getByTestId('store-name').getByText('悦动健身工作室').waitFor();
     await page.getByRole('menuitem', { name: '课程表' }).waitFor();

@@ -243,13 +243,6 @@ describeBrowser('management screens', (env) => {
   it('booking settings: mode switch with waiting pending items asks to confirm', async () => {
     const { page, server, api } = env();
     await page.goto(`${server.url}/course_setting/course_setting`);
-    const name = page.getByLabel('门店名称');
-    await name.waitFor();
-    expect(await name.inputValue()).toBe('悦动健身工作室');
-    await name.fill('');
-    await page.getByRole('button', { name: '保 存' }).click();
-    await page.getByText('请输入门店名称').waitFor();
-    await name.fill('悦动健身工作室');
     await page.getByText('签到后扣费', { exact: true }).click();
     await page.getByRole('button', { name: '保 存' }).click();
     await toast(page, '操作成功');
@@ -298,18 +291,38 @@ describeBrowser('management screens', (env) => {
     await page.getByTestId('logo-box').waitFor();
     await page.getByText('门店功能').waitFor();
     await shot(page, 'manage-store-settings-before');
+    // 门店信息: name and time zone live here, checked before saving
+    const info = page.getByTestId('store-info');
+    const name = info.getByLabel('门店名称');
+    expect(await name.inputValue()).toBe('悦动健身工作室');
+    await name.fill('');
+    await info.getByRole('button', { name: '保存门店信息' }).click();
+    await info.getByText('请输入门店名称').waitFor();
+    await name.fill('悦动健身工作室（旗舰店）');
+    await info.getByRole('button', { name: '保存门店信息' }).click();
+    await toast(page, '操作成功');
+    expect((await api.ok('query/store/booking/setting')).storeName).toBe('悦动健身工作室（旗舰店）');
+    await name.fill('悦动健身工作室');
+    await info.getByRole('button', { name: '保存门店信息' }).click();
+    await toast(page, '操作成功');
+    // staff words only: no module numbers, no raw JSON, no English keys
+    for (const word of ['模块', 'JSON', 'webhookUrl', 'sign-in-deduction', '签到扣费']) {
+      expect(await page.getByText(word, { exact: false }).count(), word).toBe(0);
+    }
     await page.locator('input[type=file]').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: PNG });
     await toast(page, 'Logo 上传成功');
     await page.getByTestId('logo-box').locator('img').waitFor();
     await page.locator('input[type=file]').setInputFiles({ name: 'a.gif', mimeType: 'image/gif', buffer: PNG });
     await toast(page, '仅支持 PNG、JPEG 或 WebP 格式的图片');
 
-    const url = page.getByLabel('消息推送地址（webhookUrl）');
+    // another key of the messaging setting (set through the API) is kept as it is
+    await api.ok('insert/or/update/wechat/setting', { appId: 'wx123' });
+    await page.reload();
+    const url = page.getByLabel('企业微信群机器人地址');
     await url.fill('ftp://x');
     await page.getByRole('button', { name: '保存消息设置' }).click();
-    await page.getByText('webhookUrl 应为以 http:// 或 https:// 开头的网址').waitFor();
+    await page.getByText('机器人地址应为以 http:// 或 https:// 开头的网址').waitFor();
     await url.fill('https://hooks.example.com/studio');
-    await page.getByLabel('其他设置（JSON 对象）').fill('{"appId": "wx123"}');
     await page.getByRole('button', { name: '保存消息设置' }).click();
     await toast(page, '操作成功');
     expect(await api.ok('query/wechat/setting')).toEqual({
@@ -342,7 +355,7 @@ describeBrowser('management screens', (env) => {
     await putSetting(server.database.db, store.id, 'funcs', JSON.stringify(hostile));
     await page.goto(`${server.url}/settings/store`);
     await page.locator('.ant-table-row', { hasText: '乙功能' }).waitFor();
-    await page.locator('.ant-table-row', { hasText: '（无法读取）' }).waitFor();
+    await page.locator('.ant-table-row', { hasText: '（未命名的功能）' }).waitFor();
     await page.getByTestId('logo-box').waitFor();
     expect(await page.getByText('本页面有数据无法读取').count()).toBe(0);
     await shot(page, 'manage-store-settings-hostile');

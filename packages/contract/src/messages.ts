@@ -79,8 +79,8 @@ export const Msg = {
 
   // confirm texts and warnings
   confirmCancelPending: (name: string) => `您确定取消 ${name} 的预约吗？`,
-  deleteSessionWarning: '删除课程后，该课程的所有预约将被取消，已扣除的次卡次数将退回。',
-  cancelBookingWarning: '取消预约后，已扣除的次数将退回会员卡。',
+  deleteSessionWarning: '删除课程后，该课程的所有预约将被取消，已扣除的次数或金额将退回会员卡。',
+  cancelBookingWarning: '取消预约后，已扣除的次数或金额将退回会员卡。',
   cardHelp: '没有匹配的会员卡：该卡不能预约此课程，或已冻结、已过期、余额为0',
 
   // booking rules (domain.md)

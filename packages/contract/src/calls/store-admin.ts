@@ -10,7 +10,7 @@ export const StoreAdminMsg = {
   settingNotObject: '消息设置内容应为一个对象',
   settingTooLarge: '消息设置内容不能超过64KB',
   tooDeep: '内容嵌套不能超过32层',
-  webhookUrl: 'webhookUrl 应为以 http:// 或 https:// 开头的网址',
+  webhookUrl: '机器人地址应为以 http:// 或 https:// 开头的网址',
   imageMissing: '请上传图片',
   imageDataUrl: '图片应为 data:image/...;base64, 格式',
   imageType: '仅支持 PNG、JPEG 或 WebP 格式的图片',

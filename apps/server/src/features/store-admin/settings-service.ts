@@ -8,7 +8,6 @@ const FUNCS_KEY = 'funcs';
 export const DEFAULT_STORE_FUNCS = [
   { key: 'group-booking', name: '团课预约', enabled: 1 },
   { key: 'online-classroom', name: '在线教室', enabled: 1 },
-  { key: 'sign-in-deduction', name: '签到扣费', enabled: 0 },
   { key: 'timetable-picture', name: '周课表图片', enabled: 1 },
   { key: 'reservation-export', name: '预约导出', enabled: 1 },
   { key: 'notification', name: '消息通知', enabled: 0 },

@@ -25,6 +25,8 @@ export default function LoginPage() {
   const [account, setAccount] = useState('');
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<{ account?: string; password?: string }>({});
+  // A refused login is said in the form (not a toast that would outlive the next, successful one).
+  const [failure, setFailure] = useState<string | null>(null);
   const target = safeRedirect(params.get('redirect'));
   // First run: an installation without a store sends to the setup screen.
   const setup = useQuery({
@@ -43,14 +45,15 @@ export default function LoginPage() {
       password: password ? undefined : '请输入密码',
     };
     setErrors(next);
+    setFailure(null);
     if (next.account || next.password) return;
     setLoading(true);
     try {
-      const p = await call(login, { account: account.trim(), password });
+      const p = await call(login, { account: account.trim(), password }, { silent: true });
       qc.setQueryData(keys.profile, p);
       navigate(target, { replace: true });
-    } catch {
-      // the helper has shown the server's message
+    } catch (err) {
+      setFailure((err as Error).message || '登录失败，请重试');
     } finally {
       setLoading(false);
     }
@@ -83,6 +86,11 @@ export default function LoginPage() {
           />
           {errors.password && <div className="login-error">{errors.password}</div>}
         </div>
+        {failure && (
+          <div className="login-failure" role="alert">
+            {failure}
+          </div>
+        )}
         <button type="submit" className="login-submit" disabled={loading}>
           {loading ? '登录中…' : '登录'}
         </button>

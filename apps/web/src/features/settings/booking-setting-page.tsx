@@ -1,19 +1,16 @@
-import { DEDUCT_AT_SIGN_IN, StoreAdminMsg, type BookingSetting } from '@studio/contract';
-import { Alert, App, Button, Card, Form, Input, Radio, Select, Skeleton, Switch } from 'antd';
+import { DEDUCT_AT_SIGN_IN, type BookingSetting } from '@studio/contract';
+import { Alert, App, Button, Card, Form, Radio, Skeleton, Switch } from 'antd';
 import { ApiError } from '../../api/client.ts';
 import { deductModeText } from '../../shared/format.ts';
-import { timeZoneOptions } from '../../shared/timezones.ts';
 import { PolicyCard } from './policy-card.tsx';
 import { useBookingSetting, useSaveBookingSetting, type BookingSettingFields } from './hooks.ts';
 
 interface Values {
   deductionMode: 0 | 1;
   onlineDefault: boolean;
-  timezone: string;
-  storeName: string;
 }
 
-/** /course_setting/course_setting: deduction mode, online default, time zone and store name. */
+/** /course_setting/course_setting: deduction mode, online default and the booking policy. */
 export default function BookingSettingPage() {
   const q = useBookingSetting();
   if (q.isPending || !q.data) {
@@ -58,8 +55,9 @@ function SettingForm({ setting }: { setting: BookingSetting }) {
     send({
       deductionMode: v.deductionMode,
       onlineDefault: v.onlineDefault ? 1 : 0,
-      timezone: v.timezone,
-      storeName: v.storeName,
+      // 门店名称 and 时区 are edited in 门店设置; this call saves them too, unchanged.
+      timezone: setting.timezone,
+      storeName: setting.storeName,
     });
 
   return (
@@ -72,25 +70,8 @@ function SettingForm({ setting }: { setting: BookingSetting }) {
         initialValues={{
           deductionMode: setting.deductionMode as 0 | 1,
           onlineDefault: setting.onlineDefault === 1,
-          timezone: setting.timezone,
-          storeName: setting.storeName,
         }}
       >
-        <Form.Item
-          label="门店名称"
-          name="storeName"
-          rules={[{ required: true, whitespace: true, message: StoreAdminMsg.storeName }]}
-        >
-          <Input maxLength={50} />
-        </Form.Item>
-        <Form.Item
-          label="时区"
-          name="timezone"
-          rules={[{ required: true, message: StoreAdminMsg.timezone }]}
-          extra="修改时区不会移动已排的课程（课程时间按门店当地时间保存）"
-        >
-          <Select showSearch options={timeZoneOptions()} />
-        </Form.Item>
         <Form.Item label={`扣费模式`} name="deductionMode" extra={deductModeText(mode === DEDUCT_AT_SIGN_IN)}>
           <Radio.Group
             options={[

@@ -25,7 +25,7 @@ export function MemberPageCard() {
     await save.run(v);
   };
   return (
-    <Card title="会员约课页面">
+    <Card title="会员约课页面" size="small">
       {!q.data ? (
         <Skeleton active />
       ) : (

@@ -23,7 +23,7 @@ export function SmsCard() {
   }, [q.data, form]);
   const needed = (msg: string) => ({ required: provider !== 'none', message: msg, whitespace: true });
   return (
-    <Card title="短信服务">
+    <Card title="短信服务" size="small">
       {!q.data ? (
         <Skeleton active />
       ) : (

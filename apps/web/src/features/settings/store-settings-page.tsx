@@ -9,6 +9,7 @@ import {
   Image,
   Input,
   Row,
+  Select,
   Skeleton,
   Space,
   Switch,
@@ -18,9 +19,12 @@ import {
 } from 'antd';
 import { useState } from 'react';
 import { useStoreSetting } from '../../shared/reference.ts';
+import { timeZoneOptions } from '../../shared/timezones.ts';
 import { MemberPageCard } from './member-page-card.tsx';
 import { SmsCard } from './sms-card.tsx';
 import {
+  useBookingSetting,
+  useSaveBookingSetting,
   useMessagingSetting,
   useSaveMessagingSetting,
   useSaveStoreFunctions,
@@ -37,6 +41,7 @@ export default function StoreSettingsPage() {
     <Row gutter={16}>
       <Col span={12}>
         <Space direction="vertical" size={16} style={{ width: '100%' }}>
+          <StoreInfoCard />
           <LogoCard />
           <WechatCard />
           <SmsCard />
@@ -49,6 +54,56 @@ export default function StoreSettingsPage() {
         </Space>
       </Col>
     </Row>
+  );
+}
+
+/** 门店信息: the store's name and time zone (saved with the booking setting's call, the rest unchanged). */
+function StoreInfoCard() {
+  const q = useBookingSetting();
+  const { message } = App.useApp();
+  const [form] = Form.useForm<{ storeName: string; timezone: string }>();
+  const save = useSaveBookingSetting((e) => void message.error(e.message));
+  const s = q.data;
+  return (
+    <Card title="门店信息" size="small">
+      {!s ? (
+        <Skeleton active />
+      ) : (
+        <Form
+          form={form}
+          layout="vertical"
+          data-testid="store-info"
+          initialValues={{ storeName: s.storeName, timezone: s.timezone }}
+          onFinish={(v) =>
+            void save.run({
+              deductionMode: s.deductionMode as 0 | 1,
+              onlineDefault: s.onlineDefault as 0 | 1,
+              storeName: v.storeName,
+              timezone: v.timezone,
+            })
+          }
+        >
+          <Form.Item
+            label="门店名称"
+            name="storeName"
+            rules={[{ required: true, whitespace: true, message: StoreAdminMsg.storeName }]}
+          >
+            <Input maxLength={50} />
+          </Form.Item>
+          <Form.Item
+            label="时区"
+            name="timezone"
+            rules={[{ required: true, message: StoreAdminMsg.timezone }]}
+            extra="修改时区不会移动已排的课程（课程时间按门店当地时间保存）"
+          >
+            <Select showSearch options={timeZoneOptions()} />
+          </Form.Item>
+          <Button type="primary" htmlType="submit" loading={save.loading}>
+            保存门店信息
+          </Button>
+        </Form>
+      )}
+    </Card>
   );
 }
 
@@ -112,19 +167,12 @@ function LogoCard() {
 
 interface WechatValues {
   webhookUrl?: string;
-  extra?: string;
 }
 
-function parseObject(text: string | undefined): Record<string, unknown> | null {
-  if (!text?.trim()) return {};
-  try {
-    const v = JSON.parse(text) as unknown;
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
-
+/**
+ * 消息设置: the WeCom group robot's address. Other keys of the stored setting (set through the API)
+ * are kept as they are when saving; staff never see them.
+ */
 function WechatCard() {
   const q = useMessagingSetting();
   const [form] = Form.useForm<WechatValues>();
@@ -137,9 +185,8 @@ function WechatCard() {
     );
   const { webhookUrl, ...rest } = q.data ?? {};
   const onFinish = (v: WechatValues) => {
-    const extra = parseObject(v.extra)!;
     const url = v.webhookUrl?.trim();
-    void save.run(url ? { ...extra, webhookUrl: url } : extra);
+    void save.run(url ? { ...rest, webhookUrl: url } : rest);
   };
   return (
     <Card title="消息设置" size="small">
@@ -147,29 +194,15 @@ function WechatCard() {
         form={form}
         layout="vertical"
         onFinish={onFinish}
-        initialValues={{
-          webhookUrl: typeof webhookUrl === 'string' ? webhookUrl : undefined,
-          extra: Object.keys(rest).length ? JSON.stringify(rest, null, 2) : '',
-        }}
+        initialValues={{ webhookUrl: typeof webhookUrl === 'string' ? webhookUrl : undefined }}
       >
         <Form.Item
-          label="消息推送地址（webhookUrl）"
+          label="企业微信群机器人地址"
           name="webhookUrl"
+          extra="在企业微信群里添加「群机器人」后复制它的地址；预约、取消和课程变动会发到这个群。留空则不发送。"
           rules={[{ pattern: /^https?:\/\/\S+$/, message: StoreAdminMsg.webhookUrl }]}
         >
-          <Input placeholder="https://..." />
-        </Form.Item>
-        <Form.Item
-          label="其他设置（JSON 对象）"
-          name="extra"
-          rules={[
-            {
-              validator: (_, t?: string) =>
-                parseObject(t) ? Promise.resolve() : Promise.reject(new Error(StoreAdminMsg.settingNotObject)),
-            },
-          ]}
-        >
-          <Input.TextArea rows={5} placeholder='{"appId": "..."}' style={{ fontFamily: 'monospace' }} />
+          <Input placeholder="https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=..." />
         </Form.Item>
         <Button type="primary" htmlType="submit" loading={save.loading}>
           保存消息设置
@@ -182,6 +215,12 @@ function WechatCard() {
 /** A stored value as text for the screen: text and numbers as they are, anything else unreadable. */
 const shown = (v: unknown): string | undefined =>
   typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
+
+/**
+ * Functions chosen elsewhere in staff words: 签到扣费 is the deduction mode of 预约设置, so it is not
+ * a second switch here (an entry stored with it is kept unchanged when the list is saved).
+ */
+const HIDDEN_FUNCS = ['sign-in-deduction'];
 
 function FuncsCard() {
   const q = useStoreFunctions();
@@ -202,7 +241,11 @@ function FuncsCard() {
           loading={save.loading}
           disabled={!edited}
           onClick={async () => {
-            if (edited && (await save.run(edited))) setEdited(null);
+            // Shown as edited until the saved list is read back (no flicker to the old values).
+            if (edited && (await save.run(edited))) {
+              await q.refetch();
+              setEdited(null);
+            }
           }}
         >
           保存功能设置
@@ -213,16 +256,15 @@ function FuncsCard() {
         rowKey={(f) => `${list.indexOf(f)}:${shown(f.key) ?? ''}`}
         size="small"
         loading={q.isFetching}
-        dataSource={list}
+        dataSource={list.filter((f) => !HIDDEN_FUNCS.includes(shown(f.key) ?? ''))}
         pagination={false}
         columns={[
-          { title: '功能', render: (_, f) => shown(f.name) ?? shown(f.key) ?? '（无法读取）' },
-          { title: '标识', render: (_, f) => <Typography.Text code>{shown(f.key) ?? '-'}</Typography.Text> },
+          { title: '功能', render: (_, f) => shown(f.name) ?? '（未命名的功能）' },
           {
             title: '启用',
             width: 80,
-            render: (_, f, i) => (
-              <Switch size="small" checked={Number(f.enabled) === 1} onChange={(on) => toggle(i, on)} />
+            render: (_, f) => (
+              <Switch size="small" checked={Number(f.enabled) === 1} onChange={(on) => toggle(list.indexOf(f), on)} />
             ),
           },
         ]}

@@ -1,4 +1,3 @@
-import { Msg } from '@studio/contract';
 import { Alert, Descriptions, Modal } from 'antd';
 import { amountText } from '../../../shared/format.ts';
 import { useCancelBooking } from '../hooks/session.ts';
@@ -41,7 +40,13 @@ export default function CancelBookingModal({
           message={`这节课已于 ${ended.slice(0, 16)} 结束。确认取消将退回 ${amountText(row.bigType, row.usedCount)} 到 ${row.cardName}。`}
         />
       ) : (
-        <Alert type="warning" showIcon message={Msg.cancelBookingWarning} style={{ marginBottom: 12 }} />
+        <Alert
+          type="warning"
+          showIcon
+          data-testid="refund-notice"
+          message={`取消预约后，扣除的 ${amountText(row.bigType, row.usedCount)} 将退回 ${row.cardName}。`}
+          style={{ marginBottom: 12 }}
+        />
       )}
       {lateForMembers && !ended && (
         <Alert
