@@ -4,7 +4,7 @@ import { allCalls, Msg, type CallDef } from '@studio/contract';
 import { beforeAll, expect, it } from 'vitest';
 import { describeEachDb, type TestEnv } from '../test/harness.ts';
 import { plausible, requestSchema, type JsonSchema } from './gen.ts';
-import { envelopeProblems, isStub } from './support.ts';
+import { envelopeProblems } from './support.ts';
 import { makeWorld, type World } from './world.ts';
 
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -56,7 +56,6 @@ describeEachDb('size limits', (env) => {
         const item = plausible(list.items ?? {}, field.replace(/s$/, ''), ids, () => 0);
         const body = JSON.stringify({ ...base, [field]: Array.from({ length: list.maxItems! + 1 }, () => item) });
         const a = await send(env(), call, body);
-        if (isStub(a)) return;
         expect(envelopeProblems(a), field).toEqual([]);
         expect(a.status, `${field}: ${list.maxItems! + 1} items answered ${a.text.slice(0, 200)}`).toBe(400);
       }

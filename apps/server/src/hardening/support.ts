@@ -1,7 +1,6 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { sql } from 'kysely';
 import type { Db, Dialect } from '../db/index.ts';
+import { checkInvariants } from '../test/invariants.ts';
 
 /** Chinese characters: every failure message must hold at least one. */
 export const CHINESE = /[\u4e00-\u9fff]/;
@@ -37,32 +36,13 @@ export function envelopeProblems(a: RawAnswer): string[] {
   return out;
 }
 
-/** The placeholder answer of a call whose handler another helper has not written yet. */
-export const STUB_MSG = '功能开发中';
-export const isStub = (a: RawAnswer) => a.status === 503 && a.text.includes(STUB_MSG);
-
-type InvariantFn = (db: Db, ...rest: unknown[]) => unknown;
-
-/** The engine's invariant checker (apps/server/src/test/invariants.ts) when it exists. */
-export async function loadInvariants(): Promise<InvariantFn | undefined> {
-  const file = path.resolve(import.meta.dirname, '../test/invariants.ts');
-  if (!fs.existsSync(file)) return undefined;
-  const mod = (await import(/* @vite-ignore */ file)) as { checkInvariants?: InvariantFn };
-  return mod.checkInvariants;
-}
 
 /**
- * Every broken rule of the whole database: the engine's checker when present, plus the
- * guards that hold whatever the engine's semantics (seats and balances in range).
+ * Every broken rule of the whole database: the engine's invariant checker, plus the guards that
+ * hold whatever the engine's semantics (seats and balances in range) and SQLite's own check.
  */
 export async function invariantProblems(db: Db, dialect: Dialect): Promise<string[]> {
-  const out: string[] = [];
-  const check = await loadInvariants();
-  if (check) {
-    const r = (await check(db)) as unknown;
-    const list = Array.isArray(r) ? r : r && typeof r === 'object' && 'problems' in r ? (r as any).problems : [];
-    for (const p of list as unknown[]) out.push(typeof p === 'string' ? p : JSON.stringify(p));
-  }
+  const out: string[] = [...(await checkInvariants(db))];
   const seats = await db
     .selectFrom('timetable')
     .select(['id', 'realCount', 'reservableCount'])

@@ -7,7 +7,6 @@ import {
   insertMemberCard,
   memberCardLedger,
   memberPayments,
-  queryTimetableInfo,
   refundMemberCard,
   topupMemberCard,
   updateCardProduct,
@@ -17,7 +16,7 @@ import {
   type PayMethod,
   type zCardProduct,
 } from '@studio/contract';
-import { useQueries, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { call } from '../../api/client.ts';
 import { toFen } from '../../shared/format.ts';
@@ -31,21 +30,6 @@ export function useCardLedger(cardId: number) {
 }
 
 export type LedgerRow = NonNullable<ReturnType<typeof useCardLedger>['data']>[number];
-
-/** Course name and start of the sessions a ledger names (the session drawer's cache). */
-export function useSessionsOf(ids: number[]) {
-  const unique = [...new Set(ids)];
-  const qs = useQueries({
-    queries: unique.map((id) => ({
-      queryKey: keys.sessions.info(id),
-      queryFn: () => call(queryTimetableInfo, { id }, { silent: true }),
-      staleTime: 60_000,
-    })),
-  });
-  const map = new Map<number, { courseName: string; startTime: string; teacherName: string }>();
-  qs.forEach((q, i) => q.data && map.set(unique[i], q.data));
-  return map;
-}
 
 /** A card amount typed by staff in its unit: a count, or yuan sent as fen. */
 const wireAmount = (bigType: number, amount: number) => (bigType === BIG_TYPE_COUNT ? amount : toFen(amount));

@@ -2,7 +2,7 @@ import { PAY_METHODS, type MemberCardRow, type PayMethod } from '@studio/contrac
 import { Drawer, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { amountText, balanceText, yuan } from '../../shared/format.ts';
-import { useCardLedger, useSessionsOf, type LedgerRow } from './hooks.ts';
+import { useCardLedger, type LedgerRow } from './hooks.ts';
 import { RefundModal } from './refund-modal.tsx';
 
 const KINDS: Record<string, { label: string; color: string }> = {
@@ -13,16 +13,20 @@ const KINDS: Record<string, { label: string; color: string }> = {
   adjust: { label: '调整', color: 'default' },
   card_refund: { label: '退卡', color: 'red' },
   topup_refund: { label: '退回充值', color: 'magenta' },
+  no_show: { label: '爽约扣费', color: 'volcano' },
+  waive: { label: '免除扣费', color: 'geekblue' },
 };
 
-/** How an entry moves the balance: deductions lower it, booking refunds raise it, the rest change the total. */
-const balanceDelta = (r: LedgerRow) => (r.kind === 'deduct' || r.kind === 'refund' ? -r.amount : r.amount);
+/** Entries of what the card paid for classes (their amount is what was used): the balance moves the other way. */
+const USAGE = ['deduct', 'refund', 'no_show', 'waive'];
+
+/** How an entry moves the balance: deductions lower it, refunds and waivers raise it, the rest change the total. */
+const balanceDelta = (r: LedgerRow) => (USAGE.includes(r.kind) ? -r.amount : r.amount);
 
 /** A card's ledger: issue, top-ups, deductions per session, refunds, and the money taken or paid back. */
 export default function LedgerDrawer({ card, onClose }: { card: MemberCardRow; onClose: () => void }) {
   const q = useCardLedger(card.id);
   const [refunding, setRefunding] = useState<LedgerRow | null>(null);
-  const sessions = useSessionsOf((q.data ?? []).flatMap((r) => (r.timetableId ? [r.timetableId] : [])));
   return (
     <Drawer open width={900} title={`${card.cardName} 流水（余额 ${balanceText(card)}）`} onClose={onClose}>
       <Table<LedgerRow>
@@ -61,8 +65,7 @@ export default function LedgerDrawer({ card, onClose }: { card: MemberCardRow; o
             title: '课程',
             render: (_, r) => {
               if (!r.timetableId) return '-';
-              // A deleted session simply shows its id.
-              const s = sessions.get(r.timetableId);
+              const s = r.session;
               const text = s ? `${s.courseName} ${s.startTime.slice(0, 16)}` : `课程 #${r.timetableId}`;
               return (
                 <a

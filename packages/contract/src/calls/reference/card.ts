@@ -255,6 +255,8 @@ export const memberCardLedger = defineCall({
       amount: z.number(),
       reservationId: z.number().nullable(),
       timetableId: z.number().nullable(),
+      /** The session the entry belongs to (deleted ones too), in the same answer (no call per row). */
+      session: z.object({ courseName: z.string(), startTime: z.string() }).nullable(),
       operator: z.string().nullable(),
       remark: z.string().nullable(),
       createdAt: z.string(),

@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import { EngineFactory } from '../../../test/factory-engine.ts';
 import { describeEachDb } from '../../../test/harness.ts';
 
 const API = '/store/api';
@@ -141,6 +142,25 @@ describeEachDb('member cards', (env) => {
     expect([bad.status, bad.msg]).toEqual([400, '充值数量必须大于0']);
     const bad2 = await client.call(`${API}/update/member/card/status`, { id, frozen: 2 });
     expect(bad2.status).toBe(400);
+  });
+
+  it('names the session of each booking entry in the ledger answer itself', async () => {
+    const { client } = env();
+    const e = new EngineFactory(env().factory);
+    const s = await e.scene({ course: { name: '流水里的课' } });
+    const session = await e.session({
+      courseId: s.course.id,
+      teacherId: s.teacher.id,
+      startTime: '2099-08-03 09:00:00',
+    });
+    const m = await e.memberWithCard(s.product.id, { card: { totalCount: 5 } });
+    await client.ok(`${API}/add/member/reservation`, { mcId: m.card.id, tid: session.id, studentCount: 1, remark: '' });
+    const ledger = await client.ok(`${API}/query/member/card/ledger`, { id: m.card.id });
+    expect(ledger[0]).toMatchObject({
+      kind: 'deduct',
+      timetableId: session.id,
+      session: { courseName: '流水里的课', startTime: '2099-08-03 09:00:00' },
+    });
   });
 
   it('answers 404 for another store’s member, product or card and changes nothing', async () => {

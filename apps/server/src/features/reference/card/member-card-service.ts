@@ -175,7 +175,11 @@ export async function cardLedger(ctx: CallCtx, id: number) {
     .leftJoin('staff as s', 's.id', 'l.operatorId')
     .leftJoin('cardPayment as p', 'p.ledgerId', 'l.id')
     .leftJoin('cardPayment as back', 'back.refundOf', 'l.id')
+    .leftJoin('timetable as t', 't.id', 'l.timetableId')
+    .leftJoin('course as c', 'c.id', 't.courseId')
     .select([
+      'c.name as courseName',
+      't.startTime as sessionStart',
       'l.id',
       'l.kind',
       'l.amount',
@@ -192,8 +196,9 @@ export async function cardLedger(ctx: CallCtx, id: number) {
     .where('l.memberCardId', '=', id)
     .orderBy('l.id', 'desc')
     .execute();
-  return rows.map(({ paidAmount, paidMethod, refundId, ...r }) => ({
+  return rows.map(({ paidAmount, paidMethod, refundId, courseName, sessionStart, ...r }) => ({
     ...r,
+    session: courseName != null && sessionStart != null ? { courseName, startTime: sessionStart } : null,
     amount: Number(r.amount),
     payment: paidMethod == null ? null : { amount: Number(paidAmount), method: paidMethod },
     refunded: refundId != null,
