@@ -36,7 +36,6 @@ export function envelopeProblems(a: RawAnswer): string[] {
   return out;
 }
 
-
 /**
  * Every broken rule of the whole database: the engine's invariant checker, plus the guards that
  * hold whatever the engine's semantics (seats and balances in range) and SQLite's own check.
