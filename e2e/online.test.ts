@@ -67,4 +67,41 @@ describeBrowser('online classroom', (env) => {
     await drawer.getByText('本节课还没有在线教室').waitFor();
     expect(await api.ok('query/timetable/online', { id: tid })).toMatchObject({ isOnline: 0, meetingInfo: null });
   });
+
+  it('a room that could not be made says why; 在线教室 in 门店设置 is the way out, then 立即重试 makes it', async () => {
+    const { page, api, server } = env();
+    const f = await makeFixture(api, '线三');
+    const tid = await addSession(api, f, addDays(mondayOf(1), 5), '20:00');
+    await api.ok('update/store/online/setting', { jitsiBaseUrl: 'https://meet.example.org' });
+    await api.ok('create/timetable/meeting', { id: tid, type: 1 });
+    // the meeting service is taken away, then a member books: the room cannot be made
+    await api.ok('update/store/online/setting', { jitsiBaseUrl: null });
+    await api.ok('add/member/reservation', { mcId: f.mcId, tid, studentCount: 1 });
+    await page.goto(`${server.url}/course/calendar/detail?course_calendar_id=${tid}`);
+    const drawer = page.locator('.ant-drawer', { hasText: '课程详情' });
+    const creating = drawer.getByTestId('online-creating');
+    await creating.getByRole('button', { name: '立即创建' }).click();
+    await toast(page, 'Jitsi Meet未配置');
+    await creating.getByText('在线教室创建失败：Jitsi Meet未配置').waitFor();
+    await creating.getByRole('button', { name: '立即重试' }).waitFor();
+    await shot(page, 'drawer-online-failed');
+
+    await page.goto(`${server.url}/settings/store`);
+    const card = page.getByTestId('online-setting');
+    const address = card.getByLabel('Jitsi Meet 服务器地址');
+    await address.fill('ftp://x');
+    await card.getByRole('button', { name: '保存在线教室设置' }).click();
+    await card.getByText('Jitsi 地址应为以 http:// 或 https:// 开头的网址').waitFor();
+    await address.fill('https://meet.example.org');
+    await card.getByRole('button', { name: '保存在线教室设置' }).click();
+    await toast(page, '操作成功');
+    expect((await api.ok('query/store/online/setting')).jitsiBaseUrl).toBe('https://meet.example.org');
+    await shot(page, 'settings-online');
+
+    await page.goto(`${server.url}/course/calendar/detail?course_calendar_id=${tid}`);
+    await creating.getByRole('button', { name: '立即重试' }).click();
+    await toast(page, '创建在线教室成功');
+    await drawer.getByTestId('meeting-link').waitFor();
+    expect(await drawer.getByTestId('meeting-link').innerText()).toContain('https://meet.example.org/');
+  });
 });

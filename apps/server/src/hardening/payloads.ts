@@ -277,6 +277,7 @@ export const basePayloads: Record<string, BasePayload> = {
     body: (w) => ({ id: w.emptySession, type: 2 }),
     ids: { id: 'emptySession' },
   },
+  [`${STORE}/retry/timetable/meeting`]: { body: (w) => ({ id: w.session }), ids: { id: 'session' } },
   [`${STORE}/cancel/timetable/online`]: { body: (w) => ({ id: w.session }), ids: { id: 'session' } },
   [`${STORE}/query/timetable/online`]: { body: (w) => ({ id: w.session }), ids: { id: 'session' } },
   [`${STORE}/query/store/online/setting`]: { body: () => ({}) },

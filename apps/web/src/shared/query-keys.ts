@@ -105,5 +105,6 @@ export const keys = {
   memberPage: ['store-setting', 'member-page'],
   checkinCode: ['store-setting', 'checkin-code'],
   smsSetting: ['store-setting', 'sms'],
+  onlineSetting: ['store-setting', 'online'],
   storeFunctions: ['store-functions'],
 } as const;

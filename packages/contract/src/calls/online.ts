@@ -13,6 +13,7 @@ export const OnlineMsg = {
   roomExists: '该课程已有在线教室',
   noRoom: '该课程没有在线教室',
   stateChanged: '在线教室状态已变化，请刷新后重试',
+  waitingForBooking: '还没有会员预约，在线教室会在第一位会员预约后创建',
   createType: '创建类型只能是1（按需创建）或2（立即创建）',
   jitsiBaseUrl: 'Jitsi 地址应为以 http:// 或 https:// 开头的网址',
   providerName: (name: string) => `未知的会议服务：${name}`,
@@ -60,6 +61,21 @@ export const createTimetableMeeting = defineCall({
       OnlineMsg.unknownType(0).replace('0', '{类型}'),
       OnlineMsg.providerName('{名称}'),
     ),
+  ],
+});
+
+/** The desk's "try now" for an on-demand room whose creation failed (the outbox retries it anyway). */
+export const retryTimetableMeeting = defineCall({
+  path: `${STORE_API}/retry/timetable/meeting`,
+  auth: 'store',
+  req: z.object({ id: zId() }),
+  res: z.null(),
+  idFields: ['id'],
+  summary: '立即重试创建按需在线教室（上次失败时）；已创建则直接成功',
+  example: { id: 1 },
+  errors: [
+    ...fails.notFound('课程'),
+    ...fails.conflict(OnlineMsg.noRoom, OnlineMsg.waitingForBooking, OnlineMsg.notConfigured('{会议服务}')),
   ],
 });
 
@@ -173,6 +189,7 @@ export const sendTimetablePicture = defineCall({
 
 export const onlineCalls = [
   createTimetableMeeting,
+  retryTimetableMeeting,
   cancelTimetableOnline,
   queryTimetableOnline,
   queryOnlineSetting,

@@ -1,4 +1,5 @@
 import {
+  retryTimetableMeeting,
   addGroupPending,
   addMemberReservation,
   cancelTimetableOnline,
@@ -209,6 +210,10 @@ describeEachDb('online classroom', (env) => {
         return x.meetingError ? x : null;
       }, 'the provider error');
       expect(st).toMatchObject({ isOnline: 1, meetingInfo: null, meetingError: '创建在线教室失败：会议服务无响应' });
+      // 立即重试 at the desk while the provider still fails: its reason, as a 409; nothing lost
+      const retry = await api().call(retryTimetableMeeting.path, { id: s.id });
+      expect([retry.status, retry.msg]).toEqual([409, '创建在线教室失败：会议服务无响应']);
+      expect((await ef().sessionRow(s.id)).realCount).toBe(1);
       const row = await waitFor(
         () =>
           env()
@@ -228,6 +233,8 @@ describeEachDb('online classroom', (env) => {
         return x.meetingInfo ? x : null;
       }, 'the room after the provider recovers');
       expect(done).toMatchObject({ isOnline: 1, meetingError: null, meetingInfo: { meetingCode: 'flaky-1', type: 1 } });
+      // once the room exists, 立即重试 simply succeeds (made by the worker or by the desk)
+      expect((await api().call(retryTimetableMeeting.path, { id: s.id })).code).toBe(0);
       // The worker marks the message sent after the handler's own transaction committed the room:
       // wait for that second write rather than reading between the two.
       const sent = await waitFor(async () => {
@@ -243,6 +250,23 @@ describeEachDb('online classroom', (env) => {
       failing = true;
       await setJitsi();
     }
+  });
+
+  it('立即重试 refuses a session without an on-demand room or without a booking yet, and another store', async () => {
+    const { e, product, session: s } = await session();
+    expect(await api().call(retryTimetableMeeting.path, { id: s.id })).toMatchObject({
+      status: 409,
+      msg: OnlineMsg.noRoom,
+    });
+    expect((await create(s.id, 1)).code).toBe(0);
+    expect(await api().call(retryTimetableMeeting.path, { id: s.id })).toMatchObject({
+      status: 409,
+      msg: OnlineMsg.waitingForBooking,
+    });
+    expect((await env().other.client.call(retryTimetableMeeting.path, { id: s.id })).status).toBe(404);
+    await bookOne(e, product.id, s.id);
+    expect((await api().call(retryTimetableMeeting.path, { id: s.id })).code).toBe(0);
+    expect((await state(s.id)).meetingInfo).not.toBeNull();
   });
 
   it('refuses with clear messages: fixed room missing, provider not configured, unknown type', async () => {

@@ -160,6 +160,27 @@ export async function onlineState(db: Db, storeId: number, id: number): Promise<
 }
 
 /**
+ * The desk's "try now" for an on-demand room whose creation failed: the same creation as the
+ * outbox handler, run in the request. Answers once the room exists (made now, or by the outbox in
+ * the meantime); a failure answers 409 with the provider's reason (kept on the session too) and
+ * the outbox goes on retrying.
+ */
+export async function retryOnDemandRoom(deps: Deps, storeId: number, id: number): Promise<void> {
+  const s = await liveOnlineSession(deps.db, storeId, id);
+  if (s.meetingInfo !== null) return;
+  if (s.isOnline !== 1) throw conflict(OnlineMsg.noRoom);
+  if (s.realCount === 0) throw conflict(OnlineMsg.waitingForBooking);
+  try {
+    await createOnDemandRoom(deps, id);
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    throw conflict(`创建在线教室失败：${err instanceof Error ? err.message : String(err)}`);
+  }
+  const after = await liveOnlineSession(deps.db, storeId, id);
+  if (after.meetingInfo === null) throw conflict(after.meetingError ?? OnlineMsg.stateChanged);
+}
+
+/**
  * Outbox handler of meeting.create: makes the room of an on-demand session that got its first
  * booking. Does nothing when there is nothing to do any more (cancelled, deleted, room made). A
  * provider failure is stored in timetable.meetingError (shown on the panel) and thrown, so the

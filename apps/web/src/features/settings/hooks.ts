@@ -8,6 +8,8 @@ import {
   saveWechatSetting,
   updateBookingSetting,
   querySmsSetting,
+  queryOnlineSetting,
+  updateOnlineSetting,
   updateMemberPage,
   updateSmsSetting,
   type ReqOf,
@@ -78,4 +80,18 @@ export type SmsSettingFields = ReqOf<typeof updateSmsSetting>;
 
 export function useSaveSmsSetting() {
   return useWrite((s: SmsSettingFields) => call(updateSmsSetting, s), { success: '操作成功', changes: 'storeSetting' });
+}
+
+/** The online classroom's meeting service (Jitsi address, default tool type, provider per type). */
+export function useOnlineSetting() {
+  return useQuery({ queryKey: keys.onlineSetting, queryFn: () => call(queryOnlineSetting, {}) });
+}
+
+export type OnlineSettingFields = ReqOf<typeof updateOnlineSetting>;
+
+export function useSaveOnlineSetting() {
+  return useWrite((s: OnlineSettingFields) => call(updateOnlineSetting, s), {
+    success: '操作成功',
+    changes: 'storeSetting',
+  });
 }

@@ -21,6 +21,7 @@ import { useState } from 'react';
 import { useStoreSetting } from '../../shared/reference.ts';
 import { timeZoneOptions } from '../../shared/timezones.ts';
 import { MemberPageCard } from './member-page-card.tsx';
+import { OnlineCard } from './online-card.tsx';
 import { SmsCard } from './sms-card.tsx';
 import {
   useBookingSetting,
@@ -50,6 +51,7 @@ export default function StoreSettingsPage() {
       <Col span={12}>
         <Space direction="vertical" size={16} style={{ width: '100%' }}>
           <MemberPageCard />
+          <OnlineCard />
           <FuncsCard />
         </Space>
       </Col>

@@ -1,6 +1,6 @@
 import { VideoCameraOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Descriptions, Popconfirm, Typography } from 'antd';
-import { useCancelOnlineRoom, useCreateOnlineRoom, useOnlineRoom } from '../hooks/session.ts';
+import { useCancelOnlineRoom, useCreateOnlineRoom, useOnlineRoom, useRetryOnlineRoom } from '../hooks/session.ts';
 import type { MeetingInfo, SessionInfo } from '../types.ts';
 
 /** Polling while an on-demand room is being made after the first booking. */
@@ -10,6 +10,7 @@ const CREATING_POLL_MS = 3000;
 export function OnlinePanel({ s }: { s: SessionInfo }) {
   const create = useCreateOnlineRoom(s.id, s.realCount === 0);
   const cancel = useCancelOnlineRoom(s.id);
+  const retry = useRetryOnlineRoom(s.id);
   const creating = s.isOnline === 1 && s.realCount > 0 && !s.meetingInfo;
   // The room of an on-demand session is made by the server after the first booking: ask for it
   // (and for the last failure) until it is there.
@@ -58,7 +59,17 @@ export function OnlinePanel({ s }: { s: SessionInfo }) {
         <Alert
           type={meetingError ? 'error' : 'info'}
           showIcon
-          message={meetingError ? `在线教室创建失败，系统会自动重试：${meetingError}` : '正在创建在线教室…'}
+          message={meetingError ? `在线教室创建失败：${meetingError}` : '正在创建在线教室…'}
+          description={
+            meetingError
+              ? '系统会自动重试；也可以处理好原因（如在「门店设置 → 在线教室」填写会议服务地址）后立即重试。'
+              : undefined
+          }
+          action={
+            <Button size="small" type="primary" loading={retry.loading} onClick={() => void retry.run()}>
+              {meetingError ? '立即重试' : '立即创建'}
+            </Button>
+          }
           data-testid="online-creating"
         />
       )}

@@ -17,6 +17,7 @@ import {
   queryTimetableHistory,
   queryTimetableInfo,
   queryTimetableOnline,
+  retryTimetableMeeting,
   signInPendingCall,
   updateTimetable,
 } from '@studio/contract';
@@ -190,6 +191,11 @@ export function useCreateOnlineRoom(sessionId: number, onDemand: boolean) {
     () => call(createTimetableMeeting, { id: sessionId, type: onDemand ? 1 : 2 }),
     Msg.onlineCreated,
   );
+}
+
+/** 立即重试: makes an on-demand room whose creation failed, now (the server retries on its own too). */
+export function useRetryOnlineRoom(sessionId: number) {
+  return useSessionWrite(() => call(retryTimetableMeeting, { id: sessionId }), Msg.onlineCreated);
 }
 
 export function useCancelOnlineRoom(sessionId: number) {
