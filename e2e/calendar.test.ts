@@ -4,7 +4,7 @@ import { addDays, addSession, makeFixture, mondayOf } from './seed.ts';
 import { field, modal, pick, toast, typeInto } from './ui.ts';
 
 const WHITE = 'rgb(255, 255, 255)';
-const LIGHT_RED = 'rgb(255, 241, 240)';
+const LIGHT_RED = 'rgb(255, 220, 214)';
 
 describeBrowser('calendar', (env) => {
   it('shows the demo week, white without bookings and light red with', async () => {

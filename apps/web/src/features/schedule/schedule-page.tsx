@@ -1,7 +1,7 @@
 import { Spin } from 'antd';
 import { lazy, Suspense, useCallback, useState, type ComponentType, type LazyExoticComponent } from 'react';
 import { useNavigate, useSearchParams } from '../../shared/router.tsx';
-import { CalendarView, type VisibleRange } from './components/calendar-view.tsx';
+import { BOOKED_BG, BOOKED_BORDER, CalendarView, FREE_BG, type VisibleRange } from './components/calendar-view.tsx';
 import { Filters } from './components/filters.tsx';
 import { Toolbar } from './components/toolbar.tsx';
 import { useCalendarSessions } from './hooks/calendar.ts';
@@ -71,8 +71,8 @@ export default function SchedulePage() {
           <Filters venueId={venueId} teacherId={teacherId} onVenue={setVenueId} onTeacher={setTeacherId} />
           {sessions.isFetching && <Spin size="small" />}
           <span className="legend">
-            <i style={{ background: '#fff', border: '1px solid #d9d9d9' }} /> 无预约
-            <i style={{ background: '#fff1f0', border: '1px solid #ffccc7' }} /> 有预约
+            <i style={{ background: FREE_BG, border: '1px solid #d9d9d9' }} /> 无预约
+            <i style={{ background: BOOKED_BG, border: `1px solid ${BOOKED_BORDER}` }} /> 有预约
           </span>
         </div>
         <CalendarView initialDate={initialDate} sessions={sessions.data ?? []} onRange={onRange} onOpen={onOpen} />

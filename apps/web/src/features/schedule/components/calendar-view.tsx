@@ -8,8 +8,10 @@ import { memo, useMemo, useState } from 'react';
 import dayjs from '../../../shared/dayjs.ts';
 import type { CalendarSession } from '../types.ts';
 
+/** Classes without bookings stay white; booked ones a red tint clearly apart from white (legend too). */
 export const FREE_BG = '#ffffff';
-export const BOOKED_BG = '#fff1f0';
+export const BOOKED_BG = '#ffdcd6';
+export const BOOKED_BORDER = '#ffa39e';
 
 export interface VisibleRange {
   fromDate: string;
@@ -46,10 +48,10 @@ function eventHtml({ event, view }: EventContentArg): { html: string } {
       : '';
   const lines = compact
     ? `<div class="session-line">${time}</div>`
-    : `<div class="session-line">${time} ${esc(s.teacherName)}</div><div class="session-line">${esc(s.areaName || '无场地')}</div>`;
+    : `<div class="session-line"><span class="session-time">${s.fromTime.slice(11, 16)}<span class="session-end">-${s.toTime.slice(11, 16)}</span></span> <span class="session-teacher">${esc(s.teacherName)}</span></div><div class="session-line session-venue">${esc(s.areaName || '无场地')}</div>`;
   return {
     html:
-      `<div class="session-event${ended ? ' session-ended' : ''}" data-session-id="${s.id}" title="${esc(s.courseName)} ${time}">` +
+      `<div class="session-event${ended ? ' session-ended' : ''}${full ? ' session-full' : ''}" data-session-id="${s.id}" title="${esc(s.courseName)} ${time}">` +
       `<div class="session-event-title"><span class="session-name">${online}${esc(s.courseName)}</span>` +
       `<span class="session-count" title="已预约/上限">${state}${s.realCount}/${s.reservableCount}</span></div>` +
       (s.waitCount ? `<div class="session-line session-wait">候补 ${s.waitCount}</div>` : '') +
@@ -136,7 +138,7 @@ export const CalendarView = memo(function CalendarView({ initialDate, sessions, 
       nowIndicator
       dayMaxEvents={4}
       eventDisplay="block"
-      eventMinHeight={48}
+      eventMinHeight={62}
       slotEventOverlap={false}
       eventTimeFormat={{ hour: '2-digit', minute: '2-digit', hour12: false }}
       slotLabelFormat={{ hour: '2-digit', minute: '2-digit', hour12: false }}
