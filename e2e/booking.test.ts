@@ -13,7 +13,7 @@ describeBrowser('booking', (env) => {
     await page.goto(`${server.url}/course/calendar/detail?course_calendar_id=${tid}`);
     const drawer = page.locator('.ant-drawer', { hasText: '课程详情' });
     await drawer.getByTestId('session-seats').getByText('0/12').waitFor();
-    expect(await drawer.locator('.ant-tabs-tab').allInnerTexts()).toEqual(['已预约', '候补', '预约记录']);
+    expect(await drawer.locator('.ant-tabs-tab').allInnerTexts()).toEqual(['待签到', '已预约', '候补', '预约记录']);
 
     await drawer.getByRole('button', { name: '预约会员' }).click();
     const m = modal(page, '预约会员');
@@ -47,8 +47,8 @@ describeBrowser('booking', (env) => {
 
     await row.getByRole('button', { name: '取消预约' }).click();
     const c = modal(page, '取消预约');
-    await c.getByText('取消预约后，已扣除的次数将退回会员卡。').waitFor();
-    await c.getByText('2 次').waitFor();
+    await c.getByTestId('refund-notice').getByText('取消预约后，扣除的 2 次 将退回', { exact: false }).waitFor();
+    await c.getByText('2 次', { exact: true }).waitFor();
     await shot(page, 'modal-cancel-booking');
     await c.getByRole('button', { name: '确认取消预约' }).click();
     await toast(page, '预约取消');

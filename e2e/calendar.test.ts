@@ -121,4 +121,24 @@ describeBrowser('calendar', (env) => {
     expect(await ev.innerText()).toContain('10:30-11:30');
     await shot(page, 'calendar-added-session');
   });
+
+  it('opens a week at its first class (no scrolling down to find an evening class)', async () => {
+    const { page, api, server } = env();
+    const f = await makeFixture(api, '晚');
+    const monday = mondayOf(9);
+    const tid = await addSession(api, f, addDays(monday, 3), '20:30');
+    await page.goto(`${server.url}/course/calendar?date=${monday}`);
+    const ev = page.locator(`.session-event[data-session-id="${tid}"]`);
+    await ev.waitFor();
+    // the toolbar stays on screen and the evening class is in view without any scrolling
+    await expect
+      .poll(async () => {
+        const box = await ev.boundingBox();
+        return box !== null && box.y > 0 && box.y + box.height <= 768;
+      })
+      .toBe(true);
+    expect(await page.locator('.fc-toolbar-title').isVisible()).toBe(true);
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    await shot(page, 'calendar-opens-at-first-class');
+  });
 });

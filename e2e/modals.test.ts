@@ -47,7 +47,7 @@ describeBrowser('schedule modals', (env) => {
     const drawer = page.locator('.ant-drawer', { hasText: '课程详情' });
     await drawer.getByRole('button', { name: '删除' }).click();
     const m = modal(page, '删除课程');
-    await m.getByText('删除课程后，该课程的所有预约将被取消，已扣除的次卡次数将退回。').waitFor();
+    await m.getByText('删除课程后，该课程的所有预约将被取消，已扣除的次数或金额将退回会员卡。').waitFor();
     await m.getByText('当前已有 1 人预约。').waitFor();
     await shot(page, 'modal-delete-session');
     await m.getByRole('button', { name: '确认删除' }).click();

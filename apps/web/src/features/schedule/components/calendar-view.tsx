@@ -4,7 +4,7 @@ import dayGridPlugin from '@fullcalendar/daygrid';
 import listPlugin from '@fullcalendar/list';
 import FullCalendar from '@fullcalendar/react';
 import timeGridPlugin from '@fullcalendar/timegrid';
-import { memo, useMemo, useState } from 'react';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import dayjs from '../../../shared/dayjs.ts';
 import type { CalendarSession } from '../types.ts';
 
@@ -88,6 +88,21 @@ function slotRange(sessions: CalendarSession[]): [string, string] {
 }
 
 /**
+ * Where the day and week views open: an hour before now when today is shown, else the hour of the
+ * first class of the range; null while that range's classes are not known yet.
+ */
+function scrollTarget(from: string, to: string, sessions: CalendarSession[]): string | null {
+  const now = dayjs();
+  const today = now.format('YYYY-MM-DD');
+  if (today >= from && today <= to) return hhmmss(Math.max(0, now.hour() - 1) * 60);
+  const first = sessions
+    .filter((s) => s.fromTime.slice(0, 10) >= from && s.fromTime.slice(0, 10) <= to)
+    .map((s) => s.fromTime.slice(11, 13))
+    .sort()[0];
+  return first === undefined ? null : `${first}:00:00`;
+}
+
+/**
  * The schedule calendar. Times are the store's wall clock: FullCalendar runs in UTC mode and gets
  * the strings without a zone, so nothing depends on the browser's time zone.
  */
@@ -108,48 +123,68 @@ export const CalendarView = memo(function CalendarView({ initialDate, sessions, 
   // Fixed for the life of the view: a new value on every render would make FullCalendar re-render all.
   const [now] = useState(() => dayjs().format('YYYY-MM-DDTHH:mm:ss'));
   const [slotMin, slotMax] = useMemo(() => slotRange(sessions), [sessions]);
+  // The calendar scrolls inside its own box (the toolbar stays in view) and opens each range at
+  // now or at its first class, once per range.
+  const ref = useRef<FullCalendar>(null);
+  const shown = useRef<{ from: string; to: string; done: boolean } | null>(null);
+  const latest = useRef(sessions);
+  latest.current = sessions;
+  const scrollOnce = () => {
+    const r = shown.current;
+    if (!r || r.done) return;
+    const target = scrollTarget(r.from, r.to, latest.current);
+    if (!target) return;
+    r.done = true;
+    ref.current?.getApi().scrollToTime(target);
+  };
+  useEffect(scrollOnce, [sessions]);
   const onDates = (arg: DatesSetArg) => {
     const from = arg.startStr.slice(0, 10);
     const to = dayjs(arg.endStr.slice(0, 10)).subtract(1, 'day').format('YYYY-MM-DD');
+    shown.current = { from, to, done: false };
+    requestAnimationFrame(scrollOnce);
     onRange({ fromDate: from, toDate: to });
   };
   return (
-    <FullCalendar
-      plugins={[dayGridPlugin, timeGridPlugin, listPlugin]}
-      locale={zhCn}
-      firstDay={1}
-      timeZone="UTC"
-      now={now}
-      initialView="timeGridWeek"
-      initialDate={initialDate}
-      headerToolbar={{
-        left: 'prev,next today',
-        center: 'title',
-        right: 'timeGridDay,timeGridWeek,dayGridMonth,listWeek',
-      }}
-      buttonText={{ today: '今天', day: '日', week: '周', month: '月', list: '列表' }}
-      titleFormat={titleText}
-      allDaySlot={false}
-      slotMinTime={slotMin}
-      slotMaxTime={slotMax}
-      slotDuration="00:30:00"
-      expandRows
-      height="auto"
-      nowIndicator
-      dayMaxEvents={4}
-      eventDisplay="block"
-      eventMinHeight={62}
-      slotEventOverlap={false}
-      eventTimeFormat={{ hour: '2-digit', minute: '2-digit', hour12: false }}
-      slotLabelFormat={{ hour: '2-digit', minute: '2-digit', hour12: false }}
-      events={events}
-      eventContent={eventHtml}
-      datesSet={onDates}
-      eventClick={(arg: EventClickArg) => {
-        arg.jsEvent.preventDefault();
-        onOpen(Number(arg.event.id));
-      }}
-      noEventsText="暂无课程"
-    />
+    <div className="calendar-box">
+      <FullCalendar
+        ref={ref}
+        plugins={[dayGridPlugin, timeGridPlugin, listPlugin]}
+        locale={zhCn}
+        firstDay={1}
+        timeZone="UTC"
+        now={now}
+        initialView="timeGridWeek"
+        initialDate={initialDate}
+        headerToolbar={{
+          left: 'prev,next today',
+          center: 'title',
+          right: 'timeGridDay,timeGridWeek,dayGridMonth,listWeek',
+        }}
+        buttonText={{ today: '今天', day: '日', week: '周', month: '月', list: '列表' }}
+        titleFormat={titleText}
+        allDaySlot={false}
+        slotMinTime={slotMin}
+        slotMaxTime={slotMax}
+        slotDuration="00:30:00"
+        expandRows
+        height="100%"
+        nowIndicator
+        dayMaxEvents={4}
+        eventDisplay="block"
+        eventMinHeight={62}
+        slotEventOverlap={false}
+        eventTimeFormat={{ hour: '2-digit', minute: '2-digit', hour12: false }}
+        slotLabelFormat={{ hour: '2-digit', minute: '2-digit', hour12: false }}
+        events={events}
+        eventContent={eventHtml}
+        datesSet={onDates}
+        eventClick={(arg: EventClickArg) => {
+          arg.jsEvent.preventDefault();
+          onOpen(Number(arg.event.id));
+        }}
+        noEventsText="暂无课程"
+      />
+    </div>
   );
 });
