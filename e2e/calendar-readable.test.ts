@@ -43,6 +43,7 @@ async function weekAt(env: BrowserEnv, width: number, height: number, week: numb
     viewport: { width, height },
     locale: 'zh-CN',
     timezoneId: 'Asia/Shanghai',
+    reducedMotion: 'reduce',
   });
   try {
     await loginWithCookie(context, env.api);

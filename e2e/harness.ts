@@ -75,6 +75,9 @@ export async function newContext(browser: Browser): Promise<BrowserContext> {
     locale: 'zh-CN',
     timezoneId: 'Asia/Shanghai',
     acceptDownloads: true,
+    // The app turns antd's animations off for people asking for less motion (app/providers.tsx):
+    // a click never lands on a dialog still zooming in.
+    reducedMotion: 'reduce',
   });
 }
 

@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { describeBrowser, shot, type BrowserEnv } from './harness.ts';
-import { addSession, makeFixture } from './seed.ts';
+import { addMemberWithCard, addSession, makeFixture } from './seed.ts';
 import { modal } from './ui.ts';
 
 /** Store-local (Asia/Shanghai) `YYYY-MM-DD HH:mm` of now plus `minutes`. */
@@ -155,18 +155,8 @@ describeBrowser('members page on a phone', (env) => {
     const at = shanghai(60 * 5);
     const tid = await addSession(api, f, at.date, at.time, { count: 1 });
     // Another member holds the only seat.
-    const other = await api.ok<{ id: number }>('insert/member', {
-      name: `占位${f.memberId}`,
-      mobile: `136${String(f.memberId).padStart(8, '0')}`,
-      gender: 1,
-    });
-    const otherCard = await api.ok<{ id: number }>('insert/member/card', {
-      mid: other.id,
-      cardId: f.productId,
-      totalCount: 5,
-      expireTime: null,
-    });
-    await api.ok('add/member/reservation', { mcId: otherCard.id, tid, studentCount: 1, remark: '' });
+    const other = await addMemberWithCard(api, f, `占位${f.memberId}`);
+    await api.ok('add/member/reservation', { mcId: other.cardId, tid, studentCount: 1, remark: '' });
     await api.ok('update/booking/policy', { waitlist: 1, waitlistCutoffMinutes: 30 });
     const [context, page] = await phone(env());
     try {

@@ -105,3 +105,24 @@ export async function addSession(
   if (!s) throw new Error(`session ${date} ${time} not found after insert`);
   return s.id;
 }
+
+/** Another member of the store holding a card of the fixture's product (`total` classes). */
+export async function addMemberWithCard(
+  api: Api,
+  f: Fixture,
+  name: string,
+  total = 5,
+): Promise<{ id: number; cardId: number }> {
+  const member = await api.ok<{ id: number }>('insert/member', {
+    name,
+    mobile: `13${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`,
+    gender: 1,
+  });
+  const card = await api.ok<{ id: number }>('insert/member/card', {
+    mid: member.id,
+    cardId: f.productId,
+    totalCount: total,
+    expireTime: null,
+  });
+  return { id: member.id, cardId: card.id };
+}

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { describeBrowser, shot } from './harness.ts';
-import { addDays, addSession, makeFixture, mondayOf } from './seed.ts';
+import { addDays, addMemberWithCard, addSession, makeFixture, mondayOf } from './seed.ts';
 import { field, modal, pick, toast } from './ui.ts';
 
 describeBrowser('sign-in mode', (env) => {
@@ -76,18 +76,8 @@ describeBrowser('sign-in mode', (env) => {
     const store = (await api.ok('/api/auth/me')).posts[0].storeId;
     const tid = await addSession(api, f, addDays(mondayOf(1), 5), '10:00');
     // Booked and paid under 预约即扣费, then a pending under 签到后扣费, then back.
-    const paid = await api.ok<{ id: number }>('insert/member', {
-      name: `先付${f.memberId}`,
-      mobile: `135${String(f.memberId).padStart(8, '0')}`,
-      gender: 1,
-    });
-    const paidCard = await api.ok<{ id: number }>('insert/member/card', {
-      mid: paid.id,
-      cardId: f.productId,
-      totalCount: 5,
-      expireTime: null,
-    });
-    await api.ok('add/member/reservation', { mcId: paidCard.id, tid, studentCount: 1, remark: '' });
+    const paid = await addMemberWithCard(api, f, `先付${f.memberId}`);
+    await api.ok('add/member/reservation', { mcId: paid.cardId, tid, studentCount: 1, remark: '' });
     await api.ok('update/module/status', { storeId: store, moduleId: 6, status: 1 });
     try {
       await api.ok('add/member/group/pending', { mid: f.memberId, tid, studentCount: 1, mcId: f.mcId });

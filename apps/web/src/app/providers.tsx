@@ -19,10 +19,17 @@ function ToastBridge() {
   return null;
 }
 
+/**
+ * People who ask their system for less motion get none: dialogs, drawers and toasts appear at once
+ * (antd's animations off). Browser tests run that way too, so a click never lands on a dialog still
+ * zooming in.
+ */
+const reducedMotion = typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+
 /** antd (zh_CN) and TanStack Query around the whole app. */
 export function Providers({ children }: { children: ReactNode }) {
   return (
-    <ConfigProvider locale={zhCN} theme={{ token: { colorPrimary: '#1677ff' } }}>
+    <ConfigProvider locale={zhCN} theme={{ token: { colorPrimary: '#1677ff', motion: !reducedMotion } }}>
       <AntApp>
         <ToastBridge />
         <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
