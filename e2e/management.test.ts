@@ -324,16 +324,17 @@ describeBrowser('management screens', (env) => {
     await page.getByText('机器人地址应为以 http:// 或 https:// 开头的网址').waitFor();
     await url.fill('https://hooks.example.com/studio');
     await page.getByRole('button', { name: '保存消息设置' }).click();
-    await toast(page, '操作成功');
-    expect(await api.ok('query/wechat/setting')).toEqual({
-      appId: 'wx123',
-      webhookUrl: 'https://hooks.example.com/studio',
-    });
+    // The toast of the store-info save may still be showing: wait for this save's result instead.
+    await expect
+      .poll(() => api.ok('query/wechat/setting'))
+      .toEqual({ appId: 'wx123', webhookUrl: 'https://hooks.example.com/studio' });
 
     const notify = page.locator('.ant-table-row', { hasText: '消息通知' });
     await notify.locator('.ant-switch').click();
-    await page.getByRole('button', { name: '保存功能设置' }).click();
-    await toast(page, '操作成功');
+    const saveFuncs = page.getByRole('button', { name: '保存功能设置' });
+    await saveFuncs.click();
+    // Saved and read back: the button is disabled again (an earlier 操作成功 toast proves nothing).
+    await expect.poll(() => saveFuncs.isDisabled()).toBe(true);
     const funcs = await api.ok<{ key: string; enabled: number }[]>('load/store/funcs');
     expect(funcs.find((x) => x.key === 'notification')?.enabled).toBe(1);
     await shot(page, 'manage-store-settings');

@@ -85,7 +85,14 @@ export async function typeRange(page: Page, picker: Locator, from: string, to: s
 
 /** Waits for an antd message (toast) with this text. */
 export async function toast(page: Page, text: string): Promise<void> {
-  await page.locator('.ant-message-notice', { hasText: text }).first().waitFor();
+  // A toast counts once: the one seen here is marked, so the next check of the same words waits
+  // for a new toast rather than matching this one while it is still on screen (3 s).
+  await page.locator('.ant-message-notice:not([data-seen])', { hasText: text }).first().waitFor();
+  await page.evaluate((t) => {
+    for (const n of Array.from(document.querySelectorAll('.ant-message-notice'))) {
+      if (n.textContent?.includes(t)) n.setAttribute('data-seen', '1');
+    }
+  }, text);
 }
 
 /**
