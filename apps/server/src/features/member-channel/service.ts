@@ -550,7 +550,7 @@ export async function selfCheckIn(s: MemberScope, input: { tid?: number; token: 
       .where('status', '=', PendingStatus.WAITING)
       .executeTakeFirst();
     if (pending) {
-      const card = pending.memberCardId ?? (await firstUsableCard(tx, s.store.id, s.memberId, session));
+      const card = pending.memberCardId ?? (await firstUsableCard(tx, s.store.id, s.memberId, session))?.id ?? null;
       if (card === null) throw conflict(Msg.cardHelp);
       await signInPending(tx, s.store, {
         pendingId: pending.id,

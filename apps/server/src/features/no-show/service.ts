@@ -4,10 +4,10 @@ import { inWriteTx } from '../../db/write-queue.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { AppError, conflict, notFound } from '../../lib/errors.ts';
 import { addDays, localDateTime } from '../../lib/time.ts';
-import { cardUnusableReason, chargeFor } from '../card/rules.ts';
-import { findMember, memberCards } from '../reference/public.ts';
-import { credit, deduct, getDeductionMode, writeBookingTrail } from '../timetable/public.ts';
-import { loadPolicy, suspendedUntil } from '../policy/public.ts';
+import { chargeFor } from '../card/rules.ts';
+import { findMember } from '../reference/public.ts';
+import { credit, deduct, firstUsableCard, getDeductionMode, writeBookingTrail } from '../timetable/public.ts';
+import { loadPolicy, storePolicies, suspendedUntil } from '../policy/public.ts';
 
 /** The clock of the job and the status call (tests inject one): store-local `YYYY-MM-DD HH:mm:ss`. */
 export type Clock = (timezone: string) => string;
@@ -21,27 +21,6 @@ interface Due {
   studentCount: number;
   timetableId: number;
   startTime: string;
-}
-
-/** The first card of the member usable for the session's class (its cards, the card rules, at its start). */
-async function usableCard(tx: Executor, storeId: number, p: Due) {
-  const [cards, allowed] = await Promise.all([
-    memberCards(tx, storeId, p.memberId),
-    tx.selectFrom('timetableCard').select('cardId').where('timetableId', '=', p.timetableId).execute(),
-  ]);
-  const allowedCardIds = allowed.map((a) => a.cardId);
-  return cards.find(
-    (card) =>
-      !card.refundedAt &&
-      !cardUnusableReason({
-        card,
-        product: card,
-        memberId: p.memberId,
-        allowedCardIds,
-        at: p.startTime,
-        studentCount: p.studentCount,
-      }),
-  );
 }
 
 /**
@@ -63,7 +42,13 @@ async function processOne(db: Db, dialect: Dialect, storeId: number, policy: Boo
     let fee = 0;
     let cardId: number | null = null;
     if (policy.noShow === 'forfeit') {
-      const card = await usableCard(tx, storeId, p);
+      const card = await firstUsableCard(
+        tx,
+        storeId,
+        p.memberId,
+        { id: p.timetableId, startTime: p.startTime },
+        p.studentCount,
+      );
       if (card) {
         const charge = chargeFor(card, p.studentCount);
         try {
@@ -114,9 +99,7 @@ async function processOne(db: Db, dialect: Dialect, storeId: number, policy: Boo
  */
 export async function runNoShows(db: Db, dialect: Dialect, clock: Clock = localDateTime): Promise<number> {
   let n = 0;
-  const stores = await db.selectFrom('store').select(['id', 'timezone']).execute();
-  for (const s of stores) {
-    const policy = await loadPolicy(db, s.id);
+  for (const { policy, ...s } of await storePolicies(db)) {
     if (!watchesNoShows(policy) || (await getDeductionMode(db, s.id)) !== DEDUCT_AT_SIGN_IN) continue;
     const now = clock(s.timezone);
     const due = await db

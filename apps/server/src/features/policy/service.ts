@@ -21,3 +21,9 @@ export async function savePolicy(db: Executor, storeId: number, change: Partial<
   const next = { ...(await loadPolicy(db, storeId)), ...change };
   await putSetting(db, storeId, KEY, JSON.stringify(next));
 }
+
+/** Every store with its time zone and policy: what the policy jobs (no-shows, waits) walk over. */
+export async function storePolicies(db: Executor) {
+  const stores = await db.selectFrom('store').select(['id', 'timezone']).orderBy('id').execute();
+  return Promise.all(stores.map(async (s) => ({ ...s, policy: await loadPolicy(db, s.id) })));
+}

@@ -94,8 +94,9 @@ async function storeCard(tx: Tx, storeId: number, id: number, timetableId: numbe
 }
 
 /**
- * The member's first card (oldest first) that can pay for `studentCount` seats of the session now,
- * by the card rules, or null: a pending made without a card, a member checking in by themself.
+ * The member's first card (oldest first) that can pay for `studentCount` seats of the session, by
+ * the card rules at its start, or null: a pending made without a card, a member checking in by
+ * themself, a no-show charged by the job.
  */
 export async function firstUsableCard(
   tx: Executor,
@@ -103,7 +104,7 @@ export async function firstUsableCard(
   memberId: number,
   session: { id: number; startTime: string },
   studentCount = 1,
-): Promise<number | null> {
+) {
   const [cards, allowed] = await Promise.all([
     memberCards(tx, storeId, memberId),
     tx.selectFrom('timetableCard').select('cardId').where('timetableId', '=', session.id).execute(),
@@ -114,7 +115,7 @@ export async function firstUsableCard(
       c.refundedAt === null &&
       !cardUnusableReason({ card: c, product: c, memberId, allowedCardIds, at: session.startTime, studentCount }),
   );
-  return card?.id ?? null;
+  return card ?? null;
 }
 
 /** Deducts `amount` from a card, guarded in the database; 409 会员卡余额不足 when it cannot pay. */

@@ -8,7 +8,7 @@ import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { emit, type EngineEvent } from '../../lib/events.ts';
 import { storeScopeById } from '../../lib/store-scope.ts';
 import { addMinutes, localDateTime } from '../../lib/time.ts';
-import { loadPolicy, waitlistOpen } from '../policy/public.ts';
+import { loadPolicy, storePolicies, waitlistOpen } from '../policy/public.ts';
 import { findMember } from '../reference/public.ts';
 import { addPending, bookingRef, bookWithCard, getDeductionMode, liveSession } from '../timetable/public.ts';
 import * as repo from './repository.ts';
@@ -277,9 +277,7 @@ async function endAndCount(tx: Executor, where: Parameters<typeof repo.endWaits>
  */
 export async function endClosedWaits(db: Db, dialect: Dialect, clock: (tz: string) => string = localDateTime) {
   let n = 0;
-  const stores = await db.selectFrom('store').select(['id', 'timezone']).execute();
-  for (const st of stores) {
-    const policy = await loadPolicy(db, st.id);
+  for (const { policy, ...st } of await storePolicies(db)) {
     const now = clock(st.timezone);
     const by = addMinutes(now, policy.waitlist ? policy.waitlistCutoffMinutes : 0);
     const due = await db
