@@ -13,6 +13,9 @@ export const CHROMIUM = '/usr/bin/chromium';
 export const ROOT = path.resolve(import.meta.dirname, '..');
 export const ARTIFACTS = path.join(ROOT, 'e2e/artifacts');
 export const ADMIN = { account: 'admin', password: 'e2e-pass-1' };
+/** The demo store's front-desk and teacher accounts. */
+export const DESK = { account: 'desk', password: 'e2e-desk-2026' };
+export const TEACHER = { account: 'teacher', password: 'e2e-teach-2026' };
 const REQUIRE_ALL = process.env.REQUIRE_ALL === '1';
 
 export const hasChromium = fs.existsSync(CHROMIUM);
@@ -28,7 +31,7 @@ export async function startServer(overrides: Partial<Config> = {}): Promise<Serv
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-e2e-'));
   const database = openDatabase({ file: path.join(dir, 'e2e.db') });
   await migrateToLatest(database.db, 'sqlite');
-  await seedIfEmpty(database.db, 'demo', ADMIN.password);
+  await seedIfEmpty(database.db, 'demo', { admin: ADMIN.password, desk: DESK.password, teacher: TEACHER.password });
   const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv);
   // A private copy of the built app: another build of apps/web during the run must not swap the
   // hashed files under a running suite.

@@ -17,7 +17,11 @@ import { memberCookieName, registerMemberPages, resolveMember } from './features
 import { registerStoreFileRoute } from './features/store-admin/index.ts';
 import type { AppDeps, CallCtx } from './lib/context.ts';
 import { databaseUnavailable } from './lib/db-errors.ts';
-import { AppError, badRequest, unauthorized } from './lib/errors.ts';
+import { AppError, badRequest, forbidden, unauthorized } from './lib/errors.ts';
+import { runAudited } from './lib/audit.ts';
+import { inWriteTx } from './db/write-queue.ts';
+import { auditedCall, auditScopeFor } from './features/audit/scope.ts';
+import { requireOwnSession } from './features/staff/access.ts';
 import type { Handler } from './lib/feature.ts';
 import { registerJsonCompression, sendRawJson } from './lib/compression.ts';
 import { originGuard } from './lib/origin.ts';
@@ -160,19 +164,26 @@ export async function buildApp(opts: BuildOptions): Promise<AppInstance> {
   });
 
   const handlers = new Map<string, Handler<CallDef>>();
+  const inTx = new Set<string>();
   for (const feature of features) {
     feature({
-      handle(call, handler) {
+      handle(call, handler, o) {
         if (handlers.has(call.path)) throw new Error(`重复的接口处理: ${call.path}`);
         handlers.set(call.path, handler as Handler<CallDef>);
+        if (o?.tx) inTx.add(call.path);
       },
     });
   }
   const cookieKey = cookieName(config.cookieSecure);
   const memberCookieKey = memberCookieName(config.cookieSecure);
   for (const call of allCalls) {
-    const handler = handlers.get(call.path);
-    if (!handler) throw new Error(`接口没有实现: ${call.path}`);
+    if (call.auth === 'store' && !call.roles?.length) throw new Error(`接口没有声明角色: ${call.path}`);
+    const own = handlers.get(call.path);
+    if (!own) throw new Error(`接口没有实现: ${call.path}`);
+    // A handler of plain statements runs in one write transaction with its audit entry.
+    const handler: Handler<CallDef> = inTx.has(call.path)
+      ? (input, ctx) => inWriteTx(ctx.db, ctx.dialect, (tx) => own(input, { ...ctx, db: tx }))
+      : own;
     handlers.delete(call.path);
     app.post(call.path, { bodyLimit: call.bodyLimit ?? DEFAULT_BODY_LIMIT }, async (req, reply) => {
       const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
@@ -195,9 +206,21 @@ export async function buildApp(opts: BuildOptions): Promise<AppInstance> {
         if (staff) ctx.staff = staff;
         else if (call.auth !== 'public') throw unauthorized();
       }
-      if (call.auth === 'store') ctx.store = await resolveStore(deps.db, ctx.staff, req, req.body);
+      if (call.auth === 'store') {
+        const { scope, post } = await resolveStore(deps.db, ctx.staff, req, req.body);
+        ctx.store = scope;
+        ctx.post = post;
+        // Roles, declared by the call in the contract, before anything is read or written.
+        if (!call.roles?.includes(post.role)) throw forbidden(Msg.forbiddenRole);
+      }
       const input = call.req.parse(req.body ?? {});
-      const answer = await handler(input, ctx);
+      if (call.auth === 'store' && ctx.post.role === 'teacher' && call.teacherOwns) {
+        await requireOwnSession(deps.db, ctx.store.id, ctx.post.teacherId, call.teacherOwns, input);
+      }
+      const scope = auditScopeFor(call, ctx, input);
+      const answer = scope
+        ? await runAudited(scope, () => auditedCall(ctx, scope, input, handler))
+        : await handler(input, ctx);
       const data = answer instanceof RawJson ? answer.value : answer;
       if (opts.validateResponses) {
         const checked = call.res.safeParse(data);

@@ -8,6 +8,9 @@ const zEnv = z.object({
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
   ADMIN_PASSWORD: z.string().min(6, 'ADMIN_PASSWORD 至少 6 位').optional(),
+  /** Passwords of the demo store's front-desk (`desk`) and teacher (`teacher`) accounts; generated when unset. */
+  DESK_PASSWORD: z.string().min(8, 'DESK_PASSWORD 至少 8 位').optional(),
+  TEACHER_PASSWORD: z.string().min(8, 'TEACHER_PASSWORD 至少 8 位').optional(),
   /** `empty` starts without the demo store (a first-run screen creates the store and its admin). */
   SEED: z.enum(['demo', 'empty']).default('demo'),
   /** Set when served behind HTTPS: the session cookie becomes Secure and `__Host-` prefixed. */
@@ -50,6 +53,8 @@ export interface Config {
   dataDir: string;
   databaseUrl?: string;
   adminPassword?: string;
+  deskPassword?: string;
+  teacherPassword?: string;
   seed: 'demo' | 'empty';
   cookieSecure: boolean;
   trustProxy: boolean;
@@ -81,6 +86,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL || undefined,
     adminPassword: e.ADMIN_PASSWORD,
+    deskPassword: e.DESK_PASSWORD,
+    teacherPassword: e.TEACHER_PASSWORD,
     seed: e.SEED,
     cookieSecure: e.COOKIE_SECURE === '1',
     trustProxy: e.TRUST_PROXY === '1',

@@ -35,7 +35,12 @@ const database = openDatabase(
     : { file: sqliteFile },
 );
 // Several instances may start at once: migrations and the first-run seed run one at a time.
-const seed = await prepareDatabase(database, { mode: config.seed, adminPassword: config.adminPassword });
+const seed = await prepareDatabase(database, {
+  mode: config.seed,
+  adminPassword: config.adminPassword,
+  deskPassword: config.deskPassword,
+  teacherPassword: config.teacherPassword,
+});
 const app = await buildApp({ config, database });
 lost.report = (err) => app.log.warn({ err: err.message }, 'database connection lost');
 // Sends queued store messages and creates on-demand online rooms (see outbox/README.md).
@@ -80,6 +85,10 @@ if (seed.seeded) {
       ? `  登录密码 (随机生成，仅显示这一次): ${seed.generatedPassword}`
       : `  登录密码: 环境变量 ADMIN_PASSWORD 的值`,
   );
+  for (const o of seed.others ?? []) {
+    const env = o.account === 'desk' ? 'DESK_PASSWORD' : 'TEACHER_PASSWORD';
+    lines.push(`  ${o.label}账号: ${o.account}  密码: ${o.password ?? `环境变量 ${env} 的值`}`);
+  }
 } else if (config.seed === 'empty') {
   lines.push(`  空白启动: 打开页面后按首次使用向导创建门店和管理员。`);
 }

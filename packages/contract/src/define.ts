@@ -8,6 +8,21 @@ import { Msg } from './messages.ts';
  */
 export type CallAuth = 'public' | 'staff' | 'store' | 'member';
 
+/** A staff member's role in a store (a post): 店长, 前台, 老师. */
+export const STAFF_ROLES = ['manager', 'desk', 'teacher'] as const;
+export type StaffRole = (typeof STAFF_ROLES)[number];
+export const ROLE_LABEL: Record<StaffRole, string> = { manager: '店长', desk: '前台', teacher: '老师' };
+
+/** Who may make a store call. Managers may make every call. */
+export const Roles = {
+  /** Managers only: store settings, booking policy, deduction mode, card products, staff, audit, refunds, reports. */
+  manager: ['manager'],
+  /** Managers and the front desk: daily operations. */
+  desk: ['manager', 'desk'],
+  /** Everyone, teachers too: teachers only for their own sessions (see `teacherOwns`) or reference data. */
+  all: ['manager', 'desk', 'teacher'],
+} as const satisfies Record<string, readonly StaffRole[]>;
+
 export interface CallDef<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType> {
   path: string;
   auth: CallAuth;
@@ -22,6 +37,18 @@ export interface CallDef<Req extends z.ZodType = z.ZodType, Res extends z.ZodTyp
    * landing page: its name, logo, policy and timetable): the scans do not count that as a leak.
    */
   publicStore?: boolean;
+  /**
+   * Which roles may make the call (store calls must say; the route loop answers 403 to the others
+   * before the handler runs).
+   */
+  roles?: readonly StaffRole[];
+  /**
+   * For a call teachers may make on one session: the payload field naming it (a session id, or a
+   * pending booking's id); a teacher may only name a session they teach.
+   */
+  teacherOwns?: { field: string; via: 'session' | 'pending' };
+  /** `false` for the few writes that are not business changes (logging in and out): no audit entry. */
+  audit?: false;
   /** Payload fields that name ids of the acting store, for the tenant-isolation matrix. */
   idFields?: readonly string[];
   /** What the call does, in staff words (the API reference lists it). */
@@ -48,6 +75,12 @@ export const fails = {
   notFound: (...whats: string[]): CallError[] => whats.map((what) => ({ status: 404, msg: Msg.notFound(what) })),
   conflict: (...msgs: string[]): CallError[] => msgs.map((msg) => ({ status: 409, msg })),
 } as const;
+
+/** Whether a call changes something (and so leaves an audit entry): every call but reads and log-ins. */
+export function isWriteCall(call: Pick<CallDef, 'path' | 'audit'>): boolean {
+  if (call.audit === false) return false;
+  return !/\/(query|load|export)\//.test(call.path) && !/\/(auth\/me|setup\/status)$/.test(call.path);
+}
 
 export function defineCall<Req extends z.ZodType, Res extends z.ZodType>(def: CallDef<Req, Res>): CallDef<Req, Res> {
   return def;

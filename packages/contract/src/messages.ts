@@ -16,6 +16,12 @@ export const Msg = {
   requestTimeout: '请求超时，请重试',
   notLoggedIn: '请先登录',
   forbiddenStore: '无权访问该门店',
+  /** A call the staff member's role may not make. */
+  forbiddenRole: '您的账号没有这项操作的权限，请联系店长',
+  /** A teacher naming a session somebody else teaches. */
+  forbiddenSession: '只能查看和操作自己的课程',
+  /** A disabled staff member logging in. */
+  staffDisabled: '该账号已停用，请联系店长',
   loginFailed: '账号或密码错误',
   loginLocked: '登录失败次数过多，请15分钟后再试',
   foreignOrigin: '请求来源不被允许，请在本系统的页面中操作',

@@ -29,6 +29,7 @@ const GROUPS: readonly [string, string, readonly CallDef[]][] = [
   ['预约规则', '开放与截止预约、免费取消、迟到取消、候补、爽约', contract.policyCalls],
   ['候补', '已满课程的候补队列：加入、移出、按顺序查看；有空位时自动递补', contract.waitlistCalls],
   ['今日', '当天每节课的人数和名单', contract.todayCalls],
+  ['员工与操作日志', '员工和角色（店长、前台、老师）、修改密码、操作日志', contract.staffCalls],
   ['数据报表与提醒', '总览、按课程、按老师、按时段、每日趋势、会员卡提醒、久未到店、每日推送', contract.reportCalls],
   [
     '会员端',

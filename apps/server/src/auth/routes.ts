@@ -1,6 +1,6 @@
 import { login, logout, me, Msg } from '@studio/contract';
 import { defineFeature } from '../lib/feature.ts';
-import { tooMany, unauthorized } from '../lib/errors.ts';
+import { forbidden, tooMany, unauthorized } from '../lib/errors.ts';
 import { getDummyHash, verifyPassword } from './password.ts';
 import { cookieName, startSession } from './sessions.ts';
 import { accountKey, attemptSucceeded, reserveAttempt } from './rate-limit.ts';
@@ -19,6 +19,14 @@ export const authFeature = defineFeature((r) => {
     const ok = await verifyPassword(staff?.passwordHash ?? (await getDummyHash()), password);
     if (!staff || !ok) throw unauthorized(Msg.loginFailed);
     await attemptSucceeded(ctx.db, key, ip);
+    // A disabled staff member (no enabled post left) is told so, only after the right password.
+    const post = await ctx.db
+      .selectFrom('post')
+      .select('id')
+      .where('staffId', '=', staff.id)
+      .where('enabled', '=', 1)
+      .executeTakeFirst();
+    if (!post) throw forbidden(Msg.staffDisabled);
     return startSession(ctx, staff.id);
   });
 

@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import type { Config } from '../config.ts';
-import type { Db } from '../db/index.ts';
+import type { Db, Executor } from '../db/index.ts';
+import type { StaffRole } from '@studio/contract';
 import type { StaffIdentity } from './identity.ts';
 import { unauthorized } from '../lib/errors.ts';
 
@@ -71,20 +72,27 @@ export async function loadProfile(db: Db, staffId: number): Promise<StaffIdentit
   const posts = await db
     .selectFrom('post')
     .innerJoin('store', 'store.id', 'post.storeId')
-    .select(['post.storeId', 'store.name'])
+    .select(['post.storeId', 'store.name', 'post.role', 'post.teacherId'])
     .where('post.staffId', '=', staffId)
+    .where('post.enabled', '=', 1)
     .orderBy('post.id')
     .execute();
   return {
     id: staff.id,
     name: staff.name,
     mobile: staff.mobile,
-    posts: posts.map((p) => ({ storeId: p.storeId, store: { id: p.storeId, name: p.name } })),
+    posts: posts.map((p) => ({
+      storeId: p.storeId,
+      store: { id: p.storeId, name: p.name },
+      role: p.role as StaffRole,
+      teacherId: p.teacherId,
+    })),
   };
 }
 
 interface Cached {
   identity: StaffIdentity;
+  version: number;
   until: number;
 }
 
@@ -103,19 +111,23 @@ export class SessionStore {
     const now = Date.now();
     const row = await this.db
       .selectFrom('httpSession')
-      .select(['staffId', 'expiresAt'])
-      .where('id', '=', id)
+      .innerJoin('staff', 'staff.id', 'httpSession.staffId')
+      .select(['httpSession.staffId', 'httpSession.expiresAt', 'staff.authVersion'])
+      .where('httpSession.id', '=', id)
       .executeTakeFirst();
     if (!row || row.expiresAt <= now) {
       this.cache.delete(id);
       return undefined;
     }
     const hit = this.cache.get(id);
-    if (hit && hit.until > now && hit.identity.id === row.staffId) return hit.identity;
+    // A change of role, posts or password moves auth_version: the cached profile is then read again.
+    if (hit && hit.until > now && hit.identity.id === row.staffId && hit.version === row.authVersion) {
+      return hit.identity;
+    }
     const identity = await loadProfile(this.db, row.staffId);
-    if (!identity) return undefined;
+    if (!identity || identity.posts.length === 0) return undefined;
     if (this.cache.size > 10_000) this.cache.clear();
-    this.cache.set(id, { identity, until: now + PROFILE_CACHE_MS });
+    this.cache.set(id, { identity, version: row.authVersion, until: now + PROFILE_CACHE_MS });
     return identity;
   }
 
@@ -124,6 +136,17 @@ export class SessionStore {
     const id = tokenHash(token);
     this.cache.delete(id);
     await this.db.deleteFrom('httpSession').where('id', '=', id).execute();
+  }
+
+  /**
+   * Ends a staff member's sessions (a disabled account, a reset or changed password), on every
+   * instance: the session row is read on every call. `keep` is a session token to spare (the one
+   * changing its own password).
+   */
+  async endAll(db: Executor, staffId: number, keep?: string): Promise<void> {
+    let q = db.deleteFrom('httpSession').where('staffId', '=', staffId);
+    if (keep) q = q.where('id', '!=', tokenHash(keep));
+    await q.execute();
   }
 
   /** Forget cached identities (after a change of posts or store names). */

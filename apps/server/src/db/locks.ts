@@ -20,7 +20,7 @@ const CHUNK = 1000;
 
 async function lockRows(
   tx: Tx,
-  table: 'teacher' | 'area' | 'timetable' | 'member_card',
+  table: 'store' | 'teacher' | 'area' | 'timetable' | 'member_card',
   ids: Iterable<number>,
 ): Promise<void> {
   if (!onPostgres(tx)) return;
@@ -46,3 +46,6 @@ export const lockSessions = (tx: Tx, ids: Iterable<number>) => lockRows(tx, 'tim
 
 /** Locks member cards in ascending id, before a write that charges or refunds several of them. */
 export const lockCards = (tx: Tx, ids: Iterable<number>) => lockRows(tx, 'member_card', ids);
+
+/** Locks a store's row: staff changes of one store (roles, enabling) run one at a time. */
+export const lockStore = (tx: Tx, storeId: number) => lockRows(tx, 'store', [storeId]);

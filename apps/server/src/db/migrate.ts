@@ -13,6 +13,7 @@ import { waitlist } from './migrations/20261124_1300_waitlist.ts';
 import { noShow } from './migrations/20261124_1400_no_show.ts';
 import { memberChannel } from './migrations/20261125_0900_member_channel.ts';
 import { lateCancelWaiver } from './migrations/20261125_1500_late_cancel_waiver.ts';
+import { staffRolesAudit } from './migrations/20261125_1800_staff_roles_audit.ts';
 
 /** Timestamped migrations, in order. Never edit one that has landed: add a new one. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -29,6 +30,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '20261124_1400_no_show': noShow(dialect),
     '20261125_0900_member_channel': memberChannel(dialect),
     '20261125_1500_late_cancel_waiver': lateCancelWaiver(),
+    '20261125_1800_staff_roles_audit': staffRolesAudit(dialect),
   };
 }
 

@@ -20,12 +20,43 @@ export interface StaffTable {
   name: string;
   passwordHash: string;
   createdAt: number;
+  /** Moves on every change of posts or password (cached profiles compare it). */
+  authVersion: Generated<number>;
 }
 export interface PostTable {
   id: Generated<number>;
   staffId: number;
   storeId: number;
+  /** 'manager', 'desk' or 'teacher'. */
   role: string;
+  /** A teacher account's teacher. */
+  teacherId: number | null;
+  /** 0: a disabled staff member (cannot log in to this store). */
+  enabled: Generated<number>;
+}
+/** One audit entry (migration 1800): who did what, when, to what; never updated. */
+export interface AuditLogTable {
+  id: Generated<number>;
+  storeId: number;
+  at: number;
+  actorKind: 'staff' | 'member' | 'system';
+  staffId: number | null;
+  memberId: number | null;
+  actorName: string;
+  call: string;
+  kind: string;
+  target: string;
+  summary: string;
+  beforeJson: string | null;
+  afterJson: string | null;
+  undoJson: string | null;
+  undoOf: number | null;
+}
+export interface AuditTargetTable {
+  auditId: number;
+  storeId: number;
+  type: string;
+  refId: number;
 }
 /** A member's one-time login code (migration 0900): its hash, expiry, wrong tries and use. */
 export interface MemberLoginCodeTable {
@@ -386,6 +417,8 @@ export interface Database {
   opLock: OpLockTable;
   outbox: OutboxTable;
   storeVersion: StoreVersionTable;
+  auditLog: AuditLogTable;
+  auditTarget: AuditTargetTable;
 }
 
 export type Row<T extends keyof Database> = Selectable<Database[T]>;

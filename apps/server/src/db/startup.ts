@@ -17,12 +17,16 @@ const STARTUP_LOCK = 'studio-startup';
  */
 export async function prepareDatabase(
   database: DbHandle,
-  seed: { mode: 'demo' | 'empty'; adminPassword?: string },
+  seed: { mode: 'demo' | 'empty'; adminPassword?: string; deskPassword?: string; teacherPassword?: string },
 ): Promise<SeedResult> {
   const { db, dialect } = database;
   const work = async (conn: typeof db) => {
     await migrateToLatest(conn, dialect);
-    return seedIfEmpty(conn, seed.mode, seed.adminPassword);
+    return seedIfEmpty(conn, seed.mode, {
+      admin: seed.adminPassword,
+      desk: seed.deskPassword,
+      teacher: seed.teacherPassword,
+    });
   };
   if (dialect !== 'postgres') return work(db);
   return db.connection().execute(async (conn) => {

@@ -1,6 +1,7 @@
 import { authFeature } from '../auth/routes.ts';
 import type { Feature } from '../lib/feature.ts';
 import type { OutboxHandler } from '../outbox/index.ts';
+import { auditFeature } from './audit/index.ts';
 import { batchFeature } from './batch/index.ts';
 import { memberChannelFeature, smsHandlers } from './member-channel/index.ts';
 import { messagingFeature } from './messaging/index.ts';
@@ -11,6 +12,7 @@ import { policyFeature } from './policy/index.ts';
 import { meetingHandlers } from './online/public.ts';
 import { referenceFeature } from './reference/index.ts';
 import { reportsFeature } from './reports/index.ts';
+import { staffFeature } from './staff/index.ts';
 import { storeAdminFeature } from './store-admin/index.ts';
 import { timetableFeature } from './timetable/index.ts';
 import { todayFeature } from './today/index.ts';
@@ -31,6 +33,8 @@ export const features: Feature[] = [
   waitlistFeature,
   noShowFeature,
   memberChannelFeature,
+  staffFeature,
+  auditFeature,
 ];
 
 /** Every outbox topic the app queues, with its handler (main.ts and the tests' workers use them). */

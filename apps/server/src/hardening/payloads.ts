@@ -367,6 +367,30 @@ export const basePayloads: Record<string, BasePayload> = {
   [`${STORE}/update/card/alert/digest`]: {
     body: () => ({ enabled: 0, time: '09:00', days: 30, minCount: 2, minMoney: 10000 }),
   },
+
+  // staff, roles and the audit log
+  [`${STORE}/query/staff/list`]: { body: () => ({}) },
+  [`${STORE}/insert/staff`]: {
+    body: (w) => ({
+      name: '新老师',
+      account: `t${randomMobile()}`,
+      mobile: randomMobile(),
+      password: 'teach2026ok',
+      role: 'teacher',
+      teacherId: w.teacher,
+    }),
+    ids: { teacherId: 'teacher' },
+  },
+  [`${STORE}/update/staff`]: {
+    body: (w) => ({ id: w.staff, name: '老师账号', mobile: null, role: 'teacher', teacherId: w.teacher, enabled: 1 }),
+    ids: { id: 'staff', teacherId: 'teacher' },
+  },
+  [`${STORE}/reset/staff/password`]: { body: (w) => ({ id: w.staff, password: 'reset2026ok' }), ids: { id: 'staff' } },
+  '/api/auth/change/password': { body: () => ({ oldPassword: 'wrong-old-1', newPassword: 'newpass2026' }) },
+  [`${STORE}/query/audit/log`]: {
+    body: () => ({ fromDate: '2031-03-01', toDate: '2031-03-31', page: 1 }),
+    ids: { staffId: 'staff', memberId: 'member', tid: 'session' },
+  },
 };
 
 /** Sets the value at a dotted path (`students.mcId` sets `mcId` of every item of `students`). */

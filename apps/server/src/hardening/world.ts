@@ -1,6 +1,7 @@
 import { OperateType, PendingStatus, ReservationStatus, WaitStatus } from '@studio/contract';
 import type { Db } from '../db/index.ts';
 import type { Factory } from '../test/factory.ts';
+import { hashPassword } from '../auth/password.ts';
 
 /** One row of every kind a payload can name, all in one store. */
 export interface World {
@@ -28,6 +29,10 @@ export interface World {
   topup: number;
   /** `member2` waiting for a seat of `emptySession`. */
   wait: number;
+  /** A front-desk staff member of the store (a post). */
+  staff: number;
+  /** An audit entry of the store. */
+  audit: number;
   /** Every name and mobile of the rows above (to look for leaks). */
   secrets: string[];
 }
@@ -70,6 +75,8 @@ async function session(db: Db, storeId: number, w: Partial<World>, start: string
  * Makes one row of each kind in the factory's store, straight in the database, with a booking
  * (deducted, with its history and ledger rows) and a waiting pending item on `session`.
  */
+let deskHash: Promise<string> | undefined;
+
 export async function makeWorld(f: Factory, tag: string): Promise<World> {
   const db = f.db;
   const storeId = f.storeId;
@@ -242,6 +249,40 @@ export async function makeWorld(f: Factory, tag: string): Promise<World> {
     .values({ storeId, fixId: fix.id, memberCardId: card.id, studentCount: 1 })
     .execute();
   w.fix = fix.id;
+  const staffRow = await db
+    .insertInto('staff')
+    .values({
+      username: `desk_${storeId}_${fix.id}`,
+      mobile: null,
+      name: `前台${tag}`,
+      passwordHash: await (deskHash ??= hashPassword('world-desk-2026')),
+      createdAt: Date.now(),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db.insertInto('post').values({ staffId: staffRow.id, storeId, role: 'desk', teacherId: null }).execute();
+  w.staff = staffRow.id;
+  const entry = await db
+    .insertInto('auditLog')
+    .values({
+      storeId,
+      at: Date.now(),
+      actorKind: 'system',
+      staffId: null,
+      memberId: null,
+      actorName: '系统',
+      call: 'world',
+      kind: 'system',
+      target: '',
+      summary: '测试数据',
+      beforeJson: null,
+      afterJson: null,
+      undoJson: null,
+      undoOf: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  w.audit = entry.id;
   w.secrets = [
     store.name,
     teacher.name,

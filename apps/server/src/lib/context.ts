@@ -5,6 +5,8 @@ import type { StaffIdentity } from '../auth/identity.ts';
 import type { SessionStore } from '../auth/sessions.ts';
 
 export type { StaffIdentity };
+/** A staff member's post in the acting store: role and (a teacher's) teacher. */
+export type StaffPost = StaffIdentity['posts'][number];
 
 /** What every feature gets from the app: the database and the configuration. */
 export interface AppDeps {
@@ -27,6 +29,8 @@ export interface CallCtx extends AppDeps {
   reply: FastifyReply;
   /** Present for calls with auth `staff` or `store`. */
   staff: StaffIdentity;
+  /** Present for calls with auth `store`: the staff member's post (role) in the acting store. */
+  post: StaffPost;
   /** Present for calls with auth `store`, and `member` (the member's store). */
   store: StoreScope;
   /** Present for calls with auth `member`: the member of the session. */

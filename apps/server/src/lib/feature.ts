@@ -4,8 +4,17 @@ import type { RawJson } from './raw-json.ts';
 
 export type Handler<C extends CallDef> = (input: ParsedReqOf<C>, ctx: CallCtx) => Promise<ResOf<C> | RawJson>;
 
+export interface HandleOptions {
+  /**
+   * Run the whole handler in one write transaction (ctx.db is that transaction): for a handler whose
+   * writes are plain statements, so that they and the call's audit entry commit together. Not for a
+   * handler that calls a provider over the network.
+   */
+  tx?: boolean;
+}
+
 export interface Registry {
-  handle<C extends CallDef>(call: C, handler: Handler<C>): void;
+  handle<C extends CallDef>(call: C, handler: Handler<C>, opts?: HandleOptions): void;
 }
 
 /** A feature module: binds handlers to calls of the contract. */

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Db, Executor } from '../db/index.ts';
-import type { StaffIdentity, StoreScope } from './context.ts';
+import type { StaffIdentity, StaffPost, StoreScope } from './context.ts';
 import { forbidden } from './errors.ts';
 
 const cache = new Map<number, { scope: StoreScope; until: number }>();
@@ -20,7 +20,7 @@ export async function resolveStore(
   staff: StaffIdentity,
   req: FastifyRequest,
   body: unknown,
-): Promise<StoreScope> {
+): Promise<{ scope: StoreScope; post: StaffPost }> {
   let wanted: number | undefined;
   const fromBody = body && typeof body === 'object' ? (body as Record<string, unknown>).storeId : undefined;
   const header = req.headers['x-store-id'];
@@ -34,7 +34,7 @@ export async function resolveStore(
   if (!post) throw forbidden();
   const scope = await storeScopeById(db, post.storeId);
   if (!scope) throw forbidden();
-  return scope;
+  return { scope, post };
 }
 
 /**

@@ -76,3 +76,14 @@ export function toDateTime(date: string, time?: string): string {
   const t = time ?? '00:00';
   return `${date} ${t.length === 5 ? `${t}:00` : t}`;
 }
+
+/** The instant (ms) a wall-clock `YYYY-MM-DD HH:mm:ss` of a time zone names (the earlier one in a DST overlap). */
+export function epochOfLocal(tz: string, dateTime: string): number {
+  const asUtc = Date.parse(`${toDateTime(dateTime).replace(' ', 'T')}Z`);
+  let at = asUtc;
+  for (let i = 0; i < 2; i++) {
+    const shown = Date.parse(`${localDateTime(tz, at).replace(' ', 'T')}Z`);
+    at += asUtc - shown;
+  }
+  return at;
+}

@@ -1,13 +1,22 @@
 import { z } from 'zod';
 import { zEmpty } from '../common.ts';
-import { defineCall } from '../define.ts';
+import { defineCall, STAFF_ROLES } from '../define.ts';
 import { Msg } from '../messages.ts';
 
 export const zProfile = z.object({
   id: z.number(),
   name: z.string(),
   mobile: z.string().nullable(),
-  posts: z.array(z.object({ storeId: z.number(), store: z.object({ id: z.number(), name: z.string() }) })),
+  posts: z.array(
+    z.object({
+      storeId: z.number(),
+      store: z.object({ id: z.number(), name: z.string() }),
+      /** The role in that store: 店长, 前台 or 老师. */
+      role: z.enum(STAFF_ROLES),
+      /** For a teacher: the teacher they are. */
+      teacherId: z.number().nullable(),
+    }),
+  ),
 });
 export type Profile = z.infer<typeof zProfile>;
 
@@ -19,10 +28,12 @@ export const login = defineCall({
     password: z.string({ error: '请输入密码' }).min(1, '请输入密码').max(128, '密码过长'),
   }),
   res: zProfile,
+  audit: false,
   summary: '员工登录：账号（用户名或手机号）和密码，成功后设置会话 Cookie',
   example: { account: 'admin', password: 'demo1234' },
   errors: [
     { status: 401, msg: Msg.loginFailed },
+    { status: 403, msg: Msg.staffDisabled },
     { status: 429, msg: Msg.loginLocked },
   ],
 });
@@ -40,6 +51,7 @@ export const logout = defineCall({
   auth: 'public',
   req: zEmpty,
   res: z.null(),
+  audit: false,
   summary: '退出登录',
   example: {},
 });

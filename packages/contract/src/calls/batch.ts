@@ -12,7 +12,7 @@ import {
   WEEK_ARRANGE_MAX,
   WEEK_ARRANGE_MIN,
 } from '../constants.ts';
-import { defineCall, fails, STORE_API } from '../define.ts';
+import { defineCall, fails, STORE_API, Roles } from '../define.ts';
 import { Msg, WEEKDAY_NAMES } from '../messages.ts';
 
 const DAY_MS = 86_400_000;
@@ -136,6 +136,7 @@ export const zCountAnswer = z.object({ count: z.number().int(), preview: zBulkPr
 export const batchArrangeCourse = defineCall({
   path: `${STORE_API}/batch/arrange/course`,
   auth: 'store',
+  roles: Roles.desk,
   req: zBatchArrangeCourseReq,
   res: zCountAnswer.extend({ ids: z.array(z.number().int()) }),
   idFields: ['cid', 'areaId', 'tid', 'mcIds'],
@@ -257,6 +258,7 @@ const fixRowErrors = [
 export const queryFixTimetableList = defineCall({
   path: `${STORE_API}/query/fix/timetable/list`,
   auth: 'store',
+  roles: Roles.desk,
   req: zEmpty,
   res: z.array(zFixTimetableRow),
   summary: '周课表（固定预约）的全部行及其固定学员',
@@ -265,6 +267,7 @@ export const queryFixTimetableList = defineCall({
 export const insertFixTimetable = defineCall({
   path: `${STORE_API}/insert/fix/timetable`,
   auth: 'store',
+  roles: Roles.desk,
   req: zFixTimetableReq,
   res: z.object({ id: z.number().int() }),
   idFields: ['courseId', 'teacherId', 'areaId', 'bookId', 'students.mcId'],
@@ -275,6 +278,7 @@ export const insertFixTimetable = defineCall({
 export const updateFixTimetable = defineCall({
   path: `${STORE_API}/update/fix/timetable`,
   auth: 'store',
+  roles: Roles.desk,
   req: zFixTimetableUpdateReq,
   res: z.null(),
   idFields: ['id', 'courseId', 'teacherId', 'areaId', 'bookId', 'students.mcId'],
@@ -285,6 +289,7 @@ export const updateFixTimetable = defineCall({
 export const deleteFixTimetable = defineCall({
   path: `${STORE_API}/delete/fix/timetable`,
   auth: 'store',
+  roles: Roles.desk,
   req: z.object({ id: zId() }),
   res: z.null(),
   idFields: ['id'],
@@ -301,6 +306,7 @@ export const zBatchArrangeWeekReq = z.object({
 export const batchArrangeWeekCourse = defineCall({
   path: `${STORE_API}/batch/arrange/week/course`,
   auth: 'store',
+  roles: Roles.desk,
   req: zBatchArrangeWeekReq,
   res: zCountAnswer,
   summary: '按周课表排课若干周（含固定学员预约）',
@@ -329,6 +335,7 @@ const zTids = () =>
 export const queryHasArrangeCourseTeachers = defineCall({
   path: `${STORE_API}/query/has/arrange/course/teachers`,
   auth: 'store',
+  roles: Roles.desk,
   req: z.object({ cid: zId(Msg.chooseCourse), startDate: zDate(Msg.chooseStartDate) }),
   res: z.array(zTeacherBrief),
   idFields: ['cid'],
@@ -339,6 +346,7 @@ export const queryHasArrangeCourseTeachers = defineCall({
 export const queryHasArrangeCourseCount = defineCall({
   path: `${STORE_API}/query/has/arrange/course/count`,
   auth: 'store',
+  roles: Roles.desk,
   req: z.object({ cid: zId(Msg.chooseCourse), startDate: zDate(Msg.chooseStartDate), tids: zTids() }),
   res: z.number().int(),
   idFields: ['cid', 'tids'],
@@ -357,6 +365,7 @@ export const zBatchAddMemberReservationReq = z.object({
 export const batchAddMemberReservation = defineCall({
   path: `${STORE_API}/batch/add/member/reservation`,
   auth: 'store',
+  roles: Roles.desk,
   req: zBatchAddMemberReservationReq,
   res: zCountAnswer,
   idFields: ['mcId', 'cid', 'tids'],
@@ -391,6 +400,7 @@ export const zCopyTimetableReq = z
 export const copyTimetable = defineCall({
   path: `${STORE_API}/copy/timetable`,
   auth: 'store',
+  roles: Roles.desk,
   req: zCopyTimetableReq,
   res: zCountAnswer,
   idFields: ['areaId'],
@@ -416,6 +426,7 @@ export const zBatchCancelReq = z
 export const batchCancelTimetable = defineCall({
   path: `${STORE_API}/batch/cancel/timetable`,
   auth: 'store',
+  roles: Roles.desk,
   req: zBatchCancelReq,
   res: zCountAnswer,
   idFields: ['areaId'],
@@ -434,6 +445,7 @@ export const zBatchExportReq = z
 export const batchExportReservation = defineCall({
   path: `${STORE_API}/batch/export/reservation`,
   auth: 'store',
+  roles: Roles.desk,
   req: zBatchExportReq,
   res: z.array(zBatchExportRow),
   summary: '导出日期范围内的全部预约（最多62天）',

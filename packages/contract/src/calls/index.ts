@@ -6,6 +6,7 @@ import { onlineCalls } from './online.ts';
 import { referenceCalls } from './reference/index.ts';
 import { policyCalls } from './policy.ts';
 import { reportCalls } from './reports.ts';
+import { staffCalls } from './staff.ts';
 import { storeAdminCalls } from './store-admin.ts';
 import { timetableCalls } from './timetable.ts';
 import { todayCalls } from './today.ts';
@@ -18,6 +19,7 @@ export * from './online.ts';
 export * from './reference/index.ts';
 export * from './policy.ts';
 export * from './reports.ts';
+export * from './staff.ts';
 export * from './store-admin.ts';
 export * from './timetable.ts';
 export * from './today.ts';
@@ -36,4 +38,5 @@ export const allCalls: readonly CallDef[] = [
   ...todayCalls,
   ...policyCalls,
   ...waitlistCalls,
+  ...staffCalls,
 ];

@@ -3,7 +3,7 @@
 // is its own cookie; a staff cookie is never accepted here, a member's never on /store/api.
 import { z } from 'zod';
 import { zDate, zEmpty, zId, zMobile, zPage, zPaged, zText } from '../common.ts';
-import { defineCall, fails, STORE_API } from '../define.ts';
+import { defineCall, fails, STORE_API, Roles } from '../define.ts';
 import { zBookingPolicy } from './policy.ts';
 import { zStudentCount } from './timetable.ts';
 
@@ -74,6 +74,7 @@ export type SmsSetting = z.infer<typeof zSmsSetting>;
 export const querySmsSetting = defineCall({
   path: `${STORE_API}/query/sms/setting`,
   auth: 'store',
+  roles: Roles.manager,
   req: zEmpty,
   res: z.object({
     provider: z.enum(['none', 'tencent', 'aliyun']),
@@ -94,6 +95,7 @@ export const querySmsSetting = defineCall({
 export const updateSmsSetting = defineCall({
   path: `${STORE_API}/update/sms/setting`,
   auth: 'store',
+  roles: Roles.manager,
   req: z.intersection(zSmsSetting, z.object({ secret: z.string().trim().max(200, '密钥过长').optional() })),
   res: z.null(),
   summary: '保存短信验证码服务（腾讯云或阿里云）；密钥留空则保留原来的',
@@ -151,6 +153,7 @@ export const memberStore = defineCall({
 export const memberSendCode = defineCall({
   path: `${MEMBER_API}/auth/code`,
   auth: 'public',
+  audit: false,
   req: z.object({ storeId: zStoreId(), mobile: zMobile() }),
   res: z.null(),
   summary: '会员端：用门店的短信服务发送登录验证码',
@@ -167,6 +170,7 @@ export const memberSendCode = defineCall({
 export const memberLogin = defineCall({
   path: `${MEMBER_API}/auth/login`,
   auth: 'public',
+  audit: false,
   req: z.object({ storeId: zStoreId(), mobile: zMobile(), code: zCode() }),
   res: zMemberIdentity,
   summary: '会员端：手机号和验证码登录，成功后设置会员会话 Cookie',
@@ -189,6 +193,7 @@ export const memberMe = defineCall({
 export const memberLogout = defineCall({
   path: `${MEMBER_API}/auth/logout`,
   auth: 'public',
+  audit: false,
   req: zEmpty,
   res: z.null(),
   summary: '会员端：退出登录',
@@ -399,6 +404,7 @@ export const memberSignIn = defineCall({
 export const createMemberLoginCode = defineCall({
   path: `${STORE_API}/create/member/login/code`,
   auth: 'store',
+  roles: Roles.desk,
   req: z.object({ memberId: zId('请选择会员') }),
   res: z.object({ code: z.string(), expireTime: z.string() }),
   idFields: ['memberId'],
@@ -410,6 +416,7 @@ export const createMemberLoginCode = defineCall({
 export const endMemberSessions = defineCall({
   path: `${STORE_API}/delete/member/sessions`,
   auth: 'store',
+  roles: Roles.desk,
   req: z.object({ memberId: zId('请选择会员') }),
   res: z.object({ ended: z.number() }),
   idFields: ['memberId'],
@@ -421,6 +428,7 @@ export const endMemberSessions = defineCall({
 export const queryCheckinCode = defineCall({
   path: `${STORE_API}/query/checkin/code`,
   auth: 'store',
+  roles: Roles.desk,
   req: z.object({ reset: z.boolean().optional() }),
   res: z.object({ token: z.string(), url: z.string(), expireTime: z.string() }),
   summary: '门店今天的自助签到码（每天更换；reset 为 true 时立即更换）',
@@ -438,6 +446,7 @@ export const zMemberPage = z.object({
 export const queryMemberPage = defineCall({
   path: `${STORE_API}/query/member/page`,
   auth: 'store',
+  roles: Roles.desk,
   req: zEmpty,
   res: zMemberPage,
   summary: '会员约课页面的地址（二维码用）',
@@ -447,6 +456,7 @@ export const queryMemberPage = defineCall({
 export const updateMemberPage = defineCall({
   path: `${STORE_API}/update/member/page`,
   auth: 'store',
+  roles: Roles.manager,
   req: z.object({
     publicBaseUrl: z
       .string({ error: '请输入会员访问的网址' })

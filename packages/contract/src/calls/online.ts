@@ -3,7 +3,7 @@
 // WeCom group robot.
 import { z } from 'zod';
 import { zEmpty, zId } from '../common.ts';
-import { defineCall, fails, STORE_API } from '../define.ts';
+import { defineCall, fails, STORE_API, Roles } from '../define.ts';
 
 /** Messages of the online classroom and messaging calls (the spec words none of them). */
 export const OnlineMsg = {
@@ -43,6 +43,8 @@ export type MeetingInfo = z.infer<typeof zMeetingInfo>;
 export const createTimetableMeeting = defineCall({
   path: `${STORE_API}/create/timetable/meeting`,
   auth: 'store',
+  roles: Roles.all,
+  teacherOwns: { field: 'id', via: 'session' },
   req: z.object({
     id: zId(),
     type: z.union([z.literal(1), z.literal(2)], { error: OnlineMsg.createType }),
@@ -68,6 +70,8 @@ export const createTimetableMeeting = defineCall({
 export const retryTimetableMeeting = defineCall({
   path: `${STORE_API}/retry/timetable/meeting`,
   auth: 'store',
+  roles: Roles.all,
+  teacherOwns: { field: 'id', via: 'session' },
   req: z.object({ id: zId() }),
   res: z.null(),
   idFields: ['id'],
@@ -82,6 +86,8 @@ export const retryTimetableMeeting = defineCall({
 export const cancelTimetableOnline = defineCall({
   path: `${STORE_API}/cancel/timetable/online`,
   auth: 'store',
+  roles: Roles.all,
+  teacherOwns: { field: 'id', via: 'session' },
   req: z.object({ id: zId() }),
   res: z.null(),
   idFields: ['id'],
@@ -103,6 +109,8 @@ export type OnlineState = z.infer<typeof zOnlineState>;
 export const queryTimetableOnline = defineCall({
   path: `${STORE_API}/query/timetable/online`,
   auth: 'store',
+  roles: Roles.all,
+  teacherOwns: { field: 'id', via: 'session' },
   req: z.object({ id: zId() }),
   res: zOnlineState,
   idFields: ['id'],
@@ -155,6 +163,7 @@ export type OnlineSetting = z.output<typeof zOnlineSetting>;
 export const queryOnlineSetting = defineCall({
   path: `${STORE_API}/query/store/online/setting`,
   auth: 'store',
+  roles: Roles.desk,
   req: zEmpty,
   res: zOnlineSetting,
   summary: '门店的在线会议设置',
@@ -164,6 +173,7 @@ export const queryOnlineSetting = defineCall({
 export const updateOnlineSetting = defineCall({
   path: `${STORE_API}/update/store/online/setting`,
   auth: 'store',
+  roles: Roles.manager,
   req: zOnlineSetting,
   res: z.null(),
   summary: '修改门店的在线会议设置',
@@ -174,6 +184,7 @@ export const updateOnlineSetting = defineCall({
 export const sendTimetablePicture = defineCall({
   path: `${STORE_API}/send/timetable/picture`,
   auth: 'store',
+  roles: Roles.desk,
   req: z.object({
     image: z
       .string({ error: OnlineMsg.pictureDataUrl })

@@ -3,7 +3,7 @@
 // recorded).
 import { z } from 'zod';
 import { zId } from '../common.ts';
-import { defineCall, fails, STORE_API } from '../define.ts';
+import { defineCall, fails, STORE_API, Roles } from '../define.ts';
 
 export const PolicyMsg = {
   minutes: '请填写不小于0的整数分钟',
@@ -75,6 +75,7 @@ export const DEFAULT_POLICY: BookingPolicy = {
 export const queryBookingPolicy = defineCall({
   path: `${STORE_API}/query/booking/policy`,
   auth: 'store',
+  roles: Roles.all,
   req: z.object({}).loose(),
   res: zBookingPolicy,
   summary: '预约规则：开放预约、截止预约、免费取消、迟到取消、候补、爽约',
@@ -84,6 +85,7 @@ export const queryBookingPolicy = defineCall({
 export const updateBookingPolicy = defineCall({
   path: `${STORE_API}/update/booking/policy`,
   auth: 'store',
+  roles: Roles.manager,
   req: zBookingPolicy.partial(),
   res: z.null(),
   summary: '修改预约规则（只改传入的字段）',
@@ -105,6 +107,7 @@ export const NoShowMsg = {
 export const waiveNoShow = defineCall({
   path: `${STORE_API}/waive/no/show`,
   auth: 'store',
+  roles: Roles.manager,
   req: z.object({
     pendingId: zId(),
     reason: z.string({ error: NoShowMsg.reason }).trim().min(1, NoShowMsg.reason).max(200),
@@ -123,6 +126,7 @@ export const waiveNoShow = defineCall({
 export const waiveLateCancel = defineCall({
   path: `${STORE_API}/waive/late/cancel`,
   auth: 'store',
+  roles: Roles.manager,
   req: z.object({
     reservationId: zId(),
     reason: z.string({ error: NoShowMsg.reason }).trim().min(1, NoShowMsg.reason).max(200),
@@ -167,6 +171,7 @@ export type NoShowRow = z.infer<typeof zNoShowRow>;
 export const memberPolicyStatus = defineCall({
   path: `${STORE_API}/query/member/policy/status`,
   auth: 'store',
+  roles: Roles.desk,
   req: z.object({ mid: zId('请选择会员') }),
   res: z.object({
     /** Until when the member cannot book online (store-local), or null. */
@@ -187,6 +192,7 @@ export const memberPolicyStatus = defineCall({
 export const liftMemberSuspension = defineCall({
   path: `${STORE_API}/lift/member/suspension`,
   auth: 'store',
+  roles: Roles.desk,
   req: z.object({ mid: zId('请选择会员') }),
   res: z.null(),
   idFields: ['mid'],

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { zCount, zDate, zFlag, zTime } from '../common.ts';
 import { MAX_AMOUNT } from '../constants.ts';
-import { defineCall, STORE_API } from '../define.ts';
+import { defineCall, STORE_API, Roles } from '../define.ts';
 import { Msg } from '../messages.ts';
 import { checkRange } from './batch.ts';
 
@@ -48,6 +48,7 @@ export const zReportOverview = z.object({
 export const reportOverview = defineCall({
   path: `${STORE_API}/query/report/overview`,
   auth: 'store',
+  roles: Roles.manager,
   req: zRange,
   res: zReportOverview,
   summary: '数据报表总览：课程、座位、预约、上座率、签到、爽约、迟到取消、课消、售卡、收款、新会员、活跃会员',
@@ -57,6 +58,7 @@ export const reportOverview = defineCall({
 export const reportByCourse = defineCall({
   path: `${STORE_API}/query/report/by/course`,
   auth: 'store',
+  roles: Roles.manager,
   req: zRange,
   res: z.array(z.object({ courseId: z.number().int(), courseName: z.string(), ...zFill })),
   summary: '按课程统计：节数、座位、预约人数、上座率',
@@ -66,6 +68,7 @@ export const reportByCourse = defineCall({
 export const reportByTeacher = defineCall({
   path: `${STORE_API}/query/report/by/teacher`,
   auth: 'store',
+  roles: Roles.manager,
   req: zRange,
   res: z.array(
     z.object({
@@ -83,6 +86,7 @@ export const reportByTeacher = defineCall({
 export const reportBySlot = defineCall({
   path: `${STORE_API}/query/report/by/slot`,
   auth: 'store',
+  roles: Roles.manager,
   req: zRange,
   res: z.array(z.object({ weekday: z.number().int(), hour: z.number().int(), ...zFill })),
   summary: '按时段统计（星期 x 开课小时）：节数、座位、预约人数、上座率',
@@ -92,6 +96,7 @@ export const reportBySlot = defineCall({
 export const reportByDay = defineCall({
   path: `${STORE_API}/query/report/by/day`,
   auth: 'store',
+  roles: Roles.manager,
   req: zRange,
   res: z.array(z.object({ date: z.string(), ...zFill, signedIn: z.number().int() })),
   summary: '每日趋势：每天的节数、座位、预约人数、上座率、签到人数',
@@ -102,6 +107,7 @@ export const zCardAlertReason = z.enum(['expiring', 'lowCount', 'lowMoney']);
 export const cardAlertList = defineCall({
   path: `${STORE_API}/query/card/alert/list`,
   auth: 'store',
+  roles: Roles.desk,
   req: z.object({
     days: zCount(ReportMsg.days, 365).default(30),
     minCount: zCount(ReportMsg.minCount, 1000).default(2),
@@ -136,6 +142,7 @@ export const ALERT_DIGEST_DEFAULT: AlertDigest = { enabled: 0, time: '09:00', da
 export const queryAlertDigest = defineCall({
   path: `${STORE_API}/query/card/alert/digest`,
   auth: 'store',
+  roles: Roles.desk,
   req: z.object({}).loose(),
   res: zAlertDigest,
   summary: '会员卡提醒每日推送（企业微信群机器人）的设置',
@@ -145,6 +152,7 @@ export const queryAlertDigest = defineCall({
 export const updateAlertDigest = defineCall({
   path: `${STORE_API}/update/card/alert/digest`,
   auth: 'store',
+  roles: Roles.manager,
   req: zAlertDigest,
   res: z.null(),
   summary: '保存会员卡提醒每日推送的设置：是否推送、推送时间和提醒条件',
@@ -154,6 +162,7 @@ export const updateAlertDigest = defineCall({
 export const inactiveMemberList = defineCall({
   path: `${STORE_API}/query/member/inactive/list`,
   auth: 'store',
+  roles: Roles.desk,
   req: z.object({
     days: z
       .number({ error: ReportMsg.inactiveDays })

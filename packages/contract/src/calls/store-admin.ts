@@ -2,7 +2,7 @@
 // settings of /course_setting/course_setting, and the first-run setup of an empty installation.
 import { z } from 'zod';
 import { zEmpty, zMobile, zName } from '../common.ts';
-import { defineCall, fails, STORE_API } from '../define.ts';
+import { defineCall, fails, STORE_API, Roles } from '../define.ts';
 import { zProfile } from './auth.ts';
 
 /** Messages of the store settings calls (the spec gives none for them). */
@@ -105,6 +105,7 @@ function isHttpUrl(v: unknown): boolean {
 export const saveWechatSetting = defineCall({
   path: `${STORE_API}/insert/or/update/wechat/setting`,
   auth: 'store',
+  roles: Roles.manager,
   req: zWechatSetting,
   res: z.null(),
   // Room above the 64 KB stored limit, so a slightly larger body gets the clear 400 message.
@@ -117,6 +118,7 @@ export const saveWechatSetting = defineCall({
 export const queryWechatSetting = defineCall({
   path: `${STORE_API}/query/wechat/setting`,
   auth: 'store',
+  roles: Roles.desk,
   req: zEmpty,
   res: zJsonObject('消息设置').nullable(),
   summary: '门店消息设置',
@@ -126,6 +128,7 @@ export const queryWechatSetting = defineCall({
 export const addLogo = defineCall({
   path: `${STORE_API}/add/logo`,
   auth: 'store',
+  roles: Roles.manager,
   req: z.object({
     image: z
       .string({ error: StoreAdminMsg.imageMissing })
@@ -165,6 +168,7 @@ export const zStoreFuncs = z
 export const loadStoreFuncs = defineCall({
   path: `${STORE_API}/load/store/funcs`,
   auth: 'store',
+  roles: Roles.all,
   req: zEmpty,
   res: zStoreFuncs,
   summary: '门店功能列表',
@@ -181,6 +185,7 @@ export const loadStoreFuncs = defineCall({
 export const saveStoreFuncs = defineCall({
   path: `${STORE_API}/save/store/funcs`,
   auth: 'store',
+  roles: Roles.manager,
   form: true,
   req: z.object({
     funcs: z.preprocess(
@@ -228,6 +233,7 @@ export type BookingSetting = z.infer<typeof zBookingSetting>;
 export const queryBookingSetting = defineCall({
   path: `${STORE_API}/query/store/booking/setting`,
   auth: 'store',
+  roles: Roles.all,
   req: zEmpty,
   res: zBookingSetting,
   summary: '预约设置：扣费模式、在线教室默认、时区、门店名称',
@@ -238,6 +244,7 @@ export const queryBookingSetting = defineCall({
 export const updateBookingSetting = defineCall({
   path: `${STORE_API}/update/store/booking/setting`,
   auth: 'store',
+  roles: Roles.manager,
   req: z.object({
     deductionMode: z.union([z.literal(0), z.literal(1)], { error: StoreAdminMsg.deductionMode }),
     onlineDefault: z.union([z.literal(0), z.literal(1)], { error: StoreAdminMsg.onlineDefault }),

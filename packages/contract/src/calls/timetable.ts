@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { zDate, zId, zLimitFields, zOptId, zPage, zPaged, zText, zTime } from '../common.ts';
 import { MAX_COUNT } from '../constants.ts';
-import { defineCall, fails, STORE_API } from '../define.ts';
+import { defineCall, fails, STORE_API, Roles } from '../define.ts';
 import { CARD_RULE_MSGS, MEMBER_RULE_MSGS, Msg } from '../messages.ts';
 
 /** Messages of the booking engine that neither the spec nor Msg words. */
@@ -30,6 +30,7 @@ export const zStudentCount = () => z.number({ error: Msg.fillAll }).int(Msg.fill
 export const insertTimetable = defineCall({
   path: `${STORE_API}/insert/timetable`,
   auth: 'store',
+  roles: Roles.desk,
   req: z.object({
     courseId: zId(Msg.fillAll),
     teacherId: zId(Msg.chooseTeacher),
@@ -69,6 +70,7 @@ export const insertTimetable = defineCall({
 export const updateTimetable = defineCall({
   path: `${STORE_API}/update/timetable/reservable/count`,
   auth: 'store',
+  roles: Roles.desk,
   req: z.object({
     id: zId(Msg.submitFailed),
     teacherId: zId(Msg.chooseTeacher),
@@ -91,6 +93,7 @@ export const updateTimetable = defineCall({
 export const cancelTimetable = defineCall({
   path: `${STORE_API}/cancel/timetable`,
   auth: 'store',
+  roles: Roles.desk,
   req: z.object({
     id: zId(),
     /** The session has ended and still has bookings: the staff confirmed deleting (and refunding) anyway. */
@@ -125,6 +128,7 @@ export type CalendarDay = z.infer<typeof zCalendarDay>;
 export const queryTimetableByDate = defineCall({
   path: `${STORE_API}/query/timetable/by/date`,
   auth: 'store',
+  roles: Roles.all,
   req: z.object({
     fromDate: zDate(Msg.chooseDates),
     toDate: zDate(Msg.chooseDates),
@@ -182,6 +186,8 @@ export type SessionInfo = z.infer<typeof zSessionInfo>;
 export const queryTimetableInfo = defineCall({
   path: `${STORE_API}/query/timetable/info`,
   auth: 'store',
+  roles: Roles.all,
+  teacherOwns: { field: 'id', via: 'session' },
   req: z.object({ id: zId() }),
   res: zSessionInfo,
   idFields: ['id'],
@@ -193,6 +199,7 @@ export const queryTimetableInfo = defineCall({
 export const addMemberReservation = defineCall({
   path: `${STORE_API}/add/member/reservation`,
   auth: 'store',
+  roles: Roles.desk,
   req: z.object({
     mcId: zId(Msg.fillAll),
     tid: zId(Msg.fillAll),
@@ -235,6 +242,8 @@ export type BookingRow = z.infer<typeof zBookingRow>;
 export const queryReservationList = defineCall({
   path: `${STORE_API}/query/timetable/reservation/list`,
   auth: 'store',
+  roles: Roles.all,
+  teacherOwns: { field: 'tid', via: 'session' },
   req: z.object({ tid: zId(), page: zPage() }),
   res: zPaged(zBookingRow),
   idFields: ['tid'],
@@ -246,6 +255,7 @@ export const queryReservationList = defineCall({
 export const cancelReservationCall = defineCall({
   path: `${STORE_API}/cancel/reservation`,
   auth: 'store',
+  roles: Roles.desk,
   req: z.object({
     id: zId(),
     /** The session has ended: the staff confirmed cancelling (and refunding) anyway. */
@@ -275,6 +285,8 @@ export type PendingItem = z.infer<typeof zPendingItem>;
 export const queryPendingList = defineCall({
   path: `${STORE_API}/query/timetable/pending/list`,
   auth: 'store',
+  roles: Roles.all,
+  teacherOwns: { field: 'tid', via: 'session' },
   req: z.object({ tid: zId() }),
   res: z.array(zPendingItem),
   idFields: ['tid'],
@@ -286,6 +298,7 @@ export const queryPendingList = defineCall({
 export const addGroupPending = defineCall({
   path: `${STORE_API}/add/member/group/pending`,
   auth: 'store',
+  roles: Roles.desk,
   req: z.object({
     mid: zId(Msg.chooseMember),
     tid: zId(Msg.fillAll),
@@ -315,6 +328,7 @@ export const addGroupPending = defineCall({
 export const cancelPendingCall = defineCall({
   path: `${STORE_API}/cancel/pending`,
   auth: 'store',
+  roles: Roles.desk,
   req: z.object({ pendingId: zId() }),
   res: z.null(),
   idFields: ['pendingId'],
@@ -326,6 +340,8 @@ export const cancelPendingCall = defineCall({
 export const signInPendingCall = defineCall({
   path: `${STORE_API}/sign/in/pending`,
   auth: 'store',
+  roles: Roles.all,
+  teacherOwns: { field: 'pendingId', via: 'pending' },
   req: z.object({ pendingId: zId(), mcId: zId(Msg.fillAll), remark: zRemark() }),
   res: z.null(),
   idFields: ['pendingId', 'mcId'],
@@ -353,6 +369,8 @@ export type HistoryRow = z.infer<typeof zHistoryRow>;
 export const queryTimetableHistory = defineCall({
   path: `${STORE_API}/query/timetable/history`,
   auth: 'store',
+  roles: Roles.all,
+  teacherOwns: { field: 'tid', via: 'session' },
   req: z.object({ tid: zId(), page: zPage() }),
   res: zPaged(zHistoryRow),
   idFields: ['tid'],
@@ -381,6 +399,7 @@ export type SessionExportRow = z.infer<typeof zSessionExportRow>;
 export const exportTimetableReservation = defineCall({
   path: `${STORE_API}/export/timetable/reservation`,
   auth: 'store',
+  roles: Roles.desk,
   req: z.object({ id: zId() }),
   res: z.array(zSessionExportRow),
   idFields: ['id'],

@@ -1,7 +1,7 @@
 // The desk's 今日 screen: one day's classes with their rosters (server: features/today).
 import { z } from 'zod';
 import { zDate } from '../common.ts';
-import { defineCall, STORE_API } from '../define.ts';
+import { defineCall, STORE_API, Roles } from '../define.ts';
 
 /** One person (or party) on a class's roster: a booking, or a pending waiting for sign-in (mode 1). */
 export const zRosterEntry = z.object({
@@ -42,6 +42,7 @@ export type TodaySession = z.infer<typeof zTodaySession>;
 export const queryToday = defineCall({
   path: `${STORE_API}/query/today`,
   auth: 'store',
+  roles: Roles.all,
   req: z.object({ date: zDate().nullish() }),
   res: z.object({
     date: z.string(),

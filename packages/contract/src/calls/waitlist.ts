@@ -2,7 +2,7 @@
 // and leave through the members' channel with the same rules.
 import { z } from 'zod';
 import { zId } from '../common.ts';
-import { defineCall, fails, STORE_API } from '../define.ts';
+import { defineCall, fails, STORE_API, Roles } from '../define.ts';
 import { zStudentCount } from './timetable.ts';
 
 export const WaitMsg = {
@@ -35,6 +35,8 @@ export type WaitRow = z.infer<typeof zWaitRow>;
 export const queryWaitlist = defineCall({
   path: `${STORE_API}/query/waitlist/list`,
   auth: 'store',
+  roles: Roles.all,
+  teacherOwns: { field: 'tid', via: 'session' },
   req: z.object({ tid: zId() }),
   res: z.object({
     list: z.array(zWaitRow),
@@ -50,6 +52,7 @@ export const queryWaitlist = defineCall({
 export const addWaitlist = defineCall({
   path: `${STORE_API}/add/waitlist`,
   auth: 'store',
+  roles: Roles.desk,
   req: z.object({
     mid: zId('请选择会员'),
     mcId: zId('请选择会员卡'),
@@ -78,6 +81,7 @@ export const addWaitlist = defineCall({
 export const cancelWaitlist = defineCall({
   path: `${STORE_API}/cancel/waitlist`,
   auth: 'store',
+  roles: Roles.desk,
   req: z.object({ id: zId() }),
   res: z.null(),
   idFields: ['id'],
@@ -105,6 +109,7 @@ export type MemberWaitRow = z.infer<typeof zMemberWaitRow>;
 export const queryMemberWaitlist = defineCall({
   path: `${STORE_API}/query/member/waitlist`,
   auth: 'store',
+  roles: Roles.desk,
   req: z.object({ mid: zId('请选择会员') }),
   res: z.array(zMemberWaitRow),
   idFields: ['mid'],

@@ -1,18 +1,34 @@
 import crypto from 'node:crypto';
 import type { Db } from '../index.ts';
+import { hashPassword } from '../../auth/password.ts';
 import { createStoreWithAdmin } from './store.ts';
 import { loadDemoData } from './demo.ts';
 
 export const DEMO_ADMIN = 'admin';
 
+export const DEMO_DESK = 'desk';
+export const DEMO_TEACHER = 'teacher';
+
 export interface SeedResult {
   seeded: boolean;
   /** Set when the password was generated here and must be shown once. */
   generatedPassword?: string;
+  /** The demo's front-desk and teacher accounts; `password` set when generated here (shown once). */
+  others?: { account: string; label: string; password?: string }[];
 }
 
+/** Passwords of the demo's other accounts, from the environment (else generated). */
+export interface DemoPasswords {
+  admin?: string;
+  desk?: string;
+  teacher?: string;
+}
+
+const generated = () => `${crypto.randomBytes(9).toString('base64url')}7a`;
+
 /** On an empty database, loads the demo store (unless `mode` is `empty`). */
-export async function seedIfEmpty(db: Db, mode: 'demo' | 'empty', adminPassword?: string): Promise<SeedResult> {
+export async function seedIfEmpty(db: Db, mode: 'demo' | 'empty', passwords: DemoPasswords = {}): Promise<SeedResult> {
+  const adminPassword = passwords.admin;
   const any = await db.selectFrom('store').select('id').limit(1).executeTakeFirst();
   if (any || mode === 'empty') return { seeded: false };
   const password = adminPassword ?? crypto.randomBytes(9).toString('base64url');
@@ -21,5 +37,40 @@ export async function seedIfEmpty(db: Db, mode: 'demo' | 'empty', adminPassword?
     admin: { username: DEMO_ADMIN, password, name: '店长', mobile: '13800000000' },
   });
   await loadDemoData(db, storeId, staffId);
-  return { seeded: true, generatedPassword: adminPassword ? undefined : password };
+  // A front desk and a teacher account (the teacher of the demo's first teacher).
+  const teacher = await db
+    .selectFrom('teacher')
+    .select('id')
+    .where('storeId', '=', storeId)
+    .orderBy('id')
+    .executeTakeFirstOrThrow();
+  const others = [
+    { account: DEMO_DESK, label: '前台', name: '前台小林', role: 'desk', teacherId: null, given: passwords.desk },
+    {
+      account: DEMO_TEACHER,
+      label: '老师',
+      name: '老师账号',
+      role: 'teacher',
+      teacherId: teacher.id,
+      given: passwords.teacher,
+    },
+  ];
+  const shown: NonNullable<SeedResult['others']> = [];
+  for (const o of others) {
+    const pw = o.given ?? generated();
+    const row = await db
+      .insertInto('staff')
+      .values({
+        username: o.account,
+        mobile: null,
+        name: o.name,
+        passwordHash: await hashPassword(pw),
+        createdAt: Date.now(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db.insertInto('post').values({ staffId: row.id, storeId, role: o.role, teacherId: o.teacherId }).execute();
+    shown.push({ account: o.account, label: o.label, password: o.given ? undefined : pw });
+  }
+  return { seeded: true, generatedPassword: adminPassword ? undefined : password, others: shown };
 }

@@ -1,6 +1,8 @@
 import { DEDUCT_AT_BOOKING, MODULE_DEDUCTION_MODE, MODULE_ONLINE_DEFAULT } from '@studio/contract';
 import { hashPassword } from '../../auth/password.ts';
 import type { Db } from '../index.ts';
+import { inOwnTx } from '../write-queue.ts';
+import { audit, auditStore } from '../../lib/audit.ts';
 
 export interface NewStore {
   storeName: string;
@@ -11,7 +13,7 @@ export interface NewStore {
 /** Creates a store with its default modules and its first admin (a post in that store). */
 export async function createStoreWithAdmin(db: Db, s: NewStore): Promise<{ storeId: number; staffId: number }> {
   const passwordHash = await hashPassword(s.admin.password);
-  return db.transaction().execute(async (tx) => {
+  return inOwnTx(db, async (tx) => {
     const now = Date.now();
     const store = await tx
       .insertInto('store')
@@ -29,7 +31,7 @@ export async function createStoreWithAdmin(db: Db, s: NewStore): Promise<{ store
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await tx.insertInto('post').values({ staffId: staff.id, storeId: store.id, role: 'admin' }).execute();
+    await tx.insertInto('post').values({ staffId: staff.id, storeId: store.id, role: 'manager' }).execute();
     await tx
       .insertInto('storeModule')
       .values([
@@ -37,6 +39,9 @@ export async function createStoreWithAdmin(db: Db, s: NewStore): Promise<{ store
         { storeId: store.id, moduleId: MODULE_ONLINE_DEFAULT, status: 0 },
       ])
       .execute();
+    // The first-run setup's entry (by 系统) lands in the new store's log.
+    auditStore(store.id);
+    audit({ summary: `创建门店 ${s.storeName} 和店长 ${s.admin.name}`, targets: [{ type: 'staff', id: staff.id }] });
     return { storeId: store.id, staffId: staff.id };
   });
 }

@@ -1,4 +1,5 @@
 import { Msg, OperateType, PendingStatus, ReservationStatus } from '@studio/contract';
+import { recordForUndo } from '../../lib/audit.ts';
 import type { Tx } from '../../db/index.ts';
 import type { NewRow } from '../../db/schema.ts';
 import type { StoreScope } from '../../lib/context.ts';
@@ -121,6 +122,7 @@ export async function createPlannedSessions(
     for (const r of ids) idOf.set(`${r.teacherId}|${r.startTime}`, r.id);
   }
   const sessionIds = plan.map((s) => idOf.get(`${s.teacherId}|${s.startTime}`)!);
+  recordForUndo({ createdSessions: sessionIds });
 
   const cardRows = plan.flatMap((s, i) =>
     s.course.cardIds.map((cardId) => ({ storeId: store.id, timetableId: sessionIds[i], cardId })),

@@ -5,6 +5,7 @@ import type { StoreScope } from '../../lib/context.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { lockCards, lockSessions } from '../../db/locks.ts';
 import { groupBy } from './group.ts';
+import { recordForUndo } from '../../lib/audit.ts';
 
 /** Ids per statement: well under either database's parameter limit. */
 const CHUNK = 1000;
@@ -75,6 +76,29 @@ export async function deleteSessions(
     deleted.push(...rows.map((r) => r.id));
   }
   for (const ids of chunks(deleted)) {
+    // What an undo of a batch delete restores: each booking's status before it was cancelled.
+    const before = await tx
+      .selectFrom('reservation')
+      .select(['id', 'status', 'pendingId'])
+      .where('timetableId', 'in', ids)
+      .where('status', 'in', [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN])
+      .execute();
+    const linked = before.flatMap((r) => (r.pendingId === null ? [] : [r.pendingId]));
+    const pendingsBefore = await tx
+      .selectFrom('pending')
+      .select(['id', 'status'])
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('timetableId', 'in', ids), eb('status', '=', PendingStatus.WAITING)]),
+          ...(linked.length ? [eb('id', 'in', linked)] : []),
+        ]),
+      )
+      .execute();
+    recordForUndo({
+      deletedSessions: ids,
+      reservations: before.map((r) => ({ id: r.id, status: r.status })),
+      pendings: pendingsBefore,
+    });
     const reservations = await tx
       .updateTable('reservation')
       .set({ status: ReservationStatus.CANCELLED, cancelTime: now })

@@ -1,6 +1,7 @@
 import { Msg, PendingStatus, ReservationStatus } from '@studio/contract';
 import type { Executor } from '../../db/index.ts';
 import type { CallCtx } from '../../lib/context.ts';
+import { recordForUndo } from '../../lib/audit.ts';
 import { conflict } from '../../lib/errors.ts';
 import { localDateTime, toDateTime } from '../../lib/time.ts';
 import { lockSessions } from '../../db/locks.ts';
@@ -115,6 +116,25 @@ export async function addDropInStudent(
     for (const s of sessions) {
       await bookFixedStudent(tx, ctx, { ...s, allowedCardIds: allowed.get(s.id) ?? [] }, card, mode);
     }
+    // What an undo cancels: the bookings (or pendings) just made (the member held none in these sessions).
+    const ids = sessions.map((s) => s.id);
+    const [made, held] = await Promise.all([
+      tx
+        .selectFrom('reservation')
+        .select('id')
+        .where('timetableId', 'in', ids)
+        .where('memberCardId', '=', card.id)
+        .where('status', '=', ReservationStatus.BOOKED)
+        .execute(),
+      tx
+        .selectFrom('pending')
+        .select('id')
+        .where('timetableId', 'in', ids)
+        .where('memberId', '=', card.memberId)
+        .where('status', '=', PendingStatus.WAITING)
+        .execute(),
+    ]);
+    recordForUndo({ bookedReservations: made.map((r) => r.id), bookedPendings: held.map((p) => p.id) });
     return { count: sessions.length };
   });
 }

@@ -1,7 +1,9 @@
 import { OperateType, type BulkPreview } from '@studio/contract';
 import type { Tx } from '../../db/index.ts';
 import type { CallCtx } from '../../lib/context.ts';
+import { currentAudit, recordForUndo } from '../../lib/audit.ts';
 import { AppError } from '../../lib/errors.ts';
+import { inOwnTx } from '../../db/write-queue.ts';
 
 /** Thrown inside a dry run's transaction so that it rolls back; carries the preview out. */
 class DryRunDone extends Error {
@@ -81,7 +83,21 @@ export async function bulkTx<R extends { count: number }>(
   dryRun: boolean | undefined,
   fn: (tx: Tx) => Promise<R>,
 ): Promise<R | { count: number; preview: BulkPreview }> {
-  if (!dryRun) return ctx.db.transaction().execute(fn);
+  if (!dryRun) {
+    // The change records what its undo needs (recordForUndo in the writers), and the highest trail
+    // ids it wrote: anything on its sessions or cards above them happened after it.
+    const scope = currentAudit();
+    if (scope) scope.recordUndo = true;
+    return inOwnTx(ctx.db, async (tx) => {
+      const result = await fn(tx);
+      if (scope) {
+        const mark = await watermark(tx);
+        recordForUndo({ marks: [mark] });
+        scope.recordUndo = false;
+      }
+      return result;
+    });
+  }
   try {
     await ctx.db.transaction().execute(async (tx) => {
       const mark = await watermark(tx);

@@ -7,6 +7,7 @@ import { cardUnusableReason } from '../card/rules.ts';
 import { getDeductionMode } from '../timetable/public.ts';
 import { ageRefusal, genderRefusal } from '../timetable/rules.ts';
 import { requireArea, requireCards, requireCourse, requireMaterial, requireTeacher } from './refs.ts';
+import { inOwnTx } from '../../db/write-queue.ts';
 
 export interface TemplateRowInput {
   weekday: number;
@@ -89,7 +90,7 @@ export function checkTemplateCaps(rows: number, studentsPerRow: number[]): void 
 export async function insertTemplateRow(ctx: CallCtx, row: TemplateRowInput): Promise<{ id: number }> {
   const storeId = ctx.store.id;
   const now = localDateTime(ctx.store.timezone);
-  return ctx.db.transaction().execute(async (tx) => {
+  return inOwnTx(ctx.db, async (tx) => {
     // Two inserts at once must not both pass the count: on PostgreSQL they queue on the store row.
     // NO KEY UPDATE, so the foreign-key checks of bookings inserted meanwhile do not wait on it.
     if (ctx.dialect === 'postgres') {
@@ -116,7 +117,7 @@ export async function insertTemplateRow(ctx: CallCtx, row: TemplateRowInput): Pr
 export async function updateTemplateRow(ctx: CallCtx, row: TemplateRowInput & { id: number }): Promise<null> {
   const storeId = ctx.store.id;
   const now = localDateTime(ctx.store.timezone);
-  await ctx.db.transaction().execute(async (tx) => {
+  await inOwnTx(ctx.db, async (tx) => {
     const res = await tx
       .updateTable('fixTimetable')
       .set(rowValues(row))
@@ -134,7 +135,7 @@ export async function updateTemplateRow(ctx: CallCtx, row: TemplateRowInput & { 
 /** Removes a weekly template row and its fixed students. */
 export async function deleteTemplateRow(ctx: CallCtx, id: number): Promise<null> {
   const storeId = ctx.store.id;
-  await ctx.db.transaction().execute(async (tx) => {
+  await inOwnTx(ctx.db, async (tx) => {
     await tx.deleteFrom('fixStudent').where('fixId', '=', id).where('storeId', '=', storeId).execute();
     const res = await tx
       .deleteFrom('fixTimetable')

@@ -152,17 +152,25 @@ export const memberChannelFeature = defineFeature((r) => {
     return { ...c, url: `${url}&checkin=${encodeURIComponent(c.token)}` };
   });
   r.handle(querySmsSetting, async (_input, ctx) => loadSmsSetting(ctx.db, ctx.store.id));
-  r.handle(updateSmsSetting, async (input, ctx) => {
-    await saveSmsSetting(ctx.db, ctx.store.id, input);
-    return null;
-  });
+  r.handle(
+    updateSmsSetting,
+    async (input, ctx) => {
+      await saveSmsSetting(ctx.db, ctx.store.id, input);
+      return null;
+    },
+    { tx: true },
+  );
   r.handle(queryMemberPage, async (_input, ctx) => {
     const { publicBaseUrl, url } = await memberPage(ctx);
     return { publicBaseUrl, url };
   });
-  r.handle(updateMemberPage, async ({ publicBaseUrl }, ctx) => {
-    await putSetting(ctx.db, ctx.store.id, BASE_KEY, publicBaseUrl.replace(/\/+$/, ''));
-    const { url } = await memberPage(ctx);
-    return { publicBaseUrl: publicBaseUrl.replace(/\/+$/, ''), url };
-  });
+  r.handle(
+    updateMemberPage,
+    async ({ publicBaseUrl }, ctx) => {
+      await putSetting(ctx.db, ctx.store.id, BASE_KEY, publicBaseUrl.replace(/\/+$/, ''));
+      const { url } = await memberPage(ctx);
+      return { publicBaseUrl: publicBaseUrl.replace(/\/+$/, ''), url };
+    },
+    { tx: true },
+  );
 });

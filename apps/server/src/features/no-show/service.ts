@@ -1,6 +1,7 @@
 import { DEDUCT_AT_SIGN_IN, NoShowMsg, OperateType, PendingStatus, type BookingPolicy } from '@studio/contract';
 import type { Db, Dialect, Executor, Tx } from '../../db/index.ts';
 import { inWriteTx } from '../../db/write-queue.ts';
+import { audit, auditStore, runAsSystem, skipAudit } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { AppError, conflict, notFound } from '../../lib/errors.ts';
 import { addDays, localDateTime } from '../../lib/time.ts';
@@ -31,14 +32,30 @@ interface Due {
  * next run; after it, processed: nothing is charged twice or missed.
  */
 async function processOne(db: Db, dialect: Dialect, storeId: number, policy: BookingPolicy, p: Due, now: string) {
+  // An entry by 系统 for each no-show it marks (none when a sign-in or another run got there first).
+  return runAsSystem('爽约处理', 'job/no-show', 'booking', () => processIn(db, dialect, storeId, policy, p, now));
+}
+
+async function processIn(db: Db, dialect: Dialect, storeId: number, policy: BookingPolicy, p: Due, now: string) {
   return inWriteTx(db, dialect, async (tx: Tx) => {
+    auditStore(storeId);
     const res = await tx
       .updateTable('pending')
       .set({ status: PendingStatus.NO_SHOW, noShowFee: 0 })
       .where('id', '=', p.id)
       .where('status', '=', PendingStatus.WAITING)
       .executeTakeFirst();
-    if (Number(res.numUpdatedRows) !== 1) return false;
+    if (Number(res.numUpdatedRows) !== 1) {
+      skipAudit();
+      return false;
+    }
+    audit({
+      summary: policy.noShow === 'forfeit' ? '未签到，记为爽约并扣费' : '未签到，记为爽约',
+      targets: [
+        { type: 'member', id: p.memberId },
+        { type: 'session', id: p.timetableId },
+      ],
+    });
     let fee = 0;
     let cardId: number | null = null;
     if (policy.noShow === 'forfeit') {

@@ -26,8 +26,12 @@ export const onlineFeature = defineFeature((r) => {
   });
   r.handle(queryTimetableOnline, (input, ctx) => onlineState(ctx.db, ctx.store.id, input.id));
   r.handle(queryOnlineSetting, (_input, ctx) => loadOnlineSetting(ctx.db, ctx.store.id));
-  r.handle(updateOnlineSetting, async (input, ctx) => {
-    await saveOnlineSetting(ctx.db, ctx.store.id, input);
-    return null;
-  });
+  r.handle(
+    updateOnlineSetting,
+    async (input, ctx) => {
+      await saveOnlineSetting(ctx.db, ctx.store.id, input);
+      return null;
+    },
+    { tx: true },
+  );
 });

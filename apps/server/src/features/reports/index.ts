@@ -22,9 +22,13 @@ export const reportsFeature = defineFeature((r) => {
   r.handle(reportByDay, (input, ctx) => reports.byDay(ctx, input));
   r.handle(cardAlertList, (input, ctx) => reports.cardAlerts(ctx, input));
   r.handle(queryAlertDigest, (_input, ctx) => loadDigest(ctx.db, ctx.store.id));
-  r.handle(updateAlertDigest, async (input, ctx) => {
-    await saveDigest(ctx.db, ctx.store.id, input);
-    return null;
-  });
+  r.handle(
+    updateAlertDigest,
+    async (input, ctx) => {
+      await saveDigest(ctx.db, ctx.store.id, input);
+      return null;
+    },
+    { tx: true },
+  );
   r.handle(inactiveMemberList, (input, ctx) => reports.inactiveMembers(ctx, input.days));
 });

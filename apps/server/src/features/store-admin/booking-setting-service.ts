@@ -10,6 +10,7 @@ import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { invalidateStoreScope } from '../../lib/store-scope.ts';
 import { isValidTimeZone, localDateTime } from '../../lib/time.ts';
 import { countWaitingPending, getModuleStatus, getStore, putModuleStatus } from './queries.ts';
+import { inOwnTx } from '../../db/write-queue.ts';
 
 export interface BookingSettingInput {
   deductionMode: 0 | 1;
@@ -53,7 +54,7 @@ export function canonicalTimeZone(tz: string): string {
  */
 export async function saveBookingSetting(db: Db, storeId: number, input: BookingSettingInput) {
   const timezone = canonicalTimeZone(input.timezone);
-  const result = await db.transaction().execute(async (tx) => {
+  const result = await inOwnTx(db, async (tx) => {
     const store = await getStore(tx, storeId);
     if (!store) throw notFound('门店');
     const before = (await getModuleStatus(tx, storeId, MODULE_DEDUCTION_MODE)) ?? DEDUCT_AT_BOOKING;

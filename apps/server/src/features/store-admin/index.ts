@@ -23,25 +23,33 @@ export { storeFileUrl } from './logo-service.ts';
 
 /** Registers the store settings, booking settings and first-run calls. */
 export const storeAdminFeature = defineFeature((r) => {
-  r.handle(saveWechatSetting, async (input, ctx) => {
-    // The robot webhook is an outbound URL: the same gate as sending (lib/outbound.ts).
-    if (typeof input.webhookUrl === 'string') {
-      await checkOutboundTarget(input.webhookUrl, ctx.config.outboundAllowHosts).catch((err: unknown) => {
-        throw err instanceof OutboundRefused ? badRequest(err.message) : err;
-      });
-    }
-    await settings.saveWechatSetting(ctx.db, ctx.store.id, input);
-    return null;
-  });
+  r.handle(
+    saveWechatSetting,
+    async (input, ctx) => {
+      // The robot webhook is an outbound URL: the same gate as sending (lib/outbound.ts).
+      if (typeof input.webhookUrl === 'string') {
+        await checkOutboundTarget(input.webhookUrl, ctx.config.outboundAllowHosts).catch((err: unknown) => {
+          throw err instanceof OutboundRefused ? badRequest(err.message) : err;
+        });
+      }
+      await settings.saveWechatSetting(ctx.db, ctx.store.id, input);
+      return null;
+    },
+    { tx: true },
+  );
   r.handle(queryWechatSetting, async (_input, ctx) => settings.loadWechatSetting(ctx.db, ctx.store.id));
 
   r.handle(addLogo, async ({ image }, ctx) => storeLogo(ctx.db, ctx.dialect, ctx.store.id, image));
 
   r.handle(loadStoreFuncs, async (_input, ctx) => settings.loadStoreFuncs(ctx.db, ctx.store.id));
-  r.handle(saveStoreFuncs, async ({ funcs }, ctx) => {
-    await settings.saveStoreFuncs(ctx.db, ctx.store.id, funcs);
-    return null;
-  });
+  r.handle(
+    saveStoreFuncs,
+    async ({ funcs }, ctx) => {
+      await settings.saveStoreFuncs(ctx.db, ctx.store.id, funcs);
+      return null;
+    },
+    { tx: true },
+  );
 
   r.handle(queryBookingSetting, async (_input, ctx) => loadBookingSetting(ctx.db, ctx.store.id));
   r.handle(updateBookingSetting, async (input, ctx) => {

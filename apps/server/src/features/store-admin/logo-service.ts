@@ -1,5 +1,6 @@
 import type { Db, Dialect, Executor } from '../../db/index.ts';
 import { decodeImageDataUrl } from './image.ts';
+import { inOwnTx } from '../../db/write-queue.ts';
 
 /** Where the app serves a stored file of a store (see file-route.ts). */
 export const storeFileUrl = (fileId: number) => `/store/files/${fileId}`;
@@ -10,7 +11,7 @@ export const storeFileUrl = (fileId: number) => `/store/files/${fileId}`;
  */
 export async function addLogo(db: Db, dialect: Dialect, storeId: number, image: string): Promise<{ logo: string }> {
   const { mime, bytes } = decodeImageDataUrl(image);
-  const fileId = await db.transaction().execute(async (tx) => {
+  const fileId = await inOwnTx(db, async (tx) => {
     // Lock the store row first (before the file insert takes its foreign-key share lock): a
     // concurrent upload waits and then replaces this logo instead of orphaning one.
     // SQLite runs one write transaction at a time anyway.

@@ -33,8 +33,11 @@ export const timetableFeature = defineFeature((r) => {
     await service.removeSession(ctx, input.id, input.confirmEnded === true);
     return null;
   });
+  // A teacher's calendar holds their own sessions only.
   r.handle(queryTimetableByDate, (input, ctx) =>
-    calendar(ctx.db, ctx.store.id, input, { cache: ctx.config.calendarCache }),
+    calendar(ctx.db, ctx.store.id, ctx.post.role === 'teacher' ? { ...input, teacherId: ctx.post.teacherId } : input, {
+      cache: ctx.config.calendarCache,
+    }),
   );
   r.handle(queryTimetableInfo, (input, ctx) => sessionInfo(ctx.db, ctx.store.id, input.id, ctx.store.timezone));
   r.handle(addMemberReservation, async (input, ctx) => {

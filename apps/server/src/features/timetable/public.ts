@@ -3,7 +3,7 @@
  * (`db.transaction().execute(tx => ...)`) and never opens one. Services of other features
  * (batch scheduling, copy, weekly template) call these so that every rule lives in one place.
  */
-export { getDeductionMode, liveSession } from './engine-shared.ts';
+export { getDeductionMode, isUniqueViolation, liveSession } from './engine-shared.ts';
 export { bookingRef } from './booking-refs.ts';
 export {
   createSession,

@@ -4,14 +4,22 @@ import type { Executor } from '../../db/index.ts';
 import { addDays } from '../../lib/time.ts';
 
 /** A store's live sessions starting on one local date, in time order, with course, teacher and venue. */
-export function sessionsOfDay(ex: Executor, storeId: number, date: string) {
-  return sessionsBetween(ex, storeId, date, date);
+export function sessionsOfDay(ex: Executor, storeId: number, date: string, teacherId?: number | null) {
+  return sessionsBetween(ex, storeId, date, date, teacherId);
 }
 
 /** The same for the local dates `fromDate` to `toDate` (inclusive); the members' timetable too. */
-export function sessionsBetween(ex: Executor, storeId: number, fromDate: string, toDate: string) {
+export function sessionsBetween(
+  ex: Executor,
+  storeId: number,
+  fromDate: string,
+  toDate: string,
+  /** Only this teacher's sessions (a teacher's own view). */
+  teacherId?: number | null,
+) {
   return ex
     .selectFrom('timetable as t')
+    .$if(teacherId !== undefined, (q) => q.where('t.teacherId', '=', teacherId ?? -1))
     .innerJoin('course as c', 'c.id', 't.courseId')
     .innerJoin('teacher as te', 'te.id', 't.teacherId')
     .leftJoin('area as a', 'a.id', 't.areaId')

@@ -2,6 +2,7 @@ import { ReservationStatus, type queryToday, type ResOf, type RosterEntry } from
 import type { CallCtx } from '../../lib/context.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { getDeductionMode } from '../timetable/public.ts';
+import { ownTeacherFilter } from '../staff/public.ts';
 import { rostersOf, sessionsOfDay } from './repository.ts';
 
 /** One day's classes (today unless a date is given) with their rosters, for the desk. */
@@ -9,7 +10,7 @@ export async function today(ctx: CallCtx, date: string | null | undefined): Prom
   const now = localDateTime(ctx.store.timezone);
   const day = date ?? now.slice(0, 10);
   const [sessions, deductionMode] = await Promise.all([
-    sessionsOfDay(ctx.db, ctx.store.id, day),
+    sessionsOfDay(ctx.db, ctx.store.id, day, ownTeacherFilter(ctx.post)),
     getDeductionMode(ctx.db, ctx.store.id),
   ]);
   const rosters = new Map<number, RosterEntry[]>(sessions.map((s) => [s.id, []]));

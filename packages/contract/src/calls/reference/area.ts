@@ -2,7 +2,7 @@
 // (server: features/reference/area).
 import { z } from 'zod';
 import { zEmpty, zId, zName, zOptId } from '../../common.ts';
-import { defineCall, fails, STORE_API } from '../../define.ts';
+import { defineCall, fails, STORE_API, Roles } from '../../define.ts';
 import { Msg } from '../../messages.ts';
 import { RefMsg, zSort, zSortOpt } from './shared.ts';
 
@@ -18,6 +18,7 @@ export const zAreaNode: z.ZodType<AreaNode> = z.lazy(() =>
 export const areaTree = defineCall({
   path: `${STORE_API}/query/area/tree`,
   auth: 'store',
+  roles: Roles.all,
   req: zEmpty,
   res: z.array(zAreaNode),
   summary: '场地树',
@@ -27,6 +28,7 @@ export const areaTree = defineCall({
 export const insertArea = defineCall({
   path: `${STORE_API}/insert/area`,
   auth: 'store',
+  roles: Roles.desk,
   req: z.object({ name: zName(RefMsg.areaName), parentId: zOptId(), sort: zSort() }),
   res: z.object({ id: z.number() }),
   idFields: ['parentId'],
@@ -38,6 +40,7 @@ export const insertArea = defineCall({
 export const updateArea = defineCall({
   path: `${STORE_API}/update/area`,
   auth: 'store',
+  roles: Roles.desk,
   req: z.object({ id: zId('请选择场地'), name: zName(RefMsg.areaName), parentId: zOptId(), sort: zSortOpt() }),
   res: z.null(),
   idFields: ['id', 'parentId'],
@@ -49,6 +52,7 @@ export const updateArea = defineCall({
 export const deleteArea = defineCall({
   path: `${STORE_API}/delete/area`,
   auth: 'store',
+  roles: Roles.desk,
   req: z.object({ id: zId('请选择场地') }),
   res: z.null(),
   idFields: ['id'],

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { zDate, zEmpty, zFlag, zId, zName } from '../../common.ts';
 import { MAX_AMOUNT, PAY_METHODS, type PayMethod } from '../../constants.ts';
-import { defineCall, fails, STORE_API } from '../../define.ts';
+import { defineCall, fails, STORE_API, Roles } from '../../define.ts';
 import { RefMsg, zAmount, zIdList, zNullableText } from './shared.ts';
 
 /** Messages of card sales, top-ups and refunds. */
@@ -83,6 +83,7 @@ const zProductFields = {
 export const cardProductList = defineCall({
   path: `${STORE_API}/query/card/product/list`,
   auth: 'store',
+  roles: Roles.desk,
   req: zEmpty,
   res: z.array(zCardProduct),
   summary: '卡种列表',
@@ -92,6 +93,7 @@ export const cardProductList = defineCall({
 export const insertCardProduct = defineCall({
   path: `${STORE_API}/insert/card/product`,
   auth: 'store',
+  roles: Roles.manager,
   req: z.object(zProductFields),
   res: z.object({ id: z.number() }),
   idFields: ['courseIds'],
@@ -103,6 +105,7 @@ export const insertCardProduct = defineCall({
 export const updateCardProduct = defineCall({
   path: `${STORE_API}/update/card/product`,
   auth: 'store',
+  roles: Roles.manager,
   req: z.object({ id: zId('请选择卡种'), ...zProductFields }),
   res: z.null(),
   idFields: ['id', 'courseIds'],
@@ -114,6 +117,7 @@ export const updateCardProduct = defineCall({
 export const deleteCardProduct = defineCall({
   path: `${STORE_API}/delete/card/product`,
   auth: 'store',
+  roles: Roles.manager,
   req: z.object({ id: zId('请选择卡种') }),
   res: z.null(),
   idFields: ['id'],
@@ -125,6 +129,7 @@ export const deleteCardProduct = defineCall({
 export const insertMemberCard = defineCall({
   path: `${STORE_API}/insert/member/card`,
   auth: 'store',
+  roles: Roles.desk,
   req: z.object({
     mid: zId('请选择会员'),
     cardId: zId('请选择卡种'),
@@ -151,6 +156,7 @@ export const insertMemberCard = defineCall({
 export const updateMemberCardStatus = defineCall({
   path: `${STORE_API}/update/member/card/status`,
   auth: 'store',
+  roles: Roles.desk,
   req: z.object({ id: zId('请选择会员卡'), frozen: zFlag() }),
   res: z.null(),
   idFields: ['id'],
@@ -162,6 +168,7 @@ export const updateMemberCardStatus = defineCall({
 export const topupMemberCard = defineCall({
   path: `${STORE_API}/update/member/card/topup`,
   auth: 'store',
+  roles: Roles.desk,
   req: z.object({
     id: zId('请选择会员卡'),
     amount: z.number({ error: RefMsg.topupAmount }).int(RefMsg.topupAmount).min(1, RefMsg.topupAmount).max(MAX_AMOUNT),
@@ -178,6 +185,7 @@ export const topupMemberCard = defineCall({
 export const refundMemberCard = defineCall({
   path: `${STORE_API}/refund/member/card`,
   auth: 'store',
+  roles: Roles.manager,
   req: z.object({
     id: zId('请选择会员卡'),
     /** The ledger id of a top-up to pay back; absent: refund the whole unused card. */
@@ -225,6 +233,7 @@ export type PaymentRow = z.infer<typeof zPaymentRow>;
 export const memberPayments = defineCall({
   path: `${STORE_API}/query/member/payments`,
   auth: 'store',
+  roles: Roles.desk,
   req: z.object({ mid: zId('请选择会员') }),
   res: z.array(zPaymentRow),
   idFields: ['mid'],
@@ -236,6 +245,7 @@ export const memberPayments = defineCall({
 export const updateMemberCardExpire = defineCall({
   path: `${STORE_API}/update/member/card/expire`,
   auth: 'store',
+  roles: Roles.manager,
   req: z.object({ id: zId('请选择会员卡'), expireTime: zDate(RefMsg.expireRequired) }),
   res: z.null(),
   idFields: ['id'],
@@ -247,6 +257,7 @@ export const updateMemberCardExpire = defineCall({
 export const memberCardLedger = defineCall({
   path: `${STORE_API}/query/member/card/ledger`,
   auth: 'store',
+  roles: Roles.desk,
   req: z.object({ id: zId('请选择会员卡') }),
   res: z.array(
     z.object({

@@ -1,7 +1,7 @@
 // Courses: the kinds of class a store runs; each session is of one course (server: features/reference/course).
 import { z } from 'zod';
 import { zEmpty, zFlag, zId, zLimitFields, zName, zPaged } from '../../common.ts';
-import { defineCall, fails, STORE_API } from '../../define.ts';
+import { defineCall, fails, STORE_API, Roles } from '../../define.ts';
 import { RefMsg, zIdList, zListPage, zNullableText } from './shared.ts';
 
 const zAgePart = (max: number) => z.number().int().min(0).max(max).nullish();
@@ -42,6 +42,7 @@ export type Course = z.infer<typeof zCourse>;
 export const courseSimpleList = defineCall({
   path: `${STORE_API}/query/course/simple/list`,
   auth: 'store',
+  roles: Roles.all,
   req: zEmpty,
   res: z.array(z.object({ id: z.number(), name: z.string(), count: z.number() })),
   summary: '课程下拉列表（id、名称、默认人数）',
@@ -51,6 +52,7 @@ export const courseSimpleList = defineCall({
 export const insertStoreCourse = defineCall({
   path: `${STORE_API}/insert/store/course`,
   auth: 'store',
+  roles: Roles.desk,
   req: z.object(zCourseFields),
   res: z.object({ id: z.number() }),
   idFields: ['cardIds'],
@@ -71,6 +73,7 @@ export const insertStoreCourse = defineCall({
 export const updateStoreCourse = defineCall({
   path: `${STORE_API}/update/store/course`,
   auth: 'store',
+  roles: Roles.desk,
   req: z.object({ id: zId('请选择课程'), ...zCourseFields }),
   res: z.null(),
   idFields: ['id', 'cardIds'],
@@ -82,6 +85,7 @@ export const updateStoreCourse = defineCall({
 export const updateStoreCourseStatus = defineCall({
   path: `${STORE_API}/update/store/course/status`,
   auth: 'store',
+  roles: Roles.desk,
   req: z.object({ id: zId('请选择课程'), enabled: zFlag() }),
   res: z.null(),
   idFields: ['id'],
@@ -93,6 +97,7 @@ export const updateStoreCourseStatus = defineCall({
 export const storeCourseList = defineCall({
   path: `${STORE_API}/query/store/course/list`,
   auth: 'store',
+  roles: Roles.desk,
   req: zListPage(),
   res: zPaged(zCourse),
   summary: '课程管理列表（分页，可按名称搜索）',
@@ -102,6 +107,7 @@ export const storeCourseList = defineCall({
 export const storeCourseById = defineCall({
   path: `${STORE_API}/query/store/course/by/id`,
   auth: 'store',
+  roles: Roles.desk,
   req: z.object({ id: zId('请选择课程') }),
   res: zCourse,
   idFields: ['id'],

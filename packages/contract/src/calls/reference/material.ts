@@ -2,7 +2,7 @@
 // (server: features/reference/material).
 import { z } from 'zod';
 import { zId, zName, zOptId } from '../../common.ts';
-import { defineCall, fails, STORE_API } from '../../define.ts';
+import { defineCall, fails, STORE_API, Roles } from '../../define.ts';
 import { Msg } from '../../messages.ts';
 import { RefMsg, zSort, zSortOpt, zStoreIdOpt } from './shared.ts';
 
@@ -19,6 +19,7 @@ export const zMaterialNode: z.ZodType<MaterialNode> = z.lazy(() =>
 export const materialList = defineCall({
   path: `${STORE_API}/query/material/list`,
   auth: 'store',
+  roles: Roles.all,
   req: z.object({ storeId: zStoreIdOpt() }),
   res: z.array(zMaterialNode),
   idFields: ['storeId'],
@@ -29,6 +30,7 @@ export const materialList = defineCall({
 export const materialDetail = defineCall({
   path: `${STORE_API}/query/material/detail`,
   auth: 'store',
+  roles: Roles.all,
   req: z.object({ storeId: zStoreIdOpt(), bookId: zId('请选择教材') }),
   res: zMaterialNode,
   idFields: ['storeId', 'bookId'],
@@ -40,6 +42,7 @@ export const materialDetail = defineCall({
 export const insertMaterial = defineCall({
   path: `${STORE_API}/insert/material`,
   auth: 'store',
+  roles: Roles.desk,
   req: z.object({ name: zName(RefMsg.materialName), parentId: zOptId(), sort: zSort() }),
   res: z.object({ id: z.number() }),
   idFields: ['parentId'],
@@ -51,6 +54,7 @@ export const insertMaterial = defineCall({
 export const updateMaterial = defineCall({
   path: `${STORE_API}/update/material`,
   auth: 'store',
+  roles: Roles.desk,
   req: z.object({ id: zId('请选择教材'), name: zName(RefMsg.materialName), sort: zSortOpt() }),
   res: z.null(),
   idFields: ['id'],
@@ -62,6 +66,7 @@ export const updateMaterial = defineCall({
 export const deleteMaterial = defineCall({
   path: `${STORE_API}/delete/material`,
   auth: 'store',
+  roles: Roles.desk,
   req: z.object({ id: zId('请选择教材') }),
   res: z.null(),
   idFields: ['id'],

@@ -2,7 +2,7 @@
 // (server: features/reference/member).
 import { z } from 'zod';
 import { zDate, zId, zMobile, zName, zPaged } from '../../common.ts';
-import { defineCall, fails, STORE_API } from '../../define.ts';
+import { defineCall, fails, STORE_API, Roles } from '../../define.ts';
 import { Msg } from '../../messages.ts';
 import { zMemberCardRow } from './card.ts';
 import { RefMsg, zListPage } from './shared.ts';
@@ -28,6 +28,7 @@ const zMemberFields = {
 export const memberSearch = defineCall({
   path: `${STORE_API}/query/member/search`,
   auth: 'store',
+  roles: Roles.desk,
   req: z.object({ param: z.string().trim().max(50).nullish() }),
   res: z.array(zMemberRow),
   summary: '按姓名或手机号片段搜索会员',
@@ -37,6 +38,7 @@ export const memberSearch = defineCall({
 export const memberCardsForCourse = defineCall({
   path: `${STORE_API}/query/member/cards/for/course`,
   auth: 'store',
+  roles: Roles.desk,
   req: z.object({ mid: zId('请选择会员'), courseId: zId('请选择课程') }),
   res: z.array(zMemberCardRow.extend({ usable: z.boolean(), reason: z.string().optional() })),
   idFields: ['mid', 'courseId'],
@@ -48,6 +50,7 @@ export const memberCardsForCourse = defineCall({
 export const insertMember = defineCall({
   path: `${STORE_API}/insert/member`,
   auth: 'store',
+  roles: Roles.desk,
   req: z.object(zMemberFields),
   res: z.object({ id: z.number() }),
   summary: '新增会员',
@@ -58,6 +61,7 @@ export const insertMember = defineCall({
 export const updateMember = defineCall({
   path: `${STORE_API}/update/member`,
   auth: 'store',
+  roles: Roles.desk,
   req: z.object({ id: zId('请选择会员'), ...zMemberFields }),
   res: z.null(),
   idFields: ['id'],
@@ -69,6 +73,7 @@ export const updateMember = defineCall({
 export const memberInfo = defineCall({
   path: `${STORE_API}/query/member/info`,
   auth: 'store',
+  roles: Roles.desk,
   req: z.object({ id: zId('请选择会员') }),
   res: zMemberRow.extend({ createdAt: z.string(), cards: z.array(zMemberCardRow) }),
   idFields: ['id'],
@@ -80,6 +85,7 @@ export const memberInfo = defineCall({
 export const memberList = defineCall({
   path: `${STORE_API}/query/member/list`,
   auth: 'store',
+  roles: Roles.desk,
   req: zListPage(),
   res: zPaged(zMemberRow),
   summary: '会员列表（分页，可按姓名或手机号搜索）',
@@ -120,6 +126,7 @@ export type MemberBookingRow = z.infer<typeof zMemberBookingRow>;
 export const memberReservationList = defineCall({
   path: `${STORE_API}/query/member/reservation/list`,
   auth: 'store',
+  roles: Roles.desk,
   req: z.object({
     mid: zId('请选择会员'),
     page: z

@@ -2,12 +2,13 @@
 // (server: features/reference/module).
 import { z } from 'zod';
 import { zId } from '../../common.ts';
-import { defineCall, fails, STORE_API } from '../../define.ts';
+import { defineCall, fails, STORE_API, Roles } from '../../define.ts';
 import { RefMsg, zStoreIdOpt } from './shared.ts';
 
 export const moduleStatus = defineCall({
   path: `${STORE_API}/query/module/status`,
   auth: 'store',
+  roles: Roles.all,
   req: z.object({ storeId: zStoreIdOpt(), moduleId: zId(RefMsg.chooseModule) }),
   res: z.object({ status: z.number() }),
   idFields: ['storeId'],
@@ -18,6 +19,7 @@ export const moduleStatus = defineCall({
 export const updateModuleStatus = defineCall({
   path: `${STORE_API}/update/module/status`,
   auth: 'store',
+  roles: Roles.manager,
   req: z.object({
     storeId: zStoreIdOpt(),
     moduleId: zId(RefMsg.chooseModule),

@@ -1,11 +1,12 @@
 // The store's name, logo and QR code as the schedule screen shows them (server: features/reference/store-setting).
 import { z } from 'zod';
-import { defineCall, fails, STORE_API } from '../../define.ts';
+import { defineCall, fails, STORE_API, Roles } from '../../define.ts';
 import { zStoreIdOpt } from './shared.ts';
 
 export const storeSetting = defineCall({
   path: `${STORE_API}/query/store/setting`,
   auth: 'store',
+  roles: Roles.all,
   req: z.object({ storeId: zStoreIdOpt() }),
   res: z.object({
     storeName: z.string(),

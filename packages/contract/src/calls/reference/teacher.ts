@@ -1,7 +1,7 @@
 // Teachers (server: features/reference/teacher).
 import { z } from 'zod';
 import { zEmpty, zId, zMobile, zName, zText } from '../../common.ts';
-import { defineCall, fails, STORE_API } from '../../define.ts';
+import { defineCall, fails, STORE_API, Roles } from '../../define.ts';
 import { Msg } from '../../messages.ts';
 import { RefMsg, zNullableText } from './shared.ts';
 
@@ -38,6 +38,7 @@ const zTeacherFields = {
 export const teacherList = defineCall({
   path: `${STORE_API}/query/teacher/list`,
   auth: 'store',
+  roles: Roles.all,
   req: zEmpty,
   res: z.array(zTeacher),
   summary: '老师列表',
@@ -47,6 +48,7 @@ export const teacherList = defineCall({
 export const insertTeacher = defineCall({
   path: `${STORE_API}/insert/teacher`,
   auth: 'store',
+  roles: Roles.desk,
   req: z.object(zTeacherFields),
   res: z.object({ id: z.number() }),
   summary: '新增老师（可带固定在线会议室）',
@@ -62,6 +64,7 @@ export const insertTeacher = defineCall({
 export const updateTeacher = defineCall({
   path: `${STORE_API}/update/teacher`,
   auth: 'store',
+  roles: Roles.desk,
   req: z.object({ id: zId('请选择老师'), ...zTeacherFields }),
   res: z.null(),
   idFields: ['id'],
@@ -73,6 +76,7 @@ export const updateTeacher = defineCall({
 export const deleteTeacher = defineCall({
   path: `${STORE_API}/delete/teacher`,
   auth: 'store',
+  roles: Roles.desk,
   req: z.object({ id: zId('请选择老师') }),
   res: z.null(),
   idFields: ['id'],

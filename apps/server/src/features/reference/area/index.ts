@@ -5,7 +5,7 @@ import { areaTreeOf, createArea, editArea, removeArea } from './service.ts';
 /** Venues: tree, add, edit (no cycles), delete (refused while in use). */
 export function registerArea(r: Registry): void {
   r.handle(areaTree, (_input, ctx) => areaTreeOf(ctx));
-  r.handle(insertArea, (input, ctx) => createArea(ctx, input));
-  r.handle(updateArea, (input, ctx) => editArea(ctx, input));
+  r.handle(insertArea, (input, ctx) => createArea(ctx, input), { tx: true });
+  r.handle(updateArea, (input, ctx) => editArea(ctx, input), { tx: true });
   r.handle(deleteArea, (input, ctx) => removeArea(ctx, input.id));
 }

@@ -2,6 +2,7 @@ import { Msg, RefMsg, type AreaNode } from '@studio/contract';
 import type { CallCtx } from '../../../lib/context.ts';
 import { badRequest, conflict, notFound } from '../../../lib/errors.ts';
 import { isForeignKeyViolation, nest } from '../shared.ts';
+import { inOwnTx } from '../../../db/write-queue.ts';
 
 function allAreas(ctx: CallCtx) {
   return ctx.db
@@ -77,7 +78,7 @@ export async function removeArea(ctx: CallCtx, id: number) {
     .executeTakeFirstOrThrow();
   if (Number(used.child) || Number(used.session) || Number(used.template)) throw conflict(Msg.inUse('场地'));
   try {
-    await ctx.db.transaction().execute(async (tx) => {
+    await inOwnTx(ctx.db, async (tx) => {
       await tx
         .updateTable('timetable')
         .set({ areaId: null })

@@ -21,11 +21,11 @@ export function registerCard(r: Registry): void {
   r.handle(cardProductList, (_input, ctx) => listProducts(ctx));
   r.handle(insertCardProduct, (input, ctx) => createProduct(ctx, input));
   r.handle(updateCardProduct, (input, ctx) => editProduct(ctx, input));
-  r.handle(deleteCardProduct, (input, ctx) => removeProduct(ctx, input.id));
+  r.handle(deleteCardProduct, (input, ctx) => removeProduct(ctx, input.id), { tx: true });
   r.handle(insertMemberCard, (input, ctx) => issueCard(ctx, input));
-  r.handle(updateMemberCardStatus, (input, ctx) => setCardFrozen(ctx, input.id, input.frozen));
+  r.handle(updateMemberCardStatus, (input, ctx) => setCardFrozen(ctx, input.id, input.frozen), { tx: true });
   r.handle(topupMemberCard, (input, ctx) => topUpCard(ctx, input.id, input.amount, input.payment));
-  r.handle(updateMemberCardExpire, (input, ctx) => setCardExpiry(ctx, input.id, input.expireTime));
+  r.handle(updateMemberCardExpire, (input, ctx) => setCardExpiry(ctx, input.id, input.expireTime), { tx: true });
   r.handle(memberCardLedger, (input, ctx) => cardLedger(ctx, input.id));
   r.handle(refundMemberCard, (input, ctx) => refundCard(ctx, input));
   r.handle(memberPayments, (input, ctx) => memberPaymentList(ctx, input.mid));

@@ -6,6 +6,7 @@ import { addDays } from '../../../lib/time.ts';
 import { mustFindMember } from '../member/service.ts';
 import { storeNow } from '../shared.ts';
 import { mustFindProduct } from './product-service.ts';
+import { inOwnTx } from '../../../db/write-queue.ts';
 
 /** A date `YYYY-MM-DD` as the last second of that day, store-local. */
 const endOfDay = (date: string) => `${date} 23:59:59`;
@@ -70,7 +71,7 @@ export async function issueCard(
     else throw badRequest(RefMsg.expireRequired);
   }
   const storeId = ctx.store.id;
-  return ctx.db.transaction().execute(async (tx) => {
+  return inOwnTx(ctx.db, async (tx) => {
     const card = await tx
       .insertInto('memberCard')
       .values({
@@ -125,7 +126,7 @@ export async function setCardFrozen(ctx: CallCtx, id: number, frozen: 0 | 1) {
 export async function topUpCard(ctx: CallCtx, id: number, amount: number, payment?: Payment) {
   await mustFindOpenCard(ctx, id);
   const storeId = ctx.store.id;
-  await ctx.db.transaction().execute(async (tx) => {
+  await inOwnTx(ctx.db, async (tx) => {
     const res = await tx
       .updateTable('memberCard')
       .set((eb) => ({ totalCount: eb('totalCount', '+', amount) }))

@@ -5,6 +5,7 @@ import { conflict, notFound } from '../../../lib/errors.ts';
 import { mustFindMember } from '../member/service.ts';
 import { storeNow } from '../shared.ts';
 import { mustFindMemberCard, recordPayment } from './member-card-service.ts';
+import { inOwnTx } from '../../../db/write-queue.ts';
 
 type Card = Awaited<ReturnType<typeof mustFindMemberCard>>;
 interface Refund extends Payment {
@@ -31,7 +32,7 @@ async function paidFor(ctx: CallCtx, memberCardId: number, topupId?: number) {
 async function refundWholeCard(ctx: CallCtx, card: Card, r: Refund) {
   if (r.amount > (await paidFor(ctx, card.id))) throw conflict(CardMsg.refundTooMuch);
   const now = storeNow(ctx);
-  await ctx.db.transaction().execute(async (tx) => {
+  await inOwnTx(ctx.db, async (tx) => {
     const res = await tx
       .updateTable('memberCard')
       .set({ totalCount: 0, refundedAt: now })
@@ -91,7 +92,7 @@ async function refundTopup(ctx: CallCtx, card: Card, topupId: number, r: Refund)
   const amount = Number(topup.amount);
   if (r.amount > (await paidFor(ctx, card.id, topupId))) throw conflict(CardMsg.refundTooMuch);
   const now = storeNow(ctx);
-  await ctx.db.transaction().execute(async (tx) => {
+  await inOwnTx(ctx.db, async (tx) => {
     const res = await tx
       .updateTable('memberCard')
       .set((eb) => ({ totalCount: eb('totalCount', '-', amount) }))

@@ -2,6 +2,7 @@ import { RefMsg, type ParsedReqOf, type insertCardProduct } from '@studio/contra
 import type { CallCtx } from '../../../lib/context.ts';
 import { conflict, notFound } from '../../../lib/errors.ts';
 import { liveCourseIds } from '../course/queries.ts';
+import { inOwnTx } from '../../../db/write-queue.ts';
 
 type ProductInput = ParsedReqOf<typeof insertCardProduct>;
 
@@ -55,7 +56,7 @@ export async function createProduct(ctx: CallCtx, input: ProductInput) {
   const { courseIds: ids, ...fields } = input;
   const courseIds = await checkCourses(ctx, ids);
   const storeId = ctx.store.id;
-  return ctx.db.transaction().execute(async (tx) => {
+  return inOwnTx(ctx.db, async (tx) => {
     const p = await tx
       .insertInto('cardProduct')
       .values({ storeId, ...fields, enabled: 1, deleted: 0 })
@@ -90,7 +91,7 @@ export async function editProduct(ctx: CallCtx, input: ProductInput & { id: numb
       .executeTakeFirst();
     if (held) throw conflict(RefMsg.bigTypeLocked);
   }
-  await ctx.db.transaction().execute(async (tx) => {
+  await inOwnTx(ctx.db, async (tx) => {
     await tx.updateTable('cardProduct').set(fields).where('storeId', '=', storeId).where('id', '=', id).execute();
     await tx.deleteFrom('courseCard').where('storeId', '=', storeId).where('cardId', '=', id).execute();
     if (courseIds.length) {

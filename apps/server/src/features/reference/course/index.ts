@@ -14,7 +14,7 @@ export function registerCourse(r: Registry): void {
   r.handle(courseSimpleList, (_input, ctx) => simpleCourses(ctx));
   r.handle(insertStoreCourse, (input, ctx) => createCourse(ctx, input));
   r.handle(updateStoreCourse, (input, ctx) => editCourse(ctx, input));
-  r.handle(updateStoreCourseStatus, (input, ctx) => setCourseEnabled(ctx, input.id, input.enabled));
+  r.handle(updateStoreCourseStatus, (input, ctx) => setCourseEnabled(ctx, input.id, input.enabled), { tx: true });
   r.handle(storeCourseList, (input, ctx) => listCourses(ctx, input));
   r.handle(storeCourseById, (input, ctx) => courseById(ctx, input.id));
 }

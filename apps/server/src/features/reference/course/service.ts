@@ -3,6 +3,7 @@ import type { CallCtx } from '../../../lib/context.ts';
 import { badRequest, notFound } from '../../../lib/errors.ts';
 import { contains } from '../shared.ts';
 import { cardsOfCourses, courseCols, liveProductIds } from './queries.ts';
+import { inOwnTx } from '../../../db/write-queue.ts';
 
 type CourseInput = ParsedReqOf<typeof insertStoreCourse>;
 
@@ -87,7 +88,7 @@ async function courseRow(ctx: CallCtx, i: CourseInput) {
 export async function createCourse(ctx: CallCtx, input: CourseInput) {
   const { row, cardIds } = await courseRow(ctx, input);
   const storeId = ctx.store.id;
-  return ctx.db.transaction().execute(async (tx) => {
+  return inOwnTx(ctx.db, async (tx) => {
     const c = await tx
       .insertInto('course')
       .values({ storeId, ...row, enabled: 1, deleted: 0 })
@@ -120,7 +121,7 @@ export async function editCourse(ctx: CallCtx, input: CourseInput & { id: number
   await mustFindCourse(ctx, input.id);
   const { row, cardIds } = await courseRow(ctx, input);
   const storeId = ctx.store.id;
-  await ctx.db.transaction().execute(async (tx) => {
+  await inOwnTx(ctx.db, async (tx) => {
     await tx.updateTable('course').set(row).where('storeId', '=', storeId).where('id', '=', input.id).execute();
     await tx.deleteFrom('courseCard').where('storeId', '=', storeId).where('courseId', '=', input.id).execute();
     if (cardIds.length) {

@@ -6,7 +6,7 @@ import { createMaterial, editMaterial, materialDetailOf, materialTree, removeMat
 export function registerMaterial(r: Registry): void {
   r.handle(materialList, (_input, ctx) => materialTree(ctx));
   r.handle(materialDetail, (input, ctx) => materialDetailOf(ctx, input.bookId));
-  r.handle(insertMaterial, (input, ctx) => createMaterial(ctx, input));
-  r.handle(updateMaterial, (input, ctx) => editMaterial(ctx, input));
+  r.handle(insertMaterial, (input, ctx) => createMaterial(ctx, input), { tx: true });
+  r.handle(updateMaterial, (input, ctx) => editMaterial(ctx, input), { tx: true });
   r.handle(deleteMaterial, (input, ctx) => removeMaterial(ctx, input.id));
 }

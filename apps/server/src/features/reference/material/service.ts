@@ -2,6 +2,7 @@ import { Msg, RefMsg, type MaterialNode } from '@studio/contract';
 import type { CallCtx } from '../../../lib/context.ts';
 import { badRequest, conflict, notFound } from '../../../lib/errors.ts';
 import { isForeignKeyViolation, nest } from '../shared.ts';
+import { inOwnTx } from '../../../db/write-queue.ts';
 
 /** Levels of the material tree: book 1, chapter 2, lesson 3. */
 const MAX_LEVEL = 3;
@@ -79,7 +80,7 @@ export async function removeMaterial(ctx: CallCtx, id: number) {
     .executeTakeFirstOrThrow();
   if (Number(used.child) || Number(used.session) || Number(used.template)) throw conflict(Msg.inUse('教材'));
   try {
-    await ctx.db.transaction().execute(async (tx) => {
+    await inOwnTx(ctx.db, async (tx) => {
       await tx
         .updateTable('timetable')
         .set({ bookId: null })

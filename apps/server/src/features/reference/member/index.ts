@@ -17,7 +17,7 @@ export function registerMember(r: Registry): void {
   r.handle(memberCardsForCourse, (input, ctx) => cardsForCourse(ctx, input.mid, input.courseId));
   r.handle(memberList, (input, ctx) => listMembers(ctx, input));
   r.handle(memberInfo, (input, ctx) => memberWithCards(ctx, input.id));
-  r.handle(insertMember, (input, ctx) => createMember(ctx, input));
-  r.handle(updateMember, (input, ctx) => editMember(ctx, input));
+  r.handle(insertMember, (input, ctx) => createMember(ctx, input), { tx: true });
+  r.handle(updateMember, (input, ctx) => editMember(ctx, input), { tx: true });
   r.handle(memberReservationList, (input, ctx) => listMemberBookings(ctx, input));
 }

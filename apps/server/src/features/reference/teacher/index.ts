@@ -5,7 +5,7 @@ import { createTeacher, editTeacher, listTeachers, removeTeacher } from './servi
 /** Teachers: list, add, edit, soft delete. */
 export function registerTeacher(r: Registry): void {
   r.handle(teacherList, (_input, ctx) => listTeachers(ctx));
-  r.handle(insertTeacher, (input, ctx) => createTeacher(ctx, input));
-  r.handle(updateTeacher, (input, ctx) => editTeacher(ctx, input));
-  r.handle(deleteTeacher, (input, ctx) => removeTeacher(ctx, input.id));
+  r.handle(insertTeacher, (input, ctx) => createTeacher(ctx, input), { tx: true });
+  r.handle(updateTeacher, (input, ctx) => editTeacher(ctx, input), { tx: true });
+  r.handle(deleteTeacher, (input, ctx) => removeTeacher(ctx, input.id), { tx: true });
 }

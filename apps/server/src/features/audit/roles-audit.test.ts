@@ -1,0 +1,261 @@
+// Roles and the audit log, generated from the contract: every role on every store call (allowed, or
+// 403 with nothing written), and every write call leaving an audit entry.
+import {
+  allCalls,
+  createMemberLoginCode,
+  isWriteCall,
+  memberLogin,
+  MODULE_DEDUCTION_MODE,
+  Msg,
+  type StaffRole,
+} from '@studio/contract';
+import { beforeAll, expect, it } from 'vitest';
+import type { Db } from '../../db/index.ts';
+import { basePayloads } from '../../hardening/payloads.ts';
+import { makeWorld, type World } from '../../hardening/world.ts';
+import { Client, describeEachDb, TEST_PASSWORD, type TestEnv } from '../../test/harness.ts';
+import { checkInvariants } from '../../test/invariants.ts';
+
+const WRITTEN = [
+  'member',
+  'memberCard',
+  'cardProduct',
+  'course',
+  'teacher',
+  'area',
+  'material',
+  'timetable',
+  'reservation',
+  'pending',
+  'history',
+  'cardLedger',
+  'fixTimetable',
+  'storeModule',
+  'storeSetting',
+  'waitlist',
+  'auditLog',
+] as const;
+
+/** Every row of a store as text (a refused call must leave it byte for byte). */
+async function snapshot(db: Db, storeId: number): Promise<string> {
+  const parts: string[] = [];
+  for (const t of WRITTEN) {
+    const rows = await db.selectFrom(t).selectAll().where('storeId', '=', storeId).execute();
+    parts.push(
+      `${t}:${rows
+        .map((r) => JSON.stringify(r))
+        .sort()
+        .join('\n')}`,
+    );
+  }
+  const posts = await db.selectFrom('post').selectAll().where('storeId', '=', storeId).execute();
+  return `${parts.join('\n')}\n${JSON.stringify(posts)}`;
+}
+
+/** A staff member of the store with a role, logged in. */
+async function staffClient(env: TestEnv, role: StaffRole, teacherId: number | null): Promise<Client> {
+  const account = `${role}${Math.floor(Math.random() * 1e9)}`;
+  await env.client.ok('/store/api/insert/staff', {
+    name: `${role}员工`,
+    account,
+    mobile: null,
+    password: TEST_PASSWORD,
+    role,
+    teacherId,
+  });
+  const c = new Client(env.app);
+  const res = await c.login(account);
+  expect(res.code, res.msg).toBe(0);
+  return c;
+}
+
+async function setMode(env: TestEnv, mode: 0 | 1 | undefined) {
+  if (mode === undefined) return;
+  await env.database.db
+    .updateTable('storeModule')
+    .set({ status: mode })
+    .where('storeId', '=', env.storeId)
+    .where('moduleId', '=', MODULE_DEDUCTION_MODE)
+    .execute();
+}
+
+const storeCalls = allCalls.filter((c) => c.auth === 'store');
+
+describeEachDb('roles and the audit log', (env) => {
+  let world: World;
+  beforeAll(async () => {
+    world = await makeWorld(env().factory, '角色');
+  });
+
+  it('every store call declares its roles, managers may make every call', () => {
+    expect(storeCalls.filter((c) => !c.roles?.length).map((c) => c.path)).toEqual([]);
+    expect(storeCalls.filter((c) => !c.roles!.includes('manager')).map((c) => c.path)).toEqual([]);
+  });
+
+  for (const role of ['desk', 'teacher'] as const) {
+    it(`role matrix: ${role} on every store call — allowed, or 403 with nothing written`, async () => {
+      const e = env();
+      const client = await staffClient(e, role, role === 'teacher' ? world.teacher : null);
+      const problems: string[] = [];
+      for (const call of storeCalls) {
+        const entry = basePayloads[call.path];
+        if (!entry) throw new Error(`add a base payload for ${call.path}`);
+        await setMode(e, entry.mode);
+        const body = entry.body(world);
+        const before = await snapshot(e.database.db, e.storeId);
+        const a = await client.call(call.path, body);
+        const allowed = call.roles!.includes(role);
+        if (allowed && a.status === 403) problems.push(`${call.path}: allowed for ${role} but 403 ${a.msg}`);
+        if (!allowed) {
+          if (a.status !== 403 || a.msg !== Msg.forbiddenRole) {
+            problems.push(`${call.path}: not for ${role} but answered ${a.status} ${a.msg}`);
+          }
+          if ((await snapshot(e.database.db, e.storeId)) !== before) problems.push(`${call.path}: refused yet wrote`);
+        }
+      }
+      await setMode(e, 0);
+      expect(problems).toEqual([]);
+    });
+  }
+
+  it("a teacher may not name another teacher's session", async () => {
+    const e = env();
+    const other = await e.factory.teacher({ name: '别的老师' });
+    const mine = await staffClient(e, 'teacher', other.id);
+    const problems: string[] = [];
+    for (const call of storeCalls.filter((c) => c.teacherOwns)) {
+      const entry = basePayloads[call.path]!;
+      await setMode(e, entry.mode);
+      const before = await snapshot(e.database.db, e.storeId);
+      const a = await mine.call(call.path, entry.body(world));
+      if (a.status !== 403 || a.msg !== Msg.forbiddenSession) problems.push(`${call.path}: ${a.status} ${a.msg}`);
+      if ((await snapshot(e.database.db, e.storeId)) !== before) problems.push(`${call.path}: refused yet wrote`);
+    }
+    await setMode(e, 0);
+    expect(problems).toEqual([]);
+    // The calendar and the day's list hold their own sessions only (none here).
+    const week = await mine.ok('/store/api/query/timetable/by/date', { fromDate: '2031-03-01', toDate: '2031-03-07' });
+    expect(week.flatMap((d: { list: unknown[] }) => d.list)).toEqual([]);
+    const day = await mine.ok('/store/api/query/today', { date: '2031-03-03' });
+    expect(day.sessions).toEqual([]);
+    const fresh = await makeWorld(e.factory, '老师看课');
+    const theirs = await staffClient(e, 'teacher', fresh.teacher);
+    const seen = await theirs.ok('/store/api/query/today', { date: '2031-03-03' });
+    expect(seen.sessions.map((s: { id: number }) => s.id)).toContain(fresh.session);
+    const ids = seen.sessions.map((s: { id: number }) => s.id);
+    const teachers = await e.database.db.selectFrom('timetable').select('teacherId').where('id', 'in', ids).execute();
+    expect(new Set(teachers.map((t) => t.teacherId))).toEqual(new Set([fresh.teacher]));
+  });
+
+  it('every write call leaves one audit entry naming the call, in the store, by its maker', async () => {
+    const e = env();
+    const db = e.database.db;
+    const unproven: string[] = [];
+    const problems: string[] = [];
+    const writes = allCalls.filter((c) => isWriteCall(c) && c.auth !== 'public');
+    for (const call of writes) {
+      const entry = basePayloads[call.path];
+      if (!entry) throw new Error(`add a base payload for ${call.path}`);
+      const w = await makeWorld(e.factory, `审计${call.path.length}`);
+      await setMode(e, entry.mode);
+      let client: Client = e.client;
+      if (call.auth === 'member') client = await memberOf(e, w);
+      const body = call.path === '/api/auth/change/password' ? null : entry.body(w);
+      const last = await db
+        .selectFrom('auditLog')
+        .select((eb) => eb.fn.max('id').as('id'))
+        .executeTakeFirstOrThrow();
+      let a;
+      if (body === null) {
+        // One's own password: the staff member of this file changes it and back.
+        a = await client.call(call.path, { oldPassword: TEST_PASSWORD, newPassword: 'changed2026pw' });
+        await client.ok(call.path, { oldPassword: 'changed2026pw', newPassword: TEST_PASSWORD }).catch(() => null);
+      } else {
+        a = await client.call(call.path, body);
+      }
+      if (a.code !== 0) {
+        unproven.push(`${call.path}: ${a.status} ${a.msg}`);
+        const after = await db
+          .selectFrom('auditLog')
+          .select((eb) => eb.fn.max('id').as('id'))
+          .executeTakeFirstOrThrow();
+        if (Number(after.id ?? 0) !== Number(last.id ?? 0)) problems.push(`${call.path}: refused yet logged`);
+        continue;
+      }
+      const made = await db
+        .selectFrom('auditLog')
+        .selectAll()
+        .where('id', '>', Number(last.id ?? 0))
+        .orderBy('id')
+        .execute();
+      const own = made.filter((m) => m.call === call.path);
+      if (!own.length) problems.push(`${call.path}: no audit entry`);
+      for (const m of own) {
+        if (m.storeId !== e.storeId) problems.push(`${call.path}: entry of store ${m.storeId}`);
+        if (call.auth === 'member' ? m.actorKind !== 'member' : m.actorKind !== 'staff' || m.staffId !== e.staffId) {
+          problems.push(`${call.path}: entry by ${m.actorKind} ${m.staffId}`);
+        }
+        if (!m.summary) problems.push(`${call.path}: entry without a summary`);
+      }
+    }
+    await setMode(e, 0);
+    expect(problems).toEqual([]);
+    // These base payloads are refused in a fresh world (they need a provider, a no-show, a late
+    // cancel, a suspension, a member's own booking...): their success is not proven to write an
+    // entry here (known gap, issue 14's note); a refused call wrote none (checked above by count).
+    expect(unproven.map((u) => u.split(':')[0]).sort()).toEqual(
+      [
+        '/member/api/add/reservation',
+        '/member/api/cancel/pending',
+        '/member/api/add/waitlist',
+        '/member/api/cancel/waitlist',
+        '/member/api/sign/in',
+        '/store/api/delete/teacher',
+        '/store/api/delete/area',
+        '/store/api/batch/arrange/week/course',
+        '/store/api/create/timetable/meeting',
+        '/store/api/retry/timetable/meeting',
+        '/store/api/cancel/timetable/online',
+        '/store/api/send/timetable/picture',
+        '/store/api/update/store/booking/setting',
+        '/store/api/waive/no/show',
+        '/store/api/waive/late/cancel',
+        '/store/api/lift/member/suspension',
+        '/store/api/add/waitlist',
+      ].sort(),
+    );
+    expect(await checkInvariants(db, e.storeId)).toEqual([]);
+  });
+
+  it('no call changes or removes an entry, and the database refuses an UPDATE of one', async () => {
+    const db = env().database.db;
+    const one = await db.selectFrom('auditLog').select('id').where('storeId', '=', env().storeId).executeTakeFirst();
+    expect(one).toBeDefined();
+    await expect(
+      db.updateTable('auditLog').set({ summary: '改过' }).where('id', '=', one!.id).execute(),
+    ).rejects.toThrow();
+    expect(allCalls.filter((c) => /audit/.test(c.path) && !/query|undo/.test(c.path)).map((c) => c.path)).toEqual([]);
+  });
+});
+
+/** A member of the world, logged in on the members' channel with a desk code. */
+async function memberOf(e: TestEnv, w: World): Promise<Client> {
+  const m = await e.database.db
+    .selectFrom('member')
+    .select(['id', 'mobile'])
+    .where('id', '=', w.member)
+    .executeTakeFirstOrThrow();
+  const { code } = await e.client.ok(createMemberLoginCode.path, { memberId: m.id });
+  const res = await e.app.inject({
+    method: 'POST',
+    url: memberLogin.path,
+    headers: { 'content-type': 'application/json' },
+    payload: JSON.stringify({ storeId: e.storeId, mobile: m.mobile, code }),
+  });
+  const c = new Client(e.app);
+  c.cookie = [res.headers['set-cookie']]
+    .flat()
+    .find((x) => x?.startsWith('msid='))!
+    .split(';')[0];
+  return c;
+}

@@ -1,0 +1,203 @@
+import {
+  AUDIT_KINDS,
+  StaffMsg,
+  type AuditKind,
+  type AuditRow,
+  type ParsedReqOf,
+  type queryAuditLog,
+} from '@studio/contract';
+import type { Executor } from '../../db/index.ts';
+import type { CallCtx } from '../../lib/context.ts';
+import { badRequest, notFound } from '../../lib/errors.ts';
+import { addDays, daysBetween, epochOfLocal, localDateTime } from '../../lib/time.ts';
+
+/** Filters that name something must name a thing of this store. */
+async function requireFilterRefs(db: Executor, storeId: number, input: ParsedReqOf<typeof queryAuditLog>) {
+  if (input.staffId) {
+    const s = await db
+      .selectFrom('post')
+      .select('id')
+      .where('storeId', '=', storeId)
+      .where('staffId', '=', input.staffId)
+      .executeTakeFirst();
+    if (!s) throw notFound('员工');
+  }
+  if (input.memberId) {
+    const m = await db
+      .selectFrom('member')
+      .select('id')
+      .where('storeId', '=', storeId)
+      .where('id', '=', input.memberId)
+      .executeTakeFirst();
+    if (!m) throw notFound('会员');
+  }
+  if (input.tid) {
+    const t = await db
+      .selectFrom('timetable')
+      .select('id')
+      .where('storeId', '=', storeId)
+      .where('id', '=', input.tid)
+      .executeTakeFirst();
+    if (!t) throw notFound('课程');
+  }
+}
+
+/** The entries of a store in a date range, newest first, with their filters; 20 a page. */
+export async function queryAudit(ctx: CallCtx, input: ParsedReqOf<typeof queryAuditLog>) {
+  const days = daysBetween(input.fromDate, input.toDate);
+  if (days < 0) throw badRequest(StaffMsg.auditRange);
+  if (days > 365) throw badRequest(StaffMsg.auditRangeTooLong);
+  const storeId = ctx.store.id;
+  await requireFilterRefs(ctx.db, storeId, input);
+  const tz = ctx.store.timezone;
+  const from = epochOfLocal(tz, `${input.fromDate} 00:00:00`);
+  const to = epochOfLocal(tz, `${addDays(input.toDate, 1)} 00:00:00`);
+
+  let memberIds: number[] | undefined = input.memberId ? [input.memberId] : undefined;
+  if (input.memberKeyword) {
+    const like = `%${input.memberKeyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const found = await ctx.db
+      .selectFrom('member')
+      .select('id')
+      .where('storeId', '=', storeId)
+      .where((eb) => eb.or([eb('name', 'like', like), eb('mobile', 'like', like)]))
+      .limit(500)
+      .execute();
+    const ids = found.map((m) => m.id);
+    memberIds = memberIds ? memberIds.filter((id) => ids.includes(id)) : ids;
+  }
+  if (memberIds && memberIds.length === 0) return { list: [], total: 0 };
+
+  let q = ctx.db
+    .selectFrom('auditLog as a')
+    .where('a.storeId', '=', storeId)
+    .where('a.at', '>=', from)
+    .where('a.at', '<', to);
+  if (input.staffId) q = q.where('a.staffId', '=', input.staffId);
+  if (input.kind) q = q.where('a.kind', '=', input.kind);
+  if (input.tid) {
+    const tid = input.tid;
+    q = q.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('auditTarget as t')
+          .select('t.auditId')
+          .whereRef('t.auditId', '=', 'a.id')
+          .where('t.type', '=', 'session')
+          .where('t.refId', '=', tid),
+      ),
+    );
+  }
+  if (memberIds) {
+    const ids = memberIds;
+    q = q.where((eb) =>
+      eb.or([
+        eb('a.memberId', 'in', ids),
+        eb.exists(
+          eb
+            .selectFrom('auditTarget as t')
+            .select('t.auditId')
+            .whereRef('t.auditId', '=', 'a.id')
+            .where('t.type', '=', 'member')
+            .where('t.refId', 'in', ids),
+        ),
+      ]),
+    );
+  }
+  const [count, rows] = await Promise.all([
+    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    q
+      .leftJoin('auditLog as u', 'u.undoOf', 'a.id')
+      .select([
+        'a.id',
+        'a.at',
+        'a.actorKind',
+        'a.actorName',
+        'a.kind',
+        'a.target',
+        'a.summary',
+        'a.beforeJson',
+        'a.afterJson',
+        'a.undoJson',
+        'u.at as undoneAt',
+      ])
+      .orderBy('a.id', 'desc')
+      .limit(input.pageSize)
+      .offset((input.page - 1) * input.pageSize)
+      .execute(),
+  ]);
+  const words = await targetWords(
+    ctx.db,
+    storeId,
+    rows.map((r) => r.id),
+  );
+  const list: AuditRow[] = rows.map((r) => ({
+    id: r.id,
+    time: localDateTime(tz, Number(r.at)),
+    staff: r.actorKind === 'member' ? `${r.actorName}（会员本人）` : r.actorName,
+    actorKind: r.actorKind,
+    kind: (r.kind in AUDIT_KINDS ? r.kind : 'system') as AuditKind,
+    target: [r.target, words.get(r.id) ?? ''].filter(Boolean).join('；'),
+    summary: r.summary,
+    before: r.beforeJson ? (JSON.parse(r.beforeJson) as Record<string, unknown>) : null,
+    after: r.afterJson ? (JSON.parse(r.afterJson) as Record<string, unknown>) : null,
+    // Bulk changes record what an undo needs (undo_json), but no undo call exists yet (issue 14, item 4).
+    undoable: false,
+    undoneTime: r.undoneAt === null ? null : localDateTime(tz, Number(r.undoneAt)),
+  }));
+  return { list, total: Number(count.n) };
+}
+
+/** What each entry was about, in words: members, sessions (course and start), cards, staff. */
+async function targetWords(db: Executor, storeId: number, ids: number[]): Promise<Map<number, string>> {
+  const out = new Map<number, string>();
+  if (!ids.length) return out;
+  const targets = await db
+    .selectFrom('auditTarget')
+    .select(['auditId', 'type', 'refId'])
+    .where('auditId', 'in', ids)
+    .where('storeId', '=', storeId)
+    .execute();
+  const of = (type: string) => [...new Set(targets.filter((t) => t.type === type).map((t) => t.refId))];
+  const [members, sessions, cards, staff] = await Promise.all([
+    of('member').length ? db.selectFrom('member').select(['id', 'name']).where('id', 'in', of('member')).execute() : [],
+    of('session').length
+      ? db
+          .selectFrom('timetable')
+          .innerJoin('course', 'course.id', 'timetable.courseId')
+          .select(['timetable.id', 'course.name', 'timetable.startTime'])
+          .where('timetable.id', 'in', of('session'))
+          .execute()
+      : [],
+    of('card').length
+      ? db
+          .selectFrom('memberCard')
+          .innerJoin('cardProduct', 'cardProduct.id', 'memberCard.cardId')
+          .innerJoin('member', 'member.id', 'memberCard.memberId')
+          .select(['memberCard.id', 'cardProduct.cardName as name', 'member.name as memberName'])
+          .where('memberCard.id', 'in', of('card'))
+          .execute()
+      : [],
+    of('staff').length ? db.selectFrom('staff').select(['id', 'name']).where('id', 'in', of('staff')).execute() : [],
+  ]);
+  const name = new Map<string, string>();
+  for (const m of members) name.set(`member:${m.id}`, `会员 ${m.name}`);
+  for (const s of sessions) name.set(`session:${s.id}`, `${s.name} ${s.startTime.slice(5, 16)}`);
+  for (const c of cards) name.set(`card:${c.id}`, `${c.memberName}的${c.name}`);
+  for (const s of staff) name.set(`staff:${s.id}`, `员工 ${s.name}`);
+  const per = new Map<number, string[]>();
+  for (const t of targets) {
+    const w = name.get(`${t.type}:${t.refId}`);
+    if (!w) continue;
+    const list = per.get(t.auditId) ?? [];
+    if (list.length < 4 && !list.includes(w)) list.push(w);
+    per.set(t.auditId, list);
+  }
+  const counts = new Map<number, number>();
+  for (const t of targets) counts.set(t.auditId, (counts.get(t.auditId) ?? 0) + 1);
+  for (const [id, list] of per) {
+    const more = (counts.get(id) ?? 0) - list.length;
+    out.set(id, more > 0 ? `${list.join('、')} 等${counts.get(id)}项` : list.join('、'));
+  }
+  return out;
+}

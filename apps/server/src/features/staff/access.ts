@@ -1,0 +1,40 @@
+import { Msg } from '@studio/contract';
+import type { Executor } from '../../db/index.ts';
+import { forbidden } from '../../lib/errors.ts';
+
+/**
+ * A teacher may only name a session they teach (or a pending booking of one): checked by the route
+ * loop before the handler runs, for the calls whose contract says which payload field names it. A
+ * session that does not exist is left to the handler (its own 404).
+ */
+export async function requireOwnSession(
+  db: Executor,
+  storeId: number,
+  teacherId: number | null,
+  owns: { field: string; via: 'session' | 'pending' },
+  input: unknown,
+): Promise<void> {
+  const id = (input as Record<string, unknown>)[owns.field];
+  if (typeof id !== 'number') return;
+  const row =
+    owns.via === 'session'
+      ? await db
+          .selectFrom('timetable')
+          .select('teacherId')
+          .where('id', '=', id)
+          .where('storeId', '=', storeId)
+          .executeTakeFirst()
+      : await db
+          .selectFrom('pending')
+          .innerJoin('timetable', 'timetable.id', 'pending.timetableId')
+          .select('timetable.teacherId')
+          .where('pending.id', '=', id)
+          .where('pending.storeId', '=', storeId)
+          .executeTakeFirst();
+  if (row && row.teacherId !== teacherId) throw forbidden(Msg.forbiddenSession);
+}
+
+/** The teacher whose sessions a list shows: a teacher's own, everyone's for other roles. */
+export function ownTeacherFilter(post: { role: string; teacherId: number | null }): number | null | undefined {
+  return post.role === 'teacher' ? (post.teacherId ?? -1) : undefined;
+}

@@ -1,0 +1,2 @@
+// What other features use of staff roles: a teacher's own sessions.
+export { ownTeacherFilter, requireOwnSession } from './access.ts';

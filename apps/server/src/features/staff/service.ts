@@ -1,0 +1,208 @@
+import {
+  ROLE_LABEL,
+  StaffMsg,
+  type ParsedReqOf,
+  type StaffRole,
+  type StaffRow,
+  type insertStaff,
+  type updateStaff,
+} from '@studio/contract';
+import type { Executor, Tx } from '../../db/index.ts';
+import { lockStore } from '../../db/locks.ts';
+import { inWriteTx } from '../../db/write-queue.ts';
+import { hashPassword, verifyPassword } from '../../auth/password.ts';
+import { audit, changedFields } from '../../lib/audit.ts';
+import type { CallCtx } from '../../lib/context.ts';
+import { badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { isUniqueViolation } from '../timetable/public.ts';
+
+/** The staff of a store, by their post there. */
+function staffOfStore(db: Executor, storeId: number) {
+  return db
+    .selectFrom('post')
+    .innerJoin('staff', 'staff.id', 'post.staffId')
+    .leftJoin('teacher', 'teacher.id', 'post.teacherId')
+    .select([
+      'staff.id',
+      'staff.name',
+      'staff.username as account',
+      'staff.mobile',
+      'post.role',
+      'post.teacherId',
+      'teacher.name as teacherName',
+      'post.enabled',
+    ])
+    .where('post.storeId', '=', storeId);
+}
+
+export async function listStaff(ctx: CallCtx): Promise<StaffRow[]> {
+  const rows = await staffOfStore(ctx.db, ctx.store.id).orderBy('staff.id').execute();
+  return rows.map((r) => ({ ...r, role: r.role as StaffRole, enabled: r.enabled ? 1 : 0 }));
+}
+
+/** A teacher account's teacher: required for 老师, of this store and not deleted; none for other roles. */
+async function teacherFor(tx: Executor, storeId: number, role: StaffRole, teacherId: number | null) {
+  if (role !== 'teacher') return null;
+  if (!teacherId) throw badRequest(StaffMsg.teacher);
+  const t = await tx
+    .selectFrom('teacher')
+    .select('id')
+    .where('id', '=', teacherId)
+    .where('storeId', '=', storeId)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
+  if (!t) throw notFound('老师');
+  return t.id;
+}
+
+/** Mobile numbers and accounts log in alike: one may not be another staff member's other. */
+async function requireFreeLogin(tx: Executor, values: (string | null)[], exceptStaffId?: number) {
+  const names = values.filter((v): v is string => !!v);
+  if (!names.length) return;
+  let q = tx
+    .selectFrom('staff')
+    .select('id')
+    .where((eb) => eb.or([eb('username', 'in', names), eb('mobile', 'in', names)]));
+  if (exceptStaffId) q = q.where('id', '!=', exceptStaffId);
+  if (await q.executeTakeFirst()) throw conflict(StaffMsg.accountTaken);
+}
+
+export async function addStaff(ctx: CallCtx, input: ParsedReqOf<typeof insertStaff>): Promise<{ id: number }> {
+  const passwordHash = await hashPassword(input.password);
+  try {
+    return await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
+      const teacherId = await teacherFor(tx, ctx.store.id, input.role, input.teacherId);
+      await requireFreeLogin(tx, [input.account, input.mobile]);
+      const staff = await tx
+        .insertInto('staff')
+        .values({
+          username: input.account,
+          mobile: input.mobile,
+          name: input.name,
+          passwordHash,
+          createdAt: Date.now(),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await tx
+        .insertInto('post')
+        .values({ staffId: staff.id, storeId: ctx.store.id, role: input.role, teacherId, enabled: 1 })
+        .execute();
+      audit({
+        summary: `新增员工 ${input.name}（${ROLE_LABEL[input.role]}）`,
+        targets: [{ type: 'staff', id: staff.id }],
+        after: { 姓名: input.name, 账号: input.account, 手机号: input.mobile, 角色: ROLE_LABEL[input.role] },
+      });
+      return { id: staff.id };
+    });
+  } catch (e) {
+    if (isUniqueViolation(e)) throw conflict(StaffMsg.accountTaken);
+    throw e;
+  }
+}
+
+/** Refuses a change that leaves the store without an enabled manager (checked after it, in its transaction). */
+async function requireAManager(tx: Tx, storeId: number) {
+  const m = await tx
+    .selectFrom('post')
+    .select('id')
+    .where('storeId', '=', storeId)
+    .where('role', '=', 'manager')
+    .where('enabled', '=', 1)
+    .executeTakeFirst();
+  if (!m) throw conflict(StaffMsg.lastManager);
+}
+
+const bumpVersion = (tx: Executor, staffId: number) =>
+  tx
+    .updateTable('staff')
+    .set((eb) => ({ authVersion: eb('authVersion', '+', 1) }))
+    .where('id', '=', staffId)
+    .execute();
+
+export async function editStaff(ctx: CallCtx, input: ParsedReqOf<typeof updateStaff>): Promise<void> {
+  try {
+    await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
+      // Staff changes of a store run one at a time, so "at least one manager" holds under concurrency.
+      await lockStore(tx, ctx.store.id);
+      const before = await staffOfStore(tx, ctx.store.id).where('staff.id', '=', input.id).executeTakeFirst();
+      if (!before) throw notFound('员工');
+      const teacherId = await teacherFor(tx, ctx.store.id, input.role, input.teacherId);
+      await requireFreeLogin(tx, [input.mobile], input.id);
+      await tx
+        .updateTable('staff')
+        .set({ name: input.name, mobile: input.mobile })
+        .where('id', '=', input.id)
+        .execute();
+      await tx
+        .updateTable('post')
+        .set({ role: input.role, teacherId, enabled: input.enabled })
+        .where('staffId', '=', input.id)
+        .where('storeId', '=', ctx.store.id)
+        .execute();
+      await bumpVersion(tx, input.id);
+      if (before.role === 'manager' && (input.role !== 'manager' || !input.enabled)) {
+        await requireAManager(tx, ctx.store.id);
+      }
+      // Disabled: every session of theirs ends now (each instance reads the session row on every call).
+      if (!input.enabled) await ctx.sessions.endAll(tx, input.id);
+      const label = (r: string) => ROLE_LABEL[r as StaffRole] ?? r;
+      const changes = changedFields(
+        { ...before, role: label(before.role), enabled: before.enabled ? '启用' : '停用' },
+        {
+          name: input.name,
+          mobile: input.mobile,
+          role: label(input.role),
+          teacherId,
+          enabled: input.enabled ? '启用' : '停用',
+        },
+        { name: '姓名', mobile: '手机号', role: '角色', teacherId: '对应老师', enabled: '状态' },
+      );
+      audit({
+        summary: !input.enabled && before.enabled ? `停用员工 ${before.name}` : `修改员工 ${input.name}`,
+        targets: [{ type: 'staff', id: input.id }],
+        ...changes,
+      });
+    });
+  } catch (e) {
+    if (isUniqueViolation(e)) throw conflict(StaffMsg.accountTaken);
+    throw e;
+  }
+}
+
+export async function resetPassword(ctx: CallCtx, id: number, password: string): Promise<void> {
+  const passwordHash = await hashPassword(password);
+  await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
+    const who = await staffOfStore(tx, ctx.store.id).where('staff.id', '=', id).executeTakeFirst();
+    if (!who) throw notFound('员工');
+    await tx.updateTable('staff').set({ passwordHash }).where('id', '=', id).execute();
+    await bumpVersion(tx, id);
+    await ctx.sessions.endAll(tx, id);
+    audit({ summary: `重置员工 ${who.name} 的密码`, targets: [{ type: 'staff', id }] });
+  });
+}
+
+/** A staff member changes their own password: the old one must match; their other sessions end. */
+export async function changeOwnPassword(ctx: CallCtx, oldPassword: string, newPassword: string, token?: string) {
+  const row = await ctx.db
+    .selectFrom('staff')
+    .select('passwordHash')
+    .where('id', '=', ctx.staff.id)
+    .executeTakeFirstOrThrow();
+  if (!(await verifyPassword(row.passwordHash, oldPassword))) throw badRequest(StaffMsg.oldPasswordWrong);
+  if (oldPassword === newPassword) throw badRequest(StaffMsg.samePassword);
+  const passwordHash = await hashPassword(newPassword);
+  await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
+    // Guarded on the hash read above: two changes at once, one wins.
+    const done = await tx
+      .updateTable('staff')
+      .set({ passwordHash })
+      .where('id', '=', ctx.staff.id)
+      .where('passwordHash', '=', row.passwordHash)
+      .executeTakeFirst();
+    if (Number(done.numUpdatedRows) !== 1) throw badRequest(StaffMsg.oldPasswordWrong);
+    await bumpVersion(tx, ctx.staff.id);
+    await ctx.sessions.endAll(tx, ctx.staff.id, token);
+    audit({ summary: `${ctx.staff.name} 修改了自己的密码`, targets: [{ type: 'staff', id: ctx.staff.id }] });
+  });
+}

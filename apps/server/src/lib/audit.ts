@@ -1,0 +1,257 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { AuditKind } from '@studio/contract';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+
+type Executor = Kysely<Database>;
+
+/** What an audit entry is about: filters find entries by these. */
+export type AuditTargetType = 'member' | 'session' | 'card' | 'booking' | 'staff' | 'wait';
+export interface AuditTarget {
+  type: AuditTargetType;
+  id: number;
+}
+
+/** Who made a change. */
+export type AuditActor =
+  | { kind: 'staff'; staffId: number; name: string }
+  | { kind: 'member'; memberId: number; name: string }
+  | { kind: 'system'; name: string };
+
+/** What a service adds to the entry of the change it makes (each part optional; targets add up). */
+export interface AuditNote {
+  kind?: AuditKind;
+  summary?: string;
+  /** The thing it was about, in words, when the targets do not say it (a setting, a course...). */
+  target?: string;
+  targets?: AuditTarget[];
+  /** Changed fields, labelled in staff words, before and after. */
+  before?: Record<string, unknown>;
+  after?: Record<string, unknown>;
+  /** For a bulk change: what its undo needs. */
+  undo?: unknown;
+}
+
+/** The audit scope of one request or job: who, the call, the store, and the note so far. */
+export interface AuditScope {
+  actor: AuditActor;
+  call: string;
+  /** Set once the store is known (store and member calls, jobs). */
+  storeId?: number;
+  /** Default kind and summary of the call, used when no note says otherwise. */
+  defaults: { kind: AuditKind; summary: string; targets: AuditTarget[] };
+  note: AuditNote;
+  /** Entries written so far in this scope. */
+  written: number;
+  /** Inside an audited write transaction (direct writes outside one are a bug, see strict). */
+  inTx?: boolean;
+  /** Write no entry for the current transaction (see skipAudit). */
+  skip?: boolean;
+  /** The write transaction the scope is inside (a nested inWriteTx joins it). */
+  tx?: Executor;
+  /** A bulk change records what its undo needs (bulkTx sets it; writers add through recordForUndo). */
+  recordUndo?: boolean;
+}
+
+const als = new AsyncLocalStorage<AuditScope>();
+
+export const currentAudit = (): AuditScope | undefined => als.getStore();
+
+/** Runs `fn` with `scope` as the audit scope of everything it does. */
+export function runAudited<T>(scope: AuditScope, fn: () => T): T {
+  return als.run(scope, fn);
+}
+
+/** A system scope (jobs, the outbox): the writes `fn` makes are entries by 系统. */
+export function runAsSystem<T>(name: string, call: string, kind: AuditKind, fn: () => T): T {
+  return als.run(
+    { actor: { kind: 'system', name }, call, defaults: { kind, summary: name, targets: [] }, note: {}, written: 0 },
+    fn,
+  );
+}
+
+/** Adds to the entry of the change being made (no-op outside an audited scope). */
+export function audit(note: AuditNote): void {
+  const scope = als.getStore();
+  if (!scope) return;
+  const n = scope.note;
+  if (note.kind) n.kind = note.kind;
+  if (note.summary) n.summary = note.summary;
+  if (note.target) n.target = note.target;
+  if (note.targets?.length) n.targets = [...(n.targets ?? []), ...note.targets];
+  if (note.before) n.before = { ...n.before, ...note.before };
+  if (note.after) n.after = { ...n.after, ...note.after };
+  if (note.undo !== undefined) n.undo = note.undo;
+}
+
+/**
+ * Adds facts an undo of the current bulk change needs (lists append): nothing outside a bulk change,
+ * so the same writers used by an undo itself record nothing.
+ */
+export function recordForUndo(part: Record<string, unknown[]>): void {
+  const scope = als.getStore();
+  if (!scope?.recordUndo) return;
+  const undo = (scope.note.undo ??= {}) as Record<string, unknown[]>;
+  for (const [key, list] of Object.entries(part)) undo[key] = [...(undo[key] ?? []), ...list];
+}
+
+/** The current transaction changed nothing worth an entry (a job that found its work done). */
+export function skipAudit(): void {
+  const scope = als.getStore();
+  if (scope) scope.skip = true;
+}
+
+/** Sets the store of the current scope (a job walking stores, a member's store). */
+export function auditStore(storeId: number): void {
+  const scope = als.getStore();
+  if (scope) scope.storeId = storeId;
+}
+
+/** The fields of `after` that differ from `before`, both sides, labelled; undefined when none changed. */
+export function changedFields(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+  labels: Record<string, string>,
+): { before: Record<string, unknown>; after: Record<string, unknown> } | undefined {
+  const b: Record<string, unknown> = {};
+  const a: Record<string, unknown> = {};
+  for (const [key, label] of Object.entries(labels)) {
+    if (!(key in after)) continue;
+    const x = before[key] ?? null;
+    const y = after[key] ?? null;
+    if (JSON.stringify(x) === JSON.stringify(y)) continue;
+    b[label] = x;
+    a[label] = y;
+  }
+  return Object.keys(a).length ? { before: b, after: a } : undefined;
+}
+
+/**
+ * Writes the entry of the scope's change in the caller's transaction, from the note collected so
+ * far, and clears the note (a second transaction of the same call writes its own entry only if it
+ * noted something). Without a store (a staff call outside any store) nothing is written.
+ */
+export async function writeAuditEntry(tx: Executor, scope: AuditScope, at = Date.now()): Promise<number | undefined> {
+  const storeId = scope.storeId;
+  const n = scope.note;
+  const noted = Object.keys(n).length > 0;
+  if (scope.skip) {
+    scope.skip = false;
+    scope.note = {};
+    return undefined;
+  }
+  if (storeId === undefined || (!noted && scope.written > 0)) return undefined;
+  scope.note = {};
+  const actor = scope.actor;
+  const targets = dedupe([...(n.targets ?? []), ...(noted && n.targets?.length ? [] : scope.defaults.targets)]);
+  const row = await tx
+    .insertInto('auditLog')
+    .values({
+      storeId,
+      at,
+      actorKind: actor.kind,
+      staffId: actor.kind === 'staff' ? actor.staffId : null,
+      memberId: actor.kind === 'member' ? actor.memberId : null,
+      actorName: actor.name,
+      call: scope.call,
+      kind: n.kind ?? scope.defaults.kind,
+      target: n.target ?? '',
+      summary: n.summary ?? scope.defaults.summary,
+      beforeJson: n.before ? JSON.stringify(n.before) : null,
+      afterJson: n.after ? JSON.stringify(n.after) : null,
+      undoJson: n.undo === undefined ? null : JSON.stringify(n.undo),
+      undoOf: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  if (targets.length) {
+    await tx
+      .insertInto('auditTarget')
+      .values(targets.map((t) => ({ auditId: row.id, storeId, type: t.type, refId: t.id })))
+      .execute();
+  }
+  scope.written += 1;
+  return row.id;
+}
+
+function dedupe(targets: AuditTarget[]): AuditTarget[] {
+  const seen = new Set<string>();
+  return targets.filter((t) => {
+    const k = `${t.type}:${t.id}`;
+    if (seen.has(k) || !Number.isInteger(t.id) || t.id <= 0) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+/**
+ * Runs a write transaction's body in the audit scope it was started from (the SQLite write queue runs
+ * bodies on its own turn of the event loop) and writes the scope's entry in that transaction after it.
+ */
+export async function auditedBody<T>(scope: AuditScope | undefined, tx: Executor, fn: () => Promise<T>): Promise<T> {
+  // No scope: run outside any (the SQLite write queue may run this on a turn another call started).
+  if (!scope) return als.exit(fn);
+  const inner: AuditScope = scope;
+  const wasInTx = inner.inTx;
+  inner.inTx = true;
+  inner.tx = tx;
+  try {
+    const value = await als.run(inner, fn);
+    await writeAuditEntry(tx, inner);
+    return value;
+  } finally {
+    inner.inTx = wasInTx;
+    inner.tx = undefined;
+  }
+}
+
+/** Tables whose writes are bookkeeping, not business changes (sessions, counters, the log itself, jobs). */
+const UNAUDITED_TABLES = new Set([
+  'http_session',
+  'login_counter',
+  'member_session',
+  'member_login_code',
+  'audit_log',
+  'audit_target',
+  'daily_job',
+  'outbox',
+  'store_version',
+  'op_lock',
+]);
+
+function tableOf(node: { kind: string } & Record<string, any>): string | undefined {
+  const t =
+    node.kind === 'InsertQueryNode'
+      ? node.into
+      : node.kind === 'UpdateQueryNode'
+        ? node.table
+        : node.kind === 'DeleteQueryNode'
+          ? node.from?.froms?.[0]
+          : undefined;
+  const table = t?.kind === 'AliasNode' ? t.node : t;
+  return table?.table?.identifier?.name;
+}
+
+/**
+ * A Kysely plugin for tests (AUDIT_STRICT=1): a business write made during an audited call but outside
+ * an audited write transaction throws, so a write that would leave no entry in its own transaction is
+ * found by the suites rather than in production.
+ */
+export class AuditGuardPlugin {
+  transformQuery(args: { node: any }) {
+    const node = args.node;
+    if (node.kind === 'InsertQueryNode' || node.kind === 'UpdateQueryNode' || node.kind === 'DeleteQueryNode') {
+      const scope = als.getStore();
+      if (scope && !scope.inTx) {
+        const table = tableOf(node);
+        if (table && !UNAUDITED_TABLES.has(table)) {
+          throw new Error(`write to ${table} outside an audited transaction (${scope.call})`);
+        }
+      }
+    }
+    return node;
+  }
+  async transformResult(args: { result: any }) {
+    return args.result;
+  }
+}

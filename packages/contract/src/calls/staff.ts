@@ -1,0 +1,216 @@
+// Staff of a store and their roles (员工), a staff member's own password, and the audit log
+// (操作日志) with undo of bulk changes (server: features/staff, features/audit).
+import { z } from 'zod';
+import { zDate, zEmpty, zId, zMobile, zOptId, zPage, zPaged } from '../common.ts';
+import { defineCall, fails, Roles, STAFF_ROLES, STORE_API } from '../define.ts';
+
+export const StaffMsg = {
+  name: '请输入姓名',
+  account: '账号为2-32位字母、数字或 _ . @ -',
+  accountTaken: '该账号或手机号已被使用',
+  role: '请选择角色',
+  teacher: '老师账号请选择对应的老师',
+  passwordShort: '密码至少8位',
+  passwordLong: '密码不能超过128位',
+  passwordWeak: '密码须同时包含字母和数字',
+  oldPassword: '请输入原密码',
+  oldPasswordWrong: '原密码不正确',
+  samePassword: '新密码不能与原密码相同',
+  /** A manager demoting or disabling the store's last enabled manager (themselves included). */
+  lastManager: '门店至少要保留一位启用的店长',
+  auditRange: '请选择日期范围',
+  auditRangeTooLong: '日期范围最多366天',
+  undoExpired: '只能撤销24小时内的批量操作',
+  undoNotBulk: '这条记录不是可以撤销的批量操作',
+  undoDone: '该批量操作已经撤销过了',
+  /** An undo refused because something that depends on the change changed since; {what} names it. */
+  undoBlocked: (what: string) => `无法撤销：${what}`,
+} as const;
+
+/** A new password: 8 to 128 characters with at least one letter and one digit. */
+export const zNewPassword = () =>
+  z
+    .string({ error: StaffMsg.passwordShort })
+    .min(8, StaffMsg.passwordShort)
+    .max(128, StaffMsg.passwordLong)
+    .refine((p) => /[A-Za-z]/.test(p) && /\d/.test(p), { error: StaffMsg.passwordWeak });
+
+const zRole = z.enum(STAFF_ROLES, { error: StaffMsg.role });
+const zStaffName = () =>
+  z.string({ error: StaffMsg.name }).trim().min(1, StaffMsg.name).max(32, '姓名不能超过32个字符');
+const zOptMobile = () => z.preprocess((v) => (v === '' ? null : v), zMobile().nullish()).transform((v) => v ?? null);
+
+export const zStaffRow = z.object({
+  id: z.number(),
+  name: z.string(),
+  account: z.string(),
+  mobile: z.string().nullable(),
+  role: zRole,
+  teacherId: z.number().nullable(),
+  teacherName: z.string().nullable(),
+  enabled: z.union([z.literal(0), z.literal(1)]),
+});
+export type StaffRow = z.infer<typeof zStaffRow>;
+
+export const queryStaffList = defineCall({
+  path: `${STORE_API}/query/staff/list`,
+  auth: 'store',
+  roles: Roles.manager,
+  req: zEmpty,
+  res: z.array(zStaffRow),
+  summary: '员工列表：姓名、账号、手机号、角色、对应老师、是否启用',
+  example: {},
+});
+
+export const insertStaff = defineCall({
+  path: `${STORE_API}/insert/staff`,
+  auth: 'store',
+  roles: Roles.manager,
+  req: z.object({
+    name: zStaffName(),
+    account: z
+      .string({ error: StaffMsg.account })
+      .trim()
+      .regex(/^[A-Za-z0-9_.@-]{2,32}$/, StaffMsg.account),
+    mobile: zOptMobile(),
+    password: zNewPassword(),
+    role: zRole,
+    teacherId: zOptId(),
+  }),
+  res: z.object({ id: z.number() }),
+  idFields: ['teacherId'],
+  summary: '新增员工（店长、前台或老师；老师账号对应一位老师）',
+  example: {
+    name: '小林',
+    account: 'desk01',
+    mobile: '13900000001',
+    password: 'desk2026ok',
+    role: 'desk',
+    teacherId: null,
+  },
+  errors: [...fails.badRequest(StaffMsg.teacher), ...fails.notFound('老师'), ...fails.conflict(StaffMsg.accountTaken)],
+});
+
+export const updateStaff = defineCall({
+  path: `${STORE_API}/update/staff`,
+  auth: 'store',
+  roles: Roles.manager,
+  req: z.object({
+    id: zId(),
+    name: zStaffName(),
+    mobile: zOptMobile(),
+    role: zRole,
+    teacherId: zOptId(),
+    enabled: z.union([z.literal(0), z.literal(1)]),
+  }),
+  res: z.null(),
+  idFields: ['id', 'teacherId'],
+  summary: '修改员工：姓名、手机号、角色、对应老师、启用或停用（停用立即结束其登录）',
+  example: { id: 1, name: '小林', mobile: null, role: 'desk', teacherId: null, enabled: 1 },
+  errors: [
+    ...fails.badRequest(StaffMsg.teacher),
+    ...fails.notFound('员工', '老师'),
+    ...fails.conflict(StaffMsg.accountTaken, StaffMsg.lastManager),
+  ],
+});
+
+export const resetStaffPassword = defineCall({
+  path: `${STORE_API}/reset/staff/password`,
+  auth: 'store',
+  roles: Roles.manager,
+  req: z.object({ id: zId(), password: zNewPassword() }),
+  res: z.null(),
+  idFields: ['id'],
+  summary: '重置员工密码（结束其全部登录）',
+  example: { id: 1, password: 'newpass2026' },
+  errors: [...fails.notFound('员工')],
+});
+
+export const changePassword = defineCall({
+  path: '/api/auth/change/password',
+  auth: 'staff',
+  req: z.object({
+    oldPassword: z.string({ error: StaffMsg.oldPassword }).min(1, StaffMsg.oldPassword).max(128, StaffMsg.passwordLong),
+    newPassword: zNewPassword(),
+  }),
+  res: z.null(),
+  summary: '修改自己的密码（结束自己在其他地方的登录）',
+  example: { oldPassword: 'demo1234', newPassword: 'better2026pw' },
+  errors: [...fails.badRequest(StaffMsg.oldPasswordWrong, StaffMsg.samePassword)],
+});
+
+/** The kinds of audit entries (操作日志的类别). */
+export const AUDIT_KINDS = {
+  session: '课程',
+  booking: '预约',
+  bulk: '批量操作',
+  card: '会员卡',
+  member: '会员',
+  settings: '设置',
+  reference: '基础资料',
+  staff: '员工',
+  system: '系统',
+} as const;
+export type AuditKind = keyof typeof AUDIT_KINDS;
+
+export const zAuditRow = z.object({
+  id: z.number(),
+  /** `YYYY-MM-DD HH:mm:ss` in the store's time zone. */
+  time: z.string(),
+  /** Who: a staff member's name, `姓名（会员本人）`, or 系统. */
+  staff: z.string(),
+  actorKind: z.enum(['staff', 'member', 'system']),
+  kind: z.enum(Object.keys(AUDIT_KINDS) as [AuditKind, ...AuditKind[]]),
+  /** What it was about, in words (a session, a member, a card...). */
+  target: z.string(),
+  summary: z.string(),
+  /** Changed fields before and after (labels in staff words), or null. */
+  before: z.record(z.string(), z.unknown()).nullable(),
+  after: z.record(z.string(), z.unknown()).nullable(),
+  /** A bulk change a manager can still undo now. */
+  undoable: z.boolean(),
+  /** Set on a bulk change that was undone: when. */
+  undoneTime: z.string().nullable(),
+});
+export type AuditRow = z.infer<typeof zAuditRow>;
+
+export const queryAuditLog = defineCall({
+  path: `${STORE_API}/query/audit/log`,
+  auth: 'store',
+  roles: Roles.manager,
+  req: z.object({
+    fromDate: zDate(StaffMsg.auditRange),
+    toDate: zDate(StaffMsg.auditRange),
+    staffId: zOptId(),
+    memberId: zOptId(),
+    tid: zOptId(),
+    kind: z
+      .enum(Object.keys(AUDIT_KINDS) as [AuditKind, ...AuditKind[]])
+      .nullish()
+      .transform((v) => v ?? null),
+    /** A member's name or mobile (part of it): entries about that member. */
+    memberKeyword: z
+      .string()
+      .trim()
+      .max(32)
+      .nullish()
+      .transform((v) => v || null),
+    page: zPage(),
+    /** Rows per page: 20 (the screen); an export asks for up to 5000. */
+    pageSize: z.number().int().min(1).max(5000).default(20),
+  }),
+  res: zPaged(zAuditRow),
+  idFields: ['staffId', 'memberId', 'tid'],
+  summary: '操作日志：按日期、员工、会员、课程、类别筛选（每页20条）',
+  example: { fromDate: '2026-11-01', toDate: '2026-11-30', page: 1 },
+  errors: [...fails.badRequest(StaffMsg.auditRangeTooLong)],
+});
+
+export const staffCalls = [
+  queryStaffList,
+  insertStaff,
+  updateStaff,
+  resetStaffPassword,
+  changePassword,
+  queryAuditLog,
+] as const;
