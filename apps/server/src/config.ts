@@ -8,6 +8,8 @@ const zEnv = z.object({
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
   ADMIN_PASSWORD: z.string().min(6, 'ADMIN_PASSWORD 至少 6 位').optional(),
+  /** Days the audit log keeps its entries; 0 (the default) keeps them all. */
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(0).max(36500).default(0),
   /** Passwords of the demo store's front-desk (`desk`) and teacher (`teacher`) accounts; generated when unset. */
   DESK_PASSWORD: z.string().min(8, 'DESK_PASSWORD 至少 8 位').optional(),
   TEACHER_PASSWORD: z.string().min(8, 'TEACHER_PASSWORD 至少 8 位').optional(),
@@ -53,6 +55,8 @@ export interface Config {
   dataDir: string;
   databaseUrl?: string;
   adminPassword?: string;
+  /** Days 操作日志 keeps entries; 0 keeps all. */
+  auditRetentionDays: number;
   deskPassword?: string;
   teacherPassword?: string;
   seed: 'demo' | 'empty';
@@ -86,6 +90,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL || undefined,
     adminPassword: e.ADMIN_PASSWORD,
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     deskPassword: e.DESK_PASSWORD,
     teacherPassword: e.TEACHER_PASSWORD,
     seed: e.SEED,

@@ -8,6 +8,7 @@ import { outboxHandlers } from './features/index.ts';
 import { runNoShows } from './features/no-show/public.ts';
 import { runDueDigests } from './features/reports/public.ts';
 import { endClosedWaits } from './features/waitlist/public.ts';
+import { purgeOldEntries } from './features/audit/public.ts';
 import { startRepeating } from './lib/jobs.ts';
 import { startOutboxWorker } from './outbox/index.ts';
 
@@ -61,6 +62,12 @@ const stopJobs = [
   startRepeating({ what: 'card alert digest', log: app.log, run: () => runDueDigests(db, dialect) }),
   startRepeating({ what: 'no-show job', log: app.log, run: () => runNoShows(db, dialect) }),
   startRepeating({ what: 'waitlist cutoff job', log: app.log, run: () => endClosedWaits(db, dialect) }),
+  startRepeating({
+    what: 'audit log retention',
+    log: app.log,
+    run: () => purgeOldEntries(db, config.auditRetentionDays),
+    everyMs: 3600_000,
+  }),
 ];
 
 const close = async () => {

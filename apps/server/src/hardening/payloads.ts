@@ -391,6 +391,7 @@ export const basePayloads: Record<string, BasePayload> = {
     body: () => ({ fromDate: '2031-03-01', toDate: '2031-03-31', page: 1 }),
     ids: { staffId: 'staff', memberId: 'member', tid: 'session' },
   },
+  [`${STORE}/undo/bulk/change`]: { body: (w) => ({ auditId: w.audit }), ids: { auditId: 'audit' } },
 };
 
 /** Sets the value at a dotted path (`students.mcId` sets `mcId` of every item of `students`). */

@@ -30,6 +30,8 @@ export interface AuditNote {
   after?: Record<string, unknown>;
   /** For a bulk change: what its undo needs. */
   undo?: unknown;
+  /** For an undo: the entry of the change it undoes (unique: a change is undone once). */
+  undoOf?: number;
 }
 
 /** The audit scope of one request or job: who, the call, the store, and the note so far. */
@@ -82,6 +84,7 @@ export function audit(note: AuditNote): void {
   if (note.before) n.before = { ...n.before, ...note.before };
   if (note.after) n.after = { ...n.after, ...note.after };
   if (note.undo !== undefined) n.undo = note.undo;
+  if (note.undoOf !== undefined) n.undoOf = note.undoOf;
 }
 
 /**
@@ -109,10 +112,12 @@ export function auditStore(storeId: number): void {
 
 /** The fields of `after` that differ from `before`, both sides, labelled; undefined when none changed. */
 export function changedFields(
-  before: Record<string, unknown>,
-  after: Record<string, unknown>,
+  beforeRow: object,
+  afterRow: object,
   labels: Record<string, string>,
 ): { before: Record<string, unknown>; after: Record<string, unknown> } | undefined {
+  const before = beforeRow as Record<string, unknown>;
+  const after = afterRow as Record<string, unknown>;
   const b: Record<string, unknown> = {};
   const a: Record<string, unknown> = {};
   for (const [key, label] of Object.entries(labels)) {
@@ -143,7 +148,13 @@ export async function writeAuditEntry(tx: Executor, scope: AuditScope, at = Date
   if (storeId === undefined || (!noted && scope.written > 0)) return undefined;
   scope.note = {};
   const actor = scope.actor;
-  const targets = dedupe([...(n.targets ?? []), ...(noted && n.targets?.length ? [] : scope.defaults.targets)]);
+  const named = dedupe([...(n.targets ?? []), ...(noted && n.targets?.length ? [] : scope.defaults.targets)]);
+  // An entry about a card is about its member too (the log finds a refund by the member's name).
+  const cards = named.filter((t) => t.type === 'card').map((t) => t.id);
+  const holders = cards.length
+    ? await tx.selectFrom('memberCard').select('memberId').where('id', 'in', cards).execute()
+    : [];
+  const targets = dedupe([...named, ...holders.map((h) => ({ type: 'member' as const, id: h.memberId }))]);
   const row = await tx
     .insertInto('auditLog')
     .values({
@@ -160,7 +171,7 @@ export async function writeAuditEntry(tx: Executor, scope: AuditScope, at = Date
       beforeJson: n.before ? JSON.stringify(n.before) : null,
       afterJson: n.after ? JSON.stringify(n.after) : null,
       undoJson: n.undo === undefined ? null : JSON.stringify(n.undo),
-      undoOf: null,
+      undoOf: n.undoOf ?? null,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -172,6 +183,22 @@ export async function writeAuditEntry(tx: Executor, scope: AuditScope, at = Date
   }
   scope.written += 1;
   return row.id;
+}
+
+/** An entry by 系统 written directly in a transaction (what the engine does on its own, e.g. a promotion). */
+export async function writeSystemEntry(
+  tx: Executor,
+  storeId: number,
+  e: { name: string; call: string; kind: AuditKind; summary: string; targets: AuditTarget[] },
+): Promise<void> {
+  await writeAuditEntry(tx, {
+    actor: { kind: 'system', name: e.name },
+    call: e.call,
+    storeId,
+    defaults: { kind: e.kind, summary: e.summary, targets: e.targets },
+    note: {},
+    written: 0,
+  });
 }
 
 function dedupe(targets: AuditTarget[]): AuditTarget[] {

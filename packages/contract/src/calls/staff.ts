@@ -206,6 +206,21 @@ export const queryAuditLog = defineCall({
   errors: [...fails.badRequest(StaffMsg.auditRangeTooLong)],
 });
 
+export const undoBulkChange = defineCall({
+  path: `${STORE_API}/undo/bulk/change`,
+  auth: 'store',
+  roles: Roles.manager,
+  req: z.object({ auditId: zId() }),
+  res: z.null(),
+  idFields: ['auditId'],
+  summary: '撤销一次批量操作（24小时内，之后没有相关变动时）',
+  example: { auditId: 1 },
+  errors: [
+    ...fails.notFound('操作记录'),
+    ...fails.conflict(StaffMsg.undoExpired, StaffMsg.undoNotBulk, StaffMsg.undoDone, StaffMsg.undoBlocked('{what}')),
+  ],
+});
+
 export const staffCalls = [
   queryStaffList,
   insertStaff,
@@ -213,4 +228,5 @@ export const staffCalls = [
   resetStaffPassword,
   changePassword,
   queryAuditLog,
+  undoBulkChange,
 ] as const;

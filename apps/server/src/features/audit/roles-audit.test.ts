@@ -15,6 +15,7 @@ import { basePayloads } from '../../hardening/payloads.ts';
 import { makeWorld, type World } from '../../hardening/world.ts';
 import { Client, describeEachDb, TEST_PASSWORD, type TestEnv } from '../../test/harness.ts';
 import { checkInvariants } from '../../test/invariants.ts';
+import { purgeOldEntries } from './retention.ts';
 
 const WRITTEN = [
   'member',
@@ -222,9 +223,57 @@ describeEachDb('roles and the audit log', (env) => {
         '/store/api/waive/late/cancel',
         '/store/api/lift/member/suspension',
         '/store/api/add/waitlist',
+        // needs a bulk change's entry: undo.test.ts checks the undo's own entry
+        '/store/api/undo/bulk/change',
       ].sort(),
     );
     expect(await checkInvariants(db, e.storeId)).toEqual([]);
+  });
+
+  it('keeps every entry by default; a retention of N days removes only older ones, with their targets', async () => {
+    const db = env().database.db;
+    const old = await db
+      .insertInto('auditLog')
+      .values({
+        storeId: env().storeId,
+        at: Date.now() - 40 * 24 * 3600 * 1000,
+        actorKind: 'system',
+        staffId: null,
+        memberId: null,
+        actorName: '系统',
+        call: 'test/old',
+        kind: 'system',
+        target: '',
+        summary: '四十天前',
+        beforeJson: null,
+        afterJson: null,
+        undoJson: null,
+        undoOf: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('auditTarget')
+      .values({ auditId: old.id, storeId: env().storeId, type: 'member', refId: 1 })
+      .execute();
+    const count = async () =>
+      Number(
+        (
+          await db
+            .selectFrom('auditLog')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const all = await count();
+    expect(await purgeOldEntries(db, 0)).toBe(0);
+    expect(await count()).toBe(all);
+    expect(await purgeOldEntries(db, 30)).toBeGreaterThanOrEqual(1);
+    expect(await db.selectFrom('auditLog').select('id').where('id', '=', old.id).executeTakeFirst()).toBeUndefined();
+    expect(
+      await db.selectFrom('auditTarget').select('auditId').where('auditId', '=', old.id).executeTakeFirst(),
+    ).toBeUndefined();
+    expect(await count()).toBeGreaterThan(0);
   });
 
   it('no call changes or removes an entry, and the database refuses an UPDATE of one', async () => {

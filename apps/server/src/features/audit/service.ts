@@ -10,6 +10,7 @@ import type { Executor } from '../../db/index.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { addDays, daysBetween, epochOfLocal, localDateTime } from '../../lib/time.ts';
+import { UNDO_WINDOW_MS } from './undo.ts';
 
 /** Filters that name something must name a thing of this store. */
 async function requireFilterRefs(db: Executor, storeId: number, input: ParsedReqOf<typeof queryAuditLog>) {
@@ -131,6 +132,7 @@ export async function queryAudit(ctx: CallCtx, input: ParsedReqOf<typeof queryAu
     storeId,
     rows.map((r) => r.id),
   );
+  const now = Date.now();
   const list: AuditRow[] = rows.map((r) => ({
     id: r.id,
     time: localDateTime(tz, Number(r.at)),
@@ -141,8 +143,7 @@ export async function queryAudit(ctx: CallCtx, input: ParsedReqOf<typeof queryAu
     summary: r.summary,
     before: r.beforeJson ? (JSON.parse(r.beforeJson) as Record<string, unknown>) : null,
     after: r.afterJson ? (JSON.parse(r.afterJson) as Record<string, unknown>) : null,
-    // Bulk changes record what an undo needs (undo_json), but no undo call exists yet (issue 14, item 4).
-    undoable: false,
+    undoable: r.undoJson !== null && r.undoneAt === null && now - Number(r.at) < UNDO_WINDOW_MS,
     undoneTime: r.undoneAt === null ? null : localDateTime(tz, Number(r.undoneAt)),
   }));
   return { list, total: Number(count.n) };

@@ -1,7 +1,7 @@
 import { OperateType, type BulkPreview } from '@studio/contract';
 import type { Tx } from '../../db/index.ts';
 import type { CallCtx } from '../../lib/context.ts';
-import { currentAudit, recordForUndo } from '../../lib/audit.ts';
+import { audit, currentAudit, recordForUndo } from '../../lib/audit.ts';
 import { AppError } from '../../lib/errors.ts';
 import { inOwnTx } from '../../db/write-queue.ts';
 
@@ -70,6 +70,27 @@ async function effects(tx: Tx, storeId: number, mark: { history: number; ledger:
   };
 }
 
+/** The sessions an entry of a bulk change names for the 课程 filter (more are said in words only). */
+const NAMED_SESSIONS = 200;
+
+/** What a bulk change did, in words and targets, on its audit entry. */
+function describeBulk(undo: Record<string, unknown[]> | undefined) {
+  const made = (undo?.createdSessions ?? []) as number[];
+  const gone = (undo?.deletedSessions ?? []) as number[];
+  const booked = (undo?.bookedReservations?.length ?? 0) + (undo?.bookedPendings?.length ?? 0);
+  const cancelled = undo?.reservations?.length ?? 0;
+  const words = [
+    made.length ? `新增${made.length}节课` : '',
+    gone.length ? `删除${gone.length}节课` : '',
+    booked ? `预约${booked}人次` : '',
+    cancelled ? `取消${cancelled}个预约并退回` : '',
+  ].filter(Boolean);
+  audit({
+    target: words.join('，') || '没有变动',
+    targets: [...made, ...gone].slice(0, NAMED_SESSIONS).map((id) => ({ type: 'session' as const, id })),
+  });
+}
+
 /**
  * Runs a bulk change (batch scheduling, weekly-template run, drop-in, copy, batch delete) in one
  * transaction. With `dryRun` the very same code runs, what it wrote is read back (rows above the
@@ -91,9 +112,10 @@ export async function bulkTx<R extends { count: number }>(
     return inOwnTx(ctx.db, async (tx) => {
       const result = await fn(tx);
       if (scope) {
-        const mark = await watermark(tx);
-        recordForUndo({ marks: [mark] });
+        // Only a change that did something can be undone.
+        if (scope.note.undo) recordForUndo({ marks: [await watermark(tx)] });
         scope.recordUndo = false;
+        describeBulk(scope.note.undo as Record<string, unknown[]> | undefined);
       }
       return result;
     });

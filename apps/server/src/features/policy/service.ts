@@ -1,3 +1,4 @@
+import { audit, changedFields } from '../../lib/audit.ts';
 import { DEFAULT_POLICY, zBookingPolicy, type BookingPolicy } from '@studio/contract';
 import type { Executor } from '../../db/index.ts';
 import { getSetting, putSetting } from '../store-admin/public.ts';
@@ -18,9 +19,36 @@ export async function loadPolicy(db: Executor, storeId: number): Promise<Booking
 
 /** Changes the given fields, keeping the others. */
 export async function savePolicy(db: Executor, storeId: number, change: Partial<BookingPolicy>): Promise<void> {
-  const next = { ...(await loadPolicy(db, storeId)), ...change };
+  const before = await loadPolicy(db, storeId);
+  const next = { ...before, ...change };
   await putSetting(db, storeId, KEY, JSON.stringify(next));
+  audit({
+    summary: '修改预约规则',
+    target: '预约规则',
+    ...changedFields(inWords(before), inWords(next), POLICY_LABELS),
+  });
 }
+
+/** A policy with its choices in staff words. */
+const inWords = (p: BookingPolicy) => ({
+  ...p,
+  lateCancel: p.lateCancel === 'refuse' ? '不能取消' : '可以取消，不退回',
+  waitlist: p.waitlist ? '开启' : '关闭',
+  noShow: p.noShow === 'none' ? '不扣费' : '扣除一次课',
+});
+
+/** The policy's fields in staff words (操作日志 shows changes by these). */
+const POLICY_LABELS: Record<keyof BookingPolicy, string> = {
+  openDaysBefore: '开课前几天开放预约',
+  closeMinutesBefore: '开课前几分钟停止预约',
+  cancelMinutesBefore: '开课前几分钟可免费取消',
+  lateCancel: '迟到取消的处理',
+  waitlist: '候补',
+  waitlistCutoffMinutes: '开课前几分钟停止递补',
+  noShow: '爽约的处理',
+  noShowLimit: '爽约几次暂停在线预约',
+  noShowSuspendDays: '暂停在线预约天数',
+};
 
 /** Every store with its time zone and policy: what the policy jobs (no-shows, waits) walk over. */
 export async function storePolicies(db: Executor) {

@@ -1,3 +1,4 @@
+import { audit, changedFields } from '../../lib/audit.ts';
 import {
   DEDUCT_AT_BOOKING,
   DEDUCT_AT_SIGN_IN,
@@ -65,6 +66,22 @@ export async function saveBookingSetting(db: Db, storeId: number, input: Booking
         throw conflict(StoreAdminMsg.pendingBlock(pendingKept), { pendingWaiting: pendingKept });
       }
     }
+    const onlineBefore = (await getModuleStatus(tx, storeId, MODULE_ONLINE_DEFAULT)) ?? 0;
+    const words = (x: { mode: number; online: number; name: string; timezone: string }) => ({
+      mode: x.mode === DEDUCT_AT_SIGN_IN ? '签到后扣费' : '预约即扣费',
+      online: x.online ? '在线教室' : '线下',
+      name: x.name,
+      timezone: x.timezone,
+    });
+    audit({
+      summary: '修改预约设置',
+      target: '预约设置',
+      ...changedFields(
+        words({ mode: before, online: onlineBefore, name: store.name, timezone: store.timezone }),
+        words({ mode: input.deductionMode, online: input.onlineDefault, name: input.storeName, timezone }),
+        { mode: '扣费方式', online: '新课程默认', name: '门店名称', timezone: '时区' },
+      ),
+    });
     await putModuleStatus(tx, storeId, MODULE_DEDUCTION_MODE, input.deductionMode);
     await putModuleStatus(tx, storeId, MODULE_ONLINE_DEFAULT, input.onlineDefault);
     await tx.updateTable('store').set({ name: input.storeName, timezone }).where('id', '=', storeId).execute();

@@ -1,3 +1,4 @@
+import { audit, changedFields, currentAudit, recordForUndo } from '../../lib/audit.ts';
 import {
   amountText,
   BIG_TYPE_COUNT,
@@ -231,6 +232,9 @@ export async function createSession(tx: Tx, store: StoreScope, args: NewSession)
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  // Within a bulk change (a copy), what its undo deletes; a single new session is its entry's target.
+  recordForUndo({ createdSessions: [row.id] });
+  if (!currentAudit()?.recordUndo) audit({ targets: [{ type: 'session', id: row.id }] });
   await tx
     .insertInto('timetableCard')
     .columns(['storeId', 'timetableId', 'cardId'])
@@ -255,6 +259,42 @@ export interface SessionChange {
   bookId: number | null;
 }
 
+/** The entry of a session edit: changed fields with teachers, rooms and materials by name. */
+async function noteSessionChange(
+  tx: Tx,
+  s: { teacherId: number; areaId: number | null; bookId: number | null; startTime: string; reservableCount: number },
+  args: SessionChange,
+) {
+  const ids = (a: number | null, b: number | null) => [a, b].filter((x): x is number => x !== null);
+  const [teachers, areas, books] = await Promise.all([
+    tx.selectFrom('teacher').select(['id', 'name']).where('id', 'in', [s.teacherId, args.teacherId]).execute(),
+    ids(s.areaId, args.areaId).length
+      ? tx.selectFrom('area').select(['id', 'name']).where('id', 'in', ids(s.areaId, args.areaId)).execute()
+      : [],
+    ids(s.bookId, args.bookId).length
+      ? tx.selectFrom('material').select(['id', 'name']).where('id', 'in', ids(s.bookId, args.bookId)).execute()
+      : [],
+  ]);
+  const name = (rows: { id: number; name: string }[], id: number | null) => rows.find((r) => r.id === id)?.name ?? null;
+  const words = (x: typeof s) => ({
+    startTime: x.startTime.slice(0, 16),
+    teacher: name(teachers, x.teacherId),
+    reservableCount: x.reservableCount,
+    area: name(areas, x.areaId),
+    book: name(books, x.bookId),
+  });
+  audit({
+    summary: '修改课程',
+    ...changedFields(words(s), words(args), {
+      startTime: '开课时间',
+      teacher: '老师',
+      reservableCount: '人数',
+      area: '场地',
+      book: '教材',
+    }),
+  });
+}
+
 /**
  * Moves or edits a session: teacher, start (the duration is kept), capacity, area, material.
  * A capacity below the booked seats is refused (guarded in the database); so is a teacher clash.
@@ -264,13 +304,14 @@ export async function updateSession(tx: Tx, store: StoreScope, args: SessionChan
   await lockTeachers(tx, [args.teacherId]);
   const s = await tx
     .selectFrom('timetable')
-    .select(['id', 'startTime', 'endTime'])
+    .select(['id', 'startTime', 'endTime', 'teacherId', 'reservableCount', 'areaId', 'bookId'])
     .where('id', '=', args.id)
     .where('storeId', '=', store.id)
     .where('deleted', '=', 0)
     .executeTakeFirst();
   if (!s) throw notFound('课程');
   await assertSessionRefs(tx, store.id, args);
+  await noteSessionChange(tx, s, args);
   const minutes = Math.round((Date.parse(`${s.endTime}Z`) - Date.parse(`${s.startTime}Z`)) / 60_000);
   const endTime = addMinutes(args.startTime, minutes);
   await assertTeacherFree(tx, store.id, args.teacherId, args.startTime, endTime, s.id);

@@ -163,6 +163,15 @@ describeEachDb('waitlist (候补): join, leave, promotion in the transaction tha
       .executeTakeFirstOrThrow();
     expect([w.status, w.reservationId]).toEqual([WaitStatus.PROMOTED, r!.id]);
     expect(await e.sessionRow(session.id)).toMatchObject({ realCount: 1, waitCount: 1 });
+    // The promotion is the system's own entry in 操作日志, beside the staff member's cancel.
+    const log = await env()
+      .database.db.selectFrom('auditLog as a')
+      .innerJoin('auditTarget as t', 't.auditId', 'a.id')
+      .select(['a.actorKind', 'a.actorName', 'a.call'])
+      .where('t.type', '=', 'member')
+      .where('t.refId', '=', a.id)
+      .execute();
+    expect(log).toContainEqual({ actorKind: 'system', actorName: '系统', call: 'engine/waitlist-promotion' });
   });
 
   it('skips a member whose card no longer passes, keeping the reason and their place', async () => {

@@ -1,4 +1,5 @@
-import { CARD_TYPE_NO_EXPIRY, CardMsg, RefMsg, type Payment } from '@studio/contract';
+import { audit, changedFields } from '../../../lib/audit.ts';
+import { amountText, CARD_TYPE_NO_EXPIRY, CardMsg, RefMsg, type Payment } from '@studio/contract';
 import type { Tx } from '../../../db/index.ts';
 import type { CallCtx } from '../../../lib/context.ts';
 import { badRequest, conflict, notFound } from '../../../lib/errors.ts';
@@ -14,14 +15,28 @@ const endOfDay = (date: string) => `${date} 23:59:59`;
 /** A member card of the store, or 404 会员卡不存在. */
 export async function mustFindMemberCard(ctx: CallCtx, id: number) {
   const c = await ctx.db
-    .selectFrom('memberCard')
-    .select(['id', 'cardId', 'memberId', 'totalCount', 'usedCount', 'refundedAt'])
-    .where('storeId', '=', ctx.store.id)
-    .where('id', '=', id)
+    .selectFrom('memberCard as mc')
+    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .select([
+      'mc.id',
+      'mc.cardId',
+      'mc.memberId',
+      'mc.totalCount',
+      'mc.usedCount',
+      'mc.refundedAt',
+      'mc.frozen',
+      'mc.expireTime',
+      'p.bigType',
+    ])
+    .where('mc.storeId', '=', ctx.store.id)
+    .where('mc.id', '=', id)
     .executeTakeFirst();
   if (!c) throw notFound('会员卡');
   return { ...c, totalCount: Number(c.totalCount), usedCount: Number(c.usedCount) };
 }
+
+const cardTarget = (c: { id: number }) => ({ type: 'card' as const, id: c.id });
+const memberTarget = (c: { memberId: number }) => ({ type: 'member' as const, id: c.memberId });
 
 /** A card of the store that has not been refunded: 409 该卡已退卡 otherwise. */
 async function mustFindOpenCard(ctx: CallCtx, id: number) {
@@ -109,7 +124,13 @@ export async function issueCard(
 
 /** Freezes (1) or unfreezes (0) a member card. */
 export async function setCardFrozen(ctx: CallCtx, id: number, frozen: 0 | 1) {
-  await mustFindOpenCard(ctx, id);
+  const c = await mustFindOpenCard(ctx, id);
+  const state = (f: number) => ({ frozen: f ? '冻结' : '正常' });
+  audit({
+    summary: frozen ? '冻结会员卡' : '解冻会员卡',
+    targets: [cardTarget(c), memberTarget(c)],
+    ...changedFields(state(c.frozen), state(frozen), { frozen: '状态' }),
+  });
   await ctx.db
     .updateTable('memberCard')
     .set({ frozen })
@@ -124,7 +145,16 @@ export async function setCardFrozen(ctx: CallCtx, id: number, frozen: 0 | 1) {
  * is not refunded), writes ledger `topup` and, when given, the money taken for it.
  */
 export async function topUpCard(ctx: CallCtx, id: number, amount: number, payment?: Payment) {
-  await mustFindOpenCard(ctx, id);
+  const c = await mustFindOpenCard(ctx, id);
+  audit({
+    summary: `会员卡充值 ${amountText(c.bigType, amount)}`,
+    targets: [cardTarget(c), memberTarget(c)],
+    ...changedFields(
+      { total: amountText(c.bigType, c.totalCount) },
+      { total: amountText(c.bigType, c.totalCount + amount) },
+      { total: '总额度' },
+    ),
+  });
   const storeId = ctx.store.id;
   await inOwnTx(ctx.db, async (tx) => {
     const res = await tx
@@ -155,7 +185,12 @@ export async function topUpCard(ctx: CallCtx, id: number, amount: number, paymen
 
 /** Moves a card's expiry to the end of the given day. */
 export async function setCardExpiry(ctx: CallCtx, id: number, date: string) {
-  await mustFindOpenCard(ctx, id);
+  const c = await mustFindOpenCard(ctx, id);
+  audit({
+    summary: '修改会员卡到期日期',
+    targets: [cardTarget(c), memberTarget(c)],
+    ...changedFields({ expire: c.expireTime?.slice(0, 10) ?? null }, { expire: date }, { expire: '到期日期' }),
+  });
   await ctx.db
     .updateTable('memberCard')
     .set({ expireTime: endOfDay(date) })

@@ -1,3 +1,4 @@
+import { audit } from '../../../lib/audit.ts';
 import { Msg, RefMsg, type ParsedReqOf, type insertMember, type memberList } from '@studio/contract';
 import { cardUnusableReason } from '../../card/rules.ts';
 import type { CallCtx } from '../../../lib/context.ts';
@@ -49,11 +50,13 @@ export async function createMember(ctx: CallCtx, input: MemberInput) {
   checkMember(ctx, input);
   await guardMobile(ctx, input.mobile);
   try {
-    return await ctx.db
+    const row = await ctx.db
       .insertInto('member')
       .values({ storeId: ctx.store.id, ...input, createdAt: storeNow(ctx) })
       .returning('id')
       .executeTakeFirstOrThrow();
+    audit({ summary: `新增会员 ${input.name}`, targets: [{ type: 'member', id: row.id }] });
+    return row;
   } catch (e) {
     if (isUniqueViolation(e)) throw conflict(Msg.mobileTaken);
     throw e;
