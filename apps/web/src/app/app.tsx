@@ -5,6 +5,7 @@ import LoginPage from '../features/login/login-page.tsx';
 import { matchPath, Navigate, Route, useLocation } from '../shared/router.tsx';
 import { AppLayout, PageLoading } from './layout.tsx';
 import { Providers } from './providers.tsx';
+import { RoleGate } from './role-gate.tsx';
 import { screens } from './routes.tsx';
 
 const SetupPage = lazy(() => import('../features/setup/setup-page.tsx'));
@@ -21,11 +22,18 @@ function Routes() {
         <SetupPage />
       </Suspense>
     );
-  for (const { path, Component } of screens) {
+  for (const { path, Component, roles } of screens) {
     const match = matchPath(path, pathname);
     if (match)
       return (
-        <Route params={match.params} outlet={<Component />}>
+        <Route
+          params={match.params}
+          outlet={
+            <RoleGate roles={roles}>
+              <Component />
+            </RoleGate>
+          }
+        >
           <AppLayout />
         </Route>
       );

@@ -1,15 +1,17 @@
-import { LogoutOutlined, ShopOutlined } from '@ant-design/icons';
-import { logout } from '@studio/contract';
+import { KeyOutlined, LogoutOutlined, ShopOutlined } from '@ant-design/icons';
+import { logout, ROLE_LABEL } from '@studio/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Layout, Spin } from 'antd';
-import { Suspense, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, Navigate, Outlet, useLocation, useNavigate } from '../shared/router.tsx';
 import { call } from '../api/client.ts';
-import { actingStore, useProfile } from '../shared/profile.ts';
+import { actingPost, actingStore, useProfile } from '../shared/profile.ts';
 import { keys } from '../shared/query-keys.ts';
-import { menuEntries, menuKeyFor } from './routes.tsx';
+import { menuEntriesFor, menuKeyFor } from './routes.tsx';
 import { ScreenErrorBoundary } from './screen-error-boundary.tsx';
 import './layout.css';
+
+const ChangePasswordModal = lazy(() => import('../features/staff/change-password-modal.tsx'));
 
 export function PageLoading() {
   return (
@@ -19,13 +21,17 @@ export function PageLoading() {
   );
 }
 
-/** The authenticated frame: side menu, header with the store name and 退出登录, the routed screen. */
+/**
+ * The authenticated frame: side menu (the screens of the staff member's role), header with the store
+ * name, the staff member and their role, 修改密码 and 退出登录, the routed screen.
+ */
 export function AppLayout() {
   const { data: profile, isPending } = useProfile();
   const location = useLocation();
   const navigate = useNavigate();
   const qc = useQueryClient();
   const [leaving, setLeaving] = useState(false);
+  const [changingPassword, setChangingPassword] = useState(false);
 
   if (isPending) return <PageLoading />;
   if (!profile) {
@@ -33,6 +39,7 @@ export function AppLayout() {
     return <Navigate to={`/login?redirect=${redirect}`} replace />;
   }
   const store = actingStore(profile);
+  const role = actingPost(profile)?.role ?? 'teacher';
 
   const onLogout = async () => {
     setLeaving(true);
@@ -52,7 +59,7 @@ export function AppLayout() {
         <div style={{ color: '#fff', fontWeight: 600, fontSize: 16, padding: '18px 20px' }}>团课管理后台</div>
         {/* A plain list rather than antd Menu: the menu code is a large share of the first load. */}
         <nav className="side-menu" role="menu">
-          {menuEntries.map((m) => (
+          {menuEntriesFor(role).map((m) => (
             <Link
               key={m.key}
               to={m.key}
@@ -79,11 +86,26 @@ export function AppLayout() {
             <ShopOutlined /> {store?.name ?? ''}
           </strong>
           <span>
-            <span style={{ marginRight: 16, color: 'rgba(0,0,0,0.45)' }}>{profile.name}</span>
+            <span style={{ marginRight: 16, color: 'rgba(0,0,0,0.45)' }} data-testid="staff-name">
+              {profile.name}（{ROLE_LABEL[role]}）
+            </span>
+            <Button
+              type="text"
+              icon={<KeyOutlined />}
+              onClick={() => setChangingPassword(true)}
+              style={{ marginRight: 8 }}
+            >
+              修改密码
+            </Button>
             <Button icon={<LogoutOutlined />} loading={leaving} onClick={onLogout}>
               退出登录
             </Button>
           </span>
+          {changingPassword && (
+            <Suspense fallback={null}>
+              <ChangePasswordModal onClose={() => setChangingPassword(false)} />
+            </Suspense>
+          )}
         </Layout.Header>
         <Layout.Content style={{ margin: 16 }}>
           <Suspense fallback={<PageLoading />}>

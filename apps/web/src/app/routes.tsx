@@ -1,3 +1,23 @@
+import {
+  cardAlertList,
+  cardProductList,
+  insertArea,
+  insertMaterial,
+  insertTeacher,
+  memberInfo,
+  memberList,
+  queryAuditLog,
+  queryFixTimetableList,
+  queryStaffList,
+  querySmsSetting,
+  queryTimetableByDate,
+  queryToday,
+  reportOverview,
+  storeCourseById,
+  storeCourseList,
+  updateBookingSetting,
+  type StaffRole,
+} from '@studio/contract';
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { matchPath } from '../shared/router.tsx';
 
@@ -5,6 +25,11 @@ import { matchPath } from '../shared/router.tsx';
 export interface ScreenRoute {
   path: string;
   Component: LazyExoticComponent<ComponentType>;
+  /**
+   * Who may open it: the roles of the call the screen cannot do without (the contract's `roles`), so
+   * a screen and the server agree. Others get a refusal in its place and no menu entry.
+   */
+  roles: readonly StaffRole[];
   menu?: { label: string; key: string };
   /** The menu entry a screen without its own highlights (a detail or edit screen's list). */
   activeMenu?: string;
@@ -25,38 +50,103 @@ const Today = lazy(() => import('../features/today/today-page.tsx'));
 const Reports = lazy(() => import('../features/reports/reports-page.tsx'));
 const CardAlerts = lazy(() => import('../features/reports/card-alerts-page.tsx'));
 const Schedule = lazy(() => import('../features/schedule/schedule-page.tsx'));
+const StaffList = lazy(() => import('../features/staff/staff-page.tsx'));
+const AuditLog = lazy(() => import('../features/audit/audit-log-page.tsx'));
 
-/** Every screen of the back office. Add a screen here: its route and (optionally) its menu entry. */
+/** Every screen of the back office. Add a screen here: its route, who may open it and (optionally) its menu entry. */
 export const screens: ScreenRoute[] = [
-  { path: '/today', Component: Today, menu: { label: '今日', key: '/today' } },
-  { path: '/course/calendar', Component: Schedule, menu: { label: '课程表', key: '/course/calendar' } },
-  { path: '/course/calendar/detail', Component: Schedule },
-  { path: '/card/list', Component: CardList, menu: { label: '会员卡', key: '/card/list' } },
-  { path: '/member/list', Component: MemberList, menu: { label: '会员', key: '/member/list' } },
-  { path: '/member/detail', Component: MemberDetail, activeMenu: '/member/list' },
-  { path: '/course/list', Component: CourseList, menu: { label: '课程', key: '/course/list' } },
-  { path: '/course/edit/:id', Component: CourseEdit, activeMenu: '/course/list' },
+  { path: '/today', Component: Today, roles: queryToday.roles!, menu: { label: '今日', key: '/today' } },
+  {
+    path: '/course/calendar',
+    Component: Schedule,
+    roles: queryTimetableByDate.roles!,
+    menu: { label: '课程表', key: '/course/calendar' },
+  },
+  { path: '/course/calendar/detail', Component: Schedule, roles: queryTimetableByDate.roles! },
+  {
+    path: '/card/list',
+    Component: CardList,
+    roles: cardProductList.roles!,
+    menu: { label: '会员卡', key: '/card/list' },
+  },
+  {
+    path: '/member/list',
+    Component: MemberList,
+    roles: memberList.roles!,
+    menu: { label: '会员', key: '/member/list' },
+  },
+  { path: '/member/detail', Component: MemberDetail, roles: memberInfo.roles!, activeMenu: '/member/list' },
+  {
+    path: '/course/list',
+    Component: CourseList,
+    roles: storeCourseList.roles!,
+    menu: { label: '课程', key: '/course/list' },
+  },
+  { path: '/course/edit/:id', Component: CourseEdit, roles: storeCourseById.roles!, activeMenu: '/course/list' },
   {
     path: '/course/fix_booking_timetable',
     Component: WeeklyTemplate,
+    roles: queryFixTimetableList.roles!,
     menu: { label: '周固定课表', key: '/course/fix_booking_timetable' },
   },
-  { path: '/teacher/list', Component: TeacherList, menu: { label: '老师', key: '/teacher/list' } },
-  { path: '/venue/list', Component: VenueList, menu: { label: '场地', key: '/venue/list' } },
-  { path: '/material/list', Component: MaterialList, menu: { label: '教材', key: '/material/list' } },
+  // The reference screens are for keeping the lists: who may change them (teachers only read them).
+  {
+    path: '/teacher/list',
+    Component: TeacherList,
+    roles: insertTeacher.roles!,
+    menu: { label: '老师', key: '/teacher/list' },
+  },
+  { path: '/venue/list', Component: VenueList, roles: insertArea.roles!, menu: { label: '场地', key: '/venue/list' } },
+  {
+    path: '/material/list',
+    Component: MaterialList,
+    roles: insertMaterial.roles!,
+    menu: { label: '教材', key: '/material/list' },
+  },
   {
     path: '/course_setting/course_setting',
     Component: BookingSetting,
+    roles: updateBookingSetting.roles!,
     menu: { label: '预约设置', key: '/course_setting/course_setting' },
   },
-  { path: '/settings/store', Component: StoreSettings, menu: { label: '门店设置', key: '/settings/store' } },
-  { path: '/report/overview', Component: Reports, menu: { label: '数据报表', key: '/report/overview' } },
-  { path: '/card/alert', Component: CardAlerts, menu: { label: '会员提醒', key: '/card/alert' } },
+  {
+    path: '/settings/store',
+    Component: StoreSettings,
+    roles: querySmsSetting.roles!,
+    menu: { label: '门店设置', key: '/settings/store' },
+  },
+  {
+    path: '/report/overview',
+    Component: Reports,
+    roles: reportOverview.roles!,
+    menu: { label: '数据报表', key: '/report/overview' },
+  },
+  {
+    path: '/card/alert',
+    Component: CardAlerts,
+    roles: cardAlertList.roles!,
+    menu: { label: '会员提醒', key: '/card/alert' },
+  },
+  {
+    path: '/staff/list',
+    Component: StaffList,
+    roles: queryStaffList.roles!,
+    menu: { label: '员工', key: '/staff/list' },
+  },
+  {
+    path: '/audit/log',
+    Component: AuditLog,
+    roles: queryAuditLog.roles!,
+    menu: { label: '操作日志', key: '/audit/log' },
+  },
 ];
 
-export const menuEntries: { key: string; label: string }[] = screens
-  .filter((s) => s.menu)
-  .map((s) => ({ key: s.menu!.key, label: s.menu!.label }));
+/** The side menu of a role: the screens it may open. */
+export function menuEntriesFor(role: StaffRole): { key: string; label: string }[] {
+  return screens
+    .filter((s) => s.menu && s.roles.includes(role))
+    .map((s) => ({ key: s.menu!.key, label: s.menu!.label }));
+}
 
 /** The menu entry a path belongs to (a detail route highlights its parent). */
 export function menuKeyFor(pathname: string): string {

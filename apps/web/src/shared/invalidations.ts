@@ -27,6 +27,18 @@ export const invalidates = {
   bookingPolicy: [keys.bookingPolicy],
   /** The daily card-alert digest setting. */
   alertDigest: [keys.reports.all],
+  /** A staff member (add, edit, enable, role): the staff list, and the own profile should it be one's own. */
+  staff: [keys.staff, keys.profile],
+  /** An undone bulk change: everything a bulk change touches (sessions, bookings, balances) and the log. */
+  undo: [
+    keys.calendar.all,
+    keys.sessions.all,
+    keys.member.all,
+    keys.cardLedger.all,
+    keys.reports.all,
+    keys.today.all,
+    keys.audit.all,
+  ],
 } as const satisfies Record<string, readonly QueryKey[]>;
 
 export type WriteKind = keyof typeof invalidates;

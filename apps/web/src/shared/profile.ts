@@ -1,4 +1,4 @@
-import { me, type Profile } from '@studio/contract';
+import { me, type CallDef, type Profile, type StaffRole } from '@studio/contract';
 import { useQuery } from '@tanstack/react-query';
 import { call } from '../api/client.ts';
 import { keys } from './query-keys.ts';
@@ -20,9 +20,16 @@ export function useProfile() {
   });
 }
 
+type Post = Profile['posts'][number];
+
+/** The acting post: the first one (spec section 6), with the role held in that store. */
+export function actingPost(profile: Profile | null | undefined): Post | null {
+  return profile?.posts[0] ?? null;
+}
+
 /** The acting store: the store of the first post (spec section 6). */
 export function actingStore(profile: Profile | null | undefined): { id: number; name: string } | null {
-  const post = profile?.posts[0];
+  const post = actingPost(profile);
   return post ? { id: post.store.id, name: post.store.name } : null;
 }
 
@@ -30,4 +37,26 @@ export function actingStore(profile: Profile | null | undefined): { id: number; 
 export function useStore(): { id: number; name: string } {
   const { data } = useProfile();
   return actingStore(data) ?? { id: 0, name: '' };
+}
+
+/**
+ * The logged-in staff member's role in the acting store (店长, 前台 or 老师). Only used inside the
+ * authenticated layout, where the profile is loaded; without one it answers the narrowest role.
+ */
+export function useRole(): StaffRole {
+  const { data } = useProfile();
+  return actingPost(data)?.role ?? 'teacher';
+}
+
+/** Whether `role` may make `call`: a call naming no roles (log-in, own password) is open to every staff member. */
+export function roleCan(role: StaffRole, c: Pick<CallDef, 'roles'>): boolean {
+  return !c.roles || c.roles.includes(role);
+}
+
+/**
+ * Whether the logged-in staff member may make `call` (the contract's `roles` of it): screens hide the
+ * buttons of calls the server would refuse (403 您的账号没有这项操作的权限).
+ */
+export function useCan(c: Pick<CallDef, 'roles'>): boolean {
+  return roleCan(useRole(), c);
 }

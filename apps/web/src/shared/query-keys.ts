@@ -107,4 +107,11 @@ export const keys = {
   smsSetting: ['store-setting', 'sms'],
   onlineSetting: ['store-setting', 'online'],
   storeFunctions: ['store-functions'],
+  /** The store's staff (员工). */
+  staff: ['staff'],
+  /** The audit log (操作日志), by filter and page. */
+  audit: {
+    all: ['audit'],
+    page: (filter: object) => ['audit', filter],
+  },
 } as const;

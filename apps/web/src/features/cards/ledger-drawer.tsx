@@ -1,7 +1,8 @@
-import { PAY_METHODS, type MemberCardRow, type PayMethod } from '@studio/contract';
+import { PAY_METHODS, refundMemberCard, type MemberCardRow, type PayMethod } from '@studio/contract';
 import { Drawer, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { amountText, balanceText, yuan } from '../../shared/format.ts';
+import { useCan } from '../../shared/profile.ts';
 import { useCardLedger, type LedgerRow } from './hooks.ts';
 import { RefundModal } from './refund-modal.tsx';
 
@@ -27,6 +28,7 @@ const balanceDelta = (r: LedgerRow) => (USAGE.includes(r.kind) ? -r.amount : r.a
 export default function LedgerDrawer({ card, onClose }: { card: MemberCardRow; onClose: () => void }) {
   const q = useCardLedger(card.id);
   const [refunding, setRefunding] = useState<LedgerRow | null>(null);
+  const canRefund = useCan(refundMemberCard);
   return (
     <Drawer open width={900} title={`${card.cardName} 流水（余额 ${balanceText(card)}）`} onClose={onClose}>
       <Table<LedgerRow>
@@ -86,7 +88,7 @@ export default function LedgerDrawer({ card, onClose }: { card: MemberCardRow; o
             render: (_, r) =>
               r.kind !== 'topup' ? null : r.refunded ? (
                 <span className="muted">已退回</span>
-              ) : card.refundedAt ? null : (
+              ) : card.refundedAt || !canRefund ? null : (
                 <a onClick={() => setRefunding(r)}>退回</a>
               ),
           },

@@ -1,10 +1,17 @@
-import { BIG_TYPE_COUNT, CARD_TYPE_NO_EXPIRY, type MemberCardRow } from '@studio/contract';
+import {
+  BIG_TYPE_COUNT,
+  CARD_TYPE_NO_EXPIRY,
+  refundMemberCard,
+  updateMemberCardExpire,
+  type MemberCardRow,
+} from '@studio/contract';
 import { DatePicker, Form, InputNumber, Popconfirm, Space, Table, Tag } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import dayjs from '../../shared/dayjs.ts';
 import { amountText, balanceText, unitOf } from '../../shared/format.ts';
 import { FormModal } from '../../shared/form-modal.tsx';
+import { useCan } from '../../shared/profile.ts';
 import { useChangeExpiry, useFreezeCard, useTopUpCard, type PaymentFields as Payment } from './hooks.ts';
 import LedgerDrawer from './ledger-drawer.tsx';
 import { PaymentFields } from './payment-fields.tsx';
@@ -12,9 +19,14 @@ import { RefundModal } from './refund-modal.tsx';
 
 type Action = { kind: 'topup' | 'expire' | 'ledger' | 'refund'; card: MemberCardRow };
 
-/** A member's cards: balance, expiry, state, with top-up, freeze, expiry change and ledger. */
+/**
+ * A member's cards: balance, expiry, state, with top-up, freeze, expiry change and ledger (expiry
+ * changes and refunds are the manager's).
+ */
 export function MemberCardTable({ cards, loading }: { cards: MemberCardRow[]; loading?: boolean }) {
   const [action, setAction] = useState<Action | null>(null);
+  const canChangeExpiry = useCan(updateMemberCardExpire);
+  const canRefund = useCan(refundMemberCard);
   const freeze = useFreezeCard();
   return (
     <>
@@ -76,11 +88,11 @@ export function MemberCardTable({ cards, loading }: { cards: MemberCardRow[]; lo
                   >
                     <a>{c.frozen ? '解冻' : '冻结'}</a>
                   </Popconfirm>
-                  {c.cardType !== CARD_TYPE_NO_EXPIRY && (
+                  {canChangeExpiry && c.cardType !== CARD_TYPE_NO_EXPIRY && (
                     <a onClick={() => setAction({ kind: 'expire', card: c })}>改有效期</a>
                   )}
                   <a onClick={() => setAction({ kind: 'ledger', card: c })}>流水</a>
-                  {c.usedCount === 0 && <a onClick={() => setAction({ kind: 'refund', card: c })}>退卡</a>}
+                  {canRefund && c.usedCount === 0 && <a onClick={() => setAction({ kind: 'refund', card: c })}>退卡</a>}
                 </Space>
               ),
           },

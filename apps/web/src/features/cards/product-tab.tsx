@@ -1,10 +1,19 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { BIG_TYPE_COUNT, CARD_TYPE_NO_EXPIRY, CardMsg, RefMsg } from '@studio/contract';
+import {
+  BIG_TYPE_COUNT,
+  CARD_TYPE_NO_EXPIRY,
+  CardMsg,
+  deleteCardProduct,
+  insertCardProduct,
+  RefMsg,
+  updateCardProduct,
+} from '@studio/contract';
 import { Button, Form, Input, InputNumber, Radio, Select, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { DeleteLink } from '../../shared/delete-link.tsx';
 import { amountText, unitOf, yuan } from '../../shared/format.ts';
 import { FormModal } from '../../shared/form-modal.tsx';
+import { useCan } from '../../shared/profile.ts';
 import { useCardProducts, useCourseOptions } from '../../shared/reference.ts';
 import {
   useDeleteCardProduct,
@@ -13,8 +22,14 @@ import {
   type ProductFields as Values,
 } from './hooks.ts';
 
-/** The card products: count or money cards, expiry kind, per-class charge, price, courses. */
+/**
+ * The card products: count or money cards, expiry kind, per-class charge, price, courses. Products
+ * and prices are the manager's: the desk reads them.
+ */
 export default function ProductTab() {
+  const canAdd = useCan(insertCardProduct);
+  const canEdit = useCan(updateCardProduct);
+  const canDelete = useCan(deleteCardProduct);
   const q = useCardProducts();
   const [search, setSearch] = useState('');
   const [editing, setEditing] = useState<Product | 'new' | null>(null);
@@ -24,9 +39,11 @@ export default function ProductTab() {
     <>
       <Space style={{ marginBottom: 12, width: '100%', justifyContent: 'space-between' }}>
         <Input.Search allowClear placeholder="卡种名称" onSearch={setSearch} style={{ width: 220 }} />
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
-          添加卡种
-        </Button>
+        {canAdd && (
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
+            添加卡种
+          </Button>
+        )}
       </Space>
       <Table<Product>
         rowKey="id"
@@ -67,19 +84,25 @@ export default function ProductTab() {
             dataIndex: 'courses',
             render: (cs: Product['courses']) => (cs.length ? cs.map((c) => <Tag key={c.id}>{c.name}</Tag>) : '-'),
           },
-          {
-            title: '操作',
-            width: 120,
-            render: (_, p) => (
-              <Space>
-                <a onClick={() => setEditing(p)}>编辑</a>
-                <DeleteLink
-                  title={`确定停用卡种 ${p.cardName} 吗？已发出的会员卡不受影响。`}
-                  onConfirm={() => del.run(p.id)}
-                />
-              </Space>
-            ),
-          },
+          ...(canEdit || canDelete
+            ? [
+                {
+                  title: '操作',
+                  width: 120,
+                  render: (_: unknown, p: Product) => (
+                    <Space>
+                      {canEdit && <a onClick={() => setEditing(p)}>编辑</a>}
+                      {canDelete && (
+                        <DeleteLink
+                          title={`确定停用卡种 ${p.cardName} 吗？已发出的会员卡不受影响。`}
+                          onConfirm={() => del.run(p.id)}
+                        />
+                      )}
+                    </Space>
+                  ),
+                },
+              ]
+            : []),
         ]}
       />
       {editing && <ProductModal product={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}

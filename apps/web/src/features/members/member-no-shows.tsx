@@ -1,7 +1,8 @@
-import { NoShowMsg } from '@studio/contract';
+import { NoShowMsg, waiveLateCancel as waiveLateCall, waiveNoShow as waiveNoShowCall } from '@studio/contract';
 import { Alert, App, Button, Input, Table, Tag } from 'antd';
 import { useRef } from 'react';
 import { amountText } from '../../shared/format.ts';
+import { useCan } from '../../shared/profile.ts';
 import { useLiftSuspension, useMemberPolicyStatus, useWaiveLateCancel, useWaiveNoShow } from './hooks.ts';
 
 /** One charge the policy kept: a no-show (爽约) or a late cancel (迟到取消). */
@@ -27,6 +28,8 @@ export function MemberNoShows({ memberId, compact = false }: { memberId: number;
   const waiveNoShow = useWaiveNoShow();
   const waiveLate = useWaiveLateCancel();
   const lift = useLiftSuspension();
+  // Waivers give money back: the manager's.
+  const canWaive = { 爽约: useCan(waiveNoShowCall), 迟到取消: useCan(waiveLateCall) };
   const reason = useRef('');
   const askWaive = (r: KeptRow) => {
     reason.current = '';
@@ -111,7 +114,7 @@ export function MemberNoShows({ memberId, compact = false }: { memberId: number;
             render: (_, r) =>
               r.waivedTime ? (
                 <Tag title={r.waiveReason ?? ''}>已免除{compact ? '' : `：${r.waiveReason ?? ''}`}</Tag>
-              ) : r.fee ? (
+              ) : r.fee && canWaive[r.kind] ? (
                 <Button type="link" size="small" onClick={() => askWaive(r)}>
                   免除扣费
                 </Button>

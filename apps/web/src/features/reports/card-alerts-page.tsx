@@ -1,9 +1,10 @@
-import type { cardAlertList, ResOf } from '@studio/contract';
+import { updateAlertDigest, type cardAlertList, type ResOf } from '@studio/contract';
 import { DownloadOutlined } from '@ant-design/icons';
 import { Button, Card, Form, Input, InputNumber, Space, Table, Tabs, Tag } from 'antd';
 import { useState } from 'react';
 import { Link } from '../../shared/router.tsx';
 import { amountText, toFen, yuan } from '../../shared/format.ts';
+import { useCan } from '../../shared/profile.ts';
 import { downloadSheet } from '../../shared/xlsx.ts';
 import { useCardAlerts, type AlertFilter } from './hooks.ts';
 import { DigestSetting } from './digest-setting.tsx';
@@ -24,6 +25,8 @@ function CardAlerts() {
   const [filter, setFilter] = useState<Required<AlertFilter>>({ days: 30, minCount: 2, minMoney: 10_000 });
   const [search, setSearch] = useState('');
   const q = useCardAlerts(filter);
+  // The daily push to the store's group is a store setting: the manager's.
+  const canSetDigest = useCan(updateAlertDigest);
   const rows = (q.data ?? []).filter(
     (r) => !search || r.member.name.includes(search) || r.member.mobile.includes(search),
   );
@@ -120,7 +123,7 @@ function CardAlerts() {
           },
         ]}
       />
-      <DigestSetting filter={filter} />
+      {canSetDigest && <DigestSetting filter={filter} />}
     </>
   );
 }

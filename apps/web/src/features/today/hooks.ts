@@ -1,7 +1,14 @@
 // The 今日 screen's reads and writes.
-import { memberCardsForCourse, queryToday, signInPendingCall, type RosterEntry } from '@studio/contract';
+import {
+  memberCardsForCourse,
+  queryPendingList,
+  queryToday,
+  signInPendingCall,
+  type RosterEntry,
+} from '@studio/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../api/client.ts';
+import { useCan } from '../../shared/profile.ts';
 import { keys } from '../../shared/query-keys.ts';
 import { useWrite } from '../../shared/use-write.ts';
 
@@ -19,16 +26,34 @@ export function useToday(date: string | null) {
 }
 
 type Card = Awaited<ReturnType<typeof call<typeof memberCardsForCourse>>>[number];
-/** What one sign-in came to: done, or the cards to choose from (several usable), or none usable. */
-export type SignInOutcome = { done: true } | { done: false; cards: Card[] };
+/**
+ * What one sign-in came to: done, or the cards to choose from (several usable, or none usable), or
+ * (cards null) a pending naming no card for a role that may not look members' cards up.
+ */
+export type SignInOutcome = { done: true } | { done: false; cards: Card[] | null };
 
 /**
  * Signs in waiting pendings of a class: each with the member's only usable card for the course.
  * Members with no usable card, or several, are answered with their cards for the desk to decide.
+ * A teacher (who may not look up members' cards) signs each in with the card its booking named.
  */
-export function useSignIn(courseId: number) {
+export function useSignIn(sessionId: number, courseId: number) {
   const qc = useQueryClient();
+  const canChooseCard = useCan(memberCardsForCourse);
+  const bookedCard = async (entry: RosterEntry): Promise<number | null> => {
+    const pendings = await qc.fetchQuery({
+      queryKey: keys.sessions.pendings(sessionId),
+      queryFn: () => call(queryPendingList, { tid: sessionId }),
+      staleTime: 0,
+    });
+    return pendings.find((p) => p.pending.id === entry.id)?.mcId ?? null;
+  };
   const signOne = async (entry: RosterEntry, mcId?: number): Promise<SignInOutcome> => {
+    if (!mcId && !canChooseCard) {
+      const booked = entry.mcId ?? (await bookedCard(entry));
+      if (!booked) return { done: false, cards: null };
+      mcId = booked;
+    }
     if (!mcId) {
       const cards = await qc.fetchQuery({
         queryKey: keys.member.cardsForCourse(entry.memberId, courseId),
@@ -47,12 +72,13 @@ export function useSignIn(courseId: number) {
     async (entries: RosterEntry[]) => {
       let signed = 0;
       const left: RosterEntry[] = [];
+      const noCard: RosterEntry[] = [];
       for (const e of entries) {
         const r = await signOne(e);
         if (r.done) signed++;
-        else left.push(e);
+        else (r.cards ? left : noCard).push(e);
       }
-      return { signed, left };
+      return { signed, left, noCard };
     },
     { changes: 'session' },
   );

@@ -1,9 +1,10 @@
-import type { RosterEntry, TodaySession } from '@studio/contract';
+import { queryCheckinCode, type RosterEntry, type TodaySession } from '@studio/contract';
 import { PrinterOutlined, QrcodeOutlined } from '@ant-design/icons';
 import { App, Button, Card, DatePicker, Empty, Modal, Select, Space, Table, Tag, Typography } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import dayjs from '../../shared/dayjs.ts';
 import { balanceText } from '../../shared/format.ts';
+import { useCan } from '../../shared/profile.ts';
 import { useSignIn, useToday, type SignInOutcome } from './hooks.ts';
 import { STATE_COLOR, STATE_TEXT } from './states.ts';
 
@@ -16,7 +17,10 @@ const PHASE = {
   ended: { text: '已结束', color: 'default' },
 } as const;
 
-type Choice = { entry: RosterEntry; cards: Extract<SignInOutcome, { done: false }>['cards'] };
+type Choice = { entry: RosterEntry; cards: NonNullable<Extract<SignInOutcome, { done: false }>['cards']> };
+
+/** A pending naming no card, signed in by a role that may not choose one (a teacher). */
+const noCardText = (names: string) => `${names} 的预约没有指定会员卡，请前台签到`;
 
 /** Choosing the card for a member who holds several usable ones (or none: the reasons are shown). */
 function ChooseCardModal({
@@ -60,7 +64,7 @@ function ChooseCardModal({
 
 function SessionCard({ s, mode, onPrint }: { s: TodaySession; mode: number; onPrint: () => void }) {
   const { message } = App.useApp();
-  const { one, all } = useSignIn(s.courseId);
+  const { one, all } = useSignIn(s.id, s.courseId);
   const [choice, setChoice] = useState<Choice | null>(null);
   const waiting = s.roster.filter((r) => r.state === 'waiting');
   const free = s.reservableCount - s.realCount;
@@ -70,17 +74,21 @@ function SessionCard({ s, mode, onPrint }: { s: TodaySession; mode: number; onPr
     if (r.data.done) {
       setChoice(null);
       void message.success(`${entry.memberName} 签到成功`);
-    } else setChoice({ entry, cards: r.data.cards });
+    } else if (r.data.cards) setChoice({ entry, cards: r.data.cards });
+    else void message.warning(noCardText(entry.memberName));
   };
   const signAll = async () => {
     const r = await all.run(waiting);
     if (!r) return;
-    const { signed, left } = r.data;
-    if (!left.length) void message.success(`已全部签到（${signed} 人）`);
-    else
-      void message.warning(
-        `已签到 ${signed} 人；${left.map((e) => e.memberName).join('、')} 需要选择会员卡，请逐个签到`,
-      );
+    const { signed, left, noCard } = r.data;
+    if (!left.length && !noCard.length) void message.success(`已全部签到（${signed} 人）`);
+    else {
+      const names = (list: RosterEntry[]) => list.map((e) => e.memberName).join('、');
+      const parts = [`已签到 ${signed} 人`];
+      if (left.length) parts.push(`${names(left)} 需要选择会员卡，请逐个签到`);
+      if (noCard.length) parts.push(noCardText(names(noCard)));
+      void message.warning(parts.join('；'));
+    }
   };
   return (
     <Card
@@ -173,6 +181,7 @@ export default function TodayPage() {
   const q = useToday(date);
   const [printing, setPrinting] = useState<TodaySession | null>(null);
   const [showQr, setShowQr] = useState(false);
+  const canShowQr = useCan(queryCheckinCode);
   const day = q.data;
   const shown = dayjs(day?.date ?? undefined);
   const totals = (day?.sessions ?? []).reduce(
@@ -194,9 +203,11 @@ export default function TodayPage() {
       }
       extra={
         <Space>
-          <Button icon={<QrcodeOutlined />} onClick={() => setShowQr(true)} data-testid="checkin-qr-button">
-            签到二维码
-          </Button>
+          {canShowQr && (
+            <Button icon={<QrcodeOutlined />} onClick={() => setShowQr(true)} data-testid="checkin-qr-button">
+              签到二维码
+            </Button>
+          )}
           {day && <Tag>{day.deductionMode === 1 ? '签到后扣费' : '预约即扣费'}</Tag>}
           <DatePicker
             allowClear

@@ -8,35 +8,67 @@ import {
   ScheduleOutlined,
   UserAddOutlined,
 } from '@ant-design/icons';
+import {
+  batchAddMemberReservation,
+  batchArrangeCourse,
+  batchArrangeWeekCourse,
+  batchCancelTimetable,
+  batchExportReservation,
+  cardProductList,
+  copyTimetable,
+  insertStoreCourse,
+  insertTimetable,
+  queryFixTimetableList,
+  sendTimetablePicture,
+  storeCourseList,
+  updateBookingSetting,
+  type CallDef,
+} from '@studio/contract';
 import { Button, Space } from 'antd';
+import { useRole, roleCan } from '../../../shared/profile.ts';
 import { Link } from '../../../shared/router.tsx';
 import type { ToolModal } from '../types.ts';
 
-const buttons: { key: ToolModal; label: string; icon: React.ReactNode; danger?: boolean; primary?: boolean }[] = [
-  { key: 'add', label: '添加课程', icon: <PlusOutlined />, primary: true },
-  { key: 'week', label: '周课表排课', icon: <ScheduleOutlined /> },
-  { key: 'copy', label: '复制课表', icon: <CopyOutlined /> },
-  { key: 'batch', label: '批量排课', icon: <CalendarOutlined /> },
-  { key: 'dropIn', label: '安插固定上课学员', icon: <UserAddOutlined /> },
-  { key: 'batchDelete', label: '批量删除', icon: <DeleteOutlined />, danger: true },
-  { key: 'export', label: '导出预约', icon: <DownloadOutlined /> },
-  { key: 'picture', label: '生成周课表图片', icon: <PictureOutlined /> },
+type Gate = Pick<CallDef, 'roles'>;
+
+/** Each button with the call it makes: shown only to the roles that may make it. */
+const buttons: {
+  key: ToolModal;
+  label: string;
+  icon: React.ReactNode;
+  call: Gate;
+  danger?: boolean;
+  primary?: boolean;
+}[] = [
+  { key: 'add', label: '添加课程', icon: <PlusOutlined />, call: insertTimetable, primary: true },
+  { key: 'week', label: '周课表排课', icon: <ScheduleOutlined />, call: batchArrangeWeekCourse },
+  { key: 'copy', label: '复制课表', icon: <CopyOutlined />, call: copyTimetable },
+  { key: 'batch', label: '批量排课', icon: <CalendarOutlined />, call: batchArrangeCourse },
+  { key: 'dropIn', label: '安插固定上课学员', icon: <UserAddOutlined />, call: batchAddMemberReservation },
+  { key: 'batchDelete', label: '批量删除', icon: <DeleteOutlined />, call: batchCancelTimetable, danger: true },
+  { key: 'export', label: '导出预约', icon: <DownloadOutlined />, call: batchExportReservation },
+  { key: 'picture', label: '生成周课表图片', icon: <PictureOutlined />, call: sendTimetablePicture },
 ];
 
-const links = [
-  { to: '/card/list', label: '会员卡' },
-  { to: '/course/list', label: '课程管理' },
-  { to: '/course/edit/0', label: '新建课程' },
-  { to: '/course_setting/course_setting', label: '预约设置' },
-  { to: '/course/fix_booking_timetable', label: '周固定课表' },
+/** Links to the related screens, each with the call its screen needs. */
+const links: { to: string; label: string; call: Gate }[] = [
+  { to: '/card/list', label: '会员卡', call: cardProductList },
+  { to: '/course/list', label: '课程管理', call: storeCourseList },
+  { to: '/course/edit/0', label: '新建课程', call: insertStoreCourse },
+  { to: '/course_setting/course_setting', label: '预约设置', call: updateBookingSetting },
+  { to: '/course/fix_booking_timetable', label: '周固定课表', call: queryFixTimetableList },
 ];
 
-/** The schedule's action buttons and links to the related screens. */
+/** The schedule's action buttons and links to the related screens (those of the staff member's role). */
 export function Toolbar({ onOpen }: { onOpen: (m: ToolModal) => void }) {
+  const role = useRole();
+  const shown = buttons.filter((b) => roleCan(role, b.call));
+  const linked = links.filter((l) => roleCan(role, l.call));
+  if (!shown.length && !linked.length) return null;
   return (
     <div style={{ display: 'flex', flexWrap: 'wrap', gap: 8, justifyContent: 'space-between' }}>
       <Space wrap size={8}>
-        {buttons.map((b) => (
+        {shown.map((b) => (
           <Button
             key={b.key}
             icon={b.icon}
@@ -49,7 +81,7 @@ export function Toolbar({ onOpen }: { onOpen: (m: ToolModal) => void }) {
         ))}
       </Space>
       <Space wrap size={4}>
-        {links.map((l) => (
+        {linked.map((l) => (
           <Link key={l.to} to={l.to} style={{ padding: '0 6px' }}>
             {l.label}
           </Link>

@@ -1,22 +1,29 @@
-import { BOOKED_PAGE_SIZE, ReservationStatus } from '@studio/contract';
+import { BOOKED_PAGE_SIZE, cancelReservationCall, memberCardLedger, ReservationStatus } from '@studio/contract';
 import { Button, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { amountText } from '../../../shared/format.ts';
+import { useCan } from '../../../shared/profile.ts';
 import { useSessionBookings } from '../hooks/session.ts';
 import type { BookingRow } from '../types.ts';
 import { drawerPaging } from './paging.ts';
 
 interface Props {
   sessionId: number;
-  onMember: (id: number) => void;
+  /** Opens the member's drawer; absent, names are plain text (a role that may not see members). */
+  onMember?: (id: number) => void;
   onCancel: (row: BookingRow) => void;
-  onReceipt: (row: BookingRow) => void;
+  /** Absent for a role that may not print receipts. */
+  onReceipt?: (row: BookingRow) => void;
 }
 
 /** Booked (or, in sign-in mode, signed-in) members, 10 a page. */
 export function BookedTab({ sessionId, onMember, onCancel, onReceipt }: Props) {
   const [page, setPage] = useState(1);
   const q = useSessionBookings(sessionId, page);
+  const canCancel = useCan(cancelReservationCall);
+  const hasActions = canCancel || !!onReceipt;
+  // What each booking took from its card is the card ledger's business (not a teacher's).
+  const canSeeCharges = useCan(memberCardLedger);
   return (
     <Table<BookingRow>
       data-testid="booked-table"
@@ -32,9 +39,13 @@ export function BookedTab({ sessionId, onMember, onCancel, onReceipt }: Props) {
           dataIndex: 'memberName',
           render: (v, r) => (
             <>
-              <a className="member-link" onClick={() => onMember(r.memberId)}>
-                {v}
-              </a>
+              {onMember ? (
+                <a className="member-link" onClick={() => onMember(r.memberId)}>
+                  {v}
+                </a>
+              ) : (
+                <span className="member-link">{v}</span>
+              )}
               <div style={{ color: '#8c8c8c', fontSize: 12 }}>{r.memberMobile}</div>
               {r.attendedTime && (
                 <Tag color="green" title={`扫码签到 ${r.attendedTime.slice(11, 16)}`} data-testid="attended">
@@ -54,24 +65,41 @@ export function BookedTab({ sessionId, onMember, onCancel, onReceipt }: Props) {
         },
         { title: '会员卡', dataIndex: 'cardName', ellipsis: true },
         { title: '人数', dataIndex: 'studentCount', width: 56 },
-        { title: '扣除', key: 'used', width: 80, render: (_, r) => amountText(r.bigType, r.usedCount) },
+        ...(canSeeCharges
+          ? [
+              {
+                title: '扣除',
+                key: 'used',
+                width: 80,
+                render: (_: unknown, r: BookingRow) => amountText(r.bigType, r.usedCount),
+              },
+            ]
+          : []),
         { title: '备注', dataIndex: 'remark', ellipsis: true },
         { title: '预约时间', dataIndex: 'createTime', width: 100, render: (v: string) => v.slice(5, 16) },
-        {
-          title: '操作',
-          key: 'op',
-          width: 150,
-          render: (_, r) => (
-            <Space size={0}>
-              <Button type="link" size="small" danger onClick={() => onCancel(r)}>
-                取消预约
-              </Button>
-              <Button type="link" size="small" onClick={() => onReceipt(r)}>
-                打印小票
-              </Button>
-            </Space>
-          ),
-        },
+        ...(hasActions
+          ? [
+              {
+                title: '操作',
+                key: 'op',
+                width: 150,
+                render: (_: unknown, r: BookingRow) => (
+                  <Space size={0}>
+                    {canCancel && (
+                      <Button type="link" size="small" danger onClick={() => onCancel(r)}>
+                        取消预约
+                      </Button>
+                    )}
+                    {onReceipt && (
+                      <Button type="link" size="small" onClick={() => onReceipt(r)}>
+                        打印小票
+                      </Button>
+                    )}
+                  </Space>
+                ),
+              },
+            ]
+          : []),
       ]}
     />
   );

@@ -1,19 +1,38 @@
-import { Msg, PendingStatus } from '@studio/contract';
-import { App, Button, Space, Table, Tag } from 'antd';
-import { useCancelPending, useSessionPendings } from '../hooks/session.ts';
+import { cancelPendingCall, memberCardsForCourse, Msg, PendingStatus } from '@studio/contract';
+import { App, Button, Space, Table, Tag, Tooltip } from 'antd';
+import { useCan } from '../../../shared/profile.ts';
+import { useCancelPending, useSessionPendings, useSignInWithBookedCard } from '../hooks/session.ts';
 import type { PendingItem } from '../types.ts';
 
 interface Props {
   sessionId: number;
-  onMember: (id: number) => void;
+  /** Opens the member's drawer; absent, names are plain text (a role that may not see members). */
+  onMember?: (id: number) => void;
+  /** Opens the sign-in confirm with the card picker (roles that may look up members' cards). */
   onSignIn: (p: PendingItem) => void;
 }
+
+const NO_CARD = '这条预约没有指定会员卡，请前台签到';
 
 /** Mode 1: members booked without deduction, waiting to sign in on site. */
 export function PendingTab({ sessionId, onMember, onSignIn }: Props) {
   const { modal } = App.useApp();
   const q = useSessionPendings(sessionId);
   const cancel = useCancelPending();
+  const canCancel = useCan(cancelPendingCall);
+  // A teacher cannot look up a member's cards: they sign in with the card the booking names.
+  const canChooseCard = useCan(memberCardsForCourse);
+  const quickSignIn = useSignInWithBookedCard();
+  const signIn = (p: PendingItem) =>
+    canChooseCard
+      ? onSignIn(p)
+      : modal.confirm({
+          title: '签到确认',
+          content: `确认 ${p.member.name} 签到吗？将从其预约时选择的会员卡扣费。`,
+          okText: '确认签到',
+          cancelText: '取消',
+          onOk: () => quickSignIn.run(p),
+        });
   const confirmCancel = (p: PendingItem) =>
     modal.confirm({
       title: '取消预约',
@@ -35,7 +54,7 @@ export function PendingTab({ sessionId, onMember, onSignIn }: Props) {
         {
           title: '会员',
           key: 'name',
-          render: (_, r) => <a onClick={() => onMember(r.member.id)}>{r.member.name}</a>,
+          render: (_, r) => (onMember ? <a onClick={() => onMember(r.member.id)}>{r.member.name}</a> : r.member.name),
         },
         { title: '手机号', key: 'mobile', render: (_, r) => r.member.mobile },
         { title: '人数', dataIndex: 'studentCount', width: 56 },
@@ -61,12 +80,22 @@ export function PendingTab({ sessionId, onMember, onSignIn }: Props) {
           render: (_, r) =>
             r.pending.status === PendingStatus.WAITING ? (
               <Space size={0}>
-                <Button type="link" size="small" danger onClick={() => confirmCancel(r)}>
-                  取消预约
-                </Button>
-                <Button type="link" size="small" onClick={() => onSignIn(r)}>
-                  签到
-                </Button>
+                {canCancel && (
+                  <Button type="link" size="small" danger onClick={() => confirmCancel(r)}>
+                    取消预约
+                  </Button>
+                )}
+                {canChooseCard || r.mcId ? (
+                  <Button type="link" size="small" onClick={() => signIn(r)}>
+                    签到
+                  </Button>
+                ) : (
+                  <Tooltip title={NO_CARD}>
+                    <Button type="link" size="small" disabled>
+                      签到
+                    </Button>
+                  </Tooltip>
+                )}
               </Space>
             ) : null,
         },

@@ -1,9 +1,19 @@
-import { DeleteOutlined, DownloadOutlined, EditOutlined, UserAddOutlined } from '@ant-design/icons';
+import { DeleteOutlined, DownloadOutlined, EditOutlined, FileSearchOutlined, UserAddOutlined } from '@ant-design/icons';
 import { Alert, Button, Drawer, Skeleton, Space, Tabs, Tag } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { useWrite } from '../../../shared/use-write.ts';
 import { Notice } from '../../../shared/notice.tsx';
-import { DEDUCT_AT_SIGN_IN } from '@studio/contract';
+import { useCan } from '../../../shared/profile.ts';
+import { Link } from '../../../shared/router.tsx';
+import {
+  addMemberReservation,
+  cancelTimetable,
+  DEDUCT_AT_SIGN_IN,
+  exportTimetableReservation,
+  memberInfo,
+  queryAuditLog,
+  updateTimetable,
+} from '@studio/contract';
 import { useSessionInfo } from '../hooks/session.ts';
 import type { BookingRow, PendingItem } from '../types.ts';
 import { BookedTab } from './booked-tab.tsx';
@@ -28,11 +38,23 @@ type Open =
   | { kind: 'receipt'; row: BookingRow }
   | null;
 
-/** The session's details, online classroom, bookings, pendings and history. */
+/**
+ * The session's details, online classroom, bookings, pendings and history. What the staff member's
+ * role may not do is not offered (a teacher: sign-in and the online room only).
+ */
 export default function SessionDrawer({ id, onClose }: { id: number; onClose: () => void }) {
   const info = useSessionInfo(id);
+  const canEdit = useCan(updateTimetable);
+  const canDelete = useCan(cancelTimetable);
+  // Booking also covers the paper and the sheet of the bookings (what members paid).
+  const canBook = useCan(addMemberReservation);
+  const canExport = useCan(exportTimetableReservation);
+  const canSeeMember = useCan(memberInfo);
+  const canAudit = useCan(queryAuditLog);
+
   const [open, setOpen] = useState<Open>(null);
   const [memberId, setMemberId] = useState<number | null>(null);
+  const onMember = canSeeMember ? setMemberId : undefined;
   const s = info.data;
   const signInMode = s?.deductionMode === DEDUCT_AT_SIGN_IN;
 
@@ -48,7 +70,7 @@ export default function SessionDrawer({ id, onClose }: { id: number; onClose: ()
       key: 'pending',
       label: '待签到',
       children: (
-        <PendingTab sessionId={id} onMember={setMemberId} onSignIn={(p) => setOpen({ kind: 'book', pending: p })} />
+        <PendingTab sessionId={id} onMember={onMember} onSignIn={(p) => setOpen({ kind: 'book', pending: p })} />
       ),
     },
     {
@@ -57,16 +79,16 @@ export default function SessionDrawer({ id, onClose }: { id: number; onClose: ()
       children: (
         <BookedTab
           sessionId={id}
-          onMember={setMemberId}
+          onMember={onMember}
           onCancel={(row) => setOpen({ kind: 'cancel', row })}
-          onReceipt={(row) => setOpen({ kind: 'receipt', row })}
+          onReceipt={canBook ? (row) => setOpen({ kind: 'receipt', row }) : undefined}
         />
       ),
     },
     {
       key: 'waitlist',
       label: s?.waitCount ? `候补（${s.waitCount}）` : '候补',
-      children: s ? <WaitlistTab session={s} signInMode={signInMode} ended={s.ended} onMember={setMemberId} /> : null,
+      children: s ? <WaitlistTab session={s} signInMode={signInMode} ended={s.ended} onMember={onMember} /> : null,
     },
     { key: 'history', label: '预约记录', children: <HistoryTab sessionId={id} /> },
   ];
@@ -94,12 +116,21 @@ export default function SessionDrawer({ id, onClose }: { id: number; onClose: ()
       extra={
         s && (
           <Space>
-            <Button icon={<EditOutlined />} onClick={() => setOpen({ kind: 'edit' })}>
-              编辑
-            </Button>
-            <Button danger icon={<DeleteOutlined />} onClick={() => setOpen({ kind: 'delete' })}>
-              删除
-            </Button>
+            {canAudit && (
+              <Link to={`/audit/log?tid=${s.id}`} style={{ marginRight: 8 }}>
+                <FileSearchOutlined /> 操作日志
+              </Link>
+            )}
+            {canEdit && (
+              <Button icon={<EditOutlined />} onClick={() => setOpen({ kind: 'edit' })}>
+                编辑
+              </Button>
+            )}
+            {canDelete && (
+              <Button danger icon={<DeleteOutlined />} onClick={() => setOpen({ kind: 'delete' })}>
+                删除
+              </Button>
+            )}
           </Space>
         )
       }
@@ -116,19 +147,23 @@ export default function SessionDrawer({ id, onClose }: { id: number; onClose: ()
             <Alert
               type="info"
               showIcon
-              message={`本节课已于 ${s.endTime.slice(0, 16)} 结束：不能再预约；取消预约或删除课程会再次确认。`}
+              message={`本节课已于 ${s.endTime.slice(0, 16)} 结束：不能再预约${canBook ? '；取消预约或删除课程会再次确认' : ''}。`}
             />
           )}
-          <Space>
-            {!s.ended && (
-              <Button type="primary" icon={<UserAddOutlined />} onClick={() => setOpen({ kind: 'book' })}>
-                预约会员
-              </Button>
-            )}
-            <Button icon={<DownloadOutlined />} loading={exporting.loading} onClick={() => void exporting.run()}>
-              导出本节预约
-            </Button>
-          </Space>
+          {(canBook || canExport) && (
+            <Space>
+              {canBook && !s.ended && (
+                <Button type="primary" icon={<UserAddOutlined />} onClick={() => setOpen({ kind: 'book' })}>
+                  预约会员
+                </Button>
+              )}
+              {canExport && (
+                <Button icon={<DownloadOutlined />} loading={exporting.loading} onClick={() => void exporting.run()}>
+                  导出本节预约
+                </Button>
+              )}
+            </Space>
+          )}
           <Tabs key={signInMode ? 'm1' : 'm0'} defaultActiveKey={signInMode ? 'pending' : 'booked'} items={tabs} />
         </Space>
       )}

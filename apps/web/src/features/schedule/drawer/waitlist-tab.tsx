@@ -1,7 +1,8 @@
 import { Alert, App, Button, Form, InputNumber, Modal, Space, Table, Tag, Typography } from 'antd';
 import type { WaitRow } from '@studio/contract';
 import { useState } from 'react';
-import { Msg } from '@studio/contract';
+import { addWaitlist, cancelWaitlist, Msg } from '@studio/contract';
+import { useCan } from '../../../shared/profile.ts';
 import { CardPicker } from '../../../shared/pickers/card-picker.tsx';
 import { MemberPicker } from '../../../shared/pickers/member-picker.tsx';
 import { useJoinWaitlist, useLeaveWaitlist, useSessionWaitlist } from '../hooks/session.ts';
@@ -11,7 +12,8 @@ interface Props {
   session: SessionInfo;
   signInMode: boolean;
   ended: boolean;
-  onMember: (id: number) => void;
+  /** Opens the member's drawer; absent, names are plain text (a role that may not see members). */
+  onMember?: (id: number) => void;
 }
 
 /** 候补: the queue of a full session in order; the desk adds a member or takes one out. */
@@ -20,6 +22,8 @@ export function WaitlistTab({ session, signInMode, ended, onMember }: Props) {
   const q = useSessionWaitlist(session.id);
   const leave = useLeaveWaitlist();
   const [adding, setAdding] = useState(false);
+  const canJoin = useCan(addWaitlist);
+  const canLeave = useCan(cancelWaitlist);
   const full = session.realCount >= session.reservableCount;
   const open = q.data?.open ?? true;
   return (
@@ -32,9 +36,11 @@ export function WaitlistTab({ session, signInMode, ended, onMember }: Props) {
         />
       )}
       <Space>
-        <Button onClick={() => setAdding(true)} disabled={!full || !open || ended} data-testid="add-wait">
-          加入候补
-        </Button>
+        {canJoin && (
+          <Button onClick={() => setAdding(true)} disabled={!full || !open || ended} data-testid="add-wait">
+            加入候补
+          </Button>
+        )}
         <Typography.Text type="secondary">
           {full ? '课程已满：有人取消或增加名额时，按顺序自动递补并扣卡' : '课程还有空位，请直接预约'}
         </Typography.Text>
@@ -52,7 +58,7 @@ export function WaitlistTab({ session, signInMode, ended, onMember }: Props) {
           {
             title: '会员',
             key: 'name',
-            render: (_, r) => <a onClick={() => onMember(r.member.id)}>{r.member.name}</a>,
+            render: (_, r) => (onMember ? <a onClick={() => onMember(r.member.id)}>{r.member.name}</a> : r.member.name),
           },
           { title: '手机号', key: 'mobile', render: (_, r) => r.member.mobile },
           { title: '会员卡', key: 'card', render: (_, r) => r.card.cardName },
@@ -76,24 +82,25 @@ export function WaitlistTab({ session, signInMode, ended, onMember }: Props) {
             title: '操作',
             key: 'op',
             width: 90,
-            render: (_, r) => (
-              <Button
-                type="link"
-                size="small"
-                danger
-                onClick={() =>
-                  modal.confirm({
-                    title: '移出候补',
-                    content: `确定把 ${r.member.name} 移出候补吗？`,
-                    okText: '确定',
-                    cancelText: '取消',
-                    onOk: () => leave.run(r.id),
-                  })
-                }
-              >
-                移出候补
-              </Button>
-            ),
+            render: (_, r) =>
+              canLeave && (
+                <Button
+                  type="link"
+                  size="small"
+                  danger
+                  onClick={() =>
+                    modal.confirm({
+                      title: '移出候补',
+                      content: `确定把 ${r.member.name} 移出候补吗？`,
+                      okText: '确定',
+                      cancelText: '取消',
+                      onOk: () => leave.run(r.id),
+                    })
+                  }
+                >
+                  移出候补
+                </Button>
+              ),
           },
         ]}
       />

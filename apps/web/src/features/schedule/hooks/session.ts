@@ -20,6 +20,7 @@ import {
   retryTimetableMeeting,
   signInPendingCall,
   updateTimetable,
+  type PendingItem,
 } from '@studio/contract';
 import { useQuery } from '@tanstack/react-query';
 import { call } from '../../../api/client.ts';
@@ -180,6 +181,17 @@ export function useBookMember(sessionId: number, signInMode: boolean, pendingId:
 /** Cancels a booking with its refund; `confirmEnded` when its session has ended and staff confirmed. */
 export function useCancelBooking(bookingId: number, confirmEnded = false) {
   return useSessionWrite(() => call(cancelReservationCall, { id: bookingId, confirmEnded }), Msg.bookingCancelled);
+}
+
+/**
+ * Signs a pending in with the card it was booked with (a role that may not look up members' cards:
+ * the teacher at their class). The caller checks the pending names a card.
+ */
+export function useSignInWithBookedCard() {
+  return useSessionWrite(
+    (p: PendingItem) => call(signInPendingCall, { pendingId: p.pending.id, mcId: p.mcId!, remark: p.remark }),
+    Msg.ok,
+  );
 }
 
 export function useCancelPending() {
