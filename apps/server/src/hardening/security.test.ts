@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { allCalls, Msg } from '@studio/contract';
+import { allCalls, Msg, StaffMsg } from '@studio/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
@@ -166,6 +166,111 @@ describeEachDb('security settings', (env) => {
     expect((await a.call('/api/auth/me')).status).toBe(401);
     expect((await b.call('/api/auth/me')).status).toBe(401);
     await env().client.login(env().username);
+  });
+
+  /** A staff member of this file's store with a role, logged in on instance A and served on B too. */
+  async function staffOnBoth(role: 'desk' | 'teacher' | 'manager') {
+    const account = `${role}${Math.floor(Math.random() * 1e9)}`;
+    const { id } = await env().client.ok('/store/api/insert/staff', {
+      name: `${role}员工`,
+      account,
+      mobile: null,
+      password: 'staff-pass-2026',
+      role,
+      teacherId: role === 'teacher' ? (await env().factory.teacher()).id : null,
+    });
+    const a = new Client(appA);
+    expect((await a.login(account, 'staff-pass-2026')).code).toBe(0);
+    const b = new Client(appB);
+    b.cookie = a.cookie;
+    expect((await a.call('/store/api/query/course/simple/list')).code).toBe(0);
+    expect((await b.call('/store/api/query/course/simple/list')).code).toBe(0);
+    return { id, account, a, b };
+  }
+
+  it('disabling a staff member ends their session held on another instance at its next request', async () => {
+    const { id, account, a, b } = await staffOnBoth('desk');
+    const off = await env().client.call('/store/api/update/staff', {
+      id,
+      name: '停用的前台',
+      mobile: null,
+      role: 'desk',
+      teacherId: null,
+      enabled: 0,
+    });
+    expect(off.code, off.msg).toBe(0);
+    expect((await b.call('/store/api/query/course/simple/list')).status).toBe(401);
+    expect((await a.call('/api/auth/me')).status).toBe(401);
+    const again = await new Client(appB).login(account, 'staff-pass-2026');
+    expect([again.status, again.msg]).toEqual([403, Msg.staffDisabled]);
+  });
+
+  it('a role change holds on every instance at its next request (no cached role is used)', async () => {
+    const { id, b } = await staffOnBoth('desk');
+    expect((await b.call('/store/api/query/member/list', {})).code).toBe(0);
+    const teacher = await env().factory.teacher();
+    await env().client.ok('/store/api/update/staff', {
+      id,
+      name: '改做老师',
+      mobile: null,
+      role: 'teacher',
+      teacherId: teacher.id,
+      enabled: 1,
+    });
+    const refused = await b.call('/store/api/query/member/list', {});
+    expect([refused.status, refused.msg]).toEqual([403, Msg.forbiddenRole]);
+  });
+
+  it("password rules; changing one's own ends the other sessions, a reset ends all of them", async () => {
+    const { id, account, a, b } = await staffOnBoth('desk');
+    const change = (body: unknown) => a.call('/api/auth/change/password', body);
+    for (const [newPassword, msg] of [
+      ['short1', StaffMsg.passwordShort],
+      ['lettersonly', StaffMsg.passwordWeak],
+      ['1234567890', StaffMsg.passwordWeak],
+      [`a1${'x'.repeat(127)}`, StaffMsg.passwordLong],
+    ] as const) {
+      const r = await change({ oldPassword: 'staff-pass-2026', newPassword });
+      expect([r.status, r.msg]).toEqual([400, msg]);
+    }
+    const wrong = await change({ oldPassword: 'not-my-pass-1', newPassword: 'fresh-pass-2026' });
+    expect([wrong.status, wrong.msg]).toEqual([400, StaffMsg.oldPasswordWrong]);
+    const same = await change({ oldPassword: 'staff-pass-2026', newPassword: 'staff-pass-2026' });
+    expect([same.status, same.msg]).toEqual([400, StaffMsg.samePassword]);
+    // A second session of the same account (another device) ends; the one that changed it stays.
+    const other = new Client(appB);
+    expect((await other.login(account, 'staff-pass-2026')).code).toBe(0);
+    expect((await change({ oldPassword: 'staff-pass-2026', newPassword: 'fresh-pass-2026' })).code).toBe(0);
+    expect((await other.call('/api/auth/me')).status).toBe(401);
+    expect((await a.call('/api/auth/me')).code).toBe(0);
+    expect((await b.call('/api/auth/me')).code).toBe(0);
+    expect((await new Client(appA).login(account, 'staff-pass-2026')).status).toBe(401);
+    // The manager resets it: every session of theirs ends.
+    await env().client.ok('/store/api/reset/staff/password', { id, password: 'reset-pass-2026' });
+    expect((await a.call('/api/auth/me')).status).toBe(401);
+    expect((await b.call('/api/auth/me')).status).toBe(401);
+    expect((await new Client(appA).login(account, 'reset-pass-2026')).code).toBe(0);
+  });
+
+  it('a store keeps one enabled manager: the last one cannot step down or be disabled', async () => {
+    const staff = await env().client.ok('/store/api/query/staff/list', {});
+    const managers = staff.filter((x: { role: string; enabled: number }) => x.role === 'manager' && x.enabled);
+    expect(managers).toHaveLength(1);
+    const me = managers[0];
+    for (const change of [
+      { role: 'desk', enabled: 1 },
+      { role: 'manager', enabled: 0 },
+    ]) {
+      const r = await env().client.call('/store/api/update/staff', {
+        id: me.id,
+        name: me.name,
+        mobile: me.mobile,
+        teacherId: null,
+        ...change,
+      });
+      expect([r.status, r.msg]).toEqual([409, StaffMsg.lastManager]);
+    }
+    expect((await env().client.call('/api/auth/me')).code).toBe(0);
   });
 
   it('refuses every call of the contract from a foreign Origin or Referer with 403, writing nothing', async () => {
