@@ -150,7 +150,8 @@ export async function writeAuditEntry(tx: Executor, scope: AuditScope, at = Date
   const actor = scope.actor;
   const named = dedupe([...(n.targets ?? []), ...(noted && n.targets?.length ? [] : scope.defaults.targets)]);
   // An entry about a card is about its member too (the log finds a refund by the member's name).
-  const cards = named.filter((t) => t.type === 'card').map((t) => t.id);
+  // (A booking names its member already: no look-up then.)
+  const cards = named.some((t) => t.type === 'member') ? [] : named.filter((t) => t.type === 'card').map((t) => t.id);
   const holders = cards.length
     ? await tx.selectFrom('memberCard').select('memberId').where('id', 'in', cards).execute()
     : [];
