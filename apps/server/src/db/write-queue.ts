@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { auditedBody, currentAudit } from '../lib/audit.ts';
+import { auditedBody, inAuditedTx, rootOf, scopeOf, type AuditScope } from '../lib/audit.ts';
 import type { Db, Dialect, Tx } from './index.ts';
 
 interface Job {
@@ -26,11 +26,18 @@ const queues = new WeakMap<Db, Queue>();
  * run one after the other, and a single COMMIT makes the whole group durable before any caller is
  * answered. If that COMMIT fails, every call of the group fails.
  */
-export function inWriteTx<T>(db: Db, dialect: Dialect, body: (tx: Tx) => Promise<T>): Promise<T> {
-  // The audit entry of the change is written in the same transaction, after the body.
-  const scope = currentAudit();
+export function inWriteTx<T>(
+  handle: Db,
+  dialect: Dialect,
+  body: (tx: Tx) => Promise<T>,
+  /** A job's scope (a call's comes with its database handle, see scopedDb). */
+  jobScope?: AuditScope,
+): Promise<T> {
   // Already inside the call's write transaction (a handler run in one): join it.
-  if (scope?.tx) return body(scope.tx as Tx);
+  if (inAuditedTx(handle)) return body(handle as Tx);
+  // The audit entry of the change is written in the same transaction, after the body.
+  const scope = jobScope ?? scopeOf(handle);
+  const db = rootOf(handle);
   const fn = (tx: Tx) => auditedBody(scope, tx, () => body(tx));
   if (dialect !== 'sqlite') return db.transaction().execute(fn);
   let q = queues.get(db);
@@ -99,8 +106,10 @@ async function runInSavepoint(tx: Tx, job: Job): Promise<Outcome> {
  * Runs `fn` in a transaction of its own (never grouped with other writes: a large bulk change, or
  * work that must not share a group commit), with the audit entry of the change written in it.
  */
-export function inOwnTx<T>(db: Db, body: (tx: Tx) => Promise<T>): Promise<T> {
-  const scope = currentAudit();
-  if (scope?.tx) return body(scope.tx as Tx);
-  return db.transaction().execute((tx) => auditedBody(scope, tx, () => body(tx)));
+export function inOwnTx<T>(handle: Db, body: (tx: Tx) => Promise<T>): Promise<T> {
+  if (inAuditedTx(handle)) return body(handle as Tx);
+  const scope = scopeOf(handle);
+  return rootOf(handle)
+    .transaction()
+    .execute((tx) => auditedBody(scope, tx, () => body(tx)));
 }

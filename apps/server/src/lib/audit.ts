@@ -1,6 +1,13 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { AuditKind } from '@studio/contract';
-import type { Kysely } from 'kysely';
+import type {
+  Kysely,
+  KyselyPlugin,
+  PluginTransformQueryArgs,
+  PluginTransformResultArgs,
+  QueryResult,
+  RootOperationNode,
+  UnknownRow,
+} from 'kysely';
 import type { Database } from '../db/schema.ts';
 
 type Executor = Kysely<Database>;
@@ -55,26 +62,52 @@ export interface AuditScope {
   recordUndo?: boolean;
 }
 
-const als = new AsyncLocalStorage<AuditScope>();
+/**
+ * Where a scope is found: the executor a service holds. A call that writes gets its own database
+ * handle (`scopedDb`: the app's database with the scope attached, one small object per request), and
+ * each audited write transaction is attached to its scope while its body runs (`auditedBody`), so
+ * `audit(tx, ...)` and `inWriteTx(ctx.db, ...)` find the scope of the call that runs them. (Explicit,
+ * rather than AsyncLocalStorage, which costs every promise of the process on Node 20.)
+ */
+const byExecutor = new WeakMap<object, AuditScope>();
+/** A scoped handle's underlying database (the write queue and transactions use that one). */
+const roots = new WeakMap<object, Kysely<Database>>();
 
-export const currentAudit = (): AuditScope | undefined => als.getStore();
+/** The audit scope of a database handle or transaction, if it has one. */
+export const scopeOf = (ex: object): AuditScope | undefined => byExecutor.get(ex);
 
-/** Runs `fn` with `scope` as the audit scope of everything it does. */
-export function runAudited<T>(scope: AuditScope, fn: () => T): T {
-  return als.run(scope, fn);
+/** The database under a scoped handle (or the handle itself). */
+export const rootOf = <T extends Kysely<Database>>(db: T): T => (roots.get(db) as T | undefined) ?? db;
+
+/** Whether `ex` is an audited write transaction whose body is running (a nested write joins it). */
+export const inAuditedTx = (ex: object): boolean => byExecutor.get(ex)?.tx === ex;
+
+/**
+ * The app's database with a call's scope attached: the call's services write through it. In the
+ * suites (AUDIT_STRICT=1) a business write made through it outside an audited transaction throws.
+ */
+export function scopedDb<T extends Kysely<Database>>(db: T, scope: AuditScope): T {
+  const scoped = db.withPlugin(process.env.AUDIT_STRICT === '1' ? new AuditGuardPlugin(scope) : NOOP_PLUGIN) as T;
+  byExecutor.set(scoped, scope);
+  roots.set(scoped, rootOf(db));
+  return scoped;
 }
 
-/** A system scope (jobs, the outbox): the writes `fn` makes are entries by 系统. */
-export function runAsSystem<T>(name: string, call: string, kind: AuditKind, fn: () => T): T {
-  return als.run(
-    { actor: { kind: 'system', name }, call, defaults: { kind, summary: name, targets: [] }, note: {}, written: 0 },
-    fn,
-  );
+/** A system scope (jobs): the writes made in it are entries by 系统 in `storeId`'s log. */
+export function systemScope(name: string, call: string, kind: AuditKind, storeId: number): AuditScope {
+  return {
+    actor: { kind: 'system', name },
+    call,
+    storeId,
+    defaults: { kind, summary: name, targets: [] },
+    note: {},
+    written: 0,
+  };
 }
 
-/** Adds to the entry of the change being made (no-op outside an audited scope). */
-export function audit(note: AuditNote): void {
-  const scope = als.getStore();
+/** Adds to the entry of the change being made through `ex` (no-op without a scope). */
+export function audit(ex: object, note: AuditNote): void {
+  const scope = byExecutor.get(ex);
   if (!scope) return;
   const n = scope.note;
   if (note.kind) n.kind = note.kind;
@@ -91,22 +124,22 @@ export function audit(note: AuditNote): void {
  * Adds facts an undo of the current bulk change needs (lists append): nothing outside a bulk change,
  * so the same writers used by an undo itself record nothing.
  */
-export function recordForUndo(part: Record<string, unknown[]>): void {
-  const scope = als.getStore();
+export function recordForUndo(ex: object, part: Record<string, unknown[]>): void {
+  const scope = byExecutor.get(ex);
   if (!scope?.recordUndo) return;
   const undo = (scope.note.undo ??= {}) as Record<string, unknown[]>;
   for (const [key, list] of Object.entries(part)) undo[key] = [...(undo[key] ?? []), ...list];
 }
 
-/** The current transaction changed nothing worth an entry (a job that found its work done). */
-export function skipAudit(): void {
-  const scope = als.getStore();
+/** The transaction changed nothing worth an entry (a job that found its work done). */
+export function skipAudit(ex: object): void {
+  const scope = byExecutor.get(ex);
   if (scope) scope.skip = true;
 }
 
-/** Sets the store of the current scope (a job walking stores, a member's store). */
-export function auditStore(storeId: number): void {
-  const scope = als.getStore();
+/** Sets the store of the scope (the first-run setup's new store). */
+export function auditStore(ex: object, storeId: number): void {
+  const scope = byExecutor.get(ex);
   if (scope) scope.storeId = storeId;
 }
 
@@ -213,23 +246,24 @@ function dedupe(targets: AuditTarget[]): AuditTarget[] {
 }
 
 /**
- * Runs a write transaction's body in the audit scope it was started from (the SQLite write queue runs
- * bodies on its own turn of the event loop) and writes the scope's entry in that transaction after it.
+ * Runs a write transaction's body with `tx` attached to the scope it was started from, and writes the
+ * scope's entry in that transaction after it. The SQLite write queue runs bodies of one group one
+ * after the other on the same transaction, so `tx` belongs to one scope at a time.
  */
 export async function auditedBody<T>(scope: AuditScope | undefined, tx: Executor, fn: () => Promise<T>): Promise<T> {
-  // No scope: run outside any (the SQLite write queue may run this on a turn another call started).
-  if (!scope) return als.exit(fn);
-  const inner: AuditScope = scope;
-  const wasInTx = inner.inTx;
-  inner.inTx = true;
-  inner.tx = tx;
+  if (!scope) return fn();
+  const wasInTx = scope.inTx;
+  scope.inTx = true;
+  scope.tx = tx;
+  byExecutor.set(tx, scope);
   try {
-    const value = await als.run(inner, fn);
-    await writeAuditEntry(tx, inner);
+    const value = await fn();
+    await writeAuditEntry(tx, scope);
     return value;
   } finally {
-    inner.inTx = wasInTx;
-    inner.tx = undefined;
+    byExecutor.delete(tx);
+    scope.inTx = wasInTx;
+    scope.tx = undefined;
   }
 }
 
@@ -261,25 +295,31 @@ function tableOf(node: { kind: string } & Record<string, any>): string | undefin
 }
 
 /**
- * A Kysely plugin for tests (AUDIT_STRICT=1): a business write made during an audited call but outside
- * an audited write transaction throws, so a write that would leave no entry in its own transaction is
- * found by the suites rather than in production.
+ * The plugin of a scoped handle in the suites (AUDIT_STRICT=1): a business write made through it
+ * while its scope is not inside an audited transaction throws, so a write that would leave no entry
+ * in its own transaction is found by the suites rather than in production.
  */
-export class AuditGuardPlugin {
-  transformQuery(args: { node: any }) {
-    const node = args.node;
-    if (node.kind === 'InsertQueryNode' || node.kind === 'UpdateQueryNode' || node.kind === 'DeleteQueryNode') {
-      const scope = als.getStore();
-      if (scope && !scope.inTx) {
-        const table = tableOf(node);
-        if (table && !UNAUDITED_TABLES.has(table)) {
-          throw new Error(`write to ${table} outside an audited transaction (${scope.call})`);
-        }
+class AuditGuardPlugin implements KyselyPlugin {
+  constructor(private scope: AuditScope) {}
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    const node = args.node as RootOperationNode & Record<string, any>;
+    if (
+      !this.scope.inTx &&
+      (node.kind === 'InsertQueryNode' || node.kind === 'UpdateQueryNode' || node.kind === 'DeleteQueryNode')
+    ) {
+      const table = tableOf(node);
+      if (table && !UNAUDITED_TABLES.has(table)) {
+        throw new Error(`write to ${table} outside an audited transaction (${this.scope.call})`);
       }
     }
-    return node;
+    return args.node;
   }
-  async transformResult(args: { result: any }) {
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
     return args.result;
   }
 }
+
+const NOOP_PLUGIN: KyselyPlugin = {
+  transformQuery: (args) => args.node,
+  transformResult: async (args) => args.result,
+};

@@ -40,8 +40,11 @@ export async function createStoreWithAdmin(db: Db, s: NewStore): Promise<{ store
       ])
       .execute();
     // The first-run setup's entry (by 系统) lands in the new store's log.
-    auditStore(store.id);
-    audit({ summary: `创建门店 ${s.storeName} 和店长 ${s.admin.name}`, targets: [{ type: 'staff', id: staff.id }] });
+    auditStore(tx, store.id);
+    audit(tx, {
+      summary: `创建门店 ${s.storeName} 和店长 ${s.admin.name}`,
+      targets: [{ type: 'staff', id: staff.id }],
+    });
     return { storeId: store.id, staffId: staff.id };
   });
 }

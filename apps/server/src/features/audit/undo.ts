@@ -330,7 +330,7 @@ export async function undoBulk(ctx: CallCtx, auditId: number): Promise<void> {
       }
       if (facts.bookedReservations?.length || facts.bookedPendings?.length) await cancelBooked(tx, ctx, facts, now);
       if (facts.deletedSessions?.length) await restoreDeleted(tx, ctx, facts, now);
-      audit({
+      audit(tx, {
         kind: 'bulk',
         summary: `撤销：${entry.summary}`,
         undoOf: entry.id,

@@ -122,7 +122,7 @@ export async function createPlannedSessions(
     for (const r of ids) idOf.set(`${r.teacherId}|${r.startTime}`, r.id);
   }
   const sessionIds = plan.map((s) => idOf.get(`${s.teacherId}|${s.startTime}`)!);
-  recordForUndo({ createdSessions: sessionIds });
+  recordForUndo(tx, { createdSessions: sessionIds });
 
   const cardRows = plan.flatMap((s, i) =>
     s.course.cardIds.map((cardId) => ({ storeId: store.id, timetableId: sessionIds[i], cardId })),

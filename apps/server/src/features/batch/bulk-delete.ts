@@ -94,7 +94,7 @@ export async function deleteSessions(
         ]),
       )
       .execute();
-    recordForUndo({
+    recordForUndo(tx, {
       deletedSessions: ids,
       reservations: before.map((r) => ({ id: r.id, status: r.status })),
       pendings: pendingsBefore,

@@ -134,7 +134,7 @@ export async function addDropInStudent(
         .where('status', '=', PendingStatus.WAITING)
         .execute(),
     ]);
-    recordForUndo({ bookedReservations: made.map((r) => r.id), bookedPendings: held.map((p) => p.id) });
+    recordForUndo(tx, { bookedReservations: made.map((r) => r.id), bookedPendings: held.map((p) => p.id) });
     return { count: sessions.length };
   });
 }

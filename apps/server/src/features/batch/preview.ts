@@ -1,7 +1,7 @@
 import { OperateType, type BulkPreview } from '@studio/contract';
 import type { Tx } from '../../db/index.ts';
 import type { CallCtx } from '../../lib/context.ts';
-import { audit, currentAudit, recordForUndo } from '../../lib/audit.ts';
+import { audit, recordForUndo, scopeOf } from '../../lib/audit.ts';
 import { AppError } from '../../lib/errors.ts';
 import { inOwnTx } from '../../db/write-queue.ts';
 
@@ -74,7 +74,7 @@ async function effects(tx: Tx, storeId: number, mark: { history: number; ledger:
 const NAMED_SESSIONS = 200;
 
 /** What a bulk change did, in words and targets, on its audit entry. */
-function describeBulk(undo: Record<string, unknown[]> | undefined) {
+function describeBulk(tx: Tx, undo: Record<string, unknown[]> | undefined) {
   const made = (undo?.createdSessions ?? []) as number[];
   const gone = (undo?.deletedSessions ?? []) as number[];
   const booked = (undo?.bookedReservations?.length ?? 0) + (undo?.bookedPendings?.length ?? 0);
@@ -85,7 +85,7 @@ function describeBulk(undo: Record<string, unknown[]> | undefined) {
     booked ? `预约${booked}人次` : '',
     cancelled ? `取消${cancelled}个预约并退回` : '',
   ].filter(Boolean);
-  audit({
+  audit(tx, {
     target: words.join('，') || '没有变动',
     targets: [...made, ...gone].slice(0, NAMED_SESSIONS).map((id) => ({ type: 'session' as const, id })),
   });
@@ -107,15 +107,15 @@ export async function bulkTx<R extends { count: number }>(
   if (!dryRun) {
     // The change records what its undo needs (recordForUndo in the writers), and the highest trail
     // ids it wrote: anything on its sessions or cards above them happened after it.
-    const scope = currentAudit();
+    const scope = scopeOf(ctx.db);
     if (scope) scope.recordUndo = true;
     return inOwnTx(ctx.db, async (tx) => {
       const result = await fn(tx);
       if (scope) {
         // Only a change that did something can be undone.
-        if (scope.note.undo) recordForUndo({ marks: [await watermark(tx)] });
+        if (scope.note.undo) recordForUndo(tx, { marks: [await watermark(tx)] });
         scope.recordUndo = false;
-        describeBulk(scope.note.undo as Record<string, unknown[]> | undefined);
+        describeBulk(tx, scope.note.undo as Record<string, unknown[]> | undefined);
       }
       return result;
     });

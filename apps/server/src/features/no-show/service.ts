@@ -1,7 +1,7 @@
 import { DEDUCT_AT_SIGN_IN, NoShowMsg, OperateType, PendingStatus, type BookingPolicy } from '@studio/contract';
 import type { Db, Dialect, Executor, Tx } from '../../db/index.ts';
 import { inWriteTx } from '../../db/write-queue.ts';
-import { audit, auditStore, runAsSystem, skipAudit } from '../../lib/audit.ts';
+import { audit, skipAudit, systemScope } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { AppError, conflict, notFound } from '../../lib/errors.ts';
 import { addDays, localDateTime } from '../../lib/time.ts';
@@ -33,80 +33,81 @@ interface Due {
  */
 async function processOne(db: Db, dialect: Dialect, storeId: number, policy: BookingPolicy, p: Due, now: string) {
   // An entry by 系统 for each no-show it marks (none when a sign-in or another run got there first).
-  return runAsSystem('爽约处理', 'job/no-show', 'booking', () => processIn(db, dialect, storeId, policy, p, now));
-}
-
-async function processIn(db: Db, dialect: Dialect, storeId: number, policy: BookingPolicy, p: Due, now: string) {
-  return inWriteTx(db, dialect, async (tx: Tx) => {
-    auditStore(storeId);
-    const res = await tx
-      .updateTable('pending')
-      .set({ status: PendingStatus.NO_SHOW, noShowFee: 0 })
-      .where('id', '=', p.id)
-      .where('status', '=', PendingStatus.WAITING)
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) !== 1) {
-      skipAudit();
-      return false;
-    }
-    audit({
-      summary: policy.noShow === 'forfeit' ? '未签到，记为爽约并扣费' : '未签到，记为爽约',
-      targets: [
-        { type: 'member', id: p.memberId },
-        { type: 'session', id: p.timetableId },
-      ],
-    });
-    let fee = 0;
-    let cardId: number | null = null;
-    if (policy.noShow === 'forfeit') {
-      const card = await firstUsableCard(
-        tx,
-        storeId,
-        p.memberId,
-        { id: p.timetableId, startTime: p.startTime },
-        p.studentCount,
-      );
-      if (card) {
-        const charge = chargeFor(card, p.studentCount);
-        try {
-          await deduct(tx, card.id, charge);
-          [fee, cardId] = [charge, card.id];
-        } catch (e) {
-          // The balance moved since it was read: recorded as a no-show without a charge.
-          if (!(e instanceof AppError)) throw e;
+  const scope = systemScope('爽约处理', 'job/no-show', 'booking', storeId);
+  return inWriteTx(
+    db,
+    dialect,
+    async (tx: Tx) => {
+      const res = await tx
+        .updateTable('pending')
+        .set({ status: PendingStatus.NO_SHOW, noShowFee: 0 })
+        .where('id', '=', p.id)
+        .where('status', '=', PendingStatus.WAITING)
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) !== 1) {
+        skipAudit(tx);
+        return false;
+      }
+      audit(tx, {
+        summary: policy.noShow === 'forfeit' ? '未签到，记为爽约并扣费' : '未签到，记为爽约',
+        targets: [
+          { type: 'member', id: p.memberId },
+          { type: 'session', id: p.timetableId },
+        ],
+      });
+      let fee = 0;
+      let cardId: number | null = null;
+      if (policy.noShow === 'forfeit') {
+        const card = await firstUsableCard(
+          tx,
+          storeId,
+          p.memberId,
+          { id: p.timetableId, startTime: p.startTime },
+          p.studentCount,
+        );
+        if (card) {
+          const charge = chargeFor(card, p.studentCount);
+          try {
+            await deduct(tx, card.id, charge);
+            [fee, cardId] = [charge, card.id];
+          } catch (e) {
+            // The balance moved since it was read: recorded as a no-show without a charge.
+            if (!(e instanceof AppError)) throw e;
+          }
         }
       }
-    }
-    if (cardId !== null) {
-      await tx.updateTable('pending').set({ noShowFee: fee, noShowCardId: cardId }).where('id', '=', p.id).execute();
-      await tx
-        .insertInto('cardLedger')
-        .values({
-          storeId,
-          memberCardId: cardId,
-          kind: 'no_show',
-          amount: fee,
-          timetableId: p.timetableId,
-          remark: '爽约扣费',
-          createdAt: now,
-        })
-        .execute();
-    }
-    await writeBookingTrail(tx, storeId, {
-      timetableId: p.timetableId,
-      memberId: p.memberId,
-      memberCardId: cardId,
-      reservationId: null,
-      pendingId: p.id,
-      studentCount: p.studentCount,
-      usedCount: fee,
-      operateType: OperateType.NO_SHOW,
-      operatorId: null,
-      remark: fee > 0 ? '爽约扣费' : '爽约（未扣费）',
-      now,
-    });
-    return true;
-  });
+      if (cardId !== null) {
+        await tx.updateTable('pending').set({ noShowFee: fee, noShowCardId: cardId }).where('id', '=', p.id).execute();
+        await tx
+          .insertInto('cardLedger')
+          .values({
+            storeId,
+            memberCardId: cardId,
+            kind: 'no_show',
+            amount: fee,
+            timetableId: p.timetableId,
+            remark: '爽约扣费',
+            createdAt: now,
+          })
+          .execute();
+      }
+      await writeBookingTrail(tx, storeId, {
+        timetableId: p.timetableId,
+        memberId: p.memberId,
+        memberCardId: cardId,
+        reservationId: null,
+        pendingId: p.id,
+        studentCount: p.studentCount,
+        usedCount: fee,
+        operateType: OperateType.NO_SHOW,
+        operatorId: null,
+        remark: fee > 0 ? '爽约扣费' : '爽约（未扣费）',
+        now,
+      });
+      return true;
+    },
+    scope,
+  );
 }
 
 /**

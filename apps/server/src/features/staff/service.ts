@@ -88,7 +88,7 @@ export async function addStaff(ctx: CallCtx, input: ParsedReqOf<typeof insertSta
         .insertInto('post')
         .values({ staffId: staff.id, storeId: ctx.store.id, role: input.role, teacherId, enabled: 1 })
         .execute();
-      audit({
+      audit(tx, {
         summary: `新增员工 ${input.name}（${ROLE_LABEL[input.role]}）`,
         targets: [{ type: 'staff', id: staff.id }],
         after: { 姓名: input.name, 账号: input.account, 手机号: input.mobile, 角色: ROLE_LABEL[input.role] },
@@ -158,7 +158,7 @@ export async function editStaff(ctx: CallCtx, input: ParsedReqOf<typeof updateSt
         },
         { name: '姓名', mobile: '手机号', role: '角色', teacherId: '对应老师', enabled: '状态' },
       );
-      audit({
+      audit(tx, {
         summary: !input.enabled && before.enabled ? `停用员工 ${before.name}` : `修改员工 ${input.name}`,
         targets: [{ type: 'staff', id: input.id }],
         ...changes,
@@ -178,7 +178,7 @@ export async function resetPassword(ctx: CallCtx, id: number, password: string):
     await tx.updateTable('staff').set({ passwordHash }).where('id', '=', id).execute();
     await bumpVersion(tx, id);
     await ctx.sessions.endAll(tx, id);
-    audit({ summary: `重置员工 ${who.name} 的密码`, targets: [{ type: 'staff', id }] });
+    audit(tx, { summary: `重置员工 ${who.name} 的密码`, targets: [{ type: 'staff', id }] });
   });
 }
 
@@ -203,6 +203,6 @@ export async function changeOwnPassword(ctx: CallCtx, oldPassword: string, newPa
     if (Number(done.numUpdatedRows) !== 1) throw badRequest(StaffMsg.oldPasswordWrong);
     await bumpVersion(tx, ctx.staff.id);
     await ctx.sessions.endAll(tx, ctx.staff.id, token);
-    audit({ summary: `${ctx.staff.name} 修改了自己的密码`, targets: [{ type: 'staff', id: ctx.staff.id }] });
+    audit(tx, { summary: `${ctx.staff.name} 修改了自己的密码`, targets: [{ type: 'staff', id: ctx.staff.id }] });
   });
 }

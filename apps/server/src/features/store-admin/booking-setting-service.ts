@@ -73,7 +73,7 @@ export async function saveBookingSetting(db: Db, storeId: number, input: Booking
       name: x.name,
       timezone: x.timezone,
     });
-    audit({
+    audit(tx, {
       summary: '修改预约设置',
       target: '预约设置',
       ...changedFields(

@@ -1,4 +1,4 @@
-import { audit, changedFields, currentAudit, recordForUndo } from '../../lib/audit.ts';
+import { audit, changedFields, recordForUndo, scopeOf } from '../../lib/audit.ts';
 import {
   amountText,
   BIG_TYPE_COUNT,
@@ -233,8 +233,8 @@ export async function createSession(tx: Tx, store: StoreScope, args: NewSession)
     .returning('id')
     .executeTakeFirstOrThrow();
   // Within a bulk change (a copy), what its undo deletes; a single new session is its entry's target.
-  recordForUndo({ createdSessions: [row.id] });
-  if (!currentAudit()?.recordUndo) audit({ targets: [{ type: 'session', id: row.id }] });
+  recordForUndo(tx, { createdSessions: [row.id] });
+  if (!scopeOf(tx)?.recordUndo) audit(tx, { targets: [{ type: 'session', id: row.id }] });
   await tx
     .insertInto('timetableCard')
     .columns(['storeId', 'timetableId', 'cardId'])
@@ -283,7 +283,7 @@ async function noteSessionChange(
     area: name(areas, x.areaId),
     book: name(books, x.bookId),
   });
-  audit({
+  audit(tx, {
     summary: '修改课程',
     ...changedFields(words(s), words(args), {
       startTime: '开课时间',

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Db, Dialect, Executor, Tx } from '../../db/index.ts';
 import { lockSessions } from '../../db/locks.ts';
 import { inWriteTx } from '../../db/write-queue.ts';
-import { audit, auditStore, runAsSystem, skipAudit } from '../../lib/audit.ts';
+import { audit, skipAudit, systemScope } from '../../lib/audit.ts';
 import type { StoreScope } from '../../lib/context.ts';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { emit, type EngineEvent } from '../../lib/events.ts';
@@ -292,19 +292,22 @@ export async function endClosedWaits(db: Db, dialect: Dialect, clock: (tz: strin
       .execute();
     for (const t of due) {
       // An entry by 系统 per session whose waits end (none when another run ended them first).
-      n += await runAsSystem('候补截止', 'job/end-waits', 'booking', () =>
-        inWriteTx(db, dialect, async (tx) => {
-          auditStore(st.id);
+      const scope = systemScope('候补截止', 'job/end-waits', 'booking', st.id);
+      n += await inWriteTx(
+        db,
+        dialect,
+        async (tx) => {
           await lockSessions(tx, [t.id]);
           const ended = await repo.endWaits(tx, { timetableId: t.id }, WaitStatus.ENDED, now);
           if (ended.length) {
             await repo.addWaitCount(tx, t.id, -ended.length);
-            audit({ summary: `候补截止，结束${ended.length}人的候补`, targets: [{ type: 'session', id: t.id }] });
+            audit(tx, { summary: `候补截止，结束${ended.length}人的候补`, targets: [{ type: 'session', id: t.id }] });
           } else {
-            skipAudit();
+            skipAudit(tx);
           }
           return ended.length;
-        }),
+        },
+        scope,
       );
     }
   }

@@ -126,7 +126,7 @@ export async function issueCard(
 export async function setCardFrozen(ctx: CallCtx, id: number, frozen: 0 | 1) {
   const c = await mustFindOpenCard(ctx, id);
   const state = (f: number) => ({ frozen: f ? '冻结' : '正常' });
-  audit({
+  audit(ctx.db, {
     summary: frozen ? '冻结会员卡' : '解冻会员卡',
     targets: [cardTarget(c), memberTarget(c)],
     ...changedFields(state(c.frozen), state(frozen), { frozen: '状态' }),
@@ -146,17 +146,17 @@ export async function setCardFrozen(ctx: CallCtx, id: number, frozen: 0 | 1) {
  */
 export async function topUpCard(ctx: CallCtx, id: number, amount: number, payment?: Payment) {
   const c = await mustFindOpenCard(ctx, id);
-  audit({
-    summary: `会员卡充值 ${amountText(c.bigType, amount)}`,
-    targets: [cardTarget(c), memberTarget(c)],
-    ...changedFields(
-      { total: amountText(c.bigType, c.totalCount) },
-      { total: amountText(c.bigType, c.totalCount + amount) },
-      { total: '总额度' },
-    ),
-  });
   const storeId = ctx.store.id;
   await inOwnTx(ctx.db, async (tx) => {
+    audit(tx, {
+      summary: `会员卡充值 ${amountText(c.bigType, amount)}`,
+      targets: [cardTarget(c), memberTarget(c)],
+      ...changedFields(
+        { total: amountText(c.bigType, c.totalCount) },
+        { total: amountText(c.bigType, c.totalCount + amount) },
+        { total: '总额度' },
+      ),
+    });
     const res = await tx
       .updateTable('memberCard')
       .set((eb) => ({ totalCount: eb('totalCount', '+', amount) }))
@@ -186,7 +186,7 @@ export async function topUpCard(ctx: CallCtx, id: number, amount: number, paymen
 /** Moves a card's expiry to the end of the given day. */
 export async function setCardExpiry(ctx: CallCtx, id: number, date: string) {
   const c = await mustFindOpenCard(ctx, id);
-  audit({
+  audit(ctx.db, {
     summary: '修改会员卡到期日期',
     targets: [cardTarget(c), memberTarget(c)],
     ...changedFields({ expire: c.expireTime?.slice(0, 10) ?? null }, { expire: date }, { expire: '到期日期' }),

@@ -55,7 +55,7 @@ export async function createMember(ctx: CallCtx, input: MemberInput) {
       .values({ storeId: ctx.store.id, ...input, createdAt: storeNow(ctx) })
       .returning('id')
       .executeTakeFirstOrThrow();
-    audit({ summary: `新增会员 ${input.name}`, targets: [{ type: 'member', id: row.id }] });
+    audit(ctx.db, { summary: `新增会员 ${input.name}`, targets: [{ type: 'member', id: row.id }] });
     return row;
   } catch (e) {
     if (isUniqueViolation(e)) throw conflict(Msg.mobileTaken);

@@ -26,7 +26,7 @@ export async function setModuleStatus(ctx: CallCtx, moduleId: number, status: nu
       : moduleId === MODULE_ONLINE_DEFAULT
         ? '新课程默认在线教室'
         : '门店功能';
-  audit({
+  audit(ctx.db, {
     summary: `修改${label}`,
     target: label,
     ...changedFields({ v: words(before) }, { v: words(status) }, { v: label }),
