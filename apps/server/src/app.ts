@@ -20,7 +20,7 @@ import { databaseUnavailable } from './lib/db-errors.ts';
 import { AppError, badRequest, forbidden, unauthorized } from './lib/errors.ts';
 import { scopedDb } from './lib/audit.ts';
 import { inWriteTx } from './db/write-queue.ts';
-import { auditedCall, auditScopeFor } from './features/audit/scope.ts';
+import { auditedCall, auditMetaOf, auditScopeFor } from './features/audit/scope.ts';
 import { requireOwnSession } from './features/staff/access.ts';
 import type { Handler } from './lib/feature.ts';
 import { registerJsonCompression, sendRawJson } from './lib/compression.ts';
@@ -178,6 +178,7 @@ export async function buildApp(opts: BuildOptions): Promise<AppInstance> {
   const memberCookieKey = memberCookieName(config.cookieSecure);
   for (const call of allCalls) {
     if (call.auth === 'store' && !call.roles?.length) throw new Error(`接口没有声明角色: ${call.path}`);
+    const auditMeta = auditMetaOf(call);
     const own = handlers.get(call.path);
     if (!own) throw new Error(`接口没有实现: ${call.path}`);
     // A handler of plain statements runs in one write transaction with its audit entry.
@@ -217,7 +218,7 @@ export async function buildApp(opts: BuildOptions): Promise<AppInstance> {
       if (call.auth === 'store' && ctx.post.role === 'teacher' && call.teacherOwns) {
         await requireOwnSession(deps.db, ctx.store.id, ctx.post.teacherId, call.teacherOwns, input);
       }
-      const scope = auditScopeFor(call, ctx, input);
+      const scope = auditMeta && auditScopeFor(auditMeta, ctx, input);
       // A write call's services reach the database through a handle carrying its audit scope.
       if (scope) ctx.db = scopedDb(deps.db, scope);
       const answer = scope ? await auditedCall(ctx, scope, input, handler) : await handler(input, ctx);

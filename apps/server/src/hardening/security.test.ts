@@ -252,6 +252,24 @@ describeEachDb('security settings', (env) => {
     expect((await new Client(appA).login(account, 'reset-pass-2026')).code).toBe(0);
   });
 
+  it('a teacher account names a teacher of the store', async () => {
+    const base = { name: '没选老师', mobile: null, password: 'staff-pass-2026', role: 'teacher' };
+    const none = await env().client.call('/store/api/insert/staff', {
+      ...base,
+      account: 'no_teacher_1',
+      teacherId: null,
+    });
+    expect([none.status, none.msg]).toEqual([400, StaffMsg.teacher]);
+    const gone = await env().client.call('/store/api/insert/staff', {
+      ...base,
+      account: 'no_teacher_2',
+      teacherId: 99999999,
+    });
+    expect([gone.status, gone.msg]).toEqual([404, Msg.notFound('老师')]);
+    const staff = await env().client.ok('/store/api/query/staff/list', {});
+    expect(staff.some((x: { account: string }) => x.account.startsWith('no_teacher'))).toBe(false);
+  });
+
   it('a store keeps one enabled manager: the last one cannot step down or be disabled', async () => {
     const staff = await env().client.ok('/store/api/query/staff/list', {});
     const managers = staff.filter((x: { role: string; enabled: number }) => x.role === 'manager' && x.enabled);

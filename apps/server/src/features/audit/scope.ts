@@ -41,7 +41,7 @@ const FIELD_TYPES: Record<string, AuditTargetType> = {
 };
 
 /** The targets a payload names (a session, a member, a card...), before the service adds its own. */
-function payloadTargets(call: CallDef, input: unknown): AuditTarget[] {
+function payloadTargets(idType: AuditTargetType | undefined, input: unknown): AuditTarget[] {
   if (!input || typeof input !== 'object') return [];
   const body = input as Record<string, unknown>;
   const out: AuditTarget[] = [];
@@ -49,18 +49,35 @@ function payloadTargets(call: CallDef, input: unknown): AuditTarget[] {
     const v = body[field];
     if (typeof v === 'number') out.push({ type, id: v });
   }
-  const idType = ID_RULES.find(([re]) => re.test(call.path))?.[1];
   if (idType && typeof body.id === 'number') out.push({ type: idType, id: body.id });
   return out;
 }
 
-/**
- * The audit scope of a call that changes something: who makes it (staff, member, or 系统 for the
- * first-run setup) and what its entry says unless the service notes more. Reads, log-ins and dry runs
- * have none.
- */
-export function auditScopeFor(call: CallDef, ctx: CallCtx, input: unknown): AuditScope | undefined {
+/** What a write call's entries say by default, worked out once per call when the routes are built. */
+export interface AuditMeta {
+  path: string;
+  kind: AuditKind;
+  summary: string;
+  /** What the payload's `id` names. */
+  idType?: AuditTargetType;
+}
+
+/** A call's audit defaults; undefined for reads and log-ins (they leave no entry). */
+export function auditMetaOf(call: CallDef): AuditMeta | undefined {
   if (!isWriteCall(call)) return undefined;
+  return {
+    path: call.path,
+    kind: auditKindOf(call.path),
+    summary: summaryOf(call),
+    idType: ID_RULES.find(([re]) => re.test(call.path))?.[1],
+  };
+}
+
+/**
+ * The audit scope of one write call: who makes it (staff, member, or 系统 for the first-run setup)
+ * and what its entry says unless the service notes more. A dry run has none.
+ */
+export function auditScopeFor(meta: AuditMeta, ctx: CallCtx, input: unknown): AuditScope | undefined {
   if (input && typeof input === 'object' && (input as { dryRun?: unknown }).dryRun === true) return undefined;
   const actor: AuditScope['actor'] = ctx.member
     ? { kind: 'member', memberId: ctx.member.id, name: ctx.member.name }
@@ -69,9 +86,9 @@ export function auditScopeFor(call: CallDef, ctx: CallCtx, input: unknown): Audi
       : { kind: 'system', name: '系统' };
   return {
     actor,
-    call: call.path,
+    call: meta.path,
     storeId: ctx.store?.id ?? ctx.staff?.posts[0]?.storeId,
-    defaults: { kind: auditKindOf(call.path), summary: summaryOf(call), targets: payloadTargets(call, input) },
+    defaults: { kind: meta.kind, summary: meta.summary, targets: payloadTargets(meta.idType, input) },
     note: {},
     written: 0,
   };

@@ -8,30 +8,16 @@ import {
 } from '@studio/contract';
 import type { Executor } from '../../db/index.ts';
 import type { CallCtx } from '../../lib/context.ts';
+import { findMember } from '../reference/public.ts';
+import { findStaffOfStore } from '../staff/public.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { addDays, daysBetween, epochOfLocal, localDateTime } from '../../lib/time.ts';
 import { UNDO_WINDOW_MS } from './undo.ts';
 
 /** Filters that name something must name a thing of this store. */
 async function requireFilterRefs(db: Executor, storeId: number, input: ParsedReqOf<typeof queryAuditLog>) {
-  if (input.staffId) {
-    const s = await db
-      .selectFrom('post')
-      .select('id')
-      .where('storeId', '=', storeId)
-      .where('staffId', '=', input.staffId)
-      .executeTakeFirst();
-    if (!s) throw notFound('员工');
-  }
-  if (input.memberId) {
-    const m = await db
-      .selectFrom('member')
-      .select('id')
-      .where('storeId', '=', storeId)
-      .where('id', '=', input.memberId)
-      .executeTakeFirst();
-    if (!m) throw notFound('会员');
-  }
+  if (input.staffId && !(await findStaffOfStore(db, storeId, input.staffId))) throw notFound('员工');
+  if (input.memberId && !(await findMember(db, storeId, input.memberId))) throw notFound('会员');
   if (input.tid) {
     const t = await db
       .selectFrom('timetable')

@@ -35,6 +35,7 @@ export async function requireOwnSession(
 }
 
 /** The teacher whose sessions a list shows: a teacher's own, everyone's for other roles. */
-export function ownTeacherFilter(post: { role: string; teacherId: number | null }): number | null | undefined {
+export function ownTeacherFilter(post: { role: string; teacherId: number | null }): number | undefined {
+  // A teacher account without a teacher (it cannot be made so) would see nothing.
   return post.role === 'teacher' ? (post.teacherId ?? -1) : undefined;
 }

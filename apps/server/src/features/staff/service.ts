@@ -14,6 +14,7 @@ import { hashPassword, verifyPassword } from '../../auth/password.ts';
 import { audit, changedFields } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { requireTeacher } from '../batch/public.ts';
 import { isUniqueViolation } from '../timetable/public.ts';
 
 /** The staff of a store, by their post there. */
@@ -44,15 +45,12 @@ export async function listStaff(ctx: CallCtx): Promise<StaffRow[]> {
 async function teacherFor(tx: Executor, storeId: number, role: StaffRole, teacherId: number | null) {
   if (role !== 'teacher') return null;
   if (!teacherId) throw badRequest(StaffMsg.teacher);
-  const t = await tx
-    .selectFrom('teacher')
-    .select('id')
-    .where('id', '=', teacherId)
-    .where('storeId', '=', storeId)
-    .where('deleted', '=', 0)
-    .executeTakeFirst();
-  if (!t) throw notFound('老师');
-  return t.id;
+  return (await requireTeacher(tx, storeId, teacherId)).id;
+}
+
+/** A staff member of the store (by their post there), or undefined. */
+export function findStaffOfStore(db: Executor, storeId: number, staffId: number) {
+  return staffOfStore(db, storeId).where('staff.id', '=', staffId).executeTakeFirst();
 }
 
 /** Mobile numbers and accounts log in alike: one may not be another staff member's other. */
@@ -125,7 +123,7 @@ export async function editStaff(ctx: CallCtx, input: ParsedReqOf<typeof updateSt
     await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
       // Staff changes of a store run one at a time, so "at least one manager" holds under concurrency.
       await lockStore(tx, ctx.store.id);
-      const before = await staffOfStore(tx, ctx.store.id).where('staff.id', '=', input.id).executeTakeFirst();
+      const before = await findStaffOfStore(tx, ctx.store.id, input.id);
       if (!before) throw notFound('员工');
       const teacherId = await teacherFor(tx, ctx.store.id, input.role, input.teacherId);
       await requireFreeLogin(tx, [input.mobile], input.id);
@@ -173,7 +171,7 @@ export async function editStaff(ctx: CallCtx, input: ParsedReqOf<typeof updateSt
 export async function resetPassword(ctx: CallCtx, id: number, password: string): Promise<void> {
   const passwordHash = await hashPassword(password);
   await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
-    const who = await staffOfStore(tx, ctx.store.id).where('staff.id', '=', id).executeTakeFirst();
+    const who = await findStaffOfStore(tx, ctx.store.id, id);
     if (!who) throw notFound('员工');
     await tx.updateTable('staff').set({ passwordHash }).where('id', '=', id).execute();
     await bumpVersion(tx, id);

@@ -1,3 +1,4 @@
+import { ownTeacherFilter } from '../staff/public.ts';
 import {
   addGroupPending,
   addMemberReservation,
@@ -35,9 +36,12 @@ export const timetableFeature = defineFeature((r) => {
   });
   // A teacher's calendar holds their own sessions only.
   r.handle(queryTimetableByDate, (input, ctx) =>
-    calendar(ctx.db, ctx.store.id, ctx.post.role === 'teacher' ? { ...input, teacherId: ctx.post.teacherId } : input, {
-      cache: ctx.config.calendarCache,
-    }),
+    calendar(
+      ctx.db,
+      ctx.store.id,
+      { ...input, teacherId: ownTeacherFilter(ctx.post) ?? input.teacherId },
+      { cache: ctx.config.calendarCache },
+    ),
   );
   r.handle(queryTimetableInfo, (input, ctx) => sessionInfo(ctx.db, ctx.store.id, input.id, ctx.store.timezone));
   r.handle(addMemberReservation, async (input, ctx) => {

@@ -4,7 +4,7 @@ import type { Executor } from '../../db/index.ts';
 import { addDays } from '../../lib/time.ts';
 
 /** A store's live sessions starting on one local date, in time order, with course, teacher and venue. */
-export function sessionsOfDay(ex: Executor, storeId: number, date: string, teacherId?: number | null) {
+export function sessionsOfDay(ex: Executor, storeId: number, date: string, teacherId?: number) {
   return sessionsBetween(ex, storeId, date, date, teacherId);
 }
 
@@ -15,11 +15,11 @@ export function sessionsBetween(
   fromDate: string,
   toDate: string,
   /** Only this teacher's sessions (a teacher's own view). */
-  teacherId?: number | null,
+  teacherId?: number,
 ) {
   return ex
     .selectFrom('timetable as t')
-    .$if(teacherId !== undefined, (q) => q.where('t.teacherId', '=', teacherId ?? -1))
+    .$if(teacherId !== undefined, (q) => q.where('t.teacherId', '=', teacherId!))
     .innerJoin('course as c', 'c.id', 't.courseId')
     .innerJoin('teacher as te', 'te.id', 't.teacherId')
     .leftJoin('area as a', 'a.id', 't.areaId')
