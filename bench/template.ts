@@ -3,8 +3,8 @@
  * balance) instantiated for 200 weeks through /store/api/batch/arrange/week/course in one
  * transaction (8000 sessions, 24000 bookings with their history and ledger rows), on a temp
  * SQLite file and, when BENCH_DATABASE_URL is set, on PostgreSQL. In the same run a baseline:
- * the same rows written with plain chunked multi-row INSERTs (no rule, no check) in one
- * transaction; the ratio is run / baseline. Median of BENCH_RUNS runs (default 3), each on a
+ * the same rows written with plain chunked multi-row INSERTs (no rule, no check; the bookings'
+ * rows and trail by the engine's own writer) in one transaction; the ratio is run / baseline. Median of BENCH_RUNS runs (default 3), each on a
  * fresh store, after one warm-up.
  *   node --import tsx bench/template.ts
  */
@@ -20,6 +20,7 @@ import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
 import type { NewRow } from '../apps/server/src/db/schema.ts';
 import { createStoreWithAdmin } from '../apps/server/src/db/seed/store.ts';
 import { templateDate } from '../apps/server/src/features/batch/plan.ts';
+import { insertBookingRows, writeTrail } from '../apps/server/src/features/timetable/public.ts';
 import { addMinutes, toDateTime } from '../apps/server/src/lib/time.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -193,55 +194,40 @@ async function rawInserts(db: Db, s: Awaited<ReturnType<typeof seedStore>>): Pro
     }
     const cards = ids.map((timetableId) => ({ storeId: s.storeId, timetableId, cardId: s.product.id }));
     for (const part of chunks(cards, 3)) await tx.insertInto('timetableCard').values(part).execute();
-    const bookings: NewRow<'reservation'>[] = ids.flatMap((timetableId, i) =>
+    const bookings = ids.flatMap((timetableId, i) =>
       owners[i].cards.map((c) => ({
         storeId: s.storeId,
         timetableId,
         memberId: c.memberId,
         memberCardId: c.id,
+        pendingId: null,
         studentCount: 1,
         usedCount: 1,
+        remark: null,
+        operatorId: null,
         status: 1,
         createTime: NOW,
       })),
     );
-    for (const part of chunks(bookings, 12)) {
-      const made = await tx
-        .insertInto('reservation')
-        .values(part)
-        .returning(['id', 'timetableId', 'memberId', 'memberCardId'])
-        .execute();
-      await tx
-        .insertInto('history')
-        .values(
-          made.map((r) => ({
-            storeId: s.storeId,
-            timetableId: r.timetableId,
-            memberId: r.memberId,
-            memberCardId: r.memberCardId,
-            reservationId: r.id,
-            studentCount: 1,
-            usedCount: 1,
-            operateType: 2,
-            createTime: NOW,
-          })),
-        )
-        .execute();
-      await tx
-        .insertInto('cardLedger')
-        .values(
-          made.map((r) => ({
-            storeId: s.storeId,
-            memberCardId: r.memberCardId,
-            kind: 'deduct',
-            amount: 1,
-            reservationId: r.id,
-            timetableId: r.timetableId,
-            createdAt: NOW,
-          })),
-        )
-        .execute();
-    }
+    // The engine's own row and trail writer, without its rules.
+    const bookingIds = await insertBookingRows(tx, 'reservation', bookings);
+    await writeTrail(
+      tx,
+      s.storeId,
+      bookings.map((r, i) => ({
+        timetableId: r.timetableId,
+        memberId: r.memberId,
+        memberCardId: r.memberCardId,
+        reservationId: bookingIds[i],
+        pendingId: null,
+        studentCount: 1,
+        usedCount: 1,
+        operateType: 2,
+        operatorId: null,
+        remark: null,
+        now: NOW,
+      })),
+    );
     for (const r of s.rows) {
       for (const c of r.cards)
         await tx.updateTable('memberCard').set({ usedCount: WEEKS }).where('id', '=', c.id).execute();

@@ -1,7 +1,8 @@
-import { OperateType, PendingStatus, ReservationStatus, WaitStatus } from '@studio/contract';
+import { OperateType, WaitStatus } from '@studio/contract';
 import type { Db } from '../db/index.ts';
 import type { Factory } from '../test/factory.ts';
 import { hashPassword } from '../auth/password.ts';
+import { bookSet, liveSession, sessionForRules, storeCards, type BookingCard } from '../features/timetable/public.ts';
 
 /** One row of every kind a payload can name, all in one store. */
 export interface World {
@@ -142,93 +143,23 @@ export async function makeWorld(f: Factory, tag: string): Promise<World> {
   await db.updateTable('timetable').set({ waitCount: 1 }).where('id', '=', w.emptySession).execute();
   w.wait = wait.id;
 
+  // The booking and the waiting pending item (each holding a seat) through the engine's set writer.
   const now = '2026-01-01 08:00:00';
-  const r = await db
-    .insertInto('reservation')
-    .values({
-      storeId,
-      timetableId: w.session,
-      memberId: member.id,
-      memberCardId: card.id,
-      pendingId: null,
-      studentCount: 1,
-      usedCount: 1,
-      remark: null,
-      operatorId: null,
-      status: ReservationStatus.BOOKED,
-      createTime: now,
-      cancelTime: null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  w.reservation = r.id;
-  // The booking and the waiting pending item each hold a seat.
-  await db.updateTable('timetable').set({ realCount: 2 }).where('id', '=', w.session).execute();
-  await db.updateTable('memberCard').set({ usedCount: 1 }).where('id', '=', card.id).execute();
-  await db
-    .insertInto('cardLedger')
-    .values({
-      storeId,
-      memberCardId: card.id,
-      kind: 'deduct',
-      amount: 1,
-      reservationId: r.id,
-      timetableId: w.session,
-      operatorId: null,
-      remark: null,
-      createdAt: now,
-    })
-    .execute();
-  await db
-    .insertInto('history')
-    .values({
-      storeId,
-      timetableId: w.session,
-      memberId: member.id,
-      memberCardId: card.id,
-      reservationId: r.id,
-      pendingId: null,
-      studentCount: 1,
-      usedCount: 1,
-      operateType: OperateType.ADMIN_BOOKED,
-      operatorId: null,
-      remark: null,
-      createTime: now,
-    })
-    .execute();
-  const p = await db
-    .insertInto('pending')
-    .values({
-      storeId,
-      timetableId: w.session,
-      memberId: member2.id,
-      studentCount: 1,
-      remark: null,
-      status: PendingStatus.WAITING,
-      operatorId: null,
-      reservationId: null,
-      createTime: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  w.pending = p.id;
-  await db
-    .insertInto('history')
-    .values({
-      storeId,
-      timetableId: w.session,
-      memberId: member2.id,
-      memberCardId: null,
-      reservationId: null,
-      pendingId: p.id,
-      studentCount: 1,
-      usedCount: 0,
-      operateType: OperateType.ADMIN_BOOKED,
-      operatorId: null,
-      remark: null,
-      createTime: now,
-    })
-    .execute();
+  const row = await liveSession(db, storeId, w.session);
+  const cards = await storeCards(db, storeId, [card.id, card2.id]);
+  const holder = (c: BookingCard) => ({ id: c.memberId, name: c.memberName, gender: c.gender, birthday: c.birthday });
+  const booking = (c: BookingCard, withCard: boolean) => ({
+    session: sessionForRules(row, [product.id]),
+    member: holder(c),
+    card: withCard ? c : null,
+    studentCount: 1,
+    remark: null,
+  });
+  const options = { now, operatorId: null, operateType: OperateType.ADMIN_BOOKED };
+  await db.transaction().execute(async (tx) => {
+    [w.reservation] = await bookSet(tx, storeId, [booking(cards.get(card.id)!, true)], { ...options, mode: 0 });
+    [w.pending] = await bookSet(tx, storeId, [booking(cards.get(card2.id)!, false)], { ...options, mode: 1 });
+  });
   const fix = await db
     .insertInto('fixTimetable')
     .values({

@@ -1,5 +1,5 @@
-import { cardUnusableReason, chargeFor } from '../../features/card/rules.ts';
-import { ageRefusal, genderRefusal } from '../../features/timetable/rules.ts';
+import { chargeFor } from '../../features/card/rules.ts';
+import { bookingChecker, type SessionForRules } from '../../features/timetable/rules.ts';
 import { addDays, addMinutes, weekday } from '../../lib/time.ts';
 import {
   DEMO_COURSES,
@@ -204,33 +204,44 @@ function planBookings(rng: Rng, plan: Omit<DemoPlan, 'bookings'>, now: string) {
   const courseOf = new Map<CourseName, DemoCourse>(DEMO_COURSES.map((c) => [c.name, c]));
   const memberBusy = plan.members.map(() => [] as { start: string; end: string }[]);
   const cardsOf = plan.members.map((_, i) => plan.cards.flatMap((c, ci) => (c.memberIndex === i ? [ci] : [])));
+  // Every booking goes through the engine's rule set, with the balances and seats the plan has taken so far.
+  const checker = bookingChecker({ mode: 0 });
+  const cardOf = plan.cards.map((c, ci) => ({
+    ...c,
+    ...DEMO_PRODUCTS[productId(c.product) - 1],
+    id: ci,
+    memberId: c.memberIndex,
+    cardId: productId(c.product),
+  }));
   plan.sessions.forEach((s, sessionIndex) => {
     const course = courseOf.get(s.course)!;
-    const allowed = DEMO_PRODUCTS.flatMap((p, i) => (p.courses.includes(s.course) ? [i + 1] : []));
+    const session: SessionForRules = {
+      ...course,
+      sday: null,
+      eday: null,
+      key: sessionIndex,
+      startTime: s.startTime,
+      endTime: s.endTime,
+      reservableCount: s.reservableCount,
+      realCount: 0,
+      allowedCardIds: DEMO_PRODUCTS.flatMap((p, i) => (p.courses.includes(s.course) ? [i + 1] : [])),
+    };
     const seats = Math.round(s.reservableCount * fillRate(rng, s, now, plan.from));
-    const limit = { ...course, sday: null, eday: null };
     for (const memberIndex of rng.shuffle(plan.members.map((_, i) => i))) {
       if (s.realCount >= seats) break;
       const m = plan.members[memberIndex];
-      if (genderRefusal(course.genderLimit, m.gender) || ageRefusal(limit, m.birthday, s.startTime)) continue;
+      const member = { id: memberIndex, gender: m.gender, birthday: m.birthday };
+      // Booked before the class starts (and not after now): the rules as they stood then.
+      const at = s.startTime < now ? s.startTime : now;
+      if (checker.check({ session, member, card: null, studentCount: 1 }, at)) continue;
       if (overlaps(memberBusy[memberIndex], s.startTime, s.endTime)) continue;
       const studentCount = seats - s.realCount >= 2 && rng.next() < 0.06 ? 2 : 1;
-      const cardIndex = cardsOf[memberIndex].find((ci) => {
-        const c = plan.cards[ci];
-        const product = DEMO_PRODUCTS[productId(c.product) - 1];
-        const card = { ...c, memberId: memberIndex, cardId: productId(c.product) };
-        return !cardUnusableReason({
-          card,
-          product,
-          memberId: memberIndex,
-          allowedCardIds: allowed,
-          at: s.startTime,
-          studentCount,
-        });
-      });
+      const intent = (ci: number) => ({ session, member, card: cardOf[ci], studentCount });
+      const cardIndex = cardsOf[memberIndex].find((ci) => !checker.check(intent(ci), at));
       if (cardIndex === undefined) continue;
+      checker.take(intent(cardIndex), at);
       const card = plan.cards[cardIndex];
-      const usedCount = chargeFor(DEMO_PRODUCTS[productId(card.product) - 1], studentCount);
+      const usedCount = chargeFor(cardOf[cardIndex], studentCount);
       card.usedCount += usedCount;
       s.realCount += studentCount;
       memberBusy[memberIndex].push({ start: s.startTime, end: s.endTime });

@@ -3,6 +3,7 @@ import { addDays, localDateTime } from '../../lib/time.ts';
 import type { Db, Tx } from '../index.ts';
 import { DEMO_BOOKS, DEMO_COURSES, DEMO_PRODUCTS, DEMO_TEACHERS, DEMO_VENUES } from './demo-data.ts';
 import { planDemo, type DemoPlan } from './demo-plan.ts';
+import { insertBookingRows, writeTrail } from '../../features/timetable/public.ts';
 
 /** Rows per multi-row insert: well under both databases' limits on bound parameters. */
 const CHUNK = 400;
@@ -206,7 +207,7 @@ async function insertSessions(tx: Tx, storeId: number, plan: DemoPlan, refs: Ref
   return sessionIds;
 }
 
-/** Bookings with their history (operate type 2, staff booked) and `deduct` ledger rows. */
+/** Bookings with their trail (history, operate type 2, staff booked; `deduct` ledger rows), through the engine's writer. */
 async function insertBookings(
   tx: Tx,
   storeId: number,
@@ -214,77 +215,30 @@ async function insertBookings(
   plan: DemoPlan,
   ids: { memberIds: number[]; cardIds: number[]; sessionIds: number[] },
 ) {
-  const rows = await inChunks(plan.bookings, (chunk) =>
-    tx
-      .insertInto('reservation')
-      .values(
-        chunk.map((b) => ({
-          storeId,
-          timetableId: ids.sessionIds[b.sessionIndex],
-          memberId: ids.memberIds[b.memberIndex],
-          memberCardId: ids.cardIds[b.cardIndex],
-          pendingId: null,
-          studentCount: b.studentCount,
-          usedCount: b.usedCount,
-          remark: b.remark,
-          operatorId: staffId,
-          status: b.status,
-          createTime: b.createTime,
-          cancelTime: null,
-        })),
-      )
-      .returning(['id', 'timetableId', 'memberId'])
-      .execute(),
+  const rows = plan.bookings.map((b) => ({
+    storeId,
+    timetableId: ids.sessionIds[b.sessionIndex],
+    memberId: ids.memberIds[b.memberIndex],
+    memberCardId: ids.cardIds[b.cardIndex],
+    pendingId: null,
+    studentCount: b.studentCount,
+    usedCount: b.usedCount,
+    remark: b.remark,
+    operatorId: staffId,
+    status: b.status,
+    createTime: b.createTime,
+  }));
+  const reservationIds = await insertBookingRows(tx, 'reservation', rows);
+  await writeTrail(
+    tx,
+    storeId,
+    rows.map((r, i) => ({
+      ...r,
+      reservationId: reservationIds[i],
+      operateType: OperateType.ADMIN_BOOKED,
+      now: r.createTime,
+    })),
   );
-  const idOf = new Map(rows.map((r) => [`${r.timetableId}:${r.memberId}`, r.id]));
-  const resolved = plan.bookings.map((b) => {
-    const timetableId = ids.sessionIds[b.sessionIndex];
-    const memberId = ids.memberIds[b.memberIndex];
-    return {
-      b,
-      timetableId,
-      memberId,
-      memberCardId: ids.cardIds[b.cardIndex],
-      id: idOf.get(`${timetableId}:${memberId}`)!,
-    };
-  });
-  await inChunks(resolved, async (chunk) => {
-    await tx
-      .insertInto('history')
-      .values(
-        chunk.map((r) => ({
-          storeId,
-          timetableId: r.timetableId,
-          memberId: r.memberId,
-          memberCardId: r.memberCardId,
-          reservationId: r.id,
-          pendingId: null,
-          studentCount: r.b.studentCount,
-          usedCount: r.b.usedCount,
-          operateType: OperateType.ADMIN_BOOKED,
-          operatorId: staffId,
-          remark: r.b.remark,
-          createTime: r.b.createTime,
-        })),
-      )
-      .execute();
-    await tx
-      .insertInto('cardLedger')
-      .values(
-        chunk.map((r) => ({
-          storeId,
-          memberCardId: r.memberCardId,
-          kind: 'deduct',
-          amount: r.b.usedCount,
-          reservationId: r.id,
-          timetableId: r.timetableId,
-          operatorId: staffId,
-          createdAt: r.b.createTime,
-        })),
-      )
-      .execute();
-    return [];
-  });
 }
 
 /**

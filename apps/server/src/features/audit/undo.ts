@@ -13,7 +13,7 @@ import {
   cancelReservationLocked,
   deduct,
   isUniqueViolation,
-  writeBookingTrail,
+  writeTrail,
 } from '../timetable/public.ts';
 
 /** A bulk change can be undone this long after it was made. */
@@ -225,19 +225,21 @@ async function restoreDeleted(tx: Tx, ctx: CallCtx, f: UndoFacts, now: string) {
       }
     }
     addSeats(r.timetableId, r.studentCount);
-    await writeBookingTrail(tx, ctx.store.id, {
-      timetableId: r.timetableId,
-      memberId: r.memberId,
-      memberCardId: r.memberCardId,
-      reservationId: r.id,
-      pendingId: r.pendingId,
-      studentCount: r.studentCount,
-      usedCount: amount,
-      operateType: OperateType.ADMIN_BOOKED,
-      operatorId: ctx.staff.id,
-      remark: '撤销批量删除',
-      now,
-    });
+    await writeTrail(tx, ctx.store.id, [
+      {
+        timetableId: r.timetableId,
+        memberId: r.memberId,
+        memberCardId: r.memberCardId,
+        reservationId: r.id,
+        pendingId: r.pendingId,
+        studentCount: r.studentCount,
+        usedCount: amount,
+        operateType: OperateType.ADMIN_BOOKED,
+        operatorId: ctx.staff.id,
+        remark: '撤销批量删除',
+        now,
+      },
+    ]);
   }
   const fromReservation = new Set(reservations.flatMap((r) => (r.pendingId === null ? [] : [r.pendingId])));
   for (const p of pendings) {
@@ -251,19 +253,21 @@ async function restoreDeleted(tx: Tx, ctx: CallCtx, f: UndoFacts, now: string) {
     // A signed-in pending's seat came back with its booking; a waiting one's is its own.
     if (fromReservation.has(p.id)) continue;
     addSeats(p.timetableId, p.studentCount);
-    await writeBookingTrail(tx, ctx.store.id, {
-      timetableId: p.timetableId,
-      memberId: p.memberId,
-      memberCardId: null,
-      reservationId: null,
-      pendingId: p.id,
-      studentCount: p.studentCount,
-      usedCount: 0,
-      operateType: OperateType.ADMIN_BOOKED,
-      operatorId: ctx.staff.id,
-      remark: '撤销批量删除',
-      now,
-    });
+    await writeTrail(tx, ctx.store.id, [
+      {
+        timetableId: p.timetableId,
+        memberId: p.memberId,
+        memberCardId: null,
+        reservationId: null,
+        pendingId: p.id,
+        studentCount: p.studentCount,
+        usedCount: 0,
+        operateType: OperateType.ADMIN_BOOKED,
+        operatorId: ctx.staff.id,
+        remark: '撤销批量删除',
+        now,
+      },
+    ]);
   }
   for (const [tid, n] of [...seats].sort(([a], [b]) => a - b)) {
     await tx

@@ -1,11 +1,11 @@
 import { OperateType, PendingStatus, ReservationStatus } from '@studio/contract';
 import type { Tx } from '../../db/index.ts';
-import type { NewRow } from '../../db/schema.ts';
 import type { StoreScope } from '../../lib/context.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { lockCards, lockSessions } from '../../db/locks.ts';
 import { groupBy } from './group.ts';
 import { recordForUndo } from '../../lib/audit.ts';
+import { writeTrail } from '../timetable/public.ts';
 
 /** Ids per statement: well under either database's parameter limit. */
 const CHUNK = 1000;
@@ -138,44 +138,26 @@ export async function deleteSessions(
     )) {
       refundsByCard.set(card, (refundsByCard.get(card) ?? 0) + amount);
     }
-    const trail = (
-      r: { timetableId: number; memberId: number; studentCount: number; remark: string | null },
-      o: { memberCardId: number | null; reservationId: number | null; pendingId: number | null; usedCount: number },
-    ): NewRow<'history'> => ({
-      storeId: store.id,
+    // The engine's trail writer: a history row each, and a refund in the ledger for each booking.
+    const trail = (r: { timetableId: number; memberId: number; studentCount: number; remark: string | null }) => ({
       timetableId: r.timetableId,
       memberId: r.memberId,
       studentCount: r.studentCount,
       remark: r.remark,
-      ...o,
       operateType: OperateType.ADMIN_CANCELLED,
       operatorId,
-      createTime: now,
+      now,
     });
-    const history = [
-      ...reservations.map((r) =>
-        trail(r, {
-          memberCardId: r.memberCardId,
-          reservationId: r.id,
-          pendingId: r.pendingId,
-          usedCount: Number(r.usedCount),
-        }),
-      ),
-      ...waiting.map((p) => trail(p, { memberCardId: null, reservationId: null, pendingId: p.id, usedCount: 0 })),
-    ];
-    for (const part of chunks(history)) await tx.insertInto('history').values(part).execute();
-    const ledger: NewRow<'cardLedger'>[] = reservations.map((r) => ({
-      storeId: store.id,
-      memberCardId: r.memberCardId,
-      kind: 'refund',
-      amount: -Number(r.usedCount),
-      reservationId: r.id,
-      timetableId: r.timetableId,
-      operatorId,
-      remark: null,
-      createdAt: now,
-    }));
-    for (const part of chunks(ledger)) await tx.insertInto('cardLedger').values(part).execute();
+    await writeTrail(tx, store.id, [
+      ...reservations.map((r) => ({
+        ...trail(r),
+        memberCardId: r.memberCardId,
+        reservationId: r.id,
+        pendingId: r.pendingId,
+        usedCount: Number(r.usedCount),
+      })),
+      ...waiting.map((p) => ({ ...trail(p), memberCardId: null, reservationId: null, pendingId: p.id, usedCount: 0 })),
+    ]);
   }
   await lockCards(tx, refundsByCard.keys());
   await subtract(tx, 'memberCard', 'usedCount', refundsByCard);

@@ -1,9 +1,9 @@
-import { PendingStatus } from '@studio/contract';
+import { Msg, OperateType, PendingStatus } from '@studio/contract';
 import type { CallCtx } from '../../lib/context.ts';
-import { addMinutes, daysBetween } from '../../lib/time.ts';
-import { addPending, createSession } from '../timetable/public.ts';
+import { conflict } from '../../lib/errors.ts';
+import { addMinutes, daysBetween, localDateTime } from '../../lib/time.ts';
+import { bookSet, createSession, sessionForRules, type SetBooking } from '../timetable/public.ts';
 import { assertNoTimeClash } from './conflicts.ts';
-import { naming } from './fixed-booking.ts';
 import { shortTime } from './plan.ts';
 import { sessionsInRange } from './range.ts';
 import { areaAndBelow } from './refs.ts';
@@ -53,12 +53,13 @@ export async function copySessions(ctx: CallCtx, input: CopyInput & { dryRun?: b
       ? await tx
           .selectFrom('pending as p')
           .innerJoin('member as m', 'm.id', 'p.memberId')
-          .select(['p.timetableId', 'p.memberId', 'p.studentCount', 'p.remark', 'm.name as memberName'])
+          .select(['p.timetableId', 'p.memberId', 'p.studentCount', 'p.remark', 'm.name', 'm.gender', 'm.birthday'])
           .where('p.timetableId', 'in', sourceIds)
           .where('p.status', '=', PendingStatus.WAITING)
           .orderBy('p.id')
           .execute()
       : [];
+    const copied: SetBooking[] = [];
     for (const t of targets) {
       const s = t.source;
       const { id } = await createSession(tx, ctx.store, {
@@ -95,20 +96,23 @@ export async function copySessions(ctx: CallCtx, input: CopyInput & { dryRun?: b
           .values(own.map((c) => ({ storeId, timetableId: id, cardId: c.cardId })))
           .execute();
       }
+      const session = sessionForRules(
+        { ...s, id, startTime: t.startTime, endTime: t.endTime, realCount: 0 },
+        own.map((c) => c.cardId),
+      );
       for (const p of pendings.filter((x) => x.timetableId === s.id)) {
-        try {
-          await addPending(tx, ctx.store, {
-            timetableId: id,
-            memberId: p.memberId,
-            studentCount: p.studentCount,
-            remark: p.remark,
-            operatorId: ctx.staff.id,
-          });
-        } catch (e) {
-          throw naming(e, shortTime(t.startTime), p.memberName);
-        }
+        const member = { id: p.memberId, name: p.name, gender: p.gender, birthday: p.birthday };
+        copied.push({ session, member, card: null, studentCount: p.studentCount, remark: p.remark });
       }
     }
+    // The waiting pendings, as pendings of the copies: one set through the engine's rules and writer.
+    await bookSet(tx, storeId, copied, {
+      mode: 1,
+      now: localDateTime(ctx.store.timezone),
+      operatorId: ctx.staff.id,
+      operateType: OperateType.ADMIN_BOOKED,
+      refuse: (b, reason) => conflict(Msg.arrangeFailed(shortTime(b.session.startTime), b.member.name, reason)),
+    });
     return { count: targets.length };
   });
 }

@@ -6,7 +6,8 @@ import { onlineDefault } from '../store-admin/public.ts';
 import { getDeductionMode } from '../timetable/public.ts';
 import { createPlannedSessions, type PlannedSession } from './bulk-arrange.ts';
 import { arrangeSlots, shortTime } from './plan.ts';
-import { requireArea, requireCards, requireCourse, requireTeacher } from './refs.ts';
+import { storeCards } from '../timetable/public.ts';
+import { requireArea, requireCourse, requireTeacher } from './refs.ts';
 import { bulkTx } from './preview.ts';
 
 export interface ArrangeCourseInput {
@@ -39,7 +40,7 @@ export async function arrangeCourse(ctx: CallCtx, input: ArrangeCourseInput) {
     const isOnline = input.isOnline ?? (await onlineDefault(tx, storeId));
     await requireTeacher(tx, storeId, input.tid);
     await requireArea(tx, storeId, input.areaId);
-    const cards = await requireCards(tx, storeId, input.mcIds);
+    const cards = await storeCards(tx, storeId, input.mcIds);
     const fixed = input.mcIds.map((id) => cards.get(id)!);
     const members = new Set<number>();
     for (const c of fixed) {

@@ -1,14 +1,14 @@
-import { Msg, PendingStatus, ReservationStatus } from '@studio/contract';
+import { Msg, OperateType, PendingStatus, ReservationStatus } from '@studio/contract';
 import type { Executor } from '../../db/index.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { recordForUndo } from '../../lib/audit.ts';
 import { conflict } from '../../lib/errors.ts';
 import { localDateTime, toDateTime } from '../../lib/time.ts';
 import { lockSessions } from '../../db/locks.ts';
-import { getDeductionMode } from '../timetable/public.ts';
-import { bookFixedStudent } from './fixed-booking.ts';
+import { bookSet, getDeductionMode, sessionForRules, storeCards } from '../timetable/public.ts';
+import { shortTime } from './plan.ts';
 import { groupBy } from './group.ts';
-import { requireCards, requireCourse, requireTeachers } from './refs.ts';
+import { requireCourse, requireTeachers } from './refs.ts';
 import { bulkTx } from './preview.ts';
 
 /**
@@ -73,9 +73,9 @@ export async function addDropInStudent(
   return bulkTx(ctx, input.dryRun, async (tx) => {
     await requireCourse(tx, storeId, input.cid);
     await requireTeachers(tx, storeId, input.tids);
-    const card = (await requireCards(tx, storeId, [input.mcId])).get(input.mcId)!;
+    const card = (await storeCards(tx, storeId, [input.mcId])).get(input.mcId)!;
     const sessions = await upcoming(tx, ctx, input.cid, input.startDate, input.tids)
-      .select(['t.id', 't.startTime'])
+      .selectAll('t')
       .where(({ not, exists, selectFrom }) =>
         not(
           exists(
@@ -113,28 +113,31 @@ export async function addDropInStudent(
       tx,
       sessions.map((s) => s.id),
     );
-    for (const s of sessions) {
-      await bookFixedStudent(tx, ctx, { ...s, allowedCardIds: allowed.get(s.id) ?? [] }, card, mode);
-    }
-    // What an undo cancels: the bookings (or pendings) just made (the member held none in these sessions).
-    const ids = sessions.map((s) => s.id);
-    const [made, held] = await Promise.all([
-      tx
-        .selectFrom('reservation')
-        .select('id')
-        .where('timetableId', 'in', ids)
-        .where('memberCardId', '=', card.id)
-        .where('status', '=', ReservationStatus.BOOKED)
-        .execute(),
-      tx
-        .selectFrom('pending')
-        .select('id')
-        .where('timetableId', 'in', ids)
-        .where('memberId', '=', card.memberId)
-        .where('status', '=', PendingStatus.WAITING)
-        .execute(),
-    ]);
-    recordForUndo(tx, { bookedReservations: made.map((r) => r.id), bookedPendings: held.map((p) => p.id) });
+    // One set through the engine: its rules over every booking, then the seats, the card, the trail.
+    const member = { id: card.memberId, name: card.memberName, gender: card.gender, birthday: card.birthday };
+    const ids = await bookSet(
+      tx,
+      storeId,
+      sessions.map((s) => ({
+        session: sessionForRules(s, allowed.get(s.id) ?? []),
+        member,
+        card,
+        studentCount: 1,
+        remark: null,
+      })),
+      {
+        mode,
+        now: localDateTime(ctx.store.timezone),
+        operatorId: ctx.staff.id,
+        operateType: OperateType.ADMIN_BOOKED,
+        refuse: (b, reason) => conflict(Msg.arrangeFailed(shortTime(b.session.startTime), card.memberName, reason)),
+      },
+    );
+    // What an undo cancels: the bookings (or pendings) just made.
+    recordForUndo(
+      tx,
+      mode === 0 ? { bookedReservations: ids, bookedPendings: [] } : { bookedReservations: [], bookedPendings: ids },
+    );
     return { count: sessions.length };
   });
 }

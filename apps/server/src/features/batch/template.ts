@@ -3,10 +3,8 @@ import type { Tx } from '../../db/index.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { localDateTime } from '../../lib/time.ts';
-import { cardUnusableReason } from '../card/rules.ts';
-import { getDeductionMode } from '../timetable/public.ts';
-import { ageRefusal, genderRefusal } from '../timetable/rules.ts';
-import { requireArea, requireCards, requireCourse, requireMaterial, requireTeacher } from './refs.ts';
+import { bookingChecker, getDeductionMode, storeCards, type SessionForRules } from '../timetable/public.ts';
+import { requireArea, requireCourse, requireMaterial, requireTeacher } from './refs.ts';
 import { inOwnTx } from '../../db/write-queue.ts';
 
 export interface TemplateRowInput {
@@ -22,38 +20,36 @@ export interface TemplateRowInput {
 
 /**
  * Checks a template row (the payload schema already capped its seats at the capacity): every id
- * belongs to the store (404), no member appears twice, and every card can pay for the course now
- * under the card rules, the course's gender and age limits and the store's deduction mode.
- * Names the student and the reason.
+ * belongs to the store (404), no member appears twice, and every fixed student could be booked
+ * into a class of the row now by the engine's rule set (the card rules, the course's gender and
+ * age limits, the store's deduction mode). Names the student and the reason.
  */
 async function checkRow(tx: Tx, storeId: number, now: string, row: TemplateRowInput): Promise<void> {
   const course = await requireCourse(tx, storeId, row.courseId);
   await requireTeacher(tx, storeId, row.teacherId);
   await requireArea(tx, storeId, row.areaId);
   await requireMaterial(tx, storeId, row.bookId);
-  const cards = await requireCards(
+  const cards = await storeCards(
     tx,
     storeId,
     row.students.map((s) => s.mcId),
   );
-  const mode = await getDeductionMode(tx, storeId);
-  const seen = new Set<number>();
+  const checker = bookingChecker({ mode: await getDeductionMode(tx, storeId) });
+  // A class of the row as if it started now (its limits and cards are the course's).
+  const session: SessionForRules = {
+    ...course,
+    key: 0,
+    startTime: now,
+    endTime: '9999-12-31 23:59:59',
+    reservableCount: row.reservableCount,
+    realCount: 0,
+    allowedCardIds: course.cardIds,
+  };
   for (const [i, s] of row.students.entries()) {
     const card = cards.get(s.mcId)!;
-    if (seen.has(card.memberId)) throw conflict(Msg.sameMemberTwice(card.memberName));
-    seen.add(card.memberId);
-    const reason =
-      (mode === 1 && s.studentCount !== 1 ? Msg.oneStudentInSignInMode : null) ??
-      cardUnusableReason({
-        card,
-        product: card,
-        memberId: card.memberId,
-        allowedCardIds: course.cardIds,
-        at: now,
-        studentCount: s.studentCount,
-      }) ??
-      genderRefusal(course.genderLimit, card.gender) ??
-      ageRefusal(course, card.birthday, now.slice(0, 10));
+    const member = { id: card.memberId, gender: card.gender, birthday: card.birthday };
+    const reason = checker.take({ session, member, card, studentCount: s.studentCount }, now);
+    if (reason === Msg.alreadyBooked) throw conflict(Msg.sameMemberTwice(card.memberName));
     if (reason) throw conflict(Msg.fixStudentUnusable(i + 1, card.memberName, reason));
   }
 }

@@ -2,18 +2,11 @@ import { Msg } from '@studio/contract';
 import type { CallCtx } from '../../lib/context.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { addMinutes, localDateTime, toDateTime } from '../../lib/time.ts';
-import { getDeductionMode } from '../timetable/public.ts';
+import { getDeductionMode, storeCards } from '../timetable/public.ts';
 import { createPlannedSessions, type PlannedSession } from './bulk-arrange.ts';
 import { opKey, stampOpLock, takeOpLock } from './op-lock.ts';
 import { templateDate } from './plan.ts';
-import {
-  requireArea,
-  requireCards,
-  requireCourse,
-  requireMaterial,
-  requireTeacher,
-  type CourseWithCards,
-} from './refs.ts';
+import { requireArea, requireCourse, requireMaterial, requireTeacher, type CourseWithCards } from './refs.ts';
 import { templateRows } from './template-queries.ts';
 import { checkTemplateCaps } from './template.ts';
 import { bulkTx } from './preview.ts';
@@ -46,7 +39,7 @@ export async function arrangeTemplateWeeks(
       await requireArea(tx, storeId, r.areaId);
       await requireMaterial(tx, storeId, r.bookId);
     }
-    const cards = await requireCards(
+    const cards = await storeCards(
       tx,
       storeId,
       rows.flatMap((r) => r.students.map((s) => s.mcId)),

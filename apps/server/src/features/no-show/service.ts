@@ -7,7 +7,7 @@ import { AppError, conflict, notFound } from '../../lib/errors.ts';
 import { addDays, localDateTime } from '../../lib/time.ts';
 import { chargeFor } from '../card/rules.ts';
 import { findMember } from '../reference/public.ts';
-import { credit, deduct, firstUsableCard, getDeductionMode, writeBookingTrail } from '../timetable/public.ts';
+import { credit, deduct, firstUsableCard, getDeductionMode, writeTrail } from '../timetable/public.ts';
 import { loadPolicy, storePolicies, suspendedUntil } from '../policy/public.ts';
 
 /** The clock of the job and the status call (tests inject one): store-local `YYYY-MM-DD HH:mm:ss`. */
@@ -91,19 +91,21 @@ async function processOne(db: Db, dialect: Dialect, storeId: number, policy: Boo
           })
           .execute();
       }
-      await writeBookingTrail(tx, storeId, {
-        timetableId: p.timetableId,
-        memberId: p.memberId,
-        memberCardId: cardId,
-        reservationId: null,
-        pendingId: p.id,
-        studentCount: p.studentCount,
-        usedCount: fee,
-        operateType: OperateType.NO_SHOW,
-        operatorId: null,
-        remark: fee > 0 ? '爽约扣费' : '爽约（未扣费）',
-        now,
-      });
+      await writeTrail(tx, storeId, [
+        {
+          timetableId: p.timetableId,
+          memberId: p.memberId,
+          memberCardId: cardId,
+          reservationId: null,
+          pendingId: p.id,
+          studentCount: p.studentCount,
+          usedCount: fee,
+          operateType: OperateType.NO_SHOW,
+          operatorId: null,
+          remark: fee > 0 ? '爽约扣费' : '爽约（未扣费）',
+          now,
+        },
+      ]);
       return true;
     },
     scope,
@@ -172,19 +174,21 @@ async function refundWaived(
       createdAt: w.now,
     })
     .execute();
-  await writeBookingTrail(tx, storeId, {
-    timetableId: w.timetableId,
-    memberId: w.memberId,
-    memberCardId: w.cardId,
-    reservationId: w.reservationId,
-    pendingId: w.pendingId,
-    studentCount: w.studentCount,
-    usedCount: w.fee,
-    operateType: OperateType.WAIVED,
-    operatorId: w.operatorId,
-    remark: w.reason,
-    now: w.now,
-  });
+  await writeTrail(tx, storeId, [
+    {
+      timetableId: w.timetableId,
+      memberId: w.memberId,
+      memberCardId: w.cardId,
+      reservationId: w.reservationId,
+      pendingId: w.pendingId,
+      studentCount: w.studentCount,
+      usedCount: w.fee,
+      operateType: OperateType.WAIVED,
+      operatorId: w.operatorId,
+      remark: w.reason,
+      now: w.now,
+    },
+  ]);
 }
 
 /** Staff waive a no-show's charge with a reason: refunded to its card, once, on the ledger and in history. */

@@ -17,14 +17,9 @@ import { localDateTime } from '../../lib/time.ts';
 import { cardUnusableReason, chargeFor } from '../card/rules.ts';
 import { bookingWindowReason, cancelKind } from '../policy/rules.ts';
 import { memberCards } from '../reference/public.ts';
-import {
-  checkMemberMayBook,
-  freeSeats,
-  isUniqueViolation,
-  liveSession,
-  storeMember,
-  takeSeats,
-} from './engine-shared.ts';
+import { chargeCards, insertBookingRows, takeSeatsOf, writeTrail } from './booking-trail.ts';
+import { freeSeats, heldPairs, liveSession, storeCards, storeMember, type BookingCard } from './engine-shared.ts';
+import { checkBookingSet, type IntendedBooking, type MemberForRules, type SessionForRules } from './rules.ts';
 
 export interface CardBooking {
   timetableId: number;
@@ -49,48 +44,9 @@ function bookingOverride(policy: BookingPolicy | undefined, startTime: string, n
   return reason ? `越过预约规则：${reason}` : null;
 }
 
-/**
- * A member card of the store with its product, its holder (for the gender and age limits) and
- * whether the session allows its product; 404 会员卡不存在 when the store has no such card.
- */
-async function storeCard(tx: Tx, storeId: number, id: number, timetableId: number) {
-  const card = await tx
-    .selectFrom('memberCard as mc')
-    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
-    .innerJoin('member as m', 'm.id', 'mc.memberId')
-    .select((eb) => [
-      'mc.id',
-      'mc.memberId',
-      'mc.cardId',
-      'mc.totalCount',
-      'mc.usedCount',
-      'mc.expireTime',
-      'mc.frozen',
-      'p.cardType',
-      'p.perCount',
-      'm.name as memberName',
-      'm.gender as memberGender',
-      'm.birthday as memberBirthday',
-      eb
-        .exists(
-          eb
-            .selectFrom('timetableCard as tc')
-            .select('tc.cardId')
-            .where('tc.timetableId', '=', timetableId)
-            .whereRef('tc.cardId', '=', 'mc.cardId'),
-        )
-        .as('allowed'),
-    ])
-    .where('mc.id', '=', id)
-    .where('mc.storeId', '=', storeId)
-    .executeTakeFirst();
-  if (!card) throw notFound('会员卡');
-  return {
-    ...card,
-    totalCount: Number(card.totalCount),
-    usedCount: Number(card.usedCount),
-    allowed: Boolean(card.allowed),
-  };
+/** A member card of the store with its product and holder, and whether the session allows it; 404 会员卡不存在. */
+async function storeCard(tx: Executor, storeId: number, id: number, timetableId: number) {
+  return (await storeCards(tx, storeId, [id], { allowedIn: timetableId })).get(id)!;
 }
 
 /**
@@ -120,20 +76,16 @@ export async function firstUsableCard(
 
 /** Deducts `amount` from a card, guarded in the database; 409 会员卡余额不足 when it cannot pay. */
 export async function deduct(tx: Tx, memberCardId: number, amount: number): Promise<void> {
-  const res = await tx
-    .updateTable('memberCard')
-    .set((eb) => ({ usedCount: eb('usedCount', '+', amount) }))
-    .where('id', '=', memberCardId)
-    .where('frozen', '=', 0)
-    .where((eb) => eb(eb('usedCount', '+', amount), '<=', eb.ref('totalCount')))
-    .executeTakeFirst();
-  if (Number(res.numUpdatedRows) !== 1) throw conflict(Msg.cardBalance);
+  if ((await chargeCards(tx, new Map([[memberCardId, amount]]))) !== null) throw conflict(Msg.cardBalance);
 }
 
-type StoreCard = Awaited<ReturnType<typeof storeCard>>;
-
-/** Card checks shared by a booking and a sign-in: the card rules of features/card/rules.ts. */
-function chargeOrRefuse(session: { startTime: string }, card: StoreCard, memberId: number, studentCount: number) {
+/** Card checks of a sign-in: the card rules of features/card/rules.ts; answers the charge. */
+function chargeOrRefuse(
+  session: { startTime: string },
+  card: BookingCard & { allowed: boolean },
+  memberId: number,
+  studentCount: number,
+) {
   const reason = cardUnusableReason({
     card,
     product: card,
@@ -144,6 +96,161 @@ function chargeOrRefuse(session: { startTime: string }, card: StoreCard, memberI
   });
   if (reason) throw conflict(reason);
   return chargeFor(card, studentCount);
+}
+
+/** A session row as the booking rules read it, its key its id. */
+export function sessionForRules(
+  s: Omit<SessionForRules, 'key' | 'allowedCardIds'> & { id: number },
+  allowedCardIds: readonly number[],
+): SessionForRules {
+  return { ...s, key: s.id, allowedCardIds };
+}
+
+/** One booking of a set: what the rules need, and what its row records. */
+export interface SetBooking extends IntendedBooking {
+  /** Its key is the session's id (the sessions exist, or were just written). */
+  session: SessionForRules;
+  member: MemberForRules & { name: string };
+  remark: string | null;
+  /** A staff booking outside the members' policy, recorded in history. */
+  override?: string | null;
+}
+
+export interface SetOptions {
+  /** 0: book and charge the card now; 1: hold a pending (the card, if any, is charged at sign-in). */
+  mode: 0 | 1;
+  now: string;
+  operatorId: number | null;
+  /** History operate type: 2 staff booked, 1 the member's own booking. */
+  operateType: number;
+  /** (session id, member id) pairs that already hold a live booking or pending (see heldPairs). */
+  held?: Iterable<readonly [number, number]>;
+  /** Words a refusal of one booking (bulk runs name the session's time and the member). */
+  refuse?: (b: SetBooking, reason: string) => Error;
+}
+
+/**
+ * Books a set of bookings in the caller's transaction: every one checked by the one rule set
+ * (`checkBookingSet`) before the first write, then the seats of each session and the total of each
+ * card taken in guarded UPDATEs (sessions, then cards, ascending ids: the engine's lock order),
+ * the rows and their trail written in multi-row INSERTs. All or nothing: the first refusal throws.
+ * A single booking is a set of one. Answers the reservation ids (mode 0) or pending ids (mode 1)
+ * in the order given.
+ */
+export async function bookSet(
+  tx: Tx,
+  storeId: number,
+  bookings: readonly SetBooking[],
+  o: SetOptions,
+): Promise<number[]> {
+  return placeSet(tx, storeId, bookings, refuseSet(bookings, o), o);
+}
+
+/** The rules of `bookSet`: throws the first refusal (worded by `o.refuse`), else answers what each card pays. */
+export function refuseSet(bookings: readonly SetBooking[], o: SetOptions): Map<number, number> {
+  const { refused, spent } = checkBookingSet(bookings, o);
+  if (refused) throw (o.refuse ?? plainRefusal)(bookings[refused.index], refused.reason);
+  return spent;
+}
+
+const plainRefusal = (_b: SetBooking, reason: string) => conflict(reason);
+
+/** The writes of `bookSet` after its rules: takes the seats of each session, then `writeBookingSet`. */
+async function placeSet(
+  tx: Tx,
+  storeId: number,
+  bookings: readonly SetBooking[],
+  spent: ReadonlyMap<number, number>,
+  o: SetOptions,
+): Promise<number[]> {
+  const seats = new Map<number, number>();
+  for (const b of bookings) seats.set(b.session.key, (seats.get(b.session.key) ?? 0) + b.studentCount);
+  const full = await takeSeatsOf(tx, storeId, seats);
+  if (full !== null)
+    throw (o.refuse ?? plainRefusal)(
+      bookings.find((b) => b.session.key === full)!,
+      Msg.sessionFull,
+    );
+  return writeBookingSet(tx, storeId, bookings, spent, o);
+}
+
+/**
+ * The writes of `bookSet` once the rules passed and the seats are taken (a bulk run writes its new
+ * sessions with their seats): charges each card its total (mode 0), inserts the bookings or
+ * pendings and their trail.
+ */
+export async function writeBookingSet(
+  tx: Tx,
+  storeId: number,
+  bookings: readonly SetBooking[],
+  spent: ReadonlyMap<number, number>,
+  o: SetOptions,
+): Promise<number[]> {
+  if (!bookings.length) return [];
+  const refuse = o.refuse ?? plainRefusal;
+  if (o.mode === 0) {
+    const broke = await chargeCards(tx, spent);
+    if (broke !== null)
+      throw refuse(
+        bookings.find((b) => b.card?.id === broke)!,
+        Msg.cardBalance,
+      );
+  }
+  const { mode, operatorId, now } = o;
+  const ids =
+    mode === 0
+      ? await insertBookingRows(
+          tx,
+          'reservation',
+          bookings.map((b) => ({
+            storeId,
+            timetableId: b.session.key,
+            memberId: b.member.id,
+            memberCardId: b.card!.id,
+            pendingId: null,
+            studentCount: b.studentCount,
+            usedCount: chargeFor(b.card!, b.studentCount),
+            remark: b.remark,
+            operatorId,
+            status: ReservationStatus.BOOKED,
+            createTime: now,
+          })),
+        )
+      : await insertBookingRows(
+          tx,
+          'pending',
+          bookings.map((b) => ({
+            storeId,
+            timetableId: b.session.key,
+            memberId: b.member.id,
+            studentCount: b.studentCount,
+            remark: b.remark,
+            status: PendingStatus.WAITING,
+            operatorId,
+            reservationId: null,
+            memberCardId: b.card?.id ?? null,
+            createTime: now,
+          })),
+        );
+  await writeTrail(
+    tx,
+    storeId,
+    bookings.map((b, i) => ({
+      timetableId: b.session.key,
+      memberId: b.member.id,
+      memberCardId: mode === 0 ? b.card!.id : null,
+      reservationId: mode === 0 ? ids[i] : null,
+      pendingId: mode === 0 ? null : ids[i],
+      studentCount: b.studentCount,
+      usedCount: mode === 0 ? chargeFor(b.card!, b.studentCount) : 0,
+      operateType: o.operateType,
+      operatorId,
+      remark: b.remark,
+      now,
+      override: b.override ?? null,
+    })),
+  );
+  return ids;
 }
 
 /**
@@ -164,110 +271,24 @@ export async function bookWithCard(
   const member =
     args.memberId !== undefined && args.memberId !== card.memberId
       ? await storeMember(tx, store.id, args.memberId)
-      : { id: card.memberId, name: card.memberName, gender: card.memberGender, birthday: card.memberBirthday };
-  const charge = chargeOrRefuse(session, card, member.id, args.studentCount);
-  await checkMemberMayBook(tx, session, member, now);
-  // Lock order: the session row (taking the seats), then the card row (paying).
-  await takeSeats(tx, store.id, session.id, args.studentCount);
-  await deduct(tx, card.id, charge);
-  let reservationId: number;
-  try {
-    const r = await tx
-      .insertInto('reservation')
-      .values({
-        storeId: store.id,
-        timetableId: session.id,
-        memberId: member.id,
-        memberCardId: card.id,
-        pendingId: null,
+      : { id: card.memberId, name: card.memberName, gender: card.gender, birthday: card.birthday };
+  const held = await heldPairs(tx, [session.id], [member.id]);
+  const [reservationId] = await bookSet(
+    tx,
+    store.id,
+    [
+      {
+        session: sessionForRules(session, card.allowed ? [card.cardId] : []),
+        member,
+        card,
         studentCount: args.studentCount,
-        usedCount: charge,
         remark: args.remark,
-        operatorId: args.operatorId,
-        status: ReservationStatus.BOOKED,
-        createTime: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    reservationId = r.id;
-  } catch (e) {
-    if (isUniqueViolation(e)) throw conflict(Msg.alreadyBooked);
-    throw e;
-  }
-  await writeBookingTrail(tx, store.id, {
-    timetableId: session.id,
-    memberId: member.id,
-    memberCardId: card.id,
-    reservationId,
-    pendingId: null,
-    studentCount: args.studentCount,
-    usedCount: charge,
-    operateType: args.operateType,
-    operatorId: args.operatorId,
-    remark: args.remark,
-    now,
-    override: bookingOverride(args.staffPolicy, session.startTime, now),
-  });
-  return { reservationId, usedCount: charge };
-}
-
-export async function writeBookingTrail(
-  tx: Tx,
-  storeId: number,
-  t: {
-    timetableId: number;
-    memberId: number;
-    memberCardId: number | null;
-    reservationId: number | null;
-    pendingId: number | null;
-    studentCount: number;
-    usedCount: number;
-    operateType: number;
-    operatorId: number | null;
-    remark: string | null;
-    now: string;
-    /** A staff action outside the members' policy, recorded (越过预约规则：...). */
-    override?: string | null;
-  },
-): Promise<void> {
-  await tx
-    .insertInto('history')
-    .values({
-      storeId,
-      timetableId: t.timetableId,
-      memberId: t.memberId,
-      memberCardId: t.memberCardId,
-      reservationId: t.reservationId,
-      pendingId: t.pendingId,
-      studentCount: t.studentCount,
-      usedCount: t.usedCount,
-      operateType: t.operateType,
-      operatorId: t.operatorId,
-      remark: t.remark,
-      override: t.override ?? null,
-      createTime: t.now,
-    })
-    .execute();
-  // A late cancel that keeps the deduction (迟到取消) moves nothing: history only; a waiver writes
-  // its own ledger entry (features/no-show).
-  const ownLedger: number[] = [OperateType.LATE_CANCEL, OperateType.WAIVED, OperateType.NO_SHOW];
-  if (t.memberCardId !== null && t.reservationId !== null && !ownLedger.includes(t.operateType)) {
-    const cancel = t.operateType === OperateType.ADMIN_CANCELLED || t.operateType === OperateType.USER_CANCELLED;
-    await tx
-      .insertInto('cardLedger')
-      .values({
-        storeId,
-        memberCardId: t.memberCardId,
-        kind: cancel ? 'refund' : 'deduct',
-        amount: cancel ? -t.usedCount : t.usedCount,
-        reservationId: t.reservationId,
-        timetableId: t.timetableId,
-        operatorId: t.operatorId,
-        remark: null,
-        createdAt: t.now,
-      })
-      .execute();
-  }
+        override: bookingOverride(args.staffPolicy, session.startTime, now),
+      },
+    ],
+    { mode: 0, now, operatorId: args.operatorId, operateType: args.operateType, held },
+  );
+  return { reservationId, usedCount: chargeFor(card, args.studentCount) };
 }
 
 /**
@@ -315,20 +336,22 @@ export async function cancelReservationLocked(
   }
   const amount = Number(r.usedCount);
   if (!o.keepDeduction) await credit(tx, r.memberCardId, amount);
-  await writeBookingTrail(tx, r.storeId, {
-    timetableId: r.timetableId,
-    memberId: r.memberId,
-    memberCardId: r.memberCardId,
-    reservationId: r.id,
-    pendingId: r.pendingId,
-    studentCount: r.studentCount,
-    usedCount: amount,
-    operateType: o.keepDeduction ? OperateType.LATE_CANCEL : o.operateType,
-    operatorId: o.operatorId,
-    remark: r.remark,
-    now: o.now,
-    override: o.override,
-  });
+  await writeTrail(tx, r.storeId, [
+    {
+      timetableId: r.timetableId,
+      memberId: r.memberId,
+      memberCardId: r.memberCardId,
+      reservationId: r.id,
+      pendingId: r.pendingId,
+      studentCount: r.studentCount,
+      usedCount: amount,
+      operateType: o.keepDeduction ? OperateType.LATE_CANCEL : o.operateType,
+      operatorId: o.operatorId,
+      remark: r.remark,
+      now: o.now,
+      override: o.override,
+    },
+  ]);
   return o.keepDeduction ? 0 : amount;
 }
 
@@ -420,51 +443,28 @@ export async function addPending(
   const now = localDateTime(store.timezone);
   const session = await liveSession(tx, store.id, args.timetableId);
   const member = await storeMember(tx, store.id, args.memberId);
-  await checkMemberMayBook(tx, session, member, now);
-  if (args.memberCardId != null) {
-    const card = await storeCard(tx, store.id, args.memberCardId, session.id);
-    chargeOrRefuse(session, card, member.id, args.studentCount);
-  } else if (args.requireUsableCard && (await firstUsableCard(tx, store.id, member.id, session)) === null) {
+  const card = args.memberCardId != null ? await storeCard(tx, store.id, args.memberCardId, session.id) : null;
+  const held = await heldPairs(tx, [session.id], [member.id]);
+  const booking: SetBooking = {
+    session: sessionForRules(session, card?.allowed ? [card.cardId] : []),
+    member,
+    card,
+    studentCount: args.studentCount,
+    remark: args.remark,
+    override: bookingOverride(args.staffPolicy, session.startTime, now),
+  };
+  const o: SetOptions = {
+    mode: 1,
+    now,
+    operatorId: args.operatorId,
+    operateType: args.operateType ?? OperateType.ADMIN_BOOKED,
+    held,
+  };
+  const spent = refuseSet([booking], o);
+  if (!card && args.requireUsableCard && (await firstUsableCard(tx, store.id, member.id, session)) === null) {
     throw conflict(Msg.cardHelp);
   }
-  await takeSeats(tx, store.id, session.id, args.studentCount);
-  let pendingId: number;
-  try {
-    const p = await tx
-      .insertInto('pending')
-      .values({
-        storeId: store.id,
-        timetableId: session.id,
-        memberId: member.id,
-        studentCount: args.studentCount,
-        remark: args.remark,
-        status: PendingStatus.WAITING,
-        operatorId: args.operatorId,
-        reservationId: null,
-        memberCardId: args.memberCardId ?? null,
-        createTime: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    pendingId = p.id;
-  } catch (e) {
-    if (isUniqueViolation(e)) throw conflict(Msg.alreadyBooked);
-    throw e;
-  }
-  await writeBookingTrail(tx, store.id, {
-    timetableId: session.id,
-    memberId: member.id,
-    memberCardId: null,
-    reservationId: null,
-    pendingId,
-    studentCount: args.studentCount,
-    usedCount: 0,
-    operateType: args.operateType ?? OperateType.ADMIN_BOOKED,
-    operatorId: args.operatorId,
-    remark: args.remark,
-    now,
-    override: bookingOverride(args.staffPolicy, session.startTime, now),
-  });
+  const [pendingId] = await placeSet(tx, store.id, [booking], spent, o);
   return { pendingId };
 }
 
@@ -493,19 +493,21 @@ export async function cancelPendingLocked(
     .executeTakeFirst();
   if (Number(res.numUpdatedRows) !== 1) throw conflict(Msg.pendingNotWaiting);
   await freeSeats(tx, p.timetableId, p.studentCount);
-  await writeBookingTrail(tx, p.storeId, {
-    timetableId: p.timetableId,
-    memberId: p.memberId,
-    memberCardId: null,
-    reservationId: null,
-    pendingId: p.id,
-    studentCount: p.studentCount,
-    usedCount: 0,
-    operateType: o.operateType ?? OperateType.ADMIN_CANCELLED,
-    operatorId: o.operatorId,
-    remark: p.remark,
-    now: o.now,
-  });
+  await writeTrail(tx, p.storeId, [
+    {
+      timetableId: p.timetableId,
+      memberId: p.memberId,
+      memberCardId: null,
+      reservationId: null,
+      pendingId: p.id,
+      studentCount: p.studentCount,
+      usedCount: 0,
+      operateType: o.operateType ?? OperateType.ADMIN_CANCELLED,
+      operatorId: o.operatorId,
+      remark: p.remark,
+      now: o.now,
+    },
+  ]);
 }
 
 /** Cancels a waiting pending (409 该预约已签到或已取消 otherwise); nothing to refund. */
@@ -555,9 +557,8 @@ export async function signInPending(
   if (Number(res.numUpdatedRows) !== 1) throw conflict(Msg.pendingNotWaiting);
   await deduct(tx, card.id, charge);
   const remark = args.remark ?? p.remark;
-  const r = await tx
-    .insertInto('reservation')
-    .values({
+  const [reservationId] = await insertBookingRows(tx, 'reservation', [
+    {
       storeId: store.id,
       timetableId: session.id,
       memberId: p.memberId,
@@ -569,22 +570,24 @@ export async function signInPending(
       operatorId: args.operatorId,
       status: ReservationStatus.SIGNED_IN,
       createTime: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+    },
+  ]);
+  const r = { id: reservationId };
   await tx.updateTable('pending').set({ reservationId: r.id }).where('id', '=', p.id).execute();
-  await writeBookingTrail(tx, store.id, {
-    timetableId: session.id,
-    memberId: p.memberId,
-    memberCardId: card.id,
-    reservationId: r.id,
-    pendingId: p.id,
-    studentCount: p.studentCount,
-    usedCount: charge,
-    operateType: args.operateType ?? OperateType.SIGNED_IN,
-    operatorId: args.operatorId,
-    remark,
-    now,
-  });
+  await writeTrail(tx, store.id, [
+    {
+      timetableId: session.id,
+      memberId: p.memberId,
+      memberCardId: card.id,
+      reservationId: r.id,
+      pendingId: p.id,
+      studentCount: p.studentCount,
+      usedCount: charge,
+      operateType: args.operateType ?? OperateType.SIGNED_IN,
+      operatorId: args.operatorId,
+      remark,
+      now,
+    },
+  ]);
   return { reservationId: r.id, usedCount: charge };
 }

@@ -1,8 +1,8 @@
-import { DEDUCT_AT_SIGN_IN, MODULE_DEDUCTION_MODE, Msg, PendingStatus, ReservationStatus } from '@studio/contract';
+import { DEDUCT_AT_SIGN_IN, MODULE_DEDUCTION_MODE, PendingStatus, ReservationStatus } from '@studio/contract';
 import type { Executor, Tx } from '../../db/index.ts';
 import { onPostgres } from '../../db/locks.ts';
-import { conflict, notFound } from '../../lib/errors.ts';
-import { ageRefusal, genderRefusal } from './rules.ts';
+import { notFound } from '../../lib/errors.ts';
+import type { CardOfRules } from './rules.ts';
 
 /** Store module 6: 0 deducts at booking, 1 only at on-site sign-in. */
 export async function getDeductionMode(tx: Executor, storeId: number): Promise<0 | 1> {
@@ -42,49 +42,95 @@ export async function storeMember(tx: Executor, storeId: number, id: number) {
   return m;
 }
 
-type Session = Awaited<ReturnType<typeof liveSession>>;
-type Member = Pick<Awaited<ReturnType<typeof storeMember>>, 'id' | 'gender' | 'birthday'>;
-
-/**
- * The checks every new booking of a member on a session goes through, card aside: the session has
- * not ended (store-local now), the gender and age limits, and no live booking or pending of the
- * same member on it (the partial unique indexes of migration 0200 catch a concurrent duplicate).
- */
-export async function checkMemberMayBook(tx: Tx, session: Session, member: Member, now: string): Promise<void> {
-  if (session.endTime <= now) throw conflict(Msg.sessionStarted);
-  const gender = genderRefusal(session.genderLimit, member.gender);
-  if (gender) throw conflict(gender);
-  const age = ageRefusal(session, member.birthday, session.startTime.slice(0, 10));
-  if (age) throw conflict(age);
-  const dup = await tx
-    .selectFrom('reservation')
-    .select('id')
-    .where('timetableId', '=', session.id)
-    .where('memberId', '=', member.id)
-    .where('status', 'in', [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN])
-    .unionAll(
-      tx
-        .selectFrom('pending')
-        .select('id')
-        .where('timetableId', '=', session.id)
-        .where('memberId', '=', member.id)
-        .where('status', 'in', [PendingStatus.WAITING, PendingStatus.SIGNED_IN]),
-    )
-    .executeTakeFirst();
-  if (dup) throw conflict(Msg.alreadyBooked);
+/** A member card with what the booking rules need: its product, its holder's name, gender and birthday. */
+export interface BookingCard extends CardOfRules {
+  expireTime: string | null;
+  cardName: string;
+  memberName: string;
+  gender: number;
+  birthday: string | null;
 }
 
-/** Takes `n` seats of a session, guarded in the database; 409 课程人数已满 when they are not free. */
-export async function takeSeats(tx: Tx, storeId: number, timetableId: number, n: number): Promise<void> {
-  const res = await tx
-    .updateTable('timetable')
-    .set((eb) => ({ realCount: eb('realCount', '+', n) }))
-    .where('id', '=', timetableId)
-    .where('storeId', '=', storeId)
-    .where('deleted', '=', 0)
-    .where((eb) => eb(eb('realCount', '+', n), '<=', eb.ref('reservableCount')))
-    .executeTakeFirst();
-  if (Number(res.numUpdatedRows) !== 1) throw conflict(Msg.sessionFull);
+/**
+ * Member cards of the store with what the booking rules need (product, holder), by id; 404
+ * 会员卡不存在 when any id is not the store's. With `allowedIn`, each card also says whether that
+ * session allows its product (in the same statement).
+ */
+export async function storeCards(
+  ex: Executor,
+  storeId: number,
+  ids: readonly number[],
+  o: { allowedIn?: number } = {},
+): Promise<Map<number, BookingCard & { allowed: boolean }>> {
+  const unique = [...new Set(ids)];
+  if (!unique.length) return new Map();
+  const rows = await ex
+    .selectFrom('memberCard as mc')
+    .innerJoin('cardProduct as cp', 'cp.id', 'mc.cardId')
+    .innerJoin('member as m', 'm.id', 'mc.memberId')
+    .select((eb) => [
+      'mc.id',
+      'mc.memberId',
+      'mc.cardId',
+      'mc.totalCount',
+      'mc.usedCount',
+      'mc.expireTime',
+      'mc.frozen',
+      'cp.cardName',
+      'cp.cardType',
+      'cp.perCount',
+      'm.name as memberName',
+      'm.gender',
+      'm.birthday',
+      eb
+        .exists(
+          eb
+            .selectFrom('timetableCard as tc')
+            .select('tc.cardId')
+            .where('tc.timetableId', '=', o.allowedIn ?? 0)
+            .whereRef('tc.cardId', '=', 'mc.cardId'),
+        )
+        .as('allowed'),
+    ])
+    .where('mc.storeId', '=', storeId)
+    .where('mc.id', 'in', unique)
+    .execute();
+  if (rows.length !== unique.length) throw notFound('会员卡');
+  return new Map(
+    rows.map((r) => [
+      r.id,
+      { ...r, totalCount: Number(r.totalCount), usedCount: Number(r.usedCount), allowed: Boolean(r.allowed) },
+    ]),
+  );
+}
+
+/**
+ * The (session id, member id) pairs among `sessionIds` x `memberIds` that hold a live booking or a
+ * live pending: the duplicate rule's state (the partial unique indexes of migration 0200 catch a
+ * concurrent duplicate).
+ */
+export async function heldPairs(
+  ex: Executor,
+  sessionIds: readonly number[],
+  memberIds: readonly number[],
+): Promise<[number, number][]> {
+  if (!sessionIds.length || !memberIds.length) return [];
+  const rows = await ex
+    .selectFrom('reservation')
+    .select(['timetableId', 'memberId'])
+    .where('timetableId', 'in', [...new Set(sessionIds)])
+    .where('memberId', 'in', [...new Set(memberIds)])
+    .where('status', 'in', [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN])
+    .unionAll(
+      ex
+        .selectFrom('pending')
+        .select(['timetableId', 'memberId'])
+        .where('timetableId', 'in', [...new Set(sessionIds)])
+        .where('memberId', 'in', [...new Set(memberIds)])
+        .where('status', 'in', [PendingStatus.WAITING, PendingStatus.SIGNED_IN]),
+    )
+    .execute();
+  return rows.map((r) => [r.timetableId, r.memberId]);
 }
 
 /** Gives back `n` seats (deleted sessions included: deleting a session frees its seats). */

@@ -3,7 +3,10 @@
  * (`db.transaction().execute(tx => ...)`) and never opens one. Services of other features
  * (batch scheduling, copy, weekly template) call these so that every rule lives in one place.
  */
-export { getDeductionMode, isUniqueViolation, liveSession } from './engine-shared.ts';
+export { getDeductionMode, heldPairs, isUniqueViolation, liveSession, storeCards } from './engine-shared.ts';
+export type { BookingCard } from './engine-shared.ts';
+export { bookingChecker, checkBookingSet } from './rules.ts';
+export type { IntendedBooking, MemberForRules, SessionForRules } from './rules.ts';
 export { bookingRef } from './booking-refs.ts';
 export {
   createSession,
@@ -16,7 +19,11 @@ export {
 export type { NewSession, SessionChange, TeacherConflict } from './session-engine.ts';
 export {
   addPending,
+  bookSet,
   bookWithCard,
+  refuseSet,
+  sessionForRules,
+  writeBookingSet,
   cancelPending,
   cancelPendingLocked,
   cancelReservation,
@@ -25,7 +32,7 @@ export {
   deduct,
   firstUsableCard,
   signInPending,
-  writeBookingTrail,
 } from './booking-engine.ts';
-export type { CardBooking } from './booking-engine.ts';
+export { insertBookingRows, writeTrail, type TrailEntry } from './booking-trail.ts';
+export type { CardBooking, SetBooking, SetOptions } from './booking-engine.ts';
 export { exportRows } from './queries.ts';

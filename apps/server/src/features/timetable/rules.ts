@@ -1,5 +1,6 @@
 import { GENDER_ALL, Msg } from '@studio/contract';
 import type { AgeLimitColumns } from '../../db/schema.ts';
+import { cardUnusableReason, chargeFor, type CardForRules, type ProductForRules } from '../card/rules.ts';
 
 /** Member gender: 1 male, 2 female, 0 unknown. Session genderLimit: 2 all, 1 male, otherwise female. */
 export function genderRefusal(genderLimit: number, memberGender: number): string | null {
@@ -50,4 +51,109 @@ export function ageRefusal(limit: AgeLimitColumns, birthday: string | null, sess
     if (b > to) return Msg.ageLimited;
   }
   return null;
+}
+
+/** What the booking rules need of a session a booking goes into (one not yet written included). */
+export interface SessionForRules extends AgeLimitColumns {
+  /** Tells the sessions of one set apart: the session's id, or its place in a plan not yet written. */
+  key: number;
+  startTime: string;
+  endTime: string;
+  reservableCount: number;
+  /** Seats taken before this set of bookings. */
+  realCount: number;
+  genderLimit: number;
+  /** The card products that may book it. */
+  allowedCardIds: readonly number[];
+}
+export interface MemberForRules {
+  id: number;
+  gender: number;
+  birthday: string | null;
+}
+/** A member card with its product's type and price per class, as the rules read it. */
+export type CardOfRules = CardForRules & ProductForRules & { id: number };
+
+/** One booking someone intends to make: a member, a session, the card that pays for it (or none). */
+export interface IntendedBooking {
+  session: SessionForRules;
+  member: MemberForRules;
+  /** The card charged now (deduction mode 0) or at sign-in (mode 1); null for a pending without one. */
+  card: CardOfRules | null;
+  studentCount: number;
+}
+
+const heldKey = (sessionKey: number, memberId: number) => `${sessionKey}:${memberId}`;
+
+/**
+ * The booking rules over a set of intended bookings, taken one after another: each is checked
+ * against the store's state before the set (the card's balance, the seats taken, the members
+ * already booked, given as `held` pairs of session key and member id) plus the bookings of the set
+ * accepted before it. In the order every booking path refuses in: one student a booking in
+ * deduction mode 1, the card rules (features/card/rules.ts; in mode 0 with what the set already
+ * charged the card), the session not over at `now`, the gender and age limits, one live booking
+ * per member and session, the seats. A single booking is a set of one; batch scheduling, template
+ * runs, drop-in, copy, the waitlist and the demo seed all take their bookings through this.
+ */
+export function bookingChecker(o: { mode: 0 | 1; held?: Iterable<readonly [number, number]> }) {
+  const spent = new Map<number, number>();
+  const seats = new Map<number, number>();
+  const held = new Set<string>();
+  for (const [sessionKey, memberId] of o.held ?? []) held.add(heldKey(sessionKey, memberId));
+  const refusal = (b: IntendedBooking, now: string): string | null => {
+    const { session: s, member: m, card, studentCount } = b;
+    if (o.mode === 1 && studentCount !== 1) return Msg.oneStudentInSignInMode;
+    if (card) {
+      const reason = cardUnusableReason({
+        card: spent.has(card.id) ? { ...card, usedCount: card.usedCount + spent.get(card.id)! } : card,
+        product: card,
+        memberId: m.id,
+        allowedCardIds: s.allowedCardIds,
+        at: s.startTime,
+        studentCount,
+      });
+      if (reason) return reason;
+    }
+    if (s.endTime <= now) return Msg.sessionStarted;
+    return (
+      genderRefusal(s.genderLimit, m.gender) ??
+      ageRefusal(s, m.birthday, s.startTime.slice(0, 10)) ??
+      (held.has(heldKey(s.key, m.id)) ? Msg.alreadyBooked : null) ??
+      (s.realCount + (seats.get(s.key) ?? 0) + studentCount > s.reservableCount ? Msg.sessionFull : null)
+    );
+  };
+  return {
+    /** Why `b` would be refused at `now` after the bookings taken so far, or null (nothing is taken). */
+    check: refusal,
+    /** Why `b` is refused at `now` after the bookings taken so far, or null: then it is taken too. */
+    take(b: IntendedBooking, now: string): string | null {
+      const reason = refusal(b, now);
+      if (reason) return reason;
+      held.add(heldKey(b.session.key, b.member.id));
+      seats.set(b.session.key, (seats.get(b.session.key) ?? 0) + b.studentCount);
+      if (o.mode === 0 && b.card) spent.set(b.card.id, (spent.get(b.card.id) ?? 0) + chargeFor(b.card, b.studentCount));
+      return null;
+    },
+    /** What each card pays for the bookings taken (deduction mode 0; nothing in mode 1). */
+    spent,
+  };
+}
+
+/**
+ * Checks a set of bookings in the order they happen (session start, then the order given): the
+ * first refused one with its reason, or null and what each card pays in total.
+ */
+export function checkBookingSet(
+  bookings: readonly IntendedBooking[],
+  o: { mode: 0 | 1; now: string; held?: Iterable<readonly [number, number]> },
+): { refused: { index: number; reason: string } | null; spent: Map<number, number> } {
+  const checker = bookingChecker(o);
+  // Plain string order (the times are ISO-like): localeCompare costs far more over tens of thousands.
+  const at = (i: number) => bookings[i].session.startTime;
+  const order = bookings.map((_, i) => i).sort((a, b) => (at(a) < at(b) ? -1 : at(a) > at(b) ? 1 : a - b));
+  for (const index of order) {
+    const reason = checker.take(bookings[index], o.now);
+    if (reason) return { refused: { index, reason }, spent: checker.spent };
+  }
+  return { refused: null, spent: checker.spent };
 }
