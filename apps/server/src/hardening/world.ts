@@ -2,7 +2,8 @@ import { OperateType, WaitStatus } from '@studio/contract';
 import type { Db } from '../db/index.ts';
 import type { Factory } from '../test/factory.ts';
 import { hashPassword } from '../auth/password.ts';
-import { bookSet, liveSession, sessionForRules, storeCards, type BookingCard } from '../features/timetable/public.ts';
+import { storeCards, type BookingCard } from '../features/reference/public.ts';
+import { bookSet, liveSession, sessionForRules } from '../features/timetable/public.ts';
 
 /** One row of every kind a payload can name, all in one store. */
 export interface World {

@@ -4,15 +4,9 @@ import { insertRows } from '../../db/bulk-insert.ts';
 import type { Tx } from '../../db/index.ts';
 import type { StoreScope } from '../../lib/context.ts';
 import { conflict } from '../../lib/errors.ts';
-import {
-  refuseSet,
-  writeBookingSet,
-  type BookingCard,
-  type SessionForRules,
-  type SetBooking,
-} from '../timetable/public.ts';
+import { refuseSet, writeBookingSet, type SessionForRules, type SetBooking } from '../timetable/public.ts';
 import { assertNoTimeClash } from './conflicts.ts';
-import type { CourseWithCards } from './refs.ts';
+import type { BookingCard, CourseWithCards } from '../reference/public.ts';
 
 /** One session a bulk run makes, with the fixed students to book into it. */
 export interface PlannedSession {

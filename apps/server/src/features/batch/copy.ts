@@ -6,7 +6,7 @@ import { bookSet, createSession, sessionForRules, type SetBooking } from '../tim
 import { assertNoTimeClash } from './conflicts.ts';
 import { shortTime } from './plan.ts';
 import { sessionsInRange } from './range.ts';
-import { areaAndBelow } from './refs.ts';
+import { areaAndBelow } from '../reference/public.ts';
 import { bulkTx } from './preview.ts';
 
 export interface CopyInput {

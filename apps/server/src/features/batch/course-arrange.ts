@@ -6,8 +6,7 @@ import { onlineDefault } from '../store-admin/public.ts';
 import { getDeductionMode } from '../timetable/public.ts';
 import { createPlannedSessions, type PlannedSession } from './bulk-arrange.ts';
 import { arrangeSlots, shortTime } from './plan.ts';
-import { storeCards } from '../timetable/public.ts';
-import { requireArea, requireCourse, requireTeacher } from './refs.ts';
+import { requireArea, requireCourse, requireTeacher, storeCards } from '../reference/public.ts';
 import { bulkTx } from './preview.ts';
 
 export interface ArrangeCourseInput {

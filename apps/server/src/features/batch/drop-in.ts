@@ -5,10 +5,11 @@ import { recordForUndo } from '../../lib/audit.ts';
 import { conflict } from '../../lib/errors.ts';
 import { localDateTime, toDateTime } from '../../lib/time.ts';
 import { lockSessions } from '../../db/locks.ts';
-import { bookSet, getDeductionMode, sessionForRules, storeCards } from '../timetable/public.ts';
+import { storeCards } from '../reference/public.ts';
+import { bookSet, getDeductionMode, sessionForRules } from '../timetable/public.ts';
 import { shortTime } from './plan.ts';
 import { groupBy } from './group.ts';
-import { requireCourse, requireTeachers } from './refs.ts';
+import { requireCourse, requireTeachers } from '../reference/public.ts';
 import { bulkTx } from './preview.ts';
 
 /**

@@ -4,7 +4,7 @@ import { addDays, toDateTime } from '../../lib/time.ts';
 import { exportRows } from '../timetable/public.ts';
 import { deleteSessions } from './bulk-delete.ts';
 import { sessionsInRange } from './range.ts';
-import { areaAndBelow } from './refs.ts';
+import { areaAndBelow } from '../reference/public.ts';
 import { bulkTx } from './preview.ts';
 
 /**

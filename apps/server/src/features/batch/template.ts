@@ -3,8 +3,9 @@ import type { Tx } from '../../db/index.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { localDateTime } from '../../lib/time.ts';
-import { bookingChecker, getDeductionMode, storeCards, type SessionForRules } from '../timetable/public.ts';
-import { requireArea, requireCourse, requireMaterial, requireTeacher } from './refs.ts';
+import { storeCards } from '../reference/public.ts';
+import { bookingChecker, getDeductionMode, type SessionForRules } from '../timetable/public.ts';
+import { requireArea, requireCourse, requireMaterial, requireTeacher } from '../reference/public.ts';
 import { inOwnTx } from '../../db/write-queue.ts';
 
 export interface TemplateRowInput {

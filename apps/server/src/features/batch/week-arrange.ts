@@ -2,11 +2,18 @@ import { Msg } from '@studio/contract';
 import type { CallCtx } from '../../lib/context.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { addMinutes, localDateTime, toDateTime } from '../../lib/time.ts';
-import { getDeductionMode, storeCards } from '../timetable/public.ts';
+import { storeCards } from '../reference/public.ts';
+import { getDeductionMode } from '../timetable/public.ts';
 import { createPlannedSessions, type PlannedSession } from './bulk-arrange.ts';
 import { opKey, stampOpLock, takeOpLock } from './op-lock.ts';
 import { templateDate } from './plan.ts';
-import { requireArea, requireCourse, requireMaterial, requireTeacher, type CourseWithCards } from './refs.ts';
+import {
+  requireArea,
+  requireCourse,
+  requireMaterial,
+  requireTeacher,
+  type CourseWithCards,
+} from '../reference/public.ts';
 import { templateRows } from './template-queries.ts';
 import { checkTemplateCaps } from './template.ts';
 import { bulkTx } from './preview.ts';

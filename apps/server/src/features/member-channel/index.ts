@@ -32,7 +32,7 @@ import { queuePromotionSms } from './notices.ts';
 import { storeScopeById } from '../../lib/store-scope.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { loadPolicy } from '../policy/public.ts';
-import { findMember, memberIdByMobile } from '../reference/public.ts';
+import { findMember, requireMember, memberIdByMobile } from '../reference/public.ts';
 import { getSetting, putSetting } from '../store-admin/public.ts';
 import { getDeductionMode } from '../timetable/public.ts';
 import { checkinCode } from './checkin.ts';
@@ -138,12 +138,12 @@ export const memberChannelFeature = defineFeature((r) => {
 
   // ---- the desk's side
   r.handle(createMemberLoginCode, async ({ memberId }, ctx) => {
-    if (!(await findMember(ctx.db, ctx.store.id, memberId))) throw notFound('会员');
+    await requireMember(ctx.db, ctx.store.id, memberId);
     const { code, expiresAt } = await issueCode(ctx.db, { storeId: ctx.store.id, memberId }, 'desk');
     return { code, expireTime: localDateTime(ctx.store.timezone, expiresAt) };
   });
   r.handle(endMemberSessions, async ({ memberId }, ctx) => {
-    if (!(await findMember(ctx.db, ctx.store.id, memberId))) throw notFound('会员');
+    await requireMember(ctx.db, ctx.store.id, memberId);
     return { ended: await endSessionsOf(ctx.db, memberId) };
   });
   r.handle(queryCheckinCode, async ({ reset }, ctx) => {

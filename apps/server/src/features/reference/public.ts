@@ -1,2 +1,14 @@
-/** What other features use of the reference data: the look-ups of a store's member and their cards. */
-export { findMember, memberCards, memberIdByMobile } from './member/queries.ts';
+/** What other features use of the reference data: the look-ups of a store's member and their cards, its teachers, venues, courses, materials and modules. */
+export { findMember, memberCards, memberIdByMobile, requireMember, storeCards } from './member/queries.ts';
+export type { BookingCard } from './member/queries.ts';
+export {
+  areaAndBelow,
+  getModuleStatus,
+  putModuleStatus,
+  requireArea,
+  requireCourse,
+  requireMaterial,
+  requireTeacher,
+  requireTeachers,
+} from './repository.ts';
+export type { CourseWithCards } from './repository.ts';

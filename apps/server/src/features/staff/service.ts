@@ -14,7 +14,7 @@ import { hashPassword, verifyPassword } from '../../auth/password.ts';
 import { audit, changedFields } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
-import { requireTeacher } from '../batch/public.ts';
+import { requireTeacher } from '../reference/public.ts';
 import { isUniqueViolation } from '../timetable/public.ts';
 
 /** The staff of a store, by their post there. */

@@ -1,5 +1,7 @@
 import { MODULE_ONLINE_DEFAULT, PendingStatus } from '@studio/contract';
 import type { Executor } from '../../db/index.ts';
+import { getModuleStatus } from '../reference/public.ts';
+export { getModuleStatus, putModuleStatus } from '../reference/public.ts';
 
 /** The stored text of one store setting, or undefined. */
 export async function getSetting(db: Executor, storeId: number, key: string): Promise<string | undefined> {
@@ -21,31 +23,12 @@ export async function putSetting(db: Executor, storeId: number, key: string, val
     .execute();
 }
 
-/** The status of one store module, or undefined when the store has no row for it. */
-export async function getModuleStatus(db: Executor, storeId: number, moduleId: number): Promise<number | undefined> {
-  const row = await db
-    .selectFrom('storeModule')
-    .select('status')
-    .where('storeId', '=', storeId)
-    .where('moduleId', '=', moduleId)
-    .executeTakeFirst();
-  return row?.status;
-}
-
 /**
  * Whether a new session is an online one when the caller does not say (module 1, 新课程默认在线教室):
  * 1 on-demand online room, 0 none.
  */
 export async function onlineDefault(db: Executor, storeId: number): Promise<0 | 1> {
   return (await getModuleStatus(db, storeId, MODULE_ONLINE_DEFAULT)) === 1 ? 1 : 0;
-}
-
-export async function putModuleStatus(db: Executor, storeId: number, moduleId: number, status: number) {
-  await db
-    .insertInto('storeModule')
-    .values({ storeId, moduleId, status })
-    .onConflict((oc) => oc.columns(['storeId', 'moduleId']).doUpdateSet({ status }))
-    .execute();
 }
 
 /** Pending items waiting for sign-in on sessions that are not deleted and not over at `now`. */

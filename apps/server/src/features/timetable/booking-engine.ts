@@ -16,9 +16,9 @@ import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { cardUnusableReason, chargeFor } from '../card/rules.ts';
 import { bookingWindowReason, cancelKind } from '../policy/rules.ts';
-import { memberCards } from '../reference/public.ts';
+import { memberCards, requireMember, storeCards, type BookingCard } from '../reference/public.ts';
 import { chargeCards, insertBookingRows, takeSeatsOf, writeTrail } from './booking-trail.ts';
-import { freeSeats, heldPairs, liveSession, storeCards, storeMember, type BookingCard } from './engine-shared.ts';
+import { freeSeats, heldPairs, liveSession } from './engine-shared.ts';
 import { checkBookingSet, type IntendedBooking, type MemberForRules, type SessionForRules } from './rules.ts';
 
 export interface CardBooking {
@@ -270,7 +270,7 @@ export async function bookWithCard(
   const card = await storeCard(tx, store.id, args.memberCardId, session.id);
   const member =
     args.memberId !== undefined && args.memberId !== card.memberId
-      ? await storeMember(tx, store.id, args.memberId)
+      ? await requireMember(tx, store.id, args.memberId)
       : { id: card.memberId, name: card.memberName, gender: card.gender, birthday: card.birthday };
   const held = await heldPairs(tx, [session.id], [member.id]);
   const [reservationId] = await bookSet(
@@ -442,7 +442,7 @@ export async function addPending(
   if (args.studentCount !== 1) throw badRequest(Msg.oneStudentInSignInMode);
   const now = localDateTime(store.timezone);
   const session = await liveSession(tx, store.id, args.timetableId);
-  const member = await storeMember(tx, store.id, args.memberId);
+  const member = await requireMember(tx, store.id, args.memberId);
   const card = args.memberCardId != null ? await storeCard(tx, store.id, args.memberCardId, session.id) : null;
   const held = await heldPairs(tx, [session.id], [member.id]);
   const booking: SetBooking = {

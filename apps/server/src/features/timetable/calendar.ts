@@ -1,10 +1,11 @@
 import { TimetableMsg, type CalendarDay } from '@studio/contract';
 import { MAX_RANGE_DAYS } from '@studio/contract';
 import type { Db } from '../../db/index.ts';
-import { badRequest, notFound } from '../../lib/errors.ts';
+import { badRequest } from '../../lib/errors.ts';
 import { addDays, daysBetween } from '../../lib/time.ts';
 import { RawJson } from '../../lib/raw-json.ts';
 import { dataVersion } from '../../db/data-version.ts';
+import { areaAndBelow, requireTeachers } from '../reference/public.ts';
 
 export interface CalendarQuery {
   fromDate: string;
@@ -30,17 +31,6 @@ function cacheOf(db: Db): Map<string, Cached> {
     caches.set(db, c);
   }
   return c;
-}
-
-/** The area and every area below it. */
-async function areaWithDescendants(db: Db, storeId: number, areaId: number): Promise<number[]> {
-  const areas = await db.selectFrom('area').select(['id', 'parentId']).where('storeId', '=', storeId).execute();
-  if (!areas.some((a) => a.id === areaId)) throw notFound('场地');
-  const ids = [areaId];
-  for (let i = 0; i < ids.length; i++) {
-    for (const a of areas) if (a.parentId === ids[i] && !ids.includes(a.id)) ids.push(a.id);
-  }
-  return ids;
 }
 
 async function compute(db: Db, storeId: number, q: CalendarQuery): Promise<CalendarDay[]> {
@@ -70,16 +60,10 @@ async function compute(db: Db, storeId: number, q: CalendarQuery): Promise<Calen
     .where('t.startTime', '>=', `${q.fromDate} 00:00:00`)
     .where('t.startTime', '<', `${addDays(q.toDate, 1)} 00:00:00`);
   if (q.teacherId !== null) {
-    const teacher = await db
-      .selectFrom('teacher')
-      .select('id')
-      .where('id', '=', q.teacherId)
-      .where('storeId', '=', storeId)
-      .executeTakeFirst();
-    if (!teacher) throw notFound('老师');
+    await requireTeachers(db, storeId, [q.teacherId]);
     query = query.where('t.teacherId', '=', q.teacherId);
   }
-  if (q.areaId !== null) query = query.where('t.areaId', 'in', await areaWithDescendants(db, storeId, q.areaId));
+  if (q.areaId !== null) query = query.where('t.areaId', 'in', (await areaAndBelow(db, storeId, q.areaId))!);
   const rows = await query.orderBy('t.startTime').orderBy('t.id').execute();
   const days: CalendarDay[] = [];
   for (const r of rows) {

@@ -3,8 +3,7 @@
  * (`db.transaction().execute(tx => ...)`) and never opens one. Services of other features
  * (batch scheduling, copy, weekly template) call these so that every rule lives in one place.
  */
-export { getDeductionMode, heldPairs, isUniqueViolation, liveSession, storeCards } from './engine-shared.ts';
-export type { BookingCard } from './engine-shared.ts';
+export { getDeductionMode, heldPairs, isUniqueViolation, liveSession } from './engine-shared.ts';
 export { bookingChecker, checkBookingSet } from './rules.ts';
 export type { IntendedBooking, MemberForRules, SessionForRules } from './rules.ts';
 export { bookingRef } from './booking-refs.ts';

@@ -1,6 +1,13 @@
 import { Msg } from '@studio/contract';
 import { describe, expect, it } from 'vitest';
-import { ageInMonths, ageRefusal, genderRefusal } from './rules.ts';
+import {
+  ageInMonths,
+  ageRefusal,
+  bookingChecker,
+  checkBookingSet,
+  genderRefusal,
+  type IntendedBooking,
+} from './rules.ts';
 
 const none = { genderLimit: 2, syear: null, smonth: null, sday: null, eyear: null, emonth: null, eday: null };
 
@@ -36,5 +43,104 @@ describe('gender and age limits', () => {
     expect(ageRefusal(years, '2022-01-01', '2030-01-01')).toBe(Msg.ageLimited);
     expect(ageRefusal({ ...none, ageLimit: 0 }, null, '2030-01-01')).toBeNull();
     expect(ageRefusal(years, null, '2030-01-01')).toBe(Msg.ageLimited);
+  });
+});
+
+describe('the booking rule set over a set of bookings', () => {
+  const session = (key: number, startTime: string, seats = 2) => ({
+    ...none,
+    ageLimit: 0,
+    key,
+    startTime,
+    endTime: startTime.replace(/ \d\d:/, (h) => ` ${String(Number(h.slice(1, 3)) + 1).padStart(2, '0')}:`),
+    reservableCount: seats,
+    realCount: 0,
+    allowedCardIds: [7],
+  });
+  const member = (id: number, gender = 1) => ({ id, gender, birthday: '1990-01-01' });
+  // A count card (perCount 1) of product 7 with `left` classes.
+  const card = (id: number, memberId: number, left: number) => ({
+    id,
+    memberId,
+    cardId: 7,
+    totalCount: left,
+    usedCount: 0,
+    expireTime: null,
+    frozen: 0,
+    cardType: 3,
+    perCount: 1,
+  });
+  const now = '2030-01-01 08:00:00';
+  const a = session(1, '2030-01-02 09:00:00');
+  const b = session(2, '2030-01-03 09:00:00');
+  const booking = (s: typeof a, memberId: number, c: ReturnType<typeof card> | null, n = 1): IntendedBooking => ({
+    session: s,
+    member: member(memberId),
+    card: c,
+    studentCount: n,
+  });
+
+  it('charges a card its running balance over the set, in session time order', () => {
+    const c = card(10, 1, 1);
+    // Given later-first, the earlier session is booked first and the later one runs out.
+    const { refused, spent } = checkBookingSet([booking(b, 1, c), booking(a, 1, c)], { mode: 0, now });
+    expect(refused).toEqual({ index: 0, reason: Msg.cardBalance });
+    expect(spent.get(10)).toBe(1);
+    const two = card(11, 1, 2);
+    const ok = checkBookingSet([booking(b, 1, two), booking(a, 1, two)], { mode: 0, now });
+    expect(ok.refused).toBeNull();
+    expect(ok.spent.get(11)).toBe(2);
+  });
+
+  it('counts the seats the set takes on top of those taken before it', () => {
+    const full = { ...a, realCount: 1 };
+    const set = [booking(full, 1, card(10, 1, 5)), booking(full, 2, card(20, 2, 5))];
+    expect(checkBookingSet(set, { mode: 0, now }).refused).toEqual({ index: 1, reason: Msg.sessionFull });
+    expect(checkBookingSet([booking(a, 1, card(10, 1, 5), 3)], { mode: 0, now }).refused?.reason).toBe(Msg.sessionFull);
+  });
+
+  it('refuses a member twice in a session, within the set or against what they hold', () => {
+    const c = card(10, 1, 5);
+    expect(checkBookingSet([booking(a, 1, c), booking(a, 1, c)], { mode: 0, now }).refused).toEqual({
+      index: 1,
+      reason: Msg.alreadyBooked,
+    });
+    expect(checkBookingSet([booking(a, 1, c)], { mode: 0, now, held: [[1, 1]] }).refused?.reason).toBe(
+      Msg.alreadyBooked,
+    );
+    expect(checkBookingSet([booking(b, 1, c)], { mode: 0, now, held: [[1, 1]] }).refused).toBeNull();
+  });
+
+  it('refuses in one order: one student in mode 1, card, session over, gender, age, duplicate, seats', () => {
+    const over = { ...a, endTime: now };
+    const women = { ...a, genderLimit: 0 };
+    const broke = card(10, 1, 0);
+    // A card that cannot pay wins over the session being over and the gender limit.
+    expect(checkBookingSet([booking({ ...over, genderLimit: 0 }, 1, broke)], { mode: 0, now }).refused?.reason).toBe(
+      Msg.cardBalance,
+    );
+    expect(checkBookingSet([booking({ ...over, genderLimit: 0 }, 1, null)], { mode: 1, now }).refused?.reason).toBe(
+      Msg.sessionStarted,
+    );
+    expect(checkBookingSet([booking(women, 1, null)], { mode: 1, now }).refused?.reason).toBe(Msg.genderLimited);
+    expect(checkBookingSet([booking(a, 1, broke, 2)], { mode: 1, now }).refused?.reason).toBe(
+      Msg.oneStudentInSignInMode,
+    );
+    // Mode 1 charges nothing now: the same card passes for both sessions.
+    const one = card(10, 1, 1);
+    const held = checkBookingSet([booking(a, 1, one), booking(b, 1, one)], { mode: 1, now });
+    expect(held.refused).toBeNull();
+    expect(held.spent.size).toBe(0);
+  });
+
+  it('takes only what passes: a refused booking leaves the checker as it was', () => {
+    const checker = bookingChecker({ mode: 0 });
+    const c = card(10, 1, 1);
+    expect(checker.take(booking(a, 2, c), now)).toBe(Msg.cardNotOwned);
+    expect(checker.check(booking(a, 1, c), now)).toBeNull();
+    expect(checker.spent.size).toBe(0);
+    expect(checker.take(booking(a, 1, c), now)).toBeNull();
+    expect(checker.take(booking(b, 1, c), now)).toBe(Msg.cardBalance);
+    expect(checker.spent.get(10)).toBe(1);
   });
 });

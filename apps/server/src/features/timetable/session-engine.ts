@@ -13,6 +13,7 @@ import type { Executor, Tx } from '../../db/index.ts';
 import type { StoreScope } from '../../lib/context.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { addMinutes, localDateTime } from '../../lib/time.ts';
+import { requireArea, requireCourse, requireMaterial, requireTeacher } from '../reference/public.ts';
 import { cancelPendingLocked, cancelReservationLocked } from './booking-engine.ts';
 import { lockRooms, lockTeachers } from '../../db/locks.ts';
 
@@ -151,32 +152,9 @@ export async function assertSessionRefs(
   storeId: number,
   refs: { teacherId: number; areaId: number | null; bookId: number | null },
 ): Promise<void> {
-  const teacher = await tx
-    .selectFrom('teacher')
-    .select('id')
-    .where('id', '=', refs.teacherId)
-    .where('storeId', '=', storeId)
-    .where('deleted', '=', 0)
-    .executeTakeFirst();
-  if (!teacher) throw notFound('老师');
-  if (refs.areaId !== null) {
-    const area = await tx
-      .selectFrom('area')
-      .select('id')
-      .where('id', '=', refs.areaId)
-      .where('storeId', '=', storeId)
-      .executeTakeFirst();
-    if (!area) throw notFound('场地');
-  }
-  if (refs.bookId !== null) {
-    const book = await tx
-      .selectFrom('material')
-      .select('id')
-      .where('id', '=', refs.bookId)
-      .where('storeId', '=', storeId)
-      .executeTakeFirst();
-    if (!book) throw notFound('教材');
-  }
+  await requireTeacher(tx, storeId, refs.teacherId);
+  await requireArea(tx, storeId, refs.areaId);
+  await requireMaterial(tx, storeId, refs.bookId);
 }
 
 /**
@@ -185,14 +163,7 @@ export async function assertSessionRefs(
  * Every id must belong to the store (404 otherwise). Runs inside the caller's transaction.
  */
 export async function createSession(tx: Tx, store: StoreScope, args: NewSession): Promise<{ id: number }> {
-  const course = await tx
-    .selectFrom('course')
-    .selectAll()
-    .where('id', '=', args.courseId)
-    .where('storeId', '=', store.id)
-    .where('deleted', '=', 0)
-    .executeTakeFirst();
-  if (!course) throw notFound('课程');
+  const course = await requireCourse(tx, store.id, args.courseId);
   await assertSessionRefs(tx, store.id, args);
   const startTime = args.startTime;
   const endTime = args.endTime ?? addMinutes(startTime, course.duration);
@@ -235,18 +206,12 @@ export async function createSession(tx: Tx, store: StoreScope, args: NewSession)
   // Within a bulk change (a copy), what its undo deletes; a single new session is its entry's target.
   recordForUndo(tx, { createdSessions: [row.id] });
   if (!scopeOf(tx)?.recordUndo) audit(tx, { targets: [{ type: 'session', id: row.id }] });
-  await tx
-    .insertInto('timetableCard')
-    .columns(['storeId', 'timetableId', 'cardId'])
-    .expression((eb) =>
-      eb
-        .selectFrom('courseCard as cc')
-        .innerJoin('cardProduct as p', 'p.id', 'cc.cardId')
-        .select([eb.val(store.id).as('storeId'), eb.val(row.id).as('timetableId'), 'cc.cardId'])
-        .where('cc.courseId', '=', course.id)
-        .where('p.storeId', '=', store.id),
-    )
-    .execute();
+  if (course.cardIds.length) {
+    await tx
+      .insertInto('timetableCard')
+      .values(course.cardIds.map((cardId) => ({ storeId: store.id, timetableId: row.id, cardId })))
+      .execute();
+  }
   return { id: row.id };
 }
 

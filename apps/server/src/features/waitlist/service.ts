@@ -10,7 +10,7 @@ import { emit, type EngineEvent } from '../../lib/events.ts';
 import { storeScopeById } from '../../lib/store-scope.ts';
 import { addMinutes, localDateTime } from '../../lib/time.ts';
 import { loadPolicy, storePolicies, waitlistOpen } from '../policy/public.ts';
-import { findMember } from '../reference/public.ts';
+import { requireMember } from '../reference/public.ts';
 import { addPending, bookingRef, bookWithCard, getDeductionMode, liveSession } from '../timetable/public.ts';
 import * as repo from './repository.ts';
 
@@ -165,7 +165,7 @@ export async function listWaitlist(s: WaitScope, tid: number) {
 
 /** A member's waits (the member must be of the store: 404 会员不存在 otherwise). */
 export async function memberWaits(s: WaitScope, memberId: number) {
-  if (!(await findMember(s.db, s.store.id, memberId))) throw notFound('会员');
+  await requireMember(s.db, s.store.id, memberId);
   return repo.waitsOfMember(s.db, s.store.id, memberId);
 }
 

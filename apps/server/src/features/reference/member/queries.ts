@@ -1,4 +1,6 @@
 import type { Executor } from '../../../db/index.ts';
+import { notFound } from '../../../lib/errors.ts';
+import type { CardOfRules } from '../../timetable/rules.ts';
 import { contains } from '../shared.ts';
 
 const memberCols = ['id', 'name', 'mobile', 'gender', 'birthday'] as const;
@@ -11,6 +13,13 @@ export function findMember(ex: Executor, storeId: number, id: number) {
     .where('storeId', '=', storeId)
     .where('id', '=', id)
     .executeTakeFirst();
+}
+
+/** A member of the store, or 404 会员不存在. */
+export async function requireMember(ex: Executor, storeId: number, id: number) {
+  const m = await findMember(ex, storeId, id);
+  if (!m) throw notFound('会员');
+  return m;
 }
 
 /** The id of the store's member holding `mobile`, if any. */
@@ -58,4 +67,66 @@ export function memberCards(ex: Executor, storeId: number, memberId: number) {
     .where('mc.memberId', '=', memberId)
     .orderBy('mc.id')
     .execute();
+}
+
+/** A member card with what the booking rules need: its product, its holder's name, gender and birthday. */
+export interface BookingCard extends CardOfRules {
+  expireTime: string | null;
+  cardName: string;
+  memberName: string;
+  gender: number;
+  birthday: string | null;
+}
+
+/**
+ * Member cards of the store with what the booking rules need (product, holder), by id; 404
+ * 会员卡不存在 when any id is not the store's. With `allowedIn`, each card also says whether that
+ * session allows its product (in the same statement).
+ */
+export async function storeCards(
+  ex: Executor,
+  storeId: number,
+  ids: readonly number[],
+  o: { allowedIn?: number } = {},
+): Promise<Map<number, BookingCard & { allowed: boolean }>> {
+  const unique = [...new Set(ids)];
+  if (!unique.length) return new Map();
+  const rows = await ex
+    .selectFrom('memberCard as mc')
+    .innerJoin('cardProduct as cp', 'cp.id', 'mc.cardId')
+    .innerJoin('member as m', 'm.id', 'mc.memberId')
+    .select((eb) => [
+      'mc.id',
+      'mc.memberId',
+      'mc.cardId',
+      'mc.totalCount',
+      'mc.usedCount',
+      'mc.expireTime',
+      'mc.frozen',
+      'cp.cardName',
+      'cp.cardType',
+      'cp.perCount',
+      'm.name as memberName',
+      'm.gender',
+      'm.birthday',
+      eb
+        .exists(
+          eb
+            .selectFrom('timetableCard as tc')
+            .select('tc.cardId')
+            .where('tc.timetableId', '=', o.allowedIn ?? 0)
+            .whereRef('tc.cardId', '=', 'mc.cardId'),
+        )
+        .as('allowed'),
+    ])
+    .where('mc.storeId', '=', storeId)
+    .where('mc.id', 'in', unique)
+    .execute();
+  if (rows.length !== unique.length) throw notFound('会员卡');
+  return new Map(
+    rows.map((r) => [
+      r.id,
+      { ...r, totalCount: Number(r.totalCount), usedCount: Number(r.usedCount), allowed: Boolean(r.allowed) },
+    ]),
+  );
 }

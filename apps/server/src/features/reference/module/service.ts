@@ -2,16 +2,11 @@ import { MODULE_DEDUCTION_MODE, MODULE_ONLINE_DEFAULT, RefMsg } from '@studio/co
 import { audit, changedFields } from '../../../lib/audit.ts';
 import type { CallCtx } from '../../../lib/context.ts';
 import { badRequest } from '../../../lib/errors.ts';
+import { getModuleStatus, putModuleStatus } from '../repository.ts';
 
 /** A module's status in the acting store; 0 when the store never set it. */
 export async function moduleStatusOf(ctx: CallCtx, moduleId: number) {
-  const row = await ctx.db
-    .selectFrom('storeModule')
-    .select('status')
-    .where('storeId', '=', ctx.store.id)
-    .where('moduleId', '=', moduleId)
-    .executeTakeFirst();
-  return { status: row?.status ?? 0 };
+  return { status: (await getModuleStatus(ctx.db, ctx.store.id, moduleId)) ?? 0 };
 }
 
 /** Sets a module's status (module 6, the deduction mode, takes only 0 or 1). */
@@ -31,10 +26,6 @@ export async function setModuleStatus(ctx: CallCtx, moduleId: number, status: nu
     target: label,
     ...changedFields({ v: words(before) }, { v: words(status) }, { v: label }),
   });
-  await ctx.db
-    .insertInto('storeModule')
-    .values({ storeId: ctx.store.id, moduleId, status })
-    .onConflict((oc) => oc.columns(['storeId', 'moduleId']).doUpdateSet({ status }))
-    .execute();
+  await putModuleStatus(ctx.db, ctx.store.id, moduleId, status);
   return null;
 }

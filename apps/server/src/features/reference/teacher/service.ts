@@ -1,6 +1,7 @@
 import { Msg, RefMsg, type ParsedReqOf, type insertTeacher } from '@studio/contract';
+import { requireTeacher } from '../repository.ts';
 import type { CallCtx } from '../../../lib/context.ts';
-import { conflict, notFound } from '../../../lib/errors.ts';
+import { conflict } from '../../../lib/errors.ts';
 import { storeNow } from '../shared.ts';
 
 type TeacherInput = ParsedReqOf<typeof insertTeacher>;
@@ -17,17 +18,7 @@ export function listTeachers(ctx: CallCtx) {
     .execute();
 }
 
-async function mustFindTeacher(ctx: CallCtx, id: number) {
-  const t = await ctx.db
-    .selectFrom('teacher')
-    .select('id')
-    .where('storeId', '=', ctx.store.id)
-    .where('id', '=', id)
-    .where('deleted', '=', 0)
-    .executeTakeFirst();
-  if (!t) throw notFound('老师');
-  return t;
-}
+const mustFindTeacher = (ctx: CallCtx, id: number) => requireTeacher(ctx.db, ctx.store.id, id);
 
 /** Adds a teacher with an optional fixed online room. */
 export function createTeacher(ctx: CallCtx, input: TeacherInput) {

@@ -1,6 +1,11 @@
 import type { Executor } from '../../db/index.ts';
 import { notFound } from '../../lib/errors.ts';
 
+/**
+ * The store's reference data as the other features read it: one look-up each for a course with
+ * its cards, a teacher, a venue and the venues below it, a material, and the store's modules.
+ */
+
 /** A live course of the store with the card products allowed to book it, or 404 课程不存在. */
 export async function requireCourse(ex: Executor, storeId: number, id: number) {
   const course = await ex
@@ -90,4 +95,24 @@ export async function areaAndBelow(ex: Executor, storeId: number, areaId: number
     }
   }
   return [...ids];
+}
+
+/** The status of one store module, or undefined when the store has no row for it. */
+export async function getModuleStatus(ex: Executor, storeId: number, moduleId: number): Promise<number | undefined> {
+  const row = await ex
+    .selectFrom('storeModule')
+    .select('status')
+    .where('storeId', '=', storeId)
+    .where('moduleId', '=', moduleId)
+    .executeTakeFirst();
+  return row?.status;
+}
+
+/** Sets a store module's status. */
+export async function putModuleStatus(ex: Executor, storeId: number, moduleId: number, status: number) {
+  await ex
+    .insertInto('storeModule')
+    .values({ storeId, moduleId, status })
+    .onConflict((oc) => oc.columns(['storeId', 'moduleId']).doUpdateSet({ status }))
+    .execute();
 }
