@@ -2,7 +2,7 @@ import { Msg, OperateType, PendingStatus } from '@studio/contract';
 import type { CallCtx } from '../../lib/context.ts';
 import { conflict } from '../../lib/errors.ts';
 import { addMinutes, daysBetween, localDateTime } from '../../lib/time.ts';
-import { bookSet, createSession, sessionForRules, type SetBooking } from '../timetable/public.ts';
+import { allowedCardsOf, bookSet, createSession, sessionForRules, type SetBooking } from '../timetable/public.ts';
 import { assertNoTimeClash } from './conflicts.ts';
 import { shortTime } from './plan.ts';
 import { sessionsInRange } from './range.ts';
@@ -44,11 +44,7 @@ export async function copySessions(ctx: CallCtx, input: CopyInput & { dryRun?: b
     }));
     await assertNoTimeClash(tx, storeId, targets);
     const sourceIds = sources.map((s) => s.id);
-    const cards = await tx
-      .selectFrom('timetableCard')
-      .select(['timetableId', 'cardId'])
-      .where('timetableId', 'in', sourceIds)
-      .execute();
+    const cards = await allowedCardsOf(tx, sourceIds);
     const pendings = input.isCopyPending
       ? await tx
           .selectFrom('pending as p')
@@ -89,17 +85,14 @@ export async function copySessions(ctx: CallCtx, input: CopyInput & { dryRun?: b
         .where('id', '=', id)
         .execute();
       await tx.deleteFrom('timetableCard').where('timetableId', '=', id).execute();
-      const own = cards.filter((c) => c.timetableId === s.id);
+      const own = cards.get(s.id)!;
       if (own.length) {
         await tx
           .insertInto('timetableCard')
-          .values(own.map((c) => ({ storeId, timetableId: id, cardId: c.cardId })))
+          .values(own.map((cardId) => ({ storeId, timetableId: id, cardId })))
           .execute();
       }
-      const session = sessionForRules(
-        { ...s, id, startTime: t.startTime, endTime: t.endTime, realCount: 0 },
-        own.map((c) => c.cardId),
-      );
+      const session = sessionForRules({ ...s, id, startTime: t.startTime, endTime: t.endTime, realCount: 0 }, own);
       for (const p of pendings.filter((x) => x.timetableId === s.id)) {
         const member = { id: p.memberId, name: p.name, gender: p.gender, birthday: p.birthday };
         copied.push({ session, member, card: null, studentCount: p.studentCount, remark: p.remark });

@@ -6,9 +6,8 @@ import { conflict } from '../../lib/errors.ts';
 import { localDateTime, toDateTime } from '../../lib/time.ts';
 import { lockSessions } from '../../db/locks.ts';
 import { storeCards } from '../reference/public.ts';
-import { bookSet, getDeductionMode, sessionForRules } from '../timetable/public.ts';
+import { allowedCardsOf, bookSet, getDeductionMode, sessionForRules } from '../timetable/public.ts';
 import { shortTime } from './plan.ts';
-import { groupBy } from './group.ts';
 import { requireCourse, requireTeachers } from '../reference/public.ts';
 import { bulkTx } from './preview.ts';
 
@@ -26,17 +25,6 @@ function upcoming(ex: Executor, ctx: CallCtx, cid: number, startDate: string, ti
     .where('t.endTime', '>', localDateTime(ctx.store.timezone));
   if (tids) q = q.where('t.teacherId', 'in', tids);
   return q;
-}
-
-/** The card products allowed to book each of some sessions. */
-async function allowedCards(ex: Executor, timetableIds: number[]): Promise<Map<number, number[]>> {
-  if (!timetableIds.length) return new Map();
-  const rows = await ex
-    .selectFrom('timetableCard')
-    .select(['timetableId', 'cardId'])
-    .where('timetableId', 'in', timetableIds)
-    .execute();
-  return new Map([...groupBy(rows, (r) => r.timetableId)].map(([id, list]) => [id, list.map((r) => r.cardId)]));
 }
 
 /** Teachers who teach course `cid` in sessions still to come from `startDate` on. */
@@ -105,7 +93,7 @@ export async function addDropInStudent(
       .execute();
     if (sessions.length < input.times) throw conflict(Msg.fewerSessions(sessions.length));
     const mode = await getDeductionMode(tx, storeId);
-    const allowed = await allowedCards(
+    const allowed = await allowedCardsOf(
       tx,
       sessions.map((s) => s.id),
     );

@@ -23,6 +23,7 @@ import { suspensionOf } from '../no-show/public.ts';
 import { bookingWindowReason, loadPolicy, waitlistOpen } from '../policy/public.ts';
 import { memberCards } from '../reference/public.ts';
 import {
+  allowedCardsOf,
   addPending,
   bookWithCard,
   cancelPending,
@@ -153,11 +154,8 @@ export async function timetable(
 /** The member's cards, each saying whether it can pay for one seat of the session (and why not). */
 export async function cardsForSession(s: MemberScope, tid: number) {
   const session = await liveSession(s.db, s.store.id, tid);
-  const [cards, allowed] = await Promise.all([
-    memberCards(s.db, s.store.id, s.memberId),
-    s.db.selectFrom('timetableCard').select('cardId').where('timetableId', '=', tid).execute(),
-  ]);
-  const allowedCardIds = allowed.map((a) => a.cardId);
+  const [cards, allowed] = await Promise.all([memberCards(s.db, s.store.id, s.memberId), allowedCardsOf(s.db, [tid])]);
+  const allowedCardIds = allowed.get(tid)!;
   return cards
     .filter((c) => c.refundedAt === null)
     .map((c) => {

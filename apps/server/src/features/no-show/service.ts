@@ -78,18 +78,6 @@ async function processOne(db: Db, dialect: Dialect, storeId: number, policy: Boo
       }
       if (cardId !== null) {
         await tx.updateTable('pending').set({ noShowFee: fee, noShowCardId: cardId }).where('id', '=', p.id).execute();
-        await tx
-          .insertInto('cardLedger')
-          .values({
-            storeId,
-            memberCardId: cardId,
-            kind: 'no_show',
-            amount: fee,
-            timetableId: p.timetableId,
-            remark: '爽约扣费',
-            createdAt: now,
-          })
-          .execute();
       }
       await writeTrail(tx, storeId, [
         {
@@ -160,20 +148,6 @@ async function refundWaived(
   },
 ) {
   await credit(tx, w.cardId, w.fee);
-  await tx
-    .insertInto('cardLedger')
-    .values({
-      storeId,
-      memberCardId: w.cardId,
-      kind: 'waive',
-      amount: -w.fee,
-      reservationId: w.reservationId,
-      timetableId: w.timetableId,
-      operatorId: w.operatorId,
-      remark: w.reason,
-      createdAt: w.now,
-    })
-    .execute();
   await writeTrail(tx, storeId, [
     {
       timetableId: w.timetableId,

@@ -1,5 +1,5 @@
 /** What other features use of the reference data: the look-ups of a store's member and their cards, its teachers, venues, courses, materials and modules. */
-export { findMember, memberCards, memberIdByMobile, requireMember, storeCards } from './member/queries.ts';
+export { cardBigType, findMember, memberCards, memberIdByMobile, requireMember, storeCards } from './member/queries.ts';
 export type { BookingCard } from './member/queries.ts';
 export {
   areaAndBelow,

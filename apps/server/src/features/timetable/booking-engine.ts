@@ -16,9 +16,23 @@ import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { cardUnusableReason, chargeFor } from '../card/rules.ts';
 import { bookingWindowReason, cancelKind } from '../policy/rules.ts';
-import { memberCards, requireMember, storeCards, type BookingCard } from '../reference/public.ts';
-import { chargeCards, insertBookingRows, takeSeatsOf, writeTrail } from './booking-trail.ts';
-import { freeSeats, heldPairs, liveSession } from './engine-shared.ts';
+import { cardBigType, memberCards, requireMember, storeCards, type BookingCard } from '../reference/public.ts';
+import {
+  chargeCards,
+  creditCard,
+  findPending,
+  findReservation,
+  freeSeats,
+  heldPairs,
+  insertBookingRows,
+  linkPendingBooking,
+  markPendingCancelled,
+  markPendingSignedIn,
+  markReservationCancelled,
+  takeSeatsOf,
+  writeTrail,
+} from './booking-repository.ts';
+import { allowedCardsOf, liveSession, sessionTimes } from './session-repository.ts';
 import { checkBookingSet, type IntendedBooking, type MemberForRules, type SessionForRules } from './rules.ts';
 
 export interface CardBooking {
@@ -61,11 +75,8 @@ export async function firstUsableCard(
   session: { id: number; startTime: string },
   studentCount = 1,
 ) {
-  const [cards, allowed] = await Promise.all([
-    memberCards(tx, storeId, memberId),
-    tx.selectFrom('timetableCard').select('cardId').where('timetableId', '=', session.id).execute(),
-  ]);
-  const allowedCardIds = allowed.map((a) => a.cardId);
+  const [cards, allowed] = await Promise.all([memberCards(tx, storeId, memberId), allowedCardsOf(tx, [session.id])]);
+  const allowedCardIds = allowed.get(session.id)!;
   const card = cards.find(
     (c) =>
       c.refundedAt === null &&
@@ -291,22 +302,15 @@ export async function bookWithCard(
   return { reservationId, usedCount: chargeFor(card, args.studentCount) };
 }
 
+/** Gives `amount` back to a card (a refund of what it paid). */
+export const credit = creditCard;
+
 /**
  * Cancels a live reservation whose row the caller has read, its session row locked (the engine's
  * lock order: session, then its bookings, then the card): flips its status (guarded: 409 该预约已取消
  * when it is no longer live, so a refund happens once), frees its seats, closes its pending if it
  * came from one, refunds what it deducted and writes history and ledger. Returns the refund.
  */
-/** Gives `amount` back to a card (a refund of what it paid). */
-export async function credit(tx: Tx, memberCardId: number, amount: number): Promise<void> {
-  if (amount <= 0) return;
-  await tx
-    .updateTable('memberCard')
-    .set((eb) => ({ usedCount: eb('usedCount', '-', amount) }))
-    .where('id', '=', memberCardId)
-    .execute();
-}
-
 export async function cancelReservationLocked(
   tx: Tx,
   r: Row<'reservation'>,
@@ -319,23 +323,13 @@ export async function cancelReservationLocked(
     keepDeduction?: boolean;
   },
 ): Promise<number> {
-  const res = await tx
-    .updateTable('reservation')
-    .set({ status: ReservationStatus.CANCELLED, cancelTime: o.now, forfeited: o.keepDeduction ? 1 : 0 })
-    .where('id', '=', r.id)
-    .where('status', 'in', [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN])
-    .executeTakeFirst();
-  if (Number(res.numUpdatedRows) !== 1) throw conflict(Msg.alreadyCancelled);
-  await freeSeats(tx, r.timetableId, r.studentCount);
-  if (r.pendingId !== null) {
-    await tx
-      .updateTable('pending')
-      .set({ status: PendingStatus.CANCELLED, cancelTime: o.now })
-      .where('id', '=', r.pendingId)
-      .execute();
+  if (!(await markReservationCancelled(tx, r.id, o.now, Boolean(o.keepDeduction)))) {
+    throw conflict(Msg.alreadyCancelled);
   }
+  await freeSeats(tx, r.timetableId, r.studentCount);
+  if (r.pendingId !== null) await markPendingCancelled(tx, r.pendingId, o.now, { onlyWaiting: false });
   const amount = Number(r.usedCount);
-  if (!o.keepDeduction) await credit(tx, r.memberCardId, amount);
+  if (!o.keepDeduction) await creditCard(tx, r.memberCardId, amount);
   await writeTrail(tx, r.storeId, [
     {
       timetableId: r.timetableId,
@@ -374,20 +368,11 @@ export async function cancelReservation(
     confirmEnded?: boolean;
   },
 ): Promise<{ refunded: number }> {
-  const r = await tx
-    .selectFrom('reservation')
-    .selectAll()
-    .where('id', '=', args.reservationId)
-    .where('storeId', '=', store.id)
-    .executeTakeFirst();
+  const r = await findReservation(tx, store.id, args.reservationId);
   if (!r || (args.member && r.memberId !== args.member.id)) throw notFound('预约');
   await lockSessions(tx, [r.timetableId]);
   const now = localDateTime(store.timezone);
-  const session = await tx
-    .selectFrom('timetable')
-    .select(['startTime', 'endTime'])
-    .where('id', '=', r.timetableId)
-    .executeTakeFirstOrThrow();
+  const session = await sessionTimes(tx, r.timetableId);
   if (args.member) {
     if (now >= session.startTime) throw conflict(TimetableMsg.startedNoCancel);
     const kind = cancelKind(args.member.policy, { startTime: session.startTime, now });
@@ -396,15 +381,8 @@ export async function cancelReservation(
     return { refunded };
   }
   if (session.endTime <= now && !args.confirmEnded) {
-    const card = await tx
-      .selectFrom('memberCard as mc')
-      .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
-      .select('p.bigType')
-      .where('mc.id', '=', r.memberCardId)
-      .executeTakeFirstOrThrow();
-    throw conflict(
-      TimetableMsg.endedCancel(session.endTime.slice(0, 16), amountText(card.bigType, Number(r.usedCount))),
-    );
+    const bigType = await cardBigType(tx, r.memberCardId);
+    throw conflict(TimetableMsg.endedCancel(session.endTime.slice(0, 16), amountText(bigType, Number(r.usedCount))));
   }
   let override: string | null = null;
   if (args.staffPolicy) {
@@ -469,12 +447,7 @@ export async function addPending(
 }
 
 async function storePending(tx: Tx, storeId: number, id: number) {
-  const p = await tx
-    .selectFrom('pending')
-    .selectAll()
-    .where('id', '=', id)
-    .where('storeId', '=', storeId)
-    .executeTakeFirst();
+  const p = await findPending(tx, storeId, id);
   if (!p) throw notFound('预约');
   return p;
 }
@@ -485,13 +458,7 @@ export async function cancelPendingLocked(
   p: Row<'pending'>,
   o: { operatorId: number | null; now: string; operateType?: number },
 ): Promise<void> {
-  const res = await tx
-    .updateTable('pending')
-    .set({ status: PendingStatus.CANCELLED, cancelTime: o.now })
-    .where('id', '=', p.id)
-    .where('status', '=', PendingStatus.WAITING)
-    .executeTakeFirst();
-  if (Number(res.numUpdatedRows) !== 1) throw conflict(Msg.pendingNotWaiting);
+  if (!(await markPendingCancelled(tx, p.id, o.now, { onlyWaiting: true }))) throw conflict(Msg.pendingNotWaiting);
   await freeSeats(tx, p.timetableId, p.studentCount);
   await writeTrail(tx, p.storeId, [
     {
@@ -548,13 +515,7 @@ export async function signInPending(
   // Lock order: the session row (read locked), then the pending, then the card.
   const session = await liveSession(tx, store.id, p.timetableId, { lock: true });
   const charge = chargeOrRefuse(session, card, p.memberId, p.studentCount);
-  const res = await tx
-    .updateTable('pending')
-    .set({ status: PendingStatus.SIGNED_IN })
-    .where('id', '=', p.id)
-    .where('status', '=', PendingStatus.WAITING)
-    .executeTakeFirst();
-  if (Number(res.numUpdatedRows) !== 1) throw conflict(Msg.pendingNotWaiting);
+  if (!(await markPendingSignedIn(tx, p.id))) throw conflict(Msg.pendingNotWaiting);
   await deduct(tx, card.id, charge);
   const remark = args.remark ?? p.remark;
   const [reservationId] = await insertBookingRows(tx, 'reservation', [
@@ -573,7 +534,7 @@ export async function signInPending(
     },
   ]);
   const r = { id: reservationId };
-  await tx.updateTable('pending').set({ reservationId: r.id }).where('id', '=', p.id).execute();
+  await linkPendingBooking(tx, p.id, r.id);
   await writeTrail(tx, store.id, [
     {
       timetableId: session.id,

@@ -3,7 +3,7 @@
  * (`db.transaction().execute(tx => ...)`) and never opens one. Services of other features
  * (batch scheduling, copy, weekly template) call these so that every rule lives in one place.
  */
-export { getDeductionMode, heldPairs, isUniqueViolation, liveSession } from './engine-shared.ts';
+export { allowedCardsOf, getDeductionMode, isUniqueViolation, liveSession } from './session-repository.ts';
 export { bookingChecker, checkBookingSet } from './rules.ts';
 export type { IntendedBooking, MemberForRules, SessionForRules } from './rules.ts';
 export { bookingRef } from './booking-refs.ts';
@@ -32,6 +32,6 @@ export {
   firstUsableCard,
   signInPending,
 } from './booking-engine.ts';
-export { insertBookingRows, writeTrail, type TrailEntry } from './booking-trail.ts';
+export { heldPairs, insertBookingRows, writeTrail, type TrailEntry } from './booking-repository.ts';
 export type { CardBooking, SetBooking, SetOptions } from './booking-engine.ts';
 export { exportRows } from './queries.ts';

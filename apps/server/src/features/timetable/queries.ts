@@ -16,7 +16,7 @@ import type { Db, Executor } from '../../db/index.ts';
 import { localDateTime, minutesBetween } from '../../lib/time.ts';
 import { bookingWindowReason, cancelKind } from '../policy/rules.ts';
 import { loadPolicy } from '../policy/public.ts';
-import { getDeductionMode, liveSession } from './engine-shared.ts';
+import { getDeductionMode, liveSession } from './session-repository.ts';
 
 /** The history types that made a booking: booked by the member or the desk, or a pending signed in. */
 const BOOKING_ACTS: number[] = [

@@ -46,6 +46,28 @@ async function mustFindOpenCard(ctx: CallCtx, id: number) {
 }
 
 /** Records money the desk took (sale, top-up) or paid back (refund) with its ledger entry. */
+/** A card ledger entry of a card's sale, top-up or refund (not a booking's: see the booking trail); answers its id. */
+export async function addLedgerEntry(
+  tx: Tx,
+  ctx: CallCtx,
+  e: { memberCardId: number; kind: string; amount: number; remark: string | null; now: string },
+): Promise<number> {
+  const row = await tx
+    .insertInto('cardLedger')
+    .values({
+      storeId: ctx.store.id,
+      memberCardId: e.memberCardId,
+      kind: e.kind,
+      amount: e.amount,
+      operatorId: ctx.staff.id,
+      remark: e.remark,
+      createdAt: e.now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
 export async function recordPayment(
   tx: Tx,
   ctx: CallCtx,
@@ -102,21 +124,15 @@ export async function issueCard(
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const ledger = await tx
-      .insertInto('cardLedger')
-      .values({
-        storeId,
-        memberCardId: card.id,
-        kind: 'issue',
-        amount: input.totalCount,
-        operatorId: ctx.staff.id,
-        remark: input.payment?.remark ?? null,
-        createdAt: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const ledgerId = await addLedgerEntry(tx, ctx, {
+      memberCardId: card.id,
+      kind: 'issue',
+      amount: input.totalCount,
+      remark: input.payment?.remark ?? null,
+      now: now,
+    });
     if (input.payment) {
-      await recordPayment(tx, ctx, { ...input.payment, memberCardId: card.id, ledgerId: ledger.id, kind: 'sale' });
+      await recordPayment(tx, ctx, { ...input.payment, memberCardId: card.id, ledgerId, kind: 'sale' });
     }
     return card;
   });
@@ -165,20 +181,14 @@ export async function topUpCard(ctx: CallCtx, id: number, amount: number, paymen
       .where('refundedAt', 'is', null)
       .executeTakeFirst();
     if (Number(res.numUpdatedRows) === 0) throw conflict(CardMsg.refunded);
-    const ledger = await tx
-      .insertInto('cardLedger')
-      .values({
-        storeId,
-        memberCardId: id,
-        kind: 'topup',
-        amount,
-        operatorId: ctx.staff.id,
-        remark: payment?.remark ?? null,
-        createdAt: storeNow(ctx),
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    if (payment) await recordPayment(tx, ctx, { ...payment, memberCardId: id, ledgerId: ledger.id, kind: 'topup' });
+    const ledgerId = await addLedgerEntry(tx, ctx, {
+      memberCardId: id,
+      kind: 'topup',
+      amount,
+      remark: payment?.remark ?? null,
+      now: storeNow(ctx),
+    });
+    if (payment) await recordPayment(tx, ctx, { ...payment, memberCardId: id, ledgerId, kind: 'topup' });
   });
   return null;
 }

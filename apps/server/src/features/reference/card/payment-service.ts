@@ -4,7 +4,7 @@ import type { CallCtx } from '../../../lib/context.ts';
 import { conflict, notFound } from '../../../lib/errors.ts';
 import { mustFindMember } from '../member/service.ts';
 import { storeNow } from '../shared.ts';
-import { mustFindMemberCard, recordPayment } from './member-card-service.ts';
+import { addLedgerEntry, mustFindMemberCard, recordPayment } from './member-card-service.ts';
 import { inOwnTx } from '../../../db/write-queue.ts';
 
 type Card = Awaited<ReturnType<typeof mustFindMemberCard>>;
@@ -58,20 +58,14 @@ async function refundWholeCard(ctx: CallCtx, card: Card, r: Refund) {
       if (now.totalCount !== card.totalCount) throw conflict(CardMsg.changed);
       throw conflict(CardMsg.refundUsed);
     }
-    const ledger = await tx
-      .insertInto('cardLedger')
-      .values({
-        storeId: ctx.store.id,
-        memberCardId: card.id,
-        kind: 'card_refund',
-        amount: -card.totalCount,
-        operatorId: ctx.staff.id,
-        remark: r.remark,
-        createdAt: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await recordPayment(tx, ctx, { ...r, memberCardId: card.id, ledgerId: ledger.id, kind: 'refund' });
+    const ledgerId = await addLedgerEntry(tx, ctx, {
+      memberCardId: card.id,
+      kind: 'card_refund',
+      amount: -card.totalCount,
+      remark: r.remark,
+      now,
+    });
+    await recordPayment(tx, ctx, { ...r, memberCardId: card.id, ledgerId, kind: 'refund' });
   });
 }
 
@@ -102,25 +96,19 @@ async function refundTopup(ctx: CallCtx, card: Card, topupId: number, r: Refund)
       .where((eb) => eb(eb('totalCount', '-', eb.ref('usedCount')), '>=', amount))
       .executeTakeFirst();
     if (Number(res.numUpdatedRows) === 0) throw conflict(CardMsg.topupBalance);
-    const ledger = await tx
-      .insertInto('cardLedger')
-      .values({
-        storeId: ctx.store.id,
-        memberCardId: card.id,
-        kind: 'topup_refund',
-        amount: -amount,
-        operatorId: ctx.staff.id,
-        remark: r.remark,
-        createdAt: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const ledgerId = await addLedgerEntry(tx, ctx, {
+      memberCardId: card.id,
+      kind: 'topup_refund',
+      amount: -amount,
+      remark: r.remark,
+      now,
+    });
     const paid = await tx
       .insertInto('cardPayment')
       .values({
         storeId: ctx.store.id,
         memberCardId: card.id,
-        ledgerId: ledger.id,
+        ledgerId,
         kind: 'refund',
         amount: r.amount,
         method: r.method,

@@ -44,6 +44,17 @@ export function selectMembers(q: ReturnType<typeof memberQuery>) {
   return q.select([...memberCols]).orderBy('id', 'desc');
 }
 
+/** The kind of a member card's product (1 counts, 2 money; see amountText). */
+export async function cardBigType(ex: Executor, memberCardId: number): Promise<number> {
+  const row = await ex
+    .selectFrom('memberCard as mc')
+    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .select('p.bigType')
+    .where('mc.id', '=', memberCardId)
+    .executeTakeFirstOrThrow();
+  return row.bigType;
+}
+
 /** Every card a member holds, with its product, oldest first. */
 export function memberCards(ex: Executor, storeId: number, memberId: number) {
   return ex

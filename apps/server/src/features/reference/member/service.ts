@@ -4,17 +4,13 @@ import { cardUnusableReason } from '../../card/rules.ts';
 import type { CallCtx } from '../../../lib/context.ts';
 import { badRequest, conflict, notFound } from '../../../lib/errors.ts';
 import { isUniqueViolation, storeNow } from '../shared.ts';
-import { findMember, memberCards, memberIdByMobile, memberQuery, selectMembers } from './queries.ts';
+import { memberCards, requireMember, memberIdByMobile, memberQuery, selectMembers } from './queries.ts';
 
 type MemberInput = ParsedReqOf<typeof insertMember>;
 const SEARCH_LIMIT = 20;
 
 /** Loads a member of the acting store or answers 404 会员不存在. */
-export async function mustFindMember(ctx: CallCtx, id: number) {
-  const m = await findMember(ctx.db, ctx.store.id, id);
-  if (!m) throw notFound('会员');
-  return m;
-}
+export const mustFindMember = (ctx: CallCtx, id: number) => requireMember(ctx.db, ctx.store.id, id);
 
 /** Up to 20 members matching a name or mobile fragment; the newest members when empty. */
 export function searchMembers(ctx: CallCtx, param: string | null | undefined) {

@@ -1,0 +1,270 @@
+import { Msg, OperateType, PendingStatus, ReservationStatus } from '@studio/contract';
+import { insertRows } from '../../db/bulk-insert.ts';
+import type { Executor, Tx } from '../../db/index.ts';
+import type { NewRow, Row } from '../../db/schema.ts';
+import { conflict } from '../../lib/errors.ts';
+import { isUniqueViolation } from './session-repository.ts';
+
+/**
+ * The bookings' repository: the reservation and pending rows with their status changes, the seats
+ * they take and the charges and refunds of their cards, and the trail of each change (history and
+ * card ledger), written for a set of bookings at once (a single booking is a set of one). Every
+ * path that books, cancels or signs in reads and writes bookings here.
+ */
+
+/** One line of the trail: a history row and, when it moves a card's balance, its ledger row. */
+export type TrailEntry = Pick<
+  Row<'history'>,
+  | 'timetableId'
+  | 'memberId'
+  | 'memberCardId'
+  | 'reservationId'
+  | 'pendingId'
+  | 'studentCount'
+  | 'usedCount'
+  | 'operateType'
+  | 'operatorId'
+  | 'remark'
+> & {
+  /** When it happened: the history row's create time (and the ledger row's). */
+  now: string;
+  /** A staff action outside the members' policy, recorded (越过预约规则：...). */
+  override?: string | null;
+};
+
+/**
+ * The ledger row an entry of each operate type writes: a booking or sign-in deducts, a cancel
+ * refunds (both of a booking), a no-show charge and its waiver name the card and carry the
+ * entry's remark; a late cancel that keeps the deduction (迟到取消) moves nothing.
+ */
+function ledgerOf(t: TrailEntry): { kind: string; amount: number; remark: string | null } | null {
+  if (t.memberCardId === null) return null;
+  switch (t.operateType) {
+    case OperateType.LATE_CANCEL:
+      return null;
+    case OperateType.NO_SHOW:
+      return { kind: 'no_show', amount: t.usedCount, remark: t.remark };
+    case OperateType.WAIVED:
+      return { kind: 'waive', amount: -t.usedCount, remark: t.remark };
+    case OperateType.ADMIN_CANCELLED:
+    case OperateType.USER_CANCELLED:
+      return t.reservationId === null ? null : { kind: 'refund', amount: -t.usedCount, remark: null };
+    default:
+      return t.reservationId === null ? null : { kind: 'deduct', amount: t.usedCount, remark: null };
+  }
+}
+
+/** Writes the history rows of `entries` and the ledger rows of those that move a card's balance. */
+export async function writeTrail(tx: Tx, storeId: number, entries: readonly TrailEntry[]): Promise<void> {
+  if (!entries.length) return;
+  // The override column only when one entry has one: a bulk run's tens of thousands of rows bind less.
+  const withOverride = entries.some((t) => t.override);
+  const history: NewRow<'history'>[] = [];
+  const ledger: NewRow<'cardLedger'>[] = [];
+  for (const t of entries) {
+    const row: NewRow<'history'> = {
+      storeId,
+      timetableId: t.timetableId,
+      memberId: t.memberId,
+      memberCardId: t.memberCardId,
+      reservationId: t.reservationId,
+      pendingId: t.pendingId,
+      studentCount: t.studentCount,
+      usedCount: t.usedCount,
+      operateType: t.operateType,
+      operatorId: t.operatorId,
+      remark: t.remark,
+      createTime: t.now,
+    };
+    if (withOverride) row.override = t.override ?? null;
+    history.push(row);
+    const entry = ledgerOf(t);
+    if (!entry) continue;
+    ledger.push({
+      storeId,
+      memberCardId: t.memberCardId!,
+      kind: entry.kind,
+      amount: entry.amount,
+      reservationId: t.reservationId,
+      timetableId: t.timetableId,
+      operatorId: t.operatorId,
+      remark: entry.remark,
+      createdAt: t.now,
+    });
+  }
+  await insertRows(tx, 'history', history);
+  await insertRows(tx, 'cardLedger', ledger);
+}
+
+const pairKey = (timetableId: number, memberId: number) => `${timetableId}:${memberId}`;
+
+/**
+ * Inserts live bookings (reservations) or pendings and answers their ids in the order given. A
+ * member holds one live booking and one live pending per session (partial unique indexes), so a
+ * concurrent duplicate is refused here: 409 该会员已预约该课程.
+ */
+export async function insertBookingRows<T extends 'reservation' | 'pending'>(
+  tx: Tx,
+  table: T,
+  rows: readonly (NewRow<T> & { timetableId: number; memberId: number })[],
+): Promise<number[]> {
+  const idOf = new Map<string, number>();
+  try {
+    const made = await insertRows(tx, table as 'reservation', rows as NewRow<'reservation'>[], [
+      'id',
+      'timetableId',
+      'memberId',
+    ]);
+    for (const r of made) idOf.set(pairKey(Number(r.timetableId), Number(r.memberId)), Number(r.id));
+  } catch (e) {
+    if (isUniqueViolation(e)) throw conflict(Msg.alreadyBooked);
+    throw e;
+  }
+  return rows.map((r) => idOf.get(pairKey(r.timetableId, r.memberId))!);
+}
+
+/**
+ * Charges cards (ascending id: the engine's lock order for cards), each its total in one guarded
+ * UPDATE (not frozen, the balance covers it). Answers the first card that could not pay, or null.
+ */
+export async function chargeCards(tx: Tx, amounts: ReadonlyMap<number, number>): Promise<number | null> {
+  for (const [cardId, amount] of [...amounts].sort(([a], [b]) => a - b)) {
+    if (amount <= 0) continue;
+    const res = await tx
+      .updateTable('memberCard')
+      .set((eb) => ({ usedCount: eb('usedCount', '+', amount) }))
+      .where('id', '=', cardId)
+      .where('frozen', '=', 0)
+      .where((eb) => eb(eb('usedCount', '+', amount), '<=', eb.ref('totalCount')))
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) !== 1) return cardId;
+  }
+  return null;
+}
+
+/**
+ * Takes seats of live sessions (ascending id: the engine's lock order), each its count in one
+ * guarded UPDATE. Answers the first session without that many free seats, or null.
+ */
+export async function takeSeatsOf(tx: Tx, storeId: number, seats: ReadonlyMap<number, number>): Promise<number | null> {
+  for (const [timetableId, n] of [...seats].sort(([a], [b]) => a - b)) {
+    const res = await tx
+      .updateTable('timetable')
+      .set((eb) => ({ realCount: eb('realCount', '+', n) }))
+      .where('id', '=', timetableId)
+      .where('storeId', '=', storeId)
+      .where('deleted', '=', 0)
+      .where((eb) => eb(eb('realCount', '+', n), '<=', eb.ref('reservableCount')))
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) !== 1) return timetableId;
+  }
+  return null;
+}
+
+/** A booking (reservation) of the store, or undefined. */
+export function findReservation(ex: Executor, storeId: number, id: number) {
+  return ex
+    .selectFrom('reservation')
+    .selectAll()
+    .where('id', '=', id)
+    .where('storeId', '=', storeId)
+    .executeTakeFirst();
+}
+
+/** A pending of the store, or undefined. */
+export function findPending(ex: Executor, storeId: number, id: number) {
+  return ex.selectFrom('pending').selectAll().where('id', '=', id).where('storeId', '=', storeId).executeTakeFirst();
+}
+
+/**
+ * Cancels a live booking (booked or signed in) in one guarded UPDATE; false when it was no longer
+ * live, so its refund happens once. `forfeited`: a late cancel that keeps the deduction.
+ */
+export async function markReservationCancelled(tx: Tx, id: number, now: string, forfeited: boolean): Promise<boolean> {
+  const res = await tx
+    .updateTable('reservation')
+    .set({ status: ReservationStatus.CANCELLED, cancelTime: now, forfeited: forfeited ? 1 : 0 })
+    .where('id', '=', id)
+    .where('status', 'in', [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN])
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/**
+ * Cancels a pending; with `onlyWaiting`, only while it waits (guarded): false when it no longer
+ * waits (signed in or cancelled meanwhile).
+ */
+export async function markPendingCancelled(
+  tx: Tx,
+  id: number,
+  now: string,
+  o: { onlyWaiting: boolean },
+): Promise<boolean> {
+  let q = tx.updateTable('pending').set({ status: PendingStatus.CANCELLED, cancelTime: now }).where('id', '=', id);
+  if (o.onlyWaiting) q = q.where('status', '=', PendingStatus.WAITING);
+  return Number((await q.executeTakeFirst()).numUpdatedRows) === 1;
+}
+
+/** Signs a waiting pending in (guarded); false when it no longer waits. */
+export async function markPendingSignedIn(tx: Tx, id: number): Promise<boolean> {
+  const res = await tx
+    .updateTable('pending')
+    .set({ status: PendingStatus.SIGNED_IN })
+    .where('id', '=', id)
+    .where('status', '=', PendingStatus.WAITING)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** Links a signed-in pending to the booking its sign-in made. */
+export async function linkPendingBooking(tx: Tx, pendingId: number, reservationId: number): Promise<void> {
+  await tx.updateTable('pending').set({ reservationId }).where('id', '=', pendingId).execute();
+}
+
+/** Gives `amount` back to a card (a refund of what it paid). */
+export async function creditCard(tx: Tx, memberCardId: number, amount: number): Promise<void> {
+  if (amount <= 0) return;
+  await tx
+    .updateTable('memberCard')
+    .set((eb) => ({ usedCount: eb('usedCount', '-', amount) }))
+    .where('id', '=', memberCardId)
+    .execute();
+}
+
+/**
+ * The (session id, member id) pairs among `sessionIds` x `memberIds` that hold a live booking or a
+ * live pending: the duplicate rule's state (the partial unique indexes of migration 0200 catch a
+ * concurrent duplicate).
+ */
+export async function heldPairs(
+  ex: Executor,
+  sessionIds: readonly number[],
+  memberIds: readonly number[],
+): Promise<[number, number][]> {
+  if (!sessionIds.length || !memberIds.length) return [];
+  const rows = await ex
+    .selectFrom('reservation')
+    .select(['timetableId', 'memberId'])
+    .where('timetableId', 'in', [...new Set(sessionIds)])
+    .where('memberId', 'in', [...new Set(memberIds)])
+    .where('status', 'in', [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN])
+    .unionAll(
+      ex
+        .selectFrom('pending')
+        .select(['timetableId', 'memberId'])
+        .where('timetableId', 'in', [...new Set(sessionIds)])
+        .where('memberId', 'in', [...new Set(memberIds)])
+        .where('status', 'in', [PendingStatus.WAITING, PendingStatus.SIGNED_IN]),
+    )
+    .execute();
+  return rows.map((r) => [r.timetableId, r.memberId]);
+}
+
+/** Gives back `n` seats (deleted sessions included: deleting a session frees its seats). */
+export async function freeSeats(tx: Tx, timetableId: number, n: number): Promise<void> {
+  await tx
+    .updateTable('timetable')
+    .set((eb) => ({ realCount: eb('realCount', '-', n) }))
+    .where('id', '=', timetableId)
+    .execute();
+}
