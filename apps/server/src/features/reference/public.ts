@@ -4,11 +4,13 @@ export type { BookingCard } from './member/queries.ts';
 export {
   areaAndBelow,
   getModuleStatus,
+  namesOf,
   putModuleStatus,
   requireArea,
   requireCourse,
   requireMaterial,
   requireTeacher,
   requireTeachers,
+  roomOf,
 } from './repository.ts';
 export type { CourseWithCards } from './repository.ts';

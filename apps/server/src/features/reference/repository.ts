@@ -116,3 +116,30 @@ export async function putModuleStatus(ex: Executor, storeId: number, moduleId: n
     .onConflict((oc) => oc.columns(['storeId', 'moduleId']).doUpdateSet({ status }))
     .execute();
 }
+
+/**
+ * The store's area as a room (its name), or null when it is not one: a venue with rooms under it is
+ * a whole branch, not a place one class fills, so sessions placed on it clash with nothing.
+ */
+export async function roomOf(ex: Executor, storeId: number, areaId: number): Promise<{ name: string } | null> {
+  const a = await ex
+    .selectFrom('area as a')
+    .select((eb) => [
+      'a.name',
+      eb.exists(eb.selectFrom('area as c').select('c.id').whereRef('c.parentId', '=', 'a.id')).as('hasRooms'),
+    ])
+    .where('a.id', '=', areaId)
+    .where('a.storeId', '=', storeId)
+    .executeTakeFirst();
+  return a && !a.hasRooms ? { name: a.name } : null;
+}
+
+/** The names of some teachers, venues or materials by id (deleted ones too). */
+export function namesOf(ex: Executor, table: 'teacher' | 'area' | 'material', ids: readonly number[]) {
+  if (!ids.length) return Promise.resolve([] as { id: number; name: string }[]);
+  return ex
+    .selectFrom(table)
+    .select(['id', 'name'])
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+}

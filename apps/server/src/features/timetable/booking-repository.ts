@@ -268,3 +268,38 @@ export async function freeSeats(tx: Tx, timetableId: number, n: number): Promise
     .where('id', '=', timetableId)
     .execute();
 }
+
+/** A session's waiting pendings, in id order. */
+export function waitingPendings(ex: Executor, timetableId: number) {
+  return ex
+    .selectFrom('pending')
+    .selectAll()
+    .where('timetableId', '=', timetableId)
+    .where('status', '=', PendingStatus.WAITING)
+    .orderBy('id')
+    .execute();
+}
+
+/** A session's live bookings (booked or signed in), in card then id order (the cards' lock order). */
+export function liveBookings(ex: Executor, timetableId: number) {
+  return ex
+    .selectFrom('reservation')
+    .selectAll()
+    .where('timetableId', '=', timetableId)
+    .where('status', 'in', [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN])
+    .orderBy('memberCardId')
+    .orderBy('id')
+    .execute();
+}
+
+/** What each live booking of a session deducted, with its card's kind (counts or money). */
+export function liveBookingCharges(ex: Executor, timetableId: number) {
+  return ex
+    .selectFrom('reservation as r')
+    .innerJoin('memberCard as mc', 'mc.id', 'r.memberCardId')
+    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .select(['p.bigType', 'r.usedCount'])
+    .where('r.timetableId', '=', timetableId)
+    .where('r.status', 'in', [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN])
+    .execute();
+}

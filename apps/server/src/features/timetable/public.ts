@@ -12,7 +12,6 @@ export {
   deleteSession,
   findRoomConflicts,
   findTeacherConflicts,
-  roomOf,
   updateSession,
 } from './session-engine.ts';
 export type { NewSession, SessionChange, TeacherConflict } from './session-engine.ts';
@@ -35,3 +34,4 @@ export {
 export { heldPairs, insertBookingRows, writeTrail, type TrailEntry } from './booking-repository.ts';
 export type { CardBooking, SetBooking, SetOptions } from './booking-engine.ts';
 export { exportRows } from './queries.ts';
+export { roomOf } from '../reference/public.ts';

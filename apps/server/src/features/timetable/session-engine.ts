@@ -1,19 +1,20 @@
 import { audit, changedFields, recordForUndo, scopeOf } from '../../lib/audit.ts';
-import {
-  amountText,
-  BIG_TYPE_COUNT,
-  BIG_TYPE_MONEY,
-  Msg,
-  OperateType,
-  PendingStatus,
-  ReservationStatus,
-  TimetableMsg,
-} from '@studio/contract';
+import { amountText, BIG_TYPE_COUNT, BIG_TYPE_MONEY, Msg, OperateType, TimetableMsg } from '@studio/contract';
 import type { Executor, Tx } from '../../db/index.ts';
 import type { StoreScope } from '../../lib/context.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { addMinutes, localDateTime } from '../../lib/time.ts';
-import { requireArea, requireCourse, requireMaterial, requireTeacher } from '../reference/public.ts';
+import { namesOf, requireArea, requireCourse, requireMaterial, requireTeacher, roomOf } from '../reference/public.ts';
+import { liveBookingCharges, liveBookings, waitingPendings } from './booking-repository.ts';
+import {
+  changeSession,
+  insertSession,
+  liveSession,
+  markSessionDeleted,
+  overlappingSessions,
+  sessionTimes,
+  type TeacherConflict,
+} from './session-repository.ts';
 import { cancelPendingLocked, cancelReservationLocked } from './booking-engine.ts';
 import { lockRooms, lockTeachers } from '../../db/locks.ts';
 
@@ -33,12 +34,7 @@ export interface NewSession {
   checkTeacherConflict?: boolean;
 }
 
-export interface TeacherConflict {
-  id: number;
-  startTime: string;
-  endTime: string;
-  courseName: string;
-}
+export type { TeacherConflict } from './session-repository.ts';
 
 /** Live sessions of a teacher overlapping [startTime, endTime), optionally leaving one out. */
 export async function findTeacherConflicts(
@@ -49,48 +45,7 @@ export async function findTeacherConflicts(
   endTime: string,
   excludeId?: number,
 ): Promise<TeacherConflict[]> {
-  return overlapping(tx, storeId, 't.teacherId', teacherId, startTime, endTime, excludeId);
-}
-
-/** Live sessions of the store on one teacher or area overlapping [startTime, endTime), in start order. */
-function overlapping(
-  tx: Executor,
-  storeId: number,
-  column: 't.teacherId' | 't.areaId',
-  id: number,
-  startTime: string,
-  endTime: string,
-  excludeId?: number,
-): Promise<TeacherConflict[]> {
-  let q = tx
-    .selectFrom('timetable as t')
-    .innerJoin('course as c', 'c.id', 't.courseId')
-    .select(['t.id', 't.startTime', 't.endTime', 'c.name as courseName'])
-    .where('t.storeId', '=', storeId)
-    .where(column, '=', id)
-    .where('t.deleted', '=', 0)
-    .where('t.startTime', '<', endTime)
-    .where('t.endTime', '>', startTime);
-  if (excludeId !== undefined) q = q.where('t.id', '<>', excludeId);
-  return q.orderBy('t.startTime').execute();
-}
-
-/**
- * The store's area as a room (its name), or null when it is not one: a venue with rooms under it is
- * a whole branch, not a place one class fills, so sessions placed on it clash with nothing
- * (documented in README).
- */
-export async function roomOf(tx: Executor, storeId: number, areaId: number): Promise<{ name: string } | null> {
-  const a = await tx
-    .selectFrom('area as a')
-    .select((eb) => [
-      'a.name',
-      eb.exists(eb.selectFrom('area as c').select('c.id').whereRef('c.parentId', '=', 'a.id')).as('hasRooms'),
-    ])
-    .where('a.id', '=', areaId)
-    .where('a.storeId', '=', storeId)
-    .executeTakeFirst();
-  return a && !a.hasRooms ? { name: a.name } : null;
+  return overlappingSessions(tx, storeId, 't.teacherId', teacherId, startTime, endTime, excludeId);
 }
 
 /** A room's live sessions overlapping [startTime, endTime), optionally leaving one out; none for a branch. */
@@ -104,7 +59,7 @@ export async function findRoomConflicts(
 ): Promise<(TeacherConflict & { roomName: string })[]> {
   const room = areaId === null ? null : await roomOf(tx, storeId, areaId);
   if (!room) return [];
-  const rows = await overlapping(tx, storeId, 't.areaId', areaId!, startTime, endTime, excludeId);
+  const rows = await overlappingSessions(tx, storeId, 't.areaId', areaId!, startTime, endTime, excludeId);
   return rows.map((r) => ({ ...r, roomName: room.name }));
 }
 
@@ -176,9 +131,9 @@ export async function createSession(tx: Tx, store: StoreScope, args: NewSession)
     await assertTeacherFree(tx, store.id, args.teacherId, startTime, endTime);
     await assertRoomFree(tx, store.id, args.areaId, startTime, endTime);
   }
-  const row = await tx
-    .insertInto('timetable')
-    .values({
+  const id = await insertSession(
+    tx,
+    {
       storeId: store.id,
       courseId: course.id,
       teacherId: args.teacherId,
@@ -200,19 +155,13 @@ export async function createSession(tx: Tx, store: StoreScope, args: NewSession)
       eday: course.eday,
       deleted: 0,
       createdAt: localDateTime(store.timezone),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+    },
+    course.cardIds,
+  );
   // Within a bulk change (a copy), what its undo deletes; a single new session is its entry's target.
-  recordForUndo(tx, { createdSessions: [row.id] });
-  if (!scopeOf(tx)?.recordUndo) audit(tx, { targets: [{ type: 'session', id: row.id }] });
-  if (course.cardIds.length) {
-    await tx
-      .insertInto('timetableCard')
-      .values(course.cardIds.map((cardId) => ({ storeId: store.id, timetableId: row.id, cardId })))
-      .execute();
-  }
-  return { id: row.id };
+  recordForUndo(tx, { createdSessions: [id] });
+  if (!scopeOf(tx)?.recordUndo) audit(tx, { targets: [{ type: 'session', id }] });
+  return { id };
 }
 
 export interface SessionChange {
@@ -232,13 +181,9 @@ async function noteSessionChange(
 ) {
   const ids = (a: number | null, b: number | null) => [a, b].filter((x): x is number => x !== null);
   const [teachers, areas, books] = await Promise.all([
-    tx.selectFrom('teacher').select(['id', 'name']).where('id', 'in', [s.teacherId, args.teacherId]).execute(),
-    ids(s.areaId, args.areaId).length
-      ? tx.selectFrom('area').select(['id', 'name']).where('id', 'in', ids(s.areaId, args.areaId)).execute()
-      : [],
-    ids(s.bookId, args.bookId).length
-      ? tx.selectFrom('material').select(['id', 'name']).where('id', 'in', ids(s.bookId, args.bookId)).execute()
-      : [],
+    namesOf(tx, 'teacher', [s.teacherId, args.teacherId]),
+    namesOf(tx, 'area', ids(s.areaId, args.areaId)),
+    namesOf(tx, 'material', ids(s.bookId, args.bookId)),
   ]);
   const name = (rows: { id: number; name: string }[], id: number | null) => rows.find((r) => r.id === id)?.name ?? null;
   const words = (x: typeof s) => ({
@@ -267,58 +212,30 @@ async function noteSessionChange(
 export async function updateSession(tx: Tx, store: StoreScope, args: SessionChange): Promise<void> {
   // Lock order: the teacher whose time it takes, then the session row (its guarded UPDATE).
   await lockTeachers(tx, [args.teacherId]);
-  const s = await tx
-    .selectFrom('timetable')
-    .select(['id', 'startTime', 'endTime', 'teacherId', 'reservableCount', 'areaId', 'bookId'])
-    .where('id', '=', args.id)
-    .where('storeId', '=', store.id)
-    .where('deleted', '=', 0)
-    .executeTakeFirst();
-  if (!s) throw notFound('课程');
+  const s = await liveSession(tx, store.id, args.id);
   await assertSessionRefs(tx, store.id, args);
   await noteSessionChange(tx, s, args);
   const minutes = Math.round((Date.parse(`${s.endTime}Z`) - Date.parse(`${s.startTime}Z`)) / 60_000);
   const endTime = addMinutes(args.startTime, minutes);
   await assertTeacherFree(tx, store.id, args.teacherId, args.startTime, endTime, s.id);
   await assertRoomFree(tx, store.id, args.areaId, args.startTime, endTime, s.id);
-  const res = await tx
-    .updateTable('timetable')
-    .set({
-      teacherId: args.teacherId,
-      startTime: args.startTime,
-      endTime,
-      reservableCount: args.reservableCount,
-      areaId: args.areaId,
-      bookId: args.bookId,
-    })
-    .where('id', '=', s.id)
-    .where('realCount', '<=', args.reservableCount)
-    .executeTakeFirst();
-  if (Number(res.numUpdatedRows) !== 1) throw conflict(Msg.capacityBelowBooked);
+  const changed = await changeSession(tx, s.id, {
+    teacherId: args.teacherId,
+    startTime: args.startTime,
+    endTime,
+    reservableCount: args.reservableCount,
+    areaId: args.areaId,
+    bookId: args.bookId,
+  });
+  if (!changed) throw conflict(Msg.capacityBelowBooked);
 }
 
-/**
- * Deletes a session: cancels every waiting pending and every live booking (refunding what each
- * deducted, once), writes their history, then soft-deletes it (timetable.deleted = 1).
- */
 /** 409 when the session has ended and deleting it would cancel bookings or pendings (names the refunds). */
 async function refuseEndedDelete(tx: Tx, timetableId: number, now: string): Promise<void> {
-  const s = await tx.selectFrom('timetable').select('endTime').where('id', '=', timetableId).executeTakeFirstOrThrow();
+  const s = await sessionTimes(tx, timetableId);
   if (s.endTime > now) return;
-  const live = await tx
-    .selectFrom('reservation as r')
-    .innerJoin('memberCard as mc', 'mc.id', 'r.memberCardId')
-    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
-    .select(['p.bigType', 'r.usedCount'])
-    .where('r.timetableId', '=', timetableId)
-    .where('r.status', 'in', [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN])
-    .execute();
-  const pendings = await tx
-    .selectFrom('pending')
-    .select('id')
-    .where('timetableId', '=', timetableId)
-    .where('status', '=', PendingStatus.WAITING)
-    .execute();
+  const live = await liveBookingCharges(tx, timetableId);
+  const pendings = await waitingPendings(tx, timetableId);
   if (!live.length && !pendings.length) return;
   const sum = (bigType: number) =>
     live.filter((r) => r.bigType === bigType).reduce((n, r) => n + Number(r.usedCount), 0);
@@ -329,6 +246,10 @@ async function refuseEndedDelete(tx: Tx, timetableId: number, now: string): Prom
   throw conflict(TimetableMsg.endedDelete(s.endTime.slice(0, 16), live.length + pendings.length, refund));
 }
 
+/**
+ * Deletes a session: cancels every waiting pending and every live booking (refunding what each
+ * deducted, once), writes their history, then soft-deletes it (timetable.deleted = 1).
+ */
 export async function deleteSession(
   tx: Tx,
   store: StoreScope,
@@ -344,34 +265,14 @@ export async function deleteSession(
 ): Promise<{ refunds: { memberId: number; memberCardId: number; amount: number }[] }> {
   // Lock order: the session row, then its pendings, then its reservations with their cards in
   // ascending card id (the order every path that charges or refunds several cards uses).
-  const res = await tx
-    .updateTable('timetable')
-    .set({ deleted: 1 })
-    .where('id', '=', args.timetableId)
-    .where('storeId', '=', store.id)
-    .where('deleted', '=', 0)
-    .executeTakeFirst();
-  if (Number(res.numUpdatedRows) !== 1) throw notFound('课程');
+  if (!(await markSessionDeleted(tx, store.id, args.timetableId))) throw notFound('课程');
   const now = localDateTime(store.timezone);
   if (args.ended && !args.ended.confirmed) await refuseEndedDelete(tx, args.timetableId, now);
-  const pendings = await tx
-    .selectFrom('pending')
-    .selectAll()
-    .where('timetableId', '=', args.timetableId)
-    .where('status', '=', PendingStatus.WAITING)
-    .orderBy('id')
-    .execute();
+  const pendings = await waitingPendings(tx, args.timetableId);
   for (const p of pendings) {
     await cancelPendingLocked(tx, p, { operatorId: args.operatorId, now });
   }
-  const reservations = await tx
-    .selectFrom('reservation')
-    .selectAll()
-    .where('timetableId', '=', args.timetableId)
-    .where('status', 'in', [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN])
-    .orderBy('memberCardId')
-    .orderBy('id')
-    .execute();
+  const reservations = await liveBookings(tx, args.timetableId);
   const refunded = new Map<number, number>();
   for (const r of reservations) {
     refunded.set(

@@ -1,5 +1,6 @@
 import { DEDUCT_AT_SIGN_IN, MODULE_DEDUCTION_MODE } from '@studio/contract';
-import type { Executor } from '../../db/index.ts';
+import type { Executor, Tx } from '../../db/index.ts';
+import type { NewRow } from '../../db/schema.ts';
 import { onPostgres } from '../../db/locks.ts';
 import { notFound } from '../../lib/errors.ts';
 import { getModuleStatus } from '../reference/public.ts';
@@ -47,4 +48,78 @@ export async function allowedCardsOf(ex: Executor, sessionIds: readonly number[]
 export function isUniqueViolation(e: unknown): boolean {
   const code = (e as { code?: string } | null)?.code;
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
+/** A clashing session: its time and its course's name. */
+export interface TeacherConflict {
+  id: number;
+  startTime: string;
+  endTime: string;
+  courseName: string;
+}
+
+/** Live sessions of the store on one teacher or area overlapping [startTime, endTime), in start order. */
+export function overlappingSessions(
+  ex: Executor,
+  storeId: number,
+  column: 't.teacherId' | 't.areaId',
+  id: number,
+  startTime: string,
+  endTime: string,
+  excludeId?: number,
+): Promise<TeacherConflict[]> {
+  let q = ex
+    .selectFrom('timetable as t')
+    .innerJoin('course as c', 'c.id', 't.courseId')
+    .select(['t.id', 't.startTime', 't.endTime', 'c.name as courseName'])
+    .where('t.storeId', '=', storeId)
+    .where(column, '=', id)
+    .where('t.deleted', '=', 0)
+    .where('t.startTime', '<', endTime)
+    .where('t.endTime', '>', startTime);
+  if (excludeId !== undefined) q = q.where('t.id', '<>', excludeId);
+  return q.orderBy('t.startTime').execute();
+}
+
+/** Writes a new session with the card products allowed to book it; answers its id. */
+export async function insertSession(tx: Tx, row: NewRow<'timetable'>, cardIds: readonly number[]): Promise<number> {
+  const { id } = await tx.insertInto('timetable').values(row).returning('id').executeTakeFirstOrThrow();
+  if (cardIds.length) {
+    await tx
+      .insertInto('timetableCard')
+      .values(cardIds.map((cardId) => ({ storeId: row.storeId, timetableId: id, cardId })))
+      .execute();
+  }
+  return id;
+}
+
+/**
+ * Moves or edits a live session, guarded: false when its booked seats exceed the new capacity.
+ */
+export async function changeSession(
+  tx: Tx,
+  id: number,
+  change: Pick<NewRow<'timetable'>, 'teacherId' | 'startTime' | 'endTime' | 'reservableCount' | 'areaId' | 'bookId'> & {
+    reservableCount: number;
+  },
+): Promise<boolean> {
+  const res = await tx
+    .updateTable('timetable')
+    .set(change)
+    .where('id', '=', id)
+    .where('realCount', '<=', change.reservableCount)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** Marks a live session of the store deleted; false when there is none (deleted or another store's). */
+export async function markSessionDeleted(tx: Tx, storeId: number, id: number): Promise<boolean> {
+  const res = await tx
+    .updateTable('timetable')
+    .set({ deleted: 1 })
+    .where('id', '=', id)
+    .where('storeId', '=', storeId)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
 }
