@@ -13,7 +13,9 @@ import {
   cancelReservationLocked,
   deduct,
   isUniqueViolation,
+  bookingTrail,
   writeTrail,
+  type TrailEntry,
 } from '../timetable/public.ts';
 
 /** A bulk change can be undone this long after it was made. */
@@ -207,6 +209,8 @@ async function restoreDeleted(tx: Tx, ctx: CallCtx, f: UndoFacts, now: string) {
   );
   const seats = new Map<number, number>();
   const addSeats = (tid: number, n: number) => seats.set(tid, (seats.get(tid) ?? 0) + n);
+  // The history and ledger of what comes back, written at once after the rows.
+  const trail: TrailEntry[] = [];
   for (const r of reservations) {
     const res = await tx
       .updateTable('reservation')
@@ -225,21 +229,9 @@ async function restoreDeleted(tx: Tx, ctx: CallCtx, f: UndoFacts, now: string) {
       }
     }
     addSeats(r.timetableId, r.studentCount);
-    await writeTrail(tx, ctx.store.id, [
-      {
-        timetableId: r.timetableId,
-        memberId: r.memberId,
-        memberCardId: r.memberCardId,
-        reservationId: r.id,
-        pendingId: r.pendingId,
-        studentCount: r.studentCount,
-        usedCount: amount,
-        operateType: OperateType.ADMIN_BOOKED,
-        operatorId: ctx.staff.id,
-        remark: '撤销批量删除',
-        now,
-      },
-    ]);
+    trail.push(
+      bookingTrail(r, { operateType: OperateType.ADMIN_BOOKED, operatorId: ctx.staff.id, remark: '撤销批量删除', now }),
+    );
   }
   const fromReservation = new Set(reservations.flatMap((r) => (r.pendingId === null ? [] : [r.pendingId])));
   for (const p of pendings) {
@@ -253,22 +245,21 @@ async function restoreDeleted(tx: Tx, ctx: CallCtx, f: UndoFacts, now: string) {
     // A signed-in pending's seat came back with its booking; a waiting one's is its own.
     if (fromReservation.has(p.id)) continue;
     addSeats(p.timetableId, p.studentCount);
-    await writeTrail(tx, ctx.store.id, [
-      {
-        timetableId: p.timetableId,
-        memberId: p.memberId,
-        memberCardId: null,
-        reservationId: null,
-        pendingId: p.id,
-        studentCount: p.studentCount,
-        usedCount: 0,
-        operateType: OperateType.ADMIN_BOOKED,
-        operatorId: ctx.staff.id,
-        remark: '撤销批量删除',
-        now,
-      },
-    ]);
+    trail.push({
+      timetableId: p.timetableId,
+      memberId: p.memberId,
+      memberCardId: null,
+      reservationId: null,
+      pendingId: p.id,
+      studentCount: p.studentCount,
+      usedCount: 0,
+      operateType: OperateType.ADMIN_BOOKED,
+      operatorId: ctx.staff.id,
+      remark: '撤销批量删除',
+      now,
+    });
   }
+  await writeTrail(tx, ctx.store.id, trail);
   for (const [tid, n] of [...seats].sort(([a], [b]) => a - b)) {
     await tx
       .updateTable('timetable')

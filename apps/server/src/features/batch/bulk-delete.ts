@@ -3,18 +3,13 @@ import type { Tx } from '../../db/index.ts';
 import type { StoreScope } from '../../lib/context.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { lockCards, lockSessions } from '../../db/locks.ts';
+import { chunks } from '../../db/chunks.ts';
 import { groupBy } from './group.ts';
 import { recordForUndo } from '../../lib/audit.ts';
 import { writeTrail } from '../timetable/public.ts';
 
-/** Ids per statement: well under either database's parameter limit. */
-const CHUNK = 1000;
-
-function chunks<T>(rows: readonly T[], size = CHUNK): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
-  return out;
-}
+/** Ids per statement (`chunks` by bound values): a thousand, well under either database's limit. */
+const idChunks = <T>(ids: readonly T[]) => chunks(ids, 30);
 
 /** `UPDATE table SET column = column - amount` for many ids, one statement per distinct amount. */
 async function subtract(
@@ -28,7 +23,7 @@ async function subtract(
     ([, n]) => n,
   );
   for (const [amount, rows] of byAmount) {
-    for (const ids of chunks(rows.map(([id]) => id))) {
+    for (const ids of idChunks(rows.map(([id]) => id))) {
       await tx
         .updateTable(table)
         .set((eb) => ({ [column]: eb(eb.ref(column), '-', amount) }))
@@ -64,7 +59,7 @@ export async function deleteSessions(
   // Lock order: every session (ascending id), their bookings, then every card refunded (ascending).
   await lockSessions(tx, timetableIds);
   const refundsByCard = new Map<number, number>();
-  for (const ids of chunks(timetableIds)) {
+  for (const ids of idChunks(timetableIds)) {
     const rows = await tx
       .updateTable('timetable')
       .set({ deleted: 1 })
@@ -75,7 +70,7 @@ export async function deleteSessions(
       .execute();
     deleted.push(...rows.map((r) => r.id));
   }
-  for (const ids of chunks(deleted)) {
+  for (const ids of idChunks(deleted)) {
     // What an undo of a batch delete restores: each booking's status before it was cancelled.
     const before = await tx
       .selectFrom('reservation')
@@ -107,7 +102,7 @@ export async function deleteSessions(
       .returningAll()
       .execute();
     const fromPending = reservations.flatMap((r) => (r.pendingId === null ? [] : [r.pendingId]));
-    for (const part of chunks(fromPending)) {
+    for (const part of idChunks(fromPending)) {
       await tx
         .updateTable('pending')
         .set({ status: PendingStatus.CANCELLED, cancelTime: now })

@@ -190,6 +190,29 @@ describeEachDb('copy schedule', (env) => {
     }
   });
 
+  it('refuses copying pendings into a class already over, naming the class and the member, and writes nothing', async () => {
+    const s = await scene(35);
+    await s.ef.setMode(1);
+    try {
+      const m1 = await s.ef.memberWithCard(s.product.id);
+      await env().client.ok(`${API}/add/member/group/pending`, {
+        mid: m1.member.id,
+        tid: s.inChild.id,
+        studentCount: 1,
+      });
+      const before = await snapshot(env().factory.db, env().storeId);
+      const a = await env().client.call(COPY, range(s.from, s.from, '2020-01-06', { isCopyPending: 1 }));
+      expect(a.status).toBe(409);
+      expect(a.msg).toBe(Msg.arrangeFailed('2020-01-06 09:00', m1.member.name, Msg.sessionStarted));
+      expect(await snapshot(env().factory.db, env().storeId)).toEqual(before);
+      // Without the pendings the same copy goes through: the refusal was the pending's.
+      expect(await env().client.ok(COPY, range(s.from, s.from, '2020-01-06'))).toEqual({ count: 1 });
+      await expectInvariants(env().factory.db, env().storeId);
+    } finally {
+      await s.ef.setMode(0);
+    }
+  });
+
   it('refuses a teacher clash in the target range, listing the dates, and writes nothing', async () => {
     const s = await scene(40);
     await s.ef.session({ courseId: s.course.id, teacherId: s.teacher.id, startTime: `${s.day(10)} 18:30:00` });

@@ -7,7 +7,7 @@ import { AppError, conflict, notFound } from '../../lib/errors.ts';
 import { addDays, localDateTime } from '../../lib/time.ts';
 import { chargeFor } from '../card/rules.ts';
 import { findMember } from '../reference/public.ts';
-import { credit, deduct, firstUsableCard, getDeductionMode, writeTrail } from '../timetable/public.ts';
+import { creditCard, deduct, firstUsableCard, getDeductionMode, writeTrail } from '../timetable/public.ts';
 import { loadPolicy, storePolicies, suspendedUntil } from '../policy/public.ts';
 
 /** The clock of the job and the status call (tests inject one): store-local `YYYY-MM-DD HH:mm:ss`. */
@@ -147,7 +147,7 @@ async function refundWaived(
     now: string;
   },
 ) {
-  await credit(tx, w.cardId, w.fee);
+  await creditCard(tx, w.cardId, w.fee);
   await writeTrail(tx, storeId, [
     {
       timetableId: w.timetableId,

@@ -10,7 +10,8 @@ import type { Db } from '../../db/index.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { invalidateStoreScope } from '../../lib/store-scope.ts';
 import { isValidTimeZone, localDateTime } from '../../lib/time.ts';
-import { countWaitingPending, getModuleStatus, getStore, putModuleStatus } from './queries.ts';
+import { getModuleStatus, putModuleStatus } from '../reference/public.ts';
+import { countWaitingPending, getStore } from './queries.ts';
 import { inOwnTx } from '../../db/write-queue.ts';
 
 export interface BookingSettingInput {

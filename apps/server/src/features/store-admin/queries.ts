@@ -1,7 +1,6 @@
 import { MODULE_ONLINE_DEFAULT, PendingStatus } from '@studio/contract';
 import type { Executor } from '../../db/index.ts';
 import { getModuleStatus } from '../reference/public.ts';
-export { getModuleStatus, putModuleStatus } from '../reference/public.ts';
 
 /** The stored text of one store setting, or undefined. */
 export async function getSetting(db: Executor, storeId: number, key: string): Promise<string | undefined> {

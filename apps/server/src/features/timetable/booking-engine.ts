@@ -18,6 +18,7 @@ import { cardUnusableReason, chargeFor } from '../card/rules.ts';
 import { bookingWindowReason, cancelKind } from '../policy/rules.ts';
 import { cardBigType, memberCards, requireMember, storeCards, type BookingCard } from '../reference/public.ts';
 import {
+  bookingTrail,
   chargeCards,
   creditCard,
   findPending,
@@ -160,11 +161,20 @@ export async function bookSet(
 /** The rules of `bookSet`: throws the first refusal (worded by `o.refuse`), else answers what each card pays. */
 export function refuseSet(bookings: readonly SetBooking[], o: SetOptions): Map<number, number> {
   const { refused, spent } = checkBookingSet(bookings, o);
-  if (refused) throw (o.refuse ?? plainRefusal)(bookings[refused.index], refused.reason);
+  if (refused) throw refusal(o, bookings, (_b, i) => i === refused.index, refused.reason);
   return spent;
 }
 
-const plainRefusal = (_b: SetBooking, reason: string) => conflict(reason);
+/** The refusal of the first booking of the set matching `which`, worded by `o.refuse` (a plain 409 by default). */
+function refusal(
+  o: SetOptions,
+  bookings: readonly SetBooking[],
+  which: (b: SetBooking, i: number) => boolean,
+  reason: string,
+): Error {
+  const b = bookings.find(which)!;
+  return o.refuse ? o.refuse(b, reason) : conflict(reason);
+}
 
 /** The writes of `bookSet` after its rules: takes the seats of each session, then `writeBookingSet`. */
 async function placeSet(
@@ -177,11 +187,7 @@ async function placeSet(
   const seats = new Map<number, number>();
   for (const b of bookings) seats.set(b.session.key, (seats.get(b.session.key) ?? 0) + b.studentCount);
   const full = await takeSeatsOf(tx, storeId, seats);
-  if (full !== null)
-    throw (o.refuse ?? plainRefusal)(
-      bookings.find((b) => b.session.key === full)!,
-      Msg.sessionFull,
-    );
+  if (full !== null) throw refusal(o, bookings, (b) => b.session.key === full, Msg.sessionFull);
   return writeBookingSet(tx, storeId, bookings, spent, o);
 }
 
@@ -198,14 +204,9 @@ export async function writeBookingSet(
   o: SetOptions,
 ): Promise<number[]> {
   if (!bookings.length) return [];
-  const refuse = o.refuse ?? plainRefusal;
   if (o.mode === 0) {
     const broke = await chargeCards(tx, spent);
-    if (broke !== null)
-      throw refuse(
-        bookings.find((b) => b.card?.id === broke)!,
-        Msg.cardBalance,
-      );
+    if (broke !== null) throw refusal(o, bookings, (b) => b.card?.id === broke, Msg.cardBalance);
   }
   const { mode, operatorId, now } = o;
   const ids =
@@ -302,9 +303,6 @@ export async function bookWithCard(
   return { reservationId, usedCount: chargeFor(card, args.studentCount) };
 }
 
-/** Gives `amount` back to a card (a refund of what it paid). */
-export const credit = creditCard;
-
 /**
  * Cancels a live reservation whose row the caller has read, its session row locked (the engine's
  * lock order: session, then its bookings, then the card): flips its status (guarded: 409 该预约已取消
@@ -331,20 +329,12 @@ export async function cancelReservationLocked(
   const amount = Number(r.usedCount);
   if (!o.keepDeduction) await creditCard(tx, r.memberCardId, amount);
   await writeTrail(tx, r.storeId, [
-    {
-      timetableId: r.timetableId,
-      memberId: r.memberId,
-      memberCardId: r.memberCardId,
-      reservationId: r.id,
-      pendingId: r.pendingId,
-      studentCount: r.studentCount,
-      usedCount: amount,
+    bookingTrail(r, {
       operateType: o.keepDeduction ? OperateType.LATE_CANCEL : o.operateType,
       operatorId: o.operatorId,
-      remark: r.remark,
       now: o.now,
       override: o.override,
-    },
+    }),
   ]);
   return o.keepDeduction ? 0 : amount;
 }

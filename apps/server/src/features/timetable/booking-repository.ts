@@ -96,6 +96,30 @@ export async function writeTrail(tx: Tx, storeId: number, entries: readonly Trai
   await insertRows(tx, 'cardLedger', ledger);
 }
 
+/** The trail entry of a change to a booking: the booking's session, member, card, seats and charge. */
+export function bookingTrail(
+  r: Pick<
+    Row<'reservation'>,
+    'id' | 'timetableId' | 'memberId' | 'memberCardId' | 'pendingId' | 'studentCount' | 'usedCount' | 'remark'
+  >,
+  e: Pick<TrailEntry, 'operateType' | 'operatorId' | 'now' | 'override'> & { remark?: string | null },
+): TrailEntry {
+  return {
+    timetableId: r.timetableId,
+    memberId: r.memberId,
+    memberCardId: r.memberCardId,
+    reservationId: r.id,
+    pendingId: r.pendingId,
+    studentCount: r.studentCount,
+    usedCount: Number(r.usedCount),
+    remark: e.remark === undefined ? r.remark : e.remark,
+    operateType: e.operateType,
+    operatorId: e.operatorId,
+    now: e.now,
+    override: e.override,
+  };
+}
+
 const pairKey = (timetableId: number, memberId: number) => `${timetableId}:${memberId}`;
 
 /**

@@ -26,12 +26,18 @@ export {
   cancelPendingLocked,
   cancelReservation,
   cancelReservationLocked,
-  credit,
   deduct,
   firstUsableCard,
   signInPending,
 } from './booking-engine.ts';
-export { heldPairs, insertBookingRows, writeTrail, type TrailEntry } from './booking-repository.ts';
+export {
+  bookingTrail,
+  creditCard,
+  heldPairs,
+  insertBookingRows,
+  writeTrail,
+  type TrailEntry,
+} from './booking-repository.ts';
 export type { CardBooking, SetBooking, SetOptions } from './booking-engine.ts';
 export { exportRows } from './queries.ts';
 export { roomOf } from '../reference/public.ts';

@@ -106,7 +106,7 @@ export async function storeCards(
     .selectFrom('memberCard as mc')
     .innerJoin('cardProduct as cp', 'cp.id', 'mc.cardId')
     .innerJoin('member as m', 'm.id', 'mc.memberId')
-    .select((eb) => [
+    .select([
       'mc.id',
       'mc.memberId',
       'mc.cardId',
@@ -120,16 +120,20 @@ export async function storeCards(
       'm.name as memberName',
       'm.gender',
       'm.birthday',
-      eb
-        .exists(
-          eb
-            .selectFrom('timetableCard as tc')
-            .select('tc.cardId')
-            .where('tc.timetableId', '=', o.allowedIn ?? 0)
-            .whereRef('tc.cardId', '=', 'mc.cardId'),
-        )
-        .as('allowed'),
     ])
+    .$if(o.allowedIn !== undefined, (q) =>
+      q.select((eb) =>
+        eb
+          .exists(
+            eb
+              .selectFrom('timetableCard as tc')
+              .select('tc.cardId')
+              .where('tc.timetableId', '=', o.allowedIn!)
+              .whereRef('tc.cardId', '=', 'mc.cardId'),
+          )
+          .as('allowed'),
+      ),
+    )
     .where('mc.storeId', '=', storeId)
     .where('mc.id', 'in', unique)
     .execute();
