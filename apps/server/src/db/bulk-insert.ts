@@ -1,7 +1,7 @@
 import { CompiledQuery } from 'kysely';
 import { chunks } from './chunks.ts';
 import type { Executor } from './index.ts';
-import { onPostgres } from './locks.ts';
+import { onPostgres } from './dialect.ts';
 import type { Database, NewRow } from './schema.ts';
 
 /** Up to this many rows go through Kysely as usual. */

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from './index.ts';
-import { onPostgres } from './locks.ts';
+import { onPostgres } from './dialect.ts';
 
 /**
  * The calendar's data version of a store's sessions starting in [from, to): a value that changes

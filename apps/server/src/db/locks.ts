@@ -1,5 +1,6 @@
-import { PostgresAdapter, sql } from 'kysely';
-import type { Executor, Tx } from './index.ts';
+import { sql } from 'kysely';
+import { onPostgres } from './dialect.ts';
+import type { Tx } from './index.ts';
 
 /**
  * Row locks in the engine's one lock order (docs/architecture.md): a teacher (when a session is
@@ -9,11 +10,6 @@ import type { Executor, Tx } from './index.ts';
  * touches one row of a kind lets its guarded UPDATE take the lock; a path that touches several
  * takes them here first, sorted. SQLite has one writer at a time: nothing to lock there.
  */
-
-/** Whether queries on this executor run on PostgreSQL (the dialect specifics live in db/). */
-export function onPostgres(db: Executor): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
-}
 
 /** Ids per locking statement. */
 const CHUNK = 1000;

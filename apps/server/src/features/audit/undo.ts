@@ -1,3 +1,4 @@
+import { isUniqueViolation } from '../../db/dialect.ts';
 import { OperateType, PendingStatus, ReservationStatus, StaffMsg } from '@studio/contract';
 import type { Tx } from '../../db/index.ts';
 import { lockCards, lockSessions, lockStore } from '../../db/locks.ts';
@@ -12,7 +13,6 @@ import {
   cancelPendingLocked,
   cancelReservationLocked,
   deduct,
-  isUniqueViolation,
   bookingTrail,
   writeTrail,
   type TrailEntry,

@@ -1,26 +1,8 @@
-import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { CallCtx } from '../../lib/context.ts';
 import { localDateTime } from '../../lib/time.ts';
 
 /** The store's wall-clock "now" (`YYYY-MM-DD HH:mm:ss`). */
 export const storeNow = (ctx: CallCtx): string => localDateTime(ctx.store.timezone);
-
-function dbCode(e: unknown): string {
-  const code = (e as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : '';
-}
-
-/** A unique constraint refused the write (either database). */
-export const isUniqueViolation = (e: unknown): boolean =>
-  ['23505', 'SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY'].includes(dbCode(e));
-
-/** A foreign key refused the write (either database). */
-export const isForeignKeyViolation = (e: unknown): boolean =>
-  ['23503', 'SQLITE_CONSTRAINT_FOREIGNKEY'].includes(dbCode(e));
-
-/** `column LIKE '%text%'` with the wildcards in `text` taken literally (both databases). */
-export const contains = (column: string, text: string): RawBuilder<SqlBool> =>
-  sql<SqlBool>`${sql.ref(column)} like ${`%${text.replace(/[!%_]/g, (c) => `!${c}`)}%`} escape '!'`;
 
 /** Rows with a parent id, nested by it; rows whose parent is unknown become roots. Keeps the input order. */
 export function nest<T extends { id: number; parentId: number | null }, N>(

@@ -15,7 +15,7 @@ import { audit, changedFields } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { requireTeacher } from '../reference/public.ts';
-import { isUniqueViolation } from '../timetable/public.ts';
+import { isUniqueViolation } from '../../db/dialect.ts';
 
 /** The staff of a store, by their post there. */
 function staffOfStore(db: Executor, storeId: number) {

@@ -1,3 +1,4 @@
+import { isUniqueViolation } from '../../db/dialect.ts';
 import { StoreAdminMsg } from '@studio/contract';
 import type { Db } from '../../db/index.ts';
 import { createStoreWithAdmin } from '../../db/seed/store.ts';
@@ -21,11 +22,6 @@ const anyStore = async (db: Db) => Boolean(await db.selectFrom('store').select('
 export async function needsSetup(db: Db): Promise<boolean> {
   return !(await anyStore(db));
 }
-
-const isUniqueViolation = (e: unknown) =>
-  ['23505', 'SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY'].includes(
-    String((e as { code?: unknown }).code),
-  );
 
 /**
  * Creates the first store and its admin; refused with 409 once any store exists, so it cannot be

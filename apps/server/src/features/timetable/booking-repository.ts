@@ -3,7 +3,7 @@ import { insertRows } from '../../db/bulk-insert.ts';
 import type { Executor, Tx } from '../../db/index.ts';
 import type { NewRow, Row } from '../../db/schema.ts';
 import { conflict } from '../../lib/errors.ts';
-import { isUniqueViolation } from './session-repository.ts';
+import { isUniqueViolation } from '../../db/dialect.ts';
 
 /**
  * The bookings' repository: the reservation and pending rows with their status changes, the seats

@@ -3,7 +3,7 @@
  * (`db.transaction().execute(tx => ...)`) and never opens one. Services of other features
  * (batch scheduling, copy, weekly template) call these so that every rule lives in one place.
  */
-export { allowedCardsOf, getDeductionMode, isUniqueViolation, liveSession } from './session-repository.ts';
+export { allowedCardsOf, getDeductionMode, liveSession } from './session-repository.ts';
 export { bookingChecker, checkBookingSet } from './rules.ts';
 export type { IntendedBooking, MemberForRules, SessionForRules } from './rules.ts';
 export { bookingRef } from './booking-refs.ts';

@@ -1,7 +1,7 @@
 import { DEDUCT_AT_SIGN_IN, MODULE_DEDUCTION_MODE } from '@studio/contract';
 import type { Executor, Tx } from '../../db/index.ts';
 import type { NewRow } from '../../db/schema.ts';
-import { onPostgres } from '../../db/locks.ts';
+import { onPostgres } from '../../db/dialect.ts';
 import { notFound } from '../../lib/errors.ts';
 import { getModuleStatus } from '../reference/public.ts';
 
@@ -42,12 +42,6 @@ export async function allowedCardsOf(ex: Executor, sessionIds: readonly number[]
     .execute();
   for (const r of rows) out.get(r.timetableId)?.push(r.cardId);
   return out;
-}
-
-/** A unique-constraint violation on either database. */
-export function isUniqueViolation(e: unknown): boolean {
-  const code = (e as { code?: string } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
 /** A clashing session: its time and its course's name. */

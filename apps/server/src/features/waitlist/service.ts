@@ -1,5 +1,5 @@
+import { inSavepoint } from '../../db/dialect.ts';
 import { DEDUCT_AT_SIGN_IN, Msg, OperateType, WaitMsg, WaitStatus } from '@studio/contract';
-import { sql } from 'kysely';
 import type { Db, Dialect, Executor, Tx } from '../../db/index.ts';
 import { lockSessions } from '../../db/locks.ts';
 import { inWriteTx } from '../../db/write-queue.ts';
@@ -29,23 +29,6 @@ interface Candidate {
 }
 
 const REMARK = '候补递补';
-let savepoints = 0;
-
-/** Runs `fn` in a savepoint of `tx`: an error undoes exactly its writes and is passed on. */
-async function inSavepoint<T>(tx: Executor, fn: () => Promise<T>): Promise<T> {
-  const name = sql.raw(`waitlist_${++savepoints}`);
-  await sql`savepoint ${name}`.execute(tx);
-  try {
-    const r = await fn();
-    await sql`release savepoint ${name}`.execute(tx);
-    return r;
-  } catch (e) {
-    await sql`rollback to savepoint ${name}`.execute(tx);
-    await sql`release savepoint ${name}`.execute(tx);
-    throw e;
-  }
-}
-
 const DRY_RUN = Symbol('dry run');
 
 /**

@@ -1,7 +1,7 @@
 import { RefMsg, type Course, type ParsedReqOf, type insertStoreCourse, type storeCourseList } from '@studio/contract';
 import type { CallCtx } from '../../../lib/context.ts';
 import { badRequest, notFound } from '../../../lib/errors.ts';
-import { contains } from '../shared.ts';
+import { contains } from '../../../db/dialect.ts';
 import { cardsOfCourses, courseCols, liveProductIds } from './queries.ts';
 import { inOwnTx } from '../../../db/write-queue.ts';
 

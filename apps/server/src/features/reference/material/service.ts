@@ -1,7 +1,8 @@
 import { Msg, RefMsg, type MaterialNode } from '@studio/contract';
 import type { CallCtx } from '../../../lib/context.ts';
 import { badRequest, conflict, notFound } from '../../../lib/errors.ts';
-import { isForeignKeyViolation, nest } from '../shared.ts';
+import { isForeignKeyViolation } from '../../../db/dialect.ts';
+import { nest } from '../shared.ts';
 import { inOwnTx } from '../../../db/write-queue.ts';
 
 /** Levels of the material tree: book 1, chapter 2, lesson 3. */

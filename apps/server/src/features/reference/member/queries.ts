@@ -1,7 +1,7 @@
 import type { Executor } from '../../../db/index.ts';
 import { notFound } from '../../../lib/errors.ts';
 import type { CardOfRules } from '../../timetable/rules.ts';
-import { contains } from '../shared.ts';
+import { contains } from '../../../db/dialect.ts';
 
 const memberCols = ['id', 'name', 'mobile', 'gender', 'birthday'] as const;
 

@@ -3,7 +3,8 @@ import { Msg, RefMsg, type ParsedReqOf, type insertMember, type memberList } fro
 import { cardUnusableReason } from '../../card/rules.ts';
 import type { CallCtx } from '../../../lib/context.ts';
 import { badRequest, conflict, notFound } from '../../../lib/errors.ts';
-import { isUniqueViolation, storeNow } from '../shared.ts';
+import { isUniqueViolation } from '../../../db/dialect.ts';
+import { storeNow } from '../shared.ts';
 import { memberCards, requireMember, memberIdByMobile, memberQuery, selectMembers } from './queries.ts';
 
 type MemberInput = ParsedReqOf<typeof insertMember>;
