@@ -15,6 +15,36 @@ export default tseslint.config(
     },
   },
   {
+    // The data layer (docs/architecture.md): the server's queries live in repository modules and in
+    // db/ (connection, migrations, locks, seeds) and outbox/ (its claim queries); services hold rules.
+    files: ['apps/server/src/**/*.ts'],
+    ignores: [
+      'apps/server/src/**/repository.ts',
+      'apps/server/src/**/*-repository.ts',
+      'apps/server/src/db/**',
+      'apps/server/src/outbox/**',
+      'apps/server/src/test/**',
+      'apps/server/src/hardening/**',
+      'apps/server/src/**/*.test.ts',
+      'apps/server/src/**/test-kit.ts',
+      'apps/server/src/**/test-support.ts',
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            'CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)$/]',
+          message: 'Queries live in a repository module (repository.ts or <aggregate>-repository.ts).',
+        },
+        {
+          selector: "TaggedTemplateExpression[tag.name='sql']",
+          message: 'Queries live in a repository module (repository.ts or <aggregate>-repository.ts).',
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/web/**/*.{ts,tsx}', 'apps/member/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },

@@ -10,7 +10,7 @@
 import { Msg } from '@studio/contract';
 import { rawPgBookingsPerSecond } from './lib/raw-pg-booking.ts';
 import { rawBookingsPerSecond } from './lib/raw-booking.ts';
-import { load, print, serve, serverCpuMs, type Figures, type Served } from './lib/run.ts';
+import { load, print, serve, serverCpuMs, serverStatements, type Figures, type Served } from './lib/run.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -81,15 +81,20 @@ async function run(label: string, env: NodeJS.ProcessEnv, n: number) {
   const path = '/store/api/add/member/reservation';
   await loadAll(servers, path, 2, body);
   const cpu = async () => (await Promise.all(servers.map((s) => serverCpuMs(s.url)))).reduce((a, b) => a + b, 0);
+  const statements = async () =>
+    (await Promise.all(servers.map((s) => serverStatements(s.url)))).reduce((a, b) => a + b, 0);
   const cpuBefore = await cpu();
+  const statementsBefore = await statements();
   const f = await loadAll(servers, path, seconds, body);
   const cpuMs = (await cpu()) - cpuBefore;
+  const sent = (await statements()) - statementsBefore;
   const perSecond = Math.round(f.ok / seconds);
   print(`${label}: bookings`, { ...f, reqPerSec: perSecond }, ` (answers not 2xx: ${f.non2xx}, the rest timeouts)`);
   const perBooking = cpuMs / f.ok;
   console.log(
     `  server CPU ${perBooking.toFixed(2)} ms per booking, all instances (a core of its own would do ~${Math.round(1000 / perBooking)}/s); seed ${servers[0].info.seedMs} ms`,
   );
+  if (sent) console.log(`  statements sent to PostgreSQL: ${(sent / (f.ok + (f.non2xx ?? 0))).toFixed(1)} per request`);
   await stopAll(servers);
   return perSecond;
 }

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { putSetting } from '../apps/server/src/features/store-admin/queries.ts';
+import { putSetting } from '../apps/server/src/features/store-admin/repository.ts';
 import { describeBrowser, shot } from './harness.ts';
 import { addDays, addSession, makeFixture, mondayOf } from './seed.ts';
 import { field, modal, pick, toast, typeInto } from './ui.ts';

@@ -243,6 +243,15 @@ async function seedHot(db: Db, storeId: number) {
   return { sessionId, cardIds };
 }
 
+// Statements sent to PostgreSQL (each one a round trip, BEGIN and COMMIT included): the runners
+// divide them by the requests served.
+let statements = 0;
+const pgQuery = pg.Client.prototype.query;
+pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  statements += 1;
+  return (pgQuery as (...a: unknown[]) => unknown).apply(this, args);
+} as typeof pgQuery;
+
 const { handle, cleanup } = await openFresh();
 let username: string;
 let storeId: number;
@@ -291,6 +300,7 @@ app.post('/bench/cpu', async () => {
   const u = process.cpuUsage();
   return { micros: u.user + u.system };
 });
+app.post('/bench/statements', async () => ({ statements }));
 await app.listen({ host: '127.0.0.1', port: 0 });
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : 0;

@@ -51,6 +51,10 @@ export const ReservationStatus = { BOOKED: 1, SIGNED_IN: 2, CANCELLED: 3 } as co
  * class's end, processed by the no-show job: its seat stays counted, as it was taken).
  */
 export const PendingStatus = { WAITING: 1, SIGNED_IN: 2, CANCELLED: 3, NO_SHOW: 4 } as const;
+/** The reservation states that hold a seat and count as the member's booking of the session. */
+export const LIVE_RESERVATION: readonly number[] = [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN];
+/** The pending states that count as the member's booking of the session (one a member per session). */
+export const LIVE_PENDING: readonly number[] = [PendingStatus.WAITING, PendingStatus.SIGNED_IN];
 /** Waitlist states: 1 waiting; 2 promoted to a booking or pending; 3 left the queue; 4 ended without a seat. */
 export const WaitStatus = { WAITING: 1, PROMOTED: 2, LEFT: 3, ENDED: 4 } as const;
 

@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
 import type { Db } from '../db/index.ts';
+import { deleteCounter, deleteCountersStartedBefore, giveCounterSlotBack, takeCounterSlot } from './repository.ts';
 
 /**
  * Login limits, kept in the database so they hold across app instances. Each login attempt first
@@ -29,31 +29,7 @@ const LONGEST_WINDOW_MS = 24 * 3600 * 1000;
  * login window); false when refused. Also the members' login-code limits (features/member-channel).
  */
 export async function reserve(db: Db, key: string, max: number, now: number, windowMs = WINDOW_MS): Promise<boolean> {
-  const expired = now - windowMs;
-  const row = await db
-    .insertInto('loginCounter')
-    .values({ key, startedAt: now, n: 1 })
-    .onConflict((oc) =>
-      oc
-        .column('key')
-        .doUpdateSet((eb) => ({
-          n: sql<number>`case when ${eb.ref('loginCounter.startedAt')} <= ${expired} then 1 else ${eb.ref('loginCounter.n')} + 1 end`,
-          startedAt: sql<number>`case when ${eb.ref('loginCounter.startedAt')} <= ${expired} then ${now} else ${eb.ref('loginCounter.startedAt')} end`,
-        }))
-        .where((eb) => eb.or([eb('loginCounter.startedAt', '<=', expired), eb('loginCounter.n', '<', max)])),
-    )
-    .returning('n')
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-async function giveBack(db: Db, key: string): Promise<void> {
-  await db
-    .updateTable('loginCounter')
-    .set((eb) => ({ n: eb('n', '-', 1) }))
-    .where('key', '=', key)
-    .where('n', '>', 0)
-    .execute();
+  return takeCounterSlot(db, key, max, now, now - windowMs);
 }
 
 /**
@@ -65,19 +41,15 @@ export async function reserveAttempt(db: Db, account: string, ip: string): Promi
   const now = Date.now();
   if (!(await reserve(db, account, MAX_PER_ACCOUNT, now))) return false;
   if (!(await reserve(db, ipKey(ip), MAX_PER_IP, now))) {
-    await giveBack(db, account);
+    await giveCounterSlotBack(db, account);
     return false;
   }
-  if (Math.random() < 0.02)
-    await db
-      .deleteFrom('loginCounter')
-      .where('startedAt', '<', now - LONGEST_WINDOW_MS)
-      .execute();
+  if (Math.random() < 0.02) await deleteCountersStartedBefore(db, now - LONGEST_WINDOW_MS);
   return true;
 }
 
 /** After a successful login: the account starts afresh, and the address gets its slot back. */
 export async function attemptSucceeded(db: Db, account: string, ip: string): Promise<void> {
-  await db.deleteFrom('loginCounter').where('key', '=', account).execute();
-  await giveBack(db, ipKey(ip));
+  await deleteCounter(db, account);
+  await giveCounterSlotBack(db, ipKey(ip));
 }

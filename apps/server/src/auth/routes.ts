@@ -4,15 +4,12 @@ import { forbidden, tooMany, unauthorized } from '../lib/errors.ts';
 import { getDummyHash, verifyPassword } from './password.ts';
 import { cookieName, startSession } from './sessions.ts';
 import { accountKey, attemptSucceeded, reserveAttempt } from './rate-limit.ts';
+import { anyEnabledPost, findStaffByLogin } from './repository.ts';
 
 export const authFeature = defineFeature((r) => {
   r.handle(login, async ({ account, password }, ctx) => {
     const ip = ctx.req.ip;
-    const staff = await ctx.db
-      .selectFrom('staff')
-      .select(['id', 'passwordHash'])
-      .where((eb) => eb.or([eb('username', '=', account), eb('mobile', '=', account)]))
-      .executeTakeFirst();
+    const staff = await findStaffByLogin(ctx.db, account);
     // Counted per staff account whatever name was typed; an unknown name counts (and answers) alike.
     const key = accountKey(staff?.id, account);
     if (!(await reserveAttempt(ctx.db, key, ip))) throw tooMany(Msg.loginLocked);
@@ -20,12 +17,7 @@ export const authFeature = defineFeature((r) => {
     if (!staff || !ok) throw unauthorized(Msg.loginFailed);
     await attemptSucceeded(ctx.db, key, ip);
     // A disabled staff member (no enabled post left) is told so, only after the right password.
-    const post = await ctx.db
-      .selectFrom('post')
-      .select('id')
-      .where('staffId', '=', staff.id)
-      .where('enabled', '=', 1)
-      .executeTakeFirst();
+    const post = await anyEnabledPost(ctx.db, staff.id);
     if (!post) throw forbidden(Msg.staffDisabled);
     return startSession(ctx, staff.id);
   });

@@ -5,6 +5,16 @@ import type { Db, Executor } from '../db/index.ts';
 import type { StaffRole } from '@studio/contract';
 import type { StaffIdentity } from './identity.ts';
 import { unauthorized } from '../lib/errors.ts';
+import {
+  deleteExpiredStaffSessions,
+  deleteStaffSession,
+  deleteStaffSessionsOf,
+  enabledPostsOf,
+  findStaff,
+  findStaffSession,
+  insertStaffSession,
+  trimStaffSessions,
+} from './repository.ts';
 
 export const SESSION_TTL_MS = 7 * 24 * 3600 * 1000;
 /** Live sessions per staff member; a new login ends the oldest beyond this. */
@@ -22,28 +32,11 @@ export async function createSession(db: Db, staffId: number): Promise<{ token: s
   const token = crypto.randomBytes(32).toString('base64url');
   const now = Date.now();
   const expiresAt = now + SESSION_TTL_MS;
-  await db
-    .insertInto('httpSession')
-    .values({ id: tokenHash(token), staffId, createdAt: now, expiresAt })
-    .execute();
+  await insertStaffSession(db, { id: tokenHash(token), staffId, createdAt: now, expiresAt });
   // At most MAX_SESSIONS_PER_STAFF live sessions: the oldest end.
-  await db
-    .deleteFrom('httpSession')
-    .where('staffId', '=', staffId)
-    .where(
-      'id',
-      'not in',
-      db
-        .selectFrom('httpSession')
-        .select('id')
-        .where('staffId', '=', staffId)
-        .orderBy('createdAt', 'desc')
-        .orderBy('id', 'desc')
-        .limit(MAX_SESSIONS_PER_STAFF),
-    )
-    .execute();
+  await trimStaffSessions(db, staffId, MAX_SESSIONS_PER_STAFF);
   // Expired sessions are swept now and then, on login.
-  if (Math.random() < 0.05) await db.deleteFrom('httpSession').where('expiresAt', '<', now).execute();
+  if (Math.random() < 0.05) await deleteExpiredStaffSessions(db, now);
   return { token, expiresAt };
 }
 
@@ -63,20 +56,9 @@ export async function startSession(ctx: { db: Db; reply: FastifyReply; config: C
 }
 
 export async function loadProfile(db: Db, staffId: number): Promise<StaffIdentity | undefined> {
-  const staff = await db
-    .selectFrom('staff')
-    .select(['id', 'name', 'mobile'])
-    .where('id', '=', staffId)
-    .executeTakeFirst();
+  const staff = await findStaff(db, staffId);
   if (!staff) return undefined;
-  const posts = await db
-    .selectFrom('post')
-    .innerJoin('store', 'store.id', 'post.storeId')
-    .select(['post.storeId', 'store.name', 'post.role', 'post.teacherId'])
-    .where('post.staffId', '=', staffId)
-    .where('post.enabled', '=', 1)
-    .orderBy('post.id')
-    .execute();
+  const posts = await enabledPostsOf(db, staffId);
   return {
     id: staff.id,
     name: staff.name,
@@ -109,12 +91,7 @@ export class SessionStore {
     if (!token || token.length > 100) return undefined;
     const id = tokenHash(token);
     const now = Date.now();
-    const row = await this.db
-      .selectFrom('httpSession')
-      .innerJoin('staff', 'staff.id', 'httpSession.staffId')
-      .select(['httpSession.staffId', 'httpSession.expiresAt', 'staff.authVersion'])
-      .where('httpSession.id', '=', id)
-      .executeTakeFirst();
+    const row = await findStaffSession(this.db, id);
     if (!row || row.expiresAt <= now) {
       this.cache.delete(id);
       return undefined;
@@ -135,7 +112,7 @@ export class SessionStore {
     if (!token) return;
     const id = tokenHash(token);
     this.cache.delete(id);
-    await this.db.deleteFrom('httpSession').where('id', '=', id).execute();
+    await deleteStaffSession(this.db, id);
   }
 
   /**
@@ -144,9 +121,7 @@ export class SessionStore {
    * changing its own password).
    */
   async endAll(db: Executor, staffId: number, keep?: string): Promise<void> {
-    let q = db.deleteFrom('httpSession').where('staffId', '=', staffId);
-    if (keep) q = q.where('id', '!=', tokenHash(keep));
-    await q.execute();
+    await deleteStaffSessionsOf(db, staffId, keep ? tokenHash(keep) : undefined);
   }
 
   /** Forget cached identities (after a change of posts or store names). */

@@ -5,7 +5,7 @@ import { onPostgres } from './dialect.ts';
 import type { Database, NewRow } from './schema.ts';
 
 /** Up to this many rows go through Kysely as usual. */
-const FEW = 20;
+export const FEW = 20;
 
 const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 

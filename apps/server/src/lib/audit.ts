@@ -9,6 +9,7 @@ import type {
   UnknownRow,
 } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { cardHolders, insertAuditEntry } from './audit-repository.ts';
 
 type Executor = Kysely<Database>;
 
@@ -185,13 +186,11 @@ export async function writeAuditEntry(tx: Executor, scope: AuditScope, at = Date
   // An entry about a card is about its member too (the log finds a refund by the member's name).
   // (A booking names its member already: no look-up then.)
   const cards = named.some((t) => t.type === 'member') ? [] : named.filter((t) => t.type === 'card').map((t) => t.id);
-  const holders = cards.length
-    ? await tx.selectFrom('memberCard').select('memberId').where('id', 'in', cards).execute()
-    : [];
+  const holders = cards.length ? await cardHolders(tx, cards) : [];
   const targets = dedupe([...named, ...holders.map((h) => ({ type: 'member' as const, id: h.memberId }))]);
-  const row = await tx
-    .insertInto('auditLog')
-    .values({
+  const id = await insertAuditEntry(
+    tx,
+    {
       storeId,
       at,
       actorKind: actor.kind,
@@ -206,17 +205,11 @@ export async function writeAuditEntry(tx: Executor, scope: AuditScope, at = Date
       afterJson: n.after ? JSON.stringify(n.after) : null,
       undoJson: n.undo === undefined ? null : JSON.stringify(n.undo),
       undoOf: n.undoOf ?? null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  if (targets.length) {
-    await tx
-      .insertInto('auditTarget')
-      .values(targets.map((t) => ({ auditId: row.id, storeId, type: t.type, refId: t.id })))
-      .execute();
-  }
+    },
+    targets.map((t) => ({ type: t.type, refId: t.id })),
+  );
   scope.written += 1;
-  return row.id;
+  return id;
 }
 
 /** An entry by 系统 written directly in a transaction (what the engine does on its own, e.g. a promotion). */

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Db, Executor } from '../db/index.ts';
 import type { StaffIdentity, StaffPost, StoreScope } from './context.ts';
 import { forbidden } from './errors.ts';
+import { findStoreScope } from './store-repository.ts';
 
 const cache = new Map<number, { scope: StoreScope; until: number }>();
 
@@ -45,11 +46,7 @@ export async function storeScopeById(db: Executor, storeId: number): Promise<Sto
   const now = Date.now();
   const hit = cache.get(storeId);
   if (hit && hit.until > now) return hit.scope;
-  const row = await db
-    .selectFrom('store')
-    .select(['id', 'name', 'timezone'])
-    .where('id', '=', storeId)
-    .executeTakeFirst();
+  const row = await findStoreScope(db, storeId);
   if (row) cache.set(row.id, { scope: row, until: now + 5000 });
   return row;
 }

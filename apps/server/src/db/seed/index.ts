@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Db } from '../index.ts';
 import { hashPassword } from '../../auth/password.ts';
+import { anyStore } from '../../lib/store-repository.ts';
 import { createStoreWithAdmin } from './store.ts';
 import { loadDemoData } from './demo.ts';
 
@@ -29,8 +30,7 @@ const generated = () => `${crypto.randomBytes(9).toString('base64url')}7a`;
 /** On an empty database, loads the demo store (unless `mode` is `empty`). */
 export async function seedIfEmpty(db: Db, mode: 'demo' | 'empty', passwords: DemoPasswords = {}): Promise<SeedResult> {
   const adminPassword = passwords.admin;
-  const any = await db.selectFrom('store').select('id').limit(1).executeTakeFirst();
-  if (any || mode === 'empty') return { seeded: false };
+  if ((await anyStore(db)) || mode === 'empty') return { seeded: false };
   const password = adminPassword ?? crypto.randomBytes(9).toString('base64url');
   const { storeId, staffId } = await createStoreWithAdmin(db, {
     storeName: '悦动健身工作室',

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/index.ts';
+import { deleteEntries, entriesBefore } from './repository.ts';
 
 /** Entries removed per statement by the retention job. */
 const BATCH = 5000;
@@ -13,14 +14,9 @@ export async function purgeOldEntries(db: Db, retentionDays: number, now = Date.
   const before = now - retentionDays * 24 * 3600 * 1000;
   let total = 0;
   for (;;) {
-    const ids = (
-      await db.selectFrom('auditLog').select('id').where('at', '<', before).orderBy('id').limit(BATCH).execute()
-    ).map((r) => r.id);
+    const ids = await entriesBefore(db, before, BATCH);
     if (!ids.length) return total;
-    await db.transaction().execute(async (tx) => {
-      await tx.deleteFrom('auditTarget').where('auditId', 'in', ids).execute();
-      await tx.deleteFrom('auditLog').where('id', 'in', ids).execute();
-    });
+    await db.transaction().execute((tx) => deleteEntries(tx, ids));
     total += ids.length;
   }
 }

@@ -8,25 +8,29 @@ import {
 } from '@studio/contract';
 import type { Executor } from '../../db/index.ts';
 import type { CallCtx } from '../../lib/context.ts';
-import { findMember } from '../reference/public.ts';
+import { findMember, membersMatching } from '../reference/public.ts';
 import { findStaffOfStore } from '../staff/public.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { addDays, daysBetween, epochOfLocal, localDateTime } from '../../lib/time.ts';
+import {
+  auditPage,
+  cardsWithHolder,
+  entryTargets,
+  findSessionOfStore,
+  memberNames,
+  sessionsWithCourse,
+  staffNames,
+} from './repository.ts';
 import { UNDO_WINDOW_MS } from './undo.ts';
+
+/** At most this many members a keyword filter names. */
+const KEYWORD_MEMBERS = 500;
 
 /** Filters that name something must name a thing of this store. */
 async function requireFilterRefs(db: Executor, storeId: number, input: ParsedReqOf<typeof queryAuditLog>) {
   if (input.staffId && !(await findStaffOfStore(db, storeId, input.staffId))) throw notFound('员工');
   if (input.memberId && !(await findMember(db, storeId, input.memberId))) throw notFound('会员');
-  if (input.tid) {
-    const t = await db
-      .selectFrom('timetable')
-      .select('id')
-      .where('storeId', '=', storeId)
-      .where('id', '=', input.tid)
-      .executeTakeFirst();
-    if (!t) throw notFound('课程');
-  }
+  if (input.tid && !(await findSessionOfStore(db, storeId, input.tid))) throw notFound('课程');
 }
 
 /** The entries of a store in a date range, newest first, with their filters; 20 a page. */
@@ -42,77 +46,16 @@ export async function queryAudit(ctx: CallCtx, input: ParsedReqOf<typeof queryAu
 
   let memberIds: number[] | undefined = input.memberId ? [input.memberId] : undefined;
   if (input.memberKeyword) {
-    const like = `%${input.memberKeyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const found = await ctx.db
-      .selectFrom('member')
-      .select('id')
-      .where('storeId', '=', storeId)
-      .where((eb) => eb.or([eb('name', 'like', like), eb('mobile', 'like', like)]))
-      .limit(500)
-      .execute();
-    const ids = found.map((m) => m.id);
+    const ids = (await membersMatching(ctx.db, storeId, input.memberKeyword, KEYWORD_MEMBERS)).map((m) => m.id);
     memberIds = memberIds ? memberIds.filter((id) => ids.includes(id)) : ids;
   }
   if (memberIds && memberIds.length === 0) return { list: [], total: 0 };
 
-  let q = ctx.db
-    .selectFrom('auditLog as a')
-    .where('a.storeId', '=', storeId)
-    .where('a.at', '>=', from)
-    .where('a.at', '<', to);
-  if (input.staffId) q = q.where('a.staffId', '=', input.staffId);
-  if (input.kind) q = q.where('a.kind', '=', input.kind);
-  if (input.tid) {
-    const tid = input.tid;
-    q = q.where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('auditTarget as t')
-          .select('t.auditId')
-          .whereRef('t.auditId', '=', 'a.id')
-          .where('t.type', '=', 'session')
-          .where('t.refId', '=', tid),
-      ),
-    );
-  }
-  if (memberIds) {
-    const ids = memberIds;
-    q = q.where((eb) =>
-      eb.or([
-        eb('a.memberId', 'in', ids),
-        eb.exists(
-          eb
-            .selectFrom('auditTarget as t')
-            .select('t.auditId')
-            .whereRef('t.auditId', '=', 'a.id')
-            .where('t.type', '=', 'member')
-            .where('t.refId', 'in', ids),
-        ),
-      ]),
-    );
-  }
-  const [count, rows] = await Promise.all([
-    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    q
-      .leftJoin('auditLog as u', 'u.undoOf', 'a.id')
-      .select([
-        'a.id',
-        'a.at',
-        'a.actorKind',
-        'a.actorName',
-        'a.kind',
-        'a.target',
-        'a.summary',
-        'a.beforeJson',
-        'a.afterJson',
-        'a.undoJson',
-        'u.at as undoneAt',
-      ])
-      .orderBy('a.id', 'desc')
-      .limit(input.pageSize)
-      .offset((input.page - 1) * input.pageSize)
-      .execute(),
-  ]);
+  const { rows, total } = await auditPage(
+    ctx.db,
+    { storeId, from, to, staffId: input.staffId, kind: input.kind, tid: input.tid, memberIds },
+    { page: input.page, pageSize: input.pageSize },
+  );
   const words = await targetWords(
     ctx.db,
     storeId,
@@ -132,40 +75,20 @@ export async function queryAudit(ctx: CallCtx, input: ParsedReqOf<typeof queryAu
     undoable: r.undoJson !== null && r.undoneAt === null && now - Number(r.at) < UNDO_WINDOW_MS,
     undoneTime: r.undoneAt === null ? null : localDateTime(tz, Number(r.undoneAt)),
   }));
-  return { list, total: Number(count.n) };
+  return { list, total };
 }
 
 /** What each entry was about, in words: members, sessions (course and start), cards, staff. */
 async function targetWords(db: Executor, storeId: number, ids: number[]): Promise<Map<number, string>> {
   const out = new Map<number, string>();
   if (!ids.length) return out;
-  const targets = await db
-    .selectFrom('auditTarget')
-    .select(['auditId', 'type', 'refId'])
-    .where('auditId', 'in', ids)
-    .where('storeId', '=', storeId)
-    .execute();
+  const targets = await entryTargets(db, storeId, ids);
   const of = (type: string) => [...new Set(targets.filter((t) => t.type === type).map((t) => t.refId))];
   const [members, sessions, cards, staff] = await Promise.all([
-    of('member').length ? db.selectFrom('member').select(['id', 'name']).where('id', 'in', of('member')).execute() : [],
-    of('session').length
-      ? db
-          .selectFrom('timetable')
-          .innerJoin('course', 'course.id', 'timetable.courseId')
-          .select(['timetable.id', 'course.name', 'timetable.startTime'])
-          .where('timetable.id', 'in', of('session'))
-          .execute()
-      : [],
-    of('card').length
-      ? db
-          .selectFrom('memberCard')
-          .innerJoin('cardProduct', 'cardProduct.id', 'memberCard.cardId')
-          .innerJoin('member', 'member.id', 'memberCard.memberId')
-          .select(['memberCard.id', 'cardProduct.cardName as name', 'member.name as memberName'])
-          .where('memberCard.id', 'in', of('card'))
-          .execute()
-      : [],
-    of('staff').length ? db.selectFrom('staff').select(['id', 'name']).where('id', 'in', of('staff')).execute() : [],
+    memberNames(db, of('member')),
+    sessionsWithCourse(db, of('session')),
+    cardsWithHolder(db, of('card')),
+    staffNames(db, of('staff')),
   ]);
   const name = new Map<string, string>();
   for (const m of members) name.set(`member:${m.id}`, `会员 ${m.name}`);

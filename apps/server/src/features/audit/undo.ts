@@ -1,5 +1,5 @@
 import { isUniqueViolation } from '../../db/dialect.ts';
-import { OperateType, PendingStatus, ReservationStatus, StaffMsg } from '@studio/contract';
+import { OperateType, StaffMsg } from '@studio/contract';
 import type { Tx } from '../../db/index.ts';
 import { lockCards, lockSessions, lockStore } from '../../db/locks.ts';
 import { inOwnTx } from '../../db/write-queue.ts';
@@ -17,6 +17,27 @@ import {
   writeTrail,
   type TrailEntry,
 } from '../timetable/public.ts';
+import {
+  cardsUsedAfter,
+  chargedCardsOf,
+  clashesOfDeleted,
+  deletedSessionsAmong,
+  findEntry,
+  findUndoOf,
+  memberNames,
+  pendingsById,
+  pendingsNoLongerWaiting,
+  reinstatePending,
+  reinstateReservation,
+  reservationsById,
+  reservationsNoLongerBooked,
+  restoreSessions,
+  retakeSeats,
+  sessionsNamedAfter,
+  sessionsWithCourse,
+  sessionsWithHistoryAfter,
+  sessionsWithWaits,
+} from './repository.ts';
 
 /** A bulk change can be undone this long after it was made. */
 export const UNDO_WINDOW_MS = 24 * 3600 * 1000;
@@ -41,13 +62,7 @@ const NAMED = 3;
 
 /** Sessions by id with their course name and start, for messages. */
 async function sessionNames(tx: Tx, ids: number[]) {
-  if (!ids.length) return new Map<number, string>();
-  const rows = await tx
-    .selectFrom('timetable as t')
-    .innerJoin('course as c', 'c.id', 't.courseId')
-    .select(['t.id', 'c.name', 't.startTime'])
-    .where('t.id', 'in', ids)
-    .execute();
+  const rows = await sessionsWithCourse(tx, ids);
   return new Map(rows.map((r) => [r.id, `${r.name} ${shortTime(r.startTime)}`]));
 }
 
@@ -66,26 +81,11 @@ async function changedSince(tx: Tx, storeId: number, entryId: number, f: UndoFac
   const names = await sessionNames(tx, [...created, ...deleted]);
   if (created.length) {
     const [gone, booked, waiting, edited] = await Promise.all([
-      tx.selectFrom('timetable').select('id').where('id', 'in', created).where('deleted', '=', 1).execute(),
-      tx
-        .selectFrom('history')
-        .select('timetableId as id')
-        .distinct()
-        .where('timetableId', 'in', created)
-        .where('id', '>', mark.history)
-        .execute(),
-      tx.selectFrom('waitlist').select('timetableId as id').distinct().where('timetableId', 'in', created).execute(),
+      deletedSessionsAmong(tx, created),
+      sessionsWithHistoryAfter(tx, created, mark.history),
+      sessionsWithWaits(tx, created),
       // A later entry about one of them (a capacity or time change, an online room...).
-      tx
-        .selectFrom('auditTarget as t')
-        .innerJoin('auditLog as a', 'a.id', 't.auditId')
-        .select('t.refId as id')
-        .distinct()
-        .where('t.storeId', '=', storeId)
-        .where('t.type', '=', 'session')
-        .where('t.refId', 'in', created)
-        .where('a.id', '>', entryId)
-        .execute(),
+      sessionsNamedAfter(tx, storeId, created, entryId),
     ]);
     for (const s of gone) out.push(`${names.get(s.id)} 已被删除`);
     for (const s of booked) out.push(`${names.get(s.id)} 之后有预约变动`);
@@ -94,20 +94,7 @@ async function changedSince(tx: Tx, storeId: number, entryId: number, f: UndoFac
     for (const s of edited) if (!said.has(s.id)) out.push(`${names.get(s.id)} 之后被修改`);
   }
   if (deleted.length) {
-    const clash = await tx
-      .selectFrom('timetable as d')
-      .innerJoin('timetable as t', (j) =>
-        j
-          .onRef('t.storeId', '=', 'd.storeId')
-          .on('t.deleted', '=', 0)
-          .onRef('t.startTime', '<', 'd.endTime')
-          .onRef('t.endTime', '>', 'd.startTime'),
-      )
-      .innerJoin('teacher as te', 'te.id', 'd.teacherId')
-      .select(['d.id', 'te.name', 't.teacherId', 'd.teacherId as own', 't.areaId', 'd.areaId as ownArea'])
-      .where('d.id', 'in', deleted)
-      .where((eb) => eb.or([eb('t.teacherId', '=', eb.ref('d.teacherId')), eb('t.areaId', '=', eb.ref('d.areaId'))]))
-      .execute();
+    const clash = await clashesOfDeleted(tx, deleted);
     for (const c of clash) {
       out.push(
         c.teacherId === c.own
@@ -115,93 +102,39 @@ async function changedSince(tx: Tx, storeId: number, entryId: number, f: UndoFac
           : `${names.get(c.id)} 的时间场地已有别的课`,
       );
     }
-    const cards = await refundedCards(tx, f);
+    // The cards the batch delete refunded (of the bookings it cancelled that had deducted).
+    const cards = await chargedCardsOf(
+      tx,
+      (f.reservations ?? []).map((r) => r.id),
+    );
     if (cards.length) {
-      const used = await tx
-        .selectFrom('cardLedger as l')
-        .innerJoin('memberCard as mc', 'mc.id', 'l.memberCardId')
-        .innerJoin('member as m', 'm.id', 'mc.memberId')
-        .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
-        .select(['mc.id', 'm.name', 'p.cardName'])
-        .distinct()
-        .where('l.memberCardId', 'in', cards)
-        .where('l.id', '>', mark.ledger)
-        .execute();
+      const used = await cardsUsedAfter(tx, cards, mark.ledger);
       for (const u of used) out.push(`${u.name}的${u.cardName}在退回后已使用`);
     }
   }
   const booked = f.bookedReservations ?? [];
   if (booked.length) {
-    const moved = await tx
-      .selectFrom('reservation as r')
-      .innerJoin('member as m', 'm.id', 'r.memberId')
-      .innerJoin('timetable as t', 't.id', 'r.timetableId')
-      .select(['m.name', 't.startTime'])
-      .where('r.id', 'in', booked)
-      .where('r.status', '!=', ReservationStatus.BOOKED)
-      .execute();
+    const moved = await reservationsNoLongerBooked(tx, booked);
     for (const r of moved) out.push(`${r.name} ${shortTime(r.startTime)} 的预约已签到或取消`);
   }
   const held = f.bookedPendings ?? [];
   if (held.length) {
-    const moved = await tx
-      .selectFrom('pending as p')
-      .innerJoin('member as m', 'm.id', 'p.memberId')
-      .innerJoin('timetable as t', 't.id', 'p.timetableId')
-      .select(['m.name', 't.startTime'])
-      .where('p.id', 'in', held)
-      .where('p.status', '!=', PendingStatus.WAITING)
-      .execute();
+    const moved = await pendingsNoLongerWaiting(tx, held);
     for (const p of moved) out.push(`${p.name} ${shortTime(p.startTime)} 的待签到已签到或取消`);
   }
   return out;
-}
-
-/** The cards a batch delete refunded (of the bookings it cancelled that had deducted). */
-async function refundedCards(tx: Tx, f: UndoFacts): Promise<number[]> {
-  const ids = (f.reservations ?? []).map((r) => r.id);
-  if (!ids.length) return [];
-  const rows = await tx
-    .selectFrom('reservation')
-    .select('memberCardId')
-    .distinct()
-    .where('id', 'in', ids)
-    .where('usedCount', '>', 0)
-    .execute();
-  return rows.map((r) => r.memberCardId);
 }
 
 /** Brings back what a batch delete took: the sessions, their bookings and pendings as they were, the deductions. */
 async function restoreDeleted(tx: Tx, ctx: CallCtx, f: UndoFacts, now: string) {
   const sessions = f.deletedSessions ?? [];
   await lockSessions(tx, sessions);
-  const back = await tx
-    .updateTable('timetable')
-    .set({ deleted: 0 })
-    .where('storeId', '=', ctx.store.id)
-    .where('id', 'in', sessions)
-    .where('deleted', '=', 1)
-    .returning('id')
-    .execute();
+  const back = await restoreSessions(tx, ctx.store.id, sessions);
   if (back.length !== sessions.length) throw conflict(StaffMsg.undoBlocked('部分课程已不是删除状态'));
   const prior = new Map((f.reservations ?? []).map((r) => [r.id, r.status]));
-  const reservations = prior.size
-    ? await tx
-        .selectFrom('reservation')
-        .selectAll()
-        .where('id', 'in', [...prior.keys()])
-        .orderBy('id')
-        .execute()
-    : [];
+  const reservations = await reservationsById(tx, [...prior.keys()]);
   const pendingPrior = new Map((f.pendings ?? []).map((p) => [p.id, p.status]));
-  const pendings = pendingPrior.size
-    ? await tx
-        .selectFrom('pending')
-        .selectAll()
-        .where('id', 'in', [...pendingPrior.keys()])
-        .orderBy('id')
-        .execute()
-    : [];
+  const pendings = await pendingsById(tx, [...pendingPrior.keys()]);
   // Cards in ascending id after the sessions: the engine's lock order.
   await lockCards(
     tx,
@@ -212,20 +145,15 @@ async function restoreDeleted(tx: Tx, ctx: CallCtx, f: UndoFacts, now: string) {
   // The history and ledger of what comes back, written at once after the rows.
   const trail: TrailEntry[] = [];
   for (const r of reservations) {
-    const res = await tx
-      .updateTable('reservation')
-      .set({ status: prior.get(r.id)!, cancelTime: null })
-      .where('id', '=', r.id)
-      .where('status', '=', ReservationStatus.CANCELLED)
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) !== 1) throw conflict(StaffMsg.undoBlocked('部分预约已有变动'));
+    if (!(await reinstateReservation(tx, r.id, prior.get(r.id)!)))
+      throw conflict(StaffMsg.undoBlocked('部分预约已有变动'));
     const amount = Number(r.usedCount);
     if (amount > 0) {
       try {
         await deduct(tx, r.memberCardId, amount);
       } catch {
-        const who = await tx.selectFrom('member').select('name').where('id', '=', r.memberId).executeTakeFirstOrThrow();
-        throw conflict(StaffMsg.undoBlocked(`${who.name}的会员卡余额不足或已冻结，无法重新扣除`));
+        const [who] = await memberNames(tx, [r.memberId]);
+        throw conflict(StaffMsg.undoBlocked(`${who?.name}的会员卡余额不足或已冻结，无法重新扣除`));
       }
     }
     addSeats(r.timetableId, r.studentCount);
@@ -235,13 +163,8 @@ async function restoreDeleted(tx: Tx, ctx: CallCtx, f: UndoFacts, now: string) {
   }
   const fromReservation = new Set(reservations.flatMap((r) => (r.pendingId === null ? [] : [r.pendingId])));
   for (const p of pendings) {
-    const res = await tx
-      .updateTable('pending')
-      .set({ status: pendingPrior.get(p.id)!, cancelTime: null })
-      .where('id', '=', p.id)
-      .where('status', '=', PendingStatus.CANCELLED)
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) !== 1) throw conflict(StaffMsg.undoBlocked('部分待签到已有变动'));
+    if (!(await reinstatePending(tx, p.id, pendingPrior.get(p.id)!)))
+      throw conflict(StaffMsg.undoBlocked('部分待签到已有变动'));
     // A signed-in pending's seat came back with its booking; a waiting one's is its own.
     if (fromReservation.has(p.id)) continue;
     addSeats(p.timetableId, p.studentCount);
@@ -260,25 +183,15 @@ async function restoreDeleted(tx: Tx, ctx: CallCtx, f: UndoFacts, now: string) {
     });
   }
   await writeTrail(tx, ctx.store.id, trail);
-  for (const [tid, n] of [...seats].sort(([a], [b]) => a - b)) {
-    await tx
-      .updateTable('timetable')
-      .set((eb) => ({ realCount: eb('realCount', '+', n) }))
-      .where('id', '=', tid)
-      .execute();
-  }
+  for (const [tid, n] of [...seats].sort(([a], [b]) => a - b)) await retakeSeats(tx, tid, n);
 }
 
 /** Takes back what a drop-in booked: its bookings cancelled and refunded, its pendings cancelled. */
 async function cancelBooked(tx: Tx, ctx: CallCtx, f: UndoFacts, now: string) {
   const rIds = f.bookedReservations ?? [];
   const pIds = f.bookedPendings ?? [];
-  const reservations = rIds.length
-    ? await tx.selectFrom('reservation').selectAll().where('id', 'in', rIds).orderBy('id').execute()
-    : [];
-  const pendings = pIds.length
-    ? await tx.selectFrom('pending').selectAll().where('id', 'in', pIds).orderBy('id').execute()
-    : [];
+  const reservations = await reservationsById(tx, rIds);
+  const pendings = await pendingsById(tx, pIds);
   const sessions = [...new Set([...reservations, ...pendings].map((b) => b.timetableId))];
   await lockSessions(tx, sessions);
   const o = { operatorId: ctx.staff.id, operateType: OperateType.ADMIN_CANCELLED, now };
@@ -300,15 +213,10 @@ export async function undoBulk(ctx: CallCtx, auditId: number): Promise<void> {
     await inOwnTx(ctx.db, async (tx) => {
       // Undos of one store run one at a time (so "once" and the checks below hold under concurrency).
       await lockStore(tx, ctx.store.id);
-      const entry = await tx
-        .selectFrom('auditLog')
-        .selectAll()
-        .where('id', '=', auditId)
-        .where('storeId', '=', ctx.store.id)
-        .executeTakeFirst();
+      const entry = await findEntry(tx, ctx.store.id, auditId);
       if (!entry) throw notFound('操作记录');
       if (!entry.undoJson) throw conflict(StaffMsg.undoNotBulk);
-      const done = await tx.selectFrom('auditLog').select('id').where('undoOf', '=', entry.id).executeTakeFirst();
+      const done = await findUndoOf(tx, entry.id);
       if (done) throw conflict(StaffMsg.undoDone);
       if (Date.now() - Number(entry.at) >= UNDO_WINDOW_MS) throw conflict(StaffMsg.undoExpired);
       const facts = JSON.parse(entry.undoJson) as UndoFacts;

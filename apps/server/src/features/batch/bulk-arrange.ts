@@ -1,10 +1,16 @@
 import { OperateType } from '@studio/contract';
 import { recordForUndo } from '../../lib/audit.ts';
-import { insertRows } from '../../db/bulk-insert.ts';
 import type { Tx } from '../../db/index.ts';
 import type { StoreScope } from '../../lib/context.ts';
 import { conflict } from '../../lib/errors.ts';
-import { refuseSet, writeBookingSet, type SessionForRules, type SetBooking } from '../timetable/public.ts';
+import {
+  insertAllowedCards,
+  insertSessionRows,
+  refuseSet,
+  writeBookingSet,
+  type SessionForRules,
+  type SetBooking,
+} from '../timetable/public.ts';
 import { assertNoTimeClash } from './conflicts.ts';
 import type { BookingCard, CourseWithCards } from '../reference/public.ts';
 
@@ -100,7 +106,7 @@ export async function createPlannedSessions(
 
   // A teacher has at most one new session starting at one time (clashes were refused above).
   const idOf = new Map<string, number>();
-  for (const r of await insertRows(tx, 'timetable', sessionRows, ['id', 'teacherId', 'startTime'])) {
+  for (const r of await insertSessionRows(tx, sessionRows)) {
     idOf.set(`${String(r.teacherId)}|${String(r.startTime)}`, Number(r.id));
   }
   const sessionIds = plan.map((s) => idOf.get(`${s.teacherId}|${s.startTime}`)!);
@@ -109,7 +115,7 @@ export async function createPlannedSessions(
   const cardRows = plan.flatMap((s, i) =>
     s.course.cardIds.map((cardId) => ({ storeId: store.id, timetableId: sessionIds[i], cardId })),
   );
-  await insertRows(tx, 'timetableCard', cardRows);
+  await insertAllowedCards(tx, cardRows);
 
   // The sessions were written with their seats taken: the engine writes the bookings and their trail.
   planned.keyBy((i) => sessionIds[i]);

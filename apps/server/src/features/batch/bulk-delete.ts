@@ -1,37 +1,19 @@
-import { OperateType, PendingStatus, ReservationStatus } from '@studio/contract';
+import { OperateType } from '@studio/contract';
 import type { Tx } from '../../db/index.ts';
 import type { StoreScope } from '../../lib/context.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { lockCards, lockSessions } from '../../db/locks.ts';
-import { chunks } from '../../db/chunks.ts';
-import { groupBy } from './group.ts';
 import { recordForUndo } from '../../lib/audit.ts';
-import { writeTrail } from '../timetable/public.ts';
-
-/** Ids per statement (`chunks` by bound values): a thousand, well under either database's limit. */
-const idChunks = <T>(ids: readonly T[]) => chunks(ids, 30);
-
-/** `UPDATE table SET column = column - amount` for many ids, one statement per distinct amount. */
-async function subtract(
-  tx: Tx,
-  table: 'timetable' | 'memberCard',
-  column: 'realCount' | 'usedCount',
-  amounts: Map<number, number>,
-): Promise<void> {
-  const byAmount = groupBy(
-    [...amounts].filter(([, n]) => n > 0),
-    ([, n]) => n,
-  );
-  for (const [amount, rows] of byAmount) {
-    for (const ids of idChunks(rows.map(([id]) => id))) {
-      await tx
-        .updateTable(table)
-        .set((eb) => ({ [column]: eb(eb.ref(column), '-', amount) }))
-        .where('id', 'in', ids)
-        .execute();
-    }
-  }
-}
+import { creditCards, freeSeatsOf, writeTrail } from '../timetable/public.ts';
+import { idChunks } from '../../db/chunks.ts';
+import {
+  cancelLiveBookingsOf,
+  cancelPendingsById,
+  cancelWaitingPendingsOf,
+  liveBookingsOf,
+  markSessionsDeleted,
+  pendingStatusesOf,
+} from './repository.ts';
 
 const sumBy = <T>(rows: readonly T[], key: (r: T) => number, value: (r: T) => number) => {
   const m = new Map<number, number>();
@@ -60,66 +42,24 @@ export async function deleteSessions(
   await lockSessions(tx, timetableIds);
   const refundsByCard = new Map<number, number>();
   for (const ids of idChunks(timetableIds)) {
-    const rows = await tx
-      .updateTable('timetable')
-      .set({ deleted: 1 })
-      .where('storeId', '=', store.id)
-      .where('deleted', '=', 0)
-      .where('id', 'in', ids)
-      .returning('id')
-      .execute();
-    deleted.push(...rows.map((r) => r.id));
+    deleted.push(...(await markSessionsDeleted(tx, store.id, ids)));
   }
   for (const ids of idChunks(deleted)) {
     // What an undo of a batch delete restores: each booking's status before it was cancelled.
-    const before = await tx
-      .selectFrom('reservation')
-      .select(['id', 'status', 'pendingId'])
-      .where('timetableId', 'in', ids)
-      .where('status', 'in', [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN])
-      .execute();
+    const before = await liveBookingsOf(tx, ids);
     const linked = before.flatMap((r) => (r.pendingId === null ? [] : [r.pendingId]));
-    const pendingsBefore = await tx
-      .selectFrom('pending')
-      .select(['id', 'status'])
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('timetableId', 'in', ids), eb('status', '=', PendingStatus.WAITING)]),
-          ...(linked.length ? [eb('id', 'in', linked)] : []),
-        ]),
-      )
-      .execute();
+    const pendingsBefore = await pendingStatusesOf(tx, ids, linked);
     recordForUndo(tx, {
       deletedSessions: ids,
       reservations: before.map((r) => ({ id: r.id, status: r.status })),
       pendings: pendingsBefore,
     });
-    const reservations = await tx
-      .updateTable('reservation')
-      .set({ status: ReservationStatus.CANCELLED, cancelTime: now })
-      .where('timetableId', 'in', ids)
-      .where('status', 'in', [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN])
-      .returningAll()
-      .execute();
+    const reservations = await cancelLiveBookingsOf(tx, ids, now);
     const fromPending = reservations.flatMap((r) => (r.pendingId === null ? [] : [r.pendingId]));
-    for (const part of idChunks(fromPending)) {
-      await tx
-        .updateTable('pending')
-        .set({ status: PendingStatus.CANCELLED, cancelTime: now })
-        .where('id', 'in', part)
-        .execute();
-    }
-    const waiting = await tx
-      .updateTable('pending')
-      .set({ status: PendingStatus.CANCELLED, cancelTime: now })
-      .where('timetableId', 'in', ids)
-      .where('status', '=', PendingStatus.WAITING)
-      .returningAll()
-      .execute();
-    await subtract(
+    await cancelPendingsById(tx, fromPending, now);
+    const waiting = await cancelWaitingPendingsOf(tx, ids, now);
+    await freeSeatsOf(
       tx,
-      'timetable',
-      'realCount',
       sumBy(
         [...reservations, ...waiting],
         (r) => r.timetableId,
@@ -155,6 +95,6 @@ export async function deleteSessions(
     ]);
   }
   await lockCards(tx, refundsByCard.keys());
-  await subtract(tx, 'memberCard', 'usedCount', refundsByCard);
+  await creditCards(tx, refundsByCard);
   return deleted.length;
 }

@@ -3,7 +3,7 @@ import type { Tx } from '../../db/index.ts';
 import { lockRooms, lockTeachers } from '../../db/locks.ts';
 import { conflict } from '../../lib/errors.ts';
 import { findRoomConflicts, findTeacherConflicts, roomOf } from '../timetable/public.ts';
-import { groupBy } from './group.ts';
+import { groupBy } from '../../lib/group.ts';
 import { shortTime } from './plan.ts';
 
 export interface PlannedSlot {

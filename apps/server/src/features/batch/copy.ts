@@ -1,11 +1,19 @@
-import { Msg, OperateType, PendingStatus } from '@studio/contract';
+import { Msg, OperateType } from '@studio/contract';
 import type { CallCtx } from '../../lib/context.ts';
 import { conflict } from '../../lib/errors.ts';
 import { addMinutes, daysBetween, localDateTime } from '../../lib/time.ts';
-import { allowedCardsOf, bookSet, createSession, sessionForRules, type SetBooking } from '../timetable/public.ts';
+import {
+  allowedCardsOf,
+  bookSet,
+  createSession,
+  replaceSessionCards,
+  sessionForRules,
+  setSessionLimits,
+  type SetBooking,
+} from '../timetable/public.ts';
 import { assertNoTimeClash } from './conflicts.ts';
 import { shortTime } from './plan.ts';
-import { sessionsInRange } from './range.ts';
+import { sessionRowsInRange, waitingPendingsWithMembers } from './repository.ts';
 import { areaAndBelow } from '../reference/public.ts';
 import { bulkTx } from './preview.ts';
 
@@ -30,11 +38,7 @@ export async function copySessions(ctx: CallCtx, input: CopyInput & { dryRun?: b
   const shift = daysBetween(input.formerFromDate, input.afterFromDate) * 24 * 60;
   return bulkTx(ctx, input.dryRun, async (tx) => {
     const areaIds = await areaAndBelow(tx, storeId, input.areaId);
-    const sources = await sessionsInRange(tx, storeId, input.formerFromDate, input.formerToDate, areaIds)
-      .selectAll('t')
-      .orderBy('t.startTime')
-      .orderBy('t.id')
-      .execute();
+    const sources = await sessionRowsInRange(tx, storeId, input.formerFromDate, input.formerToDate, areaIds);
     if (!sources.length) return { count: 0 };
     const targets = sources.map((s) => ({
       source: s,
@@ -45,16 +49,7 @@ export async function copySessions(ctx: CallCtx, input: CopyInput & { dryRun?: b
     await assertNoTimeClash(tx, storeId, targets);
     const sourceIds = sources.map((s) => s.id);
     const cards = await allowedCardsOf(tx, sourceIds);
-    const pendings = input.isCopyPending
-      ? await tx
-          .selectFrom('pending as p')
-          .innerJoin('member as m', 'm.id', 'p.memberId')
-          .select(['p.timetableId', 'p.memberId', 'p.studentCount', 'p.remark', 'm.name', 'm.gender', 'm.birthday'])
-          .where('p.timetableId', 'in', sourceIds)
-          .where('p.status', '=', PendingStatus.WAITING)
-          .orderBy('p.id')
-          .execute()
-      : [];
+    const pendings = input.isCopyPending ? await waitingPendingsWithMembers(tx, sourceIds) : [];
     const copied: SetBooking[] = [];
     for (const t of targets) {
       const s = t.source;
@@ -69,29 +64,19 @@ export async function copySessions(ctx: CallCtx, input: CopyInput & { dryRun?: b
         isOnline: s.isOnline ? 1 : 0,
       });
       // The source's own limits, colour and cards may differ from its course's (edited per session).
-      await tx
-        .updateTable('timetable')
-        .set({
-          color: s.color,
-          genderLimit: s.genderLimit,
-          ageLimit: s.ageLimit,
-          syear: s.syear,
-          smonth: s.smonth,
-          sday: s.sday,
-          eyear: s.eyear,
-          emonth: s.emonth,
-          eday: s.eday,
-        })
-        .where('id', '=', id)
-        .execute();
-      await tx.deleteFrom('timetableCard').where('timetableId', '=', id).execute();
+      await setSessionLimits(tx, id, {
+        color: s.color,
+        genderLimit: s.genderLimit,
+        ageLimit: s.ageLimit,
+        syear: s.syear,
+        smonth: s.smonth,
+        sday: s.sday,
+        eyear: s.eyear,
+        emonth: s.emonth,
+        eday: s.eday,
+      });
       const own = cards.get(s.id)!;
-      if (own.length) {
-        await tx
-          .insertInto('timetableCard')
-          .values(own.map((cardId) => ({ storeId, timetableId: id, cardId })))
-          .execute();
-      }
+      await replaceSessionCards(tx, storeId, id, own);
       const session = sessionForRules({ ...s, id, startTime: t.startTime, endTime: t.endTime, realCount: 0 }, own);
       for (const p of pendings.filter((x) => x.timetableId === s.id)) {
         const member = { id: p.memberId, name: p.name, gender: p.gender, birthday: p.birthday };

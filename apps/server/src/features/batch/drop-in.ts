@@ -1,51 +1,41 @@
-import { Msg, OperateType, PendingStatus, ReservationStatus } from '@studio/contract';
-import type { Executor } from '../../db/index.ts';
+import { Msg, OperateType } from '@studio/contract';
 import type { CallCtx } from '../../lib/context.ts';
 import { recordForUndo } from '../../lib/audit.ts';
 import { conflict } from '../../lib/errors.ts';
-import { localDateTime, toDateTime } from '../../lib/time.ts';
+import { localDateTime } from '../../lib/time.ts';
 import { lockSessions } from '../../db/locks.ts';
 import { storeCards } from '../reference/public.ts';
 import { allowedCardsOf, bookSet, getDeductionMode, sessionForRules } from '../timetable/public.ts';
 import { shortTime } from './plan.ts';
 import { requireCourse, requireTeachers } from '../reference/public.ts';
 import { bulkTx } from './preview.ts';
+import { countUpcoming, teachersOfUpcoming, upcomingNotHeld, type UpcomingFilter } from './repository.ts';
 
 /**
  * Live sessions of a course still to come (not yet over) from `startDate` on: the ones a drop-in
  * student can be booked into. Optionally only those of some teachers.
  */
-function upcoming(ex: Executor, ctx: CallCtx, cid: number, startDate: string, tids?: readonly number[]) {
-  let q = ex
-    .selectFrom('timetable as t')
-    .where('t.storeId', '=', ctx.store.id)
-    .where('t.courseId', '=', cid)
-    .where('t.deleted', '=', 0)
-    .where('t.startTime', '>=', toDateTime(startDate))
-    .where('t.endTime', '>', localDateTime(ctx.store.timezone));
-  if (tids) q = q.where('t.teacherId', 'in', tids);
-  return q;
+function upcoming(ctx: CallCtx, cid: number, startDate: string, tids?: readonly number[]): UpcomingFilter {
+  return {
+    storeId: ctx.store.id,
+    courseId: cid,
+    startDate,
+    now: localDateTime(ctx.store.timezone),
+    ...(tids ? { teacherIds: tids } : {}),
+  };
 }
 
 /** Teachers who teach course `cid` in sessions still to come from `startDate` on. */
 export async function teachersWithSessions(ctx: CallCtx, input: { cid: number; startDate: string }) {
   await requireCourse(ctx.db, ctx.store.id, input.cid);
-  return upcoming(ctx.db, ctx, input.cid, input.startDate)
-    .innerJoin('teacher as th', 'th.id', 't.teacherId')
-    .select(['th.id', 'th.name'])
-    .distinct()
-    .orderBy('th.id')
-    .execute();
+  return teachersOfUpcoming(ctx.db, upcoming(ctx, input.cid, input.startDate));
 }
 
 /** How many sessions of course `cid` taught by any of `tids` are still to come from `startDate` on. */
 export async function sessionsLeft(ctx: CallCtx, input: { cid: number; startDate: string; tids: number[] }) {
   await requireCourse(ctx.db, ctx.store.id, input.cid);
   await requireTeachers(ctx.db, ctx.store.id, input.tids);
-  const row = await upcoming(ctx.db, ctx, input.cid, input.startDate, input.tids)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countUpcoming(ctx.db, upcoming(ctx, input.cid, input.startDate, input.tids));
 }
 
 /**
@@ -63,34 +53,12 @@ export async function addDropInStudent(
     await requireCourse(tx, storeId, input.cid);
     await requireTeachers(tx, storeId, input.tids);
     const card = (await storeCards(tx, storeId, [input.mcId])).get(input.mcId)!;
-    const sessions = await upcoming(tx, ctx, input.cid, input.startDate, input.tids)
-      .selectAll('t')
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('reservation as r')
-              .select('r.id')
-              .whereRef('r.timetableId', '=', 't.id')
-              .where('r.memberId', '=', card.memberId)
-              .where('r.status', 'in', [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN]),
-          ),
-        ),
-      )
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('pending as p')
-              .select('p.id')
-              .whereRef('p.timetableId', '=', 't.id')
-              .where('p.memberId', '=', card.memberId)
-              .where('p.status', 'in', [PendingStatus.WAITING, PendingStatus.SIGNED_IN]),
-          ),
-        ),
-      )
-      .orderBy('t.startTime')
-      .orderBy('t.id')
-      .limit(input.times)
-      .execute();
+    const sessions = await upcomingNotHeld(
+      tx,
+      upcoming(ctx, input.cid, input.startDate, input.tids),
+      card.memberId,
+      input.times,
+    );
     if (sessions.length < input.times) throw conflict(Msg.fewerSessions(sessions.length));
     const mode = await getDeductionMode(tx, storeId);
     const allowed = await allowedCardsOf(

@@ -17,7 +17,7 @@ import { copySessions } from './copy.ts';
 import { arrangeCourse } from './course-arrange.ts';
 import { addDropInStudent, sessionsLeft, teachersWithSessions } from './drop-in.ts';
 import { cancelSessionsInRange, exportRange } from './range-ops.ts';
-import { templateRows } from './template-queries.ts';
+import { templateRows } from './template-repository.ts';
 import { deleteTemplateRow, insertTemplateRow, updateTemplateRow } from './template.ts';
 import { arrangeTemplateWeeks } from './week-arrange.ts';
 

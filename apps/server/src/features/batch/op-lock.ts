@@ -2,6 +2,8 @@ import crypto from 'node:crypto';
 import { Msg } from '@studio/contract';
 import type { Tx } from '../../db/index.ts';
 import { conflict } from '../../lib/errors.ts';
+import { insertOpLock } from '../../db/op-locks.ts';
+import { deleteExpiredOpLocks, touchOpLock } from './repository.ts';
 
 /** How long a finished operation still refuses an identical repeat. */
 export const REPEAT_WINDOW_MS = 10_000;
@@ -23,21 +25,11 @@ export function opKey(call: string, storeId: number, payload: unknown): string {
  */
 export async function takeOpLock(tx: Tx, key: string, storeId: number, now = Date.now()): Promise<void> {
   const prefix = key.slice(0, key.lastIndexOf(':') + 1);
-  await tx
-    .deleteFrom('opLock')
-    .where('storeId', '=', storeId)
-    .where('key', 'like', `${prefix}%`)
-    .where('createdAt', '<', now - REPEAT_WINDOW_MS)
-    .execute();
-  const res = await tx
-    .insertInto('opLock')
-    .values({ key, storeId, createdAt: now })
-    .onConflict((oc) => oc.column('key').doNothing())
-    .executeTakeFirst();
-  if (Number(res.numInsertedOrUpdatedRows ?? 0) !== 1) throw conflict(Msg.duplicateOp);
+  await deleteExpiredOpLocks(tx, storeId, prefix, now - REPEAT_WINDOW_MS);
+  if (!(await insertOpLock(tx, key, storeId, now))) throw conflict(Msg.duplicateOp);
 }
 
 /** Restarts the repeat window of a lock when its operation is done (still inside its transaction). */
 export async function stampOpLock(tx: Tx, key: string, now = Date.now()): Promise<void> {
-  await tx.updateTable('opLock').set({ createdAt: now }).where('key', '=', key).execute();
+  await touchOpLock(tx, key, now);
 }

@@ -1,5 +1,5 @@
 import { addDays, weekday } from '../../lib/time.ts';
-import { groupBy } from './group.ts';
+import { groupBy } from '../../lib/group.ts';
 
 /** A date and a time of day, store-local. */
 export interface Slot {

@@ -4,6 +4,7 @@ import type { CallCtx } from '../../lib/context.ts';
 import { audit, recordForUndo, scopeOf } from '../../lib/audit.ts';
 import { AppError } from '../../lib/errors.ts';
 import { inOwnTx } from '../../db/write-queue.ts';
+import { trailSince, trailWatermark } from './repository.ts';
 
 /** Thrown inside a dry run's transaction so that it rolls back; carries the preview out. */
 class DryRunDone extends Error {
@@ -18,40 +19,9 @@ class DryRunDone extends Error {
 const BOOKED: number[] = [OperateType.USER_BOOKED, OperateType.ADMIN_BOOKED];
 const CANCELLED: number[] = [OperateType.USER_CANCELLED, OperateType.ADMIN_CANCELLED];
 
-/** The highest ids written so far: rows above them were written by the run being previewed. */
-async function watermark(tx: Tx) {
-  const [h, l] = await Promise.all([
-    tx
-      .selectFrom('history')
-      .select((eb) => eb.fn.max('id').as('id'))
-      .executeTakeFirst(),
-    tx
-      .selectFrom('cardLedger')
-      .select((eb) => eb.fn.max('id').as('id'))
-      .executeTakeFirst(),
-  ]);
-  return { history: Number(h?.id ?? 0), ledger: Number(l?.id ?? 0) };
-}
-
 /** What the run wrote since the watermark, in the store's words: bookings, cancels, money. */
 async function effects(tx: Tx, storeId: number, mark: { history: number; ledger: number }) {
-  const [trail, money] = await Promise.all([
-    tx
-      .selectFrom('history')
-      .select(['operateType', 'memberId'])
-      .where('storeId', '=', storeId)
-      .where('id', '>', mark.history)
-      .execute(),
-    tx
-      .selectFrom('cardLedger as l')
-      .innerJoin('memberCard as mc', 'mc.id', 'l.memberCardId')
-      .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
-      .select(['l.kind', 'l.amount', 'p.bigType', 'mc.memberId'])
-      .where('l.storeId', '=', storeId)
-      .where('l.id', '>', mark.ledger)
-      .where('l.kind', 'in', ['deduct', 'refund'])
-      .execute(),
-  ]);
+  const { history: trail, money } = await trailSince(tx, storeId, mark);
   const sum = (kind: string) => {
     const per = new Map<number, number>();
     for (const m of money) {
@@ -113,7 +83,7 @@ export async function bulkTx<R extends { count: number }>(
       const result = await fn(tx);
       if (scope) {
         // Only a change that did something can be undone.
-        if (scope.note.undo) recordForUndo(tx, { marks: [await watermark(tx)] });
+        if (scope.note.undo) recordForUndo(tx, { marks: [await trailWatermark(tx)] });
         scope.recordUndo = false;
         describeBulk(tx, scope.note.undo as Record<string, unknown[]> | undefined);
       }
@@ -122,7 +92,8 @@ export async function bulkTx<R extends { count: number }>(
   }
   try {
     await ctx.db.transaction().execute(async (tx) => {
-      const mark = await watermark(tx);
+      // Rows above these ids are what the run being previewed writes.
+      const mark = await trailWatermark(tx);
       let result: R;
       try {
         result = await fn(tx);

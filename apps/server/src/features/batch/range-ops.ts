@@ -3,7 +3,7 @@ import type { CallCtx } from '../../lib/context.ts';
 import { addDays, toDateTime } from '../../lib/time.ts';
 import { exportRows } from '../timetable/public.ts';
 import { deleteSessions } from './bulk-delete.ts';
-import { sessionsInRange } from './range.ts';
+import { sessionIdsInRange } from './repository.ts';
 import { areaAndBelow } from '../reference/public.ts';
 import { bulkTx } from './preview.ts';
 
@@ -19,11 +19,7 @@ export async function cancelSessionsInRange(
   const storeId = ctx.store.id;
   return bulkTx(ctx, input.dryRun, async (tx) => {
     const areaIds = await areaAndBelow(tx, storeId, input.areaId);
-    const sessions = await sessionsInRange(tx, storeId, input.fromDate, input.toDate, areaIds)
-      .select('t.id')
-      .orderBy('t.startTime')
-      .orderBy('t.id')
-      .execute();
+    const sessions = await sessionIdsInRange(tx, storeId, input.fromDate, input.toDate, areaIds);
     const count = await deleteSessions(
       tx,
       ctx.store,

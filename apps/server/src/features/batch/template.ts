@@ -7,6 +7,16 @@ import { storeCards } from '../reference/public.ts';
 import { bookingChecker, getDeductionMode, type SessionForRules } from '../timetable/public.ts';
 import { requireArea, requireCourse, requireMaterial, requireTeacher } from '../reference/public.ts';
 import { inOwnTx } from '../../db/write-queue.ts';
+import { lockStore } from '../../db/locks.ts';
+import {
+  addFixedStudents,
+  addTemplateRow,
+  changeTemplateRow,
+  countTemplateRows,
+  removeFixedStudents,
+  removeTemplateRow,
+  type FixedStudent,
+} from './template-repository.ts';
 
 export interface TemplateRowInput {
   weekday: number;
@@ -16,7 +26,7 @@ export interface TemplateRowInput {
   areaId: number | null;
   reservableCount: number;
   bookId: number | null;
-  students: { mcId: number; studentCount: number }[];
+  students: FixedStudent[];
 }
 
 /**
@@ -55,14 +65,6 @@ async function checkRow(tx: Tx, storeId: number, now: string, row: TemplateRowIn
   }
 }
 
-async function writeStudents(tx: Tx, storeId: number, fixId: number, students: TemplateRowInput['students']) {
-  if (!students.length) return;
-  await tx
-    .insertInto('fixStudent')
-    .values(students.map((s) => ({ storeId, fixId, memberCardId: s.mcId, studentCount: s.studentCount })))
-    .execute();
-}
-
 const rowValues = (row: TemplateRowInput) => ({
   weekday: row.weekday,
   time: row.time,
@@ -90,22 +92,12 @@ export async function insertTemplateRow(ctx: CallCtx, row: TemplateRowInput): Pr
   return inOwnTx(ctx.db, async (tx) => {
     // Two inserts at once must not both pass the count: on PostgreSQL they queue on the store row.
     // NO KEY UPDATE, so the foreign-key checks of bookings inserted meanwhile do not wait on it.
-    if (ctx.dialect === 'postgres') {
-      await tx.selectFrom('store').select('id').where('id', '=', storeId).forNoKeyUpdate().execute();
-    }
-    const { n } = await tx
-      .selectFrom('fixTimetable')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('storeId', '=', storeId)
-      .executeTakeFirstOrThrow();
+    await lockStore(tx, storeId);
+    const n = await countTemplateRows(tx, storeId);
     await checkRow(tx, storeId, now, row);
-    checkTemplateCaps(Number(n) + 1, [row.students.length]);
-    const { id } = await tx
-      .insertInto('fixTimetable')
-      .values({ storeId, ...rowValues(row), createdAt: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await writeStudents(tx, storeId, id, row.students);
+    checkTemplateCaps(n + 1, [row.students.length]);
+    const id = await addTemplateRow(tx, storeId, rowValues(row), now);
+    await addFixedStudents(tx, storeId, id, row.students);
     return { id };
   });
 }
@@ -115,16 +107,10 @@ export async function updateTemplateRow(ctx: CallCtx, row: TemplateRowInput & { 
   const storeId = ctx.store.id;
   const now = localDateTime(ctx.store.timezone);
   await inOwnTx(ctx.db, async (tx) => {
-    const res = await tx
-      .updateTable('fixTimetable')
-      .set(rowValues(row))
-      .where('id', '=', row.id)
-      .where('storeId', '=', storeId)
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) !== 1) throw notFound('周课表');
+    if (!(await changeTemplateRow(tx, storeId, row.id, rowValues(row)))) throw notFound('周课表');
     await checkRow(tx, storeId, now, row);
-    await tx.deleteFrom('fixStudent').where('fixId', '=', row.id).where('storeId', '=', storeId).execute();
-    await writeStudents(tx, storeId, row.id, row.students);
+    await removeFixedStudents(tx, storeId, row.id);
+    await addFixedStudents(tx, storeId, row.id, row.students);
   });
   return null;
 }
@@ -133,13 +119,8 @@ export async function updateTemplateRow(ctx: CallCtx, row: TemplateRowInput & { 
 export async function deleteTemplateRow(ctx: CallCtx, id: number): Promise<null> {
   const storeId = ctx.store.id;
   await inOwnTx(ctx.db, async (tx) => {
-    await tx.deleteFrom('fixStudent').where('fixId', '=', id).where('storeId', '=', storeId).execute();
-    const res = await tx
-      .deleteFrom('fixTimetable')
-      .where('id', '=', id)
-      .where('storeId', '=', storeId)
-      .executeTakeFirst();
-    if (Number(res.numDeletedRows) !== 1) throw notFound('周课表');
+    await removeFixedStudents(tx, storeId, id);
+    if (!(await removeTemplateRow(tx, storeId, id))) throw notFound('周课表');
   });
   return null;
 }

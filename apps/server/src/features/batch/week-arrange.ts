@@ -14,7 +14,7 @@ import {
   requireTeacher,
   type CourseWithCards,
 } from '../reference/public.ts';
-import { templateRows } from './template-queries.ts';
+import { templateRows } from './template-repository.ts';
 import { checkTemplateCaps } from './template.ts';
 import { bulkTx } from './preview.ts';
 

@@ -3,6 +3,7 @@ import type { Executor } from '../../db/index.ts';
 import type { StoreScope } from '../../lib/context.ts';
 import { addDays, localDateTime } from '../../lib/time.ts';
 import { getSetting, putSetting } from '../store-admin/public.ts';
+import { insertSettingIfAbsent } from './repository.ts';
 
 /**
  * The store's self check-in code: an HMAC of the store and the local date under a secret kept in
@@ -18,11 +19,7 @@ async function secretOf(ex: Executor, storeId: number, reset = false): Promise<s
     return fresh;
   }
   // The first one made wins when two instances make it at once: both then read the same.
-  await ex
-    .insertInto('storeSetting')
-    .values({ storeId, key: SECRET_KEY, value: fresh })
-    .onConflict((oc) => oc.columns(['storeId', 'key']).doNothing())
-    .execute();
+  await insertSettingIfAbsent(ex, storeId, SECRET_KEY, fresh);
   return (await getSetting(ex, storeId, SECRET_KEY)) ?? fresh;
 }
 

@@ -33,7 +33,7 @@ import { storeScopeById } from '../../lib/store-scope.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { loadPolicy } from '../policy/public.ts';
 import { findMember, requireMember, memberIdByMobile } from '../reference/public.ts';
-import { getSetting, putSetting } from '../store-admin/public.ts';
+import { getSetting, putSetting, storeLogoFileId } from '../store-admin/public.ts';
 import { getDeductionMode } from '../timetable/public.ts';
 import { checkinCode } from './checkin.ts';
 import {
@@ -78,11 +78,11 @@ export const memberChannelFeature = defineFeature((r) => {
   onEngineEvent(queuePromotionSms);
   r.handle(memberStore, async ({ storeId }, ctx) => {
     const store = await storeOr404(ctx, storeId);
-    const row = await ctx.db.selectFrom('store').select('logoFileId').where('id', '=', store.id).executeTakeFirst();
+    const logo = await storeLogoFileId(ctx.db, store.id);
     return {
       storeId: store.id,
       storeName: store.name,
-      logo: row?.logoFileId ? `/member/files/logo/${store.id}` : null,
+      logo: logo ? `/member/files/logo/${store.id}` : null,
       deductionMode: await getDeductionMode(ctx.db, store.id),
       policy: await loadPolicy(ctx.db, store.id),
     };

@@ -2,10 +2,22 @@ import crypto from 'node:crypto';
 import { LOGIN_CODE, MEMBER_SESSION_IDLE_MS, MemberMsg, type MemberIdentity } from '@studio/contract';
 import type { FastifyReply } from 'fastify';
 import type { Config } from '../../config.ts';
-import type { Db, Executor } from '../../db/index.ts';
+import type { Db } from '../../db/index.ts';
 import { reserve } from '../../auth/rate-limit.ts';
 import { tokenHash } from '../../auth/sessions.ts';
 import { tooMany, unauthorized } from '../../lib/errors.ts';
+import {
+  deleteExpiredMemberSessions,
+  deleteMemberSession,
+  deleteMemberSessionsOf,
+  extendMemberSession,
+  findMemberSession,
+  insertLoginCode,
+  insertMemberSession,
+  latestLoginCode,
+  markCodeUsed,
+  takeCodeTry,
+} from './member-auth-repository.ts';
 
 /**
  * Who a member is: one-time login codes and member sessions (their own table and cookie; a staff
@@ -20,16 +32,6 @@ export function memberCookieName(secure: boolean): string {
 
 const codeHash = (memberId: number, code: string) =>
   crypto.createHash('sha256').update(`${memberId}:${code}`).digest('base64url');
-
-/** A member of the store by mobile, or undefined. */
-export async function memberByMobile(db: Executor, storeId: number, mobile: string) {
-  return db
-    .selectFrom('member')
-    .select(['id', 'name', 'mobile'])
-    .where('storeId', '=', storeId)
-    .where('mobile', '=', mobile)
-    .executeTakeFirst();
-}
 
 /**
  * Makes a new 6-digit code for a member (the desk's, or one to send by SMS): at most one a minute and
@@ -47,18 +49,15 @@ export async function issueCode(
   }
   const code = String(crypto.randomInt(0, 10 ** LOGIN_CODE.digits)).padStart(LOGIN_CODE.digits, '0');
   const expiresAt = now + LOGIN_CODE.ttlMs;
-  await db
-    .insertInto('memberLoginCode')
-    .values({
-      storeId: m.storeId,
-      memberId: m.memberId,
-      codeHash: codeHash(m.memberId, code),
-      source,
-      createdAt: now,
-      expiresAt,
-      usedAt: null,
-    })
-    .execute();
+  await insertLoginCode(db, {
+    storeId: m.storeId,
+    memberId: m.memberId,
+    codeHash: codeHash(m.memberId, code),
+    source,
+    createdAt: now,
+    expiresAt,
+    usedAt: null,
+  });
   return { code, expiresAt };
 }
 
@@ -68,32 +67,12 @@ export async function issueCode(
  * used once (a second guarded UPDATE): two logins with one code cannot both succeed.
  */
 export async function verifyCode(db: Db, memberId: number, code: string, now = Date.now()): Promise<void> {
-  const latest = await db
-    .selectFrom('memberLoginCode')
-    .select(['id', 'codeHash'])
-    .where('memberId', '=', memberId)
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  const latest = await latestLoginCode(db, memberId);
   if (!latest) throw unauthorized(MemberMsg.codeDead);
-  const tried = await db
-    .updateTable('memberLoginCode')
-    .set((eb) => ({ tries: eb('tries', '+', 1) }))
-    .where('id', '=', latest.id)
-    .where('tries', '<', LOGIN_CODE.maxTries)
-    .where('usedAt', 'is', null)
-    .where('expiresAt', '>', now)
-    .executeTakeFirst();
-  if (Number(tried.numUpdatedRows) !== 1) throw unauthorized(MemberMsg.codeDead);
+  if (!(await takeCodeTry(db, latest.id, LOGIN_CODE.maxTries, now))) throw unauthorized(MemberMsg.codeDead);
   const right = crypto.timingSafeEqual(Buffer.from(latest.codeHash), Buffer.from(codeHash(memberId, code)));
   if (!right) throw unauthorized(MemberMsg.badCode);
-  const used = await db
-    .updateTable('memberLoginCode')
-    .set({ usedAt: now })
-    .where('id', '=', latest.id)
-    .where('usedAt', 'is', null)
-    .executeTakeFirst();
-  if (Number(used.numUpdatedRows) !== 1) throw unauthorized(MemberMsg.codeDead);
+  if (!(await markCodeUsed(db, latest.id, now))) throw unauthorized(MemberMsg.codeDead);
 }
 
 /** Starts a member session: its row, and its cookie on the answer. */
@@ -103,17 +82,15 @@ export async function startMemberSession(
 ): Promise<void> {
   const token = crypto.randomBytes(32).toString('base64url');
   const now = Date.now();
-  await ctx.db
-    .insertInto('memberSession')
-    .values({
-      id: tokenHash(token),
-      memberId: m.memberId,
-      storeId: m.storeId,
-      createdAt: now,
-      expiresAt: now + MEMBER_SESSION_IDLE_MS,
-    })
-    .execute();
-  if (Math.random() < 0.05) await ctx.db.deleteFrom('memberSession').where('expiresAt', '<', now).execute();
+  await insertMemberSession(ctx.db, {
+    id: tokenHash(token),
+    memberId: m.memberId,
+    storeId: m.storeId,
+    createdAt: now,
+    expiresAt: now + MEMBER_SESSION_IDLE_MS,
+  });
+  // Expired sessions are swept now and then, on login.
+  if (Math.random() < 0.05) await deleteExpiredMemberSessions(ctx.db, now);
   ctx.reply.setCookie(memberCookieName(ctx.config.cookieSecure), token, {
     path: '/',
     httpOnly: true,
@@ -137,20 +114,10 @@ export async function resolveMember(
   if (!token || token.length > 100) return undefined;
   const id = tokenHash(token);
   const now = Date.now();
-  const row = await db
-    .selectFrom('memberSession as s')
-    .innerJoin('member as m', 'm.id', 's.memberId')
-    .innerJoin('store as st', 'st.id', 's.storeId')
-    .select(['s.expiresAt', 's.storeId', 'm.id', 'm.name', 'm.mobile', 'st.name as storeName'])
-    .where('s.id', '=', id)
-    .executeTakeFirst();
+  const row = await findMemberSession(db, id);
   if (!row || Number(row.expiresAt) <= now) return undefined;
   if (Number(row.expiresAt) - now < MEMBER_SESSION_IDLE_MS - SLIDE_EVERY_MS) {
-    await db
-      .updateTable('memberSession')
-      .set({ expiresAt: now + MEMBER_SESSION_IDLE_MS })
-      .where('id', '=', id)
-      .execute();
+    await extendMemberSession(db, id, now + MEMBER_SESSION_IDLE_MS);
   }
   return {
     storeId: row.storeId,
@@ -161,11 +128,10 @@ export async function resolveMember(
 
 export async function endMemberSession(db: Db, token: string | undefined): Promise<void> {
   if (!token || token.length > 100) return;
-  await db.deleteFrom('memberSession').where('id', '=', tokenHash(token)).execute();
+  await deleteMemberSession(db, tokenHash(token));
 }
 
 /** Ends every session of a member (the desk's 退出该会员的登录); how many ended. */
 export async function endSessionsOf(db: Db, memberId: number): Promise<number> {
-  const res = await db.deleteFrom('memberSession').where('memberId', '=', memberId).executeTakeFirst();
-  return Number(res.numDeletedRows);
+  return deleteMemberSessionsOf(db, memberId);
 }

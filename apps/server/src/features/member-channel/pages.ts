@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../lib/context.ts';
 import { notFound } from '../../lib/errors.ts';
+import { storeLogo } from './repository.ts';
 
 const MAX_ID = 2_147_483_647;
 
@@ -12,12 +13,7 @@ export function registerMemberPages(app: FastifyInstance, deps: AppDeps): void {
   app.get<{ Params: { storeId: string } }>('/member/files/logo/:storeId', async (req, reply) => {
     const id = /^\d{1,10}$/.test(req.params.storeId) ? Number(req.params.storeId) : 0;
     if (id < 1 || id > MAX_ID) throw notFound('文件');
-    const file = await deps.db
-      .selectFrom('store as s')
-      .innerJoin('storeFile as f', (j) => j.onRef('f.id', '=', 's.logoFileId').onRef('f.storeId', '=', 's.id'))
-      .select(['f.mime', 'f.data'])
-      .where('s.id', '=', id)
-      .executeTakeFirst();
+    const file = await storeLogo(deps.db, id);
     if (!file) throw notFound('文件');
     return reply
       .header('content-type', file.mime)

@@ -34,8 +34,22 @@ import {
   signInPending,
 } from '../timetable/public.ts';
 import { sessionsBetween } from '../today/public.ts';
-import { joinWaitlist, leaveWaitlist, queuePosition } from '../waitlist/public.ts';
+import { joinWaitlist, leaveWaitlist } from '../waitlist/public.ts';
 import { checkinTokenValid } from './checkin.ts';
+import {
+  checkInSessionOf,
+  findOwnCard,
+  findOwnPending,
+  liveReservationsOn,
+  markAttended,
+  pendingsOfMember,
+  queueEntriesOfMember,
+  recentLedgerOf,
+  reservationsOfMember,
+  waitingPendingOf,
+  waitingPendingsOn,
+  waitsOn,
+} from './repository.ts';
 
 /** A member acting in their store (the members' channel's calls). */
 export interface MemberScope {
@@ -49,13 +63,7 @@ const MAX_DAYS = 14;
 
 /** The member's card by id, only if it is theirs (404 会员卡不存在 otherwise: nothing of others leaks). */
 async function ownCard(ex: Executor, s: MemberScope, mcId: number) {
-  const card = await ex
-    .selectFrom('memberCard')
-    .select('id')
-    .where('id', '=', mcId)
-    .where('storeId', '=', s.store.id)
-    .where('memberId', '=', s.memberId)
-    .executeTakeFirst();
+  const card = await findOwnCard(ex, s.store.id, s.memberId, mcId);
   if (!card) throw notFound('会员卡');
 }
 
@@ -89,27 +97,9 @@ export async function timetable(
   if (memberId !== null && rows.length) {
     const ids = rows.map((r) => r.id);
     const [bookings, pendings, waits, suspension] = await Promise.all([
-      ex
-        .selectFrom('reservation')
-        .select(['id', 'timetableId', 'status'])
-        .where('memberId', '=', memberId)
-        .where('timetableId', 'in', ids)
-        .where('status', 'in', [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN])
-        .execute(),
-      ex
-        .selectFrom('pending')
-        .select(['id', 'timetableId'])
-        .where('memberId', '=', memberId)
-        .where('timetableId', 'in', ids)
-        .where('status', '=', PendingStatus.WAITING)
-        .execute(),
-      ex
-        .selectFrom('waitlist as w')
-        .select(['w.id', 'w.timetableId', queuePosition.as('position')])
-        .where('w.memberId', '=', memberId)
-        .where('w.timetableId', 'in', ids)
-        .where('w.status', '=', WaitStatus.WAITING)
-        .execute(),
+      liveReservationsOn(ex, memberId, ids),
+      waitingPendingsOn(ex, memberId, ids),
+      waitsOn(ex, memberId, ids),
       suspensionOf(ex, store.id, memberId, now),
     ]);
     suspendedUntil = suspension.until;
@@ -244,13 +234,7 @@ export async function cancelBooking(s: MemberScope, id: number): Promise<null> {
 /** The member cancels their own waiting pending (nothing was charged). */
 export async function cancelOwnPending(s: MemberScope, pendingId: number): Promise<null> {
   await inWriteTx(s.db, s.dialect, async (tx) => {
-    const p = await tx
-      .selectFrom('pending')
-      .select('id')
-      .where('id', '=', pendingId)
-      .where('storeId', '=', s.store.id)
-      .where('memberId', '=', s.memberId)
-      .executeTakeFirst();
+    const p = await findOwnPending(tx, s.store.id, s.memberId, pendingId);
     if (!p) throw notFound('预约');
     await cancelPending(tx, s.store, { pendingId, operatorId: null, operateType: OperateType.USER_CANCELLED });
     await emit(tx, { type: 'pending.cancelled', storeId: s.store.id, pendingId });
@@ -283,88 +267,10 @@ const PAGE = 10;
  */
 export async function myBookings(s: MemberScope, state: 'upcoming' | 'past', page: number) {
   const now = localDateTime(s.store.timezone);
-  const sessionCols = [
-    't.id as tid',
-    't.startTime',
-    't.endTime',
-    't.isOnline',
-    't.meetingInfo',
-    'c.name as courseName',
-    'te.name as teacherName',
-    'a.name as areaName',
-  ] as const;
   const [bookings, pendings, waits] = await Promise.all([
-    s.db
-      .selectFrom('reservation as r')
-      .innerJoin('timetable as t', 't.id', 'r.timetableId')
-      .innerJoin('course as c', 'c.id', 't.courseId')
-      .innerJoin('teacher as te', 'te.id', 't.teacherId')
-      .leftJoin('area as a', 'a.id', 't.areaId')
-      .innerJoin('memberCard as mc', 'mc.id', 'r.memberCardId')
-      .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
-      .select([
-        ...sessionCols,
-        'r.id',
-        'r.status',
-        'r.studentCount',
-        'r.usedCount',
-        'r.attendedTime',
-        'r.pendingId',
-        'r.forfeited',
-        'r.waivedTime',
-        'mc.id as mcId',
-        'p.cardName',
-        'p.bigType',
-      ])
-      .where('r.storeId', '=', s.store.id)
-      .where('r.memberId', '=', s.memberId)
-      .where('t.deleted', '=', 0)
-      .execute(),
-    s.db
-      .selectFrom('pending as pe')
-      .innerJoin('timetable as t', 't.id', 'pe.timetableId')
-      .innerJoin('course as c', 'c.id', 't.courseId')
-      .innerJoin('teacher as te', 'te.id', 't.teacherId')
-      .leftJoin('area as a', 'a.id', 't.areaId')
-      .leftJoin('memberCard as mc', 'mc.id', 'pe.memberCardId')
-      .leftJoin('cardProduct as p', 'p.id', 'mc.cardId')
-      .select([
-        ...sessionCols,
-        'pe.id',
-        'pe.status',
-        'pe.studentCount',
-        'pe.noShowFee',
-        'mc.id as mcId',
-        'p.cardName',
-        'p.bigType',
-      ])
-      .where('pe.storeId', '=', s.store.id)
-      .where('pe.memberId', '=', s.memberId)
-      .where('pe.status', 'in', [PendingStatus.WAITING, PendingStatus.CANCELLED, PendingStatus.NO_SHOW])
-      .where('t.deleted', '=', 0)
-      .execute(),
-    s.db
-      .selectFrom('waitlist as w')
-      .innerJoin('timetable as t', 't.id', 'w.timetableId')
-      .innerJoin('course as c', 'c.id', 't.courseId')
-      .innerJoin('teacher as te', 'te.id', 't.teacherId')
-      .leftJoin('area as a', 'a.id', 't.areaId')
-      .innerJoin('memberCard as mc', 'mc.id', 'w.memberCardId')
-      .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
-      .select([
-        ...sessionCols,
-        'w.id',
-        'w.status',
-        'w.studentCount',
-        'mc.id as mcId',
-        'p.cardName',
-        'p.bigType',
-        queuePosition.as('position'),
-      ])
-      .where('w.storeId', '=', s.store.id)
-      .where('w.memberId', '=', s.memberId)
-      .where('w.status', 'in', [WaitStatus.WAITING, WaitStatus.ENDED])
-      .execute(),
+    reservationsOfMember(s.db, s.store.id, s.memberId),
+    pendingsOfMember(s.db, s.store.id, s.memberId),
+    queueEntriesOfMember(s.db, s.store.id, s.memberId),
   ]);
   type Base = (typeof bookings)[number] | (typeof pendings)[number] | (typeof waits)[number];
   const entry = (
@@ -466,20 +372,11 @@ export async function myCards(s: MemberScope) {
   const now = localDateTime(s.store.timezone);
   const cards = (await memberCards(s.db, s.store.id, s.memberId)).filter((c) => c.refundedAt === null);
   const ledger = cards.length
-    ? await s.db
-        .selectFrom('cardLedger as l')
-        .leftJoin('timetable as t', 't.id', 'l.timetableId')
-        .leftJoin('course as c', 'c.id', 't.courseId')
-        .select(['l.id', 'l.memberCardId', 'l.kind', 'l.amount', 'l.createdAt', 'c.name as courseName'])
-        .where('l.storeId', '=', s.store.id)
-        .where(
-          'l.memberCardId',
-          'in',
-          cards.map((c) => c.id),
-        )
-        .orderBy('l.id', 'desc')
-        .limit(200)
-        .execute()
+    ? await recentLedgerOf(
+        s.db,
+        s.store.id,
+        cards.map((c) => c.id),
+      )
     : [];
   return cards.map((c) => ({
     ...cardView(c, now),
@@ -506,47 +403,14 @@ export async function selfCheckIn(s: MemberScope, input: { tid?: number; token: 
   if (!(await checkinTokenValid(s.db, s.store, input.token))) throw badRequest(MemberMsg.badToken);
   const now = localDateTime(s.store.timezone);
   return inWriteTx(s.db, s.dialect, async (tx) => {
-    let q = tx
-      .selectFrom('timetable as t')
-      .innerJoin('course as c', 'c.id', 't.courseId')
-      .select(['t.id', 't.startTime', 'c.name as courseName'])
-      .where('t.storeId', '=', s.store.id)
-      .where('t.deleted', '=', 0)
-      .where('t.startTime', '<=', addMinutes(now, CHECKIN_BEFORE_MINUTES))
-      .where('t.endTime', '>', now)
-      .where((eb) =>
-        eb.or([
-          eb.exists(
-            eb
-              .selectFrom('reservation as r')
-              .select('r.id')
-              .whereRef('r.timetableId', '=', 't.id')
-              .where('r.memberId', '=', s.memberId)
-              .where('r.status', 'in', [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN]),
-          ),
-          eb.exists(
-            eb
-              .selectFrom('pending as p')
-              .select('p.id')
-              .whereRef('p.timetableId', '=', 't.id')
-              .where('p.memberId', '=', s.memberId)
-              .where('p.status', '=', PendingStatus.WAITING),
-          ),
-        ]),
-      )
-      .orderBy('t.startTime')
-      .orderBy('t.id');
-    if (input.tid !== undefined) q = q.where('t.id', '=', input.tid);
-    const session = await q.executeTakeFirst();
+    const session = await checkInSessionOf(tx, s.store.id, s.memberId, {
+      startsBy: addMinutes(now, CHECKIN_BEFORE_MINUTES),
+      endsAfter: now,
+      tid: input.tid,
+    });
     if (!session) throw conflict(MemberMsg.noClassToCheckIn);
     const done = { tid: session.id, courseName: session.courseName, fromTime: session.startTime };
-    const pending = await tx
-      .selectFrom('pending')
-      .select(['id', 'memberCardId'])
-      .where('timetableId', '=', session.id)
-      .where('memberId', '=', s.memberId)
-      .where('status', '=', PendingStatus.WAITING)
-      .executeTakeFirst();
+    const pending = await waitingPendingOf(tx, session.id, s.memberId);
     if (pending) {
       const card = pending.memberCardId ?? (await firstUsableCard(tx, s.store.id, s.memberId, session))?.id ?? null;
       if (card === null) throw conflict(Msg.cardHelp);
@@ -559,15 +423,7 @@ export async function selfCheckIn(s: MemberScope, input: { tid?: number; token: 
       });
       return { ...done, message: MemberMsg.checkedIn };
     }
-    const marked = await tx
-      .updateTable('reservation')
-      .set({ attendedTime: now })
-      .where('timetableId', '=', session.id)
-      .where('memberId', '=', s.memberId)
-      .where('status', '=', ReservationStatus.BOOKED)
-      .where('attendedTime', 'is', null)
-      .executeTakeFirst();
-    if (Number(marked.numUpdatedRows) === 0) throw conflict(MemberMsg.alreadyCheckedIn);
+    if (!(await markAttended(tx, session.id, s.memberId, now))) throw conflict(MemberMsg.alreadyCheckedIn);
     return { ...done, message: MemberMsg.checkedIn };
   });
 }

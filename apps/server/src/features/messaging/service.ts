@@ -4,7 +4,7 @@ import { enqueue } from '../../outbox/enqueue.ts';
 import type { EngineEvent } from '../../lib/events.ts';
 import { onlineSession, type OnlineSession } from '../online/public.ts';
 import { bookingRef } from '../timetable/public.ts';
-import { cardKinds, memberNames } from './queries.ts';
+import { cardKinds, memberNames } from './repository.ts';
 import { imageMessage, storeWebhookUrl, WECOM_TOPIC, type WecomMessage } from './wecom.ts';
 
 /**
@@ -32,7 +32,6 @@ async function queueForSession(
   timetableId: number,
   build: (s: OnlineSession) => Promise<WecomMessage>,
 ) {
-  if (!(await storeWebhookUrl(tx, storeId))) return;
   const s = await onlineSession(tx, timetableId, storeId);
   if (!s) return;
   await enqueue(tx, storeId, WECOM_TOPIC, String(timetableId), await build(s));
@@ -133,7 +132,6 @@ export async function queuePicture(db: Executor, storeId: number, png: Buffer): 
 
 /** The day's card alerts: how many, then the first cards with member, balance and reason. */
 async function notifyCardDigest(tx: Executor, e: Extract<EngineEvent, { type: 'cards.digest' }>) {
-  if (!(await storeWebhookUrl(tx, e.storeId))) return;
   const lines = [`**会员卡提醒（${e.date}）**`, `> 共 ${e.total} 张会员卡需要关注`];
   for (const r of e.rows) {
     lines.push(
@@ -144,22 +142,33 @@ async function notifyCardDigest(tx: Executor, e: Extract<EngineEvent, { type: 'c
   await enqueue(tx, e.storeId, WECOM_TOPIC, `digest:${e.date}`, markdown(lines));
 }
 
-/** The engine-event listener: queues the store message each change calls for. */
-export async function announce(tx: Executor, e: EngineEvent): Promise<void> {
+/** The message an event calls for, as a function that queues it; null for an event with none. */
+function messageOf(tx: Executor, e: EngineEvent): (() => Promise<void>) | null {
   switch (e.type) {
     case 'reservation.booked':
     case 'reservation.cancelled':
-      return notifyRef(tx, e.storeId, { reservationId: e.reservationId }, e.type === 'reservation.cancelled');
+      return () => notifyRef(tx, e.storeId, { reservationId: e.reservationId }, e.type === 'reservation.cancelled');
     case 'pending.added':
     case 'pending.cancelled':
-      return notifyRef(tx, e.storeId, { pendingId: e.pendingId }, e.type === 'pending.cancelled');
+      return () => notifyRef(tx, e.storeId, { pendingId: e.pendingId }, e.type === 'pending.cancelled');
     case 'session.deleted':
-      return notifySessionDeleted(tx, e.storeId, e);
+      return () => notifySessionDeleted(tx, e.storeId, e);
     case 'room.created':
-      return notifyRoomCreated(tx, e.storeId, e.timetableId, e.info);
+      return () => notifyRoomCreated(tx, e.storeId, e.timetableId, e.info);
     case 'cards.digest':
-      return notifyCardDigest(tx, e);
+      return () => notifyCardDigest(tx, e);
     case 'waitlist.promoted':
-      return notifyPromoted(tx, e);
+      return () => notifyPromoted(tx, e);
+    default:
+      return null;
   }
+}
+
+/**
+ * The engine-event listener: queues the store message each change calls for. A store without a
+ * webhook gets none, so that is asked first (one read, before any read of what the message says).
+ */
+export async function announce(tx: Executor, e: EngineEvent): Promise<void> {
+  const queue = messageOf(tx, e);
+  if (queue && (await storeWebhookUrl(tx, e.storeId))) await queue();
 }

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { Executor } from '../../db/index.ts';
 import { GiveUp, type OutboxHandler } from '../../outbox/index.ts';
 import { OutboundRefused, outboundPost, type AllowedHost } from '../../lib/outbound.ts';
+import { getSetting } from '../store-admin/public.ts';
 
 /** Outbox topic of a message to the store's WeCom (企业微信) group robot. */
 export const WECOM_TOPIC = 'wecom.message';
@@ -14,15 +15,10 @@ export type WecomMessage =
 
 /** The store's robot webhook URL from its messaging setting (store_setting 'wechat'), or null. */
 export async function storeWebhookUrl(db: Executor, storeId: number): Promise<string | null> {
-  const row = await db
-    .selectFrom('storeSetting')
-    .select('value')
-    .where('storeId', '=', storeId)
-    .where('key', '=', 'wechat')
-    .executeTakeFirst();
-  if (!row) return null;
+  const value = await getSetting(db, storeId, 'wechat');
+  if (value === undefined) return null;
   try {
-    const v = (JSON.parse(row.value) as { webhookUrl?: unknown }).webhookUrl;
+    const v = (JSON.parse(value) as { webhookUrl?: unknown }).webhookUrl;
     return typeof v === 'string' && /^https?:\/\//i.test(v) ? v : null;
   } catch {
     return null;

@@ -6,9 +6,18 @@ import type { CallCtx } from '../../lib/context.ts';
 import { AppError, conflict, notFound } from '../../lib/errors.ts';
 import { addDays, localDateTime } from '../../lib/time.ts';
 import { chargeFor } from '../card/rules.ts';
-import { findMember } from '../reference/public.ts';
-import { creditCard, deduct, firstUsableCard, getDeductionMode, writeTrail } from '../timetable/public.ts';
+import { changeMember, findMember } from '../reference/public.ts';
+import {
+  creditCard,
+  deduct,
+  findPending,
+  findReservation,
+  firstUsableCard,
+  getDeductionMode,
+  writeTrail,
+} from '../timetable/public.ts';
 import { loadPolicy, storePolicies, suspendedUntil } from '../policy/public.ts';
+import * as repo from './repository.ts';
 
 /** The clock of the job and the status call (tests inject one): store-local `YYYY-MM-DD HH:mm:ss`. */
 export type Clock = (timezone: string) => string;
@@ -38,13 +47,7 @@ async function processOne(db: Db, dialect: Dialect, storeId: number, policy: Boo
     db,
     dialect,
     async (tx: Tx) => {
-      const res = await tx
-        .updateTable('pending')
-        .set({ status: PendingStatus.NO_SHOW, noShowFee: 0 })
-        .where('id', '=', p.id)
-        .where('status', '=', PendingStatus.WAITING)
-        .executeTakeFirst();
-      if (Number(res.numUpdatedRows) !== 1) {
+      if (!(await repo.markNoShow(tx, p.id))) {
         skipAudit(tx);
         return false;
       }
@@ -76,9 +79,7 @@ async function processOne(db: Db, dialect: Dialect, storeId: number, policy: Boo
           }
         }
       }
-      if (cardId !== null) {
-        await tx.updateTable('pending').set({ noShowFee: fee, noShowCardId: cardId }).where('id', '=', p.id).execute();
-      }
+      if (cardId !== null) await repo.setNoShowCharge(tx, p.id, fee, cardId);
       await writeTrail(tx, storeId, [
         {
           timetableId: p.timetableId,
@@ -110,17 +111,7 @@ export async function runNoShows(db: Db, dialect: Dialect, clock: Clock = localD
   for (const { policy, ...s } of await storePolicies(db)) {
     if (!watchesNoShows(policy) || (await getDeductionMode(db, s.id)) !== DEDUCT_AT_SIGN_IN) continue;
     const now = clock(s.timezone);
-    const due = await db
-      .selectFrom('pending as p')
-      .innerJoin('timetable as t', 't.id', 'p.timetableId')
-      .select(['p.id', 'p.memberId', 'p.studentCount', 'p.timetableId', 't.startTime'])
-      .where('p.storeId', '=', s.id)
-      .where('p.status', '=', PendingStatus.WAITING)
-      .where('t.deleted', '=', 0)
-      .where('t.endTime', '<=', now)
-      .orderBy('p.id')
-      .limit(500)
-      .execute();
+    const due = await repo.dueNoShows(db, s.id, now);
     for (const p of due) if (await processOne(db, dialect, s.id, policy, p, now)) n++;
   }
   return n;
@@ -168,24 +159,13 @@ async function refundWaived(
 /** Staff waive a no-show's charge with a reason: refunded to its card, once, on the ledger and in history. */
 export async function waiveNoShowCharge(ctx: CallCtx, pendingId: number, reason: string): Promise<null> {
   await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
-    const p = await tx
-      .selectFrom('pending')
-      .selectAll()
-      .where('id', '=', pendingId)
-      .where('storeId', '=', ctx.store.id)
-      .executeTakeFirst();
+    const p = await findPending(tx, ctx.store.id, pendingId);
     if (!p) throw notFound('预约');
     if (p.status !== PendingStatus.NO_SHOW) throw conflict(NoShowMsg.notNoShow);
     const fee = Number(p.noShowFee ?? 0);
     if (!fee || p.noShowCardId === null) throw conflict(NoShowMsg.nothingToWaive);
     const now = localDateTime(ctx.store.timezone);
-    const res = await tx
-      .updateTable('pending')
-      .set({ waivedTime: now, waiveReason: reason })
-      .where('id', '=', p.id)
-      .where('waivedTime', 'is', null)
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) !== 1) throw conflict(NoShowMsg.alreadyWaived);
+    if (!(await repo.markPendingWaived(tx, p.id, now, reason))) throw conflict(NoShowMsg.alreadyWaived);
     await refundWaived(tx, ctx.store.id, {
       cardId: p.noShowCardId,
       fee,
@@ -208,24 +188,13 @@ export async function waiveNoShowCharge(ctx: CallCtx, pendingId: number, reason:
  */
 export async function waiveLateCancelCharge(ctx: CallCtx, reservationId: number, reason: string): Promise<null> {
   await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
-    const r = await tx
-      .selectFrom('reservation')
-      .selectAll()
-      .where('id', '=', reservationId)
-      .where('storeId', '=', ctx.store.id)
-      .executeTakeFirst();
+    const r = await findReservation(tx, ctx.store.id, reservationId);
     if (!r) throw notFound('预约');
     if (!r.forfeited) throw conflict(NoShowMsg.notLateCancel);
     const fee = Number(r.usedCount);
     if (!fee) throw conflict(NoShowMsg.lateNothingToWaive);
     const now = localDateTime(ctx.store.timezone);
-    const res = await tx
-      .updateTable('reservation')
-      .set({ waivedTime: now, waiveReason: reason })
-      .where('id', '=', r.id)
-      .where('waivedTime', 'is', null)
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) !== 1) throw conflict(NoShowMsg.lateAlreadyWaived);
+    if (!(await repo.markReservationWaived(tx, r.id, now, reason))) throw conflict(NoShowMsg.lateAlreadyWaived);
     await refundWaived(tx, ctx.store.id, {
       cardId: r.memberCardId,
       fee,
@@ -242,32 +211,12 @@ export async function waiveLateCancelCharge(ctx: CallCtx, reservationId: number,
   return null;
 }
 
+/** The start of the member drawer's window: midnight 90 days before `now`'s date. */
+const since90Days = (now: string) => `${addDays(now.slice(0, 10), -90)} 00:00:00`;
+
 /** A member's late cancels that kept the deduction, of the last 90 days (newest first), with their waiver. */
 async function lateCancelsOf(db: Executor, storeId: number, memberId: number, now: string) {
-  const rows = await db
-    .selectFrom('reservation as r')
-    .innerJoin('timetable as t', 't.id', 'r.timetableId')
-    .innerJoin('course as c', 'c.id', 't.courseId')
-    .innerJoin('memberCard as mc', 'mc.id', 'r.memberCardId')
-    .innerJoin('cardProduct as cp', 'cp.id', 'mc.cardId')
-    .select([
-      'r.id',
-      't.id as timetableId',
-      'c.name as courseName',
-      't.startTime',
-      'r.cancelTime',
-      'r.usedCount',
-      'cp.cardName',
-      'cp.bigType',
-      'r.waivedTime',
-      'r.waiveReason',
-    ])
-    .where('r.storeId', '=', storeId)
-    .where('r.memberId', '=', memberId)
-    .where('r.forfeited', '=', 1)
-    .where('t.startTime', '>=', `${addDays(now.slice(0, 10), -90)} 00:00:00`)
-    .orderBy('t.startTime', 'desc')
-    .execute();
+  const rows = await repo.lateCancelRows(db, storeId, memberId, since90Days(now));
   return rows.map((r) => ({
     reservationId: r.id,
     session: { id: r.timetableId, courseName: r.courseName, startTime: r.startTime },
@@ -282,29 +231,7 @@ async function lateCancelsOf(db: Executor, storeId: number, memberId: number, no
 
 /** A member's no-shows of the last 90 days (newest first) with their charge and waiver. */
 async function noShowsOf(db: Executor, storeId: number, memberId: number, now: string) {
-  const rows = await db
-    .selectFrom('pending as p')
-    .innerJoin('timetable as t', 't.id', 'p.timetableId')
-    .innerJoin('course as c', 'c.id', 't.courseId')
-    .leftJoin('memberCard as mc', 'mc.id', 'p.noShowCardId')
-    .leftJoin('cardProduct as cp', 'cp.id', 'mc.cardId')
-    .select([
-      'p.id',
-      't.id as timetableId',
-      'c.name as courseName',
-      't.startTime',
-      'p.noShowFee',
-      'cp.cardName',
-      'cp.bigType',
-      'p.waivedTime',
-      'p.waiveReason',
-    ])
-    .where('p.storeId', '=', storeId)
-    .where('p.memberId', '=', memberId)
-    .where('p.status', '=', PendingStatus.NO_SHOW)
-    .where('t.startTime', '>=', `${addDays(now.slice(0, 10), -90)} 00:00:00`)
-    .orderBy('t.startTime', 'desc')
-    .execute();
+  const rows = await repo.noShowRows(db, storeId, memberId, since90Days(now));
   return rows.map((r) => ({
     pendingId: r.id,
     session: { id: r.timetableId, courseName: r.courseName, startTime: r.startTime },
@@ -323,12 +250,7 @@ async function noShowsOf(db: Executor, storeId: number, memberId: number, now: s
 export async function suspensionOf(db: Executor, storeId: number, memberId: number, now: string) {
   const [policy, member, list] = await Promise.all([
     loadPolicy(db, storeId),
-    db
-      .selectFrom('member')
-      .select('suspensionLiftedAt')
-      .where('id', '=', memberId)
-      .where('storeId', '=', storeId)
-      .executeTakeFirst(),
+    repo.suspensionLiftOf(db, storeId, memberId),
     noShowsOf(db, storeId, memberId, now),
   ]);
   const lifted = member?.suspensionLiftedAt ?? null;
@@ -355,11 +277,6 @@ export async function liftSuspension(ctx: CallCtx, memberId: number, clock: Cloc
   const now = clock(ctx.store.timezone);
   const s = await suspensionOf(ctx.db, ctx.store.id, memberId, now);
   if (!s.until) throw conflict(NoShowMsg.notSuspended);
-  await ctx.db
-    .updateTable('member')
-    .set({ suspensionLiftedAt: now })
-    .where('id', '=', memberId)
-    .where('storeId', '=', ctx.store.id)
-    .execute();
+  await changeMember(ctx.db, ctx.store.id, memberId, { suspensionLiftedAt: now });
   return null;
 }

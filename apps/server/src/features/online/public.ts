@@ -1,3 +1,3 @@
 /** What other parts of the server may use of the online rooms. */
 export { meetingHandlers } from './handlers.ts';
-export { onlineSession, type OnlineSession } from './queries.ts';
+export { onlineSession, type OnlineSession } from './repository.ts';

@@ -4,7 +4,7 @@ import { AppError, conflict, notFound } from '../../lib/errors.ts';
 import { emit } from '../../lib/events.ts';
 import { enqueue } from '../../outbox/enqueue.ts';
 import { inWriteTx } from '../../db/write-queue.ts';
-import { onlineSession, type OnlineSession } from './queries.ts';
+import { clearRoom, markOnDemand, onlineSession, putRoom, setRoomError, type OnlineSession } from './repository.ts';
 import { providerFor } from './providers/registry.ts';
 import type { MeetingProvider, RoomRequest } from './providers/types.ts';
 import { loadOnlineSetting } from './settings.ts';
@@ -87,30 +87,20 @@ export async function createMeeting(deps: Deps, storeId: number, input: { id: nu
     // The first booking's trigger (migration 0500) queues the room; guard realCount so that a
     // booking committed since the read cannot slip in before the session turns on-demand.
     await writeSession(deps, async (tx) => {
-      const res = await tx
-        .updateTable('timetable')
-        .set({ isOnline: 1, meetingError: null })
-        .where('id', '=', s.id)
-        .where('isOnline', '=', 0)
-        .where('realCount', '=', 0)
-        .where('deleted', '=', 0)
-        .executeTakeFirst();
-      if (Number(res.numUpdatedRows) !== 1) throw conflict(OnlineMsg.stateChanged);
+      if (!(await markOnDemand(tx, s.id))) throw conflict(OnlineMsg.stateChanged);
     });
     return;
   }
   const { room, info } = await makeRoom(provider, req, input.type);
   try {
     await writeSession(deps, async (tx) => {
-      const res = await tx
-        .updateTable('timetable')
-        .set({ isOnline: input.type, meetingId: room.meetingId, meetingInfo: JSON.stringify(info), meetingError: null })
-        .where('id', '=', s.id)
-        .where('isOnline', '=', s.isOnline)
-        .where('meetingInfo', 'is', null)
-        .where('deleted', '=', 0)
-        .executeTakeFirst();
-      if (Number(res.numUpdatedRows) !== 1) throw conflict(OnlineMsg.stateChanged);
+      const stored = await putRoom(tx, s.id, {
+        whileOnline: s.isOnline,
+        isOnline: input.type,
+        meetingId: room.meetingId,
+        meetingInfo: JSON.stringify(info),
+      });
+      if (!stored) throw conflict(OnlineMsg.stateChanged);
       await emit(tx, { type: 'room.created', storeId, timetableId: s.id, info });
     });
   } catch (err) {
@@ -127,15 +117,7 @@ export async function cancelMeeting(deps: Deps, storeId: number, id: number): Pr
   const s = await liveOnlineSession(deps.db, storeId, id);
   if (s.isOnline === 0) throw conflict(OnlineMsg.noRoom);
   await writeSession(deps, async (tx) => {
-    let q = tx
-      .updateTable('timetable')
-      .set({ isOnline: 0, meetingId: null, meetingInfo: null, meetingError: null })
-      .where('id', '=', s.id)
-      .where('isOnline', '=', s.isOnline)
-      .where('deleted', '=', 0);
-    q = s.meetingId === null ? q.where('meetingId', 'is', null) : q.where('meetingId', '=', s.meetingId);
-    const res = await q.executeTakeFirst();
-    if (Number(res.numUpdatedRows) !== 1) throw conflict(OnlineMsg.stateChanged);
+    if (!(await clearRoom(tx, s.id, s.isOnline, s.meetingId))) throw conflict(OnlineMsg.stateChanged);
     if (s.meetingId !== null && s.meetingInfo !== null) {
       const info = JSON.parse(s.meetingInfo) as MeetingInfo;
       await enqueue(tx, storeId, MEETING_CANCEL, `meeting:${s.id}`, {
@@ -197,28 +179,17 @@ export async function createOnDemandRoom(deps: Deps, timetableId: number): Promi
   } catch (err) {
     const msg =
       err instanceof AppError ? err.message : `创建在线教室失败：${err instanceof Error ? err.message : String(err)}`;
-    await writeSession(deps, (tx) =>
-      tx
-        .updateTable('timetable')
-        .set({ meetingError: msg.slice(0, 500) })
-        .where('id', '=', s.id)
-        .where('isOnline', '=', 1)
-        .where('meetingInfo', 'is', null)
-        .execute(),
-    );
+    await writeSession(deps, (tx) => setRoomError(tx, s.id, msg.slice(0, 500)));
     throw err;
   }
   const { room, info } = made;
   const stored = await writeSession(deps, async (tx) => {
-    const res = await tx
-      .updateTable('timetable')
-      .set({ meetingId: room.meetingId, meetingInfo: JSON.stringify(info), meetingError: null })
-      .where('id', '=', s.id)
-      .where('isOnline', '=', 1)
-      .where('meetingInfo', 'is', null)
-      .where('deleted', '=', 0)
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) !== 1) return false;
+    const put = await putRoom(tx, s.id, {
+      whileOnline: 1,
+      meetingId: room.meetingId,
+      meetingInfo: JSON.stringify(info),
+    });
+    if (!put) return false;
     await emit(tx, { type: 'room.created', storeId: s.storeId, timetableId: s.id, info });
     return true;
   });

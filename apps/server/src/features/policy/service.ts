@@ -2,6 +2,7 @@ import { audit, changedFields } from '../../lib/audit.ts';
 import { DEFAULT_POLICY, zBookingPolicy, type BookingPolicy } from '@studio/contract';
 import type { Executor } from '../../db/index.ts';
 import { getSetting, putSetting } from '../store-admin/public.ts';
+import { allStores } from './repository.ts';
 
 const KEY = 'bookingPolicy';
 
@@ -52,6 +53,6 @@ const POLICY_LABELS: Record<keyof BookingPolicy, string> = {
 
 /** Every store with its time zone and policy: what the policy jobs (no-shows, waits) walk over. */
 export async function storePolicies(db: Executor) {
-  const stores = await db.selectFrom('store').select(['id', 'timezone']).orderBy('id').execute();
+  const stores = await allStores(db);
   return Promise.all(stores.map(async (s) => ({ ...s, policy: await loadPolicy(db, s.id) })));
 }

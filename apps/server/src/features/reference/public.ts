@@ -1,6 +1,7 @@
 /** What other features use of the reference data: the look-ups of a store's member and their cards, its teachers, venues, courses, materials and modules. */
-export { cardBigType, findMember, memberCards, memberIdByMobile, requireMember, storeCards } from './member/queries.ts';
-export type { BookingCard } from './member/queries.ts';
+export { changeMember, findMember, memberIdByMobile, membersMatching, requireMember } from './member/repository.ts';
+export { cardBigType, memberCards, storeCards } from './card/repository.ts';
+export type { BookingCard } from './card/repository.ts';
 export {
   areaAndBelow,
   getModuleStatus,

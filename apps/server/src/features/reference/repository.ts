@@ -63,16 +63,32 @@ export async function requireArea(ex: Executor, storeId: number, id: number | nu
   if (!a) throw notFound('场地');
 }
 
-/** Checks an optional teaching material belongs to the store (404 教材不存在). */
-export async function requireMaterial(ex: Executor, storeId: number, id: number | null): Promise<void> {
-  if (id === null) return;
+/** A teaching material of the store with its level (book 1, chapter 2, lesson 3), or 404 教材不存在. */
+export async function requireMaterialNode(ex: Executor, storeId: number, id: number) {
   const m = await ex
     .selectFrom('material')
-    .select('id')
+    .select(['id', 'level'])
     .where('id', '=', id)
     .where('storeId', '=', storeId)
     .executeTakeFirst();
   if (!m) throw notFound('教材');
+  return m;
+}
+
+/** Checks an optional teaching material belongs to the store (404 教材不存在). */
+export async function requireMaterial(ex: Executor, storeId: number, id: number | null): Promise<void> {
+  if (id !== null) await requireMaterialNode(ex, storeId, id);
+}
+
+/** The store's venues ({id, parentId, name}), by sort then id. */
+export function storeAreas(ex: Executor, storeId: number) {
+  return ex
+    .selectFrom('area')
+    .select(['id', 'parentId', 'name'])
+    .where('storeId', '=', storeId)
+    .orderBy('sort')
+    .orderBy('id')
+    .execute();
 }
 
 /**
@@ -81,7 +97,7 @@ export async function requireMaterial(ex: Executor, storeId: number, id: number 
  */
 export async function areaAndBelow(ex: Executor, storeId: number, areaId: number | null): Promise<number[] | null> {
   if (areaId === null) return null;
-  const all = await ex.selectFrom('area').select(['id', 'parentId']).where('storeId', '=', storeId).execute();
+  const all = await storeAreas(ex, storeId);
   if (!all.some((a) => a.id === areaId)) throw notFound('场地');
   const ids = new Set([areaId]);
   let grew = true;

@@ -1,4 +1,4 @@
-import { BIG_TYPE_COUNT, PendingStatus, ReservationStatus } from '@studio/contract';
+import { BIG_TYPE_COUNT, LIVE_PENDING, LIVE_RESERVATION, PendingStatus, ReservationStatus } from '@studio/contract';
 import { sql } from 'kysely';
 import type { Executor } from '../../db/index.ts';
 import { addDays } from '../../lib/time.ts';
@@ -185,7 +185,7 @@ export async function activeMemberCount(ex: Executor, r: Range) {
             .selectFrom('reservation as rv')
             .innerJoin('timetable as t', 't.id', 'rv.timetableId')
             .whereRef('rv.memberId', '=', 'm.id')
-            .where('rv.status', 'in', [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN])
+            .where('rv.status', 'in', LIVE_RESERVATION)
             .where('t.deleted', '=', 0)
             .where('t.startTime', '>=', lo)
             .where('t.startTime', '<', hi)
@@ -196,7 +196,7 @@ export async function activeMemberCount(ex: Executor, r: Range) {
             .selectFrom('pending as p')
             .innerJoin('timetable as t', 't.id', 'p.timetableId')
             .whereRef('p.memberId', '=', 'm.id')
-            .where('p.status', 'in', [PendingStatus.WAITING, PendingStatus.SIGNED_IN])
+            .where('p.status', 'in', LIVE_PENDING)
             .where('t.deleted', '=', 0)
             .where('t.startTime', '>=', lo)
             .where('t.startTime', '<', hi)
@@ -256,7 +256,7 @@ export async function membersNotSeenSince(ex: Executor, storeId: number, since: 
     .selectFrom('reservation as rv')
     .innerJoin('timetable as t', 't.id', 'rv.timetableId')
     .where('rv.storeId', '=', storeId)
-    .where('rv.status', 'in', [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN])
+    .where('rv.status', 'in', LIVE_RESERVATION)
     .where('t.deleted', '=', 0)
     .where('t.startTime', '<=', now)
     .select(['rv.memberId', 't.startTime'])
@@ -265,7 +265,7 @@ export async function membersNotSeenSince(ex: Executor, storeId: number, since: 
         .selectFrom('pending as p')
         .innerJoin('timetable as t', 't.id', 'p.timetableId')
         .where('p.storeId', '=', storeId)
-        .where('p.status', 'in', [PendingStatus.WAITING, PendingStatus.SIGNED_IN])
+        .where('p.status', 'in', LIVE_PENDING)
         .where('t.deleted', '=', 0)
         .where('t.startTime', '<=', now)
         .select(['p.memberId', 't.startTime']),

@@ -1,6 +1,7 @@
 import { Msg } from '@studio/contract';
 import type { Executor } from '../../db/index.ts';
 import { forbidden } from '../../lib/errors.ts';
+import { pendingSessionTeacher, sessionTeacher } from './repository.ts';
 
 /**
  * A teacher may only name a session they teach (or a pending booking of one): checked by the route
@@ -17,20 +18,7 @@ export async function requireOwnSession(
   const id = (input as Record<string, unknown>)[owns.field];
   if (typeof id !== 'number') return;
   const row =
-    owns.via === 'session'
-      ? await db
-          .selectFrom('timetable')
-          .select('teacherId')
-          .where('id', '=', id)
-          .where('storeId', '=', storeId)
-          .executeTakeFirst()
-      : await db
-          .selectFrom('pending')
-          .innerJoin('timetable', 'timetable.id', 'pending.timetableId')
-          .select('timetable.teacherId')
-          .where('pending.id', '=', id)
-          .where('pending.storeId', '=', storeId)
-          .executeTakeFirst();
+    owns.via === 'session' ? await sessionTeacher(db, storeId, id) : await pendingSessionTeacher(db, storeId, id);
   if (row && row.teacherId !== teacherId) throw forbidden(Msg.forbiddenSession);
 }
 

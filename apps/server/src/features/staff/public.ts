@@ -1,3 +1,3 @@
 // What other features use of staff roles: a teacher's own sessions.
 export { ownTeacherFilter, requireOwnSession } from './access.ts';
-export { findStaffOfStore } from './service.ts';
+export { findStaffOfStore } from './repository.ts';

@@ -16,28 +16,23 @@ import type { CallCtx } from '../../lib/context.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { requireTeacher } from '../reference/public.ts';
 import { isUniqueViolation } from '../../db/dialect.ts';
-
-/** The staff of a store, by their post there. */
-function staffOfStore(db: Executor, storeId: number) {
-  return db
-    .selectFrom('post')
-    .innerJoin('staff', 'staff.id', 'post.staffId')
-    .leftJoin('teacher', 'teacher.id', 'post.teacherId')
-    .select([
-      'staff.id',
-      'staff.name',
-      'staff.username as account',
-      'staff.mobile',
-      'post.role',
-      'post.teacherId',
-      'teacher.name as teacherName',
-      'post.enabled',
-    ])
-    .where('post.storeId', '=', storeId);
-}
+import {
+  bumpAuthVersion,
+  findStaffOfStore,
+  hasEnabledManager,
+  insertPost,
+  insertStaffRow,
+  listStaffOfStore,
+  loginTaken,
+  passwordHashOf,
+  replacePasswordHash,
+  setPasswordHash,
+  updatePost,
+  updateStaffRow,
+} from './repository.ts';
 
 export async function listStaff(ctx: CallCtx): Promise<StaffRow[]> {
-  const rows = await staffOfStore(ctx.db, ctx.store.id).orderBy('staff.id').execute();
+  const rows = await listStaffOfStore(ctx.db, ctx.store.id);
   return rows.map((r) => ({ ...r, role: r.role as StaffRole, enabled: r.enabled ? 1 : 0 }));
 }
 
@@ -48,21 +43,11 @@ async function teacherFor(tx: Executor, storeId: number, role: StaffRole, teache
   return (await requireTeacher(tx, storeId, teacherId)).id;
 }
 
-/** A staff member of the store (by their post there), or undefined. */
-export function findStaffOfStore(db: Executor, storeId: number, staffId: number) {
-  return staffOfStore(db, storeId).where('staff.id', '=', staffId).executeTakeFirst();
-}
-
 /** Mobile numbers and accounts log in alike: one may not be another staff member's other. */
 async function requireFreeLogin(tx: Executor, values: (string | null)[], exceptStaffId?: number) {
   const names = values.filter((v): v is string => !!v);
   if (!names.length) return;
-  let q = tx
-    .selectFrom('staff')
-    .select('id')
-    .where((eb) => eb.or([eb('username', 'in', names), eb('mobile', 'in', names)]));
-  if (exceptStaffId) q = q.where('id', '!=', exceptStaffId);
-  if (await q.executeTakeFirst()) throw conflict(StaffMsg.accountTaken);
+  if (await loginTaken(tx, names, exceptStaffId)) throw conflict(StaffMsg.accountTaken);
 }
 
 export async function addStaff(ctx: CallCtx, input: ParsedReqOf<typeof insertStaff>): Promise<{ id: number }> {
@@ -71,27 +56,20 @@ export async function addStaff(ctx: CallCtx, input: ParsedReqOf<typeof insertSta
     return await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
       const teacherId = await teacherFor(tx, ctx.store.id, input.role, input.teacherId);
       await requireFreeLogin(tx, [input.account, input.mobile]);
-      const staff = await tx
-        .insertInto('staff')
-        .values({
-          username: input.account,
-          mobile: input.mobile,
-          name: input.name,
-          passwordHash,
-          createdAt: Date.now(),
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await tx
-        .insertInto('post')
-        .values({ staffId: staff.id, storeId: ctx.store.id, role: input.role, teacherId, enabled: 1 })
-        .execute();
+      const staffId = await insertStaffRow(tx, {
+        username: input.account,
+        mobile: input.mobile,
+        name: input.name,
+        passwordHash,
+        createdAt: Date.now(),
+      });
+      await insertPost(tx, { staffId, storeId: ctx.store.id, role: input.role, teacherId, enabled: 1 });
       audit(tx, {
         summary: `新增员工 ${input.name}（${ROLE_LABEL[input.role]}）`,
-        targets: [{ type: 'staff', id: staff.id }],
+        targets: [{ type: 'staff', id: staffId }],
         after: { 姓名: input.name, 账号: input.account, 手机号: input.mobile, 角色: ROLE_LABEL[input.role] },
       });
-      return { id: staff.id };
+      return { id: staffId };
     });
   } catch (e) {
     if (isUniqueViolation(e)) throw conflict(StaffMsg.accountTaken);
@@ -101,22 +79,8 @@ export async function addStaff(ctx: CallCtx, input: ParsedReqOf<typeof insertSta
 
 /** Refuses a change that leaves the store without an enabled manager (checked after it, in its transaction). */
 async function requireAManager(tx: Tx, storeId: number) {
-  const m = await tx
-    .selectFrom('post')
-    .select('id')
-    .where('storeId', '=', storeId)
-    .where('role', '=', 'manager')
-    .where('enabled', '=', 1)
-    .executeTakeFirst();
-  if (!m) throw conflict(StaffMsg.lastManager);
+  if (!(await hasEnabledManager(tx, storeId))) throw conflict(StaffMsg.lastManager);
 }
-
-const bumpVersion = (tx: Executor, staffId: number) =>
-  tx
-    .updateTable('staff')
-    .set((eb) => ({ authVersion: eb('authVersion', '+', 1) }))
-    .where('id', '=', staffId)
-    .execute();
 
 export async function editStaff(ctx: CallCtx, input: ParsedReqOf<typeof updateStaff>): Promise<void> {
   try {
@@ -127,18 +91,9 @@ export async function editStaff(ctx: CallCtx, input: ParsedReqOf<typeof updateSt
       if (!before) throw notFound('员工');
       const teacherId = await teacherFor(tx, ctx.store.id, input.role, input.teacherId);
       await requireFreeLogin(tx, [input.mobile], input.id);
-      await tx
-        .updateTable('staff')
-        .set({ name: input.name, mobile: input.mobile })
-        .where('id', '=', input.id)
-        .execute();
-      await tx
-        .updateTable('post')
-        .set({ role: input.role, teacherId, enabled: input.enabled })
-        .where('staffId', '=', input.id)
-        .where('storeId', '=', ctx.store.id)
-        .execute();
-      await bumpVersion(tx, input.id);
+      await updateStaffRow(tx, input.id, { name: input.name, mobile: input.mobile });
+      await updatePost(tx, input.id, ctx.store.id, { role: input.role, teacherId, enabled: input.enabled });
+      await bumpAuthVersion(tx, input.id);
       if (before.role === 'manager' && (input.role !== 'manager' || !input.enabled)) {
         await requireAManager(tx, ctx.store.id);
       }
@@ -173,8 +128,8 @@ export async function resetPassword(ctx: CallCtx, id: number, password: string):
   await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
     const who = await findStaffOfStore(tx, ctx.store.id, id);
     if (!who) throw notFound('员工');
-    await tx.updateTable('staff').set({ passwordHash }).where('id', '=', id).execute();
-    await bumpVersion(tx, id);
+    await setPasswordHash(tx, id, passwordHash);
+    await bumpAuthVersion(tx, id);
     await ctx.sessions.endAll(tx, id);
     audit(tx, { summary: `重置员工 ${who.name} 的密码`, targets: [{ type: 'staff', id }] });
   });
@@ -182,24 +137,16 @@ export async function resetPassword(ctx: CallCtx, id: number, password: string):
 
 /** A staff member changes their own password: the old one must match; their other sessions end. */
 export async function changeOwnPassword(ctx: CallCtx, oldPassword: string, newPassword: string, token?: string) {
-  const row = await ctx.db
-    .selectFrom('staff')
-    .select('passwordHash')
-    .where('id', '=', ctx.staff.id)
-    .executeTakeFirstOrThrow();
-  if (!(await verifyPassword(row.passwordHash, oldPassword))) throw badRequest(StaffMsg.oldPasswordWrong);
+  const oldHash = await passwordHashOf(ctx.db, ctx.staff.id);
+  if (!(await verifyPassword(oldHash, oldPassword))) throw badRequest(StaffMsg.oldPasswordWrong);
   if (oldPassword === newPassword) throw badRequest(StaffMsg.samePassword);
   const passwordHash = await hashPassword(newPassword);
   await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
     // Guarded on the hash read above: two changes at once, one wins.
-    const done = await tx
-      .updateTable('staff')
-      .set({ passwordHash })
-      .where('id', '=', ctx.staff.id)
-      .where('passwordHash', '=', row.passwordHash)
-      .executeTakeFirst();
-    if (Number(done.numUpdatedRows) !== 1) throw badRequest(StaffMsg.oldPasswordWrong);
-    await bumpVersion(tx, ctx.staff.id);
+    if (!(await replacePasswordHash(tx, ctx.staff.id, oldHash, passwordHash))) {
+      throw badRequest(StaffMsg.oldPasswordWrong);
+    }
+    await bumpAuthVersion(tx, ctx.staff.id);
     await ctx.sessions.endAll(tx, ctx.staff.id, token);
     audit(tx, { summary: `${ctx.staff.name} 修改了自己的密码`, targets: [{ type: 'staff', id: ctx.staff.id }] });
   });

@@ -6,12 +6,13 @@ import {
   MODULE_ONLINE_DEFAULT,
   StoreAdminMsg,
 } from '@studio/contract';
-import type { Db } from '../../db/index.ts';
+import type { Db, Executor } from '../../db/index.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { invalidateStoreScope } from '../../lib/store-scope.ts';
+import { findStoreScope } from '../../lib/store-repository.ts';
 import { isValidTimeZone, localDateTime } from '../../lib/time.ts';
 import { getModuleStatus, putModuleStatus } from '../reference/public.ts';
-import { countWaitingPending, getStore } from './queries.ts';
+import { changeStore, countWaitingPending } from './repository.ts';
 import { inOwnTx } from '../../db/write-queue.ts';
 
 export interface BookingSettingInput {
@@ -24,7 +25,7 @@ export interface BookingSettingInput {
 
 /** The store's booking settings and how many pending items wait for sign-in. */
 export async function loadBookingSetting(db: Db, storeId: number) {
-  const store = await getStore(db, storeId);
+  const store = await findStoreScope(db, storeId);
   if (!store) throw notFound('门店');
   return {
     deductionMode: (await getModuleStatus(db, storeId, MODULE_DEDUCTION_MODE)) ?? DEDUCT_AT_BOOKING,
@@ -33,6 +34,14 @@ export async function loadBookingSetting(db: Db, storeId: number) {
     storeName: store.name,
     pendingWaiting: await countWaitingPending(db, storeId, localDateTime(store.timezone)),
   };
+}
+
+/**
+ * Whether a new session is an online one when the caller does not say (module 1, 新课程默认在线教室):
+ * 1 on-demand online room, 0 none.
+ */
+export async function onlineDefault(db: Executor, storeId: number): Promise<0 | 1> {
+  return (await getModuleStatus(db, storeId, MODULE_ONLINE_DEFAULT)) === 1 ? 1 : 0;
 }
 
 /** The canonical IANA name of a time zone (`asia/shanghai` -> `Asia/Shanghai`), or 400. */
@@ -57,7 +66,7 @@ export function canonicalTimeZone(tz: string): string {
 export async function saveBookingSetting(db: Db, storeId: number, input: BookingSettingInput) {
   const timezone = canonicalTimeZone(input.timezone);
   const result = await inOwnTx(db, async (tx) => {
-    const store = await getStore(tx, storeId);
+    const store = await findStoreScope(tx, storeId);
     if (!store) throw notFound('门店');
     const before = (await getModuleStatus(tx, storeId, MODULE_DEDUCTION_MODE)) ?? DEDUCT_AT_BOOKING;
     let pendingKept = 0;
@@ -85,7 +94,7 @@ export async function saveBookingSetting(db: Db, storeId: number, input: Booking
     });
     await putModuleStatus(tx, storeId, MODULE_DEDUCTION_MODE, input.deductionMode);
     await putModuleStatus(tx, storeId, MODULE_ONLINE_DEFAULT, input.onlineDefault);
-    await tx.updateTable('store').set({ name: input.storeName, timezone }).where('id', '=', storeId).execute();
+    await changeStore(tx, storeId, { name: input.storeName, timezone });
     return { pendingKept, notice: pendingKept > 0 ? StoreAdminMsg.pendingKept(pendingKept) : null };
   });
   invalidateStoreScope(storeId);

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { cookieName } from '../../auth/sessions.ts';
 import type { AppDeps } from '../../lib/context.ts';
 import { notFound, unauthorized } from '../../lib/errors.ts';
-import { findStoreFile } from './logo-service.ts';
+import { findStoreFile } from './repository.ts';
 
 const MAX_ID = 2_147_483_647;
 

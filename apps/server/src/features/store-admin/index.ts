@@ -39,7 +39,7 @@ export const storeAdminFeature = defineFeature((r) => {
   );
   r.handle(queryWechatSetting, async (_input, ctx) => settings.loadWechatSetting(ctx.db, ctx.store.id));
 
-  r.handle(addLogo, async ({ image }, ctx) => storeLogo(ctx.db, ctx.dialect, ctx.store.id, image));
+  r.handle(addLogo, async ({ image }, ctx) => storeLogo(ctx.db, ctx.store.id, image));
 
   r.handle(loadStoreFuncs, async (_input, ctx) => settings.loadStoreFuncs(ctx.db, ctx.store.id));
   r.handle(

@@ -1,3 +1,4 @@
 /** What other features may use of the store administration. */
 export { storeFileUrl } from './logo-service.ts';
-export { getSetting, onlineDefault, putSetting } from './queries.ts';
+export { onlineDefault } from './booking-setting-service.ts';
+export { getSetting, putSetting, storeLogoFileId } from './repository.ts';

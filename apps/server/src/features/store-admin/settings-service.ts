@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/index.ts';
-import { getSetting, putSetting } from './queries.ts';
+import { getSetting, putSetting } from './repository.ts';
 
 const WECHAT_KEY = 'wechat';
 const FUNCS_KEY = 'funcs';

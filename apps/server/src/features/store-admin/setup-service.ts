@@ -4,6 +4,9 @@ import type { Db } from '../../db/index.ts';
 import { createStoreWithAdmin } from '../../db/seed/store.ts';
 import { conflict } from '../../lib/errors.ts';
 import { canonicalTimeZone } from './booking-setting-service.ts';
+import { insertOpLock } from '../../db/op-locks.ts';
+import { anyStore } from '../../lib/store-repository.ts';
+import { deleteGuard, deleteStaleGuard } from './repository.ts';
 
 /** The guard row in op_lock that lets one first-run setup run at a time, across app instances. */
 const SETUP_LOCK = 'setup:init';
@@ -15,8 +18,6 @@ export interface SetupInput {
   timezone?: string;
   admin: { username: string; name: string; mobile: string | null; password: string };
 }
-
-const anyStore = async (db: Db) => Boolean(await db.selectFrom('store').select('id').limit(1).executeTakeFirst());
 
 /** True while the installation has no store (started with SEED=empty and not set up yet). */
 export async function needsSetup(db: Db): Promise<boolean> {
@@ -36,17 +37,8 @@ export async function initialSetup(db: Db, input: SetupInput): Promise<number> {
   const timezone = input.timezone ? canonicalTimeZone(input.timezone) : undefined;
   if (await anyStore(db)) throw conflict(StoreAdminMsg.setupDone);
   const now = Date.now();
-  await db
-    .deleteFrom('opLock')
-    .where('key', '=', SETUP_LOCK)
-    .where('createdAt', '<', now - STALE_LOCK_MS)
-    .execute();
-  const taken = await db
-    .insertInto('opLock')
-    .values({ key: SETUP_LOCK, storeId: 0, createdAt: now })
-    .onConflict((oc) => oc.column('key').doNothing())
-    .executeTakeFirst();
-  if (Number(taken.numInsertedOrUpdatedRows ?? 0) !== 1) throw conflict(StoreAdminMsg.setupBusy);
+  await deleteStaleGuard(db, SETUP_LOCK, now - STALE_LOCK_MS);
+  if (!(await insertOpLock(db, SETUP_LOCK, 0, now))) throw conflict(StoreAdminMsg.setupBusy);
   try {
     if (await anyStore(db)) throw conflict(StoreAdminMsg.setupDone);
     const { staffId } = await createStoreWithAdmin(db, {
@@ -59,6 +51,6 @@ export async function initialSetup(db: Db, input: SetupInput): Promise<number> {
     if (isUniqueViolation(e)) throw conflict(StoreAdminMsg.usernameTaken);
     throw e;
   } finally {
-    await db.deleteFrom('opLock').where('key', '=', SETUP_LOCK).where('createdAt', '=', now).execute();
+    await deleteGuard(db, SETUP_LOCK, now);
   }
 }

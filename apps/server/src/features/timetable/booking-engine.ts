@@ -11,6 +11,7 @@ import {
 import type { Executor, Tx } from '../../db/index.ts';
 import { lockSessions } from '../../db/locks.ts';
 import type { Row } from '../../db/schema.ts';
+import { audit } from '../../lib/audit.ts';
 import type { StoreScope } from '../../lib/context.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { localDateTime } from '../../lib/time.ts';
@@ -19,6 +20,7 @@ import { bookingWindowReason, cancelKind } from '../policy/rules.ts';
 import { cardBigType, memberCards, requireMember, storeCards, type BookingCard } from '../reference/public.ts';
 import {
   bookingTrail,
+  chargeAndWriteReservations,
   chargeCards,
   creditCard,
   findPending,
@@ -204,57 +206,58 @@ export async function writeBookingSet(
   o: SetOptions,
 ): Promise<number[]> {
   if (!bookings.length) return [];
+  const { operatorId, now } = o;
   if (o.mode === 0) {
-    const broke = await chargeCards(tx, spent);
-    if (broke !== null) throw refusal(o, bookings, (b) => b.card?.id === broke, Msg.cardBalance);
+    const made = await chargeAndWriteReservations(
+      tx,
+      storeId,
+      bookings.map((b) => ({
+        storeId,
+        timetableId: b.session.key,
+        memberId: b.member.id,
+        memberCardId: b.card!.id,
+        pendingId: null,
+        studentCount: b.studentCount,
+        usedCount: chargeFor(b.card!, b.studentCount),
+        remark: b.remark,
+        operatorId,
+        status: ReservationStatus.BOOKED,
+        createTime: now,
+      })),
+      spent,
+      o.operateType,
+      bookings.map((b) => b.override ?? null),
+    );
+    if ('brokeCard' in made) throw refusal(o, bookings, (b) => b.card?.id === made.brokeCard, Msg.cardBalance);
+    return made.ids;
   }
-  const { mode, operatorId, now } = o;
-  const ids =
-    mode === 0
-      ? await insertBookingRows(
-          tx,
-          'reservation',
-          bookings.map((b) => ({
-            storeId,
-            timetableId: b.session.key,
-            memberId: b.member.id,
-            memberCardId: b.card!.id,
-            pendingId: null,
-            studentCount: b.studentCount,
-            usedCount: chargeFor(b.card!, b.studentCount),
-            remark: b.remark,
-            operatorId,
-            status: ReservationStatus.BOOKED,
-            createTime: now,
-          })),
-        )
-      : await insertBookingRows(
-          tx,
-          'pending',
-          bookings.map((b) => ({
-            storeId,
-            timetableId: b.session.key,
-            memberId: b.member.id,
-            studentCount: b.studentCount,
-            remark: b.remark,
-            status: PendingStatus.WAITING,
-            operatorId,
-            reservationId: null,
-            memberCardId: b.card?.id ?? null,
-            createTime: now,
-          })),
-        );
+  const ids = await insertBookingRows(
+    tx,
+    'pending',
+    bookings.map((b) => ({
+      storeId,
+      timetableId: b.session.key,
+      memberId: b.member.id,
+      studentCount: b.studentCount,
+      remark: b.remark,
+      status: PendingStatus.WAITING,
+      operatorId,
+      reservationId: null,
+      memberCardId: b.card?.id ?? null,
+      createTime: now,
+    })),
+  );
   await writeTrail(
     tx,
     storeId,
     bookings.map((b, i) => ({
       timetableId: b.session.key,
       memberId: b.member.id,
-      memberCardId: mode === 0 ? b.card!.id : null,
-      reservationId: mode === 0 ? ids[i] : null,
-      pendingId: mode === 0 ? null : ids[i],
+      memberCardId: null,
+      reservationId: null,
+      pendingId: ids[i],
       studentCount: b.studentCount,
-      usedCount: mode === 0 ? chargeFor(b.card!, b.studentCount) : 0,
+      usedCount: 0,
       operateType: o.operateType,
       operatorId,
       remark: b.remark,
@@ -278,13 +281,18 @@ export async function bookWithCard(
 ): Promise<{ reservationId: number; usedCount: number }> {
   if (!Number.isInteger(args.studentCount) || args.studentCount < 1) throw badRequest(Msg.submitFailed);
   const now = localDateTime(store.timezone);
-  const session = await liveSession(tx, store.id, args.timetableId);
+  const session = await liveSession(tx, store.id, args.timetableId, { heldByHolderOf: args.memberCardId });
   const card = await storeCard(tx, store.id, args.memberCardId, session.id);
-  const member =
-    args.memberId !== undefined && args.memberId !== card.memberId
-      ? await requireMember(tx, store.id, args.memberId)
-      : { id: card.memberId, name: card.memberName, gender: card.gender, birthday: card.birthday };
-  const held = await heldPairs(tx, [session.id], [member.id]);
+  const holder = args.memberId === undefined || args.memberId === card.memberId;
+  const member = holder
+    ? { id: card.memberId, name: card.memberName, gender: card.gender, birthday: card.birthday }
+    : await requireMember(tx, store.id, args.memberId!);
+  // The session read said whether the card's holder already holds it; anyone else is looked up.
+  const held: [number, number][] = holder
+    ? session.holderHolds
+      ? [[session.id, member.id]]
+      : []
+    : await heldPairs(tx, [session.id], [member.id]);
   const [reservationId] = await bookSet(
     tx,
     store.id,
@@ -300,6 +308,14 @@ export async function bookWithCard(
     ],
     { mode: 0, now, operatorId: args.operatorId, operateType: args.operateType, held },
   );
+  // The entry names the member as well as the session and card (no card-holder look-up then).
+  audit(tx, {
+    targets: [
+      { type: 'session', id: session.id },
+      { type: 'card', id: card.id },
+      { type: 'member', id: member.id },
+    ],
+  });
   return { reservationId, usedCount: chargeFor(card, args.studentCount) };
 }
 

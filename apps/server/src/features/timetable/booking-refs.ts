@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/index.ts';
+import { findPending, findReservation } from './booking-repository.ts';
 
 /** The session, member and seats of a booking or a pending of the store (what events name by id). */
 export async function bookingRef(
@@ -6,12 +7,9 @@ export async function bookingRef(
   storeId: number,
   ref: { reservationId: number } | { pendingId: number },
 ): Promise<{ timetableId: number; memberId: number; studentCount: number } | undefined> {
-  const [table, id] =
-    'reservationId' in ref ? (['reservation', ref.reservationId] as const) : (['pending', ref.pendingId] as const);
-  return db
-    .selectFrom(table)
-    .select(['timetableId', 'memberId', 'studentCount'])
-    .where('id', '=', id)
-    .where('storeId', '=', storeId)
-    .executeTakeFirst();
+  const row =
+    'reservationId' in ref
+      ? await findReservation(db, storeId, ref.reservationId)
+      : await findPending(db, storeId, ref.pendingId);
+  return row && { timetableId: row.timetableId, memberId: row.memberId, studentCount: row.studentCount };
 }

@@ -6,6 +6,7 @@ import { addDays, daysBetween } from '../../lib/time.ts';
 import { RawJson } from '../../lib/raw-json.ts';
 import { dataVersion } from '../../db/data-version.ts';
 import { areaAndBelow, requireTeachers } from '../reference/public.ts';
+import { calendarSessions } from './list-repository.ts';
 
 export interface CalendarQuery {
   fromDate: string;
@@ -34,37 +35,9 @@ function cacheOf(db: Db): Map<string, Cached> {
 }
 
 async function compute(db: Db, storeId: number, q: CalendarQuery): Promise<CalendarDay[]> {
-  let query = db
-    .selectFrom('timetable as t')
-    .innerJoin('course as c', 'c.id', 't.courseId')
-    .innerJoin('teacher as te', 'te.id', 't.teacherId')
-    .leftJoin('area as a', 'a.id', 't.areaId')
-    .leftJoin('material as m', 'm.id', 't.bookId')
-    .select([
-      't.id',
-      't.startTime',
-      't.endTime',
-      'c.name as courseName',
-      'te.name as teacherName',
-      'a.name as areaName',
-      't.color',
-      't.isOnline',
-      't.realCount',
-      't.reservableCount',
-      't.waitCount',
-      't.bookId',
-      'm.name as bookName',
-    ])
-    .where('t.storeId', '=', storeId)
-    .where('t.deleted', '=', 0)
-    .where('t.startTime', '>=', `${q.fromDate} 00:00:00`)
-    .where('t.startTime', '<', `${addDays(q.toDate, 1)} 00:00:00`);
-  if (q.teacherId !== null) {
-    await requireTeachers(db, storeId, [q.teacherId]);
-    query = query.where('t.teacherId', '=', q.teacherId);
-  }
-  if (q.areaId !== null) query = query.where('t.areaId', 'in', (await areaAndBelow(db, storeId, q.areaId))!);
-  const rows = await query.orderBy('t.startTime').orderBy('t.id').execute();
+  if (q.teacherId !== null) await requireTeachers(db, storeId, [q.teacherId]);
+  const areaIds = await areaAndBelow(db, storeId, q.areaId);
+  const rows = await calendarSessions(db, storeId, { ...q, areaIds });
   const days: CalendarDay[] = [];
   for (const r of rows) {
     const date = r.startTime.slice(0, 10);

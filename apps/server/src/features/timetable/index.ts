@@ -17,7 +17,7 @@ import {
 } from '@studio/contract';
 import { defineFeature } from '../../lib/feature.ts';
 import { calendar } from './calendar.ts';
-import { bookingList, historyList, pendingList, sessionExport, sessionInfo } from './queries.ts';
+import { bookingList, historyList, pendingList, sessionExport, sessionInfo } from './list-service.ts';
 import * as service from './service.ts';
 
 /** Registers the timetable calls. */

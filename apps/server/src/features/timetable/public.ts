@@ -3,7 +3,15 @@
  * (`db.transaction().execute(tx => ...)`) and never opens one. Services of other features
  * (batch scheduling, copy, weekly template) call these so that every rule lives in one place.
  */
-export { allowedCardsOf, getDeductionMode, liveSession } from './session-repository.ts';
+export {
+  allowedCardsOf,
+  getDeductionMode,
+  insertAllowedCards,
+  insertSessionRows,
+  liveSession,
+  replaceSessionCards,
+  setSessionLimits,
+} from './session-repository.ts';
 export { bookingChecker, checkBookingSet } from './rules.ts';
 export type { IntendedBooking, MemberForRules, SessionForRules } from './rules.ts';
 export { bookingRef } from './booking-refs.ts';
@@ -33,11 +41,15 @@ export {
 export {
   bookingTrail,
   creditCard,
+  creditCards,
+  findPending,
+  freeSeatsOf,
+  findReservation,
   heldPairs,
   insertBookingRows,
   writeTrail,
   type TrailEntry,
 } from './booking-repository.ts';
 export type { CardBooking, SetBooking, SetOptions } from './booking-engine.ts';
-export { exportRows } from './queries.ts';
+export { exportRows } from './list-service.ts';
 export { roomOf } from '../reference/public.ts';

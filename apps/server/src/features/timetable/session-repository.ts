@@ -1,5 +1,6 @@
-import { DEDUCT_AT_SIGN_IN, MODULE_DEDUCTION_MODE } from '@studio/contract';
+import { DEDUCT_AT_SIGN_IN, LIVE_PENDING, LIVE_RESERVATION, MODULE_DEDUCTION_MODE } from '@studio/contract';
 import type { Executor, Tx } from '../../db/index.ts';
+import { insertRows } from '../../db/bulk-insert.ts';
 import type { NewRow } from '../../db/schema.ts';
 import { onPostgres } from '../../db/dialect.ts';
 import { notFound } from '../../lib/errors.ts';
@@ -12,15 +13,48 @@ export async function getDeductionMode(tx: Executor, storeId: number): Promise<0
 
 /**
  * A live (not deleted) session of the store, or 404 课程不存在. With `lock`, its row is locked for the
- * transaction on PostgreSQL (the first lock of the engine's order) in the same statement.
+ * transaction on PostgreSQL (the first lock of the engine's order) in the same statement. With
+ * `heldByHolderOf` (a member card's id), it also says whether that card's holder already holds a
+ * live booking or pending of it (`holderHolds`), in the same statement: a booking reads one row less.
  */
-export async function liveSession(tx: Executor, storeId: number, id: number, o: { lock?: boolean } = {}) {
+export async function liveSession(
+  tx: Executor,
+  storeId: number,
+  id: number,
+  o: { lock?: boolean; heldByHolderOf?: number } = {},
+) {
+  const holder = o.heldByHolderOf;
   const q = tx
-    .selectFrom('timetable')
-    .selectAll()
-    .where('id', '=', id)
-    .where('storeId', '=', storeId)
-    .where('deleted', '=', 0);
+    .selectFrom('timetable as t')
+    .selectAll('t')
+    .$if(holder !== undefined, (q) =>
+      q.select((eb) => {
+        const memberId = eb.selectFrom('memberCard').select('memberId').where('id', '=', holder!);
+        return eb
+          .or([
+            eb.exists(
+              eb
+                .selectFrom('reservation')
+                .select('id')
+                .whereRef('timetableId', '=', 't.id')
+                .where('memberId', '=', memberId)
+                .where('status', 'in', LIVE_RESERVATION),
+            ),
+            eb.exists(
+              eb
+                .selectFrom('pending')
+                .select('id')
+                .whereRef('timetableId', '=', 't.id')
+                .where('memberId', '=', memberId)
+                .where('status', 'in', LIVE_PENDING),
+            ),
+          ])
+          .as('holderHolds');
+      }),
+    )
+    .where('t.id', '=', id)
+    .where('t.storeId', '=', storeId)
+    .where('t.deleted', '=', 0);
   const s = await (o.lock && onPostgres(tx) ? q.forNoKeyUpdate() : q).executeTakeFirst();
   if (!s) throw notFound('课程');
   return s;
@@ -78,13 +112,21 @@ export function overlappingSessions(
 /** Writes a new session with the card products allowed to book it; answers its id. */
 export async function insertSession(tx: Tx, row: NewRow<'timetable'>, cardIds: readonly number[]): Promise<number> {
   const { id } = await tx.insertInto('timetable').values(row).returning('id').executeTakeFirstOrThrow();
-  if (cardIds.length) {
-    await tx
-      .insertInto('timetableCard')
-      .values(cardIds.map((cardId) => ({ storeId: row.storeId, timetableId: id, cardId })))
-      .execute();
-  }
+  await insertAllowedCards(
+    tx,
+    cardIds.map((cardId) => ({ storeId: row.storeId, timetableId: id, cardId })),
+  );
   return id;
+}
+
+/** Inserts session rows in multi-row statements; answers each one's id, teacher and start (in no set order). */
+export function insertSessionRows(tx: Tx, rows: readonly NewRow<'timetable'>[]) {
+  return insertRows(tx, 'timetable', rows, ['id', 'teacherId', 'startTime']);
+}
+
+/** Inserts the card products allowed per session, in multi-row statements. */
+export async function insertAllowedCards(tx: Tx, rows: readonly NewRow<'timetableCard'>[]): Promise<void> {
+  await insertRows(tx, 'timetableCard', rows);
 }
 
 /**
@@ -116,4 +158,30 @@ export async function markSessionDeleted(tx: Tx, storeId: number, id: number): P
     .where('deleted', '=', 0)
     .executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
+}
+
+/** Sets a session's own limits and colour (a copy takes its source's, which may differ from its course's). */
+export async function setSessionLimits(
+  tx: Tx,
+  id: number,
+  limits: Pick<
+    NewRow<'timetable'>,
+    'color' | 'genderLimit' | 'ageLimit' | 'syear' | 'smonth' | 'sday' | 'eyear' | 'emonth' | 'eday'
+  >,
+): Promise<void> {
+  await tx.updateTable('timetable').set(limits).where('id', '=', id).execute();
+}
+
+/** Replaces the card products allowed to book a session. */
+export async function replaceSessionCards(
+  tx: Tx,
+  storeId: number,
+  timetableId: number,
+  cardIds: readonly number[],
+): Promise<void> {
+  await tx.deleteFrom('timetableCard').where('timetableId', '=', timetableId).execute();
+  await insertAllowedCards(
+    tx,
+    cardIds.map((cardId) => ({ storeId, timetableId, cardId })),
+  );
 }

@@ -1,4 +1,4 @@
-import { PendingStatus, ReservationStatus } from '@studio/contract';
+import { LIVE_RESERVATION, PendingStatus } from '@studio/contract';
 import { sql } from 'kysely';
 import type { Executor } from '../../db/index.ts';
 import { addDays } from '../../lib/time.ts';
@@ -58,7 +58,7 @@ export function rostersOf(ex: Executor, storeId: number, sessionIds: number[]) {
     .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
     .where('r.storeId', '=', storeId)
     .where('r.timetableId', 'in', sessionIds)
-    .where('r.status', 'in', [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN])
+    .where('r.status', 'in', LIVE_RESERVATION)
     .select([
       sql<'booking' | 'pending'>`'booking'`.as('kind'),
       'r.id',

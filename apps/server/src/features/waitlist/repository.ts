@@ -1,6 +1,7 @@
 import { WaitStatus } from '@studio/contract';
 import { sql } from 'kysely';
 import type { Executor } from '../../db/index.ts';
+import type { NewRow } from '../../db/schema.ts';
 
 /**
  * A wait's place in its session's queue (1 = next), as a column of a query over `waitlist as w`:
@@ -50,9 +51,38 @@ export function waitingRowOf(db: Executor, timetableId: number, memberId: number
     .executeTakeFirst();
 }
 
+/** Queues a wait; answers its id. */
+export async function insertWait(db: Executor, row: NewRow<'waitlist'>): Promise<number> {
+  const { id } = await db.insertInto('waitlist').values(row).returning('id').executeTakeFirstOrThrow();
+  return id;
+}
+
 /** A wait of the store by id. */
 export function findWait(db: Executor, storeId: number, id: number) {
   return db.selectFrom('waitlist').selectAll().where('id', '=', id).where('storeId', '=', storeId).executeTakeFirst();
+}
+
+/** A session of the store (deleted ones too) with its seats and its waiting count, or undefined. */
+export function queueSession(db: Executor, storeId: number, timetableId: number) {
+  return db
+    .selectFrom('timetable')
+    .select(['id', 'startTime', 'reservableCount', 'realCount', 'waitCount', 'deleted'])
+    .where('id', '=', timetableId)
+    .where('storeId', '=', storeId)
+    .executeTakeFirst();
+}
+
+/** A store's sessions with waits that start at `by` or earlier, in id order, at most 500 (the job's batch). */
+export function sessionsWithWaitsBy(db: Executor, storeId: number, by: string) {
+  return db
+    .selectFrom('timetable')
+    .select('id')
+    .where('storeId', '=', storeId)
+    .where('waitCount', '>', 0)
+    .where('startTime', '<=', by)
+    .orderBy('id')
+    .limit(500)
+    .execute();
 }
 
 /** Moves a session's waiting count (every queue change also locks and versions the session row). */

@@ -94,22 +94,18 @@ export async function joinWaitlist(
       throw badRequest(Msg.oneStudentInSignInMode);
     }
     if (await repo.waitingRowOf(tx, session.id, input.mid)) throw conflict(WaitMsg.already);
-    const row = await tx
-      .insertInto('waitlist')
-      .values({
-        storeId: s.store.id,
-        timetableId: session.id,
-        memberId: input.mid,
-        memberCardId: input.mcId,
-        studentCount: input.studentCount,
-        status: WaitStatus.WAITING,
-        operatorId: 'staffId' in by ? by.staffId : null,
-        createTime: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const id = await repo.insertWait(tx, {
+      storeId: s.store.id,
+      timetableId: session.id,
+      memberId: input.mid,
+      memberCardId: input.mcId,
+      studentCount: input.studentCount,
+      status: WaitStatus.WAITING,
+      operatorId: 'staffId' in by ? by.staffId : null,
+      createTime: now,
+    });
     await repo.addWaitCount(tx, session.id, 1);
-    return { id: row.id, position: await repo.positionOf(tx, session.id, row.id) };
+    return { id, position: await repo.positionOf(tx, session.id, id) };
   });
 }
 
@@ -213,12 +209,7 @@ async function promoteOne(
  * round. Nothing happens with the waitlist off or at or after the cutoff.
  */
 export async function promoteWaitlist(tx: Tx, storeId: number, timetableId: number): Promise<void> {
-  const s = await tx
-    .selectFrom('timetable')
-    .select(['id', 'startTime', 'reservableCount', 'realCount', 'waitCount', 'deleted'])
-    .where('id', '=', timetableId)
-    .where('storeId', '=', storeId)
-    .executeTakeFirst();
+  const s = await repo.queueSession(tx, storeId, timetableId);
   if (!s || s.deleted || !s.waitCount || s.realCount >= s.reservableCount) return;
   const [policy, store] = await Promise.all([loadPolicy(tx, storeId), storeScopeById(tx, storeId)]);
   if (!store) return;
@@ -264,15 +255,7 @@ export async function endClosedWaits(db: Db, dialect: Dialect, clock: (tz: strin
   for (const { policy, ...st } of await storePolicies(db)) {
     const now = clock(st.timezone);
     const by = addMinutes(now, policy.waitlist ? policy.waitlistCutoffMinutes : 0);
-    const due = await db
-      .selectFrom('timetable')
-      .select('id')
-      .where('storeId', '=', st.id)
-      .where('waitCount', '>', 0)
-      .where('startTime', '<=', by)
-      .orderBy('id')
-      .limit(500)
-      .execute();
+    const due = await repo.sessionsWithWaitsBy(db, st.id, by);
     for (const t of due) {
       // An entry by 系统 per session whose waits end (none when another run ended them first).
       const scope = systemScope('候补截止', 'job/end-waits', 'booking', st.id);

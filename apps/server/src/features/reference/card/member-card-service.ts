@@ -2,92 +2,54 @@ import { audit, changedFields } from '../../../lib/audit.ts';
 import { amountText, CARD_TYPE_NO_EXPIRY, CardMsg, RefMsg, type Payment } from '@studio/contract';
 import type { Tx } from '../../../db/index.ts';
 import type { CallCtx } from '../../../lib/context.ts';
-import { badRequest, conflict, notFound } from '../../../lib/errors.ts';
+import { badRequest, conflict } from '../../../lib/errors.ts';
 import { addDays } from '../../../lib/time.ts';
 import { mustFindMember } from '../member/service.ts';
 import { storeNow } from '../shared.ts';
 import { mustFindProduct } from './product-service.ts';
 import { inOwnTx } from '../../../db/write-queue.ts';
+import {
+  addLedgerEntry,
+  addToCardTotal,
+  cardLedgerRows,
+  insertMemberCard,
+  insertPayment,
+  requireMemberCard,
+  setMemberCardExpiry,
+  setMemberCardFrozen,
+} from './repository.ts';
 
 /** A date `YYYY-MM-DD` as the last second of that day, store-local. */
 const endOfDay = (date: string) => `${date} 23:59:59`;
-
-/** A member card of the store, or 404 会员卡不存在. */
-export async function mustFindMemberCard(ctx: CallCtx, id: number) {
-  const c = await ctx.db
-    .selectFrom('memberCard as mc')
-    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
-    .select([
-      'mc.id',
-      'mc.cardId',
-      'mc.memberId',
-      'mc.totalCount',
-      'mc.usedCount',
-      'mc.refundedAt',
-      'mc.frozen',
-      'mc.expireTime',
-      'p.bigType',
-    ])
-    .where('mc.storeId', '=', ctx.store.id)
-    .where('mc.id', '=', id)
-    .executeTakeFirst();
-  if (!c) throw notFound('会员卡');
-  return { ...c, totalCount: Number(c.totalCount), usedCount: Number(c.usedCount) };
-}
 
 const cardTarget = (c: { id: number }) => ({ type: 'card' as const, id: c.id });
 const memberTarget = (c: { memberId: number }) => ({ type: 'member' as const, id: c.memberId });
 
 /** A card of the store that has not been refunded: 409 该卡已退卡 otherwise. */
 async function mustFindOpenCard(ctx: CallCtx, id: number) {
-  const c = await mustFindMemberCard(ctx, id);
+  const c = await requireMemberCard(ctx.db, ctx.store.id, id);
   if (c.refundedAt) throw conflict(CardMsg.refunded);
   return c;
 }
 
-/** Records money the desk took (sale, top-up) or paid back (refund) with its ledger entry. */
-/** A card ledger entry of a card's sale, top-up or refund (not a booking's: see the booking trail); answers its id. */
-export async function addLedgerEntry(
-  tx: Tx,
-  ctx: CallCtx,
-  e: { memberCardId: number; kind: string; amount: number; remark: string | null; now: string },
-): Promise<number> {
-  const row = await tx
-    .insertInto('cardLedger')
-    .values({
-      storeId: ctx.store.id,
-      memberCardId: e.memberCardId,
-      kind: e.kind,
-      amount: e.amount,
-      operatorId: ctx.staff.id,
-      remark: e.remark,
-      createdAt: e.now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
-
+/** Records money the desk took (sale, top-up) or paid back (refund), for the ledger entry `ledgerId`. */
 export async function recordPayment(
   tx: Tx,
   ctx: CallCtx,
   p: Payment & { memberCardId: number; ledgerId: number; kind: 'sale' | 'topup' | 'refund'; refundOf?: number },
 ) {
-  return tx
-    .insertInto('cardPayment')
-    .values({
-      storeId: ctx.store.id,
-      memberCardId: p.memberCardId,
-      ledgerId: p.ledgerId,
-      kind: p.kind,
-      amount: p.amount,
-      method: p.method,
-      staffId: ctx.staff.id,
-      remark: p.remark,
-      createdAt: storeNow(ctx),
-      refundOf: p.refundOf ?? null,
-    })
-    .execute();
+  return insertPayment(tx, {
+    storeId: ctx.store.id,
+    memberCardId: p.memberCardId,
+    ledgerId: p.ledgerId,
+    kind: p.kind,
+    amount: p.amount,
+    method: p.method,
+    staffId: ctx.staff.id,
+    remark: p.remark,
+    createdAt: storeNow(ctx),
+    refundOf: p.refundOf ?? null,
+  });
 }
 
 /**
@@ -109,27 +71,25 @@ export async function issueCard(
   }
   const storeId = ctx.store.id;
   return inOwnTx(ctx.db, async (tx) => {
-    const card = await tx
-      .insertInto('memberCard')
-      .values({
-        storeId,
-        memberId: input.mid,
-        cardId: input.cardId,
-        totalCount: input.totalCount,
-        usedCount: 0,
-        startTime: now,
-        expireTime,
-        frozen: 0,
-        createdAt: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const ledgerId = await addLedgerEntry(tx, ctx, {
+    const card = await insertMemberCard(tx, {
+      storeId,
+      memberId: input.mid,
+      cardId: input.cardId,
+      totalCount: input.totalCount,
+      usedCount: 0,
+      startTime: now,
+      expireTime,
+      frozen: 0,
+      createdAt: now,
+    });
+    const ledgerId = await addLedgerEntry(tx, {
+      storeId,
       memberCardId: card.id,
       kind: 'issue',
       amount: input.totalCount,
+      operatorId: ctx.staff.id,
       remark: input.payment?.remark ?? null,
-      now: now,
+      createdAt: now,
     });
     if (input.payment) {
       await recordPayment(tx, ctx, { ...input.payment, memberCardId: card.id, ledgerId, kind: 'sale' });
@@ -147,12 +107,7 @@ export async function setCardFrozen(ctx: CallCtx, id: number, frozen: 0 | 1) {
     targets: [cardTarget(c), memberTarget(c)],
     ...changedFields(state(c.frozen), state(frozen), { frozen: '状态' }),
   });
-  await ctx.db
-    .updateTable('memberCard')
-    .set({ frozen })
-    .where('storeId', '=', ctx.store.id)
-    .where('id', '=', id)
-    .execute();
+  await setMemberCardFrozen(ctx.db, ctx.store.id, id, frozen);
   return null;
 }
 
@@ -173,20 +128,15 @@ export async function topUpCard(ctx: CallCtx, id: number, amount: number, paymen
         { total: '总额度' },
       ),
     });
-    const res = await tx
-      .updateTable('memberCard')
-      .set((eb) => ({ totalCount: eb('totalCount', '+', amount) }))
-      .where('storeId', '=', storeId)
-      .where('id', '=', id)
-      .where('refundedAt', 'is', null)
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) === 0) throw conflict(CardMsg.refunded);
-    const ledgerId = await addLedgerEntry(tx, ctx, {
+    if (!(await addToCardTotal(tx, storeId, id, amount))) throw conflict(CardMsg.refunded);
+    const ledgerId = await addLedgerEntry(tx, {
+      storeId,
       memberCardId: id,
       kind: 'topup',
       amount,
+      operatorId: ctx.staff.id,
       remark: payment?.remark ?? null,
-      now: storeNow(ctx),
+      createdAt: storeNow(ctx),
     });
     if (payment) await recordPayment(tx, ctx, { ...payment, memberCardId: id, ledgerId, kind: 'topup' });
   });
@@ -201,12 +151,7 @@ export async function setCardExpiry(ctx: CallCtx, id: number, date: string) {
     targets: [cardTarget(c), memberTarget(c)],
     ...changedFields({ expire: c.expireTime?.slice(0, 10) ?? null }, { expire: date }, { expire: '到期日期' }),
   });
-  await ctx.db
-    .updateTable('memberCard')
-    .set({ expireTime: endOfDay(date) })
-    .where('storeId', '=', ctx.store.id)
-    .where('id', '=', id)
-    .execute();
+  await setMemberCardExpiry(ctx.db, ctx.store.id, id, endOfDay(date));
   return null;
 }
 
@@ -215,33 +160,8 @@ export async function setCardExpiry(ctx: CallCtx, id: number, date: string) {
  * back with it (sale, top-up, refund) and, for a top-up, whether it has been paid back.
  */
 export async function cardLedger(ctx: CallCtx, id: number) {
-  await mustFindMemberCard(ctx, id);
-  const rows = await ctx.db
-    .selectFrom('cardLedger as l')
-    .leftJoin('staff as s', 's.id', 'l.operatorId')
-    .leftJoin('cardPayment as p', 'p.ledgerId', 'l.id')
-    .leftJoin('cardPayment as back', 'back.refundOf', 'l.id')
-    .leftJoin('timetable as t', 't.id', 'l.timetableId')
-    .leftJoin('course as c', 'c.id', 't.courseId')
-    .select([
-      'c.name as courseName',
-      't.startTime as sessionStart',
-      'l.id',
-      'l.kind',
-      'l.amount',
-      'l.reservationId',
-      'l.timetableId',
-      's.name as operator',
-      'l.remark',
-      'l.createdAt',
-      'p.amount as paidAmount',
-      'p.method as paidMethod',
-      'back.id as refundId',
-    ])
-    .where('l.storeId', '=', ctx.store.id)
-    .where('l.memberCardId', '=', id)
-    .orderBy('l.id', 'desc')
-    .execute();
+  await requireMemberCard(ctx.db, ctx.store.id, id);
+  const rows = await cardLedgerRows(ctx.db, ctx.store.id, id);
   return rows.map(({ paidAmount, paidMethod, refundId, courseName, sessionStart, ...r }) => ({
     ...r,
     session: courseName != null && sessionStart != null ? { courseName, startTime: sessionStart } : null,

@@ -1,27 +1,25 @@
-import { CardMsg, ReservationStatus, type Payment } from '@studio/contract';
-import { sql } from 'kysely';
+import { CardMsg, type Payment } from '@studio/contract';
 import type { CallCtx } from '../../../lib/context.ts';
 import { conflict, notFound } from '../../../lib/errors.ts';
 import { mustFindMember } from '../member/service.ts';
 import { storeNow } from '../shared.ts';
-import { addLedgerEntry, mustFindMemberCard, recordPayment } from './member-card-service.ts';
+import { recordPayment } from './member-card-service.ts';
 import { inOwnTx } from '../../../db/write-queue.ts';
+import {
+  addLedgerEntry,
+  findLedgerEntry,
+  insertTopupRefund,
+  markCardRefunded,
+  memberPaymentRows,
+  paidFor,
+  requireMemberCard,
+  takeFromCardTotal,
+} from './repository.ts';
 
-type Card = Awaited<ReturnType<typeof mustFindMemberCard>>;
+type Card = Awaited<ReturnType<typeof requireMemberCard>>;
 interface Refund extends Payment {
   id: number;
   topupId?: number;
-}
-
-/** Fen taken for a card (its sale and top-ups) or for one top-up, less what was paid back of it. */
-async function paidFor(ctx: CallCtx, memberCardId: number, topupId?: number) {
-  let q = ctx.db
-    .selectFrom('cardPayment')
-    .select(sql<number>`coalesce(sum(case when kind = 'refund' then -amount else amount end), 0)`.as('fen'))
-    .where('storeId', '=', ctx.store.id)
-    .where('memberCardId', '=', memberCardId);
-  if (topupId) q = q.where((eb) => eb.or([eb('ledgerId', '=', topupId), eb('refundOf', '=', topupId)]));
-  return Number((await q.executeTakeFirstOrThrow()).fen);
 }
 
 /**
@@ -30,40 +28,23 @@ async function paidFor(ctx: CallCtx, memberCardId: number, topupId?: number) {
  * so a booking or a second refund racing it finds the card changed.
  */
 async function refundWholeCard(ctx: CallCtx, card: Card, r: Refund) {
-  if (r.amount > (await paidFor(ctx, card.id))) throw conflict(CardMsg.refundTooMuch);
+  if (r.amount > (await paidFor(ctx.db, ctx.store.id, card.id))) throw conflict(CardMsg.refundTooMuch);
   const now = storeNow(ctx);
   await inOwnTx(ctx.db, async (tx) => {
-    const res = await tx
-      .updateTable('memberCard')
-      .set({ totalCount: 0, refundedAt: now })
-      .where('storeId', '=', ctx.store.id)
-      .where('id', '=', card.id)
-      .where('usedCount', '=', 0)
-      .where('totalCount', '=', card.totalCount)
-      .where('refundedAt', 'is', null)
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('reservation')
-              .select('id')
-              .where('memberCardId', '=', card.id)
-              .where('status', 'in', [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN]),
-          ),
-        ),
-      )
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) === 0) {
-      const now = await mustFindMemberCard(ctx, card.id);
+    if (!(await markCardRefunded(tx, ctx.store.id, card, now))) {
+      const now = await requireMemberCard(ctx.db, ctx.store.id, card.id);
       if (now.refundedAt) throw conflict(CardMsg.refunded);
       if (now.totalCount !== card.totalCount) throw conflict(CardMsg.changed);
       throw conflict(CardMsg.refundUsed);
     }
-    const ledgerId = await addLedgerEntry(tx, ctx, {
+    const ledgerId = await addLedgerEntry(tx, {
+      storeId: ctx.store.id,
       memberCardId: card.id,
       kind: 'card_refund',
       amount: -card.totalCount,
+      operatorId: ctx.staff.id,
       remark: r.remark,
-      now,
+      createdAt: now,
     });
     await recordPayment(tx, ctx, { ...r, memberCardId: card.id, ledgerId, kind: 'refund' });
   });
@@ -74,60 +55,43 @@ async function refundWholeCard(ctx: CallCtx, card: Card, r: Refund) {
  * it) and the money is recorded as a refund of that top-up, once (a unique index on `refund_of`).
  */
 async function refundTopup(ctx: CallCtx, card: Card, topupId: number, r: Refund) {
-  const topup = await ctx.db
-    .selectFrom('cardLedger')
-    .select(['id', 'kind', 'amount'])
-    .where('storeId', '=', ctx.store.id)
-    .where('memberCardId', '=', card.id)
-    .where('id', '=', topupId)
-    .executeTakeFirst();
+  const topup = await findLedgerEntry(ctx.db, ctx.store.id, card.id, topupId);
   if (!topup) throw notFound('充值记录');
   if (topup.kind !== 'topup') throw conflict(CardMsg.notTopup);
   const amount = Number(topup.amount);
-  if (r.amount > (await paidFor(ctx, card.id, topupId))) throw conflict(CardMsg.refundTooMuch);
+  if (r.amount > (await paidFor(ctx.db, ctx.store.id, card.id, topupId))) throw conflict(CardMsg.refundTooMuch);
   const now = storeNow(ctx);
   await inOwnTx(ctx.db, async (tx) => {
-    const res = await tx
-      .updateTable('memberCard')
-      .set((eb) => ({ totalCount: eb('totalCount', '-', amount) }))
-      .where('storeId', '=', ctx.store.id)
-      .where('id', '=', card.id)
-      .where('refundedAt', 'is', null)
-      .where((eb) => eb(eb('totalCount', '-', eb.ref('usedCount')), '>=', amount))
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) === 0) throw conflict(CardMsg.topupBalance);
-    const ledgerId = await addLedgerEntry(tx, ctx, {
+    if (!(await takeFromCardTotal(tx, ctx.store.id, card.id, amount))) throw conflict(CardMsg.topupBalance);
+    const ledgerId = await addLedgerEntry(tx, {
+      storeId: ctx.store.id,
       memberCardId: card.id,
       kind: 'topup_refund',
       amount: -amount,
+      operatorId: ctx.staff.id,
       remark: r.remark,
-      now,
+      createdAt: now,
     });
-    const paid = await tx
-      .insertInto('cardPayment')
-      .values({
-        storeId: ctx.store.id,
-        memberCardId: card.id,
-        ledgerId,
-        kind: 'refund',
-        amount: r.amount,
-        method: r.method,
-        staffId: ctx.staff.id,
-        remark: r.remark,
-        createdAt: now,
-        refundOf: topupId,
-      })
-      .onConflict((oc) => oc.column('refundOf').doNothing())
-      .returning('id')
-      .executeTakeFirst();
+    const paid = await insertTopupRefund(tx, {
+      storeId: ctx.store.id,
+      memberCardId: card.id,
+      ledgerId,
+      kind: 'refund',
+      amount: r.amount,
+      method: r.method,
+      staffId: ctx.staff.id,
+      remark: r.remark,
+      createdAt: now,
+      refundOf: topupId,
+    });
     // Another refund of this top-up committed first: undo this one whole.
-    if (!paid) throw conflict(CardMsg.topupRefunded);
+    if (paid === undefined) throw conflict(CardMsg.topupRefunded);
   });
 }
 
 /** Refunds a whole unused card, or one top-up of a card, recording the money paid back. */
 export async function refundCard(ctx: CallCtx, r: Refund) {
-  const card = await mustFindMemberCard(ctx, r.id);
+  const card = await requireMemberCard(ctx.db, ctx.store.id, r.id);
   if (card.refundedAt) throw conflict(CardMsg.refunded);
   if (r.topupId) await refundTopup(ctx, card, r.topupId, r);
   else await refundWholeCard(ctx, card, r);
@@ -137,26 +101,6 @@ export async function refundCard(ctx: CallCtx, r: Refund) {
 /** The money a member paid and was paid back (sales, top-ups, refunds), newest first. */
 export async function memberPaymentList(ctx: CallCtx, memberId: number) {
   await mustFindMember(ctx, memberId);
-  const rows = await ctx.db
-    .selectFrom('cardPayment as p')
-    .innerJoin('memberCard as mc', 'mc.id', 'p.memberCardId')
-    .innerJoin('cardProduct as cp', 'cp.id', 'mc.cardId')
-    .leftJoin('staff as s', 's.id', 'p.staffId')
-    .select([
-      'p.id',
-      'p.memberCardId',
-      'cp.cardName',
-      'cp.bigType',
-      'p.kind',
-      'p.amount',
-      'p.method',
-      's.name as staff',
-      'p.remark',
-      'p.createdAt',
-    ])
-    .where('p.storeId', '=', ctx.store.id)
-    .where('mc.memberId', '=', memberId)
-    .orderBy('p.id', 'desc')
-    .execute();
+  const rows = await memberPaymentRows(ctx.db, ctx.store.id, memberId);
   return rows.map((r) => ({ ...r, amount: Number(r.amount) }));
 }

@@ -1,22 +1,24 @@
 import { RefMsg, type Course, type ParsedReqOf, type insertStoreCourse, type storeCourseList } from '@studio/contract';
 import type { CallCtx } from '../../../lib/context.ts';
 import { badRequest, notFound } from '../../../lib/errors.ts';
-import { contains } from '../../../db/dialect.ts';
-import { cardsOfCourses, courseCols, liveProductIds } from './queries.ts';
+import {
+  cardsOfCourses,
+  changeCourse,
+  clearCourseCards,
+  coursePage,
+  enabledCourses,
+  findCourse,
+  insertCourseCards,
+  insertCourseRow,
+  liveProductIds,
+} from './repository.ts';
 import { inOwnTx } from '../../../db/write-queue.ts';
 
 type CourseInput = ParsedReqOf<typeof insertStoreCourse>;
 
 /** Enabled courses for the pickers: id, name and default capacity. */
 export function simpleCourses(ctx: CallCtx) {
-  return ctx.db
-    .selectFrom('course')
-    .select(['id', 'name', 'count'])
-    .where('storeId', '=', ctx.store.id)
-    .where('enabled', '=', 1)
-    .where('deleted', '=', 0)
-    .orderBy('id')
-    .execute();
+  return enabledCourses(ctx.db, ctx.store.id);
 }
 
 const validDate = (y: number, m: number, d: number) => {
@@ -89,29 +91,14 @@ export async function createCourse(ctx: CallCtx, input: CourseInput) {
   const { row, cardIds } = await courseRow(ctx, input);
   const storeId = ctx.store.id;
   return inOwnTx(ctx.db, async (tx) => {
-    const c = await tx
-      .insertInto('course')
-      .values({ storeId, ...row, enabled: 1, deleted: 0 })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    if (cardIds.length) {
-      await tx
-        .insertInto('courseCard')
-        .values(cardIds.map((cardId) => ({ storeId, courseId: c.id, cardId })))
-        .execute();
-    }
+    const c = await insertCourseRow(tx, { storeId, ...row, enabled: 1, deleted: 0 });
+    await insertCourseCards(tx, storeId, c.id, cardIds);
     return c;
   });
 }
 
 async function mustFindCourse(ctx: CallCtx, id: number) {
-  const c = await ctx.db
-    .selectFrom('course')
-    .select([...courseCols])
-    .where('storeId', '=', ctx.store.id)
-    .where('id', '=', id)
-    .where('deleted', '=', 0)
-    .executeTakeFirst();
+  const c = await findCourse(ctx.db, ctx.store.id, id);
   if (!c) throw notFound('课程');
   return c;
 }
@@ -122,14 +109,9 @@ export async function editCourse(ctx: CallCtx, input: CourseInput & { id: number
   const { row, cardIds } = await courseRow(ctx, input);
   const storeId = ctx.store.id;
   await inOwnTx(ctx.db, async (tx) => {
-    await tx.updateTable('course').set(row).where('storeId', '=', storeId).where('id', '=', input.id).execute();
-    await tx.deleteFrom('courseCard').where('storeId', '=', storeId).where('courseId', '=', input.id).execute();
-    if (cardIds.length) {
-      await tx
-        .insertInto('courseCard')
-        .values(cardIds.map((cardId) => ({ storeId, courseId: input.id, cardId })))
-        .execute();
-    }
+    await changeCourse(tx, storeId, input.id, row);
+    await clearCourseCards(tx, storeId, input.id);
+    await insertCourseCards(tx, storeId, input.id, cardIds);
   });
   return null;
 }
@@ -137,12 +119,7 @@ export async function editCourse(ctx: CallCtx, input: CourseInput & { id: number
 /** Enables (1) or disables (0) a course; a disabled course is left out of the pickers. */
 export async function setCourseEnabled(ctx: CallCtx, id: number, enabled: 0 | 1) {
   await mustFindCourse(ctx, id);
-  await ctx.db
-    .updateTable('course')
-    .set({ enabled })
-    .where('storeId', '=', ctx.store.id)
-    .where('id', '=', id)
-    .execute();
+  await changeCourse(ctx.db, ctx.store.id, id, { enabled });
   return null;
 }
 
@@ -155,21 +132,11 @@ export async function courseById(ctx: CallCtx, id: number): Promise<Course> {
 
 /** One page of courses (enabled or not), oldest first, each with its allowed cards. */
 export async function listCourses(ctx: CallCtx, input: ParsedReqOf<typeof storeCourseList>) {
-  let q = ctx.db.selectFrom('course').where('storeId', '=', ctx.store.id).where('deleted', '=', 0);
-  if (input.param) q = q.where(contains('name', input.param));
-  const [rows, total] = await Promise.all([
-    q
-      .select([...courseCols])
-      .orderBy('id')
-      .limit(input.pageSize)
-      .offset((input.page - 1) * input.pageSize)
-      .execute(),
-    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
+  const { list: rows, total } = await coursePage(ctx.db, ctx.store.id, input);
   const cards = await cardsOfCourses(
     ctx.db,
     ctx.store.id,
     rows.map((r) => r.id),
   );
-  return { list: rows.map((r) => ({ ...r, cards: cards.get(r.id) ?? [] })), total: Number(total.n) };
+  return { list: rows.map((r) => ({ ...r, cards: cards.get(r.id) ?? [] })), total };
 }

@@ -1,9 +1,18 @@
 import { Msg, RefMsg, type MaterialNode } from '@studio/contract';
 import type { CallCtx } from '../../../lib/context.ts';
-import { badRequest, conflict, notFound } from '../../../lib/errors.ts';
+import { badRequest, conflict } from '../../../lib/errors.ts';
 import { isForeignKeyViolation } from '../../../db/dialect.ts';
 import { nest } from '../shared.ts';
 import { inOwnTx } from '../../../db/write-queue.ts';
+import { requireMaterialNode } from '../repository.ts';
+import {
+  deleteMaterialRow,
+  insertMaterialRow,
+  materialUsage,
+  storeMaterials,
+  unsetMaterialOfDeletedSessions,
+  changeMaterial,
+} from './repository.ts';
 
 /** Levels of the material tree: book 1, chapter 2, lesson 3. */
 const MAX_LEVEL = 3;
@@ -11,55 +20,32 @@ const MAX_LEVEL = 3;
 const toNode = (m: { id: number; name: string; level: number }, children: MaterialNode[]): MaterialNode =>
   children.length ? { id: m.id, name: m.name, level: m.level, children } : { id: m.id, name: m.name, level: m.level };
 
-function allMaterials(ctx: CallCtx) {
-  return ctx.db
-    .selectFrom('material')
-    .select(['id', 'parentId', 'name', 'level'])
-    .where('storeId', '=', ctx.store.id)
-    .orderBy('sort')
-    .orderBy('id')
-    .execute();
-}
-
 /** The store's books, each with its chapters and their lessons (sorted by sort then id). */
 export async function materialTree(ctx: CallCtx): Promise<MaterialNode[]> {
-  const rows = await allMaterials(ctx);
+  const rows = await storeMaterials(ctx.db, ctx.store.id);
   return nest(rows, toNode, new Set(rows.filter((r) => r.parentId === null).map((r) => r.id)));
 }
 
-async function mustFindMaterial(ctx: CallCtx, id: number) {
-  const m = await ctx.db
-    .selectFrom('material')
-    .select(['id', 'level'])
-    .where('storeId', '=', ctx.store.id)
-    .where('id', '=', id)
-    .executeTakeFirst();
-  if (!m) throw notFound('教材');
-  return m;
-}
+const mustFindMaterial = (ctx: CallCtx, id: number) => requireMaterialNode(ctx.db, ctx.store.id, id);
 
 /** One book (or chapter) with everything below it. */
 export async function materialDetailOf(ctx: CallCtx, bookId: number): Promise<MaterialNode> {
   await mustFindMaterial(ctx, bookId);
-  return nest(await allMaterials(ctx), toNode, new Set([bookId]))[0];
+  return nest(await storeMaterials(ctx.db, ctx.store.id), toNode, new Set([bookId]))[0];
 }
 
 /** Adds a book (no parent), a chapter (under a book) or a lesson (under a chapter). */
 export async function createMaterial(ctx: CallCtx, input: { name: string; parentId: number | null; sort: number }) {
   const level = input.parentId ? (await mustFindMaterial(ctx, input.parentId)).level + 1 : 1;
   if (level > MAX_LEVEL) throw badRequest(RefMsg.materialTooDeep);
-  return ctx.db
-    .insertInto('material')
-    .values({ storeId: ctx.store.id, ...input, level })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  return insertMaterialRow(ctx.db, { storeId: ctx.store.id, ...input, level });
 }
 
 /** Renames a material or changes its place among its siblings. */
 export async function editMaterial(ctx: CallCtx, input: { id: number; name: string; sort?: number }) {
   const { id, ...fields } = input;
   await mustFindMaterial(ctx, id);
-  await ctx.db.updateTable('material').set(fields).where('storeId', '=', ctx.store.id).where('id', '=', id).execute();
+  await changeMaterial(ctx.db, ctx.store.id, id, fields);
   return null;
 }
 
@@ -70,26 +56,12 @@ export async function editMaterial(ctx: CallCtx, input: { id: number; name: stri
 export async function removeMaterial(ctx: CallCtx, id: number) {
   await mustFindMaterial(ctx, id);
   const storeId = ctx.store.id;
-  const used = await ctx.db
-    .selectNoFrom((eb) => [
-      eb.exists(eb.selectFrom('material').select('id').where('parentId', '=', id)).as('child'),
-      eb
-        .exists(eb.selectFrom('timetable').select('id').where('bookId', '=', id).where('deleted', '=', 0))
-        .as('session'),
-      eb.exists(eb.selectFrom('fixTimetable').select('id').where('bookId', '=', id)).as('template'),
-    ])
-    .executeTakeFirstOrThrow();
+  const used = await materialUsage(ctx.db, id);
   if (Number(used.child) || Number(used.session) || Number(used.template)) throw conflict(Msg.inUse('教材'));
   try {
     await inOwnTx(ctx.db, async (tx) => {
-      await tx
-        .updateTable('timetable')
-        .set({ bookId: null })
-        .where('storeId', '=', storeId)
-        .where('bookId', '=', id)
-        .where('deleted', '=', 1)
-        .execute();
-      await tx.deleteFrom('material').where('storeId', '=', storeId).where('id', '=', id).execute();
+      await unsetMaterialOfDeletedSessions(tx, storeId, id);
+      await deleteMaterialRow(tx, storeId, id);
     });
   } catch (e) {
     if (isForeignKeyViolation(e)) throw conflict(Msg.inUse('教材'));

@@ -2,7 +2,7 @@ import type { MemberBookingRow, ParsedReqOf, memberReservationList } from '@stud
 import { PendingStatus, ReservationStatus } from '@studio/contract';
 import type { CallCtx } from '../../../lib/context.ts';
 import { storeNow } from '../shared.ts';
-import { memberBookingPage } from './bookings-queries.ts';
+import { memberBookingPage } from './bookings-repository.ts';
 import { mustFindMember } from './service.ts';
 
 function statusText(kind: string, status: number): MemberBookingRow['statusText'] {

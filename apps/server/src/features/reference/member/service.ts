@@ -2,10 +2,12 @@ import { audit } from '../../../lib/audit.ts';
 import { Msg, RefMsg, type ParsedReqOf, type insertMember, type memberList } from '@studio/contract';
 import { cardUnusableReason } from '../../card/rules.ts';
 import type { CallCtx } from '../../../lib/context.ts';
-import { badRequest, conflict, notFound } from '../../../lib/errors.ts';
+import { badRequest, conflict } from '../../../lib/errors.ts';
 import { isUniqueViolation } from '../../../db/dialect.ts';
 import { storeNow } from '../shared.ts';
-import { memberCards, requireMember, memberIdByMobile, memberQuery, selectMembers } from './queries.ts';
+import { memberCards } from '../card/repository.ts';
+import { requireCourse } from '../repository.ts';
+import { addMember, changeMember, memberIdByMobile, memberPage, membersMatching, requireMember } from './repository.ts';
 
 type MemberInput = ParsedReqOf<typeof insertMember>;
 const SEARCH_LIMIT = 20;
@@ -15,22 +17,12 @@ export const mustFindMember = (ctx: CallCtx, id: number) => requireMember(ctx.db
 
 /** Up to 20 members matching a name or mobile fragment; the newest members when empty. */
 export function searchMembers(ctx: CallCtx, param: string | null | undefined) {
-  return selectMembers(memberQuery(ctx.db, ctx.store.id, param))
-    .limit(SEARCH_LIMIT)
-    .execute();
+  return membersMatching(ctx.db, ctx.store.id, param, SEARCH_LIMIT);
 }
 
 /** One page of members, newest first. */
-export async function listMembers(ctx: CallCtx, input: ParsedReqOf<typeof memberList>) {
-  const q = memberQuery(ctx.db, ctx.store.id, input.param);
-  const [list, total] = await Promise.all([
-    selectMembers(q)
-      .limit(input.pageSize)
-      .offset((input.page - 1) * input.pageSize)
-      .execute(),
-    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { list, total: Number(total.n) };
+export function listMembers(ctx: CallCtx, input: ParsedReqOf<typeof memberList>) {
+  return memberPage(ctx.db, ctx.store.id, input);
 }
 
 function checkMember(ctx: CallCtx, input: MemberInput) {
@@ -47,11 +39,7 @@ export async function createMember(ctx: CallCtx, input: MemberInput) {
   checkMember(ctx, input);
   await guardMobile(ctx, input.mobile);
   try {
-    const row = await ctx.db
-      .insertInto('member')
-      .values({ storeId: ctx.store.id, ...input, createdAt: storeNow(ctx) })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const row = await addMember(ctx.db, { storeId: ctx.store.id, ...input, createdAt: storeNow(ctx) });
     audit(ctx.db, { summary: `新增会员 ${input.name}`, targets: [{ type: 'member', id: row.id }] });
     return row;
   } catch (e) {
@@ -67,7 +55,7 @@ export async function editMember(ctx: CallCtx, input: MemberInput & { id: number
   checkMember(ctx, input);
   await guardMobile(ctx, fields.mobile, id);
   try {
-    await ctx.db.updateTable('member').set(fields).where('storeId', '=', ctx.store.id).where('id', '=', id).execute();
+    await changeMember(ctx.db, ctx.store.id, id, fields);
   } catch (e) {
     if (isUniqueViolation(e)) throw conflict(Msg.mobileTaken);
     throw e;
@@ -88,19 +76,8 @@ export async function memberWithCards(ctx: CallCtx, id: number) {
  */
 export async function cardsForCourse(ctx: CallCtx, memberId: number, courseId: number) {
   await mustFindMember(ctx, memberId);
-  const course = await ctx.db
-    .selectFrom('course')
-    .select('id')
-    .where('storeId', '=', ctx.store.id)
-    .where('id', '=', courseId)
-    .where('deleted', '=', 0)
-    .executeTakeFirst();
-  if (!course) throw notFound('课程');
-  const [cards, allowed] = await Promise.all([
-    memberCards(ctx.db, ctx.store.id, memberId),
-    ctx.db.selectFrom('courseCard').select('cardId').where('courseId', '=', courseId).execute(),
-  ]);
-  const allowedCardIds = allowed.map((a) => a.cardId);
+  const { cardIds: allowedCardIds } = await requireCourse(ctx.db, ctx.store.id, courseId);
+  const cards = await memberCards(ctx.db, ctx.store.id, memberId);
   const at = storeNow(ctx);
   return cards.map(({ memberId: _m, ...card }) => {
     const reason = cardUnusableReason({

@@ -1,5 +1,10 @@
 import type { Executor } from '../../db/index.ts';
 
+/**
+ * Store messaging's repository: the names and card kinds a message shows. The session it is about
+ * comes from the online rooms (`onlineSession`), the webhook from the store's settings.
+ */
+
 /** Member names by id (one store). */
 export async function memberNames(db: Executor, storeId: number, ids: number[]): Promise<Map<number, string>> {
   if (!ids.length) return new Map();

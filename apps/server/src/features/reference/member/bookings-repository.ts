@@ -1,11 +1,8 @@
-import { PendingStatus, ReservationStatus } from '@studio/contract';
+import { LIVE_PENDING, LIVE_RESERVATION } from '@studio/contract';
 import { sql } from 'kysely';
 import type { Executor } from '../../../db/index.ts';
 
 export type BookingScope = 'upcoming' | 'past';
-
-const LIVE_RESERVATION = [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN];
-const LIVE_PENDING = [PendingStatus.WAITING, PendingStatus.SIGNED_IN];
 
 /**
  * A member's live reservations and pending items (a signed-in pending already has its reservation,

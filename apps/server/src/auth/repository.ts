@@ -1,0 +1,141 @@
+import { sql } from 'kysely';
+import type { Executor } from '../db/index.ts';
+import type { NewRow } from '../db/schema.ts';
+
+/**
+ * The queries of staff logins: staff sessions (`http_session`), the staff and posts a session leads
+ * to, and the login counters (`login_counter`, also the members' login-code limits). The rules (how
+ * many sessions, when to sweep, which window) stay with their callers in `sessions.ts` and
+ * `rate-limit.ts`.
+ */
+
+/** Inserts a staff session row (`id` is the token's hash). */
+export async function insertStaffSession(ex: Executor, row: NewRow<'httpSession'>): Promise<void> {
+  await ex.insertInto('httpSession').values(row).execute();
+}
+
+/** Ends a staff member's sessions beyond their `keep` newest. */
+export async function trimStaffSessions(ex: Executor, staffId: number, keep: number): Promise<void> {
+  await ex
+    .deleteFrom('httpSession')
+    .where('staffId', '=', staffId)
+    .where(
+      'id',
+      'not in',
+      ex
+        .selectFrom('httpSession')
+        .select('id')
+        .where('staffId', '=', staffId)
+        .orderBy('createdAt', 'desc')
+        .orderBy('id', 'desc')
+        .limit(keep),
+    )
+    .execute();
+}
+
+/** Deletes the staff sessions expired before `now`. */
+export async function deleteExpiredStaffSessions(ex: Executor, now: number): Promise<void> {
+  await ex.deleteFrom('httpSession').where('expiresAt', '<', now).execute();
+}
+
+/** A staff session by id (the token's hash) with its staff member's auth version, or undefined. */
+export function findStaffSession(ex: Executor, id: string) {
+  return ex
+    .selectFrom('httpSession')
+    .innerJoin('staff', 'staff.id', 'httpSession.staffId')
+    .select(['httpSession.staffId', 'httpSession.expiresAt', 'staff.authVersion'])
+    .where('httpSession.id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Deletes one staff session by id (the token's hash). */
+export async function deleteStaffSession(ex: Executor, id: string): Promise<void> {
+  await ex.deleteFrom('httpSession').where('id', '=', id).execute();
+}
+
+/** Deletes every session of a staff member, except the one with id `exceptId` when given. */
+export async function deleteStaffSessionsOf(ex: Executor, staffId: number, exceptId?: string): Promise<void> {
+  let q = ex.deleteFrom('httpSession').where('staffId', '=', staffId);
+  if (exceptId) q = q.where('id', '!=', exceptId);
+  await q.execute();
+}
+
+/** A staff member's name and mobile by id, or undefined. */
+export function findStaff(ex: Executor, staffId: number) {
+  return ex.selectFrom('staff').select(['id', 'name', 'mobile']).where('id', '=', staffId).executeTakeFirst();
+}
+
+/** The staff whose account name or mobile is `account`, with the password hash, or undefined. */
+export function findStaffByLogin(ex: Executor, account: string) {
+  return ex
+    .selectFrom('staff')
+    .select(['id', 'passwordHash'])
+    .where((eb) => eb.or([eb('username', '=', account), eb('mobile', '=', account)]))
+    .executeTakeFirst();
+}
+
+/** A staff member's enabled posts with their store's name, in post order. */
+export function enabledPostsOf(ex: Executor, staffId: number) {
+  return ex
+    .selectFrom('post')
+    .innerJoin('store', 'store.id', 'post.storeId')
+    .select(['post.storeId', 'store.name', 'post.role', 'post.teacherId'])
+    .where('post.staffId', '=', staffId)
+    .where('post.enabled', '=', 1)
+    .orderBy('post.id')
+    .execute();
+}
+
+/** One enabled post of a staff member (its id), or undefined when they hold none. */
+export function anyEnabledPost(ex: Executor, staffId: number) {
+  return ex.selectFrom('post').select('id').where('staffId', '=', staffId).where('enabled', '=', 1).executeTakeFirst();
+}
+
+/**
+ * Takes one slot of the counter `key` in one conditional upsert: a counter whose window started at
+ * or before `expired` starts afresh at `now`; otherwise it counts on while under `max`. False when
+ * the counter was full (nothing written).
+ */
+export async function takeCounterSlot(
+  ex: Executor,
+  key: string,
+  max: number,
+  now: number,
+  expired: number,
+): Promise<boolean> {
+  const row = await ex
+    .insertInto('loginCounter')
+    .values({ key, startedAt: now, n: 1 })
+    .onConflict((oc) =>
+      oc
+        .column('key')
+        .doUpdateSet((eb) => ({
+          n: sql<number>`case when ${eb.ref('loginCounter.startedAt')} <= ${expired} then 1 else ${eb.ref('loginCounter.n')} + 1 end`,
+          startedAt: sql<number>`case when ${eb.ref('loginCounter.startedAt')} <= ${expired} then ${now} else ${eb.ref('loginCounter.startedAt')} end`,
+        }))
+        .where((eb) => eb.or([eb('loginCounter.startedAt', '<=', expired), eb('loginCounter.n', '<', max)])),
+    )
+    .returning('n')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Gives one slot of the counter `key` back (never below zero). */
+export async function giveCounterSlotBack(ex: Executor, key: string): Promise<void> {
+  await ex
+    .updateTable('loginCounter')
+    .set((eb) => ({ n: eb('n', '-', 1) }))
+    .where('key', '=', key)
+    .where('n', '>', 0)
+    .execute();
+}
+
+/** Deletes one counter (its key starts afresh). */
+export async function deleteCounter(ex: Executor, key: string): Promise<void> {
+  await ex.deleteFrom('loginCounter').where('key', '=', key).execute();
+}
+
+/** Deletes the counters whose window started before `before`. */
+export async function deleteCountersStartedBefore(ex: Executor, before: number): Promise<void> {
+  await ex.deleteFrom('loginCounter').where('startedAt', '<', before).execute();
+}

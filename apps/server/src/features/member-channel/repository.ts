@@ -1,0 +1,267 @@
+import { LIVE_RESERVATION, PendingStatus, ReservationStatus, WaitStatus } from '@studio/contract';
+import type { Executor } from '../../db/index.ts';
+import { queuePosition } from '../waitlist/public.ts';
+
+/**
+ * The queries of the members' channel: what a member holds of the store's sessions (bookings,
+ * pendings, waits), their cards' ledger, self check-in, and the store's logo and check-in secret.
+ * Login codes and member sessions are in `member-auth-repository.ts`.
+ */
+
+/** A card of the store held by the member (its id), or undefined. */
+export function findOwnCard(ex: Executor, storeId: number, memberId: number, memberCardId: number) {
+  return ex
+    .selectFrom('memberCard')
+    .select('id')
+    .where('id', '=', memberCardId)
+    .where('storeId', '=', storeId)
+    .where('memberId', '=', memberId)
+    .executeTakeFirst();
+}
+
+/** A pending of the store placed for the member (its id), or undefined. */
+export function findOwnPending(ex: Executor, storeId: number, memberId: number, pendingId: number) {
+  return ex
+    .selectFrom('pending')
+    .select('id')
+    .where('id', '=', pendingId)
+    .where('storeId', '=', storeId)
+    .where('memberId', '=', memberId)
+    .executeTakeFirst();
+}
+
+/** The member's live bookings (booked or signed in) of the given sessions. */
+export function liveReservationsOn(ex: Executor, memberId: number, sessionIds: readonly number[]) {
+  return ex
+    .selectFrom('reservation')
+    .select(['id', 'timetableId', 'status'])
+    .where('memberId', '=', memberId)
+    .where('timetableId', 'in', sessionIds)
+    .where('status', 'in', LIVE_RESERVATION)
+    .execute();
+}
+
+/** The member's pendings waiting for sign-in on the given sessions. */
+export function waitingPendingsOn(ex: Executor, memberId: number, sessionIds: readonly number[]) {
+  return ex
+    .selectFrom('pending')
+    .select(['id', 'timetableId'])
+    .where('memberId', '=', memberId)
+    .where('timetableId', 'in', sessionIds)
+    .where('status', '=', PendingStatus.WAITING)
+    .execute();
+}
+
+/** The member's waits still in the queue of the given sessions, with their place (1 = next). */
+export function waitsOn(ex: Executor, memberId: number, sessionIds: readonly number[]) {
+  return ex
+    .selectFrom('waitlist as w')
+    .select(['w.id', 'w.timetableId', queuePosition.as('position')])
+    .where('w.memberId', '=', memberId)
+    .where('w.timetableId', 'in', sessionIds)
+    .where('w.status', '=', WaitStatus.WAITING)
+    .execute();
+}
+
+/** The session columns of a member's bookings, pendings and waits (`t`, `c`, `te`, `a`). */
+const sessionCols = [
+  't.id as tid',
+  't.startTime',
+  't.endTime',
+  't.isOnline',
+  't.meetingInfo',
+  'c.name as courseName',
+  'te.name as teacherName',
+  'a.name as areaName',
+] as const;
+
+/** Every booking of the member on sessions not deleted, with its session and card. */
+export function reservationsOfMember(ex: Executor, storeId: number, memberId: number) {
+  return ex
+    .selectFrom('reservation as r')
+    .innerJoin('timetable as t', 't.id', 'r.timetableId')
+    .innerJoin('course as c', 'c.id', 't.courseId')
+    .innerJoin('teacher as te', 'te.id', 't.teacherId')
+    .leftJoin('area as a', 'a.id', 't.areaId')
+    .innerJoin('memberCard as mc', 'mc.id', 'r.memberCardId')
+    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .select([
+      ...sessionCols,
+      'r.id',
+      'r.status',
+      'r.studentCount',
+      'r.usedCount',
+      'r.attendedTime',
+      'r.pendingId',
+      'r.forfeited',
+      'r.waivedTime',
+      'mc.id as mcId',
+      'p.cardName',
+      'p.bigType',
+    ])
+    .where('r.storeId', '=', storeId)
+    .where('r.memberId', '=', memberId)
+    .where('t.deleted', '=', 0)
+    .execute();
+}
+
+/**
+ * The member's pendings waiting, cancelled or not shown on sessions not deleted, with their session
+ * and card (when one was named).
+ */
+export function pendingsOfMember(ex: Executor, storeId: number, memberId: number) {
+  return ex
+    .selectFrom('pending as pe')
+    .innerJoin('timetable as t', 't.id', 'pe.timetableId')
+    .innerJoin('course as c', 'c.id', 't.courseId')
+    .innerJoin('teacher as te', 'te.id', 't.teacherId')
+    .leftJoin('area as a', 'a.id', 't.areaId')
+    .leftJoin('memberCard as mc', 'mc.id', 'pe.memberCardId')
+    .leftJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .select([
+      ...sessionCols,
+      'pe.id',
+      'pe.status',
+      'pe.studentCount',
+      'pe.noShowFee',
+      'mc.id as mcId',
+      'p.cardName',
+      'p.bigType',
+    ])
+    .where('pe.storeId', '=', storeId)
+    .where('pe.memberId', '=', memberId)
+    .where('pe.status', 'in', [PendingStatus.WAITING, PendingStatus.CANCELLED, PendingStatus.NO_SHOW])
+    .where('t.deleted', '=', 0)
+    .execute();
+}
+
+/** The member's waits, waiting or ended, with their session, card and place in the queue. */
+export function queueEntriesOfMember(ex: Executor, storeId: number, memberId: number) {
+  return ex
+    .selectFrom('waitlist as w')
+    .innerJoin('timetable as t', 't.id', 'w.timetableId')
+    .innerJoin('course as c', 'c.id', 't.courseId')
+    .innerJoin('teacher as te', 'te.id', 't.teacherId')
+    .leftJoin('area as a', 'a.id', 't.areaId')
+    .innerJoin('memberCard as mc', 'mc.id', 'w.memberCardId')
+    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .select([
+      ...sessionCols,
+      'w.id',
+      'w.status',
+      'w.studentCount',
+      'mc.id as mcId',
+      'p.cardName',
+      'p.bigType',
+      queuePosition.as('position'),
+    ])
+    .where('w.storeId', '=', storeId)
+    .where('w.memberId', '=', memberId)
+    .where('w.status', 'in', [WaitStatus.WAITING, WaitStatus.ENDED])
+    .execute();
+}
+
+/** The newest 200 ledger entries of the given cards of the store, with the course they were for. */
+export function recentLedgerOf(ex: Executor, storeId: number, memberCardIds: readonly number[]) {
+  return ex
+    .selectFrom('cardLedger as l')
+    .leftJoin('timetable as t', 't.id', 'l.timetableId')
+    .leftJoin('course as c', 'c.id', 't.courseId')
+    .select(['l.id', 'l.memberCardId', 'l.kind', 'l.amount', 'l.createdAt', 'c.name as courseName'])
+    .where('l.storeId', '=', storeId)
+    .where('l.memberCardId', 'in', memberCardIds)
+    .orderBy('l.id', 'desc')
+    .limit(200)
+    .execute();
+}
+
+/**
+ * The member's first session (by start, then id) of the store, not deleted, starting by `startsBy`
+ * and ending after `endsAfter`, that they hold a live booking or a waiting pending of; only session
+ * `tid` when given.
+ */
+export function checkInSessionOf(
+  ex: Executor,
+  storeId: number,
+  memberId: number,
+  o: { startsBy: string; endsAfter: string; tid?: number },
+) {
+  let q = ex
+    .selectFrom('timetable as t')
+    .innerJoin('course as c', 'c.id', 't.courseId')
+    .select(['t.id', 't.startTime', 'c.name as courseName'])
+    .where('t.storeId', '=', storeId)
+    .where('t.deleted', '=', 0)
+    .where('t.startTime', '<=', o.startsBy)
+    .where('t.endTime', '>', o.endsAfter)
+    .where((eb) =>
+      eb.or([
+        eb.exists(
+          eb
+            .selectFrom('reservation as r')
+            .select('r.id')
+            .whereRef('r.timetableId', '=', 't.id')
+            .where('r.memberId', '=', memberId)
+            .where('r.status', 'in', LIVE_RESERVATION),
+        ),
+        eb.exists(
+          eb
+            .selectFrom('pending as p')
+            .select('p.id')
+            .whereRef('p.timetableId', '=', 't.id')
+            .where('p.memberId', '=', memberId)
+            .where('p.status', '=', PendingStatus.WAITING),
+        ),
+      ]),
+    )
+    .orderBy('t.startTime')
+    .orderBy('t.id');
+  if (o.tid !== undefined) q = q.where('t.id', '=', o.tid);
+  return q.executeTakeFirst();
+}
+
+/** The member's pending waiting for sign-in on a session (id and card), or undefined. */
+export function waitingPendingOf(ex: Executor, timetableId: number, memberId: number) {
+  return ex
+    .selectFrom('pending')
+    .select(['id', 'memberCardId'])
+    .where('timetableId', '=', timetableId)
+    .where('memberId', '=', memberId)
+    .where('status', '=', PendingStatus.WAITING)
+    .executeTakeFirst();
+}
+
+/**
+ * Marks the member's booking of a session attended at `at`, in one guarded UPDATE (booked, not yet
+ * attended); false when there was none to mark.
+ */
+export async function markAttended(ex: Executor, timetableId: number, memberId: number, at: string): Promise<boolean> {
+  const res = await ex
+    .updateTable('reservation')
+    .set({ attendedTime: at })
+    .where('timetableId', '=', timetableId)
+    .where('memberId', '=', memberId)
+    .where('status', '=', ReservationStatus.BOOKED)
+    .where('attendedTime', 'is', null)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) !== 0;
+}
+
+/** The store's logo file (type and bytes), or undefined when it has none. */
+export function storeLogo(ex: Executor, storeId: number) {
+  return ex
+    .selectFrom('store as s')
+    .innerJoin('storeFile as f', (j) => j.onRef('f.id', '=', 's.logoFileId').onRef('f.storeId', '=', 's.id'))
+    .select(['f.mime', 'f.data'])
+    .where('s.id', '=', storeId)
+    .executeTakeFirst();
+}
+
+/** Stores a setting unless the store has one under `key` already (the first written stays). */
+export async function insertSettingIfAbsent(ex: Executor, storeId: number, key: string, value: string): Promise<void> {
+  await ex
+    .insertInto('storeSetting')
+    .values({ storeId, key, value })
+    .onConflict((oc) => oc.columns(['storeId', 'key']).doNothing())
+    .execute();
+}

@@ -1,0 +1,129 @@
+import { PendingStatus } from '@studio/contract';
+import type { Executor, Tx } from '../../db/index.ts';
+
+/**
+ * The no-shows' repository: the pendings the job marks as no-shows and their charge, the waivers of
+ * a no-show's or a late cancel's charge, a member's no-shows and late cancels, and the lift of a
+ * member's suspension. The charge and refund themselves go through the engine (timetable/public.ts).
+ */
+
+/**
+ * A store's pendings still waiting when their live session ended at `now`, in id order, at most
+ * 500 (the job's batch).
+ */
+export function dueNoShows(ex: Executor, storeId: number, now: string) {
+  return ex
+    .selectFrom('pending as p')
+    .innerJoin('timetable as t', 't.id', 'p.timetableId')
+    .select(['p.id', 'p.memberId', 'p.studentCount', 'p.timetableId', 't.startTime'])
+    .where('p.storeId', '=', storeId)
+    .where('p.status', '=', PendingStatus.WAITING)
+    .where('t.deleted', '=', 0)
+    .where('t.endTime', '<=', now)
+    .orderBy('p.id')
+    .limit(500)
+    .execute();
+}
+
+/** Marks a waiting pending as a no-show, charged nothing yet (guarded); false when it no longer waits. */
+export async function markNoShow(tx: Tx, pendingId: number): Promise<boolean> {
+  const res = await tx
+    .updateTable('pending')
+    .set({ status: PendingStatus.NO_SHOW, noShowFee: 0 })
+    .where('id', '=', pendingId)
+    .where('status', '=', PendingStatus.WAITING)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** Records what a no-show's card paid. */
+export async function setNoShowCharge(tx: Tx, pendingId: number, fee: number, cardId: number): Promise<void> {
+  await tx.updateTable('pending').set({ noShowFee: fee, noShowCardId: cardId }).where('id', '=', pendingId).execute();
+}
+
+/** Marks a no-show's charge waived with a reason (guarded: once); false when it already was. */
+export async function markPendingWaived(tx: Tx, id: number, now: string, reason: string): Promise<boolean> {
+  const res = await tx
+    .updateTable('pending')
+    .set({ waivedTime: now, waiveReason: reason })
+    .where('id', '=', id)
+    .where('waivedTime', 'is', null)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** Marks a late cancel's kept deduction waived with a reason (guarded: once); false when it already was. */
+export async function markReservationWaived(tx: Tx, id: number, now: string, reason: string): Promise<boolean> {
+  const res = await tx
+    .updateTable('reservation')
+    .set({ waivedTime: now, waiveReason: reason })
+    .where('id', '=', id)
+    .where('waivedTime', 'is', null)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** A member's late cancels that kept the deduction, of sessions starting at `since` or later (newest first). */
+export function lateCancelRows(ex: Executor, storeId: number, memberId: number, since: string) {
+  return ex
+    .selectFrom('reservation as r')
+    .innerJoin('timetable as t', 't.id', 'r.timetableId')
+    .innerJoin('course as c', 'c.id', 't.courseId')
+    .innerJoin('memberCard as mc', 'mc.id', 'r.memberCardId')
+    .innerJoin('cardProduct as cp', 'cp.id', 'mc.cardId')
+    .select([
+      'r.id',
+      't.id as timetableId',
+      'c.name as courseName',
+      't.startTime',
+      'r.cancelTime',
+      'r.usedCount',
+      'cp.cardName',
+      'cp.bigType',
+      'r.waivedTime',
+      'r.waiveReason',
+    ])
+    .where('r.storeId', '=', storeId)
+    .where('r.memberId', '=', memberId)
+    .where('r.forfeited', '=', 1)
+    .where('t.startTime', '>=', since)
+    .orderBy('t.startTime', 'desc')
+    .execute();
+}
+
+/** A member's no-shows of sessions starting at `since` or later (newest first), with the card charged. */
+export function noShowRows(ex: Executor, storeId: number, memberId: number, since: string) {
+  return ex
+    .selectFrom('pending as p')
+    .innerJoin('timetable as t', 't.id', 'p.timetableId')
+    .innerJoin('course as c', 'c.id', 't.courseId')
+    .leftJoin('memberCard as mc', 'mc.id', 'p.noShowCardId')
+    .leftJoin('cardProduct as cp', 'cp.id', 'mc.cardId')
+    .select([
+      'p.id',
+      't.id as timetableId',
+      'c.name as courseName',
+      't.startTime',
+      'p.noShowFee',
+      'cp.cardName',
+      'cp.bigType',
+      'p.waivedTime',
+      'p.waiveReason',
+    ])
+    .where('p.storeId', '=', storeId)
+    .where('p.memberId', '=', memberId)
+    .where('p.status', '=', PendingStatus.NO_SHOW)
+    .where('t.startTime', '>=', since)
+    .orderBy('t.startTime', 'desc')
+    .execute();
+}
+
+/** When staff last lifted a member's suspension (the member row), or undefined for no such member. */
+export function suspensionLiftOf(ex: Executor, storeId: number, memberId: number) {
+  return ex
+    .selectFrom('member')
+    .select('suspensionLiftedAt')
+    .where('id', '=', memberId)
+    .where('storeId', '=', storeId)
+    .executeTakeFirst();
+}

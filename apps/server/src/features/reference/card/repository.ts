@@ -1,0 +1,405 @@
+import { LIVE_RESERVATION } from '@studio/contract';
+import { sql } from 'kysely';
+import type { Executor, Tx } from '../../../db/index.ts';
+import type { NewRow, RowUpdate } from '../../../db/schema.ts';
+import { notFound } from '../../../lib/errors.ts';
+import type { CardOfRules } from '../../timetable/rules.ts';
+
+/**
+ * The member cards' repository: the card products on sale with the courses they book, the cards
+ * members hold, their ledger (sales, top-ups, refunds) and the money taken and paid back for them.
+ * The services of this folder hold the rules and the transactions; the booking engine reads cards
+ * here too (through `reference/public.ts`).
+ */
+
+// Card products.
+
+/** The store's card products that are not deleted, by id. */
+export function liveProducts(ex: Executor, storeId: number) {
+  return ex
+    .selectFrom('cardProduct')
+    .select(['id', 'cardName', 'bigType', 'cardType', 'perCount', 'price', 'totalCount', 'validDays', 'enabled'])
+    .where('storeId', '=', storeId)
+    .where('deleted', '=', 0)
+    .orderBy('id')
+    .execute();
+}
+
+/** The links of the store's card products (`cardId`) to the live courses ({id, name}) they may book, by course id. */
+export function productCourseLinks(ex: Executor, storeId: number) {
+  return ex
+    .selectFrom('courseCard as cc')
+    .innerJoin('course as c', 'c.id', 'cc.courseId')
+    .select(['cc.cardId', 'c.id', 'c.name'])
+    .where('cc.storeId', '=', storeId)
+    .where('c.deleted', '=', 0)
+    .orderBy('c.id')
+    .execute();
+}
+
+/** A card product of the store that is not deleted, or 404 卡种不存在. */
+export async function requireProduct(ex: Executor, storeId: number, id: number) {
+  const p = await ex
+    .selectFrom('cardProduct')
+    .select(['id', 'bigType', 'cardType', 'perCount', 'validDays', 'deleted'])
+    .where('storeId', '=', storeId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!p || p.deleted) throw notFound('卡种');
+  return p;
+}
+
+/** Whether any member holds a card of the product (refunded cards too). */
+export async function productHeld(ex: Executor, storeId: number, productId: number): Promise<boolean> {
+  const held = await ex
+    .selectFrom('memberCard')
+    .select('id')
+    .where('storeId', '=', storeId)
+    .where('cardId', '=', productId)
+    .limit(1)
+    .executeTakeFirst();
+  return Boolean(held);
+}
+
+/** Adds a card product; answers its id. */
+export function insertProduct(tx: Tx, row: NewRow<'cardProduct'>) {
+  return tx.insertInto('cardProduct').values(row).returning('id').executeTakeFirstOrThrow();
+}
+
+/** Changes a card product's fields. */
+export async function updateProduct(tx: Tx, storeId: number, id: number, fields: RowUpdate<'cardProduct'>) {
+  await tx.updateTable('cardProduct').set(fields).where('storeId', '=', storeId).where('id', '=', id).execute();
+}
+
+/** Lets a card product book these courses (none: nothing written). */
+export async function insertProductCourses(tx: Tx, storeId: number, cardId: number, courseIds: readonly number[]) {
+  if (!courseIds.length) return;
+  await tx
+    .insertInto('courseCard')
+    .values(courseIds.map((courseId) => ({ storeId, courseId, cardId })))
+    .execute();
+}
+
+/** Forgets every course a card product may book. */
+export async function clearProductCourses(tx: Tx, storeId: number, cardId: number) {
+  await tx.deleteFrom('courseCard').where('storeId', '=', storeId).where('cardId', '=', cardId).execute();
+}
+
+/** Takes a card product off sale (soft delete). */
+export async function markProductDeleted(ex: Executor, storeId: number, id: number) {
+  await ex
+    .updateTable('cardProduct')
+    .set({ deleted: 1, enabled: 0 })
+    .where('storeId', '=', storeId)
+    .where('id', '=', id)
+    .execute();
+}
+
+// The cards members hold.
+
+/** A member card of the store with its product's kind, or 404 会员卡不存在. */
+export async function requireMemberCard(ex: Executor, storeId: number, id: number) {
+  const c = await ex
+    .selectFrom('memberCard as mc')
+    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .select([
+      'mc.id',
+      'mc.cardId',
+      'mc.memberId',
+      'mc.totalCount',
+      'mc.usedCount',
+      'mc.refundedAt',
+      'mc.frozen',
+      'mc.expireTime',
+      'p.bigType',
+    ])
+    .where('mc.storeId', '=', storeId)
+    .where('mc.id', '=', id)
+    .executeTakeFirst();
+  if (!c) throw notFound('会员卡');
+  return { ...c, totalCount: Number(c.totalCount), usedCount: Number(c.usedCount) };
+}
+
+/** The kind of a member card's product (1 counts, 2 money; see amountText). */
+export async function cardBigType(ex: Executor, memberCardId: number): Promise<number> {
+  const row = await ex
+    .selectFrom('memberCard as mc')
+    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .select('p.bigType')
+    .where('mc.id', '=', memberCardId)
+    .executeTakeFirstOrThrow();
+  return row.bigType;
+}
+
+/** Every card a member holds, with its product, oldest first. */
+export function memberCards(ex: Executor, storeId: number, memberId: number) {
+  return ex
+    .selectFrom('memberCard as mc')
+    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .select([
+      'mc.id',
+      'mc.memberId',
+      'mc.cardId',
+      'p.cardName',
+      'p.bigType',
+      'p.cardType',
+      'p.perCount',
+      'mc.totalCount',
+      'mc.usedCount',
+      'mc.expireTime',
+      'mc.frozen',
+      'mc.refundedAt',
+    ])
+    .where('mc.storeId', '=', storeId)
+    .where('mc.memberId', '=', memberId)
+    .orderBy('mc.id')
+    .execute();
+}
+
+/** A member card with what the booking rules need: its product, its holder's name, gender and birthday. */
+export interface BookingCard extends CardOfRules {
+  expireTime: string | null;
+  cardName: string;
+  memberName: string;
+  gender: number;
+  birthday: string | null;
+}
+
+/**
+ * Member cards of the store with what the booking rules need (product, holder), by id; 404
+ * 会员卡不存在 when any id is not the store's. With `allowedIn`, each card also says whether that
+ * session allows its product (in the same statement).
+ */
+export async function storeCards(
+  ex: Executor,
+  storeId: number,
+  ids: readonly number[],
+  o: { allowedIn?: number } = {},
+): Promise<Map<number, BookingCard & { allowed: boolean }>> {
+  const unique = [...new Set(ids)];
+  if (!unique.length) return new Map();
+  const rows = await ex
+    .selectFrom('memberCard as mc')
+    .innerJoin('cardProduct as cp', 'cp.id', 'mc.cardId')
+    .innerJoin('member as m', 'm.id', 'mc.memberId')
+    .select([
+      'mc.id',
+      'mc.memberId',
+      'mc.cardId',
+      'mc.totalCount',
+      'mc.usedCount',
+      'mc.expireTime',
+      'mc.frozen',
+      'cp.cardName',
+      'cp.cardType',
+      'cp.perCount',
+      'm.name as memberName',
+      'm.gender',
+      'm.birthday',
+    ])
+    .$if(o.allowedIn !== undefined, (q) =>
+      q.select((eb) =>
+        eb
+          .exists(
+            eb
+              .selectFrom('timetableCard as tc')
+              .select('tc.cardId')
+              .where('tc.timetableId', '=', o.allowedIn!)
+              .whereRef('tc.cardId', '=', 'mc.cardId'),
+          )
+          .as('allowed'),
+      ),
+    )
+    .where('mc.storeId', '=', storeId)
+    .where('mc.id', 'in', unique)
+    .execute();
+  if (rows.length !== unique.length) throw notFound('会员卡');
+  return new Map(
+    rows.map((r) => [
+      r.id,
+      { ...r, totalCount: Number(r.totalCount), usedCount: Number(r.usedCount), allowed: Boolean(r.allowed) },
+    ]),
+  );
+}
+
+/** Issues a card to a member; answers its id. */
+export function insertMemberCard(tx: Tx, row: NewRow<'memberCard'>) {
+  return tx.insertInto('memberCard').values(row).returning('id').executeTakeFirstOrThrow();
+}
+
+/** Freezes (1) or unfreezes (0) a member card. */
+export async function setMemberCardFrozen(ex: Executor, storeId: number, id: number, frozen: 0 | 1) {
+  await ex.updateTable('memberCard').set({ frozen }).where('storeId', '=', storeId).where('id', '=', id).execute();
+}
+
+/** Moves a member card's expiry. */
+export async function setMemberCardExpiry(ex: Executor, storeId: number, id: number, expireTime: string) {
+  await ex.updateTable('memberCard').set({ expireTime }).where('storeId', '=', storeId).where('id', '=', id).execute();
+}
+
+/** Adds `amount` to a card's total in one guarded UPDATE; false when the card is refunded. */
+export async function addToCardTotal(tx: Tx, storeId: number, id: number, amount: number): Promise<boolean> {
+  const res = await tx
+    .updateTable('memberCard')
+    .set((eb) => ({ totalCount: eb('totalCount', '+', amount) }))
+    .where('storeId', '=', storeId)
+    .where('id', '=', id)
+    .where('refundedAt', 'is', null)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}
+
+/**
+ * Empties a card and marks it refunded in one guarded UPDATE: only while it is unused, its total is
+ * still `card.totalCount`, it is not refunded and no live booking holds it; false otherwise.
+ */
+export async function markCardRefunded(
+  tx: Tx,
+  storeId: number,
+  card: { id: number; totalCount: number },
+  now: string,
+): Promise<boolean> {
+  const res = await tx
+    .updateTable('memberCard')
+    .set({ totalCount: 0, refundedAt: now })
+    .where('storeId', '=', storeId)
+    .where('id', '=', card.id)
+    .where('usedCount', '=', 0)
+    .where('totalCount', '=', card.totalCount)
+    .where('refundedAt', 'is', null)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('reservation')
+            .select('id')
+            .where('memberCardId', '=', card.id)
+            .where('status', 'in', LIVE_RESERVATION),
+        ),
+      ),
+    )
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}
+
+/**
+ * Takes `amount` off a card's total in one guarded UPDATE: only while it is not refunded and its
+ * balance (total less used) still holds the amount; false otherwise.
+ */
+export async function takeFromCardTotal(tx: Tx, storeId: number, id: number, amount: number): Promise<boolean> {
+  const res = await tx
+    .updateTable('memberCard')
+    .set((eb) => ({ totalCount: eb('totalCount', '-', amount) }))
+    .where('storeId', '=', storeId)
+    .where('id', '=', id)
+    .where('refundedAt', 'is', null)
+    .where((eb) => eb(eb('totalCount', '-', eb.ref('usedCount')), '>=', amount))
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}
+
+// The card ledger and the money.
+
+/** A card ledger entry of a card's sale, top-up or refund (not a booking's: see the booking trail); answers its id. */
+export async function addLedgerEntry(tx: Tx, row: NewRow<'cardLedger'>): Promise<number> {
+  const r = await tx.insertInto('cardLedger').values(row).returning('id').executeTakeFirstOrThrow();
+  return r.id;
+}
+
+/** One ledger entry of a card of the store, or undefined. */
+export function findLedgerEntry(ex: Executor, storeId: number, memberCardId: number, id: number) {
+  return ex
+    .selectFrom('cardLedger')
+    .select(['id', 'kind', 'amount'])
+    .where('storeId', '=', storeId)
+    .where('memberCardId', '=', memberCardId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/**
+ * Every ledger entry of a card, newest first, with the operator's name, its session (course and
+ * start), the money taken or paid back with it and the id of a refund paying it back.
+ */
+export function cardLedgerRows(ex: Executor, storeId: number, memberCardId: number) {
+  return ex
+    .selectFrom('cardLedger as l')
+    .leftJoin('staff as s', 's.id', 'l.operatorId')
+    .leftJoin('cardPayment as p', 'p.ledgerId', 'l.id')
+    .leftJoin('cardPayment as back', 'back.refundOf', 'l.id')
+    .leftJoin('timetable as t', 't.id', 'l.timetableId')
+    .leftJoin('course as c', 'c.id', 't.courseId')
+    .select([
+      'c.name as courseName',
+      't.startTime as sessionStart',
+      'l.id',
+      'l.kind',
+      'l.amount',
+      'l.reservationId',
+      'l.timetableId',
+      's.name as operator',
+      'l.remark',
+      'l.createdAt',
+      'p.amount as paidAmount',
+      'p.method as paidMethod',
+      'back.id as refundId',
+    ])
+    .where('l.storeId', '=', storeId)
+    .where('l.memberCardId', '=', memberCardId)
+    .orderBy('l.id', 'desc')
+    .execute();
+}
+
+/** Records money the desk took (sale, top-up) or paid back (refund). */
+export async function insertPayment(tx: Tx, row: NewRow<'cardPayment'>) {
+  return tx.insertInto('cardPayment').values(row).execute();
+}
+
+/**
+ * Records the money paying back one top-up, once: answers its id, or undefined when that top-up
+ * already has its refund (a unique index on `refund_of`).
+ */
+export async function insertTopupRefund(tx: Tx, row: NewRow<'cardPayment'>): Promise<number | undefined> {
+  const paid = await tx
+    .insertInto('cardPayment')
+    .values(row)
+    .onConflict((oc) => oc.column('refundOf').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return paid?.id;
+}
+
+/** Fen taken for a card (its sale and top-ups) or for one top-up, less what was paid back of it. */
+export async function paidFor(ex: Executor, storeId: number, memberCardId: number, topupId?: number) {
+  let q = ex
+    .selectFrom('cardPayment')
+    .select(sql<number>`coalesce(sum(case when kind = 'refund' then -amount else amount end), 0)`.as('fen'))
+    .where('storeId', '=', storeId)
+    .where('memberCardId', '=', memberCardId);
+  if (topupId) q = q.where((eb) => eb.or([eb('ledgerId', '=', topupId), eb('refundOf', '=', topupId)]));
+  return Number((await q.executeTakeFirstOrThrow()).fen);
+}
+
+/** The money taken and paid back for a member's cards, newest first, with the product and the staff's name. */
+export function memberPaymentRows(ex: Executor, storeId: number, memberId: number) {
+  return ex
+    .selectFrom('cardPayment as p')
+    .innerJoin('memberCard as mc', 'mc.id', 'p.memberCardId')
+    .innerJoin('cardProduct as cp', 'cp.id', 'mc.cardId')
+    .leftJoin('staff as s', 's.id', 'p.staffId')
+    .select([
+      'p.id',
+      'p.memberCardId',
+      'cp.cardName',
+      'cp.bigType',
+      'p.kind',
+      'p.amount',
+      'p.method',
+      's.name as staff',
+      'p.remark',
+      'p.createdAt',
+    ])
+    .where('p.storeId', '=', storeId)
+    .where('mc.memberId', '=', memberId)
+    .orderBy('p.id', 'desc')
+    .execute();
+}

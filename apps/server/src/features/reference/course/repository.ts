@@ -1,0 +1,142 @@
+import type { Executor, Tx } from '../../../db/index.ts';
+import type { NewRow, RowUpdate } from '../../../db/schema.ts';
+import { contains } from '../../../db/dialect.ts';
+
+/**
+ * The courses' repository: a store's courses and the card products allowed to book each. The
+ * course with its cards as the booking engine reads it is shared with the other features and lives
+ * in `../repository.ts` (`requireCourse`); the rules (age ranges, cards on sale) stay in `service.ts`.
+ */
+
+/** The columns of a course as the store-course calls answer it. */
+const courseCols = [
+  'id',
+  'name',
+  'count',
+  'duration',
+  'color',
+  'genderLimit',
+  'ageLimit',
+  'syear',
+  'smonth',
+  'sday',
+  'eyear',
+  'emonth',
+  'eday',
+  'description',
+  'enabled',
+] as const;
+
+/** The allowed card products ({id, name}) of each course, by course id. */
+export async function cardsOfCourses(ex: Executor, storeId: number, courseIds: readonly number[]) {
+  const out = new Map<number, { id: number; name: string }[]>();
+  if (!courseIds.length) return out;
+  const rows = await ex
+    .selectFrom('courseCard as cc')
+    .innerJoin('cardProduct as p', 'p.id', 'cc.cardId')
+    .select(['cc.courseId', 'p.id', 'p.cardName'])
+    .where('cc.storeId', '=', storeId)
+    .where('cc.courseId', 'in', courseIds)
+    .where('p.deleted', '=', 0)
+    .orderBy('p.id')
+    .execute();
+  for (const r of rows) {
+    const list = out.get(r.courseId) ?? [];
+    list.push({ id: r.id, name: r.cardName });
+    out.set(r.courseId, list);
+  }
+  return out;
+}
+
+/** Which of `ids` are card products of the store that are not deleted. */
+export async function liveProductIds(ex: Executor, storeId: number, ids: readonly number[]) {
+  if (!ids.length) return new Set<number>();
+  const rows = await ex
+    .selectFrom('cardProduct')
+    .select('id')
+    .where('storeId', '=', storeId)
+    .where('deleted', '=', 0)
+    .where('id', 'in', ids)
+    .execute();
+  return new Set(rows.map((r) => r.id));
+}
+
+/** Which of `ids` are courses of the store that are not deleted. */
+export async function liveCourseIds(ex: Executor, storeId: number, ids: readonly number[]) {
+  if (!ids.length) return new Set<number>();
+  const rows = await ex
+    .selectFrom('course')
+    .select('id')
+    .where('storeId', '=', storeId)
+    .where('deleted', '=', 0)
+    .where('id', 'in', ids)
+    .execute();
+  return new Set(rows.map((r) => r.id));
+}
+
+/** The store's enabled courses that are not deleted ({id, name, count}), by id. */
+export function enabledCourses(ex: Executor, storeId: number) {
+  return ex
+    .selectFrom('course')
+    .select(['id', 'name', 'count'])
+    .where('storeId', '=', storeId)
+    .where('enabled', '=', 1)
+    .where('deleted', '=', 0)
+    .orderBy('id')
+    .execute();
+}
+
+/** A course of the store that is not deleted (its `courseCols`), or undefined. */
+export function findCourse(ex: Executor, storeId: number, id: number) {
+  return ex
+    .selectFrom('course')
+    .select([...courseCols])
+    .where('storeId', '=', storeId)
+    .where('id', '=', id)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
+}
+
+/** One page of the store's courses that are not deleted and whose name contains `param` (all when empty), by id, and their count. */
+export async function coursePage(
+  ex: Executor,
+  storeId: number,
+  a: { param?: string | null; page: number; pageSize: number },
+) {
+  let q = ex.selectFrom('course').where('storeId', '=', storeId).where('deleted', '=', 0);
+  if (a.param) q = q.where(contains('name', a.param));
+  const [list, total] = await Promise.all([
+    q
+      .select([...courseCols])
+      .orderBy('id')
+      .limit(a.pageSize)
+      .offset((a.page - 1) * a.pageSize)
+      .execute(),
+    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { list, total: Number(total.n) };
+}
+
+/** Inserts a course; answers its id. */
+export function insertCourseRow(tx: Tx, row: NewRow<'course'>) {
+  return tx.insertInto('course').values(row).returning('id').executeTakeFirstOrThrow();
+}
+
+/** Changes a course's fields. */
+export async function changeCourse(ex: Executor, storeId: number, id: number, fields: RowUpdate<'course'>) {
+  await ex.updateTable('course').set(fields).where('storeId', '=', storeId).where('id', '=', id).execute();
+}
+
+/** Allows card products to book a course (nothing to do for none). */
+export async function insertCourseCards(tx: Tx, storeId: number, courseId: number, cardIds: readonly number[]) {
+  if (!cardIds.length) return;
+  await tx
+    .insertInto('courseCard')
+    .values(cardIds.map((cardId) => ({ storeId, courseId, cardId })))
+    .execute();
+}
+
+/** Removes every card product allowed to book a course. */
+export async function clearCourseCards(tx: Tx, storeId: number, courseId: number) {
+  await tx.deleteFrom('courseCard').where('storeId', '=', storeId).where('courseId', '=', courseId).execute();
+}

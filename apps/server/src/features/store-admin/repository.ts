@@ -1,0 +1,92 @@
+import { PendingStatus } from '@studio/contract';
+import type { Db, Executor, Tx } from '../../db/index.ts';
+import type { NewRow, RowUpdate } from '../../db/schema.ts';
+
+/**
+ * The store administration's repository: the store row, its key/value settings, its stored files
+ * (the logo), the pending items a deduction-mode switch has to count, and the first-run setup's
+ * guard row. The rules (time zones, the deduction switch, one setup at a time) stay in the services.
+ */
+
+// Settings.
+
+/** The stored text of one store setting, or undefined. */
+export async function getSetting(db: Executor, storeId: number, key: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('storeSetting')
+    .select('value')
+    .where('storeId', '=', storeId)
+    .where('key', '=', key)
+    .executeTakeFirst();
+  return row?.value;
+}
+
+/** Inserts or replaces one store setting. */
+export async function putSetting(db: Executor, storeId: number, key: string, value: string): Promise<void> {
+  await db
+    .insertInto('storeSetting')
+    .values({ storeId, key, value })
+    .onConflict((oc) => oc.columns(['storeId', 'key']).doUpdateSet((eb) => ({ value: eb.ref('excluded.value') })))
+    .execute();
+}
+
+/** Pending items waiting for sign-in on sessions that are not deleted and not over at `now`. */
+export async function countWaitingPending(db: Executor, storeId: number, now: string): Promise<number> {
+  const row = await db
+    .selectFrom('pending')
+    .innerJoin('timetable', 'timetable.id', 'pending.timetableId')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('pending.storeId', '=', storeId)
+    .where('pending.status', '=', PendingStatus.WAITING)
+    .where('timetable.storeId', '=', storeId)
+    .where('timetable.deleted', '=', 0)
+    .where('timetable.endTime', '>', now)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+// The store row and its files.
+
+/** Changes fields of a store's row. */
+export async function changeStore(ex: Executor, storeId: number, fields: RowUpdate<'store'>): Promise<void> {
+  await ex.updateTable('store').set(fields).where('id', '=', storeId).execute();
+}
+
+/** The store's logo file id (null when it has none); throws when there is no such store. */
+export async function storeLogoFileId(ex: Executor, storeId: number): Promise<number | null> {
+  const row = await ex.selectFrom('store').select('logoFileId').where('id', '=', storeId).executeTakeFirst();
+  return row?.logoFileId ?? null;
+}
+
+/** Stores a file of a store; answers its id. */
+export function insertStoreFile(tx: Tx, row: NewRow<'storeFile'>) {
+  return tx.insertInto('storeFile').values(row).returning('id').executeTakeFirstOrThrow();
+}
+
+/** Deletes a stored file of a store. */
+export async function deleteStoreFile(tx: Tx, storeId: number, fileId: number): Promise<void> {
+  await tx.deleteFrom('storeFile').where('id', '=', fileId).where('storeId', '=', storeId).execute();
+}
+
+/** A stored file (type and bytes) of one of the given stores, or undefined. */
+export async function findStoreFile(db: Executor, fileId: number, storeIds: number[]) {
+  if (!storeIds.length) return undefined;
+  return db
+    .selectFrom('storeFile')
+    .select(['mime', 'data'])
+    .where('id', '=', fileId)
+    .where('storeId', 'in', storeIds)
+    .executeTakeFirst();
+}
+
+// The first-run setup's guard row in op_lock.
+
+/** Removes the guard row `key` when it was stamped before `before` (ms): one left by a crashed attempt. */
+export async function deleteStaleGuard(db: Db, key: string, before: number): Promise<void> {
+  await db.deleteFrom('opLock').where('key', '=', key).where('createdAt', '<', before).execute();
+}
+
+/** Removes the guard row `key` written at `createdAt` (and not one that took its place since). */
+export async function deleteGuard(db: Db, key: string, createdAt: number): Promise<void> {
+  await db.deleteFrom('opLock').where('key', '=', key).where('createdAt', '=', createdAt).execute();
+}

@@ -1,0 +1,262 @@
+import { BOOKED_PAGE_SIZE, HISTORY_PAGE_SIZE, LIVE_RESERVATION, OperateType, PendingStatus } from '@studio/contract';
+import type { Executor } from '../../db/index.ts';
+import type { Row } from '../../db/schema.ts';
+import { addDays } from '../../lib/time.ts';
+
+/**
+ * What the schedule shows, read: the calendar's sessions, a session's names, cards and material,
+ * its booked, pending and history lists, and the export rows of live bookings.
+ */
+
+/** The history types that made a booking: booked by the member or the desk, or a pending signed in. */
+const BOOKING_ACTS: number[] = [
+  OperateType.USER_BOOKED,
+  OperateType.ADMIN_BOOKED,
+  OperateType.SIGNED_IN,
+  OperateType.SELF_CHECKED_IN,
+];
+
+const offset = (page: number, size: number) => (page - 1) * size;
+
+/** What the calendar shows: a date range, and optionally one teacher and some venues. */
+export interface CalendarFilter {
+  fromDate: string;
+  toDate: string;
+  teacherId: number | null;
+  areaIds: number[] | null;
+}
+
+/** The live sessions of the store starting in [fromDate, toDate] with their names, by time. */
+export function calendarSessions(ex: Executor, storeId: number, f: CalendarFilter) {
+  let query = ex
+    .selectFrom('timetable as t')
+    .innerJoin('course as c', 'c.id', 't.courseId')
+    .innerJoin('teacher as te', 'te.id', 't.teacherId')
+    .leftJoin('area as a', 'a.id', 't.areaId')
+    .leftJoin('material as m', 'm.id', 't.bookId')
+    .select([
+      't.id',
+      't.startTime',
+      't.endTime',
+      'c.name as courseName',
+      'te.name as teacherName',
+      'a.name as areaName',
+      't.color',
+      't.isOnline',
+      't.realCount',
+      't.reservableCount',
+      't.waitCount',
+      't.bookId',
+      'm.name as bookName',
+    ])
+    .where('t.storeId', '=', storeId)
+    .where('t.deleted', '=', 0)
+    .where('t.startTime', '>=', `${f.fromDate} 00:00:00`)
+    .where('t.startTime', '<', `${addDays(f.toDate, 1)} 00:00:00`);
+  if (f.teacherId !== null) query = query.where('t.teacherId', '=', f.teacherId);
+  if (f.areaIds !== null) query = query.where('t.areaId', 'in', f.areaIds);
+  return query.orderBy('t.startTime').orderBy('t.id').execute();
+}
+
+/** A material (book) of the store with its chapters and their lessons, or null. */
+export async function materialTree(ex: Executor, storeId: number, bookId: number) {
+  const book = await ex
+    .selectFrom('material')
+    .select(['id', 'name'])
+    .where('id', '=', bookId)
+    .where('storeId', '=', storeId)
+    .executeTakeFirst();
+  if (!book) return null;
+  const chapters = await ex
+    .selectFrom('material')
+    .select(['id', 'name'])
+    .where('storeId', '=', storeId)
+    .where('parentId', '=', bookId)
+    .orderBy('sort')
+    .orderBy('id')
+    .execute();
+  const lessons = chapters.length
+    ? await ex
+        .selectFrom('material')
+        .select(['id', 'name', 'parentId'])
+        .where('storeId', '=', storeId)
+        .where(
+          'parentId',
+          'in',
+          chapters.map((c) => c.id),
+        )
+        .orderBy('sort')
+        .orderBy('id')
+        .execute()
+    : [];
+  return {
+    ...book,
+    children: chapters.map((c) => ({
+      ...c,
+      children: lessons.filter((l) => l.parentId === c.id).map((l) => ({ id: l.id, name: l.name })),
+    })),
+  };
+}
+
+/** The names of a session's course, teacher and venue. */
+export function sessionNames(ex: Executor, s: Pick<Row<'timetable'>, 'courseId' | 'teacherId' | 'areaId'>) {
+  return ex
+    .selectFrom('course as c')
+    .innerJoin('teacher as te', (j) => j.on('te.id', '=', s.teacherId))
+    .leftJoin('area as a', (j) => j.on('a.id', '=', s.areaId))
+    .select(['c.name as courseName', 'te.name as teacherName', 'a.name as areaName'])
+    .where('c.id', '=', s.courseId)
+    .executeTakeFirstOrThrow();
+}
+
+/** The card products (id, name) allowed to book a session, by id. */
+export function sessionCardNames(ex: Executor, timetableId: number) {
+  return ex
+    .selectFrom('timetableCard as tc')
+    .innerJoin('cardProduct as p', 'p.id', 'tc.cardId')
+    .select(['p.id', 'p.cardName as name'])
+    .where('tc.timetableId', '=', timetableId)
+    .orderBy('p.id')
+    .execute();
+}
+
+/**
+ * A page of a session's live bookings (booked and signed in), oldest first, with how many there
+ * are: member, card, operator and the history type that made each booking.
+ */
+export async function bookingPage(ex: Executor, storeId: number, tid: number, page: number) {
+  const base = ex
+    .selectFrom('reservation as r')
+    .where('r.timetableId', '=', tid)
+    .where('r.storeId', '=', storeId)
+    .where('r.status', 'in', LIVE_RESERVATION);
+  const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const rows = await base
+    .innerJoin('member as m', 'm.id', 'r.memberId')
+    .innerJoin('memberCard as mc', 'mc.id', 'r.memberCardId')
+    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .leftJoin('staff as s', 's.id', 'r.operatorId')
+    .select((eb) => [
+      'r.id as reservationId',
+      'r.memberId',
+      'm.name as memberName',
+      'm.mobile as memberMobile',
+      'r.memberCardId',
+      'p.cardName',
+      'p.bigType',
+      'r.studentCount',
+      'r.usedCount',
+      'r.remark',
+      'r.createTime',
+      's.name as operator',
+      'r.status',
+      'r.attendedTime',
+      eb
+        .selectFrom('history as h')
+        .select('h.operateType')
+        .whereRef('h.reservationId', '=', 'r.id')
+        .where('h.operateType', 'in', BOOKING_ACTS)
+        .limit(1)
+        .as('operateType'),
+    ])
+    .orderBy('r.id')
+    .limit(BOOKED_PAGE_SIZE)
+    .offset(offset(page, BOOKED_PAGE_SIZE))
+    .execute();
+  return { total: Number(total.n), rows };
+}
+
+/** A session's pendings waiting, signed in or not shown, oldest first, with member and operator. */
+export function pendingRows(ex: Executor, storeId: number, tid: number) {
+  return ex
+    .selectFrom('pending as p')
+    .innerJoin('member as m', 'm.id', 'p.memberId')
+    .leftJoin('staff as s', 's.id', 'p.operatorId')
+    .leftJoin('reservation as r', 'r.id', 'p.reservationId')
+    .select([
+      'p.id',
+      'p.status',
+      'p.createTime',
+      's.name as operator',
+      'm.id as memberId',
+      'm.name as memberName',
+      'm.mobile',
+      'r.memberCardId',
+      'p.memberCardId as chosenCardId',
+      'p.studentCount',
+      'p.remark',
+    ])
+    .where('p.timetableId', '=', tid)
+    .where('p.storeId', '=', storeId)
+    .where('p.status', 'in', [PendingStatus.WAITING, PendingStatus.SIGNED_IN, PendingStatus.NO_SHOW])
+    .orderBy('p.id')
+    .execute();
+}
+
+/** A page of a session's history (every book and cancel), newest first, with how many rows there are. */
+export async function historyPage(ex: Executor, storeId: number, tid: number, page: number) {
+  const base = ex.selectFrom('history as h').where('h.timetableId', '=', tid).where('h.storeId', '=', storeId);
+  const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const rows = await base
+    .innerJoin('member as m', 'm.id', 'h.memberId')
+    .leftJoin('memberCard as mc', 'mc.id', 'h.memberCardId')
+    .leftJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .leftJoin('staff as s', 's.id', 'h.operatorId')
+    .select([
+      'h.id',
+      'm.name as memberName',
+      'm.mobile as memberMobile',
+      'p.cardName',
+      'h.studentCount',
+      'h.usedCount',
+      'h.operateType',
+      's.name as operator',
+      'h.createTime',
+      'h.remark',
+      'h.override',
+    ])
+    .orderBy('h.id', 'desc')
+    .limit(HISTORY_PAGE_SIZE)
+    .offset(offset(page, HISTORY_PAGE_SIZE))
+    .execute();
+  return { total: Number(total.n), rows };
+}
+
+/** Which live sessions an export covers: one session, or those starting in [fromTime, beforeTime). */
+export type ExportScope = { timetableId: number } | { fromTime: string; beforeTime: string };
+
+/**
+ * The live bookings on the store's live sessions of `where`, with session, teacher, member, card
+ * and course, ordered by session time then booking.
+ */
+export function exportBookings(ex: Executor, storeId: number, where: ExportScope) {
+  let q = ex
+    .selectFrom('reservation as r')
+    .innerJoin('timetable as t', 't.id', 'r.timetableId')
+    .innerJoin('course as c', 'c.id', 't.courseId')
+    .innerJoin('teacher as te', 'te.id', 't.teacherId')
+    .innerJoin('member as m', 'm.id', 'r.memberId')
+    .innerJoin('memberCard as mc', 'mc.id', 'r.memberCardId')
+    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .select([
+      't.startTime',
+      't.endTime',
+      'te.name as teacher',
+      'm.name as member',
+      'p.cardName as card',
+      'p.bigType',
+      'r.usedCount',
+      'm.mobile',
+      'c.name as courseName',
+      'r.studentCount',
+      'r.remark',
+    ])
+    .where('r.storeId', '=', storeId)
+    .where('t.deleted', '=', 0)
+    .where('r.status', 'in', LIVE_RESERVATION);
+  q =
+    'timetableId' in where
+      ? q.where('r.timetableId', '=', where.timetableId)
+      : q.where('t.startTime', '>=', where.fromTime).where('t.startTime', '<', where.beforeTime);
+  return q.orderBy('t.startTime').orderBy('t.id').orderBy('r.id').execute();
+}

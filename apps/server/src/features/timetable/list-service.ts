@@ -1,0 +1,177 @@
+import {
+  amountText,
+  OperateType,
+  type BookingPolicy,
+  type BookingRow,
+  type HistoryRow,
+  type PendingItem,
+  type SessionExportRow,
+  type SessionInfo,
+} from '@studio/contract';
+import type { Db, Executor } from '../../db/index.ts';
+import { localDateTime, minutesBetween } from '../../lib/time.ts';
+import { bookingWindowReason, cancelKind } from '../policy/rules.ts';
+import { loadPolicy } from '../policy/public.ts';
+import {
+  bookingPage,
+  exportBookings,
+  historyPage,
+  materialTree,
+  pendingRows,
+  sessionCardNames,
+  sessionNames,
+  type ExportScope,
+} from './list-repository.ts';
+import { getDeductionMode, liveSession } from './session-repository.ts';
+
+/**
+ * A session's drawer and lists as the desk reads them: each checks the session is live (404
+ * 课程不存在) and answers the rows of `list-repository.ts` in the contract's shape.
+ */
+
+function parseJson(text: string | null): Record<string, unknown> | null {
+  if (!text) return null;
+  try {
+    const v: unknown = JSON.parse(text);
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The full session of spec section 3, plus the store's deduction mode for the drawer's text. */
+export async function sessionInfo(db: Db, storeId: number, id: number, timezone: string): Promise<SessionInfo> {
+  const s = await liveSession(db, storeId, id);
+  const names = await sessionNames(db, s);
+  const cards = await sessionCardNames(db, s.id);
+  return {
+    id: s.id,
+    courseId: s.courseId,
+    courseName: names.courseName,
+    startTime: s.startTime,
+    endTime: s.endTime,
+    duration: minutesBetween(s.startTime, s.endTime),
+    genderLimit: s.genderLimit,
+    ageLimit: s.ageLimit,
+    syear: s.syear,
+    smonth: s.smonth,
+    sday: s.sday,
+    eyear: s.eyear,
+    emonth: s.emonth,
+    eday: s.eday,
+    teacherId: s.teacherId,
+    teacherName: names.teacherName,
+    areaId: s.areaId,
+    areaName: names.areaName ?? null,
+    reservableCount: s.reservableCount,
+    realCount: s.realCount,
+    waitCount: s.waitCount,
+    cards,
+    isOnline: s.isOnline,
+    meetingId: s.meetingId,
+    meetingInfo: parseJson(s.meetingInfo),
+    bookId: s.bookId,
+    book: s.bookId === null ? null : await materialTree(db, storeId, s.bookId),
+    color: s.color,
+    deductionMode: await getDeductionMode(db, storeId),
+    memberRule: memberRuleNow(await loadPolicy(db, storeId), s.startTime, localDateTime(timezone)),
+    ended: s.endTime <= localDateTime(timezone),
+  };
+}
+
+/** What the policy says to a member about this session at `now` (the desk's confirms show it). */
+function memberRuleNow(policy: BookingPolicy, startTime: string, now: string) {
+  return {
+    booking: bookingWindowReason(policy, { startTime, now }),
+    lateCancel: cancelKind(policy, { startTime, now }) !== 'free',
+  };
+}
+
+/** Live bookings (booked and signed in) of a session, 10 a page, oldest first. */
+export async function bookingList(
+  db: Db,
+  storeId: number,
+  tid: number,
+  page: number,
+): Promise<{ list: BookingRow[]; total: number }> {
+  await liveSession(db, storeId, tid);
+  const { total, rows } = await bookingPage(db, storeId, tid, page);
+  return {
+    total,
+    list: rows.map((r) => ({
+      ...r,
+      usedCount: Number(r.usedCount),
+      operator: r.operator ?? null,
+      operateType: r.operateType ?? OperateType.ADMIN_BOOKED,
+    })),
+  };
+}
+
+/** Pending items of a session: waiting and signed in (not cancelled), oldest first. */
+export async function pendingList(db: Db, storeId: number, tid: number): Promise<PendingItem[]> {
+  await liveSession(db, storeId, tid);
+  const rows = await pendingRows(db, storeId, tid);
+  return rows.map((r) => ({
+    pending: { id: r.id, status: r.status, createTime: r.createTime, operator: r.operator ?? null },
+    member: { id: r.memberId, name: r.memberName, mobile: r.mobile },
+    memberId: r.memberId,
+    mcId: r.memberCardId ?? r.chosenCardId ?? null,
+    studentCount: r.studentCount,
+    remark: r.remark,
+  }));
+}
+
+/** The booking history of a session (every book and cancel), newest first, 10 a page. */
+export async function historyList(
+  db: Db,
+  storeId: number,
+  tid: number,
+  page: number,
+): Promise<{ list: HistoryRow[]; total: number }> {
+  await liveSession(db, storeId, tid);
+  const { total, rows } = await historyPage(db, storeId, tid, page);
+  return {
+    total,
+    list: rows.map((r) => ({
+      ...r,
+      cardName: r.cardName ?? null,
+      usedCount: Number(r.usedCount),
+      // No staff behind a member's own booking or cancel (the members' page): the member is the operator.
+      operator: r.operator ?? (MEMBER_ACTS.includes(r.operateType) ? `${r.memberName}（会员本人）` : null),
+    })),
+  };
+}
+
+const MEMBER_ACTS: number[] = [
+  OperateType.USER_BOOKED,
+  OperateType.USER_CANCELLED,
+  OperateType.LATE_CANCEL,
+  OperateType.SELF_CHECKED_IN,
+];
+
+/**
+ * Export rows (the nine columns of spec section 9) of live bookings on the store's live sessions
+ * chosen by `where` (one session, or a date range), ordered by session time then booking.
+ */
+export async function exportRows(db: Executor, storeId: number, where: ExportScope): Promise<SessionExportRow[]> {
+  const rows = await exportBookings(db, storeId, where);
+  return rows.map((r) => ({
+    courseTime: `${r.startTime.slice(0, 16)}-${r.endTime.slice(11, 16)}`,
+    teacher: r.teacher,
+    member: r.member,
+    card: r.card,
+    usedCount: Number(r.usedCount),
+    bigType: r.bigType,
+    deduction: amountText(r.bigType, Number(r.usedCount)),
+    mobile: r.mobile,
+    courseName: r.courseName,
+    studentCount: r.studentCount,
+    remark: r.remark,
+  }));
+}
+
+/** The export rows of one session's live bookings. */
+export async function sessionExport(db: Db, storeId: number, id: number): Promise<SessionExportRow[]> {
+  await liveSession(db, storeId, id);
+  return exportRows(db, storeId, { timetableId: id });
+}
