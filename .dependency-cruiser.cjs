@@ -18,11 +18,11 @@ module.exports = {
     {
       name: 'feature-internals',
       severity: 'error',
-      comment: 'A feature imports only the public modules of another (index.ts, public.ts, rules.ts).',
+      comment: 'A feature imports only the public modules of another (public.ts, rules.ts).',
       from: { path: '^apps/server/src/features/([^/]+)/', pathNot: TEST },
       to: {
         path: '^apps/server/src/features/([^/]+)/',
-        pathNot: ['^apps/server/src/features/$1/', '/(index|public|rules)\\.ts$'],
+        pathNot: ['^apps/server/src/features/$1/', '/(public|rules)\\.ts$'],
       },
     },
     {

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { cookieName } from '../auth/sessions.ts';
-import { memberCookieName } from '../features/member-channel/index.ts';
+import { memberCookieName } from '../features/member-channel/routes.ts';
 import type { AppDeps } from '../lib/context.ts';
 import { unauthorized } from '../lib/errors.ts';
 import { buildOpenApi } from './openapi.ts';

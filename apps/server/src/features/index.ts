@@ -1,22 +1,22 @@
 import { authFeature } from '../auth/routes.ts';
 import type { Feature } from '../lib/feature.ts';
 import type { OutboxHandler } from '../outbox/index.ts';
-import { auditFeature } from './audit/index.ts';
-import { batchFeature } from './batch/index.ts';
-import { memberChannelFeature, smsHandlers } from './member-channel/index.ts';
-import { messagingFeature } from './messaging/index.ts';
+import { auditFeature } from './audit/routes.ts';
+import { batchFeature } from './batch/routes.ts';
+import { memberChannelFeature, smsHandlers } from './member-channel/routes.ts';
+import { messagingFeature } from './messaging/routes.ts';
 import { messagingHandlers } from './messaging/public.ts';
-import { noShowFeature } from './no-show/index.ts';
-import { onlineFeature } from './online/index.ts';
-import { policyFeature } from './policy/index.ts';
+import { noShowFeature } from './no-show/routes.ts';
+import { onlineFeature } from './online/routes.ts';
+import { policyFeature } from './policy/routes.ts';
 import { meetingHandlers } from './online/public.ts';
-import { referenceFeature } from './reference/index.ts';
-import { reportsFeature } from './reports/index.ts';
-import { staffFeature } from './staff/index.ts';
-import { storeAdminFeature } from './store-admin/index.ts';
-import { timetableFeature } from './timetable/index.ts';
-import { todayFeature } from './today/index.ts';
-import { waitlistFeature } from './waitlist/index.ts';
+import { referenceFeature } from './reference/routes.ts';
+import { reportsFeature } from './reports/routes.ts';
+import { staffFeature } from './staff/routes.ts';
+import { storeAdminFeature } from './store-admin/routes.ts';
+import { timetableFeature } from './timetable/routes.ts';
+import { todayFeature } from './today/routes.ts';
+import { waitlistFeature } from './waitlist/routes.ts';
 
 /** Every feature of the server; together they handle every call of the contract. */
 export const features: Feature[] = [

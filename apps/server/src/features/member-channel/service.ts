@@ -1,6 +1,5 @@
 import {
   CHECKIN_BEFORE_MINUTES,
-  DEDUCT_AT_SIGN_IN,
   MemberMsg,
   Msg,
   OperateType,
@@ -20,7 +19,7 @@ import { emit } from '../../lib/events.ts';
 import { addDays, addMinutes, localDateTime } from '../../lib/time.ts';
 import { cardUnusableReason, isExpiredAt } from '../card/rules.ts';
 import { suspensionOf } from '../no-show/public.ts';
-import { bookingWindowReason, loadPolicy, waitlistOpen } from '../policy/public.ts';
+import { bookingRules, bookingWindowReason, loadPolicy, waitlistOpen } from '../policy/public.ts';
 import { memberCards } from '../reference/public.ts';
 import {
   allowedCardsOf,
@@ -29,7 +28,6 @@ import {
   cancelPending,
   cancelReservation,
   firstUsableCard,
-  getDeductionMode,
   liveSession,
   signInPending,
 } from '../timetable/public.ts';
@@ -188,9 +186,10 @@ export async function book(
   return inWriteTx(s.db, s.dialect, async (tx) => {
     const session = await liveSession(tx, s.store.id, input.tid);
     await ownCard(tx, s, input.mcId);
-    const refusal = await memberBookingRefusal(tx, s, await loadPolicy(tx, s.store.id), session.startTime);
+    const rules = await bookingRules(tx, s.store.id);
+    const refusal = await memberBookingRefusal(tx, s, rules.policy, session.startTime);
     if (refusal) throw conflict(refusal);
-    if ((await getDeductionMode(tx, s.store.id)) === DEDUCT_AT_SIGN_IN) {
+    if (rules.deductionMode === 1) {
       const { pendingId } = await addPending(tx, s.store, {
         timetableId: session.id,
         memberId: s.memberId,

@@ -1,4 +1,4 @@
-import { PolicyMsg, type BookingPolicy } from '@studio/contract';
+import { DEDUCT_AT_SIGN_IN, PolicyMsg, type BookingPolicy } from '@studio/contract';
 import { addDays, addMinutes } from '../../lib/time.ts';
 
 /** Store-local `YYYY-MM-DD HH:mm:ss` times of a session and of now. */
@@ -49,3 +49,6 @@ export function suspendedUntil(p: BookingPolicy, noShowStarts: string[], now: st
   const until = `${addDays(last.slice(0, 10), p.noShowSuspendDays)} ${last.slice(11)}`;
   return until > now ? until : null;
 }
+
+/** The deduction mode a store's module status says: 1 charges at on-site sign-in, 0 at booking. */
+export const deductionModeOf = (status: number | undefined): 0 | 1 => (status === DEDUCT_AT_SIGN_IN ? 1 : 0);

@@ -1,14 +1,14 @@
 import { audit, changedFields } from '../../lib/audit.ts';
-import { DEFAULT_POLICY, zBookingPolicy, type BookingPolicy } from '@studio/contract';
+import { DEFAULT_POLICY, MODULE_DEDUCTION_MODE, zBookingPolicy, type BookingPolicy } from '@studio/contract';
 import type { Executor } from '../../db/index.ts';
-import { getSetting, putSetting } from '../store-admin/public.ts';
+import { getSetting, putSetting, storeValues } from '../store-admin/public.ts';
+import { deductionModeOf } from './rules.ts';
 import { allStores } from './repository.ts';
 
 const KEY = 'bookingPolicy';
 
-/** The store's policy: the stored fields over the defaults (a store that never saved one gets the defaults). */
-export async function loadPolicy(db: Executor, storeId: number): Promise<BookingPolicy> {
-  const value = await getSetting(db, storeId, KEY);
+/** A stored policy's fields over the defaults (nothing stored, or something unreadable: the defaults). */
+function policyOf(value: string | undefined): BookingPolicy {
   if (value === undefined) return DEFAULT_POLICY;
   try {
     const r = zBookingPolicy.partial().safeParse(JSON.parse(value));
@@ -16,6 +16,23 @@ export async function loadPolicy(db: Executor, storeId: number): Promise<Booking
   } catch {
     return DEFAULT_POLICY;
   }
+}
+
+/** The store's policy: the stored fields over the defaults (a store that never saved one gets the defaults). */
+export async function loadPolicy(db: Executor, storeId: number): Promise<BookingPolicy> {
+  return policyOf(await getSetting(db, storeId, KEY));
+}
+
+/** What a booking is held to: the store's deduction mode and its booking policy, in one read. */
+export async function bookingRules(
+  db: Executor,
+  storeId: number,
+): Promise<{ deductionMode: 0 | 1; policy: BookingPolicy }> {
+  const v = await storeValues(db, storeId, { settings: [KEY], modules: [MODULE_DEDUCTION_MODE] });
+  return {
+    deductionMode: deductionModeOf(v.modules.get(MODULE_DEDUCTION_MODE)),
+    policy: policyOf(v.settings.get(KEY)),
+  };
 }
 
 /** Changes the given fields, keeping the others. */

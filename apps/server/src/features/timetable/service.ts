@@ -1,4 +1,4 @@
-import { DEDUCT_AT_SIGN_IN, OperateType, TimetableMsg, type ParsedReqOf } from '@studio/contract';
+import { OperateType, TimetableMsg, type ParsedReqOf } from '@studio/contract';
 import type { addGroupPending, addMemberReservation, insertTimetable, updateTimetable } from '@studio/contract';
 import type { CallCtx } from '../../lib/context.ts';
 import { conflict } from '../../lib/errors.ts';
@@ -10,12 +10,11 @@ import {
   cancelReservation,
   createSession,
   deleteSession,
-  getDeductionMode,
   signInPending,
   updateSession,
 } from './public.ts';
 import { emit } from '../../lib/events.ts';
-import { loadPolicy } from '../policy/public.ts';
+import { bookingRules, loadPolicy } from '../policy/public.ts';
 import { onlineDefault } from '../store-admin/public.ts';
 import { inWriteTx } from '../../db/write-queue.ts';
 
@@ -69,9 +68,8 @@ export async function removeSession(ctx: CallCtx, id: number, confirmEnded = fal
  */
 export async function bookCard(ctx: CallCtx, input: ParsedReqOf<typeof addMemberReservation>): Promise<void> {
   await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
-    if ((await getDeductionMode(tx, ctx.store.id)) === DEDUCT_AT_SIGN_IN) {
-      throw conflict(TimetableMsg.useSignInBooking);
-    }
+    const rules = await bookingRules(tx, ctx.store.id);
+    if (rules.deductionMode === 1) throw conflict(TimetableMsg.useSignInBooking);
     const { reservationId } = await bookWithCard(tx, ctx.store, {
       timetableId: input.tid,
       memberCardId: input.mcId,
@@ -80,7 +78,7 @@ export async function bookCard(ctx: CallCtx, input: ParsedReqOf<typeof addMember
       remark: input.remark,
       operatorId: ctx.staff.id,
       operateType: OperateType.ADMIN_BOOKED,
-      staffPolicy: await loadPolicy(tx, ctx.store.id),
+      staffPolicy: rules.policy,
     });
     await emit(tx, { type: 'reservation.booked', storeId: ctx.store.id, reservationId });
   });
@@ -89,16 +87,15 @@ export async function bookCard(ctx: CallCtx, input: ParsedReqOf<typeof addMember
 /** Books a member to sign in later (deduction mode 1 only). */
 export async function bookPending(ctx: CallCtx, input: ParsedReqOf<typeof addGroupPending>): Promise<void> {
   await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
-    if ((await getDeductionMode(tx, ctx.store.id)) !== DEDUCT_AT_SIGN_IN) {
-      throw conflict(TimetableMsg.usePlainBooking);
-    }
+    const rules = await bookingRules(tx, ctx.store.id);
+    if (rules.deductionMode !== 1) throw conflict(TimetableMsg.usePlainBooking);
     const { pendingId } = await addPending(tx, ctx.store, {
       timetableId: input.tid,
       memberId: input.mid,
       studentCount: input.studentCount,
       remark: input.remark,
       operatorId: ctx.staff.id,
-      staffPolicy: await loadPolicy(tx, ctx.store.id),
+      staffPolicy: rules.policy,
       memberCardId: input.mcId,
       requireUsableCard: true,
     });

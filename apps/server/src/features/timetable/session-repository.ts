@@ -1,14 +1,15 @@
-import { DEDUCT_AT_SIGN_IN, LIVE_PENDING, LIVE_RESERVATION, MODULE_DEDUCTION_MODE } from '@studio/contract';
+import { LIVE_PENDING, LIVE_RESERVATION, MODULE_DEDUCTION_MODE } from '@studio/contract';
 import type { Executor, Tx } from '../../db/index.ts';
 import { insertRows } from '../../db/bulk-insert.ts';
 import type { NewRow } from '../../db/schema.ts';
 import { onPostgres } from '../../db/dialect.ts';
 import { notFound } from '../../lib/errors.ts';
+import { deductionModeOf } from '../policy/rules.ts';
 import { getModuleStatus } from '../reference/public.ts';
 
 /** Store module 6: 0 deducts at booking, 1 only at on-site sign-in. */
 export async function getDeductionMode(tx: Executor, storeId: number): Promise<0 | 1> {
-  return (await getModuleStatus(tx, storeId, MODULE_DEDUCTION_MODE)) === DEDUCT_AT_SIGN_IN ? 1 : 0;
+  return deductionModeOf(await getModuleStatus(tx, storeId, MODULE_DEDUCTION_MODE));
 }
 
 /**

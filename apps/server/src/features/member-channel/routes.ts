@@ -31,10 +31,9 @@ import { defineFeature } from '../../lib/feature.ts';
 import { queuePromotionSms } from './notices.ts';
 import { storeScopeById } from '../../lib/store-scope.ts';
 import { localDateTime } from '../../lib/time.ts';
-import { loadPolicy } from '../policy/public.ts';
+import { bookingRules } from '../policy/public.ts';
 import { findMember, requireMember, memberIdByMobile } from '../reference/public.ts';
 import { getSetting, putSetting, storeLogoFileId } from '../store-admin/public.ts';
-import { getDeductionMode } from '../timetable/public.ts';
 import { checkinCode } from './checkin.ts';
 import {
   endMemberSession,
@@ -83,8 +82,7 @@ export const memberChannelFeature = defineFeature((r) => {
       storeId: store.id,
       storeName: store.name,
       logo: logo ? `/member/files/logo/${store.id}` : null,
-      deductionMode: await getDeductionMode(ctx.db, store.id),
-      policy: await loadPolicy(ctx.db, store.id),
+      ...(await bookingRules(ctx.db, store.id)),
     };
   });
 
