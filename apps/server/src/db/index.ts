@@ -4,6 +4,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect, type KyselyPlugin, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
+import { prepareStatements } from './pg-prepared.ts';
 import { SplitSqliteDialect } from './sqlite-split.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -84,7 +85,10 @@ export function openDatabase(opts: OpenOptions): DbHandle {
     // it after the failed ROLLBACK the pool discards it and opens a fresh one on demand.
     const onError = (err: Error) => opts.onConnectionError?.(err);
     pool.on('error', onError);
-    pool.on('connect', (client) => client.on('error', onError));
+    pool.on('connect', (client) => {
+      client.on('error', onError);
+      prepareStatements(client);
+    });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins });
     return { db, dialect: 'postgres', schema: opts.schema, close: () => db.destroy() };
   }

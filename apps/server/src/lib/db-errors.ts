@@ -1,4 +1,5 @@
 import { ErrorCode, Msg } from '@studio/contract';
+import { isStalePlan } from '../db/pg-prepared.ts';
 import { AppError } from './errors.ts';
 
 /**
@@ -37,7 +38,8 @@ export function databaseUnavailable(err: unknown): AppError | null {
     return new AppError(503, Msg.dbBusy, ErrorCode.UNAVAILABLE);
   }
   const message = typeof e.message === 'string' ? e.message : '';
-  if (PG_UNAVAILABLE.test(code) || NET_CODES.has(code) || PG_LOST.test(message)) {
+  // A prepared statement whose table changed under it (db/pg-prepared.ts): the next try works.
+  if (PG_UNAVAILABLE.test(code) || NET_CODES.has(code) || PG_LOST.test(message) || isStalePlan(err)) {
     return new AppError(503, Msg.dbUnavailable, ErrorCode.UNAVAILABLE);
   }
   // pg-pool wraps nothing, but AggregateError (several addresses refused) carries the codes inside.

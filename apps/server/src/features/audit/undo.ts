@@ -14,6 +14,7 @@ import {
   cancelReservationLocked,
   deduct,
   bookingTrail,
+  pendingTrail,
   writeTrail,
   type TrailEntry,
 } from '../timetable/public.ts';
@@ -168,19 +169,9 @@ async function restoreDeleted(tx: Tx, ctx: CallCtx, f: UndoFacts, now: string) {
     // A signed-in pending's seat came back with its booking; a waiting one's is its own.
     if (fromReservation.has(p.id)) continue;
     addSeats(p.timetableId, p.studentCount);
-    trail.push({
-      timetableId: p.timetableId,
-      memberId: p.memberId,
-      memberCardId: null,
-      reservationId: null,
-      pendingId: p.id,
-      studentCount: p.studentCount,
-      usedCount: 0,
-      operateType: OperateType.ADMIN_BOOKED,
-      operatorId: ctx.staff.id,
-      remark: '撤销批量删除',
-      now,
-    });
+    trail.push(
+      pendingTrail(p, { operateType: OperateType.ADMIN_BOOKED, operatorId: ctx.staff.id, now, remark: '撤销批量删除' }),
+    );
   }
   await writeTrail(tx, ctx.store.id, trail);
   for (const [tid, n] of [...seats].sort(([a], [b]) => a - b)) await retakeSeats(tx, tid, n);

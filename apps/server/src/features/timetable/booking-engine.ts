@@ -32,6 +32,7 @@ import {
   markPendingCancelled,
   markPendingSignedIn,
   markReservationCancelled,
+  pendingTrail,
   takeSeatsOf,
   writeTrail,
 } from './booking-repository.ts';
@@ -178,7 +179,7 @@ function refusal(
   return o.refuse ? o.refuse(b, reason) : conflict(reason);
 }
 
-/** The writes of `bookSet` after its rules: takes the seats of each session, then `writeBookingSet`. */
+/** The writes of `bookSet` after its rules: `writeBookingSet` with the seats each session gives. */
 async function placeSet(
   tx: Tx,
   storeId: number,
@@ -188,15 +189,13 @@ async function placeSet(
 ): Promise<number[]> {
   const seats = new Map<number, number>();
   for (const b of bookings) seats.set(b.session.key, (seats.get(b.session.key) ?? 0) + b.studentCount);
-  const full = await takeSeatsOf(tx, storeId, seats);
-  if (full !== null) throw refusal(o, bookings, (b) => b.session.key === full, Msg.sessionFull);
-  return writeBookingSet(tx, storeId, bookings, spent, o);
+  return writeBookingSet(tx, storeId, bookings, spent, o, seats);
 }
 
 /**
- * The writes of `bookSet` once the rules passed and the seats are taken (a bulk run writes its new
- * sessions with their seats): charges each card its total (mode 0), inserts the bookings or
- * pendings and their trail.
+ * The writes of `bookSet` once the rules passed: takes `seats` (session id to seats; a bulk run
+ * writes its new sessions with their seats and passes none), charges each card its total (mode 0),
+ * inserts the bookings or pendings and their trail. Seats first, then cards: the lock order.
  */
 export async function writeBookingSet(
   tx: Tx,
@@ -204,9 +203,11 @@ export async function writeBookingSet(
   bookings: readonly SetBooking[],
   spent: ReadonlyMap<number, number>,
   o: SetOptions,
+  seats: ReadonlyMap<number, number> = new Map(),
 ): Promise<number[]> {
   if (!bookings.length) return [];
   const { operatorId, now } = o;
+  const full = (id: number) => refusal(o, bookings, (b) => b.session.key === id, Msg.sessionFull);
   if (o.mode === 0) {
     const made = await chargeAndWriteReservations(
       tx,
@@ -227,10 +228,14 @@ export async function writeBookingSet(
       spent,
       o.operateType,
       bookings.map((b) => b.override ?? null),
+      seats,
     );
+    if ('fullSession' in made) throw full(made.fullSession);
     if ('brokeCard' in made) throw refusal(o, bookings, (b) => b.card?.id === made.brokeCard, Msg.cardBalance);
     return made.ids;
   }
+  const fullSession = await takeSeatsOf(tx, storeId, seats);
+  if (fullSession !== null) throw full(fullSession);
   const ids = await insertBookingRows(
     tx,
     'pending',
@@ -250,20 +255,18 @@ export async function writeBookingSet(
   await writeTrail(
     tx,
     storeId,
-    bookings.map((b, i) => ({
-      timetableId: b.session.key,
-      memberId: b.member.id,
-      memberCardId: null,
-      reservationId: null,
-      pendingId: ids[i],
-      studentCount: b.studentCount,
-      usedCount: 0,
-      operateType: o.operateType,
-      operatorId,
-      remark: b.remark,
-      now,
-      override: b.override ?? null,
-    })),
+    bookings.map((b, i) =>
+      pendingTrail(
+        {
+          id: ids[i],
+          timetableId: b.session.key,
+          memberId: b.member.id,
+          studentCount: b.studentCount,
+          remark: b.remark,
+        },
+        { operateType: o.operateType, operatorId, now, override: b.override ?? null },
+      ),
+    ),
   );
   return ids;
 }
@@ -467,19 +470,11 @@ export async function cancelPendingLocked(
   if (!(await markPendingCancelled(tx, p.id, o.now, { onlyWaiting: true }))) throw conflict(Msg.pendingNotWaiting);
   await freeSeats(tx, p.timetableId, p.studentCount);
   await writeTrail(tx, p.storeId, [
-    {
-      timetableId: p.timetableId,
-      memberId: p.memberId,
-      memberCardId: null,
-      reservationId: null,
-      pendingId: p.id,
-      studentCount: p.studentCount,
-      usedCount: 0,
+    pendingTrail(p, {
       operateType: o.operateType ?? OperateType.ADMIN_CANCELLED,
       operatorId: o.operatorId,
-      remark: p.remark,
       now: o.now,
-    },
+    }),
   ]);
 }
 

@@ -123,6 +123,27 @@ export function bookingTrail(
   };
 }
 
+/** The trail entry of a change to a pending: its session, member and seats; no card moves. */
+export function pendingTrail(
+  p: Pick<Row<'pending'>, 'id' | 'timetableId' | 'memberId' | 'studentCount' | 'remark'>,
+  e: Pick<TrailEntry, 'operateType' | 'operatorId' | 'now' | 'override'> & { remark?: string | null },
+): TrailEntry {
+  return {
+    timetableId: p.timetableId,
+    memberId: p.memberId,
+    memberCardId: null,
+    reservationId: null,
+    pendingId: p.id,
+    studentCount: p.studentCount,
+    usedCount: 0,
+    remark: e.remark === undefined ? p.remark : e.remark,
+    operateType: e.operateType,
+    operatorId: e.operatorId,
+    now: e.now,
+    override: e.override,
+  };
+}
+
 const pairKey = (timetableId: number, memberId: number) => `${timetableId}:${memberId}`;
 
 /**
@@ -176,15 +197,18 @@ const writtenTrail = (r: ReservationToWrite, id: number, operateType: number, ov
 });
 
 /**
- * Charges the cards of new reservations (`spent`: each card's total), then writes the reservations
- * and their trail (`overrides`: what each booking's history row records as a staff override);
- * answers their ids in the order given, or the first card that could not pay.
- * The general path is `chargeCards`, `insertBookingRows` and `writeTrail`. On PostgreSQL a set of a
- * few bookings charging at most one card (every single booking) is one statement instead of five
- * round trips: the guarded card UPDATE, then the reservations only if it took, then their history
- * and ledger rows as projections of the inserted rows (data-modifying CTEs run as one statement
- * with one snapshot; a unique violation undoes all of it). The rows are the same as the general
- * path's: history copies the reservation, the ledger row is the `deduct` of `ledgerOf`.
+ * Takes the seats of new reservations (`seats`: session id to seats), charges their cards (`spent`:
+ * each card's total), then writes the reservations and their trail (`overrides`: what each
+ * booking's history row records as a staff override); answers their ids in the order given, or
+ * the first session without the seats, or the first card that could not pay. The general path is
+ * `takeSeatsOf`, `chargeCards`, `insertBookingRows` and `writeTrail`. On PostgreSQL a set of a few
+ * bookings of one session charging at most one card (every single booking) is one statement
+ * instead of six round trips: the guarded seat UPDATE; the guarded card UPDATE only if it took;
+ * the reservations only if that took; their history and ledger rows as projections of the
+ * inserted rows. Each step reads the one before, so the session row is locked before the card row
+ * (the engine's lock order) and nothing is written after a refused step; the statement is atomic,
+ * a unique violation undoes all of it. The rows are the general path's: history copies the
+ * reservation, the ledger row is the `deduct` of `ledgerOf`.
  */
 export async function chargeAndWriteReservations(
   tx: Tx,
@@ -193,7 +217,8 @@ export async function chargeAndWriteReservations(
   spent: ReadonlyMap<number, number>,
   operateType: number,
   overrides: readonly (string | null)[],
-): Promise<{ ids: number[] } | { brokeCard: number }> {
+  seats: ReadonlyMap<number, number>,
+): Promise<{ ids: number[] } | { brokeCard: number } | { fullSession: number }> {
   const charged = [...spent].filter(([, amount]) => amount > 0);
   const distinct = new Set(overrides);
   const sample = rows.length ? ledgerOf(writtenTrail(rows[0], 0, operateType, null)) : null;
@@ -201,11 +226,14 @@ export async function chargeAndWriteReservations(
     onPostgres(tx) &&
     rows.length > 0 &&
     rows.length <= FEW &&
+    seats.size <= 1 &&
     charged.length <= 1 &&
     distinct.size === 1 &&
     sample?.kind === 'deduct' &&
     sample.remark === null;
   if (!oneStatement) {
+    const full = await takeSeatsOf(tx, storeId, seats);
+    if (full !== null) return { fullSession: full };
     const broke = await chargeCards(tx, spent);
     if (broke !== null) return { brokeCard: broke };
     const ids = await insertBookingRows(tx, 'reservation', rows);
@@ -225,14 +253,27 @@ export async function chargeAndWriteReservations(
         sql`(${int(r.storeId)}, ${int(r.timetableId)}, ${int(r.memberId)}, ${int(r.memberCardId)}, ${int(r.pendingId)}, ${int(r.studentCount)}, cast(${r.usedCount} as bigint), ${text(r.remark)}, ${int(r.operatorId)}, ${int(r.status ?? ReservationStatus.BOOKED)}, ${text(r.createTime)})`,
     ),
   );
-  // Without a card to charge (a free booking) the CTE answers one row, so the insert goes ahead.
+  const [seat] = seats;
+  // Without seats to take (a bulk run wrote them) or a card to charge (a free booking) the step is
+  // one constant row, so the next goes ahead.
+  const take = seat
+    ? sql`update timetable set real_count = real_count + ${seat[1]} where id = ${seat[0]} and store_id = ${storeId}
+        and deleted = 0 and real_count + ${seat[1]} <= reservable_count returning id`
+    : sql`select 1 as id`;
   const charge = charged.length
     ? sql`update member_card set used_count = used_count + ${charged[0][1]} where id = ${charged[0][0]}
-        and frozen = 0 and used_count + ${charged[0][1]} <= total_count returning id`
-    : sql`select 1 as id`;
+        and frozen = 0 and used_count + ${charged[0][1]} <= total_count and exists (select 1 from s) returning id`
+    : sql`select 1 as id where exists (select 1 from s)`;
   try {
-    const { rows: made } = await sql<{ id: number; timetableId: number; memberId: number }>`
-      with c as (${charge}),
+    const { rows: made } = await sql<{
+      seated: number;
+      charged: number;
+      id: number | null;
+      timetableId: number;
+      memberId: number;
+    }>`
+      with s as (${take}),
+      c as (${charge}),
       r as (
         insert into reservation (store_id, timetable_id, member_id, member_card_id, pending_id, student_count,
           used_count, remark, operator_id, status, create_time)
@@ -252,8 +293,10 @@ export async function chargeAndWriteReservations(
         select store_id, member_card_id, ${sql.lit(sample.kind)}, used_count, id, timetable_id, operator_id, null,
           create_time from r
       )
-      select id, timetable_id, member_id from r`.execute(tx);
-    if (!made.length) return { brokeCard: charged[0][0] };
+      select (select count(*) from s) as seated, (select count(*) from c) as charged, r.id, r.timetable_id, r.member_id
+      from (select 1) as one left join r on true`.execute(tx);
+    if (seat && !Number(made[0].seated)) return { fullSession: seat[0] };
+    if (!Number(made[0].charged)) return { brokeCard: charged[0][0] };
     const idOf = new Map(made.map((r) => [pairKey(Number(r.timetableId), Number(r.memberId)), Number(r.id)]));
     return { ids: rows.map((r) => idOf.get(pairKey(r.timetableId, r.memberId))!) };
   } catch (e) {

@@ -46,6 +46,7 @@ export {
   freeSeatsOf,
   findReservation,
   heldPairs,
+  pendingTrail,
   insertBookingRows,
   writeTrail,
   type TrailEntry,
