@@ -119,6 +119,13 @@ export async function createPlannedSessions(
 
   // The sessions were written with their seats taken: the engine writes the bookings and their trail.
   planned.keyBy((i) => sessionIds[i]);
-  await writeBookingSet(tx, store.id, planned.bookings, spent, { ...options, refuse: planned.refuse });
+  await writeBookingSet(
+    tx,
+    store.id,
+    planned.bookings,
+    spent,
+    { ...options, refuse: planned.refuse },
+    { seatsTaken: true },
+  );
   return sessionIds;
 }

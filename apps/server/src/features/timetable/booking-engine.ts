@@ -158,7 +158,7 @@ export async function bookSet(
   bookings: readonly SetBooking[],
   o: SetOptions,
 ): Promise<number[]> {
-  return placeSet(tx, storeId, bookings, refuseSet(bookings, o), o);
+  return writeBookingSet(tx, storeId, bookings, refuseSet(bookings, o), o);
 }
 
 /** The rules of `bookSet`: throws the first refusal (worded by `o.refuse`), else answers what each card pays. */
@@ -179,23 +179,10 @@ function refusal(
   return o.refuse ? o.refuse(b, reason) : conflict(reason);
 }
 
-/** The writes of `bookSet` after its rules: `writeBookingSet` with the seats each session gives. */
-async function placeSet(
-  tx: Tx,
-  storeId: number,
-  bookings: readonly SetBooking[],
-  spent: ReadonlyMap<number, number>,
-  o: SetOptions,
-): Promise<number[]> {
-  const seats = new Map<number, number>();
-  for (const b of bookings) seats.set(b.session.key, (seats.get(b.session.key) ?? 0) + b.studentCount);
-  return writeBookingSet(tx, storeId, bookings, spent, o, seats);
-}
-
 /**
- * The writes of `bookSet` once the rules passed: takes `seats` (session id to seats; a bulk run
- * writes its new sessions with their seats and passes none), charges each card its total (mode 0),
- * inserts the bookings or pendings and their trail. Seats first, then cards: the lock order.
+ * The writes of `bookSet` once the rules passed: takes the seats of each session (unless
+ * `seatsTaken`: a bulk run writes its new sessions with their seats), charges each card its total
+ * (mode 0), inserts the bookings or pendings and their trail. Seats first, then cards: the lock order.
  */
 export async function writeBookingSet(
   tx: Tx,
@@ -203,9 +190,13 @@ export async function writeBookingSet(
   bookings: readonly SetBooking[],
   spent: ReadonlyMap<number, number>,
   o: SetOptions,
-  seats: ReadonlyMap<number, number> = new Map(),
+  { seatsTaken = false } = {},
 ): Promise<number[]> {
   if (!bookings.length) return [];
+  const seats = new Map<number, number>();
+  if (!seatsTaken) {
+    for (const b of bookings) seats.set(b.session.key, (seats.get(b.session.key) ?? 0) + b.studentCount);
+  }
   const { operatorId, now } = o;
   const full = (id: number) => refusal(o, bookings, (b) => b.session.key === id, Msg.sessionFull);
   if (o.mode === 0) {
@@ -451,7 +442,7 @@ export async function addPending(
   if (!card && args.requireUsableCard && (await firstUsableCard(tx, store.id, member.id, session)) === null) {
     throw conflict(Msg.cardHelp);
   }
-  const [pendingId] = await placeSet(tx, store.id, [booking], spent, o);
+  const [pendingId] = await writeBookingSet(tx, store.id, [booking], spent, o);
   return { pendingId };
 }
 

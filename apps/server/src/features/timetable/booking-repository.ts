@@ -448,18 +448,20 @@ export async function heldPairs(
   memberIds: readonly number[],
 ): Promise<[number, number][]> {
   if (!sessionIds.length || !memberIds.length) return [];
+  const sessions = [...new Set(sessionIds)];
+  const members = [...new Set(memberIds)];
   const rows = await ex
     .selectFrom('reservation')
     .select(['timetableId', 'memberId'])
-    .where('timetableId', 'in', [...new Set(sessionIds)])
-    .where('memberId', 'in', [...new Set(memberIds)])
+    .where('timetableId', 'in', sessions)
+    .where('memberId', 'in', members)
     .where('status', 'in', LIVE_RESERVATION)
     .unionAll(
       ex
         .selectFrom('pending')
         .select(['timetableId', 'memberId'])
-        .where('timetableId', 'in', [...new Set(sessionIds)])
-        .where('memberId', 'in', [...new Set(memberIds)])
+        .where('timetableId', 'in', sessions)
+        .where('memberId', 'in', members)
         .where('status', 'in', LIVE_PENDING),
     )
     .execute();

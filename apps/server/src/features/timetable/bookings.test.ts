@@ -4,6 +4,8 @@ import {
   CARD_TYPE_EXPIRES,
   cancelReservationCall,
   Msg,
+  OperateType,
+  PendingStatus,
   queryReservationList,
   queryTimetableHistory,
   TimetableMsg,
@@ -118,6 +120,53 @@ describeEachDb('booking with a card', (env) => {
     expect([full.status, full.msg]).toEqual([409, Msg.sessionFull]);
     expect((await e.cardRow(b.card.id)).usedCount).toBe(0);
     expect((await book({ mcId: b.card.id, tid: session.id })).code).toBe(0);
+  });
+
+  it('refuses a booking of a member already waiting to sign in to the session (one booking per member and session)', async () => {
+    const { e, product, session } = await bookable();
+    const m = await e.memberWithCard(product.id);
+    // A pending kept from 签到后扣费 holds the member's seat (and counts in the session's seats).
+    const db = env().database.db;
+    await db
+      .insertInto('pending')
+      .values({
+        storeId: env().storeId,
+        timetableId: session.id,
+        memberId: m.member.id,
+        studentCount: 1,
+        remark: null,
+        status: PendingStatus.WAITING,
+        operatorId: null,
+        reservationId: null,
+        memberCardId: null,
+        createTime: '2026-01-01 00:00:00',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+      .then((p) =>
+        db
+          .insertInto('history')
+          .values({
+            storeId: env().storeId,
+            timetableId: session.id,
+            memberId: m.member.id,
+            memberCardId: null,
+            reservationId: null,
+            pendingId: p.id,
+            studentCount: 1,
+            usedCount: 0,
+            operateType: OperateType.ADMIN_BOOKED,
+            operatorId: null,
+            remark: null,
+            createTime: '2026-01-01 00:00:00',
+          })
+          .execute(),
+      );
+    await db.updateTable('timetable').set({ realCount: 1 }).where('id', '=', session.id).execute();
+    const a = await book({ mcId: m.card.id, tid: session.id });
+    expect([a.status, a.msg]).toEqual([409, Msg.alreadyBooked]);
+    expect((await e.cardRow(m.card.id)).usedCount).toBe(0);
+    expect((await e.sessionRow(session.id)).realCount).toBe(1);
   });
 
   it('refuses a second booking of the same member (该会员已预约此课程)', async () => {
