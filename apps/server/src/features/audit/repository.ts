@@ -99,12 +99,6 @@ export function entryTargets(ex: Executor, storeId: number, auditIds: readonly n
     .execute();
 }
 
-/** Members' names by id. */
-export async function memberNames(ex: Executor, ids: readonly number[]) {
-  if (!ids.length) return [];
-  return ex.selectFrom('member').select(['id', 'name']).where('id', 'in', ids).execute();
-}
-
 /** Sessions by id with their course's name and their start (deleted ones too). */
 export async function sessionsWithCourse(ex: Executor, ids: readonly number[]) {
   if (!ids.length) return [];
@@ -315,13 +309,4 @@ export async function reinstatePending(tx: Tx, id: number, status: number): Prom
     .where('status', '=', PendingStatus.CANCELLED)
     .executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
-}
-
-/** Takes `n` seats of a session again (unguarded: the seats of bookings brought back with it). */
-export async function retakeSeats(tx: Tx, timetableId: number, n: number): Promise<void> {
-  await tx
-    .updateTable('timetable')
-    .set((eb) => ({ realCount: eb('realCount', '+', n) }))
-    .where('id', '=', timetableId)
-    .execute();
 }

@@ -8,7 +8,7 @@ import {
 } from '@studio/contract';
 import type { Executor } from '../../db/index.ts';
 import type { CallCtx } from '../../lib/context.ts';
-import { findMember, membersMatching } from '../reference/public.ts';
+import { findMember, membersMatching, namesOf } from '../reference/public.ts';
 import { findStaffOfStore } from '../staff/public.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { addDays, daysBetween, epochOfLocal, localDateTime } from '../../lib/time.ts';
@@ -17,7 +17,6 @@ import {
   cardsWithHolder,
   entryTargets,
   findSessionOfStore,
-  memberNames,
   sessionsWithCourse,
   staffNames,
 } from './repository.ts';
@@ -85,7 +84,7 @@ async function targetWords(db: Executor, storeId: number, ids: number[]): Promis
   const targets = await entryTargets(db, storeId, ids);
   const of = (type: string) => [...new Set(targets.filter((t) => t.type === type).map((t) => t.refId))];
   const [members, sessions, cards, staff] = await Promise.all([
-    memberNames(db, of('member')),
+    namesOf(db, 'member', of('member')),
     sessionsWithCourse(db, of('session')),
     cardsWithHolder(db, of('card')),
     staffNames(db, of('staff')),

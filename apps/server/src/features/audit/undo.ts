@@ -9,12 +9,14 @@ import { conflict, notFound } from '../../lib/errors.ts';
 import { emit } from '../../lib/events.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { deleteSessions } from '../batch/public.ts';
+import { namesOf } from '../reference/public.ts';
 import {
   cancelPendingLocked,
   cancelReservationLocked,
   deduct,
   bookingTrail,
   pendingTrail,
+  retakeSeatsOf,
   writeTrail,
   type TrailEntry,
 } from '../timetable/public.ts';
@@ -25,7 +27,6 @@ import {
   deletedSessionsAmong,
   findEntry,
   findUndoOf,
-  memberNames,
   pendingsById,
   pendingsNoLongerWaiting,
   reinstatePending,
@@ -33,7 +34,6 @@ import {
   reservationsById,
   reservationsNoLongerBooked,
   restoreSessions,
-  retakeSeats,
   sessionsNamedAfter,
   sessionsWithCourse,
   sessionsWithHistoryAfter,
@@ -153,7 +153,7 @@ async function restoreDeleted(tx: Tx, ctx: CallCtx, f: UndoFacts, now: string) {
       try {
         await deduct(tx, r.memberCardId, amount);
       } catch {
-        const [who] = await memberNames(tx, [r.memberId]);
+        const [who] = await namesOf(tx, 'member', [r.memberId]);
         throw conflict(StaffMsg.undoBlocked(`${who?.name}的会员卡余额不足或已冻结，无法重新扣除`));
       }
     }
@@ -174,7 +174,7 @@ async function restoreDeleted(tx: Tx, ctx: CallCtx, f: UndoFacts, now: string) {
     );
   }
   await writeTrail(tx, ctx.store.id, trail);
-  for (const [tid, n] of [...seats].sort(([a], [b]) => a - b)) await retakeSeats(tx, tid, n);
+  await retakeSeatsOf(tx, seats);
 }
 
 /** Takes back what a drop-in booked: its bookings cancelled and refunded, its pendings cancelled. */

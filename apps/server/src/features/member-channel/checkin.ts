@@ -2,8 +2,7 @@ import crypto from 'node:crypto';
 import type { Executor } from '../../db/index.ts';
 import type { StoreScope } from '../../lib/context.ts';
 import { addDays, localDateTime } from '../../lib/time.ts';
-import { getSetting, putSetting } from '../store-admin/public.ts';
-import { insertSettingIfAbsent } from './repository.ts';
+import { getSetting, insertSettingIfAbsent, putSetting } from '../store-admin/public.ts';
 
 /**
  * The store's self check-in code: an HMAC of the store and the local date under a secret kept in
@@ -18,6 +17,8 @@ async function secretOf(ex: Executor, storeId: number, reset = false): Promise<s
     await putSetting(ex, storeId, SECRET_KEY, fresh);
     return fresh;
   }
+  const kept = await getSetting(ex, storeId, SECRET_KEY);
+  if (kept) return kept;
   // The first one made wins when two instances make it at once: both then read the same.
   await insertSettingIfAbsent(ex, storeId, SECRET_KEY, fresh);
   return (await getSetting(ex, storeId, SECRET_KEY)) ?? fresh;

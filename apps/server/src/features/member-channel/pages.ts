@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../lib/context.ts';
 import { notFound } from '../../lib/errors.ts';
-import { storeLogo } from './repository.ts';
+import { storeLogo } from '../store-admin/public.ts';
 
 const MAX_ID = 2_147_483_647;
 

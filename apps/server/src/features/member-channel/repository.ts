@@ -246,22 +246,3 @@ export async function markAttended(ex: Executor, timetableId: number, memberId: 
     .executeTakeFirst();
   return Number(res.numUpdatedRows) !== 0;
 }
-
-/** The store's logo file (type and bytes), or undefined when it has none. */
-export function storeLogo(ex: Executor, storeId: number) {
-  return ex
-    .selectFrom('store as s')
-    .innerJoin('storeFile as f', (j) => j.onRef('f.id', '=', 's.logoFileId').onRef('f.storeId', '=', 's.id'))
-    .select(['f.mime', 'f.data'])
-    .where('s.id', '=', storeId)
-    .executeTakeFirst();
-}
-
-/** Stores a setting unless the store has one under `key` already (the first written stays). */
-export async function insertSettingIfAbsent(ex: Executor, storeId: number, key: string, value: string): Promise<void> {
-  await ex
-    .insertInto('storeSetting')
-    .values({ storeId, key, value })
-    .onConflict((oc) => oc.columns(['storeId', 'key']).doNothing())
-    .execute();
-}

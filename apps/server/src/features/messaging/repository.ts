@@ -5,18 +5,6 @@ import type { Executor } from '../../db/index.ts';
  * comes from the online rooms (`onlineSession`), the webhook from the store's settings.
  */
 
-/** Member names by id (one store). */
-export async function memberNames(db: Executor, storeId: number, ids: number[]): Promise<Map<number, string>> {
-  if (!ids.length) return new Map();
-  const rows = await db
-    .selectFrom('member')
-    .select(['id', 'name'])
-    .where('storeId', '=', storeId)
-    .where('id', 'in', ids)
-    .execute();
-  return new Map(rows.map((r) => [r.id, r.name]));
-}
-
 /** bigType of member cards by card id (1 count card, else money in fen). */
 export async function cardKinds(db: Executor, storeId: number, ids: number[]): Promise<Map<number, number>> {
   if (!ids.length) return new Map();

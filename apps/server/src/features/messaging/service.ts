@@ -4,7 +4,8 @@ import { enqueue } from '../../outbox/enqueue.ts';
 import type { EngineEvent } from '../../lib/events.ts';
 import { onlineSession, type OnlineSession } from '../online/public.ts';
 import { bookingRef } from '../timetable/public.ts';
-import { cardKinds, memberNames } from './repository.ts';
+import { namesOf } from '../reference/public.ts';
+import { cardKinds } from './repository.ts';
 import { imageMessage, storeWebhookUrl, WECOM_TOPIC, type WecomMessage } from './wecom.ts';
 
 /**
@@ -21,6 +22,10 @@ const clean = (v: string) => v.replace(/[\r\n`*<>[\]]/g, ' ');
 /** An amount of a card in its unit: classes, or fen shown as yuan. */
 const amountText = (bigType: number | undefined, amount: number) =>
   bigType === BIG_TYPE_COUNT ? `${amount}次` : `${(amount / 100).toFixed(2)}元`;
+
+/** Members' names by id (the store's reference look-up). */
+const memberNames = async (tx: Executor, ids: readonly number[]) =>
+  new Map((await namesOf(tx, 'member', ids)).map((r) => [r.id, r.name]));
 
 function markdown(lines: string[]): WecomMessage {
   return { msgtype: 'markdown', markdown: { content: lines.join('\n') } };
@@ -44,7 +49,7 @@ async function notifyBooking(
   e: { timetableId: number; memberId: number; studentCount: number; cancelled: boolean },
 ): Promise<void> {
   await queueForSession(tx, storeId, e.timetableId, async (s) => {
-    const name = (await memberNames(tx, storeId, [e.memberId])).get(e.memberId) ?? '';
+    const name = (await memberNames(tx, [e.memberId])).get(e.memberId) ?? '';
     return markdown([
       e.cancelled ? '**预约取消**' : '**预约成功**',
       `> 会员：${clean(name)}${e.studentCount > 1 ? `（${e.studentCount}人）` : ''}`,
@@ -69,7 +74,7 @@ async function notifyRef(
 /** A member promoted from the waitlist into a session. */
 async function notifyPromoted(tx: Executor, e: Extract<EngineEvent, { type: 'waitlist.promoted' }>) {
   await queueForSession(tx, e.storeId, e.timetableId, async (s) => {
-    const name = (await memberNames(tx, e.storeId, [e.memberId])).get(e.memberId) ?? '';
+    const name = (await memberNames(tx, [e.memberId])).get(e.memberId) ?? '';
     return markdown([
       '**候补递补成功**',
       `> 会员：${clean(name)}${e.studentCount > 1 ? `（${e.studentCount}人）` : ''}`,
@@ -89,7 +94,6 @@ async function notifySessionDeleted(
   await queueForSession(tx, storeId, e.timetableId, async (s) => {
     const names = await memberNames(
       tx,
-      storeId,
       e.refunds.map((r) => r.memberId),
     );
     const kinds = await cardKinds(

@@ -151,7 +151,7 @@ export async function roomOf(ex: Executor, storeId: number, areaId: number): Pro
 }
 
 /** The names of some teachers, venues or materials by id (deleted ones too). */
-export function namesOf(ex: Executor, table: 'teacher' | 'area' | 'material', ids: readonly number[]) {
+export function namesOf(ex: Executor, table: 'teacher' | 'area' | 'material' | 'member', ids: readonly number[]) {
   if (!ids.length) return Promise.resolve([] as { id: number; name: string }[]);
   return ex
     .selectFrom(table)

@@ -1,5 +1,6 @@
+import type { ExpressionBuilder } from 'kysely';
 import type { Executor, Tx } from '../../db/index.ts';
-import type { NewRow, RowUpdate } from '../../db/schema.ts';
+import type { Database, NewRow, RowUpdate } from '../../db/schema.ts';
 
 /**
  * The staff's repository: staff members with their post in a store (role, teacher, enabled), their
@@ -59,7 +60,7 @@ export async function insertPost(tx: Tx, row: NewRow<'post'>): Promise<void> {
 
 /** Changes a staff member's name and mobile. */
 export async function updateStaffRow(tx: Tx, id: number, fields: Pick<RowUpdate<'staff'>, 'name' | 'mobile'>) {
-  await tx.updateTable('staff').set(fields).where('id', '=', id).execute();
+  await tx.updateTable('staff').set(withNewAuthVersion(fields)).where('id', '=', id).execute();
 }
 
 /** Changes a staff member's post in a store (role, teacher, enabled). */
@@ -84,14 +85,16 @@ export async function hasEnabledManager(ex: Executor, storeId: number): Promise<
   return m !== undefined;
 }
 
-/** Bumps a staff member's auth version: the cached identities of their sessions are read afresh. */
-export async function bumpAuthVersion(ex: Executor, staffId: number): Promise<void> {
-  await ex
-    .updateTable('staff')
-    .set((eb) => ({ authVersion: eb('authVersion', '+', 1) }))
-    .where('id', '=', staffId)
-    .execute();
-}
+/**
+ * A change of a staff row that ends what its sessions were allowed (profile, role, password): the
+ * auth version moves with it, in the same statement, so every instance re-reads the profile.
+ */
+const withNewAuthVersion =
+  <T extends RowUpdate<'staff'>>(fields: T) =>
+  (eb: ExpressionBuilder<Database, 'staff'>) => ({
+    ...fields,
+    authVersion: eb('authVersion', '+', 1),
+  });
 
 /** A staff member's password hash (the staff member exists). */
 export async function passwordHashOf(ex: Executor, staffId: number): Promise<string> {
@@ -101,7 +104,7 @@ export async function passwordHashOf(ex: Executor, staffId: number): Promise<str
 
 /** Sets a staff member's password hash. */
 export async function setPasswordHash(tx: Tx, staffId: number, passwordHash: string): Promise<void> {
-  await tx.updateTable('staff').set({ passwordHash }).where('id', '=', staffId).execute();
+  await tx.updateTable('staff').set(withNewAuthVersion({ passwordHash })).where('id', '=', staffId).execute();
 }
 
 /** Replaces a staff member's password hash only while it is still `oldHash` (guarded); false otherwise. */
@@ -113,7 +116,7 @@ export async function replacePasswordHash(
 ): Promise<boolean> {
   const done = await tx
     .updateTable('staff')
-    .set({ passwordHash })
+    .set(withNewAuthVersion({ passwordHash }))
     .where('id', '=', staffId)
     .where('passwordHash', '=', oldHash)
     .executeTakeFirst();

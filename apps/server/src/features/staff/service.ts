@@ -17,7 +17,6 @@ import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { requireTeacher } from '../reference/public.ts';
 import { isUniqueViolation } from '../../db/dialect.ts';
 import {
-  bumpAuthVersion,
   findStaffOfStore,
   hasEnabledManager,
   insertPost,
@@ -93,7 +92,6 @@ export async function editStaff(ctx: CallCtx, input: ParsedReqOf<typeof updateSt
       await requireFreeLogin(tx, [input.mobile], input.id);
       await updateStaffRow(tx, input.id, { name: input.name, mobile: input.mobile });
       await updatePost(tx, input.id, ctx.store.id, { role: input.role, teacherId, enabled: input.enabled });
-      await bumpAuthVersion(tx, input.id);
       if (before.role === 'manager' && (input.role !== 'manager' || !input.enabled)) {
         await requireAManager(tx, ctx.store.id);
       }
@@ -129,7 +127,6 @@ export async function resetPassword(ctx: CallCtx, id: number, password: string):
     const who = await findStaffOfStore(tx, ctx.store.id, id);
     if (!who) throw notFound('员工');
     await setPasswordHash(tx, id, passwordHash);
-    await bumpAuthVersion(tx, id);
     await ctx.sessions.endAll(tx, id);
     audit(tx, { summary: `重置员工 ${who.name} 的密码`, targets: [{ type: 'staff', id }] });
   });
@@ -146,7 +143,6 @@ export async function changeOwnPassword(ctx: CallCtx, oldPassword: string, newPa
     if (!(await replacePasswordHash(tx, ctx.staff.id, oldHash, passwordHash))) {
       throw badRequest(StaffMsg.oldPasswordWrong);
     }
-    await bumpAuthVersion(tx, ctx.staff.id);
     await ctx.sessions.endAll(tx, ctx.staff.id, token);
     audit(tx, { summary: `${ctx.staff.name} 修改了自己的密码`, targets: [{ type: 'staff', id: ctx.staff.id }] });
   });

@@ -1,4 +1,11 @@
 /** What other features may use of the store administration. */
 export { storeFileUrl } from './logo-service.ts';
 export { onlineDefault } from './booking-setting-service.ts';
-export { getSetting, putSetting, storeLogoFileId, storeValues } from './repository.ts';
+export {
+  getSetting,
+  insertSettingIfAbsent,
+  putSetting,
+  storeLogo,
+  storeLogoFileId,
+  storeValues,
+} from './repository.ts';

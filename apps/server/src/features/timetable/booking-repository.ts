@@ -407,12 +407,16 @@ export async function linkPendingBooking(tx: Tx, pendingId: number, reservationI
 export const creditCard = (tx: Tx, memberCardId: number, amount: number) =>
   creditCards(tx, new Map([[memberCardId, amount]]));
 
-/** `UPDATE table SET column = column - amount` for many ids, one statement per distinct amount. */
-async function subtract(
+/**
+ * `UPDATE table SET column = column - amount` (or `+` with `sign` 1) for many ids, one statement per
+ * distinct amount; unguarded: the caller holds the rows' locks and knows the amounts are right.
+ */
+async function shift(
   tx: Tx,
   table: 'timetable' | 'memberCard',
   column: 'realCount' | 'usedCount',
   amounts: ReadonlyMap<number, number>,
+  sign: 1 | -1 = -1,
 ): Promise<void> {
   const byAmount = groupBy(
     [...amounts].filter(([, n]) => n > 0),
@@ -422,7 +426,7 @@ async function subtract(
     for (const ids of idChunks(rows.map(([id]) => id))) {
       await tx
         .updateTable(table)
-        .set((eb) => ({ [column]: eb(eb.ref(column), '-', amount) }))
+        .set((eb) => ({ [column]: eb(eb.ref(column), sign === 1 ? '+' : '-', amount) }))
         .where('id', 'in', ids)
         .execute();
     }
@@ -430,12 +434,15 @@ async function subtract(
 }
 
 /** Gives back seats of many sessions (session id to seats), deleted sessions included. */
-export const freeSeatsOf = (tx: Tx, seats: ReadonlyMap<number, number>) =>
-  subtract(tx, 'timetable', 'realCount', seats);
+export const freeSeatsOf = (tx: Tx, seats: ReadonlyMap<number, number>) => shift(tx, 'timetable', 'realCount', seats);
+
+/** Takes seats of many sessions again (an undo bringing their bookings back), unguarded. */
+export const retakeSeatsOf = (tx: Tx, seats: ReadonlyMap<number, number>) =>
+  shift(tx, 'timetable', 'realCount', seats, 1);
 
 /** Gives back to many cards what they paid (card id to amount). */
 export const creditCards = (tx: Tx, amounts: ReadonlyMap<number, number>) =>
-  subtract(tx, 'memberCard', 'usedCount', amounts);
+  shift(tx, 'memberCard', 'usedCount', amounts);
 
 /**
  * The (session id, member id) pairs among `sessionIds` x `memberIds` that hold a live booking or a

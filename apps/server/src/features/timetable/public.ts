@@ -47,6 +47,7 @@ export {
   findReservation,
   heldPairs,
   pendingTrail,
+  retakeSeatsOf,
   insertBookingRows,
   writeTrail,
   type TrailEntry,
