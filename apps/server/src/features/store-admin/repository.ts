@@ -87,7 +87,7 @@ export async function changeStore(ex: Executor, storeId: number, fields: RowUpda
   await ex.updateTable('store').set(fields).where('id', '=', storeId).execute();
 }
 
-/** The store's logo file id (null when it has none); throws when there is no such store. */
+/** The store's logo file id, or null when it has none or there is no such store. */
 export async function storeLogoFileId(ex: Executor, storeId: number): Promise<number | null> {
   const row = await ex.selectFrom('store').select('logoFileId').where('id', '=', storeId).executeTakeFirst();
   return row?.logoFileId ?? null;
