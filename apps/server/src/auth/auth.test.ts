@@ -186,6 +186,36 @@ describeEachDb('staff login and sessions', (env) => {
     }
   });
 
+  it('a staff member with no enabled post is told 账号已停用 after the right password: no session, no cookie', async () => {
+    const { app, database, dialect } = env();
+    const account = `off-${dialect}`;
+    const { staffId, storeId } = await createStoreWithAdmin(database.db, {
+      storeName: '停用登录',
+      admin: { username: account, password: 'right-password', name: '停' },
+    });
+    const enable = (enabled: 0 | 1) =>
+      database.db.updateTable('post').set({ enabled }).where('staffId', '=', staffId).execute();
+    await enable(0);
+    const wrong = await loginFrom(app, freshAddress(), account, 'wrong-password');
+    expect([wrong.status, wrong.msg]).toEqual([401, Msg.loginFailed]);
+    const off = await loginFrom(app, freshAddress(), account, 'right-password');
+    expect([off.status, off.msg, off.cookie]).toEqual([403, Msg.staffDisabled, undefined]);
+    const sessions = () => database.db.selectFrom('httpSession').select('id').where('staffId', '=', staffId).execute();
+    expect(await sessions()).toEqual([]);
+    // Enabled again: the login answers the profile with its posts, and the cookie leads to the same one.
+    await enable(1);
+    const c = new Client(app);
+    const on = await c.login(account, 'right-password');
+    expect(on.status).toBe(200);
+    expect(on.data).toMatchObject({
+      id: staffId,
+      name: '停',
+      posts: [{ storeId, store: { id: storeId, name: '停用登录' }, role: 'manager', teacherId: null }],
+    });
+    expect((await c.call('/api/auth/me')).data).toEqual(on.data);
+    expect(await sessions()).toHaveLength(1);
+  });
+
   it(`keeps at most ${MAX_SESSIONS_PER_STAFF} live sessions per staff member: the oldest ends`, async () => {
     const { app, database, dialect } = env();
     const account = `many-${dialect}`;

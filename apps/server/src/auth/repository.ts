@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../db/index.ts';
+import { fixed } from '../db/fixed.ts';
 import type { NewRow } from '../db/schema.ts';
 
 /**
@@ -40,13 +41,16 @@ export async function deleteExpiredStaffSessions(ex: Executor, now: number): Pro
 
 /** A staff session by id (the token's hash) with its staff member's auth version, or undefined. */
 export function findStaffSession(ex: Executor, id: string) {
-  return ex
+  return staffSession.first(ex, { id });
+}
+
+const staffSession = fixed((ex, p: { id: string }) =>
+  ex
     .selectFrom('httpSession')
     .innerJoin('staff', 'staff.id', 'httpSession.staffId')
     .select(['httpSession.staffId', 'httpSession.expiresAt', 'staff.authVersion'])
-    .where('httpSession.id', '=', id)
-    .executeTakeFirst();
-}
+    .where('httpSession.id', '=', p.id),
+);
 
 /** Deletes one staff session by id (the token's hash). */
 export async function deleteStaffSession(ex: Executor, id: string): Promise<void> {
@@ -84,11 +88,6 @@ export function enabledPostsOf(ex: Executor, staffId: number) {
     .where('post.enabled', '=', 1)
     .orderBy('post.id')
     .execute();
-}
-
-/** One enabled post of a staff member (its id), or undefined when they hold none. */
-export function anyEnabledPost(ex: Executor, staffId: number) {
-  return ex.selectFrom('post').select('id').where('staffId', '=', staffId).where('enabled', '=', 1).executeTakeFirst();
 }
 
 /**

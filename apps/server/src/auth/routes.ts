@@ -2,9 +2,9 @@ import { login, logout, me, Msg } from '@studio/contract';
 import { defineFeature } from '../lib/feature.ts';
 import { forbidden, tooMany, unauthorized } from '../lib/errors.ts';
 import { getDummyHash, verifyPassword } from './password.ts';
-import { cookieName, startSession } from './sessions.ts';
+import { cookieName, loadProfile, startSession } from './sessions.ts';
 import { accountKey, attemptSucceeded, reserveAttempt } from './rate-limit.ts';
-import { anyEnabledPost, findStaffByLogin } from './repository.ts';
+import { findStaffByLogin } from './repository.ts';
 
 export const authFeature = defineFeature((r) => {
   r.handle(login, async ({ account, password }, ctx) => {
@@ -16,10 +16,11 @@ export const authFeature = defineFeature((r) => {
     const ok = await verifyPassword(staff?.passwordHash ?? (await getDummyHash()), password);
     if (!staff || !ok) throw unauthorized(Msg.loginFailed);
     await attemptSucceeded(ctx.db, key, ip);
-    // A disabled staff member (no enabled post left) is told so, only after the right password.
-    const post = await anyEnabledPost(ctx.db, staff.id);
-    if (!post) throw forbidden(Msg.staffDisabled);
-    return startSession(ctx, staff.id);
+    // A disabled staff member (no enabled post left) is told so, only after the right password. The
+    // profile read here (with its posts) is the one the login answers with.
+    const profile = await loadProfile(ctx.db, staff.id);
+    if (!profile?.posts.length) throw forbidden(Msg.staffDisabled);
+    return startSession(ctx, staff.id, profile);
   });
 
   r.handle(me, async (_input, ctx) => ctx.staff);

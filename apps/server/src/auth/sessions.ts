@@ -40,8 +40,15 @@ export async function createSession(db: Db, staffId: number): Promise<{ token: s
   return { token, expiresAt };
 }
 
-/** Logs a staff member in: a new session, its cookie on the answer, and the profile to answer with. */
-export async function startSession(ctx: { db: Db; reply: FastifyReply; config: Config }, staffId: number) {
+/**
+ * Logs a staff member in: a new session, its cookie on the answer, and the profile to answer with
+ * (`profile` when the caller has read it already, else read here).
+ */
+export async function startSession(
+  ctx: { db: Db; reply: FastifyReply; config: Config },
+  staffId: number,
+  profile?: StaffIdentity,
+): Promise<StaffIdentity> {
   const { token } = await createSession(ctx.db, staffId);
   ctx.reply.setCookie(cookieName(ctx.config.cookieSecure), token, {
     path: '/',
@@ -50,9 +57,9 @@ export async function startSession(ctx: { db: Db; reply: FastifyReply; config: C
     secure: ctx.config.cookieSecure,
     maxAge: SESSION_TTL_MS / 1000,
   });
-  const profile = await loadProfile(ctx.db, staffId);
-  if (!profile) throw unauthorized();
-  return profile;
+  const answer = profile ?? (await loadProfile(ctx.db, staffId));
+  if (!answer) throw unauthorized();
+  return answer;
 }
 
 export async function loadProfile(db: Db, staffId: number): Promise<StaffIdentity | undefined> {

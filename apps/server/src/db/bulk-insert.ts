@@ -2,21 +2,25 @@ import { CompiledQuery } from 'kysely';
 import { chunks } from './chunks.ts';
 import type { Executor } from './index.ts';
 import { onPostgres } from './dialect.ts';
+import { snakeCase as snake } from './snake-case.ts';
 import type { Database, NewRow } from './schema.ts';
 
-/** Up to this many rows go through Kysely as usual. */
+/** Up to this many rows a booking-sized set (booking-repository's single-statement booking). */
 export const FEW = 20;
 
-const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+const strict = process.env.AUDIT_STRICT === '1';
+/** The INSERT text of a table, columns and returning list, without its VALUES groups. */
+const heads = new Map<string, { head: string; tail: string }>();
 
 /**
  * Inserts rows of one table in multi-row statements written here rather than through Kysely's
- * query tree, which costs about a microsecond per bound value: a bulk run writing tens of
- * thousands of bookings with their trail feels that (bench/template.ts). The columns are the first
- * row's (undefined left out, as Kysely does); every row binds the same columns, a missing value as
- * NULL. Each statement is first compiled by Kysely from its first row, so the handle's plugins
- * (the suites' audit guard) see every write as they see any other. Answers the `returning`
- * columns of every row, camelCase, in no guaranteed order.
+ * query tree, which costs about a microsecond per bound value and tens of microseconds per
+ * statement: a bulk run writing tens of thousands of bookings with their trail, and every single
+ * booking's three trail rows, feel that (bench/template.ts, bench/booking.ts). The columns are those
+ * any row gives (undefined left out, as Kysely does); a row without one binds NULL. Under the suites
+ * (AUDIT_STRICT=1) each statement is also compiled by Kysely from its first row, so the handle's
+ * plugins (the audit guard) see every write as they see any other. Answers the `returning` columns
+ * of every row, camelCase, in no guaranteed order.
  */
 export async function insertRows<T extends keyof Database & string, R extends string = never>(
   ex: Executor,
@@ -25,33 +29,40 @@ export async function insertRows<T extends keyof Database & string, R extends st
   returning: readonly R[] = [],
 ): Promise<Record<R, unknown>[]> {
   if (!rows.length) return [];
-  if (rows.length <= FEW) {
-    // A few rows (a single booking's): Kysely's own statement, its cost per value does not show.
-    const q = ex.insertInto(table).values(rows as never);
-    return (returning.length ? await q.returning(returning as never).execute() : await q.execute()) as never;
+  const columns: string[] = [];
+  for (const row of rows as Record<string, unknown>[]) {
+    for (const c in row) if (row[c] !== undefined && !columns.includes(c)) columns.push(c);
   }
-  const first = rows[0] as Record<string, unknown>;
-  const columns = Object.keys(first).filter((c) => first[c] !== undefined);
   const postgres = onPostgres(ex);
-  const head = `insert into "${snake(table)}" (${columns.map((c) => `"${snake(c)}"`).join(', ')}) values `;
-  const tail = returning.length ? ` returning ${returning.map((c) => `"${snake(c)}" as "${c}"`).join(', ')}` : '';
+  const key = `${table}|${columns.join(',')}|${returning.join(',')}`;
+  let text = heads.get(key);
+  if (!text) {
+    if (heads.size > 500) heads.clear();
+    text = {
+      head: `insert into "${snake(table)}" (${columns.map((c) => `"${snake(c)}"`).join(', ')}) values `,
+      tail: returning.length ? ` returning ${returning.map((c) => `"${snake(c)}" as "${c}"`).join(', ')}` : '',
+    };
+    heads.set(key, text);
+  }
   const out: Record<R, unknown>[] = [];
   for (const part of chunks(rows, columns.length)) {
-    ex.insertInto(table)
-      .values(part[0] as never)
-      .compile();
+    if (strict) {
+      ex.insertInto(table)
+        .values(part[0] as never)
+        .compile();
+    }
     const params: unknown[] = [];
-    const groups: string[] = [];
+    let groups = '';
     for (const row of part as Record<string, unknown>[]) {
-      const marks: string[] = [];
+      let marks = '';
       for (const c of columns) {
         params.push(row[c] ?? null);
-        marks.push(postgres ? `$${params.length}` : '?');
+        marks += marks ? (postgres ? `, $${params.length}` : ', ?') : postgres ? `$${params.length}` : '?';
       }
-      groups.push(`(${marks.join(', ')})`);
+      groups += groups ? `, (${marks})` : `(${marks})`;
     }
-    const res = await ex.executeQuery<Record<R, unknown>>(CompiledQuery.raw(head + groups.join(', ') + tail, params));
-    out.push(...res.rows);
+    const res = await ex.executeQuery<Record<R, unknown>>(CompiledQuery.raw(text.head + groups + text.tail, params));
+    for (const r of res.rows) out.push(r);
   }
   return out;
 }

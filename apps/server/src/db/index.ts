@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect, type KyselyPlugin, type Transaction } from 'kysely';
+import { Kysely, type KyselyPlugin, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 import { prepareStatements } from './pg-prepared.ts';
+import { camelCaseRows, SnakePostgresDialect, SnakeSqliteDialect } from './snake-case.ts';
 import { SplitSqliteDialect } from './sqlite-split.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -68,7 +69,7 @@ function cached(sqlite: SqliteDatabase.Database) {
 
 /** Opens the database: PostgreSQL when a URL is given, otherwise SQLite (WAL, synchronous=FULL). */
 export function openDatabase(opts: OpenOptions): DbHandle {
-  const plugins: KyselyPlugin[] = [new CamelCasePlugin()];
+  const plugins: KyselyPlugin[] = [camelCaseRows];
   if (opts.url) {
     const pool = new pg.Pool({
       connectionString: opts.url,
@@ -89,7 +90,7 @@ export function openDatabase(opts: OpenOptions): DbHandle {
       client.on('error', onError);
       prepareStatements(client);
     });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins });
+    const db = new Kysely<Database>({ dialect: new SnakePostgresDialect({ pool }), plugins });
     return { db, dialect: 'postgres', schema: opts.schema, close: () => db.destroy() };
   }
   const file = opts.file ?? ':memory:';
@@ -100,7 +101,7 @@ export function openDatabase(opts: OpenOptions): DbHandle {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 5000}`);
   if (file === ':memory:') {
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached(sqlite) }), plugins });
+    const db = new Kysely<Database>({ dialect: new SnakeSqliteDialect({ database: cached(sqlite) }), plugins });
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   // Reads outside transactions go to a read-only second connection (sqlite-split.ts), so a long

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { idChunks } from './chunks.ts';
 import { onPostgres } from './dialect.ts';
 import type { Tx } from './index.ts';
 
@@ -11,9 +12,6 @@ import type { Tx } from './index.ts';
  * takes them here first, sorted. SQLite has one writer at a time: nothing to lock there.
  */
 
-/** Ids per locking statement. */
-const CHUNK = 1000;
-
 async function lockRows(
   tx: Tx,
   table: 'store' | 'teacher' | 'area' | 'timetable' | 'member_card',
@@ -21,8 +19,7 @@ async function lockRows(
 ): Promise<void> {
   if (!onPostgres(tx)) return;
   const sorted = [...new Set(ids)].sort((a, b) => a - b);
-  for (let i = 0; i < sorted.length; i += CHUNK) {
-    const part = sorted.slice(i, i + CHUNK);
+  for (const part of idChunks(sorted)) {
     // ORDER BY under FOR NO KEY UPDATE locks the rows in id order. NO KEY UPDATE is what an UPDATE
     // of a non-key column takes: it does not block the foreign-key checks of inserted bookings.
     await sql`select id from ${sql.table(table)} where id in (${sql.join(part)}) order by id for no key update`.execute(

@@ -14,3 +14,13 @@ export async function insertOpLock(ex: Executor, key: string, storeId: number, n
     .executeTakeFirst();
   return Number(res.numInsertedOrUpdatedRows ?? 0) === 1;
 }
+
+/** Removes the lock `key` when it was stamped before `before` (ms): one left by a crashed holder. */
+export async function deleteStaleOpLock(ex: Executor, key: string, before: number): Promise<void> {
+  await ex.deleteFrom('opLock').where('key', '=', key).where('createdAt', '<', before).execute();
+}
+
+/** Removes the lock `key` written at `createdAt` (and not one that took its place since). */
+export async function deleteOpLock(ex: Executor, key: string, createdAt: number): Promise<void> {
+  await ex.deleteFrom('opLock').where('key', '=', key).where('createdAt', '=', createdAt).execute();
+}

@@ -1,7 +1,7 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 /**
- * The database, in camelCase (the CamelCasePlugin maps to snake_case columns).
+ * The database, in camelCase (db/snake-case.ts writes them in snake_case).
  * Local times are text `YYYY-MM-DD HH:mm:ss` in the store's time zone; instants are epoch ms.
  * Money is integer fen; counts are integers; flags are 0/1.
  */

@@ -1,5 +1,4 @@
 import {
-  SqliteDialect,
   SqliteDriver,
   type CompiledQuery,
   type DatabaseConnection,
@@ -8,6 +7,7 @@ import {
   type QueryResult,
   type SqliteDialectConfig,
 } from 'kysely';
+import { SnakeSqliteDialect } from './snake-case.ts';
 
 /**
  * A transaction's statements on better-sqlite3 resolve at once (microtasks), so a long transaction
@@ -139,8 +139,8 @@ class SplitSqliteDriver implements Driver {
   }
 }
 
-/** Kysely's SQLite dialect with a read-only second connection for reads outside transactions. */
-export class SplitSqliteDialect extends SqliteDialect {
+/** The SQLite dialect (snake-case.ts) with a read-only second connection for reads outside transactions. */
+export class SplitSqliteDialect extends SnakeSqliteDialect {
   constructor(
     private readonly writerConfig: SqliteDialectConfig,
     private readonly readerConfig: SqliteDialectConfig,

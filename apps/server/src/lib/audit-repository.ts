@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
+import { insertRows } from '../db/bulk-insert.ts';
 import { onPostgres } from '../db/dialect.ts';
+import { fixed } from '../db/fixed.ts';
 import type { Executor } from '../db/index.ts';
 import type { NewRow } from '../db/schema.ts';
 
@@ -19,23 +21,10 @@ export function cardHolders(ex: Executor, cardIds: readonly number[]) {
  * statement (the targets are inserted from the entry's returned id in a data-modifying CTE), so
  * an audited write costs one round trip for its entry; elsewhere two.
  */
-export async function insertAuditEntry(
-  ex: Executor,
-  row: NewRow<'auditLog'>,
-  targets: readonly { type: string; refId: number }[],
-): Promise<number> {
-  if (!targets.length || !onPostgres(ex)) {
-    const { id } = await ex.insertInto('auditLog').values(row).returning('id').executeTakeFirstOrThrow();
-    if (targets.length) {
-      await ex
-        .insertInto('auditTarget')
-        .values(targets.map((t) => ({ auditId: id, storeId: row.storeId, type: t.type, refId: t.refId })))
-        .execute();
-    }
-    return id;
-  }
-  const values = sql.join(targets.map((t) => sql`(cast(${t.type} as text), cast(${t.refId} as integer))`));
-  const { id } = await ex
+const entryWithTargets = fixed((ex, p: NewRow<'auditLog'> & { types: string[]; refIds: number[] }) => {
+  const { types, refIds, ...row } = p;
+  const values = sql.join(types.map((type, i) => sql`(cast(${type} as text), cast(${refIds[i]} as integer))`));
+  return ex
     .with('a', (q) => q.insertInto('auditLog').values(row).returning('id'))
     .with('t', (q) =>
       q
@@ -46,7 +35,27 @@ export async function insertAuditEntry(
         ),
     )
     .selectFrom('a')
-    .select('id')
-    .executeTakeFirstOrThrow();
-  return id;
+    .select('id');
+});
+
+export async function insertAuditEntry(
+  ex: Executor,
+  row: NewRow<'auditLog'>,
+  targets: readonly { type: string; refId: number }[],
+): Promise<number> {
+  if (!targets.length || !onPostgres(ex)) {
+    const [{ id }] = await insertRows(ex, 'auditLog', [row], ['id']);
+    await insertRows(
+      ex,
+      'auditTarget',
+      targets.map((t) => ({ auditId: id as number, storeId: row.storeId, type: t.type, refId: t.refId })),
+    );
+    return id as number;
+  }
+  const entry = await entryWithTargets.first(ex, {
+    ...row,
+    types: targets.map((t) => t.type),
+    refIds: targets.map((t) => t.refId),
+  });
+  return entry!.id;
 }

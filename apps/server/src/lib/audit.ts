@@ -262,16 +262,16 @@ export async function auditedBody<T>(scope: AuditScope | undefined, tx: Executor
 
 /** Tables whose writes are bookkeeping, not business changes (sessions, counters, the log itself, jobs). */
 const UNAUDITED_TABLES = new Set([
-  'http_session',
-  'login_counter',
-  'member_session',
-  'member_login_code',
-  'audit_log',
-  'audit_target',
-  'daily_job',
+  'httpSession',
+  'loginCounter',
+  'memberSession',
+  'memberLoginCode',
+  'auditLog',
+  'auditTarget',
+  'dailyJob',
   'outbox',
-  'store_version',
-  'op_lock',
+  'storeVersion',
+  'opLock',
 ]);
 
 function tableOf(node: { kind: string } & Record<string, any>): string | undefined {

@@ -3,16 +3,14 @@ import { addDays, localDateTime } from '../../lib/time.ts';
 import type { Db, Tx } from '../index.ts';
 import { DEMO_BOOKS, DEMO_COURSES, DEMO_PRODUCTS, DEMO_TEACHERS, DEMO_VENUES } from './demo-data.ts';
 import { planDemo, type DemoPlan } from './demo-plan.ts';
-import { insertBookingRows, writeTrail } from '../../features/timetable/public.ts';
-
-/** Rows per multi-row insert: well under both databases' limits on bound parameters. */
-const CHUNK = 400;
-
-async function inChunks<T, R>(rows: readonly T[], run: (chunk: T[]) => Promise<R[]>): Promise<R[]> {
-  const out: R[] = [];
-  for (let i = 0; i < rows.length; i += CHUNK) out.push(...(await run(rows.slice(i, i + CHUNK))));
-  return out;
-}
+import {
+  insertAllowedCards,
+  insertBookingRows,
+  insertSessionRows,
+  writeTrail,
+} from '../../features/timetable/public.ts';
+import { findStoreScope } from '../../lib/store-repository.ts';
+import { insertRows } from '../bulk-insert.ts';
 
 const byName = <T extends { id: number; name: string }>(rows: T[]) => new Map(rows.map((r) => [r.name, r.id]));
 
@@ -122,36 +120,30 @@ async function insertMembers(tx: Tx, storeId: number, staffId: number, plan: Dem
     .execute();
   const idOfMobile = new Map(memberRows.map((r) => [r.mobile, r.id]));
   const memberIds = plan.members.map((m) => idOfMobile.get(m.mobile)!);
-  const cardRows = await inChunks(plan.cards, (chunk) =>
-    tx
-      .insertInto('memberCard')
-      .values(
-        chunk.map((c) => ({
-          storeId,
-          memberId: memberIds[c.memberIndex],
-          cardId: refs.products.get(c.product)!,
-          totalCount: c.totalCount,
-          usedCount: c.usedCount,
-          startTime: c.createdAt,
-          expireTime: c.expireTime,
-          frozen: c.frozen,
-          createdAt: c.createdAt,
-        })),
-      )
-      .returning(['id', 'memberId', 'cardId'])
-      .execute(),
+  const cardRows = await insertRows(
+    tx,
+    'memberCard',
+    plan.cards.map((c) => ({
+      storeId,
+      memberId: memberIds[c.memberIndex],
+      cardId: refs.products.get(c.product)!,
+      totalCount: c.totalCount,
+      usedCount: c.usedCount,
+      startTime: c.createdAt,
+      expireTime: c.expireTime,
+      frozen: c.frozen,
+      createdAt: c.createdAt,
+    })),
+    ['id', 'memberId', 'cardId'],
   );
-  const idOfCard = new Map(cardRows.map((r) => [`${r.memberId}:${r.cardId}`, r.id]));
+  const idOfCard = new Map(cardRows.map((r) => [`${String(r.memberId)}:${String(r.cardId)}`, Number(r.id)]));
   const cardIds = plan.cards.map((c) => idOfCard.get(`${memberIds[c.memberIndex]}:${refs.products.get(c.product)}`)!);
   const issues = plan.cards.flatMap((c, i) => {
     const each = c.totalCount / (1 + c.topups);
     const row = { storeId, memberCardId: cardIds[i], amount: each, operatorId: staffId, createdAt: c.createdAt };
     return [{ ...row, kind: 'issue' }, ...Array.from({ length: c.topups }, () => ({ ...row, kind: 'topup' }))];
   });
-  await inChunks(issues, async (chunk) => {
-    await tx.insertInto('cardLedger').values(chunk).execute();
-    return [];
-  });
+  await insertRows(tx, 'cardLedger', issues);
   return { memberIds, cardIds };
 }
 
@@ -159,51 +151,43 @@ async function insertMembers(tx: Tx, storeId: number, staffId: number, plan: Dem
 async function insertSessions(tx: Tx, storeId: number, plan: DemoPlan, refs: Refs) {
   const courseOf = new Map(DEMO_COURSES.map((c) => [c.name, c]));
   const createdAt = `${addDays(plan.from, -3)} 10:00:00`;
-  const rows = await inChunks(plan.sessions, (chunk) =>
-    tx
-      .insertInto('timetable')
-      .values(
-        chunk.map((s) => {
-          const c = courseOf.get(s.course)!;
-          return {
-            storeId,
-            courseId: refs.courses.get(s.course)!,
-            teacherId: refs.teachers.get(s.teacher)!,
-            areaId: refs.rooms.get(s.room)!,
-            bookId: c.book ? refs.books.get(c.book)! : null,
-            startTime: s.startTime,
-            endTime: s.endTime,
-            reservableCount: s.reservableCount,
-            realCount: s.realCount,
-            isOnline: 0,
-            color: c.color,
-            genderLimit: c.genderLimit,
-            ageLimit: c.ageLimit,
-            syear: c.syear,
-            smonth: c.smonth,
-            sday: null,
-            eyear: c.eyear,
-            emonth: c.emonth,
-            eday: null,
-            deleted: 0,
-            createdAt,
-          };
-        }),
-      )
-      .returning(['id', 'teacherId', 'startTime'])
-      .execute(),
+  const rows = await insertSessionRows(
+    tx,
+    plan.sessions.map((s) => {
+      const c = courseOf.get(s.course)!;
+      return {
+        storeId,
+        courseId: refs.courses.get(s.course)!,
+        teacherId: refs.teachers.get(s.teacher)!,
+        areaId: refs.rooms.get(s.room)!,
+        bookId: c.book ? refs.books.get(c.book)! : null,
+        startTime: s.startTime,
+        endTime: s.endTime,
+        reservableCount: s.reservableCount,
+        realCount: s.realCount,
+        isOnline: 0,
+        color: c.color,
+        genderLimit: c.genderLimit,
+        ageLimit: c.ageLimit,
+        syear: c.syear,
+        smonth: c.smonth,
+        sday: null,
+        eyear: c.eyear,
+        emonth: c.emonth,
+        eday: null,
+        deleted: 0,
+        createdAt,
+      };
+    }),
   );
-  const idOf = new Map(rows.map((r) => [`${r.teacherId}@${r.startTime}`, r.id]));
+  const idOf = new Map(rows.map((r) => [`${String(r.teacherId)}@${String(r.startTime)}`, Number(r.id)]));
   const sessionIds = plan.sessions.map((s) => idOf.get(`${refs.teachers.get(s.teacher)}@${s.startTime}`)!);
   const cardsOfCourse = (name: string) =>
     DEMO_PRODUCTS.filter((p) => p.courses.some((c) => c === name)).map((p) => refs.products.get(p.cardName)!);
   const links = plan.sessions.flatMap((s, i) =>
     cardsOfCourse(s.course).map((cardId) => ({ storeId, timetableId: sessionIds[i], cardId })),
   );
-  await inChunks(links, async (chunk) => {
-    await tx.insertInto('timetableCard').values(chunk).execute();
-    return [];
-  });
+  await insertAllowedCards(tx, links);
   return sessionIds;
 }
 
@@ -248,7 +232,8 @@ async function insertBookings(
  * Seats, balances, history and the card ledger all add up. Deterministic for a given day.
  */
 export async function loadDemoData(db: Db, storeId: number, staffId: number): Promise<void> {
-  const store = await db.selectFrom('store').select('timezone').where('id', '=', storeId).executeTakeFirstOrThrow();
+  const store = await findStoreScope(db, storeId);
+  if (!store) throw new Error(`no store ${storeId} to load the demo into`);
   const plan = planDemo(localDateTime(store.timezone));
   await db.transaction().execute(async (tx) => {
     const refs = await insertReference(tx, storeId);

@@ -126,10 +126,12 @@ async function changedSince(tx: Tx, storeId: number, entryId: number, f: UndoFac
   return out;
 }
 
-/** Brings back what a batch delete took: the sessions, their bookings and pendings as they were, the deductions. */
+/**
+ * Brings back what a batch delete took: the sessions, their bookings and pendings as they were, the
+ * deductions. The sessions are locked already (undoBulk, before its checks).
+ */
 async function restoreDeleted(tx: Tx, ctx: CallCtx, f: UndoFacts, now: string) {
   const sessions = f.deletedSessions ?? [];
-  await lockSessions(tx, sessions);
   const back = await restoreSessions(tx, ctx.store.id, sessions);
   if (back.length !== sessions.length) throw conflict(StaffMsg.undoBlocked('部分课程已不是删除状态'));
   const prior = new Map((f.reservations ?? []).map((r) => [r.id, r.status]));

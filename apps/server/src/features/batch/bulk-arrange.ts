@@ -1,6 +1,7 @@
 import { OperateType } from '@studio/contract';
 import { recordForUndo } from '../../lib/audit.ts';
 import type { Tx } from '../../db/index.ts';
+import type { AgeLimitColumns, TimetableTable } from '../../db/schema.ts';
 import type { StoreScope } from '../../lib/context.ts';
 import { conflict } from '../../lib/errors.ts';
 import {
@@ -29,35 +30,82 @@ export interface PlannedSession {
   failure: (memberName: string, reason: string) => string;
 }
 
-/** The session row a plan entry writes, its seats taken by its fixed students. */
-function sessionRow(storeId: number, s: PlannedSession, now: string) {
+/** Where and when a new session is, and its seats. */
+type SessionSlot = Pick<
+  TimetableTable,
+  | 'courseId'
+  | 'teacherId'
+  | 'areaId'
+  | 'bookId'
+  | 'startTime'
+  | 'endTime'
+  | 'reservableCount'
+  | 'realCount'
+  | 'isOnline'
+>;
+
+/**
+ * The row of a new session with the colour and gender and age limits of `limits`: its course's for
+ * a planned session, the source's own for a copy (edited per session, they may differ from its course's).
+ */
+export function sessionRow(storeId: number, s: SessionSlot, limits: AgeLimitColumns & { color: string }, now: string) {
   return {
     storeId,
-    courseId: s.course.id,
+    courseId: s.courseId,
     teacherId: s.teacherId,
     areaId: s.areaId,
     bookId: s.bookId,
     startTime: s.startTime,
     endTime: s.endTime,
     reservableCount: s.reservableCount,
-    realCount: s.students.reduce((n, x) => n + x.studentCount, 0),
+    realCount: s.realCount,
     isOnline: s.isOnline,
-    color: s.course.color,
-    genderLimit: s.course.genderLimit,
-    ageLimit: s.course.ageLimit,
-    syear: s.course.syear,
-    smonth: s.course.smonth,
-    sday: s.course.sday,
-    eyear: s.course.eyear,
-    emonth: s.course.emonth,
-    eday: s.course.eday,
+    color: limits.color,
+    genderLimit: limits.genderLimit,
+    ageLimit: limits.ageLimit,
+    syear: limits.syear,
+    smonth: limits.smonth,
+    sday: limits.sday,
+    eyear: limits.eyear,
+    emonth: limits.emonth,
+    eday: limits.eday,
     deleted: 0,
     createdAt: now,
   };
 }
 
+/** The session row a plan entry writes, its seats taken by its fixed students. */
+function plannedRow(storeId: number, s: PlannedSession, now: string) {
+  const realCount = s.students.reduce((n, x) => n + x.studentCount, 0);
+  return sessionRow(storeId, { ...s, courseId: s.course.id, realCount }, s.course, now);
+}
+
+/**
+ * Writes new sessions in multi-row INSERTs, each with the card products allowed to book it
+ * (`cardIds[i]` for `rows[i]`), and records them for the bulk change's undo. Answers their ids in
+ * row order. A teacher has at most one of the rows starting at one time (callers refuse clashes first).
+ */
+export async function insertNewSessions(
+  tx: Tx,
+  storeId: number,
+  rows: readonly ReturnType<typeof sessionRow>[],
+  cardIds: readonly (readonly number[])[],
+): Promise<number[]> {
+  const idOf = new Map<string, number>();
+  for (const r of await insertSessionRows(tx, rows)) {
+    idOf.set(`${String(r.teacherId)}|${String(r.startTime)}`, Number(r.id));
+  }
+  const ids = rows.map((s) => idOf.get(`${s.teacherId}|${s.startTime}`)!);
+  recordForUndo(tx, { createdSessions: ids });
+  await insertAllowedCards(
+    tx,
+    rows.flatMap((_, i) => cardIds[i].map((cardId) => ({ storeId, timetableId: ids[i], cardId }))),
+  );
+  return ids;
+}
+
 /** The bookings of a plan as the engine's rule set reads them; each session's key is its place in the plan until written. */
-function intendedBookings(plan: readonly PlannedSession[], rows: readonly ReturnType<typeof sessionRow>[]) {
+function intendedBookings(plan: readonly PlannedSession[], rows: readonly ReturnType<typeof plannedRow>[]) {
   const planOf = new Map<SetBooking, PlannedSession>();
   const sessions: SessionForRules[] = [];
   const bookings = plan.flatMap((s, i) => {
@@ -100,22 +148,17 @@ export async function createPlannedSessions(
   await assertNoTimeClash(tx, store.id, plan);
   // Every booking checked by the engine's rule set before the first write.
   const options = { mode: o.mode, now: o.now, operatorId: o.operatorId, operateType: OperateType.ADMIN_BOOKED };
-  const sessionRows = plan.map((s) => sessionRow(store.id, s, o.now));
+  const sessionRows = plan.map((s) => plannedRow(store.id, s, o.now));
   const planned = intendedBookings(plan, sessionRows);
   const spent = refuseSet(planned.bookings, { ...options, refuse: planned.refuse });
 
   // A teacher has at most one new session starting at one time (clashes were refused above).
-  const idOf = new Map<string, number>();
-  for (const r of await insertSessionRows(tx, sessionRows)) {
-    idOf.set(`${String(r.teacherId)}|${String(r.startTime)}`, Number(r.id));
-  }
-  const sessionIds = plan.map((s) => idOf.get(`${s.teacherId}|${s.startTime}`)!);
-  recordForUndo(tx, { createdSessions: sessionIds });
-
-  const cardRows = plan.flatMap((s, i) =>
-    s.course.cardIds.map((cardId) => ({ storeId: store.id, timetableId: sessionIds[i], cardId })),
+  const sessionIds = await insertNewSessions(
+    tx,
+    store.id,
+    sessionRows,
+    plan.map((s) => s.course.cardIds),
   );
-  await insertAllowedCards(tx, cardRows);
 
   // The sessions were written with their seats taken: the engine writes the bookings and their trail.
   planned.keyBy((i) => sessionIds[i]);

@@ -1,5 +1,6 @@
 import { Msg } from '@studio/contract';
 import { expect, it } from 'vitest';
+import { dataVersion } from '../../db/data-version.ts';
 import { addDays } from '../../lib/time.ts';
 import { describeEachDb } from '../../test/harness.ts';
 import { API, engineFactory, expectInvariants, FUTURE, snapshot } from './test-kit.ts';
@@ -222,6 +223,123 @@ describeEachDb('copy schedule', (env) => {
     expect(a.msg).toBe(Msg.teacherConflict(`${s.day(10)} 18:00`));
     expect(a.data).toEqual({ dates: [`${s.day(10)} 18:00`] });
     expect(await snapshot(env().factory.db, env().storeId)).toEqual(before);
+  });
+
+  it('copies the material, and an online session as room on demand without its meeting', async () => {
+    const ef = engineFactory(env());
+    const { teacher, course } = await ef.scene();
+    const db = env().factory.db;
+    const book = await env().factory.material();
+    const day = (d: number) => addDays(FUTURE, 60 * 7 + d);
+    const source = await ef.session({
+      courseId: course.id,
+      teacherId: teacher.id,
+      startTime: `${day(0)} 09:00:00`,
+      bookId: book.id,
+    });
+    await db
+      .updateTable('timetable')
+      .set({ isOnline: 1, meetingId: 'm-1', meetingInfo: '{"code":"1"}', meetingError: 'x' })
+      .where('id', '=', source.id)
+      .execute();
+    expect(await env().client.ok(COPY, range(day(0), day(0), day(7)))).toEqual({ count: 1 });
+    const copy = await db
+      .selectFrom('timetable')
+      .selectAll()
+      .where('teacherId', '=', teacher.id)
+      .where('startTime', '=', `${day(7)} 09:00:00`)
+      .executeTakeFirstOrThrow();
+    expect(copy).toMatchObject({
+      bookId: book.id,
+      isOnline: 1,
+      meetingId: null,
+      meetingInfo: null,
+      meetingError: null,
+      realCount: 0,
+      waitCount: 0,
+      deleted: 0,
+    });
+    await expectInvariants(db, env().storeId);
+  });
+
+  it('names the copies on its audit entry and for its undo, and moves the data version of the target range', async () => {
+    const s = await scene(62);
+    const db = env().factory.db;
+    const version = () => dataVersion(db, env().storeId, `${s.day(7)} 00:00:00`, `${s.day(14)} 00:00:00`);
+    const before = await version();
+    expect(await env().client.ok(COPY, range(s.from, s.to, s.day(7)))).toEqual({ count: 4 });
+    expect(await version()).not.toBe(before);
+    const copies = await db
+      .selectFrom('timetable')
+      .select('id')
+      .where('teacherId', '=', s.teacher.id)
+      .where('startTime', '>=', `${s.day(7)} 00:00:00`)
+      .orderBy('startTime')
+      .execute();
+    expect(copies).toHaveLength(4);
+    const entry = await db
+      .selectFrom('auditLog')
+      .selectAll()
+      .where('storeId', '=', env().storeId)
+      .where('call', '=', COPY)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(entry.target).toBe('新增4节课');
+    expect(JSON.parse(entry.undoJson!).createdSessions).toEqual(copies.map((c) => c.id));
+    const targets = await db
+      .selectFrom('auditTarget')
+      .select(['type', 'refId'])
+      .where('auditId', '=', entry.id)
+      .orderBy('refId')
+      .execute();
+    expect(targets).toEqual(copies.map((c) => ({ type: 'session', refId: c.id })));
+  });
+
+  it("answers the 404 of the first session whose course, teacher, venue or material is no longer the store's, and writes nothing", async () => {
+    const ef = engineFactory(env());
+    const db = env().factory.db;
+    const first = await ef.scene();
+    const second = await ef.scene();
+    const day = (d: number) => addDays(FUTURE, 64 * 7 + d);
+    const one = await ef.session({
+      courseId: first.course.id,
+      teacherId: first.teacher.id,
+      startTime: `${day(0)} 09:00:00`,
+    });
+    const two = await ef.session({
+      courseId: second.course.id,
+      teacherId: second.teacher.id,
+      startTime: `${day(1)} 09:00:00`,
+    });
+    const setSession = (id: number, change: { areaId?: number | null; bookId?: number | null }) =>
+      db.updateTable('timetable').set(change).where('id', '=', id).execute();
+    const deleted = (table: 'teacher' | 'course', id: number, flag: 0 | 1) =>
+      db.updateTable(table).set({ deleted: flag }).where('id', '=', id).execute();
+    const body = range(day(0), day(6), day(7));
+    const before = await snapshot(db, env().storeId);
+    const refused = async (what: string) => {
+      const a = await env().client.call(COPY, body);
+      expect(a.status, what).toBe(404);
+      expect(a.msg).toBe(Msg.notFound(what));
+      expect(await snapshot(db, env().storeId)).toEqual(before);
+    };
+    // The first session's teacher and the second's course deleted since: the first session comes first.
+    await deleted('teacher', first.teacher.id, 1);
+    await deleted('course', second.course.id, 1);
+    await refused('老师');
+    await deleted('teacher', first.teacher.id, 0);
+    await refused('课程');
+    // A session's course is checked before its venue.
+    await setSession(two.id, { areaId: (await env().other.factory.area()).id });
+    await refused('课程');
+    await deleted('course', second.course.id, 0);
+    await refused('场地');
+    await setSession(one.id, { bookId: (await env().other.factory.material()).id });
+    await refused('教材');
+    await setSession(one.id, { bookId: null });
+    await setSession(two.id, { areaId: null });
+    expect(await env().client.ok(COPY, body)).toEqual({ count: 2 });
+    await expectInvariants(db, env().storeId);
   });
 
   it('answers 404 for an area of another store', async () => {

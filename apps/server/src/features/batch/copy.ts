@@ -2,15 +2,8 @@ import { Msg, OperateType } from '@studio/contract';
 import type { CallCtx } from '../../lib/context.ts';
 import { conflict } from '../../lib/errors.ts';
 import { addMinutes, daysBetween, localDateTime } from '../../lib/time.ts';
-import {
-  allowedCardsOf,
-  bookSet,
-  createSession,
-  replaceSessionCards,
-  sessionForRules,
-  setSessionLimits,
-  type SetBooking,
-} from '../timetable/public.ts';
+import { allowedCardsOf, bookSet, requireSessionRefs, sessionForRules, type SetBooking } from '../timetable/public.ts';
+import { insertNewSessions, sessionRow } from './bulk-arrange.ts';
 import { assertNoTimeClash } from './conflicts.ts';
 import { shortTime } from './plan.ts';
 import { sessionRowsInRange, waitingPendingsWithMembers } from './repository.ts';
@@ -50,34 +43,18 @@ export async function copySessions(ctx: CallCtx, input: CopyInput & { dryRun?: b
     const sourceIds = sources.map((s) => s.id);
     const cards = await allowedCardsOf(tx, sourceIds);
     const pendings = input.isCopyPending ? await waitingPendingsWithMembers(tx, sourceIds) : [];
+    // Every source's course, teacher, venue and material, as createSession checks one session.
+    await requireSessionRefs(tx, storeId, sources);
+    const now = localDateTime(ctx.store.timezone);
+    // The source's own limits, colour and cards may differ from its course's (edited per session).
+    const rows = targets.map(({ source: s, startTime, endTime }) =>
+      sessionRow(storeId, { ...s, startTime, endTime, realCount: 0, isOnline: s.isOnline ? 1 : 0 }, s, now),
+    );
+    const own = sourceIds.map((id) => cards.get(id)!);
+    const ids = await insertNewSessions(tx, storeId, rows, own);
     const copied: SetBooking[] = [];
-    for (const t of targets) {
-      const s = t.source;
-      const { id } = await createSession(tx, ctx.store, {
-        courseId: s.courseId,
-        teacherId: s.teacherId,
-        areaId: s.areaId,
-        bookId: s.bookId,
-        startTime: t.startTime,
-        endTime: t.endTime,
-        reservableCount: s.reservableCount,
-        isOnline: s.isOnline ? 1 : 0,
-      });
-      // The source's own limits, colour and cards may differ from its course's (edited per session).
-      await setSessionLimits(tx, id, {
-        color: s.color,
-        genderLimit: s.genderLimit,
-        ageLimit: s.ageLimit,
-        syear: s.syear,
-        smonth: s.smonth,
-        sday: s.sday,
-        eyear: s.eyear,
-        emonth: s.emonth,
-        eday: s.eday,
-      });
-      const own = cards.get(s.id)!;
-      await replaceSessionCards(tx, storeId, id, own);
-      const session = sessionForRules({ ...s, id, startTime: t.startTime, endTime: t.endTime, realCount: 0 }, own);
+    for (const [i, s] of sources.entries()) {
+      const session = sessionForRules({ ...rows[i], id: ids[i] }, own[i]);
       for (const p of pendings.filter((x) => x.timetableId === s.id)) {
         const member = { id: p.memberId, name: p.name, gender: p.gender, birthday: p.birthday };
         copied.push({ session, member, card: null, studentCount: p.studentCount, remark: p.remark });
@@ -86,7 +63,7 @@ export async function copySessions(ctx: CallCtx, input: CopyInput & { dryRun?: b
     // The waiting pendings, as pendings of the copies: one set through the engine's rules and writer.
     await bookSet(tx, storeId, copied, {
       mode: 1,
-      now: localDateTime(ctx.store.timezone),
+      now,
       operatorId: ctx.staff.id,
       operateType: OperateType.ADMIN_BOOKED,
       refuse: (b, reason) => conflict(Msg.arrangeFailed(shortTime(b.session.startTime), b.member.name, reason)),

@@ -187,6 +187,10 @@ describeEachDb('batch scheduling', (env) => {
       [{ tid: (await o.teacher()).id }, '老师不存在'],
       [{ areaId: (await o.area()).id }, '场地不存在'],
       [{ mcIds: [(await o.memberCard(oMember.id, oProduct.id)).id] }, '会员卡不存在'],
+      // Several wrong: the course first, then the teacher, the venue.
+      [{ cid: (await o.course()).id, tid: (await o.teacher()).id }, '课程不存在'],
+      [{ tid: (await o.teacher()).id, areaId: (await o.area()).id }, '老师不存在'],
+      [{ tid: (await env().factory.teacher({ deleted: 1 })).id }, '老师不存在'],
     ];
     const before = await snapshot(env().factory.db, env().storeId);
     for (const [change, msg] of cases) {

@@ -3,10 +3,10 @@ import type { CallCtx } from '../../lib/context.ts';
 import { conflict } from '../../lib/errors.ts';
 import { addMinutes, localDateTime, toDateTime } from '../../lib/time.ts';
 import { onlineDefault } from '../store-admin/public.ts';
-import { getDeductionMode } from '../timetable/public.ts';
+import { getDeductionMode, requireSessionRefs } from '../timetable/public.ts';
 import { createPlannedSessions, type PlannedSession } from './bulk-arrange.ts';
 import { arrangeSlots, shortTime } from './plan.ts';
-import { requireArea, requireCourse, requireTeacher, storeCards } from '../reference/public.ts';
+import { storeCards } from '../reference/public.ts';
 import { bulkTx } from './preview.ts';
 
 export interface ArrangeCourseInput {
@@ -35,10 +35,9 @@ export async function arrangeCourse(ctx: CallCtx, input: ArrangeCourseInput) {
   const times = input.courseTimes.map((t) => ({ weekday: t.weekday, arrangeTime: t.arrangeTime ?? '' }));
   const slots = arrangeSlots(input.startDate, times, input.arrangeTimes);
   const r = await bulkTx(ctx, input.dryRun, async (tx) => {
-    const course = await requireCourse(tx, storeId, input.cid);
+    const refs = { courseId: input.cid, teacherId: input.tid, areaId: input.areaId, bookId: null };
+    const course = (await requireSessionRefs(tx, storeId, [refs])).get(input.cid)!;
     const isOnline = input.isOnline ?? (await onlineDefault(tx, storeId));
-    await requireTeacher(tx, storeId, input.tid);
-    await requireArea(tx, storeId, input.areaId);
     const cards = await storeCards(tx, storeId, input.mcIds);
     const fixed = input.mcIds.map((id) => cards.get(id)!);
     const members = new Set<number>();

@@ -165,6 +165,11 @@ describeEachDb('weekly template rows', (env) => {
       [{ areaId: oArea.id }, '场地不存在'],
       [{ bookId: oBook.id }, '教材不存在'],
       [{ students: [{ mcId: oCard.id, studentCount: 1 }] }, '会员卡不存在'],
+      // Several wrong: the course first, then the teacher, the venue, the material.
+      [{ courseId: oCourse.id, teacherId: oTeacher.id }, '课程不存在'],
+      [{ teacherId: oTeacher.id, areaId: oArea.id }, '老师不存在'],
+      [{ areaId: oArea.id, bookId: oBook.id }, '场地不存在'],
+      [{ teacherId: (await env().factory.teacher({ deleted: 1 })).id }, '老师不存在'],
     ];
     for (const [change, msg] of cases) {
       const a = await env().client.call(INSERT, { ...s.base, ...change });

@@ -4,8 +4,7 @@ import type { CallCtx } from '../../lib/context.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { storeCards } from '../reference/public.ts';
-import { bookingChecker, getDeductionMode, type SessionForRules } from '../timetable/public.ts';
-import { requireArea, requireCourse, requireMaterial, requireTeacher } from '../reference/public.ts';
+import { bookingChecker, getDeductionMode, requireSessionRefs, type SessionForRules } from '../timetable/public.ts';
 import { inOwnTx } from '../../db/write-queue.ts';
 import { lockStore } from '../../db/locks.ts';
 import {
@@ -36,10 +35,7 @@ export interface TemplateRowInput {
  * age limits, the store's deduction mode). Names the student and the reason.
  */
 async function checkRow(tx: Tx, storeId: number, now: string, row: TemplateRowInput): Promise<void> {
-  const course = await requireCourse(tx, storeId, row.courseId);
-  await requireTeacher(tx, storeId, row.teacherId);
-  await requireArea(tx, storeId, row.areaId);
-  await requireMaterial(tx, storeId, row.bookId);
+  const course = (await requireSessionRefs(tx, storeId, [row])).get(row.courseId)!;
   const cards = await storeCards(
     tx,
     storeId,

@@ -272,6 +272,43 @@ describeEachDb('weekly template scheduling', (env) => {
     expect(a.msg).toBe(Msg.weekArrangeFailed(1, FUTURE, m.member.name, Msg.oneStudentInSignInMode));
   });
 
+  it('answers the 404 of the first row naming a course, teacher, venue or material not of the store, and writes nothing', async () => {
+    const s = await freshStore(env());
+    const rows: Awaited<ReturnType<typeof row>>[] = [];
+    for (let i = 0; i < 4; i++) rows.push(await row(s, { weekday: i + 1, time: '09:00' }));
+    const db = s.factory.db;
+    const setRow = (i: number, change: { courseId?: number; areaId?: number | null; bookId?: number | null }) =>
+      db.updateTable('fixTimetable').set(change).where('id', '=', rows[i].id).execute();
+    const before = await snapshot(db, s.storeId);
+    const refused = async (what: string) => {
+      const a = await s.client.call(ARRANGE, { fromDate: FUTURE, arrangeWeeks: 2 });
+      expect(a.status, what).toBe(404);
+      expect(a.msg).toBe(Msg.notFound(what));
+      expect(await snapshot(db, s.storeId)).toEqual(before);
+    };
+    // Row 3's teacher deleted since the row was saved; row 4's venue is another store's.
+    await db.updateTable('teacher').set({ deleted: 1 }).where('id', '=', rows[2].teacherId).execute();
+    await setRow(3, { areaId: (await env().other.factory.area()).id });
+    await refused('老师');
+    // Row 2's venue is another store's: row 2 comes first.
+    await setRow(1, { areaId: (await env().other.factory.area()).id });
+    await refused('场地');
+    // Row 2's course deleted too: a row's course is checked before its venue.
+    const gone = await s.factory.course({ cardIds: [s.product.id], deleted: 1 });
+    await setRow(1, { courseId: gone.id });
+    await refused('课程');
+    // Row 1's material is another store's.
+    await setRow(0, { bookId: (await env().other.factory.material()).id });
+    await refused('教材');
+    // Put right, the same run goes through (the refusals kept no lock).
+    await db.updateTable('teacher').set({ deleted: 0 }).where('id', '=', rows[2].teacherId).execute();
+    await setRow(0, { bookId: null });
+    await setRow(1, { courseId: s.course.id, areaId: null });
+    await setRow(3, { areaId: null });
+    expect((await s.client.call(ARRANGE, { fromDate: FUTURE, arrangeWeeks: 2 })).data).toEqual({ count: 8 });
+    await expectInvariants(db, s.storeId);
+  });
+
   it('must-show: 200 weeks of 40 rows x 3 fixed students in one transaction', async () => {
     const s = await freshStore(env());
     for (let i = 0; i < 40; i++) await row(s, { weekday: i % 7, time: '07:00', students: 3, total: 200 });

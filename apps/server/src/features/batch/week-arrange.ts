@@ -3,17 +3,10 @@ import type { CallCtx } from '../../lib/context.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { addMinutes, localDateTime, toDateTime } from '../../lib/time.ts';
 import { storeCards } from '../reference/public.ts';
-import { getDeductionMode } from '../timetable/public.ts';
+import { getDeductionMode, requireSessionRefs } from '../timetable/public.ts';
 import { createPlannedSessions, type PlannedSession } from './bulk-arrange.ts';
 import { opKey, stampOpLock, takeOpLock } from './op-lock.ts';
 import { templateDate } from './plan.ts';
-import {
-  requireArea,
-  requireCourse,
-  requireMaterial,
-  requireTeacher,
-  type CourseWithCards,
-} from '../reference/public.ts';
 import { templateRows } from './template-repository.ts';
 import { checkTemplateCaps } from './template.ts';
 import { bulkTx } from './preview.ts';
@@ -39,13 +32,8 @@ export async function arrangeTemplateWeeks(
       rows.length,
       rows.map((r) => r.students.length),
     );
-    const courses = new Map<number, CourseWithCards>();
-    for (const r of rows) {
-      if (!courses.has(r.courseId)) courses.set(r.courseId, await requireCourse(tx, storeId, r.courseId));
-      await requireTeacher(tx, storeId, r.teacherId);
-      await requireArea(tx, storeId, r.areaId);
-      await requireMaterial(tx, storeId, r.bookId);
-    }
+    // Every row's course, teacher, venue and material, as createSession checks one session.
+    const courses = await requireSessionRefs(tx, storeId, rows);
     const cards = await storeCards(
       tx,
       storeId,

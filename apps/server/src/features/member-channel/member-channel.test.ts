@@ -1,4 +1,5 @@
 import {
+  addGroupPending,
   allCalls,
   createMemberLoginCode,
   endMemberSessions,
@@ -22,6 +23,7 @@ import {
   memberTimetable,
   Msg,
   OperateType,
+  PendingStatus,
   PolicyMsg,
   queryCheckinCode,
   queryMemberPage,
@@ -30,6 +32,7 @@ import {
   updateBookingPolicy,
   updateMemberPage,
   memberPolicyStatus,
+  liftMemberSuspension,
   NoShowMsg,
   waiveLateCancel,
 } from '@studio/contract';
@@ -461,6 +464,94 @@ describeEachDb('members channel: sign-in by one-time code, booking, cancelling, 
     expect((await ma.call(memberBook.path, { tid: tsession.id, mcId: a.card.id })).status).toBe(404);
     expect((await ma.call(memberCardsForSession.path, { tid: tsession.id })).status).toBe(404);
     expect(JSON.stringify(await ma.ok(memberMyBookings.path, { state: 'past', page: 1 }))).not.toContain(b.member.name);
+  });
+
+  it("a member cancels only their own waiting pending: another's is 404 预约不存在 and stays as it was", async () => {
+    const { e, session, a, b } = await scene();
+    await e.setMode(1);
+    const ma = await memberClient(env(), desk(), env().storeId, a.member);
+    const mb = await memberClient(env(), desk(), env().storeId, b.member);
+    const held = await mb.ok(memberBook.path, { tid: session.id, mcId: b.card.id });
+    expect(held.kind).toBe('pending');
+    const db = env().database.db;
+    const row = () => db.selectFrom('pending').selectAll().where('id', '=', held.id).executeTakeFirstOrThrow();
+    const trail = async () =>
+      (
+        await db.selectFrom('history').select('operateType').where('pendingId', '=', held.id).orderBy('id').execute()
+      ).map((h) => h.operateType);
+    const before = await row();
+    for (const pendingId of [held.id, 99999999]) {
+      expect(await ma.call(memberCancelPending.path, { pendingId })).toMatchObject({
+        status: 404,
+        msg: Msg.notFound('预约'),
+      });
+    }
+    expect(await row()).toEqual(before);
+    expect((await e.sessionRow(session.id)).realCount).toBe(1);
+    expect(await trail()).toEqual([OperateType.USER_BOOKED]);
+    // Their own: cancelled, the seat freed, history type 3 (the member cancelled); once.
+    await mb.ok(memberCancelPending.path, { pendingId: held.id });
+    expect((await row()).status).toBe(PendingStatus.CANCELLED);
+    expect((await e.sessionRow(session.id)).realCount).toBe(0);
+    expect(await trail()).toEqual([OperateType.USER_BOOKED, OperateType.USER_CANCELLED]);
+    expect(await mb.call(memberCancelPending.path, { pendingId: held.id })).toMatchObject({
+      status: 409,
+      msg: Msg.pendingNotWaiting,
+    });
+  });
+
+  it('joining a queue refuses in one order: a session not live, then a card not theirs, then a suspension', async () => {
+    const { e, s, session, a, b } = await scene({ seats: 1 });
+    await desk().ok(updateBookingPolicy.path, { waitlist: 1, noShowLimit: 1, noShowSuspendDays: 7 });
+    const ma = await memberClient(env(), desk(), env().storeId, a.member);
+    const mb = await memberClient(env(), desk(), env().storeId, b.member);
+    await ma.ok(memberBook.path, { tid: session.id, mcId: a.card.id });
+    const theirs = new EngineFactory(env().other.factory);
+    const ts = await theirs.scene();
+    const tsession = await theirs.session({ courseId: ts.course.id, teacherId: ts.teacher.id, reservableCount: 1 });
+    const join = (tid: number, mcId: number) => mb.call(memberJoinWaitlist.path, { tid, mcId });
+    const noSession = { status: 404, msg: Msg.notFound('课程') };
+    const notTheirCard = { status: 404, msg: Msg.notFound('会员卡') };
+    for (const tid of [99999999, tsession.id]) expect(await join(tid, a.card.id)).toMatchObject(noSession);
+    expect(await join(session.id, a.card.id)).toMatchObject(notTheirCard);
+    // b missed a class that started half an hour ago (a no-show): their online booking is suspended.
+    await e.setMode(1);
+    const missed = await e.session({
+      courseId: s.course.id,
+      teacherId: s.teacher.id,
+      startTime: addMinutes(now(), -30),
+      endTime: addMinutes(now(), 30),
+    });
+    await desk().ok(addGroupPending.path, { mid: b.member.id, tid: missed.id });
+    const db = env().database.db;
+    await db
+      .updateTable('pending')
+      .set({ status: PendingStatus.NO_SHOW, noShowFee: 0 })
+      .where('timetableId', '=', missed.id)
+      .execute();
+    await e.setMode(0);
+    const { suspendedUntil } = await desk().ok(memberPolicyStatus.path, { mid: b.member.id });
+    expect(suspendedUntil).not.toBeNull();
+    for (const mcId of [a.card.id, b.card.id]) expect(await join(99999999, mcId)).toMatchObject(noSession);
+    expect(await join(session.id, a.card.id)).toMatchObject(notTheirCard);
+    expect(await join(session.id, b.card.id)).toMatchObject({
+      status: 409,
+      msg: PolicyMsg.suspended(suspendedUntil),
+    });
+    expect(await db.selectFrom('waitlist').select('id').where('memberId', '=', b.member.id).execute()).toEqual([]);
+    // The desk lifts it (an audited change of the member's), b queues.
+    await desk().ok(liftMemberSuspension.path, { mid: b.member.id });
+    expect((await desk().ok(memberPolicyStatus.path, { mid: b.member.id })).suspendedUntil).toBeNull();
+    const entry = await db
+      .selectFrom('auditLog')
+      .innerJoin('auditTarget', 'auditTarget.auditId', 'auditLog.id')
+      .select(['auditLog.call', 'auditTarget.type'])
+      .where('auditLog.storeId', '=', env().storeId)
+      .where('auditTarget.refId', '=', b.member.id)
+      .where('auditLog.call', 'like', '%suspension%')
+      .execute();
+    expect(entry).toEqual([{ call: liftMemberSuspension.path, type: 'member' }]);
+    expect(await join(session.id, b.card.id)).toMatchObject({ status: 200, data: { position: 1 } });
   });
 
   it("the members' page address: the desk's own by default, the store's public address once set", async () => {

@@ -19,17 +19,6 @@ export function findOwnCard(ex: Executor, storeId: number, memberId: number, mem
     .executeTakeFirst();
 }
 
-/** A pending of the store placed for the member (its id), or undefined. */
-export function findOwnPending(ex: Executor, storeId: number, memberId: number, pendingId: number) {
-  return ex
-    .selectFrom('pending')
-    .select('id')
-    .where('id', '=', pendingId)
-    .where('storeId', '=', storeId)
-    .where('memberId', '=', memberId)
-    .executeTakeFirst();
-}
-
 /** The member's live bookings (booked or signed in) of the given sessions. */
 export function liveReservationsOn(ex: Executor, memberId: number, sessionIds: readonly number[]) {
   return ex

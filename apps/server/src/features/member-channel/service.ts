@@ -14,7 +14,7 @@ import {
 import type { Db, Dialect, Executor } from '../../db/index.ts';
 import { inWriteTx } from '../../db/write-queue.ts';
 import type { StoreScope } from '../../lib/context.ts';
-import { badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { emit } from '../../lib/events.ts';
 import { addDays, addMinutes, localDateTime } from '../../lib/time.ts';
 import { cardUnusableReason, isExpiredAt } from '../card/rules.ts';
@@ -37,7 +37,6 @@ import { checkinTokenValid } from './checkin.ts';
 import {
   checkInSessionOf,
   findOwnCard,
-  findOwnPending,
   liveReservationsOn,
   markAttended,
   pendingsOfMember,
@@ -230,26 +229,37 @@ export async function cancelBooking(s: MemberScope, id: number): Promise<null> {
   return null;
 }
 
-/** The member cancels their own waiting pending (nothing was charged). */
+/** The member cancels their own waiting pending (nothing was charged; another's is 404 预约不存在). */
 export async function cancelOwnPending(s: MemberScope, pendingId: number): Promise<null> {
   await inWriteTx(s.db, s.dialect, async (tx) => {
-    const p = await findOwnPending(tx, s.store.id, s.memberId, pendingId);
-    if (!p) throw notFound('预约');
-    await cancelPending(tx, s.store, { pendingId, operatorId: null, operateType: OperateType.USER_CANCELLED });
+    await cancelPending(tx, s.store, {
+      pendingId,
+      operatorId: null,
+      operateType: OperateType.USER_CANCELLED,
+      memberId: s.memberId,
+    });
     await emit(tx, { type: 'pending.cancelled', storeId: s.store.id, pendingId });
   });
   return null;
 }
 
-/** The member queues for a full session (the waitlist's own rules, plus the members' policy). */
+/**
+ * The member queues for a full session (the waitlist's own rules, plus the members' policy). The
+ * queue reads the session (locked); a session that is not live is still the first refusal (404
+ * 课程不存在), before a card not theirs and a suspension: these read it only when they refuse.
+ */
 export async function joinQueue(s: MemberScope, input: { tid: number; mcId: number; studentCount: number }) {
-  const session = await liveSession(s.db, s.store.id, input.tid);
-  await ownCard(s.db, s, input.mcId);
-  const suspension = await suspensionOf(s.db, s.store.id, s.memberId, localDateTime(s.store.timezone));
-  if (suspension.until) throw conflict(PolicyMsg.suspended(suspension.until));
+  try {
+    await ownCard(s.db, s, input.mcId);
+    const suspension = await suspensionOf(s.db, s.store.id, s.memberId, localDateTime(s.store.timezone));
+    if (suspension.until) throw conflict(PolicyMsg.suspended(suspension.until));
+  } catch (e) {
+    if (e instanceof AppError && e.status < 500) await liveSession(s.db, s.store.id, input.tid);
+    throw e;
+  }
   return joinWaitlist(
     s,
-    { mid: s.memberId, mcId: input.mcId, tid: session.id, studentCount: input.studentCount },
+    { mid: s.memberId, mcId: input.mcId, tid: input.tid, studentCount: input.studentCount },
     {
       memberId: s.memberId,
     },

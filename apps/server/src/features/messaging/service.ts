@@ -42,16 +42,24 @@ async function queueForSession(
   await enqueue(tx, storeId, WECOM_TOPIC, String(timetableId), await build(s));
 }
 
-/** A booking made or cancelled: member, course, time, seats left after the change. */
+/** The first line of a booking's message: made, cancelled, or a member promoted from the waitlist. */
+const BOOKING_TITLE = {
+  booked: '**预约成功**',
+  cancelled: '**预约取消**',
+  promoted: '**候补递补成功**',
+} as const;
+
+/** A booking made, cancelled or promoted from the waitlist: member, course, time, seats left after the change. */
 async function notifyBooking(
   tx: Executor,
   storeId: number,
-  e: { timetableId: number; memberId: number; studentCount: number; cancelled: boolean },
+  e: { timetableId: number; memberId: number; studentCount: number },
+  kind: keyof typeof BOOKING_TITLE,
 ): Promise<void> {
   await queueForSession(tx, storeId, e.timetableId, async (s) => {
     const name = (await memberNames(tx, [e.memberId])).get(e.memberId) ?? '';
     return markdown([
-      e.cancelled ? '**预约取消**' : '**预约成功**',
+      BOOKING_TITLE[kind],
       `> 会员：${clean(name)}${e.studentCount > 1 ? `（${e.studentCount}人）` : ''}`,
       `> 课程：${clean(s.courseName)}（${clean(s.teacherName)}）`,
       `> 时间：${when(s)}`,
@@ -68,21 +76,7 @@ async function notifyRef(
   cancelled: boolean,
 ) {
   const r = await bookingRef(tx, storeId, ref);
-  if (r) await notifyBooking(tx, storeId, { ...r, cancelled });
-}
-
-/** A member promoted from the waitlist into a session. */
-async function notifyPromoted(tx: Executor, e: Extract<EngineEvent, { type: 'waitlist.promoted' }>) {
-  await queueForSession(tx, e.storeId, e.timetableId, async (s) => {
-    const name = (await memberNames(tx, [e.memberId])).get(e.memberId) ?? '';
-    return markdown([
-      '**候补递补成功**',
-      `> 会员：${clean(name)}${e.studentCount > 1 ? `（${e.studentCount}人）` : ''}`,
-      `> 课程：${clean(s.courseName)}（${clean(s.teacherName)}）`,
-      `> 时间：${when(s)}`,
-      `> 剩余名额：${seatsLeft(s)}`,
-    ]);
-  });
+  if (r) await notifyBooking(tx, storeId, r, cancelled ? 'cancelled' : 'booked');
 }
 
 /** A session deleted, with who was refunded what. */
@@ -162,7 +156,7 @@ function messageOf(tx: Executor, e: EngineEvent): (() => Promise<void>) | null {
     case 'cards.digest':
       return () => notifyCardDigest(tx, e);
     case 'waitlist.promoted':
-      return () => notifyPromoted(tx, e);
+      return () => notifyBooking(tx, e.storeId, e, 'promoted');
     default:
       return null;
   }

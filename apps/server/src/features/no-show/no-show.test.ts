@@ -2,6 +2,7 @@ import {
   addGroupPending,
   liftMemberSuspension,
   memberPolicyStatus,
+  Msg,
   NoShowMsg,
   OperateType,
   PendingStatus,
@@ -105,6 +106,20 @@ describeEachDb('no-shows (爽约): charged once after the class, waived by staff
     expect((await pendingRow(other.pending.id)).status).toBe(PendingStatus.WAITING);
   });
 
+  it('leaves a store alone while it deducts at booking, whatever its policy says', async () => {
+    const { e, card, pending } = await pendingOf();
+    await e.setMode(0);
+    try {
+      expect(await run()).toBe(0);
+      expect((await pendingRow(pending.id)).status).toBe(PendingStatus.WAITING);
+    } finally {
+      await e.setMode(1);
+    }
+    expect(await run()).toBeGreaterThanOrEqual(1);
+    expect((await pendingRow(pending.id)).status).toBe(PendingStatus.NO_SHOW);
+    expect((await e.cardRow(card.id)).usedCount).toBe(2);
+  });
+
   it('lets staff waive a charge once with a reason, refunded on the ledger', async () => {
     const { e, card, member, pending } = await pendingOf();
     await run();
@@ -168,5 +183,10 @@ describeEachDb('no-shows (爽约): charged once after the class, waived by staff
     });
     const notSuspended = await api().call(liftMemberSuspension.path, { mid: member.id });
     expect([notSuspended.status, notSuspended.msg]).toEqual([409, NoShowMsg.notSuspended]);
+    // Another store's member is no member here, for the view and the lift alike.
+    for (const path of [memberPolicyStatus.path, liftMemberSuspension.path]) {
+      const r = await env().other.client.call(path, { mid: member.id });
+      expect([r.status, r.msg], path).toEqual([404, Msg.notFound('会员')]);
+    }
   });
 });

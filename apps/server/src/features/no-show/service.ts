@@ -6,17 +6,9 @@ import type { CallCtx } from '../../lib/context.ts';
 import { AppError, conflict, notFound } from '../../lib/errors.ts';
 import { addDays, localDateTime } from '../../lib/time.ts';
 import { chargeFor } from '../card/rules.ts';
-import { changeMember, findMember } from '../reference/public.ts';
-import {
-  creditCard,
-  deduct,
-  findPending,
-  findReservation,
-  firstUsableCard,
-  getDeductionMode,
-  writeTrail,
-} from '../timetable/public.ts';
-import { loadPolicy, storePolicies, suspendedUntil } from '../policy/public.ts';
+import { changeMember, requireMember } from '../reference/public.ts';
+import { creditCard, deduct, findPending, findReservation, firstUsableCard, writeTrail } from '../timetable/public.ts';
+import { loadPolicy, storesBookingRules, suspendedUntil } from '../policy/public.ts';
 import * as repo from './repository.ts';
 
 /** The clock of the job and the status call (tests inject one): store-local `YYYY-MM-DD HH:mm:ss`. */
@@ -108,8 +100,8 @@ async function processOne(db: Db, dialect: Dialect, storeId: number, policy: Boo
  */
 export async function runNoShows(db: Db, dialect: Dialect, clock: Clock = localDateTime): Promise<number> {
   let n = 0;
-  for (const { policy, ...s } of await storePolicies(db)) {
-    if (!watchesNoShows(policy) || (await getDeductionMode(db, s.id)) !== DEDUCT_AT_SIGN_IN) continue;
+  for (const { policy, deductionMode, ...s } of await storesBookingRules(db)) {
+    if (!watchesNoShows(policy) || deductionMode !== DEDUCT_AT_SIGN_IN) continue;
     const now = clock(s.timezone);
     const due = await repo.dueNoShows(db, s.id, now);
     for (const p of due) if (await processOne(db, dialect, s.id, policy, p, now)) n++;
@@ -262,7 +254,7 @@ export async function suspensionOf(db: Executor, storeId: number, memberId: numb
 
 /** The member drawer's view: suspension, no-shows and late cancels. */
 export async function memberStatus(ctx: CallCtx, memberId: number, clock: Clock = localDateTime) {
-  if (!(await findMember(ctx.db, ctx.store.id, memberId))) throw notFound('会员');
+  await requireMember(ctx.db, ctx.store.id, memberId);
   const now = clock(ctx.store.timezone);
   const [s, lateCancels] = await Promise.all([
     suspensionOf(ctx.db, ctx.store.id, memberId, now),
@@ -273,10 +265,14 @@ export async function memberStatus(ctx: CallCtx, memberId: number, clock: Clock 
 
 /** Staff lift a member's suspension: the no-shows so far stop counting. */
 export async function liftSuspension(ctx: CallCtx, memberId: number, clock: Clock = localDateTime): Promise<null> {
-  if (!(await findMember(ctx.db, ctx.store.id, memberId))) throw notFound('会员');
-  const now = clock(ctx.store.timezone);
-  const s = await suspensionOf(ctx.db, ctx.store.id, memberId, now);
-  if (!s.until) throw conflict(NoShowMsg.notSuspended);
-  await changeMember(ctx.db, ctx.store.id, memberId, { suspensionLiftedAt: now });
+  // In a write transaction: the lift is a change of the member's, in the audit log like any other.
+  await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
+    await requireMember(tx, ctx.store.id, memberId);
+    const now = clock(ctx.store.timezone);
+    const s = await suspensionOf(tx, ctx.store.id, memberId, now);
+    if (!s.until) throw conflict(NoShowMsg.notSuspended);
+    await changeMember(tx, ctx.store.id, memberId, { suspensionLiftedAt: now });
+    audit(tx, { targets: [{ type: 'member', id: memberId }] });
+  });
   return null;
 }

@@ -9,10 +9,15 @@ import {
   queryTimetableInfo,
   updateBookingPolicy,
 } from '@studio/contract';
+import type { KyselyPlugin } from 'kysely';
 import { expect, it } from 'vitest';
+import type { Db } from '../../db/index.ts';
 import { addMinutes, localDateTime } from '../../lib/time.ts';
-import { EngineFactory } from '../../test/factory-engine.ts';
+import { EngineFactory, FUTURE } from '../../test/factory-engine.ts';
 import { describeEachDb } from '../../test/harness.ts';
+import { runNoShows } from '../no-show/public.ts';
+import { endClosedWaits } from '../waitlist/public.ts';
+import { bookingRules, storesBookingRules } from './service.ts';
 
 describeEachDb('booking policy (预约规则) settings', (env) => {
   const ok = <T = any>(path: string, body: Record<string, unknown>) => env().client.ok<T>(path, body);
@@ -97,6 +102,95 @@ describeEachDb('staff are not bound by the policy; their overrides are recorded'
       ]);
     } finally {
       await client.ok(updateBookingPolicy.path, { closeMinutesBefore: 0, cancelMinutesBefore: 0 });
+    }
+  });
+});
+
+/** The database, and how many statements made through it read store settings or module statuses. */
+function countingSettingReads(db: Db) {
+  const reads = { n: 0 };
+  const counter: KyselyPlugin = {
+    transformQuery: (args) => {
+      if (/"(storeSetting|storeModule)"/.test(JSON.stringify(args.node))) reads.n++;
+      return args.node;
+    },
+    transformResult: async (args) => args.result,
+  };
+  return { db: db.withPlugin(counter) as Db, reads };
+}
+
+describeEachDb('booking rules (policy and deduction mode) of one store and of every store', (env) => {
+  const resetPolicy = () => env().client.ok(updateBookingPolicy.path, DEFAULT_POLICY);
+
+  it('answers each store its own rules, in one statement for all stores, as the one-store read does', async () => {
+    const e = new EngineFactory(env().factory);
+    await env().client.ok(updateBookingPolicy.path, { noShow: 'forfeit', waitlist: 1, waitlistCutoffMinutes: 30 });
+    await e.setMode(1);
+    try {
+      const { db, reads } = countingSettingReads(env().database.db);
+      const all = await storesBookingRules(db);
+      expect(reads.n).toBe(1);
+      expect(all.map((s) => s.id)).toEqual([...all.map((s) => s.id)].sort((a, b) => a - b));
+      const mine = all.find((s) => s.id === env().storeId);
+      const other = all.find((s) => s.id === env().other.storeId);
+      expect(mine).toEqual({
+        id: env().storeId,
+        timezone: 'Asia/Shanghai',
+        deductionMode: 1,
+        policy: { ...DEFAULT_POLICY, noShow: 'forfeit', waitlist: 1, waitlistCutoffMinutes: 30 },
+      });
+      expect(other).toMatchObject({ deductionMode: 0, policy: DEFAULT_POLICY });
+      for (const s of all) {
+        const { id: _id, timezone: _tz, ...rules } = s;
+        expect(rules, `store ${s.id}`).toEqual(await bookingRules(env().database.db, s.id));
+      }
+    } finally {
+      await e.setMode(0);
+      await resetPolicy();
+    }
+  });
+
+  it('the waitlist and no-show jobs read every store’s rules in one statement per run', async () => {
+    const e = new EngineFactory(env().factory);
+    const o = new EngineFactory(env().other.factory);
+    // Both stores watch no-shows in sign-in mode: before, each cost a policy and a mode read.
+    for (const client of [env().client, env().other.client]) {
+      await client.ok(updateBookingPolicy.path, { noShow: 'forfeit', waitlist: 1 });
+    }
+    await e.setMode(1);
+    await o.setMode(1);
+    try {
+      const at = () => `${FUTURE} 12:00:00`;
+      const { db, reads } = countingSettingReads(env().database.db);
+      expect(await endClosedWaits(db, env().dialect, at)).toBe(0);
+      expect(reads.n).toBe(1);
+      reads.n = 0;
+      expect(await runNoShows(db, env().dialect, at)).toBe(0);
+      expect(reads.n).toBe(1);
+    } finally {
+      await e.setMode(0);
+      await o.setMode(0);
+      await resetPolicy();
+      await env().other.client.ok(updateBookingPolicy.path, DEFAULT_POLICY);
+    }
+  });
+
+  it('shows the desk the store’s deduction mode and what its policy tells members, from one read', async () => {
+    const e = new EngineFactory(env().factory);
+    const s = await e.scene();
+    const session = await e.session({
+      courseId: s.course.id,
+      teacherId: s.teacher.id,
+      startTime: addMinutes(localDateTime('Asia/Shanghai'), 60),
+    });
+    await env().client.ok(updateBookingPolicy.path, { closeMinutesBefore: 120 });
+    await e.setMode(1);
+    try {
+      const info = await env().client.ok(queryTimetableInfo.path, { id: session.id });
+      expect([info.deductionMode, info.memberRule]).toEqual([1, { booking: PolicyMsg.closed(120), lateCancel: false }]);
+    } finally {
+      await e.setMode(0);
+      await resetPolicy();
     }
   });
 });

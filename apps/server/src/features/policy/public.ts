@@ -1,3 +1,3 @@
 /** What other features use of the booking policy: the store's policy and its pure rules. */
-export { bookingRules, loadPolicy, storePolicies } from './service.ts';
+export { bookingRules, loadPolicy, storesBookingRules } from './service.ts';
 export { bookingWindowReason, cancelKind, suspendedUntil, waitlistOpen } from './rules.ts';

@@ -3,7 +3,7 @@ import { DEFAULT_POLICY, MODULE_DEDUCTION_MODE, zBookingPolicy, type BookingPoli
 import type { Executor } from '../../db/index.ts';
 import { getSetting, putSetting, storeValues } from '../store-admin/public.ts';
 import { deductionModeOf } from './rules.ts';
-import { allStores } from './repository.ts';
+import { allStoresWith } from './repository.ts';
 
 const KEY = 'bookingPolicy';
 
@@ -23,16 +23,31 @@ export async function loadPolicy(db: Executor, storeId: number): Promise<Booking
   return policyOf(await getSetting(db, storeId, KEY));
 }
 
+/** What a booking is held to: the store's deduction mode and its booking policy. */
+export interface BookingRules {
+  deductionMode: 0 | 1;
+  policy: BookingPolicy;
+}
+
+/** The rules from the stored values: the policy's setting text and the deduction-mode module's status. */
+const rulesOf = (policy: string | null | undefined, deductionMode: number | null | undefined): BookingRules => ({
+  deductionMode: deductionModeOf(deductionMode ?? undefined),
+  policy: policyOf(policy ?? undefined),
+});
+
 /** What a booking is held to: the store's deduction mode and its booking policy, in one read. */
-export async function bookingRules(
-  db: Executor,
-  storeId: number,
-): Promise<{ deductionMode: 0 | 1; policy: BookingPolicy }> {
+export async function bookingRules(db: Executor, storeId: number): Promise<BookingRules> {
   const v = await storeValues(db, storeId, { settings: [KEY], modules: [MODULE_DEDUCTION_MODE] });
-  return {
-    deductionMode: deductionModeOf(v.modules.get(MODULE_DEDUCTION_MODE)),
-    policy: policyOf(v.settings.get(KEY)),
-  };
+  return rulesOf(v.settings.get(KEY), v.modules.get(MODULE_DEDUCTION_MODE));
+}
+
+/**
+ * `bookingRules` of every store, by id, with its time zone, in one statement: what the policy jobs
+ * (no-shows, waits) walk over.
+ */
+export async function storesBookingRules(db: Executor): Promise<({ id: number; timezone: string } & BookingRules)[]> {
+  const rows = await allStoresWith(db, { setting: KEY, module: MODULE_DEDUCTION_MODE });
+  return rows.map((r) => ({ id: r.id, timezone: r.timezone, ...rulesOf(r.setting, r.module) }));
 }
 
 /** Changes the given fields, keeping the others. */
@@ -67,9 +82,3 @@ const POLICY_LABELS: Record<keyof BookingPolicy, string> = {
   noShowLimit: '爽约几次暂停在线预约',
   noShowSuspendDays: '暂停在线预约天数',
 };
-
-/** Every store with its time zone and policy: what the policy jobs (no-shows, waits) walk over. */
-export async function storePolicies(db: Executor) {
-  const stores = await allStores(db);
-  return Promise.all(stores.map(async (s) => ({ ...s, policy: await loadPolicy(db, s.id) })));
-}

@@ -13,5 +13,6 @@ export {
   requireTeacher,
   requireTeachers,
   roomOf,
+  teacherAreaMaterialCheck,
 } from './repository.ts';
-export type { CourseWithCards } from './repository.ts';
+export type { CourseWithCards, TeacherAreaMaterial } from './repository.ts';

@@ -80,6 +80,57 @@ export async function requireMaterial(ex: Executor, storeId: number, id: number 
   if (id !== null) await requireMaterialNode(ex, storeId, id);
 }
 
+/** What a session names besides its course: a teacher, and optionally a venue and a material. */
+export interface TeacherAreaMaterial {
+  teacherId: number;
+  areaId: number | null;
+  bookId: number | null;
+}
+
+/**
+ * The set form of requireTeacher, requireArea and requireMaterial for many rows: the rows' distinct
+ * teachers (live), venues and materials of the store in one look-up per kind (none for an empty
+ * list). Answers the check of one row, which throws what the three would, in that order (404
+ * 老师不存在, 场地不存在, 教材不存在).
+ */
+export async function teacherAreaMaterialCheck(
+  ex: Executor,
+  storeId: number,
+  rows: readonly TeacherAreaMaterial[],
+): Promise<(row: TeacherAreaMaterial) => void> {
+  const ids = (pick: (r: TeacherAreaMaterial) => number | null) => [
+    ...new Set(rows.map(pick).filter((id): id is number => id !== null)),
+  ];
+  const found = (list: { id: number }[]) => new Set(list.map((r) => r.id));
+  const teacherIds = ids((r) => r.teacherId);
+  const areaIds = ids((r) => r.areaId);
+  const bookIds = ids((r) => r.bookId);
+  const teachers = found(
+    teacherIds.length
+      ? await ex
+          .selectFrom('teacher')
+          .select('id')
+          .where('id', 'in', teacherIds)
+          .where('storeId', '=', storeId)
+          .where('deleted', '=', 0)
+          .execute()
+      : [],
+  );
+  const ofStore = async (table: 'area' | 'material', list: number[]) =>
+    found(
+      list.length
+        ? await ex.selectFrom(table).select('id').where('id', 'in', list).where('storeId', '=', storeId).execute()
+        : [],
+    );
+  const areas = await ofStore('area', areaIds);
+  const materials = await ofStore('material', bookIds);
+  return (row) => {
+    if (!teachers.has(row.teacherId)) throw notFound('老师');
+    if (row.areaId !== null && !areas.has(row.areaId)) throw notFound('场地');
+    if (row.bookId !== null && !materials.has(row.bookId)) throw notFound('教材');
+  };
+}
+
 /** The store's venues ({id, parentId, name}), by sort then id. */
 export function storeAreas(ex: Executor, storeId: number) {
   return ex

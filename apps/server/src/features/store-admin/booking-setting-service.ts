@@ -12,7 +12,7 @@ import { invalidateStoreScope } from '../../lib/store-scope.ts';
 import { findStoreScope } from '../../lib/store-repository.ts';
 import { isValidTimeZone, localDateTime } from '../../lib/time.ts';
 import { getModuleStatus, putModuleStatus } from '../reference/public.ts';
-import { changeStore, countWaitingPending } from './repository.ts';
+import { changeStore, countWaitingPending, storeValues } from './repository.ts';
 import { inOwnTx } from '../../db/write-queue.ts';
 
 export interface BookingSettingInput {
@@ -23,13 +23,24 @@ export interface BookingSettingInput {
   confirmPending?: 0 | 1;
 }
 
+/** The store's deduction mode (module 6) and online default (module 1), in one statement. */
+async function moduleStatuses(ex: Executor, storeId: number) {
+  const { modules } = await storeValues(ex, storeId, {
+    settings: [],
+    modules: [MODULE_DEDUCTION_MODE, MODULE_ONLINE_DEFAULT],
+  });
+  return {
+    deductionMode: modules.get(MODULE_DEDUCTION_MODE) ?? DEDUCT_AT_BOOKING,
+    onlineDefault: modules.get(MODULE_ONLINE_DEFAULT) ?? 0,
+  };
+}
+
 /** The store's booking settings and how many pending items wait for sign-in. */
 export async function loadBookingSetting(db: Db, storeId: number) {
   const store = await findStoreScope(db, storeId);
   if (!store) throw notFound('门店');
   return {
-    deductionMode: (await getModuleStatus(db, storeId, MODULE_DEDUCTION_MODE)) ?? DEDUCT_AT_BOOKING,
-    onlineDefault: (await getModuleStatus(db, storeId, MODULE_ONLINE_DEFAULT)) ?? 0,
+    ...(await moduleStatuses(db, storeId)),
     timezone: store.timezone,
     storeName: store.name,
     pendingWaiting: await countWaitingPending(db, storeId, localDateTime(store.timezone)),
@@ -68,7 +79,7 @@ export async function saveBookingSetting(db: Db, storeId: number, input: Booking
   const result = await inOwnTx(db, async (tx) => {
     const store = await findStoreScope(tx, storeId);
     if (!store) throw notFound('门店');
-    const before = (await getModuleStatus(tx, storeId, MODULE_DEDUCTION_MODE)) ?? DEDUCT_AT_BOOKING;
+    const { deductionMode: before, onlineDefault: onlineBefore } = await moduleStatuses(tx, storeId);
     let pendingKept = 0;
     if (before === DEDUCT_AT_SIGN_IN && input.deductionMode === DEDUCT_AT_BOOKING) {
       pendingKept = await countWaitingPending(tx, storeId, localDateTime(store.timezone));
@@ -76,7 +87,6 @@ export async function saveBookingSetting(db: Db, storeId: number, input: Booking
         throw conflict(StoreAdminMsg.pendingBlock(pendingKept), { pendingWaiting: pendingKept });
       }
     }
-    const onlineBefore = (await getModuleStatus(tx, storeId, MODULE_ONLINE_DEFAULT)) ?? 0;
     const words = (x: { mode: number; online: number; name: string; timezone: string }) => ({
       mode: x.mode === DEDUCT_AT_SIGN_IN ? '签到后扣费' : '预约即扣费',
       online: x.online ? '在线教室' : '线下',

@@ -1,14 +1,35 @@
 import { PendingStatus } from '@studio/contract';
-import type { Db, Executor, Tx } from '../../db/index.ts';
+import type { Executor, Tx } from '../../db/index.ts';
+import { fixed } from '../../db/fixed.ts';
 import type { NewRow, RowUpdate } from '../../db/schema.ts';
 
 /**
  * The store administration's repository: the store row, its key/value settings, its stored files
- * (the logo), the pending items a deduction-mode switch has to count, and the first-run setup's
- * guard row. The rules (time zones, the deduction switch, one setup at a time) stay in the services.
+ * (the logo) and the pending items a deduction-mode switch has to count. The first-run setup's
+ * guard row is an operation lock (`db/op-locks.ts`). The rules (time zones, the deduction switch,
+ * one setup at a time) stay in the services.
  */
 
 // Settings.
+
+const storeValueRows = fixed((ex, p: { storeId: number; settings: string[]; modules: number[] }) =>
+  ex
+    .selectFrom('storeSetting')
+    .select((eb) => [eb.val('s').as('kind'), 'key', 'value'])
+    .where('storeId', '=', p.storeId)
+    .where('key', 'in', p.settings)
+    .unionAll(
+      ex
+        .selectFrom('storeModule')
+        .select((eb) => [
+          eb.val('m').as('kind'),
+          eb.cast<string>('moduleId', 'text').as('key'),
+          eb.cast<string>('status', 'text').as('value'),
+        ])
+        .where('storeId', '=', p.storeId)
+        .where('moduleId', 'in', p.modules),
+    ),
+);
 
 /**
  * Some settings and module statuses of a store in one statement (a booking needs the deduction
@@ -19,23 +40,11 @@ export async function storeValues(
   storeId: number,
   keys: { settings: readonly string[]; modules: readonly number[] },
 ): Promise<{ settings: Map<string, string>; modules: Map<number, number> }> {
-  const rows = await ex
-    .selectFrom('storeSetting')
-    .select((eb) => [eb.val('s').as('kind'), 'key', 'value'])
-    .where('storeId', '=', storeId)
-    .where('key', 'in', keys.settings.length ? keys.settings : [''])
-    .unionAll(
-      ex
-        .selectFrom('storeModule')
-        .select((eb) => [
-          eb.val('m').as('kind'),
-          eb.cast<string>('moduleId', 'text').as('key'),
-          eb.cast<string>('status', 'text').as('value'),
-        ])
-        .where('storeId', '=', storeId)
-        .where('moduleId', 'in', keys.modules.length ? keys.modules : [-1]),
-    )
-    .execute();
+  const rows = await storeValueRows.all(ex, {
+    storeId,
+    settings: keys.settings.length ? [...keys.settings] : [''],
+    modules: keys.modules.length ? [...keys.modules] : [-1],
+  });
   const settings = new Map<string, string>();
   const modules = new Map<number, number>();
   for (const r of rows) {
@@ -47,14 +56,12 @@ export async function storeValues(
 
 /** The stored text of one store setting, or undefined. */
 export async function getSetting(db: Executor, storeId: number, key: string): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('storeSetting')
-    .select('value')
-    .where('storeId', '=', storeId)
-    .where('key', '=', key)
-    .executeTakeFirst();
-  return row?.value;
+  return (await settingRow.first(db, { storeId, key }))?.value;
 }
+
+const settingRow = fixed((db, p: { storeId: number; key: string }) =>
+  db.selectFrom('storeSetting').select('value').where('storeId', '=', p.storeId).where('key', '=', p.key),
+);
 
 /** Inserts or replaces one store setting. */
 export async function putSetting(db: Executor, storeId: number, key: string, value: string): Promise<void> {
@@ -112,18 +119,6 @@ export async function findStoreFile(db: Executor, fileId: number, storeIds: numb
     .where('id', '=', fileId)
     .where('storeId', 'in', storeIds)
     .executeTakeFirst();
-}
-
-// The first-run setup's guard row in op_lock.
-
-/** Removes the guard row `key` when it was stamped before `before` (ms): one left by a crashed attempt. */
-export async function deleteStaleGuard(db: Db, key: string, before: number): Promise<void> {
-  await db.deleteFrom('opLock').where('key', '=', key).where('createdAt', '<', before).execute();
-}
-
-/** Removes the guard row `key` written at `createdAt` (and not one that took its place since). */
-export async function deleteGuard(db: Db, key: string, createdAt: number): Promise<void> {
-  await db.deleteFrom('opLock').where('key', '=', key).where('createdAt', '=', createdAt).execute();
 }
 
 /** The store's logo file (type and bytes), or undefined when it has none. */

@@ -4,9 +4,8 @@ import type { Db } from '../../db/index.ts';
 import { createStoreWithAdmin } from '../../db/seed/store.ts';
 import { conflict } from '../../lib/errors.ts';
 import { canonicalTimeZone } from './booking-setting-service.ts';
-import { insertOpLock } from '../../db/op-locks.ts';
+import { deleteOpLock, deleteStaleOpLock, insertOpLock } from '../../db/op-locks.ts';
 import { anyStore } from '../../lib/store-repository.ts';
-import { deleteGuard, deleteStaleGuard } from './repository.ts';
 
 /** The guard row in op_lock that lets one first-run setup run at a time, across app instances. */
 const SETUP_LOCK = 'setup:init';
@@ -37,7 +36,7 @@ export async function initialSetup(db: Db, input: SetupInput): Promise<number> {
   const timezone = input.timezone ? canonicalTimeZone(input.timezone) : undefined;
   if (await anyStore(db)) throw conflict(StoreAdminMsg.setupDone);
   const now = Date.now();
-  await deleteStaleGuard(db, SETUP_LOCK, now - STALE_LOCK_MS);
+  await deleteStaleOpLock(db, SETUP_LOCK, now - STALE_LOCK_MS);
   if (!(await insertOpLock(db, SETUP_LOCK, 0, now))) throw conflict(StoreAdminMsg.setupBusy);
   try {
     if (await anyStore(db)) throw conflict(StoreAdminMsg.setupDone);
@@ -51,6 +50,6 @@ export async function initialSetup(db: Db, input: SetupInput): Promise<number> {
     if (isUniqueViolation(e)) throw conflict(StoreAdminMsg.usernameTaken);
     throw e;
   } finally {
-    await deleteGuard(db, SETUP_LOCK, now);
+    await deleteOpLock(db, SETUP_LOCK, now);
   }
 }

@@ -94,3 +94,19 @@ describeEachDbOwnApp('first-run setup under concurrent attempts', (env) => {
     expect(await db.selectFrom('opLock').select('key').execute()).toEqual([]);
   });
 });
+
+describeEachDbOwnApp('first-run setup behind a guard left by another attempt', (env) => {
+  it('waits for a fresh guard and takes over a stale one, removing it after', async () => {
+    const db = env().database.db;
+    const body = { storeName: '接手', admin: { ...admin, username: 'heir', mobile: null } };
+    await db.insertInto('opLock').values({ key: 'setup:init', storeId: 0, createdAt: Date.now() }).execute();
+    const busy = await env().anon().call(INIT, body);
+    expect([busy.status, busy.msg]).toEqual([409, '系统正在初始化，请稍后刷新页面']);
+    expect(await db.selectFrom('store').select('id').execute()).toEqual([]);
+    // The guard of a crashed attempt (stamped long ago) expires.
+    await db.updateTable('opLock').set({ createdAt: 0 }).where('key', '=', 'setup:init').execute();
+    await env().anon().ok(INIT, body);
+    expect(await db.selectFrom('store').select('name').execute()).toEqual([{ name: '接手' }]);
+    expect(await db.selectFrom('opLock').select('key').execute()).toEqual([]);
+  });
+});

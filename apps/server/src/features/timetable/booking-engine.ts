@@ -473,9 +473,16 @@ export async function cancelPendingLocked(
 export async function cancelPending(
   tx: Tx,
   store: StoreScope,
-  args: { pendingId: number; operatorId: number | null; operateType?: number },
+  args: {
+    pendingId: number;
+    operatorId: number | null;
+    operateType?: number;
+    /** When given, the pending must be this member's (404 预约不存在 otherwise, as for no such pending). */
+    memberId?: number;
+  },
 ): Promise<void> {
   const p = await storePending(tx, store.id, args.pendingId);
+  if (args.memberId !== undefined && p.memberId !== args.memberId) throw notFound('预约');
   await lockSessions(tx, [p.timetableId]);
   await cancelPendingLocked(tx, p, {
     operatorId: args.operatorId,

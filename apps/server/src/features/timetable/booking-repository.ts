@@ -1,6 +1,7 @@
 import { LIVE_PENDING, LIVE_RESERVATION, Msg, OperateType, PendingStatus, ReservationStatus } from '@studio/contract';
 import { sql } from 'kysely';
 import { FEW, insertRows } from '../../db/bulk-insert.ts';
+import { fixed } from '../../db/fixed.ts';
 import { idChunks } from '../../db/chunks.ts';
 import { groupBy } from '../../lib/group.ts';
 import type { Executor, Tx } from '../../db/index.ts';
@@ -245,33 +246,86 @@ export async function chargeAndWriteReservations(
     return { ids };
   }
   const [override] = distinct;
-  const int = (v: number | null | undefined) => sql`cast(${v ?? null} as integer)`;
-  const text = (v: string | null | undefined) => sql`cast(${v ?? null} as text)`;
-  const values = sql.join(
-    rows.map(
-      (r) =>
-        sql`(${int(r.storeId)}, ${int(r.timetableId)}, ${int(r.memberId)}, ${int(r.memberCardId)}, ${int(r.pendingId)}, ${int(r.studentCount)}, cast(${r.usedCount} as bigint), ${text(r.remark)}, ${int(r.operatorId)}, ${int(r.status ?? ReservationStatus.BOOKED)}, ${text(r.createTime)})`,
-    ),
-  );
   const [seat] = seats;
-  // Without seats to take (a bulk run wrote them) or a card to charge (a free booking) the step is
-  // one constant row, so the next goes ahead.
-  const take = seat
-    ? sql`update timetable set real_count = real_count + ${seat[1]} where id = ${seat[0]} and store_id = ${storeId}
-        and deleted = 0 and real_count + ${seat[1]} <= reservable_count returning id`
-    : sql`select 1 as id`;
-  const charge = charged.length
-    ? sql`update member_card set used_count = used_count + ${charged[0][1]} where id = ${charged[0][0]}
-        and frozen = 0 and used_count + ${charged[0][1]} <= total_count and exists (select 1 from s) returning id`
-    : sql`select 1 as id where exists (select 1 from s)`;
   try {
-    const { rows: made } = await sql<{
-      seated: number;
-      charged: number;
-      id: number | null;
-      timetableId: number;
-      memberId: number;
-    }>`
+    const made = await chargeAndWrite.all(tx, {
+      seatId: seat?.[0],
+      seatCount: seat?.[1],
+      storeId,
+      cardId: charged[0]?.[0],
+      amount: charged[0]?.[1],
+      operateType,
+      kind: sample.kind,
+      override: override ?? null,
+      stores: rows.map((r) => r.storeId),
+      sessions: rows.map((r) => r.timetableId),
+      members: rows.map((r) => r.memberId),
+      cards: rows.map((r) => r.memberCardId),
+      pendings: rows.map((r) => r.pendingId ?? null),
+      counts: rows.map((r) => r.studentCount),
+      used: rows.map((r) => r.usedCount),
+      remarks: rows.map((r) => r.remark ?? null),
+      operators: rows.map((r) => r.operatorId ?? null),
+      statuses: rows.map((r) => r.status ?? ReservationStatus.BOOKED),
+      times: rows.map((r) => r.createTime),
+    });
+    if (seat && !Number(made[0].seated)) return { fullSession: seat[0] };
+    if (!Number(made[0].charged)) return { brokeCard: charged[0][0] };
+    const idOf = new Map(made.map((r) => [pairKey(Number(r.timetableId), Number(r.memberId)), Number(r.id)]));
+    return { ids: rows.map((r) => idOf.get(pairKey(r.timetableId, r.memberId))!) };
+  } catch (e) {
+    if (isUniqueViolation(e)) throw conflict(Msg.alreadyBooked);
+    throw e;
+  }
+}
+
+/** The statement of `chargeAndWriteReservations` on PostgreSQL (its steps: see there). */
+const chargeAndWrite = fixed(
+  (
+    tx,
+    p: {
+      seatId: number | undefined;
+      seatCount: number | undefined;
+      storeId: number;
+      cardId: number | undefined;
+      amount: number | undefined;
+      operateType: number;
+      kind: string;
+      override: string | null;
+      stores: number[];
+      sessions: number[];
+      members: number[];
+      cards: number[];
+      pendings: (number | null)[];
+      counts: number[];
+      used: number[];
+      remarks: (string | null)[];
+      operators: (number | null)[];
+      statuses: number[];
+      times: string[];
+    },
+  ) => {
+    const int = (v: unknown) => sql`cast(${v} as integer)`;
+    const text = (v: unknown) => sql`cast(${v} as text)`;
+    const values = sql.join(
+      p.stores.map(
+        (_, i) =>
+          sql`(${int(p.stores[i])}, ${int(p.sessions[i])}, ${int(p.members[i])}, ${int(p.cards[i])}, ${int(p.pendings[i])}, ${int(p.counts[i])}, cast(${p.used[i]} as bigint), ${text(p.remarks[i])}, ${int(p.operators[i])}, ${int(p.statuses[i])}, ${text(p.times[i])})`,
+      ),
+    );
+    // Without seats to take (a bulk run wrote them) or a card to charge (a free booking) the step
+    // is one constant row, so the next goes ahead.
+    const take =
+      p.seatId !== undefined
+        ? sql`update timetable set real_count = real_count + ${p.seatCount} where id = ${p.seatId} and store_id = ${p.storeId}
+          and deleted = 0 and real_count + ${p.seatCount} <= reservable_count returning id`
+        : sql`select 1 as id`;
+    const charge =
+      p.cardId !== undefined
+        ? sql`update member_card set used_count = used_count + ${p.amount} where id = ${p.cardId}
+          and frozen = 0 and used_count + ${p.amount} <= total_count and exists (select 1 from s) returning id`
+        : sql`select 1 as id where exists (select 1 from s)`;
+    return sql<{ seated: number; charged: number; id: number | null; timetableId: number; memberId: number }>`
       with s as (${take}),
       c as (${charge}),
       r as (
@@ -285,25 +339,18 @@ export async function chargeAndWriteReservations(
         insert into history (store_id, timetable_id, member_id, member_card_id, reservation_id, pending_id,
           student_count, used_count, operate_type, operator_id, remark, create_time, override)
         select store_id, timetable_id, member_id, member_card_id, id, pending_id, student_count, used_count,
-          ${sql.lit(operateType)}, operator_id, remark, create_time, ${text(override)} from r
+          ${int(p.operateType)}, operator_id, remark, create_time, ${text(p.override)} from r
       ),
       l as (
         insert into card_ledger (store_id, member_card_id, kind, amount, reservation_id, timetable_id, operator_id,
           remark, created_at)
-        select store_id, member_card_id, ${sql.lit(sample.kind)}, used_count, id, timetable_id, operator_id, null,
+        select store_id, member_card_id, ${text(p.kind)}, used_count, id, timetable_id, operator_id, null,
           create_time from r
       )
       select (select count(*) from s) as seated, (select count(*) from c) as charged, r.id, r.timetable_id, r.member_id
-      from (select 1) as one left join r on true`.execute(tx);
-    if (seat && !Number(made[0].seated)) return { fullSession: seat[0] };
-    if (!Number(made[0].charged)) return { brokeCard: charged[0][0] };
-    const idOf = new Map(made.map((r) => [pairKey(Number(r.timetableId), Number(r.memberId)), Number(r.id)]));
-    return { ids: rows.map((r) => idOf.get(pairKey(r.timetableId, r.memberId))!) };
-  } catch (e) {
-    if (isUniqueViolation(e)) throw conflict(Msg.alreadyBooked);
-    throw e;
-  }
-}
+      from (select 1) as one left join r on true`;
+  },
+);
 
 /**
  * Charges cards (ascending id: the engine's lock order for cards), each its total in one guarded
@@ -312,17 +359,19 @@ export async function chargeAndWriteReservations(
 export async function chargeCards(tx: Tx, amounts: ReadonlyMap<number, number>): Promise<number | null> {
   for (const [cardId, amount] of [...amounts].sort(([a], [b]) => a - b)) {
     if (amount <= 0) continue;
-    const res = await tx
-      .updateTable('memberCard')
-      .set((eb) => ({ usedCount: eb('usedCount', '+', amount) }))
-      .where('id', '=', cardId)
-      .where('frozen', '=', 0)
-      .where((eb) => eb(eb('usedCount', '+', amount), '<=', eb.ref('totalCount')))
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) !== 1) return cardId;
+    if ((await chargeCard.run(tx, { cardId, amount })) !== 1) return cardId;
   }
   return null;
 }
+
+const chargeCard = fixed((tx, p: { cardId: number; amount: number }) =>
+  tx
+    .updateTable('memberCard')
+    .set((eb) => ({ usedCount: eb('usedCount', '+', p.amount) }))
+    .where('id', '=', p.cardId)
+    .where('frozen', '=', 0)
+    .where((eb) => eb(eb('usedCount', '+', p.amount), '<=', eb.ref('totalCount'))),
+);
 
 /**
  * Takes seats of live sessions (ascending id: the engine's lock order), each its count in one
@@ -330,18 +379,20 @@ export async function chargeCards(tx: Tx, amounts: ReadonlyMap<number, number>):
  */
 export async function takeSeatsOf(tx: Tx, storeId: number, seats: ReadonlyMap<number, number>): Promise<number | null> {
   for (const [timetableId, n] of [...seats].sort(([a], [b]) => a - b)) {
-    const res = await tx
-      .updateTable('timetable')
-      .set((eb) => ({ realCount: eb('realCount', '+', n) }))
-      .where('id', '=', timetableId)
-      .where('storeId', '=', storeId)
-      .where('deleted', '=', 0)
-      .where((eb) => eb(eb('realCount', '+', n), '<=', eb.ref('reservableCount')))
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) !== 1) return timetableId;
+    if ((await takeSeats.run(tx, { storeId, timetableId, n })) !== 1) return timetableId;
   }
   return null;
 }
+
+const takeSeats = fixed((tx, p: { storeId: number; timetableId: number; n: number }) =>
+  tx
+    .updateTable('timetable')
+    .set((eb) => ({ realCount: eb('realCount', '+', p.n) }))
+    .where('id', '=', p.timetableId)
+    .where('storeId', '=', p.storeId)
+    .where('deleted', '=', 0)
+    .where((eb) => eb(eb('realCount', '+', p.n), '<=', eb.ref('reservableCount'))),
+);
 
 /** A booking (reservation) of the store, or undefined. */
 export function findReservation(ex: Executor, storeId: number, id: number) {

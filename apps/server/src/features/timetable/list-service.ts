@@ -11,7 +11,7 @@ import {
 import type { Db, Executor } from '../../db/index.ts';
 import { localDateTime, minutesBetween } from '../../lib/time.ts';
 import { bookingWindowReason, cancelKind } from '../policy/rules.ts';
-import { loadPolicy } from '../policy/public.ts';
+import { bookingRules } from '../policy/public.ts';
 import {
   bookingPage,
   exportBookings,
@@ -22,7 +22,7 @@ import {
   sessionNames,
   type ExportScope,
 } from './list-repository.ts';
-import { getDeductionMode, liveSession } from './session-repository.ts';
+import { liveSession } from './session-repository.ts';
 
 /**
  * A session's drawer and lists as the desk reads them: each checks the session is live (404
@@ -44,6 +44,7 @@ export async function sessionInfo(db: Db, storeId: number, id: number, timezone:
   const s = await liveSession(db, storeId, id);
   const names = await sessionNames(db, s);
   const cards = await sessionCardNames(db, s.id);
+  const rules = await bookingRules(db, storeId);
   return {
     id: s.id,
     courseId: s.courseId,
@@ -73,8 +74,8 @@ export async function sessionInfo(db: Db, storeId: number, id: number, timezone:
     bookId: s.bookId,
     book: s.bookId === null ? null : await materialTree(db, storeId, s.bookId),
     color: s.color,
-    deductionMode: await getDeductionMode(db, storeId),
-    memberRule: memberRuleNow(await loadPolicy(db, storeId), s.startTime, localDateTime(timezone)),
+    deductionMode: rules.deductionMode,
+    memberRule: memberRuleNow(rules.policy, s.startTime, localDateTime(timezone)),
     ended: s.endTime <= localDateTime(timezone),
   };
 }

@@ -20,6 +20,7 @@ export {
   deleteSession,
   findRoomConflicts,
   findTeacherConflicts,
+  requireSessionRefs,
   updateSession,
 } from './session-engine.ts';
 export type { NewSession, SessionChange, TeacherConflict } from './session-engine.ts';

@@ -4,7 +4,14 @@ import type { Executor, Tx } from '../../db/index.ts';
 import type { StoreScope } from '../../lib/context.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { addMinutes, localDateTime } from '../../lib/time.ts';
-import { namesOf, requireArea, requireCourse, requireMaterial, requireTeacher, roomOf } from '../reference/public.ts';
+import {
+  namesOf,
+  requireCourse,
+  roomOf,
+  teacherAreaMaterialCheck,
+  type CourseWithCards,
+  type TeacherAreaMaterial,
+} from '../reference/public.ts';
 import { liveBookingCharges, liveBookings, waitingPendings } from './booking-repository.ts';
 import {
   changeSession,
@@ -102,14 +109,29 @@ export async function assertTeacherFree(
 }
 
 /** Checks that the teacher, area and material named by a session belong to the store. */
-export async function assertSessionRefs(
+export async function assertSessionRefs(tx: Executor, storeId: number, refs: TeacherAreaMaterial): Promise<void> {
+  (await teacherAreaMaterialCheck(tx, storeId, [refs]))(refs);
+}
+
+/**
+ * What createSession checks of each of many sessions at once: its course (live), teacher (live),
+ * venue and material belong to the store. One look-up per distinct course and one per kind for
+ * the rest; the 404 is the one creating them one at a time in order would meet first (the first
+ * row naming one that is not the store's; in a row the course, then as assertSessionRefs).
+ * Answers the courses (with their cards) by id.
+ */
+export async function requireSessionRefs(
   tx: Executor,
   storeId: number,
-  refs: { teacherId: number; areaId: number | null; bookId: number | null },
-): Promise<void> {
-  await requireTeacher(tx, storeId, refs.teacherId);
-  await requireArea(tx, storeId, refs.areaId);
-  await requireMaterial(tx, storeId, refs.bookId);
+  rows: readonly (TeacherAreaMaterial & { courseId: number })[],
+): Promise<Map<number, CourseWithCards>> {
+  const refsOf = await teacherAreaMaterialCheck(tx, storeId, rows);
+  const courses = new Map<number, CourseWithCards>();
+  for (const r of rows) {
+    if (!courses.has(r.courseId)) courses.set(r.courseId, await requireCourse(tx, storeId, r.courseId));
+    refsOf(r);
+  }
+  return courses;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { LIVE_PENDING, LIVE_RESERVATION, MODULE_DEDUCTION_MODE } from '@studio/contract';
 import type { Executor, Tx } from '../../db/index.ts';
 import { insertRows } from '../../db/bulk-insert.ts';
+import { fixed } from '../../db/fixed.ts';
 import type { NewRow } from '../../db/schema.ts';
 import { onPostgres } from '../../db/dialect.ts';
 import { notFound } from '../../lib/errors.ts';
@@ -18,45 +19,54 @@ export async function getDeductionMode(tx: Executor, storeId: number): Promise<0
  * `heldByHolderOf` (a member card's id), it also says whether that card's holder already holds a
  * live booking or pending of it (`holderHolds`), in the same statement: a booking reads one row less.
  */
+const liveSessionRow = fixed(
+  (tx, p: { storeId: number; id: number; holder: number | undefined; lock: true | undefined }) =>
+    tx
+      .selectFrom('timetable as t')
+      .selectAll('t')
+      .$if(p.holder !== undefined, (q) =>
+        q.select((eb) => {
+          const memberId = eb.selectFrom('memberCard').select('memberId').where('id', '=', p.holder!);
+          return eb
+            .or([
+              eb.exists(
+                eb
+                  .selectFrom('reservation')
+                  .select('id')
+                  .whereRef('timetableId', '=', 't.id')
+                  .where('memberId', '=', memberId)
+                  .where('status', 'in', LIVE_RESERVATION),
+              ),
+              eb.exists(
+                eb
+                  .selectFrom('pending')
+                  .select('id')
+                  .whereRef('timetableId', '=', 't.id')
+                  .where('memberId', '=', memberId)
+                  .where('status', 'in', LIVE_PENDING),
+              ),
+            ])
+            .as('holderHolds');
+        }),
+      )
+      .where('t.id', '=', p.id)
+      .where('t.storeId', '=', p.storeId)
+      .where('t.deleted', '=', 0)
+      .$if(p.lock !== undefined, (q) => q.forNoKeyUpdate()),
+);
+
 export async function liveSession(
   tx: Executor,
   storeId: number,
   id: number,
   o: { lock?: boolean; heldByHolderOf?: number } = {},
 ) {
-  const holder = o.heldByHolderOf;
-  const q = tx
-    .selectFrom('timetable as t')
-    .selectAll('t')
-    .$if(holder !== undefined, (q) =>
-      q.select((eb) => {
-        const memberId = eb.selectFrom('memberCard').select('memberId').where('id', '=', holder!);
-        return eb
-          .or([
-            eb.exists(
-              eb
-                .selectFrom('reservation')
-                .select('id')
-                .whereRef('timetableId', '=', 't.id')
-                .where('memberId', '=', memberId)
-                .where('status', 'in', LIVE_RESERVATION),
-            ),
-            eb.exists(
-              eb
-                .selectFrom('pending')
-                .select('id')
-                .whereRef('timetableId', '=', 't.id')
-                .where('memberId', '=', memberId)
-                .where('status', 'in', LIVE_PENDING),
-            ),
-          ])
-          .as('holderHolds');
-      }),
-    )
-    .where('t.id', '=', id)
-    .where('t.storeId', '=', storeId)
-    .where('t.deleted', '=', 0);
-  const s = await (o.lock && onPostgres(tx) ? q.forNoKeyUpdate() : q).executeTakeFirst();
+  const s = await liveSessionRow.first(tx, {
+    storeId,
+    id,
+    holder: o.heldByHolderOf,
+    lock: o.lock && onPostgres(tx) ? true : undefined,
+  });
   if (!s) throw notFound('课程');
   return s;
 }

@@ -9,9 +9,9 @@ import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { emit, type EngineEvent } from '../../lib/events.ts';
 import { storeScopeById } from '../../lib/store-scope.ts';
 import { addMinutes, localDateTime } from '../../lib/time.ts';
-import { loadPolicy, storePolicies, waitlistOpen } from '../policy/public.ts';
+import { bookingRules, loadPolicy, storesBookingRules, waitlistOpen } from '../policy/public.ts';
 import { requireMember } from '../reference/public.ts';
-import { addPending, bookingRef, bookWithCard, getDeductionMode, liveSession } from '../timetable/public.ts';
+import { addPending, bookingRef, bookWithCard, liveSession } from '../timetable/public.ts';
 import * as repo from './repository.ts';
 
 /** Who acts: the desk (a staff id) or the member themself. */
@@ -85,12 +85,12 @@ export async function joinWaitlist(
     });
     if (tried.kind === 'refused') throw tried.error;
     if (tried.kind === 'free') throw conflict(WaitMsg.notFull);
-    const policy = await loadPolicy(tx, s.store.id);
+    const { policy, deductionMode } = await bookingRules(tx, s.store.id);
     if (!policy.waitlist) throw conflict(WaitMsg.off);
     const now = localDateTime(s.store.timezone);
     if (now >= session.startTime) throw conflict(WaitMsg.started);
     if (!waitlistOpen(policy, { startTime: session.startTime, now })) throw conflict(WaitMsg.closed);
-    if ((await getDeductionMode(tx, s.store.id)) === DEDUCT_AT_SIGN_IN && input.studentCount !== 1) {
+    if (deductionMode === DEDUCT_AT_SIGN_IN && input.studentCount !== 1) {
       throw badRequest(Msg.oneStudentInSignInMode);
     }
     if (await repo.waitingRowOf(tx, session.id, input.mid)) throw conflict(WaitMsg.already);
@@ -211,11 +211,13 @@ async function promoteOne(
 export async function promoteWaitlist(tx: Tx, storeId: number, timetableId: number): Promise<void> {
   const s = await repo.queueSession(tx, storeId, timetableId);
   if (!s || s.deleted || !s.waitCount || s.realCount >= s.reservableCount) return;
-  const [policy, store] = await Promise.all([loadPolicy(tx, storeId), storeScopeById(tx, storeId)]);
+  const [{ policy, deductionMode: mode }, store] = await Promise.all([
+    bookingRules(tx, storeId),
+    storeScopeById(tx, storeId),
+  ]);
   if (!store) return;
   const now = localDateTime(store.timezone);
   if (!waitlistOpen(policy, { startTime: s.startTime, now })) return;
-  const mode = await getDeductionMode(tx, storeId);
   let free = s.reservableCount - s.realCount;
   for (const w of await repo.waitingOf(tx, storeId, s.id)) {
     if (w.studentCount > free) break;
@@ -252,7 +254,7 @@ async function endAndCount(tx: Executor, where: Parameters<typeof repo.endWaits>
  */
 export async function endClosedWaits(db: Db, dialect: Dialect, clock: (tz: string) => string = localDateTime) {
   let n = 0;
-  for (const { policy, ...st } of await storePolicies(db)) {
+  for (const { policy, ...st } of await storesBookingRules(db)) {
     const now = clock(st.timezone);
     const by = addMinutes(now, policy.waitlist ? policy.waitlistCutoffMinutes : 0);
     const due = await repo.sessionsWithWaitsBy(db, st.id, by);

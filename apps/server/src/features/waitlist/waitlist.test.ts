@@ -240,6 +240,16 @@ describeEachDb('waitlist (候补): join, leave, promotion in the transaction tha
     expect(pb?.status).toBe(1);
   });
 
+  it('in sign-in mode queues one person per wait, as a pending booking would', async () => {
+    await policy({ waitlist: 1 });
+    const { e, session, member } = await fullSession();
+    await e.setMode(1);
+    const a = await member('甲');
+    expect(await join(session.id, a, 2)).toMatchObject({ status: 400, msg: Msg.oneStudentInSignInMode });
+    expect((await join(session.id, a, 1)).data).toMatchObject({ position: 1 });
+    expect((await e.sessionRow(session.id)).waitCount).toBe(1);
+  });
+
   it('closes at the cutoff: no join, no promotion', async () => {
     const now = localDateTime('Asia/Shanghai');
     const { session, member, holders } = await fullSession({ startTime: addMinutes(now, 90) });
@@ -361,7 +371,7 @@ describeEachDb('waitlist (候补): join, leave, promotion in the transaction tha
   it('sends 候补递补成功 to the store robot', async () => {
     await policy({ waitlist: 1 });
     await api().ok(saveWechatSetting.path, { webhookUrl: 'https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=x' });
-    const { session, member, holders } = await fullSession();
+    const { s, session, member, holders } = await fullSession();
     await join(session.id, await member('递补甲'));
     await api().ok(cancelReservationCall.path, { id: (await reservationOf(session.id, holders[0].id))!.id });
     const rows = await env()
@@ -369,8 +379,18 @@ describeEachDb('waitlist (候补): join, leave, promotion in the transaction tha
       .select('payload')
       .where('storeId', '=', env().storeId)
       .execute();
-    expect(rows.some((r) => String(r.payload).includes('候补递补成功') && String(r.payload).includes('递补甲'))).toBe(
-      true,
+    const texts = rows.map(
+      (r) => (JSON.parse(String(r.payload)) as { markdown?: { content: string } }).markdown?.content,
+    );
+    // The same lines as a booking's message, under its own title; no seat left after the promotion.
+    expect(texts).toContain(
+      [
+        '**候补递补成功**',
+        '> 会员：递补甲',
+        `> 课程：${s.course.name}（${s.teacher.name}）`,
+        `> 时间：${session.startTime.slice(0, 16)}-${session.endTime.slice(11, 16)}`,
+        '> 剩余名额：0',
+      ].join('\n'),
     );
     await api().ok(saveWechatSetting.path, {});
   });

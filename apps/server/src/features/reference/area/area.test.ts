@@ -69,7 +69,7 @@ describeEachDb('areas', (env) => {
   });
 
   it('validates in Chinese and keeps stores apart', async () => {
-    const { client, other } = env();
+    const { client, other, database } = env();
     const a = await client.call(`${API}/insert/area`, { name: '' });
     expect([a.status, a.msg]).toEqual([400, '请输入场地名称']);
     const theirs = await other.factory.area({ name: '别店场地' });
@@ -86,6 +86,19 @@ describeEachDb('areas', (env) => {
     expect(tree).not.toContain('别店场地');
     const mine = await client.ok(`${API}/insert/area`, { name: '我的' });
     const c = await client.call(`${API}/update/area`, { id: mine.id, name: '我的', parentId: theirs.id });
-    expect(c.status).toBe(404);
+    expect([c.status, c.msg]).toEqual([404, '场地不存在']);
+    // Moving another store's venue (or one that does not exist) under one of ours: 404, nothing moves.
+    for (const id of [theirs.id, 777_777]) {
+      const d = await client.call(`${API}/update/area`, { id, name: '改', parentId: mine.id });
+      expect([d.status, d.msg]).toEqual([404, '场地不存在']);
+    }
+    const under = await database.db.selectFrom('area').select(['id', 'name']).where('parentId', '=', mine.id).execute();
+    expect(under).toEqual([]);
+    const theirsNow = await database.db
+      .selectFrom('area')
+      .select(['name', 'parentId'])
+      .where('id', '=', theirs.id)
+      .executeTakeFirstOrThrow();
+    expect(theirsNow).toEqual({ name: '别店场地', parentId: null });
   });
 });

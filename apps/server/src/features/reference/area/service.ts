@@ -1,6 +1,6 @@
 import { Msg, RefMsg, type AreaNode } from '@studio/contract';
 import type { CallCtx } from '../../../lib/context.ts';
-import { badRequest, conflict } from '../../../lib/errors.ts';
+import { badRequest, conflict, notFound } from '../../../lib/errors.ts';
 import { isForeignKeyViolation } from '../../../db/dialect.ts';
 import { nest } from '../shared.ts';
 import { inOwnTx } from '../../../db/write-queue.ts';
@@ -30,15 +30,17 @@ export async function editArea(
   input: { id: number; name: string; parentId: number | null; sort?: number },
 ) {
   const { id, ...fields } = input;
-  await mustFindArea(ctx, id);
   if (fields.parentId) {
-    await mustFindArea(ctx, fields.parentId);
+    // One read of the store's venues finds the venue, its new parent and the parent's ancestors.
     const parentOf = new Map((await storeAreas(ctx.db, ctx.store.id)).map((a) => [a.id, a.parentId]));
+    if (!parentOf.has(id) || !parentOf.has(fields.parentId)) throw notFound('场地');
     const seen = new Set<number>();
     for (let at: number | null = fields.parentId; at !== null && !seen.has(at); at = parentOf.get(at) ?? null) {
       if (at === id) throw badRequest(RefMsg.areaCycle);
       seen.add(at);
     }
+  } else {
+    await mustFindArea(ctx, id);
   }
   await changeArea(ctx.db, ctx.store.id, id, fields);
   return null;

@@ -26,7 +26,7 @@ const cardTarget = (c: { id: number }) => ({ type: 'card' as const, id: c.id });
 const memberTarget = (c: { memberId: number }) => ({ type: 'member' as const, id: c.memberId });
 
 /** A card of the store that has not been refunded: 409 该卡已退卡 otherwise. */
-async function mustFindOpenCard(ctx: CallCtx, id: number) {
+export async function mustFindOpenCard(ctx: CallCtx, id: number) {
   const c = await requireMemberCard(ctx.db, ctx.store.id, id);
   if (c.refundedAt) throw conflict(CardMsg.refunded);
   return c;

@@ -3,7 +3,7 @@ import type { CallCtx } from '../../../lib/context.ts';
 import { conflict, notFound } from '../../../lib/errors.ts';
 import { mustFindMember } from '../member/service.ts';
 import { storeNow } from '../shared.ts';
-import { recordPayment } from './member-card-service.ts';
+import { mustFindOpenCard, recordPayment } from './member-card-service.ts';
 import { inOwnTx } from '../../../db/write-queue.ts';
 import {
   addLedgerEntry,
@@ -16,7 +16,7 @@ import {
   takeFromCardTotal,
 } from './repository.ts';
 
-type Card = Awaited<ReturnType<typeof requireMemberCard>>;
+type Card = Awaited<ReturnType<typeof mustFindOpenCard>>;
 interface Refund extends Payment {
   id: number;
   topupId?: number;
@@ -91,8 +91,7 @@ async function refundTopup(ctx: CallCtx, card: Card, topupId: number, r: Refund)
 
 /** Refunds a whole unused card, or one top-up of a card, recording the money paid back. */
 export async function refundCard(ctx: CallCtx, r: Refund) {
-  const card = await requireMemberCard(ctx.db, ctx.store.id, r.id);
-  if (card.refundedAt) throw conflict(CardMsg.refunded);
+  const card = await mustFindOpenCard(ctx, r.id);
   if (r.topupId) await refundTopup(ctx, card, r.topupId, r);
   else await refundWholeCard(ctx, card, r);
   return null;

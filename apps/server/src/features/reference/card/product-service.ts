@@ -1,12 +1,10 @@
 import { RefMsg, type ParsedReqOf, type insertCardProduct } from '@studio/contract';
 import type { CallCtx } from '../../../lib/context.ts';
 import { conflict, notFound } from '../../../lib/errors.ts';
-import { liveCourseIds } from '../course/repository.ts';
+import { clearCourseCards, insertCourseCards, liveCourseIds } from '../course/repository.ts';
 import { inOwnTx } from '../../../db/write-queue.ts';
 import {
-  clearProductCourses,
   insertProduct,
-  insertProductCourses,
   liveProducts,
   markProductDeleted,
   productCourseLinks,
@@ -44,7 +42,7 @@ export async function createProduct(ctx: CallCtx, input: ProductInput) {
   const storeId = ctx.store.id;
   return inOwnTx(ctx.db, async (tx) => {
     const p = await insertProduct(tx, { storeId, ...fields, enabled: 1, deleted: 0 });
-    await insertProductCourses(tx, storeId, p.id, courseIds);
+    await insertCourseCards(tx, storeId, courseIds, [p.id]);
     return p;
   });
 }
@@ -63,8 +61,8 @@ export async function editProduct(ctx: CallCtx, input: ProductInput & { id: numb
   }
   await inOwnTx(ctx.db, async (tx) => {
     await updateProduct(tx, storeId, id, fields);
-    await clearProductCourses(tx, storeId, id);
-    await insertProductCourses(tx, storeId, id, courseIds);
+    await clearCourseCards(tx, storeId, { cardId: id });
+    await insertCourseCards(tx, storeId, courseIds, [id]);
   });
   return null;
 }

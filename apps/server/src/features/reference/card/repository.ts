@@ -1,6 +1,7 @@
 import { LIVE_RESERVATION } from '@studio/contract';
 import { sql } from 'kysely';
 import type { Executor, Tx } from '../../../db/index.ts';
+import { fixed } from '../../../db/fixed.ts';
 import type { NewRow, RowUpdate } from '../../../db/schema.ts';
 import { notFound } from '../../../lib/errors.ts';
 import type { CardOfRules } from '../../timetable/rules.ts';
@@ -8,8 +9,9 @@ import type { CardOfRules } from '../../timetable/rules.ts';
 /**
  * The member cards' repository: the card products on sale with the courses they book, the cards
  * members hold, their ledger (sales, top-ups, refunds) and the money taken and paid back for them.
- * The services of this folder hold the rules and the transactions; the booking engine reads cards
- * here too (through `reference/public.ts`).
+ * The links between products and courses are written from either side by `../course/repository.ts`
+ * (`insertCourseCards`, `clearCourseCards`). The services of this folder hold the rules and the
+ * transactions; the booking engine reads cards here too (through `reference/public.ts`).
  */
 
 // Card products.
@@ -69,20 +71,6 @@ export function insertProduct(tx: Tx, row: NewRow<'cardProduct'>) {
 /** Changes a card product's fields. */
 export async function updateProduct(tx: Tx, storeId: number, id: number, fields: RowUpdate<'cardProduct'>) {
   await tx.updateTable('cardProduct').set(fields).where('storeId', '=', storeId).where('id', '=', id).execute();
-}
-
-/** Lets a card product book these courses (none: nothing written). */
-export async function insertProductCourses(tx: Tx, storeId: number, cardId: number, courseIds: readonly number[]) {
-  if (!courseIds.length) return;
-  await tx
-    .insertInto('courseCard')
-    .values(courseIds.map((courseId) => ({ storeId, courseId, cardId })))
-    .execute();
-}
-
-/** Forgets every course a card product may book. */
-export async function clearProductCourses(tx: Tx, storeId: number, cardId: number) {
-  await tx.deleteFrom('courseCard').where('storeId', '=', storeId).where('cardId', '=', cardId).execute();
 }
 
 /** Takes a card product off sale (soft delete). */
@@ -165,20 +153,8 @@ export interface BookingCard extends CardOfRules {
   birthday: string | null;
 }
 
-/**
- * Member cards of the store with what the booking rules need (product, holder), by id; 404
- * 会员卡不存在 when any id is not the store's. With `allowedIn`, each card also says whether that
- * session allows its product (in the same statement).
- */
-export async function storeCards(
-  ex: Executor,
-  storeId: number,
-  ids: readonly number[],
-  o: { allowedIn?: number } = {},
-): Promise<Map<number, BookingCard & { allowed: boolean }>> {
-  const unique = [...new Set(ids)];
-  if (!unique.length) return new Map();
-  const rows = await ex
+const storeCardRows = fixed((ex, p: { storeId: number; ids: number[]; allowedIn: number | undefined }) =>
+  ex
     .selectFrom('memberCard as mc')
     .innerJoin('cardProduct as cp', 'cp.id', 'mc.cardId')
     .innerJoin('member as m', 'm.id', 'mc.memberId')
@@ -197,22 +173,37 @@ export async function storeCards(
       'm.gender',
       'm.birthday',
     ])
-    .$if(o.allowedIn !== undefined, (q) =>
+    .$if(p.allowedIn !== undefined, (q) =>
       q.select((eb) =>
         eb
           .exists(
             eb
               .selectFrom('timetableCard as tc')
               .select('tc.cardId')
-              .where('tc.timetableId', '=', o.allowedIn!)
+              .where('tc.timetableId', '=', p.allowedIn!)
               .whereRef('tc.cardId', '=', 'mc.cardId'),
           )
           .as('allowed'),
       ),
     )
-    .where('mc.storeId', '=', storeId)
-    .where('mc.id', 'in', unique)
-    .execute();
+    .where('mc.storeId', '=', p.storeId)
+    .where('mc.id', 'in', p.ids),
+);
+
+/**
+ * Member cards of the store with what the booking rules need (product, holder), by id; 404
+ * 会员卡不存在 when any id is not the store's. With `allowedIn`, each card also says whether that
+ * session allows its product (in the same statement).
+ */
+export async function storeCards(
+  ex: Executor,
+  storeId: number,
+  ids: readonly number[],
+  o: { allowedIn?: number } = {},
+): Promise<Map<number, BookingCard & { allowed: boolean }>> {
+  const unique = [...new Set(ids)];
+  if (!unique.length) return new Map();
+  const rows = await storeCardRows.all(ex, { storeId, ids: unique, allowedIn: o.allowedIn });
   if (rows.length !== unique.length) throw notFound('会员卡');
   return new Map(
     rows.map((r) => [

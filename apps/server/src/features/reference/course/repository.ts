@@ -3,7 +3,8 @@ import type { NewRow, RowUpdate } from '../../../db/schema.ts';
 import { contains } from '../../../db/dialect.ts';
 
 /**
- * The courses' repository: a store's courses and the card products allowed to book each. The
+ * The courses' repository: a store's courses and the card products allowed to book each (the
+ * links written from either side: a course's cards, a card product's courses). The
  * course with its cards as the booking engine reads it is shared with the other features and lives
  * in `../repository.ts` (`requireCourse`); the rules (age ranges, cards on sale) stay in `service.ts`.
  */
@@ -127,16 +128,26 @@ export async function changeCourse(ex: Executor, storeId: number, id: number, fi
   await ex.updateTable('course').set(fields).where('storeId', '=', storeId).where('id', '=', id).execute();
 }
 
-/** Allows card products to book a course (nothing to do for none). */
-export async function insertCourseCards(tx: Tx, storeId: number, courseId: number, cardIds: readonly number[]) {
-  if (!cardIds.length) return;
+/**
+ * Allows card products to book courses: one link for every course and card product given (the
+ * course side gives one course and its cards, the card side one product and its courses; nothing
+ * to do when either list is empty).
+ */
+export async function insertCourseCards(
+  tx: Tx,
+  storeId: number,
+  courseIds: readonly number[],
+  cardIds: readonly number[],
+) {
+  if (!courseIds.length || !cardIds.length) return;
   await tx
     .insertInto('courseCard')
-    .values(cardIds.map((cardId) => ({ storeId, courseId, cardId })))
+    .values(courseIds.flatMap((courseId) => cardIds.map((cardId) => ({ storeId, courseId, cardId }))))
     .execute();
 }
 
-/** Removes every card product allowed to book a course. */
-export async function clearCourseCards(tx: Tx, storeId: number, courseId: number) {
-  await tx.deleteFrom('courseCard').where('storeId', '=', storeId).where('courseId', '=', courseId).execute();
+/** Removes every link of a course (`courseId`) or of a card product (`cardId`) to the other side. */
+export async function clearCourseCards(tx: Tx, storeId: number, side: { courseId: number } | { cardId: number }) {
+  const q = tx.deleteFrom('courseCard').where('storeId', '=', storeId);
+  await ('courseId' in side ? q.where('courseId', '=', side.courseId) : q.where('cardId', '=', side.cardId)).execute();
 }

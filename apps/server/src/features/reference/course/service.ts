@@ -92,7 +92,7 @@ export async function createCourse(ctx: CallCtx, input: CourseInput) {
   const storeId = ctx.store.id;
   return inOwnTx(ctx.db, async (tx) => {
     const c = await insertCourseRow(tx, { storeId, ...row, enabled: 1, deleted: 0 });
-    await insertCourseCards(tx, storeId, c.id, cardIds);
+    await insertCourseCards(tx, storeId, [c.id], cardIds);
     return c;
   });
 }
@@ -110,8 +110,8 @@ export async function editCourse(ctx: CallCtx, input: CourseInput & { id: number
   const storeId = ctx.store.id;
   await inOwnTx(ctx.db, async (tx) => {
     await changeCourse(tx, storeId, input.id, row);
-    await clearCourseCards(tx, storeId, input.id);
-    await insertCourseCards(tx, storeId, input.id, cardIds);
+    await clearCourseCards(tx, storeId, { courseId: input.id });
+    await insertCourseCards(tx, storeId, [input.id], cardIds);
   });
   return null;
 }

@@ -50,6 +50,8 @@ describeEachDb('materials', (env) => {
     const theirs = await other.factory.material({ name: '别店教材' });
     const a = await client.call(`${API}/query/material/detail`, { storeId, bookId: theirs.id });
     expect([a.status, a.msg, a.data]).toEqual([404, '教材不存在', null]);
+    const missing = await client.call(`${API}/query/material/detail`, { storeId, bookId: 777_777 });
+    expect([missing.status, missing.msg, missing.data]).toEqual([404, '教材不存在', null]);
     const b = await client.call(`${API}/query/material/detail`, { storeId: other.storeId, bookId: theirs.id });
     expect(b.status).toBe(403);
     expect(b.data).toBeNull();

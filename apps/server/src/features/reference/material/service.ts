@@ -1,6 +1,6 @@
 import { Msg, RefMsg, type MaterialNode } from '@studio/contract';
 import type { CallCtx } from '../../../lib/context.ts';
-import { badRequest, conflict } from '../../../lib/errors.ts';
+import { badRequest, conflict, notFound } from '../../../lib/errors.ts';
 import { isForeignKeyViolation } from '../../../db/dialect.ts';
 import { nest } from '../shared.ts';
 import { inOwnTx } from '../../../db/write-queue.ts';
@@ -30,8 +30,9 @@ const mustFindMaterial = (ctx: CallCtx, id: number) => requireMaterialNode(ctx.d
 
 /** One book (or chapter) with everything below it. */
 export async function materialDetailOf(ctx: CallCtx, bookId: number): Promise<MaterialNode> {
-  await mustFindMaterial(ctx, bookId);
-  return nest(await storeMaterials(ctx.db, ctx.store.id), toNode, new Set([bookId]))[0];
+  const rows = await storeMaterials(ctx.db, ctx.store.id);
+  if (!rows.some((r) => r.id === bookId)) throw notFound('教材');
+  return nest(rows, toNode, new Set([bookId]))[0];
 }
 
 /** Adds a book (no parent), a chapter (under a book) or a lesson (under a chapter). */
