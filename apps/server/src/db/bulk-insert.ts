@@ -4,11 +4,11 @@ import type { Executor } from './index.ts';
 import { onPostgres } from './dialect.ts';
 import { snakeCase as snake } from './snake-case.ts';
 import type { Database, NewRow } from './schema.ts';
+import { auditStrict } from './strict.ts';
 
 /** Up to this many rows a booking-sized set (booking-repository's single-statement booking). */
 export const FEW = 20;
 
-const strict = process.env.AUDIT_STRICT === '1';
 /** The INSERT text of a table, columns and returning list, without its VALUES groups. */
 const heads = new Map<string, { head: string; tail: string }>();
 
@@ -29,10 +29,11 @@ export async function insertRows<T extends keyof Database & string, R extends st
   returning: readonly R[] = [],
 ): Promise<Record<R, unknown>[]> {
   if (!rows.length) return [];
-  const columns: string[] = [];
+  const seen = new Set<string>();
   for (const row of rows as Record<string, unknown>[]) {
-    for (const c in row) if (row[c] !== undefined && !columns.includes(c)) columns.push(c);
+    for (const c in row) if (row[c] !== undefined) seen.add(c);
   }
+  const columns = [...seen];
   const postgres = onPostgres(ex);
   const key = `${table}|${columns.join(',')}|${returning.join(',')}`;
   let text = heads.get(key);
@@ -46,7 +47,7 @@ export async function insertRows<T extends keyof Database & string, R extends st
   }
   const out: Record<R, unknown>[] = [];
   for (const part of chunks(rows, columns.length)) {
-    if (strict) {
+    if (auditStrict) {
       ex.insertInto(table)
         .values(part[0] as never)
         .compile();

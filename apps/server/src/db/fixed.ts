@@ -1,6 +1,7 @@
 import type { Compilable, CompiledQuery, RawBuilder } from 'kysely';
 import { onPostgres } from './dialect.ts';
 import type { Executor } from './index.ts';
+import { auditStrict } from './strict.ts';
 
 /**
  * Statements of a fixed shape, built and compiled by Kysely once, then run with new values.
@@ -30,7 +31,6 @@ class StandIn {
 
 /** Longer lists are not worth a statement of their own: they are built as usual. */
 const MAX_LIST = 16;
-const strict = process.env.AUDIT_STRICT === '1';
 
 type Params = Record<string, unknown>;
 
@@ -92,7 +92,7 @@ export function fixed<P extends Params, O>(build: (ex: Executor, p: P) => Compil
       compiled.set(key, q);
     }
     const bound = { ...q, parameters: bind(q.parameters, p) };
-    if (strict) {
+    if (auditStrict) {
       const fresh = built(ex, p);
       if (fresh.sql !== bound.sql || JSON.stringify(fresh.parameters) !== JSON.stringify(bound.parameters)) {
         throw new Error(`a fixed statement's shape depends on its values:\n${fresh.sql}\n${bound.sql}`);

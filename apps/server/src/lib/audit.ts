@@ -9,6 +9,7 @@ import type {
   UnknownRow,
 } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { auditStrict } from '../db/strict.ts';
 import { cardHolders, insertAuditEntry } from './audit-repository.ts';
 
 type Executor = Kysely<Database>;
@@ -88,7 +89,7 @@ export const inAuditedTx = (ex: object): boolean => byExecutor.get(ex)?.tx === e
  * suites (AUDIT_STRICT=1) a business write made through it outside an audited transaction throws.
  */
 export function scopedDb<T extends Kysely<Database>>(db: T, scope: AuditScope): T {
-  const scoped = db.withPlugin(process.env.AUDIT_STRICT === '1' ? new AuditGuardPlugin(scope) : NOOP_PLUGIN) as T;
+  const scoped = db.withPlugin(auditStrict ? new AuditGuardPlugin(scope) : NOOP_PLUGIN) as T;
   byExecutor.set(scoped, scope);
   roots.set(scoped, rootOf(db));
   return scoped;

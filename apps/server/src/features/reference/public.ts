@@ -9,7 +9,6 @@ export {
   putModuleStatus,
   requireArea,
   requireCourse,
-  requireMaterial,
   requireTeacher,
   requireTeachers,
   roomOf,

@@ -75,11 +75,6 @@ export async function requireMaterialNode(ex: Executor, storeId: number, id: num
   return m;
 }
 
-/** Checks an optional teaching material belongs to the store (404 教材不存在). */
-export async function requireMaterial(ex: Executor, storeId: number, id: number | null): Promise<void> {
-  if (id !== null) await requireMaterialNode(ex, storeId, id);
-}
-
 /** What a session names besides its course: a teacher, and optionally a venue and a material. */
 export interface TeacherAreaMaterial {
   teacherId: number;
@@ -88,7 +83,7 @@ export interface TeacherAreaMaterial {
 }
 
 /**
- * The set form of requireTeacher, requireArea and requireMaterial for many rows: the rows' distinct
+ * The set form of requireTeacher, requireArea and requireMaterialNode for many rows: the rows' distinct
  * teachers (live), venues and materials of the store in one look-up per kind (none for an empty
  * list). Answers the check of one row, which throws what the three would, in that order (404
  * 老师不存在, 场地不存在, 教材不存在).
