@@ -69,11 +69,11 @@ export function findStaff(ex: Executor, staffId: number) {
   return ex.selectFrom('staff').select(['id', 'name', 'mobile']).where('id', '=', staffId).executeTakeFirst();
 }
 
-/** The staff whose account name or mobile is `account`, with the password hash, or undefined. */
+/** The staff whose account name or mobile is `account`, with name, mobile and password hash, or undefined. */
 export function findStaffByLogin(ex: Executor, account: string) {
   return ex
     .selectFrom('staff')
-    .select(['id', 'passwordHash'])
+    .select(['id', 'name', 'mobile', 'passwordHash'])
     .where((eb) => eb.or([eb('username', '=', account), eb('mobile', '=', account)]))
     .executeTakeFirst();
 }

@@ -2,7 +2,7 @@ import { login, logout, me, Msg } from '@studio/contract';
 import { defineFeature } from '../lib/feature.ts';
 import { forbidden, tooMany, unauthorized } from '../lib/errors.ts';
 import { getDummyHash, verifyPassword } from './password.ts';
-import { cookieName, loadProfile, startSession } from './sessions.ts';
+import { cookieName, profileOf, startSession } from './sessions.ts';
 import { accountKey, attemptSucceeded, reserveAttempt } from './rate-limit.ts';
 import { findStaffByLogin } from './repository.ts';
 
@@ -17,9 +17,9 @@ export const authFeature = defineFeature((r) => {
     if (!staff || !ok) throw unauthorized(Msg.loginFailed);
     await attemptSucceeded(ctx.db, key, ip);
     // A disabled staff member (no enabled post left) is told so, only after the right password. The
-    // profile read here (with its posts) is the one the login answers with.
-    const profile = await loadProfile(ctx.db, staff.id);
-    if (!profile?.posts.length) throw forbidden(Msg.staffDisabled);
+    // profile built here (the row read above, with its posts) is the one the login answers with.
+    const profile = await profileOf(ctx.db, staff);
+    if (!profile.posts.length) throw forbidden(Msg.staffDisabled);
     return startSession(ctx, staff.id, profile);
   });
 

@@ -64,8 +64,15 @@ export async function startSession(
 
 export async function loadProfile(db: Db, staffId: number): Promise<StaffIdentity | undefined> {
   const staff = await findStaff(db, staffId);
-  if (!staff) return undefined;
-  const posts = await enabledPostsOf(db, staffId);
+  return staff && profileOf(db, staff);
+}
+
+/** The profile of a staff member whose row the caller has read: with their enabled posts. */
+export async function profileOf(
+  db: Db,
+  staff: { id: number; name: string; mobile: string | null },
+): Promise<StaffIdentity> {
+  const posts = await enabledPostsOf(db, staff.id);
   return {
     id: staff.id,
     name: staff.name,

@@ -1,6 +1,22 @@
-import { expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { expect, it, vi } from 'vitest';
 import { describeEachDb } from '../test/harness.ts';
 import { fixed } from './fixed.ts';
+import type { Db } from './index.ts';
+
+/** New venues of a store, by name; answers their ids in order. */
+async function newAreas(db: Db, storeId: number, names: string[]): Promise<number[]> {
+  const ids: number[] = [];
+  for (const name of names) {
+    const row = await db
+      .insertInto('area')
+      .values({ storeId, name, parentId: null, sort: 0 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    ids.push(row.id);
+  }
+  return ids;
+}
 
 describeEachDb('fixed statements', (env) => {
   const areas = fixed((ex, p: { storeId: number; ids: number[]; name: string | undefined }) =>
@@ -19,15 +35,7 @@ describeEachDb('fixed statements', (env) => {
   it('answers what Kysely answers for each set of values, lists of any length and options left out', async () => {
     const { database, storeId, other } = env();
     const db = database.db;
-    const ids: number[] = [];
-    for (const name of ['一区', '二区', '三区']) {
-      const row = await db
-        .insertInto('area')
-        .values({ storeId, name, parentId: null, sort: 0 })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      ids.push(row.id);
-    }
+    const ids = await newAreas(db, storeId, ['一区', '二区', '三区']);
     expect(await areas.all(db, { storeId, ids, name: undefined })).toEqual([
       { id: ids[0], name: '一区' },
       { id: ids[1], name: '二区' },
@@ -56,5 +64,82 @@ describeEachDb('fixed statements', (env) => {
         .$if(typeof p.limit === 'number' && p.limit > 5, (q) => q.limit(p.limit)),
     );
     await expect(wrong.all(database.db, { storeId, limit: 10 })).rejects.toThrow(/depends on its values/);
+  });
+
+  it('sends reads started together as one statement on PostgreSQL, each answering what it answers alone', async () => {
+    const { database, storeId, dialect } = env();
+    const db = database.db;
+    const count = fixed((ex, p: { storeId: number }) =>
+      ex
+        .selectFrom('area')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('storeId', '=', p.storeId),
+    );
+    const locked = fixed((ex, p: { id: number }) =>
+      ex.selectFrom('area').select('id').where('id', '=', p.id).forUpdate(),
+    );
+    const ids = await newAreas(db, storeId, ['东区', '西区']);
+    const inStore = (await db.selectFrom('area').select('id').where('storeId', '=', storeId).execute()).length;
+    await db.transaction().execute(async (tx) => {
+      const sent = vi.spyOn(tx, 'executeQuery');
+      const [all, one, none, n] = await Promise.all([
+        areas.all(tx, { storeId, ids, name: undefined }),
+        areas.first(tx, { storeId, ids: [ids[1]], name: '西区' }),
+        areas.first(tx, { storeId, ids: [-1], name: undefined }),
+        count.first(tx, { storeId }),
+      ]);
+      expect(all).toEqual([
+        { id: ids[0], name: '东区' },
+        { id: ids[1], name: '西区' },
+      ]);
+      expect(one).toEqual({ id: ids[1], name: '西区' });
+      expect(none).toBeUndefined();
+      expect(n).toEqual({ n: inStore });
+      const first = sent.mock.calls[0][0] as { sql: string; parameters: readonly unknown[] };
+      if (dialect === 'postgres') {
+        // One statement with the four reads' values in order; the suites then run each alone to compare.
+        expect(first.sql).toMatch(/^select \(select coalesce\(json_agg/);
+        expect(first.sql.match(/json_agg/g)).toHaveLength(4);
+        expect(first.parameters).toEqual([storeId, ...ids, storeId, ids[1], '西区', storeId, -1, storeId]);
+      } else {
+        expect(sent.mock.calls.some(([q]) => /json_agg/.test((q as { sql: string }).sql))).toBe(false);
+      }
+      if (dialect !== 'postgres') return;
+      sent.mockClear();
+      // A read that locks rows goes on its own (the other one, alone now, as it is).
+      const [mine] = await Promise.all([locked.first(tx, { id: ids[0] }), count.first(tx, { storeId })]);
+      expect(mine).toEqual({ id: ids[0] });
+      expect(sent.mock.calls.some(([q]) => /json_agg/.test((q as { sql: string }).sql))).toBe(false);
+    });
+  });
+
+  it('fails every read sent together when the statement fails, and the transaction with them', async () => {
+    const { database, storeId } = env();
+    const bad = fixed((ex, p: { n: string }) =>
+      ex
+        .selectFrom('area')
+        .select('id')
+        .where('id', '=', p.n as unknown as number),
+    );
+    await expect(
+      database.db.transaction().execute(async (tx) => {
+        const reads = await Promise.allSettled([
+          areas.all(tx, { storeId, ids: [1], name: undefined }),
+          bad.all(tx, { n: 'not a number' }),
+        ]);
+        expect(reads.map((r) => r.status)).toEqual(
+          env().dialect === 'postgres' ? ['rejected', 'rejected'] : ['fulfilled', 'fulfilled'],
+        );
+      }),
+    ).resolves.toBeUndefined();
+  });
+
+  it('refuses, in the suites, a read whose values JSON would change (a timestamp comes back as a string)', async () => {
+    const { database, storeId, dialect } = env();
+    if (dialect !== 'postgres') return;
+    const clock = fixed((_ex, _p: Record<string, never>) => sql<{ at: Date }>`select now() as at`);
+    await expect(
+      Promise.all([clock.first(database.db, {}), areas.all(database.db, { storeId, ids: [1], name: undefined })]),
+    ).rejects.toThrow(/other columns or kinds of values/);
   });
 });

@@ -1,4 +1,4 @@
-import type { Compilable, CompiledQuery, RawBuilder } from 'kysely';
+import { CompiledQuery, type Compilable, type QueryResult, type RawBuilder } from 'kysely';
 import { onPostgres } from './dialect.ts';
 import type { Executor } from './index.ts';
 import { auditStrict } from './strict.ts';
@@ -19,6 +19,14 @@ import { auditStrict } from './strict.ts';
  * (AUDIT_STRICT=1) every run also builds the statement from the real values through Kysely, as
  * before, and throws if the SQL or the values differ, so a builder that looks at values fails
  * there; the audit guard sees every write as well.
+ *
+ * Reads started together go together: on PostgreSQL, the plain reads (SELECT, no row lock) a
+ * caller starts on one executor in the same turn, say `Promise.all([liveSession(..), storeCards(..)])`,
+ * are sent as one statement, each read a subquery whose rows come back as JSON (`readsTogether`):
+ * one round trip instead of one each. A read started alone is sent as it is. Under the suites every
+ * read sent together is also run on its own and must answer rows of the same columns with values
+ * of the same kinds (the values themselves may have changed in between, under concurrent writers;
+ * db/fixed.test.ts compares them where nothing else writes).
  */
 
 /** Where a value goes: a member of `p`, or the `index`th element of an array member. */
@@ -102,9 +110,126 @@ export function fixed<P extends Params, O>(build: (ex: Executor, p: P) => Compil
   }
 
   const execute = (ex: Executor, p: P) => ex.executeQuery<O>(compile(ex, p));
+  const read = (ex: Executor, p: P) => {
+    const q = compile(ex, p);
+    return onPostgres(ex) && PLAIN_READ.test(q.sql) && !ROW_LOCK.test(q.sql) ? readSoon(ex, q) : ex.executeQuery<O>(q);
+  };
   return {
-    all: async (ex, p) => (await execute(ex, p)).rows,
-    first: async (ex, p) => (await execute(ex, p)).rows[0],
+    all: async (ex, p) => (await read(ex, p)).rows,
+    first: async (ex, p) => (await read(ex, p)).rows[0],
     run: async (ex, p) => Number((await execute(ex, p)).numAffectedRows ?? 0),
   };
+}
+
+/** A statement that only reads (WITH may write, so it is left alone), and one that locks rows. */
+const PLAIN_READ = /^\s*select\b/i;
+const ROW_LOCK = /\bfor\s+(no\s+key\s+)?(update|share|key\s+share)\b/i;
+
+interface Waiting {
+  q: CompiledQuery;
+  resolve: (r: QueryResult<never>) => void;
+  reject: (e: unknown) => void;
+}
+
+/** Reads started on each executor in the current turn, sent when the turn ends (a microtask). */
+const waiting = new WeakMap<Executor, Waiting[]>();
+
+function readSoon<O>(ex: Executor, q: CompiledQuery<O>): Promise<QueryResult<O>> {
+  let reads = waiting.get(ex);
+  if (!reads) {
+    const started: Waiting[] = [];
+    reads = started;
+    waiting.set(ex, started);
+    queueMicrotask(() => {
+      waiting.delete(ex);
+      void sendReads(ex, started);
+    });
+  }
+  const list = reads;
+  return new Promise<QueryResult<O>>((resolve, reject) =>
+    list.push({ q, resolve: resolve as (r: QueryResult<never>) => void, reject }),
+  );
+}
+
+async function sendReads(ex: Executor, reads: Waiting[]): Promise<void> {
+  if (reads.length === 1) {
+    const [r] = reads;
+    ex.executeQuery<never>(r.q).then(r.resolve, r.reject);
+    return;
+  }
+  try {
+    const [row] = (await ex.executeQuery<Record<string, unknown[]>>(readsTogether(reads.map((r) => r.q)))).rows;
+    const answers = reads.map((_, i) => row[`r${i}`]);
+    if (auditStrict) {
+      // The rows may differ by now (other transactions commit between statements); their columns
+      // and the kinds of their values may not.
+      for (const [i, r] of reads.entries()) {
+        const alone = (await ex.executeQuery(r.q)).rows;
+        if (!sameKinds(alone, answers[i])) {
+          throw new Error(
+            `a read sent with others answered other columns or kinds of values:\n${r.q.sql}\n${JSON.stringify(alone)}\n${JSON.stringify(answers[i])}`,
+          );
+        }
+      }
+    }
+    reads.forEach((r, i) => r.resolve({ rows: answers[i] as never[] }));
+  } catch (e) {
+    for (const r of reads) r.reject(e);
+  }
+}
+
+/** Each column of some rows with the kinds of its values (null apart, which any column may hold). */
+function kindsOf(rows: readonly unknown[]): Map<string, Set<string>> {
+  const kinds = new Map<string, Set<string>>();
+  for (const row of rows as Record<string, unknown>[]) {
+    for (const [k, v] of Object.entries(row)) {
+      if (!kinds.has(k)) kinds.set(k, new Set());
+      if (v !== null) kinds.get(k)!.add(Array.isArray(v) ? 'array' : typeof v);
+    }
+  }
+  return kinds;
+}
+
+/** Rows of the same columns, each column's values of the same kinds where both sides have some. */
+function sameKinds(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (!a.length || !b.length) return true;
+  const [ka, kb] = [kindsOf(a), kindsOf(b)];
+  if (ka.size !== kb.size) return false;
+  for (const [k, va] of ka) {
+    const vb = kb.get(k);
+    if (!vb) return false;
+    if (va.size && vb.size && [...va].sort().join() !== [...vb].sort().join()) return false;
+  }
+  return true;
+}
+
+const together = new Map<string, string>();
+
+/**
+ * PostgreSQL: one statement answering several reads, one column each (`r0`, `r1`, ...) holding the
+ * read's rows as a JSON array of objects, in the read's order. The parameters of each read are
+ * renumbered after those of the reads before it. The rows' columns are put in camelCase by the
+ * database's plugin as any row's are (db/snake-case.ts); values come back as JSON gives them:
+ * integers and bigints as numbers (as the pg type parsers make them, db/index.ts), text as strings,
+ * booleans as booleans (no column type here differs: no dates or binary data in a plain read).
+ */
+function readsTogether(qs: readonly CompiledQuery[]): CompiledQuery {
+  const key = qs.map((q) => q.sql).join('\u0000');
+  let text = together.get(key);
+  if (text === undefined) {
+    let offset = 0;
+    const columns = qs.map((q, i) => {
+      const at = offset;
+      offset += q.parameters.length;
+      const renumbered = q.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + at}`);
+      return `(select coalesce(json_agg(r_), '[]'::json) from (${renumbered}) as r_) as "r${i}"`;
+    });
+    text = `select ${columns.join(', ')}`;
+    if (together.size >= 1000) together.clear();
+    together.set(key, text);
+  }
+  return CompiledQuery.raw(
+    text,
+    qs.flatMap((q) => q.parameters),
+  );
 }

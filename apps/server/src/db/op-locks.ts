@@ -24,3 +24,23 @@ export async function deleteStaleOpLock(ex: Executor, key: string, before: numbe
 export async function deleteOpLock(ex: Executor, key: string, createdAt: number): Promise<void> {
   await ex.deleteFrom('opLock').where('key', '=', key).where('createdAt', '=', createdAt).execute();
 }
+
+/** Removes the locks of a store whose key starts with `prefix` that were stamped before `before` (ms). */
+export async function deleteExpiredOpLocks(
+  ex: Executor,
+  storeId: number,
+  prefix: string,
+  before: number,
+): Promise<void> {
+  await ex
+    .deleteFrom('opLock')
+    .where('storeId', '=', storeId)
+    .where('key', 'like', `${prefix}%`)
+    .where('createdAt', '<', before)
+    .execute();
+}
+
+/** Stamps an operation lock with a new time. */
+export async function touchOpLock(ex: Executor, key: string, now: number): Promise<void> {
+  await ex.updateTable('opLock').set({ createdAt: now }).where('key', '=', key).execute();
+}

@@ -123,6 +123,20 @@ export function audit(ex: object, note: AuditNote): void {
 }
 
 /**
+ * Notes a change like `audit`, and when it is the first change its transaction notes, writes its
+ * entry at once instead of after the body. A writer about to take a contended row lock (a
+ * booking's session row, which every booking of a class waits for) calls it before the lock, so
+ * that the lock is held for the write and the commit only. A later note of the same transaction
+ * gets an entry of its own at the end, as in any scope that writes two.
+ */
+export async function auditFirst(tx: Executor, note: AuditNote): Promise<void> {
+  const scope = byExecutor.get(tx);
+  const first = scope?.tx === tx && scope.written === 0 && !scope.skip && Object.keys(scope.note).length === 0;
+  audit(tx, note);
+  if (first) await writeAuditEntry(tx, scope);
+}
+
+/**
  * Adds facts an undo of the current bulk change needs (lists append): nothing outside a bulk change,
  * so the same writers used by an undo itself record nothing.
  */

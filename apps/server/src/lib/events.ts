@@ -46,11 +46,25 @@ export type EngineEvent =
 
 export type EngineListener = (tx: Executor, e: EngineEvent) => Promise<void>;
 
-const listeners = new Set<EngineListener>();
+/** What a listener reads first when an event of `type` comes, started ahead (see `readAhead`). */
+export type EngineReadAhead = (tx: Executor, storeId: number, type: EngineEvent['type']) => void;
 
-/** Adds a listener (once: adding the same function again changes nothing). */
-export function onEngineEvent(listener: EngineListener): void {
+const listeners = new Set<EngineListener>();
+const readAheads = new Set<EngineReadAhead>();
+
+/** Adds a listener (once: adding the same function again changes nothing), with its read ahead if any. */
+export function onEngineEvent(listener: EngineListener, ahead?: EngineReadAhead): void {
   listeners.add(listener);
+  if (ahead) readAheads.add(ahead);
+}
+
+/**
+ * The change about to be made in `tx` will announce an event of `type`: listeners start the reads
+ * they would make first, now, so that on PostgreSQL they go with the change's own reads (call it in
+ * the same turn as those, db/fixed.ts) and not after the change's writes, while its row locks are held.
+ */
+export function readAhead(tx: Executor, storeId: number, type: EngineEvent['type']): void {
+  for (const ahead of readAheads) ahead(tx, storeId, type);
 }
 
 /** Announces a change to every listener, in the caller's transaction, one after the other. */

@@ -7,6 +7,7 @@ import {
   insertAllowedCards,
   insertBookingRows,
   insertSessionRows,
+  sessionRow,
   writeTrail,
 } from '../../features/timetable/public.ts';
 import { findStoreScope } from '../../lib/store-repository.ts';
@@ -155,8 +156,7 @@ async function insertSessions(tx: Tx, storeId: number, plan: DemoPlan, refs: Ref
     tx,
     plan.sessions.map((s) => {
       const c = courseOf.get(s.course)!;
-      return {
-        storeId,
+      const slot = {
         courseId: refs.courses.get(s.course)!,
         teacherId: refs.teachers.get(s.teacher)!,
         areaId: refs.rooms.get(s.room)!,
@@ -166,18 +166,8 @@ async function insertSessions(tx: Tx, storeId: number, plan: DemoPlan, refs: Ref
         reservableCount: s.reservableCount,
         realCount: s.realCount,
         isOnline: 0,
-        color: c.color,
-        genderLimit: c.genderLimit,
-        ageLimit: c.ageLimit,
-        syear: c.syear,
-        smonth: c.smonth,
-        sday: null,
-        eyear: c.eyear,
-        emonth: c.emonth,
-        eday: null,
-        deleted: 0,
-        createdAt,
       };
+      return sessionRow(storeId, slot, { ...c, sday: null, eday: null }, createdAt);
     }),
   );
   const idOf = new Map(rows.map((r) => [`${String(r.teacherId)}@${String(r.startTime)}`, Number(r.id)]));

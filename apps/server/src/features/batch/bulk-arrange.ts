@@ -1,13 +1,13 @@
 import { OperateType } from '@studio/contract';
 import { recordForUndo } from '../../lib/audit.ts';
 import type { Tx } from '../../db/index.ts';
-import type { AgeLimitColumns, TimetableTable } from '../../db/schema.ts';
 import type { StoreScope } from '../../lib/context.ts';
 import { conflict } from '../../lib/errors.ts';
 import {
   insertAllowedCards,
   insertSessionRows,
   refuseSet,
+  sessionRow,
   writeBookingSet,
   type SessionForRules,
   type SetBooking,
@@ -28,50 +28,6 @@ export interface PlannedSession {
   students: { card: BookingCard; studentCount: number }[];
   /** The message of a booking of this session that breaks a rule: names the session and the member. */
   failure: (memberName: string, reason: string) => string;
-}
-
-/** Where and when a new session is, and its seats. */
-type SessionSlot = Pick<
-  TimetableTable,
-  | 'courseId'
-  | 'teacherId'
-  | 'areaId'
-  | 'bookId'
-  | 'startTime'
-  | 'endTime'
-  | 'reservableCount'
-  | 'realCount'
-  | 'isOnline'
->;
-
-/**
- * The row of a new session with the colour and gender and age limits of `limits`: its course's for
- * a planned session, the source's own for a copy (edited per session, they may differ from its course's).
- */
-export function sessionRow(storeId: number, s: SessionSlot, limits: AgeLimitColumns & { color: string }, now: string) {
-  return {
-    storeId,
-    courseId: s.courseId,
-    teacherId: s.teacherId,
-    areaId: s.areaId,
-    bookId: s.bookId,
-    startTime: s.startTime,
-    endTime: s.endTime,
-    reservableCount: s.reservableCount,
-    realCount: s.realCount,
-    isOnline: s.isOnline,
-    color: limits.color,
-    genderLimit: limits.genderLimit,
-    ageLimit: limits.ageLimit,
-    syear: limits.syear,
-    smonth: limits.smonth,
-    sday: limits.sday,
-    eyear: limits.eyear,
-    emonth: limits.emonth,
-    eday: limits.eday,
-    deleted: 0,
-    createdAt: now,
-  };
 }
 
 /** The session row a plan entry writes, its seats taken by its fixed students. */

@@ -2,8 +2,7 @@ import crypto from 'node:crypto';
 import { Msg } from '@studio/contract';
 import type { Tx } from '../../db/index.ts';
 import { conflict } from '../../lib/errors.ts';
-import { insertOpLock } from '../../db/op-locks.ts';
-import { deleteExpiredOpLocks, touchOpLock } from './repository.ts';
+import { deleteExpiredOpLocks, insertOpLock, touchOpLock } from '../../db/op-locks.ts';
 
 /** How long a finished operation still refuses an identical repeat. */
 export const REPEAT_WINDOW_MS = 10_000;

@@ -207,23 +207,6 @@ export function cancelWaitingPendingsOf(tx: Tx, sessionIds: readonly number[], n
     .execute();
 }
 
-// Operation locks (the 请勿重复操作 guard).
-
-/** Removes the locks of a store whose key starts with `prefix` that were stamped before `before` (ms). */
-export async function deleteExpiredOpLocks(tx: Tx, storeId: number, prefix: string, before: number): Promise<void> {
-  await tx
-    .deleteFrom('opLock')
-    .where('storeId', '=', storeId)
-    .where('key', 'like', `${prefix}%`)
-    .where('createdAt', '<', before)
-    .execute();
-}
-
-/** Stamps an operation lock with a new time. */
-export async function touchOpLock(tx: Tx, key: string, now: number): Promise<void> {
-  await tx.updateTable('opLock').set({ createdAt: now }).where('key', '=', key).execute();
-}
-
 // The trail a preview reads back.
 
 /** The highest history and ledger ids written so far. */

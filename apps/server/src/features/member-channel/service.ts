@@ -15,13 +15,15 @@ import type { Db, Dialect, Executor } from '../../db/index.ts';
 import { inWriteTx } from '../../db/write-queue.ts';
 import type { StoreScope } from '../../lib/context.ts';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
-import { emit } from '../../lib/events.ts';
+import { emit, readAhead } from '../../lib/events.ts';
+import { valueOf } from '../../lib/settled.ts';
 import { addDays, addMinutes, localDateTime } from '../../lib/time.ts';
 import { cardUnusableReason, isExpiredAt } from '../card/rules.ts';
 import { suspensionOf } from '../no-show/public.ts';
 import { bookingRules, bookingWindowReason, loadPolicy, waitlistOpen } from '../policy/public.ts';
 import { memberCards } from '../reference/public.ts';
 import {
+  bookingReads,
   allowedCardsOf,
   addPending,
   bookWithCard,
@@ -68,9 +70,12 @@ async function ownCard(ex: Executor, s: MemberScope, mcId: number) {
  * Why the member may not book a session now, or null: their online booking is suspended (no-shows),
  * or the booking window keeps it out (members are held to the policy; staff are not).
  */
-async function memberBookingRefusal(ex: Executor, s: MemberScope, policy: BookingPolicy, startTime: string) {
-  const now = localDateTime(s.store.timezone);
-  const suspension = await suspensionOf(ex, s.store.id, s.memberId, now);
+function memberBookingRefusal(
+  suspension: { until: string | null },
+  policy: BookingPolicy,
+  startTime: string,
+  now: string,
+) {
   if (suspension.until) return PolicyMsg.suspended(suspension.until);
   return bookingWindowReason(policy, { startTime, now });
 }
@@ -183,10 +188,20 @@ export async function book(
   input: { tid: number; mcId: number; studentCount: number; remark?: string | null },
 ): Promise<{ kind: 'booked' | 'pending'; id: number }> {
   return inWriteTx(s.db, s.dialect, async (tx) => {
-    const session = await liveSession(tx, s.store.id, input.tid);
-    await ownCard(tx, s, input.mcId);
-    const rules = await bookingRules(tx, s.store.id);
-    const refusal = await memberBookingRefusal(tx, s, rules.policy, session.startTime);
+    // Session, card, rules and suspension read together (one round trip on PostgreSQL, with what the
+    // booking's listeners read first), checked in this order: 404 课程不存在, 404 会员卡不存在 (not
+    // the member's too), then the policy.
+    const now = localDateTime(s.store.timezone);
+    readAhead(tx, s.store.id, 'reservation.booked');
+    const [reads, rulesRead, suspension] = await Promise.allSettled([
+      bookingReads(tx, s.store.id, input.tid, input.mcId),
+      bookingRules(tx, s.store.id),
+      suspensionOf(tx, s.store.id, s.memberId, now),
+    ]);
+    const { session, card } = valueOf(reads);
+    if (card.memberId !== s.memberId) throw notFound('会员卡');
+    const rules = valueOf(rulesRead);
+    const refusal = memberBookingRefusal(valueOf(suspension), rules.policy, session.startTime, now);
     if (refusal) throw conflict(refusal);
     if (rules.deductionMode === 1) {
       const { pendingId } = await addPending(tx, s.store, {
@@ -201,15 +216,21 @@ export async function book(
       await emit(tx, { type: 'pending.added', storeId: s.store.id, pendingId });
       return { kind: 'pending' as const, id: pendingId };
     }
-    const { reservationId } = await bookWithCard(tx, s.store, {
-      timetableId: session.id,
-      memberCardId: input.mcId,
-      memberId: s.memberId,
-      studentCount: input.studentCount,
-      remark: input.remark ?? null,
-      operatorId: null,
-      operateType: OperateType.USER_BOOKED,
-    });
+    const { reservationId } = await bookWithCard(
+      tx,
+      s.store,
+      {
+        timetableId: session.id,
+        memberCardId: input.mcId,
+        memberId: s.memberId,
+        studentCount: input.studentCount,
+        remark: input.remark ?? null,
+        operatorId: null,
+        operateType: OperateType.USER_BOOKED,
+        entryFirst: true,
+      },
+      { session, card },
+    );
     await emit(tx, { type: 'reservation.booked', storeId: s.store.id, reservationId });
     return { kind: 'booked' as const, id: reservationId };
   });

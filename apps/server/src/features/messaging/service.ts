@@ -1,4 +1,5 @@
 import { BIG_TYPE_COUNT, type MeetingInfo } from '@studio/contract';
+import { onPostgres } from '../../db/dialect.ts';
 import type { Executor } from '../../db/index.ts';
 import { enqueue } from '../../outbox/enqueue.ts';
 import type { EngineEvent } from '../../lib/events.ts';
@@ -162,11 +163,51 @@ function messageOf(tx: Executor, e: EngineEvent): (() => Promise<void>) | null {
   }
 }
 
+/** The events with a message (see messageOf). */
+const ANNOUNCED = new Set<EngineEvent['type']>([
+  'reservation.booked',
+  'reservation.cancelled',
+  'pending.added',
+  'pending.cancelled',
+  'session.deleted',
+  'room.created',
+  'cards.digest',
+  'waitlist.promoted',
+]);
+
+/** Webhook reads started ahead of a change, by transaction and store; `announce` takes each once. */
+const ahead = new WeakMap<Executor, Map<number, Promise<string | null>>>();
+
+/**
+ * The listener's read ahead (lib/events.ts `readAhead`): the store's webhook, read with the change's
+ * own reads. PostgreSQL only: there each call has a transaction of its own (on SQLite a group of
+ * calls shares one, and there is no round trip to save).
+ */
+export function webhookAhead(tx: Executor, storeId: number, type: EngineEvent['type']): void {
+  if (!ANNOUNCED.has(type) || !onPostgres(tx)) return;
+  const read = storeWebhookUrl(tx, storeId);
+  // Awaited, and its error thrown, by announce; a change refused before it announces drops it.
+  read.catch(() => undefined);
+  let reads = ahead.get(tx);
+  if (!reads) ahead.set(tx, (reads = new Map()));
+  reads.set(storeId, read);
+}
+
+/** The store's webhook: the read started ahead, if any (taken once), else read now. */
+function webhookOf(tx: Executor, storeId: number): Promise<string | null> {
+  const reads = ahead.get(tx);
+  const read = reads?.get(storeId);
+  if (!read) return storeWebhookUrl(tx, storeId);
+  reads!.delete(storeId);
+  return read;
+}
+
 /**
  * The engine-event listener: queues the store message each change calls for. A store without a
- * webhook gets none, so that is asked first (one read, before any read of what the message says).
+ * webhook gets none, so that is asked first (one read, before any read of what the message says;
+ * usually started ahead, with the change's own reads).
  */
 export async function announce(tx: Executor, e: EngineEvent): Promise<void> {
   const queue = messageOf(tx, e);
-  if (queue && (await storeWebhookUrl(tx, e.storeId))) await queue();
+  if (queue && (await webhookOf(tx, e.storeId))) await queue();
 }

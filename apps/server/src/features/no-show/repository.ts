@@ -1,4 +1,5 @@
 import { PendingStatus } from '@studio/contract';
+import { fixed } from '../../db/fixed.ts';
 import type { Executor, Tx } from '../../db/index.ts';
 
 /**
@@ -91,9 +92,8 @@ export function lateCancelRows(ex: Executor, storeId: number, memberId: number, 
     .execute();
 }
 
-/** A member's no-shows of sessions starting at `since` or later (newest first), with the card charged. */
-export function noShowRows(ex: Executor, storeId: number, memberId: number, since: string) {
-  return ex
+const noShowRowsOf = fixed((ex, p: { storeId: number; memberId: number; since: string }) =>
+  ex
     .selectFrom('pending as p')
     .innerJoin('timetable as t', 't.id', 'p.timetableId')
     .innerJoin('course as c', 'c.id', 't.courseId')
@@ -110,20 +110,23 @@ export function noShowRows(ex: Executor, storeId: number, memberId: number, sinc
       'p.waivedTime',
       'p.waiveReason',
     ])
-    .where('p.storeId', '=', storeId)
-    .where('p.memberId', '=', memberId)
+    .where('p.storeId', '=', p.storeId)
+    .where('p.memberId', '=', p.memberId)
     .where('p.status', '=', PendingStatus.NO_SHOW)
-    .where('t.startTime', '>=', since)
-    .orderBy('t.startTime', 'desc')
-    .execute();
+    .where('t.startTime', '>=', p.since)
+    .orderBy('t.startTime', 'desc'),
+);
+
+/** A member's no-shows of sessions starting at `since` or later (newest first), with the card charged. */
+export function noShowRows(ex: Executor, storeId: number, memberId: number, since: string) {
+  return noShowRowsOf.all(ex, { storeId, memberId, since });
 }
+
+const suspensionLift = fixed((ex, p: { storeId: number; memberId: number }) =>
+  ex.selectFrom('member').select('suspensionLiftedAt').where('id', '=', p.memberId).where('storeId', '=', p.storeId),
+);
 
 /** When staff last lifted a member's suspension (the member row), or undefined for no such member. */
 export function suspensionLiftOf(ex: Executor, storeId: number, memberId: number) {
-  return ex
-    .selectFrom('member')
-    .select('suspensionLiftedAt')
-    .where('id', '=', memberId)
-    .where('storeId', '=', storeId)
-    .executeTakeFirst();
+  return suspensionLift.first(ex, { storeId, memberId });
 }

@@ -4,9 +4,10 @@ import { inWriteTx } from '../../db/write-queue.ts';
 import { audit, skipAudit, systemScope } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { AppError, conflict, notFound } from '../../lib/errors.ts';
+import { valueOf } from '../../lib/settled.ts';
 import { addDays, localDateTime } from '../../lib/time.ts';
 import { chargeFor } from '../card/rules.ts';
-import { changeMember, requireMember } from '../reference/public.ts';
+import { changeMember } from '../reference/public.ts';
 import { creditCard, deduct, findPending, findReservation, firstUsableCard, writeTrail } from '../timetable/public.ts';
 import { loadPolicy, storesBookingRules, suspendedUntil } from '../policy/public.ts';
 import * as repo from './repository.ts';
@@ -238,6 +239,7 @@ async function noShowsOf(db: Executor, storeId: number, memberId: number, now: s
 /**
  * Until when a member may not book online (store-local), or null: `noShowLimit` no-shows (not
  * waived, after staff last lifted a suspension) within 30 days suspend for `noShowSuspendDays`.
+ * 404 会员不存在 for a member not of the store (the member row read here is the check).
  */
 export async function suspensionOf(db: Executor, storeId: number, memberId: number, now: string) {
   const [policy, member, list] = await Promise.all([
@@ -245,7 +247,8 @@ export async function suspensionOf(db: Executor, storeId: number, memberId: numb
     repo.suspensionLiftOf(db, storeId, memberId),
     noShowsOf(db, storeId, memberId, now),
   ]);
-  const lifted = member?.suspensionLiftedAt ?? null;
+  if (!member) throw notFound('会员');
+  const lifted = member.suspensionLiftedAt;
   const counted = list
     .filter((x) => !x.waivedTime && (!lifted || x.session.startTime > lifted))
     .map((x) => x.session.startTime);
@@ -254,12 +257,14 @@ export async function suspensionOf(db: Executor, storeId: number, memberId: numb
 
 /** The member drawer's view: suspension, no-shows and late cancels. */
 export async function memberStatus(ctx: CallCtx, memberId: number, clock: Clock = localDateTime) {
-  await requireMember(ctx.db, ctx.store.id, memberId);
   const now = clock(ctx.store.timezone);
-  const [s, lateCancels] = await Promise.all([
+  // suspensionOf's member read is the 404 check; it is taken before the late cancels.
+  const [status, late] = await Promise.allSettled([
     suspensionOf(ctx.db, ctx.store.id, memberId, now),
     lateCancelsOf(ctx.db, ctx.store.id, memberId, now),
   ]);
+  const s = valueOf(status);
+  const lateCancels = valueOf(late);
   return { suspendedUntil: s.until, liftedAt: s.lifted, noShows: s.list, lateCancels };
 }
 
@@ -267,7 +272,6 @@ export async function memberStatus(ctx: CallCtx, memberId: number, clock: Clock 
 export async function liftSuspension(ctx: CallCtx, memberId: number, clock: Clock = localDateTime): Promise<null> {
   // In a write transaction: the lift is a change of the member's, in the audit log like any other.
   await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
-    await requireMember(tx, ctx.store.id, memberId);
     const now = clock(ctx.store.timezone);
     const s = await suspensionOf(tx, ctx.store.id, memberId, now);
     if (!s.until) throw conflict(NoShowMsg.notSuspended);

@@ -11,9 +11,10 @@ import {
 import type { Executor, Tx } from '../../db/index.ts';
 import { lockSessions } from '../../db/locks.ts';
 import type { Row } from '../../db/schema.ts';
-import { audit } from '../../lib/audit.ts';
+import { audit, auditFirst } from '../../lib/audit.ts';
 import type { StoreScope } from '../../lib/context.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { valueOf } from '../../lib/settled.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { cardUnusableReason, chargeFor } from '../card/rules.ts';
 import { bookingWindowReason, cancelKind } from '../policy/rules.ts';
@@ -54,6 +55,12 @@ export interface CardBooking {
    * anyway and history records the override (members are refused before they get here).
    */
   staffPolicy?: BookingPolicy;
+  /**
+   * The call books this one card and nothing else: its audit entry is written before the booking's
+   * writes (`auditFirst`), so the session's row lock, which every booking of the class waits for,
+   * is held for the write and the commit only. (Not for a booking tried in a savepoint and undone.)
+   */
+  entryFirst?: boolean;
 }
 
 /** History's note for a staff booking outside the members' booking window, else null. */
@@ -65,6 +72,22 @@ function bookingOverride(policy: BookingPolicy | undefined, startTime: string, n
 /** A member card of the store with its product and holder, and whether the session allows it; 404 会员卡不存在. */
 async function storeCard(tx: Executor, storeId: number, id: number, timetableId: number) {
   return (await storeCards(tx, storeId, [id], { allowedIn: timetableId })).get(id)!;
+}
+
+/** What a card booking reads: the live session (saying whether the card's holder holds it) and the card. */
+export type BookingReads = Awaited<ReturnType<typeof bookingReads>>;
+
+/**
+ * The session and the card of a card booking, read together (one round trip on PostgreSQL):
+ * 404 课程不存在 before 404 会员卡不存在. Start it beside the caller's own reads (the store's rules)
+ * and hand it to `bookWithCard`.
+ */
+export async function bookingReads(tx: Executor, storeId: number, timetableId: number, memberCardId: number) {
+  const [session, card] = await Promise.allSettled([
+    liveSession(tx, storeId, timetableId, { heldByHolderOf: memberCardId }),
+    storeCard(tx, storeId, memberCardId, timetableId),
+  ]);
+  return { session: valueOf(session), card: valueOf(card) };
 }
 
 /**
@@ -272,11 +295,12 @@ export async function bookWithCard(
   tx: Tx,
   store: StoreScope,
   args: CardBooking,
+  /** `bookingReads` of the same session and card, when the caller started them with its own reads. */
+  reads?: BookingReads,
 ): Promise<{ reservationId: number; usedCount: number }> {
   if (!Number.isInteger(args.studentCount) || args.studentCount < 1) throw badRequest(Msg.submitFailed);
   const now = localDateTime(store.timezone);
-  const session = await liveSession(tx, store.id, args.timetableId, { heldByHolderOf: args.memberCardId });
-  const card = await storeCard(tx, store.id, args.memberCardId, session.id);
+  const { session, card } = reads ?? (await bookingReads(tx, store.id, args.timetableId, args.memberCardId));
   const holder = args.memberId === undefined || args.memberId === card.memberId;
   const member = holder
     ? { id: card.memberId, name: card.memberName, gender: card.gender, birthday: card.birthday }
@@ -287,6 +311,15 @@ export async function bookWithCard(
       ? [[session.id, member.id]]
       : []
     : await heldPairs(tx, [session.id], [member.id]);
+  // The entry names the member as well as the session and card (no card-holder look-up then).
+  const note = {
+    targets: [
+      { type: 'session' as const, id: session.id },
+      { type: 'card' as const, id: card.id },
+      { type: 'member' as const, id: member.id },
+    ],
+  };
+  if (args.entryFirst) await auditFirst(tx, note);
   const [reservationId] = await bookSet(
     tx,
     store.id,
@@ -302,14 +335,7 @@ export async function bookWithCard(
     ],
     { mode: 0, now, operatorId: args.operatorId, operateType: args.operateType, held },
   );
-  // The entry names the member as well as the session and card (no card-holder look-up then).
-  audit(tx, {
-    targets: [
-      { type: 'session', id: session.id },
-      { type: 'card', id: card.id },
-      { type: 'member', id: member.id },
-    ],
-  });
+  if (!args.entryFirst) audit(tx, note);
   return { reservationId, usedCount: chargeFor(card, args.studentCount) };
 }
 

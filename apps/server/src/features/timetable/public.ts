@@ -10,8 +10,10 @@ export {
   insertSessionRows,
   liveSession,
   replaceSessionCards,
+  sessionRow,
   setSessionLimits,
 } from './session-repository.ts';
+export type { SessionSlot } from './session-repository.ts';
 export { bookingChecker, checkBookingSet } from './rules.ts';
 export type { IntendedBooking, MemberForRules, SessionForRules } from './rules.ts';
 export { bookingRef } from './booking-refs.ts';
@@ -27,6 +29,7 @@ export type { NewSession, SessionChange, TeacherConflict } from './session-engin
 export {
   addPending,
   bookSet,
+  bookingReads,
   bookWithCard,
   refuseSet,
   sessionForRules,

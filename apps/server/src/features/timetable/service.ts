@@ -2,9 +2,11 @@ import { OperateType, TimetableMsg, type ParsedReqOf } from '@studio/contract';
 import type { addGroupPending, addMemberReservation, insertTimetable, updateTimetable } from '@studio/contract';
 import type { CallCtx } from '../../lib/context.ts';
 import { conflict } from '../../lib/errors.ts';
+import { valueOf } from '../../lib/settled.ts';
 import { toDateTime } from '../../lib/time.ts';
 import {
   addPending,
+  bookingReads,
   bookWithCard,
   cancelPending,
   cancelReservation,
@@ -13,7 +15,7 @@ import {
   signInPending,
   updateSession,
 } from './public.ts';
-import { emit } from '../../lib/events.ts';
+import { emit, readAhead } from '../../lib/events.ts';
 import { bookingRules, loadPolicy } from '../policy/public.ts';
 import { onlineDefault } from '../store-admin/public.ts';
 import { inWriteTx } from '../../db/write-queue.ts';
@@ -68,18 +70,31 @@ export async function removeSession(ctx: CallCtx, id: number, confirmEnded = fal
  */
 export async function bookCard(ctx: CallCtx, input: ParsedReqOf<typeof addMemberReservation>): Promise<void> {
   await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
-    const rules = await bookingRules(tx, ctx.store.id);
+    // The rules, the session and the card in one round trip, with what the listeners of the
+    // booking read first (the store's webhook); the mode is checked first.
+    readAhead(tx, ctx.store.id, 'reservation.booked');
+    const [read, reads] = await Promise.allSettled([
+      bookingRules(tx, ctx.store.id),
+      bookingReads(tx, ctx.store.id, input.tid, input.mcId),
+    ]);
+    const rules = valueOf(read);
     if (rules.deductionMode === 1) throw conflict(TimetableMsg.useSignInBooking);
-    const { reservationId } = await bookWithCard(tx, ctx.store, {
-      timetableId: input.tid,
-      memberCardId: input.mcId,
-      memberId: input.mid ?? undefined,
-      studentCount: input.studentCount,
-      remark: input.remark,
-      operatorId: ctx.staff.id,
-      operateType: OperateType.ADMIN_BOOKED,
-      staffPolicy: rules.policy,
-    });
+    const { reservationId } = await bookWithCard(
+      tx,
+      ctx.store,
+      {
+        timetableId: input.tid,
+        memberCardId: input.mcId,
+        memberId: input.mid ?? undefined,
+        studentCount: input.studentCount,
+        remark: input.remark,
+        operatorId: ctx.staff.id,
+        operateType: OperateType.ADMIN_BOOKED,
+        staffPolicy: rules.policy,
+        entryFirst: true,
+      },
+      valueOf(reads),
+    );
     await emit(tx, { type: 'reservation.booked', storeId: ctx.store.id, reservationId });
   });
 }

@@ -140,8 +140,7 @@ export async function requireSessionRefs(
  * Every id must belong to the store (404 otherwise). Runs inside the caller's transaction.
  */
 export async function createSession(tx: Tx, store: StoreScope, args: NewSession): Promise<{ id: number }> {
-  const course = await requireCourse(tx, store.id, args.courseId);
-  await assertSessionRefs(tx, store.id, args);
+  const course = (await requireSessionRefs(tx, store.id, [args])).get(args.courseId)!;
   const startTime = args.startTime;
   const endTime = args.endTime ?? addMinutes(startTime, course.duration);
   if (endTime <= startTime) throw badRequest(TimetableMsg.endBeforeStart);

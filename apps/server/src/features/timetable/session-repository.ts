@@ -2,7 +2,7 @@ import { LIVE_PENDING, LIVE_RESERVATION, MODULE_DEDUCTION_MODE } from '@studio/c
 import type { Executor, Tx } from '../../db/index.ts';
 import { insertRows } from '../../db/bulk-insert.ts';
 import { fixed } from '../../db/fixed.ts';
-import type { NewRow } from '../../db/schema.ts';
+import type { AgeLimitColumns, NewRow, TimetableTable } from '../../db/schema.ts';
 import { onPostgres } from '../../db/dialect.ts';
 import { notFound } from '../../lib/errors.ts';
 import { deductionModeOf } from '../policy/rules.ts';
@@ -128,6 +128,50 @@ export async function insertSession(tx: Tx, row: NewRow<'timetable'>, cardIds: r
     cardIds.map((cardId) => ({ storeId: row.storeId, timetableId: id, cardId })),
   );
   return id;
+}
+
+/** Where and when a new session is, and its seats. */
+export type SessionSlot = Pick<
+  TimetableTable,
+  | 'courseId'
+  | 'teacherId'
+  | 'areaId'
+  | 'bookId'
+  | 'startTime'
+  | 'endTime'
+  | 'reservableCount'
+  | 'realCount'
+  | 'isOnline'
+>;
+
+/**
+ * The row of a new session with the colour and gender and age limits of `limits`: its course's for
+ * a planned session, the source's own for a copy (edited per session, they may differ from its course's).
+ */
+export function sessionRow(storeId: number, s: SessionSlot, limits: AgeLimitColumns & { color: string }, now: string) {
+  return {
+    storeId,
+    courseId: s.courseId,
+    teacherId: s.teacherId,
+    areaId: s.areaId,
+    bookId: s.bookId,
+    startTime: s.startTime,
+    endTime: s.endTime,
+    reservableCount: s.reservableCount,
+    realCount: s.realCount,
+    isOnline: s.isOnline,
+    color: limits.color,
+    genderLimit: limits.genderLimit,
+    ageLimit: limits.ageLimit,
+    syear: limits.syear,
+    smonth: limits.smonth,
+    sday: limits.sday,
+    eyear: limits.eyear,
+    emonth: limits.emonth,
+    eday: limits.eday,
+    deleted: 0,
+    createdAt: now,
+  };
 }
 
 /** Inserts session rows in multi-row statements; answers each one's id, teacher and start (in no set order). */
