@@ -3,13 +3,15 @@
  * PostgreSQL with three app instances on one schema; 50 concurrent HTTP clients (spread over the
  * instances) booking distinct (member card, session) pairs for about 10 s through
  * /store/api/add/member/reservation. Prints bookings/s, p50/p99 and server CPU per booking, each
- * against the same writes as raw database transactions in the same run; on PostgreSQL also one hot
+ * against the same writes as raw database transactions in the same run; on PostgreSQL in two orders
+ * of the pairs (spread over the sessions, and one session at a time: lib/pairs.ts), and one hot
  * session (a class release: 200 clients at once on 20 seats, over the three instances).
  *   node --import tsx bench/booking.ts        (BENCH_SECONDS=10, BENCH_CONNECTIONS=50)
  */
 import { Msg } from '@studio/contract';
 import { rawPgBookingsPerSecond } from './lib/raw-pg-booking.ts';
 import { rawBookingsPerSecond } from './lib/raw-booking.ts';
+import { pairOf, type Order } from './lib/pairs.ts';
 import { load, print, serve, serverCpuMs, serverStatements, type Figures, type Served } from './lib/run.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -65,18 +67,14 @@ async function stopAll(servers: Served<unknown>[]) {
   await servers[0].stop();
 }
 
-async function run(label: string, env: NodeJS.ProcessEnv, n: number) {
+async function run(label: string, env: NodeJS.ProcessEnv, n: number, order: Order) {
   const servers = await serveAll<Info>('booking', env, n);
   const { sessionIds, cardIds } = servers[0].info;
   let k = 0;
-  // Pair k -> card k mod C, session (k div C) mod S: every pair is new, so no duplicate refusals.
+  // Every pair is new, so no duplicate refusals (lib/pairs.ts).
   const body = () => {
-    const i = k++;
-    return {
-      mcId: cardIds[i % cardIds.length],
-      tid: sessionIds[Math.floor(i / cardIds.length) % sessionIds.length],
-      studentCount: 1,
-    };
+    const pair = pairOf(k++, cardIds.length, sessionIds.length, order);
+    return { mcId: cardIds[pair.card], tid: sessionIds[pair.session], studentCount: 1 };
   };
   const path = '/store/api/add/member/reservation';
   await loadAll(servers, path, 2, body);
@@ -129,7 +127,7 @@ async function hot(env: NodeJS.ProcessEnv, n: number) {
 }
 
 console.log(`booking benchmark: ${connections} connections, ${seconds} s after a 2 s warm-up, Node ${process.version}`);
-const sqlite = await run('SQLite', { ...process.env, BENCH_DATABASE_URL: '' }, 1);
+const sqlite = await run('SQLite', { ...process.env, BENCH_DATABASE_URL: '' }, 1, 'spread');
 // Baseline in the same run: the same writes as raw SQLite transactions, one at a time.
 const rawSqlite = await rawBookingsPerSecond(Math.min(seconds, 5));
 console.log(
@@ -137,10 +135,17 @@ console.log(
 );
 const pgUrl = process.env.BENCH_DATABASE_URL;
 if (pgUrl) {
-  const pgRate = await run(`PostgreSQL x${instances}`, process.env, instances);
-  const raw = await rawPgBookingsPerSecond(pgUrl, Math.min(seconds, 5), rawPgClients);
-  console.log(
-    `  raw PostgreSQL transaction, same writes, ${rawPgClients} connections: ${raw.perSecond} bookings/s; HTTP booking = ${Math.round((pgRate / raw.perSecond) * 100)}% of it, ${Math.round((pgRate / sqlite) * 100)}% of SQLite's`,
-  );
+  // Two orders of the same pairs (lib/pairs.ts): spread over the sessions, and one class at a
+  // time (every concurrent booking waits for one session's row).
+  for (const [order, words] of [
+    ['spread', 'spread over the sessions'],
+    ['class', 'one session at a time'],
+  ] as const) {
+    const pgRate = await run(`PostgreSQL x${instances}, ${words}`, process.env, instances, order);
+    const raw = await rawPgBookingsPerSecond(pgUrl, Math.min(seconds, 5), rawPgClients, order);
+    console.log(
+      `  raw PostgreSQL transaction, same writes and order, ${rawPgClients} connections: ${raw.perSecond} bookings/s; HTTP booking = ${Math.round((pgRate / raw.perSecond) * 100)}% of it, ${Math.round((pgRate / sqlite) * 100)}% of SQLite's`,
+    );
+  }
   await hot(process.env, instances);
 }

@@ -4,17 +4,20 @@
  * indexes and triggers): per booking one transaction of two conditional UPDATEs (the seat, the
  * card balance) and the inserts the engine makes (reservation, history, card ledger), each a round
  * trip as the app makes them, from `clients` connections at once booking distinct (card, session)
- * pairs over 400 sessions and 2000 cards. Answers bookings per second.
+ * pairs over 400 sessions and 2000 cards, in the HTTP run's order (lib/pairs.ts). Answers bookings
+ * per second.
  */
 import crypto from 'node:crypto';
 import pg from 'pg';
 import { openDatabase } from '../../apps/server/src/db/index.ts';
 import { migrateToLatest } from '../../apps/server/src/db/migrate.ts';
+import { pairOf, type Order } from './pairs.ts';
 
 export async function rawPgBookingsPerSecond(
   url: string,
   seconds: number,
   clients: number,
+  order: Order,
 ): Promise<{ perSecond: number; count: number }> {
   const schema = `bench_raw_${crypto.randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
@@ -70,10 +73,10 @@ export async function rawPgBookingsPerSecond(
       const c = await pool.connect();
       try {
         while (Date.now() < end) {
-          // Pair k -> card k mod C, session (k div C) mod S, as the HTTP benchmark books.
-          const i = k++;
-          const card = cards[i % cards.length];
-          const tid = sessions[Math.floor(i / cards.length) % sessions.length];
+          // The pairs of the HTTP run, in the same order.
+          const pair = pairOf(k++, cards.length, sessions.length, order);
+          const card = cards[pair.card];
+          const tid = sessions[pair.session];
           await c.query('begin');
           const seat = await c.query({
             name: 'seat',
