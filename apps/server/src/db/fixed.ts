@@ -135,20 +135,21 @@ interface Waiting {
 const waiting = new WeakMap<Executor, Waiting[]>();
 
 function readSoon<O>(ex: Executor, q: CompiledQuery<O>): Promise<QueryResult<O>> {
-  let reads = waiting.get(ex);
-  if (!reads) {
-    const started: Waiting[] = [];
-    reads = started;
-    waiting.set(ex, started);
-    queueMicrotask(() => {
-      waiting.delete(ex);
-      void sendReads(ex, started);
-    });
-  }
-  const list = reads;
+  const reads = waiting.get(ex) ?? startTurn(ex);
   return new Promise<QueryResult<O>>((resolve, reject) =>
-    list.push({ q, resolve: resolve as (r: QueryResult<never>) => void, reject }),
+    reads.push({ q, resolve: resolve as (r: QueryResult<never>) => void, reject }),
   );
+}
+
+/** The list of reads of `ex` for this turn, sent when the turn ends. */
+function startTurn(ex: Executor): Waiting[] {
+  const reads: Waiting[] = [];
+  waiting.set(ex, reads);
+  queueMicrotask(() => {
+    waiting.delete(ex);
+    void sendReads(ex, reads);
+  });
+  return reads;
 }
 
 async function sendReads(ex: Executor, reads: Waiting[]): Promise<void> {

@@ -22,8 +22,11 @@ function formatter(tz: string): Intl.DateTimeFormat {
   return f;
 }
 
-/** The wall-clock time `YYYY-MM-DD HH:mm:ss` of an instant in a time zone, by the zone's rules. */
-function formatLocal(tz: string, at: number): string {
+/**
+ * The wall-clock time `YYYY-MM-DD HH:mm:ss` of an instant in a time zone, asking Intl (the zone's
+ * rules) every time: what `localDateTime` answers from its cached offset (lib/time.test.ts compares them).
+ */
+export function formatLocal(tz: string, at: number): string {
   const parts: Record<string, string> = {};
   for (const p of formatter(tz).formatToParts(at)) parts[p.type] = p.value;
   return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;

@@ -2,9 +2,15 @@ import { Msg, OperateType } from '@studio/contract';
 import type { CallCtx } from '../../lib/context.ts';
 import { conflict } from '../../lib/errors.ts';
 import { addMinutes, daysBetween, localDateTime } from '../../lib/time.ts';
-import { allowedCardsOf, bookSet, requireSessionRefs, sessionForRules, type SetBooking } from '../timetable/public.ts';
+import {
+  allowedCardsOf,
+  bookSet,
+  requireSessionRefs,
+  sessionForRules,
+  sessionRow,
+  type SetBooking,
+} from '../timetable/public.ts';
 import { insertNewSessions } from './bulk-arrange.ts';
-import { sessionRow } from '../timetable/public.ts';
 import { assertNoTimeClash } from './conflicts.ts';
 import { shortTime } from './plan.ts';
 import { sessionRowsInRange, waitingPendingsWithMembers } from './repository.ts';

@@ -435,6 +435,11 @@ describeEachDb('members channel: sign-in by one-time code, booking, cancelling, 
       status: 404,
       msg: Msg.notFound('会员卡'),
     });
+    // Session, card, rules and suspension are read together; the session is still the first refusal.
+    expect(await mb.call(memberBook.path, { tid: 99_999_999, mcId: a.card.id })).toMatchObject({
+      status: 404,
+      msg: Msg.notFound('课程'),
+    });
     const wait = await mb.ok(memberJoinWaitlist.path, { tid: session.id, mcId: b.card.id });
     expect(wait.position).toBe(1);
     expect((await mb.ok(memberTimetable.path, { fromDate: FUTURE, toDate: FUTURE }))[0].sessions).toContainEqual(

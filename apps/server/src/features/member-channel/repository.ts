@@ -1,5 +1,6 @@
 import { LIVE_RESERVATION, PendingStatus, ReservationStatus, WaitStatus } from '@studio/contract';
 import type { Executor } from '../../db/index.ts';
+import { holdsSession } from '../timetable/public.ts';
 import { queuePosition } from '../waitlist/public.ts';
 
 /**
@@ -183,26 +184,7 @@ export function checkInSessionOf(
     .where('t.deleted', '=', 0)
     .where('t.startTime', '<=', o.startsBy)
     .where('t.endTime', '>', o.endsAfter)
-    .where((eb) =>
-      eb.or([
-        eb.exists(
-          eb
-            .selectFrom('reservation as r')
-            .select('r.id')
-            .whereRef('r.timetableId', '=', 't.id')
-            .where('r.memberId', '=', memberId)
-            .where('r.status', 'in', LIVE_RESERVATION),
-        ),
-        eb.exists(
-          eb
-            .selectFrom('pending as p')
-            .select('p.id')
-            .whereRef('p.timetableId', '=', 't.id')
-            .where('p.memberId', '=', memberId)
-            .where('p.status', '=', PendingStatus.WAITING),
-        ),
-      ]),
-    )
+    .where((eb) => holdsSession(eb, memberId, [PendingStatus.WAITING]))
     .orderBy('t.startTime')
     .orderBy('t.id');
   if (o.tid !== undefined) q = q.where('t.id', '=', o.tid);

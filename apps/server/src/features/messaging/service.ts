@@ -141,39 +141,17 @@ async function notifyCardDigest(tx: Executor, e: Extract<EngineEvent, { type: 'c
   await enqueue(tx, e.storeId, WECOM_TOPIC, `digest:${e.date}`, markdown(lines));
 }
 
-/** The message an event calls for, as a function that queues it; null for an event with none. */
-function messageOf(tx: Executor, e: EngineEvent): (() => Promise<void>) | null {
-  switch (e.type) {
-    case 'reservation.booked':
-    case 'reservation.cancelled':
-      return () => notifyRef(tx, e.storeId, { reservationId: e.reservationId }, e.type === 'reservation.cancelled');
-    case 'pending.added':
-    case 'pending.cancelled':
-      return () => notifyRef(tx, e.storeId, { pendingId: e.pendingId }, e.type === 'pending.cancelled');
-    case 'session.deleted':
-      return () => notifySessionDeleted(tx, e.storeId, e);
-    case 'room.created':
-      return () => notifyRoomCreated(tx, e.storeId, e.timetableId, e.info);
-    case 'cards.digest':
-      return () => notifyCardDigest(tx, e);
-    case 'waitlist.promoted':
-      return () => notifyBooking(tx, e.storeId, e, 'promoted');
-    default:
-      return null;
-  }
-}
-
-/** The events with a message (see messageOf). */
-const ANNOUNCED = new Set<EngineEvent['type']>([
-  'reservation.booked',
-  'reservation.cancelled',
-  'pending.added',
-  'pending.cancelled',
-  'session.deleted',
-  'room.created',
-  'cards.digest',
-  'waitlist.promoted',
-]);
+/** The message each event with one calls for: a function that queues it (events not listed have none). */
+const MESSAGES: { [K in EngineEvent['type']]?: (tx: Executor, e: EngineEvent & { type: K }) => Promise<void> } = {
+  'reservation.booked': (tx, e) => notifyRef(tx, e.storeId, { reservationId: e.reservationId }, false),
+  'reservation.cancelled': (tx, e) => notifyRef(tx, e.storeId, { reservationId: e.reservationId }, true),
+  'pending.added': (tx, e) => notifyRef(tx, e.storeId, { pendingId: e.pendingId }, false),
+  'pending.cancelled': (tx, e) => notifyRef(tx, e.storeId, { pendingId: e.pendingId }, true),
+  'session.deleted': (tx, e) => notifySessionDeleted(tx, e.storeId, e),
+  'room.created': (tx, e) => notifyRoomCreated(tx, e.storeId, e.timetableId, e.info),
+  'cards.digest': notifyCardDigest,
+  'waitlist.promoted': (tx, e) => notifyBooking(tx, e.storeId, e, 'promoted'),
+};
 
 /** Webhook reads started ahead of a change, by transaction and store; `announce` takes each once. */
 const ahead = new WeakMap<Executor, Map<number, Promise<string | null>>>();
@@ -184,7 +162,7 @@ const ahead = new WeakMap<Executor, Map<number, Promise<string | null>>>();
  * calls shares one, and there is no round trip to save).
  */
 export function webhookAhead(tx: Executor, storeId: number, type: EngineEvent['type']): void {
-  if (!ANNOUNCED.has(type) || !onPostgres(tx)) return;
+  if (!MESSAGES[type] || !onPostgres(tx)) return;
   const read = storeWebhookUrl(tx, storeId);
   // Awaited, and its error thrown, by announce; a change refused before it announces drops it.
   read.catch(() => undefined);
@@ -208,6 +186,6 @@ function webhookOf(tx: Executor, storeId: number): Promise<string | null> {
  * usually started ahead, with the change's own reads).
  */
 export async function announce(tx: Executor, e: EngineEvent): Promise<void> {
-  const queue = messageOf(tx, e);
-  if (queue && (await webhookOf(tx, e.storeId))) await queue();
+  const queue = MESSAGES[e.type] as ((tx: Executor, e: EngineEvent) => Promise<void>) | undefined;
+  if (queue && (await webhookOf(tx, e.storeId))) await queue(tx, e);
 }

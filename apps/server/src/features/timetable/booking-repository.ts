@@ -1,11 +1,11 @@
 import { LIVE_PENDING, LIVE_RESERVATION, Msg, OperateType, PendingStatus, ReservationStatus } from '@studio/contract';
-import { sql } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder } from 'kysely';
 import { FEW, insertRows } from '../../db/bulk-insert.ts';
 import { fixed } from '../../db/fixed.ts';
 import { idChunks } from '../../db/chunks.ts';
 import { groupBy } from '../../lib/group.ts';
 import type { Executor, Tx } from '../../db/index.ts';
-import type { NewRow, Row } from '../../db/schema.ts';
+import type { Database, NewRow, Row, TimetableTable } from '../../db/schema.ts';
 import { conflict } from '../../lib/errors.ts';
 import { isUniqueViolation, onPostgres } from '../../db/dialect.ts';
 
@@ -524,6 +524,36 @@ export async function heldPairs(
     )
     .execute();
   return rows.map((r) => [r.timetableId, r.memberId]);
+}
+
+/**
+ * Whether a member holds the session `t` of the query being written: a live booking of it, or a
+ * pending of it in one of `pendingStatuses` (live ones by default; self check-in counts only those
+ * still waiting). The one-session form of `heldPairs`, for a query over sessions.
+ */
+export function holdsSession(
+  eb: ExpressionBuilder<Database & { t: TimetableTable }, 't'>,
+  memberId: number | Expression<number>,
+  pendingStatuses: readonly number[] = LIVE_PENDING,
+) {
+  return eb.or([
+    eb.exists(
+      eb
+        .selectFrom('reservation as r')
+        .select('r.id')
+        .whereRef('r.timetableId', '=', 't.id')
+        .where('r.memberId', '=', memberId)
+        .where('r.status', 'in', LIVE_RESERVATION),
+    ),
+    eb.exists(
+      eb
+        .selectFrom('pending as p')
+        .select('p.id')
+        .whereRef('p.timetableId', '=', 't.id')
+        .where('p.memberId', '=', memberId)
+        .where('p.status', 'in', pendingStatuses),
+    ),
+  ]);
 }
 
 /** Gives back `n` seats (deleted sessions included: deleting a session frees its seats). */

@@ -242,6 +242,9 @@ describeEachDb('booking with a card', (env) => {
     try {
       const a = await book({ mcId: card.id, tid: session.id });
       expect([a.status, a.msg]).toEqual([409, TimetableMsg.useSignInBooking]);
+      // The mode is checked before the session and the card (read in the same round trip).
+      const unknown = await book({ mcId: 99_999_999, tid: 99_999_999 });
+      expect([unknown.status, unknown.msg]).toEqual([409, TimetableMsg.useSignInBooking]);
     } finally {
       await e.setMode(0);
     }

@@ -13,7 +13,6 @@ export {
   sessionRow,
   setSessionLimits,
 } from './session-repository.ts';
-export type { SessionSlot } from './session-repository.ts';
 export { bookingChecker, checkBookingSet } from './rules.ts';
 export type { IntendedBooking, MemberForRules, SessionForRules } from './rules.ts';
 export { bookingRef } from './booking-refs.ts';
@@ -50,6 +49,7 @@ export {
   freeSeatsOf,
   findReservation,
   heldPairs,
+  holdsSession,
   pendingTrail,
   retakeSeatsOf,
   insertBookingRows,

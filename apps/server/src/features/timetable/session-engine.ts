@@ -19,6 +19,7 @@ import {
   liveSession,
   markSessionDeleted,
   overlappingSessions,
+  sessionRow,
   sessionTimes,
   type TeacherConflict,
 } from './session-repository.ts';
@@ -154,29 +155,22 @@ export async function createSession(tx: Tx, store: StoreScope, args: NewSession)
   }
   const id = await insertSession(
     tx,
-    {
-      storeId: store.id,
-      courseId: course.id,
-      teacherId: args.teacherId,
-      areaId: args.areaId,
-      bookId: args.bookId,
-      startTime,
-      endTime,
-      reservableCount,
-      realCount: 0,
-      isOnline: args.isOnline ?? 0,
-      color: course.color,
-      genderLimit: course.genderLimit,
-      ageLimit: course.ageLimit,
-      syear: course.syear,
-      smonth: course.smonth,
-      sday: course.sday,
-      eyear: course.eyear,
-      emonth: course.emonth,
-      eday: course.eday,
-      deleted: 0,
-      createdAt: localDateTime(store.timezone),
-    },
+    sessionRow(
+      store.id,
+      {
+        courseId: course.id,
+        teacherId: args.teacherId,
+        areaId: args.areaId,
+        bookId: args.bookId,
+        startTime,
+        endTime,
+        reservableCount,
+        realCount: 0,
+        isOnline: args.isOnline ?? 0,
+      },
+      course,
+      localDateTime(store.timezone),
+    ),
     course.cardIds,
   );
   // Within a bulk change (a copy), what its undo deletes; a single new session is its entry's target.

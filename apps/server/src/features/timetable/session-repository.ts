@@ -1,4 +1,4 @@
-import { LIVE_PENDING, LIVE_RESERVATION, MODULE_DEDUCTION_MODE } from '@studio/contract';
+import { MODULE_DEDUCTION_MODE } from '@studio/contract';
 import type { Executor, Tx } from '../../db/index.ts';
 import { insertRows } from '../../db/bulk-insert.ts';
 import { fixed } from '../../db/fixed.ts';
@@ -6,6 +6,7 @@ import type { AgeLimitColumns, NewRow, TimetableTable } from '../../db/schema.ts
 import { onPostgres } from '../../db/dialect.ts';
 import { notFound } from '../../lib/errors.ts';
 import { deductionModeOf } from '../policy/rules.ts';
+import { holdsSession } from './booking-repository.ts';
 import { getModuleStatus } from '../reference/public.ts';
 
 /** Store module 6: 0 deducts at booking, 1 only at on-site sign-in. */
@@ -13,41 +14,17 @@ export async function getDeductionMode(tx: Executor, storeId: number): Promise<0
   return deductionModeOf(await getModuleStatus(tx, storeId, MODULE_DEDUCTION_MODE));
 }
 
-/**
- * A live (not deleted) session of the store, or 404 课程不存在. With `lock`, its row is locked for the
- * transaction on PostgreSQL (the first lock of the engine's order) in the same statement. With
- * `heldByHolderOf` (a member card's id), it also says whether that card's holder already holds a
- * live booking or pending of it (`holderHolds`), in the same statement: a booking reads one row less.
- */
 const liveSessionRow = fixed(
   (tx, p: { storeId: number; id: number; holder: number | undefined; lock: true | undefined }) =>
     tx
       .selectFrom('timetable as t')
       .selectAll('t')
       .$if(p.holder !== undefined, (q) =>
-        q.select((eb) => {
-          const memberId = eb.selectFrom('memberCard').select('memberId').where('id', '=', p.holder!);
-          return eb
-            .or([
-              eb.exists(
-                eb
-                  .selectFrom('reservation')
-                  .select('id')
-                  .whereRef('timetableId', '=', 't.id')
-                  .where('memberId', '=', memberId)
-                  .where('status', 'in', LIVE_RESERVATION),
-              ),
-              eb.exists(
-                eb
-                  .selectFrom('pending')
-                  .select('id')
-                  .whereRef('timetableId', '=', 't.id')
-                  .where('memberId', '=', memberId)
-                  .where('status', 'in', LIVE_PENDING),
-              ),
-            ])
-            .as('holderHolds');
-        }),
+        q.select((eb) =>
+          holdsSession(eb, eb.selectFrom('memberCard').select('memberId').where('id', '=', p.holder!).$asScalar()).as(
+            'holderHolds',
+          ),
+        ),
       )
       .where('t.id', '=', p.id)
       .where('t.storeId', '=', p.storeId)
@@ -55,6 +32,12 @@ const liveSessionRow = fixed(
       .$if(p.lock !== undefined, (q) => q.forNoKeyUpdate()),
 );
 
+/**
+ * A live (not deleted) session of the store, or 404 课程不存在. With `lock`, its row is locked for the
+ * transaction on PostgreSQL (the first lock of the engine's order) in the same statement. With
+ * `heldByHolderOf` (a member card's id), it also says whether that card's holder already holds a
+ * live booking or pending of it (`holderHolds`), in the same statement: a booking reads one row less.
+ */
 export async function liveSession(
   tx: Executor,
   storeId: number,
