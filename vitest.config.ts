@@ -19,6 +19,15 @@ export default defineConfig({
       },
       {
         test: {
+          // Unit tests of the web app's pure helpers (no browser, no DOM).
+          name: 'web',
+          include: ['apps/web/src/**/*.test.ts'],
+          environment: 'node',
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        test: {
           name: 'e2e',
           include: ['e2e/**/*.test.ts'],
           environment: 'node',

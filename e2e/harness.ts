@@ -72,11 +72,15 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-export async function newContext(browser: Browser): Promise<BrowserContext> {
+/**
+ * A browser context as a desk PC in the store has it; `timezoneId` sets another zone for the browser
+ * (the demo store's is Asia/Shanghai): screens must show the store's clock whatever it is.
+ */
+export async function newContext(browser: Browser, o: { timezoneId?: string } = {}): Promise<BrowserContext> {
   return browser.newContext({
     viewport: { width: 1366, height: 768 },
     locale: 'zh-CN',
-    timezoneId: 'Asia/Shanghai',
+    timezoneId: o.timezoneId ?? 'Asia/Shanghai',
     acceptDownloads: true,
     // The app turns antd's animations off for people asking for less motion (app/providers.tsx):
     // a click never lands on a dialog still zooming in.
@@ -130,6 +134,21 @@ export async function loginThroughPage(page: Page, base: string, landing?: RegEx
 export async function loginWithCookie(context: BrowserContext, api: Api): Promise<void> {
   const [name, value] = api.cookie.split('=');
   await context.addCookies([{ name, value, url: api.base }]);
+}
+
+/** A phone held in one hand: 390x844, touch, the store's time zone (the members' page). */
+export async function phoneContext(browser: Browser): Promise<[BrowserContext, Page]> {
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+    locale: 'zh-CN',
+    timezoneId: 'Asia/Shanghai',
+  });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  return [context, page];
 }
 
 export async function shot(page: Page, name: string): Promise<string> {
@@ -189,11 +208,15 @@ export function describeWithChromium(
  * A browser suite: one fresh server (own database) and one Chromium per file, a logged-in API
  * client and a page with the session cookie.
  */
-export function describeBrowser(name: string, fn: (env: () => BrowserEnv) => void): void {
+export function describeBrowser(
+  name: string,
+  fn: (env: () => BrowserEnv) => void,
+  overrides: Partial<Config> = {},
+): void {
   describeWithChromium(
     name,
     async () => {
-      const server = await startServer();
+      const server = await startServer(overrides);
       const browser = await launchBrowser();
       const context = await newContext(browser);
       const api = new Api(server.url);

@@ -1,6 +1,5 @@
-import type { BrowserContext, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { describeBrowser, shot, type BrowserEnv } from './harness.ts';
+import { describeBrowser, phoneContext, shot, type BrowserEnv } from './harness.ts';
 import { addMemberWithCard, addSession, makeFixture } from './seed.ts';
 import { modal } from './ui.ts';
 
@@ -10,20 +9,8 @@ function shanghai(minutes: number): { date: string; time: string } {
   return { date: t.slice(0, 10), time: t.slice(11, 16) };
 }
 
-/** A phone held in one hand: 390x844, touch, the members' page of the store. */
-async function phone(env: BrowserEnv): Promise<[BrowserContext, Page]> {
-  const context = await env.browser.newContext({
-    viewport: { width: 390, height: 844 },
-    deviceScaleFactor: 2,
-    isMobile: true,
-    hasTouch: true,
-    locale: 'zh-CN',
-    timezoneId: 'Asia/Shanghai',
-  });
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  return [context, page];
-}
+/** The members' page on a phone. */
+const phone = (env: BrowserEnv) => phoneContext(env.browser);
 
 describeBrowser('members page on a phone', (env) => {
   it('from the landing page through sign-in with a desk code: book, see it, cancel, book again and check in', async () => {

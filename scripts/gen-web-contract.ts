@@ -24,12 +24,13 @@ function literal(v: unknown, where: string): string | undefined {
   if (v === undefined) return 'undefined';
   if (typeof v === 'function') {
     const src = v.toString();
-    // A message function must stand alone: no closure over module names.
+    // A message function must stand alone (no closure over module names) and word a message: called
+    // with sample values it answers text. Anything else (a helper of the server's) stays out.
     try {
       const fn = new Function(`return (${src});`)() as (...a: unknown[]) => unknown;
-      fn(...Array.from({ length: fn.length }, () => 1));
-    } catch (e) {
-      if (e instanceof ReferenceError) return undefined;
+      if (typeof fn(...Array.from({ length: fn.length }, () => 1)) !== 'string') return undefined;
+    } catch {
+      return undefined;
     }
     return `(${src})`;
   }

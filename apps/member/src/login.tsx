@@ -1,7 +1,10 @@
-import { memberLogin, memberSendCode, type MemberIdentity } from '@studio/contract';
+import { LOGIN_CODE, memberLogin, MemberMsg, memberSendCode, type MemberIdentity } from '@studio/contract';
 import { Button, Input, Toast } from 'antd-mobile';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { call, type StoreInfo } from './api.ts';
+
+/** The proof-of-work check, in its own chunk: most members never need it. */
+const Challenge = lazy(() => import('./challenge.tsx'));
 
 const MOBILE_MSG = '请输入正确的11位手机号';
 const CODE_MSG = '请输入6位数字验证码';
@@ -21,6 +24,7 @@ export function Login({
   const [errors, setErrors] = useState<{ mobile?: string; code?: string }>({});
   const [wait, setWait] = useState(0);
   const [busy, setBusy] = useState(false);
+  const [checking, setChecking] = useState(false);
 
   useEffect(() => {
     if (wait <= 0) return;
@@ -29,15 +33,25 @@ export function Login({
   }, [wait]);
 
   const mobileOk = /^1\d{10}$/.test(mobile.trim());
-  const sendCode = async () => {
+  /** Asks for a code; past this network's free requests the server asks for the check first. */
+  const sendCode = async (altcha?: string) => {
     if (!mobileOk) return setErrors({ mobile: MOBILE_MSG });
     setErrors({});
     try {
-      await call(memberSendCode, { storeId: store.storeId, mobile: mobile.trim() });
-      setWait(60);
-      Toast.show({ content: '验证码已发送' });
+      await call(memberSendCode, { storeId: store.storeId, mobile: mobile.trim(), ...(altcha ? { altcha } : {}) });
+      setChecking(false);
+      setWait(LOGIN_CODE.gapMs / 1000);
+      Toast.show({ content: MemberMsg.codeSent });
     } catch (e) {
-      Toast.show({ content: (e as Error).message, duration: 3000 });
+      const msg = (e as Error).message;
+      // the check is asked for (again, when a used or expired answer was sent): show it, it solves itself
+      if (msg === MemberMsg.needChallenge || msg === MemberMsg.badChallenge) {
+        setChecking(false);
+        setTimeout(() => setChecking(true), 0);
+        return;
+      }
+      setChecking(false);
+      Toast.show({ content: msg, duration: 3000 });
     }
   };
   const submit = async () => {
@@ -81,11 +95,27 @@ export function Login({
           onChange={setCode}
           onEnterPress={submit}
         />
-        <Button className="touch" fill="none" color="primary" disabled={wait > 0} onClick={sendCode}>
+        <Button
+          className="touch"
+          fill="none"
+          color="primary"
+          disabled={wait > 0 || checking}
+          onClick={() => sendCode()}
+        >
           {wait > 0 ? `${wait}秒后重发` : '获取验证码'}
         </Button>
       </div>
       <div className="err">{errors.code}</div>
+      {checking && (
+        <div className="check">
+          <div className="hint">
+            同一网络获取验证码的次数较多，需要先完成安全验证（手机自动计算，约需1秒），通过后自动发送验证码。
+          </div>
+          <Suspense fallback={<div className="hint">正在准备安全验证…</div>}>
+            <Challenge onSolved={(payload) => void sendCode(payload)} />
+          </Suspense>
+        </div>
+      )}
       <div className="actions">
         <Button block color="primary" size="large" loading={busy} onClick={submit}>
           登录

@@ -66,9 +66,16 @@ export function SessionSheet({
     }
   };
   const policy = store.policy;
-  const cancelNote =
+  // A late cancel under "forfeit" keeps a booking's deduction, and charges a pending's card one class.
+  const cancelNote = (kind: string) =>
     policy.cancelMinutesBefore > 0
-      ? `开课前${policy.cancelMinutesBefore}分钟内${policy.lateCancel === 'forfeit' ? '取消不退回扣除' : '不能在线取消'}。`
+      ? `开课前${policy.cancelMinutesBefore}分钟内${
+          policy.lateCancel !== 'forfeit'
+            ? '不能在线取消'
+            : kind === 'pending'
+              ? '取消将按一次上课从会员卡扣费'
+              : '取消不退回扣除'
+        }。`
       : '';
 
   const s = session;
@@ -199,7 +206,7 @@ export function SessionSheet({
                   onClick={async () => {
                     const ok = await Dialog.confirm({
                       title: '取消预约',
-                      content: `确定取消「${s.courseName}」的预约吗？${cancelNote}`,
+                      content: `确定取消「${s.courseName}」的预约吗？${cancelNote(s.mine!.kind)}`,
                       confirmText: '取消预约',
                       cancelText: '再想想',
                     });

@@ -1,7 +1,7 @@
 // The failures a call can answer, for the API reference: those every call shares, the messages its
 // request schema words itself, and the ones it declares (`errors` of defineCall).
 import type { z } from 'zod';
-import type { CallDef, CallError } from './define.ts';
+import { STAFF_ROLES, type CallDef, type CallError } from './define.ts';
 import { Msg } from './messages.ts';
 import { GENERIC_ISSUE_MESSAGES } from './zod-zh.ts';
 
@@ -62,7 +62,13 @@ export function callErrors(call: CallDef): CallError[] {
   ];
   if (call.auth !== 'public') all.push({ status: 401, msg: Msg.notLoggedIn });
   if (call.auth === 'store') all.push({ status: 403, msg: Msg.forbiddenStore });
+  // The route loop's role check (roles of the contract), and a teacher naming another's session.
+  if (call.roles && STAFF_ROLES.some((r) => !call.roles!.includes(r)))
+    all.push({ status: 403, msg: Msg.forbiddenRole });
+  if (call.teacherOwns) all.push({ status: 403, msg: Msg.forbiddenSession });
   all.push(
+    // Every call is a POST: a page of another site sending it is refused before it runs (lib/origin.ts).
+    { status: 403, msg: Msg.foreignOrigin },
     { status: 408, msg: Msg.requestTimeout },
     { status: 413, msg: Msg.tooLarge },
     { status: 415, msg: Msg.unsupportedMedia },
@@ -71,4 +77,14 @@ export function callErrors(call: CallDef): CallError[] {
   );
   const unique = new Map(all.map((e) => [`${e.status} ${e.msg}`, e]));
   return [...unique.values()].sort((a, b) => a.status - b.status);
+}
+
+/** A declared message as a pattern: its `{…}` parts (filled in at run time) match any text. */
+function declaredPattern(msg: string): RegExp {
+  return new RegExp(`^${msg.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]*\}/g, '[\\s\\S]+')}$`);
+}
+
+/** Whether `errors` (a call's callErrors) declare an answer of this status and message. */
+export function declaresError(errors: readonly CallError[], status: number, msg: string): boolean {
+  return errors.some((e) => e.status === status && declaredPattern(e.msg).test(msg));
 }

@@ -73,6 +73,11 @@ export const MAX_BATCH_SESSIONS = 2000;
 export const MAX_TEXT = 500;
 export const MAX_NAME = 50;
 export const MAX_RANGE_DAYS = 62;
+/**
+ * Batch delete's range (a quarter): one call deletes at most this many days of classes with their
+ * bookings and refunds, in one transaction that holds the store's writes while it runs.
+ */
+export const BATCH_DELETE_MAX_DAYS = 92;
 /** Largest integer accepted in any count or money field (fen): 100 million yuan. */
 export const MAX_AMOUNT = 10_000_000_000;
 export const MAX_COUNT = 100_000;

@@ -1,3 +1,5 @@
+import { BATCH_DELETE_MAX_DAYS } from './constants.ts';
+
 /** Chinese messages: the spec's exact wording where it gives one (sections 5 and 8). */
 export const Msg = {
   // generic
@@ -96,6 +98,8 @@ export const Msg = {
   cardFrozen: '该会员卡已冻结',
   cardExpired: '该会员卡已过期',
   cardBalance: '会员卡余额不足',
+  /** The balance pays, but not also for the card's pendings waiting to be charged at sign-in. */
+  cardCommitted: '会员卡余额不足：这张卡已预约待签到的课程签到时还要扣费',
   genderLimited: '该课程限制了性别，此会员不符合',
   ageLimited: '该课程限制了年龄，此会员不符合',
   alreadyBooked: '该会员已预约此课程，请勿重复预约',
@@ -117,6 +121,7 @@ export const Msg = {
   studentCountMin1: '上课人数不能小于1',
   rangeOrder: '开始日期不能晚于结束日期',
   exportRangeMax: '导出的日期范围最多62天',
+  batchDeleteRangeMax: `批量删除的日期范围最多${BATCH_DELETE_MAX_DAYS}天`,
   weekArrangeFailed: (week: number, date: string, member: string, reason: string) =>
     `第${week}周（${date}）会员${member}：${reason}`,
   arrangeFailed: (date: string, member: string, reason: string) => `${date} 会员${member}：${reason}`,

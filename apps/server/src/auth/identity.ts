@@ -5,5 +5,10 @@ export interface StaffIdentity {
   id: number;
   name: string;
   mobile: string | null;
-  posts: { storeId: number; store: { id: number; name: string }; role: StaffRole; teacherId: number | null }[];
+  posts: {
+    storeId: number;
+    store: { id: number; name: string; timezone: string };
+    role: StaffRole;
+    teacherId: number | null;
+  }[];
 }

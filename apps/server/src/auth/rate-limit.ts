@@ -1,5 +1,11 @@
 import type { Db } from '../db/index.ts';
-import { deleteCounter, deleteCountersStartedBefore, giveCounterSlotBack, takeCounterSlot } from './repository.ts';
+import {
+  counterValue,
+  deleteCounter,
+  deleteCountersStartedBefore,
+  giveCounterSlotBack,
+  takeCounterSlot,
+} from './repository.ts';
 
 /**
  * Login limits, kept in the database so they hold across app instances. Each login attempt first
@@ -21,8 +27,8 @@ export const accountKey = (staffId: number | undefined, typed: string) =>
   staffId === undefined ? `n:${typed.trim().toLowerCase()}` : `s:${staffId}`;
 const ipKey = (ip: string) => `i:${ip}`;
 
-/** The longest window of any counter (members' daily code limit): older rows are swept. */
-const LONGEST_WINDOW_MS = 24 * 3600 * 1000;
+/** The longest window of any counter (a store's texts of one local day): older rows are swept. */
+const LONGEST_WINDOW_MS = 48 * 3600 * 1000;
 
 /**
  * Takes one attempt on `key` unless `max` were taken since its window began (`windowMs`, default the
@@ -30,6 +36,21 @@ const LONGEST_WINDOW_MS = 24 * 3600 * 1000;
  */
 export async function reserve(db: Db, key: string, max: number, now: number, windowMs = WINDOW_MS): Promise<boolean> {
   return takeCounterSlot(db, key, max, now, now - windowMs);
+}
+
+/** How many of `key`'s slots are taken in its current window (nothing reserved). */
+export async function reserved(db: Db, key: string, now: number, windowMs = WINDOW_MS): Promise<number> {
+  return counterValue(db, key, now - windowMs);
+}
+
+/** Gives one slot of `key` back (an attempt that turned out to be allowed, or not made). */
+export async function release(db: Db, key: string): Promise<void> {
+  await giveCounterSlotBack(db, key);
+}
+
+/** Now and then (2% of calls) deletes the counters whose longest window has passed. */
+export async function sweepCounters(db: Db, now: number): Promise<void> {
+  if (Math.random() < 0.02) await deleteCountersStartedBefore(db, now - LONGEST_WINDOW_MS);
 }
 
 /**
@@ -41,15 +62,15 @@ export async function reserveAttempt(db: Db, account: string, ip: string): Promi
   const now = Date.now();
   if (!(await reserve(db, account, MAX_PER_ACCOUNT, now))) return false;
   if (!(await reserve(db, ipKey(ip), MAX_PER_IP, now))) {
-    await giveCounterSlotBack(db, account);
+    await release(db, account);
     return false;
   }
-  if (Math.random() < 0.02) await deleteCountersStartedBefore(db, now - LONGEST_WINDOW_MS);
+  await sweepCounters(db, now);
   return true;
 }
 
 /** After a successful login: the account starts afresh, and the address gets its slot back. */
 export async function attemptSucceeded(db: Db, account: string, ip: string): Promise<void> {
   await deleteCounter(db, account);
-  await giveCounterSlotBack(db, ipKey(ip));
+  await release(db, ipKey(ip));
 }

@@ -78,12 +78,12 @@ export function findStaffByLogin(ex: Executor, account: string) {
     .executeTakeFirst();
 }
 
-/** A staff member's enabled posts with their store's name, in post order. */
+/** A staff member's enabled posts with their store's name and time zone, in post order. */
 export function enabledPostsOf(ex: Executor, staffId: number) {
   return ex
     .selectFrom('post')
     .innerJoin('store', 'store.id', 'post.storeId')
-    .select(['post.storeId', 'store.name', 'post.role', 'post.teacherId'])
+    .select(['post.storeId', 'store.name', 'store.timezone', 'post.role', 'post.teacherId'])
     .where('post.staffId', '=', staffId)
     .where('post.enabled', '=', 1)
     .orderBy('post.id')
@@ -117,6 +117,17 @@ export async function takeCounterSlot(
     .returning('n')
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** How many slots of the counter `key` are taken in the window that began after `expired` (0 when none). */
+export async function counterValue(ex: Executor, key: string, expired: number): Promise<number> {
+  const row = await ex
+    .selectFrom('loginCounter')
+    .select('n')
+    .where('key', '=', key)
+    .where('startedAt', '>', expired)
+    .executeTakeFirst();
+  return row ? Number(row.n) : 0;
 }
 
 /** Gives one slot of the counter `key` back (never below zero). */

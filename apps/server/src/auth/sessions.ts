@@ -79,7 +79,7 @@ export async function profileOf(
     mobile: staff.mobile,
     posts: posts.map((p) => ({
       storeId: p.storeId,
-      store: { id: p.storeId, name: p.name },
+      store: { id: p.storeId, name: p.name, timezone: p.timezone },
       role: p.role as StaffRole,
       teacherId: p.teacherId,
     })),

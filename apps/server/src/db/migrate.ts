@@ -14,6 +14,8 @@ import { noShow } from './migrations/20261124_1400_no_show.ts';
 import { memberChannel } from './migrations/20261125_0900_member_channel.ts';
 import { lateCancelWaiver } from './migrations/20261125_1500_late_cancel_waiver.ts';
 import { staffRolesAudit } from './migrations/20261125_1800_staff_roles_audit.ts';
+import { appSecret } from './migrations/20261127_0100_app_secret.ts';
+import { cardOpenBookings } from './migrations/20261127_0200_card_open_bookings.ts';
 
 /** Timestamped migrations, in order. Never edit one that has landed: add a new one. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -31,6 +33,8 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '20261125_0900_member_channel': memberChannel(dialect),
     '20261125_1500_late_cancel_waiver': lateCancelWaiver(),
     '20261125_1800_staff_roles_audit': staffRolesAudit(dialect),
+    '20261127_0100_app_secret': appSecret(),
+    '20261127_0200_card_open_bookings': cardOpenBookings(),
   };
 }
 

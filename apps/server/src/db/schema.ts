@@ -91,6 +91,11 @@ export interface LoginCounterTable {
   startedAt: number;
   n: number;
 }
+/** Installation secrets shared by every instance (`altcha`: the challenge HMAC key). */
+export interface AppSecretTable {
+  name: string;
+  value: string;
+}
 export interface StoreModuleTable {
   storeId: number;
   moduleId: number;
@@ -392,6 +397,7 @@ export interface Database {
   memberLoginCode: MemberLoginCodeTable;
   memberSession: MemberSessionTable;
   loginCounter: LoginCounterTable;
+  appSecret: AppSecretTable;
   storeModule: StoreModuleTable;
   storeSetting: StoreSettingTable;
   storeFile: StoreFileTable;

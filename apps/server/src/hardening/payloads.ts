@@ -323,6 +323,7 @@ export const basePayloads: Record<string, BasePayload> = {
   // the members' channel (member calls act with a member session: their own matrix is in
   // features/member-channel/member-channel.test.ts; these payloads serve the scans)
   '/member/api/query/store': { body: (w) => ({ storeId: w.storeId }), anon: true },
+  '/member/api/auth/challenge': { body: () => ({}), anon: true },
   '/member/api/auth/code': { body: (w) => ({ storeId: w.storeId, mobile: '13800000000' }), anon: true },
   '/member/api/auth/login': {
     body: (w) => ({ storeId: w.storeId, mobile: '13800000000', code: '000000' }),
@@ -347,6 +348,7 @@ export const basePayloads: Record<string, BasePayload> = {
   [`${STORE}/create/member/login/code`]: { body: (w) => ({ memberId: w.member2 }), ids: { memberId: 'member2' } },
   [`${STORE}/delete/member/sessions`]: { body: (w) => ({ memberId: w.member }), ids: { memberId: 'member' } },
   [`${STORE}/query/checkin/code`]: { body: () => ({}) },
+  [`${STORE}/update/checkin/mode`]: { body: () => ({ checkinMode: 'screen' }) },
   [`${STORE}/query/member/page`]: { body: () => ({}) },
   [`${STORE}/query/sms/setting`]: { body: () => ({}) },
   [`${STORE}/update/sms/setting`]: {

@@ -1,6 +1,8 @@
-import { Msg } from '@studio/contract';
+import { Msg, PendingStatus } from '@studio/contract';
 // Service-level races in one process: fast-check's scheduler picks the order in which concurrent
-// calls start and finish (RACE_RUNS orderings, default 40), on both databases.
+// calls start and finish (RACE_RUNS orderings, default 40), on both databases. In sign-in mode a
+// member whose card holds one class races pendings with that card into two classes: the card never
+// holds more pendings than it can pay at sign-in.
 import fc from 'fast-check';
 import { beforeAll, expect, it } from 'vitest';
 import { Client, describeEachDb } from '../test/harness.ts';
@@ -14,7 +16,8 @@ const API = '/store/api';
 type Op =
   | { kind: 'book' | 'cancel' | 'pending' | 'signIn' | 'cancelPending'; who: number }
   | { kind: 'delete' }
-  | { kind: 'resize'; seats: number };
+  | { kind: 'resize'; seats: number }
+  | { kind: 'tightPending'; at: 0 | 1 };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('book' as const), who: fc.integer({ min: 1, max: 3 }) }) },
@@ -24,6 +27,10 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('cancelPending' as const), who: fc.nat(1) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete' as const) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('resize' as const), seats: fc.integer({ min: 1, max: 4 }) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({ kind: fc.constant('tightPending' as const), at: fc.constantFrom(0 as const, 1 as const) }),
+  },
 );
 
 describeEachDb('service-level races under scheduled orderings', (env) => {
@@ -31,11 +38,23 @@ describeEachDb('service-level races under scheduled orderings', (env) => {
   let b: LoadStore;
   let ca: Client;
   let cb: Client;
+  /** Store B's second class of each ordering, for the pendings of a card holding one class. */
+  const other: number[] = [];
 
   beforeAll(async () => {
     const db = env().database.db;
     a = await makeLoadStore(db, { members: 4, balance: 1000, sessions: RUNS + 1, seats: 3, firstHour: 100 });
     b = await makeLoadStore(db, { members: 4, balance: 1000, sessions: RUNS + 1, seats: 3, mode: 1, firstHour: 300 });
+    for (let i = 0; i < RUNS; i++) {
+      const s = await b.engine.session({
+        courseId: b.courseId,
+        teacherId: b.teacherId,
+        startTime: futureSlot(600 + i),
+        endTime: futureSlot(600 + i + 0.5),
+        reservableCount: 3,
+      });
+      other.push(s.id);
+    }
     ca = new Client(env().app);
     cb = new Client(env().app);
     for (const [c, s] of [
@@ -57,6 +76,8 @@ describeEachDb('service-level races under scheduled orderings', (env) => {
         const tidB = b.sessions[i];
         const hour = 100 + i;
         const seen: string[] = [];
+        // A member of store B whose card holds one class (sign-in mode: nothing charged until sign-in).
+        const tight = await b.engine.memberWithCard(b.productId, { card: { totalCount: 1 } });
         // Before the race: members 0 and 1 hold seats on both sessions (3 seats on A, 3 on B).
         for (const [c, st, tid, p] of [
           [ca, a, tidA, '/add/member/reservation'],
@@ -72,7 +93,11 @@ describeEachDb('service-level races under scheduled orderings', (env) => {
           let body: Record<string, unknown> = {};
           let client = ca;
           if (op.kind === 'delete') [path, body] = ['/cancel/timetable', { id: tidA }];
-          else if (op.kind === 'resize') {
+          else if (op.kind === 'tightPending') {
+            client = cb;
+            const tid = op.at === 0 ? tidB : other[i];
+            [path, body] = ['/add/member/group/pending', { mid: tight.member.id, tid, mcId: tight.card.id }];
+          } else if (op.kind === 'resize') {
             const start = futureSlot(hour);
             path = '/update/timetable/reservable/count';
             body = {
@@ -124,6 +149,14 @@ describeEachDb('service-level races under scheduled orderings', (env) => {
 
         const problems = await invariantProblems(env().database.db, env().dialect);
         expect(problems, `${s.report()}\n${seen.join('\n')}`).toEqual([]);
+        // The one-class card holds at most one pending waiting for sign-in, however the calls crossed.
+        const held = await env()
+          .database.db.selectFrom('pending')
+          .select('timetableId')
+          .where('memberCardId', '=', tight.card.id)
+          .where('status', '=', PendingStatus.WAITING)
+          .execute();
+        expect(held.length, `${s.report()}\n${seen.join('\n')}`).toBeLessThanOrEqual(1);
         const session = await env()
           .database.db.selectFrom('timetable')
           .select(['realCount', 'reservableCount'])
@@ -134,7 +167,16 @@ describeEachDb('service-level races under scheduled orderings', (env) => {
       { numRuns: RUNS, seed: SEED },
     );
     console.log(`outcomes over ${RUNS} orderings [${env().dialect}]`, tally);
-    for (const k of ['book ok', `book ${Msg.sessionFull}`, 'cancel ok', 'pending ok', 'signIn ok', 'delete ok']) {
+    for (const k of [
+      'book ok',
+      `book ${Msg.sessionFull}`,
+      'cancel ok',
+      'pending ok',
+      'signIn ok',
+      'delete ok',
+      'tightPending ok',
+      `tightPending ${Msg.cardCommitted}`,
+    ]) {
       expect(tally[k] ?? 0, k).toBeGreaterThan(0);
     }
   });

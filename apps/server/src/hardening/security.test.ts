@@ -291,6 +291,38 @@ describeEachDb('security settings', (env) => {
     expect((await env().client.call('/api/auth/me')).code).toBe(0);
   });
 
+  it("a manager's own account: its password is not reset without the old one, it is not disabled, the session stays", async () => {
+    const staff = await env().client.ok('/store/api/query/staff/list', {});
+    const me = staff.find((x: { id: number }) => x.id === env().staffId);
+    // a second enabled manager, so that "the last manager" is not what refuses
+    await env().client.ok('/store/api/insert/staff', {
+      name: '副店长',
+      account: `deputy_${env().dialect}`,
+      mobile: null,
+      password: 'staff-pass-2026',
+      role: 'manager',
+      teacherId: null,
+    });
+    const reset = await env().client.call('/store/api/reset/staff/password', {
+      id: me.id,
+      password: 'taken-over-2026',
+    });
+    expect([reset.status, reset.msg]).toEqual([409, StaffMsg.ownPassword]);
+    const off = await env().client.call('/store/api/update/staff', {
+      id: me.id,
+      name: me.name,
+      mobile: me.mobile,
+      role: 'manager',
+      teacherId: null,
+      enabled: 0,
+    });
+    expect([off.status, off.msg]).toEqual([409, StaffMsg.disableSelf]);
+    expect((await env().client.call('/api/auth/me')).code).toBe(0);
+    expect((await new Client(env().app).login(env().username, 'taken-over-2026')).status).toBe(401);
+    const after = await env().client.ok('/store/api/query/staff/list', {});
+    expect(after.find((x: { id: number }) => x.id === me.id).enabled).toBe(1);
+  });
+
   it('refuses every call of the contract from a foreign Origin or Referer with 403, writing nothing', async () => {
     const { app, database, dialect } = env();
     const w = await makeWorld(env().factory, '来源');

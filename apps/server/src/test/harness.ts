@@ -2,14 +2,15 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Envelope } from '@studio/contract';
+import type { Envelope, StaffRole } from '@studio/contract';
 import pg from 'pg';
-import { afterAll, beforeAll, describe } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { openDatabase, type DbHandle, type Dialect, type OpenOptions } from '../db/index.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { createStoreWithAdmin } from '../db/seed/store.ts';
+import { failOnUndeclared, watchDeclaredErrors } from './declared-errors.ts';
 import { Factory } from './factory.ts';
 
 export const PG_URL = process.env.TEST_DATABASE_URL;
@@ -64,12 +65,21 @@ export interface Answer<T = unknown> extends Envelope<T> {
 export class Client {
   cookie?: string;
   storeId?: number;
+  /** The client's network address as the server sees it (default: inject's 127.0.0.1). */
+  address?: string;
   constructor(readonly app: App) {}
+
+  /** This client, calling from `address` (the members' door counts per address). */
+  from(address: string): this {
+    this.address = address;
+    return this;
+  }
 
   async call<T = any>(url: string, body: unknown = {}, headers: Record<string, string> = {}): Promise<Answer<T>> {
     const res = await this.app.inject({
       method: 'POST',
       url,
+      ...(this.address ? { remoteAddress: this.address } : {}),
       headers: {
         'content-type': 'application/json',
         ...(this.cookie ? { cookie: this.cookie } : {}),
@@ -168,6 +178,8 @@ export function describeEachDbWith<E extends BaseEnv>(
     describe(`${name} [${dialect}]`, () => {
       let env: E | undefined;
       let drop: (() => Promise<void>) | undefined;
+      // Every failed answer of the suite is one its call declares in the contract (declared-errors.ts).
+      let watch: ReturnType<typeof watchDeclaredErrors> | undefined;
       beforeAll(async () => {
         const database = await freshDatabase(dialect);
         drop = database.drop;
@@ -177,15 +189,20 @@ export function describeEachDbWith<E extends BaseEnv>(
           memberDist: '/nonexistent',
         };
         const app = await buildApp({ config, database, validateResponses: true, logger: false });
+        watch = watchDeclaredErrors(app);
         await app.ready();
         env = await setup({ dialect, app, database });
       }, 60_000);
+      afterEach(() => {
+        if (watch) failOnUndeclared(watch);
+      });
       afterAll(async () => {
         if (env) {
           await env.app.close();
           await env.database.close();
         }
         await drop?.();
+        if (watch) failOnUndeclared(watch);
       });
       fn(() => {
         if (!env) throw new Error('test environment not ready');
@@ -206,4 +223,25 @@ export function describeEachDb(name: string, fn: (env: () => TestEnv) => void): 
     },
     fn,
   );
+}
+
+/** A staff member of the env's store with a role (a teacher's: `teacherId`), added by its admin and logged in. */
+export async function staffClient(
+  env: Pick<TestEnv, 'app' | 'client'>,
+  role: StaffRole,
+  teacherId: number | null = null,
+): Promise<Client> {
+  const account = `${role}${crypto.randomBytes(4).toString('hex')}`;
+  await env.client.ok('/store/api/insert/staff', {
+    name: `${role}员工`,
+    account,
+    mobile: null,
+    password: TEST_PASSWORD,
+    role,
+    teacherId,
+  });
+  const c = new Client(env.app);
+  const res = await c.login(account);
+  if (res.code !== 0) throw new Error(`login of ${account} failed: ${res.msg}`);
+  return c;
 }

@@ -13,7 +13,8 @@ const BOOK_TYPES: number[] = [
   OperateType.SIGNED_IN,
   OperateType.SELF_CHECKED_IN,
 ];
-const CANCEL_TYPES = [OperateType.USER_CANCELLED, OperateType.ADMIN_CANCELLED];
+/** A late cancel (迟到取消) is a cancel too: of a booking (which keeps its deduction) or of a pending. */
+const CANCEL_TYPES: number[] = [OperateType.USER_CANCELLED, OperateType.ADMIN_CANCELLED, OperateType.LATE_CANCEL];
 
 function sumBy(rows: { id: number | null; n: number | string | null }[]): Map<number, number> {
   const m = new Map<number, number>();
@@ -37,7 +38,9 @@ function sumBy(rows: { id: number | null; n: number | string | null }[]): Map<nu
  *   stays at its usedCount until staff waive it (a `waive` entry of the booking brings it to 0).
  * - sales: a card issued through the desk has totalCount = issue + top-ups - card/top-up refunds.
  * - history: every reservation and pending has a booking row; every cancelled one a cancel row
- *   (a cancel, or a late cancel that kept the deduction).
+ *   (a cancel, or a late cancel that kept the deduction). A member's late cancel of a pending that
+ *   charged its card is kept as a cancelled, forfeited reservation of that pending: its booking row
+ *   is the pending's.
  * - waitlist: a session's waitCount = its waiting rows; no member waits for a session in which
  *   they hold a live booking or pending; a promoted wait names its booking or pending.
  */
@@ -168,7 +171,7 @@ export async function checkInvariants(db: Db, storeId?: number): Promise<string[
   }
 
   const reservations = await scoped(
-    db.selectFrom('reservation').select(['id', 'status', 'usedCount', 'timetableId', 'memberId']),
+    db.selectFrom('reservation').select(['id', 'status', 'usedCount', 'timetableId', 'memberId', 'pendingId']),
     'storeId',
   ).execute();
   const perReservation = sumBy(
@@ -188,11 +191,7 @@ export async function checkInvariants(db: Db, storeId?: number): Promise<string[
   const booked = new Set<string>();
   const cancelled = new Set<string>();
   for (const h of trail) {
-    const set = BOOK_TYPES.includes(h.operateType)
-      ? booked
-      : CANCEL_TYPES.includes(h.operateType as 3 | 4)
-        ? cancelled
-        : null;
+    const set = BOOK_TYPES.includes(h.operateType) ? booked : CANCEL_TYPES.includes(h.operateType) ? cancelled : null;
     if (!set) continue;
     if (h.reservationId !== null) set.add(`r${h.reservationId}`);
     if (h.pendingId !== null && (h.reservationId === null || set === cancelled)) set.add(`p${h.pendingId}`);
@@ -203,7 +202,8 @@ export async function checkInvariants(db: Db, storeId?: number): Promise<string[
     const want = live ? Number(r.usedCount) : (keptOf.get(r.id) ?? 0);
     const got = perReservation.get(r.id) ?? 0;
     if (got !== want) out.push(`reservation ${r.id}: ledger ${got} != ${want}`);
-    if (!booked.has(`r${r.id}`)) out.push(`reservation ${r.id}: no booking history`);
+    const pendingLate = r.pendingId !== null && lateIds.has(r.id) && booked.has(`p${r.pendingId}`);
+    if (!booked.has(`r${r.id}`) && !pendingLate) out.push(`reservation ${r.id}: no booking history`);
     if (!live && !cancelled.has(`r${r.id}`) && !lateIds.has(r.id))
       out.push(`reservation ${r.id}: cancelled without history`);
     if (live && deletedIds.has(r.timetableId))

@@ -2,6 +2,7 @@ import { me, type CallDef, type Profile, type StaffRole } from '@studio/contract
 import { useQuery } from '@tanstack/react-query';
 import { call } from '../api/client.ts';
 import { keys } from './query-keys.ts';
+import { DEFAULT_TIME_ZONE } from './timezones.ts';
 
 /** The logged-in staff profile (from /api/auth/me); null when nobody is logged in. */
 export function useProfile() {
@@ -27,16 +28,18 @@ export function actingPost(profile: Profile | null | undefined): Post | null {
   return profile?.posts[0] ?? null;
 }
 
-/** The acting store: the store of the first post (spec section 6). */
-export function actingStore(profile: Profile | null | undefined): { id: number; name: string } | null {
+/** The acting store: the store of the first post (spec section 6), with its time zone. */
+export function actingStore(
+  profile: Profile | null | undefined,
+): { id: number; name: string; timezone: string } | null {
   const post = actingPost(profile);
-  return post ? { id: post.store.id, name: post.store.name } : null;
+  return post ? { id: post.store.id, name: post.store.name, timezone: post.store.timezone } : null;
 }
 
 /** The acting store of the logged-in profile; only used inside the authenticated layout. */
-export function useStore(): { id: number; name: string } {
+export function useStore(): { id: number; name: string; timezone: string } {
   const { data } = useProfile();
-  return actingStore(data) ?? { id: 0, name: '' };
+  return actingStore(data) ?? { id: 0, name: '', timezone: DEFAULT_TIME_ZONE };
 }
 
 /**

@@ -97,6 +97,15 @@ export function useMemberPage() {
 }
 
 /** Today's self check-in code of the store and its link (the QR at the desk). */
+/**
+ * The store's self check-in code. In 前台屏幕 mode it changes every minute: asked again every 5 s
+ * while a screen shows it (the last minute's code is still accepted meanwhile).
+ */
 export function useCheckinCode() {
-  return useQuery({ queryKey: keys.checkinCode, queryFn: () => call(queryCheckinCode, {}) });
+  return useQuery({
+    queryKey: keys.checkinCode,
+    queryFn: () => call(queryCheckinCode, {}),
+    refetchInterval: (q) => (q.state.data?.mode === 'screen' ? 5_000 : false),
+    refetchIntervalInBackground: true,
+  });
 }

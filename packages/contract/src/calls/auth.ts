@@ -10,7 +10,8 @@ export const zProfile = z.object({
   posts: z.array(
     z.object({
       storeId: z.number(),
-      store: z.object({ id: z.number(), name: z.string() }),
+      /** The store, with its time zone (IANA): screens show "now" on the store's clock, not the browser's. */
+      store: z.object({ id: z.number(), name: z.string(), timezone: z.string() }),
       /** The role in that store: 店长, 前台 or 老师. */
       role: z.enum(STAFF_ROLES),
       /** For a teacher: the teacher they are. */

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { zSessionExportRow } from './timetable.ts';
 import { zDate, zEmpty, zFlag, zId, zOptId, zTime } from '../common.ts';
 import {
+  BATCH_DELETE_MAX_DAYS,
   COPY_MAX_DAYS,
   MAX_COUNT,
   MAX_FIX_ROWS,
@@ -166,6 +167,7 @@ export const batchArrangeCourse = defineCall({
     ...fails.conflict(
       Msg.sameMemberTwice('{会员}'),
       Msg.teacherConflict('{时间}'),
+      Msg.roomConflict('{场地}', '{时间}'),
       Msg.arrangeFailed('{时间}', '{会员}', '{原因}'),
       Msg.memberReason('{会员}', Msg.cardBalance),
     ),
@@ -312,11 +314,13 @@ export const batchArrangeWeekCourse = defineCall({
   summary: '按周课表排课若干周（含固定学员预约）',
   example: { fromDate: '2026-03-02', arrangeWeeks: 4 },
   errors: [
-    ...fails.badRequest(Msg.templateEmpty),
+    // The template caps, checked again at the run (rows stored before the caps).
+    ...fails.badRequest(Msg.templateEmpty, Msg.fixRowsMax(MAX_FIX_ROWS), Msg.fixStudentsMax(MAX_FIX_STUDENTS)),
     ...fails.notFound('课程', '老师', '场地', '教材', '会员卡'),
     ...fails.conflict(
       Msg.duplicateOp,
       Msg.teacherConflict('{时间}'),
+      Msg.roomConflict('{场地}', '{时间}'),
       Msg.weekArrangeFailed(1, '{日期}', '{会员}', '{原因}').replace('1', '{n}'),
       Msg.memberReason('{会员}', Msg.cardBalance),
     ),
@@ -415,14 +419,20 @@ export const copyTimetable = defineCall({
   },
   errors: [
     ...fails.badRequest(Msg.rangeOrder, Msg.copyMax7, Msg.copyDaysDiffer),
-    ...fails.notFound('场地'),
-    ...fails.conflict(Msg.teacherConflict('{时间}'), Msg.arrangeFailed('{时间}', '{会员}', '{原因}')),
+    ...fails.notFound('场地', '课程', '老师', '教材'),
+    ...fails.conflict(
+      Msg.teacherConflict('{时间}'),
+      Msg.roomConflict('{场地}', '{时间}'),
+      Msg.arrangeFailed('{时间}', '{会员}', '{原因}'),
+    ),
   ],
 });
 
 export const zBatchCancelReq = z
   .object({ fromDate: zDate(Msg.chooseDates), toDate: zDate(Msg.chooseDates), areaId: zOptId(), dryRun: zDryRun() })
-  .superRefine((v, ctx) => checkRange(ctx, v.fromDate, v.toDate, 'toDate'));
+  .superRefine((v, ctx) =>
+    checkRange(ctx, v.fromDate, v.toDate, 'toDate', BATCH_DELETE_MAX_DAYS, Msg.batchDeleteRangeMax),
+  );
 export const batchCancelTimetable = defineCall({
   path: `${STORE_API}/batch/cancel/timetable`,
   auth: 'store',
@@ -430,9 +440,9 @@ export const batchCancelTimetable = defineCall({
   req: zBatchCancelReq,
   res: zCountAnswer,
   idFields: ['areaId'],
-  summary: '批量删除日期范围内的课程（取消预约并退回）',
+  summary: `批量删除日期范围内的课程（取消预约并退回；最多${BATCH_DELETE_MAX_DAYS}天）`,
   example: { fromDate: '2026-03-02', toDate: '2026-03-08', areaId: null },
-  errors: [...fails.badRequest(Msg.rangeOrder), ...fails.notFound('场地')],
+  errors: [...fails.badRequest(Msg.rangeOrder, Msg.batchDeleteRangeMax), ...fails.notFound('场地')],
 });
 
 /** One booking of the range export: the same row as a session's export (the spec's nine columns). */

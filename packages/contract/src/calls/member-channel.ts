@@ -4,19 +4,29 @@
 import { z } from 'zod';
 import { zDate, zEmpty, zId, zMobile, zPage, zPaged, zText } from '../common.ts';
 import { defineCall, fails, STORE_API, Roles } from '../define.ts';
-import { zBookingPolicy } from './policy.ts';
-import { zStudentCount } from './timetable.ts';
+import { CARD_RULE_MSGS, MEMBER_RULE_MSGS, Msg } from '../messages.ts';
+import { PolicyMsg, zBookingPolicy } from './policy.ts';
+import { TimetableMsg, zStudentCount } from './timetable.ts';
+import { WaitMsg } from './waitlist.ts';
 
 export const MEMBER_API = '/member/api';
 
 /** The members' channel's own messages (the engine's rules answer with their usual ones). */
 export const MemberMsg = {
   noProvider: '本店暂未开通短信验证码，请到前台领取登录验证码',
-  unknownMobile: '该手机号不是本店会员，请联系前台登记',
+  /** The answer to every well-formed code request, whether or not a text went out (nothing enumerated). */
+  codeSent: '验证码已发送',
   tooSoon: '验证码已发送，请60秒后再试',
   tooMany: '今天获取验证码的次数已用完，请明天再试或到前台领取',
-  badCode: '验证码不正确',
-  codeDead: '验证码已失效，请重新获取',
+  /** One answer for every wrong login: unknown mobile, no live code, wrong code, tries used up. */
+  badCode: '验证码不正确或已失效',
+  /** Past an address's free allowance of code requests: the page shows the proof-of-work check. */
+  needChallenge: '请先完成安全验证再获取验证码',
+  badChallenge: '安全验证未通过或已过期，请重新验证',
+  /** The store's daily cap of texts is used up. */
+  smsCapReached: '本店今天的短信验证码已发完，请到前台领取登录验证码',
+  /** Too many wrong logins from one address. */
+  loginLocked: '登录尝试过于频繁，请15分钟后再试',
   badToken: '签到码无效，请扫描前台最新的签到二维码',
   noClassToCheckIn: '现在没有可以签到的课程（开课前30分钟到下课前可以签到）',
   alreadyCheckedIn: '已经签到过了',
@@ -33,7 +43,12 @@ export const SmsMsg = {
   templateId: '请填写短信模板 ID',
   appId: '请填写短信应用 ID（SdkAppId）',
   endpoint: '服务地址须以 http:// 或 https:// 开头',
+  dailyCap: '每天最多发送条数须为1到100000之间的整数',
 } as const;
+
+/** The store's daily cap of texts: the default, and the largest a manager may set. */
+export const SMS_DAILY_CAP_DEFAULT = 500;
+export const SMS_DAILY_CAP_MAX = 100_000;
 
 const zShort = (msg: string) => z.string({ error: msg }).trim().max(100, '内容不能超过100个字符');
 
@@ -56,6 +71,13 @@ export const zSmsSetting = z
      * Tencent: parameters {1} course, {2} start (MM-DD HH:mm); Aliyun: variables ${course}, ${time}.
      */
     promotionTemplateId: zShort('请填写候补递补通知模板 ID').default(''),
+    /** At most this many texts a day (the store's local day), login codes and notices together. */
+    dailyCap: z
+      .number({ error: SmsMsg.dailyCap })
+      .int(SmsMsg.dailyCap)
+      .min(1, SmsMsg.dailyCap)
+      .max(SMS_DAILY_CAP_MAX, SmsMsg.dailyCap)
+      .default(SMS_DAILY_CAP_DEFAULT),
     endpoint: z
       .string()
       .trim()
@@ -85,8 +107,12 @@ export const querySmsSetting = defineCall({
     region: z.string(),
     promotionTemplateId: z.string(),
     endpoint: z.string(),
+    dailyCap: z.number(),
     /** Whether a secret is stored (it is never answered). */
     secretSet: z.boolean(),
+    /** Texts sent today (store time) against the daily cap, and whether the cap is reached. */
+    sentToday: z.number(),
+    capReached: z.boolean(),
   }),
   summary: '短信验证码服务的设置（不返回密钥）',
   example: {},
@@ -112,8 +138,26 @@ export const updateSmsSetting = defineCall({
   errors: [...fails.badRequest(SmsMsg.secretRequired, SmsMsg.keyId, SmsMsg.signName, SmsMsg.templateId, SmsMsg.appId)],
 });
 
-/** Login codes: 6 digits, 10 minutes, 5 wrong tries; one a minute and 10 a day per mobile. */
-export const LOGIN_CODE = { digits: 6, ttlMs: 10 * 60_000, maxTries: 5, gapMs: 60_000, perDay: 10 } as const;
+/**
+ * Login codes: 6 digits, 10 minutes, 5 wrong tries (a texted code: in all; a code the desk gave: per
+ * address, so a stranger cannot end it); one text a minute and 10 a day per mobile, whoever's it is.
+ * One address may ask for `freePerHour` texts an hour and `freePerDay` a day; past that each request
+ * carries a solved proof-of-work challenge (`challengeMaxNumber`: a phone needs about a second).
+ * Wrong logins: `loginPerAddress` per address in `loginWindowMs`.
+ */
+export const LOGIN_CODE = {
+  digits: 6,
+  ttlMs: 10 * 60_000,
+  maxTries: 5,
+  gapMs: 60_000,
+  perDay: 10,
+  freePerHour: 5,
+  freePerDay: 20,
+  challengeMaxNumber: 100_000,
+  challengeTtlMs: 10 * 60_000,
+  loginPerAddress: 30,
+  loginWindowMs: 15 * 60_000,
+} as const;
 /** Member sessions end after this long without use. */
 export const MEMBER_SESSION_IDLE_MS = 30 * 24 * 3600_000;
 /** Self check-in: from this many minutes before a class starts until it ends. */
@@ -150,20 +194,47 @@ export const memberStore = defineCall({
   errors: fails.notFound('门店'),
 });
 
+/** An ALTCHA proof-of-work challenge (protocol v1): find `number` with SHA-256(salt + number) = challenge. */
+export const zAltchaChallenge = z.object({
+  algorithm: z.string(),
+  challenge: z.string(),
+  maxnumber: z.number(),
+  salt: z.string(),
+  signature: z.string(),
+});
+
+export const memberChallenge = defineCall({
+  path: `${MEMBER_API}/auth/challenge`,
+  auth: 'public',
+  audit: false,
+  req: zEmpty,
+  res: zAltchaChallenge,
+  summary: '会员端：获取安全验证（ALTCHA 工作量证明，手机约1秒算完），超过免验证次数后获取验证码时需附上解答',
+  example: {},
+});
+
 export const memberSendCode = defineCall({
   path: `${MEMBER_API}/auth/code`,
   auth: 'public',
   audit: false,
-  req: z.object({ storeId: zStoreId(), mobile: zMobile() }),
+  req: z.object({
+    storeId: zStoreId(),
+    mobile: zMobile(),
+    /** The solved challenge as the widget gives it (base64 JSON); needed past the address's free allowance. */
+    altcha: z.string().trim().max(2000, MemberMsg.badChallenge).optional(),
+  }),
   res: z.null(),
-  summary: '会员端：用门店的短信服务发送登录验证码',
+  summary:
+    '会员端：用门店的短信服务发送登录验证码；任何格式正确的手机号都回答相同（是否本店会员不透露）。同一网络地址每小时5次、每天20次以内免验证，超过后须附上安全验证的解答',
   example: { storeId: 1, mobile: '13800138000' },
   errors: [
-    { status: 404, msg: MemberMsg.unknownMobile },
+    ...fails.notFound('门店'),
+    { status: 400, msg: MemberMsg.badChallenge },
     { status: 409, msg: MemberMsg.noProvider },
+    { status: 429, msg: MemberMsg.needChallenge },
     { status: 429, msg: MemberMsg.tooSoon },
     { status: 429, msg: MemberMsg.tooMany },
-    { status: 503, msg: `${SmsMsg.sendFailed}（{原因}）` },
+    { status: 429, msg: MemberMsg.smsCapReached },
   ],
 });
 
@@ -176,8 +247,9 @@ export const memberLogin = defineCall({
   summary: '会员端：手机号和验证码登录，成功后设置会员会话 Cookie',
   example: { storeId: 1, mobile: '13800138000', code: '123456' },
   errors: [
+    ...fails.notFound('门店'),
     { status: 401, msg: MemberMsg.badCode },
-    { status: 401, msg: MemberMsg.codeDead },
+    { status: 429, msg: MemberMsg.loginLocked },
   ],
 });
 
@@ -283,6 +355,14 @@ export const memberCardsForSession = defineCall({
   errors: fails.notFound('课程'),
 });
 
+/** What the store's policy refuses a member's own booking or wait with (staff are not held to it). */
+const MEMBER_POLICY_MSGS = [
+  PolicyMsg.suspended('{日期}'),
+  PolicyMsg.notOpenYet('{天数}'),
+  PolicyMsg.closed('{分钟}'),
+  PolicyMsg.tooManyOpen('{节数}'),
+];
+
 export const memberBook = defineCall({
   path: `${MEMBER_API}/add/reservation`,
   auth: 'member',
@@ -295,7 +375,17 @@ export const memberBook = defineCall({
   res: z.object({ kind: z.enum(['booked', 'pending']), id: z.number() }),
   summary: '会员端：预约（预约即扣费时扣除；签到后扣费时占位，签到时扣）',
   example: { tid: 1, mcId: 1, studentCount: 1 },
-  errors: [...fails.notFound('课程', '会员卡'), ...fails.conflict('课程人数已满，无法预约')],
+  errors: [
+    ...fails.badRequest(Msg.oneStudentInSignInMode),
+    ...fails.notFound('课程', '会员卡'),
+    ...fails.conflict(
+      ...MEMBER_POLICY_MSGS,
+      ...CARD_RULE_MSGS,
+      Msg.cardCommitted,
+      ...MEMBER_RULE_MSGS,
+      Msg.sessionFull,
+    ),
+  ],
 });
 
 export const memberCancelBooking = defineCall({
@@ -305,7 +395,10 @@ export const memberCancelBooking = defineCall({
   res: z.null(),
   summary: '会员端：取消我的预约（按门店的取消规则）',
   example: { id: 1 },
-  errors: [...fails.notFound('预约'), ...fails.conflict('该预约已取消')],
+  errors: [
+    ...fails.notFound('预约'),
+    ...fails.conflict(Msg.alreadyCancelled, TimetableMsg.startedNoCancel, PolicyMsg.lateCancelRefused('{分钟}')),
+  ],
 });
 
 export const memberCancelPending = defineCall({
@@ -313,9 +406,12 @@ export const memberCancelPending = defineCall({
   auth: 'member',
   req: z.object({ pendingId: zId() }),
   res: z.null(),
-  summary: '会员端：取消我的待签到预约',
+  summary: '会员端：取消我的待签到预约（按门店的取消规则：超过免费取消时间不能取消，或取消并按一次上课扣费）',
   example: { pendingId: 1 },
-  errors: fails.notFound('预约'),
+  errors: [
+    ...fails.notFound('预约'),
+    ...fails.conflict(Msg.pendingNotWaiting, TimetableMsg.startedNoCancel, PolicyMsg.lateCancelRefused('{分钟}')),
+  ],
 });
 
 export const memberJoinWaitlist = defineCall({
@@ -323,9 +419,23 @@ export const memberJoinWaitlist = defineCall({
   auth: 'member',
   req: z.object({ tid: zId(), mcId: zId('请选择会员卡'), studentCount: zStudentCount().default(1) }),
   res: z.object({ id: z.number(), position: z.number() }),
-  summary: '会员端：课程已满时排队候补',
+  summary: '会员端：课程已满时排队候补（在开放预约的时间内）',
   example: { tid: 1, mcId: 1, studentCount: 1 },
-  errors: fails.notFound('课程', '会员卡'),
+  errors: [
+    ...fails.badRequest(Msg.oneStudentInSignInMode),
+    ...fails.notFound('课程', '会员卡'),
+    ...fails.conflict(
+      ...MEMBER_POLICY_MSGS,
+      ...CARD_RULE_MSGS,
+      Msg.cardCommitted,
+      ...MEMBER_RULE_MSGS,
+      WaitMsg.off,
+      WaitMsg.notFull,
+      WaitMsg.already,
+      WaitMsg.closed,
+      WaitMsg.started,
+    ),
+  ],
 });
 
 export const memberLeaveWaitlist = defineCall({
@@ -335,7 +445,7 @@ export const memberLeaveWaitlist = defineCall({
   res: z.null(),
   summary: '会员端：退出候补',
   example: { id: 1 },
-  errors: fails.notFound('候补'),
+  errors: [...fails.notFound('候补'), ...fails.conflict(WaitMsg.notWaiting)],
 });
 
 export const zMyBooking = z.object({
@@ -391,11 +501,14 @@ export const memberSignIn = defineCall({
   auth: 'member',
   req: z.object({ tid: zId().optional(), token: z.string({ error: '签到码无效' }).trim().min(1).max(100) }),
   res: z.object({ tid: z.number(), courseName: z.string(), fromTime: z.string(), message: z.string() }),
-  summary: '会员端：扫描前台的签到二维码自助签到（开课前30分钟至下课）',
+  summary:
+    '会员端：扫描前台的签到二维码自助签到（开课前30分钟至下课）；前台屏幕方式的码当前和上一分钟有效，打印海报方式的码当天有效',
   example: { token: 'abc123' },
   errors: [
     { status: 400, msg: MemberMsg.badToken },
     { status: 409, msg: MemberMsg.noClassToCheckIn },
+    { status: 409, msg: MemberMsg.alreadyCheckedIn },
+    { status: 409, msg: Msg.cardHelp },
   ],
 });
 
@@ -425,14 +538,42 @@ export const endMemberSessions = defineCall({
   errors: fails.notFound('会员'),
 });
 
+/**
+ * 签到方式: `screen`, a screen at the desk shows a code that changes every minute (the current and the
+ * previous minute's codes are accepted); `poster`, a printed code that changes every day.
+ */
+export const CHECKIN_MODES = ['screen', 'poster'] as const;
+export type CheckinMode = (typeof CHECKIN_MODES)[number];
+export const CHECKIN_MODE_LABEL: Record<CheckinMode, string> = {
+  screen: '前台屏幕（签到码每分钟更换）',
+  poster: '打印海报（签到码每天更换）',
+};
+
 export const queryCheckinCode = defineCall({
   path: `${STORE_API}/query/checkin/code`,
   auth: 'store',
   roles: Roles.desk,
   req: z.object({ reset: z.boolean().optional() }),
-  res: z.object({ token: z.string(), url: z.string(), expireTime: z.string() }),
-  summary: '门店今天的自助签到码（每天更换；reset 为 true 时立即更换）',
+  res: z.object({
+    mode: z.enum(CHECKIN_MODES),
+    token: z.string(),
+    url: z.string(),
+    /** When this code stops being shown (screen: the next minute; poster: the store's next midnight). */
+    expireTime: z.string(),
+  }),
+  summary:
+    '门店当前的自助签到码：前台屏幕方式每分钟更换（当前和上一分钟的有效），打印海报方式每天更换；reset 为 true 时立即更换密钥',
   example: {},
+});
+
+export const updateCheckinMode = defineCall({
+  path: `${STORE_API}/update/checkin/mode`,
+  auth: 'store',
+  roles: Roles.manager,
+  req: z.object({ checkinMode: z.enum(CHECKIN_MODES, { error: '请选择签到方式' }) }),
+  res: z.null(),
+  summary: '设置签到方式：前台屏幕（每分钟更换）或打印海报（每天更换）',
+  example: { checkinMode: 'screen' },
 });
 
 /** The members' page of the store: its public base address (as members reach this server) and link. */
@@ -471,6 +612,7 @@ export const updateMemberPage = defineCall({
 
 export const memberChannelCalls = [
   memberStore,
+  memberChallenge,
   memberSendCode,
   memberLogin,
   memberMe,
@@ -489,6 +631,7 @@ export const memberChannelCalls = [
   createMemberLoginCode,
   endMemberSessions,
   queryCheckinCode,
+  updateCheckinMode,
   queryMemberPage,
   updateMemberPage,
   querySmsSetting,

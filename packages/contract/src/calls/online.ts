@@ -20,6 +20,8 @@ export const OnlineMsg = {
   webhookMissing: '门店未设置企业微信群机器人 webhookUrl',
   pictureDataUrl: '图片应为 data:image/png;base64, 格式',
   pictureTooLarge: '图片不能超过2MB',
+  /** The meeting service failed to make an on-demand room (its own words after the colon). */
+  createFailed: (reason: string) => `创建在线教室失败：${reason}`,
 } as const;
 
 /** Online tool types (spec section 3): 1-3 the teacher's fixed room, 4-6 and 9 created through an API. */
@@ -79,7 +81,17 @@ export const retryTimetableMeeting = defineCall({
   example: { id: 1 },
   errors: [
     ...fails.notFound('课程'),
-    ...fails.conflict(OnlineMsg.noRoom, OnlineMsg.waitingForBooking, OnlineMsg.notConfigured('{会议服务}')),
+    // The room's own refusals, and a failure of the meeting service (also kept on the session).
+    ...fails.conflict(
+      OnlineMsg.noRoom,
+      OnlineMsg.waitingForBooking,
+      OnlineMsg.stateChanged,
+      OnlineMsg.noFixedRoom,
+      OnlineMsg.notConfigured('{会议服务}'),
+      OnlineMsg.unknownType(0).replace('0', '{类型}'),
+      OnlineMsg.providerName('{名称}'),
+      OnlineMsg.createFailed('{原因}'),
+    ),
   ],
 });
 

@@ -12,13 +12,16 @@ export const PolicyMsg = {
   lateCancel: '请选择开课前取消截止后的处理方式',
   noShow: '请选择未签到的处理方式',
   waitlist: '请选择是否开启候补',
-  /** A member booking before the window opens. */
-  notOpenYet: (days: number) => `该课程开课前${days}天开放预约，请稍后再来`,
-  /** A member booking after the window closed. */
-  closed: (minutes: number) => `开课前${minutes}分钟停止预约`,
-  /** A member cancelling after the free-cancel time when late cancels are refused. */
-  lateCancelRefused: (minutes: number) => `开课前${minutes}分钟内不能取消预约，请联系前台`,
+  bookings: '请填写不小于0的整数节数',
+  /** A member booking (or queueing) before the window opens. */
+  notOpenYet: (days: number | string) => `该课程开课前${days}天开放预约，请稍后再来`,
+  /** A member booking (or queueing) after the window closed. */
+  closed: (minutes: number | string) => `开课前${minutes}分钟停止预约`,
+  /** A member cancelling (a booking or a pending) after the free-cancel time when late cancels are refused. */
+  lateCancelRefused: (minutes: number | string) => `开课前${minutes}分钟内不能取消预约，请联系前台`,
   suspended: (until: string) => `因多次预约未到，${until}前不能在线预约，请联系前台`,
+  /** A member booking with a period card (charges nothing per class) that holds `maxOpenBookings` open bookings. */
+  tooManyOpen: (max: number | string) => `这张会员卡最多同时预约${max}节未上的课，请上完课或取消预约后再约`,
 } as const;
 
 const zMinutes = (max = 7 * 24 * 60) =>
@@ -56,10 +59,20 @@ export const zBookingPolicy = z.object({
     .max(100),
   /** ... for this many days; 0 = off. */
   noShowSuspendDays: zDays(),
+  /**
+   * A period card (its product charges nothing per class, 期限卡) holds at most this many open
+   * bookings (booked or waiting for sign-in, of classes not ended) made by members; 0 = no limit.
+   * Staff may book past it (recorded in history as 越过预约规则).
+   */
+  maxOpenBookings: z
+    .number({ error: PolicyMsg.bookings })
+    .int({ error: PolicyMsg.bookings })
+    .min(0, { error: PolicyMsg.bookings })
+    .max(100, { error: '最多100节' }),
 });
 export type BookingPolicy = z.infer<typeof zBookingPolicy>;
 
-/** What a store that never opens the page gets: today's behaviour, nothing limited. */
+/** What a store that never opens the page gets: nothing limited but a period card's open bookings (10). */
 export const DEFAULT_POLICY: BookingPolicy = {
   openDaysBefore: 0,
   closeMinutesBefore: 0,
@@ -70,6 +83,7 @@ export const DEFAULT_POLICY: BookingPolicy = {
   noShow: 'none',
   noShowLimit: 0,
   noShowSuspendDays: 0,
+  maxOpenBookings: 10,
 };
 
 export const queryBookingPolicy = defineCall({
@@ -78,7 +92,7 @@ export const queryBookingPolicy = defineCall({
   roles: Roles.all,
   req: z.object({}).loose(),
   res: zBookingPolicy,
-  summary: '预约规则：开放预约、截止预约、免费取消、迟到取消、候补、爽约',
+  summary: '预约规则：开放预约、截止预约、免费取消、迟到取消、候补、爽约、期限卡最多同时预约',
   example: {},
 });
 
@@ -89,7 +103,7 @@ export const updateBookingPolicy = defineCall({
   req: zBookingPolicy.partial(),
   res: z.null(),
   summary: '修改预约规则（只改传入的字段）',
-  example: { openDaysBefore: 7, cancelMinutesBefore: 120, lateCancel: 'forfeit' },
+  example: { openDaysBefore: 7, cancelMinutesBefore: 120, lateCancel: 'forfeit', maxOpenBookings: 10 },
 });
 
 /** Messages of no-shows, waivers and suspensions. */
@@ -102,6 +116,8 @@ export const NoShowMsg = {
   notLateCancel: '该预约不是迟到取消记录',
   lateNothingToWaive: '该迟到取消没有扣费，无需免除',
   lateAlreadyWaived: '该迟到取消的扣费已经免除过了',
+  /** History of a no-show charged to the member's first usable card: the pending named none. */
+  chargedFirstCard: (card: string) => `爽约扣费（预约时未选会员卡，从${card}扣除）`,
 } as const;
 
 export const waiveNoShow = defineCall({

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { zCount, zDate, zFlag, zTime } from '../common.ts';
 import { MAX_AMOUNT } from '../constants.ts';
-import { defineCall, STORE_API, Roles } from '../define.ts';
+import { defineCall, fails, STORE_API, Roles } from '../define.ts';
 import { Msg } from '../messages.ts';
 import { checkRange } from './batch.ts';
 
@@ -20,6 +20,8 @@ export const ReportMsg = {
 const zRange = z
   .object({ fromDate: zDate(Msg.chooseDates), toDate: zDate(Msg.chooseDates) })
   .superRefine((v, ctx) => checkRange(ctx, v.fromDate, v.toDate, 'toDate', REPORT_MAX_DAYS, ReportMsg.rangeMax));
+/** The refusals of a report's range (worded by its refinement, so declared by each call). */
+const rangeErrors = fails.badRequest(Msg.rangeOrder, ReportMsg.rangeMax);
 const rangeExample = { fromDate: '2026-11-01', toDate: '2026-11-30' };
 
 /** Seats and fill of a group of live sessions. */
@@ -53,6 +55,7 @@ export const reportOverview = defineCall({
   res: zReportOverview,
   summary: '数据报表总览：课程、座位、预约、上座率、签到、爽约、迟到取消、课消、售卡、收款、新会员、活跃会员',
   example: rangeExample,
+  errors: rangeErrors,
 });
 
 export const reportByCourse = defineCall({
@@ -63,6 +66,7 @@ export const reportByCourse = defineCall({
   res: z.array(z.object({ courseId: z.number().int(), courseName: z.string(), ...zFill })),
   summary: '按课程统计：节数、座位、预约人数、上座率',
   example: rangeExample,
+  errors: rangeErrors,
 });
 
 export const reportByTeacher = defineCall({
@@ -81,6 +85,7 @@ export const reportByTeacher = defineCall({
   ),
   summary: '按老师统计：上课节数、预约人数、签到人数',
   example: rangeExample,
+  errors: rangeErrors,
 });
 
 export const reportBySlot = defineCall({
@@ -91,6 +96,7 @@ export const reportBySlot = defineCall({
   res: z.array(z.object({ weekday: z.number().int(), hour: z.number().int(), ...zFill })),
   summary: '按时段统计（星期 x 开课小时）：节数、座位、预约人数、上座率',
   example: rangeExample,
+  errors: rangeErrors,
 });
 
 export const reportByDay = defineCall({
@@ -101,6 +107,7 @@ export const reportByDay = defineCall({
   res: z.array(z.object({ date: z.string(), ...zFill, signedIn: z.number().int() })),
   summary: '每日趋势：每天的节数、座位、预约人数、上座率、签到人数',
   example: rangeExample,
+  errors: rangeErrors,
 });
 
 export const zCardAlertReason = z.enum(['expiring', 'lowCount', 'lowMoney']);

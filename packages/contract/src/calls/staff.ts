@@ -18,6 +18,10 @@ export const StaffMsg = {
   samePassword: '新密码不能与原密码相同',
   /** A manager demoting or disabling the store's last enabled manager (themselves included). */
   lastManager: '门店至少要保留一位启用的店长',
+  /** Resetting one's own password here would skip the old password (修改密码 asks for it). */
+  ownPassword: '不能在这里重置自己的密码，请点右上角的账号菜单“修改密码”（需要原密码）',
+  /** Disabling one's own account would end the session doing it. */
+  disableSelf: '不能停用自己的账号',
   auditRange: '请选择日期范围',
   auditRangeTooLong: '日期范围最多366天',
   undoExpired: '只能撤销24小时内的批量操作',
@@ -110,7 +114,7 @@ export const updateStaff = defineCall({
   errors: [
     ...fails.badRequest(StaffMsg.teacher),
     ...fails.notFound('员工', '老师'),
-    ...fails.conflict(StaffMsg.accountTaken, StaffMsg.lastManager),
+    ...fails.conflict(StaffMsg.accountTaken, StaffMsg.lastManager, StaffMsg.disableSelf),
   ],
 });
 
@@ -121,9 +125,9 @@ export const resetStaffPassword = defineCall({
   req: z.object({ id: zId(), password: zNewPassword() }),
   res: z.null(),
   idFields: ['id'],
-  summary: '重置员工密码（结束其全部登录）',
+  summary: '重置员工密码（结束其全部登录）；自己的密码在“修改密码”中修改',
   example: { id: 1, password: 'newpass2026' },
-  errors: [...fails.notFound('员工')],
+  errors: [...fails.notFound('员工'), ...fails.conflict(StaffMsg.ownPassword)],
 });
 
 export const changePassword = defineCall({
@@ -203,7 +207,8 @@ export const queryAuditLog = defineCall({
   idFields: ['staffId', 'memberId', 'tid'],
   summary: '操作日志：按日期、员工、会员、课程、类别筛选（每页20条）',
   example: { fromDate: '2026-11-01', toDate: '2026-11-30', page: 1 },
-  errors: [...fails.badRequest(StaffMsg.auditRangeTooLong)],
+  // The staff member, member and session filtered on must be the store's.
+  errors: [...fails.badRequest(StaffMsg.auditRangeTooLong), ...fails.notFound('员工', '会员', '课程')],
 });
 
 export const undoBulkChange = defineCall({

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { zEmpty, zMobile, zName } from '../common.ts';
 import { defineCall, fails, STORE_API, Roles } from '../define.ts';
+import { Msg } from '../messages.ts';
 import { zProfile } from './auth.ts';
 
 /** Messages of the store settings calls (the spec gives none for them). */
@@ -112,7 +113,15 @@ export const saveWechatSetting = defineCall({
   bodyLimit: 2 * STORE_SETTING_MAX_BYTES,
   summary: '保存门店消息设置（任意 JSON 对象，webhookUrl 为企业微信群机器人地址）',
   example: { webhookUrl: 'https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=example' },
-  errors: fails.badRequest(StoreAdminMsg.settingTooLarge, StoreAdminMsg.tooDeep, StoreAdminMsg.webhookUrl),
+  errors: fails.badRequest(
+    StoreAdminMsg.settingTooLarge,
+    StoreAdminMsg.tooDeep,
+    StoreAdminMsg.webhookUrl,
+    // The webhook is an outbound address: the same gate as sending (server lib/outbound.ts).
+    Msg.outboundUrl,
+    Msg.outboundCredentials,
+    Msg.outboundBlocked,
+  ),
 });
 
 export const queryWechatSetting = defineCall({
@@ -213,6 +222,10 @@ export const saveStoreFuncs = defineCall({
     StoreAdminMsg.funcsMissing,
     StoreAdminMsg.funcsTooLarge,
     StoreAdminMsg.tooDeep,
+    // Each entry's shape (worded by zStoreFunc's refinement).
+    StoreAdminMsg.funcsKey,
+    StoreAdminMsg.funcsName,
+    StoreAdminMsg.funcsEnabled,
   ),
 });
 

@@ -15,7 +15,7 @@ export const TimetableMsg = {
   /** Cancelling a booking of a session that has ended: only with confirmEnded. */
   endedCancel: (end: string, refund: string) => `该课程已于${end}结束，取消将退回${refund}，请确认后再取消`,
   /** Deleting a session that has ended with live bookings: only with confirmEnded. */
-  endedDelete: (end: string, bookings: number, refund: string) =>
+  endedDelete: (end: string, bookings: number | string, refund: string) =>
     `该课程已于${end}结束，删除将取消${bookings}个预约${refund ? `并退回${refund}` : ''}，请确认后再删除`,
   /** A member cancelling online after the class started. */
   startedNoCancel: '课程已开始，不能在线取消，请联系前台',
@@ -63,7 +63,7 @@ export const insertTimetable = defineCall({
   errors: [
     ...fails.badRequest(TimetableMsg.endBeforeStart),
     ...fails.notFound('课程', '老师', '场地', '教材'),
-    ...fails.conflict(Msg.teacherConflict('{时间}')),
+    ...fails.conflict(Msg.teacherConflict('{时间}'), Msg.roomConflict('{场地}', '{时间}')),
   ],
 });
 
@@ -86,7 +86,7 @@ export const updateTimetable = defineCall({
   example: { id: 1, teacherId: 1, date: '2026-03-02', time: '10:00', count: 20, areaId: 1, bookId: null },
   errors: [
     ...fails.notFound('课程', '老师', '场地', '教材'),
-    ...fails.conflict(Msg.teacherConflict('{时间}'), Msg.capacityBelowBooked),
+    ...fails.conflict(Msg.teacherConflict('{时间}'), Msg.roomConflict('{场地}', '{时间}'), Msg.capacityBelowBooked),
   ],
 });
 
@@ -103,7 +103,14 @@ export const cancelTimetable = defineCall({
   idFields: ['id'],
   summary: '删除一节课（取消全部预约并退回已扣次数；已结束的课程须确认）',
   example: { id: 1 },
-  errors: [...fails.notFound('课程'), ...fails.conflict(TimetableMsg.endedDelete('{结束时间}', 0, '{退回}'))],
+  errors: [
+    ...fails.notFound('课程'),
+    // Whether anything deducted is refunded (bookings of money or count cards) or not (pendings only).
+    ...fails.conflict(
+      TimetableMsg.endedDelete('{结束时间}', '{n}', '{退回}'),
+      TimetableMsg.endedDelete('{结束时间}', '{n}', ''),
+    ),
+  ],
 });
 
 export const zCalendarItem = z.object({
@@ -215,7 +222,13 @@ export const addMemberReservation = defineCall({
   errors: [
     ...fails.badRequest(Msg.submitFailed),
     ...fails.notFound('课程', '会员卡', '会员'),
-    ...fails.conflict(TimetableMsg.useSignInBooking, ...CARD_RULE_MSGS, ...MEMBER_RULE_MSGS, Msg.sessionFull),
+    ...fails.conflict(
+      TimetableMsg.useSignInBooking,
+      ...CARD_RULE_MSGS,
+      Msg.cardCommitted,
+      ...MEMBER_RULE_MSGS,
+      Msg.sessionFull,
+    ),
   ],
 });
 
@@ -321,6 +334,7 @@ export const addGroupPending = defineCall({
       Msg.sessionFull,
       Msg.cardHelp,
       ...CARD_RULE_MSGS,
+      Msg.cardCommitted,
     ),
   ],
 });

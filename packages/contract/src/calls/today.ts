@@ -49,6 +49,8 @@ export const queryToday = defineCall({
     now: z.string(),
     /** Store module 6: 0 deducts at booking, 1 at sign-in. */
     deductionMode: z.number(),
+    /** The store's texts of today reached its daily cap (短信服务): members get no login code by text. */
+    smsCapReached: z.boolean(),
     sessions: z.array(zTodaySession),
   }),
   summary: '今日：当天（默认今天）每节课的人数和名单（预约、待签到、已签到）',

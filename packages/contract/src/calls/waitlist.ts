@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { zId } from '../common.ts';
 import { defineCall, fails, STORE_API, Roles } from '../define.ts';
+import { CARD_RULE_MSGS, MEMBER_RULE_MSGS, Msg } from '../messages.ts';
 import { zStudentCount } from './timetable.ts';
 
 export const WaitMsg = {
@@ -64,6 +65,7 @@ export const addWaitlist = defineCall({
   summary: '把会员加入一节已满课程的候补队列',
   example: { mid: 1, mcId: 1, tid: 1, studentCount: 1 },
   errors: [
+    ...fails.badRequest(Msg.oneStudentInSignInMode),
     ...fails.notFound('课程', '会员', '会员卡'),
     ...fails.conflict(
       WaitMsg.off,
@@ -73,7 +75,10 @@ export const addWaitlist = defineCall({
       WaitMsg.closed,
       WaitMsg.started,
       WaitMsg.cardMember,
-      '（会员卡不能用于该课程时：具体原因，如会员卡余额不足）',
+      // The booking's own rules (the same rule set): the card, the member, the class.
+      ...CARD_RULE_MSGS,
+      Msg.cardCommitted,
+      ...MEMBER_RULE_MSGS,
     ),
   ],
 });

@@ -3,13 +3,7 @@ import { addDays, localDateTime } from '../../lib/time.ts';
 import type { Db, Tx } from '../index.ts';
 import { DEMO_BOOKS, DEMO_COURSES, DEMO_PRODUCTS, DEMO_TEACHERS, DEMO_VENUES } from './demo-data.ts';
 import { planDemo, type DemoPlan } from './demo-plan.ts';
-import {
-  insertAllowedCards,
-  insertBookingRows,
-  insertSessionRows,
-  sessionRow,
-  writeTrail,
-} from '../../features/timetable/public.ts';
+import { insertBookingRows, sessionRow, writeSessions, writeTrail } from '../../features/timetable/public.ts';
 import { findStoreScope } from '../../lib/store-repository.ts';
 import { insertRows } from '../bulk-insert.ts';
 
@@ -148,12 +142,18 @@ async function insertMembers(tx: Tx, storeId: number, staffId: number, plan: Dem
   return { memberIds, cardIds };
 }
 
-/** Sessions (seats as the bookings leave them) and their allowed cards. */
+/**
+ * Sessions (seats as the bookings leave them) and their allowed cards, through the engine's bulk
+ * writer (a teacher or room clash in the plan would be refused there like any other).
+ */
 async function insertSessions(tx: Tx, storeId: number, plan: DemoPlan, refs: Refs) {
   const courseOf = new Map(DEMO_COURSES.map((c) => [c.name, c]));
   const createdAt = `${addDays(plan.from, -3)} 10:00:00`;
-  const rows = await insertSessionRows(
+  const cardsOfCourse = (name: string) =>
+    DEMO_PRODUCTS.filter((p) => p.courses.some((c) => c === name)).map((p) => refs.products.get(p.cardName)!);
+  return writeSessions(
     tx,
+    storeId,
     plan.sessions.map((s) => {
       const c = courseOf.get(s.course)!;
       const slot = {
@@ -169,16 +169,8 @@ async function insertSessions(tx: Tx, storeId: number, plan: DemoPlan, refs: Ref
       };
       return sessionRow(storeId, slot, { ...c, sday: null, eday: null }, createdAt);
     }),
+    plan.sessions.map((s) => cardsOfCourse(s.course)),
   );
-  const idOf = new Map(rows.map((r) => [`${String(r.teacherId)}@${String(r.startTime)}`, Number(r.id)]));
-  const sessionIds = plan.sessions.map((s) => idOf.get(`${refs.teachers.get(s.teacher)}@${s.startTime}`)!);
-  const cardsOfCourse = (name: string) =>
-    DEMO_PRODUCTS.filter((p) => p.courses.some((c) => c === name)).map((p) => refs.products.get(p.cardName)!);
-  const links = plan.sessions.flatMap((s, i) =>
-    cardsOfCourse(s.course).map((cardId) => ({ storeId, timetableId: sessionIds[i], cardId })),
-  );
-  await insertAllowedCards(tx, links);
-  return sessionIds;
 }
 
 /** Bookings with their trail (history, operate type 2, staff booked; `deduct` ledger rows), through the engine's writer. */

@@ -7,13 +7,12 @@ import {
   memberLogin,
   MODULE_DEDUCTION_MODE,
   Msg,
-  type StaffRole,
 } from '@studio/contract';
 import { beforeAll, expect, it } from 'vitest';
 import type { Db } from '../../db/index.ts';
 import { basePayloads } from '../../hardening/payloads.ts';
 import { makeWorld, type World } from '../../hardening/world.ts';
-import { Client, describeEachDb, TEST_PASSWORD, type TestEnv } from '../../test/harness.ts';
+import { Client, describeEachDb, staffClient, TEST_PASSWORD, type TestEnv } from '../../test/harness.ts';
 import { checkInvariants } from '../../test/invariants.ts';
 import { purgeOldEntries } from './retention.ts';
 
@@ -51,23 +50,6 @@ async function snapshot(db: Db, storeId: number): Promise<string> {
   }
   const posts = await db.selectFrom('post').selectAll().where('storeId', '=', storeId).execute();
   return `${parts.join('\n')}\n${JSON.stringify(posts)}`;
-}
-
-/** A staff member of the store with a role, logged in. */
-async function staffClient(env: TestEnv, role: StaffRole, teacherId: number | null): Promise<Client> {
-  const account = `${role}${Math.floor(Math.random() * 1e9)}`;
-  await env.client.ok('/store/api/insert/staff', {
-    name: `${role}员工`,
-    account,
-    mobile: null,
-    password: TEST_PASSWORD,
-    role,
-    teacherId,
-  });
-  const c = new Client(env.app);
-  const res = await c.login(account);
-  expect(res.code, res.msg).toBe(0);
-  return c;
 }
 
 async function setMode(env: TestEnv, mode: 0 | 1 | undefined) {

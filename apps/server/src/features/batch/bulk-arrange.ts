@@ -4,15 +4,13 @@ import type { Tx } from '../../db/index.ts';
 import type { StoreScope } from '../../lib/context.ts';
 import { conflict } from '../../lib/errors.ts';
 import {
-  insertAllowedCards,
-  insertSessionRows,
   refuseSet,
   sessionRow,
   writeBookingSet,
+  writeSessions,
   type SessionForRules,
   type SetBooking,
 } from '../timetable/public.ts';
-import { assertNoTimeClash } from './conflicts.ts';
 import type { BookingCard, CourseWithCards } from '../reference/public.ts';
 
 /** One session a bulk run makes, with the fixed students to book into it. */
@@ -37,9 +35,9 @@ function plannedRow(storeId: number, s: PlannedSession, now: string) {
 }
 
 /**
- * Writes new sessions in multi-row INSERTs, each with the card products allowed to book it
- * (`cardIds[i]` for `rows[i]`), and records them for the bulk change's undo. Answers their ids in
- * row order. A teacher has at most one of the rows starting at one time (callers refuse clashes first).
+ * Writes new sessions through the engine's bulk writer (teacher and room clashes refused there, 409
+ * naming the clashing new sessions), each with the card products allowed to book it (`cardIds[i]`
+ * for `rows[i]`), and records them for the bulk change's undo. Answers their ids in row order.
  */
 export async function insertNewSessions(
   tx: Tx,
@@ -47,16 +45,8 @@ export async function insertNewSessions(
   rows: readonly ReturnType<typeof sessionRow>[],
   cardIds: readonly (readonly number[])[],
 ): Promise<number[]> {
-  const idOf = new Map<string, number>();
-  for (const r of await insertSessionRows(tx, rows)) {
-    idOf.set(`${String(r.teacherId)}|${String(r.startTime)}`, Number(r.id));
-  }
-  const ids = rows.map((s) => idOf.get(`${s.teacherId}|${s.startTime}`)!);
+  const ids = await writeSessions(tx, storeId, rows, cardIds);
   recordForUndo(tx, { createdSessions: ids });
-  await insertAllowedCards(
-    tx,
-    rows.flatMap((_, i) => cardIds[i].map((cardId) => ({ storeId, timetableId: ids[i], cardId }))),
-  );
   return ids;
 }
 
@@ -88,11 +78,12 @@ function intendedBookings(plan: readonly PlannedSession[], rows: readonly Return
 
 /**
  * Makes many sessions with their fixed students in the caller's transaction, in bulk: the session
- * rows (with their seats taken) in multi-row INSERTs, then the bookings through the engine's set
+ * rows (with their seats taken) in multi-row INSERTs through the engine's writer (a teacher or room
+ * clash refused there, before anything is written), then the bookings through the engine's set
  * writer (`writeBookingSet`: each card charged once with its total under the guarded UPDATE, the
  * reservations or pendings and their trail in multi-row INSERTs). Every booking is checked by the
- * engine's rule set (`refuseSet`) before the first write, teacher and room clashes too. Returns the
- * new session ids in plan order.
+ * engine's rule set (`refuseSet`) before the first booking is written. Returns the new session ids
+ * in plan order.
  */
 export async function createPlannedSessions(
   tx: Tx,
@@ -101,23 +92,21 @@ export async function createPlannedSessions(
   o: { mode: 0 | 1; operatorId: number | null; now: string },
 ): Promise<number[]> {
   if (!plan.length) return [];
-  await assertNoTimeClash(tx, store.id, plan);
-  // Every booking checked by the engine's rule set before the first write.
   const options = { mode: o.mode, now: o.now, operatorId: o.operatorId, operateType: OperateType.ADMIN_BOOKED };
   const sessionRows = plan.map((s) => plannedRow(store.id, s, o.now));
   const planned = intendedBookings(plan, sessionRows);
-  const spent = refuseSet(planned.bookings, { ...options, refuse: planned.refuse });
-
-  // A teacher has at most one new session starting at one time (clashes were refused above).
+  // The sessions first (their clashes are refused before any row is written), then every booking
+  // checked by the engine's rule set before the first booking is written.
   const sessionIds = await insertNewSessions(
     tx,
     store.id,
     sessionRows,
     plan.map((s) => s.course.cardIds),
   );
+  planned.keyBy((i) => sessionIds[i]);
+  const spent = refuseSet(planned.bookings, { ...options, refuse: planned.refuse });
 
   // The sessions were written with their seats taken: the engine writes the bookings and their trail.
-  planned.keyBy((i) => sessionIds[i]);
   await writeBookingSet(
     tx,
     store.id,

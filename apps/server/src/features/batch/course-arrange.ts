@@ -3,10 +3,9 @@ import type { CallCtx } from '../../lib/context.ts';
 import { conflict } from '../../lib/errors.ts';
 import { addMinutes, localDateTime, toDateTime } from '../../lib/time.ts';
 import { onlineDefault } from '../store-admin/public.ts';
-import { getDeductionMode, requireSessionRefs } from '../timetable/public.ts';
+import { cardsForNewBookings, getDeductionMode, requireSessionRefs } from '../timetable/public.ts';
 import { createPlannedSessions, type PlannedSession } from './bulk-arrange.ts';
 import { arrangeSlots, shortTime } from './plan.ts';
-import { storeCards } from '../reference/public.ts';
 import { bulkTx } from './preview.ts';
 
 export interface ArrangeCourseInput {
@@ -38,7 +37,7 @@ export async function arrangeCourse(ctx: CallCtx, input: ArrangeCourseInput) {
     const refs = { courseId: input.cid, teacherId: input.tid, areaId: input.areaId, bookId: null };
     const course = (await requireSessionRefs(tx, storeId, [refs])).get(input.cid)!;
     const isOnline = input.isOnline ?? (await onlineDefault(tx, storeId));
-    const cards = await storeCards(tx, storeId, input.mcIds);
+    const cards = await cardsForNewBookings(tx, storeId, input.mcIds, localDateTime(ctx.store.timezone));
     const fixed = input.mcIds.map((id) => cards.get(id)!);
     const members = new Set<number>();
     for (const c of fixed) {

@@ -4,8 +4,13 @@ import { recordForUndo } from '../../lib/audit.ts';
 import { conflict } from '../../lib/errors.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { lockSessions } from '../../db/locks.ts';
-import { storeCards } from '../reference/public.ts';
-import { allowedCardsOf, bookSet, getDeductionMode, sessionForRules } from '../timetable/public.ts';
+import {
+  allowedCardsOf,
+  bookSet,
+  cardsForNewBookings,
+  getDeductionMode,
+  sessionForRules,
+} from '../timetable/public.ts';
 import { shortTime } from './plan.ts';
 import { requireCourse, requireTeachers } from '../reference/public.ts';
 import { bulkTx } from './preview.ts';
@@ -52,7 +57,9 @@ export async function addDropInStudent(
   return bulkTx(ctx, input.dryRun, async (tx) => {
     await requireCourse(tx, storeId, input.cid);
     await requireTeachers(tx, storeId, input.tids);
-    const card = (await storeCards(tx, storeId, [input.mcId])).get(input.mcId)!;
+    const card = (await cardsForNewBookings(tx, storeId, [input.mcId], localDateTime(ctx.store.timezone))).get(
+      input.mcId,
+    )!;
     const sessions = await upcomingNotHeld(
       tx,
       upcoming(ctx, input.cid, input.startDate, input.tids),

@@ -1,11 +1,21 @@
 import { Msg } from '@studio/contract';
 import { expect, it } from 'vitest';
 import { addDays } from '../../lib/time.ts';
-import { describeEachDb } from '../../test/harness.ts';
-import { API, engineFactory, expectInvariants, FUTURE, outboxCount } from './test-kit.ts';
+import { describeEachDb, staffClient, type TestEnv } from '../../test/harness.ts';
+import { API, engineFactory, expectInvariants, FUTURE, outboxCount, snapshot } from './test-kit.ts';
 
 const CANCEL = `${API}/batch/cancel/timetable`;
 const EXPORT = `${API}/batch/export/reservation`;
+
+/** The store's audit entries (a refused call leaves none). */
+async function auditCount(env: TestEnv): Promise<number> {
+  const row = await env.factory.db
+    .selectFrom('auditLog')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('storeId', '=', env.storeId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
 
 describeEachDb('batch delete and export', (env) => {
   /** Sessions on days d, d+1 (sub-venue), d+2 (other venue) and d+3 (outside), each with one booking of 2 seats. */
@@ -51,6 +61,36 @@ describeEachDb('batch delete and export', (env) => {
     const far = await env().client.call(EXPORT, { fromDate: FUTURE, toDate: addDays(FUTURE, 62) });
     expect(far.msg).toBe(Msg.exportRangeMax);
     expect((await env().client.call(EXPORT, { fromDate: FUTURE, toDate: addDays(FUTURE, 61) })).code).toBe(0);
+  });
+
+  it('refuses a batch delete (and its preview) of more than 92 days, writing nothing', async () => {
+    const s = await scene(800);
+    // A desk account asking for ten years: refused before anything is read or written.
+    const desk = await staffClient(env(), 'desk');
+    const before = await snapshot(env().factory.db, env().storeId);
+    const entries = await auditCount(env());
+    for (const client of [env().client, desk]) {
+      for (const dryRun of [true, false]) {
+        const tenYears = await client.call(CANCEL, { fromDate: s.day(0), toDate: addDays(s.day(0), 3652), dryRun });
+        expect([tenYears.status, tenYears.code, tenYears.msg, tenYears.data]).toEqual([
+          400,
+          400,
+          Msg.batchDeleteRangeMax,
+          null,
+        ]);
+        const day93 = await client.call(CANCEL, { fromDate: s.day(0), toDate: addDays(s.day(0), 92), dryRun });
+        expect([day93.status, day93.msg]).toEqual([400, Msg.batchDeleteRangeMax]);
+      }
+    }
+    expect(await snapshot(env().factory.db, env().storeId)).toEqual(before);
+    expect(await auditCount(env())).toBe(entries);
+    // 92 days is the longest range: previewed, then done.
+    const quarter = { fromDate: s.day(0), toDate: addDays(s.day(0), 91) };
+    const preview = await desk.ok(CANCEL, { ...quarter, dryRun: true });
+    expect(preview.count).toBe(4);
+    expect(await snapshot(env().factory.db, env().storeId)).toEqual(before);
+    expect(await desk.ok(CANCEL, quarter)).toEqual({ count: 4 });
+    await expectInvariants(env().factory.db, env().storeId);
   });
 
   it('deletes every session of the range and venue (with sub-venues), refunding every booking', async () => {

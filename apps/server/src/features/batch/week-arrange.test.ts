@@ -112,15 +112,20 @@ describeEachDb('weekly template scheduling', (env) => {
     await expectInvariants(s.factory.db, s.storeId);
   });
 
-  it('adds pendings instead in deduction mode 1, deducting nothing', async () => {
+  it('adds pendings instead in deduction mode 1, deducting nothing, as many as each card can pay at sign-in', async () => {
     const s = await freshStore(env());
     await s.ef.setMode(1);
-    const r = await row(s, { weekday: 3, time: '10:00', students: 2, total: 1 });
+    const r = await row(s, { weekday: 3, time: '10:00', students: 2, total: 2 });
     const a = await s.client.call(ARRANGE, { fromDate: FUTURE, arrangeWeeks: 2 });
     expect(a.data).toEqual({ count: 2 });
     const snap = await snapshot(s.factory.db, s.storeId);
     expect(snap).toMatchObject({ sessions: 2, reservations: 0, pendings: 4, history: 4, ledger: 0 });
     for (const c of r.cards) expect((await s.ef.cardRow(c.id)).usedCount).toBe(0);
+    // the cards' two classes are held: a later run counts them, and a third week is refused
+    const later = await s.client.call(ARRANGE, { fromDate: addDays(FUTURE, 14), arrangeWeeks: 1 });
+    expect(later.status).toBe(409);
+    expect(later.msg).toContain(Msg.cardCommitted);
+    expect(await snapshot(s.factory.db, s.storeId)).toEqual(snap);
     await expectInvariants(s.factory.db, s.storeId);
   });
 

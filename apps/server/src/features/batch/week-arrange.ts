@@ -2,8 +2,7 @@ import { Msg } from '@studio/contract';
 import type { CallCtx } from '../../lib/context.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { addMinutes, localDateTime, toDateTime } from '../../lib/time.ts';
-import { storeCards } from '../reference/public.ts';
-import { getDeductionMode, requireSessionRefs } from '../timetable/public.ts';
+import { cardsForNewBookings, getDeductionMode, requireSessionRefs } from '../timetable/public.ts';
 import { createPlannedSessions, type PlannedSession } from './bulk-arrange.ts';
 import { opKey, stampOpLock, takeOpLock } from './op-lock.ts';
 import { templateDate } from './plan.ts';
@@ -34,10 +33,11 @@ export async function arrangeTemplateWeeks(
     );
     // Every row's course, teacher, venue and material, as createSession checks one session.
     const courses = await requireSessionRefs(tx, storeId, rows);
-    const cards = await storeCards(
+    const cards = await cardsForNewBookings(
       tx,
       storeId,
       rows.flatMap((r) => r.students.map((s) => s.mcId)),
+      localDateTime(ctx.store.timezone),
     );
     const plan: PlannedSession[] = [];
     for (let week = 1; week <= input.arrangeWeeks; week++) {

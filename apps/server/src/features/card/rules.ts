@@ -7,6 +7,12 @@ export interface CardForRules {
   usedCount: number;
   expireTime: string | null;
   frozen: number;
+  /**
+   * What the card's open pendings (deduction mode 1: waiting for sign-in, classes not ended) will
+   * take from it at sign-in, when read for a new booking (`openUseOf`); a new booking must leave it
+   * paid. Not read (undefined) where a pending is being charged itself.
+   */
+  committed?: number;
 }
 export interface ProductForRules {
   cardType: number;
@@ -41,7 +47,9 @@ export function cardUnusableReason(args: {
   if (card.frozen) return Msg.cardFrozen;
   if (isExpiredAt(card, product, at)) return Msg.cardExpired;
   const needed = product.perCount * studentCount;
-  if (card.totalCount - card.usedCount < needed || card.totalCount - card.usedCount <= 0) return Msg.cardBalance;
+  const balance = card.totalCount - card.usedCount;
+  if (balance < needed || balance <= 0) return Msg.cardBalance;
+  if (balance - (card.committed ?? 0) < needed) return Msg.cardCommitted;
   return null;
 }
 

@@ -11,15 +11,42 @@ export async function insertLoginCode(ex: Executor, row: NewRow<'memberLoginCode
   await ex.insertInto('memberLoginCode').values(row).execute();
 }
 
-/** A member's newest login code (id and hash), or undefined. */
-export function latestLoginCode(ex: Executor, memberId: number) {
+/**
+ * A member's live login codes: of each source (texted, given by the desk) the newest, when it is
+ * neither used nor expired at `now` (an older code of a source stopped working when a newer came).
+ */
+export function liveLoginCodes(ex: Executor, memberId: number, now: number) {
   return ex
     .selectFrom('memberLoginCode')
-    .select(['id', 'codeHash'])
-    .where('memberId', '=', memberId)
+    .select(['id', 'codeHash', 'source'])
+    .where(
+      'id',
+      'in',
+      ex
+        .selectFrom('memberLoginCode')
+        .select((eb) => eb.fn.max('id').as('id'))
+        .where('memberId', '=', memberId)
+        .groupBy('source'),
+    )
+    .where('usedAt', 'is', null)
+    .where('expiresAt', '>', now)
     .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+    .execute();
+}
+
+/** An installation secret by name (see migration 20261127_0100), or undefined. */
+export async function appSecret(ex: Executor, name: string): Promise<string | undefined> {
+  const row = await ex.selectFrom('appSecret').select('value').where('name', '=', name).executeTakeFirst();
+  return row?.value;
+}
+
+/** Stores an installation secret unless one of that name exists (the first instance's wins). */
+export async function insertAppSecretIfAbsent(ex: Executor, name: string, value: string): Promise<void> {
+  await ex
+    .insertInto('appSecret')
+    .values({ name, value })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
 }
 
 /**

@@ -1,20 +1,23 @@
 import crypto from 'node:crypto';
+import { createChallenge, verifySolution } from 'altcha-lib/v1';
 import { LOGIN_CODE, MEMBER_SESSION_IDLE_MS, MemberMsg, type MemberIdentity } from '@studio/contract';
 import type { FastifyReply } from 'fastify';
 import type { Config } from '../../config.ts';
-import type { Db } from '../../db/index.ts';
-import { reserve } from '../../auth/rate-limit.ts';
+import type { Db, Executor } from '../../db/index.ts';
+import { release, reserve, sweepCounters } from '../../auth/rate-limit.ts';
 import { tokenHash } from '../../auth/sessions.ts';
-import { tooMany, unauthorized } from '../../lib/errors.ts';
+import { badRequest, tooMany, unauthorized } from '../../lib/errors.ts';
 import {
+  appSecret,
   deleteExpiredMemberSessions,
   deleteMemberSession,
   deleteMemberSessionsOf,
   extendMemberSession,
   findMemberSession,
+  insertAppSecretIfAbsent,
   insertLoginCode,
   insertMemberSession,
-  latestLoginCode,
+  liveLoginCodes,
   markCodeUsed,
   takeCodeTry,
 } from './member-auth-repository.ts';
@@ -22,31 +25,52 @@ import {
 /**
  * Who a member is: one-time login codes and member sessions (their own table and cookie; a staff
  * session is never a member's and the other way round). Every limit is kept in the database, so it
- * holds across instances: the code limits as counter rows reserved in one conditional upsert (the
- * staff login's `reserve`), wrong tries as a guarded UPDATE of the code's row.
+ * holds across instances: the limits as counter rows reserved in one conditional upsert each (the
+ * staff login's `reserve`), a texted code's wrong tries as a guarded UPDATE of the code's row.
+ *
+ * The public door (issue 32): a code request answers the same for every well-formed mobile, and the
+ * per-mobile limits are kept per typed mobile, member or not, so nothing tells members from
+ * strangers; one address has a free allowance of requests, then needs a solved proof-of-work
+ * challenge for each; wrong logins are limited per address. The desk's codes are outside all of it:
+ * not limited by what strangers did, and not ended by their guesses.
  */
 
 export function memberCookieName(secure: boolean): string {
   return secure ? '__Host-msid' : 'msid';
 }
 
+const HOUR_MS = 3600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+/** The counters of the door, one row each in `login_counter`. */
+const keys = {
+  /** A typed mobile of a store: one text a minute, `perDay` a day (members and strangers alike). */
+  mobileGap: (storeId: number, mobile: string) => `mc1:${storeId}:${mobile}`,
+  mobileDay: (storeId: number, mobile: string) => `mcd:${storeId}:${mobile}`,
+  /** An address's free code requests (without a solved challenge). */
+  addressHour: (ip: string) => `mca:h:${ip}`,
+  addressDay: (ip: string) => `mca:d:${ip}`,
+  /** An address's wrong logins. */
+  addressLogin: (ip: string) => `mli:${ip}`,
+  /** Wrong tries on one desk code from one address. */
+  deskCodeTry: (codeId: number, ip: string) => `mct:${codeId}:${ip}`,
+  /** A solved challenge, used once. */
+  challenge: (signature: string) => `alt:${signature}`,
+};
+
 const codeHash = (memberId: number, code: string) =>
   crypto.createHash('sha256').update(`${memberId}:${code}`).digest('base64url');
 
 /**
- * Makes a new 6-digit code for a member (the desk's, or one to send by SMS): at most one a minute and
- * LOGIN_CODE.perDay a day per member, counted whoever asks. An older live code stops working.
+ * Makes a new 6-digit code for a member (the desk's, or one to text). An older live code of the same
+ * source stops working. The caller keeps the limits: none for the desk, the door's for texts.
  */
 export async function issueCode(
-  db: Db,
+  db: Executor,
   m: { storeId: number; memberId: number },
   source: 'sms' | 'desk',
   now = Date.now(),
 ): Promise<{ code: string; expiresAt: number }> {
-  if (!(await reserve(db, `mc1:${m.memberId}`, 1, now, LOGIN_CODE.gapMs))) throw tooMany(MemberMsg.tooSoon);
-  if (!(await reserve(db, `mcd:${m.memberId}`, LOGIN_CODE.perDay, now, 24 * 3600_000))) {
-    throw tooMany(MemberMsg.tooMany);
-  }
   const code = String(crypto.randomInt(0, 10 ** LOGIN_CODE.digits)).padStart(LOGIN_CODE.digits, '0');
   const expiresAt = now + LOGIN_CODE.ttlMs;
   await insertLoginCode(db, {
@@ -61,18 +85,126 @@ export async function issueCode(
   return { code, expiresAt };
 }
 
+/** The HMAC key of the challenges: one per installation, shared by every instance through the database. */
+const challengeKeys = new WeakMap<object, Promise<string>>();
+function challengeKey(db: Db): Promise<string> {
+  let key = challengeKeys.get(db);
+  if (!key) {
+    key = (async () => {
+      const kept = await appSecret(db, 'altcha');
+      if (kept) return kept;
+      await insertAppSecretIfAbsent(db, 'altcha', crypto.randomBytes(32).toString('base64url'));
+      return (await appSecret(db, 'altcha'))!;
+    })();
+    key.catch(() => challengeKeys.delete(db));
+    challengeKeys.set(db, key);
+  }
+  return key;
+}
+
+/** A new proof-of-work challenge (ALTCHA v1, SHA-256), valid for `challengeTtlMs`. */
+export async function newChallenge(db: Db, now = Date.now()) {
+  const c = await createChallenge({
+    hmacKey: await challengeKey(db),
+    maxNumber: LOGIN_CODE.challengeMaxNumber,
+    expires: new Date(now + LOGIN_CODE.challengeTtlMs),
+  });
+  return { ...c, maxnumber: c.maxnumber ?? LOGIN_CODE.challengeMaxNumber };
+}
+
+/** The signature of a widget's payload (base64 JSON), or undefined when it is not one. */
+function payloadSignature(payload: string): string | undefined {
+  try {
+    const p = JSON.parse(Buffer.from(payload, 'base64').toString('utf8')) as { signature?: unknown };
+    return typeof p.signature === 'string' && /^[0-9a-f]{64}$/.test(p.signature) ? p.signature : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * Checks a code against the member's newest one. Each attempt first takes one of the code's tries
- * in a guarded UPDATE (so five wrong tries on any number of instances end it), then a right code is
- * used once (a second guarded UPDATE): two logins with one code cannot both succeed.
+ * Whether `payload` solves a challenge of ours that has not expired and was not used before (the
+ * first use takes it, in one upsert, on any instance).
  */
-export async function verifyCode(db: Db, memberId: number, code: string, now = Date.now()): Promise<void> {
-  const latest = await latestLoginCode(db, memberId);
-  if (!latest) throw unauthorized(MemberMsg.codeDead);
-  if (!(await takeCodeTry(db, latest.id, LOGIN_CODE.maxTries, now))) throw unauthorized(MemberMsg.codeDead);
-  const right = crypto.timingSafeEqual(Buffer.from(latest.codeHash), Buffer.from(codeHash(memberId, code)));
-  if (!right) throw unauthorized(MemberMsg.badCode);
-  if (!(await markCodeUsed(db, latest.id, now))) throw unauthorized(MemberMsg.codeDead);
+async function solvedOnce(db: Db, payload: string, now: number): Promise<boolean> {
+  const signature = payloadSignature(payload);
+  if (!signature) return false;
+  let ok = false;
+  try {
+    ok = await verifySolution(payload, await challengeKey(db), true);
+  } catch {
+    ok = false;
+  }
+  return ok && reserve(db, keys.challenge(signature), 1, now, LOGIN_CODE.challengeTtlMs);
+}
+
+/**
+ * Lets a code request from `ip` through the door: a solved challenge, or one of the address's free
+ * requests of the hour and of the day; otherwise 429 asking for the challenge.
+ */
+async function passAddress(db: Db, ip: string, altcha: string | undefined, now: number): Promise<void> {
+  if (altcha) {
+    if (!(await solvedOnce(db, altcha, now))) throw badRequest(MemberMsg.badChallenge);
+    return;
+  }
+  if (!(await reserve(db, keys.addressHour(ip), LOGIN_CODE.freePerHour, now, HOUR_MS))) {
+    throw tooMany(MemberMsg.needChallenge);
+  }
+  if (!(await reserve(db, keys.addressDay(ip), LOGIN_CODE.freePerDay, now, DAY_MS))) {
+    await release(db, keys.addressHour(ip));
+    throw tooMany(MemberMsg.needChallenge);
+  }
+}
+
+/**
+ * The door of a code request, before anything is looked up: the address (allowance or challenge),
+ * then the typed mobile's own limits, which strangers' numbers meet exactly as members' do.
+ */
+export async function admitCodeRequest(
+  db: Db,
+  r: { storeId: number; mobile: string; ip: string; altcha?: string },
+  now = Date.now(),
+): Promise<void> {
+  await passAddress(db, r.ip, r.altcha, now);
+  if (!(await reserve(db, keys.mobileGap(r.storeId, r.mobile), 1, now, LOGIN_CODE.gapMs))) {
+    throw tooMany(MemberMsg.tooSoon);
+  }
+  if (!(await reserve(db, keys.mobileDay(r.storeId, r.mobile), LOGIN_CODE.perDay, now, DAY_MS))) {
+    throw tooMany(MemberMsg.tooMany);
+  }
+  await sweepCounters(db, now);
+}
+
+/**
+ * Checks a login from `ip`: one of the address's wrong-login slots is reserved first (given back on
+ * success), then the code is compared with each of the member's live codes (a texted one and one
+ * from the desk may both be live). A try is taken before each comparison: a texted code's from its
+ * row (five in all, on any instance), a desk code's per address (five each, so guesses from another
+ * address never end it). A right code is used once (a guarded UPDATE): two logins with one code
+ * cannot both succeed. Every wrong case answers the same 401.
+ */
+export async function verifyLogin(
+  db: Db,
+  r: { memberId: number | undefined; code: string; ip: string },
+  now = Date.now(),
+): Promise<number> {
+  if (!(await reserve(db, keys.addressLogin(r.ip), LOGIN_CODE.loginPerAddress, now, LOGIN_CODE.loginWindowMs))) {
+    throw tooMany(MemberMsg.loginLocked);
+  }
+  const wrong = unauthorized(MemberMsg.badCode);
+  if (r.memberId === undefined) throw wrong;
+  const want = Buffer.from(codeHash(r.memberId, r.code));
+  for (const c of await liveLoginCodes(db, r.memberId, now)) {
+    const tried =
+      c.source === 'desk'
+        ? await reserve(db, keys.deskCodeTry(c.id, r.ip), LOGIN_CODE.maxTries, now, LOGIN_CODE.ttlMs)
+        : await takeCodeTry(db, c.id, LOGIN_CODE.maxTries, now);
+    if (!tried || !crypto.timingSafeEqual(Buffer.from(c.codeHash), want)) continue;
+    if (!(await markCodeUsed(db, c.id, now))) throw wrong;
+    await release(db, keys.addressLogin(r.ip));
+    return r.memberId;
+  }
+  throw wrong;
 }
 
 /** Starts a member session: its row, and its cookie on the answer. */

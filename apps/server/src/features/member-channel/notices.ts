@@ -4,7 +4,8 @@ import { enqueue } from '../../outbox/enqueue.ts';
 import { GiveUp, type OutboxHandler } from '../../outbox/index.ts';
 import { onlineSession } from '../online/public.ts';
 import { findMember } from '../reference/public.ts';
-import { promotionMessage, smsSenderOf, storedSmsSetting } from './sms.ts';
+import { storeScopeById } from '../../lib/store-scope.ts';
+import { promotionMessage, SmsCapReached, smsSenderOf, storedSmsSetting } from './sms.ts';
 
 /** The outbox topic of text messages to members. */
 export const SMS_TOPIC = 'sms.notice';
@@ -43,9 +44,15 @@ export async function queuePromotionSms(tx: Executor, e: EngineEvent): Promise<v
  */
 export const sendSmsNotice: OutboxHandler = async (row, payload, ctx) => {
   const n = payload as SmsNotice;
-  const sender = await smsSenderOf(ctx.db, ctx.allowHosts, row.storeId);
+  const store = await storeScopeById(ctx.db, row.storeId);
+  const sender = store && (await smsSenderOf(ctx.db, ctx.allowHosts, store));
   if (!sender?.promotionTemplateId) throw new GiveUp('门店未设置短信服务或候补递补通知模板');
-  await sender.send(n.mobile, promotionMessage(sender.promotionTemplateId, n.course, n.time));
+  try {
+    await sender.send(n.mobile, promotionMessage(sender.promotionTemplateId, n.course, n.time));
+  } catch (e) {
+    if (e instanceof SmsCapReached) throw new GiveUp(e.message);
+    throw e;
+  }
 };
 
 /** Outbox handlers of the members' channel. */

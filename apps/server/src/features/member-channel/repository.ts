@@ -97,7 +97,8 @@ export function reservationsOfMember(ex: Executor, storeId: number, memberId: nu
 
 /**
  * The member's pendings waiting, cancelled or not shown on sessions not deleted, with their session
- * and card (when one was named).
+ * and card (when one was named). One that became a booking (signed in, or kept as a late cancel
+ * that charged its card) is left out: it shows as that booking.
  */
 export function pendingsOfMember(ex: Executor, storeId: number, memberId: number) {
   return ex
@@ -121,6 +122,7 @@ export function pendingsOfMember(ex: Executor, storeId: number, memberId: number
     .where('pe.storeId', '=', storeId)
     .where('pe.memberId', '=', memberId)
     .where('pe.status', 'in', [PendingStatus.WAITING, PendingStatus.CANCELLED, PendingStatus.NO_SHOW])
+    .where('pe.reservationId', 'is', null)
     .where('t.deleted', '=', 0)
     .execute();
 }

@@ -4,6 +4,7 @@ import {
   MemberMsg,
   memberBook,
   memberCancelBooking,
+  memberChallenge,
   memberCancelPending,
   memberCardsForSession,
   memberJoinWaitlist,
@@ -21,11 +22,12 @@ import {
   queryCheckinCode,
   queryMemberPage,
   querySmsSetting,
+  updateCheckinMode,
   updateMemberPage,
   updateSmsSetting,
 } from '@studio/contract';
 import type { CallCtx } from '../../lib/context.ts';
-import { AppError, conflict, notFound, unauthorized } from '../../lib/errors.ts';
+import { conflict, notFound } from '../../lib/errors.ts';
 import { onEngineEvent } from '../../lib/events.ts';
 import { defineFeature } from '../../lib/feature.ts';
 import { queuePromotionSms } from './notices.ts';
@@ -34,17 +36,27 @@ import { localDateTime } from '../../lib/time.ts';
 import { bookingRules } from '../policy/public.ts';
 import { findMember, requireMember, memberIdByMobile } from '../reference/public.ts';
 import { getSetting, putSetting, storeLogoFileId } from '../store-admin/public.ts';
-import { checkinCode } from './checkin.ts';
+import { checkinCode, saveCheckinMode } from './checkin.ts';
 import {
+  admitCodeRequest,
   endMemberSession,
   endSessionsOf,
   issueCode,
   memberCookieName,
+  newChallenge,
   startMemberSession,
-  verifyCode,
+  verifyLogin,
 } from './member-auth.ts';
 import * as svc from './service.ts';
-import { loadSmsSetting, loginCodeMessage, saveSmsSetting, smsSenderOf } from './sms.ts';
+import {
+  loadSmsSetting,
+  loginCodeMessage,
+  saveSmsSetting,
+  sendInBackground,
+  smsSenderOf,
+  smsToday,
+  tooManyTextsToday,
+} from './sms.ts';
 
 export { memberCookieName, resolveMember } from './member-auth.ts';
 export { registerMemberPages } from './pages.ts';
@@ -86,23 +98,31 @@ export const memberChannelFeature = defineFeature((r) => {
     };
   });
 
-  r.handle(memberSendCode, async ({ storeId, mobile }, ctx) => {
+  r.handle(memberChallenge, async (_input, ctx) => newChallenge(ctx.db));
+
+  // The public door: the same answer for every well-formed mobile; the text goes out after it.
+  r.handle(memberSendCode, async ({ storeId, mobile, altcha }, ctx) => {
     const store = await storeOr404(ctx, storeId);
-    const sender = await smsSenderOf(ctx.db, ctx.config.outboundAllowHosts, store.id);
+    const sender = await smsSenderOf(ctx.db, ctx.config.outboundAllowHosts, store);
     if (!sender) throw conflict(MemberMsg.noProvider);
+    if ((await smsToday(ctx.db, store)).capReached) throw tooManyTextsToday();
+    await admitCodeRequest(ctx.db, { storeId: store.id, mobile, ip: ctx.req.ip, altcha });
     const memberId = await memberIdByMobile(ctx.db, store.id, mobile);
-    // An unknown mobile is told so plainly: the studio registers its members at the desk.
-    if (memberId === undefined) throw new AppError(404, MemberMsg.unknownMobile);
+    if (memberId === undefined) return null;
     const { code } = await issueCode(ctx.db, { storeId: store.id, memberId }, 'sms');
-    await sender.send(mobile, loginCodeMessage(sender.loginTemplateId, code));
+    sendInBackground(ctx.log, `login code of member ${memberId}`, () =>
+      sender.send(mobile, loginCodeMessage(sender.loginTemplateId, code)),
+    );
     return null;
   });
 
   r.handle(memberLogin, async ({ storeId, mobile, code }, ctx) => {
     const store = await storeOr404(ctx, storeId);
-    const memberId = await memberIdByMobile(ctx.db, store.id, mobile);
-    if (memberId === undefined) throw unauthorized(MemberMsg.badCode);
-    await verifyCode(ctx.db, memberId, code);
+    const memberId = await verifyLogin(ctx.db, {
+      memberId: await memberIdByMobile(ctx.db, store.id, mobile),
+      code,
+      ip: ctx.req.ip,
+    });
     await startMemberSession(ctx, { storeId: store.id, memberId });
     const m = (await findMember(ctx.db, store.id, memberId))!;
     return { member: { id: m.id, name: m.name, mobile: m.mobile }, store: { id: store.id, name: store.name } };
@@ -137,6 +157,7 @@ export const memberChannelFeature = defineFeature((r) => {
   // ---- the desk's side
   r.handle(createMemberLoginCode, async ({ memberId }, ctx) => {
     await requireMember(ctx.db, ctx.store.id, memberId);
+    // The desk's code: not limited by, and not counted against, what the public door limits.
     const { code, expiresAt } = await issueCode(ctx.db, { storeId: ctx.store.id, memberId }, 'desk');
     return { code, expireTime: localDateTime(ctx.store.timezone, expiresAt) };
   });
@@ -149,7 +170,15 @@ export const memberChannelFeature = defineFeature((r) => {
     const { url } = await memberPage(ctx);
     return { ...c, url: `${url}&checkin=${encodeURIComponent(c.token)}` };
   });
-  r.handle(querySmsSetting, async (_input, ctx) => loadSmsSetting(ctx.db, ctx.store.id));
+  r.handle(
+    updateCheckinMode,
+    async ({ checkinMode }, ctx) => {
+      await saveCheckinMode(ctx.db, ctx.store.id, checkinMode);
+      return null;
+    },
+    { tx: true },
+  );
+  r.handle(querySmsSetting, async (_input, ctx) => loadSmsSetting(ctx.db, ctx.store));
   r.handle(
     updateSmsSetting,
     async (input, ctx) => {

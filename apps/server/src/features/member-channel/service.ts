@@ -4,10 +4,8 @@ import {
   Msg,
   OperateType,
   PendingStatus,
-  PolicyMsg,
   ReservationStatus,
   WaitStatus,
-  type BookingPolicy,
   type MemberSession,
   type MyBooking,
 } from '@studio/contract';
@@ -20,7 +18,7 @@ import { valueOf } from '../../lib/settled.ts';
 import { addDays, addMinutes, localDateTime } from '../../lib/time.ts';
 import { cardUnusableReason, isExpiredAt } from '../card/rules.ts';
 import { suspensionOf } from '../no-show/public.ts';
-import { bookingRules, bookingWindowReason, loadPolicy, waitlistOpen } from '../policy/public.ts';
+import { bookingRules, loadPolicy, memberBookingReason, openBookingsReason, waitlistOpen } from '../policy/public.ts';
 import { memberCards } from '../reference/public.ts';
 import {
   bookingReads,
@@ -31,7 +29,9 @@ import {
   cancelReservation,
   firstUsableCard,
   liveSession,
+  openUseOf,
   signInPending,
+  withOpenUse,
 } from '../timetable/public.ts';
 import { sessionsBetween } from '../today/public.ts';
 import { joinWaitlist, leaveWaitlist } from '../waitlist/public.ts';
@@ -64,20 +64,6 @@ const MAX_DAYS = 14;
 async function ownCard(ex: Executor, s: MemberScope, mcId: number) {
   const card = await findOwnCard(ex, s.store.id, s.memberId, mcId);
   if (!card) throw notFound('会员卡');
-}
-
-/**
- * Why the member may not book a session now, or null: their online booking is suspended (no-shows),
- * or the booking window keeps it out (members are held to the policy; staff are not).
- */
-function memberBookingRefusal(
-  suspension: { until: string | null },
-  policy: BookingPolicy,
-  startTime: string,
-  now: string,
-) {
-  if (suspension.until) return PolicyMsg.suspended(suspension.until);
-  return bookingWindowReason(policy, { startTime, now });
 }
 
 /** Sessions of the store from `fromDate` to `toDate` by day, with the member's state on each. */
@@ -117,10 +103,12 @@ export async function timetable(
   for (const r of rows) {
     const full = r.realCount >= r.reservableCount;
     const my = mine.get(r.id) ?? null;
-    let reason: string | null = null;
-    if (r.endTime <= now) reason = '课程已结束';
-    else if (suspendedUntil) reason = PolicyMsg.suspended(suspendedUntil);
-    else reason = bookingWindowReason(policy, { startTime: r.startTime, now }) ?? (full ? '已满' : null);
+    // What the policy says to this member (suspension, booking window): the bookings' and the queue's rule.
+    const held =
+      r.endTime <= now
+        ? '课程已结束'
+        : memberBookingReason(policy, { startTime: r.startTime, now, suspendedUntil, card: null });
+    const reason = held ?? (full ? '已满' : null);
     days.get(r.startTime.slice(0, 10))?.push({
       id: r.id,
       fromTime: r.startTime,
@@ -136,31 +124,45 @@ export async function timetable(
       mine: my,
       bookable: !my && reason === null,
       reason: my ? null : reason,
-      waitlistOpen:
-        full && !my && !suspendedUntil && r.startTime > now && waitlistOpen(policy, { startTime: r.startTime, now }),
+      waitlistOpen: full && !my && held === null && waitlistOpen(policy, { startTime: r.startTime, now }),
     });
   }
   return [...days].map(([date, sessions]) => ({ date, sessions }));
 }
 
-/** The member's cards, each saying whether it can pay for one seat of the session (and why not). */
+/**
+ * The member's cards, each saying whether it can pay for one seat of the session (and why not): the
+ * card rules with what its open pendings will take, and a period card's open bookings.
+ */
 export async function cardsForSession(s: MemberScope, tid: number) {
   const session = await liveSession(s.db, s.store.id, tid);
-  const [cards, allowed] = await Promise.all([memberCards(s.db, s.store.id, s.memberId), allowedCardsOf(s.db, [tid])]);
+  const now = localDateTime(s.store.timezone);
+  const [all, allowed, policy] = await Promise.all([
+    memberCards(s.db, s.store.id, s.memberId),
+    allowedCardsOf(s.db, [tid]),
+    loadPolicy(s.db, s.store.id),
+  ]);
+  const cards = all.filter((c) => c.refundedAt === null);
+  const use = await openUseOf(
+    s.db,
+    s.store.id,
+    cards.map((c) => c.id),
+    now,
+  );
   const allowedCardIds = allowed.get(tid)!;
-  return cards
-    .filter((c) => c.refundedAt === null)
-    .map((c) => {
-      const reason = cardUnusableReason({
-        card: c,
+  return cards.map((c) => {
+    const card = withOpenUse(c, use.get(c.id));
+    const reason =
+      cardUnusableReason({
+        card,
         product: c,
         memberId: s.memberId,
         allowedCardIds,
         at: session.startTime,
         studentCount: 1,
-      });
-      return { ...cardView(c, session.startTime), usable: reason === null, reason, perCount: c.perCount };
-    });
+      }) ?? openBookingsReason(policy, card);
+    return { ...cardView(c, session.startTime), usable: reason === null, reason, perCount: c.perCount };
+  });
 }
 
 type CardRow = Awaited<ReturnType<typeof memberCards>>[number];
@@ -194,15 +196,15 @@ export async function book(
     const now = localDateTime(s.store.timezone);
     readAhead(tx, s.store.id, 'reservation.booked');
     const [reads, rulesRead, suspension] = await Promise.allSettled([
-      bookingReads(tx, s.store.id, input.tid, input.mcId),
+      bookingReads(tx, s.store.id, input.tid, input.mcId, now),
       bookingRules(tx, s.store.id),
       suspensionOf(tx, s.store.id, s.memberId, now),
     ]);
     const { session, card } = valueOf(reads);
     if (card.memberId !== s.memberId) throw notFound('会员卡');
     const rules = valueOf(rulesRead);
-    const refusal = memberBookingRefusal(valueOf(suspension), rules.policy, session.startTime, now);
-    if (refusal) throw conflict(refusal);
+    // Held to the policy by the engine's rule set: suspension, booking window, a period card's open bookings.
+    const member = { policy: rules.policy, suspendedUntil: valueOf(suspension).until };
     if (rules.deductionMode === 1) {
       const { pendingId } = await addPending(tx, s.store, {
         timetableId: session.id,
@@ -212,6 +214,7 @@ export async function book(
         operatorId: null,
         memberCardId: input.mcId,
         operateType: OperateType.USER_BOOKED,
+        member,
       });
       await emit(tx, { type: 'pending.added', storeId: s.store.id, pendingId });
       return { kind: 'pending' as const, id: pendingId };
@@ -228,6 +231,7 @@ export async function book(
         operatorId: null,
         operateType: OperateType.USER_BOOKED,
         entryFirst: true,
+        member,
       },
       { session, card },
     );
@@ -250,14 +254,17 @@ export async function cancelBooking(s: MemberScope, id: number): Promise<null> {
   return null;
 }
 
-/** The member cancels their own waiting pending (nothing was charged; another's is 404 预约不存在). */
+/**
+ * The member cancels their own waiting pending (another's is 404 预约不存在), held to the policy as a
+ * booking's cancel is: free until the cutoff, then refused or kept as a late cancel charging its card.
+ */
 export async function cancelOwnPending(s: MemberScope, pendingId: number): Promise<null> {
   await inWriteTx(s.db, s.dialect, async (tx) => {
     await cancelPending(tx, s.store, {
       pendingId,
       operatorId: null,
       operateType: OperateType.USER_CANCELLED,
-      memberId: s.memberId,
+      member: { id: s.memberId, policy: await loadPolicy(tx, s.store.id) },
     });
     await emit(tx, { type: 'pending.cancelled', storeId: s.store.id, pendingId });
   });
@@ -265,15 +272,14 @@ export async function cancelOwnPending(s: MemberScope, pendingId: number): Promi
 }
 
 /**
- * The member queues for a full session (the waitlist's own rules, plus the members' policy). The
- * queue reads the session (locked); a session that is not live is still the first refusal (404
- * 课程不存在), before a card not theirs and a suspension: these read it only when they refuse.
+ * The member queues for a full session: the waitlist's own rules, plus the members' policy as for a
+ * booking (suspension, booking window, a period card's open bookings: the engine's rule set, run by
+ * the queue). The queue reads the session (locked); a session that is not live is still the first
+ * refusal (404 课程不存在), before a card not theirs: this reads it only when it refuses.
  */
 export async function joinQueue(s: MemberScope, input: { tid: number; mcId: number; studentCount: number }) {
   try {
     await ownCard(s.db, s, input.mcId);
-    const suspension = await suspensionOf(s.db, s.store.id, s.memberId, localDateTime(s.store.timezone));
-    if (suspension.until) throw conflict(PolicyMsg.suspended(suspension.until));
   } catch (e) {
     if (e instanceof AppError && e.status < 500) await liveSession(s.db, s.store.id, input.tid);
     throw e;

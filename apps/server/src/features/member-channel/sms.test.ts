@@ -1,6 +1,3 @@
-import crypto from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   addMemberReservation,
   addWaitlist,
@@ -15,11 +12,11 @@ import {
   WaitStatus,
 } from '@studio/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseAllowHosts } from '../../lib/outbound.ts';
 import { EngineFactory, FUTURE } from '../../test/factory-engine.ts';
 import { describeEachDb } from '../../test/harness.ts';
 import { fastWorker, waitFor } from '../../test/outbox.ts';
-import { aliyunSignature, tc3Authorization } from './sms.ts';
+import { SECRET, startSmsStandIn, type Received } from '../../test/sms-stand-in.ts';
+import { aliyunSignature, tc3Authorization, textsSettled } from './sms.ts';
 
 describe("SMS adapters reproduce each provider's documented example signature", () => {
   it('Tencent Cloud API 3.0 (TC3-HMAC-SHA256): the DescribeInstances example of the signature guide', () => {
@@ -63,122 +60,17 @@ describe("SMS adapters reproduce each provider's documented example signature", 
   });
 });
 
-// ---- local stand-ins of the two providers: each checks the request's signature by its own
-// reading of the provider's guide (not the adapter's code) and answers as the provider does.
-
-const SECRET = { tencent: 'tencent-secret-key-0123', aliyun: 'aliyun-access-secret-0123' };
-
-interface Received {
-  provider: string;
-  mobile: string;
-  code: string;
-  signatureOk: boolean;
-  templateId: string;
-  /** Tencent: the parameters in order; Aliyun: the named variables. */
-  params: unknown;
-}
-
-function verifyTc3(req: http.IncomingMessage, body: string): boolean {
-  const auth = String(req.headers.authorization ?? '');
-  const m = auth.match(
-    /^TC3-HMAC-SHA256 Credential=([^/]+)\/(\d{4}-\d{2}-\d{2})\/(\w+)\/tc3_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/,
-  );
-  if (!m) return false;
-  const [, , date, service, signed, signature] = m;
-  const headers = signed.split(';');
-  const canonicalHeaders = headers.map((h) => `${h}:${String(req.headers[h]).toLowerCase()}\n`).join('');
-  const hash = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
-  const canonical = `POST\n/\n\n${canonicalHeaders}\n${signed}\n${hash(body)}`;
-  const ts = String(req.headers['x-tc-timestamp']);
-  if (new Date(Number(ts) * 1000).toISOString().slice(0, 10) !== date) return false;
-  const toSign = `TC3-HMAC-SHA256\n${ts}\n${date}/${service}/tc3_request\n${hash(canonical)}`;
-  let k: Buffer = crypto.createHmac('sha256', `TC3${SECRET.tencent}`).update(date).digest();
-  k = crypto.createHmac('sha256', k).update(service).digest();
-  k = crypto.createHmac('sha256', k).update('tc3_request').digest();
-  return crypto.createHmac('sha256', k).update(toSign).digest('hex') === signature;
-}
-
-function verifyAliyun(url: URL): boolean {
-  const params = [...url.searchParams.entries()].filter(([k]) => k !== 'Signature');
-  const enc = (s: string) =>
-    encodeURIComponent(s)
-      .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
-      .replace(/%7E/g, '~');
-  const query = params
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([k, v]) => `${enc(k)}=${enc(v)}`)
-    .join('&');
-  const toSign = `GET&%2F&${enc(query)}`;
-  const want = crypto.createHmac('sha1', `${SECRET.aliyun}&`).update(toSign).digest('base64');
-  return want === url.searchParams.get('Signature');
-}
-
 describeEachDb('login codes by SMS through the store provider (local stand-ins check the signatures)', (env) => {
-  const received: Received[] = [];
-  let server: http.Server;
+  let standIn: Awaited<ReturnType<typeof startSmsStandIn>>;
+  let received: Received[] = [];
   let base = '';
   beforeAll(async () => {
-    server = http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString('utf8')));
-      req.on('end', () => {
-        const url = new URL(req.url ?? '/', 'http://stand-in');
-        res.setHeader('content-type', 'application/json');
-        if (url.pathname.startsWith('/tencent')) {
-          const p = JSON.parse(body) as { PhoneNumberSet: string[]; TemplateParamSet: string[]; TemplateId: string };
-          const ok = verifyTc3(req, body) && req.headers['x-tc-action'] === 'SendSms';
-          received.push({
-            provider: 'tencent',
-            mobile: p.PhoneNumberSet[0],
-            code: p.TemplateParamSet[0],
-            signatureOk: ok,
-            templateId: p.TemplateId,
-            params: p.TemplateParamSet,
-          });
-          if (!ok) {
-            res.end(
-              JSON.stringify({ Response: { Error: { Code: 'AuthFailure.SignatureFailure', Message: '签名错误' } } }),
-            );
-            return;
-          }
-          res.end(
-            JSON.stringify({ Response: { SendStatusSet: [{ Code: 'Ok', Message: 'send success' }], RequestId: 'x' } }),
-          );
-          return;
-        }
-        const ok = verifyAliyun(url) && url.searchParams.get('Action') === 'SendSms';
-        const params = JSON.parse(url.searchParams.get('TemplateParam') ?? '{}') as Record<string, string>;
-        received.push({
-          provider: 'aliyun',
-          mobile: url.searchParams.get('PhoneNumbers') ?? '',
-          code: params.code,
-          signatureOk: ok,
-          templateId: url.searchParams.get('TemplateCode') ?? '',
-          params,
-        });
-        res.end(
-          JSON.stringify(ok ? { Code: 'OK', Message: 'OK' } : { Code: 'SignatureDoesNotMatch', Message: '签名不匹配' }),
-        );
-      });
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const port = (server.address() as AddressInfo).port;
-    base = `http://127.0.0.1:${port}`;
-    env().app.deps.config.outboundAllowHosts.push(...parseAllowHosts(`127.0.0.1:${port}`));
+    standIn = await startSmsStandIn(env().app);
+    received = standIn.received;
+    base = standIn.base;
   });
-  afterAll(() => new Promise<void>((r) => server.close(() => r())));
-
-  const setting = (provider: 'tencent' | 'aliyun', secret?: string) => ({
-    provider,
-    keyId: provider === 'tencent' ? 'AKIDstandin' : 'LTAIstandin',
-    ...(secret !== undefined ? { secret } : {}),
-    signName: '悦动健身',
-    templateId: provider === 'tencent' ? '1234567' : 'SMS_123',
-    appId: provider === 'tencent' ? '1400000000' : '',
-    region: '',
-    endpoint: `${base}/${provider}/`,
-    promotionTemplateId: '',
-  });
+  afterAll(() => standIn.close());
+  const setting = (provider: 'tencent' | 'aliyun', secret?: string) => standIn.setting(provider, secret);
 
   for (const provider of ['tencent', 'aliyun'] as const) {
     it(`${provider}: a member gets a code by SMS and signs in with it; the secret never comes back`, async () => {
@@ -191,7 +83,13 @@ describeEachDb('login codes by SMS through the store provider (local stand-ins c
       // saved again without a secret: the stored one stays
       await desk.ok(updateSmsSetting.path, setting(provider));
       const anon = env().anon();
-      expect((await anon.call(memberSendCode.path, { storeId: env().storeId, mobile: m.mobile })).code).toBe(0);
+      const before = received.length;
+      expect(await anon.call(memberSendCode.path, { storeId: env().storeId, mobile: m.mobile })).toMatchObject({
+        code: 0,
+        data: null,
+      });
+      await textsSettled();
+      expect(received.length).toBe(before + 1);
       const got = received.at(-1)!;
       expect(got).toMatchObject({ provider, signatureOk: true });
       expect(got.mobile).toBe(provider === 'tencent' ? `+86${m.mobile}` : m.mobile);
@@ -294,19 +192,26 @@ describeEachDb('login codes by SMS through the store provider (local stand-ins c
     await desk.ok(updateBookingPolicy.path, { waitlist: 0 });
   });
 
-  it('a wrong secret or a provider refusal is a 503 in words; no provider is a 409; an unknown mobile a 404', async () => {
+  it('a provider refusal answers the same (the text is not sent, nothing told); no provider is a 409; bad settings a 400', async () => {
     const desk = env().client;
     const anon = env().anon();
     const m = await env().factory.member();
     await desk.ok(updateSmsSetting.path, setting('tencent', 'not-the-secret'));
+    const before = received.length;
     const a = await anon.call(memberSendCode.path, { storeId: env().storeId, mobile: m.mobile });
-    expect(a.status).toBe(503);
-    expect(a.msg).toContain(SmsMsg.sendFailed);
+    expect([a.status, a.code]).toEqual([200, 0]);
+    await textsSettled();
+    expect(received.length).toBe(before + 1);
     expect(received.at(-1)!.signatureOk).toBe(false);
+    // a mobile that is nobody's answers exactly as a member's, and no text goes out
     const unknown = await anon.call(memberSendCode.path, { storeId: env().storeId, mobile: '19900000000' });
-    expect([unknown.status, unknown.msg]).toEqual([404, MemberMsg.unknownMobile]);
+    expect(unknown).toEqual(a);
+    await textsSettled();
+    expect(received.length).toBe(before + 1);
     const bad = await desk.call(updateSmsSetting.path, { ...setting('tencent'), appId: '', secret: 'x' });
     expect([bad.status, bad.msg]).toEqual([400, SmsMsg.appId]);
+    const cap = await desk.call(updateSmsSetting.path, { ...setting('tencent'), dailyCap: 0 });
+    expect([cap.status, cap.msg]).toEqual([400, SmsMsg.dailyCap]);
     await desk.ok(updateSmsSetting.path, { ...setting('aliyun'), provider: 'none' });
     const none = await anon.call(memberSendCode.path, { storeId: env().storeId, mobile: m.mobile });
     expect([none.status, none.msg]).toEqual([409, MemberMsg.noProvider]);

@@ -1,8 +1,10 @@
 import crypto from 'node:crypto';
-import { LOGIN_CODE, SmsMsg, type SmsSetting } from '@studio/contract';
-import type { Executor } from '../../db/index.ts';
-import { AppError } from '../../lib/errors.ts';
+import { LOGIN_CODE, MemberMsg, SMS_DAILY_CAP_DEFAULT, SmsMsg, type SmsSetting } from '@studio/contract';
+import { reserve, reserved } from '../../auth/rate-limit.ts';
+import type { Db, Executor } from '../../db/index.ts';
+import { AppError, tooMany } from '../../lib/errors.ts';
 import { OutboundRefused, outboundPost, type AllowedHost } from '../../lib/outbound.ts';
+import { localDateTime } from '../../lib/time.ts';
 import { getSetting, putSetting } from '../store-admin/public.ts';
 
 /**
@@ -17,6 +19,7 @@ export interface SmsMessage {
 
 /** Sends text messages to a mobile through the store's SMS provider. */
 export interface SmsSender {
+  /** Sends one text, unless the store's texts of today reached its daily cap (then `SmsCapReached`). */
   send(mobile: string, message: SmsMessage): Promise<void>;
   /** The store's template of the waitlist promotion notice ('' when it sends none). */
   promotionTemplateId: string;
@@ -38,11 +41,47 @@ export const promotionMessage = (templateId: string, course: string, time: strin
 
 type ProviderSender = Pick<SmsSender, 'send'>;
 
+/** A text not sent because the store's daily cap is reached. */
+export class SmsCapReached extends Error {
+  constructor() {
+    super('今日短信已达每天最多发送条数');
+    this.name = 'SmsCapReached';
+  }
+}
+
+/**
+ * The store's texts of one local day are one counter (`sms:<store>:<date>`), taken in one upsert per
+ * text on any instance, so the cap holds however many ask at once. Its window outlasts any day.
+ */
+const DAY_COUNTER_WINDOW_MS = 48 * 3600_000;
+const dayKey = (store: SmsStore, now: number) => `sms:${store.id}:${localDateTime(store.timezone, now).slice(0, 10)}`;
+
+/** The store a text is sent for: its id and time zone (its day). */
+export interface SmsStore {
+  id: number;
+  timezone: string;
+}
+
+/** The refusal of a code request once the store's texts of today reached its cap. */
+export const tooManyTextsToday = () => tooMany(MemberMsg.smsCapReached);
+
+/** How many texts the store sent today (its local day) and whether that reached its cap. */
+export async function smsToday(db: Db, store: SmsStore, now = Date.now()) {
+  const s = await storedSmsSetting(db, store.id);
+  const dailyCap = s?.dailyCap ?? SMS_DAILY_CAP_DEFAULT;
+  const sentToday = await reserved(db, dayKey(store, now), now, DAY_COUNTER_WINDOW_MS);
+  return { sentToday, dailyCap, capReached: s !== null && s.provider !== 'none' && sentToday >= dailyCap };
+}
+
 /** The store setting holding its SMS provider, secrets included (kept on the server). */
 const KEY = 'smsProvider';
 
 /** What is stored: the setting as staff see it plus the secret. */
-type Stored = Omit<SmsSetting, 'promotionTemplateId'> & { promotionTemplateId?: string; secret: string };
+type Stored = Omit<SmsSetting, 'promotionTemplateId' | 'dailyCap'> & {
+  promotionTemplateId?: string;
+  dailyCap?: number;
+  secret: string;
+};
 
 const DEFAULT_ENDPOINT = { tencent: 'https://sms.tencentcloudapi.com/', aliyun: 'https://dysmsapi.aliyuncs.com/' };
 const TIMEOUT_MS = 8000;
@@ -203,21 +242,26 @@ export async function storedSmsSetting(ex: Executor, storeId: number): Promise<S
 
 /**
  * The store's SMS sender, or null when it has none (then the desk gives members their login codes
- * from the member drawer). A provider refusing the connection (blocked address) answers 503 too.
+ * from the member drawer). Each text first takes one of the day's slots under the store's cap. A
+ * provider refusing the connection (blocked address) answers 503 too.
  */
 export async function smsSenderOf(
-  db: Executor,
+  db: Db,
   allowHosts: readonly AllowedHost[],
-  storeId: number,
+  store: SmsStore,
   now: () => number = Date.now,
-): Promise<(SmsSender & { loginTemplateId: string }) | null> {
-  const s = await storedSmsSetting(db, storeId);
+): Promise<(SmsSender & { loginTemplateId: string; dailyCap: number }) | null> {
+  const s = await storedSmsSetting(db, store.id);
   if (!s || s.provider === 'none') return null;
   const sender = (s.provider === 'tencent' ? tencentSender : aliyunSender)(s, allowHosts, now);
+  const dailyCap = s.dailyCap ?? SMS_DAILY_CAP_DEFAULT;
   return {
     loginTemplateId: s.templateId,
     promotionTemplateId: s.promotionTemplateId ?? '',
+    dailyCap,
     async send(mobile, message) {
+      const at = now();
+      if (!(await reserve(db, dayKey(store, at), dailyCap, at, DAY_COUNTER_WINDOW_MS))) throw new SmsCapReached();
       try {
         await sender.send(mobile, message);
       } catch (e) {
@@ -229,23 +273,34 @@ export async function smsSenderOf(
   };
 }
 
-/** The setting as staff see it: the secret never leaves the server, only whether one is set. */
-export async function loadSmsSetting(ex: Executor, storeId: number): Promise<SmsSetting & { secretSet: boolean }> {
-  const s = await storedSmsSetting(ex, storeId);
-  if (!s)
-    return {
-      provider: 'none',
-      keyId: '',
-      signName: '',
-      templateId: '',
-      appId: '',
-      region: '',
-      promotionTemplateId: '',
-      endpoint: '',
-      secretSet: false,
-    };
-  const { secret, ...shown } = s;
-  return { ...shown, promotionTemplateId: s.promotionTemplateId ?? '', secretSet: secret.length > 0 };
+/** The setting as staff see it: the secret never leaves the server, only whether one is set; today's count. */
+export async function loadSmsSetting(db: Db, store: SmsStore) {
+  const s = await storedSmsSetting(db, store.id);
+  const today = await smsToday(db, store);
+  const shown: SmsSetting = s
+    ? {
+        provider: s.provider,
+        keyId: s.keyId,
+        signName: s.signName,
+        templateId: s.templateId,
+        appId: s.appId,
+        region: s.region,
+        promotionTemplateId: s.promotionTemplateId ?? '',
+        endpoint: s.endpoint,
+        dailyCap: today.dailyCap,
+      }
+    : {
+        provider: 'none',
+        keyId: '',
+        signName: '',
+        templateId: '',
+        appId: '',
+        region: '',
+        promotionTemplateId: '',
+        endpoint: '',
+        dailyCap: today.dailyCap,
+      };
+  return { ...shown, secretSet: (s?.secret.length ?? 0) > 0, sentToday: today.sentToday, capReached: today.capReached };
 }
 
 /** Saves the setting; an empty `secret` keeps the one stored. */
@@ -255,4 +310,28 @@ export async function saveSmsSetting(ex: Executor, storeId: number, input: SmsSe
   if (input.provider !== 'none' && !secret) throw new AppError(400, SmsMsg.secretRequired);
   const value: Stored = { ...input, secret };
   await putSetting(ex, storeId, KEY, JSON.stringify(value));
+}
+
+/** Texts being sent after their call was answered. */
+const inFlight = new Set<Promise<void>>();
+
+/**
+ * Sends a text after the call has answered: the answer neither waits for the provider nor tells
+ * whether a text went out (a code request answers the same for members and strangers). A failure
+ * (provider refused, cap reached) is logged; the member asks again or gets a code at the desk.
+ */
+export function sendInBackground(
+  log: { warn: (o: object, msg: string) => void },
+  what: string,
+  send: () => Promise<void>,
+): void {
+  const p: Promise<void> = send()
+    .catch((err: unknown) => log.warn({ err }, `${what}: text not sent`))
+    .finally(() => inFlight.delete(p));
+  inFlight.add(p);
+}
+
+/** Resolves once every text handed to `sendInBackground` so far is sent or failed (tests, shutdown). */
+export async function textsSettled(): Promise<void> {
+  while (inFlight.size) await Promise.all([...inFlight]);
 }

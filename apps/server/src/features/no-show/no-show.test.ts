@@ -1,5 +1,6 @@
 import {
   addGroupPending,
+  BIG_TYPE_MONEY,
   liftMemberSuspension,
   memberPolicyStatus,
   Msg,
@@ -65,7 +66,15 @@ describeEachDb('no-shows (爽约): charged once after the class, waived by staff
     expect([p.status, Number(p.noShowFee), p.noShowCardId]).toEqual([PendingStatus.NO_SHOW, 2, card.id]);
     expect((await e.cardRow(card.id)).usedCount).toBe(2);
     const ledger = await e.db.selectFrom('cardLedger').selectAll().where('memberCardId', '=', card.id).execute();
-    expect(ledger.map((l) => [l.kind, Number(l.amount), l.remark])).toEqual([['no_show', 2, '爽约扣费']]);
+    // Booked without a card: the member's first usable card paid, and the entry says so.
+    const { cardName } = await e.db
+      .selectFrom('cardProduct')
+      .select('cardName')
+      .where('id', '=', card.cardId)
+      .executeTakeFirstOrThrow();
+    expect(ledger.map((l) => [l.kind, Number(l.amount), l.remark])).toEqual([
+      ['no_show', 2, NoShowMsg.chargedFirstCard(cardName)],
+    ]);
     const history = await e.db
       .selectFrom('history')
       .selectAll()
@@ -78,6 +87,66 @@ describeEachDb('no-shows (爽约): charged once after the class, waived by staff
     expect((await e.cardRow(card.id)).usedCount).toBe(2);
     const late = await api().call(signInPendingCall.path, { pendingId: pending.id, mcId: card.id, remark: '' });
     expect(late.status).toBe(409);
+  });
+
+  it('charges the card the pending names, never another; only a pending without one falls back, saying so', async () => {
+    const e = ef();
+    const teacher = await e.f.teacher();
+    const times = await e.f.cardProduct({ cardName: '20次卡', perCount: 1 });
+    const money = await e.f.cardProduct({ cardName: '储值卡', bigType: BIG_TYPE_MONEY, perCount: 50_00 });
+    const course = await e.f.course({ cardIds: [times.id, money.id] });
+    const member = await e.f.member();
+    // The money card is the member's oldest: the first usable one.
+    const stored = await e.f.memberCard(member.id, money.id, { totalCount: 500_00 });
+    const twenty = await e.f.memberCard(member.id, times.id, { totalCount: 20 });
+    const spare = await e.f.memberCard(member.id, times.id, { totalCount: 20 });
+    const pendingOn = async (hour: string, mcId?: number) => {
+      const session = await e.session({ courseId: course.id, teacherId: teacher.id, startTime: `${FUTURE} ${hour}` });
+      await api().ok(addGroupPending.path, { mid: member.id, tid: session.id, studentCount: 1, ...(mcId && { mcId }) });
+      return e.db.selectFrom('pending').selectAll().where('timetableId', '=', session.id).executeTakeFirstOrThrow();
+    };
+    const withTwenty = await pendingOn('07:00:00', twenty.id);
+    const withoutCard = await pendingOn('08:00:00');
+    const withSpare = await pendingOn('09:00:00', spare.id);
+    // The named card can no longer pay by the end: the no-show is recorded without a charge, saying why.
+    await e.db.updateTable('memberCard').set({ frozen: 1 }).where('id', '=', spare.id).execute();
+    await run();
+    expect((await e.cardRow(twenty.id)).usedCount).toBe(1);
+    expect((await e.cardRow(stored.id)).usedCount).toBe(50_00);
+    expect((await e.cardRow(spare.id)).usedCount).toBe(0);
+    // History says which card paid, and why none did.
+    const trail = async (pendingId: number) => {
+      const h = await e.db
+        .selectFrom('history')
+        .select(['memberCardId', 'usedCount', 'remark'])
+        .where('pendingId', '=', pendingId)
+        .where('operateType', '=', OperateType.NO_SHOW)
+        .executeTakeFirstOrThrow();
+      return [h.memberCardId, Number(h.usedCount), h.remark];
+    };
+    expect(await trail(withTwenty.id)).toEqual([twenty.id, 1, '爽约扣费']);
+    expect(await trail(withoutCard.id)).toEqual([stored.id, 50_00, NoShowMsg.chargedFirstCard('储值卡')]);
+    expect(await trail(withSpare.id)).toEqual([null, 0, `爽约（未扣费：${Msg.cardFrozen}）`]);
+    const charged = async (id: number) => {
+      const p = await pendingRow(id);
+      return [p.status, Number(p.noShowFee), p.noShowCardId];
+    };
+    expect(await charged(withTwenty.id)).toEqual([PendingStatus.NO_SHOW, 1, twenty.id]);
+    expect(await charged(withoutCard.id)).toEqual([PendingStatus.NO_SHOW, 50_00, stored.id]);
+    expect(await charged(withSpare.id)).toEqual([PendingStatus.NO_SHOW, 0, null]);
+    // The desk sees each no-show with the card it was charged to.
+    const status = await api().ok(memberPolicyStatus.path, { mid: member.id });
+    expect(
+      status.noShows.map((n: { pendingId: number; cardName: string | null; fee: number }) => [
+        n.pendingId,
+        n.cardName,
+        n.fee,
+      ]),
+    ).toEqual([
+      [withSpare.id, null, 0],
+      [withoutCard.id, '储值卡', 50_00],
+      [withTwenty.id, '20次卡', 1],
+    ]);
   });
 
   it('charges each no-show once when two instances run the job at once', async () => {

@@ -16,7 +16,7 @@ export function dueNoShows(ex: Executor, storeId: number, now: string) {
   return ex
     .selectFrom('pending as p')
     .innerJoin('timetable as t', 't.id', 'p.timetableId')
-    .select(['p.id', 'p.memberId', 'p.studentCount', 'p.timetableId', 't.startTime'])
+    .select(['p.id', 'p.memberId', 'p.memberCardId', 'p.studentCount', 'p.timetableId', 't.startTime'])
     .where('p.storeId', '=', storeId)
     .where('p.status', '=', PendingStatus.WAITING)
     .where('t.deleted', '=', 0)

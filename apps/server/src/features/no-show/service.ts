@@ -3,12 +3,11 @@ import type { Db, Dialect, Executor, Tx } from '../../db/index.ts';
 import { inWriteTx } from '../../db/write-queue.ts';
 import { audit, skipAudit, systemScope } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
-import { AppError, conflict, notFound } from '../../lib/errors.ts';
+import { conflict, notFound } from '../../lib/errors.ts';
 import { valueOf } from '../../lib/settled.ts';
 import { addDays, localDateTime } from '../../lib/time.ts';
-import { chargeFor } from '../card/rules.ts';
 import { changeMember } from '../reference/public.ts';
-import { creditCard, deduct, findPending, findReservation, firstUsableCard, writeTrail } from '../timetable/public.ts';
+import { chargePending, creditCard, findPending, findReservation, writeTrail } from '../timetable/public.ts';
 import { loadPolicy, storesBookingRules, suspendedUntil } from '../policy/public.ts';
 import * as repo from './repository.ts';
 
@@ -21,6 +20,8 @@ const watchesNoShows = (p: BookingPolicy) => p.noShow === 'forfeit' || (p.noShow
 interface Due {
   id: number;
   memberId: number;
+  /** The card the pending was made with (charged), or null (the member's first usable card is). */
+  memberCardId: number | null;
   studentCount: number;
   timetableId: number;
   startTime: string;
@@ -29,9 +30,10 @@ interface Due {
 /**
  * One no-show, in its own transaction: the pending becomes a no-show by a guarded UPDATE (so of two
  * instances, or a sign-in racing the job, exactly one wins), then, when the policy charges, the
- * first usable card pays per person like a sign-in would (0 when none can), on the ledger
- * (`no_show`) and in history (爽约). A crash before the commit leaves the pending waiting for the
- * next run; after it, processed: nothing is charged twice or missed.
+ * card the pending names pays per person like its sign-in would (a pending made without a card: the
+ * member's first usable card, said in history), nothing when it cannot (history says why), on the
+ * ledger (`no_show`) and in history (爽约). A crash before the commit leaves the pending waiting for
+ * the next run; after it, processed: nothing is charged twice or missed.
  */
 async function processOne(db: Db, dialect: Dialect, storeId: number, policy: BookingPolicy, p: Due, now: string) {
   // An entry by 系统 for each no-show it marks (none when a sign-in or another run got there first).
@@ -53,24 +55,13 @@ async function processOne(db: Db, dialect: Dialect, storeId: number, policy: Boo
       });
       let fee = 0;
       let cardId: number | null = null;
+      let remark = '爽约（未扣费）';
       if (policy.noShow === 'forfeit') {
-        const card = await firstUsableCard(
-          tx,
-          storeId,
-          p.memberId,
-          { id: p.timetableId, startTime: p.startTime },
-          p.studentCount,
-        );
-        if (card) {
-          const charge = chargeFor(card, p.studentCount);
-          try {
-            await deduct(tx, card.id, charge);
-            [fee, cardId] = [charge, card.id];
-          } catch (e) {
-            // The balance moved since it was read: recorded as a no-show without a charge.
-            if (!(e instanceof AppError)) throw e;
-          }
-        }
+        const charge = await chargePending(tx, storeId, p, { startTime: p.startTime });
+        if (charge.card) {
+          [fee, cardId] = [charge.fee, charge.card.id];
+          if (fee > 0) remark = charge.fallback ? NoShowMsg.chargedFirstCard(charge.card.cardName) : '爽约扣费';
+        } else if (p.memberCardId !== null) remark = `爽约（未扣费：${charge.reason}）`;
       }
       if (cardId !== null) await repo.setNoShowCharge(tx, p.id, fee, cardId);
       await writeTrail(tx, storeId, [
@@ -84,7 +75,7 @@ async function processOne(db: Db, dialect: Dialect, storeId: number, policy: Boo
           usedCount: fee,
           operateType: OperateType.NO_SHOW,
           operatorId: null,
-          remark: fee > 0 ? '爽约扣费' : '爽约（未扣费）',
+          remark,
           now,
         },
       ]);

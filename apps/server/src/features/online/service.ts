@@ -156,7 +156,7 @@ export async function retryOnDemandRoom(deps: Deps, storeId: number, id: number)
     await createOnDemandRoom(deps, id);
   } catch (err) {
     if (err instanceof AppError) throw err;
-    throw conflict(`创建在线教室失败：${err instanceof Error ? err.message : String(err)}`);
+    throw conflict(OnlineMsg.createFailed(err instanceof Error ? err.message : String(err)));
   }
   const after = await liveOnlineSession(deps.db, storeId, id);
   if (after.meetingInfo === null) throw conflict(after.meetingError ?? OnlineMsg.stateChanged);
@@ -178,7 +178,7 @@ export async function createOnDemandRoom(deps: Deps, timetableId: number): Promi
     made = await makeRoom(request.provider, request.req, 1);
   } catch (err) {
     const msg =
-      err instanceof AppError ? err.message : `创建在线教室失败：${err instanceof Error ? err.message : String(err)}`;
+      err instanceof AppError ? err.message : OnlineMsg.createFailed(err instanceof Error ? err.message : String(err));
     await writeSession(deps, (tx) => setRoomError(tx, s.id, msg.slice(0, 500)));
     throw err;
   }

@@ -53,6 +53,8 @@ describeEachDb('booking policy (预约规则) settings', (env) => {
       [{ noShowLimit: -3 }, PolicyMsg.count],
       [{ openDaysBefore: 366 }, '最多365天'],
       [{ openDaysBefore: 3, waitlistCutoffMinutes: 1e9 }, '最多10080分钟'],
+      [{ maxOpenBookings: 2.5 }, PolicyMsg.bookings],
+      [{ maxOpenBookings: 101 }, '最多100节'],
     ] as const) {
       const r = await call(body);
       expect([r.status, r.msg], JSON.stringify(body)).toEqual([400, msg]);

@@ -1,3 +1,10 @@
 /** What other features use of the booking policy: the store's policy and its pure rules. */
 export { bookingRules, loadPolicy, storesBookingRules } from './service.ts';
-export { bookingWindowReason, cancelKind, suspendedUntil, waitlistOpen } from './rules.ts';
+export {
+  bookingWindowReason,
+  cancelKind,
+  memberBookingReason,
+  openBookingsReason,
+  suspendedUntil,
+  waitlistOpen,
+} from './rules.ts';

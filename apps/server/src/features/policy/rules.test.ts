@@ -1,6 +1,13 @@
 import { DEFAULT_POLICY, PolicyMsg, type BookingPolicy } from '@studio/contract';
 import { describe, expect, it } from 'vitest';
-import { bookingWindowReason, cancelKind, suspendedUntil, waitlistOpen } from './rules.ts';
+import {
+  bookingWindowReason,
+  cancelKind,
+  memberBookingReason,
+  openBookingsReason,
+  suspendedUntil,
+  waitlistOpen,
+} from './rules.ts';
 
 const p = (o: Partial<BookingPolicy> = {}): BookingPolicy => ({ ...DEFAULT_POLICY, ...o });
 const START = '2030-05-10 19:00:00';
@@ -56,5 +63,29 @@ describe('booking policy rules', () => {
     // Over by the end of the suspension.
     expect(suspendedUntil(p({ noShowLimit: 2, noShowSuspendDays: 7 }), shows, '2030-05-02 10:00:00')).toBeNull();
     expect(suspendedUntil(p({ noShowLimit: 2, noShowSuspendDays: 0 }), shows, '2030-04-26 00:00:00')).toBeNull();
+  });
+
+  it("limits a period card's open bookings (default 10; 0 = no limit), not a count or money card's", () => {
+    const period = (openBookings: number) => ({ perCount: 0, openBookings });
+    expect(openBookingsReason(p(), period(9))).toBeNull();
+    expect(openBookingsReason(p(), period(10))).toBe(PolicyMsg.tooManyOpen(10));
+    expect(openBookingsReason(p({ maxOpenBookings: 0 }), period(500))).toBeNull();
+    expect(openBookingsReason(p({ maxOpenBookings: 1 }), { perCount: 1, openBookings: 500 })).toBeNull();
+  });
+
+  it("says why a member's own booking is kept out: suspension, then the window, then the card", () => {
+    const pol = p({ closeMinutesBefore: 30, maxOpenBookings: 1 });
+    const w = {
+      startTime: START,
+      now: '2030-05-10 18:45:00',
+      suspendedUntil: null,
+      card: { perCount: 0, openBookings: 1 },
+    };
+    expect(memberBookingReason(pol, { ...w, suspendedUntil: '2030-05-12 10:00:00' })).toBe(
+      PolicyMsg.suspended('2030-05-12 10:00:00'),
+    );
+    expect(memberBookingReason(pol, w)).toBe(PolicyMsg.closed(30));
+    expect(memberBookingReason(pol, { ...w, now: '2030-05-10 18:00:00' })).toBe(PolicyMsg.tooManyOpen(1));
+    expect(memberBookingReason(pol, { ...w, now: '2030-05-10 18:00:00', card: null })).toBeNull();
   });
 });

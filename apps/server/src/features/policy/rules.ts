@@ -18,6 +18,31 @@ export function bookingWindowReason(p: BookingPolicy, w: When): string | null {
   return null;
 }
 
+/**
+ * Why a card may not hold one more open booking, or null: a period card (its product charges
+ * nothing per class, so its balance never limits it) holds at most `maxOpenBookings` open bookings
+ * (booked or waiting for sign-in, of classes not ended; 0 = no limit). Count and money cards are
+ * limited by their balance instead (card/rules.ts).
+ */
+export function openBookingsReason(p: BookingPolicy, card: { perCount: number; openBookings?: number }): string | null {
+  if (card.perCount !== 0 || !p.maxOpenBookings) return null;
+  return (card.openBookings ?? 0) >= p.maxOpenBookings ? PolicyMsg.tooManyOpen(p.maxOpenBookings) : null;
+}
+
+/**
+ * Why the policy keeps a member's own booking (or wait, or the promotion of their wait) out at
+ * `now`, or null, in this order: their online booking is suspended (no-shows), the booking window,
+ * the card's open bookings. Members are refused with it; a staff booking it would refuse is made
+ * anyway and history records the reason as an override.
+ */
+export function memberBookingReason(
+  p: BookingPolicy,
+  w: When & { suspendedUntil: string | null; card: { perCount: number; openBookings?: number } | null },
+): string | null {
+  if (w.suspendedUntil) return PolicyMsg.suspended(w.suspendedUntil);
+  return bookingWindowReason(p, w) ?? (w.card ? openBookingsReason(p, w.card) : null);
+}
+
 /** When booking a class opens: `openDaysBefore` whole days before its start time. */
 export const opensAt = (p: BookingPolicy, startTime: string) =>
   `${addDays(startTime.slice(0, 10), -p.openDaysBefore)} ${startTime.slice(11)}`;

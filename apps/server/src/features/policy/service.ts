@@ -81,4 +81,5 @@ const POLICY_LABELS: Record<keyof BookingPolicy, string> = {
   noShow: '爽约的处理',
   noShowLimit: '爽约几次暂停在线预约',
   noShowSuspendDays: '暂停在线预约天数',
+  maxOpenBookings: '期限卡最多同时预约几节',
 };

@@ -95,6 +95,7 @@ export async function editStaff(ctx: CallCtx, input: ParsedReqOf<typeof updateSt
       if (before.role === 'manager' && (input.role !== 'manager' || !input.enabled)) {
         await requireAManager(tx, ctx.store.id);
       }
+      if (input.id === ctx.staff.id && !input.enabled) throw conflict(StaffMsg.disableSelf);
       // Disabled: every session of theirs ends now (each instance reads the session row on every call).
       if (!input.enabled) await ctx.sessions.endAll(tx, input.id);
       const label = (r: string) => ROLE_LABEL[r as StaffRole] ?? r;
@@ -121,7 +122,12 @@ export async function editStaff(ctx: CallCtx, input: ParsedReqOf<typeof updateSt
   }
 }
 
+/**
+ * A manager sets another staff member's password and ends their sessions. Their own goes through
+ * 修改密码, which asks for the old one (a session left open must not be enough to take the account).
+ */
 export async function resetPassword(ctx: CallCtx, id: number, password: string): Promise<void> {
+  if (id === ctx.staff.id) throw conflict(StaffMsg.ownPassword);
   const passwordHash = await hashPassword(password);
   await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
     const who = await findStaffOfStore(tx, ctx.store.id, id);

@@ -8,8 +8,9 @@ import {
   TimetableMsg,
   type BookingPolicy,
 } from '@studio/contract';
+import { onPostgres } from '../../db/dialect.ts';
 import type { Executor, Tx } from '../../db/index.ts';
-import { lockSessions } from '../../db/locks.ts';
+import { lockCards, lockSessions } from '../../db/locks.ts';
 import type { Row } from '../../db/schema.ts';
 import { audit, auditFirst } from '../../lib/audit.ts';
 import type { StoreScope } from '../../lib/context.ts';
@@ -17,7 +18,7 @@ import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { valueOf } from '../../lib/settled.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { cardUnusableReason, chargeFor } from '../card/rules.ts';
-import { bookingWindowReason, cancelKind } from '../policy/rules.ts';
+import { cancelKind, memberBookingReason } from '../policy/rules.ts';
 import { cardBigType, memberCards, requireMember, storeCards, type BookingCard } from '../reference/public.ts';
 import {
   bookingTrail,
@@ -30,6 +31,7 @@ import {
   heldPairs,
   insertBookingRows,
   linkPendingBooking,
+  openUseOf,
   markPendingCancelled,
   markPendingSignedIn,
   markReservationCancelled,
@@ -38,7 +40,14 @@ import {
   writeTrail,
 } from './booking-repository.ts';
 import { allowedCardsOf, liveSession, sessionTimes } from './session-repository.ts';
-import { checkBookingSet, type IntendedBooking, type MemberForRules, type SessionForRules } from './rules.ts';
+import {
+  checkBookingSet,
+  type CardOfRules,
+  type IntendedBooking,
+  type MemberForRules,
+  type MemberRules,
+  type SessionForRules,
+} from './rules.ts';
 
 export interface CardBooking {
   timetableId: number;
@@ -51,10 +60,15 @@ export interface CardBooking {
   /** History operate type: 2 admin booked (1 user booked). */
   operateType: number;
   /**
-   * The store's booking policy, for a staff booking: outside the members' booking window it is made
-   * anyway and history records the override (members are refused before they get here).
+   * The store's booking policy, for a staff booking: where it would refuse a member (the booking
+   * window, a period card's open bookings) it is made anyway and history records the override.
    */
   staffPolicy?: BookingPolicy;
+  /**
+   * A member's own booking, or the promotion of their wait: held to the store's policy (refused with
+   * its reason: suspension, booking window, a period card's open bookings) by the rule set.
+   */
+  member?: MemberRules;
   /**
    * The call books this one card and nothing else: its audit entry is written before the booking's
    * writes (`auditFirst`), so the session's row lock, which every booking of the class waits for,
@@ -63,9 +77,17 @@ export interface CardBooking {
   entryFirst?: boolean;
 }
 
-/** History's note for a staff booking outside the members' booking window, else null. */
-function bookingOverride(policy: BookingPolicy | undefined, startTime: string, now: string): string | null {
-  const reason = policy ? bookingWindowReason(policy, { startTime, now }) : null;
+/**
+ * History's note for a staff booking the store's policy would refuse a member (outside the booking
+ * window, past a period card's open bookings), else null.
+ */
+function bookingOverride(
+  policy: BookingPolicy | undefined,
+  startTime: string,
+  now: string,
+  card: CardOfRules | null,
+): string | null {
+  const reason = policy ? memberBookingReason(policy, { startTime, now, suspendedUntil: null, card }) : null;
   return reason ? `越过预约规则：${reason}` : null;
 }
 
@@ -74,20 +96,57 @@ async function storeCard(tx: Executor, storeId: number, id: number, timetableId:
   return (await storeCards(tx, storeId, [id], { allowedIn: timetableId })).get(id)!;
 }
 
+/** A card as a new booking's rules read it: with what its open bookings hold (`openUseOf`). */
+export function withOpenUse<C extends { perCount: number }>(
+  card: C,
+  use: { pendingSeats: number; openBookings: number } | undefined,
+): C & { committed: number; openBookings: number } {
+  return { ...card, committed: (use?.pendingSeats ?? 0) * card.perCount, openBookings: use?.openBookings ?? 0 };
+}
+
+/**
+ * Cards of the store for new bookings of a bulk run (batch scheduling, the weekly template, a
+ * drop-in run), each with what it already holds open at `now`: the same card rules as a single
+ * booking then count the card's waiting pendings beside the run's own (404 会员卡不存在 for one not
+ * of the store).
+ */
+export async function cardsForNewBookings(tx: Executor, storeId: number, ids: readonly number[], now: string) {
+  const cards = await storeCards(tx, storeId, ids);
+  const use = await openUseOf(tx, storeId, [...cards.keys()], now);
+  return new Map([...cards].map(([id, card]) => [id, withOpenUse(card, use.get(id))]));
+}
+
+/** `storeCard` with what the card holds open at `now`, read together (a new booking's card). */
+async function bookingCard(tx: Executor, storeId: number, id: number, timetableId: number, now: string) {
+  const [card, use] = await Promise.allSettled([
+    storeCard(tx, storeId, id, timetableId),
+    openUseOf(tx, storeId, [id], now),
+  ]);
+  return withOpenUse(valueOf(card), valueOf(use).get(id));
+}
+
 /** What a card booking reads: the live session (saying whether the card's holder holds it) and the card. */
 export type BookingReads = Awaited<ReturnType<typeof bookingReads>>;
 
 /**
- * The session and the card of a card booking, read together (one round trip on PostgreSQL):
- * 404 课程不存在 before 404 会员卡不存在. Start it beside the caller's own reads (the store's rules)
- * and hand it to `bookWithCard`.
+ * The session and the card of a card booking (with what the card holds open at `now`), read
+ * together (one round trip on PostgreSQL): 404 课程不存在 before 404 会员卡不存在. Start it beside
+ * the caller's own reads (the store's rules) and hand it to `bookWithCard`.
  */
-export async function bookingReads(tx: Executor, storeId: number, timetableId: number, memberCardId: number) {
-  const [session, card] = await Promise.allSettled([
+export async function bookingReads(
+  tx: Executor,
+  storeId: number,
+  timetableId: number,
+  memberCardId: number,
+  now: string,
+) {
+  const [session, card, use] = await Promise.allSettled([
     liveSession(tx, storeId, timetableId, { heldByHolderOf: memberCardId }),
     storeCard(tx, storeId, memberCardId, timetableId),
+    openUseOf(tx, storeId, [memberCardId], now),
   ]);
-  return { session: valueOf(session), card: valueOf(card) };
+  const live = valueOf(session);
+  return { session: live, card: withOpenUse(valueOf(card), valueOf(use).get(memberCardId)) };
 }
 
 /**
@@ -117,13 +176,13 @@ export async function deduct(tx: Tx, memberCardId: number, amount: number): Prom
   if ((await chargeCards(tx, new Map([[memberCardId, amount]]))) !== null) throw conflict(Msg.cardBalance);
 }
 
-/** Card checks of a sign-in: the card rules of features/card/rules.ts; answers the charge. */
-function chargeOrRefuse(
+/** Card checks of a sign-in: the card rules of features/card/rules.ts; the charge, or why the card cannot pay it. */
+function signInCharge(
   session: { startTime: string },
   card: BookingCard & { allowed: boolean },
   memberId: number,
   studentCount: number,
-) {
+): { fee: number; reason: null } | { fee: null; reason: string } {
   const reason = cardUnusableReason({
     card,
     product: card,
@@ -132,8 +191,42 @@ function chargeOrRefuse(
     at: session.startTime,
     studentCount,
   });
-  if (reason) throw conflict(reason);
-  return chargeFor(card, studentCount);
+  return reason ? { fee: null, reason } : { fee: chargeFor(card, studentCount), reason: null };
+}
+
+/** What a pending's end charged: its card and fee (`fallback`: a card the pending did not name), or why nothing. */
+export type PendingCharge =
+  | { card: { id: number; cardName: string }; fee: number; fallback: boolean; reason: null }
+  | { card: null; fee: 0; fallback: false; reason: string };
+
+/**
+ * Charges what a waiting pending's end keeps (a no-show, or a late cancel under a "forfeit"
+ * policy) as its sign-in would: the card the pending names, by the card rules at the class's start
+ * (as at the desk and at self check-in); only a pending made without a card falls back to the
+ * member's first usable card. The charge is one guarded UPDATE; nothing is taken when no card can
+ * pay (the reason is answered). The caller holds the session's lock and has ended the pending.
+ */
+export async function chargePending(
+  tx: Tx,
+  storeId: number,
+  p: Pick<Row<'pending'>, 'memberId' | 'memberCardId' | 'timetableId' | 'studentCount'>,
+  session: { startTime: string },
+): Promise<PendingCharge> {
+  const none = (reason: string): PendingCharge => ({ card: null, fee: 0, fallback: false, reason });
+  let card: { id: number; cardName: string; cardType: number; perCount: number };
+  if (p.memberCardId !== null) {
+    const named = await storeCard(tx, storeId, p.memberCardId, p.timetableId);
+    const charge = signInCharge(session, named, p.memberId, p.studentCount);
+    if (charge.reason !== null) return none(charge.reason);
+    card = named;
+  } else {
+    const first = await firstUsableCard(tx, storeId, p.memberId, { id: p.timetableId, ...session }, p.studentCount);
+    if (!first) return none(Msg.cardHelp);
+    card = first;
+  }
+  const fee = chargeFor(card, p.studentCount);
+  if ((await chargeCards(tx, new Map([[card.id, fee]]))) !== null) return none(Msg.cardBalance);
+  return { card: { id: card.id, cardName: card.cardName }, fee, fallback: p.memberCardId === null, reason: null };
 }
 
 /** A session row as the booking rules read it, its key its id. */
@@ -165,6 +258,8 @@ export interface SetOptions {
   held?: Iterable<readonly [number, number]>;
   /** Words a refusal of one booking (bulk runs name the session's time and the member). */
   refuse?: (b: SetBooking, reason: string) => Error;
+  /** A member's own booking (or a promotion of their wait): held to the store's policy. */
+  member?: MemberRules;
 }
 
 /**
@@ -181,7 +276,41 @@ export async function bookSet(
   bookings: readonly SetBooking[],
   o: SetOptions,
 ): Promise<number[]> {
-  return writeBookingSet(tx, storeId, bookings, refuseSet(bookings, o), o);
+  const spent = refuseSet(bookings, o);
+  await recheckOpenUse(tx, storeId, bookings, o);
+  return writeBookingSet(tx, storeId, bookings, spent, o);
+}
+
+/**
+ * On PostgreSQL, what a card holds open was read before any lock: two bookings of different
+ * classes with one card could each find room for itself. Where the rules depend on it (a pending's
+ * card in deduction mode 1: what its pendings will take; a member's period card: its open
+ * bookings), the sessions and then those cards are locked (the engine's lock order), the cards read
+ * again and the set's rules run again on what is committed now: the second waits for the first and
+ * is refused if the room is gone. SQLite has one writer: the rules read what the write finds.
+ */
+async function recheckOpenUse(tx: Tx, storeId: number, bookings: readonly SetBooking[], o: SetOptions) {
+  if (!onPostgres(tx)) return;
+  const ids = new Set<number>();
+  for (const { card } of bookings) {
+    if (!card || card.openBookings === undefined) continue;
+    const capped = card.perCount === 0 && Boolean(o.member?.policy.maxOpenBookings);
+    if ((o.mode === 1 && card.perCount > 0) || capped) ids.add(card.id);
+  }
+  if (!ids.size) return;
+  await lockSessions(
+    tx,
+    bookings.map((b) => b.session.key),
+  );
+  await lockCards(tx, ids);
+  const [cards, use] = await Promise.all([storeCards(tx, storeId, [...ids]), openUseOf(tx, storeId, [...ids], o.now)]);
+  const again = bookings.map((b) => {
+    const fresh = b.card && cards.get(b.card.id);
+    if (!b.card || !fresh) return b;
+    const { totalCount, usedCount, frozen, expireTime } = fresh;
+    return { ...b, card: withOpenUse({ ...b.card, totalCount, usedCount, frozen, expireTime }, use.get(b.card.id)) };
+  });
+  refuseSet(again, o);
 }
 
 /** The rules of `bookSet`: throws the first refusal (worded by `o.refuse`), else answers what each card pays. */
@@ -300,7 +429,7 @@ export async function bookWithCard(
 ): Promise<{ reservationId: number; usedCount: number }> {
   if (!Number.isInteger(args.studentCount) || args.studentCount < 1) throw badRequest(Msg.submitFailed);
   const now = localDateTime(store.timezone);
-  const { session, card } = reads ?? (await bookingReads(tx, store.id, args.timetableId, args.memberCardId));
+  const { session, card } = reads ?? (await bookingReads(tx, store.id, args.timetableId, args.memberCardId, now));
   const holder = args.memberId === undefined || args.memberId === card.memberId;
   const member = holder
     ? { id: card.memberId, name: card.memberName, gender: card.gender, birthday: card.birthday }
@@ -330,10 +459,10 @@ export async function bookWithCard(
         card,
         studentCount: args.studentCount,
         remark: args.remark,
-        override: bookingOverride(args.staffPolicy, session.startTime, now),
+        override: bookingOverride(args.staffPolicy, session.startTime, now, card),
       },
     ],
-    { mode: 0, now, operatorId: args.operatorId, operateType: args.operateType, held },
+    { mode: 0, now, operatorId: args.operatorId, operateType: args.operateType, held, member: args.member },
   );
   if (!args.entryFirst) audit(tx, note);
   return { reservationId, usedCount: chargeFor(card, args.studentCount) };
@@ -375,6 +504,18 @@ export async function cancelReservationLocked(
   return o.keepDeduction ? 0 : amount;
 }
 
+/**
+ * What a member's own cancel (of a booking or a pending) is at `now`, by the store's policy: refused
+ * once the class has started (409 课程已开始), free until the free-cancel time, then refused (409) or
+ * allowed keeping the charge (`forfeit`: 迟到取消), as the policy says.
+ */
+function memberCancelKind(policy: BookingPolicy, startTime: string, now: string): 'free' | 'forfeit' {
+  if (now >= startTime) throw conflict(TimetableMsg.startedNoCancel);
+  const kind = cancelKind(policy, { startTime, now });
+  if (kind === 'refused') throw conflict(PolicyMsg.lateCancelRefused(policy.cancelMinutesBefore));
+  return kind;
+}
+
 /** Cancels one booking and refunds exactly what it deducted, once (409 该预约已取消 the second time). */
 export async function cancelReservation(
   tx: Tx,
@@ -400,9 +541,7 @@ export async function cancelReservation(
   const now = localDateTime(store.timezone);
   const session = await sessionTimes(tx, r.timetableId);
   if (args.member) {
-    if (now >= session.startTime) throw conflict(TimetableMsg.startedNoCancel);
-    const kind = cancelKind(args.member.policy, { startTime: session.startTime, now });
-    if (kind === 'refused') throw conflict(PolicyMsg.lateCancelRefused(args.member.policy.cancelMinutesBefore));
+    const kind = memberCancelKind(args.member.policy, session.startTime, now);
     const refunded = await cancelReservationLocked(tx, r, { ...args, now, keepDeduction: kind === 'forfeit' });
     return { refunded };
   }
@@ -433,8 +572,10 @@ export async function addPending(
     studentCount: number;
     remark: string | null;
     operatorId: number | null;
-    /** As for bookWithCard: a staff booking outside the members' window is recorded as an override. */
+    /** As for bookWithCard: a staff booking the members' policy would refuse is recorded as an override. */
     staffPolicy?: BookingPolicy;
+    /** As for bookWithCard: a member's own booking (or a promotion of their wait), held to the policy. */
+    member?: MemberRules;
     /** The card to charge at sign-in: it must pass the card rules now (it is charged then). */
     memberCardId?: number | null;
     /** Without a card: refuse (409 with the card help text) when the member has no card usable for it. */
@@ -447,7 +588,7 @@ export async function addPending(
   const now = localDateTime(store.timezone);
   const session = await liveSession(tx, store.id, args.timetableId);
   const member = await requireMember(tx, store.id, args.memberId);
-  const card = args.memberCardId != null ? await storeCard(tx, store.id, args.memberCardId, session.id) : null;
+  const card = args.memberCardId != null ? await bookingCard(tx, store.id, args.memberCardId, session.id, now) : null;
   const held = await heldPairs(tx, [session.id], [member.id]);
   const booking: SetBooking = {
     session: sessionForRules(session, card?.allowed ? [card.cardId] : []),
@@ -455,7 +596,7 @@ export async function addPending(
     card,
     studentCount: args.studentCount,
     remark: args.remark,
-    override: bookingOverride(args.staffPolicy, session.startTime, now),
+    override: bookingOverride(args.staffPolicy, session.startTime, now, card),
   };
   const o: SetOptions = {
     mode: 1,
@@ -463,11 +604,13 @@ export async function addPending(
     operatorId: args.operatorId,
     operateType: args.operateType ?? OperateType.ADMIN_BOOKED,
     held,
+    member: args.member,
   };
   const spent = refuseSet([booking], o);
   if (!card && args.requireUsableCard && (await firstUsableCard(tx, store.id, member.id, session)) === null) {
     throw conflict(Msg.cardHelp);
   }
+  await recheckOpenUse(tx, store.id, [booking], o);
   const [pendingId] = await writeBookingSet(tx, store.id, [booking], spent, o);
   return { pendingId };
 }
@@ -495,7 +638,12 @@ export async function cancelPendingLocked(
   ]);
 }
 
-/** Cancels a waiting pending (409 该预约已签到或已取消 otherwise); nothing to refund. */
+/**
+ * Cancels a waiting pending (409 该预约已签到或已取消 otherwise); nothing was charged. A member's own
+ * cancel is held to the store's policy as a booking's is (`memberCancelKind`): refused once the
+ * class has started or, after the free-cancel time, refused or kept as a late cancel charging what
+ * its sign-in would (`lateCancelPending`).
+ */
 export async function cancelPending(
   tx: Tx,
   store: StoreScope,
@@ -503,18 +651,67 @@ export async function cancelPending(
     pendingId: number;
     operatorId: number | null;
     operateType?: number;
-    /** When given, the pending must be this member's (404 预约不存在 otherwise, as for no such pending). */
-    memberId?: number;
+    /** A member's own cancel: only their pending (404 预约不存在 otherwise), held to the policy. */
+    member?: { id: number; policy: BookingPolicy };
   },
 ): Promise<void> {
   const p = await storePending(tx, store.id, args.pendingId);
-  if (args.memberId !== undefined && p.memberId !== args.memberId) throw notFound('预约');
+  if (args.member && p.memberId !== args.member.id) throw notFound('预约');
   await lockSessions(tx, [p.timetableId]);
-  await cancelPendingLocked(tx, p, {
-    operatorId: args.operatorId,
-    now: localDateTime(store.timezone),
-    operateType: args.operateType,
-  });
+  const now = localDateTime(store.timezone);
+  if (args.member) {
+    if (p.status !== PendingStatus.WAITING) throw conflict(Msg.pendingNotWaiting);
+    const session = await sessionTimes(tx, p.timetableId);
+    if (memberCancelKind(args.member.policy, session.startTime, now) === 'forfeit') {
+      return lateCancelPending(tx, store.id, p, session, { operatorId: args.operatorId, now });
+    }
+  }
+  await cancelPendingLocked(tx, p, { operatorId: args.operatorId, now, operateType: args.operateType });
+}
+
+/**
+ * A member's late cancel of their pending under a "forfeit" policy (迟到取消), its session row
+ * locked: the pending is cancelled and its seat freed (guarded: once), and what its sign-in would
+ * have charged is charged (`chargePending`) and kept as a cancelled booking marked forfeited, as a
+ * booking's late cancel keeps its deduction: listed with the member's late cancels, waived by staff
+ * like them. When no card can pay, the late cancel is recorded without a charge, saying why.
+ */
+async function lateCancelPending(
+  tx: Tx,
+  storeId: number,
+  p: Row<'pending'>,
+  session: { startTime: string },
+  o: { operatorId: number | null; now: string },
+): Promise<void> {
+  if (!(await markPendingCancelled(tx, p.id, o.now, { onlyWaiting: true }))) throw conflict(Msg.pendingNotWaiting);
+  await freeSeats(tx, p.timetableId, p.studentCount);
+  const charge = await chargePending(tx, storeId, p, session);
+  const entry = { operateType: OperateType.LATE_CANCEL, operatorId: o.operatorId, now: o.now };
+  if (!charge.card || charge.fee <= 0) {
+    const why = charge.card ? '' : `：${charge.reason}`;
+    await writeTrail(tx, storeId, [pendingTrail(p, { ...entry, remark: `迟到取消（未扣费${why}）` })]);
+    return;
+  }
+  const row = {
+    storeId,
+    timetableId: p.timetableId,
+    memberId: p.memberId,
+    memberCardId: charge.card.id,
+    pendingId: p.id,
+    studentCount: p.studentCount,
+    usedCount: charge.fee,
+    remark: p.remark,
+    operatorId: o.operatorId,
+    status: ReservationStatus.CANCELLED,
+    createTime: o.now,
+    cancelTime: o.now,
+    forfeited: 1,
+  };
+  const [id] = await insertBookingRows(tx, 'reservation', [row]);
+  await linkPendingBooking(tx, p.id, id);
+  await writeTrail(tx, storeId, [
+    { ...bookingTrail({ ...row, id }, { ...entry, remark: '迟到取消扣费' }), charged: true },
+  ]);
 }
 
 /**
@@ -539,7 +736,8 @@ export async function signInPending(
   const card = await storeCard(tx, store.id, args.memberCardId, p.timetableId);
   // Lock order: the session row (read locked), then the pending, then the card.
   const session = await liveSession(tx, store.id, p.timetableId, { lock: true });
-  const charge = chargeOrRefuse(session, card, p.memberId, p.studentCount);
+  const { fee: charge, reason } = signInCharge(session, card, p.memberId, p.studentCount);
+  if (reason !== null) throw conflict(reason);
   if (!(await markPendingSignedIn(tx, p.id))) throw conflict(Msg.pendingNotWaiting);
   await deduct(tx, card.id, charge);
   const remark = args.remark ?? p.remark;

@@ -34,18 +34,24 @@ export type TrailEntry = Pick<
   now: string;
   /** A staff action outside the members' policy, recorded (越过预约规则：...). */
   override?: string | null;
+  /**
+   * A late cancel (迟到取消) that charges its card now: a pending's, whose booking never deducted
+   * (the ledger's `deduct` of that booking); a booking's late cancel keeps what booking deducted.
+   */
+  charged?: boolean;
 };
 
 /**
  * The ledger row an entry of each operate type writes: a booking or sign-in deducts, a cancel
  * refunds (both of a booking), a no-show charge and its waiver name the card and carry the
- * entry's remark; a late cancel that keeps the deduction (迟到取消) moves nothing.
+ * entry's remark; a late cancel that keeps the deduction (迟到取消) moves nothing, unless it charges
+ * now (a pending's: `charged`).
  */
 function ledgerOf(t: TrailEntry): { kind: string; amount: number; remark: string | null } | null {
   if (t.memberCardId === null) return null;
   switch (t.operateType) {
     case OperateType.LATE_CANCEL:
-      return null;
+      return t.charged && t.reservationId !== null ? { kind: 'deduct', amount: t.usedCount, remark: t.remark } : null;
     case OperateType.NO_SHOW:
       return { kind: 'no_show', amount: t.usedCount, remark: t.remark };
     case OperateType.WAIVED:
@@ -554,6 +560,67 @@ export function holdsSession(
         .where('p.status', 'in', pendingStatuses),
     ),
   ]);
+}
+
+/**
+ * What some member cards of the store hold open at `now` (store-local): `pendingSeats`, the seats of
+ * their pendings waiting for sign-in (each charged perCount a seat then), and `openBookings`, their
+ * bookings still to happen: booked (not signed in) or pendings waiting, of live classes not ended.
+ * What a new booking with the card must leave room for (the card rules' `committed`, a period card's
+ * `maxOpenBookings`). Integers on both databases.
+ */
+const openUse = fixed((ex, p: { storeId: number; ids: number[]; now: string }) =>
+  ex
+    .selectFrom('memberCard as mc')
+    .select((eb) => {
+      const waiting = eb
+        .selectFrom('pending as pe')
+        .innerJoin('timetable as t', 't.id', 'pe.timetableId')
+        .whereRef('pe.memberCardId', '=', 'mc.id')
+        .where('pe.status', '=', PendingStatus.WAITING)
+        .where('t.deleted', '=', 0)
+        .where('t.endTime', '>', p.now);
+      const booked = eb
+        .selectFrom('reservation as r')
+        .innerJoin('timetable as t', 't.id', 'r.timetableId')
+        .select((b) => b.fn.countAll<number>().as('n'))
+        .whereRef('r.memberCardId', '=', 'mc.id')
+        .where('r.status', '=', ReservationStatus.BOOKED)
+        .where('t.deleted', '=', 0)
+        .where('t.endTime', '>', p.now);
+      return [
+        'mc.id',
+        eb
+          .cast<number>(
+            eb.fn.coalesce(waiting.select((b) => b.fn.sum<number>('pe.studentCount').as('n')).$asScalar(), eb.lit(0)),
+            'integer',
+          )
+          .as('pendingSeats'),
+        eb
+          .cast<number>(
+            eb(booked.$asScalar(), '+', waiting.select((b) => b.fn.countAll<number>().as('n')).$asScalar()),
+            'integer',
+          )
+          .as('openBookings'),
+      ];
+    })
+    .where('mc.storeId', '=', p.storeId)
+    .where('mc.id', 'in', p.ids),
+);
+
+/** What each of some member cards holds open at `now` (see `openUse`), by card id. */
+export async function openUseOf(
+  ex: Executor,
+  storeId: number,
+  ids: readonly number[],
+  now: string,
+): Promise<Map<number, { pendingSeats: number; openBookings: number }>> {
+  const unique = [...new Set(ids)];
+  if (!unique.length) return new Map();
+  const rows = await openUse.all(ex, { storeId, ids: unique, now });
+  return new Map(
+    rows.map((r) => [r.id, { pendingSeats: Number(r.pendingSeats), openBookings: Number(r.openBookings) }]),
+  );
 }
 
 /** Gives back `n` seats (deleted sessions included: deleting a session frees its seats). */

@@ -6,24 +6,15 @@
 export {
   allowedCardsOf,
   getDeductionMode,
-  insertAllowedCards,
-  insertSessionRows,
   liveSession,
   replaceSessionCards,
   sessionRow,
   setSessionLimits,
 } from './session-repository.ts';
 export { bookingChecker, checkBookingSet } from './rules.ts';
-export type { IntendedBooking, MemberForRules, SessionForRules } from './rules.ts';
+export type { IntendedBooking, MemberForRules, MemberRules, SessionForRules } from './rules.ts';
 export { bookingRef } from './booking-refs.ts';
-export {
-  createSession,
-  deleteSession,
-  findRoomConflicts,
-  findTeacherConflicts,
-  requireSessionRefs,
-  updateSession,
-} from './session-engine.ts';
+export { createSession, deleteSession, requireSessionRefs, updateSession, writeSessions } from './session-engine.ts';
 export type { NewSession, SessionChange, TeacherConflict } from './session-engine.ts';
 export {
   addPending,
@@ -37,9 +28,12 @@ export {
   cancelPendingLocked,
   cancelReservation,
   cancelReservationLocked,
+  cardsForNewBookings,
+  chargePending,
   deduct,
   firstUsableCard,
   signInPending,
+  withOpenUse,
 } from './booking-engine.ts';
 export {
   bookingTrail,
@@ -53,9 +47,10 @@ export {
   pendingTrail,
   retakeSeatsOf,
   insertBookingRows,
+  openUseOf,
   writeTrail,
   type TrailEntry,
 } from './booking-repository.ts';
-export type { CardBooking, SetBooking, SetOptions } from './booking-engine.ts';
+export type { CardBooking, PendingCharge, SetBooking, SetOptions } from './booking-engine.ts';
 export { exportRows } from './list-service.ts';
 export { roomOf } from '../reference/public.ts';

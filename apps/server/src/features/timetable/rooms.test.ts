@@ -1,7 +1,8 @@
-import { batchArrangeCourse, insertTimetable, Msg, updateTimetable } from '@studio/contract';
+import { batchArrangeCourse, copyTimetable, insertTimetable, Msg, updateTimetable } from '@studio/contract';
 import { expect, it } from 'vitest';
 import { EngineFactory } from '../../test/factory-engine.ts';
 import { describeEachDb } from '../../test/harness.ts';
+import { snapshot } from '../batch/test-kit.ts';
 
 describeEachDb('rooms hold one class at a time (a venue with rooms is a branch, not a room)', (env) => {
   const insert = (body: Record<string, unknown>) => env().client.call(insertTimetable.path, body);
@@ -69,5 +70,38 @@ describeEachDb('rooms hold one class at a time (a venue with rooms is a branch, 
     });
     expect([run.status, run.msg]).toEqual([409, Msg.roomConflict(room.name, '2099-05-13 19:00')]);
     expect((run.data as { dates: string[] }).dates).toEqual(['2099-05-13 19:00']);
+  });
+
+  it("copy refuses a room taken at the copies' times, like every other writer, and writes nothing", async () => {
+    const { course, teacher, teacher2, room } = await scene();
+    // A 单车房 class on the 20th; another teacher's class in the room a week later, half an hour on.
+    const add = (teacherId: number, date: string, time: string) =>
+      insert({ courseId: course.id, teacherId, date, time, areaId: room.id });
+    expect((await add(teacher.id, '2099-05-20', '19:00')).code).toBe(0);
+    expect((await add(teacher2.id, '2099-05-27', '19:30')).code).toBe(0);
+    const before = await snapshot(env().factory.db, env().storeId);
+    const body = {
+      formerFromDate: '2099-05-20',
+      formerToDate: '2099-05-20',
+      afterFromDate: '2099-05-27',
+      afterToDate: '2099-05-27',
+      isCopyPending: 0,
+      areaId: null,
+    };
+    const copy = await env().client.call(copyTimetable.path, body);
+    expect([copy.status, copy.msg]).toEqual([409, Msg.roomConflict(room.name, '2099-05-27 19:00')]);
+    expect((copy.data as { dates: string[] }).dates).toEqual(['2099-05-27 19:00']);
+    // the preview says the same, and neither wrote anything
+    const preview = await env().client.call(copyTimetable.path, { ...body, dryRun: true });
+    expect(preview.data.preview).toMatchObject({
+      refusal: Msg.roomConflict(room.name, '2099-05-27 19:00'),
+      clashes: ['2099-05-27 19:00'],
+    });
+    expect(await snapshot(env().factory.db, env().storeId)).toEqual(before);
+    // a free week takes the copy, in its room
+    expect(
+      (await env().client.call(copyTimetable.path, { ...body, afterFromDate: '2099-06-03', afterToDate: '2099-06-03' }))
+        .data,
+    ).toEqual({ count: 1 });
   });
 });

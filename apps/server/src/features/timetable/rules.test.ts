@@ -1,4 +1,4 @@
-import { Msg } from '@studio/contract';
+import { DEFAULT_POLICY, Msg, PolicyMsg } from '@studio/contract';
 import { describe, expect, it } from 'vitest';
 import {
   ageInMonths,
@@ -126,11 +126,60 @@ describe('the booking rule set over a set of bookings', () => {
     expect(checkBookingSet([booking(a, 1, broke, 2)], { mode: 1, now }).refused?.reason).toBe(
       Msg.oneStudentInSignInMode,
     );
-    // Mode 1 charges nothing now: the same card passes for both sessions.
+    // Mode 1 charges nothing now, but each pending will be charged at sign-in: a card holding one
+    // class holds one pending; holding two, both (and nothing is spent now).
     const one = card(10, 1, 1);
-    const held = checkBookingSet([booking(a, 1, one), booking(b, 1, one)], { mode: 1, now });
+    expect(checkBookingSet([booking(a, 1, one), booking(b, 1, one)], { mode: 1, now }).refused).toEqual({
+      index: 1,
+      reason: Msg.cardCommitted,
+    });
+    const two = card(11, 1, 2);
+    const held = checkBookingSet([booking(a, 1, two), booking(b, 1, two)], { mode: 1, now });
     expect(held.refused).toBeNull();
     expect(held.spent.size).toBe(0);
+  });
+
+  it('leaves room on a card for what its open pendings will take, in both modes', () => {
+    // Two classes left, one of them promised to a pending waiting for sign-in.
+    const promised = { ...card(10, 1, 2), committed: 1 };
+    for (const mode of [0, 1] as const) {
+      expect(checkBookingSet([booking(a, 1, promised)], { mode, now }).refused).toBeNull();
+      expect(checkBookingSet([booking(a, 1, promised), booking(b, 1, promised)], { mode, now }).refused).toEqual({
+        index: 1,
+        reason: Msg.cardCommitted,
+      });
+    }
+    const spoken = { ...promised, committed: 2 };
+    expect(checkBookingSet([booking(a, 1, spoken)], { mode: 1, now }).refused?.reason).toBe(Msg.cardCommitted);
+  });
+
+  it("holds a member's own booking to the policy: suspension, window, a period card's open bookings", () => {
+    const policy = { ...DEFAULT_POLICY, openDaysBefore: 3, maxOpenBookings: 2 };
+    const far = session(4, '2030-01-09 09:00:00');
+    const member = { policy, suspendedUntil: null };
+    const period = { ...card(10, 1, 1), perCount: 0, openBookings: 1 };
+    for (const mode of [0, 1] as const) {
+      // Opens three days before: a (tomorrow) is open, far (in eight days) not yet.
+      expect(checkBookingSet([booking(far, 1, card(9, 1, 5))], { mode, now, member }).refused?.reason).toBe(
+        PolicyMsg.notOpenYet(3),
+      );
+      expect(checkBookingSet([booking(far, 1, card(9, 1, 5))], { mode, now }).refused).toBeNull();
+      // One open booking held, one more allowed, the set's next is one too many.
+      const later = { ...a, key: 3 };
+      expect(
+        checkBookingSet([booking(a, 1, period), booking(later, 1, period)], { mode, now, member }).refused,
+      ).toEqual({ index: 1, reason: PolicyMsg.tooManyOpen(2) });
+      // Staff are not held to it (their override is recorded by the engine); a count card is held by its balance.
+      expect(checkBookingSet([booking(a, 1, period), booking(later, 1, period)], { mode, now }).refused).toBeNull();
+      expect(
+        checkBookingSet([booking(a, 1, card(9, 1, 5)), booking(later, 1, card(9, 1, 5))], { mode, now, member })
+          .refused,
+      ).toBeNull();
+      const suspended = { policy, suspendedUntil: '2030-01-05 09:00:00' };
+      expect(checkBookingSet([booking(a, 1, card(9, 1, 5))], { mode, now, member: suspended }).refused?.reason).toBe(
+        PolicyMsg.suspended('2030-01-05 09:00:00'),
+      );
+    }
   });
 
   it('takes only what passes: a refused booking leaves the checker as it was', () => {

@@ -1,6 +1,7 @@
-import { GENDER_ALL, Msg } from '@studio/contract';
+import { GENDER_ALL, Msg, type BookingPolicy } from '@studio/contract';
 import type { AgeLimitColumns } from '../../db/schema.ts';
 import { cardUnusableReason, chargeFor, type CardForRules, type ProductForRules } from '../card/rules.ts';
+import { memberBookingReason } from '../policy/rules.ts';
 
 /** Member gender: 1 male, 2 female, 0 unknown. Session genderLimit: 2 all, 1 male, otherwise female. */
 export function genderRefusal(genderLimit: number, memberGender: number): string | null {
@@ -71,8 +72,23 @@ export interface MemberForRules {
   gender: number;
   birthday: string | null;
 }
-/** A member card with its product's type and price per class, as the rules read it. */
-export type CardOfRules = CardForRules & ProductForRules & { id: number };
+/**
+ * A member card with its product's type and price per class, as the rules read it; for a new
+ * booking also what its open bookings hold (`committed`, `openBookings`: see `openUseOf`).
+ */
+export type CardOfRules = CardForRules &
+  ProductForRules & {
+    id: number;
+    /** Its open bookings (booked or waiting for sign-in, of classes not ended), when read. */
+    openBookings?: number;
+  };
+
+/** A member's own booking (or the promotion of their wait) is held to the store's policy: these. */
+export interface MemberRules {
+  policy: BookingPolicy;
+  /** Until when their online booking is suspended (no-shows), or null. */
+  suspendedUntil: string | null;
+}
 
 /** One booking someone intends to make: a member, a session, the card that pays for it (or none). */
 export interface IntendedBooking {
@@ -87,25 +103,47 @@ const heldKey = (sessionKey: number, memberId: number) => `${sessionKey}:${membe
 
 /**
  * The booking rules over a set of intended bookings, taken one after another: each is checked
- * against the store's state before the set (the card's balance, the seats taken, the members
- * already booked, given as `held` pairs of session key and member id) plus the bookings of the set
- * accepted before it. In the order every booking path refuses in: one student a booking in
- * deduction mode 1, the card rules (features/card/rules.ts; in mode 0 with what the set already
- * charged the card), the session not over at `now`, the gender and age limits, one live booking
- * per member and session, the seats. A single booking is a set of one; batch scheduling, template
- * runs, drop-in, copy, the waitlist and the demo seed all take their bookings through this.
+ * against the store's state before the set (the card's balance and open bookings, the seats taken,
+ * the members already booked, given as `held` pairs of session key and member id) plus the
+ * bookings of the set accepted before it. In the order every booking path refuses in: for a
+ * member's own booking (`member`) the store's policy (suspension, booking window, a period card's
+ * open bookings: policy/rules.ts), one student a booking in deduction mode 1, the card rules
+ * (features/card/rules.ts; with what the set already charged the card in mode 0, or will charge it
+ * at sign-in in mode 1, beside what its open pendings will), the session not over at `now`, the
+ * gender and age limits, one live booking per member and session, the seats. A single booking is a
+ * set of one; batch scheduling, template runs, drop-in, copy, the waitlist and the demo seed all
+ * take their bookings through this.
  */
-export function bookingChecker(o: { mode: 0 | 1; held?: Iterable<readonly [number, number]> }) {
+export function bookingChecker(o: { mode: 0 | 1; held?: Iterable<readonly [number, number]>; member?: MemberRules }) {
   const spent = new Map<number, number>();
+  /** Mode 1: what the set's pendings will take from each card at sign-in. */
+  const committed = new Map<number, number>();
+  /** The set's bookings of each card (its open bookings grow by these). */
+  const opened = new Map<number, number>();
   const seats = new Map<number, number>();
   const held = new Set<string>();
   for (const [sessionKey, memberId] of o.held ?? []) held.add(heldKey(sessionKey, memberId));
+  const add = (m: Map<number, number>, key: number, n: number) => m.set(key, (m.get(key) ?? 0) + n);
   const refusal = (b: IntendedBooking, now: string): string | null => {
     const { session: s, member: m, card, studentCount } = b;
+    if (o.member) {
+      const reason = memberBookingReason(o.member.policy, {
+        startTime: s.startTime,
+        now,
+        suspendedUntil: o.member.suspendedUntil,
+        card: card && { perCount: card.perCount, openBookings: (card.openBookings ?? 0) + (opened.get(card.id) ?? 0) },
+      });
+      if (reason) return reason;
+    }
     if (o.mode === 1 && studentCount !== 1) return Msg.oneStudentInSignInMode;
     if (card) {
+      const used = spent.get(card.id);
+      const more = committed.get(card.id);
       const reason = cardUnusableReason({
-        card: spent.has(card.id) ? { ...card, usedCount: card.usedCount + spent.get(card.id)! } : card,
+        card:
+          used === undefined && more === undefined
+            ? card
+            : { ...card, usedCount: card.usedCount + (used ?? 0), committed: (card.committed ?? 0) + (more ?? 0) },
         product: card,
         memberId: m.id,
         allowedCardIds: s.allowedCardIds,
@@ -130,8 +168,11 @@ export function bookingChecker(o: { mode: 0 | 1; held?: Iterable<readonly [numbe
       const reason = refusal(b, now);
       if (reason) return reason;
       held.add(heldKey(b.session.key, b.member.id));
-      seats.set(b.session.key, (seats.get(b.session.key) ?? 0) + b.studentCount);
-      if (o.mode === 0 && b.card) spent.set(b.card.id, (spent.get(b.card.id) ?? 0) + chargeFor(b.card, b.studentCount));
+      add(seats, b.session.key, b.studentCount);
+      if (b.card) {
+        add(o.mode === 0 ? spent : committed, b.card.id, chargeFor(b.card, b.studentCount));
+        add(opened, b.card.id, 1);
+      }
       return null;
     },
     /** What each card pays for the bookings taken (deduction mode 0; nothing in mode 1). */
@@ -145,7 +186,7 @@ export function bookingChecker(o: { mode: 0 | 1; held?: Iterable<readonly [numbe
  */
 export function checkBookingSet(
   bookings: readonly IntendedBooking[],
-  o: { mode: 0 | 1; now: string; held?: Iterable<readonly [number, number]> },
+  o: { mode: 0 | 1; now: string; held?: Iterable<readonly [number, number]>; member?: MemberRules },
 ): { refused: { index: number; reason: string } | null; spent: Map<number, number> } {
   const checker = bookingChecker(o);
   // Plain string order (the times are ISO-like): localeCompare costs far more over tens of thousands.

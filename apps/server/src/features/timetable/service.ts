@@ -3,7 +3,7 @@ import type { addGroupPending, addMemberReservation, insertTimetable, updateTime
 import type { CallCtx } from '../../lib/context.ts';
 import { conflict } from '../../lib/errors.ts';
 import { valueOf } from '../../lib/settled.ts';
-import { toDateTime } from '../../lib/time.ts';
+import { localDateTime, toDateTime } from '../../lib/time.ts';
 import {
   addPending,
   bookingReads,
@@ -20,7 +20,7 @@ import { bookingRules, loadPolicy } from '../policy/public.ts';
 import { onlineDefault } from '../store-admin/public.ts';
 import { inWriteTx } from '../../db/write-queue.ts';
 
-/** Adds one session (teacher clash refused). */
+/** Adds one session (a teacher or room clash refused). */
 export async function addSession(ctx: CallCtx, input: ParsedReqOf<typeof insertTimetable>): Promise<void> {
   await inWriteTx(ctx.db, ctx.dialect, async (tx) =>
     createSession(tx, ctx.store, {
@@ -32,7 +32,6 @@ export async function addSession(ctx: CallCtx, input: ParsedReqOf<typeof insertT
       reservableCount: input.reservableCount ?? undefined,
       // Not said: the store's 新课程默认在线教室 (module 1).
       isOnline: input.isOnline ?? (await onlineDefault(tx, ctx.store.id)),
-      checkTeacherConflict: true,
     }),
   );
 }
@@ -75,7 +74,7 @@ export async function bookCard(ctx: CallCtx, input: ParsedReqOf<typeof addMember
     readAhead(tx, ctx.store.id, 'reservation.booked');
     const [read, reads] = await Promise.allSettled([
       bookingRules(tx, ctx.store.id),
-      bookingReads(tx, ctx.store.id, input.tid, input.mcId),
+      bookingReads(tx, ctx.store.id, input.tid, input.mcId, localDateTime(ctx.store.timezone)),
     ]);
     const rules = valueOf(read);
     if (rules.deductionMode === 1) throw conflict(TimetableMsg.useSignInBooking);

@@ -7,7 +7,6 @@ import { addMinutes, localDateTime } from '../../lib/time.ts';
 import {
   namesOf,
   requireCourse,
-  roomOf,
   teacherAreaMaterialCheck,
   type CourseWithCards,
   type TeacherAreaMaterial,
@@ -15,16 +14,16 @@ import {
 import { liveBookingCharges, liveBookings, waitingPendings } from './booking-repository.ts';
 import {
   changeSession,
+  insertAllowedCards,
   insertSession,
+  insertSessionRows,
   liveSession,
   markSessionDeleted,
-  overlappingSessions,
   sessionRow,
   sessionTimes,
-  type TeacherConflict,
 } from './session-repository.ts';
 import { cancelPendingLocked, cancelReservationLocked } from './booking-engine.ts';
-import { lockRooms, lockTeachers } from '../../db/locks.ts';
+import { refuseClashes } from './clashes.ts';
 
 export interface NewSession {
   courseId: number;
@@ -38,76 +37,9 @@ export interface NewSession {
   /** Capacity; defaults to the course's `count`. */
   reservableCount?: number;
   isOnline?: number;
-  /** Refuse (409) when the teacher, or the room, already has an overlapping live session. */
-  checkTeacherConflict?: boolean;
 }
 
 export type { TeacherConflict } from './session-repository.ts';
-
-/** Live sessions of a teacher overlapping [startTime, endTime), optionally leaving one out. */
-export async function findTeacherConflicts(
-  tx: Executor,
-  storeId: number,
-  teacherId: number,
-  startTime: string,
-  endTime: string,
-  excludeId?: number,
-): Promise<TeacherConflict[]> {
-  return overlappingSessions(tx, storeId, 't.teacherId', teacherId, startTime, endTime, excludeId);
-}
-
-/** A room's live sessions overlapping [startTime, endTime), optionally leaving one out; none for a branch. */
-export async function findRoomConflicts(
-  tx: Executor,
-  storeId: number,
-  areaId: number | null,
-  startTime: string,
-  endTime: string,
-  excludeId?: number,
-): Promise<(TeacherConflict & { roomName: string })[]> {
-  const room = areaId === null ? null : await roomOf(tx, storeId, areaId);
-  if (!room) return [];
-  const rows = await overlappingSessions(tx, storeId, 't.areaId', areaId!, startTime, endTime, excludeId);
-  return rows.map((r) => ({ ...r, roomName: room.name }));
-}
-
-/** 409 …在 ... 已有课程，场地冲突 when the room is taken then; the clashing sessions travel in `data`. */
-async function assertRoomFree(
-  tx: Tx,
-  storeId: number,
-  areaId: number | null,
-  startTime: string,
-  endTime: string,
-  excludeId?: number,
-): Promise<void> {
-  if (areaId === null) return;
-  await lockRooms(tx, [areaId]);
-  const clashes = await findRoomConflicts(tx, storeId, areaId, startTime, endTime, excludeId);
-  if (clashes.length) {
-    const c = clashes[0];
-    throw conflict(Msg.roomConflict(c.roomName, `${c.startTime.slice(0, 16)}-${c.endTime.slice(11, 16)}`), {
-      conflicts: clashes,
-    });
-  }
-}
-
-/** 409 该老师在 ... 已有课程 when the teacher is busy then; the clashing sessions travel in `data`. */
-export async function assertTeacherFree(
-  tx: Executor,
-  storeId: number,
-  teacherId: number,
-  startTime: string,
-  endTime: string,
-  excludeId?: number,
-): Promise<void> {
-  const clashes = await findTeacherConflicts(tx, storeId, teacherId, startTime, endTime, excludeId);
-  if (clashes.length) {
-    const c = clashes[0];
-    throw conflict(Msg.teacherConflict(`${c.startTime.slice(0, 16)}-${c.endTime.slice(11, 16)}`), {
-      conflicts: clashes,
-    });
-  }
-}
 
 /** Checks that the teacher, area and material named by a session belong to the store. */
 export async function assertSessionRefs(tx: Executor, storeId: number, refs: TeacherAreaMaterial): Promise<void> {
@@ -138,7 +70,8 @@ export async function requireSessionRefs(
 /**
  * Creates a session: copies the course's colour, gender and age limits and allowed cards
  * (timetable_card); end defaults to start + course duration, capacity to the course's count.
- * Every id must belong to the store (404 otherwise). Runs inside the caller's transaction.
+ * Every id must belong to the store (404 otherwise); a teacher or room already taken then is refused
+ * (409, refuseClashes). Runs inside the caller's transaction.
  */
 export async function createSession(tx: Tx, store: StoreScope, args: NewSession): Promise<{ id: number }> {
   const course = (await requireSessionRefs(tx, store.id, [args])).get(args.courseId)!;
@@ -147,12 +80,9 @@ export async function createSession(tx: Tx, store: StoreScope, args: NewSession)
   if (endTime <= startTime) throw badRequest(TimetableMsg.endBeforeStart);
   const reservableCount = args.reservableCount ?? course.count;
   if (reservableCount < 0) throw badRequest(Msg.countNotNegative);
-  if (args.checkTeacherConflict) {
-    // The teacher's lock first (the engine's lock order), so two sessions cannot both pass the check.
-    await lockTeachers(tx, [args.teacherId]);
-    await assertTeacherFree(tx, store.id, args.teacherId, startTime, endTime);
-    await assertRoomFree(tx, store.id, args.areaId, startTime, endTime);
-  }
+  await refuseClashes(tx, store.id, [{ teacherId: args.teacherId, areaId: args.areaId, startTime, endTime }], {
+    single: true,
+  });
   const id = await insertSession(
     tx,
     sessionRow(
@@ -177,6 +107,34 @@ export async function createSession(tx: Tx, store: StoreScope, args: NewSession)
   recordForUndo(tx, { createdSessions: [id] });
   if (!scopeOf(tx)?.recordUndo) audit(tx, { targets: [{ type: 'session', id }] });
   return { id };
+}
+
+/**
+ * Writes many new sessions (rows built by `sessionRow`), each with the card products allowed to book
+ * it (`cardIds[i]` for `rows[i]`), in multi-row INSERTs: the bulk writer of batch scheduling, the
+ * weekly template, copy and the demo seed. A teacher or room taken at one of their times, or two of
+ * them meeting, is refused first (409 naming the clashing new sessions, refuseClashes). Answers the
+ * ids in row order.
+ */
+export async function writeSessions(
+  tx: Tx,
+  storeId: number,
+  rows: readonly ReturnType<typeof sessionRow>[],
+  cardIds: readonly (readonly number[])[],
+): Promise<number[]> {
+  if (!rows.length) return [];
+  await refuseClashes(tx, storeId, rows);
+  // A teacher has at most one of the rows starting at one time (refused above otherwise).
+  const idOf = new Map<string, number>();
+  for (const r of await insertSessionRows(tx, rows)) {
+    idOf.set(`${String(r.teacherId)}|${String(r.startTime)}`, Number(r.id));
+  }
+  const ids = rows.map((s) => idOf.get(`${s.teacherId}|${s.startTime}`)!);
+  await insertAllowedCards(
+    tx,
+    rows.flatMap((_, i) => cardIds[i].map((cardId) => ({ storeId, timetableId: ids[i], cardId }))),
+  );
+  return ids;
 }
 
 export interface SessionChange {
@@ -222,18 +180,21 @@ async function noteSessionChange(
 
 /**
  * Moves or edits a session: teacher, start (the duration is kept), capacity, area, material.
- * A capacity below the booked seats is refused (guarded in the database); so is a teacher clash.
+ * A capacity below the booked seats is refused (guarded in the database); so is a teacher or room clash.
  */
 export async function updateSession(tx: Tx, store: StoreScope, args: SessionChange): Promise<void> {
-  // Lock order: the teacher whose time it takes, then the session row (its guarded UPDATE).
-  await lockTeachers(tx, [args.teacherId]);
   const s = await liveSession(tx, store.id, args.id);
   await assertSessionRefs(tx, store.id, args);
   await noteSessionChange(tx, s, args);
   const minutes = Math.round((Date.parse(`${s.endTime}Z`) - Date.parse(`${s.startTime}Z`)) / 60_000);
   const endTime = addMinutes(args.startTime, minutes);
-  await assertTeacherFree(tx, store.id, args.teacherId, args.startTime, endTime, s.id);
-  await assertRoomFree(tx, store.id, args.areaId, args.startTime, endTime, s.id);
+  // Lock order: the teacher whose time it takes and the room (refuseClashes), then the session row (its guarded UPDATE).
+  await refuseClashes(
+    tx,
+    store.id,
+    [{ teacherId: args.teacherId, areaId: args.areaId, startTime: args.startTime, endTime }],
+    { single: true, moving: s.id },
+  );
   const changed = await changeSession(tx, s.id, {
     teacherId: args.teacherId,
     startTime: args.startTime,

@@ -103,7 +103,10 @@ export function overlappingSessions(
   return q.orderBy('t.startTime').execute();
 }
 
-/** Writes a new session with the card products allowed to book it; answers its id. */
+/**
+ * Writes a new session with the card products allowed to book it; answers its id. Not public: the
+ * engine's writers (createSession, writeSessions) call it after the clash rule (clashes.ts).
+ */
 export async function insertSession(tx: Tx, row: NewRow<'timetable'>, cardIds: readonly number[]): Promise<number> {
   const { id } = await tx.insertInto('timetable').values(row).returning('id').executeTakeFirstOrThrow();
   await insertAllowedCards(
@@ -157,7 +160,10 @@ export function sessionRow(storeId: number, s: SessionSlot, limits: AgeLimitColu
   };
 }
 
-/** Inserts session rows in multi-row statements; answers each one's id, teacher and start (in no set order). */
+/**
+ * Inserts session rows in multi-row statements; answers each one's id, teacher and start (in no set
+ * order). Not public: only writeSessions calls it, after the clash rule (clashes.ts).
+ */
 export function insertSessionRows(tx: Tx, rows: readonly NewRow<'timetable'>[]) {
   return insertRows(tx, 'timetable', rows, ['id', 'teacherId', 'startTime']);
 }

@@ -1,6 +1,7 @@
 import { ReservationStatus, type queryToday, type ResOf, type RosterEntry } from '@studio/contract';
 import type { CallCtx } from '../../lib/context.ts';
 import { localDateTime } from '../../lib/time.ts';
+import { smsToday } from '../member-channel/public.ts';
 import { getDeductionMode } from '../timetable/public.ts';
 import { ownTeacherFilter } from '../staff/public.ts';
 import { rostersOf, sessionsOfDay } from './repository.ts';
@@ -41,6 +42,7 @@ export async function today(ctx: CallCtx, date: string | null | undefined): Prom
     date: day,
     now,
     deductionMode,
+    smsCapReached: (await smsToday(ctx.db, ctx.store)).capReached,
     sessions: sessions.map((s) => ({
       ...s,
       phase: s.endTime <= now ? 'ended' : s.startTime <= now ? 'now' : 'upcoming',

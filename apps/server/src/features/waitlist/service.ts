@@ -1,5 +1,5 @@
 import { inSavepoint } from '../../db/dialect.ts';
-import { DEDUCT_AT_SIGN_IN, Msg, OperateType, WaitMsg, WaitStatus } from '@studio/contract';
+import { DEDUCT_AT_SIGN_IN, Msg, OperateType, WaitMsg, WaitStatus, type BookingPolicy } from '@studio/contract';
 import type { Db, Dialect, Executor, Tx } from '../../db/index.ts';
 import { lockSessions } from '../../db/locks.ts';
 import { inWriteTx } from '../../db/write-queue.ts';
@@ -9,9 +9,10 @@ import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { emit, type EngineEvent } from '../../lib/events.ts';
 import { storeScopeById } from '../../lib/store-scope.ts';
 import { addMinutes, localDateTime } from '../../lib/time.ts';
+import { suspensionOf } from '../no-show/public.ts';
 import { bookingRules, loadPolicy, storesBookingRules, waitlistOpen } from '../policy/public.ts';
 import { requireMember } from '../reference/public.ts';
-import { addPending, bookingRef, bookWithCard, liveSession } from '../timetable/public.ts';
+import { addPending, bookingRef, bookWithCard, liveSession, type MemberRules } from '../timetable/public.ts';
 import * as repo from './repository.ts';
 
 /** Who acts: the desk (a staff id) or the member themself. */
@@ -32,15 +33,27 @@ const REMARK = '候补递补';
 const DRY_RUN = Symbol('dry run');
 
 /**
+ * What the store's policy holds a member's own wait to (the booking window, their suspension, a
+ * period card's open bookings), as it holds their booking: their joining the queue, and the
+ * promotion of a wait they made themselves (never a booking they could not have made).
+ */
+async function memberRules(tx: Executor, storeId: number, memberId: number, policy: BookingPolicy, now: string) {
+  const { until } = await suspensionOf(tx, storeId, memberId, now);
+  return { policy, suspendedUntil: until };
+}
+
+/**
  * Tries the booking a wait stands for through the engine's own rules (card, balance, limits,
- * duplicates) and undoes it: `free` when it would succeed now, `full` when only the seats are
- * missing, else the refusal. One rule set for bookings and waits.
+ * duplicates; a member's own wait also the members' policy) and undoes it: `free` when it would
+ * succeed now, `full` when only the seats are missing, else the refusal. One rule set for bookings
+ * and waits.
  */
 async function tryBooking(
   tx: Tx,
   store: StoreScope,
   timetableId: number,
   c: Candidate,
+  member?: MemberRules,
 ): Promise<{ kind: 'free' } | { kind: 'full' } | { kind: 'refused'; error: AppError }> {
   try {
     await inSavepoint(tx, async () => {
@@ -52,6 +65,7 @@ async function tryBooking(
         remark: null,
         operatorId: null,
         operateType: OperateType.ADMIN_BOOKED,
+        member,
       });
       throw DRY_RUN;
     });
@@ -68,7 +82,9 @@ async function tryBooking(
 /**
  * Puts a member in the queue of a full session with a card: the waitlist must be on and before its
  * cutoff, the session full for them, and the booking otherwise allowed by the same rules as a
- * booking. The session row is locked first, so a join and a cancel freeing a seat never cross.
+ * booking (a member queueing themself: the members' policy too, so not before the booking window
+ * opens nor after it closes). The session row is locked first, so a join and a cancel freeing a
+ * seat never cross.
  */
 export async function joinWaitlist(
   s: WaitScope,
@@ -77,17 +93,19 @@ export async function joinWaitlist(
 ): Promise<{ id: number; position: number }> {
   return inWriteTx(s.db, s.dialect, async (tx) => {
     const session = await liveSession(tx, s.store.id, input.tid, { lock: true });
+    const { policy, deductionMode } = await bookingRules(tx, s.store.id);
+    const now = localDateTime(s.store.timezone);
     // The ids and the booking rules first (404 for what is not this store's), then the queue's own.
-    const tried = await tryBooking(tx, s.store, session.id, {
-      memberId: input.mid,
-      memberCardId: input.mcId,
-      studentCount: input.studentCount,
-    });
+    const tried = await tryBooking(
+      tx,
+      s.store,
+      session.id,
+      { memberId: input.mid, memberCardId: input.mcId, studentCount: input.studentCount },
+      'memberId' in by ? await memberRules(tx, s.store.id, by.memberId, policy, now) : undefined,
+    );
     if (tried.kind === 'refused') throw tried.error;
     if (tried.kind === 'free') throw conflict(WaitMsg.notFull);
-    const { policy, deductionMode } = await bookingRules(tx, s.store.id);
     if (!policy.waitlist) throw conflict(WaitMsg.off);
-    const now = localDateTime(s.store.timezone);
     if (now >= session.startTime) throw conflict(WaitMsg.started);
     if (!waitlistOpen(policy, { startTime: session.startTime, now })) throw conflict(WaitMsg.closed);
     if (deductionMode === DEDUCT_AT_SIGN_IN && input.studentCount !== 1) {
@@ -150,8 +168,9 @@ export async function memberWaits(s: WaitScope, memberId: number) {
 
 /**
  * One waiting member into the session, in a savepoint: booked with their card (mode 0) or held as a
- * pending after the card rules pass (mode 1), the wait marked promoted. Refused by a rule: undone,
- * the reason kept on the wait, which stays in the queue.
+ * pending after the card rules pass (mode 1), the wait marked promoted; a wait the member made
+ * themself is held to the members' policy as their booking would be (`member`). Refused by a rule:
+ * undone, the reason kept on the wait, which stays in the queue.
  */
 async function promoteOne(
   tx: Tx,
@@ -160,8 +179,10 @@ async function promoteOne(
   timetableId: number,
   w: Candidate & { id: number; operatorId: number | null },
   now: string,
+  policy: BookingPolicy,
 ): Promise<boolean> {
   try {
+    const member = w.operatorId === null ? await memberRules(tx, store.id, w.memberId, policy, now) : undefined;
     return await inSavepoint(tx, async () => {
       // Marked first: the booking's insert ends any wait of its member still waiting (a trigger).
       const taken = await repo.endWaits(tx, { ids: [w.id] }, WaitStatus.PROMOTED, now);
@@ -170,7 +191,7 @@ async function promoteOne(
       let reservationId: number | null = null;
       let pendingId: number | null = null;
       if (mode === DEDUCT_AT_SIGN_IN) {
-        const tried = await tryBooking(tx, store, timetableId, w);
+        const tried = await tryBooking(tx, store, timetableId, w, member);
         if (tried.kind === 'refused') throw tried.error;
         ({ pendingId } = await addPending(tx, store, {
           timetableId,
@@ -180,6 +201,7 @@ async function promoteOne(
           operatorId: null,
           memberCardId: w.memberCardId,
           operateType: w.operatorId ? OperateType.ADMIN_BOOKED : OperateType.USER_BOOKED,
+          member,
         }));
       } else {
         ({ reservationId } = await bookWithCard(tx, store, {
@@ -190,6 +212,7 @@ async function promoteOne(
           remark: REMARK,
           operatorId: null,
           operateType: w.operatorId ? OperateType.ADMIN_BOOKED : OperateType.USER_BOOKED,
+          member,
         }));
       }
       await repo.setResult(tx, w.id, { reservationId, pendingId });
@@ -221,7 +244,7 @@ export async function promoteWaitlist(tx: Tx, storeId: number, timetableId: numb
   let free = s.reservableCount - s.realCount;
   for (const w of await repo.waitingOf(tx, storeId, s.id)) {
     if (w.studentCount > free) break;
-    if (await promoteOne(tx, store, mode, s.id, w, now)) {
+    if (await promoteOne(tx, store, mode, s.id, w, now, policy)) {
       free -= w.studentCount;
       await emit(tx, {
         type: 'waitlist.promoted',

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import dayjs from '../../shared/dayjs.ts';
 import { keys } from '../../shared/query-keys.ts';
 import { useSearchParams } from '../../shared/router.tsx';
+import { useStoreClock } from '../../shared/store-time.ts';
 import { useWrite } from '../../shared/use-write.ts';
 import { useStaffList } from '../staff/index.ts';
 import { changeLines } from './changes.ts';
@@ -55,9 +56,11 @@ export default function AuditLogPage() {
   const qc = useQueryClient();
   const [params, setParams] = useSearchParams();
   const tid = Number(params.get('tid')) || null;
+  // The last seven days of the store's calendar (its clock, not the browser's).
+  const clock = useStoreClock();
   const [range, setRange] = useState(() => ({
-    fromDate: dayjs().subtract(6, 'day').format(D),
-    toDate: dayjs().format(D),
+    fromDate: clock.day().subtract(6, 'day').format(D),
+    toDate: clock.today(),
   }));
   const [staffId, setStaffId] = useState<number | null>(null);
   const [kind, setKind] = useState<AuditKind | null>(null);
@@ -121,7 +124,7 @@ export default function AuditLogPage() {
           <DatePicker.RangePicker
             allowClear={false}
             value={[dayjs(range.fromDate), dayjs(range.toDate)]}
-            disabledDate={(d) => d.isAfter(dayjs(), 'day')}
+            disabledDate={(d) => d.format(D) > clock.today()}
             onChange={(v) => {
               if (!v?.[0] || !v[1]) return;
               if (v[1].diff(v[0], 'day') > 365) return void message.error(StaffMsg.auditRangeTooLong);

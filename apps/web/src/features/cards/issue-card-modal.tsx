@@ -1,11 +1,11 @@
 import { BIG_TYPE_COUNT, CARD_TYPE_NO_EXPIRY, Msg, RefMsg } from '@studio/contract';
 import { DatePicker, Form, InputNumber, Select } from 'antd';
 import type { Dayjs } from 'dayjs';
-import dayjs from '../../shared/dayjs.ts';
 import { unitOf } from '../../shared/format.ts';
 import { FormModal } from '../../shared/form-modal.tsx';
 import { MemberPicker } from '../../shared/pickers/member-picker.tsx';
 import { useCardProducts, useMember } from '../../shared/reference.ts';
+import { useStoreClock } from '../../shared/store-time.ts';
 import { useIssueCard, type PaymentFields as Payment } from './hooks.ts';
 import { PaymentFields } from './payment-fields.tsx';
 
@@ -36,6 +36,8 @@ export default function IssueCardModal({
   const expires = product ? product.cardType !== CARD_TYPE_NO_EXPIRY : true;
   const save = useIssueCard();
   const m = member.data;
+  // Default expiry dates count from the store's today (its clock, not the browser's).
+  const clock = useStoreClock();
   return (
     <FormModal<Values, unknown>
       title="发卡"
@@ -57,7 +59,7 @@ export default function IssueCardModal({
       onDone={(_, v) => onClose(v.memberId)}
       onCancel={() => onClose()}
     >
-      <Form<Values> form={form} layout="vertical" initialValues={{ memberId, expires: dayjs().add(1, 'year') }}>
+      <Form<Values> form={form} layout="vertical" initialValues={{ memberId, expires: clock.day().add(1, 'year') }}>
         <Form.Item label="会员" name="memberId" rules={[{ required: true, message: Msg.chooseMember }]}>
           <MemberPicker initial={m ? { id: m.id, name: m.name, mobile: m.mobile } : undefined} />
         </Form.Item>
@@ -75,7 +77,7 @@ export default function IssueCardModal({
               form.setFieldsValue({
                 total: p.totalCount == null ? undefined : count ? p.totalCount : p.totalCount / 100,
                 paid: p.price / 100,
-                ...(p.validDays ? { expires: dayjs().add(p.validDays, 'day') } : {}),
+                ...(p.validDays ? { expires: clock.day().add(p.validDays, 'day') } : {}),
               });
             }}
           />

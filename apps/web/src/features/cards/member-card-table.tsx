@@ -12,6 +12,7 @@ import dayjs from '../../shared/dayjs.ts';
 import { amountText, balanceText, unitOf } from '../../shared/format.ts';
 import { FormModal } from '../../shared/form-modal.tsx';
 import { useCan } from '../../shared/profile.ts';
+import { useStoreClock } from '../../shared/store-time.ts';
 import { useChangeExpiry, useFreezeCard, useTopUpCard, type PaymentFields as Payment } from './hooks.ts';
 import LedgerDrawer from './ledger-drawer.tsx';
 import { PaymentFields } from './payment-fields.tsx';
@@ -28,6 +29,8 @@ export function MemberCardTable({ cards, loading }: { cards: MemberCardRow[]; lo
   const canChangeExpiry = useCan(updateMemberCardExpire);
   const canRefund = useCan(refundMemberCard);
   const freeze = useFreezeCard();
+  // Expired on the store's clock (expiry times are the store's wall clock), not the browser's.
+  const clock = useStoreClock();
   return (
     <>
       <Table<MemberCardRow>
@@ -67,7 +70,7 @@ export function MemberCardTable({ cards, loading }: { cards: MemberCardRow[]; lo
                 <Tag>已退卡</Tag>
               ) : c.frozen ? (
                 <Tag color="blue">已冻结</Tag>
-              ) : c.expireTime && dayjs(c.expireTime).isBefore(dayjs()) ? (
+              ) : c.expireTime && c.expireTime < clock.now() ? (
                 <Tag color="red">已过期</Tag>
               ) : (
                 <Tag color="green">正常</Tag>

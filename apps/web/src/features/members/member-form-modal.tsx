@@ -4,6 +4,7 @@ import type { Dayjs } from 'dayjs';
 import type { z } from 'zod';
 import dayjs from '../../shared/dayjs.ts';
 import { FormModal } from '../../shared/form-modal.tsx';
+import { useStoreClock } from '../../shared/store-time.ts';
 import { useSaveMember } from './hooks.ts';
 
 export type Member = z.infer<typeof zMemberRow>;
@@ -31,6 +32,7 @@ export default function MemberFormModal({
 }) {
   const [form] = Form.useForm<Values>();
   const save = useSaveMember(member?.id ?? null);
+  const clock = useStoreClock();
   const submit = (v: Values) =>
     save.run({
       name: v.name,
@@ -77,7 +79,7 @@ export default function MemberFormModal({
           <Radio.Group options={GENDERS} />
         </Form.Item>
         <Form.Item label="出生日期" name="birthday">
-          <DatePicker style={{ width: 220 }} disabledDate={(d) => d.isAfter(dayjs(), 'day')} />
+          <DatePicker style={{ width: 220 }} disabledDate={(d) => d.format('YYYY-MM-DD') > clock.today()} />
         </Form.Item>
       </Form>
     </FormModal>

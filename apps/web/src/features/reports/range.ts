@@ -1,4 +1,4 @@
-import dayjs from '../../shared/dayjs.ts';
+import type { Dayjs } from 'dayjs';
 import type { Range } from './hooks.ts';
 
 export type RangeKind = 'week' | 'month' | 'lastMonth' | 'custom';
@@ -11,8 +11,11 @@ export const RANGE_KINDS: { value: RangeKind; label: string }[] = [
 
 const D = 'YYYY-MM-DD';
 
-/** The dates of a preset range, computed at the moment it is chosen (weeks start on Monday). */
-export function presetRange(kind: Exclude<RangeKind, 'custom'>, today = dayjs()): Range {
+/**
+ * The dates of a preset range, computed at the moment it is chosen (weeks start on Monday); `today`
+ * on the store's clock (store-time.ts `useStoreClock().day()`), not the browser's.
+ */
+export function presetRange(kind: Exclude<RangeKind, 'custom'>, today: Dayjs): Range {
   if (kind === 'week') {
     const monday = today.subtract((today.day() + 6) % 7, 'day');
     return { fromDate: monday.format(D), toDate: monday.add(6, 'day').format(D) };

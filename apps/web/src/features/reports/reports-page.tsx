@@ -12,6 +12,7 @@ import { App, Button, Card, DatePicker, Segmented, Space, Statistic, Table, Tabs
 import { useMemo, useState, type ReactNode } from 'react';
 import dayjs from '../../shared/dayjs.ts';
 import { yuan } from '../../shared/format.ts';
+import { useStoreClock } from '../../shared/store-time.ts';
 import { downloadSheet, type SheetColumn } from '../../shared/xlsx.ts';
 import { Chart, type ChartOption } from './chart.tsx';
 import { useReports, type Range } from './hooks.ts';
@@ -94,7 +95,8 @@ function Stat({ title, value, suffix, testId }: { title: string; value: ReactNod
 export default function ReportsPage() {
   const { message } = App.useApp();
   const [kind, setKind] = useState<RangeKind>('month');
-  const [range, setRange] = useState<Range>(() => presetRange('month'));
+  const clock = useStoreClock();
+  const [range, setRange] = useState<Range>(() => presetRange('month', clock.day()));
   const r = useReports(range);
   const o = r.overview.data;
 
@@ -193,7 +195,7 @@ export default function ReportsPage() {
 
   const choose = (k: RangeKind) => {
     setKind(k);
-    if (k !== 'custom') setRange(presetRange(k));
+    if (k !== 'custom') setRange(presetRange(k, clock.day()));
   };
 
   return (

@@ -14,6 +14,7 @@ type Values = Pick<
   | 'noShow'
   | 'noShowLimit'
   | 'noShowSuspendDays'
+  | 'maxOpenBookings'
 >;
 
 const whole = (msg: string) => [{ required: true, message: msg }];
@@ -102,6 +103,24 @@ export function PolicyCard() {
                 <InputNumber min={0} precision={0} style={{ width: 80 }} aria-label="暂停在线预约天数" />
               </Form.Item>
               <span>天</span>
+            </Space>
+          </Form.Item>
+          <Form.Item
+            label="期限卡同时预约"
+            extra="期限卡（每节课不扣次数或金额）最多同时预约几节还没上的课；填 0 表示不限制。次卡和储值卡按余额限制"
+          >
+            <Space>
+              <span>最多同时预约</span>
+              <Form.Item name="maxOpenBookings" noStyle rules={whole(PolicyMsg.bookings)}>
+                <InputNumber
+                  min={0}
+                  max={100}
+                  precision={0}
+                  style={{ width: 80 }}
+                  aria-label="期限卡最多同时预约节数"
+                />
+              </Form.Item>
+              <span>节</span>
             </Space>
           </Form.Item>
           <Form.Item wrapperCol={{ offset: 4 }}>

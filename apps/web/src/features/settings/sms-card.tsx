@@ -1,5 +1,5 @@
-import { SmsMsg } from '@studio/contract';
-import { Button, Card, Form, Input, Select, Skeleton, Typography } from 'antd';
+import { LOGIN_CODE, SMS_DAILY_CAP_MAX, SmsMsg } from '@studio/contract';
+import { Alert, Button, Card, Form, Input, InputNumber, Select, Skeleton, Typography } from 'antd';
 import { useEffect } from 'react';
 import { useSaveSmsSetting, useSmsSetting, type SmsSettingFields } from './hooks.ts';
 
@@ -11,7 +11,8 @@ const PROVIDERS = [
 
 /**
  * 短信验证码: the store's SMS provider for members' login codes. The secret is kept on the server
- * and never shown again: left empty, the stored one stays.
+ * and never shown again: left empty, the stored one stays. 每天最多发送 caps the store's texts of a
+ * day (a flood of code requests cannot run up the bill); today's count shows beside it.
  */
 export function SmsCard() {
   const q = useSmsSetting();
@@ -33,6 +34,16 @@ export function SmsCard() {
           onFinish={(v) => void save.run({ ...v, secret: v.secret || undefined })}
           data-testid="sms-form"
         >
+          {q.data.capReached && (
+            <Alert
+              type="warning"
+              showIcon
+              style={{ marginBottom: 12 }}
+              data-testid="sms-cap-reached"
+              message={`今天的短信已达到每天最多发送条数（${q.data.dailyCap} 条）`}
+              description="会员今天收不到短信验证码，请在会员详情中点“给登录验证码”；如属正常需要，可调高上限。"
+            />
+          )}
           <Form.Item name="provider" label="短信服务商">
             <Select options={PROVIDERS} />
           </Form.Item>
@@ -80,6 +91,22 @@ export function SmsCard() {
               >
                 <Input />
               </Form.Item>
+              <Form.Item
+                name="dailyCap"
+                label="每天最多发送（条）"
+                rules={[
+                  {
+                    required: true,
+                    type: 'integer',
+                    min: 1,
+                    max: SMS_DAILY_CAP_MAX,
+                    message: SmsMsg.dailyCap,
+                  },
+                ]}
+                extra={`今天已发送 ${q.data.sentToday} 条。达到上限后，会员当天不能再收到短信验证码，可到前台领取。`}
+              >
+                <InputNumber min={1} max={SMS_DAILY_CAP_MAX} precision={0} style={{ width: 160 }} />
+              </Form.Item>
               <Form.Item name="region" label="地域（可不填）">
                 <Input placeholder={provider === 'tencent' ? 'ap-guangzhou' : 'cn-hangzhou'} />
               </Form.Item>
@@ -93,8 +120,9 @@ export function SmsCard() {
             </>
           )}
           <Typography.Paragraph type="secondary">
-            会员在手机上用手机号和短信验证码登录；每个手机号每分钟 1 条、每天最多 10
-            条。设置了候补递补通知模板时，候补成功的会员也会收到短信。
+            会员在手机上用手机号和短信验证码登录；每个手机号每分钟 1 条、每天最多 {LOGIN_CODE.perDay} 条；同一网络每小时{' '}
+            {LOGIN_CODE.freePerHour} 条、每天 {LOGIN_CODE.freePerDay}{' '}
+            条以内直接发送，超过后会员须先在手机上完成安全验证（自动计算，约1秒）。设置了候补递补通知模板时，候补成功的会员也会收到短信。
           </Typography.Paragraph>
           <Button type="primary" htmlType="submit" loading={save.loading}>
             保存

@@ -1,6 +1,7 @@
 import { ROLE_LABEL, STAFF_ROLES, StaffMsg, type StaffRole, type StaffRow } from '@studio/contract';
 import { App, Form, Input, Radio, Select, Switch } from 'antd';
 import { FormModal } from '../../shared/form-modal.tsx';
+import { useProfile } from '../../shared/profile.ts';
 import { useTeachers } from '../../shared/reference.ts';
 import { useInsertStaff, useUpdateStaff } from './hooks.ts';
 import { newPasswordRules, PASSWORD_HELP } from './password.ts';
@@ -37,6 +38,8 @@ export function StaffFormModal({
 }) {
   const [form] = Form.useForm<Values>();
   const { modal } = App.useApp();
+  // Nobody disables their own account (the server refuses it too).
+  const me = useProfile().data;
   const teachers = useTeachers();
   const insert = useInsertStaff();
   const update = useUpdateStaff();
@@ -169,7 +172,7 @@ export function StaffFormModal({
             />
           </Form.Item>
         )}
-        {staff && (
+        {staff && staff.id !== me?.id && (
           <Form.Item label="状态" name="enabled" valuePropName="checked" extra="停用后该员工的登录立即结束，不能再登录">
             <Switch checkedChildren="启用" unCheckedChildren="停用" />
           </Form.Item>

@@ -2,6 +2,7 @@ import { ROLE_LABEL, type StaffRow } from '@studio/contract';
 import { Space, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { ListCard } from '../../shared/list-card.tsx';
+import { useProfile } from '../../shared/profile.ts';
 import { useStaffList } from './hooks.ts';
 import { ResetPasswordModal } from './reset-password-modal.tsx';
 import { StaffFormModal } from './staff-form-modal.tsx';
@@ -14,6 +15,8 @@ type Open = { kind: 'new' } | { kind: 'edit'; staff: StaffRow } | { kind: 'passw
 /** /staff/list (店长): the store's staff, their roles and state; add, edit, enable or disable, reset a password. */
 export default function StaffPage() {
   const q = useStaffList();
+  // A manager's own password is changed in 修改密码 (with the old one), not reset here.
+  const me = useProfile().data;
   const [search, setSearch] = useState('');
   const [open, setOpen] = useState<Open>(null);
   const rows = (q.data ?? []).filter(
@@ -59,7 +62,7 @@ export default function StaffPage() {
             render: (_, s) => (
               <Space>
                 <a onClick={() => setOpen({ kind: 'edit', staff: s })}>编辑</a>
-                <a onClick={() => setOpen({ kind: 'password', staff: s })}>重置密码</a>
+                {s.id !== me?.id && <a onClick={() => setOpen({ kind: 'password', staff: s })}>重置密码</a>}
               </Space>
             ),
           },

@@ -1,9 +1,10 @@
 import { PrinterOutlined } from '@ant-design/icons';
 import type { TodaySession } from '@studio/contract';
 import { Button, Modal } from 'antd';
+import { useState } from 'react';
 import { createPortal } from 'react-dom';
-import dayjs from '../../shared/dayjs.ts';
 import { useStore } from '../../shared/profile.ts';
+import { storeDateTime } from '../../shared/store-time.ts';
 import { STATE_TEXT } from './states.ts';
 import './roster.css';
 
@@ -15,7 +16,8 @@ const PRINT_CSS = `@media print {
   .roster-print-root { display: block !important; }
 }`;
 
-function Roster({ session, storeName }: { session: TodaySession; storeName: string }) {
+/** `printedAt`: the store's wall clock when the roster was opened (`YYYY-MM-DD HH:mm`). */
+function Roster({ session, storeName, printedAt }: { session: TodaySession; storeName: string; printedAt: string }) {
   const people = session.roster.reduce((n, r) => n + r.studentCount, 0);
   return (
     <div className="roster-sheet">
@@ -50,7 +52,7 @@ function Roster({ session, storeName }: { session: TodaySession; storeName: stri
           ))}
         </tbody>
       </table>
-      <div className="roster-foot">打印时间 {dayjs().format('YYYY-MM-DD HH:mm')}</div>
+      <div className="roster-foot">打印时间 {printedAt}</div>
     </div>
   );
 }
@@ -59,6 +61,8 @@ function Roster({ session, storeName }: { session: TodaySession; storeName: stri
 export default function RosterPrintModal({ session, onClose }: { session: TodaySession; onClose: () => void }) {
   const store = useStore();
   const storeName = store.name;
+  // The store's clock, whatever the browser's time zone; one reading for the preview and the print.
+  const [printedAt] = useState(() => storeDateTime(store.timezone).slice(0, 16));
   return (
     <Modal
       open
@@ -75,12 +79,12 @@ export default function RosterPrintModal({ session, onClose }: { session: TodayS
       ]}
     >
       <div className="roster-preview" data-testid="roster-preview">
-        <Roster session={session} storeName={storeName} />
+        <Roster session={session} storeName={storeName} printedAt={printedAt} />
       </div>
       {createPortal(
         <div className="roster-print-root">
           <style>{PRINT_CSS}</style>
-          <Roster session={session} storeName={storeName} />
+          <Roster session={session} storeName={storeName} printedAt={printedAt} />
         </div>,
         document.body,
       )}

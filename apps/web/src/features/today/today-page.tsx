@@ -1,6 +1,6 @@
 import { queryCheckinCode, type RosterEntry, type TodaySession } from '@studio/contract';
 import { PrinterOutlined, QrcodeOutlined } from '@ant-design/icons';
-import { App, Button, Card, DatePicker, Empty, Modal, Select, Space, Table, Tag, Typography } from 'antd';
+import { Alert, App, Button, Card, DatePicker, Empty, Modal, Select, Space, Table, Tag, Typography } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import dayjs from '../../shared/dayjs.ts';
 import { balanceText } from '../../shared/format.ts';
@@ -219,6 +219,16 @@ export default function TodayPage() {
       }
       loading={q.isPending}
     >
+      {day?.smsCapReached && (
+        <Alert
+          type="warning"
+          showIcon
+          style={{ marginBottom: 12 }}
+          data-testid="today-sms-cap"
+          message="今天的短信已达到每天最多发送条数，会员收不到短信验证码"
+          description="会员来问时，请在会员详情中点“给登录验证码”；店长可在 门店设置 → 短信服务 中查看或调高上限。"
+        />
+      )}
       {day && (
         <Typography.Paragraph data-testid="today-summary">
           共 {day.sessions.length} 节课，已预约 {totals.booked} 人，已签到 {totals.signed} 人，待签到 {totals.waiting}{' '}

@@ -162,7 +162,7 @@ export const updateMemberCardStatus = defineCall({
   idFields: ['id'],
   summary: '冻结或解冻会员卡',
   example: { id: 1, frozen: 1 },
-  errors: fails.notFound('会员卡'),
+  errors: [...fails.notFound('会员卡'), ...fails.conflict(CardMsg.refunded)],
 });
 
 export const topupMemberCard = defineCall({
@@ -251,7 +251,7 @@ export const updateMemberCardExpire = defineCall({
   idFields: ['id'],
   summary: '修改会员卡到期日期',
   example: { id: 1, expireTime: '2026-12-31' },
-  errors: fails.notFound('会员卡'),
+  errors: [...fails.notFound('会员卡'), ...fails.conflict(CardMsg.refunded)],
 });
 
 export const memberCardLedger = defineCall({

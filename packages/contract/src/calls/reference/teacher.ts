@@ -8,6 +8,7 @@ import { RefMsg, zNullableText } from './shared.ts';
 export const zTeacher = z.object({
   id: z.number(),
   name: z.string(),
+  /** null when not set, and for a teacher account every other teacher's (a teacher sees only their own). */
   mobile: z.string().nullable(),
   meetingType: z.number().nullable(),
   meetingCode: z.string().nullable(),
@@ -41,7 +42,7 @@ export const teacherList = defineCall({
   roles: Roles.all,
   req: zEmpty,
   res: z.array(zTeacher),
-  summary: '老师列表',
+  summary: '老师列表（老师账号只看到自己的手机号）',
   example: {},
 });
 

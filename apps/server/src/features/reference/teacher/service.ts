@@ -2,6 +2,7 @@ import { Msg, RefMsg, type ParsedReqOf, type insertTeacher } from '@studio/contr
 import { requireTeacher } from '../repository.ts';
 import type { CallCtx } from '../../../lib/context.ts';
 import { conflict } from '../../../lib/errors.ts';
+import { ownTeacherFilter } from '../../staff/public.ts';
 import { storeNow } from '../shared.ts';
 import {
   insertTeacherRow,
@@ -14,9 +15,15 @@ import {
 
 type TeacherInput = ParsedReqOf<typeof insertTeacher>;
 
-/** The store's teachers (not deleted), oldest first. */
-export function listTeachers(ctx: CallCtx) {
-  return liveTeachers(ctx.db, ctx.store.id);
+/**
+ * The store's teachers (not deleted), oldest first. A teacher account gets every teacher's name (the
+ * timetable and its filter name them) but no other teacher's mobile: only their own.
+ */
+export async function listTeachers(ctx: CallCtx) {
+  const teachers = await liveTeachers(ctx.db, ctx.store.id);
+  const own = ownTeacherFilter(ctx.post);
+  if (own === undefined) return teachers;
+  return teachers.map((t) => (t.id === own ? t : { ...t, mobile: null }));
 }
 
 const mustFindTeacher = (ctx: CallCtx, id: number) => requireTeacher(ctx.db, ctx.store.id, id);

@@ -1,6 +1,6 @@
 import { Msg } from '@studio/contract';
 import { expect, it } from 'vitest';
-import { describeEachDb } from '../../../test/harness.ts';
+import { describeEachDb, staffClient } from '../../../test/harness.ts';
 import { insertSession } from '../../../test/session-row.ts';
 
 const API = '/store/api';
@@ -69,5 +69,26 @@ describeEachDb('teachers', (env) => {
     const theirsList = await other.client.ok(`${API}/query/teacher/list`);
     expect(theirsList.find((t: { id: number }) => t.id === theirs.id).name).toBe('别店老师');
     expect(Msg.notFound('老师')).toBe('老师不存在');
+  });
+
+  it('shows a teacher account every teacher by name but only their own mobile', async () => {
+    const { client } = env();
+    const me = await client.ok(`${API}/insert/teacher`, { name: '自己老师', mobile: '13722220001', ...room });
+    const colleague = await client.ok(`${API}/insert/teacher`, { name: '同事老师', mobile: '13722220002', ...room });
+    const byId = (list: { id: number; name: string; mobile: string | null }[]) => new Map(list.map((t) => [t.id, t]));
+
+    const teacher = await staffClient(env(), 'teacher', me.id);
+    const seen = byId(await teacher.ok(`${API}/query/teacher/list`));
+    expect(seen.get(me.id)).toMatchObject({ name: '自己老师', mobile: '13722220001' });
+    expect(seen.get(colleague.id)).toMatchObject({ name: '同事老师', mobile: null });
+    // no mobile of anyone else, whoever they are
+    expect([...seen.values()].filter((t) => t.mobile !== null).map((t) => t.id)).toEqual([me.id]);
+
+    // managers and the desk still see every mobile
+    for (const c of [client, await staffClient(env(), 'desk')]) {
+      const all = byId(await c.ok(`${API}/query/teacher/list`));
+      expect(all.get(me.id)?.mobile).toBe('13722220001');
+      expect(all.get(colleague.id)?.mobile).toBe('13722220002');
+    }
   });
 });

@@ -4,8 +4,9 @@ import dayGridPlugin from '@fullcalendar/daygrid';
 import listPlugin from '@fullcalendar/list';
 import FullCalendar from '@fullcalendar/react';
 import timeGridPlugin from '@fullcalendar/timegrid';
-import { memo, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import dayjs from '../../../shared/dayjs.ts';
+import { storeDateTime, useStoreClock } from '../../../shared/store-time.ts';
 import type { CalendarSession } from '../types.ts';
 
 /** Classes without bookings stay white; booked ones a red tint clearly apart from white (legend too). */
@@ -31,15 +32,15 @@ const esc = (v: unknown) => String(v ?? '').replace(/[&<>"']/g, (c) => ESC[c]);
 
 /**
  * One event's content as HTML rather than JSX: a React portal per event made a 300-session week
- * several times slower to paint.
+ * several times slower to paint. `now`: the store's wall clock (`YYYY-MM-DD HH:mm:ss`).
  */
-function eventHtml({ event, view }: EventContentArg): { html: string } {
+function eventHtml({ event, view }: EventContentArg, now: string): { html: string } {
   const s = event.extendedProps.session as CalendarSession;
   const time = `${s.fromTime.slice(11, 16)}-${s.toTime.slice(11, 16)}`;
   const compact = view.type === 'dayGridMonth';
   const online = s.isOnline ? '<span class="session-online">线上</span>' : '';
-  // Ended and full classes look different from open ones (the browser's clock; the server decides).
-  const ended = s.toTime <= dayjs().format('YYYY-MM-DD HH:mm:ss');
+  // Ended and full classes look different from open ones (the store's clock; the server decides).
+  const ended = s.toTime <= now;
   const full = s.realCount >= s.reservableCount;
   const state = ended
     ? '<span class="session-state session-state-ended">已结束</span>'
@@ -88,13 +89,13 @@ function slotRange(sessions: CalendarSession[]): [string, string] {
 }
 
 /**
- * Where the day and week views open: an hour before now when today is shown, else the hour of the
- * first class of the range; null while that range's classes are not known yet.
+ * Where the day and week views open: an hour before now (`now`: the store's wall clock) when today
+ * is shown, else the hour of the first class of the range; null while that range's classes are not
+ * known yet.
  */
-function scrollTarget(from: string, to: string, sessions: CalendarSession[]): string | null {
-  const now = dayjs();
-  const today = now.format('YYYY-MM-DD');
-  if (today >= from && today <= to) return hhmmss(Math.max(0, now.hour() - 1) * 60);
+function scrollTarget(from: string, to: string, sessions: CalendarSession[], now: string): string | null {
+  const today = now.slice(0, 10);
+  if (today >= from && today <= to) return hhmmss(Math.max(0, Number(now.slice(11, 13)) - 1) * 60);
   const first = sessions
     .filter((s) => s.fromTime.slice(0, 10) >= from && s.fromTime.slice(0, 10) <= to)
     .map((s) => s.fromTime.slice(11, 13))
@@ -104,9 +105,12 @@ function scrollTarget(from: string, to: string, sessions: CalendarSession[]): st
 
 /**
  * The schedule calendar. Times are the store's wall clock: FullCalendar runs in UTC mode and gets
- * the strings without a zone, so nothing depends on the browser's time zone.
+ * the strings without a zone, and "now" (the now-line, 已结束, where the view opens) is the store's
+ * clock too (store-time.ts), so nothing depends on the browser's time zone.
  */
 export const CalendarView = memo(function CalendarView({ initialDate, sessions, onRange, onOpen }: Props) {
+  const { timeZone } = useStoreClock();
+  const content = useCallback((arg: EventContentArg) => eventHtml(arg, storeDateTime(timeZone)), [timeZone]);
   const events = useMemo<EventInput[]>(
     () =>
       sessions.map((s) => ({
@@ -121,7 +125,7 @@ export const CalendarView = memo(function CalendarView({ initialDate, sessions, 
     [sessions],
   );
   // Fixed for the life of the view: a new value on every render would make FullCalendar re-render all.
-  const [now] = useState(() => dayjs().format('YYYY-MM-DDTHH:mm:ss'));
+  const [now] = useState(() => storeDateTime(timeZone).replace(' ', 'T'));
   const [slotMin, slotMax] = useMemo(() => slotRange(sessions), [sessions]);
   // The calendar scrolls inside its own box (the toolbar stays in view) and opens each range at
   // now or at its first class, once per range.
@@ -129,10 +133,12 @@ export const CalendarView = memo(function CalendarView({ initialDate, sessions, 
   const shown = useRef<{ from: string; to: string; done: boolean } | null>(null);
   const latest = useRef(sessions);
   latest.current = sessions;
+  const zone = useRef(timeZone);
+  zone.current = timeZone;
   const scrollOnce = () => {
     const r = shown.current;
     if (!r || r.done) return;
-    const target = scrollTarget(r.from, r.to, latest.current);
+    const target = scrollTarget(r.from, r.to, latest.current, storeDateTime(zone.current));
     if (!target) return;
     r.done = true;
     ref.current?.getApi().scrollToTime(target);
@@ -177,7 +183,7 @@ export const CalendarView = memo(function CalendarView({ initialDate, sessions, 
         eventTimeFormat={{ hour: '2-digit', minute: '2-digit', hour12: false }}
         slotLabelFormat={{ hour: '2-digit', minute: '2-digit', hour12: false }}
         events={events}
-        eventContent={eventHtml}
+        eventContent={content}
         datesSet={onDates}
         eventClick={(arg: EventClickArg) => {
           arg.jsEvent.preventDefault();

@@ -1,5 +1,4 @@
 import type { Dayjs } from 'dayjs';
-import dayjs from '../../../shared/dayjs.ts';
 
 export type Preset = { label: string; value: [Dayjs, Dayjs] };
 
@@ -11,8 +10,9 @@ function week(now: Dayjs, offset: number): [Dayjs, Dayjs] {
 /**
  * Copy source shortcuts, the week before last through the week after next, computed when asked (the
  * picker opening), not at page load: a page left open over a weekend still offers the right weeks.
+ * `now`: the store's clock (store-time.ts `useStoreClock().day()`), not the browser's.
  */
-export const copyPresets = (now: Dayjs = dayjs()): Preset[] => [
+export const copyPresets = (now: Dayjs): Preset[] => [
   { label: '上上周', value: week(now, -2) },
   { label: '上周', value: week(now, -1) },
   { label: '本周', value: week(now, 0) },
@@ -21,7 +21,7 @@ export const copyPresets = (now: Dayjs = dayjs()): Preset[] => [
 ];
 
 /** Target shortcuts: this week through four weeks ahead (computed when asked, as above). */
-export const aheadPresets = (now: Dayjs = dayjs()): Preset[] => [
+export const aheadPresets = (now: Dayjs): Preset[] => [
   { label: '本周', value: week(now, 0) },
   { label: '下周', value: week(now, 1) },
   { label: '下下周', value: week(now, 2) },

@@ -1,4 +1,4 @@
-import { Msg } from '@studio/contract';
+import { BATCH_DELETE_MAX_DAYS, Msg } from '@studio/contract';
 import { Alert, App, DatePicker, Form, Modal } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { VenueSelect } from '../../../shared/pickers/venue-select.tsx';
@@ -21,6 +21,12 @@ export default function BatchDeleteModal({ onClose }: ToolModalProps) {
     if (!a || !b) {
       void message.error(Msg.chooseDates);
       form.setFields([{ name: 'range', errors: [Msg.chooseDates] }]);
+      return;
+    }
+    // The server's cap too (one call deletes at most a quarter): said here before anything is sent.
+    if (b.diff(a, 'day') + 1 > BATCH_DELETE_MAX_DAYS) {
+      void message.error(Msg.batchDeleteRangeMax);
+      form.setFields([{ name: 'range', errors: [Msg.batchDeleteRangeMax] }]);
       return;
     }
     if (await del.run(a.format('YYYY-MM-DD'), b.format('YYYY-MM-DD'), v.venueId ?? null)) onClose();

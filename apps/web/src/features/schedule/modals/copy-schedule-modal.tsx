@@ -3,6 +3,7 @@ import { Checkbox, DatePicker, Form, Modal, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { VenueSelect } from '../../../shared/pickers/venue-select.tsx';
+import { useStoreClock } from '../../../shared/store-time.ts';
 import { useCopySchedule } from '../hooks/batch.ts';
 import { aheadPresets, copyPresets, rangeDays, type Preset } from '../lib/ranges.ts';
 import type { ToolModalProps } from '../types.ts';
@@ -23,8 +24,10 @@ export default function CopyScheduleModal({ onClose }: ToolModalProps) {
   const [venueId, setVenueId] = useState<number | null>(null);
   const copy = useCopySchedule();
   // The week shortcuts are made when the modal opens (it mounts on opening), not at page load.
-  const [formerPresets] = useState(() => copyPresets());
-  const [afterPresets] = useState(() => aheadPresets());
+  // The weeks are the store's (its clock, not the browser's).
+  const clock = useStoreClock();
+  const [formerPresets] = useState(() => copyPresets(clock.day()));
+  const [afterPresets] = useState(() => aheadPresets(clock.day()));
 
   const onPick = (which: 'former' | 'after', r: Range) => {
     (which === 'former' ? setFormer : setAfter)(r);

@@ -10,6 +10,7 @@ import { useEffect, useRef, useState } from 'react';
 import dayjs from '../../../shared/dayjs.ts';
 import { useQrDataUrl } from '../../../shared/qr-image.tsx';
 import { useMemberPage, useStoreSetting } from '../../../shared/reference.ts';
+import { useStoreClock } from '../../../shared/store-time.ts';
 import { TimetablePicture } from '../components/timetable-picture.tsx';
 import { useWeekSessions } from '../hooks/calendar.ts';
 import { sendPicture } from '../hooks/batch.ts';
@@ -35,7 +36,9 @@ export default function PictureModal({ onClose }: ToolModalProps) {
   const timers = useRef<ReturnType<typeof setTimeout>[]>([]);
   useEffect(() => () => timers.current.forEach(clearTimeout), []);
 
-  const monday = dayjs().startOf('week').add(week, 'week').format('YYYY-MM-DD');
+  // This week is the store's (its clock, not the browser's).
+  const clock = useStoreClock();
+  const monday = clock.day().startOf('week').add(week, 'week').format('YYYY-MM-DD');
   const sunday = dayjs(monday).add(6, 'day').format('YYYY-MM-DD');
   const setting = useStoreSetting();
   // The store's members' page as a QR code: members scan the picture to book.

@@ -1,9 +1,10 @@
 import { PrinterOutlined } from '@ant-design/icons';
 import { Button, Modal } from 'antd';
+import { useState } from 'react';
 import { createPortal } from 'react-dom';
-import dayjs from '../../../shared/dayjs.ts';
 import { amountText } from '../../../shared/format.ts';
 import { useStore } from '../../../shared/profile.ts';
+import { storeDateTime } from '../../../shared/store-time.ts';
 import type { BookingRow, SessionInfo } from '../types.ts';
 import '../receipt.css';
 
@@ -22,7 +23,8 @@ interface Props {
   onClose: () => void;
 }
 
-function Receipt({ session, row, storeName }: Props & { storeName: string }) {
+/** `printedAt`: the store's wall clock when the receipt was opened (`YYYY-MM-DD HH:mm`). */
+function Receipt({ session, row, storeName, printedAt }: Props & { storeName: string; printedAt: string }) {
   return (
     <div className="receipt">
       <h1>{storeName}</h1>
@@ -51,7 +53,9 @@ function Receipt({ session, row, storeName }: Props & { storeName: string }) {
         <h2>家长签字</h2>
         <div className="receipt-sign" />
       </section>
-      <div className="receipt-foot">打印时间 {dayjs().format('YYYY-MM-DD HH:mm')}</div>
+      <div className="receipt-foot" data-testid="receipt-printed-at">
+        打印时间 {printedAt}
+      </div>
     </div>
   );
 }
@@ -62,6 +66,8 @@ function Receipt({ session, row, storeName }: Props & { storeName: string }) {
  */
 export default function ReceiptModal(props: Props) {
   const store = useStore();
+  // The store's clock, whatever the browser's time zone; one reading for the preview and the print.
+  const [printedAt] = useState(() => storeDateTime(store.timezone).slice(0, 16));
   return (
     <Modal
       open
@@ -78,12 +84,12 @@ export default function ReceiptModal(props: Props) {
       ]}
     >
       <div className="receipt-preview">
-        <Receipt {...props} storeName={store.name} />
+        <Receipt {...props} storeName={store.name} printedAt={printedAt} />
       </div>
       {createPortal(
         <div className="receipt-print-root">
           <style>{PRINT_CSS}</style>
-          <Receipt {...props} storeName={store.name} />
+          <Receipt {...props} storeName={store.name} printedAt={printedAt} />
         </div>,
         document.body,
       )}

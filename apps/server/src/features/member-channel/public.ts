@@ -1,0 +1,2 @@
+// What other features may use of the members' channel.
+export { smsToday } from './sms.ts';
