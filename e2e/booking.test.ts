@@ -36,7 +36,7 @@ describeBrowser('booking', (env) => {
 
     await row.getByText(f.memberName).click();
     const member = page.locator('.ant-drawer', { hasText: '会员详情' });
-    await member.locator('.card-balance', { hasText: '8.00 次' }).waitFor();
+    await member.locator('.card-balance', { hasText: /^余额 8 次$/ }).waitFor();
     expect(await member.getByTestId('member-detail-link').getAttribute('href')).toBe(
       `/member/detail?member_id=${f.memberId}`,
     );

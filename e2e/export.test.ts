@@ -6,7 +6,7 @@ import { ARTIFACTS, describeBrowser, shot } from './harness.ts';
 import { addDays, addSession, makeFixture, mondayOf } from './seed.ts';
 import { modal, toast, typeRange } from './ui.ts';
 
-const HEADINGS = ['上课时间', '上课老师', '会员', '会员卡', '扣除', '手机号', '课程名称', '上课人数', '备注'];
+const HEADINGS = ['上课时间', '上课老师', '会员', '会员卡', '扣除', '手机号', '课程名称', '上课人数', '备注', '状态'];
 
 async function readSheet(file: string): Promise<unknown[][]> {
   const wb = new ExcelJS.Workbook();
@@ -41,7 +41,7 @@ describeBrowser('export', (env) => {
     const rows = await readSheet(file);
     expect(rows[0]).toEqual(HEADINGS);
     expect(rows.length).toBe(2);
-    const [courseTime, teacher, member, card, used, mobile, courseName, count, remark] = rows[1];
+    const [courseTime, teacher, member, card, used, mobile, courseName, count, remark, state] = rows[1];
     expect(String(courseTime)).toContain(`${day} 21:00`);
     expect(teacher).toBe(f.teacherName);
     expect(member).toBe(f.memberName);
@@ -52,6 +52,8 @@ describeBrowser('export', (env) => {
     expect(courseName).toBe(f.courseName);
     expect(count).toBe(2);
     expect(remark).toBe('带孩子');
+    // 状态: what became of the booking (a class not held yet: booked).
+    expect(state).toBe('已预约');
   });
 
   it('exports one session from its drawer, named by start time and course', async () => {

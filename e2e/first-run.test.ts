@@ -55,7 +55,7 @@ describeEmptyBrowser('first run', (env) => {
     await page.getByRole('button', { name: '添加老师' }).click();
     m = modal(page, '添加老师');
     await m.getByLabel('姓名').fill('周老师');
-    await pick(page, field(m, '在线教室类型'), '视频会议');
+    await pick(page, field(m, '在线教室类型'), '腾讯会议');
     await m.getByLabel('会议号').fill('123 456 789');
     await m.getByLabel('入会链接').fill('https://meet.example.com/zhou');
     await m.getByRole('button', { name: '保 存' }).click();
@@ -122,7 +122,7 @@ describeEmptyBrowser('first run', (env) => {
     await m.getByRole('button', { name: '确认发卡' }).click();
     await toast(page, '发卡成功');
     const cardRow = page.getByTestId('member-card-table').locator('.ant-table-row', { hasText: '十次卡' });
-    await cardRow.getByText('10.00 次').waitFor();
+    await cardRow.locator('.card-balance', { hasText: /^10 次$/ }).waitFor();
     await shot(page, 'first-run-member-card');
 
     // ---- a one-row weekly template (Monday 18:00) with the member as fixed student
@@ -182,7 +182,7 @@ describeEmptyBrowser('first run', (env) => {
         await booked.getByText('陈小雨').click();
         const member = page.locator('.ant-drawer', { hasText: '会员详情' });
         // two sessions of 1 each from a card of 10
-        await member.locator('.card-balance', { hasText: '8.00 次' }).waitFor();
+        await member.locator('.card-balance', { hasText: /^余额 8 次$/ }).waitFor();
         await shot(page, 'first-run-member-drawer');
         await member.locator('.ant-drawer-close').click();
         await member.waitFor({ state: 'hidden' });
@@ -194,7 +194,10 @@ describeEmptyBrowser('first run', (env) => {
     // ---- the member detail page: balance and both upcoming sessions
     const members = await api.ok<{ list: { id: number }[] }>('query/member/list', { param: '陈小雨' });
     await page.goto(`${base}/member/detail?member_id=${members.list[0].id}`);
-    await page.getByTestId('member-card-table').getByText('8.00 次').waitFor();
+    await page
+      .getByTestId('member-card-table')
+      .locator('.card-balance', { hasText: /^8 次$/ })
+      .waitFor();
     const upcoming = page.getByTestId('upcoming-table');
     await upcoming.getByText(`${dates[0]} 18:00`).waitFor();
     await upcoming.getByText(`${dates[1]} 18:00`).waitFor();

@@ -77,7 +77,7 @@ describeBrowser('management screens', (env) => {
     await api.ok('add/member/reservation', { mcId: f.mcId, tid, studentCount: 2 });
     await page.goto(`${server.url}/card/list?tab=member&member_id=${f.memberId}`);
     const cards = page.getByTestId('member-card-table');
-    await cards.getByText('8.00 次').waitFor();
+    await cards.locator('.card-balance', { hasText: /^8 次$/ }).waitFor();
     await cards.getByText('充值').click();
     const t = modal(page, '充值');
     await t.getByRole('button', { name: '充 值' }).click();
@@ -87,7 +87,7 @@ describeBrowser('management screens', (env) => {
     await t.getByText('支付宝', { exact: true }).click();
     await t.getByRole('button', { name: '充 值' }).click();
     await toast(page, '充值成功');
-    await cards.getByText('13.00 次').waitFor();
+    await cards.locator('.card-balance', { hasText: /^13 次$/ }).waitFor();
     await cards.getByText('流水').click();
     const ledger = page.getByTestId('ledger-table');
     await ledger.getByText('充值').waitFor();

@@ -13,7 +13,7 @@ describeBrowser('爽约: the policy charges a pending not signed in, the desk se
     await card.getByText('按一次上课扣除会员卡').click();
     await card.getByLabel('30天内爽约次数').fill('3');
     await card.getByLabel('暂停在线预约天数').fill('7');
-    await card.getByRole('button', { name: '保存预约规则' }).click();
+    await page.getByRole('button', { name: '保 存', exact: true }).click();
     await toast(page, '操作成功');
     expect(await api.ok('query/booking/policy', {})).toMatchObject({
       noShow: 'forfeit',
@@ -40,7 +40,7 @@ describeBrowser('爽约: the policy charges a pending not signed in, the desk se
       const member = page.locator('.ant-drawer', { hasText: '会员详情' });
       const noShows = member.getByTestId('member-no-shows');
       await noShows.getByText('1 次').waitFor();
-      await member.locator('.card-balance', { hasText: '9.00 次' }).waitFor();
+      await member.locator('.card-balance', { hasText: /^余额 9 次$/ }).waitFor();
       await noShows.getByRole('button', { name: '免除扣费' }).click();
       const confirm = page.locator('.ant-modal-confirm', { hasText: '免除爽约扣费' });
       await confirm.getByRole('button', { name: '免 除' }).click();
@@ -50,7 +50,7 @@ describeBrowser('爽约: the policy charges a pending not signed in, the desk se
       await confirm.getByRole('button', { name: '免 除' }).click();
       await toast(page, '已免除扣费');
       await noShows.getByText('已免除').waitFor();
-      await member.locator('.card-balance', { hasText: '10.00 次' }).waitFor();
+      await member.locator('.card-balance', { hasText: /^余额 10 次$/ }).waitFor();
       await shot(page, 'no-show-waived');
     } finally {
       await api.ok('update/module/status', { moduleId: 6, status: 0 });

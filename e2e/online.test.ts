@@ -10,7 +10,10 @@ describeBrowser('online classroom', (env) => {
     const tid = await addSession(api, f, addDays(mondayOf(1), 3), '20:00');
     await page.goto(`${server.url}/course/calendar/detail?course_calendar_id=${tid}`);
     const drawer = page.locator('.ant-drawer', { hasText: '课程详情' });
-    await drawer.getByText('本节课还没有在线教室').waitFor();
+    await drawer.getByTestId('online-create').getByRole('button', { name: '创建在线教室' }).waitFor();
+    // an in-person class carries no notice about a room it does not need
+    expect(await drawer.getByText('本节课还没有在线教室').count()).toBe(0);
+    expect(await drawer.getByTestId('online-create').locator('.ant-alert').count()).toBe(0);
     // without a meeting provider the server's message is shown
     await drawer.getByRole('button', { name: '创建在线教室' }).click();
     await toast(page, 'Jitsi Meet未配置');
@@ -27,7 +30,7 @@ describeBrowser('online classroom', (env) => {
       .getByRole('button', { name: /确\s*定/ })
       .click();
     await toast(page, '取消在线教室成功');
-    await drawer.getByText('本节课还没有在线教室').waitFor();
+    await drawer.getByTestId('online-create').getByRole('button', { name: '创建在线教室' }).waitFor();
     expect((await api.ok('query/timetable/info', { id: tid })).isOnline).toBe(0);
   });
 
@@ -64,7 +67,7 @@ describeBrowser('online classroom', (env) => {
       .getByRole('button', { name: /确\s*定/ })
       .click();
     await toast(page, '取消在线教室成功');
-    await drawer.getByText('本节课还没有在线教室').waitFor();
+    await drawer.getByTestId('online-create').getByRole('button', { name: '创建在线教室' }).waitFor();
     expect(await api.ok('query/timetable/online', { id: tid })).toMatchObject({ isOnline: 0, meetingInfo: null });
   });
 

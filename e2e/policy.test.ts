@@ -12,7 +12,7 @@ describeBrowser('预约规则 on 预约设置', (env) => {
     await open.waitFor();
     // An empty field is refused on the page with the server's own message.
     await open.fill('');
-    await card.getByRole('button', { name: '保存预约规则' }).click();
+    await page.getByRole('button', { name: '保 存', exact: true }).click();
     await card.getByText('请填写不小于0的整数天数').waitFor();
     expect((await api.ok('query/booking/policy', {})).openDaysBefore).toBe(0);
 
@@ -21,7 +21,7 @@ describeBrowser('预约规则 on 预约设置', (env) => {
     await card.getByLabel('开课前分钟之前可免费取消').fill('120');
     await card.getByText('允许取消，但不退回扣费').click();
     await shot(page, 'policy');
-    await card.getByRole('button', { name: '保存预约规则' }).click();
+    await page.getByRole('button', { name: '保 存', exact: true }).click();
     await page.locator('.ant-message-notice', { hasText: '操作成功' }).waitFor();
     expect(await api.ok('query/booking/policy', {})).toMatchObject({
       openDaysBefore: 7,

@@ -22,7 +22,7 @@ describeBrowser('候补: the desk queues a member on a full class; a cancel prom
     const card = page.getByTestId('policy-card');
     await card.getByText('开启：课程满员后可排队候补', { exact: false }).click();
     await card.getByLabel('开课前分钟停止递补').fill('30');
-    await card.getByRole('button', { name: '保存预约规则' }).click();
+    await page.getByRole('button', { name: '保 存', exact: true }).click();
     await toast(page, '操作成功');
     expect(await api.ok('query/booking/policy', {})).toMatchObject({ waitlist: 1, waitlistCutoffMinutes: 30 });
 

@@ -87,7 +87,8 @@ export function MyBookings({ version, onChanged }: { version: number; onChanged:
           <div key={`${b.kind}-${b.id}`} className="booking" data-testid="my-booking">
             <div className="top">
               <span>{b.session.courseName}</span>
-              <Tag color={COLORS[b.kind]}>{b.state}</Tag>
+              {/* 已到店 is green, as on the desk's screens. */}
+              <Tag color={b.attended ? 'success' : COLORS[b.kind]}>{b.state}</Tag>
             </div>
             <div className="meta">
               {whenText(b.session.fromTime, b.session.toTime)} · {b.session.teacherName}

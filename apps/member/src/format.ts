@@ -1,4 +1,4 @@
-import { amountText, type MemberSession } from '@studio/contract';
+import { amountText, PhaseMsg, type MemberSession } from '@studio/contract';
 
 const WEEK = ['周日', '周一', '周二', '周三', '周四', '周五', '周六'];
 
@@ -42,4 +42,13 @@ export function mineText(s: MemberSession): { text: string; color: string } | nu
   if (s.mine.kind === 'signed') return { text: '已签到', color: 'success' };
   if (s.mine.kind === 'pending') return { text: '待签到', color: 'warning' };
   return { text: `候补第${s.mine.position}位`, color: 'default' };
+}
+
+/**
+ * A class closed to booking, in words for the timetable (已结束, 进行中, 已截止预约, 12月3日 10:00
+ * 开放预约), or null while its booking window is open.
+ */
+export function phaseText(s: Pick<MemberSession, 'phase' | 'opensAt'>): string | null {
+  if (s.phase === 'notOpen') return s.opensAt ? PhaseMsg.opensAt(s.opensAt) : null;
+  return s.phase === 'open' ? null : PhaseMsg[s.phase];
 }

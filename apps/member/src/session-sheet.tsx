@@ -105,7 +105,13 @@ export function SessionSheet({
             </div>
           </div>
 
-          {!signedIn && (
+          {!signedIn && s.phase !== 'open' && (
+            <div className="hint" data-testid="not-bookable">
+              {s.reason}
+            </div>
+          )}
+
+          {!signedIn && s.phase === 'open' && (
             <div className="actions">
               <Button block color="primary" size="large" onClick={onLogin}>
                 登录后预约

@@ -2,7 +2,7 @@ import { memberPublicTimetable, memberTimetable, type MemberIdentity, type Membe
 import { DotLoading, Tag } from 'antd-mobile';
 import { useEffect, useMemo, useState } from 'react';
 import { call, type StoreInfo } from './api.ts';
-import { addDays, hm, mineText, monthDay, mondayOf, weekdayOf, ymd } from './format.ts';
+import { addDays, hm, mineText, monthDay, mondayOf, phaseText, weekdayOf, ymd } from './format.ts';
 import { SessionSheet } from './session-sheet.tsx';
 
 type Day = { date: string; sessions: MemberSession[] };
@@ -72,9 +72,15 @@ export function Timetable({
         {!day?.sessions.length && <div className="empty">这天没有课程</div>}
         {day?.sessions.map((s) => {
           const mine = mineText(s);
+          const closed = phaseText(s);
           const left = s.reservableCount - s.realCount;
           return (
-            <button key={s.id} className="class-card" data-testid={`session-${s.id}`} onClick={() => setOpenId(s.id)}>
+            <button
+              key={s.id}
+              className={s.phase === 'ended' ? 'class-card ended' : 'class-card'}
+              data-testid={`session-${s.id}`}
+              onClick={() => setOpenId(s.id)}
+            >
               <span className="bar" style={{ background: s.color }} />
               <span className="main">
                 <span className="title">
@@ -93,6 +99,10 @@ export function Timetable({
               <span className="side">
                 {mine ? (
                   <Tag color={mine.color}>{mine.text}</Tag>
+                ) : closed ? (
+                  <span className={`phase phase-${s.phase}`} data-testid="phase">
+                    {closed}
+                  </span>
                 ) : left > 0 ? (
                   <span className="seats-left">余{left}位</span>
                 ) : (

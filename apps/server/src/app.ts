@@ -208,7 +208,11 @@ export async function buildApp(opts: BuildOptions): Promise<AppInstance> {
       } else if (call.auth !== 'public' || req.cookies[cookieKey]) {
         const staff = await deps.sessions.resolve(req.cookies[cookieKey]);
         if (staff) ctx.staff = staff;
-        else if (call.auth !== 'public') throw unauthorized();
+        else if (call.auth !== 'public') {
+          // A disabled staff member's page is told why it was logged out.
+          const disabled = await deps.sessions.disabled(req.cookies[cookieKey]);
+          throw unauthorized(disabled ? Msg.staffDisabled : Msg.notLoggedIn);
+        }
       }
       if (call.auth === 'store') {
         const { scope, post } = await resolveStore(deps.db, ctx.staff, req, req.body);

@@ -60,7 +60,9 @@ export function callErrors(call: CallDef): CallError[] {
     ...[...schemaMessages(call.req), ...GENERIC_ISSUE_MESSAGES].map((msg): CallError => ({ status: 400, msg })),
     ...(call.errors ?? []),
   ];
+  // Not logged in, or logged out because the account was disabled (the login page says so).
   if (call.auth !== 'public') all.push({ status: 401, msg: Msg.notLoggedIn });
+  if (call.auth === 'staff' || call.auth === 'store') all.push({ status: 401, msg: Msg.staffDisabled });
   if (call.auth === 'store') all.push({ status: 403, msg: Msg.forbiddenStore });
   // The route loop's role check (roles of the contract), and a teacher naming another's session.
   if (call.roles && STAFF_ROLES.some((r) => !call.roles!.includes(r)))

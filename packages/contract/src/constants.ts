@@ -42,7 +42,17 @@ export const OperateType = {
   SIGNED_IN: 8,
   /** A pending the member checked in by themself with the store's code (会员扫码签到). */
   SELF_CHECKED_IN: 9,
+  /**
+   * A booking (预约即扣费) marked attended by the desk or the teacher (到店): charges nothing, the
+   * booking did. A member's own scan of such a booking is SELF_CHECKED_IN.
+   */
+  ATTENDED: 10,
+  /** A booking's attendance taken back by the desk or the teacher (撤销到店). */
+  ATTENDANCE_UNDONE: 11,
 } as const;
+
+/** Days after a class's end during which the desk and the teacher may still change who came; a manager always. */
+export const ATTENDANCE_EDIT_DAYS = 7;
 
 /** Reservation states. */
 export const ReservationStatus = { BOOKED: 1, SIGNED_IN: 2, CANCELLED: 3 } as const;

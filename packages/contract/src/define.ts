@@ -44,9 +44,9 @@ export interface CallDef<Req extends z.ZodType = z.ZodType, Res extends z.ZodTyp
   roles?: readonly StaffRole[];
   /**
    * For a call teachers may make on one session: the payload field naming it (a session id, or a
-   * pending booking's id); a teacher may only name a session they teach.
+   * pending booking's or a booking's id); a teacher may only name a session they teach.
    */
-  teacherOwns?: { field: string; via: 'session' | 'pending' };
+  teacherOwns?: { field: string; via: 'session' | 'pending' | 'reservation' };
   /** `false` for the few writes that are not business changes (logging in and out): no audit entry. */
   audit?: false;
   /** Payload fields that name ids of the acting store, for the tenant-isolation matrix. */

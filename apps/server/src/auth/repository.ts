@@ -57,6 +57,19 @@ export async function deleteStaffSession(ex: Executor, id: string): Promise<void
   await ex.deleteFrom('httpSession').where('id', '=', id).execute();
 }
 
+/**
+ * Ends every live session of a staff member at `now` without deleting it: the row stays (until the
+ * sweep) so a call with it can be told why it ended (a disabled account).
+ */
+export async function expireStaffSessionsOf(ex: Executor, staffId: number, now: number): Promise<void> {
+  await ex
+    .updateTable('httpSession')
+    .set({ expiresAt: now })
+    .where('staffId', '=', staffId)
+    .where('expiresAt', '>', now)
+    .execute();
+}
+
 /** Deletes every session of a staff member, except the one with id `exceptId` when given. */
 export async function deleteStaffSessionsOf(ex: Executor, staffId: number, exceptId?: string): Promise<void> {
   let q = ex.deleteFrom('httpSession').where('staffId', '=', staffId);

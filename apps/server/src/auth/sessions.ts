@@ -10,6 +10,7 @@ import {
   deleteStaffSession,
   deleteStaffSessionsOf,
   enabledPostsOf,
+  expireStaffSessionsOf,
   findStaff,
   findStaffSession,
   insertStaffSession,
@@ -19,6 +20,8 @@ import {
 export const SESSION_TTL_MS = 7 * 24 * 3600 * 1000;
 /** Live sessions per staff member; a new login ends the oldest beyond this. */
 export const MAX_SESSIONS_PER_STAFF = 10;
+/** How long an ended session's row is kept before the sweep (a call with it is told why it ended). */
+const ENDED_KEPT_MS = 24 * 3600 * 1000;
 /** How long an instance may reuse a looked-up profile (names, posts); the session itself is read every call. */
 const PROFILE_CACHE_MS = 3000;
 
@@ -36,7 +39,7 @@ export async function createSession(db: Db, staffId: number): Promise<{ token: s
   // At most MAX_SESSIONS_PER_STAFF live sessions: the oldest end.
   await trimStaffSessions(db, staffId, MAX_SESSIONS_PER_STAFF);
   // Expired sessions are swept now and then, on login.
-  if (Math.random() < 0.05) await deleteExpiredStaffSessions(db, now);
+  if (Math.random() < 0.05) await deleteExpiredStaffSessions(db, now - ENDED_KEPT_MS);
   return { token, expiresAt };
 }
 
@@ -136,6 +139,24 @@ export class SessionStore {
    */
   async endAll(db: Executor, staffId: number, keep?: string): Promise<void> {
     await deleteStaffSessionsOf(db, staffId, keep ? tokenHash(keep) : undefined);
+  }
+
+  /**
+   * Ends a disabled staff member's sessions on every instance (each reads its session row on every
+   * call), keeping the rows for a day so a call with one is answered 该账号已停用 (`disabled`), not
+   * only 请先登录. A session ended so never comes back, whether or not the account is enabled again.
+   */
+  async endDisabled(db: Executor, staffId: number): Promise<void> {
+    await expireStaffSessionsOf(db, staffId, Date.now());
+  }
+
+  /** Whether the session of `token` belongs to a staff member with no enabled post left (disabled). */
+  async disabled(token: string | undefined): Promise<boolean> {
+    if (!token || token.length > 100) return false;
+    const row = await findStaffSession(this.db, tokenHash(token));
+    if (!row) return false;
+    const identity = await loadProfile(this.db, row.staffId);
+    return identity !== undefined && identity.posts.length === 0;
   }
 
   /** Forget cached identities (after a change of posts or store names). */

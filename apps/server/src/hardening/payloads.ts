@@ -182,6 +182,11 @@ export const basePayloads: Record<string, BasePayload> = {
     ids: { pendingId: 'pending', mcId: 'memberCard2' },
     mode: 1,
   },
+  [`${STORE}/mark/attendance`]: {
+    body: (w) => ({ reservationId: w.reservation, attended: 1 }),
+    ids: { reservationId: 'reservation' },
+    mode: 0,
+  },
   [`${STORE}/query/timetable/history`]: { body: (w) => ({ tid: w.session }), ids: { tid: 'session' } },
   [`${STORE}/export/timetable/reservation`]: { body: (w) => ({ id: w.session }), ids: { id: 'session' } },
 

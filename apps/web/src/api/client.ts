@@ -1,4 +1,4 @@
-import type { CallDef, Envelope, ReqOf, ResOf } from '@studio/contract';
+import { Msg, type CallDef, type Envelope, type ReqOf, type ResOf } from '@studio/contract';
 
 /** A failed call: the server's (or the network's) message and code. */
 export class ApiError extends Error {
@@ -26,6 +26,25 @@ export interface CallOptions {
   /** Do not send the browser to /login on 401. */
   no401Redirect?: boolean;
   signal?: AbortSignal;
+}
+
+const LOGIN_NOTICE = 'loginNotice';
+
+/**
+ * Keeps why a call logged the browser out, when it says more than 请先登录 (a disabled account,
+ * 该账号已停用，请联系店长), for the login page to show (takeLoginNotice).
+ */
+export function rememberLogout(e: unknown): void {
+  if (e instanceof ApiError && e.status === 401 && e.message === Msg.staffDisabled) {
+    sessionStorage.setItem(LOGIN_NOTICE, e.message);
+  }
+}
+
+/** Why the browser was logged out, once (the login page shows it), or null. */
+export function takeLoginNotice(): string | null {
+  const notice = sessionStorage.getItem(LOGIN_NOTICE);
+  sessionStorage.removeItem(LOGIN_NOTICE);
+  return notice;
 }
 
 function goToLogin(): void {
@@ -63,6 +82,7 @@ export async function call<C extends CallDef>(def: C, payload: ReqOf<C>, opts: C
   if (body && body.code === 0 && res.ok) return body.data;
   const err = new ApiError(body?.msg || `请求失败（${res.status}）`, body?.code ?? res.status, res.status);
   if (res.status === 401 && def.auth !== 'public' && !opts.no401Redirect) {
+    rememberLogout(err);
     goToLogin();
     throw err;
   }

@@ -5,6 +5,7 @@ import { Button, Layout, Spin } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { Link, Navigate, Outlet, useLocation, useNavigate } from '../shared/router.tsx';
 import { call } from '../api/client.ts';
+import { TopUpProvider } from '../features/cards/top-up-provider.tsx';
 import { actingPost, actingStore, useProfile } from '../shared/profile.ts';
 import { keys } from '../shared/query-keys.ts';
 import { menuEntriesFor, menuKeyFor } from './routes.tsx';
@@ -12,6 +13,9 @@ import { ScreenErrorBoundary } from './screen-error-boundary.tsx';
 import './layout.css';
 
 const ChangePasswordModal = lazy(() => import('../features/staff/change-password-modal.tsx'));
+
+/** The staff member and their role, each once: 张三 · 前台, or only 店长 for an account named after its role. */
+const staffLabel = (name: string, role: string) => (name === role ? name : `${name} · ${role}`);
 
 export function PageLoading() {
   return (
@@ -87,7 +91,7 @@ export function AppLayout() {
           </strong>
           <span>
             <span style={{ marginRight: 16, color: 'rgba(0,0,0,0.45)' }} data-testid="staff-name">
-              {profile.name}（{ROLE_LABEL[role]}）
+              {staffLabel(profile.name, ROLE_LABEL[role])}
             </span>
             <Button
               type="text"
@@ -110,7 +114,10 @@ export function AppLayout() {
         <Layout.Content style={{ margin: 16 }}>
           <Suspense fallback={<PageLoading />}>
             <ScreenErrorBoundary key={location.pathname}>
-              <Outlet />
+              {/* A card's 充值 wherever a screen shows one (a card short of balance in a booking form). */}
+              <TopUpProvider>
+                <Outlet />
+              </TopUpProvider>
             </ScreenErrorBoundary>
           </Suspense>
         </Layout.Content>

@@ -1,10 +1,9 @@
-import { BIG_TYPE_COUNT, type SessionInfo } from '@studio/contract';
+import { amountText, BIG_TYPE_COUNT, type SessionInfo } from '@studio/contract';
 import dayjs from './dayjs.ts';
 
-/** A card's balance: 2 decimals, 次 for count cards, 元 (from fen) otherwise. */
+/** A card's balance in its unit: whole classes for count cards (`8 次`), yuan with 2 decimals otherwise. */
 export function balanceText(c: { bigType: number; totalCount: number; usedCount: number }): string {
-  const left = c.totalCount - c.usedCount;
-  return c.bigType === BIG_TYPE_COUNT ? `${left.toFixed(2)} 次` : `${(left / 100).toFixed(2)} 元`;
+  return amountText(c.bigType, c.totalCount - c.usedCount);
 }
 
 /** Fen to a yuan text with 2 decimals. */
@@ -17,7 +16,7 @@ export const toFen = (y: number) => Math.round(y * 100);
 export const unitOf = (bigType: number) => (bigType === BIG_TYPE_COUNT ? '次' : '元');
 
 /** An amount of a card in its unit: a count, or fen shown as yuan (the contract's one rule). */
-export { amountText } from '@studio/contract';
+export { amountText };
 
 export function genderLimitText(g: number): string {
   if (g === 2) return '不限';
@@ -57,6 +56,8 @@ export const OPERATE_TYPES: Record<number, string> = {
   7: '免除扣费',
   8: '前台签到',
   9: '会员扫码签到',
+  10: '到店',
+  11: '撤销到店',
 };
 
 export function deductModeText(signInMode: boolean): string {

@@ -1,6 +1,6 @@
 import { me, type CallDef, type Profile, type StaffRole } from '@studio/contract';
 import { useQuery } from '@tanstack/react-query';
-import { call } from '../api/client.ts';
+import { call, rememberLogout } from '../api/client.ts';
 import { keys } from './query-keys.ts';
 import { DEFAULT_TIME_ZONE } from './timezones.ts';
 
@@ -12,7 +12,11 @@ export function useProfile() {
       try {
         return await call(me, {}, { silent: true, no401Redirect: true });
       } catch (e) {
-        if ((e as { status?: number }).status === 401) return null;
+        if ((e as { status?: number }).status === 401) {
+          // Logged out (the login page says why when it is more than an ended session).
+          rememberLogout(e);
+          return null;
+        }
         throw e;
       }
     },

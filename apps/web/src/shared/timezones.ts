@@ -12,7 +12,8 @@ export function timeZoneOptions(): { value: string; label: string }[] {
     'UTC',
   ];
   const all = list.includes('Asia/Shanghai') ? list : ['Asia/Shanghai', ...list];
-  return all.map((z) => ({ value: z, label: z === 'Asia/Shanghai' ? 'Asia/Shanghai（北京时间）' : z }));
+  // Named as the studio says it; typing "Shanghai" still finds it (the pickers search the value).
+  return all.map((z) => ({ value: z, label: z === 'Asia/Shanghai' ? '北京时间' : z }));
 }
 
 export const DEFAULT_TIME_ZONE = 'Asia/Shanghai';

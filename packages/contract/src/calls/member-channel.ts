@@ -283,6 +283,27 @@ export const zMine = z
   })
   .nullable();
 
+/**
+ * Where a class stands for members' bookings, seats aside: `open` (inside the booking window),
+ * `notOpen` (the window opens at `opensAt`), `closed` (the window closed before the start),
+ * `running` (started, not ended) or `ended`.
+ */
+export const zMemberPhase = z.enum(['open', 'notOpen', 'closed', 'running', 'ended']);
+export type MemberPhase = z.infer<typeof zMemberPhase>;
+
+/** What the members' timetable says of a class that is not open for booking (a phase other than open). */
+export const PhaseMsg = {
+  ended: '已结束',
+  running: '进行中',
+  closed: '已截止预约',
+  /** The sheet's reason for an ended class, and for a running one. */
+  endedReason: '课程已结束',
+  runningReason: '课程正在进行，不能再预约',
+  /** 12月3日 10:00 开放预约, of a store-local `YYYY-MM-DD HH:mm:ss` (String: the web's copy is tried with a number). */
+  opensAt: (at: string) =>
+    `${Number(String(at).slice(5, 7))}月${Number(String(at).slice(8, 10))}日 ${String(at).slice(11, 16)} 开放预约`,
+} as const;
+
 export const zMemberSession = z.object({
   id: z.number(),
   fromTime: z.string(),
@@ -297,8 +318,11 @@ export const zMemberSession = z.object({
   waitCount: z.number(),
   mine: zMine,
   bookable: z.boolean(),
-  /** Why not bookable now (full, not open yet, closed, started, suspended), when false. */
+  /** Why not bookable now (ended, running, closed, not open yet, suspended, full), when false. */
   reason: z.string().nullable(),
+  phase: zMemberPhase,
+  /** When the booking window opens (store-local `YYYY-MM-DD HH:mm:ss`), for phase `notOpen`; else null. */
+  opensAt: z.string().nullable(),
   /** Whether a full class can be queued for now. */
   waitlistOpen: z.boolean(),
 });

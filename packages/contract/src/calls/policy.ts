@@ -173,7 +173,13 @@ export const zLateCancelRow = z.object({
 export type LateCancelRow = z.infer<typeof zLateCancelRow>;
 
 export const zNoShowRow = z.object({
-  pendingId: z.number(),
+  /** The pending not signed in (签到后扣费), or null. */
+  pendingId: z.number().nullable(),
+  /**
+   * 预约即扣费: the booking not marked 到店 by the end of a class whose attendance was taken (its
+   * charge was the booking's: fee 0; marking it 到店 afterwards clears it), or null.
+   */
+  reservationId: z.number().nullable(),
   session: z.object({ id: z.number(), courseName: z.string(), startTime: z.string() }),
   /** Charged: a count or fen of `bigType`'s unit; 0 when nothing could be charged. */
   fee: z.number(),

@@ -31,7 +31,10 @@ export const zReportOverview = z.object({
   ...zFill,
   /** People signed in (a pending signed in, mode 1; a booking marked attended, mode 0). */
   signedIn: z.number().int(),
-  /** People of pendings never signed in by the end of their session. */
+  /**
+   * People not come by the end of their session: pendings never signed in (签到后扣费), and bookings
+   * not marked 到店 in a class whose attendance was taken (预约即扣费).
+   */
   noShows: z.number().int(),
   /** Bookings cancelled after their session had started. */
   lateCancels: z.number().int(),

@@ -1,7 +1,7 @@
 // Schedule and booking engine calls (spec section 7; design/api-paths.md).
 import { z } from 'zod';
 import { zDate, zId, zLimitFields, zOptId, zPage, zPaged, zText, zTime } from '../common.ts';
-import { MAX_COUNT } from '../constants.ts';
+import { ATTENDANCE_EDIT_DAYS, MAX_COUNT } from '../constants.ts';
 import { defineCall, fails, STORE_API, Roles } from '../define.ts';
 import { CARD_RULE_MSGS, MEMBER_RULE_MSGS, Msg } from '../messages.ts';
 
@@ -247,7 +247,10 @@ export const zBookingRow = z.object({
   operator: z.string().nullable(),
   operateType: z.number(),
   status: z.number(),
-  /** Deduction mode 0: when the member checked in by scanning the store's code (已到店), else null. */
+  /**
+   * Deduction mode 0: when the booking was marked attended (已到店: by the desk, the teacher or the
+   * member's scan of the store's code), else null.
+   */
   attendedTime: z.string().nullable(),
 });
 export type BookingRow = z.infer<typeof zBookingRow>;
@@ -364,6 +367,36 @@ export const signInPendingCall = defineCall({
   errors: [...fails.notFound('预约', '会员卡'), ...fails.conflict(Msg.pendingNotWaiting, ...CARD_RULE_MSGS)],
 });
 
+/** Refusals of marking who came (到店 / 撤销到店). */
+export const AttendanceMsg = {
+  attended: '请选择到店或撤销到店',
+  cancelled: '该预约已取消，不能记到店',
+  /** A class ended more than ATTENDANCE_EDIT_DAYS days ago, for a role other than the manager. */
+  tooOld: (days: number | string) => `课程结束已超过${days}天，到店记录只能由店长修改`,
+  /** Undoing the attendance of a pending signed in (签到后扣费): the sign-in charged the card. */
+  signedIn: '该预约已签到扣费，不能撤销到店；如需撤销请取消预约',
+} as const;
+
+export const markAttendanceCall = defineCall({
+  path: `${STORE_API}/mark/attendance`,
+  auth: 'store',
+  roles: Roles.all,
+  teacherOwns: { field: 'reservationId', via: 'reservation' },
+  req: z.object({
+    reservationId: zId(),
+    /** 1: the member came (到店); 0: undo it (撤销到店). */
+    attended: z.union([z.literal(1), z.literal(0)], { error: AttendanceMsg.attended }),
+  }),
+  res: z.null(),
+  idFields: ['reservationId'],
+  summary: `记到店或撤销到店（预约即扣费：不扣费，预约时已扣）；已记的再记不变。课程结束超过${ATTENDANCE_EDIT_DAYS}天只有店长可改；已签到的预约本就算到店`,
+  example: { reservationId: 1, attended: 1 },
+  errors: [
+    ...fails.notFound('预约'),
+    ...fails.conflict(AttendanceMsg.cancelled, AttendanceMsg.tooOld(ATTENDANCE_EDIT_DAYS), AttendanceMsg.signedIn),
+  ],
+});
+
 export const zHistoryRow = z.object({
   id: z.number(),
   memberName: z.string(),
@@ -407,6 +440,8 @@ export const zSessionExportRow = z.object({
   courseName: z.string(),
   studentCount: z.number(),
   remark: z.string().nullable(),
+  /** 已预约, 已到店, 已签到, 迟到取消 or 爽约 (the export's 状态 column). */
+  state: z.string(),
 });
 export type SessionExportRow = z.infer<typeof zSessionExportRow>;
 
@@ -431,6 +466,8 @@ export const timetableCalls = [
   addMemberReservation,
   queryReservationList,
   cancelReservationCall,
+  // Before the sign-in mode's calls (a suite walking the list keeps the mode the last one needed).
+  markAttendanceCall,
   queryPendingList,
   addGroupPending,
   cancelPendingCall,

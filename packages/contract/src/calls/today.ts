@@ -15,8 +15,11 @@ export const zRosterEntry = z.object({
   mcId: z.number().nullable(),
   cardName: z.string().nullable(),
   studentCount: z.number(),
-  /** booked, signed (signed in), waiting (a pending not signed in yet). */
-  state: z.enum(['booked', 'signed', 'waiting']),
+  /**
+   * booked; attended (预约即扣费: the booking marked 到店, by the desk, the teacher or the member's
+   * scan); signed (a pending signed in); waiting (a pending not signed in yet).
+   */
+  state: z.enum(['booked', 'attended', 'signed', 'waiting']),
   remark: z.string().nullable(),
 });
 export type RosterEntry = z.infer<typeof zRosterEntry>;

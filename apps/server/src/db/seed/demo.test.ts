@@ -42,6 +42,11 @@ describeEachDb('demo studio', (env) => {
     expect(await one(sql`select count(*) from course where store_id = ${s} and gender_limit = 0`)).toBe(1);
     expect(await one(sql`select count(*) from card_product where store_id = ${s}`)).toBe(3);
     expect(await one(sql`select count(*) from card_product where store_id = ${s} and big_type = 2`)).toBe(1);
+    // every product gives the issue form (发卡) its balance: 10次卡 starts at 10 classes
+    expect(await one(sql`select count(*) from card_product where store_id = ${s} and total_count is null`)).toBe(0);
+    expect(await one(sql`select total_count from card_product where store_id = ${s} and card_name = '10次卡'`)).toBe(
+      10,
+    );
     expect(await one(sql`select count(*) from material where store_id = ${s} and level = 1`)).toBe(2);
     expect(await one(sql`select count(*) from material where store_id = ${s} and level = 3`)).toBe(9);
     expect(await one(sql`select count(*) from member where store_id = ${s}`)).toBe(60);

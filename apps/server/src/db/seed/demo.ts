@@ -45,6 +45,8 @@ async function insertReference(tx: Tx, storeId: number) {
         cardType: p.cardType,
         perCount: p.perCount,
         price: p.price,
+        // what the issue form (发卡) starts from: the product's balance and its validity
+        totalCount: p.total,
         validDays: p.validDays,
         enabled: 1,
         deleted: 0,

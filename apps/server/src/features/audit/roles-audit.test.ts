@@ -1,17 +1,11 @@
 // Roles and the audit log, generated from the contract: every role on every store call (allowed, or
 // 403 with nothing written), and every write call leaving an audit entry.
-import {
-  allCalls,
-  createMemberLoginCode,
-  isWriteCall,
-  memberLogin,
-  MODULE_DEDUCTION_MODE,
-  Msg,
-} from '@studio/contract';
+import { allCalls, isWriteCall, MODULE_DEDUCTION_MODE, Msg } from '@studio/contract';
 import { beforeAll, expect, it } from 'vitest';
 import type { Db } from '../../db/index.ts';
 import { basePayloads } from '../../hardening/payloads.ts';
 import { makeWorld, type World } from '../../hardening/world.ts';
+import { memberClient } from '../../test/member-client.ts';
 import { Client, describeEachDb, staffClient, TEST_PASSWORD, type TestEnv } from '../../test/harness.ts';
 import { checkInvariants } from '../../test/invariants.ts';
 import { purgeOldEntries } from './retention.ts';
@@ -276,17 +270,5 @@ async function memberOf(e: TestEnv, w: World): Promise<Client> {
     .select(['id', 'mobile'])
     .where('id', '=', w.member)
     .executeTakeFirstOrThrow();
-  const { code } = await e.client.ok(createMemberLoginCode.path, { memberId: m.id });
-  const res = await e.app.inject({
-    method: 'POST',
-    url: memberLogin.path,
-    headers: { 'content-type': 'application/json' },
-    payload: JSON.stringify({ storeId: e.storeId, mobile: m.mobile, code }),
-  });
-  const c = new Client(e.app);
-  c.cookie = [res.headers['set-cookie']]
-    .flat()
-    .find((x) => x?.startsWith('msid='))!
-    .split(';')[0];
-  return c;
+  return memberClient(e, m);
 }

@@ -176,6 +176,7 @@ describeEachDb('batch delete and export', (env) => {
         courseName: s.course.name,
         studentCount: 2,
         remark: `备注${i}`,
+        state: '已预约',
       })),
     );
     expect(await env().other.client.ok(EXPORT, { fromDate: s.day(0), toDate: s.day(2) })).toEqual([]);

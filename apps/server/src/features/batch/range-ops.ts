@@ -1,6 +1,6 @@
 import type { BatchExportRow } from '@studio/contract';
 import type { CallCtx } from '../../lib/context.ts';
-import { addDays, toDateTime } from '../../lib/time.ts';
+import { addDays, localDateTime, toDateTime } from '../../lib/time.ts';
 import { exportRows } from '../timetable/public.ts';
 import { deleteSessions } from './bulk-delete.ts';
 import { sessionIdsInRange } from './repository.ts';
@@ -30,10 +30,15 @@ export async function cancelSessionsInRange(
   });
 }
 
-/** Live bookings (booked or signed in) of the live sessions starting in the inclusive range, by time. */
+/**
+ * The bookings of the live sessions starting in the inclusive range, by time, with what became of
+ * each (状态: booked, came, signed in, late cancel, no-show).
+ */
 export function exportRange(ctx: CallCtx, input: { fromDate: string; toDate: string }): Promise<BatchExportRow[]> {
-  return exportRows(ctx.db, ctx.store.id, {
-    fromTime: toDateTime(input.fromDate),
-    beforeTime: toDateTime(addDays(input.toDate, 1)),
-  });
+  return exportRows(
+    ctx.db,
+    ctx.store.id,
+    { fromTime: toDateTime(input.fromDate), beforeTime: toDateTime(addDays(input.toDate, 1)) },
+    localDateTime(ctx.store.timezone),
+  );
 }

@@ -1,37 +1,12 @@
 // 签到方式 (issue 32, item 9): a screen at the desk whose code changes every minute (the default), or
 // a printed poster whose code changes every day. A photo of the screen stops working two minutes on.
-import {
-  createMemberLoginCode,
-  memberBook,
-  memberLogin,
-  MemberMsg,
-  memberSignIn,
-  Msg,
-  queryCheckinCode,
-  updateCheckinMode,
-} from '@studio/contract';
+import { memberBook, MemberMsg, memberSignIn, Msg, queryCheckinCode, updateCheckinMode } from '@studio/contract';
 import { expect, it } from 'vitest';
 import { addMinutes, localDateTime } from '../../lib/time.ts';
 import { EngineFactory } from '../../test/factory-engine.ts';
-import { Client, describeEachDb, staffClient, type TestEnv } from '../../test/harness.ts';
+import { describeEachDb, staffClient, type Client } from '../../test/harness.ts';
+import { memberClient } from '../../test/member-client.ts';
 import { tokenFor } from './checkin.ts';
-
-/** A member signed in on their phone with a code the desk gave. */
-async function phone(env: TestEnv, m: { id: number; mobile: string }): Promise<Client> {
-  const { code } = await env.client.ok(createMemberLoginCode.path, { memberId: m.id });
-  const res = await env.app.inject({
-    method: 'POST',
-    url: memberLogin.path,
-    headers: { 'content-type': 'application/json' },
-    payload: JSON.stringify({ storeId: env.storeId, mobile: m.mobile, code }),
-  });
-  const client = new Client(env.app);
-  client.cookie = [res.headers['set-cookie']]
-    .flat()
-    .find((c) => c?.startsWith('msid='))!
-    .split(';')[0];
-  return client;
-}
 
 describeEachDb('self check-in: the screen code of the minute, or the poster code of the day', (env) => {
   /** Members each booked into a class starting in 20 minutes (inside the check-in window). */
@@ -43,7 +18,7 @@ describeEachDb('self check-in: the screen code of the minute, or the poster code
     const phones: Client[] = [];
     for (let i = 0; i < n; i++) {
       const m = await e.memberWithCard(s.product.id, { card: { totalCount: 5 } });
-      const p = await phone(env(), m.member);
+      const p = await memberClient(env(), m.member);
       await p.ok(memberBook.path, { tid: session.id, mcId: m.card.id });
       phones.push(p);
     }

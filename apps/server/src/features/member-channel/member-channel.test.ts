@@ -39,27 +39,11 @@ import {
 import { afterEach, expect, it } from 'vitest';
 import { addMinutes, localDateTime } from '../../lib/time.ts';
 import { EngineFactory, FUTURE } from '../../test/factory-engine.ts';
-import { Client, describeEachDb, type TestEnv } from '../../test/harness.ts';
+import { describeEachDb } from '../../test/harness.ts';
+import { memberClient } from '../../test/member-client.ts';
 import { checkInvariants } from '../../test/invariants.ts';
 
 const now = () => localDateTime('Asia/Shanghai');
-
-/** Logs a member in with a code the desk gave them; a client holding the member cookie. */
-async function memberClient(env: TestEnv, desk: Client, storeId: number, m: { id: number; mobile: string }) {
-  const { code } = await desk.ok(createMemberLoginCode.path, { memberId: m.id });
-  expect(code).toMatch(/^\d{6}$/);
-  const res = await env.app.inject({
-    method: 'POST',
-    url: memberLogin.path,
-    headers: { 'content-type': 'application/json' },
-    payload: JSON.stringify({ storeId, mobile: m.mobile, code }),
-  });
-  expect(res.json().code, res.body).toBe(0);
-  const cookie = [res.headers['set-cookie']].flat().find((c) => c?.startsWith('msid='));
-  const client = new Client(env.app);
-  client.cookie = cookie!.split(';')[0];
-  return client;
-}
 
 describeEachDb('members channel: sign-in by one-time code, booking, cancelling, queueing, check-in', (env) => {
   const ef = () => new EngineFactory(env().factory);
@@ -95,7 +79,7 @@ describeEachDb('members channel: sign-in by one-time code, booking, cancelling, 
 
   it('a desk code signs a member in once; the member session is its own cookie; logout and the desk end it', async () => {
     const { a } = await scene();
-    const m = await memberClient(env(), desk(), env().storeId, a.member);
+    const m = await memberClient(env(), a.member);
     const me = await m.ok(memberMe.path);
     expect(me).toEqual({
       member: { id: a.member.id, name: a.member.name, mobile: a.member.mobile },
@@ -106,7 +90,7 @@ describeEachDb('members channel: sign-in by one-time code, booking, cancelling, 
     const asStaff = await m.call('/api/auth/me');
     expect([asStaff.status, asStaff.msg]).toEqual([401, Msg.notLoggedIn]);
     // a second desk code at once is given (the desk is not held to the public door's limits)
-    const m2 = await memberClient(env(), desk(), env().storeId, a.member);
+    const m2 = await memberClient(env(), a.member);
     // the desk ends the member's sessions (退出该会员的登录)
     expect(await desk().ok(endMemberSessions.path, { memberId: a.member.id })).toEqual({ ended: 2 });
     expect((await m.call(memberMe.path)).status).toBe(401);
@@ -177,8 +161,8 @@ describeEachDb('members channel: sign-in by one-time code, booking, cancelling, 
     const pub = days[0].sessions.find((x: { id: number }) => x.id === session.id);
     expect(pub).toMatchObject({ reservableCount: 1, realCount: 0, mine: null, bookable: true, reason: null });
 
-    const ma = await memberClient(env(), desk(), env().storeId, a.member);
-    const mb = await memberClient(env(), desk(), env().storeId, b.member);
+    const ma = await memberClient(env(), a.member);
+    const mb = await memberClient(env(), b.member);
     expect(await ma.ok(memberBook.path, { tid: session.id, mcId: a.card.id })).toEqual({
       kind: 'booked',
       id: expect.any(Number),
@@ -200,7 +184,7 @@ describeEachDb('members channel: sign-in by one-time code, booking, cancelling, 
 
   it('mode 0: a member books with their card (deducted, history type 1), sees it, cancels (refunded, type 3)', async () => {
     const { session, a } = await scene();
-    const m = await memberClient(env(), desk(), env().storeId, a.member);
+    const m = await memberClient(env(), a.member);
     const cards = await m.ok(memberCardsForSession.path, { tid: session.id });
     expect(cards).toEqual([expect.objectContaining({ id: a.card.id, usable: true, reason: null, balance: 10 })]);
     const booked = await m.ok(memberBook.path, { tid: session.id, mcId: a.card.id, studentCount: 2 });
@@ -230,7 +214,7 @@ describeEachDb('members channel: sign-in by one-time code, booking, cancelling, 
   it('the policy binds members: the booking window, late cancels refused or kept, suspension', async () => {
     const soon = addMinutes(now(), 90);
     const { session, a } = await scene({ startTime: soon });
-    const m = await memberClient(env(), desk(), env().storeId, a.member);
+    const m = await memberClient(env(), a.member);
     await desk().ok(updateBookingPolicy.path, { closeMinutesBefore: 120 });
     expect(await m.call(memberBook.path, { tid: session.id, mcId: a.card.id })).toMatchObject({
       status: 409,
@@ -321,7 +305,7 @@ describeEachDb('members channel: sign-in by one-time code, booking, cancelling, 
     const start = addMinutes(now(), 20);
     const { e, session, a, b } = await scene({ startTime: start });
     await e.setMode(1);
-    const m = await memberClient(env(), desk(), env().storeId, a.member);
+    const m = await memberClient(env(), a.member);
     const held = await m.ok(memberBook.path, { tid: session.id, mcId: a.card.id });
     expect(held.kind).toBe('pending');
     const db = env().database.db;
@@ -353,7 +337,7 @@ describeEachDb('members channel: sign-in by one-time code, booking, cancelling, 
       status: 409,
       msg: MemberMsg.alreadyCheckedIn,
     });
-    const other = await memberClient(env(), desk(), env().storeId, b.member);
+    const other = await memberClient(env(), b.member);
     expect(await other.call(memberSignIn.path, { token })).toMatchObject({
       status: 409,
       msg: MemberMsg.noClassToCheckIn,
@@ -376,7 +360,7 @@ describeEachDb('members channel: sign-in by one-time code, booking, cancelling, 
   it('mode 0 self check-in marks the booking attended; outside the window it is refused in words', async () => {
     const start = addMinutes(now(), 45);
     const { session, a } = await scene({ startTime: start });
-    const m = await memberClient(env(), desk(), env().storeId, a.member);
+    const m = await memberClient(env(), a.member);
     const booked = await m.ok(memberBook.path, { tid: session.id, mcId: a.card.id });
     const { token } = await desk().ok(queryCheckinCode.path);
     // 45 minutes before: the window opens 30 minutes before the start
@@ -412,8 +396,8 @@ describeEachDb('members channel: sign-in by one-time code, booking, cancelling, 
   it('a member acts only on their own: another member’s booking, card, wait and another store are 404', async () => {
     const { session, a, b } = await scene({ seats: 1 });
     await desk().ok(updateBookingPolicy.path, { waitlist: 1 });
-    const ma = await memberClient(env(), desk(), env().storeId, a.member);
-    const mb = await memberClient(env(), desk(), env().storeId, b.member);
+    const ma = await memberClient(env(), a.member);
+    const mb = await memberClient(env(), b.member);
     const booked = await ma.ok(memberBook.path, { tid: session.id, mcId: a.card.id });
     expect(await mb.call(memberCancelBooking.path, { id: booked.id })).toMatchObject({
       status: 404,
@@ -462,8 +446,8 @@ describeEachDb('members channel: sign-in by one-time code, booking, cancelling, 
   it("a member cancels only their own waiting pending: another's is 404 预约不存在 and stays as it was", async () => {
     const { e, session, a, b } = await scene();
     await e.setMode(1);
-    const ma = await memberClient(env(), desk(), env().storeId, a.member);
-    const mb = await memberClient(env(), desk(), env().storeId, b.member);
+    const ma = await memberClient(env(), a.member);
+    const mb = await memberClient(env(), b.member);
     const held = await mb.ok(memberBook.path, { tid: session.id, mcId: b.card.id });
     expect(held.kind).toBe('pending');
     const db = env().database.db;
@@ -496,8 +480,8 @@ describeEachDb('members channel: sign-in by one-time code, booking, cancelling, 
   it('joining a queue refuses in one order: a session not live, then a card not theirs, then a suspension', async () => {
     const { e, s, session, a, b } = await scene({ seats: 1 });
     await desk().ok(updateBookingPolicy.path, { waitlist: 1, noShowLimit: 1, noShowSuspendDays: 7 });
-    const ma = await memberClient(env(), desk(), env().storeId, a.member);
-    const mb = await memberClient(env(), desk(), env().storeId, b.member);
+    const ma = await memberClient(env(), a.member);
+    const mb = await memberClient(env(), b.member);
     await ma.ok(memberBook.path, { tid: session.id, mcId: a.card.id });
     const theirs = new EngineFactory(env().other.factory);
     const ts = await theirs.scene();
@@ -565,7 +549,7 @@ describeEachDb('members channel: sign-in by one-time code, booking, cancelling, 
 
   it('a member cookie opens no staff call, and a staff cookie no member call', async () => {
     const { a } = await scene();
-    const m = await memberClient(env(), desk(), env().storeId, a.member);
+    const m = await memberClient(env(), a.member);
     for (const call of allCalls) {
       if (call.auth === 'public') continue;
       const client = call.auth === 'member' ? desk() : m;

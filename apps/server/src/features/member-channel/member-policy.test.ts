@@ -9,20 +9,19 @@ import {
   BIG_TYPE_MONEY,
   cancelPendingCall,
   cancelReservationCall,
-  createMemberLoginCode,
   DEFAULT_POLICY,
   memberBook,
   memberCancelBooking,
   memberCancelPending,
   memberCardsForSession,
   memberJoinWaitlist,
-  memberLogin,
   memberMyBookings,
   memberPolicyStatus,
   memberTimetable,
   Msg,
   OperateType,
   PendingStatus,
+  PhaseMsg,
   PolicyMsg,
   queryBookingPolicy,
   queryTimetableHistory,
@@ -35,26 +34,11 @@ import {
 import { afterEach, expect, it } from 'vitest';
 import { addMinutes, localDateTime } from '../../lib/time.ts';
 import { EngineFactory, FUTURE } from '../../test/factory-engine.ts';
-import { Client, describeEachDb, type TestEnv } from '../../test/harness.ts';
+import { describeEachDb, type Client } from '../../test/harness.ts';
+import { memberClient } from '../../test/member-client.ts';
 import { checkInvariants } from '../../test/invariants.ts';
 
 const now = () => localDateTime('Asia/Shanghai');
-
-/** Logs a member in with a code the desk gave them; a client holding the member cookie. */
-async function memberClient(env: TestEnv, m: { id: number; mobile: string }) {
-  const { code } = await env.client.ok(createMemberLoginCode.path, { memberId: m.id });
-  const res = await env.app.inject({
-    method: 'POST',
-    url: memberLogin.path,
-    headers: { 'content-type': 'application/json' },
-    payload: JSON.stringify({ storeId: env.storeId, mobile: m.mobile, code }),
-  });
-  expect(res.json().code, res.body).toBe(0);
-  const cookie = [res.headers['set-cookie']].flat().find((c) => c?.startsWith('msid='));
-  const client = new Client(env.app);
-  client.cookie = cookie!.split(';')[0];
-  return client;
-}
 
 describeEachDb('members held to the booking policy in both deduction modes', (env) => {
   const ef = () => new EngineFactory(env().factory);
@@ -293,7 +277,9 @@ describeEachDb('members held to the booking policy in both deduction modes', (en
       const shown = (await m.ok(memberTimetable.path, { fromDate: day, toDate: day }))[0].sessions;
       expect(shown.find((x: { id: number }) => x.id === ahead.id)).toMatchObject({
         waitlistOpen: false,
-        reason: PolicyMsg.notOpenYet(2),
+        // the timetable names the moment booking opens (two days before the start)
+        phase: 'notOpen',
+        reason: PhaseMsg.opensAt(addMinutes(ahead.startTime, -2 * 24 * 60)),
       });
       // A full class in 30 minutes: booking closes 60 minutes before.
       await policy({ openDaysBefore: 0, closeMinutesBefore: 60 });

@@ -1,6 +1,7 @@
-import { LIVE_RESERVATION, PendingStatus, ReservationStatus, WaitStatus } from '@studio/contract';
+import { LIVE_RESERVATION, PendingStatus, WaitStatus } from '@studio/contract';
+import { sql } from 'kysely';
 import type { Executor } from '../../db/index.ts';
-import { holdsSession } from '../timetable/public.ts';
+import { holdsSession, missedSql } from '../timetable/public.ts';
 import { queuePosition } from '../waitlist/public.ts';
 
 /**
@@ -65,8 +66,11 @@ const sessionCols = [
   'a.name as areaName',
 ] as const;
 
-/** Every booking of the member on sessions not deleted, with its session and card. */
-export function reservationsOfMember(ex: Executor, storeId: number, memberId: number) {
+/**
+ * Every booking of the member on sessions not deleted, with its session and card; `missed`: a
+ * no-show of 预约即扣费 at `now` (not marked 到店 in a class whose attendance was taken).
+ */
+export function reservationsOfMember(ex: Executor, storeId: number, memberId: number, now: string) {
   return ex
     .selectFrom('reservation as r')
     .innerJoin('timetable as t', 't.id', 'r.timetableId')
@@ -85,6 +89,7 @@ export function reservationsOfMember(ex: Executor, storeId: number, memberId: nu
       'r.pendingId',
       'r.forfeited',
       'r.waivedTime',
+      sql<number>`case when ${missedSql('r', 't', now)} then 1 else 0 end`.as('missed'),
       'mc.id as mcId',
       'p.cardName',
       'p.bigType',
@@ -162,6 +167,7 @@ export function recentLedgerOf(ex: Executor, storeId: number, memberCardIds: rea
     .select(['l.id', 'l.memberCardId', 'l.kind', 'l.amount', 'l.createdAt', 'c.name as courseName'])
     .where('l.storeId', '=', storeId)
     .where('l.memberCardId', 'in', memberCardIds)
+    .orderBy('l.createdAt', 'desc')
     .orderBy('l.id', 'desc')
     .limit(200)
     .execute();
@@ -202,20 +208,4 @@ export function waitingPendingOf(ex: Executor, timetableId: number, memberId: nu
     .where('memberId', '=', memberId)
     .where('status', '=', PendingStatus.WAITING)
     .executeTakeFirst();
-}
-
-/**
- * Marks the member's booking of a session attended at `at`, in one guarded UPDATE (booked, not yet
- * attended); false when there was none to mark.
- */
-export async function markAttended(ex: Executor, timetableId: number, memberId: number, at: string): Promise<boolean> {
-  const res = await ex
-    .updateTable('reservation')
-    .set({ attendedTime: at })
-    .where('timetableId', '=', timetableId)
-    .where('memberId', '=', memberId)
-    .where('status', '=', ReservationStatus.BOOKED)
-    .where('attendedTime', 'is', null)
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows) !== 0;
 }

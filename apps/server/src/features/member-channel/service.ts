@@ -18,18 +18,20 @@ import { valueOf } from '../../lib/settled.ts';
 import { addDays, addMinutes, localDateTime } from '../../lib/time.ts';
 import { cardUnusableReason, isExpiredAt } from '../card/rules.ts';
 import { suspensionOf } from '../no-show/public.ts';
-import { bookingRules, loadPolicy, memberBookingReason, openBookingsReason, waitlistOpen } from '../policy/public.ts';
+import { bookingRules, loadPolicy, memberSessionPhase, openBookingsReason, waitlistOpen } from '../policy/public.ts';
 import { memberCards } from '../reference/public.ts';
 import {
   bookingReads,
   allowedCardsOf,
   addPending,
+  bookedOf,
   bookWithCard,
   cancelPending,
   cancelReservation,
   firstUsableCard,
   liveSession,
   openUseOf,
+  recordAttendance,
   signInPending,
   withOpenUse,
 } from '../timetable/public.ts';
@@ -40,7 +42,6 @@ import {
   checkInSessionOf,
   findOwnCard,
   liveReservationsOn,
-  markAttended,
   pendingsOfMember,
   queueEntriesOfMember,
   recentLedgerOf,
@@ -103,11 +104,17 @@ export async function timetable(
   for (const r of rows) {
     const full = r.realCount >= r.reservableCount;
     const my = mine.get(r.id) ?? null;
-    // What the policy says to this member (suspension, booking window): the bookings' and the queue's rule.
-    const held =
-      r.endTime <= now
-        ? '课程已结束'
-        : memberBookingReason(policy, { startTime: r.startTime, now, suspendedUntil, card: null });
+    // Ended, running, or what the policy says to this member (suspension, booking window), before seats.
+    const {
+      phase,
+      opensAt,
+      reason: held,
+    } = memberSessionPhase(policy, {
+      startTime: r.startTime,
+      endTime: r.endTime,
+      now,
+      suspendedUntil,
+    });
     const reason = held ?? (full ? '已满' : null);
     days.get(r.startTime.slice(0, 10))?.push({
       id: r.id,
@@ -124,6 +131,8 @@ export async function timetable(
       mine: my,
       bookable: !my && reason === null,
       reason: my ? null : reason,
+      phase,
+      opensAt,
       waitlistOpen: full && !my && held === null && waitlistOpen(policy, { startTime: r.startTime, now }),
     });
   }
@@ -304,7 +313,7 @@ const PAGE = 10;
 export async function myBookings(s: MemberScope, state: 'upcoming' | 'past', page: number) {
   const now = localDateTime(s.store.timezone);
   const [bookings, pendings, waits] = await Promise.all([
-    reservationsOfMember(s.db, s.store.id, s.memberId),
+    reservationsOfMember(s.db, s.store.id, s.memberId, now),
     pendingsOfMember(s.db, s.store.id, s.memberId),
     queueEntriesOfMember(s.db, s.store.id, s.memberId),
   ]);
@@ -348,6 +357,8 @@ export async function myBookings(s: MemberScope, state: 'upcoming' | 'past', pag
       }
       if (b.status === ReservationStatus.SIGNED_IN) return entry(b, 'signed', '已签到', Number(b.usedCount), true);
       const attended = b.attendedTime !== null;
+      // Not marked 到店 in a class whose attendance was taken (预约即扣费): a no-show, as the desk sees it.
+      if (!attended && Number(b.missed) === 1) return entry(b, 'noShow', '爽约', Number(b.usedCount), false);
       return entry(b, 'booked', attended ? '已到店' : '已预约', Number(b.usedCount), attended);
     }),
     // A signed-in pending shows as its booking; a cancelled one whose booking exists likewise.
@@ -459,7 +470,17 @@ export async function selfCheckIn(s: MemberScope, input: { tid?: number; token: 
       });
       return { ...done, message: MemberMsg.checkedIn };
     }
-    if (!(await markAttended(tx, session.id, s.memberId, now))) throw conflict(MemberMsg.alreadyCheckedIn);
+    // The same attendance fact the desk and the teacher record (到店), by the member themself.
+    const booking = await bookedOf(tx, session.id, s.memberId);
+    const marked =
+      booking !== undefined &&
+      (await recordAttendance(tx, s.store.id, booking, {
+        attended: true,
+        now,
+        operatorId: null,
+        remark: '会员扫码签到',
+      }));
+    if (!marked) throw conflict(MemberMsg.alreadyCheckedIn);
     return { ...done, message: MemberMsg.checkedIn };
   });
 }

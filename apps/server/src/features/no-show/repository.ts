@@ -1,6 +1,7 @@
 import { PendingStatus } from '@studio/contract';
 import { fixed } from '../../db/fixed.ts';
 import type { Executor, Tx } from '../../db/index.ts';
+import { missedSql } from '../timetable/public.ts';
 
 /**
  * The no-shows' repository: the pendings the job marks as no-shows and their charge, the waivers of
@@ -120,6 +121,30 @@ const noShowRowsOf = fixed((ex, p: { storeId: number; memberId: number; since: s
 /** A member's no-shows of sessions starting at `since` or later (newest first), with the card charged. */
 export function noShowRows(ex: Executor, storeId: number, memberId: number, since: string) {
   return noShowRowsOf.all(ex, { storeId, memberId, since });
+}
+
+const missedRowsOf = fixed((ex, p: { storeId: number; memberId: number; since: string; now: string }) =>
+  ex
+    .selectFrom('reservation as r')
+    .innerJoin('timetable as t', 't.id', 'r.timetableId')
+    .innerJoin('course as c', 'c.id', 't.courseId')
+    .innerJoin('memberCard as mc', 'mc.id', 'r.memberCardId')
+    .innerJoin('cardProduct as cp', 'cp.id', 'mc.cardId')
+    .select(['r.id', 't.id as timetableId', 'c.name as courseName', 't.startTime', 'cp.cardName', 'cp.bigType'])
+    .where('r.storeId', '=', p.storeId)
+    .where('r.memberId', '=', p.memberId)
+    .where('t.deleted', '=', 0)
+    .where('t.startTime', '>=', p.since)
+    .where(missedSql('r', 't', p.now))
+    .orderBy('t.startTime', 'desc'),
+);
+
+/**
+ * A member's no-shows of 预约即扣费 (bookings not marked 到店 by the end of a class whose attendance
+ * was taken, at `now`) of sessions starting at `since` or later, newest first, with the card that paid.
+ */
+export function missedBookingRows(ex: Executor, storeId: number, memberId: number, since: string, now: string) {
+  return missedRowsOf.all(ex, { storeId, memberId, since, now });
 }
 
 const suspensionLift = fixed((ex, p: { storeId: number; memberId: number }) =>

@@ -213,18 +213,45 @@ async function lateCancelsOf(db: Executor, storeId: number, memberId: number, no
   }));
 }
 
-/** A member's no-shows of the last 90 days (newest first) with their charge and waiver. */
+/**
+ * A member's no-shows of the last 90 days (newest first) with their charge and waiver: pendings not
+ * signed in (签到后扣费, processed by the job) and bookings not marked 到店 in a class whose attendance
+ * was taken (预约即扣费: read as they stand, so marking 到店 afterwards clears one; nothing charged,
+ * the booking paid).
+ */
 async function noShowsOf(db: Executor, storeId: number, memberId: number, now: string) {
-  const rows = await repo.noShowRows(db, storeId, memberId, since90Days(now));
-  return rows.map((r) => ({
-    pendingId: r.id,
-    session: { id: r.timetableId, courseName: r.courseName, startTime: r.startTime },
-    fee: Number(r.noShowFee ?? 0),
-    cardName: r.cardName ?? null,
-    bigType: r.bigType ?? null,
-    waivedTime: r.waivedTime,
-    waiveReason: r.waiveReason,
-  }));
+  const since = since90Days(now);
+  const [pendings, bookings] = await Promise.all([
+    repo.noShowRows(db, storeId, memberId, since),
+    repo.missedBookingRows(db, storeId, memberId, since, now),
+  ]);
+  const session = (r: { timetableId: number; courseName: string; startTime: string }) => ({
+    id: r.timetableId,
+    courseName: r.courseName,
+    startTime: r.startTime,
+  });
+  return [
+    ...pendings.map((r) => ({
+      pendingId: r.id as number | null,
+      reservationId: null as number | null,
+      session: session(r),
+      fee: Number(r.noShowFee ?? 0),
+      cardName: r.cardName ?? null,
+      bigType: r.bigType ?? null,
+      waivedTime: r.waivedTime,
+      waiveReason: r.waiveReason,
+    })),
+    ...bookings.map((r) => ({
+      pendingId: null,
+      reservationId: r.id,
+      session: session(r),
+      fee: 0,
+      cardName: r.cardName,
+      bigType: r.bigType,
+      waivedTime: null,
+      waiveReason: null,
+    })),
+  ].sort((a, b) => b.session.startTime.localeCompare(a.session.startTime));
 }
 
 /**

@@ -4,6 +4,7 @@ export {
   bookingWindowReason,
   cancelKind,
   memberBookingReason,
+  memberSessionPhase,
   openBookingsReason,
   suspendedUntil,
   waitlistOpen,

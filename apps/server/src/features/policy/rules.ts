@@ -1,4 +1,4 @@
-import { DEDUCT_AT_SIGN_IN, PolicyMsg, type BookingPolicy } from '@studio/contract';
+import { DEDUCT_AT_SIGN_IN, PhaseMsg, PolicyMsg, type BookingPolicy, type MemberPhase } from '@studio/contract';
 import { addDays, addMinutes } from '../../lib/time.ts';
 
 /** Store-local `YYYY-MM-DD HH:mm:ss` times of a session and of now. */
@@ -13,9 +13,39 @@ export interface When {
  * Members are refused with the reason; staff book anyway, the reason recorded as an override.
  */
 export function bookingWindowReason(p: BookingPolicy, w: When): string | null {
-  if (p.openDaysBefore > 0 && w.now < opensAt(p, w.startTime)) return PolicyMsg.notOpenYet(p.openDaysBefore);
-  if (w.now > addMinutes(w.startTime, -p.closeMinutesBefore)) return PolicyMsg.closed(p.closeMinutesBefore);
-  return null;
+  const phase = windowPhase(p, w);
+  if (phase === 'notOpen') return PolicyMsg.notOpenYet(p.openDaysBefore);
+  return phase === 'closed' ? PolicyMsg.closed(p.closeMinutesBefore) : null;
+}
+
+/** The booking window at `now`: not open yet, open, or closed (`closeMinutesBefore` before the start). */
+function windowPhase(p: BookingPolicy, w: When): 'notOpen' | 'open' | 'closed' {
+  if (p.openDaysBefore > 0 && w.now < opensAt(p, w.startTime)) return 'notOpen';
+  return w.now > addMinutes(w.startTime, -p.closeMinutesBefore) ? 'closed' : 'open';
+}
+
+/**
+ * What the members' timetable says of a session at `now`, seats aside: where it stands (ended,
+ * running, or the booking window's phase), when booking opens (phase notOpen), and why a member
+ * cannot book it, or null: ended, running, their suspension, then the window (with the date it
+ * opens). The booking itself is refused by memberBookingReason.
+ */
+export function memberSessionPhase(
+  p: BookingPolicy,
+  w: When & { endTime: string; suspendedUntil: string | null },
+): { phase: MemberPhase; opensAt: string | null; reason: string | null } {
+  if (w.endTime <= w.now) return { phase: 'ended', opensAt: null, reason: PhaseMsg.endedReason };
+  if (w.startTime <= w.now) return { phase: 'running', opensAt: null, reason: PhaseMsg.runningReason };
+  const phase = windowPhase(p, w);
+  const at = phase === 'notOpen' ? opensAt(p, w.startTime) : null;
+  const reason = w.suspendedUntil
+    ? PolicyMsg.suspended(w.suspendedUntil)
+    : at
+      ? PhaseMsg.opensAt(at)
+      : phase === 'closed'
+        ? PolicyMsg.closed(p.closeMinutesBefore)
+        : null;
+  return { phase, opensAt: at, reason };
 }
 
 /**

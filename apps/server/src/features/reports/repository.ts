@@ -2,6 +2,7 @@ import { BIG_TYPE_COUNT, LIVE_PENDING, LIVE_RESERVATION, PendingStatus, Reservat
 import { sql } from 'kysely';
 import type { Executor } from '../../db/index.ts';
 import { addDays } from '../../lib/time.ts';
+import { cameSql, missedSql } from '../timetable/public.ts';
 
 /** Live (not deleted) sessions of a store starting on a local date in [from, to]. */
 export interface Range {
@@ -68,13 +69,13 @@ export async function fillByDateHour(ex: Executor, r: Range) {
 }
 
 /**
- * People signed in, per session of the range: signed-in bookings (a pending signed in at the desk, or
- * a booking signed in), by their student count.
+ * People who came, per session of the range, by their student count: pendings signed in (签到后扣费)
+ * and bookings marked 到店 (预约即扣费: by the desk, the teacher or the member's scan).
  */
 export async function signedInBySession(ex: Executor, r: Range) {
   const rows = await sessionsIn(ex, r)
     .innerJoin('reservation as rv', 'rv.timetableId', 't.id')
-    .where('rv.status', '=', ReservationStatus.SIGNED_IN)
+    .where(cameSql('rv'))
     .select([
       't.id',
       't.teacherId',
@@ -87,17 +88,25 @@ export async function signedInBySession(ex: Executor, r: Range) {
 }
 
 /**
- * People of pendings not signed in by their session's end (`now`, store local time): still waiting,
- * or processed as no-shows by the job.
+ * People not come by their session's end (`now`, store local time): pendings not signed in (still
+ * waiting, or processed as no-shows by the job), and bookings not marked 到店 in a class whose
+ * attendance was taken (预约即扣费).
  */
 export async function noShowPeople(ex: Executor, r: Range, now: string) {
-  const row = await sessionsIn(ex, r)
-    .innerJoin('pending as p', 'p.timetableId', 't.id')
-    .where('p.status', 'in', [PendingStatus.WAITING, PendingStatus.NO_SHOW])
-    .where('t.endTime', '<=', now)
-    .select(sql<number>`coalesce(sum(p.student_count), 0)`.as('people'))
-    .executeTakeFirstOrThrow();
-  return n(row.people);
+  const [pendings, bookings] = await Promise.all([
+    sessionsIn(ex, r)
+      .innerJoin('pending as p', 'p.timetableId', 't.id')
+      .where('p.status', 'in', [PendingStatus.WAITING, PendingStatus.NO_SHOW])
+      .where('t.endTime', '<=', now)
+      .select(sql<number>`coalesce(sum(p.student_count), 0)`.as('people'))
+      .executeTakeFirstOrThrow(),
+    sessionsIn(ex, r)
+      .innerJoin('reservation as rv', 'rv.timetableId', 't.id')
+      .where(missedSql('rv', 't', now))
+      .select(sql<number>`coalesce(sum(rv.student_count), 0)`.as('people'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return n(pendings.people) + n(bookings.people);
 }
 
 /** Bookings cancelled at or after their session's start. */

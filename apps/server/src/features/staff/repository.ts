@@ -133,6 +133,17 @@ export function sessionTeacher(ex: Executor, storeId: number, timetableId: numbe
     .executeTakeFirst();
 }
 
+/** The teacher of the session of a booking of the store, or undefined when there is no such booking. */
+export function reservationSessionTeacher(ex: Executor, storeId: number, reservationId: number) {
+  return ex
+    .selectFrom('reservation')
+    .innerJoin('timetable', 'timetable.id', 'reservation.timetableId')
+    .select('timetable.teacherId')
+    .where('reservation.id', '=', reservationId)
+    .where('reservation.storeId', '=', storeId)
+    .executeTakeFirst();
+}
+
 /** The teacher of the session of a pending of the store, or undefined when there is no such pending. */
 export function pendingSessionTeacher(ex: Executor, storeId: number, pendingId: number) {
   return ex

@@ -96,8 +96,9 @@ export async function editStaff(ctx: CallCtx, input: ParsedReqOf<typeof updateSt
         await requireAManager(tx, ctx.store.id);
       }
       if (input.id === ctx.staff.id && !input.enabled) throw conflict(StaffMsg.disableSelf);
-      // Disabled: every session of theirs ends now (each instance reads the session row on every call).
-      if (!input.enabled) await ctx.sessions.endAll(tx, input.id);
+      // Disabled: every session of theirs ends now (each instance reads the session row on every call);
+      // a call with one is told the account is disabled.
+      if (!input.enabled) await ctx.sessions.endDisabled(tx, input.id);
       const label = (r: string) => ROLE_LABEL[r as StaffRole] ?? r;
       const changes = changedFields(
         { ...before, role: label(before.role), enabled: before.enabled ? '启用' : '停用' },

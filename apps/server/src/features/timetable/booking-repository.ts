@@ -59,6 +59,10 @@ function ledgerOf(t: TrailEntry): { kind: string; amount: number; remark: string
     case OperateType.ADMIN_CANCELLED:
     case OperateType.USER_CANCELLED:
       return t.reservationId === null ? null : { kind: 'refund', amount: -t.usedCount, remark: null };
+    // Who came (预约即扣费) moves no money: the booking paid.
+    case OperateType.ATTENDED:
+    case OperateType.ATTENDANCE_UNDONE:
+      return null;
     default:
       return t.reservationId === null ? null : { kind: 'deduct', amount: t.usedCount, remark: null };
   }

@@ -1,7 +1,16 @@
-import { BOOKED_PAGE_SIZE, HISTORY_PAGE_SIZE, LIVE_RESERVATION, OperateType, PendingStatus } from '@studio/contract';
+import {
+  BOOKED_PAGE_SIZE,
+  HISTORY_PAGE_SIZE,
+  LIVE_RESERVATION,
+  OperateType,
+  PendingStatus,
+  ReservationStatus,
+} from '@studio/contract';
+import { sql } from 'kysely';
 import type { Executor } from '../../db/index.ts';
 import type { Row } from '../../db/schema.ts';
 import { addDays } from '../../lib/time.ts';
+import { missedSql } from './attendance-repository.ts';
 
 /**
  * What the schedule shows, read: the calendar's sessions, a session's names, cards and material,
@@ -156,6 +165,7 @@ export async function bookingPage(ex: Executor, storeId: number, tid: number, pa
         .select('h.operateType')
         .whereRef('h.reservationId', '=', 'r.id')
         .where('h.operateType', 'in', BOOKING_ACTS)
+        .orderBy('h.id')
         .limit(1)
         .as('operateType'),
     ])
@@ -226,10 +236,11 @@ export async function historyPage(ex: Executor, storeId: number, tid: number, pa
 export type ExportScope = { timetableId: number } | { fromTime: string; beforeTime: string };
 
 /**
- * The live bookings on the store's live sessions of `where`, with session, teacher, member, card
- * and course, ordered by session time then booking.
+ * The bookings on the store's live sessions of `where` that the export lists, with session, teacher,
+ * member, card and course, ordered by session time then booking: live ones (booked, marked 到店,
+ * signed in; `missed`: a no-show of 预约即扣费 at `now`) and late cancels that kept the deduction.
  */
-export function exportBookings(ex: Executor, storeId: number, where: ExportScope) {
+export function exportBookings(ex: Executor, storeId: number, where: ExportScope, now: string) {
   let q = ex
     .selectFrom('reservation as r')
     .innerJoin('timetable as t', 't.id', 'r.timetableId')
@@ -239,6 +250,8 @@ export function exportBookings(ex: Executor, storeId: number, where: ExportScope
     .innerJoin('memberCard as mc', 'mc.id', 'r.memberCardId')
     .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
     .select([
+      'r.id',
+      't.id as timetableId',
       't.startTime',
       't.endTime',
       'te.name as teacher',
@@ -250,13 +263,61 @@ export function exportBookings(ex: Executor, storeId: number, where: ExportScope
       'c.name as courseName',
       'r.studentCount',
       'r.remark',
+      'r.status',
+      'r.attendedTime',
+      'r.waivedTime',
+      sql<number>`case when ${missedSql('r', 't', now)} then 1 else 0 end`.as('missed'),
     ])
     .where('r.storeId', '=', storeId)
     .where('t.deleted', '=', 0)
-    .where('r.status', 'in', LIVE_RESERVATION);
+    .where((eb) =>
+      eb.or([
+        eb('r.status', 'in', LIVE_RESERVATION),
+        eb.and([eb('r.status', '=', ReservationStatus.CANCELLED), eb('r.forfeited', '=', 1)]),
+      ]),
+    );
   q =
     'timetableId' in where
       ? q.where('r.timetableId', '=', where.timetableId)
       : q.where('t.startTime', '>=', where.fromTime).where('t.startTime', '<', where.beforeTime);
   return q.orderBy('t.startTime').orderBy('t.id').orderBy('r.id').execute();
+}
+
+/**
+ * The no-shows of 签到后扣费 (pendings not signed in by their class's end) on the store's live
+ * sessions of `where`, with the card charged (if any) and what it paid, ordered like the bookings.
+ */
+export function exportNoShowPendings(ex: Executor, storeId: number, where: ExportScope) {
+  let q = ex
+    .selectFrom('pending as pd')
+    .innerJoin('timetable as t', 't.id', 'pd.timetableId')
+    .innerJoin('course as c', 'c.id', 't.courseId')
+    .innerJoin('teacher as te', 'te.id', 't.teacherId')
+    .innerJoin('member as m', 'm.id', 'pd.memberId')
+    .leftJoin('memberCard as mc', 'mc.id', 'pd.noShowCardId')
+    .leftJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .select([
+      'pd.id',
+      't.id as timetableId',
+      't.startTime',
+      't.endTime',
+      'te.name as teacher',
+      'm.name as member',
+      'p.cardName as card',
+      'p.bigType',
+      'pd.noShowFee',
+      'pd.waivedTime',
+      'm.mobile',
+      'c.name as courseName',
+      'pd.studentCount',
+      'pd.remark',
+    ])
+    .where('pd.storeId', '=', storeId)
+    .where('t.deleted', '=', 0)
+    .where('pd.status', '=', PendingStatus.NO_SHOW);
+  q =
+    'timetableId' in where
+      ? q.where('pd.timetableId', '=', where.timetableId)
+      : q.where('t.startTime', '>=', where.fromTime).where('t.startTime', '<', where.beforeTime);
+  return q.orderBy('t.startTime').orderBy('t.id').orderBy('pd.id').execute();
 }

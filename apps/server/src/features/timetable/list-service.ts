@@ -1,6 +1,8 @@
 import {
   amountText,
+  BIG_TYPE_COUNT,
   OperateType,
+  ReservationStatus,
   type BookingPolicy,
   type BookingRow,
   type HistoryRow,
@@ -15,6 +17,7 @@ import { bookingRules } from '../policy/public.ts';
 import {
   bookingPage,
   exportBookings,
+  exportNoShowPendings,
   historyPage,
   materialTree,
   pendingRows,
@@ -148,31 +151,81 @@ const MEMBER_ACTS: number[] = [
   OperateType.USER_CANCELLED,
   OperateType.LATE_CANCEL,
   OperateType.SELF_CHECKED_IN,
+  // 到店 without staff behind it: the member's own scan of the store's code.
+  OperateType.ATTENDED,
 ];
 
+/** What became of a booking, as the export's 状态 column says it. */
+function exportState(r: { status: number; attendedTime: string | null; missed: number | string }): string {
+  if (r.status === ReservationStatus.CANCELLED) return '迟到取消';
+  if (r.status === ReservationStatus.SIGNED_IN) return '已签到';
+  if (r.attendedTime !== null) return '已到店';
+  return Number(r.missed) === 1 ? '爽约' : '已预约';
+}
+
 /**
- * Export rows (the nine columns of spec section 9) of live bookings on the store's live sessions
- * chosen by `where` (one session, or a date range), ordered by session time then booking.
+ * Export rows (the nine columns of spec section 9, and 状态) of the store's live sessions chosen by
+ * `where` (one session, or a date range), ordered by session time: the live bookings (已预约, 已到店,
+ * 已签到, or 爽约 for a booking not marked 到店 in a class whose attendance was taken, at `now`), the
+ * late cancels that kept their deduction (迟到取消) and the pendings not signed in (爽约, with what
+ * the no-show charged). A waived charge exports as nothing deducted.
  */
-export async function exportRows(db: Executor, storeId: number, where: ExportScope): Promise<SessionExportRow[]> {
-  const rows = await exportBookings(db, storeId, where);
-  return rows.map((r) => ({
+export async function exportRows(
+  db: Executor,
+  storeId: number,
+  where: ExportScope,
+  now: string,
+): Promise<SessionExportRow[]> {
+  const [bookings, noShows] = await Promise.all([
+    exportBookings(db, storeId, where, now),
+    exportNoShowPendings(db, storeId, where),
+  ]);
+  type Source = (typeof bookings)[number] | (typeof noShows)[number];
+  const row = (r: Source, card: string, bigType: number, used: number, state: string): SessionExportRow => ({
     courseTime: `${r.startTime.slice(0, 16)}-${r.endTime.slice(11, 16)}`,
     teacher: r.teacher,
     member: r.member,
-    card: r.card,
-    usedCount: Number(r.usedCount),
-    bigType: r.bigType,
-    deduction: amountText(r.bigType, Number(r.usedCount)),
+    card,
+    usedCount: used,
+    bigType,
+    deduction: amountText(bigType, used),
     mobile: r.mobile,
     courseName: r.courseName,
     studentCount: r.studentCount,
     remark: r.remark,
-  }));
+    state,
+  });
+  // By session time, then session; in a session the bookings (by id) before the pendings (by id).
+  const all = [
+    ...bookings.map((r) => ({
+      r,
+      order: 0,
+      row: row(r, r.card, r.bigType, r.waivedTime ? 0 : Number(r.usedCount), exportState(r)),
+    })),
+    ...noShows.map((r) => ({
+      r,
+      order: 1,
+      row: row(r, r.card ?? '', r.bigType ?? BIG_TYPE_COUNT, r.waivedTime ? 0 : Number(r.noShowFee ?? 0), '爽约'),
+    })),
+  ];
+  return all
+    .sort(
+      (a, b) =>
+        a.r.startTime.localeCompare(b.r.startTime) ||
+        a.r.timetableId - b.r.timetableId ||
+        a.order - b.order ||
+        a.r.id - b.r.id,
+    )
+    .map((x) => x.row);
 }
 
-/** The export rows of one session's live bookings. */
-export async function sessionExport(db: Db, storeId: number, id: number): Promise<SessionExportRow[]> {
+/** The export rows of one session. */
+export async function sessionExport(
+  db: Db,
+  storeId: number,
+  id: number,
+  timezone: string,
+): Promise<SessionExportRow[]> {
   await liveSession(db, storeId, id);
-  return exportRows(db, storeId, { timetableId: id });
+  return exportRows(db, storeId, { timetableId: id }, localDateTime(timezone));
 }

@@ -242,6 +242,7 @@ describeEachDb('schedule queries', (env) => {
       courseName: course.name,
       studentCount: 1,
       remark: 'r0',
+      state: '已预约',
     });
     const foreign = await env().other.client.call(exportTimetableReservation.path, { id: s.id });
     expect(foreign.status).toBe(404);

@@ -7,6 +7,7 @@ import {
   cancelTimetable,
   exportTimetableReservation,
   insertTimetable,
+  markAttendanceCall,
   queryPendingList,
   queryReservationList,
   queryTimetableByDate,
@@ -16,6 +17,7 @@ import {
   updateTimetable,
 } from '@studio/contract';
 import { defineFeature } from '../../lib/feature.ts';
+import { markAttendance } from './attendance.ts';
 import { calendar } from './calendar.ts';
 import { bookingList, historyList, pendingList, sessionExport, sessionInfo } from './list-service.ts';
 import * as service from './service.ts';
@@ -44,6 +46,7 @@ export const timetableFeature = defineFeature((r) => {
     ),
   );
   r.handle(queryTimetableInfo, (input, ctx) => sessionInfo(ctx.db, ctx.store.id, input.id, ctx.store.timezone));
+  r.handle(markAttendanceCall, (input, ctx) => markAttendance(ctx, input));
   r.handle(addMemberReservation, async (input, ctx) => {
     await service.bookCard(ctx, input);
     return null;
@@ -67,5 +70,7 @@ export const timetableFeature = defineFeature((r) => {
     return null;
   });
   r.handle(queryTimetableHistory, (input, ctx) => historyList(ctx.db, ctx.store.id, input.tid, input.page));
-  r.handle(exportTimetableReservation, (input, ctx) => sessionExport(ctx.db, ctx.store.id, input.id));
+  r.handle(exportTimetableReservation, (input, ctx) =>
+    sessionExport(ctx.db, ctx.store.id, input.id, ctx.store.timezone),
+  );
 });

@@ -47,8 +47,8 @@ export function sessionsBetween(
 }
 
 /**
- * The rosters of the given sessions: live bookings (booked or signed in) and pendings still waiting
- * (a signed-in pending appears as its booking), in no particular order.
+ * The rosters of the given sessions: live bookings (booked, marked 到店 or signed in) and pendings
+ * still waiting (a signed-in pending appears as its booking), in no particular order.
  */
 export function rostersOf(ex: Executor, storeId: number, sessionIds: number[]) {
   const bookings = ex
@@ -70,6 +70,7 @@ export function rostersOf(ex: Executor, storeId: number, sessionIds: number[]) {
       (eb) => eb.ref('p.cardName').$castTo<string | null>().as('cardName'),
       'r.studentCount',
       'r.status',
+      'r.attendedTime',
       'r.remark',
       'r.createTime',
     ]);
@@ -90,6 +91,7 @@ export function rostersOf(ex: Executor, storeId: number, sessionIds: number[]) {
       sql<string | null>`null`.as('cardName'),
       'pd.studentCount',
       sql<number>`0`.as('status'),
+      sql<string | null>`null`.as('attendedTime'),
       'pd.remark',
       'pd.createTime',
     ]);

@@ -6,6 +6,17 @@ import { getDeductionMode } from '../timetable/public.ts';
 import { ownTeacherFilter } from '../staff/public.ts';
 import { rostersOf, sessionsOfDay } from './repository.ts';
 
+/** A roster line's state: waiting for sign-in, signed in, marked 到店 (the one attendance fact), or booked. */
+function stateOf(r: {
+  kind: 'booking' | 'pending';
+  status: number;
+  attendedTime: string | null;
+}): RosterEntry['state'] {
+  if (r.kind === 'pending') return 'waiting';
+  if (r.status === ReservationStatus.SIGNED_IN) return 'signed';
+  return r.attendedTime !== null ? 'attended' : 'booked';
+}
+
 /** One day's classes (today unless a date is given) with their rosters, for the desk. */
 export async function today(ctx: CallCtx, date: string | null | undefined): Promise<ResOf<typeof queryToday>> {
   const now = localDateTime(ctx.store.timezone);
@@ -33,7 +44,7 @@ export async function today(ctx: CallCtx, date: string | null | undefined): Prom
         mcId: r.mcId,
         cardName: r.cardName,
         studentCount: r.studentCount,
-        state: r.kind === 'pending' ? 'waiting' : r.status === ReservationStatus.SIGNED_IN ? 'signed' : 'booked',
+        state: stateOf(r),
         remark: r.remark,
       });
     }

@@ -5,6 +5,7 @@ import { amountText, balanceText, yuan } from '../../shared/format.ts';
 import { useCan } from '../../shared/profile.ts';
 import { useCardLedger, type LedgerRow } from './hooks.ts';
 import { RefundModal } from './refund-modal.tsx';
+import './cards.css';
 
 const KINDS: Record<string, { label: string; color: string }> = {
   issue: { label: '发卡', color: 'green' },
@@ -39,7 +40,12 @@ export default function LedgerDrawer({ card, onClose }: { card: MemberCardRow; o
         pagination={{ pageSize: 10 }}
         data-testid="ledger-table"
         columns={[
-          { title: '时间', dataIndex: 'createdAt', width: 150, render: (v: string) => v.slice(0, 16) },
+          {
+            title: '时间',
+            dataIndex: 'createdAt',
+            width: 150,
+            render: (v: string) => <span className="nowrap">{v.slice(0, 16)}</span>,
+          },
           {
             title: '类型',
             dataIndex: 'kind',
@@ -58,6 +64,7 @@ export default function LedgerDrawer({ card, onClose }: { card: MemberCardRow; o
           {
             title: '收款 / 退款',
             width: 130,
+            className: 'nowrap',
             render: (_, r) =>
               r.payment
                 ? `${PAY_METHODS[r.payment.method as PayMethod] ?? r.payment.method} ${yuan(r.payment.amount)} 元`
@@ -68,14 +75,19 @@ export default function LedgerDrawer({ card, onClose }: { card: MemberCardRow; o
             render: (_, r) => {
               if (!r.timetableId) return '-';
               const s = r.session;
-              const text = s ? `${s.courseName} ${s.startTime.slice(0, 16)}` : `课程 #${r.timetableId}`;
               return (
                 <a
                   href={`/course/calendar/detail?course_calendar_id=${r.timetableId}`}
                   target="_blank"
                   rel="noreferrer"
                 >
-                  {text}
+                  {s ? (
+                    <>
+                      {s.courseName} <span className="nowrap">{s.startTime.slice(0, 16)}</span>
+                    </>
+                  ) : (
+                    `课程 #${r.timetableId}`
+                  )}
                 </a>
               );
             },

@@ -5,18 +5,18 @@ import {
   updateMemberCardExpire,
   type MemberCardRow,
 } from '@studio/contract';
-import { DatePicker, Form, InputNumber, Popconfirm, Space, Table, Tag } from 'antd';
+import { DatePicker, Form, Popconfirm, Space, Table, Tag } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import dayjs from '../../shared/dayjs.ts';
-import { amountText, balanceText, unitOf } from '../../shared/format.ts';
+import { amountText, balanceText } from '../../shared/format.ts';
 import { FormModal } from '../../shared/form-modal.tsx';
 import { useCan } from '../../shared/profile.ts';
 import { useStoreClock } from '../../shared/store-time.ts';
-import { useChangeExpiry, useFreezeCard, useTopUpCard, type PaymentFields as Payment } from './hooks.ts';
+import { useChangeExpiry, useFreezeCard } from './hooks.ts';
 import LedgerDrawer from './ledger-drawer.tsx';
-import { PaymentFields } from './payment-fields.tsx';
 import { RefundModal } from './refund-modal.tsx';
+import TopupModal from './topup-modal.tsx';
 
 type Action = { kind: 'topup' | 'expire' | 'ledger' | 'refund'; card: MemberCardRow };
 
@@ -106,43 +106,6 @@ export function MemberCardTable({ cards, loading }: { cards: MemberCardRow[]; lo
       {action?.kind === 'ledger' && <LedgerDrawer card={action.card} onClose={() => setAction(null)} />}
       {action?.kind === 'refund' && <RefundModal card={action.card} onClose={() => setAction(null)} />}
     </>
-  );
-}
-
-function TopupModal({ card, onClose }: { card: MemberCardRow; onClose: () => void }) {
-  const [form] = Form.useForm<{ amount: number } & Payment>();
-  const isCount = card.bigType === BIG_TYPE_COUNT;
-  const save = useTopUpCard(card);
-  return (
-    <FormModal
-      title={`充值：${card.cardName}`}
-      okText="充值"
-      form={form}
-      loading={save.loading}
-      submit={(v) => save.run(v)}
-      onCancel={onClose}
-    >
-      <p>当前余额：{balanceText(card)}</p>
-      <Form form={form} layout="vertical">
-        <Form.Item
-          label="充值数量"
-          name="amount"
-          rules={[
-            { required: true, message: '充值数量必须大于0' },
-            { type: 'number', min: isCount ? 1 : 0.01, message: '充值数量必须大于0' },
-          ]}
-        >
-          <InputNumber
-            precision={isCount ? 0 : 2}
-            style={{ width: 220 }}
-            suffix={unitOf(card.bigType)}
-            // A money card's top-up is usually paid at face value: offer it as the money received.
-            onChange={(v) => !isCount && typeof v === 'number' && form.setFieldValue('paid', v)}
-          />
-        </Form.Item>
-        <PaymentFields />
-      </Form>
-    </FormModal>
   );
 }
 

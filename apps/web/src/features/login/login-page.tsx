@@ -2,7 +2,7 @@ import { login, setupStatus } from '@studio/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Navigate, useNavigate, useSearchParams } from '../../shared/router.tsx';
-import { call } from '../../api/client.ts';
+import { call, takeLoginNotice } from '../../api/client.ts';
 import { useProfile } from '../../shared/profile.ts';
 import { keys } from '../../shared/query-keys.ts';
 import './login.css';
@@ -25,8 +25,9 @@ export default function LoginPage() {
   const [account, setAccount] = useState('');
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<{ account?: string; password?: string }>({});
-  // A refused login is said in the form (not a toast that would outlive the next, successful one).
-  const [failure, setFailure] = useState<string | null>(null);
+  // A refused login is said in the form (not a toast that would outlive the next, successful one),
+  // and so is why the browser was logged out (该账号已停用，请联系店长).
+  const [failure, setFailure] = useState<string | null>(takeLoginNotice);
   const target = safeRedirect(params.get('redirect'));
   // First run: an installation without a store sends to the setup screen.
   const setup = useQuery({
@@ -51,6 +52,7 @@ export default function LoginPage() {
     try {
       const p = await call(login, { account: account.trim(), password }, { silent: true });
       qc.setQueryData(keys.profile, p);
+      takeLoginNotice(); // said already; not again at the next logout
       navigate(target, { replace: true });
     } catch (err) {
       setFailure((err as Error).message || '登录失败，请重试');

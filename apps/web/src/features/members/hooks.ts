@@ -10,6 +10,7 @@ import {
   waiveLateCancel,
   queryMemberWaitlist,
   waiveNoShow,
+  markAttendanceCall,
   updateMember,
   type ReqOf,
 } from '@studio/contract';
@@ -79,6 +80,14 @@ export function useMemberPolicyStatus(memberId: number) {
 export function useWaiveNoShow() {
   return useWrite((pendingId: number, reason: string) => call(waiveNoShow, { pendingId, reason }), {
     success: '已免除扣费',
+    changes: 'session',
+  });
+}
+
+/** 补记到店: a booking of 预约即扣费 left unmarked did come after all (it stops being a no-show). */
+export function useMarkCameAfterAll() {
+  return useWrite((reservationId: number) => call(markAttendanceCall, { reservationId, attended: 1 }), {
+    success: '已补记到店',
     changes: 'session',
   });
 }

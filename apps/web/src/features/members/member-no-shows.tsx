@@ -1,15 +1,30 @@
-import { NoShowMsg, waiveLateCancel as waiveLateCall, waiveNoShow as waiveNoShowCall } from '@studio/contract';
+import {
+  markAttendanceCall,
+  NoShowMsg,
+  waiveLateCancel as waiveLateCall,
+  waiveNoShow as waiveNoShowCall,
+} from '@studio/contract';
 import { Alert, App, Button, Input, Table, Tag } from 'antd';
 import { useRef } from 'react';
 import { amountText } from '../../shared/format.ts';
 import { useCan } from '../../shared/profile.ts';
-import { useLiftSuspension, useMemberPolicyStatus, useWaiveLateCancel, useWaiveNoShow } from './hooks.ts';
+import {
+  useLiftSuspension,
+  useMarkCameAfterAll,
+  useMemberPolicyStatus,
+  useWaiveLateCancel,
+  useWaiveNoShow,
+} from './hooks.ts';
 
-/** One charge the policy kept: a no-show (爽约) or a late cancel (迟到取消). */
+/**
+ * One charge the policy kept: a no-show (爽约) or a late cancel (迟到取消). A no-show of 预约即扣费 is a
+ * booking (`booking`) not marked 到店: nothing to waive, the desk may record that the member came.
+ */
 interface KeptRow {
   key: string;
   kind: '爽约' | '迟到取消';
   id: number;
+  booking: boolean;
   session: { courseName: string; startTime: string };
   fee: number;
   cardName: string | null;
@@ -28,6 +43,8 @@ export function MemberNoShows({ memberId, compact = false }: { memberId: number;
   const waiveNoShow = useWaiveNoShow();
   const waiveLate = useWaiveLateCancel();
   const lift = useLiftSuspension();
+  const cameAfterAll = useMarkCameAfterAll();
+  const canMark = useCan(markAttendanceCall);
   // Waivers give money back: the manager's.
   const canWaive = { 爽约: useCan(waiveNoShowCall), 迟到取消: useCan(waiveLateCall) };
   const reason = useRef('');
@@ -62,12 +79,17 @@ export function MemberNoShows({ memberId, compact = false }: { memberId: number;
   };
   const s = q.data;
   const rows: KeptRow[] = [
-    ...(s?.noShows ?? []).map((r) => ({ ...r, key: `p${r.pendingId}`, kind: '爽约' as const, id: r.pendingId })),
+    ...(s?.noShows ?? []).map((r) =>
+      r.pendingId !== null
+        ? { ...r, key: `p${r.pendingId}`, kind: '爽约' as const, id: r.pendingId, booking: false }
+        : { ...r, key: `b${r.reservationId}`, kind: '爽约' as const, id: r.reservationId ?? 0, booking: true },
+    ),
     ...(s?.lateCancels ?? []).map((r) => ({
       ...r,
       key: `r${r.reservationId}`,
       kind: '迟到取消' as const,
       id: r.reservationId,
+      booking: false,
     })),
   ].sort((a, b) => b.session.startTime.localeCompare(a.session.startTime));
   return (
@@ -105,14 +127,26 @@ export function MemberNoShows({ memberId, compact = false }: { memberId: number;
             title: '扣费',
             key: 'fee',
             width: 100,
-            render: (_, r) => (r.fee && r.bigType !== null ? amountText(r.bigType, r.fee) : '未扣费'),
+            render: (_, r) =>
+              r.booking ? '预约时已扣' : r.fee && r.bigType !== null ? amountText(r.bigType, r.fee) : '未扣费',
           },
           {
             title: '',
             key: 'op',
             width: compact ? 90 : 220,
             render: (_, r) =>
-              r.waivedTime ? (
+              r.booking ? (
+                canMark && (
+                  <Button
+                    type="link"
+                    size="small"
+                    loading={cameAfterAll.loading}
+                    onClick={() => void cameAfterAll.run(r.id)}
+                  >
+                    补记到店
+                  </Button>
+                )
+              ) : r.waivedTime ? (
                 <Tag title={r.waiveReason ?? ''}>已免除{compact ? '' : `：${r.waiveReason ?? ''}`}</Tag>
               ) : r.fee && canWaive[r.kind] ? (
                 <Button type="link" size="small" onClick={() => askWaive(r)}>

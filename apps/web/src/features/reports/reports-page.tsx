@@ -227,6 +227,12 @@ export default function ReportsPage() {
         <Stat testId="stat-fill" title="上座率" value={o ? percent(o.fillRate) : '-'} />
         <Stat testId="stat-signed" title="签到人数" value={o?.signedIn ?? '-'} />
         <Stat testId="stat-noshow" title="爽约人数" value={o?.noShows ?? '-'} />
+        {/* Of the people whose coming was recorded (signed in or marked 到店, or not come): who came. */}
+        <Stat
+          testId="stat-attend"
+          title="到课率"
+          value={o ? (o.signedIn + o.noShows ? percent(o.signedIn / (o.signedIn + o.noShows)) : '-') : '-'}
+        />
         <Stat testId="stat-late" title="开课后取消" value={o?.lateCancels ?? '-'} />
         <Stat testId="stat-count-used" title="次卡课消" value={o?.countUsed ?? '-'} suffix="次" />
         <Stat testId="stat-money-used" title="储值卡课消" value={o ? yuan(o.moneyUsed) : '-'} suffix="元" />

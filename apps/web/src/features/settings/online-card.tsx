@@ -1,16 +1,11 @@
 import { OnlineMsg } from '@studio/contract';
-import { Button, Card, Form, Input, Select, Skeleton, Typography } from 'antd';
+import { Button, Card, Form, Input, Select, Skeleton } from 'antd';
 import { useOnlineSetting, useSaveOnlineSetting } from './hooks.ts';
 
 /** The online tool types whose rooms the system creates (spec: 4, 5, 6 API-integrated, 9 with friending). */
-const DYNAMIC_TYPES = [
-  { value: 4, label: '课堂工具' },
-  { value: 5, label: '第三会议工具' },
-  { value: 6, label: '第一会议工具' },
-  { value: 9, label: '课堂工具（师生好友）' },
-];
+const DYNAMIC_TYPES = ['4', '5', '6', '9'] as const;
 
-/** Services a type can use; only Jitsi Meet works without an account this installation holds. */
+/** Meeting services, by the names the studio knows; only Jitsi Meet works without an account this installation holds. */
 const SERVICES = [
   { value: 'jitsi', label: 'Jitsi Meet（自建或公共服务器）' },
   { value: 'zoom', label: 'Zoom（暂未接入）', disabled: true },
@@ -20,20 +15,21 @@ const SERVICES = [
 
 interface Values {
   jitsiBaseUrl?: string;
-  defaultType: 4 | 5 | 6 | 9;
-  providers: Record<string, string | undefined>;
+  service: string;
 }
 
 /**
- * 在线教室: where the system makes online rooms (the Jitsi Meet server's address), which tool a
- * teacher without one uses, and the service of each tool type. Without an address, rooms that need
- * Jitsi answer 「Jitsi Meet未配置」: this is the way out.
+ * 在线教室: where the system makes online rooms (the Jitsi Meet server's address) and the meeting
+ * service it uses for teachers without a fixed room of their own, named as the studio knows them
+ * (the tool types underneath all use the one chosen). Without an address, rooms that need Jitsi
+ * answer 「Jitsi Meet未配置」: this is the way out.
  */
 export function OnlineCard() {
   const q = useOnlineSetting();
   const save = useSaveOnlineSetting();
   const [form] = Form.useForm<Values>();
   const s = q.data;
+  const providers = (s?.providers ?? {}) as Record<string, string | undefined>;
   return (
     <Card title="在线教室" size="small">
       {!s ? (
@@ -45,17 +41,25 @@ export function OnlineCard() {
           data-testid="online-setting"
           initialValues={{
             jitsiBaseUrl: s.jitsiBaseUrl ?? '',
-            defaultType: s.defaultType as Values['defaultType'],
-            providers: s.providers as Values['providers'],
+            service: providers[String(s.defaultType)] ?? 'jitsi',
           }}
           onFinish={(v) => {
-            // Types left on the default (Jitsi) are not written; others stored are kept as they were.
-            const providers = Object.fromEntries(
-              Object.entries({ ...s.providers, ...v.providers }).filter(([, name]) => name),
-            );
-            void save.run({ jitsiBaseUrl: v.jitsiBaseUrl?.trim() || null, defaultType: v.defaultType, providers });
+            // Jitsi is the default of every type: it is not written; another service is set for all types.
+            const chosen = v.service === 'jitsi' ? {} : Object.fromEntries(DYNAMIC_TYPES.map((t) => [t, v.service]));
+            void save.run({
+              jitsiBaseUrl: v.jitsiBaseUrl?.trim() || null,
+              defaultType: s.defaultType,
+              providers: chosen,
+            });
           }}
         >
+          <Form.Item
+            label="会议服务"
+            name="service"
+            extra="老师没有设置自己的固定会议室时，系统用这个服务自动创建在线教室。"
+          >
+            <Select options={SERVICES} />
+          </Form.Item>
           <Form.Item
             label="Jitsi Meet 服务器地址"
             name="jitsiBaseUrl"
@@ -64,15 +68,6 @@ export function OnlineCard() {
           >
             <Input placeholder="https://meet.example.com" />
           </Form.Item>
-          <Form.Item label="老师未设置在线教室类型时使用" name="defaultType">
-            <Select options={DYNAMIC_TYPES} />
-          </Form.Item>
-          <Typography.Text type="secondary">各类在线教室使用的会议服务：</Typography.Text>
-          {DYNAMIC_TYPES.map((t) => (
-            <Form.Item key={t.value} label={t.label} name={['providers', String(t.value)]} style={{ marginTop: 8 }}>
-              <Select allowClear placeholder="Jitsi Meet（默认）" options={SERVICES} />
-            </Form.Item>
-          ))}
           <Button type="primary" htmlType="submit" loading={save.loading}>
             保存在线教室设置
           </Button>

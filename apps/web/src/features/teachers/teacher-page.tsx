@@ -10,11 +10,14 @@ import { useDeleteTeacher, useSaveTeacher } from './hooks.ts';
 
 type Teacher = z.infer<typeof zTeacher>;
 
-/** Fixed online room kinds a teacher can hold (spec section 3, online tool types 1-3). */
+/**
+ * Fixed online room kinds a teacher can hold (spec section 3, online tool types 1-3), named by the
+ * meeting software the studio uses for it.
+ */
 const MEETING_TYPES = [
-  { value: 1, label: '视频会议（固定个人会议室）' },
-  { value: 2, label: '第二会议工具（固定会议室）' },
-  { value: 3, label: '第三会议工具（固定会议室）' },
+  { value: 1, label: '腾讯会议（固定会议室）' },
+  { value: 2, label: 'Zoom（固定会议室）' },
+  { value: 3, label: '其他会议软件（固定会议室）' },
 ];
 
 interface Values {

@@ -1,5 +1,6 @@
 // The 今日 screen's reads and writes.
 import {
+  markAttendanceCall,
   memberCardsForCourse,
   queryPendingList,
   queryToday,
@@ -79,6 +80,24 @@ export function useSignIn(sessionId: number, courseId: number) {
         else (r.cards ? left : noCard).push(e);
       }
       return { signed, left, noCard };
+    },
+    { changes: 'session' },
+  );
+  return { one, all };
+}
+
+/**
+ * 到店 / 撤销到店 for bookings of 预约即扣费 (the one attendance fact; nothing charged): one booking,
+ * or a whole class at once (全部到店: the ones left unticked are not marked).
+ */
+export function useAttendance() {
+  const mark = (entry: RosterEntry, came: boolean) =>
+    call(markAttendanceCall, { reservationId: entry.id, attended: came ? 1 : 0 });
+  const one = useWrite(mark, { changes: 'session' });
+  const all = useWrite(
+    async (entries: RosterEntry[]) => {
+      for (const e of entries) await mark(e, true);
+      return entries.length;
     },
     { changes: 'session' },
   );

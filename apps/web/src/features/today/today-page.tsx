@@ -1,11 +1,25 @@
-import { queryCheckinCode, type RosterEntry, type TodaySession } from '@studio/contract';
+import { markAttendanceCall, queryCheckinCode, type RosterEntry, type TodaySession } from '@studio/contract';
 import { PrinterOutlined, QrcodeOutlined } from '@ant-design/icons';
-import { Alert, App, Button, Card, DatePicker, Empty, Modal, Select, Space, Table, Tag, Typography } from 'antd';
+import {
+  Alert,
+  App,
+  Button,
+  Card,
+  Checkbox,
+  DatePicker,
+  Empty,
+  Modal,
+  Select,
+  Space,
+  Table,
+  Tag,
+  Typography,
+} from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import dayjs from '../../shared/dayjs.ts';
 import { balanceText } from '../../shared/format.ts';
 import { useCan } from '../../shared/profile.ts';
-import { useSignIn, useToday, type SignInOutcome } from './hooks.ts';
+import { useAttendance, useSignIn, useToday, type SignInOutcome } from './hooks.ts';
 import { STATE_COLOR, STATE_TEXT } from './states.ts';
 
 const RosterPrintModal = lazy(() => import('./roster-print-modal.tsx'));
@@ -62,12 +76,84 @@ function ChooseCardModal({
   );
 }
 
-function SessionCard({ s, mode, onPrint }: { s: TodaySession; mode: number; onPrint: () => void }) {
+/** 全部到店: every booking not marked yet, ticked; the desk unticks who did not come. */
+function AttendAllModal({
+  s,
+  entries,
+  loading,
+  onMark,
+  onClose,
+}: {
+  s: TodaySession;
+  entries: RosterEntry[];
+  loading: boolean;
+  onMark: (entries: RosterEntry[]) => void;
+  onClose: () => void;
+}) {
+  const [ticked, setTicked] = useState<number[]>(entries.map((e) => e.id));
+  const chosen = entries.filter((e) => ticked.includes(e.id));
+  return (
+    <Modal
+      open
+      title={`${s.startTime.slice(11, 16)} ${s.courseName}：全部到店`}
+      okText={`确认到店（${chosen.length}）`}
+      cancelText="取消"
+      okButtonProps={{ disabled: !chosen.length, loading }}
+      onOk={() => onMark(chosen)}
+      onCancel={onClose}
+    >
+      <Typography.Paragraph type="secondary">没来的会员请取消勾选，其余记为已到店（不另扣费）。</Typography.Paragraph>
+      <Checkbox.Group value={ticked} onChange={(v) => setTicked(v as number[])} data-testid="attend-all-list">
+        <Space direction="vertical">
+          {entries.map((e) => (
+            <Checkbox key={e.id} value={e.id}>
+              {e.memberName}
+              {e.studentCount > 1 ? `（${e.studentCount}人）` : ''}
+            </Checkbox>
+          ))}
+        </Space>
+      </Checkbox.Group>
+    </Modal>
+  );
+}
+
+function SessionCard({
+  s,
+  mode,
+  today,
+  onPrint,
+}: {
+  s: TodaySession;
+  mode: number;
+  /** The store's date today: who came is marked from the class's day on. */
+  today: string;
+  onPrint: () => void;
+}) {
   const { message } = App.useApp();
   const { one, all } = useSignIn(s.id, s.courseId);
+  const attendance = useAttendance();
   const [choice, setChoice] = useState<Choice | null>(null);
+  const [attendAll, setAttendAll] = useState(false);
   const waiting = s.roster.filter((r) => r.state === 'waiting');
+  // Bookings paid when made (预约即扣费): who came is marked, nothing charged.
+  const canMark = useCan(markAttendanceCall) && s.startTime.slice(0, 10) <= today;
+  const notMarked = s.roster.filter((r) => r.state === 'booked');
+  const bookedPeople = s.roster.filter((r) => r.state !== 'waiting').reduce((n, r) => n + r.studentCount, 0);
+  const cameP = s.roster
+    .filter((r) => r.state === 'attended' || r.state === 'signed')
+    .reduce((n, r) => n + r.studentCount, 0);
   const free = s.reservableCount - s.realCount;
+  const markOne = async (entry: RosterEntry, came: boolean) => {
+    if (await attendance.one.run(entry, came)) {
+      void message.success(came ? `${entry.memberName} 已到店` : `已撤销 ${entry.memberName} 的到店`);
+    }
+  };
+  const markAll = async (entries: RosterEntry[]) => {
+    const r = await attendance.all.run(entries);
+    if (!r) return;
+    setAttendAll(false);
+    void message.success(`已到店 ${entries.length} 人`);
+  };
   const signIn = async (entry: RosterEntry, mcId?: number) => {
     const r = await one.run(entry, mcId);
     if (!r) return;
@@ -108,6 +194,11 @@ function SessionCard({ s, mode, onPrint }: { s: TodaySession; mode: number; onPr
           </Typography.Text>
           <Tag color={PHASE[s.phase].color}>{PHASE[s.phase].text}</Tag>
           {s.isOnline > 0 && <Tag color="purple">在线</Tag>}
+          {mode === 0 && bookedPeople > 0 && (
+            <Tag color={cameP ? 'green' : 'default'} data-testid="came-count">
+              到店 {cameP}/{bookedPeople}
+            </Tag>
+          )}
           {free <= 0 ? (
             <Tag color="red">
               已满 {s.realCount}/{s.reservableCount}
@@ -121,6 +212,11 @@ function SessionCard({ s, mode, onPrint }: { s: TodaySession; mode: number; onPr
       }
       extra={
         <Space>
+          {canMark && notMarked.length > 0 && (
+            <Button size="small" type="primary" onClick={() => setAttendAll(true)}>
+              全部到店（{notMarked.length}）
+            </Button>
+          )}
           {mode === 1 && waiting.length > 0 && (
             <Button size="small" type="primary" loading={all.loading} onClick={signAll}>
               全部签到（{waiting.length}）
@@ -154,16 +250,33 @@ function SessionCard({ s, mode, onPrint }: { s: TodaySession; mode: number; onPr
           },
           {
             title: '操作',
-            width: 90,
+            width: 100,
             render: (_, r) =>
               r.state === 'waiting' ? (
                 <Button size="small" type="link" loading={one.loading} onClick={() => signIn(r)}>
                   签到
                 </Button>
+              ) : canMark && r.state === 'booked' ? (
+                <Button size="small" type="link" loading={attendance.one.loading} onClick={() => markOne(r, true)}>
+                  到店
+                </Button>
+              ) : canMark && r.state === 'attended' ? (
+                <Button size="small" type="link" loading={attendance.one.loading} onClick={() => markOne(r, false)}>
+                  撤销到店
+                </Button>
               ) : null,
           },
         ]}
       />
+      {attendAll && (
+        <AttendAllModal
+          s={s}
+          entries={notMarked}
+          loading={attendance.all.loading}
+          onMark={markAll}
+          onClose={() => setAttendAll(false)}
+        />
+      )}
       {choice && (
         <ChooseCardModal
           choice={choice}
@@ -189,8 +302,12 @@ export default function TodayPage() {
       for (const r of s.roster) t[r.state] += r.studentCount;
       return t;
     },
-    { booked: 0, signed: 0, waiting: 0 },
+    { booked: 0, attended: 0, signed: 0, waiting: 0 },
   );
+  // Everyone booked (paid when booking, or signed in), and of them who came: the desk, the teacher
+  // or the member's scan marked 到店, or a pending was signed in.
+  const came = totals.attended + totals.signed;
+  const allBooked = totals.booked + came;
   return (
     <Card
       title={
@@ -231,13 +348,27 @@ export default function TodayPage() {
       )}
       {day && (
         <Typography.Paragraph data-testid="today-summary">
-          共 {day.sessions.length} 节课，已预约 {totals.booked} 人，已签到 {totals.signed} 人，待签到 {totals.waiting}{' '}
-          人
+          {day.deductionMode === 1 ? (
+            <>
+              共 {day.sessions.length} 节课，已预约 {totals.booked + totals.attended} 人，已签到 {totals.signed}{' '}
+              人，待签到 {totals.waiting} 人
+            </>
+          ) : (
+            <>
+              共 {day.sessions.length} 节课，已预约 {allBooked} 人 · 已到店 {came} 人 · 未到 {totals.booked} 人
+            </>
+          )}
         </Typography.Paragraph>
       )}
       {day && day.sessions.length === 0 && <Empty description="这一天没有课程" />}
       {day?.sessions.map((s) => (
-        <SessionCard key={s.id} s={s} mode={day.deductionMode} onPrint={() => setPrinting(s)} />
+        <SessionCard
+          key={s.id}
+          s={s}
+          mode={day.deductionMode}
+          today={day.now.slice(0, 10)}
+          onPrint={() => setPrinting(s)}
+        />
       ))}
       {printing && (
         <Suspense>

@@ -308,36 +308,41 @@ export function findLedgerEntry(ex: Executor, storeId: number, memberCardId: num
 }
 
 /**
- * Every ledger entry of a card, newest first, with the operator's name, its session (course and
+ * Every ledger entry of a card, newest first (by its time), with the operator's name, its session (course and
  * start), the money taken or paid back with it and the id of a refund paying it back.
  */
 export function cardLedgerRows(ex: Executor, storeId: number, memberCardId: number) {
-  return ex
-    .selectFrom('cardLedger as l')
-    .leftJoin('staff as s', 's.id', 'l.operatorId')
-    .leftJoin('cardPayment as p', 'p.ledgerId', 'l.id')
-    .leftJoin('cardPayment as back', 'back.refundOf', 'l.id')
-    .leftJoin('timetable as t', 't.id', 'l.timetableId')
-    .leftJoin('course as c', 'c.id', 't.courseId')
-    .select([
-      'c.name as courseName',
-      't.startTime as sessionStart',
-      'l.id',
-      'l.kind',
-      'l.amount',
-      'l.reservationId',
-      'l.timetableId',
-      's.name as operator',
-      'l.remark',
-      'l.createdAt',
-      'p.amount as paidAmount',
-      'p.method as paidMethod',
-      'back.id as refundId',
-    ])
-    .where('l.storeId', '=', storeId)
-    .where('l.memberCardId', '=', memberCardId)
-    .orderBy('l.id', 'desc')
-    .execute();
+  return (
+    ex
+      .selectFrom('cardLedger as l')
+      .leftJoin('staff as s', 's.id', 'l.operatorId')
+      .leftJoin('cardPayment as p', 'p.ledgerId', 'l.id')
+      .leftJoin('cardPayment as back', 'back.refundOf', 'l.id')
+      .leftJoin('timetable as t', 't.id', 'l.timetableId')
+      .leftJoin('course as c', 'c.id', 't.courseId')
+      .select([
+        'c.name as courseName',
+        't.startTime as sessionStart',
+        'l.id',
+        'l.kind',
+        'l.amount',
+        'l.reservationId',
+        'l.timetableId',
+        's.name as operator',
+        'l.remark',
+        'l.createdAt',
+        'p.amount as paidAmount',
+        'p.method as paidMethod',
+        'back.id as refundId',
+      ])
+      .where('l.storeId', '=', storeId)
+      .where('l.memberCardId', '=', memberCardId)
+      // by when it happened (an entry may be written after a later one, e.g. a booking made earlier),
+      // entries of one moment in the order written
+      .orderBy('l.createdAt', 'desc')
+      .orderBy('l.id', 'desc')
+      .execute()
+  );
 }
 
 /** Records money the desk took (sale, top-up) or paid back (refund). */

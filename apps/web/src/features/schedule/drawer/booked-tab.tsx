@@ -1,9 +1,15 @@
-import { BOOKED_PAGE_SIZE, cancelReservationCall, memberCardLedger, ReservationStatus } from '@studio/contract';
+import {
+  BOOKED_PAGE_SIZE,
+  cancelReservationCall,
+  markAttendanceCall,
+  memberCardLedger,
+  ReservationStatus,
+} from '@studio/contract';
 import { Button, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { amountText } from '../../../shared/format.ts';
 import { useCan } from '../../../shared/profile.ts';
-import { useSessionBookings } from '../hooks/session.ts';
+import { useMarkAttendance, useSessionBookings } from '../hooks/session.ts';
 import type { BookingRow } from '../types.ts';
 import { drawerPaging } from './paging.ts';
 
@@ -14,14 +20,20 @@ interface Props {
   onCancel: (row: BookingRow) => void;
   /** Absent for a role that may not print receipts. */
   onReceipt?: (row: BookingRow) => void;
+  /** Who came may be marked: the class starts today or has started (预约即扣费's 到店). */
+  canMarkNow?: boolean;
 }
 
 /** Booked (or, in sign-in mode, signed-in) members, 10 a page. */
-export function BookedTab({ sessionId, onMember, onCancel, onReceipt }: Props) {
+export function BookedTab({ sessionId, onMember, onCancel, onReceipt, canMarkNow = false }: Props) {
   const [page, setPage] = useState(1);
   const q = useSessionBookings(sessionId, page);
   const canCancel = useCan(cancelReservationCall);
-  const hasActions = canCancel || !!onReceipt;
+  const mark = useMarkAttendance();
+  // 到店 for a booking paid when made (a pending signed in came already: 已签到).
+  const canMark = useCan(markAttendanceCall) && canMarkNow;
+  const markable = (r: BookingRow) => canMark && r.status === ReservationStatus.BOOKED;
+  const hasActions = canCancel || !!onReceipt || canMark;
   // What each booking took from its card is the card ledger's business (not a teacher's).
   const canSeeCharges = useCan(memberCardLedger);
   return (
@@ -47,11 +59,6 @@ export function BookedTab({ sessionId, onMember, onCancel, onReceipt }: Props) {
                 <span className="member-link">{v}</span>
               )}
               <div style={{ color: '#8c8c8c', fontSize: 12 }}>{r.memberMobile}</div>
-              {r.attendedTime && (
-                <Tag color="green" title={`扫码签到 ${r.attendedTime.slice(11, 16)}`} data-testid="attended">
-                  已到店
-                </Tag>
-              )}
             </>
           ),
         },
@@ -59,9 +66,18 @@ export function BookedTab({ sessionId, onMember, onCancel, onReceipt }: Props) {
           title: '状态',
           key: 'status',
           width: 72,
-          // Each row says what it is: a booking paid when made, or a pending signed in on site.
+          // Each row says what it is: a booking paid when made (marked 到店 or not: the desk, the
+          // teacher or the member's scan), or a pending signed in on site.
           render: (_, r) =>
-            r.status === ReservationStatus.SIGNED_IN ? <Tag color="green">已签到</Tag> : <Tag color="blue">已预约</Tag>,
+            r.status === ReservationStatus.SIGNED_IN ? (
+              <Tag color="green">已签到</Tag>
+            ) : r.attendedTime ? (
+              <Tag color="green" title={`到店 ${r.attendedTime.slice(11, 16)}`} data-testid="attended">
+                已到店
+              </Tag>
+            ) : (
+              <Tag color="blue">已预约</Tag>
+            ),
         },
         { title: '会员卡', dataIndex: 'cardName', ellipsis: true },
         { title: '人数', dataIndex: 'studentCount', width: 56 },
@@ -82,9 +98,29 @@ export function BookedTab({ sessionId, onMember, onCancel, onReceipt }: Props) {
               {
                 title: '操作',
                 key: 'op',
-                width: 150,
+                width: canMark ? 210 : 150,
                 render: (_: unknown, r: BookingRow) => (
                   <Space size={0}>
+                    {markable(r) &&
+                      (r.attendedTime ? (
+                        <Button
+                          type="link"
+                          size="small"
+                          loading={mark.loading}
+                          onClick={() => void mark.run(r.reservationId, false)}
+                        >
+                          撤销到店
+                        </Button>
+                      ) : (
+                        <Button
+                          type="link"
+                          size="small"
+                          loading={mark.loading}
+                          onClick={() => void mark.run(r.reservationId, true)}
+                        >
+                          到店
+                        </Button>
+                      ))}
                     {canCancel && (
                       <Button type="link" size="small" danger onClick={() => onCancel(r)}>
                         取消预约

@@ -6,7 +6,7 @@ import type { MeetingInfo, SessionInfo } from '../types.ts';
 /** Polling while an on-demand room is being made after the first booking. */
 const CREATING_POLL_MS = 3000;
 
-/** Online classroom: none (create prompt), on demand (waiting for a booking), or a room with its info. */
+/** Online classroom: none (a link to create one, no notice: an in-person class), on demand (waiting for a booking), or a room with its info. */
 export function OnlinePanel({ s }: { s: SessionInfo }) {
   const create = useCreateOnlineRoom(s.id, s.realCount === 0);
   const cancel = useCancelOnlineRoom(s.id);
@@ -21,19 +21,20 @@ export function OnlinePanel({ s }: { s: SessionInfo }) {
   const roomExists = Boolean(m.joinUrl) && (s.isOnline === 2 || (s.isOnline === 1 && s.realCount > 0));
 
   if (s.isOnline === 0) {
+    // An in-person class: no notice, only the way to add a room should the class need one.
     return (
-      <Alert
-        type="info"
-        showIcon
-        icon={<VideoCameraOutlined />}
-        message="本节课还没有在线教室"
-        data-testid="online-create"
-        action={
-          <Button size="small" type="primary" loading={create.loading} onClick={() => void create.run()}>
-            创建在线教室
-          </Button>
-        }
-      />
+      <div data-testid="online-create">
+        <Button
+          size="small"
+          type="link"
+          icon={<VideoCameraOutlined />}
+          loading={create.loading}
+          onClick={() => void create.run()}
+          style={{ paddingInline: 0 }}
+        >
+          创建在线教室
+        </Button>
+      </div>
     );
   }
   const cancelButton = (

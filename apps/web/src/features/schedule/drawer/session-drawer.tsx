@@ -5,6 +5,7 @@ import { useWrite } from '../../../shared/use-write.ts';
 import { Notice } from '../../../shared/notice.tsx';
 import { useCan } from '../../../shared/profile.ts';
 import { Link } from '../../../shared/router.tsx';
+import { useStoreClock } from '../../../shared/store-time.ts';
 import {
   addMemberReservation,
   cancelTimetable,
@@ -52,6 +53,7 @@ export default function SessionDrawer({ id, onClose }: { id: number; onClose: ()
   const canSeeMember = useCan(memberInfo);
   const canAudit = useCan(queryAuditLog);
 
+  const clock = useStoreClock();
   const [open, setOpen] = useState<Open>(null);
   const [memberId, setMemberId] = useState<number | null>(null);
   const onMember = canSeeMember ? setMemberId : undefined;
@@ -82,6 +84,7 @@ export default function SessionDrawer({ id, onClose }: { id: number; onClose: ()
           onMember={onMember}
           onCancel={(row) => setOpen({ kind: 'cancel', row })}
           onReceipt={canBook ? (row) => setOpen({ kind: 'receipt', row }) : undefined}
+          canMarkNow={!!s && s.startTime.slice(0, 10) <= clock.today()}
         />
       ),
     },

@@ -11,6 +11,7 @@ import {
   cancelTimetableOnline,
   createTimetableMeeting,
   insertTimetable,
+  markAttendanceCall,
   Msg,
   queryPendingList,
   queryReservationList,
@@ -181,6 +182,13 @@ export function useBookMember(sessionId: number, signInMode: boolean, pendingId:
 /** Cancels a booking with its refund; `confirmEnded` when its session has ended and staff confirmed. */
 export function useCancelBooking(bookingId: number, confirmEnded = false) {
   return useSessionWrite(() => call(cancelReservationCall, { id: bookingId, confirmEnded }), Msg.bookingCancelled);
+}
+
+/** 到店 (came) or 撤销到店 for a booking (预约即扣费): the one attendance fact, nothing charged. */
+export function useMarkAttendance() {
+  return useSessionWrite((bookingId: number, came: boolean) =>
+    call(markAttendanceCall, { reservationId: bookingId, attended: came ? 1 : 0 }),
+  );
 }
 
 /**

@@ -3,7 +3,7 @@ import { EXPORT_COURSE_NAME_CHARS } from '@studio/contract';
 import { bookingsOfSession } from '../hooks/batch.ts';
 import type { SessionInfo } from '../types.ts';
 
-/** One export row (spec section 3: the nine columns). */
+/** One export row (spec section 3: the nine columns, and 状态). */
 export interface ExportRowView {
   courseTime: string;
   teacher: string;
@@ -15,9 +15,11 @@ export interface ExportRowView {
   courseName: string;
   studentCount: number;
   remark: string | null;
+  /** 已预约, 已到店, 已签到, 迟到取消 or 爽约. */
+  state: string;
 }
 
-/** The nine fixed headings (spec section 3, export row). */
+/** The nine fixed headings (spec section 3, export row), then what became of the booking (状态). */
 export const EXPORT_HEADINGS = [
   '上课时间',
   '上课老师',
@@ -28,6 +30,7 @@ export const EXPORT_HEADINGS = [
   '课程名称',
   '上课人数',
   '备注',
+  '状态',
 ];
 
 /** Builds the workbook and starts the download of `<fileName>.xlsx`. */
@@ -38,7 +41,7 @@ export async function downloadXlsx(rows: ExportRowView[], fileName: string): Pro
   ws.columns = EXPORT_HEADINGS.map((h, i) => ({
     header: h,
     key: String(i),
-    width: [20, 12, 12, 18, 12, 14, 20, 10, 24][i],
+    width: [20, 12, 12, 18, 12, 14, 20, 10, 24, 10][i],
   }));
   for (const r of rows) {
     ws.addRow([
@@ -51,6 +54,7 @@ export async function downloadXlsx(rows: ExportRowView[], fileName: string): Pro
       r.courseName,
       r.studentCount,
       r.remark ?? '',
+      r.state,
     ]);
   }
   ws.getRow(1).font = { bold: true };
