@@ -387,6 +387,9 @@ const MEMBER_POLICY_MSGS = [
   PolicyMsg.tooManyOpen('{节数}'),
 ];
 
+/** What refuses a member's booking, and their joining a queue (the same rule set): policy, card, member. */
+const MEMBER_BOOKING_REFUSALS = [...MEMBER_POLICY_MSGS, ...CARD_RULE_MSGS, Msg.cardCommitted, ...MEMBER_RULE_MSGS];
+
 export const memberBook = defineCall({
   path: `${MEMBER_API}/add/reservation`,
   auth: 'member',
@@ -402,13 +405,7 @@ export const memberBook = defineCall({
   errors: [
     ...fails.badRequest(Msg.oneStudentInSignInMode),
     ...fails.notFound('课程', '会员卡'),
-    ...fails.conflict(
-      ...MEMBER_POLICY_MSGS,
-      ...CARD_RULE_MSGS,
-      Msg.cardCommitted,
-      ...MEMBER_RULE_MSGS,
-      Msg.sessionFull,
-    ),
+    ...fails.conflict(...MEMBER_BOOKING_REFUSALS, Msg.sessionFull),
   ],
 });
 
@@ -449,10 +446,7 @@ export const memberJoinWaitlist = defineCall({
     ...fails.badRequest(Msg.oneStudentInSignInMode),
     ...fails.notFound('课程', '会员卡'),
     ...fails.conflict(
-      ...MEMBER_POLICY_MSGS,
-      ...CARD_RULE_MSGS,
-      Msg.cardCommitted,
-      ...MEMBER_RULE_MSGS,
+      ...MEMBER_BOOKING_REFUSALS,
       WaitMsg.off,
       WaitMsg.notFull,
       WaitMsg.already,

@@ -65,11 +65,16 @@ export interface SmsStore {
 /** The refusal of a code request once the store's texts of today reached its cap. */
 export const tooManyTextsToday = () => tooMany(MemberMsg.smsCapReached);
 
+/** How many texts the store sent today (its local day): one counter read. */
+export function textsToday(db: Db, store: SmsStore, now = Date.now()): Promise<number> {
+  return reserved(db, dayKey(store, now), now, DAY_COUNTER_WINDOW_MS);
+}
+
 /** How many texts the store sent today (its local day) and whether that reached its cap. */
 export async function smsToday(db: Db, store: SmsStore, now = Date.now()) {
   const s = await storedSmsSetting(db, store.id);
   const dailyCap = s?.dailyCap ?? SMS_DAILY_CAP_DEFAULT;
-  const sentToday = await reserved(db, dayKey(store, now), now, DAY_COUNTER_WINDOW_MS);
+  const sentToday = await textsToday(db, store, now);
   return { sentToday, dailyCap, capReached: s !== null && s.provider !== 'none' && sentToday >= dailyCap };
 }
 
