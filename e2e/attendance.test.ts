@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { describeBrowser, shot } from './harness.ts';
-import { addSession, makeFixture } from './seed.ts';
+import { addSessionTonight, makeFixture } from './seed.ts';
 import { modal, toast, typeRange } from './ui.ts';
 
 /** Today's date in the store's time zone (Asia/Shanghai). */
@@ -12,7 +12,7 @@ describeBrowser('到店 in 预约即扣费 (the desk at the door)', (env) => {
     const f = await makeFixture(api, '到店');
     const today = todayInStore();
     // Four members booked (charged at booking) into a class of today.
-    const tid = await addSession(api, f, today, '23:00', { count: 6 });
+    const tid = await addSessionTonight(api, f, server.database.db, today);
     const names: string[] = [];
     for (let i = 1; i <= 4; i++) {
       const name = `到店会员${i}号${tid}`;
@@ -41,7 +41,9 @@ describeBrowser('到店 in 预约即扣费 (the desk at the door)', (env) => {
     const before = await overview();
 
     await page.goto(`${server.url}/today`);
+    // Finished today: folded under 已结束 N 节 until opened.
     const card = page.getByTestId(`today-session-${tid}`);
+    await page.getByTestId('today-ended-toggle').click();
     await card.waitFor();
     const row = (name: string) => card.locator('tr', { hasText: name });
     for (const n of names) expect(await row(n).innerText()).toContain('已预约');
@@ -79,10 +81,11 @@ describeBrowser('到店 in 预约即扣费 (the desk at the door)', (env) => {
         .filter((r) => states.includes(r.state))
         .reduce((n, r) => n + r.studentCount, 0);
     const came = people(['attended', 'signed']);
+    const notYet = people(['booked', 'waiting']);
     expect(came).toBeGreaterThanOrEqual(3);
     await expect
       .poll(() => page.getByTestId('today-summary').innerText())
-      .toContain(`已预约 ${came + people(['booked'])} 人 · 已到店 ${came} 人 · 未到 ${people(['booked'])} 人`);
+      .toBe(`已预约 ${came + notYet} · 已到店 ${came} · 未到 ${notYet}`);
 
     // The drawer: 状态 says 已到店 for the three, 已预约 for the fourth; the history has the marks.
     await page.goto(`${server.url}/course/calendar/detail?course_calendar_id=${tid}`);

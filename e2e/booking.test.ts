@@ -62,11 +62,10 @@ describeBrowser('booking', (env) => {
     await history.getByText('管理员取消').waitFor();
   });
 
-  it('shows the server message when the class is full', async () => {
+  it('shows the server message when the class fills while the form is open; then says 已满 before any form', async () => {
     const { page, api, server } = env();
     const f = await makeFixture(api, '满');
     const tid = await addSession(api, f, addDays(mondayOf(1), 3), '18:00', { count: 1 });
-    // Another member holds the only seat, so the one refusal that fits is "full" (not "booked twice").
     const other = await api.ok('insert/member', {
       name: `占座会员${tid}`,
       mobile: `137${String(tid).padStart(8, '0')}`,
@@ -77,7 +76,6 @@ describeBrowser('booking', (env) => {
       totalCount: 5,
       expireTime: null,
     });
-    await api.ok('add/member/reservation', { mcId: card.id, tid, studentCount: 1 });
     await page.goto(`${server.url}/course/calendar/detail?course_calendar_id=${tid}`);
     const drawer = page.locator('.ant-drawer', { hasText: '课程详情' });
     await drawer.getByRole('button', { name: '预约会员' }).click();
@@ -85,10 +83,19 @@ describeBrowser('booking', (env) => {
     await pick(page, field(m, '会员'), f.memberName, f.memberName);
     await pick(page, field(m, '会员卡'), '十次卡满');
     await field(m, '上课人数').locator('input').fill('1');
+    // Another desk takes the only seat meanwhile, so the one refusal that fits is "full" (not "booked twice").
+    await api.ok('add/member/reservation', { mcId: card.id, tid, studentCount: 1 });
     await m.getByRole('button', { name: '确认预约' }).click();
     // One wait for the error toast with the server's words: a toast lives three seconds, so
     // finding "some error toast" first and reading its text afterwards could miss it on a slow run.
     await page.locator('.ant-message-error', { hasText: Msg.sessionFull }).waitFor();
     await m.waitFor();
+    await m.getByRole('button', { name: /取\s*消/ }).click();
+    // Now full: the drawer says so where the booking button was, before any form.
+    await page.reload();
+    const full = drawer.getByTestId('book-full');
+    await full.getByText('已满 1/1').waitFor();
+    expect(await full.isDisabled()).toBe(true);
+    expect(await drawer.getByRole('button', { name: '预约会员' }).count()).toBe(0);
   });
 });

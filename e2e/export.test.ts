@@ -4,9 +4,22 @@ import ExcelJS from 'exceljs';
 import { expect, it } from 'vitest';
 import { ARTIFACTS, describeBrowser, shot } from './harness.ts';
 import { addDays, addSession, makeFixture, mondayOf } from './seed.ts';
-import { modal, toast, typeRange } from './ui.ts';
+import { modal, toast } from './ui.ts';
 
-const HEADINGS = ['上课时间', '上课老师', '会员', '会员卡', '扣除', '手机号', '课程名称', '上课人数', '备注', '状态'];
+const HEADINGS = [
+  '上课时间',
+  '上课老师',
+  '会员',
+  '会员卡',
+  '扣除',
+  '单位',
+  '手机号',
+  '课程名称',
+  '场地',
+  '上课人数',
+  '备注',
+  '状态',
+];
 
 async function readSheet(file: string): Promise<unknown[][]> {
   const wb = new ExcelJS.Workbook();
@@ -17,43 +30,68 @@ async function readSheet(file: string): Promise<unknown[][]> {
 }
 
 describeBrowser('export', (env) => {
-  it('exports a date range to an .xlsx with the nine headings and the rows', async () => {
+  it('starts from the week in view and exports it to an .xlsx: 扣除 a number, 单位, 场地 and 状态', async () => {
     const { page, api, server } = env();
     const f = await makeFixture(api, '导');
-    const day = addDays(mondayOf(6), 2);
+    const monday = mondayOf(6);
+    const sunday = addDays(monday, 6);
+    const day = addDays(monday, 2);
     const tid = await addSession(api, f, day, '21:00');
     await api.ok('add/member/reservation', { mcId: f.mcId, tid, studentCount: 2, remark: '带孩子' });
+    const tree = await api.ok<{ id: number; children: { id: number; name: string }[] }[]>('query/area/tree');
+    const room = tree.flatMap((v) => v.children).find((r) => r.id === f.roomId)!.name;
 
-    await page.goto(`${server.url}/course/calendar`);
+    // The calendar shows that week: the export starts from it, nothing to type.
+    await page.goto(`${server.url}/course/calendar?date=${day}`);
+    await page.locator(`.session-event[data-session-id="${tid}"]`).waitFor();
     await page.getByRole('button', { name: '导出预约' }).click();
     const m = modal(page, '导出预约');
-    await typeRange(page, m.locator('.ant-picker-range'), day, day);
+    const inputs = m.locator('.ant-picker-range input');
+    expect([await inputs.nth(0).inputValue(), await inputs.nth(1).inputValue()]).toEqual([monday, sunday]);
     await shot(page, 'modal-export');
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       m.getByRole('button', { name: /导\s*出/ }).click(),
     ]);
-    expect(download.suggestedFilename()).toBe(`【团课】${day}-${day}预约.xlsx`);
+    expect(download.suggestedFilename()).toBe(`【团课】${monday}-${sunday}预约.xlsx`);
     fs.mkdirSync(ARTIFACTS, { recursive: true });
     const file = path.join(ARTIFACTS, 'range-export.xlsx');
     await download.saveAs(file);
     await toast(page, '操作成功');
     const rows = await readSheet(file);
     expect(rows[0]).toEqual(HEADINGS);
-    expect(rows.length).toBe(2);
-    const [courseTime, teacher, member, card, used, mobile, courseName, count, remark, state] = rows[1];
+    const mine = rows.slice(1).filter((r) => r[2] === f.memberName);
+    expect(mine.length).toBe(1);
+    const [courseTime, teacher, member, card, used, unit, mobile, courseName, area, count, remark, state] = mine[0];
     expect(String(courseTime)).toContain(`${day} 21:00`);
     expect(teacher).toBe(f.teacherName);
     expect(member).toBe(f.memberName);
     expect(card).toBe(`十次卡导${f.courseName.slice(3)}`);
-    // Deductions read as on the screens: classes for count cards (yuan for money cards, below).
-    expect(used).toBe('2 次');
+    // 扣除 is a number (it adds up in Excel), its unit beside it: classes for count cards.
+    expect(used).toBe(2);
+    expect(unit).toBe('次');
     expect(mobile).toBe(f.memberMobile);
     expect(courseName).toBe(f.courseName);
+    // 场地: the session's room.
+    expect(area).toBe(room);
     expect(count).toBe(2);
     expect(remark).toBe('带孩子');
     // 状态: what became of the booking (a class not held yet: booked).
     expect(state).toBe('已预约');
+  });
+
+  it('export: another week in view, another range', async () => {
+    const { page, server } = env();
+    const monday = mondayOf(9);
+    await page.goto(`${server.url}/course/calendar?date=${addDays(monday, 3)}`);
+    await page.locator('.fc-timeGridWeek-view').waitFor();
+    await page.getByRole('button', { name: '导出预约' }).click();
+    const inputs = modal(page, '导出预约').locator('.ant-picker-range input');
+    await expect.poll(() => inputs.nth(0).inputValue()).toBe(monday);
+    expect(await inputs.nth(1).inputValue()).toBe(addDays(monday, 6));
+    await modal(page, '导出预约')
+      .getByRole('button', { name: /取\s*消/ })
+      .click();
   });
 
   it('exports one session from its drawer, named by start time and course', async () => {
@@ -88,7 +126,9 @@ describeBrowser('export', (env) => {
     const rows = await readSheet(file);
     expect(rows[0]).toEqual(HEADINGS);
     expect(rows[1][2]).toBe(f.memberName);
-    expect(rows[1][4]).toBe('50.00 元');
+    // A money card: 50 in 元 (a number with two decimals shown).
+    expect(rows[1][4]).toBe(50);
+    expect(rows[1][5]).toBe('元');
 
     // A course name with characters no file name takes: each becomes _.
     const odd = await api.ok<{ id: number }>('insert/store/course', {

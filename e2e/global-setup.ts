@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 /**
@@ -20,7 +21,11 @@ export default function setup(): void {
     const dist = path.join(root, app, 'dist/index.html');
     const srcTime = Math.max(newest(path.join(root, app, 'src')), newest(path.join(root, 'packages/contract/src')));
     if (fs.existsSync(dist) && fs.statSync(dist).mtimeMs >= srcTime) continue;
-    const r = spawnSync('npm', ['run', 'build', '-w', app], { cwd: root, stdio: 'inherit' });
+    // One build of an app at a time on this machine (two at once break each other's dist): under a lock.
+    const build = ['npm', 'run', 'build', '-w', app];
+    const lock = path.join(os.tmpdir(), `studio-build-${path.basename(app)}.lock`);
+    let r = spawnSync('flock', [lock, ...build], { cwd: root, stdio: 'inherit' });
+    if (r.error) r = spawnSync(build[0], build.slice(1), { cwd: root, stdio: 'inherit' });
     if (r.status !== 0) throw new Error(`${app} build failed`);
   }
 }

@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -145,17 +146,146 @@ export async function phoneContext(browser: Browser): Promise<[BrowserContext, P
     hasTouch: true,
     locale: 'zh-CN',
     timezoneId: 'Asia/Shanghai',
+    // The members' page turns antd-mobile's animations off then (main.tsx): a screen is checked as
+    // it settles, not with a toast or sheet half faded in.
+    reducedMotion: 'reduce',
   });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   return [context, page];
 }
 
+/**
+ * A screenshot of what the person sees, for a human to look at, and the screen checked by axe-core
+ * (WCAG 2.1 A and AA rules, plus a main landmark and a first-level heading): a violation fails the
+ * test, naming the rule and the elements (`AXE=report` writes them to `e2e/artifacts/axe/<name>.json`
+ * instead, to survey).
+ */
 export async function shot(page: Page, name: string): Promise<string> {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   const file = path.join(ARTIFACTS, `${name}.png`);
   await page.screenshot({ path: file });
+  const problems = await accessibilityProblems(page);
+  if (process.env.AXE === 'report') {
+    fs.mkdirSync(path.join(ARTIFACTS, 'axe'), { recursive: true });
+    fs.writeFileSync(path.join(ARTIFACTS, 'axe', `${name}.json`), JSON.stringify(problems, null, 2));
+  } else if (problems.length) {
+    const lines = problems.map((p) => {
+      const more = p.nodes.length > 8 ? [`… 另有 ${p.nodes.length - 8} 处`] : [];
+      return `${p.impact} ${p.id} (${p.count}): ${p.help}\n    ${[...p.nodes.slice(0, 8), ...more].join('\n    ')}`;
+    });
+    throw new Error(`axe-core finds on screen "${name}" (${file}):\n${lines.join('\n')}`);
+  }
   return file;
+}
+
+export interface AxeProblem {
+  id: string;
+  impact: string;
+  help: string;
+  count: number;
+  /** Each element: its selector, the start of its HTML and what is wrong. */
+  nodes: string[];
+}
+
+const AXE_SOURCE = fs.readFileSync(path.join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
+
+/**
+ * Rules axe-core rates moderate that every screen must pass all the same: one `<main>` and one
+ * `<h1>` (a screen reader's way to the content and to the screen's name).
+ */
+const ALSO_REQUIRED = ['landmark-one-main', 'page-has-heading-one'];
+
+/**
+ * Violations accepted, each exactly a rule on the elements a selector names (and their insides),
+ * because the markup is a third party's that this project does not serve or cannot change. Keep
+ * the list short: fix the screen instead wherever the project owns the markup.
+ */
+const ACCEPTED: { rule: string; selector: string; why: string }[] = [
+  // Swagger UI (swagger-ui-dist, the developer API reference at /api/docs, not a screen of the back
+  // office or the members' page): its own stylesheet and markup, served as they come by
+  // apps/server/src/api-docs/routes.ts. A stylesheet of ours served after theirs could fix the colours.
+  {
+    rule: 'color-contrast',
+    selector: '.swagger-ui',
+    why: 'Swagger UI: white on its green POST badges (2.0:1), version stamps, links #4990e2, code colours',
+  },
+  {
+    rule: 'nested-interactive',
+    selector: '.swagger-ui .opblock-summary-control',
+    why: "Swagger UI: an operation's summary button holds the copy and lock buttons",
+  },
+  { rule: 'select-name', selector: '.swagger-ui #servers', why: 'Swagger UI: the servers select has no label' },
+  {
+    rule: 'label',
+    selector: '.swagger-ui .body-param__text',
+    why: "Swagger UI: try-it-out's request body has no label",
+  },
+  {
+    rule: 'scrollable-region-focusable',
+    selector: '.swagger-ui .microlight',
+    why: 'Swagger UI: a wide example response scrolls sideways without a keyboard stop',
+  },
+  // antd's Select (@rc-component/select) points aria-activedescendant at `<id>_list_-1`, an option
+  // that does not exist, while open with no option active (every card disabled in a booking form).
+  {
+    rule: 'aria-valid-attr-value',
+    selector: '.ant-select-input[aria-activedescendant$="_list_-1"]',
+    why: 'antd Select: aria-activedescendant names option -1 when none is active',
+  },
+];
+
+/** The serious and critical WCAG 2.1 A/AA violations axe-core finds on the page as it stands. */
+export async function accessibilityProblems(page: Page): Promise<AxeProblem[]> {
+  // Evaluated through the debugger protocol: the page's Content-Security-Policy does not apply.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  return page.evaluate(
+    async ({ required, accepted }) => {
+      type Result = {
+        violations: {
+          id: string;
+          impact: string | null;
+          help: string;
+          nodes: { target: unknown[]; html: string; failureSummary?: string }[];
+        }[];
+      };
+      const axe = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<Result> } }).axe;
+      const r = await axe.run(document, {
+        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+        rules: Object.fromEntries(required.map((id) => [id, { enabled: true }])),
+        resultTypes: ['violations'],
+      });
+      // (an element inside a frame or a shadow root has a longer target: not looked up)
+      const elementOf = (target: unknown[]) => (target.length === 1 ? document.querySelector(String(target[0])) : null);
+      const isAccepted = (rule: string, target: unknown[]) =>
+        accepted.some((a) => a.rule === rule && elementOf(target)?.closest(a.selector));
+      /** Where an element is: the nearest test id, dialog, drawer or card title around it. */
+      const whereIs = (target: unknown[]) => {
+        const el = elementOf(target);
+        const box = el?.closest('[data-testid], .ant-modal-content, .ant-drawer-content, .ant-card');
+        if (!box) return '';
+        const id = box.getAttribute('data-testid');
+        const title = box.querySelector('.ant-modal-title, .ant-drawer-title, .ant-card-head-title')?.textContent;
+        return ` (in ${id ? `[data-testid=${id}]` : `「${(title ?? '').slice(0, 20)}」`})`;
+      };
+      return r.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical' || required.includes(v.id))
+        .map((v) => ({ ...v, nodes: v.nodes.filter((n) => !isAccepted(v.id, n.target)) }))
+        .filter((v) => v.nodes.length > 0)
+        .map((v) => ({
+          id: v.id,
+          impact: v.impact ?? '',
+          help: v.help,
+          count: v.nodes.length,
+          nodes: v.nodes.map((n) => {
+            const html = n.html.replace(/\s+/g, ' ').slice(0, 90);
+            const why = (n.failureSummary ?? '').split('\n').slice(1, 2).join('').trim();
+            return `${n.target.join(' ')}${whereIs(n.target)} ${html} — ${why}`;
+          }),
+        }));
+    },
+    { required: ALSO_REQUIRED, accepted: ACCEPTED },
+  );
 }
 
 export interface BrowserEnv {

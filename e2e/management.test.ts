@@ -217,7 +217,10 @@ describeBrowser('management screens', (env) => {
     await pick(page, field(m, '上课老师'), f.teacherName, f.teacherName);
     await m.getByRole('button', { name: '保 存' }).click();
     await toast(page, '操作成功');
-    const row = page.locator('.fix-day[data-weekday="3"]').getByTestId('fix-row');
+    // The demo's recurring week is in the template too: this row is the one of the fixture's course.
+    const ofCourse = (weekday: number) =>
+      page.locator(`.fix-day[data-weekday="${weekday}"]`).getByTestId('fix-row').filter({ hasText: f.courseName });
+    const row = ofCourse(3);
     await row.getByText(f.memberName).waitFor();
 
     // edit: move it to Friday with two seats for the student
@@ -228,16 +231,18 @@ describeBrowser('management screens', (env) => {
     await e.getByTestId('fix-student-row').locator('.ant-form-item').nth(2).locator('input').fill('2');
     await e.getByRole('button', { name: '保 存' }).click();
     await toast(page, '操作成功');
-    const moved = page.locator('.fix-day[data-weekday="5"]').getByTestId('fix-row');
+    const moved = ofCourse(5);
     await moved.getByText('固定学员 2/3').waitFor();
-    expect(await page.locator('.fix-day[data-weekday="3"]').getByTestId('fix-row').count()).toBe(0);
+    expect(await ofCourse(3).count()).toBe(0);
     await shot(page, 'manage-template');
 
     await moved.locator('.fix-del').click();
     await page.getByRole('button', { name: '确 定' }).click();
     await toast(page, '删除成功');
     await moved.waitFor({ state: 'detached' });
-    expect(await api.ok('query/fix/timetable/list')).toEqual([]);
+    // The demo's own rows (its recurring week) stay; this row is gone.
+    const left = await api.ok<{ teacherId: number }[]>('query/fix/timetable/list');
+    expect(left.filter((r) => r.teacherId === f.teacherId)).toEqual([]);
   });
 
   it('booking settings: mode switch with waiting pending items asks to confirm', async () => {
@@ -245,7 +250,11 @@ describeBrowser('management screens', (env) => {
     await page.goto(`${server.url}/course_setting/course_setting`);
     await page.getByText('签到后扣费', { exact: true }).click();
     await page.getByRole('button', { name: '保 存' }).click();
-    await toast(page, '操作成功');
+    // Every switch asks first, naming what it leaves as it is.
+    const toSignIn = page.locator('.ant-modal-confirm', { hasText: '切换扣费模式' });
+    await toSignIn.getByText('今天及以后', { exact: false }).waitFor();
+    await toSignIn.getByRole('button', { name: '确认切换' }).click();
+    await toast(page, '已切换为签到后扣费');
     expect((await api.ok('query/module/status', { moduleId: 6 })).status).toBe(1);
 
     const f = await makeFixture(api, '签');
@@ -256,11 +265,13 @@ describeBrowser('management screens', (env) => {
     await page.getByText('预约即扣费', { exact: true }).click();
     await page.getByRole('button', { name: '保 存' }).click();
     const confirm = page.locator('.ant-modal-confirm', { hasText: '切换扣费模式' });
-    await confirm.getByText('还有1个待签到预约').waitFor();
+    const { reservations, pendings } = await api.ok('query/deduction/mode/impact');
+    expect(pendings).toBeGreaterThanOrEqual(1);
+    await confirm.getByText(`今天及以后 ${reservations} 个已预约、${pendings} 个待签到`).waitFor();
     await page.waitForTimeout(500);
     await shot(page, 'manage-booking-setting-confirm');
     await confirm.getByRole('button', { name: '确认切换' }).click();
-    await page.locator('.ant-modal-confirm', { hasText: '之前的1个待签到预约保持不变' }).waitFor();
+    await page.locator('.ant-message-notice', { hasText: '之前的1个待签到预约保持不变' }).waitFor();
     expect((await api.ok('query/module/status', { moduleId: 6 })).status).toBe(0);
   });
 

@@ -72,9 +72,12 @@ describeBrowser('members page on a phone', (env) => {
       expect(await booking.innerText()).toContain('扣除 1 次');
       await shot(page, 'member-my-bookings');
       await booking.getByRole('button', { name: '取消预约' }).tap();
+      // In time: the confirm says it is given back.
+      expect(await page.locator('.adm-dialog').getByTestId('cancel-cost').innerText()).toBe('现在取消，退回 1 次');
       await page.locator('.adm-dialog').getByRole('button', { name: '确定' }).tap();
-      await page.getByText('已取消').first().waitFor();
-      await page.getByText('还没有预约').waitFor();
+      // The class is still to come: the cancel stays under 待上课, with nothing left to cancel.
+      await booking.getByText('已取消').waitFor();
+      expect(await booking.getByRole('button', { name: '取消预约' }).count()).toBe(0);
 
       // book again, and check in by the desk's code (the QR's link)
       await page.getByText('课表').tap();
@@ -177,6 +180,14 @@ describeBrowser('members page on a phone', (env) => {
       await drawer.getByTestId('booked-table').locator('tr', { hasText: f.memberName }).waitFor();
       await drawer.getByTestId('session-seats').getByText('1/1').waitFor();
       await shot(desk, 'member-promoted-desk');
+      // 预约记录 names the promotion as the system's, not as the member's own booking.
+      await drawer.getByRole('tab', { name: '预约记录' }).click();
+      const promoted = drawer
+        .getByTestId('history-table')
+        .locator('tr', { hasText: f.memberName })
+        .filter({ hasText: '候补递补' });
+      expect(await promoted.innerText()).toContain('系统');
+      expect(await promoted.innerText()).not.toContain('会员本人');
       // the member sees it in 我的预约 (reloaded, as on opening the page again)
       await page.reload();
       await page.getByText('我的预约').tap();
@@ -189,12 +200,23 @@ describeBrowser('members page on a phone', (env) => {
       await page.reload();
       await page.getByText('我的预约').tap();
       await mine.getByRole('button', { name: '取消预约' }).tap();
+      // The confirm says what this cancel costs, not only the rule.
+      const cost = page.locator('.adm-dialog').getByTestId('cancel-cost');
+      expect(await cost.innerText()).toBe('已过免费取消时间（开课前24小时），取消后不退回 1 次');
+      await shot(page, 'member-late-cancel-confirm');
       await page.locator('.adm-dialog').getByRole('button', { name: '确定' }).tap();
-      await page.getByRole('tab', { name: '已结束' }).tap();
+      // The class is still to come: the late cancel stays under 待上课, saying what it kept.
       const late = page.getByTestId('my-booking').filter({ hasText: '迟到取消' });
       await late.getByText('迟到取消，已扣除').waitFor();
       expect(await late.innerText()).toContain('扣除 1 次');
+      expect(await late.getByRole('button', { name: '取消预约' }).count()).toBe(0);
       await shot(page, 'member-late-cancel');
+      // The card's ledger has its line: 迟到取消, not given back.
+      await page.locator('.adm-tab-bar-item', { hasText: '会员卡' }).tap();
+      const ledger = page.locator('.ledger');
+      await ledger.getByText('迟到取消').waitFor();
+      expect(await ledger.innerText()).toContain('不退回 1 次');
+      await shot(page, 'member-late-cancel-ledger');
 
       await desk.goto(`${server.url}/member/detail?member_id=${f.memberId}`);
       await desk.getByRole('tab', { name: '爽约与迟到取消' }).click();
@@ -207,7 +229,6 @@ describeBrowser('members page on a phone', (env) => {
       await shot(desk, 'member-late-cancel-waived');
       await page.reload();
       await page.getByText('我的预约').tap();
-      await page.getByRole('tab', { name: '已结束' }).tap();
       await late.getByText('迟到取消，已退回').waitFor();
     } finally {
       await api.ok('update/booking/policy', {

@@ -97,6 +97,19 @@ describeBrowser('schedule modals', (env) => {
     const tue = m.locator('.ant-space', { has: page.getByRole('checkbox', { name: '周二' }) }).last();
     await typeInto(page, tue.locator('.ant-picker input'), '21:00');
     await submit();
+    // The preview names the dates it makes: date, time, course, teacher (no venue chosen).
+    const sessions = page.getByTestId('bulk-sessions');
+    await sessions.waitFor();
+    const lines = (await sessions.innerText())
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
+    expect(lines).toEqual([
+      '新增的课程：',
+      `${addDays(mondayOf(2), 1)}（周二）21:00-22:00 ${f.courseName} · ${f.teacherName}`,
+      `${addDays(mondayOf(3), 1)}（周二）21:00-22:00 ${f.courseName} · ${f.teacherName}`,
+    ]);
+    await shot(page, 'modal-batch-arrange-preview');
     expect(await confirmBulk(page, '排课')).toContain('将新增 2 节课');
     await toast(page, '批量排课成功');
     const days = await api.ok('query/timetable/by/date', {
@@ -236,6 +249,9 @@ describeBrowser('schedule modals', (env) => {
     await openCalendar();
     await page.getByRole('button', { name: '导出预约' }).click();
     const m = modal(page, '导出预约');
+    // It starts from the week in view; cleared, it asks for dates.
+    await m.locator('.ant-picker-range').hover();
+    await m.locator('.ant-picker-clear').click();
     await m.getByRole('button', { name: /导\s*出/ }).click();
     await toast(page, '提交失败，请选择日期');
     await m.locator('.ant-form-item-explain-error', { hasText: '提交失败，请选择日期' }).waitFor();
@@ -245,6 +261,10 @@ describeBrowser('schedule modals', (env) => {
   it('weekly template scheduling: Monday and 1-200 weeks, then runs the template once', async () => {
     const { page, api } = env();
     const f = await makeFixture(api, '周');
+    // The demo's template (its recurring week) out of the way: this run makes the one row below.
+    for (const r of await api.ok<{ id: number }[]>('query/fix/timetable/list')) {
+      await api.ok('delete/fix/timetable', { id: r.id });
+    }
     await api.ok('insert/fix/timetable', {
       weekday: 3,
       time: '06:05',

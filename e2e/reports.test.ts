@@ -73,6 +73,28 @@ describeBrowser('reports (数据报表) and card alerts', (env) => {
     expect(rows.slice(1)).toEqual([[f.courseName, 2, 18, 2, '11.1%']]);
   });
 
+  it('draws the trend and the heatmap with their labels apart on the usual desk screens', async () => {
+    const { page, server } = env();
+    // The demo studio's own month: every day and hour has classes to draw.
+    for (const [width, height] of [
+      [1366, 768],
+      [1920, 1080],
+    ]) {
+      await page.setViewportSize({ width, height });
+      await page.goto(`${server.url}/report/overview`);
+      await expect.poll(() => page.evaluate(canvasColours, 'report-by-day-chart')).toBeGreaterThan(3);
+      expect(await page.getByTestId('stat-late').innerText()).toContain('迟到取消');
+      await page
+        .getByTestId('report-by-day-chart')
+        .screenshot({ path: path.join(ARTIFACTS, `reports-trend-${width}.png`) });
+      await page.getByRole('tab', { name: '按时段' }).click();
+      await expect.poll(() => page.evaluate(canvasColours, 'report-by-slot-chart')).toBeGreaterThan(3);
+      await page
+        .getByTestId('report-by-slot-chart')
+        .screenshot({ path: path.join(ARTIFACTS, `reports-heatmap-${width}.png`) });
+    }
+  });
+
   it('lists cards running low with a link to the member', async () => {
     const { page, api, server } = env();
     const f = await makeFixture(api, '醒');

@@ -11,7 +11,10 @@ const DESK = { name: '前台小周', account: 'desk01', password: 'desk2026ok' }
 const TEACHER = { name: '林悦老师', account: 'linyue', password: 'teach2026ok', teacher: '林悦' };
 const REFUSAL = '您的账号没有权限打开这个页面，请联系店长';
 
-/** A page of a fresh browser context logged in as `account` through the login page. */
+/**
+ * A page of a fresh browser context logged in as `account` (a desk or teacher account) through the
+ * login page: it lands on 今日; the page is then taken to the calendar.
+ */
 async function loginAs(browser: Browser, base: string, account: string, password: string): Promise<Page> {
   const context = await newContext(browser);
   const page = await context.newPage();
@@ -20,6 +23,9 @@ async function loginAs(browser: Browser, base: string, account: string, password
   await page.getByPlaceholder('账号 / 手机号').fill(account);
   await page.getByPlaceholder('密码').fill(password);
   await page.getByRole('button', { name: /登\s*录/ }).click();
+  await page.waitForURL('**/today');
+  await page.getByTestId('today-summary').waitFor();
+  await page.getByRole('menuitem', { name: '课程表' }).click();
   await page.waitForURL('**/course/calendar');
   await page.locator('.fc').waitFor();
   return page;

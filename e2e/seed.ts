@@ -1,3 +1,5 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../apps/server/src/db/schema.ts';
 import type { Api } from './harness.ts';
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -80,6 +82,21 @@ export async function makeFixture(api: Api, tag = ''): Promise<Fixture> {
 }
 
 /** Adds a session and answers its id (found back through the by-date list). */
+/**
+ * A class of the store's today at its last minute (23:59:00-23:59:59): still to come at any hour of
+ * the run but that minute, so it can be booked and signed in today. Made a week ahead (creating a
+ * class refuses a past time) and moved there in the database.
+ */
+export async function addSessionTonight(api: Api, f: Fixture, db: Kysely<Database>, today: string): Promise<number> {
+  const tid = await addSession(api, f, addDays(today, 7), '09:00', { count: 6 });
+  await db
+    .updateTable('timetable')
+    .set({ startTime: `${today} 23:59:00`, endTime: `${today} 23:59:59` })
+    .where('id', '=', tid)
+    .execute();
+  return tid;
+}
+
 export async function addSession(
   api: Api,
   f: Fixture,

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { describeBrowser, shot } from './harness.ts';
-import { addSession, makeFixture } from './seed.ts';
+import { addSessionTonight, makeFixture } from './seed.ts';
 import { modal, toast } from './ui.ts';
 
 /** Today's date in the store's time zone (Asia/Shanghai). */
@@ -12,7 +12,7 @@ describeBrowser('今日 (the desk’s day)', (env) => {
     const f = await makeFixture(api, '今');
     const store = (await api.ok('/api/auth/me')).posts[0].storeId;
     // A class late today (still to come whatever the hour), one member booked in mode 0.
-    const tid = await addSession(api, f, todayInStore(), '23:00', { count: 6 });
+    const tid = await addSessionTonight(api, f, server.database.db, todayInStore());
     const booked = await api.ok<{ id: number }>('insert/member', {
       name: `预约会员${tid}`,
       mobile: `137${String(tid).padStart(8, '0')}`,

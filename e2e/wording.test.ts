@@ -63,8 +63,9 @@ describeBrowser(
         await page.getByPlaceholder('账号 / 手机号').fill(account);
         await page.getByPlaceholder('密码').fill('desk-pass-2026');
         await page.getByRole('button', { name: /登\s*录/ }).click();
-        await page.waitForURL('**/course/calendar');
-        await page.locator('.fc').waitFor();
+        // A desk account lands on 今日.
+        await page.waitForURL('**/today');
+        await page.getByTestId('today-summary').waitFor();
         expect((await page.getByTestId('staff-name').innerText()).trim()).toBe('停用的前台 · 前台');
 
         await api.ok('update/staff', { id, ...fields, enabled: 0 });

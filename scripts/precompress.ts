@@ -8,11 +8,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
+import { COMPRESSIBLE } from '../apps/server/src/lib/compressible.ts';
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
 
-export const COMPRESSIBLE = /\.(?:js|mjs|css|html|svg|json|txt|ico|webmanifest)$/;
 export const PRECOMPRESS_MIN_BYTES = 1024;
 
 function* filesOf(dir: string): Generator<string> {

@@ -27,15 +27,15 @@ const checkinToken = params.get('checkin');
 
 function StoreHead({ store, sub }: { store: StoreInfo; sub: string }) {
   return (
-    <div className="store-head">
+    <header className="store-head">
       {store.logo && <img src={store.logo} alt="" />}
       <div>
-        <div className="name" data-testid="store-name">
+        <h1 className="name" data-testid="store-name">
           {store.storeName}
-        </div>
+        </h1>
         <div className="sub">{sub}</div>
       </div>
-    </div>
+    </header>
   );
 }
 
@@ -81,17 +81,25 @@ export function App() {
       .catch((e: Error) => Dialog.alert({ title: '没有签到', content: e.message, confirmText: '知道了' }));
   }, [me, storeId, changed]);
 
-  if (failed) return <div className="empty">{failed}</div>;
+  // Every screen is the page's <main> with one <h1>: the store's name in its head, else 约课.
+  if (failed)
+    return (
+      <main className="empty">
+        <h1 className="sr-only">约课</h1>
+        {failed}
+      </main>
+    );
   if (!store || me === undefined) {
     return (
-      <div className="empty">
+      <main className="empty">
+        <h1 className="sr-only">约课</h1>
         <DotLoading color="primary" />
-      </div>
+      </main>
     );
   }
   if (!me && loggingIn) {
     return (
-      <div className="page">
+      <main className="page">
         <StoreHead store={store} sub="会员登录" />
         <Login
           store={store}
@@ -102,12 +110,12 @@ export function App() {
             Toast.show({ content: `欢迎，${who.member.name}` });
           }}
         />
-      </div>
+      </main>
     );
   }
   if (!me) {
     return (
-      <div className="page">
+      <main className="page">
         <StoreHead store={store} sub={checkinToken ? '登录后即可签到' : '本周课程'} />
         <Timetable store={store} me={null} onLogin={() => setLoggingIn(true)} version={version} onChanged={changed} />
         <div className="tabbar" style={{ padding: 12 }}>
@@ -115,11 +123,11 @@ export function App() {
             {checkinToken ? '登录后签到' : '登录预约'}
           </Button>
         </div>
-      </div>
+      </main>
     );
   }
   return (
-    <div className="page">
+    <main className="page">
       <StoreHead store={store} sub={`${me.member.name}，你好`} />
       {tab === 'timetable' && (
         <Timetable store={store} me={me} onLogin={() => {}} version={version} onChanged={changed} />
@@ -133,6 +141,6 @@ export function App() {
           <TabBar.Item key="cards" title="会员卡" icon={<BankcardOutline />} />
         </TabBar>
       </div>
-    </div>
+    </main>
   );
 }

@@ -37,7 +37,18 @@ export function MyBookings({ version, onChanged }: { version: number; onChanged:
   const cancel = async (b: MyBooking) => {
     const ok = await Dialog.confirm({
       title: b.kind === 'waiting' ? '退出候补' : '取消预约',
-      content: `确定${b.kind === 'waiting' ? '退出' : '取消'}「${b.session.courseName}」吗？`,
+      content: (
+        <>
+          <div>
+            确定{b.kind === 'waiting' ? '退出' : '取消'}「{b.session.courseName}」吗？
+          </div>
+          {b.cancelCost && (
+            <div className="cancel-cost" data-testid="cancel-cost">
+              {b.cancelCost}
+            </div>
+          )}
+        </>
+      ),
       confirmText: '确定',
       cancelText: '再想想',
     });
@@ -107,7 +118,7 @@ export function MyBookings({ version, onChanged }: { version: number; onChanged:
                   进入在线教室
                 </Button>
               )}
-              {state === 'upcoming' && b.kind !== 'signed' && !b.attended && (
+              {state === 'upcoming' && ['booked', 'pending', 'waiting'].includes(b.kind) && !b.attended && (
                 <Button className="touch" onClick={() => cancel(b)}>
                   {b.kind === 'waiting' ? '退出候补' : '取消预约'}
                 </Button>

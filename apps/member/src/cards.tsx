@@ -30,7 +30,7 @@ export function MyCards({ onSignedOut }: { onSignedOut: () => void }) {
             </span>
           </div>
           <div className="balance">余 {amountText(c.bigType, c.balance)}</div>
-          <div style={{ fontSize: 13, color: '#8c8c8c' }}>
+          <div style={{ fontSize: 13, color: 'var(--grey-text)' }}>
             {c.expireTime ? `有效期至 ${c.expireTime.slice(0, 10)}` : '长期有效'}
           </div>
           {c.recent.length > 0 && (
@@ -41,10 +41,12 @@ export function MyCards({ onSignedOut }: { onSignedOut: () => void }) {
                     {l.time.slice(5, 16)} {l.kind}
                     {l.note ? ` · ${l.note}` : ''}
                   </span>
-                  <span style={{ color: l.amount < 0 ? '#cf1322' : '#389e0d' }}>
-                    {l.amount < 0 ? '-' : '+'}
-                    {amountText(c.bigType, Math.abs(l.amount))}
-                  </span>
+                  {l.amount !== 0 && (
+                    <span style={{ color: l.amount < 0 ? '#cf1322' : '#237804' }}>
+                      {l.amount < 0 ? '-' : '+'}
+                      {amountText(c.bigType, Math.abs(l.amount))}
+                    </span>
+                  )}
                 </div>
               ))}
             </div>

@@ -1,4 +1,4 @@
-import { unstableSetRender } from 'antd-mobile';
+import { reduceMotion, unstableSetRender } from 'antd-mobile';
 import { StrictMode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { App } from './app.tsx';
@@ -16,6 +16,10 @@ unstableSetRender((node, container) => {
     root.unmount();
   };
 });
+
+// Phones asking for less motion get none: sheets, dialogs and toasts appear at once (a toast read
+// while it fades in is faint). The browser tests run that way too.
+if (typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches) reduceMotion();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

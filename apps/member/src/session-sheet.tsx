@@ -9,7 +9,8 @@ import {
   type MemberSession,
   type ResOf,
 } from '@studio/contract';
-import { Button, Dialog, DotLoading, Popup, Stepper, Toast } from 'antd-mobile';
+import { Button, Dialog, DotLoading, Popup, Toast } from 'antd-mobile';
+import { AddOutline, MinusOutline } from 'antd-mobile-icons';
 import { useEffect, useState } from 'react';
 import { call, type StoreInfo } from './api.ts';
 import { mineText, whenText } from './format.ts';
@@ -146,20 +147,15 @@ export function SessionSheet({
               ))}
               {store.deductionMode === 0 && (
                 <div className="row">
-                  <span>上课人数</span>
-                  <Stepper
-                    min={1}
-                    max={Math.max(1, s.reservableCount - s.realCount)}
-                    value={count}
-                    onChange={setCount}
-                  />
+                  <span id="count-label">上课人数</span>
+                  <CountPicker value={count} max={Math.max(1, s.reservableCount - s.realCount)} onChange={setCount} />
                 </div>
               )}
               {chosen && (
                 <div className="hint">
                   {store.deductionMode === 0
-                    ? `预约时扣除 ${amountText(chosen.bigType, chosen.perCount * count)}，${cancelNote || '开课前可取消并退回。'}`
-                    : `先为你占位，到店签到时扣除 ${amountText(chosen.bigType, chosen.perCount)}。${cancelNote}`}
+                    ? `预约时扣除 ${amountText(chosen.bigType, chosen.perCount * count)}，${cancelNote('booked') || '开课前可取消并退回。'}`
+                    : `先为你占位，到店签到时扣除 ${amountText(chosen.bigType, chosen.perCount)}。${cancelNote('pending')}`}
                 </div>
               )}
               <div className="actions">
@@ -212,7 +208,16 @@ export function SessionSheet({
                   onClick={async () => {
                     const ok = await Dialog.confirm({
                       title: '取消预约',
-                      content: `确定取消「${s.courseName}」的预约吗？${cancelNote(s.mine!.kind)}`,
+                      content: (
+                        <>
+                          <div>确定取消「{s.courseName}」的预约吗？</div>
+                          {s.mine!.cancelCost && (
+                            <div className="cancel-cost" data-testid="cancel-cost">
+                              {s.mine!.cancelCost}
+                            </div>
+                          )}
+                        </>
+                      ),
                       confirmText: '取消预约',
                       cancelText: '再想想',
                     });
@@ -248,5 +253,40 @@ export function SessionSheet({
         </div>
       )}
     </Popup>
+  );
+}
+
+/**
+ * How many come (1 to `max`): − and + with the number between, named 上课人数 for screen readers.
+ * In place of antd-mobile's Stepper, which puts its input's aria-value attributes on a plain div
+ * too (axe: aria-allowed-attr) and leaves the input without a label.
+ */
+function CountPicker({ value, max, onChange }: { value: number; max: number; onChange: (n: number) => void }) {
+  return (
+    <span className="count-picker" role="group" aria-labelledby="count-label">
+      <Button
+        className="touch"
+        fill="none"
+        color="primary"
+        aria-label="减少一人"
+        disabled={value <= 1}
+        onClick={() => onChange(value - 1)}
+      >
+        <MinusOutline />
+      </Button>
+      <span className="count-value" aria-live="polite" data-testid="student-count">
+        {value}
+      </span>
+      <Button
+        className="touch"
+        fill="none"
+        color="primary"
+        aria-label="增加一人"
+        disabled={value >= max}
+        onClick={() => onChange(value + 1)}
+      >
+        <AddOutline />
+      </Button>
+    </span>
   );
 }

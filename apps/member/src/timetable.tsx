@@ -108,7 +108,7 @@ export function Timetable({
                 ) : (
                   <span className="seats-full">已满{s.waitCount ? ` · 候补${s.waitCount}` : ''}</span>
                 )}
-                <span style={{ color: '#bfbfbf' }}>
+                <span className="seats-count">
                   {s.realCount}/{s.reservableCount}
                 </span>
               </span>

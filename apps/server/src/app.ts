@@ -9,6 +9,7 @@ import helmet from 'helmet';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
 import { registerApiDocs } from './api-docs/routes.ts';
+import { registerOps } from './ops/index.ts';
 import { cookieName, SessionStore } from './auth/sessions.ts';
 import type { Config } from './config.ts';
 import type { DbHandle } from './db/index.ts';
@@ -92,6 +93,9 @@ export async function buildApp(opts: BuildOptions): Promise<AppInstance> {
     connectionTimeout: config.connectionTimeoutMs,
     http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: 1000 },
     clientErrorHandler,
+    // A request that reaches a closing app (on a kept-alive connection) is served, not refused with
+    // Fastify's own 503 body: the graceful stop (main.ts) closes each connection after its answer.
+    return503OnClosing: false,
     logController: new LogController({
       disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
     }),
@@ -127,6 +131,8 @@ export async function buildApp(opts: BuildOptions): Promise<AppInstance> {
   await app.register(cookie);
   if (config.compress) registerJsonCompression(app);
   await app.register(formbody, { bodyLimit: DEFAULT_BODY_LIMIT });
+  // /healthz, /readyz, /metrics (GETs outside the contract) and the metrics' response hook.
+  registerOps(app, { database, metricsToken: config.metricsToken });
 
   // Same-site forgery: a write whose Origin (or Referer) is another site's is refused before its body is read.
   app.addHook('onRequest', originGuard(config.allowedOrigins));

@@ -47,6 +47,8 @@ const zEnv = z.object({
   COMPRESS: z.enum(['0', '1']).default('1'),
   /** `0` recomputes every calendar answer (the benchmark's baseline; the cache is always right). */
   CALENDAR_CACHE: z.enum(['0', '1']).default('1'),
+  /** Bearer token that opens GET /metrics to other machines (always open on loopback); empty: loopback only. */
+  METRICS_TOKEN: z.string().default(''),
 });
 
 export interface Config {
@@ -74,6 +76,8 @@ export interface Config {
   apiDocsPublic: boolean;
   compress: boolean;
   calendarCache: boolean;
+  /** GET /metrics answers a request with `Authorization: Bearer <metricsToken>` from anywhere. */
+  metricsToken?: string;
 }
 
 /** Reads the environment once; throws a readable message on a bad value. */
@@ -109,6 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiDocsPublic: e.API_DOCS_PUBLIC === '1',
     compress: e.COMPRESS === '1',
     calendarCache: e.CALENDAR_CACHE === '1',
+    metricsToken: e.METRICS_TOKEN.trim() || undefined,
   };
 }
 

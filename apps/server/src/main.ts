@@ -70,16 +70,34 @@ const stopJobs = [
   }),
 ];
 
-const close = async () => {
-  await Promise.all(stopJobs.map((stop) => stop()));
-  await stopOutbox();
-  await app.close();
-  await database.close();
-  releaseSqlite?.();
+// Graceful stop (SIGTERM from systemd / docker / a deploy, SIGINT from a terminal): stop accepting
+// connections, let the requests in flight finish (each connection closes after its answer), cut
+// what is still open after STOP_GRACE_MS; meanwhile the jobs and the outbox worker finish their
+// current item and start no other; then the pool closes and the process exits 0.
+const STOP_GRACE_MS = 10_000;
+let stopping = false;
+const stop = async (signal: NodeJS.Signals) => {
+  if (stopping) return;
+  stopping = true;
+  app.log.info({ signal }, 'stopping: finishing requests in flight');
+  const cut = setTimeout(() => {
+    app.log.warn('stopping: requests still open after the grace period are cut');
+    app.server.closeAllConnections();
+  }, STOP_GRACE_MS);
+  cut.unref();
+  try {
+    await Promise.all([app.close(), stopOutbox(), ...stopJobs.map((stopJob) => stopJob())]);
+    clearTimeout(cut);
+    await database.close();
+    releaseSqlite?.();
+  } catch (err) {
+    app.log.error({ err }, 'stopping failed');
+    process.exit(1);
+  }
   process.exit(0);
 };
-process.on('SIGINT', close);
-process.on('SIGTERM', close);
+process.on('SIGINT', () => void stop('SIGINT'));
+process.on('SIGTERM', () => void stop('SIGTERM'));
 
 await app.listen({ port: config.port, host: config.host });
 const where = config.databaseUrl ? 'PostgreSQL' : path.join(config.dataDir, 'studio.db');

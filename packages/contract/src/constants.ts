@@ -49,7 +49,16 @@ export const OperateType = {
   ATTENDED: 10,
   /** A booking's attendance taken back by the desk or the teacher (撤销到店). */
   ATTENDANCE_UNDONE: 11,
+  /** A seat given to the first of the queue when one came free (候补递补): made by the system, not the member or the desk. */
+  PROMOTED: 12,
 } as const;
+
+/** The history types that book a seat: the member's own booking, the desk's, and a promotion from the queue. */
+export const BOOKED_TYPES: readonly number[] = [
+  OperateType.USER_BOOKED,
+  OperateType.ADMIN_BOOKED,
+  OperateType.PROMOTED,
+];
 
 /** Days after a class's end during which the desk and the teacher may still change who came; a manager always. */
 export const ATTENDANCE_EDIT_DAYS = 7;

@@ -25,6 +25,8 @@ export interface DbHandle {
   dialect: Dialect;
   /** For PostgreSQL, the schema the connection works in (tests use one per file). */
   schema?: string;
+  /** PostgreSQL: connections of the pool handed out, and requests waiting for one (metrics). */
+  poolStats?: () => { inUse: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -91,7 +93,8 @@ export function openDatabase(opts: OpenOptions): DbHandle {
       prepareStatements(client);
     });
     const db = new Kysely<Database>({ dialect: new SnakePostgresDialect({ pool }), plugins });
-    return { db, dialect: 'postgres', schema: opts.schema, close: () => db.destroy() };
+    const poolStats = () => ({ inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount });
+    return { db, dialect: 'postgres', schema: opts.schema, poolStats, close: () => db.destroy() };
   }
   const file = opts.file ?? ':memory:';
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });

@@ -16,6 +16,7 @@ import { lateCancelWaiver } from './migrations/20261125_1500_late_cancel_waiver.
 import { staffRolesAudit } from './migrations/20261125_1800_staff_roles_audit.ts';
 import { appSecret } from './migrations/20261127_0100_app_secret.ts';
 import { cardOpenBookings } from './migrations/20261127_0200_card_open_bookings.ts';
+import { courseForChildren } from './migrations/20261128_1200_course_for_children.ts';
 
 /** Timestamped migrations, in order. Never edit one that has landed: add a new one. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -35,25 +36,37 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '20261125_1800_staff_roles_audit': staffRolesAudit(dialect),
     '20261127_0100_app_secret': appSecret(),
     '20261127_0200_card_open_bookings': cardOpenBookings(),
+    '20261128_1200_course_for_children': courseForChildren(),
   };
 }
 
-/** Brings the schema up to date; throws on failure. */
-export async function migrateToLatest(db: Kysely<Database>, dialect: Dialect): Promise<void> {
-  // On PostgreSQL, name the schema: Kysely otherwise finds its tables in any schema of the
-  // database (another test file's) and skips creating them in this one.
+/**
+ * The migrator of this code's migrations. On PostgreSQL it names the schema: Kysely otherwise finds
+ * its tables in any schema of the database (another test file's) and skips creating them in this one.
+ */
+async function migratorOf(db: Kysely<Database>, dialect: Dialect): Promise<Migrator> {
   const schema =
     dialect === 'postgres'
       ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s
       : undefined;
-  const migrator = new Migrator({
+  return new Migrator({
     db,
     provider: { getMigrations: async () => migrations(dialect) },
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
+}
+
+/** Brings the schema up to date; throws on failure. */
+export async function migrateToLatest(db: Kysely<Database>, dialect: Dialect): Promise<void> {
+  const { error, results } = await (await migratorOf(db, dialect)).migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`数据库迁移失败: ${failed?.migrationName ?? ''} ${String(error)}`);
   }
+}
+
+/** Names of the migrations this code knows that the database has not run yet (readiness, ops/health.ts). */
+export async function pendingMigrations(db: Kysely<Database>, dialect: Dialect): Promise<string[]> {
+  const all = await (await migratorOf(db, dialect)).getMigrations();
+  return all.filter((m) => m.executedAt === undefined).map((m) => m.name);
 }

@@ -164,6 +164,8 @@ export interface CourseTable extends AgeLimitColumns {
   description: string | null;
   enabled: number;
   deleted: number;
+  /** 1: 少儿课程, its receipt has a line for a parent's signature (migration 20261128_1200). */
+  forChildren: Generated<number>;
 }
 export interface CourseCardTable {
   storeId: number;

@@ -51,7 +51,8 @@ export const sqliteInUseMessage = (file: string) =>
  * by kill -9, so nothing stale is left). A second server on the same file is refused with
  * `sqliteInUseMessage`. Two instances on one file would share one write lock across processes
  * (SQLITE_BUSY under load) and each would keep its own calendar cache and group-commit queue.
- * Other tools (scripts/backup.ts) open the database itself and are not affected. Returns release().
+ * Other tools (`npm run backup`, ops/backup.ts) open the database itself and are not affected.
+ * Returns release().
  */
 export function lockSqliteFile(file: string): () => void {
   fs.mkdirSync(path.dirname(file), { recursive: true });

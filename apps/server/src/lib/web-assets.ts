@@ -1,6 +1,6 @@
 import type { FastifyStaticOptions } from '@fastify/static';
 import path from 'node:path';
-import { COMPRESSIBLE } from '../../../../scripts/precompress.ts';
+import { COMPRESSIBLE } from './compressible.ts';
 
 /** Hashed build output: its name changes with its content, so a browser may keep it for good. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';

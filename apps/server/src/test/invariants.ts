@@ -1,4 +1,4 @@
-import { OperateType, PendingStatus, ReservationStatus, WaitStatus } from '@studio/contract';
+import { BOOKED_TYPES, OperateType, PendingStatus, ReservationStatus, WaitStatus } from '@studio/contract';
 import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../db/index.ts';
 import type { Database } from '../db/schema.ts';
@@ -7,12 +7,7 @@ const LIVE = [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN];
 const HELD = [PendingStatus.WAITING, PendingStatus.SIGNED_IN, PendingStatus.NO_SHOW];
 /** Pendings that must not outlive their session's deletion (a no-show's record stays). */
 const HELD_LIVE = [PendingStatus.WAITING, PendingStatus.SIGNED_IN];
-const BOOK_TYPES: number[] = [
-  OperateType.USER_BOOKED,
-  OperateType.ADMIN_BOOKED,
-  OperateType.SIGNED_IN,
-  OperateType.SELF_CHECKED_IN,
-];
+const BOOK_TYPES: number[] = [...BOOKED_TYPES, OperateType.SIGNED_IN, OperateType.SELF_CHECKED_IN];
 /** A late cancel (迟到取消) is a cancel too: of a booking (which keeps its deduction) or of a pending. */
 const CANCEL_TYPES: number[] = [OperateType.USER_CANCELLED, OperateType.ADMIN_CANCELLED, OperateType.LATE_CANCEL];
 

@@ -3,6 +3,7 @@ import { lazy, Suspense } from 'react';
 // paints with the first render instead of after a spinner and another round of chunks.
 import LoginPage from '../features/login/login-page.tsx';
 import { matchPath, Navigate, Route, useLocation } from '../shared/router.tsx';
+import { DEFAULT_HOME, landingPath, useProfile } from '../shared/profile.ts';
 import { AppLayout, PageLoading } from './layout.tsx';
 import { Providers } from './providers.tsx';
 import { RoleGate } from './role-gate.tsx';
@@ -10,7 +11,15 @@ import { screens } from './routes.tsx';
 
 const SetupPage = lazy(() => import('../features/setup/setup-page.tsx'));
 
-const HOME = '/course/calendar';
+/**
+ * `/`: the staff member's own landing (今日 for the desk and teachers, a manager where they last
+ * were); nobody logged in goes to the login page, which lands them there afterwards.
+ */
+function Home() {
+  const { data: profile, isPending } = useProfile();
+  if (isPending) return <PageLoading />;
+  return <Navigate to={profile ? landingPath(profile) : '/login'} replace />;
+}
 
 /** Picks the screen of the current path: login, first-run setup, or a screen inside the frame. */
 function Routes() {
@@ -38,8 +47,9 @@ function Routes() {
         </Route>
       );
   }
-  // `/` and any unknown path go to the calendar (inside the frame, which asks for a login first).
-  return <Navigate to={HOME} replace />;
+  if (pathname === '/') return <Home />;
+  // An unknown path goes to the calendar (inside the frame, which asks for a login first).
+  return <Navigate to={DEFAULT_HOME} replace />;
 }
 
 /** The web app: providers around the routes. */

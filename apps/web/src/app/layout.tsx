@@ -2,13 +2,13 @@ import { KeyOutlined, LogoutOutlined, ShopOutlined } from '@ant-design/icons';
 import { logout, ROLE_LABEL } from '@studio/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Layout, Spin } from 'antd';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, Navigate, Outlet, useLocation, useNavigate } from '../shared/router.tsx';
 import { call } from '../api/client.ts';
 import { TopUpProvider } from '../features/cards/top-up-provider.tsx';
-import { actingPost, actingStore, useProfile } from '../shared/profile.ts';
+import { actingPost, actingStore, rememberPath, useProfile } from '../shared/profile.ts';
 import { keys } from '../shared/query-keys.ts';
-import { menuEntriesFor, menuKeyFor } from './routes.tsx';
+import { menuEntriesFor, menuKeyFor, screenTitle } from './routes.tsx';
 import { ScreenErrorBoundary } from './screen-error-boundary.tsx';
 import './layout.css';
 
@@ -36,6 +36,12 @@ export function AppLayout() {
   const qc = useQueryClient();
   const [leaving, setLeaving] = useState(false);
   const [changingPassword, setChangingPassword] = useState(false);
+  // Where this staff member is: a manager's next login lands here.
+  const here = location.pathname + location.search;
+  const staffId = profile?.id;
+  useEffect(() => {
+    if (staffId) rememberPath(staffId, here);
+  }, [staffId, here]);
 
   if (isPending) return <PageLoading />;
   if (!profile) {
@@ -90,7 +96,7 @@ export function AppLayout() {
             <ShopOutlined /> {store?.name ?? ''}
           </strong>
           <span>
-            <span style={{ marginRight: 16, color: 'rgba(0,0,0,0.45)' }} data-testid="staff-name">
+            <span style={{ marginRight: 16, color: 'rgba(0,0,0,0.65)' }} data-testid="staff-name">
               {staffLabel(profile.name, ROLE_LABEL[role])}
             </span>
             <Button
@@ -111,7 +117,9 @@ export function AppLayout() {
             </Suspense>
           )}
         </Layout.Header>
+        {/* antd's Content is the page's <main>; its first-level heading names the screen for screen readers. */}
         <Layout.Content style={{ margin: 16 }}>
+          <h1 className="sr-only">{screenTitle(location.pathname)}</h1>
           <Suspense fallback={<PageLoading />}>
             <ScreenErrorBoundary key={location.pathname}>
               {/* A card's 充值 wherever a screen shows one (a card short of balance in a booking form). */}

@@ -4,6 +4,7 @@ import zhCN from 'antd/locale/zh_CN';
 import { useEffect, type ReactNode } from 'react';
 import { setErrorToast } from '../api/client.ts';
 import '../shared/dayjs.ts';
+import { appTheme } from './theme.ts';
 
 export const queryClient = new QueryClient({
   defaultOptions: {
@@ -25,11 +26,12 @@ function ToastBridge() {
  * zooming in.
  */
 const reducedMotion = typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+const theme = appTheme(!reducedMotion);
 
 /** antd (zh_CN) and TanStack Query around the whole app. */
 export function Providers({ children }: { children: ReactNode }) {
   return (
-    <ConfigProvider locale={zhCN} theme={{ token: { colorPrimary: '#1677ff', motion: !reducedMotion } }}>
+    <ConfigProvider locale={zhCN} theme={theme}>
       <AntApp>
         <ToastBridge />
         <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>

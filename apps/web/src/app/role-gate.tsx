@@ -20,7 +20,9 @@ export function RoleGate({ roles, children }: { roles: readonly StaffRole[]; chi
         extra={
           <span style={{ fontSize: 14 }}>
             <Link to="/course/calendar">返回课程表</Link>
-            <span style={{ margin: '0 12px', color: 'rgba(0,0,0,0.25)' }}>|</span>
+            <span aria-hidden="true" style={{ margin: '0 12px', color: 'rgba(0,0,0,0.58)' }}>
+              |
+            </span>
             <Link to="/today">今日</Link>
           </span>
         }

@@ -31,6 +31,8 @@ export interface ScreenRoute {
    */
   roles: readonly StaffRole[];
   menu?: { label: string; key: string };
+  /** The screen's name (its first-level heading, for screen readers), when not its menu label. */
+  title?: string;
   /** The menu entry a screen without its own highlights (a detail or edit screen's list). */
   activeMenu?: string;
 }
@@ -62,7 +64,7 @@ export const screens: ScreenRoute[] = [
     roles: queryTimetableByDate.roles!,
     menu: { label: '课程表', key: '/course/calendar' },
   },
-  { path: '/course/calendar/detail', Component: Schedule, roles: queryTimetableByDate.roles! },
+  { path: '/course/calendar/detail', Component: Schedule, roles: queryTimetableByDate.roles!, title: '课程表' },
   {
     path: '/card/list',
     Component: CardList,
@@ -75,14 +77,26 @@ export const screens: ScreenRoute[] = [
     roles: memberList.roles!,
     menu: { label: '会员', key: '/member/list' },
   },
-  { path: '/member/detail', Component: MemberDetail, roles: memberInfo.roles!, activeMenu: '/member/list' },
+  {
+    path: '/member/detail',
+    Component: MemberDetail,
+    roles: memberInfo.roles!,
+    activeMenu: '/member/list',
+    title: '会员详情',
+  },
   {
     path: '/course/list',
     Component: CourseList,
     roles: storeCourseList.roles!,
     menu: { label: '课程', key: '/course/list' },
   },
-  { path: '/course/edit/:id', Component: CourseEdit, roles: storeCourseById.roles!, activeMenu: '/course/list' },
+  {
+    path: '/course/edit/:id',
+    Component: CourseEdit,
+    roles: storeCourseById.roles!,
+    activeMenu: '/course/list',
+    title: '编辑课程',
+  },
   {
     path: '/course/fix_booking_timetable',
     Component: WeeklyTemplate,
@@ -153,4 +167,10 @@ export function menuKeyFor(pathname: string): string {
   const keys = screens.filter((s) => s.menu).map((s) => s.menu!.key);
   const own = keys.find((k) => pathname === k || pathname.startsWith(`${k}/`));
   return own ?? screens.find((s) => s.activeMenu && matchPath(s.path, pathname))?.activeMenu ?? '';
+}
+
+/** The name of the screen at a path (its `<h1>`). */
+export function screenTitle(pathname: string): string {
+  const screen = screens.find((s) => matchPath(s.path, pathname));
+  return screen?.title ?? screen?.menu?.label ?? '';
 }

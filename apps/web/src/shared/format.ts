@@ -58,6 +58,7 @@ export const OPERATE_TYPES: Record<number, string> = {
   9: '会员扫码签到',
   10: '到店',
   11: '撤销到店',
+  12: '候补递补',
 };
 
 export function deductModeText(signInMode: boolean): string {

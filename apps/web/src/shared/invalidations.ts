@@ -19,8 +19,8 @@ export const invalidates = {
   venue: [keys.venues],
   material: [keys.materials.all],
   weeklyTemplate: [keys.weeklyTemplate],
-  /** Deduction mode, online default, time zone, store name (shown in the header). */
-  bookingSetting: [keys.bookingSetting, keys.sessions.all, keys.profile],
+  /** Deduction mode (shown on 今日 and in the drawer), online default, time zone, store name (shown in the header). */
+  bookingSetting: [keys.bookingSetting, keys.sessions.all, keys.today.all, keys.profile],
   storeSetting: [keys.storeSetting.all],
   messagingSetting: [keys.messagingSetting],
   storeFunctions: [keys.storeFunctions],

@@ -19,9 +19,9 @@ export function Notice({
   const Icon = kind === 'warning' ? ExclamationCircleFilled : InfoCircleFilled;
   return (
     <div role="status" style={{ padding: '48px 32px', textAlign: 'center' }}>
-      <Icon style={{ fontSize: 56, color: kind === 'warning' ? '#faad14' : '#1677ff' }} />
+      <Icon style={{ fontSize: 56, color: kind === 'warning' ? '#faad14' : '#0958d9' }} />
       <div style={{ marginTop: 20, fontSize: 22, color: 'rgba(0,0,0,0.88)' }}>{title}</div>
-      {detail && <div style={{ marginTop: 8, fontSize: 14, color: 'rgba(0,0,0,0.45)' }}>{detail}</div>}
+      {detail && <div style={{ marginTop: 8, fontSize: 14, color: 'rgba(0,0,0,0.65)' }}>{detail}</div>}
       {extra && <div style={{ marginTop: 24 }}>{extra}</div>}
     </div>
   );

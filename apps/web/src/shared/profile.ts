@@ -67,3 +67,34 @@ export function roleCan(role: StaffRole, c: Pick<CallDef, 'roles'>): boolean {
 export function useCan(c: Pick<CallDef, 'roles'>): boolean {
   return roleCan(useRole(), c);
 }
+
+/** Where a staff member goes when nothing else is asked for: the calendar. */
+export const DEFAULT_HOME = '/course/calendar';
+const LAST_PATH_KEY = (staffId: number) => `studio.lastPath.${staffId}`;
+
+/** Remembers the screen a staff member is on (this browser), for their next login. */
+export function rememberPath(staffId: number, path: string): void {
+  try {
+    localStorage.setItem(LAST_PATH_KEY(staffId), path);
+  } catch {
+    // Storage refused (private mode, full): the next login lands on the default.
+  }
+}
+
+/**
+ * Where a staff member lands after login: the desk and teachers on 今日 (their day); a manager
+ * where they last were in this browser (remembered per staff member), the calendar the first time.
+ */
+export function landingPath(profile: Profile): string {
+  const role = actingPost(profile)?.role ?? 'teacher';
+  if (role !== 'manager') return '/today';
+  let last: string | null = null;
+  try {
+    last = localStorage.getItem(LAST_PATH_KEY(profile.id));
+  } catch {
+    last = null;
+  }
+  return last && last.startsWith('/') && !last.startsWith('//') && !/^\/(login|setup)\b/.test(last)
+    ? last
+    : DEFAULT_HOME;
+}

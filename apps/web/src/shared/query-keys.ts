@@ -94,6 +94,8 @@ export const keys = {
     of: (report: string, filter: object) => ['reports', report, filter],
   },
   bookingSetting: ['booking-setting'],
+  /** What a deduction-mode switch leaves as it is (bookings and pendings from today on). */
+  deductionImpact: ['booking-setting', 'deduction-impact'],
   /** A store module's status (spec: module 1 online default, 6 deduction mode); saved with 预约设置. */
   moduleStatus: (moduleId: number) => ['booking-setting', 'module', moduleId],
   storeSetting: {

@@ -114,6 +114,23 @@ export const zBatchArrangeCourseReq = z
  * What a bulk change would do, computed by running it in a transaction that is rolled back
  * (`dryRun: true` on the same call): the same code as the act, so the preview cannot drift from it.
  */
+/** Most sessions a bulk preview lists one by one; the others are counted (`moreSessions`). */
+export const PREVIEW_SESSIONS_MAX = 50;
+
+/** A session a bulk change would create, delete or book into, as its preview lists it. */
+export const zPreviewSession = z.object({
+  /** `YYYY-MM-DD` (store time). */
+  date: z.string(),
+  /** `HH:mm`. */
+  startTime: z.string(),
+  endTime: z.string(),
+  courseName: z.string(),
+  teacherName: z.string(),
+  /** The room or venue, or null. */
+  areaName: z.string().nullable(),
+});
+export type PreviewSession = z.infer<typeof zPreviewSession>;
+
 export const zBulkPreview = z.object({
   /** Bookings it would make (with a card, or pendings) and cancel. */
   booked: z.number().int(),
@@ -128,6 +145,13 @@ export const zBulkPreview = z.object({
   /** Refused: the message the act would answer (e.g. a teacher or room clash), and the clashing dates. */
   refusal: z.string().nullable(),
   clashes: z.array(z.string()),
+  /**
+   * The sessions it would create (batch scheduling, template run, copy) or delete (batch delete), or,
+   * when it makes or removes none, those it books into (drop-in): by time, at most
+   * PREVIEW_SESSIONS_MAX; `moreSessions` counts the others.
+   */
+  sessions: z.array(zPreviewSession),
+  moreSessions: z.number().int(),
 });
 export type BulkPreview = z.infer<typeof zBulkPreview>;
 
@@ -300,6 +324,60 @@ export const deleteFixTimetable = defineCall({
   errors: fails.notFound('周课表'),
 });
 
+/** Messages of building the weekly template from a week of the timetable (从课表生成). */
+export const TemplateMsg = {
+  chooseWeek: '请选择要生成周课表的一周',
+  weekEmpty: '所选的一周没有课程，无法生成周课表，请选择有课程的一周',
+} as const;
+
+/** One row 从课表生成 would make: a class of the week as a weekly template row (no fixed students). */
+export const zWeekTemplateRow = z.object({
+  /** JavaScript weekday (0 = Sunday). */
+  weekday: z.number().int(),
+  /** `HH:mm`. */
+  time: z.string(),
+  courseId: z.number().int(),
+  courseName: z.string(),
+  teacherId: z.number().int(),
+  teacherName: z.string(),
+  areaId: z.number().int().nullable(),
+  areaName: z.string().nullable(),
+  reservableCount: z.number().int(),
+  bookId: z.number().int().nullable(),
+});
+export type WeekTemplateRow = z.infer<typeof zWeekTemplateRow>;
+
+export const zFixTimetableFromWeekReq = z.object({
+  /** The Monday of the week whose classes become the template rows. */
+  fromDate: zDate(TemplateMsg.chooseWeek).refine((d) => weekdayOf(d) === 1, { error: TemplateMsg.chooseWeek }),
+  /** replace: the current rows (and their fixed students) go; add: the week's rows join them (a row already there is not added twice). */
+  mode: z.enum(['replace', 'add'], { error: '生成方式只能是 replace（替换）或 add（添加）' }).default('replace'),
+  dryRun: zDryRun(),
+});
+export const insertFixTimetableFromWeek = defineCall({
+  path: `${STORE_API}/insert/fix/timetable/from/week`,
+  auth: 'store',
+  roles: Roles.desk,
+  req: zFixTimetableFromWeekReq,
+  res: z.object({
+    /** Rows made (a dry run: rows it would make in this mode). */
+    count: z.number().int(),
+    /** The rows made (or, on a dry run, that it would make), Monday first then by time. */
+    rows: z.array(zWeekTemplateRow),
+    /** The template's rows before, and their fixed students (what replace removes). */
+    existing: z.number().int(),
+    existingStudents: z.number().int(),
+    /** Rows of the week the template already has (add skips them). */
+    duplicates: z.number().int(),
+  }),
+  summary: '从课表生成周课表：把一周的课作为周课表的行（替换或添加到现有行；可先预览）',
+  example: { fromDate: '2026-03-02', mode: 'replace', dryRun: true },
+  errors: [
+    ...fails.badRequest(TemplateMsg.chooseWeek, TemplateMsg.weekEmpty, Msg.fixRowsMax(MAX_FIX_ROWS)),
+    ...fails.notFound('课程', '老师', '场地', '教材'),
+  ],
+});
+
 export const zBatchArrangeWeekReq = z.object({
   fromDate: zDate(Msg.weekStartMonday).refine((d) => weekdayOf(d) === 1, { error: Msg.weekStartMonday }),
   arrangeWeeks: zInt(Msg.weeksMin1, WEEK_ARRANGE_MIN, WEEK_ARRANGE_MAX, Msg.weeksMax200),
@@ -469,6 +547,7 @@ export const batchCalls = [
   insertFixTimetable,
   updateFixTimetable,
   deleteFixTimetable,
+  insertFixTimetableFromWeek,
   batchArrangeWeekCourse,
   queryHasArrangeCourseTeachers,
   queryHasArrangeCourseCount,

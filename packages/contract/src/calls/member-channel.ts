@@ -280,6 +280,8 @@ export const zMine = z
     id: z.number(),
     /** Place in the queue (waiting only). */
     position: z.number().nullable(),
+    /** What cancelling it now costs, in the member's words (a booking or pending not yet started); else null. */
+    cancelCost: z.string().nullable(),
   })
   .nullable();
 
@@ -486,6 +488,8 @@ export const zMyBooking = z.object({
   /** In words: 已预约, 已签到, 待签到, 候补第2位, 已取消, 迟到取消，已扣除 / 已退回, 爽约, 候补未成功. */
   state: z.string(),
   attended: z.boolean(),
+  /** What cancelling it now costs, in the member's words (a live booking or pending not yet started); else null. */
+  cancelCost: z.string().nullable(),
   /** The online room's join link, for a booked online class. */
   joinUrl: z.string().nullable(),
 });

@@ -19,6 +19,14 @@ export const PolicyMsg = {
   closed: (minutes: number | string) => `开课前${minutes}分钟停止预约`,
   /** A member cancelling (a booking or a pending) after the free-cancel time when late cancels are refused. */
   lateCancelRefused: (minutes: number | string) => `开课前${minutes}分钟内不能取消预约，请联系前台`,
+  /** What a member's cancel now costs, told before they confirm (`amount` in words: 1 次, 30.00 元). */
+  cancelFree: (amount: string) => `现在取消，退回 ${amount}`,
+  cancelFreePending: '现在取消不扣费',
+  // Whole hours in 小时 (24小时), else 分钟 (90分钟). Each message stands alone: the web's copy of the contract takes it by its source.
+  cancelLate: (minutes: number, amount: string) =>
+    `已过免费取消时间（开课前${minutes > 0 && minutes % 60 === 0 ? `${minutes / 60}小时` : `${minutes}分钟`}），取消后不退回 ${amount}`,
+  cancelLatePending: (minutes: number) =>
+    `已过免费取消时间（开课前${minutes > 0 && minutes % 60 === 0 ? `${minutes / 60}小时` : `${minutes}分钟`}），取消将按一次上课从会员卡扣费`,
   suspended: (until: string) => `因多次预约未到，${until}前不能在线预约，请联系前台`,
   /** A member booking with a period card (charges nothing per class) that holds `maxOpenBookings` open bookings. */
   tooManyOpen: (max: number | string) => `这张会员卡最多同时预约${max}节未上的课，请上完课或取消预约后再约`,

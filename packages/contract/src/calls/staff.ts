@@ -211,14 +211,62 @@ export const queryAuditLog = defineCall({
   errors: [...fails.badRequest(StaffMsg.auditRangeTooLong), ...fails.notFound('员工', '会员', '课程')],
 });
 
+/** Most bookings an undo's preview names one by one (per list); the others are counted. */
+export const UNDO_PREVIEW_LINES = 50;
+
+/** One booking an undo refunds (or deducts again): who, which card, which class, how much. */
+export const zUndoMoneyLine = z.object({
+  memberName: z.string(),
+  memberMobile: z.string(),
+  cardName: z.string(),
+  courseName: z.string(),
+  /** The class's start, `YYYY-MM-DD HH:mm:ss`. */
+  startTime: z.string(),
+  /** 1: a count (次); 2: fen (元). */
+  bigType: z.number().int(),
+  amount: z.number(),
+});
+export type UndoMoneyLine = z.infer<typeof zUndoMoneyLine>;
+
+const zAmountByKind = z.array(z.object({ bigType: z.number().int(), amount: z.number() }));
+
+/**
+ * What an undo would do (`dryRun: true`): the undo itself run in a transaction that is rolled back,
+ * and what it wrote read back, so the confirm says exactly what the undo returns.
+ */
+export const zUndoPreview = z.object({
+  /** Sessions it deletes (the change made them) and brings back (the change deleted them). */
+  sessionsDeleted: z.number().int(),
+  sessionsRestored: z.number().int(),
+  /** Bookings (and pendings) it cancels, and brings back. */
+  bookingsCancelled: z.number().int(),
+  bookingsRestored: z.number().int(),
+  /** What it refunds, a line per booking (by class time, at most UNDO_PREVIEW_LINES; `moreRefunds` the rest), in total per card kind, and to how many members. */
+  refunds: z.array(zUndoMoneyLine),
+  moreRefunds: z.number().int(),
+  refundTotal: zAmountByKind,
+  refundedMembers: z.number().int(),
+  /** What it deducts again (undoing a batch delete), the same way. */
+  charges: z.array(zUndoMoneyLine),
+  moreCharges: z.number().int(),
+  chargeTotal: zAmountByKind,
+  chargedMembers: z.number().int(),
+});
+export type UndoPreview = z.infer<typeof zUndoPreview>;
+
 export const undoBulkChange = defineCall({
   path: `${STORE_API}/undo/bulk/change`,
   auth: 'store',
   roles: Roles.manager,
-  req: z.object({ auditId: zId() }),
-  res: z.null(),
+  req: z.object({
+    auditId: zId(),
+    /** Answer what the undo would do (refunds, charges, sessions) instead of doing it. */
+    dryRun: z.boolean({ error: '预览参数应为 true 或 false' }).optional(),
+  }),
+  /** null once undone; the preview on a dry run. */
+  res: zUndoPreview.nullable(),
   idFields: ['auditId'],
-  summary: '撤销一次批量操作（24小时内，之后没有相关变动时）',
+  summary: '撤销一次批量操作（24小时内，之后没有相关变动时；dryRun 预览退回的内容）',
   example: { auditId: 1 },
   errors: [
     ...fails.notFound('操作记录'),

@@ -283,6 +283,29 @@ export const updateBookingSetting = defineCall({
   ],
 });
 
+/**
+ * What a deduction-mode switch leaves as it is, counted before it is saved: bookings and pendings of
+ * classes from the store's today on (store time). Each keeps its way forward in either mode: a
+ * booking was charged when made and is marked 到店 at the door; a pending is signed in (charged then)
+ * or cancelled (nothing to refund).
+ */
+export const queryDeductionModeImpact = defineCall({
+  path: `${STORE_API}/query/deduction/mode/impact`,
+  auth: 'store',
+  roles: Roles.manager,
+  req: zEmpty,
+  res: z.object({
+    /** The store's date today: the counts are of live classes starting on it or later. */
+    fromDate: z.string(),
+    /** Live bookings (booked, charged when made; or a pending signed in) of those classes. */
+    reservations: z.number(),
+    /** Pendings still waiting for sign-in on those classes. */
+    pendings: z.number(),
+  }),
+  summary: '切换扣费模式前：今天及以后的已预约数和待签到数',
+  example: {},
+});
+
 // ---------------------------------------------------------------- first run
 export const setupStatus = defineCall({
   path: '/api/setup/status',
@@ -336,6 +359,7 @@ export const storeAdminCalls = [
   saveStoreFuncs,
   queryBookingSetting,
   updateBookingSetting,
+  queryDeductionModeImpact,
   setupStatus,
   setupInit,
 ] as const;

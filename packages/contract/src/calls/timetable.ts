@@ -177,6 +177,8 @@ export const zSessionInfo = z.object({
   bookId: z.number().nullable(),
   book: zMaterialTree.nullable(),
   color: z.string(),
+  /** The course is marked 少儿课程: its receipt has a line for a parent's signature (家长签字). */
+  forChildren: z.boolean(),
   /** Store module 6 status: 0 deducts at booking, 1 at sign-in. */
   deductionMode: z.number(),
   /**
@@ -252,6 +254,14 @@ export const zBookingRow = z.object({
    * member's scan of the store's code), else null.
    */
   attendedTime: z.string().nullable(),
+  /**
+   * The card as it stands now, after this booking (the receipt prints it): what is left (a count, or
+   * fen for money cards), what a class takes (0: a period card, whose balance never shrinks), and
+   * its expiry (`YYYY-MM-DD HH:mm:ss`, null: never expires).
+   */
+  cardLeft: z.number(),
+  cardPerCount: z.number(),
+  cardExpireTime: z.string().nullable(),
 });
 export type BookingRow = z.infer<typeof zBookingRow>;
 
@@ -434,10 +444,16 @@ export const zSessionExportRow = z.object({
   /** What was deducted: a count, or fen for money cards (`bigType`). */
   usedCount: z.number(),
   bigType: z.number(),
-  /** The same as people read it: `1 次`, `50.00 元` (the export's 扣除 column). */
+  /** The same as people read it: `1 次`, `50.00 元`. */
   deduction: z.string(),
+  /** The deduction as a number in its unit (`unit`): classes, or yuan (the export's 扣除 column, summable). */
+  amount: z.number(),
+  /** 次 (count cards) or 元 (money cards): the export's 单位 column. */
+  unit: z.string(),
   mobile: z.string(),
   courseName: z.string(),
+  /** The session's room or venue, or null (the export's 场地 column). */
+  area: z.string().nullable(),
   studentCount: z.number(),
   remark: z.string().nullable(),
   /** 已预约, 已到店, 已签到, 迟到取消 or 爽约 (the export's 状态 column). */

@@ -41,6 +41,8 @@ export interface DemoCourse {
   rooms: RoomName[];
   teachers: TeacherName[];
   book: BookName | null;
+  /** 少儿课程: the receipt has a line for a parent's signature. */
+  forChildren?: boolean;
 }
 
 const adult = { genderLimit: 2, ageLimit: 0, syear: null, smonth: null, eyear: null, emonth: null };
@@ -105,6 +107,7 @@ export const DEMO_COURSES: DemoCourse[] = [
     rooms: ['儿童活动室'],
     teachers: ['刘思琪', '张磊'],
     book: null,
+    forChildren: true,
   },
   {
     name: '女子塑形',

@@ -61,6 +61,33 @@ describeEachDb('demo studio', (env) => {
     expect(await one(sql`select count(*) from reservation where store_id = ${s}`)).toBeGreaterThan(300);
   });
 
+  it('marks 少儿体适能 as 少儿 and fills the weekly template with this week of classes', async () => {
+    const { client, storeId: s } = env();
+    expect(await one(sql`select count(*) from course where store_id = ${s} and for_children = 1`)).toBe(1);
+    const children = await client.ok('/store/api/query/store/course/list', { param: '少儿体适能' });
+    expect(children.list.map((c: { forChildren: boolean }) => c.forChildren)).toEqual([true]);
+    const today = localDateTime('Asia/Shanghai').slice(0, 10);
+    const monday = addDays(today, -((weekday(today) + 6) % 7));
+    const week = await client.ok('/store/api/query/timetable/by/date', {
+      fromDate: monday,
+      toDate: addDays(monday, 6),
+    });
+    const classes = week.flatMap((d: { list: { fromTime: string; courseName: string; teacherName: string }[] }) =>
+      d.list.map(
+        (c) => `${weekday(c.fromTime.slice(0, 10))} ${c.fromTime.slice(11, 16)} ${c.courseName} ${c.teacherName}`,
+      ),
+    );
+    const rows = await client.ok('/store/api/query/fix/timetable/list');
+    expect(rows.length).toBeGreaterThanOrEqual(4 * 7 - 3);
+    expect(
+      rows.map((r: { weekday: number; time: string; courseName: string; teacherName: string }) =>
+        [r.weekday, r.time, r.courseName, r.teacherName].join(' '),
+      ),
+    ).toEqual(
+      classes.sort((a: string, b: string) => ((Number(a[0]) + 6) % 7) - ((Number(b[0]) + 6) % 7) || a.localeCompare(b)),
+    );
+  });
+
   it('spans two weeks back to two weeks ahead, Monday first, in store time', async () => {
     const s = env().storeId;
     const r = await sql<{ first: string; last: string }>`select min(start_time) as first, max(start_time) as last

@@ -4,6 +4,7 @@ import type { Db, Tx } from '../index.ts';
 import { DEMO_BOOKS, DEMO_COURSES, DEMO_PRODUCTS, DEMO_TEACHERS, DEMO_VENUES } from './demo-data.ts';
 import { planDemo, type DemoPlan } from './demo-plan.ts';
 import { insertBookingRows, sessionRow, writeSessions, writeTrail } from '../../features/timetable/public.ts';
+import { addWeekToTemplate } from '../../features/batch/public.ts';
 import { findStoreScope } from '../../lib/store-repository.ts';
 import { insertRows } from '../bulk-insert.ts';
 
@@ -60,9 +61,10 @@ async function insertReference(tx: Tx, storeId: number) {
     await tx
       .insertInto('course')
       .values(
-        DEMO_COURSES.map(({ rooms: _r, teachers: _t, book: _b, ...c }) => ({
+        DEMO_COURSES.map(({ rooms: _r, teachers: _t, book: _b, forChildren, ...c }) => ({
           storeId,
           ...c,
+          forChildren: forChildren ? 1 : 0,
           sday: null,
           eday: null,
           enabled: 1,
@@ -211,8 +213,9 @@ async function insertBookings(
 
 /**
  * Loads the demo studio into an empty store, in one transaction: venues with rooms, teachers,
- * courses, card products, a material tree, 60 members with cards, and five weeks of sessions
- * (two back, this week, two ahead) with bookings that pass the real card and limit rules.
+ * courses (少儿体适能 marked 少儿), card products, a material tree, 60 members with cards, five weeks
+ * of sessions (two back, this week, two ahead) with bookings that pass the real card and limit
+ * rules, and the weekly template (周固定课表) made from this week's classes.
  * Seats, balances, history and the card ledger all add up. Deterministic for a given day.
  */
 export async function loadDemoData(db: Db, storeId: number, staffId: number): Promise<void> {
@@ -224,5 +227,7 @@ export async function loadDemoData(db: Db, storeId: number, staffId: number): Pr
     const { memberIds, cardIds } = await insertMembers(tx, storeId, staffId, plan, refs);
     const sessionIds = await insertSessions(tx, storeId, plan, refs);
     await insertBookings(tx, storeId, staffId, plan, { memberIds, cardIds, sessionIds });
+    // 周固定课表: this week's classes, as 从课表生成 makes it.
+    await addWeekToTemplate(tx, storeId, addDays(plan.from, 14), `${addDays(plan.from, -3)} 10:00:00`);
   });
 }

@@ -110,6 +110,49 @@ export async function sessionsWithCourse(ex: Executor, ids: readonly number[]) {
     .execute();
 }
 
+/**
+ * What an undo wrote (read back inside its own transaction, for its preview): the store's history
+ * rows above the mark (their type), and its deductions and refunds above the mark, each with the
+ * booking's member, card and class, by class time.
+ */
+export async function undoTrailSince(ex: Executor, storeId: number, mark: { history: number; ledger: number }) {
+  const [history, money] = await Promise.all([
+    ex
+      .selectFrom('history')
+      .select(['operateType'])
+      .where('storeId', '=', storeId)
+      .where('id', '>', mark.history)
+      .execute(),
+    ex
+      .selectFrom('cardLedger as l')
+      .innerJoin('memberCard as mc', 'mc.id', 'l.memberCardId')
+      .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+      .innerJoin('member as m', 'm.id', 'mc.memberId')
+      .leftJoin('timetable as t', 't.id', 'l.timetableId')
+      .leftJoin('course as c', 'c.id', 't.courseId')
+      .select([
+        'l.id',
+        'l.kind',
+        'l.amount',
+        'l.reservationId',
+        'mc.memberId',
+        'm.name as memberName',
+        'm.mobile as memberMobile',
+        'p.cardName',
+        'p.bigType',
+        'c.name as courseName',
+        't.startTime',
+      ])
+      .where('l.storeId', '=', storeId)
+      .where('l.id', '>', mark.ledger)
+      .where('l.kind', 'in', ['deduct', 'refund'])
+      .orderBy('t.startTime')
+      .orderBy('l.id')
+      .execute(),
+  ]);
+  return { history, money };
+}
+
 /** Member cards by id with their product's name and their holder's name. */
 export async function cardsWithHolder(ex: Executor, ids: readonly number[]) {
   if (!ids.length) return [];

@@ -23,8 +23,5 @@ export const auditFeature = defineFeature((r) => {
     });
   });
   r.handle(queryAuditLog, (input, ctx) => queryAudit(ctx, input));
-  r.handle(undoBulkChange, async (input, ctx) => {
-    await undoBulk(ctx, input.auditId);
-    return null;
-  });
+  r.handle(undoBulkChange, (input, ctx) => undoBulk(ctx, input.auditId, input.dryRun));
 });

@@ -1,7 +1,7 @@
 // Undo of bulk changes from their audit entries: each of the five kinds restores exactly what it
 // changed (sessions, bookings, balances), keeps the invariants, happens once, and is refused naming
 // what changed when something that depends on the change changed since. Both databases.
-import { StaffMsg } from '@studio/contract';
+import { StaffMsg, type UndoPreview } from '@studio/contract';
 import { expect, it } from 'vitest';
 import { addDays, localDateTime } from '../../lib/time.ts';
 import { describeEachDb } from '../../test/harness.ts';
@@ -52,6 +52,40 @@ describeEachDb('undo of bulk changes (操作日志 → 撤销)', (env) => {
     return { cards: s.cards, live, booked: booked.map((b) => ({ ...b, usedCount: Number(b.usedCount) })), pendings };
   }
 
+  const maxLedgerId = async () =>
+    Number(
+      (
+        await db()
+          .selectFrom('cardLedger')
+          .select((eb) => eb.fn.max('id').as('id'))
+          .executeTakeFirst()
+      )?.id ?? 0,
+    );
+
+  /** A preview's money lines as [kind, member, card, course, class start, amount], sorted. */
+  const previewOfLedger = (p: UndoPreview) =>
+    [
+      ...p.refunds.map((l) => ['refund', l.memberName, l.cardName, l.courseName, l.startTime, l.amount]),
+      ...p.charges.map((l) => ['deduct', l.memberName, l.cardName, l.courseName, l.startTime, l.amount]),
+    ].sort();
+
+  /** What the undo wrote to the ledger, read independently, in the same terms. */
+  async function ledgerAfter(mark: number) {
+    const rows = await db()
+      .selectFrom('cardLedger as l')
+      .innerJoin('memberCard as mc', 'mc.id', 'l.memberCardId')
+      .innerJoin('member as m', 'm.id', 'mc.memberId')
+      .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+      .innerJoin('timetable as t', 't.id', 'l.timetableId')
+      .innerJoin('course as c', 'c.id', 't.courseId')
+      .select(['l.kind', 'm.name as member', 'p.cardName', 'c.name as course', 't.startTime', 'l.amount'])
+      .where('l.storeId', '=', env().storeId)
+      .where('l.id', '>', mark)
+      .where('l.kind', 'in', ['refund', 'deduct'])
+      .execute();
+    return rows.map((r) => [r.kind, r.member, r.cardName, r.course, r.startTime, Math.abs(Number(r.amount))]).sort();
+  }
+
   async function scene(total = 60) {
     const ef = engineFactory(env());
     const { teacher, product, course } = await ef.scene({ product: { perCount: 3 } });
@@ -76,9 +110,14 @@ describeEachDb('undo of bulk changes (操作日志 → 撤销)', (env) => {
       undoable: true,
       undoneTime: null,
     });
+    // The confirm's preview (a dry run of the undo) writes nothing, and names what the undo then does.
+    const preview = await env().client.ok<UndoPreview>(UNDO, { auditId: entry.id, dryRun: true });
+    expect(await state()).toEqual(changed);
+    const ledgerMark = await maxLedgerId();
     await env().client.ok(UNDO, { auditId: entry.id });
     expect(await state()).toEqual(before);
     await expectInvariants(db(), env().storeId);
+    expect(previewOfLedger(preview)).toEqual(await ledgerAfter(ledgerMark));
     const again = await env().client.call(UNDO, { auditId: entry.id });
     expect([again.status, again.msg]).toEqual([409, StaffMsg.undoDone]);
     const undo = await entryOf(UNDO);
@@ -107,6 +146,84 @@ describeEachDb('undo of bulk changes (操作日志 → 撤销)', (env) => {
       arrangeTimes: 3,
       mcIds: [s.a.card.id, s.b.card.id],
     });
+  });
+
+  it('the confirm names what the undo refunds: each member, class and amount; and what a batch delete’s undo charges again', async () => {
+    const s = await scene();
+    const names = new Map(
+      (
+        await db()
+          .selectFrom('member')
+          .select(['id', 'name'])
+          .where('id', 'in', [s.a.member.id, s.b.member.id])
+          .execute()
+      ).map((m) => [m.id, m.name]),
+    );
+    const date = addDays(FUTURE, 760);
+    await env().client.ok(`${API}/batch/arrange/course`, {
+      cid: s.course.id,
+      tid: s.teacher.id,
+      areaId: null,
+      students: 5,
+      startDate: date,
+      courseTimes: [{ weekday: new Date(`${date}T00:00:00Z`).getUTCDay(), arrangeTime: '18:00' }],
+      arrangeTimes: 2,
+      mcIds: [s.a.card.id, s.b.card.id],
+    });
+    const entry = await entryOf(`${API}/batch/arrange/course`);
+    const p = await env().client.ok<UndoPreview>(UNDO, { auditId: entry.id, dryRun: true });
+    const line = (m: { member: { id: number } }, day: number) => ({
+      memberName: names.get(m.member.id),
+      cardName: s.product.cardName,
+      courseName: s.course.name,
+      startTime: `${addDays(date, day)} 18:00:00`,
+      bigType: 1,
+      amount: 3,
+    });
+    expect(p).toMatchObject({
+      sessionsDeleted: 2,
+      sessionsRestored: 0,
+      bookingsCancelled: 4,
+      bookingsRestored: 0,
+      refunds: [line(s.a, 0), line(s.b, 0), line(s.a, 7), line(s.b, 7)],
+      moreRefunds: 0,
+      refundTotal: [{ bigType: 1, amount: 12 }],
+      refundedMembers: 2,
+      charges: [],
+      chargeTotal: [],
+    });
+    // Still to be undone: the preview left no entry and changed nothing.
+    const listed = await env().client.ok(`${API}/query/audit/log`, {
+      fromDate: addDays(TODAY, -1),
+      toDate: addDays(TODAY, 1),
+      kind: 'bulk',
+    });
+    expect(listed.list.find((r: { id: number }) => r.id === entry.id)).toMatchObject({
+      undoable: true,
+      undoneTime: null,
+    });
+    expect((await db().selectFrom('auditLog').select('id').where('undoOf', '=', entry.id).execute()).length).toBe(0);
+
+    // A batch delete of those classes: its undo books them again and charges each card again.
+    await env().client.ok(`${API}/batch/cancel/timetable`, { fromDate: date, toDate: addDays(date, 7), areaId: null });
+    const del = await entryOf(`${API}/batch/cancel/timetable`);
+    const back = await env().client.ok<UndoPreview>(UNDO, { auditId: del.id, dryRun: true });
+    expect(back).toMatchObject({
+      sessionsDeleted: 0,
+      sessionsRestored: 2,
+      bookingsRestored: 4,
+      refunds: [],
+      charges: [line(s.a, 0), line(s.b, 0), line(s.a, 7), line(s.b, 7)],
+      chargeTotal: [{ bigType: 1, amount: 12 }],
+      chargedMembers: 2,
+    });
+    // A preview is refused like the undo: the arrange entry's sessions are deleted now.
+    const refused = await env().client.call(UNDO, { auditId: entry.id, dryRun: true });
+    expect(refused.status).toBe(409);
+    expect(refused.msg).toContain('无法撤销');
+    // Another store's manager cannot preview it.
+    const theirs = await env().other.client.call(UNDO, { auditId: del.id, dryRun: true });
+    expect(theirs.status).toBe(404);
   });
 
   it('weekly-template run, drop-in, copy and batch delete each come back exactly', async () => {

@@ -1,5 +1,5 @@
 import { isUniqueViolation } from '../../db/dialect.ts';
-import { OperateType, StaffMsg } from '@studio/contract';
+import { OperateType, StaffMsg, UNDO_PREVIEW_LINES, type UndoPreview } from '@studio/contract';
 import type { Tx } from '../../db/index.ts';
 import { lockCards, lockSessions, lockStore } from '../../db/locks.ts';
 import { inOwnTx } from '../../db/write-queue.ts';
@@ -8,7 +8,7 @@ import type { CallCtx } from '../../lib/context.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import { emit } from '../../lib/events.ts';
 import { localDateTime } from '../../lib/time.ts';
-import { deleteSessions } from '../batch/public.ts';
+import { deleteSessions, trailWatermark } from '../batch/public.ts';
 import { namesOf } from '../reference/public.ts';
 import {
   cancelPendingLocked,
@@ -38,6 +38,7 @@ import {
   sessionsWithCourse,
   sessionsWithHistoryAfter,
   sessionsWithWaits,
+  undoTrailSince,
 } from './repository.ts';
 
 /** A bulk change can be undone this long after it was made. */
@@ -194,14 +195,75 @@ async function cancelBooked(tx: Tx, ctx: CallCtx, f: UndoFacts, now: string) {
   for (const timetableId of sessions) await emit(tx, { type: 'session.changed', storeId: ctx.store.id, timetableId });
 }
 
+/** Thrown inside an undo's dry run so that it rolls back; carries the preview out. */
+class UndoPreviewDone extends Error {
+  constructor(readonly preview: UndoPreview) {
+    super('undo dry run');
+  }
+}
+
+const CANCEL_TYPES: number[] = [OperateType.USER_CANCELLED, OperateType.ADMIN_CANCELLED];
+
+/**
+ * What the undo just wrote (above `mark`, in its own transaction), in the words its confirm uses:
+ * sessions deleted and brought back, bookings cancelled and brought back, and each refund and each
+ * deduction again with its member, card and class. Deductions are those of the bookings it brings
+ * back (a seat it frees may promote someone from the queue: that is the queue's doing, not listed).
+ */
+async function undoPreviewOf(
+  tx: Tx,
+  storeId: number,
+  mark: { history: number; ledger: number },
+  f: UndoFacts,
+): Promise<UndoPreview> {
+  const { history, money } = await undoTrailSince(tx, storeId, mark);
+  const restored = new Set((f.reservations ?? []).map((r) => r.id));
+  const refunds = money.filter((m) => m.kind === 'refund');
+  const charges = money.filter((m) => m.kind === 'deduct' && m.reservationId !== null && restored.has(m.reservationId));
+  const lines = (list: typeof money) =>
+    list.slice(0, UNDO_PREVIEW_LINES).map((m) => ({
+      memberName: m.memberName,
+      memberMobile: m.memberMobile,
+      cardName: m.cardName,
+      courseName: m.courseName ?? '',
+      startTime: m.startTime ?? '',
+      bigType: m.bigType,
+      amount: Math.abs(Number(m.amount)),
+    }));
+  const total = (list: typeof money) => {
+    const per = new Map<number, number>();
+    for (const m of list) per.set(m.bigType, (per.get(m.bigType) ?? 0) + Math.abs(Number(m.amount)));
+    return [...per].sort(([a], [b]) => a - b).map(([bigType, amount]) => ({ bigType, amount }));
+  };
+  const members = (list: typeof money) => new Set(list.map((m) => m.memberId)).size;
+  return {
+    sessionsDeleted: f.createdSessions?.length ?? 0,
+    sessionsRestored: f.deletedSessions?.length ?? 0,
+    bookingsCancelled: history.filter((h) => CANCEL_TYPES.includes(h.operateType)).length,
+    bookingsRestored: history.filter((h) => h.operateType === OperateType.ADMIN_BOOKED).length,
+    refunds: lines(refunds),
+    moreRefunds: Math.max(0, refunds.length - UNDO_PREVIEW_LINES),
+    refundTotal: total(refunds),
+    refundedMembers: members(refunds),
+    charges: lines(charges),
+    moreCharges: Math.max(0, charges.length - UNDO_PREVIEW_LINES),
+    chargeTotal: total(charges),
+    chargedMembers: members(charges),
+  };
+}
+
 /**
  * Undoes the bulk change of an audit entry, in one transaction: sessions it created are deleted with
  * their bookings refunded, sessions it deleted come back with their bookings, pendings and
  * deductions, bookings it made are cancelled and refunded. Refused, naming what changed, when
  * anything that depends on it changed since; within 24 hours; once (the undo's own entry names the
  * entry it undoes, unique).
+ *
+ * With `dryRun` the very same undo runs, what it wrote is read back (its refunds and deductions with
+ * member, card and class) and its transaction is rolled back: the answer is its preview, for the
+ * confirm. A refusal is answered as it would be by the undo.
  */
-export async function undoBulk(ctx: CallCtx, auditId: number): Promise<void> {
+export async function undoBulk(ctx: CallCtx, auditId: number, dryRun = false): Promise<UndoPreview | null> {
   try {
     await inOwnTx(ctx.db, async (tx) => {
       // Undos of one store run one at a time (so "once" and the checks below hold under concurrency).
@@ -221,6 +283,8 @@ export async function undoBulk(ctx: CallCtx, auditId: number): Promise<void> {
         throw conflict(StaffMsg.undoBlocked(`${changed.slice(0, NAMED).join('；')}${more}`));
       }
       const now = localDateTime(ctx.store.timezone);
+      // A dry run reads back what the undo writes above these ids.
+      const mark = dryRun ? await trailWatermark(tx) : null;
       if (facts.createdSessions?.length) {
         await deleteSessions(tx, ctx.store, facts.createdSessions, ctx.staff.id);
       }
@@ -232,9 +296,12 @@ export async function undoBulk(ctx: CallCtx, auditId: number): Promise<void> {
         undoOf: entry.id,
         targets: touched.map((id) => ({ type: 'session' as const, id })),
       });
+      if (mark) throw new UndoPreviewDone(await undoPreviewOf(tx, ctx.store.id, mark, facts));
     });
   } catch (e) {
+    if (e instanceof UndoPreviewDone) return e.preview;
     if (isUniqueViolation(e)) throw conflict(StaffMsg.undoDone);
     throw e;
   }
+  return null;
 }

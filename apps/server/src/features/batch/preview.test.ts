@@ -10,7 +10,7 @@ import { API, engineFactory, expectInvariants, FUTURE, snapshot } from './test-k
 
 describeEachDb('bulk change previews (dry run on the same call)', (env) => {
   const db = () => env().database.db;
-  const maxId = async (table: 'history' | 'cardLedger') =>
+  const maxId = async (table: 'history' | 'cardLedger' | 'timetable') =>
     Number(
       (
         await db()
@@ -20,11 +20,26 @@ describeEachDb('bulk change previews (dry run on the same call)', (env) => {
       )?.id ?? 0,
     );
 
-  /** What the act wrote after the marks, in the preview's terms (an independent reading). */
-  async function written(mark: { history: number; ledger: number }) {
+  /** The store's live session ids. */
+  const liveSessions = async () =>
+    (
+      await db()
+        .selectFrom('timetable')
+        .select('id')
+        .where('storeId', '=', env().storeId)
+        .where('deleted', '=', 0)
+        .execute()
+    ).map((r) => r.id);
+
+  /**
+   * What the act wrote after the marks, in the preview's terms (an independent reading). The sessions
+   * listed: those made (above the session mark), else those it deleted (live before, not after),
+   * else those it booked into; by time, at most 50 and the rest counted.
+   */
+  async function written(mark: { history: number; ledger: number; session: number; live: number[] }) {
     const trail = await db()
       .selectFrom('history')
-      .select(['operateType', 'memberId'])
+      .select(['operateType', 'memberId', 'timetableId'])
       .where('storeId', '=', env().storeId)
       .where('id', '>', mark.history)
       .execute();
@@ -56,6 +71,46 @@ describeEachDb('bulk change previews (dry run on the same call)', (env) => {
       refundedMembers: new Set(money.filter((m) => m.kind === 'refund').map((m) => m.memberId)).size,
       refusal: null,
       clashes: [],
+      ...(await listed(
+        mark,
+        trail.filter((h) => isBook(h.operateType)).map((h) => h.timetableId),
+      )),
+    };
+  }
+
+  async function listed(mark: { session: number; live: number[] }, bookedInto: number[]) {
+    const all = await db()
+      .selectFrom('timetable as t')
+      .innerJoin('course as c', 'c.id', 't.courseId')
+      .innerJoin('teacher as te', 'te.id', 't.teacherId')
+      .leftJoin('area as a', 'a.id', 't.areaId')
+      .select([
+        't.id',
+        't.deleted',
+        't.startTime',
+        't.endTime',
+        'c.name as course',
+        'te.name as teacher',
+        'a.name as area',
+      ])
+      .where('t.storeId', '=', env().storeId)
+      .orderBy('t.startTime')
+      .orderBy('t.id')
+      .execute();
+    const made = all.filter((t) => t.id > mark.session);
+    const gone = all.filter((t) => mark.live.includes(t.id) && t.deleted === 1);
+    const booked = all.filter((t) => bookedInto.includes(t.id));
+    const list = made.length ? made : gone.length ? gone : booked;
+    return {
+      sessions: list.slice(0, 50).map((t) => ({
+        date: t.startTime.slice(0, 10),
+        startTime: t.startTime.slice(11, 16),
+        endTime: t.endTime.slice(11, 16),
+        courseName: t.course,
+        teacherName: t.teacher,
+        areaName: t.area ?? null,
+      })),
+      moreSessions: Math.max(0, list.length - 50),
     };
   }
 
@@ -64,7 +119,12 @@ describeEachDb('bulk change previews (dry run on the same call)', (env) => {
     const before = await snapshot(db(), env().storeId);
     const dry = await env().client.ok<{ count: number; preview: BulkPreview }>(path, { ...body, dryRun: true });
     expect(await snapshot(db(), env().storeId), 'a preview writes nothing').toEqual(before);
-    const mark = { history: await maxId('history'), ledger: await maxId('cardLedger') };
+    const mark = {
+      history: await maxId('history'),
+      ledger: await maxId('cardLedger'),
+      session: await maxId('timetable'),
+      live: await liveSessions(),
+    };
     const act = await env().client.ok<{ count: number; preview?: BulkPreview }>(path, body);
     expect(act.preview).toBeUndefined();
     expect(act.count).toBe(dry.count);
@@ -94,6 +154,37 @@ describeEachDb('bulk change previews (dry run on the same call)', (env) => {
       mcIds: [s.a.card.id, s.b.card.id],
     });
     expect(p).toMatchObject({ booked: 6, members: 2, charged: [{ bigType: 1, amount: 18 }], refusal: null });
+    // The dates it makes, one by one (weekday 2: Tuesdays from the start date on).
+    const first = addDays(FUTURE, 700);
+    const tuesday = addDays(first, (2 - new Date(`${first}T00:00:00Z`).getUTCDay() + 7) % 7);
+    expect(p.sessions).toEqual(
+      [0, 7, 14].map((d) => ({
+        date: addDays(tuesday, d),
+        startTime: '18:00',
+        endTime: '19:00',
+        courseName: s.course.name,
+        teacherName: s.teacher.name,
+        areaName: null,
+      })),
+    );
+    expect(p.moreSessions).toBe(0);
+  });
+
+  it('lists at most 50 sessions one by one and counts the others', async () => {
+    const s = await scene();
+    const p = await previewThenAct(`${API}/batch/arrange/course`, {
+      cid: s.course.id,
+      tid: s.teacher.id,
+      areaId: null,
+      students: 5,
+      startDate: addDays(FUTURE, 900),
+      courseTimes: [1, 3, 5].map((weekday) => ({ weekday, arrangeTime: '07:00' })),
+      arrangeTimes: 60,
+    });
+    expect(p.sessions.length).toBe(50);
+    expect(p.moreSessions).toBe(10);
+    const starts = p.sessions.map((x) => `${x.date} ${x.startTime}`);
+    expect(starts).toEqual([...starts].sort());
   });
 
   it('a run the act would refuse (teacher clash) previews the refusal and its dates', async () => {
@@ -165,5 +256,12 @@ describeEachDb('bulk change previews (dry run on the same call)', (env) => {
       refunded: [{ bigType: 1, amount: 12 }],
       refundedMembers: 2,
     });
+    // Each previews its dates: the template's Wednesdays, the drop-in's classes, copy's new week, the deleted ones.
+    const wednesdays = [addDays(monday, 2), addDays(monday, 9)];
+    expect(week.sessions.map((x) => `${x.date} ${x.startTime}`)).toEqual(wednesdays.map((d) => `${d} 07:00`));
+    expect(dropIn.sessions.map((x) => x.date)).toEqual(wednesdays);
+    expect(copy.sessions.map((x) => x.date)).toEqual([addDays(monday, 16)]);
+    expect(del.sessions.map((x) => x.date)).toEqual(wednesdays);
+    expect(del.sessions[0]).toMatchObject({ courseName: s.course.name, teacherName: s.teacher.name });
   });
 });

@@ -172,8 +172,12 @@ describeEachDb('batch delete and export', (env) => {
         usedCount: 6,
         bigType: 1,
         deduction: '6 次',
+        amount: 6,
+        unit: '次',
         mobile: byId.get(s.cards[i].member.id)!.mobile,
         courseName: s.course.name,
+        // 场地: the session's room or venue (day 0 the venue, day 2 another).
+        area: [s.parent, s.child, s.elsewhere][i].name,
         studentCount: 2,
         remark: `备注${i}`,
         state: '已预约',

@@ -20,13 +20,10 @@ export async function cancelSessionsInRange(
   return bulkTx(ctx, input.dryRun, async (tx) => {
     const areaIds = await areaAndBelow(tx, storeId, input.areaId);
     const sessions = await sessionIdsInRange(tx, storeId, input.fromDate, input.toDate, areaIds);
-    const count = await deleteSessions(
-      tx,
-      ctx.store,
-      sessions.map((s) => s.id),
-      ctx.staff.id,
-    );
-    return { count };
+    const ids = sessions.map((s) => s.id);
+    const count = await deleteSessions(tx, ctx.store, ids, ctx.staff.id);
+    // The preview lists the sessions it deletes (by time).
+    return { count, listed: ids };
   });
 }
 

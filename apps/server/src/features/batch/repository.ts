@@ -44,6 +44,31 @@ export function sessionRowsInRange(ex: Executor, storeId: number, from: string, 
     .execute();
 }
 
+/**
+ * The live sessions starting in the inclusive range with what a weekly template row keeps of each
+ * (course, teacher, venue, seats, material) and their names, by time (从课表生成).
+ */
+export function sessionsAsTemplateRows(ex: Executor, storeId: number, from: string, to: string) {
+  return sessionsInRange(ex, storeId, from, to, null)
+    .innerJoin('course as c', 'c.id', 't.courseId')
+    .innerJoin('teacher as te', 'te.id', 't.teacherId')
+    .leftJoin('area as a', 'a.id', 't.areaId')
+    .select([
+      't.startTime',
+      't.courseId',
+      'c.name as courseName',
+      't.teacherId',
+      'te.name as teacherName',
+      't.areaId',
+      'a.name as areaName',
+      't.reservableCount',
+      't.bookId',
+    ])
+    .orderBy('t.startTime')
+    .orderBy('t.id')
+    .execute();
+}
+
 // A course's sessions still to come (drop-in students).
 
 /** What picks a course's upcoming sessions: from `startDate` on, not over at `now`, some teachers. */
@@ -232,9 +257,10 @@ export async function trailSince(tx: Tx, storeId: number, mark: { history: numbe
   const [history, money] = await Promise.all([
     tx
       .selectFrom('history')
-      .select(['operateType', 'memberId'])
+      .select(['operateType', 'memberId', 'timetableId'])
       .where('storeId', '=', storeId)
       .where('id', '>', mark.history)
+      .orderBy('id')
       .execute(),
     tx
       .selectFrom('cardLedger as l')
@@ -247,4 +273,47 @@ export async function trailSince(tx: Tx, storeId: number, mark: { history: numbe
       .execute(),
   ]);
   return { history, money };
+}
+
+/** The highest session id written so far: sessions above it are what a run being previewed made. */
+export async function sessionWatermark(tx: Tx): Promise<number> {
+  const row = await tx
+    .selectFrom('timetable')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .executeTakeFirst();
+  return Number(row?.id ?? 0);
+}
+
+/** Which sessions a preview lists: those of the store above a watermark (made), or some by id (in time order). */
+export type ListedSessions = { afterId: number } | { ids: readonly number[] };
+
+/**
+ * Up to `limit` sessions of the store (deleted ones too: a batch delete's, read inside its own
+ * transaction) with their course, teacher and venue names, by time, and how many `which` names.
+ */
+export async function previewSessions(ex: Executor, storeId: number, which: ListedSessions, limit: number) {
+  let q = ex
+    .selectFrom('timetable as t')
+    .innerJoin('course as c', 'c.id', 't.courseId')
+    .innerJoin('teacher as te', 'te.id', 't.teacherId')
+    .leftJoin('area as a', 'a.id', 't.areaId')
+    .where('t.storeId', '=', storeId);
+  let total: number;
+  if ('afterId' in which) {
+    q = q.where('t.id', '>', which.afterId);
+    const n = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    total = Number(n.n);
+  } else {
+    if (!which.ids.length) return { rows: [], total: 0 };
+    q = q.where('t.id', 'in', which.ids.slice(0, limit));
+    total = which.ids.length;
+  }
+  if (!total) return { rows: [], total };
+  const rows = await q
+    .select(['t.startTime', 't.endTime', 'c.name as courseName', 'te.name as teacherName', 'a.name as areaName'])
+    .orderBy('t.startTime')
+    .orderBy('t.id')
+    .limit(limit)
+    .execute();
+  return { rows, total };
 }

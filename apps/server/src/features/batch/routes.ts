@@ -7,6 +7,7 @@ import {
   copyTimetable,
   deleteFixTimetable,
   insertFixTimetable,
+  insertFixTimetableFromWeek,
   queryFixTimetableList,
   queryHasArrangeCourseCount,
   queryHasArrangeCourseTeachers,
@@ -18,7 +19,7 @@ import { arrangeCourse } from './course-arrange.ts';
 import { addDropInStudent, sessionsLeft, teachersWithSessions } from './drop-in.ts';
 import { cancelSessionsInRange, exportRange } from './range-ops.ts';
 import { templateRows } from './template-repository.ts';
-import { deleteTemplateRow, insertTemplateRow, updateTemplateRow } from './template.ts';
+import { deleteTemplateRow, insertTemplateRow, templateFromWeek, updateTemplateRow } from './template.ts';
 import { arrangeTemplateWeeks } from './week-arrange.ts';
 
 /** Registers the batch calls: batch scheduling, weekly template, drop-in students, copy, batch delete, export. */
@@ -28,6 +29,7 @@ export const batchFeature = defineFeature((r) => {
   r.handle(insertFixTimetable, (input, ctx) => insertTemplateRow(ctx, input));
   r.handle(updateFixTimetable, (input, ctx) => updateTemplateRow(ctx, input));
   r.handle(deleteFixTimetable, (input, ctx) => deleteTemplateRow(ctx, input.id));
+  r.handle(insertFixTimetableFromWeek, (input, ctx) => templateFromWeek(ctx, input));
   r.handle(batchArrangeWeekCourse, (input, ctx) => arrangeTemplateWeeks(ctx, input));
   r.handle(queryHasArrangeCourseTeachers, (input, ctx) => teachersWithSessions(ctx, input));
   r.handle(queryHasArrangeCourseCount, (input, ctx) => sessionsLeft(ctx, input));

@@ -112,6 +112,26 @@ export async function changeTemplateRow(
   return Number(res.numUpdatedRows) === 1;
 }
 
+/** Writes many template rows (without students) in one statement. */
+export async function addTemplateRows(
+  tx: Tx,
+  storeId: number,
+  rows: readonly TemplateRowValues[],
+  createdAt: string,
+): Promise<void> {
+  if (!rows.length) return;
+  await tx
+    .insertInto('fixTimetable')
+    .values(rows.map((r) => ({ storeId, ...r, createdAt })))
+    .execute();
+}
+
+/** Removes every template row of the store and their fixed students. */
+export async function clearTemplate(tx: Tx, storeId: number): Promise<void> {
+  await tx.deleteFrom('fixStudent').where('storeId', '=', storeId).execute();
+  await tx.deleteFrom('fixTimetable').where('storeId', '=', storeId).execute();
+}
+
 /** Removes a template row of the store (not its students); false when the store has no such row. */
 export async function removeTemplateRow(tx: Tx, storeId: number, id: number): Promise<boolean> {
   const res = await tx

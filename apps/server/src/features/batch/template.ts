@@ -1,20 +1,35 @@
-import { MAX_FIX_ROWS, MAX_FIX_STUDENTS, Msg } from '@studio/contract';
-import type { Tx } from '../../db/index.ts';
+import {
+  MAX_FIX_ROWS,
+  MAX_FIX_STUDENTS,
+  Msg,
+  TemplateMsg,
+  type ParsedReqOf,
+  type ResOf,
+  type WeekTemplateRow,
+  type insertFixTimetableFromWeek,
+} from '@studio/contract';
+import type { Executor, Tx } from '../../db/index.ts';
+import { audit } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
-import { localDateTime } from '../../lib/time.ts';
+import { addDays, localDateTime, weekday } from '../../lib/time.ts';
 import { storeCards } from '../reference/public.ts';
 import { bookingChecker, getDeductionMode, requireSessionRefs, type SessionForRules } from '../timetable/public.ts';
 import { inOwnTx } from '../../db/write-queue.ts';
 import { lockStore } from '../../db/locks.ts';
+import { sessionsAsTemplateRows } from './repository.ts';
 import {
   addFixedStudents,
   addTemplateRow,
+  addTemplateRows,
   changeTemplateRow,
+  clearTemplate,
   countTemplateRows,
   removeFixedStudents,
   removeTemplateRow,
+  templateRows,
   type FixedStudent,
+  type TemplateRowValues,
 } from './template-repository.ts';
 
 export interface TemplateRowInput {
@@ -119,4 +134,97 @@ export async function deleteTemplateRow(ctx: CallCtx, id: number): Promise<null>
     if (!(await removeTemplateRow(tx, storeId, id))) throw notFound('周课表');
   });
   return null;
+}
+
+// ---- 从课表生成: a week of the timetable as the template ---------------------------------
+
+/** The classes of the week starting on Monday `fromDate` as weekly template rows (no fixed students), Monday first then by time. */
+export async function weekTemplateRows(ex: Executor, storeId: number, fromDate: string): Promise<WeekTemplateRow[]> {
+  const sessions = await sessionsAsTemplateRows(ex, storeId, fromDate, addDays(fromDate, 6));
+  return sessions.map((s) => ({
+    weekday: weekday(s.startTime.slice(0, 10)),
+    time: s.startTime.slice(11, 16),
+    courseId: s.courseId,
+    courseName: s.courseName,
+    teacherId: s.teacherId,
+    teacherName: s.teacherName,
+    areaId: s.areaId,
+    areaName: s.areaName ?? null,
+    reservableCount: s.reservableCount,
+    bookId: s.bookId,
+  }));
+}
+
+const valuesOf = (r: WeekTemplateRow): TemplateRowValues => ({
+  weekday: r.weekday,
+  time: r.time,
+  courseId: r.courseId,
+  teacherId: r.teacherId,
+  areaId: r.areaId,
+  reservableCount: r.reservableCount,
+  bookId: r.bookId,
+});
+
+/** What makes two template rows the same class: weekday, time, course, teacher and venue. */
+const sameClass = (r: { weekday: number; time: string; courseId: number; teacherId: number; areaId: number | null }) =>
+  `${r.weekday}|${r.time}|${r.courseId}|${r.teacherId}|${r.areaId ?? ''}`;
+
+/** Writes the classes of a week as template rows (the demo seed: its current week). */
+export async function addWeekToTemplate(tx: Tx, storeId: number, fromDate: string, createdAt: string): Promise<number> {
+  const rows = (await weekTemplateRows(tx, storeId, fromDate)).slice(0, MAX_FIX_ROWS);
+  await addTemplateRows(tx, storeId, rows.map(valuesOf), createdAt);
+  return rows.length;
+}
+
+type FromWeekInput = ParsedReqOf<typeof insertFixTimetableFromWeek>;
+type FromWeekAnswer = ResOf<typeof insertFixTimetableFromWeek>;
+
+/**
+ * 从课表生成: the live classes of the week starting on Monday `fromDate` become the weekly template's
+ * rows (weekday, time, course, teacher, venue, seats, material; no fixed students). `replace` removes
+ * the current rows and their fixed students first; `add` keeps them and leaves out the week's classes
+ * the template has already. A week without classes is refused (400), so is a template past
+ * MAX_FIX_ROWS rows; every course, teacher, venue and material must still be the store's (404, as
+ * when a row is saved alone). `dryRun` answers the same plan without writing (the confirm's
+ * preview); the write is one audited transaction.
+ */
+export async function templateFromWeek(ctx: CallCtx, input: FromWeekInput): Promise<FromWeekAnswer> {
+  const storeId = ctx.store.id;
+  const plan = async (ex: Executor): Promise<FromWeekAnswer> => {
+    const [week, existing] = await Promise.all([
+      weekTemplateRows(ex, storeId, input.fromDate),
+      templateRows(ex, storeId),
+    ]);
+    if (!week.length) throw badRequest(TemplateMsg.weekEmpty);
+    await requireSessionRefs(ex, storeId, week);
+    const have = new Set(existing.map(sameClass));
+    const duplicates = week.filter((r) => have.has(sameClass(r))).length;
+    const rows = input.mode === 'add' ? week.filter((r) => !have.has(sameClass(r))) : week;
+    checkTemplateCaps(input.mode === 'add' ? existing.length + rows.length : rows.length, []);
+    return {
+      count: rows.length,
+      rows,
+      existing: existing.length,
+      existingStudents: existing.reduce((n, r) => n + r.students.length, 0),
+      duplicates,
+    };
+  };
+  if (input.dryRun) return plan(ctx.db);
+  const now = localDateTime(ctx.store.timezone);
+  return inOwnTx(ctx.db, async (tx) => {
+    // One change of the template at a time (the row count, as when a row is added).
+    await lockStore(tx, storeId);
+    const p = await plan(tx);
+    if (input.mode === 'replace') await clearTemplate(tx, storeId);
+    await addTemplateRows(tx, storeId, p.rows.map(valuesOf), now);
+    const before =
+      input.mode === 'replace'
+        ? `替换原有${p.existing}行${p.existingStudents ? `（含${p.existingStudents}位固定学员）` : ''}`
+        : `添加到原有${p.existing}行${p.duplicates ? `，已有的${p.duplicates}节未重复添加` : ''}`;
+    audit(tx, {
+      summary: '从课表生成周课表',
+      target: `${input.fromDate}起一周的课：生成${p.count}行，${before}`,
+    });
+    return p;
+  });
 }

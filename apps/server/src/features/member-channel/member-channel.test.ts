@@ -207,8 +207,10 @@ describeEachDb('members channel: sign-in by one-time code, booking, cancelling, 
     const after = await db.selectFrom('history').select('operateType').where('reservationId', '=', booked.id).execute();
     expect(after.map((h) => h.operateType)).toEqual([OperateType.USER_BOOKED, OperateType.USER_CANCELLED]);
     expect((await m.ok(memberMyCards.path))[0].balance).toBe(10);
-    const past = await m.ok(memberMyBookings.path, { state: 'past', page: 1 });
-    expect(past.list[0]).toMatchObject({ kind: 'cancelled', state: '已取消' });
+    // Filed by the class, which is still to come: under 待上课, saying it was cancelled, no cost left to tell.
+    const upcoming = await m.ok(memberMyBookings.path, { state: 'upcoming', page: 1 });
+    expect(upcoming.list[0]).toMatchObject({ kind: 'cancelled', state: '已取消', cancelCost: null });
+    expect((await m.ok(memberMyBookings.path, { state: 'past', page: 1 })).total).toBe(0);
   });
 
   it('the policy binds members: the booking window, late cancels refused or kept, suspension', async () => {
@@ -232,7 +234,21 @@ describeEachDb('members channel: sign-in by one-time code, booking, cancelling, 
       msg: PolicyMsg.lateCancelRefused(120),
     });
     await desk().ok(updateBookingPolicy.path, { lateCancel: 'forfeit' });
+    // Before confirming, the member is told what this cancel costs: on the timetable's sheet and in 我的预约.
+    const day = soon.slice(0, 10);
+    const sheet = (await m.ok(memberTimetable.path, { fromDate: day, toDate: day }))[0].sessions.find(
+      (x: { id: number }) => x.id === session.id,
+    );
+    expect(sheet.mine).toMatchObject({ kind: 'booked', cancelCost: PolicyMsg.cancelLate(120, '1 次') });
+    expect((await m.ok(memberMyBookings.path, { state: 'upcoming', page: 1 })).list[0]).toMatchObject({
+      id: booked.id,
+      cancelCost: '已过免费取消时间（开课前2小时），取消后不退回 1 次',
+    });
     await m.ok(memberCancelBooking.path, { id: booked.id });
+    // The card's ledger tells why nothing came back: a 迟到取消 line that moves nothing.
+    const recent = (await m.ok(memberMyCards.path))[0].recent;
+    expect(recent[0]).toMatchObject({ kind: '迟到取消', amount: 0 });
+    expect(recent[0].note).toContain('不退回 1 次');
     const db = env().database.db;
     const card = await db.selectFrom('memberCard').select('usedCount').where('id', '=', a.card.id).executeTakeFirst();
     expect(Number(card!.usedCount)).toBe(1); // the deduction kept
@@ -243,7 +259,7 @@ describeEachDb('members channel: sign-in by one-time code, booking, cancelling, 
     expect(await checkInvariants(db, env().storeId)).toEqual([]);
 
     const lateOf = async () =>
-      (await m.ok(memberMyBookings.path, { state: 'past', page: 1 })).list.find(
+      (await m.ok(memberMyBookings.path, { state: 'upcoming', page: 1 })).list.find(
         (b: { id: number; kind: string }) => b.id === booked.id && b.kind === 'cancelled',
       );
     expect(await lateOf()).toMatchObject({ state: '迟到取消，已扣除', amount: 1 });
@@ -278,6 +294,7 @@ describeEachDb('members channel: sign-in by one-time code, booking, cancelling, 
       .execute();
     expect(ledger.map((l) => [l.kind, Number(l.amount)])).toEqual([
       ['deduct', 1],
+      ['late_cancel', 1],
       ['waive', -1],
     ]);
     const trail = await db.selectFrom('history').select('operateType').where('reservationId', '=', booked.id).execute();
@@ -415,7 +432,10 @@ describeEachDb('members channel: sign-in by one-time code, booking, cancelling, 
     const wait = await mb.ok(memberJoinWaitlist.path, { tid: session.id, mcId: b.card.id });
     expect(wait.position).toBe(1);
     expect((await mb.ok(memberTimetable.path, { fromDate: FUTURE, toDate: FUTURE }))[0].sessions).toContainEqual(
-      expect.objectContaining({ id: session.id, mine: { kind: 'waiting', id: wait.id, position: 1 } }),
+      expect.objectContaining({
+        id: session.id,
+        mine: { kind: 'waiting', id: wait.id, position: 1, cancelCost: null },
+      }),
     );
     expect((await ma.call(memberLeaveWaitlist.path, { id: wait.id })).status).toBe(404);
     // a's cancel frees the seat: b is promoted in that transaction (booked with b's card)

@@ -21,14 +21,16 @@ export function findOwnCard(ex: Executor, storeId: number, memberId: number, mem
     .executeTakeFirst();
 }
 
-/** The member's live bookings (booked or signed in) of the given sessions. */
+/** The member's live bookings (booked or signed in) of the given sessions, with what each took of which kind of card. */
 export function liveReservationsOn(ex: Executor, memberId: number, sessionIds: readonly number[]) {
   return ex
-    .selectFrom('reservation')
-    .select(['id', 'timetableId', 'status'])
-    .where('memberId', '=', memberId)
-    .where('timetableId', 'in', sessionIds)
-    .where('status', 'in', LIVE_RESERVATION)
+    .selectFrom('reservation as r')
+    .innerJoin('memberCard as mc', 'mc.id', 'r.memberCardId')
+    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .select(['r.id', 'r.timetableId', 'r.status', 'r.usedCount', 'p.bigType'])
+    .where('r.memberId', '=', memberId)
+    .where('r.timetableId', 'in', sessionIds)
+    .where('r.status', 'in', LIVE_RESERVATION)
     .execute();
 }
 

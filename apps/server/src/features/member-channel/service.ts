@@ -1,4 +1,5 @@
 import {
+  amountText,
   CHECKIN_BEFORE_MINUTES,
   MemberMsg,
   Msg,
@@ -18,7 +19,14 @@ import { valueOf } from '../../lib/settled.ts';
 import { addDays, addMinutes, localDateTime } from '../../lib/time.ts';
 import { cardUnusableReason, isExpiredAt } from '../card/rules.ts';
 import { suspensionOf } from '../no-show/public.ts';
-import { bookingRules, loadPolicy, memberSessionPhase, openBookingsReason, waitlistOpen } from '../policy/public.ts';
+import {
+  bookingRules,
+  loadPolicy,
+  memberCancelCost,
+  memberSessionPhase,
+  openBookingsReason,
+  waitlistOpen,
+} from '../policy/public.ts';
 import { memberCards } from '../reference/public.ts';
 import {
   bookingReads,
@@ -92,11 +100,30 @@ export async function timetable(
       suspensionOf(ex, store.id, memberId, now),
     ]);
     suspendedUntil = suspension.until;
-    for (const w of waits) mine.set(w.timetableId, { kind: 'waiting', id: w.id, position: Number(w.position) });
-    for (const p of pendings) mine.set(p.timetableId, { kind: 'pending', id: p.id, position: null });
+    const startOf = new Map(rows.map((r) => [r.id, r.startTime]));
+    const costOf = (tid: number, booking: Parameters<typeof memberCancelCost>[2]) =>
+      memberCancelCost(policy, { startTime: startOf.get(tid)!, now }, booking);
+    for (const w of waits) {
+      mine.set(w.timetableId, { kind: 'waiting', id: w.id, position: Number(w.position), cancelCost: null });
+    }
+    for (const p of pendings) {
+      mine.set(p.timetableId, {
+        kind: 'pending',
+        id: p.id,
+        position: null,
+        cancelCost: costOf(p.timetableId, { kind: 'pending' }),
+      });
+    }
     for (const b of bookings) {
-      const kind = b.status === ReservationStatus.SIGNED_IN ? 'signed' : 'booked';
-      mine.set(b.timetableId, { kind, id: b.id, position: null });
+      const signed = b.status === ReservationStatus.SIGNED_IN;
+      mine.set(b.timetableId, {
+        kind: signed ? 'signed' : 'booked',
+        id: b.id,
+        position: null,
+        cancelCost: signed
+          ? null
+          : costOf(b.timetableId, { kind: 'booked', amount: amountText(b.bigType, Number(b.usedCount)) }),
+      });
     }
   }
   const days = new Map<string, MemberSession[]>();
@@ -312,20 +339,21 @@ const PAGE = 10;
  */
 export async function myBookings(s: MemberScope, state: 'upcoming' | 'past', page: number) {
   const now = localDateTime(s.store.timezone);
-  const [bookings, pendings, waits] = await Promise.all([
+  const [bookings, pendings, waits, policy] = await Promise.all([
     reservationsOfMember(s.db, s.store.id, s.memberId, now),
     pendingsOfMember(s.db, s.store.id, s.memberId),
     queueEntriesOfMember(s.db, s.store.id, s.memberId),
+    loadPolicy(s.db, s.store.id),
   ]);
   type Base = (typeof bookings)[number] | (typeof pendings)[number] | (typeof waits)[number];
-  const entry = (
-    r: Base,
-    kind: MyBooking['kind'],
-    stateText: string,
-    amount: number,
-    attended: boolean,
-  ): MyBooking & { live: boolean } => {
-    const live = kind === 'booked' || kind === 'signed' || kind === 'pending' || kind === 'waiting';
+  const entry = (r: Base, kind: MyBooking['kind'], stateText: string, amount: number, attended: boolean): MyBooking => {
+    const when = { startTime: r.startTime, now };
+    const cancelCost =
+      kind === 'pending'
+        ? memberCancelCost(policy, when, { kind })
+        : kind === 'booked' && !attended && r.bigType != null
+          ? memberCancelCost(policy, when, { kind, amount: amountText(r.bigType, amount) })
+          : null;
     return {
       kind,
       id: r.id,
@@ -343,8 +371,8 @@ export async function myBookings(s: MemberScope, state: 'upcoming' | 'past', pag
       amount,
       state: stateText,
       attended,
+      cancelCost,
       joinUrl: (kind === 'booked' || kind === 'signed') && r.isOnline ? joinUrlOf(r.meetingInfo) : null,
-      live,
     };
   };
   const all = [
@@ -373,7 +401,8 @@ export async function myBookings(s: MemberScope, state: 'upcoming' | 'past', pag
         : entry(w, 'ended', '候补未成功', 0, false),
     ),
   ];
-  const upcoming = (e: (typeof all)[number]) => e.live && e.session.toTime > now;
+  // Filed by the class: 待上课 until it ends (a cancel of a class still to come stays there, saying so).
+  const upcoming = (e: (typeof all)[number]) => e.session.toTime > now;
   const list = all
     .filter((e) => (state === 'upcoming' ? upcoming(e) : !upcoming(e)))
     .sort((a, b) =>
@@ -382,7 +411,7 @@ export async function myBookings(s: MemberScope, state: 'upcoming' | 'past', pag
         : b.session.fromTime.localeCompare(a.session.fromTime) || b.id - a.id,
     );
   return {
-    list: list.slice((page - 1) * PAGE, page * PAGE).map(({ live: _live, ...e }) => e),
+    list: list.slice((page - 1) * PAGE, page * PAGE),
     total: list.length,
   };
 }
@@ -412,6 +441,7 @@ const LEDGER_WORDS: Record<string, string> = {
   card_refund: '退卡',
   no_show: '爽约扣费',
   waive: '免除扣费',
+  late_cancel: '迟到取消',
 };
 
 /** The member's cards with balance, expiry, frozen, and their last ten ledger entries. */
@@ -433,9 +463,13 @@ export async function myCards(s: MemberScope) {
       .map((l) => ({
         time: l.createdAt,
         kind: LEDGER_WORDS[l.kind] ?? l.kind,
-        // As a change of the balance: what was used (deduct, no-show) is negative, given back positive.
-        amount: USAGE_KINDS.has(l.kind) ? -Number(l.amount) : Number(l.amount),
-        note: l.courseName ?? '',
+        // As a change of the balance: what was used (deduct, no-show) is negative, given back positive;
+        // a late cancel moves nothing and says what it keeps.
+        amount: l.kind === 'late_cancel' ? 0 : USAGE_KINDS.has(l.kind) ? -Number(l.amount) : Number(l.amount),
+        note:
+          l.kind === 'late_cancel'
+            ? `${l.courseName ?? ''}（不退回 ${amountText(c.bigType, Number(l.amount))}）`
+            : (l.courseName ?? ''),
       })),
   }));
 }

@@ -4,6 +4,7 @@ export {
   bookingWindowReason,
   cancelKind,
   memberBookingReason,
+  memberCancelCost,
   memberSessionPhase,
   openBookingsReason,
   suspendedUntil,

@@ -1,4 +1,11 @@
-import { DEDUCT_AT_SIGN_IN, PhaseMsg, PolicyMsg, type BookingPolicy, type MemberPhase } from '@studio/contract';
+import {
+  DEDUCT_AT_SIGN_IN,
+  PhaseMsg,
+  PolicyMsg,
+  TimetableMsg,
+  type BookingPolicy,
+  type MemberPhase,
+} from '@studio/contract';
 import { addDays, addMinutes } from '../../lib/time.ts';
 
 /** Store-local `YYYY-MM-DD HH:mm:ss` times of a session and of now. */
@@ -84,6 +91,27 @@ export const opensAt = (p: BookingPolicy, startTime: string) =>
 export function cancelKind(p: BookingPolicy, w: When): 'free' | 'forfeit' | 'refused' {
   if (w.now <= addMinutes(w.startTime, -p.cancelMinutesBefore)) return 'free';
   return p.lateCancel === 'forfeit' ? 'forfeit' : 'refused';
+}
+
+/**
+ * What a member's own cancel at `now` costs, in their words: a booking's is refunded (`amount`, what
+ * it took) or kept, a pending's is free or charges its card what its sign-in would;
+ * refused when late cancels are, and nothing once the class started (the cancel is refused then).
+ */
+export function memberCancelCost(
+  p: BookingPolicy,
+  w: When,
+  booking: { kind: 'booked'; amount: string } | { kind: 'pending' },
+): string | null {
+  if (w.now >= w.startTime) return TimetableMsg.startedNoCancel;
+  const kind = cancelKind(p, w);
+  if (kind === 'refused') return PolicyMsg.lateCancelRefused(p.cancelMinutesBefore);
+  if (booking.kind === 'pending') {
+    return kind === 'free' ? PolicyMsg.cancelFreePending : PolicyMsg.cancelLatePending(p.cancelMinutesBefore);
+  }
+  return kind === 'free'
+    ? PolicyMsg.cancelFree(booking.amount)
+    : PolicyMsg.cancelLate(p.cancelMinutesBefore, booking.amount);
 }
 
 /** No promotion from the waitlist at or after the cutoff before the start. */

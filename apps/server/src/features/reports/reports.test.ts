@@ -12,6 +12,8 @@ import {
   REPORT_MAX_DAYS,
   ReportMsg,
   inactiveMemberList,
+  memberBook,
+  memberCancelBooking,
   reportByCourse,
   reportByDay,
   reportBySlot,
@@ -19,11 +21,13 @@ import {
   reportOverview,
   ReservationStatus,
   signInPendingCall,
+  updateBookingPolicy,
 } from '@studio/contract';
 import { expect, it } from 'vitest';
 import { addDays, addMinutes, localDateTime, weekday } from '../../lib/time.ts';
 import { EngineFactory, FUTURE } from '../../test/factory-engine.ts';
 import { describeEachDb } from '../../test/harness.ts';
+import { memberClient } from '../../test/member-client.ts';
 
 /** A small deterministic random source (the scene is the same on both databases). */
 function rng(seed: number) {
@@ -212,7 +216,9 @@ describeEachDb('reports (数据报表) and card alerts', (env) => {
           .map((p) => p.studentCount),
       ),
       lateCancels: reservations.filter(
-        (r) => r.status === ReservationStatus.CANCELLED && r.cancelTime! >= byId.get(r.timetableId)!.startTime,
+        (r) =>
+          r.status === ReservationStatus.CANCELLED &&
+          (r.forfeited === 1 || r.cancelTime! >= byId.get(r.timetableId)!.startTime),
       ).length,
       countUsed: sum(
         ledger.filter((l) => cardProduct.get(l.memberCardId)!.bigType === BIG_TYPE_COUNT).map((l) => l.amount),
@@ -295,6 +301,25 @@ describeEachDb('reports (数据报表) and card alerts', (env) => {
       expect(days.reduce((a, d) => a + d.booked, 0)).toBe(want.overview.booked);
       expect(days.reduce((a, d) => a + d.signedIn, 0)).toBe(want.overview.signedIn);
     }
+  });
+
+  it('counts a member late cancel before the class (after the free-cancel time) as 迟到取消', async () => {
+    const e = new EngineFactory(env().factory);
+    const s = await e.scene({ product: { perCount: 1, cardType: 2 } });
+    const start = addMinutes(localDateTime('Asia/Shanghai'), 90);
+    const session = await e.session({ courseId: s.course.id, teacherId: s.teacher.id, startTime: start });
+    const a = await e.memberWithCard(s.product.id, { card: { totalCount: 5 } });
+    const day = start.slice(0, 10);
+    const before = (await ok(reportOverview.path, { fromDate: day, toDate: day })).lateCancels;
+    await ok(updateBookingPolicy.path, { cancelMinutesBefore: 120, lateCancel: 'forfeit' });
+    try {
+      const m = await memberClient(env(), a.member);
+      const booked = await m.ok(memberBook.path, { tid: session.id, mcId: a.card.id });
+      await m.ok(memberCancelBooking.path, { id: booked.id });
+    } finally {
+      await ok(updateBookingPolicy.path, { cancelMinutesBefore: 0, lateCancel: 'refuse' });
+    }
+    expect((await ok(reportOverview.path, { fromDate: day, toDate: day })).lateCancels).toBe(before + 1);
   });
 
   it('counts what the scene made: no-shows and late cancels only in the ended week', async () => {

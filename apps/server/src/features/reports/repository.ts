@@ -109,12 +109,15 @@ export async function noShowPeople(ex: Executor, r: Range, now: string) {
   return n(pendings.people) + n(bookings.people);
 }
 
-/** Bookings cancelled at or after their session's start. */
+/**
+ * Late cancels (迟到取消): bookings a member cancelled after the free-cancel time keeping what they
+ * paid (`forfeited`, waived or not), and bookings cancelled at or after their session's start.
+ */
 export async function lateCancelCount(ex: Executor, r: Range) {
   const row = await sessionsIn(ex, r)
     .innerJoin('reservation as rv', 'rv.timetableId', 't.id')
     .where('rv.status', '=', ReservationStatus.CANCELLED)
-    .whereRef('rv.cancelTime', '>=', 't.startTime')
+    .where((eb) => eb.or([eb('rv.forfeited', '=', 1), eb('rv.cancelTime', '>=', eb.ref('t.startTime'))]))
     .select(sql<number>`count(*)`.as('n'))
     .executeTakeFirstOrThrow();
   return n(row.n);

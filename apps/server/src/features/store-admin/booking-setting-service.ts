@@ -7,12 +7,13 @@ import {
   StoreAdminMsg,
 } from '@studio/contract';
 import type { Db, Executor } from '../../db/index.ts';
+import type { StoreScope } from '../../lib/context.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { invalidateStoreScope } from '../../lib/store-scope.ts';
 import { findStoreScope } from '../../lib/store-repository.ts';
 import { isValidTimeZone, localDateTime } from '../../lib/time.ts';
 import { getModuleStatus, putModuleStatus } from '../reference/public.ts';
-import { changeStore, countWaitingPending, storeValues } from './repository.ts';
+import { changeStore, countBookingsFrom, countWaitingPending, storeValues } from './repository.ts';
 import { inOwnTx } from '../../db/write-queue.ts';
 
 export interface BookingSettingInput {
@@ -45,6 +46,17 @@ export async function loadBookingSetting(db: Db, storeId: number) {
     storeName: store.name,
     pendingWaiting: await countWaitingPending(db, storeId, localDateTime(store.timezone)),
   };
+}
+
+/**
+ * What switching the deduction mode leaves as it is, for the switch's confirm: live bookings and
+ * pendings waiting for sign-in of classes from the store's today on (store-local day). A switch
+ * changes none of them: bookings were charged when made (marked 到店 at the door), pendings are
+ * signed in (charged then) or cancelled.
+ */
+export async function deductionModeImpact(db: Db, store: StoreScope) {
+  const fromDate = localDateTime(store.timezone).slice(0, 10);
+  return { fromDate, ...(await countBookingsFrom(db, store.id, `${fromDate} 00:00:00`)) };
 }
 
 /**

@@ -1,11 +1,11 @@
-import { PendingStatus } from '@studio/contract';
+import { LIVE_RESERVATION, PendingStatus } from '@studio/contract';
 import type { Executor, Tx } from '../../db/index.ts';
 import { fixed } from '../../db/fixed.ts';
 import type { NewRow, RowUpdate } from '../../db/schema.ts';
 
 /**
  * The store administration's repository: the store row, its key/value settings, its stored files
- * (the logo) and the pending items a deduction-mode switch has to count. The first-run setup's
+ * (the logo) and the bookings and pending items a deduction-mode switch has to count. The first-run setup's
  * guard row is an operation lock (`db/op-locks.ts`). The rules (time zones, the deduction switch,
  * one setup at a time) stay in the services.
  */
@@ -85,6 +85,36 @@ export async function countWaitingPending(db: Executor, storeId: number, now: st
     .where('timetable.endTime', '>', now)
     .executeTakeFirst();
   return Number(row?.n ?? 0);
+}
+
+/**
+ * What a deduction-mode switch leaves as it is: live bookings (booked or signed in) and pendings
+ * waiting for sign-in of the store's live sessions starting at `fromTime` or later.
+ */
+export async function countBookingsFrom(ex: Executor, storeId: number, fromTime: string) {
+  const [reservations, pendings] = await Promise.all([
+    ex
+      .selectFrom('reservation as r')
+      .innerJoin('timetable as t', 't.id', 'r.timetableId')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('r.storeId', '=', storeId)
+      .where('r.status', 'in', LIVE_RESERVATION)
+      .where('t.storeId', '=', storeId)
+      .where('t.deleted', '=', 0)
+      .where('t.startTime', '>=', fromTime)
+      .executeTakeFirst(),
+    ex
+      .selectFrom('pending as p')
+      .innerJoin('timetable as t', 't.id', 'p.timetableId')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('p.storeId', '=', storeId)
+      .where('p.status', '=', PendingStatus.WAITING)
+      .where('t.storeId', '=', storeId)
+      .where('t.deleted', '=', 0)
+      .where('t.startTime', '>=', fromTime)
+      .executeTakeFirst(),
+  ]);
+  return { reservations: Number(reservations?.n ?? 0), pendings: Number(pendings?.n ?? 0) };
 }
 
 // The store row and its files.

@@ -2,6 +2,7 @@ import {
   addLogo,
   loadStoreFuncs,
   queryBookingSetting,
+  queryDeductionModeImpact,
   queryWechatSetting,
   saveStoreFuncs,
   saveWechatSetting,
@@ -13,7 +14,7 @@ import { startSession } from '../../auth/sessions.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { defineFeature } from '../../lib/feature.ts';
 import { checkOutboundTarget, OutboundRefused } from '../../lib/outbound.ts';
-import { loadBookingSetting, saveBookingSetting } from './booking-setting-service.ts';
+import { deductionModeImpact, loadBookingSetting, saveBookingSetting } from './booking-setting-service.ts';
 import { addLogo as storeLogo } from './logo-service.ts';
 import * as settings from './settings-service.ts';
 import { initialSetup, needsSetup } from './setup-service.ts';
@@ -52,6 +53,7 @@ export const storeAdminFeature = defineFeature((r) => {
   );
 
   r.handle(queryBookingSetting, async (_input, ctx) => loadBookingSetting(ctx.db, ctx.store.id));
+  r.handle(queryDeductionModeImpact, async (_input, ctx) => deductionModeImpact(ctx.db, ctx.store));
   r.handle(updateBookingSetting, async (input, ctx) => {
     const result = await saveBookingSetting(ctx.db, ctx.store.id, input);
     // Profiles carry store names; forget the cached ones of this instance.

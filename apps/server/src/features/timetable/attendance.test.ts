@@ -8,6 +8,8 @@ import {
   cancelReservationCall,
   exportTimetableReservation,
   markAttendanceCall,
+  memberCancelBooking,
+  memberMyBookings,
   memberPolicyStatus,
   Msg,
   OperateType,
@@ -24,6 +26,7 @@ import { runNoShows } from '../no-show/public.ts';
 import { EngineFactory, FUTURE } from '../../test/factory-engine.ts';
 import { describeEachDb, staffClient } from '../../test/harness.ts';
 import { checkInvariants } from '../../test/invariants.ts';
+import { memberClient } from '../../test/member-client.ts';
 
 const MARK = markAttendanceCall.path;
 
@@ -231,6 +234,13 @@ describeEachDb('到店 in 预约即扣费: the desk and the teacher mark who cam
 
     const report = () => ok(reportOverview.path, { fromDate: date, toDate: date });
     expect(await report()).toMatchObject({ booked: 4, signedIn: 1, noShows: 2 });
+    // The member sees it on the phone too: 爽约 under 已结束.
+    const phone = await memberClient(env(), b.member);
+    const past = await phone.ok(memberMyBookings.path, { state: 'past', page: 1 });
+    expect(past.list.find((x: { id: number }) => x.id === b.reservationId)).toMatchObject({
+      kind: 'noShow',
+      state: '爽约',
+    });
 
     // The desk corrects it: b came after all.
     await ok(MARK, { reservationId: b.reservationId, attended: 1 });
@@ -254,6 +264,27 @@ describeEachDb('到店 in 预约即扣费: the desk and the teacher mark who cam
       ['会员1', '已到店'],
       ['会员2', '爽约'],
       ['会员3', '爽约'],
+    ]);
+    // A member's late cancel (after the free-cancel time, the deduction kept) of a class still to come.
+    const soon = await bookedClass(2);
+    await e.db
+      .updateTable('timetable')
+      .set({ startTime: `${addDays(today(), 2)} 10:00:00`, endTime: `${addDays(today(), 2)} 11:00:00` })
+      .where('id', '=', soon.session.id)
+      .execute();
+    await ok(updateBookingPolicy.path, { cancelMinutesBefore: 7 * 24 * 60, lateCancel: 'forfeit' });
+    try {
+      await (
+        await memberClient(env(), soon.members[0].member)
+      ).ok(memberCancelBooking.path, {
+        id: soon.members[0].reservationId,
+      });
+    } finally {
+      await ok(updateBookingPolicy.path, { cancelMinutesBefore: 0, lateCancel: 'refuse' });
+    }
+    expect(await states(soon.session.id)).toEqual([
+      ['会员1', '迟到取消'],
+      ['会员2', '已预约'],
     ]);
     // Not ended yet: nobody is a no-show.
     const future = await bookedClass(2);

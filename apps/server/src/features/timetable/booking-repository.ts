@@ -44,14 +44,19 @@ export type TrailEntry = Pick<
 /**
  * The ledger row an entry of each operate type writes: a booking or sign-in deducts, a cancel
  * refunds (both of a booking), a no-show charge and its waiver name the card and carry the
- * entry's remark; a late cancel that keeps the deduction (迟到取消) moves nothing, unless it charges
- * now (a pending's: `charged`).
+ * entry's remark; a late cancel that keeps the deduction (迟到取消) writes a `late_cancel` line that
+ * moves nothing (not a usage kind), unless it charges now (a pending's: `charged`).
  */
 function ledgerOf(t: TrailEntry): { kind: string; amount: number; remark: string | null } | null {
   if (t.memberCardId === null) return null;
   switch (t.operateType) {
     case OperateType.LATE_CANCEL:
-      return t.charged && t.reservationId !== null ? { kind: 'deduct', amount: t.usedCount, remark: t.remark } : null;
+      if (t.reservationId === null) return null;
+      // A pending's late cancel charges now; a booking's keeps what it took: a line that moves nothing
+      // (迟到取消, its amount what is not given back), so the card's ledger tells why no refund came.
+      return t.charged
+        ? { kind: 'deduct', amount: t.usedCount, remark: t.remark }
+        : { kind: 'late_cancel', amount: t.usedCount, remark: null };
     case OperateType.NO_SHOW:
       return { kind: 'no_show', amount: t.usedCount, remark: t.remark };
     case OperateType.WAIVED:

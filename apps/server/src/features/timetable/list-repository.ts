@@ -1,5 +1,6 @@
 import {
   BOOKED_PAGE_SIZE,
+  BOOKED_TYPES,
   HISTORY_PAGE_SIZE,
   LIVE_RESERVATION,
   OperateType,
@@ -17,13 +18,8 @@ import { missedSql } from './attendance-repository.ts';
  * its booked, pending and history lists, and the export rows of live bookings.
  */
 
-/** The history types that made a booking: booked by the member or the desk, or a pending signed in. */
-const BOOKING_ACTS: number[] = [
-  OperateType.USER_BOOKED,
-  OperateType.ADMIN_BOOKED,
-  OperateType.SIGNED_IN,
-  OperateType.SELF_CHECKED_IN,
-];
+/** The history types that made a booking: booked by the member or the desk, promoted from the queue, or a pending signed in. */
+const BOOKING_ACTS: number[] = [...BOOKED_TYPES, OperateType.SIGNED_IN, OperateType.SELF_CHECKED_IN];
 
 const offset = (page: number, size: number) => (page - 1) * size;
 
@@ -107,13 +103,13 @@ export async function materialTree(ex: Executor, storeId: number, bookId: number
   };
 }
 
-/** The names of a session's course, teacher and venue. */
+/** The names of a session's course, teacher and venue, and whether the course is 少儿 (for_children). */
 export function sessionNames(ex: Executor, s: Pick<Row<'timetable'>, 'courseId' | 'teacherId' | 'areaId'>) {
   return ex
     .selectFrom('course as c')
     .innerJoin('teacher as te', (j) => j.on('te.id', '=', s.teacherId))
     .leftJoin('area as a', (j) => j.on('a.id', '=', s.areaId))
-    .select(['c.name as courseName', 'te.name as teacherName', 'a.name as areaName'])
+    .select(['c.name as courseName', 'te.name as teacherName', 'a.name as areaName', 'c.forChildren'])
     .where('c.id', '=', s.courseId)
     .executeTakeFirstOrThrow();
 }
@@ -153,6 +149,10 @@ export async function bookingPage(ex: Executor, storeId: number, tid: number, pa
       'r.memberCardId',
       'p.cardName',
       'p.bigType',
+      // The card now (after this booking), for the receipt.
+      sql<number>`mc.total_count - mc.used_count`.as('cardLeft'),
+      'p.perCount as cardPerCount',
+      'mc.expireTime as cardExpireTime',
       'r.studentCount',
       'r.usedCount',
       'r.remark',
@@ -249,11 +249,13 @@ export function exportBookings(ex: Executor, storeId: number, where: ExportScope
     .innerJoin('member as m', 'm.id', 'r.memberId')
     .innerJoin('memberCard as mc', 'mc.id', 'r.memberCardId')
     .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .leftJoin('area as a', 'a.id', 't.areaId')
     .select([
       'r.id',
       't.id as timetableId',
       't.startTime',
       't.endTime',
+      'a.name as area',
       'te.name as teacher',
       'm.name as member',
       'p.cardName as card',
@@ -284,10 +286,12 @@ export function exportBookings(ex: Executor, storeId: number, where: ExportScope
 }
 
 /**
- * The no-shows of 签到后扣费 (pendings not signed in by their class's end) on the store's live
- * sessions of `where`, with the card charged (if any) and what it paid, ordered like the bookings.
+ * The pendings of 签到后扣费 the export lists on the store's live sessions of `where`, ordered like
+ * the bookings: those waiting for sign-in (booked, nothing charged yet; with the card chosen at
+ * booking, if any) and the no-shows (not signed in by their class's end; with the card charged, if
+ * any, and what it paid). A pending signed in is listed as its booking.
  */
-export function exportNoShowPendings(ex: Executor, storeId: number, where: ExportScope) {
+export function exportPendings(ex: Executor, storeId: number, where: ExportScope) {
   let q = ex
     .selectFrom('pending as pd')
     .innerJoin('timetable as t', 't.id', 'pd.timetableId')
@@ -296,15 +300,22 @@ export function exportNoShowPendings(ex: Executor, storeId: number, where: Expor
     .innerJoin('member as m', 'm.id', 'pd.memberId')
     .leftJoin('memberCard as mc', 'mc.id', 'pd.noShowCardId')
     .leftJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .leftJoin('memberCard as chosen', 'chosen.id', 'pd.memberCardId')
+    .leftJoin('cardProduct as cp', 'cp.id', 'chosen.cardId')
+    .leftJoin('area as a', 'a.id', 't.areaId')
     .select([
       'pd.id',
+      'pd.status',
       't.id as timetableId',
       't.startTime',
       't.endTime',
+      'a.name as area',
       'te.name as teacher',
       'm.name as member',
       'p.cardName as card',
       'p.bigType',
+      'cp.cardName as chosenCard',
+      'cp.bigType as chosenBigType',
       'pd.noShowFee',
       'pd.waivedTime',
       'm.mobile',
@@ -314,7 +325,7 @@ export function exportNoShowPendings(ex: Executor, storeId: number, where: Expor
     ])
     .where('pd.storeId', '=', storeId)
     .where('t.deleted', '=', 0)
-    .where('pd.status', '=', PendingStatus.NO_SHOW);
+    .where('pd.status', 'in', [PendingStatus.WAITING, PendingStatus.NO_SHOW]);
   q =
     'timetableId' in where
       ? q.where('pd.timetableId', '=', where.timetableId)

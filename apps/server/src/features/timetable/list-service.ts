@@ -2,6 +2,7 @@ import {
   amountText,
   BIG_TYPE_COUNT,
   OperateType,
+  PendingStatus,
   ReservationStatus,
   type BookingPolicy,
   type BookingRow,
@@ -17,7 +18,7 @@ import { bookingRules } from '../policy/public.ts';
 import {
   bookingPage,
   exportBookings,
-  exportNoShowPendings,
+  exportPendings,
   historyPage,
   materialTree,
   pendingRows,
@@ -77,6 +78,7 @@ export async function sessionInfo(db: Db, storeId: number, id: number, timezone:
     bookId: s.bookId,
     book: s.bookId === null ? null : await materialTree(db, storeId, s.bookId),
     color: s.color,
+    forChildren: Number(names.forChildren) === 1,
     deductionMode: rules.deductionMode,
     memberRule: memberRuleNow(rules.policy, s.startTime, localDateTime(timezone)),
     ended: s.endTime <= localDateTime(timezone),
@@ -105,6 +107,8 @@ export async function bookingList(
     list: rows.map((r) => ({
       ...r,
       usedCount: Number(r.usedCount),
+      cardLeft: Number(r.cardLeft),
+      cardPerCount: Number(r.cardPerCount),
       operator: r.operator ?? null,
       operateType: r.operateType ?? OperateType.ADMIN_BOOKED,
     })),
@@ -141,9 +145,15 @@ export async function historyList(
       cardName: r.cardName ?? null,
       usedCount: Number(r.usedCount),
       // No staff behind a member's own booking or cancel (the members' page): the member is the operator.
-      operator: r.operator ?? (MEMBER_ACTS.includes(r.operateType) ? `${r.memberName}（会员本人）` : null),
+      operator: r.operator ?? actorOf(r),
     })),
   };
+}
+
+/** Who acted when no staff did: the member themself (the members' page), or the system (a promotion from the queue). */
+function actorOf(r: { operateType: number; memberName: string }): string | null {
+  if (r.operateType === OperateType.PROMOTED) return '系统';
+  return MEMBER_ACTS.includes(r.operateType) ? `${r.memberName}（会员本人）` : null;
 }
 
 const MEMBER_ACTS: number[] = [
@@ -164,11 +174,13 @@ function exportState(r: { status: number; attendedTime: string | null; missed: n
 }
 
 /**
- * Export rows (the nine columns of spec section 9, and 状态) of the store's live sessions chosen by
- * `where` (one session, or a date range), ordered by session time: the live bookings (已预约, 已到店,
- * 已签到, or 爽约 for a booking not marked 到店 in a class whose attendance was taken, at `now`), the
- * late cancels that kept their deduction (迟到取消) and the pendings not signed in (爽约, with what
- * the no-show charged). A waived charge exports as nothing deducted.
+ * Export rows (the nine columns of spec section 9, and 单位, 场地, 状态) of the store's live sessions
+ * chosen by `where` (one session, or a date range), ordered by session time: the live bookings
+ * (已预约, 已到店, 已签到, or 爽约 for a booking not marked 到店 in a class whose attendance was
+ * taken, at `now`), the late cancels that kept their deduction (迟到取消), the pendings waiting for
+ * sign-in (已预约, nothing deducted yet) and those not signed in (爽约, with what the no-show
+ * charged). A waived charge exports as nothing deducted. `amount` is the deduction as a number in
+ * `unit` (次 or 元), so that a spreadsheet can add it up.
  */
 export async function exportRows(
   db: Executor,
@@ -176,11 +188,11 @@ export async function exportRows(
   where: ExportScope,
   now: string,
 ): Promise<SessionExportRow[]> {
-  const [bookings, noShows] = await Promise.all([
+  const [bookings, pendings] = await Promise.all([
     exportBookings(db, storeId, where, now),
-    exportNoShowPendings(db, storeId, where),
+    exportPendings(db, storeId, where),
   ]);
-  type Source = (typeof bookings)[number] | (typeof noShows)[number];
+  type Source = (typeof bookings)[number] | (typeof pendings)[number];
   const row = (r: Source, card: string, bigType: number, used: number, state: string): SessionExportRow => ({
     courseTime: `${r.startTime.slice(0, 16)}-${r.endTime.slice(11, 16)}`,
     teacher: r.teacher,
@@ -189,12 +201,19 @@ export async function exportRows(
     usedCount: used,
     bigType,
     deduction: amountText(bigType, used),
+    amount: bigType === BIG_TYPE_COUNT ? used : used / 100,
+    unit: bigType === BIG_TYPE_COUNT ? '次' : '元',
     mobile: r.mobile,
     courseName: r.courseName,
+    area: r.area ?? null,
     studentCount: r.studentCount,
     remark: r.remark,
     state,
   });
+  const pendingRow = (r: (typeof pendings)[number]) =>
+    r.status === PendingStatus.NO_SHOW
+      ? row(r, r.card ?? '', r.bigType ?? BIG_TYPE_COUNT, r.waivedTime ? 0 : Number(r.noShowFee ?? 0), '爽约')
+      : row(r, r.chosenCard ?? '', r.chosenBigType ?? BIG_TYPE_COUNT, 0, '已预约');
   // By session time, then session; in a session the bookings (by id) before the pendings (by id).
   const all = [
     ...bookings.map((r) => ({
@@ -202,11 +221,7 @@ export async function exportRows(
       order: 0,
       row: row(r, r.card, r.bigType, r.waivedTime ? 0 : Number(r.usedCount), exportState(r)),
     })),
-    ...noShows.map((r) => ({
-      r,
-      order: 1,
-      row: row(r, r.card ?? '', r.bigType ?? BIG_TYPE_COUNT, r.waivedTime ? 0 : Number(r.noShowFee ?? 0), '爽约'),
-    })),
+    ...pendings.map((r) => ({ r, order: 1, row: pendingRow(r) })),
   ];
   return all
     .sort(

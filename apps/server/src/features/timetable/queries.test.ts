@@ -238,8 +238,11 @@ describeEachDb('schedule queries', (env) => {
       usedCount: 2,
       bigType: 1,
       deduction: '2 次',
+      amount: 2,
+      unit: '次',
       mobile: booked[0].mobile,
       courseName: course.name,
+      area: null,
       studentCount: 1,
       remark: 'r0',
       state: '已预约',
@@ -258,7 +261,7 @@ describeEachDb('schedule queries', (env) => {
     });
     await env().client.ok(addMemberReservation.path, { mcId: wallet.id, tid: ms.id, studentCount: 1, remark: '' });
     const [moneyRow] = await env().client.ok(exportTimetableReservation.path, { id: ms.id });
-    expect(moneyRow).toMatchObject({ usedCount: 5000, bigType: 2, deduction: '50.00 元' });
+    expect(moneyRow).toMatchObject({ usedCount: 5000, bigType: 2, deduction: '50.00 元', amount: 50, unit: '元' });
     expect((await env().other.client.call(queryReservationList.path, { tid: s.id, page: 1 })).status).toBe(404);
     expect((await env().other.client.call(queryTimetableHistory.path, { tid: s.id, page: 1 })).status).toBe(404);
   });

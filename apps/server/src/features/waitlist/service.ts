@@ -200,7 +200,7 @@ async function promoteOne(
           remark: REMARK,
           operatorId: null,
           memberCardId: w.memberCardId,
-          operateType: w.operatorId ? OperateType.ADMIN_BOOKED : OperateType.USER_BOOKED,
+          operateType: OperateType.PROMOTED,
           member,
         }));
       } else {
@@ -211,7 +211,7 @@ async function promoteOne(
           studentCount: w.studentCount,
           remark: REMARK,
           operatorId: null,
-          operateType: w.operatorId ? OperateType.ADMIN_BOOKED : OperateType.USER_BOOKED,
+          operateType: OperateType.PROMOTED,
           member,
         }));
       }

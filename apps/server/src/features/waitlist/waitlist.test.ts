@@ -6,7 +6,9 @@ import {
   cancelTimetable,
   cancelWaitlist,
   Msg,
+  OperateType,
   queryTimetableByDate,
+  queryTimetableHistory,
   queryTimetableInfo,
   queryMemberWaitlist,
   queryWaitlist,
@@ -172,6 +174,10 @@ describeEachDb('waitlist (候补): join, leave, promotion in the transaction tha
       .where('t.refId', '=', a.id)
       .execute();
     expect(log).toContainEqual({ actorKind: 'system', actorName: '系统', call: 'engine/waitlist-promotion' });
+    // The session's 预约记录 names it too: a promotion by the system, not the member's own booking.
+    const history = await api().ok(queryTimetableHistory.path, { tid: session.id, page: 1 });
+    const mine = history.list.filter((h: { memberName: string }) => h.memberName === '甲');
+    expect(mine).toEqual([expect.objectContaining({ operateType: OperateType.PROMOTED, operator: '系统' })]);
   });
 
   it('skips a member whose card no longer passes, keeping the reason and their place', async () => {
@@ -227,6 +233,11 @@ describeEachDb('waitlist (候补): join, leave, promotion in the transaction tha
       .executeTakeFirstOrThrow();
     expect(p.status).toBe(1);
     expect((await e.cardRow(a.card)).usedCount).toBe(0);
+    const history = await api().ok(queryTimetableHistory.path, { tid: session.id, page: 1 });
+    expect(history.list.find((h: { memberName: string }) => h.memberName === '甲')).toMatchObject({
+      operateType: OperateType.PROMOTED,
+      operator: '系统',
+    });
     // Cancelling that pending frees the seat again for whoever waits next.
     const b = await member('乙');
     await join(session.id, b);

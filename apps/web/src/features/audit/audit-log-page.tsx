@@ -16,8 +16,10 @@ import {
   fetchAuditForExport,
   useAuditLog,
   useUndoBulkChange,
+  useUndoPreview,
   type AuditFilter,
 } from './hooks.ts';
+import { UndoPreviewContent } from './undo-preview.tsx';
 
 const D = 'YYYY-MM-DD';
 const KIND_COLOR: Partial<Record<AuditKind, string>> = {
@@ -81,15 +83,29 @@ export default function AuditLogPage() {
     void qc.invalidateQueries({ queryKey: keys.audit.all });
     modal.error({ title: '撤销未完成', content: msg, okText: '知道了' });
   });
-  const askUndo = (r: AuditRow) =>
+  const refused = (msg: string) => {
+    void qc.invalidateQueries({ queryKey: keys.audit.all });
+    modal.error({ title: '撤销这次批量操作', content: msg, okText: '知道了' });
+  };
+  const preview = useUndoPreview(refused);
+  const [asking, setAsking] = useState<number | null>(null);
+  // The confirm says what the undo returns: the server runs it as a dry run first (nothing written).
+  const askUndo = async (r: AuditRow) => {
+    setAsking(r.id);
+    const p = await preview.run(r.id);
+    setAsking(null);
+    if (!p) return;
     modal.confirm({
       title: '撤销这次批量操作？',
+      width: 600,
       content: (
         <>
           <p>
             {r.time.slice(0, 16)} {r.staff}：{r.summary}
           </p>
-          <p>撤销后恢复到这次操作之前的状态（只能撤销24小时内、之后没有相关变动的批量操作）。</p>
+          <p>撤销后恢复到这次操作之前的状态：</p>
+          <UndoPreviewContent p={p.data} />
+          <p style={{ marginTop: 8, color: 'rgba(0,0,0,0.65)' }}>只能撤销24小时内、之后没有相关变动的批量操作。</p>
         </>
       ),
       okText: '撤销',
@@ -97,6 +113,7 @@ export default function AuditLogPage() {
       cancelText: '取消',
       onOk: () => undo.run(r.id),
     });
+  };
 
   const exporting = useWrite(async () => {
     const all = await fetchAuditForExport(filter);
@@ -144,6 +161,7 @@ export default function AuditLogPage() {
             loading={staff.isPending}
             options={(staff.data ?? []).map((s) => ({ value: s.id, label: s.name }))}
             data-testid="audit-staff"
+            aria-label="员工"
           />
         </Form.Item>
         <Form.Item label="会员">
@@ -165,6 +183,7 @@ export default function AuditLogPage() {
             onChange={(v) => refine(setKind)(v ?? null)}
             options={KIND_OPTIONS}
             data-testid="audit-kind"
+            aria-label="类别"
           />
         </Form.Item>
         {tid && (
@@ -222,7 +241,7 @@ export default function AuditLogPage() {
                   已撤销 {r.undoneTime.slice(5, 16)}
                 </Tag>
               ) : r.undoable ? (
-                <Button size="small" danger onClick={() => askUndo(r)}>
+                <Button size="small" danger loading={asking === r.id} onClick={() => void askUndo(r)}>
                   撤销
                 </Button>
               ) : null,

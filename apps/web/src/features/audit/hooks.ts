@@ -27,6 +27,18 @@ export function fetchAuditForExport(filter: AuditFilter) {
   return call(queryAuditLog, { ...filter, page: 1, pageSize: AUDIT_EXPORT_MAX });
 }
 
+/**
+ * What undoing a bulk change would do (the server runs the undo and rolls it back): the sessions,
+ * the bookings, and each refund and deduction with its member, card and class. A refusal goes to
+ * `onRefused`, as the undo's would.
+ */
+export function useUndoPreview(onRefused: (msg: string) => void) {
+  return useWrite(
+    async (auditId: number) => (await call(undoBulkChange, { auditId, dryRun: true }, { silent: true }))!,
+    { onError: (e) => onRefused(e.message) },
+  );
+}
+
 /** Undoes a bulk change; a refusal (expired, undone already, changed since) goes to `onRefused`. */
 export function useUndoBulkChange(onRefused: (msg: string) => void) {
   return useWrite((auditId: number) => call(undoBulkChange, { auditId }, { silent: true }), {

@@ -17,6 +17,7 @@ const KINDS: Record<string, { label: string; color: string }> = {
   topup_refund: { label: '退回充值', color: 'magenta' },
   no_show: { label: '爽约扣费', color: 'volcano' },
   waive: { label: '免除扣费', color: 'geekblue' },
+  late_cancel: { label: '迟到取消', color: 'gold' },
 };
 
 /** Entries of what the card paid for classes (their amount is what was used): the balance moves the other way. */
@@ -57,6 +58,8 @@ export default function LedgerDrawer({ card, onClose }: { card: MemberCardRow; o
             dataIndex: 'amount',
             width: 100,
             render: (_, r) => {
+              // A late cancel moves nothing: it says what it keeps.
+              if (r.kind === 'late_cancel') return `不退回 ${amountText(card.bigType, r.amount)}`;
               const d = balanceDelta(r);
               return `${d < 0 ? '-' : '+'}${amountText(card.bigType, Math.abs(d))}`;
             },

@@ -12,6 +12,7 @@ import {
   Space,
   Switch,
   Typography,
+  type ColorPickerProps,
 } from 'antd';
 import { useNavigate, useParams } from '../../shared/router.tsx';
 import { Notice } from '../../shared/notice.tsx';
@@ -34,6 +35,8 @@ interface Values {
   emonth?: number | null;
   eday?: number | null;
   description?: string;
+  /** 少儿课程: its booking receipt has a line for a parent's signature. */
+  forChildren: boolean;
 }
 
 const DEFAULTS: Partial<Values> = {
@@ -43,7 +46,16 @@ const DEFAULTS: Partial<Values> = {
   cardIds: [],
   genderLimit: 2,
   ageLimit: 0,
+  forChildren: false,
 };
+
+/**
+ * The colour picker of a required field: antd's Form.Item gives its child `aria-required`, which the
+ * picker puts on a plain div (not allowed there); the asterisk of the label says it instead.
+ */
+function ColorField({ 'aria-required': _required, ...props }: ColorPickerProps & { 'aria-required'?: unknown }) {
+  return <ColorPicker {...props} />;
+}
 
 const hex = (c: Values['color']) => (typeof c === 'string' ? c : c.toHexString()).slice(0, 7);
 const num = (v: number | null | undefined) => (v === undefined || v === null ? null : v);
@@ -85,6 +97,7 @@ function CourseForm({ course }: { course: Course | null }) {
       emonth: v.ageLimit ? num(v.emonth) : null,
       eday: v.ageLimit === 2 ? num(v.eday) : null,
       description: v.description?.trim() || null,
+      forChildren: !!v.forChildren,
     });
     if (saved) navigate('/course/list');
   };
@@ -104,6 +117,7 @@ function CourseForm({ course }: { course: Course | null }) {
           <Space>
             <Typography.Text type="secondary">启用</Typography.Text>
             <Switch
+              aria-label="启用"
               checked={course.enabled === 1}
               loading={status.loading}
               onChange={(on) => void status.run(course.id, on ? 1 : 0)}
@@ -148,7 +162,7 @@ function CourseForm({ course }: { course: Course | null }) {
           <InputNumber precision={0} style={{ width: 200 }} suffix="分钟" />
         </Form.Item>
         <Form.Item label="课程颜色" name="color" rules={[{ required: true, message: RefMsg.color }]}>
-          <ColorPicker disabledAlpha showText format="hex" />
+          <ColorField disabledAlpha showText format="hex" />
         </Form.Item>
         <Form.Item label="可预约的卡种" name="cardIds" extra="只有持这些卡种的会员可以预约此课程">
           <Select
@@ -170,17 +184,17 @@ function CourseForm({ course }: { course: Course | null }) {
           <Form.Item label="年龄范围" extra="留空表示不限；月份 0-11">
             <Space wrap>
               <Form.Item name="syear" noStyle>
-                <InputNumber min={0} max={150} precision={0} suffix="岁" placeholder="起" />
+                <InputNumber min={0} max={150} precision={0} suffix="岁" placeholder="起" aria-label="起始年龄" />
               </Form.Item>
               <Form.Item name="smonth" noStyle>
-                <InputNumber min={0} max={11} precision={0} suffix="个月" />
+                <InputNumber min={0} max={11} precision={0} suffix="个月" aria-label="起始月份" />
               </Form.Item>
               至
               <Form.Item name="eyear" noStyle>
-                <InputNumber min={0} max={150} precision={0} suffix="岁" placeholder="止" />
+                <InputNumber min={0} max={150} precision={0} suffix="岁" placeholder="止" aria-label="截止年龄" />
               </Form.Item>
               <Form.Item name="emonth" noStyle>
-                <InputNumber min={0} max={11} precision={0} suffix="个月" />
+                <InputNumber min={0} max={11} precision={0} suffix="个月" aria-label="截止月份" />
               </Form.Item>
             </Space>
           </Form.Item>
@@ -194,6 +208,14 @@ function CourseForm({ course }: { course: Course | null }) {
             </Space>
           </Form.Item>
         )}
+        <Form.Item
+          label="少儿课程"
+          name="forChildren"
+          valuePropName="checked"
+          extra="开启后，这门课的预约小票上打印“家长签字”一栏"
+        >
+          <Switch aria-label="少儿课程" />
+        </Form.Item>
         <Form.Item label="课程介绍" name="description">
           <Input.TextArea rows={3} maxLength={2000} />
         </Form.Item>
@@ -211,16 +233,24 @@ function CourseForm({ course }: { course: Course | null }) {
 }
 
 function BirthParts({ prefix }: { prefix: 's' | 'e' }) {
+  const which = prefix === 's' ? '起始' : '截止';
   return (
     <Space.Compact>
       <Form.Item name={`${prefix}year`} noStyle>
-        <InputNumber min={1900} max={2200} precision={0} suffix="年" style={{ width: 100 }} />
+        <InputNumber
+          min={1900}
+          max={2200}
+          precision={0}
+          suffix="年"
+          style={{ width: 100 }}
+          aria-label={`${which}出生年`}
+        />
       </Form.Item>
       <Form.Item name={`${prefix}month`} noStyle>
-        <InputNumber min={1} max={12} precision={0} suffix="月" style={{ width: 80 }} />
+        <InputNumber min={1} max={12} precision={0} suffix="月" style={{ width: 80 }} aria-label={`${which}出生月`} />
       </Form.Item>
       <Form.Item name={`${prefix}day`} noStyle>
-        <InputNumber min={1} max={31} precision={0} suffix="日" style={{ width: 80 }} />
+        <InputNumber min={1} max={31} precision={0} suffix="日" style={{ width: 80 }} aria-label={`${which}出生日`} />
       </Form.Item>
     </Space.Compact>
   );

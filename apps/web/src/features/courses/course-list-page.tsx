@@ -45,6 +45,7 @@ export default function CourseListPage() {
                   style={{ display: 'inline-block', width: 12, height: 12, borderRadius: 2, background: c.color }}
                 />
                 {v}
+                {c.forChildren && <Tag>少儿</Tag>}
               </Space>
             ),
           },
@@ -71,6 +72,7 @@ export default function CourseListPage() {
             render: (v: number, c) => (
               <Switch
                 size="small"
+                aria-label={`启用${c.name}`}
                 checked={v === 1}
                 loading={switching === c.id}
                 onChange={(on) => void toggle(c.id, on)}

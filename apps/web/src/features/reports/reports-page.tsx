@@ -105,9 +105,10 @@ export default function ReportsPage() {
     if (!rows) return null;
     return {
       tooltip: { trigger: 'axis' },
-      legend: { data: ['预约人数', '签到人数', '座位数'] },
-      grid: { left: 48, right: 24, top: 40, bottom: 32 },
-      xAxis: { type: 'category', data: rows.map((d) => d.date.slice(5)) },
+      // The legend on top, the plot below it with room for its own labels (never under the x-axis's).
+      legend: { data: ['预约人数', '签到人数', '座位数'], top: 0 },
+      grid: { left: 16, right: 24, top: 44, bottom: 8, containLabel: true },
+      xAxis: { type: 'category', data: rows.map((d) => d.date.slice(5)), axisLabel: { hideOverlap: true } },
       yAxis: { type: 'value', minInterval: 1 },
       series: [
         { name: '预约人数', type: 'line', data: rows.map((d) => d.booked) },
@@ -119,8 +120,8 @@ export default function ReportsPage() {
 
   const bars = (names: string[], series: { name: string; data: number[] }[]): ChartOption => ({
     tooltip: { trigger: 'axis' },
-    legend: { data: series.map((s) => s.name) },
-    grid: { left: 48, right: 24, top: 40, bottom: 56 },
+    legend: { data: series.map((s) => s.name), top: 0 },
+    grid: { left: 16, right: 24, top: 44, bottom: 8, containLabel: true },
     xAxis: { type: 'category', data: names, axisLabel: { interval: 0, rotate: names.length > 8 ? 30 : 0 } },
     yAxis: { type: 'value', minInterval: 1 },
     series: series.map((s) => ({ ...s, type: 'bar', barMaxWidth: 36 })),
@@ -161,7 +162,8 @@ export default function ReportsPage() {
         formatter: (p: { data: [number, number, number, number] }) =>
           `${WEEKDAYS[WEEKDAY_ORDER[p.data[1]]]} ${hours[p.data[0]]}点：上座率 ${p.data[2]}%，${p.data[3]} 节`,
       },
-      grid: { left: 56, right: 24, top: 16, bottom: 72 },
+      // The colour scale stands on the right, clear of the hour labels below the grid.
+      grid: { left: 16, right: 96, top: 16, bottom: 8, containLabel: true },
       xAxis: { type: 'category', data: hours.map((h) => `${h}点`), splitArea: { show: true } },
       yAxis: {
         type: 'category',
@@ -173,9 +175,10 @@ export default function ReportsPage() {
         min: 0,
         max: 100,
         calculable: true,
-        orient: 'horizontal',
-        left: 'center',
-        bottom: 0,
+        orient: 'vertical',
+        right: 8,
+        top: 'middle',
+        itemHeight: 140,
         text: ['满', '空'],
       },
       series: [
@@ -233,7 +236,7 @@ export default function ReportsPage() {
           title="到课率"
           value={o ? (o.signedIn + o.noShows ? percent(o.signedIn / (o.signedIn + o.noShows)) : '-') : '-'}
         />
-        <Stat testId="stat-late" title="开课后取消" value={o?.lateCancels ?? '-'} />
+        <Stat testId="stat-late" title="迟到取消" value={o?.lateCancels ?? '-'} />
         <Stat testId="stat-count-used" title="次卡课消" value={o?.countUsed ?? '-'} suffix="次" />
         <Stat testId="stat-money-used" title="储值卡课消" value={o ? yuan(o.moneyUsed) : '-'} suffix="元" />
         <Stat testId="stat-cards-sold" title="售卡数" value={o?.cardsSold ?? '-'} suffix="张" />

@@ -79,7 +79,7 @@ export default function SchedulePage() {
       </div>
       <Suspense fallback={null}>
         {openId && <SessionDrawer id={openId} onClose={onCloseDrawer} />}
-        {Modal && <Modal onClose={() => setModal(null)} />}
+        {Modal && <Modal onClose={() => setModal(null)} shown={range} />}
       </Suspense>
     </div>
   );

@@ -9,6 +9,8 @@ export type ToolModal = 'add' | 'week' | 'copy' | 'batch' | 'dropIn' | 'batchDel
 /** What the page hands every toolbar modal. */
 export interface ToolModalProps {
   onClose: () => void;
+  /** The dates the calendar shows (`YYYY-MM-DD`, inclusive), once it has shown some: the export starts from them. */
+  shown?: { fromDate: string; toDate: string } | null;
 }
 
 /** A meeting's info as the online panel reads it (the contract passes it through as a record). */

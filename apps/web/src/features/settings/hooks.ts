@@ -3,6 +3,7 @@ import {
   addLogo,
   loadStoreFuncs,
   queryBookingSetting,
+  queryDeductionModeImpact,
   queryWechatSetting,
   saveStoreFuncs,
   saveWechatSetting,
@@ -14,7 +15,7 @@ import {
   updateSmsSetting,
   type ReqOf,
 } from '@studio/contract';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../api/client.ts';
 import { keys } from '../../shared/query-keys.ts';
 import { useWrite, type WriteOptions } from '../../shared/use-write.ts';
@@ -25,13 +26,38 @@ export function useBookingSetting() {
 
 export type BookingSettingFields = ReqOf<typeof updateBookingSetting>;
 
-/** Saves the booking setting; failures (a 409 asking to confirm) go to `onError`. */
-export function useSaveBookingSetting(onError: WriteOptions<[BookingSettingFields]>['onError']) {
+/**
+ * Saves the booking setting; failures go to `onError`. `success` is the toast (none: the caller
+ * says what was saved, as 预约设置 does for a mode switch).
+ */
+export function useSaveBookingSetting(
+  onError: WriteOptions<[BookingSettingFields]>['onError'],
+  success: string | null = '操作成功',
+) {
   return useWrite((s: BookingSettingFields) => call(updateBookingSetting, s, { silent: true }), {
-    success: '操作成功',
+    success: success ?? undefined,
     changes: 'bookingSetting',
     onError,
   });
+}
+
+export type DeductionImpact = Awaited<ReturnType<typeof call<typeof queryDeductionModeImpact>>>;
+
+/**
+ * What a deduction-mode switch leaves as it is: bookings and pendings of classes from today on
+ * (the server counts them). `enabled` while the page shows another mode than the saved one; `fresh`
+ * asks again, for the switch's confirm.
+ */
+export function useDeductionImpact(enabled: boolean) {
+  const qc = useQueryClient();
+  const q = useQuery({
+    queryKey: keys.deductionImpact,
+    queryFn: () => call(queryDeductionModeImpact, {}),
+    enabled,
+  });
+  const fresh = () =>
+    qc.fetchQuery({ queryKey: keys.deductionImpact, queryFn: () => call(queryDeductionModeImpact, {}), staleTime: 0 });
+  return { data: enabled ? q.data : undefined, fresh };
 }
 
 export function useUploadLogo() {

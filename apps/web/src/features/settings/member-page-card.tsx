@@ -2,6 +2,7 @@ import { DownloadOutlined } from '@ant-design/icons';
 import { Button, Card, Input, Skeleton, Space, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { QrImage, useQrDataUrl } from '../../shared/qr-image.tsx';
+import { QrReachWarning } from '../../shared/qr-reach.tsx';
 import { useMemberPage } from '../../shared/reference.ts';
 import { useSaveMemberPage } from './hooks.ts';
 
@@ -51,7 +52,8 @@ export function MemberPageCard() {
             <Typography.Text copyable data-testid="member-page-url">
               {q.data.url}
             </Typography.Text>
-            <div>会员访问的网址（不填则用当前网址）</div>
+            <QrReachWarning url={q.data.url} />
+            <div>公开地址：会员手机访问的网址（不填则用当前网址）</div>
             <Input
               data-testid="member-base-url"
               placeholder="https://yoga.example.com"

@@ -266,7 +266,12 @@ function FuncsCard() {
             title: '启用',
             width: 80,
             render: (_, f) => (
-              <Switch size="small" checked={Number(f.enabled) === 1} onChange={(on) => toggle(list.indexOf(f), on)} />
+              <Switch
+                size="small"
+                aria-label={`启用${shown(f.name) ?? '（未命名的功能）'}`}
+                checked={Number(f.enabled) === 1}
+                onChange={(on) => toggle(list.indexOf(f), on)}
+              />
             ),
           },
         ]}

@@ -59,7 +59,7 @@ export default function SetupPage() {
   };
 
   return (
-    <div
+    <main
       style={{
         minHeight: '100vh',
         display: 'flex',
@@ -70,7 +70,8 @@ export default function SetupPage() {
       }}
     >
       <Card style={{ width: 520 }}>
-        <Typography.Title level={3} style={{ textAlign: 'center', marginBottom: 4 }}>
+        {/* the page's first-level heading, at the size of a level-3 title */}
+        <Typography.Title level={1} style={{ textAlign: 'center', marginBottom: 4, fontSize: 24 }}>
           欢迎使用团课管理后台
         </Typography.Title>
         <Typography.Paragraph type="secondary" style={{ textAlign: 'center' }}>
@@ -148,6 +149,6 @@ export default function SetupPage() {
           </Button>
         </Form>
       </Card>
-    </div>
+    </main>
   );
 }

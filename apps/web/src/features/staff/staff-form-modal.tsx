@@ -123,8 +123,8 @@ export function StaffFormModal({
             <Input maxLength={11} />
           </Form.Item>
           {staff ? (
-            <Form.Item label="账号">
-              <Input value={staff.account} disabled />
+            <Form.Item label="账号" htmlFor="staff-account">
+              <Input id="staff-account" value={staff.account} disabled />
             </Form.Item>
           ) : (
             <Form.Item

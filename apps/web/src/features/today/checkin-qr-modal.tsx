@@ -14,6 +14,7 @@ import { createPortal } from 'react-dom';
 import { call } from '../../api/client.ts';
 import { useCan, useStore } from '../../shared/profile.ts';
 import { QrImage } from '../../shared/qr-image.tsx';
+import { QrReachWarning } from '../../shared/qr-reach.tsx';
 import { keys } from '../../shared/query-keys.ts';
 import { useCheckinCode } from '../../shared/reference.ts';
 import { useWrite } from '../../shared/use-write.ts';
@@ -109,6 +110,7 @@ export default function CheckinQrModal({ onClose }: { onClose: () => void }) {
           </span>
         </Space>
       )}
+      <QrReachWarning url={url} />
       {url && (
         <div ref={screen} className="checkin-screen" style={{ background: '#fff' }}>
           <Space direction="vertical" align="center" style={{ width: '100%' }}>

@@ -35,6 +35,7 @@ function Roster({ session, storeName, printedAt }: { session: TodaySession; stor
             <th>会员卡</th>
             <th>人数</th>
             <th>状态</th>
+            <th>备注</th>
             <th>签名</th>
           </tr>
         </thead>
@@ -47,6 +48,7 @@ function Roster({ session, storeName, printedAt }: { session: TodaySession; stor
               <td>{r.cardName ?? '签到时选择'}</td>
               <td>{r.studentCount}</td>
               <td>{STATE_TEXT[r.state]}</td>
+              <td className="roster-remark">{r.remark ?? ''}</td>
               <td className="roster-sign" />
             </tr>
           ))}
@@ -57,7 +59,7 @@ function Roster({ session, storeName, printedAt }: { session: TodaySession; stor
   );
 }
 
-/** A class's roster on an A4 page, with a column for signatures; printed with the browser's print. */
+/** A class's roster on an A4 page, with each booking's 备注 and a column for signatures; printed with the browser's print. */
 export default function RosterPrintModal({ session, onClose }: { session: TodaySession; onClose: () => void }) {
   const store = useStore();
   const storeName = store.name;

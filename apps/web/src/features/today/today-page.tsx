@@ -1,5 +1,5 @@
 import { markAttendanceCall, queryCheckinCode, type RosterEntry, type TodaySession } from '@studio/contract';
-import { PrinterOutlined, QrcodeOutlined } from '@ant-design/icons';
+import { DownOutlined, PrinterOutlined, QrcodeOutlined, RightOutlined } from '@ant-design/icons';
 import {
   Alert,
   App,
@@ -15,12 +15,13 @@ import {
   Tag,
   Typography,
 } from 'antd';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import dayjs from '../../shared/dayjs.ts';
 import { balanceText } from '../../shared/format.ts';
 import { useCan } from '../../shared/profile.ts';
 import { useAttendance, useSignIn, useToday, type SignInOutcome } from './hooks.ts';
 import { STATE_COLOR, STATE_TEXT } from './states.ts';
+import './today.css';
 
 const RosterPrintModal = lazy(() => import('./roster-print-modal.tsx'));
 const CheckinQrModal = lazy(() => import('./checkin-qr-modal.tsx'));
@@ -30,6 +31,26 @@ const PHASE = {
   upcoming: { text: '未开始', color: 'default' },
   ended: { text: '已结束', color: 'default' },
 } as const;
+
+/** The day's counts by what they are, in each deduction mode's words. */
+const WORDS = {
+  0: { came: '已到店', notYet: '未到' },
+  1: { came: '已签到', notYet: '待签到' },
+} as const;
+
+/**
+ * People (a booking's 人数) on a roster: all booked (bookings and pendings holding a seat), of them
+ * who came (marked 到店, a member's scan, or a pending signed in), and who has not yet.
+ */
+function countsOf(roster: RosterEntry[]) {
+  let all = 0;
+  let came = 0;
+  for (const r of roster) {
+    all += r.studentCount;
+    if (r.state === 'attended' || r.state === 'signed') came += r.studentCount;
+  }
+  return { all, came, notYet: all - came };
+}
 
 type Choice = { entry: RosterEntry; cards: NonNullable<Extract<SignInOutcome, { done: false }>['cards']> };
 
@@ -62,6 +83,7 @@ function ChooseCardModal({
       ) : (
         <Select
           style={{ width: '100%' }}
+          aria-label="会员卡"
           value={mcId}
           onChange={setMcId}
           data-testid="sign-in-card"
@@ -138,10 +160,7 @@ function SessionCard({
   // Bookings paid when made (预约即扣费): who came is marked, nothing charged.
   const canMark = useCan(markAttendanceCall) && s.startTime.slice(0, 10) <= today;
   const notMarked = s.roster.filter((r) => r.state === 'booked');
-  const bookedPeople = s.roster.filter((r) => r.state !== 'waiting').reduce((n, r) => n + r.studentCount, 0);
-  const cameP = s.roster
-    .filter((r) => r.state === 'attended' || r.state === 'signed')
-    .reduce((n, r) => n + r.studentCount, 0);
+  const { all: bookedPeople, came: cameP } = countsOf(s.roster);
   const free = s.reservableCount - s.realCount;
   const markOne = async (entry: RosterEntry, came: boolean) => {
     if (await attendance.one.run(entry, came)) {
@@ -181,7 +200,7 @@ function SessionCard({
       size="small"
       className={`today-session today-${s.phase}`}
       data-testid={`today-session-${s.id}`}
-      style={{ marginBottom: 12, borderLeft: `4px solid ${s.color}`, opacity: s.phase === 'ended' ? 0.75 : 1 }}
+      style={{ marginBottom: 12, borderLeft: `4px solid ${s.color}` }}
       title={
         <Space wrap>
           <strong>
@@ -194,9 +213,9 @@ function SessionCard({
           </Typography.Text>
           <Tag color={PHASE[s.phase].color}>{PHASE[s.phase].text}</Tag>
           {s.isOnline > 0 && <Tag color="purple">在线</Tag>}
-          {mode === 0 && bookedPeople > 0 && (
+          {bookedPeople > 0 && (
             <Tag color={cameP ? 'green' : 'default'} data-testid="came-count">
-              到店 {cameP}/{bookedPeople}
+              {mode === 1 ? '签到' : '到店'} {cameP}/{bookedPeople}
             </Tag>
           )}
           {free <= 0 ? (
@@ -217,7 +236,7 @@ function SessionCard({
               全部到店（{notMarked.length}）
             </Button>
           )}
-          {mode === 1 && waiting.length > 0 && (
+          {waiting.length > 0 && (
             <Button size="small" type="primary" loading={all.loading} onClick={signAll}>
               全部签到（{waiting.length}）
             </Button>
@@ -288,7 +307,37 @@ function SessionCard({
   );
 }
 
-/** 今日: the day's classes in time order with rosters, one-tap sign-in, 全部签到 and a printable roster. */
+/**
+ * The day's finished classes, folded into one line that opens on click (today: the page starts at
+ * the class on now or the next one).
+ */
+function EndedFold({ count, children }: { count: number; children: ReactNode }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <div className="today-fold" data-testid="today-ended">
+      <Button
+        type="text"
+        block
+        className="today-fold-toggle"
+        icon={open ? <DownOutlined /> : <RightOutlined />}
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+        data-testid="today-ended-toggle"
+      >
+        已结束 {count} 节
+        <Typography.Text type="secondary" style={{ marginLeft: 8 }}>
+          {open ? '点击收起' : '点击展开'}
+        </Typography.Text>
+      </Button>
+      {open && <div className="today-fold-list">{children}</div>}
+    </div>
+  );
+}
+
+/**
+ * 今日: the day's classes in time order with rosters, one-tap 到店 / 签到, 全部到店 / 全部签到 and a
+ * printable roster. Today, the finished classes fold away above the current or next one.
+ */
 export default function TodayPage() {
   const [date, setDate] = useState<string | null>(null);
   const q = useToday(date);
@@ -297,17 +346,22 @@ export default function TodayPage() {
   const canShowQr = useCan(queryCheckinCode);
   const day = q.data;
   const shown = dayjs(day?.date ?? undefined);
-  const totals = (day?.sessions ?? []).reduce(
-    (t, s) => {
-      for (const r of s.roster) t[r.state] += r.studentCount;
-      return t;
-    },
-    { booked: 0, attended: 0, signed: 0, waiting: 0 },
-  );
-  // Everyone booked (paid when booking, or signed in), and of them who came: the desk, the teacher
-  // or the member's scan marked 到店, or a pending was signed in.
-  const came = totals.attended + totals.signed;
-  const allBooked = totals.booked + came;
+  const sessions = day?.sessions ?? [];
+  const counts = countsOf(sessions.flatMap((s) => s.roster));
+  const words = WORDS[day?.deductionMode === 1 ? 1 : 0];
+  const isToday = !!day && day.date === day.now.slice(0, 10);
+  const ended = isToday ? sessions.filter((s) => s.phase === 'ended') : [];
+  const ahead = isToday ? sessions.filter((s) => s.phase !== 'ended') : sessions;
+  const card = (s: TodaySession) =>
+    day && (
+      <SessionCard
+        key={s.id}
+        s={s}
+        mode={day.deductionMode}
+        today={day.now.slice(0, 10)}
+        onPrint={() => setPrinting(s)}
+      />
+    );
   return (
     <Card
       title={
@@ -347,29 +401,22 @@ export default function TodayPage() {
         />
       )}
       {day && (
-        <Typography.Paragraph data-testid="today-summary">
-          {day.deductionMode === 1 ? (
-            <>
-              共 {day.sessions.length} 节课，已预约 {totals.booked + totals.attended} 人，已签到 {totals.signed}{' '}
-              人，待签到 {totals.waiting} 人
-            </>
-          ) : (
-            <>
-              共 {day.sessions.length} 节课，已预约 {allBooked} 人 · 已到店 {came} 人 · 未到 {totals.booked} 人
-            </>
-          )}
+        // People (a booking's 人数): everyone booked, of them who came, and who has not yet.
+        <Space className="today-counts" size="large" wrap style={{ marginBottom: 12 }}>
+          <Typography.Text>共 {sessions.length} 节课</Typography.Text>
+          <Typography.Text strong data-testid="today-summary" title="人数：已预约 = 已到 + 未到">
+            已预约 {counts.all} · {words.came} {counts.came} · {words.notYet} {counts.notYet}
+          </Typography.Text>
+        </Space>
+      )}
+      {day && sessions.length === 0 && <Empty description="这一天没有课程" />}
+      {ended.length > 0 && <EndedFold count={ended.length}>{ended.map(card)}</EndedFold>}
+      {isToday && ended.length > 0 && ahead.length === 0 && (
+        <Typography.Paragraph type="secondary" data-testid="today-all-ended">
+          今天的课都已结束
         </Typography.Paragraph>
       )}
-      {day && day.sessions.length === 0 && <Empty description="这一天没有课程" />}
-      {day?.sessions.map((s) => (
-        <SessionCard
-          key={s.id}
-          s={s}
-          mode={day.deductionMode}
-          today={day.now.slice(0, 10)}
-          onPrint={() => setPrinting(s)}
-        />
-      ))}
+      {ahead.map(card)}
       {printing && (
         <Suspense>
           <RosterPrintModal session={printing} onClose={() => setPrinting(null)} />

@@ -2,9 +2,11 @@
 import {
   deleteFixTimetable,
   insertFixTimetable,
+  insertFixTimetableFromWeek,
   queryFixTimetableList,
   updateFixTimetable,
   type FixTimetableRow,
+  type ResOf,
 } from '@studio/contract';
 import { useQuery } from '@tanstack/react-query';
 import { call } from '../../api/client.ts';
@@ -55,6 +57,22 @@ export function useSaveTemplateRow(id: number | null) {
 export function useDeleteTemplateRow() {
   return useWrite((id: number) => call(deleteFixTimetable, { id }), {
     success: '删除成功',
+    changes: 'weeklyTemplate',
+  });
+}
+
+/** What 从课表生成 would make of a week: its classes as rows, and the template's rows now. */
+export type FromWeekPlan = ResOf<typeof insertFixTimetableFromWeek>;
+
+/** Previews 从课表生成 for the week starting on Monday `fromDate` (nothing written). */
+export function usePreviewFromWeek() {
+  return useWrite((fromDate: string) => call(insertFixTimetableFromWeek, { fromDate, dryRun: true }));
+}
+
+/** 从课表生成: the week's classes replace the template's rows, or are added to them. */
+export function useBuildFromWeek() {
+  return useWrite((fromDate: string, mode: 'replace' | 'add') => call(insertFixTimetableFromWeek, { fromDate, mode }), {
+    success: '已从课表生成周课表',
     changes: 'weeklyTemplate',
   });
 }

@@ -215,7 +215,13 @@ function StudentRow(props: {
       </Col>
       <Col span={4}>
         <Form.Item name={[name, 'studentCount']} rules={[{ required: true, message: Msg.studentCountMin1 }]}>
-          <InputNumber min={1} precision={0} suffix="人" style={{ width: '100%' }} />
+          <InputNumber
+            min={1}
+            precision={0}
+            suffix="人"
+            style={{ width: '100%' }}
+            aria-label={`学员${index + 1}上课人数`}
+          />
         </Form.Item>
       </Col>
       <Col span={2}>

@@ -1,8 +1,9 @@
-import { DeleteOutlined, PlusOutlined, ScheduleOutlined } from '@ant-design/icons';
+import { CopyOutlined, DeleteOutlined, PlusOutlined, ScheduleOutlined } from '@ant-design/icons';
 import { WEEKDAY_NAMES } from '@studio/contract';
 import { Button, Card, Empty, Popconfirm, Space, Spin, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { WeekArrangeModal } from '../schedule/index.ts';
+import FromWeekModal from './from-week-modal.tsx';
 import TemplateRowModal from './template-row-modal.tsx';
 import { useDeleteTemplateRow, useWeeklyTemplate, type TemplateRow } from './hooks.ts';
 import './weekly-template.css';
@@ -17,6 +18,7 @@ export default function WeeklyTemplatePage() {
   const q = useWeeklyTemplate();
   const [editing, setEditing] = useState<Editing | null>(null);
   const [arranging, setArranging] = useState(false);
+  const [fromWeek, setFromWeek] = useState(false);
   const del = useDeleteTemplateRow();
   const rows = q.data ?? [];
 
@@ -25,6 +27,9 @@ export default function WeeklyTemplatePage() {
       title={<Space>周固定课表 {q.isFetching && <Spin size="small" />}</Space>}
       extra={
         <Space>
+          <Button icon={<CopyOutlined />} onClick={() => setFromWeek(true)}>
+            从课表生成
+          </Button>
           <Button icon={<PlusOutlined />} onClick={() => setEditing({ row: null, weekday: 1 })}>
             添加课程
           </Button>
@@ -96,6 +101,7 @@ export default function WeeklyTemplatePage() {
       </div>
       {editing && <TemplateRowModal row={editing.row} weekday={editing.weekday} onClose={() => setEditing(null)} />}
       {arranging && <WeekArrangeModal onClose={() => setArranging(false)} />}
+      {fromWeek && <FromWeekModal onClose={() => setFromWeek(false)} />}
     </Card>
   );
 }

@@ -42,6 +42,8 @@ export function CardPicker({ memberId, courseId, value, onChange, disabled, id }
     <>
       <Select
         id={id}
+        // named for screen readers also where no form label is linked to it (a list's rows)
+        aria-label="会员卡"
         data-testid="card-picker"
         placeholder={memberId ? '选择会员卡' : '请先选择会员'}
         disabled={disabled || !memberId}

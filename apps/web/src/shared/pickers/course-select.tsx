@@ -7,6 +7,8 @@ export function CourseSelect(props: P) {
   const q = useCourseOptions();
   return (
     <Select
+      // named for screen readers where no form label is linked to it (a Form.Item without a name)
+      aria-label={props.id ? undefined : '课程'}
       placeholder="选择课程"
       showSearch={{ optionFilterProp: 'label' }}
       loading={q.isPending}

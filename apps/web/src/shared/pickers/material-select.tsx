@@ -7,6 +7,8 @@ export function MaterialSelect(props: P) {
   const q = useMaterials();
   return (
     <Select
+      // named for screen readers where no form label is linked to it (a Form.Item without a name)
+      aria-label={props.id ? undefined : '教材'}
       placeholder="不选表示无教材"
       allowClear
       loading={q.isPending}

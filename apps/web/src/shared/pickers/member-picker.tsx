@@ -36,6 +36,8 @@ export function MemberPicker({ value, onChange, disabled, initial, id }: Props) 
   return (
     <Select
       id={id}
+      // named for screen readers also where no form label is linked to it (a list's rows, a search)
+      aria-label="会员"
       data-testid="member-picker"
       showSearch={{ filterOption: false, onSearch: setText }}
       placeholder="输入姓名或手机号搜索会员"

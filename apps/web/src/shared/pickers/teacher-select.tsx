@@ -7,6 +7,8 @@ export function TeacherSelect(props: P) {
   const q = useTeachers();
   return (
     <Select
+      // named for screen readers where no form label is linked to it (a Form.Item without a name)
+      aria-label={props.id ? undefined : '老师'}
       placeholder="选择老师"
       showSearch={{ optionFilterProp: 'label' }}
       loading={q.isPending}

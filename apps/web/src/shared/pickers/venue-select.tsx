@@ -11,6 +11,8 @@ export function VenueSelect({ value, onChange, ...props }: VenueProps) {
   const q = useVenues();
   return (
     <TreeSelect
+      // named for screen readers where no form label is linked to it (a Form.Item without a name)
+      aria-label={props.id ? undefined : '场地'}
       placeholder="不选表示无场地"
       allowClear
       showSearch

@@ -24,6 +24,14 @@ const zCourseFields = {
   eday: zAgePart(31),
   cardIds: zIdList('会员卡不正确'),
   description: zNullableText(2000),
+  /**
+   * 少儿课程: its receipt has a line for a parent's signature (家长签字). true/false (or 1/0);
+   * absent: a new course is not one, an edited course keeps what it was.
+   */
+  forChildren: z
+    .union([z.boolean(), z.literal(0), z.literal(1)], { error: '少儿课程取值不正确' })
+    .optional()
+    .transform((v) => (v === undefined ? undefined : Boolean(v))),
 };
 
 export const zCourse = z.object({
@@ -35,6 +43,8 @@ export const zCourse = z.object({
   ...zLimitFields.shape,
   description: z.string().nullable(),
   enabled: z.number(),
+  /** 少儿课程: its receipt has a line for a parent's signature (家长签字). */
+  forChildren: z.boolean(),
   cards: z.array(z.object({ id: z.number(), name: z.string() })),
 });
 export type Course = z.infer<typeof zCourse>;
@@ -66,6 +76,7 @@ export const insertStoreCourse = defineCall({
     ageLimit: 0,
     cardIds: [1],
     description: '适合初学者',
+    forChildren: false,
   },
   errors: [...fails.badRequest(RefMsg.ageRange), ...fails.notFound('卡种')],
 });

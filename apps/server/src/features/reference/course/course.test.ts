@@ -127,4 +127,48 @@ describeEachDb('store courses', (env) => {
     expect(JSON.stringify(list)).not.toContain('别店课程');
     expect(JSON.stringify(await client.ok(`${API}/query/course/simple/list`))).not.toContain('别店课程');
   });
+
+  it('少儿课程: the flag round-trips, an edit without it keeps it, and the session (receipt) reads it', async () => {
+    const { client, factory } = env();
+    const { id } = await client.ok(`${API}/insert/store/course`, { ...base, name: '少儿体能', forChildren: true });
+    expect((await client.ok(`${API}/query/store/course/by/id`, { id })).forChildren).toBe(true);
+    // A course saved without the field is not one; 1/0 are taken as well as true/false.
+    const adult = await client.ok(`${API}/insert/store/course`, { ...base, name: '成人瑜伽' });
+    expect((await client.ok(`${API}/query/store/course/by/id`, { id: adult.id })).forChildren).toBe(false);
+    await client.ok(`${API}/update/store/course`, { id: adult.id, ...base, name: '成人瑜伽', forChildren: 1 });
+    expect((await client.ok(`${API}/query/store/course/by/id`, { id: adult.id })).forChildren).toBe(true);
+    await client.ok(`${API}/update/store/course`, { id: adult.id, ...base, name: '成人瑜伽', forChildren: false });
+    expect((await client.ok(`${API}/query/store/course/by/id`, { id: adult.id })).forChildren).toBe(false);
+    // An edit that does not name it (an older client) keeps it.
+    await client.ok(`${API}/update/store/course`, { id, ...base, name: '少儿体能课' });
+    const kept = await client.ok(`${API}/query/store/course/by/id`, { id });
+    expect([kept.name, kept.forChildren]).toEqual(['少儿体能课', true]);
+    const page = await client.ok(`${API}/query/store/course/list`, { param: '少儿体能' });
+    expect(page.list.map((c: { forChildren: boolean }) => c.forChildren)).toEqual([true]);
+    const bad = await client.call(`${API}/update/store/course`, { id, ...base, forChildren: 'yes' });
+    expect([bad.status, bad.msg]).toEqual([400, '少儿课程取值不正确']);
+    // A session of it says so (the receipt prints 家长签字 then), one of another course does not.
+    const teacher = await factory.teacher();
+    for (const [courseId, expected] of [
+      [id, true],
+      [adult.id, false],
+    ] as const) {
+      await client.ok(`${API}/insert/timetable`, {
+        courseId,
+        teacherId: teacher.id,
+        reservableCount: 5,
+        date: '2099-03-02',
+        time: courseId === id ? '08:00' : '10:00',
+        isOnline: 0,
+        areaId: null,
+        bookId: null,
+      });
+      const days = await client.ok(`${API}/query/timetable/by/date`, { fromDate: '2099-03-02', toDate: '2099-03-02' });
+      const tid = days.flatMap((d: { list: { id: number; courseName: string }[] }) => d.list).at(-1).id;
+      expect((await client.ok(`${API}/query/timetable/info`, { id: tid })).forChildren).toBe(expected);
+    }
+    // Another store cannot read it.
+    const theirs = await env().other.client.call(`${API}/query/store/course/by/id`, { id });
+    expect(theirs.status).toBe(404);
+  });
 });

@@ -26,6 +26,7 @@ const courseCols = [
   'eday',
   'description',
   'enabled',
+  'forChildren',
 ] as const;
 
 /** The allowed card products ({id, name}) of each course, by course id. */

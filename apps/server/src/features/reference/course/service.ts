@@ -82,6 +82,8 @@ async function courseRow(ctx: CallCtx, i: CourseInput) {
     ageLimit: i.ageLimit,
     ...ageColumns(i),
     description: i.description,
+    // Absent: a new course is not 少儿, an edited one keeps its flag.
+    ...(i.forChildren === undefined ? {} : { forChildren: i.forChildren ? 1 : 0 }),
   };
   return { row, cardIds };
 }
@@ -127,7 +129,7 @@ export async function setCourseEnabled(ctx: CallCtx, id: number, enabled: 0 | 1)
 export async function courseById(ctx: CallCtx, id: number): Promise<Course> {
   const c = await mustFindCourse(ctx, id);
   const cards = await cardsOfCourses(ctx.db, ctx.store.id, [id]);
-  return { ...c, cards: cards.get(id) ?? [] };
+  return { ...c, forChildren: c.forChildren === 1, cards: cards.get(id) ?? [] };
 }
 
 /** One page of courses (enabled or not), oldest first, each with its allowed cards. */
@@ -138,5 +140,5 @@ export async function listCourses(ctx: CallCtx, input: ParsedReqOf<typeof storeC
     ctx.store.id,
     rows.map((r) => r.id),
   );
-  return { list: rows.map((r) => ({ ...r, cards: cards.get(r.id) ?? [] })), total };
+  return { list: rows.map((r) => ({ ...r, forChildren: r.forChildren === 1, cards: cards.get(r.id) ?? [] })), total };
 }

@@ -1,6 +1,7 @@
 import { forwardRef } from 'react';
 import dayjs from '../../../shared/dayjs.ts';
 import type { CalendarSession } from '../types.ts';
+import { inkOn } from '../../../shared/contrast.ts';
 import { DAY_PARTS, pictureGrid, PICTURE_STYLES } from '../lib/picture.ts';
 
 interface Props {
@@ -51,7 +52,10 @@ export const TimetablePicture = forwardRef<HTMLDivElement, Props>(function Timet
           <tr>
             <th style={{ width: 56 }} />
             {days.map((d) => (
-              <th key={d.w} style={{ padding: 6, background: style.accent, color: '#fff', border: '1px solid #fff' }}>
+              <th
+                key={d.w}
+                style={{ padding: 6, background: style.accent, color: inkOn(style.accent), border: '1px solid #fff' }}
+              >
                 {d.w}
                 <div style={{ fontWeight: 400 }}>{d.d}</div>
               </th>

@@ -58,7 +58,7 @@ export function BookedTab({ sessionId, onMember, onCancel, onReceipt, canMarkNow
               ) : (
                 <span className="member-link">{v}</span>
               )}
-              <div style={{ color: '#8c8c8c', fontSize: 12 }}>{r.memberMobile}</div>
+              <div style={{ color: '#6b6b6b', fontSize: 12 }}>{r.memberMobile}</div>
             </>
           ),
         },

@@ -1,5 +1,12 @@
-import { DeleteOutlined, DownloadOutlined, EditOutlined, FileSearchOutlined, UserAddOutlined } from '@ant-design/icons';
-import { Alert, Button, Drawer, Skeleton, Space, Tabs, Tag } from 'antd';
+import {
+  ClockCircleOutlined,
+  DeleteOutlined,
+  DownloadOutlined,
+  EditOutlined,
+  FileSearchOutlined,
+  UserAddOutlined,
+} from '@ant-design/icons';
+import { Alert, Button, Drawer, Skeleton, Space, Tabs, Tag, Tooltip, Typography } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { useWrite } from '../../../shared/use-write.ts';
 import { Notice } from '../../../shared/notice.tsx';
@@ -8,21 +15,23 @@ import { Link } from '../../../shared/router.tsx';
 import { useStoreClock } from '../../../shared/store-time.ts';
 import {
   addMemberReservation,
+  addWaitlist,
   cancelTimetable,
   DEDUCT_AT_SIGN_IN,
   exportTimetableReservation,
   memberInfo,
   queryAuditLog,
+  ReservationStatus,
   updateTimetable,
 } from '@studio/contract';
-import { useSessionInfo } from '../hooks/session.ts';
-import type { BookingRow, PendingItem } from '../types.ts';
+import { useSessionBookings, useSessionInfo } from '../hooks/session.ts';
+import type { BookingRow, PendingItem, SessionInfo } from '../types.ts';
 import { BookedTab } from './booked-tab.tsx';
 import { HistoryTab } from './history-tab.tsx';
 import { OnlinePanel } from './online-panel.tsx';
 import { PendingTab } from './pending-tab.tsx';
 import { SessionHeader } from './session-header.tsx';
-import { WaitlistTab } from './waitlist-tab.tsx';
+import { JoinWaitlistModal, useWaitlistState, WaitlistOff, WaitlistTab } from './waitlist-tab.tsx';
 
 const EditSessionModal = lazy(() => import('../modals/edit-session-modal.tsx'));
 const DeleteSessionModal = lazy(() => import('../modals/delete-session-modal.tsx'));
@@ -32,12 +41,44 @@ const ReceiptModal = lazy(() => import('../modals/receipt-modal.tsx'));
 const MemberDrawer = lazy(() => import('./member-drawer.tsx'));
 
 type Open =
+  | { kind: 'wait' }
   | { kind: 'edit' }
   | { kind: 'delete' }
   | { kind: 'book'; pending?: PendingItem }
   | { kind: 'cancel'; row: BookingRow }
   | { kind: 'receipt'; row: BookingRow }
   | null;
+
+/**
+ * 预约会员, or for a full class 已满 before any form: the booking button says so (disabled) and
+ * 加入候补 is offered in its place, or why the queue is closed (off: how to turn it on).
+ */
+function BookOrQueue({ s, onBook, onQueue }: { s: SessionInfo; onBook: () => void; onQueue: () => void }) {
+  const state = useWaitlistState(s, true);
+  const canQueue = useCan(addWaitlist);
+  if (!state.full)
+    return (
+      <Button type="primary" icon={<UserAddOutlined />} onClick={onBook}>
+        预约会员
+      </Button>
+    );
+  return (
+    <>
+      <Tooltip title="课程人数已满，无法预约：可加入候补，或编辑课程增加名额">
+        <Button icon={<UserAddOutlined />} disabled data-testid="book-full">
+          已满 {s.realCount}/{s.reservableCount}
+        </Button>
+      </Tooltip>
+      {canQueue && state.joinable && (
+        <Button type="primary" icon={<ClockCircleOutlined />} onClick={onQueue} data-testid="queue-full">
+          加入候补
+        </Button>
+      )}
+      {state.ready && state.off && <WaitlistOff compact />}
+      {state.closed && <Typography.Text type="secondary">已过候补截止时间，不能再候补</Typography.Text>}
+    </>
+  );
+}
 
 /**
  * The session's details, online classroom, bookings, pendings and history. What the staff member's
@@ -55,10 +96,15 @@ export default function SessionDrawer({ id, onClose }: { id: number; onClose: ()
 
   const clock = useStoreClock();
   const [open, setOpen] = useState<Open>(null);
+  const [tab, setTab] = useState<string | null>(null);
   const [memberId, setMemberId] = useState<number | null>(null);
   const onMember = canSeeMember ? setMemberId : undefined;
   const s = info.data;
   const signInMode = s?.deductionMode === DEDUCT_AT_SIGN_IN;
+  // In 签到后扣费, bookings paid when made (before a switch) share the tab of the signed-in ones:
+  // its name says so when there are some, so they are found and marked 到店.
+  const firstBookings = useSessionBookings(id, 1);
+  const paidBefore = signInMode && (firstBookings.data?.list ?? []).some((r) => r.status === ReservationStatus.BOOKED);
 
   const exporting = useWrite(async () => {
     const { exportSession } = await import('../lib/export-xlsx.ts');
@@ -77,7 +123,7 @@ export default function SessionDrawer({ id, onClose }: { id: number; onClose: ()
     },
     {
       key: 'booked',
-      label: signInMode ? '已签到' : '已预约',
+      label: signInMode ? (paidBefore ? '已签到 · 已预约' : '已签到') : '已预约',
       children: (
         <BookedTab
           sessionId={id}
@@ -154,11 +200,9 @@ export default function SessionDrawer({ id, onClose }: { id: number; onClose: ()
             />
           )}
           {(canBook || canExport) && (
-            <Space>
+            <Space wrap>
               {canBook && !s.ended && (
-                <Button type="primary" icon={<UserAddOutlined />} onClick={() => setOpen({ kind: 'book' })}>
-                  预约会员
-                </Button>
+                <BookOrQueue s={s} onBook={() => setOpen({ kind: 'book' })} onQueue={() => setOpen({ kind: 'wait' })} />
               )}
               {canExport && (
                 <Button icon={<DownloadOutlined />} loading={exporting.loading} onClick={() => void exporting.run()}>
@@ -167,7 +211,12 @@ export default function SessionDrawer({ id, onClose }: { id: number; onClose: ()
               )}
             </Space>
           )}
-          <Tabs key={signInMode ? 'm1' : 'm0'} defaultActiveKey={signInMode ? 'pending' : 'booked'} items={tabs} />
+          <Tabs
+            key={signInMode ? 'm1' : 'm0'}
+            activeKey={tab ?? (signInMode ? 'pending' : 'booked')}
+            onChange={setTab}
+            items={tabs}
+          />
         </Space>
       )}
       <Suspense fallback={null}>
@@ -180,6 +229,14 @@ export default function SessionDrawer({ id, onClose }: { id: number; onClose: ()
               setOpen(null);
               onClose();
             }}
+          />
+        )}
+        {s && open?.kind === 'wait' && (
+          <JoinWaitlistModal
+            session={s}
+            signInMode={signInMode}
+            onClose={() => setOpen(null)}
+            onJoined={() => setTab('waitlist')}
           />
         )}
         {s && open?.kind === 'book' && (

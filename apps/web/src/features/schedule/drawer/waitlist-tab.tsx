@@ -2,10 +2,11 @@ import { Alert, App, Button, Form, InputNumber, Modal, Space, Table, Tag, Typogr
 import type { WaitRow } from '@studio/contract';
 import { useState } from 'react';
 import { addWaitlist, cancelWaitlist, Msg } from '@studio/contract';
-import { useCan } from '../../../shared/profile.ts';
+import { useCan, useRole } from '../../../shared/profile.ts';
+import { Link } from '../../../shared/router.tsx';
 import { CardPicker } from '../../../shared/pickers/card-picker.tsx';
 import { MemberPicker } from '../../../shared/pickers/member-picker.tsx';
-import { useJoinWaitlist, useLeaveWaitlist, useSessionWaitlist } from '../hooks/session.ts';
+import { useBookingPolicy, useJoinWaitlist, useLeaveWaitlist, useSessionWaitlist } from '../hooks/session.ts';
 import type { SessionInfo } from '../types.ts';
 
 interface Props {
@@ -16,6 +17,47 @@ interface Props {
   onMember?: (id: number) => void;
 }
 
+/**
+ * Whether the desk can queue a member on the session now: it is full and not over, the store's
+ * 预约规则 has the waitlist on, and promotion still happens (before the cutoff). `onlyWhenFull`:
+ * the policy and the queue are asked only for a full session (the drawer's booking button).
+ */
+export function useWaitlistState(session: SessionInfo, onlyWhenFull = false) {
+  const full = session.realCount >= session.reservableCount;
+  const policy = useBookingPolicy(full || !onlyWhenFull);
+  const q = useSessionWaitlist(session.id, full || !onlyWhenFull);
+  const off = policy.data ? policy.data.waitlist !== 1 : false;
+  // Waiting on, yet no more promotions: the cutoff before the start has passed.
+  const closed = !off && q.data ? !q.data.open : false;
+  return {
+    ready: !!policy.data,
+    full,
+    off,
+    closed,
+    cutoff: policy.data?.waitlistCutoffMinutes ?? 0,
+    joinable: full && !off && !closed,
+  };
+}
+
+/** 候补 is off in this store: how to turn it on (a manager, on 预约设置 → 预约规则), or whom to ask. */
+export function WaitlistOff({ compact = false }: { compact?: boolean }) {
+  const manager = useRole() === 'manager';
+  const how = manager ? (
+    <>
+      可在 <Link to="/course_setting/course_setting">预约设置 → 预约规则</Link> 中开启“课程满员后可排队候补”
+    </>
+  ) : (
+    '需要时请联系店长在 预约设置 → 预约规则 中开启'
+  );
+  if (compact)
+    return (
+      <Typography.Text type="secondary" data-testid="waitlist-off">
+        本店未开启候补：{how}
+      </Typography.Text>
+    );
+  return <Alert type="info" showIcon data-testid="waitlist-off" message="本店未开启候补" description={how} />;
+}
+
 /** 候补: the queue of a full session in order; the desk adds a member or takes one out. */
 export function WaitlistTab({ session, signInMode, ended, onMember }: Props) {
   const { modal } = App.useApp();
@@ -24,27 +66,36 @@ export function WaitlistTab({ session, signInMode, ended, onMember }: Props) {
   const [adding, setAdding] = useState(false);
   const canJoin = useCan(addWaitlist);
   const canLeave = useCan(cancelWaitlist);
-  const full = session.realCount >= session.reservableCount;
-  const open = q.data?.open ?? true;
+  const state = useWaitlistState(session);
+  // One message for the state the queue is in (ended, off, past its cutoff, or open).
+  const notice = !state.ready ? null : ended ? (
+    <Typography.Text type="secondary">课程已结束，不能再候补</Typography.Text>
+  ) : state.off ? (
+    <WaitlistOff />
+  ) : state.closed ? (
+    <Alert
+      type="info"
+      showIcon
+      message={`已过候补截止时间（开课前 ${state.cutoff} 分钟），本节课不再自动递补`}
+      description="排队中的会员不会再递补；有空位时请直接预约。"
+    />
+  ) : (
+    <Space>
+      {canJoin && (
+        <Button onClick={() => setAdding(true)} disabled={!state.full} data-testid="add-wait">
+          加入候补
+        </Button>
+      )}
+      <Typography.Text type="secondary">
+        {state.full
+          ? `课程已满：有人取消或增加名额时，按顺序自动递补${signInMode ? '（签到时扣费）' : '并扣卡'}`
+          : '课程还有空位，请直接预约'}
+      </Typography.Text>
+    </Space>
+  );
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
-      {!open && !ended && (
-        <Alert
-          type="info"
-          showIcon
-          message="本节课不再自动递补：候补未开启，或已过候补截止时间（预约设置 → 预约规则）"
-        />
-      )}
-      <Space>
-        {canJoin && (
-          <Button onClick={() => setAdding(true)} disabled={!full || !open || ended} data-testid="add-wait">
-            加入候补
-          </Button>
-        )}
-        <Typography.Text type="secondary">
-          {full ? '课程已满：有人取消或增加名额时，按顺序自动递补并扣卡' : '课程还有空位，请直接预约'}
-        </Typography.Text>
-      </Space>
+      {notice}
       <Table<WaitRow>
         data-testid="waitlist-table"
         size="small"
@@ -104,7 +155,7 @@ export function WaitlistTab({ session, signInMode, ended, onMember }: Props) {
           },
         ]}
       />
-      {adding && <JoinModal session={session} signInMode={signInMode} onClose={() => setAdding(false)} />}
+      {adding && <JoinWaitlistModal session={session} signInMode={signInMode} onClose={() => setAdding(false)} />}
     </Space>
   );
 }
@@ -115,14 +166,17 @@ interface Values {
   studentCount: number;
 }
 
-function JoinModal({
+/** 加入候补: a member and their card for a full session's queue. `onJoined` after success. */
+export function JoinWaitlistModal({
   session,
   signInMode,
   onClose,
+  onJoined,
 }: {
   session: SessionInfo;
   signInMode: boolean;
   onClose: () => void;
+  onJoined?: () => void;
 }) {
   const [form] = Form.useForm<Values>();
   const [memberId, setMemberId] = useState<number | undefined>();
@@ -134,7 +188,10 @@ function JoinModal({
     } catch {
       return;
     }
-    if (await join.run({ memberId: v.memberId!, cardId: v.cardId!, studentCount: v.studentCount })) onClose();
+    if (await join.run({ memberId: v.memberId!, cardId: v.cardId!, studentCount: v.studentCount })) {
+      onClose();
+      onJoined?.();
+    }
   };
   return (
     <Modal

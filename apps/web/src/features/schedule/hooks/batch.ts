@@ -60,6 +60,8 @@ interface PreviewTexts {
   count: (n: number) => string;
   /** Said instead of asking when the change would do nothing. */
   nothing?: string;
+  /** What the preview's list of sessions holds: 新增的课程, 删除的课程, 预约的课程. */
+  listTitle: string;
 }
 
 /**
@@ -102,7 +104,7 @@ export function useBatchArrange() {
         isOnline: b.online ? 1 : 0,
         dryRun,
       }),
-    { title: '确认批量排课', okText: '排课', count: (n) => `将新增 ${n} 节课` },
+    { title: '确认批量排课', okText: '排课', count: (n) => `将新增 ${n} 节课`, listTitle: '新增的课程' },
     sessionChange(Msg.batchArranged),
   );
 }
@@ -116,6 +118,7 @@ export function useBatchDelete() {
       okText: '删除',
       count: (n) => `将删除 ${n} 节课`,
       nothing: '所选日期和场地内没有课程，无需删除。',
+      listTitle: '删除的课程',
     },
     sessionChange(Msg.batchDeleted),
   );
@@ -146,6 +149,7 @@ export function useCopySchedule() {
       okText: '复制',
       count: (n) => `将新增 ${n} 节课`,
       nothing: '原日期范围内没有可复制的课程。',
+      listTitle: '复制出的课程',
     },
     sessionChange(Msg.copied),
   );
@@ -171,7 +175,12 @@ export function useDropIn() {
         times: d.times,
         dryRun,
       }),
-    { title: '确认安插学员', okText: '安插', count: (n) => `将为该会员预约接下来的 ${n} 节课` },
+    {
+      title: '确认安插学员',
+      okText: '安插',
+      count: (n) => `将为该会员预约接下来的 ${n} 节课`,
+      listTitle: '预约的课程',
+    },
     sessionChange(Msg.dropInAdded),
   );
 }
@@ -182,7 +191,7 @@ export function useWeekArrange() {
   return usePreviewedWrite(
     (dryRun, fromDate: string, weeks: number) =>
       call(batchArrangeWeekCourse, { fromDate, arrangeWeeks: weeks, dryRun }, { silent: true }),
-    { title: '确认按周课表排课', okText: '排课', count: (n) => `将新增 ${n} 节课` },
+    { title: '确认按周课表排课', okText: '排课', count: (n) => `将新增 ${n} 节课`, listTitle: '新增的课程' },
     {
       success: Msg.weekArranged,
       changes: 'session',

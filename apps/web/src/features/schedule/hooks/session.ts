@@ -3,6 +3,7 @@ import {
   addWaitlist,
   cancelWaitlist,
   queryWaitlist,
+  queryBookingPolicy,
   addGroupPending,
   addMemberReservation,
   cancelPendingCall,
@@ -57,12 +58,18 @@ export function useSessionPendings(sessionId: number) {
   });
 }
 
-/** The session's waitlist in order, and whether promotion still happens. */
-export function useSessionWaitlist(sessionId: number) {
+/** The session's waitlist in order, and whether promotion still happens (asked when `enabled`). */
+export function useSessionWaitlist(sessionId: number, enabled = true) {
   return useQuery({
     queryKey: keys.sessions.waitlist(sessionId),
     queryFn: () => call(queryWaitlist, { tid: sessionId }),
+    enabled,
   });
+}
+
+/** The store's booking policy (whether the waitlist is on and its cutoff), as 预约规则 saves it. */
+export function useBookingPolicy(enabled = true) {
+  return useQuery({ queryKey: keys.bookingPolicy, queryFn: () => call(queryBookingPolicy, {}), enabled });
 }
 
 /** The desk puts a member with a card on a full session's waitlist. */

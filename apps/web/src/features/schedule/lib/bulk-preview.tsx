@@ -1,4 +1,4 @@
-import type { BulkPreview } from '@studio/contract';
+import { WEEKDAY_NAMES, type BulkPreview, type PreviewSession } from '@studio/contract';
 import type { App } from 'antd';
 import { amountText } from '../../../shared/format.ts';
 
@@ -25,6 +25,35 @@ export function previewLines(countText: string, p: BulkPreview): string[] {
   return lines;
 }
 
+/** 0 = Sunday of a `YYYY-MM-DD` date. */
+const weekdayOf = (date: string) => new Date(`${date}T00:00:00Z`).getUTCDay();
+
+/** One session of a preview: `2026-12-03（周四）10:00-11:00 瑜伽 · 林悦 · 瑜伽室`. */
+export function sessionLine(s: PreviewSession): string {
+  const where = [s.courseName, s.teacherName, s.areaName].filter(Boolean).join(' · ');
+  return `${s.date}（周${WEEKDAY_NAMES[weekdayOf(s.date)]}）${s.startTime}-${s.endTime} ${where}`;
+}
+
+/** The sessions a bulk change makes, deletes or books, one a line (at most 50), then how many more. */
+function SessionList({ title, p }: { title: string; p: BulkPreview }) {
+  if (!p.sessions.length) return null;
+  return (
+    <div data-testid="bulk-sessions">
+      <div style={{ margin: '4px 0' }}>{title}：</div>
+      <ol style={{ paddingLeft: 24, margin: 0, maxHeight: 260, overflow: 'auto', fontSize: 13 }}>
+        {p.sessions.map((x, i) => (
+          <li key={i}>{sessionLine(x)}</li>
+        ))}
+      </ol>
+      {p.moreSessions > 0 && (
+        <div style={{ margin: '4px 0 0 6px' }} data-testid="bulk-sessions-more">
+          另有 {p.moreSessions} 节
+        </div>
+      )}
+    </div>
+  );
+}
+
 /**
  * Shows what a bulk change will do (the server's dry run of the same call) and asks to go on; a
  * change the server would refuse is shown with its reason and clashing dates, and not run.
@@ -32,7 +61,16 @@ export function previewLines(countText: string, p: BulkPreview): string[] {
  */
 export function confirmBulk(
   modal: ModalApi,
-  o: { title: string; okText: string; countText: string; nothing?: string; count: number; preview: BulkPreview },
+  o: {
+    title: string;
+    okText: string;
+    countText: string;
+    nothing?: string;
+    count: number;
+    preview: BulkPreview;
+    /** What the listed sessions are: 新增的课程, 删除的课程... */
+    listTitle: string;
+  },
 ): Promise<boolean> {
   const p = o.preview;
   return new Promise((resolve) => {
@@ -56,13 +94,16 @@ export function confirmBulk(
     }
     modal.confirm({
       title: o.title,
-      width: 460,
+      width: 560,
       content: (
-        <ul data-testid="bulk-preview" style={{ paddingLeft: 18, margin: '8px 0' }}>
-          {previewLines(o.countText, p).map((l) => (
-            <li key={l}>{l}</li>
-          ))}
-        </ul>
+        <>
+          <ul data-testid="bulk-preview" style={{ paddingLeft: 18, margin: '8px 0' }}>
+            {previewLines(o.countText, p).map((l) => (
+              <li key={l}>{l}</li>
+            ))}
+          </ul>
+          <SessionList title={o.listTitle} p={p} />
+        </>
       ),
       okText: o.okText,
       okButtonProps: { danger: p.cancelled > 0 || p.refunded.length > 0 },

@@ -3,59 +3,71 @@ import { EXPORT_COURSE_NAME_CHARS } from '@studio/contract';
 import { bookingsOfSession } from '../hooks/batch.ts';
 import type { SessionInfo } from '../types.ts';
 
-/** One export row (spec section 3: the nine columns, and 状态). */
+/** One export row (spec section 3: the nine columns, and 单位, 场地, 状态). */
 export interface ExportRowView {
   courseTime: string;
   teacher: string;
   member: string;
   card: string;
-  /** `1 次` or `50.00 元`: the deduction as the screens show it. */
-  deduction: string;
+  /** The deduction as a number in `unit`: classes (次), or yuan (元). */
+  amount: number;
+  /** 次 or 元. */
+  unit: string;
   mobile: string;
   courseName: string;
+  /** The session's room or venue. */
+  area: string | null;
   studentCount: number;
   remark: string | null;
   /** 已预约, 已到店, 已签到, 迟到取消 or 爽约. */
   state: string;
 }
 
-/** The nine fixed headings (spec section 3, export row), then what became of the booking (状态). */
+/**
+ * The headings: the spec's nine (扣除 a number, its unit in 单位 beside it, so that a column of one
+ * unit adds up in Excel), 场地 after the course, then what became of the booking (状态).
+ */
 export const EXPORT_HEADINGS = [
   '上课时间',
   '上课老师',
   '会员',
   '会员卡',
   '扣除',
+  '单位',
   '手机号',
   '课程名称',
+  '场地',
   '上课人数',
   '备注',
   '状态',
 ];
+const WIDTHS = [20, 12, 12, 18, 10, 6, 14, 20, 16, 10, 24, 10];
+/** The 扣除 column (1-based, as ExcelJS counts). */
+const AMOUNT_COLUMN = 5;
 
 /** Builds the workbook and starts the download of `<fileName>.xlsx`. */
 export async function downloadXlsx(rows: ExportRowView[], fileName: string): Promise<void> {
   const { default: ExcelJS } = await import('exceljs');
   const wb = new ExcelJS.Workbook();
   const ws = wb.addWorksheet('预约');
-  ws.columns = EXPORT_HEADINGS.map((h, i) => ({
-    header: h,
-    key: String(i),
-    width: [20, 12, 12, 18, 12, 14, 20, 10, 24, 10][i],
-  }));
+  ws.columns = EXPORT_HEADINGS.map((h, i) => ({ header: h, key: String(i), width: WIDTHS[i] }));
   for (const r of rows) {
-    ws.addRow([
+    const row = ws.addRow([
       r.courseTime,
       r.teacher,
       r.member,
       r.card,
-      r.deduction,
+      r.amount,
+      r.unit,
       r.mobile,
       r.courseName,
+      r.area ?? '',
       r.studentCount,
       r.remark ?? '',
       r.state,
     ]);
+    // Yuan with two decimals, classes as whole numbers: still numbers, so they add up.
+    row.getCell(AMOUNT_COLUMN).numFmt = r.unit === '元' ? '0.00' : '0';
   }
   ws.getRow(1).font = { bold: true };
   const buf = await wb.xlsx.writeBuffer();

@@ -8,11 +8,14 @@ export const DAY_PARTS: { key: DayPart; label: string }[] = [
   { key: 'evening', label: '晚上' },
 ];
 
-/** Spec section 9: morning 0-12h, afternoon 13-18h, evening otherwise (by the start hour). */
+/**
+ * By the start time (spec section 9, read as clock hours): 上午 before 12:00, 下午 from 12:00 to
+ * 18:59, 晚上 from 19:00. A 12:10 class is an afternoon one.
+ */
 export function dayPart(fromTime: string): DayPart {
   const h = Number(fromTime.slice(11, 13));
-  if (h <= 12) return 'morning';
-  if (h >= 13 && h <= 18) return 'afternoon';
+  if (h < 12) return 'morning';
+  if (h <= 18) return 'afternoon';
   return 'evening';
 }
 
@@ -30,16 +33,20 @@ export function pictureGrid(sessions: CalendarSession[]): Record<DayPart, Calend
   return grid;
 }
 
-/** The four background styles of the picture. */
+/**
+ * The four background styles of the picture. The accent colours the title and the weekday heads:
+ * dark enough for the title on the light end of the background and for the heads' text on it (see
+ * `inkOn`): blue #0958d9, orange #ad4e00 and green #237804 take white at 6.16, 5.43 and 5.59:1.
+ */
 export const PICTURE_STYLES = [
   { key: 'blue', label: '清新蓝', background: 'linear-gradient(160deg, #e6f4ff 0%, #bae0ff 100%)', accent: '#0958d9' },
   {
     key: 'orange',
     label: '活力橙',
     background: 'linear-gradient(160deg, #fff7e6 0%, #ffd591 100%)',
-    accent: '#d46b08',
+    accent: '#ad4e00',
   },
-  { key: 'green', label: '森林绿', background: 'linear-gradient(160deg, #f6ffed 0%, #b7eb8f 100%)', accent: '#389e0d' },
+  { key: 'green', label: '森林绿', background: 'linear-gradient(160deg, #f6ffed 0%, #b7eb8f 100%)', accent: '#237804' },
   { key: 'dark', label: '暗夜黑', background: 'linear-gradient(160deg, #262626 0%, #434343 100%)', accent: '#ffc53d' },
 ] as const;
 

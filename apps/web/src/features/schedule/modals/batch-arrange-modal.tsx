@@ -107,7 +107,14 @@ export default function BatchArrangeModal({ onClose }: ToolModalProps) {
           />
         </Form.Item>
         <Form.Item label="上课人数" required>
-          <InputNumber min={0} precision={0} value={students} onChange={setStudents} style={{ width: 160 }} />
+          <InputNumber
+            min={0}
+            precision={0}
+            value={students}
+            onChange={setStudents}
+            style={{ width: 160 }}
+            aria-label="上课人数"
+          />
         </Form.Item>
         <Form.Item label="上课老师" required>
           <TeacherSelect value={teacherId} onChange={setTeacherId} />
@@ -142,10 +149,17 @@ export default function BatchArrangeModal({ onClose }: ToolModalProps) {
           </Space>
         </Form.Item>
         <Form.Item label="排课次数" required>
-          <InputNumber min={0} precision={0} value={arrangeTimes} onChange={setArrangeTimes} addonAfter="节" />
+          <InputNumber
+            min={0}
+            precision={0}
+            value={arrangeTimes}
+            onChange={setArrangeTimes}
+            addonAfter="节"
+            aria-label="排课次数"
+          />
         </Form.Item>
         <Form.Item label="在线课程">
-          <Switch checked={isOnline} onChange={setIsOnline} />
+          <Switch checked={isOnline} onChange={setIsOnline} aria-label="在线课程" />
         </Form.Item>
         <Form.Item label="固定学员">
           <Space direction="vertical" style={{ width: '100%' }}>

@@ -73,6 +73,15 @@ export default function BookingModal({ session, signInMode, pending, onClose }: 
       <Typography.Paragraph type="secondary">
         {session.courseName} {session.startTime.slice(0, 16)} · 已预约 {session.realCount}/{session.reservableCount}
       </Typography.Paragraph>
+      {!signingIn && session.realCount >= session.reservableCount && (
+        <Alert
+          style={{ marginBottom: 12 }}
+          type="warning"
+          showIcon
+          data-testid="booking-full"
+          message={`已满 ${session.realCount}/${session.reservableCount}：课程人数已满，不能再预约`}
+        />
+      )}
       {!signingIn && session.memberRule.booking && (
         <Alert
           style={{ marginBottom: 12 }}

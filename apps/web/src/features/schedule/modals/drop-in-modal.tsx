@@ -111,8 +111,8 @@ export default function DropInModal({ onClose }: ToolModalProps) {
             <span data-testid="drop-in-remaining">{remaining.data ?? '…'} 节</span>
           </Form.Item>
         )}
-        <Form.Item label="上课次数" required>
-          <InputNumber min={0} precision={0} value={times} onChange={setTimes} addonAfter="次" />
+        <Form.Item label="上课次数" required htmlFor="drop-in-times">
+          <InputNumber id="drop-in-times" min={0} precision={0} value={times} onChange={setTimes} addonAfter="次" />
         </Form.Item>
       </Form>
     </Modal>

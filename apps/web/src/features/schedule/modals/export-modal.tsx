@@ -2,14 +2,24 @@ import { Msg } from '@studio/contract';
 import { App, DatePicker, Form, Modal } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
+import dayjs from '../../../shared/dayjs.ts';
+import { useStoreClock } from '../../../shared/store-time.ts';
 import { useWrite } from '../../../shared/use-write.ts';
 import { bookingsBetween } from '../hooks/batch.ts';
 import type { ToolModalProps } from '../types.ts';
 
-/** Export the bookings of a date range to .xlsx. */
-export default function ExportModal({ onClose }: ToolModalProps) {
+/**
+ * Export the bookings of a date range to .xlsx. The range starts as the dates the calendar shows
+ * (the week in view), or this week of the store's calendar before it has shown any.
+ */
+export default function ExportModal({ onClose, shown }: ToolModalProps) {
   const { message } = App.useApp();
-  const [range, setRange] = useState<[Dayjs | null, Dayjs | null] | null>(null);
+  const clock = useStoreClock();
+  const [range, setRange] = useState<[Dayjs | null, Dayjs | null] | null>(() => {
+    if (shown) return [dayjs(shown.fromDate), dayjs(shown.toDate)];
+    const monday = clock.day().startOf('isoWeek');
+    return [monday, monday.add(6, 'day')];
+  });
   const [error, setError] = useState<string | null>(null);
   const exporting = useWrite(
     async (from: string, to: string) => {
@@ -43,6 +53,7 @@ export default function ExportModal({ onClose }: ToolModalProps) {
           <DatePicker.RangePicker
             style={{ width: '100%' }}
             value={range}
+            data-testid="export-range"
             onChange={(v) => {
               setRange(v);
               setError(null);

@@ -9,6 +9,7 @@ import { App, Button, Form, Input, Modal, Radio, Skeleton, Space } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import dayjs from '../../../shared/dayjs.ts';
 import { useQrDataUrl } from '../../../shared/qr-image.tsx';
+import { QrReachWarning } from '../../../shared/qr-reach.tsx';
 import { useMemberPage, useStoreSetting } from '../../../shared/reference.ts';
 import { useStoreClock } from '../../../shared/store-time.ts';
 import { TimetablePicture } from '../components/timetable-picture.tsx';
@@ -126,9 +127,22 @@ export default function PictureModal({ onClose }: ToolModalProps) {
         </Form.Item>
       </Form>
       <Space direction="vertical" style={{ width: '100%', marginBottom: 12 }}>
-        <Input addonBefore="标题" value={title} maxLength={30} onChange={(e) => setTitle(e.target.value)} />
-        <Input.TextArea value={reminder} rows={2} maxLength={200} onChange={(e) => setReminder(e.target.value)} />
+        <Input
+          addonBefore="标题"
+          aria-label="标题"
+          value={title}
+          maxLength={30}
+          onChange={(e) => setTitle(e.target.value)}
+        />
+        <Input.TextArea
+          aria-label="温馨提示"
+          value={reminder}
+          rows={2}
+          maxLength={200}
+          onChange={(e) => setReminder(e.target.value)}
+        />
       </Space>
+      <QrReachWarning url={memberPage.data?.url} />
       {ready ? (
         <div style={{ overflowX: 'auto' }}>
           <TimetablePicture

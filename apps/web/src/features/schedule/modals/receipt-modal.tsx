@@ -5,6 +5,7 @@ import { createPortal } from 'react-dom';
 import { amountText } from '../../../shared/format.ts';
 import { useStore } from '../../../shared/profile.ts';
 import { storeDateTime } from '../../../shared/store-time.ts';
+import { balanceLines, maskMobile } from '../lib/receipt-text.ts';
 import type { BookingRow, SessionInfo } from '../types.ts';
 import '../receipt.css';
 
@@ -41,18 +42,26 @@ function Receipt({ session, row, storeName, printedAt }: Props & { storeName: st
       <section>
         <h2>会员</h2>
         <p>姓名：{row.memberName}</p>
-        <p>手机：{row.memberMobile}</p>
+        <p data-testid="receipt-mobile">手机：{maskMobile(row.memberMobile)}</p>
         <p>人数：{row.studentCount}</p>
       </section>
       <section>
         <h2>会员卡</h2>
         <p>卡名：{row.cardName}</p>
         <p>扣除：{amountText(row.bigType, row.usedCount)}</p>
+        {balanceLines(row).map((l) => (
+          <p key={l} data-testid="receipt-balance">
+            {l}
+          </p>
+        ))}
       </section>
-      <section>
-        <h2>家长签字</h2>
-        <div className="receipt-sign" />
-      </section>
+      {/* Only a 少儿 course's receipt asks for a parent's signature (course setting 少儿课程). */}
+      {session.forChildren && (
+        <section data-testid="receipt-parent-sign">
+          <h2>家长签字</h2>
+          <div className="receipt-sign" />
+        </section>
+      )}
       <div className="receipt-foot" data-testid="receipt-printed-at">
         打印时间 {printedAt}
       </div>
