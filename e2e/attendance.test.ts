@@ -33,7 +33,7 @@ describeBrowser('到店 in 预约即扣费 (the desk at the door)', (env) => {
     // its attendance is taken.
     await server.database.db
       .updateTable('timetable')
-      .set({ startTime: `${today} 00:05:00`, endTime: `${today} 00:50:00` })
+      .set({ startTime: `${today} 00:00:00`, endTime: `${today} 00:00:01` })
       .where('id', '=', tid)
       .execute();
     const overview = () =>

@@ -204,7 +204,7 @@ describeBrowser('the desk’s day without dead ends (issue 33: 4, 5, 10)', (env)
     await api.ok('add/member/reservation', { mcId: m1.cardId, tid: done, studentCount: 1, remark: '' });
     const moveTo = (id: number, start: string, end: string) =>
       db.updateTable('timetable').set({ startTime: start, endTime: end }).where('id', '=', id).execute();
-    await moveTo(done, `${today} 00:00:00`, `${today} 00:01:00`);
+    await moveTo(done, `${today} 00:00:00`, `${today} 00:00:01`);
     const names: string[] = [];
     for (let i = 1; i <= 3; i++) {
       const m = await addMemberWithCard(api, f, `晚课会员${i}号${tonight}`);
