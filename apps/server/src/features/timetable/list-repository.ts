@@ -235,13 +235,19 @@ export async function historyPage(ex: Executor, storeId: number, tid: number, pa
 /** Which live sessions an export covers: one session, or those starting in [fromTime, beforeTime). */
 export type ExportScope = { timetableId: number } | { fromTime: string; beforeTime: string };
 
+/** The export's sessions (alias `t`): one session, or those starting in a range. One condition for bookings and pendings. */
+const sessionsOf = (w: ExportScope) =>
+  'timetableId' in w
+    ? sql<boolean>`${sql.ref('t.id')} = ${w.timetableId}`
+    : sql<boolean>`${sql.ref('t.startTime')} >= ${w.fromTime} and ${sql.ref('t.startTime')} < ${w.beforeTime}`;
+
 /**
  * The bookings on the store's live sessions of `where` that the export lists, with session, teacher,
  * member, card and course, ordered by session time then booking: live ones (booked, marked 到店,
  * signed in; `missed`: a no-show of 预约即扣费 at `now`) and late cancels that kept the deduction.
  */
 export function exportBookings(ex: Executor, storeId: number, where: ExportScope, now: string) {
-  let q = ex
+  const q = ex
     .selectFrom('reservation as r')
     .innerJoin('timetable as t', 't.id', 'r.timetableId')
     .innerJoin('course as c', 'c.id', 't.courseId')
@@ -278,11 +284,7 @@ export function exportBookings(ex: Executor, storeId: number, where: ExportScope
         eb.and([eb('r.status', '=', ReservationStatus.CANCELLED), eb('r.forfeited', '=', 1)]),
       ]),
     );
-  q =
-    'timetableId' in where
-      ? q.where('r.timetableId', '=', where.timetableId)
-      : q.where('t.startTime', '>=', where.fromTime).where('t.startTime', '<', where.beforeTime);
-  return q.orderBy('t.startTime').orderBy('t.id').orderBy('r.id').execute();
+  return q.where(sessionsOf(where)).orderBy('t.startTime').orderBy('t.id').orderBy('r.id').execute();
 }
 
 /**
@@ -292,7 +294,7 @@ export function exportBookings(ex: Executor, storeId: number, where: ExportScope
  * any, and what it paid). A pending signed in is listed as its booking.
  */
 export function exportPendings(ex: Executor, storeId: number, where: ExportScope) {
-  let q = ex
+  const q = ex
     .selectFrom('pending as pd')
     .innerJoin('timetable as t', 't.id', 'pd.timetableId')
     .innerJoin('course as c', 'c.id', 't.courseId')
@@ -326,9 +328,5 @@ export function exportPendings(ex: Executor, storeId: number, where: ExportScope
     .where('pd.storeId', '=', storeId)
     .where('t.deleted', '=', 0)
     .where('pd.status', 'in', [PendingStatus.WAITING, PendingStatus.NO_SHOW]);
-  q =
-    'timetableId' in where
-      ? q.where('pd.timetableId', '=', where.timetableId)
-      : q.where('t.startTime', '>=', where.fromTime).where('t.startTime', '<', where.beforeTime);
-  return q.orderBy('t.startTime').orderBy('t.id').orderBy('pd.id').execute();
+  return q.where(sessionsOf(where)).orderBy('t.startTime').orderBy('t.id').orderBy('pd.id').execute();
 }
