@@ -19,9 +19,9 @@ export default defineConfig({
       },
       {
         test: {
-          // Unit tests of the web app's pure helpers (no browser, no DOM).
+          // Unit tests of the web apps' pure helpers, the back office's and the members' page's (no browser, no DOM).
           name: 'web',
-          include: ['apps/web/src/**/*.test.ts'],
+          include: ['apps/web/src/**/*.test.ts', 'apps/member/src/**/*.test.ts'],
           environment: 'node',
           sequence: { groupOrder: 0 },
         },

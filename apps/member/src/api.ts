@@ -1,18 +1,10 @@
-import type { CallDef, Envelope, memberStore, ReqOf, ResOf } from '@studio/contract';
+import type { memberStore, ResOf } from '@studio/contract';
+import { createClient } from '@studio/contract/client';
+
+export { ApiError } from '@studio/contract/client';
 
 /** The store of the page, as /member/api/query/store answers it. */
 export type StoreInfo = ResOf<typeof memberStore>;
-
-/** A failed call: the server's Chinese message and its status. */
-export class ApiError extends Error {
-  constructor(
-    message: string,
-    readonly status: number,
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
-}
 
 let onSignedOut: () => void = () => {};
 /** The app is told when a call finds the member signed out (session ended at the desk, expired). */
@@ -20,28 +12,13 @@ export function setSignedOutHandler(fn: () => void): void {
   onSignedOut = fn;
 }
 
-/** POSTs a call of the contract with the member cookie; answers `data` or throws ApiError. */
-export async function call<C extends CallDef>(def: C, payload: ReqOf<C>): Promise<ResOf<C>> {
-  let res: Response;
-  try {
-    res = await fetch(def.path, {
-      method: 'POST',
-      credentials: 'same-origin',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(payload ?? {}),
-    });
-  } catch {
-    throw new ApiError('网络连接失败，请检查网络后重试', 0);
-  }
-  let body: Envelope<ResOf<C>> | undefined;
-  try {
-    body = (await res.json()) as Envelope<ResOf<C>>;
-  } catch {
-    throw new ApiError('服务暂时不可用，请稍后再试', res.status);
-  }
-  if (body.code !== 0) {
-    if (res.status === 401 && def.auth === 'member') onSignedOut();
-    throw new ApiError(body.msg || '操作失败，请稍后再试', res.status);
-  }
-  return body.data;
-}
+/**
+ * The members' request helper (the shared client, `@studio/contract/client`) with the member
+ * cookie: a 401 of a member's call tells the app (setSignedOutHandler); failures are thrown for the
+ * screen to show, in the page's own words when the server gave none.
+ */
+export const call = createClient({
+  onSignedOut: () => onSignedOut(),
+  unreadableMessage: () => '服务暂时不可用，请稍后再试',
+  failedMessage: () => '操作失败，请稍后再试',
+});

@@ -1,12 +1,15 @@
-import { memberMe, memberSignIn, memberStore, type MemberIdentity } from '@studio/contract';
+import { useQueryClient } from '@tanstack/react-query';
 import { Button, Dialog, DotLoading, TabBar, Toast } from 'antd-mobile';
 import { BankcardOutline, CalendarOutline, ContentOutline } from 'antd-mobile-icons';
-import { useCallback, useEffect, useState } from 'react';
-import { call, setSignedOutHandler, type StoreInfo } from './api.ts';
+import { useEffect, useState } from 'react';
+import { setSignedOutHandler, type StoreInfo } from './api.ts';
 import { MyBookings } from './bookings.tsx';
 import { MyCards } from './cards.tsx';
+import { forgetMember, rememberMember } from './invalidations.ts';
 import { Login } from './login.tsx';
+import { useMe, useStoreInfo } from './queries.ts';
 import { Timetable } from './timetable.tsx';
+import { useCheckIn } from './writes.ts';
 
 type Tab = 'timetable' | 'bookings' | 'cards';
 
@@ -46,40 +49,32 @@ function StoreHead({ store, sub }: { store: StoreInfo; sub: string }) {
  */
 export function App() {
   const storeId = storeIdOfPage();
-  const [store, setStore] = useState<StoreInfo | null>(null);
-  const [failed, setFailed] = useState<string | null>(storeId ? null : '请扫描门店的二维码打开约课页面');
-  const [me, setMe] = useState<MemberIdentity | null | undefined>(undefined);
+  const qc = useQueryClient();
+  const storeQuery = useStoreInfo(storeId);
+  const store = storeQuery.data;
+  const failed = storeId ? (storeQuery.error?.message ?? null) : '请扫描门店的二维码打开约课页面';
+  const me = useMe(storeId);
   const [tab, setTab] = useState<Tab>('timetable');
   const [loggingIn, setLoggingIn] = useState(false);
-  const [version, setVersion] = useState(0);
-  const changed = useCallback(() => setVersion((v) => v + 1), []);
+  const { mutateAsync: checkIn } = useCheckIn();
 
-  useEffect(() => {
-    setSignedOutHandler(() => setMe(null));
-    if (!storeId) return;
-    call(memberStore, { storeId })
-      .then(setStore)
-      .catch((e: Error) => setFailed(e.message));
-    call(memberMe, {})
-      .then((who) => setMe(who.store.id === storeId ? who : null))
-      .catch(() => setMe(null));
-  }, [storeId]);
+  useEffect(() => setSignedOutHandler(() => forgetMember(qc, storeId)), [qc, storeId]);
+  const signedOut = () => forgetMember(qc, storeId);
 
   // Opened by the desk's check-in QR: once signed in, check in.
   useEffect(() => {
     if (!me || !checkinToken) return;
     window.history.replaceState(null, '', `${window.location.pathname}?store=${storeId}`);
-    call(memberSignIn, { token: checkinToken })
-      .then((r) => {
-        changed();
-        return Dialog.alert({
+    checkIn({ token: checkinToken })
+      .then((r) =>
+        Dialog.alert({
           title: r.message,
           content: `${r.courseName}，${r.fromTime.slice(11, 16)} 开课`,
           confirmText: '好的',
-        });
-      })
+        }),
+      )
       .catch((e: Error) => Dialog.alert({ title: '没有签到', content: e.message, confirmText: '知道了' }));
-  }, [me, storeId, changed]);
+  }, [me, storeId, checkIn]);
 
   // Every screen is the page's <main> with one <h1>: the store's name in its head, else 约课.
   if (failed)
@@ -105,7 +100,7 @@ export function App() {
           store={store}
           onBack={() => setLoggingIn(false)}
           onDone={(who) => {
-            setMe(who);
+            rememberMember(qc, storeId, who);
             setLoggingIn(false);
             Toast.show({ content: `欢迎，${who.member.name}` });
           }}
@@ -117,7 +112,7 @@ export function App() {
     return (
       <main className="page">
         <StoreHead store={store} sub={checkinToken ? '登录后即可签到' : '本周课程'} />
-        <Timetable store={store} me={null} onLogin={() => setLoggingIn(true)} version={version} onChanged={changed} />
+        <Timetable store={store} me={null} onLogin={() => setLoggingIn(true)} />
         <div className="tabbar" style={{ padding: 12 }}>
           <Button block color="primary" size="large" onClick={() => setLoggingIn(true)}>
             {checkinToken ? '登录后签到' : '登录预约'}
@@ -129,11 +124,9 @@ export function App() {
   return (
     <main className="page">
       <StoreHead store={store} sub={`${me.member.name}，你好`} />
-      {tab === 'timetable' && (
-        <Timetable store={store} me={me} onLogin={() => {}} version={version} onChanged={changed} />
-      )}
-      {tab === 'bookings' && <MyBookings version={version} onChanged={changed} />}
-      {tab === 'cards' && <MyCards onSignedOut={() => setMe(null)} />}
+      {tab === 'timetable' && <Timetable store={store} me={me} onLogin={() => {}} />}
+      {tab === 'bookings' && <MyBookings />}
+      {tab === 'cards' && <MyCards onSignedOut={signedOut} />}
       <div className="tabbar">
         <TabBar activeKey={tab} onChange={(k) => setTab(k as Tab)}>
           <TabBar.Item key="timetable" title="课表" icon={<CalendarOutline />} />

@@ -1,15 +1,9 @@
-import {
-  amountText,
-  memberCancelBooking,
-  memberCancelPending,
-  memberLeaveWaitlist,
-  memberMyBookings,
-  type MyBooking,
-} from '@studio/contract';
+import { amountText, type MyBooking } from '@studio/contract';
 import { Button, Dialog, DotLoading, Tag, Toast } from 'antd-mobile';
-import { useEffect, useState } from 'react';
-import { call } from './api.ts';
+import { useState } from 'react';
 import { whenText } from './format.ts';
+import { useMyBookings } from './queries.ts';
+import { useCancel } from './writes.ts';
 
 const COLORS: Record<MyBooking['kind'], string> = {
   booked: 'primary',
@@ -22,17 +16,11 @@ const COLORS: Record<MyBooking['kind'], string> = {
 };
 
 /** 我的预约: upcoming (bookings, held seats, waits) and past, with cancel and the online room's link. */
-export function MyBookings({ version, onChanged }: { version: number; onChanged: () => void }) {
+export function MyBookings() {
   const [state, setState] = useState<'upcoming' | 'past'>('upcoming');
   const [page, setPage] = useState(1);
-  const [data, setData] = useState<{ list: MyBooking[]; total: number } | null>(null);
-
-  useEffect(() => {
-    setData(null);
-    call(memberMyBookings, { state, page })
-      .then(setData)
-      .catch((e: Error) => Toast.show({ content: e.message }));
-  }, [state, page, version]);
+  const { data } = useMyBookings(state, page);
+  const { mutateAsync: cancelMine } = useCancel();
 
   const cancel = async (b: MyBooking) => {
     const ok = await Dialog.confirm({
@@ -54,11 +42,8 @@ export function MyBookings({ version, onChanged }: { version: number; onChanged:
     });
     if (!ok) return;
     try {
-      if (b.kind === 'waiting') await call(memberLeaveWaitlist, { id: b.id });
-      else if (b.kind === 'pending') await call(memberCancelPending, { pendingId: b.id });
-      else await call(memberCancelBooking, { id: b.id });
+      await cancelMine({ kind: b.kind === 'waiting' || b.kind === 'pending' ? b.kind : 'booked', id: b.id });
       Toast.show({ icon: 'success', content: '已取消' });
-      onChanged();
     } catch (e) {
       Toast.show({ content: (e as Error).message, duration: 3000 });
     }

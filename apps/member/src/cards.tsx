@@ -1,18 +1,12 @@
-import { amountText, memberLogout, memberMyCards, type ResOf } from '@studio/contract';
-import { Button, DotLoading, Tag, Toast } from 'antd-mobile';
-import { useEffect, useState } from 'react';
-import { call } from './api.ts';
-
-type MyCard = ResOf<typeof memberMyCards>[number];
+import { amountText } from '@studio/contract';
+import { Button, DotLoading, Tag } from 'antd-mobile';
+import { useMyCards } from './queries.ts';
+import { useLogout } from './writes.ts';
 
 /** 我的会员卡: balance (次 or 元), expiry, frozen, recent deductions and refunds; and sign-out. */
 export function MyCards({ onSignedOut }: { onSignedOut: () => void }) {
-  const [cards, setCards] = useState<MyCard[] | null>(null);
-  useEffect(() => {
-    call(memberMyCards, {})
-      .then(setCards)
-      .catch((e: Error) => Toast.show({ content: e.message }));
-  }, []);
+  const { data: cards } = useMyCards();
+  const logout = useLogout(onSignedOut);
   return (
     <div className="cards">
       {!cards && (
@@ -53,15 +47,7 @@ export function MyCards({ onSignedOut }: { onSignedOut: () => void }) {
           )}
         </div>
       ))}
-      <Button
-        block
-        fill="outline"
-        style={{ marginTop: 12 }}
-        onClick={async () => {
-          await call(memberLogout, {});
-          onSignedOut();
-        }}
-      >
+      <Button block fill="outline" style={{ marginTop: 12 }} loading={logout.isPending} onClick={() => logout.mutate()}>
         退出登录
       </Button>
     </div>

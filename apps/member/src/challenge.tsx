@@ -1,13 +1,12 @@
 // The proof-of-work check (ALTCHA) asked for once an address has used its free code requests. Loaded
 // only then (its own chunk). The "external" build keeps the page's CSP: its worker is a file of this
 // origin, its styles a stylesheet, nothing from another site.
-import { memberChallenge } from '@studio/contract';
 import 'altcha/external';
 import 'altcha/altcha.css';
 import 'altcha/i18n/zh-cn';
 import workerUrl from 'altcha/worker?url&no-inline';
-import { createElement, useEffect, useRef, useState } from 'react';
-import { call } from './api.ts';
+import { createElement, useEffect, useMemo, useRef } from 'react';
+import { useChallenge } from './queries.ts';
 
 globalThis.altchaI18n.set('zh-cn', {
   ...globalThis.altchaI18n.get('zh-cn'),
@@ -24,20 +23,10 @@ globalThis.altchaI18n.set('zh-cn', {
  */
 export default function Challenge({ onSolved }: { onSolved: (payload: string) => void }) {
   const holder = useRef<HTMLDivElement>(null);
-  const [json, setJson] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { data: challenge, error } = useChallenge();
+  const json = useMemo(() => (challenge ? JSON.stringify(challenge) : null), [challenge]);
   const solved = useRef(onSolved);
   solved.current = onSolved;
-
-  useEffect(() => {
-    let live = true;
-    call(memberChallenge, {})
-      .then((c) => live && setJson(JSON.stringify(c)))
-      .catch((e: Error) => live && setError(e.message));
-    return () => {
-      live = false;
-    };
-  }, []);
 
   useEffect(() => {
     const widget = holder.current?.querySelector('altcha-widget');
@@ -50,7 +39,7 @@ export default function Challenge({ onSolved }: { onSolved: (payload: string) =>
     return () => widget.removeEventListener('statechange', onChange);
   }, [json]);
 
-  if (error) return <div className="err">{error}</div>;
+  if (error) return <div className="err">{error.message}</div>;
   if (!json) return <div className="hint">正在准备安全验证…</div>;
   return (
     <div className="challenge" ref={holder} data-testid="challenge">

@@ -1,7 +1,8 @@
-import { LOGIN_CODE, memberLogin, MemberMsg, memberSendCode, type MemberIdentity } from '@studio/contract';
+import { LOGIN_CODE, MemberMsg, type MemberIdentity } from '@studio/contract';
 import { Button, Input, Toast } from 'antd-mobile';
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { call, type StoreInfo } from './api.ts';
+import type { StoreInfo } from './api.ts';
+import { useLogin, useSendCode } from './writes.ts';
 
 /** The proof-of-work check, in its own chunk: most members never need it. */
 const Challenge = lazy(() => import('./challenge.tsx'));
@@ -23,8 +24,9 @@ export function Login({
   const [code, setCode] = useState('');
   const [errors, setErrors] = useState<{ mobile?: string; code?: string }>({});
   const [wait, setWait] = useState(0);
-  const [busy, setBusy] = useState(false);
   const [checking, setChecking] = useState(false);
+  const { mutateAsync: askCode } = useSendCode();
+  const login = useLogin();
 
   useEffect(() => {
     if (wait <= 0) return;
@@ -38,7 +40,7 @@ export function Login({
     if (!mobileOk) return setErrors({ mobile: MOBILE_MSG });
     setErrors({});
     try {
-      await call(memberSendCode, { storeId: store.storeId, mobile: mobile.trim(), ...(altcha ? { altcha } : {}) });
+      await askCode({ storeId: store.storeId, mobile: mobile.trim(), ...(altcha ? { altcha } : {}) });
       setChecking(false);
       setWait(LOGIN_CODE.gapMs / 1000);
       Toast.show({ content: MemberMsg.codeSent });
@@ -60,13 +62,10 @@ export function Login({
     if (!/^\d{6}$/.test(code.trim())) next.code = CODE_MSG;
     setErrors(next);
     if (next.mobile || next.code) return;
-    setBusy(true);
     try {
-      onDone(await call(memberLogin, { storeId: store.storeId, mobile: mobile.trim(), code: code.trim() }));
+      onDone(await login.mutateAsync({ storeId: store.storeId, mobile: mobile.trim(), code: code.trim() }));
     } catch (e) {
       setErrors({ code: (e as Error).message });
-    } finally {
-      setBusy(false);
     }
   };
 
@@ -117,7 +116,7 @@ export function Login({
         </div>
       )}
       <div className="actions">
-        <Button block color="primary" size="large" loading={busy} onClick={submit}>
+        <Button block color="primary" size="large" loading={login.isPending} onClick={submit}>
           登录
         </Button>
         <Button block size="large" onClick={onBack}>

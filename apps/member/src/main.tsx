@@ -1,7 +1,9 @@
-import { reduceMotion, unstableSetRender } from 'antd-mobile';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { reduceMotion, Toast, unstableSetRender } from 'antd-mobile';
 import { StrictMode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { App } from './app.tsx';
+import { createQueryClient } from './query-client.ts';
 import './member.css';
 
 // antd-mobile 5 renders its toasts and dialogs through react-dom's legacy render, which React 19
@@ -21,8 +23,13 @@ unstableSetRender((node, container) => {
 // while it fades in is faint). The browser tests run that way too.
 if (typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches) reduceMotion();
 
+// The page's one cache of the server's answers; a read that fails as a toast says so in one.
+const queryClient = createQueryClient((message) => Toast.show({ content: message }));
+
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App />
+    <QueryClientProvider client={queryClient}>
+      <App />
+    </QueryClientProvider>
   </StrictMode>,
 );

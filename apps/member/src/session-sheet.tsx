@@ -1,21 +1,11 @@
-import {
-  amountText,
-  memberBook,
-  memberCancelBooking,
-  memberCancelPending,
-  memberCardsForSession,
-  memberJoinWaitlist,
-  memberLeaveWaitlist,
-  type MemberSession,
-  type ResOf,
-} from '@studio/contract';
+import { amountText, type MemberSession } from '@studio/contract';
 import { Button, Dialog, DotLoading, Popup, Toast } from 'antd-mobile';
 import { AddOutline, MinusOutline } from 'antd-mobile-icons';
-import { useEffect, useState } from 'react';
-import { call, type StoreInfo } from './api.ts';
+import { useState } from 'react';
+import type { StoreInfo } from './api.ts';
 import { mineText, whenText } from './format.ts';
-
-type Card = ResOf<typeof memberCardsForSession>[number];
+import { useCardsForSession } from './queries.ts';
+import { useBook, useCancel, useJoinWaitlist } from './writes.ts';
 
 /** A class's page as a sheet: details, my cards for it, book, cancel, queue or leave the queue. */
 export function SessionSheet({
@@ -24,46 +14,67 @@ export function SessionSheet({
   signedIn,
   onClose,
   onLogin,
-  onChanged,
 }: {
   store: StoreInfo;
   session: MemberSession | null;
   signedIn: boolean;
   onClose: () => void;
   onLogin: () => void;
-  onChanged: () => void;
 }) {
-  const [cards, setCards] = useState<Card[] | null>(null);
-  const [mcId, setMcId] = useState<number | null>(null);
+  return (
+    <Popup
+      visible={session !== null}
+      onMaskClick={onClose}
+      onClose={onClose}
+      bodyStyle={{ borderRadius: '16px 16px 0 0', maxHeight: '85vh', overflowY: 'auto' }}
+    >
+      {/* keyed by the class: another class starts with no card chosen and one person */}
+      {session && (
+        <SessionDetails
+          key={session.id}
+          store={store}
+          s={session}
+          signedIn={signedIn}
+          onClose={onClose}
+          onLogin={onLogin}
+        />
+      )}
+    </Popup>
+  );
+}
+
+function SessionDetails({
+  store,
+  s,
+  signedIn,
+  onClose,
+  onLogin,
+}: {
+  store: StoreInfo;
+  s: MemberSession;
+  signedIn: boolean;
+  onClose: () => void;
+  onLogin: () => void;
+}) {
+  const needCards = signedIn && !s.mine && (s.bookable || s.waitlistOpen);
+  const { data: cards } = useCardsForSession(s.id, needCards);
+  // The card tapped, else the first usable one.
+  const [picked, setPicked] = useState<number | null>(null);
+  const mcId = picked ?? cards?.find((c) => c.usable)?.id ?? null;
   const [count, setCount] = useState(1);
-  const [busy, setBusy] = useState(false);
-  const id = session?.id;
-  const needCards = signedIn && session !== null && !session.mine && (session.bookable || session.waitlistOpen);
+  const book = useBook();
+  const joinWaitlist = useJoinWaitlist();
+  const cancel = useCancel();
+  const busy = book.isPending || joinWaitlist.isPending || cancel.isPending;
 
-  useEffect(() => {
-    setCards(null);
-    setMcId(null);
-    setCount(1);
-    if (!needCards || id === undefined) return;
-    call(memberCardsForSession, { tid: id })
-      .then((list) => {
-        setCards(list);
-        setMcId(list.find((c) => c.usable)?.id ?? null);
-      })
-      .catch((e: Error) => Toast.show({ content: e.message }));
-  }, [id, needCards]);
-
+  /** Runs a write: its success in a toast and the sheet closed, or its refusal in a toast. */
   const act = async (fn: () => Promise<string>) => {
-    setBusy(true);
     try {
       const msg = await fn();
       Toast.show({ icon: 'success', content: msg });
-      onChanged();
       onClose();
     } catch (e) {
       Toast.show({ content: (e as Error).message, duration: 3000 });
-    } finally {
-      setBusy(false);
     }
   };
   const policy = store.policy;
@@ -79,180 +90,169 @@ export function SessionSheet({
         }。`
       : '';
 
-  const s = session;
-  const mine = s ? mineText(s) : null;
+  const mine = mineText(s);
   const chosen = cards?.find((c) => c.id === mcId);
   return (
-    <Popup
-      visible={s !== null}
-      onMaskClick={onClose}
-      onClose={onClose}
-      bodyStyle={{ borderRadius: '16px 16px 0 0', maxHeight: '85vh', overflowY: 'auto' }}
-    >
-      {s && (
-        <div className="sheet" data-testid="session-sheet">
-          <h3>{s.courseName}</h3>
-          <div className="meta">
-            <div>{whenText(s.fromTime, s.toTime)}</div>
-            <div>
-              老师：{s.teacherName}
-              {s.areaName ? `，场地：${s.areaName}` : ''}
-              {s.isOnline ? '，线上课' : ''}
-            </div>
-            <div>
-              已约 {s.realCount}/{s.reservableCount}
-              {s.waitCount ? `，候补 ${s.waitCount} 人` : ''}
-              {mine ? `，我的状态：${mine.text}` : ''}
-            </div>
-          </div>
+    <div className="sheet" data-testid="session-sheet">
+      <h3>{s.courseName}</h3>
+      <div className="meta">
+        <div>{whenText(s.fromTime, s.toTime)}</div>
+        <div>
+          老师：{s.teacherName}
+          {s.areaName ? `，场地：${s.areaName}` : ''}
+          {s.isOnline ? '，线上课' : ''}
+        </div>
+        <div>
+          已约 {s.realCount}/{s.reservableCount}
+          {s.waitCount ? `，候补 ${s.waitCount} 人` : ''}
+          {mine ? `，我的状态：${mine.text}` : ''}
+        </div>
+      </div>
 
-          {!signedIn && s.phase !== 'open' && (
-            <div className="hint" data-testid="not-bookable">
-              {s.reason}
-            </div>
-          )}
+      {!signedIn && s.phase !== 'open' && (
+        <div className="hint" data-testid="not-bookable">
+          {s.reason}
+        </div>
+      )}
 
-          {!signedIn && s.phase === 'open' && (
-            <div className="actions">
-              <Button block color="primary" size="large" onClick={onLogin}>
-                登录后预约
-              </Button>
-            </div>
-          )}
+      {!signedIn && s.phase === 'open' && (
+        <div className="actions">
+          <Button block color="primary" size="large" onClick={onLogin}>
+            登录后预约
+          </Button>
+        </div>
+      )}
 
-          {signedIn && !s.mine && !s.bookable && !s.waitlistOpen && (
-            <div className="hint" data-testid="not-bookable">
-              {s.reason ?? '暂不能预约'}
-            </div>
-          )}
+      {signedIn && !s.mine && !s.bookable && !s.waitlistOpen && (
+        <div className="hint" data-testid="not-bookable">
+          {s.reason ?? '暂不能预约'}
+        </div>
+      )}
 
-          {needCards && (
-            <>
-              <div className="section">选择会员卡</div>
-              {!cards && <DotLoading color="primary" />}
-              {cards?.length === 0 && <div className="hint">你还没有会员卡，请到前台办理</div>}
-              {cards?.map((c) => (
-                <button
-                  key={c.id}
-                  className={c.id === mcId ? 'card-option chosen' : 'card-option'}
-                  disabled={!c.usable}
-                  onClick={() => setMcId(c.id)}
-                  data-testid={`card-${c.id}`}
-                >
-                  <div>
-                    {c.cardName}，余 {amountText(c.bigType, c.balance)}
-                  </div>
-                  {!c.usable && <div className="why">{c.reason}</div>}
-                </button>
-              ))}
-              {store.deductionMode === 0 && (
-                <div className="row">
-                  <span id="count-label">上课人数</span>
-                  <CountPicker value={count} max={Math.max(1, s.reservableCount - s.realCount)} onChange={setCount} />
-                </div>
-              )}
-              {chosen && (
-                <div className="hint">
-                  {store.deductionMode === 0
-                    ? `预约时扣除 ${amountText(chosen.bigType, chosen.perCount * count)}，${cancelNote('booked') || '开课前可取消并退回。'}`
-                    : `先为你占位，到店签到时扣除 ${amountText(chosen.bigType, chosen.perCount)}。${cancelNote('pending')}`}
-                </div>
-              )}
-              <div className="actions">
-                {s.bookable ? (
-                  <Button
-                    block
-                    color="primary"
-                    size="large"
-                    loading={busy}
-                    disabled={!mcId}
-                    onClick={() =>
-                      act(async () => {
-                        const r = await call(memberBook, { tid: s.id, mcId: mcId!, studentCount: count });
-                        return r.kind === 'booked' ? '预约成功' : '已为你占位，签到时扣费';
-                      })
-                    }
-                  >
-                    预约
-                  </Button>
-                ) : (
-                  <Button
-                    block
-                    color="warning"
-                    size="large"
-                    loading={busy}
-                    disabled={!mcId}
-                    onClick={() =>
-                      act(async () => {
-                        const r = await call(memberJoinWaitlist, { tid: s.id, mcId: mcId!, studentCount: 1 });
-                        return `已加入候补，第${r.position}位`;
-                      })
-                    }
-                  >
-                    课程已满，排队候补
-                  </Button>
-                )}
+      {needCards && (
+        <>
+          <div className="section">选择会员卡</div>
+          {!cards && <DotLoading color="primary" />}
+          {cards?.length === 0 && <div className="hint">你还没有会员卡，请到前台办理</div>}
+          {cards?.map((c) => (
+            <button
+              key={c.id}
+              className={c.id === mcId ? 'card-option chosen' : 'card-option'}
+              disabled={!c.usable}
+              onClick={() => setPicked(c.id)}
+              data-testid={`card-${c.id}`}
+            >
+              <div>
+                {c.cardName}，余 {amountText(c.bigType, c.balance)}
               </div>
-            </>
-          )}
-
-          {signedIn && s.mine && (
-            <div className="actions">
-              {(s.mine.kind === 'booked' || s.mine.kind === 'pending') && (
-                <Button
-                  block
-                  color="danger"
-                  fill="outline"
-                  size="large"
-                  loading={busy}
-                  onClick={async () => {
-                    const ok = await Dialog.confirm({
-                      title: '取消预约',
-                      content: (
-                        <>
-                          <div>确定取消「{s.courseName}」的预约吗？</div>
-                          {s.mine!.cancelCost && (
-                            <div className="cancel-cost" data-testid="cancel-cost">
-                              {s.mine!.cancelCost}
-                            </div>
-                          )}
-                        </>
-                      ),
-                      confirmText: '取消预约',
-                      cancelText: '再想想',
-                    });
-                    if (!ok) return;
-                    await act(async () => {
-                      if (s.mine!.kind === 'pending') await call(memberCancelPending, { pendingId: s.mine!.id });
-                      else await call(memberCancelBooking, { id: s.mine!.id });
-                      return '已取消';
-                    });
-                  }}
-                >
-                  取消预约
-                </Button>
-              )}
-              {s.mine.kind === 'waiting' && (
-                <Button
-                  block
-                  fill="outline"
-                  size="large"
-                  loading={busy}
-                  onClick={() =>
-                    act(async () => {
-                      await call(memberLeaveWaitlist, { id: s.mine!.id });
-                      return '已退出候补';
-                    })
-                  }
-                >
-                  退出候补
-                </Button>
-              )}
+              {!c.usable && <div className="why">{c.reason}</div>}
+            </button>
+          ))}
+          {store.deductionMode === 0 && (
+            <div className="row">
+              <span id="count-label">上课人数</span>
+              <CountPicker value={count} max={Math.max(1, s.reservableCount - s.realCount)} onChange={setCount} />
             </div>
+          )}
+          {chosen && (
+            <div className="hint">
+              {store.deductionMode === 0
+                ? `预约时扣除 ${amountText(chosen.bigType, chosen.perCount * count)}，${cancelNote('booked') || '开课前可取消并退回。'}`
+                : `先为你占位，到店签到时扣除 ${amountText(chosen.bigType, chosen.perCount)}。${cancelNote('pending')}`}
+            </div>
+          )}
+          <div className="actions">
+            {s.bookable ? (
+              <Button
+                block
+                color="primary"
+                size="large"
+                loading={busy}
+                disabled={!mcId}
+                onClick={() =>
+                  act(async () => {
+                    const r = await book.mutateAsync({ tid: s.id, mcId: mcId!, studentCount: count });
+                    return r.kind === 'booked' ? '预约成功' : '已为你占位，签到时扣费';
+                  })
+                }
+              >
+                预约
+              </Button>
+            ) : (
+              <Button
+                block
+                color="warning"
+                size="large"
+                loading={busy}
+                disabled={!mcId}
+                onClick={() =>
+                  act(async () => {
+                    const r = await joinWaitlist.mutateAsync({ tid: s.id, mcId: mcId!, studentCount: 1 });
+                    return `已加入候补，第${r.position}位`;
+                  })
+                }
+              >
+                课程已满，排队候补
+              </Button>
+            )}
+          </div>
+        </>
+      )}
+
+      {signedIn && s.mine && (
+        <div className="actions">
+          {(s.mine.kind === 'booked' || s.mine.kind === 'pending') && (
+            <Button
+              block
+              color="danger"
+              fill="outline"
+              size="large"
+              loading={busy}
+              onClick={async () => {
+                const ok = await Dialog.confirm({
+                  title: '取消预约',
+                  content: (
+                    <>
+                      <div>确定取消「{s.courseName}」的预约吗？</div>
+                      {s.mine!.cancelCost && (
+                        <div className="cancel-cost" data-testid="cancel-cost">
+                          {s.mine!.cancelCost}
+                        </div>
+                      )}
+                    </>
+                  ),
+                  confirmText: '取消预约',
+                  cancelText: '再想想',
+                });
+                if (!ok) return;
+                await act(async () => {
+                  await cancel.mutateAsync({ kind: s.mine!.kind === 'pending' ? 'pending' : 'booked', id: s.mine!.id });
+                  return '已取消';
+                });
+              }}
+            >
+              取消预约
+            </Button>
+          )}
+          {s.mine.kind === 'waiting' && (
+            <Button
+              block
+              fill="outline"
+              size="large"
+              loading={busy}
+              onClick={() =>
+                act(async () => {
+                  await cancel.mutateAsync({ kind: 'waiting', id: s.mine!.id });
+                  return '已退出候补';
+                })
+              }
+            >
+              退出候补
+            </Button>
           )}
         </div>
       )}
-    </Popup>
+    </div>
   );
 }
 

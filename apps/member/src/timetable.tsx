@@ -1,49 +1,33 @@
-import { memberPublicTimetable, memberTimetable, type MemberIdentity, type MemberSession } from '@studio/contract';
+import type { MemberIdentity } from '@studio/contract';
 import { DotLoading, Tag } from 'antd-mobile';
-import { useEffect, useMemo, useState } from 'react';
-import { call, type StoreInfo } from './api.ts';
+import { useMemo, useState } from 'react';
+import type { StoreInfo } from './api.ts';
 import { addDays, hm, mineText, monthDay, mondayOf, phaseText, weekdayOf, ymd } from './format.ts';
+import { useTimetable } from './queries.ts';
 import { SessionSheet } from './session-sheet.tsx';
-
-type Day = { date: string; sessions: MemberSession[] };
 
 /** This week and next, by day: each class with its seats, and the member's state on it. */
 export function Timetable({
   store,
   me,
   onLogin,
-  version,
-  onChanged,
 }: {
   store: StoreInfo;
   me: MemberIdentity | null;
   onLogin: () => void;
-  version: number;
-  onChanged: () => void;
 }) {
   const today = ymd(new Date());
   const from = mondayOf(today);
   const to = addDays(from, 13);
-  const [days, setDays] = useState<Day[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { data: days, error } = useTimetable(store.storeId, me !== null, from, to);
   const [date, setDate] = useState(today);
   const [openId, setOpenId] = useState<number | null>(null);
-
-  useEffect(() => {
-    let live = true;
-    const load = me
-      ? call(memberTimetable, { fromDate: from, toDate: to })
-      : call(memberPublicTimetable, { storeId: store.storeId, fromDate: from, toDate: to });
-    load.then((d) => live && setDays(d)).catch((e: Error) => live && setError(e.message));
-    return () => {
-      live = false;
-    };
-  }, [me, store.storeId, from, to, version]);
 
   const day = useMemo(() => days?.find((d) => d.date === date), [days, date]);
   const open = day?.sessions.find((s) => s.id === openId) ?? null;
 
-  if (error) return <div className="empty">{error}</div>;
+  // A failed first load says why; a failed refetch keeps the classes already shown.
+  if (!days && error) return <div className="empty">{error.message}</div>;
   if (!days)
     return (
       <div className="empty">
@@ -122,7 +106,6 @@ export function Timetable({
         signedIn={me !== null}
         onClose={() => setOpenId(null)}
         onLogin={onLogin}
-        onChanged={onChanged}
       />
     </>
   );

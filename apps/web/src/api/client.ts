@@ -1,16 +1,7 @@
-import { Msg, type CallDef, type Envelope, type ReqOf, type ResOf } from '@studio/contract';
+import { Msg } from '@studio/contract';
+import { ApiError, createClient } from '@studio/contract/client';
 
-/** A failed call: the server's (or the network's) message and code. */
-export class ApiError extends Error {
-  constructor(
-    message: string,
-    readonly code: number,
-    readonly status: number,
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
-}
+export { ApiError, type CallOptions } from '@studio/contract/client';
 
 type Toast = (msg: string) => void;
 let errorToast: Toast = (msg) => console.error(msg);
@@ -18,14 +9,6 @@ let errorToast: Toast = (msg) => console.error(msg);
 /** The app shell installs antd's message API here so the helper can show toasts. */
 export function setErrorToast(fn: Toast): void {
   errorToast = fn;
-}
-
-export interface CallOptions {
-  /** Do not show the error toast (the caller shows or ignores the failure). */
-  silent?: boolean;
-  /** Do not send the browser to /login on 401. */
-  no401Redirect?: boolean;
-  signal?: AbortSignal;
 }
 
 const LOGIN_NOTICE = 'loginNotice';
@@ -54,38 +37,14 @@ function goToLogin(): void {
 }
 
 /**
- * The one request helper: POSTs JSON with the session cookie to the call's path, answers `data`,
- * throws ApiError carrying the server's `msg` (shown as an error toast unless `silent`).
+ * The back office's request helper (the shared client, `@studio/contract/client`): a 401 sends the
+ * browser to /login (keeping why, rememberLogout) unless the call says `keepSignedIn`; any other
+ * failure is an error toast unless the call is `silent`.
  */
-export async function call<C extends CallDef>(def: C, payload: ReqOf<C>, opts: CallOptions = {}): Promise<ResOf<C>> {
-  let res: Response;
-  try {
-    res = await fetch(def.path, {
-      method: 'POST',
-      credentials: 'same-origin',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(payload ?? {}),
-      signal: opts.signal,
-    });
-  } catch (e) {
-    if ((e as Error).name === 'AbortError') throw e;
-    const err = new ApiError('网络连接失败，请检查网络后重试', -1, 0);
-    if (!opts.silent) errorToast(err.message);
-    throw err;
-  }
-  let body: Envelope<ResOf<C>> | undefined;
-  try {
-    body = (await res.json()) as Envelope<ResOf<C>>;
-  } catch {
-    body = undefined;
-  }
-  if (body && body.code === 0 && res.ok) return body.data;
-  const err = new ApiError(body?.msg || `请求失败（${res.status}）`, body?.code ?? res.status, res.status);
-  if (res.status === 401 && def.auth !== 'public' && !opts.no401Redirect) {
+export const call = createClient({
+  onSignedOut: (err) => {
     rememberLogout(err);
     goToLogin();
-    throw err;
-  }
-  if (!opts.silent) errorToast(err.message);
-  throw err;
-}
+  },
+  onError: (err) => errorToast(err.message),
+});

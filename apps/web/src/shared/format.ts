@@ -1,5 +1,4 @@
 import { amountText, BIG_TYPE_COUNT, type SessionInfo } from '@studio/contract';
-import dayjs from './dayjs.ts';
 
 /** A card's balance in its unit: whole classes for count cards (`8 次`), yuan with 2 decimals otherwise. */
 export function balanceText(c: { bigType: number; totalCount: number; usedCount: number }): string {
@@ -41,8 +40,15 @@ export function timeRange(start: string, end: string): string {
   return `${start.slice(0, 16)} - ${end.slice(11, 16)}`;
 }
 
+/**
+ * A store wall-clock time (`YYYY-MM-DD HH:mm[:ss]`) as milliseconds, read as UTC: a difference of
+ * two counts the store clock's minutes, whatever the browser's zone and its daylight saving.
+ */
+const wallClockMs = (t: string) => Date.parse(`${t.slice(0, 10)}T${(t.slice(11, 19) || '00:00').padEnd(8, ':00')}Z`);
+
+/** Minutes from `start` to `end`, both store wall-clock times. */
 export function minutesBetween(start: string, end: string): number {
-  return dayjs(end).diff(dayjs(start), 'minute');
+  return Math.trunc((wallClockMs(end) - wallClockMs(start)) / 60_000);
 }
 
 /** The kinds of a booking-history entry. */

@@ -1,4 +1,4 @@
-import type { QueryKey } from '@tanstack/react-query';
+import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import { keys } from './query-keys.ts';
 
 /**
@@ -42,3 +42,8 @@ export const invalidates = {
 } as const satisfies Record<string, readonly QueryKey[]>;
 
 export type WriteKind = keyof typeof invalidates;
+
+/** Refetches what a write of `kind` changed (not awaited: the screen goes on, the data follows). */
+export function afterWrite(qc: QueryClient, kind: WriteKind): void {
+  for (const key of invalidates[kind]) void qc.invalidateQueries({ queryKey: key });
+}

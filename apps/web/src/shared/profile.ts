@@ -10,7 +10,7 @@ export function useProfile() {
     queryKey: keys.profile,
     queryFn: async (): Promise<Profile | null> => {
       try {
-        return await call(me, {}, { silent: true, no401Redirect: true });
+        return await call(me, {}, { silent: true, keepSignedIn: true });
       } catch (e) {
         if ((e as { status?: number }).status === 401) {
           // Logged out (the login page says why when it is more than an ended session).

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { App } from 'antd';
 import { useRef, useState } from 'react';
-import { invalidates, type WriteKind } from './invalidations.ts';
+import { afterWrite, type WriteKind } from './invalidations.ts';
 
 export interface WriteOptions<A extends unknown[]> {
   /** Toast shown after success. */
@@ -29,7 +29,7 @@ export function useWrite<A extends unknown[], R>(fn: (...args: A) => Promise<R>,
     try {
       const data = await fn(...args);
       if (opts.success) void message.success(opts.success);
-      for (const key of opts.changes ? invalidates[opts.changes] : []) void qc.invalidateQueries({ queryKey: key });
+      if (opts.changes) afterWrite(qc, opts.changes);
       return { data };
     } catch (e) {
       opts.onError?.(e as Error, ...args);

@@ -1,0 +1,98 @@
+import {
+  memberCardsForSession,
+  memberChallenge,
+  memberMe,
+  memberMyBookings,
+  memberMyCards,
+  memberPublicTimetable,
+  memberStore,
+  memberTimetable,
+  type MemberIdentity,
+} from '@studio/contract';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { call } from './api.ts';
+import { keys } from './query-keys.ts';
+
+/** The store of the page; its failure (an unknown store) is the page's message. */
+export function useStoreInfo(storeId: number | null) {
+  return useQuery({
+    queryKey: keys.store(storeId ?? 0),
+    queryFn: ({ signal }) => call(memberStore, { storeId: storeId! }, { signal }),
+    enabled: storeId !== null,
+    staleTime: Infinity,
+  });
+}
+
+/**
+ * Who is signed in for this store: the member, null when nobody is (or the session is another
+ * store's), undefined while asking. Set by sign-in and sign-out, never stale on its own.
+ */
+export function useMe(storeId: number | null): MemberIdentity | null | undefined {
+  return useQuery({
+    queryKey: keys.me(storeId ?? 0),
+    queryFn: () =>
+      call(memberMe, {})
+        .then((who) => (who.store.id === storeId ? who : null))
+        .catch(() => null),
+    enabled: storeId !== null,
+    staleTime: Infinity,
+  }).data;
+}
+
+/** The weeks from `fromDate` to `toDate` by day: the member's own view when signed in, else the store's. */
+export function useTimetable(storeId: number, signedIn: boolean, fromDate: string, toDate: string) {
+  return useQuery({
+    queryKey: signedIn ? keys.timetable.mine(fromDate, toDate) : keys.timetable.public(storeId, fromDate, toDate),
+    queryFn: ({ signal }) =>
+      signedIn
+        ? call(memberTimetable, { fromDate, toDate }, { signal })
+        : call(memberPublicTimetable, { storeId, fromDate, toDate }, { signal }),
+  });
+}
+
+/** 我的预约, one tab and page (a failure is a toast). */
+export function useMyBookings(state: 'upcoming' | 'past', page: number) {
+  return useQuery({
+    queryKey: keys.bookings.page(state, page),
+    queryFn: ({ signal }) => call(memberMyBookings, { state, page }, { signal }),
+    meta: { errorToast: true },
+  });
+}
+
+/** 我的会员卡 with their recent ledger (a failure is a toast). */
+export function useMyCards() {
+  return useQuery({
+    queryKey: keys.cards.mine,
+    queryFn: ({ signal }) => call(memberMyCards, {}, { signal }),
+    meta: { errorToast: true },
+  });
+}
+
+/** My cards for a class, each usable or why not; asked only when `enabled` (a failure is a toast). */
+export function useCardsForSession(tid: number | undefined, enabled: boolean) {
+  return useQuery({
+    queryKey: keys.cards.forSession(tid ?? 0),
+    queryFn: ({ signal }) => call(memberCardsForSession, { tid: tid! }, { signal }),
+    enabled: enabled && tid !== undefined,
+    meta: { errorToast: true },
+  });
+}
+
+let challenges = 0;
+/**
+ * A fresh proof-of-work challenge for each check shown: its own key per mount, never refetched
+ * (the widget is solving it) and dropped once the check is gone (an answer serves one request).
+ */
+export function useChallenge() {
+  const [nonce] = useState(() => ++challenges);
+  return useQuery({
+    queryKey: keys.challenge(nonce),
+    queryFn: ({ signal }) => call(memberChallenge, {}, { signal }),
+    staleTime: Infinity,
+    gcTime: 0,
+    refetchOnWindowFocus: false,
+    refetchOnReconnect: false,
+    retry: false,
+  });
+}

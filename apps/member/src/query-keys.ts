@@ -1,0 +1,34 @@
+/**
+ * Every cache key of the members' page. A key starts with its domain, so invalidating the first
+ * part (`keys.timetable.all`) refetches everything below it. Nothing else writes a key by hand.
+ */
+export const keys = {
+  /** The store of the page (name, logo, booking policy). */
+  store: (storeId: number) => ['store', storeId],
+  /** Who is signed in on this phone for this store (null: nobody). */
+  me: (storeId: number) => ['me', storeId],
+  timetable: {
+    all: ['timetable'],
+    /** The week as anyone sees it, before sign-in. */
+    public: (storeId: number, fromDate: string, toDate: string) => ['timetable', 'public', storeId, fromDate, toDate],
+    /** Every signed-in view of the weeks (with my state on each class). */
+    mineAll: ['timetable', 'mine'],
+    mine: (fromDate: string, toDate: string) => ['timetable', 'mine', fromDate, toDate],
+  },
+  /** 我的预约, by tab (待上课, 已结束) and page. */
+  bookings: {
+    all: ['bookings'],
+    page: (state: 'upcoming' | 'past', page: number) => ['bookings', state, page],
+  },
+  /** My cards: 我的会员卡, and the ones usable for a class. */
+  cards: {
+    all: ['cards'],
+    mine: ['cards', 'mine'],
+    forSession: (tid: number) => ['cards', 'for-session', tid],
+  },
+  /** A proof-of-work challenge, one per check shown (`nonce`): an answer serves one code request. */
+  challenge: (nonce: number) => ['challenge', nonce],
+} as const;
+
+/** What only the signed-in member may see: dropped at sign-out, so the next member on this phone never sees it. */
+export const privateKeys = [keys.timetable.mineAll, keys.bookings.all, keys.cards.all] as const;
