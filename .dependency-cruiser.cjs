@@ -33,6 +33,14 @@ module.exports = {
       to: { path: '^apps/server/src/features/' },
     },
     {
+      name: 'event-kinds-stand-alone',
+      severity: 'error',
+      comment:
+        "A feature's event kinds (its events.ts) say what happened and carry plain data: they import lib/events.ts and the contract's types, nothing of any feature.",
+      from: { path: '^apps/server/src/features/[^/]+/events\\.ts$' },
+      to: { pathNot: ['^apps/server/src/lib/events\\.ts$', '^packages/contract/', 'node_modules'] },
+    },
+    {
       name: 'no-test-code-in-app',
       severity: 'error',
       comment: 'Test helpers stay out of the app.',

@@ -12,7 +12,7 @@ import { Msg } from '@studio/contract';
 import { rawPgBookingsPerSecond } from './lib/raw-pg-booking.ts';
 import { rawBookingsPerSecond } from './lib/raw-booking.ts';
 import { pairOf, type Order } from './lib/pairs.ts';
-import { load, print, serve, serverCpuMs, serverStatements, type Figures, type Served } from './lib/run.ts';
+import { load, print, serveAll, serverCpuMs, serverStatements, stopAll, type Figures, type Served } from './lib/run.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -23,17 +23,6 @@ const pgPool = process.env.BENCH_POOL_MAX ?? '10';
 const rawPgClients = Number(process.env.BENCH_RAW_PG_CLIENTS ?? 20);
 
 type Info = { sessionIds: number[]; cardIds: number[] };
-
-/** A server for the scenario, and on PostgreSQL `instances - 1` more app instances on its schema. */
-async function serveAll<T>(scenario: string, env: NodeJS.ProcessEnv, n: number): Promise<Served<T>[]> {
-  const first = await serve<T>(scenario, { ...env, BENCH_POOL_MAX: pgPool });
-  const more = await Promise.all(
-    Array.from({ length: n - 1 }, () =>
-      serve<T>(scenario, { ...env, BENCH_POOL_MAX: pgPool, BENCH_JOIN: JSON.stringify(first.info) }),
-    ),
-  );
-  return [first, ...more];
-}
 
 /** Runs `load` against every instance at once, the connections split among them; sums the counts. */
 async function loadAll(servers: Served<unknown>[], path: string, secs: number, body: () => unknown): Promise<Figures> {
@@ -61,14 +50,8 @@ async function loadAll(servers: Served<unknown>[], path: string, secs: number, b
   };
 }
 
-/** Stops the extra instances first: the first one drops the schema they use. */
-async function stopAll(servers: Served<unknown>[]) {
-  await Promise.all(servers.slice(1).map((s) => s.stop()));
-  await servers[0].stop();
-}
-
 async function run(label: string, env: NodeJS.ProcessEnv, n: number, order: Order) {
-  const servers = await serveAll<Info>('booking', env, n);
+  const servers = await serveAll<Info>('booking', env, n, pgPool);
   const { sessionIds, cardIds } = servers[0].info;
   let k = 0;
   // Every pair is new, so no duplicate refusals (lib/pairs.ts).
@@ -99,7 +82,7 @@ async function run(label: string, env: NodeJS.ProcessEnv, n: number, order: Orde
 
 /** A class release: every member of the hot scenario books its one session at once. */
 async function hot(env: NodeJS.ProcessEnv, n: number) {
-  const servers = await serveAll<{ sessionId: number; cardIds: number[] }>('hot', env, n);
+  const servers = await serveAll<{ sessionId: number; cardIds: number[] }>('hot', env, n, pgPool);
   const { sessionId, cardIds } = servers[0].info;
   const t0 = performance.now();
   const answers = await Promise.all(

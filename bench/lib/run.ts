@@ -56,6 +56,31 @@ export async function serve<T>(scenario: string, env: NodeJS.ProcessEnv = proces
   };
 }
 
+/**
+ * A server for the scenario, and on PostgreSQL `n - 1` more app instances on its schema and store
+ * (BENCH_JOIN); `pool` connections each (the database is shared: keep the total modest).
+ */
+export async function serveAll<T>(
+  scenario: string,
+  env: NodeJS.ProcessEnv,
+  n: number,
+  pool: string,
+): Promise<Served<T>[]> {
+  const first = await serve<T>(scenario, { ...env, BENCH_POOL_MAX: pool });
+  const more = await Promise.all(
+    Array.from({ length: n - 1 }, () =>
+      serve<T>(scenario, { ...env, BENCH_POOL_MAX: pool, BENCH_JOIN: JSON.stringify(first.info) }),
+    ),
+  );
+  return [first, ...more];
+}
+
+/** Stops the extra instances first: the first one drops the schema they use. */
+export async function stopAll(servers: Served<unknown>[]): Promise<void> {
+  await Promise.all(servers.slice(1).map((s) => s.stop()));
+  await servers[0].stop();
+}
+
 /** The server's CPU time so far, in ms. */
 export async function serverCpuMs(url: string): Promise<number> {
   const res = await fetch(`${url}/bench/cpu`, {

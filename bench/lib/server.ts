@@ -2,7 +2,7 @@
  * A benchmark server: a fresh database (temp SQLite file, or a PostgreSQL schema of its own when
  * BENCH_DATABASE_URL is set), one store seeded for the scenario, the real app listening on
  * 127.0.0.1. Prints `READY <json>` with the port, the login and the scenario's ids, then serves
- * until killed. Run by bench/booking.ts and bench/calendar.ts; not meant to be run by hand.
+ * until killed. Run by bench/booking.ts, bench/calendar.ts and bench/release.ts; not meant to be run by hand.
  * With BENCH_JOIN=<json of another server's READY line> (PostgreSQL), it is one more app instance on
  * that server's schema and store: no migration, no seed, and it leaves the schema alone on exit.
  * BENCH_POOL_MAX sets its connections (default 20).
@@ -20,6 +20,7 @@ import { migrateToLatest } from '../../apps/server/src/db/migrate.ts';
 import { createStoreWithAdmin } from '../../apps/server/src/db/seed/store.ts';
 import { calendar } from '../../apps/server/src/features/timetable/calendar.ts';
 import { createSession } from '../../apps/server/src/features/timetable/public.ts';
+import { addDays, localDateTime } from '../../apps/server/src/lib/time.ts';
 
 const scenario = process.argv[2];
 const pgUrl = process.env.BENCH_DATABASE_URL;
@@ -129,33 +130,7 @@ async function seedBooking(db: Db, storeId: number) {
       sessionIds.push(id);
     }
   });
-  const members = Array.from({ length: 2000 }, (_, i) => ({
-    storeId,
-    name: `会员${i}`,
-    mobile: `139${String(i).padStart(8, '0')}`,
-    gender: 1,
-    birthday: '1990-01-01',
-    createdAt: NOW,
-  }));
-  const memberIds: number[] = [];
-  await insertChunked(members, 500, async (chunk) => {
-    const rows = await db.insertInto('member').values(chunk).returning('id').execute();
-    memberIds.push(...rows.map((r) => r.id));
-  });
-  const cardIds: number[] = [];
-  const cards = memberIds.map((memberId) => ({
-    storeId,
-    memberId,
-    cardId: productId,
-    totalCount: 1_000_000,
-    usedCount: 0,
-    frozen: 0,
-    createdAt: NOW,
-  }));
-  await insertChunked(cards, 500, async (chunk) => {
-    const rows = await db.insertInto('memberCard').values(chunk).returning('id').execute();
-    cardIds.push(...rows.map((r) => r.id));
-  });
+  const { cardIds } = await membersWithCards(db, storeId, productId, { count: 2000, prefix: '139', total: 1_000_000 });
   return { sessionIds, cardIds };
 }
 
@@ -243,6 +218,46 @@ async function seedHot(db: Db, storeId: number) {
   return { sessionId, cardIds };
 }
 
+/**
+ * A class release (bench/release.ts): tomorrow (store-local), one class of 20 seats at 10:00 and 30
+ * other classes of 40 seats (07:00 to 21:30), and 1000 members with a count card each.
+ */
+async function seedRelease(db: Db, storeId: number) {
+  const { productId, teacherIds, courseIds } = await basics(db, storeId);
+  const store = { id: storeId, name: '', timezone: 'Asia/Shanghai' };
+  const day = addDays(localDateTime(store.timezone).slice(0, 10), 1);
+  const at = (i: number) => `${day} ${String(7 + Math.floor(i / 2)).padStart(2, '0')}:${i % 2 ? '30' : '00'}:00`;
+  const { hotId, otherIds } = await db.transaction().execute(async (tx) => {
+    const hot = await createSession(tx, store, {
+      courseId: courseIds[0],
+      teacherId: teacherIds[0],
+      areaId: null,
+      bookId: null,
+      startTime: `${day} 10:00:00`,
+      reservableCount: 20,
+    });
+    const others: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const { id } = await createSession(tx, store, {
+        courseId: courseIds[1 + (i % (courseIds.length - 1))],
+        teacherId: teacherIds[i % teacherIds.length],
+        areaId: null,
+        bookId: null,
+        startTime: at(i),
+        reservableCount: 40,
+      });
+      others.push(id);
+    }
+    return { hotId: hot.id, otherIds: others };
+  });
+  const { memberIds, cardIds, mobiles } = await membersWithCards(db, storeId, productId, {
+    count: 1000,
+    prefix: '137',
+    total: 100,
+  });
+  return { day, hotId, otherIds, memberIds, cardIds, mobiles };
+}
+
 // Statements sent to PostgreSQL (each one a round trip, BEGIN and COMMIT included): the runners
 // divide them by the requests served.
 let statements = 0;
@@ -274,7 +289,9 @@ if (join) {
       ? await seedCalendar(handle.db, storeId)
       : scenario === 'hot'
         ? await seedHot(handle.db, storeId)
-        : await seedBooking(handle.db, storeId);
+        : scenario === 'release'
+          ? await seedRelease(handle.db, storeId)
+          : await seedBooking(handle.db, storeId);
   seedMs = Math.round(performance.now() - seedStart);
 }
 
@@ -322,3 +339,40 @@ const stop = async () => {
 };
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);
+
+/** `count` members of the store (mobiles `prefix` + 8 digits), each with one card of the product holding `total`. */
+async function membersWithCards(
+  db: Db,
+  storeId: number,
+  productId: number,
+  o: { count: number; prefix: string; total: number },
+) {
+  const members = Array.from({ length: o.count }, (_, i) => ({
+    storeId,
+    name: `会员${i}`,
+    mobile: `${o.prefix}${String(i).padStart(8, '0')}`,
+    gender: 1,
+    birthday: '1990-01-01',
+    createdAt: NOW,
+  }));
+  const memberIds: number[] = [];
+  await insertChunked(members, 500, async (chunk) => {
+    const rows = await db.insertInto('member').values(chunk).returning('id').execute();
+    memberIds.push(...rows.map((r) => r.id));
+  });
+  const cardIds: number[] = [];
+  const cards = memberIds.map((memberId) => ({
+    storeId,
+    memberId,
+    cardId: productId,
+    totalCount: o.total,
+    usedCount: 0,
+    frozen: 0,
+    createdAt: NOW,
+  }));
+  await insertChunked(cards, 500, async (chunk) => {
+    const rows = await db.insertInto('memberCard').values(chunk).returning('id').execute();
+    cardIds.push(...rows.map((r) => r.id));
+  });
+  return { memberIds, cardIds, mobiles: members.map((m) => m.mobile) };
+}

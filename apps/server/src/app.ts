@@ -23,6 +23,7 @@ import { scopedDb } from './lib/audit.ts';
 import { inWriteTx } from './db/write-queue.ts';
 import { auditedCall, auditMetaOf, auditScopeFor } from './features/audit/scope.ts';
 import { requireOwnSession } from './features/staff/access.ts';
+import { listen } from './lib/events.ts';
 import type { Handler } from './lib/feature.ts';
 import { registerJsonCompression, sendRawJson } from './lib/compression.ts';
 import { originGuard } from './lib/origin.ts';
@@ -181,6 +182,7 @@ export async function buildApp(opts: BuildOptions): Promise<AppInstance> {
         handlers.set(call.path, handler as Handler<CallDef>);
         if (o?.tx) inTx.add(call.path);
       },
+      on: listen,
     });
   }
   const cookieKey = cookieName(config.cookieSecure);

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { expect, it, vi } from 'vitest';
 import { describeEachDb } from '../test/harness.ts';
-import { fixed } from './fixed.ts';
+import { fixed, mapRead, noRead, readTogether } from './fixed.ts';
 import type { Db } from './index.ts';
 
 /** New venues of a store, by name; answers their ids in order. */
@@ -66,7 +66,7 @@ describeEachDb('fixed statements', (env) => {
     await expect(wrong.all(database.db, { storeId, limit: 10 })).rejects.toThrow(/depends on its values/);
   });
 
-  it('sends reads started together as one statement on PostgreSQL, each answering what it answers alone', async () => {
+  it('sends reads said to go together as one statement on PostgreSQL, each answering what it answers alone', async () => {
     const { database, storeId, dialect } = env();
     const db = database.db;
     const count = fixed((ex, p: { storeId: number }) =>
@@ -82,19 +82,21 @@ describeEachDb('fixed statements', (env) => {
     const inStore = (await db.selectFrom('area').select('id').where('storeId', '=', storeId).execute()).length;
     await db.transaction().execute(async (tx) => {
       const sent = vi.spyOn(tx, 'executeQuery');
-      const [all, one, none, n] = await Promise.all([
-        areas.all(tx, { storeId, ids, name: undefined }),
-        areas.first(tx, { storeId, ids: [ids[1]], name: '西区' }),
-        areas.first(tx, { storeId, ids: [-1], name: undefined }),
-        count.first(tx, { storeId }),
-      ]);
+      const { all, one, none, n, nothing } = await readTogether(tx, {
+        all: areas.plan(tx, { storeId, ids, name: undefined }),
+        one: mapRead(areas.plan(tx, { storeId, ids: [ids[1]], name: '西区' }), (rows) => rows[0]),
+        none: mapRead(areas.plan(tx, { storeId, ids: [-1], name: undefined }), (rows) => rows[0]),
+        n: mapRead(count.plan(tx, { storeId }), (rows) => Number(rows[0].n)),
+        nothing: noRead('无'),
+      });
       expect(all).toEqual([
         { id: ids[0], name: '东区' },
         { id: ids[1], name: '西区' },
       ]);
       expect(one).toEqual({ id: ids[1], name: '西区' });
       expect(none).toBeUndefined();
-      expect(n).toEqual({ n: inStore });
+      expect(n).toBe(inStore);
+      expect(nothing).toBe('无');
       const first = sent.mock.calls[0][0] as { sql: string; parameters: readonly unknown[] };
       if (dialect === 'postgres') {
         // One statement with the four reads' values in order; the suites then run each alone to compare.
@@ -103,35 +105,48 @@ describeEachDb('fixed statements', (env) => {
         expect(first.parameters).toEqual([storeId, ...ids, storeId, ids[1], '西区', storeId, -1, storeId]);
       } else {
         expect(sent.mock.calls.some(([q]) => /json_agg/.test((q as { sql: string }).sql))).toBe(false);
+        expect(sent).toHaveBeenCalledTimes(4);
       }
-      if (dialect !== 'postgres') return;
       sent.mockClear();
-      // A read that locks rows goes on its own (the other one, alone now, as it is).
-      const [mine] = await Promise.all([locked.first(tx, { id: ids[0] }), count.first(tx, { storeId })]);
-      expect(mine).toEqual({ id: ids[0] });
+      // Reads started together without saying so go one by one, as they are written.
+      await Promise.all([areas.all(tx, { storeId, ids, name: undefined }), count.first(tx, { storeId })]);
       expect(sent.mock.calls.some(([q]) => /json_agg/.test((q as { sql: string }).sql))).toBe(false);
+      expect(sent).toHaveBeenCalledTimes(2);
+      // A read that locks rows cannot be sent with others.
+      expect(() => locked.plan(tx, { id: ids[0] })).toThrow(/only a plain read/);
     });
   });
 
-  it('fails every read sent together when the statement fails, and the transaction with them', async () => {
+  it('refuses, in order, the first read whose value refuses', async () => {
     const { database, storeId } = env();
+    const must = (what: string) => (rows: unknown[]) => {
+      if (!rows.length) throw new Error(`${what}不存在`);
+      return rows[0];
+    };
+    await expect(
+      readTogether(database.db, {
+        a: mapRead(areas.plan(database.db, { storeId, ids: [-1], name: undefined }), must('甲')),
+        b: mapRead(areas.plan(database.db, { storeId, ids: [-2], name: undefined }), must('乙')),
+      }),
+    ).rejects.toThrow('甲不存在');
+  });
+
+  it('fails the reads sent together when the statement fails, and the transaction with them', async () => {
+    const { database, storeId, dialect } = env();
     const bad = fixed((ex, p: { n: string }) =>
       ex
         .selectFrom('area')
         .select('id')
         .where('id', '=', p.n as unknown as number),
     );
-    await expect(
-      database.db.transaction().execute(async (tx) => {
-        const reads = await Promise.allSettled([
-          areas.all(tx, { storeId, ids: [1], name: undefined }),
-          bad.all(tx, { n: 'not a number' }),
-        ]);
-        expect(reads.map((r) => r.status)).toEqual(
-          env().dialect === 'postgres' ? ['rejected', 'rejected'] : ['fulfilled', 'fulfilled'],
-        );
+    const reads = database.db.transaction().execute((tx) =>
+      readTogether(tx, {
+        good: areas.plan(tx, { storeId, ids: [-1], name: undefined }),
+        bad: bad.plan(tx, { n: 'not a number' }),
       }),
-    ).resolves.toBeUndefined();
+    );
+    if (dialect === 'postgres') await expect(reads).rejects.toThrow();
+    else await expect(reads).resolves.toEqual({ good: [], bad: [] });
   });
 
   it('refuses, in the suites, a read whose values JSON would change (a timestamp comes back as a string)', async () => {
@@ -139,7 +154,10 @@ describeEachDb('fixed statements', (env) => {
     if (dialect !== 'postgres') return;
     const clock = fixed((_ex, _p: Record<string, never>) => sql<{ at: Date }>`select now() as at`);
     await expect(
-      Promise.all([clock.first(database.db, {}), areas.all(database.db, { storeId, ids: [1], name: undefined })]),
+      readTogether(database.db, {
+        at: clock.plan(database.db, {}),
+        areas: areas.plan(database.db, { storeId, ids: [1], name: undefined }),
+      }),
     ).rejects.toThrow(/other columns or kinds of values/);
   });
 });

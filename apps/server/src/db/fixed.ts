@@ -1,4 +1,4 @@
-import { CompiledQuery, type Compilable, type QueryResult, type RawBuilder } from 'kysely';
+import { CompiledQuery, type Compilable, type RawBuilder } from 'kysely';
 import { onPostgres } from './dialect.ts';
 import type { Executor } from './index.ts';
 import { auditStrict } from './strict.ts';
@@ -20,13 +20,14 @@ import { auditStrict } from './strict.ts';
  * before, and throws if the SQL or the values differ, so a builder that looks at values fails
  * there; the audit guard sees every write as well.
  *
- * Reads started together go together: on PostgreSQL, the plain reads (SELECT, no row lock) a
- * caller starts on one executor in the same turn, say `Promise.all([liveSession(..), storeCards(..)])`,
- * are sent as one statement, each read a subquery whose rows come back as JSON (`readsTogether`):
- * one round trip instead of one each. A read started alone is sent as it is. Under the suites every
- * read sent together is also run on its own and must answer rows of the same columns with values
- * of the same kinds (the values themselves may have changed in between, under concurrent writers;
- * db/fixed.test.ts compares them where nothing else writes).
+ * Reads that belong together say so: a repository offers a read as a `Read` (`plan`: the compiled
+ * statement and what its rows become), and `readTogether(ex, { a, b, ... })` sends them. On
+ * PostgreSQL several plain reads (SELECT, no row lock) go as one statement, each read a subquery
+ * whose rows come back as JSON (`readsTogether`): one round trip instead of one each. On SQLite
+ * they run one after the other (there is no round trip to save). Nothing else is merged: a plain
+ * `await` sends its statement alone, and moving it changes nothing but the order. Under the suites
+ * every read sent together is also run on its own and must answer rows of the same columns with
+ * values of the same kinds (db/fixed.test.ts compares the values where nothing else writes).
  */
 
 /** Where a value goes: a member of `p`, or the `index`th element of an array member. */
@@ -80,6 +81,8 @@ export interface Fixed<P, O> {
   first(ex: Executor, p: P): Promise<O | undefined>;
   /** How many rows it changed (an UPDATE, INSERT or DELETE). */
   run(ex: Executor, p: P): Promise<number>;
+  /** Its rows as a read to send with others (`readTogether`). */
+  plan(ex: Executor, p: P): Read<O[]>;
 }
 
 /** A statement of a fixed shape (see above); `build` writes it with Kysely as usual. */
@@ -110,73 +113,107 @@ export function fixed<P extends Params, O>(build: (ex: Executor, p: P) => Compil
   }
 
   const execute = (ex: Executor, p: P) => ex.executeQuery<O>(compile(ex, p));
-  const read = (ex: Executor, p: P) => {
-    const q = compile(ex, p);
-    return onPostgres(ex) && PLAIN_READ.test(q.sql) && !ROW_LOCK.test(q.sql) ? readSoon(ex, q) : ex.executeQuery<O>(q);
-  };
   return {
-    all: async (ex, p) => (await read(ex, p)).rows,
-    first: async (ex, p) => (await read(ex, p)).rows[0],
+    all: async (ex, p) => (await execute(ex, p)).rows,
+    first: async (ex, p) => (await execute(ex, p)).rows[0],
     run: async (ex, p) => Number((await execute(ex, p)).numAffectedRows ?? 0),
+    plan: (ex, p) => planned(compile(ex, p)),
   };
+}
+
+/**
+ * A read not sent yet: its statements (plain reads), and what their rows, in the same order,
+ * become. Made by `Fixed.plan` and `plannedRead`, shaped by `mapRead`, combined by `together`, sent
+ * by `readTogether` / `sendRead`.
+ */
+export interface Read<T> {
+  readonly queries: readonly CompiledQuery[];
+  readonly take: (rows: readonly (readonly unknown[])[]) => T;
+}
+
+/** The value a read answers. */
+export type ReadValue<R> = R extends Read<infer T> ? T : never;
+
+function planned<O>(q: CompiledQuery<O>): Read<O[]> {
+  if (!PLAIN_READ.test(q.sql) || ROW_LOCK.test(q.sql)) {
+    throw new Error(`only a plain read can be sent with others:\n${q.sql}`);
+  }
+  return { queries: [q], take: (rows) => rows[0] as O[] };
+}
+
+/** A Kysely SELECT (no row lock) as a read to send with others (a statement not written with `fixed`). */
+export function plannedRead<O>(q: Compilable<O>): Read<O[]> {
+  return planned(q.compile());
+}
+
+/** What a read's value becomes: `f` runs when its rows are in (a refusal it throws comes then). */
+export function mapRead<A, B>(r: Read<A>, f: (a: A) => B): Read<B> {
+  return { queries: r.queries, take: (rows) => f(r.take(rows)) };
+}
+
+/** A read that answers nothing and sends nothing (a list of no ids, a read that is not needed). */
+export function noRead<T>(value: T): Read<T> {
+  return { queries: [], take: () => value };
+}
+
+/**
+ * Several reads as one: its value has each read's value under its name. The values are made in
+ * the order the names are given, so where two of them would refuse (404 课程不存在, 404
+ * 会员卡不存在), the first named is the refusal.
+ */
+export function together<T extends Record<string, Read<unknown>>>(reads: T): Read<{ [K in keyof T]: ReadValue<T[K]> }> {
+  const entries = Object.entries(reads);
+  return {
+    queries: entries.flatMap(([, r]) => r.queries),
+    take: (rows) => {
+      const out: Record<string, unknown> = {};
+      let at = 0;
+      for (const [name, r] of entries) {
+        out[name] = r.take(rows.slice(at, at + r.queries.length));
+        at += r.queries.length;
+      }
+      return out as { [K in keyof T]: ReadValue<T[K]> };
+    },
+  };
+}
+
+/** Sends a read: its statements in one round trip on PostgreSQL, one after the other on SQLite. */
+export async function sendRead<T>(ex: Executor, r: Read<T>): Promise<T> {
+  if (onPostgres(ex) && r.queries.length > 1) return r.take(await sendTogether(ex, r.queries));
+  const rows: unknown[][] = [];
+  for (const q of r.queries) rows.push((await ex.executeQuery(q)).rows as unknown[]);
+  return r.take(rows);
+}
+
+/** Sends reads that belong together (see the top of this file) and answers each one's value by its name. */
+export function readTogether<T extends Record<string, Read<unknown>>>(
+  ex: Executor,
+  reads: T,
+): Promise<{ [K in keyof T]: ReadValue<T[K]> }> {
+  return sendRead(ex, together(reads));
 }
 
 /** A statement that only reads (WITH may write, so it is left alone), and one that locks rows. */
 const PLAIN_READ = /^\s*select\b/i;
 const ROW_LOCK = /\bfor\s+(no\s+key\s+)?(update|share|key\s+share)\b/i;
 
-interface Waiting {
-  q: CompiledQuery;
-  resolve: (r: QueryResult<never>) => void;
-  reject: (e: unknown) => void;
-}
-
-/** Reads started on each executor in the current turn, sent when the turn ends (a microtask). */
-const waiting = new WeakMap<Executor, Waiting[]>();
-
-function readSoon<O>(ex: Executor, q: CompiledQuery<O>): Promise<QueryResult<O>> {
-  const reads = waiting.get(ex) ?? startTurn(ex);
-  return new Promise<QueryResult<O>>((resolve, reject) =>
-    reads.push({ q, resolve: resolve as (r: QueryResult<never>) => void, reject }),
-  );
-}
-
-/** The list of reads of `ex` for this turn, sent when the turn ends. */
-function startTurn(ex: Executor): Waiting[] {
-  const reads: Waiting[] = [];
-  waiting.set(ex, reads);
-  queueMicrotask(() => {
-    waiting.delete(ex);
-    void sendReads(ex, reads);
-  });
-  return reads;
-}
-
-async function sendReads(ex: Executor, reads: Waiting[]): Promise<void> {
-  if (reads.length === 1) {
-    const [r] = reads;
-    ex.executeQuery<never>(r.q).then(r.resolve, r.reject);
-    return;
-  }
-  try {
-    const [row] = (await ex.executeQuery<Record<string, unknown[]>>(readsTogether(reads.map((r) => r.q)))).rows;
-    const answers = reads.map((_, i) => row[`r${i}`]);
-    if (auditStrict) {
-      // The rows may differ by now (other transactions commit between statements); their columns
-      // and the kinds of their values may not.
-      for (const [i, r] of reads.entries()) {
-        const alone = (await ex.executeQuery(r.q)).rows;
-        if (!sameKinds(alone, answers[i])) {
-          throw new Error(
-            `a read sent with others answered other columns or kinds of values:\n${r.q.sql}\n${JSON.stringify(alone)}\n${JSON.stringify(answers[i])}`,
-          );
-        }
+/** PostgreSQL: the rows of several plain reads, sent as one statement (`readsTogether`). */
+async function sendTogether(ex: Executor, qs: readonly CompiledQuery[]): Promise<unknown[][]> {
+  const [row] = (await ex.executeQuery<Record<string, unknown[]>>(readsTogether(qs))).rows;
+  const answers = qs.map((_, i) => row[`r${i}`]);
+  if (auditStrict) {
+    // The rows may differ by now (other transactions commit between statements); their columns
+    // and the kinds of their values may not.
+    for (const [i, q] of qs.entries()) {
+      const alone = (await ex.executeQuery(q)).rows;
+      if (!sameKinds(alone, answers[i])) {
+        throw new Error(
+          `a read sent with others answered other columns or kinds of values:\n${q.sql}\n${JSON.stringify(alone)}\n${JSON.stringify(answers[i])}`,
+        );
       }
     }
-    reads.forEach((r, i) => r.resolve({ rows: answers[i] as never[] }));
-  } catch (e) {
-    for (const r of reads) r.reject(e);
   }
+  return answers;
 }
 
 /** Each column of some rows with the kinds of its values (null apart, which any column may hold). */
@@ -204,7 +241,7 @@ function sameKinds(a: readonly unknown[], b: readonly unknown[]): boolean {
   return true;
 }
 
-const together = new Map<string, string>();
+const statementsTogether = new Map<string, string>();
 
 /**
  * PostgreSQL: one statement answering several reads, one column each (`r0`, `r1`, ...) holding the
@@ -216,7 +253,7 @@ const together = new Map<string, string>();
  */
 function readsTogether(qs: readonly CompiledQuery[]): CompiledQuery {
   const key = qs.map((q) => q.sql).join('\u0000');
-  let text = together.get(key);
+  let text = statementsTogether.get(key);
   if (text === undefined) {
     let offset = 0;
     const columns = qs.map((q, i) => {
@@ -226,8 +263,8 @@ function readsTogether(qs: readonly CompiledQuery[]): CompiledQuery {
       return `(select coalesce(json_agg(r_), '[]'::json) from (${renumbered}) as r_) as "r${i}"`;
     });
     text = `select ${columns.join(', ')}`;
-    if (together.size >= 1000) together.clear();
-    together.set(key, text);
+    if (statementsTogether.size >= 1000) statementsTogether.clear();
+    statementsTogether.set(key, text);
   }
   return CompiledQuery.raw(
     text,

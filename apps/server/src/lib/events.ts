@@ -1,73 +1,72 @@
-import type { MeetingInfo } from '@studio/contract';
 import type { Executor } from '../db/index.ts';
 
 /**
- * What the booking engine and the online rooms announce, inside the transaction that made the
- * change. Listeners (store messaging) write in that same transaction, so an announcement commits or
+ * What the engine announces, inside the transaction that made the change: listeners write in that
+ * same transaction (a store message, a promotion, an audit entry), so an announcement commits or
  * rolls back with the change it describes.
+ *
+ * Each feature defines the kinds of event it announces beside the code that announces them (its
+ * `events.ts`, with `defineEvent`), carrying what its listeners need, so no listener reads the
+ * change back. Listeners are added by the feature that reacts, in its definition, beside its call
+ * handlers (`Registry.on`, lib/feature.ts).
  */
-export type EngineEvent =
-  | { type: 'reservation.booked' | 'reservation.cancelled'; storeId: number; reservationId: number }
-  | { type: 'pending.added' | 'pending.cancelled'; storeId: number; pendingId: number }
-  | {
-      type: 'session.deleted';
-      storeId: number;
-      timetableId: number;
-      refunds: { memberId: number; memberCardId: number; amount: number }[];
-    }
-  | { type: 'room.created'; storeId: number; timetableId: number; info: MeetingInfo }
-  /** A session's time, capacity or place changed (seats may have freed up). */
-  | { type: 'session.changed'; storeId: number; timetableId: number }
-  /** A waiting member got a seat (booked, or a pending in sign-in mode). */
-  | {
-      type: 'waitlist.promoted';
-      storeId: number;
-      timetableId: number;
-      memberId: number;
-      waitId: number;
-      studentCount: number;
-    }
-  /** The daily digest of card alerts (reports), once per store and day. */
-  | {
-      type: 'cards.digest';
-      storeId: number;
-      date: string;
-      total: number;
-      /** The first cards, soonest expiry first: member, card, balance text, reasons. */
-      rows: {
-        memberName: string;
-        mobile: string;
-        cardName: string;
-        bigType: number;
-        balance: number;
-        reasons: string;
-      }[];
-    };
 
-export type EngineListener = (tx: Executor, e: EngineEvent) => Promise<void>;
+/** A kind of event: its name, and (in its type) what each event of it carries. */
+export interface EventKind<P> {
+  readonly name: string;
+  /** Only for the type: what an event of this kind carries. */
+  readonly carries?: (payload: P) => void;
+}
 
-/** What a listener reads first when an event of `type` comes, started ahead (see `readAhead`). */
-export type EngineReadAhead = (tx: Executor, storeId: number, type: EngineEvent['type']) => void;
+/** What an event of a kind carries. */
+export type PayloadOf<K> = K extends EventKind<infer P> ? P : never;
 
-const listeners = new Set<EngineListener>();
-const readAheads = new Set<EngineReadAhead>();
+/** A kind of event of a feature (its name says the feature and what happened: `booking.cancelled`). */
+export function defineEvent<P extends { storeId: number }>(name: string): EventKind<P> {
+  return { name };
+}
 
-/** Adds a listener (once: adding the same function again changes nothing), with its read ahead if any. */
-export function onEngineEvent(listener: EngineListener, ahead?: EngineReadAhead): void {
-  listeners.add(listener);
-  if (ahead) readAheads.add(ahead);
+/** An event to announce: its kind and what it carries. */
+export interface Announced {
+  readonly kind: EventKind<never>;
+  readonly payload: unknown;
+}
+
+/** An event of `kind` carrying `payload`, to announce (`emit`) or to answer from a listener. */
+export function event<P>(kind: EventKind<P>, payload: P): Announced {
+  return { kind: kind as EventKind<never>, payload };
 }
 
 /**
- * The change about to be made in `tx` will announce an event of `type`: listeners start the reads
- * they would make first, now, so that on PostgreSQL they go with the change's own reads (call it in
- * the same turn as those, db/fixed.ts) and not after the change's writes, while its row locks are held.
+ * Reacts to one kind of event in the transaction of the change. It may answer events of its own
+ * (a cancel that frees a seat answers the promotion it made): they are announced after this event's
+ * other listeners, never inside a listener.
  */
-export function readAhead(tx: Executor, storeId: number, type: EngineEvent['type']): void {
-  for (const ahead of readAheads) ahead(tx, storeId, type);
+export type Listener<P> = (tx: Executor, payload: P) => Promise<void | readonly Announced[]>;
+
+const listeners = new Map<string, Set<Listener<never>>>();
+
+/**
+ * Adds a listener of a kind of event (once: adding the same function again changes nothing, so it
+ * must be a function of its module, not one made anew for each app). Called by the app for each
+ * feature's `Registry.on`.
+ */
+export function listen<P>(kind: EventKind<P>, listener: Listener<P>): void {
+  let set = listeners.get(kind.name);
+  if (!set) listeners.set(kind.name, (set = new Set()));
+  set.add(listener as Listener<never>);
 }
 
-/** Announces a change to every listener, in the caller's transaction, one after the other. */
-export async function emit(tx: Executor, e: EngineEvent): Promise<void> {
-  for (const l of listeners) await l(tx, e);
+/**
+ * Announces events in the caller's transaction: each event's listeners one after the other, in the
+ * order they were added; the events they answer after these, first in first out.
+ */
+export async function emit(tx: Executor, ...events: readonly Announced[]): Promise<void> {
+  const queue = [...events];
+  for (let e = queue.shift(); e; e = queue.shift()) {
+    for (const l of listeners.get(e.kind.name) ?? []) {
+      const more = await l(tx, e.payload as never);
+      if (more) queue.push(...more);
+    }
+  }
 }

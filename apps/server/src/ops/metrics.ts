@@ -4,7 +4,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { DbHandle } from '../db/index.ts';
 import { forbidden, unauthorized } from '../lib/errors.ts';
-import { onEngineEvent } from '../lib/events.ts';
+import { listen } from '../lib/events.ts';
+import { waitlistPromoted } from '../features/waitlist/public.ts';
 import { jobCounts } from '../lib/jobs.ts';
 import { outboxBacklog } from '../outbox/stats.ts';
 
@@ -19,12 +20,13 @@ const BOOKING_CALLS = new Set([addMemberReservation.path, batchAddMemberReservat
 /** Waitlist promotions of this process, from the engine's events (a process may hold several apps in tests). */
 let promoted = 0;
 let listening = false;
+async function countPromotion(): Promise<void> {
+  promoted += 1;
+}
 function listenToEngine() {
   if (listening) return;
   listening = true;
-  onEngineEvent(async (_tx, e) => {
-    if (e.type === 'waitlist.promoted') promoted += 1;
-  });
+  listen(waitlistPromoted, countPromotion);
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);

@@ -6,11 +6,12 @@ import { inOwnTx } from '../../db/write-queue.ts';
 import { audit } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
-import { emit } from '../../lib/events.ts';
+import { emit, event } from '../../lib/events.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { deleteSessions, trailWatermark } from '../batch/public.ts';
 import { namesOf } from '../reference/public.ts';
 import {
+  sessionChanged,
   cancelPendingLocked,
   cancelReservationLocked,
   deduct,
@@ -192,7 +193,7 @@ async function cancelBooked(tx: Tx, ctx: CallCtx, f: UndoFacts, now: string) {
   for (const r of reservations) await cancelReservationLocked(tx, r, o);
   for (const p of pendings) await cancelPendingLocked(tx, p, o);
   // Freed seats go to whoever waits, as after any cancel.
-  for (const timetableId of sessions) await emit(tx, { type: 'session.changed', storeId: ctx.store.id, timetableId });
+  await emit(tx, ...sessions.map((sessionId) => event(sessionChanged, { storeId: ctx.store.id, sessionId })));
 }
 
 /** Thrown inside an undo's dry run so that it rolls back; carries the preview out. */

@@ -10,7 +10,9 @@ import {
   writeSessions,
   type SessionForRules,
   type SetBooking,
+  bookingsMade,
 } from '../timetable/public.ts';
+import { emit, event } from '../../lib/events.ts';
 import type { BookingCard, CourseWithCards } from '../reference/public.ts';
 
 /** One session a bulk run makes, with the fixed students to book into it. */
@@ -89,7 +91,12 @@ export async function createPlannedSessions(
   tx: Tx,
   store: StoreScope,
   plan: readonly PlannedSession[],
-  o: { mode: 0 | 1; operatorId: number | null; now: string },
+  o: {
+    mode: 0 | 1;
+    operatorId: number | null;
+    now: string;
+    /** What makes them, in the staff's words. */ source: string;
+  },
 ): Promise<number[]> {
   if (!plan.length) return [];
   const options = { mode: o.mode, now: o.now, operatorId: o.operatorId, operateType: OperateType.ADMIN_BOOKED };
@@ -115,5 +122,7 @@ export async function createPlannedSessions(
     { ...options, refuse: planned.refuse },
     { seatsTaken: true },
   );
+  const bookings = planned.bookings.length;
+  await emit(tx, event(bookingsMade, { storeId: store.id, source: o.source, sessions: sessionIds.length, bookings }));
   return sessionIds;
 }

@@ -9,7 +9,9 @@ import {
   sessionForRules,
   sessionRow,
   type SetBooking,
+  bookingsMade,
 } from '../timetable/public.ts';
+import { emit, event } from '../../lib/events.ts';
 import { insertNewSessions } from './bulk-arrange.ts';
 import { shortTime } from './plan.ts';
 import { sessionRowsInRange, waitingPendingsWithMembers } from './repository.ts';
@@ -73,6 +75,8 @@ export async function copySessions(ctx: CallCtx, input: CopyInput & { dryRun?: b
       operateType: OperateType.ADMIN_BOOKED,
       refuse: (b, reason) => conflict(Msg.arrangeFailed(shortTime(b.session.startTime), b.member.name, reason)),
     });
+    const made = { storeId, source: '复制课程', sessions: targets.length, bookings: copied.length };
+    await emit(tx, event(bookingsMade, made));
     return { count: targets.length };
   });
 }

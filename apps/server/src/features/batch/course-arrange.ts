@@ -63,6 +63,7 @@ export async function arrangeCourse(ctx: CallCtx, input: ArrangeCourseInput) {
       mode: await getDeductionMode(tx, storeId),
       operatorId: ctx.staff.id,
       now: localDateTime(ctx.store.timezone),
+      source: '按课程批量排课',
     });
     return { count: ids.length, ids };
   });

@@ -10,7 +10,9 @@ import {
   cardsForNewBookings,
   getDeductionMode,
   sessionForRules,
+  bookingsMade,
 } from '../timetable/public.ts';
+import { emit, event } from '../../lib/events.ts';
 import { shortTime } from './plan.ts';
 import { requireCourse, requireTeachers } from '../reference/public.ts';
 import { bulkTx } from './preview.ts';
@@ -102,6 +104,8 @@ export async function addDropInStudent(
       tx,
       mode === 0 ? { bookedReservations: ids, bookedPendings: [] } : { bookedReservations: [], bookedPendings: ids },
     );
+    const made = { storeId, source: '批量预约', sessions: sessions.length, bookings: ids.length };
+    await emit(tx, event(bookingsMade, made));
     return { count: sessions.length };
   });
 }

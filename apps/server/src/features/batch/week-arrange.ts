@@ -63,6 +63,7 @@ export async function arrangeTemplateWeeks(
       mode: await getDeductionMode(tx, storeId),
       operatorId: ctx.staff.id,
       now: localDateTime(ctx.store.timezone),
+      source: '按周批量排课',
     });
     await stampOpLock(tx, key);
     return { count: ids.length };

@@ -1,5 +1,4 @@
 import type { Executor } from '../../db/index.ts';
-import type { EngineEvent } from '../../lib/events.ts';
 import { enqueue } from '../../outbox/enqueue.ts';
 import { GiveUp, type OutboxHandler } from '../../outbox/index.ts';
 import { onlineSession } from '../online/public.ts';
@@ -21,13 +20,12 @@ interface SmsNotice {
  * has an SMS provider and a promotion template. Queued in the promotion's transaction (the outbox),
  * sent after the commit: a promotion undone sends nothing, a slow provider delays no booking.
  */
-export async function queuePromotionSms(tx: Executor, e: EngineEvent): Promise<void> {
-  if (e.type !== 'waitlist.promoted') return;
+export async function queuePromotionSms(tx: Executor, e: { storeId: number; sessionId: number; memberId: number }) {
   const setting = await storedSmsSetting(tx, e.storeId);
   if (!setting || setting.provider === 'none' || !setting.promotionTemplateId) return;
   const [member, session] = await Promise.all([
     findMember(tx, e.storeId, e.memberId),
-    onlineSession(tx, e.timetableId, e.storeId),
+    onlineSession(tx, e.sessionId, e.storeId),
   ]);
   if (!member?.mobile || !session) return;
   const notice: SmsNotice = {

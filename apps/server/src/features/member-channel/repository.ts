@@ -21,39 +21,57 @@ export function findOwnCard(ex: Executor, storeId: number, memberId: number, mem
     .executeTakeFirst();
 }
 
-/** The member's live bookings (booked or signed in) of the given sessions, with what each took of which kind of card. */
-export function liveReservationsOn(ex: Executor, memberId: number, sessionIds: readonly number[]) {
-  return ex
+/**
+ * What the member holds of the given sessions, in one statement: live bookings (booked or signed
+ * in, with what each took of which kind of card), pendings waiting for sign-in, and waits still in
+ * the queue (with their place, 1 = next). Each over the member's index (member_id first).
+ */
+export function memberStateOn(ex: Executor, memberId: number, sessionIds: readonly number[]) {
+  const bookings = ex
     .selectFrom('reservation as r')
     .innerJoin('memberCard as mc', 'mc.id', 'r.memberCardId')
     .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
-    .select(['r.id', 'r.timetableId', 'r.status', 'r.usedCount', 'p.bigType'])
+    .select([
+      sql<'booking' | 'pending' | 'wait'>`'booking'`.as('kind'),
+      'r.id',
+      'r.timetableId',
+      (eb) => eb.ref('r.status').$castTo<number | null>().as('status'),
+      (eb) => eb.ref('r.usedCount').$castTo<number | null>().as('usedCount'),
+      (eb) => eb.ref('p.bigType').$castTo<number | null>().as('bigType'),
+      sql<number | null>`cast(null as integer)`.as('position'),
+    ])
     .where('r.memberId', '=', memberId)
     .where('r.timetableId', 'in', sessionIds)
-    .where('r.status', 'in', LIVE_RESERVATION)
-    .execute();
-}
-
-/** The member's pendings waiting for sign-in on the given sessions. */
-export function waitingPendingsOn(ex: Executor, memberId: number, sessionIds: readonly number[]) {
-  return ex
-    .selectFrom('pending')
-    .select(['id', 'timetableId'])
-    .where('memberId', '=', memberId)
-    .where('timetableId', 'in', sessionIds)
-    .where('status', '=', PendingStatus.WAITING)
-    .execute();
-}
-
-/** The member's waits still in the queue of the given sessions, with their place (1 = next). */
-export function waitsOn(ex: Executor, memberId: number, sessionIds: readonly number[]) {
-  return ex
+    .where('r.status', 'in', LIVE_RESERVATION);
+  const pendings = ex
+    .selectFrom('pending as pe')
+    .select([
+      sql<'pending'>`'pending'`.as('kind'),
+      'pe.id',
+      'pe.timetableId',
+      sql<null>`cast(null as integer)`.as('status'),
+      sql<null>`cast(null as integer)`.as('usedCount'),
+      sql<null>`cast(null as integer)`.as('bigType'),
+      sql<null>`cast(null as integer)`.as('position'),
+    ])
+    .where('pe.memberId', '=', memberId)
+    .where('pe.timetableId', 'in', sessionIds)
+    .where('pe.status', '=', PendingStatus.WAITING);
+  const waits = ex
     .selectFrom('waitlist as w')
-    .select(['w.id', 'w.timetableId', queuePosition.as('position')])
+    .select([
+      sql<'wait'>`'wait'`.as('kind'),
+      'w.id',
+      'w.timetableId',
+      sql<null>`cast(null as integer)`.as('status'),
+      sql<null>`cast(null as integer)`.as('usedCount'),
+      sql<null>`cast(null as integer)`.as('bigType'),
+      sql<number>`cast(${queuePosition} as integer)`.as('position'),
+    ])
     .where('w.memberId', '=', memberId)
     .where('w.timetableId', 'in', sessionIds)
-    .where('w.status', '=', WaitStatus.WAITING)
-    .execute();
+    .where('w.status', '=', WaitStatus.WAITING);
+  return bookings.unionAll(pendings).unionAll(waits).execute();
 }
 
 /** The session columns of a member's bookings, pendings and waits (`t`, `c`, `te`, `a`). */

@@ -28,8 +28,8 @@ import {
 } from '@studio/contract';
 import type { CallCtx } from '../../lib/context.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
-import { onEngineEvent } from '../../lib/events.ts';
 import { defineFeature } from '../../lib/feature.ts';
+import { waitlistPromoted } from '../waitlist/public.ts';
 import { queuePromotionSms } from './notices.ts';
 import { storeScopeById } from '../../lib/store-scope.ts';
 import { localDateTime } from '../../lib/time.ts';
@@ -86,7 +86,7 @@ async function memberPage(ctx: CallCtx) {
 }
 
 export const memberChannelFeature = defineFeature((r) => {
-  onEngineEvent(queuePromotionSms);
+  r.on(waitlistPromoted, queuePromotionSms);
   r.handle(memberStore, async ({ storeId }, ctx) => {
     const store = await storeOr404(ctx, storeId);
     const logo = await storeLogoFileId(ctx.db, store.id);

@@ -7,32 +7,26 @@ import {
   PendingStatus,
   ReservationStatus,
   WaitStatus,
-  type MemberSession,
   type MyBooking,
 } from '@studio/contract';
 import type { Db, Dialect, Executor } from '../../db/index.ts';
 import { inWriteTx } from '../../db/write-queue.ts';
 import type { StoreScope } from '../../lib/context.ts';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
-import { emit, readAhead } from '../../lib/events.ts';
-import { valueOf } from '../../lib/settled.ts';
-import { addDays, addMinutes, localDateTime } from '../../lib/time.ts';
+import { readTogether } from '../../db/fixed.ts';
+import { emit, event } from '../../lib/events.ts';
+import { addMinutes, localDateTime } from '../../lib/time.ts';
 import { cardUnusableReason, isExpiredAt } from '../card/rules.ts';
-import { suspensionOf } from '../no-show/public.ts';
-import {
-  bookingRules,
-  loadPolicy,
-  memberCancelCost,
-  memberSessionPhase,
-  openBookingsReason,
-  waitlistOpen,
-} from '../policy/public.ts';
+import { suspensionRead } from '../no-show/public.ts';
+import { bookingRulesRead, loadPolicy, memberCancelCost, openBookingsReason } from '../policy/public.ts';
 import { memberCards } from '../reference/public.ts';
 import {
   bookingReads,
   allowedCardsOf,
   addPending,
   bookedOf,
+  bookingCancelled,
+  bookingMade,
   bookWithCard,
   cancelPending,
   cancelReservation,
@@ -43,20 +37,16 @@ import {
   signInPending,
   withOpenUse,
 } from '../timetable/public.ts';
-import { sessionsBetween } from '../today/public.ts';
 import { joinWaitlist, leaveWaitlist } from '../waitlist/public.ts';
 import { checkinTokenValid } from './checkin.ts';
 import {
   checkInSessionOf,
   findOwnCard,
-  liveReservationsOn,
   pendingsOfMember,
   queueEntriesOfMember,
   recentLedgerOf,
   reservationsOfMember,
   waitingPendingOf,
-  waitingPendingsOn,
-  waitsOn,
 } from './repository.ts';
 
 /** A member acting in their store (the members' channel's calls). */
@@ -67,104 +57,13 @@ export interface MemberScope {
   memberId: number;
 }
 
-const MAX_DAYS = 14;
-
 /** The member's card by id, only if it is theirs (404 会员卡不存在 otherwise: nothing of others leaks). */
 async function ownCard(ex: Executor, s: MemberScope, mcId: number) {
   const card = await findOwnCard(ex, s.store.id, s.memberId, mcId);
   if (!card) throw notFound('会员卡');
 }
 
-/** Sessions of the store from `fromDate` to `toDate` by day, with the member's state on each. */
-export async function timetable(
-  ex: Executor,
-  store: StoreScope,
-  range: { fromDate: string; toDate: string },
-  memberId: number | null,
-): Promise<{ date: string; sessions: MemberSession[] }[]> {
-  if (range.toDate < range.fromDate) throw badRequest('结束日期不能早于开始日期');
-  if (addDays(range.fromDate, MAX_DAYS - 1) < range.toDate) throw badRequest(`日期范围不能超过${MAX_DAYS}天`);
-  const now = localDateTime(store.timezone);
-  const [rows, policy] = await Promise.all([
-    sessionsBetween(ex, store.id, range.fromDate, range.toDate),
-    loadPolicy(ex, store.id),
-  ]);
-  const mine = new Map<number, NonNullable<MemberSession['mine']>>();
-  let suspendedUntil: string | null = null;
-  if (memberId !== null && rows.length) {
-    const ids = rows.map((r) => r.id);
-    const [bookings, pendings, waits, suspension] = await Promise.all([
-      liveReservationsOn(ex, memberId, ids),
-      waitingPendingsOn(ex, memberId, ids),
-      waitsOn(ex, memberId, ids),
-      suspensionOf(ex, store.id, memberId, now),
-    ]);
-    suspendedUntil = suspension.until;
-    const startOf = new Map(rows.map((r) => [r.id, r.startTime]));
-    const costOf = (tid: number, booking: Parameters<typeof memberCancelCost>[2]) =>
-      memberCancelCost(policy, { startTime: startOf.get(tid)!, now }, booking);
-    for (const w of waits) {
-      mine.set(w.timetableId, { kind: 'waiting', id: w.id, position: Number(w.position), cancelCost: null });
-    }
-    for (const p of pendings) {
-      mine.set(p.timetableId, {
-        kind: 'pending',
-        id: p.id,
-        position: null,
-        cancelCost: costOf(p.timetableId, { kind: 'pending' }),
-      });
-    }
-    for (const b of bookings) {
-      const signed = b.status === ReservationStatus.SIGNED_IN;
-      mine.set(b.timetableId, {
-        kind: signed ? 'signed' : 'booked',
-        id: b.id,
-        position: null,
-        cancelCost: signed
-          ? null
-          : costOf(b.timetableId, { kind: 'booked', amount: amountText(b.bigType, Number(b.usedCount)) }),
-      });
-    }
-  }
-  const days = new Map<string, MemberSession[]>();
-  for (let d = range.fromDate; d <= range.toDate; d = addDays(d, 1)) days.set(d, []);
-  for (const r of rows) {
-    const full = r.realCount >= r.reservableCount;
-    const my = mine.get(r.id) ?? null;
-    // Ended, running, or what the policy says to this member (suspension, booking window), before seats.
-    const {
-      phase,
-      opensAt,
-      reason: held,
-    } = memberSessionPhase(policy, {
-      startTime: r.startTime,
-      endTime: r.endTime,
-      now,
-      suspendedUntil,
-    });
-    const reason = held ?? (full ? '已满' : null);
-    days.get(r.startTime.slice(0, 10))?.push({
-      id: r.id,
-      fromTime: r.startTime,
-      toTime: r.endTime,
-      courseName: r.courseName,
-      color: r.color,
-      teacherName: r.teacherName,
-      areaName: r.areaName,
-      isOnline: Boolean(r.isOnline),
-      realCount: r.realCount,
-      reservableCount: r.reservableCount,
-      waitCount: Number(r.waitCount ?? 0),
-      mine: my,
-      bookable: !my && reason === null,
-      reason: my ? null : reason,
-      phase,
-      opensAt,
-      waitlistOpen: full && !my && held === null && waitlistOpen(policy, { startTime: r.startTime, now }),
-    });
-  }
-  return [...days].map(([date, sessions]) => ({ date, sessions }));
-}
+export { timetable } from './timetable.ts';
 
 /**
  * The member's cards, each saying whether it can pay for one seat of the session (and why not): the
@@ -226,23 +125,20 @@ export async function book(
   input: { tid: number; mcId: number; studentCount: number; remark?: string | null },
 ): Promise<{ kind: 'booked' | 'pending'; id: number }> {
   return inWriteTx(s.db, s.dialect, async (tx) => {
-    // Session, card, rules and suspension read together (one round trip on PostgreSQL, with what the
-    // booking's listeners read first), checked in this order: 404 课程不存在, 404 会员卡不存在 (not
-    // the member's too), then the policy.
+    // Session, card, rules and suspension: one round trip on PostgreSQL; 404 课程不存在, then 404
+    // 会员卡不存在 (not the member's too), then the policy.
     const now = localDateTime(s.store.timezone);
-    readAhead(tx, s.store.id, 'reservation.booked');
-    const [reads, rulesRead, suspension] = await Promise.allSettled([
-      bookingReads(tx, s.store.id, input.tid, input.mcId, now),
-      bookingRules(tx, s.store.id),
-      suspensionOf(tx, s.store.id, s.memberId, now),
-    ]);
-    const { session, card } = valueOf(reads);
+    const { booking, rules, suspension } = await readTogether(tx, {
+      booking: bookingReads(tx, s.store.id, input.tid, input.mcId, now),
+      rules: bookingRulesRead(tx, s.store.id),
+      suspension: suspensionRead(tx, s.store.id, s.memberId, now),
+    });
+    const { session, card } = booking;
     if (card.memberId !== s.memberId) throw notFound('会员卡');
-    const rules = valueOf(rulesRead);
     // Held to the policy by the engine's rule set: suspension, booking window, a period card's open bookings.
-    const member = { policy: rules.policy, suspendedUntil: valueOf(suspension).until };
+    const member = { policy: rules.policy, suspendedUntil: suspension.until };
     if (rules.deductionMode === 1) {
-      const { pendingId } = await addPending(tx, s.store, {
+      const { pendingId, fact } = await addPending(tx, s.store, {
         timetableId: session.id,
         memberId: s.memberId,
         studentCount: input.studentCount,
@@ -252,10 +148,10 @@ export async function book(
         operateType: OperateType.USER_BOOKED,
         member,
       });
-      await emit(tx, { type: 'pending.added', storeId: s.store.id, pendingId });
+      await emit(tx, event(bookingMade, fact));
       return { kind: 'pending' as const, id: pendingId };
     }
-    const { reservationId } = await bookWithCard(
+    const { reservationId, fact } = await bookWithCard(
       tx,
       s.store,
       {
@@ -269,9 +165,9 @@ export async function book(
         entryFirst: true,
         member,
       },
-      { session, card },
+      booking,
     );
-    await emit(tx, { type: 'reservation.booked', storeId: s.store.id, reservationId });
+    await emit(tx, event(bookingMade, fact));
     return { kind: 'booked' as const, id: reservationId };
   });
 }
@@ -279,13 +175,13 @@ export async function book(
 /** The member cancels their booking: free until the policy's cutoff, then refused or kept (迟到取消). */
 export async function cancelBooking(s: MemberScope, id: number): Promise<null> {
   await inWriteTx(s.db, s.dialect, async (tx) => {
-    await cancelReservation(tx, s.store, {
+    const { fact } = await cancelReservation(tx, s.store, {
       reservationId: id,
       operatorId: null,
       operateType: OperateType.USER_CANCELLED,
       member: { id: s.memberId, policy: await loadPolicy(tx, s.store.id) },
     });
-    await emit(tx, { type: 'reservation.cancelled', storeId: s.store.id, reservationId: id });
+    await emit(tx, event(bookingCancelled, fact));
   });
   return null;
 }
@@ -296,13 +192,13 @@ export async function cancelBooking(s: MemberScope, id: number): Promise<null> {
  */
 export async function cancelOwnPending(s: MemberScope, pendingId: number): Promise<null> {
   await inWriteTx(s.db, s.dialect, async (tx) => {
-    await cancelPending(tx, s.store, {
+    const fact = await cancelPending(tx, s.store, {
       pendingId,
       operatorId: null,
       operateType: OperateType.USER_CANCELLED,
       member: { id: s.memberId, policy: await loadPolicy(tx, s.store.id) },
     });
-    await emit(tx, { type: 'pending.cancelled', storeId: s.store.id, pendingId });
+    await emit(tx, event(bookingCancelled, fact));
   });
   return null;
 }

@@ -1,6 +1,7 @@
 import {
   addGroupPending,
   addMemberReservation,
+  batchAddMemberReservation,
   cancelPendingCall,
   cancelReservationCall,
   cancelTimetable,
@@ -135,5 +136,33 @@ describeEachDb('store messages of bookings', (env) => {
       .where('orderKey', '=', String(session.id))
       .execute();
     expect(rows).toEqual([]);
+  });
+  it('a bulk booking (安插固定上课学员) tells the group once, with what made it and how many', async () => {
+    await setWebhook(true);
+    const { e, teacher, product, course } = await scene();
+    const a = await e.memberWithCard(product.id);
+    const before = receiver.texts().filter((t) => t.includes('批量预约')).length;
+    const answer = await api().call(batchAddMemberReservation.path, {
+      mcId: a.card.id,
+      cid: course.id,
+      tids: [teacher.id],
+      startDate: '2099-06-01',
+      times: 1,
+    });
+    expect(answer.code, answer.msg).toBe(0);
+    const stop = fastWorker(env().database, { allow: receiver.allowHost });
+    try {
+      await waitFor(
+        async () => receiver.texts().filter((t) => t.includes('批量预约')).length > before,
+        'the bulk message',
+      );
+    } finally {
+      await stop();
+    }
+    const got = receiver.texts().filter((t) => t.includes('批量预约'));
+    expect(got).toHaveLength(before + 1);
+    expect(got.at(-1)).toContain('来源：批量预约');
+    expect(got.at(-1)).toContain('课程：1 节');
+    expect(got.at(-1)).toContain('预约：1 人次');
   });
 });

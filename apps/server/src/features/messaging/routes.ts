@@ -1,15 +1,36 @@
 import { OnlineMsg, PICTURE_MAX_BYTES, sendTimetablePicture } from '@studio/contract';
 import { badRequest, conflict } from '../../lib/errors.ts';
-import { onEngineEvent } from '../../lib/events.ts';
 import { defineFeature } from '../../lib/feature.ts';
-import { announce, queuePicture, webhookAhead } from './service.ts';
+import { roomCreated } from '../online/public.ts';
+import { cardsDigest } from '../reports/public.ts';
+import { messagingSettingSaved } from '../store-admin/public.ts';
+import { bookingCancelled, bookingMade, bookingsMade, sessionDeleted } from '../timetable/public.ts';
+import { waitlistPromoted } from '../waitlist/public.ts';
+import {
+  announceBooking,
+  announceBookings,
+  announceCancel,
+  announceCardDigest,
+  announcePromotion,
+  announceRoom,
+  announceSessionDeleted,
+  forgetRobot,
+  queuePicture,
+} from './service.ts';
 
 /**
  * Store messaging: WeCom group-robot messages for the engine's changes (it listens to the engine's
  * events; nothing calls it) and the weekly timetable picture call.
  */
 export const messagingFeature = defineFeature((r) => {
-  onEngineEvent(announce, webhookAhead);
+  r.on(messagingSettingSaved, forgetRobot);
+  r.on(bookingMade, announceBooking);
+  r.on(bookingsMade, announceBookings);
+  r.on(bookingCancelled, announceCancel);
+  r.on(waitlistPromoted, announcePromotion);
+  r.on(sessionDeleted, announceSessionDeleted);
+  r.on(roomCreated, announceRoom);
+  r.on(cardsDigest, announceCardDigest);
   r.handle(sendTimetablePicture, async (input, ctx) => {
     const png = Buffer.from(input.image.slice(input.image.indexOf(',') + 1), 'base64');
     if (png.length > PICTURE_MAX_BYTES) throw badRequest(OnlineMsg.pictureTooLarge);

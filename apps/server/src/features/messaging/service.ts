@@ -1,16 +1,16 @@
 import { BIG_TYPE_COUNT, type MeetingInfo } from '@studio/contract';
-import { onPostgres } from '../../db/dialect.ts';
 import type { Executor } from '../../db/index.ts';
 import { enqueue } from '../../outbox/enqueue.ts';
-import type { EngineEvent } from '../../lib/events.ts';
+import type { PayloadOf } from '../../lib/events.ts';
+import type { cardsDigest } from '../reports/public.ts';
 import { onlineSession, type OnlineSession } from '../online/public.ts';
-import { bookingRef } from '../timetable/public.ts';
+import type { BookingFact } from '../timetable/public.ts';
 import { namesOf } from '../reference/public.ts';
 import { cardKinds } from './repository.ts';
 import { imageMessage, storeWebhookUrl, WECOM_TOPIC, type WecomMessage } from './wecom.ts';
 
 /**
- * Store messaging: listens to the engine's events (`announce`) and each function queues a WeCom group-robot message in the caller's transaction,
+ * Store messaging: listens to the engine's events (`announce...`) and each function queues a WeCom group-robot message in the caller's transaction,
  * only when the store has a webhook URL set (a store without one queues nothing). Messages of one
  * session share the order key `String(sessionId)`, so they arrive in the order of the changes.
  */
@@ -54,10 +54,10 @@ const BOOKING_TITLE = {
 async function notifyBooking(
   tx: Executor,
   storeId: number,
-  e: { timetableId: number; memberId: number; studentCount: number },
+  e: { sessionId: number; memberId: number; studentCount: number },
   kind: keyof typeof BOOKING_TITLE,
 ): Promise<void> {
-  await queueForSession(tx, storeId, e.timetableId, async (s) => {
+  await queueForSession(tx, storeId, e.sessionId, async (s) => {
     const name = (await memberNames(tx, [e.memberId])).get(e.memberId) ?? '';
     return markdown([
       BOOKING_TITLE[kind],
@@ -69,24 +69,74 @@ async function notifyBooking(
   });
 }
 
-/** notifyBooking for a reservation (booked with a card, or cancelled) or a pending (sign-in mode). */
-async function notifyRef(
+/** Whether each store has a group robot, as read lately (this app instance), and until when that holds. */
+const robots = new Map<number, { has: boolean; until: number }>();
+/** How long a store's answer is reused: a setting saved on another instance is seen after this. */
+const ROBOT_TTL_MS = 5000;
+
+/**
+ * Whether the store has a group robot: a store without one gets no message (asked before any other
+ * read). The answer is kept for a few seconds, so a booking, whose session row is locked until its
+ * commit, does not wait for this read too; saving the setting on this instance forgets it at once
+ * (`forgetRobot`), on another within `ROBOT_TTL_MS`. The message itself is sent to the webhook
+ * as set at sending time (wecom.ts), and nothing is sent when there is none.
+ */
+async function hasWebhook(tx: Executor, storeId: number): Promise<boolean> {
+  const now = Date.now();
+  const known = robots.get(storeId);
+  if (known && known.until > now) return known.has;
+  const has = (await storeWebhookUrl(tx, storeId)) !== null;
+  if (robots.size >= 10_000) robots.clear();
+  robots.set(storeId, { has, until: now + ROBOT_TTL_MS });
+  return has;
+}
+
+/** The store's messaging setting was saved: its robot is asked again at the next change. */
+export async function forgetRobot(_tx: Executor, e: { storeId: number }): Promise<void> {
+  robots.delete(e.storeId);
+}
+
+/** A booking made: 预约成功 (a reservation, or a pending in 签到后扣费). */
+export async function announceBooking(tx: Executor, e: BookingFact): Promise<void> {
+  if (await hasWebhook(tx, e.storeId)) await notifyBooking(tx, e.storeId, e, 'booked');
+}
+
+/** A booking or a pending cancelled: 预约取消. */
+export async function announceCancel(tx: Executor, e: BookingFact): Promise<void> {
+  if (await hasWebhook(tx, e.storeId)) await notifyBooking(tx, e.storeId, e, 'cancelled');
+}
+
+/** A member promoted from the waitlist: 候补递补成功. */
+export async function announcePromotion(
   tx: Executor,
-  storeId: number,
-  ref: { reservationId: number } | { pendingId: number },
-  cancelled: boolean,
-) {
-  const r = await bookingRef(tx, storeId, ref);
-  if (r) await notifyBooking(tx, storeId, r, cancelled ? 'cancelled' : 'booked');
+  e: { storeId: number; sessionId: number; memberId: number; studentCount: number },
+): Promise<void> {
+  if (await hasWebhook(tx, e.storeId)) await notifyBooking(tx, e.storeId, e, 'promoted');
+}
+
+/** Several bookings made in one call: one message saying what made them and how many. */
+export async function announceBookings(
+  tx: Executor,
+  e: { storeId: number; source: string; sessions: number; bookings: number },
+): Promise<void> {
+  if (!e.bookings || !(await hasWebhook(tx, e.storeId))) return;
+  await enqueue(
+    tx,
+    e.storeId,
+    WECOM_TOPIC,
+    'bulk',
+    markdown(['**批量预约**', `> 来源：${clean(e.source)}`, `> 课程：${e.sessions} 节`, `> 预约：${e.bookings} 人次`]),
+  );
 }
 
 /** A session deleted, with who was refunded what. */
-async function notifySessionDeleted(
+export async function announceSessionDeleted(
   tx: Executor,
-  storeId: number,
-  e: { timetableId: number; refunds: { memberId: number; memberCardId: number; amount: number }[] },
+  e: { storeId: number; sessionId: number; refunds: { memberId: number; memberCardId: number; amount: number }[] },
 ): Promise<void> {
-  await queueForSession(tx, storeId, e.timetableId, async (s) => {
+  const storeId = e.storeId;
+  if (!(await hasWebhook(tx, storeId))) return;
+  await queueForSession(tx, storeId, e.sessionId, async (s) => {
     const names = await memberNames(
       tx,
       e.refunds.map((r) => r.memberId),
@@ -110,8 +160,10 @@ async function notifySessionDeleted(
 }
 
 /** An online room created: its code and join link. */
-async function notifyRoomCreated(tx: Executor, storeId: number, timetableId: number, info: MeetingInfo) {
-  await queueForSession(tx, storeId, timetableId, async (s) =>
+export async function announceRoom(tx: Executor, e: { storeId: number; sessionId: number; info: MeetingInfo }) {
+  const { storeId, info } = e;
+  if (!(await hasWebhook(tx, storeId))) return;
+  await queueForSession(tx, storeId, e.sessionId, async (s) =>
     markdown([
       '**在线教室已创建**',
       `> 课程：${clean(s.courseName)}（${clean(s.teacherName)}）`,
@@ -130,7 +182,8 @@ export async function queuePicture(db: Executor, storeId: number, png: Buffer): 
 }
 
 /** The day's card alerts: how many, then the first cards with member, balance and reason. */
-async function notifyCardDigest(tx: Executor, e: Extract<EngineEvent, { type: 'cards.digest' }>) {
+export async function announceCardDigest(tx: Executor, e: PayloadOf<typeof cardsDigest>) {
+  if (!(await hasWebhook(tx, e.storeId))) return;
   const lines = [`**会员卡提醒（${e.date}）**`, `> 共 ${e.total} 张会员卡需要关注`];
   for (const r of e.rows) {
     lines.push(
@@ -139,53 +192,4 @@ async function notifyCardDigest(tx: Executor, e: Extract<EngineEvent, { type: 'c
   }
   if (e.total > e.rows.length) lines.push(`> 其余 ${e.total - e.rows.length} 张请在后台「会员提醒」查看`);
   await enqueue(tx, e.storeId, WECOM_TOPIC, `digest:${e.date}`, markdown(lines));
-}
-
-/** The message each event with one calls for: a function that queues it (events not listed have none). */
-const MESSAGES: { [K in EngineEvent['type']]?: (tx: Executor, e: EngineEvent & { type: K }) => Promise<void> } = {
-  'reservation.booked': (tx, e) => notifyRef(tx, e.storeId, { reservationId: e.reservationId }, false),
-  'reservation.cancelled': (tx, e) => notifyRef(tx, e.storeId, { reservationId: e.reservationId }, true),
-  'pending.added': (tx, e) => notifyRef(tx, e.storeId, { pendingId: e.pendingId }, false),
-  'pending.cancelled': (tx, e) => notifyRef(tx, e.storeId, { pendingId: e.pendingId }, true),
-  'session.deleted': (tx, e) => notifySessionDeleted(tx, e.storeId, e),
-  'room.created': (tx, e) => notifyRoomCreated(tx, e.storeId, e.timetableId, e.info),
-  'cards.digest': notifyCardDigest,
-  'waitlist.promoted': (tx, e) => notifyBooking(tx, e.storeId, e, 'promoted'),
-};
-
-/** Webhook reads started ahead of a change, by transaction and store; `announce` takes each once. */
-const ahead = new WeakMap<Executor, Map<number, Promise<string | null>>>();
-
-/**
- * The listener's read ahead (lib/events.ts `readAhead`): the store's webhook, read with the change's
- * own reads. PostgreSQL only: there each call has a transaction of its own (on SQLite a group of
- * calls shares one, and there is no round trip to save).
- */
-export function webhookAhead(tx: Executor, storeId: number, type: EngineEvent['type']): void {
-  if (!MESSAGES[type] || !onPostgres(tx)) return;
-  const read = storeWebhookUrl(tx, storeId);
-  // Awaited, and its error thrown, by announce; a change refused before it announces drops it.
-  read.catch(() => undefined);
-  let reads = ahead.get(tx);
-  if (!reads) ahead.set(tx, (reads = new Map()));
-  reads.set(storeId, read);
-}
-
-/** The store's webhook: the read started ahead, if any (taken once), else read now. */
-function webhookOf(tx: Executor, storeId: number): Promise<string | null> {
-  const reads = ahead.get(tx);
-  const read = reads?.get(storeId);
-  if (!read) return storeWebhookUrl(tx, storeId);
-  reads!.delete(storeId);
-  return read;
-}
-
-/**
- * The engine-event listener: queues the store message each change calls for. A store without a
- * webhook gets none, so that is asked first (one read, before any read of what the message says;
- * usually started ahead, with the change's own reads).
- */
-export async function announce(tx: Executor, e: EngineEvent): Promise<void> {
-  const queue = MESSAGES[e.type] as ((tx: Executor, e: EngineEvent) => Promise<void>) | undefined;
-  if (queue && (await webhookOf(tx, e.storeId))) await queue(tx, e);
 }

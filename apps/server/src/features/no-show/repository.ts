@@ -1,5 +1,5 @@
 import { PendingStatus } from '@studio/contract';
-import { fixed } from '../../db/fixed.ts';
+import { fixed, mapRead } from '../../db/fixed.ts';
 import type { Executor, Tx } from '../../db/index.ts';
 import { missedSql } from '../timetable/public.ts';
 
@@ -120,7 +120,7 @@ const noShowRowsOf = fixed((ex, p: { storeId: number; memberId: number; since: s
 
 /** A member's no-shows of sessions starting at `since` or later (newest first), with the card charged. */
 export function noShowRows(ex: Executor, storeId: number, memberId: number, since: string) {
-  return noShowRowsOf.all(ex, { storeId, memberId, since });
+  return noShowRowsOf.plan(ex, { storeId, memberId, since });
 }
 
 const missedRowsOf = fixed((ex, p: { storeId: number; memberId: number; since: string; now: string }) =>
@@ -144,7 +144,7 @@ const missedRowsOf = fixed((ex, p: { storeId: number; memberId: number; since: s
  * was taken, at `now`) of sessions starting at `since` or later, newest first, with the card that paid.
  */
 export function missedBookingRows(ex: Executor, storeId: number, memberId: number, since: string, now: string) {
-  return missedRowsOf.all(ex, { storeId, memberId, since, now });
+  return missedRowsOf.plan(ex, { storeId, memberId, since, now });
 }
 
 const suspensionLift = fixed((ex, p: { storeId: number; memberId: number }) =>
@@ -153,5 +153,5 @@ const suspensionLift = fixed((ex, p: { storeId: number; memberId: number }) =>
 
 /** When staff last lifted a member's suspension (the member row), or undefined for no such member. */
 export function suspensionLiftOf(ex: Executor, storeId: number, memberId: number) {
-  return suspensionLift.first(ex, { storeId, memberId });
+  return mapRead(suspensionLift.plan(ex, { storeId, memberId }), (rows) => rows[0]);
 }

@@ -4,11 +4,11 @@ import { inWriteTx } from '../../db/write-queue.ts';
 import { audit, skipAudit, systemScope } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
-import { valueOf } from '../../lib/settled.ts';
+import { mapRead, sendRead, together, type ReadValue } from '../../db/fixed.ts';
 import { addDays, localDateTime } from '../../lib/time.ts';
 import { changeMember } from '../reference/public.ts';
 import { chargePending, creditCard, findPending, findReservation, writeTrail } from '../timetable/public.ts';
-import { loadPolicy, storesBookingRules, suspendedUntil } from '../policy/public.ts';
+import { policyRead, storesBookingRules, suspendedUntil } from '../policy/public.ts';
 import * as repo from './repository.ts';
 
 /** The clock of the job and the status call (tests inject one): store-local `YYYY-MM-DD HH:mm:ss`. */
@@ -219,12 +219,20 @@ async function lateCancelsOf(db: Executor, storeId: number, memberId: number, no
  * was taken (预约即扣费: read as they stand, so marking 到店 afterwards clears one; nothing charged,
  * the booking paid).
  */
-async function noShowsOf(db: Executor, storeId: number, memberId: number, now: string) {
+function noShowsRead(db: Executor, storeId: number, memberId: number, now: string) {
   const since = since90Days(now);
-  const [pendings, bookings] = await Promise.all([
-    repo.noShowRows(db, storeId, memberId, since),
-    repo.missedBookingRows(db, storeId, memberId, since, now),
-  ]);
+  const rows = together({
+    pendings: repo.noShowRows(db, storeId, memberId, since),
+    bookings: repo.missedBookingRows(db, storeId, memberId, since, now),
+  });
+  return mapRead(rows, ({ pendings, bookings }) => noShowList(pendings, bookings));
+}
+
+/** The no-shows of `noShowsRead` from its rows: one list, newest first. */
+function noShowList(
+  pendings: ReadValue<ReturnType<typeof repo.noShowRows>>,
+  bookings: ReadValue<ReturnType<typeof repo.missedBookingRows>>,
+) {
   const session = (r: { timetableId: number; courseName: string; startTime: string }) => ({
     id: r.timetableId,
     courseName: r.courseName,
@@ -259,30 +267,33 @@ async function noShowsOf(db: Executor, storeId: number, memberId: number, now: s
  * waived, after staff last lifted a suspension) within 30 days suspend for `noShowSuspendDays`.
  * 404 会员不存在 for a member not of the store (the member row read here is the check).
  */
-export async function suspensionOf(db: Executor, storeId: number, memberId: number, now: string) {
-  const [policy, member, list] = await Promise.all([
-    loadPolicy(db, storeId),
-    repo.suspensionLiftOf(db, storeId, memberId),
-    noShowsOf(db, storeId, memberId, now),
-  ]);
-  if (!member) throw notFound('会员');
-  const lifted = member.suspensionLiftedAt;
-  const counted = list
-    .filter((x) => !x.waivedTime && (!lifted || x.session.startTime > lifted))
-    .map((x) => x.session.startTime);
-  return { until: suspendedUntil(policy, counted, now), lifted, list };
+export function suspensionOf(db: Executor, storeId: number, memberId: number, now: string) {
+  return sendRead(db, suspensionRead(db, storeId, memberId, now));
+}
+
+/** `suspensionOf` as a read to send with others (a member's booking reads it with the session and card). */
+export function suspensionRead(db: Executor, storeId: number, memberId: number, now: string) {
+  const reads = together({
+    member: repo.suspensionLiftOf(db, storeId, memberId),
+    policy: policyRead(db, storeId),
+    list: noShowsRead(db, storeId, memberId, now),
+  });
+  return mapRead(reads, ({ member, policy, list }) => {
+    if (!member) throw notFound('会员');
+    const lifted = member.suspensionLiftedAt;
+    const counted = list
+      .filter((x) => !x.waivedTime && (!lifted || x.session.startTime > lifted))
+      .map((x) => x.session.startTime);
+    return { until: suspendedUntil(policy, counted, now), lifted, list };
+  });
 }
 
 /** The member drawer's view: suspension, no-shows and late cancels. */
 export async function memberStatus(ctx: CallCtx, memberId: number, clock: Clock = localDateTime) {
   const now = clock(ctx.store.timezone);
-  // suspensionOf's member read is the 404 check; it is taken before the late cancels.
-  const [status, late] = await Promise.allSettled([
-    suspensionOf(ctx.db, ctx.store.id, memberId, now),
-    lateCancelsOf(ctx.db, ctx.store.id, memberId, now),
-  ]);
-  const s = valueOf(status);
-  const lateCancels = valueOf(late);
+  // suspensionOf's member read is the 404 check.
+  const s = await suspensionOf(ctx.db, ctx.store.id, memberId, now);
+  const lateCancels = await lateCancelsOf(ctx.db, ctx.store.id, memberId, now);
   return { suspendedUntil: s.until, liftedAt: s.lifted, noShows: s.list, lateCancels };
 }
 

@@ -1,7 +1,8 @@
 import { OnlineMsg, type MeetingInfo, type OnlineState } from '@studio/contract';
 import type { Db, Dialect, Executor, Tx } from '../../db/index.ts';
 import { AppError, conflict, notFound } from '../../lib/errors.ts';
-import { emit } from '../../lib/events.ts';
+import { emit, event } from '../../lib/events.ts';
+import { roomCreated } from './events.ts';
 import { enqueue } from '../../outbox/enqueue.ts';
 import { inWriteTx } from '../../db/write-queue.ts';
 import { clearRoom, markOnDemand, onlineSession, putRoom, setRoomError, type OnlineSession } from './repository.ts';
@@ -101,7 +102,7 @@ export async function createMeeting(deps: Deps, storeId: number, input: { id: nu
         meetingInfo: JSON.stringify(info),
       });
       if (!stored) throw conflict(OnlineMsg.stateChanged);
-      await emit(tx, { type: 'room.created', storeId, timetableId: s.id, info });
+      await emit(tx, event(roomCreated, { storeId, sessionId: s.id, info }));
     });
   } catch (err) {
     await dropRoom(provider, req, room.meetingId);
@@ -190,7 +191,7 @@ export async function createOnDemandRoom(deps: Deps, timetableId: number): Promi
       meetingInfo: JSON.stringify(info),
     });
     if (!put) return false;
-    await emit(tx, { type: 'room.created', storeId: s.storeId, timetableId: s.id, info });
+    await emit(tx, event(roomCreated, { storeId: s.storeId, sessionId: s.id, info }));
     return true;
   });
   if (!stored) await dropRoom(request.provider, request.req, room.meetingId);

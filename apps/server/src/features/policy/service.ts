@@ -1,26 +1,44 @@
 import { audit, changedFields } from '../../lib/audit.ts';
 import { DEFAULT_POLICY, MODULE_DEDUCTION_MODE, zBookingPolicy, type BookingPolicy } from '@studio/contract';
 import type { Executor } from '../../db/index.ts';
-import { getSetting, putSetting, storeValues } from '../store-admin/public.ts';
+import { mapRead, sendRead, type Read } from '../../db/fixed.ts';
+import { getSetting, putSetting, storeValuesRead } from '../store-admin/public.ts';
 import { deductionModeOf } from './rules.ts';
 import { allStoresWith } from './repository.ts';
 
 const KEY = 'bookingPolicy';
 
+/** The fields a stored policy may hold (built once: building a zod schema costs more than using it). */
+const storedPolicy = zBookingPolicy.partial();
+
+/** Stored policy texts already read, with what they say (a store's text changes seldom). */
+const parsed = new Map<string, BookingPolicy>();
+
 /** A stored policy's fields over the defaults (nothing stored, or something unreadable: the defaults). */
 function policyOf(value: string | undefined): BookingPolicy {
   if (value === undefined) return DEFAULT_POLICY;
+  const known = parsed.get(value);
+  if (known) return known;
+  let policy = DEFAULT_POLICY;
   try {
-    const r = zBookingPolicy.partial().safeParse(JSON.parse(value));
-    return r.success ? { ...DEFAULT_POLICY, ...r.data } : DEFAULT_POLICY;
+    const r = storedPolicy.safeParse(JSON.parse(value));
+    if (r.success) policy = { ...DEFAULT_POLICY, ...r.data };
   } catch {
-    return DEFAULT_POLICY;
+    // Unreadable: the defaults.
   }
+  if (parsed.size >= 1000) parsed.clear();
+  parsed.set(value, policy);
+  return policy;
 }
 
 /** The store's policy: the stored fields over the defaults (a store that never saved one gets the defaults). */
 export async function loadPolicy(db: Executor, storeId: number): Promise<BookingPolicy> {
   return policyOf(await getSetting(db, storeId, KEY));
+}
+
+/** `loadPolicy` as a read to send with others. */
+export function policyRead(db: Executor, storeId: number): Read<BookingPolicy> {
+  return mapRead(storeValuesRead(db, storeId, { settings: [KEY], modules: [] }), (v) => policyOf(v.settings.get(KEY)));
 }
 
 /** What a booking is held to: the store's deduction mode and its booking policy. */
@@ -36,9 +54,15 @@ const rulesOf = (policy: string | null | undefined, deductionMode: number | null
 });
 
 /** What a booking is held to: the store's deduction mode and its booking policy, in one read. */
-export async function bookingRules(db: Executor, storeId: number): Promise<BookingRules> {
-  const v = await storeValues(db, storeId, { settings: [KEY], modules: [MODULE_DEDUCTION_MODE] });
-  return rulesOf(v.settings.get(KEY), v.modules.get(MODULE_DEDUCTION_MODE));
+export function bookingRules(db: Executor, storeId: number): Promise<BookingRules> {
+  return sendRead(db, bookingRulesRead(db, storeId));
+}
+
+/** `bookingRules` as a read to send with others (a booking's first reads). */
+export function bookingRulesRead(db: Executor, storeId: number): Read<BookingRules> {
+  return mapRead(storeValuesRead(db, storeId, { settings: [KEY], modules: [MODULE_DEDUCTION_MODE] }), (v) =>
+    rulesOf(v.settings.get(KEY), v.modules.get(MODULE_DEDUCTION_MODE)),
+  );
 }
 
 /**

@@ -1,6 +1,6 @@
 /** What other features use of the reference data: the look-ups of a store's member and their cards, its teachers, venues, courses, materials and modules. */
 export { changeMember, findMember, memberIdByMobile, membersMatching, requireMember } from './member/repository.ts';
-export { cardBigType, memberCards, storeCards } from './card/repository.ts';
+export { cardBigType, memberCards, storeCards, storeCardsRead } from './card/repository.ts';
 export type { BookingCard } from './card/repository.ts';
 export {
   areaAndBelow,

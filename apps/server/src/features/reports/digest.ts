@@ -1,7 +1,8 @@
 import { ALERT_DIGEST_DEFAULT, zAlertDigest, type AlertDigest } from '@studio/contract';
 import type { Db, Dialect } from '../../db/index.ts';
 import { inWriteTx } from '../../db/write-queue.ts';
-import { emit } from '../../lib/events.ts';
+import { emit, event } from '../../lib/events.ts';
+import { cardsDigest } from './events.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { getSetting, putSetting } from '../store-admin/public.ts';
 import { claimDailyJob, storesWithSetting } from './repository.ts';
@@ -48,20 +49,22 @@ export async function runDueDigests(db: Db, dialect: Dialect, at: number = Date.
     const done = await inWriteTx(db, dialect, async (tx) => {
       if (!(await claimDailyJob(tx, s.storeId, KIND, date, at))) return false;
       const cards = await cardsToAlert(tx, s.storeId, local, d);
-      await emit(tx, {
-        type: 'cards.digest',
-        storeId: s.storeId,
-        date,
-        total: cards.length,
-        rows: cards.slice(0, DIGEST_ROWS).map((c) => ({
-          memberName: c.member.name,
-          mobile: c.member.mobile,
-          cardName: c.card.cardName,
-          bigType: c.card.bigType,
-          balance: c.balance,
-          reasons: c.reasons.map((r) => REASON_TEXT[r]).join('、'),
-        })),
-      });
+      await emit(
+        tx,
+        event(cardsDigest, {
+          storeId: s.storeId,
+          date,
+          total: cards.length,
+          rows: cards.slice(0, DIGEST_ROWS).map((c) => ({
+            memberName: c.member.name,
+            mobile: c.member.mobile,
+            cardName: c.card.cardName,
+            bigType: c.card.bigType,
+            balance: c.balance,
+            reasons: c.reasons.map((r) => REASON_TEXT[r]).join('、'),
+          })),
+        }),
+      );
       return true;
     });
     if (done) sent.push(s.storeId);

@@ -8,4 +8,6 @@ export {
   storeLogo,
   storeLogoFileId,
   storeValues,
+  storeValuesRead,
 } from './repository.ts';
+export { messagingSettingSaved } from './events.ts';

@@ -1,6 +1,6 @@
 import { LIVE_RESERVATION, PendingStatus } from '@studio/contract';
 import type { Executor, Tx } from '../../db/index.ts';
-import { fixed } from '../../db/fixed.ts';
+import { fixed, mapRead, sendRead, type Read } from '../../db/fixed.ts';
 import type { NewRow, RowUpdate } from '../../db/schema.ts';
 
 /**
@@ -35,23 +35,34 @@ const storeValueRows = fixed((ex, p: { storeId: number; settings: string[]; modu
  * Some settings and module statuses of a store in one statement (a booking needs the deduction
  * mode and the booking policy before anything else: one round trip instead of two).
  */
-export async function storeValues(
+export function storeValues(
   ex: Executor,
   storeId: number,
   keys: { settings: readonly string[]; modules: readonly number[] },
 ): Promise<{ settings: Map<string, string>; modules: Map<number, number> }> {
-  const rows = await storeValueRows.all(ex, {
+  return sendRead(ex, storeValuesRead(ex, storeId, keys));
+}
+
+/** `storeValues` as a read to send with others. */
+export function storeValuesRead(
+  ex: Executor,
+  storeId: number,
+  keys: { settings: readonly string[]; modules: readonly number[] },
+): Read<{ settings: Map<string, string>; modules: Map<number, number> }> {
+  const read = storeValueRows.plan(ex, {
     storeId,
     settings: keys.settings.length ? [...keys.settings] : [''],
     modules: keys.modules.length ? [...keys.modules] : [-1],
   });
-  const settings = new Map<string, string>();
-  const modules = new Map<number, number>();
-  for (const r of rows) {
-    if (r.kind === 's') settings.set(r.key, r.value);
-    else modules.set(Number(r.key), Number(r.value));
-  }
-  return { settings, modules };
+  return mapRead(read, (rows) => {
+    const settings = new Map<string, string>();
+    const modules = new Map<number, number>();
+    for (const r of rows) {
+      if (r.kind === 's') settings.set(r.key, r.value);
+      else modules.set(Number(r.key), Number(r.value));
+    }
+    return { settings, modules };
+  });
 }
 
 /** The stored text of one store setting, or undefined. */

@@ -1,4 +1,6 @@
 import type { Executor } from '../../db/index.ts';
+import { emit, event } from '../../lib/events.ts';
+import { messagingSettingSaved } from './events.ts';
 import { getSetting, putSetting } from './repository.ts';
 
 const WECHAT_KEY = 'wechat';
@@ -16,6 +18,7 @@ export const DEFAULT_STORE_FUNCS = [
 /** Stores the messaging setting as given (already validated by the contract). */
 export async function saveWechatSetting(db: Executor, storeId: number, setting: Record<string, unknown>) {
   await putSetting(db, storeId, WECHAT_KEY, JSON.stringify(setting));
+  await emit(db, event(messagingSettingSaved, { storeId }));
 }
 
 /** The stored messaging setting, exactly as saved, or null. */

@@ -15,11 +15,18 @@ import type { Row } from '../../db/schema.ts';
 import { audit, auditFirst } from '../../lib/audit.ts';
 import type { StoreScope } from '../../lib/context.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
-import { valueOf } from '../../lib/settled.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { cardUnusableReason, chargeFor } from '../card/rules.ts';
 import { cancelKind, memberBookingReason } from '../policy/rules.ts';
-import { cardBigType, memberCards, requireMember, storeCards, type BookingCard } from '../reference/public.ts';
+import { mapRead, readTogether, sendRead, together, type ReadValue } from '../../db/fixed.ts';
+import {
+  cardBigType,
+  memberCards,
+  requireMember,
+  storeCards,
+  storeCardsRead,
+  type BookingCard,
+} from '../reference/public.ts';
 import {
   bookingTrail,
   chargeAndWriteReservations,
@@ -32,6 +39,7 @@ import {
   insertBookingRows,
   linkPendingBooking,
   openUseOf,
+  openUseRead,
   markPendingCancelled,
   markPendingSignedIn,
   markReservationCancelled,
@@ -39,7 +47,8 @@ import {
   takeSeatsOf,
   writeTrail,
 } from './booking-repository.ts';
-import { allowedCardsOf, liveSession, sessionTimes } from './session-repository.ts';
+import type { BookingFact } from './events.ts';
+import { allowedCardsOf, liveSession, liveSessionRead, sessionTimes } from './session-repository.ts';
 import {
   checkBookingSet,
   type CardOfRules,
@@ -75,6 +84,21 @@ export interface CardBooking {
    * is held for the write and the commit only. (Not for a booking tried in a savepoint and undone.)
    */
   entryFirst?: boolean;
+}
+
+/** What the booking events say of a booking or a pending: its session, member and seats. */
+function factOf(
+  b: { storeId: number; timetableId: number; memberId: number; studentCount: number },
+  kind: BookingFact['booking']['kind'],
+  id: number,
+): BookingFact {
+  return {
+    storeId: b.storeId,
+    sessionId: b.timetableId,
+    memberId: b.memberId,
+    studentCount: b.studentCount,
+    booking: { kind, id },
+  };
 }
 
 /**
@@ -116,37 +140,28 @@ export async function cardsForNewBookings(tx: Executor, storeId: number, ids: re
   return new Map([...cards].map(([id, card]) => [id, withOpenUse(card, use.get(id))]));
 }
 
-/** `storeCard` with what the card holds open at `now`, read together (a new booking's card). */
-async function bookingCard(tx: Executor, storeId: number, id: number, timetableId: number, now: string) {
-  const [card, use] = await Promise.allSettled([
-    storeCard(tx, storeId, id, timetableId),
-    openUseOf(tx, storeId, [id], now),
-  ]);
-  return withOpenUse(valueOf(card), valueOf(use).get(id));
+/** A card of the store for a new booking of a session: `storeCard` with what it holds open at `now`. */
+function bookingCardRead(tx: Executor, storeId: number, id: number, timetableId: number, now: string) {
+  const reads = together({
+    cards: storeCardsRead(tx, storeId, [id], { allowedIn: timetableId }),
+    use: openUseRead(tx, storeId, [id], now),
+  });
+  return mapRead(reads, ({ cards, use }) => withOpenUse(cards.get(id)!, use.get(id)));
 }
 
 /** What a card booking reads: the live session (saying whether the card's holder holds it) and the card. */
-export type BookingReads = Awaited<ReturnType<typeof bookingReads>>;
+export type BookingReads = ReadValue<ReturnType<typeof bookingReads>>;
 
 /**
- * The session and the card of a card booking (with what the card holds open at `now`), read
- * together (one round trip on PostgreSQL): 404 课程不存在 before 404 会员卡不存在. Start it beside
- * the caller's own reads (the store's rules) and hand it to `bookWithCard`.
+ * The session and the card of a card booking (with what the card holds open at `now`): one read,
+ * to send with the caller's own (the store's rules; `readTogether`) and hand to `bookWithCard`.
+ * 404 课程不存在 before 404 会员卡不存在.
  */
-export async function bookingReads(
-  tx: Executor,
-  storeId: number,
-  timetableId: number,
-  memberCardId: number,
-  now: string,
-) {
-  const [session, card, use] = await Promise.allSettled([
-    liveSession(tx, storeId, timetableId, { heldByHolderOf: memberCardId }),
-    storeCard(tx, storeId, memberCardId, timetableId),
-    openUseOf(tx, storeId, [memberCardId], now),
-  ]);
-  const live = valueOf(session);
-  return { session: live, card: withOpenUse(valueOf(card), valueOf(use).get(memberCardId)) };
+export function bookingReads(tx: Executor, storeId: number, timetableId: number, memberCardId: number, now: string) {
+  return together({
+    session: liveSessionRead(tx, storeId, timetableId, { heldByHolderOf: memberCardId }),
+    card: bookingCardRead(tx, storeId, memberCardId, timetableId, now),
+  });
 }
 
 /**
@@ -303,7 +318,10 @@ async function recheckOpenUse(tx: Tx, storeId: number, bookings: readonly SetBoo
     bookings.map((b) => b.session.key),
   );
   await lockCards(tx, ids);
-  const [cards, use] = await Promise.all([storeCards(tx, storeId, [...ids]), openUseOf(tx, storeId, [...ids], o.now)]);
+  const { cards, use } = await readTogether(tx, {
+    cards: storeCardsRead(tx, storeId, [...ids]),
+    use: openUseRead(tx, storeId, [...ids], o.now),
+  });
   const again = bookings.map((b) => {
     const fresh = b.card && cards.get(b.card.id);
     if (!b.card || !fresh) return b;
@@ -424,12 +442,12 @@ export async function bookWithCard(
   tx: Tx,
   store: StoreScope,
   args: CardBooking,
-  /** `bookingReads` of the same session and card, when the caller started them with its own reads. */
-  reads?: BookingReads,
-): Promise<{ reservationId: number; usedCount: number }> {
+  /** `bookingReads` of the same session and card, read by the caller with its own reads. */
+  reads: BookingReads,
+): Promise<{ reservationId: number; usedCount: number; fact: BookingFact }> {
   if (!Number.isInteger(args.studentCount) || args.studentCount < 1) throw badRequest(Msg.submitFailed);
   const now = localDateTime(store.timezone);
-  const { session, card } = reads ?? (await bookingReads(tx, store.id, args.timetableId, args.memberCardId, now));
+  const { session, card } = reads;
   const holder = args.memberId === undefined || args.memberId === card.memberId;
   const member = holder
     ? { id: card.memberId, name: card.memberName, gender: card.gender, birthday: card.birthday }
@@ -465,7 +483,12 @@ export async function bookWithCard(
     { mode: 0, now, operatorId: args.operatorId, operateType: args.operateType, held, member: args.member },
   );
   if (!args.entryFirst) audit(tx, note);
-  return { reservationId, usedCount: chargeFor(card, args.studentCount) };
+  const fact = factOf(
+    { storeId: store.id, timetableId: session.id, memberId: member.id, studentCount: args.studentCount },
+    'reservation',
+    reservationId,
+  );
+  return { reservationId, usedCount: chargeFor(card, args.studentCount), fact };
 }
 
 /**
@@ -534,7 +557,7 @@ export async function cancelReservation(
     /** Staff: the session has ended and they confirmed cancelling (and refunding) anyway. */
     confirmEnded?: boolean;
   },
-): Promise<{ refunded: number }> {
+): Promise<{ refunded: number; fact: BookingFact }> {
   const r = await findReservation(tx, store.id, args.reservationId);
   if (!r || (args.member && r.memberId !== args.member.id)) throw notFound('预约');
   await lockSessions(tx, [r.timetableId]);
@@ -543,7 +566,7 @@ export async function cancelReservation(
   if (args.member) {
     const kind = memberCancelKind(args.member.policy, session.startTime, now);
     const refunded = await cancelReservationLocked(tx, r, { ...args, now, keepDeduction: kind === 'forfeit' });
-    return { refunded };
+    return { refunded, fact: factOf(r, 'reservation', r.id) };
   }
   if (session.endTime <= now && !args.confirmEnded) {
     const bigType = await cardBigType(tx, r.memberCardId);
@@ -556,7 +579,7 @@ export async function cancelReservation(
     }
   }
   const refunded = await cancelReservationLocked(tx, r, { ...args, now, override });
-  return { refunded };
+  return { refunded, fact: factOf(r, 'reservation', r.id) };
 }
 
 /**
@@ -583,12 +606,15 @@ export async function addPending(
     /** History operate type: 2 admin booked (default), 1 the member's own booking. */
     operateType?: number;
   },
-): Promise<{ pendingId: number }> {
+): Promise<{ pendingId: number; fact: BookingFact }> {
   if (args.studentCount !== 1) throw badRequest(Msg.oneStudentInSignInMode);
   const now = localDateTime(store.timezone);
-  const session = await liveSession(tx, store.id, args.timetableId);
+  const session = await sendRead(tx, liveSessionRead(tx, store.id, args.timetableId));
   const member = await requireMember(tx, store.id, args.memberId);
-  const card = args.memberCardId != null ? await bookingCard(tx, store.id, args.memberCardId, session.id, now) : null;
+  const card =
+    args.memberCardId != null
+      ? await sendRead(tx, bookingCardRead(tx, store.id, args.memberCardId, session.id, now))
+      : null;
   const held = await heldPairs(tx, [session.id], [member.id]);
   const booking: SetBooking = {
     session: sessionForRules(session, card?.allowed ? [card.cardId] : []),
@@ -612,7 +638,12 @@ export async function addPending(
   }
   await recheckOpenUse(tx, store.id, [booking], o);
   const [pendingId] = await writeBookingSet(tx, store.id, [booking], spent, o);
-  return { pendingId };
+  const fact = factOf(
+    { storeId: store.id, timetableId: session.id, memberId: member.id, studentCount: args.studentCount },
+    'pending',
+    pendingId,
+  );
+  return { pendingId, fact };
 }
 
 async function storePending(tx: Tx, storeId: number, id: number) {
@@ -654,19 +685,22 @@ export async function cancelPending(
     /** A member's own cancel: only their pending (404 预约不存在 otherwise), held to the policy. */
     member?: { id: number; policy: BookingPolicy };
   },
-): Promise<void> {
+): Promise<BookingFact> {
   const p = await storePending(tx, store.id, args.pendingId);
   if (args.member && p.memberId !== args.member.id) throw notFound('预约');
   await lockSessions(tx, [p.timetableId]);
   const now = localDateTime(store.timezone);
+  const fact = factOf(p, 'pending', p.id);
   if (args.member) {
     if (p.status !== PendingStatus.WAITING) throw conflict(Msg.pendingNotWaiting);
     const session = await sessionTimes(tx, p.timetableId);
     if (memberCancelKind(args.member.policy, session.startTime, now) === 'forfeit') {
-      return lateCancelPending(tx, store.id, p, session, { operatorId: args.operatorId, now });
+      await lateCancelPending(tx, store.id, p, session, { operatorId: args.operatorId, now });
+      return fact;
     }
   }
   await cancelPendingLocked(tx, p, { operatorId: args.operatorId, now, operateType: args.operateType });
+  return fact;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { LIVE_PENDING, LIVE_RESERVATION, Msg, OperateType, PendingStatus, ReservationStatus } from '@studio/contract';
 import { sql, type Expression, type ExpressionBuilder } from 'kysely';
 import { FEW, insertRows } from '../../db/bulk-insert.ts';
-import { fixed } from '../../db/fixed.ts';
+import { fixed, mapRead, noRead, sendRead, type Read } from '../../db/fixed.ts';
 import { idChunks } from '../../db/chunks.ts';
 import { groupBy } from '../../lib/group.ts';
 import type { Executor, Tx } from '../../db/index.ts';
@@ -618,17 +618,28 @@ const openUse = fixed((ex, p: { storeId: number; ids: number[]; now: string }) =
 );
 
 /** What each of some member cards holds open at `now` (see `openUse`), by card id. */
-export async function openUseOf(
+export function openUseOf(
   ex: Executor,
   storeId: number,
   ids: readonly number[],
   now: string,
 ): Promise<Map<number, { pendingSeats: number; openBookings: number }>> {
+  return sendRead(ex, openUseRead(ex, storeId, ids, now));
+}
+
+/** `openUseOf` as a read to send with others. */
+export function openUseRead(
+  ex: Executor,
+  storeId: number,
+  ids: readonly number[],
+  now: string,
+): Read<Map<number, { pendingSeats: number; openBookings: number }>> {
   const unique = [...new Set(ids)];
-  if (!unique.length) return new Map();
-  const rows = await openUse.all(ex, { storeId, ids: unique, now });
-  return new Map(
-    rows.map((r) => [r.id, { pendingSeats: Number(r.pendingSeats), openBookings: Number(r.openBookings) }]),
+  if (!unique.length) return noRead(new Map());
+  return mapRead(
+    openUse.plan(ex, { storeId, ids: unique, now }),
+    (rows) =>
+      new Map(rows.map((r) => [r.id, { pendingSeats: Number(r.pendingSeats), openBookings: Number(r.openBookings) }])),
   );
 }
 

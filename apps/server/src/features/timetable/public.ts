@@ -13,7 +13,6 @@ export {
 } from './session-repository.ts';
 export { bookingChecker, checkBookingSet } from './rules.ts';
 export type { IntendedBooking, MemberForRules, MemberRules, SessionForRules } from './rules.ts';
-export { bookingRef } from './booking-refs.ts';
 export { createSession, deleteSession, requireSessionRefs, updateSession, writeSessions } from './session-engine.ts';
 export type { NewSession, SessionChange, TeacherConflict } from './session-engine.ts';
 export {
@@ -56,3 +55,5 @@ export { exportRows } from './list-service.ts';
 export { attendanceTakenSql, bookedOf, cameSql, missedSql } from './attendance-repository.ts';
 export { recordAttendance, type AttendanceBooking } from './attendance.ts';
 export { roomOf } from '../reference/public.ts';
+export { bookingCancelled, bookingMade, bookingsMade, sessionChanged, sessionDeleted } from './events.ts';
+export type { BookingFact } from './events.ts';

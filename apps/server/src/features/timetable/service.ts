@@ -2,7 +2,7 @@ import { OperateType, TimetableMsg, type ParsedReqOf } from '@studio/contract';
 import type { addGroupPending, addMemberReservation, insertTimetable, updateTimetable } from '@studio/contract';
 import type { CallCtx } from '../../lib/context.ts';
 import { conflict } from '../../lib/errors.ts';
-import { valueOf } from '../../lib/settled.ts';
+import { mapRead, readTogether } from '../../db/fixed.ts';
 import { localDateTime, toDateTime } from '../../lib/time.ts';
 import {
   addPending,
@@ -15,8 +15,9 @@ import {
   signInPending,
   updateSession,
 } from './public.ts';
-import { emit, readAhead } from '../../lib/events.ts';
-import { bookingRules, loadPolicy } from '../policy/public.ts';
+import { emit, event } from '../../lib/events.ts';
+import { bookingCancelled, bookingMade, sessionChanged, sessionDeleted } from './events.ts';
+import { bookingRules, bookingRulesRead, loadPolicy } from '../policy/public.ts';
 import { onlineDefault } from '../store-admin/public.ts';
 import { inWriteTx } from '../../db/write-queue.ts';
 
@@ -47,7 +48,7 @@ export async function editSession(ctx: CallCtx, input: ParsedReqOf<typeof update
       areaId: input.areaId,
       bookId: input.bookId,
     });
-    await emit(tx, { type: 'session.changed', storeId: ctx.store.id, timetableId: input.id });
+    await emit(tx, event(sessionChanged, { storeId: ctx.store.id, sessionId: input.id }));
   });
 }
 
@@ -59,7 +60,7 @@ export async function removeSession(ctx: CallCtx, id: number, confirmEnded = fal
       operatorId: ctx.staff.id,
       ended: { confirmed: confirmEnded },
     });
-    await emit(tx, { type: 'session.deleted', storeId: ctx.store.id, timetableId: id, refunds });
+    await emit(tx, event(sessionDeleted, { storeId: ctx.store.id, sessionId: id, refunds }));
   });
 }
 
@@ -69,16 +70,16 @@ export async function removeSession(ctx: CallCtx, id: number, confirmEnded = fal
  */
 export async function bookCard(ctx: CallCtx, input: ParsedReqOf<typeof addMemberReservation>): Promise<void> {
   await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
-    // The rules, the session and the card in one round trip, with what the listeners of the
-    // booking read first (the store's webhook); the mode is checked first.
-    readAhead(tx, ctx.store.id, 'reservation.booked');
-    const [read, reads] = await Promise.allSettled([
-      bookingRules(tx, ctx.store.id),
-      bookingReads(tx, ctx.store.id, input.tid, input.mcId, localDateTime(ctx.store.timezone)),
-    ]);
-    const rules = valueOf(read);
-    if (rules.deductionMode === 1) throw conflict(TimetableMsg.useSignInBooking);
-    const { reservationId } = await bookWithCard(
+    // The store's rules, the session and the card: one round trip on PostgreSQL. In 签到后扣费 staff
+    // add a pending instead: that refusal comes first, before 404 课程不存在 / 会员卡不存在.
+    const { rules, booking } = await readTogether(tx, {
+      rules: mapRead(bookingRulesRead(tx, ctx.store.id), (rules) => {
+        if (rules.deductionMode === 1) throw conflict(TimetableMsg.useSignInBooking);
+        return rules;
+      }),
+      booking: bookingReads(tx, ctx.store.id, input.tid, input.mcId, localDateTime(ctx.store.timezone)),
+    });
+    const { fact } = await bookWithCard(
       tx,
       ctx.store,
       {
@@ -92,9 +93,9 @@ export async function bookCard(ctx: CallCtx, input: ParsedReqOf<typeof addMember
         staffPolicy: rules.policy,
         entryFirst: true,
       },
-      valueOf(reads),
+      booking,
     );
-    await emit(tx, { type: 'reservation.booked', storeId: ctx.store.id, reservationId });
+    await emit(tx, event(bookingMade, fact));
   });
 }
 
@@ -103,7 +104,7 @@ export async function bookPending(ctx: CallCtx, input: ParsedReqOf<typeof addGro
   await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
     const rules = await bookingRules(tx, ctx.store.id);
     if (rules.deductionMode !== 1) throw conflict(TimetableMsg.usePlainBooking);
-    const { pendingId } = await addPending(tx, ctx.store, {
+    const { fact } = await addPending(tx, ctx.store, {
       timetableId: input.tid,
       memberId: input.mid,
       studentCount: input.studentCount,
@@ -113,29 +114,29 @@ export async function bookPending(ctx: CallCtx, input: ParsedReqOf<typeof addGro
       memberCardId: input.mcId,
       requireUsableCard: true,
     });
-    await emit(tx, { type: 'pending.added', storeId: ctx.store.id, pendingId });
+    await emit(tx, event(bookingMade, fact));
   });
 }
 
 /** Cancels a booking with its refund. */
 export async function cancelBooking(ctx: CallCtx, id: number, confirmEnded = false): Promise<void> {
   await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
-    await cancelReservation(tx, ctx.store, {
+    const { fact } = await cancelReservation(tx, ctx.store, {
       confirmEnded,
       reservationId: id,
       operatorId: ctx.staff.id,
       operateType: OperateType.ADMIN_CANCELLED,
       staffPolicy: await loadPolicy(tx, ctx.store.id),
     });
-    await emit(tx, { type: 'reservation.cancelled', storeId: ctx.store.id, reservationId: id });
+    await emit(tx, event(bookingCancelled, fact));
   });
 }
 
 /** Cancels a pending booking (nothing to refund). */
 export async function cancelWaiting(ctx: CallCtx, pendingId: number): Promise<void> {
   await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
-    await cancelPending(tx, ctx.store, { pendingId, operatorId: ctx.staff.id });
-    await emit(tx, { type: 'pending.cancelled', storeId: ctx.store.id, pendingId });
+    const fact = await cancelPending(tx, ctx.store, { pendingId, operatorId: ctx.staff.id });
+    await emit(tx, event(bookingCancelled, fact));
   });
 }
 

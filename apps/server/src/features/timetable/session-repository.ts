@@ -1,7 +1,7 @@
 import { MODULE_DEDUCTION_MODE } from '@studio/contract';
 import type { Executor, Tx } from '../../db/index.ts';
 import { insertRows } from '../../db/bulk-insert.ts';
-import { fixed } from '../../db/fixed.ts';
+import { fixed, mapRead } from '../../db/fixed.ts';
 import type { AgeLimitColumns, NewRow, TimetableTable } from '../../db/schema.ts';
 import { onPostgres } from '../../db/dialect.ts';
 import { notFound } from '../../lib/errors.ts';
@@ -52,6 +52,14 @@ export async function liveSession(
   });
   if (!s) throw notFound('课程');
   return s;
+}
+
+/** `liveSession` (without a lock) as a read to send with others: 404 课程不存在 when its value is taken. */
+export function liveSessionRead(tx: Executor, storeId: number, id: number, o: { heldByHolderOf?: number } = {}) {
+  return mapRead(liveSessionRow.plan(tx, { storeId, id, holder: o.heldByHolderOf, lock: undefined }), ([s]) => {
+    if (!s) throw notFound('课程');
+    return s;
+  });
 }
 
 /** The session's start and end (deleted sessions too). */

@@ -6,13 +6,22 @@ import { inWriteTx } from '../../db/write-queue.ts';
 import { audit, skipAudit, systemScope } from '../../lib/audit.ts';
 import type { StoreScope } from '../../lib/context.ts';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
-import { emit, type EngineEvent } from '../../lib/events.ts';
+import { event, type Announced } from '../../lib/events.ts';
+import { waitlistPromoted } from './events.ts';
 import { storeScopeById } from '../../lib/store-scope.ts';
 import { addMinutes, localDateTime } from '../../lib/time.ts';
 import { suspensionOf } from '../no-show/public.ts';
 import { bookingRules, loadPolicy, storesBookingRules, waitlistOpen } from '../policy/public.ts';
 import { requireMember } from '../reference/public.ts';
-import { addPending, bookingRef, bookWithCard, liveSession, type MemberRules } from '../timetable/public.ts';
+import { sendRead } from '../../db/fixed.ts';
+import {
+  addPending,
+  bookingReads,
+  bookWithCard,
+  liveSession,
+  type BookingFact,
+  type MemberRules,
+} from '../timetable/public.ts';
 import * as repo from './repository.ts';
 
 /** Who acts: the desk (a staff id) or the member themself. */
@@ -42,6 +51,11 @@ async function memberRules(tx: Executor, storeId: number, memberId: number, poli
   return { policy, suspendedUntil: until };
 }
 
+/** The session and the card of a booking the waitlist makes (`bookingReads`, sent now). */
+function readBooking(tx: Tx, store: StoreScope, timetableId: number, memberCardId: number) {
+  return sendRead(tx, bookingReads(tx, store.id, timetableId, memberCardId, localDateTime(store.timezone)));
+}
+
 /**
  * Tries the booking a wait stands for through the engine's own rules (card, balance, limits,
  * duplicates; a member's own wait also the members' policy) and undoes it: `free` when it would
@@ -57,16 +71,21 @@ async function tryBooking(
 ): Promise<{ kind: 'free' } | { kind: 'full' } | { kind: 'refused'; error: AppError }> {
   try {
     await inSavepoint(tx, async () => {
-      await bookWithCard(tx, store, {
-        timetableId,
-        memberCardId: c.memberCardId,
-        memberId: c.memberId,
-        studentCount: c.studentCount,
-        remark: null,
-        operatorId: null,
-        operateType: OperateType.ADMIN_BOOKED,
-        member,
-      });
+      await bookWithCard(
+        tx,
+        store,
+        {
+          timetableId,
+          memberCardId: c.memberCardId,
+          memberId: c.memberId,
+          studentCount: c.studentCount,
+          remark: null,
+          operatorId: null,
+          operateType: OperateType.ADMIN_BOOKED,
+          member,
+        },
+        await readBooking(tx, store, timetableId, c.memberCardId),
+      );
       throw DRY_RUN;
     });
   } catch (e) {
@@ -204,16 +223,21 @@ async function promoteOne(
           member,
         }));
       } else {
-        ({ reservationId } = await bookWithCard(tx, store, {
-          timetableId,
-          memberCardId: w.memberCardId,
-          memberId: w.memberId,
-          studentCount: w.studentCount,
-          remark: REMARK,
-          operatorId: null,
-          operateType: OperateType.PROMOTED,
-          member,
-        }));
+        ({ reservationId } = await bookWithCard(
+          tx,
+          store,
+          {
+            timetableId,
+            memberCardId: w.memberCardId,
+            memberId: w.memberId,
+            studentCount: w.studentCount,
+            remark: REMARK,
+            operatorId: null,
+            operateType: OperateType.PROMOTED,
+            member,
+          },
+          await readBooking(tx, store, timetableId, w.memberCardId),
+        ));
       }
       await repo.setResult(tx, w.id, { reservationId, pendingId });
       return true;
@@ -231,31 +255,27 @@ async function promoteOne(
  * passes at this moment; a member needing more seats than are free keeps their place and stops the
  * round. Nothing happens with the waitlist off or at or after the cutoff.
  */
-export async function promoteWaitlist(tx: Tx, storeId: number, timetableId: number): Promise<void> {
+export async function promoteWaitlist(tx: Tx, storeId: number, timetableId: number): Promise<Announced[]> {
+  const promoted: Announced[] = [];
   const s = await repo.queueSession(tx, storeId, timetableId);
-  if (!s || s.deleted || !s.waitCount || s.realCount >= s.reservableCount) return;
+  if (!s || s.deleted || !s.waitCount || s.realCount >= s.reservableCount) return promoted;
   const [{ policy, deductionMode: mode }, store] = await Promise.all([
     bookingRules(tx, storeId),
     storeScopeById(tx, storeId),
   ]);
-  if (!store) return;
+  if (!store) return promoted;
   const now = localDateTime(store.timezone);
-  if (!waitlistOpen(policy, { startTime: s.startTime, now })) return;
+  if (!waitlistOpen(policy, { startTime: s.startTime, now })) return promoted;
   let free = s.reservableCount - s.realCount;
   for (const w of await repo.waitingOf(tx, storeId, s.id)) {
     if (w.studentCount > free) break;
     if (await promoteOne(tx, store, mode, s.id, w, now, policy)) {
       free -= w.studentCount;
-      await emit(tx, {
-        type: 'waitlist.promoted',
-        storeId,
-        timetableId: s.id,
-        memberId: w.memberId,
-        waitId: w.id,
-        studentCount: w.studentCount,
-      });
+      const fact = { storeId, sessionId: s.id, memberId: w.memberId, waitId: w.id, studentCount: w.studentCount };
+      promoted.push(event(waitlistPromoted, fact));
     }
   }
+  return promoted;
 }
 
 /** Ends waits that can no longer be served and moves the session's count. */
@@ -305,26 +325,17 @@ export async function endClosedWaits(db: Db, dialect: Dialect, clock: (tz: strin
   return n;
 }
 
-/**
- * The engine-event listener: a cancel, a cancelled pending or a changed session may free seats
- * (promotion); a deleted session ends its queue. (A member booked into a session otherwise leaves
- * its queue by a database trigger, whatever path wrote the booking: migration 1300.)
- */
-export async function onWaitlistEvent(tx: Executor, e: EngineEvent): Promise<void> {
-  switch (e.type) {
-    case 'reservation.cancelled':
-    case 'pending.cancelled': {
-      const ref = await bookingRef(
-        tx,
-        e.storeId,
-        'reservationId' in e ? { reservationId: e.reservationId } : { pendingId: e.pendingId },
-      );
-      if (ref) await promoteWaitlist(tx as Tx, e.storeId, ref.timetableId);
-      return;
-    }
-    case 'session.changed':
-      return promoteWaitlist(tx as Tx, e.storeId, e.timetableId);
-    case 'session.deleted':
-      return endAndCount(tx, { timetableId: e.timetableId }, e.storeId);
-  }
+/** A booking cancelled frees its seats: they go to whoever waits (answers the promotions made). */
+export function promoteOnCancel(tx: Executor, e: BookingFact): Promise<Announced[]> {
+  return promoteWaitlist(tx as Tx, e.storeId, e.sessionId);
+}
+
+/** A session changed (more seats, a later start): its free seats go to whoever waits. */
+export function promoteOnChange(tx: Executor, e: { storeId: number; sessionId: number }): Promise<Announced[]> {
+  return promoteWaitlist(tx as Tx, e.storeId, e.sessionId);
+}
+
+/** A session deleted: its waits end. */
+export async function endWaitsOfDeleted(tx: Executor, e: { storeId: number; sessionId: number }): Promise<void> {
+  await endAndCount(tx, { timetableId: e.sessionId }, e.storeId);
 }

@@ -1,7 +1,7 @@
 import { LIVE_RESERVATION } from '@studio/contract';
 import { sql } from 'kysely';
 import type { Executor, Tx } from '../../../db/index.ts';
-import { fixed } from '../../../db/fixed.ts';
+import { fixed, mapRead, noRead, sendRead, type Read } from '../../../db/fixed.ts';
 import type { NewRow, RowUpdate } from '../../../db/schema.ts';
 import { notFound } from '../../../lib/errors.ts';
 import type { CardOfRules } from '../../timetable/rules.ts';
@@ -195,22 +195,33 @@ const storeCardRows = fixed((ex, p: { storeId: number; ids: number[]; allowedIn:
  * 会员卡不存在 when any id is not the store's. With `allowedIn`, each card also says whether that
  * session allows its product (in the same statement).
  */
-export async function storeCards(
+export function storeCards(
   ex: Executor,
   storeId: number,
   ids: readonly number[],
   o: { allowedIn?: number } = {},
 ): Promise<Map<number, BookingCard & { allowed: boolean }>> {
+  return sendRead(ex, storeCardsRead(ex, storeId, ids, o));
+}
+
+/** `storeCards` as a read to send with others: 404 会员卡不存在 when its value is taken. */
+export function storeCardsRead(
+  ex: Executor,
+  storeId: number,
+  ids: readonly number[],
+  o: { allowedIn?: number } = {},
+): Read<Map<number, BookingCard & { allowed: boolean }>> {
   const unique = [...new Set(ids)];
-  if (!unique.length) return new Map();
-  const rows = await storeCardRows.all(ex, { storeId, ids: unique, allowedIn: o.allowedIn });
-  if (rows.length !== unique.length) throw notFound('会员卡');
-  return new Map(
-    rows.map((r) => [
-      r.id,
-      { ...r, totalCount: Number(r.totalCount), usedCount: Number(r.usedCount), allowed: Boolean(r.allowed) },
-    ]),
-  );
+  if (!unique.length) return noRead(new Map());
+  return mapRead(storeCardRows.plan(ex, { storeId, ids: unique, allowedIn: o.allowedIn }), (rows) => {
+    if (rows.length !== unique.length) throw notFound('会员卡');
+    return new Map(
+      rows.map((r) => [
+        r.id,
+        { ...r, totalCount: Number(r.totalCount), usedCount: Number(r.usedCount), allowed: Boolean(r.allowed) },
+      ]),
+    );
+  });
 }
 
 /** Issues a card to a member; answers its id. */

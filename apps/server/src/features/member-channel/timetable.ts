@@ -1,0 +1,177 @@
+import { amountText, ReservationStatus, type MemberSession } from '@studio/contract';
+import { dataVersion } from '../../db/data-version.ts';
+import type { Db } from '../../db/index.ts';
+import type { StoreScope } from '../../lib/context.ts';
+import { badRequest } from '../../lib/errors.ts';
+import { addDays, localDateTime } from '../../lib/time.ts';
+import { suspensionOf } from '../no-show/public.ts';
+import { loadPolicy, memberCancelCost, memberSessionPhase, waitlistOpen } from '../policy/public.ts';
+import { sessionsBetween } from '../today/public.ts';
+import { memberStateOn } from './repository.ts';
+
+const MAX_DAYS = 14;
+
+type Rows = Awaited<ReturnType<typeof sessionsBetween>>;
+
+interface Cached {
+  version: string;
+  rows: Rows;
+}
+
+/** Ranges kept per database before the cache starts over. */
+const CACHE_MAX = 500;
+/**
+ * Per database handle (an app instance): the store's sessions of a range, as every member sees
+ * them, with the data version they were read at; and the loads under way, by range and version.
+ */
+const caches = new WeakMap<Db, { done: Map<string, Cached>; loading: Map<string, Promise<Rows>> }>();
+
+function cacheOf(db: Db) {
+  let c = caches.get(db);
+  if (!c) {
+    c = { done: new Map(), loading: new Map() };
+    caches.set(db, c);
+  }
+  return c;
+}
+
+/**
+ * The store's sessions from `fromDate` to `toDate` with their seats: the part of the members'
+ * timetable that is the same for every member. Kept per app instance and reused while the data
+ * version of the range (db/data-version.ts, the staff calendar's: read from the database on every
+ * call, so a write on any instance is seen by the next read on every other) has not moved. The
+ * version is read before the rows, so rows are never older than their tag. Concurrent misses at one
+ * version share one load (a class release: a thousand members opening the day at once).
+ */
+async function sessionsOfRange(db: Db, storeId: number, fromDate: string, toDate: string): Promise<Rows> {
+  const version = await dataVersion(db, storeId, `${fromDate} 00:00:00`, `${addDays(toDate, 1)} 00:00:00`);
+  const key = `${storeId}|${fromDate}|${toDate}`;
+  const cache = cacheOf(db);
+  const hit = cache.done.get(key);
+  if (hit?.version === version) return hit.rows;
+  const loadKey = `${key}|${version}`;
+  let load = cache.loading.get(loadKey);
+  if (!load) {
+    load = sessionsBetween(db, storeId, fromDate, toDate)
+      .then((rows) => {
+        if (cache.done.size >= CACHE_MAX) cache.done.clear();
+        cache.done.set(key, { version, rows });
+        return rows;
+      })
+      .finally(() => cache.loading.delete(loadKey));
+    cache.loading.set(loadKey, load);
+  }
+  return load;
+}
+
+/** The member's state on each of the sessions (booked, signed, pending, waiting), and until when they are suspended. */
+async function memberOverlay(
+  db: Db,
+  store: StoreScope,
+  memberId: number,
+  rows: Rows,
+  policy: Awaited<ReturnType<typeof loadPolicy>>,
+  now: string,
+) {
+  const mine = new Map<number, NonNullable<MemberSession['mine']>>();
+  const [held, suspension] = await Promise.all([
+    memberStateOn(
+      db,
+      memberId,
+      rows.map((r) => r.id),
+    ),
+    // No-shows suspend only when the policy says so (policy/rules.ts suspendedUntil): otherwise
+    // there is nothing to read.
+    policy.noShowLimit && policy.noShowSuspendDays ? suspensionOf(db, store.id, memberId, now) : null,
+  ]);
+  const startOf = new Map(rows.map((r) => [r.id, r.startTime]));
+  const costOf = (tid: number, booking: Parameters<typeof memberCancelCost>[2]) =>
+    memberCancelCost(policy, { startTime: startOf.get(tid)!, now }, booking);
+  // Waits first, then pendings, then bookings: a later kind wins on the same session.
+  const order = { wait: 0, pending: 1, booking: 2 };
+  for (const h of held.sort((a, b) => order[a.kind] - order[b.kind])) {
+    if (h.kind === 'wait') {
+      mine.set(h.timetableId, { kind: 'waiting', id: h.id, position: Number(h.position), cancelCost: null });
+    } else if (h.kind === 'pending') {
+      mine.set(h.timetableId, {
+        kind: 'pending',
+        id: h.id,
+        position: null,
+        cancelCost: costOf(h.timetableId, { kind: 'pending' }),
+      });
+    } else {
+      const signed = h.status === ReservationStatus.SIGNED_IN;
+      mine.set(h.timetableId, {
+        kind: signed ? 'signed' : 'booked',
+        id: h.id,
+        position: null,
+        cancelCost: signed
+          ? null
+          : costOf(h.timetableId, { kind: 'booked', amount: amountText(h.bigType!, Number(h.usedCount)) }),
+      });
+    }
+  }
+  return { mine, suspendedUntil: suspension?.until ?? null };
+}
+
+/**
+ * Sessions of the store from `fromDate` to `toDate` by day, with the member's state on each (none
+ * for `memberId` null: the public page). The sessions and their seats come from the per-instance
+ * cache (`sessionsOfRange`); the policy and the member's own state are read on every call.
+ */
+export async function timetable(
+  db: Db,
+  store: StoreScope,
+  range: { fromDate: string; toDate: string },
+  memberId: number | null,
+): Promise<{ date: string; sessions: MemberSession[] }[]> {
+  if (range.toDate < range.fromDate) throw badRequest('结束日期不能早于开始日期');
+  if (addDays(range.fromDate, MAX_DAYS - 1) < range.toDate) throw badRequest(`日期范围不能超过${MAX_DAYS}天`);
+  const now = localDateTime(store.timezone);
+  const [rows, policy] = await Promise.all([
+    sessionsOfRange(db, store.id, range.fromDate, range.toDate),
+    loadPolicy(db, store.id),
+  ]);
+  const { mine, suspendedUntil } =
+    memberId !== null && rows.length
+      ? await memberOverlay(db, store, memberId, rows, policy, now)
+      : { mine: new Map<number, NonNullable<MemberSession['mine']>>(), suspendedUntil: null };
+  const days = new Map<string, MemberSession[]>();
+  for (let d = range.fromDate; d <= range.toDate; d = addDays(d, 1)) days.set(d, []);
+  for (const r of rows) {
+    const full = r.realCount >= r.reservableCount;
+    const my = mine.get(r.id) ?? null;
+    // Ended, running, or what the policy says to this member (suspension, booking window), before seats.
+    const {
+      phase,
+      opensAt,
+      reason: held,
+    } = memberSessionPhase(policy, {
+      startTime: r.startTime,
+      endTime: r.endTime,
+      now,
+      suspendedUntil,
+    });
+    const reason = held ?? (full ? '已满' : null);
+    days.get(r.startTime.slice(0, 10))?.push({
+      id: r.id,
+      fromTime: r.startTime,
+      toTime: r.endTime,
+      courseName: r.courseName,
+      color: r.color,
+      teacherName: r.teacherName,
+      areaName: r.areaName,
+      isOnline: Boolean(r.isOnline),
+      realCount: r.realCount,
+      reservableCount: r.reservableCount,
+      waitCount: Number(r.waitCount ?? 0),
+      mine: my,
+      bookable: !my && reason === null,
+      reason: my ? null : reason,
+      phase,
+      opensAt,
+      waitlistOpen: full && !my && held === null && waitlistOpen(policy, { startTime: r.startTime, now }),
+    });
+  }
+  return [...days].map(([date, sessions]) => ({ date, sessions }));
+}

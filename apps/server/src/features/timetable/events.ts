@@ -1,0 +1,35 @@
+import { defineEvent } from '../../lib/events.ts';
+
+/** One booking: a reservation (booked with a card) or a pending (held for sign-in), with its session, member and seats. */
+export interface BookingFact {
+  storeId: number;
+  sessionId: number;
+  memberId: number;
+  studentCount: number;
+  booking: { kind: 'reservation' | 'pending'; id: number };
+}
+
+/** A member booked into a session (by the desk or themself): a reservation, or a pending in 签到后扣费. */
+export const bookingMade = defineEvent<BookingFact>('booking.made');
+
+/** A booking or a pending cancelled: its seats are free. */
+export const bookingCancelled = defineEvent<BookingFact>('booking.cancelled');
+
+/** Several bookings made in one call (batch scheduling, the weekly template, a copy, a drop-in run). */
+export const bookingsMade = defineEvent<{
+  storeId: number;
+  /** What made them, in the staff's words (批量排课, 按模板排课, ...). */
+  source: string;
+  sessions: number;
+  bookings: number;
+}>('bookings.made');
+
+/** A session's time, capacity or place changed (seats may have freed up). */
+export const sessionChanged = defineEvent<{ storeId: number; sessionId: number }>('session.changed');
+
+/** A session deleted, with who was refunded what. */
+export const sessionDeleted = defineEvent<{
+  storeId: number;
+  sessionId: number;
+  refunds: { memberId: number; memberCardId: number; amount: number }[];
+}>('session.deleted');
