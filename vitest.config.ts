@@ -37,6 +37,9 @@ export default defineConfig({
           // Each browser test file starts its own server and Chromium; two at a time on two cores.
           maxWorkers: 2,
           globalSetup: ['e2e/global-setup.ts'],
+          // What a person waits for, polled (a chart painted, a count shown): as long as the page's
+          // own waits (harness.ts setDefaultTimeout), not vitest's 1 s, which a loaded machine exceeds.
+          expect: { poll: { timeout: 15_000 } },
           sequence: { groupOrder: 1 },
         },
       },
