@@ -330,15 +330,16 @@ const chargeAndWrite = fixed(
     );
     // Without seats to take (a bulk run wrote them) or a card to charge (a free booking) the step
     // is one constant row, so the next goes ahead.
+    // The guards are those of the general path (`seatsUpdate`, `chargeUpdate`), written once.
     const take =
       p.seatId !== undefined
-        ? sql`update timetable set real_count = real_count + ${p.seatCount} where id = ${p.seatId} and store_id = ${p.storeId}
-          and deleted = 0 and real_count + ${p.seatCount} <= reservable_count returning id`
+        ? sql`${seatsUpdate(tx, { storeId: p.storeId, timetableId: p.seatId, n: p.seatCount! }).returning('id')}`
         : sql`select 1 as id`;
     const charge =
       p.cardId !== undefined
-        ? sql`update member_card set used_count = used_count + ${p.amount} where id = ${p.cardId}
-          and frozen = 0 and used_count + ${p.amount} <= total_count and exists (select 1 from s) returning id`
+        ? sql`${chargeUpdate(tx, { cardId: p.cardId, amount: p.amount! })
+            .where(sql<boolean>`exists (select 1 from s)`)
+            .returning('id')}`
         : sql`select 1 as id where exists (select 1 from s)`;
     return sql<{ seated: number; charged: number; id: number | null; timetableId: number; memberId: number }>`
       with s as (${take}),
@@ -379,14 +380,17 @@ export async function chargeCards(tx: Tx, amounts: ReadonlyMap<number, number>):
   return null;
 }
 
-const chargeCard = fixed((tx, p: { cardId: number; amount: number }) =>
-  tx
+/** The card's guard, the one place it is written: not frozen, and its balance covers `amount`; charges it. */
+function chargeUpdate(tx: Executor, p: { cardId: number; amount: number }) {
+  return tx
     .updateTable('memberCard')
     .set((eb) => ({ usedCount: eb('usedCount', '+', p.amount) }))
     .where('id', '=', p.cardId)
     .where('frozen', '=', 0)
-    .where((eb) => eb(eb('usedCount', '+', p.amount), '<=', eb.ref('totalCount'))),
-);
+    .where((eb) => eb(eb('usedCount', '+', p.amount), '<=', eb.ref('totalCount')));
+}
+
+const chargeCard = fixed(chargeUpdate);
 
 /**
  * Takes seats of live sessions (ascending id: the engine's lock order), each its count in one
@@ -399,15 +403,18 @@ export async function takeSeatsOf(tx: Tx, storeId: number, seats: ReadonlyMap<nu
   return null;
 }
 
-const takeSeats = fixed((tx, p: { storeId: number; timetableId: number; n: number }) =>
-  tx
+/** The seats' guard, the one place it is written: a live session of the store with `n` seats free; takes them. */
+function seatsUpdate(tx: Executor, p: { storeId: number; timetableId: number; n: number }) {
+  return tx
     .updateTable('timetable')
     .set((eb) => ({ realCount: eb('realCount', '+', p.n) }))
     .where('id', '=', p.timetableId)
     .where('storeId', '=', p.storeId)
     .where('deleted', '=', 0)
-    .where((eb) => eb(eb('realCount', '+', p.n), '<=', eb.ref('reservableCount'))),
-);
+    .where((eb) => eb(eb('realCount', '+', p.n), '<=', eb.ref('reservableCount')));
+}
+
+const takeSeats = fixed(seatsUpdate);
 
 /** A booking (reservation) of the store, or undefined. */
 export function findReservation(ex: Executor, storeId: number, id: number) {
