@@ -96,73 +96,78 @@ export async function forgetRobot(_tx: Executor, e: { storeId: number }): Promis
   robots.delete(e.storeId);
 }
 
-/** A booking made: 预约成功 (a reservation, or a pending in 签到后扣费). */
-export async function announceBooking(tx: Executor, e: BookingFact): Promise<void> {
-  if (await hasWebhook(tx, e.storeId)) await notifyBooking(tx, e.storeId, e, 'booked');
+/** A listener that queues its message only for a store with a group robot (`hasWebhook`, asked first). */
+function toRobot<P extends { storeId: number }>(queue: (tx: Executor, e: P) => Promise<void>) {
+  return async (tx: Executor, e: P): Promise<void> => {
+    if (await hasWebhook(tx, e.storeId)) await queue(tx, e);
+  };
 }
+
+/** A booking made: 预约成功 (a reservation, or a pending in 签到后扣费). */
+export const announceBooking = toRobot((tx, e: BookingFact) => notifyBooking(tx, e.storeId, e, 'booked'));
 
 /** A booking or a pending cancelled: 预约取消. */
-export async function announceCancel(tx: Executor, e: BookingFact): Promise<void> {
-  if (await hasWebhook(tx, e.storeId)) await notifyBooking(tx, e.storeId, e, 'cancelled');
-}
+export const announceCancel = toRobot((tx, e: BookingFact) => notifyBooking(tx, e.storeId, e, 'cancelled'));
 
 /** A member promoted from the waitlist: 候补递补成功. */
-export async function announcePromotion(
-  tx: Executor,
-  e: { storeId: number; sessionId: number; memberId: number; studentCount: number },
-): Promise<void> {
-  if (await hasWebhook(tx, e.storeId)) await notifyBooking(tx, e.storeId, e, 'promoted');
-}
+export const announcePromotion = toRobot(
+  (tx, e: { storeId: number; sessionId: number; memberId: number; studentCount: number }) =>
+    notifyBooking(tx, e.storeId, e, 'promoted'),
+);
 
 /** Several bookings made in one call: one message saying what made them and how many. */
-export async function announceBookings(
-  tx: Executor,
-  e: { storeId: number; source: string; sessions: number; bookings: number },
-): Promise<void> {
-  if (!e.bookings || !(await hasWebhook(tx, e.storeId))) return;
-  await enqueue(
-    tx,
-    e.storeId,
-    WECOM_TOPIC,
-    'bulk',
-    markdown(['**批量预约**', `> 来源：${clean(e.source)}`, `> 课程：${e.sessions} 节`, `> 预约：${e.bookings} 人次`]),
-  );
-}
+export const announceBookings = toRobot(
+  async (tx, e: { storeId: number; source: string; sessions: number; bookings: number }) => {
+    if (!e.bookings) return;
+    await enqueue(
+      tx,
+      e.storeId,
+      WECOM_TOPIC,
+      'bulk',
+      markdown([
+        '**批量预约**',
+        `> 来源：${clean(e.source)}`,
+        `> 课程：${e.sessions} 节`,
+        `> 预约：${e.bookings} 人次`,
+      ]),
+    );
+  },
+);
 
 /** A session deleted, with who was refunded what. */
-export async function announceSessionDeleted(
-  tx: Executor,
-  e: { storeId: number; sessionId: number; refunds: { memberId: number; memberCardId: number; amount: number }[] },
-): Promise<void> {
-  const storeId = e.storeId;
-  if (!(await hasWebhook(tx, storeId))) return;
-  await queueForSession(tx, storeId, e.sessionId, async (s) => {
-    const names = await memberNames(
-      tx,
-      e.refunds.map((r) => r.memberId),
-    );
-    const kinds = await cardKinds(
-      tx,
-      storeId,
-      e.refunds.map((r) => r.memberCardId),
-    );
-    const refunds = e.refunds.map((r) => {
-      const amount = amountText(kinds.get(r.memberCardId), r.amount);
-      return `${clean(names.get(r.memberId) ?? '')} 退回${amount}`;
+export const announceSessionDeleted = toRobot(
+  async (
+    tx,
+    e: { storeId: number; sessionId: number; refunds: { memberId: number; memberCardId: number; amount: number }[] },
+  ) => {
+    const storeId = e.storeId;
+    await queueForSession(tx, storeId, e.sessionId, async (s) => {
+      const names = await memberNames(
+        tx,
+        e.refunds.map((r) => r.memberId),
+      );
+      const kinds = await cardKinds(
+        tx,
+        storeId,
+        e.refunds.map((r) => r.memberCardId),
+      );
+      const refunds = e.refunds.map((r) => {
+        const amount = amountText(kinds.get(r.memberCardId), r.amount);
+        return `${clean(names.get(r.memberId) ?? '')} 退回${amount}`;
+      });
+      return markdown([
+        '**课程已删除**',
+        `> 课程：${clean(s.courseName)}（${clean(s.teacherName)}）`,
+        `> 时间：${when(s)}`,
+        `> 已取消的预约：${refunds.length ? refunds.join('，') : '无'}`,
+      ]);
     });
-    return markdown([
-      '**课程已删除**',
-      `> 课程：${clean(s.courseName)}（${clean(s.teacherName)}）`,
-      `> 时间：${when(s)}`,
-      `> 已取消的预约：${refunds.length ? refunds.join('，') : '无'}`,
-    ]);
-  });
-}
+  },
+);
 
 /** An online room created: its code and join link. */
-export async function announceRoom(tx: Executor, e: { storeId: number; sessionId: number; info: MeetingInfo }) {
+export const announceRoom = toRobot(async (tx, e: { storeId: number; sessionId: number; info: MeetingInfo }) => {
   const { storeId, info } = e;
-  if (!(await hasWebhook(tx, storeId))) return;
   await queueForSession(tx, storeId, e.sessionId, async (s) =>
     markdown([
       '**在线教室已创建**',
@@ -172,7 +177,7 @@ export async function announceRoom(tx: Executor, e: { storeId: number; sessionId
       `> 加入链接：[${info.joinUrl}](${info.joinUrl})`,
     ]),
   );
-}
+});
 
 /** The weekly timetable picture (PNG bytes) as an image message; false when no webhook is set. */
 export async function queuePicture(db: Executor, storeId: number, png: Buffer): Promise<boolean> {
@@ -182,8 +187,7 @@ export async function queuePicture(db: Executor, storeId: number, png: Buffer): 
 }
 
 /** The day's card alerts: how many, then the first cards with member, balance and reason. */
-export async function announceCardDigest(tx: Executor, e: PayloadOf<typeof cardsDigest>) {
-  if (!(await hasWebhook(tx, e.storeId))) return;
+export const announceCardDigest = toRobot(async (tx, e: PayloadOf<typeof cardsDigest>) => {
   const lines = [`**会员卡提醒（${e.date}）**`, `> 共 ${e.total} 张会员卡需要关注`];
   for (const r of e.rows) {
     lines.push(
@@ -192,4 +196,4 @@ export async function announceCardDigest(tx: Executor, e: PayloadOf<typeof cards
   }
   if (e.total > e.rows.length) lines.push(`> 其余 ${e.total - e.rows.length} 张请在后台「会员提醒」查看`);
   await enqueue(tx, e.storeId, WECOM_TOPIC, `digest:${e.date}`, markdown(lines));
-}
+});

@@ -7,8 +7,7 @@ import {
   leaveWaitlist,
   listWaitlist,
   memberWaits,
-  promoteOnCancel,
-  promoteOnChange,
+  promoteFreedSeats,
 } from './service.ts';
 
 /**
@@ -16,8 +15,8 @@ import {
  * change that frees seats (it listens to the engine's events).
  */
 export const waitlistFeature = defineFeature((r) => {
-  r.on(bookingCancelled, promoteOnCancel);
-  r.on(sessionChanged, promoteOnChange);
+  r.on(bookingCancelled, promoteFreedSeats);
+  r.on(sessionChanged, promoteFreedSeats);
   r.on(sessionDeleted, endWaitsOfDeleted);
   r.handle(queryWaitlist, (input, ctx) => listWaitlist(ctx, input.tid));
   r.handle(addWaitlist, (input, ctx) => joinWaitlist(ctx, input, { staffId: ctx.staff.id }));

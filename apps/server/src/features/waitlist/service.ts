@@ -14,14 +14,7 @@ import { suspensionOf } from '../no-show/public.ts';
 import { bookingRules, loadPolicy, storesBookingRules, waitlistOpen } from '../policy/public.ts';
 import { requireMember } from '../reference/public.ts';
 import { sendRead } from '../../db/fixed.ts';
-import {
-  addPending,
-  bookingReads,
-  bookWithCard,
-  liveSession,
-  type BookingFact,
-  type MemberRules,
-} from '../timetable/public.ts';
+import { addPending, bookingReads, bookWithCard, liveSession, type MemberRules } from '../timetable/public.ts';
 import * as repo from './repository.ts';
 
 /** Who acts: the desk (a staff id) or the member themself. */
@@ -325,13 +318,11 @@ export async function endClosedWaits(db: Db, dialect: Dialect, clock: (tz: strin
   return n;
 }
 
-/** A booking cancelled frees its seats: they go to whoever waits (answers the promotions made). */
-export function promoteOnCancel(tx: Executor, e: BookingFact): Promise<Announced[]> {
-  return promoteWaitlist(tx as Tx, e.storeId, e.sessionId);
-}
-
-/** A session changed (more seats, a later start): its free seats go to whoever waits. */
-export function promoteOnChange(tx: Executor, e: { storeId: number; sessionId: number }): Promise<Announced[]> {
+/**
+ * Seats may have freed up (a booking cancelled, a session changed: more seats, a later start): they
+ * go to whoever waits. Answers the promotions made, announced after the change's other listeners.
+ */
+export function promoteFreedSeats(tx: Executor, e: { storeId: number; sessionId: number }): Promise<Announced[]> {
   return promoteWaitlist(tx as Tx, e.storeId, e.sessionId);
 }
 
