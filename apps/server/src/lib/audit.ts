@@ -15,7 +15,19 @@ import { cardHolders, insertAuditEntry } from './audit-repository.ts';
 type Executor = Kysely<Database>;
 
 /** What an audit entry is about: filters find entries by these. */
-export type AuditTargetType = 'member' | 'session' | 'card' | 'booking' | 'staff' | 'wait';
+export type AuditTargetType =
+  | 'member'
+  | 'session'
+  | 'card'
+  | 'booking'
+  | 'staff'
+  | 'wait'
+  | 'teacher'
+  | 'course'
+  | 'area'
+  | 'material'
+  | 'product'
+  | 'template';
 export interface AuditTarget {
   type: AuditTargetType;
   id: number;
@@ -49,8 +61,11 @@ export interface AuditScope {
   call: string;
   /** Set once the store is known (store and member calls, jobs). */
   storeId?: number;
-  /** Default kind and summary of the call, used when no note says otherwise. */
-  defaults: { kind: AuditKind; summary: string; targets: AuditTarget[] };
+  /**
+   * What the entry says when no note says otherwise: a call's summary from the contract; a job's
+   * kind and targets too (a call's kind and targets come from its service's note: see writeAuditEntry).
+   */
+  defaults: { summary: string; kind?: AuditKind; targets?: AuditTarget[] };
   note: AuditNote;
   /** Entries written so far in this scope. */
   written: number;
@@ -181,6 +196,18 @@ export function changedFields(
 }
 
 /**
+ * A write call committed a change its service did not describe (no `audit(tx, { kind, ... })` in
+ * the transaction). In the suites (AUDIT_STRICT=1) the transaction is rolled back: every write call
+ * is driven by features/audit/roles-audit.test.ts, so a service that forgets is found there.
+ */
+export class UnsaidChange extends Error {
+  override name = 'UnsaidChange';
+  constructor(call: string) {
+    super(`${call}: the service did not say what it changed (audit(tx, { kind, targets }))`);
+  }
+}
+
+/**
  * Writes the entry of the scope's change in the caller's transaction, from the note collected so
  * far, and clears the note (a second transaction of the same call writes its own entry only if it
  * noted something). Without a store (a staff call outside any store) nothing is written.
@@ -197,7 +224,13 @@ export async function writeAuditEntry(tx: Executor, scope: AuditScope, at = Date
   if (storeId === undefined || (!noted && scope.written > 0)) return undefined;
   scope.note = {};
   const actor = scope.actor;
-  const named = dedupe([...(n.targets ?? []), ...(noted && n.targets?.length ? [] : scope.defaults.targets)]);
+  let kind = n.kind ?? scope.defaults.kind;
+  if (!kind) {
+    if (auditStrict) throw new UnsaidChange(scope.call);
+    // In production a change is never refused for its log entry: it is logged as a 基础资料 change.
+    kind = 'reference';
+  }
+  const named = dedupe([...(n.targets ?? []), ...(n.targets?.length ? [] : (scope.defaults.targets ?? []))]);
   // An entry about a card is about its member too (the log finds a refund by the member's name).
   // (A booking names its member already: no look-up then.)
   const cards = named.some((t) => t.type === 'member') ? [] : named.filter((t) => t.type === 'card').map((t) => t.id);
@@ -213,7 +246,7 @@ export async function writeAuditEntry(tx: Executor, scope: AuditScope, at = Date
       memberId: actor.kind === 'member' ? actor.memberId : null,
       actorName: actor.name,
       call: scope.call,
-      kind: n.kind ?? scope.defaults.kind,
+      kind,
       target: n.target ?? '',
       summary: n.summary ?? scope.defaults.summary,
       beforeJson: n.before ? JSON.stringify(n.before) : null,

@@ -42,6 +42,7 @@ export async function createStoreWithAdmin(db: Db, s: NewStore): Promise<{ store
     // The first-run setup's entry (by 系统) lands in the new store's log.
     auditStore(tx, store.id);
     audit(tx, {
+      kind: 'settings',
       summary: `创建门店 ${s.storeName} 和店长 ${s.admin.name}`,
       targets: [{ type: 'staff', id: staff.id }],
     });

@@ -1,21 +1,8 @@
-import { isWriteCall, type AuditKind, type CallDef } from '@studio/contract';
+import { isWriteCall, type CallDef } from '@studio/contract';
 import { inWriteTx } from '../../db/write-queue.ts';
-import type { AuditScope, AuditTarget, AuditTargetType } from '../../lib/audit.ts';
+import type { AuditScope } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import type { Handler } from '../../lib/feature.ts';
-
-/** The kind of a call's entries, from its path (first rule that matches). */
-const KIND_RULES: [RegExp, AuditKind][] = [
-  [/\/batch\/(arrange|add|cancel)|\/copy\/timetable|\/undo\/bulk/, 'bulk'],
-  [/\/(staff|auth\/change\/password)/, 'staff'],
-  [/reservation|pending|waitlist|sign\/in/, 'booking'],
-  [/member\/card|waive/, 'card'],
-  [/setting|funcs|logo|module\/status|policy|digest|member\/page|card\/product|setup|checkin\/code/, 'settings'],
-  [/member/, 'member'],
-  [/timetable|meeting/, 'session'],
-];
-
-export const auditKindOf = (path: string): AuditKind => KIND_RULES.find(([re]) => re.test(path))?.[1] ?? 'reference';
 
 /** A call's summary in a few words: its reference summary up to the first explanation. */
 function summaryOf(call: CallDef): string {
@@ -23,54 +10,16 @@ function summaryOf(call: CallDef): string {
   return text.split(/[（：(]/)[0].trim() || text;
 }
 
-/** What a payload's `id` names, by path. */
-const ID_RULES: [RegExp, AuditTargetType][] = [
-  [/\/(cancel\/reservation|waive\/late\/cancel)$/, 'booking'],
-  [/staff/, 'staff'],
-  [/member\/card/, 'card'],
-  [/\/update\/member$/, 'member'],
-  [/timetable\/(reservable|meeting|online)|\/cancel\/timetable$|\/(create|retry)\/timetable\/meeting/, 'session'],
-];
-
-const FIELD_TYPES: Record<string, AuditTargetType> = {
-  tid: 'session',
-  mid: 'member',
-  memberId: 'member',
-  mcId: 'card',
-  reservationId: 'booking',
-};
-
-/** The targets a payload names (a session, a member, a card...), before the service adds its own. */
-function payloadTargets(idType: AuditTargetType | undefined, input: unknown): AuditTarget[] {
-  if (!input || typeof input !== 'object') return [];
-  const body = input as Record<string, unknown>;
-  const out: AuditTarget[] = [];
-  for (const [field, type] of Object.entries(FIELD_TYPES)) {
-    const v = body[field];
-    if (typeof v === 'number') out.push({ type, id: v });
-  }
-  if (idType && typeof body.id === 'number') out.push({ type: idType, id: body.id });
-  return out;
-}
-
 /** What a write call's entries say by default, worked out once per call when the routes are built. */
 export interface AuditMeta {
   path: string;
-  kind: AuditKind;
   summary: string;
-  /** What the payload's `id` names. */
-  idType?: AuditTargetType;
 }
 
 /** A call's audit defaults; undefined for reads and log-ins (they leave no entry). */
 export function auditMetaOf(call: CallDef): AuditMeta | undefined {
   if (!isWriteCall(call)) return undefined;
-  return {
-    path: call.path,
-    kind: auditKindOf(call.path),
-    summary: summaryOf(call),
-    idType: ID_RULES.find(([re]) => re.test(call.path))?.[1],
-  };
+  return { path: call.path, summary: summaryOf(call) };
 }
 
 /**
@@ -88,7 +37,8 @@ export function auditScopeFor(meta: AuditMeta, ctx: CallCtx, input: unknown): Au
     actor,
     call: meta.path,
     storeId: ctx.store?.id ?? ctx.staff?.posts[0]?.storeId,
-    defaults: { kind: meta.kind, summary: meta.summary, targets: payloadTargets(meta.idType, input) },
+    // The kind and the targets are the service's to say (audit(tx, ...) where it changes them).
+    defaults: { summary: meta.summary },
     note: {},
     written: 0,
   };

@@ -88,6 +88,7 @@ function describeBulk(tx: Tx, undo: Record<string, unknown[]> | undefined) {
     cancelled ? `取消${cancelled}个预约并退回` : '',
   ].filter(Boolean);
   audit(tx, {
+    kind: 'bulk',
     target: words.join('，') || '没有变动',
     targets: [...made, ...gone].slice(0, NAMED_SESSIONS).map((id) => ({ type: 'session' as const, id })),
   });

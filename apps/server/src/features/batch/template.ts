@@ -9,7 +9,7 @@ import {
   type insertFixTimetableFromWeek,
 } from '@studio/contract';
 import type { Executor, Tx } from '../../db/index.ts';
-import { audit } from '../../lib/audit.ts';
+import { audit, type AuditTarget } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { addDays, localDateTime, weekday } from '../../lib/time.ts';
@@ -96,6 +96,15 @@ export function checkTemplateCaps(rows: number, studentsPerRow: number[]): void 
   if (studentsPerRow.some((n) => n > MAX_FIX_STUDENTS)) throw badRequest(Msg.fixStudentsMax(MAX_FIX_STUDENTS));
 }
 
+/** What a template row's entry is about: the row, its teacher and its fixed students' cards (and so their members). */
+function templateTargets(id: number, row: TemplateRowInput): AuditTarget[] {
+  return [
+    { type: 'template', id },
+    { type: 'teacher', id: row.teacherId },
+    ...row.students.map((s) => ({ type: 'card' as const, id: s.mcId })),
+  ];
+}
+
 /** Adds a weekly template row with its fixed students (at most MAX_FIX_ROWS rows per store). */
 export async function insertTemplateRow(ctx: CallCtx, row: TemplateRowInput): Promise<{ id: number }> {
   const storeId = ctx.store.id;
@@ -109,6 +118,7 @@ export async function insertTemplateRow(ctx: CallCtx, row: TemplateRowInput): Pr
     checkTemplateCaps(n + 1, [row.students.length]);
     const id = await addTemplateRow(tx, storeId, rowValues(row), now);
     await addFixedStudents(tx, storeId, id, row.students);
+    audit(tx, { kind: 'session', targets: templateTargets(id, row) });
     return { id };
   });
 }
@@ -122,6 +132,7 @@ export async function updateTemplateRow(ctx: CallCtx, row: TemplateRowInput & { 
     await checkRow(tx, storeId, now, row);
     await removeFixedStudents(tx, storeId, row.id);
     await addFixedStudents(tx, storeId, row.id, row.students);
+    audit(tx, { kind: 'session', targets: templateTargets(row.id, row) });
   });
   return null;
 }
@@ -132,6 +143,7 @@ export async function deleteTemplateRow(ctx: CallCtx, id: number): Promise<null>
   await inOwnTx(ctx.db, async (tx) => {
     await removeFixedStudents(tx, storeId, id);
     if (!(await removeTemplateRow(tx, storeId, id))) throw notFound('周课表');
+    audit(tx, { kind: 'session', targets: [{ type: 'template', id }] });
   });
   return null;
 }
@@ -222,6 +234,7 @@ export async function templateFromWeek(ctx: CallCtx, input: FromWeekInput): Prom
         ? `替换原有${p.existing}行${p.existingStudents ? `（含${p.existingStudents}位固定学员）` : ''}`
         : `添加到原有${p.existing}行${p.duplicates ? `，已有的${p.duplicates}节未重复添加` : ''}`;
     audit(tx, {
+      kind: 'session',
       summary: '从课表生成周课表',
       target: `${input.fromDate}起一周的课：生成${p.count}行，${before}`,
     });

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
-import { CHECKIN_MODES, type CheckinMode } from '@studio/contract';
+import { audit } from '../../lib/audit.ts';
+import { CHECKIN_MODE_LABEL, CHECKIN_MODES, type CheckinMode } from '@studio/contract';
 import type { Executor } from '../../db/index.ts';
 import type { StoreScope } from '../../lib/context.ts';
 import { addDays, localDateTime } from '../../lib/time.ts';
@@ -46,6 +47,7 @@ export async function checkinModeOf(ex: Executor, storeId: number): Promise<Chec
 
 export async function saveCheckinMode(ex: Executor, storeId: number, mode: CheckinMode): Promise<void> {
   await putSetting(ex, storeId, MODE_KEY, mode);
+  audit(ex, { kind: 'settings', target: '签到方式', after: { 签到方式: CHECKIN_MODE_LABEL[mode] } });
 }
 
 /**

@@ -26,6 +26,7 @@ import {
   updateMemberPage,
   updateSmsSetting,
 } from '@studio/contract';
+import { audit } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import { defineFeature } from '../../lib/feature.ts';
@@ -158,12 +159,14 @@ export const memberChannelFeature = defineFeature((r) => {
   // ---- the desk's side
   r.handle(createMemberLoginCode, async ({ memberId }, ctx) => {
     await requireMember(ctx.db, ctx.store.id, memberId);
+    audit(ctx.db, { kind: 'member', targets: [{ type: 'member', id: memberId }] });
     // The desk's code: not limited by, and not counted against, what the public door limits.
     const { code, expiresAt } = await issueCode(ctx.db, { storeId: ctx.store.id, memberId }, 'desk');
     return { code, expireTime: localDateTime(ctx.store.timezone, expiresAt) };
   });
   r.handle(endMemberSessions, async ({ memberId }, ctx) => {
     await requireMember(ctx.db, ctx.store.id, memberId);
+    audit(ctx.db, { kind: 'member', targets: [{ type: 'member', id: memberId }] });
     return { ended: await endSessionsOf(ctx.db, memberId) };
   });
   r.handle(queryCheckinCode, async ({ reset }, ctx) => {
@@ -196,6 +199,7 @@ export const memberChannelFeature = defineFeature((r) => {
     updateMemberPage,
     async ({ publicBaseUrl }, ctx) => {
       await putSetting(ctx.db, ctx.store.id, BASE_KEY, publicBaseUrl.replace(/\/+$/, ''));
+      audit(ctx.db, { kind: 'settings', target: '会员端地址', after: { 会员端地址: publicBaseUrl } });
       const { url } = await memberPage(ctx);
       return { publicBaseUrl: publicBaseUrl.replace(/\/+$/, ''), url };
     },

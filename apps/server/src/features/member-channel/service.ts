@@ -14,6 +14,7 @@ import { inWriteTx } from '../../db/write-queue.ts';
 import type { StoreScope } from '../../lib/context.ts';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { readTogether } from '../../db/fixed.ts';
+import { audit } from '../../lib/audit.ts';
 import { emit, event } from '../../lib/events.ts';
 import { addMinutes, localDateTime } from '../../lib/time.ts';
 import { cardUnusableReason, isExpiredAt } from '../card/rules.ts';
@@ -411,6 +412,15 @@ export async function selfCheckIn(s: MemberScope, input: { tid?: number; token: 
         remark: '会员扫码签到',
       }));
     if (!marked) throw conflict(MemberMsg.alreadyCheckedIn);
+    audit(tx, {
+      kind: 'booking',
+      summary: '会员扫码签到',
+      targets: [
+        { type: 'booking', id: booking.id },
+        { type: 'session', id: session.id },
+        { type: 'member', id: s.memberId },
+      ],
+    });
     return { ...done, message: MemberMsg.checkedIn };
   });
 }

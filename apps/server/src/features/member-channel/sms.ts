@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { audit } from '../../lib/audit.ts';
 import { LOGIN_CODE, MemberMsg, SMS_DAILY_CAP_DEFAULT, SmsMsg, type SmsSetting } from '@studio/contract';
 import { reserve, reserved } from '../../auth/rate-limit.ts';
 import type { Db, Executor } from '../../db/index.ts';
@@ -308,6 +309,8 @@ export async function loadSmsSetting(db: Db, store: SmsStore) {
   return { ...shown, secretSet: (s?.secret.length ?? 0) > 0, sentToday: today.sentToday, capReached: today.capReached };
 }
 
+const PROVIDER_WORDS = { none: '不发送', tencent: '腾讯云', aliyun: '阿里云' } as const;
+
 /** Saves the setting; an empty `secret` keeps the one stored. */
 export async function saveSmsSetting(ex: Executor, storeId: number, input: SmsSetting & { secret?: string }) {
   const current = await storedSmsSetting(ex, storeId);
@@ -315,6 +318,11 @@ export async function saveSmsSetting(ex: Executor, storeId: number, input: SmsSe
   if (input.provider !== 'none' && !secret) throw new AppError(400, SmsMsg.secretRequired);
   const value: Stored = { ...input, secret };
   await putSetting(ex, storeId, KEY, JSON.stringify(value));
+  audit(ex, {
+    kind: 'settings',
+    target: '短信设置',
+    after: { 短信服务商: PROVIDER_WORDS[input.provider], 每天最多发送: input.dailyCap },
+  });
 }
 
 /** Texts being sent after their call was answered. */

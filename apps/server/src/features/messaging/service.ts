@@ -1,4 +1,5 @@
 import { BIG_TYPE_COUNT, type MeetingInfo } from '@studio/contract';
+import { audit } from '../../lib/audit.ts';
 import type { Executor } from '../../db/index.ts';
 import { enqueue } from '../../outbox/enqueue.ts';
 import type { PayloadOf } from '../../lib/events.ts';
@@ -182,6 +183,7 @@ export const announceRoom = toRobot(async (tx, e: { storeId: number; sessionId: 
 /** The weekly timetable picture (PNG bytes) as an image message; false when no webhook is set. */
 export async function queuePicture(db: Executor, storeId: number, png: Buffer): Promise<boolean> {
   if (!(await storeWebhookUrl(db, storeId))) return false;
+  audit(db, { kind: 'session', target: '课表图片' });
   await enqueue(db, storeId, WECOM_TOPIC, 'picture', imageMessage(png));
   return true;
 }

@@ -47,6 +47,7 @@ async function processOne(db: Db, dialect: Dialect, storeId: number, policy: Boo
         return false;
       }
       audit(tx, {
+        kind: 'booking',
         summary: policy.noShow === 'forfeit' ? '未签到，记为爽约并扣费' : '未签到，记为爽约',
         targets: [
           { type: 'member', id: p.memberId },
@@ -122,6 +123,16 @@ async function refundWaived(
     now: string;
   },
 ) {
+  audit(tx, {
+    kind: 'booking',
+    summary: `免除扣费：${w.reason}`,
+    targets: [
+      { type: 'session', id: w.timetableId },
+      { type: 'member', id: w.memberId },
+      { type: 'card', id: w.cardId },
+      ...(w.reservationId === null ? [] : [{ type: 'booking' as const, id: w.reservationId }]),
+    ],
+  });
   await creditCard(tx, w.cardId, w.fee);
   await writeTrail(tx, storeId, [
     {
@@ -305,7 +316,7 @@ export async function liftSuspension(ctx: CallCtx, memberId: number, clock: Cloc
     const s = await suspensionOf(tx, ctx.store.id, memberId, now);
     if (!s.until) throw conflict(NoShowMsg.notSuspended);
     await changeMember(tx, ctx.store.id, memberId, { suspensionLiftedAt: now });
-    audit(tx, { targets: [{ type: 'member', id: memberId }] });
+    audit(tx, { kind: 'member', targets: [{ type: 'member', id: memberId }] });
   });
   return null;
 }

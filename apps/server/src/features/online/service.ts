@@ -1,4 +1,5 @@
 import { OnlineMsg, type MeetingInfo, type OnlineState } from '@studio/contract';
+import { audit } from '../../lib/audit.ts';
 import type { Db, Dialect, Executor, Tx } from '../../db/index.ts';
 import { AppError, conflict, notFound } from '../../lib/errors.ts';
 import { emit, event } from '../../lib/events.ts';
@@ -79,6 +80,7 @@ async function dropRoom(provider: MeetingProvider, req: RoomRequest, meetingId: 
  */
 export async function createMeeting(deps: Deps, storeId: number, input: { id: number; type: 1 | 2 }): Promise<void> {
   const s = await liveOnlineSession(deps.db, storeId, input.id);
+  audit(deps.db, { kind: 'session', targets: [{ type: 'session', id: s.id }] });
   if (s.isOnline !== 0 && !(s.isOnline === 1 && input.type === 2 && s.meetingInfo === null)) {
     throw conflict(OnlineMsg.roomExists);
   }
@@ -116,6 +118,7 @@ export async function createMeeting(deps: Deps, storeId: number, input: { id: nu
  */
 export async function cancelMeeting(deps: Deps, storeId: number, id: number): Promise<void> {
   const s = await liveOnlineSession(deps.db, storeId, id);
+  audit(deps.db, { kind: 'session', targets: [{ type: 'session', id: s.id }] });
   if (s.isOnline === 0) throw conflict(OnlineMsg.noRoom);
   await writeSession(deps, async (tx) => {
     if (!(await clearRoom(tx, s.id, s.isOnline, s.meetingId))) throw conflict(OnlineMsg.stateChanged);
@@ -150,6 +153,7 @@ export async function onlineState(db: Db, storeId: number, id: number): Promise<
  */
 export async function retryOnDemandRoom(deps: Deps, storeId: number, id: number): Promise<void> {
   const s = await liveOnlineSession(deps.db, storeId, id);
+  audit(deps.db, { kind: 'session', targets: [{ type: 'session', id: s.id }] });
   if (s.meetingInfo !== null) return;
   if (s.isOnline !== 1) throw conflict(OnlineMsg.noRoom);
   if (s.realCount === 0) throw conflict(OnlineMsg.waitingForBooking);

@@ -1,4 +1,5 @@
 import { zOnlineSetting, type OnlineSetting } from '@studio/contract';
+import { audit } from '../../lib/audit.ts';
 import type { Executor } from '../../db/index.ts';
 import { getSetting, putSetting } from '../store-admin/public.ts';
 
@@ -28,4 +29,5 @@ export async function loadOnlineSetting(db: Executor, storeId: number): Promise<
 /** Stores the meeting settings (already validated by the contract). */
 export async function saveOnlineSetting(db: Executor, storeId: number, setting: OnlineSetting): Promise<void> {
   await putSetting(db, storeId, ONLINE_KEY, JSON.stringify(setting));
+  audit(db, { kind: 'settings', target: '在线教室设置' });
 }

@@ -80,6 +80,7 @@ export async function savePolicy(db: Executor, storeId: number, change: Partial<
   const next = { ...before, ...change };
   await putSetting(db, storeId, KEY, JSON.stringify(next));
   audit(db, {
+    kind: 'settings',
     summary: '修改预约规则',
     target: '预约规则',
     ...changedFields(inWords(before), inWords(next), POLICY_LABELS),

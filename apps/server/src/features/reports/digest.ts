@@ -1,4 +1,5 @@
 import { ALERT_DIGEST_DEFAULT, zAlertDigest, type AlertDigest } from '@studio/contract';
+import { audit } from '../../lib/audit.ts';
 import type { Db, Dialect } from '../../db/index.ts';
 import { inWriteTx } from '../../db/write-queue.ts';
 import { emit, event } from '../../lib/events.ts';
@@ -31,6 +32,7 @@ export async function loadDigest(db: Db, storeId: number): Promise<AlertDigest> 
 
 export async function saveDigest(db: Db, storeId: number, d: AlertDigest): Promise<void> {
   await putSetting(db, storeId, KEY, JSON.stringify(d));
+  audit(db, { kind: 'settings', target: '会员卡提醒' });
 }
 
 /**

@@ -64,6 +64,7 @@ export async function addStaff(ctx: CallCtx, input: ParsedReqOf<typeof insertSta
       });
       await insertPost(tx, { staffId, storeId: ctx.store.id, role: input.role, teacherId, enabled: 1 });
       audit(tx, {
+        kind: 'staff',
         summary: `新增员工 ${input.name}（${ROLE_LABEL[input.role]}）`,
         targets: [{ type: 'staff', id: staffId }],
         after: { 姓名: input.name, 账号: input.account, 手机号: input.mobile, 角色: ROLE_LABEL[input.role] },
@@ -112,6 +113,7 @@ export async function editStaff(ctx: CallCtx, input: ParsedReqOf<typeof updateSt
         { name: '姓名', mobile: '手机号', role: '角色', teacherId: '对应老师', enabled: '状态' },
       );
       audit(tx, {
+        kind: 'staff',
         summary: !input.enabled && before.enabled ? `停用员工 ${before.name}` : `修改员工 ${input.name}`,
         targets: [{ type: 'staff', id: input.id }],
         ...changes,
@@ -135,7 +137,7 @@ export async function resetPassword(ctx: CallCtx, id: number, password: string):
     if (!who) throw notFound('员工');
     await setPasswordHash(tx, id, passwordHash);
     await ctx.sessions.endAll(tx, id);
-    audit(tx, { summary: `重置员工 ${who.name} 的密码`, targets: [{ type: 'staff', id }] });
+    audit(tx, { kind: 'staff', summary: `重置员工 ${who.name} 的密码`, targets: [{ type: 'staff', id }] });
   });
 }
 
@@ -151,6 +153,10 @@ export async function changeOwnPassword(ctx: CallCtx, oldPassword: string, newPa
       throw badRequest(StaffMsg.oldPasswordWrong);
     }
     await ctx.sessions.endAll(tx, ctx.staff.id, token);
-    audit(tx, { summary: `${ctx.staff.name} 修改了自己的密码`, targets: [{ type: 'staff', id: ctx.staff.id }] });
+    audit(tx, {
+      kind: 'staff',
+      summary: `${ctx.staff.name} 修改了自己的密码`,
+      targets: [{ type: 'staff', id: ctx.staff.id }],
+    });
   });
 }

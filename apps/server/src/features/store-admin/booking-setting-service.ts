@@ -106,6 +106,7 @@ export async function saveBookingSetting(db: Db, storeId: number, input: Booking
       timezone: x.timezone,
     });
     audit(tx, {
+      kind: 'settings',
       summary: '修改预约设置',
       target: '预约设置',
       ...changedFields(

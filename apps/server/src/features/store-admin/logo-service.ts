@@ -1,4 +1,5 @@
 import type { Db } from '../../db/index.ts';
+import { audit } from '../../lib/audit.ts';
 import { lockStore } from '../../db/locks.ts';
 import { decodeImageDataUrl } from './image.ts';
 import { inOwnTx } from '../../db/write-queue.ts';
@@ -22,6 +23,7 @@ export async function addLogo(db: Db, storeId: number, image: string): Promise<{
     const file = await insertStoreFile(tx, { storeId, mime, data: bytes, createdAt: Date.now() });
     await changeStore(tx, storeId, { logoFileId: file.id });
     if (previous !== null) await deleteStoreFile(tx, storeId, previous);
+    audit(tx, { kind: 'settings', target: '门店标志' });
     return file.id;
   });
   return { logo: storeFileUrl(fileId) };

@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/index.ts';
+import { audit } from '../../lib/audit.ts';
 import { emit, event } from '../../lib/events.ts';
 import { messagingSettingSaved } from './events.ts';
 import { getSetting, putSetting } from './repository.ts';
@@ -18,6 +19,7 @@ export const DEFAULT_STORE_FUNCS = [
 /** Stores the messaging setting as given (already validated by the contract). */
 export async function saveWechatSetting(db: Executor, storeId: number, setting: Record<string, unknown>) {
   await putSetting(db, storeId, WECHAT_KEY, JSON.stringify(setting));
+  audit(db, { kind: 'settings', target: '企业微信设置' });
   await emit(db, event(messagingSettingSaved, { storeId }));
 }
 
@@ -30,6 +32,7 @@ export async function loadWechatSetting(db: Executor, storeId: number): Promise<
 /** Stores the function list as given. */
 export async function saveStoreFuncs(db: Executor, storeId: number, funcs: Record<string, unknown>[]) {
   await putSetting(db, storeId, FUNCS_KEY, JSON.stringify(funcs));
+  audit(db, { kind: 'settings', target: '门店功能' });
 }
 
 /** The saved function list, or the default one. */

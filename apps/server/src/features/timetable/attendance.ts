@@ -87,6 +87,7 @@ export async function markAttendance(ctx: CallCtx, input: ParsedReqOf<typeof mar
     }
     // Every call answered ok leaves its entry; one that found it so already says it changed nothing.
     audit(tx, {
+      kind: 'booking',
       summary: `${attended ? '记到店' : '撤销到店'}${changed ? '' : '（已是如此，未改变）'}`,
       targets: [
         { type: 'booking', id: b.id },

@@ -12,7 +12,7 @@ import { onPostgres } from '../../db/dialect.ts';
 import type { Executor, Tx } from '../../db/index.ts';
 import { lockCards, lockSessions } from '../../db/locks.ts';
 import type { Row } from '../../db/schema.ts';
-import { audit, auditFirst } from '../../lib/audit.ts';
+import { audit, auditFirst, type AuditTarget } from '../../lib/audit.ts';
 import type { StoreScope } from '../../lib/context.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { localDateTime } from '../../lib/time.ts';
@@ -79,11 +79,25 @@ export interface CardBooking {
    */
   member?: MemberRules;
   /**
-   * The call books this one card and nothing else: its audit entry is written before the booking's
-   * writes (`auditFirst`), so the session's row lock, which every booking of the class waits for,
-   * is held for the write and the commit only. (Not for a booking tried in a savepoint and undone.)
+   * The booking is the call's own change (a desk or member booking; not a booking tried in a
+   * savepoint and undone, nor a promotion, which is the system's with its own entry): it says so
+   * for the call's audit entry, written before the booking's writes (`auditFirst`), so the session's
+   * row lock, which every booking of the class waits for, is held for the write and the commit only.
    */
   entryFirst?: boolean;
+}
+
+/** What a booking's (or a pending's) audit entry is about: its session, member and card, and itself. */
+function bookingTargets(
+  b: { timetableId: number; memberId: number; memberCardId: number | null },
+  reservationId?: number,
+): AuditTarget[] {
+  return [
+    { type: 'session', id: b.timetableId },
+    { type: 'member', id: b.memberId },
+    ...(b.memberCardId === null ? [] : [{ type: 'card' as const, id: b.memberCardId }]),
+    ...(reservationId === undefined ? [] : [{ type: 'booking' as const, id: reservationId }]),
+  ];
 }
 
 /** What the booking events say of a booking or a pending: its session, member and seats. */
@@ -459,14 +473,16 @@ export async function bookWithCard(
       : []
     : await heldPairs(tx, [session.id], [member.id]);
   // The entry names the member as well as the session and card (no card-holder look-up then).
-  const note = {
-    targets: [
-      { type: 'session' as const, id: session.id },
-      { type: 'card' as const, id: card.id },
-      { type: 'member' as const, id: member.id },
-    ],
-  };
-  if (args.entryFirst) await auditFirst(tx, note);
+  if (args.entryFirst) {
+    await auditFirst(tx, {
+      kind: 'booking',
+      targets: [
+        { type: 'session', id: session.id },
+        { type: 'card', id: card.id },
+        { type: 'member', id: member.id },
+      ],
+    });
+  }
   const [reservationId] = await bookSet(
     tx,
     store.id,
@@ -482,7 +498,6 @@ export async function bookWithCard(
     ],
     { mode: 0, now, operatorId: args.operatorId, operateType: args.operateType, held, member: args.member },
   );
-  if (!args.entryFirst) audit(tx, note);
   const fact = factOf(
     { storeId: store.id, timetableId: session.id, memberId: member.id, studentCount: args.studentCount },
     'reservation',
@@ -560,6 +575,7 @@ export async function cancelReservation(
 ): Promise<{ refunded: number; fact: BookingFact }> {
   const r = await findReservation(tx, store.id, args.reservationId);
   if (!r || (args.member && r.memberId !== args.member.id)) throw notFound('预约');
+  audit(tx, { kind: 'booking', targets: bookingTargets(r, r.id) });
   await lockSessions(tx, [r.timetableId]);
   const now = localDateTime(store.timezone);
   const session = await sessionTimes(tx, r.timetableId);
@@ -643,6 +659,13 @@ export async function addPending(
     'pending',
     pendingId,
   );
+  // A promotion is the system's change, with its own entry (waitlist); any other is the call's.
+  if (o.operateType !== OperateType.PROMOTED) {
+    audit(tx, {
+      kind: 'booking',
+      targets: bookingTargets({ timetableId: session.id, memberId: member.id, memberCardId: card?.id ?? null }),
+    });
+  }
   return { pendingId, fact };
 }
 
@@ -688,6 +711,7 @@ export async function cancelPending(
 ): Promise<BookingFact> {
   const p = await storePending(tx, store.id, args.pendingId);
   if (args.member && p.memberId !== args.member.id) throw notFound('预约');
+  audit(tx, { kind: 'booking', targets: bookingTargets(p) });
   await lockSessions(tx, [p.timetableId]);
   const now = localDateTime(store.timezone);
   const fact = factOf(p, 'pending', p.id);
@@ -773,6 +797,7 @@ export async function signInPending(
   const { fee: charge, reason } = signInCharge(session, card, p.memberId, p.studentCount);
   if (reason !== null) throw conflict(reason);
   if (!(await markPendingSignedIn(tx, p.id))) throw conflict(Msg.pendingNotWaiting);
+  audit(tx, { kind: 'booking', targets: bookingTargets({ ...p, memberCardId: card.id }) });
   await deduct(tx, card.id, charge);
   const remark = args.remark ?? p.remark;
   const [reservationId] = await insertBookingRows(tx, 'reservation', [

@@ -105,7 +105,7 @@ export async function createSession(tx: Tx, store: StoreScope, args: NewSession)
   );
   // Within a bulk change (a copy), what its undo deletes; a single new session is its entry's target.
   recordForUndo(tx, { createdSessions: [id] });
-  if (!scopeOf(tx)?.recordUndo) audit(tx, { targets: [{ type: 'session', id }] });
+  if (!scopeOf(tx)?.recordUndo) audit(tx, { kind: 'session', targets: [{ type: 'session', id }] });
   return { id };
 }
 
@@ -167,6 +167,7 @@ async function noteSessionChange(
     book: name(books, x.bookId),
   });
   audit(tx, {
+    kind: 'session',
     summary: '修改课程',
     ...changedFields(words(s), words(args), {
       startTime: '开课时间',
@@ -242,6 +243,7 @@ export async function deleteSession(
   // Lock order: the session row, then its pendings, then its reservations with their cards in
   // ascending card id (the order every path that charges or refunds several cards uses).
   if (!(await markSessionDeleted(tx, store.id, args.timetableId))) throw notFound('课程');
+  audit(tx, { kind: 'session', targets: [{ type: 'session', id: args.timetableId }] });
   const now = localDateTime(store.timezone);
   if (args.ended && !args.ended.confirmed) await refuseEndedDelete(tx, args.timetableId, now);
   const pendings = await waitingPendings(tx, args.timetableId);

@@ -3,7 +3,7 @@ import { DEDUCT_AT_SIGN_IN, Msg, OperateType, WaitMsg, WaitStatus, type BookingP
 import type { Db, Dialect, Executor, Tx } from '../../db/index.ts';
 import { lockSessions } from '../../db/locks.ts';
 import { inWriteTx } from '../../db/write-queue.ts';
-import { audit, skipAudit, systemScope } from '../../lib/audit.ts';
+import { audit, skipAudit, systemScope, writeSystemEntry, type AuditTarget } from '../../lib/audit.ts';
 import type { StoreScope } from '../../lib/context.ts';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { event, type Announced } from '../../lib/events.ts';
@@ -135,9 +135,17 @@ export async function joinWaitlist(
       createTime: now,
     });
     await repo.addWaitCount(tx, session.id, 1);
+    audit(tx, { kind: 'booking', targets: waitTargets({ id, timetableId: session.id, memberId: input.mid }) });
     return { id, position: await repo.positionOf(tx, session.id, id) };
   });
 }
+
+/** What a wait's audit entry is about: its member, its session and itself. */
+const waitTargets = (w: { id: number; timetableId: number; memberId: number }): AuditTarget[] => [
+  { type: 'member', id: w.memberId },
+  { type: 'session', id: w.timetableId },
+  { type: 'wait', id: w.id },
+];
 
 /** Takes a member out of a queue (the desk, or the member for their own wait). */
 export async function leaveWaitlist(s: WaitScope, id: number, by: WaitActor): Promise<null> {
@@ -148,6 +156,7 @@ export async function leaveWaitlist(s: WaitScope, id: number, by: WaitActor): Pr
     const ended = await repo.endWaits(tx, { ids: [id] }, WaitStatus.LEFT, localDateTime(s.store.timezone));
     if (!ended.length) throw conflict(WaitMsg.notWaiting);
     await repo.addWaitCount(tx, w.timetableId, -1);
+    audit(tx, { kind: 'booking', targets: waitTargets(w) });
   });
   return null;
 }
@@ -264,6 +273,14 @@ export async function promoteWaitlist(tx: Tx, storeId: number, timetableId: numb
     if (w.studentCount > free) break;
     if (await promoteOne(tx, store, mode, s.id, w, now, policy)) {
       free -= w.studentCount;
+      // The system's change, in the transaction that freed the seat: its own entry (operator 系统).
+      await writeSystemEntry(tx, storeId, {
+        name: '系统',
+        call: 'engine/waitlist-promotion',
+        kind: 'booking',
+        summary: '候补递补：有空位，排在最前的会员获得名额',
+        targets: waitTargets({ id: w.id, timetableId: s.id, memberId: w.memberId }),
+      });
       const fact = { storeId, sessionId: s.id, memberId: w.memberId, waitId: w.id, studentCount: w.studentCount };
       promoted.push(event(waitlistPromoted, fact));
     }
@@ -305,7 +322,11 @@ export async function endClosedWaits(db: Db, dialect: Dialect, clock: (tz: strin
           const ended = await repo.endWaits(tx, { timetableId: t.id }, WaitStatus.ENDED, now);
           if (ended.length) {
             await repo.addWaitCount(tx, t.id, -ended.length);
-            audit(tx, { summary: `候补截止，结束${ended.length}人的候补`, targets: [{ type: 'session', id: t.id }] });
+            audit(tx, {
+              kind: 'booking',
+              summary: `候补截止，结束${ended.length}人的候补`,
+              targets: [{ type: 'session', id: t.id }],
+            });
           } else {
             skipAudit(tx);
           }

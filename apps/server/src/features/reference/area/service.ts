@@ -1,4 +1,5 @@
 import { Msg, RefMsg, type AreaNode } from '@studio/contract';
+import { audit } from '../../../lib/audit.ts';
 import type { CallCtx } from '../../../lib/context.ts';
 import { badRequest, conflict, notFound } from '../../../lib/errors.ts';
 import { isForeignKeyViolation } from '../../../db/dialect.ts';
@@ -21,7 +22,9 @@ const mustFindArea = (ctx: CallCtx, id: number) => requireArea(ctx.db, ctx.store
 /** Adds a venue under `parentId` (or at the top). */
 export async function createArea(ctx: CallCtx, input: { name: string; parentId: number | null; sort: number }) {
   if (input.parentId) await mustFindArea(ctx, input.parentId);
-  return insertAreaRow(ctx.db, { storeId: ctx.store.id, ...input });
+  const row = await insertAreaRow(ctx.db, { storeId: ctx.store.id, ...input });
+  audit(ctx.db, { kind: 'reference', target: `场地 ${input.name}`, targets: [{ type: 'area', id: row.id }] });
+  return row;
 }
 
 /** Renames or moves a venue; moving it under itself or one of its descendants is refused (400). */
@@ -43,6 +46,7 @@ export async function editArea(
     await mustFindArea(ctx, id);
   }
   await changeArea(ctx.db, ctx.store.id, id, fields);
+  audit(ctx.db, { kind: 'reference', target: `场地 ${fields.name}`, targets: [{ type: 'area', id }] });
   return null;
 }
 
@@ -57,6 +61,7 @@ export async function removeArea(ctx: CallCtx, id: number) {
   if (Number(used.child) || Number(used.session) || Number(used.template)) throw conflict(Msg.inUse('场地'));
   try {
     await inOwnTx(ctx.db, async (tx) => {
+      audit(tx, { kind: 'reference', targets: [{ type: 'area', id }] });
       await unsetAreaOfDeletedSessions(tx, storeId, id);
       await deleteAreaRow(tx, storeId, id);
     });

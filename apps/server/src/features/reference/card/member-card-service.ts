@@ -94,6 +94,11 @@ export async function issueCard(
     if (input.payment) {
       await recordPayment(tx, ctx, { ...input.payment, memberCardId: card.id, ledgerId, kind: 'sale' });
     }
+    audit(tx, {
+      kind: 'card',
+      summary: `开卡 ${product.cardName} ${amountText(product.bigType, input.totalCount)}`,
+      targets: [cardTarget(card), { type: 'member', id: input.mid }],
+    });
     return card;
   });
 }
@@ -103,6 +108,7 @@ export async function setCardFrozen(ctx: CallCtx, id: number, frozen: 0 | 1) {
   const c = await mustFindOpenCard(ctx, id);
   const state = (f: number) => ({ frozen: f ? '冻结' : '正常' });
   audit(ctx.db, {
+    kind: 'card',
     summary: frozen ? '冻结会员卡' : '解冻会员卡',
     targets: [cardTarget(c), memberTarget(c)],
     ...changedFields(state(c.frozen), state(frozen), { frozen: '状态' }),
@@ -120,6 +126,7 @@ export async function topUpCard(ctx: CallCtx, id: number, amount: number, paymen
   const storeId = ctx.store.id;
   await inOwnTx(ctx.db, async (tx) => {
     audit(tx, {
+      kind: 'card',
       summary: `会员卡充值 ${amountText(c.bigType, amount)}`,
       targets: [cardTarget(c), memberTarget(c)],
       ...changedFields(
@@ -147,6 +154,7 @@ export async function topUpCard(ctx: CallCtx, id: number, amount: number, paymen
 export async function setCardExpiry(ctx: CallCtx, id: number, date: string) {
   const c = await mustFindOpenCard(ctx, id);
   audit(ctx.db, {
+    kind: 'card',
     summary: '修改会员卡到期日期',
     targets: [cardTarget(c), memberTarget(c)],
     ...changedFields({ expire: c.expireTime?.slice(0, 10) ?? null }, { expire: date }, { expire: '到期日期' }),

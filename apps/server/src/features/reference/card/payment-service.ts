@@ -1,4 +1,5 @@
-import { CardMsg, type Payment } from '@studio/contract';
+import { amountText, BIG_TYPE_MONEY, CardMsg, type Payment } from '@studio/contract';
+import { audit } from '../../../lib/audit.ts';
 import type { CallCtx } from '../../../lib/context.ts';
 import { conflict, notFound } from '../../../lib/errors.ts';
 import { mustFindMember } from '../member/service.ts';
@@ -47,6 +48,14 @@ async function refundWholeCard(ctx: CallCtx, card: Card, r: Refund) {
       createdAt: now,
     });
     await recordPayment(tx, ctx, { ...r, memberCardId: card.id, ledgerId, kind: 'refund' });
+    audit(tx, {
+      kind: 'card',
+      summary: `退卡，退款 ${amountText(BIG_TYPE_MONEY, r.amount)}`,
+      targets: [
+        { type: 'card', id: card.id },
+        { type: 'member', id: card.memberId },
+      ],
+    });
   });
 }
 
@@ -86,6 +95,14 @@ async function refundTopup(ctx: CallCtx, card: Card, topupId: number, r: Refund)
     });
     // Another refund of this top-up committed first: undo this one whole.
     if (paid === undefined) throw conflict(CardMsg.topupRefunded);
+    audit(tx, {
+      kind: 'card',
+      summary: `退充值 ${amountText(card.bigType, amount)}，退款 ${amountText(BIG_TYPE_MONEY, r.amount)}`,
+      targets: [
+        { type: 'card', id: card.id },
+        { type: 'member', id: card.memberId },
+      ],
+    });
   });
 }
 

@@ -1,4 +1,5 @@
 import { RefMsg, type ParsedReqOf, type insertCardProduct } from '@studio/contract';
+import { audit } from '../../../lib/audit.ts';
 import type { CallCtx } from '../../../lib/context.ts';
 import { conflict, notFound } from '../../../lib/errors.ts';
 import { clearCourseCards, insertCourseCards, liveCourseIds } from '../course/repository.ts';
@@ -43,6 +44,7 @@ export async function createProduct(ctx: CallCtx, input: ProductInput) {
   return inOwnTx(ctx.db, async (tx) => {
     const p = await insertProduct(tx, { storeId, ...fields, enabled: 1, deleted: 0 });
     await insertCourseCards(tx, storeId, courseIds, [p.id]);
+    audit(tx, { kind: 'settings', target: `卡种 ${fields.cardName}`, targets: [{ type: 'product', id: p.id }] });
     return p;
   });
 }
@@ -63,13 +65,15 @@ export async function editProduct(ctx: CallCtx, input: ProductInput & { id: numb
     await updateProduct(tx, storeId, id, fields);
     await clearCourseCards(tx, storeId, { cardId: id });
     await insertCourseCards(tx, storeId, courseIds, [id]);
+    audit(tx, { kind: 'settings', target: `卡种 ${fields.cardName}`, targets: [{ type: 'product', id }] });
   });
   return null;
 }
 
 /** Stops selling a product (soft delete); the cards members already hold keep working. */
 export async function removeProduct(ctx: CallCtx, id: number) {
-  await mustFindProduct(ctx, id);
+  const product = await mustFindProduct(ctx, id);
   await markProductDeleted(ctx.db, ctx.store.id, id);
+  audit(ctx.db, { kind: 'settings', target: `卡种 ${product.cardName}`, targets: [{ type: 'product', id }] });
   return null;
 }

@@ -43,7 +43,7 @@ export function productCourseLinks(ex: Executor, storeId: number) {
 export async function requireProduct(ex: Executor, storeId: number, id: number) {
   const p = await ex
     .selectFrom('cardProduct')
-    .select(['id', 'bigType', 'cardType', 'perCount', 'validDays', 'deleted'])
+    .select(['id', 'cardName', 'bigType', 'cardType', 'perCount', 'validDays', 'deleted'])
     .where('storeId', '=', storeId)
     .where('id', '=', id)
     .executeTakeFirst();

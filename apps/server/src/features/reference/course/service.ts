@@ -1,4 +1,5 @@
 import { RefMsg, type Course, type ParsedReqOf, type insertStoreCourse, type storeCourseList } from '@studio/contract';
+import { audit } from '../../../lib/audit.ts';
 import type { CallCtx } from '../../../lib/context.ts';
 import { badRequest, notFound } from '../../../lib/errors.ts';
 import {
@@ -95,6 +96,7 @@ export async function createCourse(ctx: CallCtx, input: CourseInput) {
   return inOwnTx(ctx.db, async (tx) => {
     const c = await insertCourseRow(tx, { storeId, ...row, enabled: 1, deleted: 0 });
     await insertCourseCards(tx, storeId, [c.id], cardIds);
+    audit(tx, { kind: 'reference', target: `课程 ${row.name}`, targets: [{ type: 'course', id: c.id }] });
     return c;
   });
 }
@@ -114,14 +116,21 @@ export async function editCourse(ctx: CallCtx, input: CourseInput & { id: number
     await changeCourse(tx, storeId, input.id, row);
     await clearCourseCards(tx, storeId, { courseId: input.id });
     await insertCourseCards(tx, storeId, [input.id], cardIds);
+    audit(tx, { kind: 'reference', target: `课程 ${row.name}`, targets: [{ type: 'course', id: input.id }] });
   });
   return null;
 }
 
 /** Enables (1) or disables (0) a course; a disabled course is left out of the pickers. */
 export async function setCourseEnabled(ctx: CallCtx, id: number, enabled: 0 | 1) {
-  await mustFindCourse(ctx, id);
+  const course = await mustFindCourse(ctx, id);
   await changeCourse(ctx.db, ctx.store.id, id, { enabled });
+  audit(ctx.db, {
+    kind: 'reference',
+    summary: enabled ? '启用课程' : '停用课程',
+    target: `课程 ${course.name}`,
+    targets: [{ type: 'course', id }],
+  });
   return null;
 }
 

@@ -1,4 +1,5 @@
 import { Msg, RefMsg, type MaterialNode } from '@studio/contract';
+import { audit } from '../../../lib/audit.ts';
 import type { CallCtx } from '../../../lib/context.ts';
 import { badRequest, conflict, notFound } from '../../../lib/errors.ts';
 import { isForeignKeyViolation } from '../../../db/dialect.ts';
@@ -39,7 +40,9 @@ export async function materialDetailOf(ctx: CallCtx, bookId: number): Promise<Ma
 export async function createMaterial(ctx: CallCtx, input: { name: string; parentId: number | null; sort: number }) {
   const level = input.parentId ? (await mustFindMaterial(ctx, input.parentId)).level + 1 : 1;
   if (level > MAX_LEVEL) throw badRequest(RefMsg.materialTooDeep);
-  return insertMaterialRow(ctx.db, { storeId: ctx.store.id, ...input, level });
+  const row = await insertMaterialRow(ctx.db, { storeId: ctx.store.id, ...input, level });
+  audit(ctx.db, { kind: 'reference', target: `教材 ${input.name}`, targets: [{ type: 'material', id: row.id }] });
+  return row;
 }
 
 /** Renames a material or changes its place among its siblings. */
@@ -47,6 +50,7 @@ export async function editMaterial(ctx: CallCtx, input: { id: number; name: stri
   const { id, ...fields } = input;
   await mustFindMaterial(ctx, id);
   await changeMaterial(ctx.db, ctx.store.id, id, fields);
+  audit(ctx.db, { kind: 'reference', target: `教材 ${fields.name}`, targets: [{ type: 'material', id }] });
   return null;
 }
 
@@ -61,6 +65,7 @@ export async function removeMaterial(ctx: CallCtx, id: number) {
   if (Number(used.child) || Number(used.session) || Number(used.template)) throw conflict(Msg.inUse('教材'));
   try {
     await inOwnTx(ctx.db, async (tx) => {
+      audit(tx, { kind: 'reference', targets: [{ type: 'material', id }] });
       await unsetMaterialOfDeletedSessions(tx, storeId, id);
       await deleteMaterialRow(tx, storeId, id);
     });

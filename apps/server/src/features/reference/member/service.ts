@@ -1,4 +1,4 @@
-import { audit } from '../../../lib/audit.ts';
+import { audit, changedFields } from '../../../lib/audit.ts';
 import { Msg, RefMsg, type ParsedReqOf, type insertMember, type memberList } from '@studio/contract';
 import { cardUnusableReason } from '../../card/rules.ts';
 import type { CallCtx } from '../../../lib/context.ts';
@@ -40,7 +40,7 @@ export async function createMember(ctx: CallCtx, input: MemberInput) {
   await guardMobile(ctx, input.mobile);
   try {
     const row = await addMember(ctx.db, { storeId: ctx.store.id, ...input, createdAt: storeNow(ctx) });
-    audit(ctx.db, { summary: `新增会员 ${input.name}`, targets: [{ type: 'member', id: row.id }] });
+    audit(ctx.db, { kind: 'member', summary: `新增会员 ${input.name}`, targets: [{ type: 'member', id: row.id }] });
     return row;
   } catch (e) {
     if (isUniqueViolation(e)) throw conflict(Msg.mobileTaken);
@@ -51,11 +51,17 @@ export async function createMember(ctx: CallCtx, input: MemberInput) {
 /** Changes a member's name, mobile, gender and birthday. */
 export async function editMember(ctx: CallCtx, input: MemberInput & { id: number }) {
   const { id, ...fields } = input;
-  await mustFindMember(ctx, id);
+  const before = await mustFindMember(ctx, id);
   checkMember(ctx, input);
   await guardMobile(ctx, fields.mobile, id);
   try {
     await changeMember(ctx.db, ctx.store.id, id, fields);
+    audit(ctx.db, {
+      kind: 'member',
+      summary: `修改会员 ${fields.name}`,
+      targets: [{ type: 'member', id }],
+      ...changedFields(before, fields, { name: '姓名', mobile: '手机号', gender: '性别', birthday: '生日' }),
+    });
   } catch (e) {
     if (isUniqueViolation(e)) throw conflict(Msg.mobileTaken);
     throw e;

@@ -22,6 +22,7 @@ export async function setModuleStatus(ctx: CallCtx, moduleId: number, status: nu
         ? '新课程默认在线教室'
         : '门店功能';
   audit(ctx.db, {
+    kind: 'settings',
     summary: `修改${label}`,
     target: label,
     ...changedFields({ v: words(before) }, { v: words(status) }, { v: label }),

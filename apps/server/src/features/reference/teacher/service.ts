@@ -1,4 +1,5 @@
 import { Msg, RefMsg, type ParsedReqOf, type insertTeacher } from '@studio/contract';
+import { audit } from '../../../lib/audit.ts';
 import { requireTeacher } from '../repository.ts';
 import type { CallCtx } from '../../../lib/context.ts';
 import { conflict } from '../../../lib/errors.ts';
@@ -29,8 +30,10 @@ export async function listTeachers(ctx: CallCtx) {
 const mustFindTeacher = (ctx: CallCtx, id: number) => requireTeacher(ctx.db, ctx.store.id, id);
 
 /** Adds a teacher with an optional fixed online room. */
-export function createTeacher(ctx: CallCtx, input: TeacherInput) {
-  return insertTeacherRow(ctx.db, { storeId: ctx.store.id, ...input, deleted: 0 });
+export async function createTeacher(ctx: CallCtx, input: TeacherInput) {
+  const row = await insertTeacherRow(ctx.db, { storeId: ctx.store.id, ...input, deleted: 0 });
+  audit(ctx.db, { kind: 'reference', target: `老师 ${input.name}`, targets: [{ type: 'teacher', id: row.id }] });
+  return row;
 }
 
 /** Changes a teacher's name, mobile and fixed online room. */
@@ -38,6 +41,7 @@ export async function editTeacher(ctx: CallCtx, input: TeacherInput & { id: numb
   const { id, ...fields } = input;
   await mustFindTeacher(ctx, id);
   await changeTeacher(ctx.db, ctx.store.id, id, fields);
+  audit(ctx.db, { kind: 'reference', target: `老师 ${fields.name}`, targets: [{ type: 'teacher', id }] });
   return null;
 }
 
@@ -46,9 +50,10 @@ export async function editTeacher(ctx: CallCtx, input: TeacherInput & { id: numb
  * in the weekly template, so no future class is left without a teacher.
  */
 export async function removeTeacher(ctx: CallCtx, id: number) {
-  await mustFindTeacher(ctx, id);
+  const teacher = await mustFindTeacher(ctx, id);
   if (await teacherHasSessionAfter(ctx.db, ctx.store.id, id, storeNow(ctx))) throw conflict(RefMsg.teacherHasSessions);
   if (await teacherInTemplate(ctx.db, ctx.store.id, id)) throw conflict(Msg.inUse('老师'));
   await markTeacherDeleted(ctx.db, ctx.store.id, id);
+  audit(ctx.db, { kind: 'reference', target: `老师 ${teacher.name}`, targets: [{ type: 'teacher', id }] });
   return null;
 }
