@@ -156,10 +156,22 @@ export async function checkOutboundTarget(raw: string, allow: readonly AllowedHo
   if (addresses.some((a) => isBlockedAddress(a.address))) throw new OutboundRefused(Msg.outboundBlocked);
 }
 
+/** What a request answered: status, text and (for providers that sign their answers) the headers. */
+export interface OutboundAnswer {
+  status: number;
+  text: string;
+  /** The raw bytes read (a zipped bill); `text` is them as UTF-8. */
+  bytes: Buffer;
+  /** Response headers, names in lower case. */
+  headers: Record<string, string | string[] | undefined>;
+  /** Whether the answer was longer than the limit and cut. */
+  truncated: boolean;
+}
+
 /**
  * POSTs a body to a checked URL (or GETs it, `method: 'GET'` with an empty body) and answers the
- * status and (up to 64 KB of) text. Redirects are not followed. The connection goes to the address
- * the guarded lookup checked. `headers` are added (a provider's signature headers).
+ * status and (up to `maxBytes`, default 64 KB, of) text. Redirects are not followed. The connection
+ * goes to the address the guarded lookup checked. `headers` are added (a provider's signature headers).
  */
 export function outboundPost(
   raw: string,
@@ -170,10 +182,13 @@ export function outboundPost(
     contentType?: string;
     method?: 'GET' | 'POST';
     headers?: Record<string, string>;
+    /** Bills are larger than webhook answers. */
+    maxBytes?: number;
   },
-): Promise<{ status: number; text: string }> {
+): Promise<OutboundAnswer> {
   const { url, allowed } = checkOutboundUrl(raw, opts.allow);
   const client = url.protocol === 'https:' ? https : http;
+  const limit = opts.maxBytes ?? 65_536;
   return new Promise((resolve, reject) => {
     const req = client.request(
       url,
@@ -189,12 +204,25 @@ export function outboundPost(
         ...(allowed ? {} : { lookup: guardedLookup }),
       },
       (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          if (text.length < 65_536) text += chunk;
+        const chunks: Buffer[] = [];
+        let size = 0;
+        let truncated = false;
+        res.on('data', (chunk: Buffer) => {
+          if (size < limit) {
+            chunks.push(chunk);
+            size += chunk.length;
+          } else truncated = true;
         });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        res.on('end', () => {
+          const bytes = Buffer.concat(chunks);
+          resolve({
+            status: res.statusCode ?? 0,
+            text: bytes.toString('utf8'),
+            bytes,
+            headers: res.headers,
+            truncated,
+          });
+        });
         res.on('error', reject);
       },
     );
