@@ -6,9 +6,6 @@ import { snakeCase as snake } from './snake-case.ts';
 import type { Database, NewRow } from './schema.ts';
 import { auditStrict } from './strict.ts';
 
-/** Up to this many rows a booking-sized set (booking-repository's single-statement booking). */
-export const FEW = 20;
-
 /** The INSERT text of a table, columns and returning list, without its VALUES groups. */
 const heads = new Map<string, { head: string; tail: string }>();
 

@@ -1,6 +1,6 @@
 import { LIVE_PENDING, LIVE_RESERVATION, Msg, OperateType, PendingStatus, ReservationStatus } from '@studio/contract';
 import { sql, type Expression, type ExpressionBuilder } from 'kysely';
-import { FEW, insertRows } from '../../db/bulk-insert.ts';
+import { insertRows } from '../../db/bulk-insert.ts';
 import { fixed, mapRead, noRead, sendRead, type Read } from '../../db/fixed.ts';
 import { idChunks } from '../../db/chunks.ts';
 import { groupBy } from '../../lib/group.ts';
@@ -216,15 +216,11 @@ const writtenTrail = (r: ReservationToWrite, id: number, operateType: number, ov
  * Takes the seats of new reservations (`seats`: session id to seats), charges their cards (`spent`:
  * each card's total), then writes the reservations and their trail (`overrides`: what each
  * booking's history row records as a staff override); answers their ids in the order given, or
- * the first session without the seats, or the first card that could not pay. The general path is
- * `takeSeatsOf`, `chargeCards`, `insertBookingRows` and `writeTrail`. On PostgreSQL a set of a few
- * bookings of one session charging at most one card (every single booking) is one statement
- * instead of six round trips: the guarded seat UPDATE; the guarded card UPDATE only if it took;
- * the reservations only if that took; their history and ledger rows as projections of the
- * inserted rows. Each step reads the one before, so the session row is locked before the card row
- * (the engine's lock order) and nothing is written after a refused step; the statement is atomic,
- * a unique violation undoes all of it. The rows are the general path's: history copies the
- * reservation, the ledger row is the `deduct` of `ledgerOf`.
+ * the first session (lowest id) without the seats, or the first card that could not pay. Sessions
+ * are taken before cards, each kind in ascending id: the engine's lock order (db/locks.ts).
+ * On SQLite one statement per step (`takeSeatsOf`, `chargeCards`, `insertBookingRows`,
+ * `writeTrail`); on PostgreSQL every set, a single booking or a bulk run's hundreds, is one
+ * statement (`chargeAndWrite`) instead of a round trip per step.
  */
 export async function chargeAndWriteReservations(
   tx: Tx,
@@ -235,19 +231,7 @@ export async function chargeAndWriteReservations(
   overrides: readonly (string | null)[],
   seats: ReadonlyMap<number, number>,
 ): Promise<{ ids: number[] } | { brokeCard: number } | { fullSession: number }> {
-  const charged = [...spent].filter(([, amount]) => amount > 0);
-  const distinct = new Set(overrides);
-  const sample = rows.length ? ledgerOf(writtenTrail(rows[0], 0, operateType, null)) : null;
-  const oneStatement =
-    onPostgres(tx) &&
-    rows.length > 0 &&
-    rows.length <= FEW &&
-    seats.size <= 1 &&
-    charged.length <= 1 &&
-    distinct.size === 1 &&
-    sample?.kind === 'deduct' &&
-    sample.remark === null;
-  if (!oneStatement) {
+  if (!onPostgres(tx)) {
     const full = await takeSeatsOf(tx, storeId, seats);
     if (full !== null) return { fullSession: full };
     const broke = await chargeCards(tx, spent);
@@ -260,32 +244,36 @@ export async function chargeAndWriteReservations(
     );
     return { ids };
   }
-  const [override] = distinct;
-  const [seat] = seats;
+  const charged = [...spent].filter(([, amount]) => amount > 0);
+  // The ledger row of each, as `writeTrail` writes it (the id, not known yet, is a reservation's).
+  const ledger = rows.map((r) => ledgerOf(writtenTrail(r, 0, operateType, null)));
   try {
     const made = await chargeAndWrite.all(tx, {
-      seatId: seat?.[0],
-      seatCount: seat?.[1],
       storeId,
-      cardId: charged[0]?.[0],
-      amount: charged[0]?.[1],
       operateType,
-      kind: sample.kind,
-      override: override ?? null,
-      stores: rows.map((r) => r.storeId),
-      sessions: rows.map((r) => r.timetableId),
-      members: rows.map((r) => r.memberId),
-      cards: rows.map((r) => r.memberCardId),
-      pendings: rows.map((r) => r.pendingId ?? null),
-      counts: rows.map((r) => r.studentCount),
-      used: rows.map((r) => r.usedCount),
-      remarks: rows.map((r) => r.remark ?? null),
-      operators: rows.map((r) => r.operatorId ?? null),
-      statuses: rows.map((r) => r.status ?? ReservationStatus.BOOKED),
-      times: rows.map((r) => r.createTime),
+      seatIds: pgArray([...seats.keys()]),
+      seatCounts: pgArray([...seats.values()]),
+      cardIds: pgArray(charged.map(([id]) => id)),
+      amounts: pgArray(charged.map(([, amount]) => amount)),
+      stores: pgArray(rows.map((r) => r.storeId)),
+      sessions: pgArray(rows.map((r) => r.timetableId)),
+      members: pgArray(rows.map((r) => r.memberId)),
+      cards: pgArray(rows.map((r) => r.memberCardId)),
+      pendings: pgArray(rows.map((r) => r.pendingId ?? null)),
+      counts: pgArray(rows.map((r) => r.studentCount)),
+      used: pgArray(rows.map((r) => r.usedCount)),
+      remarks: pgArray(rows.map((r) => r.remark ?? null)),
+      operators: pgArray(rows.map((r) => r.operatorId ?? null)),
+      statuses: pgArray(rows.map((r) => r.status ?? ReservationStatus.BOOKED)),
+      times: pgArray(rows.map((r) => r.createTime)),
+      overrides: pgArray(overrides.map((o) => o ?? null)),
+      kinds: pgArray(ledger.map((e) => e?.kind ?? null)),
+      ledgerAmounts: pgArray(ledger.map((e) => e?.amount ?? null)),
+      ledgerRemarks: pgArray(ledger.map((e) => e?.remark ?? null)),
     });
-    if (seat && !Number(made[0].seated)) return { fullSession: seat[0] };
-    if (!Number(made[0].charged)) return { brokeCard: charged[0][0] };
+    const [{ fullSession, brokeCard }] = made;
+    if (fullSession !== null) return { fullSession: Number(fullSession) };
+    if (brokeCard !== null) return { brokeCard: Number(brokeCard) };
     const idOf = new Map(made.map((r) => [pairKey(Number(r.timetableId), Number(r.memberId)), Number(r.id)]));
     return { ids: rows.map((r) => idOf.get(pairKey(r.timetableId, r.memberId))!) };
   } catch (e) {
@@ -294,79 +282,152 @@ export async function chargeAndWriteReservations(
   }
 }
 
-/** The statement of `chargeAndWriteReservations` on PostgreSQL (its steps: see there). */
+/**
+ * A list bound as one PostgreSQL array parameter (node-postgres sends what `toPostgres` answers as
+ * an array literal; `toJSON` is what the suites compare): to `fixed` one value, so a set of any size
+ * is the same statement, compiled once and prepared once per connection (a list member of `p`
+ * would be a statement per length).
+ */
+interface PgArray<T> {
+  toPostgres(): readonly T[];
+  toJSON(): readonly T[];
+}
+
+const pgArray = <T>(values: readonly T[]): PgArray<T> => ({ toPostgres: () => values, toJSON: () => values });
+
+/**
+ * The statement of `chargeAndWriteReservations` on PostgreSQL, for a set of any size. Each step
+ * reads the one before, so it runs after it and nothing is written after a refused step:
+ * - the sessions' seats, each session's by the guarded UPDATE (`seatsUpdate`). Several sessions are
+ *   locked first in ascending id (`seat_locks`, an aggregate the UPDATE reads: every lock is taken
+ *   before the first seat); a single one is locked by its UPDATE, which locks nothing when it
+ *   refuses, so the refusals of a full class do not queue on its row (db/locks.ts);
+ * - only if every session took its seats (`seated`), the cards: locked the same way, each charged
+ *   its total by the guarded UPDATE (`chargeUpdate`);
+ * - only if every card paid (`paid`), the reservations; their history and ledger rows are
+ *   projections of the inserted rows with each row's trail fields (the rows `writeTrail` writes).
+ * A refused guard leaves its row out of the UPDATE, so the count of rows updated falls short of
+ * the count asked: the answer names the lowest session or card not updated (`fullSession`,
+ * `brokeCard`; cards are not tried when a session refused). The statement is atomic: a unique
+ * violation undoes all of it.
+ */
 const chargeAndWrite = fixed(
   (
     tx,
     p: {
-      seatId: number | undefined;
-      seatCount: number | undefined;
       storeId: number;
-      cardId: number | undefined;
-      amount: number | undefined;
       operateType: number;
-      kind: string;
-      override: string | null;
-      stores: number[];
-      sessions: number[];
-      members: number[];
-      cards: number[];
-      pendings: (number | null)[];
-      counts: number[];
-      used: number[];
-      remarks: (string | null)[];
-      operators: (number | null)[];
-      statuses: number[];
-      times: string[];
+      seatIds: PgArray<number>;
+      seatCounts: PgArray<number>;
+      cardIds: PgArray<number>;
+      amounts: PgArray<number>;
+      stores: PgArray<number>;
+      sessions: PgArray<number>;
+      members: PgArray<number>;
+      cards: PgArray<number>;
+      pendings: PgArray<number | null>;
+      counts: PgArray<number>;
+      used: PgArray<number>;
+      remarks: PgArray<string | null>;
+      operators: PgArray<number | null>;
+      statuses: PgArray<number>;
+      times: PgArray<string>;
+      overrides: PgArray<string | null>;
+      kinds: PgArray<string | null>;
+      ledgerAmounts: PgArray<number | null>;
+      ledgerRemarks: PgArray<string | null>;
     },
   ) => {
-    const int = (v: unknown) => sql`cast(${v} as integer)`;
-    const text = (v: unknown) => sql`cast(${v} as text)`;
-    const values = sql.join(
-      p.stores.map(
-        (_, i) =>
-          sql`(${int(p.stores[i])}, ${int(p.sessions[i])}, ${int(p.members[i])}, ${int(p.cards[i])}, ${int(p.pendings[i])}, ${int(p.counts[i])}, cast(${p.used[i]} as bigint), ${text(p.remarks[i])}, ${int(p.operators[i])}, ${int(p.statuses[i])}, ${text(p.times[i])})`,
+    const ints = (v: unknown) => sql`cast(${v} as integer[])`;
+    const bigints = (v: unknown) => sql`cast(${v} as bigint[])`;
+    const texts = (v: unknown) => sql`cast(${v} as text[])`;
+    // The guards are those of the SQLite path, written once, applied to each row `w` of the set.
+    const take = seatsUpdate(tx, {
+      storeId: p.storeId,
+      timetableId: sql.ref('w.sessionId'),
+      n: sql.ref('w.seats'),
+    })
+      .from(sql`want_seats`.as('w'))
+      .where('id', '=', sql<number>`any(${ints(p.seatIds)})`)
+      .where(sql<boolean>`exists (select from seat_locks)`)
+      .returning('id');
+    const charge = chargeUpdate(tx, { cardId: sql.ref('w.cardId'), amount: sql.ref('w.amount') })
+      .from(sql`want_charges`.as('w'))
+      .where('id', '=', sql<number>`any(${ints(p.cardIds)})`)
+      .where(sql<boolean>`(select ok from seated) and exists (select from card_locks)`)
+      .returning('id');
+    return sql<{
+      fullSession: number | null;
+      brokeCard: number | null;
+      id: number | null;
+      timetableId: number;
+      memberId: number;
+    }>`
+      with want_seats as (
+        select * from unnest(${ints(p.seatIds)}, ${ints(p.seatCounts)}) as w(session_id, seats)
       ),
-    );
-    // Without seats to take (a bulk run wrote them) or a card to charge (a free booking) the step
-    // is one constant row, so the next goes ahead.
-    // The guards are those of the general path (`seatsUpdate`, `chargeUpdate`), written once.
-    const take =
-      p.seatId !== undefined
-        ? sql`${seatsUpdate(tx, { storeId: p.storeId, timetableId: p.seatId, n: p.seatCount! }).returning('id')}`
-        : sql`select 1 as id`;
-    const charge =
-      p.cardId !== undefined
-        ? sql`${chargeUpdate(tx, { cardId: p.cardId, amount: p.amount! })
-            .where(sql<boolean>`exists (select 1 from s)`)
-            .returning('id')}`
-        : sql`select 1 as id where exists (select 1 from s)`;
-    return sql<{ seated: number; charged: number; id: number | null; timetableId: number; memberId: number }>`
-      with s as (${take}),
+      seat_locks as (
+        select count(*) from (
+          select id from timetable
+          where id = any(${ints(p.seatIds)}) and (select count(*) from want_seats) > 1
+          order by id for no key update
+        ) as k
+      ),
+      s as (${take}),
+      seated as (select (select count(*) from s) = (select count(*) from want_seats) as ok),
+      want_charges as (
+        select * from unnest(${ints(p.cardIds)}, ${bigints(p.amounts)}) as w(card_id, amount)
+      ),
+      card_locks as (
+        select count(*) from (
+          select id from member_card
+          where id = any(${ints(p.cardIds)}) and (select count(*) from want_charges) > 1
+            and (select ok from seated)
+          order by id for no key update
+        ) as k
+      ),
       c as (${charge}),
+      paid as (select (select ok from seated) and (select count(*) from c) = (select count(*) from want_charges) as ok),
+      v as (
+        select * from unnest(${ints(p.stores)}, ${ints(p.sessions)}, ${ints(p.members)}, ${ints(p.cards)},
+          ${ints(p.pendings)}, ${ints(p.counts)}, ${bigints(p.used)}, ${texts(p.remarks)}, ${ints(p.operators)},
+          ${ints(p.statuses)}, ${texts(p.times)}, ${texts(p.overrides)}, ${texts(p.kinds)},
+          ${bigints(p.ledgerAmounts)}, ${texts(p.ledgerRemarks)})
+          as v(store_id, timetable_id, member_id, member_card_id, pending_id, student_count, used_count, remark,
+            operator_id, status, create_time, override, kind, amount, ledger_remark)
+      ),
       r as (
         insert into reservation (store_id, timetable_id, member_id, member_card_id, pending_id, student_count,
           used_count, remark, operator_id, status, create_time)
-        select v.* from (values ${values}) as v where exists (select 1 from c)
+        select store_id, timetable_id, member_id, member_card_id, pending_id, student_count, used_count, remark,
+          operator_id, status, create_time
+        from v where (select ok from paid)
         returning id, store_id, timetable_id, member_id, member_card_id, pending_id, student_count, used_count,
           remark, operator_id, create_time
       ),
       h as (
         insert into history (store_id, timetable_id, member_id, member_card_id, reservation_id, pending_id,
           student_count, used_count, operate_type, operator_id, remark, create_time, override)
-        select store_id, timetable_id, member_id, member_card_id, id, pending_id, student_count, used_count,
-          ${int(p.operateType)}, operator_id, remark, create_time, ${text(p.override)} from r
+        select r.store_id, r.timetable_id, r.member_id, r.member_card_id, r.id, r.pending_id, r.student_count,
+          r.used_count, cast(${p.operateType} as integer), r.operator_id, r.remark, r.create_time, v.override
+        from r join v using (timetable_id, member_id)
       ),
       l as (
         insert into card_ledger (store_id, member_card_id, kind, amount, reservation_id, timetable_id, operator_id,
           remark, created_at)
-        select store_id, member_card_id, ${text(p.kind)}, used_count, id, timetable_id, operator_id, null,
-          create_time from r
+        select r.store_id, r.member_card_id, v.kind, v.amount, r.id, r.timetable_id, r.operator_id, v.ledger_remark,
+          r.create_time
+        from r join v using (timetable_id, member_id) where v.kind is not null
       )
-      select (select count(*) from s) as seated, (select count(*) from c) as charged, r.id, r.timetable_id, r.member_id
+      select (select min(session_id) from want_seats where session_id not in (select id from s)) as full_session,
+        (select min(card_id) from want_charges where card_id not in (select id from c)) as broke_card,
+        r.id, r.timetable_id, r.member_id
       from (select 1) as one left join r on true`;
   },
 );
+
+/** A number, or an expression giving one. */
+type Value = number | Expression<number>;
 
 /**
  * Charges cards (ascending id: the engine's lock order for cards), each its total in one guarded
@@ -380,8 +441,11 @@ export async function chargeCards(tx: Tx, amounts: ReadonlyMap<number, number>):
   return null;
 }
 
-/** The card's guard, the one place it is written: not frozen, and its balance covers `amount`; charges it. */
-function chargeUpdate(tx: Executor, p: { cardId: number; amount: number }) {
+/**
+ * The card's guard, the one place it is written: not frozen, and its balance covers `amount`; charges
+ * it. The values may be columns of a set's row (`chargeAndWrite`).
+ */
+function chargeUpdate(tx: Executor, p: { cardId: Value; amount: Value }) {
   return tx
     .updateTable('memberCard')
     .set((eb) => ({ usedCount: eb('usedCount', '+', p.amount) }))
@@ -403,8 +467,11 @@ export async function takeSeatsOf(tx: Tx, storeId: number, seats: ReadonlyMap<nu
   return null;
 }
 
-/** The seats' guard, the one place it is written: a live session of the store with `n` seats free; takes them. */
-function seatsUpdate(tx: Executor, p: { storeId: number; timetableId: number; n: number }) {
+/**
+ * The seats' guard, the one place it is written: a live session of the store with `n` seats free;
+ * takes them. The values may be columns of a set's row (`chargeAndWrite`).
+ */
+function seatsUpdate(tx: Executor, p: { storeId: number; timetableId: Value; n: Value }) {
   return tx
     .updateTable('timetable')
     .set((eb) => ({ realCount: eb('realCount', '+', p.n) }))
