@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Page } from 'playwright-core';
 import type { Database } from '../apps/server/src/db/schema.ts';
 import type { Api } from './harness.ts';
 
@@ -142,4 +143,29 @@ export async function addMemberWithCard(
     expireTime: null,
   });
   return { id: member.id, cardId: card.id };
+}
+
+/**
+ * A new member of the store (no card), signed in on the members' page open in `page` (a phone) with
+ * a code the desk gives; waits for the welcome toast to go, so screenshots show the screens.
+ */
+export async function signInNewMember(
+  page: Page,
+  api: Api,
+  base: string,
+  storeId: number,
+  name: string,
+  query = '',
+): Promise<{ memberId: number; mobile: string }> {
+  const mobile = `137${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+  const member = await api.ok<{ id: number }>('insert/member', { name, mobile, gender: 2 });
+  const { code } = await api.ok<{ code: string }>('create/member/login/code', { memberId: member.id });
+  await page.goto(`${base}/m/?store=${storeId}${query}`);
+  await page.getByRole('button', { name: '登录预约' }).tap();
+  await page.getByTestId('mobile').locator('input').fill(mobile);
+  await page.getByTestId('code').locator('input').fill(code);
+  await page.getByRole('button', { name: '登录', exact: true }).tap();
+  await page.getByText(`${name}，你好`).waitFor();
+  await page.getByText(`欢迎，${name}`).waitFor({ state: 'hidden' });
+  return { memberId: member.id, mobile };
 }

@@ -4,7 +4,7 @@ import { BankcardOutline, CalendarOutline, ContentOutline } from 'antd-mobile-ic
 import { useEffect, useState } from 'react';
 import { setSignedOutHandler, type StoreInfo } from './api.ts';
 import { MyBookings } from './bookings.tsx';
-import { MyCards } from './cards.tsx';
+import { CardArea } from './card-area.tsx';
 import { forgetMember, rememberMember } from './invalidations.ts';
 import { Login } from './login.tsx';
 import { useMe, useStoreInfo } from './queries.ts';
@@ -54,7 +54,8 @@ export function App() {
   const store = storeQuery.data;
   const failed = storeId ? (storeQuery.error?.message ?? null) : '请扫描门店的二维码打开约课页面';
   const me = useMe(storeId);
-  const [tab, setTab] = useState<Tab>('timetable');
+  // Back from a provider's pay page (购卡, 充值): the 会员卡 tab, where the payment is waited for.
+  const [tab, setTab] = useState<Tab>(params.get('paid') === '1' ? 'cards' : 'timetable');
   const [loggingIn, setLoggingIn] = useState(false);
   const { mutateAsync: checkIn } = useCheckIn();
 
@@ -126,7 +127,7 @@ export function App() {
       <StoreHead store={store} sub={`${me.member.name}，你好`} />
       {tab === 'timetable' && <Timetable store={store} me={me} onLogin={() => {}} />}
       {tab === 'bookings' && <MyBookings />}
-      {tab === 'cards' && <MyCards onSignedOut={signedOut} />}
+      {tab === 'cards' && <CardArea onSignedOut={signedOut} />}
       <div className="tabbar">
         <TabBar activeKey={tab} onChange={(k) => setTab(k as Tab)}>
           <TabBar.Item key="timetable" title="课表" icon={<CalendarOutline />} />

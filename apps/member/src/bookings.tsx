@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { whenText } from './format.ts';
 import { useMyBookings } from './queries.ts';
 import { useCancel } from './writes.ts';
+import { Pager } from './pager.tsx';
 
 const COLORS: Record<MyBooking['kind'], string> = {
   booked: 'primary',
@@ -111,16 +112,7 @@ export function MyBookings() {
             </div>
           </div>
         ))}
-        {data && data.total > page * 10 && (
-          <Button block onClick={() => setPage(page + 1)}>
-            下一页
-          </Button>
-        )}
-        {page > 1 && (
-          <Button block fill="none" onClick={() => setPage(page - 1)}>
-            上一页
-          </Button>
-        )}
+        <Pager page={page} total={data?.total} onPage={setPage} />
       </div>
     </>
   );

@@ -1,29 +1,67 @@
-import { amountText } from '@studio/contract';
+import { amountText, BIG_TYPE_MONEY, type memberMyCards, type ResOf } from '@studio/contract';
 import { Button, DotLoading, Tag } from 'antd-mobile';
+import type { ReactNode } from 'react';
 import { useMyCards } from './queries.ts';
 import { useLogout } from './writes.ts';
 
-/** 我的会员卡: balance (次 or 元), expiry, frozen, recent deductions and refunds; and sign-out. */
-export function MyCards({ onSignedOut }: { onSignedOut: () => void }) {
+type MyCard = ResOf<typeof memberMyCards>[number];
+
+/**
+ * 我的会员卡: balance (次 or 元), expiry, frozen, recent deductions and refunds; and sign-out. With
+ * online payment: `links` (购卡, 我的订单) above, 充值 on money cards, the card just bought marked.
+ */
+export function MyCards({
+  onSignedOut,
+  links,
+  canBuy = false,
+  fresh = null,
+  onTopUp,
+}: {
+  onSignedOut: () => void;
+  links?: ReactNode;
+  canBuy?: boolean;
+  /** The card a payment just issued or topped up, and its mark (刚买的, 刚充值). */
+  fresh?: { id: number; label: string } | null;
+  onTopUp?: (card: MyCard) => void;
+}) {
   const { data: cards } = useMyCards();
   const logout = useLogout(onSignedOut);
   return (
     <div className="cards">
+      {links}
       {!cards && (
         <div className="empty">
           <DotLoading color="primary" />
         </div>
       )}
-      {cards?.length === 0 && <div className="empty">还没有会员卡，请到前台办理</div>}
+      {cards?.length === 0 && (
+        <div className="empty">
+          {canBuy ? '还没有会员卡，可点“购卡”在线购买，或到前台办理' : '还没有会员卡，请到前台办理'}
+        </div>
+      )}
       {cards?.map((c) => (
         <div key={c.id} className="my-card" data-testid="my-card">
           <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center' }}>
-            <strong>{c.cardName}</strong>
+            <strong>
+              {c.cardName}
+              {c.id === fresh?.id && (
+                <Tag color="success" className="fresh-tag">
+                  {fresh.label}
+                </Tag>
+              )}
+            </strong>
             <span>
               {c.frozen && <Tag color="danger">已冻结</Tag>} {c.expired && <Tag color="default">已过期</Tag>}
             </span>
           </div>
-          <div className="balance">余 {amountText(c.bigType, c.balance)}</div>
+          <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center' }}>
+            <div className="balance">余 {amountText(c.bigType, c.balance)}</div>
+            {onTopUp && c.bigType === BIG_TYPE_MONEY && (
+              <Button className="touch" color="primary" fill="outline" onClick={() => onTopUp(c)}>
+                充值
+              </Button>
+            )}
+          </div>
           <div style={{ fontSize: 13, color: 'var(--grey-text)' }}>
             {c.expireTime ? `有效期至 ${c.expireTime.slice(0, 10)}` : '长期有效'}
           </div>

@@ -15,6 +15,8 @@ const sample = {
   'cards.mine': keys.cards.mine,
   'cards.forSession': keys.cards.forSession(7),
   challenge: keys.challenge(1),
+  shop: keys.shop,
+  'orders.page': keys.orders.page(1),
 } satisfies Record<string, QueryKey>;
 type Name = keyof typeof sample;
 
@@ -50,8 +52,13 @@ describe("the members' page: each write refetches what it changes", () => {
     },
   );
 
-  it('every kind of write is one of those four', () => {
-    expect(Object.keys(invalidates).sort()).toEqual(['book', 'cancel', 'checkIn', 'joinWaitlist']);
+  it('an order refetches 我的订单; a paid one my cards too (the new card, the top-up)', () => {
+    expect(refetchedBy('order')).toEqual(['orders.page']);
+    expect(refetchedBy('paid')).toEqual(['cards.forSession', 'cards.mine', 'orders.page']);
+  });
+
+  it('every kind of write is one of those four, or an order', () => {
+    expect(Object.keys(invalidates).sort()).toEqual(['book', 'cancel', 'checkIn', 'joinWaitlist', 'order', 'paid']);
   });
 
   it('no write touches the store, who is signed in, or a challenge being solved', () => {

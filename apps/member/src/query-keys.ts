@@ -26,9 +26,22 @@ export const keys = {
     mine: ['cards', 'mine'],
     forSession: (tid: number) => ['cards', 'for-session', tid],
   },
+  /** 购卡: the cards on sale, the top-up amounts and which ways to pay the store takes. */
+  shop: ['shop'],
+  /** 我的订单 by page, and one order as 我已支付 asks for it. */
+  orders: {
+    all: ['orders'],
+    page: (page: number) => ['orders', 'page', page],
+  },
   /** A proof-of-work challenge, one per check shown (`nonce`): an answer serves one code request. */
   challenge: (nonce: number) => ['challenge', nonce],
 } as const;
 
 /** What only the signed-in member may see: dropped at sign-out, so the next member on this phone never sees it. */
-export const privateKeys = [keys.timetable.mineAll, keys.bookings.all, keys.cards.all] as const;
+export const privateKeys = [
+  keys.timetable.mineAll,
+  keys.bookings.all,
+  keys.cards.all,
+  keys.shop,
+  keys.orders.all,
+] as const;

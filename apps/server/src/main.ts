@@ -6,6 +6,7 @@ import { DEMO_ADMIN } from './db/seed/index.ts';
 import { lockSqliteFile, prepareDatabase } from './db/startup.ts';
 import { outboxHandlers } from './features/index.ts';
 import { runNoShows } from './features/no-show/public.ts';
+import { closeExpiredOrders } from './features/payment/public.ts';
 import { runDueDigests } from './features/reports/public.ts';
 import { endClosedWaits } from './features/waitlist/public.ts';
 import { purgeOldEntries } from './features/audit/public.ts';
@@ -62,6 +63,8 @@ const stopJobs = [
   startRepeating({ what: 'card alert digest', log: app.log, run: () => runDueDigests(db, dialect) }),
   startRepeating({ what: 'no-show job', log: app.log, run: () => runNoShows(db, dialect) }),
   startRepeating({ what: 'waitlist cutoff job', log: app.log, run: () => endClosedWaits(db, dialect) }),
+  // Online orders unpaid after 15 minutes: asked at the provider, fulfilled if paid, else closed there and here.
+  startRepeating({ what: 'pay order close job', log: app.log, run: () => closeExpiredOrders(app.deps) }),
   startRepeating({
     what: 'audit log retention',
     log: app.log,

@@ -32,6 +32,11 @@ const GROUPS: readonly [string, string, readonly CallDef[]][] = [
   ['员工与操作日志', '员工和角色（店长、前台、老师）、修改密码、操作日志', contract.staffCalls],
   ['数据报表与提醒', '总览、按课程、按老师、按时段、每日趋势、会员卡提醒、久未到店、每日推送', contract.reportCalls],
   [
+    '在线收款',
+    '微信支付和支付宝的设置与测试连接、线上售卖的卡种和充值、会员下单、支付结果、我的订单',
+    contract.paymentCalls,
+  ],
+  [
     '会员端',
     '会员在手机上：验证码登录、课表、预约与取消、候补、我的预约和会员卡、扫码签到；前台的登录码与签到码',
     contract.memberChannelCalls,

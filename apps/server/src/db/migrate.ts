@@ -17,6 +17,7 @@ import { staffRolesAudit } from './migrations/20261125_1800_staff_roles_audit.ts
 import { appSecret } from './migrations/20261127_0100_app_secret.ts';
 import { cardOpenBookings } from './migrations/20261127_0200_card_open_bookings.ts';
 import { courseForChildren } from './migrations/20261128_1200_course_for_children.ts';
+import { onlinePayment } from './migrations/20261129_0100_online_payment.ts';
 
 /** Timestamped migrations, in order. Never edit one that has landed: add a new one. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -37,6 +38,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '20261127_0100_app_secret': appSecret(),
     '20261127_0200_card_open_bookings': cardOpenBookings(),
     '20261128_1200_course_for_children': courseForChildren(),
+    '20261129_0100_online_payment': onlinePayment(dialect),
   };
 }
 

@@ -143,6 +143,11 @@ export interface CardProductTable {
   totalCount: number | null;
   enabled: number;
   deleted: number;
+  /** 线上售卖 (migration 20261129_0100): members may buy it on their phone at `onlinePrice` fen. */
+  onlineSale: Generated<number>;
+  onlinePrice: Generated<number>;
+  /** 体验卡: sold online once per member. */
+  trial: Generated<number>;
 }
 export interface AgeLimitColumns {
   genderLimit: number;
@@ -236,6 +241,40 @@ export interface CardPaymentTable {
   createdAt: string;
   /** For a top-up refund: the ledger id of the top-up it pays back (unique: once). */
   refundOf: number | null;
+  /** desk (前台) | online (线上, an order paid through a provider; migration 20261129_0100). */
+  channel: Generated<string>;
+  /** The online order that paid it (unique for its sale or top-up). */
+  payOrderId: number | null;
+}
+/** A store's online payment accounts (JSON with secrets inside: never answered) and top-up amounts. */
+export interface PaySettingTable {
+  storeId: number;
+  wechat: string | null;
+  alipay: string | null;
+  topupAmounts: Generated<string>;
+}
+/** An online order (status: contract PAY_ORDER_STATUS codes). */
+export interface PayOrderTable {
+  id: Generated<number>;
+  storeId: number;
+  orderNo: string;
+  memberId: number;
+  /** card | topup */
+  kind: string;
+  productId: number | null;
+  memberCardId: number | null;
+  trial: Generated<number>;
+  amount: number;
+  refunded: Generated<number>;
+  method: string;
+  provider: string;
+  description: string;
+  status: Generated<number>;
+  createdAt: string;
+  expireAt: string;
+  paidAt: string | null;
+  closedAt: string | null;
+  providerTradeId: string | null;
 }
 /** A member waiting for a seat of a full session (migration 1300; status: contract WaitStatus). */
 export interface WaitlistTable {
@@ -413,6 +452,8 @@ export interface Database {
   memberCard: MemberCardTable;
   cardLedger: CardLedgerTable;
   cardPayment: CardPaymentTable;
+  paySetting: PaySettingTable;
+  payOrder: PayOrderTable;
   waitlist: WaitlistTable;
   dailyJob: DailyJobTable;
   timetable: TimetableTable;

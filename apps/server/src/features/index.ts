@@ -7,6 +7,7 @@ import { memberChannelFeature, smsHandlers } from './member-channel/routes.ts';
 import { messagingFeature } from './messaging/routes.ts';
 import { messagingHandlers } from './messaging/public.ts';
 import { noShowFeature } from './no-show/routes.ts';
+import { paymentFeature } from './payment/routes.ts';
 import { onlineFeature } from './online/routes.ts';
 import { policyFeature } from './policy/routes.ts';
 import { meetingHandlers } from './online/public.ts';
@@ -35,6 +36,7 @@ export const features: Feature[] = [
   memberChannelFeature,
   staffFeature,
   auditFeature,
+  paymentFeature,
 ];
 
 /** Every outbox topic the app queues, with its handler (main.ts and the tests' workers use them). */

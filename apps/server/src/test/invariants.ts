@@ -275,5 +275,88 @@ export async function checkInvariants(db: Db, storeId?: number): Promise<string[
       out.push(`session ${t.id}: waitCount ${t.waitCount} != ${waiting.get(t.id) ?? 0} waiting`);
     }
   }
+  out.push(...(await onlineOrderProblems(db, storeId)));
+  return out;
+}
+
+/**
+ * Online orders (issue 28): every paid order (已支付 or refunded since) has exactly one sale or top-up
+ * recorded 线上 for it, of its amount, on the card it names (a card order's card is of its product and
+ * member, a top-up's card gained a `topup` ledger entry of that amount); an unpaid or closed order has
+ * none; and online money received = the amounts of the paid orders.
+ */
+async function onlineOrderProblems(db: Db, storeId?: number): Promise<string[]> {
+  const out: string[] = [];
+  const scoped = <T extends { where: (...a: any[]) => T }>(q: T, col: string): T =>
+    storeId === undefined ? q : q.where(col, '=', storeId);
+  const orders = await scoped(
+    db
+      .selectFrom('payOrder')
+      .select(['id', 'orderNo', 'kind', 'status', 'amount', 'memberId', 'productId', 'memberCardId']),
+    'storeId',
+  ).execute();
+  const payments = await scoped(
+    db
+      .selectFrom('cardPayment as p')
+      .leftJoin('cardLedger as l', 'l.id', 'p.ledgerId')
+      .select([
+        'p.id',
+        'p.payOrderId',
+        'p.kind',
+        'p.amount',
+        'p.memberCardId',
+        'p.channel',
+        'l.kind as ledgerKind',
+        'l.amount as ledgerAmount',
+      ])
+      .where('p.kind', '<>', 'refund'),
+    'p.storeId',
+  ).execute();
+  const cards = new Map(
+    (await scoped(db.selectFrom('memberCard').select(['id', 'memberId', 'cardId']), 'storeId').execute()).map((c) => [
+      c.id,
+      c,
+    ]),
+  );
+  const byOrder = new Map<number, typeof payments>();
+  let onlineMoney = 0;
+  for (const p of payments) {
+    if (p.channel === 'online') {
+      onlineMoney += Number(p.amount);
+      if (p.payOrderId === null) out.push(`payment ${p.id}: online without an order`);
+    }
+    if (p.payOrderId !== null) byOrder.set(p.payOrderId, [...(byOrder.get(p.payOrderId) ?? []), p]);
+  }
+  let paidMoney = 0;
+  for (const o of orders) {
+    const paid = o.status === 1 || o.status === 3 || o.status === 4;
+    const got = byOrder.get(o.id) ?? [];
+    if (!paid) {
+      if (got.length) out.push(`order ${o.orderNo}: status ${o.status} but ${got.length} payment(s) recorded`);
+      continue;
+    }
+    paidMoney += Number(o.amount);
+    if (got.length !== 1) {
+      out.push(`order ${o.orderNo}: paid with ${got.length} sale/top-up records`);
+      continue;
+    }
+    const p = got[0];
+    const want = o.kind === 'topup' ? 'topup' : 'sale';
+    if (p.kind !== want || p.channel !== 'online' || Number(p.amount) !== Number(o.amount)) {
+      out.push(`order ${o.orderNo}: recorded as ${p.kind}/${p.channel} ${p.amount}, not ${want}/online ${o.amount}`);
+    }
+    if (p.memberCardId !== o.memberCardId)
+      out.push(`order ${o.orderNo}: card ${o.memberCardId}, paid on ${p.memberCardId}`);
+    const card = cards.get(p.memberCardId);
+    if (!card || card.memberId !== o.memberId)
+      out.push(`order ${o.orderNo}: card ${p.memberCardId} is not the member's`);
+    if (o.kind === 'card' && card && card.cardId !== o.productId)
+      out.push(`order ${o.orderNo}: card of another product`);
+    if (o.kind === 'card' && p.ledgerKind !== 'issue') out.push(`order ${o.orderNo}: no issue ledger entry`);
+    if (o.kind === 'topup' && (p.ledgerKind !== 'topup' || Number(p.ledgerAmount) !== Number(o.amount))) {
+      out.push(`order ${o.orderNo}: no top-up ledger entry of its amount`);
+    }
+  }
+  if (onlineMoney !== paidMoney) out.push(`online money ${onlineMoney} != paid orders ${paidMoney}`);
   return out;
 }

@@ -1160,3 +1160,37 @@ export async function startAlipayStandIn(opts: { app?: App; appId?: string; sell
 
 export type WechatPayStandIn = Awaited<ReturnType<typeof startWechatPayStandIn>>;
 export type AlipayStandIn = Awaited<ReturnType<typeof startAlipayStandIn>>;
+
+/** The 在线收款 setting (update/pay/setting) that points a store at both stand-ins, with its top-up amounts. */
+export function standInPaySetting(
+  wx: Awaited<ReturnType<typeof startWechatPayStandIn>>,
+  ali: Awaited<ReturnType<typeof startAlipayStandIn>>,
+  topupAmounts = [50000, 100000],
+) {
+  const w = wx.config();
+  const a = ali.config();
+  return {
+    wechat: {
+      enabled: true,
+      mchId: w.mchid,
+      appId: w.appid,
+      apiV3Key: w.apiV3Key,
+      serialNo: w.merchantSerialNo,
+      privateKey: w.merchantPrivateKey,
+      platformPublicKey: w.platformKeys[0].pem,
+      platformPublicKeyId: w.platformKeys[0].id,
+      appSecret: w.appSecret,
+      baseUrl: w.apiBase,
+      oauthBaseUrl: w.oauthBase,
+    },
+    alipay: {
+      enabled: true,
+      appId: a.appId,
+      sellerId: a.sellerId,
+      privateKey: a.appPrivateKey,
+      alipayPublicKey: a.alipayPublicKey,
+      gateway: a.gateway,
+    },
+    topupAmounts,
+  };
+}

@@ -7,6 +7,7 @@ import {
   memberInfo,
   memberList,
   queryAuditLog,
+  queryPaySetting,
   queryFixTimetableList,
   queryStaffList,
   querySmsSetting,
@@ -48,6 +49,7 @@ const VenueList = lazy(() => import('../features/venues/venue-page.tsx'));
 const MaterialList = lazy(() => import('../features/materials/material-page.tsx'));
 const BookingSetting = lazy(() => import('../features/settings/booking-setting-page.tsx'));
 const StoreSettings = lazy(() => import('../features/settings/store-settings-page.tsx'));
+const PaySettings = lazy(() => import('../features/payment/pay-settings-page.tsx'));
 const Today = lazy(() => import('../features/today/today-page.tsx'));
 const Reports = lazy(() => import('../features/reports/reports-page.tsx'));
 const CardAlerts = lazy(() => import('../features/reports/card-alerts-page.tsx'));
@@ -128,6 +130,12 @@ export const screens: ScreenRoute[] = [
     Component: StoreSettings,
     roles: querySmsSetting.roles!,
     menu: { label: '门店设置', key: '/settings/store' },
+  },
+  {
+    path: '/settings/pay',
+    Component: PaySettings,
+    roles: queryPaySetting.roles!,
+    menu: { label: '在线收款', key: '/settings/pay' },
   },
   {
     path: '/report/overview',

@@ -3,6 +3,7 @@ import { authCalls } from './auth.ts';
 import { batchCalls } from './batch.ts';
 import { memberChannelCalls } from './member-channel.ts';
 import { onlineCalls } from './online.ts';
+import { paymentCalls } from './payment.ts';
 import { referenceCalls } from './reference/index.ts';
 import { policyCalls } from './policy.ts';
 import { reportCalls } from './reports.ts';
@@ -16,6 +17,7 @@ export * from './auth.ts';
 export * from './batch.ts';
 export * from './member-channel.ts';
 export * from './online.ts';
+export * from './payment.ts';
 export * from './reference/index.ts';
 export * from './policy.ts';
 export * from './reports.ts';
@@ -39,4 +41,5 @@ export const allCalls: readonly CallDef[] = [
   ...policyCalls,
   ...waitlistCalls,
   ...staffCalls,
+  ...paymentCalls,
 ];

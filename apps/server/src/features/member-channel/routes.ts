@@ -27,6 +27,7 @@ import {
   updateSmsSetting,
 } from '@studio/contract';
 import { audit } from '../../lib/audit.ts';
+import { BASE_KEY, publicBaseOf } from './public-base.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import { defineFeature } from '../../lib/feature.ts';
@@ -36,7 +37,7 @@ import { storeScopeById } from '../../lib/store-scope.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { bookingRules } from '../policy/public.ts';
 import { findMember, requireMember, memberIdByMobile } from '../reference/public.ts';
-import { getSetting, putSetting, storeLogoFileId } from '../store-admin/public.ts';
+import { putSetting, storeLogoFileId } from '../store-admin/public.ts';
 import { checkinCode, saveCheckinMode } from './checkin.ts';
 import {
   admitCodeRequest,
@@ -77,12 +78,9 @@ async function storeOr404(ctx: CallCtx, storeId: number) {
   return store;
 }
 
-const BASE_KEY = 'memberPublicBaseUrl';
-
 /** The page's address for members: the store's public base address, else the one this request came to. */
 async function memberPage(ctx: CallCtx) {
-  const publicBaseUrl = (await getSetting(ctx.db, ctx.store.id, BASE_KEY)) ?? '';
-  const base = publicBaseUrl || `${ctx.req.protocol}://${ctx.req.host}`;
+  const { publicBaseUrl, base } = await publicBaseOf(ctx);
   return { publicBaseUrl, base, url: `${base}/m/?store=${ctx.store.id}` };
 }
 

@@ -1,6 +1,17 @@
 /** What other features use of the reference data: the look-ups of a store's member and their cards, its teachers, venues, courses, materials and modules. */
 export { changeMember, findMember, memberIdByMobile, membersMatching, requireMember } from './member/repository.ts';
-export { cardBigType, memberCards, storeCards, storeCardsRead } from './card/repository.ts';
+export {
+  cardBigType,
+  memberCards,
+  memberHasTrialCard,
+  productForSale,
+  productsOnSale,
+  requireMemberCard,
+  storeCards,
+  storeCardsRead,
+} from './card/repository.ts';
+export { issueCardPaidOnline, topUpCardPaidOnline } from './card/member-card-service.ts';
+export type { OnlinePayment } from './card/member-card-service.ts';
 export type { BookingCard } from './card/repository.ts';
 export {
   areaAndBelow,

@@ -121,6 +121,11 @@ export interface ProductFields {
   totalCount?: number | null;
   validDays?: number | null;
   courseIds: number[];
+  /** 线上售卖: members buy it on their phone at `onlinePrice` (yuan). */
+  onlineSale?: boolean;
+  onlinePrice?: number | null;
+  /** 体验卡: sold online once per member. */
+  trial?: boolean;
 }
 
 export function useSaveCardProduct(product: CardProduct | null) {
@@ -133,6 +138,9 @@ export function useSaveCardProduct(product: CardProduct | null) {
         totalCount: p.totalCount == null ? null : wireAmount(p.bigType, p.totalCount),
         validDays: p.cardType === CARD_TYPE_NO_EXPIRY ? null : (p.validDays ?? null),
         courseIds: p.courseIds ?? [],
+        onlineSale: p.onlineSale ? (1 as const) : (0 as const),
+        onlinePrice: p.onlinePrice == null ? undefined : toFen(p.onlinePrice),
+        trial: p.trial ? (1 as const) : (0 as const),
       };
       return product ? call(updateCardProduct, { id: product.id, ...body }) : call(insertCardProduct, body);
     },

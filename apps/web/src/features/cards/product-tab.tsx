@@ -8,7 +8,7 @@ import {
   RefMsg,
   updateCardProduct,
 } from '@studio/contract';
-import { Button, Form, Input, InputNumber, Radio, Select, Space, Table, Tag } from 'antd';
+import { Button, Form, Input, InputNumber, Radio, Select, Space, Switch, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { DeleteLink } from '../../shared/delete-link.tsx';
 import { amountText, unitOf, yuan } from '../../shared/format.ts';
@@ -77,7 +77,17 @@ export default function ProductTab() {
             dataIndex: 'price',
             width: 120,
             sorter: (a, b) => a.price - b.price,
-            render: (v: number) => `${yuan(v)} 元`,
+            render: (v: number, p) => (
+              <>
+                {yuan(v)} 元
+                {p.onlineSale === 1 && (
+                  <div>
+                    <Tag color="green">线上 {yuan(p.onlinePrice)} 元</Tag>
+                    {p.trial === 1 && <Tag color="purple">体验卡</Tag>}
+                  </div>
+                )}
+              </>
+            ),
           },
           {
             title: '可预约课程',
@@ -116,6 +126,7 @@ function ProductModal({ product, onClose }: { product: Product | null; onClose: 
   const bigType = Form.useWatch('bigType', form) ?? product?.bigType ?? BIG_TYPE_COUNT;
   const isCount = bigType === BIG_TYPE_COUNT;
   const cardType = Form.useWatch('cardType', form) ?? product?.cardType ?? 1;
+  const onlineSale = Form.useWatch('onlineSale', form) ?? product?.onlineSale === 1;
   const save = useSaveCardProduct(product);
   const options = (courses.data ?? []).map((c) => ({ value: c.id, label: c.name }));
   for (const c of product?.courses ?? []) {
@@ -136,8 +147,11 @@ function ProductModal({ product, onClose }: { product: Product | null; onClose: 
               : product.totalCount / 100,
         validDays: product.validDays ?? undefined,
         courseIds: product.courses.map((c) => c.id),
+        onlineSale: product.onlineSale === 1,
+        onlinePrice: product.onlinePrice ? product.onlinePrice / 100 : undefined,
+        trial: product.trial === 1,
       }
-    : { bigType: 1, cardType: 1, perCount: 1, courseIds: [] };
+    : { bigType: 1, cardType: 1, perCount: 1, courseIds: [], onlineSale: false, trial: false };
   return (
     <FormModal
       title={product ? '编辑卡种' : '添加卡种'}
@@ -199,7 +213,16 @@ function ProductModal({ product, onClose }: { product: Product | null; onClose: 
           <Form.Item
             label={isCount ? '卡内次数（发卡时默认）' : '卡内金额（发卡时默认）'}
             name="totalCount"
-            rules={[{ type: 'number', min: 0, message: '卡内数量不能小于0' }]}
+            dependencies={['onlineSale']}
+            rules={[
+              { type: 'number', min: 0, message: '卡内数量不能小于0' },
+              {
+                required: onlineSale,
+                type: 'number',
+                min: onlineSale ? (isCount ? 1 : 0.01) : 0,
+                message: isCount ? '线上售卖的卡种请填写卡内次数' : '线上售卖的卡种请填写卡内金额',
+              },
+            ]}
           >
             <InputNumber precision={isCount ? 0 : 2} style={{ width: 200 }} suffix={unitOf(bigType)} />
           </Form.Item>
@@ -207,7 +230,11 @@ function ProductModal({ product, onClose }: { product: Product | null; onClose: 
             <Form.Item
               label="有效天数（发卡时默认）"
               name="validDays"
-              rules={[{ type: 'number', min: 1, max: 3650, message: CardMsg.validDays }]}
+              dependencies={['onlineSale']}
+              rules={[
+                { type: 'number', min: 1, max: 3650, message: CardMsg.validDays },
+                { required: onlineSale, message: '线上售卖的有期限卡种请填写有效天数' },
+              ]}
             >
               <InputNumber precision={0} style={{ width: 200 }} suffix="天" />
             </Form.Item>
@@ -216,7 +243,50 @@ function ProductModal({ product, onClose }: { product: Product | null; onClose: 
         <Form.Item label="可预约的课程" name="courseIds">
           <Select mode="multiple" allowClear optionFilterProp="label" loading={courses.isPending} options={options} />
         </Form.Item>
+        <OnlineSaleFields on={onlineSale} />
       </Form>
     </FormModal>
+  );
+}
+
+/**
+ * 线上售卖: members may buy the product on their phone (会员约课页面 → 购卡) at its online price; a
+ * card bought online starts with the balance and valid days above. 体验卡 sells once per member.
+ */
+function OnlineSaleFields({ on }: { on: boolean }) {
+  return (
+    <>
+      <Form.Item
+        label="线上售卖"
+        name="onlineSale"
+        valuePropName="checked"
+        extra="开启后，会员可在手机上购买（付款渠道在 在线收款 中开启）"
+      >
+        <Switch />
+      </Form.Item>
+      {on && (
+        <Space size="large" align="start">
+          <Form.Item
+            label="线上价格"
+            name="onlinePrice"
+            rules={[
+              { required: true, message: '请输入线上价格' },
+              { type: 'number', min: 0.01, message: '线上价格应大于0' },
+            ]}
+          >
+            <InputNumber precision={2} style={{ width: 200 }} suffix="元" />
+          </Form.Item>
+          <Form.Item
+            label="体验卡"
+            name="trial"
+            valuePropName="checked"
+            extra="每位会员限购一次"
+            style={{ minWidth: 200 }}
+          >
+            <Switch />
+          </Form.Item>
+        </Space>
+      )}
+    </>
   );
 }

@@ -59,6 +59,11 @@ export const zCardProduct = z.object({
   validDays: z.number().nullable(),
   enabled: z.number(),
   courses: z.array(z.object({ id: z.number(), name: z.string() })),
+  /** 线上售卖: members may buy it on their phone at `onlinePrice` (fen). */
+  onlineSale: z.number(),
+  onlinePrice: z.number(),
+  /** 体验卡: sold online once per member. */
+  trial: z.number(),
 });
 
 const zProductFields = {
@@ -78,6 +83,12 @@ const zProductFields = {
     .nullish()
     .transform((v) => v ?? null),
   courseIds: zIdList('课程不正确'),
+  /** 线上售卖 (0/1; omitted: 0 for a new product, unchanged on update). */
+  onlineSale: zFlag().optional(),
+  /** The online price in fen (omitted: 0 for a new product, unchanged on update). */
+  onlinePrice: zAmount('线上价格', MAX_AMOUNT).optional(),
+  /** 体验卡 (0/1): sold online once per member. */
+  trial: zFlag().optional(),
 };
 
 export const cardProductList = defineCall({

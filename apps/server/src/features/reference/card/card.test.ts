@@ -19,6 +19,10 @@ describeEachDb('card products', (env) => {
       validDays: null,
       enabled: 1,
       courses: [{ id: c1.id, name: '瑜伽' }],
+      // Not sold online unless marked so (issue 28).
+      onlineSale: 0,
+      onlinePrice: 0,
+      trial: 0,
     });
     await client.ok(`${API}/update/card/product`, { id, ...tenTimes, cardName: '十次卡', courseIds: [c1.id, c2.id] });
     list = await client.ok(`${API}/query/card/product/list`);

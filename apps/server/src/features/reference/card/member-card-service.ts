@@ -1,5 +1,5 @@
 import { audit, changedFields } from '../../../lib/audit.ts';
-import { amountText, CARD_TYPE_NO_EXPIRY, CardMsg, RefMsg, type Payment } from '@studio/contract';
+import { amountText, BIG_TYPE_MONEY, CARD_TYPE_NO_EXPIRY, CardMsg, RefMsg, type Payment } from '@studio/contract';
 import type { Tx } from '../../../db/index.ts';
 import type { CallCtx } from '../../../lib/context.ts';
 import { badRequest, conflict } from '../../../lib/errors.ts';
@@ -14,6 +14,7 @@ import {
   cardLedgerRows,
   insertMemberCard,
   insertPayment,
+  productForSale,
   requireMemberCard,
   setMemberCardExpiry,
   setMemberCardFrozen,
@@ -71,25 +72,15 @@ export async function issueCard(
   }
   const storeId = ctx.store.id;
   return inOwnTx(ctx.db, async (tx) => {
-    const card = await insertMemberCard(tx, {
+    const { card, ledgerId } = await writeIssuedCard(tx, {
       storeId,
       memberId: input.mid,
       cardId: input.cardId,
       totalCount: input.totalCount,
-      usedCount: 0,
-      startTime: now,
       expireTime,
-      frozen: 0,
-      createdAt: now,
-    });
-    const ledgerId = await addLedgerEntry(tx, {
-      storeId,
-      memberCardId: card.id,
-      kind: 'issue',
-      amount: input.totalCount,
+      now,
       operatorId: ctx.staff.id,
       remark: input.payment?.remark ?? null,
-      createdAt: now,
     });
     if (input.payment) {
       await recordPayment(tx, ctx, { ...input.payment, memberCardId: card.id, ledgerId, kind: 'sale' });
@@ -100,6 +91,139 @@ export async function issueCard(
       targets: [cardTarget(card), { type: 'member', id: input.mid }],
     });
     return card;
+  });
+}
+
+/** The card row and its ledger `issue` entry: the one writer of a new card (desk sale, online order). */
+async function writeIssuedCard(
+  tx: Tx,
+  a: {
+    storeId: number;
+    memberId: number;
+    cardId: number;
+    totalCount: number;
+    expireTime: string | null;
+    now: string;
+    operatorId: number | null;
+    remark: string | null;
+  },
+) {
+  const card = await insertMemberCard(tx, {
+    storeId: a.storeId,
+    memberId: a.memberId,
+    cardId: a.cardId,
+    totalCount: a.totalCount,
+    usedCount: 0,
+    startTime: a.now,
+    expireTime: a.expireTime,
+    frozen: 0,
+    createdAt: a.now,
+  });
+  const ledgerId = await addLedgerEntry(tx, {
+    storeId: a.storeId,
+    memberCardId: card.id,
+    kind: 'issue',
+    amount: a.totalCount,
+    operatorId: a.operatorId,
+    remark: a.remark,
+    createdAt: a.now,
+  });
+  return { card, ledgerId };
+}
+
+/** What an online order paid, recorded as money received 线上 (its method wechat / alipay). */
+export interface OnlinePayment {
+  payOrderId: number;
+  amount: number;
+  method: 'wechat' | 'alipay';
+  remark: string;
+}
+
+/**
+ * Issues a product to a member in the caller's transaction (an online order's fulfilment): the
+ * product's default balance, expiry by its valid days, ledger `issue` and the money received 线上.
+ * Answers null when the product can no longer be issued so (no default balance, no valid days).
+ */
+export async function issueCardPaidOnline(
+  tx: Tx,
+  a: { storeId: number; memberId: number; productId: number; now: string; payment: OnlinePayment },
+) {
+  const product = await productForSale(tx, a.storeId, a.productId);
+  if (!product || product.totalCount === null) return null;
+  const totalCount = product.totalCount;
+  let expireTime: string | null = null;
+  if (product.cardType !== CARD_TYPE_NO_EXPIRY) {
+    if (!product.validDays) return null;
+    expireTime = endOfDay(addDays(a.now.slice(0, 10), product.validDays));
+  }
+  const { card, ledgerId } = await writeIssuedCard(tx, {
+    storeId: a.storeId,
+    memberId: a.memberId,
+    cardId: a.productId,
+    totalCount,
+    expireTime,
+    now: a.now,
+    operatorId: null,
+    remark: a.payment.remark,
+  });
+  await recordOnlinePayment(tx, a.storeId, card.id, ledgerId, 'sale', a.now, a.payment);
+  audit(tx, {
+    kind: 'card',
+    summary: `线上购卡 ${product.cardName} ${amountText(product.bigType, totalCount)}`,
+    targets: [cardTarget(card), { type: 'member', id: a.memberId }, { type: 'product', id: a.productId }],
+  });
+  return { memberCardId: card.id, cardName: product.cardName };
+}
+
+/** Credits a top-up paid online to a card in the caller's transaction; false when the card was refunded. */
+export async function topUpCardPaidOnline(
+  tx: Tx,
+  a: { storeId: number; memberCardId: number; memberId: number; amount: number; now: string; payment: OnlinePayment },
+): Promise<boolean> {
+  if (!(await addToCardTotal(tx, a.storeId, a.memberCardId, a.amount))) return false;
+  const ledgerId = await addLedgerEntry(tx, {
+    storeId: a.storeId,
+    memberCardId: a.memberCardId,
+    kind: 'topup',
+    amount: a.amount,
+    operatorId: null,
+    remark: a.payment.remark,
+    createdAt: a.now,
+  });
+  await recordOnlinePayment(tx, a.storeId, a.memberCardId, ledgerId, 'topup', a.now, a.payment);
+  audit(tx, {
+    kind: 'card',
+    summary: `线上充值 ${amountText(BIG_TYPE_MONEY, a.amount)}`,
+    targets: [
+      { type: 'card', id: a.memberCardId },
+      { type: 'member', id: a.memberId },
+    ],
+  });
+  return true;
+}
+
+function recordOnlinePayment(
+  tx: Tx,
+  storeId: number,
+  memberCardId: number,
+  ledgerId: number,
+  kind: 'sale' | 'topup',
+  now: string,
+  p: OnlinePayment,
+) {
+  return insertPayment(tx, {
+    storeId,
+    memberCardId,
+    ledgerId,
+    kind,
+    amount: p.amount,
+    method: p.method,
+    staffId: null,
+    remark: p.remark,
+    createdAt: now,
+    refundOf: null,
+    channel: 'online',
+    payOrderId: p.payOrderId,
   });
 }
 

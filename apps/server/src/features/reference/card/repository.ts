@@ -20,7 +20,20 @@ import type { CardOfRules } from '../../timetable/rules.ts';
 export function liveProducts(ex: Executor, storeId: number) {
   return ex
     .selectFrom('cardProduct')
-    .select(['id', 'cardName', 'bigType', 'cardType', 'perCount', 'price', 'totalCount', 'validDays', 'enabled'])
+    .select([
+      'id',
+      'cardName',
+      'bigType',
+      'cardType',
+      'perCount',
+      'price',
+      'totalCount',
+      'validDays',
+      'enabled',
+      'onlineSale',
+      'onlinePrice',
+      'trial',
+    ])
     .where('storeId', '=', storeId)
     .where('deleted', '=', 0)
     .orderBy('id')
@@ -49,6 +62,56 @@ export async function requireProduct(ex: Executor, storeId: number, id: number) 
     .executeTakeFirst();
   if (!p || p.deleted) throw notFound('卡种');
   return p;
+}
+
+/** A card product of the store as online sales read it (deleted ones too: an order paid late still issues it). */
+export function productForSale(ex: Executor, storeId: number, id: number) {
+  return ex
+    .selectFrom('cardProduct')
+    .select([
+      'id',
+      'cardName',
+      'bigType',
+      'cardType',
+      'perCount',
+      'totalCount',
+      'validDays',
+      'enabled',
+      'deleted',
+      'onlineSale',
+      'onlinePrice',
+      'trial',
+    ])
+    .where('storeId', '=', storeId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** The store's live, enabled products marked 线上售卖, by id. */
+export function productsOnSale(ex: Executor, storeId: number) {
+  return ex
+    .selectFrom('cardProduct')
+    .select(['id', 'cardName', 'bigType', 'cardType', 'perCount', 'totalCount', 'validDays', 'onlinePrice', 'trial'])
+    .where('storeId', '=', storeId)
+    .where('deleted', '=', 0)
+    .where('enabled', '=', 1)
+    .where('onlineSale', '=', 1)
+    .orderBy('id')
+    .execute();
+}
+
+/** Whether the member holds (or held) a card of any 体验卡 product of the store. */
+export async function memberHasTrialCard(ex: Executor, storeId: number, memberId: number): Promise<boolean> {
+  const row = await ex
+    .selectFrom('memberCard as mc')
+    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .select('mc.id')
+    .where('mc.storeId', '=', storeId)
+    .where('mc.memberId', '=', memberId)
+    .where('p.trial', '=', 1)
+    .limit(1)
+    .executeTakeFirst();
+  return Boolean(row);
 }
 
 /** Whether any member holds a card of the product (refunded cards too). */

@@ -1,0 +1,336 @@
+import crypto from 'node:crypto';
+import {
+  amountText,
+  BIG_TYPE_MONEY,
+  CARD_TYPE_NO_EXPIRY,
+  PAY_ORDER_MINUTES,
+  PAY_ORDER_STATUS,
+  PayMsg,
+  type memberCreateOrder,
+  type ParsedReqOf,
+  type PayOrder,
+  type PayOrderMethod,
+  type ResOf,
+} from '@studio/contract';
+import { inWriteTx } from '../../db/write-queue.ts';
+import { audit } from '../../lib/audit.ts';
+import type { CallCtx } from '../../lib/context.ts';
+import { badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { localDateTime } from '../../lib/time.ts';
+import { publicBaseOf } from '../member-channel/public.ts';
+import { memberHasTrialCard, productForSale, productsOnSale, requireMemberCard } from '../reference/public.ts';
+import { closeOrderHere, fulfilOrder, type Deps, type Fulfiller } from './fulfil.ts';
+import { PaymentProviderError, type CreatedOrder, type ProviderName } from './providers/types.ts';
+import { WechatPay } from './providers/wechatpay.ts';
+import {
+  expiredOrders,
+  findOrder,
+  insertOrder,
+  memberHasTrialOrder,
+  memberOrders,
+  storesWithOpenOrders,
+  type OrderRow,
+} from './repository.ts';
+import { loadPaySetting, PROVIDER_LABEL, providerOf, type StoredPaySetting } from './settings.ts';
+
+const METHOD_LABEL: Record<PayOrderMethod, string> = {
+  wechat_jsapi: '微信内支付',
+  wechat_native: '微信扫码',
+  alipay_wap: '支付宝手机网站',
+  alipay_precreate: '支付宝扫码',
+};
+
+export const providerOfMethod = (m: PayOrderMethod): ProviderName => (m.startsWith('wechat') ? 'wechat' : 'alipay');
+
+/** A card product members may buy online now: on sale, priced, with a balance and (if it expires) valid days. */
+function sellable(p: {
+  onlineSale?: number;
+  enabled?: number;
+  deleted?: number;
+  onlinePrice: number;
+  totalCount: number | null;
+  cardType: number;
+  validDays: number | null;
+}): boolean {
+  return (
+    (p.onlineSale ?? 1) === 1 &&
+    (p.enabled ?? 1) === 1 &&
+    (p.deleted ?? 0) === 0 &&
+    p.onlinePrice > 0 &&
+    p.totalCount !== null &&
+    p.totalCount > 0 &&
+    (p.cardType === CARD_TYPE_NO_EXPIRY || Boolean(p.validDays))
+  );
+}
+
+const summaryOf = (p: { bigType: number; totalCount: number | null; validDays: number | null; cardType: number }) =>
+  `${amountText(p.bigType, p.totalCount ?? 0)}，${p.cardType === CARD_TYPE_NO_EXPIRY ? '永久有效' : `有效期${p.validDays}天`}`;
+
+/** The products on sale, the top-up amounts and which providers take payments. */
+export async function productsForMembers(ctx: CallCtx) {
+  const [products, setting] = await Promise.all([
+    productsOnSale(ctx.db, ctx.store.id),
+    loadPaySetting(ctx.db, ctx.store.id),
+  ]);
+  return {
+    list: products.filter(sellable).map((p) => ({
+      id: p.id,
+      name: p.cardName,
+      price: p.onlinePrice,
+      summary: summaryOf(p),
+      trial: p.trial,
+      bigType: p.bigType,
+      totalCount: p.totalCount ?? 0,
+      validDays: p.validDays,
+    })),
+    topupAmounts: setting.topupAmounts,
+    wechat: setting.wechat.enabled,
+    alipay: setting.alipay.enabled,
+  };
+}
+
+export function orderView(o: OrderRow, name: string): PayOrder {
+  return {
+    orderNo: o.orderNo,
+    status: PAY_ORDER_STATUS[o.status as keyof typeof PAY_ORDER_STATUS] ?? 'created',
+    kind: o.kind === 'topup' ? 'topup' : 'card',
+    name,
+    amount: o.amount,
+    refunded: o.refunded,
+    method: o.method as PayOrderMethod,
+    memberCardId: o.status === 0 || o.status === 2 ? (o.kind === 'topup' ? o.memberCardId : null) : o.memberCardId,
+    createTime: o.createdAt,
+    expireTime: o.expireAt,
+    paidTime: o.paidAt,
+    closeTime: o.closedAt,
+  };
+}
+
+/** Order numbers: P + store-local time + store + random digits (at most 32: WeChat's limit). */
+function newOrderNo(storeId: number, now: string) {
+  const digits = Array.from(crypto.randomBytes(8), (b) => String(b % 10)).join('');
+  return `P${now.replace(/\D/g, '')}${storeId}${digits}`.slice(0, 32);
+}
+
+type CreateInput = ParsedReqOf<typeof memberCreateOrder>;
+
+/**
+ * A member's order: what they buy (a product on sale, or a top-up of their money card by an amount the
+ * manager lists), written 待支付, then created at the provider. What the page needs comes back: JSAPI
+ * parameters, a code_url / QR, or the WAP gateway URL.
+ */
+export async function createMemberOrder(ctx: CallCtx, input: CreateInput): Promise<ResOf<typeof memberCreateOrder>> {
+  const storeId = ctx.store.id;
+  const memberId = ctx.member.id;
+  const isCard = input.productId !== undefined;
+  if (isCard === (input.mcId !== undefined) || (!isCard && input.amount === undefined)) {
+    throw badRequest(PayMsg.productOrTopup);
+  }
+  const providerName = providerOfMethod(input.method);
+  const setting = await loadPaySetting(ctx.db, storeId);
+  const provider = providerOf(setting, providerName, ctx);
+  if (!provider) throw conflict(PayMsg.notEnabled(PROVIDER_LABEL[providerName]));
+
+  let row: { kind: 'card' | 'topup'; productId: number | null; memberCardId: number | null; trial: number };
+  let amount: number;
+  let description: string;
+  if (isCard) {
+    const p = await productForSale(ctx.db, storeId, input.productId ?? 0);
+    if (!p || p.deleted) throw notFound('卡种');
+    if (!sellable(p)) throw conflict(PayMsg.notOnSale);
+    if (
+      p.trial === 1 &&
+      ((await memberHasTrialCard(ctx.db, storeId, memberId)) || (await memberHasTrialOrder(ctx.db, storeId, memberId)))
+    ) {
+      throw conflict(PayMsg.trialOnce);
+    }
+    row = { kind: 'card', productId: p.id, memberCardId: null, trial: p.trial };
+    amount = p.onlinePrice;
+    description = p.cardName;
+  } else {
+    const c = await requireMemberCard(ctx.db, storeId, input.mcId ?? 0);
+    if (c.memberId !== memberId) throw notFound('会员卡');
+    if (c.bigType !== BIG_TYPE_MONEY) throw conflict(PayMsg.notMoneyCard);
+    if (c.refundedAt) throw conflict(PayMsg.cardRefunded);
+    if (!setting.topupAmounts.includes(input.amount ?? 0)) throw badRequest(PayMsg.topupAmount);
+    row = { kind: 'topup', productId: null, memberCardId: c.id, trial: 0 };
+    amount = input.amount ?? 0;
+    description = `会员卡充值 ${amountText(BIG_TYPE_MONEY, amount)}`;
+  }
+
+  let openid: string | undefined;
+  if (input.method === 'wechat_jsapi') {
+    if (!input.wxCode) throw badRequest(PayMsg.openidNeeded);
+    try {
+      openid = await (provider as WechatPay).openidFromCode(input.wxCode);
+    } catch (e) {
+      if (e instanceof PaymentProviderError) throw conflict(PayMsg.oauthFailed(e.message));
+      throw e;
+    }
+  }
+
+  const startMs = Date.now();
+  const now = localDateTime(ctx.store.timezone, startMs);
+  const expireAt = localDateTime(ctx.store.timezone, startMs + PAY_ORDER_MINUTES * 60_000);
+  const orderNo = newOrderNo(storeId, now);
+  await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
+    await insertOrder(tx, {
+      storeId,
+      orderNo,
+      memberId,
+      ...row,
+      amount,
+      method: input.method,
+      provider: providerName,
+      description,
+      status: 0,
+      createdAt: now,
+      expireAt,
+      paidAt: null,
+      closedAt: null,
+      providerTradeId: null,
+    });
+    audit(tx, {
+      kind: 'card',
+      summary: `下单 ${description} ${amountText(BIG_TYPE_MONEY, amount)}（${METHOD_LABEL[input.method]}）`,
+      target: `订单 ${orderNo}`,
+      targets: [
+        { type: 'member', id: memberId },
+        ...(row.productId ? [{ type: 'product' as const, id: row.productId }] : []),
+        ...(row.memberCardId ? [{ type: 'card' as const, id: row.memberCardId }] : []),
+      ],
+    });
+  });
+
+  // The notification address is under the store's public base address (会员约课页面).
+  const { base } = await publicBaseOf(ctx);
+  let created: CreatedOrder;
+  try {
+    created = await provider.createOrder({
+      method: input.method,
+      outTradeNo: orderNo,
+      amountFen: amount,
+      description,
+      notifyUrl: `${base}/pay/notify/${providerName}/${storeId}`,
+      expiresAt: new Date(startMs + PAY_ORDER_MINUTES * 60_000),
+      openid,
+      returnUrl: input.returnUrl,
+    });
+  } catch (e) {
+    if (!(e instanceof PaymentProviderError)) throw e;
+    ctx.log.warn({ storeId, orderNo, provider: providerName, kind: e.kind, code: e.code }, 'creating the order failed');
+    const saved = await findOrder(ctx.db, storeId, orderNo);
+    if (saved) await closeOrderHere(ctx, saved, memberBy(ctx), '发起支付失败');
+    throw conflict(PayMsg.providerFailed(e.message));
+  }
+  return {
+    orderNo,
+    amount,
+    expireTime: expireAt,
+    pay: created.method === 'wechat_jsapi' ? created.payParams : null,
+    codeUrl:
+      created.method === 'wechat_native'
+        ? created.codeUrl
+        : created.method === 'alipay_precreate'
+          ? created.qrCode
+          : null,
+    payUrl: created.method === 'alipay_wap' ? created.redirectUrl : null,
+  };
+}
+
+const memberBy = (ctx: CallCtx): Fulfiller => ({
+  kind: 'member',
+  call: ctx.req.url.split('?')[0],
+  id: ctx.member.id,
+  name: ctx.member.name,
+});
+
+const nameOf = (o: OrderRow) => (o.kind === 'topup' ? '充值' : o.description);
+
+/**
+ * Asks the provider about an unpaid order and fulfils it when paid (the member's 我已支付, the close
+ * job). Answers the provider's state, or null when it could not be asked.
+ */
+async function settleFromProvider(deps: Deps, o: OrderRow, setting: StoredPaySetting, by: Fulfiller) {
+  const provider = providerOf(setting, o.provider as ProviderName, deps);
+  if (!provider) return null;
+  try {
+    const facts = await provider.queryOrder(o.orderNo);
+    if (facts?.state === 'paid') await fulfilOrder(deps, o, facts, setting, by, false);
+    return { provider, facts };
+  } catch (e) {
+    if (!(e instanceof PaymentProviderError)) throw e;
+    deps.log.warn(
+      { storeId: o.storeId, orderNo: o.orderNo, provider: o.provider, kind: e.kind, code: e.code },
+      'order query failed',
+    );
+    return null;
+  }
+}
+
+/** 我已支付: the member's order; while unpaid the provider is asked, and a paid order is fulfilled now. */
+export async function queryMemberOrder(ctx: CallCtx, orderNo: string): Promise<PayOrder> {
+  let o = await findOrder(ctx.db, ctx.store.id, orderNo);
+  if (!o || o.memberId !== ctx.member.id) throw notFound('订单');
+  if (o.status === 0) {
+    const setting = await loadPaySetting(ctx.db, ctx.store.id);
+    await settleFromProvider(ctx, o, setting, memberBy(ctx));
+    o = (await findOrder(ctx.db, ctx.store.id, orderNo)) ?? o;
+  }
+  return orderView(o, nameOf(o));
+}
+
+export async function listMemberOrders(ctx: CallCtx, page: number) {
+  const { list, total } = await memberOrders(ctx.db, ctx.store.id, ctx.member.id, page, 10);
+  return { list: list.map((o) => orderView(o, nameOf(o))), total };
+}
+
+const JOB: Fulfiller = { kind: 'system', call: 'job/pay-order-close' };
+
+/**
+ * The close job: every unpaid order past its 15 minutes is asked about at the provider first; paid,
+ * it is fulfilled; otherwise it is closed there and here. Safe on any number of instances at once
+ * (every write is guarded). `clock` gives a store's wall time (tests move it). Answers how many it
+ * closed or fulfilled.
+ */
+export async function closeExpiredOrders(
+  deps: Deps,
+  clock: (timezone: string) => string = (tz) => localDateTime(tz),
+): Promise<number> {
+  let n = 0;
+  for (const store of await storesWithOpenOrders(deps.db)) {
+    const due = await expiredOrders(deps.db, store.id, clock(store.timezone));
+    if (!due.length) continue;
+    const setting = await loadPaySetting(deps.db, store.id);
+    for (const o of due) {
+      const asked = await settleFromProvider(deps, o, setting, JOB);
+      if (!asked) {
+        // Provider off (settings changed) or unreachable: an order never sent can be closed here only.
+        if (
+          !providerOf(setting, o.provider as ProviderName, deps) &&
+          (await closeOrderHere(deps, o, JOB, '超时未支付'))
+        ) {
+          n++;
+        }
+        continue;
+      }
+      if (asked.facts?.state === 'paid') {
+        n++;
+        continue;
+      }
+      if (asked.facts?.state === 'refunded') continue;
+      try {
+        await asked.provider.closeOrder(o.orderNo);
+      } catch (e) {
+        if (!(e instanceof PaymentProviderError)) throw e;
+        deps.log.warn(
+          { storeId: o.storeId, orderNo: o.orderNo, kind: e.kind, code: e.code },
+          'closing at the provider failed',
+        );
+        continue;
+      }
+      if (await closeOrderHere(deps, o, JOB, '超时未支付')) n++;
+    }
+  }
+  return n;
+}

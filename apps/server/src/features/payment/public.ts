@@ -1,0 +1,3 @@
+/** What the app and other features use of online payment: the notification routes and the close job. */
+export { registerPayNotifyRoutes } from './notify-route.ts';
+export { closeExpiredOrders } from './orders.ts';

@@ -1,0 +1,23 @@
+import {
+  memberCreateOrder,
+  memberQueryOrder,
+  memberQueryOrders,
+  memberQueryProducts,
+  queryPayConnection,
+  queryPaySetting,
+  updatePaySetting,
+} from '@studio/contract';
+import { defineFeature } from '../../lib/feature.ts';
+import { createMemberOrder, listMemberOrders, productsForMembers, queryMemberOrder } from './orders.ts';
+import { queryPaySettings, savePaySettings, testPayConnection } from './settings.ts';
+
+/** Online payment: the store's provider settings, members' purchases and their orders. */
+export const paymentFeature = defineFeature((r) => {
+  r.handle(queryPaySetting, (_input, ctx) => queryPaySettings(ctx));
+  r.handle(updatePaySetting, (input, ctx) => savePaySettings(ctx, input));
+  r.handle(queryPayConnection, (input, ctx) => testPayConnection(ctx, input.provider));
+  r.handle(memberQueryProducts, (_input, ctx) => productsForMembers(ctx));
+  r.handle(memberCreateOrder, (input, ctx) => createMemberOrder(ctx, input));
+  r.handle(memberQueryOrder, (input, ctx) => queryMemberOrder(ctx, input.orderNo));
+  r.handle(memberQueryOrders, (input, ctx) => listMemberOrders(ctx, input.page));
+});
