@@ -1,6 +1,7 @@
 import { amountText, type MyBooking } from '@studio/contract';
 import { Button, Dialog, DotLoading, Tag, Toast } from 'antd-mobile';
 import { useState } from 'react';
+import { CalendarLink } from './calendar-link.tsx';
 import { whenText } from './format.ts';
 import { useMyBookings } from './queries.ts';
 import { useCancel } from './writes.ts';
@@ -113,6 +114,9 @@ export function MyBookings() {
           </div>
         ))}
         <Pager page={page} total={data?.total} onPage={setPage} />
+      </div>
+      <div className="calendar-entry">
+        <CalendarLink />
       </div>
     </>
   );

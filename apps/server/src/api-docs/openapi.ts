@@ -36,6 +36,7 @@ const GROUPS: readonly [string, string, readonly CallDef[]][] = [
     '微信支付和支付宝的设置与测试连接、线上售卖的卡种和充值、会员下单、支付结果、我的订单',
     contract.paymentCalls,
   ],
+  ['日历订阅', '会员的课程和老师的上课日历订阅地址（iCalendar），重新生成地址', contract.calendarCalls],
   [
     '会员端',
     '会员在手机上：验证码登录、课表、预约与取消、候补、我的预约和会员卡、扫码签到；前台的登录码与签到码',

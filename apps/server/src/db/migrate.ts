@@ -18,6 +18,7 @@ import { appSecret } from './migrations/20261127_0100_app_secret.ts';
 import { cardOpenBookings } from './migrations/20261127_0200_card_open_bookings.ts';
 import { courseForChildren } from './migrations/20261128_1200_course_for_children.ts';
 import { onlinePayment } from './migrations/20261129_0100_online_payment.ts';
+import { calendarFeed } from './migrations/20261129_0200_calendar_feed.ts';
 
 /** Timestamped migrations, in order. Never edit one that has landed: add a new one. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -39,6 +40,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '20261127_0200_card_open_bookings': cardOpenBookings(),
     '20261128_1200_course_for_children': courseForChildren(),
     '20261129_0100_online_payment': onlinePayment(dialect),
+    '20261129_0200_calendar_feed': calendarFeed(dialect),
   };
 }
 

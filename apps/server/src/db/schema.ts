@@ -79,6 +79,14 @@ export interface MemberSessionTable {
   createdAt: number;
   expiresAt: number;
 }
+/** A private calendar address (a member's bookings, a teacher's classes): the token is its secret. */
+export interface CalendarFeedTable {
+  token: string;
+  storeId: number;
+  owner: 'member' | 'teacher';
+  ownerId: number;
+  createdAt: number;
+}
 export interface HttpSessionTable {
   id: string;
   staffId: number;
@@ -437,6 +445,7 @@ export interface Database {
   httpSession: HttpSessionTable;
   memberLoginCode: MemberLoginCodeTable;
   memberSession: MemberSessionTable;
+  calendarFeed: CalendarFeedTable;
   loginCounter: LoginCounterTable;
   appSecret: AppSecretTable;
   storeModule: StoreModuleTable;

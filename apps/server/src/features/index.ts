@@ -3,6 +3,7 @@ import type { Feature } from '../lib/feature.ts';
 import type { OutboxHandler } from '../outbox/index.ts';
 import { auditFeature } from './audit/routes.ts';
 import { batchFeature } from './batch/routes.ts';
+import { calendarFeedFeature } from './calendar-feed/routes.ts';
 import { memberChannelFeature, smsHandlers } from './member-channel/routes.ts';
 import { messagingFeature } from './messaging/routes.ts';
 import { messagingHandlers } from './messaging/public.ts';
@@ -36,6 +37,7 @@ export const features: Feature[] = [
   memberChannelFeature,
   staffFeature,
   auditFeature,
+  calendarFeedFeature,
   paymentFeature,
 ];
 

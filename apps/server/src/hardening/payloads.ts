@@ -363,6 +363,11 @@ export const basePayloads: Record<string, BasePayload> = {
   [`${STORE}/query/pay/connection`]: { body: () => ({ provider: 'wechat' }) },
   '/member/api/sign/in': { body: () => ({ token: 'not-a-token' }) },
   [`${STORE}/create/member/login/code`]: { body: (w) => ({ memberId: w.member2 }), ids: { memberId: 'member2' } },
+  // calendar feeds (issue 29)
+  '/member/api/query/calendar/feed': { body: () => ({}) },
+  '/member/api/reset/calendar/feed': { body: () => ({}) },
+  [`${STORE}/query/teacher/calendar/feed`]: { body: (w) => ({ teacherId: w.teacher }), ids: { teacherId: 'teacher' } },
+  [`${STORE}/reset/teacher/calendar/feed`]: { body: (w) => ({ teacherId: w.teacher }), ids: { teacherId: 'teacher' } },
   [`${STORE}/delete/member/sessions`]: { body: (w) => ({ memberId: w.member }), ids: { memberId: 'member' } },
   [`${STORE}/query/checkin/code`]: { body: () => ({}) },
   [`${STORE}/update/checkin/mode`]: { body: () => ({ checkinMode: 'screen' }) },

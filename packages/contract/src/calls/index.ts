@@ -1,6 +1,7 @@
 import type { CallDef } from '../define.ts';
 import { authCalls } from './auth.ts';
 import { batchCalls } from './batch.ts';
+import { calendarCalls } from './calendar.ts';
 import { memberChannelCalls } from './member-channel.ts';
 import { onlineCalls } from './online.ts';
 import { paymentCalls } from './payment.ts';
@@ -15,6 +16,7 @@ import { waitlistCalls } from './waitlist.ts';
 
 export * from './auth.ts';
 export * from './batch.ts';
+export * from './calendar.ts';
 export * from './member-channel.ts';
 export * from './online.ts';
 export * from './payment.ts';
@@ -41,5 +43,6 @@ export const allCalls: readonly CallDef[] = [
   ...policyCalls,
   ...waitlistCalls,
   ...staffCalls,
+  ...calendarCalls,
   ...paymentCalls,
 ];

@@ -424,3 +424,44 @@ export async function selfCheckIn(s: MemberScope, input: { tid?: number; token: 
     return { ...done, message: MemberMsg.checkedIn };
   });
 }
+
+/** One class on a member's calendar feed. */
+export interface CalendarEntry {
+  /** Stable across feed reads (a calendar app updates the event rather than adding another). */
+  uid: string;
+  startTime: string;
+  endTime: string;
+  courseName: string;
+  teacherName: string;
+  areaName: string | null;
+  state: string;
+}
+
+/**
+ * The member's classes a calendar shows: live bookings (booked, marked 到店, signed in) and pendings
+ * waiting for sign-in, on sessions not deleted. A cancelled one is not listed, so it leaves the
+ * phone's calendar at its next refresh.
+ */
+export async function memberCalendarEntries(db: Executor, storeId: number, memberId: number, now: string) {
+  const [bookings, pendings] = await Promise.all([
+    reservationsOfMember(db, storeId, memberId, now),
+    pendingsOfMember(db, storeId, memberId),
+  ]);
+  const entry = (r: (typeof bookings)[number] | (typeof pendings)[number], uid: string, state: string) => ({
+    uid,
+    startTime: r.startTime,
+    endTime: r.endTime,
+    courseName: r.courseName,
+    teacherName: r.teacherName,
+    areaName: r.areaName,
+    state,
+  });
+  return [
+    ...bookings
+      .filter((b) => b.status !== ReservationStatus.CANCELLED)
+      .map((b) =>
+        entry(b, `booking-${b.id}`, b.status === ReservationStatus.SIGNED_IN || b.attendedTime ? '已到店' : '已预约'),
+      ),
+    ...pendings.filter((p) => p.status === PendingStatus.WAITING).map((p) => entry(p, `pending-${p.id}`, '待签到')),
+  ] satisfies CalendarEntry[];
+}

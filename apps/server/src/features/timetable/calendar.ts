@@ -93,3 +93,8 @@ export async function calendar(
   cache.set(key, { version, answer });
   return answer;
 }
+
+/** A teacher's sessions (not deleted) starting in [fromDate, toDate], for their calendar feed. */
+export function teacherSessions(db: Db, storeId: number, teacherId: number, fromDate: string, toDate: string) {
+  return calendarSessions(db, storeId, { fromDate, toDate, teacherId, areaIds: null });
+}

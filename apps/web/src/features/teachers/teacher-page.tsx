@@ -6,6 +6,7 @@ import { DeleteLink } from '../../shared/delete-link.tsx';
 import { FormModal } from '../../shared/form-modal.tsx';
 import { useTeachers } from '../../shared/reference.ts';
 import { ListCard } from '../../shared/list-card.tsx';
+import { CalendarFeedModal } from './calendar-feed-modal.tsx';
 import { useDeleteTeacher, useSaveTeacher } from './hooks.ts';
 
 type Teacher = z.infer<typeof zTeacher>;
@@ -33,6 +34,7 @@ export default function TeacherPage() {
   const q = useTeachers();
   const [search, setSearch] = useState('');
   const [editing, setEditing] = useState<Teacher | 'new' | null>(null);
+  const [feedOf, setFeedOf] = useState<Teacher | null>(null);
   const del = useDeleteTeacher();
   const rows = (q.data ?? []).filter((t) => !search || t.name.includes(search) || (t.mobile ?? '').includes(search));
 
@@ -73,10 +75,11 @@ export default function TeacherPage() {
           },
           {
             title: '操作',
-            width: 140,
+            width: 190,
             render: (_, t) => (
-              <Space>
+              <Space style={{ whiteSpace: 'nowrap' }}>
                 <a onClick={() => setEditing(t)}>编辑</a>
+                <a onClick={() => setFeedOf(t)}>日历订阅</a>
                 <DeleteLink title={`确定删除老师 ${t.name} 吗？`} onConfirm={() => del.run(t.id)} />
               </Space>
             ),
@@ -84,6 +87,7 @@ export default function TeacherPage() {
         ]}
       />
       {editing && <TeacherModal teacher={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
+      {feedOf && <CalendarFeedModal teacher={feedOf} onClose={() => setFeedOf(null)} />}
     </ListCard>
   );
 }
