@@ -6,7 +6,7 @@ import { DEMO_ADMIN } from './db/seed/index.ts';
 import { lockSqliteFile, prepareDatabase } from './db/startup.ts';
 import { outboxHandlers } from './features/index.ts';
 import { runNoShows } from './features/no-show/public.ts';
-import { closeExpiredOrders } from './features/payment/public.ts';
+import { closeExpiredOrders, settleOpenRefunds } from './features/payment/public.ts';
 import { runDueDigests } from './features/reports/public.ts';
 import { endClosedWaits } from './features/waitlist/public.ts';
 import { purgeOldEntries } from './features/audit/public.ts';
@@ -65,6 +65,8 @@ const stopJobs = [
   startRepeating({ what: 'waitlist cutoff job', log: app.log, run: () => endClosedWaits(db, dialect) }),
   // Online orders unpaid after 15 minutes: asked at the provider, fulfilled if paid, else closed there and here.
   startRepeating({ what: 'pay order close job', log: app.log, run: () => closeExpiredOrders(app.deps) }),
+  // Online refunds still 退款中 after 2 minutes (no notification, or the request got no answer): asked at the provider.
+  startRepeating({ what: 'pay refund settle job', log: app.log, run: () => settleOpenRefunds(app.deps) }),
   startRepeating({
     what: 'audit log retention',
     log: app.log,

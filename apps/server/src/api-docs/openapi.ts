@@ -33,7 +33,7 @@ const GROUPS: readonly [string, string, readonly CallDef[]][] = [
   ['数据报表与提醒', '总览、按课程、按老师、按时段、每日趋势、会员卡提醒、久未到店、每日推送', contract.reportCalls],
   [
     '在线收款',
-    '微信支付和支付宝的设置与测试连接、线上售卖的卡种和充值、会员下单、支付结果、我的订单',
+    '微信支付和支付宝的设置与测试连接、线上售卖的卡种和充值、会员下单、支付结果、我的订单、前台扫码收款、线上订单',
     contract.paymentCalls,
   ],
   ['日历订阅', '会员的课程和老师的上课日历订阅地址（iCalendar），重新生成地址', contract.calendarCalls],

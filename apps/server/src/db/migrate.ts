@@ -19,6 +19,8 @@ import { cardOpenBookings } from './migrations/20261127_0200_card_open_bookings.
 import { courseForChildren } from './migrations/20261128_1200_course_for_children.ts';
 import { onlinePayment } from './migrations/20261129_0100_online_payment.ts';
 import { calendarFeed } from './migrations/20261129_0200_calendar_feed.ts';
+import { deskPayOrder } from './migrations/20261129_0300_desk_pay_order.ts';
+import { payRefund } from './migrations/20261129_0400_pay_refund.ts';
 
 /** Timestamped migrations, in order. Never edit one that has landed: add a new one. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -41,6 +43,8 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '20261128_1200_course_for_children': courseForChildren(),
     '20261129_0100_online_payment': onlinePayment(dialect),
     '20261129_0200_calendar_feed': calendarFeed(dialect),
+    '20261129_0300_desk_pay_order': deskPayOrder(dialect),
+    '20261129_0400_pay_refund': payRefund(dialect),
   };
 }
 

@@ -223,7 +223,7 @@ export interface CardLedgerTable {
   id: Generated<number>;
   storeId: number;
   memberCardId: number;
-  /** issue | topup | deduct | refund | adjust | card_refund (card refunded whole) | topup_refund */
+  /** issue | topup | deduct | refund | adjust | card_refund (card refunded whole) | topup_refund | refund_undone (an online refund refused: put back) */
   kind: string;
   /** Change of usedCount (deduct > 0, refund < 0) or of totalCount (issue, topup > 0). */
   amount: number;
@@ -283,6 +283,28 @@ export interface PayOrderTable {
   paidAt: string | null;
   closedAt: string | null;
   providerTradeId: string | null;
+  /** The staff member who took it at the desk (扫码收款; migration 20261129_0300); null: the member's own. */
+  staffId: number | null;
+}
+/** A refund of an online order through its provider (migration 20261129_0400; status 0 退款中, 1 已退款, 2 退款失败). */
+export interface PayRefundTable {
+  id: Generated<number>;
+  storeId: number;
+  refundNo: string;
+  payOrderId: number;
+  memberCardId: number;
+  amount: number;
+  reason: string;
+  status: Generated<number>;
+  staffId: number | null;
+  createdAt: string;
+  settledAt: string | null;
+  providerRefundId: string | null;
+  failReason: string | null;
+  /** The card change it made: its 退卡 (card_refund) or 充值退回 (topup_refund) ledger entry. */
+  ledgerId: number;
+  /** Once refused: the ledger entry putting the card back (refund_undone). */
+  undoLedgerId: number | null;
 }
 /** A member waiting for a seat of a full session (migration 1300; status: contract WaitStatus). */
 export interface WaitlistTable {
@@ -463,6 +485,7 @@ export interface Database {
   cardPayment: CardPaymentTable;
   paySetting: PaySettingTable;
   payOrder: PayOrderTable;
+  payRefund: PayRefundTable;
   waitlist: WaitlistTable;
   dailyJob: DailyJobTable;
   timetable: TimetableTable;

@@ -10,7 +10,16 @@ import { makeWorld, type Kind, type World } from './world.ts';
 
 const RUNS = envInt('FUZZ_RUNS', 150);
 const SEED = envInt('FUZZ_SEED', 20261121);
-const KINDS: Kind[] = ['teacher', 'area', 'material', 'cardProduct', 'course', 'member', 'memberCard', 'session'];
+const KINDS = [
+  'teacher',
+  'area',
+  'material',
+  'cardProduct',
+  'course',
+  'member',
+  'memberCard',
+  'session',
+] as const satisfies readonly Kind[];
 
 async function send(env: TestEnv, call: CallDef, body: string | Buffer, type: string) {
   const cookie = call.auth === 'public' ? undefined : env.client.cookie;

@@ -361,6 +361,18 @@ export const basePayloads: Record<string, BasePayload> = {
   [`${STORE}/query/pay/setting`]: { body: () => ({}) },
   [`${STORE}/update/pay/setting`]: { body: () => ({ topupAmounts: [50000, 100000, 200000] }) },
   [`${STORE}/query/pay/connection`]: { body: () => ({ provider: 'wechat' }) },
+  // the world's order is not paid, so its refund is refused (refund.test.ts refunds)
+  [`${STORE}/refund/pay/order`]: {
+    body: (w) => ({ orderNo: w.payOrderNo, amount: 100, reason: '测试退款' }),
+    ids: { orderNo: 'payOrderNo' },
+  },
+  // the desk's 扫码收款 and 线上订单 (a fresh store has no provider: creating is refused there too)
+  [`${STORE}/create/pay/order`]: {
+    body: (w) => ({ mid: w.member, productId: w.cardProduct, method: 'wechat_native' }),
+    ids: { mid: 'member', productId: 'cardProduct' },
+  },
+  [`${STORE}/query/pay/order`]: { body: (w) => ({ orderNo: w.payOrderNo }), ids: { orderNo: 'payOrderNo' } },
+  [`${STORE}/query/pay/order/list`]: { body: () => ({ fromDate: '2031-03-01', toDate: '2031-03-31', page: 1 }) },
   '/member/api/sign/in': { body: () => ({ token: 'not-a-token' }) },
   [`${STORE}/create/member/login/code`]: { body: (w) => ({ memberId: w.member2 }), ids: { memberId: 'member2' } },
   // calendar feeds (issue 29)
@@ -419,7 +431,7 @@ export const basePayloads: Record<string, BasePayload> = {
 };
 
 /** Sets the value at a dotted path (`students.mcId` sets `mcId` of every item of `students`). */
-export function setPath(body: Record<string, unknown>, dotted: string, value: number): void {
+export function setPath(body: Record<string, unknown>, dotted: string, value: number | string): void {
   const [head, ...rest] = dotted.split('.');
   if (!rest.length) {
     body[head] = Array.isArray(body[head]) ? [value] : value;

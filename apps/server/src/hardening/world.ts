@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { OperateType, WaitStatus } from '@studio/contract';
 import type { Db } from '../db/index.ts';
 import type { Factory } from '../test/factory.ts';
@@ -35,6 +36,8 @@ export interface World {
   staff: number;
   /** An audit entry of the store. */
   audit: number;
+  /** The number of an online order (待支付, by WeChat Native) of `member` for `cardProduct`. */
+  payOrderNo: string;
   /** Every name and mobile of the rows above (to look for leaks). */
   secrets: string[];
 }
@@ -126,6 +129,28 @@ export async function makeWorld(f: Factory, tag: string): Promise<World> {
     })
     .execute();
   w.topup = topup.id;
+  w.payOrderNo = `P20310303${storeId}${crypto.randomInt(1e9)}`;
+  await db
+    .insertInto('payOrder')
+    .values({
+      storeId,
+      orderNo: w.payOrderNo,
+      memberId: member.id,
+      kind: 'card',
+      productId: product.id,
+      memberCardId: null,
+      amount: 30000,
+      method: 'wechat_native',
+      provider: 'wechat',
+      description: product.cardName,
+      createdAt: '2031-03-03 08:00:00',
+      expireAt: '2031-03-03 08:15:00',
+      paidAt: null,
+      closedAt: null,
+      providerTradeId: null,
+      staffId: null,
+    })
+    .execute();
   w.session = await session(db, storeId, w, START, END);
   w.emptySession = await session(db, storeId, w, '2031-03-04 09:00:00', '2031-03-04 10:00:00');
   const wait = await db
@@ -217,6 +242,7 @@ export async function makeWorld(f: Factory, tag: string): Promise<World> {
   w.audit = entry.id;
   w.secrets = [
     store.name,
+    w.payOrderNo,
     teacher.name,
     teacher.mobile ?? '',
     area.name,

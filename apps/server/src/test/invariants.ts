@@ -1,5 +1,5 @@
 import { BOOKED_TYPES, OperateType, PendingStatus, ReservationStatus, WaitStatus } from '@studio/contract';
-import type { ExpressionBuilder } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../db/index.ts';
 import type { Database } from '../db/schema.ts';
 
@@ -146,7 +146,7 @@ export async function checkInvariants(db: Db, storeId?: number): Promise<string[
         eb.fn.sum<number>('amount').as('n'),
         eb.fn.sum<number>(eb.case().when('kind', '=', 'issue').then(1).else(0).end()).as('issued'),
       ])
-      .where('kind', 'in', ['issue', 'topup', 'card_refund', 'topup_refund'])
+      .where('kind', 'in', ['issue', 'topup', 'card_refund', 'topup_refund', 'refund_undone'])
       .groupBy('memberCardId'),
     'storeId',
   ).execute();
@@ -358,5 +358,125 @@ async function onlineOrderProblems(db: Db, storeId?: number): Promise<string[]> 
     }
   }
   if (onlineMoney !== paidMoney) out.push(`online money ${onlineMoney} != paid orders ${paidMoney}`);
+  out.push(...(await onlineRefundProblems(db, paidMoney, storeId)));
+  return out;
+}
+
+/**
+ * Refunds of online orders (issue 28, item 5): each refund not refused reduced exactly one card or
+ * top-up (its own `card_refund` entry closing the order's card, or `topup_refund` of its amount on the
+ * topped-up card), a refused one was put back by one `refund_undone` entry of the opposite amount; an
+ * order's refunded amount is its refunds not refused, and its status follows; a successful refund's
+ * money is recorded once 线上 (none before, none for a refused one); and online money received less
+ * paid back = paid orders - successful refunds.
+ */
+async function onlineRefundProblems(db: Db, paidMoney: number, storeId?: number): Promise<string[]> {
+  const out: string[] = [];
+  const scoped = <T extends { where: (...a: any[]) => T }>(q: T, col: string): T =>
+    storeId === undefined ? q : q.where(col, '=', storeId);
+  const refunds = await scoped(
+    db
+      .selectFrom('payRefund as r')
+      .innerJoin('payOrder as o', 'o.id', 'r.payOrderId')
+      .leftJoin('cardLedger as l', 'l.id', 'r.ledgerId')
+      .leftJoin('cardLedger as u', 'u.id', 'r.undoLedgerId')
+      .leftJoin('memberCard as mc', 'mc.id', 'r.memberCardId')
+      .select([
+        'r.id',
+        'r.refundNo',
+        'r.payOrderId',
+        'r.memberCardId',
+        'r.amount',
+        'r.status',
+        'r.ledgerId',
+        'o.kind as orderKind',
+        'o.memberCardId as orderCardId',
+        'l.kind as ledgerKind',
+        'l.amount as ledgerAmount',
+        'l.memberCardId as ledgerCardId',
+        'u.kind as undoKind',
+        'u.amount as undoAmount',
+        'u.memberCardId as undoCardId',
+        'mc.refundedAt',
+      ]),
+    'r.storeId',
+  ).execute();
+  const refundPays = await scoped(
+    db
+      .selectFrom('cardPayment')
+      .select(['id', 'payOrderId', 'ledgerId', 'amount', 'channel', 'memberCardId'])
+      .where('kind', '=', 'refund')
+      .where('payOrderId', 'is not', null),
+    'storeId',
+  ).execute();
+  const payOf = new Map<number, typeof refundPays>();
+  for (const p of refundPays) payOf.set(Number(p.ledgerId), [...(payOf.get(Number(p.ledgerId)) ?? []), p]);
+  const ledgers = new Set<number>();
+  const refundedOf = new Map<number, number>();
+  let succeeded = 0;
+  let matched = 0;
+  for (const r of refunds) {
+    const name = `refund ${r.refundNo}`;
+    if (ledgers.has(r.ledgerId)) out.push(`${name}: shares its card change with another refund`);
+    ledgers.add(r.ledgerId);
+    if (r.memberCardId !== r.orderCardId || r.ledgerCardId !== r.memberCardId)
+      out.push(`${name}: card ${r.memberCardId}, order's ${r.orderCardId}, ledger's ${r.ledgerCardId}`);
+    const want = r.orderKind === 'topup' ? 'topup_refund' : 'card_refund';
+    if (r.ledgerKind !== want) out.push(`${name}: card change ${r.ledgerKind ?? 'none'}, not ${want}`);
+    if (r.orderKind === 'topup' && Number(r.ledgerAmount) !== -Number(r.amount))
+      out.push(`${name}: took ${r.ledgerAmount} off the balance for ${r.amount}`);
+    const pays = payOf.get(r.ledgerId) ?? [];
+    matched += pays.length;
+    if (r.status === 2) {
+      if (
+        r.undoKind !== 'refund_undone' ||
+        r.undoCardId !== r.memberCardId ||
+        Number(r.undoAmount) !== -Number(r.ledgerAmount)
+      )
+        out.push(`${name}: refused but not put back (${r.undoKind ?? 'none'} ${r.undoAmount ?? ''})`);
+      if (pays.length) out.push(`${name}: refused yet ${pays.length} refund payment(s) recorded`);
+      continue;
+    }
+    if (r.undoKind !== null) out.push(`${name}: status ${r.status} but put back`);
+    if (r.orderKind === 'card' && r.refundedAt === null) out.push(`${name}: the order's card is still open`);
+    refundedOf.set(r.payOrderId, (refundedOf.get(r.payOrderId) ?? 0) + Number(r.amount));
+    if (r.status === 1) {
+      succeeded += Number(r.amount);
+      const p = pays[0];
+      if (
+        pays.length !== 1 ||
+        p.channel !== 'online' ||
+        Number(p.amount) !== Number(r.amount) ||
+        p.payOrderId !== r.payOrderId ||
+        p.memberCardId !== r.memberCardId
+      )
+        out.push(`${name}: succeeded with ${pays.length} refund payment(s) recorded`);
+    } else if (pays.length) out.push(`${name}: 退款中 yet ${pays.length} refund payment(s) recorded`);
+  }
+  const onlineBack = refundPays.filter((p) => p.channel === 'online');
+  if (onlineBack.length !== matched) out.push(`${onlineBack.length - matched} online refund payment(s) of no refund`);
+  const orders = await scoped(
+    db.selectFrom('payOrder').select(['id', 'orderNo', 'status', 'amount', 'refunded']),
+    'storeId',
+  ).execute();
+  for (const o of orders) {
+    const got = Number(o.refunded);
+    const want = refundedOf.get(o.id) ?? 0;
+    if (got !== want) out.push(`order ${o.orderNo}: refunded ${got} != its refunds ${want}`);
+    if (got > Number(o.amount)) out.push(`order ${o.orderNo}: refunded ${got} above paid ${o.amount}`);
+    const status = got === 0 ? null : got === Number(o.amount) ? 3 : 4;
+    if (status !== null && o.status !== status) out.push(`order ${o.orderNo}: refunded ${got} but status ${o.status}`);
+    if (status === null && (o.status === 3 || o.status === 4))
+      out.push(`order ${o.orderNo}: status ${o.status} with nothing refunded`);
+  }
+  const received = await scoped(
+    db
+      .selectFrom('cardPayment')
+      .select(sql<number>`coalesce(sum(case when kind = 'refund' then -amount else amount end), 0)`.as('n'))
+      .where('channel', '=', 'online'),
+    'storeId',
+  ).executeTakeFirstOrThrow();
+  if (Number(received.n) !== paidMoney - succeeded)
+    out.push(`online money ${received.n} != paid orders ${paidMoney} - successful refunds ${succeeded}`);
   return out;
 }

@@ -1194,3 +1194,32 @@ export function standInPaySetting(
     topupAmounts,
   };
 }
+
+/** The studio's public address as the providers see it: forwards each request to the next app instance. */
+export async function startGateway(apps: () => App[]) {
+  let next = 0;
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const list = apps();
+      const app = list[next++ % list.length];
+      void app
+        .inject({
+          method: req.method as 'POST',
+          url: req.url ?? '/',
+          headers: req.headers as Record<string, string>,
+          payload: Buffer.concat(chunks),
+        })
+        .then((r) => {
+          res.writeHead(r.statusCode, { 'content-type': String(r.headers['content-type'] ?? 'text/plain') });
+          res.end(r.rawPayload);
+        });
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}

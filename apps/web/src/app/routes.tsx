@@ -7,6 +7,7 @@ import {
   memberInfo,
   memberList,
   queryAuditLog,
+  queryPayOrderList,
   queryPaySetting,
   queryFixTimetableList,
   queryStaffList,
@@ -50,6 +51,7 @@ const MaterialList = lazy(() => import('../features/materials/material-page.tsx'
 const BookingSetting = lazy(() => import('../features/settings/booking-setting-page.tsx'));
 const StoreSettings = lazy(() => import('../features/settings/store-settings-page.tsx'));
 const PaySettings = lazy(() => import('../features/payment/pay-settings-page.tsx'));
+const PayOrders = lazy(() => import('../features/payment/pay-orders-page.tsx'));
 const Today = lazy(() => import('../features/today/today-page.tsx'));
 const Reports = lazy(() => import('../features/reports/reports-page.tsx'));
 const CardAlerts = lazy(() => import('../features/reports/card-alerts-page.tsx'));
@@ -136,6 +138,12 @@ export const screens: ScreenRoute[] = [
     Component: PaySettings,
     roles: queryPaySetting.roles!,
     menu: { label: '在线收款', key: '/settings/pay' },
+  },
+  {
+    path: '/pay/orders',
+    Component: PayOrders,
+    roles: queryPayOrderList.roles!,
+    menu: { label: '线上订单', key: '/pay/orders' },
   },
   {
     path: '/report/overview',

@@ -14,6 +14,8 @@ const sample = {
   'courses.page': keys.courses.page(1, 20, ''),
   'courses.one': keys.courses.one(3),
   cardProducts: keys.cardProducts,
+  'payOrders.one': keys.payOrders.one('P1'),
+  'payOrders.list': keys.payOrders.list('2026-11-01', '2026-11-30', undefined, 1),
   'calendar.range': keys.calendar.range('2026-11-23', '2026-11-29', null, 2),
   'calendar.week': keys.calendar.week('2026-11-23'),
   'calendar.dropInTeachers': keys.calendar.dropInTeachers(3, '2026-11-27'),

@@ -18,6 +18,19 @@ export const keys = {
     one: (id: number) => ['courses', 'one', id],
   },
   cardProducts: ['card-products'],
+  /** Online orders: one order the desk's 扫码收款 polls, the store's list (线上订单). */
+  payOrders: {
+    all: ['pay-orders'],
+    one: (orderNo: string | undefined) => ['pay-orders', 'one', orderNo],
+    list: (fromDate: string, toDate: string, status: string | undefined, page: number) => [
+      'pay-orders',
+      'list',
+      fromDate,
+      toDate,
+      status,
+      page,
+    ],
+  },
   calendar: {
     all: ['calendar'],
     range: (fromDate: string, toDate: string, venueId: number | null, teacherId: number | null) => [

@@ -3,11 +3,15 @@
 // notifications (POST /pay/notify/wechat/:storeId, /pay/notify/alipay/:storeId) are plain routes
 // outside the contract: providers do not speak {code, data, msg}.
 import { z } from 'zod';
-import { zEmpty, zId, zPage, zPaged } from '../common.ts';
+import { zDate, zEmpty, zId, zPage, zPaged } from '../common.ts';
 import { MAX_AMOUNT } from '../constants.ts';
 import { defineCall, fails, Roles, STORE_API } from '../define.ts';
 import { Msg } from '../messages.ts';
+import { checkRange } from './batch.ts';
 import { MEMBER_API } from './member-channel.ts';
+
+/** The store's order list covers at most this many days. */
+export const PAY_ORDER_LIST_MAX_DAYS = 366;
 
 /** Messages of online payment. */
 export const PayMsg = {
@@ -33,6 +37,10 @@ export const PayMsg = {
   oauthFailed: (reason: string) => `微信授权失败：${reason}`,
   connectionOk: (name: string) => `${name}连接正常，密钥可用`,
   connectionFailed: (name: string, reason: string) => `${name}连接失败：${reason}`,
+  deskMethod: '扫码收款的方式只能是 wechat_native（微信）或 alipay_precreate（支付宝）',
+  deskAmount: '请填写充值金额（大于 0 的整数，分）',
+  status: '订单状态只能是 created、paid、closed、refunded 或 partially_refunded',
+  listRange: `线上订单的日期范围最多${PAY_ORDER_LIST_MAX_DAYS}天`,
 } as const;
 
 export const PAY_ORDER_METHODS = ['wechat_jsapi', 'wechat_native', 'alipay_wap', 'alipay_precreate'] as const;
@@ -292,6 +300,154 @@ export const memberQueryOrders = defineCall({
   example: { page: 1 },
 });
 
+// The desk's 扫码收款 (a QR the member scans at the counter) and the store's online orders.
+
+const zOrderNo = z.string().min(1, '请提供订单号').max(64, '订单号不正确');
+/** A card product (on sale online) or a top-up of the member's money card: exactly one of the two. */
+const DESK_METHODS = ['wechat_native', 'alipay_precreate'] as const;
+
+export const createPayOrder = defineCall({
+  path: `${STORE_API}/create/pay/order`,
+  auth: 'store',
+  roles: Roles.desk,
+  idFields: ['mid', 'productId'],
+  req: z.object({
+    mid: zId('请选择会员'),
+    productId: zId('请选择卡种').optional(),
+    mcId: zId('请选择会员卡').optional(),
+    /** A top-up's amount, fen (the desk may take any amount, as at the counter). */
+    amount: z
+      .number({ error: PayMsg.deskAmount })
+      .int(PayMsg.deskAmount)
+      .min(1, PayMsg.deskAmount)
+      .max(MAX_AMOUNT, PayMsg.deskAmount)
+      .optional(),
+    method: z.enum(DESK_METHODS, { error: PayMsg.deskMethod }),
+  }),
+  res: z.object({
+    orderNo: z.string(),
+    amount: z.number(),
+    expireTime: z.string(),
+    /** wechat_native: code_url; alipay_precreate: qr_code (shown as a QR for the member to scan). */
+    codeUrl: z.string(),
+  }),
+  summary: '前台扫码收款（为会员下单购卡或充值，会员用微信或支付宝扫码支付）',
+  example: { mid: 1, productId: 1, method: 'wechat_native' },
+  errors: [
+    ...fails.badRequest(PayMsg.productOrTopup),
+    ...fails.notFound('会员', '卡种', '会员卡'),
+    ...fails.conflict(
+      PayMsg.notEnabled('{渠道}'),
+      PayMsg.notOnSale,
+      PayMsg.trialOnce,
+      PayMsg.notMoneyCard,
+      PayMsg.cardRefunded,
+      PayMsg.providerFailed('{原因}'),
+    ),
+  ],
+});
+
+/** The order (the desk's QR polls it): while unpaid the provider is asked, and a paid order is fulfilled now. */
+export const queryPayOrder = defineCall({
+  path: `${STORE_API}/query/pay/order`,
+  auth: 'store',
+  roles: Roles.desk,
+  req: z.object({ orderNo: zOrderNo }),
+  res: zPayOrder,
+  summary: '查询线上订单（未支付时向支付渠道查询，已支付则立即发卡）',
+  example: { orderNo: 'P1202601011200001234' },
+  errors: fails.notFound('订单'),
+});
+
+/** An order as the store's list shows it: the member and who took it at the desk (null: the member's own). */
+export const zStorePayOrder = zPayOrder.extend({
+  memberId: z.number(),
+  memberName: z.string(),
+  memberMobile: z.string(),
+  staffName: z.string().nullable(),
+});
+export type StorePayOrder = z.infer<typeof zStorePayOrder>;
+
+export const queryPayOrderList = defineCall({
+  path: `${STORE_API}/query/pay/order/list`,
+  auth: 'store',
+  roles: Roles.manager,
+  req: z
+    .object({
+      fromDate: zDate(Msg.chooseDates),
+      toDate: zDate(Msg.chooseDates),
+      status: z
+        .enum(Object.keys(PAY_ORDER_STATUS_LABEL) as [PayOrderStatus, ...PayOrderStatus[]], {
+          error: PayMsg.status,
+        })
+        .optional(),
+      page: zPage(),
+    })
+    .superRefine((v, ctx) =>
+      checkRange(ctx, v.fromDate, v.toDate, 'toDate', PAY_ORDER_LIST_MAX_DAYS, PayMsg.listRange),
+    ),
+  res: zPaged(zStorePayOrder),
+  summary: '线上订单（按下单日期和状态筛选，新的在前，每页20条）',
+  example: { fromDate: '2026-11-01', toDate: '2026-11-30', page: 1 },
+  errors: fails.badRequest(Msg.rangeOrder, PayMsg.listRange),
+});
+
+/** Messages of refunds of online orders. */
+export const RefundMsg = {
+  amount: '退款金额应为大于 0 的整数（分）',
+  reason: '请填写退款原因',
+  reasonLong: '退款原因不能超过80个字符',
+  notPaid: '该订单未支付，不能退款',
+  allRefunded: '该订单已全部退款',
+  /** `left`: what may still be refunded, in words (e.g. 99.00 元). */
+  tooMuch: (left: string) => `退款金额超过订单可退金额（还可退 ${left}）`,
+  cardUsed: '该卡已有消费或预约，不能退卡退款',
+  cardRefunded: '该卡已退卡，不能再退款',
+  cardChanged: '会员卡刚刚有变动，请刷新后重试',
+  topupBalance: '卡内余额不足以退回这笔金额',
+  /** The provider refused the refund (its reason after the colon): the card is put back. */
+  refused: (reason: string) => `退款失败，会员卡已恢复：${reason}`,
+} as const;
+
+/**
+ * 店长 refunds an online order, whole or part, through its provider. A card order's refund closes the
+ * card (退卡, the card unused) whatever the amount; a top-up order's refund takes the amount off the
+ * card's balance. The answer comes once the provider answered: refused → 409 with its reason (the card
+ * put back); success or still processing (settled by the provider's notification) → code 0.
+ */
+export const refundPayOrder = defineCall({
+  path: `${STORE_API}/refund/pay/order`,
+  auth: 'store',
+  roles: Roles.manager,
+  req: z.object({
+    orderNo: z.string().min(1, '请提供订单号').max(64, '订单号不正确'),
+    amount: z
+      .number({ error: RefundMsg.amount })
+      .int(RefundMsg.amount)
+      .min(1, RefundMsg.amount)
+      .max(MAX_AMOUNT, RefundMsg.amount),
+    reason: z.string({ error: RefundMsg.reason }).trim().min(1, RefundMsg.reason).max(80, RefundMsg.reasonLong),
+  }),
+  res: z.null(),
+  summary: '线上订单退款（整单或部分，原路退回；卡种订单退卡，充值订单扣回余额）',
+  example: { orderNo: 'P1202601011200001234', amount: 9900, reason: '会员搬家，无法继续上课' },
+  errors: [
+    ...fails.badRequest(RefundMsg.amount, RefundMsg.reason, RefundMsg.reasonLong),
+    ...fails.notFound('订单'),
+    ...fails.conflict(
+      RefundMsg.notPaid,
+      RefundMsg.allRefunded,
+      RefundMsg.tooMuch('{金额}'),
+      RefundMsg.cardUsed,
+      RefundMsg.cardRefunded,
+      RefundMsg.cardChanged,
+      RefundMsg.topupBalance,
+      RefundMsg.refused('{原因}'),
+      PayMsg.notEnabled('{渠道}'),
+    ),
+  ],
+});
+
 export const paymentCalls = [
   queryPaySetting,
   updatePaySetting,
@@ -300,4 +456,8 @@ export const paymentCalls = [
   memberCreateOrder,
   memberQueryOrder,
   memberQueryOrders,
+  createPayOrder,
+  queryPayOrder,
+  queryPayOrderList,
+  refundPayOrder,
 ] as const;

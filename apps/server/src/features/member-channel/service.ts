@@ -336,6 +336,7 @@ const LEDGER_WORDS: Record<string, string> = {
   topup: '充值',
   topup_refund: '充值退回',
   card_refund: '退卡',
+  refund_undone: '退款失败退回',
   no_show: '爽约扣费',
   waive: '免除扣费',
   late_cancel: '迟到取消',

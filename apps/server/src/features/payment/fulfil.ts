@@ -11,15 +11,22 @@ import type { StoredPaySetting } from './settings.ts';
 
 export type Deps = Pick<AppDeps, 'db' | 'dialect' | 'config' | 'log'>;
 
-/** Who fulfils: the provider's notification or a job (系统), or the member's own 我已支付 query. */
-export type Fulfiller = { kind: 'system'; call: string } | { kind: 'member'; call: string; id: number; name: string };
+/**
+ * Who fulfils: the provider's notification or a job (系统), the member's own 我已支付 query, or the
+ * desk's query of its 扫码收款 order.
+ */
+export type Fulfiller =
+  { kind: 'system'; call: string } | { kind: 'member' | 'staff'; call: string; id: number; name: string };
 
 export type FulfilResult = 'fulfilled' | 'already' | 'refused';
 
 function scopeOf(storeId: number, by: Fulfiller): AuditScope {
   if (by.kind === 'system') return systemScope('在线支付', by.call, 'card', storeId);
   return {
-    actor: { kind: 'member', memberId: by.id, name: by.name },
+    actor:
+      by.kind === 'staff'
+        ? { kind: 'staff', staffId: by.id, name: by.name }
+        : { kind: 'member', memberId: by.id, name: by.name },
     call: by.call,
     storeId,
     defaults: { kind: 'card', summary: '在线支付到账' },

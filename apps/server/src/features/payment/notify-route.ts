@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppDeps } from '../../lib/context.ts';
 import { fulfilOrder, type Fulfiller } from './fulfil.ts';
 import { PaymentProviderError, type NotifyAnswer, type ProviderName } from './providers/types.ts';
+import { settleRefundNotification } from './refunds.ts';
 import { findOrder } from './repository.ts';
 import { loadPaySetting, providerOf } from './settings.ts';
 
@@ -59,7 +60,11 @@ export function registerPayNotifyRoutes(app: FastifyInstance, deps: AppDeps) {
           deps.log.warn({ ...log, kind: e.kind, reason: e.message }, 'payment notification refused');
           return send(reply, provider.notifyAnswer(false, '验签失败'));
         }
-        // Refund results are settled by the refund step; nothing else is ours to do.
+        // A refund's result settles that refund (refunds.ts); nothing else is ours to do.
+        if (verified.kind === 'refund') {
+          const ok = await settleRefundNotification(deps, storeId, providerName, verified.outTradeNo, verified.refund);
+          return send(reply, provider.notifyAnswer(ok, ok ? undefined : '退款信息不符'));
+        }
         if (verified.kind !== 'payment') return send(reply, provider.notifyAnswer(true));
         const facts = verified.order;
         const order = await findOrder(deps.db, storeId, facts.outTradeNo);

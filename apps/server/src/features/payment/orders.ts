@@ -6,10 +6,13 @@ import {
   PAY_ORDER_MINUTES,
   PAY_ORDER_STATUS,
   PayMsg,
+  type createPayOrder,
   type memberCreateOrder,
   type ParsedReqOf,
   type PayOrder,
   type PayOrderMethod,
+  type PayOrderStatus,
+  type queryPayOrderList,
   type ResOf,
 } from '@studio/contract';
 import { inWriteTx } from '../../db/write-queue.ts';
@@ -18,7 +21,13 @@ import type { CallCtx } from '../../lib/context.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { publicBaseOf } from '../member-channel/public.ts';
-import { memberHasTrialCard, productForSale, productsOnSale, requireMemberCard } from '../reference/public.ts';
+import {
+  memberHasTrialCard,
+  productForSale,
+  productsOnSale,
+  requireMember,
+  requireMemberCard,
+} from '../reference/public.ts';
 import { closeOrderHere, fulfilOrder, type Deps, type Fulfiller } from './fulfil.ts';
 import { PaymentProviderError, type CreatedOrder, type ProviderName } from './providers/types.ts';
 import { WechatPay } from './providers/wechatpay.ts';
@@ -28,6 +37,7 @@ import {
   insertOrder,
   memberHasTrialOrder,
   memberOrders,
+  storeOrders,
   storesWithOpenOrders,
   type OrderRow,
 } from './repository.ts';
@@ -113,23 +123,55 @@ function newOrderNo(storeId: number, now: string) {
 }
 
 type CreateInput = ParsedReqOf<typeof memberCreateOrder>;
+type Created = ResOf<typeof memberCreateOrder>;
+
+/** Whose order: the member who pays, and the staff member who took it at the desk (null: the member's own). */
+interface Buyer {
+  memberId: number;
+  staffId: number | null;
+  /** The desk tops up by any amount (as at the counter); a member only by the amounts the manager lists. */
+  anyTopupAmount: boolean;
+}
+
+/** A member's order from their phone (see createOrder). */
+export function createMemberOrder(ctx: CallCtx, input: CreateInput): Promise<Created> {
+  return createOrder(ctx, { memberId: ctx.member.id, staffId: null, anyTopupAmount: false }, input);
+}
+
+/** The desk's 扫码收款: an order for a member (a product on sale, or a top-up of their money card), shown as a QR. */
+export async function createDeskOrder(
+  ctx: CallCtx,
+  input: ParsedReqOf<typeof createPayOrder>,
+): Promise<ResOf<typeof createPayOrder>> {
+  const m = await requireMember(ctx.db, ctx.store.id, input.mid);
+  const { mid: _mid, ...rest } = input;
+  const created = await createOrder(ctx, { memberId: m.id, staffId: ctx.staff.id, anyTopupAmount: true }, rest);
+  return {
+    orderNo: created.orderNo,
+    amount: created.amount,
+    expireTime: created.expireTime,
+    codeUrl: created.codeUrl ?? '',
+  };
+}
 
 /**
- * A member's order: what they buy (a product on sale, or a top-up of their money card by an amount the
- * manager lists), written 待支付, then created at the provider. What the page needs comes back: JSAPI
- * parameters, a code_url / QR, or the WAP gateway URL.
+ * An order (the member's own, or the desk's for a member): what is bought (a product on sale, or a
+ * top-up of the member's money card), written 待支付, then created at the provider. What the page
+ * needs comes back: JSAPI parameters, a code_url / QR, or the WAP gateway URL.
  */
-export async function createMemberOrder(ctx: CallCtx, input: CreateInput): Promise<ResOf<typeof memberCreateOrder>> {
+async function createOrder(
+  ctx: CallCtx,
+  buyer: Buyer,
+  input: Omit<CreateInput, 'wxCode' | 'returnUrl'> & Partial<Pick<CreateInput, 'wxCode' | 'returnUrl'>>,
+): Promise<Created> {
   const storeId = ctx.store.id;
-  const memberId = ctx.member.id;
+  const memberId = buyer.memberId;
   const isCard = input.productId !== undefined;
   if (isCard === (input.mcId !== undefined) || (!isCard && input.amount === undefined)) {
     throw badRequest(PayMsg.productOrTopup);
   }
   const providerName = providerOfMethod(input.method);
   const setting = await loadPaySetting(ctx.db, storeId);
-  const provider = providerOf(setting, providerName, ctx);
-  if (!provider) throw conflict(PayMsg.notEnabled(PROVIDER_LABEL[providerName]));
 
   let row: { kind: 'card' | 'topup'; productId: number | null; memberCardId: number | null; trial: number };
   let amount: number;
@@ -152,11 +194,16 @@ export async function createMemberOrder(ctx: CallCtx, input: CreateInput): Promi
     if (c.memberId !== memberId) throw notFound('会员卡');
     if (c.bigType !== BIG_TYPE_MONEY) throw conflict(PayMsg.notMoneyCard);
     if (c.refundedAt) throw conflict(PayMsg.cardRefunded);
-    if (!setting.topupAmounts.includes(input.amount ?? 0)) throw badRequest(PayMsg.topupAmount);
+    if (!buyer.anyTopupAmount && !setting.topupAmounts.includes(input.amount ?? 0)) {
+      throw badRequest(PayMsg.topupAmount);
+    }
     row = { kind: 'topup', productId: null, memberCardId: c.id, trial: 0 };
     amount = input.amount ?? 0;
     description = `会员卡充值 ${amountText(BIG_TYPE_MONEY, amount)}`;
   }
+  // What is bought is checked first (a missing member, product or card answers 404 whatever the setting).
+  const provider = providerOf(setting, providerName, ctx);
+  if (!provider) throw conflict(PayMsg.notEnabled(PROVIDER_LABEL[providerName]));
 
   let openid: string | undefined;
   if (input.method === 'wechat_jsapi') {
@@ -189,10 +236,11 @@ export async function createMemberOrder(ctx: CallCtx, input: CreateInput): Promi
       paidAt: null,
       closedAt: null,
       providerTradeId: null,
+      staffId: buyer.staffId,
     });
     audit(tx, {
       kind: 'card',
-      summary: `下单 ${description} ${amountText(BIG_TYPE_MONEY, amount)}（${METHOD_LABEL[input.method]}）`,
+      summary: `${buyer.staffId === null ? '' : '前台扫码收款 '}下单 ${description} ${amountText(BIG_TYPE_MONEY, amount)}（${METHOD_LABEL[input.method]}）`,
       target: `订单 ${orderNo}`,
       targets: [
         { type: 'member', id: memberId },
@@ -220,7 +268,7 @@ export async function createMemberOrder(ctx: CallCtx, input: CreateInput): Promi
     if (!(e instanceof PaymentProviderError)) throw e;
     ctx.log.warn({ storeId, orderNo, provider: providerName, kind: e.kind, code: e.code }, 'creating the order failed');
     const saved = await findOrder(ctx.db, storeId, orderNo);
-    if (saved) await closeOrderHere(ctx, saved, memberBy(ctx), '发起支付失败');
+    if (saved) await closeOrderHere(ctx, saved, callerOf(ctx), '发起支付失败');
     throw conflict(PayMsg.providerFailed(e.message));
   }
   return {
@@ -238,12 +286,11 @@ export async function createMemberOrder(ctx: CallCtx, input: CreateInput): Promi
   };
 }
 
-const memberBy = (ctx: CallCtx): Fulfiller => ({
-  kind: 'member',
-  call: ctx.req.url.split('?')[0],
-  id: ctx.member.id,
-  name: ctx.member.name,
-});
+/** Who makes the call: the member (their own order) or the staff member (the desk's). */
+const callerOf = (ctx: CallCtx): Fulfiller =>
+  ctx.member
+    ? { kind: 'member', call: ctx.req.url.split('?')[0], id: ctx.member.id, name: ctx.member.name }
+    : { kind: 'staff', call: ctx.req.url.split('?')[0], id: ctx.staff.id, name: ctx.staff.name };
 
 const nameOf = (o: OrderRow) => (o.kind === 'topup' ? '充值' : o.description);
 
@@ -268,16 +315,57 @@ async function settleFromProvider(deps: Deps, o: OrderRow, setting: StoredPaySet
   }
 }
 
-/** 我已支付: the member's order; while unpaid the provider is asked, and a paid order is fulfilled now. */
-export async function queryMemberOrder(ctx: CallCtx, orderNo: string): Promise<PayOrder> {
+/** 我已支付: the member's own order (see queryOrder). */
+export function queryMemberOrder(ctx: CallCtx, orderNo: string): Promise<PayOrder> {
+  return queryOrder(ctx, orderNo, ctx.member.id);
+}
+
+/** The desk's query of an order of the store (its 扫码收款 QR polls it; see queryOrder). */
+export function queryStoreOrder(ctx: CallCtx, orderNo: string): Promise<PayOrder> {
+  return queryOrder(ctx, orderNo);
+}
+
+/**
+ * An order (of `memberId` when given); while unpaid the provider is asked, and a paid order is
+ * fulfilled now, by whoever asked.
+ */
+async function queryOrder(ctx: CallCtx, orderNo: string, memberId?: number): Promise<PayOrder> {
   let o = await findOrder(ctx.db, ctx.store.id, orderNo);
-  if (!o || o.memberId !== ctx.member.id) throw notFound('订单');
+  if (!o || (memberId !== undefined && o.memberId !== memberId)) throw notFound('订单');
   if (o.status === 0) {
     const setting = await loadPaySetting(ctx.db, ctx.store.id);
-    await settleFromProvider(ctx, o, setting, memberBy(ctx));
+    await settleFromProvider(ctx, o, setting, callerOf(ctx));
     o = (await findOrder(ctx.db, ctx.store.id, orderNo)) ?? o;
   }
   return orderView(o, nameOf(o));
+}
+
+const STATUS_CODE = Object.fromEntries(
+  Object.entries(PAY_ORDER_STATUS).map(([code, name]) => [name, Number(code)]),
+) as Record<PayOrderStatus, number>;
+
+/** 线上订单: the store's orders made in a date range, optionally of one status, 20 a page. */
+export async function listStoreOrders(
+  ctx: CallCtx,
+  q: ParsedReqOf<typeof queryPayOrderList>,
+): Promise<ResOf<typeof queryPayOrderList>> {
+  const { list, total } = await storeOrders(ctx.db, ctx.store.id, {
+    fromDate: q.fromDate,
+    toDate: q.toDate,
+    status: q.status === undefined ? undefined : STATUS_CODE[q.status],
+    page: q.page,
+    size: 20,
+  });
+  return {
+    list: list.map((o) => ({
+      ...orderView(o, nameOf(o)),
+      memberId: o.memberId,
+      memberName: o.memberName,
+      memberMobile: o.memberMobile,
+      staffName: o.staffName,
+    })),
+    total,
+  };
 }
 
 export async function listMemberOrders(ctx: CallCtx, page: number) {

@@ -2,8 +2,6 @@
 // products on sale, orders for each method, fulfilment exactly once (duplicate notifications over
 // three instances, a notification racing the member's 我已支付), refused notifications that write
 // nothing, the 15-minute close and the once-only 体验卡.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   BIG_TYPE_MONEY,
   cardProductList,
@@ -29,41 +27,13 @@ import { checkInvariants } from '../../test/invariants.ts';
 import { memberClient } from '../../test/member-client.ts';
 import {
   standInPaySetting,
+  startGateway,
   startAlipayStandIn,
   startWechatPayStandIn,
   type AlipayStandIn,
   type WechatPayStandIn,
 } from '../../test/payment-stand-ins.ts';
 import { closeExpiredOrders } from './orders.ts';
-
-/** The studio's public address as the providers see it: forwards each request to the next app instance. */
-async function startGateway(apps: () => App[]) {
-  let next = 0;
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const list = apps();
-      const app = list[next++ % list.length];
-      void app
-        .inject({
-          method: req.method as 'POST',
-          url: req.url ?? '/',
-          headers: req.headers as Record<string, string>,
-          payload: Buffer.concat(chunks),
-        })
-        .then((r) => {
-          res.writeHead(r.statusCode, { 'content-type': String(r.headers['content-type'] ?? 'text/plain') });
-          res.end(r.rawPayload);
-        });
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
-}
 
 describeEachDb('online payment: settings, orders and fulfilment exactly once', (env) => {
   let wx: WechatPayStandIn;

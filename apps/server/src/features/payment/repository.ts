@@ -52,6 +52,7 @@ export const ORDER_COLUMNS = [
   'paidAt',
   'closedAt',
   'providerTradeId',
+  'staffId',
 ] as const;
 
 export type OrderRow = Awaited<ReturnType<typeof findOrder>> & object;
@@ -87,6 +88,41 @@ export async function memberOrders(ex: Executor, storeId: number, memberId: numb
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('storeId', '=', storeId)
       .where('memberId', '=', memberId)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { list, total: Number(total.n) };
+}
+
+/**
+ * The store's orders made on days `fromDate`..`toDate` (store-local), optionally of one status, newest
+ * first, with the member and the staff member who took it at the desk (线上订单).
+ */
+export async function storeOrders(
+  ex: Executor,
+  storeId: number,
+  q: { fromDate: string; toDate: string; status?: number; page: number; size: number },
+) {
+  const base = () => {
+    let b = ex
+      .selectFrom('payOrder as o')
+      .where('o.storeId', '=', storeId)
+      .where('o.createdAt', '>=', `${q.fromDate} 00:00:00`)
+      .where('o.createdAt', '<=', `${q.toDate} 23:59:59`);
+    if (q.status !== undefined) b = b.where('o.status', '=', q.status);
+    return b;
+  };
+  const [list, total] = await Promise.all([
+    base()
+      .innerJoin('member as m', 'm.id', 'o.memberId')
+      .leftJoin('staff as s', 's.id', 'o.staffId')
+      .select(ORDER_COLUMNS.map((c) => `o.${c}` as const))
+      .select(['m.name as memberName', 'm.mobile as memberMobile', 's.name as staffName'])
+      .orderBy('o.id', 'desc')
+      .limit(q.size)
+      .offset((q.page - 1) * q.size)
+      .execute(),
+    base()
+      .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow(),
   ]);
   return { list, total: Number(total.n) };
@@ -162,4 +198,135 @@ export async function markOrderClosed(tx: Tx, id: number, closedAt: string): Pro
     .where('status', '=', 0)
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
+}
+
+// Refunds (issue 28, item 5).
+
+/**
+ * Adds a refund to an order's refunded amount in one guarded UPDATE: only while it is paid (已支付 or
+ * 部分退款) and the refunded total stays within the amount paid; the status follows (已退款 when all of
+ * it is refunded, else 部分退款). Of two refunds at once, the second statement finds the first's total
+ * (PostgreSQL re-checks the row after the first commits; SQLite runs them one after the other).
+ */
+export async function addOrderRefund(tx: Tx, id: number, amount: number): Promise<boolean> {
+  const r = await tx
+    .updateTable('payOrder')
+    .set((eb) => ({
+      refunded: eb('refunded', '+', amount),
+      status: eb
+        .case()
+        .when(eb(eb('refunded', '+', amount), '=', eb.ref('amount')))
+        .then(3)
+        .else(4)
+        .end(),
+    }))
+    .where('id', '=', id)
+    .where('status', 'in', [1, 4])
+    .where((eb) => eb(eb('refunded', '+', amount), '<=', eb.ref('amount')))
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** Takes a refused refund back off the order's refunded amount (guarded); the status follows. */
+export async function takeBackOrderRefund(tx: Tx, id: number, amount: number): Promise<boolean> {
+  const r = await tx
+    .updateTable('payOrder')
+    .set((eb) => ({
+      refunded: eb('refunded', '-', amount),
+      status: eb
+        .case()
+        .when(eb(eb('refunded', '-', amount), '=', 0))
+        .then(1)
+        .else(4)
+        .end(),
+    }))
+    .where('id', '=', id)
+    .where('status', 'in', [3, 4])
+    .where('refunded', '>=', amount)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+export function insertRefund(tx: Tx, row: NewRow<'payRefund'>) {
+  return tx.insertInto('payRefund').values(row).returning('id').executeTakeFirstOrThrow();
+}
+
+export const REFUND_COLUMNS = [
+  'id',
+  'storeId',
+  'refundNo',
+  'payOrderId',
+  'memberCardId',
+  'amount',
+  'reason',
+  'status',
+  'staffId',
+  'createdAt',
+  'ledgerId',
+] as const;
+
+export type RefundRow = Awaited<ReturnType<typeof findRefund>> & object;
+
+/** A refund of the store by its number. */
+export function findRefund(ex: Executor, storeId: number, refundNo: string) {
+  return ex
+    .selectFrom('payRefund')
+    .select(REFUND_COLUMNS)
+    .where('storeId', '=', storeId)
+    .where('refundNo', '=', refundNo)
+    .executeTakeFirst();
+}
+
+/** The ledger entry of a refund's card change (its kind and amount). */
+export function refundLedgerEntry(ex: Executor, ledgerId: number) {
+  return ex.selectFrom('cardLedger').select(['kind', 'amount']).where('id', '=', ledgerId).executeTakeFirstOrThrow();
+}
+
+/** 退款中 -> 已退款, once: answers whether this statement made the change. */
+export async function markRefundDone(
+  tx: Tx,
+  id: number,
+  at: string,
+  providerRefundId: string | null,
+): Promise<boolean> {
+  const r = await tx
+    .updateTable('payRefund')
+    .set({ status: 1, settledAt: at, providerRefundId })
+    .where('id', '=', id)
+    .where('status', '=', 0)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** 退款中 -> 退款失败 with the provider's reason, once. */
+export async function markRefundFailed(tx: Tx, id: number, at: string, failReason: string): Promise<boolean> {
+  const r = await tx
+    .updateTable('payRefund')
+    .set({ status: 2, settledAt: at, failReason })
+    .where('id', '=', id)
+    .where('status', '=', 0)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** The ledger entry that put a refused refund's card change back. */
+export async function setRefundUndo(tx: Tx, id: number, undoLedgerId: number) {
+  await tx.updateTable('payRefund').set({ undoLedgerId }).where('id', '=', id).execute();
+}
+
+/** An order by its id. */
+export function findOrderById(ex: Executor, id: number) {
+  return ex.selectFrom('payOrder').select(ORDER_COLUMNS).where('id', '=', id).executeTakeFirst();
+}
+
+/** Refunds still 退款中, with their store's time zone (the settling job's round). */
+export function refundsOpen(ex: Executor) {
+  return ex
+    .selectFrom('payRefund as r')
+    .innerJoin('store as s', 's.id', 'r.storeId')
+    .select(REFUND_COLUMNS.map((c) => `r.${c}` as const))
+    .select('s.timezone')
+    .where('r.status', '=', 0)
+    .orderBy('r.id')
+    .execute();
 }

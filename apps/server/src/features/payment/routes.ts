@@ -1,14 +1,27 @@
 import {
+  createPayOrder,
   memberCreateOrder,
   memberQueryOrder,
   memberQueryOrders,
   memberQueryProducts,
   queryPayConnection,
+  queryPayOrder,
+  queryPayOrderList,
   queryPaySetting,
+  refundPayOrder,
   updatePaySetting,
 } from '@studio/contract';
 import { defineFeature } from '../../lib/feature.ts';
-import { createMemberOrder, listMemberOrders, productsForMembers, queryMemberOrder } from './orders.ts';
+import {
+  createDeskOrder,
+  createMemberOrder,
+  listMemberOrders,
+  listStoreOrders,
+  productsForMembers,
+  queryMemberOrder,
+  queryStoreOrder,
+} from './orders.ts';
+import { refundOrder } from './refunds.ts';
 import { queryPaySettings, savePaySettings, testPayConnection } from './settings.ts';
 
 /** Online payment: the store's provider settings, members' purchases and their orders. */
@@ -20,4 +33,8 @@ export const paymentFeature = defineFeature((r) => {
   r.handle(memberCreateOrder, (input, ctx) => createMemberOrder(ctx, input));
   r.handle(memberQueryOrder, (input, ctx) => queryMemberOrder(ctx, input.orderNo));
   r.handle(memberQueryOrders, (input, ctx) => listMemberOrders(ctx, input.page));
+  r.handle(createPayOrder, (input, ctx) => createDeskOrder(ctx, input));
+  r.handle(queryPayOrder, (input, ctx) => queryStoreOrder(ctx, input.orderNo));
+  r.handle(queryPayOrderList, (input, ctx) => listStoreOrders(ctx, input));
+  r.handle(refundPayOrder, (input, ctx) => refundOrder(ctx, input));
 });

@@ -10,8 +10,15 @@ export {
   storeCards,
   storeCardsRead,
 } from './card/repository.ts';
-export { issueCardPaidOnline, topUpCardPaidOnline } from './card/member-card-service.ts';
-export type { OnlinePayment } from './card/member-card-service.ts';
+export {
+  closeCardForRefund,
+  issueCardPaidOnline,
+  putBackRefund,
+  recordOnlineRefund,
+  takeFromCardForRefund,
+  topUpCardPaidOnline,
+} from './card/member-card-service.ts';
+export type { CloseRefusal, OnlinePayment } from './card/member-card-service.ts';
 export type { BookingCard } from './card/repository.ts';
 export {
   areaAndBelow,

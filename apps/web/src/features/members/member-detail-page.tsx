@@ -1,6 +1,6 @@
-import { PlusOutlined } from '@ant-design/icons';
+import { PlusOutlined, QrcodeOutlined } from '@ant-design/icons';
 import { Button, Card, Descriptions, Skeleton, Space, Tabs } from 'antd';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useSearchParams } from '../../shared/router.tsx';
 import { useMember } from '../../shared/reference.ts';
 import { Notice } from '../../shared/notice.tsx';
@@ -12,6 +12,9 @@ import { MemberPhoneAccess } from './member-phone-access.tsx';
 import { MemberWaits } from './member-waits.tsx';
 import MemberFormModal, { GENDERS } from './member-form-modal.tsx';
 
+// 扫码收款 draws a QR (the qrcode module): loaded when the desk opens it.
+const DeskPayModal = lazy(() => import('../payment/index.ts').then((m) => ({ default: m.DeskPayModal })));
+
 /** /member/detail?member_id=ID: the member, their cards with balances, and their upcoming and past bookings. */
 export default function MemberDetailPage() {
   const [params] = useSearchParams();
@@ -19,6 +22,7 @@ export default function MemberDetailPage() {
   const q = useMember(id || undefined);
   const [editing, setEditing] = useState(false);
   const [issuing, setIssuing] = useState(false);
+  const [paying, setPaying] = useState(false);
   // Asked once the member is known to be of this store (an unknown id shows one message, not three).
   const known = q.data ? id : 0;
   const upcoming = useMemberBookings(known, 'upcoming');
@@ -59,9 +63,14 @@ export default function MemberDetailPage() {
       <Card
         title="会员卡"
         extra={
-          <Button icon={<PlusOutlined />} onClick={() => setIssuing(true)}>
-            发卡
-          </Button>
+          <Space>
+            <Button icon={<QrcodeOutlined />} onClick={() => setPaying(true)} data-testid="desk-pay">
+              扫码收款
+            </Button>
+            <Button icon={<PlusOutlined />} onClick={() => setIssuing(true)}>
+              发卡
+            </Button>
+          </Space>
         }
       >
         <MemberCardTable cards={m.cards} loading={q.isFetching} />
@@ -97,6 +106,11 @@ export default function MemberDetailPage() {
       </Card>
       {editing && <MemberFormModal member={m} onClose={() => setEditing(false)} />}
       {issuing && <IssueCardModal memberId={m.id} onClose={() => setIssuing(false)} />}
+      {paying && (
+        <Suspense fallback={null}>
+          <DeskPayModal member={m} onClose={() => setPaying(false)} />
+        </Suspense>
+      )}
     </Space>
   );
 }

@@ -14,10 +14,13 @@ import {
   cardLedgerRows,
   insertMemberCard,
   insertPayment,
+  markCardRefunded,
   productForSale,
+  reopenRefundedCard,
   requireMemberCard,
   setMemberCardExpiry,
   setMemberCardFrozen,
+  takeFromCardTotal,
 } from './repository.ts';
 
 /** A date `YYYY-MM-DD` as the last second of that day, store-local. */
@@ -200,6 +203,136 @@ export async function topUpCardPaidOnline(
     ],
   });
   return true;
+}
+
+/** Why a card could not be closed for a refund: refunded already, changed since read, or used (a deduction, a live booking). */
+export type CloseRefusal = 'refunded' | 'changed' | 'used';
+
+/**
+ * Closes a card for a whole refund in the caller's transaction (the desk's 退卡, and a refund of the
+ * online order that sold it): one guarded UPDATE empties it and marks it refunded (only while unused,
+ * its total still `card.totalCount`, not refunded, no live booking), then its `card_refund` ledger
+ * entry. Answers the entry's id, or why the card could not be closed (nothing written then).
+ */
+export async function closeCardForRefund(
+  tx: Tx,
+  a: {
+    storeId: number;
+    card: { id: number; totalCount: number };
+    now: string;
+    operatorId: number | null;
+    remark: string | null;
+  },
+): Promise<{ ledgerId: number } | { refused: CloseRefusal }> {
+  if (!(await markCardRefunded(tx, a.storeId, a.card, a.now))) {
+    const now = await requireMemberCard(tx, a.storeId, a.card.id);
+    if (now.refundedAt) return { refused: 'refunded' };
+    if (now.totalCount !== a.card.totalCount) return { refused: 'changed' };
+    return { refused: 'used' };
+  }
+  const ledgerId = await addLedgerEntry(tx, {
+    storeId: a.storeId,
+    memberCardId: a.card.id,
+    kind: 'card_refund',
+    amount: -a.card.totalCount,
+    operatorId: a.operatorId,
+    remark: a.remark,
+    createdAt: a.now,
+  });
+  return { ledgerId };
+}
+
+/**
+ * Takes money paid back off a card's balance in the caller's transaction (the desk's 退回充值, and a
+ * refund of an online top-up): guarded (the card open, its balance holding `amount`), then its
+ * `topup_refund` ledger entry. Answers the entry's id, or null when the balance does not hold it.
+ */
+export async function takeFromCardForRefund(
+  tx: Tx,
+  a: {
+    storeId: number;
+    memberCardId: number;
+    amount: number;
+    now: string;
+    operatorId: number | null;
+    remark: string | null;
+  },
+): Promise<number | null> {
+  if (!(await takeFromCardTotal(tx, a.storeId, a.memberCardId, a.amount))) return null;
+  return addLedgerEntry(tx, {
+    storeId: a.storeId,
+    memberCardId: a.memberCardId,
+    kind: 'topup_refund',
+    amount: -a.amount,
+    operatorId: a.operatorId,
+    remark: a.remark,
+    createdAt: a.now,
+  });
+}
+
+/**
+ * Puts back what a refund took (its provider refused it) in the caller's transaction: a card it closed
+ * is reopened with its total, money it took off the balance is added back (guarded: the card as the
+ * refund left it), with a `refund_undone` ledger entry. Answers the entry's id, or null when the card
+ * changed meanwhile (refunded at the desk) and cannot be put back.
+ */
+export async function putBackRefund(
+  tx: Tx,
+  a: {
+    storeId: number;
+    memberCardId: number;
+    taken: { kind: string; amount: number };
+    now: string;
+    operatorId: number | null;
+    remark: string | null;
+  },
+): Promise<number | null> {
+  const back = -Number(a.taken.amount);
+  const ok =
+    a.taken.kind === 'card_refund'
+      ? await reopenRefundedCard(tx, a.storeId, a.memberCardId, back)
+      : await addToCardTotal(tx, a.storeId, a.memberCardId, back);
+  if (!ok) return null;
+  return addLedgerEntry(tx, {
+    storeId: a.storeId,
+    memberCardId: a.memberCardId,
+    kind: 'refund_undone',
+    amount: back,
+    operatorId: a.operatorId,
+    remark: a.remark,
+    createdAt: a.now,
+  });
+}
+
+/** Records money paid back through an online order's provider (its refund succeeded), for its ledger entry. */
+export function recordOnlineRefund(
+  tx: Tx,
+  a: {
+    storeId: number;
+    memberCardId: number;
+    ledgerId: number;
+    amount: number;
+    method: 'wechat' | 'alipay';
+    staffId: number | null;
+    remark: string;
+    now: string;
+    payOrderId: number;
+  },
+) {
+  return insertPayment(tx, {
+    storeId: a.storeId,
+    memberCardId: a.memberCardId,
+    ledgerId: a.ledgerId,
+    kind: 'refund',
+    amount: a.amount,
+    method: a.method,
+    staffId: a.staffId,
+    remark: a.remark,
+    createdAt: a.now,
+    refundOf: null,
+    channel: 'online',
+    payOrderId: a.payOrderId,
+  });
 }
 
 function recordOnlinePayment(

@@ -4,18 +4,22 @@ import type { CallCtx } from '../../../lib/context.ts';
 import { conflict, notFound } from '../../../lib/errors.ts';
 import { mustFindMember } from '../member/service.ts';
 import { storeNow } from '../shared.ts';
-import { mustFindOpenCard, recordPayment } from './member-card-service.ts';
-import { inOwnTx } from '../../../db/write-queue.ts';
 import {
-  addLedgerEntry,
-  findLedgerEntry,
-  insertTopupRefund,
-  markCardRefunded,
-  memberPaymentRows,
-  paidFor,
-  requireMemberCard,
-  takeFromCardTotal,
-} from './repository.ts';
+  closeCardForRefund,
+  mustFindOpenCard,
+  recordPayment,
+  takeFromCardForRefund,
+  type CloseRefusal,
+} from './member-card-service.ts';
+import { inOwnTx } from '../../../db/write-queue.ts';
+import { findLedgerEntry, insertTopupRefund, memberPaymentRows, paidFor } from './repository.ts';
+
+/** The desk's words for a card that could not be closed. */
+const CLOSE_REFUSED: Record<CloseRefusal, string> = {
+  refunded: CardMsg.refunded,
+  changed: CardMsg.changed,
+  used: CardMsg.refundUsed,
+};
 
 type Card = Awaited<ReturnType<typeof mustFindOpenCard>>;
 interface Refund extends Payment {
@@ -32,21 +36,15 @@ async function refundWholeCard(ctx: CallCtx, card: Card, r: Refund) {
   if (r.amount > (await paidFor(ctx.db, ctx.store.id, card.id))) throw conflict(CardMsg.refundTooMuch);
   const now = storeNow(ctx);
   await inOwnTx(ctx.db, async (tx) => {
-    if (!(await markCardRefunded(tx, ctx.store.id, card, now))) {
-      const now = await requireMemberCard(ctx.db, ctx.store.id, card.id);
-      if (now.refundedAt) throw conflict(CardMsg.refunded);
-      if (now.totalCount !== card.totalCount) throw conflict(CardMsg.changed);
-      throw conflict(CardMsg.refundUsed);
-    }
-    const ledgerId = await addLedgerEntry(tx, {
+    const closed = await closeCardForRefund(tx, {
       storeId: ctx.store.id,
-      memberCardId: card.id,
-      kind: 'card_refund',
-      amount: -card.totalCount,
+      card,
+      now,
       operatorId: ctx.staff.id,
-      remark: r.remark,
-      createdAt: now,
+      remark: r.remark ?? null,
     });
+    if ('refused' in closed) throw conflict(CLOSE_REFUSED[closed.refused]);
+    const { ledgerId } = closed;
     await recordPayment(tx, ctx, { ...r, memberCardId: card.id, ledgerId, kind: 'refund' });
     audit(tx, {
       kind: 'card',
@@ -71,16 +69,15 @@ async function refundTopup(ctx: CallCtx, card: Card, topupId: number, r: Refund)
   if (r.amount > (await paidFor(ctx.db, ctx.store.id, card.id, topupId))) throw conflict(CardMsg.refundTooMuch);
   const now = storeNow(ctx);
   await inOwnTx(ctx.db, async (tx) => {
-    if (!(await takeFromCardTotal(tx, ctx.store.id, card.id, amount))) throw conflict(CardMsg.topupBalance);
-    const ledgerId = await addLedgerEntry(tx, {
+    const ledgerId = await takeFromCardForRefund(tx, {
       storeId: ctx.store.id,
       memberCardId: card.id,
-      kind: 'topup_refund',
-      amount: -amount,
+      amount,
+      now,
       operatorId: ctx.staff.id,
-      remark: r.remark,
-      createdAt: now,
+      remark: r.remark ?? null,
     });
+    if (ledgerId === null) throw conflict(CardMsg.topupBalance);
     const paid = await insertTopupRefund(tx, {
       storeId: ctx.store.id,
       memberCardId: card.id,

@@ -347,6 +347,22 @@ export async function markCardRefunded(
 }
 
 /**
+ * Reopens a card a refund closed (the refund was refused by its provider) in one guarded UPDATE: only
+ * while it is still refunded and empty; its total becomes `totalCount` again. False otherwise.
+ */
+export async function reopenRefundedCard(tx: Tx, storeId: number, id: number, totalCount: number): Promise<boolean> {
+  const res = await tx
+    .updateTable('memberCard')
+    .set({ totalCount, refundedAt: null })
+    .where('storeId', '=', storeId)
+    .where('id', '=', id)
+    .where('refundedAt', 'is not', null)
+    .where('totalCount', '=', 0)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}
+
+/**
  * Takes `amount` off a card's total in one guarded UPDATE: only while it is not refunded and its
  * balance (total less used) still holds the amount; false otherwise.
  */

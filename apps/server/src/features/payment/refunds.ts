@@ -1,0 +1,303 @@
+import crypto from 'node:crypto';
+import { amountText, BIG_TYPE_MONEY, PayMsg, RefundMsg, type ParsedReqOf, type refundPayOrder } from '@studio/contract';
+import { inWriteTx } from '../../db/write-queue.ts';
+import { audit, skipAudit, systemScope, type AuditScope } from '../../lib/audit.ts';
+import type { CallCtx } from '../../lib/context.ts';
+import { conflict, notFound } from '../../lib/errors.ts';
+import { findStoreScope } from '../../lib/store-repository.ts';
+import { localDateTime } from '../../lib/time.ts';
+import { publicBaseOf } from '../member-channel/public.ts';
+import {
+  closeCardForRefund,
+  putBackRefund,
+  recordOnlineRefund,
+  requireMemberCard,
+  takeFromCardForRefund,
+  type CloseRefusal,
+} from '../reference/public.ts';
+import type { Deps } from './fulfil.ts';
+import { PaymentProviderError, type ProviderName, type RefundStatus } from './providers/types.ts';
+import {
+  addOrderRefund,
+  findOrder,
+  findOrderById,
+  findRefund,
+  insertRefund,
+  markRefundDone,
+  markRefundFailed,
+  refundLedgerEntry,
+  refundsOpen,
+  setRefundUndo,
+  takeBackOrderRefund,
+  type RefundRow,
+} from './repository.ts';
+import { loadPaySetting, PROVIDER_LABEL, providerOf } from './settings.ts';
+
+type RefundInput = ParsedReqOf<typeof refundPayOrder>;
+
+const fen = (n: number) => amountText(BIG_TYPE_MONEY, n);
+
+const CLOSE_REFUSED: Record<CloseRefusal, string> = {
+  refunded: RefundMsg.cardRefunded,
+  changed: RefundMsg.cardChanged,
+  used: RefundMsg.cardUsed,
+};
+
+/** Refund numbers: R + store-local time + store + random digits (at most 64: WeChat's limit). */
+function newRefundNo(storeId: number, now: string) {
+  const digits = Array.from(crypto.randomBytes(8), (b) => String(b % 10)).join('');
+  return `R${now.replace(/\D/g, '')}${storeId}${digits}`.slice(0, 64);
+}
+
+const notifyUrlOf = (base: string, provider: ProviderName, storeId: number) =>
+  `${base}/pay/notify/${provider}/${storeId}`;
+
+/**
+ * 店长 refunds an online order (whole or part). One transaction, guarded once: the order's refunded
+ * amount grows (never above the amount paid: one guarded UPDATE, so of two refunds at once only one
+ * passes), the card changes (a card order's card is closed as at the desk's 退卡, unused only; a
+ * top-up order's amount leaves the card's balance, which must hold it) and the refund is recorded
+ * 退款中. Then, outside the transaction, the provider is asked; its answer settles the refund (see
+ * settleRefund): refused → the card is put back and the manager gets a 409 with the provider's reason.
+ */
+export async function refundOrder(ctx: CallCtx, input: RefundInput): Promise<null> {
+  const storeId = ctx.store.id;
+  const order = await findOrder(ctx.db, storeId, input.orderNo);
+  if (!order) throw notFound('订单');
+  if (order.status === 3) throw conflict(RefundMsg.allRefunded);
+  if ((order.status !== 1 && order.status !== 4) || order.memberCardId === null) throw conflict(RefundMsg.notPaid);
+  const left = order.amount - order.refunded;
+  if (input.amount > left) throw conflict(RefundMsg.tooMuch(fen(left)));
+  const providerName = order.provider as ProviderName;
+  const setting = await loadPaySetting(ctx.db, storeId);
+  const provider = providerOf(setting, providerName, ctx);
+  if (!provider) throw conflict(PayMsg.notEnabled(PROVIDER_LABEL[providerName]));
+  const card = await requireMemberCard(ctx.db, storeId, order.memberCardId);
+  const now = localDateTime(ctx.store.timezone);
+  const refundNo = newRefundNo(storeId, now);
+  const remark = `线上订单 ${order.orderNo} 退款：${input.reason}`;
+
+  await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
+    if (!(await addOrderRefund(tx, order.id, input.amount))) {
+      const o = await findOrder(tx, storeId, order.orderNo);
+      if (o?.status === 3) throw conflict(RefundMsg.allRefunded);
+      throw conflict(RefundMsg.tooMuch(fen(o ? o.amount - o.refunded : 0)));
+    }
+    let ledgerId: number;
+    if (order.kind === 'card') {
+      const closed = await closeCardForRefund(tx, { storeId, card, now, operatorId: ctx.staff.id, remark });
+      if ('refused' in closed) throw conflict(CLOSE_REFUSED[closed.refused]);
+      ledgerId = closed.ledgerId;
+    } else {
+      const taken = await takeFromCardForRefund(tx, {
+        storeId,
+        memberCardId: card.id,
+        amount: input.amount,
+        now,
+        operatorId: ctx.staff.id,
+        remark,
+      });
+      if (taken === null) throw conflict(card.refundedAt ? RefundMsg.cardRefunded : RefundMsg.topupBalance);
+      ledgerId = taken;
+    }
+    await insertRefund(tx, {
+      storeId,
+      refundNo,
+      payOrderId: order.id,
+      memberCardId: card.id,
+      amount: input.amount,
+      reason: input.reason,
+      status: 0,
+      staffId: ctx.staff.id,
+      createdAt: now,
+      settledAt: null,
+      providerRefundId: null,
+      failReason: null,
+      ledgerId,
+      undoLedgerId: null,
+    });
+    audit(tx, {
+      kind: 'card',
+      summary: `线上订单退款 ${fen(input.amount)}（${order.kind === 'card' ? '退卡' : '扣回充值'}），原因：${input.reason}`,
+      target: `订单 ${order.orderNo} / 退款 ${refundNo}`,
+      targets: [
+        { type: 'member', id: order.memberId },
+        { type: 'card', id: card.id },
+      ],
+    });
+  });
+
+  const { base } = await publicBaseOf(ctx);
+  let answer: RefundStatus;
+  try {
+    answer = await provider.refund({
+      outTradeNo: order.orderNo,
+      outRefundNo: refundNo,
+      refundFen: input.amount,
+      totalFen: order.amount,
+      reason: input.reason,
+      notifyUrl: notifyUrlOf(base, providerName, storeId),
+    });
+  } catch (e) {
+    if (!(e instanceof PaymentProviderError)) throw e;
+    // Unknown whether it arrived: the refund stays 退款中; the settling job asks (and asks again with the same number).
+    ctx.log.warn({ storeId, refundNo, provider: providerName, kind: e.kind, code: e.code }, 'refund request failed');
+    return null;
+  }
+  const row = await findRefund(ctx.db, storeId, refundNo);
+  if (row) await settleRefund(ctx, row, answer);
+  if (answer.state === 'refused') throw conflict(RefundMsg.refused(answer.reason ?? answer.providerState));
+  return null;
+}
+
+export type SettleResult = 'done' | 'failed' | 'open' | 'already' | 'refused';
+
+/**
+ * Settles a refund from the provider's word (its answer, its notification, or a query), once: success
+ * → 已退款 and the money recorded as paid back 线上; refused → in one transaction 退款失败 with the
+ * provider's reason, the card change put back (card reopened / balance restored) and the order's
+ * refunded amount reduced; processing → nothing yet. Each guarded on 退款中, so a notification and the
+ * call's own answer settle it once. `scope`: a job's or notification's (default: the call's).
+ */
+export async function settleRefund(
+  deps: Deps,
+  r: RefundRow,
+  facts: RefundStatus,
+  scope?: AuditScope,
+): Promise<SettleResult> {
+  if (facts.state === 'processing') return 'open';
+  if (facts.outRefundNo !== r.refundNo || (facts.refundFen !== null && facts.refundFen !== r.amount)) {
+    deps.log.warn(
+      { storeId: r.storeId, refundNo: r.refundNo, said: facts.outRefundNo, amount: facts.refundFen },
+      'refund facts refused: they do not match the refund',
+    );
+    return 'refused';
+  }
+  const order = await findOrderById(deps.db, r.payOrderId);
+  if (!order) return 'refused';
+  const store = await findStoreScope(deps.db, r.storeId);
+  const now = localDateTime(store?.timezone ?? 'Asia/Shanghai');
+  const targets = [
+    { type: 'member' as const, id: order.memberId },
+    { type: 'card' as const, id: r.memberCardId },
+  ];
+  const target = `订单 ${order.orderNo} / 退款 ${r.refundNo}`;
+  return inWriteTx(
+    deps.db,
+    deps.dialect,
+    async (tx): Promise<SettleResult> => {
+      if (facts.state === 'success') {
+        if (!(await markRefundDone(tx, r.id, now, facts.providerRefundId))) {
+          skipAudit(tx);
+          return 'already';
+        }
+        await recordOnlineRefund(tx, {
+          storeId: r.storeId,
+          memberCardId: r.memberCardId,
+          ledgerId: r.ledgerId,
+          amount: r.amount,
+          method: order.provider === 'wechat' ? 'wechat' : 'alipay',
+          staffId: r.staffId,
+          remark: `线上订单 ${order.orderNo} 退款：${r.reason}`,
+          now,
+          payOrderId: order.id,
+        });
+        audit(tx, { kind: 'card', summary: `线上退款成功 ${fen(r.amount)}`, target, targets });
+        return 'done';
+      }
+      const why = facts.reason ?? facts.providerState;
+      if (!(await markRefundFailed(tx, r.id, now, why))) {
+        skipAudit(tx);
+        return 'already';
+      }
+      const taken = await refundLedgerEntry(tx, r.ledgerId);
+      const undo = await putBackRefund(tx, {
+        storeId: r.storeId,
+        memberCardId: r.memberCardId,
+        taken: { kind: taken.kind, amount: Number(taken.amount) },
+        now,
+        operatorId: null,
+        remark: `线上订单 ${order.orderNo} 退款失败：${why}`,
+      });
+      // The card changed meanwhile (e.g. refunded at the desk): nothing is written; staff see the log.
+      if (undo === null) throw new Error(`refund ${r.refundNo}: card ${r.memberCardId} cannot be put back`);
+      await setRefundUndo(tx, r.id, undo);
+      if (!(await takeBackOrderRefund(tx, order.id, r.amount))) {
+        throw new Error(`refund ${r.refundNo}: order ${order.orderNo} refunded less than ${r.amount}`);
+      }
+      audit(tx, { kind: 'card', summary: `线上退款失败，会员卡已恢复：${why}`, target, targets });
+      return 'failed';
+    },
+    scope,
+  );
+}
+
+/**
+ * A provider's refund notification (verified by the adapter): settles the refund it names, when it is
+ * the store's refund of that order. Answers whether the provider may stop notifying.
+ */
+export async function settleRefundNotification(
+  deps: Deps,
+  storeId: number,
+  providerName: ProviderName,
+  outTradeNo: string,
+  facts: RefundStatus,
+): Promise<boolean> {
+  const log = { storeId, provider: providerName, refundNo: facts.outRefundNo };
+  const r = await findRefund(deps.db, storeId, facts.outRefundNo);
+  const order = r ? await findOrderById(deps.db, r.payOrderId) : undefined;
+  if (!r || !order || order.orderNo !== outTradeNo || order.provider !== providerName) {
+    deps.log.warn(log, 'refund notification for an unknown refund refused');
+    return false;
+  }
+  try {
+    const done = await settleRefund(
+      deps,
+      r,
+      facts,
+      systemScope('在线支付', `/pay/notify/${providerName}`, 'card', storeId),
+    );
+    return done !== 'refused';
+  } catch (e) {
+    deps.log.error({ ...log, err: (e as Error).message }, 'settling a refund failed');
+    return false;
+  }
+}
+
+const JOB = 'job/pay-refund-settle';
+
+/**
+ * The settling job: every refund still 退款中 after `minAgeMs` is asked about at its provider; a refund
+ * the provider does not know (the request never arrived) is asked for again with the same number (the
+ * provider does it once). Answers how many it settled.
+ */
+export async function settleOpenRefunds(deps: Deps, minAgeMs = 120_000): Promise<number> {
+  let n = 0;
+  for (const r of await refundsOpen(deps.db)) {
+    if (r.createdAt > localDateTime(r.timezone, Date.now() - minAgeMs)) continue;
+    const order = await findOrderById(deps.db, r.payOrderId);
+    if (!order) continue;
+    const setting = await loadPaySetting(deps.db, r.storeId);
+    const provider = providerOf(setting, order.provider as ProviderName, deps);
+    if (!provider) continue;
+    try {
+      const facts =
+        (await provider.queryRefund({ outTradeNo: order.orderNo, outRefundNo: r.refundNo })) ??
+        (await provider.refund({
+          outTradeNo: order.orderNo,
+          outRefundNo: r.refundNo,
+          refundFen: r.amount,
+          totalFen: order.amount,
+          reason: r.reason,
+        }));
+      const done = await settleRefund(deps, r, facts, systemScope('在线支付', JOB, 'card', r.storeId));
+      if (done === 'done' || done === 'failed') n++;
+    } catch (e) {
+      deps.log.warn(
+        { storeId: r.storeId, refundNo: r.refundNo, err: (e as Error).message },
+        'settling an open refund failed',
+      );
+    }
+  }
+  return n;
+}
