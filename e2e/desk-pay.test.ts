@@ -1,34 +1,21 @@
 // The desk's 扫码收款 (issue 28): the front desk opens 扫码收款 on a member's page, chooses a card sold
 // online and WeChat, a QR shows; the member pays at the stand-in's pay page (the QR's address); the
 // modal, which asks every 2.5 s, says 收款成功 and the new card is in the member's cards.
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { parseAllowHosts } from '../apps/server/src/lib/outbound.ts';
-import {
-  standInPaySetting,
-  startAlipayStandIn,
-  startWechatPayStandIn,
-} from '../apps/server/src/test/payment-stand-ins.ts';
+import { standInPaySetting, standInsOfFile } from '../apps/server/src/test/payment-stand-ins.ts';
 import { Api, DESK, describeBrowser, loginWithCookie, newContext, shot } from './harness.ts';
 import { makeFixture } from './seed.ts';
 import { field, modal, pick } from './ui.ts';
 
-let wx: Awaited<ReturnType<typeof startWechatPayStandIn>>;
-let ali: Awaited<ReturnType<typeof startAlipayStandIn>>;
-beforeAll(async () => {
-  wx = await startWechatPayStandIn();
-  ali = await startAlipayStandIn();
-});
-afterAll(async () => {
-  await wx?.close();
-  await ali?.close();
-});
+const standIns = standInsOfFile();
 
 describeBrowser(
   '前台扫码收款',
   (env) => {
     it('the desk shows a WeChat QR for a member; paid at the stand-in, the modal says so and the card is there', async () => {
       const { api, server, browser } = env();
-      await api.ok('update/pay/setting', standInPaySetting(wx, ali));
+      await api.ok('update/pay/setting', standInPaySetting(standIns.wx, standIns.ali));
       const f = await makeFixture(api, '扫');
       const cardName = `二十次卡${f.memberId}`;
       await api.ok('insert/card/product', {
@@ -61,7 +48,7 @@ describeBrowser(
         await qr.waitFor();
         await dialog.getByText('¥1800.00').waitFor();
         const codeUrl = (await qr.getAttribute('data-text')) ?? '';
-        const order = [...wx.orders.values()].find((o) => codeUrl === wx.payPageUrl(o.outTradeNo));
+        const order = [...standIns.wx.orders.values()].find((o) => codeUrl === standIns.wx.payPageUrl(o.outTradeNo));
         expect(order, codeUrl).toBeTruthy();
         await shot(page, 'desk-pay-qr');
 

@@ -1,27 +1,14 @@
 // A member buys a card on the phone (issue 28): 购卡 → WeChat's QR → the stand-in's pay page →
 // 我已支付 → the new card in 我的会员卡 → a class booked with it; and 充值 of a money card through
 // Alipay's page, coming back to the page that waits for it.
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { parseAllowHosts } from '../apps/server/src/lib/outbound.ts';
-import {
-  standInPaySetting,
-  startAlipayStandIn,
-  startWechatPayStandIn,
-} from '../apps/server/src/test/payment-stand-ins.ts';
+import { standInPaySetting, standInsOfFile } from '../apps/server/src/test/payment-stand-ins.ts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describeBrowser, phoneContext, shot, type Api, type BrowserEnv } from './harness.ts';
 import { addSession, makeFixture, signInNewMember } from './seed.ts';
 
-let wx: Awaited<ReturnType<typeof startWechatPayStandIn>>;
-let ali: Awaited<ReturnType<typeof startAlipayStandIn>>;
-beforeAll(async () => {
-  wx = await startWechatPayStandIn();
-  ali = await startAlipayStandIn();
-});
-afterAll(async () => {
-  await wx?.close();
-  await ali?.close();
-});
+const standIns = standInsOfFile();
 
 /** Store-local (Asia/Shanghai) `YYYY-MM-DD HH:mm` of now plus `minutes`. */
 function shanghai(minutes: number): { date: string; time: string } {
@@ -31,7 +18,7 @@ function shanghai(minutes: number): { date: string; time: string } {
 
 /** The store takes WeChat Pay and Alipay (the stand-ins) and lists top-ups of 500 and 1000 元. */
 async function payOnline(api: Api): Promise<void> {
-  await api.ok('update/pay/setting', standInPaySetting(wx, ali));
+  await api.ok('update/pay/setting', standInPaySetting(standIns.wx, standIns.ali));
 }
 
 /**
@@ -51,9 +38,9 @@ async function wechatPhone(browser: Browser): Promise<[BrowserContext, Page]> {
       'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 MicroMessenger/8.0.47(0x18002f2c) NetType/WIFI Language/zh_CN',
   });
   await context.exposeFunction('payAtStandIn', async (pkg: string) => {
-    const order = [...wx.orders.values()].find((o) => `prepay_id=${o.prepayId}` === pkg);
+    const order = [...standIns.wx.orders.values()].find((o) => `prepay_id=${o.prepayId}` === pkg);
     if (!order) return false;
-    await wx.pay(order.outTradeNo);
+    await standIns.wx.pay(order.outTradeNo);
     return true;
   });
   await context.addInitScript(() => {
@@ -140,7 +127,7 @@ describeBrowser(
 
         // the member pays on the stand-in's page (the QR's address, in this browser)
         const payUrl = (await qr.getAttribute('data-text'))!;
-        expect(payUrl.startsWith(wx.base)).toBe(true);
+        expect(payUrl.startsWith(standIns.wx.base)).toBe(true);
         const payPage = await context.newPage();
         await payPage.goto(payUrl);
         await payPage.getByRole('button', { name: '确认支付' }).tap();
@@ -205,7 +192,7 @@ describeBrowser(
         trial: 1,
       });
       // WeChat sent the page back from its web authorisation (snsapi_base) with a code
-      const wxCode = wx.oauthCode('o-member-in-wechat');
+      const wxCode = standIns.wx.oauthCode('o-member-in-wechat');
       const { context, page } = await memberOnPhone(env(), api, storeId, `微信会员${f.memberId}`, {
         wechat: true,
         query: `&code=${wxCode}&state=pay`,
@@ -224,7 +211,7 @@ describeBrowser(
         await sheet.getByRole('button', { name: '确认支付 9.90 元' }).tap();
         await page.getByText('支付成功，会员卡已到账').waitFor();
         await page.getByTestId('my-card').filter({ hasText: cardName }).getByText('余 1 次').waitFor();
-        const order = [...wx.orders.values()].find((o) => o.openid === 'o-member-in-wechat');
+        const order = [...standIns.wx.orders.values()].find((o) => o.openid === 'o-member-in-wechat');
         expect(order?.tradeType).toBe('JSAPI');
 
         // a second 体验卡: refused before anything is paid
@@ -266,7 +253,7 @@ describeBrowser(
         await sheet.getByRole('button', { name: '确认支付 1000.00 元' }).tap();
 
         // Alipay's page (the stand-in), then 返回商家 back to the members' page
-        await page.waitForURL(`${ali.base}/**`);
+        await page.waitForURL(`${standIns.ali.base}/**`);
         await page.getByRole('button', { name: '确认支付' }).tap();
         await page.getByText('支付成功').waitFor();
         await page.getByRole('link', { name: '返回商家' }).tap();

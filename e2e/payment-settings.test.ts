@@ -1,23 +1,14 @@
 // 在线收款 (issue 28): the manager fills WeChat Pay and Alipay in the back office, pointed at the
 // local stand-ins, and 测试连接 says the keys work; a card product is put on sale online.
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { PayMsg } from '@studio/contract';
 import { parseAllowHosts } from '../apps/server/src/lib/outbound.ts';
-import { startAlipayStandIn, startWechatPayStandIn } from '../apps/server/src/test/payment-stand-ins.ts';
+import { standInsOfFile } from '../apps/server/src/test/payment-stand-ins.ts';
 import { describeBrowser, shot } from './harness.ts';
 import { makeFixture } from './seed.ts';
 import { field, modal, toast } from './ui.ts';
 
-let wx: Awaited<ReturnType<typeof startWechatPayStandIn>>;
-let ali: Awaited<ReturnType<typeof startAlipayStandIn>>;
-beforeAll(async () => {
-  wx = await startWechatPayStandIn();
-  ali = await startAlipayStandIn();
-});
-afterAll(async () => {
-  await wx?.close();
-  await ali?.close();
-});
+const standIns = standInsOfFile();
 
 /** antd spaces two-character button labels (保 存). */
 const label = (text: string) => new RegExp(`^${text.split('').join('\\s*')}$`);
@@ -49,7 +40,7 @@ describeBrowser(
       expect(before.wechat.enabled).toBe(false);
 
       // The stand-ins' keys and addresses, as a manager pastes them from the merchant platforms.
-      const w = wx.config();
+      const w = standIns.wx.config();
       await page.locator('#pay_wechat_mchId').fill(w.mchid);
       await page.locator('#pay_wechat_appId').fill(w.appid);
       await page.locator('#pay_wechat_serialNo').fill(w.merchantSerialNo);
@@ -60,7 +51,7 @@ describeBrowser(
       await page.locator('#pay_wechat_appSecret').fill(w.appSecret);
       await page.locator('#pay_wechat_baseUrl').fill(w.apiBase);
       await page.locator('#pay_wechat_oauthBaseUrl').fill(w.oauthBase);
-      const a = ali.config();
+      const a = standIns.ali.config();
       await alipay.getByRole('switch').click();
       await page.locator('#pay_alipay_appId').fill(a.appId);
       await page.locator('#pay_alipay_sellerId').fill(a.sellerId);

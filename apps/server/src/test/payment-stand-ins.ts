@@ -1,9 +1,11 @@
+import { afterAll, beforeAll } from 'vitest';
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { parseAllowHosts } from '../lib/outbound.ts';
-import type { App } from './harness.ts';
+import { updateMemberPage, updatePaySetting } from '@studio/contract';
+import type { App, Client } from './harness.ts';
 
 // ---- local stand-ins of WeChat Pay API v3 and the Alipay openapi gateway. Each signs, verifies and
 // encrypts by its own reading of the provider's documentation (nothing here comes from the
@@ -1222,4 +1224,42 @@ export async function startGateway(apps: () => App[]) {
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
+}
+
+/**
+ * A store selling through both stand-ins: WeChat Pay and Alipay started, the test gateway as the
+ * store's public address (the notifications reach `apps` through it), the store's 在线收款 pointed at
+ * the stand-ins by its manager `admin`. `close` stops all three.
+ */
+export async function startOnlineStore(apps: () => App[], admin: Client) {
+  const wx = await startWechatPayStandIn({ app: apps()[0] });
+  const ali = await startAlipayStandIn({ app: apps()[0] });
+  const gateway = await startGateway(apps);
+  await admin.ok(updateMemberPage.path, { publicBaseUrl: gateway.base });
+  await admin.ok(updatePaySetting.path, standInPaySetting(wx, ali));
+  return {
+    wx,
+    ali,
+    gateway,
+    close: async () => {
+      await gateway.close();
+      await wx.close();
+      await ali.close();
+    },
+  };
+}
+export type OnlineStore = Awaited<ReturnType<typeof startOnlineStore>>;
+
+/** Both stand-ins for the browser suites of one file: started before its tests, stopped after them. */
+export function standInsOfFile(): { wx: WechatPayStandIn; ali: AlipayStandIn } {
+  const s = {} as { wx: WechatPayStandIn; ali: AlipayStandIn };
+  beforeAll(async () => {
+    s.wx = await startWechatPayStandIn();
+    s.ali = await startAlipayStandIn();
+  });
+  afterAll(async () => {
+    await s.wx?.close();
+    await s.ali?.close();
+  });
+  return s;
 }

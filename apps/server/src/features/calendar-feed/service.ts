@@ -6,7 +6,7 @@ import type { Db } from '../../db/index.ts';
 import type { CalendarFeedTable } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
-import { forbidden } from '../../lib/errors.ts';
+import { AppError, forbidden } from '../../lib/errors.ts';
 import { storeScopeById } from '../../lib/store-scope.ts';
 import { addDays, localDateTime } from '../../lib/time.ts';
 import { memberCalendarEntries, publicBaseOf } from '../member-channel/public.ts';
@@ -97,7 +97,11 @@ export async function feedText(db: Db, token: string): Promise<string | null> {
       });
     }
   } else {
-    const teacher = await requireTeacher(db, store.id, feed.ownerId).catch(() => null);
+    // A teacher deleted since: the address answers 404 like an unknown one (any other failure is one).
+    const teacher = await requireTeacher(db, store.id, feed.ownerId).catch((e: unknown) => {
+      if (e instanceof AppError && e.status === 404) return null;
+      throw e;
+    });
     if (!teacher) return null;
     cal.name(`${store.name}：${teacher.name}的课`);
     for (const s of await teacherSessions(db, store.id, teacher.id, from, to)) {

@@ -1,24 +1,13 @@
 // The desk's 扫码收款 and the store's 线上订单, against the WeChat Pay and Alipay stand-ins, on SQLite
 // and PostgreSQL: the desk creates an order for a member, the stand-in pays it, the desk's query shows
 // it paid with the card issued once; the list filters by date and status; who may call what.
-import {
-  BIG_TYPE_MONEY,
-  createPayOrder,
-  Msg,
-  PayMsg,
-  queryPayOrder,
-  queryPayOrderList,
-  updateMemberPage,
-  updatePaySetting,
-} from '@studio/contract';
+import { BIG_TYPE_MONEY, createPayOrder, Msg, PayMsg, queryPayOrder, queryPayOrderList } from '@studio/contract';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { Client, describeEachDb, staffClient } from '../../test/harness.ts';
 import { checkInvariants } from '../../test/invariants.ts';
 import {
-  standInPaySetting,
-  startGateway,
-  startAlipayStandIn,
-  startWechatPayStandIn,
+  startOnlineStore,
+  type OnlineStore,
   type AlipayStandIn,
   type WechatPayStandIn,
 } from '../../test/payment-stand-ins.ts';
@@ -26,7 +15,7 @@ import {
 describeEachDb('the desk 扫码收款 and the store 线上订单', (env) => {
   let wx: WechatPayStandIn;
   let ali: AlipayStandIn;
-  let gateway: Awaited<ReturnType<typeof startGateway>>;
+  let online: OnlineStore;
   let desk: Client;
   let teacher: Client;
   let product: { id: number };
@@ -36,11 +25,8 @@ describeEachDb('the desk 扫码收款 and the store 线上订单', (env) => {
 
   beforeAll(async () => {
     const e = env();
-    wx = await startWechatPayStandIn({ app: e.app });
-    ali = await startAlipayStandIn({ app: e.app });
-    gateway = await startGateway(() => [e.app]);
-    await api().ok(updateMemberPage.path, { publicBaseUrl: gateway.base });
-    await api().ok(updatePaySetting.path, standInPaySetting(wx, ali));
+    online = await startOnlineStore(() => [e.app], api());
+    ({ wx, ali } = online);
     product = await e.factory.cardProduct({ cardName: '10次卡', totalCount: 10, onlineSale: 1, onlinePrice: 9900 });
     member = await e.factory.member();
     desk = await staffClient(e, 'desk');
@@ -53,9 +39,7 @@ describeEachDb('the desk 扫码收款 and the store 线上订单', (env) => {
   });
 
   afterAll(async () => {
-    await gateway?.close();
-    await wx?.close();
-    await ali?.close();
+    await online?.close();
   });
 
   const order = (orderNo: string) =>

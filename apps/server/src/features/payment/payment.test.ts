@@ -14,7 +14,6 @@ import {
   PayMsg,
   queryPayConnection,
   queryPaySetting,
-  updateMemberPage,
   updatePaySetting,
 } from '@studio/contract';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
@@ -26,10 +25,8 @@ import { Client, describeEachDb, PG_URL, type App } from '../../test/harness.ts'
 import { checkInvariants } from '../../test/invariants.ts';
 import { memberClient } from '../../test/member-client.ts';
 import {
-  standInPaySetting,
-  startGateway,
-  startAlipayStandIn,
-  startWechatPayStandIn,
+  startOnlineStore,
+  type OnlineStore,
   type AlipayStandIn,
   type WechatPayStandIn,
 } from '../../test/payment-stand-ins.ts';
@@ -38,7 +35,7 @@ import { closeExpiredOrders } from './orders.ts';
 describeEachDb('online payment: settings, orders and fulfilment exactly once', (env) => {
   let wx: WechatPayStandIn;
   let ali: AlipayStandIn;
-  let gateway: Awaited<ReturnType<typeof startGateway>>;
+  let online: OnlineStore;
   let apps: App[] = [];
   const extra: { app: App; database: DbHandle }[] = [];
   let product: { id: number };
@@ -61,11 +58,8 @@ describeEachDb('online payment: settings, orders and fulfilment exactly once', (
         apps.push(app);
       }
     }
-    wx = await startWechatPayStandIn({ app: e.app });
-    ali = await startAlipayStandIn({ app: e.app });
-    gateway = await startGateway(() => apps);
-    await api().ok(updateMemberPage.path, { publicBaseUrl: gateway.base });
-    await api().ok(updatePaySetting.path, standInPaySetting(wx, ali));
+    online = await startOnlineStore(() => apps, api());
+    ({ wx, ali } = online);
     product = await e.factory.cardProduct({ cardName: '10次卡', totalCount: 10, onlineSale: 1, onlinePrice: 9900 });
     member = await e.factory.member();
     me = await memberClient(e, member);
@@ -76,9 +70,7 @@ describeEachDb('online payment: settings, orders and fulfilment exactly once', (
   });
 
   afterAll(async () => {
-    await gateway?.close();
-    await wx?.close();
-    await ali?.close();
+    await online?.close();
     for (const x of extra) {
       await x.app.close();
       await x.database.close();

@@ -2,24 +2,14 @@
 // stand-ins on SQLite and PostgreSQL: a whole card order (the card closed), a top-up in parts (the
 // balance reduced, settled by WeChat's refund notification), two refunds at once (one passes), a
 // refund the provider refuses (the card put back, the reason said), too much, and a desk role.
-import {
-  BIG_TYPE_MONEY,
-  memberCreateOrder,
-  Msg,
-  refundPayOrder,
-  RefundMsg,
-  updateMemberPage,
-  updatePaySetting,
-} from '@studio/contract';
+import { BIG_TYPE_MONEY, memberCreateOrder, Msg, refundPayOrder, RefundMsg } from '@studio/contract';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { Client, describeEachDb, staffClient } from '../../test/harness.ts';
 import { checkInvariants } from '../../test/invariants.ts';
 import { memberClient } from '../../test/member-client.ts';
 import {
-  standInPaySetting,
-  startGateway,
-  startAlipayStandIn,
-  startWechatPayStandIn,
+  startOnlineStore,
+  type OnlineStore,
   type AlipayStandIn,
   type WechatPayStandIn,
 } from '../../test/payment-stand-ins.ts';
@@ -27,7 +17,7 @@ import {
 describeEachDb('online payment: refunds through the provider', (env) => {
   let wx: WechatPayStandIn;
   let ali: AlipayStandIn;
-  let gateway: Awaited<ReturnType<typeof startGateway>>;
+  let online: OnlineStore;
   let product: { id: number };
   let money: { id: number };
   const api = () => env().client;
@@ -35,11 +25,8 @@ describeEachDb('online payment: refunds through the provider', (env) => {
 
   beforeAll(async () => {
     const e = env();
-    wx = await startWechatPayStandIn({ app: e.app });
-    ali = await startAlipayStandIn({ app: e.app });
-    gateway = await startGateway(() => [e.app]);
-    await api().ok(updateMemberPage.path, { publicBaseUrl: gateway.base });
-    await api().ok(updatePaySetting.path, standInPaySetting(wx, ali));
+    online = await startOnlineStore(() => [e.app], api());
+    ({ wx, ali } = online);
     product = await e.factory.cardProduct({ cardName: '10次卡', totalCount: 10, onlineSale: 1, onlinePrice: 9900 });
     money = await e.factory.cardProduct({ cardName: '储值卡', bigType: BIG_TYPE_MONEY, perCount: 5000 });
   }, 60_000);
@@ -52,9 +39,7 @@ describeEachDb('online payment: refunds through the provider', (env) => {
   });
 
   afterAll(async () => {
-    await gateway?.close();
-    await wx?.close();
-    await ali?.close();
+    await online?.close();
   });
 
   const order = (orderNo: string) =>
