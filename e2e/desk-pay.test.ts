@@ -1,8 +1,10 @@
 // The desk's 扫码收款 (issue 28): the front desk opens 扫码收款 on a member's page, chooses a card sold
 // online and WeChat, a QR shows; the member pays at the stand-in's pay page (the QR's address); the
-// modal, which asks every 2.5 s, says 收款成功 and the new card is in the member's cards.
+// modal, which asks every 2.5 s, says 收款成功 and the new card is in the member's cards. The manager's
+// 线上订单 lists it; 对账 of a day lists the bill's differences; 退款 pays it back through WeChat.
 import { expect, it } from 'vitest';
 import { parseAllowHosts } from '../apps/server/src/lib/outbound.ts';
+import { addDays, localDateTime } from '../apps/server/src/lib/time.ts';
 import { standInPaySetting, standInsOfFile } from '../apps/server/src/test/payment-stand-ins.ts';
 import { Api, DESK, describeBrowser, loginWithCookie, newContext, shot } from './harness.ts';
 import { makeFixture } from './seed.ts';
@@ -79,6 +81,41 @@ describeBrowser(
         expect(await row.innerText()).toContain('1800.00');
         expect(await row.innerText()).toContain('微信扫码');
         await shot(manager, 'desk-pay-order-list');
+
+        // 对账 of yesterday: WeChat's bill holds this order at another amount and an order we never made.
+        const yesterday = addDays(localDateTime('Asia/Shanghai').slice(0, 10), -1);
+        standIns.wx.setBill(yesterday, [
+          { outTradeNo: order!.outTradeNo, tradeId: '4200000000000001', amountFen: 170000, kind: 'pay' },
+          { outTradeNo: 'P20990101000000100001', tradeId: '4200000000000002', amountFen: 100, kind: 'pay' },
+        ]);
+        await manager.getByRole('tab', { name: '对账' }).click();
+        await manager.getByText('微信支付：这一天还没有对账').waitFor();
+        await manager.getByRole('button', { name: '重新对账' }).click();
+        await manager.getByText('微信支付：两边一致 0 笔，差异 2 处').waitFor();
+        const diffs = manager.getByTestId('reconcile-wechat');
+        const differs = diffs.locator('.ant-table-row', { hasText: order!.outTradeNo });
+        expect(await differs.innerText()).toMatch(/金额不一致\s+1800\.00\s+1700\.00/);
+        await diffs
+          .locator('.ant-table-row', { hasText: '渠道有、本店无' })
+          .getByText('本店没有这个订单号，请核实')
+          .waitFor();
+        await shot(manager, 'pay-reconcile');
+
+        // 退款: the whole order back to WeChat with a reason; the card is closed and the order 已退款.
+        await manager.getByRole('tab', { name: '订单' }).click();
+        await row.getByRole('button', { name: '退款' }).click();
+        const refund = modal(manager, '退款');
+        await refund.getByRole('button', { name: '确认退款' }).click();
+        await refund.getByText('请填写退款原因').waitFor();
+        await field(refund, '退款原因').locator('input').fill('会员搬家');
+        await shot(manager, 'pay-order-refund');
+        await refund.getByRole('button', { name: '确认退款' }).click();
+        await refund.waitFor({ state: 'detached' });
+        await row.getByText('已退款').waitFor();
+        const after = await api.ok<{ status: string; refunded: number }>('query/pay/order', {
+          orderNo: order!.outTradeNo,
+        });
+        expect(after).toMatchObject({ status: 'refunded', refunded: 180000 });
       } finally {
         await context.close();
       }

@@ -286,6 +286,22 @@ export interface PayOrderTable {
   /** The staff member who took it at the desk (扫码收款; migration 20261129_0300); null: the member's own. */
   staffId: number | null;
 }
+/** One reconciliation of a store's provider bill day (migration 20261129_0800). */
+export interface PayReconcileTable {
+  id: Generated<number>;
+  storeId: number;
+  provider: string;
+  billDate: string;
+  /** running | done | failed */
+  status: string;
+  startedAt: string;
+  finishedAt: string | null;
+  matched: Generated<number>;
+  differences: Generated<number>;
+  /** JSON: the differences found ({orderNo, kind, local, provider, action}[]). */
+  result: string | null;
+  error: string | null;
+}
 /** A refund of an online order through its provider (migration 20261129_0400; status 0 退款中, 1 已退款, 2 退款失败). */
 export interface PayRefundTable {
   id: Generated<number>;
@@ -486,6 +502,7 @@ export interface Database {
   paySetting: PaySettingTable;
   payOrder: PayOrderTable;
   payRefund: PayRefundTable;
+  payReconcile: PayReconcileTable;
   waitlist: WaitlistTable;
   dailyJob: DailyJobTable;
   timetable: TimetableTable;

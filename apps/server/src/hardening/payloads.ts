@@ -373,6 +373,9 @@ export const basePayloads: Record<string, BasePayload> = {
   },
   [`${STORE}/query/pay/order`]: { body: (w) => ({ orderNo: w.payOrderNo }), ids: { orderNo: 'payOrderNo' } },
   [`${STORE}/query/pay/order/list`]: { body: () => ({ fromDate: '2031-03-01', toDate: '2031-03-31', page: 1 }) },
+  // 对账 (a fresh store has no provider: running it is refused there; reconcile.test.ts runs days)
+  [`${STORE}/query/pay/reconcile`]: { body: () => ({ date: '2026-01-05' }) },
+  [`${STORE}/run/pay/reconcile`]: { body: () => ({ date: '2026-01-05' }) },
   '/member/api/sign/in': { body: () => ({ token: 'not-a-token' }) },
   [`${STORE}/create/member/login/code`]: { body: (w) => ({ memberId: w.member2 }), ids: { memberId: 'member2' } },
   // calendar feeds (issue 29)

@@ -30,6 +30,8 @@ export const keys = {
       status,
       page,
     ],
+    /** 对账: a day's reconciliation results. */
+    reconcile: (date: string) => ['pay-orders', 'reconcile', date],
   },
   calendar: {
     all: ['calendar'],

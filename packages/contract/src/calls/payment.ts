@@ -448,6 +448,67 @@ export const refundPayOrder = defineCall({
   ],
 });
 
+/** Kinds of reconciliation differences: paid at the provider only, paid here only, amounts differ. */
+export const RECONCILE_KINDS = ['provider_only', 'local_only', 'amount'] as const;
+export type ReconcileKind = (typeof RECONCILE_KINDS)[number];
+export const RECONCILE_KIND_LABEL: Record<ReconcileKind, string> = {
+  provider_only: '渠道有、本店无',
+  local_only: '本店有、渠道无',
+  amount: '金额不一致',
+};
+export const ReconcileMsg = {
+  date: '请选择对账日期（今天以前的日子）',
+  running: '这一天的对账正在进行，请稍后再看',
+  noProvider: '本店还没有开通在线收款，没有账单可对',
+} as const;
+
+/** One difference between the provider's bill and our orders (fen); `action` says what was done. */
+export const zReconcileDifference = z.object({
+  orderNo: z.string(),
+  kind: z.enum(RECONCILE_KINDS),
+  /** What we hold: the paid amount (fen), or null when we have no paid order. */
+  local: z.number().nullable(),
+  /** What the bill says (fen), or null when the bill lacks it. */
+  provider: z.number().nullable(),
+  /** e.g. 已补发（按渠道查询到账后发卡）; null: listed only, for staff to look into. */
+  action: z.string().nullable(),
+});
+export const zReconcileResult = z.object({
+  provider: zProvider,
+  date: z.string(),
+  /** 'none': not reconciled yet; 'running'; 'done'; 'failed' (error says why). */
+  status: z.enum(['none', 'running', 'done', 'failed']),
+  matched: z.number(),
+  differences: z.array(zReconcileDifference),
+  finishedAt: z.string().nullable(),
+  error: z.string().nullable(),
+});
+export type ReconcileResult = z.infer<typeof zReconcileResult>;
+
+/** 对账: the last reconciliation of a day's bill, per provider the store takes payments with. */
+export const queryPayReconcile = defineCall({
+  path: `${STORE_API}/query/pay/reconcile`,
+  auth: 'store',
+  roles: Roles.manager,
+  req: z.object({ date: zDate(ReconcileMsg.date), provider: zProvider.optional() }),
+  res: z.object({ list: z.array(zReconcileResult) }),
+  summary: '对账结果（某一天的渠道账单与本店订单逐笔核对：两边都有、渠道有本店无、本店有渠道无、金额不一致）',
+  example: { date: '2026-11-26' },
+  errors: fails.badRequest(ReconcileMsg.date),
+});
+
+/** 重新对账: downloads the day's bill now and matches it again (the morning job does it by itself). */
+export const runPayReconcile = defineCall({
+  path: `${STORE_API}/run/pay/reconcile`,
+  auth: 'store',
+  roles: Roles.manager,
+  req: z.object({ date: zDate(ReconcileMsg.date), provider: zProvider.optional() }),
+  res: z.object({ list: z.array(zReconcileResult) }),
+  summary: '立即对账（下载渠道账单重新核对；渠道有本店无的订单经渠道查询确认到账后补发）',
+  example: { date: '2026-11-26' },
+  errors: [...fails.badRequest(ReconcileMsg.date), ...fails.conflict(ReconcileMsg.running, ReconcileMsg.noProvider)],
+});
+
 export const paymentCalls = [
   queryPaySetting,
   updatePaySetting,
@@ -460,4 +521,6 @@ export const paymentCalls = [
   queryPayOrder,
   queryPayOrderList,
   refundPayOrder,
+  queryPayReconcile,
+  runPayReconcile,
 ] as const;

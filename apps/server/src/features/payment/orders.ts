@@ -287,7 +287,7 @@ async function createOrder(
 }
 
 /** Who makes the call: the member (their own order) or the staff member (the desk's). */
-const callerOf = (ctx: CallCtx): Fulfiller =>
+export const callerOf = (ctx: CallCtx): Fulfiller =>
   ctx.member
     ? { kind: 'member', call: ctx.req.url.split('?')[0], id: ctx.member.id, name: ctx.member.name }
     : { kind: 'staff', call: ctx.req.url.split('?')[0], id: ctx.staff.id, name: ctx.staff.name };
@@ -298,7 +298,7 @@ const nameOf = (o: OrderRow) => (o.kind === 'topup' ? '充值' : o.description);
  * Asks the provider about an unpaid order and fulfils it when paid (the member's 我已支付, the close
  * job). Answers the provider's state, or null when it could not be asked.
  */
-async function settleFromProvider(deps: Deps, o: OrderRow, setting: StoredPaySetting, by: Fulfiller) {
+export async function settleFromProvider(deps: Deps, o: OrderRow, setting: StoredPaySetting, by: Fulfiller) {
   const provider = providerOf(setting, o.provider as ProviderName, deps);
   if (!provider) return null;
   try {

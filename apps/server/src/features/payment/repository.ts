@@ -330,3 +330,118 @@ export function refundsOpen(ex: Executor) {
     .orderBy('r.id')
     .execute();
 }
+
+// Reconciliation.
+
+/** The store's orders paid through `provider` on `date` (store-local day): what the day's bill should hold. */
+export function ordersPaidOn(ex: Executor, storeId: number, provider: string, date: string) {
+  return ex
+    .selectFrom('payOrder')
+    .select(ORDER_COLUMNS)
+    .where('storeId', '=', storeId)
+    .where('provider', '=', provider)
+    .where('paidAt', '>=', `${date} 00:00:00`)
+    .where('paidAt', '<=', `${date} 23:59:59`)
+    .orderBy('id')
+    .execute();
+}
+
+export const RECONCILE_COLUMNS = [
+  'id',
+  'provider',
+  'billDate',
+  'status',
+  'startedAt',
+  'finishedAt',
+  'matched',
+  'result',
+  'error',
+] as const;
+
+export function reconcileRuns(ex: Executor, storeId: number, date: string) {
+  return ex
+    .selectFrom('payReconcile')
+    .select(RECONCILE_COLUMNS)
+    .where('storeId', '=', storeId)
+    .where('billDate', '=', date)
+    .execute();
+}
+
+/**
+ * Claims a day's reconciliation for this run: a new row, or (when `again`) an earlier run that is not
+ * running, or whose runner went quiet before `staleBefore`. Answers the row's id, or null when
+ * another run holds it (or, without `again`, it was done already).
+ */
+export async function claimReconcile(
+  tx: Tx,
+  row: { storeId: number; provider: string; billDate: string; now: string; staleBefore: string; again: boolean },
+): Promise<number | null> {
+  const made = await tx
+    .insertInto('payReconcile')
+    .values({
+      storeId: row.storeId,
+      provider: row.provider,
+      billDate: row.billDate,
+      status: 'running',
+      startedAt: row.now,
+      finishedAt: null,
+      result: null,
+      error: null,
+    })
+    .onConflict((oc) => oc.columns(['storeId', 'provider', 'billDate']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (made) return made.id;
+  const taken = await tx
+    .updateTable('payReconcile')
+    .set({ status: 'running', startedAt: row.now, finishedAt: null, error: null })
+    .where('storeId', '=', row.storeId)
+    .where('provider', '=', row.provider)
+    .where('billDate', '=', row.billDate)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('status', '=', 'running'), eb('startedAt', '<', row.staleBefore)]),
+        ...(row.again
+          ? [eb('status', '!=', 'running')]
+          : [eb.and([eb('status', '=', 'failed'), eb('startedAt', '<', row.staleBefore)])]),
+      ]),
+    )
+    .returning('id')
+    .executeTakeFirst();
+  return taken?.id ?? null;
+}
+
+export async function finishReconcile(
+  tx: Tx,
+  id: number,
+  done: {
+    status: 'done' | 'failed';
+    now: string;
+    matched: number;
+    differences: number;
+    result: string | null;
+    error: string | null;
+  },
+) {
+  await tx
+    .updateTable('payReconcile')
+    .set({
+      status: done.status,
+      finishedAt: done.now,
+      matched: done.matched,
+      differences: done.differences,
+      result: done.result,
+      error: done.error,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Stores taking online payments, with their time zones (the morning reconciliation's round). */
+export function storesTakingPayments(ex: Executor) {
+  return ex
+    .selectFrom('paySetting as p')
+    .innerJoin('store as s', 's.id', 'p.storeId')
+    .select(['s.id', 's.timezone'])
+    .execute();
+}

@@ -7,8 +7,10 @@ import {
   queryPayConnection,
   queryPayOrder,
   queryPayOrderList,
+  queryPayReconcile,
   queryPaySetting,
   refundPayOrder,
+  runPayReconcile,
   updatePaySetting,
 } from '@studio/contract';
 import { defineFeature } from '../../lib/feature.ts';
@@ -21,6 +23,7 @@ import {
   queryMemberOrder,
   queryStoreOrder,
 } from './orders.ts';
+import { queryReconcile, runReconcile } from './reconcile.ts';
 import { refundOrder } from './refunds.ts';
 import { queryPaySettings, savePaySettings, testPayConnection } from './settings.ts';
 
@@ -37,4 +40,6 @@ export const paymentFeature = defineFeature((r) => {
   r.handle(queryPayOrder, (input, ctx) => queryStoreOrder(ctx, input.orderNo));
   r.handle(queryPayOrderList, (input, ctx) => listStoreOrders(ctx, input));
   r.handle(refundPayOrder, (input, ctx) => refundOrder(ctx, input));
+  r.handle(queryPayReconcile, (input, ctx) => queryReconcile(ctx, input));
+  r.handle(runPayReconcile, (input, ctx) => runReconcile(ctx, input));
 });

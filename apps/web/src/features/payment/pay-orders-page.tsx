@@ -6,13 +6,16 @@ import {
   type PayOrderStatus,
   type StorePayOrder,
 } from '@studio/contract';
-import { App, Card, DatePicker, Form, Select, Table, Tag } from 'antd';
+import { App, Button, Card, DatePicker, Form, Select, Table, Tabs, Tag } from 'antd';
 import dayjs from 'dayjs';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { yuan } from '../../shared/format.ts';
 import { Link } from '../../shared/router.tsx';
 import { useStoreClock } from '../../shared/store-time.ts';
 import { usePayOrderList } from './desk-pay-hooks.ts';
+import ReconcileTab from './reconcile-tab.tsx';
+
+const RefundOrderModal = lazy(() => import('./refund-order-modal.tsx'));
 
 const D = 'YYYY-MM-DD';
 const PAGE_SIZE = 20;
@@ -35,17 +38,32 @@ const STATUS_OPTIONS = (Object.keys(PAY_ORDER_STATUS_LABEL) as PayOrderStatus[])
   label: PAY_ORDER_STATUS_LABEL[s],
 }));
 
-/** 线上订单 (店长): the store's online orders (members' own and the desk's 扫码收款) by day and status. */
+/** 线上订单 (店长): the orders and, in a second tab, 对账 (the providers' bills matched with them). */
 export default function PayOrdersPage() {
+  return (
+    <Card title="线上订单" extra={<Link to="/settings/pay">在线收款设置</Link>}>
+      <Tabs
+        items={[
+          { key: 'orders', label: '订单', children: <OrdersTab /> },
+          { key: 'reconcile', label: '对账', children: <ReconcileTab /> },
+        ]}
+      />
+    </Card>
+  );
+}
+
+/** The store's online orders (members' own and the desk's 扫码收款) by day and status; 退款 on paid ones. */
+function OrdersTab() {
   const { message } = App.useApp();
   const clock = useStoreClock();
   const [range, setRange] = useState({ fromDate: clock.day().subtract(6, 'day').format(D), toDate: clock.today() });
   const [status, setStatus] = useState<PayOrderStatus>();
   const [page, setPage] = useState(1);
   const q = usePayOrderList({ ...range, status, page });
+  const [refunding, setRefunding] = useState<StorePayOrder>();
 
   return (
-    <Card title="线上订单" extra={<Link to="/settings/pay">在线收款设置</Link>}>
+    <>
       <Form layout="inline" style={{ marginBottom: 16, rowGap: 8 }} data-testid="pay-order-filters">
         <Form.Item label="下单日期">
           <DatePicker.RangePicker
@@ -131,8 +149,25 @@ export default function PayOrdersPage() {
             width: 140,
             render: (v: string | null) => (v ? v.slice(0, 16) : '-'),
           },
+          {
+            title: '操作',
+            key: 'op',
+            width: 80,
+            fixed: 'right',
+            render: (_: unknown, o) =>
+              o.status === 'paid' || o.status === 'partially_refunded' ? (
+                <Button type="link" size="small" danger onClick={() => setRefunding(o)}>
+                  退款
+                </Button>
+              ) : null,
+          },
         ]}
       />
-    </Card>
+      {refunding && (
+        <Suspense>
+          <RefundOrderModal order={refunding} onClose={() => setRefunding(undefined)} />
+        </Suspense>
+      )}
+    </>
   );
 }

@@ -1,0 +1,55 @@
+import { RefundMsg, type StorePayOrder } from '@studio/contract';
+import { Form, Input, InputNumber } from 'antd';
+import { toFen, yuan } from '../../shared/format.ts';
+import { FormModal } from '../../shared/form-modal.tsx';
+import { useRefundPayOrder } from './desk-pay-hooks.ts';
+
+/**
+ * 退款 of an online order (店长): whole or part, back through the provider it was paid with, a reason
+ * required. A card order closes the card; a top-up takes the amount off the card (the server checks).
+ */
+export default function RefundOrderModal({ order, onClose }: { order: StorePayOrder; onClose: () => void }) {
+  const left = order.amount - order.refunded;
+  const [form] = Form.useForm<{ amount: number; reason: string }>();
+  const refund = useRefundPayOrder();
+  return (
+    <FormModal
+      title={`退款：${order.name}`}
+      okText="确认退款"
+      okButtonProps={{ danger: true }}
+      form={form}
+      loading={refund.loading}
+      submit={(v) => refund.run({ orderNo: order.orderNo, amount: toFen(v.amount), reason: v.reason.trim() })}
+      onCancel={onClose}
+    >
+      <p>
+        订单 {order.orderNo}，{order.memberName}，实付 {yuan(order.amount)} 元
+        {order.refunded ? `，已退 ${yuan(order.refunded)} 元` : ''}。款项原路退回
+        {order.method.startsWith('wechat') ? '微信' : '支付宝'}
+        {order.kind === 'card' ? '，会员卡随之退卡。' : '，并从会员卡余额中扣回。'}
+      </p>
+      <Form form={form} layout="vertical" initialValues={{ amount: left / 100 }}>
+        <Form.Item
+          label="退款金额"
+          name="amount"
+          rules={[
+            { required: true, message: '请输入退款金额' },
+            { type: 'number', min: 0.01, max: left / 100, message: RefundMsg.tooMuch(`${yuan(left)} 元`) },
+          ]}
+        >
+          <InputNumber precision={2} style={{ width: 200 }} suffix="元" aria-label="退款金额" />
+        </Form.Item>
+        <Form.Item
+          label="退款原因"
+          name="reason"
+          rules={[
+            { required: true, whitespace: true, message: RefundMsg.reason },
+            { max: 80, message: RefundMsg.reasonLong },
+          ]}
+        >
+          <Input maxLength={80} placeholder="如：会员搬家，无法继续上课" aria-label="退款原因" />
+        </Form.Item>
+      </Form>
+    </FormModal>
+  );
+}
