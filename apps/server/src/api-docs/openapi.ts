@@ -38,6 +38,11 @@ const GROUPS: readonly [string, string, readonly CallDef[]][] = [
   ],
   ['日历订阅', '会员的课程和老师的上课日历订阅地址（iCalendar），重新生成地址', contract.calendarCalls],
   [
+    '课时费与销售提成',
+    '老师课时费规则、月结单与调整、员工销售提成比例与月结、结算关闭与重新打开月份',
+    contract.teacherPayCalls,
+  ],
+  [
     '会员端',
     '会员在手机上：验证码登录、课表、预约与取消、候补、我的预约和会员卡、扫码签到；前台的登录码与签到码',
     contract.memberChannelCalls,

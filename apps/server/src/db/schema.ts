@@ -476,6 +476,85 @@ export interface StoreVersionTable {
   version: number;
 }
 
+/** A teacher's pay rule from `fromDate` on, for one course or (courseId null) every course (migration 20261129_0860). */
+export interface TeacherPayRuleTable {
+  id: Generated<number>;
+  storeId: number;
+  teacherId: number;
+  courseId: number | null;
+  /** per_class | per_head_came | per_head_booked | tiered */
+  kind: string;
+  /** Fen: per class, or per head. */
+  amount: number;
+  /** JSON [{minHeads, amount}] for 'tiered'. */
+  tiers: string | null;
+  /** Which heads tiers count: came | booked. */
+  heads: Generated<string>;
+  minimum: Generated<number>;
+  fromDate: string;
+  updatedAt: string;
+}
+/** An amount (fen, either sign) added to a teacher's month with its reason. */
+export interface TeacherPayAdjustmentTable {
+  id: Generated<number>;
+  storeId: number;
+  teacherId: number;
+  month: string;
+  amount: number;
+  reason: string;
+  staffId: number | null;
+  createdAt: string;
+}
+/** A closed month (teacher pay or commission) with its statement as closed (JSON). */
+export interface PayMonthCloseTable {
+  storeId: number;
+  /** teacher | commission */
+  kind: string;
+  month: string;
+  closedBy: number | null;
+  closedByName: string;
+  closedAt: string;
+  snapshot: string;
+}
+/** A staff member's sales commission, hundredths of a percent. */
+export interface SalesCommissionRateTable {
+  storeId: number;
+  staffId: number;
+  rateBp: number;
+  updatedAt: string;
+}
+/** One reminder message to a member (migration 20261129_0900): unique by store and dedupe key. */
+export interface NotifyLogTable {
+  id: Generated<number>;
+  storeId: number;
+  memberId: number | null;
+  kind: string;
+  dedupeKey: string;
+  /** wechat | sms | null */
+  channel: string | null;
+  /** queued | sending | sent | failed | skipped */
+  status: string;
+  reason: Generated<string>;
+  dueAt: string;
+  createdAt: string;
+  sentAt: string | null;
+  leaseUntil: number | null;
+  payload: string;
+}
+/** A kind of reminder a member switched off. */
+export interface NotifyPrefTable {
+  storeId: number;
+  memberId: number;
+  kind: string;
+  off: Generated<number>;
+}
+/** A WeChat service account's access token, shared by every instance. */
+export interface WechatTokenTable {
+  appId: string;
+  accessToken: Generated<string>;
+  expiresAt: Generated<number>;
+  refreshingUntil: Generated<number>;
+}
 export interface Database {
   store: StoreTable;
   staff: StaffTable;
@@ -499,6 +578,10 @@ export interface Database {
   memberCard: MemberCardTable;
   cardLedger: CardLedgerTable;
   cardPayment: CardPaymentTable;
+  teacherPayRule: TeacherPayRuleTable;
+  teacherPayAdjustment: TeacherPayAdjustmentTable;
+  payMonthClose: PayMonthCloseTable;
+  salesCommissionRate: SalesCommissionRateTable;
   paySetting: PaySettingTable;
   payOrder: PayOrderTable;
   payRefund: PayRefundTable;

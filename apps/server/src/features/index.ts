@@ -16,6 +16,7 @@ import { referenceFeature } from './reference/routes.ts';
 import { reportsFeature } from './reports/routes.ts';
 import { staffFeature } from './staff/routes.ts';
 import { storeAdminFeature } from './store-admin/routes.ts';
+import { teacherPayFeature } from './teacher-pay/routes.ts';
 import { timetableFeature } from './timetable/routes.ts';
 import { todayFeature } from './today/routes.ts';
 import { waitlistFeature } from './waitlist/routes.ts';
@@ -39,6 +40,7 @@ export const features: Feature[] = [
   auditFeature,
   calendarFeedFeature,
   paymentFeature,
+  teacherPayFeature,
 ];
 
 /** Every outbox topic the app queues, with its handler (main.ts and the tests' workers use them). */

@@ -75,6 +75,12 @@ export const basePayloads: Record<string, BasePayload> = {
   },
   [`${STORE}/update/member/card/status`]: { body: (w) => ({ id: w.memberCard, frozen: 1 }), ids: { id: 'memberCard' } },
   [`${STORE}/update/member/card/topup`]: { body: (w) => ({ id: w.memberCard, amount: 1 }), ids: { id: 'memberCard' } },
+  // 转卡 (issue 29): the world's card to its other member, future bookings cancelled
+  [`${STORE}/query/card/transfer/preview`]: { body: (w) => ({ mcId: w.memberCard }), ids: { mcId: 'memberCard' } },
+  [`${STORE}/transfer/member/card`]: {
+    body: (w) => ({ mcId: w.memberCard, toMid: w.member2, futureBookings: 'cancel' }),
+    ids: { mcId: 'memberCard', toMid: 'member2' },
+  },
   [`${STORE}/refund/member/card`]: {
     body: (w) => ({ id: w.memberCard, topupId: w.topup, amount: 5000, method: 'cash', remark: '退回充值' }),
     ids: { id: 'memberCard', topupId: 'topup' },
@@ -392,6 +398,25 @@ export const basePayloads: Record<string, BasePayload> = {
     body: () => ({ provider: 'none', keyId: '', signName: '', templateId: '', appId: '', region: '', endpoint: '' }),
   },
   [`${STORE}/update/member/page`]: { body: () => ({ publicBaseUrl: 'https://yoga.example.com' }) },
+  // reminders (issue 29 items 7-9)
+  [`${STORE}/query/notify/setting`]: { body: () => ({}) },
+  [`${STORE}/update/notify/setting`]: {
+    body: () => ({
+      classReminderHours: 2,
+      quietFrom: '22:00',
+      quietTo: '08:00',
+      wechat: { appId: '', baseUrl: '', templates: [] },
+      sms: { templates: [] },
+    }),
+  },
+  [`${STORE}/send/notify/test`]: { body: () => ({ kind: 'class_reminder', channel: 'wechat', openid: 'openid-test' }) },
+  [`${STORE}/query/notify/log`]: {
+    body: (w) => ({ fromDate: '2031-03-01', toDate: '2031-03-31', memberId: w.member, page: 1 }),
+    ids: { memberId: 'member' },
+  },
+  '/member/api/query/notify/pref': { body: () => ({}) },
+  '/member/api/update/notify/pref': { body: () => ({ kind: 'class_reminder', on: false }) },
+  '/member/api/bind/wechat/openid': { body: () => ({ code: 'no-such-code' }) },
 
   // today, reports, alerts
   [`${STORE}/query/today`]: { body: () => ({ date: '2031-03-04' }) },
@@ -431,6 +456,43 @@ export const basePayloads: Record<string, BasePayload> = {
     ids: { staffId: 'staff', memberId: 'member', tid: 'session' },
   },
   [`${STORE}/undo/bulk/change`]: { body: (w) => ({ auditId: w.audit }), ids: { auditId: 'audit' } },
+
+  // teacher pay (课时费) and sales commission (销售提成); a month closes once ended, then reopens
+  [`${STORE}/query/teacher/pay/rule/list`]: { body: (w) => ({ teacherId: w.teacher }), ids: { teacherId: 'teacher' } },
+  [`${STORE}/update/teacher/pay/rule`]: {
+    body: (w) => ({
+      teacherId: w.teacher,
+      courseId: w.course,
+      kind: 'per_class',
+      amount: 8000,
+      minimum: 0,
+      fromDate: '2031-03-01',
+    }),
+    ids: { teacherId: 'teacher', courseId: 'course' },
+  },
+  [`${STORE}/delete/teacher/pay/rule`]: {
+    body: (w) => ({ teacherId: w.teacher, courseId: w.course, fromDate: '2031-03-01' }),
+    ids: { teacherId: 'teacher', courseId: 'course' },
+  },
+  [`${STORE}/query/teacher/pay/statement`]: {
+    body: (w) => ({ month: '2031-03', teacherId: w.teacher }),
+    ids: { teacherId: 'teacher' },
+  },
+  [`${STORE}/add/teacher/pay/adjustment`]: {
+    body: (w) => ({ teacherId: w.teacher, month: '2031-03', amount: 5000, reason: '代课交通补贴' }),
+    ids: { teacherId: 'teacher' },
+  },
+  [`${STORE}/close/teacher/pay/month`]: { body: () => ({ month: '2020-01' }) },
+  [`${STORE}/reopen/teacher/pay/month`]: { body: () => ({ month: '2020-01', reason: '重新核对' }) },
+  [`${STORE}/query/sales/commission/rate/list`]: { body: () => ({}) },
+  [`${STORE}/update/sales/commission/rate`]: {
+    body: (w) => ({ staffId: w.staff, rate: 5 }),
+    ids: { staffId: 'staff' },
+  },
+  [`${STORE}/query/sales/commission`]: { body: () => ({ month: '2031-03' }) },
+  [`${STORE}/close/sales/commission/month`]: { body: () => ({ month: '2020-01' }) },
+  [`${STORE}/reopen/sales/commission/month`]: { body: () => ({ month: '2020-01', reason: '重新核对' }) },
+  [`${STORE}/query/pay/closed/month/list`]: { body: () => ({}) },
 };
 
 /** Sets the value at a dotted path (`students.mcId` sets `mcId` of every item of `students`). */

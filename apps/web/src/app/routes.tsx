@@ -11,6 +11,7 @@ import {
   queryPaySetting,
   queryFixTimetableList,
   queryStaffList,
+  queryTeacherPayStatement,
   querySmsSetting,
   queryTimetableByDate,
   queryToday,
@@ -57,6 +58,7 @@ const Reports = lazy(() => import('../features/reports/reports-page.tsx'));
 const CardAlerts = lazy(() => import('../features/reports/card-alerts-page.tsx'));
 const Schedule = lazy(() => import('../features/schedule/schedule-page.tsx'));
 const StaffList = lazy(() => import('../features/staff/staff-page.tsx'));
+const TeacherPay = lazy(() => import('../features/teacher-pay/teacher-pay-page.tsx'));
 const AuditLog = lazy(() => import('../features/audit/audit-log-page.tsx'));
 
 /** Every screen of the back office. Add a screen here: its route, who may open it and (optionally) its menu entry. */
@@ -162,6 +164,13 @@ export const screens: ScreenRoute[] = [
     Component: StaffList,
     roles: queryStaffList.roles!,
     menu: { label: '员工', key: '/staff/list' },
+  },
+  // 员工 → 课时费 (and 销售提成 for a manager); a teacher account opens its own statement here.
+  {
+    path: '/staff/pay',
+    Component: TeacherPay,
+    roles: queryTeacherPayStatement.roles!,
+    menu: { label: '课时费', key: '/staff/pay' },
   },
   {
     path: '/audit/log',

@@ -51,6 +51,11 @@ const sample = {
   onlineSetting: keys.onlineSetting,
   storeFunctions: keys.storeFunctions,
   staff: keys.staff,
+  'teacherPay.rules': keys.teacherPay.rules,
+  'teacherPay.statement': keys.teacherPay.statement('2026-11', null),
+  'teacherPay.commission': keys.teacherPay.commission('2026-11'),
+  'teacherPay.rates': keys.teacherPay.rates,
+  'teacherPay.closed': keys.teacherPay.closed,
   'audit.page': keys.audit.page({ page: 1 }),
 } satisfies Record<string, QueryKey>;
 type Name = keyof typeof sample;
@@ -73,13 +78,20 @@ const member: Name[] = [
   'member.bookings',
 ];
 const courses: Name[] = ['courses.options', 'courses.page', 'courses.one'];
+const teacherPay: Name[] = [
+  'teacherPay.rules',
+  'teacherPay.statement',
+  'teacherPay.commission',
+  'teacherPay.rates',
+  'teacherPay.closed',
+];
 
 /** What each write must refetch, by name; everything else stays as it is. */
 const expected: Record<WriteKind, Name[]> = {
-  session: [...calendar, ...sessions, ...member, 'reports.of', 'today.of'],
+  session: [...calendar, ...sessions, ...member, 'reports.of', 'today.of', ...teacherPay],
   course: [...courses, 'cardProducts'],
   cardProduct: ['cardProducts', ...courses, ...sessions],
-  memberCard: [...member, 'cardLedger.one', 'memberSearch.text', 'reports.of'],
+  memberCard: [...member, 'cardLedger.one', 'memberSearch.text', 'reports.of', ...teacherPay],
   payOrder: ['payOrders.one', 'payOrders.list', 'payOrders.reconcile', ...member, 'cardLedger.one', 'reports.of'],
   member: ['memberList.page', ...member, 'memberSearch.text', 'reports.of', 'today.of'],
   teacher: ['teachers'],
@@ -93,6 +105,7 @@ const expected: Record<WriteKind, Name[]> = {
   bookingPolicy: ['bookingPolicy'],
   alertDigest: ['reports.of'],
   staff: ['staff', 'profile'],
+  teacherPay,
   undo: [...calendar, ...sessions, ...member, 'cardLedger.one', 'reports.of', 'today.of', 'audit.page'],
 };
 

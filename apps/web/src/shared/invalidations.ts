@@ -7,13 +7,20 @@ import { keys } from './query-keys.ts';
  */
 export const invalidates = {
   /** Sessions and bookings (add, edit, delete, book, cancel, sign in, batch runs, online rooms): the calendar, open session details and members' balances and bookings. */
-  session: [keys.calendar.all, keys.sessions.all, keys.member.all, keys.reports.all, keys.today.all],
+  session: [
+    keys.calendar.all,
+    keys.sessions.all,
+    keys.member.all,
+    keys.reports.all,
+    keys.today.all,
+    keys.teacherPay.all,
+  ],
   /** A course: the course screens, the pickers and the card products naming it. */
   course: [keys.courses.all, keys.cardProducts],
   /** A card product: the products, the courses and sessions listing the cards they accept. */
   cardProduct: [keys.cardProducts, keys.courses.all, keys.sessions.all],
   /** A member's card (issue, top up, freeze, expiry): the member, the ledgers and the searches. */
-  memberCard: [keys.member.all, keys.cardLedger.all, keys.memberSearch.all, keys.reports.all],
+  memberCard: [keys.member.all, keys.cardLedger.all, keys.memberSearch.all, keys.reports.all, keys.teacherPay.all],
   /** An online order refunded or a day reconciled (a late order fulfilled): the orders, the member's cards and payments. */
   payOrder: [keys.payOrders.all, keys.member.all, keys.cardLedger.all, keys.reports.all],
   member: [keys.memberList.all, keys.member.all, keys.memberSearch.all, keys.reports.all, keys.today.all],
@@ -31,6 +38,8 @@ export const invalidates = {
   alertDigest: [keys.reports.all],
   /** A staff member (add, edit, enable, role): the staff list, and the own profile should it be one's own. */
   staff: [keys.staff, keys.profile],
+  /** Pay rules, adjustments, commission rates, a month closed or reopened: the 课时费 screen. */
+  teacherPay: [keys.teacherPay.all],
   /** An undone bulk change: everything a bulk change touches (sessions, bookings, balances) and the log. */
   undo: [
     keys.calendar.all,

@@ -126,6 +126,15 @@ export const keys = {
   storeFunctions: ['store-functions'],
   /** The store's staff (员工). */
   staff: ['staff'],
+  /** 课时费 and 销售提成: rules, monthly statements, commission rates, closed months. */
+  teacherPay: {
+    all: ['teacher-pay'],
+    rules: ['teacher-pay', 'rules'],
+    statement: (month: string, teacherId: number | null) => ['teacher-pay', 'statement', month, teacherId],
+    commission: (month: string) => ['teacher-pay', 'commission', month],
+    rates: ['teacher-pay', 'rates'],
+    closed: ['teacher-pay', 'closed'],
+  },
   /** The audit log (操作日志), by filter and page. */
   audit: {
     all: ['audit'],

@@ -10,6 +10,7 @@ import { policyCalls } from './policy.ts';
 import { reportCalls } from './reports.ts';
 import { staffCalls } from './staff.ts';
 import { storeAdminCalls } from './store-admin.ts';
+import { teacherPayCalls } from './teacher-pay.ts';
 import { timetableCalls } from './timetable.ts';
 import { todayCalls } from './today.ts';
 import { waitlistCalls } from './waitlist.ts';
@@ -25,6 +26,7 @@ export * from './policy.ts';
 export * from './reports.ts';
 export * from './staff.ts';
 export * from './store-admin.ts';
+export * from './teacher-pay.ts';
 export * from './timetable.ts';
 export * from './today.ts';
 export * from './waitlist.ts';
@@ -45,4 +47,5 @@ export const allCalls: readonly CallDef[] = [
   ...staffCalls,
   ...calendarCalls,
   ...paymentCalls,
+  ...teacherPayCalls,
 ];

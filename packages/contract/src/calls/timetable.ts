@@ -4,6 +4,7 @@ import { zDate, zId, zLimitFields, zOptId, zPage, zPaged, zText, zTime } from '.
 import { ATTENDANCE_EDIT_DAYS, MAX_COUNT } from '../constants.ts';
 import { defineCall, fails, STORE_API, Roles } from '../define.ts';
 import { CARD_RULE_MSGS, MEMBER_RULE_MSGS, Msg } from '../messages.ts';
+import { TeacherPayMsg } from './teacher-pay.ts';
 
 /** Messages of the booking engine that neither the spec nor Msg words. */
 export const TimetableMsg = {
@@ -87,6 +88,8 @@ export const updateTimetable = defineCall({
   errors: [
     ...fails.notFound('课程', '老师', '场地', '教材'),
     ...fails.conflict(Msg.teacherConflict('{时间}'), Msg.roomConflict('{场地}', '{时间}'), Msg.capacityBelowBooked),
+    // 课时费: a closed month's classes keep their teacher and time (features/teacher-pay).
+    ...fails.conflict(TeacherPayMsg.sessionInClosedMonth('{月份}')),
   ],
 });
 

@@ -171,17 +171,61 @@ export async function newThings(ex: Executor, r: Range) {
   return { cardsSold: n(cards.n), newMembers: n(members.n) };
 }
 
+/**
+ * The money of the range: card sales and top-ups received, and card refunds paid back, recorded on a
+ * local date in the range (card_payment). The one read of money received: the overview sums it, the
+ * sales commission (features/teacher-pay) lists it per seller.
+ */
+function paymentsIn(ex: Executor, r: Range) {
+  const [lo, hi] = startBound(r);
+  return ex
+    .selectFrom('cardPayment as p')
+    .where('p.storeId', '=', r.storeId)
+    .where('p.createdAt', '>=', lo)
+    .where('p.createdAt', '<', hi);
+}
+
 /** Fen received for card sales and top-ups on a local date in the range, less what card refunds paid back. */
 export async function moneyReceived(ex: Executor, r: Range) {
-  const [lo, hi] = startBound(r);
-  const row = await ex
-    .selectFrom('cardPayment')
-    .where('storeId', '=', r.storeId)
-    .where('createdAt', '>=', lo)
-    .where('createdAt', '<', hi)
-    .select(sql<number>`coalesce(sum(case when kind = 'refund' then -amount else amount end), 0)`.as('fen'))
+  const row = await paymentsIn(ex, r)
+    .select(sql<number>`coalesce(sum(case when p.kind = 'refund' then -p.amount else p.amount end), 0)`.as('fen'))
     .executeTakeFirstOrThrow();
   return n(row.fen);
+}
+
+/**
+ * Each payment of the range (money received, `paymentsIn`) with what says who sold it: the staff
+ * member who took it (`staffId`: the desk's sale, top-up or refund; null for an online order), the
+ * staff member of its online order (`orderStaffId`: the desk's 扫码收款; null for a member's own
+ * order), the top-up a refund pays back (`refundOf`), and the member and card product.
+ */
+export async function paymentRowsIn(ex: Executor, r: Range) {
+  const rows = await paymentsIn(ex, r)
+    .innerJoin('memberCard as mc', 'mc.id', 'p.memberCardId')
+    .innerJoin('member as m', 'm.id', 'mc.memberId')
+    .innerJoin('cardProduct as cp', 'cp.id', 'mc.cardId')
+    .leftJoin('payOrder as o', 'o.id', 'p.payOrderId')
+    .select([
+      'p.id',
+      'p.kind',
+      'p.amount',
+      'p.method',
+      'p.channel',
+      'p.staffId',
+      'o.staffId as orderStaffId',
+      'p.memberCardId',
+      'p.ledgerId',
+      'p.refundOf',
+      'p.payOrderId',
+      'p.createdAt',
+      'm.id as memberId',
+      'm.name as memberName',
+      'cp.cardName',
+    ])
+    .orderBy('p.createdAt')
+    .orderBy('p.id')
+    .execute();
+  return rows.map((x) => ({ ...x, amount: n(x.amount) }));
 }
 
 /** Members holding a live booking or a live pending in a session of the range. */

@@ -24,6 +24,7 @@ import {
 } from './session-repository.ts';
 import { cancelPendingLocked, cancelReservationLocked } from './booking-engine.ts';
 import { refuseClashes } from './clashes.ts';
+import { refuseClosedSessionChange } from '../teacher-pay/public.ts';
 
 export interface NewSession {
   courseId: number;
@@ -189,6 +190,8 @@ export async function updateSession(tx: Tx, store: StoreScope, args: SessionChan
   await noteSessionChange(tx, s, args);
   const minutes = Math.round((Date.parse(`${s.endTime}Z`) - Date.parse(`${s.startTime}Z`)) / 60_000);
   const endTime = addMinutes(args.startTime, minutes);
+  // 课时费: a session of a closed month keeps its teacher and time.
+  await refuseClosedSessionChange(tx, store.id, s, args);
   // Lock order: the teacher whose time it takes and the room (refuseClashes), then the session row (its guarded UPDATE).
   await refuseClashes(
     tx,

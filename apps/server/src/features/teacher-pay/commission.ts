@@ -1,0 +1,87 @@
+import type { CommissionItem, CommissionRow } from '@studio/contract';
+import type { Executor } from '../../db/index.ts';
+import { addDays } from '../../lib/time.ts';
+import { paymentRowsIn } from '../reports/public.ts';
+import { addMonths } from './month.ts';
+import { ratesOfStaff, salesOfCards, staffNames } from './repository.ts';
+import { commissionOf } from './rules.ts';
+
+interface Sold {
+  kind: string;
+  memberCardId: number;
+  ledgerId: number | null;
+  payOrderId: number | null;
+  staffId: number | null;
+  orderStaffId: number | null;
+}
+
+/** Who sold a sale or top-up: the staff member who took it at the desk, or who took its online order (扫码收款). */
+const sellerOfSale = (p: Pick<Sold, 'staffId' | 'orderStaffId'>) => p.staffId ?? p.orderStaffId ?? null;
+
+/**
+ * A refund counts against whoever sold what it pays back: a top-up refund against the top-up's
+ * seller, an online order's refund against the order's, a whole card's refund against the card's
+ * sale. A member's own online order has no seller, and neither has its refund.
+ */
+function sellerOfRefund(
+  refund: { memberCardId: number; refundOf: number | null; payOrderId: number | null },
+  originals: readonly Sold[],
+): number | null {
+  const ofCard = originals.filter((o) => o.memberCardId === refund.memberCardId);
+  const original =
+    refund.refundOf !== null
+      ? ofCard.find((o) => o.ledgerId === refund.refundOf)
+      : refund.payOrderId !== null
+        ? ofCard.find((o) => o.payOrderId === refund.payOrderId)
+        : ofCard.find((o) => o.kind === 'sale');
+  return original ? sellerOfSale(original) : null;
+}
+
+/**
+ * A month's sales commission as it stands now: per seller, the money received for the cards and
+ * top-ups they sold in the month (card_payment, read through the reports' one query of money
+ * received), less what was paid back in the month for what they sold (whenever they sold it), times
+ * their rate; each payment listed. Sellers with neither sales nor refunds in the month are left out.
+ */
+export async function computeCommission(ex: Executor, storeId: number, month: string): Promise<CommissionRow[]> {
+  const from = `${month}-01`;
+  const to = addDays(`${addMonths(month, 1)}-01`, -1);
+  const payments = await paymentRowsIn(ex, { storeId, from, to });
+  const refunds = payments.filter((p) => p.kind === 'refund');
+  const originals = await salesOfCards(ex, storeId, [...new Set(refunds.map((r) => r.memberCardId))]);
+  const rows = new Map<number, CommissionRow>();
+  for (const p of payments) {
+    const seller = p.kind === 'refund' ? sellerOfRefund(p, originals) : sellerOfSale(p);
+    if (seller === null) continue;
+    let row = rows.get(seller);
+    if (!row) {
+      row = { staffId: seller, name: '', sales: 0, refunds: 0, rate: 0, commission: 0, items: [] };
+      rows.set(seller, row);
+    }
+    if (p.kind === 'refund') row.refunds += p.amount;
+    else row.sales += p.amount;
+    const item: CommissionItem = {
+      id: p.id,
+      time: p.createdAt,
+      kind: p.kind as CommissionItem['kind'],
+      memberId: p.memberId,
+      memberName: p.memberName,
+      cardName: p.cardName,
+      amount: p.amount,
+      method: p.method,
+      channel: p.channel,
+    };
+    row.items.push(item);
+  }
+  if (!rows.size) return [];
+  const rates = new Map((await ratesOfStaff(ex, storeId)).map((r) => [r.staffId, r]));
+  const names = await staffNames(ex, [...rows.keys()]);
+  const out = [...rows.values()].sort((a, b) => a.staffId - b.staffId);
+  for (const row of out) {
+    const rateBp = rates.get(row.staffId)?.rateBp ?? 0;
+    row.name = names.get(row.staffId) ?? '';
+    row.rate = rateBp / 100;
+    row.commission = commissionOf(row.sales - row.refunds, rateBp);
+  }
+  return out;
+}

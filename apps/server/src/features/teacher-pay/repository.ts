@@ -1,0 +1,208 @@
+import { sql } from 'kysely';
+import type { Executor, Tx } from '../../db/index.ts';
+import type { NewRow } from '../../db/schema.ts';
+import { addMonths } from './month.ts';
+import { cameSql } from '../timetable/public.ts';
+
+/**
+ * The queries of teacher pay and sales commission: rules, adjustments, closed months, commission
+ * rates, and the month's classes with their heads. Money read from card_payment goes through the
+ * reports' one query of money received (`reports/public.ts` paymentRowsIn), not a second one here.
+ */
+
+/** `[first instant, first instant of the next month)` of a month, as store-local text. */
+export const monthBounds = (month: string) => [`${month}-01 00:00:00`, `${addMonths(month, 1)}-01 00:00:00`] as const;
+
+// ---- rules ------------------------------------------------------------------------------
+
+/** The store's rules (of one teacher, when given), with teacher and course names, oldest first. */
+export function rulesOf(ex: Executor, storeId: number, teacherId?: number | null) {
+  return ex
+    .selectFrom('teacherPayRule as r')
+    .innerJoin('teacher as te', 'te.id', 'r.teacherId')
+    .leftJoin('course as c', 'c.id', 'r.courseId')
+    .select([
+      'r.id',
+      'r.teacherId',
+      'te.name as teacherName',
+      'r.courseId',
+      'c.name as courseName',
+      'r.kind',
+      'r.amount',
+      'r.tiers',
+      'r.heads',
+      'r.minimum',
+      'r.fromDate',
+    ])
+    .where('r.storeId', '=', storeId)
+    .$if(!!teacherId, (q) => q.where('r.teacherId', '=', teacherId!))
+    .orderBy('r.teacherId')
+    .orderBy('r.fromDate')
+    .orderBy('r.id')
+    .execute();
+}
+
+/** The store's rule of a teacher, scope (course or null) and start date, if any. */
+export function ruleAt(ex: Executor, storeId: number, teacherId: number, courseId: number | null, fromDate: string) {
+  return ex
+    .selectFrom('teacherPayRule')
+    .selectAll()
+    .where('storeId', '=', storeId)
+    .where('teacherId', '=', teacherId)
+    .where('courseId', courseId === null ? 'is' : '=', courseId)
+    .where('fromDate', '=', fromDate)
+    .executeTakeFirst();
+}
+
+export async function insertRule(tx: Tx, row: NewRow<'teacherPayRule'>) {
+  await tx.insertInto('teacherPayRule').values(row).execute();
+}
+
+export async function replaceRule(
+  tx: Tx,
+  id: number,
+  fields: Pick<NewRow<'teacherPayRule'>, 'kind' | 'amount' | 'tiers' | 'heads' | 'minimum' | 'updatedAt'>,
+) {
+  await tx.updateTable('teacherPayRule').set(fields).where('id', '=', id).execute();
+}
+
+export async function deleteRule(tx: Tx, id: number) {
+  await tx.deleteFrom('teacherPayRule').where('id', '=', id).execute();
+}
+
+// ---- the month's classes --------------------------------------------------------------
+
+/**
+ * The live sessions of a month (of one teacher, when given) with their teacher (the session's own:
+ * whoever taught it, a substitute included), course, seats taken by live bookings and people who
+ * came (the attendance fact every reader shares: timetable `cameSql`), in time order.
+ */
+export async function classesOfMonth(ex: Executor, storeId: number, month: string, teacherId?: number | null) {
+  const [lo, hi] = monthBounds(month);
+  const rows = await ex
+    .selectFrom('timetable as t')
+    .innerJoin('course as c', 'c.id', 't.courseId')
+    .innerJoin('teacher as te', 'te.id', 't.teacherId')
+    .select((eb) => [
+      't.id',
+      't.teacherId',
+      'te.name as teacherName',
+      't.courseId',
+      'c.name as courseName',
+      't.startTime',
+      't.isOnline',
+      't.realCount',
+      eb
+        .selectFrom('reservation as rv')
+        .select(sql<number>`coalesce(sum(rv.student_count), 0)`.as('n'))
+        .whereRef('rv.timetableId', '=', 't.id')
+        .where(cameSql('rv'))
+        .as('came'),
+    ])
+    .where('t.storeId', '=', storeId)
+    .where('t.deleted', '=', 0)
+    .where('t.startTime', '>=', lo)
+    .where('t.startTime', '<', hi)
+    .$if(!!teacherId, (q) => q.where('t.teacherId', '=', teacherId!))
+    .orderBy('t.startTime')
+    .orderBy('t.id')
+    .execute();
+  return rows.map((r) => ({ ...r, realCount: Number(r.realCount), came: Number(r.came ?? 0) }));
+}
+
+// ---- adjustments ------------------------------------------------------------------------
+
+/** A month's adjustments (of one teacher, when given), with the teacher's and the maker's names. */
+export function adjustmentsOf(ex: Executor, storeId: number, month: string, teacherId?: number | null) {
+  return ex
+    .selectFrom('teacherPayAdjustment as a')
+    .innerJoin('teacher as te', 'te.id', 'a.teacherId')
+    .leftJoin('staff as s', 's.id', 'a.staffId')
+    .select([
+      'a.id',
+      'a.teacherId',
+      'te.name as teacherName',
+      'a.amount',
+      'a.reason',
+      's.name as staffName',
+      'a.createdAt',
+    ])
+    .where('a.storeId', '=', storeId)
+    .where('a.month', '=', month)
+    .$if(!!teacherId, (q) => q.where('a.teacherId', '=', teacherId!))
+    .orderBy('a.id')
+    .execute();
+}
+
+export async function insertAdjustment(tx: Tx, row: NewRow<'teacherPayAdjustment'>): Promise<number> {
+  const r = await tx.insertInto('teacherPayAdjustment').values(row).returning('id').executeTakeFirstOrThrow();
+  return r.id;
+}
+
+// ---- sales ------------------------------------------------------------------------------
+
+/**
+ * The sales and top-ups ever recorded for some cards, with who took them (the desk's staff member,
+ * or the staff member of the online order: the desk's 扫码收款): the originals that refunds pay back.
+ */
+export async function salesOfCards(ex: Executor, storeId: number, cardIds: readonly number[]) {
+  if (!cardIds.length) return [];
+  return ex
+    .selectFrom('cardPayment as p')
+    .leftJoin('payOrder as o', 'o.id', 'p.payOrderId')
+    .select([
+      'p.id',
+      'p.kind',
+      'p.memberCardId',
+      'p.ledgerId',
+      'p.payOrderId',
+      'p.staffId',
+      'o.staffId as orderStaffId',
+    ])
+    .where('p.storeId', '=', storeId)
+    .where('p.memberCardId', 'in', cardIds)
+    .where('p.kind', 'in', ['sale', 'topup'])
+    .orderBy('p.id')
+    .execute();
+}
+
+// ---- commission rates -------------------------------------------------------------------
+
+/** The store's staff (by their post) with their commission rate (hundredths of a percent; 0 unset). */
+export async function ratesOfStaff(ex: Executor, storeId: number) {
+  const rows = await ex
+    .selectFrom('post')
+    .innerJoin('staff as s', 's.id', 'post.staffId')
+    .leftJoin('salesCommissionRate as r', (j) => j.onRef('r.staffId', '=', 's.id').on('r.storeId', '=', storeId))
+    .select(['s.id as staffId', 's.name', 'post.role', 'post.enabled', 'r.rateBp'])
+    .where('post.storeId', '=', storeId)
+    .orderBy('s.id')
+    .execute();
+  return rows.map((r) => ({ ...r, rateBp: Number(r.rateBp ?? 0) }));
+}
+
+/** A staff member's rate (hundredths of a percent), 0 when unset. */
+export async function rateOf(ex: Executor, storeId: number, staffId: number): Promise<number> {
+  const r = await ex
+    .selectFrom('salesCommissionRate')
+    .select('rateBp')
+    .where('storeId', '=', storeId)
+    .where('staffId', '=', staffId)
+    .executeTakeFirst();
+  return Number(r?.rateBp ?? 0);
+}
+
+export async function putRate(tx: Tx, storeId: number, staffId: number, rateBp: number, now: string) {
+  await tx
+    .insertInto('salesCommissionRate')
+    .values({ storeId, staffId, rateBp, updatedAt: now })
+    .onConflict((oc) => oc.columns(['storeId', 'staffId']).doUpdateSet({ rateBp, updatedAt: now }))
+    .execute();
+}
+
+/** Names of staff members by id (sellers no longer at the store keep theirs). */
+export async function staffNames(ex: Executor, ids: readonly number[]): Promise<Map<number, string>> {
+  if (!ids.length) return new Map();
+  const rows = await ex.selectFrom('staff').select(['id', 'name']).where('id', 'in', ids).execute();
+  return new Map(rows.map((r) => [r.id, r.name]));
+}

@@ -1,0 +1,46 @@
+import {
+  addTeacherPayAdjustment,
+  closeSalesCommissionMonth,
+  closeTeacherPayMonth,
+  deleteTeacherPayRule,
+  queryPayMonthList,
+  querySalesCommission,
+  querySalesCommissionRateList,
+  queryTeacherPayRuleList,
+  queryTeacherPayStatement,
+  reopenSalesCommissionMonth,
+  reopenTeacherPayMonth,
+  updateSalesCommissionRate,
+  updateTeacherPayRule,
+} from '@studio/contract';
+import { defineFeature } from '../../lib/feature.ts';
+import {
+  addAdjustment,
+  closedMonths,
+  closeMonth,
+  commission,
+  rateList,
+  removeRule,
+  reopenMonth,
+  ruleList,
+  saveRate,
+  saveRule,
+  statement,
+} from './service.ts';
+
+/** 课时费 and 销售提成: pay rules, monthly statements, adjustments, commission rates, closing months. */
+export const teacherPayFeature = defineFeature((r) => {
+  r.handle(queryTeacherPayRuleList, (input, ctx) => ruleList(ctx, input.teacherId));
+  r.handle(updateTeacherPayRule, (input, ctx) => saveRule(ctx, input));
+  r.handle(deleteTeacherPayRule, (input, ctx) => removeRule(ctx, input));
+  r.handle(queryTeacherPayStatement, (input, ctx) => statement(ctx, input.month, input.teacherId));
+  r.handle(addTeacherPayAdjustment, (input, ctx) => addAdjustment(ctx, input));
+  r.handle(closeTeacherPayMonth, (input, ctx) => closeMonth(ctx, 'teacher', input.month));
+  r.handle(reopenTeacherPayMonth, (input, ctx) => reopenMonth(ctx, 'teacher', input.month, input.reason));
+  r.handle(querySalesCommissionRateList, (_input, ctx) => rateList(ctx));
+  r.handle(updateSalesCommissionRate, (input, ctx) => saveRate(ctx, input));
+  r.handle(querySalesCommission, (input, ctx) => commission(ctx, input.month));
+  r.handle(closeSalesCommissionMonth, (input, ctx) => closeMonth(ctx, 'commission', input.month));
+  r.handle(reopenSalesCommissionMonth, (input, ctx) => reopenMonth(ctx, 'commission', input.month, input.reason));
+  r.handle(queryPayMonthList, (_input, ctx) => closedMonths(ctx));
+});

@@ -1,0 +1,323 @@
+import {
+  amountText,
+  BIG_TYPE_MONEY,
+  TeacherPayMsg,
+  type addTeacherPayAdjustment,
+  type CommissionRow,
+  type deleteTeacherPayRule,
+  type ParsedReqOf,
+  type PayHeads,
+  type PayRule,
+  type PayRuleKind,
+  type ResOf,
+  type queryPayMonthList,
+  type TeacherPayStatement,
+  type TeacherStatement,
+  type updateSalesCommissionRate,
+  type updateTeacherPayRule,
+} from '@studio/contract';
+import { isUniqueViolation } from '../../db/dialect.ts';
+import type { Executor } from '../../db/index.ts';
+import { inWriteTx } from '../../db/write-queue.ts';
+import { audit } from '../../lib/audit.ts';
+import type { CallCtx } from '../../lib/context.ts';
+import { conflict, notFound } from '../../lib/errors.ts';
+import { localDateTime } from '../../lib/time.ts';
+import { requireCourse, requireTeacher, requireTeachers } from '../reference/public.ts';
+import { findStaffOfStore, ownTeacherFilter } from '../staff/public.ts';
+import {
+  closedAmong,
+  closingOf,
+  closings,
+  deleteClosing,
+  insertClosing,
+  type CloseKind,
+} from './closing-repository.ts';
+import { computeCommission } from './commission.ts';
+import { addMonths, monthOf } from './month.ts';
+import {
+  deleteRule,
+  insertAdjustment,
+  insertRule,
+  putRate,
+  rateOf,
+  ratesOfStaff,
+  replaceRule,
+  ruleAt,
+  rulesOf,
+} from './repository.ts';
+import { ruleSummary, tiersOf, tiersToJson } from './rules.ts';
+import { computeStatement, grandTotal } from './statement.ts';
+
+const now = (ctx: CallCtx) => localDateTime(ctx.store.timezone);
+const yuan = (fen: number) => amountText(BIG_TYPE_MONEY, fen);
+const KIND_LABEL: Record<CloseKind, string> = { teacher: '课时费', commission: '销售提成' };
+
+// ---- rules ------------------------------------------------------------------------------
+
+/** The store's pay rules (of one teacher, when given), teacher by teacher, oldest first. */
+export async function ruleList(ctx: CallCtx, teacherId: number | null): Promise<PayRule[]> {
+  if (teacherId) await requireTeachers(ctx.db, ctx.store.id, [teacherId]);
+  const rows = await rulesOf(ctx.db, ctx.store.id, teacherId);
+  return rows.map((r) => {
+    const rule = {
+      kind: r.kind as PayRuleKind,
+      amount: Number(r.amount),
+      tiers: tiersOf(r.tiers),
+      heads: r.heads as PayHeads,
+      minimum: Number(r.minimum),
+    };
+    return {
+      id: r.id,
+      teacherId: r.teacherId,
+      teacherName: r.teacherName,
+      courseId: r.courseId,
+      courseName: r.courseName ?? null,
+      ...rule,
+      fromDate: r.fromDate,
+      summary: ruleSummary(rule),
+    };
+  });
+}
+
+/** 409 when the teacher pay of the month holding `date` is closed: a rule starting then would rewrite it. */
+async function refuseRuleInClosedMonth(tx: Executor, storeId: number, date: string) {
+  const [closed] = await closedAmong(tx, storeId, 'teacher', [monthOf(date)]);
+  if (closed) throw conflict(TeacherPayMsg.ruleInClosedMonth(closed));
+}
+
+/**
+ * Sets a teacher's rule for a course (or all courses) from a date on: a rule of the same teacher,
+ * scope and date is changed, otherwise one is added. Refused when the date is in a closed month.
+ */
+export async function saveRule(ctx: CallCtx, input: ParsedReqOf<typeof updateTeacherPayRule>): Promise<null> {
+  const storeId = ctx.store.id;
+  await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
+    const teacher = await requireTeacher(tx, storeId, input.teacherId);
+    const course = input.courseId ? await requireCourse(tx, storeId, input.courseId) : null;
+    await refuseRuleInClosedMonth(tx, storeId, input.fromDate);
+    const fields = {
+      kind: input.kind,
+      amount: input.kind === 'tiered' ? 0 : input.amount,
+      tiers: input.kind === 'tiered' ? tiersToJson(input.tiers) : null,
+      heads: input.kind === 'tiered' ? input.heads : 'came',
+      minimum: input.minimum,
+      updatedAt: now(ctx),
+    };
+    const had = await ruleAt(tx, storeId, teacher.id, course?.id ?? null, input.fromDate);
+    const text = (r: { kind: string; amount: number; tiers: string | null; heads: string; minimum: number }) =>
+      ruleSummary({
+        kind: r.kind as PayRuleKind,
+        amount: Number(r.amount),
+        tiers: tiersOf(r.tiers),
+        heads: r.heads as PayHeads,
+        minimum: Number(r.minimum),
+      });
+    const scope = `${teacher.name} ${course?.name ?? '全部课程'} ${input.fromDate}起`;
+    audit(tx, {
+      kind: 'staff',
+      summary: `${had ? '修改' : '设置'}课时费规则：${scope} ${text(fields)}`,
+      targets: [{ type: 'teacher', id: teacher.id }, ...(course ? [{ type: 'course' as const, id: course.id }] : [])],
+      ...(had ? { before: { 规则: text(had) }, after: { 规则: text(fields) } } : { after: { 规则: text(fields) } }),
+    });
+    if (had) await replaceRule(tx, had.id, fields);
+    else {
+      try {
+        await insertRule(tx, {
+          storeId,
+          teacherId: teacher.id,
+          courseId: course?.id ?? null,
+          fromDate: input.fromDate,
+          ...fields,
+        });
+      } catch (e) {
+        // The same rule added by another request at the same moment.
+        if (isUniqueViolation(e)) throw conflict(TeacherPayMsg.ruleTaken);
+        throw e;
+      }
+    }
+  });
+  return null;
+}
+
+/** Deletes a teacher's rule of a scope and date (none: nothing changes). Refused when the date is in a closed month. */
+export async function removeRule(ctx: CallCtx, input: ParsedReqOf<typeof deleteTeacherPayRule>): Promise<null> {
+  const storeId = ctx.store.id;
+  await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
+    await requireTeachers(tx, storeId, [input.teacherId]);
+    await refuseRuleInClosedMonth(tx, storeId, input.fromDate);
+    const had = await ruleAt(tx, storeId, input.teacherId, input.courseId, input.fromDate);
+    // A rule found is the store's, its course too (a deleted course's rule can still go); else the course must be.
+    if (!had && input.courseId) await requireCourse(tx, storeId, input.courseId);
+    audit(tx, {
+      kind: 'staff',
+      summary: had
+        ? `删除课时费规则：${input.fromDate}起`
+        : `删除课时费规则：${input.fromDate}起（没有这条规则，未改变）`,
+      targets: [{ type: 'teacher', id: input.teacherId }],
+    });
+    if (had) await deleteRule(tx, had.id);
+  });
+  return null;
+}
+
+// ---- statements ---------------------------------------------------------------------------
+
+/**
+ * The teacher pay of a month: a closed month as it was closed (its snapshot), an open one as it
+ * stands. A teacher account gets its own statement whatever it asks for; others may name a teacher
+ * of the store (deleted ones too: their months remain) or none for all.
+ */
+export async function statement(ctx: CallCtx, month: string, asked: number | null): Promise<TeacherPayStatement> {
+  const storeId = ctx.store.id;
+  const own = ownTeacherFilter(ctx.post);
+  const teacherId = own ?? asked;
+  if (own === undefined && teacherId) await requireTeachers(ctx.db, storeId, [teacherId]);
+  const closing = await closingOf(ctx.db, storeId, 'teacher', month);
+  let teachers: TeacherStatement[];
+  if (closing) {
+    const all = (JSON.parse(closing.snapshot) as { teachers: TeacherStatement[] }).teachers;
+    teachers = teacherId ? all.filter((t) => t.teacherId === teacherId) : all;
+  } else teachers = await computeStatement(ctx.db, storeId, month, teacherId);
+  return {
+    month,
+    teachers,
+    closed: !!closing,
+    closing: closing ? { closedAt: closing.closedAt, closedBy: closing.closedByName } : null,
+    total: grandTotal(teachers),
+  };
+}
+
+/** Adds an amount (either sign) with its reason to a teacher's month; refused in a closed month. */
+export async function addAdjustment(
+  ctx: CallCtx,
+  input: ParsedReqOf<typeof addTeacherPayAdjustment>,
+): Promise<{ id: number }> {
+  const storeId = ctx.store.id;
+  const id = await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
+    await requireTeachers(tx, storeId, [input.teacherId]);
+    if (await closingOf(tx, storeId, 'teacher', input.month)) throw conflict(TeacherPayMsg.monthClosed(input.month));
+    audit(tx, {
+      kind: 'staff',
+      summary: `课时费调整 ${input.month}：${yuan(input.amount)}，${input.reason}`,
+      targets: [{ type: 'teacher', id: input.teacherId }],
+    });
+    return insertAdjustment(tx, {
+      storeId,
+      teacherId: input.teacherId,
+      month: input.month,
+      amount: input.amount,
+      reason: input.reason,
+      staffId: ctx.staff.id,
+      createdAt: now(ctx),
+    });
+  });
+  return { id };
+}
+
+/** A month's sales commission: a closed month as it was closed, an open one as it stands. */
+export async function commission(ctx: CallCtx, month: string): Promise<CommissionRow[]> {
+  const closing = await closingOf(ctx.db, ctx.store.id, 'commission', month);
+  if (closing) return (JSON.parse(closing.snapshot) as { rows: CommissionRow[] }).rows;
+  return computeCommission(ctx.db, ctx.store.id, month);
+}
+
+// ---- closing --------------------------------------------------------------------------------
+
+/**
+ * Closes a month of teacher pay or commission, once it has ended: its statement, computed in the
+ * same transaction, is kept as it is (and answered from then on); edits that would change it are
+ * refused until a manager reopens it.
+ */
+export async function closeMonth(ctx: CallCtx, kind: CloseKind, month: string): Promise<null> {
+  const storeId = ctx.store.id;
+  const at = now(ctx);
+  if (`${addMonths(month, 1)}-01 00:00:00` > at) throw conflict(TeacherPayMsg.notEnded(month));
+  await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
+    if (await closingOf(tx, storeId, kind, month)) throw conflict(TeacherPayMsg.alreadyClosed(month));
+    let snapshot: string;
+    let summary: string;
+    if (kind === 'teacher') {
+      const teachers = await computeStatement(tx, storeId, month);
+      snapshot = JSON.stringify({ teachers });
+      summary = `结算关闭 ${month} 课时费：${teachers.length} 位老师，合计 ${yuan(grandTotal(teachers))}`;
+    } else {
+      const rows = await computeCommission(tx, storeId, month);
+      snapshot = JSON.stringify({ rows });
+      const total = rows.reduce((s, r) => s + r.commission, 0);
+      summary = `结算关闭 ${month} 销售提成：${rows.length} 位员工，合计 ${yuan(total)}`;
+    }
+    audit(tx, { kind: 'staff', target: `${KIND_LABEL[kind]} ${month}`, summary });
+    const done = await insertClosing(tx, {
+      storeId,
+      kind,
+      month,
+      closedBy: ctx.staff.id,
+      closedByName: ctx.staff.name,
+      closedAt: at,
+      snapshot,
+    });
+    if (!done) throw conflict(TeacherPayMsg.alreadyClosed(month));
+  });
+  return null;
+}
+
+/** Reopens a closed month (a manager, with the reason in the audit log): it is computed live again. */
+export async function reopenMonth(ctx: CallCtx, kind: CloseKind, month: string, reason: string): Promise<null> {
+  await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
+    if (!(await deleteClosing(tx, ctx.store.id, kind, month))) throw conflict(TeacherPayMsg.notClosed(month));
+    audit(tx, {
+      kind: 'staff',
+      target: `${KIND_LABEL[kind]} ${month}`,
+      summary: `重新打开 ${month} ${KIND_LABEL[kind]}，原因：${reason}`,
+      before: { 状态: '已结算关闭' },
+      after: { 状态: '已重新打开', 原因: reason },
+    });
+  });
+  return null;
+}
+
+/** The store's closed months, newest first. */
+export async function closedMonths(ctx: CallCtx): Promise<ResOf<typeof queryPayMonthList>> {
+  const rows = await closings(ctx.db, ctx.store.id);
+  return rows.map((r) => ({
+    kind: r.kind as CloseKind,
+    month: r.month,
+    closedAt: r.closedAt,
+    closedBy: r.closedByName,
+  }));
+}
+
+// ---- commission rates -----------------------------------------------------------------------
+
+/** Every staff member of the store with their commission rate (percent; 0 when unset). */
+export async function rateList(ctx: CallCtx) {
+  const rows = await ratesOfStaff(ctx.db, ctx.store.id);
+  return rows.map((r) => ({
+    staffId: r.staffId,
+    name: r.name,
+    role: r.role,
+    enabled: Number(r.enabled),
+    rate: r.rateBp / 100,
+  }));
+}
+
+/** Sets a staff member's commission rate; months not closed use it from now on. */
+export async function saveRate(ctx: CallCtx, input: ParsedReqOf<typeof updateSalesCommissionRate>): Promise<null> {
+  const storeId = ctx.store.id;
+  const rateBp = Math.round(input.rate * 100);
+  await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
+    const staff = await findStaffOfStore(tx, storeId, input.staffId);
+    if (!staff) throw notFound('员工');
+    const before = await rateOf(tx, storeId, staff.id);
+    audit(tx, {
+      kind: 'staff',
+      summary: `销售提成比例：${staff.name} ${rateBp / 100}%`,
+      targets: [{ type: 'staff', id: staff.id }],
+      before: { 提成比例: `${before / 100}%` },
+      after: { 提成比例: `${rateBp / 100}%` },
+    });
+    await putRate(tx, storeId, staff.id, rateBp, now(ctx));
+  });
+  return null;
+}

@@ -1,0 +1,106 @@
+// The 课时费 screen's reads and writes: pay rules, the month's statement and adjustments, commission
+// rates and the month's commission, closing and reopening months.
+import {
+  addTeacherPayAdjustment,
+  closeSalesCommissionMonth,
+  closeTeacherPayMonth,
+  deleteTeacherPayRule,
+  queryPayMonthList,
+  querySalesCommission,
+  querySalesCommissionRateList,
+  queryTeacherPayRuleList,
+  queryTeacherPayStatement,
+  reopenSalesCommissionMonth,
+  reopenTeacherPayMonth,
+  updateSalesCommissionRate,
+  updateTeacherPayRule,
+  type ReqOf,
+} from '@studio/contract';
+import { useQuery } from '@tanstack/react-query';
+import { call } from '../../api/client.ts';
+import { keys } from '../../shared/query-keys.ts';
+import { useWrite } from '../../shared/use-write.ts';
+import type { CloseKind } from './types.ts';
+
+const keep = { placeholderData: <T>(p: T | undefined) => p };
+
+/** Every teacher's pay rules. */
+export function usePayRules(enabled: boolean) {
+  return useQuery({
+    queryKey: keys.teacherPay.rules,
+    queryFn: () => call(queryTeacherPayRuleList, {}),
+    enabled,
+  });
+}
+
+/** A month's statement (a teacher account gets its own whatever it asks). */
+export function useStatement(month: string, teacherId: number | null) {
+  return useQuery({
+    queryKey: keys.teacherPay.statement(month, teacherId),
+    queryFn: () => call(queryTeacherPayStatement, { month, teacherId }),
+    ...keep,
+  });
+}
+
+export function useCommission(month: string, enabled: boolean) {
+  return useQuery({
+    queryKey: keys.teacherPay.commission(month),
+    queryFn: () => call(querySalesCommission, { month }),
+    enabled,
+    ...keep,
+  });
+}
+
+export function useCommissionRates(enabled: boolean) {
+  return useQuery({
+    queryKey: keys.teacherPay.rates,
+    queryFn: () => call(querySalesCommissionRateList, {}),
+    enabled,
+  });
+}
+
+export function useClosedMonths() {
+  return useQuery({ queryKey: keys.teacherPay.closed, queryFn: () => call(queryPayMonthList, {}) });
+}
+
+export type RuleFields = ReqOf<typeof updateTeacherPayRule>;
+
+export function useSaveRule() {
+  return useWrite((r: RuleFields) => call(updateTeacherPayRule, r), { success: '规则已保存', changes: 'teacherPay' });
+}
+
+export function useDeleteRule() {
+  return useWrite((r: ReqOf<typeof deleteTeacherPayRule>) => call(deleteTeacherPayRule, r), {
+    success: '规则已删除',
+    changes: 'teacherPay',
+  });
+}
+
+export function useAddAdjustment() {
+  return useWrite((a: ReqOf<typeof addTeacherPayAdjustment>) => call(addTeacherPayAdjustment, a), {
+    success: '调整已添加',
+    changes: 'teacherPay',
+  });
+}
+
+export function useCloseMonth(kind: CloseKind) {
+  return useWrite(
+    (month: string) => call(kind === 'teacher' ? closeTeacherPayMonth : closeSalesCommissionMonth, { month }),
+    { success: '已结算并关闭该月', changes: 'teacherPay' },
+  );
+}
+
+export function useReopenMonth(kind: CloseKind) {
+  return useWrite(
+    (month: string, reason: string) =>
+      call(kind === 'teacher' ? reopenTeacherPayMonth : reopenSalesCommissionMonth, { month, reason }),
+    { success: '已重新打开该月', changes: 'teacherPay' },
+  );
+}
+
+export function useSaveRate() {
+  return useWrite((staffId: number, rate: number) => call(updateSalesCommissionRate, { staffId, rate }), {
+    success: '提成比例已保存',
+    changes: 'teacherPay',
+  });
+}

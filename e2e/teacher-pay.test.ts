@@ -1,0 +1,206 @@
+// 课时费 (issue 30): a manager opens last month's statement under 员工 → 课时费, closes the month and
+// exports it (a sheet per teacher and 汇总); a teacher account sees its own statement only.
+import fs from 'node:fs';
+import path from 'node:path';
+import ExcelJS from 'exceljs';
+import { expect, it } from 'vitest';
+import { ARTIFACTS, Api, describeBrowser, newContext, shot, TEACHER } from './harness.ts';
+import { field, modal, pick } from './ui.ts';
+import { addDays, addMemberWithCard, addSession, makeFixture } from './seed.ts';
+
+/** The store's (Asia/Shanghai) month before this one, `YYYY-MM`. */
+function lastMonth(): string {
+  const now = new Date(Date.now() + 8 * 3600_000);
+  const d = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
+  return `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, '0')}`;
+}
+
+describeBrowser('teacher pay (课时费)', (env) => {
+  it("opens last month's statement, closes the month and exports it; a teacher sees only their own", async () => {
+    const { page, api, server } = env();
+    const db = server.database.db;
+    const month = lastMonth();
+    const f = await makeFixture(api, '薪');
+    // Two classes of last month (made next week, booked, then moved back: a past class cannot be made).
+    const future = addDays(new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10), 7);
+    const plans = [
+      { day: `${month}-05`, time: '09:00', end: '10:00', members: 3, came: 2 },
+      { day: `${month}-19`, time: '19:00', end: '20:00', members: 7, came: 6 },
+    ];
+    for (const [i, p] of plans.entries()) {
+      const tid = await addSession(api, f, addDays(future, i), p.time);
+      const cards = [f.mcId];
+      for (let j = 1; j < p.members; j++) cards.push((await addMemberWithCard(api, f, `课时学员${i}${j}`, 10)).cardId);
+      for (const mcId of cards) await api.ok('add/member/reservation', { tid, mcId, studentCount: 1, remark: '' });
+      await db
+        .updateTable('timetable')
+        .set({ startTime: `${p.day} ${p.time}:00`, endTime: `${p.day} ${p.end}:00` })
+        .where('id', '=', tid)
+        .execute();
+      const booked = await db
+        .selectFrom('reservation')
+        .select('id')
+        .where('timetableId', '=', tid)
+        .orderBy('id')
+        .execute();
+      for (const b of booked.slice(0, p.came)) await api.ok('mark/attendance', { reservationId: b.id, attended: 1 });
+    }
+    // Tiers by heads that came: 1+ 80 元, 6+ 120 元, at least 50 元 a class; and a 交通补贴.
+    await api.ok('update/teacher/pay/rule', {
+      teacherId: f.teacherId,
+      courseId: null,
+      kind: 'tiered',
+      tiers: [
+        { minHeads: 1, amount: 8000 },
+        { minHeads: 6, amount: 12000 },
+      ],
+      minimum: 5000,
+      fromDate: `${month}-01`,
+    });
+    await api.ok('add/teacher/pay/adjustment', { teacherId: f.teacherId, month, amount: 3000, reason: '交通补贴' });
+
+    // 员工 → 课时费 from the side menu, then last month (the default).
+    await page.goto(`${server.url}/staff/list`);
+    await page.getByRole('menuitem', { name: '课时费' }).click();
+    await page.waitForURL('**/staff/pay');
+    const card = page.getByTestId(`pay-teacher-${f.teacherId}`);
+    await card.waitFor();
+    expect(await page.getByTestId('pay-month').locator('input').inputValue()).toBe(month);
+    await expect.poll(() => card.getByTestId('pay-teacher-total').innerText()).toContain('应发 ¥230.00');
+    const rows = card.locator('.ant-table-tbody tr.ant-table-row');
+    expect(await rows.count()).toBe(2);
+    expect(await rows.nth(0).innerText()).toContain('80.00');
+    expect(await rows.nth(1).innerText()).toContain('120.00');
+    expect(await card.getByTestId('pay-adjustments').innerText()).toContain('交通补贴');
+    await card.scrollIntoViewIfNeeded();
+    await shot(page, 'teacher-pay-statement');
+
+    // 结算并关闭该月: the statement is marked closed and stays as it was.
+    await page.getByRole('button', { name: '结算并关闭该月' }).click();
+    await page.getByRole('button', { name: '结算关闭', exact: true }).click();
+    await expect.poll(() => page.getByTestId('pay-month-state').innerText()).toContain('已结算关闭');
+    await expect.poll(() => card.getByTestId('pay-teacher-total').innerText()).toContain('应发 ¥230.00');
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await shot(page, 'teacher-pay-closed');
+
+    // 导出Excel: 汇总 first, then a sheet per teacher with the classes, the adjustment and the total.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: '导出Excel' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`课时费${month}.xlsx`);
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
+    const file = path.join(ARTIFACTS, 'teacher-pay.xlsx');
+    await download.saveAs(file);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(file);
+    const names = wb.worksheets.map((w) => w.name);
+    expect(names[0]).toBe('汇总');
+    expect(names).toContain(f.teacherName);
+    const values = (name: string) => {
+      const out: unknown[][] = [];
+      wb.getWorksheet(name)!.eachRow((r) => out.push((r.values as unknown[]).slice(1)));
+      return out;
+    };
+    expect(values('汇总')).toContainEqual([f.teacherName, 2, 200, 30, 230]);
+    const sheet = values(f.teacherName);
+    expect(sheet[0]).toEqual(['日期', '时间', '课程', '上课方式', '预约人数', '到课人数', '计费规则', '金额（元）']);
+    expect(sheet[1].slice(0, 6)).toEqual([`${month}-05`, '09:00', f.courseName, '到店', 3, 2]);
+    expect(sheet[1][7]).toBe(80);
+    expect(sheet[2].slice(4)).toEqual([7, 6, expect.stringContaining('按人数阶梯'), 120]);
+    expect([sheet.at(-1)![0], sheet.at(-1)![7]]).toEqual(['应发合计', 230]);
+    expect(sheet.at(-2)![6]).toBe('交通补贴');
+
+    // The demo teacher account: its own statement (a class of theirs last month), nothing of the others.
+    const teacherApi = new Api(server.url);
+    await teacherApi.login(TEACHER.account, TEACHER.password);
+    const mine = (await teacherApi.ok<{ posts: { teacherId: number | null }[] }>('/api/auth/me')).posts[0].teacherId!;
+    const theirs = await addSession(api, { ...f, teacherId: mine }, addDays(future, 3), '12:00');
+    await db
+      .updateTable('timetable')
+      .set({ startTime: `${month}-12 12:00:00`, endTime: `${month}-12 13:00:00` })
+      .where('id', '=', theirs)
+      .execute();
+    await api.ok('reopen/teacher/pay/month', { month, reason: '补一节老师账号的课' });
+    const own = await teacherApi.ok<{ teachers: { teacherId: number; rows: { tid: number }[] }[] }>(
+      'query/teacher/pay/statement',
+      { month, teacherId: f.teacherId },
+    );
+    expect(own.teachers.map((t) => t.teacherId)).toEqual([mine]);
+    expect(own.teachers[0].rows.map((r) => r.tid)).toContain(theirs);
+    const context = await newContext(env().browser);
+    try {
+      const [name, value] = teacherApi.cookie.split('=');
+      await context.addCookies([{ name, value, url: server.url }]);
+      const tp = await context.newPage();
+      tp.setDefaultTimeout(15_000);
+      await tp.goto(`${server.url}/staff/pay`);
+      await tp.getByText('我的课时费').waitFor();
+      await tp.getByTestId('pay-statement').waitFor();
+      await tp.getByTestId(`pay-teacher-${mine}`).waitFor();
+      expect(await tp.getByTestId(`pay-teacher-${mine}`).innerText()).toContain(`${month}-12`);
+      expect(await tp.getByTestId(`pay-teacher-${f.teacherId}`).count()).toBe(0);
+      expect(await tp.getByText(f.teacherName).count()).toBe(0);
+      expect(await tp.getByRole('tab', { name: '销售提成' }).count()).toBe(0);
+      expect(await tp.getByRole('button', { name: '结算并关闭该月' }).count()).toBe(0);
+      expect(await tp.getByRole('button', { name: '添加调整' }).count()).toBe(0);
+      await shot(tp, 'teacher-pay-own');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("sets a tiered rule through the form and a seller's rate; 销售提成 lists the month per seller", async () => {
+    const { page, api, server } = env();
+    const f = await makeFixture(api, '规');
+    await page.goto(`${server.url}/staff/pay?tab=rules`);
+    await page.getByRole('button', { name: '新增规则' }).click();
+    const form = modal(page, '新增课时费规则');
+    await pick(page, field(form, '老师'), f.teacherName, f.teacherName);
+    await form.getByText('按人数阶梯').click();
+    await form.getByLabel('第1档金额').fill('80');
+    await form.getByRole('button', { name: '添加一档' }).click();
+    await form.getByLabel('第2档起始人数').fill('6');
+    await form.getByLabel('第2档金额').fill('120');
+    await field(form, '每节保底').locator('input').fill('50');
+    await shot(page, 'teacher-pay-rule-form');
+    await form.getByRole('button', { name: '保 存' }).click();
+    const row = page.getByTestId('pay-rules').getByRole('row').filter({ hasText: f.teacherName });
+    await row.waitFor();
+    expect(await row.innerText()).toContain('按人数阶梯（到课人数）1人起 80.00 元，6人起 120.00 元，保底 50.00 元');
+    const rules = await api.ok<{ teacherId: number; tiers: unknown[] }[]>('query/teacher/pay/rule/list', {
+      teacherId: f.teacherId,
+    });
+    expect(rules[0].tiers).toEqual([
+      { minHeads: 1, amount: 8000 },
+      { minHeads: 6, amount: 12000 },
+    ]);
+
+    // A card sold this month by the manager at 5 %: 1000 元 -> 50 元.
+    await api.ok('insert/member/card', {
+      mid: f.memberId,
+      cardId: f.productId,
+      totalCount: 10,
+      expireTime: null,
+      payment: { amount: 100000, method: 'wechat', remark: null },
+    });
+    const me = await api.ok<{ id: number; name: string }>('/api/auth/me');
+    const thisMonth = new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 7);
+    await page.goto(`${server.url}/staff/pay?tab=commission&month=${thisMonth}`);
+    const rates = page.getByTestId('pay-commission').locator('.ant-card').filter({ hasText: '提成比例' });
+    await rates.getByRole('row').filter({ hasText: me.name }).getByText('设置').click();
+    const rate = modal(page, `提成比例：${me.name}`);
+    await rate.locator('input').fill('5');
+    await rate.getByRole('button', { name: '保 存' }).click();
+    await expect.poll(() => rates.getByRole('row').filter({ hasText: me.name }).innerText()).toContain('5%');
+    const sold = await api.ok<{ staffId: number; sales: number; commission: number }[]>('query/sales/commission', {
+      month: thisMonth,
+    });
+    const mine = sold.find((r) => r.staffId === me.id)!;
+    expect(mine.commission).toBe(Math.round(mine.sales * 0.05));
+    await expect
+      .poll(() => page.getByTestId('commission-total').innerText())
+      .toBe((sold.reduce((n, r) => n + r.commission, 0) / 100).toFixed(2));
+    await shot(page, 'teacher-pay-commission');
+  });
+});
