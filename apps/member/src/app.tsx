@@ -1,17 +1,18 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Dialog, DotLoading, TabBar, Toast } from 'antd-mobile';
-import { BankcardOutline, CalendarOutline, ContentOutline } from 'antd-mobile-icons';
+import { BankcardOutline, CalendarOutline, ContentOutline, UserOutline } from 'antd-mobile-icons';
 import { useEffect, useState } from 'react';
 import { setSignedOutHandler, type StoreInfo } from './api.ts';
 import { MyBookings } from './bookings.tsx';
 import { CardArea } from './card-area.tsx';
 import { forgetMember, rememberMember } from './invalidations.ts';
 import { Login } from './login.tsx';
+import { backFromWechatBind, NotifyPrefs } from './notify-prefs.tsx';
 import { useMe, useStoreInfo } from './queries.ts';
 import { Timetable } from './timetable.tsx';
 import { useCheckIn } from './writes.ts';
 
-type Tab = 'timetable' | 'bookings' | 'cards';
+type Tab = 'timetable' | 'bookings' | 'cards' | 'me';
 
 const params = new URLSearchParams(window.location.search);
 /** The store of the page: ?store=ID (the QR code's link), else the last one used on this phone. */
@@ -55,7 +56,8 @@ export function App() {
   const failed = storeId ? (storeQuery.error?.message ?? null) : '请扫描门店的二维码打开约课页面';
   const me = useMe(storeId);
   // Back from a provider's pay page (购卡, 充值): the 会员卡 tab, where the payment is waited for.
-  const [tab, setTab] = useState<Tab>(params.get('paid') === '1' ? 'cards' : 'timetable');
+  // Back from WeChat's authorisation for the reminders: 我的, where the binding is made.
+  const [tab, setTab] = useState<Tab>(params.get('paid') === '1' ? 'cards' : backFromWechatBind ? 'me' : 'timetable');
   const [loggingIn, setLoggingIn] = useState(false);
   const { mutateAsync: checkIn } = useCheckIn();
 
@@ -128,11 +130,13 @@ export function App() {
       {tab === 'timetable' && <Timetable store={store} me={me} onLogin={() => {}} />}
       {tab === 'bookings' && <MyBookings />}
       {tab === 'cards' && <CardArea onSignedOut={signedOut} />}
+      {tab === 'me' && <NotifyPrefs />}
       <div className="tabbar">
         <TabBar activeKey={tab} onChange={(k) => setTab(k as Tab)}>
           <TabBar.Item key="timetable" title="课表" icon={<CalendarOutline />} />
           <TabBar.Item key="bookings" title="我的预约" icon={<ContentOutline />} />
           <TabBar.Item key="cards" title="会员卡" icon={<BankcardOutline />} />
+          <TabBar.Item key="me" title="我的" icon={<UserOutline />} />
         </TabBar>
       </div>
     </main>

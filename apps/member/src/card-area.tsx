@@ -1,6 +1,7 @@
 import { Button } from 'antd-mobile';
 import { useState } from 'react';
 import { MyCards } from './cards.tsx';
+import { LeaveScreen, type LeaveCard } from './leave.tsx';
 import { OrderWait } from './order-wait.tsx';
 import { MyOrders } from './orders.tsx';
 import { PaySheet, type Purchase } from './pay-sheet.tsx';
@@ -15,6 +16,7 @@ type View =
   | { kind: 'cards'; fresh: Fresh | null }
   | { kind: 'shop' }
   | { kind: 'orders' }
+  | { kind: 'leave'; card: LeaveCard }
   | { kind: 'wait'; order: Waiting; check: boolean };
 
 /** The order this phone left to pay on Alipay's page, once it is back (until its wait is left). */
@@ -35,7 +37,8 @@ function firstView(): View {
 
 /**
  * The 会员卡 tab: 我的会员卡 with 购卡 and 我的订单 (when the store takes payments online) and 充值 on
- * a money card; the purchase sheet; the wait for a payment, which ends on the new card.
+ * a money card, 请假 on a card that allows it; the purchase sheet; the wait for a payment, which
+ * ends on the new card.
  */
 export function CardArea({ onSignedOut }: { onSignedOut: () => void }) {
   const [view, setView] = useState<View>(firstView);
@@ -66,6 +69,7 @@ export function CardArea({ onSignedOut }: { onSignedOut: () => void }) {
               </div>
             )
           }
+          onLeave={(c) => setView({ kind: 'leave', card: c })}
           onTopUp={
             online && shop && shop.topupAmounts.length > 0
               ? (c) => setPurchase({ kind: 'topup', mcId: c.id, cardName: c.cardName, amounts: shop.topupAmounts })
@@ -73,6 +77,7 @@ export function CardArea({ onSignedOut }: { onSignedOut: () => void }) {
           }
         />
       )}
+      {view.kind === 'leave' && <LeaveScreen card={view.card} onBack={() => toCards()} />}
       {view.kind === 'shop' && (
         <ShopList
           shop={shop}

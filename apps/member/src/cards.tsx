@@ -1,10 +1,27 @@
 import { amountText, BIG_TYPE_MONEY, type memberMyCards, type ResOf } from '@studio/contract';
 import { Button, DotLoading, Tag } from 'antd-mobile';
 import type { ReactNode } from 'react';
+import { ymd } from './format.ts';
 import { useMyCards } from './queries.ts';
 import { useLogout } from './writes.ts';
 
 type MyCard = ResOf<typeof memberMyCards>[number];
+
+/** The approved leave covering `today` (请假中). */
+const leaveOn = (c: MyCard, today: string) => c.leaves.find((l) => l.fromDate <= today && today <= l.toDate);
+/** 未开卡: 首次上课开卡 before the first class, or a start date still to come. */
+const notStarted = (c: MyCard, today: string) => !c.activateTime || c.activateTime.slice(0, 10) > today;
+const md = (d: string) => `${Number(d.slice(5, 7))}月${Number(d.slice(8, 10))}日`;
+
+/** The card's validity in words: its expiry, a leave now, or how a card not started will count. */
+function expiryText(c: MyCard, today: string): string {
+  if (!c.expireTime) return '长期有效';
+  if (c.activateBy) return `首次上课开卡，从第一节课当天起算（最晚${md(c.activateBy)}开卡）`;
+  const leave = leaveOn(c, today);
+  const start = c.activateTime && c.activateTime.slice(0, 10) > today ? `${md(c.activateTime)}开卡，` : '';
+  const on = leave ? `请假 ${md(leave.fromDate)}-${md(leave.toDate)}，` : '';
+  return `${start}${on}有效期至 ${c.expireTime.slice(0, 10)}`;
+}
 
 /**
  * 我的会员卡: balance (次 or 元), expiry, frozen, recent deductions and refunds; and sign-out. With
@@ -16,6 +33,7 @@ export function MyCards({
   canBuy = false,
   fresh = null,
   onTopUp,
+  onLeave,
 }: {
   onSignedOut: () => void;
   links?: ReactNode;
@@ -23,8 +41,11 @@ export function MyCards({
   /** The card a payment just issued or topped up, and its mark (刚买的, 刚充值). */
   fresh?: { id: number; label: string } | null;
   onTopUp?: (card: MyCard) => void;
+  /** 请假 on a card whose product allows it. */
+  onLeave?: (card: MyCard) => void;
 }) {
   const { data: cards } = useMyCards();
+  const today = ymd(new Date());
   const logout = useLogout(onSignedOut);
   return (
     <div className="cards">
@@ -52,6 +73,8 @@ export function MyCards({
             </strong>
             <span>
               {c.frozen && <Tag color="danger">已冻结</Tag>} {c.expired && <Tag color="default">已过期</Tag>}
+              {notStarted(c, today) && <Tag color="warning">未开卡</Tag>}
+              {leaveOn(c, today) && <Tag color="primary">请假中</Tag>}
             </span>
           </div>
           <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center' }}>
@@ -62,8 +85,15 @@ export function MyCards({
               </Button>
             )}
           </div>
-          <div style={{ fontSize: 13, color: 'var(--grey-text)' }}>
-            {c.expireTime ? `有效期至 ${c.expireTime.slice(0, 10)}` : '长期有效'}
+          <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center' }}>
+            <div style={{ fontSize: 13, color: 'var(--grey-text)' }} data-testid="card-expiry">
+              {expiryText(c, today)}
+            </div>
+            {onLeave && c.leaveAllowed && c.expireTime && !c.expired && (
+              <Button className="touch" size="small" fill="outline" onClick={() => onLeave(c)}>
+                请假
+              </Button>
+            )}
           </div>
           {c.recent.length > 0 && (
             <div className="ledger">

@@ -14,6 +14,7 @@ const sample = {
   'bookings.past': keys.bookings.page('past', 2),
   'cards.mine': keys.cards.mine,
   'cards.forSession': keys.cards.forSession(7),
+  'cards.leaves': keys.cards.leaves(7),
   challenge: keys.challenge(1),
   shop: keys.shop,
   'orders.page': keys.orders.page(1),
@@ -42,10 +43,11 @@ const seatsAndCards: Name[] = [
   'bookings.past',
   'cards.mine',
   'cards.forSession',
+  'cards.leaves',
 ].sort() as Name[];
 
 describe("the members' page: each write refetches what it changes", () => {
-  it.each(['book', 'joinWaitlist', 'cancel', 'checkIn'] as const)(
+  it.each(['book', 'joinWaitlist', 'cancel', 'checkIn', 'leave'] as const)(
     'a %s refetches the timetable (both views), 我的预约 (every tab and page) and my cards',
     (kind) => {
       expect(refetchedBy(kind)).toEqual(seatsAndCards);
@@ -54,11 +56,19 @@ describe("the members' page: each write refetches what it changes", () => {
 
   it('an order refetches 我的订单; a paid one my cards too (the new card, the top-up)', () => {
     expect(refetchedBy('order')).toEqual(['orders.page']);
-    expect(refetchedBy('paid')).toEqual(['cards.forSession', 'cards.mine', 'orders.page']);
+    expect(refetchedBy('paid')).toEqual(['cards.forSession', 'cards.leaves', 'cards.mine', 'orders.page']);
   });
 
-  it('every kind of write is one of those four, or an order', () => {
-    expect(Object.keys(invalidates).sort()).toEqual(['book', 'cancel', 'checkIn', 'joinWaitlist', 'order', 'paid']);
+  it('every kind of write is one of those five, or an order', () => {
+    expect(Object.keys(invalidates).sort()).toEqual([
+      'book',
+      'cancel',
+      'checkIn',
+      'joinWaitlist',
+      'leave',
+      'order',
+      'paid',
+    ]);
   });
 
   it('no write touches the store, who is signed in, or a challenge being solved', () => {

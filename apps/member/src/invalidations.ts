@@ -18,6 +18,8 @@ export const invalidates = {
   cancel: seatsAndCards,
   /** 签到 by the desk's QR code: 已到店, a held seat charged. */
   checkIn: seatsAndCards,
+  /** 请假: the card's expiry and leaves, and the bookings inside the leave cancelled. */
+  leave: seatsAndCards,
   /** 购卡 / 充值 ordered: a new order 待支付 in 我的订单. */
   order: [keys.orders.all],
   /** An order found paid (我已支付): the new card or the top-up, and the order's status. */

@@ -25,6 +25,8 @@ export const keys = {
     all: ['cards'],
     mine: ['cards', 'mine'],
     forSession: (tid: number) => ['cards', 'for-session', tid],
+    /** A card's leave rules and leaves (请假). */
+    leaves: (mcId: number) => ['cards', 'leaves', mcId],
   },
   /** 购卡: the cards on sale, the top-up amounts and which ways to pay the store takes. */
   shop: ['shop'],

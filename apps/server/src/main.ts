@@ -8,6 +8,7 @@ import { outboxHandlers } from './features/index.ts';
 import { runNoShows } from './features/no-show/public.ts';
 import { closeExpiredOrders, reconcileYesterday, settleOpenRefunds } from './features/payment/public.ts';
 import { runDueDigests } from './features/reports/public.ts';
+import { runReminders } from './features/reminders/public.ts';
 import { endClosedWaits } from './features/waitlist/public.ts';
 import { purgeOldEntries } from './features/audit/public.ts';
 import { startRepeating } from './lib/jobs.ts';
@@ -74,6 +75,8 @@ const stopJobs = [
     run: () => reconcileYesterday(app.deps),
     everyMs: 300_000,
   }),
+  // Reminders to members: class reminders and card reminders queued, and the messages due sent (each once).
+  startRepeating({ what: 'reminder job', log: app.log, run: () => runReminders(app.deps) }),
   startRepeating({
     what: 'audit log retention',
     log: app.log,

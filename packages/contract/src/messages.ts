@@ -97,6 +97,11 @@ export const Msg = {
   cardNotAllowed: '该会员卡不能预约此课程',
   cardFrozen: '该会员卡已冻结',
   cardExpired: '该会员卡已过期',
+  /** A class inside an approved leave of the card (issue 29): dates as M月D日. */
+  cardInLeave: (from: string, to: string) => `该卡请假中（${from}至${to}），不能预约`,
+  /** A card product's caps (issue 29, item 4): classes a day, a week (Monday to Sunday). */
+  capPerDay: (n: number | string) => `该卡每天最多预约 ${n} 节课，这一天已约满`,
+  capPerWeek: (n: number | string) => `该卡每周最多预约 ${n} 节课，这一周已约满`,
   cardBalance: '会员卡余额不足',
   /** The balance pays, but not also for the card's pendings waiting to be charged at sign-in. */
   cardCommitted: '会员卡余额不足：这张卡已预约待签到的课程签到时还要扣费',
@@ -135,6 +140,15 @@ export const Msg = {
 export const WEEKDAY_NAMES = ['日', '一', '二', '三', '四', '五', '六'] as const;
 
 /** The card rules of a booking or sign-in (domain.md, booking rule 1), each a 409. */
-export const CARD_RULE_MSGS = [Msg.cardNotOwned, Msg.cardNotAllowed, Msg.cardFrozen, Msg.cardExpired, Msg.cardBalance];
+export const CARD_RULE_MSGS = [
+  Msg.cardNotOwned,
+  Msg.cardNotAllowed,
+  Msg.cardFrozen,
+  Msg.cardInLeave('{开始}', '{结束}'),
+  Msg.capPerDay('{N}'),
+  Msg.capPerWeek('{N}'),
+  Msg.cardExpired,
+  Msg.cardBalance,
+];
 /** The member rules of a new booking: session not over, gender and age limits, no second booking. */
 export const MEMBER_RULE_MSGS = [Msg.sessionStarted, Msg.genderLimited, Msg.ageLimited, Msg.alreadyBooked];

@@ -38,9 +38,24 @@ const GROUPS: readonly [string, string, readonly CallDef[]][] = [
   ],
   ['日历订阅', '会员的课程和老师的上课日历订阅地址（iCalendar），重新生成地址', contract.calendarCalls],
   [
+    '请假与退卡',
+    '会员卡请假（前台登记、会员申请、审批、提前结束）、退卡冷静期与请假审批设置、退卡报价（冷静期全额或按卡种规则）',
+    contract.cardLifeCalls,
+  ],
+  [
+    '转卡',
+    '把会员卡转给本店另一位会员：转卡前查看持卡人和未上课程的预约，转卡（手续费、预约保留给原持卡人或取消退回）',
+    contract.cardTransferCalls,
+  ],
+  [
     '课时费与销售提成',
     '老师课时费规则、月结单与调整、员工销售提成比例与月结、结算关闭与重新打开月份',
     contract.teacherPayCalls,
+  ],
+  [
+    '消息提醒',
+    '上课提醒、候补成功、课程取消或调整、会员卡到期、余额不足、请假结果：公众号模板消息优先、短信兜底；设置、发送测试、消息记录；会员的提醒开关和微信绑定',
+    contract.reminderCalls,
   ],
   [
     '会员端',

@@ -21,8 +21,10 @@ import { onlinePayment } from './migrations/20261129_0100_online_payment.ts';
 import { calendarFeed } from './migrations/20261129_0200_calendar_feed.ts';
 import { deskPayOrder } from './migrations/20261129_0300_desk_pay_order.ts';
 import { payRefund } from './migrations/20261129_0400_pay_refund.ts';
+import { cardLife } from './migrations/20261129_0850_card_life.ts';
 import { teacherPay } from './migrations/20261129_0860_teacher_pay.ts';
 import { payReconcile } from './migrations/20261129_0800_pay_reconcile.ts';
+import { reminders } from './migrations/20261129_0900_reminders.ts';
 
 /** Timestamped migrations, in order. Never edit one that has landed: add a new one. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -47,8 +49,10 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '20261129_0200_calendar_feed': calendarFeed(dialect),
     '20261129_0300_desk_pay_order': deskPayOrder(dialect),
     '20261129_0400_pay_refund': payRefund(dialect),
+    '20261129_0850_card_life': cardLife(dialect),
     '20261129_0860_teacher_pay': teacherPay(dialect),
     '20261129_0800_pay_reconcile': payReconcile(dialect),
+    '20261129_0900_reminders': reminders(dialect),
   };
 }
 

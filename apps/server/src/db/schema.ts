@@ -156,6 +156,22 @@ export interface CardProductTable {
   onlinePrice: Generated<number>;
   /** 体验卡: sold online once per member. */
   trial: Generated<number>;
+  /** 开卡方式 (migration 20261129_0850): contract CardActivation ('sale', 'first_class', 'date'). */
+  activation: Generated<'sale' | 'first_class' | 'date'>;
+  /** For 'date': the day `YYYY-MM-DD` the card starts. */
+  activationDate: string | null;
+  /** For 'first_class': the card starts at most this many days after the sale. */
+  activateWithinDays: Generated<number>;
+  /** 请假: allowed (0/1), times per card, most days per leave and in total (null: no limit). */
+  leaveAllowed: Generated<number>;
+  leaveTimes: number | null;
+  leaveDaysMax: number | null;
+  leaveDaysTotal: number | null;
+  /** Classes a card may book per day / per week (null: no cap). */
+  maxPerDay: number | null;
+  maxPerWeek: number | null;
+  /** After the cooling-off days: the refund keeps this percent (0-100) of the amount paid. */
+  refundFeePercent: Generated<number>;
 }
 export interface AgeLimitColumns {
   genderLimit: number;
@@ -204,6 +220,8 @@ export interface MemberTable {
   createdAt: string;
   /** Staff lifted an online-booking suspension: no-shows before this no longer count (migration 1400). */
   suspensionLiftedAt: string | null;
+  /** The member's openid under the store's WeChat service account (migration 20261129_0900). */
+  wechatOpenid: string | null;
 }
 export interface MemberCardTable {
   id: Generated<number>;
@@ -218,6 +236,39 @@ export interface MemberCardTable {
   createdAt: string;
   /** Set when the card was refunded whole (migration 1150): it books nothing any more. */
   refundedAt: string | null;
+  /** When the card started (migration 20261129_0850; store-local); null: not yet (未开卡). */
+  activateTime: string | null;
+  /** The validity it was sold with, in days; null: never expires. Expiry = activation + validDays + leaveDays. */
+  validDays: number | null;
+  /** Days of leave taken (net of days given back by ending early). */
+  leaveDays: Generated<number>;
+  /** JSON `[[from, to], ...]` (`YYYY-MM-DD`) of its approved leaves, read with the card by the booking rules. */
+  leavePeriods: Generated<string>;
+  /** Set when the card was transferred to another member (issue 29 item 5). */
+  transferredAt: string | null;
+}
+/** A leave (请假) of a card (migration 20261129_0850; status: contract LeaveStatus). */
+export interface CardLeaveTable {
+  id: Generated<number>;
+  storeId: number;
+  memberCardId: number;
+  memberId: number;
+  fromDate: string;
+  toDate: string;
+  days: number;
+  reason: string;
+  status: string;
+  /** member | staff */
+  requestedBy: string;
+  staffId: number | null;
+  /** Ended early: the last day of leave. */
+  endedDate: string | null;
+  createdAt: string;
+  decidedAt: string | null;
+  decidedBy: number | null;
+  decideRemark: string | null;
+  endedAt: string | null;
+  endedBy: number | null;
 }
 export interface CardLedgerTable {
   id: Generated<number>;
@@ -577,6 +628,7 @@ export interface Database {
   member: MemberTable;
   memberCard: MemberCardTable;
   cardLedger: CardLedgerTable;
+  cardLeave: CardLeaveTable;
   cardPayment: CardPaymentTable;
   teacherPayRule: TeacherPayRuleTable;
   teacherPayAdjustment: TeacherPayAdjustmentTable;
@@ -600,6 +652,9 @@ export interface Database {
   storeVersion: StoreVersionTable;
   auditLog: AuditLogTable;
   auditTarget: AuditTargetTable;
+  notifyLog: NotifyLogTable;
+  notifyPref: NotifyPrefTable;
+  wechatToken: WechatTokenTable;
 }
 
 export type Row<T extends keyof Database> = Selectable<Database[T]>;

@@ -4,6 +4,8 @@ import type { OutboxHandler } from '../outbox/index.ts';
 import { auditFeature } from './audit/routes.ts';
 import { batchFeature } from './batch/routes.ts';
 import { calendarFeedFeature } from './calendar-feed/routes.ts';
+import { cardTransferFeature } from './card-transfer/routes.ts';
+import { cardLifeFeature } from './card-life/routes.ts';
 import { memberChannelFeature, smsHandlers } from './member-channel/routes.ts';
 import { messagingFeature } from './messaging/routes.ts';
 import { messagingHandlers } from './messaging/public.ts';
@@ -13,6 +15,8 @@ import { onlineFeature } from './online/routes.ts';
 import { policyFeature } from './policy/routes.ts';
 import { meetingHandlers } from './online/public.ts';
 import { referenceFeature } from './reference/routes.ts';
+import { reminderHandlers } from './reminders/public.ts';
+import { remindersFeature } from './reminders/routes.ts';
 import { reportsFeature } from './reports/routes.ts';
 import { staffFeature } from './staff/routes.ts';
 import { storeAdminFeature } from './store-admin/routes.ts';
@@ -39,11 +43,14 @@ export const features: Feature[] = [
   staffFeature,
   auditFeature,
   calendarFeedFeature,
+  cardLifeFeature,
   paymentFeature,
+  cardTransferFeature,
   teacherPayFeature,
+  remindersFeature,
 ];
 
 /** Every outbox topic the app queues, with its handler (main.ts and the tests' workers use them). */
 export function outboxHandlers(): Record<string, OutboxHandler> {
-  return { ...messagingHandlers, ...meetingHandlers, ...smsHandlers };
+  return { ...messagingHandlers, ...meetingHandlers, ...smsHandlers, ...reminderHandlers };
 }

@@ -386,6 +386,26 @@ export const basePayloads: Record<string, BasePayload> = {
   [`${STORE}/create/member/login/code`]: { body: (w) => ({ memberId: w.member2 }), ids: { memberId: 'member2' } },
   // calendar feeds (issue 29)
   '/member/api/query/calendar/feed': { body: () => ({}) },
+  // a card's life (issue 29): leave, its approval, the setting, the refund quote
+  [`${STORE}/query/card/leave/preview`]: {
+    body: (w) => ({ mcId: w.leaveCard, fromDate: '2031-04-10', toDate: '2031-04-12' }),
+    ids: { mcId: 'leaveCard' },
+  },
+  [`${STORE}/add/card/leave`]: {
+    body: (w) => ({ mcId: w.leaveCard, fromDate: '2031-04-10', toDate: '2031-04-12', reason: '出差' }),
+    ids: { mcId: 'leaveCard' },
+  },
+  [`${STORE}/end/card/leave`]: { body: (w) => ({ id: w.activeLeave, date: '2031-05-02' }), ids: { id: 'activeLeave' } },
+  [`${STORE}/approve/card/leave`]: { body: (w) => ({ id: w.leave, cancelBookings: true }), ids: { id: 'leave' } },
+  [`${STORE}/refuse/card/leave`]: { body: (w) => ({ id: w.leave, remark: '不符合规则' }), ids: { id: 'leave' } },
+  [`${STORE}/query/card/leave/list`]: { body: (w) => ({ mcId: w.leaveCard, page: 1 }), ids: { mcId: 'leaveCard' } },
+  [`${STORE}/query/card/life/setting`]: { body: () => ({}) },
+  [`${STORE}/update/card/life/setting`]: { body: () => ({ coolingOffDays: 7, leaveApproval: 'auto' }) },
+  [`${STORE}/query/card/refund/quote`]: { body: (w) => ({ mcId: w.memberCard }), ids: { mcId: 'memberCard' } },
+  '/member/api/request/card/leave': {
+    body: (w) => ({ mcId: w.leaveCard, fromDate: '2031-04-10', toDate: '2031-04-12', reason: '出差' }),
+  },
+  '/member/api/query/card/leave/list': { body: (w) => ({ mcId: w.leaveCard }) },
   '/member/api/reset/calendar/feed': { body: () => ({}) },
   [`${STORE}/query/teacher/calendar/feed`]: { body: (w) => ({ teacherId: w.teacher }), ids: { teacherId: 'teacher' } },
   [`${STORE}/reset/teacher/calendar/feed`]: { body: (w) => ({ teacherId: w.teacher }), ids: { teacherId: 'teacher' } },

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { OperateType, WaitStatus } from '@studio/contract';
 import type { Db } from '../db/index.ts';
+import { addDays } from '../lib/time.ts';
 import type { Factory } from '../test/factory.ts';
 import { hashPassword } from '../auth/password.ts';
 import { storeCards, type BookingCard } from '../features/reference/public.ts';
@@ -36,6 +37,15 @@ export interface World {
   staff: number;
   /** An audit entry of the store. */
   audit: number;
+  /**
+   * Issue 29: two cards of `member` of a product allowing leave (valid for years), the first with an
+   * approved leave (`activeLeave`, 2031-05-01 to 05-05), the second with a request waiting for the
+   * desk (`leave`, 2031-04-01 to 04-03).
+   */
+  leaveCard: number;
+  leaveCard2: number;
+  activeLeave: number;
+  leave: number;
   /** The number of an online order (待支付, by WeChat Native) of `member` for `cardProduct`. */
   payOrderNo: string;
   /** Every name and mobile of the rows above (to look for leaks). */
@@ -129,6 +139,45 @@ export async function makeWorld(f: Factory, tag: string): Promise<World> {
     })
     .execute();
   w.topup = topup.id;
+  const leaveProduct = await f.cardProduct({
+    cardName: `${tag}请假卡`,
+    cardType: 1,
+    validDays: 3000,
+    leaveAllowed: 1,
+  });
+  const leaveCardOf = (leaveDays: number, periods: [string, string][]) =>
+    f.memberCard(member.id, leaveProduct.id, {
+      totalCount: 10,
+      createdAt: '2026-01-01 08:00:00',
+      activateTime: '2026-01-01 08:00:00',
+      validDays: 3000,
+      leaveDays,
+      leavePeriods: JSON.stringify(periods),
+      expireTime: `${addDays('2026-01-01', 3000 + leaveDays)} 23:59:59`,
+    });
+  const leaveCard = await leaveCardOf(5, [['2031-05-01', '2031-05-05']]);
+  const leaveCard2 = await leaveCardOf(0, []);
+  const leaveRow = (memberCardId: number, from: string, to: string, days: number, status: string) =>
+    db
+      .insertInto('cardLeave')
+      .values({
+        storeId,
+        memberCardId,
+        memberId: member.id,
+        fromDate: from,
+        toDate: to,
+        days,
+        reason: `${tag}请假`,
+        status,
+        requestedBy: status === 'pending' ? 'member' : 'staff',
+        createdAt: '2026-01-01 08:00:00',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+  w.leaveCard = leaveCard.id;
+  w.leaveCard2 = leaveCard2.id;
+  w.activeLeave = (await leaveRow(leaveCard.id, '2031-05-01', '2031-05-05', 5, 'approved')).id;
+  w.leave = (await leaveRow(leaveCard2.id, '2031-04-01', '2031-04-03', 3, 'pending')).id;
   w.payOrderNo = `P20310303${storeId}${crypto.randomInt(1e9)}`;
   await db
     .insertInto('payOrder')

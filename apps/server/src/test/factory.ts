@@ -116,6 +116,8 @@ export class Factory {
         expireTime: null,
         frozen: 0,
         createdAt: NOW,
+        // started at the sale (issue 29: 售卡即开卡), as the desk's sale of a product without a start rule
+        activateTime: NOW,
         ...o,
       })
       .returningAll()

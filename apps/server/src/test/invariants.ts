@@ -2,6 +2,7 @@ import { BOOKED_TYPES, OperateType, PendingStatus, ReservationStatus, WaitStatus
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../db/index.ts';
 import type { Database } from '../db/schema.ts';
+import { weekDays } from '../features/timetable/rules.ts';
 
 const LIVE = [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN];
 const HELD = [PendingStatus.WAITING, PendingStatus.SIGNED_IN, PendingStatus.NO_SHOW];
@@ -38,6 +39,7 @@ function sumBy(rows: { id: number | null; n: number | string | null }[]): Map<nu
  *   is the pending's.
  * - waitlist: a session's waitCount = its waiting rows; no member waits for a session in which
  *   they hold a live booking or pending; a promoted wait names its booking or pending.
+ * - a card's life (issue 29): see cardLifeProblems.
  */
 export async function checkInvariants(db: Db, storeId?: number): Promise<string[]> {
   const out: string[] = [];
@@ -276,6 +278,61 @@ export async function checkInvariants(db: Db, storeId?: number): Promise<string[
     }
   }
   out.push(...(await onlineOrderProblems(db, storeId)));
+  out.push(...(await capProblems(db, storeId)));
+  return out;
+}
+
+/**
+ * Caps per card (issue 29, item 4): no card of a capped product holds more live classes (bookings
+ * and waiting pendings of live sessions) on one day, or in one week (Monday to Sunday), than its
+ * product allows.
+ */
+async function capProblems(db: Db, storeId?: number): Promise<string[]> {
+  const out: string[] = [];
+  const capped = await db
+    .selectFrom('memberCard as mc')
+    .innerJoin('cardProduct as cp', 'cp.id', 'mc.cardId')
+    .select(['mc.id', 'cp.maxPerDay', 'cp.maxPerWeek'])
+    .where((eb) => eb.or([eb('cp.maxPerDay', 'is not', null), eb('cp.maxPerWeek', 'is not', null)]))
+    .$if(storeId !== undefined, (q) => q.where('mc.storeId', '=', storeId!))
+    .execute();
+  if (!capped.length) return out;
+  const ids = capped.map((c) => c.id);
+  const booked = await db
+    .selectFrom('reservation as r')
+    .innerJoin('timetable as t', 't.id', 'r.timetableId')
+    .select(['r.memberCardId as id', 't.startTime'])
+    .where('r.memberCardId', 'in', ids)
+    .where('r.status', 'in', LIVE)
+    .where('t.deleted', '=', 0)
+    .execute();
+  const waiting = await db
+    .selectFrom('pending as p')
+    .innerJoin('timetable as t', 't.id', 'p.timetableId')
+    .select(['p.memberCardId as id', 't.startTime'])
+    .where('p.memberCardId', 'in', ids)
+    .where('p.status', '=', PendingStatus.WAITING)
+    .where('t.deleted', '=', 0)
+    .execute();
+  const perDay = new Map<string, number>();
+  const perWeek = new Map<string, number>();
+  for (const b of [...booked, ...waiting]) {
+    const day = b.startTime.slice(0, 10);
+    perDay.set(`${b.id} ${day}`, (perDay.get(`${b.id} ${day}`) ?? 0) + 1);
+    const week = weekDays(day)[0];
+    perWeek.set(`${b.id} ${week}`, (perWeek.get(`${b.id} ${week}`) ?? 0) + 1);
+  }
+  const caps = new Map(capped.map((c) => [c.id, c]));
+  for (const [key, n] of perDay) {
+    const c = caps.get(Number(key.split(' ')[0]))!;
+    if (c.maxPerDay !== null && n > c.maxPerDay)
+      out.push(`card ${c.id}: ${n} classes on ${key.split(' ')[1]} > ${c.maxPerDay} a day`);
+  }
+  for (const [key, n] of perWeek) {
+    const c = caps.get(Number(key.split(' ')[0]))!;
+    if (c.maxPerWeek !== null && n > c.maxPerWeek)
+      out.push(`card ${c.id}: ${n} classes in the week of ${key.split(' ')[1]} > ${c.maxPerWeek} a week`);
+  }
   return out;
 }
 
@@ -313,10 +370,12 @@ async function onlineOrderProblems(db: Db, storeId?: number): Promise<string[]> 
     'p.storeId',
   ).execute();
   const cards = new Map(
-    (await scoped(db.selectFrom('memberCard').select(['id', 'memberId', 'cardId']), 'storeId').execute()).map((c) => [
-      c.id,
-      c,
-    ]),
+    (
+      await scoped(
+        db.selectFrom('memberCard').select(['id', 'memberId', 'cardId', 'transferredAt']),
+        'storeId',
+      ).execute()
+    ).map((c) => [c.id, c]),
   );
   const byOrder = new Map<number, typeof payments>();
   let onlineMoney = 0;
@@ -348,7 +407,8 @@ async function onlineOrderProblems(db: Db, storeId?: number): Promise<string[]> 
     if (p.memberCardId !== o.memberCardId)
       out.push(`order ${o.orderNo}: card ${o.memberCardId}, paid on ${p.memberCardId}`);
     const card = cards.get(p.memberCardId);
-    if (!card || card.memberId !== o.memberId)
+    // A card bought online and since transferred (转卡) is another member's.
+    if (!card || (card.memberId !== o.memberId && card.transferredAt === null))
       out.push(`order ${o.orderNo}: card ${p.memberCardId} is not the member's`);
     if (o.kind === 'card' && card && card.cardId !== o.productId)
       out.push(`order ${o.orderNo}: card of another product`);
@@ -359,6 +419,7 @@ async function onlineOrderProblems(db: Db, storeId?: number): Promise<string[]> 
   }
   if (onlineMoney !== paidMoney) out.push(`online money ${onlineMoney} != paid orders ${paidMoney}`);
   out.push(...(await onlineRefundProblems(db, paidMoney, storeId)));
+  out.push(...(await cardLifeProblems(db, storeId)));
   return out;
 }
 
@@ -478,5 +539,80 @@ async function onlineRefundProblems(db: Db, paidMoney: number, storeId?: number)
   ).executeTakeFirstOrThrow();
   if (Number(received.n) !== paidMoney - succeeded)
     out.push(`online money ${received.n} != paid orders ${paidMoney} - successful refunds ${succeeded}`);
+  return out;
+}
+
+/** `YYYY-MM-DD` plus days (lib/time.ts addDays; the checker imports no app code). */
+const plusDays = (date: string, days: number) => {
+  const [y, m, d] = date.split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
+};
+
+/**
+ * A card's life (issue 29): for every card with a validity (days; products that expire) its expiry
+ * is the end of (activation date + validity + days of leave), the activation being its start, or
+ * for a 首次上课开卡 card not started the last day it starts (sale + the product's days); its days of
+ * leave are the days its approved and ended leaves hold, and the periods the booking rules read are
+ * exactly those leaves' spans.
+ */
+async function cardLifeProblems(db: Db, storeId?: number): Promise<string[]> {
+  const out: string[] = [];
+  const scoped = <T extends { where: (...a: any[]) => T }>(q: T, col: string): T =>
+    storeId === undefined ? q : q.where(col, '=', storeId);
+  const cards = await scoped(
+    db
+      .selectFrom('memberCard as mc')
+      .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+      .select([
+        'mc.id',
+        'mc.expireTime',
+        'mc.activateTime',
+        'mc.createdAt',
+        'mc.validDays',
+        'mc.leaveDays',
+        'mc.leavePeriods',
+        'p.cardType',
+        'p.activation',
+        'p.activateWithinDays',
+      ]),
+    'mc.storeId',
+  ).execute();
+  const leaves = await scoped(
+    db
+      .selectFrom('cardLeave')
+      .select(['memberCardId', 'fromDate', 'toDate', 'endedDate', 'days', 'status'])
+      .where('status', 'in', ['approved', 'ended']),
+    'storeId',
+  ).execute();
+  const leavesOf = new Map<number, typeof leaves>();
+  for (const l of leaves) leavesOf.set(l.memberCardId, [...(leavesOf.get(l.memberCardId) ?? []), l]);
+  for (const c of cards) {
+    const mine = leavesOf.get(c.id) ?? [];
+    const days = mine.reduce((n, l) => n + Number(l.days), 0);
+    if (Number(c.leaveDays) !== days) out.push(`card ${c.id}: leave days ${c.leaveDays} != its leaves' ${days}`);
+    const spans = mine.map((l) => [l.fromDate, l.endedDate ?? l.toDate]).sort((a, b) => (a[0] < b[0] ? -1 : 1));
+    const periods = (JSON.parse(c.leavePeriods) as string[][]).sort((a, b) => (a[0] < b[0] ? -1 : 1));
+    if (JSON.stringify(periods) !== JSON.stringify(spans))
+      out.push(`card ${c.id}: leave periods ${c.leavePeriods} != its leaves ${JSON.stringify(spans)}`);
+    for (const l of mine) {
+      const end = l.endedDate ?? l.toDate;
+      const span =
+        Math.round((Date.parse(`${end}T00:00:00Z`) - Date.parse(`${l.fromDate}T00:00:00Z`)) / 86_400_000) + 1;
+      if (span !== Number(l.days))
+        out.push(`card ${c.id}: leave ${l.fromDate}..${end} holds ${l.days} days, not ${span}`);
+    }
+    if (c.cardType === 2 || c.validDays === null) continue;
+    const start =
+      c.activateTime?.slice(0, 10) ??
+      (c.activation === 'first_class' ? plusDays(c.createdAt.slice(0, 10), c.activateWithinDays) : null);
+    if (start === null) {
+      out.push(`card ${c.id}: a validity but no start`);
+      continue;
+    }
+    const want = `${plusDays(start, Number(c.validDays) + Number(c.leaveDays))} 23:59:59`;
+    if (c.expireTime !== want) {
+      out.push(`card ${c.id}: expiry ${c.expireTime} != start ${start} + ${c.validDays} + leave ${c.leaveDays} days`);
+    }
+  }
   return out;
 }

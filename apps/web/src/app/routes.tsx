@@ -10,6 +10,8 @@ import {
   queryPayOrderList,
   queryPaySetting,
   queryFixTimetableList,
+  queryNotifyLog,
+  queryNotifySetting,
   queryStaffList,
   queryTeacherPayStatement,
   querySmsSetting,
@@ -52,6 +54,8 @@ const MaterialList = lazy(() => import('../features/materials/material-page.tsx'
 const BookingSetting = lazy(() => import('../features/settings/booking-setting-page.tsx'));
 const StoreSettings = lazy(() => import('../features/settings/store-settings-page.tsx'));
 const PaySettings = lazy(() => import('../features/payment/pay-settings-page.tsx'));
+const NotifySettings = lazy(() => import('../features/notify/notify-settings-page.tsx'));
+const NotifyLog = lazy(() => import('../features/notify/notify-log-page.tsx'));
 const PayOrders = lazy(() => import('../features/payment/pay-orders-page.tsx'));
 const Today = lazy(() => import('../features/today/today-page.tsx'));
 const Reports = lazy(() => import('../features/reports/reports-page.tsx'));
@@ -134,6 +138,19 @@ export const screens: ScreenRoute[] = [
     Component: StoreSettings,
     roles: querySmsSetting.roles!,
     menu: { label: '门店设置', key: '/settings/store' },
+  },
+  // 门店设置 → 消息提醒 (店长) and 消息记录 (店长、前台): reminders to members by WeChat and SMS.
+  {
+    path: '/settings/notify',
+    Component: NotifySettings,
+    roles: queryNotifySetting.roles!,
+    menu: { label: '消息提醒', key: '/settings/notify' },
+  },
+  {
+    path: '/notify/log',
+    Component: NotifyLog,
+    roles: queryNotifyLog.roles!,
+    menu: { label: '消息记录', key: '/notify/log' },
   },
   {
     path: '/settings/pay',

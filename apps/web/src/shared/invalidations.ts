@@ -21,6 +21,15 @@ export const invalidates = {
   cardProduct: [keys.cardProducts, keys.courses.all, keys.sessions.all],
   /** A member's card (issue, top up, freeze, expiry): the member, the ledgers and the searches. */
   memberCard: [keys.member.all, keys.cardLedger.all, keys.memberSearch.all, keys.reports.all, keys.teacherPay.all],
+  /** A leave taken, decided or ended (issue 29): the card's expiry and ledger, and the bookings it cancelled. */
+  cardLeave: [
+    keys.calendar.all,
+    keys.sessions.all,
+    keys.member.all,
+    keys.cardLedger.all,
+    keys.reports.all,
+    keys.today.all,
+  ],
   /** An online order refunded or a day reconciled (a late order fulfilled): the orders, the member's cards and payments. */
   payOrder: [keys.payOrders.all, keys.member.all, keys.cardLedger.all, keys.reports.all],
   member: [keys.memberList.all, keys.member.all, keys.memberSearch.all, keys.reports.all, keys.today.all],

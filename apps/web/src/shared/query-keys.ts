@@ -73,6 +73,14 @@ export const keys = {
     one: (id: number | undefined) => ['member', id],
     cardsForCourse: (id: number | undefined, courseId: number | undefined) => ['member', id, 'cards-for', courseId],
     payments: (id: number) => ['member', id, 'payments'],
+    /** A card's leaves (`mcId`), or the store's in one status (issue 29). */
+    leaves: (mcId: number | null, status?: string) => ['member', 'leaves', mcId, status ?? null],
+    /** What a leave of the card from `from` to `to` would do. */
+    leavePreview: (mcId: number, from?: string, to?: string) => ['member', 'leave-preview', mcId, from, to],
+    /** What a whole-card refund pays back now (the server's quote). */
+    refundQuote: (mcId: number) => ['member', 'refund-quote', mcId],
+    /** Who holds the card and its bookings still to come (转卡). */
+    transferPreview: (mcId: number) => ['member', 'transfer-preview', mcId],
     waits: (id: number) => ['member', id, 'waits'],
     policyStatus: (id: number) => ['member', id, 'policy-status'],
     bookings: (id: number, scope: string, page: number, pageSize: number) => [
@@ -122,6 +130,8 @@ export const keys = {
   memberPage: ['store-setting', 'member-page'],
   checkinCode: ['store-setting', 'checkin-code'],
   smsSetting: ['store-setting', 'sms'],
+  /** Cooling-off days and how members' leave requests are approved (issue 29). */
+  cardLifeSetting: ['store-setting', 'card-life'],
   onlineSetting: ['store-setting', 'online'],
   storeFunctions: ['store-functions'],
   /** The store's staff (员工). */

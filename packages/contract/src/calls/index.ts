@@ -2,10 +2,13 @@ import type { CallDef } from '../define.ts';
 import { authCalls } from './auth.ts';
 import { batchCalls } from './batch.ts';
 import { calendarCalls } from './calendar.ts';
+import { cardTransferCalls } from './card-transfer.ts';
+import { cardLifeCalls } from './card-life.ts';
 import { memberChannelCalls } from './member-channel.ts';
 import { onlineCalls } from './online.ts';
 import { paymentCalls } from './payment.ts';
 import { referenceCalls } from './reference/index.ts';
+import { reminderCalls } from './reminders.ts';
 import { policyCalls } from './policy.ts';
 import { reportCalls } from './reports.ts';
 import { staffCalls } from './staff.ts';
@@ -18,10 +21,13 @@ import { waitlistCalls } from './waitlist.ts';
 export * from './auth.ts';
 export * from './batch.ts';
 export * from './calendar.ts';
+export * from './card-transfer.ts';
+export * from './card-life.ts';
 export * from './member-channel.ts';
 export * from './online.ts';
 export * from './payment.ts';
 export * from './reference/index.ts';
+export * from './reminders.ts';
 export * from './policy.ts';
 export * from './reports.ts';
 export * from './staff.ts';
@@ -46,6 +52,9 @@ export const allCalls: readonly CallDef[] = [
   ...waitlistCalls,
   ...staffCalls,
   ...calendarCalls,
+  ...cardLifeCalls,
   ...paymentCalls,
+  ...cardTransferCalls,
   ...teacherPayCalls,
+  ...reminderCalls,
 ];

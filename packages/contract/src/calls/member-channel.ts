@@ -362,6 +362,12 @@ export const zMyCard = z.object({
   expireTime: z.string().nullable(),
   frozen: z.boolean(),
   expired: z.boolean(),
+  /** A card's life (issue 29): when it starts (null: 首次上课开卡 not started: 未开卡), the latest day it starts. */
+  activateTime: z.string().nullable(),
+  activateBy: z.string().nullable(),
+  /** Its approved leaves (请假中 while today is inside one), and whether its product allows leave. */
+  leaves: z.array(z.object({ fromDate: z.string(), toDate: z.string() })),
+  leaveAllowed: z.boolean(),
 });
 
 export const memberCardsForSession = defineCall({

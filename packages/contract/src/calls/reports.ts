@@ -43,8 +43,10 @@ export const zReportOverview = z.object({
   /** Fen deducted from money cards, net of refunds, for sessions in the range. */
   moneyUsed: z.number().int(),
   cardsSold: z.number().int(),
-  /** Fen received for card sales and top-ups in the range, less card refunds. */
+  /** Fen received for card sales, top-ups and transfer fees in the range, less refunds. */
   moneyReceived: z.number().int(),
+  /** The same money by channel (desk 前台, online 线上: orders paid through WeChat Pay or Alipay) and method. */
+  moneySplit: z.array(z.object({ channel: z.enum(['desk', 'online']), method: z.string(), amount: z.number().int() })),
   newMembers: z.number().int(),
   /** Members with at least one live booking or signed-in pending in a session of the range. */
   activeMembers: z.number().int(),

@@ -212,6 +212,7 @@ function planBookings(rng: Rng, plan: Omit<DemoPlan, 'bookings'>, now: string) {
     id: ci,
     memberId: c.memberIndex,
     cardId: productId(c.product),
+    leavePeriods: '[]',
   }));
   plan.sessions.forEach((s, sessionIndex) => {
     const course = courseOf.get(s.course)!;

@@ -1,5 +1,5 @@
 import { OperateType } from '@studio/contract';
-import { addDays, localDateTime } from '../../lib/time.ts';
+import { addDays, daysBetween, localDateTime } from '../../lib/time.ts';
 import type { Db, Tx } from '../index.ts';
 import { DEMO_BOOKS, DEMO_COURSES, DEMO_PRODUCTS, DEMO_TEACHERS, DEMO_VENUES } from './demo-data.ts';
 import { planDemo, type DemoPlan } from './demo-plan.ts';
@@ -132,6 +132,9 @@ async function insertMembers(tx: Tx, storeId: number, staffId: number, plan: Dem
       expireTime: c.expireTime,
       frozen: c.frozen,
       createdAt: c.createdAt,
+      // sold 售卡即开卡: started at the sale, valid the product's days (issue 29)
+      activateTime: c.createdAt,
+      validDays: c.expireTime ? daysBetween(c.createdAt.slice(0, 10), c.expireTime.slice(0, 10)) : null,
     })),
     ['id', 'memberId', 'cardId'],
   );

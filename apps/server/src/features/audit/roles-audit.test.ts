@@ -1,6 +1,6 @@
 // Roles and the audit log, generated from the contract: every role on every store call (allowed, or
 // 403 with nothing written), and every write call leaving an audit entry.
-import { allCalls, isWriteCall, MODULE_DEDUCTION_MODE, Msg } from '@studio/contract';
+import { allCalls, declaresError, isWriteCall, MODULE_DEDUCTION_MODE, Msg } from '@studio/contract';
 import { beforeAll, expect, it } from 'vitest';
 import type { Db } from '../../db/index.ts';
 import { basePayloads } from '../../hardening/payloads.ts';
@@ -82,7 +82,11 @@ describeEachDb('roles and the audit log', (env) => {
         const before = await snapshot(e.database.db, e.storeId);
         const a = await client.call(call.path, body);
         const allowed = call.roles!.includes(role);
-        if (allowed && a.status === 403) problems.push(`${call.path}: allowed for ${role} but 403 ${a.msg}`);
+        // A 403 the call declares itself (not the role gate's) is its own rule on this payload: the desk
+        // refunds whole cards within the cooling-off days, a top-up only a manager (issue 29).
+        const ownRule = a.status === 403 && a.msg !== Msg.forbiddenRole && declaresError(call.errors ?? [], 403, a.msg);
+        if (allowed && a.status === 403 && !ownRule)
+          problems.push(`${call.path}: allowed for ${role} but 403 ${a.msg}`);
         if (!allowed) {
           if (a.status !== 403 || a.msg !== Msg.forbiddenRole) {
             problems.push(`${call.path}: not for ${role} but answered ${a.status} ${a.msg}`);
@@ -207,6 +211,9 @@ describeEachDb('roles and the audit log', (env) => {
         '/store/api/waive/late/cancel',
         '/store/api/lift/member/suspension',
         '/store/api/add/waitlist',
+        // a fresh store has no WeChat service account (reminders.test.ts sends and binds through the stand-in)
+        '/store/api/send/notify/test',
+        '/member/api/bind/wechat/openid',
         // needs a bulk change's entry: undo.test.ts checks the undo's own entry
         '/store/api/undo/bulk/change',
       ].sort(),

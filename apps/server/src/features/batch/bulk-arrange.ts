@@ -6,6 +6,7 @@ import { conflict } from '../../lib/errors.ts';
 import {
   refuseSet,
   sessionRow,
+  recheckOpenUse,
   writeBookingSet,
   writeSessions,
   type SessionForRules,
@@ -112,6 +113,8 @@ export async function createPlannedSessions(
   );
   planned.keyBy((i) => sessionIds[i]);
   const spent = refuseSet(planned.bookings, { ...options, refuse: planned.refuse });
+  // On PostgreSQL, cards whose rules depend on what they hold (caps, pendings) are locked and checked again.
+  await recheckOpenUse(tx, store.id, planned.bookings, { ...options, refuse: planned.refuse });
 
   // The sessions were written with their seats taken: the engine writes the bookings and their trail.
   await writeBookingSet(

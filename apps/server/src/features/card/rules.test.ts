@@ -3,7 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { cardUnusableReason } from './rules.ts';
 
 const base = {
-  card: { memberId: 1, cardId: 7, totalCount: 10, usedCount: 0, expireTime: '2026-12-31 23:59:59', frozen: 0 },
+  card: {
+    memberId: 1,
+    cardId: 7,
+    totalCount: 10,
+    usedCount: 0,
+    expireTime: '2026-12-31 23:59:59',
+    frozen: 0,
+    leavePeriods: '[]',
+  },
   product: { cardType: 1, perCount: 2 },
   memberId: 1,
   allowedCardIds: [7],
@@ -19,6 +27,11 @@ describe('card rules', () => {
     expect(cardUnusableReason({ ...base, allowedCardIds: [8] })).toBe(Msg.cardNotAllowed));
   it('refuses a frozen card', () =>
     expect(cardUnusableReason({ ...base, card: { ...base.card, frozen: 1 } })).toBe(Msg.cardFrozen));
+  it("refuses a class on a day of the card's leave, naming the leave", () => {
+    const card = { ...base.card, leavePeriods: JSON.stringify([['2026-05-20', '2026-06-01']]) };
+    expect(cardUnusableReason({ ...base, card })).toBe('该卡请假中（5月20日至6月1日），不能预约');
+    expect(cardUnusableReason({ ...base, card, at: '2026-06-02 00:00:00' })).toBeNull();
+  });
   it('refuses a card expired before the class starts', () =>
     expect(cardUnusableReason({ ...base, at: '2027-01-01 09:00:00' })).toBe(Msg.cardExpired));
   it('ignores the expiry of a card that never expires', () =>

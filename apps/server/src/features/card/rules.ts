@@ -8,6 +8,11 @@ export interface CardForRules {
   expireTime: string | null;
   frozen: number;
   /**
+   * JSON `[[from, to], ...]` (`YYYY-MM-DD`, both days of leave) of the card's approved leaves
+   * (`member_card.leave_periods`, kept by features/card-life): a class on such a day is refused.
+   */
+  leavePeriods: string;
+  /**
    * What the card's open pendings (deduction mode 1: waiting for sign-in, classes not ended) will
    * take from it at sign-in, when read for a new booking (`openUseOf`); a new booking must leave it
    * paid. Not read (undefined) where a pending is being charged itself.
@@ -28,6 +33,17 @@ export function isExpiredAt(
   return product.cardType !== CARD_TYPE_NO_EXPIRY && card.expireTime !== null && card.expireTime < at;
 }
 
+/** `YYYY-MM-DD` as M月D日. */
+const monthDay = (date: string) => `${Number(date.slice(5, 7))}月${Number(date.slice(8, 10))}日`;
+
+/** The leave (from, to) of the card covering the day of `at`, or null. */
+export function leaveAt(card: Pick<CardForRules, 'leavePeriods'>, at: string): [string, string] | null {
+  if (card.leavePeriods === '[]' || !card.leavePeriods) return null;
+  const day = at.slice(0, 10);
+  const periods = JSON.parse(card.leavePeriods) as [string, string][];
+  return periods.find(([from, to]) => from <= day && day <= to) ?? null;
+}
+
 /**
  * Why a member card cannot pay for `studentCount` seats of a class starting at `at`
  * (store-local `YYYY-MM-DD HH:mm:ss`), or null when it can (domain.md, booking rule 1).
@@ -45,6 +61,8 @@ export function cardUnusableReason(args: {
   if (card.memberId !== memberId) return Msg.cardNotOwned;
   if (!allowedCardIds.includes(card.cardId)) return Msg.cardNotAllowed;
   if (card.frozen) return Msg.cardFrozen;
+  const leave = leaveAt(card, at);
+  if (leave) return Msg.cardInLeave(monthDay(leave[0]), monthDay(leave[1]));
   if (isExpiredAt(card, product, at)) return Msg.cardExpired;
   const needed = product.perCount * studentCount;
   const balance = card.totalCount - card.usedCount;

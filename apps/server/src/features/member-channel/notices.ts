@@ -1,39 +1,18 @@
-import type { Executor } from '../../db/index.ts';
-import { enqueue } from '../../outbox/enqueue.ts';
 import { GiveUp, type OutboxHandler } from '../../outbox/index.ts';
-import { onlineSession } from '../online/public.ts';
-import { findMember } from '../reference/public.ts';
 import { storeScopeById } from '../../lib/store-scope.ts';
-import { promotionMessage, SmsCapReached, smsSenderOf, storedSmsSetting } from './sms.ts';
+import { promotionMessage, SmsCapReached, smsSenderOf } from './sms.ts';
 
-/** The outbox topic of text messages to members. */
+/**
+ * The outbox topic of text messages to members queued before reminders existed: a promotion is now a
+ * reminder of kind 'promoted' (features/reminders, WeChat or SMS); rows of this topic still queued
+ * when the app was updated are sent here.
+ */
 export const SMS_TOPIC = 'sms.notice';
 
 interface SmsNotice {
   mobile: string;
   course: string;
   time: string;
-}
-
-/**
- * The engine-event listener: a member promoted from the waitlist gets a text message when the store
- * has an SMS provider and a promotion template. Queued in the promotion's transaction (the outbox),
- * sent after the commit: a promotion undone sends nothing, a slow provider delays no booking.
- */
-export async function queuePromotionSms(tx: Executor, e: { storeId: number; sessionId: number; memberId: number }) {
-  const setting = await storedSmsSetting(tx, e.storeId);
-  if (!setting || setting.provider === 'none' || !setting.promotionTemplateId) return;
-  const [member, session] = await Promise.all([
-    findMember(tx, e.storeId, e.memberId),
-    onlineSession(tx, e.sessionId, e.storeId),
-  ]);
-  if (!member?.mobile || !session) return;
-  const notice: SmsNotice = {
-    mobile: member.mobile,
-    course: session.courseName.slice(0, 20),
-    time: session.startTime.slice(5, 16),
-  };
-  await enqueue(tx, e.storeId, SMS_TOPIC, `sms:${e.memberId}`, notice);
 }
 
 /**

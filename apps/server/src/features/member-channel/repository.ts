@@ -184,7 +184,7 @@ export function recentLedgerOf(ex: Executor, storeId: number, memberCardIds: rea
     .selectFrom('cardLedger as l')
     .leftJoin('timetable as t', 't.id', 'l.timetableId')
     .leftJoin('course as c', 'c.id', 't.courseId')
-    .select(['l.id', 'l.memberCardId', 'l.kind', 'l.amount', 'l.createdAt', 'c.name as courseName'])
+    .select(['l.id', 'l.memberCardId', 'l.kind', 'l.amount', 'l.createdAt', 'c.name as courseName', 'l.remark'])
     .where('l.storeId', '=', storeId)
     .where('l.memberCardId', 'in', memberCardIds)
     .orderBy('l.createdAt', 'desc')

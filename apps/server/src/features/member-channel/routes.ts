@@ -31,8 +31,6 @@ import { BASE_KEY, publicBaseOf } from './public-base.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import { defineFeature } from '../../lib/feature.ts';
-import { waitlistPromoted } from '../waitlist/public.ts';
-import { queuePromotionSms } from './notices.ts';
 import { storeScopeById } from '../../lib/store-scope.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { bookingRules } from '../policy/public.ts';
@@ -85,7 +83,6 @@ async function memberPage(ctx: CallCtx) {
 }
 
 export const memberChannelFeature = defineFeature((r) => {
-  r.on(waitlistPromoted, queuePromotionSms);
   r.handle(memberStore, async ({ storeId }, ctx) => {
     const store = await storeOr404(ctx, storeId);
     const logo = await storeLogoFileId(ctx.db, store.id);

@@ -20,7 +20,7 @@ import { addMinutes, localDateTime } from '../../lib/time.ts';
 import { cardUnusableReason, isExpiredAt } from '../card/rules.ts';
 import { suspensionRead } from '../no-show/public.ts';
 import { bookingRulesRead, loadPolicy, memberCancelCost, openBookingsReason } from '../policy/public.ts';
-import { memberCards } from '../reference/public.ts';
+import { cardLifeView, memberCards } from '../reference/public.ts';
 import {
   bookingReads,
   allowedCardsOf,
@@ -103,6 +103,12 @@ export async function cardsForSession(s: MemberScope, tid: number) {
 
 type CardRow = Awaited<ReturnType<typeof memberCards>>[number];
 
+/** A card's start and leave as the phone shows them (未开卡, 请假中: issue 29). */
+function lifeOfCard(c: CardRow) {
+  const { activateTime, activateBy, leaves } = cardLifeView(c);
+  return { activateTime, activateBy, leaves, leaveAllowed: c.leaveAllowed === 1 };
+}
+
 function cardView(c: CardRow, at: string) {
   return {
     id: c.id,
@@ -113,6 +119,7 @@ function cardView(c: CardRow, at: string) {
     expireTime: c.expireTime,
     frozen: Boolean(c.frozen),
     expired: isExpiredAt(c, c, at),
+    ...lifeOfCard(c),
   };
 }
 
@@ -340,7 +347,12 @@ const LEDGER_WORDS: Record<string, string> = {
   no_show: '爽约扣费',
   waive: '免除扣费',
   late_cancel: '迟到取消',
+  leave: '请假',
+  leave_end: '结束请假',
+  activate: '开卡生效',
 };
+/** A card's life notes (issue 29): the system's own words, shown to the member as they are. */
+const LIFE_KINDS = new Set(['leave', 'leave_end', 'activate']);
 
 /** The member's cards with balance, expiry, frozen, and their last ten ledger entries. */
 export async function myCards(s: MemberScope) {
@@ -367,7 +379,9 @@ export async function myCards(s: MemberScope) {
         note:
           l.kind === 'late_cancel'
             ? `${l.courseName ?? ''}（不退回 ${amountText(c.bigType, Number(l.amount))}）`
-            : (l.courseName ?? ''),
+            : LIFE_KINDS.has(l.kind)
+              ? (l.remark ?? '')
+              : (l.courseName ?? ''),
       })),
   }));
 }

@@ -8,6 +8,7 @@ import {
   querySmsSetting,
   SmsMsg,
   updateBookingPolicy,
+  updateNotifySetting,
   updateSmsSetting,
   WaitStatus,
 } from '@studio/contract';
@@ -121,6 +122,14 @@ describeEachDb('login codes by SMS through the store provider (local stand-ins c
         promotionTemplateId: provider === 'tencent' ? '7654321' : 'SMS_PROMO',
       });
       await desk.ok(updateBookingPolicy.path, { waitlist: 1 });
+      // A promotion is a reminder (features/reminders): sent at once whatever the time of day here.
+      await desk.ok(updateNotifySetting.path, {
+        classReminderHours: 2,
+        quietFrom: '00:00',
+        quietTo: '00:00',
+        wechat: { appId: '', templates: [] },
+        sms: { templates: [] },
+      });
       const e = new EngineFactory(env().factory);
       const s = await e.scene({ product: { perCount: 1, cardType: 2 }, course: { name: '晨间流瑜伽' } });
       const session = await e.session({
@@ -139,7 +148,8 @@ describeEachDb('login codes by SMS through the store provider (local stand-ins c
         studentCount: 1,
       });
       const before = received.length;
-      const rows = () => env().database.db.selectFrom('outbox').selectAll().where('topic', '=', 'sms.notice').execute();
+      const rows = () =>
+        env().database.db.selectFrom('outbox').selectAll().where('topic', '=', 'notify.send').execute();
       const queued = (await rows()).length;
       await desk.ok(cancelReservationCall.path, { id: booked.id });
       expect((await rows()).length).toBe(queued + 1);

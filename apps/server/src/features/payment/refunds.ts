@@ -10,6 +10,7 @@ import { publicBaseOf } from '../member-channel/public.ts';
 import {
   closeCardForRefund,
   putBackRefund,
+  quoteRefund,
   recordOnlineRefund,
   requireMemberCard,
   takeFromCardForRefund,
@@ -55,8 +56,9 @@ const notifyUrlOf = (base: string, provider: ProviderName, storeId: number) =>
 /**
  * 店长 refunds an online order (whole or part). One transaction, guarded once: the order's refunded
  * amount grows (never above the amount paid: one guarded UPDATE, so of two refunds at once only one
- * passes), the card changes (a card order's card is closed as at the desk's 退卡, unused only; a
- * top-up order's amount leaves the card's balance, which must hold it) and the refund is recorded
+ * passes), the card changes (a card order's card is closed as at the desk's 退卡, no class of it to
+ * come, paying at most its refund quote (issue 29); a top-up order's amount leaves the card's
+ * balance, which must hold it) and the refund is recorded
  * 退款中. Then, outside the transaction, the provider is asked; its answer settles the refund (see
  * settleRefund): refused → the card is put back and the manager gets a 409 with the provider's reason.
  */
@@ -74,6 +76,12 @@ export async function refundOrder(ctx: CallCtx, input: RefundInput): Promise<nul
   if (!provider) throw conflict(PayMsg.notEnabled(PROVIDER_LABEL[providerName]));
   const card = await requireMemberCard(ctx.db, storeId, order.memberCardId);
   const now = localDateTime(ctx.store.timezone);
+  if (order.kind === 'card') {
+    // A card order pays back at most the card's refund quote (issue 29: in full within the
+    // cooling-off days, else by the product's rule), computed here as for the desk's 退卡.
+    const most = Math.min(left, (await quoteRefund(ctx.db, storeId, card, now)).amount);
+    if (input.amount > most) throw conflict(RefundMsg.tooMuch(fen(most)));
+  }
   const refundNo = newRefundNo(storeId, now);
   const remark = `线上订单 ${order.orderNo} 退款：${input.reason}`;
 

@@ -5,12 +5,14 @@ export {
   memberCards,
   memberHasTrialCard,
   productForSale,
+  insertPayment,
   productsOnSale,
   requireMemberCard,
   storeCards,
   storeCardsRead,
 } from './card/repository.ts';
 export {
+  addLedgerNote,
   closeCardForRefund,
   issueCardPaidOnline,
   putBackRefund,
@@ -19,6 +21,17 @@ export {
   topUpCardPaidOnline,
 } from './card/member-card-service.ts';
 export type { CloseRefusal, OnlinePayment } from './card/member-card-service.ts';
+export {
+  activateBy,
+  activateOnClass,
+  activationDateOf,
+  cardLifeView,
+  endOfDay,
+  expiryOf,
+  validDaysFor,
+} from './card/activation.ts';
+export { loadCardLifeSetting, quoteRefund, type RefundQuote } from './card/refund-quote.ts';
+export { CARD_LIFE_KEY } from './card/repository.ts';
 export type { BookingCard } from './card/repository.ts';
 export {
   areaAndBelow,

@@ -151,15 +151,15 @@ describeEachDb('reports (数据报表) and card alerts', (env) => {
     await e.session({ courseId: yoga.id, teacherId: t1.id, startTime: `${addDays(FUT, 9)} 12:00:00` });
     // Money received: two sales, a top-up and a refund (card sale records; written here as rows).
     const storeId = env().storeId;
-    const pay = (kind: string, amount: number, createdAt: string) =>
+    const pay = (kind: string, amount: number, createdAt: string, method = 'wechat', channel = 'desk') =>
       e.db
         .insertInto('cardPayment')
-        .values({ storeId, memberCardId: members[0].cc.id, kind, amount, method: 'wechat', createdAt })
+        .values({ storeId, memberCardId: members[0].cc.id, kind, amount, method, channel, createdAt })
         .execute();
     await pay('sale', 100_000, `${addDays(PAST, 1)} 10:00:00`);
     await pay('topup', 20_000, `${addDays(PAST, 6)} 23:59:59`);
-    await pay('refund', 5_000, `${addDays(PAST, 3)} 10:00:00`);
-    await pay('sale', 77_700, `${addDays(PAST, 7)} 00:00:00`); // the next week
+    await pay('refund', 5_000, `${addDays(PAST, 3)} 10:00:00`, 'cash');
+    await pay('sale', 77_700, `${addDays(PAST, 7)} 00:00:00`, 'alipay', 'online'); // the next week, online
     return { e, members };
   }
 
@@ -228,6 +228,15 @@ describeEachDb('reports (数据报表) and card alerts', (env) => {
       ),
       cardsSold: cards.filter((c) => inRange(c.createdAt)).length,
       moneyReceived: sum(payments.map((p) => (p.kind === 'refund' ? -p.amount : Number(p.amount)))),
+      moneySplit: [...new Set(payments.map((p) => `${p.channel}|${p.method}`))].sort().map((key) => {
+        const [channel, method] = key.split('|');
+        const mine = payments.filter((p) => `${p.channel}|${p.method}` === key);
+        return {
+          channel,
+          method,
+          amount: sum(mine.map((p) => (p.kind === 'refund' ? -p.amount : Number(p.amount)))),
+        };
+      }),
       newMembers: members.filter((m) => inRange(m.createdAt)).length,
       activeMembers: active.size,
     };
@@ -334,6 +343,10 @@ describeEachDb('reports (数据报表) and card alerts', (env) => {
     expect(past.countUsed + past.moneyUsed).toBeGreaterThan(0);
     // 100,000 + 20,000 - 5,000 fen in the ended week; the sale of the next Monday is not in it.
     expect(past.moneyReceived).toBe(115_000);
+    expect(past.moneySplit).toEqual([
+      { channel: 'desk', method: 'cash', amount: -5_000 },
+      { channel: 'desk', method: 'wechat', amount: 120_000 },
+    ]);
     expect(future.signedIn).toBeGreaterThan(0);
   });
 

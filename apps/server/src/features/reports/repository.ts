@@ -185,12 +185,27 @@ function paymentsIn(ex: Executor, r: Range) {
     .where('p.createdAt', '<', hi);
 }
 
-/** Fen received for card sales and top-ups on a local date in the range, less what card refunds paid back. */
+/**
+ * Fen received (card sales, top-ups, transfer fees) on a local date in the range, less what refunds
+ * paid back, by channel (前台 desk, 线上 online) and method: the overview's 收款 and its split.
+ */
 export async function moneyReceived(ex: Executor, r: Range) {
-  const row = await paymentsIn(ex, r)
-    .select(sql<number>`coalesce(sum(case when p.kind = 'refund' then -p.amount else p.amount end), 0)`.as('fen'))
-    .executeTakeFirstOrThrow();
-  return n(row.fen);
+  const rows = await paymentsIn(ex, r)
+    .select([
+      'p.channel',
+      'p.method',
+      sql<number>`coalesce(sum(case when p.kind = 'refund' then -p.amount else p.amount end), 0)`.as('fen'),
+    ])
+    .groupBy(['p.channel', 'p.method'])
+    .orderBy('p.channel')
+    .orderBy('p.method')
+    .execute();
+  const split = rows.map((x) => ({
+    channel: x.channel === 'online' ? ('online' as const) : ('desk' as const),
+    method: x.method,
+    amount: n(x.fen),
+  }));
+  return { total: split.reduce((s, x) => s + x.amount, 0), split };
 }
 
 /**

@@ -39,7 +39,8 @@ export async function overview(ctx: CallCtx, input: RangeInput): Promise<ResOf<t
     lateCancels,
     ...used,
     ...fresh,
-    moneyReceived,
+    moneyReceived: moneyReceived.total,
+    moneySplit: moneyReceived.split,
     activeMembers,
   };
 }

@@ -20,6 +20,7 @@ import { cardUnusableReason, chargeFor } from '../card/rules.ts';
 import { cancelKind, memberBookingReason } from '../policy/rules.ts';
 import { mapRead, readTogether, sendRead, together, type ReadValue } from '../../db/fixed.ts';
 import {
+  activateOnClass,
   cardBigType,
   memberCards,
   requireMember,
@@ -29,6 +30,7 @@ import {
 } from '../reference/public.ts';
 import {
   bookingTrail,
+  cardHolderOf,
   chargeAndWriteReservations,
   chargeCards,
   creditCard,
@@ -41,6 +43,7 @@ import {
   openUseOf,
   openUseRead,
   markPendingCancelled,
+  type OpenUse,
   markPendingSignedIn,
   markReservationCancelled,
   pendingTrail,
@@ -51,6 +54,8 @@ import type { BookingFact } from './events.ts';
 import { allowedCardsOf, liveSession, liveSessionRead, sessionTimes } from './session-repository.ts';
 import {
   checkBookingSet,
+  capsOf,
+  type CardCaps,
   type CardOfRules,
   type IntendedBooking,
   type MemberForRules,
@@ -137,9 +142,14 @@ async function storeCard(tx: Executor, storeId: number, id: number, timetableId:
 /** A card as a new booking's rules read it: with what its open bookings hold (`openUseOf`). */
 export function withOpenUse<C extends { perCount: number }>(
   card: C,
-  use: { pendingSeats: number; openBookings: number } | undefined,
-): C & { committed: number; openBookings: number } {
-  return { ...card, committed: (use?.pendingSeats ?? 0) * card.perCount, openBookings: use?.openBookings ?? 0 };
+  use: OpenUse | undefined,
+): C & { committed: number; openBookings: number; caps: CardCaps | null } {
+  return {
+    ...card,
+    committed: (use?.pendingSeats ?? 0) * card.perCount,
+    openBookings: use?.openBookings ?? 0,
+    caps: use && use.capDays !== null ? capsOf(use) : null,
+  };
 }
 
 /**
@@ -318,13 +328,13 @@ export async function bookSet(
  * again and the set's rules run again on what is committed now: the second waits for the first and
  * is refused if the room is gone. SQLite has one writer: the rules read what the write finds.
  */
-async function recheckOpenUse(tx: Tx, storeId: number, bookings: readonly SetBooking[], o: SetOptions) {
+export async function recheckOpenUse(tx: Tx, storeId: number, bookings: readonly SetBooking[], o: SetOptions) {
   if (!onPostgres(tx)) return;
   const ids = new Set<number>();
   for (const { card } of bookings) {
     if (!card || card.openBookings === undefined) continue;
     const capped = card.perCount === 0 && Boolean(o.member?.policy.maxOpenBookings);
-    if ((o.mode === 1 && card.perCount > 0) || capped) ids.add(card.id);
+    if ((o.mode === 1 && card.perCount > 0) || capped || card.caps) ids.add(card.id);
   }
   if (!ids.size) return;
   await lockSessions(
@@ -406,7 +416,14 @@ export async function writeBookingSet(
       seats,
     );
     if ('fullSession' in made) throw full(made.fullSession);
-    if ('brokeCard' in made) throw refusal(o, bookings, (b) => b.card?.id === made.brokeCard, Msg.cardBalance);
+    if ('brokeCard' in made) {
+      // The card could not pay: its balance, or it changed hands (转卡) since the rules read it.
+      const which = (b: SetBooking) => b.card?.id === made.brokeCard;
+      const holder = await cardHolderOf(tx, made.brokeCard);
+      const moved = holder !== bookings.find(which)!.member.id;
+      throw refusal(o, bookings, which, moved ? Msg.cardNotOwned : Msg.cardBalance);
+    }
+    await activateOnClass(tx, storeId, cardUses(bookings), now);
     return made.ids;
   }
   const fullSession = await takeSeatsOf(tx, storeId, seats);
@@ -443,8 +460,13 @@ export async function writeBookingSet(
       ),
     ),
   );
+  await activateOnClass(tx, storeId, cardUses(bookings), now);
   return ids;
 }
+
+/** The cards of a set of bookings with their classes' starts: 首次上课开卡 cards start with their first (issue 29). */
+const cardUses = (bookings: readonly SetBooking[]) =>
+  bookings.flatMap((b) => (b.card ? [{ card: b.card, at: b.session.startTime }] : []));
 
 /**
  * Books a member card into a session (deduction mode 0): card rules, seats, gender and age limits,
@@ -832,5 +854,6 @@ export async function signInPending(
       now,
     },
   ]);
+  await activateOnClass(tx, store.id, [{ card, at: session.startTime }], now);
   return { reservationId: r.id, usedCount: charge };
 }

@@ -234,7 +234,7 @@ export async function chargeAndWriteReservations(
   if (!onPostgres(tx)) {
     const full = await takeSeatsOf(tx, storeId, seats);
     if (full !== null) return { fullSession: full };
-    const broke = await chargeCards(tx, spent);
+    const broke = await chargeCards(tx, spent, ownersOf(rows));
     if (broke !== null) return { brokeCard: broke };
     const ids = await insertBookingRows(tx, 'reservation', rows);
     await writeTrail(
@@ -245,6 +245,7 @@ export async function chargeAndWriteReservations(
     return { ids };
   }
   const charged = [...spent].filter(([, amount]) => amount > 0);
+  const owners = ownersOf(rows);
   // The ledger row of each, as `writeTrail` writes it (the id, not known yet, is a reservation's).
   const ledger = rows.map((r) => ledgerOf(writtenTrail(r, 0, operateType, null)));
   try {
@@ -255,6 +256,7 @@ export async function chargeAndWriteReservations(
       seatCounts: pgArray([...seats.values()]),
       cardIds: pgArray(charged.map(([id]) => id)),
       amounts: pgArray(charged.map(([, amount]) => amount)),
+      owners: pgArray(charged.map(([id]) => owners.get(id)!)),
       stores: pgArray(rows.map((r) => r.storeId)),
       sessions: pgArray(rows.map((r) => r.timetableId)),
       members: pgArray(rows.map((r) => r.memberId)),
@@ -321,6 +323,7 @@ const chargeAndWrite = fixed(
       seatCounts: PgArray<number>;
       cardIds: PgArray<number>;
       amounts: PgArray<number>;
+      owners: PgArray<number>;
       stores: PgArray<number>;
       sessions: PgArray<number>;
       members: PgArray<number>;
@@ -351,7 +354,11 @@ const chargeAndWrite = fixed(
       .where('id', '=', sql<number>`any(${ints(p.seatIds)})`)
       .where(sql<boolean>`exists (select from seat_locks)`)
       .returning('id');
-    const charge = chargeUpdate(tx, { cardId: sql.ref('w.cardId'), amount: sql.ref('w.amount') })
+    const charge = chargeUpdate(tx, {
+      cardId: sql.ref('w.cardId'),
+      amount: sql.ref('w.amount'),
+      memberId: sql.ref('w.memberId'),
+    })
       .from(sql`want_charges`.as('w'))
       .where('id', '=', sql<number>`any(${ints(p.cardIds)})`)
       .where(sql<boolean>`(select ok from seated) and exists (select from card_locks)`)
@@ -376,7 +383,7 @@ const chargeAndWrite = fixed(
       s as (${take}),
       seated as (select (select count(*) from s) = (select count(*) from want_seats) as ok),
       want_charges as (
-        select * from unnest(${ints(p.cardIds)}, ${bigints(p.amounts)}) as w(card_id, amount)
+        select * from unnest(${ints(p.cardIds)}, ${bigints(p.amounts)}, ${ints(p.owners)}) as w(card_id, amount, member_id)
       ),
       card_locks as (
         select count(*) from (
@@ -431,26 +438,37 @@ type Value = number | Expression<number>;
 
 /**
  * Charges cards (ascending id: the engine's lock order for cards), each its total in one guarded
- * UPDATE (not frozen, the balance covers it). Answers the first card that could not pay, or null.
+ * UPDATE (not frozen, the balance covers it; for a new booking, `owners`: still held by the member
+ * booking, so a card transferred meanwhile pays nothing). Answers the first card that could not pay, or null.
  */
-export async function chargeCards(tx: Tx, amounts: ReadonlyMap<number, number>): Promise<number | null> {
+export async function chargeCards(
+  tx: Tx,
+  amounts: ReadonlyMap<number, number>,
+  owners?: ReadonlyMap<number, number>,
+): Promise<number | null> {
   for (const [cardId, amount] of [...amounts].sort(([a], [b]) => a - b)) {
     if (amount <= 0) continue;
-    if ((await chargeCard.run(tx, { cardId, amount })) !== 1) return cardId;
+    if ((await chargeCard.run(tx, { cardId, amount, memberId: owners?.get(cardId) })) !== 1) return cardId;
   }
   return null;
 }
 
+/** Who books with each card of a set of new bookings (the card rules let only its holder book with it). */
+const ownersOf = (rows: readonly { memberCardId: number; memberId: number }[]) =>
+  new Map(rows.map((r) => [r.memberCardId, r.memberId]));
+
 /**
- * The card's guard, the one place it is written: not frozen, and its balance covers `amount`; charges
+ * The card's guard, the one place it is written: not frozen, its balance covers `amount`, and (a
+ * new booking) still held by `memberId` (a transfer (转卡) committed meanwhile: not charged); charges
  * it. The values may be columns of a set's row (`chargeAndWrite`).
  */
-function chargeUpdate(tx: Executor, p: { cardId: Value; amount: Value }) {
+function chargeUpdate(tx: Executor, p: { cardId: Value; amount: Value; memberId?: Value }) {
   return tx
     .updateTable('memberCard')
     .set((eb) => ({ usedCount: eb('usedCount', '+', p.amount) }))
     .where('id', '=', p.cardId)
     .where('frozen', '=', 0)
+    .$if(p.memberId !== undefined, (q) => q.where('memberCard.memberId', '=', p.memberId!))
     .where((eb) => eb(eb('usedCount', '+', p.amount), '<=', eb.ref('totalCount')));
 }
 
@@ -650,11 +668,15 @@ export function holdsSession(
  * their pendings waiting for sign-in (each charged perCount a seat then), and `openBookings`, their
  * bookings still to happen: booked (not signed in) or pendings waiting, of live classes not ended.
  * What a new booking with the card must leave room for (the card rules' `committed`, a period card's
- * `maxOpenBookings`). Integers on both databases.
+ * `maxOpenBookings`). Integers on both databases. For a card whose product caps its classes a day
+ * or a week (`maxPerDay`, `maxPerWeek`), `capDays`: the days (`YYYY-MM-DD`, comma separated, one
+ * per class) of its live bookings and waiting pendings of live classes from `since` (the Monday of
+ * this week) on; null for a card without caps (the subquery is not run for it).
  */
-const openUse = fixed((ex, p: { storeId: number; ids: number[]; now: string }) =>
+const openUse = fixed((ex, p: { storeId: number; ids: number[]; now: string; since: string }) =>
   ex
     .selectFrom('memberCard as mc')
+    .innerJoin('cardProduct as cp', 'cp.id', 'mc.cardId')
     .select((eb) => {
       const waiting = eb
         .selectFrom('pending as pe')
@@ -685,11 +707,31 @@ const openUse = fixed((ex, p: { storeId: number; ids: number[]; now: string }) =
             'integer',
           )
           .as('openBookings'),
+        'cp.maxPerDay',
+        'cp.maxPerWeek',
+        sql<string | null>`case when cp.max_per_day is null and cp.max_per_week is null then null else (${capDaysOf(
+          onPostgres(ex),
+          p.since,
+        )}) end`.as('capDays'),
       ];
     })
     .where('mc.storeId', '=', p.storeId)
     .where('mc.id', 'in', p.ids),
 );
+
+/** The days of a card's (`mc`) live bookings and waiting pendings of live classes from `since` on, as one text. */
+function capDaysOf(pg: boolean, since: unknown) {
+  const days = sql`select substr(t.start_time, 1, 10) as d from reservation r
+      join timetable t on t.id = r.timetable_id
+      where r.member_card_id = mc.id and r.status in (${sql.join(LIVE_RESERVATION)}) and t.deleted = 0 and t.start_time >= ${since}
+    union all
+    select substr(t.start_time, 1, 10) as d from pending pe
+      join timetable t on t.id = pe.timetable_id
+      where pe.member_card_id = mc.id and pe.status = ${PendingStatus.WAITING} and t.deleted = 0 and t.start_time >= ${since}`;
+  return pg
+    ? sql`select coalesce(string_agg(x.d, ','), '') from (${days}) x`
+    : sql`select coalesce(group_concat(x.d, ','), '') from (${days}) x`;
+}
 
 /** What each of some member cards holds open at `now` (see `openUse`), by card id. */
 export function openUseOf(
@@ -697,8 +739,24 @@ export function openUseOf(
   storeId: number,
   ids: readonly number[],
   now: string,
-): Promise<Map<number, { pendingSeats: number; openBookings: number }>> {
+): Promise<Map<number, OpenUse>> {
   return sendRead(ex, openUseRead(ex, storeId, ids, now));
+}
+
+/** What a card holds open (see `openUse`); `capDays` null for a card whose product has no caps. */
+export interface OpenUse {
+  pendingSeats: number;
+  openBookings: number;
+  maxPerDay: number | null;
+  maxPerWeek: number | null;
+  capDays: string | null;
+}
+
+/** The Monday (`YYYY-MM-DD`) of the week of a store-local date or time. */
+export function mondayOf(dateTime: string): string {
+  const d = new Date(`${dateTime.slice(0, 10)}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() - ((d.getUTCDay() + 6) % 7));
+  return d.toISOString().slice(0, 10);
 }
 
 /** `openUseOf` as a read to send with others. */
@@ -707,13 +765,24 @@ export function openUseRead(
   storeId: number,
   ids: readonly number[],
   now: string,
-): Read<Map<number, { pendingSeats: number; openBookings: number }>> {
+): Read<Map<number, OpenUse>> {
   const unique = [...new Set(ids)];
   if (!unique.length) return noRead(new Map());
   return mapRead(
-    openUse.plan(ex, { storeId, ids: unique, now }),
+    openUse.plan(ex, { storeId, ids: unique, now, since: mondayOf(now) }),
     (rows) =>
-      new Map(rows.map((r) => [r.id, { pendingSeats: Number(r.pendingSeats), openBookings: Number(r.openBookings) }])),
+      new Map(
+        rows.map((r) => [
+          r.id,
+          {
+            pendingSeats: Number(r.pendingSeats),
+            openBookings: Number(r.openBookings),
+            maxPerDay: r.maxPerDay === null ? null : Number(r.maxPerDay),
+            maxPerWeek: r.maxPerWeek === null ? null : Number(r.maxPerWeek),
+            capDays: r.capDays ?? null,
+          },
+        ]),
+      ),
   );
 }
 
@@ -753,4 +822,10 @@ export function liveBookingCharges(ex: Executor, timetableId: number) {
     .where('r.timetableId', '=', timetableId)
     .where('r.status', 'in', LIVE_RESERVATION)
     .execute();
+}
+
+/** Who holds a card now (after a refused charge: did it change hands?). */
+export async function cardHolderOf(ex: Executor, memberCardId: number): Promise<number | undefined> {
+  const row = await ex.selectFrom('memberCard').select('memberId').where('id', '=', memberCardId).executeTakeFirst();
+  return row?.memberId;
 }

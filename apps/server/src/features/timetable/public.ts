@@ -22,6 +22,7 @@ export {
   bookWithCard,
   refuseSet,
   sessionForRules,
+  recheckOpenUse,
   writeBookingSet,
   cancelPending,
   cancelPendingLocked,

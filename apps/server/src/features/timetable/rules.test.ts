@@ -67,6 +67,7 @@ describe('the booking rule set over a set of bookings', () => {
     usedCount: 0,
     expireTime: null,
     frozen: 0,
+    leavePeriods: '[]',
     cardType: 3,
     perCount: 1,
   });

@@ -81,7 +81,43 @@ export type CardOfRules = CardForRules &
     id: number;
     /** Its open bookings (booked or waiting for sign-in, of classes not ended), when read. */
     openBookings?: number;
+    /** Its product's caps a day and a week with the classes it holds per day, when read for a new booking (null: none). */
+    caps?: CardCaps | null;
   };
+
+/** A card's caps (classes a day, a week; null: none) and its live bookings per day (`YYYY-MM-DD`) from this week on. */
+export interface CardCaps {
+  maxPerDay: number | null;
+  maxPerWeek: number | null;
+  perDay: ReadonlyMap<string, number>;
+}
+
+/** Caps as read (`capDays`: the days of its classes, comma separated) to the rules' form. */
+export function capsOf(u: { maxPerDay: number | null; maxPerWeek: number | null; capDays: string | null }): CardCaps {
+  const perDay = new Map<string, number>();
+  for (const d of u.capDays ? u.capDays.split(',') : []) perDay.set(d, (perDay.get(d) ?? 0) + 1);
+  return { maxPerDay: u.maxPerDay, maxPerWeek: u.maxPerWeek, perDay };
+}
+
+/** The seven days (`YYYY-MM-DD`, Monday first) of the week of a date. */
+export function weekDays(date: string): string[] {
+  const d = new Date(`${date.slice(0, 10)}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() - ((d.getUTCDay() + 6) % 7));
+  return Array.from({ length: 7 }, (_, i) => new Date(d.getTime() + i * 86_400_000).toISOString().slice(0, 10));
+}
+
+/**
+ * Why a capped card cannot take one more class on `day`, given its classes that day and week
+ * (`count`: the card's live bookings plus the set's own), or null.
+ */
+export function capRefusal(caps: CardCaps, day: string, count: (d: string) => number): string | null {
+  if (caps.maxPerDay !== null && count(day) >= caps.maxPerDay) return Msg.capPerDay(caps.maxPerDay);
+  if (caps.maxPerWeek !== null) {
+    const week = weekDays(day).reduce((n, d) => n + count(d), 0);
+    if (week >= caps.maxPerWeek) return Msg.capPerWeek(caps.maxPerWeek);
+  }
+  return null;
+}
 
 /** A member's own booking (or the promotion of their wait) is held to the store's policy: these. */
 export interface MemberRules {
@@ -121,6 +157,8 @@ export function bookingChecker(o: { mode: 0 | 1; held?: Iterable<readonly [numbe
   /** The set's bookings of each card (its open bookings grow by these). */
   const opened = new Map<number, number>();
   const seats = new Map<number, number>();
+  /** The set's classes of each capped card per day (`${cardId} ${day}`). */
+  const capTaken = new Map<string, number>();
   const held = new Set<string>();
   for (const [sessionKey, memberId] of o.held ?? []) held.add(heldKey(sessionKey, memberId));
   const add = (m: Map<number, number>, key: number, n: number) => m.set(key, (m.get(key) ?? 0) + n);
@@ -151,6 +189,12 @@ export function bookingChecker(o: { mode: 0 | 1; held?: Iterable<readonly [numbe
         studentCount,
       });
       if (reason) return reason;
+      const caps = card.caps;
+      if (caps) {
+        const count = (d: string) => (caps.perDay.get(d) ?? 0) + (capTaken.get(`${card.id} ${d}`) ?? 0);
+        const capped = capRefusal(caps, s.startTime.slice(0, 10), count);
+        if (capped) return capped;
+      }
     }
     if (s.endTime <= now) return Msg.sessionStarted;
     return (
@@ -172,6 +216,10 @@ export function bookingChecker(o: { mode: 0 | 1; held?: Iterable<readonly [numbe
       if (b.card) {
         add(o.mode === 0 ? spent : committed, b.card.id, chargeFor(b.card, b.studentCount));
         add(opened, b.card.id, 1);
+        if (b.card.caps) {
+          const key = `${b.card.id} ${b.session.startTime.slice(0, 10)}`;
+          capTaken.set(key, (capTaken.get(key) ?? 0) + 1);
+        }
       }
       return null;
     },

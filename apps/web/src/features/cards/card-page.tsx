@@ -1,20 +1,33 @@
+import { updateCardLifeSetting } from '@studio/contract';
 import { Card, Tabs } from 'antd';
+import { useCan } from '../../shared/profile.ts';
 import { useSearchParams } from '../../shared/router.tsx';
+import CardLifeSettingForm from './card-life-setting.tsx';
+import { LeaveTable } from './leave-table.tsx';
 import MemberCardTab from './member-card-tab.tsx';
 import ProductTab from './product-tab.tsx';
 
-/** /card/list: card products (卡种) and the cards members hold (会员卡, ?tab=member&member_id=ID). */
+const TABS = ['product', 'member', 'leave', 'setting'] as const;
+
+/**
+ * /card/list: card products (卡种), the cards members hold (会员卡, ?tab=member&member_id=ID), members'
+ * leave requests waiting for the desk (请假审批, ?tab=leave) and the manager's 退卡与请假设置 (?tab=setting).
+ */
 export default function CardPage() {
   const [params, setParams] = useSearchParams();
-  const tab = params.get('tab') === 'member' ? 'member' : 'product';
+  const canSet = useCan(updateCardLifeSetting);
+  const asked = TABS.find((t) => t === params.get('tab')) ?? 'product';
+  const tab = asked === 'setting' && !canSet ? 'product' : asked;
   return (
     <Card styles={{ body: { paddingTop: 4 } }}>
       <Tabs
         activeKey={tab}
-        onChange={(k) => setParams(k === 'member' ? { tab: 'member' } : {})}
+        onChange={(k) => setParams(k === 'product' ? {} : { tab: k })}
         items={[
           { key: 'product', label: '卡种', children: <ProductTab /> },
           { key: 'member', label: '会员卡', children: <MemberCardTab /> },
+          { key: 'leave', label: '请假审批', children: <LeaveTable status="pending" /> },
+          ...(canSet ? [{ key: 'setting', label: '退卡与请假设置', children: <CardLifeSettingForm /> }] : []),
         ]}
       />
     </Card>

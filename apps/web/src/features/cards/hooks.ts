@@ -12,11 +12,13 @@ import {
   updateCardProduct,
   updateMemberCardExpire,
   updateMemberCardStatus,
+  type CardActivation,
   type MemberCardRow,
   type PayMethod,
   type zCardProduct,
 } from '@studio/contract';
 import { useQuery } from '@tanstack/react-query';
+import type { Dayjs } from 'dayjs';
 import type { z } from 'zod';
 import { call } from '../../api/client.ts';
 import { toFen } from '../../shared/format.ts';
@@ -126,6 +128,17 @@ export interface ProductFields {
   onlinePrice?: number | null;
   /** 体验卡: sold online once per member. */
   trial?: boolean;
+  /** A card's life (issue 29): 开卡方式, leave, caps, the refund fee. */
+  activation?: CardActivation;
+  activationDate?: Dayjs | null;
+  activateWithinDays?: number | null;
+  leaveAllowed?: boolean;
+  leaveTimes?: number | null;
+  leaveDaysMax?: number | null;
+  leaveDaysTotal?: number | null;
+  maxPerDay?: number | null;
+  maxPerWeek?: number | null;
+  refundFeePercent?: number | null;
 }
 
 export function useSaveCardProduct(product: CardProduct | null) {
@@ -141,6 +154,16 @@ export function useSaveCardProduct(product: CardProduct | null) {
         onlineSale: p.onlineSale ? (1 as const) : (0 as const),
         onlinePrice: p.onlinePrice == null ? undefined : toFen(p.onlinePrice),
         trial: p.trial ? (1 as const) : (0 as const),
+        activation: p.activation ?? 'sale',
+        activationDate: p.activation === 'date' && p.activationDate ? p.activationDate.format('YYYY-MM-DD') : null,
+        activateWithinDays: p.activateWithinDays ?? undefined,
+        leaveAllowed: p.leaveAllowed ? (1 as const) : (0 as const),
+        leaveTimes: p.leaveTimes ?? null,
+        leaveDaysMax: p.leaveDaysMax ?? null,
+        leaveDaysTotal: p.leaveDaysTotal ?? null,
+        maxPerDay: p.maxPerDay ?? null,
+        maxPerWeek: p.maxPerWeek ?? null,
+        refundFeePercent: p.refundFeePercent ?? 0,
       };
       return product ? call(updateCardProduct, { id: product.id, ...body }) : call(insertCardProduct, body);
     },

@@ -1,5 +1,5 @@
 import { BIG_TYPE_COUNT, CARD_TYPE_NO_EXPIRY, Msg, RefMsg } from '@studio/contract';
-import { DatePicker, Form, InputNumber, Select } from 'antd';
+import { Alert, DatePicker, Form, InputNumber, Select } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { unitOf } from '../../shared/format.ts';
 import { FormModal } from '../../shared/form-modal.tsx';
@@ -34,6 +34,9 @@ export default function IssueCardModal({
   const product = products.data?.find((p) => p.id === productId);
   const bigType = product?.bigType ?? BIG_TYPE_COUNT;
   const expires = product ? product.cardType !== CARD_TYPE_NO_EXPIRY : true;
+  // A card that does not start at the sale (首次上课开卡, 指定日期开卡) counts its product's valid days from its start.
+  const later = product && product.activation !== 'sale' && product.validDays ? product : null;
+  const pickExpiry = expires && !later;
   const save = useIssueCard();
   const m = member.data;
   // Default expiry dates count from the store's today (its clock, not the browser's).
@@ -50,7 +53,7 @@ export default function IssueCardModal({
           productId: v.productId,
           bigType,
           total: v.total,
-          expires: expires && v.expires ? v.expires.format('YYYY-MM-DD') : null,
+          expires: pickExpiry && v.expires ? v.expires.format('YYYY-MM-DD') : null,
           paid: v.paid,
           method: v.method,
           payRemark: v.payRemark,
@@ -92,7 +95,20 @@ export default function IssueCardModal({
         >
           <InputNumber precision={bigType === BIG_TYPE_COUNT ? 0 : 2} style={{ width: 220 }} suffix={unitOf(bigType)} />
         </Form.Item>
-        {expires && (
+        {later && (
+          <Alert
+            type="info"
+            showIcon
+            style={{ marginBottom: 16 }}
+            data-testid="activation-note"
+            message={
+              later.activation === 'first_class'
+                ? `首次上课开卡：从第一节课当天起有效 ${later.validDays} 天；售卡后 ${later.activateWithinDays} 天内未上课也自动开卡`
+                : `指定日期开卡：${later.activationDate} 起有效 ${later.validDays} 天`
+            }
+          />
+        )}
+        {pickExpiry && (
           <Form.Item
             label="有效期至（含当天）"
             name="expires"

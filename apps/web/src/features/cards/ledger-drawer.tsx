@@ -2,7 +2,7 @@ import { PAY_METHODS, refundMemberCard, type MemberCardRow, type PayMethod } fro
 import { Drawer, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { amountText, balanceText, yuan } from '../../shared/format.ts';
-import { useCan } from '../../shared/profile.ts';
+import { useCan, useRole } from '../../shared/profile.ts';
 import { useCardLedger, type LedgerRow } from './hooks.ts';
 import { RefundModal } from './refund-modal.tsx';
 import './cards.css';
@@ -18,6 +18,9 @@ const KINDS: Record<string, { label: string; color: string }> = {
   no_show: { label: '爽约扣费', color: 'volcano' },
   waive: { label: '免除扣费', color: 'geekblue' },
   late_cancel: { label: '迟到取消', color: 'gold' },
+  leave: { label: '请假', color: 'purple' },
+  leave_end: { label: '结束请假', color: 'purple' },
+  activate: { label: '开卡生效', color: 'lime' },
 };
 
 /** Entries of what the card paid for classes (their amount is what was used): the balance moves the other way. */
@@ -30,7 +33,9 @@ const balanceDelta = (r: LedgerRow) => (USAGE.includes(r.kind) ? -r.amount : r.a
 export default function LedgerDrawer({ card, onClose }: { card: MemberCardRow; onClose: () => void }) {
   const q = useCardLedger(card.id);
   const [refunding, setRefunding] = useState<LedgerRow | null>(null);
-  const canRefund = useCan(refundMemberCard);
+  // Paying a top-up back is the manager's (the desk refunds whole cards within the cooling-off days).
+  const role = useRole();
+  const canRefund = useCan(refundMemberCard) && role === 'manager';
   return (
     <Drawer open width={900} title={`${card.cardName} 流水（余额 ${balanceText(card)}）`} onClose={onClose}>
       <Table<LedgerRow>
@@ -96,7 +101,7 @@ export default function LedgerDrawer({ card, onClose }: { card: MemberCardRow; o
             },
           },
           { title: '操作人', dataIndex: 'operator', width: 90, render: (v) => v || '-' },
-          { title: '备注', dataIndex: 'remark', width: 100, ellipsis: true, render: (v) => v || '-' },
+          { title: '备注', dataIndex: 'remark', width: 160, ellipsis: { showTitle: true }, render: (v) => v || '-' },
           {
             title: '操作',
             width: 80,

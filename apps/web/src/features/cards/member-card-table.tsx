@@ -1,7 +1,9 @@
 import {
+  addCardLeave,
   BIG_TYPE_COUNT,
   CARD_TYPE_NO_EXPIRY,
   refundMemberCard,
+  transferMemberCard,
   updateMemberCardExpire,
   type MemberCardRow,
 } from '@studio/contract';
@@ -15,10 +17,22 @@ import { useCan } from '../../shared/profile.ts';
 import { useStoreClock } from '../../shared/store-time.ts';
 import { useChangeExpiry, useFreezeCard } from './hooks.ts';
 import LedgerDrawer from './ledger-drawer.tsx';
+import LeaveModal from './leave-modal.tsx';
+import { LeaveListModal } from './leave-table.tsx';
 import { RefundModal } from './refund-modal.tsx';
 import TopupModal from './topup-modal.tsx';
+import TransferModal from './transfer-modal.tsx';
 
-type Action = { kind: 'topup' | 'expire' | 'ledger' | 'refund'; card: MemberCardRow };
+type Action = {
+  kind: 'topup' | 'expire' | 'ledger' | 'refund' | 'leave' | 'leaves' | 'transfer';
+  card: MemberCardRow;
+};
+
+/** The approved leave of the card covering `today`, if any (请假中). */
+const leaveOn = (c: MemberCardRow, today: string) => c.leaves.find((l) => l.fromDate <= today && today <= l.toDate);
+/** Not started yet (未开卡): 首次上课开卡 before its first class, or a start date still to come. */
+const notStarted = (c: MemberCardRow, now: string) => !c.activateTime || c.activateTime > now;
+const md = (d: string) => `${Number(d.slice(5, 7))}月${Number(d.slice(8, 10))}日`;
 
 /**
  * A member's cards: balance, expiry, state, with top-up, freeze, expiry change and ledger (expiry
@@ -28,6 +42,8 @@ export function MemberCardTable({ cards, loading }: { cards: MemberCardRow[]; lo
   const [action, setAction] = useState<Action | null>(null);
   const canChangeExpiry = useCan(updateMemberCardExpire);
   const canRefund = useCan(refundMemberCard);
+  const canLeave = useCan(addCardLeave);
+  const canTransfer = useCan(transferMemberCard);
   const freeze = useFreezeCard();
   // Expired on the store's clock (expiry times are the store's wall clock), not the browser's.
   const clock = useStoreClock();
@@ -59,26 +75,49 @@ export function MemberCardTable({ cards, loading }: { cards: MemberCardRow[]; lo
           {
             title: '有效期至',
             dataIndex: 'expireTime',
-            width: 110,
-            render: (v: string | null, c) => (c.cardType === CARD_TYPE_NO_EXPIRY || !v ? '永久有效' : v.slice(0, 10)),
+            width: 130,
+            render: (v: string | null, c) =>
+              c.cardType === CARD_TYPE_NO_EXPIRY || !v ? (
+                '永久有效'
+              ) : c.activateBy ? (
+                <span title={`首次上课开卡，最晚 ${c.activateBy} 开卡`}>
+                  开卡后起算
+                  <div className="muted">最晚{md(c.activateBy)}开卡</div>
+                </span>
+              ) : (
+                <>
+                  {v.slice(0, 10)}
+                  {c.leaveDays > 0 && <div className="muted">含请假 {c.leaveDays} 天</div>}
+                </>
+              ),
           },
           {
             title: '状态',
-            width: 80,
-            render: (_, c) =>
-              c.refundedAt ? (
+            width: 110,
+            render: (_, c) => {
+              const leave = leaveOn(c, clock.today());
+              return c.refundedAt ? (
                 <Tag>已退卡</Tag>
               ) : c.frozen ? (
                 <Tag color="blue">已冻结</Tag>
               ) : c.expireTime && c.expireTime < clock.now() ? (
                 <Tag color="red">已过期</Tag>
+              ) : notStarted(c, clock.now()) ? (
+                <Tag color="orange" title={c.activateTime ? `${c.activateTime.slice(0, 10)} 开卡` : '首次上课开卡'}>
+                  未开卡
+                </Tag>
+              ) : leave ? (
+                <Tag color="purple" title={`${leave.fromDate} 至 ${leave.toDate}`}>
+                  请假中
+                </Tag>
               ) : (
                 <Tag color="green">正常</Tag>
-              ),
+              );
+            },
           },
           {
             title: '操作',
-            width: 280,
+            width: 380,
             render: (_, c) =>
               c.refundedAt ? (
                 <a onClick={() => setAction({ kind: 'ledger', card: c })}>流水</a>
@@ -95,7 +134,14 @@ export function MemberCardTable({ cards, loading }: { cards: MemberCardRow[]; lo
                     <a onClick={() => setAction({ kind: 'expire', card: c })}>改有效期</a>
                   )}
                   <a onClick={() => setAction({ kind: 'ledger', card: c })}>流水</a>
-                  {canRefund && c.usedCount === 0 && <a onClick={() => setAction({ kind: 'refund', card: c })}>退卡</a>}
+                  {canLeave && c.cardType !== CARD_TYPE_NO_EXPIRY && (
+                    <a onClick={() => setAction({ kind: 'leave', card: c })}>请假</a>
+                  )}
+                  {(c.leaves.length > 0 || c.leaveDays > 0) && (
+                    <a onClick={() => setAction({ kind: 'leaves', card: c })}>请假记录</a>
+                  )}
+                  {canTransfer && !c.frozen && <a onClick={() => setAction({ kind: 'transfer', card: c })}>转卡</a>}
+                  {canRefund && <a onClick={() => setAction({ kind: 'refund', card: c })}>退卡</a>}
                 </Space>
               ),
           },
@@ -105,6 +151,9 @@ export function MemberCardTable({ cards, loading }: { cards: MemberCardRow[]; lo
       {action?.kind === 'expire' && <ExpireModal card={action.card} onClose={() => setAction(null)} />}
       {action?.kind === 'ledger' && <LedgerDrawer card={action.card} onClose={() => setAction(null)} />}
       {action?.kind === 'refund' && <RefundModal card={action.card} onClose={() => setAction(null)} />}
+      {action?.kind === 'leave' && <LeaveModal card={action.card} onClose={() => setAction(null)} />}
+      {action?.kind === 'leaves' && <LeaveListModal card={action.card} onClose={() => setAction(null)} />}
+      {action?.kind === 'transfer' && <TransferModal card={action.card} onClose={() => setAction(null)} />}
     </>
   );
 }

@@ -1,6 +1,8 @@
 import { PlusOutlined } from '@ant-design/icons';
 import {
+  ACTIVATE_WITHIN_DAYS_DEFAULT,
   BIG_TYPE_COUNT,
+  CARD_ACTIVATION_NAMES,
   CARD_TYPE_NO_EXPIRY,
   CardMsg,
   deleteCardProduct,
@@ -10,6 +12,7 @@ import {
 } from '@studio/contract';
 import { Button, Form, Input, InputNumber, Radio, Select, Space, Switch, Table, Tag } from 'antd';
 import { useState } from 'react';
+import dayjs from '../../shared/dayjs.ts';
 import { DeleteLink } from '../../shared/delete-link.tsx';
 import { amountText, unitOf, yuan } from '../../shared/format.ts';
 import { FormModal } from '../../shared/form-modal.tsx';
@@ -21,6 +24,7 @@ import {
   type CardProduct as Product,
   type ProductFields as Values,
 } from './hooks.ts';
+import { ProductLifeFields } from './product-life-fields.tsx';
 
 /**
  * The card products: count or money cards, expiry kind, per-class charge, price, courses. Products
@@ -90,6 +94,19 @@ export default function ProductTab() {
             ),
           },
           {
+            title: '开卡与规则',
+            width: 180,
+            render: (_: unknown, p: Product) => (
+              <Space size={[0, 4]} wrap>
+                {p.activation !== 'sale' && <Tag color="cyan">{CARD_ACTIVATION_NAMES[p.activation]}</Tag>}
+                {p.leaveAllowed === 1 && <Tag>可请假</Tag>}
+                {p.maxPerDay != null && <Tag>每日≤{p.maxPerDay}</Tag>}
+                {p.maxPerWeek != null && <Tag>每周≤{p.maxPerWeek}</Tag>}
+                {p.refundFeePercent > 0 && <Tag>退卡费{p.refundFeePercent}%</Tag>}
+              </Space>
+            ),
+          },
+          {
             title: '可预约课程',
             dataIndex: 'courses',
             render: (cs: Product['courses']) => (cs.length ? cs.map((c) => <Tag key={c.id}>{c.name}</Tag>) : '-'),
@@ -150,8 +167,29 @@ function ProductModal({ product, onClose }: { product: Product | null; onClose: 
         onlineSale: product.onlineSale === 1,
         onlinePrice: product.onlinePrice ? product.onlinePrice / 100 : undefined,
         trial: product.trial === 1,
+        activation: product.activation,
+        activationDate: product.activationDate ? dayjs(product.activationDate) : null,
+        activateWithinDays: product.activateWithinDays,
+        leaveAllowed: product.leaveAllowed === 1,
+        leaveTimes: product.leaveTimes,
+        leaveDaysMax: product.leaveDaysMax,
+        leaveDaysTotal: product.leaveDaysTotal,
+        maxPerDay: product.maxPerDay,
+        maxPerWeek: product.maxPerWeek,
+        refundFeePercent: product.refundFeePercent,
       }
-    : { bigType: 1, cardType: 1, perCount: 1, courseIds: [], onlineSale: false, trial: false };
+    : {
+        bigType: 1,
+        cardType: 1,
+        perCount: 1,
+        courseIds: [],
+        onlineSale: false,
+        trial: false,
+        activation: 'sale',
+        activateWithinDays: ACTIVATE_WITHIN_DAYS_DEFAULT,
+        leaveAllowed: false,
+        refundFeePercent: 0,
+      };
   return (
     <FormModal
       title={product ? '编辑卡种' : '添加卡种'}
@@ -159,7 +197,7 @@ function ProductModal({ product, onClose }: { product: Product | null; onClose: 
       loading={save.loading}
       submit={save.run}
       onCancel={onClose}
-      width={560}
+      width={640}
     >
       <Form<Values> form={form} layout="vertical" initialValues={initial}>
         <Form.Item
@@ -244,6 +282,7 @@ function ProductModal({ product, onClose }: { product: Product | null; onClose: 
           <Select mode="multiple" allowClear optionFilterProp="label" loading={courses.isPending} options={options} />
         </Form.Item>
         <OnlineSaleFields on={onlineSale} />
+        <ProductLifeFields expires={cardType !== CARD_TYPE_NO_EXPIRY} />
       </Form>
     </FormModal>
   );

@@ -1,13 +1,17 @@
-import type { MemberCardRow } from '@studio/contract';
-import { Alert, Form } from 'antd';
-import { amountText, balanceText } from '../../shared/format.ts';
+import { REFUND_RULES, type MemberCardRow } from '@studio/contract';
+import { Alert, Descriptions, Form, Spin } from 'antd';
+import { useEffect } from 'react';
+import { amountText, balanceText, yuan } from '../../shared/format.ts';
 import { FormModal } from '../../shared/form-modal.tsx';
 import { useRefundCard, type PaymentFields as Payment } from './hooks.ts';
+import { useRefundQuote } from './life-hooks.ts';
 import { PaymentFields } from './payment-fields.tsx';
 
 /**
- * Pays money back: the whole card when it was never used (`topup` absent: its balance goes and the
- * card is closed), or one top-up (its amount leaves the balance). The server checks both again.
+ * Pays money back: the whole card (`topup` absent: what is left of its balance goes and the card is
+ * closed), at most the server's refund quote, shown with its rule before confirming (冷静期全额退款:
+ * the desk may; 按卡种退卡规则: a manager); or one top-up (its amount leaves the balance). The server
+ * checks everything again.
  */
 export function RefundModal({
   card,
@@ -21,27 +25,61 @@ export function RefundModal({
 }) {
   const [form] = Form.useForm<Payment>();
   const save = useRefundCard(card, topup?.id);
+  const quote = useRefundQuote(card.id, !topup);
+  const q = quote.data;
+  useEffect(() => {
+    if (q) form.setFieldsValue({ paid: q.amount / 100 });
+  }, [q, form]);
   const paid = topup ? topup.paid : null;
   return (
     <FormModal
       title={topup ? `退回充值：${card.cardName}` : `退卡：${card.cardName}`}
       okText="确认退款"
+      okButtonProps={{ disabled: !topup && (!q || !q.allowed) }}
       form={form}
       loading={save.loading}
       submit={save.run}
       onDone={onClose}
       onCancel={onClose}
+      width={560}
     >
-      <Alert
-        type="warning"
-        showIcon
-        style={{ marginBottom: 16 }}
-        message={
-          topup
-            ? `将从卡内扣回这笔充值 ${amountText(card.bigType, topup.amount)}，当前余额 ${balanceText(card)}。`
-            : `退卡后卡内余额 ${balanceText(card)} 清零，这张卡不能再预约或充值。`
-        }
-      />
+      {topup ? (
+        <Alert
+          type="warning"
+          showIcon
+          style={{ marginBottom: 16 }}
+          message={`将从卡内扣回这笔充值 ${amountText(card.bigType, topup.amount)}，当前余额 ${balanceText(card)}。`}
+        />
+      ) : !q ? (
+        <Spin />
+      ) : (
+        <div data-testid="refund-quote">
+          <Descriptions
+            size="small"
+            column={1}
+            bordered
+            style={{ marginBottom: 12 }}
+            styles={{ label: { width: 96, whiteSpace: 'nowrap' } }}
+          >
+            <Descriptions.Item label="退款规则">{REFUND_RULES[q.rule]}</Descriptions.Item>
+            <Descriptions.Item label="实付金额">{yuan(q.paid)} 元</Descriptions.Item>
+            <Descriptions.Item label="应退金额">
+              <b data-testid="refund-amount">{yuan(q.amount)} 元</b>
+            </Descriptions.Item>
+            <Descriptions.Item label="计算方式">{q.detail}</Descriptions.Item>
+          </Descriptions>
+          <Alert
+            type={q.allowed ? 'warning' : 'error'}
+            showIcon
+            style={{ marginBottom: 16 }}
+            message={
+              q.allowed
+                ? `退卡后卡内余额 ${balanceText(card)} 清零，这张卡不能再预约或充值；退款金额不能超过应退金额。`
+                : '已过冷静期的退卡需要店长操作'
+            }
+          />
+        </div>
+      )}
       <Form<Payment> form={form} layout="vertical" initialValues={paid != null ? { paid: paid / 100 } : {}}>
         <PaymentFields refund />
       </Form>

@@ -1,4 +1,5 @@
 import {
+  PAY_METHODS,
   REPORT_MAX_DAYS,
   ReportMsg,
   type ResOf,
@@ -8,7 +9,19 @@ import {
   type reportByTeacher,
 } from '@studio/contract';
 import { DownloadOutlined } from '@ant-design/icons';
-import { App, Button, Card, DatePicker, Segmented, Space, Statistic, Table, Tabs, type TableColumnsType } from 'antd';
+import {
+  App,
+  Button,
+  Card,
+  DatePicker,
+  Segmented,
+  Space,
+  Statistic,
+  Table,
+  Tabs,
+  Typography,
+  type TableColumnsType,
+} from 'antd';
 import { useMemo, useState, type ReactNode } from 'react';
 import dayjs from '../../shared/dayjs.ts';
 import { yuan } from '../../shared/format.ts';
@@ -244,6 +257,7 @@ export default function ReportsPage() {
         <Stat testId="stat-new-members" title="新会员" value={o?.newMembers ?? '-'} />
         <Stat testId="stat-active-members" title="活跃会员" value={o?.activeMembers ?? '-'} />
       </Space>
+      {o && o.moneySplit.length > 0 && <MoneySplit split={o.moneySplit} />}
       <Tabs
         items={[
           {
@@ -326,5 +340,30 @@ export default function ReportsPage() {
         ]}
       />
     </Card>
+  );
+}
+
+const CHANNEL_LABEL = { desk: '前台', online: '线上' } as const;
+const METHOD_LABEL: Record<string, string> = PAY_METHODS;
+
+/** 收款构成: the money received split into 前台 and 线上, each by method (refunds taken off). */
+function MoneySplit({ split }: { split: { channel: 'desk' | 'online'; method: string; amount: number }[] }) {
+  return (
+    <div className="report-money-split" data-testid="money-split" style={{ marginBottom: 16 }}>
+      <Typography.Text type="secondary">收款构成：</Typography.Text>
+      {(['desk', 'online'] as const).map((ch) => {
+        const rows = split.filter((x) => x.channel === ch);
+        if (!rows.length) return null;
+        const sum = rows.reduce((s, x) => s + x.amount, 0);
+        return (
+          <span key={ch} style={{ marginRight: 24 }} data-testid={`money-${ch}`}>
+            <Typography.Text strong>
+              {CHANNEL_LABEL[ch]} {yuan(sum)} 元
+            </Typography.Text>
+            （{rows.map((x) => `${METHOD_LABEL[x.method] ?? x.method} ${yuan(x.amount)}`).join('，')}）
+          </span>
+        );
+      })}
+    </div>
   );
 }

@@ -5,17 +5,41 @@ import { MAX_AMOUNT, PAY_METHODS, type PayMethod } from '../../constants.ts';
 import { defineCall, fails, STORE_API, Roles } from '../../define.ts';
 import { RefMsg, zAmount, zIdList, zNullableText } from './shared.ts';
 
+/** 开卡方式 of a product (issue 29). */
+export const CARD_ACTIVATIONS = ['sale', 'first_class', 'date'] as const;
+export type CardActivation = (typeof CARD_ACTIVATIONS)[number];
+export const CARD_ACTIVATION_NAMES: Record<CardActivation, string> = {
+  sale: '售卡即开卡',
+  first_class: '首次上课开卡',
+  date: '指定日期开卡',
+};
+/** 首次上课开卡: default days after the sale at which the card starts anyway. */
+export const ACTIVATE_WITHIN_DAYS_DEFAULT = 30;
+
+/** Messages of a product's card-life fields. */
+export const CardLifeProductMsg = {
+  activation: '开卡方式只能是售卡即开卡、首次上课开卡或指定日期开卡',
+  activationDate: '请选择开卡日期',
+  activateWithin: '最晚开卡天数应在1到3650之间',
+  refundFee: '退卡手续费比例应在0到100之间',
+  leaveDaysOrder: '单次请假天数不能超过累计请假天数',
+} as const;
+
 /** Messages of card sales, top-ups and refunds. */
 export const CardMsg = {
   payMethod: '请选择收款方式',
   validDays: '有效天数应在1到3650之间',
   refunded: '该卡已退卡，不能再操作',
-  refundUsed: '该卡已有消费或预约，不能整卡退款；可以只退回某笔充值',
   topupRefunded: '这笔充值已经退过款了',
   topupBalance: '卡内余额不足以退回这笔充值',
   notTopup: '只能退回充值记录',
   refundTooMuch: '退款金额不能超过这笔收款',
   changed: '会员卡刚刚有变动，请刷新后重试',
+  /** A whole-card refund (issue 29): past the cooling-off days only a manager refunds; never above the quote. */
+  refundManager: '已过冷静期的退卡需要店长操作',
+  topupManager: '退回充值需要店长操作',
+  refundAboveQuote: (amount: string) => `退款金额不能超过应退金额 ${amount}`,
+  refundOpenBookings: '该卡还有未上的课程预约，请先取消预约再退卡',
 } as const;
 
 const zPayMethod = z.enum(Object.keys(PAY_METHODS) as [PayMethod, ...PayMethod[]], { error: CardMsg.payMethod });
@@ -43,6 +67,17 @@ export const zMemberCardRow = z.object({
   frozen: z.number(),
   /** When the card was refunded whole (it books nothing and takes no top-up since), else null. */
   refundedAt: z.string().nullable(),
+  /** When it was sold. */
+  createdAt: z.string(),
+  /** Its product's 开卡方式 (issue 29). */
+  activation: z.enum(CARD_ACTIVATIONS),
+  /** When it starts or started; null: 首次上课开卡 not started (未开卡, like a start still to come). */
+  activateTime: z.string().nullable(),
+  /** 首次上课开卡 not started: the latest day it starts without a class. */
+  activateBy: z.string().nullable(),
+  /** Days of leave taken, and its approved leaves (请假中 while today is inside one). */
+  leaveDays: z.number(),
+  leaves: z.array(z.object({ fromDate: z.string(), toDate: z.string() })),
 });
 export type MemberCardRow = z.infer<typeof zMemberCardRow>;
 
@@ -64,9 +99,56 @@ export const zCardProduct = z.object({
   onlinePrice: z.number(),
   /** 体验卡: sold online once per member. */
   trial: z.number(),
+  /** 开卡方式 (issue 29): 'sale' 售卡即开卡, 'first_class' 首次上课开卡, 'date' 指定日期开卡 (on `activationDate`). */
+  activation: z.enum(CARD_ACTIVATIONS),
+  activationDate: z.string().nullable(),
+  /** 首次上课开卡: the card starts at most this many days after the sale. */
+  activateWithinDays: z.number(),
+  /** 请假: allowed (0/1); times per card, most days per leave, most days in total (null: no limit). */
+  leaveAllowed: z.number(),
+  leaveTimes: z.number().nullable(),
+  leaveDaysMax: z.number().nullable(),
+  leaveDaysTotal: z.number().nullable(),
+  /** 每日上限 / 每周上限: classes a card of it may book per day / week (null: no cap). */
+  maxPerDay: z.number().nullable(),
+  maxPerWeek: z.number().nullable(),
+  /** 退卡手续费比例 (0-100): after the cooling-off days, the refund keeps this percent of the amount paid. */
+  refundFeePercent: z.number(),
 });
 
+/** An optional whole number `min..max`; null: no limit; omitted: the default (new) or unchanged (update). */
+const zLimit = (label: string, min: number, max: number) => {
+  const msg = `${label}应在${min}到${max}之间`;
+  return z.number({ error: msg }).int(msg).min(min, msg).max(max, msg).nullable().optional();
+};
+
+/** The card-life fields of a product (issue 29); each optional: a new product's default, unchanged on update. */
+const zProductLifeFields = {
+  activation: z.enum(CARD_ACTIVATIONS, { error: CardLifeProductMsg.activation }).optional(),
+  /** For 'date': the day the cards start. */
+  activationDate: zDate(CardLifeProductMsg.activationDate).nullable().optional(),
+  activateWithinDays: z
+    .number({ error: CardLifeProductMsg.activateWithin })
+    .int(CardLifeProductMsg.activateWithin)
+    .min(1, CardLifeProductMsg.activateWithin)
+    .max(3650, CardLifeProductMsg.activateWithin)
+    .optional(),
+  leaveAllowed: zFlag().optional(),
+  leaveTimes: zLimit('请假次数', 1, 100),
+  leaveDaysMax: zLimit('单次请假天数', 1, 3650),
+  leaveDaysTotal: zLimit('累计请假天数', 1, 3650),
+  maxPerDay: zLimit('每日上限', 1, 100),
+  maxPerWeek: zLimit('每周上限', 1, 700),
+  refundFeePercent: z
+    .number({ error: CardLifeProductMsg.refundFee })
+    .int(CardLifeProductMsg.refundFee)
+    .min(0, CardLifeProductMsg.refundFee)
+    .max(100, CardLifeProductMsg.refundFee)
+    .optional(),
+};
+
 const zProductFields = {
+  ...zProductLifeFields,
   cardName: zName(RefMsg.cardName),
   bigType: z.union([z.literal(1), z.literal(2)], { error: '卡类别只能是1（次卡）或2（储值卡）' }),
   cardType: z.union([z.literal(1), z.literal(2)], { error: '有效期类型只能是1（有期限）或2（永久有效）' }),
@@ -110,7 +192,10 @@ export const insertCardProduct = defineCall({
   idFields: ['courseIds'],
   summary: '新增卡种（次卡或储值卡）及其可约课程',
   example: { cardName: '十次卡', bigType: 1, cardType: 1, perCount: 1, price: 100000, courseIds: [1] },
-  errors: fails.notFound('课程'),
+  errors: [
+    ...fails.badRequest(CardLifeProductMsg.activationDate, CardLifeProductMsg.leaveDaysOrder),
+    ...fails.notFound('课程'),
+  ],
 });
 
 export const updateCardProduct = defineCall({
@@ -122,7 +207,11 @@ export const updateCardProduct = defineCall({
   idFields: ['id', 'courseIds'],
   summary: '修改卡种',
   example: { id: 1, cardName: '十次卡', bigType: 1, cardType: 1, perCount: 1, price: 100000, courseIds: [1] },
-  errors: [...fails.notFound('卡种', '课程'), ...fails.conflict(RefMsg.bigTypeLocked)],
+  errors: [
+    ...fails.badRequest(CardLifeProductMsg.activationDate, CardLifeProductMsg.leaveDaysOrder),
+    ...fails.notFound('卡种', '课程'),
+    ...fails.conflict(RefMsg.bigTypeLocked),
+  ],
 });
 
 export const deleteCardProduct = defineCall({
@@ -196,7 +285,8 @@ export const topupMemberCard = defineCall({
 export const refundMemberCard = defineCall({
   path: `${STORE_API}/refund/member/card`,
   auth: 'store',
-  roles: Roles.manager,
+  // The desk refunds a whole card within the cooling-off days (issue 29); anything else is the manager's (403).
+  roles: Roles.desk,
   req: z.object({
     id: zId('请选择会员卡'),
     /** The ledger id of a top-up to pay back; absent: refund the whole unused card. */
@@ -208,20 +298,24 @@ export const refundMemberCard = defineCall({
   }),
   res: z.null(),
   idFields: ['id', 'topupId'],
-  summary: '退卡（未使用的整张卡）或退回一笔充值，记录退款金额',
+  summary:
+    '退卡（整张卡，金额不超过退卡报价：冷静期内未使用全额，之后按卡种规则；冷静期外需店长）或退回一笔充值（店长），记录退款金额',
   example: { id: 1, amount: 100000, method: 'cash', remark: '会员搬家' },
   errors: [
     ...fails.badRequest(CardMsg.payMethod),
     ...fails.notFound('会员卡', '充值记录'),
     ...fails.conflict(
       CardMsg.refunded,
-      CardMsg.refundUsed,
       CardMsg.topupRefunded,
       CardMsg.topupBalance,
       CardMsg.notTopup,
       CardMsg.refundTooMuch,
       CardMsg.changed,
+      CardMsg.refundAboveQuote('{金额}'),
+      CardMsg.refundOpenBookings,
     ),
+    { status: 403, msg: CardMsg.refundManager },
+    { status: 403, msg: CardMsg.topupManager },
   ],
 });
 

@@ -23,6 +23,17 @@ describeEachDb('card products', (env) => {
       onlineSale: 0,
       onlinePrice: 0,
       trial: 0,
+      // A card's life (issue 29): started at the sale, no leave, no caps, no refund fee.
+      activation: 'sale',
+      activationDate: null,
+      activateWithinDays: 30,
+      leaveAllowed: 0,
+      leaveTimes: null,
+      leaveDaysMax: null,
+      leaveDaysTotal: null,
+      maxPerDay: null,
+      maxPerWeek: null,
+      refundFeePercent: 0,
     });
     await client.ok(`${API}/update/card/product`, { id, ...tenTimes, cardName: '十次卡', courseIds: [c1.id, c2.id] });
     list = await client.ok(`${API}/query/card/product/list`);

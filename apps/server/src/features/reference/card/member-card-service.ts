@@ -1,9 +1,9 @@
 import { audit, changedFields } from '../../../lib/audit.ts';
-import { amountText, BIG_TYPE_MONEY, CARD_TYPE_NO_EXPIRY, CardMsg, RefMsg, type Payment } from '@studio/contract';
+import { amountText, BIG_TYPE_MONEY, CardMsg, RefMsg, type Payment } from '@studio/contract';
 import type { Tx } from '../../../db/index.ts';
 import type { CallCtx } from '../../../lib/context.ts';
 import { badRequest, conflict } from '../../../lib/errors.ts';
-import { addDays } from '../../../lib/time.ts';
+import { activateBy, endOfDay, saleActivation, validDaysFor } from './activation.ts';
 import { mustFindMember } from '../member/service.ts';
 import { storeNow } from '../shared.ts';
 import { mustFindProduct } from './product-service.ts';
@@ -23,9 +23,6 @@ import {
   takeFromCardTotal,
 } from './repository.ts';
 
-/** A date `YYYY-MM-DD` as the last second of that day, store-local. */
-const endOfDay = (date: string) => `${date} 23:59:59`;
-
 const cardTarget = (c: { id: number }) => ({ type: 'card' as const, id: c.id });
 const memberTarget = (c: { memberId: number }) => ({ type: 'member' as const, id: c.memberId });
 
@@ -34,6 +31,32 @@ export async function mustFindOpenCard(ctx: CallCtx, id: number) {
   const c = await requireMemberCard(ctx.db, ctx.store.id, id);
   if (c.refundedAt) throw conflict(CardMsg.refunded);
   return c;
+}
+
+/**
+ * A note in a card's ledger that moves no balance (amount 0): a leave taken or ended, a card started
+ * by its first class, a transfer (转卡). The desk reads the card's life in its ledger (流水).
+ */
+export async function addLedgerNote(
+  tx: Tx,
+  a: {
+    storeId: number;
+    memberCardId: number;
+    kind: 'leave' | 'leave_end' | 'activate' | 'transfer';
+    operatorId: number | null;
+    remark: string;
+    now: string;
+  },
+): Promise<number> {
+  return addLedgerEntry(tx, {
+    storeId: a.storeId,
+    memberCardId: a.memberCardId,
+    kind: a.kind,
+    amount: 0,
+    operatorId: a.operatorId,
+    remark: a.remark,
+    createdAt: a.now,
+  });
 }
 
 /** Records money the desk took (sale, top-up) or paid back (refund), for the ledger entry `ledgerId`. */
@@ -67,12 +90,8 @@ export async function issueCard(
   await mustFindMember(ctx, input.mid);
   const product = await mustFindProduct(ctx, input.cardId);
   const now = storeNow(ctx);
-  let expireTime: string | null = null;
-  if (product.cardType !== CARD_TYPE_NO_EXPIRY) {
-    if (input.expireTime) expireTime = endOfDay(input.expireTime);
-    else if (product.validDays) expireTime = endOfDay(addDays(now.slice(0, 10), product.validDays));
-    else throw badRequest(RefMsg.expireRequired);
-  }
+  const start = saleActivation(product, now, input.expireTime);
+  if (!start) throw badRequest(RefMsg.expireRequired);
   const storeId = ctx.store.id;
   return inOwnTx(ctx.db, async (tx) => {
     const { card, ledgerId } = await writeIssuedCard(tx, {
@@ -80,7 +99,7 @@ export async function issueCard(
       memberId: input.mid,
       cardId: input.cardId,
       totalCount: input.totalCount,
-      expireTime,
+      ...start,
       now,
       operatorId: ctx.staff.id,
       remark: input.payment?.remark ?? null,
@@ -106,6 +125,8 @@ async function writeIssuedCard(
     cardId: number;
     totalCount: number;
     expireTime: string | null;
+    activateTime: string | null;
+    validDays: number | null;
     now: string;
     operatorId: number | null;
     remark: string | null;
@@ -119,6 +140,8 @@ async function writeIssuedCard(
     usedCount: 0,
     startTime: a.now,
     expireTime: a.expireTime,
+    activateTime: a.activateTime,
+    validDays: a.validDays,
     frozen: 0,
     createdAt: a.now,
   });
@@ -154,17 +177,14 @@ export async function issueCardPaidOnline(
   const product = await productForSale(tx, a.storeId, a.productId);
   if (!product || product.totalCount === null) return null;
   const totalCount = product.totalCount;
-  let expireTime: string | null = null;
-  if (product.cardType !== CARD_TYPE_NO_EXPIRY) {
-    if (!product.validDays) return null;
-    expireTime = endOfDay(addDays(a.now.slice(0, 10), product.validDays));
-  }
+  const start = saleActivation(product, a.now, null);
+  if (!start) return null;
   const { card, ledgerId } = await writeIssuedCard(tx, {
     storeId: a.storeId,
     memberId: a.memberId,
     cardId: a.productId,
     totalCount,
-    expireTime,
+    ...start,
     now: a.now,
     operatorId: null,
     remark: a.payment.remark,
@@ -205,20 +225,21 @@ export async function topUpCardPaidOnline(
   return true;
 }
 
-/** Why a card could not be closed for a refund: refunded already, changed since read, or used (a deduction, a live booking). */
+/** Why a card could not be closed for a refund: refunded already, changed since read, or a class still booked on it. */
 export type CloseRefusal = 'refunded' | 'changed' | 'used';
 
 /**
  * Closes a card for a whole refund in the caller's transaction (the desk's 退卡, and a refund of the
- * online order that sold it): one guarded UPDATE empties it and marks it refunded (only while unused,
- * its total still `card.totalCount`, not refunded, no live booking), then its `card_refund` ledger
- * entry. Answers the entry's id, or why the card could not be closed (nothing written then).
+ * online order that sold it): one guarded UPDATE takes what is left of its balance and marks it
+ * refunded (only while its total and use are as read, not refunded, no booking of a class to come),
+ * then its `card_refund` ledger entry of the balance taken. Answers the entry's id, or why the card
+ * could not be closed (nothing written then). The amount paid back is the caller's (the refund quote).
  */
 export async function closeCardForRefund(
   tx: Tx,
   a: {
     storeId: number;
-    card: { id: number; totalCount: number };
+    card: { id: number; totalCount: number; usedCount: number };
     now: string;
     operatorId: number | null;
     remark: string | null;
@@ -227,14 +248,14 @@ export async function closeCardForRefund(
   if (!(await markCardRefunded(tx, a.storeId, a.card, a.now))) {
     const now = await requireMemberCard(tx, a.storeId, a.card.id);
     if (now.refundedAt) return { refused: 'refunded' };
-    if (now.totalCount !== a.card.totalCount) return { refused: 'changed' };
+    if (now.totalCount !== a.card.totalCount || now.usedCount !== a.card.usedCount) return { refused: 'changed' };
     return { refused: 'used' };
   }
   const ledgerId = await addLedgerEntry(tx, {
     storeId: a.storeId,
     memberCardId: a.card.id,
     kind: 'card_refund',
-    amount: -a.card.totalCount,
+    amount: -(a.card.totalCount - a.card.usedCount),
     operatorId: a.operatorId,
     remark: a.remark,
     createdAt: a.now,
@@ -407,16 +428,21 @@ export async function topUpCard(ctx: CallCtx, id: number, amount: number, paymen
   return null;
 }
 
-/** Moves a card's expiry to the end of the given day. */
+/**
+ * Moves a card's expiry to the end of the given day. Its validity follows (expiry = activation +
+ * validity + leave): counted from its start, or for a 首次上课开卡 card not started from its last day
+ * to start (its first class then keeps the validity set here).
+ */
 export async function setCardExpiry(ctx: CallCtx, id: number, date: string) {
   const c = await mustFindOpenCard(ctx, id);
+  const from = c.activateTime?.slice(0, 10) ?? activateBy(c.createdAt, c);
   audit(ctx.db, {
     kind: 'card',
     summary: '修改会员卡到期日期',
     targets: [cardTarget(c), memberTarget(c)],
     ...changedFields({ expire: c.expireTime?.slice(0, 10) ?? null }, { expire: date }, { expire: '到期日期' }),
   });
-  await setMemberCardExpiry(ctx.db, ctx.store.id, id, endOfDay(date));
+  await setMemberCardExpiry(ctx.db, ctx.store.id, id, endOfDay(date), validDaysFor(from, date, Number(c.leaveDays)));
   return null;
 }
 

@@ -1,7 +1,7 @@
-import { amountText, BIG_TYPE_MONEY, CardMsg, type Payment } from '@studio/contract';
+import { amountText, BIG_TYPE_MONEY, CardMsg, REFUND_RULES, type Payment } from '@studio/contract';
 import { audit } from '../../../lib/audit.ts';
 import type { CallCtx } from '../../../lib/context.ts';
-import { conflict, notFound } from '../../../lib/errors.ts';
+import { conflict, forbidden, notFound } from '../../../lib/errors.ts';
 import { mustFindMember } from '../member/service.ts';
 import { storeNow } from '../shared.ts';
 import {
@@ -12,13 +12,14 @@ import {
   type CloseRefusal,
 } from './member-card-service.ts';
 import { inOwnTx } from '../../../db/write-queue.ts';
+import { quoteRefund } from './refund-quote.ts';
 import { findLedgerEntry, insertTopupRefund, memberPaymentRows, paidFor } from './repository.ts';
 
 /** The desk's words for a card that could not be closed. */
 const CLOSE_REFUSED: Record<CloseRefusal, string> = {
   refunded: CardMsg.refunded,
   changed: CardMsg.changed,
-  used: CardMsg.refundUsed,
+  used: CardMsg.refundOpenBookings,
 };
 
 type Card = Awaited<ReturnType<typeof mustFindOpenCard>>;
@@ -28,13 +29,27 @@ interface Refund extends Payment {
 }
 
 /**
- * Pays back a card that was never used (no deduction, no live booking): its whole balance leaves it
- * and it is marked refunded, so it books and takes top-ups no more. One guarded UPDATE decides,
- * so a booking or a second refund racing it finds the card changed.
+ * The refund quote of a card (issue 29, item 3: `quoteRefund`), and whether the acting staff member
+ * may pay it: within the cooling-off days the desk may; afterwards only a manager.
+ */
+export async function refundQuoteOf(ctx: CallCtx, mcId: number) {
+  const card = await mustFindOpenCard(ctx, mcId);
+  const quote = await quoteRefund(ctx.db, ctx.store.id, card, storeNow(ctx));
+  return { ...quote, allowed: quote.rule === 'cooling_off' || ctx.post.role === 'manager' };
+}
+
+/**
+ * Pays back a whole card, at most its refund quote (worked out here again, not taken from the
+ * screen): within the cooling-off days (the desk may) or by the product's rule (a manager). What is
+ * left of its balance leaves it and it is marked refunded, so it books and takes top-ups no more.
+ * One guarded UPDATE decides, so a booking or a second refund racing it finds the card changed; a
+ * card with a class still to come is refused (cancel the booking first).
  */
 async function refundWholeCard(ctx: CallCtx, card: Card, r: Refund) {
-  if (r.amount > (await paidFor(ctx.db, ctx.store.id, card.id))) throw conflict(CardMsg.refundTooMuch);
   const now = storeNow(ctx);
+  const quote = await quoteRefund(ctx.db, ctx.store.id, card, now);
+  if (quote.rule !== 'cooling_off' && ctx.post.role !== 'manager') throw forbidden(CardMsg.refundManager);
+  if (r.amount > quote.amount) throw conflict(CardMsg.refundAboveQuote(amountText(BIG_TYPE_MONEY, quote.amount)));
   await inOwnTx(ctx.db, async (tx) => {
     const closed = await closeCardForRefund(tx, {
       storeId: ctx.store.id,
@@ -48,7 +63,7 @@ async function refundWholeCard(ctx: CallCtx, card: Card, r: Refund) {
     await recordPayment(tx, ctx, { ...r, memberCardId: card.id, ledgerId, kind: 'refund' });
     audit(tx, {
       kind: 'card',
-      summary: `退卡，退款 ${amountText(BIG_TYPE_MONEY, r.amount)}`,
+      summary: `退卡（${REFUND_RULES[quote.rule]}），退款 ${amountText(BIG_TYPE_MONEY, r.amount)}；${quote.detail}`,
       targets: [
         { type: 'card', id: card.id },
         { type: 'member', id: card.memberId },
@@ -103,9 +118,10 @@ async function refundTopup(ctx: CallCtx, card: Card, topupId: number, r: Refund)
   });
 }
 
-/** Refunds a whole unused card, or one top-up of a card, recording the money paid back. */
+/** Refunds a whole card (by its quote), or one top-up of a card (a manager's), recording the money paid back. */
 export async function refundCard(ctx: CallCtx, r: Refund) {
   const card = await mustFindOpenCard(ctx, r.id);
+  if (r.topupId && ctx.post.role !== 'manager') throw forbidden(CardMsg.topupManager);
   if (r.topupId) await refundTopup(ctx, card, r.topupId, r);
   else await refundWholeCard(ctx, card, r);
   return null;

@@ -1,7 +1,7 @@
-import { RefMsg, type ParsedReqOf, type insertCardProduct } from '@studio/contract';
+import { CardLifeProductMsg, RefMsg, type ParsedReqOf, type insertCardProduct } from '@studio/contract';
 import { audit } from '../../../lib/audit.ts';
 import type { CallCtx } from '../../../lib/context.ts';
-import { conflict, notFound } from '../../../lib/errors.ts';
+import { badRequest, conflict, notFound } from '../../../lib/errors.ts';
 import { clearCourseCards, insertCourseCards, liveCourseIds } from '../course/repository.ts';
 import { inOwnTx } from '../../../db/write-queue.ts';
 import {
@@ -36,9 +36,33 @@ async function checkCourses(ctx: CallCtx, ids: number[]) {
   return courseIds;
 }
 
+/**
+ * The card-life fields as they will stand (`old`: the product's, for an update leaving some out):
+ * 指定日期开卡 needs its date, a leave's most days cannot pass the total. A date left on a product
+ * that no longer starts on a date is dropped.
+ */
+function checkLife(
+  fields: Partial<Pick<ProductInput, 'activation' | 'activationDate' | 'leaveDaysMax' | 'leaveDaysTotal'>>,
+  old?: {
+    activation: string;
+    activationDate: string | null;
+    leaveDaysMax: number | null;
+    leaveDaysTotal: number | null;
+  },
+) {
+  const activation = fields.activation ?? old?.activation ?? 'sale';
+  const date = fields.activationDate !== undefined ? fields.activationDate : (old?.activationDate ?? null);
+  if (activation === 'date' && !date) throw badRequest(CardLifeProductMsg.activationDate);
+  const max = fields.leaveDaysMax !== undefined ? fields.leaveDaysMax : (old?.leaveDaysMax ?? null);
+  const total = fields.leaveDaysTotal !== undefined ? fields.leaveDaysTotal : (old?.leaveDaysTotal ?? null);
+  if (max !== null && total !== null && max > total) throw badRequest(CardLifeProductMsg.leaveDaysOrder);
+  return activation === 'date' ? {} : { activationDate: null };
+}
+
 /** Adds a card product and the courses it may book. */
 export async function createProduct(ctx: CallCtx, input: ProductInput) {
-  const { courseIds: ids, ...fields } = input;
+  const { courseIds: ids, ...given } = input;
+  const fields = { ...given, ...checkLife(given) };
   const courseIds = await checkCourses(ctx, ids);
   const storeId = ctx.store.id;
   return inOwnTx(ctx.db, async (tx) => {
@@ -54,8 +78,9 @@ export async function createProduct(ctx: CallCtx, input: ProductInput) {
  * cannot change once members hold it: their balances are in that unit.
  */
 export async function editProduct(ctx: CallCtx, input: ProductInput & { id: number }) {
-  const { id, courseIds: ids, ...fields } = input;
+  const { id, courseIds: ids, ...given } = input;
   const old = await mustFindProduct(ctx, id);
+  const fields = { ...given, ...checkLife(given, old) };
   const courseIds = await checkCourses(ctx, ids);
   const storeId = ctx.store.id;
   if (old.bigType !== fields.bigType && (await productHeld(ctx.db, storeId, id))) {

@@ -1,4 +1,4 @@
-import { LIVE_RESERVATION } from '@studio/contract';
+import { LIVE_RESERVATION, PendingStatus } from '@studio/contract';
 import { sql } from 'kysely';
 import type { Executor, Tx } from '../../../db/index.ts';
 import { fixed, mapRead, noRead, sendRead, type Read } from '../../../db/fixed.ts';
@@ -15,6 +15,20 @@ import type { CardOfRules } from '../../timetable/rules.ts';
  */
 
 // Card products.
+
+/** A product's card-life columns (issue 29): activation, leave, caps, the refund rule. */
+export const PRODUCT_LIFE_COLUMNS = [
+  'activation',
+  'activationDate',
+  'activateWithinDays',
+  'leaveAllowed',
+  'leaveTimes',
+  'leaveDaysMax',
+  'leaveDaysTotal',
+  'maxPerDay',
+  'maxPerWeek',
+  'refundFeePercent',
+] as const;
 
 /** The store's card products that are not deleted, by id. */
 export function liveProducts(ex: Executor, storeId: number) {
@@ -33,6 +47,7 @@ export function liveProducts(ex: Executor, storeId: number) {
       'onlineSale',
       'onlinePrice',
       'trial',
+      ...PRODUCT_LIFE_COLUMNS,
     ])
     .where('storeId', '=', storeId)
     .where('deleted', '=', 0)
@@ -56,7 +71,7 @@ export function productCourseLinks(ex: Executor, storeId: number) {
 export async function requireProduct(ex: Executor, storeId: number, id: number) {
   const p = await ex
     .selectFrom('cardProduct')
-    .select(['id', 'cardName', 'bigType', 'cardType', 'perCount', 'validDays', 'deleted'])
+    .select(['id', 'cardName', 'bigType', 'cardType', 'perCount', 'validDays', 'deleted', ...PRODUCT_LIFE_COLUMNS])
     .where('storeId', '=', storeId)
     .where('id', '=', id)
     .executeTakeFirst();
@@ -81,6 +96,7 @@ export function productForSale(ex: Executor, storeId: number, id: number) {
       'onlineSale',
       'onlinePrice',
       'trial',
+      ...PRODUCT_LIFE_COLUMNS,
     ])
     .where('storeId', '=', storeId)
     .where('id', '=', id)
@@ -162,7 +178,19 @@ export async function requireMemberCard(ex: Executor, storeId: number, id: numbe
       'mc.refundedAt',
       'mc.frozen',
       'mc.expireTime',
+      'mc.createdAt',
+      'mc.activateTime',
+      'mc.validDays',
+      'mc.leaveDays',
+      'mc.leavePeriods',
+      'mc.transferredAt',
       'p.bigType',
+      'p.cardType',
+      'p.perCount',
+      'p.cardName',
+      'p.activation',
+      'p.activateWithinDays',
+      'p.refundFeePercent',
     ])
     .where('mc.storeId', '=', storeId)
     .where('mc.id', '=', id)
@@ -200,6 +228,13 @@ export function memberCards(ex: Executor, storeId: number, memberId: number) {
       'mc.expireTime',
       'mc.frozen',
       'mc.refundedAt',
+      'mc.leavePeriods',
+      'mc.activateTime',
+      'mc.leaveDays',
+      'mc.createdAt',
+      'p.activation',
+      'p.activateWithinDays',
+      'p.leaveAllowed',
     ])
     .where('mc.storeId', '=', storeId)
     .where('mc.memberId', '=', memberId)
@@ -210,6 +245,9 @@ export function memberCards(ex: Executor, storeId: number, memberId: number) {
 /** A member card with what the booking rules need: its product, its holder's name, gender and birthday. */
 export interface BookingCard extends CardOfRules {
   expireTime: string | null;
+  /** Null: a 首次上课开卡 card not started yet (its first class starts it: activation.ts). */
+  activateTime: string | null;
+  activation: string;
   cardName: string;
   memberName: string;
   gender: number;
@@ -229,6 +267,9 @@ const storeCardRows = fixed((ex, p: { storeId: number; ids: number[]; allowedIn:
       'mc.usedCount',
       'mc.expireTime',
       'mc.frozen',
+      'mc.leavePeriods',
+      'mc.activateTime',
+      'cp.activation',
       'cp.cardName',
       'cp.cardType',
       'cp.perCount',
@@ -287,6 +328,43 @@ export function storeCardsRead(
   });
 }
 
+/** What starting a 首次上课开卡 card needs: the card's sale, validity and leave, its product's activation. */
+export function cardForActivation(ex: Executor, storeId: number, id: number) {
+  return ex
+    .selectFrom('memberCard as mc')
+    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .select([
+      'mc.activateTime',
+      'mc.createdAt',
+      'mc.validDays',
+      'mc.leaveDays',
+      'mc.expireTime',
+      'p.activation',
+      'p.activateWithinDays',
+    ])
+    .where('mc.storeId', '=', storeId)
+    .where('mc.id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Starts a card that has not started (guarded: false when it has), with its expiry. */
+export async function setCardActivated(
+  tx: Tx,
+  storeId: number,
+  id: number,
+  activateTime: string,
+  expireTime: string | null,
+): Promise<boolean> {
+  const res = await tx
+    .updateTable('memberCard')
+    .set({ activateTime, expireTime })
+    .where('storeId', '=', storeId)
+    .where('id', '=', id)
+    .where('activateTime', 'is', null)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}
+
 /** Issues a card to a member; answers its id. */
 export function insertMemberCard(tx: Tx, row: NewRow<'memberCard'>) {
   return tx.insertInto('memberCard').values(row).returning('id').executeTakeFirstOrThrow();
@@ -297,9 +375,20 @@ export async function setMemberCardFrozen(ex: Executor, storeId: number, id: num
   await ex.updateTable('memberCard').set({ frozen }).where('storeId', '=', storeId).where('id', '=', id).execute();
 }
 
-/** Moves a member card's expiry. */
-export async function setMemberCardExpiry(ex: Executor, storeId: number, id: number, expireTime: string) {
-  await ex.updateTable('memberCard').set({ expireTime }).where('storeId', '=', storeId).where('id', '=', id).execute();
+/** Moves a member card's expiry, with the validity (days) that gives it. */
+export async function setMemberCardExpiry(
+  ex: Executor,
+  storeId: number,
+  id: number,
+  expireTime: string,
+  validDays: number,
+) {
+  await ex
+    .updateTable('memberCard')
+    .set({ expireTime, validDays })
+    .where('storeId', '=', storeId)
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Adds `amount` to a card's total in one guarded UPDATE; false when the card is refunded. */
@@ -315,30 +404,46 @@ export async function addToCardTotal(tx: Tx, storeId: number, id: number, amount
 }
 
 /**
- * Empties a card and marks it refunded in one guarded UPDATE: only while it is unused, its total is
- * still `card.totalCount`, it is not refunded and no live booking holds it; false otherwise.
+ * Closes a card for a whole refund in one guarded UPDATE: what is left of its balance goes (its total
+ * becomes what it used) and it is marked refunded, only while its total and use are still
+ * `card`'s, it is not refunded and no live booking or waiting pending of a class not ended by `now`
+ * holds it; false otherwise.
  */
 export async function markCardRefunded(
   tx: Tx,
   storeId: number,
-  card: { id: number; totalCount: number },
+  card: { id: number; totalCount: number; usedCount: number },
   now: string,
 ): Promise<boolean> {
   const res = await tx
     .updateTable('memberCard')
-    .set({ totalCount: 0, refundedAt: now })
+    .set((eb) => ({ totalCount: eb.ref('usedCount'), refundedAt: now }))
     .where('storeId', '=', storeId)
     .where('id', '=', card.id)
-    .where('usedCount', '=', 0)
+    .where('usedCount', '=', card.usedCount)
     .where('totalCount', '=', card.totalCount)
     .where('refundedAt', 'is', null)
     .where(({ not, exists, selectFrom }) =>
       not(
         exists(
-          selectFrom('reservation')
-            .select('id')
-            .where('memberCardId', '=', card.id)
-            .where('status', 'in', LIVE_RESERVATION),
+          selectFrom('reservation as r')
+            .innerJoin('timetable as t', 't.id', 'r.timetableId')
+            .select('r.id')
+            .where('r.memberCardId', '=', card.id)
+            .where('r.status', 'in', LIVE_RESERVATION)
+            .where('t.endTime', '>', now),
+        ),
+      ),
+    )
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('pending as p')
+            .innerJoin('timetable as t', 't.id', 'p.timetableId')
+            .select('p.id')
+            .where('p.memberCardId', '=', card.id)
+            .where('p.status', '=', PendingStatus.WAITING)
+            .where('t.endTime', '>', now),
         ),
       ),
     )
@@ -348,16 +453,17 @@ export async function markCardRefunded(
 
 /**
  * Reopens a card a refund closed (the refund was refused by its provider) in one guarded UPDATE: only
- * while it is still refunded and empty; its total becomes `totalCount` again. False otherwise.
+ * while it is still refunded and holds nothing beyond what it used; `back` is added to its total
+ * again. False otherwise.
  */
-export async function reopenRefundedCard(tx: Tx, storeId: number, id: number, totalCount: number): Promise<boolean> {
+export async function reopenRefundedCard(tx: Tx, storeId: number, id: number, back: number): Promise<boolean> {
   const res = await tx
     .updateTable('memberCard')
-    .set({ totalCount, refundedAt: null })
+    .set((eb) => ({ totalCount: eb('totalCount', '+', back), refundedAt: null }))
     .where('storeId', '=', storeId)
     .where('id', '=', id)
     .where('refundedAt', 'is not', null)
-    .where('totalCount', '=', 0)
+    .whereRef('totalCount', '=', 'usedCount')
     .executeTakeFirst();
   return Number(res.numUpdatedRows) > 0;
 }
@@ -376,6 +482,63 @@ export async function takeFromCardTotal(tx: Tx, storeId: number, id: number, amo
     .where((eb) => eb(eb('totalCount', '-', eb.ref('usedCount')), '>=', amount))
     .executeTakeFirst();
   return Number(res.numUpdatedRows) > 0;
+}
+
+// A card's life (issue 29).
+
+/** The store setting of a card's life (key `card-life`, JSON), as stored: undefined when never saved. */
+export async function cardLifeSettingText(ex: Executor, storeId: number): Promise<string | undefined> {
+  const row = await ex
+    .selectFrom('storeSetting')
+    .select('value')
+    .where('storeId', '=', storeId)
+    .where('key', '=', CARD_LIFE_KEY)
+    .executeTakeFirst();
+  return row?.value;
+}
+export const CARD_LIFE_KEY = 'card-life';
+
+/**
+ * Whether a card was opened, as the cooling-off refund asks: a class booked or taken on it (a live
+ * booking, a late cancel that kept its charge, a pending waiting, signed in or missed), a leave (any
+ * not refused or withdrawn).
+ */
+export async function cardOpenedFacts(ex: Executor, storeId: number, memberCardId: number) {
+  const row = await ex
+    .selectNoFrom((eb) => [
+      eb
+        .exists(
+          eb
+            .selectFrom('reservation')
+            .select('id')
+            .where('storeId', '=', storeId)
+            .where('memberCardId', '=', memberCardId)
+            .where((w) => w.or([w('status', 'in', LIVE_RESERVATION), w('forfeited', '=', 1)])),
+        )
+        .as('booked'),
+      eb
+        .exists(
+          eb
+            .selectFrom('pending')
+            .select('id')
+            .where('storeId', '=', storeId)
+            .where('memberCardId', '=', memberCardId)
+            .where('status', '<>', PendingStatus.CANCELLED),
+        )
+        .as('held'),
+      eb
+        .exists(
+          eb
+            .selectFrom('cardLeave')
+            .select('id')
+            .where('storeId', '=', storeId)
+            .where('memberCardId', '=', memberCardId)
+            .where('status', 'in', ['pending', 'approved', 'ended']),
+        )
+        .as('leave'),
+    ])
+    .executeTakeFirstOrThrow();
+  return { classTaken: Boolean(row.booked) || Boolean(row.held), leave: Boolean(row.leave) };
 }
 
 // The card ledger and the money.

@@ -1,5 +1,6 @@
 import {
   cardProductList,
+  cardRefundQuote,
   deleteCardProduct,
   insertCardProduct,
   insertMemberCard,
@@ -13,7 +14,7 @@ import {
 } from '@studio/contract';
 import type { Registry } from '../../../lib/feature.ts';
 import { cardLedger, issueCard, setCardExpiry, setCardFrozen, topUpCard } from './member-card-service.ts';
-import { memberPaymentList, refundCard } from './payment-service.ts';
+import { memberPaymentList, refundCard, refundQuoteOf } from './payment-service.ts';
 import { createProduct, editProduct, listProducts, removeProduct } from './product-service.ts';
 
 /** Card products and the cards members hold. */
@@ -28,5 +29,6 @@ export function registerCard(r: Registry): void {
   r.handle(updateMemberCardExpire, (input, ctx) => setCardExpiry(ctx, input.id, input.expireTime), { tx: true });
   r.handle(memberCardLedger, (input, ctx) => cardLedger(ctx, input.id));
   r.handle(refundMemberCard, (input, ctx) => refundCard(ctx, input));
+  r.handle(cardRefundQuote, (input, ctx) => refundQuoteOf(ctx, input.mcId));
   r.handle(memberPayments, (input, ctx) => memberPaymentList(ctx, input.mid));
 }

@@ -5,6 +5,7 @@ import type { CallCtx } from '../../../lib/context.ts';
 import { badRequest, conflict } from '../../../lib/errors.ts';
 import { isUniqueViolation } from '../../../db/dialect.ts';
 import { storeNow } from '../shared.ts';
+import { cardLifeView } from '../card/activation.ts';
 import { memberCards } from '../card/repository.ts';
 import { requireCourse } from '../repository.ts';
 import { addMember, changeMember, memberIdByMobile, memberPage, membersMatching, requireMember } from './repository.ts';
@@ -73,7 +74,7 @@ export async function editMember(ctx: CallCtx, input: MemberInput & { id: number
 export async function memberWithCards(ctx: CallCtx, id: number) {
   const m = await mustFindMember(ctx, id);
   const cards = await memberCards(ctx.db, ctx.store.id, id);
-  return { ...m, cards: cards.map(({ memberId: _m, ...c }) => c) };
+  return { ...m, cards: cards.map(({ memberId: _m, ...c }) => ({ ...c, ...cardLifeView(c) })) };
 }
 
 /**
@@ -94,6 +95,7 @@ export async function cardsForCourse(ctx: CallCtx, memberId: number, courseId: n
       at,
       studentCount: 1,
     });
-    return reason ? { ...card, usable: false, reason } : { ...card, usable: true };
+    const row = { ...card, ...cardLifeView(card) };
+    return reason ? { ...row, usable: false, reason } : { ...row, usable: true };
   });
 }

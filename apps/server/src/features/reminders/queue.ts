@@ -1,0 +1,185 @@
+import { NOTIFY_KIND_LABEL, type NotifyKind } from '@studio/contract';
+import type { Executor } from '../../db/index.ts';
+import { scopeOf } from '../../lib/audit.ts';
+import { storeScopeById } from '../../lib/store-scope.ts';
+import { localDateTime } from '../../lib/time.ts';
+import { enqueue } from '../../outbox/enqueue.ts';
+import { storedSmsSetting } from '../member-channel/public.ts';
+import * as repo from './repository.ts';
+import { dueAfterQuiet } from './rules.ts';
+import {
+  loadNotifySetting,
+  smsTemplateOf,
+  wechatAccount,
+  wechatTemplateOf,
+  type StoredNotifySetting,
+} from './setting.ts';
+
+/** The outbox topic that sends a message queued by a change right after its commit. */
+export const NOTIFY_TOPIC = 'notify.send';
+
+/** What a message carries besides its kind: the template's variables and what it is about. */
+export interface NotifyPayload {
+  vars: Record<string, string>;
+  /** A class reminder: the session and its start (checked again when sending). */
+  sessionId?: number;
+  startTime?: string;
+}
+
+export interface ReminderInput {
+  storeId: number;
+  memberId: number;
+  kind: NotifyKind;
+  /**
+   * What makes this message one of its kind for the member (with kind and member, the dedupe key):
+   * a session and its start, a wait, a card and its expiry, a leave and its decision. The same
+   * event queued again (another instance, a retry) adds nothing.
+   */
+  event: string;
+  /** The kind's variables (name and store are filled in here). */
+  vars: Record<string, string>;
+  sessionId?: number;
+  startTime?: string;
+  /** Store-local now (tests inject a clock); the store's clock by default. */
+  now?: string;
+  /** Queued by the minute job, which sends it itself (no outbox message). */
+  byJob?: boolean;
+}
+
+/** `MM-DD HH:mm` of a store-local time. */
+export const shortTime = (t: string) => t.slice(5, 16);
+
+/**
+ * Queues one reminder in the caller's transaction: the leave service calls it with kind
+ * 'leave_result' when a leave is approved or refused (event `<leaveId>:<decision>`, vars card, result,
+ * dates); the engine-event listeners of this feature with the other kinds. At most one message per
+ * kind, event and member (the database's unique dedupe key); a member who switched the kind off, or
+ * a store with no way to reach them, gets a row skipped with the reason. Queued rows due now are
+ * sent right after the commit (the outbox); the quiet hours defer them (the minute job sends them).
+ * Answers the row's id, or null when the event already had its message.
+ */
+export async function queueReminder(tx: Executor, r: ReminderInput): Promise<number | null> {
+  const store = await storeScopeById(tx, r.storeId);
+  if (!store) return null;
+  const member = await repo.memberContact(tx, r.storeId, r.memberId);
+  if (!member) return null;
+  const now = r.now ?? localDateTime(store.timezone);
+  const setting = await loadNotifySetting(tx, r.storeId);
+  // A store that sends nothing (no SMS provider, no service account) keeps no log of it.
+  if (!(await sendsAnything(tx, r.storeId, setting))) return null;
+  const payload: NotifyPayload = {
+    vars: { name: member.name, store: store.name, ...r.vars },
+    ...(r.sessionId !== undefined ? { sessionId: r.sessionId, startTime: r.startTime } : {}),
+  };
+  let status = 'queued';
+  let reason = '';
+  if (await repo.switchedOff(tx, r.memberId, r.kind)) {
+    status = 'skipped';
+    reason = '已跳过（已关闭）';
+  } else if (!(await reachable(tx, r.storeId, r.kind, member))) {
+    status = 'skipped';
+    reason = '已跳过（未设置模板）';
+  }
+  const dueAt = status === 'queued' ? dueAfterQuiet(now, setting, r.startTime) : now;
+  if (dueAt > now) reason = `免打扰，${dueAt.slice(11, 16)} 发送`;
+  const id = await repo.insertOnce(tx, {
+    storeId: r.storeId,
+    memberId: r.memberId,
+    kind: r.kind,
+    dedupeKey: `${r.kind}:${r.event}:${r.memberId}`,
+    channel: null,
+    status,
+    reason,
+    dueAt,
+    createdAt: now,
+    sentAt: null,
+    leaseUntil: null,
+    payload: JSON.stringify(payload),
+  });
+  if (id !== null && status === 'queued' && dueAt <= now && !r.byJob) {
+    await enqueue(tx, r.storeId, NOTIFY_TOPIC, `notify:${id}`, { id });
+  }
+  return id;
+}
+
+/** Whether the store has any channel: an SMS provider or a WeChat service account. */
+export async function sendsAnything(ex: Executor, storeId: number, setting: StoredNotifySetting): Promise<boolean> {
+  return Boolean(wechatAccount(setting) || (await storedSmsSetting(ex, storeId)));
+}
+
+/** Whether the store can reach the member for the kind: WeChat (openid, account, template) or SMS (mobile, provider, template). */
+export async function reachable(
+  ex: Executor,
+  storeId: number,
+  kind: NotifyKind,
+  member: { mobile: string; wechatOpenid: string | null },
+): Promise<boolean> {
+  const setting = await loadNotifySetting(ex, storeId);
+  if (member.wechatOpenid && wechatAccount(setting) && wechatTemplateOf(setting, kind)) return true;
+  const sms = await storedSmsSetting(ex, storeId);
+  return Boolean(member.mobile && sms && (await smsTemplateOf(ex, storeId, setting, kind)));
+}
+
+// ---- the engine-event listeners (in the transaction of the change)
+
+/** A member promoted from the waitlist: one message per wait. */
+export async function onPromoted(
+  tx: Executor,
+  e: { storeId: number; sessionId: number; memberId: number; waitId: number },
+) {
+  const s = await repo.sessionInfo(tx, e.storeId, e.sessionId);
+  if (!s) return;
+  await queueReminder(tx, {
+    storeId: e.storeId,
+    memberId: e.memberId,
+    kind: 'promoted',
+    event: String(e.waitId),
+    vars: { course: s.courseName.slice(0, 20), time: shortTime(s.startTime) },
+  });
+}
+
+/** A class deleted by the studio: its members whose bookings it cancelled, once per session. */
+export async function onSessionDeleted(
+  tx: Executor,
+  e: { storeId: number; sessionId: number; refunds: { memberId: number }[] },
+) {
+  const s = await repo.sessionInfo(tx, e.storeId, e.sessionId);
+  if (!s) return;
+  const members = new Set([...e.refunds.map((x) => x.memberId), ...(await repo.membersCancelledWith(tx, e.sessionId))]);
+  for (const memberId of members) {
+    await queueReminder(tx, {
+      storeId: e.storeId,
+      memberId,
+      kind: 'class_cancelled',
+      event: `${e.sessionId}:deleted`,
+      vars: { course: s.courseName.slice(0, 20), time: shortTime(s.startTime), change: '已取消' },
+    });
+  }
+}
+
+/**
+ * A class edited by the studio: when its start moved (the edit's audit note says the start before),
+ * each member booked gets one message per new start.
+ */
+export async function onSessionChanged(tx: Executor, e: { storeId: number; sessionId: number }) {
+  const before = scopeOf(tx)?.note.before?.['开课时间'];
+  if (typeof before !== 'string') return;
+  const s = await repo.sessionInfo(tx, e.storeId, e.sessionId);
+  if (!s || s.deleted) return;
+  if (s.startTime.slice(0, 16) === before.slice(0, 16)) return;
+  for (const memberId of await repo.membersBookedIn(tx, e.sessionId)) {
+    await queueReminder(tx, {
+      storeId: e.storeId,
+      memberId,
+      kind: 'class_cancelled',
+      event: `${e.sessionId}:moved:${s.startTime}`,
+      vars: {
+        course: s.courseName.slice(0, 20),
+        time: shortTime(before),
+        change: `时间调整为 ${shortTime(s.startTime)}`,
+      },
+    });
+  }
+}
+
+export const kindLabel = (kind: string) => NOTIFY_KIND_LABEL[kind as NotifyKind] ?? kind;

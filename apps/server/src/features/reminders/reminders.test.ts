@@ -1,0 +1,426 @@
+import {
+  addMemberReservation,
+  addWaitlist,
+  cancelReservationCall,
+  cancelTimetable,
+  memberBindWechat,
+  memberQueryNotifyPref,
+  memberUpdateNotifyPref,
+  queryNotifyLog,
+  queryNotifySetting,
+  sendNotifyTest,
+  updateBookingPolicy,
+  updateNotifySetting,
+  updateSmsSetting,
+  updateTimetable,
+} from '@studio/contract';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { buildApp } from '../../app.ts';
+import { loadConfig } from '../../config.ts';
+import { openDatabase } from '../../db/index.ts';
+import { EngineFactory } from '../../test/factory-engine.ts';
+import { describeEachDb, PG_URL } from '../../test/harness.ts';
+import { memberClient } from '../../test/member-client.ts';
+import { fastWorker, waitFor } from '../../test/outbox.ts';
+import { SECRET, startSmsStandIn } from '../../test/sms-stand-in.ts';
+import { MP, startWechatMpStandIn } from '../../test/wechat-mp-stand-in.ts';
+import { addMinutes } from '../../lib/time.ts';
+import { runReminders } from './job.ts';
+
+const SMS_TEMPLATES = [
+  { kind: 'class_reminder', templateId: 'T_CLASS', params: ['course', 'time'] },
+  { kind: 'promoted', templateId: 'T_PROMO', params: ['course', 'time'] },
+  { kind: 'class_cancelled', templateId: 'T_CANCEL', params: ['course', 'time', 'change'] },
+  { kind: 'card_expiring', templateId: 'T_EXPIRE', params: ['card', 'expire'] },
+  { kind: 'balance_low', templateId: 'T_LOW', params: ['card', 'balance'] },
+];
+
+describeEachDb('reminders to members (WeChat service account, SMS fallback)', (env) => {
+  let sms: Awaited<ReturnType<typeof startSmsStandIn>>;
+  let mp: Awaited<ReturnType<typeof startWechatMpStandIn>>;
+  /** The store-local now the job sees. */
+  let now = '2099-01-01 12:00:00';
+  const clock = () => now;
+  const run = () => runReminders(env().app.deps, clock);
+  /** Runs the job every `step` minutes from `from` to `to`. */
+  async function runFrom(from: string, to: string, step = 15) {
+    for (now = from; now <= to; now = addMinutes(now, step)) await run();
+  }
+
+  const notify = (wechat?: object, quiet = { quietFrom: '22:00', quietTo: '08:00' }) => ({
+    classReminderHours: 2,
+    ...quiet,
+    wechat: { appId: '', appSecret: '', baseUrl: '', templates: [], ...wechat },
+    sms: { templates: SMS_TEMPLATES },
+  });
+
+  beforeAll(async () => {
+    sms = await startSmsStandIn(env().app);
+    mp = await startWechatMpStandIn(env().app);
+    await env().client.ok(updateSmsSetting.path, sms.setting('tencent', SECRET.tencent));
+    await env().client.ok(updateNotifySetting.path, notify());
+  });
+  afterAll(async () => {
+    await sms.close();
+    await mp.close();
+  });
+
+  const ef = () => new EngineFactory(env().factory);
+  async function book(tid: number, mcId: number) {
+    await env().client.ok(addMemberReservation.path, { mcId, tid, studentCount: 1, remark: '' });
+    return env()
+      .database.db.selectFrom('reservation')
+      .select('id')
+      .where('timetableId', '=', tid)
+      .where('memberCardId', '=', mcId)
+      .where('status', '=', 1)
+      .executeTakeFirstOrThrow();
+  }
+  const textsTo = (mobile: string) => sms.received.filter((r) => r.mobile === `+86${mobile}`);
+  const logOf = (memberId: number, kind?: string) =>
+    env()
+      .database.db.selectFrom('notifyLog')
+      .selectAll()
+      .where('memberId', '=', memberId)
+      .$if(kind !== undefined, (q) => q.where('kind', '=', kind!))
+      .orderBy('id')
+      .execute();
+
+  it('a day of classes: exactly one reminder per booking, by SMS with the signature checked; quiet hours wait for 08:00', async () => {
+    const e = ef();
+    const s = await e.scene({ course: { name: '流瑜伽' } });
+    const day = '2099-03-10';
+    const times = ['09:00', '12:00', '18:30', '21:30'];
+    const sessions = [];
+    for (const t of times) {
+      sessions.push(await e.session({ courseId: s.course.id, teacherId: s.teacher.id, startTime: `${day} ${t}:00` }));
+    }
+    const a = await e.memberWithCard(s.product.id, { card: { totalCount: 20 } });
+    const b = await e.memberWithCard(s.product.id, { card: { totalCount: 20 } });
+    for (const x of sessions) await book(x.id, a.card.id);
+    await book(sessions[1].id, b.card.id);
+    await book(sessions[3].id, b.card.id);
+    const before = sms.received.length;
+    await runFrom('2099-03-09 20:00:00', `${day} 23:45:00`);
+    const got = sms.received.slice(before);
+    expect(got.every((r) => r.signatureOk && r.templateId === 'T_CLASS')).toBe(true);
+    const mine = (m: { mobile: string }) =>
+      textsTo(m.mobile)
+        .filter((r) => (r.params as string[])[1]?.startsWith('03-10'))
+        .map((r) => (r.params as string[]).join(' '))
+        .sort();
+    expect(mine(a.member)).toEqual(times.map((t) => `流瑜伽 03-10 ${t}`).sort());
+    expect(mine(b.member)).toEqual(['流瑜伽 03-10 12:00', '流瑜伽 03-10 21:30']);
+    // The 09:00 class's reminder (due 07:00, in the quiet hours) went out at 08:00.
+    const early = (await logOf(a.member.id, 'class_reminder')).find((r) => r.payload.includes(`${day} 09:00`))!;
+    expect(early).toMatchObject({ status: 'sent', channel: 'sms', sentAt: `${day} 08:00:00` });
+    // Running the job again changes nothing.
+    const count = sms.received.length;
+    await runFrom(`${day} 08:00:00`, `${day} 22:00:00`, 60);
+    expect(sms.received.length).toBe(count);
+    // The log lists them with the day's counts.
+    const log = await env().client.ok(queryNotifyLog.path, { fromDate: day, toDate: day, kind: 'class_reminder' });
+    expect(log.total).toBe(6);
+    expect(log.list.every((r: { status: string }) => r.status === 'sent')).toBe(true);
+    expect(log.days).toEqual([{ date: day, sms: 6, wechat: 0, failed: 0, skipped: 0 }]);
+    expect(log.dailyCap).toBe(500);
+  });
+
+  it('a class before the end of the quiet hours is reminded at once; a class after it at 08:00', async () => {
+    const e = ef();
+    const s = await e.scene({ course: { name: '早课' } });
+    const day = '2099-03-12';
+    const early = await e.session({ courseId: s.course.id, teacherId: s.teacher.id, startTime: `${day} 07:30:00` });
+    const later = await e.session({ courseId: s.course.id, teacherId: s.teacher.id, startTime: `${day} 09:30:00` });
+    const m = await e.memberWithCard(s.product.id, { card: { totalCount: 20 } });
+    await book(early.id, m.card.id);
+    await book(later.id, m.card.id);
+    now = `${day} 05:45:00`;
+    await run();
+    expect(textsTo(m.member.mobile).map((r) => (r.params as string[])[1])).toEqual([`03-12 07:30`]);
+    now = `${day} 07:45:00`;
+    await run();
+    const deferred = (await logOf(m.member.id, 'class_reminder')).find((r) => r.payload.includes('09:30'))!;
+    expect(deferred).toMatchObject({ status: 'queued', dueAt: `${day} 08:00:00`, reason: '免打扰，08:00 发送' });
+    expect(textsTo(m.member.mobile).length).toBe(1);
+    now = `${day} 08:00:00`;
+    await run();
+    expect(textsTo(m.member.mobile).map((r) => (r.params as string[])[1])).toEqual([`03-12 07:30`, `03-12 09:30`]);
+  });
+
+  it('none after the member switched the kind off on the phone (logged 已跳过（已关闭）); none for a booking cancelled before sending', async () => {
+    const e = ef();
+    const s = await e.scene();
+    const day = '2099-03-14';
+    const x = await e.session({ courseId: s.course.id, teacherId: s.teacher.id, startTime: `${day} 10:00:00` });
+    const y = await e.session({ courseId: s.course.id, teacherId: s.teacher.id, startTime: `${day} 09:00:00` });
+    const off = await e.memberWithCard(s.product.id, { card: { totalCount: 20 } });
+    const cancels = await e.memberWithCard(s.product.id, { card: { totalCount: 20 } });
+    await book(x.id, off.card.id);
+    const rv = await book(y.id, cancels.card.id);
+    const phone = await memberClient(env(), off.member);
+    await phone.ok(memberUpdateNotifyPref.path, { kind: 'class_reminder', on: false });
+    const prefs = await phone.ok(memberQueryNotifyPref.path);
+    expect(prefs.kinds.find((k: { kind: string }) => k.kind === 'class_reminder')).toMatchObject({ on: false });
+    // 07:00: y's reminder queued for 08:00 (quiet hours); the booking is then cancelled.
+    now = `${day} 07:00:00`;
+    await run();
+    expect(await logOf(cancels.member.id)).toMatchObject([{ status: 'queued', dueAt: `${day} 08:00:00` }]);
+    await env().client.ok(cancelReservationCall.path, { id: rv.id });
+    await runFrom(`${day} 07:15:00`, `${day} 09:00:00`);
+    expect(textsTo(off.member.mobile)).toEqual([]);
+    expect(textsTo(cancels.member.mobile)).toEqual([]);
+    expect(await logOf(off.member.id)).toMatchObject([
+      { status: 'skipped', reason: '已跳过（已关闭）', channel: null },
+    ]);
+    expect(await logOf(cancels.member.id)).toMatchObject([{ status: 'skipped', reason: '已跳过（预约已取消）' }]);
+    // Switched on again: the kind is sent again (for later classes).
+    await phone.ok(memberUpdateNotifyPref.path, { kind: 'class_reminder', on: true });
+    const z = await e.session({ courseId: s.course.id, teacherId: s.teacher.id, startTime: `${day} 15:00:00` });
+    await book(z.id, off.card.id);
+    now = `${day} 13:30:00`;
+    await run();
+    expect(textsTo(off.member.mobile).length).toBe(1);
+  });
+
+  it('queue promotion and class cancelled or moved by the studio: one message each, sent after the commit', async () => {
+    const desk = env().client;
+    // Sent by the outbox at the real time of day: no quiet hours for this test.
+    await desk.ok(updateNotifySetting.path, notify(undefined, { quietFrom: '00:00', quietTo: '00:00' }));
+    await desk.ok(updateBookingPolicy.path, { waitlist: 1 });
+    const e = ef();
+    const s = await e.scene({ product: { perCount: 1, cardType: 2 }, course: { name: '普拉提' } });
+    const day = '2099-03-16';
+    const full = await e.session({
+      courseId: s.course.id,
+      teacherId: s.teacher.id,
+      reservableCount: 1,
+      startTime: `${day} 19:00:00`,
+    });
+    const holder = await e.memberWithCard(s.product.id, { card: { totalCount: 5 } });
+    const waiter = await e.memberWithCard(s.product.id, { card: { totalCount: 5 } });
+    const booked = await book(full.id, holder.card.id);
+    await desk.ok(addWaitlist.path, { mid: waiter.member.id, mcId: waiter.card.id, tid: full.id, studentCount: 1 });
+    await desk.ok(cancelReservationCall.path, { id: booked.id });
+    const moved = await e.session({ courseId: s.course.id, teacherId: s.teacher.id, startTime: `${day} 10:00:00` });
+    const gone = await e.session({ courseId: s.course.id, teacherId: s.teacher.id, startTime: `${day} 11:00:00` });
+    const m = await e.memberWithCard(s.product.id, { card: { totalCount: 5 } });
+    await book(moved.id, m.card.id);
+    await book(gone.id, m.card.id);
+    await desk.ok(updateTimetable.path, {
+      id: moved.id,
+      teacherId: s.teacher.id,
+      date: day,
+      time: '16:00',
+      count: moved.reservableCount,
+      areaId: null,
+      bookId: null,
+    });
+    // An edit that leaves the time alone says nothing.
+    await desk.ok(updateTimetable.path, {
+      id: moved.id,
+      teacherId: s.teacher.id,
+      date: day,
+      time: '16:00',
+      count: moved.reservableCount + 1,
+      areaId: null,
+      bookId: null,
+    });
+    await desk.ok(cancelTimetable.path, { id: gone.id });
+    const before = sms.received.length;
+    const stop = fastWorker(env().database, { allow: new URL(sms.base).host });
+    try {
+      await waitFor(async () => sms.received.length >= before + 3, 'the three messages');
+      await waitFor(
+        async () =>
+          (
+            await env()
+              .database.db.selectFrom('notifyLog')
+              .select('status')
+              .where('status', 'in', ['queued', 'sending'])
+              .execute()
+          ).length === 0,
+        'every message finished',
+      );
+    } finally {
+      await stop();
+    }
+    expect(await logOf(waiter.member.id)).toMatchObject([{ kind: 'promoted', status: 'sent', channel: 'sms' }]);
+    expect(textsTo(waiter.member.mobile).map((r) => [r.templateId, r.params])).toEqual([
+      ['T_PROMO', ['普拉提', '03-16 19:00']],
+    ]);
+    expect(
+      textsTo(m.member.mobile)
+        .map((r) => [r.templateId, r.params])
+        .sort(),
+    ).toEqual(
+      [
+        ['T_CANCEL', ['普拉提', '03-16 10:00', '时间调整为 03-16 16:00']],
+        ['T_CANCEL', ['普拉提', '03-16 11:00', '已取消']],
+      ].sort(),
+    );
+    expect(textsTo(holder.member.mobile)).toEqual([]);
+    await desk.ok(updateBookingPolicy.path, { waitlist: 0 });
+    await desk.ok(updateNotifySetting.path, notify());
+  });
+
+  it('WeChat first (the stand-in checks the access token it issued), SMS without an openid; the token is shared and renewed when refused', async () => {
+    const desk = env().client;
+    const templates = [
+      {
+        kind: 'class_reminder',
+        templateId: 'WX_CLASS',
+        fields: [
+          { key: 'thing1', value: '{course}' },
+          { key: 'time2', value: '{time}' },
+          { key: 'thing3', value: '{teacher}' },
+        ],
+      },
+    ];
+    await desk.ok(
+      updateNotifySetting.path,
+      notify({ appId: MP.appId, appSecret: MP.appSecret, baseUrl: mp.base, templates }),
+    );
+    const shown = await desk.ok(queryNotifySetting.path);
+    expect(shown.wechat).toMatchObject({ appId: MP.appId, appSecretSet: true });
+    expect(JSON.stringify(shown)).not.toContain(MP.appSecret);
+    const e = ef();
+    const s = await e.scene({ course: { name: '空中瑜伽' } });
+    const day = '2099-03-18';
+    const x = await e.session({ courseId: s.course.id, teacherId: s.teacher.id, startTime: `${day} 10:00:00` });
+    const bound = await e.memberWithCard(s.product.id, { card: { totalCount: 20 } });
+    const plain = await e.memberWithCard(s.product.id, { card: { totalCount: 20 } });
+    const phone = await memberClient(env(), bound.member);
+    expect((await phone.call(memberBindWechat.path, { code: 'not-a-code' })).code).toBe(503);
+    expect(await phone.ok(memberBindWechat.path, { code: mp.codeFor('openid-bound-1') })).toEqual({ bound: true });
+    expect(await phone.ok(memberQueryNotifyPref.path)).toMatchObject({ wechatAppId: MP.appId, wechatBound: true });
+    await book(x.id, bound.card.id);
+    await book(x.id, plain.card.id);
+    now = `${day} 08:30:00`;
+    await run();
+    expect(mp.received.filter((r) => r.touser === 'openid-bound-1')).toEqual([
+      {
+        touser: 'openid-bound-1',
+        templateId: 'WX_CLASS',
+        data: { thing1: '空中瑜伽', time2: '03-18 10:00', thing3: s.teacher.name },
+        token: expect.stringMatching(/^tok_/),
+      },
+    ]);
+    expect(textsTo(bound.member.mobile)).toEqual([]);
+    expect(textsTo(plain.member.mobile).map((r) => r.templateId)).toEqual(['T_CLASS']);
+    expect(await logOf(bound.member.id)).toMatchObject([{ channel: 'wechat', status: 'sent' }]);
+    expect(await logOf(plain.member.id)).toMatchObject([{ channel: 'sms', status: 'sent' }]);
+
+    // The token is cached: a 发送测试 reuses it; once WeChat stops taking it, one refresh and the message goes.
+    const tokens = mp.stats.tokenRequests;
+    expect(
+      await desk.ok(sendNotifyTest.path, { kind: 'class_reminder', channel: 'wechat', openid: 'openid-mgr' }),
+    ).toEqual({
+      to: 'openid-mgr',
+    });
+    expect(mp.stats.tokenRequests).toBe(tokens);
+    mp.invalidateTokens();
+    const refused = mp.stats.refused;
+    await desk.ok(sendNotifyTest.path, { kind: 'class_reminder', channel: 'wechat', openid: 'openid-mgr' });
+    expect(mp.stats.refused).toBe(refused + 1);
+    expect(mp.stats.tokenRequests).toBe(tokens + 1);
+    expect(mp.received.filter((r) => r.touser === 'openid-mgr').length).toBe(2);
+    // No SMS template of the kind: 409 with the reason; no mobile on the manager's account: 409.
+    expect(await desk.call(sendNotifyTest.path, { kind: 'leave_result', channel: 'sms' })).toMatchObject({ code: 409 });
+    await desk.ok(updateNotifySetting.path, notify());
+  });
+
+  it('cards expiring in 7 days and balances below the card-alert thresholds: one message per card and event', async () => {
+    const e = ef();
+    const s = await e.scene({ product: { cardName: '次卡10次', cardType: 1 } });
+    const m = await e.memberWithCard(s.product.id, {
+      card: { totalCount: 10, usedCount: 9, expireTime: '2099-04-05 23:59:59' },
+    });
+    now = '2099-04-01 03:00:00';
+    await run();
+    expect(textsTo(m.member.mobile)).toEqual([]);
+    expect((await logOf(m.member.id)).map((r) => [r.kind, r.status, r.dueAt]).sort()).toEqual([
+      ['balance_low', 'queued', '2099-04-01 08:00:00'],
+      ['card_expiring', 'queued', '2099-04-01 08:00:00'],
+    ]);
+    await runFrom('2099-04-01 08:00:00', '2099-04-02 12:00:00', 60);
+    expect(
+      textsTo(m.member.mobile)
+        .map((r) => [r.templateId, (r.params as string[])[1]])
+        .sort(),
+    ).toEqual([
+      ['T_EXPIRE', '2099-04-05'],
+      ['T_LOW', '1次'],
+    ]);
+  });
+
+  it('two instances running the job at once send each reminder once (PostgreSQL)', async (ctx) => {
+    if (env().dialect !== 'postgres' || !PG_URL) return ctx.skip();
+    const database = openDatabase({ url: PG_URL, schema: env().database.schema, poolMax: 10 });
+    const config = { ...loadConfig({ LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv), webDist: '/nonexistent' };
+    const second = await buildApp({ config, database, logger: false });
+    try {
+      const e = ef();
+      const s = await e.scene();
+      const day = '2099-03-20';
+      const members = [];
+      for (let i = 0; i < 6; i++) {
+        const x = await e.session({
+          courseId: s.course.id,
+          teacherId: s.teacher.id,
+          startTime: `${day} ${String(10 + i).padStart(2, '0')}:00:00`,
+        });
+        for (let j = 0; j < 3; j++) {
+          const m = await e.memberWithCard(s.product.id, { card: { totalCount: 20 } });
+          await book(x.id, m.card.id);
+          members.push(m.member);
+        }
+      }
+      // Half of them reachable by WeChat: both instances need the account's token at once.
+      await env().client.ok(
+        updateNotifySetting.path,
+        notify({
+          appId: MP.appId,
+          appSecret: MP.appSecret,
+          baseUrl: mp.base,
+          templates: [
+            { kind: 'class_reminder', templateId: 'WX_CLASS', fields: [{ key: 'thing1', value: '{course}' }] },
+          ],
+        }),
+      );
+      for (const [i, m] of members.entries()) {
+        if (i % 2)
+          await env()
+            .database.db.updateTable('member')
+            .set({ wechatOpenid: `openid-race-${i}` })
+            .where('id', '=', m.id)
+            .execute();
+      }
+      await env().database.db.deleteFrom('wechatToken').execute();
+      const tokens = mp.stats.tokenRequests;
+      const before = sms.received.length;
+      const deps2 = { ...second.deps, config: env().app.deps.config };
+      for (now = `${day} 07:00:00`; now <= `${day} 16:00:00`; now = addMinutes(now, 30)) {
+        await Promise.all([runReminders(env().app.deps, clock), runReminders(deps2, clock), run()]);
+      }
+      const got = sms.received.slice(before);
+      expect(got.length).toBe(9);
+      expect(new Set(got.map((r) => r.mobile)).size).toBe(9);
+      const wx = mp.received.filter((r) => r.touser.startsWith('openid-race-'));
+      expect(wx.length).toBe(9);
+      expect(new Set(wx.map((r) => r.touser)).size).toBe(9);
+      // One token for the three senders: the refresh was taken by one of them.
+      expect(mp.stats.tokenRequests).toBe(tokens + 1);
+      const rows = await env()
+        .database.db.selectFrom('notifyLog')
+        .select('status')
+        .where('dueAt', 'like', `${day}%`)
+        .execute();
+      expect(rows.map((r) => r.status)).toEqual(Array(18).fill('sent'));
+    } finally {
+      await env().client.ok(updateNotifySetting.path, notify());
+      await second.close();
+      await database.close();
+    }
+  });
+});

@@ -1,0 +1,28 @@
+import {
+  memberBindWechat,
+  memberQueryNotifyPref,
+  memberUpdateNotifyPref,
+  queryNotifyLog,
+  queryNotifySetting,
+  sendNotifyTest,
+  updateNotifySetting,
+} from '@studio/contract';
+import { defineFeature } from '../../lib/feature.ts';
+import { sessionChanged, sessionDeleted } from '../timetable/public.ts';
+import { waitlistPromoted } from '../waitlist/public.ts';
+import { onPromoted, onSessionChanged, onSessionDeleted } from './queue.ts';
+import * as svc from './service.ts';
+
+/** Reminders to members: the store's setting, the send log, members' switches and WeChat binding. */
+export const remindersFeature = defineFeature((r) => {
+  r.on(waitlistPromoted, onPromoted);
+  r.on(sessionDeleted, onSessionDeleted);
+  r.on(sessionChanged, onSessionChanged);
+  r.handle(queryNotifySetting, (_input, ctx) => svc.querySetting(ctx));
+  r.handle(updateNotifySetting, (input, ctx) => svc.updateSetting(ctx, input));
+  r.handle(sendNotifyTest, (input, ctx) => svc.sendTest(ctx, input));
+  r.handle(queryNotifyLog, (input, ctx) => svc.queryLog(ctx, input));
+  r.handle(memberQueryNotifyPref, (_input, ctx) => svc.myPrefs(ctx));
+  r.handle(memberUpdateNotifyPref, (input, ctx) => svc.setMyPref(ctx, input));
+  r.handle(memberBindWechat, (input, ctx) => svc.bindWechat(ctx, input));
+});

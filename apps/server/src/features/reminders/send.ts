@@ -1,0 +1,140 @@
+import { fillVars, type NotifyKind } from '@studio/contract';
+import type { Db } from '../../db/index.ts';
+import type { AllowedHost } from '../../lib/outbound.ts';
+import type { StoreScope } from '../../lib/context.ts';
+import { storeScopeById } from '../../lib/store-scope.ts';
+import { localDateTime } from '../../lib/time.ts';
+import type { OutboxHandler } from '../../outbox/index.ts';
+import { SmsCapReached, smsSenderOf, type SmsMessage } from '../member-channel/public.ts';
+import type { NotifyPayload } from './queue.ts';
+import * as repo from './repository.ts';
+import { dueAfterQuiet } from './rules.ts';
+import {
+  loadNotifySetting,
+  smsTemplateOf,
+  wechatAccount,
+  wechatTemplateOf,
+  type StoredNotifySetting,
+} from './setting.ts';
+import { sendTemplate } from './wechat.ts';
+
+/** What sending needs: the database and the hosts the outbound gate lets through. */
+export interface SendDeps {
+  db: Db;
+  allowHosts: readonly AllowedHost[];
+}
+
+/** A claimed message is another sender's again if this one has not finished it after this long. */
+const LEASE_MS = 120_000;
+
+/** The SMS of a template: its variables' values in order (Tencent) and by name (Aliyun). */
+export function smsMessage(templateId: string, params: readonly string[], vars: Record<string, string>): SmsMessage {
+  return {
+    templateId,
+    ordered: params.map((v) => vars[v] ?? ''),
+    named: Object.fromEntries(params.map((v) => [v, vars[v] ?? ''])),
+  };
+}
+
+/** A WeChat template's data: each field's text with the variables filled. */
+export const wechatData = (fields: { key: string; value: string }[], vars: Record<string, string>) =>
+  Object.fromEntries(fields.map((f) => [f.key, fillVars(f.value, vars).slice(0, 20)]));
+
+/**
+ * Sends a message through the store's channels: WeChat when the member has an openid and the store
+ * its service account and the kind's template; else (or when WeChat refused) SMS with the kind's
+ * template. Answers how it went; never throws for a provider's refusal.
+ */
+export async function deliver(
+  deps: SendDeps,
+  store: StoreScope,
+  setting: StoredNotifySetting,
+  kind: NotifyKind,
+  to: { mobile: string | null; openid: string | null },
+  vars: Record<string, string>,
+): Promise<{ status: 'sent' | 'failed' | 'skipped'; channel: 'wechat' | 'sms' | null; reason: string }> {
+  const errors: string[] = [];
+  const account = wechatAccount(setting);
+  const wx = wechatTemplateOf(setting, kind);
+  if (to.openid && account && wx) {
+    try {
+      await sendTemplate(deps.db, account, deps.allowHosts, {
+        touser: to.openid,
+        templateId: wx.templateId,
+        data: wechatData(wx.fields, vars),
+      });
+      return { status: 'sent', channel: 'wechat', reason: '' };
+    } catch (e) {
+      errors.push(`微信：${(e as Error).message}`);
+    }
+  }
+  const template = await smsTemplateOf(deps.db, store.id, setting, kind);
+  const sender = template && to.mobile ? await smsSenderOf(deps.db, deps.allowHosts, store) : null;
+  if (template && to.mobile && sender) {
+    try {
+      await sender.send(to.mobile, smsMessage(template.templateId, template.params, vars));
+      return { status: 'sent', channel: 'sms', reason: '' };
+    } catch (e) {
+      const why = e instanceof SmsCapReached ? e.message : (e as Error).message;
+      errors.push(`短信：${why}`);
+      return { status: 'failed', channel: 'sms', reason: errors.join('；').slice(0, 200) };
+    }
+  }
+  if (errors.length) return { status: 'failed', channel: 'wechat', reason: errors.join('；').slice(0, 200) };
+  return { status: 'skipped', channel: null, reason: '已跳过（未设置模板）' };
+}
+
+/**
+ * Sends one message if this sender claims it (queued and due at `now`, store-local): checked again
+ * first — the member switched the kind off, the booking of a class reminder cancelled or its class
+ * moved or started — and deferred when `now` is in the quiet hours. Answers whether it claimed it.
+ */
+export async function sendOne(deps: SendDeps, store: StoreScope, id: number, now: string): Promise<boolean> {
+  const row = await repo.claim(deps.db, id, now, Date.now(), LEASE_MS);
+  if (!row) return false;
+  const done = (status: string, reason: string, channel: string | null = null) =>
+    repo.finish(deps.db, id, { status, reason, channel, sentAt: status === 'sent' ? now : null });
+  try {
+    const p = JSON.parse(row.payload) as NotifyPayload;
+    const kind = row.kind as NotifyKind;
+    const member = row.memberId === null ? undefined : await repo.memberContact(deps.db, store.id, row.memberId);
+    if (!member) return done('skipped', '已跳过（会员不存在）').then(() => true);
+    if (await repo.switchedOff(deps.db, member.id, kind)) return done('skipped', '已跳过（已关闭）').then(() => true);
+    if (kind === 'class_reminder' && p.sessionId !== undefined) {
+      const s = await repo.sessionInfo(deps.db, store.id, p.sessionId);
+      if (!s || s.deleted || !(await repo.stillBooked(deps.db, p.sessionId, member.id))) {
+        return done('skipped', '已跳过（预约已取消）').then(() => true);
+      }
+      if (s.startTime !== p.startTime) return done('skipped', '已跳过（上课时间已变更）').then(() => true);
+      if (s.startTime <= now) return done('skipped', '已跳过（课程已开始）').then(() => true);
+    }
+    const setting = await loadNotifySetting(deps.db, store.id);
+    const due = dueAfterQuiet(now, setting, kind === 'class_reminder' ? p.startTime : undefined);
+    if (due > now) {
+      await repo.finish(deps.db, id, { status: 'queued', dueAt: due, reason: `免打扰，${due.slice(11, 16)} 发送` });
+      return true;
+    }
+    const r = await deliver(deps, store, setting, kind, { mobile: member.mobile, openid: member.wechatOpenid }, p.vars);
+    await done(r.status, r.reason, r.channel);
+  } catch (e) {
+    await done('failed', `发送出错：${(e as Error).message}`.slice(0, 200));
+  }
+  return true;
+}
+
+/** Sends the store's messages due at `now`; answers how many this sender handled. */
+export async function sendDue(deps: SendDeps, store: StoreScope, now: string): Promise<number> {
+  let n = 0;
+  for (const id of await repo.dueIds(deps.db, store.id, now, Date.now())) {
+    if (await sendOne(deps, store, id, now)) n++;
+  }
+  return n;
+}
+
+/** The outbox handler: a message queued by a change, sent right after its commit (if still due). */
+export const sendQueuedNotice: OutboxHandler = async (row, payload, ctx) => {
+  const store = await storeScopeById(ctx.db, row.storeId);
+  if (!store) return;
+  const { id } = payload as { id: number };
+  await sendOne({ db: ctx.db, allowHosts: ctx.allowHosts }, store, id, localDateTime(store.timezone));
+};
