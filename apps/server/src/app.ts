@@ -17,6 +17,7 @@ import { features } from './features/index.ts';
 import { memberCookieName, registerMemberPages, resolveMember } from './features/member-channel/routes.ts';
 import { registerStoreFileRoute } from './features/store-admin/routes.ts';
 import { registerCalendarFeedRoute } from './features/calendar-feed/routes.ts';
+import { registerExportRoute } from './features/import-export/routes.ts';
 import { registerPayNotifyRoutes } from './features/payment/public.ts';
 import type { AppDeps, CallCtx } from './lib/context.ts';
 import { databaseUnavailable } from './lib/db-errors.ts';
@@ -254,6 +255,7 @@ export async function buildApp(opts: BuildOptions): Promise<AppInstance> {
   if (handlers.size) throw new Error(`处理程序没有对应的接口: ${[...handlers.keys()].join(', ')}`);
   registerStoreFileRoute(app, deps);
   registerCalendarFeedRoute(app, deps);
+  registerExportRoute(app, deps);
   await registerPayNotifyRoutes(app, deps);
   registerMemberPages(app, deps);
   registerApiDocs(app, deps);

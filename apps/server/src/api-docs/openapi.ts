@@ -53,6 +53,11 @@ const GROUPS: readonly [string, string, readonly CallDef[]][] = [
     contract.teacherPayCalls,
   ],
   [
+    '导入与导出',
+    '导入会员和会员卡（.xlsx 或 .csv：列对应、预检每一行的问题、一次导入、可撤销），导出全部数据（.xlsx 工作簿或 JSON）',
+    contract.importExportCalls,
+  ],
+  [
     '消息提醒',
     '上课提醒、候补成功、课程取消或调整、会员卡到期、余额不足、请假结果：公众号模板消息优先、短信兜底；设置、发送测试、消息记录；会员的提醒开关和微信绑定',
     contract.reminderCalls,

@@ -6,6 +6,7 @@ import { batchFeature } from './batch/routes.ts';
 import { calendarFeedFeature } from './calendar-feed/routes.ts';
 import { cardTransferFeature } from './card-transfer/routes.ts';
 import { cardLifeFeature } from './card-life/routes.ts';
+import { importExportFeature } from './import-export/routes.ts';
 import { memberChannelFeature, smsHandlers } from './member-channel/routes.ts';
 import { messagingFeature } from './messaging/routes.ts';
 import { messagingHandlers } from './messaging/public.ts';
@@ -47,6 +48,7 @@ export const features: Feature[] = [
   paymentFeature,
   cardTransferFeature,
   teacherPayFeature,
+  importExportFeature,
   remindersFeature,
 ];
 

@@ -513,7 +513,24 @@ export const basePayloads: Record<string, BasePayload> = {
   [`${STORE}/close/sales/commission/month`]: { body: () => ({ month: '2020-01' }) },
   [`${STORE}/reopen/sales/commission/month`]: { body: () => ({ month: '2020-01', reason: '重新核对' }) },
   [`${STORE}/query/pay/closed/month/list`]: { body: () => ({}) },
+
+  // 导入 (a one-row CSV of a new member each time) and 导出全部数据
+  [`${STORE}/query/import/columns`]: { body: () => ({ fileName: '会员.csv', content: importCsv() }) },
+  [`${STORE}/import/members`]: {
+    body: () => ({
+      fileName: '会员.csv',
+      content: importCsv(),
+      mapping: { 姓名: 'name', 手机号: 'mobile' },
+      duplicates: 'merge',
+    }),
+  },
+  [`${STORE}/export/store/data`]: { body: () => ({ format: 'json' }) },
 };
+
+/** A CSV file of one new member, base64. */
+function importCsv(): string {
+  return Buffer.from(`姓名,手机号\n导入会员,${randomMobile()}\n`).toString('base64');
+}
 
 /** Sets the value at a dotted path (`students.mcId` sets `mcId` of every item of `students`). */
 export function setPath(body: Record<string, unknown>, dotted: string, value: number | string): void {

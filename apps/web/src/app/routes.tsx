@@ -1,6 +1,7 @@
 import {
   cardAlertList,
   cardProductList,
+  importMembers,
   insertArea,
   insertMaterial,
   insertTeacher,
@@ -45,6 +46,7 @@ export interface ScreenRoute {
 const CardList = lazy(() => import('../features/cards/card-page.tsx'));
 const MemberList = lazy(() => import('../features/members/member-list-page.tsx'));
 const MemberDetail = lazy(() => import('../features/members/member-detail-page.tsx'));
+const MemberImport = lazy(() => import('../features/import/import-page.tsx'));
 const CourseList = lazy(() => import('../features/courses/course-list-page.tsx'));
 const CourseEdit = lazy(() => import('../features/courses/course-edit-page.tsx'));
 const WeeklyTemplate = lazy(() => import('../features/weekly-template/weekly-template-page.tsx'));
@@ -86,6 +88,13 @@ export const screens: ScreenRoute[] = [
     Component: MemberList,
     roles: memberList.roles!,
     menu: { label: '会员', key: '/member/list' },
+  },
+  // 会员 → 导入 (店长): moving a studio in, and 导出全部数据 (moving out).
+  {
+    path: '/member/import',
+    Component: MemberImport,
+    roles: importMembers.roles!,
+    menu: { label: '会员导入', key: '/member/import' },
   },
   {
     path: '/member/detail',

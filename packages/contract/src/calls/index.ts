@@ -4,6 +4,7 @@ import { batchCalls } from './batch.ts';
 import { calendarCalls } from './calendar.ts';
 import { cardTransferCalls } from './card-transfer.ts';
 import { cardLifeCalls } from './card-life.ts';
+import { importExportCalls } from './import-export.ts';
 import { memberChannelCalls } from './member-channel.ts';
 import { onlineCalls } from './online.ts';
 import { paymentCalls } from './payment.ts';
@@ -23,6 +24,7 @@ export * from './batch.ts';
 export * from './calendar.ts';
 export * from './card-transfer.ts';
 export * from './card-life.ts';
+export * from './import-export.ts';
 export * from './member-channel.ts';
 export * from './online.ts';
 export * from './payment.ts';
@@ -56,5 +58,6 @@ export const allCalls: readonly CallDef[] = [
   ...paymentCalls,
   ...cardTransferCalls,
   ...teacherPayCalls,
+  ...importExportCalls,
   ...reminderCalls,
 ];

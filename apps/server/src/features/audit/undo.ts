@@ -9,6 +9,7 @@ import { conflict, notFound } from '../../lib/errors.ts';
 import { emit, event } from '../../lib/events.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { deleteSessions, trailWatermark } from '../batch/public.ts';
+import { importChangedSince, undoImport, type ImportUndo } from '../import-export/public.ts';
 import { namesOf } from '../reference/public.ts';
 import {
   sessionChanged,
@@ -57,6 +58,8 @@ interface UndoFacts {
   bookedPendings?: number[];
   /** The highest history and ledger ids when the change committed: rows above them came after it. */
   marks?: { history: number; ledger: number }[];
+  /** What an import (导入) made and changed. */
+  imported?: ImportUndo;
 }
 
 const shortTime = (t: string) => t.slice(5, 16);
@@ -279,6 +282,7 @@ export async function undoBulk(ctx: CallCtx, auditId: number, dryRun = false): P
       const touched = [...(facts.createdSessions ?? []), ...(facts.deletedSessions ?? [])];
       await lockSessions(tx, touched);
       const changed = await changedSince(tx, ctx.store.id, entry.id, facts);
+      if (facts.imported) changed.push(...(await importChangedSince(tx, ctx.store.id, entry.id, facts.imported)));
       if (changed.length) {
         const more = changed.length > NAMED ? ` 等${changed.length}项` : '';
         throw conflict(StaffMsg.undoBlocked(`${changed.slice(0, NAMED).join('；')}${more}`));
@@ -291,6 +295,7 @@ export async function undoBulk(ctx: CallCtx, auditId: number, dryRun = false): P
       }
       if (facts.bookedReservations?.length || facts.bookedPendings?.length) await cancelBooked(tx, ctx, facts, now);
       if (facts.deletedSessions?.length) await restoreDeleted(tx, ctx, facts, now);
+      if (facts.imported) await undoImport(tx, ctx.store.id, facts.imported);
       audit(tx, {
         kind: 'bulk',
         summary: `撤销：${entry.summary}`,

@@ -51,6 +51,8 @@ export async function computeCommission(ex: Executor, storeId: number, month: st
   const originals = await salesOfCards(ex, storeId, [...new Set(refunds.map((r) => r.memberCardId))]);
   const rows = new Map<number, CommissionRow>();
   for (const p of payments) {
+    // Card sales, top-ups and their refunds only (a transfer's fee is not a sale).
+    if (p.kind !== 'sale' && p.kind !== 'topup' && p.kind !== 'refund') continue;
     const seller = p.kind === 'refund' ? sellerOfRefund(p, originals) : sellerOfSale(p);
     if (seller === null) continue;
     let row = rows.get(seller);

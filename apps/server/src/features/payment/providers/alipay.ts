@@ -20,6 +20,7 @@ import {
   type TradeState,
   type VerifiedNotification,
 } from './types.ts';
+import { decodeText } from '../../../lib/decode-text.ts';
 
 // Alipay openapi (the gateway.do protocol) with node:crypto: RSA2 (SHA256withRSA) over the sorted
 // parameters (opendocs.alipay.com 自行实现签名 / 异步通知验签), answers checked over the raw JSON
@@ -199,13 +200,7 @@ export function unzip(buf: Buffer): { name: string; data: Buffer }[] {
 }
 
 /** Bill text: UTF-8 when it is valid UTF-8, else GBK (what Alipay's CSV files are in). */
-export function decodeBillText(data: Buffer): string {
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(data).replace(/^\uFEFF/, '');
-  } catch {
-    return new TextDecoder('gbk').decode(data);
-  }
-}
+export const decodeBillText = (data: Buffer): string => decodeText(data);
 
 /** The 业务明细 CSV: '#' lines around a header line and the detail lines; fields padded with tabs. */
 export function parseAlipayBill(text: string): BillRow[] {

@@ -1,0 +1,190 @@
+import type { Executor } from '../../db/index.ts';
+
+/** Rows per page of the export's keyset reads. */
+export const EXPORT_PAGE = 2000;
+
+/** One page of members after id `after`. */
+export function memberPage(ex: Executor, storeId: number, after: number) {
+  return ex
+    .selectFrom('member')
+    .select(['id', 'name', 'mobile', 'gender', 'birthday', 'remark', 'createdAt'])
+    .where('storeId', '=', storeId)
+    .where('id', '>', after)
+    .orderBy('id')
+    .limit(EXPORT_PAGE)
+    .execute();
+}
+
+/** One page of the cards still held (not refunded whole, not transferred away), with member, product and money paid. */
+export function cardPage(ex: Executor, storeId: number, after: number) {
+  return ex
+    .selectFrom('memberCard as mc')
+    .innerJoin('member as m', 'm.id', 'mc.memberId')
+    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .select((eb) => [
+      'mc.id',
+      'm.name',
+      'm.mobile',
+      'm.gender',
+      'm.birthday',
+      'm.remark',
+      'p.cardName',
+      'p.bigType',
+      'mc.totalCount',
+      'mc.usedCount',
+      'mc.expireTime',
+      'mc.activateTime',
+      'mc.createdAt',
+      'mc.frozen',
+      eb
+        .selectFrom('cardPayment as cp')
+        .select((e) => e.fn.sum<number>('cp.amount').as('n'))
+        .whereRef('cp.memberCardId', '=', 'mc.id')
+        .where('cp.kind', '=', 'sale')
+        .as('paid'),
+    ])
+    .where('mc.storeId', '=', storeId)
+    .where('mc.id', '>', after)
+    .where('mc.refundedAt', 'is', null)
+    .where('mc.transferredAt', 'is', null)
+    .orderBy('mc.id')
+    .limit(EXPORT_PAGE)
+    .execute();
+}
+
+/** One page of ledger entries (流水) with member and card. */
+export function ledgerPage(ex: Executor, storeId: number, after: number) {
+  return ex
+    .selectFrom('cardLedger as l')
+    .innerJoin('memberCard as mc', 'mc.id', 'l.memberCardId')
+    .innerJoin('member as m', 'm.id', 'mc.memberId')
+    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .select([
+      'l.id',
+      'l.memberCardId',
+      'm.name',
+      'm.mobile',
+      'p.cardName',
+      'p.bigType',
+      'l.kind',
+      'l.amount',
+      'l.reservationId',
+      'l.remark',
+      'l.createdAt',
+    ])
+    .where('l.storeId', '=', storeId)
+    .where('l.id', '>', after)
+    .orderBy('l.id')
+    .limit(EXPORT_PAGE)
+    .execute();
+}
+
+/** One page of bookings (预约) with member, class and card. */
+export function bookingPage(ex: Executor, storeId: number, after: number) {
+  return ex
+    .selectFrom('reservation as r')
+    .innerJoin('member as m', 'm.id', 'r.memberId')
+    .innerJoin('timetable as t', 't.id', 'r.timetableId')
+    .innerJoin('course as c', 'c.id', 't.courseId')
+    .select([
+      'r.id',
+      'r.timetableId',
+      'm.name',
+      'm.mobile',
+      'c.name as courseName',
+      't.startTime',
+      'r.memberCardId',
+      'r.studentCount',
+      'r.usedCount',
+      'r.status',
+      'r.createTime',
+      'r.cancelTime',
+      'r.remark',
+    ])
+    .where('r.storeId', '=', storeId)
+    .where('r.id', '>', after)
+    .orderBy('r.id')
+    .limit(EXPORT_PAGE)
+    .execute();
+}
+
+/** One page of classes (课程) with course, teacher and room. */
+export function sessionPage(ex: Executor, storeId: number, after: number) {
+  return ex
+    .selectFrom('timetable as t')
+    .innerJoin('course as c', 'c.id', 't.courseId')
+    .innerJoin('teacher as te', 'te.id', 't.teacherId')
+    .leftJoin('area as a', 'a.id', 't.areaId')
+    .select([
+      't.id',
+      'c.name as courseName',
+      'te.name as teacherName',
+      'a.name as areaName',
+      't.startTime',
+      't.endTime',
+      't.reservableCount',
+      't.realCount',
+      't.isOnline',
+      't.deleted',
+    ])
+    .where('t.storeId', '=', storeId)
+    .where('t.id', '>', after)
+    .orderBy('t.id')
+    .limit(EXPORT_PAGE)
+    .execute();
+}
+
+/** One page of online orders (订单). */
+export function orderPage(ex: Executor, storeId: number, after: number) {
+  return ex
+    .selectFrom('payOrder as o')
+    .innerJoin('member as m', 'm.id', 'o.memberId')
+    .select([
+      'o.id',
+      'o.orderNo',
+      'm.name',
+      'm.mobile',
+      'o.kind',
+      'o.description',
+      'o.amount',
+      'o.refunded',
+      'o.method',
+      'o.status',
+      'o.createdAt',
+      'o.paidAt',
+    ])
+    .where('o.storeId', '=', storeId)
+    .where('o.id', '>', after)
+    .orderBy('o.id')
+    .limit(EXPORT_PAGE)
+    .execute();
+}
+
+/** One page of money received and paid back (收款). */
+export function paymentPage(ex: Executor, storeId: number, after: number) {
+  return ex
+    .selectFrom('cardPayment as cp')
+    .innerJoin('memberCard as mc', 'mc.id', 'cp.memberCardId')
+    .innerJoin('member as m', 'm.id', 'mc.memberId')
+    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .leftJoin('staff as s', 's.id', 'cp.staffId')
+    .select([
+      'cp.id',
+      'cp.memberCardId',
+      'm.name',
+      'm.mobile',
+      'p.cardName',
+      'cp.kind',
+      'cp.amount',
+      'cp.method',
+      'cp.channel',
+      's.name as staffName',
+      'cp.remark',
+      'cp.createdAt',
+    ])
+    .where('cp.storeId', '=', storeId)
+    .where('cp.id', '>', after)
+    .orderBy('cp.id')
+    .limit(EXPORT_PAGE)
+    .execute();
+}

@@ -1,0 +1,310 @@
+import {
+  BIG_TYPE_MONEY,
+  CARD_TYPE_NO_EXPIRY,
+  IMPORT_FIELD_ALIASES,
+  IMPORT_FIELD_LABEL,
+  IMPORT_FIELDS,
+  ImportMsg,
+  MAX_NAME,
+  MAX_TEXT,
+  zMobile,
+  type ImportField,
+  type ImportMapping,
+  type ImportProblem,
+  type ImportTarget,
+} from '@studio/contract';
+import { badRequest } from '../../lib/errors.ts';
+import { addDays, daysBetween } from '../../lib/time.ts';
+import type { FileSheet } from './read-file.ts';
+
+/** A card product as the import matches it by name. */
+export interface ImportProduct {
+  id: number;
+  cardName: string;
+  bigType: number;
+  cardType: number;
+  validDays: number | null;
+  enabled: number;
+}
+
+/** A member as the file describes it (fields it leaves empty are undefined). */
+export interface FileMember {
+  mobile: string;
+  name: string;
+  gender?: number;
+  birthday?: string;
+  remark?: string;
+}
+
+/** A card the file gives a member: balance (count, or fen), validity from `startDate`. */
+export interface FileCard {
+  mobile: string;
+  productId: number;
+  remaining: number;
+  startDate: string;
+  /** Null: the product never expires. */
+  validDays: number | null;
+  expireDate: string | null;
+  paid: number;
+}
+
+export interface ImportPlan {
+  members: Map<string, FileMember>;
+  cards: FileCard[];
+  problems: ImportProblem[];
+}
+
+const MOBILE = zMobile();
+/** Control characters (not tab or line breaks): what no name, mobile or remark holds. */
+const hasControl = (s: string) => {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if ((c < 32 && c !== 9 && c !== 10 && c !== 13) || c === 127) return true;
+  }
+  return false;
+};
+const MONEY = /^-?\d+(\.\d{1,2})?$/;
+const MAX_AMOUNT = 100_000_000_00;
+const MAX_CLASSES = 100_000;
+
+const norm = (s: string) => s.replace(/[\s_（）()：:]/g, '').toLowerCase();
+
+/** The mapping a file's headings suggest: each field to the first column named like it. */
+export function guessMapping(columns: string[], remembered: ImportMapping): ImportMapping {
+  const out: ImportMapping = {};
+  const taken = new Set<ImportTarget>();
+  for (const c of columns) {
+    const kept = remembered[c];
+    if (kept && (kept === 'ignore' || !taken.has(kept))) {
+      out[c] = kept;
+      taken.add(kept);
+    }
+  }
+  for (const c of columns) {
+    if (out[c]) continue;
+    const n = norm(c);
+    const field = IMPORT_FIELDS.find((f) => !taken.has(f) && IMPORT_FIELD_ALIASES[f].some((a) => norm(a) === n));
+    out[c] = field ?? 'ignore';
+    if (field) taken.add(field);
+  }
+  return out;
+}
+
+/** The column index of each mapped field, checked: 400 when it names a missing column, a field twice, or lacks one. */
+export function columnsOf(header: string[], all: string[], mapping: ImportMapping) {
+  for (const column of Object.keys(mapping)) {
+    if (!all.includes(column)) throw badRequest(ImportMsg.mappingUnknownColumn(column));
+  }
+  const used = new Map<ImportField, string>();
+  for (const [column, field] of Object.entries(mapping)) {
+    if (field === 'ignore') continue;
+    if (used.has(field)) throw badRequest(ImportMsg.mappingTwice(IMPORT_FIELD_LABEL[field]));
+    used.set(field, column);
+  }
+  if (!used.has('name') || !used.has('mobile')) throw badRequest(ImportMsg.mappingNeeds);
+  if (used.has('cardName') !== used.has('remaining')) throw badRequest(ImportMsg.mappingCardNeeds);
+  const at = {} as Partial<Record<ImportField, { index: number; column: string }>>;
+  for (const [field, column] of used) {
+    const index = header.indexOf(column);
+    if (index >= 0) at[field] = { index, column };
+  }
+  return at;
+}
+
+/** `YYYY-MM-DD` from the ways dates are written (2025-1-2, 2025/01/02, 2025.1.2, 20250102, 2025年1月2日, an Excel day number). */
+export function parseDate(s: string): string | null {
+  let m: string[] | null = /^(\d{4})[-/.年](\d{1,2})[-/.月](\d{1,2})日?(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?$/.exec(s);
+  if (!m && /^\d{8}$/.test(s)) m = [s, s.slice(0, 4), s.slice(4, 6), s.slice(6, 8)];
+  if (!m && /^\d{5}$/.test(s)) {
+    // Excel's day number (1900 system) when a date cell was saved as plain text.
+    const d = new Date(Date.UTC(1899, 11, 30) + Number(s) * 86_400_000);
+    return d.toISOString().slice(0, 10);
+  }
+  if (!m) return null;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const dt = new Date(Date.UTC(y, mo - 1, d));
+  if (y < 1900 || y > 2200 || dt.getUTCMonth() !== mo - 1 || dt.getUTCDate() !== d) return null;
+  return dt.toISOString().slice(0, 10);
+}
+
+function parseGender(s: string): number | null | undefined {
+  if (s === '') return undefined;
+  const v = s.toLowerCase();
+  if (['男', 'm', 'male', '1'].includes(v)) return 1;
+  if (['女', 'f', 'female', '2'].includes(v)) return 2;
+  if (['未知', '0', '-'].includes(v)) return 0;
+  return null;
+}
+
+/** Yuan text to fen (at most two decimals), or null. */
+function fenOf(s: string): number | null {
+  const t = s.replace(/[,，¥￥元\s]/g, '');
+  if (!MONEY.test(t)) return null;
+  const [whole, frac = ''] = t.replace('-', '').split('.');
+  const fen = Number(whole) * 100 + Number(frac.padEnd(2, '0'));
+  return t.startsWith('-') ? -fen : fen;
+}
+
+/**
+ * Reads every row of the file against the mapping and the store's card products: the members (one
+ * per mobile, later rows filling what earlier ones left empty) and cards it would import, and every
+ * problem with its row, column and reason. Nothing is looked up in the database here but the
+ * products given.
+ */
+export function planImport(
+  sheets: FileSheet[],
+  mapping: ImportMapping,
+  products: ImportProduct[],
+  today: string,
+): ImportPlan {
+  const all = [...new Set(sheets.flatMap((s) => s.header))];
+  const byName = new Map(products.map((p) => [p.cardName.trim(), p]));
+  const members = new Map<string, FileMember & { row: number; sheet: string; memberRow: boolean }>();
+  const cards: FileCard[] = [];
+  const problems: ImportProblem[] = [];
+  const multi = sheets.length > 1;
+  // Checked once for the whole file, before any row.
+  for (const s of sheets) columnsOf(s.header, all, mapping);
+  for (const sheet of sheets) {
+    const at = columnsOf(sheet.header, all, mapping);
+    const sheetName = multi ? sheet.name : '';
+    for (const { row, cells } of sheet.rows) {
+      const said: ImportProblem[] = [];
+      const problem = (field: ImportField | '', message: string) =>
+        said.push({
+          sheet: sheetName,
+          row,
+          column: field ? (at[field]?.column ?? IMPORT_FIELD_LABEL[field]) : '',
+          message,
+        });
+      const get = (f: ImportField) => {
+        const a = at[f];
+        return a ? (cells[a.index] ?? '').trim() : '';
+      };
+      for (const f of IMPORT_FIELDS) if (hasControl(get(f))) problem(f, ImportMsg.textControl);
+      const name = get('name');
+      if (!name) problem('name', ImportMsg.nameMissing);
+      else if (name.length > MAX_NAME) problem('name', ImportMsg.nameTooLong);
+      const mobileText = get('mobile')
+        .replace(/[\s-]/g, '')
+        .replace(/^(\+?86)(?=1\d{10}$)/, '');
+      if (!mobileText) problem('mobile', ImportMsg.mobileMissing);
+      else if (!MOBILE.safeParse(mobileText).success) problem('mobile', ImportMsg.mobileBad);
+      const gender = parseGender(get('gender'));
+      if (gender === null) problem('gender', ImportMsg.genderBad);
+      const birthdayText = get('birthday');
+      const birthday = birthdayText ? parseDate(birthdayText) : undefined;
+      if (birthday === null) problem('birthday', ImportMsg.birthdayBad);
+      else if (birthday && birthday > today) problem('birthday', ImportMsg.birthdayFuture);
+      const remark = get('remark');
+      if (remark.length > MAX_TEXT) problem('remark', ImportMsg.remarkTooLong);
+
+      const card = planCard(get, problem, byName, today);
+      if (said.length === 0) {
+        const mine = members.get(mobileText);
+        if (mine && mine.name !== name) problem('name', ImportMsg.sameMobileOtherName(mine.row));
+        else if (mine && !card && mine.memberRow) problem('mobile', ImportMsg.sameMobileTwice(mine.row));
+      }
+      if (said.length) {
+        problems.push(...said);
+        continue;
+      }
+      const mine = members.get(mobileText);
+      if (!mine) {
+        members.set(mobileText, {
+          mobile: mobileText,
+          name,
+          gender: gender ?? undefined,
+          birthday: birthday ?? undefined,
+          remark: remark || undefined,
+          row,
+          sheet: sheetName,
+          memberRow: !card,
+        });
+      } else {
+        mine.gender ??= gender ?? undefined;
+        mine.birthday ??= birthday ?? undefined;
+        mine.remark ??= remark || undefined;
+        if (!card) mine.memberRow = true;
+      }
+      if (card) cards.push({ ...card, mobile: mobileText });
+    }
+  }
+  const out = new Map<string, FileMember>();
+  for (const [k, m] of members) {
+    out.set(k, { mobile: m.mobile, name: m.name, gender: m.gender, birthday: m.birthday, remark: m.remark });
+  }
+  problems.sort((a, b) => (a.sheet === b.sheet ? a.row - b.row : a.sheet < b.sheet ? 1 : -1));
+  return { members: out, cards, problems };
+}
+
+/** The card a row gives (undefined when it gives none), its problems said through `problem`. */
+function planCard(
+  get: (f: ImportField) => string,
+  problem: (f: ImportField, message: string) => void,
+  byName: Map<string, ImportProduct>,
+  today: string,
+): Omit<FileCard, 'mobile'> | undefined {
+  const cardName = get('cardName');
+  const remainingText = get('remaining').replace(/[,，\s元次¥￥]/g, '');
+  const expireText = get('expireDate');
+  const saleText = get('saleDate');
+  const paidText = get('amountPaid');
+  if (!cardName && !remainingText) {
+    if (paidText) problem('amountPaid', ImportMsg.paidWithoutCard);
+    if (expireText || saleText) problem(expireText ? 'expireDate' : 'saleDate', ImportMsg.cardFieldsWithoutCard);
+    return undefined;
+  }
+  let bad = false;
+  const fail = (f: ImportField, message: string) => {
+    bad = true;
+    problem(f, message);
+  };
+  const product = cardName ? byName.get(cardName) : undefined;
+  if (!cardName) fail('cardName', ImportMsg.cardMissing);
+  else if (!product) fail('cardName', ImportMsg.cardUnknown);
+  else if (!product.enabled) fail('cardName', ImportMsg.cardDisabled);
+  let remaining = 0;
+  if (!remainingText) fail('remaining', ImportMsg.remainingMissing);
+  else if (!/^-?\d+(\.\d+)?$/.test(remainingText)) fail('remaining', ImportMsg.remainingBad);
+  else if (remainingText.startsWith('-')) fail('remaining', ImportMsg.remainingNegative);
+  else if (product) {
+    if (product.bigType === BIG_TYPE_MONEY) {
+      remaining = fenOf(remainingText) ?? 0;
+      if (!MONEY.test(remainingText)) fail('remaining', ImportMsg.remainingMoneyCents);
+      else if (remaining > MAX_AMOUNT) fail('remaining', ImportMsg.remainingTooBig);
+    } else if (!/^\d+$/.test(remainingText)) fail('remaining', ImportMsg.remainingCountWhole);
+    else {
+      remaining = Number(remainingText);
+      if (remaining > MAX_CLASSES) fail('remaining', ImportMsg.remainingTooBig);
+    }
+  }
+  const sale = saleText ? parseDate(saleText) : today;
+  if (sale === null) fail('saleDate', ImportMsg.saleBad);
+  else if (sale > today) fail('saleDate', ImportMsg.saleFuture);
+  const expire = expireText ? parseDate(expireText) : undefined;
+  if (expire === null) fail('expireDate', ImportMsg.expireBad);
+  let paid = 0;
+  if (paidText) {
+    const fen = fenOf(paidText);
+    if (fen === null) fail('amountPaid', ImportMsg.paidBad);
+    else if (fen < 0) fail('amountPaid', ImportMsg.paidNegative);
+    else if (fen > MAX_AMOUNT) fail('amountPaid', ImportMsg.paidBad);
+    else paid = fen;
+  }
+  if (!product || !sale || expire === null) return undefined;
+  let validDays: number | null = null;
+  let expireDate: string | null = null;
+  if (product.cardType === CARD_TYPE_NO_EXPIRY) {
+    if (expire) fail('expireDate', ImportMsg.expireNotAllowed);
+  } else if (expire) {
+    validDays = daysBetween(sale, expire);
+    expireDate = expire;
+    if (validDays < 0) fail('expireDate', ImportMsg.expireBeforeSale);
+  } else if (product.validDays !== null) {
+    validDays = Number(product.validDays);
+    expireDate = addDays(sale, validDays);
+  } else fail('expireDate', ImportMsg.expireMissing);
+  if (bad) return undefined;
+  return { productId: product.id, remaining, startDate: sale, validDays, expireDate, paid };
+}

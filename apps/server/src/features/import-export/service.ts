@@ -1,0 +1,269 @@
+import crypto from 'node:crypto';
+import {
+  IMPORT_ERRORS_MAX,
+  IMPORT_FIELDS,
+  IMPORT_MAPPING_SETTING,
+  ImportMsg,
+  importMembers,
+  Msg,
+  type ImportMapping,
+  type ParsedReqOf,
+  type ResOf,
+  type queryImportColumns,
+} from '@studio/contract';
+import type { Tx } from '../../db/index.ts';
+import { deleteExpiredOpLocks, deleteOpLock, deleteStaleOpLock, insertOpLock } from '../../db/op-locks.ts';
+import { inOwnTx } from '../../db/write-queue.ts';
+import { audit } from '../../lib/audit.ts';
+import type { CallCtx } from '../../lib/context.ts';
+import { badRequest, conflict } from '../../lib/errors.ts';
+import { localDateTime } from '../../lib/time.ts';
+import { readImportFile } from './read-file.ts';
+import {
+  insertCards,
+  insertLedger,
+  insertMembers,
+  insertPayments,
+  lastEntryOf,
+  membersByMobile,
+  productsOf,
+  putSetting,
+  settingOf,
+  updateMember,
+  type ExistingMember,
+} from './repository.ts';
+import { guessMapping, planImport, type FileCard, type FileMember } from './rows.ts';
+import type { ImportUndo } from './undo-import.ts';
+
+type ImportAnswer = ResOf<typeof importMembers>;
+/** The opening ledger entry of an imported card. */
+export const OPENING_REMARK = '导入期初余额';
+/** The same file imported again this soon after (a double click) is refused. */
+const REPEAT_WINDOW_MS = 10_000;
+/** A lock older than this was left by an instance that stopped mid-import (no import takes this long). */
+const STALE_LOCK_MS = 15 * 60 * 1000;
+/** The members an import's audit entry names (more are counted in words). */
+const NAMED_MEMBERS = 200;
+const SAMPLE_ROWS = 5;
+
+/** The remembered mapping (a store setting), or none. */
+async function rememberedMapping(ctx: CallCtx): Promise<ImportMapping> {
+  const text = await settingOf(ctx.db, ctx.store.id, IMPORT_MAPPING_SETTING);
+  if (!text) return {};
+  try {
+    const parsed = JSON.parse(text) as Record<string, string>;
+    const ok = new Set<string>([...IMPORT_FIELDS, 'ignore']);
+    return Object.fromEntries(Object.entries(parsed).filter(([, v]) => ok.has(v))) as ImportMapping;
+  } catch {
+    return {};
+  }
+}
+
+/** The file's columns, its first rows and the mapping to start from (remembered, or guessed). */
+export async function importColumns(
+  ctx: CallCtx,
+  input: ParsedReqOf<typeof queryImportColumns>,
+): Promise<ResOf<typeof queryImportColumns>> {
+  const sheets = await readImportFile(input.fileName, input.content);
+  const columns = [...new Set(sheets.flatMap((s) => s.header).filter(Boolean))];
+  const first = sheets[sheets.length - 1];
+  const sample = first.rows.slice(0, SAMPLE_ROWS).map((r) => first.header.map((_, i) => r.cells[i] ?? ''));
+  return {
+    columns,
+    rows: sheets.reduce((n, s) => n + s.rows.length, 0),
+    sample,
+    mapping: guessMapping(columns, await rememberedMapping(ctx)),
+  };
+}
+
+/** What the file changes in a member that exists: the fields it fills that differ. */
+function changesOf(had: ExistingMember, m: FileMember) {
+  const set: { name?: string; gender?: number; birthday?: string; remark?: string } = {};
+  if (m.name !== had.name) set.name = m.name;
+  if (m.gender !== undefined && m.gender !== had.gender) set.gender = m.gender;
+  if (m.birthday !== undefined && m.birthday !== had.birthday) set.birthday = m.birthday;
+  if (m.remark !== undefined && m.remark !== had.remark) set.remark = m.remark;
+  return Object.keys(set).length ? set : null;
+}
+
+/**
+ * Imports members and cards from a file (导入). Every row is checked first (the dry run answers the
+ * problems and what would be created); the import itself runs in one transaction that writes
+ * nothing when any row has a problem: members, members matched by mobile updated where the file
+ * fills a field (or their rows skipped), cards each with one opening ledger entry (导入期初余额) and
+ * the amount paid as a sale, the mapping remembered, and one audit entry that 操作日志 can undo
+ * within 24 hours. Two imports of a store at once: the second is refused (409).
+ */
+export async function importFile(ctx: CallCtx, input: ParsedReqOf<typeof importMembers>): Promise<ImportAnswer> {
+  const storeId = ctx.store.id;
+  const sheets = await readImportFile(input.fileName, input.content);
+  const products = await productsOf(ctx.db, storeId);
+  const now = localDateTime(ctx.store.timezone);
+  const plan = planImport(sheets, input.mapping, products, now.slice(0, 10));
+  const errors = plan.problems.slice(0, IMPORT_ERRORS_MAX);
+  const count = (existing: Map<string, ExistingMember>) => {
+    const skip = input.duplicates === 'skip';
+    const kept = (c: FileCard) => !(skip && existing.has(c.mobile));
+    let updated = 0;
+    let skipped = 0;
+    for (const [mobile, m] of plan.members) {
+      const had = existing.get(mobile);
+      if (!had) continue;
+      if (skip) skipped += 1;
+      else if (changesOf(had, m)) updated += 1;
+    }
+    return {
+      members: plan.members.size - [...plan.members.keys()].filter((k) => existing.has(k)).length,
+      updated,
+      skipped,
+      cards: plan.cards.filter(kept).length,
+    };
+  };
+  if (input.dryRun) {
+    const existing = await membersByMobile(ctx.db, storeId, [...plan.members.keys()]);
+    return { ...count(existing), errors, errorCount: plan.problems.length, auditId: null };
+  }
+  if (plan.problems.length) throw badRequest(ImportMsg.hasErrors(plan.problems.length), { errors });
+  // The lock is its own row, committed before the import and removed after it: a second import of
+  // the store meanwhile is refused at once (on any instance), a later one runs.
+  const key = `${importMembers.path}:${storeId}`;
+  const at = Date.now();
+  await deleteStaleOpLock(ctx.db, key, at - STALE_LOCK_MS);
+  if (!(await insertOpLock(ctx.db, key, storeId, at))) throw conflict(ImportMsg.busy);
+  let done: Omit<ImportAnswer, 'errors' | 'errorCount' | 'auditId'>;
+  try {
+    done = await inOwnTx(ctx.db, async (tx) => {
+      // The same file and choices again within seconds is a repeat (请勿重复操作): its lock stays for the window.
+      const hash = crypto
+        .createHash('sha256')
+        .update(JSON.stringify([input.content, input.mapping, input.duplicates]))
+        .digest('hex')
+        .slice(0, 32);
+      const repeat = `${importMembers.path}#${storeId}:`;
+      await deleteExpiredOpLocks(tx, storeId, repeat, Date.now() - REPEAT_WINDOW_MS);
+      if (!(await insertOpLock(tx, repeat + hash, storeId, Date.now()))) throw conflict(Msg.duplicateOp);
+      const existing = await membersByMobile(tx, storeId, [...plan.members.keys()]);
+      const result = await writeImport(tx, ctx, plan.members, plan.cards, existing, input.duplicates, now);
+      await putSetting(tx, storeId, IMPORT_MAPPING_SETTING, JSON.stringify(input.mapping));
+      const c = count(existing);
+      const words = [
+        `新增${c.members}位会员`,
+        c.updated ? `更新${c.updated}位会员` : '',
+        c.skipped ? `跳过${c.skipped}位已有会员` : '',
+        `${c.cards}张会员卡`,
+      ];
+      audit(tx, {
+        kind: 'bulk',
+        summary: `导入会员：${input.fileName}`,
+        target: words.filter(Boolean).join('，'),
+        targets: [...result.undo.members, ...result.undo.updated.map((u) => u.id)]
+          .slice(0, NAMED_MEMBERS)
+          .map((id) => ({ type: 'member' as const, id })),
+        undo: { imported: result.undo },
+      });
+      return c;
+    });
+  } finally {
+    await deleteOpLock(ctx.db, key, at);
+  }
+  const auditId = await lastEntryOf(ctx.db, storeId, importMembers.path, ctx.staff.id);
+  return { ...done, errors: [], errorCount: 0, auditId };
+}
+
+/** Writes what the plan imports (under the import's lock); answers what its undo needs. */
+async function writeImport(
+  tx: Tx,
+  ctx: CallCtx,
+  members: Map<string, FileMember>,
+  cards: FileCard[],
+  existing: Map<string, ExistingMember>,
+  duplicates: 'merge' | 'skip',
+  now: string,
+): Promise<{ undo: ImportUndo }> {
+  const storeId = ctx.store.id;
+  const fresh = [...members.values()].filter((m) => !existing.has(m.mobile));
+  const ids = await insertMembers(
+    tx,
+    fresh.map((m) => ({
+      storeId,
+      name: m.name,
+      mobile: m.mobile,
+      gender: m.gender ?? 0,
+      birthday: m.birthday ?? null,
+      remark: m.remark ?? null,
+      createdAt: now,
+    })),
+  );
+  const updated: ImportUndo['updated'] = [];
+  if (duplicates === 'merge') {
+    for (const m of members.values()) {
+      const had = existing.get(m.mobile);
+      const set = had && changesOf(had, m);
+      if (!had || !set) continue;
+      updated.push({ id: had.id, name: had.name, gender: had.gender, birthday: had.birthday, remark: had.remark });
+      await updateMember(tx, storeId, had.id, set);
+    }
+  }
+  const memberOf = (mobile: string) =>
+    ids.get(mobile) ?? (duplicates === 'merge' ? existing.get(mobile)?.id : undefined);
+  // Cards in rounds of one card per member, so that each inserted card is known by its member.
+  const rounds: { memberId: number; card: FileCard }[][] = [];
+  const seen = new Map<number, number>();
+  for (const card of cards) {
+    const memberId = memberOf(card.mobile);
+    if (memberId === undefined) continue;
+    const n = seen.get(memberId) ?? 0;
+    seen.set(memberId, n + 1);
+    (rounds[n] ??= []).push({ memberId, card });
+  }
+  const cardIds: number[] = [];
+  for (const round of rounds) {
+    const made = await insertCards(
+      tx,
+      round.map(({ memberId, card }) => ({
+        storeId,
+        memberId,
+        cardId: card.productId,
+        totalCount: card.remaining,
+        usedCount: 0,
+        startTime: `${card.startDate} 00:00:00`,
+        expireTime: card.expireDate ? `${card.expireDate} 23:59:59` : null,
+        activateTime: `${card.startDate} 00:00:00`,
+        validDays: card.validDays,
+        frozen: 0,
+        createdAt: now,
+      })),
+    );
+    const placed = round.map(({ memberId, card }) => ({ id: made.get(memberId)!, card }));
+    const ledger = await insertLedger(
+      tx,
+      placed.map(({ id, card }) => ({
+        storeId,
+        memberCardId: id,
+        kind: 'issue',
+        amount: card.remaining,
+        operatorId: ctx.staff.id,
+        remark: OPENING_REMARK,
+        createdAt: now,
+      })),
+    );
+    await insertPayments(
+      tx,
+      placed
+        .filter(({ card }) => card.paid > 0)
+        .map(({ id, card }) => ({
+          storeId,
+          memberCardId: id,
+          ledgerId: ledger.get(id) ?? null,
+          kind: 'sale',
+          amount: card.paid,
+          method: 'other',
+          staffId: null,
+          remark: '导入',
+          createdAt: `${card.startDate} 00:00:00`,
+        })),
+    );
+    cardIds.push(...placed.map((p) => p.id));
+  }
+  return { undo: { members: [...ids.values()], cards: cardIds, updated } };
+}

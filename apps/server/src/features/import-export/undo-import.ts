@@ -1,0 +1,48 @@
+import type { Tx } from '../../db/index.ts';
+import {
+  cardsNamedAfter,
+  cardsOfMembers,
+  cardsWithMoreLedger,
+  deleteImported,
+  membersNamedAfter,
+  membersWithActivity,
+  restoreMember,
+} from './undo-repository.ts';
+
+/** What an import records for its undo: the members and cards it made, and members it changed as they were. */
+export interface ImportUndo {
+  members: number[];
+  cards: number[];
+  updated: { id: number; name: string; gender: number; birthday: string | null; remark: string | null }[];
+}
+
+/** At most this many names in what an undo says changed. */
+const NAMED = 3;
+
+/**
+ * What happened since the import to what it made or changed, in words (empty when nothing did): a
+ * later audit entry about one of its members or cards (an edit, a booking, a sale), a card used or
+ * topped up, a booking, pending, wait, leave or online order of one of them, a card sold to them.
+ */
+export async function importChangedSince(tx: Tx, storeId: number, entryId: number, f: ImportUndo): Promise<string[]> {
+  const later = await membersNamedAfter(tx, storeId, [...f.members, ...f.updated.map((u) => u.id)], entryId);
+  const cardNotes = await cardsNamedAfter(tx, storeId, f.cards, entryId);
+  const used = await cardsWithMoreLedger(tx, f.cards);
+  const active = await membersWithActivity(tx, f.members);
+  const mine = new Set(f.cards);
+  const extra = (await cardsOfMembers(tx, f.members)).filter((c) => !mine.has(Number(c.id))).length;
+  const out: string[] = [];
+  for (const m of later.slice(0, NAMED)) out.push(`会员${m.name}之后有变动`);
+  if (later.length > NAMED) out.push(`另有${later.length - NAMED}位导入的会员之后有变动`);
+  const cardsChanged = new Set([...cardNotes, ...used].map((c) => Number(c.id))).size;
+  if (cardsChanged) out.push(`${cardsChanged}张导入的会员卡之后已使用或修改`);
+  if (active && !later.length) out.push('导入的会员之后有预约、请假或订单');
+  if (extra) out.push(`导入的会员之后新开了${extra}张卡`);
+  return out;
+}
+
+/** Takes an import back: its cards with their ledger and payments, its members, and the members it changed as they were. */
+export async function undoImport(tx: Tx, storeId: number, f: ImportUndo): Promise<void> {
+  await deleteImported(tx, storeId, f.cards, f.members);
+  for (const u of f.updated) await restoreMember(tx, storeId, u);
+}

@@ -1,0 +1,238 @@
+import { DownloadOutlined, InboxOutlined } from '@ant-design/icons';
+import {
+  IMPORT_FIELD_LABEL,
+  IMPORT_FIELDS,
+  IMPORT_ROWS_MAX,
+  type ImportMapping,
+  type ImportProblem,
+  type ImportTarget,
+  type ResOf,
+  type importMembers,
+  type queryImportColumns,
+} from '@studio/contract';
+import { Alert, Button, Card, Radio, Result, Select, Space, Spin, Steps, Table, Typography, Upload } from 'antd';
+import { useState } from 'react';
+import { Link } from '../../shared/router.tsx';
+import { readAsBase64, useExport, useImport, useImportColumns, type PickedFile } from './hooks.ts';
+import { downloadTemplate } from './template.ts';
+
+type Columns = ResOf<typeof queryImportColumns>;
+type Outcome = ResOf<typeof importMembers>;
+
+const FIELD_OPTIONS = [
+  { value: 'ignore', label: '不导入' },
+  ...IMPORT_FIELDS.map((f) => ({ value: f, label: IMPORT_FIELD_LABEL[f] })),
+];
+
+/** What a dry run or an import did, in words. */
+function summary(o: Outcome, done: boolean) {
+  const verb = done ? '已' : '将';
+  return [
+    `${verb}新增 ${o.members} 位会员`,
+    o.updated ? `${verb}更新 ${o.updated} 位已有会员` : '',
+    o.skipped ? `${verb}跳过 ${o.skipped} 位已有会员` : '',
+    `${verb}导入 ${o.cards} 张会员卡（每张记一笔“导入期初余额”流水）`,
+  ]
+    .filter(Boolean)
+    .join('，');
+}
+
+/** /member/import: 导入 (upload, map the columns, dry run, import) and 导出全部数据 (店长). */
+export default function ImportPage() {
+  const [step, setStep] = useState(0);
+  const [file, setFile] = useState<PickedFile | null>(null);
+  const [columns, setColumns] = useState<Columns | null>(null);
+  const [mapping, setMapping] = useState<ImportMapping>({});
+  const [duplicates, setDuplicates] = useState<'merge' | 'skip'>('merge');
+  const [report, setReport] = useState<Outcome | null>(null);
+  const [result, setResult] = useState<Outcome | null>(null);
+  const read = useImportColumns();
+  const run = useImport();
+  const exporter = useExport();
+
+  const restart = () => {
+    setStep(0);
+    setFile(null);
+    setColumns(null);
+    setReport(null);
+    setResult(null);
+  };
+  const pick = async (f: File) => {
+    const picked = { fileName: f.name, content: await readAsBase64(f) };
+    const got = await read.run(picked);
+    if (!got) return;
+    setFile(picked);
+    setColumns(got.data);
+    // A column chosen by hand before (this visit, e.g. before fixing the file) keeps its choice.
+    const kept = Object.fromEntries(Object.entries(mapping).filter(([c]) => got.data.columns.includes(c)));
+    setMapping({ ...got.data.mapping, ...kept });
+    setReport(null);
+    setStep(1);
+  };
+  const dryRun = async () => {
+    if (!file) return;
+    const got = await run.run({ ...file, mapping, duplicates, dryRun: true });
+    if (!got) return;
+    setReport(got.data);
+    setStep(2);
+  };
+  const doImport = async () => {
+    if (!file) return;
+    const got = await run.run({ ...file, mapping, duplicates, dryRun: false });
+    if (!got) return;
+    setResult(got.data);
+    setStep(3);
+  };
+
+  return (
+    <Card
+      title="会员导入"
+      extra={
+        <Space>
+          <Button icon={<DownloadOutlined />} onClick={() => void downloadTemplate()}>
+            下载导入模板
+          </Button>
+          <Button loading={exporter.loading} onClick={() => void exporter.run('xlsx')}>
+            导出全部数据
+          </Button>
+          <Button loading={exporter.loading} onClick={() => void exporter.run('json')}>
+            导出 JSON
+          </Button>
+        </Space>
+      }
+    >
+      <Steps
+        current={step}
+        style={{ marginBottom: 24 }}
+        items={[{ title: '上传文件' }, { title: '对应列' }, { title: '预检' }, { title: '导入完成' }]}
+      />
+      {step === 0 && (
+        <Spin spinning={read.loading} tip="正在读取文件…">
+          <Upload.Dragger
+            accept=".xlsx,.csv"
+            showUploadList={false}
+            beforeUpload={(f) => {
+              void pick(f);
+              return false;
+            }}
+          >
+            <p className="ant-upload-drag-icon">
+              <InboxOutlined />
+            </p>
+            <p className="ant-upload-text">点击或拖入 .xlsx 或 .csv 文件</p>
+            <p className="ant-upload-hint">
+              第一行为表头；每行一位会员（有多张卡的会员每张卡一行）；一次最多 {IMPORT_ROWS_MAX.toLocaleString()}{' '}
+              行。可先下载导入模板，或直接上传其他系统导出的表格再对应列。
+            </p>
+          </Upload.Dragger>
+        </Spin>
+      )}
+      {step === 1 && columns && file && (
+        <Space direction="vertical" style={{ width: '100%' }} size="middle">
+          <Typography.Text>
+            文件 <b>{file.fileName}</b> 共 {columns.rows} 行数据。请为每一列选择对应的会员资料（上次的选择会被记住）。
+          </Typography.Text>
+          <Table
+            rowKey="column"
+            size="small"
+            pagination={false}
+            aria-label="列对应"
+            dataSource={columns.columns.map((c) => ({
+              column: c,
+              sample: columns.sample.map((r) => r[columns.columns.indexOf(c)] ?? '').filter(Boolean)[0] ?? '',
+            }))}
+            columns={[
+              { title: '文件中的列', dataIndex: 'column', width: 200 },
+              { title: '示例', dataIndex: 'sample', width: 220, ellipsis: true },
+              {
+                title: '对应到',
+                render: (_, r) => (
+                  <Select<ImportTarget>
+                    aria-label={`${r.column} 对应到`}
+                    style={{ width: 200 }}
+                    value={mapping[r.column] ?? 'ignore'}
+                    options={FIELD_OPTIONS}
+                    onChange={(v) => setMapping({ ...mapping, [r.column]: v })}
+                  />
+                ),
+              },
+            ]}
+          />
+          <Space>
+            <span>手机号已存在的会员：</span>
+            <Radio.Group value={duplicates} onChange={(e) => setDuplicates(e.target.value)}>
+              <Radio value="merge">合并（更新文件中填写的资料，并添加会员卡）</Radio>
+              <Radio value="skip">跳过（不改动已有会员，也不添加卡）</Radio>
+            </Radio.Group>
+          </Space>
+          <Space>
+            <Button onClick={restart}>重新上传</Button>
+            <Button type="primary" loading={run.loading} onClick={() => void dryRun()}>
+              预检
+            </Button>
+          </Space>
+        </Space>
+      )}
+      {step === 2 && report && (
+        <Space direction="vertical" style={{ width: '100%' }} size="middle">
+          {report.errorCount ? (
+            <Alert
+              type="error"
+              showIcon
+              message={`文件中有 ${report.errorCount} 处问题，请修改文件后重新上传`}
+              description={`没有问题的行：${summary(report, false)}。有问题时不会导入任何一行。`}
+            />
+          ) : (
+            <Alert type="success" showIcon message="预检通过" description={`${summary(report, false)}。`} />
+          )}
+          {report.errorCount > 0 && (
+            <Table<ImportProblem>
+              rowKey={(p) => `${p.sheet}:${p.row}:${p.column}:${p.message}`}
+              size="small"
+              aria-label="预检问题"
+              dataSource={report.errors}
+              pagination={{ pageSize: 20, showSizeChanger: false }}
+              columns={[
+                ...(report.errors.some((p) => p.sheet) ? [{ title: '工作表', dataIndex: 'sheet', width: 90 }] : []),
+                { title: '行号', dataIndex: 'row', width: 80 },
+                { title: '列', dataIndex: 'column', width: 160, render: (v: string) => v || '-' },
+                { title: '问题', dataIndex: 'message' },
+              ]}
+            />
+          )}
+          <Space>
+            <Button onClick={restart}>重新上传</Button>
+            <Button onClick={() => setStep(1)}>修改列对应</Button>
+            <Button
+              type="primary"
+              disabled={report.errorCount > 0}
+              loading={run.loading}
+              onClick={() => void doImport()}
+            >
+              开始导入
+            </Button>
+          </Space>
+          {run.loading && <Alert type="info" showIcon message={`正在导入 ${columns?.rows ?? ''} 行，请勿关闭页面…`} />}
+        </Space>
+      )}
+      {step === 3 && result && (
+        <Result
+          status="success"
+          title="导入完成"
+          subTitle={`${summary(result, true)}。24小时内可在操作日志中撤销这次导入。`}
+          extra={[
+            <Button key="again" type="primary" onClick={restart}>
+              继续导入
+            </Button>,
+            <Link key="members" to="/member/list">
+              查看会员
+            </Link>,
+            <Link key="log" to="/audit/log">
+              操作日志
+            </Link>,
+          ]}
+        />
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,124 @@
+// 会员导入 (issue 30 item 5-6): a manager opens 会员 → 导入, uploads another system's CSV, maps a
+// column the headings do not name, gets the dry run's problems row by row, uploads the corrected
+// file and imports it; 导出全部数据 downloads the store's workbook.
+import fs from 'node:fs';
+import path from 'node:path';
+import ExcelJS from 'exceljs';
+import { expect, it } from 'vitest';
+import { ARTIFACTS, describeBrowser, shot } from './harness.ts';
+import { pickIn } from './ui.ts';
+
+const mobile = (i: number) =>
+  `137${String(Math.floor(Math.random() * 1e4)).padStart(4, '0')}${String(i).padStart(4, '0')}`;
+
+describeBrowser('member import (会员导入)', (env) => {
+  it('uploads a file with errors, then the corrected file, maps its columns, checks it and imports it', async () => {
+    const { page, api, server } = env();
+    const product = `导入次卡${Date.now() % 100000}`;
+    await api.ok('insert/card/product', {
+      cardName: product,
+      bigType: 1,
+      cardType: 1,
+      validDays: 365,
+      perCount: 1,
+      price: 100000,
+      courseIds: [],
+    });
+    const people = [0, 1, 2, 3].map((i) => ({ name: `导入会员${i}`, mobile: mobile(i) }));
+    // Another system's headings: 课时余额 is not one the import guesses.
+    const head = '会员姓名,手机号码,性别,卡类型,课时余额,到期日期';
+    const bad = [
+      head,
+      `${people[0].name},${people[0].mobile},男,${product},10,2030-12-31`,
+      `${people[1].name},1380013,女,${product},5,2030-12-31`,
+      `${people[2].name},${people[2].mobile},女,黄金卡,5,2030-12-31`,
+      `${people[3].name},${people[3].mobile},女,${product},-3,2030-12-31`,
+    ].join('\n');
+    const good = [
+      head,
+      `${people[0].name},${people[0].mobile},男,${product},10,2030-12-31`,
+      `${people[1].name},${people[1].mobile},女,${product},5,2030-12-31`,
+      `${people[2].name},${people[2].mobile},女,${product},5,2030-12-31`,
+      `${people[3].name},${people[3].mobile},女,,,`,
+    ].join('\n');
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
+    const badFile = path.join(ARTIFACTS, 'import-bad.csv');
+    const goodFile = path.join(ARTIFACTS, 'import-good.csv');
+    fs.writeFileSync(badFile, `\uFEFF${bad}`);
+    fs.writeFileSync(goodFile, `\uFEFF${good}`);
+
+    // 会员 → 会员导入 from the side menu.
+    await page.goto(`${server.url}/member/list`);
+    await page.getByRole('menuitem', { name: '会员导入' }).click();
+    await page.waitForURL('**/member/import');
+    await page.getByText('点击或拖入 .xlsx 或 .csv 文件').waitFor();
+    await shot(page, 'import-upload');
+    await page.locator('input[type=file]').setInputFiles(badFile);
+
+    // The mapping: guessed from the headings, 课时余额 chosen by hand.
+    const mapping = page.getByRole('table', { name: '列对应' });
+    await mapping.waitFor();
+    await expect.poll(() => page.getByText('共 4 行数据').count()).toBe(1);
+    const select = (column: string) => mapping.getByRole('row').filter({ hasText: column }).locator('.ant-select');
+    expect(await select('会员姓名').innerText()).toContain('姓名');
+    expect(await select('卡类型').innerText()).toContain('卡种');
+    expect(await select('课时余额').innerText()).toContain('不导入');
+    await pickIn(page, select('课时余额'), '剩余次数或余额');
+    await shot(page, 'import-mapping');
+    await page.getByRole('button', { name: '预 检' }).click();
+
+    // The dry run: each problem with its row, column and reason; nothing can be imported.
+    const report = page.getByRole('table', { name: '预检问题' });
+    await report.waitFor();
+    await page.getByText('文件中有 3 处问题').waitFor();
+    const rows = report.locator('.ant-table-tbody tr.ant-table-row');
+    expect(await rows.count()).toBe(3);
+    expect((await rows.nth(0).innerText()).replace(/\s+/g, ' ')).toContain('3 手机号码 手机号格式不正确');
+    expect((await rows.nth(1).innerText()).replace(/\s+/g, ' ')).toContain('4 卡类型 卡种不存在');
+    expect((await rows.nth(2).innerText()).replace(/\s+/g, ' ')).toContain('5 课时余额 余额为负');
+    expect(await page.getByRole('button', { name: '开始导入' }).isDisabled()).toBe(true);
+    await shot(page, 'import-dry-run-errors');
+
+    // The corrected file: the hand-made choice is kept, the dry run passes, the import runs.
+    await page.getByRole('button', { name: '重新上传' }).click();
+    await page.locator('input[type=file]').setInputFiles(goodFile);
+    await mapping.waitFor();
+    expect(await select('课时余额').innerText()).toContain('剩余次数或余额');
+    await page.getByRole('button', { name: '预 检' }).click();
+    await page.getByText('预检通过').waitFor();
+    expect(await page.getByText('将新增 4 位会员').count()).toBe(1);
+    await shot(page, 'import-dry-run-ok');
+    await page.getByRole('button', { name: '开始导入' }).click();
+    await page.locator('.ant-result-title', { hasText: '导入完成' }).waitFor();
+    expect(await page.getByText('已新增 4 位会员').count()).toBe(1);
+    await shot(page, 'import-done');
+    const found = await api.ok<{ list: { id: number; name: string; mobile: string }[] }>('query/member/list', {
+      page: 1,
+      pageSize: 50,
+      param: '导入会员',
+    });
+    expect(found.list.map((m) => m.mobile).sort()).toEqual(people.map((p) => p.mobile).sort());
+    const first = found.list.find((m) => m.mobile === people[0].mobile)!;
+    const info = await api.ok<{ cards: { totalCount: number; usedCount: number; expireTime: string }[] }>(
+      'query/member/info',
+      { id: first.id },
+    );
+    expect(info.cards.map((c) => [c.totalCount - c.usedCount, c.expireTime])).toEqual([[10, '2030-12-31 23:59:59']]);
+
+    // 导出全部数据: the store's workbook, a sheet each.
+    await page.getByRole('button', { name: '继续导入' }).click();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: '导出全部数据' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/全部数据-\d{8}\.xlsx$/);
+    const file = path.join(ARTIFACTS, 'export-all.xlsx');
+    await download.saveAs(file);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(file);
+    expect(wb.worksheets.map((w) => w.name)).toEqual(['会员', '会员卡', '流水', '预约', '课程', '订单', '收款']);
+    const mobiles: string[] = [];
+    wb.getWorksheet('会员')!.eachRow((r) => mobiles.push(String((r.values as unknown[])[2])));
+    for (const p of people) expect(mobiles).toContain(p.mobile);
+  });
+});
