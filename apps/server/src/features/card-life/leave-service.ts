@@ -1,4 +1,4 @@
-import { CardLifeMsg, CardMsg, LEAVE_STATUSES, type LeaveStatus } from '@studio/contract';
+import { CardLifeMsg, LEAVE_STATUSES, type LeaveStatus } from '@studio/contract';
 import type { Db, Dialect, Tx } from '../../db/index.ts';
 import { lockCards, lockSessions } from '../../db/locks.ts';
 import { inWriteTx } from '../../db/write-queue.ts';
@@ -17,6 +17,7 @@ import {
   leavesOfCard,
   requireLeave,
   requireLeaveCard,
+  sessionsOfProductBetween,
   setCardLeave,
   type LeaveCard,
 } from './repository.ts';
@@ -88,22 +89,24 @@ async function startLeave(
   },
 ) {
   const { card, now } = a;
-  const found = await bookingsInLeave(tx, store.id, card.id, a.fromDate, a.toDate, now);
-  if (found.length && !a.confirmed) throw conflict(CardLifeMsg.bookingsInLeave(found.length));
-  await lockSessions(
-    tx,
-    found.map((b) => b.tid),
-  );
+  const ahead = await bookingsInLeave(tx, store.id, card.id, a.fromDate, a.toDate, now);
+  if (ahead.length && !a.confirmed) throw conflict(CardLifeMsg.bookingsInLeave(ahead.length));
+  // Lock order: every session the card could be booked into during the leave (a booking on its way
+  // into one finishes first, or waits and is checked again under the card's lock), then the card;
+  // what is booked is read after that, so nothing comes in between.
+  const window = { from: `${a.fromDate} 00:00:00`, to: `${a.toDate} 23:59:59`, now };
+  await lockSessions(tx, [
+    ...(await sessionsOfProductBetween(tx, store.id, card.cardId, window)),
+    ...ahead.map((b) => b.tid),
+  ]);
   await lockCards(tx, [card.id]);
   const fresh = await requireLeaveCard(tx, store.id, card.id);
   const leaves = (await leavesOfCard(tx, store.id, card.id)).filter((l) => l.id !== a.excludeId);
   const range = { fromDate: a.fromDate, toDate: a.toDate };
   const refusal = leaveRefusal({ card: forRules(fresh), leaves, ...range, today: now.slice(0, 10) });
   if (refusal) throw conflict(refusal);
-  const again = await bookingsInLeave(tx, store.id, card.id, a.fromDate, a.toDate, now);
-  if (again.map((b) => `${b.kind}${b.id}`).join() !== found.map((b) => `${b.kind}${b.id}`).join()) {
-    throw conflict(CardMsg.changed);
-  }
+  const found = await bookingsInLeave(tx, store.id, card.id, a.fromDate, a.toDate, now);
+  if (found.length && !a.confirmed) throw conflict(CardLifeMsg.bookingsInLeave(found.length));
   const staff = 'staffId' in a.actor ? a.actor.staffId : null;
   await cancelCardBookings(tx, store, found, { staffId: staff, member: 'memberId' in a.actor });
   const days = leaveDays(a.fromDate, a.toDate);

@@ -18,6 +18,7 @@ export async function requireLeaveCard(ex: Executor, storeId: number, id: number
     .select([
       'mc.id',
       'mc.memberId',
+      'mc.cardId',
       'm.name as memberName',
       'p.cardName',
       'mc.refundedAt',
@@ -201,4 +202,29 @@ export async function leavePage(
     .offset((o.page - 1) * o.size)
     .execute();
   return { list, total: Number(total.n) };
+}
+
+/**
+ * The live sessions of the store from `from` to `to` (store-local times), not ended by `now`, that the
+ * card product books: every session a booking with its card could be on its way into.
+ */
+export async function sessionsOfProductBetween(
+  ex: Executor,
+  storeId: number,
+  productId: number,
+  range: { from: string; to: string; now: string },
+): Promise<number[]> {
+  const rows = await ex
+    .selectFrom('timetable as t')
+    .innerJoin('timetableCard as tc', 'tc.timetableId', 't.id')
+    .select('t.id')
+    .where('t.storeId', '=', storeId)
+    .where('tc.cardId', '=', productId)
+    .where('t.deleted', '=', 0)
+    .where('t.startTime', '>=', range.from)
+    .where('t.startTime', '<=', range.to)
+    .where('t.endTime', '>', range.now)
+    .orderBy('t.id')
+    .execute();
+  return rows.map((r) => r.id);
 }

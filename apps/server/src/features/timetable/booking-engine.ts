@@ -324,7 +324,8 @@ export async function bookSet(
  * On PostgreSQL, what a card holds open was read before any lock: two bookings of different
  * classes with one card could each find room for itself. Where the rules depend on it (a pending's
  * card in deduction mode 1: what its pendings will take; a member's period card: its open
- * bookings), the sessions and then those cards are locked (the engine's lock order), the cards read
+ * bookings; a capped card: its classes of the day and week; a card that may go on leave: a leave
+ * starting meanwhile), the sessions and then those cards are locked (the engine's lock order), the cards read
  * again and the set's rules run again on what is committed now: the second waits for the first and
  * is refused if the room is gone. SQLite has one writer: the rules read what the write finds.
  */
@@ -334,7 +335,7 @@ export async function recheckOpenUse(tx: Tx, storeId: number, bookings: readonly
   for (const { card } of bookings) {
     if (!card || card.openBookings === undefined) continue;
     const capped = card.perCount === 0 && Boolean(o.member?.policy.maxOpenBookings);
-    if ((o.mode === 1 && card.perCount > 0) || capped || card.caps) ids.add(card.id);
+    if ((o.mode === 1 && card.perCount > 0) || capped || card.caps || card.leaveAllowed) ids.add(card.id);
   }
   if (!ids.size) return;
   await lockSessions(
@@ -349,8 +350,9 @@ export async function recheckOpenUse(tx: Tx, storeId: number, bookings: readonly
   const again = bookings.map((b) => {
     const fresh = b.card && cards.get(b.card.id);
     if (!b.card || !fresh) return b;
-    const { totalCount, usedCount, frozen, expireTime } = fresh;
-    return { ...b, card: withOpenUse({ ...b.card, totalCount, usedCount, frozen, expireTime }, use.get(b.card.id)) };
+    const { totalCount, usedCount, frozen, expireTime, leavePeriods, memberId } = fresh;
+    const now = { totalCount, usedCount, frozen, expireTime, leavePeriods, memberId };
+    return { ...b, card: withOpenUse({ ...b.card, ...now }, use.get(b.card.id)) };
   });
   refuseSet(again, o);
 }

@@ -81,6 +81,8 @@ export type CardOfRules = CardForRules &
     id: number;
     /** Its open bookings (booked or waiting for sign-in, of classes not ended), when read. */
     openBookings?: number;
+    /** Its product lets it go on leave (请假): a leave may start while a booking with it is on its way. */
+    leaveAllowed?: number;
     /** Its product's caps a day and a week with the classes it holds per day, when read for a new booking (null: none). */
     caps?: CardCaps | null;
   };

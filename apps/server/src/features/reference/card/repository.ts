@@ -270,6 +270,7 @@ const storeCardRows = fixed((ex, p: { storeId: number; ids: number[]; allowedIn:
       'mc.leavePeriods',
       'mc.activateTime',
       'cp.activation',
+      'cp.leaveAllowed',
       'cp.cardName',
       'cp.cardType',
       'cp.perCount',
