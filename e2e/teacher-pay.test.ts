@@ -202,5 +202,14 @@ describeBrowser('teacher pay (课时费)', (env) => {
       .poll(() => page.getByTestId('commission-total').innerText())
       .toBe((sold.reduce((n, r) => n + r.commission, 0) / 100).toFixed(2));
     await shot(page, 'teacher-pay-commission');
+
+    // 推广链接: made for the manager, shown as the members' page address with its code and a QR.
+    await rates.getByRole('row').filter({ hasText: me.name }).getByText('推广链接').click();
+    const link = modal(page, `推广链接：${me.name}`);
+    await link.getByRole('button', { name: '生成推广链接' }).click();
+    const url = link.getByTestId('seller-link-url');
+    await expect.poll(() => url.innerText()).toMatch(/\/m\/\?store=\d+&seller=[a-z0-9]{8}$/);
+    await link.getByTestId('seller-link-qr').waitFor();
+    await shot(page, 'teacher-pay-seller-link');
   });
 });

@@ -2,6 +2,7 @@
 // this phone pays (inside WeChat: JSAPI; another browser: WeChat's QR or Alipay's page).
 import {
   memberCreateOrder,
+  SELLER_CODE,
   memberQueryOrder,
   memberQueryOrders,
   memberQueryProducts,
@@ -41,7 +42,7 @@ export function useMyOrders(page: number) {
 export function useCreateOrder() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (req: ReqOf<typeof memberCreateOrder>) => call(memberCreateOrder, req),
+    mutationFn: (req: ReqOf<typeof memberCreateOrder>) => call(memberCreateOrder, { seller: sellerCode(), ...req }),
     onSuccess: () => afterWrite(qc, 'order'),
   });
 }
@@ -168,3 +169,13 @@ export function payInWechat(pay: NonNullable<CreatedOrder['pay']>): Promise<bool
     bridge.invoke('getBrandWCPayRequest', pay, (r) => resolve(r.err_msg === 'get_brand_wcpay_request:ok')),
   );
 }
+
+/**
+ * 推广链接: the code of the staff member's link the member opened the page through, kept on the phone
+ * (per store) so that a purchase later still counts as that seller's; the server ignores a code it
+ * does not know.
+ */
+const sellerKey = () => `seller:${params.get('store') ?? localStorage.getItem('storeId') ?? ''}`;
+const fromLink = params.get('seller');
+if (fromLink && SELLER_CODE.test(fromLink)) localStorage.setItem(sellerKey(), fromLink);
+export const sellerCode = () => localStorage.getItem(sellerKey()) ?? undefined;

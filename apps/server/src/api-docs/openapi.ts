@@ -49,8 +49,8 @@ const GROUPS: readonly [string, string, readonly CallDef[]][] = [
   ],
   [
     '课时费与销售提成',
-    '老师课时费规则、月结单与调整、员工销售提成比例与月结、结算关闭与重新打开月份',
-    contract.teacherPayCalls,
+    '老师课时费规则、月结单与调整、员工销售提成比例与月结、结算关闭与重新打开月份、员工推广链接',
+    [...contract.teacherPayCalls, ...contract.sellerLinkCalls],
   ],
   [
     '导入与导出',

@@ -336,6 +336,15 @@ export interface PayOrderTable {
   providerTradeId: string | null;
   /** The staff member who took it at the desk (扫码收款; migration 20261129_0300); null: the member's own. */
   staffId: number | null;
+  /** The seller whose own link the member came through (migration 20261129_1000); null: none. */
+  sellerId: Generated<number | null>;
+}
+/** A staff member's own link to the members' page (migration 20261129_1000). */
+export interface SellerLinkTable {
+  storeId: number;
+  staffId: number;
+  code: string;
+  createdAt: string;
 }
 /** One reconciliation of a store's provider bill day (migration 20261129_0800). */
 export interface PayReconcileTable {
@@ -636,6 +645,7 @@ export interface Database {
   salesCommissionRate: SalesCommissionRateTable;
   paySetting: PaySettingTable;
   payOrder: PayOrderTable;
+  sellerLink: SellerLinkTable;
   payRefund: PayRefundTable;
   payReconcile: PayReconcileTable;
   waitlist: WaitlistTable;

@@ -76,6 +76,9 @@ export const basePayloads: Record<string, BasePayload> = {
   [`${STORE}/update/member/card/status`]: { body: (w) => ({ id: w.memberCard, frozen: 1 }), ids: { id: 'memberCard' } },
   [`${STORE}/update/member/card/topup`]: { body: (w) => ({ id: w.memberCard, amount: 1 }), ids: { id: 'memberCard' } },
   // 转卡 (issue 29): the world's card to its other member, future bookings cancelled
+  // 推广链接 (issue 30): the world's desk member's (a manager names any staff member of the store; the desk gets its own)
+  [`${STORE}/query/seller/link`]: { body: (w) => ({ staffId: w.staff }), ids: { staffId: 'staff' } },
+  [`${STORE}/create/seller/link`]: { body: (w) => ({ staffId: w.staff }), ids: { staffId: 'staff' } },
   [`${STORE}/query/card/transfer/preview`]: { body: (w) => ({ mcId: w.memberCard }), ids: { mcId: 'memberCard' } },
   [`${STORE}/transfer/member/card`]: {
     body: (w) => ({ mcId: w.memberCard, toMid: w.member2, futureBookings: 'cancel' }),

@@ -17,6 +17,8 @@ export const keys = {
     page: (page: number, pageSize: number, search: string) => ['courses', 'page', page, pageSize, search],
     one: (id: number) => ['courses', 'one', id],
   },
+  /** A staff member's 推广链接 (issue 30). */
+  sellerLink: (staffId: number) => ['seller-link', staffId],
   cardProducts: ['card-products'],
   /** Online orders: one order the desk's 扫码收款 polls, the store's list (线上订单). */
   payOrders: {

@@ -10,6 +10,7 @@ import { onlineCalls } from './online.ts';
 import { paymentCalls } from './payment.ts';
 import { referenceCalls } from './reference/index.ts';
 import { reminderCalls } from './reminders.ts';
+import { sellerLinkCalls } from './seller-link.ts';
 import { policyCalls } from './policy.ts';
 import { reportCalls } from './reports.ts';
 import { staffCalls } from './staff.ts';
@@ -30,6 +31,7 @@ export * from './online.ts';
 export * from './payment.ts';
 export * from './reference/index.ts';
 export * from './reminders.ts';
+export * from './seller-link.ts';
 export * from './policy.ts';
 export * from './reports.ts';
 export * from './staff.ts';
@@ -60,4 +62,5 @@ export const allCalls: readonly CallDef[] = [
   ...teacherPayCalls,
   ...importExportCalls,
   ...reminderCalls,
+  ...sellerLinkCalls,
 ];

@@ -242,6 +242,8 @@ export const memberCreateOrder = defineCall({
     wxCode: z.string().max(128).optional(),
     /** alipay_wap: where the browser returns after paying (the members' page). */
     returnUrl: z.string().max(500).optional(),
+    /** The seller's code of the link the member came through (推广链接); an unknown one is ignored. */
+    seller: z.string().max(32).optional(),
   }),
   res: z.object({
     orderNo: z.string(),

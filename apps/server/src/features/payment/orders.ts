@@ -21,6 +21,7 @@ import type { CallCtx } from '../../lib/context.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { publicBaseOf } from '../member-channel/public.ts';
+import { sellerOfCode } from '../teacher-pay/public.ts';
 import {
   memberHasTrialCard,
   productForSale,
@@ -131,11 +132,14 @@ interface Buyer {
   staffId: number | null;
   /** The desk tops up by any amount (as at the counter); a member only by the amounts the manager lists. */
   anyTopupAmount: boolean;
+  /** The seller whose own link (推广链接) the member came through: their sales commission counts it. */
+  sellerId?: number | null;
 }
 
-/** A member's order from their phone (see createOrder). */
-export function createMemberOrder(ctx: CallCtx, input: CreateInput): Promise<Created> {
-  return createOrder(ctx, { memberId: ctx.member.id, staffId: null, anyTopupAmount: false }, input);
+/** A member's order from their phone (see createOrder); the seller of the link they came through, if any. */
+export async function createMemberOrder(ctx: CallCtx, input: CreateInput): Promise<Created> {
+  const sellerId = await sellerOfCode(ctx.db, ctx.store.id, input.seller);
+  return createOrder(ctx, { memberId: ctx.member.id, staffId: null, anyTopupAmount: false, sellerId }, input);
 }
 
 /** The desk's 扫码收款: an order for a member (a product on sale, or a top-up of their money card), shown as a QR. */
@@ -162,7 +166,7 @@ export async function createDeskOrder(
 async function createOrder(
   ctx: CallCtx,
   buyer: Buyer,
-  input: Omit<CreateInput, 'wxCode' | 'returnUrl'> & Partial<Pick<CreateInput, 'wxCode' | 'returnUrl'>>,
+  input: Omit<CreateInput, 'wxCode' | 'returnUrl' | 'seller'> & Partial<Pick<CreateInput, 'wxCode' | 'returnUrl'>>,
 ): Promise<Created> {
   const storeId = ctx.store.id;
   const memberId = buyer.memberId;
@@ -237,6 +241,7 @@ async function createOrder(
       closedAt: null,
       providerTradeId: null,
       staffId: buyer.staffId,
+      sellerId: buyer.sellerId ?? null,
     });
     audit(tx, {
       kind: 'card',

@@ -228,6 +228,7 @@ export async function paymentRowsIn(ex: Executor, r: Range) {
       'p.channel',
       'p.staffId',
       'o.staffId as orderStaffId',
+      'o.sellerId as orderSellerId',
       'p.memberCardId',
       'p.ledgerId',
       'p.refundOf',

@@ -13,15 +13,20 @@ interface Sold {
   payOrderId: number | null;
   staffId: number | null;
   orderStaffId: number | null;
+  orderSellerId: number | null;
 }
 
-/** Who sold a sale or top-up: the staff member who took it at the desk, or who took its online order (扫码收款). */
-const sellerOfSale = (p: Pick<Sold, 'staffId' | 'orderStaffId'>) => p.staffId ?? p.orderStaffId ?? null;
+/**
+ * Who sold a sale or top-up: the staff member who took it at the desk, who took its online order
+ * (扫码收款), or whose own link (推广链接) the member came through to order online.
+ */
+const sellerOfSale = (p: Pick<Sold, 'staffId' | 'orderStaffId' | 'orderSellerId'>) =>
+  p.staffId ?? p.orderStaffId ?? p.orderSellerId ?? null;
 
 /**
  * A refund counts against whoever sold what it pays back: a top-up refund against the top-up's
  * seller, an online order's refund against the order's, a whole card's refund against the card's
- * sale. A member's own online order has no seller, and neither has its refund.
+ * sale. A member's own online order has a seller only through a seller's link (推广链接), and so has its refund.
  */
 function sellerOfRefund(
   refund: { memberCardId: number; refundOf: number | null; payOrderId: number | null },

@@ -158,6 +158,7 @@ export async function salesOfCards(ex: Executor, storeId: number, cardIds: reado
       'p.payOrderId',
       'p.staffId',
       'o.staffId as orderStaffId',
+      'o.sellerId as orderSellerId',
     ])
     .where('p.storeId', '=', storeId)
     .where('p.memberCardId', 'in', cardIds)

@@ -1,9 +1,11 @@
 import {
   addTeacherPayAdjustment,
+  createSellerLink,
   closeSalesCommissionMonth,
   closeTeacherPayMonth,
   deleteTeacherPayRule,
   queryPayMonthList,
+  querySellerLink,
   querySalesCommission,
   querySalesCommissionRateList,
   queryTeacherPayRuleList,
@@ -27,9 +29,12 @@ import {
   saveRule,
   statement,
 } from './service.ts';
+import { createSellerLinkOf, querySellerLinkOf } from './seller-link.ts';
 
 /** 课时费 and 销售提成: pay rules, monthly statements, adjustments, commission rates, closing months. */
 export const teacherPayFeature = defineFeature((r) => {
+  r.handle(querySellerLink, (input, ctx) => querySellerLinkOf(ctx, input));
+  r.handle(createSellerLink, (input, ctx) => createSellerLinkOf(ctx, input));
   r.handle(queryTeacherPayRuleList, (input, ctx) => ruleList(ctx, input.teacherId));
   r.handle(updateTeacherPayRule, (input, ctx) => saveRule(ctx, input));
   r.handle(deleteTeacherPayRule, (input, ctx) => removeRule(ctx, input));

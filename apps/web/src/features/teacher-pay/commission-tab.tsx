@@ -9,6 +9,7 @@ import { useClosedMonths, useCloseMonth, useCommission, useCommissionRates } fro
 import type { CommissionRow } from './types.ts';
 
 const RateModal = lazy(() => import('./rate-modal.tsx'));
+const SellerLinkModal = lazy(() => import('./seller-link-modal.tsx'));
 const ReopenModal = lazy(() => import('./reopen-modal.tsx'));
 
 type Item = CommissionRow['items'][number];
@@ -26,6 +27,7 @@ interface RateRow {
  */
 export default function CommissionTab({ month }: { month: string }) {
   const [rateOf, setRateOf] = useState<RateRow | null>(null);
+  const [linkOf, setLinkOf] = useState<RateRow | null>(null);
   const [reopening, setReopening] = useState(false);
   const rates = useCommissionRates(true);
   const q = useCommission(month, true);
@@ -152,7 +154,7 @@ export default function CommissionTab({ month }: { month: string }) {
           }
         />
         <Typography.Paragraph type="secondary" style={{ marginTop: 8, marginBottom: 0 }}>
-          退款计入售出该卡（或该笔充值）的员工；会员自己在手机上下单的线上订单没有销售员工，不计提成。
+          退款计入售出该卡（或该笔充值）的员工；会员自己在手机上下单的线上订单，只有从员工的推广链接进入时才计入该员工。
         </Typography.Paragraph>
       </Card>
       <Card size="small" title="提成比例">
@@ -167,12 +169,22 @@ export default function CommissionTab({ month }: { month: string }) {
             { title: '角色', dataIndex: 'role', render: (r: string) => ROLE_LABEL[r as StaffRole] ?? r },
             { title: '状态', dataIndex: 'enabled', render: (v: number) => (v ? '启用' : <Tag>停用</Tag>) },
             { title: '提成比例', dataIndex: 'rate', align: 'right', render: (v: number) => `${v}%` },
-            { title: '操作', width: 80, render: (_, r) => <a onClick={() => setRateOf(r)}>设置</a> },
+            {
+              title: '操作',
+              width: 160,
+              render: (_, r) => (
+                <Space>
+                  <a onClick={() => setRateOf(r)}>设置</a>
+                  <a onClick={() => setLinkOf(r)}>推广链接</a>
+                </Space>
+              ),
+            },
           ]}
         />
       </Card>
       <Suspense fallback={null}>
         {rateOf && <RateModal staff={rateOf} onClose={() => setRateOf(null)} />}
+        {linkOf && <SellerLinkModal staff={linkOf} onClose={() => setLinkOf(null)} />}
         {reopening && <ReopenModal kind="commission" month={month} onClose={() => setReopening(false)} />}
       </Suspense>
     </div>
