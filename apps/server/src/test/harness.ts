@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Envelope, StaffRole } from '@studio/contract';
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { openDatabase, type DbHandle, type Dialect, type OpenOptions } from '../db/index.ts';
@@ -244,4 +244,38 @@ export async function staffClient(
   const res = await c.login(account);
   if (res.code !== 0) throw new Error(`login of ${account} failed: ${res.msg}`);
   return c;
+}
+
+/**
+ * The suite's app and, on PostgreSQL, `more` app instances on its schema (several servers on one
+ * database), started before the suite's tests and stopped after, each with a client signed in as
+ * the suite's manager; the suite's own first. SQLite has one writer process: its own only.
+ */
+export function moreInstances(env: () => TestEnv, more: number) {
+  const started: { app: App; database: DbHandle }[] = [];
+  const all = { apps: [] as App[], clients: [] as Client[] };
+  beforeAll(async () => {
+    const e = env();
+    all.apps = [e.app];
+    all.clients = [e.client];
+    if (e.dialect !== 'postgres') return;
+    for (let i = 0; i < more; i++) {
+      const database = openDatabase({ url: PG_URL, schema: e.database.schema, poolMax: 20 });
+      const config = { ...loadConfig({ LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv), webDist: '/nonexistent' };
+      const app = await buildApp({ config, database, validateResponses: true, logger: false });
+      await app.ready();
+      started.push({ app, database });
+      const client = new Client(app);
+      expect((await client.login(e.username)).code).toBe(0);
+      all.apps.push(app);
+      all.clients.push(client);
+    }
+  });
+  afterAll(async () => {
+    for (const x of started) {
+      await x.app.close();
+      await x.database.close();
+    }
+  });
+  return all;
 }

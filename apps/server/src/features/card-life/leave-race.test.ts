@@ -2,38 +2,15 @@
 // one PostgreSQL, once the leave is in place no booking of the card inside it is live — a booking that
 // read the card before the leave is checked again under the card's lock and refused.
 import { addMemberReservation, Msg } from '@studio/contract';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildApp } from '../../app.ts';
-import { loadConfig } from '../../config.ts';
-import { openDatabase, type DbHandle } from '../../db/index.ts';
+import { expect, it } from 'vitest';
 import { addDays, localDateTime } from '../../lib/time.ts';
 import { EngineFactory } from '../../test/factory-engine.ts';
-import { Client, describeEachDb, PG_URL, type App } from '../../test/harness.ts';
+import { describeEachDb, moreInstances } from '../../test/harness.ts';
 import { checkInvariants } from '../../test/invariants.ts';
 
 describeEachDb('a leave raced with bookings of its card', (env) => {
-  const extra: { app: App; database: DbHandle }[] = [];
-  let clients: Client[] = [];
-  beforeAll(async () => {
-    if (env().dialect !== 'postgres') return;
-    clients = [env().client];
-    for (let i = 0; i < 2; i++) {
-      const database = openDatabase({ url: PG_URL, schema: env().database.schema, poolMax: 20 });
-      const config = { ...loadConfig({ LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv), webDist: '/nonexistent' };
-      const app = await buildApp({ config, database, validateResponses: true, logger: false });
-      await app.ready();
-      extra.push({ app, database });
-      const c = new Client(app);
-      expect((await c.login(env().username)).code).toBe(0);
-      clients.push(c);
-    }
-  });
-  afterAll(async () => {
-    for (const x of extra) {
-      await x.app.close();
-      await x.database.close();
-    }
-  });
+  const instances = moreInstances(env, 2);
+  const clients = () => instances.clients;
 
   it('three instances: no live booking of the card inside the leave once it started', async (ctx) => {
     if (env().dialect !== 'postgres') return ctx.skip();
@@ -66,9 +43,9 @@ describeEachDb('a leave raced with bookings of its card', (env) => {
         }
       }
       const book = (i: number) =>
-        clients[i % 3].call(addMemberReservation.path, { mcId, tid: sessions[i].id, studentCount: 1 });
+        clients()[i % 3].call(addMemberReservation.path, { mcId, tid: sessions[i].id, studentCount: 1 });
       const first = Array.from({ length: 9 }, (_, i) => book(i));
-      const leave = clients[round % 3].call('/store/api/add/card/leave', {
+      const leave = clients()[round % 3].call('/store/api/add/card/leave', {
         mcId,
         fromDate: from,
         toDate: to,

@@ -11,12 +11,9 @@ import {
   TransferMsg,
   transferMemberCard,
 } from '@studio/contract';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { buildApp } from '../../app.ts';
-import { loadConfig } from '../../config.ts';
-import { openDatabase, type DbHandle } from '../../db/index.ts';
+import { afterEach, expect, it } from 'vitest';
 import { EngineFactory, FUTURE } from '../../test/factory-engine.ts';
-import { Client, describeEachDb, PG_URL, type App } from '../../test/harness.ts';
+import { describeEachDb, moreInstances } from '../../test/harness.ts';
 import { checkInvariants } from '../../test/invariants.ts';
 
 describeEachDb('转卡: a card moves to another member', (env) => {
@@ -184,28 +181,8 @@ describeEachDb('转卡: a card moves to another member', (env) => {
 
 /** A transfer (keeping future bookings) sent amid 20 bookings of the old holder, through three instances. */
 function describeRace(env: () => import('../../test/harness.ts').TestEnv) {
-  const extra: { app: App; database: DbHandle }[] = [];
-  let clients: Client[] = [];
-  beforeAll(async () => {
-    if (env().dialect !== 'postgres') return;
-    clients = [env().client];
-    for (let i = 0; i < 2; i++) {
-      const database = openDatabase({ url: PG_URL, schema: env().database.schema, poolMax: 20 });
-      const config = { ...loadConfig({ LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv), webDist: '/nonexistent' };
-      const app = await buildApp({ config, database, validateResponses: true, logger: false });
-      await app.ready();
-      extra.push({ app, database });
-      const c = new Client(app);
-      expect((await c.login(env().username)).code).toBe(0);
-      clients.push(c);
-    }
-  });
-  afterAll(async () => {
-    for (const x of extra) {
-      await x.app.close();
-      await x.database.close();
-    }
-  });
+  const instances = moreInstances(env, 2);
+  const clients = () => instances.clients;
 
   it('raced with bookings over three instances: no booking of the old holder is charged to the card after it moved', async (ctx) => {
     if (env().dialect !== 'postgres') return ctx.skip();
@@ -225,7 +202,7 @@ function describeRace(env: () => import('../../test/harness.ts').TestEnv) {
         );
       }
       const book = (i: number) =>
-        clients[i % 3].call(addMemberReservation.path, {
+        clients()[i % 3].call(addMemberReservation.path, {
           mcId: card.id,
           tid: sessions[i].id,
           mid: member.id,
@@ -233,7 +210,7 @@ function describeRace(env: () => import('../../test/harness.ts').TestEnv) {
         });
       // Half the bookings go first, the transfer in the middle of the rest.
       const first = Array.from({ length: 10 }, (_, i) => book(i));
-      const transfer = clients[round % 3].call(transferMemberCard.path, {
+      const transfer = clients()[round % 3].call(transferMemberCard.path, {
         mcId: card.id,
         toMid: to.id,
         futureBookings: 'keep',

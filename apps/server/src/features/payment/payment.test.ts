@@ -17,11 +17,8 @@ import {
   updatePaySetting,
 } from '@studio/contract';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { buildApp } from '../../app.ts';
-import { loadConfig } from '../../config.ts';
-import { openDatabase, type DbHandle } from '../../db/index.ts';
 import { localDateTime } from '../../lib/time.ts';
-import { Client, describeEachDb, PG_URL, type App } from '../../test/harness.ts';
+import { Client, describeEachDb, moreInstances } from '../../test/harness.ts';
 import { checkInvariants } from '../../test/invariants.ts';
 import { memberClient } from '../../test/member-client.ts';
 import {
@@ -36,29 +33,19 @@ describeEachDb('online payment: settings, orders and fulfilment exactly once', (
   let wx: WechatPayStandIn;
   let ali: AlipayStandIn;
   let online: OnlineStore;
-  let apps: App[] = [];
-  const extra: { app: App; database: DbHandle }[] = [];
   let product: { id: number };
   let member: { id: number; mobile: string; name: string };
   let me: Client;
   const api = () => env().client;
   const db = () => env().database.db;
 
+  // Three instances over one PostgreSQL schema (SQLite has one writer process: one instance).
+  const instances = moreInstances(env, 2);
+  const apps = () => instances.apps;
+
   beforeAll(async () => {
     const e = env();
-    apps = [e.app];
-    // Three instances over one PostgreSQL schema (SQLite has one writer process: one instance).
-    if (e.dialect === 'postgres') {
-      for (let i = 0; i < 2; i++) {
-        const database = openDatabase({ url: PG_URL, schema: e.database.schema, poolMax: 20 });
-        const config = { ...loadConfig({ LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv), webDist: '/nonexistent' };
-        const app = await buildApp({ config, database, validateResponses: true, logger: false });
-        await app.ready();
-        extra.push({ app, database });
-        apps.push(app);
-      }
-    }
-    online = await startOnlineStore(() => apps, api());
+    online = await startOnlineStore(apps, api());
     ({ wx, ali } = online);
     product = await e.factory.cardProduct({ cardName: '10次卡', totalCount: 10, onlineSale: 1, onlinePrice: 9900 });
     member = await e.factory.member();
@@ -71,10 +58,6 @@ describeEachDb('online payment: settings, orders and fulfilment exactly once', (
 
   afterAll(async () => {
     await online?.close();
-    for (const x of extra) {
-      await x.app.close();
-      await x.database.close();
-    }
   });
 
   const order = (orderNo: string) =>

@@ -12,12 +12,9 @@ import {
   updateBookingPolicy,
   WaitStatus,
 } from '@studio/contract';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { buildApp } from '../../app.ts';
-import { loadConfig } from '../../config.ts';
-import { openDatabase, type DbHandle } from '../../db/index.ts';
+import { afterEach, expect, it } from 'vitest';
 import { EngineFactory, FUTURE } from '../../test/factory-engine.ts';
-import { Client, describeEachDb, PG_URL, type Answer, type App } from '../../test/harness.ts';
+import { type Answer, describeEachDb, moreInstances } from '../../test/harness.ts';
 import { checkInvariants } from '../../test/invariants.ts';
 import { memberClient } from '../../test/member-client.ts';
 import { capRefusal, capsOf, weekDays } from './rules.ts';
@@ -186,28 +183,8 @@ describeEachDb('caps per card: classes a day and a week', (env) => {
 
 /** 30 bookings of one capped card (2 a week) over 10 classes of a week, sent at once through three instances. */
 function describeThreeInstances(env: () => import('../../test/harness.ts').TestEnv) {
-  const extra: { app: App; database: DbHandle }[] = [];
-  let clients: Client[] = [];
-  beforeAll(async () => {
-    if (env().dialect !== 'postgres') return;
-    clients = [env().client];
-    for (let i = 0; i < 2; i++) {
-      const database = openDatabase({ url: PG_URL, schema: env().database.schema, poolMax: 20 });
-      const config = { ...loadConfig({ LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv), webDist: '/nonexistent' };
-      const app = await buildApp({ config, database, validateResponses: true, logger: false });
-      await app.ready();
-      extra.push({ app, database });
-      const c = new Client(app);
-      expect((await c.login(env().username)).code).toBe(0);
-      clients.push(c);
-    }
-  });
-  afterAll(async () => {
-    for (const x of extra) {
-      await x.app.close();
-      await x.database.close();
-    }
-  });
+  const instances = moreInstances(env, 2);
+  const clients = () => instances.clients;
 
   it('three instances on one PostgreSQL: never above the week cap', async (ctx) => {
     if (env().dialect !== 'postgres') return ctx.skip();
@@ -230,7 +207,7 @@ function describeThreeInstances(env: () => import('../../test/harness.ts').TestE
     }
     const answers = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
-        clients[i % 3].call(addMemberReservation.path, { mcId: card.id, tid: ids[i % ids.length], studentCount: 1 }),
+        clients()[i % 3].call(addMemberReservation.path, { mcId: card.id, tid: ids[i % ids.length], studentCount: 1 }),
       ),
     );
     const ok = answers.filter((a) => a.code === 0).length;
