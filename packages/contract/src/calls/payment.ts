@@ -486,14 +486,17 @@ export const zReconcileResult = z.object({
   error: z.string().nullable(),
 });
 export type ReconcileResult = z.infer<typeof zReconcileResult>;
+/** A day of the providers' bills (one provider, or every one the store takes payments with). */
+const zReconcileDay = z.object({ date: zDate(ReconcileMsg.date), provider: zProvider.optional() });
+const zReconcileList = z.object({ list: z.array(zReconcileResult) });
 
 /** 对账: the last reconciliation of a day's bill, per provider the store takes payments with. */
 export const queryPayReconcile = defineCall({
   path: `${STORE_API}/query/pay/reconcile`,
   auth: 'store',
   roles: Roles.manager,
-  req: z.object({ date: zDate(ReconcileMsg.date), provider: zProvider.optional() }),
-  res: z.object({ list: z.array(zReconcileResult) }),
+  req: zReconcileDay,
+  res: zReconcileList,
   summary: '对账结果（某一天的渠道账单与本店订单逐笔核对：两边都有、渠道有本店无、本店有渠道无、金额不一致）',
   example: { date: '2026-11-26' },
   errors: fails.badRequest(ReconcileMsg.date),
@@ -504,8 +507,8 @@ export const runPayReconcile = defineCall({
   path: `${STORE_API}/run/pay/reconcile`,
   auth: 'store',
   roles: Roles.manager,
-  req: z.object({ date: zDate(ReconcileMsg.date), provider: zProvider.optional() }),
-  res: z.object({ list: z.array(zReconcileResult) }),
+  req: zReconcileDay,
+  res: zReconcileList,
   summary: '立即对账（下载渠道账单重新核对；渠道有本店无的订单经渠道查询确认到账后补发）',
   example: { date: '2026-11-26' },
   errors: [...fails.badRequest(ReconcileMsg.date), ...fails.conflict(ReconcileMsg.running, ReconcileMsg.noProvider)],

@@ -119,16 +119,53 @@ async function startLeave(
   });
   const cancelled = found.length ? `，取消期间预约${found.length}节` : '';
   const remark = `请假 ${a.fromDate} 至 ${a.toDate}（${days}天），有效期顺延至 ${expireTime?.slice(0, 10) ?? '-'}${cancelled}`;
-  await addLedgerNote(tx, { storeId: store.id, memberCardId: card.id, kind: 'leave', operatorId: staff, remark, now });
+  await noteLeaveChange(tx, {
+    storeId: store.id,
+    card,
+    kind: 'leave',
+    operatorId: staff,
+    remark,
+    now,
+    was: { expireTime: card.expireTime, leaveDays: fresh.leaveDays },
+    is: { expireTime, leaveDays: total },
+  });
+}
+
+/** A leave's change of a card: its ledger note (流水) and its audit entry, with expiry and days of leave before and after. */
+async function noteLeaveChange(
+  tx: Tx,
+  c: {
+    storeId: number;
+    card: { id: number; memberId: number };
+    kind: 'leave' | 'leave_end';
+    operatorId: number | null;
+    remark: string;
+    now: string;
+    was: { expireTime: string | null; leaveDays: number };
+    is: { expireTime: string | null; leaveDays: number };
+  },
+) {
+  await addLedgerNote(tx, {
+    storeId: c.storeId,
+    memberCardId: c.card.id,
+    kind: c.kind,
+    operatorId: c.operatorId,
+    remark: c.remark,
+    now: c.now,
+  });
+  const shown = (x: { expireTime: string | null; leaveDays: number }) => ({
+    到期日期: x.expireTime?.slice(0, 10) ?? null,
+    请假天数: x.leaveDays,
+  });
   audit(tx, {
     kind: 'card',
-    summary: remark,
+    summary: c.remark,
     targets: [
-      { type: 'card', id: card.id },
-      { type: 'member', id: card.memberId },
+      { type: 'card', id: c.card.id },
+      { type: 'member', id: c.card.memberId },
     ],
-    before: { 到期日期: card.expireTime?.slice(0, 10) ?? null, 请假天数: fresh.leaveDays },
-    after: { 到期日期: expireTime?.slice(0, 10) ?? null, 请假天数: total },
+    before: shown(c.was),
+    after: shown(c.is),
   });
 }
 
@@ -339,23 +376,15 @@ export async function endLeave(s: LeaveScope, staffId: number, input: { id: numb
         ? `提前结束请假（${leave.fromDate} 至 ${input.date}，共${ending.days}天）`
         : `撤销请假 ${leave.fromDate} 至 ${leave.toDate}`;
     const remark = `${what}，退回${back}天，有效期至 ${expireTime?.slice(0, 10) ?? '-'}`;
-    await addLedgerNote(tx, {
+    await noteLeaveChange(tx, {
       storeId: s.store.id,
-      memberCardId: card.id,
+      card,
       kind: 'leave_end',
       operatorId: staffId,
       remark,
       now,
-    });
-    audit(tx, {
-      kind: 'card',
-      summary: remark,
-      targets: [
-        { type: 'card', id: card.id },
-        { type: 'member', id: card.memberId },
-      ],
-      before: { 到期日期: card.expireTime?.slice(0, 10) ?? null, 请假天数: card.leaveDays },
-      after: { 到期日期: expireTime?.slice(0, 10) ?? null, 请假天数: total },
+      was: { expireTime: card.expireTime, leaveDays: card.leaveDays },
+      is: { expireTime, leaveDays: total },
     });
   });
   return null;

@@ -7,6 +7,7 @@ import {
   CardMsg,
   Msg,
   PendingStatus,
+  cardRefundQuote,
   queryCardTransferPreview,
   TransferMsg,
   transferMemberCard,
@@ -142,6 +143,22 @@ describeEachDb('转卡: a card moves to another member', (env) => {
     await api().ok(transferMemberCard.path, { mcId: c.id, toMid: b.id, futureBookings: 'cancel' });
     const p = await db().selectFrom('pending').select('status').where('memberCardId', '=', c.id).execute();
     expect(p.map((x) => x.status)).toEqual([PendingStatus.CANCELLED]);
+  });
+
+  it('a transferred card is no longer refunded in full within the cooling-off days (domain: no transfer)', async () => {
+    const { a, b } = await scene();
+    const product = await env().factory.cardProduct({ cardType: 1, validDays: 30, totalCount: 10 });
+    const { id: mcId } = await api().ok<{ id: number }>('/store/api/insert/member/card', {
+      mid: a.member.id,
+      cardId: product.id,
+      totalCount: 10,
+      payment: { amount: 50000, method: 'cash', remark: null },
+    });
+    expect(await api().ok(cardRefundQuote.path, { mcId })).toMatchObject({ rule: 'cooling_off', amount: 50000 });
+    await api().ok(transferMemberCard.path, { mcId, toMid: b.id, futureBookings: 'keep' });
+    const after = await api().ok(cardRefundQuote.path, { mcId });
+    expect(after.rule).toBe('product_rule');
+    expect(after.detail).toContain('冷静期内但已转卡');
   });
 
   it('refuses in Chinese: to the holder, an unknown member, no method for a fee, a refunded or frozen card; nothing written', async () => {

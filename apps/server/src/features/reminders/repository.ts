@@ -73,27 +73,6 @@ export async function membersBookedIn(ex: Executor, sessionId: number): Promise<
   return [...new Set(rows.map((r) => r.memberId))];
 }
 
-/** Whether the member still holds a live booking or pending in the session. */
-export async function stillBooked(ex: Executor, sessionId: number, memberId: number): Promise<boolean> {
-  const [r, p] = await Promise.all([
-    ex
-      .selectFrom('reservation')
-      .select('id')
-      .where('timetableId', '=', sessionId)
-      .where('memberId', '=', memberId)
-      .where('status', 'in', LIVE_RESERVATION)
-      .executeTakeFirst(),
-    ex
-      .selectFrom('pending')
-      .select('id')
-      .where('timetableId', '=', sessionId)
-      .where('memberId', '=', memberId)
-      .where('status', 'in', LIVE_PENDING)
-      .executeTakeFirst(),
-  ]);
-  return Boolean(r ?? p);
-}
-
 /**
  * Members whose booking or pending of the session was cancelled by its deletion: the cancellations
  * with the session's latest cancel time (the deletion is the last change of its bookings).

@@ -6,6 +6,7 @@ import { storeScopeById } from '../../lib/store-scope.ts';
 import { localDateTime } from '../../lib/time.ts';
 import type { OutboxHandler } from '../../outbox/index.ts';
 import { SmsCapReached, smsSenderOf, type SmsMessage } from '../member-channel/public.ts';
+import { heldPairs } from '../timetable/public.ts';
 import type { NotifyPayload } from './queue.ts';
 import * as repo from './repository.ts';
 import { dueAfterQuiet } from './rules.ts';
@@ -102,7 +103,7 @@ export async function sendOne(deps: SendDeps, store: StoreScope, id: number, now
     if (await repo.switchedOff(deps.db, member.id, kind)) return done('skipped', '已跳过（已关闭）').then(() => true);
     if (kind === 'class_reminder' && p.sessionId !== undefined) {
       const s = await repo.sessionInfo(deps.db, store.id, p.sessionId);
-      if (!s || s.deleted || !(await repo.stillBooked(deps.db, p.sessionId, member.id))) {
+      if (!s || s.deleted || !(await heldPairs(deps.db, [p.sessionId], [member.id])).length) {
         return done('skipped', '已跳过（预约已取消）').then(() => true);
       }
       if (s.startTime !== p.startTime) return done('skipped', '已跳过（上课时间已变更）').then(() => true);
