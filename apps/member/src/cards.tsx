@@ -72,6 +72,11 @@ export function MyCards({
               )}
             </strong>
             <span>
+              {c.sharedBy && (
+                <Tag color="primary" fill="outline" data-testid="shared-by">
+                  {c.sharedBy}共享
+                </Tag>
+              )}{' '}
               {c.frozen && <Tag color="danger">已冻结</Tag>} {c.expired && <Tag color="default">已过期</Tag>}
               {notStarted(c, today) && <Tag color="warning">未开卡</Tag>}
               {leaveOn(c, today) && <Tag color="primary">请假中</Tag>}
@@ -79,7 +84,7 @@ export function MyCards({
           </div>
           <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center' }}>
             <div className="balance">余 {amountText(c.bigType, c.balance)}</div>
-            {onTopUp && c.bigType === BIG_TYPE_MONEY && (
+            {onTopUp && c.bigType === BIG_TYPE_MONEY && !c.sharedBy && (
               <Button className="touch" color="primary" fill="outline" onClick={() => onTopUp(c)}>
                 充值
               </Button>
@@ -89,7 +94,7 @@ export function MyCards({
             <div style={{ fontSize: 13, color: 'var(--grey-text)' }} data-testid="card-expiry">
               {expiryText(c, today)}
             </div>
-            {onLeave && c.leaveAllowed && c.expireTime && !c.expired && (
+            {onLeave && c.leaveAllowed && !c.sharedBy && c.expireTime && !c.expired && (
               <Button className="touch" size="small" fill="outline" onClick={() => onLeave(c)}>
                 请假
               </Button>

@@ -143,7 +143,8 @@ function SessionDetails({
               data-testid={`card-${c.id}`}
             >
               <div>
-                {c.cardName}，余 {amountText(c.bigType, c.balance)}
+                {c.cardName}
+                {c.sharedBy ? `（${c.sharedBy}共享）` : ''}，余 {amountText(c.bigType, c.balance)}
               </div>
               {!c.usable && <div className="why">{c.reason}</div>}
             </button>

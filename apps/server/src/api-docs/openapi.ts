@@ -48,6 +48,11 @@ const GROUPS: readonly [string, string, readonly CallDef[]][] = [
     contract.cardTransferCalls,
   ],
   [
+    '多人共享',
+    '把会员卡共享给本店其他会员（最多为卡种的共享人数）或取消共享；共享成员用这张卡约课，每笔扣费记下是谁约的',
+    contract.cardShareCalls,
+  ],
+  [
     '课时费与销售提成',
     '老师课时费规则、月结单与调整、员工销售提成比例与月结、结算关闭与重新打开月份、员工推广链接',
     [...contract.teacherPayCalls, ...contract.sellerLinkCalls],

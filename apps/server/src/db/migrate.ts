@@ -26,6 +26,7 @@ import { teacherPay } from './migrations/20261129_0860_teacher_pay.ts';
 import { payReconcile } from './migrations/20261129_0800_pay_reconcile.ts';
 import { reminders } from './migrations/20261129_0900_reminders.ts';
 import { sellerLink } from './migrations/20261129_1000_seller_link.ts';
+import { cardShare } from './migrations/20261129_1200_card_share.ts';
 
 /** Timestamped migrations, in order. Never edit one that has landed: add a new one. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -55,6 +56,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '20261129_0800_pay_reconcile': payReconcile(dialect),
     '20261129_0900_reminders': reminders(dialect),
     '20261129_1000_seller_link': sellerLink(dialect),
+    '20261129_1200_card_share': cardShare(dialect),
   };
 }
 

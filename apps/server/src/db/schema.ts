@@ -172,6 +172,8 @@ export interface CardProductTable {
   maxPerWeek: number | null;
   /** After the cooling-off days: the refund keeps this percent (0-100) of the amount paid. */
   refundFeePercent: Generated<number>;
+  /** Members besides the holder who may book on a card of it (多人共享; 0: not shared; migration 20261129_1200). */
+  shareMax: Generated<number>;
 }
 export interface AgeLimitColumns {
   genderLimit: number;
@@ -246,6 +248,17 @@ export interface MemberCardTable {
   leavePeriods: Generated<string>;
   /** Set when the card was transferred to another member (issue 29 item 5). */
   transferredAt: string | null;
+  /** JSON `[id, ...]`: the members besides the holder who book on it (`card_share`, migration 20261129_1200). */
+  sharedWith: Generated<string>;
+}
+/** A member a shared family card names (多人共享, migration 20261129_1200). */
+export interface CardShareTable {
+  id: Generated<number>;
+  storeId: number;
+  memberCardId: number;
+  memberId: number;
+  operatorId: number | null;
+  createdAt: string;
 }
 /** A leave (请假) of a card (migration 20261129_0850; status: contract LeaveStatus). */
 export interface CardLeaveTable {
@@ -283,6 +296,8 @@ export interface CardLedgerTable {
   operatorId: number | null;
   remark: string | null;
   createdAt: string;
+  /** Who booked the class the entry is for (a shared card's user; migration 20261129_1200); null: no booking. */
+  memberId: number | null;
 }
 /** Money taken for a card sale or top-up, or paid back for a card refund (fen, positive; migration 1100). */
 export interface CardPaymentTable {
@@ -638,6 +653,7 @@ export interface Database {
   memberCard: MemberCardTable;
   cardLedger: CardLedgerTable;
   cardLeave: CardLeaveTable;
+  cardShare: CardShareTable;
   cardPayment: CardPaymentTable;
   teacherPayRule: TeacherPayRuleTable;
   teacherPayAdjustment: TeacherPayAdjustmentTable;

@@ -5,6 +5,7 @@ import { auditFeature } from './audit/routes.ts';
 import { batchFeature } from './batch/routes.ts';
 import { calendarFeedFeature } from './calendar-feed/routes.ts';
 import { cardTransferFeature } from './card-transfer/routes.ts';
+import { cardShareFeature } from './card-share/routes.ts';
 import { cardLifeFeature } from './card-life/routes.ts';
 import { importExportFeature } from './import-export/routes.ts';
 import { memberChannelFeature, smsHandlers } from './member-channel/routes.ts';
@@ -47,6 +48,7 @@ export const features: Feature[] = [
   cardLifeFeature,
   paymentFeature,
   cardTransferFeature,
+  cardShareFeature,
   teacherPayFeature,
   importExportFeature,
   remindersFeature,

@@ -84,6 +84,15 @@ export const basePayloads: Record<string, BasePayload> = {
     body: (w) => ({ mcId: w.memberCard, toMid: w.member2, futureBookings: 'cancel' }),
     ids: { mcId: 'memberCard', toMid: 'member2' },
   },
+  // 多人共享 (issue 29): the world's card named for its other member
+  [`${STORE}/add/card/share`]: {
+    body: (w) => ({ mcId: w.memberCard, mid: w.member2 }),
+    ids: { mcId: 'memberCard', mid: 'member2' },
+  },
+  [`${STORE}/delete/card/share`]: {
+    body: (w) => ({ mcId: w.memberCard, mid: w.member2 }),
+    ids: { mcId: 'memberCard', mid: 'member2' },
+  },
   [`${STORE}/refund/member/card`]: {
     body: (w) => ({ id: w.memberCard, topupId: w.topup, amount: 5000, method: 'cash', remark: '退回充值' }),
     ids: { id: 'memberCard', topupId: 'topup' },

@@ -279,6 +279,54 @@ export async function checkInvariants(db: Db, storeId?: number): Promise<string[
   }
   out.push(...(await onlineOrderProblems(db, storeId)));
   out.push(...(await capProblems(db, storeId)));
+  out.push(...(await shareProblems(db, storeId)));
+  return out;
+}
+
+/**
+ * 多人共享 (issue 29, item 6): a card's `shared_with` is its `card_share` rows in order, none of them
+ * its holder or a member of another store; a charge's ledger entry names the member whose booking it is.
+ */
+async function shareProblems(db: Db, storeId?: number): Promise<string[]> {
+  const out: string[] = [];
+  const scoped = <T extends { where: (...a: any[]) => T }>(q: T, col: string): T =>
+    storeId === undefined ? q : q.where(col, '=', storeId);
+  const cards = await scoped(
+    db.selectFrom('memberCard').select(['id', 'memberId', 'storeId', 'sharedWith']),
+    'storeId',
+  ).execute();
+  const rows = await scoped(
+    db
+      .selectFrom('cardShare as cs')
+      .innerJoin('member as m', 'm.id', 'cs.memberId')
+      .select(['cs.memberCardId', 'cs.memberId', 'cs.storeId', 'm.storeId as memberStore'])
+      .orderBy('cs.id'),
+    'cs.storeId',
+  ).execute();
+  const listed = new Map<number, number[]>();
+  for (const r of rows) {
+    listed.set(r.memberCardId, [...(listed.get(r.memberCardId) ?? []), r.memberId]);
+    if (r.memberStore !== r.storeId)
+      out.push(`card ${r.memberCardId}: shared with member ${r.memberId} of another store`);
+  }
+  for (const c of cards) {
+    const want = JSON.stringify(listed.get(c.id) ?? []);
+    if (c.sharedWith !== want) out.push(`card ${c.id}: shared_with ${c.sharedWith} != its list ${want}`);
+    if ((listed.get(c.id) ?? []).includes(c.memberId)) out.push(`card ${c.id}: shared with its own holder`);
+  }
+  // Every charge for a class names who booked it, and it is the booking's member.
+  const named = await scoped(
+    db
+      .selectFrom('cardLedger as l')
+      .innerJoin('reservation as r', 'r.id', 'l.reservationId')
+      .select(['l.id', 'l.memberId', 'r.memberId as booker'])
+      .where('l.kind', '=', 'deduct')
+      .where('l.memberId', 'is not', null),
+    'l.storeId',
+  ).execute();
+  for (const l of named) {
+    if (l.memberId !== l.booker) out.push(`ledger ${l.id}: names member ${l.memberId}, the booking is ${l.booker}'s`);
+  }
   return out;
 }
 

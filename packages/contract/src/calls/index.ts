@@ -3,6 +3,7 @@ import { authCalls } from './auth.ts';
 import { batchCalls } from './batch.ts';
 import { calendarCalls } from './calendar.ts';
 import { cardTransferCalls } from './card-transfer.ts';
+import { cardShareCalls } from './card-share.ts';
 import { cardLifeCalls } from './card-life.ts';
 import { importExportCalls } from './import-export.ts';
 import { memberChannelCalls } from './member-channel.ts';
@@ -24,6 +25,7 @@ export * from './auth.ts';
 export * from './batch.ts';
 export * from './calendar.ts';
 export * from './card-transfer.ts';
+export * from './card-share.ts';
 export * from './card-life.ts';
 export * from './import-export.ts';
 export * from './member-channel.ts';
@@ -59,6 +61,7 @@ export const allCalls: readonly CallDef[] = [
   ...cardLifeCalls,
   ...paymentCalls,
   ...cardTransferCalls,
+  ...cardShareCalls,
   ...teacherPayCalls,
   ...importExportCalls,
   ...reminderCalls,

@@ -368,6 +368,8 @@ export const zMyCard = z.object({
   /** Its approved leaves (请假中 while today is inside one), and whether its product allows leave. */
   leaves: z.array(z.object({ fromDate: z.string(), toDate: z.string() })),
   leaveAllowed: z.boolean(),
+  /** 多人共享: the holder's name of a card shared with the member (they book on it, nothing more); null for their own. */
+  sharedBy: z.string().nullable(),
 });
 
 export const memberCardsForSession = defineCall({

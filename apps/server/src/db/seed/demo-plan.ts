@@ -213,6 +213,7 @@ function planBookings(rng: Rng, plan: Omit<DemoPlan, 'bookings'>, now: string) {
     memberId: c.memberIndex,
     cardId: productId(c.product),
     leavePeriods: '[]',
+    sharedWith: '[]',
   }));
   plan.sessions.forEach((s, sessionIndex) => {
     const course = courseOf.get(s.course)!;

@@ -14,6 +14,7 @@ import type { CallCtx } from '../../lib/context.ts';
 import { badRequest, conflict } from '../../lib/errors.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { bookingsOfCardBetween, cancelCardBookings } from '../card-life/public.ts';
+import { clearShares } from '../card-share/public.ts';
 import { moveCard } from './repository.ts';
 import { addLedgerNote, insertPayment, requireMember, requireMemberCard } from '../reference/public.ts';
 
@@ -74,10 +75,12 @@ export async function transferCard(ctx: CallCtx, input: ParsedReqOf<typeof trans
       await cancelCardBookings(tx, ctx.store, found, { staffId: ctx.staff.id, member: false });
     }
     if (!(await moveCard(tx, storeId, card.id, from.id, to.id, now))) throw conflict(CardMsg.changed);
+    // The old holder's list (多人共享) does not go with the card.
+    const unshared = (await clearShares(tx, storeId, card.id)) ? '，共享成员已清除' : '';
     const kept = input.futureBookings === 'keep' && found.length ? `，${found.length}节未上课程保留给${from.name}` : '';
     const cancelled = input.futureBookings === 'cancel' && found.length ? `，取消未上课程${found.length}节并退回` : '';
     const fee = input.fee > 0 ? `，收手续费${amountText(BIG_TYPE_MONEY, input.fee)}` : '';
-    const remark = `转卡：${from.name}（${from.mobile}）→ ${to.name}（${to.mobile}）${fee}${kept}${cancelled}${input.remark ? `，${input.remark}` : ''}`;
+    const remark = `转卡：${from.name}（${from.mobile}）→ ${to.name}（${to.mobile}）${fee}${kept}${cancelled}${unshared}${input.remark ? `，${input.remark}` : ''}`;
     const ledgerId = await addLedgerNote(tx, {
       storeId,
       memberCardId: card.id,

@@ -11,6 +11,7 @@ const base = {
     expireTime: '2026-12-31 23:59:59',
     frozen: 0,
     leavePeriods: '[]',
+    sharedWith: '[]',
   },
   product: { cardType: 1, perCount: 2 },
   memberId: 1,

@@ -13,6 +13,11 @@ export interface CardForRules {
    */
   leavePeriods: string;
   /**
+   * JSON `[id, ...]` of the members besides the holder who book on it (多人共享,
+   * `member_card.shared_with`, kept with `card_share` by features/card-share).
+   */
+  sharedWith: string;
+  /**
    * What the card's open pendings (deduction mode 1: waiting for sign-in, classes not ended) will
    * take from it at sign-in, when read for a new booking (`openUseOf`); a new booking must leave it
    * paid. Not read (undefined) where a pending is being charged itself.
@@ -44,6 +49,13 @@ export function leaveAt(card: Pick<CardForRules, 'leavePeriods'>, at: string): [
   return periods.find(([from, to]) => from <= day && day <= to) ?? null;
 }
 
+/** Whether `memberId` books on the card: its holder, or a member it is shared with (多人共享). */
+export function booksOn(card: Pick<CardForRules, 'memberId' | 'sharedWith'>, memberId: number): boolean {
+  if (card.memberId === memberId) return true;
+  if (card.sharedWith === '[]' || !card.sharedWith) return false;
+  return (JSON.parse(card.sharedWith) as number[]).includes(memberId);
+}
+
 /**
  * Why a member card cannot pay for `studentCount` seats of a class starting at `at`
  * (store-local `YYYY-MM-DD HH:mm:ss`), or null when it can (domain.md, booking rule 1).
@@ -58,7 +70,7 @@ export function cardUnusableReason(args: {
   studentCount: number;
 }): string | null {
   const { card, product, memberId, allowedCardIds, at, studentCount } = args;
-  if (card.memberId !== memberId) return Msg.cardNotOwned;
+  if (!booksOn(card, memberId)) return Msg.cardNotOwned;
   if (!allowedCardIds.includes(card.cardId)) return Msg.cardNotAllowed;
   if (card.frozen) return Msg.cardFrozen;
   const leave = leaveAt(card, at);

@@ -1,6 +1,7 @@
 import { LIVE_RESERVATION, PendingStatus, WaitStatus } from '@studio/contract';
 import { sql } from 'kysely';
 import type { Executor } from '../../db/index.ts';
+import { booksOnCard } from '../reference/public.ts';
 import { holdsSession, missedSql } from '../timetable/public.ts';
 import { queuePosition } from '../waitlist/public.ts';
 
@@ -10,14 +11,14 @@ import { queuePosition } from '../waitlist/public.ts';
  * Login codes and member sessions are in `member-auth-repository.ts`.
  */
 
-/** A card of the store held by the member (its id), or undefined. */
+/** A card of the store the member books on (held by them or shared with them: 多人共享; its id), or undefined. */
 export function findOwnCard(ex: Executor, storeId: number, memberId: number, memberCardId: number) {
   return ex
-    .selectFrom('memberCard')
-    .select('id')
-    .where('id', '=', memberCardId)
-    .where('storeId', '=', storeId)
-    .where('memberId', '=', memberId)
+    .selectFrom('memberCard as mc')
+    .select('mc.id')
+    .where('mc.id', '=', memberCardId)
+    .where('mc.storeId', '=', storeId)
+    .where((eb) => booksOnCard(eb, memberId))
     .executeTakeFirst();
 }
 
@@ -184,7 +185,18 @@ export function recentLedgerOf(ex: Executor, storeId: number, memberCardIds: rea
     .selectFrom('cardLedger as l')
     .leftJoin('timetable as t', 't.id', 'l.timetableId')
     .leftJoin('course as c', 'c.id', 't.courseId')
-    .select(['l.id', 'l.memberCardId', 'l.kind', 'l.amount', 'l.createdAt', 'c.name as courseName', 'l.remark'])
+    .leftJoin('member as bm', 'bm.id', 'l.memberId')
+    .select([
+      'l.id',
+      'l.memberCardId',
+      'l.kind',
+      'l.amount',
+      'l.createdAt',
+      'c.name as courseName',
+      'l.remark',
+      'l.memberId',
+      'bm.name as bookedBy',
+    ])
     .where('l.storeId', '=', storeId)
     .where('l.memberCardId', 'in', memberCardIds)
     .orderBy('l.createdAt', 'desc')

@@ -17,7 +17,7 @@ import { readTogether } from '../../db/fixed.ts';
 import { audit } from '../../lib/audit.ts';
 import { emit, event } from '../../lib/events.ts';
 import { addMinutes, localDateTime } from '../../lib/time.ts';
-import { cardUnusableReason, isExpiredAt } from '../card/rules.ts';
+import { booksOn, cardUnusableReason, isExpiredAt } from '../card/rules.ts';
 import { suspensionRead } from '../no-show/public.ts';
 import { bookingRulesRead, loadPolicy, memberCancelCost, openBookingsReason } from '../policy/public.ts';
 import { cardLifeView, memberCards } from '../reference/public.ts';
@@ -74,7 +74,7 @@ export async function cardsForSession(s: MemberScope, tid: number) {
   const session = await liveSession(s.db, s.store.id, tid);
   const now = localDateTime(s.store.timezone);
   const [all, allowed, policy] = await Promise.all([
-    memberCards(s.db, s.store.id, s.memberId),
+    memberCards(s.db, s.store.id, s.memberId, { withShared: true }),
     allowedCardsOf(s.db, [tid]),
     loadPolicy(s.db, s.store.id),
   ]);
@@ -97,7 +97,7 @@ export async function cardsForSession(s: MemberScope, tid: number) {
         at: session.startTime,
         studentCount: 1,
       }) ?? openBookingsReason(policy, card);
-    return { ...cardView(c, session.startTime), usable: reason === null, reason, perCount: c.perCount };
+    return { ...cardView(c, s, session.startTime), usable: reason === null, reason, perCount: c.perCount };
   });
 }
 
@@ -109,9 +109,11 @@ function lifeOfCard(c: CardRow) {
   return { activateTime, activateBy, leaves, leaveAllowed: c.leaveAllowed === 1 };
 }
 
-function cardView(c: CardRow, at: string) {
+function cardView(c: CardRow, s: MemberScope, at: string) {
   return {
     id: c.id,
+    /** 多人共享: the holder's name of a card shared with the member; null for their own. */
+    sharedBy: c.memberId === s.memberId ? null : c.holderName,
     cardName: c.cardName,
     bigType: c.bigType,
     balance: Number(c.totalCount) - Number(c.usedCount),
@@ -142,7 +144,7 @@ export async function book(
       suspension: suspensionRead(tx, s.store.id, s.memberId, now),
     });
     const { session, card } = booking;
-    if (card.memberId !== s.memberId) throw notFound('会员卡');
+    if (!booksOn(card, s.memberId)) throw notFound('会员卡');
     // Held to the policy by the engine's rule set: suspension, booking window, a period card's open bookings.
     const member = { policy: rules.policy, suspendedUntil: suspension.until };
     if (rules.deductionMode === 1) {
@@ -350,14 +352,18 @@ const LEDGER_WORDS: Record<string, string> = {
   leave: '请假',
   leave_end: '结束请假',
   activate: '开卡生效',
+  transfer: '转卡',
+  share: '共享',
 };
 /** A card's life notes (issue 29): the system's own words, shown to the member as they are. */
-const LIFE_KINDS = new Set(['leave', 'leave_end', 'activate']);
+const LIFE_KINDS = new Set(['leave', 'leave_end', 'activate', 'transfer', 'share']);
 
 /** The member's cards with balance, expiry, frozen, and their last ten ledger entries. */
 export async function myCards(s: MemberScope) {
   const now = localDateTime(s.store.timezone);
-  const cards = (await memberCards(s.db, s.store.id, s.memberId)).filter((c) => c.refundedAt === null);
+  const cards = (await memberCards(s.db, s.store.id, s.memberId, { withShared: true })).filter(
+    (c) => c.refundedAt === null,
+  );
   const ledger = cards.length
     ? await recentLedgerOf(
         s.db,
@@ -366,7 +372,7 @@ export async function myCards(s: MemberScope) {
       )
     : [];
   return cards.map((c) => ({
-    ...cardView(c, now),
+    ...cardView(c, s, now),
     recent: ledger
       .filter((l) => l.memberCardId === c.id)
       .slice(0, 10)
@@ -381,7 +387,8 @@ export async function myCards(s: MemberScope) {
             ? `${l.courseName ?? ''}（不退回 ${amountText(c.bigType, Number(l.amount))}）`
             : LIFE_KINDS.has(l.kind)
               ? (l.remark ?? '')
-              : (l.courseName ?? ''),
+              : // A shared card (多人共享) says who else booked.
+                `${l.courseName ?? ''}${l.memberId !== null && l.memberId !== s.memberId ? `（${l.bookedBy}）` : ''}`,
       })),
   }));
 }

@@ -1,6 +1,7 @@
 /** What other features use of the reference data: the look-ups of a store's member and their cards, its teachers, venues, courses, materials and modules. */
 export { changeMember, findMember, memberIdByMobile, membersMatching, requireMember } from './member/repository.ts';
 export {
+  booksOnCard,
   cardBigType,
   memberCards,
   memberHasTrialCard,
@@ -8,6 +9,7 @@ export {
   insertPayment,
   productsOnSale,
   requireMemberCard,
+  sharersOf,
   storeCards,
   storeCardsRead,
 } from './card/repository.ts';

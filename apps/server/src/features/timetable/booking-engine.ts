@@ -416,13 +416,14 @@ export async function writeBookingSet(
       o.operateType,
       bookings.map((b) => b.override ?? null),
       seats,
+      new Map(bookings.map((b) => [b.card!.id, b.card!.memberId])),
     );
     if ('fullSession' in made) throw full(made.fullSession);
     if ('brokeCard' in made) {
       // The card could not pay: its balance, or it changed hands (转卡) since the rules read it.
       const which = (b: SetBooking) => b.card?.id === made.brokeCard;
       const holder = await cardHolderOf(tx, made.brokeCard);
-      const moved = holder !== bookings.find(which)!.member.id;
+      const moved = holder !== bookings.find(which)!.card!.memberId;
       throw refusal(o, bookings, which, moved ? Msg.cardNotOwned : Msg.cardBalance);
     }
     await activateOnClass(tx, storeId, cardUses(bookings), now);

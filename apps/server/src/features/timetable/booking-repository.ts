@@ -109,6 +109,7 @@ export async function writeTrail(tx: Tx, storeId: number, entries: readonly Trai
       operatorId: t.operatorId,
       remark: entry.remark,
       createdAt: t.now,
+      memberId: t.memberId,
     });
   }
   await insertRows(tx, 'history', history);
@@ -230,11 +231,13 @@ export async function chargeAndWriteReservations(
   operateType: number,
   overrides: readonly (string | null)[],
   seats: ReadonlyMap<number, number>,
+  /** Each card's holder as the rules read it: the charge finds it still held by them (not transferred meanwhile). */
+  holders: ReadonlyMap<number, number>,
 ): Promise<{ ids: number[] } | { brokeCard: number } | { fullSession: number }> {
   if (!onPostgres(tx)) {
     const full = await takeSeatsOf(tx, storeId, seats);
     if (full !== null) return { fullSession: full };
-    const broke = await chargeCards(tx, spent, ownersOf(rows));
+    const broke = await chargeCards(tx, spent, holders);
     if (broke !== null) return { brokeCard: broke };
     const ids = await insertBookingRows(tx, 'reservation', rows);
     await writeTrail(
@@ -245,7 +248,6 @@ export async function chargeAndWriteReservations(
     return { ids };
   }
   const charged = [...spent].filter(([, amount]) => amount > 0);
-  const owners = ownersOf(rows);
   // The ledger row of each, as `writeTrail` writes it (the id, not known yet, is a reservation's).
   const ledger = rows.map((r) => ledgerOf(writtenTrail(r, 0, operateType, null)));
   try {
@@ -256,7 +258,7 @@ export async function chargeAndWriteReservations(
       seatCounts: pgArray([...seats.values()]),
       cardIds: pgArray(charged.map(([id]) => id)),
       amounts: pgArray(charged.map(([, amount]) => amount)),
-      owners: pgArray(charged.map(([id]) => owners.get(id)!)),
+      holders: pgArray(charged.map(([id]) => holders.get(id)!)),
       stores: pgArray(rows.map((r) => r.storeId)),
       sessions: pgArray(rows.map((r) => r.timetableId)),
       members: pgArray(rows.map((r) => r.memberId)),
@@ -323,7 +325,7 @@ const chargeAndWrite = fixed(
       seatCounts: PgArray<number>;
       cardIds: PgArray<number>;
       amounts: PgArray<number>;
-      owners: PgArray<number>;
+      holders: PgArray<number>;
       stores: PgArray<number>;
       sessions: PgArray<number>;
       members: PgArray<number>;
@@ -383,7 +385,7 @@ const chargeAndWrite = fixed(
       s as (${take}),
       seated as (select (select count(*) from s) = (select count(*) from want_seats) as ok),
       want_charges as (
-        select * from unnest(${ints(p.cardIds)}, ${bigints(p.amounts)}, ${ints(p.owners)}) as w(card_id, amount, member_id)
+        select * from unnest(${ints(p.cardIds)}, ${bigints(p.amounts)}, ${ints(p.holders)}) as w(card_id, amount, member_id)
       ),
       card_locks as (
         select count(*) from (
@@ -421,9 +423,9 @@ const chargeAndWrite = fixed(
       ),
       l as (
         insert into card_ledger (store_id, member_card_id, kind, amount, reservation_id, timetable_id, operator_id,
-          remark, created_at)
+          remark, created_at, member_id)
         select r.store_id, r.member_card_id, v.kind, v.amount, r.id, r.timetable_id, r.operator_id, v.ledger_remark,
-          r.create_time
+          r.create_time, r.member_id
         from r join v using (timetable_id, member_id) where v.kind is not null
       )
       select (select min(session_id) from want_seats where session_id not in (select id from s)) as full_session,
@@ -438,24 +440,21 @@ type Value = number | Expression<number>;
 
 /**
  * Charges cards (ascending id: the engine's lock order for cards), each its total in one guarded
- * UPDATE (not frozen, the balance covers it; for a new booking, `owners`: still held by the member
- * booking, so a card transferred meanwhile pays nothing). Answers the first card that could not pay, or null.
+ * UPDATE (not frozen, the balance covers it; for a new booking, `holders`: still held by the holder
+ * the rules read (the member booking, or the one who shares the card with them), so a card
+ * transferred meanwhile pays nothing). Answers the first card that could not pay, or null.
  */
 export async function chargeCards(
   tx: Tx,
   amounts: ReadonlyMap<number, number>,
-  owners?: ReadonlyMap<number, number>,
+  holders?: ReadonlyMap<number, number>,
 ): Promise<number | null> {
   for (const [cardId, amount] of [...amounts].sort(([a], [b]) => a - b)) {
     if (amount <= 0) continue;
-    if ((await chargeCard.run(tx, { cardId, amount, memberId: owners?.get(cardId) })) !== 1) return cardId;
+    if ((await chargeCard.run(tx, { cardId, amount, memberId: holders?.get(cardId) })) !== 1) return cardId;
   }
   return null;
 }
-
-/** Who books with each card of a set of new bookings (the card rules let only its holder book with it). */
-const ownersOf = (rows: readonly { memberCardId: number; memberId: number }[]) =>
-  new Map(rows.map((r) => [r.memberCardId, r.memberId]));
 
 /**
  * The card's guard, the one place it is written: not frozen, its balance covers `amount`, and (a

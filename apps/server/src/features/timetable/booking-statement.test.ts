@@ -89,17 +89,18 @@ describeEachDb('the booking statement (chargeAndWriteReservations)', (env) => {
     }
     const seats = new Map(sessions.map((s) => [s.id, holders.length]));
     const spent = new Map(holders.map((h) => [h.card.id, sessions.length * perCount]));
-    return { rows, overrides, seats, spent };
+    const owners = new Map(rows.map((r) => [r.memberCardId, r.memberId]));
+    return { rows, overrides, seats, spent, owners };
   }
 
   it('writes a batch over several sessions and cards (one statement on PostgreSQL): seats, charges, rows, trail', async () => {
     const { e, sessions, holders } = await scene(3, 100, { perCount: 2, balance: 10 });
-    const { rows, overrides, seats, spent } = set(sessions, holders, 2);
+    const { rows, overrides, seats, spent, owners } = set(sessions, holders, 2);
     const { db, sent } = counting(env().database.db);
     const made = await db
       .transaction()
       .execute((tx) =>
-        chargeAndWriteReservations(tx, env().storeId, rows, spent, OperateType.ADMIN_BOOKED, overrides, seats),
+        chargeAndWriteReservations(tx, env().storeId, rows, spent, OperateType.ADMIN_BOOKED, overrides, seats, owners),
       );
     if (env().dialect === 'postgres') expect(sent.n).toBe(1);
     else expect(sent.n).toBeGreaterThan(1);
@@ -148,7 +149,7 @@ describeEachDb('the booking statement (chargeAndWriteReservations)', (env) => {
   it('refuses when the second of two sessions is full: names it, charges no card, writes no row', async () => {
     const { e, sessions, holders } = await scene(2, 3, { capacity: 3 });
     await e.db.updateTable('timetable').set({ reservableCount: 2 }).where('id', '=', sessions[1].id).execute();
-    const { rows, overrides, seats, spent } = set(sessions, holders);
+    const { rows, overrides, seats, spent, owners } = set(sessions, holders);
     const seen = await thenRollBack(env().database.db, async (tx) => {
       const made = await chargeAndWriteReservations(
         tx,
@@ -158,6 +159,7 @@ describeEachDb('the booking statement (chargeAndWriteReservations)', (env) => {
         OperateType.ADMIN_BOOKED,
         overrides,
         seats,
+        owners,
       );
       const cards = await tx
         .selectFrom('memberCard')
@@ -195,7 +197,7 @@ describeEachDb('the booking statement (chargeAndWriteReservations)', (env) => {
   it('refuses when the second of two cards is short: names it, writes no row', async () => {
     const { e, sessions, holders } = await scene(2, 2, { balance: 10 });
     await e.db.updateTable('memberCard').set({ usedCount: 9 }).where('id', '=', holders[1].card.id).execute();
-    const { rows, overrides, seats, spent } = set(sessions, holders);
+    const { rows, overrides, seats, spent, owners } = set(sessions, holders);
     const seen = await thenRollBack(env().database.db, async (tx) => {
       const made = await chargeAndWriteReservations(
         tx,
@@ -205,6 +207,7 @@ describeEachDb('the booking statement (chargeAndWriteReservations)', (env) => {
         OperateType.ADMIN_BOOKED,
         overrides,
         seats,
+        owners,
       );
       const bookings = await tx
         .selectFrom('reservation')
@@ -235,12 +238,21 @@ describeEachDb('the booking statement (chargeAndWriteReservations)', (env) => {
     const { e, sessions, holders } = await scene(1, 1);
     // As a bulk run's: the session was written with its seat taken.
     await e.db.updateTable('timetable').set({ realCount: 1 }).where('id', '=', sessions[0].id).execute();
-    const { rows, overrides } = set(sessions, holders);
+    const { rows, overrides, owners } = set(sessions, holders);
     rows[0].usedCount = 0;
     const made = await env()
       .database.db.transaction()
       .execute((tx) =>
-        chargeAndWriteReservations(tx, env().storeId, rows, new Map(), OperateType.ADMIN_BOOKED, overrides, new Map()),
+        chargeAndWriteReservations(
+          tx,
+          env().storeId,
+          rows,
+          new Map(),
+          OperateType.ADMIN_BOOKED,
+          overrides,
+          new Map(),
+          owners,
+        ),
       );
     if (!('ids' in made)) throw new Error(`refused: ${JSON.stringify(made)}`);
     const [id] = made.ids;
@@ -283,6 +295,7 @@ describeEachDb('the booking statement (chargeAndWriteReservations)', (env) => {
               OperateType.ADMIN_BOOKED,
               x.overrides,
               new Map(x.seatsIn.map((s) => [s.id, x.seats.get(s.id)!])),
+              x.owners,
             ),
           ),
       ),

@@ -68,6 +68,7 @@ describe('the booking rule set over a set of bookings', () => {
     expireTime: null,
     frozen: 0,
     leavePeriods: '[]',
+    sharedWith: '[]',
     cardType: 3,
     perCount: 1,
   });

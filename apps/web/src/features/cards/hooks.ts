@@ -139,6 +139,8 @@ export interface ProductFields {
   maxPerDay?: number | null;
   maxPerWeek?: number | null;
   refundFeePercent?: number | null;
+  /** 共享人数 (多人共享): members besides the holder who book on a card of it. */
+  shareMax?: number | null;
 }
 
 export function useSaveCardProduct(product: CardProduct | null) {
@@ -164,6 +166,7 @@ export function useSaveCardProduct(product: CardProduct | null) {
         maxPerDay: p.maxPerDay ?? null,
         maxPerWeek: p.maxPerWeek ?? null,
         refundFeePercent: p.refundFeePercent ?? 0,
+        shareMax: p.shareMax ?? 0,
       };
       return product ? call(updateCardProduct, { id: product.id, ...body }) : call(insertCardProduct, body);
     },

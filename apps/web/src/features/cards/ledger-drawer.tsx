@@ -21,6 +21,8 @@ const KINDS: Record<string, { label: string; color: string }> = {
   leave: { label: '请假', color: 'purple' },
   leave_end: { label: '结束请假', color: 'purple' },
   activate: { label: '开卡生效', color: 'lime' },
+  transfer: { label: '转卡', color: 'purple' },
+  share: { label: '共享', color: 'cyan' },
 };
 
 /** Entries of what the card paid for classes (their amount is what was used): the balance moves the other way. */
@@ -37,7 +39,7 @@ export default function LedgerDrawer({ card, onClose }: { card: MemberCardRow; o
   const role = useRole();
   const canRefund = useCan(refundMemberCard) && role === 'manager';
   return (
-    <Drawer open width={900} title={`${card.cardName} 流水（余额 ${balanceText(card)}）`} onClose={onClose}>
+    <Drawer open width={1100} title={`${card.cardName} 流水（余额 ${balanceText(card)}）`} onClose={onClose}>
       <Table<LedgerRow>
         rowKey="id"
         size="small"
@@ -65,6 +67,8 @@ export default function LedgerDrawer({ card, onClose }: { card: MemberCardRow; o
             render: (_, r) => {
               // A late cancel moves nothing: it says what it keeps.
               if (r.kind === 'late_cancel') return `不退回 ${amountText(card.bigType, r.amount)}`;
+              // A note of the card's life (请假, 转卡, 共享 …) moves nothing.
+              if (r.amount === 0 && !USAGE.includes(r.kind)) return '-';
               const d = balanceDelta(r);
               return `${d < 0 ? '-' : '+'}${amountText(card.bigType, Math.abs(d))}`;
             },
@@ -80,6 +84,7 @@ export default function LedgerDrawer({ card, onClose }: { card: MemberCardRow; o
           },
           {
             title: '课程',
+            width: 200,
             render: (_, r) => {
               if (!r.timetableId) return '-';
               const s = r.session;
@@ -100,6 +105,7 @@ export default function LedgerDrawer({ card, onClose }: { card: MemberCardRow; o
               );
             },
           },
+          { title: '约课人', dataIndex: 'bookedBy', width: 80, render: (v) => v || '-' },
           { title: '操作人', dataIndex: 'operator', width: 90, render: (v) => v || '-' },
           { title: '备注', dataIndex: 'remark', width: 160, ellipsis: { showTitle: true }, render: (v) => v || '-' },
           {

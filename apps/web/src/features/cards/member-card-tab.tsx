@@ -41,7 +41,7 @@ export default function MemberCardTab() {
               {q.data.name} {q.data.mobile} 共 {q.data.cards.length} 张会员卡
             </Typography.Paragraph>
           )}
-          <MemberCardTable cards={q.data?.cards ?? []} loading={q.isFetching} />
+          <MemberCardTable cards={q.data?.cards ?? []} loading={q.isFetching} holderId={q.data?.id} />
         </>
       ) : (
         <Empty description="请选择会员查看其会员卡，或点击「发卡」给会员办卡" />

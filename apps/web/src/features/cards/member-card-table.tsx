@@ -1,5 +1,6 @@
 import {
   addCardLeave,
+  addCardShare,
   BIG_TYPE_COUNT,
   CARD_TYPE_NO_EXPIRY,
   refundMemberCard,
@@ -21,10 +22,11 @@ import LeaveModal from './leave-modal.tsx';
 import { LeaveListModal } from './leave-table.tsx';
 import { RefundModal } from './refund-modal.tsx';
 import TopupModal from './topup-modal.tsx';
+import ShareModal from './share-modal.tsx';
 import TransferModal from './transfer-modal.tsx';
 
 type Action = {
-  kind: 'topup' | 'expire' | 'ledger' | 'refund' | 'leave' | 'leaves' | 'transfer';
+  kind: 'topup' | 'expire' | 'ledger' | 'refund' | 'leave' | 'leaves' | 'transfer' | 'share';
   card: MemberCardRow;
 };
 
@@ -38,8 +40,20 @@ const md = (d: string) => `${Number(d.slice(5, 7))}月${Number(d.slice(8, 10))}�
  * A member's cards: balance, expiry, state, with top-up, freeze, expiry change and ledger (expiry
  * changes and refunds are the manager's).
  */
-export function MemberCardTable({ cards, loading }: { cards: MemberCardRow[]; loading?: boolean }) {
+export function MemberCardTable({
+  cards,
+  loading,
+  holderId,
+}: {
+  cards: MemberCardRow[];
+  loading?: boolean;
+  /** The member holding the cards. */
+  holderId?: number;
+}) {
   const [action, setAction] = useState<Action | null>(null);
+  const canShare = useCan(addCardShare);
+  // The share list is read from the cards as they stand after each change.
+  const sharing = action?.kind === 'share' ? (cards.find((c) => c.id === action.card.id) ?? action.card) : null;
   const canChangeExpiry = useCan(updateMemberCardExpire);
   const canRefund = useCan(refundMemberCard);
   const canLeave = useCan(addCardLeave);
@@ -58,7 +72,20 @@ export function MemberCardTable({ cards, loading }: { cards: MemberCardRow[]; lo
         data-testid="member-card-table"
         locale={{ emptyText: '暂无会员卡' }}
         columns={[
-          { title: '卡名称', dataIndex: 'cardName' },
+          {
+            title: '卡名称',
+            dataIndex: 'cardName',
+            render: (v: string, c) => (
+              <>
+                {v}
+                {c.sharedWith.length > 0 && (
+                  <div className="muted" data-testid="card-shared-with">
+                    共享：{c.sharedWith.map((m) => m.name).join('、')}
+                  </div>
+                )}
+              </>
+            ),
+          },
           {
             title: '类别',
             dataIndex: 'bigType',
@@ -140,6 +167,7 @@ export function MemberCardTable({ cards, loading }: { cards: MemberCardRow[]; lo
                   {(c.leaves.length > 0 || c.leaveDays > 0) && (
                     <a onClick={() => setAction({ kind: 'leaves', card: c })}>请假记录</a>
                   )}
+                  {canShare && c.shareMax > 0 && <a onClick={() => setAction({ kind: 'share', card: c })}>共享</a>}
                   {canTransfer && !c.frozen && <a onClick={() => setAction({ kind: 'transfer', card: c })}>转卡</a>}
                   {canRefund && <a onClick={() => setAction({ kind: 'refund', card: c })}>退卡</a>}
                 </Space>
@@ -154,6 +182,7 @@ export function MemberCardTable({ cards, loading }: { cards: MemberCardRow[]; lo
       {action?.kind === 'leave' && <LeaveModal card={action.card} onClose={() => setAction(null)} />}
       {action?.kind === 'leaves' && <LeaveListModal card={action.card} onClose={() => setAction(null)} />}
       {action?.kind === 'transfer' && <TransferModal card={action.card} onClose={() => setAction(null)} />}
+      {sharing && <ShareModal card={sharing} holderId={holderId} onClose={() => setAction(null)} />}
     </>
   );
 }

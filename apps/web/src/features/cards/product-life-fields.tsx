@@ -1,4 +1,4 @@
-import { CARD_ACTIVATION_NAMES, CARD_ACTIVATIONS, CardLifeProductMsg } from '@studio/contract';
+import { CARD_ACTIVATION_NAMES, CARD_ACTIVATIONS, CardLifeProductMsg, MAX_SHARE } from '@studio/contract';
 import { DatePicker, Divider, Form, InputNumber, Radio, Space, Switch } from 'antd';
 
 /** A limit field: a whole number, empty for 不限. */
@@ -78,6 +78,14 @@ export function ProductLifeFields({ expires }: { expires: boolean }) {
           rules={[{ type: 'number', min: 0, max: 100, message: CardLifeProductMsg.refundFee }]}
         >
           <InputNumber precision={0} min={0} max={100} style={{ width: 150 }} suffix="%" />
+        </Form.Item>
+        <Form.Item
+          label="共享人数"
+          name="shareMax"
+          extra="家庭卡等多人共享：持卡人之外最多几位会员可用这张卡约课，0 为不共享"
+          rules={[{ type: 'number', min: 0, max: MAX_SHARE, message: CardLifeProductMsg.shareMax }]}
+        >
+          <InputNumber precision={0} min={0} max={MAX_SHARE} style={{ width: 150 }} suffix="人" aria-label="共享人数" />
         </Form.Item>
       </Space>
     </>

@@ -103,6 +103,7 @@ export default function ProductTab() {
                 {p.maxPerDay != null && <Tag>每日≤{p.maxPerDay}</Tag>}
                 {p.maxPerWeek != null && <Tag>每周≤{p.maxPerWeek}</Tag>}
                 {p.refundFeePercent > 0 && <Tag>退卡费{p.refundFeePercent}%</Tag>}
+                {p.shareMax > 0 && <Tag color="blue">可共享{p.shareMax}人</Tag>}
               </Space>
             ),
           },
@@ -177,6 +178,7 @@ function ProductModal({ product, onClose }: { product: Product | null; onClose: 
         maxPerDay: product.maxPerDay,
         maxPerWeek: product.maxPerWeek,
         refundFeePercent: product.refundFeePercent,
+        shareMax: product.shareMax,
       }
     : {
         bigType: 1,
@@ -189,6 +191,7 @@ function ProductModal({ product, onClose }: { product: Product | null; onClose: 
         activateWithinDays: ACTIVATE_WITHIN_DAYS_DEFAULT,
         leaveAllowed: false,
         refundFeePercent: 0,
+        shareMax: 0,
       };
   return (
     <FormModal

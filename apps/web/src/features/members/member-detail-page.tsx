@@ -73,7 +73,7 @@ export default function MemberDetailPage() {
           </Space>
         }
       >
-        <MemberCardTable cards={m.cards} loading={q.isFetching} />
+        <MemberCardTable cards={m.cards} loading={q.isFetching} holderId={m.id} />
       </Card>
       <Card title="收款记录">
         <MemberPayments memberId={m.id} />

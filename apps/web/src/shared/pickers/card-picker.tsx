@@ -51,13 +51,17 @@ export function CardPicker({ memberId, courseId, value, onChange, disabled, id }
         value={value}
         onChange={onChange}
         allowClear
-        options={cards.map((c) => ({
-          value: c.id,
-          disabled: !c.usable,
-          label: c.usable
-            ? `${c.cardName}（余额 ${balanceText(c)}）`
-            : `${c.cardName}（余额 ${balanceText(c)}，${c.reason ?? '不可用'}）`,
-        }))}
+        options={cards.map((c) => {
+          // A card shared with the member (多人共享) names its holder.
+          const name = c.holder ? `${c.cardName}·${c.holder}共享` : c.cardName;
+          return {
+            value: c.id,
+            disabled: !c.usable,
+            label: c.usable
+              ? `${name}（余额 ${balanceText(c)}）`
+              : `${name}（余额 ${balanceText(c)}，${c.reason ?? '不可用'}）`,
+          };
+        })}
       />
       {!disabled &&
         cards.filter(short).map((c) => (

@@ -16,12 +16,16 @@ export const CARD_ACTIVATION_NAMES: Record<CardActivation, string> = {
 /** 首次上课开卡: default days after the sale at which the card starts anyway. */
 export const ACTIVATE_WITHIN_DAYS_DEFAULT = 30;
 
+/** 多人共享: at most this many members besides the holder on one card. */
+export const MAX_SHARE = 10;
+
 /** Messages of a product's card-life fields. */
 export const CardLifeProductMsg = {
   activation: '开卡方式只能是售卡即开卡、首次上课开卡或指定日期开卡',
   activationDate: '请选择开卡日期',
   activateWithin: '最晚开卡天数应在1到3650之间',
   refundFee: '退卡手续费比例应在0到100之间',
+  shareMax: `共享人数应在0到${MAX_SHARE}之间`,
   leaveDaysOrder: '单次请假天数不能超过累计请假天数',
 } as const;
 
@@ -78,6 +82,10 @@ export const zMemberCardRow = z.object({
   /** Days of leave taken, and its approved leaves (请假中 while today is inside one). */
   leaveDays: z.number(),
   leaves: z.array(z.object({ fromDate: z.string(), toDate: z.string() })),
+  /** 多人共享: the members besides the holder who book on it. */
+  sharedWith: z.array(z.object({ id: z.number(), name: z.string(), mobile: z.string() })),
+  /** Its product's 共享人数 (0: not shared). */
+  shareMax: z.number(),
 });
 export type MemberCardRow = z.infer<typeof zMemberCardRow>;
 
@@ -114,6 +122,8 @@ export const zCardProduct = z.object({
   maxPerWeek: z.number().nullable(),
   /** 退卡手续费比例 (0-100): after the cooling-off days, the refund keeps this percent of the amount paid. */
   refundFeePercent: z.number(),
+  /** 共享人数 (多人共享): members besides the holder who may book on a card of it; 0 = not shared. */
+  shareMax: z.number(),
 });
 
 /** An optional whole number `min..max`; null: no limit; omitted: the default (new) or unchanged (update). */
@@ -144,6 +154,12 @@ const zProductLifeFields = {
     .int(CardLifeProductMsg.refundFee)
     .min(0, CardLifeProductMsg.refundFee)
     .max(100, CardLifeProductMsg.refundFee)
+    .optional(),
+  shareMax: z
+    .number({ error: CardLifeProductMsg.shareMax })
+    .int(CardLifeProductMsg.shareMax)
+    .min(0, CardLifeProductMsg.shareMax)
+    .max(MAX_SHARE, CardLifeProductMsg.shareMax)
     .optional(),
 };
 
@@ -380,6 +396,8 @@ export const memberCardLedger = defineCall({
       payment: z.object({ amount: z.number(), method: z.string() }).nullable(),
       /** For a top-up: whether it has been paid back already. */
       refunded: z.boolean(),
+      /** Who booked the class the entry is for (a shared card's member, 多人共享, or the holder); null: no booking. */
+      bookedBy: z.string().nullable(),
     }),
   ),
   idFields: ['id'],

@@ -40,7 +40,14 @@ export const memberCardsForCourse = defineCall({
   auth: 'store',
   roles: Roles.desk,
   req: z.object({ mid: zId('请选择会员'), courseId: zId('请选择课程') }),
-  res: z.array(zMemberCardRow.extend({ usable: z.boolean(), reason: z.string().optional() })),
+  res: z.array(
+    zMemberCardRow.extend({
+      usable: z.boolean(),
+      reason: z.string().optional(),
+      /** 多人共享: the holder's name of a card shared with the member; null for the member's own card. */
+      holder: z.string().nullable(),
+    }),
+  ),
   idFields: ['mid', 'courseId'],
   summary: '会员可用于某课程的会员卡（每张带 usable 和不可用原因）',
   example: { mid: 1, courseId: 1 },

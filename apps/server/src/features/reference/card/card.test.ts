@@ -34,6 +34,8 @@ describeEachDb('card products', (env) => {
       maxPerDay: null,
       maxPerWeek: null,
       refundFeePercent: 0,
+      // 多人共享 (issue 29): not shared unless set.
+      shareMax: 0,
     });
     await client.ok(`${API}/update/card/product`, { id, ...tenTimes, cardName: '十次卡', courseIds: [c1.id, c2.id] });
     list = await client.ok(`${API}/query/card/product/list`);

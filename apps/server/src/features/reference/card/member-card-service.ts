@@ -35,14 +35,14 @@ export async function mustFindOpenCard(ctx: CallCtx, id: number) {
 
 /**
  * A note in a card's ledger that moves no balance (amount 0): a leave taken or ended, a card started
- * by its first class, a transfer (转卡). The desk reads the card's life in its ledger (流水).
+ * by its first class, a transfer (转卡), a member added to or taken off its list (多人共享). The desk reads the card's life in its ledger (流水).
  */
 export async function addLedgerNote(
   tx: Tx,
   a: {
     storeId: number;
     memberCardId: number;
-    kind: 'leave' | 'leave_end' | 'activate' | 'transfer';
+    kind: 'leave' | 'leave_end' | 'activate' | 'transfer' | 'share';
     operatorId: number | null;
     remark: string;
     now: string;

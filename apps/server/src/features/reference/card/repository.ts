@@ -1,8 +1,8 @@
 import { LIVE_RESERVATION, PendingStatus } from '@studio/contract';
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import type { Executor, Tx } from '../../../db/index.ts';
 import { fixed, mapRead, noRead, sendRead, type Read } from '../../../db/fixed.ts';
-import type { NewRow, RowUpdate } from '../../../db/schema.ts';
+import type { Database, MemberCardTable, NewRow, RowUpdate } from '../../../db/schema.ts';
 import { notFound } from '../../../lib/errors.ts';
 import type { CardOfRules } from '../../timetable/rules.ts';
 
@@ -28,6 +28,7 @@ export const PRODUCT_LIFE_COLUMNS = [
   'maxPerDay',
   'maxPerWeek',
   'refundFeePercent',
+  'shareMax',
 ] as const;
 
 /** The store's card products that are not deleted, by id. */
@@ -184,6 +185,7 @@ export async function requireMemberCard(ex: Executor, storeId: number, id: numbe
       'mc.leaveDays',
       'mc.leavePeriods',
       'mc.transferredAt',
+      'mc.sharedWith',
       'p.bigType',
       'p.cardType',
       'p.perCount',
@@ -191,6 +193,7 @@ export async function requireMemberCard(ex: Executor, storeId: number, id: numbe
       'p.activation',
       'p.activateWithinDays',
       'p.refundFeePercent',
+      'p.shareMax',
     ])
     .where('mc.storeId', '=', storeId)
     .where('mc.id', '=', id)
@@ -210,12 +213,36 @@ export async function cardBigType(ex: Executor, memberCardId: number): Promise<n
   return row.bigType;
 }
 
-/** Every card a member holds, with its product, oldest first. */
-export function memberCards(ex: Executor, storeId: number, memberId: number) {
+/**
+ * The card `mc` is one `memberId` books on: they hold it, or it is shared with them (多人共享,
+ * `card_share`). The query form of features/card/rules.ts `booksOn`.
+ */
+export function booksOnCard(eb: ExpressionBuilder<Database & { mc: MemberCardTable }, 'mc'>, memberId: number) {
+  return eb.or([
+    eb('mc.memberId', '=', memberId),
+    eb.exists(
+      eb
+        .selectFrom('cardShare as cs')
+        .select('cs.id')
+        .whereRef('cs.memberCardId', '=', 'mc.id')
+        .where('cs.memberId', '=', memberId),
+    ),
+  ]);
+}
+
+/**
+ * Every card a member holds, with its product, oldest first; `withShared`: and the cards shared
+ * with them (多人共享), each with its holder's name (the card pickers and the member's 我的会员卡).
+ */
+export function memberCards(ex: Executor, storeId: number, memberId: number, o: { withShared?: boolean } = {}) {
   return ex
     .selectFrom('memberCard as mc')
     .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .innerJoin('member as h', 'h.id', 'mc.memberId')
     .select([
+      'h.name as holderName',
+      'mc.sharedWith',
+      'p.shareMax',
       'mc.id',
       'mc.memberId',
       'mc.cardId',
@@ -237,9 +264,25 @@ export function memberCards(ex: Executor, storeId: number, memberId: number) {
       'p.leaveAllowed',
     ])
     .where('mc.storeId', '=', storeId)
-    .where('mc.memberId', '=', memberId)
+    .where((eb) => (o.withShared ? booksOnCard(eb, memberId) : eb('mc.memberId', '=', memberId)))
     .orderBy('mc.id')
     .execute();
+}
+
+/** The members each card of `cardIds` is shared with (多人共享), by card id, in the order they were added. */
+export async function sharersOf(ex: Executor, storeId: number, cardIds: readonly number[]) {
+  const by = new Map<number, { id: number; name: string; mobile: string }[]>(cardIds.map((id) => [id, []]));
+  if (!cardIds.length) return by;
+  const rows = await ex
+    .selectFrom('cardShare as cs')
+    .innerJoin('member as m', 'm.id', 'cs.memberId')
+    .select(['cs.memberCardId', 'm.id', 'm.name', 'm.mobile'])
+    .where('cs.storeId', '=', storeId)
+    .where('cs.memberCardId', 'in', [...cardIds])
+    .orderBy('cs.id')
+    .execute();
+  for (const { memberCardId, ...m } of rows) by.get(memberCardId)?.push(m);
+  return by;
 }
 
 /** A member card with what the booking rules need: its product, its holder's name, gender and birthday. */
@@ -268,6 +311,7 @@ const storeCardRows = fixed((ex, p: { storeId: number; ids: number[]; allowedIn:
       'mc.expireTime',
       'mc.frozen',
       'mc.leavePeriods',
+      'mc.sharedWith',
       'mc.activateTime',
       'cp.activation',
       'cp.leaveAllowed',
@@ -574,7 +618,9 @@ export function cardLedgerRows(ex: Executor, storeId: number, memberCardId: numb
       .leftJoin('cardPayment as back', 'back.refundOf', 'l.id')
       .leftJoin('timetable as t', 't.id', 'l.timetableId')
       .leftJoin('course as c', 'c.id', 't.courseId')
+      .leftJoin('member as bm', 'bm.id', 'l.memberId')
       .select([
+        'bm.name as bookedBy',
         'c.name as courseName',
         't.startTime as sessionStart',
         'l.id',

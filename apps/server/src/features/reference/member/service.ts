@@ -6,7 +6,7 @@ import { badRequest, conflict } from '../../../lib/errors.ts';
 import { isUniqueViolation } from '../../../db/dialect.ts';
 import { storeNow } from '../shared.ts';
 import { cardLifeView } from '../card/activation.ts';
-import { memberCards } from '../card/repository.ts';
+import { memberCards, sharersOf } from '../card/repository.ts';
 import { requireCourse } from '../repository.ts';
 import { addMember, changeMember, memberIdByMobile, memberPage, membersMatching, requireMember } from './repository.ts';
 
@@ -74,7 +74,19 @@ export async function editMember(ctx: CallCtx, input: MemberInput & { id: number
 export async function memberWithCards(ctx: CallCtx, id: number) {
   const m = await mustFindMember(ctx, id);
   const cards = await memberCards(ctx.db, ctx.store.id, id);
-  return { ...m, cards: cards.map(({ memberId: _m, ...c }) => ({ ...c, ...cardLifeView(c) })) };
+  const sharers = await sharersOf(
+    ctx.db,
+    ctx.store.id,
+    cards.map((c) => c.id),
+  );
+  return {
+    ...m,
+    cards: cards.map(({ memberId: _m, holderName: _h, ...c }) => ({
+      ...c,
+      ...cardLifeView(c),
+      sharedWith: sharers.get(c.id)!,
+    })),
+  };
 }
 
 /**
@@ -84,18 +96,25 @@ export async function memberWithCards(ctx: CallCtx, id: number) {
 export async function cardsForCourse(ctx: CallCtx, memberId: number, courseId: number) {
   await mustFindMember(ctx, memberId);
   const { cardIds: allowedCardIds } = await requireCourse(ctx.db, ctx.store.id, courseId);
-  const cards = await memberCards(ctx.db, ctx.store.id, memberId);
+  const cards = await memberCards(ctx.db, ctx.store.id, memberId, { withShared: true });
+  const sharers = await sharersOf(
+    ctx.db,
+    ctx.store.id,
+    cards.map((c) => c.id),
+  );
   const at = storeNow(ctx);
-  return cards.map(({ memberId: _m, ...card }) => {
+  return cards.map(({ memberId: holderId, holderName, ...card }) => {
     const reason = cardUnusableReason({
-      card: { ...card, memberId },
+      card: { ...card, memberId: holderId },
       product: card,
       memberId,
       allowedCardIds,
       at,
       studentCount: 1,
     });
-    const row = { ...card, ...cardLifeView(card) };
+    // A card shared with the member (多人共享) names its holder.
+    const holder = holderId === memberId ? null : holderName;
+    const row = { ...card, ...cardLifeView(card), sharedWith: sharers.get(card.id)!, holder };
     return reason ? { ...row, usable: false, reason } : { ...row, usable: true };
   });
 }
