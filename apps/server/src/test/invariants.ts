@@ -477,7 +477,8 @@ async function onlineOrderProblems(db: Db, storeId?: number): Promise<string[]> 
  * topped-up card), a refused one was put back by one `refund_undone` entry of the opposite amount; an
  * order's refunded amount is its refunds not refused, and its status follows; a successful refund's
  * money is recorded once 线上 (none before, none for a refused one); and online money received less
- * paid back = paid orders - successful refunds.
+ * paid back = paid orders - successful refunds. A refund 退款异常 (WeChat's ABNORMAL, status 3) is open like
+ * one 退款中: its card change stands, nothing is recorded as paid back, it is not settled.
  */
 async function onlineRefundProblems(db: Db, paidMoney: number, storeId?: number): Promise<string[]> {
   const out: string[] = [];
@@ -497,6 +498,7 @@ async function onlineRefundProblems(db: Db, paidMoney: number, storeId?: number)
         'r.memberCardId',
         'r.amount',
         'r.status',
+        'r.settledAt',
         'r.ledgerId',
         'o.kind as orderKind',
         'o.memberCardId as orderCardId',
@@ -536,6 +538,9 @@ async function onlineRefundProblems(db: Db, paidMoney: number, storeId?: number)
       out.push(`${name}: took ${r.ledgerAmount} off the balance for ${r.amount}`);
     const pays = payOf.get(r.ledgerId) ?? [];
     matched += pays.length;
+    if (![0, 1, 2, 3].includes(r.status)) out.push(`${name}: unknown status ${r.status}`);
+    // 退款异常 is open: not settled, the card not put back (checked below), no money recorded as paid back.
+    if (r.status === 3 && r.settledAt !== null) out.push(`${name}: 退款异常 but settled at ${r.settledAt}`);
     if (r.status === 2) {
       if (
         r.undoKind !== 'refund_undone' ||
@@ -560,7 +565,8 @@ async function onlineRefundProblems(db: Db, paidMoney: number, storeId?: number)
         p.memberCardId !== r.memberCardId
       )
         out.push(`${name}: succeeded with ${pays.length} refund payment(s) recorded`);
-    } else if (pays.length) out.push(`${name}: 退款中 yet ${pays.length} refund payment(s) recorded`);
+    } else if (pays.length)
+      out.push(`${name}: status ${r.status} (open) yet ${pays.length} refund payment(s) recorded`);
   }
   const onlineBack = refundPays.filter((p) => p.channel === 'online');
   if (onlineBack.length !== matched) out.push(`${onlineBack.length - matched} online refund payment(s) of no refund`);

@@ -34,6 +34,8 @@ export interface NotifyOptions {
   timestampOffsetSec?: number;
   /** Don't notify at all (pay only). */
   silent?: boolean;
+  /** Called once each notification's request has been written out whole (the app has all of it). */
+  onSent?: () => void;
 }
 
 /** A line of a bill a test sets by hand (reconciliation differences). */
@@ -84,7 +86,12 @@ function readBody(req: http.IncomingMessage): Promise<string> {
 }
 
 /** POSTs a notification to the app (the provider's side: no outbound gate here). */
-function postTo(url: string, body: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+function postTo(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  onSent?: () => void,
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve) => {
     const req = http.request(
       url,
@@ -97,6 +104,7 @@ function postTo(url: string, body: string, headers: Record<string, string>): Pro
       },
     );
     req.on('error', (e) => resolve({ status: 0, body: String(e) }));
+    if (onSent) req.once('finish', onSent);
     req.end(body);
   });
 }
@@ -152,7 +160,8 @@ interface WxRefund {
   transactionId: string;
   refundFen: number;
   totalFen: number;
-  status: 'PROCESSING' | 'SUCCESS' | 'CLOSED';
+  /** ABNORMAL (退款异常): the money could not reach the payer's route; the merchant handles it, it may end SUCCESS. */
+  status: 'PROCESSING' | 'SUCCESS' | 'CLOSED' | 'ABNORMAL';
   createTime: number;
   successTime: number | null;
   notifyUrl: string;
@@ -286,7 +295,7 @@ export async function startWechatPayStandIn(opts: { app?: App; mchid?: string; a
     const sent = await Promise.all(
       Array.from({ length: o.times ?? 1 }, async () => {
         const [body, headers] = make();
-        const r = await postTo(url, body, { 'content-type': 'application/json', ...headers });
+        const r = await postTo(url, body, { 'content-type': 'application/json', ...headers }, o.onSent);
         const d: Delivery = { outTradeNo, event, status: r.status, body: r.body };
         deliveries.push(d);
         return d;
@@ -324,9 +333,14 @@ export async function startWechatPayStandIn(opts: { app?: App; mchid?: string; a
       n,
     );
 
+  const REFUND_EVENT = {
+    SUCCESS: ['REFUND.SUCCESS', '退款成功'],
+    CLOSED: ['REFUND.CLOSED', '退款关闭'],
+    ABNORMAL: ['REFUND.ABNORMAL', '退款异常'],
+  } as const;
   const notifyRefund = (r: WxRefund, n: NotifyOptions = {}) => {
-    if (!r.notifyUrl) return Promise.resolve([] as Delivery[]);
-    const event = r.status === 'SUCCESS' ? 'REFUND.SUCCESS' : 'REFUND.CLOSED';
+    if (!r.notifyUrl || r.status === 'PROCESSING' || n.silent) return Promise.resolve([] as Delivery[]);
+    const [event, summary] = REFUND_EVENT[r.status];
     return deliver(
       r.notifyUrl,
       r.outTradeNo,
@@ -342,7 +356,7 @@ export async function startWechatPayStandIn(opts: { app?: App; mchid?: string; a
           create_time: rfc3339(Date.now()),
           resource_type: 'encrypt-resource',
           event_type: event,
-          summary: event === 'REFUND.SUCCESS' ? '退款成功' : '退款关闭',
+          summary,
           resource,
         });
         return [body, signedHeaders(body, n.forge ? stranger.privateKey : platform.privateKey, n.timestampOffsetSec)];
@@ -351,10 +365,16 @@ export async function startWechatPayStandIn(opts: { app?: App; mchid?: string; a
     );
   };
 
-  const settle = (r: WxRefund, refused: boolean) => {
-    if (r.status !== 'PROCESSING') return Promise.resolve([] as Delivery[]);
+  /**
+   * A refund's end: SUCCESS, CLOSED (refused), or ABNORMAL (退款异常, from PROCESSING only; it then ends
+   * SUCCESS or CLOSED later, as when the merchant handles it on the 商户平台). Notified unless `silent`.
+   */
+  const settle = (r: WxRefund, outcome: 'SUCCESS' | 'CLOSED' | 'ABNORMAL', n: NotifyOptions = {}) => {
+    if (r.status !== 'PROCESSING' && (r.status !== 'ABNORMAL' || outcome === 'ABNORMAL'))
+      return Promise.resolve([] as Delivery[]);
     const o = orders.get(r.outTradeNo);
-    if (refused || !o) {
+    if (outcome === 'ABNORMAL') r.status = 'ABNORMAL';
+    else if (outcome === 'CLOSED' || !o) {
       r.status = 'CLOSED';
       if (o) o.refundedFen -= r.refundFen;
     } else {
@@ -362,8 +382,10 @@ export async function startWechatPayStandIn(opts: { app?: App; mchid?: string; a
       r.successTime = Date.now();
       o.state = 'REFUND';
     }
-    return notifyRefund(r);
+    return notifyRefund(r, n);
   };
+  /** Order queries to watch (`watchQuery`): when asked, and (held) answered only once released. */
+  const watched = new Map<string, { asked: () => void; answered: () => void; release: Promise<void> }>();
 
   const pay = async (outTradeNo: string, n: NotifyOptions = {}) => {
     const o = orders.get(outTradeNo);
@@ -501,6 +523,13 @@ export async function startWechatPayStandIn(opts: { app?: App; mchid?: string; a
     if (req.method === 'GET' && (m = /^\/v3\/pay\/transactions\/out-trade-no\/([^/]+)$/.exec(p))) {
       const o = orders.get(decodeURIComponent(m[1]));
       if (!o || url.searchParams.get('mchid') !== mchid) return err(res, 404, 'ORDER_NOT_EXIST', '订单不存在');
+      const w = watched.get(o.outTradeNo);
+      if (w) {
+        watched.delete(o.outTradeNo);
+        w.asked();
+        await w.release;
+        res.once('finish', w.answered);
+      }
       return answer(res, 200, transaction(o));
     }
     if (req.method === 'POST' && (m = /^\/v3\/pay\/transactions\/out-trade-no\/([^/]+)\/close$/.exec(p))) {
@@ -538,7 +567,7 @@ export async function startWechatPayStandIn(opts: { app?: App; mchid?: string; a
       o.refundedFen += refund;
       refunds.set(r.outRefundNo, r);
       answer(res, 200, refundJson(r));
-      if (control.settleRefunds === 'immediately') void settle(r, control.refuse === 'later');
+      if (control.settleRefunds === 'immediately') void settle(r, control.refuse === 'later' ? 'CLOSED' : 'SUCCESS');
       return;
     }
     if (req.method === 'GET' && (m = /^\/v3\/refund\/domestic\/refunds\/([^/]+)$/.exec(p))) {
@@ -640,11 +669,39 @@ export async function startWechatPayStandIn(opts: { app?: App; mchid?: string; a
       if (!o) throw new Error(`stand-in: no WeChat order ${outTradeNo}`);
       return notifyOf(o, n);
     },
-    /** Settles a refund left PROCESSING (control.settleRefunds = 'manual'). */
-    settleRefund: (outRefundNo: string, refused = false) => {
+    /**
+     * Settles a refund left PROCESSING (control.settleRefunds = 'manual'): success, refused (true or
+     * 'CLOSED'), or 'ABNORMAL' (退款异常, which a later call ends SUCCESS or CLOSED); notified unless silent.
+     */
+    settleRefund: (
+      outRefundNo: string,
+      outcome: boolean | 'SUCCESS' | 'CLOSED' | 'ABNORMAL' = false,
+      n: NotifyOptions = {},
+    ) => {
       const r = refunds.get(outRefundNo);
       if (!r) throw new Error(`stand-in: no WeChat refund ${outRefundNo}`);
-      return settle(r, refused);
+      return settle(r, outcome === true ? 'CLOSED' : outcome === false ? 'SUCCESS' : outcome, n);
+    },
+    /**
+     * Watches the next query of an order: `asked` resolves when it arrives; with `hold`, its answer waits
+     * until `release()` (a test kills the app meanwhile: it asked and never heard); `answered` resolves
+     * once the answer has been written out whole.
+     */
+    watchQuery: (outTradeNo: string, o: { hold?: boolean } = {}) => {
+      let asked!: () => void;
+      let answered!: () => void;
+      let release: () => void = () => {};
+      const w = {
+        asked: new Promise<void>((r) => (asked = r)),
+        answered: new Promise<void>((r) => (answered = r)),
+        release: () => release(),
+      };
+      watched.set(outTradeNo, {
+        asked,
+        answered,
+        release: o.hold ? new Promise<void>((r) => (release = r)) : Promise.resolve(),
+      });
+      return w;
     },
     /** The day's bill as given (instead of the one made from the orders paid and refunded that day). */
     setBill: (date: string, rows: StandInBillRow[]) => bills.set(date, rows),

@@ -361,12 +361,37 @@ export const queryPayOrder = defineCall({
   errors: fails.notFound('订单'),
 });
 
+/** A refund's status: 退款中, 已退款, 退款失败 (the card put back), 退款异常 (WeChat's ABNORMAL, the manager acts). */
+export const PAY_REFUND_STATUS = { 0: 'processing', 1: 'success', 2: 'failed', 3: 'abnormal' } as const;
+export type PayRefundStatus = (typeof PAY_REFUND_STATUS)[keyof typeof PAY_REFUND_STATUS];
+export const PAY_REFUND_STATUS_LABEL: Record<PayRefundStatus, string> = {
+  processing: '退款中',
+  success: '已退款',
+  failed: '退款失败',
+  abnormal: '退款异常',
+};
+
+/** A refund of an online order as 线上订单 shows it: what the manager must do is in `note`. */
+export const zPayRefund = z.object({
+  refundNo: z.string(),
+  amount: z.number(),
+  reason: z.string(),
+  status: z.enum(['processing', 'success', 'failed', 'abnormal']),
+  /** 退款失败: the provider's reason (the card was put back); 退款异常: what the manager must do. */
+  note: z.string().nullable(),
+  createTime: z.string(),
+  settleTime: z.string().nullable(),
+});
+export type PayRefund = z.infer<typeof zPayRefund>;
+
 /** An order as the store's list shows it: the member and who took it at the desk (null: the member's own). */
 export const zStorePayOrder = zPayOrder.extend({
   memberId: z.number(),
   memberName: z.string(),
   memberMobile: z.string(),
   staffName: z.string().nullable(),
+  /** The order's refunds, oldest first. */
+  refunds: z.array(zPayRefund),
 });
 export type StorePayOrder = z.infer<typeof zStorePayOrder>;
 
@@ -409,6 +434,12 @@ export const RefundMsg = {
   topupBalance: '卡内余额不足以退回这笔金额',
   /** The provider refused the refund (its reason after the colon): the card is put back. */
   refused: (reason: string) => `退款失败，会员卡已恢复：${reason}`,
+  /**
+   * WeChat Pay's ABNORMAL (退款异常): the money could not go back the way it came (e.g. the member's
+   * bank card is closed). Not refused (the card stays as the refund left it), not done either.
+   */
+  abnormal:
+    '微信支付退款异常：钱未能原路退回（如会员的银行卡已注销），请到微信支付商户平台处理异常退款（退到会员其他银行卡或商户账户）',
 } as const;
 
 /**

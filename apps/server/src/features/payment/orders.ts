@@ -5,7 +5,10 @@ import {
   CARD_TYPE_NO_EXPIRY,
   PAY_ORDER_MINUTES,
   PAY_ORDER_STATUS,
+  PAY_REFUND_STATUS,
   PayMsg,
+  RefundMsg,
+  type PayRefund,
   type createPayOrder,
   type memberCreateOrder,
   type ParsedReqOf,
@@ -38,6 +41,7 @@ import {
   insertOrder,
   memberHasTrialOrder,
   memberOrders,
+  refundsOfOrders,
   storeOrders,
   storesWithOpenOrders,
   type OrderRow,
@@ -361,6 +365,31 @@ export async function listStoreOrders(
     page: q.page,
     size: 20,
   });
+  const refunds = await refundsOfOrders(
+    ctx.db,
+    ctx.store.id,
+    list.map((o) => o.id),
+  );
+  const refundsOf = (orderId: number): PayRefund[] =>
+    refunds
+      .filter((r) => r.payOrderId === orderId)
+      .map((r) => {
+        const status = PAY_REFUND_STATUS[r.status as keyof typeof PAY_REFUND_STATUS] ?? 'processing';
+        return {
+          refundNo: r.refundNo,
+          amount: r.amount,
+          reason: r.reason,
+          status,
+          note:
+            status === 'abnormal'
+              ? RefundMsg.abnormal
+              : status === 'failed'
+                ? `${r.failReason ?? '渠道拒绝退款'}（会员卡已恢复）`
+                : null,
+          createTime: r.createdAt,
+          settleTime: r.settledAt,
+        };
+      });
   return {
     list: list.map((o) => ({
       ...orderView(o, nameOf(o)),
@@ -368,6 +397,7 @@ export async function listStoreOrders(
       memberName: o.memberName,
       memberMobile: o.memberMobile,
       staffName: o.staffName,
+      refunds: refundsOf(o.id),
     })),
     total,
   };

@@ -24,6 +24,7 @@ import {
   findOrderById,
   findRefund,
   insertRefund,
+  markRefundAbnormal,
   markRefundDone,
   markRefundFailed,
   refundLedgerEntry,
@@ -158,14 +159,18 @@ export async function refundOrder(ctx: CallCtx, input: RefundInput): Promise<nul
   return null;
 }
 
-export type SettleResult = 'done' | 'failed' | 'open' | 'already' | 'refused';
+export type SettleResult = 'done' | 'failed' | 'abnormal' | 'open' | 'already' | 'refused';
 
 /**
  * Settles a refund from the provider's word (its answer, its notification, or a query), once: success
  * → 已退款 and the money recorded as paid back 线上; refused → in one transaction 退款失败 with the
  * provider's reason, the card change put back (card reopened / balance restored) and the order's
- * refunded amount reduced; processing → nothing yet. Each guarded on 退款中, so a notification and the
- * call's own answer settle it once. `scope`: a job's or notification's (default: the call's).
+ * refunded amount reduced; abnormal (WeChat's ABNORMAL) → 退款异常, once, nothing else: the money is on
+ * its way out, so the card stays as the refund left it, no money is recorded as paid back, and the
+ * manager is told to handle it on WeChat Pay's 商户平台; it stays open (the job keeps asking, and a
+ * later SUCCESS or CLOSED settles it as above); processing → nothing yet. Each guarded on the refund
+ * being open, so a notification, the job and the call's own answer settle it once. `scope`: a job's
+ * or notification's (default: the call's).
  */
 export async function settleRefund(
   deps: Deps,
@@ -194,6 +199,14 @@ export async function settleRefund(
     deps.db,
     deps.dialect,
     async (tx): Promise<SettleResult> => {
+      if (facts.state === 'abnormal') {
+        if (!(await markRefundAbnormal(tx, r.id, facts.reason ?? facts.providerState))) {
+          skipAudit(tx);
+          return 'already';
+        }
+        audit(tx, { kind: 'card', summary: `线上退款异常：${RefundMsg.abnormal}`, target, targets });
+        return 'abnormal';
+      }
       if (facts.state === 'success') {
         if (!(await markRefundDone(tx, r.id, now, facts.providerRefundId))) {
           skipAudit(tx);
@@ -273,16 +286,20 @@ export async function settleRefundNotification(
 }
 
 const JOB = 'job/pay-refund-settle';
+/** A refund is asked about once it has waited this long for the provider's answer or notification. */
+const SETTLE_AFTER_MS = 120_000;
 
 /**
- * The settling job: every refund still 退款中 after `minAgeMs` is asked about at its provider; a refund
- * the provider does not know (the request never arrived) is asked for again with the same number (the
- * provider does it once). Answers how many it settled.
+ * The settling job: every refund still open (退款中, or 退款异常) for 2 minutes is asked about at its
+ * provider; a refund the provider does not know (the request never arrived) is asked for again with
+ * the same number (the provider does it once). Safe on any number of instances at once (each
+ * settlement is guarded on the refund being open). `now` is the clock (tests move it). Answers how
+ * many it settled (已退款 or 退款失败).
  */
-export async function settleOpenRefunds(deps: Deps, minAgeMs = 120_000): Promise<number> {
+export async function settleOpenRefunds(deps: Deps, now: () => number = Date.now): Promise<number> {
   let n = 0;
   for (const r of await refundsOpen(deps.db)) {
-    if (r.createdAt > localDateTime(r.timezone, Date.now() - minAgeMs)) continue;
+    if (r.createdAt > localDateTime(r.timezone, now() - SETTLE_AFTER_MS)) continue;
     const order = await findOrderById(deps.db, r.payOrderId);
     if (!order) continue;
     const setting = await loadPaySetting(deps.db, r.storeId);

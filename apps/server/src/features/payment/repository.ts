@@ -282,7 +282,14 @@ export function refundLedgerEntry(ex: Executor, ledgerId: number) {
   return ex.selectFrom('cardLedger').select(['kind', 'amount']).where('id', '=', ledgerId).executeTakeFirstOrThrow();
 }
 
-/** 退款中 -> 已退款, once: answers whether this statement made the change. */
+/**
+ * A refund's status: 0 退款中, 1 已退款, 2 退款失败, 3 退款异常 (WeChat's ABNORMAL: the money left but could
+ * not reach the member's payment route; the merchant handles it, and it may still end 已退款 or 退款失败).
+ * 0 and 3 are open: the settling job keeps asking about them.
+ */
+export const REFUND_OPEN = [0, 3];
+
+/** 退款中 / 退款异常 -> 已退款, once: answers whether this statement made the change. */
 export async function markRefundDone(
   tx: Tx,
   id: number,
@@ -291,18 +298,29 @@ export async function markRefundDone(
 ): Promise<boolean> {
   const r = await tx
     .updateTable('payRefund')
-    .set({ status: 1, settledAt: at, providerRefundId })
+    .set({ status: 1, settledAt: at, providerRefundId, failReason: null })
     .where('id', '=', id)
-    .where('status', '=', 0)
+    .where('status', 'in', REFUND_OPEN)
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
 
-/** 退款中 -> 退款失败 with the provider's reason, once. */
+/** 退款中 / 退款异常 -> 退款失败 with the provider's reason, once. */
 export async function markRefundFailed(tx: Tx, id: number, at: string, failReason: string): Promise<boolean> {
   const r = await tx
     .updateTable('payRefund')
     .set({ status: 2, settledAt: at, failReason })
+    .where('id', '=', id)
+    .where('status', 'in', REFUND_OPEN)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** 退款中 -> 退款异常 with the provider's word, once (still open: not settled, the card not put back). */
+export async function markRefundAbnormal(tx: Tx, id: number, failReason: string): Promise<boolean> {
+  const r = await tx
+    .updateTable('payRefund')
+    .set({ status: 3, failReason })
     .where('id', '=', id)
     .where('status', '=', 0)
     .executeTakeFirst();
@@ -319,15 +337,27 @@ export function findOrderById(ex: Executor, id: number) {
   return ex.selectFrom('payOrder').select(ORDER_COLUMNS).where('id', '=', id).executeTakeFirst();
 }
 
-/** Refunds still 退款中, with their store's time zone (the settling job's round). */
+/** Refunds still open (退款中, 退款异常), with their store's time zone (the settling job's round). */
 export function refundsOpen(ex: Executor) {
   return ex
     .selectFrom('payRefund as r')
     .innerJoin('store as s', 's.id', 'r.storeId')
     .select(REFUND_COLUMNS.map((c) => `r.${c}` as const))
     .select('s.timezone')
-    .where('r.status', '=', 0)
+    .where('r.status', 'in', REFUND_OPEN)
     .orderBy('r.id')
+    .execute();
+}
+
+/** The refunds of some orders (线上订单 shows each order's), oldest first. */
+export function refundsOfOrders(ex: Executor, storeId: number, orderIds: number[]) {
+  if (!orderIds.length) return Promise.resolve([]);
+  return ex
+    .selectFrom('payRefund')
+    .select(['payOrderId', 'refundNo', 'amount', 'reason', 'status', 'failReason', 'createdAt', 'settledAt'])
+    .where('storeId', '=', storeId)
+    .where('payOrderId', 'in', orderIds)
+    .orderBy('id')
     .execute();
 }
 

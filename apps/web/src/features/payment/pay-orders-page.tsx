@@ -1,7 +1,10 @@
 import {
   PAY_ORDER_LIST_MAX_DAYS,
   PAY_ORDER_STATUS_LABEL,
+  PAY_REFUND_STATUS_LABEL,
   PayMsg,
+  type PayRefund,
+  type PayRefundStatus,
   type PayOrderMethod,
   type PayOrderStatus,
   type StorePayOrder,
@@ -33,6 +36,33 @@ const STATUS_COLOR: Record<PayOrderStatus, string> = {
   refunded: 'red',
   partially_refunded: 'orange',
 };
+const REFUND_COLOR: Record<PayRefundStatus, string> = {
+  processing: 'processing',
+  success: 'default',
+  failed: 'orange',
+  abnormal: 'red',
+};
+
+/** An order's refunds: each one's state and amount; a failed or abnormal one says why and what to do. */
+function Refunds({ list }: { list: PayRefund[] }) {
+  if (!list.length) return <>-</>;
+  return (
+    <div data-testid="pay-order-refunds">
+      {list.map((r) => (
+        <div key={r.refundNo} style={{ marginBottom: 4 }}>
+          <Tag color={REFUND_COLOR[r.status]}>{PAY_REFUND_STATUS_LABEL[r.status]}</Tag>
+          {yuan(r.amount)} 元
+          {r.note && (
+            <div style={{ color: r.status === 'abnormal' ? '#cf1322' : undefined, fontSize: 12, whiteSpace: 'normal' }}>
+              {r.note}
+            </div>
+          )}
+        </div>
+      ))}
+    </div>
+  );
+}
+
 const STATUS_OPTIONS = (Object.keys(PAY_ORDER_STATUS_LABEL) as PayOrderStatus[]).map((s) => ({
   value: s,
   label: PAY_ORDER_STATUS_LABEL[s],
@@ -96,7 +126,7 @@ function OrdersTab() {
       <Table<StorePayOrder>
         rowKey="orderNo"
         size="middle"
-        scroll={{ x: 1250 }}
+        scroll={{ x: 1490 }}
         data-testid="pay-order-table"
         loading={q.isFetching}
         dataSource={q.data?.list ?? []}
@@ -129,6 +159,12 @@ function OrdersTab() {
             width: 110,
             align: 'right',
             render: (v: number) => (v ? yuan(v) : '-'),
+          },
+          {
+            title: '退款记录',
+            dataIndex: 'refunds',
+            width: 240,
+            render: (list: PayRefund[]) => <Refunds list={list} />,
           },
           { title: '方式', dataIndex: 'method', width: 120, render: (m: PayOrderMethod) => METHOD_LABEL[m] ?? m },
           {

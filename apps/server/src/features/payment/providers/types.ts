@@ -78,7 +78,14 @@ export interface RefundInput {
   notifyUrl?: string;
 }
 
-export type RefundState = 'processing' | 'success' | 'refused';
+/**
+ * processing: not settled yet; success: the money went back; refused: it did not and will not (the
+ * card is put back); abnormal: WeChat's ABNORMAL (退款异常): the money left the merchant but could not
+ * reach the member's original payment route (e.g. a closed bank card): neither back nor refused, the
+ * merchant finishes it on the 商户平台 (or the abnormal-refund API), and it may still end SUCCESS.
+ * Alipay has no such state.
+ */
+export type RefundState = 'processing' | 'success' | 'refused' | 'abnormal';
 
 export interface RefundStatus {
   outTradeNo: string | null;

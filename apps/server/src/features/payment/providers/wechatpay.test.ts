@@ -261,6 +261,28 @@ describe('notifications', () => {
     });
   });
 
+  it('a refund ABNORMAL (退款异常) is its own state, neither refused nor success; CLOSED is refused', () => {
+    const of = (status: string, event: string) =>
+      pay.verifyNotification(
+        notification(
+          {
+            mchid: '1900009191',
+            out_trade_no: 'O1',
+            out_refund_no: 'R2',
+            refund_id: '50002',
+            refund_status: status,
+            amount: { total: 100, refund: 100 },
+          },
+          { event },
+        ),
+      );
+    expect(of('ABNORMAL', 'REFUND.ABNORMAL')).toMatchObject({
+      kind: 'refund',
+      refund: { outRefundNo: 'R2', state: 'abnormal', providerState: 'ABNORMAL' },
+    });
+    expect(of('CLOSED', 'REFUND.CLOSED')).toMatchObject({ refund: { state: 'refused', reason: '退款关闭' } });
+  });
+
   it('platform certificates: the id is the certificate serial', () => {
     const p = new WechatPay(config({ platformKeys: [{ pem: SDK_TEST_CERT }] }));
     const body = '{"id":"x"}';

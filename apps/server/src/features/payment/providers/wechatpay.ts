@@ -208,7 +208,15 @@ export function toRefundStatus(r: Record<string, unknown>): RefundStatus {
   const outRefundNo = str(r.out_refund_no);
   const providerState = str(r.status) ?? str(r.refund_status);
   if (!outRefundNo || !providerState) throw fail('malformed', '微信支付的退款信息缺少退款单号或状态');
-  const state = providerState === 'SUCCESS' ? 'success' : providerState === 'PROCESSING' ? 'processing' : 'refused';
+  // ABNORMAL (退款异常) is not a refusal: the money is on its way out and the merchant must act on it.
+  const state =
+    providerState === 'SUCCESS'
+      ? 'success'
+      : providerState === 'PROCESSING'
+        ? 'processing'
+        : providerState === 'ABNORMAL'
+          ? 'abnormal'
+          : 'refused';
   const reason =
     providerState === 'CLOSED' ? '退款关闭' : providerState === 'ABNORMAL' ? '退款异常，需在商户平台处理' : null;
   return {
