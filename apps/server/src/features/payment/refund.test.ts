@@ -2,7 +2,17 @@
 // stand-ins on SQLite and PostgreSQL: a whole card order (the card closed), a top-up in parts (the
 // balance reduced, settled by WeChat's refund notification), two refunds at once (one passes), a
 // refund the provider refuses (the card put back, the reason said), too much, and a desk role.
-import { BIG_TYPE_MONEY, memberCreateOrder, Msg, refundPayOrder, RefundMsg } from '@studio/contract';
+import {
+  BIG_TYPE_MONEY,
+  CardMsg,
+  memberCardLedger,
+  memberCreateOrder,
+  Msg,
+  refundMemberCard,
+  refundPayOrder,
+  RefundMsg,
+  topupMemberCard,
+} from '@studio/contract';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { Client, describeEachDb, staffClient } from '../../test/harness.ts';
 import { checkInvariants } from '../../test/invariants.ts';
@@ -195,6 +205,60 @@ describeEachDb('online payment: refunds through the provider', (env) => {
     ali.control.refuse = null;
     await api().ok(refundPayOrder.path, { orderNo: o.orderNo, amount: 9000, reason: '扣手续费后退卡' });
     expect(await order(o.orderNo)).toMatchObject({ status: 4, refunded: 9000 });
+  });
+
+  it("the desk's 退回充值 refuses a top-up paid online (it goes back from 线上订单): 409 naming the order, nothing written", async () => {
+    const t = await paidTopup('wechat_native');
+    // A top-up taken at the desk on the same card is still the desk's to pay back.
+    await api().ok(topupMemberCard.path, {
+      id: t.cardId,
+      amount: 10000,
+      payment: { amount: 10000, method: 'cash', remark: null },
+    });
+    const ledger = await api().ok(memberCardLedger.path, { id: t.cardId });
+    const online = ledger.find(
+      (r: { kind: string; onlineOrderNo: string | null }) => r.kind === 'topup' && r.onlineOrderNo,
+    );
+    const desk = ledger.find(
+      (r: { kind: string; onlineOrderNo: string | null }) => r.kind === 'topup' && !r.onlineOrderNo,
+    );
+    expect(online).toMatchObject({ amount: 50000, onlineOrderNo: t.orderNo, refunded: false });
+    expect(desk).toMatchObject({ amount: 10000, onlineOrderNo: null });
+    const footprint = async () => ({
+      card: await card(t.cardId),
+      ledger: await db().selectFrom('cardLedger').select('id').where('memberCardId', '=', t.cardId).execute(),
+      payments: await db().selectFrom('cardPayment').select('id').where('memberCardId', '=', t.cardId).execute(),
+      audit: Number(
+        (
+          await db()
+            .selectFrom('auditLog')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+    });
+    const before = await footprint();
+    const refused = await api().call(refundMemberCard.path, {
+      id: t.cardId,
+      topupId: online.id,
+      amount: 50000,
+      method: 'cash',
+      remark: '前台退回',
+    });
+    expect(refused).toMatchObject({ status: 409, msg: CardMsg.topupOnline(t.orderNo) });
+    expect(refused.msg).toContain('线上订单');
+    expect(await footprint()).toEqual(before);
+    // The desk's own top-up goes back at the desk; the online one from 线上订单, through WeChat Pay.
+    await api().ok(refundMemberCard.path, {
+      id: t.cardId,
+      topupId: desk.id,
+      amount: 10000,
+      method: 'cash',
+      remark: null,
+    });
+    await api().ok(refundPayOrder.path, { orderNo: t.orderNo, amount: 50000, reason: '会员退充值' });
+    expect((await card(t.cardId)).totalCount).toBe(10000);
+    expect(await order(t.orderNo)).toMatchObject({ status: 3, refunded: 50000 });
   });
 
   it('more than is left is a Chinese 409; bad input 400; unknown order 404; a desk role gets 403', async () => {

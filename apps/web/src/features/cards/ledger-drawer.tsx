@@ -1,8 +1,9 @@
 import { PAY_METHODS, refundMemberCard, type MemberCardRow, type PayMethod } from '@studio/contract';
-import { Drawer, Table, Tag } from 'antd';
+import { Drawer, Table, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
 import { amountText, balanceText, yuan } from '../../shared/format.ts';
 import { useCan, useRole } from '../../shared/profile.ts';
+import { Link } from '../../shared/router.tsx';
 import { useCardLedger, type LedgerRow } from './hooks.ts';
 import { RefundModal } from './refund-modal.tsx';
 import './cards.css';
@@ -110,11 +111,18 @@ export default function LedgerDrawer({ card, onClose }: { card: MemberCardRow; o
           { title: '备注', dataIndex: 'remark', width: 160, ellipsis: { showTitle: true }, render: (v) => v || '-' },
           {
             title: '操作',
-            width: 80,
+            width: 110,
             render: (_, r) =>
               r.kind !== 'topup' ? null : r.refunded ? (
                 <span className="muted">已退回</span>
-              ) : card.refundedAt || !canRefund ? null : (
+              ) : card.refundedAt || !canRefund ? null : r.onlineOrderNo ? (
+                // Paid online: it goes back through WeChat Pay / Alipay from 线上订单, not at the desk.
+                <Tooltip title={`线上支付的充值（订单号 ${r.onlineOrderNo}），请到「线上订单」对该订单退款，原路退回`}>
+                  <Link to="/pay/orders" data-testid="topup-online-refund">
+                    线上订单退款
+                  </Link>
+                </Tooltip>
+              ) : (
                 <a onClick={() => setRefunding(r)}>退回</a>
               ),
           },

@@ -42,6 +42,9 @@ export const CardMsg = {
   /** A whole-card refund (issue 29): past the cooling-off days only a manager refunds; never above the quote. */
   refundManager: '已过冷静期的退卡需要店长操作',
   topupManager: '退回充值需要店长操作',
+  /** A top-up paid online goes back through its provider (线上订单 → 退款), not at the desk. */
+  topupOnline: (orderNo: string) =>
+    `这笔充值是线上支付的（订单号 ${orderNo}），不能在前台退回；请店长到「线上订单」找到该订单点“退款”，钱会原路退回`,
   refundAboveQuote: (amount: string) => `退款金额不能超过应退金额 ${amount}`,
   refundOpenBookings: '该卡还有未上的课程预约，请先取消预约再退卡',
 } as const;
@@ -329,6 +332,7 @@ export const refundMemberCard = defineCall({
       CardMsg.changed,
       CardMsg.refundAboveQuote('{金额}'),
       CardMsg.refundOpenBookings,
+      CardMsg.topupOnline('{订单号}'),
     ),
     { status: 403, msg: CardMsg.refundManager },
     { status: 403, msg: CardMsg.topupManager },
@@ -398,6 +402,8 @@ export const memberCardLedger = defineCall({
       refunded: z.boolean(),
       /** Who booked the class the entry is for (a shared card's member, 多人共享, or the holder); null: no booking. */
       bookedBy: z.string().nullable(),
+      /** The online order that paid this entry (a top-up or sale paid online), else null: refunded from 线上订单 only. */
+      onlineOrderNo: z.string().nullable(),
     }),
   ),
   idFields: ['id'],

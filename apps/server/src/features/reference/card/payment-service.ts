@@ -13,7 +13,7 @@ import {
 } from './member-card-service.ts';
 import { inOwnTx } from '../../../db/write-queue.ts';
 import { quoteRefund } from './refund-quote.ts';
-import { findLedgerEntry, insertTopupRefund, memberPaymentRows, paidFor } from './repository.ts';
+import { findLedgerEntry, insertTopupRefund, memberPaymentRows, onlineOrderOfEntry, paidFor } from './repository.ts';
 
 /** The desk's words for a card that could not be closed. */
 const CLOSE_REFUSED: Record<CloseRefusal, string> = {
@@ -75,11 +75,15 @@ async function refundWholeCard(ctx: CallCtx, card: Card, r: Refund) {
 /**
  * Pays back one top-up: its amount leaves the card's balance (guarded: the balance must still hold
  * it) and the money is recorded as a refund of that top-up, once (a unique index on `refund_of`).
+ * A top-up paid online is refused (409, nothing written): its money goes back through the provider,
+ * from 线上订单 (the online order's refund), or the member would be paid twice.
  */
 async function refundTopup(ctx: CallCtx, card: Card, topupId: number, r: Refund) {
   const topup = await findLedgerEntry(ctx.db, ctx.store.id, card.id, topupId);
   if (!topup) throw notFound('充值记录');
   if (topup.kind !== 'topup') throw conflict(CardMsg.notTopup);
+  const online = await onlineOrderOfEntry(ctx.db, ctx.store.id, card.id, topupId);
+  if (online !== undefined) throw conflict(CardMsg.topupOnline(online));
   const amount = Number(topup.amount);
   if (r.amount > (await paidFor(ctx.db, ctx.store.id, card.id, topupId))) throw conflict(CardMsg.refundTooMuch);
   const now = storeNow(ctx);

@@ -616,6 +616,7 @@ export function cardLedgerRows(ex: Executor, storeId: number, memberCardId: numb
       .leftJoin('staff as s', 's.id', 'l.operatorId')
       .leftJoin('cardPayment as p', 'p.ledgerId', 'l.id')
       .leftJoin('cardPayment as back', 'back.refundOf', 'l.id')
+      .leftJoin('payOrder as po', 'po.id', 'p.payOrderId')
       .leftJoin('timetable as t', 't.id', 'l.timetableId')
       .leftJoin('course as c', 'c.id', 't.courseId')
       .leftJoin('member as bm', 'bm.id', 'l.memberId')
@@ -634,6 +635,7 @@ export function cardLedgerRows(ex: Executor, storeId: number, memberCardId: numb
         'p.amount as paidAmount',
         'p.method as paidMethod',
         'back.id as refundId',
+        'po.orderNo as onlineOrderNo',
       ])
       .where('l.storeId', '=', storeId)
       .where('l.memberCardId', '=', memberCardId)
@@ -643,6 +645,22 @@ export function cardLedgerRows(ex: Executor, storeId: number, memberCardId: numb
       .orderBy('l.id', 'desc')
       .execute()
   );
+}
+
+/**
+ * The online order whose money came in with a card's ledger entry (a top-up or sale paid online), or
+ * undefined: such money goes back through the provider (线上订单), not at the desk.
+ */
+export async function onlineOrderOfEntry(ex: Executor, storeId: number, memberCardId: number, ledgerId: number) {
+  const row = await ex
+    .selectFrom('cardPayment as p')
+    .innerJoin('payOrder as o', 'o.id', 'p.payOrderId')
+    .select('o.orderNo')
+    .where('p.storeId', '=', storeId)
+    .where('p.memberCardId', '=', memberCardId)
+    .where('p.ledgerId', '=', ledgerId)
+    .executeTakeFirst();
+  return row?.orderNo;
 }
 
 /** Records money the desk took (sale, top-up) or paid back (refund). */
