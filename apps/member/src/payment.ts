@@ -97,15 +97,15 @@ export interface PayChoice {
 }
 
 /**
- * The ways to pay on this phone. Inside WeChat: JSAPI once WeChat's authorisation gave a code, else
- * WeChat's QR (long-press to pay); Alipay's page does not open inside WeChat. Another browser:
- * WeChat's QR to save or long-press, and Alipay's page.
+ * The ways to pay on this phone. Inside WeChat: JSAPI once WeChat's authorisation gave a code or the
+ * member's openid is bound already (the server uses it), else WeChat's QR (long-press to pay); Alipay's
+ * page does not open inside WeChat. Another browser: WeChat's QR to save or long-press, and Alipay's page.
  */
-export function payChoices(shop: Pick<Shop, 'wechat' | 'alipay'>): PayChoice[] {
+export function payChoices(shop: Pick<Shop, 'wechat' | 'alipay'> & Partial<Pick<Shop, 'wechatPayBound'>>): PayChoice[] {
   const out: PayChoice[] = [];
   if (shop.wechat) {
     out.push(
-      inWechat && wxCode
+      inWechat && (wxCode || shop.wechatPayBound)
         ? { method: 'wechat_jsapi', label: '微信支付', hint: '在微信中直接付款' }
         : {
             method: 'wechat_native',

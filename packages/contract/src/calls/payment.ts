@@ -207,6 +207,8 @@ export const memberQueryProducts = defineCall({
     /** Which providers take payments now. */
     wechat: z.boolean(),
     alipay: z.boolean(),
+    /** The member's openid for WeChat Pay is bound: 微信内支付 needs no new authorisation (no wxCode). */
+    wechatPayBound: z.boolean(),
   }),
   summary: '线上售卖的卡种、充值金额和可用的支付方式',
   example: {},
@@ -238,7 +240,10 @@ export const memberCreateOrder = defineCall({
     mcId: zId('请选择会员卡').optional(),
     amount: zFen.optional(),
     method: zMethod,
-    /** wechat_jsapi: the code of WeChat's web authorisation (snsapi_base), for the member's openid. */
+    /**
+     * wechat_jsapi: the code of WeChat's web authorisation (snsapi_base), for the member's openid; may be
+     * left out when the member's openid is bound (wechatPayBound), which is then used.
+     */
     wxCode: z.string().max(128).optional(),
     /** alipay_wap: where the browser returns after paying (the members' page). */
     returnUrl: z.string().max(500).optional(),

@@ -24,6 +24,7 @@ import type { CallCtx } from '../../lib/context.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { publicBaseOf } from '../member-channel/public.ts';
+import { bindMemberOpenidUnder, memberOpenidUnder } from '../reminders/public.ts';
 import { sellerOfCode } from '../teacher-pay/public.ts';
 import {
   memberHasTrialCard,
@@ -101,6 +102,9 @@ export async function productsForMembers(ctx: CallCtx) {
     topupAmounts: setting.topupAmounts,
     wechat: setting.wechat.enabled,
     alipay: setting.alipay.enabled,
+    wechatPayBound:
+      setting.wechat.enabled &&
+      (await memberOpenidUnder(ctx.db, ctx.store.id, ctx.member.id, setting.wechat.appId)) !== null,
   };
 }
 
@@ -213,15 +217,24 @@ async function createOrder(
   const provider = providerOf(setting, providerName, ctx);
   if (!provider) throw conflict(PayMsg.notEnabled(PROVIDER_LABEL[providerName]));
 
+  // JSAPI pays as the member's openid under the pay setting's app: a code of WeChat's web
+  // authorisation (snsapi_base) gives the current WeChat user's; without one, the openid bound to the
+  // member (the reminders' binding, when that app is the store's service account) is used.
   let openid: string | undefined;
+  let exchanged: string | undefined;
   if (input.method === 'wechat_jsapi') {
-    if (!input.wxCode) throw badRequest(PayMsg.openidNeeded);
-    try {
-      openid = await (provider as WechatPay).openidFromCode(input.wxCode);
-    } catch (e) {
-      if (e instanceof PaymentProviderError) throw conflict(PayMsg.oauthFailed(e.message));
-      throw e;
-    }
+    const bound = await memberOpenidUnder(ctx.db, storeId, memberId, setting.wechat.appId);
+    if (input.wxCode) {
+      try {
+        openid = exchanged = await (provider as WechatPay).openidFromCode(input.wxCode);
+      } catch (e) {
+        if (e instanceof PaymentProviderError) throw conflict(PayMsg.oauthFailed(e.message));
+        throw e;
+      }
+      // Bound already: kept (the member's 绑定微信 is where a binding changes).
+      if (bound !== null) exchanged = undefined;
+    } else if (bound !== null) openid = bound;
+    else throw badRequest(PayMsg.openidNeeded);
   }
 
   const startMs = Date.now();
@@ -247,9 +260,12 @@ async function createOrder(
       staffId: buyer.staffId,
       sellerId: buyer.sellerId ?? null,
     });
+    // The openid a code gave, bound to the member for the next JSAPI order (and the reminders) when none was.
+    const bound =
+      exchanged !== undefined && (await bindMemberOpenidUnder(tx, storeId, memberId, setting.wechat.appId, exchanged));
     audit(tx, {
       kind: 'card',
-      summary: `${buyer.staffId === null ? '' : '前台扫码收款 '}下单 ${description} ${amountText(BIG_TYPE_MONEY, amount)}（${METHOD_LABEL[input.method]}）`,
+      summary: `${buyer.staffId === null ? '' : '前台扫码收款 '}下单 ${description} ${amountText(BIG_TYPE_MONEY, amount)}（${METHOD_LABEL[input.method]}）${bound ? '；绑定微信' : ''}`,
       target: `订单 ${orderNo}`,
       targets: [
         { type: 'member', id: memberId },

@@ -6,6 +6,7 @@ import {
   BIG_TYPE_MONEY,
   cardProductList,
   insertCardProduct,
+  memberBindWechat,
   memberCreateOrder,
   memberQueryOrder,
   memberQueryOrders,
@@ -14,6 +15,7 @@ import {
   PayMsg,
   queryPayConnection,
   queryPaySetting,
+  updateNotifySetting,
   updatePaySetting,
 } from '@studio/contract';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
@@ -218,6 +220,77 @@ describeEachDb('online payment: settings, orders and fulfilment exactly once', (
     expect(wx.orders.get(o.orderNo)?.openid).toBe('o-member-1');
     await wx.pay(o.orderNo);
     expect((await me.ok(memberQueryOrder.path, { orderNo: o.orderNo })).status).toBe('paid');
+  });
+
+  it("WeChat JSAPI with the member's bound openid (one binding, the reminders'): no new code; else the code's openid is bound", async () => {
+    const openidOf = async (memberId: number) =>
+      (await db().selectFrom('member').select('wechatOpenid').where('id', '=', memberId).executeTakeFirstOrThrow())
+        .wechatOpenid;
+    const serviceAccount = (appId: string) => ({
+      classReminderHours: 2,
+      quietFrom: '22:00',
+      quietTo: '08:00',
+      wechat: { appId, appSecret: wx.config().appSecret, baseUrl: wx.base, templates: [] },
+      sms: { templates: [] },
+    });
+    // The store's service account (reminders) is the app WeChat Pay's JSAPI runs under.
+    await api().ok(updateNotifySetting.path, serviceAccount(wx.config().appid));
+    try {
+      // Bound through the reminders' 绑定微信: a JSAPI order uses it, with no new code.
+      const m = await env().factory.member();
+      const client = await memberClient(env(), m);
+      expect((await client.ok(memberQueryProducts.path, {})).wechatPayBound).toBe(false);
+      expect(await client.ok(memberBindWechat.path, { code: wx.oauthCode('o-bound-1') })).toEqual({ bound: true });
+      expect((await client.ok(memberQueryProducts.path, {})).wechatPayBound).toBe(true);
+      const o = await buy(client, { productId: product.id, method: 'wechat_jsapi' });
+      expect(o.pay).toMatchObject({ appId: wx.config().appid, package: expect.stringMatching(/^prepay_id=/) });
+      expect(wx.orders.get(o.orderNo)?.openid).toBe('o-bound-1');
+      await wx.pay(o.orderNo);
+      expect((await client.ok(memberQueryOrder.path, { orderNo: o.orderNo })).status).toBe('paid');
+
+      // Not bound: the code is needed; its openid is then bound to the member (the same column), once.
+      const n = await env().factory.member();
+      const other = await memberClient(env(), n);
+      expect(await other.call(memberCreateOrder.path, { productId: product.id, method: 'wechat_jsapi' })).toMatchObject(
+        { status: 400, msg: PayMsg.openidNeeded },
+      );
+      const first = await buy(other, {
+        productId: product.id,
+        method: 'wechat_jsapi',
+        wxCode: wx.oauthCode('o-new-2'),
+      });
+      expect(wx.orders.get(first.orderNo)?.openid).toBe('o-new-2');
+      expect(await openidOf(n.id)).toBe('o-new-2');
+      const entry = await db()
+        .selectFrom('auditLog')
+        .select('summary')
+        .where('target', '=', `订单 ${first.orderNo}`)
+        .executeTakeFirstOrThrow();
+      expect(entry.summary).toContain('绑定微信');
+      expect((await other.ok(memberQueryProducts.path, {})).wechatPayBound).toBe(true);
+      const second = await buy(other, { productId: product.id, method: 'wechat_jsapi' });
+      expect(wx.orders.get(second.orderNo)?.openid).toBe('o-new-2');
+      // A code again (another WeChat user in the browser) pays as that user but does not move the binding.
+      const third = await buy(other, { productId: product.id, method: 'wechat_jsapi', wxCode: wx.oauthCode('o-3') });
+      expect(wx.orders.get(third.orderNo)?.openid).toBe('o-3');
+      expect(await openidOf(n.id)).toBe('o-new-2');
+
+      // The service account is another app: its openid means nothing to WeChat Pay's app, so a code is needed
+      // again, and the code's openid (WeChat Pay's app) is not bound over the service account's.
+      await api().ok(updateNotifySetting.path, serviceAccount('wx0000000000000001'));
+      expect((await client.ok(memberQueryProducts.path, {})).wechatPayBound).toBe(false);
+      expect(
+        await client.call(memberCreateOrder.path, { productId: product.id, method: 'wechat_jsapi' }),
+      ).toMatchObject({ status: 400, msg: PayMsg.openidNeeded });
+      const coded = await buy(client, { productId: product.id, method: 'wechat_jsapi', wxCode: wx.oauthCode('o-4') });
+      expect(wx.orders.get(coded.orderNo)?.openid).toBe('o-4');
+      expect(await openidOf(m.id)).toBe('o-bound-1');
+    } finally {
+      await api().ok(updateNotifySetting.path, {
+        ...serviceAccount(''),
+        wechat: { appId: '', baseUrl: '', templates: [] },
+      });
+    }
   });
 
   it('Alipay WAP and precreate: the gateway page / QR is paid, the notification (success) issues the card', async () => {
