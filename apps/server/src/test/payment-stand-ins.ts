@@ -34,8 +34,6 @@ export interface NotifyOptions {
   timestampOffsetSec?: number;
   /** Don't notify at all (pay only). */
   silent?: boolean;
-  /** Called once each notification's request has been written out whole (the app has all of it). */
-  onSent?: () => void;
 }
 
 /** A line of a bill a test sets by hand (reconciliation differences). */
@@ -86,12 +84,7 @@ function readBody(req: http.IncomingMessage): Promise<string> {
 }
 
 /** POSTs a notification to the app (the provider's side: no outbound gate here). */
-function postTo(
-  url: string,
-  body: string,
-  headers: Record<string, string>,
-  onSent?: () => void,
-): Promise<{ status: number; body: string }> {
+function postTo(url: string, body: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
   return new Promise((resolve) => {
     const req = http.request(
       url,
@@ -104,7 +97,6 @@ function postTo(
       },
     );
     req.on('error', (e) => resolve({ status: 0, body: String(e) }));
-    if (onSent) req.once('finish', onSent);
     req.end(body);
   });
 }
@@ -295,7 +287,7 @@ export async function startWechatPayStandIn(opts: { app?: App; mchid?: string; a
     const sent = await Promise.all(
       Array.from({ length: o.times ?? 1 }, async () => {
         const [body, headers] = make();
-        const r = await postTo(url, body, { 'content-type': 'application/json', ...headers }, o.onSent);
+        const r = await postTo(url, body, { 'content-type': 'application/json', ...headers });
         const d: Delivery = { outTradeNo, event, status: r.status, body: r.body };
         deliveries.push(d);
         return d;
