@@ -377,7 +377,7 @@ export interface PayReconcileTable {
   result: string | null;
   error: string | null;
 }
-/** A refund of an online order through its provider (migration 20261129_0400; status 0 退款中, 1 已退款, 2 退款失败). */
+/** A refund of an online order through its provider (migration 20261129_0400; status 0 退款中, 1 已退款, 2 退款失败, 3 退款异常: WeChat ABNORMAL, open). */
 export interface PayRefundTable {
   id: Generated<number>;
   storeId: number;
