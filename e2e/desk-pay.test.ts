@@ -111,7 +111,8 @@ describeBrowser(
         await shot(manager, 'pay-order-refund');
         await refund.getByRole('button', { name: '确认退款' }).click();
         await refund.waitFor({ state: 'detached' });
-        await row.getByText('已退款').waitFor();
+        // The order's status (its refund's tag below says 退款中 or 已退款 as WeChat answered).
+        await row.getByText('已退款', { exact: true }).first().waitFor();
         const after = await api.ok<{ status: string; refunded: number }>('query/pay/order', {
           orderNo: order!.outTradeNo,
         });
@@ -119,6 +120,61 @@ describeBrowser(
       } finally {
         await context.close();
       }
+    });
+
+    it('线上订单 shows an ABNORMAL refund as 退款异常 with what to do; a top-up paid online offers 线上订单退款, not 退回', async () => {
+      const { api, page } = env();
+      await api.ok('update/pay/setting', standInPaySetting(standIns.wx, standIns.ali));
+      standIns.wx.control.settleRefunds = 'manual';
+      const f = await makeFixture(api, '异');
+      const cardName = `储值卡${f.memberId}`;
+      const product = await api.ok<{ id: number }>('insert/card/product', {
+        cardName,
+        bigType: 2,
+        cardType: 2,
+        perCount: 100,
+        price: 100000,
+        totalCount: 100000,
+        courseIds: [f.courseId],
+      });
+      const card = await api.ok<{ id: number }>('insert/member/card', {
+        mid: f.memberId,
+        cardId: product.id,
+        totalCount: 10000,
+      });
+      // A top-up of 500.00 元 paid by WeChat (the desk's QR), then 200.00 元 of it refunded: WeChat says ABNORMAL.
+      const o = await api.ok<{ orderNo: string; codeUrl: string }>('create/pay/order', {
+        mid: f.memberId,
+        mcId: card.id,
+        amount: 50000,
+        method: 'wechat_native',
+      });
+      expect((await fetch(o.codeUrl, { method: 'POST' })).status).toBe(200);
+      await api.ok('refund/pay/order', { orderNo: o.orderNo, amount: 20000, reason: '多充了' });
+      const r = [...standIns.wx.refunds.values()].find((x) => x.outTradeNo === o.orderNo);
+      expect((await standIns.wx.settleRefund(r!.outRefundNo, 'ABNORMAL')).map((d) => d.status)).toEqual([204]);
+
+      await page.goto(`${env().server.url}/pay/orders`);
+      const row = page.getByTestId('pay-order-table').locator('.ant-table-row', { hasText: o.orderNo });
+      const refunds = row.getByTestId('pay-order-refunds');
+      await refunds.getByText('退款异常', { exact: true }).waitFor();
+      await refunds.getByText('请到微信支付商户平台处理异常退款', { exact: false }).waitFor();
+      expect(await refunds.innerText()).toContain('200.00 元');
+      await shot(page, 'pay-order-refund-abnormal');
+
+      // The card's ledger: the online top-up is refunded from 线上订单, not at the desk.
+      await page.goto(`${env().server.url}/member/detail?member_id=${f.memberId}`);
+      const cardRow = page.getByTestId('member-card-table').locator('.ant-table-row', { hasText: cardName });
+      await cardRow.getByText('流水', { exact: true }).click();
+      const drawer = page.locator('.ant-drawer');
+      const topupRow = drawer.locator('.ant-table-row', { hasText: '充值' }).filter({ hasText: '500.00' });
+      await topupRow.getByTestId('topup-online-refund').waitFor();
+      expect(await topupRow.getByText('退回', { exact: true }).count()).toBe(0);
+      await topupRow.getByTestId('topup-online-refund').hover();
+      await page.getByText(`线上支付的充值（订单号 ${o.orderNo}）`, { exact: false }).waitFor();
+      await shot(page, 'ledger-online-topup');
+      await topupRow.getByTestId('topup-online-refund').click();
+      await page.waitForURL(/\/pay\/orders/);
     });
   },
   { outboundAllowHosts: parseAllowHosts('127.0.0.1') },
