@@ -1,6 +1,7 @@
 // 会员导入 (issue 30 item 5-6): a manager opens 会员 → 导入, uploads another system's CSV, maps a
 // column the headings do not name, gets the dry run's problems row by row, uploads the corrected
-// file and imports it; 导出全部数据 downloads the store's workbook.
+// file and imports it, its bar showing the members and cards written; 导出全部数据 downloads the
+// store's workbook, its bar showing the rows written of the store's total.
 import fs from 'node:fs';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
@@ -91,6 +92,12 @@ describeBrowser('member import (会员导入)', (env) => {
     await page.getByRole('button', { name: '开始导入' }).click();
     await page.locator('.ant-result-title', { hasText: '导入完成' }).waitFor();
     expect(await page.getByText('已新增 4 位会员').count()).toBe(1);
+    // The import's bar with the server's own figures: 4 members and 3 cards written, of 7.
+    const bar = page.getByTestId('import-progress');
+    await expect
+      .poll(() => bar.getByTestId('import-progress-text').innerText())
+      .toBe('已导入 7 / 7 条（会员和会员卡）');
+    expect(await bar.locator('.ant-progress-status-success').count()).toBe(1);
     await shot(page, 'import-done');
     const found = await api.ok<{ list: { id: number; name: string; mobile: string }[] }>('query/member/list', {
       page: 1,
@@ -120,5 +127,13 @@ describeBrowser('member import (会员导入)', (env) => {
     const mobiles: string[] = [];
     wb.getWorksheet('会员')!.eachRow((r) => mobiles.push(String((r.values as unknown[])[2])));
     for (const p of people) expect(mobiles).toContain(p.mobile);
+    // The export's bar: every row of every sheet written, of the store's total counted first.
+    const rowsWritten = wb.worksheets.reduce((n, w) => n + w.actualRowCount - 1, 0);
+    const exported = page.getByTestId('export-progress');
+    await expect
+      .poll(() => exported.getByTestId('export-progress-text').innerText())
+      .toBe(`已导出 ${rowsWritten.toLocaleString('zh-CN')} / ${rowsWritten.toLocaleString('zh-CN')} 行`);
+    expect(await exported.locator('.ant-progress-status-success').count()).toBe(1);
+    await shot(page, 'export-done');
   });
 });

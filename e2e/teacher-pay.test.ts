@@ -1,10 +1,11 @@
 // 课时费 (issue 30): a manager opens last month's statement under 员工 → 课时费, closes the month and
-// exports it (a sheet per teacher and 汇总); a teacher account sees its own statement only.
+// exports it (a sheet per teacher and 汇总); a teacher account sees its own statement only; the desk
+// (前台) sees its own 推广链接 from the header once the manager made it.
 import fs from 'node:fs';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { expect, it } from 'vitest';
-import { ARTIFACTS, Api, describeBrowser, newContext, shot, TEACHER } from './harness.ts';
+import { ARTIFACTS, Api, DESK, describeBrowser, loginWithCookie, newContext, shot, TEACHER } from './harness.ts';
 import { field, modal, pick } from './ui.ts';
 import { addDays, addMemberWithCard, addSession, makeFixture } from './seed.ts';
 
@@ -211,5 +212,38 @@ describeBrowser('teacher pay (课时费)', (env) => {
     await expect.poll(() => url.innerText()).toMatch(/\/m\/\?store=\d+&seller=[a-z0-9]{8}$/);
     await link.getByTestId('seller-link-qr').waitFor();
     await shot(page, 'teacher-pay-seller-link');
+  });
+
+  it('the desk (前台) sees its own 推广链接 and QR from the header, once the manager made it', async () => {
+    const { browser, api, server } = env();
+    const deskApi = new Api(server.url);
+    await deskApi.login(DESK.account, DESK.password);
+    const desk = await deskApi.ok<{ id: number; name: string }>('/api/auth/me');
+    const context = await newContext(browser);
+    try {
+      await loginWithCookie(context, deskApi);
+      const page = await context.newPage();
+      page.setDefaultTimeout(15_000);
+      await page.goto(`${server.url}/today`);
+      // Not made yet: the desk is told to ask the manager, and has no button to make one.
+      await page.getByRole('button', { name: '我的推广链接' }).click();
+      let link = modal(page, '我的推广链接');
+      await link.getByText('还没有推广链接，请店长在“课时费 → 销售提成”中为你生成。').waitFor();
+      expect(await link.getByRole('button', { name: '生成推广链接' }).count()).toBe(0);
+      await link.locator('.ant-modal-close').click();
+      await link.waitFor({ state: 'hidden' });
+      // The manager makes it (销售提成 → 推广链接); the desk then sees that link, its own.
+      const made = await api.ok<{ code: string; url: string }>('create/seller/link', { staffId: desk.id });
+      await page.reload();
+      await page.getByRole('button', { name: '我的推广链接' }).click();
+      link = modal(page, '我的推广链接');
+      const url = link.getByTestId('seller-link-url');
+      await expect.poll(() => url.innerText()).toBe(made.url);
+      expect(made.url).toContain(`seller=${made.code}`);
+      expect(await link.getByTestId('seller-link-qr').getAttribute('data-text')).toBe(made.url);
+      await shot(page, 'desk-own-seller-link');
+    } finally {
+      await context.close();
+    }
   });
 });

@@ -31,7 +31,15 @@ export interface CallOptions {
   /** A 401 is the caller's to handle: the client's `onSignedOut` is not run. */
   keepSignedIn?: boolean;
   signal?: AbortSignal;
+  /**
+   * Sends the request instead of fetch (a large upload reporting its bytes sent through
+   * XMLHttpRequest, e.g. 导入's file): answers what the client reads of a Response.
+   */
+  send?: (path: string, body: string, signal?: AbortSignal) => Promise<SentAnswer>;
 }
+
+/** What the client reads of an answer (a fetch Response has it). */
+export type SentAnswer = Pick<Response, 'status' | 'ok' | 'json'>;
 
 /** What an app's client does its own way. */
 export interface ClientOptions {
@@ -62,15 +70,18 @@ export function createClient(options: ClientOptions = {}): Call {
     failedMessage = failed,
   } = options;
   return async function call<C extends CallDef>(def: C, payload: ReqOf<C>, opts: CallOptions = {}) {
-    let res: Response;
+    let res: SentAnswer;
     try {
-      res = await fetch(def.path, {
-        method: 'POST',
-        credentials: 'same-origin',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(payload ?? {}),
-        signal: opts.signal,
-      });
+      const body = JSON.stringify(payload ?? {});
+      res = opts.send
+        ? await opts.send(def.path, body, opts.signal)
+        : await fetch(def.path, {
+            method: 'POST',
+            credentials: 'same-origin',
+            headers: { 'content-type': 'application/json' },
+            body,
+            signal: opts.signal,
+          });
     } catch (e) {
       if ((e as Error).name === 'AbortError') throw e;
       const err = new ApiError(networkMessage, NO_ANSWER, 0);

@@ -27,6 +27,7 @@ import { payReconcile } from './migrations/20261129_0800_pay_reconcile.ts';
 import { reminders } from './migrations/20261129_0900_reminders.ts';
 import { sellerLink } from './migrations/20261129_1000_seller_link.ts';
 import { cardShare } from './migrations/20261129_1200_card_share.ts';
+import { jobProgress } from './migrations/20261129_1300_job_progress.ts';
 
 /** Timestamped migrations, in order. Never edit one that has landed: add a new one. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -57,6 +58,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '20261129_0900_reminders': reminders(dialect),
     '20261129_1000_seller_link': sellerLink(dialect),
     '20261129_1200_card_share': cardShare(dialect),
+    '20261129_1300_job_progress': jobProgress(),
   };
 }
 

@@ -525,6 +525,16 @@ export interface FixStudentTable {
   memberCardId: number;
   studentCount: number;
 }
+/** How far an import or export has got (migration 20261129_1100; written on PostgreSQL only). */
+export interface JobProgressTable {
+  /** `<storeId>:<progress id>` */
+  key: string;
+  storeId: number;
+  phase: string;
+  done: number;
+  total: number;
+  updatedAt: number;
+}
 export interface OpLockTable {
   key: string;
   storeId: number;
@@ -674,6 +684,7 @@ export interface Database {
   fixTimetable: FixTimetableTable;
   fixStudent: FixStudentTable;
   opLock: OpLockTable;
+  jobProgress: JobProgressTable;
   outbox: OutboxTable;
   storeVersion: StoreVersionTable;
   auditLog: AuditLogTable;

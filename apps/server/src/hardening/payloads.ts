@@ -537,6 +537,7 @@ export const basePayloads: Record<string, BasePayload> = {
     }),
   },
   [`${STORE}/export/store/data`]: { body: () => ({ format: 'json' }) },
+  [`${STORE}/query/job/progress`]: { body: () => ({ progressId: 'payload-progress-1' }) },
 };
 
 /** A CSV file of one new member, base64. */

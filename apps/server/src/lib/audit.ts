@@ -320,6 +320,7 @@ const UNAUDITED_TABLES = new Set([
   'outbox',
   'storeVersion',
   'opLock',
+  'jobProgress',
 ]);
 
 function tableOf(node: { kind: string } & Record<string, any>): string | undefined {

@@ -1,4 +1,4 @@
-import { KeyOutlined, LogoutOutlined, ShopOutlined } from '@ant-design/icons';
+import { KeyOutlined, LogoutOutlined, QrcodeOutlined, ShopOutlined } from '@ant-design/icons';
 import { logout, ROLE_LABEL } from '@studio/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Layout, Spin } from 'antd';
@@ -13,6 +13,7 @@ import { ScreenErrorBoundary } from './screen-error-boundary.tsx';
 import './layout.css';
 
 const ChangePasswordModal = lazy(() => import('../features/staff/change-password-modal.tsx'));
+const SellerLinkModal = lazy(() => import('../features/teacher-pay/seller-link-modal.tsx'));
 
 /** The staff member and their role, each once: 张三 · 前台, or only 店长 for an account named after its role. */
 const staffLabel = (name: string, role: string) => (name === role ? name : `${name} · ${role}`);
@@ -27,7 +28,8 @@ export function PageLoading() {
 
 /**
  * The authenticated frame: side menu (the screens of the staff member's role), header with the store
- * name, the staff member and their role, 修改密码 and 退出登录, the routed screen.
+ * name, the staff member and their role, 我的推广链接 (each staff member's own), 修改密码 and 退出登录,
+ * the routed screen.
  */
 export function AppLayout() {
   const { data: profile, isPending } = useProfile();
@@ -36,6 +38,7 @@ export function AppLayout() {
   const qc = useQueryClient();
   const [leaving, setLeaving] = useState(false);
   const [changingPassword, setChangingPassword] = useState(false);
+  const [showingLink, setShowingLink] = useState(false);
   // Where this staff member is: a manager's next login lands here.
   const here = location.pathname + location.search;
   const staffId = profile?.id;
@@ -99,6 +102,9 @@ export function AppLayout() {
             <span style={{ marginRight: 16, color: 'rgba(0,0,0,0.65)' }} data-testid="staff-name">
               {staffLabel(profile.name, ROLE_LABEL[role])}
             </span>
+            <Button type="text" icon={<QrcodeOutlined />} onClick={() => setShowingLink(true)}>
+              我的推广链接
+            </Button>
             <Button
               type="text"
               icon={<KeyOutlined />}
@@ -114,6 +120,11 @@ export function AppLayout() {
           {changingPassword && (
             <Suspense fallback={null}>
               <ChangePasswordModal onClose={() => setChangingPassword(false)} />
+            </Suspense>
+          )}
+          {showingLink && (
+            <Suspense fallback={null}>
+              <SellerLinkModal onClose={() => setShowingLink(false)} />
             </Suspense>
           )}
         </Layout.Header>

@@ -18,7 +18,8 @@ export const keys = {
     one: (id: number) => ['courses', 'one', id],
   },
   /** A staff member's 推广链接 (issue 30). */
-  sellerLink: (staffId: number) => ['seller-link', staffId],
+  /** A staff member's 推广链接 (`'mine'`: the signed-in staff member's own). */
+  sellerLink: (staffId: number | 'mine') => ['seller-link', staffId],
   cardProducts: ['card-products'],
   /** Online orders: one order the desk's 扫码收款 polls, the store's list (线上订单). */
   payOrders: {

@@ -15,6 +15,12 @@ export const IMPORT_FIELDS = [
   'expireDate',
   'saleDate',
   'amountPaid',
+  // A card's state, so a studio moves in as it was (all optional; older files without them import as before).
+  'status',
+  'activateBy',
+  'leaves',
+  'leaveDays',
+  'refundDate',
 ] as const;
 export type ImportField = (typeof IMPORT_FIELDS)[number];
 export type ImportTarget = ImportField | 'ignore';
@@ -34,7 +40,21 @@ export const IMPORT_FIELD_LABEL: Record<ImportField, string> = {
   expireDate: '到期日',
   saleDate: '开卡日期',
   amountPaid: '实收金额',
+  status: '卡状态',
+  activateBy: '激活截止',
+  leaves: '请假记录',
+  leaveDays: '已请假天数',
+  refundDate: '退卡日期',
 };
+/**
+ * A card's state as the 卡状态 column says it. 请假中 and 已过期 are read as 正常 (they follow from the
+ * leave periods and the expiry); an empty cell is 正常.
+ */
+export const IMPORT_CARD_STATUSES = ['正常', '冻结', '未开卡', '已退卡'] as const;
+export type ImportCardStatus = (typeof IMPORT_CARD_STATUSES)[number];
+/** How 请假记录 writes one leave: its first and last day (several separated by ；). */
+export const IMPORT_LEAVE_JOIN = '至';
+export const IMPORT_LEAVES_SEPARATOR = '；';
 /** Other headings a file from another system may use for a field (the mapping is guessed from them). */
 export const IMPORT_FIELD_ALIASES: Record<ImportField, string[]> = {
   name: ['姓名', '会员姓名', '名字', '会员名称', 'name'],
@@ -45,8 +65,13 @@ export const IMPORT_FIELD_ALIASES: Record<ImportField, string[]> = {
   cardName: ['卡种', '卡名称', '会员卡', '卡类型', '卡种名称', 'card'],
   remaining: ['剩余次数或余额', '剩余次数', '剩余', '余额', '剩余课时', 'remaining', 'balance'],
   expireDate: ['到期日', '到期日期', '有效期至', '截止日期', 'expire'],
-  saleDate: ['开卡日期', '购卡日期', '办卡日期', '开卡时间'],
+  saleDate: ['开卡日期', '购卡日期', '办卡日期', '开卡时间', '激活日期'],
   amountPaid: ['实收金额', '实付金额', '金额', '购卡金额', 'paid'],
+  status: ['卡状态', '状态', '会员卡状态'],
+  activateBy: ['激活截止', '最晚开卡日期', '激活截止日期'],
+  leaves: ['请假记录', '请假'],
+  leaveDays: ['已请假天数', '请假天数'],
+  refundDate: ['退卡日期', '退卡时间'],
 };
 /** One file holds at most this many rows (members and cards together). */
 export const IMPORT_ROWS_MAX = 20_000;
@@ -110,6 +135,22 @@ export const ImportMsg = {
   sameMobileOtherName: (row: number) => `同一手机号在第${row}行的姓名不同`,
   sameMobileTwice: (row: number) => `手机号与第${row}行重复（同一会员的多张卡请每行填写卡种）`,
   textControl: '内容含有不可见的控制字符',
+  statusBad: '卡状态只能填 正常、冻结、未开卡、已退卡 或留空',
+  cardStateWithoutCard: '填写了卡状态、请假或退卡信息，但没有卡种',
+  notStartedDate: '未开卡的卡开卡日期应晚于今天，或留空（首次上课开卡）',
+  notStartedNeedsFirstClass: '该卡种不是首次上课开卡，未开卡的卡请填写开卡日期',
+  activateByBad: '激活截止不是有效日期（如 2026-03-01）',
+  activateByStarted: '激活截止只用于未开卡的卡（开卡日期应留空）',
+  activateByTooLate: '激活截止晚于该卡种的开卡期限（售卡后可延后开卡的天数）',
+  leavesBad: '请假记录格式不正确（如 2026-01-01至2026-01-10，多段用；分隔）',
+  leavesOverlap: '请假记录的时间段有重叠',
+  leavesNoExpiry: '不限期的卡不能有请假记录',
+  leaveDaysBad: '已请假天数应为整数',
+  leaveDaysMismatch: (n: number) => `已请假天数与请假记录不符（请假记录合计${n}天）`,
+  refundedHasBalance: '已退卡的卡剩余次数或余额应为0',
+  refundDateBad: '退卡日期不是有效日期（如 2026-03-01）',
+  refundDateFuture: '退卡日期不能晚于今天',
+  refundDateNotRefunded: '填写了退卡日期，但卡状态不是已退卡',
 } as const;
 
 const zFileFields = {
@@ -134,6 +175,28 @@ const fileErrors = [
     ImportMsg.tooManyColumns,
   ),
 ];
+
+/**
+ * The id the browser gives an import or export to ask how far it has got (query/job/progress);
+ * random, made by the browser before it sends the file.
+ */
+export const zProgressId = z
+  .string()
+  .regex(/^[A-Za-z0-9-]{8,64}$/, '进度编号不正确')
+  .optional();
+/** What a progress answer says the work is doing. */
+export const JOB_PHASES = ['waiting', 'read', 'check', 'write', 'export', 'done', 'failed'] as const;
+export type JobPhase = (typeof JOB_PHASES)[number];
+/** The phase in the manager's words (the bar's caption). */
+export const JOB_PHASE_LABEL: Record<JobPhase, string> = {
+  waiting: '等待开始',
+  read: '正在读取文件',
+  check: '正在检查',
+  write: '正在导入',
+  export: '正在导出',
+  done: '已完成',
+  failed: '未完成',
+};
 
 /** Column heading -> field. */
 export const zImportMapping = z
@@ -184,6 +247,8 @@ export const importMembers = defineCall({
     duplicates: z.enum(['merge', 'skip'], { error: ImportMsg.duplicates }),
     /** Check only: report every problem and what would be created, write nothing. */
     dryRun: z.boolean().default(false),
+    /** Ask query/job/progress with this id meanwhile for how far it has got. */
+    progressId: zProgressId,
   }),
   res: z.object({
     /** Members created. */
@@ -229,7 +294,11 @@ export const exportStoreData = defineCall({
   path: `${STORE_API}/export/store/data`,
   auth: 'store',
   roles: Roles.manager,
-  req: z.object({ format: z.enum(EXPORT_FORMATS, { error: '请选择导出格式（xlsx 或 json）' }) }),
+  req: z.object({
+    format: z.enum(EXPORT_FORMATS, { error: '请选择导出格式（xlsx 或 json）' }),
+    /** Ask query/job/progress with this id while the file downloads for the rows written so far. */
+    progressId: zProgressId,
+  }),
   res: z.object({
     /** GET it (same login) within a few minutes: the file streams from there. */
     url: z.string(),
@@ -239,4 +308,24 @@ export const exportStoreData = defineCall({
   example: { format: 'xlsx' },
 });
 
-export const importExportCalls = [queryImportColumns, importMembers, exportStoreData] as const;
+/**
+ * How far an import or export has got: its phase and the rows done of the total (导入: the rows
+ * checked, then the members and cards written; 导出: the rows written of all sheets). Answered by
+ * the instance doing the work, or on PostgreSQL by any instance from the shared progress row;
+ * `waiting` until the work has started (the file is still uploading) or for an id not known.
+ */
+export const queryJobProgress = defineCall({
+  path: `${STORE_API}/query/job/progress`,
+  auth: 'store',
+  roles: Roles.manager,
+  req: z.object({ progressId: z.string().regex(/^[A-Za-z0-9-]{8,64}$/, '进度编号不正确') }),
+  res: z.object({
+    phase: z.enum(JOB_PHASES),
+    done: z.number().int(),
+    total: z.number().int(),
+  }),
+  summary: '导入或导出的进度：阶段和已完成的行数',
+  example: { progressId: '3f2a9c1e-import' },
+});
+
+export const importExportCalls = [queryImportColumns, importMembers, exportStoreData, queryJobProgress] as const;

@@ -13,12 +13,13 @@ const zSellerLink = z.object({ staffId: z.number(), code: z.string().nullable(),
 
 /**
  * 推广链接: a staff member's own address of the members' page (null until made). The manager sees
- * anyone's of the store (`staffId`); the desk its own.
+ * anyone's of the store (`staffId`); every other staff member (前台, 老师) only their own, whatever
+ * `staffId` says.
  */
 export const querySellerLink = defineCall({
   path: `${STORE_API}/query/seller/link`,
   auth: 'store',
-  roles: Roles.desk,
+  roles: Roles.all,
   req: z.object({ staffId: zOptId() }),
   res: zSellerLink,
   idFields: ['staffId'],
@@ -27,11 +28,14 @@ export const querySellerLink = defineCall({
   errors: fails.notFound('员工'),
 });
 
-/** Makes the staff member's link once; a member who opens it and buys online counts as their sale (销售提成). */
+/**
+ * Makes the staff member's link once (the manager, from 销售提成); a member who opens it and buys
+ * online counts as their sale (销售提成).
+ */
 export const createSellerLink = defineCall({
   path: `${STORE_API}/create/seller/link`,
   auth: 'store',
-  roles: Roles.desk,
+  roles: Roles.manager,
   req: z.object({ staffId: zOptId() }),
   res: zSellerLink,
   idFields: ['staffId'],

@@ -15,7 +15,11 @@ export function memberPage(ex: Executor, storeId: number, after: number) {
     .execute();
 }
 
-/** One page of the cards still held (not refunded whole, not transferred away), with member, product and money paid. */
+/**
+ * One page of cards with member, product and what they hold: every card, refunded (已退卡) and
+ * transferred ones too (a transferred card is its holder's now), with the money received for it
+ * (sale and top-ups less what was paid back).
+ */
 export function cardPage(ex: Executor, storeId: number, after: number) {
   return ex
     .selectFrom('memberCard as mc')
@@ -30,23 +34,31 @@ export function cardPage(ex: Executor, storeId: number, after: number) {
       'm.remark',
       'p.cardName',
       'p.bigType',
+      'p.activation',
+      'p.activateWithinDays',
       'mc.totalCount',
       'mc.usedCount',
       'mc.expireTime',
       'mc.activateTime',
       'mc.createdAt',
       'mc.frozen',
+      'mc.refundedAt',
+      'mc.leaveDays',
+      'mc.leavePeriods',
       eb
         .selectFrom('cardPayment as cp')
-        .select((e) => e.fn.sum<number>('cp.amount').as('n'))
+        .select((e) =>
+          e.fn
+            .sum<number>(
+              e.case().when('cp.kind', '=', 'refund').then(e.neg('cp.amount')).else(e.ref('cp.amount')).end(),
+            )
+            .as('n'),
+        )
         .whereRef('cp.memberCardId', '=', 'mc.id')
-        .where('cp.kind', '=', 'sale')
         .as('paid'),
     ])
     .where('mc.storeId', '=', storeId)
     .where('mc.id', '>', after)
-    .where('mc.refundedAt', 'is', null)
-    .where('mc.transferredAt', 'is', null)
     .orderBy('mc.id')
     .limit(EXPORT_PAGE)
     .execute();
@@ -187,4 +199,19 @@ export function paymentPage(ex: Executor, storeId: number, after: number) {
     .orderBy('cp.id')
     .limit(EXPORT_PAGE)
     .execute();
+}
+
+/** The rows of a store in each table the export reads (its total, counted before the first page). */
+export async function exportTotals(ex: Executor, storeId: number): Promise<number> {
+  const tables = ['member', 'memberCard', 'cardLedger', 'reservation', 'timetable', 'payOrder', 'cardPayment'] as const;
+  let n = 0;
+  for (const t of tables) {
+    const row = await ex
+      .selectFrom(t)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('storeId', '=', storeId)
+      .executeTakeFirst();
+    n += Number(row?.n ?? 0);
+  }
+  return n;
 }

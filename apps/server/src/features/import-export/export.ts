@@ -4,15 +4,22 @@ import {
   BIG_TYPE_MONEY,
   IMPORT_FIELD_LABEL,
   IMPORT_FIELDS,
+  IMPORT_LEAVE_JOIN,
+  IMPORT_LEAVES_SEPARATOR,
   PAY_ORDER_STATUS,
   PAY_ORDER_STATUS_LABEL,
+  type CardActivation,
   type ExportFormat,
+  type ImportCardStatus,
 } from '@studio/contract';
-import type { Executor } from '../../db/index.ts';
+import type { Dialect, Executor } from '../../db/index.ts';
+import { activateBy, activationDateOf } from '../reference/public.ts';
+import { ProgressReporter } from './progress.ts';
 import {
   bookingPage,
   cardPage,
   EXPORT_PAGE,
+  exportTotals,
   ledgerPage,
   memberPage,
   orderPage,
@@ -27,7 +34,8 @@ interface SheetDef {
   key: string;
   columns: { key: string; header: string }[];
   page: (ex: Executor, storeId: number, after: number) => Promise<{ id: number }[]>;
-  row: (r: any) => Cell[];
+  /** A row's cells; `today`: the store's day (a card's state as it stands). */
+  row: (r: any, today: string) => Cell[];
 }
 
 const GENDER = ['', '男', '女'];
@@ -55,6 +63,39 @@ const METHOD: Record<string, string> = {
   other: '其他',
 };
 const cols = (pairs: [string, string][]) => pairs.map(([key, header]) => ({ key, header }));
+
+interface CardRow {
+  activateTime: string | null;
+  createdAt: string;
+  activation: CardActivation;
+  activateWithinDays: number;
+  frozen: number;
+  refundedAt: string | null;
+  leavePeriods: string;
+}
+
+/**
+ * A card's state in the import's columns (卡状态, 开卡日期, 激活截止, 请假记录), so that it imports back
+ * as it is: started on a day; a start still to come (指定日期开卡); or 首次上课开卡 not started, with
+ * the last day it starts (激活截止) and no start.
+ */
+export function cardState(c: CardRow, today: string) {
+  const product = { activation: c.activation, activateWithinDays: Number(c.activateWithinDays) };
+  const started = activationDateOf(c, product, today);
+  // A card without a start of a product that starts on sale (kept from before 开卡方式): its sale.
+  const start =
+    started ?? c.activateTime?.slice(0, 10) ?? (c.activation === 'first_class' ? '' : c.createdAt.slice(0, 10));
+  const notStarted = !started && (start === '' || start > today);
+  const status: ImportCardStatus = c.refundedAt ? '已退卡' : c.frozen ? '冻结' : notStarted ? '未开卡' : '正常';
+  return {
+    status,
+    start,
+    activateBy: start ? '' : activateBy(c.createdAt, product),
+    leaves: (JSON.parse(c.leavePeriods || '[]') as [string, string][])
+      .map(([from, to]) => `${from}${IMPORT_LEAVE_JOIN}${to}`)
+      .join(IMPORT_LEAVES_SEPARATOR),
+  };
+}
 const MEMBER_FIELDS = IMPORT_FIELDS.slice(0, 5);
 
 /** The workbook's sheets: 会员 and 会员卡 in the import template's columns (the file imports back), then the records. */
@@ -71,18 +112,26 @@ export const SHEETS: SheetDef[] = [
     key: 'cards',
     columns: IMPORT_FIELDS.map((f) => ({ key: f, header: IMPORT_FIELD_LABEL[f] })),
     page: cardPage,
-    row: (c) => [
-      c.name,
-      c.mobile,
-      GENDER[c.gender] ?? '',
-      c.birthday ?? '',
-      c.remark ?? '',
-      c.cardName,
-      balance(c.bigType, Number(c.totalCount) - Number(c.usedCount)),
-      day(c.expireTime),
-      day(c.activateTime ?? c.createdAt),
-      c.paid === null || c.paid === undefined ? '' : yuan(c.paid),
-    ],
+    row: (c, today) => {
+      const state = cardState(c, today);
+      return [
+        c.name,
+        c.mobile,
+        GENDER[c.gender] ?? '',
+        c.birthday ?? '',
+        c.remark ?? '',
+        c.cardName,
+        balance(c.bigType, Number(c.totalCount) - Number(c.usedCount)),
+        day(c.expireTime),
+        state.start,
+        c.paid === null || c.paid === undefined ? '' : yuan(Math.max(0, Number(c.paid))),
+        state.status,
+        state.activateBy,
+        state.leaves,
+        Number(c.leaveDays) || '',
+        day(c.refundedAt),
+      ];
+    },
   },
   {
     name: '流水',
@@ -244,12 +293,12 @@ export const SHEETS: SheetDef[] = [
 ];
 
 /** Every row of a sheet, a page at a time (keyset on id): never more than a page in memory. */
-async function* rowsOf(ex: Executor, storeId: number, sheet: SheetDef): AsyncGenerator<Cell[][]> {
+async function* rowsOf(ex: Executor, storeId: number, sheet: SheetDef, today: string): AsyncGenerator<Cell[][]> {
   let after = 0;
   for (;;) {
     const page = await sheet.page(ex, storeId, after);
     if (!page.length) return;
-    yield page.map(sheet.row);
+    yield page.map((r) => sheet.row(r, today));
     if (page.length < EXPORT_PAGE) return;
     after = Number(page[page.length - 1].id);
   }
@@ -260,8 +309,21 @@ async function keepUp(out: Writable) {
   if (out.writableNeedDrain) await once(out, 'drain');
 }
 
+/** Counts the rows written against the store's total and reports them (a page at a time). */
+class RowCount {
+  done = 0;
+  constructor(
+    private readonly progress: ProgressReporter,
+    readonly total: number,
+  ) {}
+  async add(n: number) {
+    this.done += n;
+    await this.progress.set('export', this.done, Math.max(this.total, this.done));
+  }
+}
+
 /** Writes the store's data as one .xlsx workbook into `out`, page by page, and ends it. */
-async function writeWorkbook(ex: Executor, storeId: number, out: PassThrough): Promise<void> {
+async function writeWorkbook(ex: Executor, storeId: number, today: string, out: PassThrough, count: RowCount) {
   const { default: ExcelJS } = await import('exceljs');
   const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: true });
   for (const sheet of SHEETS) {
@@ -269,8 +331,9 @@ async function writeWorkbook(ex: Executor, storeId: number, out: PassThrough): P
     ws.columns = sheet.columns.map((c) => ({ header: c.header, key: c.key, width: 14 }));
     ws.getRow(1).font = { bold: true };
     ws.getRow(1).commit();
-    for await (const rows of rowsOf(ex, storeId, sheet)) {
+    for await (const rows of rowsOf(ex, storeId, sheet, today)) {
       for (const r of rows) ws.addRow(r).commit();
+      await count.add(rows.length);
       await keepUp(out);
     }
     ws.commit();
@@ -279,12 +342,18 @@ async function writeWorkbook(ex: Executor, storeId: number, out: PassThrough): P
 }
 
 /** Writes the store's data as JSON (`{store, exportedAt, members: [...], cards: [...], ...}`) into `out`. */
-async function writeJson(ex: Executor, store: { id: number; name: string }, now: string, out: PassThrough) {
+async function writeJson(
+  ex: Executor,
+  store: { id: number; name: string },
+  now: string,
+  out: PassThrough,
+  count: RowCount,
+) {
   out.write(`{"store":${JSON.stringify(store.name)},"exportedAt":${JSON.stringify(now)}`);
   for (const sheet of SHEETS) {
     out.write(`,${JSON.stringify(sheet.key)}:[`);
     let first = true;
-    for await (const rows of rowsOf(ex, store.id, sheet)) {
+    for await (const rows of rowsOf(ex, store.id, sheet, now.slice(0, 10))) {
       let text = '';
       for (const r of rows) {
         const o: Record<string, Cell> = {};
@@ -292,6 +361,7 @@ async function writeJson(ex: Executor, store: { id: number; name: string }, now:
         text += (first ? '' : ',') + JSON.stringify(o);
         first = false;
       }
+      await count.add(rows.length);
       if (!out.write(text)) await keepUp(out);
     }
     out.write(']');
@@ -299,18 +369,33 @@ async function writeJson(ex: Executor, store: { id: number; name: string }, now:
   out.end('}');
 }
 
-/** A stream of the store's data in `format`, filled as it is read (errors end the stream). */
+/**
+ * A stream of the store's data in `format`, filled as it is read (errors end the stream). With a
+ * `progressId` the rows written so far and the store's total (counted first) are reported
+ * (query/job/progress); the last report, 已完成, comes once the whole file is handed to the stream.
+ */
 export function exportStream(
   ex: Executor,
+  dialect: Dialect,
   store: { id: number; name: string },
   format: ExportFormat,
   now: string,
+  progressId: string | undefined,
   onError: (e: unknown) => void,
 ): PassThrough {
   const out = new PassThrough({ highWaterMark: 1024 * 1024 });
-  const work = format === 'xlsx' ? writeWorkbook(ex, store.id, out) : writeJson(ex, store, now, out);
-  work.catch((e) => {
+  const progress = new ProgressReporter(ex, dialect, store.id, progressId);
+  const work = async () => {
+    await progress.set('export', 0, 0);
+    const count = new RowCount(progress, progressId ? await exportTotals(ex, store.id) : 0);
+    await progress.set('export', 0, count.total);
+    if (format === 'xlsx') await writeWorkbook(ex, store.id, now.slice(0, 10), out, count);
+    else await writeJson(ex, store, now, out, count);
+    await progress.set('done', count.done, count.done);
+  };
+  work().catch(async (e) => {
     onError(e);
+    await progress.fail();
     out.destroy(e instanceof Error ? e : new Error(String(e)));
   });
   return out;

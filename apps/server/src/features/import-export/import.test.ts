@@ -15,7 +15,7 @@ import {
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { randomMobile } from '../../test/factory.ts';
-import { describeEachDb, newStore, type Client } from '../../test/harness.ts';
+import { describeEachDb, moreInstances, newStore, type Client } from '../../test/harness.ts';
 import { checkInvariants } from '../../test/invariants.ts';
 
 const STORE = '/store/api';
@@ -44,6 +44,8 @@ const gbk = (text: string) => {
 };
 
 describeEachDb('import and export', (env) => {
+  // On PostgreSQL a second app instance on the same database: a progress poll may reach either.
+  const instances = moreInstances(env, 1);
   const ok = <T = any>(path: string, body: Record<string, unknown> = {}, client?: Client) =>
     (client ?? env().client).ok<T>(`${STORE}/${path}`, body);
   const call = (path: string, body: Record<string, unknown> = {}, client?: Client) =>
@@ -72,7 +74,20 @@ describeEachDb('import and export', (env) => {
       .database.db.selectFrom('memberCard as mc')
       .innerJoin('member as m', 'm.id', 'mc.memberId')
       .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
-      .select(['mc.id', 'm.mobile', 'p.cardName', 'mc.totalCount', 'mc.usedCount', 'mc.expireTime'])
+      .select([
+        'mc.id',
+        'm.mobile',
+        'p.cardName',
+        'mc.totalCount',
+        'mc.usedCount',
+        'mc.expireTime',
+        'mc.frozen',
+        'mc.activateTime',
+        'mc.validDays',
+        'mc.leaveDays',
+        'mc.leavePeriods',
+        'mc.refundedAt',
+      ])
       .where('mc.storeId', '=', storeId)
       .orderBy('mc.id')
       .execute();
@@ -282,6 +297,114 @@ describeEachDb('import and export', (env) => {
     expect((await importCsv(rows.slice(0, 1))).status).toBe(200);
   });
 
+  it('answers the progress of a dry run and an import by its id, on any instance (PostgreSQL: the shared row)', async () => {
+    const rows = Array.from({ length: 2500 }, (_, i) => [
+      `进度${i}`,
+      randomMobile(),
+      '',
+      '',
+      '',
+      '十次卡',
+      '3',
+      '',
+      '',
+      '',
+    ]);
+    const progressId = `import-${Date.now()}`;
+    const waiting = await ok('query/job/progress', { progressId });
+    expect(waiting).toEqual({ phase: 'waiting', done: 0, total: 0 });
+    const body = { fileName: '进度.csv', content: b64(csv(rows)), mapping: MAPPING, duplicates: 'merge' };
+    await ok('import/members', { ...body, dryRun: true, progressId: `${progressId}-dry` });
+    expect(await ok('query/job/progress', { progressId: `${progressId}-dry` })).toEqual({
+      phase: 'done',
+      done: 2500,
+      total: 2500,
+    });
+    const done = await ok('import/members', { ...body, progressId });
+    expect(done).toMatchObject({ members: 2500, cards: 2500 });
+    // Members and cards written, 5,000 records: read on each instance (the other one from the shared row).
+    for (const client of instances.clients) {
+      expect(await ok('query/job/progress', { progressId }, client)).toEqual({
+        phase: 'done',
+        done: 5000,
+        total: 5000,
+      });
+    }
+    if (env().dialect === 'postgres') {
+      const row = await env()
+        .database.db.selectFrom('jobProgress')
+        .selectAll()
+        .where('key', '=', `${env().storeId}:${progressId}`)
+        .executeTakeFirstOrThrow();
+      expect([row.phase, Number(row.done), Number(row.total)]).toEqual(['done', 5000, 5000]);
+    }
+    // Another store's manager asking for the same id learns nothing; a file with problems ends 未完成.
+    const other = await ok('query/job/progress', { progressId }, env().other.client);
+    expect(other).toEqual({ phase: 'waiting', done: 0, total: 0 });
+    const failing = `${progressId}-bad`;
+    const bad = await call('import/members', { ...body, content: b64(csv([['', '1']])), progressId: failing });
+    expect(bad.status).toBe(400);
+    expect(await ok('query/job/progress', { progressId: failing })).toMatchObject({ phase: 'failed' });
+    expect((await call('query/job/progress', { progressId: 'x' })).status).toBe(400);
+    // The undo of this import (its own leaves none) is still possible.
+    expect(await checkInvariants(env().database.db, env().storeId)).toEqual([]);
+  });
+
+  it('reads a card state it cannot use as a problem of its row and column', async () => {
+    const f = env().factory;
+    await f.cardProduct({ cardName: '状态卡', cardType: CARD_TYPE_EXPIRES, validDays: 100 });
+    const head = [...HEADER];
+    const row = (o: Partial<Record<(typeof IMPORT_FIELDS)[number], string>>) => IMPORT_FIELDS.map((k) => o[k] ?? '');
+    const card = { cardName: '状态卡', remaining: '5' };
+    const cases: [Partial<Record<(typeof IMPORT_FIELDS)[number], string>>, string, string][] = [
+      [{ ...card, status: '作废' }, ImportMsg.statusBad, '卡状态'],
+      [{ ...card, status: '已退卡' }, ImportMsg.refundedHasBalance, '剩余次数或余额'],
+      [{ ...card, refundDate: '2025-01-01' }, ImportMsg.refundDateNotRefunded, '退卡日期'],
+      [{ ...card, remaining: '0', status: '已退卡', refundDate: '2199-01-01' }, ImportMsg.refundDateFuture, '退卡日期'],
+      [{ ...card, status: '未开卡' }, ImportMsg.notStartedNeedsFirstClass, '开卡日期'],
+      [{ ...card, status: '未开卡', saleDate: '2025-01-01' }, ImportMsg.notStartedDate, '开卡日期'],
+      [{ ...card, saleDate: '2025-01-01', activateBy: '2025-02-01' }, ImportMsg.activateByStarted, '激活截止'],
+      [{ ...card, leaves: '下周请假' }, ImportMsg.leavesBad, '请假记录'],
+      [{ ...card, leaves: '2025-01-01至2025-01-10；2025-01-05至2025-01-06' }, ImportMsg.leavesOverlap, '请假记录'],
+      [{ ...card, leaves: '2025-01-01至2025-01-10', leaveDays: '3' }, ImportMsg.leaveDaysMismatch(10), '已请假天数'],
+      [{ status: '冻结' }, ImportMsg.cardStateWithoutCard, '卡状态'],
+    ];
+    const text = [head, ...cases.map(([o], i) => row({ name: `状态${i}`, mobile: randomMobile(), ...o }))]
+      .map((r) => r.join(','))
+      .join('\n');
+    const dry = await ok('import/members', {
+      fileName: '状态.csv',
+      content: b64(text),
+      mapping: MAPPING,
+      duplicates: 'merge',
+      dryRun: true,
+    });
+    expect(dry.errors).toEqual(cases.map(([, message, column], i) => ({ sheet: '', row: i + 2, column, message })));
+    // A file of the template before these columns (the first ten) imports as before: a started card.
+    const old = HEADER.slice(0, 10);
+    const mobile = randomMobile();
+    const oldFile = [old.join(','), ['旧模板', mobile, '', '', '', '状态卡', '4', '', '2025-03-01', ''].join(',')].join(
+      '\n',
+    );
+    const oldMapping = Object.fromEntries(old.map((h) => [h, MAPPING[h]]));
+    const cols = await ok('query/import/columns', { fileName: '旧.csv', content: b64(oldFile) });
+    expect(cols.mapping).toEqual(oldMapping);
+    const done = await ok('import/members', {
+      fileName: '旧.csv',
+      content: b64(oldFile),
+      mapping: oldMapping,
+      duplicates: 'merge',
+    });
+    expect(done).toMatchObject({ members: 1, cards: 1 });
+    const [c] = (await cardsOf(env().storeId)).filter((x) => x.mobile === mobile);
+    expect([c.activateTime, c.expireTime, c.frozen, c.refundedAt]).toEqual([
+      '2025-03-01 00:00:00',
+      '2025-06-09 23:59:59',
+      0,
+      null,
+    ]);
+  });
+
   describe('export and import back', () => {
     it('exports the store as .xlsx and JSON; the workbook imports into an empty store the same', async () => {
       const e = env();
@@ -322,8 +445,69 @@ describeEachDb('import and export', (env) => {
           );
         }
       }
-      const link = await ok<{ url: string; fileName: string }>('export/store/data', { format: 'xlsx' }, source.client);
+      // A card's life moves too: frozen, on leave, not started (首次上课开卡, 指定日期开卡), refunded.
+      const leaveCard = await source.factory.cardProduct({
+        cardName: '请假卡',
+        cardType: CARD_TYPE_EXPIRES,
+        validDays: 100,
+        leaveAllowed: 1,
+      });
+      const firstClass = await source.factory.cardProduct({
+        cardName: '首课卡',
+        cardType: CARD_TYPE_EXPIRES,
+        validDays: 90,
+        activation: 'first_class',
+        activateWithinDays: 30,
+      });
+      const dated = await source.factory.cardProduct({
+        cardName: '定日卡',
+        cardType: CARD_TYPE_EXPIRES,
+        validDays: 60,
+        activation: 'date',
+        activationDate: addDaysText(today, 10),
+      });
+      const life = async (name: string, cardId: number, paid = 0) => {
+        const mid = (
+          await ok<{ id: number }>('insert/member', { name, mobile: randomMobile(), gender: 2 }, source.client)
+        ).id;
+        const payment = paid ? { amount: paid, method: 'cash', remark: null } : undefined;
+        return ok<{ id: number }>(
+          'insert/member/card',
+          { mid, cardId, totalCount: 12, expireTime: null, ...(payment ? { payment } : {}) },
+          source.client,
+        );
+      };
+      const frozen = await life('冻结会员', leaveCard.id, 600_00);
+      await ok('update/member/card/status', { id: frozen.id, frozen: 1 }, source.client);
+      const onLeave = await life('请假会员', leaveCard.id, 800_00);
+      await ok(
+        'add/card/leave',
+        { mcId: onLeave.id, fromDate: addDaysText(today, 2), toDate: addDaysText(today, 6), reason: '出差' },
+        source.client,
+      );
+      await ok(
+        'add/card/leave',
+        { mcId: onLeave.id, fromDate: addDaysText(today, 20), toDate: addDaysText(today, 22), reason: '回老家' },
+        source.client,
+      );
+      await life('首课会员', firstClass.id, 900_00);
+      await life('定日会员', dated.id);
+      const refunded = await life('退卡会员', leaveCard.id, 300_00);
+      await ok('refund/member/card', { id: refunded.id, amount: 300_00, method: 'cash', remark: null }, source.client);
+      expect(await checkInvariants(e.database.db, source.storeId)).toEqual([]);
+
+      const progressId = `export-${Date.now()}`;
+      const link = await ok<{ url: string; fileName: string }>(
+        'export/store/data',
+        { format: 'xlsx', progressId },
+        source.client,
+      );
       expect(link.url).toMatch(/^\/store\/files\/export\//);
+      expect(await ok('query/job/progress', { progressId }, source.client)).toEqual({
+        phase: 'waiting',
+        done: 0,
+        total: 0,
+      });
       const got = await e.app.inject({ method: 'GET', url: link.url, headers: { cookie: source.client.cookie! } });
       expect(got.statusCode).toBe(200);
       // Someone else's login, or none, gets nothing.
@@ -334,17 +518,39 @@ describeEachDb('import and export', (env) => {
       const wb = new ExcelJS.Workbook();
       await wb.xlsx.load(got.rawPayload as unknown as ArrayBuffer);
       expect(wb.worksheets.map((w) => w.name)).toEqual(['会员', '会员卡', '流水', '预约', '课程', '订单', '收款']);
+      // Its progress: every data row of every sheet written, of the total counted before the first.
+      const written = wb.worksheets.reduce((n, w) => n + w.actualRowCount - 1, 0);
+      expect(written).toBeGreaterThan(60);
+      expect(await ok('query/job/progress', { progressId }, source.client)).toEqual({
+        phase: 'done',
+        done: written,
+        total: written,
+      });
 
       const json = await ok<{ url: string }>('export/store/data', { format: 'json' }, source.client);
       const data = (
         await e.app.inject({ method: 'GET', url: json.url, headers: { cookie: source.client.cookie! } })
       ).json();
-      expect(data.members).toHaveLength(25);
+      expect(data.members).toHaveLength(30);
+      const state = (name: string) => data.cards.find((c: { name: string }) => c.name === name);
+      expect(state('冻结会员')).toMatchObject({ status: '冻结', refundDate: '' });
+      expect(state('请假会员')).toMatchObject({
+        status: '正常',
+        leaveDays: 8,
+        leaves: `${addDaysText(today, 2)}至${addDaysText(today, 6)}；${addDaysText(today, 20)}至${addDaysText(today, 22)}`,
+      });
+      expect(state('首课会员')).toMatchObject({ status: '未开卡', saleDate: '', activateBy: addDaysText(today, 30) });
+      expect(state('定日会员')).toMatchObject({ status: '未开卡', saleDate: addDaysText(today, 10), activateBy: '' });
+      expect(state('退卡会员')).toMatchObject({ status: '已退卡', remaining: 0, refundDate: today, amountPaid: 0 });
       expect(data.cards.length).toBe((await cardsOf(source.storeId)).length);
 
       const target = await newStore(e.app, e.database, '搬入门店');
       await target.factory.cardProduct({ cardName: '十次卡', cardType: CARD_TYPE_EXPIRES, validDays: 365 });
       await target.factory.cardProduct({ cardName: '储值卡', bigType: BIG_TYPE_MONEY });
+      const { id: _a, storeId: _b, ...leaveProduct } = leaveCard;
+      const { id: _c, storeId: _d, ...firstProduct } = firstClass;
+      const { id: _e, storeId: _f, ...datedProduct } = dated;
+      for (const p of [leaveProduct, firstProduct, datedProduct]) await target.factory.cardProduct(p);
       const content = b64(got.rawPayload);
       const cols = await ok('query/import/columns', { fileName: link.fileName, content }, target.client);
       const done = await ok(
@@ -352,16 +558,45 @@ describeEachDb('import and export', (env) => {
         { fileName: link.fileName, content, mapping: cols.mapping, duplicates: 'merge' },
         target.client,
       );
-      expect(done).toMatchObject({ members: 25, errorCount: 0 });
+      expect(done).toMatchObject({ members: 30, errorCount: 0 });
       const strip = (rows: { mobile: string; name: string; gender: number; birthday: string | null }[]) =>
         rows.map((m) => [m.mobile, m.name, m.gender, m.birthday]);
       expect(strip(await membersOf(target.storeId))).toEqual(strip(await membersOf(source.storeId)));
+      // Each card as it was: balance, expiry, frozen, its start (none for 首次上课开卡 not started),
+      // validity, leave days and periods, refunded on the day.
       const held = async (storeId: number) =>
         (await cardsOf(storeId))
-          .map((c) => [c.mobile, c.cardName, Number(c.totalCount) - Number(c.usedCount), c.expireTime])
+          .map((c) => [
+            c.mobile,
+            c.cardName,
+            Number(c.totalCount) - Number(c.usedCount),
+            c.expireTime,
+            c.frozen,
+            c.activateTime?.slice(0, 10) ?? null,
+            c.validDays === null ? null : Number(c.validDays),
+            Number(c.leaveDays),
+            c.leavePeriods,
+            c.refundedAt?.slice(0, 10) ?? null,
+          ])
           .sort((p, q) => JSON.stringify(p).localeCompare(JSON.stringify(q)));
-      expect(await held(target.storeId)).toEqual(await held(source.storeId));
+      const before = await held(source.storeId);
+      expect(before.filter((c) => c[4] || c[7] || c[9] || c[5] === null || String(c[5]) > today)).toHaveLength(5);
+      expect(await held(target.storeId)).toEqual(before);
       expect(await ledgerSum(target.storeId)).toBe(await ledgerSum(source.storeId));
+      // The money kept for the cards: sales and top-ups less what was paid back.
+      const kept = async (storeId: number) =>
+        (
+          await e.database.db
+            .selectFrom('cardPayment')
+            .select(['kind', 'amount'])
+            .where('storeId', '=', storeId)
+            .execute()
+        ).reduce((n, p) => n + (p.kind === 'refund' ? -1 : 1) * Number(p.amount), 0);
+      expect(await kept(target.storeId)).toBe(await kept(source.storeId));
+      expect(await checkInvariants(e.database.db, target.storeId)).toEqual([]);
+      // The imported leaves are the cards' own: the import can still be undone.
+      await ok('undo/bulk/change', { auditId: done.auditId }, target.client);
+      expect(await cardsOf(target.storeId)).toEqual([]);
       expect(await checkInvariants(e.database.db, target.storeId)).toEqual([]);
     });
   });

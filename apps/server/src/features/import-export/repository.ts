@@ -8,12 +8,16 @@ import type { ImportProduct } from './rows.ts';
 export async function productsOf(ex: Executor, storeId: number): Promise<ImportProduct[]> {
   const rows = await ex
     .selectFrom('cardProduct')
-    .select(['id', 'cardName', 'bigType', 'cardType', 'validDays', 'enabled'])
+    .select(['id', 'cardName', 'bigType', 'cardType', 'validDays', 'enabled', 'activation', 'activateWithinDays'])
     .where('storeId', '=', storeId)
     .where('deleted', '=', 0)
     .orderBy('id')
     .execute();
-  return rows.map((r) => ({ ...r, validDays: r.validDays === null ? null : Number(r.validDays) }));
+  return rows.map((r) => ({
+    ...r,
+    validDays: r.validDays === null ? null : Number(r.validDays),
+    activateWithinDays: Number(r.activateWithinDays),
+  }));
 }
 
 export interface ExistingMember {
@@ -92,6 +96,12 @@ export async function insertLedger(ex: Executor, rows: NewRow<'cardLedger'>[]): 
   return new Map(back.map((r) => [Number(r.memberCardId), Number(r.id)]));
 }
 
+/** Inserts leaves (请假) of imported cards; answers their ids. */
+export async function insertLeaves(ex: Executor, rows: NewRow<'cardLeave'>[]): Promise<number[]> {
+  const back = await insertRows(ex, 'cardLeave', rows, ['id']);
+  return back.map((r) => Number(r.id));
+}
+
 export async function insertPayments(ex: Executor, rows: NewRow<'cardPayment'>[]): Promise<void> {
   await insertRows(ex, 'cardPayment', rows);
 }
@@ -107,4 +117,29 @@ export async function lastEntryOf(ex: Executor, storeId: number, call: string, s
     .orderBy('id', 'desc')
     .executeTakeFirst();
   return row?.id ?? null;
+}
+
+/** Sets a job's shared progress row (PostgreSQL; see progress.ts). */
+export async function putProgress(ex: Executor, row: NewRow<'jobProgress'>): Promise<void> {
+  const { key: _key, storeId: _store, ...set } = row;
+  await ex
+    .insertInto('jobProgress')
+    .values(row)
+    .onConflict((oc) => oc.column('key').doUpdateSet(set))
+    .execute();
+}
+
+/** A job's shared progress row of the store, if any. */
+export function progressRow(ex: Executor, key: string, storeId: number) {
+  return ex
+    .selectFrom('jobProgress')
+    .select(['phase', 'done', 'total'])
+    .where('key', '=', key)
+    .where('storeId', '=', storeId)
+    .executeTakeFirst();
+}
+
+/** Removes progress rows last written before `before` (ms). */
+export async function deleteOldProgress(ex: Executor, before: number): Promise<void> {
+  await ex.deleteFrom('jobProgress').where('updatedAt', '<', before).execute();
 }

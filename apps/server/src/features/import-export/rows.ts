@@ -1,6 +1,7 @@
 import {
   BIG_TYPE_MONEY,
   CARD_TYPE_NO_EXPIRY,
+  IMPORT_CARD_STATUSES,
   IMPORT_FIELD_ALIASES,
   IMPORT_FIELD_LABEL,
   IMPORT_FIELDS,
@@ -8,6 +9,8 @@ import {
   MAX_NAME,
   MAX_TEXT,
   zMobile,
+  type CardActivation,
+  type ImportCardStatus,
   type ImportField,
   type ImportMapping,
   type ImportProblem,
@@ -15,6 +18,7 @@ import {
 } from '@studio/contract';
 import { badRequest } from '../../lib/errors.ts';
 import { addDays, daysBetween } from '../../lib/time.ts';
+import { leaveDays } from '../card-life/public.ts';
 import type { FileSheet } from './read-file.ts';
 
 /** A card product as the import matches it by name. */
@@ -25,6 +29,8 @@ export interface ImportProduct {
   cardType: number;
   validDays: number | null;
   enabled: number;
+  activation: CardActivation;
+  activateWithinDays: number;
 }
 
 /** A member as the file describes it (fields it leaves empty are undefined). */
@@ -36,16 +42,28 @@ export interface FileMember {
   remark?: string;
 }
 
-/** A card the file gives a member: balance (count, or fen), validity from `startDate`. */
+/**
+ * A card the file gives a member: balance (count, or fen), validity from its start, and its state
+ * (卡状态, 激活截止, 请假记录, 退卡日期) so that expiry = start + validity + leave days holds as it did.
+ */
 export interface FileCard {
   mobile: string;
   productId: number;
   remaining: number;
-  startDate: string;
+  /** The day it started or starts (a start still to come: 指定日期开卡); null: 首次上课开卡 not started. */
+  startDate: string | null;
+  /** The day it counts as sold: its start, or for one not started the day its last day to start implies. */
+  soldDate: string;
   /** Null: the product never expires. */
   validDays: number | null;
   expireDate: string | null;
   paid: number;
+  frozen: boolean;
+  /** The day it was refunded (已退卡: closed, balance 0), or null. */
+  refundDate: string | null;
+  /** Its leaves (请假), first and last day each, and the days they hold together. */
+  leaves: [string, string][];
+  leaveDays: number;
 }
 
 export interface ImportPlan {
@@ -238,6 +256,32 @@ export function planImport(
   return { members: out, cards, problems };
 }
 
+const STATUS_READ: Record<string, ImportCardStatus> = {
+  ...Object.fromEntries(IMPORT_CARD_STATUSES.map((x) => [x, x])),
+  '': '正常',
+  请假中: '正常',
+  已过期: '正常',
+  已冻结: '冻结',
+  退卡: '已退卡',
+};
+
+/** 请假记录 as leaves (`2026-01-01至2026-01-10；...`, also with ~ or - between the days), or null when unreadable. */
+export function parseLeaves(text: string): [string, string][] | null {
+  if (!text) return [];
+  const out: [string, string][] = [];
+  for (const part of text
+    .split(/[；;，,\n]/)
+    .map((p) => p.trim())
+    .filter(Boolean)) {
+    const m = /^(\S+?)\s*(?:至|~|～|到|—)\s*(\S+)$/.exec(part);
+    const from = m ? parseDate(m[1]) : null;
+    const to = m ? parseDate(m[2]) : null;
+    if (!from || !to || to < from) return null;
+    out.push([from, to]);
+  }
+  return out.sort((a, b) => (a[0] < b[0] ? -1 : 1));
+}
+
 /** The card a row gives (undefined when it gives none), its problems said through `problem`. */
 function planCard(
   get: (f: ImportField) => string,
@@ -250,9 +294,11 @@ function planCard(
   const expireText = get('expireDate');
   const saleText = get('saleDate');
   const paidText = get('amountPaid');
+  const stateFields = (['status', 'activateBy', 'leaves', 'leaveDays', 'refundDate'] as const).filter((f) => get(f));
   if (!cardName && !remainingText) {
     if (paidText) problem('amountPaid', ImportMsg.paidWithoutCard);
     if (expireText || saleText) problem(expireText ? 'expireDate' : 'saleDate', ImportMsg.cardFieldsWithoutCard);
+    if (stateFields.length) problem(stateFields[0], ImportMsg.cardStateWithoutCard);
     return undefined;
   }
   let bad = false;
@@ -279,9 +325,37 @@ function planCard(
       if (remaining > MAX_CLASSES) fail('remaining', ImportMsg.remainingTooBig);
     }
   }
-  const sale = saleText ? parseDate(saleText) : today;
+  // 卡状态: what the card was; whether it has started follows from 开卡日期 and 激活截止.
+  const status = STATUS_READ[get('status')];
+  if (!status) fail('status', ImportMsg.statusBad);
+  const refundText = get('refundDate');
+  let refundDate: string | null = null;
+  if (status === '已退卡') {
+    if (remaining !== 0) fail('remaining', ImportMsg.refundedHasBalance);
+    refundDate = refundText ? parseDate(refundText) : today;
+    if (refundDate === null) fail('refundDate', ImportMsg.refundDateBad);
+    else if (refundDate > today) fail('refundDate', ImportMsg.refundDateFuture);
+  } else if (refundText) fail('refundDate', ImportMsg.refundDateNotRefunded);
+  const byText = get('activateBy');
+  const activateBy = byText ? parseDate(byText) : undefined;
+  if (activateBy === null) fail('activateBy', ImportMsg.activateByBad);
+  const sale = saleText ? parseDate(saleText) : undefined;
   if (sale === null) fail('saleDate', ImportMsg.saleBad);
-  else if (sale > today) fail('saleDate', ImportMsg.saleFuture);
+  // Not started: 未开卡, or (a frozen or refunded card) a last day to start without a start.
+  const notStarted = status === '未开卡' || (!saleText && activateBy !== undefined);
+  // A start still to come is a 指定日期开卡 card's (未开卡, or frozen before it).
+  if (sale && sale > today && !(status === '未开卡' || status === '冻结')) fail('saleDate', ImportMsg.saleFuture);
+  if (status === '未开卡' && sale && sale <= today) fail('saleDate', ImportMsg.notStartedDate);
+  if (activateBy && sale) fail('activateBy', ImportMsg.activateByStarted);
+  const firstClass = product?.activation === 'first_class';
+  if (notStarted && !sale && product && !firstClass) fail('saleDate', ImportMsg.notStartedNeedsFirstClass);
+  // A 首次上课开卡 card not started: sold on the day its last day to start implies (that day less the
+  // product's days to start), so that it starts at the latest on that day, as it did.
+  const startLatest =
+    notStarted && !sale && product ? (activateBy ?? addDays(today, product.activateWithinDays)) : null;
+  const soldDate = startLatest && product ? addDays(startLatest, -product.activateWithinDays) : (sale ?? today);
+  if (startLatest && soldDate > today) fail('activateBy', ImportMsg.activateByTooLate);
+  const startDate = notStarted && !sale ? null : (sale ?? today);
   const expire = expireText ? parseDate(expireText) : undefined;
   if (expire === null) fail('expireDate', ImportMsg.expireBad);
   let paid = 0;
@@ -292,19 +366,42 @@ function planCard(
     else if (fen > MAX_AMOUNT) fail('amountPaid', ImportMsg.paidBad);
     else paid = fen;
   }
-  if (!product || !sale || expire === null) return undefined;
+  const leaves = parseLeaves(get('leaves'));
+  if (leaves === null) fail('leaves', ImportMsg.leavesBad);
+  else if (leaves.some((l, i) => i > 0 && l[0] <= leaves[i - 1][1])) fail('leaves', ImportMsg.leavesOverlap);
+  const held = (leaves ?? []).reduce((n, [from, to]) => n + leaveDays(from, to), 0);
+  const daysText = get('leaveDays').replace(/[天\s]/g, '');
+  if (daysText && !/^\d+$/.test(daysText)) fail('leaveDays', ImportMsg.leaveDaysBad);
+  else if (daysText && leaves && Number(daysText) !== held) fail('leaveDays', ImportMsg.leaveDaysMismatch(held));
+  if (!product || sale === null || expire === null || activateBy === null || !status || leaves === null)
+    return undefined;
+  // Validity counts from the start (or the last day to start), less the days of leave in the expiry.
+  const from = startDate ?? startLatest!;
   let validDays: number | null = null;
   let expireDate: string | null = null;
   if (product.cardType === CARD_TYPE_NO_EXPIRY) {
     if (expire) fail('expireDate', ImportMsg.expireNotAllowed);
+    if (leaves.length) fail('leaves', ImportMsg.leavesNoExpiry);
   } else if (expire) {
-    validDays = daysBetween(sale, expire);
+    validDays = daysBetween(from, expire) - held;
     expireDate = expire;
     if (validDays < 0) fail('expireDate', ImportMsg.expireBeforeSale);
   } else if (product.validDays !== null) {
     validDays = Number(product.validDays);
-    expireDate = addDays(sale, validDays);
+    expireDate = addDays(from, validDays + held);
   } else fail('expireDate', ImportMsg.expireMissing);
   if (bad) return undefined;
-  return { productId: product.id, remaining, startDate: sale, validDays, expireDate, paid };
+  return {
+    productId: product.id,
+    remaining,
+    startDate,
+    soldDate,
+    validDays,
+    expireDate,
+    paid,
+    frozen: status === '冻结',
+    refundDate,
+    leaves,
+    leaveDays: held,
+  };
 }

@@ -18,9 +18,12 @@ import { audit } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { badRequest, conflict } from '../../lib/errors.ts';
 import { localDateTime } from '../../lib/time.ts';
+import { leaveDays } from '../card-life/public.ts';
+import { endOfDay } from '../reference/public.ts';
 import { readImportFile } from './read-file.ts';
 import {
   insertCards,
+  insertLeaves,
   insertLedger,
   insertMembers,
   insertPayments,
@@ -33,11 +36,14 @@ import {
   type ExistingMember,
 } from './repository.ts';
 import { guessMapping, planImport, type FileCard, type FileMember } from './rows.ts';
+import { ProgressReporter } from './progress.ts';
 import type { ImportUndo } from './undo-import.ts';
 
 type ImportAnswer = ResOf<typeof importMembers>;
 /** The opening ledger entry of an imported card. */
 export const OPENING_REMARK = '导入期初余额';
+/** The reason of a leave a card moved in with. */
+const LEAVE_REASON = '导入的请假记录';
 /** The same file imported again this soon after (a double click) is refused. */
 const REPEAT_WINDOW_MS = 10_000;
 /** A lock older than this was left by an instance that stopped mid-import (no import takes this long). */
@@ -95,11 +101,29 @@ function changesOf(had: ExistingMember, m: FileMember) {
  * within 24 hours. Two imports of a store at once: the second is refused (409).
  */
 export async function importFile(ctx: CallCtx, input: ParsedReqOf<typeof importMembers>): Promise<ImportAnswer> {
+  const progress = new ProgressReporter(ctx.db, ctx.dialect, ctx.store.id, input.progressId);
+  try {
+    return await importWithProgress(ctx, input, progress);
+  } catch (e) {
+    await progress.fail();
+    throw e;
+  }
+}
+
+async function importWithProgress(
+  ctx: CallCtx,
+  input: ParsedReqOf<typeof importMembers>,
+  progress: ProgressReporter,
+): Promise<ImportAnswer> {
   const storeId = ctx.store.id;
+  await progress.set('read', 0, 0);
   const sheets = await readImportFile(input.fileName, input.content);
+  const rows = sheets.reduce((n, s) => n + s.rows.length, 0);
+  await progress.set('check', 0, rows);
   const products = await productsOf(ctx.db, storeId);
   const now = localDateTime(ctx.store.timezone);
   const plan = planImport(sheets, input.mapping, products, now.slice(0, 10));
+  await progress.set('check', rows, rows);
   const errors = plan.problems.slice(0, IMPORT_ERRORS_MAX);
   const count = (existing: Map<string, ExistingMember>) => {
     const skip = input.duplicates === 'skip';
@@ -121,6 +145,7 @@ export async function importFile(ctx: CallCtx, input: ParsedReqOf<typeof importM
   };
   if (input.dryRun) {
     const existing = await membersByMobile(ctx.db, storeId, [...plan.members.keys()]);
+    await progress.set('done', rows, rows);
     return { ...count(existing), errors, errorCount: plan.problems.length, auditId: null };
   }
   if (plan.problems.length) throw badRequest(ImportMsg.hasErrors(plan.problems.length), { errors });
@@ -143,7 +168,7 @@ export async function importFile(ctx: CallCtx, input: ParsedReqOf<typeof importM
       await deleteExpiredOpLocks(tx, storeId, repeat, Date.now() - REPEAT_WINDOW_MS);
       if (!(await insertOpLock(tx, repeat + hash, storeId, Date.now()))) throw conflict(Msg.duplicateOp);
       const existing = await membersByMobile(tx, storeId, [...plan.members.keys()]);
-      const result = await writeImport(tx, ctx, plan.members, plan.cards, existing, input.duplicates, now);
+      const result = await writeImport(tx, ctx, plan, existing, input.duplicates, now, progress);
       await putSetting(tx, storeId, IMPORT_MAPPING_SETTING, JSON.stringify(input.mapping));
       const c = count(existing);
       const words = [
@@ -167,33 +192,56 @@ export async function importFile(ctx: CallCtx, input: ParsedReqOf<typeof importM
     await deleteOpLock(ctx.db, key, at);
   }
   const auditId = await lastEntryOf(ctx.db, storeId, importMembers.path, ctx.staff.id);
+  const written = done.members + done.cards;
+  await progress.set('done', written, written);
   return { ...done, errors: [], errorCount: 0, auditId };
 }
 
-/** Writes what the plan imports (under the import's lock); answers what its undo needs. */
+/** Rows per insert of the import: the progress moves after each. */
+const WRITE_CHUNK = 1000;
+const chunked = <T>(rows: T[]) =>
+  Array.from({ length: Math.ceil(rows.length / WRITE_CHUNK) }, (_, i) =>
+    rows.slice(i * WRITE_CHUNK, (i + 1) * WRITE_CHUNK),
+  );
+
+/**
+ * Writes what the plan imports (under the import's lock), a chunk at a time with its progress
+ * (members, then cards with their entries); answers what its undo needs.
+ */
 async function writeImport(
   tx: Tx,
   ctx: CallCtx,
-  members: Map<string, FileMember>,
-  cards: FileCard[],
+  plan: { members: Map<string, FileMember>; cards: FileCard[] },
   existing: Map<string, ExistingMember>,
   duplicates: 'merge' | 'skip',
   now: string,
+  progress: ProgressReporter,
 ): Promise<{ undo: ImportUndo }> {
+  const { members, cards } = plan;
   const storeId = ctx.store.id;
   const fresh = [...members.values()].filter((m) => !existing.has(m.mobile));
-  const ids = await insertMembers(
-    tx,
-    fresh.map((m) => ({
-      storeId,
-      name: m.name,
-      mobile: m.mobile,
-      gender: m.gender ?? 0,
-      birthday: m.birthday ?? null,
-      remark: m.remark ?? null,
-      createdAt: now,
-    })),
-  );
+  const kept = cards.filter((c) => duplicates === 'merge' || !existing.has(c.mobile));
+  const total = fresh.length + kept.length;
+  let written = 0;
+  await progress.set('write', 0, total);
+  const ids = new Map<string, number>();
+  for (const part of chunked(fresh)) {
+    const made = await insertMembers(
+      tx,
+      part.map((m) => ({
+        storeId,
+        name: m.name,
+        mobile: m.mobile,
+        gender: m.gender ?? 0,
+        birthday: m.birthday ?? null,
+        remark: m.remark ?? null,
+        createdAt: now,
+      })),
+    );
+    for (const [mobile, id] of made) ids.set(mobile, id);
+    written += part.length;
+    await progress.set('write', written, total);
+  }
   const updated: ImportUndo['updated'] = [];
   if (duplicates === 'merge') {
     for (const m of members.values()) {
@@ -217,7 +265,11 @@ async function writeImport(
     (rounds[n] ??= []).push({ memberId, card });
   }
   const cardIds: number[] = [];
-  for (const round of rounds) {
+  const leaveIds: number[] = [];
+  const today = now.slice(0, 10);
+  // A day of the file at the start of that day; a day still to come (a start) counts as sold today.
+  const dayStart = (d: string) => `${d} 00:00:00`;
+  for (const round of rounds.flatMap(chunked)) {
     const made = await insertCards(
       tx,
       round.map(({ memberId, card }) => ({
@@ -226,15 +278,18 @@ async function writeImport(
         cardId: card.productId,
         totalCount: card.remaining,
         usedCount: 0,
-        startTime: `${card.startDate} 00:00:00`,
-        expireTime: card.expireDate ? `${card.expireDate} 23:59:59` : null,
-        activateTime: `${card.startDate} 00:00:00`,
+        startTime: dayStart(card.soldDate < today ? card.soldDate : today),
+        expireTime: card.expireDate ? endOfDay(card.expireDate) : null,
+        activateTime: card.startDate ? dayStart(card.startDate) : null,
         validDays: card.validDays,
-        frozen: 0,
-        createdAt: now,
+        leaveDays: card.leaveDays,
+        leavePeriods: JSON.stringify(card.leaves),
+        frozen: card.frozen ? 1 : 0,
+        refundedAt: card.refundDate ? dayStart(card.refundDate) : null,
+        createdAt: card.soldDate < today ? dayStart(card.soldDate) : now,
       })),
     );
-    const placed = round.map(({ memberId, card }) => ({ id: made.get(memberId)!, card }));
+    const placed = round.map(({ memberId, card }) => ({ id: made.get(memberId)!, memberId, card }));
     const ledger = await insertLedger(
       tx,
       placed.map(({ id, card }) => ({
@@ -260,10 +315,35 @@ async function writeImport(
           method: 'other',
           staffId: null,
           remark: '导入',
-          createdAt: `${card.startDate} 00:00:00`,
+          createdAt: dayStart(card.soldDate < today ? card.soldDate : today),
         })),
     );
+    // Its leaves as approved ones (the days the booking rules and the expiry count), decided by the importer.
+    leaveIds.push(
+      ...(await insertLeaves(
+        tx,
+        placed.flatMap(({ id, memberId, card }) =>
+          card.leaves.map(([fromDate, toDate]) => ({
+            storeId,
+            memberCardId: id,
+            memberId,
+            fromDate,
+            toDate,
+            days: leaveDays(fromDate, toDate),
+            reason: LEAVE_REASON,
+            status: 'approved',
+            requestedBy: 'staff',
+            staffId: ctx.staff.id,
+            createdAt: now,
+            decidedAt: now,
+            decidedBy: ctx.staff.id,
+          })),
+        ),
+      )),
+    );
     cardIds.push(...placed.map((p) => p.id));
+    written += placed.length;
+    await progress.set('write', written, total);
   }
-  return { undo: { members: [...ids.values()], cards: cardIds, updated } };
+  return { undo: { members: [...ids.values()], cards: cardIds, updated, leaves: leaveIds } };
 }

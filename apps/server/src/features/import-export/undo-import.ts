@@ -14,6 +14,8 @@ export interface ImportUndo {
   members: number[];
   cards: number[];
   updated: { id: number; name: string; gender: number; birthday: string | null; remark: string | null }[];
+  /** The leaves its cards came with (imports before these were recorded have none). */
+  leaves?: number[];
 }
 
 /** At most this many names in what an undo says changed. */
@@ -28,7 +30,7 @@ export async function importChangedSince(tx: Tx, storeId: number, entryId: numbe
   const later = await membersNamedAfter(tx, storeId, [...f.members, ...f.updated.map((u) => u.id)], entryId);
   const cardNotes = await cardsNamedAfter(tx, storeId, f.cards, entryId);
   const used = await cardsWithMoreLedger(tx, f.cards);
-  const active = await membersWithActivity(tx, f.members);
+  const active = await membersWithActivity(tx, f.members, f.leaves ?? []);
   const mine = new Set(f.cards);
   const extra = (await cardsOfMembers(tx, f.members)).filter((c) => !mine.has(Number(c.id))).length;
   const out: string[] = [];

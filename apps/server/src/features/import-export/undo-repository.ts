@@ -47,24 +47,29 @@ export const cardsWithMoreLedger = (tx: Tx, ids: number[]) =>
       .execute(),
   );
 
-/** Whether any of the members has a booking, pending, wait, leave or online order. */
-export async function membersWithActivity(tx: Tx, ids: number[]): Promise<boolean> {
-  for (const table of ['reservation', 'pending', 'waitlist', 'cardLeave', 'payOrder'] as const) {
+/** Whether any of the members has a booking, pending, wait, leave (other than `ownLeaves`, the import's) or online order. */
+export async function membersWithActivity(tx: Tx, ids: number[], ownLeaves: number[]): Promise<boolean> {
+  for (const table of ['reservation', 'pending', 'waitlist', 'payOrder'] as const) {
     const found = await each(ids, (part) =>
       tx.selectFrom(table).select('memberId as id').where('memberId', 'in', part).limit(1).execute(),
     );
     if (found.length) return true;
   }
-  return false;
+  const own = new Set(ownLeaves);
+  const leaves = await each(ids, (part) =>
+    tx.selectFrom('cardLeave').select('id').where('memberId', 'in', part).execute(),
+  );
+  return leaves.some((l) => !own.has(Number(l.id)));
 }
 
 /** The cards the members hold. */
 export const cardsOfMembers = (tx: Tx, ids: number[]) =>
   each(ids, (part) => tx.selectFrom('memberCard').select(['id', 'memberId']).where('memberId', 'in', part).execute());
 
-/** Deletes cards with their ledger entries and payments, then members. */
+/** Deletes cards with their leaves, ledger entries and payments, then members. */
 export async function deleteImported(tx: Tx, storeId: number, cards: number[], members: number[]): Promise<void> {
   for (const part of idChunks(cards)) {
+    await tx.deleteFrom('cardLeave').where('storeId', '=', storeId).where('memberCardId', 'in', part).execute();
     await tx.deleteFrom('cardPayment').where('storeId', '=', storeId).where('memberCardId', 'in', part).execute();
     await tx.deleteFrom('cardLedger').where('storeId', '=', storeId).where('memberCardId', 'in', part).execute();
     await tx.deleteFrom('memberCard').where('storeId', '=', storeId).where('id', 'in', part).execute();

@@ -1,6 +1,7 @@
 // 推广链接 (issue 30, item 4) on SQLite and PostgreSQL: a staff member's own link to the members' page;
 // a member who came through it and buys online counts as that seller's sale in 销售提成; an unknown
-// code buys all the same with no seller; the desk gets only its own link, the manager anyone's.
+// code buys all the same with no seller; the manager makes links and reads anyone's, the desk and a
+// teacher read only their own.
 import {
   createSellerLink,
   memberCreateOrder,
@@ -45,22 +46,41 @@ describeEachDb('推广链接: a seller’s own link counts online sales for them
     return db().selectFrom('payOrder').selectAll().where('orderNo', '=', orderNo).executeTakeFirstOrThrow();
   };
 
-  it('made once (one audit entry), the same ever after; the desk gets its own, the manager anyone’s', async () => {
+  it('made once by the manager (one audit entry), the same ever after; the desk and a teacher read only their own', async () => {
     expect(await desk.ok(querySellerLink.path, {})).toEqual({ staffId: deskId, code: null, url: null });
-    const mine = await desk.ok<{ staffId: number; code: string; url: string }>(createSellerLink.path, {});
+    // The desk cannot make a link (its own or another's): the manager makes it from 销售提成.
+    expect((await desk.call(createSellerLink.path, {})).status).toBe(403);
+    expect((await desk.call(createSellerLink.path, { staffId: deskId })).status).toBe(403);
+    const mine = await api().ok<{ staffId: number; code: string; url: string }>(createSellerLink.path, {
+      staffId: deskId,
+    });
     expect(mine.staffId).toBe(deskId);
     expect(mine.code).toMatch(/^[a-z0-9]{8}$/);
     expect(mine.url).toBe(`${online.gateway.base}/m/?store=${env().storeId}&seller=${mine.code}`);
-    const again = await desk.call(createSellerLink.path, {});
+    const again = await api().call(createSellerLink.path, { staffId: deskId });
     expect([again.status, again.msg]).toEqual([409, SellerLinkMsg.made]);
+    expect(await desk.ok(querySellerLink.path, {})).toEqual(mine);
+    // The manager's own link made too: the desk asking for it by id still reads only its own.
+    const boss = await api().ok<{ staffId: number; code: string }>(createSellerLink.path, {});
+    expect(boss.staffId).toBe(env().staffId);
+    expect(boss.code).not.toBe(mine.code);
     expect(await desk.ok(querySellerLink.path, { staffId: env().staffId })).toEqual(mine);
     expect(await api().ok(querySellerLink.path, { staffId: deskId })).toEqual(mine);
+    // A teacher account reads its own (none yet), never the desk's.
+    const teacher = await staffClient(env(), 'teacher', (await env().factory.teacher()).id);
+    const teacherId = ((await teacher.ok('/api/auth/me')) as { id: number }).id;
+    expect(await teacher.ok(querySellerLink.path, { staffId: deskId })).toEqual({
+      staffId: teacherId,
+      code: null,
+      url: null,
+    });
+    expect((await teacher.call(createSellerLink.path, {})).status).toBe(403);
     const entries = await db()
       .selectFrom('auditLog')
       .select('summary')
       .where('call', '=', createSellerLink.path)
       .execute();
-    expect(entries.map((x) => x.summary)).toEqual(['生成推广链接']);
+    expect(entries.map((x) => x.summary)).toEqual(['生成推广链接', '生成推广链接']);
     expect((await api().call(querySellerLink.path, { staffId: 999_999 })).status).toBe(404);
   });
 

@@ -3,6 +3,7 @@ import {
   IMPORT_FIELD_LABEL,
   IMPORT_FIELDS,
   IMPORT_ROWS_MAX,
+  JOB_PHASE_LABEL,
   type ImportMapping,
   type ImportProblem,
   type ImportTarget,
@@ -10,10 +11,24 @@ import {
   type importMembers,
   type queryImportColumns,
 } from '@studio/contract';
-import { Alert, Button, Card, Radio, Result, Select, Space, Spin, Steps, Table, Typography, Upload } from 'antd';
+import {
+  Alert,
+  Button,
+  Card,
+  Progress,
+  Radio,
+  Result,
+  Select,
+  Space,
+  Spin,
+  Steps,
+  Table,
+  Typography,
+  Upload,
+} from 'antd';
 import { useState } from 'react';
 import { Link } from '../../shared/router.tsx';
-import { readAsBase64, useExport, useImport, useImportColumns, type PickedFile } from './hooks.ts';
+import { readAsBase64, useExport, useImport, useImportColumns, type JobBar, type PickedFile } from './hooks.ts';
 import { downloadTemplate } from './template.ts';
 
 type Columns = ResOf<typeof queryImportColumns>;
@@ -37,6 +52,49 @@ function summary(o: Outcome, done: boolean) {
     .join('，');
 }
 
+const n = (x: number) => x.toLocaleString('zh-CN');
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+type JobKind = 'check' | 'import' | 'export';
+
+/**
+ * The figures of an import's or export's bar, in the manager's words: the upload in MB, the rows
+ * checked, the members and cards written, the rows exported (`kind`: what a finished job did).
+ */
+function jobText(p: JobBar, kind: JobKind): string {
+  switch (p.phase) {
+    case 'upload':
+      return `正在上传文件 ${mb(p.done)} / ${mb(p.total)}`;
+    case 'check':
+      return `已检查 ${n(p.done)} / ${n(p.total)} 行`;
+    case 'write':
+      return `已导入 ${n(p.done)} / ${n(p.total)} 条（会员和会员卡）`;
+    case 'export':
+      return p.total ? `已导出 ${n(p.done)} / ${n(p.total)} 行` : '正在统计要导出的行数…';
+    case 'done':
+      if (!p.total) return '已完成';
+      return jobText({ phase: kind === 'import' ? 'write' : kind, done: p.done, total: p.total }, kind);
+    default:
+      return `${JOB_PHASE_LABEL[p.phase]}…`;
+  }
+}
+
+/** A real progress bar of an import or export, with its figures (not a spinner). */
+function JobProgress({ p, label, testId, kind }: { p: JobBar; label: string; testId: string; kind: JobKind }) {
+  const percent = p.phase === 'done' ? 100 : p.total ? Math.floor((p.done * 100) / p.total) : 0;
+  return (
+    <div data-testid={testId} style={{ maxWidth: 520 }}>
+      <Typography.Text type="secondary">{label}</Typography.Text>
+      <Progress
+        percent={percent}
+        status={p.phase === 'failed' ? 'exception' : p.phase === 'done' ? 'success' : 'active'}
+        aria-label={label}
+      />
+      <Typography.Text data-testid={`${testId}-text`}>{jobText(p, kind)}</Typography.Text>
+    </div>
+  );
+}
+
 /** /member/import: 导入 (upload, map the columns, dry run, import) and 导出全部数据 (店长). */
 export default function ImportPage() {
   const [step, setStep] = useState(0);
@@ -46,9 +104,11 @@ export default function ImportPage() {
   const [duplicates, setDuplicates] = useState<'merge' | 'skip'>('merge');
   const [report, setReport] = useState<Outcome | null>(null);
   const [result, setResult] = useState<Outcome | null>(null);
+  const [importBar, setImportBar] = useState<JobBar | null>(null);
+  const [exportBar, setExportBar] = useState<JobBar | null>(null);
   const read = useImportColumns();
-  const run = useImport();
-  const exporter = useExport();
+  const run = useImport(setImportBar);
+  const exporter = useExport(setExportBar);
 
   const restart = () => {
     setStep(0);
@@ -56,6 +116,7 @@ export default function ImportPage() {
     setColumns(null);
     setReport(null);
     setResult(null);
+    setImportBar(null);
   };
   const pick = async (f: File) => {
     const picked = { fileName: f.name, content: await readAsBase64(f) };
@@ -71,6 +132,7 @@ export default function ImportPage() {
   };
   const dryRun = async () => {
     if (!file) return;
+    setImportBar(null);
     const got = await run.run({ ...file, mapping, duplicates, dryRun: true });
     if (!got) return;
     setReport(got.data);
@@ -78,6 +140,7 @@ export default function ImportPage() {
   };
   const doImport = async () => {
     if (!file) return;
+    setImportBar(null);
     const got = await run.run({ ...file, mapping, duplicates, dryRun: false });
     if (!got) return;
     setResult(got.data);
@@ -101,6 +164,11 @@ export default function ImportPage() {
         </Space>
       }
     >
+      {exportBar && (
+        <div style={{ marginBottom: 16 }}>
+          <JobProgress p={exportBar} label="导出全部数据" testId="export-progress" kind="export" />
+        </div>
+      )}
       <Steps
         current={step}
         style={{ marginBottom: 24 }}
@@ -122,7 +190,7 @@ export default function ImportPage() {
             <p className="ant-upload-text">点击或拖入 .xlsx 或 .csv 文件</p>
             <p className="ant-upload-hint">
               第一行为表头；每行一位会员（有多张卡的会员每张卡一行）；一次最多 {IMPORT_ROWS_MAX.toLocaleString()}{' '}
-              行。可先下载导入模板，或直接上传其他系统导出的表格再对应列。
+              行。可先下载导入模板，或直接上传其他系统导出的表格再对应列。卡状态（正常、冻结、未开卡、已退卡）、激活截止、请假记录和退卡日期可不填。
             </p>
           </Upload.Dragger>
         </Spin>
@@ -171,6 +239,9 @@ export default function ImportPage() {
               预检
             </Button>
           </Space>
+          {run.loading && importBar && (
+            <JobProgress p={importBar} label="预检进度" testId="import-progress" kind="check" />
+          )}
         </Space>
       )}
       {step === 2 && report && (
@@ -213,7 +284,13 @@ export default function ImportPage() {
             </Button>
           </Space>
           {run.loading && <Alert type="info" showIcon message={`正在导入 ${columns?.rows ?? ''} 行，请勿关闭页面…`} />}
+          {run.loading && importBar && (
+            <JobProgress p={importBar} label="导入进度" testId="import-progress" kind="import" />
+          )}
         </Space>
+      )}
+      {step === 3 && result && importBar && (
+        <JobProgress p={importBar} label="导入进度" testId="import-progress" kind="import" />
       )}
       {step === 3 && result && (
         <Result

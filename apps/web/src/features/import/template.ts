@@ -2,10 +2,61 @@
 import { IMPORT_FIELD_LABEL, IMPORT_FIELDS } from '@studio/contract';
 import { downloadSheet } from '../../shared/xlsx.ts';
 
+// The last five columns (卡状态, 激活截止, 请假记录, 已请假天数, 退卡日期) may stay empty: a card 正常, started on 开卡日期.
 const EXAMPLE: (string | number)[][] = [
-  ['张三', '13800138000', '男', '1990-05-01', '老会员', '次卡', 12, '2026-12-31', '2025-06-01', 1200],
-  ['张三', '13800138000', '', '', '', '储值卡', 350.5, '', '2025-01-10', 500],
-  ['李四', '13900139000', '女', '', '只有会员信息，没有卡', '', '', '', '', ''],
+  [
+    '张三',
+    '13800138000',
+    '男',
+    '1990-05-01',
+    '老会员',
+    '次卡',
+    12,
+    '2026-12-31',
+    '2025-06-01',
+    1200,
+    '正常',
+    '',
+    '2025-08-01至2025-08-10',
+    10,
+    '',
+  ],
+  ['张三', '13800138000', '', '', '', '储值卡', 350.5, '', '2025-01-10', 500, '冻结', '', '', '', ''],
+  [
+    '王五',
+    '13700137000',
+    '女',
+    '',
+    '首次上课开卡，还没上课',
+    '次卡',
+    20,
+    '',
+    '',
+    1800,
+    '未开卡',
+    '2026-03-01',
+    '',
+    '',
+    '',
+  ],
+  [
+    '赵六',
+    '13600136000',
+    '',
+    '',
+    '已退的卡',
+    '次卡',
+    0,
+    '2025-12-31',
+    '2025-01-01',
+    0,
+    '已退卡',
+    '',
+    '',
+    '',
+    '2025-03-01',
+  ],
+  ['李四', '13900139000', '女', '', '只有会员信息，没有卡', '', '', '', '', '', '', '', '', '', ''],
 ];
 
 /** Downloads 会员导入模板.xlsx: a sheet in the import's columns (one row per card; a member without a card has one row). */
@@ -13,7 +64,7 @@ export function downloadTemplate(): Promise<void> {
   return downloadSheet(
     '会员导入模板',
     '会员卡',
-    IMPORT_FIELDS.map((f) => ({ header: IMPORT_FIELD_LABEL[f], width: f === 'remark' ? 24 : 14 })),
+    IMPORT_FIELDS.map((f) => ({ header: IMPORT_FIELD_LABEL[f], width: f === 'remark' || f === 'leaves' ? 24 : 14 })),
     EXAMPLE,
   );
 }
