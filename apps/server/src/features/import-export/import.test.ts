@@ -13,6 +13,7 @@ import {
   StaffMsg,
 } from '@studio/contract';
 import ExcelJS from 'exceljs';
+import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { randomMobile } from '../../test/factory.ts';
 import { describeEachDb, moreInstances, newStore, type Client } from '../../test/harness.ts';
@@ -403,6 +404,59 @@ describeEachDb('import and export', (env) => {
       0,
       null,
     ]);
+  });
+
+  it('shows the members written so far while the import waits to write its cards (PostgreSQL: on another instance)', async () => {
+    // Only PostgreSQL lets the test hold a table while the import runs (SQLite's one writer would
+    // block the whole process); SQLite's answer from memory is the same code as the first instance's.
+    if (env().dialect !== 'postgres') return;
+    const rows = Array.from({ length: 2500 }, (_, i) => [
+      `写入中${i}`,
+      randomMobile(),
+      '',
+      '',
+      '',
+      '十次卡',
+      '2',
+      '',
+      '',
+      '',
+    ]);
+    const progressId = `import-held-${Date.now()}`;
+    let release!: () => void;
+    let locked!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const isLocked = new Promise<void>((r) => (locked = r));
+    // Cards cannot be inserted while the test holds member_card: the import stops after its members.
+    const lock = env()
+      .database.db.transaction()
+      .execute(async (tx) => {
+        await sql`lock table member_card in share mode`.execute(tx);
+        locked();
+        await held;
+      });
+    await isLocked;
+    const running = call('import/members', {
+      fileName: '写入中.csv',
+      content: b64(csv(rows)),
+      mapping: MAPPING,
+      duplicates: 'merge',
+      progressId,
+    });
+    const midway = { phase: 'write', done: 2500, total: 5000 };
+    for (const client of instances.clients) {
+      await expect.poll(() => ok('query/job/progress', { progressId }, client), { timeout: 20_000 }).toEqual(midway);
+    }
+    release();
+    await lock;
+    expect(await running).toMatchObject({ status: 200, data: { members: 2500, cards: 2500 } });
+    for (const client of instances.clients) {
+      expect(await ok('query/job/progress', { progressId }, client)).toEqual({
+        phase: 'done',
+        done: 5000,
+        total: 5000,
+      });
+    }
   });
 
   describe('export and import back', () => {
