@@ -525,7 +525,7 @@ export interface FixStudentTable {
   memberCardId: number;
   studentCount: number;
 }
-/** How far an import or export has got (migration 20261129_1100; written on PostgreSQL only). */
+/** How far an import or export has got (migration 20261129_1300; written on PostgreSQL only). */
 export interface JobProgressTable {
   /** `<storeId>:<progress id>` */
   key: string;
