@@ -122,6 +122,64 @@ describeBrowser(
       }
     });
 
+    it("the desk's 退卡 of a card bought online goes back the way the money came (原路退回), in full within the cooling-off days", async () => {
+      const { api, server, browser } = env();
+      await api.ok('update/pay/setting', standInPaySetting(standIns.wx, standIns.ali));
+      const f = await makeFixture(api, '原');
+      const cardName = `线上十次卡${f.memberId}`;
+      const product = await api.ok<{ id: number }>('insert/card/product', {
+        cardName,
+        bigType: 1,
+        cardType: 2,
+        perCount: 1,
+        price: 100000,
+        totalCount: 10,
+        courseIds: [f.courseId],
+        onlineSale: 1,
+        onlinePrice: 88000,
+      });
+      const deskApi = new Api(server.url);
+      await deskApi.login(DESK.account, DESK.password);
+      // Sold at the counter by the desk's WeChat QR, paid at the stand-in.
+      const made = await deskApi.ok<{ orderNo: string; codeUrl: string }>('create/pay/order', {
+        mid: f.memberId,
+        productId: product.id,
+        method: 'wechat_native',
+      });
+      expect((await fetch(made.codeUrl, { method: 'POST' })).status).toBe(200);
+      expect((await api.ok<{ status: string }>('query/pay/order', { orderNo: made.orderNo })).status).toBe('paid');
+      const context = await newContext(browser);
+      try {
+        await loginWithCookie(context, deskApi);
+        const page = await context.newPage();
+        page.setDefaultTimeout(15_000);
+        await page.goto(`${server.url}/member/detail?member_id=${f.memberId}`);
+        const row = page.getByTestId('member-card-table').locator('.ant-table-row', { hasText: cardName });
+        await row.getByText('退卡').click();
+        const dialog = modal(page, `退卡：${cardName}`);
+        await dialog.getByTestId('refund-amount').getByText('880.00 元').waitFor();
+        await dialog
+          .getByTestId('refund-online')
+          .getByText(`这张卡是线上购买的（订单 ${made.orderNo}），退款将原路退回到会员的微信支付`)
+          .waitFor();
+        // No cash or method to choose: the form asks for the reason.
+        expect(await dialog.getByText('退款方式').count()).toBe(0);
+        await dialog.getByRole('button', { name: '确认退款' }).click();
+        await dialog.getByText('请填写退款原因').waitFor();
+        await field(dialog, '退款原因').locator('input').fill('七天内不想练了');
+        await dialog.getByText('请填写退款原因').waitFor({ state: 'hidden' });
+        await shot(page, 'desk-refund-online-card');
+        await dialog.getByRole('button', { name: '确认退款' }).click();
+        await dialog.waitFor({ state: 'detached' });
+        await row.getByText('已退卡').waitFor();
+        const after = await api.ok<{ status: string; refunded: number }>('query/pay/order', { orderNo: made.orderNo });
+        expect(after).toMatchObject({ status: 'refunded', refunded: 88000 });
+        expect(standIns.wx.refunds.size).toBeGreaterThan(0);
+      } finally {
+        await context.close();
+      }
+    });
+
     it('线上订单 shows an ABNORMAL refund as 退款异常 with what to do; a top-up paid online offers 线上订单退款, not 退回', async () => {
       const { api, page } = env();
       await api.ok('update/pay/setting', standInPaySetting(standIns.wx, standIns.ali));

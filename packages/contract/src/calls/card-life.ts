@@ -248,6 +248,11 @@ export const cardRefundQuote = defineCall({
     paid: z.number(),
     /** Whether the acting staff member may make this refund (past the cooling-off days: managers only). */
     allowed: z.boolean(),
+    /**
+     * The online order the card was bought with, else null: its refund goes back the same way
+     * (原路退回 through 线上订单's refund, `refundPayOrder`), not as money paid at the desk.
+     */
+    onlineOrder: z.object({ orderNo: z.string(), provider: z.enum(['wechat', 'alipay']) }).nullable(),
   }),
   idFields: ['mcId'],
   summary: '退卡报价：冷静期内未使用的卡全额退款，之后按卡种规则（未使用比例减手续费），由服务器计算',

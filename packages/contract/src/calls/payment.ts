@@ -367,6 +367,9 @@ export const queryPayOrder = defineCall({
 });
 
 /** A refund's status: 退款中, 已退款, 退款失败 (the card put back), 退款异常 (WeChat's ABNORMAL, the manager acts). */
+/** The providers' names in staff and member words. */
+export const PROVIDER_LABEL = { wechat: '微信支付', alipay: '支付宝' } as const;
+
 export const PAY_REFUND_STATUS = { 0: 'processing', 1: 'success', 2: 'failed', 3: 'abnormal' } as const;
 export type PayRefundStatus = (typeof PAY_REFUND_STATUS)[keyof typeof PAY_REFUND_STATUS];
 export const PAY_REFUND_STATUS_LABEL: Record<PayRefundStatus, string> = {
@@ -439,6 +442,8 @@ export const RefundMsg = {
   topupBalance: '卡内余额不足以退回这笔金额',
   /** The provider refused the refund (its reason after the colon): the card is put back. */
   refused: (reason: string) => `退款失败，会员卡已恢复：${reason}`,
+  /** The desk refunds a card order within its cooling-off days only (issue 29); the rest is the manager's. */
+  manager: '已过冷静期的退卡和充值订单的退款需要店长操作',
   /**
    * WeChat Pay's ABNORMAL (退款异常): the money could not go back the way it came (e.g. the member's
    * bank card is closed). Not refused (the card stays as the refund left it), not done either.
@@ -456,7 +461,8 @@ export const RefundMsg = {
 export const refundPayOrder = defineCall({
   path: `${STORE_API}/refund/pay/order`,
   auth: 'store',
-  roles: Roles.manager,
+  // The desk too, for a card bought online and refunded in full within its cooling-off days (issue 29).
+  roles: Roles.desk,
   req: z.object({
     orderNo: z.string().min(1, '请提供订单号').max(64, '订单号不正确'),
     amount: z
@@ -483,6 +489,7 @@ export const refundPayOrder = defineCall({
       RefundMsg.refused('{原因}'),
       PayMsg.notEnabled('{渠道}'),
     ),
+    { status: 403, msg: RefundMsg.manager },
   ],
 });
 

@@ -4,10 +4,10 @@
 // refund the provider refuses (the card put back, the reason said), too much, and a desk role.
 import {
   BIG_TYPE_MONEY,
+  cardRefundQuote,
   CardMsg,
   memberCardLedger,
   memberCreateOrder,
-  Msg,
   refundMemberCard,
   refundPayOrder,
   RefundMsg,
@@ -277,11 +277,42 @@ describeEachDb('online payment: refunds through the provider', (env) => {
       msg: RefundMsg.amount,
     });
     expect((await api().call(refundPayOrder.path, { orderNo: 'P0000', amount: 1, reason: '无' })).status).toBe(404);
+    // A top-up order is the manager's to refund.
     const desk = await staffClient(env(), 'desk');
     expect(await desk.call(refundPayOrder.path, { orderNo: o.orderNo, amount: 100, reason: '前台' })).toMatchObject({
       status: 403,
-      msg: Msg.forbiddenRole,
+      msg: RefundMsg.manager,
     });
     expect(await order(o.orderNo)).toMatchObject({ status: 4, refunded: 45000 });
+  });
+
+  it("a card bought online: the desk's 退卡 goes back the way the money came (原路退回), in full within the cooling-off days; afterwards the manager's", async () => {
+    const o = await paidCardOrder();
+    const desk = await staffClient(env(), 'desk');
+    // The quote names the order, so the screen refunds through it.
+    const quote = await desk.ok(cardRefundQuote.path, { mcId: o.cardId });
+    expect(quote).toMatchObject({
+      rule: 'cooling_off',
+      amount: 9900,
+      allowed: true,
+      onlineOrder: { orderNo: o.orderNo, provider: 'alipay' },
+    });
+    // Paying it back as money at the desk is refused, nothing written.
+    const before = { card: await card(o.cardId), order: await order(o.orderNo) };
+    const cash = await desk.call(refundMemberCard.path, { id: o.cardId, amount: 9900, method: 'cash', remark: null });
+    expect(cash).toMatchObject({ status: 409, msg: CardMsg.cardOnline(o.orderNo) });
+    expect({ card: await card(o.cardId), order: await order(o.orderNo) }).toEqual(before);
+    // Past the cooling-off days the desk may not; within them it refunds in full through Alipay.
+    const sold = before.card.createdAt;
+    await db().updateTable('memberCard').set({ createdAt: '2020-01-01 10:00:00' }).where('id', '=', o.cardId).execute();
+    expect(
+      await desk.call(refundPayOrder.path, { orderNo: o.orderNo, amount: 9900, reason: '不想练了' }),
+    ).toMatchObject({ status: 403, msg: RefundMsg.manager });
+    await db().updateTable('memberCard').set({ createdAt: sold }).where('id', '=', o.cardId).execute();
+    await desk.ok(refundPayOrder.path, { orderNo: o.orderNo, amount: 9900, reason: '七天内不想练了' });
+    expect(await order(o.orderNo)).toMatchObject({ status: 3, refunded: 9900 });
+    expect((await card(o.cardId)).refundedAt).not.toBeNull();
+    const [r] = await refundsOf(o.orderNo);
+    expect(r).toMatchObject({ status: 1, amount: 9900, reason: '七天内不想练了' });
   });
 });

@@ -3,7 +3,7 @@ import { amountText, BIG_TYPE_MONEY, PayMsg, RefundMsg, type ParsedReqOf, type r
 import { inWriteTx } from '../../db/write-queue.ts';
 import { audit, skipAudit, systemScope, type AuditScope } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
-import { conflict, notFound } from '../../lib/errors.ts';
+import { conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { findStoreScope } from '../../lib/store-repository.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { publicBaseOf } from '../member-channel/public.ts';
@@ -55,7 +55,7 @@ const notifyUrlOf = (base: string, provider: ProviderName, storeId: number) =>
   `${base}/pay/notify/${provider}/${storeId}`;
 
 /**
- * 店长 refunds an online order (whole or part). One transaction, guarded once: the order's refunded
+ * 店长 refunds an online order (whole or part; the desk a card order within its cooling-off days). One transaction, guarded once: the order's refunded
  * amount grows (never above the amount paid: one guarded UPDATE, so of two refunds at once only one
  * passes), the card changes (a card order's card is closed as at the desk's 退卡, no class of it to
  * come, paying at most its refund quote (issue 29); a top-up order's amount leaves the card's
@@ -77,11 +77,17 @@ export async function refundOrder(ctx: CallCtx, input: RefundInput): Promise<nul
   if (!provider) throw conflict(PayMsg.notEnabled(PROVIDER_LABEL[providerName]));
   const card = await requireMemberCard(ctx.db, storeId, order.memberCardId);
   const now = localDateTime(ctx.store.timezone);
+  const manager = ctx.post.role === 'manager';
   if (order.kind === 'card') {
     // A card order pays back at most the card's refund quote (issue 29: in full within the
-    // cooling-off days, else by the product's rule), computed here as for the desk's 退卡.
-    const most = Math.min(left, (await quoteRefund(ctx.db, storeId, card, now)).amount);
+    // cooling-off days, else by the product's rule), computed here as for the desk's 退卡; the desk
+    // may refund it within the cooling-off days, as it may a card sold at the counter.
+    const quote = await quoteRefund(ctx.db, storeId, card, now);
+    if (!manager && quote.rule !== 'cooling_off') throw forbidden(RefundMsg.manager);
+    const most = Math.min(left, quote.amount);
     if (input.amount > most) throw conflict(RefundMsg.tooMuch(fen(most)));
+  } else if (!manager) {
+    throw forbidden(RefundMsg.manager);
   }
   const refundNo = newRefundNo(storeId, now);
   const remark = `线上订单 ${order.orderNo} 退款：${input.reason}`;

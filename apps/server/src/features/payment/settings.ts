@@ -1,4 +1,10 @@
-import { PayMsg, type PaySetting, type ParsedReqOf, type updatePaySetting } from '@studio/contract';
+import {
+  PayMsg,
+  PROVIDER_LABEL as CONTRACT_PROVIDER_LABEL,
+  type PaySetting,
+  type ParsedReqOf,
+  type updatePaySetting,
+} from '@studio/contract';
 import type { Executor } from '../../db/index.ts';
 import { inWriteTx } from '../../db/write-queue.ts';
 import { audit } from '../../lib/audit.ts';
@@ -60,7 +66,7 @@ const EMPTY_ALIPAY: AlipaySetting = {
   gateway: '',
 };
 
-export const PROVIDER_LABEL: Record<ProviderName, string> = { wechat: '微信支付', alipay: '支付宝' };
+export const PROVIDER_LABEL: Record<ProviderName, string> = CONTRACT_PROVIDER_LABEL;
 
 function parseJson<T extends object>(text: string | null | undefined, empty: T): T {
   if (!text) return { ...empty };

@@ -8,6 +8,7 @@ import {
   memberCardLedger,
   memberPayments,
   refundMemberCard,
+  refundPayOrder,
   topupMemberCard,
   updateCardProduct,
   updateMemberCardExpire,
@@ -87,6 +88,18 @@ export function useRefundCard(card: MemberCardRow, topupId?: number) {
         remark: v.payRemark || null,
       }),
     { success: '退款成功', changes: 'memberCard' },
+  );
+}
+
+/**
+ * 退卡 of a card bought online: its order refunded through the provider (原路退回 to the member's
+ * WeChat Pay or Alipay), at most the card's quote; the desk may within the cooling-off days.
+ */
+export function useRefundCardOnline(orderNo: string) {
+  return useWrite(
+    (v: { paid: number; reason: string }) =>
+      call(refundPayOrder, { orderNo, amount: toFen(v.paid), reason: v.reason.trim() }),
+    { success: '退款已提交，款项将原路退回', changes: 'memberCard' },
   );
 }
 

@@ -1,9 +1,9 @@
-import { REFUND_RULES, type MemberCardRow } from '@studio/contract';
-import { Alert, Descriptions, Form, Spin } from 'antd';
+import { PROVIDER_LABEL, REFUND_RULES, RefundMsg, type MemberCardRow } from '@studio/contract';
+import { Alert, Descriptions, Form, Input, InputNumber, Spin } from 'antd';
 import { useEffect } from 'react';
 import { amountText, balanceText, yuan } from '../../shared/format.ts';
 import { FormModal } from '../../shared/form-modal.tsx';
-import { useRefundCard, type PaymentFields as Payment } from './hooks.ts';
+import { useRefundCard, useRefundCardOnline, type PaymentFields as Payment } from './hooks.ts';
 import { useRefundQuote } from './life-hooks.ts';
 import { PaymentFields } from './payment-fields.tsx';
 
@@ -23,10 +23,13 @@ export function RefundModal({
   topup?: { id: number; amount: number; paid: number | null };
   onClose: () => void;
 }) {
-  const [form] = Form.useForm<Payment>();
+  const [form] = Form.useForm<Payment & { reason?: string }>();
   const save = useRefundCard(card, topup?.id);
   const quote = useRefundQuote(card.id, !topup);
   const q = quote.data;
+  // A card bought online goes back the way its money came (原路退回), with a reason.
+  const online = !topup && q?.onlineOrder ? q.onlineOrder : null;
+  const saveOnline = useRefundCardOnline(online?.orderNo ?? '');
   useEffect(() => {
     if (q) form.setFieldsValue({ paid: q.amount / 100 });
   }, [q, form]);
@@ -37,8 +40,8 @@ export function RefundModal({
       okText="确认退款"
       okButtonProps={{ disabled: !topup && (!q || !q.allowed) }}
       form={form}
-      loading={save.loading}
-      submit={save.run}
+      loading={save.loading || saveOnline.loading}
+      submit={(v) => (online ? saveOnline.run({ paid: v.paid, reason: v.reason ?? '' }) : save.run(v))}
       onDone={onClose}
       onCancel={onClose}
       width={560}
@@ -68,6 +71,15 @@ export function RefundModal({
             </Descriptions.Item>
             <Descriptions.Item label="计算方式">{q.detail}</Descriptions.Item>
           </Descriptions>
+          {online && (
+            <Alert
+              type="info"
+              showIcon
+              style={{ marginBottom: 12 }}
+              data-testid="refund-online"
+              message={`这张卡是线上购买的（订单 ${online.orderNo}），退款将原路退回到会员的${PROVIDER_LABEL[online.provider]}`}
+            />
+          )}
           <Alert
             type={q.allowed ? 'warning' : 'error'}
             showIcon
@@ -80,8 +92,37 @@ export function RefundModal({
           />
         </div>
       )}
-      <Form<Payment> form={form} layout="vertical" initialValues={paid != null ? { paid: paid / 100 } : {}}>
-        <PaymentFields refund />
+      <Form<Payment & { reason?: string }>
+        form={form}
+        layout="vertical"
+        initialValues={paid != null ? { paid: paid / 100 } : {}}
+      >
+        {online ? (
+          <>
+            <Form.Item
+              label="退款金额"
+              name="paid"
+              rules={[
+                { required: true, message: '请输入退款金额' },
+                { type: 'number', min: 0.01, message: RefundMsg.amount },
+              ]}
+            >
+              <InputNumber precision={2} style={{ width: 200 }} suffix="元" data-testid="paid" />
+            </Form.Item>
+            <Form.Item
+              label="退款原因"
+              name="reason"
+              rules={[
+                { required: true, whitespace: true, message: RefundMsg.reason },
+                { max: 80, message: RefundMsg.reasonLong },
+              ]}
+            >
+              <Input maxLength={80} placeholder="如：七天内不想练了" />
+            </Form.Item>
+          </>
+        ) : (
+          <PaymentFields refund />
+        )}
       </Form>
     </FormModal>
   );

@@ -1,4 +1,4 @@
-import { RECONCILE_KIND_LABEL, type ReconcileKind, type ReconcileResult } from '@studio/contract';
+import { PROVIDER_LABEL, RECONCILE_KIND_LABEL, type ReconcileKind, type ReconcileResult } from '@studio/contract';
 import { Alert, Button, DatePicker, Empty, Space, Table, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
@@ -7,7 +7,6 @@ import { useStoreClock } from '../../shared/store-time.ts';
 import { useReconcile, useRunReconcile } from './desk-pay-hooks.ts';
 
 const D = 'YYYY-MM-DD';
-const PROVIDER_LABEL = { wechat: '微信支付', alipay: '支付宝' } as const;
 const KIND_COLOR: Record<ReconcileKind, string> = { provider_only: 'orange', local_only: 'red', amount: 'purple' };
 type Difference = ReconcileResult['differences'][number];
 

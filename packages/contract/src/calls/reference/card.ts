@@ -47,6 +47,9 @@ export const CardMsg = {
     `这笔充值是线上支付的（订单号 ${orderNo}），不能在前台退回；请店长到「线上订单」找到该订单点“退款”，钱会原路退回`,
   refundAboveQuote: (amount: string) => `退款金额不能超过应退金额 ${amount}`,
   refundOpenBookings: '该卡还有未上的课程预约，请先取消预约再退卡',
+  /** A card bought online: its refund goes back through the provider (原路退回), not as money paid at the desk. */
+  cardOnline: (orderNo: string) =>
+    `这张卡是线上购买的（订单 ${orderNo}），请用“原路退回”退卡：钱退回会员的微信或支付宝`,
 } as const;
 
 const zPayMethod = z.enum(Object.keys(PAY_METHODS) as [PayMethod, ...PayMethod[]], { error: CardMsg.payMethod });
@@ -333,6 +336,7 @@ export const refundMemberCard = defineCall({
       CardMsg.refundAboveQuote('{金额}'),
       CardMsg.refundOpenBookings,
       CardMsg.topupOnline('{订单号}'),
+      CardMsg.cardOnline('{订单号}'),
     ),
     { status: 403, msg: CardMsg.refundManager },
     { status: 403, msg: CardMsg.topupManager },

@@ -13,7 +13,14 @@ import {
 } from './member-card-service.ts';
 import { inOwnTx } from '../../../db/write-queue.ts';
 import { quoteRefund } from './refund-quote.ts';
-import { findLedgerEntry, insertTopupRefund, memberPaymentRows, onlineOrderOfEntry, paidFor } from './repository.ts';
+import {
+  findLedgerEntry,
+  insertTopupRefund,
+  memberPaymentRows,
+  onlineOrderOfEntry,
+  paidFor,
+  saleOrderOf,
+} from './repository.ts';
 
 /** The desk's words for a card that could not be closed. */
 const CLOSE_REFUSED: Record<CloseRefusal, string> = {
@@ -34,8 +41,15 @@ interface Refund extends Payment {
  */
 export async function refundQuoteOf(ctx: CallCtx, mcId: number) {
   const card = await mustFindOpenCard(ctx, mcId);
-  const quote = await quoteRefund(ctx.db, ctx.store.id, card, storeNow(ctx));
-  return { ...quote, allowed: quote.rule === 'cooling_off' || ctx.post.role === 'manager' };
+  const [quote, order] = await Promise.all([
+    quoteRefund(ctx.db, ctx.store.id, card, storeNow(ctx)),
+    saleOrderOf(ctx.db, ctx.store.id, card.id),
+  ]);
+  return {
+    ...quote,
+    allowed: quote.rule === 'cooling_off' || ctx.post.role === 'manager',
+    onlineOrder: order ? { orderNo: order.orderNo, provider: order.provider as 'wechat' | 'alipay' } : null,
+  };
 }
 
 /**
@@ -43,9 +57,12 @@ export async function refundQuoteOf(ctx: CallCtx, mcId: number) {
  * screen): within the cooling-off days (the desk may) or by the product's rule (a manager). What is
  * left of its balance leaves it and it is marked refunded, so it books and takes top-ups no more.
  * One guarded UPDATE decides, so a booking or a second refund racing it finds the card changed; a
- * card with a class still to come is refused (cancel the booking first).
+ * card with a class still to come is refused (cancel the booking first). A card bought online is
+ * refused (409, nothing written): its money goes back through the provider (线上订单's refund).
  */
 async function refundWholeCard(ctx: CallCtx, card: Card, r: Refund) {
+  const online = await saleOrderOf(ctx.db, ctx.store.id, card.id);
+  if (online) throw conflict(CardMsg.cardOnline(online.orderNo));
   const now = storeNow(ctx);
   const quote = await quoteRefund(ctx.db, ctx.store.id, card, now);
   if (quote.rule !== 'cooling_off' && ctx.post.role !== 'manager') throw forbidden(CardMsg.refundManager);

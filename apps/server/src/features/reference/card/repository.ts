@@ -663,6 +663,21 @@ export async function onlineOrderOfEntry(ex: Executor, storeId: number, memberCa
   return row?.orderNo;
 }
 
+/**
+ * The online order a card was bought with (its sale's money came through a provider), or undefined:
+ * its refund goes back the same way (线上订单's refund), never as money paid out at the desk.
+ */
+export async function saleOrderOf(ex: Executor, storeId: number, memberCardId: number) {
+  return ex
+    .selectFrom('cardPayment as p')
+    .innerJoin('payOrder as o', 'o.id', 'p.payOrderId')
+    .select(['o.orderNo', 'o.provider'])
+    .where('p.storeId', '=', storeId)
+    .where('p.memberCardId', '=', memberCardId)
+    .where('p.kind', '=', 'sale')
+    .executeTakeFirst();
+}
+
 /** Records money the desk took (sale, top-up) or paid back (refund). */
 export async function insertPayment(tx: Tx, row: NewRow<'cardPayment'>) {
   return tx.insertInto('cardPayment').values(row).execute();
