@@ -7,7 +7,7 @@ import { MyBookings } from './bookings.tsx';
 import { CardArea } from './card-area.tsx';
 import { forgetMember, rememberMember } from './invalidations.ts';
 import { Login } from './login.tsx';
-import { backFromWechatBind, NotifyPrefs } from './notify-prefs.tsx';
+import { backFromWechatBind, NotifyPrefs, useWechatAuthorize, useWechatBinding } from './notify-prefs.tsx';
 import { useMe, useStoreInfo } from './queries.ts';
 import { Timetable } from './timetable.tsx';
 import { useCheckIn } from './writes.ts';
@@ -60,6 +60,9 @@ export function App() {
   const [tab, setTab] = useState<Tab>(params.get('paid') === '1' ? 'cards' : backFromWechatBind ? 'me' : 'timetable');
   const [loggingIn, setLoggingIn] = useState(false);
   const { mutateAsync: checkIn } = useCheckIn();
+  // Inside WeChat: its silent authorisation once, then the openid bound once the member signs in.
+  const authorizing = useWechatAuthorize(storeId);
+  useWechatBinding(Boolean(me));
 
   useEffect(() => setSignedOutHandler(() => forgetMember(qc, storeId)), [qc, storeId]);
   const signedOut = () => forgetMember(qc, storeId);
@@ -87,7 +90,7 @@ export function App() {
         {failed}
       </main>
     );
-  if (!store || me === undefined) {
+  if (!store || me === undefined || authorizing) {
     return (
       <main className="empty">
         <h1 className="sr-only">约课</h1>
@@ -130,7 +133,7 @@ export function App() {
       {tab === 'timetable' && <Timetable store={store} me={me} onLogin={() => {}} />}
       {tab === 'bookings' && <MyBookings />}
       {tab === 'cards' && <CardArea onSignedOut={signedOut} />}
-      {tab === 'me' && <NotifyPrefs />}
+      {tab === 'me' && <NotifyPrefs storeId={storeId} />}
       <div className="tabbar">
         <TabBar activeKey={tab} onChange={(k) => setTab(k as Tab)}>
           <TabBar.Item key="timetable" title="课表" icon={<CalendarOutline />} />

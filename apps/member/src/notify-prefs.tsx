@@ -1,4 +1,10 @@
-import { memberBindWechat, memberQueryNotifyPref, memberUpdateNotifyPref, type NotifyKind } from '@studio/contract';
+import {
+  memberBindWechat,
+  memberQueryNotifyPref,
+  memberUpdateNotifyPref,
+  memberWechatAuth,
+  type NotifyKind,
+} from '@studio/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, DotLoading, List, Switch, Toast } from 'antd-mobile';
 import { useEffect } from 'react';
@@ -9,34 +15,104 @@ const KEY = ['notify-pref'];
 
 const params = new URLSearchParams(window.location.search);
 const inWechat = /MicroMessenger/i.test(navigator.userAgent);
-/** Back from WeChat's web authorisation for the reminders (state=notify): its one-use code. */
-let bindCode: string | null = inWechat && params.get('state') === 'notify' ? params.get('code') : null;
 
-/** Whether the page came back from WeChat's authorisation for the reminders (opens 我的). */
-export const backFromWechatBind = bindCode !== null;
+/** The states this page gives WeChat's authorisation: on opening the page, and from 我的's 绑定微信. */
+const STATE_OPEN = 'notify';
+const STATE_ME = 'notify_me';
+/** WeChat's one-use code, kept (this tab only) from the page's return until the member has signed in. */
+const CODE_KEY = 'wxNotifyCode';
+/** The page asked WeChat's authorisation once in this tab: not again (no loop, one silent hop). */
+const ASKED_KEY = 'wxNotifyAsked';
 
-/** WeChat's web authorisation (snsapi_base) of the service account, back to this page. */
-function authorizeUrl(appId: string): string {
+const backState = params.get('state');
+const backCode = inWechat && (backState === STATE_OPEN || backState === STATE_ME) ? params.get('code') : null;
+if (backCode) {
+  sessionStorage.setItem(CODE_KEY, backCode);
+  // The code is used once, by the binding: not left in the address (a reload, a shared link).
+  const clean = new URL(window.location.href);
+  clean.searchParams.delete('code');
+  clean.searchParams.delete('state');
+  window.history.replaceState(null, '', clean.toString());
+}
+
+/** Whether the page came back from 我的's 绑定微信 (opens 我的 again). */
+export const backFromWechatBind = backCode !== null && backState === STATE_ME;
+
+/** WeChat's web authorisation (snsapi_base) of the store's service account, back to this page. */
+function authorizeUrl(auth: { appId: string; authorizeUrl: string }, state: string): string {
   const back = new URL(window.location.href);
   back.searchParams.delete('code');
   back.searchParams.delete('state');
   const q = new URLSearchParams({
-    appid: appId,
+    appid: auth.appId,
     redirect_uri: back.toString(),
     response_type: 'code',
     scope: 'snsapi_base',
-    state: 'notify',
+    state,
   });
-  return `https://open.weixin.qq.com/connect/oauth2/authorize?${q.toString()}#wechat_redirect`;
+  return `${auth.authorizeUrl}?${q.toString()}#wechat_redirect`;
+}
+
+/** The store's service account and WeChat's authorisation page (no sign-in needed). */
+function useWechatAuth(storeId: number | null, enabled = true) {
+  return useQuery({
+    queryKey: ['wechat-auth', storeId],
+    queryFn: () => call(memberWechatAuth, { storeId: storeId! }),
+    enabled: enabled && inWechat && storeId !== null,
+    staleTime: Infinity,
+  });
+}
+
+/**
+ * Opened inside WeChat, once per tab, when the store has a service account: off to WeChat's silent
+ * authorisation (snsapi_base), which sends the page back with a code for the member's openid. Answers
+ * whether the page is leaving for it.
+ */
+export function useWechatAuthorize(storeId: number | null): boolean {
+  const first = !backCode && !sessionStorage.getItem(ASKED_KEY);
+  const q = useWechatAuth(storeId, first);
+  const auth = q.data;
+  const leaving = first && Boolean(auth?.appId);
+  useEffect(() => {
+    if (!leaving || !auth?.appId) return;
+    sessionStorage.setItem(ASKED_KEY, '1');
+    window.location.replace(authorizeUrl({ appId: auth.appId, authorizeUrl: auth.authorizeUrl }, STATE_OPEN));
+  }, [leaving, auth]);
+  return leaving || (first && q.isLoading);
+}
+
+/**
+ * Once the member is signed in, the code WeChat's authorisation gave binds their openid (unless they
+ * have one bound): reminders then come by the service account.
+ */
+export function useWechatBinding(signedIn: boolean): void {
+  const qc = useQueryClient();
+  useEffect(() => {
+    const code = signedIn ? sessionStorage.getItem(CODE_KEY) : null;
+    if (!code) return;
+    sessionStorage.removeItem(CODE_KEY);
+    void (async () => {
+      try {
+        const mine = await call(memberQueryNotifyPref, {});
+        if (mine.wechatBound || !mine.wechatAppId) return;
+        await call(memberBindWechat, { code });
+        Toast.show({ icon: 'success', content: '已绑定微信，提醒将通过公众号发送' });
+        void qc.invalidateQueries({ queryKey: KEY });
+      } catch (e) {
+        Toast.show({ content: (e as Error).message, duration: 3000 });
+      }
+    })();
+  }, [signedIn, qc]);
 }
 
 /**
  * 我的 → 消息提醒: a switch per kind of reminder (上课提醒, 候补成功...); inside WeChat, the binding
  * of the member's WeChat so that reminders come as service-account messages instead of texts.
  */
-export function NotifyPrefs() {
+export function NotifyPrefs({ storeId }: { storeId: number | null }) {
   const qc = useQueryClient();
   const q = useQuery({ queryKey: KEY, queryFn: () => call(memberQueryNotifyPref, {}), gcTime: 0 });
+  const auth = useWechatAuth(storeId).data;
   const fail = (e: Error) => Toast.show({ content: e.message, duration: 3000 });
   const change = useMutation({
     mutationFn: (v: { kind: NotifyKind; on: boolean }) => call(memberUpdateNotifyPref, v),
@@ -46,21 +122,6 @@ export function NotifyPrefs() {
     },
     onError: fail,
   });
-  const bind = useMutation({
-    mutationFn: (code: string) => call(memberBindWechat, { code }),
-    onSuccess: () => {
-      Toast.show({ icon: 'success', content: '已绑定微信，提醒将通过公众号发送' });
-      void qc.invalidateQueries({ queryKey: KEY });
-    },
-    onError: fail,
-  });
-  useEffect(() => {
-    if (!bindCode) return;
-    const code = bindCode;
-    bindCode = null;
-    bind.mutate(code);
-  }, [bind]);
-
   if (!q.data) {
     return (
       <div style={{ padding: 24, textAlign: 'center' }}>
@@ -97,12 +158,16 @@ export function NotifyPrefs() {
           <List.Item
             extra={
               d.wechatBound ? (
-                '已绑定'
-              ) : inWechat ? (
+                '已绑定微信'
+              ) : inWechat && auth?.appId ? (
                 <Button
                   size="small"
                   color="primary"
-                  onClick={() => window.location.assign(authorizeUrl(d.wechatAppId!))}
+                  onClick={() =>
+                    window.location.assign(
+                      authorizeUrl({ appId: auth.appId!, authorizeUrl: auth.authorizeUrl }, STATE_ME),
+                    )
+                  }
                 >
                   绑定微信
                 </Button>

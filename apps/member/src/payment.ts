@@ -80,9 +80,10 @@ const params = new URLSearchParams(window.location.search);
 export const inWechat = /MicroMessenger/i.test(navigator.userAgent);
 /**
  * The code of WeChat's web authorisation (snsapi_base), when WeChat sent the page back with one: it
- * gives the server the member's openid for JSAPI. One use.
+ * gives the server the member's openid for JSAPI. One use. (A code the reminders asked for, state
+ * notify..., binds the member's openid instead: JSAPI then uses the binding.)
  */
-let wxCode: string | null = inWechat ? params.get('code') : null;
+let wxCode: string | null = inWechat && !params.get('state')?.startsWith('notify') ? params.get('code') : null;
 export function takeWxCode(): string | undefined {
   const code = wxCode ?? undefined;
   wxCode = null;

@@ -625,6 +625,8 @@ export interface NotifyLogTable {
   sentAt: string | null;
   leaseUntil: number | null;
   payload: string;
+  /** Sends tried (migration 20261129_1400): a passing failure is tried again until the last try. */
+  tries: Generated<number>;
 }
 /** A kind of reminder a member switched off. */
 export interface NotifyPrefTable {

@@ -449,6 +449,7 @@ export const basePayloads: Record<string, BasePayload> = {
   '/member/api/query/notify/pref': { body: () => ({}) },
   '/member/api/update/notify/pref': { body: () => ({ kind: 'class_reminder', on: false }) },
   '/member/api/bind/wechat/openid': { body: () => ({ code: 'no-such-code' }) },
+  '/member/api/query/wechat/auth': { body: (w) => ({ storeId: w.storeId }), anon: true },
 
   // today, reports, alerts
   [`${STORE}/query/today`]: { body: () => ({ date: '2031-03-04' }) },

@@ -17,7 +17,13 @@ export interface Received {
   templateId: string;
   /** Tencent: the parameters in order; Aliyun: the named variables. */
   params: unknown;
+  signName: string;
+  /** What the stand-in answered: 'OK', the provider's error code, or `HTTP <status>`. */
+  answered: string;
 }
+
+/** An answer to give instead of success: the provider's error code and message, or an HTTP status with no JSON. */
+export type ScriptedAnswer = { code: string; message: string } | { status: number };
 
 function verifyTc3(req: http.IncomingMessage, body: string): boolean {
   const auth = String(req.headers.authorization ?? '');
@@ -40,6 +46,14 @@ function verifyTc3(req: http.IncomingMessage, body: string): boolean {
 }
 
 function verifyAliyun(url: URL): boolean {
+  const q = url.searchParams;
+  // The common parameters of the RPC style, by Aliyun's guide.
+  if (q.get('SignatureMethod') !== 'HMAC-SHA1' || q.get('SignatureVersion') !== '1.0') return false;
+  if (q.get('AccessKeyId') !== 'LTAIstandin' || q.get('Format') !== 'JSON' || q.get('Version') !== '2017-05-25') {
+    return false;
+  }
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(q.get('Timestamp') ?? '') || !q.get('SignatureNonce'))
+    return false;
   const params = [...url.searchParams.entries()].filter(([k]) => k !== 'Signature');
   const enc = (s: string) =>
     encodeURIComponent(s)
@@ -60,6 +74,10 @@ function verifyAliyun(url: URL): boolean {
  */
 export async function startSmsStandIn(app?: App) {
   const received: Received[] = [];
+  /** Answers to give, in order, to the next well-signed requests (each provider its own). */
+  const scripted: Record<'tencent' | 'aliyun', ScriptedAnswer[]> = { tencent: [], aliyun: [] };
+  /** Aliyun refuses a SignatureNonce used before (a replayed request). */
+  const nonces = new Set<string>();
   const server = http.createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString('utf8')));
@@ -67,8 +85,14 @@ export async function startSmsStandIn(app?: App) {
       const url = new URL(req.url ?? '/', 'http://stand-in');
       res.setHeader('content-type', 'application/json');
       if (url.pathname.startsWith('/tencent')) {
-        const p = JSON.parse(body) as { PhoneNumberSet: string[]; TemplateParamSet: string[]; TemplateId: string };
+        const p = JSON.parse(body) as {
+          PhoneNumberSet: string[];
+          TemplateParamSet: string[];
+          TemplateId: string;
+          SignName: string;
+        };
         const ok = verifyTc3(req, body) && req.headers['x-tc-action'] === 'SendSms';
+        const next = ok ? scripted.tencent.shift() : undefined;
         received.push({
           provider: 'tencent',
           mobile: p.PhoneNumberSet[0],
@@ -76,6 +100,14 @@ export async function startSmsStandIn(app?: App) {
           signatureOk: ok,
           templateId: p.TemplateId,
           params: p.TemplateParamSet,
+          signName: p.SignName,
+          answered: !ok
+            ? 'AuthFailure.SignatureFailure'
+            : !next
+              ? 'OK'
+              : 'code' in next
+                ? next.code
+                : `HTTP ${next.status}`,
         });
         if (!ok) {
           res.end(
@@ -83,13 +115,33 @@ export async function startSmsStandIn(app?: App) {
           );
           return;
         }
+        if (next && 'status' in next) {
+          res.statusCode = next.status;
+          res.setHeader('content-type', 'text/html');
+          return res.end('<html><body>Service Unavailable</body></html>');
+        }
+        if (next) {
+          return res.end(JSON.stringify({ Response: { Error: { Code: next.code, Message: next.message } } }));
+        }
         res.end(
           JSON.stringify({ Response: { SendStatusSet: [{ Code: 'Ok', Message: 'send success' }], RequestId: 'x' } }),
         );
         return;
       }
-      const ok = verifyAliyun(url) && url.searchParams.get('Action') === 'SendSms';
+      const nonce = url.searchParams.get('SignatureNonce') ?? '';
+      const signed = verifyAliyun(url) && url.searchParams.get('Action') === 'SendSms';
+      const replayed = signed && nonces.has(nonce);
+      nonces.add(nonce);
+      const ok = signed && !replayed;
+      const next = ok ? scripted.aliyun.shift() : undefined;
       const params = JSON.parse(url.searchParams.get('TemplateParam') ?? '{}') as Record<string, string>;
+      const refusal = !signed
+        ? { Code: 'SignatureDoesNotMatch', Message: 'Specified signature is not matched with our calculation.' }
+        : replayed
+          ? { Code: 'SignatureNonceUsed', Message: 'Specified signature nonce was used already.' }
+          : next && 'code' in next
+            ? { Code: next.code, Message: next.message }
+            : null;
       received.push({
         provider: 'aliyun',
         mobile: url.searchParams.get('PhoneNumbers') ?? '',
@@ -97,10 +149,15 @@ export async function startSmsStandIn(app?: App) {
         signatureOk: ok,
         templateId: url.searchParams.get('TemplateCode') ?? '',
         params,
+        signName: url.searchParams.get('SignName') ?? '',
+        answered: refusal ? refusal.Code : next && 'status' in next ? `HTTP ${next.status}` : 'OK',
       });
-      res.end(
-        JSON.stringify(ok ? { Code: 'OK', Message: 'OK' } : { Code: 'SignatureDoesNotMatch', Message: '签名不匹配' }),
-      );
+      if (next && 'status' in next) {
+        res.statusCode = next.status;
+        res.setHeader('content-type', 'text/html');
+        return res.end('<html><body>Service Unavailable</body></html>');
+      }
+      res.end(JSON.stringify(refusal ?? { Code: 'OK', Message: 'OK', BizId: `biz${received.length}`, RequestId: 'x' }));
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -122,6 +179,8 @@ export async function startSmsStandIn(app?: App) {
     base,
     received,
     setting,
+    /** The next well-signed requests to `provider` get these answers, in order (then success again). */
+    answerNext: (provider: 'tencent' | 'aliyun', ...answers: ScriptedAnswer[]) => scripted[provider].push(...answers),
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }

@@ -163,7 +163,7 @@ export const MEMBER_SESSION_IDLE_MS = 30 * 24 * 3600_000;
 /** Self check-in: from this many minutes before a class starts until it ends. */
 export const CHECKIN_BEFORE_MINUTES = 30;
 
-const zStoreId = () => zId('请选择门店');
+export const zStoreId = () => zId('请选择门店');
 const zCode = () =>
   z
     .string({ error: '请输入验证码' })

@@ -6,7 +6,7 @@ import { zDate, zId, zPage, zPaged, zTime } from '../common.ts';
 import { defineCall, fails, Roles, STORE_API } from '../define.ts';
 import { Msg } from '../messages.ts';
 import { checkRange } from './batch.ts';
-import { MEMBER_API } from './member-channel.ts';
+import { MEMBER_API, zStoreId } from './member-channel.ts';
 
 export const NOTIFY_KINDS = [
   'class_reminder',
@@ -105,7 +105,11 @@ export const NotifyMsg = {
   sendFailed: (reason: string) => `发送失败：${reason}`,
   codeRequired: '缺少微信授权 code',
   bindFailed: (reason: string) => `微信授权失败：${reason}`,
+  authorizeUrl: '网页授权地址应以 http:// 或 https:// 开头',
 } as const;
+
+/** WeChat's web authorisation page (the member's browser goes there): its address by default. */
+export const WECHAT_AUTHORIZE_BASE = 'https://open.weixin.qq.com';
 
 const zKind = z.enum(NOTIFY_KINDS, { error: NotifyMsg.kind });
 const zText = (max: number, error: string) =>
@@ -167,6 +171,8 @@ export const zNotifySetting = z.object({
     /** 已设置 or not (never the secret). */
     appSecretSet: z.boolean(),
     baseUrl: z.string(),
+    /** Where the members' page sends a member for WeChat's web authorisation ('' : open.weixin.qq.com). */
+    authorizeBaseUrl: z.string(),
     templates: z.array(zWechatTemplate),
   }),
   sms: z.object({
@@ -206,6 +212,10 @@ export const updateNotifySetting = defineCall({
         /** Omitted or empty: the stored one is kept. */
         appSecret: zText(64, '公众号 AppSecret 不能超过64个字符').optional(),
         baseUrl: zText(300, '接口地址不能超过300个字符').default(''),
+        /** WeChat's web authorisation page ('' : https://open.weixin.qq.com; a stand-in in tests). */
+        authorizeBaseUrl: zText(300, '网页授权地址不能超过300个字符')
+          .refine((v) => v === '' || /^https?:\/\/[^\s/]+/.test(v), NotifyMsg.authorizeUrl)
+          .default(''),
         templates: z.array(zWechatTemplate).max(NOTIFY_KINDS.length),
       }),
       sms: z.object({ templates: z.array(zSmsTemplate).max(NOTIFY_KINDS.length) }),
@@ -232,6 +242,7 @@ export const updateNotifySetting = defineCall({
       appId: 'wx1234567890abcdef',
       appSecret: '',
       baseUrl: '',
+      authorizeBaseUrl: '',
       templates: [
         {
           kind: 'class_reminder',
@@ -246,7 +257,12 @@ export const updateNotifySetting = defineCall({
     sms: { templates: [{ kind: 'class_reminder', templateId: '1234567', params: ['course', 'time'] }] },
   },
   errors: [
-    ...fails.badRequest(NotifyMsg.duplicateKind, NotifyMsg.unknownVar('{…}'), NotifyMsg.secretRequired),
+    ...fails.badRequest(
+      NotifyMsg.duplicateKind,
+      NotifyMsg.unknownVar('{…}'),
+      NotifyMsg.secretRequired,
+      NotifyMsg.authorizeUrl,
+    ),
     { status: 400, msg: Msg.outboundUrl },
     { status: 400, msg: Msg.outboundCredentials },
     { status: 400, msg: Msg.outboundBlocked },
@@ -294,6 +310,8 @@ const zLogRow = z.object({
   dueAt: z.string(),
   createdAt: z.string(),
   sentAt: z.string().nullable(),
+  /** Sends tried (a failure for a passing reason is tried again, at most 3 in all); `reason` is the last failure's. */
+  tries: z.number(),
 });
 
 export const queryNotifyLog = defineCall({
@@ -359,6 +377,22 @@ export const memberBindWechat = defineCall({
   errors: [...fails.conflict(NotifyMsg.noWechat), { status: 503, msg: NotifyMsg.bindFailed('{…}') }],
 });
 
+export const memberWechatAuth = defineCall({
+  path: `${MEMBER_API}/query/wechat/auth`,
+  auth: 'public',
+  publicStore: true,
+  req: z.object({ storeId: zStoreId() }),
+  res: z.object({
+    /** The store's service account AppID, null when it has none (then nothing to authorise). */
+    appId: z.string().nullable(),
+    /** WeChat's web authorisation page the members' page sends the member to (snsapi_base). */
+    authorizeUrl: z.string(),
+  }),
+  summary: '会员端：门店公众号的网页授权（无需登录）：在微信内打开约课页面时跳转授权（snsapi_base），登录后绑定 openid',
+  example: { storeId: 1 },
+  errors: fails.notFound('门店'),
+});
+
 export const reminderCalls = [
   queryNotifySetting,
   updateNotifySetting,
@@ -367,6 +401,7 @@ export const reminderCalls = [
   memberQueryNotifyPref,
   memberUpdateNotifyPref,
   memberBindWechat,
+  memberWechatAuth,
 ];
 
 /** Each kind's message as text (the SMS and WeChat templates fill the same variables): the log and the preview show it. */

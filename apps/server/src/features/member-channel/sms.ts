@@ -147,8 +147,77 @@ export function aliyunSignature(params: Record<string, string>, secret: string, 
   return { query, signature: crypto.createHmac('sha1', `${secret}&`).update(toSign, 'utf8').digest('base64') };
 }
 
-function failed(detail: string): AppError {
-  return new AppError(503, `${SmsMsg.sendFailed}（${detail.slice(0, 80)}）`);
+/**
+ * A text the provider did not take, or could not be asked: a 503 to the caller (the message for a
+ * login code); `reason` says why in Chinese (the send log), `transient` whether a later try may go
+ * (network, the provider's 5xx or system error, its throttling) or not (bad mobile, template,
+ * signature, account).
+ */
+export class SmsSendFailed extends AppError {
+  constructor(
+    readonly reason: string,
+    readonly transient: boolean,
+  ) {
+    super(503, `${SmsMsg.sendFailed}（${reason.slice(0, 80)}）`);
+    this.name = 'SmsSendFailed';
+  }
+}
+
+const failed = (reason: string, transient = false) => new SmsSendFailed(reason, transient);
+
+/** An answer that is no JSON: the provider's server failing (5xx: try later) or answering garbage. */
+const notJson = (who: string, status: number) =>
+  failed(
+    `${who}接口${status >= 500 ? '暂时不可用' : '回答无法识别'}（HTTP ${status}）`,
+    status >= 500 || status === 429,
+  );
+
+/**
+ * Aliyun's SendSms answer codes (its error-code list) in the staff's words, and whether a later try
+ * may go: throttling and system errors pass; the rest need the mobile, template or account fixed.
+ */
+const ALIYUN_CODES: Record<string, [string, boolean]> = {
+  'isv.BUSINESS_LIMIT_CONTROL': ['触发发送频率限制（流控）', true],
+  'Throttling.User': ['请求过于频繁（流控）', true],
+  'Throttling.Api': ['请求过于频繁（流控）', true],
+  'isp.SYSTEM_ERROR': ['阿里云系统错误', true],
+  'isp.GATEWAY_ERROR': ['阿里云网关错误', true],
+  ServiceUnavailable: ['阿里云服务暂时不可用', true],
+  'isv.MOBILE_NUMBER_ILLEGAL': ['手机号码格式错误', false],
+  'isv.SMS_TEMPLATE_ILLEGAL': ['短信模板不存在或未通过审核', false],
+  'isv.SMS_SIGNATURE_ILLEGAL': ['短信签名不存在或未通过审核', false],
+  'isv.TEMPLATE_MISSING_PARAMETERS': ['短信模板变量缺少参数', false],
+  'isv.AMOUNT_NOT_ENOUGH': ['阿里云账户余额不足', false],
+  'isv.OUT_OF_SERVICE': ['阿里云账户已停机（余额不足）', false],
+  'isv.BLACK_KEY_CONTROL_LIMIT': ['模板变量含有禁用关键字', false],
+  'isv.DAY_LIMIT_CONTROL': ['该号码今日接收短信已达上限', false],
+  SignatureDoesNotMatch: ['AccessKey Secret 不正确（签名不匹配）', false],
+  'InvalidAccessKeyId.NotFound': ['AccessKey ID 不存在', false],
+};
+
+/** Tencent's SendSms error codes by prefix, in the staff's words, and whether a later try may go. */
+const TENCENT_CODES: [string, string, boolean][] = [
+  ['RequestLimitExceeded', '请求过于频繁（流控）', true],
+  ['LimitExceeded.PhoneNumberThirtySecondLimit', '触发发送频率限制（30秒）', true],
+  ['LimitExceeded.PhoneNumberOneHourLimit', '触发发送频率限制（1小时）', true],
+  ['LimitExceeded.PhoneNumberDailyLimit', '该号码今日接收短信已达上限', false],
+  ['LimitExceeded', '触发发送频率限制', true],
+  ['InternalError', '腾讯云系统错误', true],
+  ['InvalidParameterValue.IncorrectPhoneNumber', '手机号码格式错误', false],
+  ['FailedOperation.TemplateIncorrectOrUnapproved', '短信模板不存在或未通过审核', false],
+  ['FailedOperation.SignatureIncorrectOrUnapproved', '短信签名不存在或未通过审核', false],
+  ['FailedOperation.InsufficientBalanceInSmsPackage', '腾讯云短信套餐包余量不足', false],
+  ['AuthFailure', 'SecretId 或 SecretKey 不正确', false],
+];
+
+function tencentFailure(code: string, message: string): SmsSendFailed {
+  const known = TENCENT_CODES.find(([prefix]) => code === prefix || code.startsWith(`${prefix}.`));
+  return failed(`${known?.[1] ?? message}（${code}）`, known?.[2] ?? false);
+}
+
+function aliyunFailure(code: string, message: string): SmsSendFailed {
+  const known = ALIYUN_CODES[code];
+  return failed(`${known?.[0] ?? message}（${code}）`, known?.[1] ?? false);
 }
 
 function tencentSender(s: Stored, allow: readonly AllowedHost[], now: () => number): ProviderSender {
@@ -187,16 +256,24 @@ function tencentSender(s: Stored, allow: readonly AllowedHost[], now: () => numb
           'x-tc-region': s.region || 'ap-guangzhou',
         },
       });
-      let body: { Response?: { Error?: { Message?: string }; SendStatusSet?: { Code?: string; Message?: string }[] } };
+      let body: {
+        Response?: {
+          Error?: { Code?: string; Message?: string };
+          SendStatusSet?: { Code?: string; Message?: string }[];
+        };
+      };
       try {
         body = JSON.parse(res.text);
       } catch {
-        throw failed(`HTTP ${res.status}`);
+        throw notJson('腾讯云', res.status);
       }
       const err = body.Response?.Error;
-      if (err) throw failed(err.Message ?? 'error');
+      if (err) throw tencentFailure(err.Code ?? '', err.Message ?? 'error');
       const status = body.Response?.SendStatusSet?.[0];
-      if (status?.Code !== 'Ok') throw failed(status?.Message ?? `HTTP ${res.status}`);
+      if (status?.Code !== 'Ok') {
+        if (!status && res.status >= 500) throw notJson('腾讯云', res.status);
+        throw tencentFailure(status?.Code ?? '', status?.Message ?? `HTTP ${res.status}`);
+      }
     },
   };
 }
@@ -227,9 +304,11 @@ function aliyunSender(s: Stored, allow: readonly AllowedHost[], now: () => numbe
       try {
         body = JSON.parse(res.text);
       } catch {
-        throw failed(`HTTP ${res.status}`);
+        throw notJson('阿里云', res.status);
       }
-      if (body.Code !== 'OK') throw failed(body.Message ?? body.Code ?? `HTTP ${res.status}`);
+      if (body.Code === 'OK') return;
+      if (!body.Code && res.status >= 500) throw notJson('阿里云', res.status);
+      throw aliyunFailure(body.Code ?? '', body.Message ?? `HTTP ${res.status}`);
     },
   };
 }
@@ -273,7 +352,7 @@ export async function smsSenderOf(
       } catch (e) {
         if (e instanceof AppError) throw e;
         if (e instanceof OutboundRefused) throw failed(e.message);
-        throw failed((e as Error).message ?? 'network');
+        throw failed('无法连接短信服务商', true);
       }
     },
   };

@@ -19,13 +19,13 @@ import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
 import { openDatabase } from '../../db/index.ts';
 import { EngineFactory } from '../../test/factory-engine.ts';
-import { describeEachDb, PG_URL } from '../../test/harness.ts';
+import { describeEachDb, moreInstances, PG_URL } from '../../test/harness.ts';
 import { memberClient } from '../../test/member-client.ts';
 import { fastWorker, waitFor } from '../../test/outbox.ts';
 import { SECRET, startSmsStandIn } from '../../test/sms-stand-in.ts';
 import { MP, startWechatMpStandIn } from '../../test/wechat-mp-stand-in.ts';
 import { addMinutes } from '../../lib/time.ts';
-import { runReminders } from './job.ts';
+import { runReminders, type JobDeps } from './job.ts';
 
 const SMS_TEMPLATES = [
   { kind: 'class_reminder', templateId: 'T_CLASS', params: ['course', 'time'] },
@@ -42,6 +42,8 @@ describeEachDb('reminders to members (WeChat service account, SMS fallback)', (e
   let now = '2099-01-01 12:00:00';
   const clock = () => now;
   const run = () => runReminders(env().app.deps, clock);
+  /** On PostgreSQL two more app instances on the suite's database (SQLite: the suite's only). */
+  const instances = moreInstances(env, 2);
   /** Runs the job every `step` minutes from `from` to `to`. */
   async function runFrom(from: string, to: string, step = 15) {
     for (now = from; now <= to; now = addMinutes(now, step)) await run();
@@ -304,6 +306,7 @@ describeEachDb('reminders to members (WeChat service account, SMS fallback)', (e
         templateId: 'WX_CLASS',
         data: { thing1: '空中瑜伽', time2: '03-18 10:00', thing3: s.teacher.name },
         token: expect.stringMatching(/^tok_/),
+        answered: 0,
       },
     ]);
     expect(textsTo(bound.member.mobile)).toEqual([]);
@@ -363,7 +366,7 @@ describeEachDb('reminders to members (WeChat service account, SMS fallback)', (e
       const e = ef();
       const s = await e.scene();
       const day = '2099-03-20';
-      const members = [];
+      const members: Awaited<ReturnType<typeof bookedAt>>[] = [];
       for (let i = 0; i < 6; i++) {
         const x = await e.session({
           courseId: s.course.id,
@@ -421,6 +424,320 @@ describeEachDb('reminders to members (WeChat service account, SMS fallback)', (e
       await env().client.ok(updateNotifySetting.path, notify());
       await second.close();
       await database.close();
+    }
+  });
+
+  // ---- Aliyun as the fallback; failed sends tried again
+
+  const WX_CLASS = [
+    {
+      kind: 'class_reminder',
+      templateId: 'WX_CLASS',
+      fields: [
+        { key: 'thing1', value: '{course}' },
+        { key: 'time2', value: '{time}' },
+      ],
+    },
+  ];
+  const withWechat = (hours = 2) => ({
+    ...notify({ appId: MP.appId, appSecret: MP.appSecret, baseUrl: mp.base, templates: WX_CLASS }),
+    classReminderHours: hours,
+  });
+  const bindOpenid = (memberId: number, openid: string) =>
+    env().database.db.updateTable('member').set({ wechatOpenid: openid }).where('id', '=', memberId).execute();
+  const wxTo = (openid: string) => mp.received.filter((r) => r.touser === openid);
+  const aliyunTo = (mobile: string) => sms.received.filter((r) => r.provider === 'aliyun' && r.mobile === mobile);
+  /** A member booked in a new class at `start` (store-local). */
+  async function bookedAt(start: string, course = '普拉提') {
+    const e = ef();
+    const s = await e.scene({ course: { name: course } });
+    const x = await e.session({ courseId: s.course.id, teacherId: s.teacher.id, startTime: start });
+    const m = await e.memberWithCard(s.product.id, { card: { totalCount: 20 } });
+    await book(x.id, m.card.id);
+    return m.member;
+  }
+
+  it('Aliyun SMS as the fallback: the class reminder by Aliyun with its template (the stand-in checks the signature), WeChat refusing the member (43004) falls back at once; Aliyun refusing the mobile is 失败 in Chinese, not tried again', async () => {
+    const desk = env().client;
+    await desk.ok(updateSmsSetting.path, sms.setting('aliyun', SECRET.aliyun));
+    await desk.ok(updateNotifySetting.path, withWechat());
+    try {
+      const day = '2099-05-02';
+      const plain = await bookedAt(`${day} 10:00:00`, '普拉提');
+      const unfollowed = await bookedAt(`${day} 10:00:00`, '普拉提');
+      await bindOpenid(unfollowed.id, 'openid-unfollowed');
+      const badMobile = await bookedAt(`${day} 11:30:00`, '瑜伽');
+      mp.answerNext({ errcode: 43004, errmsg: 'require subscribe rid: 6a1b' });
+      now = `${day} 08:30:00`;
+      await run();
+      // What Aliyun received for the member without an openid: the kind's template and its variables by name.
+      expect(aliyunTo(plain.mobile)).toEqual([
+        expect.objectContaining({
+          provider: 'aliyun',
+          signatureOk: true,
+          templateId: 'T_CLASS',
+          params: { course: '普拉提', time: '05-02 10:00' },
+          signName: '悦动健身',
+          answered: 'OK',
+        }),
+      ]);
+      expect(textsTo(plain.mobile)).toEqual([]);
+      expect(await logOf(plain.id)).toMatchObject([{ status: 'sent', channel: 'sms', reason: '', tries: 1 }]);
+      // WeChat said the member does not follow the account: SMS at once, the log saying why.
+      expect(wxTo('openid-unfollowed').map((r) => r.answered)).toEqual([43004]);
+      expect(aliyunTo(unfollowed.mobile).map((r) => [r.signatureOk, r.templateId, r.answered])).toEqual([
+        [true, 'T_CLASS', 'OK'],
+      ]);
+      expect(await logOf(unfollowed.id)).toMatchObject([
+        { status: 'sent', channel: 'sms', reason: '微信：会员未关注公众号（43004），已改发短信', tries: 1 },
+      ]);
+
+      // Aliyun refuses the mobile: 失败 with the reason in Chinese, never tried again.
+      sms.answerNext('aliyun', { code: 'isv.MOBILE_NUMBER_ILLEGAL', message: 'invalid mobile number' });
+      await runFrom(`${day} 09:30:00`, `${day} 11:15:00`, 1);
+      expect(aliyunTo(badMobile.mobile).map((r) => [r.signatureOk, r.answered])).toEqual([
+        [true, 'isv.MOBILE_NUMBER_ILLEGAL'],
+      ]);
+      expect(await logOf(badMobile.id)).toMatchObject([
+        { status: 'failed', channel: 'sms', reason: '短信：手机号码格式错误（isv.MOBILE_NUMBER_ILLEGAL）', tries: 1 },
+      ]);
+      const log = await desk.ok(queryNotifyLog.path, { fromDate: day, toDate: day, memberId: badMobile.id });
+      expect(log.list).toMatchObject([
+        { status: 'failed', channel: 'sms', tries: 1, reason: '短信：手机号码格式错误（isv.MOBILE_NUMBER_ILLEGAL）' },
+      ]);
+      // A wrong AccessKey secret: the stand-in refuses the signature, logged as such.
+      await desk.ok(updateSmsSetting.path, sms.setting('aliyun', 'not-the-secret'));
+      const wrongKey = await bookedAt(`${day} 14:00:00`);
+      now = `${day} 12:30:00`;
+      await run();
+      expect(aliyunTo(wrongKey.mobile).map((r) => [r.signatureOk, r.answered])).toEqual([
+        [false, 'SignatureDoesNotMatch'],
+      ]);
+      expect(await logOf(wrongKey.id)).toMatchObject([
+        { status: 'failed', reason: '短信：AccessKey Secret 不正确（签名不匹配）（SignatureDoesNotMatch）', tries: 1 },
+      ]);
+    } finally {
+      await desk.ok(updateSmsSetting.path, sms.setting('tencent', SECRET.tencent));
+      await desk.ok(updateNotifySetting.path, notify());
+    }
+  });
+
+  it('a 5xx then success: sent once, after the backoff (WeChat 502, Tencent 503)', async () => {
+    const desk = env().client;
+    await desk.ok(updateNotifySetting.path, withWechat());
+    try {
+      const day = '2099-05-04';
+      const wx = await bookedAt(`${day} 10:00:00`);
+      await bindOpenid(wx.id, 'openid-5xx');
+      const text = await bookedAt(`${day} 10:00:00`);
+      mp.answerNext({ status: 502 });
+      sms.answerNext('tencent', { status: 503 });
+      now = `${day} 08:30:00`;
+      await run();
+      expect(await logOf(wx.id)).toMatchObject([
+        {
+          status: 'queued',
+          channel: 'wechat',
+          tries: 1,
+          dueAt: `${day} 08:31:00`,
+          reason: '第1次发送失败：微信：微信接口暂时不可用（HTTP 502）；08:31 重试',
+        },
+      ]);
+      expect(await logOf(text.id)).toMatchObject([
+        {
+          status: 'queued',
+          channel: 'sms',
+          tries: 1,
+          dueAt: `${day} 08:31:00`,
+          reason: '第1次发送失败：短信：腾讯云接口暂时不可用（HTTP 503）；08:31 重试',
+        },
+      ]);
+      // Not before its time.
+      now = `${day} 08:30:45`;
+      await run();
+      expect(wxTo('openid-5xx').length).toBe(1);
+      expect(textsTo(text.mobile).length).toBe(1);
+      await runFrom(`${day} 08:31:00`, `${day} 09:45:00`, 1);
+      expect(wxTo('openid-5xx').map((r) => r.answered)).toEqual(['HTTP 502', 0]);
+      expect(textsTo(text.mobile).map((r) => [r.signatureOk, r.answered])).toEqual([
+        [true, 'HTTP 503'],
+        [true, 'OK'],
+      ]);
+      expect(await logOf(wx.id)).toMatchObject([
+        { status: 'sent', channel: 'wechat', tries: 2, sentAt: `${day} 08:31:00`, reason: '' },
+      ]);
+      expect(await logOf(text.id)).toMatchObject([{ status: 'sent', channel: 'sms', tries: 2, reason: '' }]);
+    } finally {
+      await desk.ok(updateNotifySetting.path, notify());
+    }
+  });
+
+  it('three failures end as 失败 with the last reason (Aliyun throttling); WeChat busy at the last try falls back to SMS', async () => {
+    const desk = env().client;
+    await desk.ok(updateSmsSetting.path, sms.setting('aliyun', SECRET.aliyun));
+    await desk.ok(updateNotifySetting.path, withWechat());
+    try {
+      const day = '2099-05-06';
+      const throttled = await bookedAt(`${day} 10:30:00`);
+      const limit = { code: 'isv.BUSINESS_LIMIT_CONTROL', message: '触发分钟级流控Permits:1' };
+      sms.answerNext('aliyun', limit, limit, limit);
+      await runFrom(`${day} 08:30:00`, `${day} 08:59:00`, 1);
+      // Tried at 08:30, 08:31 (1 minute on), 08:36 (5 more), each signed anew (a fresh nonce); then 失败.
+      expect(aliyunTo(throttled.mobile).map((r) => [r.signatureOk, r.answered])).toEqual(
+        Array(3).fill([true, 'isv.BUSINESS_LIMIT_CONTROL']),
+      );
+      expect(await logOf(throttled.id)).toMatchObject([
+        {
+          status: 'failed',
+          channel: 'sms',
+          tries: 3,
+          dueAt: `${day} 08:36:00`,
+          reason: '短信：触发发送频率限制（流控）（isv.BUSINESS_LIMIT_CONTROL）',
+        },
+      ]);
+      const log = await desk.ok(queryNotifyLog.path, { fromDate: day, toDate: day, status: 'failed' });
+      expect(log.list).toMatchObject([{ memberId: throttled.id, tries: 3, status: 'failed' }]);
+      expect(log.days).toEqual([{ date: day, sms: 0, wechat: 0, failed: 1, skipped: 0 }]);
+
+      // WeChat busy (-1) three times: WeChat again at 09:01 and 09:06, then SMS at the last try.
+      const busy = await bookedAt(`${day} 11:00:00`);
+      await bindOpenid(busy.id, 'openid-busy');
+      const sysBusy = { errcode: -1, errmsg: 'system error' };
+      mp.answerNext(sysBusy, sysBusy, sysBusy);
+      await runFrom(`${day} 09:00:00`, `${day} 09:30:00`, 1);
+      expect(wxTo('openid-busy').map((r) => r.answered)).toEqual([-1, -1, -1]);
+      expect(aliyunTo(busy.mobile).map((r) => [r.signatureOk, r.answered])).toEqual([[true, 'OK']]);
+      expect(await logOf(busy.id)).toMatchObject([
+        {
+          status: 'sent',
+          channel: 'sms',
+          tries: 3,
+          sentAt: `${day} 09:06:00`,
+          reason: '微信：微信系统繁忙（-1），已改发短信',
+        },
+      ]);
+    } finally {
+      await desk.ok(updateSmsSetting.path, sms.setting('tencent', SECRET.tencent));
+      await desk.ok(updateNotifySetting.path, notify());
+    }
+  });
+
+  it('a retry keeps the quiet hours (deferred to 08:00) and the member switching the kind off (skipped)', async () => {
+    const desk = env().client;
+    // Reminded 12 hours ahead: an evening failure's retry falls in the quiet hours.
+    await desk.ok(updateNotifySetting.path, withWechat(12));
+    try {
+      const evening = await bookedAt('2099-05-09 09:00:00');
+      await bindOpenid(evening.id, 'openid-evening');
+      const busy = { errcode: -1, errmsg: 'system error' };
+      mp.answerNext(busy, busy);
+      await runFrom('2099-05-08 21:58:00', '2099-05-08 22:10:00', 1);
+      expect(wxTo('openid-evening').map((r) => r.answered)).toEqual([-1, -1]);
+      expect(await logOf(evening.id)).toMatchObject([
+        { status: 'queued', tries: 2, dueAt: '2099-05-09 08:00:00', reason: '免打扰，08:00 发送' },
+      ]);
+      await runFrom('2099-05-08 23:00:00', '2099-05-09 07:59:00', 60);
+      expect(wxTo('openid-evening').length).toBe(2);
+      now = '2099-05-09 08:00:00';
+      await run();
+      expect(wxTo('openid-evening').map((r) => r.answered)).toEqual([-1, -1, 0]);
+      expect(await logOf(evening.id)).toMatchObject([{ status: 'sent', channel: 'wechat', tries: 3 }]);
+
+      // Failed once, then switched off on the phone: the retry skips it.
+      const off = await bookedAt('2099-05-09 20:00:00');
+      mp.answerNext({ status: 500 });
+      await bindOpenid(off.id, 'openid-off');
+      now = '2099-05-09 08:30:00';
+      await run();
+      expect(await logOf(off.id)).toMatchObject([{ status: 'queued', tries: 1 }]);
+      const phone = await memberClient(env(), off);
+      await phone.ok(memberUpdateNotifyPref.path, { kind: 'class_reminder', on: false });
+      await runFrom('2099-05-09 08:31:00', '2099-05-09 09:00:00', 1);
+      expect(wxTo('openid-off').map((r) => r.answered)).toEqual(['HTTP 500']);
+      expect(textsTo(off.mobile)).toEqual([]);
+      expect(await logOf(off.id)).toMatchObject([{ status: 'skipped', reason: '已跳过（已关闭）', tries: 1 }]);
+    } finally {
+      await desk.ok(updateNotifySetting.path, notify());
+    }
+  });
+
+  it('an access token WeChat says expired (42001): a new one at once, and the message goes on the same try', async () => {
+    const desk = env().client;
+    await desk.ok(updateNotifySetting.path, withWechat());
+    try {
+      const day = '2099-05-12';
+      const m = await bookedAt(`${day} 10:00:00`);
+      await bindOpenid(m.id, 'openid-expired');
+      // A token cached and still valid by the app's clock, that WeChat has expired.
+      now = `${day} 06:00:00`;
+      await desk.ok(sendNotifyTest.path, { kind: 'class_reminder', channel: 'wechat', openid: 'openid-warm' });
+      const cached = await env()
+        .database.db.selectFrom('wechatToken')
+        .select('accessToken')
+        .where('appId', '=', MP.appId)
+        .executeTakeFirstOrThrow();
+      mp.expireTokens();
+      const tokens = mp.stats.tokenRequests;
+      const refused = mp.stats.refused;
+      now = `${day} 08:30:00`;
+      await run();
+      expect(mp.stats.refused).toBe(refused + 1);
+      expect(mp.stats.tokenRequests).toBe(tokens + 1);
+      const got = wxTo('openid-expired');
+      expect(got.map((r) => r.answered)).toEqual([0]);
+      expect(got[0].token).not.toBe(cached.accessToken);
+      const row = await env()
+        .database.db.selectFrom('wechatToken')
+        .select('accessToken')
+        .where('appId', '=', MP.appId)
+        .executeTakeFirstOrThrow();
+      expect(row.accessToken).toBe(got[0].token);
+      expect(await logOf(m.id)).toMatchObject([{ status: 'sent', channel: 'wechat', tries: 1, reason: '' }]);
+    } finally {
+      await desk.ok(updateNotifySetting.path, notify());
+    }
+  });
+
+  it('three instances running the retry at once send each message once (PostgreSQL)', async (ctx) => {
+    if (env().dialect !== 'postgres' || !PG_URL) return ctx.skip();
+    const desk = env().client;
+    await desk.ok(updateNotifySetting.path, withWechat());
+    try {
+      const day = '2099-05-14';
+      const members: Awaited<ReturnType<typeof bookedAt>>[] = [];
+      for (let i = 0; i < 8; i++) {
+        const m = await bookedAt(`${day} 10:00:00`);
+        if (i % 2) await bindOpenid(m.id, `openid-retry-race-${i}`);
+        members.push(m);
+      }
+      mp.answerNext(...Array(4).fill({ status: 502 }));
+      sms.answerNext('tencent', ...Array(4).fill({ status: 503 }));
+      now = `${day} 08:30:00`;
+      await run();
+      const rows = () =>
+        env()
+          .database.db.selectFrom('notifyLog')
+          .select(['status', 'tries'])
+          .where(
+            'memberId',
+            'in',
+            members.map((m) => m.id),
+          )
+          .execute();
+      expect(await rows()).toEqual(Array(8).fill({ status: 'queued', tries: 1 }));
+      // Every instance's job, its deps reaching the stand-ins.
+      const deps: JobDeps[] = instances.apps.map((a) => ({ ...a.deps, config: env().app.deps.config }));
+      expect(deps.length).toBe(3);
+      now = `${day} 08:31:00`;
+      await Promise.all(deps.map((d) => runReminders(d, clock)));
+      await Promise.all(deps.map((d) => runReminders(d, clock)));
+      for (const [i, m] of members.entries()) {
+        if (i % 2) expect(wxTo(`openid-retry-race-${i}`).map((r) => r.answered)).toEqual(['HTTP 502', 0]);
+        else expect(textsTo(m.mobile).map((r) => r.answered)).toEqual(['HTTP 503', 'OK']);
+      }
+      expect(await rows()).toEqual(Array(8).fill({ status: 'sent', tries: 2 }));
+    } finally {
+      await desk.ok(updateNotifySetting.path, notify());
     }
   });
 });

@@ -139,7 +139,8 @@ export async function dueIds(ex: Executor, storeId: number, now: string, epoch: 
 
 /**
  * Claims a message for this sender: queued and due → sending with a lease, in one guarded update
- * (two instances: one gets it); a 'sending' one whose lease ran out is taken again.
+ * (two instances: one gets it); a 'sending' one whose lease ran out is taken again. A message to try
+ * again after a failure is queued with its next try as `due_at`: this same claim takes it.
  */
 export async function claim(ex: Executor, id: number, now: string, epoch: number, leaseMs: number) {
   const res = await ex
@@ -160,7 +161,14 @@ export async function claim(ex: Executor, id: number, now: string, epoch: number
 export async function finish(
   ex: Executor,
   id: number,
-  set: { status: string; channel?: string | null; reason?: string; sentAt?: string | null; dueAt?: string },
+  set: {
+    status: string;
+    channel?: string | null;
+    reason?: string;
+    sentAt?: string | null;
+    dueAt?: string;
+    tries?: number;
+  },
 ) {
   await ex
     .updateTable('notifyLog')
@@ -206,6 +214,7 @@ export async function logPage(ex: Executor, f: LogFilter, page: number, size: nu
         'n.createdAt',
         'n.sentAt',
         'n.payload',
+        'n.tries',
       ])
       .orderBy('n.dueAt', 'desc')
       .orderBy('n.id', 'desc')

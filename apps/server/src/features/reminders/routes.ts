@@ -2,6 +2,7 @@ import {
   memberBindWechat,
   memberQueryNotifyPref,
   memberUpdateNotifyPref,
+  memberWechatAuth,
   queryNotifyLog,
   queryNotifySetting,
   sendNotifyTest,
@@ -25,4 +26,5 @@ export const remindersFeature = defineFeature((r) => {
   r.handle(memberQueryNotifyPref, (_input, ctx) => svc.myPrefs(ctx));
   r.handle(memberUpdateNotifyPref, (input, ctx) => svc.setMyPref(ctx, input));
   r.handle(memberBindWechat, (input, ctx) => svc.bindWechat(ctx, input));
+  r.handle(memberWechatAuth, ({ storeId }, ctx) => svc.wechatAuth(ctx, storeId));
 });

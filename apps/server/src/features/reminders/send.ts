@@ -3,9 +3,9 @@ import type { Db } from '../../db/index.ts';
 import type { AllowedHost } from '../../lib/outbound.ts';
 import type { StoreScope } from '../../lib/context.ts';
 import { storeScopeById } from '../../lib/store-scope.ts';
-import { localDateTime } from '../../lib/time.ts';
+import { addMinutes, localDateTime } from '../../lib/time.ts';
 import type { OutboxHandler } from '../../outbox/index.ts';
-import { SmsCapReached, smsSenderOf, type SmsMessage } from '../member-channel/public.ts';
+import { SmsCapReached, SmsSendFailed, smsSenderOf, type SmsMessage } from '../member-channel/public.ts';
 import { heldPairs } from '../timetable/public.ts';
 import type { NotifyPayload } from './queue.ts';
 import * as repo from './repository.ts';
@@ -17,7 +17,7 @@ import {
   wechatTemplateOf,
   type StoredNotifySetting,
 } from './setting.ts';
-import { sendTemplate } from './wechat.ts';
+import { sendTemplate, WechatError } from './wechat.ts';
 
 /** What sending needs: the database and the hosts the outbound gate lets through. */
 export interface SendDeps {
@@ -41,10 +41,21 @@ export function smsMessage(templateId: string, params: readonly string[], vars: 
 export const wechatData = (fields: { key: string; value: string }[], vars: Record<string, string>) =>
   Object.fromEntries(fields.map((f) => [f.key, fillVars(f.value, vars).slice(0, 20)]));
 
+/** How a send went: `retry` when it failed for a passing reason (a later try may go). */
+export interface Delivery {
+  status: 'sent' | 'failed' | 'skipped';
+  channel: 'wechat' | 'sms' | null;
+  reason: string;
+  retry?: boolean;
+}
+
 /**
  * Sends a message through the store's channels: WeChat when the member has an openid and the store
- * its service account and the kind's template; else (or when WeChat refused) SMS with the kind's
- * template. Answers how it went; never throws for a provider's refusal.
+ * its service account and the kind's template; else SMS with the kind's template. WeChat failing for
+ * a passing reason (unreachable, 5xx, busy) is answered as such, to be tried again later by WeChat,
+ * unless this is the last try (`lastTry`); failing for good (the openid invalid, the member not
+ * following the account, a wrong template), or at the last try, the message goes by SMS when the
+ * store has it, the log saying why. Never throws for a provider's refusal.
  */
 export async function deliver(
   deps: SendDeps,
@@ -53,7 +64,8 @@ export async function deliver(
   kind: NotifyKind,
   to: { mobile: string | null; openid: string | null },
   vars: Record<string, string>,
-): Promise<{ status: 'sent' | 'failed' | 'skipped'; channel: 'wechat' | 'sms' | null; reason: string }> {
+  o: { lastTry?: boolean } = {},
+): Promise<Delivery> {
   const errors: string[] = [];
   const account = wechatAccount(setting);
   const wx = wechatTemplateOf(setting, kind);
@@ -66,7 +78,10 @@ export async function deliver(
       });
       return { status: 'sent', channel: 'wechat', reason: '' };
     } catch (e) {
-      errors.push(`微信：${(e as Error).message}`);
+      const w = e instanceof WechatError ? e : new WechatError('发送出错', null, true);
+      const reason = `微信：${w.message}`;
+      if (w.transient && !o.lastTry) return { status: 'failed', channel: 'wechat', reason, retry: true };
+      errors.push(reason);
     }
   }
   const template = await smsTemplateOf(deps.db, store.id, setting, kind);
@@ -74,27 +89,36 @@ export async function deliver(
   if (template && to.mobile && sender) {
     try {
       await sender.send(to.mobile, smsMessage(template.templateId, template.params, vars));
-      return { status: 'sent', channel: 'sms', reason: '' };
+      return { status: 'sent', channel: 'sms', reason: errors.length ? `${errors.join('；')}，已改发短信` : '' };
     } catch (e) {
-      const why = e instanceof SmsCapReached ? e.message : (e as Error).message;
+      const why = e instanceof SmsSendFailed ? e.reason : e instanceof SmsCapReached ? e.message : '发送出错';
       errors.push(`短信：${why}`);
-      return { status: 'failed', channel: 'sms', reason: errors.join('；').slice(0, 200) };
+      const retry = e instanceof SmsSendFailed && e.transient;
+      return { status: 'failed', channel: 'sms', reason: errors.join('；').slice(0, 200), retry };
     }
   }
   if (errors.length) return { status: 'failed', channel: 'wechat', reason: errors.join('；').slice(0, 200) };
   return { status: 'skipped', channel: null, reason: '已跳过（未设置模板）' };
 }
 
+/** A message is sent at most this many times: the first send and the tries again. */
+export const MAX_TRIES = 3;
+/** Minutes from a failed try to the next: after the first, after the second. */
+export const RETRY_AFTER_MINUTES = [1, 5] as const;
+
 /**
  * Sends one message if this sender claims it (queued and due at `now`, store-local): checked again
  * first — the member switched the kind off, the booking of a class reminder cancelled or its class
- * moved or started — and deferred when `now` is in the quiet hours. Answers whether it claimed it.
+ * moved or started — and deferred when `now` is in the quiet hours. A send failing for a passing
+ * reason before the last try goes back to queued, due after the backoff: the same guarded claim
+ * takes it again then (on one instance), with these checks and the quiet hours again. Answers
+ * whether it claimed it.
  */
 export async function sendOne(deps: SendDeps, store: StoreScope, id: number, now: string): Promise<boolean> {
   const row = await repo.claim(deps.db, id, now, Date.now(), LEASE_MS);
   if (!row) return false;
-  const done = (status: string, reason: string, channel: string | null = null) =>
-    repo.finish(deps.db, id, { status, reason, channel, sentAt: status === 'sent' ? now : null });
+  const done = (status: string, reason: string, channel: string | null = null, tries = row.tries) =>
+    repo.finish(deps.db, id, { status, reason, channel, tries, sentAt: status === 'sent' ? now : null });
   try {
     const p = JSON.parse(row.payload) as NotifyPayload;
     const kind = row.kind as NotifyKind;
@@ -115,8 +139,22 @@ export async function sendOne(deps: SendDeps, store: StoreScope, id: number, now
       await repo.finish(deps.db, id, { status: 'queued', dueAt: due, reason: `免打扰，${due.slice(11, 16)} 发送` });
       return true;
     }
-    const r = await deliver(deps, store, setting, kind, { mobile: member.mobile, openid: member.wechatOpenid }, p.vars);
-    await done(r.status, r.reason, r.channel);
+    const tries = row.tries + 1;
+    const to = { mobile: member.mobile, openid: member.wechatOpenid };
+    const r = await deliver(deps, store, setting, kind, to, p.vars, { lastTry: tries >= MAX_TRIES });
+    if (r.status === 'skipped') return done(r.status, r.reason, r.channel).then(() => true);
+    if (r.status === 'failed' && r.retry && tries < MAX_TRIES) {
+      const next = addMinutes(now, RETRY_AFTER_MINUTES[tries - 1]);
+      await repo.finish(deps.db, id, {
+        status: 'queued',
+        channel: r.channel,
+        dueAt: next,
+        tries,
+        reason: `第${tries}次发送失败：${r.reason}；${next.slice(11, 16)} 重试`.slice(0, 200),
+      });
+      return true;
+    }
+    await done(r.status, r.reason, r.channel, tries);
   } catch (e) {
     await done('failed', `发送出错：${(e as Error).message}`.slice(0, 200));
   }

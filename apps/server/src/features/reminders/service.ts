@@ -10,6 +10,7 @@ import {
   type memberBindWechat,
   type memberQueryNotifyPref,
   type memberUpdateNotifyPref,
+  type memberWechatAuth,
   type NotifyKind,
   type ParsedReqOf,
   type queryNotifyLog,
@@ -20,7 +21,8 @@ import {
 import { inWriteTx } from '../../db/write-queue.ts';
 import { audit, rootOf } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
-import { AppError, badRequest, conflict } from '../../lib/errors.ts';
+import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { storeScopeById } from '../../lib/store-scope.ts';
 import { addDays, localDateTime } from '../../lib/time.ts';
 import { SmsCapReached, smsSenderOf, storedSmsSetting } from '../member-channel/public.ts';
 import { requireMember } from '../reference/public.ts';
@@ -34,6 +36,7 @@ import {
   saveNotifySetting,
   smsTemplateOf,
   wechatAccount,
+  wechatAuthorize,
   wechatTemplateOf,
 } from './setting.ts';
 import { openidFromCode, sendTemplate, WechatError } from './wechat.ts';
@@ -168,6 +171,7 @@ export async function queryLog(
         dueAt: r.dueAt,
         createdAt: r.createdAt,
         sentAt: r.sentAt,
+        tries: Number(r.tries),
       };
     }),
     total,
@@ -201,6 +205,13 @@ export async function setMyPref(ctx: CallCtx, input: ParsedReqOf<typeof memberUp
     });
   });
   return null;
+}
+
+/** The store's web authorisation for the members' page (no sign-in): its service account's AppID and WeChat's page. */
+export async function wechatAuth(ctx: CallCtx, storeId: number): Promise<ResOf<typeof memberWechatAuth>> {
+  const store = await storeScopeById(ctx.db, storeId);
+  if (!store) throw notFound('门店');
+  return wechatAuthorize(await loadNotifySetting(ctx.db, store.id));
 }
 
 /** Binds the member's openid from the code of WeChat's web authorisation (snsapi_base). */

@@ -7,6 +7,7 @@ import {
   type SmsTemplate,
   type updateNotifySetting,
   type WechatTemplate,
+  WECHAT_AUTHORIZE_BASE,
 } from '@studio/contract';
 import type { Executor } from '../../db/index.ts';
 import { audit } from '../../lib/audit.ts';
@@ -23,7 +24,7 @@ export interface StoredNotifySetting {
   classReminderHours: number;
   quietFrom: string;
   quietTo: string;
-  wechat: { appId: string; appSecret: string; baseUrl: string; templates: WechatTemplate[] };
+  wechat: { appId: string; appSecret: string; baseUrl: string; authorizeBaseUrl: string; templates: WechatTemplate[] };
   sms: { templates: SmsTemplate[] };
 }
 
@@ -31,7 +32,7 @@ export const NOTIFY_DEFAULT: StoredNotifySetting = {
   classReminderHours: 2,
   quietFrom: '22:00',
   quietTo: '08:00',
-  wechat: { appId: '', appSecret: '', baseUrl: '', templates: [] },
+  wechat: { appId: '', appSecret: '', baseUrl: '', authorizeBaseUrl: '', templates: [] },
   sms: { templates: [] },
 };
 
@@ -58,6 +59,15 @@ export const wechatAccount = (s: StoredNotifySetting) =>
   s.wechat.appId && s.wechat.appSecret
     ? { appId: s.wechat.appId, appSecret: s.wechat.appSecret, baseUrl: s.wechat.baseUrl || WECHAT_API_DEFAULT }
     : null;
+
+/**
+ * WeChat's web authorisation of the store's service account for the members' page (snsapi_base):
+ * its AppID (null: none set) and the page's address.
+ */
+export const wechatAuthorize = (s: StoredNotifySetting) => ({
+  appId: wechatAccount(s)?.appId ?? null,
+  authorizeUrl: `${s.wechat.authorizeBaseUrl || WECHAT_AUTHORIZE_BASE}/connect/oauth2/authorize`,
+});
 
 export const wechatTemplateOf = (s: StoredNotifySetting, kind: NotifyKind) =>
   s.wechat.templates.find((t) => t.kind === kind && t.templateId) ?? null;
@@ -91,6 +101,7 @@ export async function publicNotifySetting(ex: Executor, storeId: number): Promis
       appId: s.wechat.appId,
       appSecretSet: Boolean(s.wechat.appSecret),
       baseUrl: s.wechat.baseUrl,
+      authorizeBaseUrl: s.wechat.authorizeBaseUrl,
       templates: s.wechat.templates,
     },
     sms: {
@@ -129,6 +140,7 @@ export async function saveNotifySetting(
       appId: input.wechat.appId,
       appSecret: input.wechat.appId ? appSecret : '',
       baseUrl: input.wechat.baseUrl.replace(/\/+$/, ''),
+      authorizeBaseUrl: input.wechat.authorizeBaseUrl.replace(/\/+$/, ''),
       templates: input.wechat.templates.filter((t) => t.templateId),
     },
     sms: { templates: input.sms.templates.filter((t) => t.templateId) },

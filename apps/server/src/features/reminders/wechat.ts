@@ -10,16 +10,38 @@ export interface WechatAccount {
   baseUrl: string;
 }
 
-/** WeChat refused or could not be reached; `message` in Chinese. */
+/**
+ * WeChat refused or could not be reached; `message` in Chinese. `transient`: a later try may go
+ * (unreachable, its 5xx, system busy -1, a token still refused after a new one); else the template,
+ * the openid or the account must change first.
+ */
 export class WechatError extends Error {
   override name = 'WechatError';
   constructor(
     message: string,
     readonly errcode: number | null = null,
+    readonly transient = false,
   ) {
     super(message);
   }
 }
+
+/** WeChat's error codes (its global return codes) in the staff's words. */
+const ERROR_WORDS: Record<number, string> = {
+  [-1]: '微信系统繁忙',
+  40001: 'access_token 无效',
+  40014: 'access_token 不合法',
+  42001: 'access_token 已过期',
+  40003: '会员的 openid 无效',
+  40037: '微信模板 ID 不正确',
+  43004: '会员未关注公众号',
+  43101: '会员拒收公众号消息',
+  45009: '接口调用已达今日上限',
+  47003: '模板参数不正确',
+  40013: 'AppID 不正确',
+  40125: 'AppSecret 不正确',
+  40029: '授权 code 无效或已使用',
+};
 
 const TIMEOUT_MS = 8000;
 /** A token is used until this long before WeChat's expiry, then refreshed. */
@@ -47,15 +69,23 @@ async function post(url: string, body: string | null, allow: readonly AllowedHos
     });
     return { status: res.status, body: parse(res.text) };
   } catch (e) {
-    throw new WechatError(e instanceof OutboundRefused ? e.message : '无法连接微信接口');
+    if (e instanceof OutboundRefused) throw new WechatError(e.message);
+    throw new WechatError('无法连接微信接口', null, true);
   }
 }
 
-const wxError = (b: Record<string, unknown>, status: number) =>
-  new WechatError(
-    `${typeof b.errmsg === 'string' ? b.errmsg : `HTTP ${status}`}（${String(b.errcode ?? status)}）`,
-    typeof b.errcode === 'number' ? b.errcode : null,
-  );
+function wxError(b: Record<string, unknown>, status: number): WechatError {
+  const errcode = typeof b.errcode === 'number' ? b.errcode : null;
+  if (errcode === null || errcode === 0) {
+    return new WechatError(
+      `微信接口${status >= 500 ? '暂时不可用' : '回答无法识别'}（HTTP ${status}）`,
+      null,
+      status >= 500,
+    );
+  }
+  const words = ERROR_WORDS[errcode] ?? (typeof b.errmsg === 'string' ? b.errmsg.slice(0, 60) : '微信接口出错');
+  return new WechatError(`${words}（${errcode}）`, errcode, errcode === -1 || TOKEN_ERRORS.has(errcode));
+}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

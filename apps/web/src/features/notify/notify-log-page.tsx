@@ -155,14 +155,22 @@ export default function NotifyLogPage() {
             render: (c: Row['channel']) => (c ? NOTIFY_CHANNEL_LABEL[c] : '-'),
           },
           {
-            title: '状态',
-            width: 220,
+            title: '发送次数',
+            dataIndex: 'tries',
+            width: 90,
+            render: (n: number) => (n ? `${n} 次` : '-'),
+          },
+          {
+            title: '状态（失败原因）',
+            width: 260,
             render: (_: unknown, r) => (
               <>
                 <Tag color={STATUS_COLOR[r.status]}>
                   {r.status === 'skipped' && r.reason.startsWith('已跳过') ? r.reason : NOTIFY_STATUS_LABEL[r.status]}
                 </Tag>
-                {r.reason && r.status !== 'sent' && !r.reason.startsWith('已跳过') ? (
+                {r.reason &&
+                (r.status !== 'sent' || r.reason.includes('已改发短信')) &&
+                !r.reason.startsWith('已跳过') ? (
                   <span style={{ fontSize: 12 }}>{r.reason}</span>
                 ) : null}
               </>

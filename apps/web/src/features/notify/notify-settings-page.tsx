@@ -28,6 +28,7 @@ interface Values {
   appId: string;
   appSecret?: string;
   baseUrl: string;
+  authorizeBaseUrl: string;
   kinds: Record<NotifyKind, KindFields>;
 }
 
@@ -52,6 +53,7 @@ function toValues(s: NotifySetting): Values {
     appId: s.wechat.appId,
     appSecret: '',
     baseUrl: s.wechat.baseUrl,
+    authorizeBaseUrl: s.wechat.authorizeBaseUrl,
     kinds,
   };
 }
@@ -79,6 +81,7 @@ export default function NotifySettingsPage() {
         appId: v.appId?.trim() ?? '',
         appSecret: v.appSecret || undefined,
         baseUrl: v.baseUrl?.trim() ?? '',
+        authorizeBaseUrl: v.authorizeBaseUrl?.trim() ?? '',
         templates: NOTIFY_KINDS.filter((k) => v.kinds[k]?.wxTemplateId?.trim()).map((kind) => ({
           kind,
           templateId: v.kinds[kind].wxTemplateId!.trim(),
@@ -133,6 +136,14 @@ export default function NotifySettingsPage() {
             </Form.Item>
             <Form.Item name="baseUrl" label="接口地址" extra="一般留空（https://api.weixin.qq.com）">
               <Input placeholder="https://api.weixin.qq.com" />
+            </Form.Item>
+            <Form.Item
+              name="authorizeBaseUrl"
+              label="网页授权地址"
+              extra="一般留空（https://open.weixin.qq.com）。会员在微信中打开约课页面时经此授权，登录后绑定微信"
+              rules={[{ pattern: /^https?:\/\/\S+$/, message: '网页授权地址应以 http:// 或 https:// 开头' }]}
+            >
+              <Input placeholder="https://open.weixin.qq.com" />
             </Form.Item>
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
               短信：{s.sms.provider === 'none' ? '未设置短信服务' : `已设置，每天最多 ${s.sms.dailyCap} 条`}（门店设置 →
