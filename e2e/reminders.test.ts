@@ -78,6 +78,8 @@ describeBrowser(
         await table.getByRole('link', { name: f.memberName }).first().waitFor();
         await table.getByRole('link', { name: '王提醒' }).waitFor();
         expect(await table.getByText('已发送').count()).toBe(3);
+        // Each sent on its first try (发送次数).
+        expect(await table.getByText('1 次', { exact: true }).count()).toBe(3);
         await page.getByTestId('notify-day-table').getByText('3 / 500').waitFor();
         await shot(page, 'notify-log');
       } finally {
@@ -164,6 +166,7 @@ describeBrowser(
         await page.getByText('我的', { exact: true }).tap();
         const prefs = page.getByTestId('notify-prefs');
         await prefs.getByText('已绑定微信').waitFor();
+        await page.getByText('已绑定微信，提醒将通过公众号发送').waitFor({ state: 'hidden' });
         await shot(page, 'member-wechat-bound');
         const row = await server.database.db
           .selectFrom('member')

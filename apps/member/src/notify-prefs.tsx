@@ -29,9 +29,11 @@ const backCode = inWechat && (backState === STATE_OPEN || backState === STATE_ME
 if (backCode) {
   sessionStorage.setItem(CODE_KEY, backCode);
   // The code is used once, by the binding: not left in the address (a reload, a shared link).
+  // (and WeChat's #wechat_redirect, which the browser keeps across the redirect back)
   const clean = new URL(window.location.href);
   clean.searchParams.delete('code');
   clean.searchParams.delete('state');
+  if (clean.hash === '#wechat_redirect') clean.hash = '';
   window.history.replaceState(null, '', clean.toString());
 }
 
@@ -43,6 +45,7 @@ function authorizeUrl(auth: { appId: string; authorizeUrl: string }, state: stri
   const back = new URL(window.location.href);
   back.searchParams.delete('code');
   back.searchParams.delete('state');
+  back.hash = '';
   const q = new URLSearchParams({
     appid: auth.appId,
     redirect_uri: back.toString(),
