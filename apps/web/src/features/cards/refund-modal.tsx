@@ -1,8 +1,9 @@
 import { PROVIDER_LABEL, REFUND_RULES, RefundMsg, type MemberCardRow } from '@studio/contract';
-import { Alert, Descriptions, Form, Input, InputNumber, Spin } from 'antd';
+import { Alert, Descriptions, Form, InputNumber, Spin } from 'antd';
 import { useEffect } from 'react';
 import { amountText, balanceText, yuan } from '../../shared/format.ts';
 import { FormModal } from '../../shared/form-modal.tsx';
+import { RefundReasonField } from '../../shared/refund-reason.tsx';
 import { useRefundCard, useRefundCardOnline, type PaymentFields as Payment } from './hooks.ts';
 import { useRefundQuote } from './life-hooks.ts';
 import { PaymentFields } from './payment-fields.tsx';
@@ -109,16 +110,7 @@ export function RefundModal({
             >
               <InputNumber precision={2} style={{ width: 200 }} suffix="元" data-testid="paid" />
             </Form.Item>
-            <Form.Item
-              label="退款原因"
-              name="reason"
-              rules={[
-                { required: true, whitespace: true, message: RefundMsg.reason },
-                { max: 80, message: RefundMsg.reasonLong },
-              ]}
-            >
-              <Input maxLength={80} placeholder="如：七天内不想练了" />
-            </Form.Item>
+            <RefundReasonField placeholder="如：七天内不想练了" />
           </>
         ) : (
           <PaymentFields refund />

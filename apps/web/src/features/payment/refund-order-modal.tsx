@@ -1,7 +1,8 @@
 import { RefundMsg, type StorePayOrder } from '@studio/contract';
-import { Form, Input, InputNumber } from 'antd';
+import { Form, InputNumber } from 'antd';
 import { toFen, yuan } from '../../shared/format.ts';
 import { FormModal } from '../../shared/form-modal.tsx';
+import { RefundReasonField } from '../../shared/refund-reason.tsx';
 import { useRefundPayOrder } from './desk-pay-hooks.ts';
 
 /**
@@ -39,16 +40,7 @@ export default function RefundOrderModal({ order, onClose }: { order: StorePayOr
         >
           <InputNumber precision={2} style={{ width: 200 }} suffix="元" aria-label="退款金额" />
         </Form.Item>
-        <Form.Item
-          label="退款原因"
-          name="reason"
-          rules={[
-            { required: true, whitespace: true, message: RefundMsg.reason },
-            { max: 80, message: RefundMsg.reasonLong },
-          ]}
-        >
-          <Input maxLength={80} placeholder="如：会员搬家，无法继续上课" aria-label="退款原因" />
-        </Form.Item>
+        <RefundReasonField placeholder="如：会员搬家，无法继续上课" />
       </Form>
     </FormModal>
   );
