@@ -21,6 +21,8 @@ export const IMPORT_FIELDS = [
   'leaves',
   'leaveDays',
   'refundDate',
+  // 多人共享: the mobiles of the members the card is shared with (optional, like the state columns).
+  'sharedWith',
 ] as const;
 export type ImportField = (typeof IMPORT_FIELDS)[number];
 export type ImportTarget = ImportField | 'ignore';
@@ -45,6 +47,7 @@ export const IMPORT_FIELD_LABEL: Record<ImportField, string> = {
   leaves: '请假记录',
   leaveDays: '已请假天数',
   refundDate: '退卡日期',
+  sharedWith: '共享成员',
 };
 /**
  * A card's state as the 卡状态 column says it. 请假中 and 已过期 are read as 正常 (they follow from the
@@ -55,6 +58,11 @@ export type ImportCardStatus = (typeof IMPORT_CARD_STATUSES)[number];
 /** How 请假记录 writes one leave: its first and last day (several separated by ；). */
 export const IMPORT_LEAVE_JOIN = '至';
 export const IMPORT_LEAVES_SEPARATOR = '；';
+/**
+ * How 共享成员 writes a card's list (多人共享): the members' mobiles in the order they were added,
+ * separated by 、 (read also with ，, ; or ；).
+ */
+export const IMPORT_SHARE_SEPARATOR = '、';
 /** Other headings a file from another system may use for a field (the mapping is guessed from them). */
 export const IMPORT_FIELD_ALIASES: Record<ImportField, string[]> = {
   name: ['姓名', '会员姓名', '名字', '会员名称', 'name'],
@@ -72,6 +80,7 @@ export const IMPORT_FIELD_ALIASES: Record<ImportField, string[]> = {
   leaves: ['请假记录', '请假'],
   leaveDays: ['已请假天数', '请假天数'],
   refundDate: ['退卡日期', '退卡时间'],
+  sharedWith: ['共享成员', '共享会员', '家庭成员', '共享给', '共享人'],
 };
 /** One file holds at most this many rows (members and cards together). */
 export const IMPORT_ROWS_MAX = 20_000;
@@ -151,6 +160,13 @@ export const ImportMsg = {
   refundDateBad: '退卡日期不是有效日期（如 2026-03-01）',
   refundDateFuture: '退卡日期不能晚于今天',
   refundDateNotRefunded: '填写了退卡日期，但卡状态不是已退卡',
+  shareWithoutCard: '填写了共享成员，但没有卡种',
+  shareMobileBad: (mobile: string) => `共享成员的手机号“${mobile}”格式不正确（应为11位，以1开头，多人用、分隔）`,
+  shareSelf: '共享成员不能是持卡会员本人',
+  shareTwice: (mobile: string) => `共享成员中手机号${mobile}重复`,
+  shareNotShared: '该卡种不能共享（共享人数为0），共享成员应留空',
+  shareTooMany: (n: number) => `共享成员超过卡种的共享人数（最多 ${n} 人）`,
+  shareUnknown: (mobile: string) => `共享成员${mobile}不在文件中，也不是本店会员`,
 } as const;
 
 const zFileFields = {

@@ -1,3 +1,5 @@
+import { insertRows } from '../../db/bulk-insert.ts';
+import { idChunks } from '../../db/chunks.ts';
 import type { Tx } from '../../db/index.ts';
 
 /**
@@ -7,19 +9,35 @@ import type { Tx } from '../../db/index.ts';
  * caller holds the card's row lock.
  */
 
+interface ShareRow {
+  storeId: number;
+  memberCardId: number;
+  memberId: number;
+  operatorId: number | null;
+  createdAt: string;
+}
+
 /** Adds `memberId` to the card's list; false when already on it (the unique key holds it once). */
-export async function insertShare(
-  tx: Tx,
-  row: { storeId: number; memberCardId: number; memberId: number; operatorId: number | null; createdAt: string },
-): Promise<boolean> {
+export async function insertShare(tx: Tx, row: ShareRow): Promise<boolean> {
   const done = await tx
     .insertInto('cardShare')
     .values(row)
     .onConflict((oc) => oc.columns(['memberCardId', 'memberId']).doNothing())
     .executeTakeFirst();
   const added = Number(done.numInsertedOrUpdatedRows ?? 0) === 1;
-  if (added) await writeSharedWith(tx, row.memberCardId);
+  if (added) await writeSharedWith(tx, [row.memberCardId]);
   return added;
+}
+
+/**
+ * The lists of cards just made (an import: no other write sees them yet), in a few statements:
+ * `rows` in order (each card's members in the order they were added, none twice), then each card's
+ * `shared_with` from its rows.
+ */
+export async function insertSharesOfNewCards(tx: Tx, rows: ShareRow[]): Promise<void> {
+  if (!rows.length) return;
+  await insertRows(tx, 'cardShare', rows);
+  await writeSharedWith(tx, [...new Set(rows.map((r) => r.memberCardId))]);
 }
 
 /** Takes `memberId` off the card's list (all of it when undefined); answers how many were taken off. */
@@ -31,21 +49,53 @@ export async function deleteShares(tx: Tx, storeId: number, memberCardId: number
     .$if(memberId !== undefined, (q) => q.where('memberId', '=', memberId!))
     .executeTakeFirst();
   const n = Number(done.numDeletedRows);
-  if (n) await writeSharedWith(tx, memberCardId);
+  if (n) await writeSharedWith(tx, [memberCardId]);
   return n;
 }
 
-/** `member_card.shared_with` from the card's rows, in the order they were added. */
-async function writeSharedWith(tx: Tx, memberCardId: number): Promise<void> {
-  const rows = await tx
-    .selectFrom('cardShare')
-    .select('memberId')
-    .where('memberCardId', '=', memberCardId)
-    .orderBy('id')
-    .execute();
-  await tx
-    .updateTable('memberCard')
-    .set({ sharedWith: JSON.stringify(rows.map((r) => r.memberId)) })
-    .where('id', '=', memberCardId)
-    .execute();
+/** Empties the lists of many cards (an import undone, before its cards are deleted). */
+export async function deleteSharesOfCards(tx: Tx, storeId: number, memberCardIds: number[]): Promise<void> {
+  for (const part of idChunks(memberCardIds)) {
+    if (!part.length) continue;
+    const gone = await tx
+      .deleteFrom('cardShare')
+      .where('storeId', '=', storeId)
+      .where('memberCardId', 'in', part)
+      .returning('memberCardId')
+      .execute();
+    await writeSharedWith(tx, [...new Set(gone.map((r) => r.memberCardId))]);
+  }
+}
+
+/** Each card's `member_card.shared_with` from its rows, in the order they were added (a statement per thousand cards). */
+async function writeSharedWith(tx: Tx, memberCardIds: number[]): Promise<void> {
+  for (const part of idChunks(memberCardIds)) {
+    if (!part.length) continue;
+    const rows = await tx
+      .selectFrom('cardShare')
+      .select(['memberCardId', 'memberId'])
+      .where('memberCardId', 'in', part)
+      .orderBy('id')
+      .execute();
+    const lists = new Map<number, number[]>(part.map((id) => [id, []]));
+    for (const r of rows) lists.get(r.memberCardId)!.push(r.memberId);
+    const text = (id: number) => JSON.stringify(lists.get(id));
+    const [first, ...rest] = part;
+    // One card: its text; more: a CASE on the card (every card of `part` has a branch).
+    await tx
+      .updateTable('memberCard')
+      .set((eb) => ({
+        sharedWith: rest.length
+          ? rest
+              .reduce(
+                (c, id) => c.when('id', '=', id).then(text(id)),
+                eb.case().when('id', '=', first).then(text(first)),
+              )
+              .else('[]')
+              .end()
+          : text(first),
+      }))
+      .where('id', 'in', part)
+      .execute();
+  }
 }

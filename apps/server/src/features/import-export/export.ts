@@ -6,6 +6,7 @@ import {
   IMPORT_FIELDS,
   IMPORT_LEAVE_JOIN,
   IMPORT_LEAVES_SEPARATOR,
+  IMPORT_SHARE_SEPARATOR,
   PAY_ORDER_STATUS,
   PAY_ORDER_STATUS_LABEL,
   type CardActivation,
@@ -13,7 +14,7 @@ import {
   type ImportCardStatus,
 } from '@studio/contract';
 import type { Dialect, Executor } from '../../db/index.ts';
-import { activateBy, activationDateOf } from '../reference/public.ts';
+import { activateBy, activationDateOf, sharersOf } from '../reference/public.ts';
 import { ProgressReporter } from './progress.ts';
 import {
   bookingPage,
@@ -98,6 +99,20 @@ export function cardState(c: CardRow, today: string) {
 }
 const MEMBER_FIELDS = IMPORT_FIELDS.slice(0, 5);
 
+/** A page of cards, each with its list (多人共享) as 共享成员 writes it: the mobiles in the order added. */
+async function cardsWithShares(ex: Executor, storeId: number, after: number) {
+  const page = await cardPage(ex, storeId, after);
+  const sharers = await sharersOf(
+    ex,
+    storeId,
+    page.map((c) => c.id),
+  );
+  return page.map((c) => ({
+    ...c,
+    shares: (sharers.get(c.id) ?? []).map((m) => m.mobile).join(IMPORT_SHARE_SEPARATOR),
+  }));
+}
+
 /** The workbook's sheets: 会员 and 会员卡 in the import template's columns (the file imports back), then the records. */
 export const SHEETS: SheetDef[] = [
   {
@@ -111,7 +126,7 @@ export const SHEETS: SheetDef[] = [
     name: '会员卡',
     key: 'cards',
     columns: IMPORT_FIELDS.map((f) => ({ key: f, header: IMPORT_FIELD_LABEL[f] })),
-    page: cardPage,
+    page: cardsWithShares,
     row: (c, today) => {
       const state = cardState(c, today);
       return [
@@ -130,6 +145,7 @@ export const SHEETS: SheetDef[] = [
         state.leaves,
         Number(c.leaveDays) || '',
         day(c.refundedAt),
+        c.shares,
       ];
     },
   },

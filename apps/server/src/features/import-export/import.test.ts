@@ -2,7 +2,8 @@
 // with nothing written; a GBK CSV imported in one go (opening ledger entries, invariants hold),
 // merged or skipped against existing members, undone from 操作日志; two imports at once; and a
 // store exported (.xlsx and JSON) and imported into an empty store with the same members, balances,
-// expiry and ledger sums.
+// expiry, ledger sums and family cards' lists (共享成员: bad lists reported by row, imported lists
+// undone with their cards).
 import {
   BIG_TYPE_MONEY,
   CARD_TYPE_EXPIRES,
@@ -92,6 +93,37 @@ describeEachDb('import and export', (env) => {
       .where('mc.storeId', '=', storeId)
       .orderBy('mc.id')
       .execute();
+  /** Each card's list (多人共享) as the holder's mobile, the product and the members' mobiles in order; and shared_with agrees. */
+  const listsOf = async (storeId: number) => {
+    const db = env().database.db;
+    const rows = await db
+      .selectFrom('cardShare as cs')
+      .innerJoin('memberCard as mc', 'mc.id', 'cs.memberCardId')
+      .innerJoin('member as h', 'h.id', 'mc.memberId')
+      .innerJoin('member as m', 'm.id', 'cs.memberId')
+      .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+      .select(['mc.id', 'h.mobile as holder', 'p.cardName', 'm.mobile'])
+      .where('cs.storeId', '=', storeId)
+      .orderBy('cs.id')
+      .execute();
+    const by = new Map<number, [string, string, string[]]>();
+    for (const r of rows) {
+      const l = by.get(r.id) ?? [r.holder, r.cardName, []];
+      l[2].push(r.mobile);
+      by.set(r.id, l);
+    }
+    return [...by.values()].sort((a, b) => (a[0] + a[1] < b[0] + b[1] ? -1 : 1));
+  };
+  const shareRowsOf = async (storeId: number) =>
+    Number(
+      (
+        await env()
+          .database.db.selectFrom('cardShare')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('storeId', '=', storeId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   const ledgerSum = async (storeId: number) => {
     const rows = await env()
       .database.db.selectFrom('cardLedger')
@@ -406,6 +438,109 @@ describeEachDb('import and export', (env) => {
     ]);
   });
 
+  it('reads 共享成员 it cannot use as a problem of its row and column, and writes nothing', async () => {
+    const f = env().factory;
+    await f.cardProduct({ cardName: '家庭卡', cardType: CARD_TYPE_EXPIRES, validDays: 365, shareMax: 2 });
+    const had = await f.member({ name: '已有会员' });
+    const row = (o: Partial<Record<(typeof IMPORT_FIELDS)[number], string>>) => IMPORT_FIELDS.map((k) => o[k] ?? '');
+    const own = randomMobile();
+    const inFile = randomMobile();
+    const stranger = randomMobile();
+    const family = { cardName: '家庭卡', remaining: '10' };
+    const cases: [Partial<Record<(typeof IMPORT_FIELDS)[number], string>>, string, string][] = [
+      [{ ...family, sharedWith: `${had.mobile}、1380013` }, ImportMsg.shareMobileBad('1380013'), '共享成员'],
+      [{ ...family, mobile: own, sharedWith: own }, ImportMsg.shareSelf, '共享成员'],
+      [{ ...family, sharedWith: `${inFile}，${inFile}` }, ImportMsg.shareTwice(inFile), '共享成员'],
+      [{ cardName: '十次卡', remaining: '3', sharedWith: had.mobile }, ImportMsg.shareNotShared, '共享成员'],
+      [{ ...family, sharedWith: `${had.mobile}、${inFile}; ${randomMobile()}` }, ImportMsg.shareTooMany(2), '共享成员'],
+      [{ ...family, sharedWith: `${inFile}、${stranger}` }, ImportMsg.shareUnknown(stranger), '共享成员'],
+      [{ sharedWith: had.mobile }, ImportMsg.shareWithoutCard, '共享成员'],
+      // Good rows: a member of the file, and a card naming the store's member and the file's.
+      [{ mobile: inFile }, '', ''],
+      [{ ...family, sharedWith: `${had.mobile}、${inFile}` }, '', ''],
+    ];
+    const text = [HEADER, ...cases.map(([o], i) => row({ name: `共享${i}`, mobile: randomMobile(), ...o }))]
+      .map((r) => r.join(','))
+      .join('\n');
+    const expected = cases.flatMap(([, message, column], i) =>
+      message ? [{ sheet: '', row: i + 2, column, message }] : [],
+    );
+    expect(new Set(expected.map((e) => e.message)).size).toBe(7);
+    const body = { fileName: '共享.csv', content: b64(text), mapping: MAPPING, duplicates: 'merge' };
+    const membersBefore = (await membersOf(env().storeId)).length;
+    const sharesBefore = await shareRowsOf(env().storeId);
+    const dry = await ok('import/members', { ...body, dryRun: true });
+    expect(dry.errors).toEqual(expected);
+    // Counted: the rows that read (the member and card of the row naming a stranger too: found after reading).
+    expect(dry).toMatchObject({ errorCount: 7, members: 3, cards: 2 });
+    const real = await call('import/members', body);
+    expect(real).toMatchObject({ status: 400, msg: ImportMsg.hasErrors(7) });
+    expect((await membersOf(env().storeId)).length).toBe(membersBefore);
+    expect(await shareRowsOf(env().storeId)).toBe(sharesBefore);
+    // Another system's heading 家庭成员 is guessed as 共享成员.
+    const cols = await ok('query/import/columns', {
+      fileName: 'a.csv',
+      content: b64('姓名,手机号,家庭成员\n张,13800138000,\n'),
+    });
+    expect(cols.mapping).toMatchObject({ 家庭成员: 'sharedWith' });
+  });
+
+  it('imports a family card’s list (the store’s members skipped or merged alike) and undoes it; a share the desk adds later stops the undo', async () => {
+    const f = env().factory;
+    await f.cardProduct({ cardName: '亲子卡', cardType: CARD_TYPE_EXPIRES, validDays: 365, shareMax: 3 });
+    const kid = await f.member({ name: '孩子' });
+    const [mum, dad, grandma] = [randomMobile(), randomMobile(), randomMobile()];
+    // The card names a member of the file on a later row, then the store's member (whose row is skipped).
+    const row = (o: Partial<Record<(typeof IMPORT_FIELDS)[number], string>>) => IMPORT_FIELDS.map((k) => o[k] ?? '');
+    const file = (rows: string[][]) => [HEADER, ...rows].map((r) => r.join(',')).join('\n');
+    const first = file([
+      row({ name: '妈妈', mobile: mum, cardName: '亲子卡', remaining: '20', sharedWith: `${dad}；${kid.mobile}` }),
+      row({ name: '爸爸', mobile: dad }),
+      row({ name: '孩子', mobile: kid.mobile, remark: '文件里的备注' }),
+    ]);
+    const body = { fileName: '亲子.csv', content: b64(first), mapping: MAPPING, duplicates: 'skip' };
+    expect(await ok('import/members', { ...body, dryRun: true })).toMatchObject({
+      members: 2,
+      skipped: 1,
+      cards: 1,
+      errorCount: 0,
+    });
+    const done = await ok('import/members', body);
+    expect(done).toMatchObject({ members: 2, skipped: 1, cards: 1 });
+    const ids = new Map((await membersOf(env().storeId)).map((m) => [m.mobile, m.id]));
+    const [card] = (await cardsOf(env().storeId)).filter((c) => c.mobile === mum);
+    const stored = await env()
+      .database.db.selectFrom('memberCard')
+      .select('sharedWith')
+      .where('id', '=', card.id)
+      .executeTakeFirstOrThrow();
+    expect(stored.sharedWith).toBe(JSON.stringify([ids.get(dad), kid.id]));
+    expect((await listsOf(env().storeId)).find((l) => l[0] === mum)).toEqual([mum, '亲子卡', [dad, kid.mobile]]);
+    // The import's own list is not later activity: undone, the list, the card and 妈妈, 爸爸 go; 孩子 stays.
+    await ok('undo/bulk/change', { auditId: done.auditId });
+    expect((await listsOf(env().storeId)).find((l) => l[0] === mum)).toBeUndefined();
+    const left = (await membersOf(env().storeId)).map((m) => m.mobile);
+    expect([left.includes(mum), left.includes(dad), left.includes(kid.mobile)]).toEqual([false, false, true]);
+    expect(await checkInvariants(env().database.db, env().storeId)).toEqual([]);
+
+    // Merged: the card names the store's member; then the desk adds 奶奶 to the list, and the undo is refused.
+    const second = file([
+      row({ name: '妈妈', mobile: mum, cardName: '亲子卡', remaining: '20', sharedWith: kid.mobile }),
+      row({ name: '孩子', mobile: kid.mobile }),
+    ]);
+    const merged = await ok('import/members', { ...body, content: b64(second), duplicates: 'merge' });
+    expect(merged).toMatchObject({ members: 1, cards: 1 });
+    const [again] = (await cardsOf(env().storeId)).filter((c) => c.mobile === mum);
+    expect((await listsOf(env().storeId)).find((l) => l[0] === mum)).toEqual([mum, '亲子卡', [kid.mobile]]);
+    const nan = await f.member({ name: '奶奶', mobile: grandma });
+    await ok('add/card/share', { mcId: again.id, mid: nan.id });
+    const refused = await call('undo/bulk/change', { auditId: merged.auditId });
+    expect(refused.status).toBe(409);
+    expect(refused.msg).toContain('无法撤销');
+    expect((await listsOf(env().storeId)).find((l) => l[0] === mum)).toEqual([mum, '亲子卡', [kid.mobile, grandma]]);
+    expect(await checkInvariants(env().database.db, env().storeId)).toEqual([]);
+  });
+
   it('shows the members written so far while the import waits to write its cards (PostgreSQL: on another instance)', async () => {
     // Only PostgreSQL lets the test hold a table while the import runs (SQLite's one writer would
     // block the whole process); SQLite's answer from memory is the same code as the first instance's.
@@ -470,6 +605,7 @@ describeEachDb('import and export', (env) => {
       });
       const money = await source.factory.cardProduct({ cardName: '储值卡', bigType: BIG_TYPE_MONEY });
       const id = (name: string) => (name === '十次卡' ? count.id : money.id);
+      const mids: number[] = [];
       for (let i = 0; i < 25; i++) {
         const mid = (
           await ok<{ id: number }>(
@@ -478,6 +614,7 @@ describeEachDb('import and export', (env) => {
             source.client,
           )
         ).id;
+        mids.push(mid);
         if (i % 5 === 4) continue;
         const card = await ok<{ id: number }>(
           'insert/member/card',
@@ -546,6 +683,15 @@ describeEachDb('import and export', (env) => {
       );
       await life('首课会员', firstClass.id, 900_00);
       await life('定日会员', dated.id);
+      // A family card (多人共享) naming two members, the later one first.
+      const familyCard = await source.factory.cardProduct({
+        cardName: '家庭卡',
+        cardType: CARD_TYPE_EXPIRES,
+        validDays: 200,
+        shareMax: 3,
+      });
+      const family = await life('家庭会员', familyCard.id, 1000_00);
+      for (const mid of [mids[7], mids[2]]) await ok('add/card/share', { mcId: family.id, mid }, source.client);
       const refunded = await life('退卡会员', leaveCard.id, 300_00);
       await ok('refund/member/card', { id: refunded.id, amount: 300_00, method: 'cash', remark: null }, source.client);
       expect(await checkInvariants(e.database.db, source.storeId)).toEqual([]);
@@ -585,7 +731,7 @@ describeEachDb('import and export', (env) => {
       const data = (
         await e.app.inject({ method: 'GET', url: json.url, headers: { cookie: source.client.cookie! } })
       ).json();
-      expect(data.members).toHaveLength(30);
+      expect(data.members).toHaveLength(31);
       const state = (name: string) => data.cards.find((c: { name: string }) => c.name === name);
       expect(state('冻结会员')).toMatchObject({ status: '冻结', refundDate: '' });
       expect(state('请假会员')).toMatchObject({
@@ -595,6 +741,13 @@ describeEachDb('import and export', (env) => {
       });
       expect(state('首课会员')).toMatchObject({ status: '未开卡', saleDate: '', activateBy: addDaysText(today, 30) });
       expect(state('定日会员')).toMatchObject({ status: '未开卡', saleDate: addDaysText(today, 10), activateBy: '' });
+      const sharers = (await membersOf(source.storeId)).filter((m) => ['会员7', '会员2'].includes(m.name));
+      const mobileOf = (name: string) => sharers.find((m) => m.name === name)!.mobile;
+      expect(state('家庭会员')).toMatchObject({
+        status: '正常',
+        sharedWith: `${mobileOf('会员7')}、${mobileOf('会员2')}`,
+      });
+      expect(state('会员3')).toMatchObject({ sharedWith: '' });
       expect(state('退卡会员')).toMatchObject({ status: '已退卡', remaining: 0, refundDate: today, amountPaid: 0 });
       expect(data.cards.length).toBe((await cardsOf(source.storeId)).length);
 
@@ -604,7 +757,8 @@ describeEachDb('import and export', (env) => {
       const { id: _a, storeId: _b, ...leaveProduct } = leaveCard;
       const { id: _c, storeId: _d, ...firstProduct } = firstClass;
       const { id: _e, storeId: _f, ...datedProduct } = dated;
-      for (const p of [leaveProduct, firstProduct, datedProduct]) await target.factory.cardProduct(p);
+      const { id: _g, storeId: _h, ...familyProduct } = familyCard;
+      for (const p of [leaveProduct, firstProduct, datedProduct, familyProduct]) await target.factory.cardProduct(p);
       const content = b64(got.rawPayload);
       const cols = await ok('query/import/columns', { fileName: link.fileName, content }, target.client);
       const done = await ok(
@@ -612,7 +766,7 @@ describeEachDb('import and export', (env) => {
         { fileName: link.fileName, content, mapping: cols.mapping, duplicates: 'merge' },
         target.client,
       );
-      expect(done).toMatchObject({ members: 30, errorCount: 0 });
+      expect(done).toMatchObject({ members: 31, errorCount: 0 });
       const strip = (rows: { mobile: string; name: string; gender: number; birthday: string | null }[]) =>
         rows.map((m) => [m.mobile, m.name, m.gender, m.birthday]);
       expect(strip(await membersOf(target.storeId))).toEqual(strip(await membersOf(source.storeId)));
@@ -647,10 +801,15 @@ describeEachDb('import and export', (env) => {
             .execute()
         ).reduce((n, p) => n + (p.kind === 'refund' ? -1 : 1) * Number(p.amount), 0);
       expect(await kept(target.storeId)).toBe(await kept(source.storeId));
+      // The family card names the same members, in the same order.
+      const lists = await listsOf(source.storeId);
+      expect(lists).toEqual([[expect.any(String), '家庭卡', [mobileOf('会员7'), mobileOf('会员2')]]]);
+      expect(await listsOf(target.storeId)).toEqual(lists);
       expect(await checkInvariants(e.database.db, target.storeId)).toEqual([]);
-      // The imported leaves are the cards' own: the import can still be undone.
+      // The imported leaves and lists are the cards' own: the import can still be undone.
       await ok('undo/bulk/change', { auditId: done.auditId }, target.client);
       expect(await cardsOf(target.storeId)).toEqual([]);
+      expect(await shareRowsOf(target.storeId)).toBe(0);
       expect(await checkInvariants(e.database.db, target.storeId)).toEqual([]);
     });
   });

@@ -8,7 +8,17 @@ import type { ImportProduct } from './rows.ts';
 export async function productsOf(ex: Executor, storeId: number): Promise<ImportProduct[]> {
   const rows = await ex
     .selectFrom('cardProduct')
-    .select(['id', 'cardName', 'bigType', 'cardType', 'validDays', 'enabled', 'activation', 'activateWithinDays'])
+    .select([
+      'id',
+      'cardName',
+      'bigType',
+      'cardType',
+      'validDays',
+      'enabled',
+      'activation',
+      'activateWithinDays',
+      'shareMax',
+    ])
     .where('storeId', '=', storeId)
     .where('deleted', '=', 0)
     .orderBy('id')
@@ -17,6 +27,7 @@ export async function productsOf(ex: Executor, storeId: number): Promise<ImportP
     ...r,
     validDays: r.validDays === null ? null : Number(r.validDays),
     activateWithinDays: Number(r.activateWithinDays),
+    shareMax: Number(r.shareMax),
   }));
 }
 

@@ -31,6 +31,8 @@ export interface ImportProduct {
   enabled: number;
   activation: CardActivation;
   activateWithinDays: number;
+  /** 共享人数: how many members besides the holder a card of it may name (0: not shared). */
+  shareMax: number;
 }
 
 /** A member as the file describes it (fields it leaves empty are undefined). */
@@ -64,15 +66,24 @@ export interface FileCard {
   /** Its leaves (请假), first and last day each, and the days they hold together. */
   leaves: [string, string][];
   leaveDays: number;
+  /** 共享成员: the mobiles of the members it is shared with (多人共享), in the order added. */
+  shares: string[];
+  /** Where the row's 共享成员 is (its members are looked up in the store after reading: `shareProblems`). */
+  at: { sheet: string; row: number; column: string };
 }
 
 export interface ImportPlan {
   members: Map<string, FileMember>;
   cards: FileCard[];
   problems: ImportProblem[];
+  /** Every mobile the file's rows are for (rows with problems too): a member the file is about. */
+  mobiles: Set<string>;
 }
 
 const MOBILE = zMobile();
+/** A mobile as written in a file (spaces, dashes, +86 dropped); check it with `mobileOk`. */
+const readMobile = (s: string) => s.replace(/[\s-]/g, '').replace(/^(\+?86)(?=1\d{10}$)/, '');
+const mobileOk = (m: string) => MOBILE.safeParse(m).success;
 /** Control characters (not tab or line breaks): what no name, mobile or remark holds. */
 const hasControl = (s: string) => {
   for (let i = 0; i < s.length; i++) {
@@ -180,6 +191,7 @@ export function planImport(
   const members = new Map<string, FileMember & { row: number; sheet: string; memberRow: boolean }>();
   const cards: FileCard[] = [];
   const problems: ImportProblem[] = [];
+  const mobiles = new Set<string>();
   const multi = sheets.length > 1;
   // Checked once for the whole file, before any row.
   for (const s of sheets) columnsOf(s.header, all, mapping);
@@ -203,11 +215,10 @@ export function planImport(
       const name = get('name');
       if (!name) problem('name', ImportMsg.nameMissing);
       else if (name.length > MAX_NAME) problem('name', ImportMsg.nameTooLong);
-      const mobileText = get('mobile')
-        .replace(/[\s-]/g, '')
-        .replace(/^(\+?86)(?=1\d{10}$)/, '');
+      const mobileText = readMobile(get('mobile'));
       if (!mobileText) problem('mobile', ImportMsg.mobileMissing);
-      else if (!MOBILE.safeParse(mobileText).success) problem('mobile', ImportMsg.mobileBad);
+      else if (!mobileOk(mobileText)) problem('mobile', ImportMsg.mobileBad);
+      else mobiles.add(mobileText);
       const gender = parseGender(get('gender'));
       if (gender === null) problem('gender', ImportMsg.genderBad);
       const birthdayText = get('birthday');
@@ -217,7 +228,7 @@ export function planImport(
       const remark = get('remark');
       if (remark.length > MAX_TEXT) problem('remark', ImportMsg.remarkTooLong);
 
-      const card = planCard(get, problem, byName, today);
+      const card = planCard(get, problem, byName, today, mobileText);
       if (said.length === 0) {
         const mine = members.get(mobileText);
         if (mine && mine.name !== name) problem('name', ImportMsg.sameMobileOtherName(mine.row));
@@ -245,15 +256,57 @@ export function planImport(
         mine.remark ??= remark || undefined;
         if (!card) mine.memberRow = true;
       }
-      if (card) cards.push({ ...card, mobile: mobileText });
+      if (card) {
+        const column = at.sharedWith?.column ?? IMPORT_FIELD_LABEL.sharedWith;
+        cards.push({ ...card, mobile: mobileText, at: { sheet: sheetName, row, column } });
+      }
     }
   }
   const out = new Map<string, FileMember>();
   for (const [k, m] of members) {
     out.set(k, { mobile: m.mobile, name: m.name, gender: m.gender, birthday: m.birthday, remark: m.remark });
   }
+  return { members: out, cards, problems: sortProblems(problems), mobiles };
+}
+
+/** Problems in the file's order: the 会员 sheet before 会员卡, by row (a row's own in the order found). */
+export const sortProblems = (problems: ImportProblem[]) =>
   problems.sort((a, b) => (a.sheet === b.sheet ? a.row - b.row : a.sheet < b.sheet ? 1 : -1));
-  return { members: out, cards, problems };
+
+/** The mobiles the cards' 共享成员 name (to look up in the store). */
+export const sharedMobiles = (plan: ImportPlan) => [...new Set(plan.cards.flatMap((c) => c.shares))];
+
+/**
+ * 共享成员 naming a member that will not exist: neither a member the file is about nor one of the
+ * store (`inStore`). Whether the store's members are merged or skipped does not matter: either way
+ * the member exists after the import, and the card names them.
+ */
+export function shareProblems(plan: ImportPlan, inStore: (mobile: string) => boolean): ImportProblem[] {
+  const out: ImportProblem[] = [];
+  for (const c of plan.cards) {
+    const missing = c.shares.find((m) => !plan.mobiles.has(m) && !inStore(m));
+    if (missing) out.push({ ...c.at, message: ImportMsg.shareUnknown(missing) });
+  }
+  return out;
+}
+
+/**
+ * 共享成员 as mobiles (separated by 、，, ; or ；), each checked: a valid mobile, not the holder's
+ * (`own`), not twice; answers the list or the first problem.
+ */
+function parseShares(text: string, own: string): { shares: string[] } | { problem: string } {
+  const shares: string[] = [];
+  for (const part of text.split(/[、，,;；\n]/)) {
+    const written = part.trim();
+    if (!written) continue;
+    const m = readMobile(written);
+    if (!mobileOk(m))
+      return { problem: ImportMsg.shareMobileBad(written.length > 20 ? `${written.slice(0, 20)}…` : written) };
+    if (m === own) return { problem: ImportMsg.shareSelf };
+    if (shares.includes(m)) return { problem: ImportMsg.shareTwice(m) };
+    shares.push(m);
+  }
+  return { shares };
 }
 
 const STATUS_READ: Record<string, ImportCardStatus> = {
@@ -288,7 +341,8 @@ function planCard(
   problem: (f: ImportField, message: string) => void,
   byName: Map<string, ImportProduct>,
   today: string,
-): Omit<FileCard, 'mobile'> | undefined {
+  own: string,
+): Omit<FileCard, 'mobile' | 'at'> | undefined {
   const cardName = get('cardName');
   const remainingText = get('remaining').replace(/[,，\s元次¥￥]/g, '');
   const expireText = get('expireDate');
@@ -299,6 +353,7 @@ function planCard(
     if (paidText) problem('amountPaid', ImportMsg.paidWithoutCard);
     if (expireText || saleText) problem(expireText ? 'expireDate' : 'saleDate', ImportMsg.cardFieldsWithoutCard);
     if (stateFields.length) problem(stateFields[0], ImportMsg.cardStateWithoutCard);
+    if (get('sharedWith')) problem('sharedWith', ImportMsg.shareWithoutCard);
     return undefined;
   }
   let bad = false;
@@ -369,6 +424,12 @@ function planCard(
   const leaves = parseLeaves(get('leaves'));
   if (leaves === null) fail('leaves', ImportMsg.leavesBad);
   else if (leaves.some((l, i) => i > 0 && l[0] <= leaves[i - 1][1])) fail('leaves', ImportMsg.leavesOverlap);
+  // 共享成员: within the product's 共享人数 (the list of a refunded or frozen card moves as it is).
+  const read = parseShares(get('sharedWith'), own);
+  const shares = 'shares' in read ? read.shares : [];
+  if ('problem' in read) fail('sharedWith', read.problem);
+  else if (shares.length && product && product.shareMax <= 0) fail('sharedWith', ImportMsg.shareNotShared);
+  else if (product && shares.length > product.shareMax) fail('sharedWith', ImportMsg.shareTooMany(product.shareMax));
   const held = (leaves ?? []).reduce((n, [from, to]) => n + leaveDays(from, to), 0);
   const daysText = get('leaveDays').replace(/[天\s]/g, '');
   if (daysText && !/^\d+$/.test(daysText)) fail('leaveDays', ImportMsg.leaveDaysBad);
@@ -403,5 +464,6 @@ function planCard(
     refundDate,
     leaves,
     leaveDays: held,
+    shares,
   };
 }

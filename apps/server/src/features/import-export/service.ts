@@ -11,7 +11,7 @@ import {
   type ResOf,
   type queryImportColumns,
 } from '@studio/contract';
-import type { Tx } from '../../db/index.ts';
+import type { Executor, Tx } from '../../db/index.ts';
 import { deleteExpiredOpLocks, deleteOpLock, deleteStaleOpLock, insertOpLock } from '../../db/op-locks.ts';
 import { inOwnTx } from '../../db/write-queue.ts';
 import { audit } from '../../lib/audit.ts';
@@ -19,6 +19,7 @@ import type { CallCtx } from '../../lib/context.ts';
 import { badRequest, conflict } from '../../lib/errors.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { leaveDays } from '../card-life/public.ts';
+import { insertSharesOfNewCards } from '../card-share/public.ts';
 import { endOfDay } from '../reference/public.ts';
 import { readImportFile } from './read-file.ts';
 import {
@@ -35,7 +36,16 @@ import {
   updateMember,
   type ExistingMember,
 } from './repository.ts';
-import { guessMapping, planImport, type FileCard, type FileMember } from './rows.ts';
+import {
+  guessMapping,
+  planImport,
+  sharedMobiles,
+  shareProblems,
+  sortProblems,
+  type FileCard,
+  type FileMember,
+  type ImportPlan,
+} from './rows.ts';
 import { ProgressReporter } from './progress.ts';
 import type { ImportUndo } from './undo-import.ts';
 
@@ -123,8 +133,13 @@ async function importWithProgress(
   const products = await productsOf(ctx.db, storeId);
   const now = localDateTime(ctx.store.timezone);
   const plan = planImport(sheets, input.mapping, products, now.slice(0, 10));
+  // The store's members the file is about, and those its 共享成员 name (who must exist).
+  const storeMembers = (ex: Executor) =>
+    membersByMobile(ex, storeId, [...new Set([...plan.members.keys(), ...sharedMobiles(plan)])]);
+  const before = await storeMembers(ctx.db);
+  const problems = sortProblems([...plan.problems, ...shareProblems(plan, (m) => before.has(m))]);
   await progress.set('check', rows, rows);
-  const errors = plan.problems.slice(0, IMPORT_ERRORS_MAX);
+  const errors = problems.slice(0, IMPORT_ERRORS_MAX);
   const count = (existing: Map<string, ExistingMember>) => {
     const skip = input.duplicates === 'skip';
     const kept = (c: FileCard) => !(skip && existing.has(c.mobile));
@@ -144,11 +159,10 @@ async function importWithProgress(
     };
   };
   if (input.dryRun) {
-    const existing = await membersByMobile(ctx.db, storeId, [...plan.members.keys()]);
     await progress.set('done', rows, rows);
-    return { ...count(existing), errors, errorCount: plan.problems.length, auditId: null };
+    return { ...count(before), errors, errorCount: problems.length, auditId: null };
   }
-  if (plan.problems.length) throw badRequest(ImportMsg.hasErrors(plan.problems.length), { errors });
+  if (problems.length) throw badRequest(ImportMsg.hasErrors(problems.length), { errors });
   // The lock is its own row, committed before the import and removed after it: a second import of
   // the store meanwhile is refused at once (on any instance), a later one runs.
   const key = `${importMembers.path}:${storeId}`;
@@ -167,7 +181,10 @@ async function importWithProgress(
       const repeat = `${importMembers.path}#${storeId}:`;
       await deleteExpiredOpLocks(tx, storeId, repeat, Date.now() - REPEAT_WINDOW_MS);
       if (!(await insertOpLock(tx, repeat + hash, storeId, Date.now()))) throw conflict(Msg.duplicateOp);
-      const existing = await membersByMobile(tx, storeId, [...plan.members.keys()]);
+      const existing = await storeMembers(tx);
+      // A member the lists name gone meanwhile: the file has problems after all (nothing written).
+      const gone = sortProblems(shareProblems(plan, (m) => existing.has(m)));
+      if (gone.length) throw badRequest(ImportMsg.hasErrors(gone.length), { errors: gone });
       const result = await writeImport(tx, ctx, plan, existing, input.duplicates, now, progress);
       await putSetting(tx, storeId, IMPORT_MAPPING_SETTING, JSON.stringify(input.mapping));
       const c = count(existing);
@@ -211,7 +228,7 @@ const chunked = <T>(rows: T[]) =>
 async function writeImport(
   tx: Tx,
   ctx: CallCtx,
-  plan: { members: Map<string, FileMember>; cards: FileCard[] },
+  plan: ImportPlan,
   existing: Map<string, ExistingMember>,
   duplicates: 'merge' | 'skip',
   now: string,
@@ -340,6 +357,19 @@ async function writeImport(
           })),
         ),
       )),
+    );
+    // Its list (多人共享): the members named, the file's or the store's (merged or skipped alike).
+    await insertSharesOfNewCards(
+      tx,
+      placed.flatMap(({ id, card }) =>
+        card.shares.map((mobile) => ({
+          storeId,
+          memberCardId: id,
+          memberId: ids.get(mobile) ?? existing.get(mobile)!.id,
+          operatorId: ctx.staff.id,
+          createdAt: now,
+        })),
+      ),
     );
     cardIds.push(...placed.map((p) => p.id));
     written += placed.length;

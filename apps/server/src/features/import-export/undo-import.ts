@@ -24,13 +24,16 @@ const NAMED = 3;
 /**
  * What happened since the import to what it made or changed, in words (empty when nothing did): a
  * later audit entry about one of its members or cards (an edit, a booking, a sale), a card used or
- * topped up, a booking, pending, wait, leave or online order of one of them, a card sold to them.
+ * topped up, a booking, pending, wait, leave or online order of one of them, a card sold to them,
+ * one of them named on another card's list. The import's own lists (共享成员) are not: a share the
+ * desk adds or takes off later is (its audit entry names the card and the members, its ledger note
+ * is the card's).
  */
 export async function importChangedSince(tx: Tx, storeId: number, entryId: number, f: ImportUndo): Promise<string[]> {
   const later = await membersNamedAfter(tx, storeId, [...f.members, ...f.updated.map((u) => u.id)], entryId);
   const cardNotes = await cardsNamedAfter(tx, storeId, f.cards, entryId);
   const used = await cardsWithMoreLedger(tx, f.cards);
-  const active = await membersWithActivity(tx, f.members, f.leaves ?? []);
+  const active = await membersWithActivity(tx, f.members, f.leaves ?? [], f.cards);
   const mine = new Set(f.cards);
   const extra = (await cardsOfMembers(tx, f.members)).filter((c) => !mine.has(Number(c.id))).length;
   const out: string[] = [];
@@ -43,7 +46,7 @@ export async function importChangedSince(tx: Tx, storeId: number, entryId: numbe
   return out;
 }
 
-/** Takes an import back: its cards with their ledger and payments, its members, and the members it changed as they were. */
+/** Takes an import back: its cards with their lists, ledger and payments, its members, and the members it changed as they were. */
 export async function undoImport(tx: Tx, storeId: number, f: ImportUndo): Promise<void> {
   await deleteImported(tx, storeId, f.cards, f.members);
   for (const u of f.updated) await restoreMember(tx, storeId, u);

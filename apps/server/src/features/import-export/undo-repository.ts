@@ -1,5 +1,6 @@
 import { idChunks } from '../../db/chunks.ts';
 import type { Tx } from '../../db/index.ts';
+import { deleteSharesOfCards } from '../card-share/public.ts';
 
 async function each<T>(ids: number[], q: (part: number[]) => Promise<T[]>): Promise<T[]> {
   const out: T[] = [];
@@ -47,8 +48,16 @@ export const cardsWithMoreLedger = (tx: Tx, ids: number[]) =>
       .execute(),
   );
 
-/** Whether any of the members has a booking, pending, wait, leave (other than `ownLeaves`, the import's) or online order. */
-export async function membersWithActivity(tx: Tx, ids: number[], ownLeaves: number[]): Promise<boolean> {
+/**
+ * Whether any of the members has a booking, pending, wait, leave (other than `ownLeaves`, the
+ * import's) or online order, or is named on the list (多人共享) of a card not among `ownCards`.
+ */
+export async function membersWithActivity(
+  tx: Tx,
+  ids: number[],
+  ownLeaves: number[],
+  ownCards: number[],
+): Promise<boolean> {
   for (const table of ['reservation', 'pending', 'waitlist', 'payOrder'] as const) {
     const found = await each(ids, (part) =>
       tx.selectFrom(table).select('memberId as id').where('memberId', 'in', part).limit(1).execute(),
@@ -59,15 +68,21 @@ export async function membersWithActivity(tx: Tx, ids: number[], ownLeaves: numb
   const leaves = await each(ids, (part) =>
     tx.selectFrom('cardLeave').select('id').where('memberId', 'in', part).execute(),
   );
-  return leaves.some((l) => !own.has(Number(l.id)));
+  if (leaves.some((l) => !own.has(Number(l.id)))) return true;
+  const cards = new Set(ownCards);
+  const named = await each(ids, (part) =>
+    tx.selectFrom('cardShare').select('memberCardId').where('memberId', 'in', part).execute(),
+  );
+  return named.some((s) => !cards.has(Number(s.memberCardId)));
 }
 
 /** The cards the members hold. */
 export const cardsOfMembers = (tx: Tx, ids: number[]) =>
   each(ids, (part) => tx.selectFrom('memberCard').select(['id', 'memberId']).where('memberId', 'in', part).execute());
 
-/** Deletes cards with their leaves, ledger entries and payments, then members. */
+/** Deletes cards with their lists (多人共享), leaves, ledger entries and payments, then members. */
 export async function deleteImported(tx: Tx, storeId: number, cards: number[], members: number[]): Promise<void> {
+  await deleteSharesOfCards(tx, storeId, cards);
   for (const part of idChunks(cards)) {
     await tx.deleteFrom('cardLeave').where('storeId', '=', storeId).where('memberCardId', 'in', part).execute();
     await tx.deleteFrom('cardPayment').where('storeId', '=', storeId).where('memberCardId', 'in', part).execute();

@@ -190,7 +190,7 @@ export default function ImportPage() {
             <p className="ant-upload-text">点击或拖入 .xlsx 或 .csv 文件</p>
             <p className="ant-upload-hint">
               第一行为表头；每行一位会员（有多张卡的会员每张卡一行）；一次最多 {IMPORT_ROWS_MAX.toLocaleString()}{' '}
-              行。可先下载导入模板，或直接上传其他系统导出的表格再对应列。卡状态（正常、冻结、未开卡、已退卡）、激活截止、请假记录和退卡日期可不填。
+              行。可先下载导入模板，或直接上传其他系统导出的表格再对应列。卡状态（正常、冻结、未开卡、已退卡）、激活截止、请假记录、退卡日期和共享成员可不填；共享成员填家庭卡共享给的会员手机号，多人用、分隔，这些会员需在同一文件中或已是本店会员。
             </p>
           </Upload.Dragger>
         </Spin>

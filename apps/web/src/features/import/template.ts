@@ -2,7 +2,8 @@
 import { IMPORT_FIELD_LABEL, IMPORT_FIELDS } from '@studio/contract';
 import { downloadSheet } from '../../shared/xlsx.ts';
 
-// The last five columns (卡状态, 激活截止, 请假记录, 已请假天数, 退卡日期) may stay empty: a card 正常, started on 开卡日期.
+// The last six columns (卡状态, 激活截止, 请假记录, 已请假天数, 退卡日期, 共享成员) may stay empty: a card 正常,
+// started on 开卡日期, not shared. 共享成员: the mobiles of the members a family card (多人共享) names, separated by 、.
 const EXAMPLE: (string | number)[][] = [
   [
     '张三',
@@ -20,8 +21,9 @@ const EXAMPLE: (string | number)[][] = [
     '2025-08-01至2025-08-10',
     10,
     '',
+    '13700137000、13600136000',
   ],
-  ['张三', '13800138000', '', '', '', '储值卡', 350.5, '', '2025-01-10', 500, '冻结', '', '', '', ''],
+  ['张三', '13800138000', '', '', '', '储值卡', 350.5, '', '2025-01-10', 500, '冻结', '', '', '', '', ''],
   [
     '王五',
     '13700137000',
@@ -35,6 +37,7 @@ const EXAMPLE: (string | number)[][] = [
     1800,
     '未开卡',
     '2026-03-01',
+    '',
     '',
     '',
     '',
@@ -55,8 +58,9 @@ const EXAMPLE: (string | number)[][] = [
     '',
     '',
     '2025-03-01',
+    '',
   ],
-  ['李四', '13900139000', '女', '', '只有会员信息，没有卡', '', '', '', '', '', '', '', '', '', ''],
+  ['李四', '13900139000', '女', '', '只有会员信息，没有卡', '', '', '', '', '', '', '', '', '', '', ''],
 ];
 
 /** Downloads 会员导入模板.xlsx: a sheet in the import's columns (one row per card; a member without a card has one row). */
@@ -64,7 +68,10 @@ export function downloadTemplate(): Promise<void> {
   return downloadSheet(
     '会员导入模板',
     '会员卡',
-    IMPORT_FIELDS.map((f) => ({ header: IMPORT_FIELD_LABEL[f], width: f === 'remark' || f === 'leaves' ? 24 : 14 })),
+    IMPORT_FIELDS.map((f) => ({
+      header: IMPORT_FIELD_LABEL[f],
+      width: f === 'remark' || f === 'leaves' || f === 'sharedWith' ? 24 : 14,
+    })),
     EXAMPLE,
   );
 }
