@@ -60,6 +60,13 @@ describeEachDb('多人共享: members book on a card they share', (env) => {
     // The holder's page lists who shares the card; the daughter's desk picker offers it, naming the holder.
     const detail = await api().ok(memberInfo.path, { id: mum.id });
     expect(detail.cards[0].sharedWith).toEqual([{ id: daughter.id, name: '女儿', mobile: daughter.mobile }]);
+    expect(detail.sharedCards).toEqual([]);
+    // The daughter's page names the card she may book on, and whose it is.
+    const daughterPage = await api().ok(memberInfo.path, { id: daughter.id });
+    expect([daughterPage.cards, daughterPage.sharedCards]).toEqual([
+      [],
+      [{ id: card.id, cardName: s.product.cardName, holderId: mum.id, holderName: '妈妈' }],
+    ]);
     const picker = await api().ok(memberCardsForCourse.path, { mid: daughter.id, courseId: s.course.id });
     expect(
       picker.map((c: { id: number; holder: string | null; usable: boolean }) => [c.id, c.holder, c.usable]),

@@ -75,6 +75,7 @@ export function MemberCardTable({
           {
             title: '卡名称',
             dataIndex: 'cardName',
+            width: 180,
             render: (v: string, c) => (
               <>
                 {v}

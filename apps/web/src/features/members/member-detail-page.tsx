@@ -1,7 +1,7 @@
 import { PlusOutlined, QrcodeOutlined } from '@ant-design/icons';
-import { Button, Card, Descriptions, Skeleton, Space, Tabs } from 'antd';
+import { Button, Card, Descriptions, Skeleton, Space, Tabs, Typography } from 'antd';
 import { lazy, Suspense, useState } from 'react';
-import { useSearchParams } from '../../shared/router.tsx';
+import { Link, useSearchParams } from '../../shared/router.tsx';
 import { useMember } from '../../shared/reference.ts';
 import { Notice } from '../../shared/notice.tsx';
 import { IssueCardModal, MemberCardTable, MemberPayments } from '../cards/index.ts';
@@ -74,6 +74,21 @@ export default function MemberDetailPage() {
         }
       >
         <MemberCardTable cards={m.cards} loading={q.isFetching} holderId={m.id} />
+        {m.sharedCards.length > 0 && (
+          <Typography.Paragraph type="secondary" style={{ marginTop: 12, marginBottom: 0 }} data-testid="shared-cards">
+            还可以用别人共享的卡约课：
+            {m.sharedCards.map((c, i) => (
+              <span key={c.id}>
+                {i > 0 && '、'}
+                {c.cardName}（
+                <Link to={`/member/detail?member_id=${c.holderId}`} style={{ textDecoration: 'underline' }}>
+                  {c.holderName}
+                </Link>
+                的卡）
+              </span>
+            ))}
+          </Typography.Paragraph>
+        )}
       </Card>
       <Card title="收款记录">
         <MemberPayments memberId={m.id} />

@@ -82,9 +82,16 @@ export const memberInfo = defineCall({
   auth: 'store',
   roles: Roles.desk,
   req: z.object({ id: zId('请选择会员') }),
-  res: zMemberRow.extend({ createdAt: z.string(), cards: z.array(zMemberCardRow) }),
+  res: zMemberRow.extend({
+    createdAt: z.string(),
+    cards: z.array(zMemberCardRow),
+    /** 多人共享: other members' cards this member books on (not refunded), with their holder. */
+    sharedCards: z.array(
+      z.object({ id: z.number(), cardName: z.string(), holderId: z.number(), holderName: z.string() }),
+    ),
+  }),
   idFields: ['id'],
-  summary: '会员详情及其会员卡',
+  summary: '会员详情及其会员卡（含别人共享给TA的卡）',
   example: { id: 1 },
   errors: fails.notFound('会员'),
 });

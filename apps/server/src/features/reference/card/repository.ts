@@ -269,6 +269,21 @@ export function memberCards(ex: Executor, storeId: number, memberId: number, o: 
     .execute();
 }
 
+/** Other members' cards shared with `memberId` (多人共享), not refunded, with their holder, oldest first. */
+export function cardsSharedWith(ex: Executor, storeId: number, memberId: number) {
+  return ex
+    .selectFrom('cardShare as cs')
+    .innerJoin('memberCard as mc', 'mc.id', 'cs.memberCardId')
+    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .innerJoin('member as h', 'h.id', 'mc.memberId')
+    .select(['mc.id', 'p.cardName', 'h.id as holderId', 'h.name as holderName'])
+    .where('cs.storeId', '=', storeId)
+    .where('cs.memberId', '=', memberId)
+    .where('mc.refundedAt', 'is', null)
+    .orderBy('mc.id')
+    .execute();
+}
+
 /** The members each card of `cardIds` is shared with (多人共享), by card id, in the order they were added. */
 export async function sharersOf(ex: Executor, storeId: number, cardIds: readonly number[]) {
   const by = new Map<number, { id: number; name: string; mobile: string }[]>(cardIds.map((id) => [id, []]));

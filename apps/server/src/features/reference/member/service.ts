@@ -6,7 +6,7 @@ import { badRequest, conflict } from '../../../lib/errors.ts';
 import { isUniqueViolation } from '../../../db/dialect.ts';
 import { storeNow } from '../shared.ts';
 import { cardLifeView } from '../card/activation.ts';
-import { memberCards, sharersOf } from '../card/repository.ts';
+import { cardsSharedWith, memberCards, sharersOf } from '../card/repository.ts';
 import { requireCourse } from '../repository.ts';
 import { addMember, changeMember, memberIdByMobile, memberPage, membersMatching, requireMember } from './repository.ts';
 
@@ -70,10 +70,13 @@ export async function editMember(ctx: CallCtx, input: MemberInput & { id: number
   return null;
 }
 
-/** A member with every card they hold. */
+/** A member with every card they hold, and the cards others share with them (多人共享). */
 export async function memberWithCards(ctx: CallCtx, id: number) {
   const m = await mustFindMember(ctx, id);
-  const cards = await memberCards(ctx.db, ctx.store.id, id);
+  const [cards, sharedCards] = await Promise.all([
+    memberCards(ctx.db, ctx.store.id, id),
+    cardsSharedWith(ctx.db, ctx.store.id, id),
+  ]);
   const sharers = await sharersOf(
     ctx.db,
     ctx.store.id,
@@ -81,6 +84,7 @@ export async function memberWithCards(ctx: CallCtx, id: number) {
   );
   return {
     ...m,
+    sharedCards,
     cards: cards.map(({ memberId: _m, holderName: _h, ...c }) => ({
       ...c,
       ...cardLifeView(c),
