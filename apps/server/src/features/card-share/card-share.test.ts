@@ -4,11 +4,13 @@
 // count the card's classes whoever booked; the holder and a member it is shared with racing for the
 // card's last class over three app instances on one PostgreSQL: one charge.
 import {
+  addCardLeave,
   addCardShare,
   addMemberReservation,
   CardMsg,
   CardShareMsg,
   deleteCardShare,
+  insertMemberCard,
   memberBook,
   memberCardLedger,
   memberCardsForCourse,
@@ -23,6 +25,7 @@ import { afterEach, expect, it } from 'vitest';
 import { EngineFactory, FUTURE } from '../../test/factory-engine.ts';
 import { describeEachDb, moreInstances, type TestEnv } from '../../test/harness.ts';
 import { checkInvariants } from '../../test/invariants.ts';
+import { addDays, localDateTime } from '../../lib/time.ts';
 import { memberClient } from '../../test/member-client.ts';
 
 describeEachDb('多人共享: members book on a card they share', (env) => {
@@ -224,6 +227,40 @@ describeEachDb('多人共享: members book on a card they share', (env) => {
       studentCount: 1,
     });
     expect([old.status, old.msg]).toEqual([409, Msg.cardNotOwned]);
+  });
+
+  it('a card on leave books nothing for the members it is shared with either (domain: a card in leave books nothing)', async () => {
+    const e = ef();
+    const t = localDateTime('Asia/Shanghai').slice(0, 10);
+    const s = await e.scene({ product: { perCount: 1, cardType: 1, validDays: 30, leaveAllowed: 1, shareMax: 1 } });
+    const mum = await env().factory.member({ name: '妈妈' });
+    const daughter = await env().factory.member({ name: '女儿' });
+    const { id: mcId } = await api().ok(insertMemberCard.path, {
+      mid: mum.id,
+      cardId: s.product.id,
+      totalCount: 10,
+      payment: { amount: 100000, method: 'cash', remark: null },
+    });
+    await api().ok(addCardShare.path, { mcId, mid: daughter.id });
+    const inLeave = await e.session({
+      courseId: s.course.id,
+      teacherId: s.teacher.id,
+      startTime: `${addDays(t, 3)} 10:00:00`,
+    });
+    await api().ok(addCardLeave.path, { mcId, fromDate: addDays(t, 2), toDate: addDays(t, 4), reason: '全家出游' });
+    const desk = await api().call(addMemberReservation.path, {
+      mcId,
+      tid: inLeave.id,
+      mid: daughter.id,
+      studentCount: 1,
+    });
+    const leaveWords = `${Number(addDays(t, 2).slice(5, 7))}月${Number(addDays(t, 2).slice(8, 10))}日`;
+    expect(desk.status).toBe(409);
+    expect(desk.msg).toContain(leaveWords);
+    const phone = await memberClient(env(), daughter);
+    const own = await phone.call(memberBook.path, { tid: inLeave.id, mcId, studentCount: 1 });
+    expect([own.status, own.msg]).toEqual([409, desk.msg]);
+    expect(Number((await cardRow(mcId)).usedCount)).toBe(0);
   });
 
   it('a cap counts the card’s classes whoever booked them', async () => {

@@ -40,37 +40,41 @@ export async function insertSharesOfNewCards(tx: Tx, rows: ShareRow[]): Promise<
   await writeSharedWith(tx, [...new Set(rows.map((r) => r.memberCardId))]);
 }
 
-/** Takes `memberId` off the card's list (all of it when undefined); answers how many were taken off. */
-export async function deleteShares(tx: Tx, storeId: number, memberCardId: number, memberId?: number): Promise<number> {
+/** Takes `memberId` off the card's list; false when they were not on it. */
+export async function deleteShare(tx: Tx, storeId: number, memberCardId: number, memberId: number): Promise<boolean> {
   const done = await tx
     .deleteFrom('cardShare')
     .where('storeId', '=', storeId)
     .where('memberCardId', '=', memberCardId)
-    .$if(memberId !== undefined, (q) => q.where('memberId', '=', memberId!))
+    .where('memberId', '=', memberId)
     .executeTakeFirst();
-  const n = Number(done.numDeletedRows);
-  if (n) await writeSharedWith(tx, [memberCardId]);
-  return n;
+  const gone = Number(done.numDeletedRows) > 0;
+  if (gone) await writeSharedWith(tx, [memberCardId]);
+  return gone;
 }
 
-/** Empties the lists of many cards (an import undone, before its cards are deleted). */
-export async function deleteSharesOfCards(tx: Tx, storeId: number, memberCardIds: number[]): Promise<void> {
+/**
+ * Empties the lists of cards (a transfer's card, or an import's cards before its undo deletes them);
+ * answers how many members were taken off.
+ */
+export async function deleteSharesOfCards(tx: Tx, storeId: number, memberCardIds: number[]): Promise<number> {
+  let n = 0;
   for (const part of idChunks(memberCardIds)) {
-    if (!part.length) continue;
     const gone = await tx
       .deleteFrom('cardShare')
       .where('storeId', '=', storeId)
       .where('memberCardId', 'in', part)
       .returning('memberCardId')
       .execute();
+    n += gone.length;
     await writeSharedWith(tx, [...new Set(gone.map((r) => r.memberCardId))]);
   }
+  return n;
 }
 
 /** Each card's `member_card.shared_with` from its rows, in the order they were added (a statement per thousand cards). */
 async function writeSharedWith(tx: Tx, memberCardIds: number[]): Promise<void> {
   for (const part of idChunks(memberCardIds)) {
-    if (!part.length) continue;
     const rows = await tx
       .selectFrom('cardShare')
       .select(['memberCardId', 'memberId'])

@@ -7,7 +7,7 @@ import type { CallCtx } from '../../lib/context.ts';
 import { badRequest, conflict } from '../../lib/errors.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { addLedgerNote, requireMember, requireMemberCard } from '../reference/public.ts';
-import { deleteShares, insertShare } from './repository.ts';
+import { deleteShare, insertShare } from './repository.ts';
 
 /**
  * 多人共享 (issue 29, item 6): a card names up to its product's 共享人数 other members of the store,
@@ -58,7 +58,7 @@ export async function removeShare(ctx: CallCtx, input: ShareInput): Promise<null
   const now = localDateTime(ctx.store.timezone);
   await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
     await lockCards(tx, [card.id]);
-    if (!(await deleteShares(tx, storeId, card.id, member.id))) throw conflict(CardShareMsg.notIn);
+    if (!(await deleteShare(tx, storeId, card.id, member.id))) throw conflict(CardShareMsg.notIn);
     await note(ctx, tx, card, `取消共享：${member.name}（${member.mobile}）`, member.id, now);
   });
   return null;

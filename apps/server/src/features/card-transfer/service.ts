@@ -14,7 +14,7 @@ import type { CallCtx } from '../../lib/context.ts';
 import { badRequest, conflict } from '../../lib/errors.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { bookingsOfCardBetween, cancelCardBookings } from '../card-life/public.ts';
-import { clearShares } from '../card-share/public.ts';
+import { deleteSharesOfCards } from '../card-share/public.ts';
 import { moveCard } from './repository.ts';
 import { addLedgerNote, insertPayment, requireMember, requireMemberCard } from '../reference/public.ts';
 
@@ -76,7 +76,7 @@ export async function transferCard(ctx: CallCtx, input: ParsedReqOf<typeof trans
     }
     if (!(await moveCard(tx, storeId, card.id, from.id, to.id, now))) throw conflict(CardMsg.changed);
     // The old holder's list (多人共享) does not go with the card.
-    const unshared = (await clearShares(tx, storeId, card.id)) ? '，共享成员已清除' : '';
+    const unshared = (await deleteSharesOfCards(tx, storeId, [card.id])) ? '，共享成员已清除' : '';
     const kept = input.futureBookings === 'keep' && found.length ? `，${found.length}节未上课程保留给${from.name}` : '';
     const cancelled = input.futureBookings === 'cancel' && found.length ? `，取消未上课程${found.length}节并退回` : '';
     const fee = input.fee > 0 ? `，收手续费${amountText(BIG_TYPE_MONEY, input.fee)}` : '';

@@ -12,7 +12,7 @@ import { queuePosition } from '../waitlist/public.ts';
  */
 
 /** A card of the store the member books on (held by them or shared with them: 多人共享; its id), or undefined. */
-export function findOwnCard(ex: Executor, storeId: number, memberId: number, memberCardId: number) {
+export function findCardBookedOnBy(ex: Executor, storeId: number, memberId: number, memberCardId: number) {
   return ex
     .selectFrom('memberCard as mc')
     .select('mc.id')

@@ -42,7 +42,7 @@ import { joinWaitlist, leaveWaitlist } from '../waitlist/public.ts';
 import { checkinTokenValid } from './checkin.ts';
 import {
   checkInSessionOf,
-  findOwnCard,
+  findCardBookedOnBy,
   pendingsOfMember,
   queueEntriesOfMember,
   recentLedgerOf,
@@ -58,9 +58,9 @@ export interface MemberScope {
   memberId: number;
 }
 
-/** The member's card by id, only if it is theirs (404 会员卡不存在 otherwise: nothing of others leaks). */
-async function ownCard(ex: Executor, s: MemberScope, mcId: number) {
-  const card = await findOwnCard(ex, s.store.id, s.memberId, mcId);
+/** A card the member books on (theirs or shared with them), else 404 会员卡不存在: nothing of others leaks. */
+async function cardBookedOn(ex: Executor, s: MemberScope, mcId: number) {
+  const card = await findCardBookedOnBy(ex, s.store.id, s.memberId, mcId);
   if (!card) throw notFound('会员卡');
 }
 
@@ -221,7 +221,7 @@ export async function cancelOwnPending(s: MemberScope, pendingId: number): Promi
  */
 export async function joinQueue(s: MemberScope, input: { tid: number; mcId: number; studentCount: number }) {
   try {
-    await ownCard(s.db, s, input.mcId);
+    await cardBookedOn(s.db, s, input.mcId);
   } catch (e) {
     if (e instanceof AppError && e.status < 500) await liveSession(s.db, s.store.id, input.tid);
     throw e;
