@@ -1,5 +1,5 @@
 import { addCardShare, CardShareMsg, deleteCardShare, type MemberCardRow } from '@studio/contract';
-import { Alert, Button, Form, List, Modal, Popconfirm, Space, Typography } from 'antd';
+import { Alert, Button, Form, List, Modal, Popconfirm, Typography } from 'antd';
 import { call } from '../../api/client.ts';
 import { MemberPicker } from '../../shared/pickers/member-picker.tsx';
 import { useWrite } from '../../shared/use-write.ts';
@@ -76,24 +76,19 @@ export default function ShareModal({
               rules={[
                 { required: true, message: CardShareMsg.member },
                 {
-                  validator: (_, v: number | undefined) =>
-                    v === undefined
-                      ? Promise.resolve()
-                      : v === holderId
-                        ? Promise.reject(new Error(CardShareMsg.holder))
-                        : listed.some((m) => m.id === v)
-                          ? Promise.reject(new Error(CardShareMsg.already))
-                          : Promise.resolve(),
+                  validator: (_, v: number | undefined) => {
+                    if (v !== undefined && v === holderId) return Promise.reject(new Error(CardShareMsg.holder));
+                    if (listed.some((m) => m.id === v)) return Promise.reject(new Error(CardShareMsg.already));
+                    return Promise.resolve();
+                  },
                 },
               ]}
             >
               <MemberPicker disabled={full} />
             </Form.Item>
-            <Space>
-              <Button type="primary" htmlType="submit" loading={add.loading} disabled={full}>
-                添加共享成员
-              </Button>
-            </Space>
+            <Button type="primary" htmlType="submit" loading={add.loading} disabled={full}>
+              添加共享成员
+            </Button>
           </Form>
           {full && (
             <Typography.Paragraph type="secondary" style={{ marginTop: 8 }}>
