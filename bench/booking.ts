@@ -63,19 +63,29 @@ async function run(label: string, env: NodeJS.ProcessEnv, n: number, order: Orde
   await loadAll(servers, path, 2, body);
   const cpu = async () => (await Promise.all(servers.map((s) => serverCpuMs(s.url)))).reduce((a, b) => a + b, 0);
   const statements = async () =>
-    (await Promise.all(servers.map((s) => serverStatements(s.url)))).reduce((a, b) => a + b, 0);
+    (await Promise.all(servers.map((s) => serverStatements(s.url)))).reduce(
+      (a, b) => ({ statements: a.statements + b.statements, sends: a.sends + b.sends }),
+      { statements: 0, sends: 0 },
+    );
   const cpuBefore = await cpu();
   const statementsBefore = await statements();
   const f = await loadAll(servers, path, seconds, body);
   const cpuMs = (await cpu()) - cpuBefore;
-  const sent = (await statements()) - statementsBefore;
+  const statementsAfter = await statements();
+  const sent = statementsAfter.statements - statementsBefore.statements;
+  const writes = statementsAfter.sends - statementsBefore.sends;
   const perSecond = Math.round(f.ok / seconds);
   print(`${label}: bookings`, { ...f, reqPerSec: perSecond }, ` (answers not 2xx: ${f.non2xx}, the rest timeouts)`);
   const perBooking = cpuMs / f.ok;
   console.log(
     `  server CPU ${perBooking.toFixed(2)} ms per booking, all instances (a core of its own would do ~${Math.round(1000 / perBooking)}/s); seed ${servers[0].info.seedMs} ms`,
   );
-  if (sent) console.log(`  statements sent to PostgreSQL: ${(sent / (f.ok + (f.non2xx ?? 0))).toFixed(1)} per request`);
+  const requests = f.ok + (f.non2xx ?? 0);
+  if (sent) {
+    console.log(
+      `  statements sent to PostgreSQL: ${(sent / requests).toFixed(1)} per request, in ${(writes / requests).toFixed(1)} writes (round trips)`,
+    );
+  }
   await stopAll(servers);
   return perSecond;
 }

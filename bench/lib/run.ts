@@ -91,14 +91,14 @@ export async function serverCpuMs(url: string): Promise<number> {
   return ((await res.json()) as { micros: number }).micros / 1000;
 }
 
-/** Statements the server has sent to PostgreSQL so far (0 on SQLite). */
-export async function serverStatements(url: string): Promise<number> {
+/** Statements the server has sent to PostgreSQL so far, and the writes that carried them (0 on SQLite). */
+export async function serverStatements(url: string): Promise<{ statements: number; sends: number }> {
   const res = await fetch(`${url}/bench/statements`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: '{}',
   });
-  return ((await res.json()) as { statements: number }).statements;
+  return (await res.json()) as { statements: number; sends: number };
 }
 
 export interface Figures {

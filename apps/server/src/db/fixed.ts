@@ -1,5 +1,6 @@
 import { CompiledQuery, type Compilable, type RawBuilder } from 'kysely';
 import { onPostgres } from './dialect.ts';
+import { WITH_NEXT } from './pg-pipeline.ts';
 import type { Executor } from './index.ts';
 import { auditStrict } from './strict.ts';
 
@@ -83,6 +84,12 @@ export interface Fixed<P, O> {
   run(ex: Executor, p: P): Promise<number>;
   /** Its rows as a read to send with others (`readTogether`). */
   plan(ex: Executor, p: P): Read<O[]>;
+  /**
+   * A write whose answer nobody waits for: on PostgreSQL, in a transaction, it goes out with the
+   * transaction's next statement or its COMMIT (pg-pipeline.ts), and a failure fails that one;
+   * elsewhere it runs now.
+   */
+  sendWithNext(ex: Executor, p: P): Promise<void>;
 }
 
 /** A statement of a fixed shape (see above); `build` writes it with Kysely as usual. */
@@ -118,6 +125,10 @@ export function fixed<P extends Params, O>(build: (ex: Executor, p: P) => Compil
     first: async (ex, p) => (await execute(ex, p)).rows[0],
     run: async (ex, p) => Number((await execute(ex, p)).numAffectedRows ?? 0),
     plan: (ex, p) => planned(compile(ex, p)),
+    sendWithNext: async (ex, p) => {
+      const q = compile(ex, p);
+      await ex.executeQuery(onPostgres(ex) ? { ...q, sql: WITH_NEXT + q.sql } : q);
+    },
   };
 }
 

@@ -4,6 +4,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, type KyselyPlugin, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
+import { pipelineTransactions } from './pg-pipeline.ts';
 import { prepareStatements } from './pg-prepared.ts';
 import { camelCaseRows, SnakePostgresDialect, SnakeSqliteDialect } from './snake-case.ts';
 import { SplitSqliteDialect } from './sqlite-split.ts';
@@ -78,6 +79,8 @@ export function openDatabase(opts: OpenOptions): DbHandle {
       max: opts.poolMax ?? 20,
       connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
       keepAlive: true,
+      // Several statements on the wire before the first answer (pg-pipeline.ts).
+      ...({ pipeline: true } as object),
       ...(opts.applicationName ? { application_name: opts.applicationName } : {}),
       ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}),
     });
@@ -91,6 +94,7 @@ export function openDatabase(opts: OpenOptions): DbHandle {
     pool.on('connect', (client) => {
       client.on('error', onError);
       prepareStatements(client);
+      pipelineTransactions(client);
     });
     const db = new Kysely<Database>({ dialect: new SnakePostgresDialect({ pool }), plugins });
     const poolStats = () => ({ inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount });

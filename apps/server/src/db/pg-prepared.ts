@@ -40,26 +40,23 @@ type Query = (...args: unknown[]) => unknown;
 export function prepareStatements(client: pg.PoolClient): void {
   const query = client.query.bind(client) as Query;
   let stale = false;
-  const forget = async () => {
+  // Sent before the statement that follows, in order (pg sends a connection's queries in the order
+  // they are made), so nothing waits for it.
+  const forget = () => {
     stale = false;
     // pg remembers which names it has parsed on this connection; PostgreSQL forgets them here.
     (client as unknown as { connection: { parsedStatements: Record<string, unknown> } }).connection.parsedStatements =
       {};
-    await (query('deallocate all') as Promise<unknown>);
+    (query('deallocate all') as Promise<unknown>).catch(() => undefined);
   };
   (client as unknown as { query: Query }).query = (text: unknown, values?: unknown, ...rest: unknown[]) => {
     const name =
       typeof text === 'string' && Array.isArray(values) && DATA_STATEMENT.test(text) ? nameOf(text) : undefined;
     if (name === undefined || rest.length) return query(text, values, ...rest);
-    const run = async () => {
-      if (stale) await forget();
-      try {
-        return await (query({ name, text, values }) as Promise<unknown>);
-      } catch (e) {
-        if (isStalePlan(e)) stale = true;
-        throw e;
-      }
-    };
-    return run();
+    if (stale) forget();
+    return (query({ name, text, values }) as Promise<unknown>).catch((e: unknown) => {
+      if (isStalePlan(e)) stale = true;
+      throw e;
+    });
   };
 }

@@ -17,9 +17,8 @@ export function cardHolders(ex: Executor, cardIds: readonly number[]) {
 }
 
 /**
- * Inserts an audit entry with its targets (what it is about); answers its id. On PostgreSQL one
- * statement (the targets are inserted from the entry's returned id in a data-modifying CTE), so
- * an audited write costs one round trip for its entry; elsewhere two.
+ * An audit entry with its targets (what it is about), on PostgreSQL as one statement: the targets
+ * are inserted from the entry's returned id in a data-modifying CTE.
  */
 const entryWithTargets = fixed((ex, p: NewRow<'auditLog'> & { types: string[]; refIds: number[] }) => {
   const { types, refIds, ...row } = p;
@@ -38,11 +37,15 @@ const entryWithTargets = fixed((ex, p: NewRow<'auditLog'> & { types: string[]; r
     .select('id');
 });
 
+/**
+ * Writes an audit entry with its targets. On PostgreSQL in a transaction it goes out with the
+ * transaction's next statement (or its COMMIT): nobody waits for its answer (db/pg-pipeline.ts).
+ */
 export async function insertAuditEntry(
   ex: Executor,
   row: NewRow<'auditLog'>,
   targets: readonly { type: string; refId: number }[],
-): Promise<number> {
+): Promise<void> {
   if (!targets.length || !onPostgres(ex)) {
     const [{ id }] = await insertRows(ex, 'auditLog', [row], ['id']);
     await insertRows(
@@ -50,12 +53,11 @@ export async function insertAuditEntry(
       'auditTarget',
       targets.map((t) => ({ auditId: id as number, storeId: row.storeId, type: t.type, refId: t.refId })),
     );
-    return id as number;
+    return;
   }
-  const entry = await entryWithTargets.first(ex, {
+  await entryWithTargets.sendWithNext(ex, {
     ...row,
     types: targets.map((t) => t.type),
     refIds: targets.map((t) => t.refId),
   });
-  return entry!.id;
 }

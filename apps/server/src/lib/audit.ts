@@ -212,16 +212,16 @@ export class UnsaidChange extends Error {
  * far, and clears the note (a second transaction of the same call writes its own entry only if it
  * noted something). Without a store (a staff call outside any store) nothing is written.
  */
-export async function writeAuditEntry(tx: Executor, scope: AuditScope, at = Date.now()): Promise<number | undefined> {
+export async function writeAuditEntry(tx: Executor, scope: AuditScope, at = Date.now()): Promise<void> {
   const storeId = scope.storeId;
   const n = scope.note;
   const noted = Object.keys(n).length > 0;
   if (scope.skip) {
     scope.skip = false;
     scope.note = {};
-    return undefined;
+    return;
   }
-  if (storeId === undefined || (!noted && scope.written > 0)) return undefined;
+  if (storeId === undefined || (!noted && scope.written > 0)) return;
   scope.note = {};
   const actor = scope.actor;
   let kind = n.kind ?? scope.defaults.kind;
@@ -236,7 +236,7 @@ export async function writeAuditEntry(tx: Executor, scope: AuditScope, at = Date
   const cards = named.some((t) => t.type === 'member') ? [] : named.filter((t) => t.type === 'card').map((t) => t.id);
   const holders = cards.length ? await cardHolders(tx, cards) : [];
   const targets = dedupe([...named, ...holders.map((h) => ({ type: 'member' as const, id: h.memberId }))]);
-  const id = await insertAuditEntry(
+  await insertAuditEntry(
     tx,
     {
       storeId,
@@ -257,7 +257,6 @@ export async function writeAuditEntry(tx: Executor, scope: AuditScope, at = Date
     targets.map((t) => ({ type: t.type, refId: t.id })),
   );
   scope.written += 1;
-  return id;
 }
 
 /** An entry by 系统 written directly in a transaction (what the engine does on its own, e.g. a promotion). */
