@@ -1,6 +1,24 @@
 import { sql } from 'kysely';
 import type { Executor } from './index.ts';
 import { onPostgres } from './dialect.ts';
+import { fixed, mapRead, sendRead, type Read } from './fixed.ts';
+
+const sqliteVersion = fixed((ex, p: { storeId: number }) =>
+  ex.selectFrom('storeVersion').select('version').where('storeId', '=', p.storeId),
+);
+const pgVersion = fixed(
+  (_ex, p: { storeId: number; from: string; to: string }) => sql<{ v: string }>`
+    select concat_ws(':',
+      (select version from store_version where store_id = ${p.storeId}),
+      count(*), sum(hashint8extended(version, 0)::numeric)) as v
+    from timetable where store_id = ${p.storeId} and start_time >= ${p.from} and start_time < ${p.to}`,
+);
+
+/** `dataVersion` as a read to send with others (db/fixed.ts `readTogether`). */
+export function dataVersionRead(db: Executor, storeId: number, from: string, to: string): Read<string> {
+  if (!onPostgres(db)) return mapRead(sqliteVersion.plan(db, { storeId }), ([row]) => String(row?.version ?? 0));
+  return mapRead(pgVersion.plan(db, { storeId, from, to }), ([row]) => row?.v ?? '');
+}
 
 /**
  * The calendar's data version of a store's sessions starting in [from, to): a value that changes
@@ -16,15 +34,6 @@ import { onPostgres } from './dialect.ts';
  *   range, read over an index: any committed change adds a value never seen or removes one, in
  *   whatever order transactions commit (a max() would miss a late commit of an earlier value).
  */
-export async function dataVersion(db: Executor, storeId: number, from: string, to: string): Promise<string> {
-  if (!onPostgres(db)) {
-    const row = await db.selectFrom('storeVersion').select('version').where('storeId', '=', storeId).executeTakeFirst();
-    return String(row?.version ?? 0);
-  }
-  const { rows } = await sql<{ v: string }>`
-    select concat_ws(':',
-      (select version from store_version where store_id = ${storeId}),
-      count(*), sum(hashint8extended(version, 0)::numeric)) as v
-    from timetable where store_id = ${storeId} and start_time >= ${from} and start_time < ${to}`.execute(db);
-  return rows[0]?.v ?? '';
+export function dataVersion(db: Executor, storeId: number, from: string, to: string): Promise<string> {
+  return sendRead(db, dataVersionRead(db, storeId, from, to));
 }

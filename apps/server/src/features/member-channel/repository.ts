@@ -1,5 +1,6 @@
 import { LIVE_RESERVATION, PendingStatus, WaitStatus } from '@studio/contract';
 import { sql } from 'kysely';
+import { fixed } from '../../db/fixed.ts';
 import type { Executor } from '../../db/index.ts';
 import { booksOnCard } from '../reference/public.ts';
 import { holdsSession, missedSql } from '../timetable/public.ts';
@@ -23,11 +24,19 @@ export function findCardBookedOnBy(ex: Executor, storeId: number, memberId: numb
 }
 
 /**
- * What the member holds of the given sessions, in one statement: live bookings (booked or signed
- * in, with what each took of which kind of card), pendings waiting for sign-in, and waits still in
- * the queue (with their place, 1 = next). Each over the member's index (member_id first).
+ * What the member holds of the store's sessions starting in [from, to), as one statement (a read to
+ * send with others): live bookings (booked or signed in, with what each took of which kind of card),
+ * pendings waiting for sign-in, and waits still in the queue (with their place, 1 = next). Each over
+ * the member's index (member_id first).
  */
-export function memberStateOn(ex: Executor, memberId: number, sessionIds: readonly number[]) {
+const memberState = fixed((ex, p: { storeId: number; memberId: number; from: string; to: string }) => {
+  const inRange = () =>
+    ex
+      .selectFrom('timetable')
+      .select('id')
+      .where('storeId', '=', p.storeId)
+      .where('startTime', '>=', p.from)
+      .where('startTime', '<', p.to);
   const bookings = ex
     .selectFrom('reservation as r')
     .innerJoin('memberCard as mc', 'mc.id', 'r.memberCardId')
@@ -41,8 +50,8 @@ export function memberStateOn(ex: Executor, memberId: number, sessionIds: readon
       (eb) => eb.ref('p.bigType').$castTo<number | null>().as('bigType'),
       sql<number | null>`cast(null as integer)`.as('position'),
     ])
-    .where('r.memberId', '=', memberId)
-    .where('r.timetableId', 'in', sessionIds)
+    .where('r.memberId', '=', p.memberId)
+    .where('r.timetableId', 'in', inRange())
     .where('r.status', 'in', LIVE_RESERVATION);
   const pendings = ex
     .selectFrom('pending as pe')
@@ -55,8 +64,8 @@ export function memberStateOn(ex: Executor, memberId: number, sessionIds: readon
       sql<null>`cast(null as integer)`.as('bigType'),
       sql<null>`cast(null as integer)`.as('position'),
     ])
-    .where('pe.memberId', '=', memberId)
-    .where('pe.timetableId', 'in', sessionIds)
+    .where('pe.memberId', '=', p.memberId)
+    .where('pe.timetableId', 'in', inRange())
     .where('pe.status', '=', PendingStatus.WAITING);
   const waits = ex
     .selectFrom('waitlist as w')
@@ -69,11 +78,14 @@ export function memberStateOn(ex: Executor, memberId: number, sessionIds: readon
       sql<null>`cast(null as integer)`.as('bigType'),
       sql<number>`cast(${queuePosition} as integer)`.as('position'),
     ])
-    .where('w.memberId', '=', memberId)
-    .where('w.timetableId', 'in', sessionIds)
+    .where('w.memberId', '=', p.memberId)
+    .where('w.timetableId', 'in', inRange())
     .where('w.status', '=', WaitStatus.WAITING);
-  return bookings.unionAll(pendings).unionAll(waits).execute();
-}
+  return bookings.unionAll(pendings).unionAll(waits);
+});
+
+export const memberStateRead = (ex: Executor, storeId: number, memberId: number, range: { from: string; to: string }) =>
+  memberState.plan(ex, { storeId, memberId, ...range });
 
 /** The session columns of a member's bookings, pendings and waits (`t`, `c`, `te`, `a`). */
 const sessionCols = [

@@ -1,13 +1,14 @@
-import { amountText, ReservationStatus, type MemberSession } from '@studio/contract';
-import { dataVersion } from '../../db/data-version.ts';
+import { amountText, ReservationStatus, type BookingPolicy, type MemberSession } from '@studio/contract';
+import { dataVersionRead } from '../../db/data-version.ts';
+import { noRead, readTogether, type ReadValue } from '../../db/fixed.ts';
 import type { Db } from '../../db/index.ts';
 import type { StoreScope } from '../../lib/context.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { addDays, localDateTime } from '../../lib/time.ts';
 import { suspensionOf } from '../no-show/public.ts';
-import { loadPolicy, memberCancelCost, memberSessionPhase, waitlistOpen } from '../policy/public.ts';
+import { memberCancelCost, memberSessionPhase, policyRead, waitlistOpen } from '../policy/public.ts';
 import { sessionsBetween } from '../today/public.ts';
-import { memberStateOn } from './repository.ts';
+import { memberStateRead } from './repository.ts';
 
 const MAX_DAYS = 14;
 
@@ -35,16 +36,28 @@ function cacheOf(db: Db) {
   return c;
 }
 
+/** The start times of the sessions of `fromDate` to `toDate`: [from, to). */
+const rangeOf = (fromDate: string, toDate: string) => ({
+  from: `${fromDate} 00:00:00`,
+  to: `${addDays(toDate, 1)} 00:00:00`,
+});
+
 /**
  * The store's sessions from `fromDate` to `toDate` with their seats: the part of the members'
  * timetable that is the same for every member. Kept per app instance and reused while the data
- * version of the range (db/data-version.ts, the staff calendar's: read from the database on every
- * call, so a write on any instance is seen by the next read on every other) has not moved. The
- * version is read before the rows, so rows are never older than their tag. Concurrent misses at one
- * version share one load (a class release: a thousand members opening the day at once).
+ * version of the range (db/data-version.ts, the staff calendar's, read by the caller from the
+ * database on every call, so a write on any instance is seen by the next read on every other) has
+ * not moved. The version is read before the rows, so rows are never older than their tag.
+ * Concurrent misses at one version share one load (a class release: a thousand members opening the
+ * day at once).
  */
-async function sessionsOfRange(db: Db, storeId: number, fromDate: string, toDate: string): Promise<Rows> {
-  const version = await dataVersion(db, storeId, `${fromDate} 00:00:00`, `${addDays(toDate, 1)} 00:00:00`);
+async function sessionsOfRange(
+  db: Db,
+  storeId: number,
+  fromDate: string,
+  toDate: string,
+  version: string,
+): Promise<Rows> {
   const key = `${storeId}|${fromDate}|${toDate}`;
   const cache = cacheOf(db);
   const hit = cache.done.get(key);
@@ -64,32 +77,21 @@ async function sessionsOfRange(db: Db, storeId: number, fromDate: string, toDate
   return load;
 }
 
-/** The member's state on each of the sessions (booked, signed, pending, waiting), and until when they are suspended. */
-async function memberOverlay(
-  db: Db,
-  store: StoreScope,
-  memberId: number,
+/** The member's state on each session they hold (booked, signed, pending, waiting). */
+function memberOverlay(
+  held: ReadValue<ReturnType<typeof memberStateRead>>,
   rows: Rows,
-  policy: Awaited<ReturnType<typeof loadPolicy>>,
+  policy: BookingPolicy,
   now: string,
 ) {
   const mine = new Map<number, NonNullable<MemberSession['mine']>>();
-  const [held, suspension] = await Promise.all([
-    memberStateOn(
-      db,
-      memberId,
-      rows.map((r) => r.id),
-    ),
-    // No-shows suspend only when the policy says so (policy/rules.ts suspendedUntil): otherwise
-    // there is nothing to read.
-    policy.noShowLimit && policy.noShowSuspendDays ? suspensionOf(db, store.id, memberId, now) : null,
-  ]);
   const startOf = new Map(rows.map((r) => [r.id, r.startTime]));
   const costOf = (tid: number, booking: Parameters<typeof memberCancelCost>[2]) =>
     memberCancelCost(policy, { startTime: startOf.get(tid)!, now }, booking);
   // Waits first, then pendings, then bookings: a later kind wins on the same session.
   const order = { wait: 0, pending: 1, booking: 2 };
-  for (const h of held.sort((a, b) => order[a.kind] - order[b.kind])) {
+  for (const h of [...held].sort((a, b) => order[a.kind] - order[b.kind])) {
+    if (!startOf.has(h.timetableId)) continue;
     if (h.kind === 'wait') {
       mine.set(h.timetableId, { kind: 'waiting', id: h.id, position: Number(h.position), cancelCost: null });
     } else if (h.kind === 'pending') {
@@ -111,7 +113,7 @@ async function memberOverlay(
       });
     }
   }
-  return { mine, suspendedUntil: suspension?.until ?? null };
+  return mine;
 }
 
 /**
@@ -128,14 +130,22 @@ export async function timetable(
   if (range.toDate < range.fromDate) throw badRequest('结束日期不能早于开始日期');
   if (addDays(range.fromDate, MAX_DAYS - 1) < range.toDate) throw badRequest(`日期范围不能超过${MAX_DAYS}天`);
   const now = localDateTime(store.timezone);
-  const [rows, policy] = await Promise.all([
-    sessionsOfRange(db, store.id, range.fromDate, range.toDate),
-    loadPolicy(db, store.id),
-  ]);
-  const { mine, suspendedUntil } =
-    memberId !== null && rows.length
-      ? await memberOverlay(db, store, memberId, rows, policy, now)
-      : { mine: new Map<number, NonNullable<MemberSession['mine']>>(), suspendedUntil: null };
+  const span = rangeOf(range.fromDate, range.toDate);
+  // The range's data version, the policy and what the member holds there: one round trip on
+  // PostgreSQL. Then the sessions, from the cache while the version has not moved.
+  const { version, policy, held } = await readTogether(db, {
+    version: dataVersionRead(db, store.id, span.from, span.to),
+    policy: policyRead(db, store.id),
+    held: memberId === null ? noRead([]) : memberStateRead(db, store.id, memberId, span),
+  });
+  const rows = await sessionsOfRange(db, store.id, range.fromDate, range.toDate, version);
+  const mine = memberOverlay(held, rows, policy, now);
+  // No-shows suspend only when the policy says so (policy/rules.ts suspendedUntil): otherwise
+  // there is nothing to read.
+  const suspendedUntil =
+    memberId !== null && rows.length && policy.noShowLimit && policy.noShowSuspendDays
+      ? ((await suspensionOf(db, store.id, memberId, now))?.until ?? null)
+      : null;
   const days = new Map<string, MemberSession[]>();
   for (let d = range.fromDate; d <= range.toDate; d = addDays(d, 1)) days.set(d, []);
   for (const r of rows) {
