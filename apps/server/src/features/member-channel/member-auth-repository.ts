@@ -1,3 +1,4 @@
+import { fixed } from '../../db/fixed.ts';
 import type { Executor } from '../../db/index.ts';
 import type { NewRow } from '../../db/schema.ts';
 
@@ -88,14 +89,18 @@ export async function deleteExpiredMemberSessions(ex: Executor, now: number): Pr
 
 /** A member session by id (the token's hash) with its member and store, or undefined. */
 export function findMemberSession(ex: Executor, id: string) {
-  return ex
+  return memberSession.first(ex, { id });
+}
+
+// Read on every call of a signed-in member: built once (db/fixed.ts).
+const memberSession = fixed((ex, p: { id: string }) =>
+  ex
     .selectFrom('memberSession as s')
     .innerJoin('member as m', 'm.id', 's.memberId')
     .innerJoin('store as st', 'st.id', 's.storeId')
     .select(['s.expiresAt', 's.storeId', 'm.id', 'm.name', 'm.mobile', 'st.name as storeName'])
-    .where('s.id', '=', id)
-    .executeTakeFirst();
-}
+    .where('s.id', '=', p.id),
+);
 
 /** Moves a member session's expiry to `expiresAt`. */
 export async function extendMemberSession(ex: Executor, id: string, expiresAt: number): Promise<void> {
