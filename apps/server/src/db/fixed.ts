@@ -1,6 +1,6 @@
 import { CompiledQuery, type Compilable, type RawBuilder } from 'kysely';
 import { onPostgres } from './dialect.ts';
-import { WITH_NEXT } from './pg-pipeline.ts';
+import { PLAIN_READ as PLAIN_READ_MARK, WITH_NEXT } from './pg-pipeline.ts';
 import type { Executor } from './index.ts';
 import { auditStrict } from './strict.ts';
 
@@ -190,7 +190,13 @@ export function together<T extends Record<string, Read<unknown>>>(reads: T): Rea
 
 /** Sends a read: its statements in one round trip on PostgreSQL, one after the other on SQLite. */
 export async function sendRead<T>(ex: Executor, r: Read<T>): Promise<T> {
-  if (onPostgres(ex) && r.queries.length > 1) return r.take(await sendTogether(ex, r.queries));
+  if (onPostgres(ex)) {
+    if (r.queries.length > 1) return r.take(await sendTogether(ex, r.queries));
+    if (r.queries.length === 1) {
+      const [q] = r.queries;
+      return r.take([(await ex.executeQuery({ ...q, sql: PLAIN_READ_MARK + q.sql })).rows as unknown[]]);
+    }
+  }
   const rows: unknown[][] = [];
   for (const q of r.queries) rows.push((await ex.executeQuery(q)).rows as unknown[]);
   return r.take(rows);
@@ -210,7 +216,9 @@ const ROW_LOCK = /\bfor\s+(no\s+key\s+)?(update|share|key\s+share)\b/i;
 
 /** PostgreSQL: the rows of several plain reads, sent as one statement (`readsTogether`). */
 async function sendTogether(ex: Executor, qs: readonly CompiledQuery[]): Promise<unknown[][]> {
-  const [row] = (await ex.executeQuery<Record<string, unknown[]>>(readsTogether(qs))).rows;
+  const together = readsTogether(qs);
+  const [row] = (await ex.executeQuery<Record<string, unknown[]>>({ ...together, sql: PLAIN_READ_MARK + together.sql }))
+    .rows;
   const answers = qs.map((_, i) => row[`r${i}`]);
   if (auditStrict) {
     // The rows may differ by now (other transactions commit between statements); their columns

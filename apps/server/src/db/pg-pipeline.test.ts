@@ -2,13 +2,14 @@ import { CompiledQuery, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { freshDatabase, PG_URL, REQUIRE_ALL } from '../test/harness.ts';
 import { openDatabase, type Db } from './index.ts';
-import { pgSends, WITH_NEXT } from './pg-pipeline.ts';
+import { PLAIN_READ, pgSends, WITH_NEXT } from './pg-pipeline.ts';
 
 const run = PG_URL || REQUIRE_ALL ? describe : describe.skip;
 
 /** An insert into the test's table, held to go with the next statement. */
 const held = (id: number, v: string | null) =>
   CompiledQuery.raw(`${WITH_NEXT}insert into t (id, v) values ($1, $2)`, [id, v]);
+const read = CompiledQuery.raw(`${PLAIN_READ}select count(*)::int as n from t`, []);
 const insert = (id: number, v: string | null) => CompiledQuery.raw('insert into t (id, v) values ($1, $2)', [id, v]);
 const ids = async (db: Db) =>
   (await sql<{ id: number }>`select id from t order by id`.execute(db)).rows.map((r) => r.id);
@@ -112,5 +113,32 @@ run('fewer round trips per transaction on PostgreSQL (db/pg-pipeline.ts)', () =>
       expect(seen?.code).toBe('23502');
       await db.executeQuery(held(6, 'f'));
       expect(await ids(db)).toEqual([6]);
+    }));
+
+  it('plain reads before anything else go without BEGIN: a transaction that only read sends no BEGIN and no ROLLBACK', () =>
+    withDb(async (db) => {
+      let before = pgSends();
+      await expect(
+        db.transaction().execute(async (tx) => {
+          expect((await tx.executeQuery<{ n: number }>(read)).rows[0].n).toBe(0);
+          throw new Error('refused');
+        }),
+      ).rejects.toThrow('refused');
+      expect(pgSends() - before).toBe(1);
+      // A write after the read opens the transaction: BEGIN goes with it, the read after it is inside.
+      before = pgSends();
+      await db.transaction().execute(async (tx) => {
+        await tx.executeQuery(read);
+        await tx.executeQuery(insert(7, 'g'));
+        expect((await tx.executeQuery<{ n: number }>(read)).rows[0].n).toBe(1);
+      });
+      // The read; BEGIN + the insert; the read; COMMIT.
+      expect(pgSends() - before).toBe(4);
+      expect(await ids(db)).toEqual([7]);
+      // A read after a held write goes with it, inside the transaction, and sees it.
+      await db.transaction().execute(async (tx) => {
+        await tx.executeQuery(held(8, 'h'));
+        expect((await tx.executeQuery<{ n: number }>(read)).rows[0].n).toBe(2);
+      });
     }));
 });

@@ -11,7 +11,11 @@ import type pg from 'pg';
  * holds back what need not go alone:
  *
  * - BEGIN is not sent when the transaction starts but with its first statement, in the same write
- *   (a transaction that sends nothing sends neither BEGIN nor COMMIT).
+ *   (a transaction that sends nothing sends neither BEGIN nor COMMIT). Plain reads (`PLAIN_READ`:
+ *   the reads of db/fixed.ts `sendRead`, checked to be SELECTs without a row lock) that come before
+ *   anything else go without it: at READ COMMITTED each statement reads its own snapshot inside a
+ *   transaction or not, so they read the same; a transaction that only read (a booking refused by
+ *   its rules) then sends neither BEGIN nor ROLLBACK.
  * - A statement marked to go with the next (`WITH_NEXT`, see `Fixed.sendWithNext` in fixed.ts: an
  *   audit entry, whose answer nobody waits for) is held and sent in the same write as the
  *   transaction's next statement or its COMMIT. If it fails, that next statement or the COMMIT
@@ -25,6 +29,8 @@ import type pg from 'pg';
 
 /** Marks a statement to be sent with the transaction's next one (its answer is not waited for). */
 export const WITH_NEXT = '/* with next */ ';
+/** Marks a plain read (a SELECT without a row lock or a side effect). */
+export const PLAIN_READ = '/* plain read */ ';
 
 type Query = (...args: unknown[]) => Promise<unknown>;
 interface Held {
@@ -84,6 +90,15 @@ export function pipelineTransactions(client: pg.PoolClient): void {
         return done(text.toUpperCase());
       }
       return send(text, values, rest);
+    }
+    if (text.startsWith(PLAIN_READ)) {
+      const statement = text.slice(PLAIN_READ.length);
+      // Nothing sent or held yet in the transaction: the read goes alone (see above).
+      if (!held.length) {
+        sends += 1;
+        return query(statement, values, ...rest);
+      }
+      return send(statement, values, rest);
     }
     if (text.startsWith(WITH_NEXT)) {
       const statement = text.slice(WITH_NEXT.length);
