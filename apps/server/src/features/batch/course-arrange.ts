@@ -12,7 +12,7 @@ export interface ArrangeCourseInput {
   cid: number;
   areaId: number | null;
   students: number;
-  tid: number;
+  teacherId: number;
   startDate: string;
   arrangeTimes: number;
   courseTimes: { weekday: number; arrangeTime?: string | null }[];
@@ -34,7 +34,7 @@ export async function arrangeCourse(ctx: CallCtx, input: ArrangeCourseInput) {
   const times = input.courseTimes.map((t) => ({ weekday: t.weekday, arrangeTime: t.arrangeTime ?? '' }));
   const slots = arrangeSlots(input.startDate, times, input.arrangeTimes);
   const r = await bulkTx(ctx, input.dryRun, async (tx) => {
-    const refs = { courseId: input.cid, teacherId: input.tid, areaId: input.areaId, bookId: null };
+    const refs = { courseId: input.cid, teacherId: input.teacherId, areaId: input.areaId, bookId: null };
     const course = (await requireSessionRefs(tx, storeId, [refs])).get(input.cid)!;
     const isOnline = input.isOnline ?? (await onlineDefault(tx, storeId));
     const cards = await cardsForNewBookings(tx, storeId, input.mcIds, localDateTime(ctx.store.timezone));
@@ -48,7 +48,7 @@ export async function arrangeCourse(ctx: CallCtx, input: ArrangeCourseInput) {
       const startTime = toDateTime(s.date, s.time);
       return {
         course,
-        teacherId: input.tid,
+        teacherId: input.teacherId,
         areaId: input.areaId,
         bookId: null,
         startTime,

@@ -22,13 +22,13 @@ import { countUpcoming, teachersOfUpcoming, upcomingNotHeld, type UpcomingFilter
  * Live sessions of a course still to come (not yet over) from `startDate` on: the ones a drop-in
  * student can be booked into. Optionally only those of some teachers.
  */
-function upcoming(ctx: CallCtx, cid: number, startDate: string, tids?: readonly number[]): UpcomingFilter {
+function upcoming(ctx: CallCtx, cid: number, startDate: string, teacherIds?: readonly number[]): UpcomingFilter {
   return {
     storeId: ctx.store.id,
     courseId: cid,
     startDate,
     now: localDateTime(ctx.store.timezone),
-    ...(tids ? { teacherIds: tids } : {}),
+    ...(teacherIds ? { teacherIds } : {}),
   };
 }
 
@@ -38,33 +38,33 @@ export async function teachersWithSessions(ctx: CallCtx, input: { cid: number; s
   return teachersOfUpcoming(ctx.db, upcoming(ctx, input.cid, input.startDate));
 }
 
-/** How many sessions of course `cid` taught by any of `tids` are still to come from `startDate` on. */
-export async function sessionsLeft(ctx: CallCtx, input: { cid: number; startDate: string; tids: number[] }) {
+/** How many sessions of course `cid` taught by any of `teacherIds` are still to come from `startDate` on. */
+export async function sessionsLeft(ctx: CallCtx, input: { cid: number; startDate: string; teacherIds: number[] }) {
   await requireCourse(ctx.db, ctx.store.id, input.cid);
-  await requireTeachers(ctx.db, ctx.store.id, input.tids);
-  return countUpcoming(ctx.db, upcoming(ctx, input.cid, input.startDate, input.tids));
+  await requireTeachers(ctx.db, ctx.store.id, input.teacherIds);
+  return countUpcoming(ctx.db, upcoming(ctx, input.cid, input.startDate, input.teacherIds));
 }
 
 /**
- * Books a member card into the next `times` sessions of course `cid` taught by any of `tids` from
+ * Books a member card into the next `times` sessions of course `cid` taught by any of `teacherIds` from
  * `startDate` on, skipping sessions the member already holds a booking or pending in. Fewer such
  * sessions than `times` is refused (409 仅有N节课可预约) rather than booking part of the request.
  * Each booking goes through the engine (mode 0 with the card, mode 1 as a pending); all or nothing.
  */
 export async function addDropInStudent(
   ctx: CallCtx,
-  input: { mcId: number; cid: number; tids: number[]; startDate: string; times: number; dryRun?: boolean },
+  input: { mcId: number; cid: number; teacherIds: number[]; startDate: string; times: number; dryRun?: boolean },
 ) {
   const storeId = ctx.store.id;
   return bulkTx(ctx, input.dryRun, async (tx) => {
     await requireCourse(tx, storeId, input.cid);
-    await requireTeachers(tx, storeId, input.tids);
+    await requireTeachers(tx, storeId, input.teacherIds);
     const card = (await cardsForNewBookings(tx, storeId, [input.mcId], localDateTime(ctx.store.timezone))).get(
       input.mcId,
     )!;
     const sessions = await upcomingNotHeld(
       tx,
-      upcoming(ctx, input.cid, input.startDate, input.tids),
+      upcoming(ctx, input.cid, input.startDate, input.teacherIds),
       card.memberId,
       input.times,
     );

@@ -22,9 +22,12 @@ import { templateRows } from './template-repository.ts';
 import { deleteTemplateRow, insertTemplateRow, templateFromWeek, updateTemplateRow } from './template.ts';
 import { arrangeTemplateWeeks } from './week-arrange.ts';
 
-/** Registers the batch calls: batch scheduling, weekly template, drop-in students, copy, batch delete, export. */
+/**
+ * Registers the batch calls: batch scheduling, weekly template, drop-in students, copy, batch delete, export.
+ * The wire's `tid` / `tids` name the teacher here: read into `teacherId(s)` before the services.
+ */
 export const batchFeature = defineFeature((r) => {
-  r.handle(batchArrangeCourse, (input, ctx) => arrangeCourse(ctx, input));
+  r.handle(batchArrangeCourse, ({ tid, ...input }, ctx) => arrangeCourse(ctx, { ...input, teacherId: tid }));
   r.handle(queryFixTimetableList, (_input, ctx) => templateRows(ctx.db, ctx.store.id));
   r.handle(insertFixTimetable, (input, ctx) => insertTemplateRow(ctx, input));
   r.handle(updateFixTimetable, (input, ctx) => updateTemplateRow(ctx, input));
@@ -32,8 +35,10 @@ export const batchFeature = defineFeature((r) => {
   r.handle(insertFixTimetableFromWeek, (input, ctx) => templateFromWeek(ctx, input));
   r.handle(batchArrangeWeekCourse, (input, ctx) => arrangeTemplateWeeks(ctx, input));
   r.handle(queryHasArrangeCourseTeachers, (input, ctx) => teachersWithSessions(ctx, input));
-  r.handle(queryHasArrangeCourseCount, (input, ctx) => sessionsLeft(ctx, input));
-  r.handle(batchAddMemberReservation, (input, ctx) => addDropInStudent(ctx, input));
+  r.handle(queryHasArrangeCourseCount, ({ tids, ...input }, ctx) => sessionsLeft(ctx, { ...input, teacherIds: tids }));
+  r.handle(batchAddMemberReservation, ({ tids, ...input }, ctx) =>
+    addDropInStudent(ctx, { ...input, teacherIds: tids }),
+  );
   r.handle(copyTimetable, (input, ctx) => copySessions(ctx, input));
   r.handle(batchCancelTimetable, (input, ctx) => cancelSessionsInRange(ctx, input));
   r.handle(batchExportReservation, (input, ctx) => exportRange(ctx, input));
