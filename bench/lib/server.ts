@@ -123,8 +123,8 @@ async function seedBooking(db: Db, storeId: number) {
       const { id } = await createSession(tx, store, {
         courseId: courseIds[i % courseIds.length],
         teacherId: teacherIds[i % teacherIds.length],
-        areaId: null,
-        bookId: null,
+        venueId: null,
+        materialId: null,
         startTime: `2099-03-${day} ${hour}:00:00`,
         reservableCount: 100_000,
       });
@@ -196,8 +196,8 @@ async function seedHot(db: Db, storeId: number) {
     createSession(tx, store, {
       courseId: courseIds[0],
       teacherId: teacherIds[0],
-      areaId: null,
-      bookId: null,
+      venueId: null,
+      materialId: null,
       startTime: '2099-03-01 10:00:00',
       reservableCount: 20,
     }),
@@ -232,8 +232,8 @@ async function seedRelease(db: Db, storeId: number) {
     const hot = await createSession(tx, store, {
       courseId: courseIds[0],
       teacherId: teacherIds[0],
-      areaId: null,
-      bookId: null,
+      venueId: null,
+      materialId: null,
       startTime: `${day} 10:00:00`,
       reservableCount: 20,
     });
@@ -242,8 +242,8 @@ async function seedRelease(db: Db, storeId: number) {
       const { id } = await createSession(tx, store, {
         courseId: courseIds[1 + (i % (courseIds.length - 1))],
         teacherId: teacherIds[i % teacherIds.length],
-        areaId: null,
-        bookId: null,
+        venueId: null,
+        materialId: null,
         startTime: at(i),
         reservableCount: 40,
       });
@@ -300,7 +300,7 @@ if (join) {
 const config = { ...loadConfig({ LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv), webDist: '/nonexistent' };
 const app = await buildApp({ config, database: handle, logger: false });
 if (scenario === 'calendar') {
-  const week = { fromDate: '2025-03-03', toDate: '2025-03-09', areaId: null, teacherId: null };
+  const week = { fromDate: '2025-03-03', toDate: '2025-03-09', venueId: null, teacherId: null };
   const sameAnswer = { code: 0, data: await calendar(handle.db, storeId, week), msg: '' };
   const tiny = { code: 0, data: null, msg: '' };
   app.post('/bench/bare', async () => sameAnswer);

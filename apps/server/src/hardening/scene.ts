@@ -57,7 +57,7 @@ export async function makeLoadStore(
     const s = await engine.session({
       courseId: course.id,
       teacherId: teacher.id,
-      areaId: area.id,
+      venueId: area.id,
       startTime: futureSlot((o.firstHour ?? 0) + i),
       endTime: futureSlot((o.firstHour ?? 0) + i + 0.5),
       reservableCount: o.seats,

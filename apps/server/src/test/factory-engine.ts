@@ -44,11 +44,16 @@ export class EngineFactory {
     startTime?: string;
     endTime?: string;
     reservableCount?: number;
-    areaId?: number | null;
-    bookId?: number | null;
+    venueId?: number | null;
+    materialId?: number | null;
   }) {
     const id = await this.db.transaction().execute(async (tx) => {
-      const refs = { courseId: o.courseId, teacherId: o.teacherId, areaId: o.areaId ?? null, bookId: o.bookId ?? null };
+      const refs = {
+        courseId: o.courseId,
+        teacherId: o.teacherId,
+        venueId: o.venueId ?? null,
+        materialId: o.materialId ?? null,
+      };
       const course = (await requireSessionRefs(tx, this.store.id, [refs])).get(o.courseId)!;
       const startTime = o.startTime ?? `${FUTURE} 10:00:00`;
       const slot = {

@@ -166,8 +166,8 @@ async function insertSessions(tx: Tx, storeId: number, plan: DemoPlan, refs: Ref
       const slot = {
         courseId: refs.courses.get(s.course)!,
         teacherId: refs.teachers.get(s.teacher)!,
-        areaId: refs.rooms.get(s.room)!,
-        bookId: c.book ? refs.books.get(c.book)! : null,
+        venueId: refs.rooms.get(s.room)!,
+        materialId: c.book ? refs.books.get(c.book)! : null,
         startTime: s.startTime,
         endTime: s.endTime,
         reservableCount: s.reservableCount,

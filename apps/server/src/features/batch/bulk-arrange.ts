@@ -20,8 +20,8 @@ import type { BookingCard, CourseWithCards } from '../reference/public.ts';
 export interface PlannedSession {
   course: CourseWithCards;
   teacherId: number;
-  areaId: number | null;
-  bookId: number | null;
+  venueId: number | null;
+  materialId: number | null;
   startTime: string;
   endTime: string;
   reservableCount: number;

@@ -22,19 +22,19 @@ describeEachDb('copy schedule', (env) => {
       startTime: `${day(0)} 09:00:00`,
       endTime: `${day(0)} 10:30:00`,
       reservableCount: 3,
-      areaId: child.id,
+      venueId: child.id,
     });
     const inParent = await ef.session({
       courseId: course.id,
       teacherId: teacher.id,
       startTime: `${day(3)} 18:00:00`,
-      areaId: parent.id,
+      venueId: parent.id,
     });
     const inOther = await ef.session({
       courseId: course.id,
       teacherId: teacher.id,
       startTime: `${day(5)} 08:00:00`,
-      areaId: elsewhere.id,
+      venueId: elsewhere.id,
     });
     const noArea = await ef.session({ courseId: course.id, teacherId: teacher.id, startTime: `${day(6)} 08:00:00` });
     const from = day(0);
@@ -235,7 +235,7 @@ describeEachDb('copy schedule', (env) => {
       courseId: course.id,
       teacherId: teacher.id,
       startTime: `${day(0)} 09:00:00`,
-      bookId: book.id,
+      materialId: book.id,
     });
     await db
       .updateTable('timetable')

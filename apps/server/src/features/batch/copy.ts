@@ -24,7 +24,7 @@ export interface CopyInput {
   afterFromDate: string;
   afterToDate: string;
   isCopyPending: 0 | 1;
-  areaId: number | null;
+  venueId: number | null;
 }
 
 /**
@@ -38,8 +38,8 @@ export async function copySessions(ctx: CallCtx, input: CopyInput & { dryRun?: b
   const storeId = ctx.store.id;
   const shift = daysBetween(input.formerFromDate, input.afterFromDate) * 24 * 60;
   return bulkTx(ctx, input.dryRun, async (tx) => {
-    const areaIds = await areaAndBelow(tx, storeId, input.areaId);
-    const sources = await sessionRowsInRange(tx, storeId, input.formerFromDate, input.formerToDate, areaIds);
+    const venueIds = await areaAndBelow(tx, storeId, input.venueId);
+    const sources = await sessionRowsInRange(tx, storeId, input.formerFromDate, input.formerToDate, venueIds);
     if (!sources.length) return { count: 0 };
     const targets = sources.map((s) => ({
       source: s,
@@ -50,11 +50,28 @@ export async function copySessions(ctx: CallCtx, input: CopyInput & { dryRun?: b
     const cards = await allowedCardsOf(tx, sourceIds);
     const pendings = input.isCopyPending ? await waitingPendingsWithMembers(tx, sourceIds) : [];
     // Every source's course, teacher, venue and material, as createSession checks one session.
-    await requireSessionRefs(tx, storeId, sources);
+    await requireSessionRefs(
+      tx,
+      storeId,
+      sources.map((s) => ({ courseId: s.courseId, teacherId: s.teacherId, venueId: s.areaId, materialId: s.bookId })),
+    );
     const now = localDateTime(ctx.store.timezone);
     // The source's own limits, colour and cards may differ from its course's (edited per session).
     const rows = targets.map(({ source: s, startTime, endTime }) =>
-      sessionRow(storeId, { ...s, startTime, endTime, realCount: 0, isOnline: s.isOnline ? 1 : 0 }, s, now),
+      sessionRow(
+        storeId,
+        {
+          ...s,
+          venueId: s.areaId,
+          materialId: s.bookId,
+          startTime,
+          endTime,
+          realCount: 0,
+          isOnline: s.isOnline ? 1 : 0,
+        },
+        s,
+        now,
+      ),
     );
     const own = sourceIds.map((id) => cards.get(id)!);
     // The engine's session writer refuses a teacher or room taken at the copies' times (409 naming them).

@@ -10,7 +10,7 @@ import { bulkTx } from './preview.ts';
 
 export interface ArrangeCourseInput {
   cid: number;
-  areaId: number | null;
+  venueId: number | null;
   students: number;
   teacherId: number;
   startDate: string;
@@ -34,7 +34,7 @@ export async function arrangeCourse(ctx: CallCtx, input: ArrangeCourseInput) {
   const times = input.courseTimes.map((t) => ({ weekday: t.weekday, arrangeTime: t.arrangeTime ?? '' }));
   const slots = arrangeSlots(input.startDate, times, input.arrangeTimes);
   const r = await bulkTx(ctx, input.dryRun, async (tx) => {
-    const refs = { courseId: input.cid, teacherId: input.teacherId, areaId: input.areaId, bookId: null };
+    const refs = { courseId: input.cid, teacherId: input.teacherId, venueId: input.venueId, materialId: null };
     const course = (await requireSessionRefs(tx, storeId, [refs])).get(input.cid)!;
     const isOnline = input.isOnline ?? (await onlineDefault(tx, storeId));
     const cards = await cardsForNewBookings(tx, storeId, input.mcIds, localDateTime(ctx.store.timezone));
@@ -49,8 +49,8 @@ export async function arrangeCourse(ctx: CallCtx, input: ArrangeCourseInput) {
       return {
         course,
         teacherId: input.teacherId,
-        areaId: input.areaId,
-        bookId: null,
+        venueId: input.venueId,
+        materialId: null,
         startTime,
         endTime: addMinutes(startTime, course.duration),
         reservableCount: input.students,

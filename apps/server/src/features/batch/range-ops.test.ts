@@ -34,7 +34,7 @@ describeEachDb('batch delete and export', (env) => {
         courseId: course.id,
         teacherId: teacher.id,
         startTime: `${day(i)} 10:00:00`,
-        areaId: areas[i],
+        venueId: areas[i],
       });
       const m = await ef.memberWithCard(product.id, { card: { totalCount: 20 } });
       await env().client.ok(`${API}/add/member/reservation`, {

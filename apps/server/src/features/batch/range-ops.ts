@@ -14,12 +14,12 @@ import { bulkTx } from './preview.ts';
  */
 export async function cancelSessionsInRange(
   ctx: CallCtx,
-  input: { fromDate: string; toDate: string; areaId: number | null; dryRun?: boolean },
+  input: { fromDate: string; toDate: string; venueId: number | null; dryRun?: boolean },
 ) {
   const storeId = ctx.store.id;
   return bulkTx(ctx, input.dryRun, async (tx) => {
-    const areaIds = await areaAndBelow(tx, storeId, input.areaId);
-    const sessions = await sessionIdsInRange(tx, storeId, input.fromDate, input.toDate, areaIds);
+    const venueIds = await areaAndBelow(tx, storeId, input.venueId);
+    const sessions = await sessionIdsInRange(tx, storeId, input.fromDate, input.toDate, venueIds);
     const ids = sessions.map((s) => s.id);
     const count = await deleteSessions(tx, ctx.store, ids, ctx.staff.id);
     // The preview lists the sessions it deletes (by time).

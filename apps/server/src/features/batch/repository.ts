@@ -15,20 +15,20 @@ import { addDays, toDateTime } from '../../lib/time.ts';
  * Live sessions of a store starting within the inclusive store-local dates `from`..`to`,
  * optionally only in some venues.
  */
-function sessionsInRange(ex: Executor, storeId: number, from: string, to: string, areaIds: number[] | null) {
+function sessionsInRange(ex: Executor, storeId: number, from: string, to: string, venueIds: number[] | null) {
   let q = ex
     .selectFrom('timetable as t')
     .where('t.storeId', '=', storeId)
     .where('t.deleted', '=', 0)
     .where('t.startTime', '>=', toDateTime(from))
     .where('t.startTime', '<', toDateTime(addDays(to, 1)));
-  if (areaIds) q = q.where('t.areaId', 'in', areaIds);
+  if (venueIds) q = q.where('t.areaId', 'in', venueIds);
   return q;
 }
 
 /** The ids of the live sessions starting in the inclusive range (optionally some venues), by time. */
-export function sessionIdsInRange(ex: Executor, storeId: number, from: string, to: string, areaIds: number[] | null) {
-  return sessionsInRange(ex, storeId, from, to, areaIds)
+export function sessionIdsInRange(ex: Executor, storeId: number, from: string, to: string, venueIds: number[] | null) {
+  return sessionsInRange(ex, storeId, from, to, venueIds)
     .select('t.id')
     .orderBy('t.startTime')
     .orderBy('t.id')
@@ -36,8 +36,8 @@ export function sessionIdsInRange(ex: Executor, storeId: number, from: string, t
 }
 
 /** The live sessions starting in the inclusive range (optionally some venues), whole rows, by time. */
-export function sessionRowsInRange(ex: Executor, storeId: number, from: string, to: string, areaIds: number[] | null) {
-  return sessionsInRange(ex, storeId, from, to, areaIds)
+export function sessionRowsInRange(ex: Executor, storeId: number, from: string, to: string, venueIds: number[] | null) {
+  return sessionsInRange(ex, storeId, from, to, venueIds)
     .selectAll('t')
     .orderBy('t.startTime')
     .orderBy('t.id')

@@ -14,6 +14,7 @@ import {
   updateFixTimetable,
 } from '@studio/contract';
 import { defineFeature } from '../../lib/feature.ts';
+import { venueAndMaterial, withVenue } from '../../lib/wire-names.ts';
 import { copySessions } from './copy.ts';
 import { arrangeCourse } from './course-arrange.ts';
 import { addDropInStudent, sessionsLeft, teachersWithSessions } from './drop-in.ts';
@@ -27,10 +28,10 @@ import { arrangeTemplateWeeks } from './week-arrange.ts';
  * The wire's `tid` / `tids` name the teacher here: read into `teacherId(s)` before the services.
  */
 export const batchFeature = defineFeature((r) => {
-  r.handle(batchArrangeCourse, ({ tid, ...input }, ctx) => arrangeCourse(ctx, { ...input, teacherId: tid }));
+  r.handle(batchArrangeCourse, ({ tid, ...input }, ctx) => arrangeCourse(ctx, { ...withVenue(input), teacherId: tid }));
   r.handle(queryFixTimetableList, (_input, ctx) => templateRows(ctx.db, ctx.store.id));
-  r.handle(insertFixTimetable, (input, ctx) => insertTemplateRow(ctx, input));
-  r.handle(updateFixTimetable, (input, ctx) => updateTemplateRow(ctx, input));
+  r.handle(insertFixTimetable, (input, ctx) => insertTemplateRow(ctx, venueAndMaterial(input)));
+  r.handle(updateFixTimetable, (input, ctx) => updateTemplateRow(ctx, venueAndMaterial(input)));
   r.handle(deleteFixTimetable, (input, ctx) => deleteTemplateRow(ctx, input.id));
   r.handle(insertFixTimetableFromWeek, (input, ctx) => templateFromWeek(ctx, input));
   r.handle(batchArrangeWeekCourse, (input, ctx) => arrangeTemplateWeeks(ctx, input));
@@ -39,7 +40,7 @@ export const batchFeature = defineFeature((r) => {
   r.handle(batchAddMemberReservation, ({ tids, ...input }, ctx) =>
     addDropInStudent(ctx, { ...input, teacherIds: tids }),
   );
-  r.handle(copyTimetable, (input, ctx) => copySessions(ctx, input));
-  r.handle(batchCancelTimetable, (input, ctx) => cancelSessionsInRange(ctx, input));
+  r.handle(copyTimetable, (input, ctx) => copySessions(ctx, withVenue(input)));
+  r.handle(batchCancelTimetable, (input, ctx) => cancelSessionsInRange(ctx, withVenue(input)));
   r.handle(batchExportReservation, (input, ctx) => exportRange(ctx, input));
 });

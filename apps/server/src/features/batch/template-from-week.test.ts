@@ -51,7 +51,7 @@ describeEachDb('从课表生成: the weekly template from a week of the timetabl
     const a = await ef.session({
       courseId: course.id,
       teacherId: teacher.id,
-      areaId: room.id,
+      venueId: room.id,
       startTime: `${monday} 09:00:00`,
     });
     await ef.session({ courseId: other.id, teacherId: teacher.id, startTime: `${addDays(monday, 2)} 18:30:00` });

@@ -9,11 +9,18 @@ import { mondayOffset } from './plan.ts';
  * material) and the fixed students of each row.
  */
 
-/** The columns of a template row that an edit sets. */
+/** What an edit of a template row sets. */
 export type TemplateRowValues = Pick<
   NewRow<'fixTimetable'>,
-  'weekday' | 'time' | 'courseId' | 'teacherId' | 'areaId' | 'reservableCount' | 'bookId'
->;
+  'weekday' | 'time' | 'courseId' | 'teacherId' | 'reservableCount'
+> & { venueId: number | null; materialId: number | null };
+
+/** The columns of a template row's values. */
+const columnsOf = ({ venueId, materialId, ...rest }: TemplateRowValues) => ({
+  ...rest,
+  areaId: venueId,
+  bookId: materialId,
+});
 
 /** A fixed student of a template row: the card booked and its seats. */
 export interface FixedStudent {
@@ -90,7 +97,7 @@ export async function addTemplateRow(
 ): Promise<number> {
   const { id } = await tx
     .insertInto('fixTimetable')
-    .values({ storeId, ...values, createdAt })
+    .values({ storeId, ...columnsOf(values), createdAt })
     .returning('id')
     .executeTakeFirstOrThrow();
   return id;
@@ -105,7 +112,7 @@ export async function changeTemplateRow(
 ): Promise<boolean> {
   const res = await tx
     .updateTable('fixTimetable')
-    .set(values)
+    .set(columnsOf(values))
     .where('id', '=', id)
     .where('storeId', '=', storeId)
     .executeTakeFirst();
@@ -122,7 +129,7 @@ export async function addTemplateRows(
   if (!rows.length) return;
   await tx
     .insertInto('fixTimetable')
-    .values(rows.map((r) => ({ storeId, ...r, createdAt })))
+    .values(rows.map((r) => ({ storeId, ...columnsOf(r), createdAt })))
     .execute();
 }
 

@@ -37,9 +37,9 @@ export interface TemplateRowInput {
   time: string;
   courseId: number;
   teacherId: number;
-  areaId: number | null;
+  venueId: number | null;
   reservableCount: number;
-  bookId: number | null;
+  materialId: number | null;
   students: FixedStudent[];
 }
 
@@ -76,14 +76,14 @@ async function checkRow(tx: Tx, storeId: number, now: string, row: TemplateRowIn
   }
 }
 
-const rowValues = (row: TemplateRowInput) => ({
+const rowValues = (row: TemplateRowInput): TemplateRowValues => ({
   weekday: row.weekday,
   time: row.time,
   courseId: row.courseId,
   teacherId: row.teacherId,
-  areaId: row.areaId,
+  venueId: row.venueId,
   reservableCount: row.reservableCount,
-  bookId: row.bookId,
+  materialId: row.materialId,
 });
 
 /**
@@ -172,9 +172,9 @@ const valuesOf = (r: WeekTemplateRow): TemplateRowValues => ({
   time: r.time,
   courseId: r.courseId,
   teacherId: r.teacherId,
-  areaId: r.areaId,
+  venueId: r.areaId,
   reservableCount: r.reservableCount,
-  bookId: r.bookId,
+  materialId: r.bookId,
 });
 
 /** What makes two template rows the same class: weekday, time, course, teacher and venue. */
@@ -208,7 +208,7 @@ export async function templateFromWeek(ctx: CallCtx, input: FromWeekInput): Prom
       templateRows(ex, storeId),
     ]);
     if (!week.length) throw badRequest(TemplateMsg.weekEmpty);
-    await requireSessionRefs(ex, storeId, week);
+    await requireSessionRefs(ex, storeId, week.map(valuesOf));
     const have = new Set(existing.map(sameClass));
     const duplicates = week.filter((r) => have.has(sameClass(r))).length;
     const rows = input.mode === 'add' ? week.filter((r) => !have.has(sameClass(r))) : week;

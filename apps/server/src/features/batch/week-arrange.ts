@@ -32,7 +32,11 @@ export async function arrangeTemplateWeeks(
       rows.map((r) => r.students.length),
     );
     // Every row's course, teacher, venue and material, as createSession checks one session.
-    const courses = await requireSessionRefs(tx, storeId, rows);
+    const courses = await requireSessionRefs(
+      tx,
+      storeId,
+      rows.map((r) => ({ courseId: r.courseId, teacherId: r.teacherId, venueId: r.areaId, materialId: r.bookId })),
+    );
     const cards = await cardsForNewBookings(
       tx,
       storeId,
@@ -48,8 +52,8 @@ export async function arrangeTemplateWeeks(
         plan.push({
           course,
           teacherId: r.teacherId,
-          areaId: r.areaId,
-          bookId: r.bookId,
+          venueId: r.areaId,
+          materialId: r.bookId,
           startTime,
           endTime: addMinutes(startTime, course.duration),
           reservableCount: r.reservableCount,

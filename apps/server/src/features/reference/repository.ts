@@ -78,8 +78,8 @@ export async function requireMaterialNode(ex: Executor, storeId: number, id: num
 /** What a session names besides its course: a teacher, and optionally a venue and a material. */
 export interface TeacherAreaMaterial {
   teacherId: number;
-  areaId: number | null;
-  bookId: number | null;
+  venueId: number | null;
+  materialId: number | null;
 }
 
 /**
@@ -98,8 +98,8 @@ export async function teacherAreaMaterialCheck(
   ];
   const found = (list: { id: number }[]) => new Set(list.map((r) => r.id));
   const teacherIds = ids((r) => r.teacherId);
-  const areaIds = ids((r) => r.areaId);
-  const bookIds = ids((r) => r.bookId);
+  const venueIds = ids((r) => r.venueId);
+  const materialIds = ids((r) => r.materialId);
   const teachers = found(
     teacherIds.length
       ? await ex
@@ -117,12 +117,12 @@ export async function teacherAreaMaterialCheck(
         ? await ex.selectFrom(table).select('id').where('id', 'in', list).where('storeId', '=', storeId).execute()
         : [],
     );
-  const areas = await ofStore('area', areaIds);
-  const materials = await ofStore('material', bookIds);
+  const areas = await ofStore('area', venueIds);
+  const materials = await ofStore('material', materialIds);
   return (row) => {
     if (!teachers.has(row.teacherId)) throw notFound('老师');
-    if (row.areaId !== null && !areas.has(row.areaId)) throw notFound('场地');
-    if (row.bookId !== null && !materials.has(row.bookId)) throw notFound('教材');
+    if (row.venueId !== null && !areas.has(row.venueId)) throw notFound('场地');
+    if (row.materialId !== null && !materials.has(row.materialId)) throw notFound('教材');
   };
 }
 
@@ -141,11 +141,11 @@ export function storeAreas(ex: Executor, storeId: number) {
  * A venue and every venue below it (404 场地不存在 when it is not the store's);
  * null when no venue filter is given.
  */
-export async function areaAndBelow(ex: Executor, storeId: number, areaId: number | null): Promise<number[] | null> {
-  if (areaId === null) return null;
+export async function areaAndBelow(ex: Executor, storeId: number, venueId: number | null): Promise<number[] | null> {
+  if (venueId === null) return null;
   const all = await storeAreas(ex, storeId);
-  if (!all.some((a) => a.id === areaId)) throw notFound('场地');
-  const ids = new Set([areaId]);
+  if (!all.some((a) => a.id === venueId)) throw notFound('场地');
+  const ids = new Set([venueId]);
   let grew = true;
   while (grew) {
     grew = false;
@@ -183,14 +183,14 @@ export async function putModuleStatus(ex: Executor, storeId: number, moduleId: n
  * The store's area as a room (its name), or null when it is not one: a venue with rooms under it is
  * a whole branch, not a place one class fills, so sessions placed on it clash with nothing.
  */
-export async function roomOf(ex: Executor, storeId: number, areaId: number): Promise<{ name: string } | null> {
+export async function roomOf(ex: Executor, storeId: number, venueId: number): Promise<{ name: string } | null> {
   const a = await ex
     .selectFrom('area as a')
     .select((eb) => [
       'a.name',
       eb.exists(eb.selectFrom('area as c').select('c.id').whereRef('c.parentId', '=', 'a.id')).as('hasRooms'),
     ])
-    .where('a.id', '=', areaId)
+    .where('a.id', '=', venueId)
     .where('a.storeId', '=', storeId)
     .executeTakeFirst();
   return a && !a.hasRooms ? { name: a.name } : null;

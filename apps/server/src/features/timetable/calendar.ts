@@ -11,7 +11,7 @@ import { calendarSessions } from './list-repository.ts';
 export interface CalendarQuery {
   fromDate: string;
   toDate: string;
-  areaId: number | null;
+  venueId: number | null;
   teacherId: number | null;
 }
 
@@ -36,8 +36,8 @@ function cacheOf(db: Db): Map<string, Cached> {
 
 async function compute(db: Db, storeId: number, q: CalendarQuery): Promise<CalendarDay[]> {
   if (q.teacherId !== null) await requireTeachers(db, storeId, [q.teacherId]);
-  const areaIds = await areaAndBelow(db, storeId, q.areaId);
-  const rows = await calendarSessions(db, storeId, { ...q, areaIds });
+  const venueIds = await areaAndBelow(db, storeId, q.venueId);
+  const rows = await calendarSessions(db, storeId, { ...q, venueIds });
   const days: CalendarDay[] = [];
   for (const r of rows) {
     const date = r.startTime.slice(0, 10);
@@ -80,7 +80,7 @@ export async function calendar(
   if (q.toDate < q.fromDate) throw badRequest(TimetableMsg.rangeOrder);
   if (daysBetween(q.fromDate, q.toDate) + 1 > MAX_RANGE_DAYS) throw badRequest(TimetableMsg.rangeTooLong);
   if (!opts.cache) return compute(db, storeId, q);
-  const key = `${storeId}|${q.fromDate}|${q.toDate}|${q.areaId ?? 0}|${q.teacherId ?? 0}`;
+  const key = `${storeId}|${q.fromDate}|${q.toDate}|${q.venueId ?? 0}|${q.teacherId ?? 0}`;
   const cache = cacheOf(db);
   // Read the version before the data: a write landing in between only makes the entry stale-tagged.
   const version = await dataVersion(db, storeId, `${q.fromDate} 00:00:00`, `${addDays(q.toDate, 1)} 00:00:00`);
@@ -96,5 +96,5 @@ export async function calendar(
 
 /** A teacher's sessions (not deleted) starting in [fromDate, toDate], for their calendar feed. */
 export function teacherSessions(db: Db, storeId: number, teacherId: number, fromDate: string, toDate: string) {
-  return calendarSessions(db, storeId, { fromDate, toDate, teacherId, areaIds: null });
+  return calendarSessions(db, storeId, { fromDate, toDate, teacherId, venueIds: null });
 }

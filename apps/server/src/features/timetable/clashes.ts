@@ -17,7 +17,7 @@ import { overlappingSessions, type TeacherConflict } from './session-repository.
 /** Where and when a new (or moved) session is. */
 export interface PlannedSlot {
   teacherId: number;
-  areaId?: number | null;
+  venueId?: number | null;
   startTime: string;
   endTime: string;
 }
@@ -119,15 +119,23 @@ export async function refuseClashes(
   refuseMany(teacherClashes, Msg.teacherConflict);
 
   const byRoom = groupBy(
-    slots.filter((s) => s.areaId != null),
-    (s) => s.areaId!,
+    slots.filter((s) => s.venueId != null),
+    (s) => s.venueId!,
   );
   await lockRooms(tx, byRoom.keys());
-  for (const [areaId, planned] of byRoom) {
-    const room = await roomOf(tx, storeId, areaId);
+  for (const [venueId, planned] of byRoom) {
+    const room = await roomOf(tx, storeId, venueId);
     if (!room) continue;
     const span = spanOf(planned);
-    const existing = await overlappingSessions(tx, storeId, 't.areaId', areaId, span.startTime, span.endTime, o.moving);
+    const existing = await overlappingSessions(
+      tx,
+      storeId,
+      't.areaId',
+      venueId,
+      span.startTime,
+      span.endTime,
+      o.moving,
+    );
     const message = (when: string) => Msg.roomConflict(room.name, when);
     if (o.single) refuseOne(existing, message, { roomName: room.name });
     else refuseMany(new Set(clashingStarts(planned, existing)), message);

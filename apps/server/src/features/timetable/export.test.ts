@@ -72,7 +72,7 @@ describeEachDb('the export: 场地, 扣除 with its 单位, and 状态', (env) =
     const s = await scene();
     const yesterday = addDays(now().slice(0, 10), -1);
     // Held yesterday in the room: one came (marked 到店), one did not (爽约 once attendance was taken).
-    const held = await s.e.session({ courseId: s.course.id, teacherId: s.teacher.id, areaId: s.room.id });
+    const held = await s.e.session({ courseId: s.course.id, teacherId: s.teacher.id, venueId: s.room.id });
     const came = await s.member('到了');
     const missed = await s.member('没来', true);
     const cameId = await s.book(came, held.id);
@@ -128,7 +128,7 @@ describeEachDb('the export: 场地, 扣除 with its 单位, and 状态', (env) =
     const session = await s.e.session({
       courseId: s.course.id,
       teacherId: s.teacher.id,
-      areaId: s.room.id,
+      venueId: s.room.id,
       startTime: `${FUTURE} 15:00:00`,
     });
     const waiting = await s.member('等签');

@@ -28,7 +28,7 @@ export interface CalendarFilter {
   fromDate: string;
   toDate: string;
   teacherId: number | null;
-  areaIds: number[] | null;
+  venueIds: number[] | null;
 }
 
 /** The live sessions of the store starting in [fromDate, toDate] with their names, by time. */
@@ -59,16 +59,16 @@ export function calendarSessions(ex: Executor, storeId: number, f: CalendarFilte
     .where('t.startTime', '>=', `${f.fromDate} 00:00:00`)
     .where('t.startTime', '<', `${addDays(f.toDate, 1)} 00:00:00`);
   if (f.teacherId !== null) query = query.where('t.teacherId', '=', f.teacherId);
-  if (f.areaIds !== null) query = query.where('t.areaId', 'in', f.areaIds);
+  if (f.venueIds !== null) query = query.where('t.areaId', 'in', f.venueIds);
   return query.orderBy('t.startTime').orderBy('t.id').execute();
 }
 
 /** A material (book) of the store with its chapters and their lessons, or null. */
-export async function materialTree(ex: Executor, storeId: number, bookId: number) {
+export async function materialTree(ex: Executor, storeId: number, materialId: number) {
   const book = await ex
     .selectFrom('material')
     .select(['id', 'name'])
-    .where('id', '=', bookId)
+    .where('id', '=', materialId)
     .where('storeId', '=', storeId)
     .executeTakeFirst();
   if (!book) return null;
@@ -76,7 +76,7 @@ export async function materialTree(ex: Executor, storeId: number, bookId: number
     .selectFrom('material')
     .select(['id', 'name'])
     .where('storeId', '=', storeId)
-    .where('parentId', '=', bookId)
+    .where('parentId', '=', materialId)
     .orderBy('sort')
     .orderBy('id')
     .execute();

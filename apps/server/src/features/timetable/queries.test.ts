@@ -31,8 +31,8 @@ describeEachDb('schedule queries', (env) => {
       courseId: course.id,
       teacherId: teacher.id,
       startTime: '2098-01-06 08:00:00',
-      areaId: area.id,
-      bookId: book.id,
+      venueId: area.id,
+      materialId: book.id,
       reservableCount: 7,
     });
     const next = await e.session({ courseId: course.id, teacherId: teacher.id, startTime: '2098-01-08 08:00:00' });
@@ -68,7 +68,7 @@ describeEachDb('schedule queries', (env) => {
     const corner = await env().factory.area({ parentId: room.id });
     const elsewhere = await env().factory.area();
     const at = (areaId: number, teacherId: number, hour: number) =>
-      e.session({ courseId: course.id, teacherId, areaId, startTime: `2098-02-03 ${hour}:00:00` });
+      e.session({ courseId: course.id, teacherId, venueId: areaId, startTime: `2098-02-03 ${hour}:00:00` });
     const s1 = await at(hall.id, teacher.id, 10);
     const s2 = await at(corner.id, t2.id, 12);
     await at(elsewhere.id, teacher.id, 14);

@@ -17,6 +17,7 @@ import {
   updateTimetable,
 } from '@studio/contract';
 import { defineFeature } from '../../lib/feature.ts';
+import { venueAndMaterial, withVenue } from '../../lib/wire-names.ts';
 import { markAttendance } from './attendance.ts';
 import { calendar } from './calendar.ts';
 import { bookingList, historyList, pendingList, sessionExport, sessionInfo } from './list-service.ts';
@@ -25,11 +26,11 @@ import * as service from './service.ts';
 /** Registers the timetable calls. */
 export const timetableFeature = defineFeature((r) => {
   r.handle(insertTimetable, async (input, ctx) => {
-    await service.addSession(ctx, input);
+    await service.addSession(ctx, venueAndMaterial(input));
     return null;
   });
   r.handle(updateTimetable, async (input, ctx) => {
-    await service.editSession(ctx, input);
+    await service.editSession(ctx, venueAndMaterial(input));
     return null;
   });
   r.handle(cancelTimetable, async (input, ctx) => {
@@ -41,7 +42,7 @@ export const timetableFeature = defineFeature((r) => {
     calendar(
       ctx.db,
       ctx.store.id,
-      { ...input, teacherId: ownTeacherFilter(ctx.post) ?? input.teacherId },
+      { ...withVenue(input), teacherId: ownTeacherFilter(ctx.post) ?? input.teacherId },
       { cache: ctx.config.calendarCache },
     ),
   );

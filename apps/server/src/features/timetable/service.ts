@@ -1,6 +1,7 @@
 import { OperateType, TimetableMsg, type ParsedReqOf } from '@studio/contract';
 import type { addGroupPending, addMemberReservation, insertTimetable, updateTimetable } from '@studio/contract';
 import type { CallCtx } from '../../lib/context.ts';
+import type { WithVenueAndMaterial } from '../../lib/wire-names.ts';
 import { conflict } from '../../lib/errors.ts';
 import { mapRead, readTogether } from '../../db/fixed.ts';
 import { localDateTime, toDateTime } from '../../lib/time.ts';
@@ -22,13 +23,16 @@ import { onlineDefault } from '../store-admin/public.ts';
 import { inWriteTx } from '../../db/write-queue.ts';
 
 /** Adds one session (a teacher or room clash refused). */
-export async function addSession(ctx: CallCtx, input: ParsedReqOf<typeof insertTimetable>): Promise<void> {
+export async function addSession(
+  ctx: CallCtx,
+  input: WithVenueAndMaterial<ParsedReqOf<typeof insertTimetable>>,
+): Promise<void> {
   await inWriteTx(ctx.db, ctx.dialect, async (tx) =>
     createSession(tx, ctx.store, {
       courseId: input.courseId,
       teacherId: input.teacherId,
-      areaId: input.areaId,
-      bookId: input.bookId,
+      venueId: input.venueId,
+      materialId: input.materialId,
       startTime: toDateTime(input.date, input.time),
       reservableCount: input.reservableCount ?? undefined,
       // Not said: the store's 新课程默认在线教室 (module 1).
@@ -38,15 +42,18 @@ export async function addSession(ctx: CallCtx, input: ParsedReqOf<typeof insertT
 }
 
 /** Edits a session: teacher, start, capacity, area, material. */
-export async function editSession(ctx: CallCtx, input: ParsedReqOf<typeof updateTimetable>): Promise<void> {
+export async function editSession(
+  ctx: CallCtx,
+  input: WithVenueAndMaterial<ParsedReqOf<typeof updateTimetable>>,
+): Promise<void> {
   await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
     await updateSession(tx, ctx.store, {
       id: input.id,
       teacherId: input.teacherId,
       startTime: toDateTime(input.date, input.time),
       reservableCount: input.count,
-      areaId: input.areaId,
-      bookId: input.bookId,
+      venueId: input.venueId,
+      materialId: input.materialId,
     });
     await emit(tx, event(sessionChanged, { storeId: ctx.store.id, sessionId: input.id }));
   });

@@ -29,8 +29,8 @@ import { refuseClosedSessionChange } from '../teacher-pay/public.ts';
 export interface NewSession {
   courseId: number;
   teacherId: number;
-  areaId: number | null;
-  bookId: number | null;
+  venueId: number | null;
+  materialId: number | null;
   /** Store-local `YYYY-MM-DD HH:mm:ss`. */
   startTime: string;
   /** Defaults to start + the course's duration. */
@@ -81,7 +81,7 @@ export async function createSession(tx: Tx, store: StoreScope, args: NewSession)
   if (endTime <= startTime) throw badRequest(TimetableMsg.endBeforeStart);
   const reservableCount = args.reservableCount ?? course.count;
   if (reservableCount < 0) throw badRequest(Msg.countNotNegative);
-  await refuseClashes(tx, store.id, [{ teacherId: args.teacherId, areaId: args.areaId, startTime, endTime }], {
+  await refuseClashes(tx, store.id, [{ teacherId: args.teacherId, venueId: args.venueId, startTime, endTime }], {
     single: true,
   });
   const id = await insertSession(
@@ -91,8 +91,8 @@ export async function createSession(tx: Tx, store: StoreScope, args: NewSession)
       {
         courseId: course.id,
         teacherId: args.teacherId,
-        areaId: args.areaId,
-        bookId: args.bookId,
+        venueId: args.venueId,
+        materialId: args.materialId,
         startTime,
         endTime,
         reservableCount,
@@ -124,7 +124,11 @@ export async function writeSessions(
   cardIds: readonly (readonly number[])[],
 ): Promise<number[]> {
   if (!rows.length) return [];
-  await refuseClashes(tx, storeId, rows);
+  await refuseClashes(
+    tx,
+    storeId,
+    rows.map((r) => ({ teacherId: r.teacherId, venueId: r.areaId, startTime: r.startTime, endTime: r.endTime })),
+  );
   // A teacher has at most one of the rows starting at one time (refused above otherwise).
   const idOf = new Map<string, number>();
   for (const r of await insertSessionRows(tx, rows)) {
@@ -143,8 +147,8 @@ export interface SessionChange {
   teacherId: number;
   startTime: string;
   reservableCount: number;
-  areaId: number | null;
-  bookId: number | null;
+  venueId: number | null;
+  materialId: number | null;
 }
 
 /** The entry of a session edit: changed fields with teachers, rooms and materials by name. */
@@ -156,21 +160,21 @@ async function noteSessionChange(
   const ids = (a: number | null, b: number | null) => [a, b].filter((x): x is number => x !== null);
   const [teachers, areas, books] = await Promise.all([
     namesOf(tx, 'teacher', [s.teacherId, args.teacherId]),
-    namesOf(tx, 'area', ids(s.areaId, args.areaId)),
-    namesOf(tx, 'material', ids(s.bookId, args.bookId)),
+    namesOf(tx, 'area', ids(s.areaId, args.venueId)),
+    namesOf(tx, 'material', ids(s.bookId, args.materialId)),
   ]);
   const name = (rows: { id: number; name: string }[], id: number | null) => rows.find((r) => r.id === id)?.name ?? null;
-  const words = (x: typeof s) => ({
+  const words = (x: Omit<SessionChange, 'id'>) => ({
     startTime: x.startTime.slice(0, 16),
     teacher: name(teachers, x.teacherId),
     reservableCount: x.reservableCount,
-    area: name(areas, x.areaId),
-    book: name(books, x.bookId),
+    area: name(areas, x.venueId),
+    book: name(books, x.materialId),
   });
   audit(tx, {
     kind: 'session',
     summary: '修改课程',
-    ...changedFields(words(s), words(args), {
+    ...changedFields(words({ ...s, venueId: s.areaId, materialId: s.bookId }), words(args), {
       startTime: '开课时间',
       teacher: '老师',
       reservableCount: '人数',
@@ -196,7 +200,7 @@ export async function updateSession(tx: Tx, store: StoreScope, args: SessionChan
   await refuseClashes(
     tx,
     store.id,
-    [{ teacherId: args.teacherId, areaId: args.areaId, startTime: args.startTime, endTime }],
+    [{ teacherId: args.teacherId, venueId: args.venueId, startTime: args.startTime, endTime }],
     { single: true, moving: s.id },
   );
   const changed = await changeSession(tx, s.id, {
@@ -204,8 +208,8 @@ export async function updateSession(tx: Tx, store: StoreScope, args: SessionChan
     startTime: args.startTime,
     endTime,
     reservableCount: args.reservableCount,
-    areaId: args.areaId,
-    bookId: args.bookId,
+    venueId: args.venueId,
+    materialId: args.materialId,
   });
   if (!changed) throw conflict(Msg.capacityBelowBooked);
 }

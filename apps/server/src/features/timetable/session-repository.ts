@@ -127,16 +127,8 @@ export async function insertSession(tx: Tx, row: NewRow<'timetable'>, cardIds: r
 /** Where and when a new session is, and its seats. */
 export type SessionSlot = Pick<
   TimetableTable,
-  | 'courseId'
-  | 'teacherId'
-  | 'areaId'
-  | 'bookId'
-  | 'startTime'
-  | 'endTime'
-  | 'reservableCount'
-  | 'realCount'
-  | 'isOnline'
->;
+  'courseId' | 'teacherId' | 'startTime' | 'endTime' | 'reservableCount' | 'realCount' | 'isOnline'
+> & { venueId: number | null; materialId: number | null };
 
 /**
  * The row of a new session with the colour and gender and age limits of `limits`: its course's for
@@ -147,8 +139,8 @@ export function sessionRow(storeId: number, s: SessionSlot, limits: AgeLimitColu
     storeId,
     courseId: s.courseId,
     teacherId: s.teacherId,
-    areaId: s.areaId,
-    bookId: s.bookId,
+    areaId: s.venueId,
+    bookId: s.materialId,
     startTime: s.startTime,
     endTime: s.endTime,
     reservableCount: s.reservableCount,
@@ -187,13 +179,16 @@ export async function insertAllowedCards(tx: Tx, rows: readonly NewRow<'timetabl
 export async function changeSession(
   tx: Tx,
   id: number,
-  change: Pick<NewRow<'timetable'>, 'teacherId' | 'startTime' | 'endTime' | 'reservableCount' | 'areaId' | 'bookId'> & {
+  change: Pick<NewRow<'timetable'>, 'teacherId' | 'startTime' | 'endTime'> & {
     reservableCount: number;
+    venueId: number | null;
+    materialId: number | null;
   },
 ): Promise<boolean> {
+  const { venueId, materialId, ...rest } = change;
   const res = await tx
     .updateTable('timetable')
-    .set(change)
+    .set({ ...rest, areaId: venueId, bookId: materialId })
     .where('id', '=', id)
     .where('realCount', '<=', change.reservableCount)
     .executeTakeFirst();

@@ -30,10 +30,10 @@ export async function materialTree(ctx: CallCtx): Promise<MaterialNode[]> {
 const mustFindMaterial = (ctx: CallCtx, id: number) => requireMaterialNode(ctx.db, ctx.store.id, id);
 
 /** One book (or chapter) with everything below it. */
-export async function materialDetailOf(ctx: CallCtx, bookId: number): Promise<MaterialNode> {
+export async function materialDetailOf(ctx: CallCtx, materialId: number): Promise<MaterialNode> {
   const rows = await storeMaterials(ctx.db, ctx.store.id);
-  if (!rows.some((r) => r.id === bookId)) throw notFound('教材');
-  return nest(rows, toNode, new Set([bookId]))[0];
+  if (!rows.some((r) => r.id === materialId)) throw notFound('教材');
+  return nest(rows, toNode, new Set([materialId]))[0];
 }
 
 /** Adds a book (no parent), a chapter (under a book) or a lesson (under a chapter). */

@@ -30,7 +30,7 @@ describeEachDb("a member's bookings (member detail)", (env) => {
     const s = await e.scene({ product: { perCount: 2, cardName: '20次卡' }, course: { name: '瑜伽基础' } });
     const { member, card } = await e.memberWithCard(s.product.id, { card: { totalCount: 100 } });
     const session = (startTime: string, areaId: number | null = null) =>
-      e.session({ courseId: s.course.id, teacherId: s.teacher.id, startTime, areaId });
+      e.session({ courseId: s.course.id, teacherId: s.teacher.id, startTime, venueId: areaId });
     const book = async (tid: number, studentCount = 1) => {
       await env().client.ok(addMemberReservation.path, { mcId: card.id, tid, studentCount, remark: '' });
       const r = await e.db
