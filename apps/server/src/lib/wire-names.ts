@@ -26,3 +26,21 @@ export function withVenue<T extends { areaId: number | null }>(input: T): WithVe
   const { areaId, ...rest } = input;
   return { ...rest, venueId: areaId };
 }
+
+/** A call's input with the wire's `tid` (a session) read as `sessionId`. */
+export type WithSession<T extends { tid?: number | null }> = Omit<T, 'tid'> & { sessionId: T['tid'] };
+
+/** Reads `tid` as `sessionId`: in the calls where it names a session (the batch calls' `tid` is a teacher). */
+export function withSession<T extends { tid?: number | null }>(input: T): WithSession<T> {
+  const { tid, ...rest } = input;
+  return { ...rest, sessionId: tid };
+}
+
+/** A call's input with the wire's `mcId` (a member card) read as `memberCardId`. */
+export type WithCard<T extends { mcId?: number | null }> = Omit<T, 'mcId'> & { memberCardId: T['mcId'] };
+
+/** Reads `mcId` as `memberCardId`. */
+export function withCard<T extends { mcId?: number | null }>(input: T): WithCard<T> {
+  const { mcId, ...rest } = input;
+  return { ...rest, memberCardId: mcId };
+}

@@ -16,7 +16,7 @@ export interface AuditFilter {
   staffId?: number | null;
   kind?: string | null;
   /** Entries naming this session. */
-  tid?: number | null;
+  sessionId?: number | null;
   /** Entries made by or naming one of these members. */
   memberIds?: number[];
 }
@@ -30,8 +30,8 @@ export async function auditPage(ex: Executor, f: AuditFilter, page: { page: numb
     .where('a.at', '<', f.to);
   if (f.staffId) q = q.where('a.staffId', '=', f.staffId);
   if (f.kind) q = q.where('a.kind', '=', f.kind);
-  if (f.tid) {
-    const tid = f.tid;
+  if (f.sessionId) {
+    const sessionId = f.sessionId;
     q = q.where((eb) =>
       eb.exists(
         eb
@@ -39,7 +39,7 @@ export async function auditPage(ex: Executor, f: AuditFilter, page: { page: numb
           .select('t.auditId')
           .whereRef('t.auditId', '=', 'a.id')
           .where('t.type', '=', 'session')
-          .where('t.refId', '=', tid),
+          .where('t.refId', '=', sessionId),
       ),
     );
   }

@@ -8,6 +8,7 @@ import {
 } from '@studio/contract';
 import type { Executor } from '../../db/index.ts';
 import type { CallCtx } from '../../lib/context.ts';
+import type { WithSession } from '../../lib/wire-names.ts';
 import { findMember, membersMatching, namesOf } from '../reference/public.ts';
 import { findStaffOfStore } from '../staff/public.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
@@ -22,18 +23,21 @@ import {
 } from './repository.ts';
 import { UNDO_WINDOW_MS } from './undo.ts';
 
+/** The log's filters, the wire's `tid` read as the session. */
+type AuditQuery = WithSession<ParsedReqOf<typeof queryAuditLog>>;
+
 /** At most this many members a keyword filter names. */
 const KEYWORD_MEMBERS = 500;
 
 /** Filters that name something must name a thing of this store. */
-async function requireFilterRefs(db: Executor, storeId: number, input: ParsedReqOf<typeof queryAuditLog>) {
+async function requireFilterRefs(db: Executor, storeId: number, input: AuditQuery) {
   if (input.staffId && !(await findStaffOfStore(db, storeId, input.staffId))) throw notFound('员工');
   if (input.memberId && !(await findMember(db, storeId, input.memberId))) throw notFound('会员');
-  if (input.tid && !(await findSessionOfStore(db, storeId, input.tid))) throw notFound('课程');
+  if (input.sessionId && !(await findSessionOfStore(db, storeId, input.sessionId))) throw notFound('课程');
 }
 
 /** The entries of a store in a date range, newest first, with their filters; 20 a page. */
-export async function queryAudit(ctx: CallCtx, input: ParsedReqOf<typeof queryAuditLog>) {
+export async function queryAudit(ctx: CallCtx, input: AuditQuery) {
   const days = daysBetween(input.fromDate, input.toDate);
   if (days < 0) throw badRequest(StaffMsg.auditRange);
   if (days > 365) throw badRequest(StaffMsg.auditRangeTooLong);
@@ -52,7 +56,7 @@ export async function queryAudit(ctx: CallCtx, input: ParsedReqOf<typeof queryAu
 
   const { rows, total } = await auditPage(
     ctx.db,
-    { storeId, from, to, staffId: input.staffId, kind: input.kind, tid: input.tid, memberIds },
+    { storeId, from, to, staffId: input.staffId, kind: input.kind, sessionId: input.sessionId, memberIds },
     { page: input.page, pageSize: input.pageSize },
   );
   const words = await targetWords(

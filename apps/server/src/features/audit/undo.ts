@@ -149,7 +149,7 @@ async function restoreDeleted(tx: Tx, ctx: CallCtx, f: UndoFacts, now: string) {
     reservations.map((r) => r.memberCardId),
   );
   const seats = new Map<number, number>();
-  const addSeats = (tid: number, n: number) => seats.set(tid, (seats.get(tid) ?? 0) + n);
+  const addSeats = (sessionId: number, n: number) => seats.set(sessionId, (seats.get(sessionId) ?? 0) + n);
   // The history and ledger of what comes back, written at once after the rows.
   const trail: TrailEntry[] = [];
   for (const r of reservations) {

@@ -16,7 +16,7 @@ export interface ArrangeCourseInput {
   startDate: string;
   arrangeTimes: number;
   courseTimes: { weekday: number; arrangeTime?: string | null }[];
-  mcIds: number[];
+  memberCardIds: number[];
   /** Absent: the store's 新课程默认在线教室 (module 1). */
   isOnline?: 0 | 1;
   dryRun?: boolean;
@@ -25,7 +25,7 @@ export interface ArrangeCourseInput {
 /**
  * Batch scheduling: from `startDate`, a session on every ticked weekday at its time until
  * `arrangeTimes` exist (capacity `students`, duration the course's), each with every fixed
- * student (`mcIds`, one seat each) booked, or added as a pending in deduction mode 1. One
+ * student (`memberCardIds`, one seat each) booked, or added as a pending in deduction mode 1. One
  * transaction, written in bulk: a teacher clash (409 listing the dates) or a refused booking
  * (naming date and member) leaves nothing.
  */
@@ -37,8 +37,8 @@ export async function arrangeCourse(ctx: CallCtx, input: ArrangeCourseInput) {
     const refs = { courseId: input.cid, teacherId: input.teacherId, venueId: input.venueId, materialId: null };
     const course = (await requireSessionRefs(tx, storeId, [refs])).get(input.cid)!;
     const isOnline = input.isOnline ?? (await onlineDefault(tx, storeId));
-    const cards = await cardsForNewBookings(tx, storeId, input.mcIds, localDateTime(ctx.store.timezone));
-    const fixed = input.mcIds.map((id) => cards.get(id)!);
+    const cards = await cardsForNewBookings(tx, storeId, input.memberCardIds, localDateTime(ctx.store.timezone));
+    const fixed = input.memberCardIds.map((id) => cards.get(id)!);
     const members = new Set<number>();
     for (const c of fixed) {
       if (members.has(c.memberId)) throw conflict(Msg.sameMemberTwice(c.memberName));

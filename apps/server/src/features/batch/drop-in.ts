@@ -53,14 +53,21 @@ export async function sessionsLeft(ctx: CallCtx, input: { cid: number; startDate
  */
 export async function addDropInStudent(
   ctx: CallCtx,
-  input: { mcId: number; cid: number; teacherIds: number[]; startDate: string; times: number; dryRun?: boolean },
+  input: {
+    memberCardId: number;
+    cid: number;
+    teacherIds: number[];
+    startDate: string;
+    times: number;
+    dryRun?: boolean;
+  },
 ) {
   const storeId = ctx.store.id;
   return bulkTx(ctx, input.dryRun, async (tx) => {
     await requireCourse(tx, storeId, input.cid);
     await requireTeachers(tx, storeId, input.teacherIds);
-    const card = (await cardsForNewBookings(tx, storeId, [input.mcId], localDateTime(ctx.store.timezone))).get(
-      input.mcId,
+    const card = (await cardsForNewBookings(tx, storeId, [input.memberCardId], localDateTime(ctx.store.timezone))).get(
+      input.memberCardId,
     )!;
     const sessions = await upcomingNotHeld(
       tx,

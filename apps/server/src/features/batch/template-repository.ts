@@ -24,7 +24,7 @@ const columnsOf = ({ venueId, materialId, ...rest }: TemplateRowValues) => ({
 
 /** A fixed student of a template row: the card booked and its seats. */
 export interface FixedStudent {
-  mcId: number;
+  memberCardId: number;
   studentCount: number;
 }
 
@@ -159,7 +159,7 @@ export async function addFixedStudents(
   if (!students.length) return;
   await tx
     .insertInto('fixStudent')
-    .values(students.map((s) => ({ storeId, fixId, memberCardId: s.mcId, studentCount: s.studentCount })))
+    .values(students.map((s) => ({ storeId, fixId, memberCardId: s.memberCardId, studentCount: s.studentCount })))
     .execute();
 }
 

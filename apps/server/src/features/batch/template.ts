@@ -54,7 +54,7 @@ async function checkRow(tx: Tx, storeId: number, now: string, row: TemplateRowIn
   const cards = await storeCards(
     tx,
     storeId,
-    row.students.map((s) => s.mcId),
+    row.students.map((s) => s.memberCardId),
   );
   const checker = bookingChecker({ mode: await getDeductionMode(tx, storeId) });
   // A class of the row as if it started now (its limits and cards are the course's).
@@ -68,7 +68,7 @@ async function checkRow(tx: Tx, storeId: number, now: string, row: TemplateRowIn
     allowedCardIds: course.cardIds,
   };
   for (const [i, s] of row.students.entries()) {
-    const card = cards.get(s.mcId)!;
+    const card = cards.get(s.memberCardId)!;
     const member = { id: card.memberId, gender: card.gender, birthday: card.birthday };
     const reason = checker.take({ session, member, card, studentCount: s.studentCount }, now);
     if (reason === Msg.alreadyBooked) throw conflict(Msg.sameMemberTwice(card.memberName));
@@ -101,7 +101,7 @@ function templateTargets(id: number, row: TemplateRowInput): AuditTarget[] {
   return [
     { type: 'template', id },
     { type: 'teacher', id: row.teacherId },
-    ...row.students.map((s) => ({ type: 'card' as const, id: s.mcId })),
+    ...row.students.map((s) => ({ type: 'card' as const, id: s.memberCardId })),
   ];
 }
 

@@ -46,17 +46,17 @@ const expiryWith = (c: LeaveCard, days: number) =>
   c.validDays === null ? c.expireTime : expiryOf(startOf(c)!, Number(c.validDays), days);
 
 /** The card's bookings a leave from `from` to `to` would cancel (classes not ended by now). */
-function bookingsInLeave(ex: Db | Tx, storeId: number, mcId: number, from: string, to: string, now: string) {
-  return bookingsOfCardBetween(ex, storeId, mcId, { from: `${from} 00:00:00`, to: `${to} 23:59:59`, now });
+function bookingsInLeave(ex: Db | Tx, storeId: number, memberCardId: number, from: string, to: string, now: string) {
+  return bookingsOfCardBetween(ex, storeId, memberCardId, { from: `${from} 00:00:00`, to: `${to} 23:59:59`, now });
 }
 
 /**
  * What a leave would do, without doing it: its days, the card's new expiry, the bookings it would
  * cancel, and why the rules would refuse it (null: they allow it).
  */
-export async function previewLeave(s: LeaveScope, input: { mcId: number; fromDate: string; toDate: string }) {
+export async function previewLeave(s: LeaveScope, input: { memberCardId: number; fromDate: string; toDate: string }) {
   const now = storeToday(s.store);
-  const card = await requireLeaveCard(s.db, s.store.id, input.mcId);
+  const card = await requireLeaveCard(s.db, s.store.id, input.memberCardId);
   const leaves = await leavesOfCard(s.db, s.store.id, card.id);
   const refusal = leaveRefusal({ card: forRules(card), leaves, ...input, today: now.slice(0, 10) });
   const days = input.toDate >= input.fromDate ? leaveDays(input.fromDate, input.toDate) : 0;
@@ -64,7 +64,9 @@ export async function previewLeave(s: LeaveScope, input: { mcId: number; fromDat
     input.toDate >= input.fromDate
       ? await bookingsInLeave(s.db, s.store.id, card.id, input.fromDate, input.toDate, now)
       : [];
-  return { days, expireTime: refusal ? card.expireTime : expiryWith(card, card.leaveDays + days), refusal, bookings };
+  const expireTime = refusal ? card.expireTime : expiryWith(card, card.leaveDays + days);
+  // The answer names each booking's session `tid`, as the wire does.
+  return { days, expireTime, refusal, bookings: bookings.map(({ sessionId, ...b }) => ({ ...b, tid: sessionId })) };
 }
 
 /**
@@ -97,7 +99,7 @@ async function startLeave(
   const window = { from: `${a.fromDate} 00:00:00`, to: `${a.toDate} 23:59:59`, now };
   await lockSessions(tx, [
     ...(await sessionsOfProductBetween(tx, store.id, card.cardId, window)),
-    ...ahead.map((b) => b.tid),
+    ...ahead.map((b) => b.sessionId),
   ]);
   await lockCards(tx, [card.id]);
   const fresh = await requireLeaveCard(tx, store.id, card.id);
@@ -176,11 +178,11 @@ async function noteLeaveChange(
 export async function addLeave(
   s: LeaveScope,
   staffId: number,
-  input: { mcId: number; fromDate: string; toDate: string; reason: string; cancelBookings?: boolean },
+  input: { memberCardId: number; fromDate: string; toDate: string; reason: string; cancelBookings?: boolean },
 ) {
   return inWriteTx(s.db, s.dialect, async (tx) => {
     const now = storeToday(s.store);
-    const card = await requireLeaveCard(tx, s.store.id, input.mcId);
+    const card = await requireLeaveCard(tx, s.store.id, input.memberCardId);
     const refusal = leaveRefusal({
       card: forRules(card),
       leaves: await leavesOfCard(tx, s.store.id, card.id),
@@ -223,11 +225,11 @@ export async function addLeave(
 export async function requestLeave(
   s: LeaveScope,
   memberId: number,
-  input: { mcId: number; fromDate: string; toDate: string; reason: string; cancelBookings?: boolean },
+  input: { memberCardId: number; fromDate: string; toDate: string; reason: string; cancelBookings?: boolean },
 ): Promise<{ id: number; status: 'approved' | 'pending' }> {
   return inWriteTx(s.db, s.dialect, async (tx) => {
     const now = storeToday(s.store);
-    const card = await requireLeaveCard(tx, s.store.id, input.mcId);
+    const card = await requireLeaveCard(tx, s.store.id, input.memberCardId);
     // Only the member's own card: another's is not found (nothing of others leaks).
     if (card.memberId !== memberId) throw notFound('会员卡');
     const leaves = await leavesOfCard(tx, s.store.id, card.id);
@@ -391,8 +393,8 @@ export async function endLeave(s: LeaveScope, staffId: number, input: { id: numb
 }
 
 /** A page of the store's leaves: a card's (404 for a card not of the store), or those in one status. */
-export async function listLeaves(s: LeaveScope, input: { mcId?: number; status?: LeaveStatus; page: number }) {
-  if (input.mcId !== undefined) await requireLeaveCard(s.db, s.store.id, input.mcId);
+export async function listLeaves(s: LeaveScope, input: { memberCardId?: number; status?: LeaveStatus; page: number }) {
+  if (input.memberCardId !== undefined) await requireLeaveCard(s.db, s.store.id, input.memberCardId);
   const { list, total } = await leavePage(s.db, s.store.id, { ...input, size: LEAVE_PAGE_SIZE });
   return {
     total,
@@ -405,10 +407,10 @@ export async function listLeaves(s: LeaveScope, input: { mcId?: number; status?:
 }
 
 /** A member's card's leave rules, what is used of them, and its leaves (the phone's 请假 screen). */
-export async function memberLeaves(s: LeaveScope, memberId: number, mcId: number) {
-  const card = await requireLeaveCard(s.db, s.store.id, mcId);
+export async function memberLeaves(s: LeaveScope, memberId: number, memberCardId: number) {
+  const card = await requireLeaveCard(s.db, s.store.id, memberCardId);
   if (card.memberId !== memberId) throw notFound('会员卡');
-  const leaves = await leavesOfCard(s.db, s.store.id, mcId);
+  const leaves = await leavesOfCard(s.db, s.store.id, memberCardId);
   const counted = leaves.filter((l) => ['pending', 'approved', 'ended'].includes(l.status) && l.days > 0);
   return {
     rules: {

@@ -116,7 +116,7 @@ export async function bookingsOfCardBetween(
     .select((eb) => [
       eb.val('reservation').as('kind'),
       'r.id',
-      't.id as tid',
+      't.id as sessionId',
       'c.name as courseName',
       't.startTime',
       'r.usedCount as refund',
@@ -135,7 +135,7 @@ export async function bookingsOfCardBetween(
     .select((eb) => [
       eb.val('pending').as('kind'),
       'p.id',
-      't.id as tid',
+      't.id as sessionId',
       'c.name as courseName',
       't.startTime',
       eb.val(0).as('refund'),
@@ -152,7 +152,7 @@ export async function bookingsOfCardBetween(
     .map((r) => ({
       kind: r.kind as 'reservation' | 'pending',
       id: r.id,
-      tid: r.tid,
+      sessionId: r.sessionId,
       courseName: r.courseName,
       startTime: r.startTime,
       refund: Number(r.refund),
@@ -164,12 +164,12 @@ export async function bookingsOfCardBetween(
 export async function leavePage(
   ex: Executor,
   storeId: number,
-  o: { mcId?: number; status?: LeaveStatus; page: number; size: number },
+  o: { memberCardId?: number; status?: LeaveStatus; page: number; size: number },
 ) {
   const q = ex
     .selectFrom('cardLeave as l')
     .where('l.storeId', '=', storeId)
-    .$if(o.mcId !== undefined, (w) => w.where('l.memberCardId', '=', o.mcId!))
+    .$if(o.memberCardId !== undefined, (w) => w.where('l.memberCardId', '=', o.memberCardId!))
     .$if(o.status !== undefined, (w) => w.where('l.status', '=', o.status!));
   const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   const list = await q

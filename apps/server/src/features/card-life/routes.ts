@@ -12,6 +12,7 @@ import {
 } from '@studio/contract';
 import type { CallCtx } from '../../lib/context.ts';
 import { defineFeature } from '../../lib/feature.ts';
+import { withCard } from '../../lib/wire-names.ts';
 import {
   addLeave,
   approveLeave,
@@ -33,14 +34,14 @@ const scope = (ctx: CallCtx): LeaveScope => ({ db: ctx.db, dialect: ctx.dialect,
  * refund quote live with the cards (reference/card: activation.ts, refund-quote.ts).
  */
 export const cardLifeFeature = defineFeature((r) => {
-  r.handle(cardLeavePreview, (input, ctx) => previewLeave(scope(ctx), input));
-  r.handle(addCardLeave, (input, ctx) => addLeave(scope(ctx), ctx.staff.id, input));
+  r.handle(cardLeavePreview, (input, ctx) => previewLeave(scope(ctx), withCard(input)));
+  r.handle(addCardLeave, (input, ctx) => addLeave(scope(ctx), ctx.staff.id, withCard(input)));
   r.handle(endCardLeave, (input, ctx) => endLeave(scope(ctx), ctx.staff.id, input));
   r.handle(approveCardLeave, (input, ctx) => approveLeave(scope(ctx), ctx.staff.id, input));
   r.handle(refuseCardLeave, (input, ctx) => refuseLeave(scope(ctx), ctx.staff.id, input));
-  r.handle(cardLeaveList, (input, ctx) => listLeaves(scope(ctx), input));
+  r.handle(cardLeaveList, (input, ctx) => listLeaves(scope(ctx), withCard(input)));
   r.handle(queryCardLifeSetting, (_input, ctx) => cardLifeSetting(ctx));
   r.handle(updateCardLifeSetting, (input, ctx) => saveCardLifeSetting(ctx, input), { tx: true });
-  r.handle(memberRequestCardLeave, (input, ctx) => requestLeave(scope(ctx), ctx.member.id, input));
+  r.handle(memberRequestCardLeave, (input, ctx) => requestLeave(scope(ctx), ctx.member.id, withCard(input)));
   r.handle(memberCardLeaves, (input, ctx) => memberLeaves(scope(ctx), ctx.member.id, input.mcId));
 });

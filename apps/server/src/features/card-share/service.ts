@@ -4,6 +4,7 @@ import { lockCards } from '../../db/locks.ts';
 import { inWriteTx } from '../../db/write-queue.ts';
 import { audit } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
+import type { WithCard } from '../../lib/wire-names.ts';
 import { badRequest, conflict } from '../../lib/errors.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { addLedgerNote, requireMember, requireMemberCard } from '../reference/public.ts';
@@ -17,11 +18,11 @@ import { deleteShare, insertShare } from './repository.ts';
  * at once never pass the product's limit.
  */
 
-type ShareInput = ParsedReqOf<typeof addCardShare>;
+type ShareInput = WithCard<ParsedReqOf<typeof addCardShare>>;
 
 export async function addShare(ctx: CallCtx, input: ShareInput): Promise<null> {
   const storeId = ctx.store.id;
-  const card = await requireMemberCard(ctx.db, storeId, input.mcId);
+  const card = await requireMemberCard(ctx.db, storeId, input.memberCardId);
   const member = await requireMember(ctx.db, storeId, input.mid);
   if (card.refundedAt) throw conflict(CardMsg.refunded);
   if (member.id === card.memberId) throw badRequest(CardShareMsg.holder);
@@ -53,7 +54,7 @@ export async function addShare(ctx: CallCtx, input: ShareInput): Promise<null> {
 
 export async function removeShare(ctx: CallCtx, input: ShareInput): Promise<null> {
   const storeId = ctx.store.id;
-  const card = await requireMemberCard(ctx.db, storeId, input.mcId);
+  const card = await requireMemberCard(ctx.db, storeId, input.memberCardId);
   const member = await requireMember(ctx.db, storeId, input.mid);
   const now = localDateTime(ctx.store.timezone);
   await inWriteTx(ctx.db, ctx.dialect, async (tx) => {

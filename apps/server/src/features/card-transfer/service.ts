@@ -11,6 +11,7 @@ import { lockCards, lockSessions } from '../../db/locks.ts';
 import { inWriteTx } from '../../db/write-queue.ts';
 import { audit } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
+import type { WithCard } from '../../lib/wire-names.ts';
 import { badRequest, conflict } from '../../lib/errors.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { bookingsOfCardBetween, cancelCardBookings } from '../card-life/public.ts';
@@ -29,11 +30,11 @@ import { addLedgerNote, insertPayment, requireMember, requireMemberCard } from '
  */
 
 /** The card's bookings of classes not ended by `now` (those a transfer keeps or cancels). */
-const futureOf = (ex: Executor, storeId: number, mcId: number, now: string) =>
-  bookingsOfCardBetween(ex, storeId, mcId, { from: '0000-01-01 00:00:00', to: '9999-12-31 23:59:59', now });
+const futureOf = (ex: Executor, storeId: number, memberCardId: number, now: string) =>
+  bookingsOfCardBetween(ex, storeId, memberCardId, { from: '0000-01-01 00:00:00', to: '9999-12-31 23:59:59', now });
 
-export async function transferPreview(ctx: CallCtx, mcId: number) {
-  const card = await requireMemberCard(ctx.db, ctx.store.id, mcId);
+export async function transferPreview(ctx: CallCtx, memberCardId: number) {
+  const card = await requireMemberCard(ctx.db, ctx.store.id, memberCardId);
   const holder = await requireMember(ctx.db, ctx.store.id, card.memberId);
   const found = await futureOf(ctx.db, ctx.store.id, card.id, localDateTime(ctx.store.timezone));
   return {
@@ -43,9 +44,12 @@ export async function transferPreview(ctx: CallCtx, mcId: number) {
   };
 }
 
-export async function transferCard(ctx: CallCtx, input: ParsedReqOf<typeof transferMemberCard>): Promise<null> {
+export async function transferCard(
+  ctx: CallCtx,
+  input: WithCard<ParsedReqOf<typeof transferMemberCard>>,
+): Promise<null> {
   const storeId = ctx.store.id;
-  const card = await requireMemberCard(ctx.db, storeId, input.mcId);
+  const card = await requireMemberCard(ctx.db, storeId, input.memberCardId);
   if (card.refundedAt) throw conflict(CardMsg.refunded);
   if (card.frozen) throw conflict(TransferMsg.frozen);
   if (input.toMid === card.memberId) throw badRequest(TransferMsg.sameHolder);
@@ -61,7 +65,7 @@ export async function transferCard(ctx: CallCtx, input: ParsedReqOf<typeof trans
     // Lock order: the bookings' sessions, then the card; what changed meanwhile refuses (the read is stale).
     await lockSessions(
       tx,
-      found.map((b) => b.tid),
+      found.map((b) => b.sessionId),
     );
     await lockCards(tx, [card.id]);
     // Kept bookings may grow meanwhile (they stay with the old holder anyway), not pendings; cancelled ones may not.

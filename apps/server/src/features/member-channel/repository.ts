@@ -89,7 +89,7 @@ export const memberStateRead = (ex: Executor, storeId: number, memberId: number,
 
 /** The session columns of a member's bookings, pendings and waits (`t`, `c`, `te`, `a`). */
 const sessionCols = [
-  't.id as tid',
+  't.id as sessionId',
   't.startTime',
   't.endTime',
   't.isOnline',
@@ -123,7 +123,7 @@ export function reservationsOfMember(ex: Executor, storeId: number, memberId: nu
       'r.forfeited',
       'r.waivedTime',
       sql<number>`case when ${missedSql('r', 't', now)} then 1 else 0 end`.as('missed'),
-      'mc.id as mcId',
+      'mc.id as memberCardId',
       'p.cardName',
       'p.bigType',
     ])
@@ -153,7 +153,7 @@ export function pendingsOfMember(ex: Executor, storeId: number, memberId: number
       'pe.status',
       'pe.studentCount',
       'pe.noShowFee',
-      'mc.id as mcId',
+      'mc.id as memberCardId',
       'p.cardName',
       'p.bigType',
     ])
@@ -180,7 +180,7 @@ export function queueEntriesOfMember(ex: Executor, storeId: number, memberId: nu
       'w.id',
       'w.status',
       'w.studentCount',
-      'mc.id as mcId',
+      'mc.id as memberCardId',
       'p.cardName',
       'p.bigType',
       queuePosition.as('position'),
@@ -220,13 +220,13 @@ export function recentLedgerOf(ex: Executor, storeId: number, memberCardIds: rea
 /**
  * The member's first session (by start, then id) of the store, not deleted, starting by `startsBy`
  * and ending after `endsAfter`, that they hold a live booking or a waiting pending of; only session
- * `tid` when given.
+ * `sessionId` when given.
  */
 export function checkInSessionOf(
   ex: Executor,
   storeId: number,
   memberId: number,
-  o: { startsBy: string; endsAfter: string; tid?: number },
+  o: { startsBy: string; endsAfter: string; sessionId?: number },
 ) {
   let q = ex
     .selectFrom('timetable as t')
@@ -239,7 +239,7 @@ export function checkInSessionOf(
     .where((eb) => holdsSession(eb, memberId, [PendingStatus.WAITING]))
     .orderBy('t.startTime')
     .orderBy('t.id');
-  if (o.tid !== undefined) q = q.where('t.id', '=', o.tid);
+  if (o.sessionId !== undefined) q = q.where('t.id', '=', o.sessionId);
   return q.executeTakeFirst();
 }
 

@@ -31,6 +31,7 @@ import { BASE_KEY, publicBaseOf } from './public-base.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import { defineFeature } from '../../lib/feature.ts';
+import { withCard, withSession } from '../../lib/wire-names.ts';
 import { storeScopeById } from '../../lib/store-scope.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { bookingRules } from '../policy/public.ts';
@@ -142,14 +143,14 @@ export const memberChannelFeature = defineFeature((r) => {
     svc.timetable(ctx.db, await storeOr404(ctx, storeId), range, null),
   );
   r.handle(memberCardsForSession, async ({ tid }, ctx) => svc.cardsForSession(scope(ctx), tid));
-  r.handle(memberBook, async (input, ctx) => svc.book(scope(ctx), input));
+  r.handle(memberBook, async (input, ctx) => svc.book(scope(ctx), withCard(withSession(input))));
   r.handle(memberCancelBooking, async ({ id }, ctx) => svc.cancelBooking(scope(ctx), id));
   r.handle(memberCancelPending, async ({ pendingId }, ctx) => svc.cancelOwnPending(scope(ctx), pendingId));
-  r.handle(memberJoinWaitlist, async (input, ctx) => svc.joinQueue(scope(ctx), input));
+  r.handle(memberJoinWaitlist, async (input, ctx) => svc.joinQueue(scope(ctx), withCard(withSession(input))));
   r.handle(memberLeaveWaitlist, async ({ id }, ctx) => svc.leaveQueue(scope(ctx), id));
   r.handle(memberMyBookings, async ({ state, page }, ctx) => svc.myBookings(scope(ctx), state, page));
   r.handle(memberMyCards, async (_input, ctx) => svc.myCards(scope(ctx)));
-  r.handle(memberSignIn, async (input, ctx) => svc.selfCheckIn(scope(ctx), input));
+  r.handle(memberSignIn, async (input, ctx) => svc.selfCheckIn(scope(ctx), withSession(input)));
 
   // ---- the desk's side
   r.handle(createMemberLoginCode, async ({ memberId }, ctx) => {

@@ -59,8 +59,8 @@ export interface MemberScope {
 }
 
 /** A card the member books on (theirs or shared with them), else 404 会员卡不存在: nothing of others leaks. */
-async function cardBookedOn(ex: Executor, s: MemberScope, mcId: number) {
-  const card = await findCardBookedOnBy(ex, s.store.id, s.memberId, mcId);
+async function cardBookedOn(ex: Executor, s: MemberScope, memberCardId: number) {
+  const card = await findCardBookedOnBy(ex, s.store.id, s.memberId, memberCardId);
   if (!card) throw notFound('会员卡');
 }
 
@@ -70,12 +70,12 @@ export { timetable } from './timetable.ts';
  * The member's cards, each saying whether it can pay for one seat of the session (and why not): the
  * card rules with what its open pendings will take, and a period card's open bookings.
  */
-export async function cardsForSession(s: MemberScope, tid: number) {
-  const session = await liveSession(s.db, s.store.id, tid);
+export async function cardsForSession(s: MemberScope, sessionId: number) {
+  const session = await liveSession(s.db, s.store.id, sessionId);
   const now = localDateTime(s.store.timezone);
   const [all, allowed, policy] = await Promise.all([
     memberCards(s.db, s.store.id, s.memberId, { withShared: true }),
-    allowedCardsOf(s.db, [tid]),
+    allowedCardsOf(s.db, [sessionId]),
     loadPolicy(s.db, s.store.id),
   ]);
   const cards = all.filter((c) => c.refundedAt === null);
@@ -85,7 +85,7 @@ export async function cardsForSession(s: MemberScope, tid: number) {
     cards.map((c) => c.id),
     now,
   );
-  const allowedCardIds = allowed.get(tid)!;
+  const allowedCardIds = allowed.get(sessionId)!;
   return cards.map((c) => {
     const card = withOpenUse(c, use.get(c.id));
     const reason =
@@ -132,14 +132,14 @@ function cardView(c: CardRow, s: MemberScope, at: string) {
  */
 export async function book(
   s: MemberScope,
-  input: { tid: number; mcId: number; studentCount: number; remark?: string | null },
+  input: { sessionId: number; memberCardId: number; studentCount: number; remark?: string | null },
 ): Promise<{ kind: 'booked' | 'pending'; id: number }> {
   return inWriteTx(s.db, s.dialect, async (tx) => {
     // Session, card, rules and suspension: one round trip on PostgreSQL; 404 课程不存在, then 404
     // 会员卡不存在 (not the member's too), then the policy.
     const now = localDateTime(s.store.timezone);
     const { booking, rules, suspension } = await readTogether(tx, {
-      booking: bookingReads(tx, s.store.id, input.tid, input.mcId, now),
+      booking: bookingReads(tx, s.store.id, input.sessionId, input.memberCardId, now),
       rules: bookingRulesRead(tx, s.store.id),
       suspension: suspensionRead(tx, s.store.id, s.memberId, now),
     });
@@ -154,7 +154,7 @@ export async function book(
         studentCount: input.studentCount,
         remark: input.remark ?? null,
         operatorId: null,
-        memberCardId: input.mcId,
+        memberCardId: input.memberCardId,
         operateType: OperateType.USER_BOOKED,
         member,
       });
@@ -166,7 +166,7 @@ export async function book(
       s.store,
       {
         timetableId: session.id,
-        memberCardId: input.mcId,
+        memberCardId: input.memberCardId,
         memberId: s.memberId,
         studentCount: input.studentCount,
         remark: input.remark ?? null,
@@ -219,16 +219,24 @@ export async function cancelOwnPending(s: MemberScope, pendingId: number): Promi
  * the queue). The queue reads the session (locked); a session that is not live is still the first
  * refusal (404 课程不存在), before a card not theirs: this reads it only when it refuses.
  */
-export async function joinQueue(s: MemberScope, input: { tid: number; mcId: number; studentCount: number }) {
+export async function joinQueue(
+  s: MemberScope,
+  input: { sessionId: number; memberCardId: number; studentCount: number },
+) {
   try {
-    await cardBookedOn(s.db, s, input.mcId);
+    await cardBookedOn(s.db, s, input.memberCardId);
   } catch (e) {
-    if (e instanceof AppError && e.status < 500) await liveSession(s.db, s.store.id, input.tid);
+    if (e instanceof AppError && e.status < 500) await liveSession(s.db, s.store.id, input.sessionId);
     throw e;
   }
   return joinWaitlist(
     s,
-    { mid: s.memberId, mcId: input.mcId, tid: input.tid, studentCount: input.studentCount },
+    {
+      mid: s.memberId,
+      memberCardId: input.memberCardId,
+      sessionId: input.sessionId,
+      studentCount: input.studentCount,
+    },
     {
       memberId: s.memberId,
     },
@@ -264,7 +272,7 @@ export async function myBookings(s: MemberScope, state: 'upcoming' | 'past', pag
       kind,
       id: r.id,
       session: {
-        id: r.tid,
+        id: r.sessionId,
         fromTime: r.startTime,
         toTime: r.endTime,
         courseName: r.courseName,
@@ -272,7 +280,10 @@ export async function myBookings(s: MemberScope, state: 'upcoming' | 'past', pag
         areaName: r.areaName,
         isOnline: Boolean(r.isOnline),
       },
-      card: r.mcId != null && r.cardName != null ? { id: r.mcId, cardName: r.cardName, bigType: r.bigType! } : null,
+      card:
+        r.memberCardId != null && r.cardName != null
+          ? { id: r.memberCardId, cardName: r.cardName, bigType: r.bigType! }
+          : null,
       studentCount: r.studentCount,
       amount,
       state: stateText,
@@ -395,18 +406,18 @@ export async function myCards(s: MemberScope) {
 
 /**
  * Self check-in with the store's token: the member's class whose window holds now (from
- * CHECKIN_BEFORE_MINUTES before the start until the end; `tid` picks one when two overlap). Mode 1:
+ * CHECKIN_BEFORE_MINUTES before the start until the end; `sessionId` picks one when two overlap). Mode 1:
  * their pending is signed in with its card, charged like a desk sign-in; mode 0: their booking is
  * marked attended. Twice is told so; no class in the window is said in plain words.
  */
-export async function selfCheckIn(s: MemberScope, input: { tid?: number; token: string }) {
+export async function selfCheckIn(s: MemberScope, input: { sessionId?: number; token: string }) {
   if (!(await checkinTokenValid(s.db, s.store, input.token))) throw badRequest(MemberMsg.badToken);
   const now = localDateTime(s.store.timezone);
   return inWriteTx(s.db, s.dialect, async (tx) => {
     const session = await checkInSessionOf(tx, s.store.id, s.memberId, {
       startsBy: addMinutes(now, CHECKIN_BEFORE_MINUTES),
       endsAfter: now,
-      tid: input.tid,
+      sessionId: input.sessionId,
     });
     if (!session) throw conflict(MemberMsg.noClassToCheckIn);
     const done = { tid: session.id, courseName: session.courseName, fromTime: session.startTime };

@@ -86,8 +86,8 @@ function memberOverlay(
 ) {
   const mine = new Map<number, NonNullable<MemberSession['mine']>>();
   const startOf = new Map(rows.map((r) => [r.id, r.startTime]));
-  const costOf = (tid: number, booking: Parameters<typeof memberCancelCost>[2]) =>
-    memberCancelCost(policy, { startTime: startOf.get(tid)!, now }, booking);
+  const costOf = (sessionId: number, booking: Parameters<typeof memberCancelCost>[2]) =>
+    memberCancelCost(policy, { startTime: startOf.get(sessionId)!, now }, booking);
   // Waits first, then pendings, then bookings: a later kind wins on the same session.
   const order = { wait: 0, pending: 1, booking: 2 };
   for (const h of [...held].sort((a, b) => order[a.kind] - order[b.kind])) {

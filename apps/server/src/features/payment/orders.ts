@@ -21,6 +21,7 @@ import {
 import { inWriteTx } from '../../db/write-queue.ts';
 import { audit } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
+import type { WithCard } from '../../lib/wire-names.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { publicBaseOf } from '../member-channel/public.ts';
@@ -131,7 +132,7 @@ function newOrderNo(storeId: number, now: string) {
   return `P${now.replace(/\D/g, '')}${storeId}${digits}`.slice(0, 32);
 }
 
-type CreateInput = ParsedReqOf<typeof memberCreateOrder>;
+type CreateInput = WithCard<ParsedReqOf<typeof memberCreateOrder>>;
 type Created = ResOf<typeof memberCreateOrder>;
 
 /** Whose order: the member who pays, and the staff member who took it at the desk (null: the member's own). */
@@ -153,7 +154,7 @@ export async function createMemberOrder(ctx: CallCtx, input: CreateInput): Promi
 /** The desk's 扫码收款: an order for a member (a product on sale, or a top-up of their money card), shown as a QR. */
 export async function createDeskOrder(
   ctx: CallCtx,
-  input: ParsedReqOf<typeof createPayOrder>,
+  input: WithCard<ParsedReqOf<typeof createPayOrder>>,
 ): Promise<ResOf<typeof createPayOrder>> {
   const m = await requireMember(ctx.db, ctx.store.id, input.mid);
   const { mid: _mid, ...rest } = input;
@@ -179,7 +180,7 @@ async function createOrder(
   const storeId = ctx.store.id;
   const memberId = buyer.memberId;
   const isCard = input.productId !== undefined;
-  if (isCard === (input.mcId !== undefined) || (!isCard && input.amount === undefined)) {
+  if (isCard === (input.memberCardId !== undefined) || (!isCard && input.amount === undefined)) {
     throw badRequest(PayMsg.productOrTopup);
   }
   const providerName = providerOfMethod(input.method);
@@ -202,7 +203,7 @@ async function createOrder(
     amount = p.onlinePrice;
     description = p.cardName;
   } else {
-    const c = await requireMemberCard(ctx.db, storeId, input.mcId ?? 0);
+    const c = await requireMemberCard(ctx.db, storeId, input.memberCardId ?? 0);
     if (c.memberId !== memberId) throw notFound('会员卡');
     if (c.bigType !== BIG_TYPE_MONEY) throw conflict(PayMsg.notMoneyCard);
     if (c.refundedAt) throw conflict(PayMsg.cardRefunded);

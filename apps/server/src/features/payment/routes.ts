@@ -14,6 +14,7 @@ import {
   updatePaySetting,
 } from '@studio/contract';
 import { defineFeature } from '../../lib/feature.ts';
+import { withCard } from '../../lib/wire-names.ts';
 import {
   createDeskOrder,
   createMemberOrder,
@@ -33,10 +34,10 @@ export const paymentFeature = defineFeature((r) => {
   r.handle(updatePaySetting, (input, ctx) => savePaySettings(ctx, input));
   r.handle(queryPayConnection, (input, ctx) => testPayConnection(ctx, input.provider));
   r.handle(memberQueryProducts, (_input, ctx) => productsForMembers(ctx));
-  r.handle(memberCreateOrder, (input, ctx) => createMemberOrder(ctx, input));
+  r.handle(memberCreateOrder, (input, ctx) => createMemberOrder(ctx, withCard(input)));
   r.handle(memberQueryOrder, (input, ctx) => queryMemberOrder(ctx, input.orderNo));
   r.handle(memberQueryOrders, (input, ctx) => listMemberOrders(ctx, input.page));
-  r.handle(createPayOrder, (input, ctx) => createDeskOrder(ctx, input));
+  r.handle(createPayOrder, (input, ctx) => createDeskOrder(ctx, withCard(input)));
   r.handle(queryPayOrder, (input, ctx) => queryStoreOrder(ctx, input.orderNo));
   r.handle(queryPayOrderList, (input, ctx) => listStoreOrders(ctx, input));
   r.handle(refundPayOrder, (input, ctx) => refundOrder(ctx, input));

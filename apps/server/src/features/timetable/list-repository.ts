@@ -129,10 +129,10 @@ export function sessionCardNames(ex: Executor, timetableId: number) {
  * A page of a session's live bookings (booked and signed in), oldest first, with how many there
  * are: member, card, operator and the history type that made each booking.
  */
-export async function bookingPage(ex: Executor, storeId: number, tid: number, page: number) {
+export async function bookingPage(ex: Executor, storeId: number, sessionId: number, page: number) {
   const base = ex
     .selectFrom('reservation as r')
-    .where('r.timetableId', '=', tid)
+    .where('r.timetableId', '=', sessionId)
     .where('r.storeId', '=', storeId)
     .where('r.status', 'in', LIVE_RESERVATION);
   const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
@@ -177,7 +177,7 @@ export async function bookingPage(ex: Executor, storeId: number, tid: number, pa
 }
 
 /** A session's pendings waiting, signed in or not shown, oldest first, with member and operator. */
-export function pendingRows(ex: Executor, storeId: number, tid: number) {
+export function pendingRows(ex: Executor, storeId: number, sessionId: number) {
   return ex
     .selectFrom('pending as p')
     .innerJoin('member as m', 'm.id', 'p.memberId')
@@ -196,7 +196,7 @@ export function pendingRows(ex: Executor, storeId: number, tid: number) {
       'p.studentCount',
       'p.remark',
     ])
-    .where('p.timetableId', '=', tid)
+    .where('p.timetableId', '=', sessionId)
     .where('p.storeId', '=', storeId)
     .where('p.status', 'in', [PendingStatus.WAITING, PendingStatus.SIGNED_IN, PendingStatus.NO_SHOW])
     .orderBy('p.id')
@@ -204,8 +204,8 @@ export function pendingRows(ex: Executor, storeId: number, tid: number) {
 }
 
 /** A page of a session's history (every book and cancel), newest first, with how many rows there are. */
-export async function historyPage(ex: Executor, storeId: number, tid: number, page: number) {
-  const base = ex.selectFrom('history as h').where('h.timetableId', '=', tid).where('h.storeId', '=', storeId);
+export async function historyPage(ex: Executor, storeId: number, sessionId: number, page: number) {
+  const base = ex.selectFrom('history as h').where('h.timetableId', '=', sessionId).where('h.storeId', '=', storeId);
   const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   const rows = await base
     .innerJoin('member as m', 'm.id', 'h.memberId')

@@ -97,11 +97,11 @@ function memberRuleNow(policy: BookingPolicy, startTime: string, now: string) {
 export async function bookingList(
   db: Db,
   storeId: number,
-  tid: number,
+  sessionId: number,
   page: number,
 ): Promise<{ list: BookingRow[]; total: number }> {
-  await liveSession(db, storeId, tid);
-  const { total, rows } = await bookingPage(db, storeId, tid, page);
+  await liveSession(db, storeId, sessionId);
+  const { total, rows } = await bookingPage(db, storeId, sessionId, page);
   return {
     total,
     list: rows.map((r) => ({
@@ -116,9 +116,9 @@ export async function bookingList(
 }
 
 /** Pending items of a session: waiting and signed in (not cancelled), oldest first. */
-export async function pendingList(db: Db, storeId: number, tid: number): Promise<PendingItem[]> {
-  await liveSession(db, storeId, tid);
-  const rows = await pendingRows(db, storeId, tid);
+export async function pendingList(db: Db, storeId: number, sessionId: number): Promise<PendingItem[]> {
+  await liveSession(db, storeId, sessionId);
+  const rows = await pendingRows(db, storeId, sessionId);
   return rows.map((r) => ({
     pending: { id: r.id, status: r.status, createTime: r.createTime, operator: r.operator ?? null },
     member: { id: r.memberId, name: r.memberName, mobile: r.mobile },
@@ -133,11 +133,11 @@ export async function pendingList(db: Db, storeId: number, tid: number): Promise
 export async function historyList(
   db: Db,
   storeId: number,
-  tid: number,
+  sessionId: number,
   page: number,
 ): Promise<{ list: HistoryRow[]; total: number }> {
-  await liveSession(db, storeId, tid);
-  const { total, rows } = await historyPage(db, storeId, tid, page);
+  await liveSession(db, storeId, sessionId);
+  const { total, rows } = await historyPage(db, storeId, sessionId, page);
   return {
     total,
     list: rows.map((r) => ({

@@ -17,7 +17,7 @@ import {
   updateTimetable,
 } from '@studio/contract';
 import { defineFeature } from '../../lib/feature.ts';
-import { venueAndMaterial, withVenue } from '../../lib/wire-names.ts';
+import { venueAndMaterial, withCard, withSession, withVenue } from '../../lib/wire-names.ts';
 import { markAttendance } from './attendance.ts';
 import { calendar } from './calendar.ts';
 import { bookingList, historyList, pendingList, sessionExport, sessionInfo } from './list-service.ts';
@@ -49,7 +49,7 @@ export const timetableFeature = defineFeature((r) => {
   r.handle(queryTimetableInfo, (input, ctx) => sessionInfo(ctx.db, ctx.store.id, input.id, ctx.store.timezone));
   r.handle(markAttendanceCall, (input, ctx) => markAttendance(ctx, input));
   r.handle(addMemberReservation, async (input, ctx) => {
-    await service.bookCard(ctx, input);
+    await service.bookCard(ctx, withCard(withSession(input)));
     return null;
   });
   r.handle(queryReservationList, (input, ctx) => bookingList(ctx.db, ctx.store.id, input.tid, input.page));
@@ -59,7 +59,7 @@ export const timetableFeature = defineFeature((r) => {
   });
   r.handle(queryPendingList, (input, ctx) => pendingList(ctx.db, ctx.store.id, input.tid));
   r.handle(addGroupPending, async (input, ctx) => {
-    await service.bookPending(ctx, input);
+    await service.bookPending(ctx, withCard(withSession(input)));
     return null;
   });
   r.handle(cancelPendingCall, async (input, ctx) => {
@@ -67,7 +67,7 @@ export const timetableFeature = defineFeature((r) => {
     return null;
   });
   r.handle(signInPendingCall, async (input, ctx) => {
-    await service.signIn(ctx, input);
+    await service.signIn(ctx, withCard(input));
     return null;
   });
   r.handle(queryTimetableHistory, (input, ctx) => historyList(ctx.db, ctx.store.id, input.tid, input.page));

@@ -1,7 +1,7 @@
 import { OperateType, TimetableMsg, type ParsedReqOf } from '@studio/contract';
 import type { addGroupPending, addMemberReservation, insertTimetable, updateTimetable } from '@studio/contract';
 import type { CallCtx } from '../../lib/context.ts';
-import type { WithVenueAndMaterial } from '../../lib/wire-names.ts';
+import type { WithCard, WithSession, WithVenueAndMaterial } from '../../lib/wire-names.ts';
 import { conflict } from '../../lib/errors.ts';
 import { mapRead, readTogether } from '../../db/fixed.ts';
 import { localDateTime, toDateTime } from '../../lib/time.ts';
@@ -75,7 +75,10 @@ export async function removeSession(ctx: CallCtx, id: number, confirmEnded = fal
  * Books a member card (deduction mode 0). In mode 1 staff book through the pending call instead,
  * so this call is refused with a message saying so.
  */
-export async function bookCard(ctx: CallCtx, input: ParsedReqOf<typeof addMemberReservation>): Promise<void> {
+export async function bookCard(
+  ctx: CallCtx,
+  input: WithCard<WithSession<ParsedReqOf<typeof addMemberReservation>>>,
+): Promise<void> {
   await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
     // The store's rules, the session and the card: one round trip on PostgreSQL. In 签到后扣费 staff
     // add a pending instead: that refusal comes first, before 404 课程不存在 / 会员卡不存在.
@@ -84,14 +87,14 @@ export async function bookCard(ctx: CallCtx, input: ParsedReqOf<typeof addMember
         if (rules.deductionMode === 1) throw conflict(TimetableMsg.useSignInBooking);
         return rules;
       }),
-      booking: bookingReads(tx, ctx.store.id, input.tid, input.mcId, localDateTime(ctx.store.timezone)),
+      booking: bookingReads(tx, ctx.store.id, input.sessionId, input.memberCardId, localDateTime(ctx.store.timezone)),
     });
     const { fact } = await bookWithCard(
       tx,
       ctx.store,
       {
-        timetableId: input.tid,
-        memberCardId: input.mcId,
+        timetableId: input.sessionId,
+        memberCardId: input.memberCardId,
         memberId: input.mid ?? undefined,
         studentCount: input.studentCount,
         remark: input.remark,
@@ -107,18 +110,21 @@ export async function bookCard(ctx: CallCtx, input: ParsedReqOf<typeof addMember
 }
 
 /** Books a member to sign in later (deduction mode 1 only). */
-export async function bookPending(ctx: CallCtx, input: ParsedReqOf<typeof addGroupPending>): Promise<void> {
+export async function bookPending(
+  ctx: CallCtx,
+  input: WithCard<WithSession<ParsedReqOf<typeof addGroupPending>>>,
+): Promise<void> {
   await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
     const rules = await bookingRules(tx, ctx.store.id);
     if (rules.deductionMode !== 1) throw conflict(TimetableMsg.usePlainBooking);
     const { fact } = await addPending(tx, ctx.store, {
-      timetableId: input.tid,
+      timetableId: input.sessionId,
       memberId: input.mid,
       studentCount: input.studentCount,
       remark: input.remark,
       operatorId: ctx.staff.id,
       staffPolicy: rules.policy,
-      memberCardId: input.mcId,
+      memberCardId: input.memberCardId,
       requireUsableCard: true,
     });
     await emit(tx, event(bookingMade, fact));
@@ -150,12 +156,12 @@ export async function cancelWaiting(ctx: CallCtx, pendingId: number): Promise<vo
 /** Signs a pending booking in with a card (deducts). */
 export async function signIn(
   ctx: CallCtx,
-  input: { pendingId: number; mcId: number; remark: string | null },
+  input: { pendingId: number; memberCardId: number; remark: string | null },
 ): Promise<void> {
   await inWriteTx(ctx.db, ctx.dialect, (tx) =>
     signInPending(tx, ctx.store, {
       pendingId: input.pendingId,
-      memberCardId: input.mcId,
+      memberCardId: input.memberCardId,
       remark: input.remark,
       operatorId: ctx.staff.id,
     }),

@@ -41,7 +41,7 @@ export async function today(ctx: CallCtx, date: string | null | undefined): Prom
         memberId: r.memberId,
         memberName: r.memberName,
         mobile: r.mobile,
-        mcId: r.mcId,
+        mcId: r.memberCardId,
         cardName: r.cardName,
         studentCount: r.studentCount,
         state: stateOf(r),

@@ -1,5 +1,6 @@
 import { addWaitlist, cancelWaitlist, queryMemberWaitlist, queryWaitlist } from '@studio/contract';
 import { defineFeature } from '../../lib/feature.ts';
+import { withCard, withSession } from '../../lib/wire-names.ts';
 import { bookingCancelled, sessionChanged, sessionDeleted } from '../timetable/public.ts';
 import {
   endWaitsOfDeleted,
@@ -19,7 +20,7 @@ export const waitlistFeature = defineFeature((r) => {
   r.on(sessionChanged, promoteFreedSeats);
   r.on(sessionDeleted, endWaitsOfDeleted);
   r.handle(queryWaitlist, (input, ctx) => listWaitlist(ctx, input.tid));
-  r.handle(addWaitlist, (input, ctx) => joinWaitlist(ctx, input, { staffId: ctx.staff.id }));
+  r.handle(addWaitlist, (input, ctx) => joinWaitlist(ctx, withCard(withSession(input)), { staffId: ctx.staff.id }));
   r.handle(cancelWaitlist, (input, ctx) => leaveWaitlist(ctx, input.id, { staffId: ctx.staff.id }));
   r.handle(queryMemberWaitlist, (input, ctx) => memberWaits(ctx, input.mid));
 });

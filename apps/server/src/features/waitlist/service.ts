@@ -100,11 +100,11 @@ async function tryBooking(
  */
 export async function joinWaitlist(
   s: WaitScope,
-  input: { mid: number; mcId: number; tid: number; studentCount: number },
+  input: { mid: number; memberCardId: number; sessionId: number; studentCount: number },
   by: WaitActor,
 ): Promise<{ id: number; position: number }> {
   return inWriteTx(s.db, s.dialect, async (tx) => {
-    const session = await liveSession(tx, s.store.id, input.tid, { lock: true });
+    const session = await liveSession(tx, s.store.id, input.sessionId, { lock: true });
     const { policy, deductionMode } = await bookingRules(tx, s.store.id);
     const now = localDateTime(s.store.timezone);
     // The ids and the booking rules first (404 for what is not this store's), then the queue's own.
@@ -112,7 +112,7 @@ export async function joinWaitlist(
       tx,
       s.store,
       session.id,
-      { memberId: input.mid, memberCardId: input.mcId, studentCount: input.studentCount },
+      { memberId: input.mid, memberCardId: input.memberCardId, studentCount: input.studentCount },
       'memberId' in by ? await memberRules(tx, s.store.id, by.memberId, policy, now) : undefined,
     );
     if (tried.kind === 'refused') throw tried.error;
@@ -128,7 +128,7 @@ export async function joinWaitlist(
       storeId: s.store.id,
       timetableId: session.id,
       memberId: input.mid,
-      memberCardId: input.mcId,
+      memberCardId: input.memberCardId,
       studentCount: input.studentCount,
       status: WaitStatus.WAITING,
       operatorId: 'staffId' in by ? by.staffId : null,
@@ -162,9 +162,9 @@ export async function leaveWaitlist(s: WaitScope, id: number, by: WaitActor): Pr
 }
 
 /** A session's queue in order, and whether promotion still happens for it. */
-export async function listWaitlist(s: WaitScope, tid: number) {
-  const session = await liveSession(s.db, s.store.id, tid);
-  const [rows, policy] = await Promise.all([repo.waitingOf(s.db, s.store.id, tid), loadPolicy(s.db, s.store.id)]);
+export async function listWaitlist(s: WaitScope, sessionId: number) {
+  const session = await liveSession(s.db, s.store.id, sessionId);
+  const [rows, policy] = await Promise.all([repo.waitingOf(s.db, s.store.id, sessionId), loadPolicy(s.db, s.store.id)]);
   const now = localDateTime(s.store.timezone);
   return {
     open: waitlistOpen(policy, { startTime: session.startTime, now }),
@@ -294,7 +294,7 @@ async function endAndCount(tx: Executor, where: Parameters<typeof repo.endWaits>
   const ended = await repo.endWaits(tx, where, WaitStatus.ENDED, localDateTime(store?.timezone ?? 'Asia/Shanghai'));
   const per = new Map<number, number>();
   for (const e of ended) per.set(e.timetableId, (per.get(e.timetableId) ?? 0) + 1);
-  for (const [tid, n] of per) await repo.addWaitCount(tx, tid, -n);
+  for (const [sessionId, n] of per) await repo.addWaitCount(tx, sessionId, -n);
 }
 
 /**

@@ -39,8 +39,8 @@ interface Refund extends Payment {
  * The refund quote of a card (issue 29, item 3: `quoteRefund`), and whether the acting staff member
  * may pay it: within the cooling-off days the desk may; afterwards only a manager.
  */
-export async function refundQuoteOf(ctx: CallCtx, mcId: number) {
-  const card = await mustFindOpenCard(ctx, mcId);
+export async function refundQuoteOf(ctx: CallCtx, memberCardId: number) {
+  const card = await mustFindOpenCard(ctx, memberCardId);
   const [quote, order] = await Promise.all([
     quoteRefund(ctx.db, ctx.store.id, card, storeNow(ctx)),
     saleOrderOf(ctx.db, ctx.store.id, card.id),
