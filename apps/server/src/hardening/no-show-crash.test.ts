@@ -92,7 +92,7 @@ function suite(dialect: Dialect) {
         for (const tid of store.sessions) {
           for (const m of store.members) {
             await addPending(tx, scope, {
-              timetableId: tid,
+              sessionId: tid,
               memberId: m.id,
               studentCount: 1,
               remark: null,

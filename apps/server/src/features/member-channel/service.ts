@@ -149,7 +149,7 @@ export async function book(
     const member = { policy: rules.policy, suspendedUntil: suspension.until };
     if (rules.deductionMode === 1) {
       const { pendingId, fact } = await addPending(tx, s.store, {
-        timetableId: session.id,
+        sessionId: session.id,
         memberId: s.memberId,
         studentCount: input.studentCount,
         remark: input.remark ?? null,
@@ -165,7 +165,7 @@ export async function book(
       tx,
       s.store,
       {
-        timetableId: session.id,
+        sessionId: session.id,
         memberCardId: input.memberCardId,
         memberId: s.memberId,
         studentCount: input.studentCount,

@@ -64,7 +64,7 @@ import {
 } from './rules.ts';
 
 export interface CardBooking {
-  timetableId: number;
+  sessionId: number;
   memberCardId: number;
   /** When given, the card must belong to this member (else 409 该会员卡不属于此会员). */
   memberId?: number;
@@ -94,11 +94,11 @@ export interface CardBooking {
 
 /** What a booking's (or a pending's) audit entry is about: its session, member and card, and itself. */
 function bookingTargets(
-  b: { timetableId: number; memberId: number; memberCardId: number | null },
+  b: { sessionId: number; memberId: number; memberCardId: number | null },
   reservationId?: number,
 ): AuditTarget[] {
   return [
-    { type: 'session', id: b.timetableId },
+    { type: 'session', id: b.sessionId },
     { type: 'member', id: b.memberId },
     ...(b.memberCardId === null ? [] : [{ type: 'card' as const, id: b.memberCardId }]),
     ...(reservationId === undefined ? [] : [{ type: 'booking' as const, id: reservationId }]),
@@ -107,13 +107,13 @@ function bookingTargets(
 
 /** What the booking events say of a booking or a pending: its session, member and seats. */
 function factOf(
-  b: { storeId: number; timetableId: number; memberId: number; studentCount: number },
+  b: { storeId: number; sessionId: number; memberId: number; studentCount: number },
   kind: BookingFact['booking']['kind'],
   id: number,
 ): BookingFact {
   return {
     storeId: b.storeId,
-    sessionId: b.timetableId,
+    sessionId: b.sessionId,
     memberId: b.memberId,
     studentCount: b.studentCount,
     booking: { kind, id },
@@ -135,8 +135,8 @@ function bookingOverride(
 }
 
 /** A member card of the store with its product and holder, and whether the session allows it; 404 会员卡不存在. */
-async function storeCard(tx: Executor, storeId: number, id: number, timetableId: number) {
-  return (await storeCards(tx, storeId, [id], { allowedIn: timetableId })).get(id)!;
+async function storeCard(tx: Executor, storeId: number, id: number, sessionId: number) {
+  return (await storeCards(tx, storeId, [id], { allowedIn: sessionId })).get(id)!;
 }
 
 /** A card as a new booking's rules read it: with what its open bookings hold (`openUseOf`). */
@@ -165,9 +165,9 @@ export async function cardsForNewBookings(tx: Executor, storeId: number, ids: re
 }
 
 /** A card of the store for a new booking of a session: `storeCard` with what it holds open at `now`. */
-function bookingCardRead(tx: Executor, storeId: number, id: number, timetableId: number, now: string) {
+function bookingCardRead(tx: Executor, storeId: number, id: number, sessionId: number, now: string) {
   const reads = together({
-    cards: storeCardsRead(tx, storeId, [id], { allowedIn: timetableId }),
+    cards: storeCardsRead(tx, storeId, [id], { allowedIn: sessionId }),
     use: openUseRead(tx, storeId, [id], now),
   });
   return mapRead(reads, ({ cards, use }) => withOpenUse(cards.get(id)!, use.get(id)));
@@ -181,10 +181,10 @@ export type BookingReads = ReadValue<ReturnType<typeof bookingReads>>;
  * to send with the caller's own (the store's rules; `readTogether`) and hand to `bookWithCard`.
  * 404 课程不存在 before 404 会员卡不存在.
  */
-export function bookingReads(tx: Executor, storeId: number, timetableId: number, memberCardId: number, now: string) {
+export function bookingReads(tx: Executor, storeId: number, sessionId: number, memberCardId: number, now: string) {
   return together({
-    session: liveSessionRead(tx, storeId, timetableId, { heldByHolderOf: memberCardId }),
-    card: bookingCardRead(tx, storeId, memberCardId, timetableId, now),
+    session: liveSessionRead(tx, storeId, sessionId, { heldByHolderOf: memberCardId }),
+    card: bookingCardRead(tx, storeId, memberCardId, sessionId, now),
   });
 }
 
@@ -524,7 +524,7 @@ export async function bookWithCard(
     { mode: 0, now, operatorId: args.operatorId, operateType: args.operateType, held, member: args.member },
   );
   const fact = factOf(
-    { storeId: store.id, timetableId: session.id, memberId: member.id, studentCount: args.studentCount },
+    { storeId: store.id, sessionId: session.id, memberId: member.id, studentCount: args.studentCount },
     'reservation',
     reservationId,
   );
@@ -600,14 +600,14 @@ export async function cancelReservation(
 ): Promise<{ refunded: number; fact: BookingFact }> {
   const r = await findReservation(tx, store.id, args.reservationId);
   if (!r || (args.member && r.memberId !== args.member.id)) throw notFound('预约');
-  audit(tx, { kind: 'booking', targets: bookingTargets(r, r.id) });
+  audit(tx, { kind: 'booking', targets: bookingTargets({ ...r, sessionId: r.timetableId }, r.id) });
   await lockSessions(tx, [r.timetableId]);
   const now = localDateTime(store.timezone);
   const session = await sessionTimes(tx, r.timetableId);
   if (args.member) {
     const kind = memberCancelKind(args.member.policy, session.startTime, now);
     const refunded = await cancelReservationLocked(tx, r, { ...args, now, keepDeduction: kind === 'forfeit' });
-    return { refunded, fact: factOf(r, 'reservation', r.id) };
+    return { refunded, fact: factOf({ ...r, sessionId: r.timetableId }, 'reservation', r.id) };
   }
   if (session.endTime <= now && !args.confirmEnded) {
     const bigType = await cardBigType(tx, r.memberCardId);
@@ -620,7 +620,7 @@ export async function cancelReservation(
     }
   }
   const refunded = await cancelReservationLocked(tx, r, { ...args, now, override });
-  return { refunded, fact: factOf(r, 'reservation', r.id) };
+  return { refunded, fact: factOf({ ...r, sessionId: r.timetableId }, 'reservation', r.id) };
 }
 
 /**
@@ -631,7 +631,7 @@ export async function addPending(
   tx: Tx,
   store: StoreScope,
   args: {
-    timetableId: number;
+    sessionId: number;
     memberId: number;
     studentCount: number;
     remark: string | null;
@@ -650,7 +650,7 @@ export async function addPending(
 ): Promise<{ pendingId: number; fact: BookingFact }> {
   if (args.studentCount !== 1) throw badRequest(Msg.oneStudentInSignInMode);
   const now = localDateTime(store.timezone);
-  const session = await sendRead(tx, liveSessionRead(tx, store.id, args.timetableId));
+  const session = await sendRead(tx, liveSessionRead(tx, store.id, args.sessionId));
   const member = await requireMember(tx, store.id, args.memberId);
   const card =
     args.memberCardId != null
@@ -680,7 +680,7 @@ export async function addPending(
   await recheckOpenUse(tx, store.id, [booking], o);
   const [pendingId] = await writeBookingSet(tx, store.id, [booking], spent, o);
   const fact = factOf(
-    { storeId: store.id, timetableId: session.id, memberId: member.id, studentCount: args.studentCount },
+    { storeId: store.id, sessionId: session.id, memberId: member.id, studentCount: args.studentCount },
     'pending',
     pendingId,
   );
@@ -688,7 +688,7 @@ export async function addPending(
   if (o.operateType !== OperateType.PROMOTED) {
     audit(tx, {
       kind: 'booking',
-      targets: bookingTargets({ timetableId: session.id, memberId: member.id, memberCardId: card?.id ?? null }),
+      targets: bookingTargets({ sessionId: session.id, memberId: member.id, memberCardId: card?.id ?? null }),
     });
   }
   return { pendingId, fact };
@@ -736,10 +736,10 @@ export async function cancelPending(
 ): Promise<BookingFact> {
   const p = await storePending(tx, store.id, args.pendingId);
   if (args.member && p.memberId !== args.member.id) throw notFound('预约');
-  audit(tx, { kind: 'booking', targets: bookingTargets(p) });
+  audit(tx, { kind: 'booking', targets: bookingTargets({ ...p, sessionId: p.timetableId }) });
   await lockSessions(tx, [p.timetableId]);
   const now = localDateTime(store.timezone);
-  const fact = factOf(p, 'pending', p.id);
+  const fact = factOf({ ...p, sessionId: p.timetableId }, 'pending', p.id);
   if (args.member) {
     if (p.status !== PendingStatus.WAITING) throw conflict(Msg.pendingNotWaiting);
     const session = await sessionTimes(tx, p.timetableId);
@@ -822,7 +822,7 @@ export async function signInPending(
   const { fee: charge, reason } = signInCharge(session, card, p.memberId, p.studentCount);
   if (reason !== null) throw conflict(reason);
   if (!(await markPendingSignedIn(tx, p.id))) throw conflict(Msg.pendingNotWaiting);
-  audit(tx, { kind: 'booking', targets: bookingTargets({ ...p, memberCardId: card.id }) });
+  audit(tx, { kind: 'booking', targets: bookingTargets({ ...p, sessionId: p.timetableId, memberCardId: card.id }) });
   await deduct(tx, card.id, charge);
   const remark = args.remark ?? p.remark;
   const [reservationId] = await insertBookingRows(tx, 'reservation', [

@@ -161,7 +161,7 @@ export function pendingTrail(
   };
 }
 
-const pairKey = (timetableId: number, memberId: number) => `${timetableId}:${memberId}`;
+const pairKey = (sessionId: number, memberId: number) => `${sessionId}:${memberId}`;
 
 /**
  * Inserts live bookings (reservations) or pendings and answers their ids in the order given. A
@@ -349,7 +349,7 @@ const chargeAndWrite = fixed(
     // The guards are those of the SQLite path, written once, applied to each row `w` of the set.
     const take = seatsUpdate(tx, {
       storeId: p.storeId,
-      timetableId: sql.ref('w.sessionId'),
+      sessionId: sql.ref('w.sessionId'),
       n: sql.ref('w.seats'),
     })
       .from(sql`want_seats`.as('w'))
@@ -478,8 +478,8 @@ const chargeCard = fixed(chargeUpdate);
  * guarded UPDATE. Answers the first session without that many free seats, or null.
  */
 export async function takeSeatsOf(tx: Tx, storeId: number, seats: ReadonlyMap<number, number>): Promise<number | null> {
-  for (const [timetableId, n] of [...seats].sort(([a], [b]) => a - b)) {
-    if ((await takeSeats.run(tx, { storeId, timetableId, n })) !== 1) return timetableId;
+  for (const [sessionId, n] of [...seats].sort(([a], [b]) => a - b)) {
+    if ((await takeSeats.run(tx, { storeId, sessionId, n })) !== 1) return sessionId;
   }
   return null;
 }
@@ -488,11 +488,11 @@ export async function takeSeatsOf(tx: Tx, storeId: number, seats: ReadonlyMap<nu
  * The seats' guard, the one place it is written: a live session of the store with `n` seats free;
  * takes them. The values may be columns of a set's row (`chargeAndWrite`).
  */
-function seatsUpdate(tx: Executor, p: { storeId: number; timetableId: Value; n: Value }) {
+function seatsUpdate(tx: Executor, p: { storeId: number; sessionId: Value; n: Value }) {
   return tx
     .updateTable('timetable')
     .set((eb) => ({ realCount: eb('realCount', '+', p.n) }))
-    .where('id', '=', p.timetableId)
+    .where('id', '=', p.sessionId)
     .where('storeId', '=', p.storeId)
     .where('deleted', '=', 0)
     .where((eb) => eb(eb('realCount', '+', p.n), '<=', eb.ref('reservableCount')));
@@ -786,25 +786,25 @@ export function openUseRead(
 }
 
 /** Gives back `n` seats (deleted sessions included: deleting a session frees its seats). */
-export const freeSeats = (tx: Tx, timetableId: number, n: number) => freeSeatsOf(tx, new Map([[timetableId, n]]));
+export const freeSeats = (tx: Tx, sessionId: number, n: number) => freeSeatsOf(tx, new Map([[sessionId, n]]));
 
 /** A session's waiting pendings, in id order. */
-export function waitingPendings(ex: Executor, timetableId: number) {
+export function waitingPendings(ex: Executor, sessionId: number) {
   return ex
     .selectFrom('pending')
     .selectAll()
-    .where('timetableId', '=', timetableId)
+    .where('timetableId', '=', sessionId)
     .where('status', '=', PendingStatus.WAITING)
     .orderBy('id')
     .execute();
 }
 
 /** A session's live bookings (booked or signed in), in card then id order (the cards' lock order). */
-export function liveBookings(ex: Executor, timetableId: number) {
+export function liveBookings(ex: Executor, sessionId: number) {
   return ex
     .selectFrom('reservation')
     .selectAll()
-    .where('timetableId', '=', timetableId)
+    .where('timetableId', '=', sessionId)
     .where('status', 'in', LIVE_RESERVATION)
     .orderBy('memberCardId')
     .orderBy('id')
@@ -812,13 +812,13 @@ export function liveBookings(ex: Executor, timetableId: number) {
 }
 
 /** What each live booking of a session deducted, with its card's kind (counts or money). */
-export function liveBookingCharges(ex: Executor, timetableId: number) {
+export function liveBookingCharges(ex: Executor, sessionId: number) {
   return ex
     .selectFrom('reservation as r')
     .innerJoin('memberCard as mc', 'mc.id', 'r.memberCardId')
     .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
     .select(['p.bigType', 'r.usedCount'])
-    .where('r.timetableId', '=', timetableId)
+    .where('r.timetableId', '=', sessionId)
     .where('r.status', 'in', LIVE_RESERVATION)
     .execute();
 }

@@ -63,7 +63,7 @@ export async function editSession(
 export async function removeSession(ctx: CallCtx, id: number, confirmEnded = false): Promise<void> {
   await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
     const { refunds } = await deleteSession(tx, ctx.store, {
-      timetableId: id,
+      sessionId: id,
       operatorId: ctx.staff.id,
       ended: { confirmed: confirmEnded },
     });
@@ -93,7 +93,7 @@ export async function bookCard(
       tx,
       ctx.store,
       {
-        timetableId: input.sessionId,
+        sessionId: input.sessionId,
         memberCardId: input.memberCardId,
         memberId: input.mid ?? undefined,
         studentCount: input.studentCount,
@@ -118,7 +118,7 @@ export async function bookPending(
     const rules = await bookingRules(tx, ctx.store.id);
     if (rules.deductionMode !== 1) throw conflict(TimetableMsg.usePlainBooking);
     const { fact } = await addPending(tx, ctx.store, {
-      timetableId: input.sessionId,
+      sessionId: input.sessionId,
       memberId: input.mid,
       studentCount: input.studentCount,
       remark: input.remark,

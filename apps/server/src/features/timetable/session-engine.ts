@@ -215,11 +215,11 @@ export async function updateSession(tx: Tx, store: StoreScope, args: SessionChan
 }
 
 /** 409 when the session has ended and deleting it would cancel bookings or pendings (names the refunds). */
-async function refuseEndedDelete(tx: Tx, timetableId: number, now: string): Promise<void> {
-  const s = await sessionTimes(tx, timetableId);
+async function refuseEndedDelete(tx: Tx, sessionId: number, now: string): Promise<void> {
+  const s = await sessionTimes(tx, sessionId);
   if (s.endTime > now) return;
-  const live = await liveBookingCharges(tx, timetableId);
-  const pendings = await waitingPendings(tx, timetableId);
+  const live = await liveBookingCharges(tx, sessionId);
+  const pendings = await waitingPendings(tx, sessionId);
   if (!live.length && !pendings.length) return;
   const sum = (bigType: number) =>
     live.filter((r) => r.bigType === bigType).reduce((n, r) => n + Number(r.usedCount), 0);
@@ -238,7 +238,7 @@ export async function deleteSession(
   tx: Tx,
   store: StoreScope,
   args: {
-    timetableId: number;
+    sessionId: number;
     operatorId: number | null;
     /**
      * A staff delete: a session that has ended and still has live bookings or pendings is deleted
@@ -249,15 +249,15 @@ export async function deleteSession(
 ): Promise<{ refunds: { memberId: number; memberCardId: number; amount: number }[] }> {
   // Lock order: the session row, then its pendings, then its reservations with their cards in
   // ascending card id (the order every path that charges or refunds several cards uses).
-  if (!(await markSessionDeleted(tx, store.id, args.timetableId))) throw notFound('课程');
-  audit(tx, { kind: 'session', targets: [{ type: 'session', id: args.timetableId }] });
+  if (!(await markSessionDeleted(tx, store.id, args.sessionId))) throw notFound('课程');
+  audit(tx, { kind: 'session', targets: [{ type: 'session', id: args.sessionId }] });
   const now = localDateTime(store.timezone);
-  if (args.ended && !args.ended.confirmed) await refuseEndedDelete(tx, args.timetableId, now);
-  const pendings = await waitingPendings(tx, args.timetableId);
+  if (args.ended && !args.ended.confirmed) await refuseEndedDelete(tx, args.sessionId, now);
+  const pendings = await waitingPendings(tx, args.sessionId);
   for (const p of pendings) {
     await cancelPendingLocked(tx, p, { operatorId: args.operatorId, now });
   }
-  const reservations = await liveBookings(tx, args.timetableId);
+  const reservations = await liveBookings(tx, args.sessionId);
   const refunded = new Map<number, number>();
   for (const r of reservations) {
     refunded.set(

@@ -12,7 +12,7 @@ export const queuePosition = sql<number>`(select count(*) from waitlist ahead wh
 type Wait = { id: number; timetableId: number };
 
 /** The waiting rows of a session, first in line first, with member, card and who queued them. */
-export function waitingOf(db: Executor, storeId: number, timetableId: number) {
+export function waitingOf(db: Executor, storeId: number, sessionId: number) {
   return db
     .selectFrom('waitlist as w')
     .innerJoin('member as m', 'm.id', 'w.memberId')
@@ -34,18 +34,18 @@ export function waitingOf(db: Executor, storeId: number, timetableId: number) {
       's.name as operator',
     ])
     .where('w.storeId', '=', storeId)
-    .where('w.timetableId', '=', timetableId)
+    .where('w.timetableId', '=', sessionId)
     .where('w.status', '=', WaitStatus.WAITING)
     .orderBy('w.id')
     .execute();
 }
 
 /** A member's waiting row of a session, if any. */
-export function waitingRowOf(db: Executor, timetableId: number, memberId: number) {
+export function waitingRowOf(db: Executor, sessionId: number, memberId: number) {
   return db
     .selectFrom('waitlist')
     .select('id')
-    .where('timetableId', '=', timetableId)
+    .where('timetableId', '=', sessionId)
     .where('memberId', '=', memberId)
     .where('status', '=', WaitStatus.WAITING)
     .executeTakeFirst();
@@ -63,11 +63,11 @@ export function findWait(db: Executor, storeId: number, id: number) {
 }
 
 /** A session of the store (deleted ones too) with its seats and its waiting count, or undefined. */
-export function queueSession(db: Executor, storeId: number, timetableId: number) {
+export function queueSession(db: Executor, storeId: number, sessionId: number) {
   return db
     .selectFrom('timetable')
     .select(['id', 'startTime', 'reservableCount', 'realCount', 'waitCount', 'deleted'])
-    .where('id', '=', timetableId)
+    .where('id', '=', sessionId)
     .where('storeId', '=', storeId)
     .executeTakeFirst();
 }
@@ -86,11 +86,11 @@ export function sessionsWithWaitsBy(db: Executor, storeId: number, by: string) {
 }
 
 /** Moves a session's waiting count (every queue change also locks and versions the session row). */
-export async function addWaitCount(db: Executor, timetableId: number, delta: number) {
+export async function addWaitCount(db: Executor, sessionId: number, delta: number) {
   await db
     .updateTable('timetable')
     .set((eb) => ({ waitCount: eb('waitCount', '+', delta) }))
-    .where('id', '=', timetableId)
+    .where('id', '=', sessionId)
     .execute();
 }
 
@@ -100,12 +100,12 @@ export async function addWaitCount(db: Executor, timetableId: number, delta: num
  */
 export async function endWaits(
   db: Executor,
-  where: { ids: number[] } | { timetableId: number },
+  where: { ids: number[] } | { sessionId: number },
   status: number,
   endTime: string,
 ): Promise<Wait[]> {
   let q = db.updateTable('waitlist').set({ status, endTime }).where('status', '=', WaitStatus.WAITING);
-  q = 'ids' in where ? q.where('id', 'in', where.ids) : q.where('timetableId', '=', where.timetableId);
+  q = 'ids' in where ? q.where('id', 'in', where.ids) : q.where('timetableId', '=', where.sessionId);
   return q.returning(['id', 'timetableId']).execute();
 }
 
@@ -124,11 +124,11 @@ export async function setSkipReason(db: Executor, id: number, reason: string) {
 }
 
 /** Where a waiting row stands in its queue: 1 = next. */
-export async function positionOf(db: Executor, timetableId: number, id: number) {
+export async function positionOf(db: Executor, sessionId: number, id: number) {
   const row = await db
     .selectFrom('waitlist')
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('timetableId', '=', timetableId)
+    .where('timetableId', '=', sessionId)
     .where('status', '=', WaitStatus.WAITING)
     .where('id', '<=', id)
     .executeTakeFirstOrThrow();

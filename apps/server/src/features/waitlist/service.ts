@@ -45,8 +45,8 @@ async function memberRules(tx: Executor, storeId: number, memberId: number, poli
 }
 
 /** The session and the card of a booking the waitlist makes (`bookingReads`, sent now). */
-function readBooking(tx: Tx, store: StoreScope, timetableId: number, memberCardId: number) {
-  return sendRead(tx, bookingReads(tx, store.id, timetableId, memberCardId, localDateTime(store.timezone)));
+function readBooking(tx: Tx, store: StoreScope, sessionId: number, memberCardId: number) {
+  return sendRead(tx, bookingReads(tx, store.id, sessionId, memberCardId, localDateTime(store.timezone)));
 }
 
 /**
@@ -58,7 +58,7 @@ function readBooking(tx: Tx, store: StoreScope, timetableId: number, memberCardI
 async function tryBooking(
   tx: Tx,
   store: StoreScope,
-  timetableId: number,
+  sessionId: number,
   c: Candidate,
   member?: MemberRules,
 ): Promise<{ kind: 'free' } | { kind: 'full' } | { kind: 'refused'; error: AppError }> {
@@ -68,7 +68,7 @@ async function tryBooking(
         tx,
         store,
         {
-          timetableId,
+          sessionId,
           memberCardId: c.memberCardId,
           memberId: c.memberId,
           studentCount: c.studentCount,
@@ -77,7 +77,7 @@ async function tryBooking(
           operateType: OperateType.ADMIN_BOOKED,
           member,
         },
-        await readBooking(tx, store, timetableId, c.memberCardId),
+        await readBooking(tx, store, sessionId, c.memberCardId),
       );
       throw DRY_RUN;
     });
@@ -135,15 +135,15 @@ export async function joinWaitlist(
       createTime: now,
     });
     await repo.addWaitCount(tx, session.id, 1);
-    audit(tx, { kind: 'booking', targets: waitTargets({ id, timetableId: session.id, memberId: input.mid }) });
+    audit(tx, { kind: 'booking', targets: waitTargets({ id, sessionId: session.id, memberId: input.mid }) });
     return { id, position: await repo.positionOf(tx, session.id, id) };
   });
 }
 
 /** What a wait's audit entry is about: its member, its session and itself. */
-const waitTargets = (w: { id: number; timetableId: number; memberId: number }): AuditTarget[] => [
+const waitTargets = (w: { id: number; sessionId: number; memberId: number }): AuditTarget[] => [
   { type: 'member', id: w.memberId },
-  { type: 'session', id: w.timetableId },
+  { type: 'session', id: w.sessionId },
   { type: 'wait', id: w.id },
 ];
 
@@ -156,7 +156,7 @@ export async function leaveWaitlist(s: WaitScope, id: number, by: WaitActor): Pr
     const ended = await repo.endWaits(tx, { ids: [id] }, WaitStatus.LEFT, localDateTime(s.store.timezone));
     if (!ended.length) throw conflict(WaitMsg.notWaiting);
     await repo.addWaitCount(tx, w.timetableId, -1);
-    audit(tx, { kind: 'booking', targets: waitTargets(w) });
+    audit(tx, { kind: 'booking', targets: waitTargets({ ...w, sessionId: w.timetableId }) });
   });
   return null;
 }
@@ -197,7 +197,7 @@ async function promoteOne(
   tx: Tx,
   store: StoreScope,
   mode: 0 | 1,
-  timetableId: number,
+  sessionId: number,
   w: Candidate & { id: number; operatorId: number | null },
   now: string,
   policy: BookingPolicy,
@@ -208,14 +208,14 @@ async function promoteOne(
       // Marked first: the booking's insert ends any wait of its member still waiting (a trigger).
       const taken = await repo.endWaits(tx, { ids: [w.id] }, WaitStatus.PROMOTED, now);
       if (!taken.length) throw conflict(WaitMsg.notWaiting);
-      await repo.addWaitCount(tx, timetableId, -1);
+      await repo.addWaitCount(tx, sessionId, -1);
       let reservationId: number | null = null;
       let pendingId: number | null = null;
       if (mode === DEDUCT_AT_SIGN_IN) {
-        const tried = await tryBooking(tx, store, timetableId, w, member);
+        const tried = await tryBooking(tx, store, sessionId, w, member);
         if (tried.kind === 'refused') throw tried.error;
         ({ pendingId } = await addPending(tx, store, {
-          timetableId,
+          sessionId,
           memberId: w.memberId,
           studentCount: w.studentCount,
           remark: REMARK,
@@ -229,7 +229,7 @@ async function promoteOne(
           tx,
           store,
           {
-            timetableId,
+            sessionId,
             memberCardId: w.memberCardId,
             memberId: w.memberId,
             studentCount: w.studentCount,
@@ -238,7 +238,7 @@ async function promoteOne(
             operateType: OperateType.PROMOTED,
             member,
           },
-          await readBooking(tx, store, timetableId, w.memberCardId),
+          await readBooking(tx, store, sessionId, w.memberCardId),
         ));
       }
       await repo.setResult(tx, w.id, { reservationId, pendingId });
@@ -257,9 +257,9 @@ async function promoteOne(
  * passes at this moment; a member needing more seats than are free keeps their place and stops the
  * round. Nothing happens with the waitlist off or at or after the cutoff.
  */
-export async function promoteWaitlist(tx: Tx, storeId: number, timetableId: number): Promise<Announced[]> {
+export async function promoteWaitlist(tx: Tx, storeId: number, sessionId: number): Promise<Announced[]> {
   const promoted: Announced[] = [];
-  const s = await repo.queueSession(tx, storeId, timetableId);
+  const s = await repo.queueSession(tx, storeId, sessionId);
   if (!s || s.deleted || !s.waitCount || s.realCount >= s.reservableCount) return promoted;
   const [{ policy, deductionMode: mode }, store] = await Promise.all([
     bookingRules(tx, storeId),
@@ -279,7 +279,7 @@ export async function promoteWaitlist(tx: Tx, storeId: number, timetableId: numb
         call: 'engine/waitlist-promotion',
         kind: 'booking',
         summary: '候补递补：有空位，排在最前的会员获得名额',
-        targets: waitTargets({ id: w.id, timetableId: s.id, memberId: w.memberId }),
+        targets: waitTargets({ id: w.id, sessionId: s.id, memberId: w.memberId }),
       });
       const fact = { storeId, sessionId: s.id, memberId: w.memberId, waitId: w.id, studentCount: w.studentCount };
       promoted.push(event(waitlistPromoted, fact));
@@ -319,7 +319,7 @@ export async function endClosedWaits(db: Db, dialect: Dialect, clock: (tz: strin
         dialect,
         async (tx) => {
           await lockSessions(tx, [t.id]);
-          const ended = await repo.endWaits(tx, { timetableId: t.id }, WaitStatus.ENDED, now);
+          const ended = await repo.endWaits(tx, { sessionId: t.id }, WaitStatus.ENDED, now);
           if (ended.length) {
             await repo.addWaitCount(tx, t.id, -ended.length);
             audit(tx, {
@@ -349,5 +349,5 @@ export function promoteFreedSeats(tx: Executor, e: { storeId: number; sessionId:
 
 /** A session deleted: its waits end. */
 export async function endWaitsOfDeleted(tx: Executor, e: { storeId: number; sessionId: number }): Promise<void> {
-  await endAndCount(tx, { timetableId: e.sessionId }, e.storeId);
+  await endAndCount(tx, { sessionId: e.sessionId }, e.storeId);
 }
