@@ -17,7 +17,7 @@ export function dueNoShows(ex: Executor, storeId: number, now: string) {
   return ex
     .selectFrom('pending as p')
     .innerJoin('timetable as t', 't.id', 'p.timetableId')
-    .select(['p.id', 'p.memberId', 'p.memberCardId', 'p.studentCount', 'p.timetableId', 't.startTime'])
+    .select(['p.id', 'p.memberId', 'p.memberCardId', 'p.studentCount', 'p.timetableId as sessionId', 't.startTime'])
     .where('p.storeId', '=', storeId)
     .where('p.status', '=', PendingStatus.WAITING)
     .where('t.deleted', '=', 0)
@@ -75,7 +75,7 @@ export function lateCancelRows(ex: Executor, storeId: number, memberId: number, 
     .innerJoin('cardProduct as cp', 'cp.id', 'mc.cardId')
     .select([
       'r.id',
-      't.id as timetableId',
+      't.id as sessionId',
       'c.name as courseName',
       't.startTime',
       'r.cancelTime',
@@ -102,7 +102,7 @@ const noShowRowsOf = fixed((ex, p: { storeId: number; memberId: number; since: s
     .leftJoin('cardProduct as cp', 'cp.id', 'mc.cardId')
     .select([
       'p.id',
-      't.id as timetableId',
+      't.id as sessionId',
       'c.name as courseName',
       't.startTime',
       'p.noShowFee',
@@ -130,7 +130,7 @@ const missedRowsOf = fixed((ex, p: { storeId: number; memberId: number; since: s
     .innerJoin('course as c', 'c.id', 't.courseId')
     .innerJoin('memberCard as mc', 'mc.id', 'r.memberCardId')
     .innerJoin('cardProduct as cp', 'cp.id', 'mc.cardId')
-    .select(['r.id', 't.id as timetableId', 'c.name as courseName', 't.startTime', 'cp.cardName', 'cp.bigType'])
+    .select(['r.id', 't.id as sessionId', 'c.name as courseName', 't.startTime', 'cp.cardName', 'cp.bigType'])
     .where('r.storeId', '=', p.storeId)
     .where('r.memberId', '=', p.memberId)
     .where('t.deleted', '=', 0)

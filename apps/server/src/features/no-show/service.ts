@@ -23,7 +23,7 @@ interface Due {
   /** The card the pending was made with (charged), or null (the member's first usable card is). */
   memberCardId: number | null;
   studentCount: number;
-  timetableId: number;
+  sessionId: number;
   startTime: string;
 }
 
@@ -51,7 +51,7 @@ async function processOne(db: Db, dialect: Dialect, storeId: number, policy: Boo
         summary: policy.noShow === 'forfeit' ? '未签到，记为爽约并扣费' : '未签到，记为爽约',
         targets: [
           { type: 'member', id: p.memberId },
-          { type: 'session', id: p.timetableId },
+          { type: 'session', id: p.sessionId },
         ],
       });
       let fee = 0;
@@ -67,7 +67,7 @@ async function processOne(db: Db, dialect: Dialect, storeId: number, policy: Boo
       if (cardId !== null) await repo.setNoShowCharge(tx, p.id, fee, cardId);
       await writeTrail(tx, storeId, [
         {
-          timetableId: p.timetableId,
+          timetableId: p.sessionId,
           memberId: p.memberId,
           memberCardId: cardId,
           reservationId: null,
@@ -113,7 +113,7 @@ async function refundWaived(
   w: {
     cardId: number;
     fee: number;
-    timetableId: number;
+    sessionId: number;
     memberId: number;
     studentCount: number;
     reservationId: number | null;
@@ -127,7 +127,7 @@ async function refundWaived(
     kind: 'booking',
     summary: `免除扣费：${w.reason}`,
     targets: [
-      { type: 'session', id: w.timetableId },
+      { type: 'session', id: w.sessionId },
       { type: 'member', id: w.memberId },
       { type: 'card', id: w.cardId },
       ...(w.reservationId === null ? [] : [{ type: 'booking' as const, id: w.reservationId }]),
@@ -136,7 +136,7 @@ async function refundWaived(
   await creditCard(tx, w.cardId, w.fee);
   await writeTrail(tx, storeId, [
     {
-      timetableId: w.timetableId,
+      timetableId: w.sessionId,
       memberId: w.memberId,
       memberCardId: w.cardId,
       reservationId: w.reservationId,
@@ -164,7 +164,7 @@ export async function waiveNoShowCharge(ctx: CallCtx, pendingId: number, reason:
     await refundWaived(tx, ctx.store.id, {
       cardId: p.noShowCardId,
       fee,
-      timetableId: p.timetableId,
+      sessionId: p.timetableId,
       memberId: p.memberId,
       studentCount: p.studentCount,
       reservationId: null,
@@ -193,7 +193,7 @@ export async function waiveLateCancelCharge(ctx: CallCtx, reservationId: number,
     await refundWaived(tx, ctx.store.id, {
       cardId: r.memberCardId,
       fee,
-      timetableId: r.timetableId,
+      sessionId: r.timetableId,
       memberId: r.memberId,
       studentCount: r.studentCount,
       reservationId: r.id,
@@ -214,7 +214,7 @@ async function lateCancelsOf(db: Executor, storeId: number, memberId: number, no
   const rows = await repo.lateCancelRows(db, storeId, memberId, since90Days(now));
   return rows.map((r) => ({
     reservationId: r.id,
-    session: { id: r.timetableId, courseName: r.courseName, startTime: r.startTime },
+    session: { id: r.sessionId, courseName: r.courseName, startTime: r.startTime },
     cancelTime: r.cancelTime,
     fee: Number(r.usedCount),
     cardName: r.cardName,
@@ -244,8 +244,8 @@ function noShowList(
   pendings: ReadValue<ReturnType<typeof repo.noShowRows>>,
   bookings: ReadValue<ReturnType<typeof repo.missedBookingRows>>,
 ) {
-  const session = (r: { timetableId: number; courseName: string; startTime: string }) => ({
-    id: r.timetableId,
+  const session = (r: { sessionId: number; courseName: string; startTime: string }) => ({
+    id: r.sessionId,
     courseName: r.courseName,
     startTime: r.startTime,
   });

@@ -40,7 +40,7 @@ export function bookingForAttendance(ex: Executor, storeId: number, id: number) 
     .innerJoin('timetable as t', 't.id', 'r.timetableId')
     .select([
       'r.id',
-      'r.timetableId',
+      'r.timetableId as sessionId',
       'r.memberId',
       'r.memberCardId',
       'r.studentCount',
@@ -55,11 +55,11 @@ export function bookingForAttendance(ex: Executor, storeId: number, id: number) 
 }
 
 /** The member's booking (booked, not signed in) of a session, or undefined. */
-export function bookedOf(ex: Executor, timetableId: number, memberId: number) {
+export function bookedOf(ex: Executor, sessionId: number, memberId: number) {
   return ex
     .selectFrom('reservation')
-    .select(['id', 'timetableId', 'memberId', 'memberCardId', 'studentCount'])
-    .where('timetableId', '=', timetableId)
+    .select(['id', 'timetableId as sessionId', 'memberId', 'memberCardId', 'studentCount'])
+    .where('timetableId', '=', sessionId)
     .where('memberId', '=', memberId)
     .where('status', '=', ReservationStatus.BOOKED)
     .executeTakeFirst();

@@ -18,7 +18,7 @@ import { writeTrail } from './booking-repository.ts';
 /** The booking whose attendance changes. */
 export interface AttendanceBooking {
   id: number;
-  timetableId: number;
+  sessionId: number;
   memberId: number;
   memberCardId: number;
   studentCount: number;
@@ -39,7 +39,7 @@ export async function recordAttendance(
   if (!(await setAttended(tx, b.id, o.attended ? o.now : null))) return false;
   await writeTrail(tx, storeId, [
     {
-      timetableId: b.timetableId,
+      timetableId: b.sessionId,
       memberId: b.memberId,
       memberCardId: b.memberCardId,
       reservationId: b.id,
@@ -91,7 +91,7 @@ export async function markAttendance(ctx: CallCtx, input: ParsedReqOf<typeof mar
       summary: `${attended ? '记到店' : '撤销到店'}${changed ? '' : '（已是如此，未改变）'}`,
       targets: [
         { type: 'booking', id: b.id },
-        { type: 'session', id: b.timetableId },
+        { type: 'session', id: b.sessionId },
         { type: 'member', id: b.memberId },
       ],
     });

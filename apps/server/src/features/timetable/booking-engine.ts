@@ -248,18 +248,18 @@ export type PendingCharge =
 export async function chargePending(
   tx: Tx,
   storeId: number,
-  p: Pick<Row<'pending'>, 'memberId' | 'memberCardId' | 'timetableId' | 'studentCount'>,
+  p: { memberId: number; memberCardId: number | null; sessionId: number; studentCount: number },
   session: { startTime: string },
 ): Promise<PendingCharge> {
   const none = (reason: string): PendingCharge => ({ card: null, fee: 0, fallback: false, reason });
   let card: { id: number; cardName: string; cardType: number; perCount: number };
   if (p.memberCardId !== null) {
-    const named = await storeCard(tx, storeId, p.memberCardId, p.timetableId);
+    const named = await storeCard(tx, storeId, p.memberCardId, p.sessionId);
     const charge = signInCharge(session, named, p.memberId, p.studentCount);
     if (charge.reason !== null) return none(charge.reason);
     card = named;
   } else {
-    const first = await firstUsableCard(tx, storeId, p.memberId, { id: p.timetableId, ...session }, p.studentCount);
+    const first = await firstUsableCard(tx, storeId, p.memberId, { id: p.sessionId, ...session }, p.studentCount);
     if (!first) return none(Msg.cardHelp);
     card = first;
   }
@@ -768,7 +768,7 @@ async function lateCancelPending(
 ): Promise<void> {
   if (!(await markPendingCancelled(tx, p.id, o.now, { onlyWaiting: true }))) throw conflict(Msg.pendingNotWaiting);
   await freeSeats(tx, p.timetableId, p.studentCount);
-  const charge = await chargePending(tx, storeId, p, session);
+  const charge = await chargePending(tx, storeId, { ...p, sessionId: p.timetableId }, session);
   const entry = { operateType: OperateType.LATE_CANCEL, operatorId: o.operatorId, now: o.now };
   if (!charge.card || charge.fee <= 0) {
     const why = charge.card ? '' : `：${charge.reason}`;
