@@ -32,16 +32,16 @@ const sumBy = <T>(rows: readonly T[], key: (r: T) => number, value: (r: T) => nu
 export async function deleteSessions(
   tx: Tx,
   store: StoreScope,
-  timetableIds: readonly number[],
+  sessionIds: readonly number[],
   operatorId: number | null,
 ): Promise<number> {
-  if (!timetableIds.length) return 0;
+  if (!sessionIds.length) return 0;
   const now = localDateTime(store.timezone);
   const deleted: number[] = [];
   // Lock order: every session (ascending id), their bookings, then every card refunded (ascending).
-  await lockSessions(tx, timetableIds);
+  await lockSessions(tx, sessionIds);
   const refundsByCard = new Map<number, number>();
-  for (const ids of idChunks(timetableIds)) {
+  for (const ids of idChunks(sessionIds)) {
     deleted.push(...(await markSessionsDeleted(tx, store.id, ids)));
   }
   for (const ids of idChunks(deleted)) {

@@ -44,7 +44,7 @@ const memberState = fixed((ex, p: { storeId: number; memberId: number; from: str
     .select([
       sql<'booking' | 'pending' | 'wait'>`'booking'`.as('kind'),
       'r.id',
-      'r.timetableId',
+      'r.timetableId as sessionId',
       (eb) => eb.ref('r.status').$castTo<number | null>().as('status'),
       (eb) => eb.ref('r.usedCount').$castTo<number | null>().as('usedCount'),
       (eb) => eb.ref('p.bigType').$castTo<number | null>().as('bigType'),
@@ -58,7 +58,7 @@ const memberState = fixed((ex, p: { storeId: number; memberId: number; from: str
     .select([
       sql<'pending'>`'pending'`.as('kind'),
       'pe.id',
-      'pe.timetableId',
+      'pe.timetableId as sessionId',
       sql<null>`cast(null as integer)`.as('status'),
       sql<null>`cast(null as integer)`.as('usedCount'),
       sql<null>`cast(null as integer)`.as('bigType'),
@@ -72,7 +72,7 @@ const memberState = fixed((ex, p: { storeId: number; memberId: number; from: str
     .select([
       sql<'wait'>`'wait'`.as('kind'),
       'w.id',
-      'w.timetableId',
+      'w.timetableId as sessionId',
       sql<null>`cast(null as integer)`.as('status'),
       sql<null>`cast(null as integer)`.as('usedCount'),
       sql<null>`cast(null as integer)`.as('bigType'),
@@ -244,11 +244,11 @@ export function checkInSessionOf(
 }
 
 /** The member's pending waiting for sign-in on a session (id and card), or undefined. */
-export function waitingPendingOf(ex: Executor, timetableId: number, memberId: number) {
+export function waitingPendingOf(ex: Executor, sessionId: number, memberId: number) {
   return ex
     .selectFrom('pending')
     .select(['id', 'memberCardId'])
-    .where('timetableId', '=', timetableId)
+    .where('timetableId', '=', sessionId)
     .where('memberId', '=', memberId)
     .where('status', '=', PendingStatus.WAITING)
     .executeTakeFirst();

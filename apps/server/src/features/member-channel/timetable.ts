@@ -91,25 +91,25 @@ function memberOverlay(
   // Waits first, then pendings, then bookings: a later kind wins on the same session.
   const order = { wait: 0, pending: 1, booking: 2 };
   for (const h of [...held].sort((a, b) => order[a.kind] - order[b.kind])) {
-    if (!startOf.has(h.timetableId)) continue;
+    if (!startOf.has(h.sessionId)) continue;
     if (h.kind === 'wait') {
-      mine.set(h.timetableId, { kind: 'waiting', id: h.id, position: Number(h.position), cancelCost: null });
+      mine.set(h.sessionId, { kind: 'waiting', id: h.id, position: Number(h.position), cancelCost: null });
     } else if (h.kind === 'pending') {
-      mine.set(h.timetableId, {
+      mine.set(h.sessionId, {
         kind: 'pending',
         id: h.id,
         position: null,
-        cancelCost: costOf(h.timetableId, { kind: 'pending' }),
+        cancelCost: costOf(h.sessionId, { kind: 'pending' }),
       });
     } else {
       const signed = h.status === ReservationStatus.SIGNED_IN;
-      mine.set(h.timetableId, {
+      mine.set(h.sessionId, {
         kind: signed ? 'signed' : 'booked',
         id: h.id,
         position: null,
         cancelCost: signed
           ? null
-          : costOf(h.timetableId, { kind: 'booked', amount: amountText(h.bigType!, Number(h.usedCount)) }),
+          : costOf(h.sessionId, { kind: 'booked', amount: amountText(h.bigType!, Number(h.usedCount)) }),
       });
     }
   }

@@ -36,12 +36,12 @@ function markdown(lines: string[]): WecomMessage {
 async function queueForSession(
   tx: Executor,
   storeId: number,
-  timetableId: number,
+  sessionId: number,
   build: (s: OnlineSession) => Promise<WecomMessage>,
 ) {
-  const s = await onlineSession(tx, timetableId, storeId);
+  const s = await onlineSession(tx, sessionId, storeId);
   if (!s) return;
-  await enqueue(tx, storeId, WECOM_TOPIC, String(timetableId), await build(s));
+  await enqueue(tx, storeId, WECOM_TOPIC, String(sessionId), await build(s));
 }
 
 /** The first line of a booking's message: made, cancelled, or a member promoted from the waitlist. */

@@ -173,8 +173,8 @@ export async function retryOnDemandRoom(deps: Deps, storeId: number, id: number)
  * provider failure is stored in timetable.meetingError (shown on the panel) and thrown, so the
  * worker retries with backoff; the booking that queued it is long committed.
  */
-export async function createOnDemandRoom(deps: Deps, timetableId: number): Promise<void> {
-  const s = await onlineSession(deps.db, timetableId);
+export async function createOnDemandRoom(deps: Deps, sessionId: number): Promise<void> {
+  const s = await onlineSession(deps.db, sessionId);
   if (!s || s.deleted || s.isOnline !== 1 || s.meetingInfo !== null || s.realCount === 0) return;
   let made: Awaited<ReturnType<typeof makeRoom>>;
   let request: Awaited<ReturnType<typeof roomRequest>>;

@@ -124,11 +124,11 @@ export async function replacePasswordHash(
 }
 
 /** The teacher of a session of the store, or undefined when there is no such session. */
-export function sessionTeacher(ex: Executor, storeId: number, timetableId: number) {
+export function sessionTeacher(ex: Executor, storeId: number, sessionId: number) {
   return ex
     .selectFrom('timetable')
     .select('teacherId')
-    .where('id', '=', timetableId)
+    .where('id', '=', sessionId)
     .where('storeId', '=', storeId)
     .executeTakeFirst();
 }

@@ -115,12 +115,12 @@ export function sessionNames(ex: Executor, s: Pick<Row<'timetable'>, 'courseId' 
 }
 
 /** The card products (id, name) allowed to book a session, by id. */
-export function sessionCardNames(ex: Executor, timetableId: number) {
+export function sessionCardNames(ex: Executor, sessionId: number) {
   return ex
     .selectFrom('timetableCard as tc')
     .innerJoin('cardProduct as p', 'p.id', 'tc.cardId')
     .select(['p.id', 'p.cardName as name'])
-    .where('tc.timetableId', '=', timetableId)
+    .where('tc.timetableId', '=', sessionId)
     .orderBy('p.id')
     .execute();
 }
@@ -233,12 +233,12 @@ export async function historyPage(ex: Executor, storeId: number, sessionId: numb
 }
 
 /** Which live sessions an export covers: one session, or those starting in [fromTime, beforeTime). */
-export type ExportScope = { timetableId: number } | { fromTime: string; beforeTime: string };
+export type ExportScope = { sessionId: number } | { fromTime: string; beforeTime: string };
 
 /** The export's sessions (alias `t`): one session, or those starting in a range. One condition for bookings and pendings. */
 const sessionsOf = (w: ExportScope) =>
-  'timetableId' in w
-    ? sql<boolean>`${sql.ref('t.id')} = ${w.timetableId}`
+  'sessionId' in w
+    ? sql<boolean>`${sql.ref('t.id')} = ${w.sessionId}`
     : sql<boolean>`${sql.ref('t.startTime')} >= ${w.fromTime} and ${sql.ref('t.startTime')} < ${w.beforeTime}`;
 
 /**
@@ -258,7 +258,7 @@ export function exportBookings(ex: Executor, storeId: number, where: ExportScope
     .leftJoin('area as a', 'a.id', 't.areaId')
     .select([
       'r.id',
-      't.id as timetableId',
+      't.id as sessionId',
       't.startTime',
       't.endTime',
       'a.name as area',
@@ -308,7 +308,7 @@ export function exportPendings(ex: Executor, storeId: number, where: ExportScope
     .select([
       'pd.id',
       'pd.status',
-      't.id as timetableId',
+      't.id as sessionId',
       't.startTime',
       't.endTime',
       'a.name as area',

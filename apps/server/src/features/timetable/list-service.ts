@@ -227,7 +227,7 @@ export async function exportRows(
     .sort(
       (a, b) =>
         a.r.startTime.localeCompare(b.r.startTime) ||
-        a.r.timetableId - b.r.timetableId ||
+        a.r.sessionId - b.r.sessionId ||
         a.order - b.order ||
         a.r.id - b.r.id,
     )
@@ -242,5 +242,5 @@ export async function sessionExport(
   timezone: string,
 ): Promise<SessionExportRow[]> {
   await liveSession(db, storeId, id);
-  return exportRows(db, storeId, { timetableId: id }, localDateTime(timezone));
+  return exportRows(db, storeId, { sessionId: id }, localDateTime(timezone));
 }

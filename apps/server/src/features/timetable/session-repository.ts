@@ -223,12 +223,12 @@ export async function setSessionLimits(
 export async function replaceSessionCards(
   tx: Tx,
   storeId: number,
-  timetableId: number,
+  sessionId: number,
   cardIds: readonly number[],
 ): Promise<void> {
-  await tx.deleteFrom('timetableCard').where('timetableId', '=', timetableId).execute();
+  await tx.deleteFrom('timetableCard').where('timetableId', '=', sessionId).execute();
   await insertAllowedCards(
     tx,
-    cardIds.map((cardId) => ({ storeId, timetableId, cardId })),
+    cardIds.map((cardId) => ({ storeId, timetableId: sessionId, cardId })),
   );
 }
