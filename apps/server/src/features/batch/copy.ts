@@ -79,7 +79,7 @@ export async function copySessions(ctx: CallCtx, input: CopyInput & { dryRun?: b
     const copied: SetBooking[] = [];
     for (const [i, s] of sources.entries()) {
       const session = sessionForRules({ ...rows[i], id: ids[i] }, own[i]);
-      for (const p of pendings.filter((x) => x.timetableId === s.id)) {
+      for (const p of pendings.filter((x) => x.sessionId === s.id)) {
         const member = { id: p.memberId, name: p.name, gender: p.gender, birthday: p.birthday };
         copied.push({ session, member, card: null, studentCount: p.studentCount, remark: p.remark });
       }

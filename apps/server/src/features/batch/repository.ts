@@ -153,7 +153,15 @@ export function waitingPendingsWithMembers(ex: Executor, sessionIds: readonly nu
   return ex
     .selectFrom('pending as p')
     .innerJoin('member as m', 'm.id', 'p.memberId')
-    .select(['p.timetableId', 'p.memberId', 'p.studentCount', 'p.remark', 'm.name', 'm.gender', 'm.birthday'])
+    .select([
+      'p.timetableId as sessionId',
+      'p.memberId',
+      'p.studentCount',
+      'p.remark',
+      'm.name',
+      'm.gender',
+      'm.birthday',
+    ])
     .where('p.timetableId', 'in', sessionIds)
     .where('p.status', '=', PendingStatus.WAITING)
     .orderBy('p.id')

@@ -100,7 +100,7 @@ export function bookingPage(ex: Executor, storeId: number, after: number) {
     .innerJoin('course as c', 'c.id', 't.courseId')
     .select([
       'r.id',
-      'r.timetableId',
+      'r.timetableId as sessionId',
       'm.name',
       'm.mobile',
       'c.name as courseName',

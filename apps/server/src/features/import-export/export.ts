@@ -199,7 +199,7 @@ export const SHEETS: SheetDef[] = [
     page: bookingPage,
     row: (r) => [
       r.id,
-      r.timetableId,
+      r.sessionId,
       r.name,
       r.mobile,
       r.courseName,

@@ -616,20 +616,20 @@ export async function heldPairs(
   const members = [...new Set(memberIds)];
   const rows = await ex
     .selectFrom('reservation')
-    .select(['timetableId', 'memberId'])
+    .select(['timetableId as sessionId', 'memberId'])
     .where('timetableId', 'in', sessions)
     .where('memberId', 'in', members)
     .where('status', 'in', LIVE_RESERVATION)
     .unionAll(
       ex
         .selectFrom('pending')
-        .select(['timetableId', 'memberId'])
+        .select(['timetableId as sessionId', 'memberId'])
         .where('timetableId', 'in', sessions)
         .where('memberId', 'in', members)
         .where('status', 'in', LIVE_PENDING),
     )
     .execute();
-  return rows.map((r) => [r.timetableId, r.memberId]);
+  return rows.map((r) => [r.sessionId, r.memberId]);
 }
 
 /**

@@ -62,7 +62,7 @@ export function rostersOf(ex: Executor, storeId: number, sessionIds: number[]) {
     .select([
       sql<'booking' | 'pending'>`'booking'`.as('kind'),
       'r.id',
-      'r.timetableId',
+      'r.timetableId as sessionId',
       'm.id as memberId',
       'm.name as memberName',
       'm.mobile',
@@ -83,7 +83,7 @@ export function rostersOf(ex: Executor, storeId: number, sessionIds: number[]) {
     .select([
       sql<'booking' | 'pending'>`'pending'`.as('kind'),
       'pd.id',
-      'pd.timetableId',
+      'pd.timetableId as sessionId',
       'm.id as memberId',
       'm.name as memberName',
       'm.mobile',

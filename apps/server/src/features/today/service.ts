@@ -35,7 +35,7 @@ export async function today(ctx: CallCtx, date: string | null | undefined): Prom
     // In the order people were put on the list (a sign-in's booking is dated by the sign-in).
     rows.sort((a, b) => a.createTime.localeCompare(b.createTime) || a.kind.localeCompare(b.kind) || a.id - b.id);
     for (const r of rows) {
-      rosters.get(r.timetableId)!.push({
+      rosters.get(r.sessionId)!.push({
         kind: r.kind,
         id: r.id,
         memberId: r.memberId,

@@ -146,7 +146,7 @@ export async function waitsOfMember(db: Executor, storeId: number, memberId: num
     .select([
       'w.id',
       'w.status',
-      'w.timetableId',
+      'w.timetableId as sessionId',
       'c.name as courseName',
       't.startTime',
       'p.cardName',
@@ -165,7 +165,7 @@ export async function waitsOfMember(db: Executor, storeId: number, memberId: num
     id: r.id,
     status: r.status,
     position: r.status === WaitStatus.WAITING ? Number(r.position) : null,
-    session: { id: r.timetableId, courseName: r.courseName, startTime: r.startTime },
+    session: { id: r.sessionId, courseName: r.courseName, startTime: r.startTime },
     cardName: r.cardName,
     studentCount: r.studentCount,
     skipReason: r.skipReason,
