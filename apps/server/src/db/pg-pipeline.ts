@@ -52,8 +52,14 @@ export function pipelineTransactions(client: pg.PoolClient): void {
   let inTx = false;
   let held: Held[] = [];
 
-  /** Sends what is held, then `text`, in one write; answers `text`'s result or the first failure. */
-  const send = async (text: unknown, values: unknown, rest: unknown[]): Promise<unknown> => {
+  /** Sends `text` alone, in a write of its own. */
+  const alone = (text: string, values: unknown): Promise<unknown> => {
+    sends += 1;
+    return query(text, values);
+  };
+
+  /** Sends BEGIN if it is due and what is held, then `text`, in one write; answers `text`'s result or the first failure. */
+  const send = async (text: string, values: unknown): Promise<unknown> => {
     const before: Promise<unknown>[] = [];
     sends += 1;
     stream.cork();
@@ -63,7 +69,7 @@ export function pipelineTransactions(client: pg.PoolClient): void {
       begin = false;
       for (const h of held) before.push(query(h.text, h.values));
       held = [];
-      last = query(text, values, ...rest);
+      last = query(text, values);
     } finally {
       stream.uncork();
     }
@@ -89,27 +95,19 @@ export function pipelineTransactions(client: pg.PoolClient): void {
         begin = false;
         return done(text.toUpperCase());
       }
-      return send(text, values, rest);
+      return send(text, values);
     }
     if (text.startsWith(PLAIN_READ)) {
       const statement = text.slice(PLAIN_READ.length);
-      // Nothing sent or held yet in the transaction: the read goes alone (see above).
-      if (!held.length) {
-        sends += 1;
-        return query(statement, values, ...rest);
-      }
-      return send(statement, values, rest);
+      // Nothing held: the read goes alone, before BEGIN if BEGIN is still due (see above).
+      return held.length ? send(statement, values) : alone(statement, values);
     }
     if (text.startsWith(WITH_NEXT)) {
       const statement = text.slice(WITH_NEXT.length);
-      if (!inTx) return send(statement, values, rest);
+      if (!inTx) return alone(statement, values);
       held.push({ text: statement, values });
       return done('HELD');
     }
-    if (!begin && !held.length) {
-      sends += 1;
-      return query(text, values, ...rest);
-    }
-    return send(text, values, rest);
+    return begin || held.length ? send(text, values) : alone(text, values);
   };
 }
