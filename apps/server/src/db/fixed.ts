@@ -1,6 +1,6 @@
 import { CompiledQuery, type Compilable, type RawBuilder } from 'kysely';
 import { onPostgres } from './dialect.ts';
-import { PLAIN_READ as PLAIN_READ_MARK, WITH_NEXT } from './pg-pipeline.ts';
+import { marked, READ_MARK, WITH_NEXT } from './pg-pipeline.ts';
 import type { Executor } from './index.ts';
 import { auditStrict } from './strict.ts';
 
@@ -127,7 +127,7 @@ export function fixed<P extends Params, O>(build: (ex: Executor, p: P) => Compil
     plan: (ex, p) => planned(compile(ex, p)),
     sendWithNext: async (ex, p) => {
       const q = compile(ex, p);
-      await ex.executeQuery(onPostgres(ex) ? { ...q, sql: WITH_NEXT + q.sql } : q);
+      await ex.executeQuery(onPostgres(ex) ? marked(WITH_NEXT, q) : q);
     },
   };
 }
@@ -194,7 +194,7 @@ export async function sendRead<T>(ex: Executor, r: Read<T>): Promise<T> {
     if (r.queries.length > 1) return r.take(await sendTogether(ex, r.queries));
     if (r.queries.length === 1) {
       const [q] = r.queries;
-      return r.take([(await ex.executeQuery({ ...q, sql: PLAIN_READ_MARK + q.sql })).rows as unknown[]]);
+      return r.take([(await ex.executeQuery(marked(READ_MARK, q))).rows as unknown[]]);
     }
   }
   const rows: unknown[][] = [];
@@ -216,9 +216,7 @@ const ROW_LOCK = /\bfor\s+(no\s+key\s+)?(update|share|key\s+share)\b/i;
 
 /** PostgreSQL: the rows of several plain reads, sent as one statement (`readsTogether`). */
 async function sendTogether(ex: Executor, qs: readonly CompiledQuery[]): Promise<unknown[][]> {
-  const together = readsTogether(qs);
-  const [row] = (await ex.executeQuery<Record<string, unknown[]>>({ ...together, sql: PLAIN_READ_MARK + together.sql }))
-    .rows;
+  const [row] = (await ex.executeQuery<Record<string, unknown[]>>(marked(READ_MARK, readsTogether(qs)))).rows;
   const answers = qs.map((_, i) => row[`r${i}`]);
   if (auditStrict) {
     // The rows may differ by now (other transactions commit between statements); their columns

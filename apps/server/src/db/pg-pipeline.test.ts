@@ -2,14 +2,14 @@ import { CompiledQuery, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { freshDatabase, PG_URL, REQUIRE_ALL } from '../test/harness.ts';
 import { openDatabase, type Db } from './index.ts';
-import { PLAIN_READ, pgSends, WITH_NEXT } from './pg-pipeline.ts';
+import { pgSends, READ_MARK, WITH_NEXT } from './pg-pipeline.ts';
 
 const run = PG_URL || REQUIRE_ALL ? describe : describe.skip;
 
 /** An insert into the test's table, held to go with the next statement. */
 const held = (id: number, v: string | null) =>
   CompiledQuery.raw(`${WITH_NEXT}insert into t (id, v) values ($1, $2)`, [id, v]);
-const read = CompiledQuery.raw(`${PLAIN_READ}select count(*)::int as n from t`, []);
+const read = CompiledQuery.raw(`${READ_MARK}select count(*)::int as n from t`, []);
 const insert = (id: number, v: string | null) => CompiledQuery.raw('insert into t (id, v) values ($1, $2)', [id, v]);
 const ids = async (db: Db) =>
   (await sql<{ id: number }>`select id from t order by id`.execute(db)).rows.map((r) => r.id);

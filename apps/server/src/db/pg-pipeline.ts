@@ -11,7 +11,7 @@ import type pg from 'pg';
  * holds back what need not go alone:
  *
  * - BEGIN is not sent when the transaction starts but with its first statement, in the same write
- *   (a transaction that sends nothing sends neither BEGIN nor COMMIT). Plain reads (`PLAIN_READ`:
+ *   (a transaction that sends nothing sends neither BEGIN nor COMMIT). Plain reads (`READ_MARK`:
  *   the reads of db/fixed.ts `sendRead`, checked to be SELECTs without a row lock) that come before
  *   anything else go without it: at READ COMMITTED each statement reads its own snapshot inside a
  *   transaction or not, so they read the same; a transaction that only read (a booking refused by
@@ -30,7 +30,10 @@ import type pg from 'pg';
 /** Marks a statement to be sent with the transaction's next one (its answer is not waited for). */
 export const WITH_NEXT = '/* with next */ ';
 /** Marks a plain read (a SELECT without a row lock or a side effect). */
-export const PLAIN_READ = '/* plain read */ ';
+export const READ_MARK = '/* plain read */ ';
+
+/** `q` marked (`WITH_NEXT` or `READ_MARK`) for a PostgreSQL connection of this module. */
+export const marked = <Q extends { sql: string }>(mark: string, q: Q): Q => ({ ...q, sql: mark + q.sql });
 
 type Query = (...args: unknown[]) => Promise<unknown>;
 interface Held {
@@ -97,8 +100,8 @@ export function pipelineTransactions(client: pg.PoolClient): void {
       }
       return send(text, values);
     }
-    if (text.startsWith(PLAIN_READ)) {
-      const statement = text.slice(PLAIN_READ.length);
+    if (text.startsWith(READ_MARK)) {
+      const statement = text.slice(READ_MARK.length);
       // Nothing held: the read goes alone, before BEGIN if BEGIN is still due (see above).
       return held.length ? send(statement, values) : alone(statement, values);
     }
