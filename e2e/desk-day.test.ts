@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { ADMIN, Api, DESK, describeBrowser, loginWithCookie, newContext, shot, TEACHER } from './harness.ts';
 import { addDays, addMemberWithCard, addSession, addSessionTonight, makeFixture, mondayOf } from './seed.ts';
@@ -150,8 +150,24 @@ describeBrowser('the desk’s day without dead ends (issue 33: 4, 5, 10)', (env)
 
       // Waiting turned off: the 候补 tab says one thing, how to turn it on (店长) or whom to ask (前台).
       await api.ok('update/booking/policy', { waitlist: 0 });
+      // While the store's rule and the queue are still on their way, 已满 shows and nothing else:
+      // no 加入候补 nor 已过候补截止时间 that the answers would take back a moment later.
+      let release = () => {};
+      const held = new Promise<void>((r) => (release = r));
+      const hold = async (route: Route) => {
+        await held;
+        await route.continue();
+      };
+      await page.route('**/query/booking/policy', hold);
+      await page.route('**/query/waitlist/list', hold);
       await page.reload();
       await drawer.getByTestId('book-full').waitFor();
+      expect(await drawer.getByTestId('queue-full').count()).toBe(0);
+      expect(await drawer.getByText('已过候补截止时间').count()).toBe(0);
+      release();
+      await page.unrouteAll();
+      // Once the drawer knows the queue is off it says so beside 已满, and offers no 加入候补.
+      await drawer.getByTestId('waitlist-off').first().waitFor();
       expect(await drawer.getByTestId('queue-full').count()).toBe(0);
       await drawer.getByRole('tab', { name: /候补/ }).click();
       const pane = drawer.getByRole('tabpanel');

@@ -4,7 +4,8 @@ import { useState } from 'react';
 import { deductModeText } from '../../shared/format.ts';
 import { PolicyCard, type PolicyValues } from './policy-card.tsx';
 import { useBookingSetting, useDeductionImpact, useSaveBookingSetting, type DeductionImpact } from './hooks.ts';
-import { useBookingPolicy, useSaveBookingPolicy } from './policy-hooks.ts';
+import { useBookingPolicy } from '../../shared/booking-policy.ts';
+import { useSaveBookingPolicy } from './policy-hooks.ts';
 
 interface Values {
   deductionMode: 0 | 1;

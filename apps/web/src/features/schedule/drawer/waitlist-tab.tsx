@@ -6,7 +6,8 @@ import { useCan, useRole } from '../../../shared/profile.ts';
 import { Link } from '../../../shared/router.tsx';
 import { CardPicker } from '../../../shared/pickers/card-picker.tsx';
 import { MemberPicker } from '../../../shared/pickers/member-picker.tsx';
-import { useBookingPolicy, useJoinWaitlist, useLeaveWaitlist, useSessionWaitlist } from '../hooks/session.ts';
+import { useBookingPolicy } from '../../../shared/booking-policy.ts';
+import { useJoinWaitlist, useLeaveWaitlist, useSessionWaitlist } from '../hooks/session.ts';
 import type { SessionInfo } from '../types.ts';
 
 interface Props {
@@ -26,16 +27,19 @@ export function useWaitlistState(session: SessionInfo, onlyWhenFull = false) {
   const full = session.realCount >= session.reservableCount;
   const policy = useBookingPolicy(full || !onlyWhenFull);
   const q = useSessionWaitlist(session.id, full || !onlyWhenFull);
+  // Nothing is said or offered before both answers are in: a queue that turns out off would
+  // otherwise show 加入候补, or 已过候补截止时间, for a moment and take it back.
+  const known = !!policy.data && !!q.data;
   const off = policy.data ? policy.data.waitlist !== 1 : false;
   // Waiting on, yet no more promotions: the cutoff before the start has passed.
-  const closed = !off && q.data ? !q.data.open : false;
+  const closed = known && !off ? !q.data!.open : false;
   return {
     ready: !!policy.data,
     full,
     off,
     closed,
     cutoff: policy.data?.waitlistCutoffMinutes ?? 0,
-    joinable: full && !off && !closed,
+    joinable: known && full && !off && !closed,
   };
 }
 

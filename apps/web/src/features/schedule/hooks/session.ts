@@ -3,7 +3,6 @@ import {
   addWaitlist,
   cancelWaitlist,
   queryWaitlist,
-  queryBookingPolicy,
   addGroupPending,
   addMemberReservation,
   cancelPendingCall,
@@ -68,10 +67,6 @@ export function useSessionWaitlist(sessionId: number, enabled = true) {
 }
 
 /** The store's booking policy (whether the waitlist is on and its cutoff), as 预约规则 saves it. */
-export function useBookingPolicy(enabled = true) {
-  return useQuery({ queryKey: keys.bookingPolicy, queryFn: () => call(queryBookingPolicy, {}), enabled });
-}
-
 /** The desk puts a member with a card on a full session's waitlist. */
 export function useJoinWaitlist(sessionId: number) {
   return useSessionWrite(
