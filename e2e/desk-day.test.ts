@@ -165,7 +165,7 @@ describeBrowser('the desk’s day without dead ends (issue 33: 4, 5, 10)', (env)
       expect(await drawer.getByTestId('queue-full').count()).toBe(0);
       expect(await drawer.getByText('已过候补截止时间').count()).toBe(0);
       release();
-      await page.unrouteAll();
+      await page.unrouteAll({ behavior: 'wait' });
       // Once the drawer knows the queue is off it says so beside 已满, and offers no 加入候补.
       await drawer.getByTestId('waitlist-off').first().waitFor();
       expect(await drawer.getByTestId('queue-full').count()).toBe(0);
