@@ -1,5 +1,7 @@
 import {
   CamelCasePlugin,
+  type DatabaseIntrospector,
+  type Kysely,
   PostgresDialect,
   PostgresQueryCompiler,
   SqliteDialect,
@@ -8,6 +10,7 @@ import {
   type QueryCompiler,
   type RootOperationNode,
 } from 'kysely';
+import { CurrentSchemaIntrospector } from './pg-introspector.ts';
 
 /**
  * Code names tables and columns in camelCase, the database in snake_case. Kysely's CamelCasePlugin
@@ -49,9 +52,15 @@ export class SnakeSqliteDialect extends SqliteDialect {
   }
 }
 
-/** Kysely's PostgreSQL dialect whose compiler writes identifiers in snake_case. */
+/**
+ * Kysely's PostgreSQL dialect whose compiler writes identifiers in snake_case, and whose migrator
+ * looks only at the connection's own schema (pg-introspector.ts).
+ */
 export class SnakePostgresDialect extends PostgresDialect {
   override createQueryCompiler(): QueryCompiler {
     return new SnakePostgresCompiler();
+  }
+  override createIntrospector(db: Kysely<any>): DatabaseIntrospector {
+    return new CurrentSchemaIntrospector(db);
   }
 }
