@@ -42,6 +42,18 @@ function sumBy(rows: { id: number | null; n: number | string | null }[]): Map<nu
  * - a card's life (issue 29): see cardLifeProblems.
  */
 export async function checkInvariants(db: Db, storeId?: number): Promise<string[]> {
+  // One snapshot for every read: between two separate reads a change committed meanwhile (a refund
+  // settled by the provider's notification, a booking of another instance) would show half done,
+  // a refund still open with its payment already recorded. Read-only, so it waits on no writer.
+  if (db.isTransaction) return readInvariants(db, storeId);
+  return db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .setAccessMode('read only')
+    .execute((tx) => readInvariants(tx, storeId));
+}
+
+async function readInvariants(db: Db, storeId?: number): Promise<string[]> {
   const out: string[] = [];
   const scoped = <T extends { where: (...a: any[]) => T }>(q: T, col: string): T =>
     storeId === undefined ? q : q.where(col, '=', storeId);
