@@ -1,4 +1,4 @@
-import { Migrator, sql, type Kysely, type Migration } from 'kysely';
+import { Migrator, type Kysely, type Migration } from 'kysely';
 import type { Database } from './schema.ts';
 import type { Dialect } from './index.ts';
 import { init } from './migrations/20261121_0001_init.ts';
@@ -65,24 +65,15 @@ function migrations(dialect: Dialect): Record<string, Migration> {
 }
 
 /**
- * The migrator of this code's migrations. On PostgreSQL it names the schema: Kysely otherwise finds
- * its tables in any schema of the database (another test file's) and skips creating them in this one.
+ * The migrator of this code's migrations. On PostgreSQL its tables are the connection's own schema's
+ * (the first of its search_path): the dialect's introspector looks nowhere else (pg-introspector.ts).
  */
-async function migratorOf(db: Kysely<Database>, dialect: Dialect): Promise<Migrator> {
-  const schema =
-    dialect === 'postgres'
-      ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s
-      : undefined;
-  return new Migrator({
-    db,
-    provider: { getMigrations: async () => migrations(dialect) },
-    ...(schema ? { migrationTableSchema: schema } : {}),
-  });
-}
+const migratorOf = (db: Kysely<Database>, dialect: Dialect): Migrator =>
+  new Migrator({ db, provider: { getMigrations: async () => migrations(dialect) } });
 
 /** Brings the schema up to date; throws on failure. */
 export async function migrateToLatest(db: Kysely<Database>, dialect: Dialect): Promise<void> {
-  const { error, results } = await (await migratorOf(db, dialect)).migrateToLatest();
+  const { error, results } = await migratorOf(db, dialect).migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`数据库迁移失败: ${failed?.migrationName ?? ''} ${String(error)}`);
@@ -91,6 +82,6 @@ export async function migrateToLatest(db: Kysely<Database>, dialect: Dialect): P
 
 /** Names of the migrations this code knows that the database has not run yet (readiness, ops/health.ts). */
 export async function pendingMigrations(db: Kysely<Database>, dialect: Dialect): Promise<string[]> {
-  const all = await (await migratorOf(db, dialect)).getMigrations();
+  const all = await migratorOf(db, dialect).getMigrations();
   return all.filter((m) => m.executedAt === undefined).map((m) => m.name);
 }

@@ -6,6 +6,7 @@ import {
   type DatabaseMetadata,
   type DatabaseMetadataOptions,
   type Kysely,
+  PostgresIntrospector,
   type SchemaMetadata,
   type TableMetadata,
 } from 'kysely';
@@ -24,9 +25,9 @@ import {
 export class CurrentSchemaIntrospector implements DatabaseIntrospector {
   constructor(private readonly db: Kysely<any>) {}
 
-  async getSchemas(): Promise<SchemaMetadata[]> {
-    const { rows } = await sql<{ nsp: string }>`select nspname as nsp from pg_catalog.pg_namespace`.execute(this.db);
-    return rows.map((r) => ({ name: r.nsp }));
+  /** Kysely's: it reads the schemas' names only, nothing by name. */
+  getSchemas(): Promise<SchemaMetadata[]> {
+    return new PostgresIntrospector(this.db).getSchemas();
   }
 
   async getTables(options: DatabaseMetadataOptions = { withInternalKyselyTables: false }): Promise<TableMetadata[]> {

@@ -45,7 +45,6 @@ export async function checkInvariants(db: Db, storeId?: number): Promise<string[
   // One snapshot for every read: between two separate reads a change committed meanwhile (a refund
   // settled by the provider's notification, a booking of another instance) would show half done,
   // a refund still open with its payment already recorded. Read-only, so it waits on no writer.
-  if (db.isTransaction) return readInvariants(db, storeId);
   return db
     .transaction()
     .setIsolationLevel('repeatable read')
