@@ -205,6 +205,32 @@ describeBrowser('the desk’s day without dead ends (issue 33: 4, 5, 10)', (env)
     }
   });
 
+  it('past the waitlist cutoff a full class says 已过候补截止时间 and offers no 加入候补', async () => {
+    const { page, api, server } = env();
+    const f = await makeFixture(api, '截止');
+    const today = todayInStore();
+    // Booked full a week ahead, then moved to tonight: a cutoff of a week before the start has passed.
+    const tid = await addSession(api, f, addDays(today, 7), '09:00', { count: 1 });
+    const only = await addMemberWithCard(api, f, `丙会员${tid}`);
+    await api.ok('add/member/reservation', { mcId: only.cardId, tid, studentCount: 1, remark: '' });
+    await server.database.db
+      .updateTable('timetable')
+      .set({ startTime: `${today} 23:59:00`, endTime: `${today} 23:59:59` })
+      .where('id', '=', tid)
+      .execute();
+    await api.ok('update/booking/policy', { waitlist: 1, waitlistCutoffMinutes: 7 * 24 * 60 });
+    try {
+      await page.goto(`${server.url}/course/calendar/detail?course_calendar_id=${tid}`);
+      const drawer = page.locator('.ant-drawer', { hasText: '课程详情' });
+      await drawer.getByTestId('book-full').waitFor();
+      await drawer.getByText('已过候补截止时间，不能再候补').waitFor();
+      expect(await drawer.getByTestId('queue-full').count()).toBe(0);
+      await shot(page, 'desk-day-waitlist-closed');
+    } finally {
+      await api.ok('update/booking/policy', { waitlist: 0, waitlistCutoffMinutes: 0 });
+    }
+  });
+
   it('今日 names its counts by what they are, matching the bookings, and folds the finished classes', async () => {
     const { page, api, server } = env();
     const db = server.database.db;
