@@ -8,6 +8,28 @@ export function jobCounts(): ReadonlyMap<string, { readonly runs: number; readon
   return tally;
 }
 
+/** Items a job skipped because handling them threw (one order, one refund), by job `what`. */
+const itemFailures = new Map<string, number>();
+
+/** Items skipped so far by each job of this process (read by ops/metrics.ts). */
+export function jobItemFailures(): ReadonlyMap<string, number> {
+  return itemFailures;
+}
+
+/**
+ * One item of a job's round failed: logged with the job's name and counted in /metrics
+ * (`studio_job_item_failures_total`); the round goes on with the next item.
+ */
+export function jobItemFailed(
+  what: string,
+  log: Pick<FastifyBaseLogger, 'warn'>,
+  item: Record<string, unknown>,
+  err: unknown,
+): void {
+  itemFailures.set(what, (itemFailures.get(what) ?? 0) + 1);
+  log.warn({ ...item, err: err instanceof Error ? err.message : String(err) }, `${what}: one item failed; skipped`);
+}
+
 /**
  * Runs `run` now and then every `everyMs` (a minute by default) on this instance; a run still going
  * when the next is due is not started twice. Every job so run must be safe on several instances at

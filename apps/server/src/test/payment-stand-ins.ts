@@ -180,6 +180,8 @@ export async function startWechatPayStandIn(opts: { app?: App; mchid?: string; a
     refuse: null as null | 'now' | 'later',
     refuseMessage: '基本账户余额不足，请充值后重新发起',
     settleRefunds: 'immediately' as 'immediately' | 'manual',
+    /** Refund numbers whose query fails (500 SYSTEM_ERROR, as WeChat answers an outage). */
+    failRefundQueries: new Set<string>(),
     forgeAnswers: false,
     /** Every request whose signature did not check (method and path). */
     badSignatures: [] as string[],
@@ -563,6 +565,7 @@ export async function startWechatPayStandIn(opts: { app?: App; mchid?: string; a
       return;
     }
     if (req.method === 'GET' && (m = /^\/v3\/refund\/domestic\/refunds\/([^/]+)$/.exec(p))) {
+      if (control.failRefundQueries.has(decodeURIComponent(m[1]))) return err(res, 500, 'SYSTEM_ERROR', '系统错误');
       const r = refunds.get(decodeURIComponent(m[1]));
       if (!r) return err(res, 404, 'RESOURCE_NOT_EXISTS', '退款单不存在');
       return answer(res, 200, refundJson(r));
@@ -722,6 +725,8 @@ interface AliOrder {
   paidAt: number | null;
   refundedFen: number;
   refunds: Map<string, { amountFen: number; at: number }>;
+  /** Accepted, not paid yet (control.refundsPending): fund_change N, the query without refund_status. */
+  pending: Map<string, number>;
 }
 
 /** GBK bytes of a string, from Node's own GBK decoder run backwards (no encoder ships with Node). */
@@ -810,9 +815,16 @@ export async function startAlipayStandIn(opts: { app?: App; appId?: string; sell
   const orders = new Map<string, AliOrder>();
   const bills = new Map<string, StandInBillRow[]>();
   const billFiles = new Map<string, Buffer>();
+  /** Pending refunds that ended without paying: asked for again, refused with this. */
+  const failedRefunds = new Map<string, { subCode: string; subMsg: string }>();
   const deliveries: Delivery[] = [];
   const control = {
     refuse: null as null | { subCode: string; subMsg: string },
+    /**
+     * Refunds accepted but not paid at once: the refund answers 10000 with fund_change N and its query
+     * 10000 without refund_status (not received or not done yet), until settleRefund() pays or fails it.
+     */
+    refundsPending: false,
     forgeAnswers: false,
     /** Serve the bill as a plain CSV instead of the zip. */
     plainBill: false,
@@ -1059,12 +1071,19 @@ export async function startAlipayStandIn(opts: { app?: App; appId?: string; sell
           refund_fee: yuan(o.refundedFen),
           gmt_refund_pay: bjTime(done?.at ?? Date.now()),
         });
-        if (done) return ok(res, method, fields('N'));
+        if (done || o.pending.has(biz.out_request_no ?? '')) return ok(res, method, fields('N'));
+        const failed = failedRefunds.get(biz.out_request_no ?? '');
+        if (failed) return bad(res, method, failed.subCode, failed.subMsg);
         if (!o.paidAt) return bad(res, method, 'ACQ.TRADE_STATUS_ERROR', '交易状态不合法');
         if (!biz.out_request_no || !(amount > 0) || o.refundedFen + amount > o.totalFen) {
           return bad(res, method, 'ACQ.REFUND_AMT_NOT_EQUAL_TOTAL', '退款金额超限');
         }
         if (control.refuse) return bad(res, method, control.refuse.subCode, control.refuse.subMsg);
+        if (control.refundsPending) {
+          o.pending.set(biz.out_request_no, amount);
+          o.refundedFen += amount;
+          return ok(res, method, fields('N'));
+        }
         o.refunds.set(biz.out_request_no, { amountFen: amount, at: Date.now() });
         o.refundedFen += amount;
         if (o.refundedFen === o.totalFen) o.status = 'TRADE_CLOSED';
@@ -1128,6 +1147,7 @@ export async function startAlipayStandIn(opts: { app?: App; appId?: string; sell
       paidAt: null,
       refundedFen: 0,
       refunds: new Map(),
+      pending: new Map(),
     };
     orders.set(outTradeNo, o);
     return o;
@@ -1203,6 +1223,24 @@ export async function startAlipayStandIn(opts: { app?: App; appId?: string; sell
       const o = orders.get(outTradeNo);
       if (!o) throw new Error(`stand-in: no Alipay order ${outTradeNo}`);
       return notifyOf(o, n);
+    },
+    /**
+     * Ends a refund left pending (control.refundsPending): paid (its query then answers REFUND_SUCCESS),
+     * or failed (not paid: the query still answers without refund_status, and the refund asked for
+     * again with the same number is refused with this sub_code).
+     */
+    settleRefund: (outRequestNo: string, outcome: 'success' | { subCode: string; subMsg: string }) => {
+      const o = [...orders.values()].find((x) => x.pending.has(outRequestNo));
+      if (!o) throw new Error(`stand-in: no pending Alipay refund ${outRequestNo}`);
+      const amountFen = o.pending.get(outRequestNo) ?? 0;
+      o.pending.delete(outRequestNo);
+      if (outcome === 'success') {
+        o.refunds.set(outRequestNo, { amountFen, at: Date.now() });
+        if (o.refundedFen === o.totalFen) o.status = 'TRADE_CLOSED';
+      } else {
+        o.refundedFen -= amountFen;
+        failedRefunds.set(outRequestNo, outcome);
+      }
     },
     setBill: (date: string, rows: StandInBillRow[]) => bills.set(date, rows),
     payPageUrl: (outTradeNo: string) => `${l.base}/alipay/pay/${encodeURIComponent(outTradeNo)}`,

@@ -493,13 +493,26 @@ export const refundPayOrder = defineCall({
   ],
 });
 
-/** Kinds of reconciliation differences: paid at the provider only, paid here only, amounts differ. */
-export const RECONCILE_KINDS = ['provider_only', 'local_only', 'amount'] as const;
+/**
+ * Kinds of reconciliation differences: paid at the provider only, paid here only, amounts differ; and
+ * the same for refunds (the bill's refund lines against our refunds 已退款 that day, by refund number).
+ */
+export const RECONCILE_KINDS = [
+  'provider_only',
+  'local_only',
+  'amount',
+  'refund_provider_only',
+  'refund_local_only',
+  'refund_amount',
+] as const;
 export type ReconcileKind = (typeof RECONCILE_KINDS)[number];
 export const RECONCILE_KIND_LABEL: Record<ReconcileKind, string> = {
   provider_only: '渠道有、本店无',
   local_only: '本店有、渠道无',
   amount: '金额不一致',
+  refund_provider_only: '渠道已退款、本店未退款',
+  refund_local_only: '本店已退款、渠道无退款',
+  refund_amount: '退款金额不一致',
 };
 export const ReconcileMsg = {
   date: '请选择对账日期（今天以前的日子）',
@@ -511,6 +524,8 @@ export const ReconcileMsg = {
 export const zReconcileDifference = z.object({
   orderNo: z.string(),
   kind: z.enum(RECONCILE_KINDS),
+  /** The refund's number (refund_* kinds; absent for payments). */
+  refundNo: z.string().nullable().optional(),
   /** What we hold: the paid amount (fen), or null when we have no paid order. */
   local: z.number().nullable(),
   /** What the bill says (fen), or null when the bill lacks it. */

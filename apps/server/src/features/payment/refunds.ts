@@ -5,6 +5,7 @@ import { audit, skipAudit, systemScope, type AuditScope } from '../../lib/audit.
 import type { CallCtx } from '../../lib/context.ts';
 import { conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { findStoreScope } from '../../lib/store-repository.ts';
+import { jobItemFailed } from '../../lib/jobs.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { publicBaseOf } from '../member-channel/public.ts';
 import {
@@ -20,6 +21,7 @@ import type { Deps } from './fulfil.ts';
 import { PaymentProviderError, type ProviderName, type RefundStatus } from './providers/types.ts';
 import {
   addOrderRefund,
+  deferRefundQuery,
   findOrder,
   findOrderById,
   findRefund,
@@ -292,42 +294,75 @@ export async function settleRefundNotification(
 }
 
 const JOB = 'job/pay-refund-settle';
+/** The job's name (main.ts, /metrics). */
+export const REFUND_SETTLE_JOB = 'pay refund settle job';
 /** A refund is asked about once it has waited this long for the provider's answer or notification. */
 const SETTLE_AFTER_MS = 120_000;
+/**
+ * After an answer that leaves a refund open, the next query waits (minutes, by the answers so far):
+ * every minute for the first five minutes, then 5, 10, 20 and 30, then every 30 minutes until the
+ * provider gives a final answer (WeChat Pay 查询单笔退款: "每间隔1分钟…超过5分钟仍是退款处理中…逐步衰减
+ * 查询频率（5分钟、10分钟、20分钟、30分钟……）"; Alipay's 退款查询 wants at least 10 seconds after the
+ * refund request, which the first 2 minutes give).
+ */
+const BACKOFF_MINUTES = [1, 1, 1, 1, 1, 5, 10, 20, 30];
+export const refundQueryDelayMs = (answers: number) =>
+  (BACKOFF_MINUTES[Math.min(answers, BACKOFF_MINUTES.length - 1)] ?? 30) * 60_000;
 
 /**
- * The settling job: every refund still open (退款中, or 退款异常) for 2 minutes is asked about at its
- * provider; a refund the provider does not know (the request never arrived) is asked for again with
- * the same number (the provider does it once). Safe on any number of instances at once (each
- * settlement is guarded on the refund being open). `now` is the clock (tests move it). Answers how
- * many it settled (已退款 or 退款失败).
+ * Asks the provider about one open refund and settles it by the answer; a refund the provider does
+ * not know (the request never arrived, or Alipay's query found no refund yet: its documented way is
+ * to ask for the refund again with the same number) is asked for again with the same number (the
+ * provider does it once). An answer that leaves it open moves its next query by the backoff.
+ */
+export async function askAboutRefund(
+  deps: Deps,
+  r: RefundRow & { timezone: string },
+  now: () => number = Date.now,
+): Promise<SettleResult | null> {
+  const order = await findOrderById(deps.db, r.payOrderId);
+  if (!order) return null;
+  const setting = await loadPaySetting(deps.db, r.storeId);
+  const provider = providerOf(setting, order.provider as ProviderName, deps);
+  if (!provider) return null;
+  const facts =
+    (await provider.queryRefund({ outTradeNo: order.orderNo, outRefundNo: r.refundNo })) ??
+    (await provider.refund({
+      outTradeNo: order.orderNo,
+      outRefundNo: r.refundNo,
+      refundFen: r.amount,
+      totalFen: order.amount,
+      reason: r.reason,
+    }));
+  const done = await settleRefund(deps, r, facts, systemScope('在线支付', JOB, 'card', r.storeId));
+  if (done === 'open' || done === 'abnormal' || (done === 'already' && facts.state === 'abnormal')) {
+    const next = localDateTime(r.timezone, now() + refundQueryDelayMs(r.queries));
+    await inWriteTx(deps.db, deps.dialect, async (tx) => {
+      skipAudit(tx);
+      await deferRefundQuery(tx, r.id, r.queries, next);
+    });
+  }
+  return done;
+}
+
+/**
+ * The settling job: every refund still open (退款中, or 退款异常) for 2 minutes, and due by its backoff,
+ * is asked about at its provider until the provider gives a final answer (see askAboutRefund). Safe
+ * on any number of instances at once (each settlement is guarded on the refund being open). Each
+ * refund on its own: one that throws is logged, counted in /metrics and skipped, the others go on.
+ * `now` is the clock (tests move it). Answers how many it settled (已退款 or 退款失败).
  */
 export async function settleOpenRefunds(deps: Deps, now: () => number = Date.now): Promise<number> {
   let n = 0;
   for (const r of await refundsOpen(deps.db)) {
+    const local = localDateTime(r.timezone, now());
     if (r.createdAt > localDateTime(r.timezone, now() - SETTLE_AFTER_MS)) continue;
-    const order = await findOrderById(deps.db, r.payOrderId);
-    if (!order) continue;
-    const setting = await loadPaySetting(deps.db, r.storeId);
-    const provider = providerOf(setting, order.provider as ProviderName, deps);
-    if (!provider) continue;
+    if (r.nextQueryAt !== null && r.nextQueryAt > local) continue;
     try {
-      const facts =
-        (await provider.queryRefund({ outTradeNo: order.orderNo, outRefundNo: r.refundNo })) ??
-        (await provider.refund({
-          outTradeNo: order.orderNo,
-          outRefundNo: r.refundNo,
-          refundFen: r.amount,
-          totalFen: order.amount,
-          reason: r.reason,
-        }));
-      const done = await settleRefund(deps, r, facts, systemScope('在线支付', JOB, 'card', r.storeId));
+      const done = await askAboutRefund(deps, r, now);
       if (done === 'done' || done === 'failed') n++;
     } catch (e) {
-      deps.log.warn(
-        { storeId: r.storeId, refundNo: r.refundNo, err: (e as Error).message },
-        'settling an open refund failed',
-      );
+      jobItemFailed(REFUND_SETTLE_JOB, deps.log, { storeId: r.storeId, refundNo: r.refundNo }, e);
     }
   }
   return n;
