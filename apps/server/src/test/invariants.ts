@@ -488,7 +488,9 @@ async function onlineOrderProblems(db: Db, storeId?: number): Promise<string[]> 
  * topped-up card), a refused one was put back by one `refund_undone` entry of the opposite amount; an
  * order's refunded amount is its refunds not refused, and its status follows; a successful refund's
  * money is recorded once 线上 (none before, none for a refused one); and online money received less
- * paid back = paid orders - successful refunds. A refund 退款异常 (WeChat's ABNORMAL, status 3) is open like
+ * paid back = paid orders - successful refunds. A refund refused (退款失败) was refused by the provider (its
+ * reason kept) and is not paid at the provider as far as the database can tell: no provider refund id,
+ * no reconciled bill listing it refunded there (issue 42). A refund 退款异常 (WeChat's ABNORMAL, status 3) is open like
  * one 退款中: its card change stands, nothing is recorded as paid back, it is not settled.
  */
 async function onlineRefundProblems(db: Db, paidMoney: number, storeId?: number): Promise<string[]> {
@@ -511,6 +513,8 @@ async function onlineRefundProblems(db: Db, paidMoney: number, storeId?: number)
         'r.status',
         'r.settledAt',
         'r.ledgerId',
+        'r.providerRefundId',
+        'r.failReason',
         'o.kind as orderKind',
         'o.memberCardId as orderCardId',
         'l.kind as ledgerKind',
@@ -531,6 +535,17 @@ async function onlineRefundProblems(db: Db, paidMoney: number, storeId?: number)
       .where('payOrderId', 'is not', null),
     'storeId',
   ).execute();
+  // Refunds a day's bill showed refunded at the provider while not 已退款 here (对账, issue 42).
+  const runs = await scoped(
+    db.selectFrom('payReconcile').select(['billDate', 'result']).where('status', '=', 'done'),
+    'storeId',
+  ).execute();
+  const paidThere = new Map<string, string>();
+  for (const run of runs) {
+    for (const d of JSON.parse(run.result ?? '[]') as { kind: string; refundNo?: string | null }[]) {
+      if (d.kind === 'refund_provider_only' && d.refundNo) paidThere.set(d.refundNo, run.billDate);
+    }
+  }
   const payOf = new Map<number, typeof refundPays>();
   for (const p of refundPays) payOf.set(Number(p.ledgerId), [...(payOf.get(Number(p.ledgerId)) ?? []), p]);
   const ledgers = new Set<number>();
@@ -560,6 +575,12 @@ async function onlineRefundProblems(db: Db, paidMoney: number, storeId?: number)
       )
         out.push(`${name}: refused but not put back (${r.undoKind ?? 'none'} ${r.undoAmount ?? ''})`);
       if (pays.length) out.push(`${name}: refused yet ${pays.length} refund payment(s) recorded`);
+      // Refused only on the provider's word (its reason), never once the provider paid it: no refund id
+      // of a payment made, and no reconciled bill showing it refunded there.
+      if (!r.failReason || r.settledAt === null) out.push(`${name}: refused without the provider's reason`);
+      if (r.providerRefundId !== null) out.push(`${name}: refused yet paid at the provider (${r.providerRefundId})`);
+      if (paidThere.has(r.refundNo))
+        out.push(`${name}: refused yet refunded at the provider (对账 ${paidThere.get(r.refundNo)})`);
       continue;
     }
     if (r.undoKind !== null) out.push(`${name}: status ${r.status} but put back`);
