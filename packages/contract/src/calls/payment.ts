@@ -22,6 +22,10 @@ export const PayMsg = {
   apiV3Key: 'APIv3 密钥应为 32 个字符',
   merchantKey: '商户 API 私钥无法读取，请粘贴 apiclient_key.pem 的全部内容',
   platformKey: '微信支付平台公钥无法读取，请粘贴完整的公钥',
+  platformCertificate: '微信支付平台证书无法读取，请粘贴完整的证书（以 -----BEGIN CERTIFICATE----- 开头）',
+  platformKeyNeeded: '请填写微信支付公钥及其 ID，或微信支付平台证书（切换期间两者都填）',
+  /** 测试连接 passed: which of WeChat Pay's keys signed the answers. */
+  connectionKeys: (name: string, keys: string) => `${name}连接正常，密钥可用；应答验签：${keys}`,
   alipayPrivateKey: '支付宝应用私钥无法读取',
   alipayPublicKey: '支付宝公钥无法读取',
   topupAmounts: '充值金额应为 1 到 10 个大于 0 的整数（分）',
@@ -64,6 +68,20 @@ export type PayOrderStatus = keyof typeof PAY_ORDER_STATUS_LABEL;
 /** Unpaid orders close after this many minutes (here and at the provider). */
 export const PAY_ORDER_MINUTES = 15;
 
+/**
+ * Which of WeChat Pay's keys the store holds: the 微信支付公钥 (new merchants), platform certificates
+ * (older ones), or both while the merchant switches from certificates to the public key (WeChat Pay
+ * then signs with either; each answer and notification names its key in Wechatpay-Serial).
+ */
+export const WECHAT_KEY_MODES = ['none', 'public_key', 'certificate', 'switching'] as const;
+export type WechatKeyMode = (typeof WECHAT_KEY_MODES)[number];
+export const WECHAT_KEY_MODE_LABEL: Record<WechatKeyMode, string> = {
+  none: '未设置微信支付的验签密钥',
+  public_key: '微信支付公钥',
+  certificate: '平台证书',
+  switching: '平台证书切换到微信支付公钥中（两者并用）',
+};
+
 const zMethod = z.enum(PAY_ORDER_METHODS, { error: PayMsg.method });
 const zProvider = z.enum(['wechat', 'alipay'], { error: PayMsg.provider });
 /** A setting's text: trimmed, at most `max` characters; empty = not given. */
@@ -86,9 +104,13 @@ export const zPaySetting = z.object({
     appId: z.string(),
     serialNo: z.string(),
     platformPublicKeyId: z.string(),
+    /** Which of WeChat Pay's keys are used to verify (see WECHAT_KEY_MODES). */
+    keyMode: z.enum(WECHAT_KEY_MODES),
+    /** The platform certificates kept: each one's serial (what Wechatpay-Serial names) and expiry. */
+    platformCertificates: z.array(z.object({ serialNo: z.string(), expiresAt: z.string() })),
     baseUrl: z.string(),
     oauthBaseUrl: z.string(),
-    /** Every secret is set (APIv3 key, merchant private key, platform public key). */
+    /** Every secret is set (APIv3 key, merchant private key, and the public key or a platform certificate). */
     secretsSet: z.boolean(),
     /** Each secret: 已设置 or not (never the value). */
     secrets: z.object({
@@ -139,6 +161,10 @@ export const updatePaySetting = defineCall({
         privateKey: zField(8000),
         platformPublicKey: zField(8000),
         platformPublicKeyId: zField(64),
+        /** WeChat Pay platform certificates (PEM, one or more); omitted or empty = kept. */
+        platformCertificates: zField(20000),
+        /** Drop the platform certificates (the switch to the public key is done). */
+        removePlatformCertificates: z.boolean().optional(),
         appSecret: zField(64),
         baseUrl: zField(300),
         oauthBaseUrl: zField(300),
@@ -164,6 +190,8 @@ export const updatePaySetting = defineCall({
     PayMsg.apiV3Key,
     PayMsg.merchantKey,
     PayMsg.platformKey,
+    PayMsg.platformCertificate,
+    PayMsg.platformKeyNeeded,
     PayMsg.alipayPrivateKey,
     PayMsg.alipayPublicKey,
     ...OUTBOUND_ERRORS,
