@@ -409,7 +409,9 @@ export class WechatPay implements PaymentProvider {
     const seen: string[] = [];
     for (const serial of ways.length ? ways : [null]) {
       const a = await this.call('GET', path, undefined, serial);
-      if (!a.signed) throw this.error(a, '查询微信支付订单');
+      // Signed and meaning it: the order, or "no such order"; anything else (our signature refused…) says why.
+      const notFound = a.status === 404 && a.signed && a.body.code === 'ORDER_NOT_EXIST';
+      if (!a.signed || (!this.ok(a) && !notFound)) throw this.error(a, '查询微信支付订单');
       if (a.serial && !seen.includes(a.serial)) seen.push(a.serial);
     }
     return seen;
