@@ -152,7 +152,7 @@ describeEachDb('refund quote: words a desk can explain (issue 42, item 9)', (env
     const desk = await staffClient(env(), 'desk');
     const q = await desk.ok(QUOTE, { mcId: s.id });
     expect(q).toMatchObject({ rule: 'cooling_off', amount: 100000, allowed: true, coolingOff: true, toCome: 0 });
-    expect(q.detail).toMatch(/^售卡当天，在7天冷静期内，未上课、未请假、未转卡：全额退还实付 1000.00 元/);
+    expect(q.detail).toMatch(/^售卡当天，在7天冷静期内，未上课、请假尚未开始、未转卡：全额退还实付 1000.00 元/);
     expect(q.detail).not.toContain('第0天');
     await desk.ok(`${API}/refund/member/card`, { id: s.id, amount: 100000, method: 'cash', remark: null });
     expect(await checkInvariants(env().database.db, env().storeId)).toEqual([]);

@@ -136,12 +136,17 @@ export async function quoteRefund(ex: Executor, storeId: number, card: Card, now
   const base = { paid, coolingOff: cooling, toCome: opened.toCome };
   if (cooling && !why.length) {
     const parts = partsOf(paid);
+    const unopened = [
+      opened.toCome ? `已约${opened.toCome}节课尚未上课` : '未上课',
+      opened.leaveAhead ? '请假尚未开始' : '未请假',
+      '未转卡',
+    ].join('、');
     return {
       ...base,
       amount: paid,
       rule: 'cooling_off',
       parts,
-      detail: `${when}，在${setting.coolingOffDays}天冷静期内，未上课、未请假、未转卡：全额退还实付 ${yuan(paid)}${partsText(parts)}`,
+      detail: `${when}，在${setting.coolingOffDays}天冷静期内，${unopened}：全额退还实付 ${yuan(paid)}${partsText(parts)}`,
     };
   }
   const total = Number(card.totalCount);

@@ -563,7 +563,7 @@ export const CARD_LIFE_KEY = 'card-life';
  * on it (a booking signed in or whose class has started, a late cancel that kept its charge, a
  * pending signed in, missed, or whose class has started), a leave begun (one not refused or
  * withdrawn whose first day is today or earlier). A booking not yet taken and a leave not yet begun
- * do not open it (issue 42, item 9); `toCome` counts the bookings and pendings of classes not ended,
+ * do not open it (issue 42, item 9: `leaveAhead` says one is registered); `toCome` counts the bookings and pendings of classes not ended,
  * which keep the card from being closed (cancel them first: `markCardRefunded`).
  */
 export async function cardOpenedFacts(ex: Executor, storeId: number, memberCardId: number, now: string) {
@@ -610,6 +610,17 @@ export async function cardOpenedFacts(ex: Executor, storeId: number, memberCardI
         )
         .as('leave'),
       eb
+        .exists(
+          eb
+            .selectFrom('cardLeave')
+            .select('id')
+            .where('storeId', '=', storeId)
+            .where('memberCardId', '=', memberCardId)
+            .where('status', 'in', ['pending', 'approved'])
+            .where('fromDate', '>', today),
+        )
+        .as('leaveAhead'),
+      eb
         .selectFrom('reservation as r')
         .innerJoin('timetable as t', 't.id', 'r.timetableId')
         .select((c) => c.fn.countAll<number>().as('n'))
@@ -632,6 +643,7 @@ export async function cardOpenedFacts(ex: Executor, storeId: number, memberCardI
   return {
     classTaken: Boolean(row.booked) || Boolean(row.held),
     leave: Boolean(row.leave),
+    leaveAhead: Boolean(row.leaveAhead),
     toCome: Number(row.booking ?? 0) + Number(row.waiting ?? 0),
   };
 }
