@@ -399,7 +399,8 @@ async function capProblems(db: Db, storeId?: number): Promise<string[]> {
  * Online orders (issue 28): every paid order (已支付 or refunded since) has exactly one sale or top-up
  * recorded 线上 for it, of its amount, on the card it names (a card order's card is of its product and
  * member, a top-up's card gained a `topup` ledger entry of that amount); an unpaid or closed order has
- * none; and online money received = the amounts of the paid orders.
+ * none; no card is closed (refunded) while an order that paid into it is still refundable (已支付,
+ * nothing of it refunded); and online money received = the amounts of the paid orders.
  */
 async function onlineOrderProblems(db: Db, storeId?: number): Promise<string[]> {
   const out: string[] = [];
@@ -431,7 +432,7 @@ async function onlineOrderProblems(db: Db, storeId?: number): Promise<string[]> 
   const cards = new Map(
     (
       await scoped(
-        db.selectFrom('memberCard').select(['id', 'memberId', 'cardId', 'transferredAt']),
+        db.selectFrom('memberCard').select(['id', 'memberId', 'cardId', 'transferredAt', 'refundedAt']),
         'storeId',
       ).execute()
     ).map((c) => [c.id, c]),
@@ -469,6 +470,10 @@ async function onlineOrderProblems(db: Db, storeId?: number): Promise<string[]> 
     // A card bought online and since transferred (转卡) is another member's.
     if (!card || (card.memberId !== o.memberId && card.transferredAt === null))
       out.push(`order ${o.orderNo}: card ${p.memberCardId} is not the member's`);
+    // Issue 42, item 3: no card closed while an order that paid into it is still refundable (paid, nothing
+    // of it refunded): closing a card pays back its part of every such order through its provider.
+    if (card?.refundedAt && o.status === 1)
+      out.push(`order ${o.orderNo}: card ${p.memberCardId} closed while the order is still refundable`);
     if (o.kind === 'card' && card && card.cardId !== o.productId)
       out.push(`order ${o.orderNo}: card of another product`);
     if (o.kind === 'card' && p.ledgerKind !== 'issue') out.push(`order ${o.orderNo}: no issue ledger entry`);

@@ -8,6 +8,7 @@ import { MAX_AMOUNT } from '../constants.ts';
 import { defineCall, fails, Roles, STORE_API } from '../define.ts';
 import { Msg } from '../messages.ts';
 import { checkRange } from './batch.ts';
+import { CardMsg } from './reference/card.ts';
 import { MEMBER_API } from './member-channel.ts';
 
 /** The store's order list covers at most this many days. */
@@ -472,6 +473,10 @@ export const RefundMsg = {
   refused: (reason: string) => `退款失败，会员卡已恢复：${reason}`,
   /** The desk refunds a card order within its cooling-off days only (issue 29); the rest is the manager's. */
   manager: '已过冷静期的退卡和充值订单的退款需要店长操作',
+  /** Within the cooling-off days but the card opened (a class taken, a leave begun, a transfer): as at the desk's 退卡. */
+  managerOpened: CardMsg.refundOpened,
+  /** A card bought online also holds money taken at the desk: that goes back at the desk first (退回充值). */
+  deskFirst: (amount: string) => `这张卡还有门店收取的 ${amount}，请先在会员卡的充值记录中退回，再退卡`,
   /**
    * WeChat Pay's ABNORMAL (退款异常): the money could not go back the way it came (e.g. the member's
    * bank card is closed). Not refused (the card stays as the refund left it), not done either.
@@ -514,10 +519,12 @@ export const refundPayOrder = defineCall({
       RefundMsg.cardRefunded,
       RefundMsg.cardChanged,
       RefundMsg.topupBalance,
+      RefundMsg.deskFirst('{金额}'),
       RefundMsg.refused('{原因}'),
       PayMsg.notEnabled('{渠道}'),
     ),
     { status: 403, msg: RefundMsg.manager },
+    { status: 403, msg: RefundMsg.managerOpened },
   ],
 });
 

@@ -18,7 +18,7 @@ import {
   type CloseRefusal,
 } from '../reference/public.ts';
 import type { Deps } from './fulfil.ts';
-import { PaymentProviderError, type ProviderName, type RefundStatus } from './providers/types.ts';
+import { PaymentProviderError, type PaymentProvider, type ProviderName, type RefundStatus } from './providers/types.ts';
 import {
   addOrderRefund,
   deferRefundQuery,
@@ -56,14 +56,26 @@ function newRefundNo(storeId: number, now: string) {
 const notifyUrlOf = (base: string, provider: ProviderName, storeId: number) =>
   `${base}/pay/notify/${provider}/${storeId}`;
 
+/** One order's refund: the order, its provider, and what goes back through it. */
+interface OrderRefund {
+  order: NonNullable<Awaited<ReturnType<typeof findOrder>>>;
+  provider: PaymentProvider;
+  amount: number;
+  refundNo: string;
+}
+
 /**
- * 店长 refunds an online order (whole or part; the desk a card order within its cooling-off days). One transaction, guarded once: the order's refunded
- * amount grows (never above the amount paid: one guarded UPDATE, so of two refunds at once only one
- * passes), the card changes (a card order's card is closed as at the desk's 退卡, no class of it to
- * come, paying at most its refund quote (issue 29); a top-up order's amount leaves the card's
- * balance, which must hold it) and the refund is recorded
- * 退款中. Then, outside the transaction, the provider is asked; its answer settles the refund (see
- * settleRefund): refused → the card is put back and the manager gets a 409 with the provider's reason.
+ * 店长 refunds an online order (whole or part; the desk a card order by its cooling-off refund).
+ * One transaction, guarded once: the order's refunded amount grows (never above the amount paid: one
+ * guarded UPDATE, so of two refunds at once only one passes), the card changes and the refund is
+ * recorded 退款中. A top-up order's amount leaves the card's balance (which must hold it). A card
+ * order's refund closes the card, as at the desk's 退卡, no class of it to come, paying back its
+ * refund quote (issue 29): `amount` is the card order's own part at most, and every other order
+ * that paid into the card (its online top-ups) gets its part of the quote back through its own
+ * provider in the same transaction, each its own refund (issue 42, item 3: nothing stranded on a
+ * closed card, the card closed once, in whichever order the orders are refunded). Then, outside the
+ * transaction, each provider is asked; its answer settles its refund (see settleRefund): refused →
+ * the card change is put back and the caller gets a 409 with the provider's reason.
  */
 export async function refundOrder(ctx: CallCtx, input: RefundInput): Promise<null> {
   const storeId = ctx.store.id;
@@ -73,97 +85,133 @@ export async function refundOrder(ctx: CallCtx, input: RefundInput): Promise<nul
   if ((order.status !== 1 && order.status !== 4) || order.memberCardId === null) throw conflict(RefundMsg.notPaid);
   const left = order.amount - order.refunded;
   if (input.amount > left) throw conflict(RefundMsg.tooMuch(fen(left)));
-  const providerName = order.provider as ProviderName;
   const setting = await loadPaySetting(ctx.db, storeId);
-  const provider = providerOf(setting, providerName, ctx);
-  if (!provider) throw conflict(PayMsg.notEnabled(PROVIDER_LABEL[providerName]));
+  const providerFor = (name: string) => {
+    const provider = providerOf(setting, name as ProviderName, ctx);
+    if (!provider) throw conflict(PayMsg.notEnabled(PROVIDER_LABEL[name as ProviderName]));
+    return provider;
+  };
   const card = await requireMemberCard(ctx.db, storeId, order.memberCardId);
   const now = localDateTime(ctx.store.timezone);
   const manager = ctx.post.role === 'manager';
+  const mine: OrderRefund = { order, provider: providerFor(order.provider), amount: input.amount, refundNo: '' };
+  const others: OrderRefund[] = [];
   if (order.kind === 'card') {
-    // A card order pays back at most the card's refund quote (issue 29: in full within the
-    // cooling-off days, else by the product's rule), computed here as for the desk's 退卡; the desk
-    // may refund it within the cooling-off days, as it may a card sold at the counter.
+    // A card order pays back the card's refund quote (issue 29: in full within the cooling-off days,
+    // else by the product's rule), computed here as for the desk's 退卡; the desk may make the
+    // cooling-off refund, as it may of a card sold at the counter.
     const quote = await quoteRefund(ctx.db, storeId, card, now);
-    if (!manager && quote.rule !== 'cooling_off') throw forbidden(RefundMsg.manager);
-    const most = Math.min(left, quote.amount);
+    if (!manager && quote.rule !== 'cooling_off')
+      throw forbidden(quote.coolingOff ? RefundMsg.managerOpened : RefundMsg.manager);
+    const most = quote.parts.find((p) => p.orderNo === order.orderNo)?.amount ?? 0;
     if (input.amount > most) throw conflict(RefundMsg.tooMuch(fen(most)));
+    const desk = quote.parts.find((p) => p.kind === 'desk');
+    if (desk) throw conflict(RefundMsg.deskFirst(fen(desk.amount)));
+    for (const p of quote.parts) {
+      if (!p.orderNo || p.orderNo === order.orderNo) continue;
+      const o = await findOrder(ctx.db, storeId, p.orderNo);
+      if (!o) throw conflict(RefundMsg.cardChanged);
+      others.push({ order: o, provider: providerFor(o.provider), amount: p.amount, refundNo: '' });
+    }
   } else if (!manager) {
     throw forbidden(RefundMsg.manager);
   }
-  const refundNo = newRefundNo(storeId, now);
-  const remark = `线上订单 ${order.orderNo} 退款：${input.reason}`;
+  // The top-ups first (each takes its part off the balance), then the card order closes the card.
+  const all = [...others, mine];
+  for (const r of all) r.refundNo = newRefundNo(storeId, now);
+  const remark = (o: { orderNo: string }) => `线上订单 ${o.orderNo} 退款：${input.reason}`;
 
   await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
-    if (!(await addOrderRefund(tx, order.id, input.amount))) {
-      const o = await findOrder(tx, storeId, order.orderNo);
-      if (o?.status === 3) throw conflict(RefundMsg.allRefunded);
-      throw conflict(RefundMsg.tooMuch(fen(o ? o.amount - o.refunded : 0)));
-    }
-    let ledgerId: number;
-    if (order.kind === 'card') {
-      const closed = await closeCardForRefund(tx, { storeId, card, now, operatorId: ctx.staff.id, remark });
-      if ('refused' in closed) throw conflict(CLOSE_REFUSED[closed.refused]);
-      ledgerId = closed.ledgerId;
-    } else {
-      const taken = await takeFromCardForRefund(tx, {
+    for (const r of all) {
+      const o = r.order;
+      if (!(await addOrderRefund(tx, o.id, r.amount))) {
+        const again = await findOrder(tx, storeId, o.orderNo);
+        if (o !== order) throw conflict(RefundMsg.cardChanged);
+        if (again?.status === 3) throw conflict(RefundMsg.allRefunded);
+        throw conflict(RefundMsg.tooMuch(fen(again ? again.amount - again.refunded : 0)));
+      }
+      let ledgerId: number;
+      if (o.kind === 'card') {
+        const closed = await closeCardForRefund(tx, {
+          storeId,
+          card,
+          now,
+          operatorId: ctx.staff.id,
+          remark: remark(o),
+        });
+        if ('refused' in closed) throw conflict(CLOSE_REFUSED[closed.refused]);
+        ledgerId = closed.ledgerId;
+      } else {
+        const taken = await takeFromCardForRefund(tx, {
+          storeId,
+          memberCardId: card.id,
+          amount: r.amount,
+          now,
+          operatorId: ctx.staff.id,
+          remark: remark(o),
+        });
+        if (taken === null) throw conflict(card.refundedAt ? RefundMsg.cardRefunded : RefundMsg.topupBalance);
+        ledgerId = taken;
+        // The card order's close below reads the card as it is now.
+        card.totalCount = Number(card.totalCount) - r.amount;
+      }
+      await insertRefund(tx, {
         storeId,
+        refundNo: r.refundNo,
+        payOrderId: o.id,
         memberCardId: card.id,
-        amount: input.amount,
-        now,
-        operatorId: ctx.staff.id,
-        remark,
+        amount: r.amount,
+        reason: input.reason,
+        status: 0,
+        staffId: ctx.staff.id,
+        createdAt: now,
+        settledAt: null,
+        providerRefundId: null,
+        failReason: null,
+        ledgerId,
+        undoLedgerId: null,
       });
-      if (taken === null) throw conflict(card.refundedAt ? RefundMsg.cardRefunded : RefundMsg.topupBalance);
-      ledgerId = taken;
+      const withCard = o === order ? '' : `（随购卡订单 ${order.orderNo} 退卡）`;
+      audit(tx, {
+        kind: 'card',
+        summary: `线上订单退款 ${fen(r.amount)}（${o.kind === 'card' ? '退卡' : '扣回充值'}）${withCard}，原因：${input.reason}`,
+        target: `订单 ${o.orderNo} / 退款 ${r.refundNo}`,
+        targets: [
+          { type: 'member', id: o.memberId },
+          { type: 'card', id: card.id },
+        ],
+      });
     }
-    await insertRefund(tx, {
-      storeId,
-      refundNo,
-      payOrderId: order.id,
-      memberCardId: card.id,
-      amount: input.amount,
-      reason: input.reason,
-      status: 0,
-      staffId: ctx.staff.id,
-      createdAt: now,
-      settledAt: null,
-      providerRefundId: null,
-      failReason: null,
-      ledgerId,
-      undoLedgerId: null,
-    });
-    audit(tx, {
-      kind: 'card',
-      summary: `线上订单退款 ${fen(input.amount)}（${order.kind === 'card' ? '退卡' : '扣回充值'}），原因：${input.reason}`,
-      target: `订单 ${order.orderNo} / 退款 ${refundNo}`,
-      targets: [
-        { type: 'member', id: order.memberId },
-        { type: 'card', id: card.id },
-      ],
-    });
   });
 
   const { base } = await publicBaseOf(ctx);
-  let answer: RefundStatus;
-  try {
-    answer = await provider.refund({
-      outTradeNo: order.orderNo,
-      outRefundNo: refundNo,
-      refundFen: input.amount,
-      totalFen: order.amount,
-      reason: input.reason,
-      notifyUrl: notifyUrlOf(base, providerName, storeId),
-    });
-  } catch (e) {
-    if (!(e instanceof PaymentProviderError)) throw e;
-    // Unknown whether it arrived: the refund stays 退款中; the settling job asks (and asks again with the same number).
-    ctx.log.warn({ storeId, refundNo, provider: providerName, kind: e.kind, code: e.code }, 'refund request failed');
-    return null;
+  let refused: string | null = null;
+  for (const r of all) {
+    const providerName = r.order.provider as ProviderName;
+    let answer: RefundStatus;
+    try {
+      answer = await r.provider.refund({
+        outTradeNo: r.order.orderNo,
+        outRefundNo: r.refundNo,
+        refundFen: r.amount,
+        totalFen: r.order.amount,
+        reason: input.reason,
+        notifyUrl: notifyUrlOf(base, providerName, storeId),
+      });
+    } catch (e) {
+      if (!(e instanceof PaymentProviderError)) throw e;
+      // Unknown whether it arrived: the refund stays 退款中; the settling job asks (and asks again with the same number).
+      ctx.log.warn(
+        { storeId, refundNo: r.refundNo, provider: providerName, kind: e.kind, code: e.code },
+        'refund request failed',
+      );
+      continue;
+    }
+    const row = await findRefund(ctx.db, storeId, r.refundNo);
+    if (row) await settleRefund(ctx, row, answer);
+    if (answer.state === 'refused') refused ??= answer.reason ?? answer.providerState;
   }
-  const row = await findRefund(ctx.db, storeId, refundNo);
-  if (row) await settleRefund(ctx, row, answer);
-  if (answer.state === 'refused') throw conflict(RefundMsg.refused(answer.reason ?? answer.providerState));
+  if (refused !== null) throw conflict(RefundMsg.refused(refused));
   return null;
 }
 

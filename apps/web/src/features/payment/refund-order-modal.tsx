@@ -7,7 +7,8 @@ import { useRefundPayOrder } from './desk-pay-hooks.ts';
 
 /**
  * 退款 of an online order (店长): whole or part, back through the provider it was paid with, a reason
- * required. A card order closes the card; a top-up takes the amount off the card (the server checks).
+ * required. A card order closes the card, its top-up orders going back with it by the card's refund quote
+ * (issue 42, item 3); a top-up takes the amount off the card (the server checks).
  */
 export default function RefundOrderModal({ order, onClose }: { order: StorePayOrder; onClose: () => void }) {
   const left = order.amount - order.refunded;
@@ -27,7 +28,9 @@ export default function RefundOrderModal({ order, onClose }: { order: StorePayOr
         订单 {order.orderNo}，{order.memberName}，实付 {yuan(order.amount)} 元
         {order.refunded ? `，已退 ${yuan(order.refunded)} 元` : ''}。款项原路退回
         {order.method.startsWith('wechat') ? '微信' : '支付宝'}
-        {order.kind === 'card' ? '，会员卡随之退卡。' : '，并从会员卡余额中扣回。'}
+        {order.kind === 'card'
+          ? '，会员卡随之退卡；这张卡的线上充值订单按退卡报价一起原路退回（退卡报价见会员卡的“退卡”）。'
+          : '，并从会员卡余额中扣回。'}
       </p>
       <Form form={form} layout="vertical" initialValues={{ amount: left / 100 }}>
         <Form.Item
