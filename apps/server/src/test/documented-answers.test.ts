@@ -54,6 +54,23 @@ describe('every answer matches the schema the published OpenAPI document declare
     expect(documented.has('/no/such/call')).toBe(false);
   });
 
+  it('forbids undeclared properties in every answer object the document declares (z.object is strict in it)', () => {
+    const doc = JSON.parse(publishedDocument(config)) as { components: { schemas: Record<string, unknown> } };
+    const open: string[] = [];
+    const walk = (node: unknown, at: string) => {
+      if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${at}/${i}`));
+      if (!node || typeof node !== 'object') return;
+      const o = node as Record<string, unknown>;
+      // an object with named properties; a map (z.record: no properties) says what its values are instead
+      if (o.properties && o.additionalProperties !== false) open.push(at);
+      for (const [k, v] of Object.entries(o)) walk(v, `${at}/${k}`);
+    };
+    for (const [name, schema] of Object.entries(doc.components.schemas)) {
+      if (/Answer(_|$)/.test(name)) walk(schema, `#/components/schemas/${name}`);
+    }
+    expect(open).toEqual([]);
+  });
+
   it('accepts an answer that matches, and a declared failure', () => {
     expect(documented.mismatches(path, 200, info([card, { ...card, id: 8 }]))).toEqual([]);
     expect(documented.mismatches(path, 404, { code: 404, data: null, msg: Msg.notFoundRoute })).toEqual([]);
