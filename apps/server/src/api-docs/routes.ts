@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { cookieName } from '../auth/sessions.ts';
 import { memberCookieName } from '../features/member-channel/routes.ts';
+import type { Config } from '../config.ts';
 import type { AppDeps } from '../lib/context.ts';
 import { unauthorized } from '../lib/errors.ts';
 import { buildOpenApi } from './openapi.ts';
@@ -54,10 +55,28 @@ const START = `window.ui = SwaggerUIBundle({
 });
 `;
 
+const documents = new Map<boolean, string>();
+/**
+ * The text of /api/openapi.json as this app serves it (built once per cookie naming). The suites
+ * check every answer against it (test/documented-answers.ts).
+ */
+export function publishedDocument(config: Pick<Config, 'cookieSecure'>): string {
+  let document = documents.get(config.cookieSecure);
+  if (document === undefined) {
+    document = JSON.stringify(
+      buildOpenApi({
+        cookieName: cookieName(config.cookieSecure),
+        memberCookieName: memberCookieName(config.cookieSecure),
+      }),
+    );
+    documents.set(config.cookieSecure, document);
+  }
+  return document;
+}
+
 /** Registers the API reference routes (GET, outside the contract's POST calls). */
 export function registerApiDocs(app: FastifyInstance, deps: AppDeps): void {
   const key = cookieName(deps.config.cookieSecure);
-  let document: string | undefined;
   const requireStaff = async (req: FastifyRequest) => {
     if (deps.config.apiDocsPublic) return;
     if (!(await deps.sessions.resolve(req.cookies[key]))) throw unauthorized();
@@ -65,10 +84,10 @@ export function registerApiDocs(app: FastifyInstance, deps: AppDeps): void {
 
   app.get(OPENAPI_PATH, async (req, reply) => {
     await requireStaff(req);
-    document ??= JSON.stringify(
-      buildOpenApi({ cookieName: key, memberCookieName: memberCookieName(deps.config.cookieSecure) }),
-    );
-    return reply.type('application/json; charset=utf-8').header('cache-control', 'no-cache').send(document);
+    return reply
+      .type('application/json; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .send(publishedDocument(deps.config));
   });
   app.get(DOCS_PATH, async (req, reply) => {
     await requireStaff(req);

@@ -11,6 +11,7 @@ import { openDatabase, type DbHandle, type Dialect, type OpenOptions } from '../
 import { migrateToLatest } from '../db/migrate.ts';
 import { createStoreWithAdmin } from '../db/seed/store.ts';
 import { failOnUndeclared, watchDeclaredErrors } from './declared-errors.ts';
+import { failOnUndocumented, watchDocumentedAnswers } from './documented-answers.ts';
 import { Factory } from './factory.ts';
 
 export const PG_URL = process.env.TEST_DATABASE_URL;
@@ -178,8 +179,10 @@ export function describeEachDbWith<E extends BaseEnv>(
     describe(`${name} [${dialect}]`, () => {
       let env: E | undefined;
       let drop: (() => Promise<void>) | undefined;
-      // Every failed answer of the suite is one its call declares in the contract (declared-errors.ts).
+      // Every failed answer of the suite is one its call declares in the contract (declared-errors.ts),
+      // and every answer matches the schema the published document declares for it (documented-answers.ts).
       let watch: ReturnType<typeof watchDeclaredErrors> | undefined;
+      let documented: ReturnType<typeof watchDocumentedAnswers> | undefined;
       beforeAll(async () => {
         const database = await freshDatabase(dialect);
         drop = database.drop;
@@ -190,11 +193,13 @@ export function describeEachDbWith<E extends BaseEnv>(
         };
         const app = await buildApp({ config, database, validateResponses: true, logger: false });
         watch = watchDeclaredErrors(app);
+        documented = watchDocumentedAnswers(app, config);
         await app.ready();
         env = await setup({ dialect, app, database });
       }, 60_000);
       afterEach(() => {
         if (watch) failOnUndeclared(watch);
+        if (documented) failOnUndocumented(documented);
       });
       afterAll(async () => {
         if (env) {
@@ -203,6 +208,7 @@ export function describeEachDbWith<E extends BaseEnv>(
         }
         await drop?.();
         if (watch) failOnUndeclared(watch);
+        if (documented) failOnUndocumented(documented);
       });
       fn(() => {
         if (!env) throw new Error('test environment not ready');

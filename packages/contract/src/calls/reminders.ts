@@ -83,6 +83,14 @@ export const NOTIFY_CHANNEL_LABEL = { wechat: '微信', sms: '短信' } as const
 /** The send log covers at most this many days. */
 export const NOTIFY_LOG_MAX_DAYS = 92;
 
+/** What 消息记录 says of a message the quiet hours held back (its `reason`). */
+export const NotifyQuietReason = {
+  /** Waiting for the end of the quiet hours (`HH:mm`). */
+  waiting: (end: string) => `免打扰，${end} 发送`,
+  /** Dropped: the class it is about starts before the quiet hours end (`HH:mm`), or as they end. */
+  classStarted: (end: string) => `已跳过（免打扰至 ${end}，届时课程已开始）`,
+} as const;
+
 export const NotifyMsg = {
   kind: '提醒类型不正确',
   status: '状态只能是 queued、sending、sent、failed 或 skipped',
@@ -303,7 +311,7 @@ const zLogRow = z.object({
   kindLabel: z.string(),
   channel: z.enum(['wechat', 'sms']).nullable(),
   status: z.enum(NOTIFY_STATUS),
-  /** 失败原因, 已跳过（免打扰）, 已跳过（已关闭）, 未设置模板...; '' when sent. */
+  /** 失败原因, 免打扰，08:00 发送, 已跳过（免打扰至 08:00，届时课程已开始）, 已跳过（已关闭）, 未设置模板...; '' when sent. */
   reason: z.string(),
   /** The message's text (its variables filled). */
   text: z.string(),

@@ -6,7 +6,7 @@ import { localDateTime } from '../../lib/time.ts';
 import { enqueue } from '../../outbox/enqueue.ts';
 import { storedSmsSetting } from '../member-channel/public.ts';
 import * as repo from './repository.ts';
-import { dueAfterQuiet } from './rules.ts';
+import { quietVerdict } from './rules.ts';
 import {
   loadNotifySetting,
   smsTemplateOf,
@@ -21,7 +21,11 @@ export const NOTIFY_TOPIC = 'notify.send';
 /** What a message carries besides its kind: the template's variables and what it is about. */
 export interface NotifyPayload {
   vars: Record<string, string>;
-  /** A class reminder: the session and its start (checked again when sending). */
+  /**
+   * A message about a class (a reminder, a promotion, a class cancelled or moved): the session and
+   * its start. A class reminder's booking and start are checked again when sending; any such message
+   * the quiet hours hold back is dropped when its class has started by their end.
+   */
   sessionId?: number;
   startTime?: string;
 }
@@ -38,6 +42,7 @@ export interface ReminderInput {
   event: string;
   /** The kind's variables (name and store are filled in here). */
   vars: Record<string, string>;
+  /** The class it is about, and its start (see NotifyPayload). */
   sessionId?: number;
   startTime?: string;
   /** Store-local now (tests inject a clock); the store's clock by default. */
@@ -55,7 +60,8 @@ export const shortTime = (t: string) => t.slice(5, 16);
  * dates); the engine-event listeners of this feature with the other kinds. At most one message per
  * kind, event and member (the database's unique dedupe key); a member who switched the kind off, or
  * a store with no way to reach them, gets a row skipped with the reason. Queued rows due now are
- * sent right after the commit (the outbox); the quiet hours defer them (the minute job sends them).
+ * sent right after the commit (the outbox); inside the quiet hours they wait for their end (the minute
+ * job sends them), or, about a class that has started by then, are skipped saying why.
  * Answers the row's id, or null when the event already had its message.
  */
 export async function queueReminder(tx: Executor, r: ReminderInput): Promise<number | null> {
@@ -73,15 +79,19 @@ export async function queueReminder(tx: Executor, r: ReminderInput): Promise<num
   };
   let status = 'queued';
   let reason = '';
+  let dueAt = now;
   if (await repo.switchedOff(tx, r.memberId, r.kind)) {
     status = 'skipped';
     reason = '已跳过（已关闭）';
   } else if (!(await reachable(tx, r.storeId, r.kind, member))) {
     status = 'skipped';
     reason = '已跳过（未设置模板）';
+  } else {
+    // Inside the quiet hours: at their end, or dropped when its class has started by then.
+    const quiet = quietVerdict(now, setting, r.startTime);
+    if (quiet.go === 'later') [dueAt, reason] = [quiet.at, quiet.reason];
+    if (quiet.go === 'dropped') [status, reason] = ['skipped', quiet.reason];
   }
-  const dueAt = status === 'queued' ? dueAfterQuiet(now, setting, r.startTime) : now;
-  if (dueAt > now) reason = `免打扰，${dueAt.slice(11, 16)} 发送`;
   const id = await repo.insertOnce(tx, {
     storeId: r.storeId,
     memberId: r.memberId,
@@ -135,6 +145,8 @@ export async function onPromoted(
     kind: 'promoted',
     event: String(e.waitId),
     vars: { course: s.courseName.slice(0, 20), time: shortTime(s.startTime) },
+    sessionId: e.sessionId,
+    startTime: s.startTime,
   });
 }
 
@@ -153,6 +165,8 @@ export async function onSessionDeleted(
       kind: 'class_cancelled',
       event: `${e.sessionId}:deleted`,
       vars: { course: s.courseName.slice(0, 20), time: shortTime(s.startTime), change: '已取消' },
+      sessionId: e.sessionId,
+      startTime: s.startTime,
     });
   }
 }
@@ -178,6 +192,9 @@ export async function onSessionChanged(tx: Executor, e: { storeId: number; sessi
         time: shortTime(before),
         change: `时间调整为 ${shortTime(s.startTime)}`,
       },
+      // the class as it is now: a message about a move means nothing once the moved class has started
+      sessionId: e.sessionId,
+      startTime: s.startTime,
     });
   }
 }

@@ -1,4 +1,5 @@
 import {
+  NotifyQuietReason,
   addMemberReservation,
   addWaitlist,
   cancelReservationCall,
@@ -128,26 +129,87 @@ describeEachDb('reminders to members (WeChat service account, SMS fallback)', (e
     expect(log.dailyCap).toBe(500);
   });
 
-  it('a class before the end of the quiet hours is reminded at once; a class after it at 08:00', async () => {
+  it('quiet hours 22:00-08:00, across midnight: nothing goes out inside them; a reminder due inside goes at 08:00 when its class is after, and is dropped, 消息记录 saying why, when its class has started by then', async () => {
+    const desk = env().client;
+    // Reminded 12 hours ahead: the evening's job queues the next morning's classes.
+    await desk.ok(updateNotifySetting.path, { ...notify(), classReminderHours: 12 });
+    try {
+      const e = ef();
+      const s = await e.scene({ course: { name: '早课' } });
+      const day = '2099-03-12';
+      const m = await e.memberWithCard(s.product.id, { card: { totalCount: 20 } });
+      const starts = ['07:30', '08:00', '09:30', '11:00'];
+      for (const t of starts) {
+        const x = await e.session({ courseId: s.course.id, teacherId: s.teacher.id, startTime: `${day} ${t}:00` });
+        await book(x.id, m.card.id);
+      }
+      const reminderOf = async (t: string) =>
+        (await logOf(m.member.id, 'class_reminder')).find((r) => r.payload.includes(`${day} ${t}`));
+      // 22:00 the day before to 07:45: all four are wanted inside the quiet hours, none goes out.
+      await runFrom('2099-03-11 22:00:00', `${day} 07:45:00`);
+      expect(textsTo(m.member.mobile)).toEqual([]);
+      for (const t of ['07:30', '08:00']) {
+        expect(await reminderOf(t), t).toMatchObject({
+          status: 'skipped',
+          reason: NotifyQuietReason.classStarted('08:00'),
+          sentAt: null,
+        });
+      }
+      // queued before midnight (09:30) and after 23:00 (11:00, inside 12 hours from then), both for 08:00
+      expect(await reminderOf('09:30')).toMatchObject({
+        status: 'queued',
+        createdAt: '2099-03-11 22:00:00',
+        dueAt: `${day} 08:00:00`,
+        reason: NotifyQuietReason.waiting('08:00'),
+      });
+      expect(await reminderOf('11:00')).toMatchObject({ status: 'queued', dueAt: `${day} 08:00:00` });
+      now = `${day} 08:00:00`;
+      await run();
+      expect(textsTo(m.member.mobile).map((r) => (r.params as string[])[1])).toEqual([`03-12 09:30`, `03-12 11:00`]);
+      expect(await reminderOf('09:30')).toMatchObject({ status: 'sent', sentAt: `${day} 08:00:00`, reason: '' });
+      // 消息记录 shows why the two early ones went nowhere.
+      const log = await desk.ok(queryNotifyLog.path, { fromDate: '2099-03-11', toDate: day, kind: 'class_reminder' });
+      const skipped = log.list.filter(
+        (r: { memberId: number; status: string }) => r.memberId === m.member.id && r.status === 'skipped',
+      );
+      expect(skipped.map((r: { reason: string }) => r.reason)).toEqual([
+        NotifyQuietReason.classStarted('08:00'),
+        NotifyQuietReason.classStarted('08:00'),
+      ]);
+    } finally {
+      await desk.ok(updateNotifySetting.path, notify());
+    }
+  });
+
+  it('a class cancelled by the studio, its message held back by the quiet hours: at 08:00 when the class was after, dropped saying why when it started before', async () => {
+    const desk = env().client;
     const e = ef();
-    const s = await e.scene({ course: { name: '早课' } });
-    const day = '2099-03-12';
-    const early = await e.session({ courseId: s.course.id, teacherId: s.teacher.id, startTime: `${day} 07:30:00` });
-    const later = await e.session({ courseId: s.course.id, teacherId: s.teacher.id, startTime: `${day} 09:30:00` });
+    const s = await e.scene({ course: { name: '晨练' } });
+    const day = '2099-03-26';
     const m = await e.memberWithCard(s.product.id, { card: { totalCount: 20 } });
-    await book(early.id, m.card.id);
-    await book(later.id, m.card.id);
-    now = `${day} 05:45:00`;
+    const cancelled = [];
+    for (const t of ['07:30', '09:30']) {
+      const x = await e.session({ courseId: s.course.id, teacherId: s.teacher.id, startTime: `${day} ${t}:00` });
+      await book(x.id, m.card.id);
+      await desk.ok(cancelTimetable.path, { id: x.id });
+      cancelled.push(x.id);
+    }
+    const messageOf = async (t: string) =>
+      (await logOf(m.member.id, 'class_cancelled')).find((r) => r.payload.includes(`${day} ${t}`));
+    // No outbox worker here: the job, its clock inside the quiet hours, is the one to take them.
+    now = '2099-03-25 23:00:00';
     await run();
-    expect(textsTo(m.member.mobile).map((r) => (r.params as string[])[1])).toEqual([`03-12 07:30`]);
-    now = `${day} 07:45:00`;
-    await run();
-    const deferred = (await logOf(m.member.id, 'class_reminder')).find((r) => r.payload.includes('09:30'))!;
-    expect(deferred).toMatchObject({ status: 'queued', dueAt: `${day} 08:00:00`, reason: '免打扰，08:00 发送' });
-    expect(textsTo(m.member.mobile).length).toBe(1);
-    now = `${day} 08:00:00`;
-    await run();
-    expect(textsTo(m.member.mobile).map((r) => (r.params as string[])[1])).toEqual([`03-12 07:30`, `03-12 09:30`]);
+    expect(textsTo(m.member.mobile)).toEqual([]);
+    expect(await messageOf('07:30')).toMatchObject({
+      status: 'skipped',
+      reason: NotifyQuietReason.classStarted('08:00'),
+    });
+    expect(await messageOf('09:30')).toMatchObject({ status: 'queued', dueAt: `${day} 08:00:00` });
+    await runFrom(`${day} 00:00:00`, `${day} 08:00:00`, 60);
+    expect(textsTo(m.member.mobile).map((r) => [r.templateId, r.params])).toEqual([
+      ['T_CANCEL', ['晨练', '03-26 09:30', '已取消']],
+    ]);
+    expect(await messageOf('09:30')).toMatchObject({ status: 'sent', sentAt: `${day} 08:00:00` });
   });
 
   it('none after the member switched the kind off on the phone (logged 已跳过（已关闭）); none for a booking cancelled before sending', async () => {
@@ -634,7 +696,7 @@ describeEachDb('reminders to members (WeChat service account, SMS fallback)', (e
       await runFrom('2099-05-08 21:58:00', '2099-05-08 22:10:00', 1);
       expect(wxTo('openid-evening').map((r) => r.answered)).toEqual([-1, -1]);
       expect(await logOf(evening.id)).toMatchObject([
-        { status: 'queued', tries: 2, dueAt: '2099-05-09 08:00:00', reason: '免打扰，08:00 发送' },
+        { status: 'queued', tries: 2, dueAt: '2099-05-09 08:00:00', reason: NotifyQuietReason.waiting('08:00') },
       ]);
       await runFrom('2099-05-08 23:00:00', '2099-05-09 07:59:00', 60);
       expect(wxTo('openid-evening').length).toBe(2);
@@ -656,6 +718,27 @@ describeEachDb('reminders to members (WeChat service account, SMS fallback)', (e
       expect(wxTo('openid-off').map((r) => r.answered)).toEqual(['HTTP 500']);
       expect(textsTo(off.mobile)).toEqual([]);
       expect(await logOf(off.id)).toMatchObject([{ status: 'skipped', reason: '已跳过（已关闭）', tries: 1 }]);
+    } finally {
+      await desk.ok(updateNotifySetting.path, notify());
+    }
+  });
+
+  it('a retry falling in the quiet hours whose class starts before they end is dropped, 消息记录 saying why', async () => {
+    const desk = env().client;
+    await desk.ok(updateNotifySetting.path, withWechat(12));
+    try {
+      const m = await bookedAt('2099-05-22 07:30:00');
+      await bindOpenid(m.id, 'openid-too-late');
+      const busy = { errcode: -1, errmsg: 'system error' };
+      mp.answerNext(busy, busy);
+      // 21:58 and 21:59 fail; the try after, at 22:04, falls in the quiet hours, which end after the class starts.
+      await runFrom('2099-05-21 21:58:00', '2099-05-21 22:10:00', 1);
+      await runFrom('2099-05-21 23:00:00', '2099-05-22 09:00:00', 60);
+      expect(wxTo('openid-too-late').map((r) => r.answered)).toEqual([-1, -1]);
+      expect(textsTo(m.mobile)).toEqual([]);
+      expect(await logOf(m.id)).toMatchObject([
+        { status: 'skipped', tries: 2, sentAt: null, reason: NotifyQuietReason.classStarted('08:00') },
+      ]);
     } finally {
       await desk.ok(updateNotifySetting.path, notify());
     }

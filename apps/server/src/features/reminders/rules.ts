@@ -1,3 +1,4 @@
+import { NotifyQuietReason } from '@studio/contract';
 import { addDays } from '../../lib/time.ts';
 
 /** Whether `HH:mm` falls in the quiet hours from `from` to `to` (across midnight when from > to). */
@@ -13,13 +14,24 @@ export function quietEnd(now: string, to: string): string {
   return `${hhmm < to ? date : addDays(date, 1)} ${to}:00`;
 }
 
+/** When a message may go out: `now`, `later` (the end of the quiet hours), or never (`dropped`). */
+export type QuietVerdict =
+  { go: 'now' } | { go: 'later'; at: string; reason: string } | { go: 'dropped'; reason: string };
+
 /**
- * When a message wanted at `now` goes out: now, except in quiet hours, where it waits for their end,
- * unless it reminds of a class that starts before then (`classStart`): then now.
+ * When a message wanted at `now` (store-local) may go out: at once outside the quiet hours; inside
+ * them, never before their end: at their end, unless it is about a class (`classStart`) that has
+ * started by then (a class starting as they end included), when it means nothing any more and is
+ * dropped. Nothing goes out inside the quiet hours.
  */
-export function dueAfterQuiet(now: string, quiet: { quietFrom: string; quietTo: string }, classStart?: string): string {
-  if (!inQuiet(now.slice(11, 16), quiet.quietFrom, quiet.quietTo)) return now;
+export function quietVerdict(
+  now: string,
+  quiet: { quietFrom: string; quietTo: string },
+  classStart?: string,
+): QuietVerdict {
+  if (!inQuiet(now.slice(11, 16), quiet.quietFrom, quiet.quietTo)) return { go: 'now' };
   const end = quietEnd(now, quiet.quietTo);
-  if (classStart && classStart < end) return now;
-  return end;
+  const hhmm = end.slice(11, 16);
+  if (classStart && classStart <= end) return { go: 'dropped', reason: NotifyQuietReason.classStarted(hhmm) };
+  return { go: 'later', at: end, reason: NotifyQuietReason.waiting(hhmm) };
 }

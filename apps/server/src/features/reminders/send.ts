@@ -9,7 +9,7 @@ import { SmsCapReached, SmsSendFailed, smsSenderOf, type SmsMessage } from '../m
 import { heldPairs } from '../timetable/public.ts';
 import type { NotifyPayload } from './queue.ts';
 import * as repo from './repository.ts';
-import { dueAfterQuiet } from './rules.ts';
+import { quietVerdict } from './rules.ts';
 import {
   loadNotifySetting,
   smsTemplateOf,
@@ -109,7 +109,8 @@ export const RETRY_AFTER_MINUTES = [1, 5] as const;
 /**
  * Sends one message if this sender claims it (queued and due at `now`, store-local): checked again
  * first — the member switched the kind off, the booking of a class reminder cancelled or its class
- * moved or started — and deferred when `now` is in the quiet hours. A send failing for a passing
+ * moved or started — and, when `now` is in the quiet hours, deferred to their end or skipped when
+ * the class it is about has started by then. A send failing for a passing
  * reason before the last try goes back to queued, due after the backoff: the same guarded claim
  * takes it again then (on one instance), with these checks and the quiet hours again. Answers
  * whether it claimed it.
@@ -134,9 +135,11 @@ export async function sendOne(deps: SendDeps, store: StoreScope, id: number, now
       if (s.startTime <= now) return done('skipped', '已跳过（课程已开始）').then(() => true);
     }
     const setting = await loadNotifySetting(deps.db, store.id);
-    const due = dueAfterQuiet(now, setting, kind === 'class_reminder' ? p.startTime : undefined);
-    if (due > now) {
-      await repo.finish(deps.db, id, { status: 'queued', dueAt: due, reason: `免打扰，${due.slice(11, 16)} 发送` });
+    // Nothing inside the quiet hours (a retry falling in them neither): at their end, or dropped.
+    const quiet = quietVerdict(now, setting, p.startTime);
+    if (quiet.go === 'dropped') return done('skipped', quiet.reason).then(() => true);
+    if (quiet.go === 'later') {
+      await repo.finish(deps.db, id, { status: 'queued', dueAt: quiet.at, reason: quiet.reason });
       return true;
     }
     const tries = row.tries + 1;

@@ -54,8 +54,20 @@ export async function today(ctx: CallCtx, date: string | null | undefined): Prom
     now,
     deductionMode,
     smsCapReached: (await smsToday(ctx.db, ctx.store)).capReached,
+    // Field by field: the day's sessions are read as the members' timetable reads them (with the
+    // waitlist count), and 今日 answers what its contract declares.
     sessions: sessions.map((s) => ({
-      ...s,
+      id: s.id,
+      courseId: s.courseId,
+      courseName: s.courseName,
+      color: s.color,
+      startTime: s.startTime,
+      endTime: s.endTime,
+      teacherName: s.teacherName,
+      areaName: s.areaName,
+      reservableCount: s.reservableCount,
+      realCount: s.realCount,
+      isOnline: s.isOnline,
       phase: s.endTime <= now ? 'ended' : s.startTime <= now ? 'now' : 'upcoming',
       roster: rosters.get(s.id)!,
     })),

@@ -117,8 +117,8 @@ export default function NotifySettingsPage() {
               </Form.Item>
             </Space>
             <Typography.Paragraph type="secondary" style={{ fontSize: 12 }}>
-              免打扰时段内不发送，到结束时间再发；开课时间早于免打扰结束的上课提醒照常立即发送。会员可在手机上“我的 →
-              消息提醒”关闭某类提醒。
+              免打扰时段内不发送，到结束时间再发；到结束时课程已开始的提醒不再发送，消息记录中注明原因。会员可在手机上“我的
+              → 消息提醒”关闭某类提醒。
             </Typography.Paragraph>
           </Card>
         </Col>

@@ -1,4 +1,4 @@
-import { Msg } from '@studio/contract';
+import { Msg, zMemberCardRow } from '@studio/contract';
 import { expect, it } from 'vitest';
 import { localDateTime } from '../../../lib/time.ts';
 import { describeEachDb } from '../../../test/harness.ts';
@@ -20,6 +20,17 @@ describeEachDb('members', (env) => {
     expect(info).toMatchObject({ id, name: '王小明', mobile: '13912345678', gender: 1, birthday: '1990-05-01' });
     expect(info.cards).toHaveLength(1);
     expect(info.cards[0]).toMatchObject({ cardName: '10次卡', bigType: 1, totalCount: 10, usedCount: 3, frozen: 0 });
+  });
+
+  it('answers each card with the fields its schema declares, nothing the card rules read besides', async () => {
+    const { client, factory } = env();
+    const member = await factory.member();
+    const product = await factory.cardProduct({ cardName: '可请假次卡', leaveAllowed: 1 });
+    await factory.memberCard(member.id, product.id, { totalCount: 10, leavePeriods: '[["2026-12-10","2026-12-12"]]' });
+    const info = await client.ok(`${API}/query/member/info`, { id: member.id });
+    // not leavePeriods, leaveAllowed nor activateWithinDays (the leak the document check found)
+    expect(Object.keys(info.cards[0]).sort()).toEqual(Object.keys(zMemberCardRow.shape).sort());
+    expect(info.cards[0].leaves).toEqual([{ fromDate: '2026-12-10', toDate: '2026-12-12' }]);
   });
 
   it('refuses a mobile already used in the store (409) but allows it in another store', async () => {

@@ -1,5 +1,12 @@
 import { audit, changedFields } from '../../../lib/audit.ts';
-import { Msg, RefMsg, type ParsedReqOf, type insertMember, type memberList } from '@studio/contract';
+import {
+  Msg,
+  RefMsg,
+  type MemberCardRow,
+  type ParsedReqOf,
+  type insertMember,
+  type memberList,
+} from '@studio/contract';
 import { cardUnusableReason } from '../../card/rules.ts';
 import type { CallCtx } from '../../../lib/context.ts';
 import { badRequest, conflict } from '../../../lib/errors.ts';
@@ -70,6 +77,33 @@ export async function editMember(ctx: CallCtx, input: MemberInput & { id: number
   return null;
 }
 
+type CardOfMember = Awaited<ReturnType<typeof memberCards>>[number];
+
+/**
+ * A card as the desk's member screens show it (the contract's MemberCardRow), field by field: the
+ * row read for the card rules also carries what only the rules need (the product's leave and
+ * activation settings, the leave periods as stored), which stays inside.
+ */
+function cardRow(c: CardOfMember, sharedWith: MemberCardRow['sharedWith']): MemberCardRow {
+  return {
+    id: c.id,
+    cardId: c.cardId,
+    cardName: c.cardName,
+    bigType: c.bigType,
+    cardType: c.cardType,
+    perCount: c.perCount,
+    totalCount: c.totalCount,
+    usedCount: c.usedCount,
+    expireTime: c.expireTime,
+    frozen: c.frozen,
+    refundedAt: c.refundedAt,
+    createdAt: c.createdAt,
+    ...cardLifeView(c),
+    sharedWith,
+    shareMax: c.shareMax,
+  };
+}
+
 /** A member with every card they hold, and the cards others share with them (多人共享). */
 export async function memberWithCards(ctx: CallCtx, id: number) {
   const m = await mustFindMember(ctx, id);
@@ -85,11 +119,7 @@ export async function memberWithCards(ctx: CallCtx, id: number) {
   return {
     ...m,
     sharedCards,
-    cards: cards.map(({ memberId: _m, holderName: _h, ...c }) => ({
-      ...c,
-      ...cardLifeView(c),
-      sharedWith: sharers.get(c.id)!,
-    })),
+    cards: cards.map((c) => cardRow(c, sharers.get(c.id)!)),
   };
 }
 
@@ -107,9 +137,9 @@ export async function cardsForCourse(ctx: CallCtx, memberId: number, courseId: n
     cards.map((c) => c.id),
   );
   const at = storeNow(ctx);
-  return cards.map(({ memberId: holderId, holderName, ...card }) => {
+  return cards.map((card) => {
     const reason = cardUnusableReason({
-      card: { ...card, memberId: holderId },
+      card,
       product: card,
       memberId,
       allowedCardIds,
@@ -117,8 +147,8 @@ export async function cardsForCourse(ctx: CallCtx, memberId: number, courseId: n
       studentCount: 1,
     });
     // A card shared with the member (多人共享) names its holder.
-    const holder = holderId === memberId ? null : holderName;
-    const row = { ...card, ...cardLifeView(card), sharedWith: sharers.get(card.id)!, holder };
+    const holder = card.memberId === memberId ? null : card.holderName;
+    const row = { ...cardRow(card, sharers.get(card.id)!), holder };
     return reason ? { ...row, usable: false, reason } : { ...row, usable: true };
   });
 }
