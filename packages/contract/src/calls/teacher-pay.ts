@@ -52,8 +52,22 @@ export const TeacherPayMsg = {
   alreadyClosed: (month: string) => `${month} 已经结算关闭`,
   notClosed: (month: string) => `${month} 尚未结算关闭`,
   notEnded: (month: string) => `${month} 尚未结束，月末之后才能结算关闭`,
+  /** Classes of the month no rule pays (they count 0): closing asks to confirm, naming them. */
+  unruledClasses: (month: string, classes: readonly string[]) =>
+    `${month} 有 ${classes.length} 节课没有课时费规则（按 0 元计）：${unruledList(classes)}。确认仍要结算关闭吗？`,
   ruleTaken: '该老师在这一天已有相同课程范围的规则，请直接修改它',
 } as const;
+
+/** How many classes without a rule the confirm names before "等 N 节". */
+export const UNRULED_SHOWN = 10;
+/** The classes without a rule, in words: the first ten, then how many more. */
+export function unruledList(classes: readonly string[]) {
+  const shown = classes.slice(0, UNRULED_SHOWN).join('、');
+  return classes.length > UNRULED_SHOWN ? `${shown} 等 ${classes.length} 节` : shown;
+}
+/** One class without a rule, as the confirm names it: `10-08 11:00 动感单车（孙老师）`. */
+export const unruledClassText = (c: { date: string; time: string; courseName: string; teacherName: string }) =>
+  `${c.date.slice(5)} ${c.time} ${c.courseName}（${c.teacherName}）`;
 
 /** `YYYY-MM`. */
 export const zMonth = () =>
@@ -261,6 +275,11 @@ export const addTeacherPayAdjustment = defineCall({
 });
 
 const zCloseMonth = z.object({ month: zMonth() });
+const zCloseTeacherMonth = z.object({
+  month: zMonth(),
+  /** The manager saw the classes without a rule and closes anyway (they count 0). */
+  confirmed: z.boolean().optional(),
+});
 const zReopenMonth = z.object({
   month: zMonth(),
   reason: z.string({ error: TeacherPayMsg.reopenReason }).trim().min(1, { error: TeacherPayMsg.reopenReason }).max(200),
@@ -271,11 +290,12 @@ export const closeTeacherPayMonth = defineCall({
   path: `${STORE_API}/close/teacher/pay/month`,
   auth: 'store',
   roles: Roles.manager,
-  req: zCloseMonth,
+  req: zCloseTeacherMonth,
   res: z.null(),
-  summary: '结算并关闭某月课时费：月结单就此定格，之后该月课程的老师、时间与规则都不能再改',
-  example: { month: '2026-10' },
-  errors: closeErrors,
+  summary:
+    '结算并关闭某月课时费：月结单就此定格，之后该月课程的老师、时间与规则都不能再改；该月有课没有规则时须 confirmed: true（否则 409 列出这些课）',
+  example: { month: '2026-10', confirmed: false },
+  errors: [...closeErrors, ...fails.conflict(TeacherPayMsg.unruledClasses('{月份}', ['{课程}']))],
 });
 
 export const reopenTeacherPayMonth = defineCall({

@@ -40,7 +40,7 @@ export const teacherPayFeature = defineFeature((r) => {
   r.handle(deleteTeacherPayRule, (input, ctx) => removeRule(ctx, input));
   r.handle(queryTeacherPayStatement, (input, ctx) => statement(ctx, input.month, input.teacherId));
   r.handle(addTeacherPayAdjustment, (input, ctx) => addAdjustment(ctx, input));
-  r.handle(closeTeacherPayMonth, (input, ctx) => closeMonth(ctx, 'teacher', input.month));
+  r.handle(closeTeacherPayMonth, (input, ctx) => closeMonth(ctx, 'teacher', input.month, input.confirmed));
   r.handle(reopenTeacherPayMonth, (input, ctx) => reopenMonth(ctx, 'teacher', input.month, input.reason));
   r.handle(querySalesCommissionRateList, (_input, ctx) => rateList(ctx));
   r.handle(updateSalesCommissionRate, (input, ctx) => saveRate(ctx, input));

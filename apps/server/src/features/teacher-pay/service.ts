@@ -2,6 +2,8 @@ import {
   amountText,
   BIG_TYPE_MONEY,
   TeacherPayMsg,
+  unruledClassText,
+  unruledList,
   type addTeacherPayAdjustment,
   type CommissionRow,
   type deleteTeacherPayRule,
@@ -229,7 +231,7 @@ export async function commission(ctx: CallCtx, month: string): Promise<Commissio
  * same transaction, is kept as it is (and answered from then on); edits that would change it are
  * refused until a manager reopens it.
  */
-export async function closeMonth(ctx: CallCtx, kind: CloseKind, month: string): Promise<null> {
+export async function closeMonth(ctx: CallCtx, kind: CloseKind, month: string, confirmed = false): Promise<null> {
   const storeId = ctx.store.id;
   const at = now(ctx);
   if (`${addMonths(month, 1)}-01 00:00:00` > at) throw conflict(TeacherPayMsg.notEnded(month));
@@ -239,8 +241,12 @@ export async function closeMonth(ctx: CallCtx, kind: CloseKind, month: string): 
     let summary: string;
     if (kind === 'teacher') {
       const teachers = await computeStatement(tx, storeId, month);
+      const unruled = teachers.flatMap((t) =>
+        t.rows.filter((r) => r.ruleId === null).map((r) => unruledClassText({ ...r, teacherName: t.teacherName })),
+      );
+      if (unruled.length && !confirmed) throw conflict(TeacherPayMsg.unruledClasses(month, unruled));
       snapshot = JSON.stringify({ teachers });
-      summary = `结算关闭 ${month} 课时费：${teachers.length} 位老师，合计 ${yuan(grandTotal(teachers))}`;
+      summary = `结算关闭 ${month} 课时费：${teachers.length} 位老师，合计 ${yuan(grandTotal(teachers))}${unruled.length ? `；确认 ${unruled.length} 节课没有规则（按 0 元计）：${unruledList(unruled)}` : ''}`;
     } else {
       const rows = await computeCommission(tx, storeId, month);
       snapshot = JSON.stringify({ rows });

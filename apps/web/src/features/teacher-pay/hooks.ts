@@ -17,7 +17,7 @@ import {
   type ReqOf,
 } from '@studio/contract';
 import { useQuery } from '@tanstack/react-query';
-import { call } from '../../api/client.ts';
+import { ApiError, call } from '../../api/client.ts';
 import { keys } from '../../shared/query-keys.ts';
 import { useWrite } from '../../shared/use-write.ts';
 import type { CloseKind } from './types.ts';
@@ -83,10 +83,25 @@ export function useAddAdjustment() {
   });
 }
 
-export function useCloseMonth(kind: CloseKind) {
+/**
+ * Closes a month. Teacher pay: `confirmed` says the manager saw the classes without a rule; the
+ * server refuses (409 naming them) when it finds some that were not confirmed, and `onUnruled` gets
+ * its message to ask again.
+ */
+export function useCloseMonth(kind: CloseKind, onUnruled?: (msg: string, month: string) => void) {
   return useWrite(
-    (month: string) => call(kind === 'teacher' ? closeTeacherPayMonth : closeSalesCommissionMonth, { month }),
-    { success: '已结算并关闭该月', changes: 'teacherPay' },
+    (month: string, confirmed = false) =>
+      kind === 'teacher'
+        ? call(closeTeacherPayMonth, { month, confirmed })
+        : call(closeSalesCommissionMonth, { month }),
+    {
+      success: '已结算并关闭该月',
+      changes: 'teacherPay',
+      onError: (e, month) => {
+        if (e instanceof ApiError && e.status === 409 && e.message.includes('没有课时费规则'))
+          onUnruled?.(e.message, month);
+      },
+    },
   );
 }
 
