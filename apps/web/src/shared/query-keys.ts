@@ -139,6 +139,8 @@ export const keys = {
   storeFunctions: ['store-functions'],
   /** The store's staff (员工). */
   staff: ['staff'],
+  /** Who may be named 销售员 (the store's enabled staff; under `staff`, so staff changes refresh it). */
+  sellers: ['staff', 'sellers'],
   /** 课时费 and 销售提成: rules, monthly statements, commission rates, closed months. */
   teacherPay: {
     all: ['teacher-pay'],

@@ -9,6 +9,7 @@ import {
   storeSetting,
   queryCheckinCode,
   queryMemberPage,
+  querySellerList,
   teacherList,
   type AreaNode,
 } from '@studio/contract';
@@ -22,6 +23,11 @@ const LONG = 5 * 60_000;
 
 export function useTeachers() {
   return useQuery({ queryKey: keys.teachers, queryFn: () => call(teacherList, {}), staleTime: LONG });
+}
+
+/** Who may be named 销售员 of a sale: the store's enabled staff. */
+export function useSellers() {
+  return useQuery({ queryKey: keys.sellers, queryFn: () => call(querySellerList, {}), staleTime: LONG });
 }
 
 /**

@@ -8,6 +8,7 @@ import { MAX_AMOUNT } from '../constants.ts';
 import { defineCall, fails, Roles, STORE_API } from '../define.ts';
 import { Msg } from '../messages.ts';
 import { checkRange } from './batch.ts';
+import { sellerErrors, zSellerId } from './reference/card.ts';
 import { MEMBER_API } from './member-channel.ts';
 
 /** The store's order list covers at most this many days. */
@@ -317,7 +318,7 @@ export const createPayOrder = defineCall({
   path: `${STORE_API}/create/pay/order`,
   auth: 'store',
   roles: Roles.desk,
-  idFields: ['mid', 'productId'],
+  idFields: ['mid', 'productId', 'sellerId'],
   req: z.object({
     mid: zId('请选择会员'),
     productId: zId('请选择卡种').optional(),
@@ -330,6 +331,8 @@ export const createPayOrder = defineCall({
       .max(MAX_AMOUNT, PayMsg.deskAmount)
       .optional(),
     method: z.enum(DESK_METHODS, { error: PayMsg.deskMethod }),
+    /** 销售员 (absent: who is signed in): the sales commission counts them. */
+    sellerId: zSellerId(),
   }),
   res: z.object({
     orderNo: z.string(),
@@ -338,9 +341,10 @@ export const createPayOrder = defineCall({
     /** wechat_native: code_url; alipay_precreate: qr_code (shown as a QR for the member to scan). */
     codeUrl: z.string(),
   }),
-  summary: '前台扫码收款（为会员下单购卡或充值，会员用微信或支付宝扫码支付）',
-  example: { mid: 1, productId: 1, method: 'wechat_native' },
+  summary: '前台扫码收款（为会员下单购卡或充值，会员用微信或支付宝扫码支付；销售员默认当前登录员工）',
+  example: { mid: 1, productId: 1, method: 'wechat_native', sellerId: 2 },
   errors: [
+    ...sellerErrors,
     ...fails.badRequest(PayMsg.productOrTopup),
     ...fails.notFound('会员', '卡种', '会员卡'),
     ...fails.conflict(

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { zDate, zEmpty, zId, zOptId } from '../common.ts';
 import { MAX_COUNT } from '../constants.ts';
 import { defineCall, fails, STORE_API, Roles } from '../define.ts';
+import { SellerMsg, sellerErrors } from './reference/card.ts';
 
 /** How a rule pays a class. */
 export const PAY_RULE_KINDS = ['per_class', 'per_head_came', 'per_head_booked', 'tiered'] as const;
@@ -414,6 +415,27 @@ export const reopenSalesCommissionMonth = defineCall({
   errors: fails.conflict(TeacherPayMsg.notClosed('{月份}')),
 });
 
+export const updateSaleSeller = defineCall({
+  path: `${STORE_API}/update/sale/seller`,
+  auth: 'store',
+  roles: Roles.manager,
+  req: z.object({
+    /** The money record (card_payment) of a sale or top-up: the commission's item id. */
+    id: zId('请选择收款记录'),
+    sellerId: zId(SellerMsg.choose),
+  }),
+  res: z.null(),
+  idFields: ['id', 'sellerId'],
+  summary:
+    '更改一笔售卡或充值收款的销售员（店长，记入操作日志）：销售提成从此计给新的销售员，其退款也随之；该月销售提成已关闭时须先重新打开',
+  example: { id: 1, sellerId: 2 },
+  errors: [
+    ...sellerErrors,
+    ...fails.notFound('收款记录'),
+    ...fails.conflict(SellerMsg.notSale, SellerMsg.monthClosed('{月份}')),
+  ],
+});
+
 export const zPayMonthClosing = z.object({
   kind: z.enum(['teacher', 'commission']),
   month: z.string(),
@@ -444,5 +466,6 @@ export const teacherPayCalls = [
   querySalesCommission,
   closeSalesCommissionMonth,
   reopenSalesCommissionMonth,
+  updateSaleSeller,
   queryPayMonthList,
 ] as const;

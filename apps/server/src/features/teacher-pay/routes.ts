@@ -12,12 +12,14 @@ import {
   queryTeacherPayStatement,
   reopenSalesCommissionMonth,
   reopenTeacherPayMonth,
+  updateSaleSeller,
   updateSalesCommissionRate,
   updateTeacherPayRule,
 } from '@studio/contract';
 import { defineFeature } from '../../lib/feature.ts';
 import {
   addAdjustment,
+  changeSaleSeller,
   closedMonths,
   closeMonth,
   commission,
@@ -47,5 +49,6 @@ export const teacherPayFeature = defineFeature((r) => {
   r.handle(querySalesCommission, (input, ctx) => commission(ctx, input.month));
   r.handle(closeSalesCommissionMonth, (input, ctx) => closeMonth(ctx, 'commission', input.month));
   r.handle(reopenSalesCommissionMonth, (input, ctx) => reopenMonth(ctx, 'commission', input.month, input.reason));
+  r.handle(updateSaleSeller, (input, ctx) => changeSaleSeller(ctx, input));
   r.handle(queryPayMonthList, (_input, ctx) => closedMonths(ctx));
 });

@@ -46,6 +46,8 @@ export interface PaymentFields {
 const wirePayment = (p: PaymentFields) => ({ amount: toFen(p.paid), method: p.method, remark: p.payRemark || null });
 
 export interface NewCard extends PaymentFields {
+  /** 销售员 (the commission counts them). */
+  sellerId?: number;
   memberId: number;
   productId: number;
   bigType: number;
@@ -63,6 +65,7 @@ export function useIssueCard() {
         totalCount: wireAmount(c.bigType, c.total),
         expireTime: c.expires,
         payment: wirePayment(c),
+        sellerId: c.sellerId,
       }),
     { success: '发卡成功', changes: 'memberCard' },
   );
@@ -70,8 +73,13 @@ export function useIssueCard() {
 
 export function useTopUpCard(card: MemberCardRow) {
   return useWrite(
-    (v: { amount: number } & PaymentFields) =>
-      call(topupMemberCard, { id: card.id, amount: wireAmount(card.bigType, v.amount), payment: wirePayment(v) }),
+    (v: { amount: number; sellerId?: number } & PaymentFields) =>
+      call(topupMemberCard, {
+        id: card.id,
+        amount: wireAmount(card.bigType, v.amount),
+        payment: wirePayment(v),
+        sellerId: v.sellerId,
+      }),
     { success: '充值成功', changes: 'memberCard' },
   );
 }

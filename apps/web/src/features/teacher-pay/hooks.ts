@@ -89,10 +89,10 @@ export function useAddAdjustment() {
  * its message to ask again.
  */
 export function useCloseMonth(kind: CloseKind, onUnruled?: (msg: string, month: string) => void) {
-  return useWrite(
-    (month: string, confirmed = false) =>
+  return useWrite<[month: string, confirmed?: boolean], null>(
+    (month: string, confirmed?: boolean) =>
       kind === 'teacher'
-        ? call(closeTeacherPayMonth, { month, confirmed })
+        ? call(closeTeacherPayMonth, { month, confirmed: confirmed ?? false })
         : call(closeSalesCommissionMonth, { month }),
     {
       success: '已结算并关闭该月',

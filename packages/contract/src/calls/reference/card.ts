@@ -52,6 +52,20 @@ export const CardMsg = {
     `这张卡是线上购买的（订单 ${orderNo}），请用“原路退回”退卡：钱退回会员的微信或支付宝`,
 } as const;
 
+/** 销售员 of a sale, a top-up or a 扫码收款 (issue 42, item 12): whom the sales commission counts. */
+export const SellerMsg = {
+  choose: '请选择销售员',
+  disabled: '该员工已停用，不能作为销售员',
+  notSale: '只有售卡和充值的收款可以更改销售员',
+  /** A sale whose month's commission is closed keeps its seller until the month is reopened. */
+  monthClosed: (month: string) =>
+    `${month} 的销售提成已结算关闭，不能更改这笔收款的销售员；如需修改请店长先重新打开该月`,
+} as const;
+/** The 销售员: any staff member of the store (absent: who is signed in). */
+export const zSellerId = () => zId(SellerMsg.choose).optional();
+/** What a call naming a seller may be refused for. */
+export const sellerErrors = [...fails.badRequest(SellerMsg.disabled), ...fails.notFound('销售员')];
+
 const zPayMethod = z.enum(Object.keys(PAY_METHODS) as [PayMethod, ...PayMethod[]], { error: CardMsg.payMethod });
 /** Money taken at the desk (fen), how, and a remark. A record, not payment processing. */
 export const zPayment = z.object({
@@ -261,18 +275,25 @@ export const insertMemberCard = defineCall({
       .transform((v) => v ?? null),
     /** What the member paid for the card (the desk's record; reports count it as money received). */
     payment: zPayment.optional(),
+    /** 销售员 of the sale (absent: who is signed in); the sales commission counts them. */
+    sellerId: zSellerId(),
   }),
   res: z.object({ id: z.number() }),
-  idFields: ['mid', 'cardId'],
-  summary: '给会员发卡（售卡：可记录收款金额和收款方式）',
+  idFields: ['mid', 'cardId', 'sellerId'],
+  summary: '给会员发卡（售卡：可记录收款金额、收款方式和销售员，销售员默认当前登录员工）',
   example: {
     mid: 1,
     cardId: 1,
     totalCount: 10,
     expireTime: '2026-12-31',
     payment: { amount: 100000, method: 'wechat', remark: null },
+    sellerId: 2,
   },
-  errors: [...fails.badRequest(RefMsg.expireRequired, CardMsg.payMethod), ...fails.notFound('会员', '卡种')],
+  errors: [
+    ...fails.badRequest(RefMsg.expireRequired, CardMsg.payMethod),
+    ...fails.notFound('会员', '卡种'),
+    ...sellerErrors,
+  ],
 });
 
 export const updateMemberCardStatus = defineCall({
@@ -296,12 +317,14 @@ export const topupMemberCard = defineCall({
     amount: z.number({ error: RefMsg.topupAmount }).int(RefMsg.topupAmount).min(1, RefMsg.topupAmount).max(MAX_AMOUNT),
     /** What the member paid for the top-up. */
     payment: zPayment.optional(),
+    /** 销售员 of the top-up (absent: who is signed in); the sales commission counts them. */
+    sellerId: zSellerId(),
   }),
   res: z.null(),
-  idFields: ['id'],
-  summary: '会员卡充值（次数或金额，分；可记录收款）',
-  example: { id: 1, amount: 10, payment: { amount: 50000, method: 'cash', remark: null } },
-  errors: [...fails.notFound('会员卡'), ...fails.conflict(CardMsg.refunded)],
+  idFields: ['id', 'sellerId'],
+  summary: '会员卡充值（次数或金额，分；可记录收款和销售员，销售员默认当前登录员工）',
+  example: { id: 1, amount: 10, payment: { amount: 50000, method: 'cash', remark: null }, sellerId: 2 },
+  errors: [...fails.notFound('会员卡'), ...fails.conflict(CardMsg.refunded), ...sellerErrors],
 });
 
 export const refundMemberCard = defineCall({
