@@ -128,6 +128,8 @@ export const keys = {
     all: ['store-setting'],
     one: (storeId: number) => ['store-setting', storeId],
   },
+  /** 在线收款 settings (under the store setting: its writes refresh it). */
+  paySetting: ['store-setting', 'pay'],
   messagingSetting: ['messaging-setting'],
   /** The members' page address (its QR code) and today's check-in code. */
   memberPage: ['store-setting', 'member-page'],

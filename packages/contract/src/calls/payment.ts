@@ -74,6 +74,16 @@ const zField = (max: number) =>
     .max(max, `内容不能超过${max}个字符`)
     .optional()
     .transform((v) => (v === undefined ? undefined : v.trim()));
+/** WeChat Pay's 商户号 and AppID as WeChat gives them (issue 42, item 11): checked on the form and the server. */
+export const WECHAT_MCH_ID = /^\d{10}$/;
+export const WECHAT_APP_ID = /^wx[0-9a-zA-Z]{16}$/;
+export const PayIdMsg = {
+  mchId: '微信支付商户号应为10位数字',
+  appId: '公众号/小程序 AppID 应以 wx 开头，共18位字母或数字',
+} as const;
+const zChecked = (max: number, pattern: RegExp, error: string) =>
+  zField(max).refine((v) => !v || pattern.test(v), { error });
+
 const zFen = z
   .number({ error: PayMsg.topupAmounts })
   .int(PayMsg.topupAmounts)
@@ -132,8 +142,8 @@ export const updatePaySetting = defineCall({
     wechat: z
       .object({
         enabled: z.boolean().optional(),
-        mchId: zField(32),
-        appId: zField(32),
+        mchId: zChecked(32, WECHAT_MCH_ID, PayIdMsg.mchId),
+        appId: zChecked(32, WECHAT_APP_ID, PayIdMsg.appId),
         /** Secrets: omitted or empty = kept. */
         apiV3Key: zField(64),
         serialNo: zField(64),
@@ -161,6 +171,8 @@ export const updatePaySetting = defineCall({
   summary: '保存在线收款设置（微信支付、支付宝、充值金额；未填的密钥保持不变）',
   example: { topupAmounts: [50000, 100000, 200000] },
   errors: fails.badRequest(
+    PayIdMsg.mchId,
+    PayIdMsg.appId,
     PayMsg.missing('{项目}'),
     PayMsg.apiV3Key,
     PayMsg.merchantKey,

@@ -6,6 +6,7 @@ import {
   PAY_ORDER_MINUTES,
   PAY_ORDER_STATUS,
   PAY_REFUND_STATUS,
+  onlineSaleProblem,
   PayMsg,
   RefundMsg,
   type PayRefund,
@@ -62,6 +63,7 @@ export const providerOfMethod = (m: PayOrderMethod): ProviderName => (m.startsWi
 
 /** A card product members may buy online now: on sale, priced, with a balance and (if it expires) valid days. */
 function sellable(p: {
+  bigType: number;
   onlineSale?: number;
   enabled?: number;
   deleted?: number;
@@ -70,15 +72,7 @@ function sellable(p: {
   cardType: number;
   validDays: number | null;
 }): boolean {
-  return (
-    (p.onlineSale ?? 1) === 1 &&
-    (p.enabled ?? 1) === 1 &&
-    (p.deleted ?? 0) === 0 &&
-    p.onlinePrice > 0 &&
-    p.totalCount !== null &&
-    p.totalCount > 0 &&
-    (p.cardType === CARD_TYPE_NO_EXPIRY || Boolean(p.validDays))
-  );
+  return (p.onlineSale ?? 1) === 1 && (p.enabled ?? 1) === 1 && (p.deleted ?? 0) === 0 && onlineSaleProblem(p) === null;
 }
 
 const summaryOf = (p: { bigType: number; totalCount: number | null; validDays: number | null; cardType: number }) =>

@@ -164,7 +164,8 @@ export interface ProductFields {
   shareMax?: number | null;
 }
 
-export function useSaveCardProduct(product: CardProduct | null) {
+/** Saves a card product; `onRefused` hears the server's refusal (its message names what is wrong). */
+export function useSaveCardProduct(product: CardProduct | null, onRefused?: (msg: string) => void) {
   return useWrite(
     (p: ProductFields) => {
       const body = {
@@ -191,7 +192,7 @@ export function useSaveCardProduct(product: CardProduct | null) {
       };
       return product ? call(updateCardProduct, { id: product.id, ...body }) : call(insertCardProduct, body);
     },
-    { success: '操作成功', changes: 'cardProduct' },
+    { success: '操作成功', changes: 'cardProduct', onError: (e) => onRefused?.(e.message) },
   );
 }
 

@@ -1,5 +1,5 @@
 import { MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
-import { Msg, PayMsg, type PaySetting } from '@studio/contract';
+import { Msg, PayIdMsg, PayMsg, WECHAT_APP_ID, WECHAT_MCH_ID, type PaySetting } from '@studio/contract';
 import {
   Alert,
   Button,
@@ -276,7 +276,7 @@ function WechatCard({ setting, form, submit }: CardProps) {
             label="商户号"
             name={['wechat', 'mchId']}
             dependencies={dep}
-            rules={[needed('wechat', '商户号'), maxLen(32)]}
+            rules={[needed('wechat', '商户号'), maxLen(32), { pattern: WECHAT_MCH_ID, message: PayIdMsg.mchId }]}
           >
             <Input autoComplete="off" placeholder="1900000000" />
           </Form.Item>
@@ -286,7 +286,7 @@ function WechatCard({ setting, form, submit }: CardProps) {
             label="AppID"
             name={['wechat', 'appId']}
             dependencies={dep}
-            rules={[needed('wechat', 'AppID'), maxLen(32)]}
+            rules={[needed('wechat', 'AppID'), maxLen(32), { pattern: WECHAT_APP_ID, message: PayIdMsg.appId }]}
             extra="与商户号绑定的公众号 AppID"
           >
             <Input autoComplete="off" placeholder="wx..." />

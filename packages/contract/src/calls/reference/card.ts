@@ -52,6 +52,39 @@ export const CardMsg = {
     `这张卡是线上购买的（订单 ${orderNo}），请用“原路退回”退卡：钱退回会员的微信或支付宝`,
 } as const;
 
+/** 线上售卖 (issue 42, item 11): what a product needs before members can buy it, and what they see. */
+export const OnlineSaleMsg = {
+  totalCount: (bigType: number) =>
+    bigType === 1 ? '线上售卖的卡种请填写卡内次数（大于0）' : '线上售卖的卡种请填写卡内金额（大于0）',
+  validDays: '线上售卖的有期限卡种请填写有效天数',
+  onlinePrice: '线上售卖请填写线上价格（大于0元）',
+  /** The product form and list, when no payment channel is enabled. */
+  noChannel: '未开启在线收款，会员看不到',
+  /** The members' page, when the store takes no payment online. */
+  closed: '本店暂未开放线上购卡，请到前台办理',
+} as const;
+
+/** The field a product sold online lacks for members to buy it, with its message; null: it can be sold. */
+export function onlineSaleProblem(p: {
+  bigType: number;
+  cardType: number;
+  totalCount: number | null;
+  validDays: number | null;
+  onlinePrice: number;
+}): { field: 'totalCount' | 'validDays' | 'onlinePrice'; msg: string } | null {
+  if (p.totalCount === null || p.totalCount <= 0)
+    return { field: 'totalCount', msg: OnlineSaleMsg.totalCount(p.bigType) };
+  if (p.cardType !== 2 && !p.validDays) return { field: 'validDays', msg: OnlineSaleMsg.validDays };
+  if (!(p.onlinePrice > 0)) return { field: 'onlinePrice', msg: OnlineSaleMsg.onlinePrice };
+  return null;
+}
+const onlineSaleErrors = fails.badRequest(
+  OnlineSaleMsg.totalCount(1),
+  OnlineSaleMsg.totalCount(2),
+  OnlineSaleMsg.validDays,
+  OnlineSaleMsg.onlinePrice,
+);
+
 /** 销售员 of a sale, a top-up or a 扫码收款 (issue 42, item 12): whom the sales commission counts. */
 export const SellerMsg = {
   choose: '请选择销售员',
@@ -230,6 +263,7 @@ export const insertCardProduct = defineCall({
   example: { cardName: '十次卡', bigType: 1, cardType: 1, perCount: 1, price: 100000, courseIds: [1] },
   errors: [
     ...fails.badRequest(CardLifeProductMsg.activationDate, CardLifeProductMsg.leaveDaysOrder),
+    ...onlineSaleErrors,
     ...fails.notFound('课程'),
   ],
 });
@@ -245,6 +279,7 @@ export const updateCardProduct = defineCall({
   example: { id: 1, cardName: '十次卡', bigType: 1, cardType: 1, perCount: 1, price: 100000, courseIds: [1] },
   errors: [
     ...fails.badRequest(CardLifeProductMsg.activationDate, CardLifeProductMsg.leaveDaysOrder),
+    ...onlineSaleErrors,
     ...fails.notFound('卡种', '课程'),
     ...fails.conflict(RefMsg.bigTypeLocked),
   ],
