@@ -75,14 +75,14 @@ const zField = (max: number) =>
     .optional()
     .transform((v) => (v === undefined ? undefined : v.trim()));
 /** WeChat Pay's 商户号 and AppID as WeChat gives them (issue 42, item 11): checked on the form and the server. */
-export const WECHAT_MCH_ID = /^\d{10}$/;
-export const WECHAT_APP_ID = /^wx[0-9a-zA-Z]{16}$/;
+export const WECHAT_MCH_ID = '^\\d{10}$';
+export const WECHAT_APP_ID = '^wx[0-9a-zA-Z]{16}$';
 export const PayIdMsg = {
   mchId: '微信支付商户号应为10位数字',
   appId: '公众号/小程序 AppID 应以 wx 开头，共18位字母或数字',
 } as const;
-const zChecked = (max: number, pattern: RegExp, error: string) =>
-  zField(max).refine((v) => !v || pattern.test(v), { error });
+const zChecked = (max: number, pattern: string, error: string) =>
+  zField(max).refine((v) => !v || new RegExp(pattern).test(v), { error });
 
 const zFen = z
   .number({ error: PayMsg.topupAmounts })

@@ -53,22 +53,18 @@ export const TeacherPayMsg = {
   alreadyClosed: (month: string) => `${month} 已经结算关闭`,
   notClosed: (month: string) => `${month} 尚未结算关闭`,
   notEnded: (month: string) => `${month} 尚未结束，月末之后才能结算关闭`,
-  /** Classes of the month no rule pays (they count 0): closing asks to confirm, naming them. */
-  unruledClasses: (month: string, classes: readonly string[]) =>
-    `${month} 有 ${classes.length} 节课没有课时费规则（按 0 元计）：${unruledList(classes)}。确认仍要结算关闭吗？`,
+  /** Classes of the month no rule pays (they count 0): closing asks to confirm, naming them (the first ten). */
+  unruledClasses: (month: string, classes: readonly string[]) => {
+    const all = Array.isArray(classes) ? classes : [];
+    const shown = all.slice(0, 10).join('、');
+    return `${month} 有 ${all.length} 节课没有课时费规则（按 0 元计）：${all.length > 10 ? `${shown} 等 ${all.length} 节` : shown}。确认仍要结算关闭吗？`;
+  },
   ruleTaken: '该老师在这一天已有相同课程范围的规则，请直接修改它',
 } as const;
 
-/** How many classes without a rule the confirm names before "等 N 节". */
-export const UNRULED_SHOWN = 10;
-/** The classes without a rule, in words: the first ten, then how many more. */
-export function unruledList(classes: readonly string[]) {
-  const shown = classes.slice(0, UNRULED_SHOWN).join('、');
-  return classes.length > UNRULED_SHOWN ? `${shown} 等 ${classes.length} 节` : shown;
-}
-/** One class without a rule, as the confirm names it: `10-08 11:00 动感单车（孙老师）`. */
+/** One class without a rule, as the closing confirm names it: `10-08 11:00 动感单车（孙老师）`. */
 export const unruledClassText = (c: { date: string; time: string; courseName: string; teacherName: string }) =>
-  `${c.date.slice(5)} ${c.time} ${c.courseName}（${c.teacherName}）`;
+  `${String(c.date).slice(5)} ${c.time} ${c.courseName}（${c.teacherName}）`;
 
 /** `YYYY-MM`. */
 export const zMonth = () =>

@@ -4,7 +4,6 @@ import {
   SellerMsg,
   TeacherPayMsg,
   unruledClassText,
-  unruledList,
   type addTeacherPayAdjustment,
   type CommissionRow,
   type deleteTeacherPayRule,
@@ -285,7 +284,7 @@ export async function closeMonth(ctx: CallCtx, kind: CloseKind, month: string, c
       );
       if (unruled.length && !confirmed) throw conflict(TeacherPayMsg.unruledClasses(month, unruled));
       snapshot = JSON.stringify({ teachers });
-      summary = `结算关闭 ${month} 课时费：${teachers.length} 位老师，合计 ${yuan(grandTotal(teachers))}${unruled.length ? `；确认 ${unruled.length} 节课没有规则（按 0 元计）：${unruledList(unruled)}` : ''}`;
+      summary = `结算关闭 ${month} 课时费：${teachers.length} 位老师，合计 ${yuan(grandTotal(teachers))}${unruled.length ? `；确认 ${unruled.length} 节课没有规则（按 0 元计）：${unruled.join('、')}` : ''}`;
     } else {
       const rows = await computeCommission(tx, storeId, month);
       snapshot = JSON.stringify({ rows });

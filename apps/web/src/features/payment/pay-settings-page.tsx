@@ -276,7 +276,11 @@ function WechatCard({ setting, form, submit }: CardProps) {
             label="商户号"
             name={['wechat', 'mchId']}
             dependencies={dep}
-            rules={[needed('wechat', '商户号'), maxLen(32), { pattern: WECHAT_MCH_ID, message: PayIdMsg.mchId }]}
+            rules={[
+              needed('wechat', '商户号'),
+              maxLen(32),
+              { pattern: new RegExp(WECHAT_MCH_ID), message: PayIdMsg.mchId },
+            ]}
           >
             <Input autoComplete="off" placeholder="1900000000" />
           </Form.Item>
@@ -286,7 +290,11 @@ function WechatCard({ setting, form, submit }: CardProps) {
             label="AppID"
             name={['wechat', 'appId']}
             dependencies={dep}
-            rules={[needed('wechat', 'AppID'), maxLen(32), { pattern: WECHAT_APP_ID, message: PayIdMsg.appId }]}
+            rules={[
+              needed('wechat', 'AppID'),
+              maxLen(32),
+              { pattern: new RegExp(WECHAT_APP_ID), message: PayIdMsg.appId },
+            ]}
             extra="与商户号绑定的公众号 AppID"
           >
             <Input autoComplete="off" placeholder="wx..." />
