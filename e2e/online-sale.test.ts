@@ -110,5 +110,25 @@ describeBrowser('selling online and the seller (issue 42)', (env) => {
     expect(coach.items.map((i) => i.memberName)).toEqual([f.memberName]);
     expect(sold.find((r) => r.staffId === me.id)?.items.map((i) => i.memberName) ?? []).not.toContain(f.memberName);
     await shot(page, 'commission-counts-seller');
+
+    // The manager credits the sale to someone else later: 更改销售员 (written to 操作日志).
+    await coachRow.locator('.ant-table-row-expand-icon').click();
+    await page.getByText('更改销售员', { exact: true }).first().click();
+    const change = modal(page, '更改销售员');
+    await pick(page, field(change, '销售员'), `${me.name}（我）`);
+    await change.getByRole('button', { name: '保 存' }).click();
+    await toast(page, '销售员已更改');
+    // The month's commission (the first card; the rates below list every staff member) no longer has the coach.
+    const commissionCard = page.getByTestId('pay-commission').locator('.ant-card').first();
+    await expect.poll(() => commissionCard.getByRole('row').filter({ hasText: coachName }).count()).toBe(0);
+    await shot(page, 'commission-seller-changed');
+    const today = new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
+    const log = await api.ok<{ list: { summary: string }[] }>('query/audit/log', {
+      fromDate: today,
+      toDate: today,
+      kind: 'card',
+      page: 1,
+    });
+    expect(log.list.map((e) => e.summary).join('\n')).toContain(`${coachName} → ${me.name}`);
   });
 });

@@ -12,6 +12,7 @@ import {
   queryTeacherPayStatement,
   reopenSalesCommissionMonth,
   reopenTeacherPayMonth,
+  updateSaleSeller,
   updateSalesCommissionRate,
   updateTeacherPayRule,
   type ReqOf,
@@ -116,6 +117,14 @@ export function useReopenMonth(kind: CloseKind) {
 export function useSaveRate() {
   return useWrite((staffId: number, rate: number) => call(updateSalesCommissionRate, { staffId, rate }), {
     success: '提成比例已保存',
+    changes: 'teacherPay',
+  });
+}
+
+/** 更改销售员 of a sale or top-up (a manager): the commission counts the new seller from then on. */
+export function useChangeSeller() {
+  return useWrite((id: number, sellerId: number) => call(updateSaleSeller, { id, sellerId }), {
+    success: '销售员已更改',
     changes: 'teacherPay',
   });
 }
