@@ -30,6 +30,7 @@ export interface Fixture {
   courseId: number;
   courseName: string;
   productId: number;
+  productName: string;
   memberId: number;
   memberName: string;
   memberMobile: string;
@@ -42,8 +43,9 @@ export async function makeFixture(api: Api, tag = ''): Promise<Fixture> {
   const room = await api.ok<{ id: number }>('insert/area', { name: `一号教室${tag}${u}`, parentId: area.id });
   const teacherName = `王老师${tag}${u}`;
   const teacher = await api.ok<{ id: number }>('insert/teacher', { name: teacherName });
+  const productName = `十次卡${tag}${u}`;
   const product = await api.ok<{ id: number }>('insert/card/product', {
-    cardName: `十次卡${tag}${u}`,
+    cardName: productName,
     bigType: 1,
     cardType: 2,
     perCount: 1,
@@ -75,6 +77,7 @@ export async function makeFixture(api: Api, tag = ''): Promise<Fixture> {
     courseId: course.id,
     courseName,
     productId: product.id,
+    productName,
     memberId: member.id,
     memberName,
     memberMobile,

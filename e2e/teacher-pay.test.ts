@@ -59,6 +59,14 @@ describeBrowser('teacher pay (课时费)', (env) => {
       fromDate: `${month}-01`,
     });
     await api.ok('add/teacher/pay/adjustment', { teacherId: f.teacherId, month, amount: 3000, reason: '交通补贴' });
+    // Another teacher's class of last month, with no rule: closing names it and asks to confirm.
+    const g = await makeFixture(api, '缺');
+    const unruledTid = await addSession(api, g, future, '10:00');
+    await db
+      .updateTable('timetable')
+      .set({ startTime: `${month}-12 10:00:00`, endTime: `${month}-12 11:00:00` })
+      .where('id', '=', unruledTid)
+      .execute();
 
     // 员工 → 课时费 from the side menu, then last month (the default).
     await page.goto(`${server.url}/staff/list`);
@@ -78,7 +86,24 @@ describeBrowser('teacher pay (课时费)', (env) => {
 
     // 结算并关闭该月: the statement is marked closed and stays as it was.
     await page.getByRole('button', { name: '结算并关闭该月' }).click();
-    await page.getByRole('button', { name: '结算关闭', exact: true }).click();
+    const unruled = page.getByTestId('pay-unruled-confirm');
+    await unruled.waitFor();
+    // The confirm names the classes without a rule as the server would refuse them (the demo
+    // store's teachers have none either); the class of the teacher without a rule is among them.
+    const refused = await api.call('close/teacher/pay/month', { month });
+    expect(refused.code).not.toBe(0);
+    expect(await unruled.innerText()).toBe(refused.msg);
+    const statement = await api.ok<{ teachers: { teacherId: number; rows: { ruleId: number | null }[] }[] }>(
+      'query/teacher/pay/statement',
+      { month },
+    );
+    const unruledCount = statement.teachers.flatMap((t) => t.rows).filter((r) => r.ruleId === null).length;
+    expect(refused.msg).toContain(`${month} 有 ${unruledCount} 节课没有课时费规则`);
+    expect(statement.teachers.find((t) => t.teacherId === g.teacherId)?.rows.map((r) => r.ruleId)).toEqual([null]);
+    if (unruledCount <= 10)
+      expect(refused.msg).toContain(`${month.slice(5)}-12 10:00 ${g.courseName}（${g.teacherName}）`);
+    await shot(page, 'teacher-pay-close-unruled');
+    await page.getByRole('button', { name: '仍然结算关闭', exact: true }).click();
     await expect.poll(() => page.getByTestId('pay-month-state').innerText()).toContain('已结算关闭');
     await expect.poll(() => card.getByTestId('pay-teacher-total').innerText()).toContain('应发 ¥230.00');
     await page.evaluate(() => window.scrollTo(0, 0));

@@ -1,3 +1,4 @@
+import { OnlineSaleMsg } from '@studio/contract';
 import { Button } from 'antd-mobile';
 import { useState } from 'react';
 import { MyCards } from './cards.tsx';
@@ -58,7 +59,7 @@ export function CardArea({ onSignedOut }: { onSignedOut: () => void }) {
           fresh={view.fresh}
           canBuy={online && (shop?.list.length ?? 0) > 0}
           links={
-            online && (
+            online ? (
               <div className="card-links">
                 <Button color="primary" onClick={() => setView({ kind: 'shop' })}>
                   购卡
@@ -67,6 +68,13 @@ export function CardArea({ onSignedOut }: { onSignedOut: () => void }) {
                   我的订单
                 </Button>
               </div>
+            ) : (
+              // The store takes no payment online: say so where 购卡 would be, rather than nothing.
+              shop && (
+                <div className="shop-closed" data-testid="shop-closed">
+                  {OnlineSaleMsg.closed}
+                </div>
+              )
             )
           }
           onLeave={(c) => setView({ kind: 'leave', card: c })}

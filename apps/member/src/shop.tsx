@@ -1,3 +1,4 @@
+import { OnlineSaleMsg } from '@studio/contract';
 import { Button, DotLoading, Tag } from 'antd-mobile';
 import { yuanText, type Shop } from './payment.ts';
 import './payment.css';
@@ -22,7 +23,7 @@ export function ShopList({
             <DotLoading color="primary" />
           </div>
         )}
-        {shop && shop.list.length === 0 && <div className="empty">本店暂未开放线上购卡，请到前台办理</div>}
+        {shop && shop.list.length === 0 && <div className="empty">{OnlineSaleMsg.closed}</div>}
         {shop?.list.map((p) => (
           <div key={p.id} className="product" data-testid="product">
             <div className="top">

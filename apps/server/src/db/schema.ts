@@ -319,6 +319,8 @@ export interface CardPaymentTable {
   channel: Generated<string>;
   /** The online order that paid it (unique for its sale or top-up). */
   payOrderId: number | null;
+  /** 销售员 of a sale or top-up, whom the commission counts (migration 20261206_2050); null: who took it. */
+  sellerId: Generated<number | null>;
 }
 /** A store's online payment accounts (JSON with secrets inside: never answered) and top-up amounts. */
 export interface PaySettingTable {

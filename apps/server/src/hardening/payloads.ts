@@ -70,11 +70,14 @@ export const basePayloads: Record<string, BasePayload> = {
   },
   [`${STORE}/delete/card/product`]: { body: (w) => ({ id: w.cardProduct }), ids: { id: 'cardProduct' } },
   [`${STORE}/insert/member/card`]: {
-    body: (w) => ({ mid: w.member, cardId: w.cardProduct, totalCount: 5 }),
-    ids: { mid: 'member', cardId: 'cardProduct' },
+    body: (w) => ({ mid: w.member, cardId: w.cardProduct, totalCount: 5, sellerId: w.staff }),
+    ids: { mid: 'member', cardId: 'cardProduct', sellerId: 'staff' },
   },
   [`${STORE}/update/member/card/status`]: { body: (w) => ({ id: w.memberCard, frozen: 1 }), ids: { id: 'memberCard' } },
-  [`${STORE}/update/member/card/topup`]: { body: (w) => ({ id: w.memberCard, amount: 1 }), ids: { id: 'memberCard' } },
+  [`${STORE}/update/member/card/topup`]: {
+    body: (w) => ({ id: w.memberCard, amount: 1, sellerId: w.staff }),
+    ids: { id: 'memberCard', sellerId: 'staff' },
+  },
   // 转卡 (issue 29): the world's card to its other member, future bookings cancelled
   // 推广链接 (issue 30): the world's desk member's (a manager names any staff member of the store; the desk gets its own)
   [`${STORE}/query/seller/link`]: { body: (w) => ({ staffId: w.staff }), ids: { staffId: 'staff' } },
@@ -386,8 +389,8 @@ export const basePayloads: Record<string, BasePayload> = {
   },
   // the desk's 扫码收款 and 线上订单 (a fresh store has no provider: creating is refused there too)
   [`${STORE}/create/pay/order`]: {
-    body: (w) => ({ mid: w.member, productId: w.cardProduct, method: 'wechat_native' }),
-    ids: { mid: 'member', productId: 'cardProduct' },
+    body: (w) => ({ mid: w.member, productId: w.cardProduct, method: 'wechat_native', sellerId: w.staff }),
+    ids: { mid: 'member', productId: 'cardProduct', sellerId: 'staff' },
   },
   [`${STORE}/query/pay/order`]: { body: (w) => ({ orderNo: w.payOrderNo }), ids: { orderNo: 'payOrderNo' } },
   [`${STORE}/query/pay/order/list`]: { body: () => ({ fromDate: '2031-03-01', toDate: '2031-03-31', page: 1 }) },
@@ -523,6 +526,11 @@ export const basePayloads: Record<string, BasePayload> = {
     ids: { staffId: 'staff' },
   },
   [`${STORE}/query/sales/commission`]: { body: () => ({ month: '2031-03' }) },
+  [`${STORE}/query/seller/list`]: { body: () => ({}) },
+  [`${STORE}/update/sale/seller`]: {
+    body: (w) => ({ id: w.topupPayment, sellerId: w.staff }),
+    ids: { id: 'topupPayment', sellerId: 'staff' },
+  },
   [`${STORE}/close/sales/commission/month`]: { body: () => ({ month: '2020-01' }) },
   [`${STORE}/reopen/sales/commission/month`]: { body: () => ({ month: '2020-01', reason: '重新核对' }) },
   [`${STORE}/query/pay/closed/month/list`]: { body: () => ({}) },

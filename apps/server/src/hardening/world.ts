@@ -31,6 +31,8 @@ export interface World {
   fix: number;
   /** A top-up of `memberCard` (its ledger entry), paid in cash. */
   topup: number;
+  /** The money record (card_payment) of `topup`: a sale whose 销售员 a manager may change. */
+  topupPayment: number;
   /** `member2` waiting for a seat of `emptySession`. */
   wait: number;
   /** A front-desk staff member of the store (a post). */
@@ -126,7 +128,7 @@ export async function makeWorld(f: Factory, tag: string): Promise<World> {
     .returning('id')
     .executeTakeFirstOrThrow();
   await db.updateTable('memberCard').set({ totalCount: 25 }).where('id', '=', card.id).execute();
-  await db
+  const topupPaid = await db
     .insertInto('cardPayment')
     .values({
       storeId,
@@ -137,8 +139,10 @@ export async function makeWorld(f: Factory, tag: string): Promise<World> {
       method: 'cash',
       createdAt: '2026-01-01 08:00:00',
     })
-    .execute();
+    .returning('id')
+    .executeTakeFirstOrThrow();
   w.topup = topup.id;
+  w.topupPayment = topupPaid.id;
   const leaveProduct = await f.cardProduct({
     cardName: `${tag}请假卡`,
     cardType: 1,

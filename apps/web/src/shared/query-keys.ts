@@ -128,6 +128,8 @@ export const keys = {
     all: ['store-setting'],
     one: (storeId: number) => ['store-setting', storeId],
   },
+  /** 在线收款 settings (under the store setting: its writes refresh it). */
+  paySetting: ['store-setting', 'pay'],
   messagingSetting: ['messaging-setting'],
   /** The members' page address (its QR code) and today's check-in code. */
   memberPage: ['store-setting', 'member-page'],
@@ -139,6 +141,8 @@ export const keys = {
   storeFunctions: ['store-functions'],
   /** The store's staff (员工). */
   staff: ['staff'],
+  /** Who may be named 销售员 (the store's enabled staff; under `staff`, so staff changes refresh it). */
+  sellers: ['staff', 'sellers'],
   /** 课时费 and 销售提成: rules, monthly statements, commission rates, closed months. */
   teacherPay: {
     all: ['teacher-pay'],

@@ -9,6 +9,8 @@ import {
   storeSetting,
   queryCheckinCode,
   queryMemberPage,
+  queryPaySetting,
+  querySellerList,
   teacherList,
   type AreaNode,
 } from '@studio/contract';
@@ -22,6 +24,21 @@ const LONG = 5 * 60_000;
 
 export function useTeachers() {
   return useQuery({ queryKey: keys.teachers, queryFn: () => call(teacherList, {}), staleTime: LONG });
+}
+
+/**
+ * Whether the store takes payments online (WeChat Pay or Alipay enabled in 在线收款): without it
+ * members see no 购卡, so products marked 线上售卖 are shown with a warning. Undefined while loading
+ * (a manager's read: products and payment settings are theirs).
+ */
+export function useOnlinePayOn(enabled = true): boolean | undefined {
+  const q = useQuery({ queryKey: keys.paySetting, queryFn: () => call(queryPaySetting, {}), enabled });
+  return q.data ? q.data.wechat.enabled || q.data.alipay.enabled : undefined;
+}
+
+/** Who may be named 销售员 of a sale: the store's enabled staff. */
+export function useSellers() {
+  return useQuery({ queryKey: keys.sellers, queryFn: () => call(querySellerList, {}), staleTime: LONG });
 }
 
 /**

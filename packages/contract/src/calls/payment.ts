@@ -8,7 +8,8 @@ import { MAX_AMOUNT } from '../constants.ts';
 import { defineCall, fails, Roles, STORE_API } from '../define.ts';
 import { Msg } from '../messages.ts';
 import { checkRange } from './batch.ts';
-import { CardMsg } from './reference/card.ts';
+
+import { CardMsg, sellerErrors, zSellerId } from './reference/card.ts';
 import { MEMBER_API } from './member-channel.ts';
 
 /** The store's order list covers at most this many days. */
@@ -92,6 +93,16 @@ const zField = (max: number) =>
     .max(max, `内容不能超过${max}个字符`)
     .optional()
     .transform((v) => (v === undefined ? undefined : v.trim()));
+/** WeChat Pay's 商户号 and AppID as WeChat gives them (issue 42, item 11): checked on the form and the server. */
+export const WECHAT_MCH_ID = '^\\d{10}$';
+export const WECHAT_APP_ID = '^wx[0-9a-zA-Z]{16}$';
+export const PayIdMsg = {
+  mchId: '微信支付商户号应为10位数字',
+  appId: '公众号/小程序 AppID 应以 wx 开头，共18位字母或数字',
+} as const;
+const zChecked = (max: number, pattern: string, error: string) =>
+  zField(max).refine((v) => !v || new RegExp(pattern).test(v), { error });
+
 const zFen = z
   .number({ error: PayMsg.topupAmounts })
   .int(PayMsg.topupAmounts)
@@ -154,8 +165,8 @@ export const updatePaySetting = defineCall({
     wechat: z
       .object({
         enabled: z.boolean().optional(),
-        mchId: zField(32),
-        appId: zField(32),
+        mchId: zChecked(32, WECHAT_MCH_ID, PayIdMsg.mchId),
+        appId: zChecked(32, WECHAT_APP_ID, PayIdMsg.appId),
         /** Secrets: omitted or empty = kept. */
         apiV3Key: zField(64),
         serialNo: zField(64),
@@ -187,6 +198,8 @@ export const updatePaySetting = defineCall({
   summary: '保存在线收款设置（微信支付、支付宝、充值金额；未填的密钥保持不变）',
   example: { topupAmounts: [50000, 100000, 200000] },
   errors: fails.badRequest(
+    PayIdMsg.mchId,
+    PayIdMsg.appId,
     PayMsg.missing('{项目}'),
     PayMsg.apiV3Key,
     PayMsg.merchantKey,
@@ -346,7 +359,7 @@ export const createPayOrder = defineCall({
   path: `${STORE_API}/create/pay/order`,
   auth: 'store',
   roles: Roles.desk,
-  idFields: ['mid', 'productId'],
+  idFields: ['mid', 'productId', 'sellerId'],
   req: z.object({
     mid: zId('请选择会员'),
     productId: zId('请选择卡种').optional(),
@@ -359,6 +372,8 @@ export const createPayOrder = defineCall({
       .max(MAX_AMOUNT, PayMsg.deskAmount)
       .optional(),
     method: z.enum(DESK_METHODS, { error: PayMsg.deskMethod }),
+    /** 销售员 (absent: who is signed in): the sales commission counts them. */
+    sellerId: zSellerId(),
   }),
   res: z.object({
     orderNo: z.string(),
@@ -367,9 +382,10 @@ export const createPayOrder = defineCall({
     /** wechat_native: code_url; alipay_precreate: qr_code (shown as a QR for the member to scan). */
     codeUrl: z.string(),
   }),
-  summary: '前台扫码收款（为会员下单购卡或充值，会员用微信或支付宝扫码支付）',
-  example: { mid: 1, productId: 1, method: 'wechat_native' },
+  summary: '前台扫码收款（为会员下单购卡或充值，会员用微信或支付宝扫码支付；销售员默认当前登录员工）',
+  example: { mid: 1, productId: 1, method: 'wechat_native', sellerId: 2 },
   errors: [
+    ...sellerErrors,
     ...fails.badRequest(PayMsg.productOrTopup),
     ...fails.notFound('会员', '卡种', '会员卡'),
     ...fails.conflict(

@@ -66,6 +66,19 @@ export const queryStaffList = defineCall({
   example: {},
 });
 
+export const zSellerOption = z.object({ id: z.number().int(), name: z.string() });
+export type SellerOption = z.infer<typeof zSellerOption>;
+
+export const querySellerList = defineCall({
+  path: `${STORE_API}/query/seller/list`,
+  auth: 'store',
+  roles: Roles.desk,
+  req: zEmpty,
+  res: z.array(zSellerOption),
+  summary: '销售员选项：门店在职（启用）的全部员工（店长、前台、老师），供发卡、充值、扫码收款选择销售员',
+  example: {},
+});
+
 export const insertStaff = defineCall({
   path: `${STORE_API}/insert/staff`,
   auth: 'store',
@@ -276,6 +289,7 @@ export const undoBulkChange = defineCall({
 
 export const staffCalls = [
   queryStaffList,
+  querySellerList,
   insertStaff,
   updateStaff,
   resetStaffPassword,

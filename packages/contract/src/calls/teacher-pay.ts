@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { zDate, zEmpty, zId, zOptId } from '../common.ts';
 import { MAX_COUNT } from '../constants.ts';
 import { defineCall, fails, STORE_API, Roles } from '../define.ts';
+import { SellerMsg, sellerErrors } from './reference/card.ts';
 
 /** How a rule pays a class. */
 export const PAY_RULE_KINDS = ['per_class', 'per_head_came', 'per_head_booked', 'tiered'] as const;
@@ -52,8 +53,18 @@ export const TeacherPayMsg = {
   alreadyClosed: (month: string) => `${month} 已经结算关闭`,
   notClosed: (month: string) => `${month} 尚未结算关闭`,
   notEnded: (month: string) => `${month} 尚未结束，月末之后才能结算关闭`,
+  /** Classes of the month no rule pays (they count 0): closing asks to confirm, naming them (the first ten). */
+  unruledClasses: (month: string, classes: readonly string[]) => {
+    const all = Array.isArray(classes) ? classes : [];
+    const shown = all.slice(0, 10).join('、');
+    return `${month} 有 ${all.length} 节课没有课时费规则（按 0 元计）：${all.length > 10 ? `${shown} 等 ${all.length} 节` : shown}。确认仍要结算关闭吗？`;
+  },
   ruleTaken: '该老师在这一天已有相同课程范围的规则，请直接修改它',
 } as const;
+
+/** One class without a rule, as the closing confirm names it: `10-08 11:00 动感单车（孙老师）`. */
+export const unruledClassText = (c: { date: string; time: string; courseName: string; teacherName: string }) =>
+  `${String(c.date).slice(5)} ${c.time} ${c.courseName}（${c.teacherName}）`;
 
 /** `YYYY-MM`. */
 export const zMonth = () =>
@@ -261,6 +272,11 @@ export const addTeacherPayAdjustment = defineCall({
 });
 
 const zCloseMonth = z.object({ month: zMonth() });
+const zCloseTeacherMonth = z.object({
+  month: zMonth(),
+  /** The manager saw the classes without a rule and closes anyway (they count 0). */
+  confirmed: z.boolean().optional(),
+});
 const zReopenMonth = z.object({
   month: zMonth(),
   reason: z.string({ error: TeacherPayMsg.reopenReason }).trim().min(1, { error: TeacherPayMsg.reopenReason }).max(200),
@@ -271,11 +287,12 @@ export const closeTeacherPayMonth = defineCall({
   path: `${STORE_API}/close/teacher/pay/month`,
   auth: 'store',
   roles: Roles.manager,
-  req: zCloseMonth,
+  req: zCloseTeacherMonth,
   res: z.null(),
-  summary: '结算并关闭某月课时费：月结单就此定格，之后该月课程的老师、时间与规则都不能再改',
-  example: { month: '2026-10' },
-  errors: closeErrors,
+  summary:
+    '结算并关闭某月课时费：月结单就此定格，之后该月课程的老师、时间与规则都不能再改；该月有课没有规则时须 confirmed: true（否则 409 列出这些课）',
+  example: { month: '2026-10', confirmed: false },
+  errors: [...closeErrors, ...fails.conflict(TeacherPayMsg.unruledClasses('{月份}', ['{课程}']))],
 });
 
 export const reopenTeacherPayMonth = defineCall({
@@ -394,6 +411,27 @@ export const reopenSalesCommissionMonth = defineCall({
   errors: fails.conflict(TeacherPayMsg.notClosed('{月份}')),
 });
 
+export const updateSaleSeller = defineCall({
+  path: `${STORE_API}/update/sale/seller`,
+  auth: 'store',
+  roles: Roles.manager,
+  req: z.object({
+    /** The money record (card_payment) of a sale or top-up: the commission's item id. */
+    id: zId('请选择收款记录'),
+    sellerId: zId(SellerMsg.choose),
+  }),
+  res: z.null(),
+  idFields: ['id', 'sellerId'],
+  summary:
+    '更改一笔售卡或充值收款的销售员（店长，记入操作日志）：销售提成从此计给新的销售员，其退款也随之；该月销售提成已关闭时须先重新打开',
+  example: { id: 1, sellerId: 2 },
+  errors: [
+    ...sellerErrors,
+    ...fails.notFound('收款记录'),
+    ...fails.conflict(SellerMsg.notSale, SellerMsg.monthClosed('{月份}')),
+  ],
+});
+
 export const zPayMonthClosing = z.object({
   kind: z.enum(['teacher', 'commission']),
   month: z.string(),
@@ -424,5 +462,6 @@ export const teacherPayCalls = [
   querySalesCommission,
   closeSalesCommissionMonth,
   reopenSalesCommissionMonth,
+  updateSaleSeller,
   queryPayMonthList,
 ] as const;

@@ -6,6 +6,7 @@ import {
   PAY_ORDER_MINUTES,
   PAY_ORDER_STATUS,
   PAY_REFUND_STATUS,
+  onlineSaleProblem,
   PayMsg,
   RefundMsg,
   type PayRefund,
@@ -26,6 +27,7 @@ import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { publicBaseOf } from '../member-channel/public.ts';
 import { bindMemberOpenidUnder, memberOpenidUnder } from '../reminders/public.ts';
+import { requireSeller } from '../staff/public.ts';
 import { sellerOfCode } from '../teacher-pay/public.ts';
 import {
   memberHasTrialCard,
@@ -61,6 +63,7 @@ export const providerOfMethod = (m: PayOrderMethod): ProviderName => (m.startsWi
 
 /** A card product members may buy online now: on sale, priced, with a balance and (if it expires) valid days. */
 function sellable(p: {
+  bigType: number;
   onlineSale?: number;
   enabled?: number;
   deleted?: number;
@@ -69,15 +72,7 @@ function sellable(p: {
   cardType: number;
   validDays: number | null;
 }): boolean {
-  return (
-    (p.onlineSale ?? 1) === 1 &&
-    (p.enabled ?? 1) === 1 &&
-    (p.deleted ?? 0) === 0 &&
-    p.onlinePrice > 0 &&
-    p.totalCount !== null &&
-    p.totalCount > 0 &&
-    (p.cardType === CARD_TYPE_NO_EXPIRY || Boolean(p.validDays))
-  );
+  return (p.onlineSale ?? 1) === 1 && (p.enabled ?? 1) === 1 && (p.deleted ?? 0) === 0 && onlineSaleProblem(p) === null;
 }
 
 const summaryOf = (p: { bigType: number; totalCount: number | null; validDays: number | null; cardType: number }) =>
@@ -141,8 +136,13 @@ interface Buyer {
   staffId: number | null;
   /** The desk tops up by any amount (as at the counter); a member only by the amounts the manager lists. */
   anyTopupAmount: boolean;
-  /** The seller whose own link (推广链接) the member came through: their sales commission counts it. */
+  /**
+   * The seller whose own link (推广链接) the member came through, or whom the desk named as 销售员 of
+   * its 扫码收款: their sales commission counts it.
+   */
   sellerId?: number | null;
+  /** The desk's 销售员 by name, for the audit entry. */
+  sellerName?: string;
 }
 
 /** A member's order from their phone (see createOrder); the seller of the link they came through, if any. */
@@ -157,8 +157,17 @@ export async function createDeskOrder(
   input: WithCard<ParsedReqOf<typeof createPayOrder>>,
 ): Promise<ResOf<typeof createPayOrder>> {
   const m = await requireMember(ctx.db, ctx.store.id, input.mid);
-  const { mid: _mid, ...rest } = input;
-  const created = await createOrder(ctx, { memberId: m.id, staffId: ctx.staff.id, anyTopupAmount: true }, rest);
+  const { mid: _mid, sellerId: named, ...rest } = input;
+  // 销售员: whoever the desk names (a staff member of the store), by default who takes it.
+  const seller =
+    named && named !== ctx.staff.id
+      ? await requireSeller(ctx.db, ctx.store.id, named)
+      : { id: ctx.staff.id, name: ctx.staff.name };
+  const created = await createOrder(
+    ctx,
+    { memberId: m.id, staffId: ctx.staff.id, anyTopupAmount: true, sellerId: seller.id, sellerName: seller.name },
+    rest,
+  );
   return {
     orderNo: created.orderNo,
     amount: created.amount,
@@ -266,7 +275,7 @@ async function createOrder(
       exchanged !== undefined && (await bindMemberOpenidUnder(tx, storeId, memberId, setting.wechat.appId, exchanged));
     audit(tx, {
       kind: 'card',
-      summary: `${buyer.staffId === null ? '' : '前台扫码收款 '}下单 ${description} ${amountText(BIG_TYPE_MONEY, amount)}（${METHOD_LABEL[input.method]}）${bound ? '；绑定微信' : ''}`,
+      summary: `${buyer.staffId === null ? '' : '前台扫码收款 '}下单 ${description} ${amountText(BIG_TYPE_MONEY, amount)}（${METHOD_LABEL[input.method]}）${buyer.sellerName ? `，销售员 ${buyer.sellerName}` : ''}${bound ? '；绑定微信' : ''}`,
       target: `订单 ${orderNo}`,
       targets: [
         { type: 'member', id: memberId },

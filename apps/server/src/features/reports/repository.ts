@@ -209,7 +209,8 @@ export async function moneyReceived(ex: Executor, r: Range) {
 }
 
 /**
- * Each payment of the range (money received, `paymentsIn`) with what says who sold it: the staff
+ * Each payment of the range (money received, `paymentsIn`) with what says who sold it: the 销售员
+ * named for it (`sellerId`, issue 42), the staff
  * member who took it (`staffId`: the desk's sale, top-up or refund; null for an online order), the
  * staff member of its online order (`orderStaffId`: the desk's 扫码收款; null for a member's own
  * order), the top-up a refund pays back (`refundOf`), and the member and card product.
@@ -227,6 +228,7 @@ export async function paymentRowsIn(ex: Executor, r: Range) {
       'p.method',
       'p.channel',
       'p.staffId',
+      'p.sellerId',
       'o.staffId as orderStaffId',
       'o.sellerId as orderSellerId',
       'p.memberCardId',

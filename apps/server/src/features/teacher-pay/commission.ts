@@ -11,17 +11,20 @@ interface Sold {
   memberCardId: number;
   ledgerId: number | null;
   payOrderId: number | null;
+  sellerId: number | null;
   staffId: number | null;
   orderStaffId: number | null;
   orderSellerId: number | null;
 }
 
 /**
- * Who sold a sale or top-up: the staff member who took it at the desk, who took its online order
- * (扫码收款), or whose own link (推广链接) the member came through to order online.
+ * Who sold a sale or top-up: the 销售员 named for it (at the desk, or by a manager since), else
+ * (older records) the staff member who took it at the desk; for an online order, its seller (the
+ * desk's 扫码收款 names one, a member's own order has the seller of the link they came through,
+ * 推广链接), else the staff member who took it.
  */
-const sellerOfSale = (p: Pick<Sold, 'staffId' | 'orderStaffId' | 'orderSellerId'>) =>
-  p.staffId ?? p.orderStaffId ?? p.orderSellerId ?? null;
+export const sellerOfSale = (p: Pick<Sold, 'sellerId' | 'staffId' | 'orderStaffId' | 'orderSellerId'>) =>
+  p.sellerId ?? p.staffId ?? p.orderSellerId ?? p.orderStaffId ?? null;
 
 /**
  * A refund counts against whoever sold what it pays back: a top-up refund against the top-up's

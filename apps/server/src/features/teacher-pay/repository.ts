@@ -157,6 +157,7 @@ export async function salesOfCards(ex: Executor, storeId: number, cardIds: reado
       'p.ledgerId',
       'p.payOrderId',
       'p.staffId',
+      'p.sellerId',
       'o.staffId as orderStaffId',
       'o.sellerId as orderSellerId',
     ])
@@ -165,6 +166,39 @@ export async function salesOfCards(ex: Executor, storeId: number, cardIds: reado
     .where('p.kind', 'in', ['sale', 'topup'])
     .orderBy('p.id')
     .execute();
+}
+
+/**
+ * One money record of the store (card_payment) with what says who sold it (as `salesOfCards`), its
+ * date, member and card: a sale whose seller a manager changes. Undefined: not the store's.
+ */
+export function paymentWithSeller(ex: Executor, storeId: number, id: number) {
+  return ex
+    .selectFrom('cardPayment as p')
+    .innerJoin('memberCard as mc', 'mc.id', 'p.memberCardId')
+    .innerJoin('cardProduct as cp', 'cp.id', 'mc.cardId')
+    .leftJoin('payOrder as o', 'o.id', 'p.payOrderId')
+    .select([
+      'p.id',
+      'p.kind',
+      'p.amount',
+      'p.createdAt',
+      'p.memberCardId',
+      'p.sellerId',
+      'p.staffId',
+      'o.staffId as orderStaffId',
+      'o.sellerId as orderSellerId',
+      'mc.memberId',
+      'cp.cardName',
+    ])
+    .where('p.storeId', '=', storeId)
+    .where('p.id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Names the 销售员 of a sale or top-up (card_payment), whom the commission counts from then on. */
+export async function setPaymentSeller(tx: Tx, storeId: number, id: number, sellerId: number) {
+  await tx.updateTable('cardPayment').set({ sellerId }).where('storeId', '=', storeId).where('id', '=', id).execute();
 }
 
 // ---- commission rates -------------------------------------------------------------------

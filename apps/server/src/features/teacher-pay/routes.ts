@@ -12,12 +12,14 @@ import {
   queryTeacherPayStatement,
   reopenSalesCommissionMonth,
   reopenTeacherPayMonth,
+  updateSaleSeller,
   updateSalesCommissionRate,
   updateTeacherPayRule,
 } from '@studio/contract';
 import { defineFeature } from '../../lib/feature.ts';
 import {
   addAdjustment,
+  changeSaleSeller,
   closedMonths,
   closeMonth,
   commission,
@@ -40,12 +42,13 @@ export const teacherPayFeature = defineFeature((r) => {
   r.handle(deleteTeacherPayRule, (input, ctx) => removeRule(ctx, input));
   r.handle(queryTeacherPayStatement, (input, ctx) => statement(ctx, input.month, input.teacherId));
   r.handle(addTeacherPayAdjustment, (input, ctx) => addAdjustment(ctx, input));
-  r.handle(closeTeacherPayMonth, (input, ctx) => closeMonth(ctx, 'teacher', input.month));
+  r.handle(closeTeacherPayMonth, (input, ctx) => closeMonth(ctx, 'teacher', input.month, input.confirmed));
   r.handle(reopenTeacherPayMonth, (input, ctx) => reopenMonth(ctx, 'teacher', input.month, input.reason));
   r.handle(querySalesCommissionRateList, (_input, ctx) => rateList(ctx));
   r.handle(updateSalesCommissionRate, (input, ctx) => saveRate(ctx, input));
   r.handle(querySalesCommission, (input, ctx) => commission(ctx, input.month));
   r.handle(closeSalesCommissionMonth, (input, ctx) => closeMonth(ctx, 'commission', input.month));
   r.handle(reopenSalesCommissionMonth, (input, ctx) => reopenMonth(ctx, 'commission', input.month, input.reason));
+  r.handle(updateSaleSeller, (input, ctx) => changeSaleSeller(ctx, input));
   r.handle(queryPayMonthList, (_input, ctx) => closedMonths(ctx));
 });

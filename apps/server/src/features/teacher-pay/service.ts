@@ -1,7 +1,9 @@
 import {
   amountText,
   BIG_TYPE_MONEY,
+  SellerMsg,
   TeacherPayMsg,
+  unruledClassText,
   type addTeacherPayAdjustment,
   type CommissionRow,
   type deleteTeacherPayRule,
@@ -13,6 +15,7 @@ import {
   type queryPayMonthList,
   type TeacherPayStatement,
   type TeacherStatement,
+  type updateSaleSeller,
   type updateSalesCommissionRate,
   type updateTeacherPayRule,
 } from '@studio/contract';
@@ -24,7 +27,7 @@ import type { CallCtx } from '../../lib/context.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { requireCourse, requireTeacher, requireTeachers } from '../reference/public.ts';
-import { findStaffOfStore, ownTeacherFilter } from '../staff/public.ts';
+import { findStaffOfStore, ownTeacherFilter, requireSeller } from '../staff/public.ts';
 import {
   closedAmong,
   closingOf,
@@ -33,18 +36,21 @@ import {
   insertClosing,
   type CloseKind,
 } from './closing-repository.ts';
-import { computeCommission } from './commission.ts';
+import { computeCommission, sellerOfSale } from './commission.ts';
 import { addMonths, monthOf } from './month.ts';
 import {
   deleteRule,
   insertAdjustment,
   insertRule,
+  paymentWithSeller,
   putRate,
   rateOf,
   ratesOfStaff,
   replaceRule,
   ruleAt,
   rulesOf,
+  setPaymentSeller,
+  staffNames,
 } from './repository.ts';
 import { ruleSummary, tiersOf, tiersToJson } from './rules.ts';
 import { computeStatement, grandTotal } from './statement.ts';
@@ -222,6 +228,40 @@ export async function commission(ctx: CallCtx, month: string): Promise<Commissio
   return computeCommission(ctx.db, ctx.store.id, month);
 }
 
+/**
+ * Names another 销售员 for a sale or top-up (a manager; issue 42, item 12): the commission counts
+ * them from then on, and the refunds of what it paid for follow. Refused (409) for a refund or a
+ * transfer fee, and while the commission of the sale's month is closed (reopen it first). Written to
+ * the audit log with the seller before and after.
+ */
+export async function changeSaleSeller(ctx: CallCtx, input: ParsedReqOf<typeof updateSaleSeller>): Promise<null> {
+  const storeId = ctx.store.id;
+  await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
+    const sale = await paymentWithSeller(tx, storeId, input.id);
+    if (!sale) throw notFound('收款记录');
+    if (sale.kind !== 'sale' && sale.kind !== 'topup') throw conflict(SellerMsg.notSale);
+    const seller = await requireSeller(tx, storeId, input.sellerId);
+    const [closed] = await closedAmong(tx, storeId, 'commission', [monthOf(sale.createdAt)]);
+    if (closed) throw conflict(SellerMsg.monthClosed(closed));
+    const was = sellerOfSale(sale);
+    const names = await staffNames(tx, was === null ? [] : [was]);
+    const before = was === null ? '无' : (names.get(was) ?? '');
+    audit(tx, {
+      kind: 'card',
+      summary: `更改销售员：${sale.kind === 'sale' ? '售卡' : '充值'} ${sale.cardName} ${yuan(Number(sale.amount))}（${sale.createdAt.slice(0, 16)}），${before} → ${seller.name}`,
+      targets: [
+        { type: 'card', id: sale.memberCardId },
+        { type: 'member', id: sale.memberId },
+        { type: 'staff', id: seller.id },
+      ],
+      before: { 销售员: before },
+      after: { 销售员: seller.name },
+    });
+    await setPaymentSeller(tx, storeId, sale.id, seller.id);
+  });
+  return null;
+}
+
 // ---- closing --------------------------------------------------------------------------------
 
 /**
@@ -229,7 +269,7 @@ export async function commission(ctx: CallCtx, month: string): Promise<Commissio
  * same transaction, is kept as it is (and answered from then on); edits that would change it are
  * refused until a manager reopens it.
  */
-export async function closeMonth(ctx: CallCtx, kind: CloseKind, month: string): Promise<null> {
+export async function closeMonth(ctx: CallCtx, kind: CloseKind, month: string, confirmed = false): Promise<null> {
   const storeId = ctx.store.id;
   const at = now(ctx);
   if (`${addMonths(month, 1)}-01 00:00:00` > at) throw conflict(TeacherPayMsg.notEnded(month));
@@ -239,8 +279,12 @@ export async function closeMonth(ctx: CallCtx, kind: CloseKind, month: string): 
     let summary: string;
     if (kind === 'teacher') {
       const teachers = await computeStatement(tx, storeId, month);
+      const unruled = teachers.flatMap((t) =>
+        t.rows.filter((r) => r.ruleId === null).map((r) => unruledClassText({ ...r, teacherName: t.teacherName })),
+      );
+      if (unruled.length && !confirmed) throw conflict(TeacherPayMsg.unruledClasses(month, unruled));
       snapshot = JSON.stringify({ teachers });
-      summary = `结算关闭 ${month} 课时费：${teachers.length} 位老师，合计 ${yuan(grandTotal(teachers))}`;
+      summary = `结算关闭 ${month} 课时费：${teachers.length} 位老师，合计 ${yuan(grandTotal(teachers))}${unruled.length ? `；确认 ${unruled.length} 节课没有规则（按 0 元计）：${unruled.join('、')}` : ''}`;
     } else {
       const rows = await computeCommission(tx, storeId, month);
       snapshot = JSON.stringify({ rows });

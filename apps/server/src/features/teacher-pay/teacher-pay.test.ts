@@ -403,7 +403,21 @@ describeEachDb('teacher pay and sales commission', (env) => {
       const thisMonth = localDateTime('Asia/Shanghai').slice(0, 7);
       const a = await call('close/teacher/pay/month', { month: thisMonth });
       expect([a.status, a.msg]).toEqual([409, TeacherPayMsg.notEnded(thisMonth)]);
-      await ok('close/teacher/pay/month', { month: MONTH });
+      // 孙老师 has no rule: closing names his class and waits for the manager's confirmation.
+      const unconfirmed = await call('close/teacher/pay/month', { month: MONTH });
+      expect([unconfirmed.status, unconfirmed.msg]).toEqual([
+        409,
+        TeacherPayMsg.unruledClasses(MONTH, ['10-08 11:00 动感单车（孙老师）']),
+      ]);
+      const notYet = await ok<TeacherPayStatement>('query/teacher/pay/statement', { month: MONTH });
+      expect(notYet.closed).toBe(false);
+      await ok('close/teacher/pay/month', { month: MONTH, confirmed: true });
+      const entry = await env()
+        .database.db.selectFrom('auditLog')
+        .select('summary')
+        .where('summary', 'like', `结算关闭 ${MONTH} 课时费%`)
+        .executeTakeFirstOrThrow();
+      expect(entry.summary).toContain('10-08 11:00 动感单车（孙老师）');
       const again = await call('close/teacher/pay/month', { month: MONTH });
       expect([again.status, again.msg]).toEqual([409, TeacherPayMsg.alreadyClosed(MONTH)]);
       const closed = await ok<TeacherPayStatement>('query/teacher/pay/statement', { month: MONTH });

@@ -46,6 +46,8 @@ export interface PaymentFields {
 const wirePayment = (p: PaymentFields) => ({ amount: toFen(p.paid), method: p.method, remark: p.payRemark || null });
 
 export interface NewCard extends PaymentFields {
+  /** 销售员 (the commission counts them). */
+  sellerId?: number;
   memberId: number;
   productId: number;
   bigType: number;
@@ -63,6 +65,7 @@ export function useIssueCard() {
         totalCount: wireAmount(c.bigType, c.total),
         expireTime: c.expires,
         payment: wirePayment(c),
+        sellerId: c.sellerId,
       }),
     { success: '发卡成功', changes: 'memberCard' },
   );
@@ -70,8 +73,13 @@ export function useIssueCard() {
 
 export function useTopUpCard(card: MemberCardRow) {
   return useWrite(
-    (v: { amount: number } & PaymentFields) =>
-      call(topupMemberCard, { id: card.id, amount: wireAmount(card.bigType, v.amount), payment: wirePayment(v) }),
+    (v: { amount: number; sellerId?: number } & PaymentFields) =>
+      call(topupMemberCard, {
+        id: card.id,
+        amount: wireAmount(card.bigType, v.amount),
+        payment: wirePayment(v),
+        sellerId: v.sellerId,
+      }),
     { success: '充值成功', changes: 'memberCard' },
   );
 }
@@ -156,7 +164,8 @@ export interface ProductFields {
   shareMax?: number | null;
 }
 
-export function useSaveCardProduct(product: CardProduct | null) {
+/** Saves a card product; `onRefused` hears the server's refusal (its message names what is wrong). */
+export function useSaveCardProduct(product: CardProduct | null, onRefused?: (msg: string) => void) {
   return useWrite(
     (p: ProductFields) => {
       const body = {
@@ -183,7 +192,7 @@ export function useSaveCardProduct(product: CardProduct | null) {
       };
       return product ? call(updateCardProduct, { id: product.id, ...body }) : call(insertCardProduct, body);
     },
-    { success: '操作成功', changes: 'cardProduct' },
+    { success: '操作成功', changes: 'cardProduct', onError: (e) => onRefused?.(e.message) },
   );
 }
 

@@ -4,12 +4,14 @@ import type { Dayjs } from 'dayjs';
 import { unitOf } from '../../shared/format.ts';
 import { FormModal } from '../../shared/form-modal.tsx';
 import { MemberPicker } from '../../shared/pickers/member-picker.tsx';
+import { SellerField } from '../../shared/pickers/seller-select.tsx';
 import { useCardProducts, useMember } from '../../shared/reference.ts';
 import { useStoreClock } from '../../shared/store-time.ts';
 import { useIssueCard, type PaymentFields as Payment } from './hooks.ts';
 import { PaymentFields } from './payment-fields.tsx';
 
 interface Values extends Payment {
+  sellerId: number;
   memberId: number;
   productId: number;
   total: number;
@@ -18,7 +20,7 @@ interface Values extends Payment {
 
 /**
  * Sells a card product to a member: total (count, or yuan) and expiry date, started from the
- * product's defaults, and the money received (amount, method, remark).
+ * product's defaults, the money received (amount, method, remark) and who sold it (销售员).
  */
 export default function IssueCardModal({
   memberId,
@@ -57,6 +59,7 @@ export default function IssueCardModal({
           paid: v.paid,
           method: v.method,
           payRemark: v.payRemark,
+          sellerId: v.sellerId,
         })
       }
       onDone={(_, v) => onClose(v.memberId)}
@@ -118,6 +121,7 @@ export default function IssueCardModal({
           </Form.Item>
         )}
         <PaymentFields />
+        <SellerField />
       </Form>
     </FormModal>
   );

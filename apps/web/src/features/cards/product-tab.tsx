@@ -7,17 +7,18 @@ import {
   CardMsg,
   deleteCardProduct,
   insertCardProduct,
+  OnlineSaleMsg,
   RefMsg,
   updateCardProduct,
 } from '@studio/contract';
-import { Button, Form, Input, InputNumber, Radio, Select, Space, Switch, Table, Tag } from 'antd';
+import { Alert, Button, Form, Input, InputNumber, Radio, Select, Space, Switch, Table, Tag } from 'antd';
 import { useState } from 'react';
 import dayjs from '../../shared/dayjs.ts';
 import { DeleteLink } from '../../shared/delete-link.tsx';
 import { amountText, unitOf, yuan } from '../../shared/format.ts';
 import { FormModal } from '../../shared/form-modal.tsx';
 import { useCan } from '../../shared/profile.ts';
-import { useCardProducts, useCourseOptions } from '../../shared/reference.ts';
+import { useCardProducts, useCourseOptions, useOnlinePayOn } from '../../shared/reference.ts';
 import {
   useDeleteCardProduct,
   useSaveCardProduct,
@@ -39,8 +40,20 @@ export default function ProductTab() {
   const [editing, setEditing] = useState<Product | 'new' | null>(null);
   const del = useDeleteCardProduct();
   const rows = (q.data ?? []).filter((p) => !search || p.cardName.includes(search));
+  // Products on sale online while the store takes no payment online: members see none of them.
+  const payOn = useOnlinePayOn(canEdit);
+  const unseen = payOn === false && (q.data ?? []).some((p) => p.onlineSale === 1);
   return (
     <>
+      {unseen && (
+        <Alert
+          type="warning"
+          showIcon
+          style={{ marginBottom: 12 }}
+          data-testid="online-sale-unseen"
+          message={`有卡种设为线上售卖，但${OnlineSaleMsg.noChannel}：请到「在线收款」开启微信支付或支付宝`}
+        />
+      )}
       <Space style={{ marginBottom: 12, width: '100%', justifyContent: 'space-between' }}>
         <Input.Search allowClear placeholder="卡种名称" onSearch={setSearch} style={{ width: 220 }} />
         {canAdd && (
@@ -87,6 +100,11 @@ export default function ProductTab() {
                 {p.onlineSale === 1 && (
                   <div>
                     <Tag color="green">线上 {yuan(p.onlinePrice)} 元</Tag>
+                    {payOn === false && (
+                      <Tag color="warning" data-testid="online-sale-unseen-tag">
+                        {OnlineSaleMsg.noChannel}
+                      </Tag>
+                    )}
                     {p.trial === 1 && <Tag color="purple">体验卡</Tag>}
                   </div>
                 )}
@@ -145,7 +163,16 @@ function ProductModal({ product, onClose }: { product: Product | null; onClose: 
   const isCount = bigType === BIG_TYPE_COUNT;
   const cardType = Form.useWatch('cardType', form) ?? product?.cardType ?? 1;
   const onlineSale = Form.useWatch('onlineSale', form) ?? product?.onlineSale === 1;
-  const save = useSaveCardProduct(product);
+  const payOn = useOnlinePayOn();
+  // The server's refusal names a field (线上售卖 without what members need): shown there, scrolled to.
+  const save = useSaveCardProduct(product, (msg) => {
+    const field = (['totalCount', 'validDays', 'onlinePrice'] as const).find(
+      (f) => msg === (f === 'totalCount' ? OnlineSaleMsg.totalCount(bigType) : OnlineSaleMsg[f]),
+    );
+    if (!field) return;
+    form.setFields([{ name: field, errors: [msg] }]);
+    form.scrollToField(field, { block: 'center', behavior: 'smooth' });
+  });
   const options = (courses.data ?? []).map((c) => ({ value: c.id, label: c.name }));
   for (const c of product?.courses ?? []) {
     if (!options.some((o) => o.value === c.id)) options.push({ value: c.id, label: c.name });
@@ -201,6 +228,7 @@ function ProductModal({ product, onClose }: { product: Product | null; onClose: 
       submit={save.run}
       onCancel={onClose}
       width={640}
+      nameInvalid
     >
       <Form<Values> form={form} layout="vertical" initialValues={initial}>
         <Form.Item
@@ -261,7 +289,7 @@ function ProductModal({ product, onClose }: { product: Product | null; onClose: 
                 required: onlineSale,
                 type: 'number',
                 min: onlineSale ? (isCount ? 1 : 0.01) : 0,
-                message: isCount ? '线上售卖的卡种请填写卡内次数' : '线上售卖的卡种请填写卡内金额',
+                message: OnlineSaleMsg.totalCount(bigType),
               },
             ]}
           >
@@ -274,7 +302,7 @@ function ProductModal({ product, onClose }: { product: Product | null; onClose: 
               dependencies={['onlineSale']}
               rules={[
                 { type: 'number', min: 1, max: 3650, message: CardMsg.validDays },
-                { required: onlineSale, message: '线上售卖的有期限卡种请填写有效天数' },
+                { required: onlineSale, message: OnlineSaleMsg.validDays },
               ]}
             >
               <InputNumber precision={0} style={{ width: 200 }} suffix="天" />
@@ -284,7 +312,15 @@ function ProductModal({ product, onClose }: { product: Product | null; onClose: 
         <Form.Item label="可预约的课程" name="courseIds">
           <Select mode="multiple" allowClear optionFilterProp="label" loading={courses.isPending} options={options} />
         </Form.Item>
-        <OnlineSaleFields on={onlineSale} />
+        <OnlineSaleFields
+          on={onlineSale}
+          payOn={payOn}
+          onSwitch={(on) => {
+            // 线上价格 starts at the product's price.
+            if (on && form.getFieldValue('onlinePrice') == null)
+              form.setFieldValue('onlinePrice', form.getFieldValue('price'));
+          }}
+        />
         <ProductLifeFields expires={cardType !== CARD_TYPE_NO_EXPIRY} />
       </Form>
     </FormModal>
@@ -295,7 +331,16 @@ function ProductModal({ product, onClose }: { product: Product | null; onClose: 
  * 线上售卖: members may buy the product on their phone (会员约课页面 → 购卡) at its online price; a
  * card bought online starts with the balance and valid days above. 体验卡 sells once per member.
  */
-function OnlineSaleFields({ on }: { on: boolean }) {
+function OnlineSaleFields({
+  on,
+  payOn,
+  onSwitch,
+}: {
+  on: boolean;
+  /** Whether the store takes payments online (undefined: not known yet). */
+  payOn: boolean | undefined;
+  onSwitch: (on: boolean) => void;
+}) {
   return (
     <>
       <Form.Item
@@ -304,16 +349,26 @@ function OnlineSaleFields({ on }: { on: boolean }) {
         valuePropName="checked"
         extra="开启后，会员可在手机上购买（付款渠道在 在线收款 中开启）"
       >
-        <Switch />
+        <Switch onChange={onSwitch} />
       </Form.Item>
+      {on && payOn === false && (
+        <Alert
+          type="warning"
+          showIcon
+          style={{ marginBottom: 16 }}
+          data-testid="online-sale-no-channel"
+          message={OnlineSaleMsg.noChannel}
+          description="本店还没有开启微信支付或支付宝，会员在手机上看不到“购卡”。请到「在线收款」开启后再上架。"
+        />
+      )}
       {on && (
         <Space size="large" align="start">
           <Form.Item
             label="线上价格"
             name="onlinePrice"
             rules={[
-              { required: true, message: '请输入线上价格' },
-              { type: 'number', min: 0.01, message: '线上价格应大于0' },
+              { required: true, message: OnlineSaleMsg.onlinePrice },
+              { type: 'number', min: 0.01, message: OnlineSaleMsg.onlinePrice },
             ]}
           >
             <InputNumber precision={2} style={{ width: 200 }} suffix="元" />

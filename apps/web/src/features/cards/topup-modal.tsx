@@ -2,12 +2,13 @@ import { BIG_TYPE_COUNT, type MemberCardRow } from '@studio/contract';
 import { Form, InputNumber } from 'antd';
 import { balanceText, unitOf } from '../../shared/format.ts';
 import { FormModal } from '../../shared/form-modal.tsx';
+import { SellerField } from '../../shared/pickers/seller-select.tsx';
 import { useTopUpCard, type PaymentFields as Payment } from './hooks.ts';
 import { PaymentFields } from './payment-fields.tsx';
 
-/** 充值: an amount in the card's unit and the money received for it. */
+/** 充值: an amount in the card's unit, the money received for it and who sold it (销售员). */
 export default function TopupModal({ card, onClose }: { card: MemberCardRow; onClose: () => void }) {
-  const [form] = Form.useForm<{ amount: number } & Payment>();
+  const [form] = Form.useForm<{ amount: number; sellerId: number } & Payment>();
   const isCount = card.bigType === BIG_TYPE_COUNT;
   const save = useTopUpCard(card);
   return (
@@ -38,6 +39,7 @@ export default function TopupModal({ card, onClose }: { card: MemberCardRow; onC
           />
         </Form.Item>
         <PaymentFields />
+        <SellerField />
       </Form>
     </FormModal>
   );

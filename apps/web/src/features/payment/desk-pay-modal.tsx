@@ -4,6 +4,7 @@ import { Alert, Button, Form, InputNumber, Modal, Radio, Result, Select, Space, 
 import { useEffect, useRef, useState } from 'react';
 import { toFen, yuan } from '../../shared/format.ts';
 import { afterWrite } from '../../shared/invalidations.ts';
+import { SellerField } from '../../shared/pickers/seller-select.tsx';
 import { QrImage } from '../../shared/qr-image.tsx';
 import { useCardProducts } from '../../shared/reference.ts';
 import { useCreateDeskOrder, useDeskOrder } from './desk-pay-hooks.ts';
@@ -16,6 +17,7 @@ interface Values {
   /** 元 on the screen, fen on the wire. */
   amount?: number;
   method: Method;
+  sellerId: number;
 }
 
 const METHOD_NAME: Record<Method, string> = { wechat_native: '微信', alipay_precreate: '支付宝' };
@@ -59,6 +61,7 @@ export default function DeskPayModal({
     const r = await create.run({
       mid: member.id,
       method: v.method,
+      sellerId: v.sellerId,
       ...(v.what === 'card' ? { productId: v.productId } : { mcId: v.mcId, amount: toFen(v.amount ?? 0) }),
     });
     if (r) setCreated({ ...r.data, method: v.method });
@@ -149,6 +152,7 @@ export default function DeskPayModal({
               ]}
             />
           </Form.Item>
+          <SellerField />
         </Form>
       ) : paid ? (
         <div data-testid="desk-pay-paid">

@@ -6,7 +6,7 @@ import { keys } from '../../shared/query-keys.ts';
 import { useWrite } from '../../shared/use-write.ts';
 
 /** Under the store settings' key: saving any store setting refetches it (`changes: 'storeSetting'`). */
-const paySettingKey = [...keys.storeSetting.all, 'pay'] as const;
+const paySettingKey = keys.paySetting;
 
 /** The store's payment setting: plain fields, and each secret only as set or not. */
 export function usePaySetting() {

@@ -1,5 +1,14 @@
 import { MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
-import { Msg, PayMsg, WECHAT_KEY_MODE_LABEL, type PaySetting } from '@studio/contract';
+
+import {
+  Msg,
+  PayIdMsg,
+  PayMsg,
+  WECHAT_APP_ID,
+  WECHAT_KEY_MODE_LABEL,
+  WECHAT_MCH_ID,
+  type PaySetting,
+} from '@studio/contract';
 import {
   Alert,
   Button,
@@ -311,7 +320,11 @@ function WechatCard({ setting, form, submit }: CardProps) {
             label="商户号"
             name={['wechat', 'mchId']}
             dependencies={dep}
-            rules={[needed('wechat', '商户号'), maxLen(32)]}
+            rules={[
+              needed('wechat', '商户号'),
+              maxLen(32),
+              { pattern: new RegExp(WECHAT_MCH_ID), message: PayIdMsg.mchId },
+            ]}
           >
             <Input autoComplete="off" placeholder="1900000000" />
           </Form.Item>
@@ -321,7 +334,11 @@ function WechatCard({ setting, form, submit }: CardProps) {
             label="AppID"
             name={['wechat', 'appId']}
             dependencies={dep}
-            rules={[needed('wechat', 'AppID'), maxLen(32)]}
+            rules={[
+              needed('wechat', 'AppID'),
+              maxLen(32),
+              { pattern: new RegExp(WECHAT_APP_ID), message: PayIdMsg.appId },
+            ]}
             extra="与商户号绑定的公众号 AppID"
           >
             <Input autoComplete="off" placeholder="wx..." />

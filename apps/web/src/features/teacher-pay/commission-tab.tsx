@@ -11,6 +11,7 @@ import type { CommissionRow } from './types.ts';
 const RateModal = lazy(() => import('./rate-modal.tsx'));
 const SellerLinkModal = lazy(() => import('./seller-link-modal.tsx'));
 const ReopenModal = lazy(() => import('./reopen-modal.tsx'));
+const SellerChangeModal = lazy(() => import('./seller-change-modal.tsx'));
 
 type Item = CommissionRow['items'][number];
 interface RateRow {
@@ -29,6 +30,7 @@ export default function CommissionTab({ month }: { month: string }) {
   const [rateOf, setRateOf] = useState<RateRow | null>(null);
   const [linkOf, setLinkOf] = useState<RateRow | null>(null);
   const [reopening, setReopening] = useState(false);
+  const [changing, setChanging] = useState<{ item: Item; sellerId: number } | null>(null);
   const rates = useCommissionRates(true);
   const q = useCommission(month, true);
   const closed = useClosedMonths().data?.find((c) => c.kind === 'commission' && c.month === month);
@@ -114,6 +116,16 @@ export default function CommissionTab({ month }: { month: string }) {
                     align: 'right',
                     render: (v: number, i) => (i.kind === 'refund' ? `-${yuan(v)}` : yuan(v)),
                   },
+                  {
+                    title: '',
+                    key: 'seller',
+                    width: 100,
+                    // A sale or top-up of a month still open may be credited to another seller.
+                    render: (_: unknown, i) =>
+                      !closed && i.kind !== 'refund' ? (
+                        <a onClick={() => setChanging({ item: i, sellerId: r.staffId })}>更改销售员</a>
+                      ) : null,
+                  },
                 ]}
               />
             ),
@@ -186,6 +198,9 @@ export default function CommissionTab({ month }: { month: string }) {
         {rateOf && <RateModal staff={rateOf} onClose={() => setRateOf(null)} />}
         {linkOf && <SellerLinkModal staff={linkOf} onClose={() => setLinkOf(null)} />}
         {reopening && <ReopenModal kind="commission" month={month} onClose={() => setReopening(false)} />}
+        {changing && (
+          <SellerChangeModal item={changing.item} sellerId={changing.sellerId} onClose={() => setChanging(null)} />
+        )}
       </Suspense>
     </div>
   );

@@ -12,12 +12,13 @@ import {
   queryTeacherPayStatement,
   reopenSalesCommissionMonth,
   reopenTeacherPayMonth,
+  updateSaleSeller,
   updateSalesCommissionRate,
   updateTeacherPayRule,
   type ReqOf,
 } from '@studio/contract';
 import { useQuery } from '@tanstack/react-query';
-import { call } from '../../api/client.ts';
+import { ApiError, call } from '../../api/client.ts';
 import { keys } from '../../shared/query-keys.ts';
 import { useWrite } from '../../shared/use-write.ts';
 import type { CloseKind } from './types.ts';
@@ -83,10 +84,25 @@ export function useAddAdjustment() {
   });
 }
 
-export function useCloseMonth(kind: CloseKind) {
-  return useWrite(
-    (month: string) => call(kind === 'teacher' ? closeTeacherPayMonth : closeSalesCommissionMonth, { month }),
-    { success: '已结算并关闭该月', changes: 'teacherPay' },
+/**
+ * Closes a month. Teacher pay: `confirmed` says the manager saw the classes without a rule; the
+ * server refuses (409 naming them) when it finds some that were not confirmed, and `onUnruled` gets
+ * its message to ask again.
+ */
+export function useCloseMonth(kind: CloseKind, onUnruled?: (msg: string, month: string) => void) {
+  return useWrite<[month: string, confirmed?: boolean], null>(
+    (month: string, confirmed?: boolean) =>
+      kind === 'teacher'
+        ? call(closeTeacherPayMonth, { month, confirmed: confirmed ?? false })
+        : call(closeSalesCommissionMonth, { month }),
+    {
+      success: '已结算并关闭该月',
+      changes: 'teacherPay',
+      onError: (e, month) => {
+        if (e instanceof ApiError && e.status === 409 && e.message.includes('没有课时费规则'))
+          onUnruled?.(e.message, month);
+      },
+    },
   );
 }
 
@@ -101,6 +117,14 @@ export function useReopenMonth(kind: CloseKind) {
 export function useSaveRate() {
   return useWrite((staffId: number, rate: number) => call(updateSalesCommissionRate, { staffId, rate }), {
     success: '提成比例已保存',
+    changes: 'teacherPay',
+  });
+}
+
+/** 更改销售员 of a sale or top-up (a manager): the commission counts the new seller from then on. */
+export function useChangeSeller() {
+  return useWrite((id: number, sellerId: number) => call(updateSaleSeller, { id, sellerId }), {
+    success: '销售员已更改',
     changes: 'teacherPay',
   });
 }

@@ -1,5 +1,6 @@
 import { DownloadOutlined, LockOutlined, PlusOutlined, UnlockOutlined } from '@ant-design/icons';
-import { Alert, Button, Card, Empty, Popconfirm, Space, Spin, Statistic, Table, Tag, Typography } from 'antd';
+import { TeacherPayMsg, unruledClassText } from '@studio/contract';
+import { Alert, App, Button, Card, Empty, Popconfirm, Space, Spin, Statistic, Table, Tag, Typography } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { yuan } from '../../shared/format.ts';
 import { TeacherSelect } from '../../shared/pickers/teacher-select.tsx';
@@ -80,8 +81,24 @@ export default function StatementTab({ month, manager }: { month: string; manage
   const [teacherId, setTeacherId] = useState<number | null>(null);
   const [open, setOpen] = useState<'adjust' | 'reopen' | null>(null);
   const q = useStatement(month, manager ? teacherId : null);
-  const close = useCloseMonth('teacher');
+  const { modal } = App.useApp();
+  const close = useCloseMonth('teacher', (msg, m) => {
+    modal.confirm({
+      title: `结算并关闭 ${m}？`,
+      content: <div data-testid="pay-unruled-confirm">{msg}</div>,
+      okText: '仍然结算关闭',
+      onOk: () => close.run(m, true),
+    });
+  });
   const s = q.data;
+  // The classes no rule pays, named before closing (the whole store's statement; a filtered one
+  // leaves it to the server, whose refusal names them).
+  const unruled =
+    s && !teacherId
+      ? s.teachers.flatMap((t) =>
+          t.rows.filter((r) => r.ruleId === null).map((r) => unruledClassText({ ...r, teacherName: t.teacherName })),
+        )
+      : [];
   const exportBook = () =>
     s &&
     downloadWorkbook(
@@ -118,9 +135,18 @@ export default function StatementTab({ month, manager }: { month: string; manage
               </Button>
               <Popconfirm
                 title={`结算并关闭 ${month}？`}
-                description="关闭后月结单不再变化，该月课程的老师、时间和规则都不能再改，直到重新打开。"
-                okText="结算关闭"
-                onConfirm={() => close.run(month)}
+                description={
+                  <div style={{ maxWidth: 420 }}>
+                    {unruled.length > 0 && (
+                      <Typography.Paragraph type="warning" data-testid="pay-unruled-confirm">
+                        {TeacherPayMsg.unruledClasses(month, unruled)}
+                      </Typography.Paragraph>
+                    )}
+                    关闭后月结单不再变化，该月课程的老师、时间和规则都不能再改，直到重新打开。
+                  </div>
+                }
+                okText={unruled.length ? '仍然结算关闭' : '结算关闭'}
+                onConfirm={() => close.run(month, unruled.length > 0)}
               >
                 <Button type="primary" icon={<LockOutlined />} loading={close.loading}>
                   结算并关闭该月

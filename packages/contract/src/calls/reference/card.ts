@@ -57,6 +57,53 @@ export const CardMsg = {
     `这张卡是线上购买的（订单 ${orderNo}），请用“原路退回”退卡：钱退回会员的微信或支付宝`,
 } as const;
 
+/** 线上售卖 (issue 42, item 11): what a product needs before members can buy it, and what they see. */
+export const OnlineSaleMsg = {
+  totalCount: (bigType: number) =>
+    bigType === 1 ? '线上售卖的卡种请填写卡内次数（大于0）' : '线上售卖的卡种请填写卡内金额（大于0）',
+  validDays: '线上售卖的有期限卡种请填写有效天数',
+  onlinePrice: '线上售卖请填写线上价格（大于0元）',
+  /** The product form and list, when no payment channel is enabled. */
+  noChannel: '未开启在线收款，会员看不到',
+  /** The members' page, when the store takes no payment online. */
+  closed: '本店暂未开放线上购卡，请到前台办理',
+} as const;
+
+/** The field a product sold online lacks for members to buy it, with its message; null: it can be sold. */
+export function onlineSaleProblem(p: {
+  bigType: number;
+  cardType: number;
+  totalCount: number | null;
+  validDays: number | null;
+  onlinePrice: number;
+}): { field: 'totalCount' | 'validDays' | 'onlinePrice'; msg: string } | null {
+  if (p.totalCount === null || p.totalCount <= 0)
+    return { field: 'totalCount', msg: OnlineSaleMsg.totalCount(p.bigType) };
+  if (p.cardType !== 2 && !p.validDays) return { field: 'validDays', msg: OnlineSaleMsg.validDays };
+  if (!(p.onlinePrice > 0)) return { field: 'onlinePrice', msg: OnlineSaleMsg.onlinePrice };
+  return null;
+}
+const onlineSaleErrors = fails.badRequest(
+  OnlineSaleMsg.totalCount(1),
+  OnlineSaleMsg.totalCount(2),
+  OnlineSaleMsg.validDays,
+  OnlineSaleMsg.onlinePrice,
+);
+
+/** 销售员 of a sale, a top-up or a 扫码收款 (issue 42, item 12): whom the sales commission counts. */
+export const SellerMsg = {
+  choose: '请选择销售员',
+  disabled: '该员工已停用，不能作为销售员',
+  notSale: '只有售卡和充值的收款可以更改销售员',
+  /** A sale whose month's commission is closed keeps its seller until the month is reopened. */
+  monthClosed: (month: string) =>
+    `${month} 的销售提成已结算关闭，不能更改这笔收款的销售员；如需修改请店长先重新打开该月`,
+} as const;
+/** The 销售员: any staff member of the store (absent: who is signed in). */
+export const zSellerId = () => zId(SellerMsg.choose).optional();
+/** What a call naming a seller may be refused for. */
+export const sellerErrors = [...fails.badRequest(SellerMsg.disabled), ...fails.notFound('销售员')];
+
 const zPayMethod = z.enum(Object.keys(PAY_METHODS) as [PayMethod, ...PayMethod[]], { error: CardMsg.payMethod });
 /** Money taken at the desk (fen), how, and a remark. A record, not payment processing. */
 export const zPayment = z.object({
@@ -221,6 +268,7 @@ export const insertCardProduct = defineCall({
   example: { cardName: '十次卡', bigType: 1, cardType: 1, perCount: 1, price: 100000, courseIds: [1] },
   errors: [
     ...fails.badRequest(CardLifeProductMsg.activationDate, CardLifeProductMsg.leaveDaysOrder),
+    ...onlineSaleErrors,
     ...fails.notFound('课程'),
   ],
 });
@@ -236,6 +284,7 @@ export const updateCardProduct = defineCall({
   example: { id: 1, cardName: '十次卡', bigType: 1, cardType: 1, perCount: 1, price: 100000, courseIds: [1] },
   errors: [
     ...fails.badRequest(CardLifeProductMsg.activationDate, CardLifeProductMsg.leaveDaysOrder),
+    ...onlineSaleErrors,
     ...fails.notFound('卡种', '课程'),
     ...fails.conflict(RefMsg.bigTypeLocked),
   ],
@@ -266,18 +315,25 @@ export const insertMemberCard = defineCall({
       .transform((v) => v ?? null),
     /** What the member paid for the card (the desk's record; reports count it as money received). */
     payment: zPayment.optional(),
+    /** 销售员 of the sale (absent: who is signed in); the sales commission counts them. */
+    sellerId: zSellerId(),
   }),
   res: z.object({ id: z.number() }),
-  idFields: ['mid', 'cardId'],
-  summary: '给会员发卡（售卡：可记录收款金额和收款方式）',
+  idFields: ['mid', 'cardId', 'sellerId'],
+  summary: '给会员发卡（售卡：可记录收款金额、收款方式和销售员，销售员默认当前登录员工）',
   example: {
     mid: 1,
     cardId: 1,
     totalCount: 10,
     expireTime: '2026-12-31',
     payment: { amount: 100000, method: 'wechat', remark: null },
+    sellerId: 2,
   },
-  errors: [...fails.badRequest(RefMsg.expireRequired, CardMsg.payMethod), ...fails.notFound('会员', '卡种')],
+  errors: [
+    ...fails.badRequest(RefMsg.expireRequired, CardMsg.payMethod),
+    ...fails.notFound('会员', '卡种'),
+    ...sellerErrors,
+  ],
 });
 
 export const updateMemberCardStatus = defineCall({
@@ -301,12 +357,14 @@ export const topupMemberCard = defineCall({
     amount: z.number({ error: RefMsg.topupAmount }).int(RefMsg.topupAmount).min(1, RefMsg.topupAmount).max(MAX_AMOUNT),
     /** What the member paid for the top-up. */
     payment: zPayment.optional(),
+    /** 销售员 of the top-up (absent: who is signed in); the sales commission counts them. */
+    sellerId: zSellerId(),
   }),
   res: z.null(),
-  idFields: ['id'],
-  summary: '会员卡充值（次数或金额，分；可记录收款）',
-  example: { id: 1, amount: 10, payment: { amount: 50000, method: 'cash', remark: null } },
-  errors: [...fails.notFound('会员卡'), ...fails.conflict(CardMsg.refunded)],
+  idFields: ['id', 'sellerId'],
+  summary: '会员卡充值（次数或金额，分；可记录收款和销售员，销售员默认当前登录员工）',
+  example: { id: 1, amount: 10, payment: { amount: 50000, method: 'cash', remark: null }, sellerId: 2 },
+  errors: [...fails.notFound('会员卡'), ...fails.conflict(CardMsg.refunded), ...sellerErrors],
 });
 
 export const refundMemberCard = defineCall({

@@ -5,6 +5,7 @@ import type { CallCtx } from '../../../lib/context.ts';
 import { badRequest, conflict } from '../../../lib/errors.ts';
 import { activateBy, endOfDay, saleActivation, validDaysFor } from './activation.ts';
 import { mustFindMember } from '../member/service.ts';
+import { requireSeller } from '../../staff/public.ts';
 import { storeNow } from '../shared.ts';
 import { mustFindProduct } from './product-service.ts';
 import { inOwnTx } from '../../../db/write-queue.ts';
@@ -25,6 +26,12 @@ import {
 
 const cardTarget = (c: { id: number }) => ({ type: 'card' as const, id: c.id });
 const memberTarget = (c: { memberId: number }) => ({ type: 'member' as const, id: c.memberId });
+
+/** The 销售员 named (a staff member of the store, enabled), or whoever is signed in. */
+async function sellerOf(ctx: CallCtx, sellerId: number | undefined): Promise<{ id: number; name: string }> {
+  if (!sellerId || sellerId === ctx.staff.id) return { id: ctx.staff.id, name: ctx.staff.name };
+  return requireSeller(ctx.db, ctx.store.id, sellerId);
+}
 
 /** A card of the store that has not been refunded: 409 该卡已退卡 otherwise. */
 export async function mustFindOpenCard(ctx: CallCtx, id: number) {
@@ -63,9 +70,17 @@ export async function addLedgerNote(
 export async function recordPayment(
   tx: Tx,
   ctx: CallCtx,
-  p: Payment & { memberCardId: number; ledgerId: number; kind: 'sale' | 'topup' | 'refund'; refundOf?: number },
+  p: Payment & {
+    memberCardId: number;
+    ledgerId: number;
+    kind: 'sale' | 'topup' | 'refund';
+    refundOf?: number;
+    /** 销售员 of a sale or top-up (the commission counts them); a refund has none. */
+    sellerId?: number | null;
+  },
 ) {
   return insertPayment(tx, {
+    sellerId: p.sellerId ?? null,
     storeId: ctx.store.id,
     memberCardId: p.memberCardId,
     ledgerId: p.ledgerId,
@@ -85,10 +100,18 @@ export async function recordPayment(
  */
 export async function issueCard(
   ctx: CallCtx,
-  input: { mid: number; cardId: number; totalCount: number; expireTime: string | null; payment?: Payment },
+  input: {
+    mid: number;
+    cardId: number;
+    totalCount: number;
+    expireTime: string | null;
+    payment?: Payment;
+    sellerId?: number;
+  },
 ) {
   await mustFindMember(ctx, input.mid);
   const product = await mustFindProduct(ctx, input.cardId);
+  const seller = await sellerOf(ctx, input.sellerId);
   const now = storeNow(ctx);
   const start = saleActivation(product, now, input.expireTime);
   if (!start) throw badRequest(RefMsg.expireRequired);
@@ -105,11 +128,17 @@ export async function issueCard(
       remark: input.payment?.remark ?? null,
     });
     if (input.payment) {
-      await recordPayment(tx, ctx, { ...input.payment, memberCardId: card.id, ledgerId, kind: 'sale' });
+      await recordPayment(tx, ctx, {
+        ...input.payment,
+        memberCardId: card.id,
+        ledgerId,
+        kind: 'sale',
+        sellerId: seller.id,
+      });
     }
     audit(tx, {
       kind: 'card',
-      summary: `开卡 ${product.cardName} ${amountText(product.bigType, input.totalCount)}`,
+      summary: `开卡 ${product.cardName} ${amountText(product.bigType, input.totalCount)}${input.payment ? `，销售员 ${seller.name}` : ''}`,
       targets: [cardTarget(card), { type: 'member', id: input.mid }],
     });
     return card;
@@ -399,13 +428,14 @@ export async function setCardFrozen(ctx: CallCtx, id: number, frozen: 0 | 1) {
  * Adds `amount` to a card's total (in the database, not read-then-write, and only while the card
  * is not refunded), writes ledger `topup` and, when given, the money taken for it.
  */
-export async function topUpCard(ctx: CallCtx, id: number, amount: number, payment?: Payment) {
+export async function topUpCard(ctx: CallCtx, id: number, amount: number, payment?: Payment, sellerId?: number) {
   const c = await mustFindOpenCard(ctx, id);
+  const seller = await sellerOf(ctx, sellerId);
   const storeId = ctx.store.id;
   await inOwnTx(ctx.db, async (tx) => {
     audit(tx, {
       kind: 'card',
-      summary: `会员卡充值 ${amountText(c.bigType, amount)}`,
+      summary: `会员卡充值 ${amountText(c.bigType, amount)}${payment ? `，销售员 ${seller.name}` : ''}`,
       targets: [cardTarget(c), memberTarget(c)],
       ...changedFields(
         { total: amountText(c.bigType, c.totalCount) },
@@ -423,7 +453,9 @@ export async function topUpCard(ctx: CallCtx, id: number, amount: number, paymen
       remark: payment?.remark ?? null,
       createdAt: storeNow(ctx),
     });
-    if (payment) await recordPayment(tx, ctx, { ...payment, memberCardId: id, ledgerId, kind: 'topup' });
+    if (payment) {
+      await recordPayment(tx, ctx, { ...payment, memberCardId: id, ledgerId, kind: 'topup', sellerId: seller.id });
+    }
   });
   return null;
 }

@@ -1,4 +1,10 @@
-import { CardLifeProductMsg, RefMsg, type ParsedReqOf, type insertCardProduct } from '@studio/contract';
+import {
+  CardLifeProductMsg,
+  onlineSaleProblem,
+  RefMsg,
+  type ParsedReqOf,
+  type insertCardProduct,
+} from '@studio/contract';
 import { audit } from '../../../lib/audit.ts';
 import type { CallCtx } from '../../../lib/context.ts';
 import { badRequest, conflict, notFound } from '../../../lib/errors.ts';
@@ -59,10 +65,25 @@ function checkLife(
   return activation === 'date' ? {} : { activationDate: null };
 }
 
+/**
+ * A product marked 线上售卖 must be one members can buy (issue 42, item 11): a balance, a validity
+ * (unless it never expires) and an online price, as they will stand (`old`: the product's, for an
+ * update leaving 线上售卖 or its price out). 400 naming the field otherwise.
+ */
+function checkOnlineSale(
+  fields: Pick<ProductInput, 'bigType' | 'cardType' | 'totalCount' | 'validDays' | 'onlineSale' | 'onlinePrice'>,
+  old?: { onlineSale: number; onlinePrice: number },
+) {
+  if ((fields.onlineSale ?? old?.onlineSale ?? 0) !== 1) return;
+  const problem = onlineSaleProblem({ ...fields, onlinePrice: fields.onlinePrice ?? old?.onlinePrice ?? 0 });
+  if (problem) throw badRequest(problem.msg);
+}
+
 /** Adds a card product and the courses it may book. */
 export async function createProduct(ctx: CallCtx, input: ProductInput) {
   const { courseIds: ids, ...given } = input;
   const fields = { ...given, ...checkLife(given) };
+  checkOnlineSale(fields);
   const courseIds = await checkCourses(ctx, ids);
   const storeId = ctx.store.id;
   return inOwnTx(ctx.db, async (tx) => {
@@ -81,6 +102,7 @@ export async function editProduct(ctx: CallCtx, input: ProductInput & { id: numb
   const { id, courseIds: ids, ...given } = input;
   const old = await mustFindProduct(ctx, id);
   const fields = { ...given, ...checkLife(given, old) };
+  checkOnlineSale(fields, old);
   const courseIds = await checkCourses(ctx, ids);
   const storeId = ctx.store.id;
   if (old.bigType !== fields.bigType && (await productHeld(ctx.db, storeId, id))) {

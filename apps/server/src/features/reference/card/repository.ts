@@ -72,7 +72,18 @@ export function productCourseLinks(ex: Executor, storeId: number) {
 export async function requireProduct(ex: Executor, storeId: number, id: number) {
   const p = await ex
     .selectFrom('cardProduct')
-    .select(['id', 'cardName', 'bigType', 'cardType', 'perCount', 'validDays', 'deleted', ...PRODUCT_LIFE_COLUMNS])
+    .select([
+      'id',
+      'cardName',
+      'bigType',
+      'cardType',
+      'perCount',
+      'validDays',
+      'deleted',
+      'onlineSale',
+      'onlinePrice',
+      ...PRODUCT_LIFE_COLUMNS,
+    ])
     .where('storeId', '=', storeId)
     .where('id', '=', id)
     .executeTakeFirst();

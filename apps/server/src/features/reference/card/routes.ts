@@ -25,7 +25,7 @@ export function registerCard(r: Registry): void {
   r.handle(deleteCardProduct, (input, ctx) => removeProduct(ctx, input.id), { tx: true });
   r.handle(insertMemberCard, (input, ctx) => issueCard(ctx, input));
   r.handle(updateMemberCardStatus, (input, ctx) => setCardFrozen(ctx, input.id, input.frozen), { tx: true });
-  r.handle(topupMemberCard, (input, ctx) => topUpCard(ctx, input.id, input.amount, input.payment));
+  r.handle(topupMemberCard, (input, ctx) => topUpCard(ctx, input.id, input.amount, input.payment, input.sellerId));
   r.handle(updateMemberCardExpire, (input, ctx) => setCardExpiry(ctx, input.id, input.expireTime), { tx: true });
   r.handle(memberCardLedger, (input, ctx) => cardLedger(ctx, input.id));
   r.handle(refundMemberCard, (input, ctx) => refundCard(ctx, input));
