@@ -145,10 +145,10 @@ const heldKey = (sessionKey: number, memberId: number) => `${sessionKey}:${membe
  * the members already booked, given as `held` pairs of session key and member id) plus the
  * bookings of the set accepted before it. In the order every booking path refuses in: for a
  * member's own booking (`member`) the store's policy (suspension, booking window, a period card's
- * open bookings: policy/rules.ts), one student a booking in deduction mode 1, the session not over at
- * `now`, the card rules (features/card/rules.ts, the card's start date among them; with what the set
- * already charged the card in mode 0, or will charge it at sign-in in mode 1, beside what its open
- * pendings will), the gender and age limits, one live booking per member and session, the seats. A single booking is a
+ * open bookings: policy/rules.ts), one student a booking in deduction mode 1, the card rules
+ * (features/card/rules.ts, the card's start date among them; with what the set already charged the
+ * card in mode 0, or will charge it at sign-in in mode 1, beside what its open pendings will), the
+ * session not over at `now`, the gender and age limits, one live booking per member and session, the seats. A single booking is a
  * set of one; batch scheduling, template runs, drop-in, copy, the waitlist and the demo seed all
  * take their bookings through this.
  */
@@ -176,8 +176,6 @@ export function bookingChecker(o: { mode: 0 | 1; held?: Iterable<readonly [numbe
       if (reason) return reason;
     }
     if (o.mode === 1 && studentCount !== 1) return Msg.oneStudentInSignInMode;
-    // An ended class first: its card's state then (not started yet, say) says nothing useful.
-    if (s.endTime <= now) return Msg.sessionStarted;
     if (card) {
       const used = spent.get(card.id);
       const more = committed.get(card.id);
@@ -200,6 +198,7 @@ export function bookingChecker(o: { mode: 0 | 1; held?: Iterable<readonly [numbe
         if (capped) return capped;
       }
     }
+    if (s.endTime <= now) return Msg.sessionStarted;
     return (
       genderRefusal(s.genderLimit, m.gender) ??
       ageRefusal(s, m.birthday, s.startTime.slice(0, 10)) ??
