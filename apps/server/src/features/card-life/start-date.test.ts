@@ -153,7 +153,10 @@ describeEachDb('a card starts when it starts (issue 42, item 6): 指定日期开
       .execute();
     expect(mine).toEqual([]);
     const q = await env().client.ok(`${API}/query/waitlist/list`, { tid: full.id });
-    expect(q.list[0]).toMatchObject({ member: { id: s.member.id }, skipReason: Msg.cardNotStarted(yearMonthDay(later)) });
+    expect(q.list[0]).toMatchObject({
+      member: { id: s.member.id },
+      skipReason: Msg.cardNotStarted(yearMonthDay(later)),
+    });
     expect((await s.e.cardRow(s.mcId)).usedCount).toBe(0);
   });
 });

@@ -42,7 +42,9 @@ describe('card rules', () => {
     );
     expect(cardUnusableReason({ ...base, card, at: '2026-06-03 07:00:00' })).toBeNull();
     // 首次上课开卡: started by its first class, a sooner class starts it sooner
-    expect(cardUnusableReason({ ...base, card: { ...card, activation: 'first_class' }, at: '2026-06-02 23:00:00' })).toBeNull();
+    expect(
+      cardUnusableReason({ ...base, card: { ...card, activation: 'first_class' }, at: '2026-06-02 23:00:00' }),
+    ).toBeNull();
   });
   it('refuses a card expired before the class starts', () =>
     expect(cardUnusableReason({ ...base, at: '2027-01-01 09:00:00' })).toBe(Msg.cardExpired));

@@ -1,4 +1,4 @@
-import { IMPORT_COLUMNS_MAX, IMPORT_ROWS_MAX, ImportMsg } from '@studio/contract';
+import { IMPORT_COLUMNS_MAX, IMPORT_ROWS_MAX, ImportMsg, unSheetCell } from '@studio/contract';
 import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { decodeText } from '../../lib/decode-text.ts';
@@ -47,7 +47,7 @@ export async function readImportFile(fileName: string, content: string): Promise
 
 /** Rows of cells to a sheet: the first non-empty row is the header, wholly empty rows are dropped. */
 function sheetOf(name: string, lines: string[][]): FileSheet {
-  const numbered = lines.map((cells, i) => ({ row: i + 1, cells: cells.map((c) => c.trim()) }));
+  const numbered = lines.map((cells, i) => ({ row: i + 1, cells: cells.map((c) => unSheetCell(c.trim())) }));
   const filled = numbered.filter((l) => l.cells.some((c) => c !== ''));
   const [head, ...rows] = filled;
   if (rows.length > IMPORT_ROWS_MAX) throw badRequest(ImportMsg.tooManyRows);
