@@ -159,4 +159,20 @@ describeEachDb('a card starts when it starts (issue 42, item 6): 指定日期开
     });
     expect((await s.e.cardRow(s.mcId)).usedCount).toBe(0);
   });
+
+  it('a product whose start date has passed is not sold online: not listed, an order refused', async () => {
+    const e = new EngineFactory(env().factory);
+    const t = today();
+    const online = { cardType: 1, validDays: 30, totalCount: 10, onlineSale: 1, onlinePrice: 990 };
+    const past = await e.scene({ product: { ...online, activation: 'date', activationDate: addDays(t, -1) } });
+    const coming = await e.scene({ product: { ...online, activation: 'date', activationDate: addDays(t, 3) } });
+    const member = await env().factory.member();
+    const phone = await memberClient(env(), member);
+    const shop = await phone.ok('/member/api/query/products', {});
+    const listed = shop.list.map((p: { id: number }) => p.id);
+    expect(listed).toContain(coming.product.id);
+    expect(listed).not.toContain(past.product.id);
+    const order = await phone.call('/member/api/create/order', { productId: past.product.id, method: 'wechat_native' });
+    expect([order.status, order.msg]).toEqual([409, '该卡种暂不在线上售卖']);
+  });
 });
