@@ -97,6 +97,8 @@ export const Msg = {
   cardNotAllowed: '该会员卡不能预约此课程',
   cardFrozen: '该会员卡已冻结',
   cardExpired: '该会员卡已过期',
+  /** A class before the day the card starts (指定日期开卡): the date as YYYY年M月D日. */
+  cardNotStarted: (date: string) => `会员卡${date}开卡，此前不能约课`,
   /** A class inside an approved leave of the card (issue 29): dates as M月D日. */
   cardInLeave: (from: string, to: string) => `该卡请假中（${from}至${to}），不能预约`,
   /** A card product's caps (issue 29, item 4): classes a day, a week (Monday to Sunday). */
@@ -144,6 +146,7 @@ export const CARD_RULE_MSGS = [
   Msg.cardNotOwned,
   Msg.cardNotAllowed,
   Msg.cardFrozen,
+  Msg.cardNotStarted('{开卡日期}'),
   Msg.cardInLeave('{开始}', '{结束}'),
   Msg.capPerDay('{N}'),
   Msg.capPerWeek('{N}'),

@@ -1,4 +1,5 @@
 // Loaded on demand: ExcelJS is large and only needed when a sheet is downloaded.
+import { sheetCell } from '@studio/contract';
 
 /** One column of a sheet: its heading and width (characters). */
 export interface SheetColumn {
@@ -47,7 +48,7 @@ export async function downloadWorkbook(fileName: string, sheets: Sheet[]): Promi
   for (const sheet of sheets) {
     const ws = wb.addWorksheet(sheetName(sheet.name, taken));
     ws.columns = sheet.columns.map((c, i) => ({ header: c.header, key: String(i), width: c.width ?? 14 }));
-    for (const r of sheet.rows) ws.addRow(r.map((v) => v ?? ''));
+    for (const r of sheet.rows) ws.addRow(r.map((v) => sheetCell(v ?? '')));
     ws.getRow(1).font = { bold: true };
   }
   const buf = await wb.xlsx.writeBuffer();

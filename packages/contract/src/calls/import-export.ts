@@ -100,6 +100,7 @@ export const ImportMsg = {
   fileKind: '只支持 .xlsx 或 .csv 文件（Excel 可另存为这两种格式）',
   fileBroken: '文件无法读取，请确认是 .xlsx 或 .csv 文件且未损坏',
   fileTooLarge: `文件不能超过${IMPORT_FILE_MAX_BYTES / 1024 / 1024}MB`,
+  unzippedTooLarge: '文件解压后超过64MB，可能不是正常的表格文件；请删去多余的行和列，或分成几个文件',
   tooManyRows: `一次最多导入${IMPORT_ROWS_MAX}行，请分成几个文件`,
   noRows: '文件里没有数据行（第一行应为表头）',
   noHeader: '第一行应为表头（列名），不能为空',
@@ -185,6 +186,7 @@ const fileErrors = [
   ...fails.badRequest(
     ImportMsg.fileKind,
     ImportMsg.fileBroken,
+    ImportMsg.unzippedTooLarge,
     ImportMsg.tooManyRows,
     ImportMsg.noRows,
     ImportMsg.noHeader,

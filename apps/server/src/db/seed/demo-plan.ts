@@ -214,6 +214,8 @@ function planBookings(rng: Rng, plan: Omit<DemoPlan, 'bookings'>, now: string) {
     cardId: productId(c.product),
     leavePeriods: '[]',
     sharedWith: '[]',
+    activateTime: c.createdAt,
+    activation: 'sale',
   }));
   plan.sessions.forEach((s, sessionIndex) => {
     const course = courseOf.get(s.course)!;

@@ -12,6 +12,8 @@ const base = {
     frozen: 0,
     leavePeriods: '[]',
     sharedWith: '[]',
+    activateTime: '2026-01-01 09:00:00' as string | null,
+    activation: 'date',
   },
   product: { cardType: 1, perCount: 2 },
   memberId: 1,
@@ -32,6 +34,17 @@ describe('card rules', () => {
     const card = { ...base.card, leavePeriods: JSON.stringify([['2026-05-20', '2026-06-01']]) };
     expect(cardUnusableReason({ ...base, card })).toBe('该卡请假中（5月20日至6月1日），不能预约');
     expect(cardUnusableReason({ ...base, card, at: '2026-06-02 00:00:00' })).toBeNull();
+  });
+  it('refuses a class before the day the card starts (指定日期开卡), from that day on books it', () => {
+    const card = { ...base.card, activateTime: '2026-06-03 00:00:00' };
+    expect(cardUnusableReason({ ...base, card, at: '2026-06-02 23:00:00' })).toBe(
+      '会员卡2026年6月3日开卡，此前不能约课',
+    );
+    expect(cardUnusableReason({ ...base, card, at: '2026-06-03 07:00:00' })).toBeNull();
+    // 首次上课开卡: started by its first class, a sooner class starts it sooner
+    expect(
+      cardUnusableReason({ ...base, card: { ...card, activation: 'first_class' }, at: '2026-06-02 23:00:00' }),
+    ).toBeNull();
   });
   it('refuses a card expired before the class starts', () =>
     expect(cardUnusableReason({ ...base, at: '2027-01-01 09:00:00' })).toBe(Msg.cardExpired));

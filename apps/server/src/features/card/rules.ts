@@ -18,6 +18,16 @@ export interface CardForRules {
    */
   sharedWith: string;
   /**
+   * When the card starts (`member_card.activate_time`, store-local; null: a 首次上课开卡 card not
+   * started, which its first class starts): a class on an earlier day is refused (指定日期开卡).
+   */
+  activateTime: string | null;
+  /**
+   * Its product's 开卡方式 (contract CardActivation): a 首次上课开卡 card ('first_class') starts on
+   * the day of its first class booked, so a sooner class starts it sooner (activation.ts), never refused.
+   */
+  activation: string;
+  /**
    * What the card's open pendings (deduction mode 1: waiting for sign-in, classes not ended) will
    * take from it at sign-in, when read for a new booking (`openUseOf`); a new booking must leave it
    * paid. Not read (undefined) where a pending is being charged itself.
@@ -41,12 +51,25 @@ export function isExpiredAt(
 /** `YYYY-MM-DD` as M月D日. */
 const monthDay = (date: string) => `${Number(date.slice(5, 7))}月${Number(date.slice(8, 10))}日`;
 
+/** `YYYY-MM-DD` as YYYY年M月D日. */
+export const yearMonthDay = (date: string) => `${Number(date.slice(0, 4))}年${monthDay(date)}`;
+
 /** The leave (from, to) of the card covering the day of `at`, or null. */
 export function leaveAt(card: Pick<CardForRules, 'leavePeriods'>, at: string): [string, string] | null {
   if (card.leavePeriods === '[]' || !card.leavePeriods) return null;
   const day = at.slice(0, 10);
   const periods = JSON.parse(card.leavePeriods) as [string, string][];
   return periods.find(([from, to]) => from <= day && day <= to) ?? null;
+}
+
+/**
+ * The day (`YYYY-MM-DD`) the card starts when that is after the day of `at` (指定日期开卡, a card
+ * sold or imported with a later start), else null.
+ */
+export function startsAfter(card: Pick<CardForRules, 'activateTime' | 'activation'>, at: string): string | null {
+  if (card.activation === 'first_class') return null;
+  const day = card.activateTime?.slice(0, 10);
+  return day && day > at.slice(0, 10) ? day : null;
 }
 
 /** Whether `memberId` books on the card: its holder, or a member it is shared with (多人共享). */
@@ -73,6 +96,8 @@ export function cardUnusableReason(args: {
   if (!booksOn(card, memberId)) return Msg.cardNotOwned;
   if (!allowedCardIds.includes(card.cardId)) return Msg.cardNotAllowed;
   if (card.frozen) return Msg.cardFrozen;
+  const starts = startsAfter(card, at);
+  if (starts) return Msg.cardNotStarted(yearMonthDay(starts));
   const leave = leaveAt(card, at);
   if (leave) return Msg.cardInLeave(monthDay(leave[0]), monthDay(leave[1]));
   if (isExpiredAt(card, product, at)) return Msg.cardExpired;

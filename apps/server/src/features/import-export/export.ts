@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { PassThrough, type Writable } from 'node:stream';
 import {
+  sheetCell,
   BIG_TYPE_MONEY,
   IMPORT_FIELD_LABEL,
   IMPORT_FIELDS,
@@ -348,7 +349,7 @@ async function writeWorkbook(ex: Executor, storeId: number, today: string, out: 
     ws.getRow(1).font = { bold: true };
     ws.getRow(1).commit();
     for await (const rows of rowsOf(ex, storeId, sheet, today)) {
-      for (const r of rows) ws.addRow(r).commit();
+      for (const r of rows) ws.addRow(r.map(sheetCell)).commit();
       await count.add(rows.length);
       await keepUp(out);
     }

@@ -14,6 +14,7 @@ import {
   StaffMsg,
 } from '@studio/contract';
 import ExcelJS from 'exceljs';
+import { readImportFile } from './read-file.ts';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { randomMobile } from '../../test/factory.ts';
@@ -595,6 +596,62 @@ describeEachDb('import and export', (env) => {
   });
 
   describe('export and import back', () => {
+    it('writes text that a spreadsheet would run (=, +, -, @) with a leading apostrophe; numbers, negative too, stay numbers (issue 42, item 7)', async () => {
+      const e = env();
+      const source = await newStore(e.app, e.database, '公式门店');
+      const product = await source.factory.cardProduct({
+        cardName: '次卡',
+        cardType: CARD_TYPE_EXPIRES,
+        validDays: 365,
+      });
+      const names = ['=1+2', '@SUM(A1)', '+86', '-2+3', '正常'];
+      for (const name of names) {
+        const mid = (
+          await ok<{ id: number }>('insert/member', { name, mobile: randomMobile(), gender: 1 }, source.client)
+        ).id;
+        const card = await ok<{ id: number }>(
+          'insert/member/card',
+          { mid, cardId: product.id, totalCount: 10, expireTime: '2030-06-30' },
+          source.client,
+        );
+        // A correction taking two off (as the ledger writes a deduction: a negative amount).
+        await e.database.db
+          .insertInto('cardLedger')
+          .values({
+            storeId: source.storeId,
+            memberCardId: card.id,
+            kind: 'adjust',
+            amount: -2,
+            operatorId: null,
+            remark: null,
+            createdAt: '2026-01-02 10:00:00',
+          })
+          .execute();
+      }
+      const link = await ok<{ url: string }>('export/store/data', { format: 'xlsx' }, source.client);
+      const got = await e.app.inject({ method: 'GET', url: link.url, headers: { cookie: source.client.cookie! } });
+      const wb = new ExcelJS.Workbook();
+      await wb.xlsx.load(got.rawPayload as unknown as ArrayBuffer);
+      const members = wb.getWorksheet('会员')!;
+      const nameColumn = (members.getRow(1).values as unknown[]).indexOf('姓名');
+      const written: unknown[] = [];
+      members.eachRow((row, n) => n > 1 && written.push(row.getCell(nameColumn).value));
+      expect(written.sort()).toEqual(["'+86", "'-2+3", "'=1+2", "'@SUM(A1)", '正常'].sort());
+      // No cell of any sheet is a formula; the ledger's -2 is the number -2.
+      const ledger = wb.getWorksheet('流水')!;
+      const amounts: unknown[] = [];
+      const amountColumn = (ledger.getRow(1).values as unknown[]).indexOf('数量（次或元）');
+      ledger.eachRow((row, n) => n > 1 && amounts.push(row.getCell(amountColumn).value));
+      expect(amounts.filter((a) => a === -2)).toHaveLength(names.length);
+      for (const ws of wb.worksheets)
+        ws.eachRow((row) => row.eachCell((c) => expect(c.type).not.toBe(ExcelJS.ValueType.Formula)));
+      // Imported back, the names are the members' own again.
+      const back = await readImportFile('公式.xlsx', Buffer.from(got.rawPayload).toString('base64'));
+      const sheet = back.find((x) => x.name === '会员')!;
+      const col = sheet.header.indexOf('姓名');
+      expect(sheet.rows.map((r) => r.cells[col]).sort()).toEqual([...names].sort());
+    });
+
     it('exports the store as .xlsx and JSON; the workbook imports into an empty store the same', async () => {
       const e = env();
       const source = await newStore(e.app, e.database, '搬出门店');

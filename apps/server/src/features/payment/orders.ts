@@ -35,6 +35,7 @@ import {
   productsOnSale,
   requireMember,
   requireMemberCard,
+  startDatePassed,
 } from '../reference/public.ts';
 import { closeOrderHere, fulfilOrder, type Deps, type Fulfiller } from './fulfil.ts';
 import { PaymentProviderError, type CreatedOrder, type ProviderName } from './providers/types.ts';
@@ -80,21 +81,24 @@ const summaryOf = (p: { bigType: number; totalCount: number | null; validDays: n
 
 /** The products on sale, the top-up amounts and which providers take payments. */
 export async function productsForMembers(ctx: CallCtx) {
+  const today = localDateTime(ctx.store.timezone).slice(0, 10);
   const [products, setting] = await Promise.all([
     productsOnSale(ctx.db, ctx.store.id),
     loadPaySetting(ctx.db, ctx.store.id),
   ]);
   return {
-    list: products.filter(sellable).map((p) => ({
-      id: p.id,
-      name: p.cardName,
-      price: p.onlinePrice,
-      summary: summaryOf(p),
-      trial: p.trial,
-      bigType: p.bigType,
-      totalCount: p.totalCount ?? 0,
-      validDays: p.validDays,
-    })),
+    list: products
+      .filter((p) => sellable(p) && !startDatePassed(p, today))
+      .map((p) => ({
+        id: p.id,
+        name: p.cardName,
+        price: p.onlinePrice,
+        summary: summaryOf(p),
+        trial: p.trial,
+        bigType: p.bigType,
+        totalCount: p.totalCount ?? 0,
+        validDays: p.validDays,
+      })),
     topupAmounts: setting.topupAmounts,
     wechat: setting.wechat.enabled,
     alipay: setting.alipay.enabled,
@@ -201,7 +205,9 @@ async function createOrder(
   if (isCard) {
     const p = await productForSale(ctx.db, storeId, input.productId ?? 0);
     if (!p || p.deleted) throw notFound('卡种');
-    if (!sellable(p)) throw conflict(PayMsg.notOnSale);
+    if (!sellable(p) || startDatePassed(p, localDateTime(ctx.store.timezone).slice(0, 10))) {
+      throw conflict(PayMsg.notOnSale);
+    }
     if (
       p.trial === 1 &&
       ((await memberHasTrialCard(ctx.db, storeId, memberId)) || (await memberHasTrialOrder(ctx.db, storeId, memberId)))

@@ -27,6 +27,7 @@ export {
   activateBy,
   activateOnClass,
   activationDateOf,
+  startDatePassed,
   cardLifeView,
   endOfDay,
   expiryOf,

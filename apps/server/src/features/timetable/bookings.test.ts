@@ -182,7 +182,8 @@ describeEachDb('booking with a card', (env) => {
     const e = ef();
     const { product, course, teacher } = await e.scene();
     const past = await e.session({ courseId: course.id, teacherId: teacher.id, startTime: '2020-01-01 10:00:00' });
-    const { card } = await e.memberWithCard(product.id);
+    // A card started before the class (one started after it is refused as not started yet).
+    const { card } = await e.memberWithCard(product.id, { card: { activateTime: '2019-12-01 00:00:00' } });
     const a = await book({ mcId: card.id, tid: past.id });
     expect([a.status, a.msg]).toEqual([409, Msg.sessionStarted]);
   });

@@ -69,6 +69,8 @@ describe('the booking rule set over a set of bookings', () => {
     frozen: 0,
     leavePeriods: '[]',
     sharedWith: '[]',
+    activateTime: null,
+    activation: 'sale',
     cardType: 3,
     perCount: 1,
   });

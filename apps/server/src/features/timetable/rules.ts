@@ -146,9 +146,9 @@ const heldKey = (sessionKey: number, memberId: number) => `${sessionKey}:${membe
  * bookings of the set accepted before it. In the order every booking path refuses in: for a
  * member's own booking (`member`) the store's policy (suspension, booking window, a period card's
  * open bookings: policy/rules.ts), one student a booking in deduction mode 1, the card rules
- * (features/card/rules.ts; with what the set already charged the card in mode 0, or will charge it
- * at sign-in in mode 1, beside what its open pendings will), the session not over at `now`, the
- * gender and age limits, one live booking per member and session, the seats. A single booking is a
+ * (features/card/rules.ts, the card's start date among them; with what the set already charged the
+ * card in mode 0, or will charge it at sign-in in mode 1, beside what its open pendings will), the
+ * session not over at `now`, the gender and age limits, one live booking per member and session, the seats. A single booking is a
  * set of one; batch scheduling, template runs, drop-in, copy, the waitlist and the demo seed all
  * take their bookings through this.
  */

@@ -31,6 +31,10 @@ export interface ProductActivation {
   activateWithinDays: number;
 }
 
+/** A 指定日期开卡 product whose day has passed by `today` (`YYYY-MM-DD`): not sold online (its card would start in the past). */
+export const startDatePassed = (product: Pick<ProductActivation, 'activation' | 'activationDate'>, today: string) =>
+  product.activation === 'date' && product.activationDate !== null && product.activationDate < today;
+
 /** The latest day a 首次上课开卡 card sold at `soldAt` starts (it starts then without a class). */
 export const activateBy = (soldAt: string, product: Pick<ProductActivation, 'activateWithinDays'>) =>
   addDays(soldAt.slice(0, 10), product.activateWithinDays);

@@ -119,7 +119,19 @@ export function productForSale(ex: Executor, storeId: number, id: number) {
 export function productsOnSale(ex: Executor, storeId: number) {
   return ex
     .selectFrom('cardProduct')
-    .select(['id', 'cardName', 'bigType', 'cardType', 'perCount', 'totalCount', 'validDays', 'onlinePrice', 'trial'])
+    .select([
+      'id',
+      'cardName',
+      'bigType',
+      'cardType',
+      'perCount',
+      'totalCount',
+      'validDays',
+      'onlinePrice',
+      'trial',
+      'activation',
+      'activationDate',
+    ])
     .where('storeId', '=', storeId)
     .where('deleted', '=', 0)
     .where('enabled', '=', 1)

@@ -7,7 +7,7 @@ import {
   type insertMember,
   type memberList,
 } from '@studio/contract';
-import { cardUnusableReason } from '../../card/rules.ts';
+import { cardUnusableReason, startsAfter } from '../../card/rules.ts';
 import type { CallCtx } from '../../../lib/context.ts';
 import { badRequest, conflict } from '../../../lib/errors.ts';
 import { isUniqueViolation } from '../../../db/dialect.ts';
@@ -138,12 +138,13 @@ export async function cardsForCourse(ctx: CallCtx, memberId: number, courseId: n
   );
   const at = storeNow(ctx);
   return cards.map((card) => {
+    // A card that starts later (指定日期开卡) is judged at its start: the classes it books come then.
     const reason = cardUnusableReason({
       card,
       product: card,
       memberId,
       allowedCardIds,
-      at,
+      at: startsAfter(card, at) ? card.activateTime! : at,
       studentCount: 1,
     });
     // A card shared with the member (多人共享) names its holder.

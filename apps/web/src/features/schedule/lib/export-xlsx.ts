@@ -1,5 +1,5 @@
 // Loaded on demand: ExcelJS is large and only needed when exporting.
-import { EXPORT_COURSE_NAME_CHARS } from '@studio/contract';
+import { EXPORT_COURSE_NAME_CHARS, sheetCell } from '@studio/contract';
 import { bookingsOfSession } from '../hooks/batch.ts';
 import type { SessionInfo } from '../types.ts';
 
@@ -52,20 +52,22 @@ export async function downloadXlsx(rows: ExportRowView[], fileName: string): Pro
   const ws = wb.addWorksheet('预约');
   ws.columns = EXPORT_HEADINGS.map((h, i) => ({ header: h, key: String(i), width: WIDTHS[i] }));
   for (const r of rows) {
-    const row = ws.addRow([
-      r.courseTime,
-      r.teacher,
-      r.member,
-      r.card,
-      r.amount,
-      r.unit,
-      r.mobile,
-      r.courseName,
-      r.area ?? '',
-      r.studentCount,
-      r.remark ?? '',
-      r.state,
-    ]);
+    const row = ws.addRow(
+      [
+        r.courseTime,
+        r.teacher,
+        r.member,
+        r.card,
+        r.amount,
+        r.unit,
+        r.mobile,
+        r.courseName,
+        r.area ?? '',
+        r.studentCount,
+        r.remark ?? '',
+        r.state,
+      ].map(sheetCell),
+    );
     // Yuan with two decimals, classes as whole numbers: still numbers, so they add up.
     row.getCell(AMOUNT_COLUMN).numFmt = r.unit === '元' ? '0.00' : '0';
   }
