@@ -8,6 +8,32 @@ export function jobCounts(): ReadonlyMap<string, { readonly runs: number; readon
   return tally;
 }
 
+/** Items (one order, one refund) each job skipped after a failure, by job (read by ops/metrics.ts). */
+const itemFailures = new Map<string, number>();
+
+/** Items skipped after a failure so far in this process, by job. */
+export function itemFailureCounts(): ReadonlyMap<string, number> {
+  return itemFailures;
+}
+
+/**
+ * One item of a job's round failed (an order, a refund, a store's bill): logged with what it was and
+ * counted in /metrics (`studio_job_item_failures_total{job}`); the caller skips it and goes on with the
+ * rest, so one item never stops the others. `job` names the job as its `startRepeating` `what` does.
+ */
+export function itemFailed(
+  log: Pick<FastifyBaseLogger, 'warn'>,
+  job: string,
+  item: Record<string, unknown>,
+  err: unknown,
+): void {
+  itemFailures.set(job, (itemFailures.get(job) ?? 0) + 1);
+  log.warn(
+    { ...item, job, err: err instanceof Error ? err.message : String(err) },
+    `${job}: one item failed and was skipped`,
+  );
+}
+
 /**
  * Runs `run` now and then every `everyMs` (a minute by default) on this instance; a run still going
  * when the next is due is not started twice. Every job so run must be safe on several instances at

@@ -6,7 +6,7 @@ import type { DbHandle } from '../db/index.ts';
 import { forbidden, unauthorized } from '../lib/errors.ts';
 import { listen } from '../lib/events.ts';
 import { waitlistPromoted } from '../features/waitlist/public.ts';
-import { jobCounts } from '../lib/jobs.ts';
+import { itemFailureCounts, jobCounts } from '../lib/jobs.ts';
 import { outboxBacklog } from '../outbox/stats.ts';
 
 export const MetricsMsg = {
@@ -143,6 +143,15 @@ export function registerMetrics(app: FastifyInstance, o: { database: DbHandle; t
     },
   });
   registry.registerMetric(jobFailures);
+  new Gauge({
+    name: 'studio_job_item_failures_total',
+    help: 'Items (an order, a refund) a job of this process skipped after a failure, going on with the rest',
+    labelNames: ['job'] as const,
+    registers: [registry],
+    collect() {
+      for (const [job, n] of itemFailureCounts()) this.set({ job }, n);
+    },
+  });
 
   app.addHook('onResponse', async (req, reply) => {
     const pattern = req.routeOptions.url;

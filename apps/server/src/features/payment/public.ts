@@ -3,3 +3,4 @@ export { registerPayNotifyRoutes } from './notify-route.ts';
 export { closeExpiredOrders } from './orders.ts';
 export { reconcileYesterday } from './reconcile.ts';
 export { settleOpenRefunds } from './refunds.ts';
+export { exceptionOrderCount } from './repository.ts';

@@ -4,6 +4,7 @@ import { zDate, zEmpty, zFlag, zId, zName } from '../../common.ts';
 import { MAX_AMOUNT, PAY_METHODS, type PayMethod } from '../../constants.ts';
 import { defineCall, fails, STORE_API, Roles } from '../../define.ts';
 import { RefMsg, zAmount, zIdList, zNullableText } from './shared.ts';
+import { PayMsg } from '../payment.ts';
 
 /** 开卡方式 of a product (issue 29). */
 export const CARD_ACTIVATIONS = ['sale', 'first_class', 'date'] as const;
@@ -333,6 +334,7 @@ export const refundMemberCard = defineCall({
       CardMsg.notTopup,
       CardMsg.refundTooMuch,
       CardMsg.changed,
+      PayMsg.openTopup('{订单号}'),
       CardMsg.refundAboveQuote('{金额}'),
       CardMsg.refundOpenBookings,
       CardMsg.topupOnline('{订单号}'),
