@@ -158,6 +158,24 @@ function OrdersTab() {
           { title: '内容', dataIndex: 'name', width: 150 },
           { title: '金额（元）', dataIndex: 'amount', width: 100, align: 'right', render: (v: number) => yuan(v) },
           {
+            title: '状态',
+            dataIndex: 'status',
+            width: 180,
+            render: (s: PayOrderStatus, o) => (
+              <>
+                <Tag color={STATUS_COLOR[s]}>{PAY_ORDER_STATUS_LABEL[s]}</Tag>
+                {o.exceptionReason && (
+                  <div
+                    data-testid="pay-order-exception"
+                    style={{ color: s === 'exception' ? '#cf1322' : undefined, fontSize: 12, whiteSpace: 'normal' }}
+                  >
+                    已付款，{o.exceptionReason}
+                  </div>
+                )}
+              </>
+            ),
+          },
+          {
             title: '已退款（元）',
             dataIndex: 'refunded',
             width: 110,
@@ -171,24 +189,6 @@ function OrdersTab() {
             render: (list: PayRefund[]) => <Refunds list={list} />,
           },
           { title: '方式', dataIndex: 'method', width: 120, render: (m: PayOrderMethod) => METHOD_LABEL[m] ?? m },
-          {
-            title: '状态',
-            dataIndex: 'status',
-            width: 180,
-            render: (s: PayOrderStatus, o) => (
-              <>
-                <Tag color={STATUS_COLOR[s]}>{PAY_ORDER_STATUS_LABEL[s]}</Tag>
-                {o.exceptionReason && (
-                  <div
-                    data-testid="pay-order-exception"
-                    style={{ color: s === 'exception' ? '#cf1322' : undefined, fontSize: 12, whiteSpace: 'normal' }}
-                  >
-                    已付款未发卡：{o.exceptionReason}
-                  </div>
-                )}
-              </>
-            ),
-          },
           {
             title: '收款人',
             dataIndex: 'staffName',
