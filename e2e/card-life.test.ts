@@ -136,7 +136,7 @@ describeBrowser("a card's life (issue 29): leave, 首次上课开卡, cooling-of
     const quote = m.getByTestId('refund-quote');
     await quote.getByText('冷静期全额退款').waitFor();
     expect(await quote.getByTestId('refund-amount').innerText()).toBe('880.00 元');
-    expect(await quote.innerText()).toContain('售卡后第0天，在7天冷静期内');
+    expect(await quote.innerText()).toContain('售卡当天，在7天冷静期内');
     await expect.poll(() => m.getByLabel('退款金额').inputValue()).toBe('880.00');
     await m.getByText('微信', { exact: true }).click();
     await shot(page, 'card-life-cooling-off-refund');

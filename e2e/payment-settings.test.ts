@@ -1,7 +1,7 @@
 // 在线收款 (issue 28): the manager fills WeChat Pay and Alipay in the back office, pointed at the
 // local stand-ins, and 测试连接 says the keys work; a card product is put on sale online.
 import { expect, it } from 'vitest';
-import { PayMsg } from '@studio/contract';
+import { PayMsg, WECHAT_KEY_MODE_LABEL } from '@studio/contract';
 import { parseAllowHosts } from '../apps/server/src/lib/outbound.ts';
 import { standInsOfFile } from '../apps/server/src/test/payment-stand-ins.ts';
 import { describeBrowser, shot } from './harness.ts';
@@ -46,8 +46,8 @@ describeBrowser(
       await page.locator('#pay_wechat_serialNo').fill(w.merchantSerialNo);
       await page.locator('#pay_wechat_apiV3Key').fill(w.apiV3Key);
       await page.locator('#pay_wechat_privateKey').fill(w.merchantPrivateKey);
-      await page.locator('#pay_wechat_platformPublicKeyId').fill(w.platformKeys[0].id);
-      await page.locator('#pay_wechat_platformPublicKey').fill(w.platformKeys[0].pem);
+      await page.locator('#pay_wechat_platformPublicKeyId').fill(w.publicKey.id);
+      await page.locator('#pay_wechat_platformPublicKey').fill(w.publicKey.pem);
       await page.locator('#pay_wechat_appSecret').fill(w.appSecret);
       await page.locator('#pay_wechat_baseUrl').fill(w.apiBase);
       await page.locator('#pay_wechat_oauthBaseUrl').fill(w.oauthBase);
@@ -82,8 +82,12 @@ describeBrowser(
       expect(JSON.stringify(saved)).not.toContain(w.apiV3Key);
 
       // 测试连接: each provider is asked about a made-up order; the answer in words.
+      const onPublicKey = PayMsg.connectionKeys(
+        '微信支付',
+        `${WECHAT_KEY_MODE_LABEL.public_key}（微信支付公钥 ${w.publicKey.id}）`,
+      );
       await page.getByTestId('pay-test-wechat').click();
-      await page.getByTestId('pay-test-result-wechat').getByText(PayMsg.connectionOk('微信支付')).waitFor();
+      await page.getByTestId('pay-test-result-wechat').getByText(onPublicKey).waitFor();
       await page.getByTestId('pay-test-alipay').click();
       await page.getByTestId('pay-test-result-alipay').getByText(PayMsg.connectionOk('支付宝')).waitFor();
       await shot(page, 'pay-settings-saved');
@@ -98,7 +102,57 @@ describeBrowser(
       await page.getByTestId('pay-save').click();
       await toast(page, '在线收款设置已保存');
       await page.getByTestId('pay-test-wechat').click();
-      await page.getByTestId('pay-test-result-wechat').getByText(PayMsg.connectionOk('微信支付')).waitFor();
+      await page.getByTestId('pay-test-result-wechat').getByText(onPublicKey).waitFor();
+    });
+
+    it('WeChat Pay keys: the screen shows the mode; a merchant switching adds its platform certificate and 测试连接 proves both keys (issue 42)', async () => {
+      const { page, server, api } = env();
+      const w = standIns.wx.config();
+      await page.goto(`${server.url}/settings/pay`);
+      const mode = page.getByTestId('pay-wechat-key-mode');
+      await mode.getByText(`验签方式：${WECHAT_KEY_MODE_LABEL.public_key}`).waitFor();
+      await mode.getByText(`微信支付公钥 ID：${w.publicKey.id}`).waitFor();
+      // Not a certificate: refused before sending.
+      await page
+        .locator('#pay_wechat_platformCertificates')
+        .fill('-----BEGIN PUBLIC KEY-----\nxx\n-----END PUBLIC KEY-----');
+      await page.getByTestId('pay-save').click();
+      await page.getByTestId('pay-wechat').getByText(PayMsg.platformCertificate).waitFor();
+      // WeChat Pay now signs with the public key or the platform certificate (the merchant is switching).
+      standIns.wx.control.keys = 'switching';
+      try {
+        await page.locator('#pay_wechat_platformCertificates').fill(w.certificate.pem);
+        await page.getByTestId('pay-save').click();
+        await toast(page, '在线收款设置已保存');
+        await mode.getByText(`验签方式：${WECHAT_KEY_MODE_LABEL.switching}`).waitFor();
+        await mode.getByText(`平台证书 ${w.certificate.serialNo}`, { exact: false }).waitFor();
+        await page.getByTestId('pay-test-wechat').click();
+        await page
+          .getByTestId('pay-test-result-wechat')
+          .getByText(
+            PayMsg.connectionKeys(
+              '微信支付',
+              `${WECHAT_KEY_MODE_LABEL.switching}（微信支付公钥 ${w.publicKey.id}、平台证书 ${w.certificate.serialNo}）`,
+            ),
+          )
+          .waitFor();
+        await shot(page, 'pay-settings-wechat-switching');
+        const saved = await api.ok<{ wechat: { keyMode: string; platformCertificates: { serialNo: string }[] } }>(
+          'query/pay/setting',
+        );
+        expect(saved.wechat.keyMode).toBe('switching');
+        expect(saved.wechat.platformCertificates.map((c) => c.serialNo)).toEqual([w.certificate.serialNo]);
+
+        // The switch done: the certificate dropped, the public key alone.
+        standIns.wx.control.keys = 'public_key';
+        await page.getByText('切换已完成，删除平台证书').click();
+        await page.getByTestId('pay-save').click();
+        await toast(page, '在线收款设置已保存');
+        await mode.getByText(`验签方式：${WECHAT_KEY_MODE_LABEL.public_key}`).waitFor();
+        await shot(page, 'pay-settings-wechat-public-key');
+      } finally {
+        standIns.wx.control.keys = 'public_key';
+      }
     });
 
     it('a card product is put on sale online with its price, and sold once per member as a 体验卡', async () => {

@@ -6,7 +6,13 @@ import { DEMO_ADMIN } from './db/seed/index.ts';
 import { lockSqliteFile, prepareDatabase } from './db/startup.ts';
 import { outboxHandlers } from './features/index.ts';
 import { runNoShows } from './features/no-show/public.ts';
-import { closeExpiredOrders, reconcileYesterday, settleOpenRefunds } from './features/payment/public.ts';
+import {
+  closeExpiredOrders,
+  RECONCILE_JOB,
+  reconcileYesterday,
+  REFUND_SETTLE_JOB,
+  settleOpenRefunds,
+} from './features/payment/public.ts';
 import { runDueDigests } from './features/reports/public.ts';
 import { runReminders } from './features/reminders/public.ts';
 import { endClosedWaits } from './features/waitlist/public.ts';
@@ -67,10 +73,10 @@ const stopJobs = [
   // Online orders unpaid after 15 minutes: asked at the provider, fulfilled if paid, else closed there and here.
   startRepeating({ what: 'pay order close job', log: app.log, run: () => closeExpiredOrders(app.deps) }),
   // Online refunds still 退款中 after 2 minutes (no notification, or the request got no answer): asked at the provider.
-  startRepeating({ what: 'pay refund settle job', log: app.log, run: () => settleOpenRefunds(app.deps) }),
+  startRepeating({ what: REFUND_SETTLE_JOB, log: app.log, run: () => settleOpenRefunds(app.deps) }),
   // 对账: from 10:00 store time, yesterday's bills of each provider matched with the orders (once a day).
   startRepeating({
-    what: 'pay reconcile job',
+    what: RECONCILE_JOB,
     log: app.log,
     run: () => reconcileYesterday(app.deps),
     everyMs: 300_000,

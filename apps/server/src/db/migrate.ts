@@ -30,6 +30,7 @@ import { cardShare } from './migrations/20261129_1200_card_share.ts';
 import { jobProgress } from './migrations/20261129_1300_job_progress.ts';
 import { notifyRetry } from './migrations/20261129_1400_notify_retry.ts';
 import { payOrderException } from './migrations/20261206_2010_pay_order_exception.ts';
+import { refundQueries } from './migrations/20261206_2020_refund_queries.ts';
 
 /** Timestamped migrations, in order. Never edit one that has landed: add a new one. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -63,6 +64,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '20261129_1300_job_progress': jobProgress(),
     '20261129_1400_notify_retry': notifyRetry(),
     '20261206_2010_pay_order_exception': payOrderException(dialect),
+    '20261206_2020_refund_queries': refundQueries(),
   };
 }
 

@@ -399,6 +399,10 @@ export interface PayRefundTable {
   ledgerId: number | null;
   /** Once refused: the ledger entry putting the card back (refund_undone). */
   undoLedgerId: number | null;
+  /** Answers of the provider that left it open (migration 20261206_2020): the settling job's backoff. */
+  queries: Generated<number>;
+  /** When the settling job may ask again (store-local wall time); null: once it is 2 minutes old. */
+  nextQueryAt: string | null;
 }
 /** A member waiting for a seat of a full session (migration 1300; status: contract WaitStatus). */
 export interface WaitlistTable {

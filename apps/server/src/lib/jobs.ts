@@ -8,30 +8,26 @@ export function jobCounts(): ReadonlyMap<string, { readonly runs: number; readon
   return tally;
 }
 
-/** Items (one order, one refund) each job skipped after a failure, by job (read by ops/metrics.ts). */
+/** Items a job skipped because handling them threw (one order, one refund), by job `what`. */
 const itemFailures = new Map<string, number>();
 
-/** Items skipped after a failure so far in this process, by job. */
-export function itemFailureCounts(): ReadonlyMap<string, number> {
+/** Items skipped so far by each job of this process (read by ops/metrics.ts). */
+export function jobItemFailures(): ReadonlyMap<string, number> {
   return itemFailures;
 }
 
 /**
- * One item of a job's round failed (an order, a refund, a store's bill): logged with what it was and
- * counted in /metrics (`studio_job_item_failures_total{job}`); the caller skips it and goes on with the
- * rest, so one item never stops the others. `job` names the job as its `startRepeating` `what` does.
+ * One item of a job's round failed: logged with the job's name and counted in /metrics
+ * (`studio_job_item_failures_total`); the round goes on with the next item.
  */
-export function itemFailed(
+export function jobItemFailed(
+  what: string,
   log: Pick<FastifyBaseLogger, 'warn'>,
-  job: string,
   item: Record<string, unknown>,
   err: unknown,
 ): void {
-  itemFailures.set(job, (itemFailures.get(job) ?? 0) + 1);
-  log.warn(
-    { ...item, job, err: err instanceof Error ? err.message : String(err) },
-    `${job}: one item failed and was skipped`,
-  );
+  itemFailures.set(what, (itemFailures.get(what) ?? 0) + 1);
+  log.warn({ ...item, err: err instanceof Error ? err.message : String(err) }, `${what}: one item failed; skipped`);
 }
 
 /**

@@ -6,7 +6,7 @@ import type { DbHandle } from '../db/index.ts';
 import { forbidden, unauthorized } from '../lib/errors.ts';
 import { listen } from '../lib/events.ts';
 import { waitlistPromoted } from '../features/waitlist/public.ts';
-import { itemFailureCounts, jobCounts } from '../lib/jobs.ts';
+import { jobCounts, jobItemFailures } from '../lib/jobs.ts';
 import { outboxBacklog } from '../outbox/stats.ts';
 
 export const MetricsMsg = {
@@ -145,11 +145,11 @@ export function registerMetrics(app: FastifyInstance, o: { database: DbHandle; t
   registry.registerMetric(jobFailures);
   new Gauge({
     name: 'studio_job_item_failures_total',
-    help: 'Items (an order, a refund) a job of this process skipped after a failure, going on with the rest',
+    help: 'Items (an order, a refund) a job of this process skipped because handling them failed; the rest went on',
     labelNames: ['job'] as const,
     registers: [registry],
     collect() {
-      for (const [job, n] of itemFailureCounts()) this.set({ job }, n);
+      for (const [job, n] of jobItemFailures()) this.set({ job }, n);
     },
   });
 

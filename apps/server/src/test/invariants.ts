@@ -399,7 +399,8 @@ async function capProblems(db: Db, storeId?: number): Promise<string[]> {
  * Online orders (issue 28): every paid order (已支付 or refunded since) has exactly one sale or top-up
  * recorded 线上 for it, of its amount, on the card it names (a card order's card is of its product and
  * member, a top-up's card gained a `topup` ledger entry of that amount); an unpaid or closed order has
- * none; and online money received = the amounts of the paid orders. Issue 42: money in is accounted for
+ * none; no card is closed (refunded) while an order that paid into it is still refundable (已支付,
+ * nothing of it refunded); and online money received = the amounts of the paid orders. Issue 42: money in is accounted for
  * once: an order with money in (paid) is either fulfilled as above or 异常订单 (its reason kept, status
  * 异常订单 until its 原路退款 makes it 已退款; nothing issued nor credited for it, no money recorded on
  * any card), never both, never neither.
@@ -445,7 +446,7 @@ async function onlineOrderProblems(db: Db, storeId?: number): Promise<string[]> 
   const cards = new Map(
     (
       await scoped(
-        db.selectFrom('memberCard').select(['id', 'memberId', 'cardId', 'transferredAt']),
+        db.selectFrom('memberCard').select(['id', 'memberId', 'cardId', 'transferredAt', 'refundedAt']),
         'storeId',
       ).execute()
     ).map((c) => [c.id, c]),
@@ -493,6 +494,10 @@ async function onlineOrderProblems(db: Db, storeId?: number): Promise<string[]> 
     // A card bought online and since transferred (转卡) is another member's.
     if (!card || (card.memberId !== o.memberId && card.transferredAt === null))
       out.push(`order ${o.orderNo}: card ${p.memberCardId} is not the member's`);
+    // Issue 42, item 3: no card closed while an order that paid into it is still refundable (paid, nothing
+    // of it refunded): closing a card pays back its part of every such order through its provider.
+    if (card?.refundedAt && o.status === 1)
+      out.push(`order ${o.orderNo}: card ${p.memberCardId} closed while the order is still refundable`);
     if (o.kind === 'card' && card && card.cardId !== o.productId)
       out.push(`order ${o.orderNo}: card of another product`);
     if (o.kind === 'card' && p.ledgerKind !== 'issue') out.push(`order ${o.orderNo}: no issue ledger entry`);
@@ -512,7 +517,9 @@ async function onlineOrderProblems(db: Db, storeId?: number): Promise<string[]> 
  * topped-up card), a refused one was put back by one `refund_undone` entry of the opposite amount; an
  * order's refunded amount is its refunds not refused, and its status follows; a successful refund's
  * money is recorded once 线上 (none before, none for a refused one); and online money received less
- * paid back = paid orders - successful refunds. A refund 退款异常 (WeChat's ABNORMAL, status 3) is open like
+ * paid back = paid orders - successful refunds. A refund refused (退款失败) was refused by the provider (its
+ * reason kept) and is not paid at the provider as far as the database can tell: no provider refund id,
+ * no reconciled bill listing it refunded there (issue 42). A refund 退款异常 (WeChat's ABNORMAL, status 3) is open like
  * one 退款中: its card change stands, nothing is recorded as paid back, it is not settled.
  */
 async function onlineRefundProblems(db: Db, paidMoney: number, storeId?: number): Promise<string[]> {
@@ -535,6 +542,8 @@ async function onlineRefundProblems(db: Db, paidMoney: number, storeId?: number)
         'r.status',
         'r.settledAt',
         'r.ledgerId',
+        'r.providerRefundId',
+        'r.failReason',
         'o.kind as orderKind',
         'o.memberCardId as orderCardId',
         'o.exceptionReason',
@@ -556,6 +565,17 @@ async function onlineRefundProblems(db: Db, paidMoney: number, storeId?: number)
       .where('payOrderId', 'is not', null),
     'storeId',
   ).execute();
+  // Refunds a day's bill showed refunded at the provider while not 已退款 here (对账, issue 42).
+  const runs = await scoped(
+    db.selectFrom('payReconcile').select(['billDate', 'result']).where('status', '=', 'done'),
+    'storeId',
+  ).execute();
+  const paidThere = new Map<string, string>();
+  for (const run of runs) {
+    for (const d of JSON.parse(run.result ?? '[]') as { kind: string; refundNo?: string | null }[]) {
+      if (d.kind === 'refund_provider_only' && d.refundNo) paidThere.set(d.refundNo, run.billDate);
+    }
+  }
   const payOf = new Map<number, typeof refundPays>();
   for (const p of refundPays) payOf.set(Number(p.ledgerId), [...(payOf.get(Number(p.ledgerId)) ?? []), p]);
   const ledgers = new Set<number>();
@@ -598,6 +618,12 @@ async function onlineRefundProblems(db: Db, paidMoney: number, storeId?: number)
       )
         out.push(`${name}: refused but not put back (${r.undoKind ?? 'none'} ${r.undoAmount ?? ''})`);
       if (pays.length) out.push(`${name}: refused yet ${pays.length} refund payment(s) recorded`);
+      // Refused only on the provider's word (its reason), never once the provider paid it: no refund id
+      // of a payment made, and no reconciled bill showing it refunded there.
+      if (!r.failReason || r.settledAt === null) out.push(`${name}: refused without the provider's reason`);
+      if (r.providerRefundId !== null) out.push(`${name}: refused yet paid at the provider (${r.providerRefundId})`);
+      if (paidThere.has(r.refundNo))
+        out.push(`${name}: refused yet refunded at the provider (对账 ${paidThere.get(r.refundNo)})`);
       continue;
     }
     if (r.undoKind !== null) out.push(`${name}: status ${r.status} but put back`);

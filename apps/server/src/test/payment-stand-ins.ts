@@ -18,6 +18,8 @@ export interface Delivery {
   event: string;
   status: number;
   body: string;
+  /** WeChat: the key its signature names (Wechatpay-Serial). */
+  serial?: string;
 }
 
 /** How pay() / notify() deliver: N copies at once, after a delay, forged, or with other values. */
@@ -127,6 +129,71 @@ async function listen(server: http.Server, app?: App) {
   return { base: `http://127.0.0.1:${port}`, allow, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
+/** A DER element: tag, length, content. */
+function der(tag: number, ...content: Buffer[]): Buffer {
+  const body = Buffer.concat(content);
+  const n = body.length;
+  const len = n < 0x80 ? Buffer.from([n]) : n < 0x100 ? Buffer.from([0x81, n]) : Buffer.from([0x82, n >> 8, n & 0xff]);
+  return Buffer.concat([Buffer.from([tag]), len, body]);
+}
+const derOid = (oid: number[]) => {
+  const [a, b, ...rest] = oid;
+  const bytes = [a * 40 + b];
+  for (const v of rest) {
+    const parts = [v & 0x7f];
+    for (let x = v >> 7; x > 0; x >>= 7) parts.unshift((x & 0x7f) | 0x80);
+    bytes.push(...parts);
+  }
+  return der(0x06, Buffer.from(bytes));
+};
+const derTime = (ms: number) =>
+  der(0x17, Buffer.from(`${new Date(ms).toISOString().slice(2, 19).replace(/[-:T]/g, '')}Z`, 'ascii'));
+
+/**
+ * A self-signed X.509 certificate (PEM) of an RSA key, as WeChat Pay's platform certificates are
+ * (X.509 v3, SHA256withRSA), with a 20-byte serial number: its uppercase hex is what `Wechatpay-Serial`
+ * names. Built by hand (DER) since node:crypto parses certificates but does not make them.
+ */
+function selfSignedCertificate(keys: { privateKey: crypto.KeyObject; publicKey: crypto.KeyObject }) {
+  const serial = crypto.randomBytes(20);
+  serial[0] = (serial[0] & 0x7f) | 0x10; // positive, 20 bytes
+  const sha256WithRsa = der(0x30, derOid([1, 2, 840, 113549, 1, 1, 11]), der(0x05));
+  const name = der(
+    0x30,
+    der(0x31, der(0x30, derOid([2, 5, 4, 6]), der(0x13, Buffer.from('CN')))),
+    der(0x31, der(0x30, derOid([2, 5, 4, 10]), der(0x0c, Buffer.from('Tenpay.com stand-in')))),
+    der(0x31, der(0x30, derOid([2, 5, 4, 3]), der(0x0c, Buffer.from('Tenpay.com Root CA stand-in')))),
+  );
+  const now = Date.now();
+  const tbs = der(
+    0x30,
+    der(0xa0, der(0x02, Buffer.from([2]))),
+    der(0x02, serial),
+    sha256WithRsa,
+    name,
+    der(0x30, derTime(now - 86_400_000), derTime(now + 5 * 365 * 86_400_000)),
+    name,
+    keys.publicKey.export({ type: 'spki', format: 'der' }),
+  );
+  const signature = crypto.sign('sha256', tbs, keys.privateKey);
+  const cert = der(0x30, tbs, sha256WithRsa, der(0x03, Buffer.from([0]), signature));
+  const b64 = cert
+    .toString('base64')
+    .replace(/(.{64})/g, '$1\n')
+    .trim();
+  return {
+    pem: `-----BEGIN CERTIFICATE-----\n${b64}\n-----END CERTIFICATE-----\n`,
+    serialNo: serial.toString('hex').toUpperCase(),
+  };
+}
+
+/**
+ * WeChat Pay's keys of a merchant: a 微信支付公钥 only (new merchants), platform certificates only (older
+ * ones), or both while the merchant switches from certificates to the public key (WeChat then signs an
+ * answer with the key the request's `Wechatpay-Serial` names, a notification with either).
+ */
+export type WechatKeyMode = 'public_key' | 'certificate' | 'switching';
+
 // ============================== WeChat Pay API v3 ==============================
 
 interface WxOrder {
@@ -161,7 +228,9 @@ interface WxRefund {
 }
 
 /** Starts a WeChat Pay v3 stand-in (pay API, bill download, OAuth) on 127.0.0.1. */
-export async function startWechatPayStandIn(opts: { app?: App; mchid?: string; appid?: string } = {}) {
+export async function startWechatPayStandIn(
+  opts: { app?: App; mchid?: string; appid?: string; keys?: WechatKeyMode } = {},
+) {
   const mchid = opts.mchid ?? '1900009191';
   const appid = opts.appid ?? 'wxd678efh567hg6787';
   const appSecret = randomAlnum(32);
@@ -169,8 +238,16 @@ export async function startWechatPayStandIn(opts: { app?: App; mchid?: string; a
   const merchant = rsaKeys();
   const merchantSerialNo = crypto.randomBytes(20).toString('hex').toUpperCase();
   const platform = rsaKeys();
-  const platformKeyId = `PUB_KEY_ID_01${digits(20)}`;
+  const platformKeyId = `PUB_KEY_ID_01${digits(30)}`;
+  const certificateKeys = rsaKeys();
+  const certificate = selfSignedCertificate(certificateKeys);
   const stranger = rsaKeys();
+  /** Each answer's and notification's signer: the 微信支付公钥 (by its id) or the platform certificate (by its serial). */
+  const publicKeySigner = { key: platform.privateKey, serial: platformKeyId };
+  const certificateSigner = { key: certificateKeys.privateKey, serial: certificate.serialNo };
+  /** The Wechatpay-Serial a request named, by its answer. */
+  const askedSerial = new WeakMap<http.ServerResponse, string>();
+  let notified = 0;
   const orders = new Map<string, WxOrder>();
   const refunds = new Map<string, WxRefund>();
   const bills = new Map<string, StandInBillRow[]>();
@@ -181,6 +258,12 @@ export async function startWechatPayStandIn(opts: { app?: App; mchid?: string; a
     refuse: null as null | 'now' | 'later',
     refuseMessage: '基本账户余额不足，请充值后重新发起',
     settleRefunds: 'immediately' as 'immediately' | 'manual',
+    /** Which of WeChat Pay's keys the merchant has (a test may move it: certificate -> switching -> public_key). */
+    keys: (opts.keys ?? 'public_key') as WechatKeyMode,
+    /** The Wechatpay-Serial header of each request (none: ''). */
+    requestSerials: [] as string[],
+    /** Refund numbers whose query fails (500 SYSTEM_ERROR, as WeChat answers an outage). */
+    failRefundQueries: new Set<string>(),
     forgeAnswers: false,
     /** Every request whose signature did not check (method and path). */
     badSignatures: [] as string[],
@@ -203,7 +286,20 @@ export async function startWechatPayStandIn(opts: { app?: App; mchid?: string; a
   };
 
   // 签名验证 (the other side): the answer's signature over "timestamp\nnonce\nbody\n".
-  const signedHeaders = (text: string, key: crypto.KeyObject, tsOffset = 0) => {
+  // Which key signs: the merchant's only one; while switching, an answer the key its request named
+  // (the certificate when it named none), a notification either (here: by turns).
+  const signerOf = (requested?: string) => {
+    if (control.keys === 'certificate') return certificateSigner;
+    if (control.keys === 'public_key') return publicKeySigner;
+    if (requested === undefined) return notified++ % 2 === 0 ? publicKeySigner : certificateSigner;
+    return requested === platformKeyId ? publicKeySigner : certificateSigner;
+  };
+  const signedHeaders = (
+    text: string,
+    signer: { key: crypto.KeyObject; serial: string },
+    tsOffset = 0,
+    forge = false,
+  ) => {
     const ts = String(Math.floor(Date.now() / 1000) + tsOffset);
     const nonce = randomAlnum(32);
     const s = crypto.createSign('RSA-SHA256');
@@ -211,8 +307,8 @@ export async function startWechatPayStandIn(opts: { app?: App; mchid?: string; a
     return {
       'Wechatpay-Timestamp': ts,
       'Wechatpay-Nonce': nonce,
-      'Wechatpay-Signature': s.sign(key, 'base64'),
-      'Wechatpay-Serial': platformKeyId,
+      'Wechatpay-Signature': s.sign(forge ? stranger.privateKey : signer.key, 'base64'),
+      'Wechatpay-Serial': signer.serial,
       'Wechatpay-Signature-Type': 'WECHATPAY2-SHA256-RSA2048',
     };
   };
@@ -222,7 +318,7 @@ export async function startWechatPayStandIn(opts: { app?: App; mchid?: string; a
     res.writeHead(status, {
       ...(text ? { 'content-type': 'application/json; charset=utf-8' } : {}),
       'Request-ID': crypto.randomUUID(),
-      ...signedHeaders(text, control.forgeAnswers ? stranger.privateKey : platform.privateKey),
+      ...signedHeaders(text, signerOf(askedSerial.get(res) ?? ''), 0, control.forgeAnswers),
     });
     res.end(text);
   };
@@ -296,7 +392,7 @@ export async function startWechatPayStandIn(opts: { app?: App; mchid?: string; a
       Array.from({ length: o.times ?? 1 }, async () => {
         const [body, headers] = make();
         const r = await postTo(url, body, { 'content-type': 'application/json', ...headers });
-        const d: Delivery = { outTradeNo, event, status: r.status, body: r.body };
+        const d: Delivery = { outTradeNo, event, status: r.status, body: r.body, serial: headers['Wechatpay-Serial'] };
         deliveries.push(d);
         return d;
       }),
@@ -328,7 +424,7 @@ export async function startWechatPayStandIn(opts: { app?: App; mchid?: string; a
           summary: '支付成功',
           resource,
         });
-        return [body, signedHeaders(body, n.forge ? stranger.privateKey : platform.privateKey, n.timestampOffsetSec)];
+        return [body, signedHeaders(body, signerOf(), n.timestampOffsetSec, n.forge)];
       },
       n,
     );
@@ -359,7 +455,7 @@ export async function startWechatPayStandIn(opts: { app?: App; mchid?: string; a
           summary,
           resource,
         });
-        return [body, signedHeaders(body, n.forge ? stranger.privateKey : platform.privateKey, n.timestampOffsetSec)];
+        return [body, signedHeaders(body, signerOf(), n.timestampOffsetSec, n.forge)];
       },
       n,
     );
@@ -471,6 +567,14 @@ export async function startWechatPayStandIn(opts: { app?: App; mchid?: string; a
   };
 
   const api = async (req: http.IncomingMessage, res: http.ServerResponse, url: URL, body: string) => {
+    const serial = String(req.headers['wechatpay-serial'] ?? '');
+    control.requestSerials.push(serial);
+    askedSerial.set(res, serial);
+    // 微信支付公钥: a Wechatpay-Serial that is not the merchant's public key id is refused (INVALID_REQUEST);
+    // a merchant on certificates only is answered with its certificate whatever the request names.
+    if (serial && control.keys !== 'certificate' && serial !== platformKeyId) {
+      return err(res, 400, 'INVALID_REQUEST', 'Wechatpay-Serial 与商户的微信支付公钥 ID 不符');
+    }
     if (!verifyRequest(req, body)) {
       control.badSignatures.push(`${req.method} ${url.pathname}`);
       return err(res, 401, 'SIGN_ERROR', '签名错误，请检查后再试');
@@ -574,6 +678,7 @@ export async function startWechatPayStandIn(opts: { app?: App; mchid?: string; a
       return;
     }
     if (req.method === 'GET' && (m = /^\/v3\/refund\/domestic\/refunds\/([^/]+)$/.exec(p))) {
+      if (control.failRefundQueries.has(decodeURIComponent(m[1]))) return err(res, 500, 'SYSTEM_ERROR', '系统错误');
       const r = refunds.get(decodeURIComponent(m[1]));
       if (!r) return err(res, 404, 'RESOURCE_NOT_EXISTS', '退款单不存在');
       return answer(res, 200, refundJson(r));
@@ -659,7 +764,14 @@ export async function startWechatPayStandIn(opts: { app?: App; mchid?: string; a
       apiV3Key,
       merchantSerialNo,
       merchantPrivateKey: merchant.privatePem,
-      platformKeys: [{ id: platformKeyId, pem: platform.publicPem }],
+      /** What the merchant holds of WeChat Pay's keys in its mode. */
+      platformKeys: [
+        ...(control.keys === 'certificate' ? [] : [{ id: platformKeyId, pem: platform.publicPem }]),
+        ...(control.keys === 'public_key' ? [] : [{ pem: certificate.pem }]),
+      ],
+      publicKeyId: control.keys === 'certificate' ? undefined : platformKeyId,
+      publicKey: { id: platformKeyId, pem: platform.publicPem },
+      certificate: { serialNo: certificate.serialNo, pem: certificate.pem },
       appSecret,
       apiBase: l.base,
       oauthBase: l.base,
@@ -739,6 +851,8 @@ interface AliOrder {
   paidAt: number | null;
   refundedFen: number;
   refunds: Map<string, { amountFen: number; at: number }>;
+  /** Accepted, not paid yet (control.refundsPending): fund_change N, the query without refund_status. */
+  pending: Map<string, number>;
 }
 
 /** GBK bytes of a string, from Node's own GBK decoder run backwards (no encoder ships with Node). */
@@ -827,9 +941,16 @@ export async function startAlipayStandIn(opts: { app?: App; appId?: string; sell
   const orders = new Map<string, AliOrder>();
   const bills = new Map<string, StandInBillRow[]>();
   const billFiles = new Map<string, Buffer>();
+  /** Pending refunds that ended without paying: asked for again, refused with this. */
+  const failedRefunds = new Map<string, { subCode: string; subMsg: string }>();
   const deliveries: Delivery[] = [];
   const control = {
     refuse: null as null | { subCode: string; subMsg: string },
+    /**
+     * Refunds accepted but not paid at once: the refund answers 10000 with fund_change N and its query
+     * 10000 without refund_status (not received or not done yet), until settleRefund() pays or fails it.
+     */
+    refundsPending: false,
     forgeAnswers: false,
     /** Serve the bill as a plain CSV instead of the zip. */
     plainBill: false,
@@ -1076,12 +1197,19 @@ export async function startAlipayStandIn(opts: { app?: App; appId?: string; sell
           refund_fee: yuan(o.refundedFen),
           gmt_refund_pay: bjTime(done?.at ?? Date.now()),
         });
-        if (done) return ok(res, method, fields('N'));
+        if (done || o.pending.has(biz.out_request_no ?? '')) return ok(res, method, fields('N'));
+        const failed = failedRefunds.get(biz.out_request_no ?? '');
+        if (failed) return bad(res, method, failed.subCode, failed.subMsg);
         if (!o.paidAt) return bad(res, method, 'ACQ.TRADE_STATUS_ERROR', '交易状态不合法');
         if (!biz.out_request_no || !(amount > 0) || o.refundedFen + amount > o.totalFen) {
           return bad(res, method, 'ACQ.REFUND_AMT_NOT_EQUAL_TOTAL', '退款金额超限');
         }
         if (control.refuse) return bad(res, method, control.refuse.subCode, control.refuse.subMsg);
+        if (control.refundsPending) {
+          o.pending.set(biz.out_request_no, amount);
+          o.refundedFen += amount;
+          return ok(res, method, fields('N'));
+        }
         o.refunds.set(biz.out_request_no, { amountFen: amount, at: Date.now() });
         o.refundedFen += amount;
         if (o.refundedFen === o.totalFen) o.status = 'TRADE_CLOSED';
@@ -1145,6 +1273,7 @@ export async function startAlipayStandIn(opts: { app?: App; appId?: string; sell
       paidAt: null,
       refundedFen: 0,
       refunds: new Map(),
+      pending: new Map(),
     };
     orders.set(outTradeNo, o);
     return o;
@@ -1221,6 +1350,24 @@ export async function startAlipayStandIn(opts: { app?: App; appId?: string; sell
       if (!o) throw new Error(`stand-in: no Alipay order ${outTradeNo}`);
       return notifyOf(o, n);
     },
+    /**
+     * Ends a refund left pending (control.refundsPending): paid (its query then answers REFUND_SUCCESS),
+     * or failed (not paid: the query still answers without refund_status, and the refund asked for
+     * again with the same number is refused with this sub_code).
+     */
+    settleRefund: (outRequestNo: string, outcome: 'success' | { subCode: string; subMsg: string }) => {
+      const o = [...orders.values()].find((x) => x.pending.has(outRequestNo));
+      if (!o) throw new Error(`stand-in: no pending Alipay refund ${outRequestNo}`);
+      const amountFen = o.pending.get(outRequestNo) ?? 0;
+      o.pending.delete(outRequestNo);
+      if (outcome === 'success') {
+        o.refunds.set(outRequestNo, { amountFen, at: Date.now() });
+        if (o.refundedFen === o.totalFen) o.status = 'TRADE_CLOSED';
+      } else {
+        o.refundedFen -= amountFen;
+        failedRefunds.set(outRequestNo, outcome);
+      }
+    },
     setBill: (date: string, rows: StandInBillRow[]) => bills.set(date, rows),
     payPageUrl: (outTradeNo: string) => `${l.base}/alipay/pay/${encodeURIComponent(outTradeNo)}`,
   };
@@ -1245,8 +1392,12 @@ export function standInPaySetting(
       apiV3Key: w.apiV3Key,
       serialNo: w.merchantSerialNo,
       privateKey: w.merchantPrivateKey,
-      platformPublicKey: w.platformKeys[0].pem,
-      platformPublicKeyId: w.platformKeys[0].id,
+      // The 微信支付公钥 and/or the platform certificate, as the stand-in's key mode has them.
+      platformPublicKey: w.publicKeyId ? w.publicKey.pem : '',
+      platformPublicKeyId: w.publicKeyId ?? '',
+      platformCertificates: wx.control.keys === 'public_key' ? '' : w.certificate.pem,
+      // On the public key only: certificates kept from before (the switch done) are dropped.
+      removePlatformCertificates: wx.control.keys === 'public_key',
       appSecret: w.appSecret,
       baseUrl: w.apiBase,
       oauthBaseUrl: w.oauthBase,
@@ -1297,8 +1448,8 @@ export async function startGateway(apps: () => App[]) {
  * store's public address (the notifications reach `apps` through it), the store's 在线收款 pointed at
  * the stand-ins by its manager `admin`. `close` stops all three.
  */
-export async function startOnlineStore(apps: () => App[], admin: Client) {
-  const wx = await startWechatPayStandIn({ app: apps()[0] });
+export async function startOnlineStore(apps: () => App[], admin: Client, o: { wechatKeys?: WechatKeyMode } = {}) {
+  const wx = await startWechatPayStandIn({ app: apps()[0], keys: o.wechatKeys });
   const ali = await startAlipayStandIn({ app: apps()[0] });
   const gateway = await startGateway(apps);
   await admin.ok(updateMemberPage.path, { publicBaseUrl: gateway.base });

@@ -25,6 +25,11 @@ export const COOLING_OFF_DAYS_DEFAULT = 7;
 /** How a refund quote was worked out. */
 export const REFUND_RULES = { cooling_off: '冷静期全额退款', product_rule: '按卡种退卡规则' } as const;
 export type RefundRule = keyof typeof REFUND_RULES;
+/**
+ * The one rounding rule of refund quotes (issue 42, item 5), in the staff's words: the unused share
+ * and the refund fee are each worked out in whole fen, the fraction of a fen dropped.
+ */
+export const REFUND_ROUNDING = '金额按分计算，不足 1 分的部分舍去';
 
 /** Messages of leave, activation and refunds. */
 export const CardLifeMsg = {
@@ -244,7 +249,7 @@ export const cardRefundQuote = defineCall({
     rule: z.enum(Object.keys(REFUND_RULES) as [RefundRule, ...RefundRule[]]),
     /** How it was worked out, in staff words. */
     detail: z.string(),
-    /** Fen paid for the card (sale and top-ups, less what was paid back). */
+    /** Fen paid for the card (sale and top-ups, less what was paid back; a transfer's fee is not counted). */
     paid: z.number(),
     /** Whether the acting staff member may make this refund (past the cooling-off days: managers only). */
     allowed: z.boolean(),
@@ -253,6 +258,22 @@ export const cardRefundQuote = defineCall({
      * (原路退回 through 线上订单's refund, `refundPayOrder`), not as money paid at the desk.
      */
     onlineOrder: z.object({ orderNo: z.string(), provider: z.enum(['wechat', 'alipay']) }).nullable(),
+    /** Within the cooling-off days of the sale, whether or not the card was opened (never say 已过冷静期 then). */
+    coolingOff: z.boolean(),
+    /** Bookings and pendings of classes not ended: cancel them before the card can be refunded. */
+    toCome: z.number(),
+    /**
+     * Where each part of `amount` goes back (issue 42, item 3): an online order through its own
+     * provider (a card order or a top-up), or the desk (`orderNo` null); the parts add up to `amount`.
+     */
+    parts: z.array(
+      z.object({
+        orderNo: z.string().nullable(),
+        provider: z.enum(['wechat', 'alipay']).nullable(),
+        kind: z.enum(['card', 'topup', 'desk']),
+        amount: z.number(),
+      }),
+    ),
   }),
   idFields: ['mcId'],
   summary: '退卡报价：冷静期内未使用的卡全额退款，之后按卡种规则（未使用比例减手续费），由服务器计算',

@@ -8,6 +8,7 @@ import { MAX_AMOUNT } from '../constants.ts';
 import { defineCall, fails, Roles, STORE_API } from '../define.ts';
 import { Msg } from '../messages.ts';
 import { checkRange } from './batch.ts';
+import { CardMsg } from './reference/card.ts';
 import { MEMBER_API } from './member-channel.ts';
 
 /** The store's order list covers at most this many days. */
@@ -22,6 +23,10 @@ export const PayMsg = {
   apiV3Key: 'APIv3 密钥应为 32 个字符',
   merchantKey: '商户 API 私钥无法读取，请粘贴 apiclient_key.pem 的全部内容',
   platformKey: '微信支付平台公钥无法读取，请粘贴完整的公钥',
+  platformCertificate: '微信支付平台证书无法读取，请粘贴完整的证书（以 -----BEGIN CERTIFICATE----- 开头）',
+  platformKeyNeeded: '请填写微信支付公钥及其 ID，或微信支付平台证书（切换期间两者都填）',
+  /** 测试连接 passed: which of WeChat Pay's keys signed the answers. */
+  connectionKeys: (name: string, keys: string) => `${name}连接正常，密钥可用；应答验签：${keys}`,
   alipayPrivateKey: '支付宝应用私钥无法读取',
   alipayPublicKey: '支付宝公钥无法读取',
   topupAmounts: '充值金额应为 1 到 10 个大于 0 的整数（分）',
@@ -85,6 +90,20 @@ export type PayOrderStatus = keyof typeof PAY_ORDER_STATUS_LABEL;
 /** Unpaid orders close after this many minutes (here and at the provider). */
 export const PAY_ORDER_MINUTES = 15;
 
+/**
+ * Which of WeChat Pay's keys the store holds: the 微信支付公钥 (new merchants), platform certificates
+ * (older ones), or both while the merchant switches from certificates to the public key (WeChat Pay
+ * then signs with either; each answer and notification names its key in Wechatpay-Serial).
+ */
+export const WECHAT_KEY_MODES = ['none', 'public_key', 'certificate', 'switching'] as const;
+export type WechatKeyMode = (typeof WECHAT_KEY_MODES)[number];
+export const WECHAT_KEY_MODE_LABEL: Record<WechatKeyMode, string> = {
+  none: '未设置微信支付的验签密钥',
+  public_key: '微信支付公钥',
+  certificate: '平台证书',
+  switching: '平台证书切换到微信支付公钥中（两者并用）',
+};
+
 const zMethod = z.enum(PAY_ORDER_METHODS, { error: PayMsg.method });
 const zProvider = z.enum(['wechat', 'alipay'], { error: PayMsg.provider });
 /** A setting's text: trimmed, at most `max` characters; empty = not given. */
@@ -107,9 +126,13 @@ export const zPaySetting = z.object({
     appId: z.string(),
     serialNo: z.string(),
     platformPublicKeyId: z.string(),
+    /** Which of WeChat Pay's keys are used to verify (see WECHAT_KEY_MODES). */
+    keyMode: z.enum(WECHAT_KEY_MODES),
+    /** The platform certificates kept: each one's serial (what Wechatpay-Serial names) and expiry. */
+    platformCertificates: z.array(z.object({ serialNo: z.string(), expiresAt: z.string() })),
     baseUrl: z.string(),
     oauthBaseUrl: z.string(),
-    /** Every secret is set (APIv3 key, merchant private key, platform public key). */
+    /** Every secret is set (APIv3 key, merchant private key, and the public key or a platform certificate). */
     secretsSet: z.boolean(),
     /** Each secret: 已设置 or not (never the value). */
     secrets: z.object({
@@ -160,6 +183,10 @@ export const updatePaySetting = defineCall({
         privateKey: zField(8000),
         platformPublicKey: zField(8000),
         platformPublicKeyId: zField(64),
+        /** WeChat Pay platform certificates (PEM, one or more); omitted or empty = kept. */
+        platformCertificates: zField(20000),
+        /** Drop the platform certificates (the switch to the public key is done). */
+        removePlatformCertificates: z.boolean().optional(),
         appSecret: zField(64),
         baseUrl: zField(300),
         oauthBaseUrl: zField(300),
@@ -185,6 +212,8 @@ export const updatePaySetting = defineCall({
     PayMsg.apiV3Key,
     PayMsg.merchantKey,
     PayMsg.platformKey,
+    PayMsg.platformCertificate,
+    PayMsg.platformKeyNeeded,
     PayMsg.alipayPrivateKey,
     PayMsg.alipayPublicKey,
     ...OUTBOUND_ERRORS,
@@ -467,6 +496,10 @@ export const RefundMsg = {
   refused: (reason: string) => `退款失败，会员卡已恢复：${reason}`,
   /** The desk refunds a card order within its cooling-off days only (issue 29); the rest is the manager's. */
   manager: '已过冷静期的退卡和充值订单的退款需要店长操作',
+  /** Within the cooling-off days but the card opened (a class taken, a leave begun, a transfer): as at the desk's 退卡. */
+  managerOpened: CardMsg.refundOpened,
+  /** A card bought online also holds money taken at the desk: that goes back at the desk first (退回充值). */
+  deskFirst: (amount: string) => `这张卡还有门店收取的 ${amount}，请先在会员卡的充值记录中退回，再退卡`,
   /**
    * WeChat Pay's ABNORMAL (退款异常): the money could not go back the way it came (e.g. the member's
    * bank card is closed). Not refused (the card stays as the refund left it), not done either.
@@ -510,20 +543,35 @@ export const refundPayOrder = defineCall({
       RefundMsg.cardChanged,
       RefundMsg.topupBalance,
       PayExceptionMsg.wholeOnly('{金额}'),
+      RefundMsg.deskFirst('{金额}'),
       RefundMsg.refused('{原因}'),
       PayMsg.notEnabled('{渠道}'),
     ),
     { status: 403, msg: RefundMsg.manager },
+    { status: 403, msg: RefundMsg.managerOpened },
   ],
 });
 
-/** Kinds of reconciliation differences: paid at the provider only, paid here only, amounts differ. */
-export const RECONCILE_KINDS = ['provider_only', 'local_only', 'amount'] as const;
+/**
+ * Kinds of reconciliation differences: paid at the provider only, paid here only, amounts differ; and
+ * the same for refunds (the bill's refund lines against our refunds 已退款 that day, by refund number).
+ */
+export const RECONCILE_KINDS = [
+  'provider_only',
+  'local_only',
+  'amount',
+  'refund_provider_only',
+  'refund_local_only',
+  'refund_amount',
+] as const;
 export type ReconcileKind = (typeof RECONCILE_KINDS)[number];
 export const RECONCILE_KIND_LABEL: Record<ReconcileKind, string> = {
   provider_only: '渠道有、本店无',
   local_only: '本店有、渠道无',
   amount: '金额不一致',
+  refund_provider_only: '渠道已退款、本店未退款',
+  refund_local_only: '本店已退款、渠道无退款',
+  refund_amount: '退款金额不一致',
 };
 export const ReconcileMsg = {
   date: '请选择对账日期（今天以前的日子）',
@@ -535,6 +583,8 @@ export const ReconcileMsg = {
 export const zReconcileDifference = z.object({
   orderNo: z.string(),
   kind: z.enum(RECONCILE_KINDS),
+  /** The refund's number (refund_* kinds; absent for payments). */
+  refundNo: z.string().nullable().optional(),
   /** What we hold: the paid amount (fen), or null when we have no paid order. */
   local: z.number().nullable(),
   /** What the bill says (fen), or null when the bill lacks it. */

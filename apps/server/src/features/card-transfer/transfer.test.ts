@@ -158,7 +158,7 @@ describeEachDb('转卡: a card moves to another member', (env) => {
     await api().ok(transferMemberCard.path, { mcId, toMid: b.id, futureBookings: 'keep' });
     const after = await api().ok(cardRefundQuote.path, { mcId });
     expect(after.rule).toBe('product_rule');
-    expect(after.detail).toContain('冷静期内但已转卡');
+    expect(after.detail).toContain('冷静期内，但已转卡');
   });
 
   it('refuses in Chinese: to the holder, an unknown member, no method for a fee, a refunded or frozen card; nothing written', async () => {

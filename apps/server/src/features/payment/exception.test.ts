@@ -19,7 +19,6 @@ import {
   transferMemberCard,
 } from '@studio/contract';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { itemFailed } from '../../lib/jobs.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { Client, describeEachDb, moreInstances } from '../../test/harness.ts';
 import { checkInvariants } from '../../test/invariants.ts';
@@ -259,21 +258,6 @@ describeEachDb('online payment: 异常订单, the close job order by order, 体�
     expect((await card(c.id)).refundedAt).not.toBeNull();
     // The member can no longer pay it.
     await expect(wx.pay(t.orderNo)).rejects.toThrow(/CLOSED/);
-  });
-
-  it('one item of a job that failed is logged and counted in /metrics (itemFailed), by job', async () => {
-    const job = `exception test job ${env().dialect}`;
-    const logged: unknown[] = [];
-    const log = { warn: (o: unknown) => void logged.push(o) };
-    itemFailed(log, job, { orderNo: 'P1' }, new Error('boom'));
-    itemFailed(log, job, { orderNo: 'P2' }, new Error('boom'));
-    expect(logged).toEqual([
-      { orderNo: 'P1', job, err: 'boom' },
-      { orderNo: 'P2', job, err: 'boom' },
-    ]);
-    const res = await env().app.inject({ method: 'GET', url: '/metrics', remoteAddress: '127.0.0.1' });
-    expect(res.statusCode).toBe(200);
-    expect(res.body.split('\n')).toContain(`studio_job_item_failures_total{job="${job}"} 2`);
   });
 
   it('a 体验卡 is once per member even for two taps at once (the insert decides)', async () => {

@@ -22,7 +22,7 @@ import { inSavepoint, isUniqueViolation } from '../../db/dialect.ts';
 import type { Tx } from '../../db/index.ts';
 import type { NewRow } from '../../db/schema.ts';
 import { inWriteTx } from '../../db/write-queue.ts';
-import { itemFailed } from '../../lib/jobs.ts';
+import { jobItemFailed } from '../../lib/jobs.ts';
 import { audit } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import type { WithCard } from '../../lib/wire-names.ts';
@@ -453,7 +453,7 @@ export const CLOSE_JOB = 'pay order close job';
  * The close job: every unpaid order past its 15 minutes is asked about at the provider first; paid,
  * it is fulfilled (or recorded 异常订单); closed there (CLOSED, REVOKED, PAYERROR: it can no longer be
  * paid), it is closed here; otherwise it is closed there and here. Each order on its own: one that
- * fails is logged, counted in /metrics (`itemFailed`) and skipped, and the round goes on. Safe on any
+ * fails is logged, counted in /metrics (`jobItemFailed`) and skipped, and the round goes on. Safe on any
  * number of instances at once (every write is guarded). `clock` gives a store's wall time (tests move
  * it). Answers how many it closed or fulfilled.
  */
@@ -470,14 +470,14 @@ export async function closeExpiredOrders(
       if (!due.length) continue;
       setting = await loadPaySetting(deps.db, store.id);
     } catch (e) {
-      itemFailed(deps.log, CLOSE_JOB, { storeId: store.id }, e);
+      jobItemFailed(CLOSE_JOB, deps.log, { storeId: store.id }, e);
       continue;
     }
     for (const o of due) {
       try {
         if (await closeOrFulfil(deps, o, setting)) n++;
       } catch (e) {
-        itemFailed(deps.log, CLOSE_JOB, { storeId: o.storeId, orderNo: o.orderNo }, e);
+        jobItemFailed(CLOSE_JOB, deps.log, { storeId: o.storeId, orderNo: o.orderNo }, e);
       }
     }
   }

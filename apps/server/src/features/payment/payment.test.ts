@@ -124,7 +124,7 @@ describeEachDb('online payment: settings, orders and fulfilment exactly once', (
   it('测试连接: a signed "no such order" from each provider says the keys work', async () => {
     expect(await api().ok(queryPayConnection.path, { provider: 'wechat' })).toEqual({
       ok: true,
-      message: PayMsg.connectionOk('微信支付'),
+      message: PayMsg.connectionKeys('微信支付', `微信支付公钥（微信支付公钥 ${wx.config().publicKey.id}）`),
     });
     expect(await api().ok(queryPayConnection.path, { provider: 'alipay' })).toEqual({
       ok: true,

@@ -3,8 +3,10 @@
 // provider's query –, an order number we never made, paid here only, amounts differ); the morning
 // job runs yesterday once from 10:00 on two instances' worth of calls; a day is refused until it is over.
 import {
+  BIG_TYPE_MONEY,
   memberCreateOrder,
   queryPayReconcile,
+  refundPayOrder,
   ReconcileMsg,
   runPayReconcile,
   type ReconcileResult,
@@ -164,5 +166,155 @@ describeEachDb('online payment: reconciliation (对账)', (env) => {
     expect(bad.code).toBe(400);
     const none = await api().ok<{ list: ReconcileResult[] }>(queryPayReconcile.path, { date: '2020-01-01' });
     expect(none.list.map((x) => x.status)).toEqual(['none', 'none']);
+  });
+
+  /** 店长 refunds the whole of an order; WeChat settles it (notified): 已退款 here, moved to `day`. */
+  const refundedOn = async (orderNo: string, day: string) => {
+    online.wx.control.settleRefunds = 'manual';
+    await api().ok(refundPayOrder.path, { orderNo, amount: 9900, reason: '会员申请退款' });
+    online.wx.control.settleRefunds = 'immediately';
+    const refundNo = (
+      await db()
+        .selectFrom('payRefund')
+        .select('refundNo')
+        .where('payOrderId', '=', (await order(orderNo)).id)
+        .executeTakeFirstOrThrow()
+    ).refundNo;
+    await online.wx.settleRefund(refundNo, 'SUCCESS');
+    const r = await db()
+      .selectFrom('payRefund')
+      .select(['refundNo', 'status'])
+      .where('refundNo', '=', refundNo)
+      .executeTakeFirstOrThrow();
+    expect(r.status).toBe(1);
+    await db()
+      .updateTable('payRefund')
+      .set({ settledAt: `${day} 15:00:00` })
+      .where('refundNo', '=', r.refundNo)
+      .execute();
+    return r.refundNo;
+  };
+
+  it('refunds too: refunded there only, refunded here only, amounts differ; a refund refused here but paid there is listed (issue 42)', async () => {
+    const day = addDays(today(), -8);
+    const nos = [];
+    for (let i = 0; i < 5; i++) nos.push(await paidOn('wechat_native', day));
+    const [same, hereOnly, differs, refusedHere, unknown] = nos;
+    const rSame = await refundedOn(same, day);
+    const rHereOnly = await refundedOn(hereOnly, day);
+    const rDiffers = await refundedOn(differs, day);
+    // WeChat refuses this one at once: 退款失败 here, the card back.
+    online.wx.control.refuse = 'now';
+    const refused = await api().call(refundPayOrder.path, {
+      orderNo: refusedHere,
+      amount: 9900,
+      reason: '会员申请退款',
+    });
+    online.wx.control.refuse = null;
+    expect(refused.code).toBe(409);
+    const rRefused = (
+      await db()
+        .selectFrom('payRefund')
+        .select(['refundNo', 'status'])
+        .where('payOrderId', '=', (await order(refusedHere)).id)
+        .executeTakeFirstOrThrow()
+    ).refundNo;
+    const pay = (no: string) => ({
+      outTradeNo: no,
+      tradeId: `4200${no.slice(-10)}`,
+      kind: 'pay' as const,
+      amountFen: 9900,
+    });
+    const back = (no: string, outRefundNo: string, amountFen: number) => ({
+      outTradeNo: no,
+      tradeId: `4200${no.slice(-10)}`,
+      kind: 'refund' as const,
+      outRefundNo,
+      amountFen,
+    });
+    online.wx.setBill(day, [
+      ...nos.map(pay),
+      back(same, rSame, 9900),
+      back(differs, rDiffers, 9000),
+      back(refusedHere, rRefused, 9900),
+      back(unknown, 'R20991231000000199999', 9900),
+    ]);
+
+    const ran = await api().ok<{ list: ReconcileResult[] }>(runPayReconcile.path, { date: day, provider: 'wechat' });
+    const [r] = ran.list;
+    expect(r).toMatchObject({ status: 'done', error: null });
+    // Five payments and one refund agree.
+    expect(r.matched).toBe(6);
+    const byRefund = Object.fromEntries(r.differences.map((d) => [d.refundNo ?? d.orderNo, d]));
+    expect(r.differences).toHaveLength(4);
+    expect(byRefund[rHereOnly]).toMatchObject({
+      orderNo: hereOnly,
+      kind: 'refund_local_only',
+      local: 9900,
+      provider: null,
+    });
+    expect(byRefund[rDiffers]).toMatchObject({ orderNo: differs, kind: 'refund_amount', local: 9900, provider: 9000 });
+    expect(byRefund[rRefused]).toMatchObject({ orderNo: refusedHere, kind: 'refund_provider_only', provider: 9900 });
+    expect(byRefund[rRefused].action).toContain('退款失败');
+    expect(byRefund.R20991231000000199999).toMatchObject({
+      orderNo: unknown,
+      kind: 'refund_provider_only',
+      action: '本店没有这笔退款，请核实',
+    });
+    const entry = await db()
+      .selectFrom('auditLog')
+      .select('summary')
+      .where('call', '=', runPayReconcile.path)
+      .where('summary', 'like', `对账 ${day}%`)
+      .executeTakeFirstOrThrow();
+    expect(entry.summary).toContain(`退款金额不一致 ${differs} 退款 ${rDiffers}（本店 99.00 元，渠道 90.00 元）`);
+    expect(entry.summary).toContain(`本店已退款、渠道无退款 ${hereOnly} 退款 ${rHereOnly}`);
+    // A refund 退款失败 here that the bill shows refunded at WeChat is what the invariant checker refuses.
+    expect(await checkInvariants(db(), env().storeId)).toEqual([
+      `refund ${rRefused}: refused yet refunded at the provider (对账 ${day})`,
+    ]);
+    // The bill corrected (the line was not WeChat's): the day run again lists no such refund.
+    online.wx.setBill(day, [...nos.map(pay), back(same, rSame, 9900), back(differs, rDiffers, 9000)]);
+    const again = await api().ok<{ list: ReconcileResult[] }>(runPayReconcile.path, { date: day, provider: 'wechat' });
+    expect(again.list[0].differences.map((d) => d.kind).sort()).toEqual(['refund_amount', 'refund_local_only']);
+  });
+
+  it('one order that fails does not abort the day: the run ends done, the other orders are matched and fulfilled (issue 42)', async () => {
+    const day = addDays(today(), -10);
+    const money = await env().factory.cardProduct({ cardName: '储值卡', bigType: BIG_TYPE_MONEY, perCount: 5000 });
+    const m = await env().factory.member();
+    const c = await env().factory.memberCard(m.id, money.id, { totalCount: 10000 });
+    const me = await memberClient(env(), m);
+    const a = await me.call(memberCreateOrder.path, { mcId: c.id, amount: 50000, method: 'wechat_native' });
+    expect(a.code, a.msg).toBe(0);
+    const broken = (a.data as { orderNo: string }).orderNo;
+    const lost = await newOrder('wechat_native');
+    const both = await paidOn('wechat_native', day);
+    // Both paid at WeChat without a notification reaching us; the top-up's card cannot take it any more.
+    await online.wx.pay(broken, { silent: true });
+    await online.wx.pay(lost, { silent: true });
+    await db()
+      .updateTable('memberCard')
+      .set({ refundedAt: `${day} 09:00:00` })
+      .where('id', '=', c.id)
+      .execute();
+    const trade = (no: string, amountFen: number) => ({
+      outTradeNo: no,
+      tradeId: `4200${no.slice(-10)}`,
+      kind: 'pay' as const,
+      amountFen,
+    });
+    online.wx.setBill(day, [trade(broken, 50000), trade(lost, 9900), trade(both, 9900)]);
+
+    const ran = await api().ok<{ list: ReconcileResult[] }>(runPayReconcile.path, { date: day, provider: 'wechat' });
+    const [r] = ran.list;
+    expect(r).toMatchObject({ status: 'done', matched: 1, error: null });
+    const byNo = Object.fromEntries(r.differences.map((d) => [d.orderNo, d]));
+    expect(byNo[broken]).toMatchObject({ kind: 'provider_only', provider: 50000 });
+    expect(byNo[lost]).toMatchObject({ kind: 'provider_only', provider: 9900 });
+    expect(byNo[lost].action).toContain('已补发');
+    expect((await order(lost)).status).toBe(1);
+    // Put the card back as it was, for the invariants.
+    await db().updateTable('memberCard').set({ refundedAt: null }).where('id', '=', c.id).execute();
   });
 });

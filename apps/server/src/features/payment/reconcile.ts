@@ -11,15 +11,19 @@ import { inWriteTx } from '../../db/write-queue.ts';
 import { audit, skipAudit, systemScope, type AuditScope } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { badRequest, conflict } from '../../lib/errors.ts';
+import { jobItemFailed } from '../../lib/jobs.ts';
 import { addDays, addMinutes, localDateTime } from '../../lib/time.ts';
 import type { Deps, Fulfiller } from './fulfil.ts';
 import { callerOf, settleFromProvider } from './orders.ts';
 import { PaymentProviderError, type BillRow, type ProviderName } from './providers/types.ts';
+import { askAboutRefund } from './refunds.ts';
 import {
   claimReconcile,
   findOrder,
+  findRefund,
   finishReconcile,
   ordersPaidOn,
+  refundsDoneOn,
   reconcileRuns,
   storesTakingPayments,
 } from './repository.ts';
@@ -43,62 +47,145 @@ const STALE_MINUTES = 30;
 
 const fen = (n: number) => amountText(BIG_TYPE_MONEY, n);
 
-/** Matches a bill's pay lines with our orders paid that day (refund lines are the refunds' own business). */
+/** The job's name (main.ts, /metrics). */
+export const RECONCILE_JOB = 'pay reconcile job';
+
+/**
+ * One order or refund of the match on its own: a failure is logged, counted in /metrics, listed
+ * with what to do, and the rest of the day goes on.
+ */
+async function each(deps: Deps, item: Record<string, unknown>, run: () => Promise<void>, onFail: () => void) {
+  try {
+    await run();
+  } catch (e) {
+    jobItemFailed(RECONCILE_JOB, deps.log, item, e);
+    onFail();
+  }
+}
+
+const FAILED = '处理出错，已记录日志，请稍后重新对账';
+
+/**
+ * Matches a bill's pay lines with our orders paid that day, and its refund lines (by our refund
+ * number) with our refunds settled 已退款 that day.
+ */
 export async function matchBill(
   deps: Deps,
-  storeId: number,
+  store: { id: number; timezone: string },
   provider: ProviderName,
   date: string,
   bill: BillRow[],
   setting: StoredPaySetting,
   by: Fulfiller,
 ): Promise<{ matched: number; differences: Difference[] }> {
+  const storeId = store.id;
   const ours = new Map((await ordersPaidOn(deps.db, storeId, provider, date)).map((o) => [o.orderNo, o]));
   const billed = new Map<string, number>();
+  const billedRefunds = new Map<string, { orderNo: string; amount: number }>();
   for (const line of bill) {
     if (line.kind === 'pay') billed.set(line.outTradeNo, (billed.get(line.outTradeNo) ?? 0) + line.amountFen);
+    else if (line.outRefundNo) {
+      const had = billedRefunds.get(line.outRefundNo)?.amount ?? 0;
+      billedRefunds.set(line.outRefundNo, { orderNo: line.outTradeNo, amount: had + line.amountFen });
+    }
   }
   let matched = 0;
   const differences: Difference[] = [];
   for (const [orderNo, amount] of billed) {
-    const order = ours.get(orderNo) ?? (await findOrder(deps.db, storeId, orderNo));
-    if (order && order.paidAt === null) {
-      // Paid there, not here: the same query-then-fulfil as the close job and the member's 我已支付.
-      const asked = await settleFromProvider(deps, order, setting, by);
-      const after = await findOrder(deps.db, storeId, orderNo);
-      const fulfilled = after?.paidAt !== null && after?.paidAt !== undefined;
-      differences.push({
-        orderNo,
-        kind: 'provider_only',
-        local: null,
-        provider: amount,
-        action: after?.exceptionReason
-          ? `异常订单：渠道确认已支付，未能${order.kind === 'topup' ? '充值' : '发卡'}（${after.exceptionReason}），请在线上订单原路退款`
-          : fulfilled
-            ? `已补发：渠道确认已支付，已${order.kind === 'topup' ? '充值到卡' : '发卡'}`
-            : asked
-              ? '渠道查询仍未确认支付，请核实'
-              : '渠道查询失败，请稍后重新对账',
-      });
-      ours.delete(orderNo);
-      continue;
-    }
-    if (!order) {
-      differences.push({
-        orderNo,
-        kind: 'provider_only',
-        local: null,
-        provider: amount,
-        action: '本店没有这个订单号，请核实',
-      });
-      continue;
-    }
-    ours.delete(orderNo);
-    if (order.amount === amount) matched++;
-    else differences.push({ orderNo, kind: 'amount', local: order.amount, provider: amount, action: null });
+    const diff: Difference = { orderNo, kind: 'provider_only', local: null, provider: amount, action: null };
+    await each(
+      deps,
+      { storeId, provider, date, orderNo },
+      async () => {
+        const order = ours.get(orderNo) ?? (await findOrder(deps.db, storeId, orderNo));
+        if (order && order.paidAt === null) {
+          // Paid there, not here: the same query-then-fulfil as the close job and the member's 我已支付.
+          ours.delete(orderNo);
+          const asked = await settleFromProvider(deps, order, setting, by);
+          const after = await findOrder(deps.db, storeId, orderNo);
+          const fulfilled = after?.paidAt !== null && after?.paidAt !== undefined;
+          differences.push({
+            ...diff,
+            action: after?.exceptionReason
+              ? `异常订单：渠道确认已支付，未能${order.kind === 'topup' ? '充值' : '发卡'}（${after.exceptionReason}），请在线上订单原路退款`
+              : fulfilled
+                ? `已补发：渠道确认已支付，已${order.kind === 'topup' ? '充值到卡' : '发卡'}`
+                : asked
+                  ? '渠道查询仍未确认支付，请核实'
+                  : '渠道查询失败，请稍后重新对账',
+          });
+          return;
+        }
+        if (!order) {
+          differences.push({ ...diff, action: '本店没有这个订单号，请核实' });
+          return;
+        }
+        ours.delete(orderNo);
+        if (order.amount === amount) matched++;
+        else differences.push({ orderNo, kind: 'amount', local: order.amount, provider: amount, action: null });
+      },
+      () => differences.push({ ...diff, action: FAILED }),
+    );
   }
   for (const o of ours.values()) {
     differences.push({ orderNo: o.orderNo, kind: 'local_only', local: o.amount, provider: null, action: null });
+  }
+
+  const ourRefunds = new Map((await refundsDoneOn(deps.db, storeId, provider, date)).map((r) => [r.refundNo, r]));
+  for (const [refundNo, { orderNo, amount }] of billedRefunds) {
+    const diff: Difference = {
+      orderNo,
+      refundNo,
+      kind: 'refund_provider_only',
+      local: null,
+      provider: amount,
+      action: null,
+    };
+    await each(
+      deps,
+      { storeId, provider, date, orderNo, refundNo },
+      async () => {
+        const mine = ourRefunds.get(refundNo);
+        if (mine) {
+          ourRefunds.delete(refundNo);
+          if (mine.amount === amount) matched++;
+          else differences.push({ ...diff, kind: 'refund_amount', local: mine.amount });
+          return;
+        }
+        const r = await findRefund(deps.db, storeId, refundNo);
+        if (!r) {
+          differences.push({ ...diff, action: '本店没有这笔退款，请核实' });
+          return;
+        }
+        if (r.status === 1) {
+          // 已退款 here on another day (we learned it later): the same refund, listed only if amounts differ.
+          if (r.amount === amount) matched++;
+          else differences.push({ ...diff, kind: 'refund_amount', local: r.amount });
+          return;
+        }
+        if (r.status === 2) {
+          differences.push({ ...diff, action: '本店记为退款失败（会员卡已恢复），渠道却已退款，请核实' });
+          return;
+        }
+        // Still open here: asked now, as the settling job would.
+        const done = await askAboutRefund(deps, { ...r, timezone: store.timezone });
+        differences.push({
+          ...diff,
+          action: done === 'done' ? '已补记：渠道确认已退款' : '本店退款仍在处理中，结算任务会继续向渠道查询',
+        });
+      },
+      () => differences.push({ ...diff, action: FAILED }),
+    );
+  }
+  for (const r of ourRefunds.values()) {
+    differences.push({
+      orderNo: r.orderNo,
+      refundNo: r.refundNo,
+      kind: 'refund_local_only',
+      local: r.amount,
+      provider: null,
+      action: null,
+    });
   }
   return { matched, differences };
 }
@@ -111,7 +198,10 @@ const summaryOf = (provider: ProviderName, date: string, matched: number, diffs:
     .map(
       (d) =>
         `${RECONCILE_KIND_LABEL[d.kind]} ${d.orderNo}` +
-        (d.kind === 'amount' ? `（本店 ${fen(d.local ?? 0)}，渠道 ${fen(d.provider ?? 0)}）` : '') +
+        (d.refundNo ? ` 退款 ${d.refundNo}` : '') +
+        (d.kind === 'amount' || d.kind === 'refund_amount'
+          ? `（本店 ${fen(d.local ?? 0)}，渠道 ${fen(d.provider ?? 0)}）`
+          : '') +
         (d.action ? `（${d.action}）` : ''),
     )
     .join('；');
@@ -153,11 +243,16 @@ async function reconcileDay(
   let outcome: { matched: number; differences: Difference[] } | { error: string };
   try {
     const bill = await adapter.downloadBill(date);
-    outcome = await matchBill(deps, store.id, provider, date, bill, setting, run.by);
+    outcome = await matchBill(deps, store, provider, date, bill, setting, run.by);
   } catch (e) {
-    if (!(e instanceof PaymentProviderError)) throw e;
-    deps.log.warn({ storeId: store.id, provider, date, kind: e.kind, code: e.code }, 'bill download failed');
-    outcome = { error: `下载账单失败：${e.message}` };
+    if (e instanceof PaymentProviderError) {
+      deps.log.warn({ storeId: store.id, provider, date, kind: e.kind, code: e.code }, 'bill download failed');
+      outcome = { error: `下载账单失败：${e.message}` };
+    } else {
+      // Never left 'running': the day ends failed (tried again later) and the failure is counted.
+      jobItemFailed(RECONCILE_JOB, deps.log, { storeId: store.id, provider, date }, e);
+      outcome = { error: '对账出错，已记录日志，请稍后重新对账' };
+    }
   }
   const finishedAt = localDateTime(store.timezone);
   await inWriteTx(
@@ -257,12 +352,20 @@ export async function reconcileYesterday(
   for (const store of await storesTakingPayments(deps.db)) {
     const now = clock(store.timezone);
     if (now.slice(11) < RECONCILE_FROM) continue;
-    const setting = await loadPaySetting(deps.db, store.id);
-    const date = addDays(now.slice(0, 10), -1);
-    for (const provider of enabledProviders(setting)) {
-      const scope = systemScope('对账', JOB.call, 'card', store.id);
-      if (await reconcileDay(deps, store, provider, date, setting, { scope, by: JOB, again: false, now })) n++;
-    }
+    // Each store on its own: one that throws is logged, counted and skipped.
+    await each(
+      deps,
+      { storeId: store.id },
+      async () => {
+        const setting = await loadPaySetting(deps.db, store.id);
+        const date = addDays(now.slice(0, 10), -1);
+        for (const provider of enabledProviders(setting)) {
+          const scope = systemScope('对账', JOB.call, 'card', store.id);
+          if (await reconcileDay(deps, store, provider, date, setting, { scope, by: JOB, again: false, now })) n++;
+        }
+      },
+      () => undefined,
+    );
   }
   return n;
 }

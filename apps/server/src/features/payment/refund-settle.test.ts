@@ -10,11 +10,17 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { Client, describeEachDb, moreInstances } from '../../test/harness.ts';
 import { checkInvariants } from '../../test/invariants.ts';
 import { memberClient } from '../../test/member-client.ts';
-import { startOnlineStore, type OnlineStore, type WechatPayStandIn } from '../../test/payment-stand-ins.ts';
-import { settleOpenRefunds } from './refunds.ts';
+import {
+  startOnlineStore,
+  type AlipayStandIn,
+  type OnlineStore,
+  type WechatPayStandIn,
+} from '../../test/payment-stand-ins.ts';
+import { REFUND_SETTLE_JOB, settleOpenRefunds } from './refunds.ts';
 
 describeEachDb('online payment: the refund settling job and ABNORMAL refunds', (env) => {
   let wx: WechatPayStandIn;
+  let ali: AlipayStandIn;
   let online: OnlineStore;
   let product: { id: number };
   let money: { id: number };
@@ -27,7 +33,7 @@ describeEachDb('online payment: the refund settling job and ABNORMAL refunds', (
   beforeAll(async () => {
     const e = env();
     online = await startOnlineStore(apps, api());
-    ({ wx } = online);
+    ({ wx, ali } = online);
     // Refunds stay PROCESSING at WeChat until a test settles them.
     wx.control.settleRefunds = 'manual';
     product = await e.factory.cardProduct({ cardName: '10次卡', totalCount: 10, onlineSale: 1, onlinePrice: 9900 });
@@ -86,6 +92,25 @@ describeEachDb('online payment: the refund settling job and ABNORMAL refunds', (
     expect(row.status).toBe(1);
     return { orderNo: o.orderNo, cardId: row.memberCardId ?? 0 };
   };
+  /** A 10次卡 bought and paid through Alipay's QR. */
+  const paidByAlipay = async () => {
+    const m = await env().factory.member();
+    const o = await buy(await memberClient(env(), m), { productId: product.id, method: 'alipay_precreate' });
+    ali.scan(o.orderNo);
+    await ali.pay(o.orderNo);
+    const row = await order(o.orderNo);
+    expect(row.status).toBe(1);
+    return { orderNo: o.orderNo, cardId: row.memberCardId ?? 0 };
+  };
+  /** This process's count of refunds the settling job skipped because asking about them failed, from /metrics. */
+  const skippedInMetrics = async () => {
+    const res = await env().app.inject({ method: 'GET', url: '/metrics', remoteAddress: '127.0.0.1' });
+    expect(res.statusCode).toBe(200);
+    const line = res.body
+      .split('\n')
+      .find((l) => l.startsWith(`studio_job_item_failures_total{job="${REFUND_SETTLE_JOB}"}`));
+    return line ? Number(line.split(' ').pop()) : 0;
+  };
   /** A money card (100.00 元) topped up by 500.00 元 through WeChat's QR. */
   const paidTopup = async () => {
     const m = await env().factory.member();
@@ -124,7 +149,10 @@ describeEachDb('online payment: the refund settling job and ABNORMAL refunds', (
     // Younger than 2 minutes by the job's clock: not asked yet.
     expect(await job(1)).toBe(0);
     expect((await refund(no)).status).toBe(0);
-    expect(await job(3)).toBe(1);
+    // Asked at 3 minutes and still open: the next query is due a minute later (the backoff).
+    expect(await job(3.5)).toBe(0);
+    expect((await refund(no)).queries).toBe(1);
+    expect(await job(4)).toBe(1);
     expect(await refund(no)).toMatchObject({ status: 1, providerRefundId: expect.any(String) });
     expect((await refundPayments(no)).map((p) => [p.channel, Number(p.amount)])).toEqual([['online', 9900]]);
     // Asked again: nothing more.
@@ -201,12 +229,12 @@ describeEachDb('online payment: the refund settling job and ABNORMAL refunds', (
       { refundNo: no, status: 'abnormal', note: RefundMsg.abnormal },
     ]);
     expect(RefundMsg.abnormal).toContain('请到微信支付商户平台处理异常退款');
-    // Asked again while still ABNORMAL: recorded once.
-    expect(await job(3)).toBe(0);
+    // Asked again (a minute later, the backoff) while still ABNORMAL: recorded once.
+    expect(await job(4)).toBe(0);
     expect(await entries(no, '线上退款异常')).toHaveLength(1);
     // The manager handled it on the 商户平台: WeChat now says SUCCESS.
     await wx.settleRefund(no, 'SUCCESS', { silent: true });
-    expect(await job(3)).toBe(1);
+    expect(await job(5)).toBe(1);
     expect(await refund(no)).toMatchObject({ status: 1, failReason: null });
     expect((await refundPayments(no)).map((p) => Number(p.amount))).toEqual([9900]);
     expect(await job(3)).toBe(0);
@@ -238,5 +266,71 @@ describeEachDb('online payment: the refund settling job and ABNORMAL refunds', (
     expect((await card(t.cardId)).totalCount).toBe(40000);
     expect(await order(t.orderNo)).toMatchObject({ status: 4, refunded: 20000 });
     expect(await undone(t.cardId)).toHaveLength(1);
+  });
+
+  it('Alipay: fund_change N and a query answered 10000 without refund_status are no refusal; the job asks until Alipay pays (issue 42)', async () => {
+    ali.control.refundsPending = true;
+    try {
+      const o = await paidByAlipay();
+      // Alipay accepts the refund but answers fund_change N: the manager's call succeeds, 退款中.
+      const no = await refundOf(o.orderNo, 9900);
+      expect((await card(o.cardId)).refundedAt).not.toBeNull();
+      // The job: its query answers 10000 without refund_status, the same refund asked for again answers
+      // fund_change N again: still open, never 退款失败, the card not put back.
+      expect(await job(3)).toBe(0);
+      expect(await refund(no)).toMatchObject({ status: 0, queries: 1, failReason: null });
+      expect(await undone(o.cardId)).toEqual([]);
+      expect(ali.orders.get(o.orderNo)?.refundedFen).toBe(9900);
+      // Not due again before the backoff's minute.
+      expect(await job(3.5)).toBe(0);
+      expect(await job(4)).toBe(0);
+      expect((await refund(no)).queries).toBe(2);
+      // Alipay pays it: the next query settles it 已退款, once.
+      ali.settleRefund(no, 'success');
+      expect(await job(6)).toBe(1);
+      expect(await refund(no)).toMatchObject({ status: 1, failReason: null });
+      expect((await refundPayments(no)).map((p) => [p.channel, Number(p.amount)])).toEqual([['online', 9900]]);
+      expect(await order(o.orderNo)).toMatchObject({ status: 3, refunded: 9900 });
+      expect(await job(40)).toBe(0);
+      expect(await refundPayments(no)).toHaveLength(1);
+
+      // Another one Alipay does not pay: refused only once Alipay says so (the refund asked for again, 40004).
+      const p = await paidByAlipay();
+      const second = await refundOf(p.orderNo, 9900);
+      expect(await job(3)).toBe(0);
+      expect((await refund(second)).status).toBe(0);
+      ali.settleRefund(second, { subCode: 'ACQ.SELLER_BALANCE_NOT_ENOUGH', subMsg: '卖家余额不足' });
+      expect(await job(4)).toBe(1);
+      expect(await refund(second)).toMatchObject({ status: 2, failReason: '卖家余额不足' });
+      expect(await card(p.cardId)).toMatchObject({ refundedAt: null, totalCount: 10 });
+      expect(await undone(p.cardId)).toHaveLength(1);
+      expect(await refundPayments(second)).toEqual([]);
+    } finally {
+      ali.control.refundsPending = false;
+    }
+  });
+
+  it('one refund whose query throws is logged, counted in /metrics and skipped; the others still settle (issue 42)', async () => {
+    const a = await paidCardOrder();
+    const b = await paidCardOrder();
+    const c = await paidTopup();
+    const nos = [await refundOf(a.orderNo, 9900), await refundOf(b.orderNo, 9900), await refundOf(c.orderNo, 20000)];
+    for (const no of nos) await wx.settleRefund(no, 'SUCCESS', { silent: true });
+    wx.control.failRefundQueries.add(nos[1]);
+    try {
+      const before = await skippedInMetrics();
+      expect(await job(3)).toBe(2);
+      expect((await refund(nos[0])).status).toBe(1);
+      expect((await refund(nos[1])).status).toBe(0);
+      expect((await refund(nos[2])).status).toBe(1);
+      expect(await skippedInMetrics()).toBe(before + 1);
+      // WeChat answers again: the skipped one settles on a later run.
+      wx.control.failRefundQueries.clear();
+      expect(await job(3)).toBe(1);
+      expect((await refund(nos[1])).status).toBe(1);
+      expect(await refundPayments(nos[1])).toHaveLength(1);
+    } finally {
+      wx.control.failRefundQueries.clear();
+    }
   });
 });

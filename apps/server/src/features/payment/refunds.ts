@@ -13,6 +13,7 @@ import { audit, skipAudit, systemScope, type AuditScope } from '../../lib/audit.
 import type { CallCtx } from '../../lib/context.ts';
 import { conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { findStoreScope } from '../../lib/store-repository.ts';
+import { jobItemFailed } from '../../lib/jobs.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { publicBaseOf } from '../member-channel/public.ts';
 import {
@@ -29,6 +30,7 @@ import { PaymentProviderError, type PaymentProvider, type ProviderName, type Ref
 import {
   addExceptionOrderRefund,
   addOrderRefund,
+  deferRefundQuery,
   findOrder,
   findOrderById,
   findRefund,
@@ -64,14 +66,26 @@ function newRefundNo(storeId: number, now: string) {
 const notifyUrlOf = (base: string, provider: ProviderName, storeId: number) =>
   `${base}/pay/notify/${provider}/${storeId}`;
 
+/** One order's refund: the order, its provider, and what goes back through it. */
+interface OrderRefund {
+  order: NonNullable<Awaited<ReturnType<typeof findOrder>>>;
+  provider: PaymentProvider;
+  amount: number;
+  refundNo: string;
+}
+
 /**
- * 店长 refunds an online order (whole or part; the desk a card order within its cooling-off days). One transaction, guarded once: the order's refunded
- * amount grows (never above the amount paid: one guarded UPDATE, so of two refunds at once only one
- * passes), the card changes (a card order's card is closed as at the desk's 退卡, no class of it to
- * come, paying at most its refund quote (issue 29); a top-up order's amount leaves the card's
- * balance, which must hold it) and the refund is recorded
- * 退款中. Then, outside the transaction, the provider is asked; its answer settles the refund (see
- * settleRefund): refused → the card is put back and the manager gets a 409 with the provider's reason.
+ * 店长 refunds an online order (whole or part; the desk a card order by its cooling-off refund).
+ * One transaction, guarded once: the order's refunded amount grows (never above the amount paid: one
+ * guarded UPDATE, so of two refunds at once only one passes), the card changes and the refund is
+ * recorded 退款中. A top-up order's amount leaves the card's balance (which must hold it). A card
+ * order's refund closes the card, as at the desk's 退卡, no class of it to come, paying back its
+ * refund quote (issue 29): `amount` is the card order's own part at most, and every other order
+ * that paid into the card (its online top-ups) gets its part of the quote back through its own
+ * provider in the same transaction, each its own refund (issue 42, item 3: nothing stranded on a
+ * closed card, the card closed once, in whichever order the orders are refunded). Then, outside the
+ * transaction, each provider is asked; its answer settles its refund (see settleRefund): refused →
+ * the card change is put back and the caller gets a 409 with the provider's reason.
  */
 export async function refundOrder(ctx: CallCtx, input: RefundInput): Promise<null> {
   const storeId = ctx.store.id;
@@ -88,79 +102,111 @@ export async function refundOrder(ctx: CallCtx, input: RefundInput): Promise<nul
   }
   const left = order.amount - order.refunded;
   if (input.amount > left) throw conflict(RefundMsg.tooMuch(fen(left)));
-  const providerName = order.provider as ProviderName;
   const setting = await loadPaySetting(ctx.db, storeId);
-  const provider = providerOf(setting, providerName, ctx);
-  if (!provider) throw conflict(PayMsg.notEnabled(PROVIDER_LABEL[providerName]));
-  if (exception) return askProviderToRefund(ctx, provider, order, await refundExceptionOrder(ctx, order, input), input);
+  const providerFor = (name: string) => {
+    const provider = providerOf(setting, name as ProviderName, ctx);
+    if (!provider) throw conflict(PayMsg.notEnabled(PROVIDER_LABEL[name as ProviderName]));
+    return provider;
+  };
+  if (exception) {
+    const provider = providerFor(order.provider);
+    const refundNo = await refundExceptionOrder(ctx, order, input);
+    return askProviderToRefund(ctx, [{ order, provider, amount: order.amount, refundNo }], input);
+  }
   const card = await requireMemberCard(ctx.db, storeId, order.memberCardId ?? 0);
   const now = localDateTime(ctx.store.timezone);
   const manager = ctx.post.role === 'manager';
+  const mine: OrderRefund = { order, provider: providerFor(order.provider), amount: input.amount, refundNo: '' };
+  const others: OrderRefund[] = [];
   if (order.kind === 'card') {
-    // A card order pays back at most the card's refund quote (issue 29: in full within the
-    // cooling-off days, else by the product's rule), computed here as for the desk's 退卡; the desk
-    // may refund it within the cooling-off days, as it may a card sold at the counter.
+    // A card order pays back the card's refund quote (issue 29: in full within the cooling-off days,
+    // else by the product's rule), computed here as for the desk's 退卡; the desk may make the
+    // cooling-off refund, as it may of a card sold at the counter.
     const quote = await quoteRefund(ctx.db, storeId, card, now);
-    if (!manager && quote.rule !== 'cooling_off') throw forbidden(RefundMsg.manager);
-    const most = Math.min(left, quote.amount);
+    if (!manager && quote.rule !== 'cooling_off')
+      throw forbidden(quote.coolingOff ? RefundMsg.managerOpened : RefundMsg.manager);
+    const most = quote.parts.find((p) => p.orderNo === order.orderNo)?.amount ?? 0;
     if (input.amount > most) throw conflict(RefundMsg.tooMuch(fen(most)));
+    const desk = quote.parts.find((p) => p.kind === 'desk');
+    if (desk) throw conflict(RefundMsg.deskFirst(fen(desk.amount)));
+    for (const p of quote.parts) {
+      if (!p.orderNo || p.orderNo === order.orderNo) continue;
+      const o = await findOrder(ctx.db, storeId, p.orderNo);
+      if (!o) throw conflict(RefundMsg.cardChanged);
+      others.push({ order: o, provider: providerFor(o.provider), amount: p.amount, refundNo: '' });
+    }
   } else if (!manager) {
     throw forbidden(RefundMsg.manager);
   }
-  const refundNo = newRefundNo(storeId, now);
-  const remark = `线上订单 ${order.orderNo} 退款：${input.reason}`;
+  // The top-ups first (each takes its part off the balance), then the card order closes the card.
+  const all = [...others, mine];
+  for (const r of all) r.refundNo = newRefundNo(storeId, now);
+  const remark = (o: { orderNo: string }) => `线上订单 ${o.orderNo} 退款：${input.reason}`;
 
   await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
-    if (!(await addOrderRefund(tx, order.id, input.amount))) {
-      const o = await findOrder(tx, storeId, order.orderNo);
-      if (o?.status === 3) throw conflict(RefundMsg.allRefunded);
-      throw conflict(RefundMsg.tooMuch(fen(o ? o.amount - o.refunded : 0)));
-    }
-    let ledgerId: number;
-    if (order.kind === 'card') {
-      const closed = await closeCardForRefund(tx, { storeId, card, now, operatorId: ctx.staff.id, remark });
-      if ('refused' in closed) throw conflict(CLOSE_REFUSED[closed.refused]);
-      ledgerId = closed.ledgerId;
-    } else {
-      const taken = await takeFromCardForRefund(tx, {
+    for (const r of all) {
+      const o = r.order;
+      if (!(await addOrderRefund(tx, o.id, r.amount))) {
+        const again = await findOrder(tx, storeId, o.orderNo);
+        if (o !== order) throw conflict(RefundMsg.cardChanged);
+        if (again?.status === 3) throw conflict(RefundMsg.allRefunded);
+        throw conflict(RefundMsg.tooMuch(fen(again ? again.amount - again.refunded : 0)));
+      }
+      let ledgerId: number;
+      if (o.kind === 'card') {
+        const closed = await closeCardForRefund(tx, {
+          storeId,
+          card,
+          now,
+          operatorId: ctx.staff.id,
+          remark: remark(o),
+        });
+        if ('refused' in closed) throw conflict(CLOSE_REFUSED[closed.refused]);
+        ledgerId = closed.ledgerId;
+      } else {
+        const taken = await takeFromCardForRefund(tx, {
+          storeId,
+          memberCardId: card.id,
+          amount: r.amount,
+          now,
+          operatorId: ctx.staff.id,
+          remark: remark(o),
+        });
+        if (taken === null) throw conflict(card.refundedAt ? RefundMsg.cardRefunded : RefundMsg.topupBalance);
+        ledgerId = taken;
+        // The card order's close below reads the card as it is now.
+        card.totalCount = Number(card.totalCount) - r.amount;
+      }
+      await insertRefund(tx, {
         storeId,
+        refundNo: r.refundNo,
+        payOrderId: o.id,
         memberCardId: card.id,
-        amount: input.amount,
-        now,
-        operatorId: ctx.staff.id,
-        remark,
+        amount: r.amount,
+        reason: input.reason,
+        status: 0,
+        staffId: ctx.staff.id,
+        createdAt: now,
+        settledAt: null,
+        providerRefundId: null,
+        failReason: null,
+        ledgerId,
+        undoLedgerId: null,
       });
-      if (taken === null) throw conflict(card.refundedAt ? RefundMsg.cardRefunded : RefundMsg.topupBalance);
-      ledgerId = taken;
+      const withCard = o === order ? '' : `（随购卡订单 ${order.orderNo} 退卡）`;
+      audit(tx, {
+        kind: 'card',
+        summary: `线上订单退款 ${fen(r.amount)}（${o.kind === 'card' ? '退卡' : '扣回充值'}）${withCard}，原因：${input.reason}`,
+        target: `订单 ${o.orderNo} / 退款 ${r.refundNo}`,
+        targets: [
+          { type: 'member', id: o.memberId },
+          { type: 'card', id: card.id },
+        ],
+      });
     }
-    await insertRefund(tx, {
-      storeId,
-      refundNo,
-      payOrderId: order.id,
-      memberCardId: card.id,
-      amount: input.amount,
-      reason: input.reason,
-      status: 0,
-      staffId: ctx.staff.id,
-      createdAt: now,
-      settledAt: null,
-      providerRefundId: null,
-      failReason: null,
-      ledgerId,
-      undoLedgerId: null,
-    });
-    audit(tx, {
-      kind: 'card',
-      summary: `线上订单退款 ${fen(input.amount)}（${order.kind === 'card' ? '退卡' : '扣回充值'}），原因：${input.reason}`,
-      target: `订单 ${order.orderNo} / 退款 ${refundNo}`,
-      targets: [
-        { type: 'member', id: order.memberId },
-        { type: 'card', id: card.id },
-      ],
-    });
   });
 
-  return askProviderToRefund(ctx, provider, order, refundNo, input);
+  return askProviderToRefund(ctx, all, input);
 }
 
 /**
@@ -203,36 +249,37 @@ async function refundExceptionOrder(ctx: CallCtx, order: OrderRow, input: Refund
   return refundNo;
 }
 
-/** Asks the provider for a refund recorded 退款中, and settles it from its answer (see refundOrder). */
-async function askProviderToRefund(
-  ctx: CallCtx,
-  provider: PaymentProvider,
-  order: OrderRow,
-  refundNo: string,
-  input: RefundInput,
-): Promise<null> {
+/** Asks each provider for its refund recorded 退款中, and settles it from its answer (see refundOrder). */
+async function askProviderToRefund(ctx: CallCtx, all: OrderRefund[], input: RefundInput): Promise<null> {
   const storeId = ctx.store.id;
-  const providerName = order.provider as ProviderName;
   const { base } = await publicBaseOf(ctx);
-  let answer: RefundStatus;
-  try {
-    answer = await provider.refund({
-      outTradeNo: order.orderNo,
-      outRefundNo: refundNo,
-      refundFen: input.amount,
-      totalFen: order.amount,
-      reason: input.reason,
-      notifyUrl: notifyUrlOf(base, providerName, storeId),
-    });
-  } catch (e) {
-    if (!(e instanceof PaymentProviderError)) throw e;
-    // Unknown whether it arrived: the refund stays 退款中; the settling job asks (and asks again with the same number).
-    ctx.log.warn({ storeId, refundNo, provider: providerName, kind: e.kind, code: e.code }, 'refund request failed');
-    return null;
+  let refused: string | null = null;
+  for (const r of all) {
+    const providerName = r.order.provider as ProviderName;
+    let answer: RefundStatus;
+    try {
+      answer = await r.provider.refund({
+        outTradeNo: r.order.orderNo,
+        outRefundNo: r.refundNo,
+        refundFen: r.amount,
+        totalFen: r.order.amount,
+        reason: input.reason,
+        notifyUrl: notifyUrlOf(base, providerName, storeId),
+      });
+    } catch (e) {
+      if (!(e instanceof PaymentProviderError)) throw e;
+      // Unknown whether it arrived: the refund stays 退款中; the settling job asks (and asks again with the same number).
+      ctx.log.warn(
+        { storeId, refundNo: r.refundNo, provider: providerName, kind: e.kind, code: e.code },
+        'refund request failed',
+      );
+      continue;
+    }
+    const row = await findRefund(ctx.db, storeId, r.refundNo);
+    if (row) await settleRefund(ctx, row, answer);
+    if (answer.state === 'refused') refused ??= answer.reason ?? answer.providerState;
   }
-  const row = await findRefund(ctx.db, storeId, refundNo);
-  if (row) await settleRefund(ctx, row, answer);
-  if (answer.state === 'refused') throw conflict(RefundMsg.refused(answer.reason ?? answer.providerState));
+  if (refused !== null) throw conflict(RefundMsg.refused(refused));
   return null;
 }
 
@@ -368,42 +415,75 @@ export async function settleRefundNotification(
 }
 
 const JOB = 'job/pay-refund-settle';
+/** The job's name (main.ts, /metrics). */
+export const REFUND_SETTLE_JOB = 'pay refund settle job';
 /** A refund is asked about once it has waited this long for the provider's answer or notification. */
 const SETTLE_AFTER_MS = 120_000;
+/**
+ * After an answer that leaves a refund open, the next query waits (minutes, by the answers so far):
+ * every minute for the first five minutes, then 5, 10, 20 and 30, then every 30 minutes until the
+ * provider gives a final answer (WeChat Pay 查询单笔退款: "每间隔1分钟…超过5分钟仍是退款处理中…逐步衰减
+ * 查询频率（5分钟、10分钟、20分钟、30分钟……）"; Alipay's 退款查询 wants at least 10 seconds after the
+ * refund request, which the first 2 minutes give).
+ */
+const BACKOFF_MINUTES = [1, 1, 1, 1, 1, 5, 10, 20, 30];
+export const refundQueryDelayMs = (answers: number) =>
+  (BACKOFF_MINUTES[Math.min(answers, BACKOFF_MINUTES.length - 1)] ?? 30) * 60_000;
 
 /**
- * The settling job: every refund still open (退款中, or 退款异常) for 2 minutes is asked about at its
- * provider; a refund the provider does not know (the request never arrived) is asked for again with
- * the same number (the provider does it once). Safe on any number of instances at once (each
- * settlement is guarded on the refund being open). `now` is the clock (tests move it). Answers how
- * many it settled (已退款 or 退款失败).
+ * Asks the provider about one open refund and settles it by the answer; a refund the provider does
+ * not know (the request never arrived, or Alipay's query found no refund yet: its documented way is
+ * to ask for the refund again with the same number) is asked for again with the same number (the
+ * provider does it once). An answer that leaves it open moves its next query by the backoff.
+ */
+export async function askAboutRefund(
+  deps: Deps,
+  r: RefundRow & { timezone: string },
+  now: () => number = Date.now,
+): Promise<SettleResult | null> {
+  const order = await findOrderById(deps.db, r.payOrderId);
+  if (!order) return null;
+  const setting = await loadPaySetting(deps.db, r.storeId);
+  const provider = providerOf(setting, order.provider as ProviderName, deps);
+  if (!provider) return null;
+  const facts =
+    (await provider.queryRefund({ outTradeNo: order.orderNo, outRefundNo: r.refundNo })) ??
+    (await provider.refund({
+      outTradeNo: order.orderNo,
+      outRefundNo: r.refundNo,
+      refundFen: r.amount,
+      totalFen: order.amount,
+      reason: r.reason,
+    }));
+  const done = await settleRefund(deps, r, facts, systemScope('在线支付', JOB, 'card', r.storeId));
+  if (done === 'open' || done === 'abnormal' || (done === 'already' && facts.state === 'abnormal')) {
+    const next = localDateTime(r.timezone, now() + refundQueryDelayMs(r.queries));
+    await inWriteTx(deps.db, deps.dialect, async (tx) => {
+      skipAudit(tx);
+      await deferRefundQuery(tx, r.id, r.queries, next);
+    });
+  }
+  return done;
+}
+
+/**
+ * The settling job: every refund still open (退款中, or 退款异常) for 2 minutes, and due by its backoff,
+ * is asked about at its provider until the provider gives a final answer (see askAboutRefund). Safe
+ * on any number of instances at once (each settlement is guarded on the refund being open). Each
+ * refund on its own: one that throws is logged, counted in /metrics and skipped, the others go on.
+ * `now` is the clock (tests move it). Answers how many it settled (已退款 or 退款失败).
  */
 export async function settleOpenRefunds(deps: Deps, now: () => number = Date.now): Promise<number> {
   let n = 0;
   for (const r of await refundsOpen(deps.db)) {
+    const local = localDateTime(r.timezone, now());
     if (r.createdAt > localDateTime(r.timezone, now() - SETTLE_AFTER_MS)) continue;
-    const order = await findOrderById(deps.db, r.payOrderId);
-    if (!order) continue;
-    const setting = await loadPaySetting(deps.db, r.storeId);
-    const provider = providerOf(setting, order.provider as ProviderName, deps);
-    if (!provider) continue;
+    if (r.nextQueryAt !== null && r.nextQueryAt > local) continue;
     try {
-      const facts =
-        (await provider.queryRefund({ outTradeNo: order.orderNo, outRefundNo: r.refundNo })) ??
-        (await provider.refund({
-          outTradeNo: order.orderNo,
-          outRefundNo: r.refundNo,
-          refundFen: r.amount,
-          totalFen: order.amount,
-          reason: r.reason,
-        }));
-      const done = await settleRefund(deps, r, facts, systemScope('在线支付', JOB, 'card', r.storeId));
+      const done = await askAboutRefund(deps, r, now);
       if (done === 'done' || done === 'failed') n++;
     } catch (e) {
-      deps.log.warn(
-        { storeId: r.storeId, refundNo: r.refundNo, err: (e as Error).message },
-        'settling an open refund failed',
-      );
+      jobItemFailed(REFUND_SETTLE_JOB, deps.log, { storeId: r.storeId, refundNo: r.refundNo }, e);
     }
   }
   return n;

@@ -334,6 +334,8 @@ export const REFUND_COLUMNS = [
   'staffId',
   'createdAt',
   'ledgerId',
+  'queries',
+  'nextQueryAt',
 ] as const;
 
 export type RefundRow = Awaited<ReturnType<typeof findRefund>> & object;
@@ -398,6 +400,20 @@ export async function markRefundAbnormal(tx: Tx, id: number, failReason: string)
   return Number(r.numUpdatedRows) === 1;
 }
 
+/**
+ * The provider's answer left the refund open: the next query is due at `nextAt` (the job's backoff).
+ * Guarded on the count the job read, so two instances asking at once move it once.
+ */
+export async function deferRefundQuery(ex: Tx, id: number, seen: number, nextAt: string) {
+  await ex
+    .updateTable('payRefund')
+    .set({ queries: seen + 1, nextQueryAt: nextAt })
+    .where('id', '=', id)
+    .where('queries', '=', seen)
+    .where('status', 'in', REFUND_OPEN)
+    .execute();
+}
+
 /** The ledger entry that put a refused refund's card change back. */
 export async function setRefundUndo(tx: Tx, id: number, undoLedgerId: number) {
   await tx.updateTable('payRefund').set({ undoLedgerId }).where('id', '=', id).execute();
@@ -444,6 +460,24 @@ export function ordersPaidOn(ex: Executor, storeId: number, provider: string, da
     .where('paidAt', '>=', `${date} 00:00:00`)
     .where('paidAt', '<=', `${date} 23:59:59`)
     .orderBy('id')
+    .execute();
+}
+
+/**
+ * The store's refunds through `provider` the day's bill should hold: settled 已退款 on `date`
+ * (store-local), with their order's number.
+ */
+export function refundsDoneOn(ex: Executor, storeId: number, provider: string, date: string) {
+  return ex
+    .selectFrom('payRefund as r')
+    .innerJoin('payOrder as o', 'o.id', 'r.payOrderId')
+    .select(['r.refundNo', 'r.amount', 'r.status', 'o.orderNo'])
+    .where('r.storeId', '=', storeId)
+    .where('o.provider', '=', provider)
+    .where('r.status', '=', 1)
+    .where('r.settledAt', '>=', `${date} 00:00:00`)
+    .where('r.settledAt', '<=', `${date} 23:59:59`)
+    .orderBy('r.id')
     .execute();
 }
 

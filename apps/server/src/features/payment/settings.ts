@@ -1,6 +1,9 @@
+import crypto from 'node:crypto';
 import {
   PayMsg,
   PROVIDER_LABEL as CONTRACT_PROVIDER_LABEL,
+  WECHAT_KEY_MODE_LABEL,
+  type WechatKeyMode,
   type PaySetting,
   type ParsedReqOf,
   type updatePaySetting,
@@ -24,8 +27,11 @@ export interface WechatSetting {
   apiV3Key: string;
   serialNo: string;
   privateKey: string;
+  /** The 微信支付公钥 (PEM) and its id (PUB_KEY_ID_...): empty for a merchant on certificates only. */
   platformPublicKey: string;
   platformPublicKeyId: string;
+  /** WeChat Pay platform certificates (PEM, one or more, issue 42): empty for a merchant on the public key only. */
+  platformCertificates: string;
   appSecret: string;
   baseUrl: string;
   oauthBaseUrl: string;
@@ -53,6 +59,7 @@ const EMPTY_WECHAT: WechatSetting = {
   privateKey: '',
   platformPublicKey: '',
   platformPublicKeyId: '',
+  platformCertificates: '',
   appSecret: '',
   baseUrl: '',
   oauthBaseUrl: '',
@@ -88,6 +95,35 @@ export async function loadPaySetting(ex: Executor, storeId: number): Promise<Sto
   };
 }
 
+/** The PEM certificates of a text (one or more BEGIN/END CERTIFICATE blocks). */
+export function certificatesOf(text: string): string[] {
+  return text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+}
+
+/**
+ * Which of WeChat Pay's keys the setting holds: the 微信支付公钥 (with its id), platform certificates,
+ * or both (a merchant switching from certificates to the public key: WeChat Pay signs with either).
+ */
+export function wechatKeyMode(w: WechatSetting): WechatKeyMode {
+  const publicKey = Boolean(w.platformPublicKey && w.platformPublicKeyId);
+  const certificates = certificatesOf(w.platformCertificates).length > 0;
+  if (publicKey && certificates) return 'switching';
+  if (publicKey) return 'public_key';
+  return certificates ? 'certificate' : 'none';
+}
+
+/** Each platform certificate's serial (what Wechatpay-Serial names) and expiry (store-readable). */
+function certificateList(w: WechatSetting) {
+  return certificatesOf(w.platformCertificates).flatMap((pem) => {
+    try {
+      const c = new crypto.X509Certificate(pem);
+      return [{ serialNo: c.serialNumber.toUpperCase(), expiresAt: new Date(c.validTo).toISOString().slice(0, 10) }];
+    } catch {
+      return [];
+    }
+  });
+}
+
 /** What the manager sees: every field but the secrets, which are answered as 已设置 only. */
 export function publicSetting(s: StoredPaySetting): PaySetting {
   const w = s.wechat;
@@ -106,9 +142,11 @@ export function publicSetting(s: StoredPaySetting): PaySetting {
       appId: w.appId,
       serialNo: w.serialNo,
       platformPublicKeyId: w.platformPublicKeyId,
+      keyMode: wechatKeyMode(w),
+      platformCertificates: certificateList(w),
       baseUrl: w.baseUrl,
       oauthBaseUrl: w.oauthBaseUrl,
-      secretsSet: wSecrets.apiV3Key && wSecrets.privateKey && wSecrets.platformPublicKey,
+      secretsSet: wSecrets.apiV3Key && wSecrets.privateKey && wechatKeyMode(w) !== 'none',
       secrets: wSecrets,
     },
     alipay: {
@@ -137,7 +175,14 @@ export function wechatOf(w: WechatSetting, deps: Outbound): WechatPay {
     apiV3Key: w.apiV3Key,
     merchantSerialNo: w.serialNo,
     merchantPrivateKey: w.privateKey,
-    platformKeys: [{ id: w.platformPublicKeyId, pem: w.platformPublicKey }],
+    // The public key by its id (sent as Wechatpay-Serial), and each certificate by its own serial.
+    platformKeys: [
+      ...(w.platformPublicKey && w.platformPublicKeyId
+        ? [{ id: w.platformPublicKeyId, pem: w.platformPublicKey }]
+        : []),
+      ...certificatesOf(w.platformCertificates).map((pem) => ({ pem })),
+    ],
+    publicKeyId: w.platformPublicKey && w.platformPublicKeyId ? w.platformPublicKeyId : undefined,
     appSecret: w.appSecret || undefined,
     apiBase: w.baseUrl || undefined,
     oauthBase: w.oauthBaseUrl || undefined,
@@ -172,8 +217,6 @@ const WECHAT_REQUIRED: [keyof WechatSetting, string][] = [
   ['apiV3Key', 'APIv3 密钥'],
   ['serialNo', '商户证书序列号'],
   ['privateKey', '商户 API 私钥'],
-  ['platformPublicKey', '微信支付公钥'],
-  ['platformPublicKeyId', '微信支付公钥 ID'],
 ];
 const ALIPAY_REQUIRED: [keyof AlipaySetting, string][] = [
   ['appId', 'AppID'],
@@ -205,7 +248,15 @@ async function checkAddress(url: string, deps: Outbound) {
 /** Saves the settings: keys that do not parse and addresses the outbound gate refuses are a 400. */
 export async function savePaySettings(ctx: CallCtx, input: ParsedReqOf<typeof updatePaySetting>) {
   const old = await loadPaySetting(ctx.db, ctx.store.id);
-  const wechat = merge(old.wechat, input.wechat, ['apiV3Key', 'privateKey', 'platformPublicKey', 'appSecret']);
+  const { removePlatformCertificates, ...wechatInput } = input.wechat ?? {};
+  const wechat = merge(old.wechat, wechatInput, [
+    'apiV3Key',
+    'privateKey',
+    'platformPublicKey',
+    'platformCertificates',
+    'appSecret',
+  ]);
+  if (removePlatformCertificates) wechat.platformCertificates = '';
   const alipay = merge(old.alipay, input.alipay, ['privateKey', 'alipayPublicKey']);
   wechat.baseUrl = wechat.baseUrl.replace(/\/+$/, '');
   wechat.oauthBaseUrl = wechat.oauthBaseUrl.replace(/\/+$/, '');
@@ -216,6 +267,19 @@ export async function savePaySettings(ctx: CallCtx, input: ParsedReqOf<typeof up
   if (wechat.enabled) {
     for (const [k, label] of WECHAT_REQUIRED) if (!wechat[k]) throw badRequest(PayMsg.missing(label));
     if (Buffer.byteLength(wechat.apiV3Key, 'utf8') !== 32) throw badRequest(PayMsg.apiV3Key);
+    // The 微信支付公钥 comes with its id; either it or a platform certificate (or both, while switching).
+    if (wechat.platformPublicKey && !wechat.platformPublicKeyId) throw badRequest(PayMsg.missing('微信支付公钥 ID'));
+    if (wechat.platformPublicKeyId && !wechat.platformPublicKey) throw badRequest(PayMsg.missing('微信支付公钥'));
+    if (wechat.platformCertificates && !certificatesOf(wechat.platformCertificates).length)
+      throw badRequest(PayMsg.platformCertificate);
+    if (wechatKeyMode(wechat) === 'none') throw badRequest(PayMsg.platformKeyNeeded);
+    for (const pem of certificatesOf(wechat.platformCertificates)) {
+      try {
+        new crypto.X509Certificate(pem);
+      } catch {
+        throw badRequest(PayMsg.platformCertificate);
+      }
+    }
     try {
       wechatOf(wechat, ctx);
     } catch (e) {
@@ -242,7 +306,7 @@ export async function savePaySettings(ctx: CallCtx, input: ParsedReqOf<typeof up
     });
     // The entry holds what the page shows (secrets as 已设置 only) and whether a secret was replaced.
     const replaced = [
-      ...(['apiV3Key', 'privateKey', 'platformPublicKey', 'appSecret'] as const)
+      ...(['apiV3Key', 'privateKey', 'platformPublicKey', 'platformCertificates', 'appSecret'] as const)
         .filter((k) => input.wechat?.[k])
         .map((k) => `微信支付 ${k}`),
       ...(['privateKey', 'alipayPublicKey'] as const).filter((k) => input.alipay?.[k]).map((k) => `支付宝 ${k}`),
@@ -276,6 +340,19 @@ export async function testPayConnection(ctx: CallCtx, provider: ProviderName) {
   }
   const probe = `TEST${Date.now()}${Math.floor(Math.random() * 1e6)}`;
   try {
+    if (p instanceof WechatPay) {
+      // Each way WeChat Pay may sign for this store (public key, certificate, both while switching) is
+      // asked once and verified: the message names the keys that signed.
+      const used = await p.checkKeys(probe);
+      const names = used.map((id) => (id === s.wechat.platformPublicKeyId ? `微信支付公钥 ${id}` : `平台证书 ${id}`));
+      return {
+        ok: true,
+        message: PayMsg.connectionKeys(
+          label,
+          `${WECHAT_KEY_MODE_LABEL[wechatKeyMode(s.wechat)]}（${names.join('、')}）`,
+        ),
+      };
+    }
     await p.queryOrder(probe);
     return { ok: true, message: PayMsg.connectionOk(label) };
   } catch (e) {

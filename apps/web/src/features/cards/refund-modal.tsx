@@ -1,4 +1,11 @@
-import { PROVIDER_LABEL, REFUND_RULES, RefundMsg, type MemberCardRow } from '@studio/contract';
+import {
+  CardMsg,
+  PROVIDER_LABEL,
+  REFUND_ROUNDING,
+  REFUND_RULES,
+  RefundMsg,
+  type MemberCardRow,
+} from '@studio/contract';
 import { Alert, Descriptions, Form, InputNumber, Spin } from 'antd';
 import { useEffect } from 'react';
 import { amountText, balanceText, yuan } from '../../shared/format.ts';
@@ -11,8 +18,12 @@ import { PaymentFields } from './payment-fields.tsx';
 /**
  * Pays money back: the whole card (`topup` absent: what is left of its balance goes and the card is
  * closed), at most the server's refund quote, shown with its rule before confirming (冷静期全额退款:
- * the desk may; 按卡种退卡规则: a manager); or one top-up (its amount leaves the balance). The server
- * checks everything again.
+ * the desk may; 按卡种退卡规则: a manager); or one top-up (its amount leaves the balance). Each state
+ * of the quote says in words why 确认退款 is or is not offered (issue 42, item 9): a class still to
+ * come, a card opened within the cooling-off days, past them, money paid online that goes back
+ * through its own order first. A card bought online goes back through its orders (原路退回): the
+ * amount entered is the card order's part, every other order gets its part of the quote with it.
+ * The server checks everything again.
  */
 export function RefundModal({
   card,
@@ -31,15 +42,18 @@ export function RefundModal({
   // A card bought online goes back the way its money came (原路退回), with a reason.
   const online = !topup && q?.onlineOrder ? q.onlineOrder : null;
   const saveOnline = useRefundCardOnline(online?.orderNo ?? '');
+  // What this refund pays here: the card order's part (online), else the whole quote (the desk).
+  const own = q ? (online ? (q.parts.find((p) => p.orderNo === online.orderNo)?.amount ?? 0) : q.amount) : 0;
   useEffect(() => {
-    if (q) form.setFieldsValue({ paid: q.amount / 100 });
-  }, [q, form]);
+    if (q) form.setFieldsValue({ paid: own / 100 });
+  }, [q, own, form]);
   const paid = topup ? topup.paid : null;
+  const block = q && !topup ? blockOf(q, online !== null) : null;
   return (
     <FormModal
       title={topup ? `退回充值：${card.cardName}` : `退卡：${card.cardName}`}
       okText="确认退款"
-      okButtonProps={{ disabled: !topup && (!q || !q.allowed) }}
+      okButtonProps={{ disabled: !topup && (!q || block !== null) }}
       form={form}
       loading={save.loading || saveOnline.loading}
       submit={(v) => (online ? saveOnline.run({ paid: v.paid, reason: v.reason ?? '' }) : save.run(v))}
@@ -71,6 +85,19 @@ export function RefundModal({
               <b data-testid="refund-amount">{yuan(q.amount)} 元</b>
             </Descriptions.Item>
             <Descriptions.Item label="计算方式">{q.detail}</Descriptions.Item>
+            {q.parts.some((p) => p.orderNo) && (
+              <Descriptions.Item label="退款去向">
+                <div data-testid="refund-parts">
+                  {q.parts.map((p) => (
+                    <div key={p.orderNo ?? 'desk'}>
+                      {p.orderNo
+                        ? `${p.kind === 'card' ? '购卡' : '充值'}订单 ${p.orderNo}：原路退回${PROVIDER_LABEL[p.provider!]} ${yuan(p.amount)} 元`
+                        : `门店退款 ${yuan(p.amount)} 元`}
+                    </div>
+                  ))}
+                </div>
+              </Descriptions.Item>
+            )}
           </Descriptions>
           {online && (
             <Alert
@@ -78,17 +105,19 @@ export function RefundModal({
               showIcon
               style={{ marginBottom: 12 }}
               data-testid="refund-online"
-              message={`这张卡是线上购买的（订单 ${online.orderNo}），退款将原路退回到会员的${PROVIDER_LABEL[online.provider]}`}
+              message={`这张卡是线上购买的（订单 ${online.orderNo}），退款将原路退回${
+                q.parts.length > 1 ? '：各笔订单按上面的退款去向一起退回' : `到会员的${PROVIDER_LABEL[online.provider]}`
+              }`}
             />
           )}
           <Alert
-            type={q.allowed ? 'warning' : 'error'}
+            type={block ? 'error' : 'warning'}
             showIcon
             style={{ marginBottom: 16 }}
+            data-testid="refund-note"
             message={
-              q.allowed
-                ? `退卡后卡内余额 ${balanceText(card)} 清零，这张卡不能再预约或充值；退款金额不能超过应退金额。`
-                : '已过冷静期的退卡需要店长操作'
+              block ??
+              `退卡后卡内余额 ${balanceText(card)} 清零，这张卡不能再预约或充值；退款金额不能超过应退金额（${REFUND_ROUNDING}）。`
             }
           />
         </div>
@@ -101,7 +130,7 @@ export function RefundModal({
         {online ? (
           <>
             <Form.Item
-              label="退款金额"
+              label={q && q.parts.length > 1 ? '购卡订单退款金额' : '退款金额'}
               name="paid"
               rules={[
                 { required: true, message: '请输入退款金额' },
@@ -118,4 +147,27 @@ export function RefundModal({
       </Form>
     </FormModal>
   );
+}
+
+/**
+ * Why 确认退款 is not offered for this quote, in the desk's words, or null when it is: a class still to
+ * come (cancel it first), the product's rule by a desk (within the cooling-off days: the card was
+ * opened; after them: past the days), money paid online that must go back through its order first.
+ */
+function blockOf(
+  q: {
+    allowed: boolean;
+    coolingOff: boolean;
+    toCome: number;
+    parts: { orderNo: string | null; kind: string; amount: number }[];
+  },
+  online: boolean,
+): string | null {
+  if (q.toCome > 0) return `${CardMsg.refundOpenBookings}（还有 ${q.toCome} 节）`;
+  if (!q.allowed) return q.coolingOff ? CardMsg.refundOpened : CardMsg.refundManager;
+  const orders = q.parts.flatMap((p) => (p.orderNo ? [p.orderNo] : []));
+  if (!online && orders.length) return CardMsg.refundOnlineFirst(orders.join('、'));
+  const desk = q.parts.find((p) => p.kind === 'desk');
+  if (online && desk) return RefundMsg.deskFirst(`${yuan(desk.amount)} 元`);
+  return null;
 }

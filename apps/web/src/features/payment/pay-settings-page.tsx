@@ -1,9 +1,10 @@
 import { MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
-import { Msg, PayMsg, type PaySetting } from '@studio/contract';
+import { Msg, PayMsg, WECHAT_KEY_MODE_LABEL, type PaySetting } from '@studio/contract';
 import {
   Alert,
   Button,
   Card,
+  Checkbox,
   Col,
   Form,
   Input,
@@ -34,6 +35,8 @@ interface Values {
     privateKey?: string;
     platformPublicKeyId?: string;
     platformPublicKey?: string;
+    platformCertificates?: string;
+    removePlatformCertificates?: boolean;
     baseUrl?: string;
     oauthBaseUrl?: string;
   };
@@ -70,6 +73,8 @@ function valuesOf(s: PaySetting): Values {
       apiV3Key: '',
       privateKey: '',
       platformPublicKey: '',
+      platformCertificates: '',
+      removePlatformCertificates: false,
     },
     alipay: {
       enabled: s.alipay.enabled,
@@ -102,6 +107,8 @@ function requestOf(v: Values): PaySettingFields {
       apiV3Key: secret(w.apiV3Key),
       privateKey: secret(w.privateKey),
       platformPublicKey: secret(w.platformPublicKey),
+      platformCertificates: secret(w.platformCertificates),
+      removePlatformCertificates: w.removePlatformCertificates || undefined,
     },
     alipay: {
       enabled: a.enabled,
@@ -255,6 +262,34 @@ function TestButton({ provider, form, submit }: { provider: Provider } & Omit<Ca
   );
 }
 
+/** Which of WeChat Pay's keys verify its answers and notifications, and the certificates kept. */
+function KeyMode({ setting }: { setting: PaySetting }) {
+  const w = setting.wechat;
+  return (
+    <Alert
+      style={{ marginBottom: 12 }}
+      type={w.keyMode === 'none' ? 'warning' : 'info'}
+      showIcon
+      data-testid="pay-wechat-key-mode"
+      message={`验签方式：${WECHAT_KEY_MODE_LABEL[w.keyMode]}`}
+      description={
+        w.keyMode === 'none' ? (
+          '请填写微信支付公钥及其 ID，或平台证书'
+        ) : (
+          <Space direction="vertical" size={0}>
+            {w.keyMode !== 'certificate' && <span>微信支付公钥 ID：{w.platformPublicKeyId}</span>}
+            {w.platformCertificates.map((c) => (
+              <span key={c.serialNo}>
+                平台证书 {c.serialNo}（有效期至 {c.expiresAt}）
+              </span>
+            ))}
+          </Space>
+        )
+      }
+    />
+  );
+}
+
 function WechatCard({ setting, form, submit }: CardProps) {
   const sec = setting.wechat.secrets;
   const on = Form.useWatch(['wechat', 'enabled'], form) ?? setting.wechat.enabled;
@@ -334,11 +369,21 @@ function WechatCard({ setting, form, submit }: CardProps) {
           placeholder={keptHint(sec.privateKey) ?? '-----BEGIN PRIVATE KEY-----'}
         />
       </Form.Item>
+      <KeyMode setting={setting} />
       <Form.Item
         label="微信支付公钥 ID"
         name={['wechat', 'platformPublicKeyId']}
-        dependencies={dep}
-        rules={[needed('wechat', '微信支付公钥 ID'), maxLen(64)]}
+        dependencies={[...dep, ['wechat', 'platformPublicKey']]}
+        rules={[
+          ({ getFieldValue }) => ({
+            validator: async (_, value: string | undefined) => {
+              const typedKey = String(getFieldValue(['wechat', 'platformPublicKey']) ?? '').trim();
+              if (!value?.trim() && getFieldValue(['wechat', 'enabled']) && (typedKey || sec.platformPublicKey))
+                throw new Error(PayMsg.missing('微信支付公钥 ID'));
+            },
+          }),
+          maxLen(64),
+        ]}
       >
         <Input autoComplete="off" placeholder="PUB_KEY_ID_..." />
       </Form.Item>
@@ -346,11 +391,8 @@ function WechatCard({ setting, form, submit }: CardProps) {
         label={secretLabel('微信支付公钥', sec.platformPublicKey)}
         name={['wechat', 'platformPublicKey']}
         dependencies={dep}
-        rules={[
-          needed('wechat', '微信支付公钥', sec.platformPublicKey, (v) => (PEM.test(v) ? null : PayMsg.platformKey)),
-          maxLen(8000),
-        ]}
-        extra="商户平台“API安全”中下载的微信支付公钥（pub_key.pem），或平台证书"
+        rules={[needed('wechat', '微信支付公钥', true, (v) => (PEM.test(v) ? null : PayMsg.platformKey)), maxLen(8000)]}
+        extra="商户平台“API安全”中下载的微信支付公钥（pub_key.pem）；新商户只有它"
       >
         <Input.TextArea
           rows={3}
@@ -360,6 +402,42 @@ function WechatCard({ setting, form, submit }: CardProps) {
           placeholder={keptHint(sec.platformPublicKey) ?? '-----BEGIN PUBLIC KEY-----'}
         />
       </Form.Item>
+      <Form.Item
+        label={secretLabel('微信支付平台证书', setting.wechat.platformCertificates.length > 0)}
+        name={['wechat', 'platformCertificates']}
+        dependencies={[...dep, ['wechat', 'platformPublicKey'], ['wechat', 'platformPublicKeyId']]}
+        rules={[
+          ({ getFieldValue }) => ({
+            validator: async (_, value: string | undefined) => {
+              const v = value?.trim() ?? '';
+              if (v && !/-----BEGIN CERTIFICATE-----[\s\S]+-----END CERTIFICATE-----/.test(v))
+                throw new Error(PayMsg.platformCertificate);
+              const typedKey = String(getFieldValue(['wechat', 'platformPublicKey']) ?? '').trim();
+              const hasKey = typedKey || sec.platformPublicKey;
+              const hasCert = v || setting.wechat.platformCertificates.length > 0;
+              if (getFieldValue(['wechat', 'enabled']) && !hasKey && !hasCert)
+                throw new Error(PayMsg.platformKeyNeeded);
+            },
+          }),
+          maxLen(20000),
+        ]}
+        extra="较早开通的商户用平台证书验签；从平台证书切换到微信支付公钥期间，公钥和证书都要填（微信支付会用其中任一个签名）"
+      >
+        <Input.TextArea
+          rows={3}
+          spellCheck={false}
+          autoComplete="off"
+          style={mono}
+          placeholder={
+            setting.wechat.platformCertificates.length ? '已设置（留空则保持不变）' : '-----BEGIN CERTIFICATE-----'
+          }
+        />
+      </Form.Item>
+      {setting.wechat.platformCertificates.length > 0 && setting.wechat.keyMode === 'switching' && (
+        <Form.Item name={['wechat', 'removePlatformCertificates']} valuePropName="checked">
+          <Checkbox>切换已完成，删除平台证书（之后只用微信支付公钥验签）</Checkbox>
+        </Form.Item>
+      )}
       <Form.Item
         label={secretLabel('AppSecret（可不填）', sec.appSecret)}
         name={['wechat', 'appSecret']}

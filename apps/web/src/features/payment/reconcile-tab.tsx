@@ -7,7 +7,14 @@ import { useStoreClock } from '../../shared/store-time.ts';
 import { useReconcile, useRunReconcile } from './desk-pay-hooks.ts';
 
 const D = 'YYYY-MM-DD';
-const KIND_COLOR: Record<ReconcileKind, string> = { provider_only: 'orange', local_only: 'red', amount: 'purple' };
+const KIND_COLOR: Record<ReconcileKind, string> = {
+  provider_only: 'orange',
+  local_only: 'red',
+  amount: 'purple',
+  refund_provider_only: 'orange',
+  refund_local_only: 'red',
+  refund_amount: 'purple',
+};
 type Difference = ReconcileResult['differences'][number];
 
 function Outcome({ r }: { r: ReconcileResult }) {
@@ -26,13 +33,17 @@ function Outcome({ r }: { r: ReconcileResult }) {
       />
       {r.differences.length > 0 && (
         <Table<Difference>
-          rowKey="orderNo"
+          rowKey={(d) => `${d.orderNo}/${d.refundNo ?? ''}`}
           size="small"
           pagination={false}
           data-testid={`reconcile-${r.provider}`}
           dataSource={r.differences}
           columns={[
-            { title: '订单号', dataIndex: 'orderNo' },
+            {
+              title: '订单号',
+              dataIndex: 'orderNo',
+              render: (v: string, d: Difference) => (d.refundNo ? `${v}（退款 ${d.refundNo}）` : v),
+            },
             {
               title: '差异',
               dataIndex: 'kind',

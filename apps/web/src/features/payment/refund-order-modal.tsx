@@ -7,7 +7,8 @@ import { useRefundPayOrder } from './desk-pay-hooks.ts';
 
 /**
  * 退款 of an online order (店长): whole or part, back through the provider it was paid with, a reason
- * required. A card order closes the card; a top-up takes the amount off the card (the server checks).
+ * required. A card order closes the card, its top-up orders going back with it by the card's refund quote
+ * (issue 42, item 3); a top-up takes the amount off the card (the server checks).
  */
 export default function RefundOrderModal({ order, onClose }: { order: StorePayOrder; onClose: () => void }) {
   const left = order.amount - order.refunded;
@@ -32,7 +33,7 @@ export default function RefundOrderModal({ order, onClose }: { order: StorePayOr
         {exception
           ? `，全额退回。该订单未能发卡或充值（${order.exceptionReason ?? ''}），会员卡不变。`
           : order.kind === 'card'
-            ? '，会员卡随之退卡。'
+            ? '，会员卡随之退卡；这张卡的线上充值订单按退卡报价一起原路退回（退卡报价见会员卡的“退卡”）。'
             : '，并从会员卡余额中扣回。'}
       </p>
       <Form form={form} layout="vertical" initialValues={{ amount: left / 100 }}>

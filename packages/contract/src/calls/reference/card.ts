@@ -42,6 +42,11 @@ export const CardMsg = {
   changed: '会员卡刚刚有变动，请刷新后重试',
   /** A whole-card refund (issue 29): past the cooling-off days only a manager refunds; never above the quote. */
   refundManager: '已过冷静期的退卡需要店长操作',
+  /** Within the cooling-off days but opened (a class taken, a leave begun, a transfer): the product's rule, a manager's. */
+  refundOpened: '冷静期内已上课、已请假或已转卡的卡不能全额退款，按卡种规则退卡需要店长操作',
+  /** A card with money paid online still to go back (a desk-sold card topped up online): the orders first. */
+  refundOnlineFirst: (orderNos: string) =>
+    `这张卡有线上支付的订单（${orderNos}），钱要原路退回：请店长先到「线上订单」给这些订单退款，再退卡`,
   topupManager: '退回充值需要店长操作',
   /** A top-up paid online goes back through its provider (线上订单 → 退款), not at the desk. */
   topupOnline: (orderNo: string) =>
@@ -339,8 +344,10 @@ export const refundMemberCard = defineCall({
       CardMsg.refundOpenBookings,
       CardMsg.topupOnline('{订单号}'),
       CardMsg.cardOnline('{订单号}'),
+      CardMsg.refundOnlineFirst('{订单号}'),
     ),
     { status: 403, msg: CardMsg.refundManager },
+    { status: 403, msg: CardMsg.refundOpened },
     { status: 403, msg: CardMsg.topupManager },
   ],
 });

@@ -376,7 +376,9 @@ export class Alipay implements PaymentProvider {
       refund_reason: input.reason.slice(0, 256),
     });
     if (a.code === '10000') {
-      // fund_change N: this request moved no money now (a repeat of a done refund, or pending): ask.
+      // fund_change Y: this request moved the money now. N is no refusal: the refund is pending, or
+      // this repeats one already done; only the refund query (at least 10 s later, as documented)
+      // tells which. The settling job asks.
       if (a.node.fund_change === 'Y') {
         return {
           outTradeNo: input.outTradeNo,
@@ -389,9 +391,7 @@ export class Alipay implements PaymentProvider {
           successAt: fromBeijingTime(str(a.node.gmt_refund_pay) ?? '') ?? new Date(this.now()),
         };
       }
-      const q = await this.queryRefund(input);
-      if (q) return q;
-      return { ...this.refusedOf(input, 'PROCESSING', null), state: 'processing' };
+      return { ...this.refusedOf(input, 'FUND_CHANGE_N', null), state: 'processing' };
     }
     // A signed business refusal (40004) is the refund's answer; system errors are retried with the same number.
     if (a.signed && a.code === '40004' && a.subCode !== 'ACQ.SYSTEM_ERROR') {
@@ -421,18 +421,21 @@ export class Alipay implements PaymentProvider {
     });
     if (this.notFound(a)) return null;
     if (a.code !== '10000') throw this.error(a, '查询支付宝退款');
+    // 10000 only says the query worked. Without refund_status the refund has not succeeded (yet):
+    // not received, or still being processed. That is no refusal: Alipay's documented way on is to
+    // ask for the refund again with the same out_request_no, which answers a refusal (40004) if
+    // there is one. So it is "no refund known": the settling job asks for it again.
+    if (a.node.refund_status !== 'REFUND_SUCCESS') return null;
     const amount = str(a.node.refund_amount);
-    const success = a.node.refund_status === 'REFUND_SUCCESS';
     return {
       outTradeNo: str(a.node.out_trade_no) ?? input.outTradeNo,
       outRefundNo: str(a.node.out_request_no) ?? input.outRefundNo,
-      // Documented: no refund_status means the refund was not received or failed.
-      state: success ? 'success' : 'refused',
-      providerState: str(a.node.refund_status) ?? 'NOT_RECEIVED_OR_FAILED',
+      state: 'success',
+      providerState: 'REFUND_SUCCESS',
       refundFen: amount === null ? null : yuanToFen(amount, 'alipay'),
       providerRefundId: str(a.node.trade_no),
-      reason: success ? null : '支付宝未受理该退款或退款失败',
-      successAt: success ? fromBeijingTime(str(a.node.gmt_refund_pay) ?? '') : null,
+      reason: null,
+      successAt: fromBeijingTime(str(a.node.gmt_refund_pay) ?? ''),
     };
   }
 

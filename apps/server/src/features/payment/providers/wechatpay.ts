@@ -46,6 +46,13 @@ export interface WechatPayConfig {
    * certificates (their serial number is the id; taken from the certificate when `id` is left out).
    */
   platformKeys: { id?: string; pem: string }[];
+  /**
+   * The 微信支付公钥's id (PUB_KEY_ID_...) when the merchant has one: sent as `Wechatpay-Serial` on every
+   * request (微信支付公钥使用说明: the request names the key WeChat Pay signs its answer with; while a
+   * merchant switches from certificates, an answer follows what the request named, and one naming
+   * nothing is signed with a certificate).
+   */
+  publicKeyId?: string;
   /** For the member's openid (snsapi_base): the official account's AppSecret. */
   appSecret?: string;
   apiBase?: string;
@@ -275,6 +282,8 @@ interface Answer {
   body: Record<string, unknown>;
   /** Whether the answer carried a signature that checked (a 2xx answer always must). */
   signed: boolean;
+  /** The key id that signed it (its Wechatpay-Serial), when signed. */
+  serial: string | null;
 }
 
 /** The WeChat Pay API v3 adapter of one merchant. */
@@ -327,7 +336,13 @@ export class WechatPay implements PaymentProvider {
     }
   }
 
-  private async send(method: 'GET' | 'POST', url: string, body: string, maxBytes?: number): Promise<OutboundAnswer> {
+  private async send(
+    method: 'GET' | 'POST',
+    url: string,
+    body: string,
+    maxBytes?: number,
+    serial: string | null = this.config.publicKeyId ?? null,
+  ): Promise<OutboundAnswer> {
     const ts = String(Math.floor(this.now() / 1000));
     const nonce = this.nonce();
     const u = new URL(url);
@@ -341,6 +356,7 @@ export class WechatPay implements PaymentProvider {
         headers: {
           accept: 'application/json',
           'user-agent': 'studio-payment/1',
+          ...(serial ? { 'wechatpay-serial': serial } : {}),
           authorization: authorizationHeader({
             mchid: this.config.mchid,
             nonce,
@@ -356,8 +372,19 @@ export class WechatPay implements PaymentProvider {
   }
 
   /** One signed call; a 2xx answer must be signed, an error answer is returned (signed or not) for the caller to judge. */
-  private async call(method: 'GET' | 'POST', path: string, payload?: object): Promise<Answer> {
-    const res = await this.send(method, `${this.apiBase}${path}`, payload ? JSON.stringify(payload) : '');
+  private async call(
+    method: 'GET' | 'POST',
+    path: string,
+    payload?: object,
+    serial: string | null = this.config.publicKeyId ?? null,
+  ): Promise<Answer> {
+    const res = await this.send(
+      method,
+      `${this.apiBase}${path}`,
+      payload ? JSON.stringify(payload) : '',
+      undefined,
+      serial,
+    );
     const get = (name: string) => header(res.headers, name);
     let signed = false;
     if (get('wechatpay-signature') !== undefined || (res.status >= 200 && res.status < 300)) {
@@ -365,7 +392,30 @@ export class WechatPay implements PaymentProvider {
       signed = true;
     }
     const body = res.text === '' ? {} : parseJson(res.text);
-    return { status: res.status, body, signed };
+    return { status: res.status, body, signed, serial: signed ? (get('wechatpay-serial') ?? null) : null };
+  }
+
+  /**
+   * 测试连接: asks about an order nobody made (any signed answer, "not found" included, means the keys
+   * work) once per way WeChat Pay may sign: naming the 微信支付公钥 when there is one, and naming none
+   * when there are certificates (while switching, that answer is signed with a certificate). Answers
+   * the key ids that signed (each verified); throws PaymentProviderError when an answer does not check.
+   */
+  async checkKeys(probeNo: string): Promise<string[]> {
+    const path = `/v3/pay/transactions/out-trade-no/${encodeURIComponent(probeNo)}?mchid=${encodeURIComponent(this.config.mchid)}`;
+    const ways = [
+      ...(this.config.publicKeyId ? [this.config.publicKeyId] : []),
+      ...(this.config.platformKeys.some((k) => k.id === undefined) ? [null] : []),
+    ];
+    const seen: string[] = [];
+    for (const serial of ways.length ? ways : [null]) {
+      const a = await this.call('GET', path, undefined, serial);
+      // Signed and meaning it: the order, or "no such order"; anything else (our signature refused…) says why.
+      const notFound = a.status === 404 && a.signed && a.body.code === 'ORDER_NOT_EXIST';
+      if (!a.signed || (!this.ok(a) && !notFound)) throw this.error(a, '查询微信支付订单');
+      if (a.serial && !seen.includes(a.serial)) seen.push(a.serial);
+    }
+    return seen;
   }
 
   private error(a: Answer, doing: string) {

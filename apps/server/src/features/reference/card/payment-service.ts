@@ -37,7 +37,7 @@ interface Refund extends Payment {
 
 /**
  * The refund quote of a card (issue 29, item 3: `quoteRefund`), and whether the acting staff member
- * may pay it: within the cooling-off days the desk may; afterwards only a manager.
+ * may pay it: the cooling-off refund the desk may; the product's rule only a manager.
  */
 export async function refundQuoteOf(ctx: CallCtx, memberCardId: number) {
   const card = await mustFindOpenCard(ctx, memberCardId);
@@ -65,7 +65,11 @@ async function refundWholeCard(ctx: CallCtx, card: Card, r: Refund) {
   if (online) throw conflict(CardMsg.cardOnline(online.orderNo));
   const now = storeNow(ctx);
   const quote = await quoteRefund(ctx.db, ctx.store.id, card, now);
-  if (quote.rule !== 'cooling_off' && ctx.post.role !== 'manager') throw forbidden(CardMsg.refundManager);
+  if (quote.rule !== 'cooling_off' && ctx.post.role !== 'manager')
+    throw forbidden(quote.coolingOff ? CardMsg.refundOpened : CardMsg.refundManager);
+  // Money paid online into the card (a top-up) goes back through its order first, never stranded.
+  const orders = quote.parts.flatMap((p) => (p.orderNo ? [p.orderNo] : []));
+  if (orders.length) throw conflict(CardMsg.refundOnlineFirst(orders.join('、')));
   if (r.amount > quote.amount) throw conflict(CardMsg.refundAboveQuote(amountText(BIG_TYPE_MONEY, quote.amount)));
   await inOwnTx(ctx.db, async (tx) => {
     const closed = await closeCardForRefund(tx, {

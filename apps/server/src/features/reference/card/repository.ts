@@ -576,31 +576,43 @@ export async function cardLifeSettingText(ex: Executor, storeId: number): Promis
 export const CARD_LIFE_KEY = 'card-life';
 
 /**
- * Whether a card was opened, as the cooling-off refund asks: a class booked or taken on it (a live
- * booking, a late cancel that kept its charge, a pending waiting, signed in or missed), a leave (any
- * not refused or withdrawn).
+ * Whether a card was opened, as the cooling-off refund asks, at `now` (store-local): a class taken
+ * on it (a booking signed in or whose class has started, a late cancel that kept its charge, a
+ * pending signed in, missed, or whose class has started), a leave begun (one not refused or
+ * withdrawn whose first day is today or earlier). A booking not yet taken and a leave not yet begun
+ * do not open it (issue 42, item 9: `leaveAhead` says one is registered); `toCome` counts the bookings and pendings of classes not ended,
+ * which keep the card from being closed (cancel them first: `markCardRefunded`).
  */
-export async function cardOpenedFacts(ex: Executor, storeId: number, memberCardId: number) {
+export async function cardOpenedFacts(ex: Executor, storeId: number, memberCardId: number, now: string) {
+  const today = now.slice(0, 10);
   const row = await ex
     .selectNoFrom((eb) => [
       eb
         .exists(
           eb
-            .selectFrom('reservation')
-            .select('id')
-            .where('storeId', '=', storeId)
-            .where('memberCardId', '=', memberCardId)
-            .where((w) => w.or([w('status', 'in', LIVE_RESERVATION), w('forfeited', '=', 1)])),
+            .selectFrom('reservation as r')
+            .innerJoin('timetable as t', 't.id', 'r.timetableId')
+            .select('r.id')
+            .where('r.storeId', '=', storeId)
+            .where('r.memberCardId', '=', memberCardId)
+            .where((w) =>
+              w.or([
+                w('r.forfeited', '=', 1),
+                w.and([w('r.status', 'in', LIVE_RESERVATION), w('t.startTime', '<=', now)]),
+              ]),
+            ),
         )
         .as('booked'),
       eb
         .exists(
           eb
-            .selectFrom('pending')
-            .select('id')
-            .where('storeId', '=', storeId)
-            .where('memberCardId', '=', memberCardId)
-            .where('status', '<>', PendingStatus.CANCELLED),
+            .selectFrom('pending as p')
+            .innerJoin('timetable as t', 't.id', 'p.timetableId')
+            .select('p.id')
+            .where('p.storeId', '=', storeId)
+            .where('p.memberCardId', '=', memberCardId)
+            .where('p.status', '<>', PendingStatus.CANCELLED)
+            .where((w) => w.or([w('p.status', '<>', PendingStatus.WAITING), w('t.startTime', '<=', now)])),
         )
         .as('held'),
       eb
@@ -610,12 +622,47 @@ export async function cardOpenedFacts(ex: Executor, storeId: number, memberCardI
             .select('id')
             .where('storeId', '=', storeId)
             .where('memberCardId', '=', memberCardId)
-            .where('status', 'in', ['pending', 'approved', 'ended']),
+            .where('status', 'in', ['pending', 'approved', 'ended'])
+            .where('fromDate', '<=', today),
         )
         .as('leave'),
+      eb
+        .exists(
+          eb
+            .selectFrom('cardLeave')
+            .select('id')
+            .where('storeId', '=', storeId)
+            .where('memberCardId', '=', memberCardId)
+            .where('status', 'in', ['pending', 'approved'])
+            .where('fromDate', '>', today),
+        )
+        .as('leaveAhead'),
+      eb
+        .selectFrom('reservation as r')
+        .innerJoin('timetable as t', 't.id', 'r.timetableId')
+        .select((c) => c.fn.countAll<number>().as('n'))
+        .where('r.storeId', '=', storeId)
+        .where('r.memberCardId', '=', memberCardId)
+        .where('r.status', 'in', LIVE_RESERVATION)
+        .where('t.endTime', '>', now)
+        .as('booking'),
+      eb
+        .selectFrom('pending as p')
+        .innerJoin('timetable as t', 't.id', 'p.timetableId')
+        .select((c) => c.fn.countAll<number>().as('n'))
+        .where('p.storeId', '=', storeId)
+        .where('p.memberCardId', '=', memberCardId)
+        .where('p.status', '=', PendingStatus.WAITING)
+        .where('t.endTime', '>', now)
+        .as('waiting'),
     ])
     .executeTakeFirstOrThrow();
-  return { classTaken: Boolean(row.booked) || Boolean(row.held), leave: Boolean(row.leave) };
+  return {
+    classTaken: Boolean(row.booked) || Boolean(row.held),
+    leave: Boolean(row.leave),
+    leaveAhead: Boolean(row.leaveAhead),
+    toCome: Number(row.booking ?? 0) + Number(row.waiting ?? 0),
+  };
 }
 
 // The card ledger and the money.
@@ -729,15 +776,58 @@ export async function insertTopupRefund(tx: Tx, row: NewRow<'cardPayment'>): Pro
   return paid?.id;
 }
 
-/** Fen taken for a card (its sale and top-ups) or for one top-up, less what was paid back of it. */
+/**
+ * Fen taken for a card (its sale and top-ups) or for one top-up, less what was paid back of it. A
+ * transfer's fee (转卡手续费, kind `fee`) is the store's income, not money paid for the card: not counted.
+ */
 export async function paidFor(ex: Executor, storeId: number, memberCardId: number, topupId?: number) {
   let q = ex
     .selectFrom('cardPayment')
     .select(sql<number>`coalesce(sum(case when kind = 'refund' then -amount else amount end), 0)`.as('fen'))
     .where('storeId', '=', storeId)
-    .where('memberCardId', '=', memberCardId);
+    .where('memberCardId', '=', memberCardId)
+    .where('kind', 'in', ['sale', 'topup', 'refund']);
   if (topupId) q = q.where((eb) => eb.or([eb('ledgerId', '=', topupId), eb('refundOf', '=', topupId)]));
   return Number((await q.executeTakeFirstOrThrow()).fen);
+}
+
+/**
+ * The money paid for a card, by where it came from (issue 42, item 3): the desk's (its sales and
+ * top-ups less its refunds, fen) and each online order that paid into it (a card order or a top-up,
+ * oldest first) with what is left of it to refund (its amount less its refunds not refused: open
+ * ones count, so money on its way back is not offered twice). A transfer's fee is not money paid
+ * for the card.
+ */
+export async function paidSources(ex: Executor, storeId: number, memberCardId: number) {
+  const [desk, orders] = await Promise.all([
+    ex
+      .selectFrom('cardPayment')
+      .select(sql<number>`coalesce(sum(case when kind = 'refund' then -amount else amount end), 0)`.as('fen'))
+      .where('storeId', '=', storeId)
+      .where('memberCardId', '=', memberCardId)
+      .where('kind', 'in', ['sale', 'topup', 'refund'])
+      .where('payOrderId', 'is', null)
+      .executeTakeFirstOrThrow(),
+    ex
+      .selectFrom('cardPayment as p')
+      .innerJoin('payOrder as o', 'o.id', 'p.payOrderId')
+      .select(['o.id', 'o.orderNo', 'o.provider', 'o.kind', 'o.amount', 'o.refunded'])
+      .where('p.storeId', '=', storeId)
+      .where('p.memberCardId', '=', memberCardId)
+      .where('p.kind', 'in', ['sale', 'topup'])
+      .orderBy('p.id')
+      .execute(),
+  ]);
+  return {
+    desk: Number(desk.fen),
+    orders: orders.map((o) => ({
+      id: o.id,
+      orderNo: o.orderNo,
+      provider: o.provider as 'wechat' | 'alipay',
+      kind: o.kind === 'topup' ? ('topup' as const) : ('card' as const),
+      left: Number(o.amount) - Number(o.refunded),
+    })),
+  };
 }
 
 /** The money taken and paid back for a member's cards, newest first, with the product and the staff's name. */

@@ -1,0 +1,185 @@
+// Nothing stranded on a card bought and topped up online (issue 42, item 3), against the WeChat Pay and
+// Alipay stand-ins on SQLite and PostgreSQL: a 储值卡 bought through WeChat and topped up through
+// Alipay is refunded in full within its cooling-off days whichever order is refunded first (every
+// order back through its own provider, the card closed once); after the cooling-off days the quote
+// covers the whole balance and names the order each part goes back through.
+import { BIG_TYPE_MONEY, cardRefundQuote, memberCreateOrder, refundPayOrder, RefundMsg } from '@studio/contract';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { addDays, localDateTime } from '../../lib/time.ts';
+import { Client, describeEachDb, staffClient } from '../../test/harness.ts';
+import { checkInvariants } from '../../test/invariants.ts';
+import { memberClient } from '../../test/member-client.ts';
+import {
+  startOnlineStore,
+  type AlipayStandIn,
+  type OnlineStore,
+  type WechatPayStandIn,
+} from '../../test/payment-stand-ins.ts';
+
+describeEachDb('online payment: a card bought and topped up online, refunded whole', (env) => {
+  let wx: WechatPayStandIn;
+  let ali: AlipayStandIn;
+  let online: OnlineStore;
+  let product: { id: number };
+  const api = () => env().client;
+  const db = () => env().database.db;
+
+  beforeAll(async () => {
+    const e = env();
+    online = await startOnlineStore(() => [e.app], api());
+    ({ wx, ali } = online);
+    product = await e.factory.cardProduct({
+      cardName: '线上储值卡',
+      bigType: BIG_TYPE_MONEY,
+      perCount: 5000,
+      totalCount: 10000,
+      onlineSale: 1,
+      onlinePrice: 10000,
+      refundFeePercent: 10,
+    });
+    // WeChat answers 退款中 and settles by its notification, sent when the test says (settleWx).
+    wx.control.settleRefunds = 'manual';
+  }, 60_000);
+
+  afterEach(async () => {
+    expect(await checkInvariants(db(), env().storeId)).toEqual([]);
+  });
+
+  afterAll(async () => {
+    await online?.close();
+  });
+
+  const order = (orderNo: string) =>
+    db().selectFrom('payOrder').selectAll().where('orderNo', '=', orderNo).executeTakeFirstOrThrow();
+  const card = (id: number) => db().selectFrom('memberCard').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const closings = (id: number) =>
+    db()
+      .selectFrom('cardLedger')
+      .select('amount')
+      .where('memberCardId', '=', id)
+      .where('kind', '=', 'card_refund')
+      .execute();
+  const paidBack = (id: number) =>
+    db()
+      .selectFrom('cardPayment')
+      .select(['method', 'channel', 'amount'])
+      .where('memberCardId', '=', id)
+      .where('kind', '=', 'refund')
+      .orderBy('method')
+      .execute();
+  const buy = async (client: Client, body: Record<string, unknown>) => {
+    const a = await client.call(memberCreateOrder.path, body);
+    expect(a.code, a.msg).toBe(0);
+    return a.data as { orderNo: string };
+  };
+
+  /** A member buys the 储值卡 (100.00 元) through WeChat and tops it up by 500.00 元 through Alipay. */
+  async function boughtAndToppedUp() {
+    const m = await env().factory.member();
+    const me = await memberClient(env(), m);
+    const sale = await buy(me, { productId: product.id, method: 'wechat_native' });
+    await wx.pay(sale.orderNo);
+    const cardId = (await order(sale.orderNo)).memberCardId!;
+    const topup = await buy(me, { mcId: cardId, amount: 50000, method: 'alipay_precreate' });
+    ali.scan(topup.orderNo);
+    await ali.pay(topup.orderNo);
+    expect((await order(topup.orderNo)).status).toBe(1);
+    expect(Number((await card(cardId)).totalCount)).toBe(60000);
+    return { sale: sale.orderNo, topup: topup.orderNo, cardId };
+  }
+
+  /** WeChat's REFUND.SUCCESS notification of each of the card's refunds still open through WeChat. */
+  async function settleWx(cardId: number) {
+    const open = await db()
+      .selectFrom('payRefund as r')
+      .innerJoin('payOrder as o', 'o.id', 'r.payOrderId')
+      .select('r.refundNo')
+      .where('r.memberCardId', '=', cardId)
+      .where('r.status', '=', 0)
+      .where('o.provider', '=', 'wechat')
+      .execute();
+    for (const r of open) expect((await wx.settleRefund(r.refundNo)).map((d) => d.status)).toEqual([204]);
+  }
+
+  /** Everything went back through each provider; the card is closed once, nothing on it. */
+  async function allBack(o: { sale: string; topup: string; cardId: number }) {
+    await settleWx(o.cardId);
+    expect(await order(o.sale)).toMatchObject({ status: 3, refunded: 10000 });
+    expect(await order(o.topup)).toMatchObject({ status: 3, refunded: 50000 });
+    expect(wx.orders.get(o.sale)?.refundedFen).toBe(10000);
+    expect(ali.orders.get(o.topup)?.refundedFen).toBe(50000);
+    const c = await card(o.cardId);
+    expect([c.refundedAt !== null, Number(c.totalCount), Number(c.usedCount)]).toEqual([true, 0, 0]);
+    expect(await closings(o.cardId)).toHaveLength(1);
+    expect((await paidBack(o.cardId)).map((p) => [p.method, p.channel, Number(p.amount)])).toEqual([
+      ['alipay', 'online', 50000],
+      ['wechat', 'online', 10000],
+    ]);
+  }
+
+  it('within the cooling-off days, the card order first: the top-up goes back through Alipay with it, the card closed once', async () => {
+    const o = await boughtAndToppedUp();
+    const desk = await staffClient(env(), 'desk');
+    const q = await desk.ok(cardRefundQuote.path, { mcId: o.cardId });
+    expect(q).toMatchObject({ rule: 'cooling_off', amount: 60000, paid: 60000, allowed: true });
+    expect(q.parts).toEqual([
+      { orderNo: o.sale, provider: 'wechat', kind: 'card', amount: 10000 },
+      { orderNo: o.topup, provider: 'alipay', kind: 'topup', amount: 50000 },
+    ]);
+    expect(q.detail).toContain(`充值订单 ${o.topup} 原路退回支付宝 500.00 元`);
+    // the card order's own part at most
+    const more = await desk.call(refundPayOrder.path, { orderNo: o.sale, amount: 10001, reason: '不想练了' });
+    expect([more.status, more.msg]).toEqual([409, RefundMsg.tooMuch('100.00 元')]);
+    await desk.ok(refundPayOrder.path, { orderNo: o.sale, amount: 10000, reason: '不想练了' });
+    await allBack(o);
+    // then the manager clicks the top-up's refund: nothing is left of it
+    const again = await api().call(refundPayOrder.path, { orderNo: o.topup, amount: 50000, reason: '不想练了' });
+    expect([again.status, again.msg]).toEqual([409, RefundMsg.allRefunded]);
+  });
+
+  it('within the cooling-off days, the top-up first: then the card order closes the card', async () => {
+    const o = await boughtAndToppedUp();
+    await api().ok(refundPayOrder.path, { orderNo: o.topup, amount: 50000, reason: '不想练了' });
+    expect((await card(o.cardId)).refundedAt).toBeNull();
+    const q = await api().ok(cardRefundQuote.path, { mcId: o.cardId });
+    expect(q).toMatchObject({ rule: 'cooling_off', amount: 10000 });
+    expect(q.parts).toEqual([{ orderNo: o.sale, provider: 'wechat', kind: 'card', amount: 10000 }]);
+    await api().ok(refundPayOrder.path, { orderNo: o.sale, amount: 10000, reason: '不想练了' });
+    await allBack(o);
+  });
+
+  it('after the cooling-off days the quote covers the whole balance and names the order of each part', async () => {
+    const o = await boughtAndToppedUp();
+    // sold ten days ago; 150.00 元 of it used since
+    const sold = `${addDays(localDateTime('Asia/Shanghai').slice(0, 10), -10)} 10:00:00`;
+    await db()
+      .updateTable('memberCard')
+      .set({ createdAt: sold, usedCount: 15000 })
+      .where('id', '=', o.cardId)
+      .execute();
+    const desk = await staffClient(env(), 'desk');
+    const byDesk = await desk.ok(cardRefundQuote.path, { mcId: o.cardId });
+    expect([byDesk.rule, byDesk.allowed, byDesk.coolingOff]).toEqual(['product_rule', false, false]);
+    const q = await api().ok(cardRefundQuote.path, { mcId: o.cardId });
+    // paid 600.00, 450.00 of 600.00 left: 450.00, less 10% of 600.00 (60.00): 390.00,
+    // split as paid: 1/6 through the card order (65.00), 5/6 through the top-up (325.00)
+    expect(q).toMatchObject({ rule: 'product_rule', paid: 60000, amount: 39000, allowed: true });
+    expect(q.parts).toEqual([
+      { orderNo: o.sale, provider: 'wechat', kind: 'card', amount: 6500 },
+      { orderNo: o.topup, provider: 'alipay', kind: 'topup', amount: 32500 },
+    ]);
+    expect(q.detail).toContain(`购卡订单 ${o.sale} 原路退回微信支付 65.00 元`);
+    expect(q.detail).toContain(`充值订单 ${o.topup} 原路退回支付宝 325.00 元`);
+    const byDeskRefund = await desk.call(refundPayOrder.path, { orderNo: o.sale, amount: 6500, reason: '搬家' });
+    expect([byDeskRefund.status, byDeskRefund.msg]).toEqual([403, RefundMsg.manager]);
+    await api().ok(refundPayOrder.path, { orderNo: o.sale, amount: 6500, reason: '搬家' });
+    expect(await order(o.sale)).toMatchObject({ status: 4, refunded: 6500 });
+    expect(await order(o.topup)).toMatchObject({ status: 4, refunded: 32500 });
+    expect(wx.orders.get(o.sale)?.refundedFen).toBe(6500);
+    expect(ali.orders.get(o.topup)?.refundedFen).toBe(32500);
+    await settleWx(o.cardId);
+    const c = await card(o.cardId);
+    expect([c.refundedAt !== null, Number(c.totalCount), Number(c.usedCount)]).toEqual([true, 15000, 15000]);
+    expect(await closings(o.cardId)).toHaveLength(1);
+  });
+});
