@@ -46,8 +46,6 @@ export const PayMsg = {
   deskAmount: '请填写充值金额（大于 0 的整数，分）',
   status: '订单状态只能是 created、paid、closed、refunded、partially_refunded 或 exception',
   listRange: `线上订单的日期范围最多${PAY_ORDER_LIST_MAX_DAYS}天`,
-  /** The desk's 退卡 of a card with a top-up order still 待支付 that could not be closed at the provider. */
-  openTopup: (orderNo: string) => `该卡有未完成的线上充值订单（${orderNo}），暂时无法关闭，请稍后再退卡`,
 } as const;
 
 /**

@@ -3,6 +3,7 @@ import {
   amountText,
   BIG_TYPE_MONEY,
   CARD_TYPE_NO_EXPIRY,
+  CardMsg,
   PAY_ORDER_MINUTES,
   PAY_ORDER_STATUS,
   PAY_REFUND_STATUS,
@@ -534,12 +535,12 @@ export async function closeOpenTopups(ctx: CallCtx, memberCardId: number): Promi
           { storeId: o.storeId, orderNo: o.orderNo, kind: e.kind, code: e.code },
           'closing a top-up order before 退卡 failed',
         );
-        throw conflict(PayMsg.openTopup(o.orderNo));
+        throw conflict(CardMsg.openTopup(o.orderNo));
       }
     }
     await closeOrderHere(ctx, o, by, '退卡前关闭未支付的充值订单');
     const now = await findOrder(ctx.db, ctx.store.id, o.orderNo);
     // Paid between the provider's answer and the close: fulfilled by its notification, the 退卡 sees it.
-    if (now?.status === 0) throw conflict(PayMsg.openTopup(o.orderNo));
+    if (now?.status === 0) throw conflict(CardMsg.openTopup(o.orderNo));
   }
 }
