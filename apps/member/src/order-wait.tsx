@@ -55,6 +55,16 @@ export function OrderWait({
         onBack();
         return;
       }
+      if (o.status === 'exception') {
+        // 异常订单: paid, but the card could not be issued or topped up; the store refunds it in full.
+        await Dialog.alert({
+          title: '已付款，未能到账',
+          content: `付款已收到，但${o.kind === 'topup' ? '这张卡已不能充值' : '这张卡暂时无法发放'}。门店会将 ${yuanText(o.amount)} 原路退回，请留意退款通知。`,
+          confirmText: '知道了',
+        });
+        onBack();
+        return;
+      }
       Toast.show({ icon: 'success', content: o.kind === 'topup' ? '充值成功' : '支付成功，会员卡已到账' });
       onPaid(o.memberCardId, o.kind);
     } catch (e) {

@@ -66,6 +66,8 @@ export const STATUS: Record<PayOrder['status'], { text: string; color: string }>
   closed: { text: '已关闭', color: 'default' },
   refunded: { text: '已退款', color: 'default' },
   partially_refunded: { text: '部分退款', color: 'primary' },
+  // 异常订单 in the member's words: paid, the card not issued (or not topped up); the store refunds it.
+  exception: { text: '已付款，待门店退款', color: 'danger' },
 };
 
 export const METHOD_TEXT: Record<PayOrderMethod, string> = {

@@ -29,6 +29,7 @@ import { sellerLink } from './migrations/20261129_1000_seller_link.ts';
 import { cardShare } from './migrations/20261129_1200_card_share.ts';
 import { jobProgress } from './migrations/20261129_1300_job_progress.ts';
 import { notifyRetry } from './migrations/20261129_1400_notify_retry.ts';
+import { payOrderException } from './migrations/20261206_2010_pay_order_exception.ts';
 import { refundQueries } from './migrations/20261206_2020_refund_queries.ts';
 import { saleSeller } from './migrations/20261206_2050_sale_seller.ts';
 
@@ -63,6 +64,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '20261129_1200_card_share': cardShare(dialect),
     '20261129_1300_job_progress': jobProgress(),
     '20261129_1400_notify_retry': notifyRetry(),
+    '20261206_2010_pay_order_exception': payOrderException(dialect),
     '20261206_2020_refund_queries': refundQueries(),
     '20261206_2050_sale_seller': saleSeller(dialect),
   };

@@ -355,6 +355,8 @@ export interface PayOrderTable {
   staffId: number | null;
   /** The seller whose own link the member came through (migration 20261129_1000); null: none. */
   sellerId: Generated<number | null>;
+  /** 异常订单 (migration 20261206_2010): why a paid order could not be fulfilled; kept after its refund. */
+  exceptionReason: Generated<string | null>;
 }
 /** A staff member's own link to the members' page (migration 20261129_1000). */
 export interface SellerLinkTable {
@@ -385,7 +387,8 @@ export interface PayRefundTable {
   storeId: number;
   refundNo: string;
   payOrderId: number;
-  memberCardId: number;
+  /** Null: the refund of an 异常订单 (migration 20261206_2010), which changes no card. */
+  memberCardId: number | null;
   amount: number;
   reason: string;
   status: Generated<number>;
@@ -395,7 +398,7 @@ export interface PayRefundTable {
   providerRefundId: string | null;
   failReason: string | null;
   /** The card change it made: its 退卡 (card_refund) or 充值退回 (topup_refund) ledger entry. */
-  ledgerId: number;
+  ledgerId: number | null;
   /** Once refused: the ledger entry putting the card back (refund_undone). */
   undoLedgerId: number | null;
   /** Answers of the provider that left it open (migration 20261206_2020): the settling job's backoff. */

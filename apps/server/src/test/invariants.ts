@@ -400,7 +400,10 @@ async function capProblems(db: Db, storeId?: number): Promise<string[]> {
  * recorded 线上 for it, of its amount, on the card it names (a card order's card is of its product and
  * member, a top-up's card gained a `topup` ledger entry of that amount); an unpaid or closed order has
  * none; no card is closed (refunded) while an order that paid into it is still refundable (已支付,
- * nothing of it refunded); and online money received = the amounts of the paid orders.
+ * nothing of it refunded); and online money received = the amounts of the paid orders. Issue 42: money in is accounted for
+ * once: an order with money in (paid) is either fulfilled as above or 异常订单 (its reason kept, status
+ * 异常订单 until its 原路退款 makes it 已退款; nothing issued nor credited for it, no money recorded on
+ * any card), never both, never neither.
  */
 async function onlineOrderProblems(db: Db, storeId?: number): Promise<string[]> {
   const out: string[] = [];
@@ -409,7 +412,18 @@ async function onlineOrderProblems(db: Db, storeId?: number): Promise<string[]> 
   const orders = await scoped(
     db
       .selectFrom('payOrder')
-      .select(['id', 'orderNo', 'kind', 'status', 'amount', 'memberId', 'productId', 'memberCardId']),
+      .select([
+        'id',
+        'orderNo',
+        'kind',
+        'status',
+        'amount',
+        'memberId',
+        'productId',
+        'memberCardId',
+        'paidAt',
+        'exceptionReason',
+      ]),
     'storeId',
   ).execute();
   const payments = await scoped(
@@ -448,8 +462,18 @@ async function onlineOrderProblems(db: Db, storeId?: number): Promise<string[]> 
   }
   let paidMoney = 0;
   for (const o of orders) {
-    const paid = o.status === 1 || o.status === 3 || o.status === 4;
     const got = byOrder.get(o.id) ?? [];
+    if (o.exceptionReason !== null) {
+      if (o.status !== 5 && o.status !== 3)
+        out.push(`order ${o.orderNo}: 异常订单 (${o.exceptionReason}) with status ${o.status}`);
+      if (o.paidAt === null) out.push(`order ${o.orderNo}: 异常订单 with no money in`);
+      if (got.length) out.push(`order ${o.orderNo}: 异常订单 yet ${got.length} sale/top-up record(s)`);
+      if (o.kind === 'card' && o.memberCardId !== null) out.push(`order ${o.orderNo}: 异常订单 yet issued a card`);
+      continue;
+    }
+    if (o.status === 5) out.push(`order ${o.orderNo}: 异常订单 without its reason`);
+    const paid = o.status === 1 || o.status === 3 || o.status === 4;
+    if (paid !== (o.paidAt !== null)) out.push(`order ${o.orderNo}: status ${o.status} but paid at ${o.paidAt}`);
     if (!paid) {
       if (got.length) out.push(`order ${o.orderNo}: status ${o.status} but ${got.length} payment(s) recorded`);
       continue;
@@ -522,6 +546,7 @@ async function onlineRefundProblems(db: Db, paidMoney: number, storeId?: number)
         'r.failReason',
         'o.kind as orderKind',
         'o.memberCardId as orderCardId',
+        'o.exceptionReason',
         'l.kind as ledgerKind',
         'l.amount as ledgerAmount',
         'l.memberCardId as ledgerCardId',
@@ -556,9 +581,23 @@ async function onlineRefundProblems(db: Db, paidMoney: number, storeId?: number)
   const ledgers = new Set<number>();
   const refundedOf = new Map<number, number>();
   let succeeded = 0;
+  let succeededException = 0;
   let matched = 0;
   for (const r of refunds) {
     const name = `refund ${r.refundNo}`;
+    if (![0, 1, 2, 3].includes(r.status)) out.push(`${name}: unknown status ${r.status}`);
+    // The 原路退款 of an 异常订单 changes no card: no card, no ledger entry, nothing put back, no money on a card.
+    if (r.exceptionReason !== null) {
+      if (r.memberCardId !== null || r.ledgerId !== null || r.undoKind !== null)
+        out.push(`${name}: refund of an 异常订单 changed card ${r.memberCardId}`);
+      if (r.status !== 2) refundedOf.set(r.payOrderId, (refundedOf.get(r.payOrderId) ?? 0) + Number(r.amount));
+      if (r.status === 1) succeededException += Number(r.amount);
+      continue;
+    }
+    if (r.ledgerId === null || r.memberCardId === null) {
+      out.push(`${name}: refund of a fulfilled order with no card change`);
+      continue;
+    }
     if (ledgers.has(r.ledgerId)) out.push(`${name}: shares its card change with another refund`);
     ledgers.add(r.ledgerId);
     if (r.memberCardId !== r.orderCardId || r.ledgerCardId !== r.memberCardId)
@@ -569,7 +608,6 @@ async function onlineRefundProblems(db: Db, paidMoney: number, storeId?: number)
       out.push(`${name}: took ${r.ledgerAmount} off the balance for ${r.amount}`);
     const pays = payOf.get(r.ledgerId) ?? [];
     matched += pays.length;
-    if (![0, 1, 2, 3].includes(r.status)) out.push(`${name}: unknown status ${r.status}`);
     // 退款异常 is open: not settled, the card not put back (checked below), no money recorded as paid back.
     if (r.status === 3 && r.settledAt !== null) out.push(`${name}: 退款异常 but settled at ${r.settledAt}`);
     if (r.status === 2) {
@@ -608,7 +646,7 @@ async function onlineRefundProblems(db: Db, paidMoney: number, storeId?: number)
   const onlineBack = refundPays.filter((p) => p.channel === 'online');
   if (onlineBack.length !== matched) out.push(`${onlineBack.length - matched} online refund payment(s) of no refund`);
   const orders = await scoped(
-    db.selectFrom('payOrder').select(['id', 'orderNo', 'status', 'amount', 'refunded']),
+    db.selectFrom('payOrder').select(['id', 'orderNo', 'status', 'amount', 'refunded', 'exceptionReason']),
     'storeId',
   ).execute();
   for (const o of orders) {
@@ -617,6 +655,8 @@ async function onlineRefundProblems(db: Db, paidMoney: number, storeId?: number)
     if (got !== want) out.push(`order ${o.orderNo}: refunded ${got} != its refunds ${want}`);
     if (got > Number(o.amount)) out.push(`order ${o.orderNo}: refunded ${got} above paid ${o.amount}`);
     const status = got === 0 ? null : got === Number(o.amount) ? 3 : 4;
+    if (status === null && o.exceptionReason !== null && o.status !== 5)
+      out.push(`order ${o.orderNo}: 异常订单 not refunded but status ${o.status}`);
     if (status !== null && o.status !== status) out.push(`order ${o.orderNo}: refunded ${got} but status ${o.status}`);
     if (status === null && (o.status === 3 || o.status === 4))
       out.push(`order ${o.orderNo}: status ${o.status} with nothing refunded`);
@@ -630,6 +670,10 @@ async function onlineRefundProblems(db: Db, paidMoney: number, storeId?: number)
   ).executeTakeFirstOrThrow();
   if (Number(received.n) !== paidMoney - succeeded)
     out.push(`online money ${received.n} != paid orders ${paidMoney} - successful refunds ${succeeded}`);
+  // 异常订单: what came in went back only through their own refunds (never more than came in).
+  const exceptionIn = orders.filter((o) => o.exceptionReason !== null).reduce((n, o) => n + Number(o.amount), 0);
+  if (succeededException > exceptionIn)
+    out.push(`异常订单 refunds ${succeededException} above what they took in ${exceptionIn}`);
   return out;
 }
 

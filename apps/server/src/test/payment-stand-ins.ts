@@ -205,7 +205,8 @@ interface WxOrder {
   notifyUrl: string;
   tradeType: 'NATIVE' | 'JSAPI';
   openid: string;
-  state: 'NOTPAY' | 'SUCCESS' | 'CLOSED' | 'REFUND';
+  /** REVOKED (已撤销) and PAYERROR (支付失败) are set by a test (`setState`): ends like CLOSED. */
+  state: 'NOTPAY' | 'SUCCESS' | 'CLOSED' | 'REFUND' | 'REVOKED' | 'PAYERROR';
   transactionId: string;
   successTime: number | null;
   prepayId: string;
@@ -331,7 +332,14 @@ export async function startWechatPayStandIn(
     ...(o.transactionId ? { transaction_id: o.transactionId } : {}),
     trade_type: o.tradeType,
     trade_state: o.state,
-    trade_state_desc: { NOTPAY: '未支付', SUCCESS: '支付成功', CLOSED: '已关闭', REFUND: '转入退款' }[o.state],
+    trade_state_desc: {
+      NOTPAY: '未支付',
+      SUCCESS: '支付成功',
+      CLOSED: '已关闭',
+      REFUND: '转入退款',
+      REVOKED: '已撤销',
+      PAYERROR: '支付失败',
+    }[o.state],
     ...(o.successTime ? { bank_type: 'OTHERS', success_time: rfc3339(o.successTime) } : {}),
     payer: o.openid ? { openid: o.openid } : {},
     amount: { total: o.totalFen, payer_total: o.totalFen, currency: 'CNY', payer_currency: 'CNY' },
@@ -478,7 +486,8 @@ export async function startWechatPayStandIn(
   const pay = async (outTradeNo: string, n: NotifyOptions = {}) => {
     const o = orders.get(outTradeNo);
     if (!o) throw new Error(`stand-in: no WeChat order ${outTradeNo}`);
-    if (o.state === 'CLOSED') throw new Error(`stand-in: WeChat order ${outTradeNo} is closed`);
+    if (o.state !== 'NOTPAY' && o.state !== 'SUCCESS' && o.state !== 'REFUND')
+      throw new Error(`stand-in: WeChat order ${outTradeNo} is ${o.state}`);
     if (o.state === 'NOTPAY') {
       o.state = 'SUCCESS';
       o.transactionId = `4200${digits(24)}`;
@@ -632,6 +641,8 @@ export async function startWechatPayStandIn(
       const o = orders.get(decodeURIComponent(m[1]));
       if (!o) return err(res, 404, 'ORDER_NOT_EXIST', '订单不存在');
       if (o.state === 'SUCCESS' || o.state === 'REFUND') return err(res, 400, 'ORDERPAID', '该订单已支付');
+      // An order that ended otherwise (撤销, 支付失败) is not closed again: 订单已关闭.
+      if (o.state === 'REVOKED' || o.state === 'PAYERROR') return err(res, 400, 'ORDER_CLOSED', '订单已关闭');
       o.state = 'CLOSED';
       return answer(res, 204);
     }
@@ -730,7 +741,7 @@ export async function startWechatPayStandIn(
           '微信支付',
           o.totalFen,
           o.description,
-          o.state === 'NOTPAY' ? 'open' : o.state === 'CLOSED' ? 'closed' : 'paid',
+          o.state === 'NOTPAY' ? 'open' : o.state === 'SUCCESS' || o.state === 'REFUND' ? 'paid' : 'closed',
         ),
       );
     });
@@ -767,6 +778,12 @@ export async function startWechatPayStandIn(
     }),
     /** The member pays: the order is paid and the notification sent (unless `silent`). */
     pay,
+    /** An unpaid order ends at WeChat without us: 已撤销 (REVOKED) or 支付失败 (PAYERROR). */
+    setState: (outTradeNo: string, state: 'REVOKED' | 'PAYERROR') => {
+      const o = orders.get(outTradeNo);
+      if (!o || o.state !== 'NOTPAY') throw new Error(`stand-in: no unpaid WeChat order ${outTradeNo}`);
+      o.state = state;
+    },
     /** Sends the payment notification again (or forged, or changed), the order unchanged. */
     notify: (outTradeNo: string, n: NotifyOptions = {}) => {
       const o = orders.get(outTradeNo);

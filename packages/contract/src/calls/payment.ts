@@ -45,8 +45,25 @@ export const PayMsg = {
   connectionFailed: (name: string, reason: string) => `${name}连接失败：${reason}`,
   deskMethod: '扫码收款的方式只能是 wechat_native（微信）或 alipay_precreate（支付宝）',
   deskAmount: '请填写充值金额（大于 0 的整数，分）',
-  status: '订单状态只能是 created、paid、closed、refunded 或 partially_refunded',
+  status: '订单状态只能是 created、paid、closed、refunded、partially_refunded 或 exception',
   listRange: `线上订单的日期范围最多${PAY_ORDER_LIST_MAX_DAYS}天`,
+} as const;
+
+/**
+ * Why a paid order could not be fulfilled (异常订单, status `exception`): the member paid, the card could
+ * not be issued or the top-up credited. The order keeps the reason; 线上订单 offers 原路退款 (in full).
+ */
+export const PayExceptionMsg = {
+  productGone: '卡种已删除，无法发卡',
+  productChanged: '卡种已不能按线上售卖发卡（缺少默认额度或有效天数）',
+  memberGone: '会员已不存在',
+  cardGone: '会员卡已不存在，无法充值',
+  cardRefunded: '会员卡已退卡，无法充值',
+  cardTransferred: '会员卡已转给其他会员，无法充值',
+  /** 今日 tells the manager (n orders). */
+  today: (n: number) => `有 ${n} 笔线上订单已付款但未能发卡或充值（异常订单），请到 线上订单 原路退款`,
+  /** 原路退款 of an 异常订单 is in full only. */
+  wholeOnly: (amount: string) => `异常订单只能全额原路退款（${amount}）`,
 } as const;
 
 export const PAY_ORDER_METHODS = ['wechat_jsapi', 'wechat_native', 'alipay_wap', 'alipay_precreate'] as const;
@@ -58,6 +75,7 @@ export const PAY_ORDER_STATUS = {
   2: 'closed',
   3: 'refunded',
   4: 'partially_refunded',
+  5: 'exception',
 } as const;
 export const PAY_ORDER_STATUS_LABEL = {
   created: '待支付',
@@ -65,6 +83,7 @@ export const PAY_ORDER_STATUS_LABEL = {
   closed: '已关闭',
   refunded: '已退款',
   partially_refunded: '部分退款',
+  exception: '异常订单',
 } as const;
 export type PayOrderStatus = keyof typeof PAY_ORDER_STATUS_LABEL;
 /** Unpaid orders close after this many minutes (here and at the provider). */
@@ -445,6 +464,8 @@ export const zStorePayOrder = zPayOrder.extend({
   staffName: z.string().nullable(),
   /** The order's refunds, oldest first. */
   refunds: z.array(zPayRefund),
+  /** 异常订单 (paid, not fulfilled): why; stays after its 原路退款 (then the status is refunded). */
+  exceptionReason: z.string().nullable(),
 });
 export type StorePayOrder = z.infer<typeof zStorePayOrder>;
 
@@ -535,6 +556,7 @@ export const refundPayOrder = defineCall({
       RefundMsg.cardRefunded,
       RefundMsg.cardChanged,
       RefundMsg.topupBalance,
+      PayExceptionMsg.wholeOnly('{金额}'),
       RefundMsg.deskFirst('{金额}'),
       RefundMsg.refused('{原因}'),
       PayMsg.notEnabled('{渠道}'),

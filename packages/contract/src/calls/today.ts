@@ -54,6 +54,8 @@ export const queryToday = defineCall({
     deductionMode: z.number(),
     /** The store's texts of today reached its daily cap (短信服务): members get no login code by text. */
     smsCapReached: z.boolean(),
+    /** 店长: online orders paid but not fulfilled (异常订单) waiting for their 原路退款; 0 for others. */
+    exceptionOrders: z.number(),
     sessions: z.array(zTodaySession),
   }),
   summary: '今日：当天（默认今天）每节课的人数和名单（预约、待签到、已签到）',

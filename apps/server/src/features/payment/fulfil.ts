@@ -1,4 +1,6 @@
-import { amountText, BIG_TYPE_MONEY } from '@studio/contract';
+import { amountText, BIG_TYPE_MONEY, PayMsg } from '@studio/contract';
+import { inSavepoint, isUniqueViolation } from '../../db/dialect.ts';
+import type { Tx } from '../../db/index.ts';
 import { inWriteTx } from '../../db/write-queue.ts';
 import { audit, skipAudit, systemScope, type AuditScope } from '../../lib/audit.ts';
 import type { AppDeps } from '../../lib/context.ts';
@@ -6,7 +8,14 @@ import { localDateTime } from '../../lib/time.ts';
 import { findStoreScope } from '../../lib/store-repository.ts';
 import { issueCardPaidOnline, topUpCardPaidOnline } from '../reference/public.ts';
 import type { OrderStatus } from './providers/types.ts';
-import { markOrderClosed, markOrderPaid, setOrderCard, type OrderRow } from './repository.ts';
+import {
+  markClosedOrderException,
+  markOrderClosed,
+  markOrderException,
+  markOrderPaid,
+  setOrderCard,
+  type OrderRow,
+} from './repository.ts';
 import type { StoredPaySetting } from './settings.ts';
 
 export type Deps = Pick<AppDeps, 'db' | 'dialect' | 'config' | 'log'>;
@@ -18,7 +27,8 @@ export type Deps = Pick<AppDeps, 'db' | 'dialect' | 'config' | 'log'>;
 export type Fulfiller =
   { kind: 'system'; call: string } | { kind: 'member' | 'staff'; call: string; id: number; name: string };
 
-export type FulfilResult = 'fulfilled' | 'already' | 'refused';
+/** 'exception': paid, recorded as 异常订单 (it cannot be fulfilled); the provider may stop notifying. */
+export type FulfilResult = 'fulfilled' | 'exception' | 'already' | 'refused';
 
 function scopeOf(storeId: number, by: Fulfiller): AuditScope {
   if (by.kind === 'system') return systemScope('在线支付', by.call, 'card', storeId);
@@ -61,8 +71,11 @@ export function mismatch(
 /**
  * Fulfils a paid order exactly once: in one transaction, the guarded change 待支付 (or 已关闭) ->
  * 已支付, and only if this statement made it, the card issued (or the top-up credited) with its money
- * received 线上, and the entry of the change. Facts that do not match the order (amount, merchant,
- * app) are refused, logged and written nowhere.
+ * received 线上, and the entry of the change. An order that cannot be fulfilled (its card refunded or
+ * transferred meanwhile, its product deleted, its member gone, a second 体验卡) becomes 异常订单 in
+ * that transaction instead, with the reason: paid, nothing issued, waiting for its 原路退款; the
+ * provider is answered success once that is recorded. Facts that do not match the order (amount,
+ * merchant, app) are refused, logged and written nowhere.
  */
 export async function fulfilOrder(
   deps: Deps,
@@ -89,16 +102,19 @@ export async function fulfilOrder(
     method: order.provider === 'wechat' ? ('wechat' as const) : ('alipay' as const),
     remark: `线上订单 ${order.orderNo}`,
   };
-  return inWriteTx(
+  const target = `订单 ${order.orderNo}（${amountText(BIG_TYPE_MONEY, order.amount)}）`;
+  const result = await inWriteTx(
     deps.db,
     deps.dialect,
-    async (tx) => {
+    async (tx): Promise<FulfilResult> => {
       let cardId = order.memberCardId;
-      if (!(await markOrderPaid(tx, order.id, now, facts.providerTradeId))) {
+      const paid = await markPaidOnce(tx, order, now, facts.providerTradeId);
+      if (paid === 'already') {
         skipAudit(tx);
-        return 'already' as const;
+        return 'already';
       }
-      if (order.kind === 'card') {
+      let refused: string | null = paid === 'trial' ? PayMsg.trialOnce : null;
+      if (refused === null && order.kind === 'card') {
         const issued = await issueCardPaidOnline(tx, {
           storeId: order.storeId,
           memberId: order.memberId,
@@ -106,12 +122,13 @@ export async function fulfilOrder(
           now,
           payment,
         });
-        // The product can no longer be issued as sold: nothing is written, the provider retries and staff see the log.
-        if (!issued) throw new Error(`order ${order.orderNo}: product ${order.productId} cannot be issued`);
-        await setOrderCard(tx, order.id, issued.memberCardId);
-        cardId = issued.memberCardId;
-      } else {
-        const ok = await topUpCardPaidOnline(tx, {
+        if ('refused' in issued) refused = issued.refused;
+        else {
+          await setOrderCard(tx, order.id, issued.memberCardId);
+          cardId = issued.memberCardId;
+        }
+      } else if (refused === null) {
+        const credited = await topUpCardPaidOnline(tx, {
           storeId: order.storeId,
           memberCardId: order.memberCardId ?? 0,
           memberId: order.memberId,
@@ -119,19 +136,49 @@ export async function fulfilOrder(
           now,
           payment,
         });
-        if (!ok) throw new Error(`order ${order.orderNo}: card ${order.memberCardId} cannot take the top-up`);
+        if (credited !== true) refused = credited.refused;
       }
-      audit(tx, {
-        target: `订单 ${order.orderNo}（${amountText(BIG_TYPE_MONEY, order.amount)}）`,
-        targets: [
-          { type: 'member', id: order.memberId },
-          ...(cardId === null ? [] : [{ type: 'card' as const, id: cardId }]),
-        ],
-      });
-      return 'fulfilled' as const;
+      const targets = [
+        { type: 'member' as const, id: order.memberId },
+        ...(cardId === null ? [] : [{ type: 'card' as const, id: cardId }]),
+      ];
+      if (refused !== null) {
+        if (paid === 'paid') await markOrderException(tx, order.id, refused);
+        audit(tx, { kind: 'card', summary: `异常订单：已付款，未能发卡或充值（${refused}）`, target, targets });
+        return 'exception';
+      }
+      audit(tx, { target, targets });
+      return 'fulfilled';
     },
     scopeOf(order.storeId, by),
   );
+  if (result === 'exception') {
+    deps.log.warn(
+      { storeId: order.storeId, orderNo: order.orderNo, provider: order.provider },
+      'paid order recorded as 异常订单: it cannot be fulfilled',
+    );
+  }
+  return result;
+}
+
+/**
+ * The guarded 待支付 / 已关闭 -> 已支付: 'paid' when this statement made it, 'already' when another did.
+ * A trial order paid after its close while the member has another trial order open or paid is refused
+ * by the one-trial index: it is made 异常订单 at once ('trial').
+ */
+async function markPaidOnce(
+  tx: Tx,
+  order: OrderRow,
+  now: string,
+  tradeId: string | null,
+): Promise<'paid' | 'already' | 'trial'> {
+  if (order.trial !== 1) return (await markOrderPaid(tx, order.id, now, tradeId)) ? 'paid' : 'already';
+  try {
+    return (await inSavepoint(tx, () => markOrderPaid(tx, order.id, now, tradeId))) ? 'paid' : 'already';
+  } catch (e) {
+    if (!isUniqueViolation(e)) throw e;
+    return (await markClosedOrderException(tx, order.id, now, tradeId, PayMsg.trialOnce)) ? 'trial' : 'already';
+  }
 }
 
 /** Closes an unpaid order here (once), by 系统 or the member. */

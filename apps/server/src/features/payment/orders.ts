@@ -3,6 +3,7 @@ import {
   amountText,
   BIG_TYPE_MONEY,
   CARD_TYPE_NO_EXPIRY,
+  CardMsg,
   PAY_ORDER_MINUTES,
   PAY_ORDER_STATUS,
   PAY_REFUND_STATUS,
@@ -19,7 +20,11 @@ import {
   type queryPayOrderList,
   type ResOf,
 } from '@studio/contract';
+import { inSavepoint, isUniqueViolation } from '../../db/dialect.ts';
+import type { Tx } from '../../db/index.ts';
+import type { NewRow } from '../../db/schema.ts';
 import { inWriteTx } from '../../db/write-queue.ts';
+import { jobItemFailed } from '../../lib/jobs.ts';
 import { audit } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import type { WithCard } from '../../lib/wire-names.ts';
@@ -44,6 +49,7 @@ import {
   expiredOrders,
   findOrder,
   insertOrder,
+  openTopupOrdersOf,
   memberHasTrialOrder,
   memberOrders,
   refundsOfOrders,
@@ -258,7 +264,7 @@ async function createOrder(
   const expireAt = localDateTime(ctx.store.timezone, startMs + PAY_ORDER_MINUTES * 60_000);
   const orderNo = newOrderNo(storeId, now);
   await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
-    await insertOrder(tx, {
+    await insertGuarded(tx, {
       storeId,
       orderNo,
       memberId,
@@ -325,6 +331,20 @@ async function createOrder(
           : null,
     payUrl: created.method === 'alipay_wap' ? created.redirectUrl : null,
   };
+}
+
+/**
+ * Writes an order; a 体验卡 order is refused 409 when the member has another trial order open or paid:
+ * the one-trial index decides in the insert itself (of two taps at once, the second insert fails).
+ */
+async function insertGuarded(tx: Tx, row: NewRow<'payOrder'>) {
+  if (row.trial !== 1) return insertOrder(tx, row);
+  try {
+    return await inSavepoint(tx, () => insertOrder(tx, row));
+  } catch (e) {
+    if (isUniqueViolation(e)) throw conflict(PayMsg.trialOnce);
+    throw e;
+  }
 }
 
 /** Who makes the call: the member (their own order) or the staff member (the desk's). */
@@ -430,6 +450,7 @@ export async function listStoreOrders(
       memberMobile: o.memberMobile,
       staffName: o.staffName,
       refunds: refundsOf(o.id),
+      exceptionReason: o.exceptionReason,
     })),
     total,
   };
@@ -441,12 +462,16 @@ export async function listMemberOrders(ctx: CallCtx, page: number) {
 }
 
 const JOB: Fulfiller = { kind: 'system', call: 'job/pay-order-close' };
+/** The close job's name (main.ts `startRepeating`, its log lines and its /metrics counters). */
+export const CLOSE_JOB = 'pay order close job';
 
 /**
  * The close job: every unpaid order past its 15 minutes is asked about at the provider first; paid,
- * it is fulfilled; otherwise it is closed there and here. Safe on any number of instances at once
- * (every write is guarded). `clock` gives a store's wall time (tests move it). Answers how many it
- * closed or fulfilled.
+ * it is fulfilled (or recorded 异常订单); closed there (CLOSED, REVOKED, PAYERROR: it can no longer be
+ * paid), it is closed here; otherwise it is closed there and here. Each order on its own: one that
+ * fails is logged, counted in /metrics (`jobItemFailed`) and skipped, and the round goes on. Safe on any
+ * number of instances at once (every write is guarded). `clock` gives a store's wall time (tests move
+ * it). Answers how many it closed or fulfilled.
  */
 export async function closeExpiredOrders(
   deps: Deps,
@@ -454,38 +479,83 @@ export async function closeExpiredOrders(
 ): Promise<number> {
   let n = 0;
   for (const store of await storesWithOpenOrders(deps.db)) {
-    const due = await expiredOrders(deps.db, store.id, clock(store.timezone));
-    if (!due.length) continue;
-    const setting = await loadPaySetting(deps.db, store.id);
+    let due: OrderRow[];
+    let setting: StoredPaySetting;
+    try {
+      due = await expiredOrders(deps.db, store.id, clock(store.timezone));
+      if (!due.length) continue;
+      setting = await loadPaySetting(deps.db, store.id);
+    } catch (e) {
+      jobItemFailed(CLOSE_JOB, deps.log, { storeId: store.id }, e);
+      continue;
+    }
     for (const o of due) {
-      const asked = await settleFromProvider(deps, o, setting, JOB);
-      if (!asked) {
-        // Provider off (settings changed) or unreachable: an order never sent can be closed here only.
-        if (
-          !providerOf(setting, o.provider as ProviderName, deps) &&
-          (await closeOrderHere(deps, o, JOB, '超时未支付'))
-        ) {
-          n++;
-        }
-        continue;
-      }
-      if (asked.facts?.state === 'paid') {
-        n++;
-        continue;
-      }
-      if (asked.facts?.state === 'refunded') continue;
       try {
-        await asked.provider.closeOrder(o.orderNo);
+        if (await closeOrFulfil(deps, o, setting)) n++;
       } catch (e) {
-        if (!(e instanceof PaymentProviderError)) throw e;
-        deps.log.warn(
-          { storeId: o.storeId, orderNo: o.orderNo, kind: e.kind, code: e.code },
-          'closing at the provider failed',
-        );
-        continue;
+        jobItemFailed(CLOSE_JOB, deps.log, { storeId: o.storeId, orderNo: o.orderNo }, e);
       }
-      if (await closeOrderHere(deps, o, JOB, '超时未支付')) n++;
     }
   }
   return n;
+}
+
+/** One expired order of the close job: answers whether it was closed or fulfilled now. */
+async function closeOrFulfil(deps: Deps, o: OrderRow, setting: StoredPaySetting): Promise<boolean> {
+  const asked = await settleFromProvider(deps, o, setting, JOB);
+  if (!asked) {
+    // Provider off (settings changed) or unreachable: an order never sent can be closed here only.
+    return !providerOf(setting, o.provider as ProviderName, deps) && closeOrderHere(deps, o, JOB, '超时未支付');
+  }
+  const state = asked.facts?.state;
+  if (state === 'paid') return true;
+  if (state === 'refunded') return false;
+  // Closed at the provider already (a terminal state there): nothing to ask it, closed here.
+  if (state === 'closed') return closeOrderHere(deps, o, JOB, `支付渠道已关闭（${asked.facts?.providerState}）`);
+  try {
+    await asked.provider.closeOrder(o.orderNo);
+  } catch (e) {
+    if (!(e instanceof PaymentProviderError)) throw e;
+    deps.log.warn(
+      { storeId: o.storeId, orderNo: o.orderNo, kind: e.kind, code: e.code },
+      'closing at the provider failed',
+    );
+    return false;
+  }
+  return closeOrderHere(deps, o, JOB, '超时未支付');
+}
+
+/**
+ * Before the desk's 退卡 of a card: its top-up orders still 待支付 are closed, at the provider first,
+ * then here, so the member cannot pay a top-up of a card refunded meanwhile. One the provider says is
+ * paid is fulfilled now (the 退卡 then sees the card as topped up). One that cannot be closed there
+ * (the provider unreachable, or it refused) refuses the 退卡 (409), nothing written.
+ */
+export async function closeOpenTopups(ctx: CallCtx, memberCardId: number): Promise<void> {
+  const open = await openTopupOrdersOf(ctx.db, ctx.store.id, memberCardId);
+  if (!open.length) return;
+  const setting = await loadPaySetting(ctx.db, ctx.store.id);
+  const by = callerOf(ctx);
+  for (const o of open) {
+    const asked = await settleFromProvider(ctx, o, setting, by);
+    const provider = asked?.provider ?? providerOf(setting, o.provider as ProviderName, ctx);
+    const state = asked?.facts?.state;
+    if (state === 'paid' || state === 'refunded') continue;
+    if (state !== 'closed' && provider) {
+      try {
+        await provider.closeOrder(o.orderNo);
+      } catch (e) {
+        if (!(e instanceof PaymentProviderError)) throw e;
+        ctx.log.warn(
+          { storeId: o.storeId, orderNo: o.orderNo, kind: e.kind, code: e.code },
+          'closing a top-up order before 退卡 failed',
+        );
+        throw conflict(CardMsg.openTopup(o.orderNo));
+      }
+    }
+    await closeOrderHere(ctx, o, by, '退卡前关闭未支付的充值订单');
+    const now = await findOrder(ctx.db, ctx.store.id, o.orderNo);
+    // Paid between the provider's answer and the close: fulfilled by its notification, the 退卡 sees it.
+    if (now?.status === 0) throw conflict(CardMsg.openTopup(o.orderNo));
+  }
 }

@@ -3,3 +3,4 @@ export { registerPayNotifyRoutes } from './notify-route.ts';
 export { closeExpiredOrders } from './orders.ts';
 export { RECONCILE_JOB, reconcileYesterday } from './reconcile.ts';
 export { REFUND_SETTLE_JOB, settleOpenRefunds } from './refunds.ts';
+export { exceptionOrderCount } from './repository.ts';

@@ -106,11 +106,13 @@ export async function matchBill(
           const fulfilled = after?.paidAt !== null && after?.paidAt !== undefined;
           differences.push({
             ...diff,
-            action: fulfilled
-              ? `已补发：渠道确认已支付，已${order.kind === 'topup' ? '充值到卡' : '发卡'}`
-              : asked
-                ? '渠道查询仍未确认支付，请核实'
-                : '渠道查询失败，请稍后重新对账',
+            action: after?.exceptionReason
+              ? `异常订单：渠道确认已支付，未能${order.kind === 'topup' ? '充值' : '发卡'}（${after.exceptionReason}），请在线上订单原路退款`
+              : fulfilled
+                ? `已补发：渠道确认已支付，已${order.kind === 'topup' ? '充值到卡' : '发卡'}`
+                : asked
+                  ? '渠道查询仍未确认支付，请核实'
+                  : '渠道查询失败，请稍后重新对账',
           });
           return;
         }

@@ -1,5 +1,13 @@
 import crypto from 'node:crypto';
-import { amountText, BIG_TYPE_MONEY, PayMsg, RefundMsg, type ParsedReqOf, type refundPayOrder } from '@studio/contract';
+import {
+  amountText,
+  BIG_TYPE_MONEY,
+  PayExceptionMsg,
+  PayMsg,
+  RefundMsg,
+  type ParsedReqOf,
+  type refundPayOrder,
+} from '@studio/contract';
 import { inWriteTx } from '../../db/write-queue.ts';
 import { audit, skipAudit, systemScope, type AuditScope } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
@@ -20,6 +28,7 @@ import {
 import type { Deps } from './fulfil.ts';
 import { PaymentProviderError, type PaymentProvider, type ProviderName, type RefundStatus } from './providers/types.ts';
 import {
+  addExceptionOrderRefund,
   addOrderRefund,
   deferRefundQuery,
   findOrder,
@@ -33,6 +42,7 @@ import {
   refundsOpen,
   setRefundUndo,
   takeBackOrderRefund,
+  type OrderRow,
   type RefundRow,
 } from './repository.ts';
 import { loadPaySetting, PROVIDER_LABEL, providerOf } from './settings.ts';
@@ -82,7 +92,14 @@ export async function refundOrder(ctx: CallCtx, input: RefundInput): Promise<nul
   const order = await findOrder(ctx.db, storeId, input.orderNo);
   if (!order) throw notFound('订单');
   if (order.status === 3) throw conflict(RefundMsg.allRefunded);
-  if ((order.status !== 1 && order.status !== 4) || order.memberCardId === null) throw conflict(RefundMsg.notPaid);
+  // 异常订单 (paid, nothing issued): 原路退款 in full, by the manager; no card changes.
+  const exception = order.status === 5;
+  if (exception) {
+    if (ctx.post.role !== 'manager') throw forbidden(RefundMsg.manager);
+    if (input.amount !== order.amount) throw conflict(PayExceptionMsg.wholeOnly(fen(order.amount)));
+  } else if ((order.status !== 1 && order.status !== 4) || order.memberCardId === null) {
+    throw conflict(RefundMsg.notPaid);
+  }
   const left = order.amount - order.refunded;
   if (input.amount > left) throw conflict(RefundMsg.tooMuch(fen(left)));
   const setting = await loadPaySetting(ctx.db, storeId);
@@ -91,7 +108,12 @@ export async function refundOrder(ctx: CallCtx, input: RefundInput): Promise<nul
     if (!provider) throw conflict(PayMsg.notEnabled(PROVIDER_LABEL[name as ProviderName]));
     return provider;
   };
-  const card = await requireMemberCard(ctx.db, storeId, order.memberCardId);
+  if (exception) {
+    const provider = providerFor(order.provider);
+    const refundNo = await refundExceptionOrder(ctx, order, input);
+    return askProviderToRefund(ctx, [{ order, provider, amount: order.amount, refundNo }], input);
+  }
+  const card = await requireMemberCard(ctx.db, storeId, order.memberCardId ?? 0);
   const now = localDateTime(ctx.store.timezone);
   const manager = ctx.post.role === 'manager';
   const mine: OrderRefund = { order, provider: providerFor(order.provider), amount: input.amount, refundNo: '' };
@@ -184,6 +206,52 @@ export async function refundOrder(ctx: CallCtx, input: RefundInput): Promise<nul
     }
   });
 
+  return askProviderToRefund(ctx, all, input);
+}
+
+/**
+ * 原路退款 of an 异常订单, its transaction: the order 异常订单 -> 已退款 (guarded, in full, once) and the
+ * refund 退款中 with no card change (member_card_id and ledger_id null). Then the provider is asked as
+ * for any refund (askProviderToRefund).
+ */
+async function refundExceptionOrder(ctx: CallCtx, order: OrderRow, input: RefundInput): Promise<string> {
+  const storeId = ctx.store.id;
+  const now = localDateTime(ctx.store.timezone);
+  const refundNo = newRefundNo(storeId, now);
+  await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
+    if (!(await addExceptionOrderRefund(tx, order.id))) {
+      const o = await findOrder(tx, storeId, order.orderNo);
+      throw conflict(o?.status === 3 ? RefundMsg.allRefunded : RefundMsg.notPaid);
+    }
+    await insertRefund(tx, {
+      storeId,
+      refundNo,
+      payOrderId: order.id,
+      memberCardId: null,
+      amount: order.amount,
+      reason: input.reason,
+      status: 0,
+      staffId: ctx.staff.id,
+      createdAt: now,
+      settledAt: null,
+      providerRefundId: null,
+      failReason: null,
+      ledgerId: null,
+      undoLedgerId: null,
+    });
+    audit(tx, {
+      kind: 'card',
+      summary: `异常订单原路退款 ${fen(order.amount)}（${order.exceptionReason ?? ''}），原因：${input.reason}`,
+      target: `订单 ${order.orderNo} / 退款 ${refundNo}`,
+      targets: [{ type: 'member', id: order.memberId }],
+    });
+  });
+  return refundNo;
+}
+
+/** Asks each provider for its refund recorded 退款中, and settles it from its answer (see refundOrder). */
+async function askProviderToRefund(ctx: CallCtx, all: OrderRefund[], input: RefundInput): Promise<null> {
+  const storeId = ctx.store.id;
   const { base } = await publicBaseOf(ctx);
   let refused: string | null = null;
   for (const r of all) {
@@ -246,9 +314,11 @@ export async function settleRefund(
   if (!order) return 'refused';
   const store = await findStoreScope(deps.db, r.storeId);
   const now = localDateTime(store?.timezone ?? 'Asia/Shanghai');
+  // The refund of an 异常订单 changed no card: no card to name, no money paid back to a card, nothing to put back.
+  const cardId = r.memberCardId;
   const targets = [
     { type: 'member' as const, id: order.memberId },
-    { type: 'card' as const, id: r.memberCardId },
+    ...(cardId === null ? [] : [{ type: 'card' as const, id: cardId }]),
   ];
   const target = `订单 ${order.orderNo} / 退款 ${r.refundNo}`;
   return inWriteTx(
@@ -268,17 +338,18 @@ export async function settleRefund(
           skipAudit(tx);
           return 'already';
         }
-        await recordOnlineRefund(tx, {
-          storeId: r.storeId,
-          memberCardId: r.memberCardId,
-          ledgerId: r.ledgerId,
-          amount: r.amount,
-          method: order.provider === 'wechat' ? 'wechat' : 'alipay',
-          staffId: r.staffId,
-          remark: `线上订单 ${order.orderNo} 退款：${r.reason}`,
-          now,
-          payOrderId: order.id,
-        });
+        if (cardId !== null && r.ledgerId !== null)
+          await recordOnlineRefund(tx, {
+            storeId: r.storeId,
+            memberCardId: cardId,
+            ledgerId: r.ledgerId,
+            amount: r.amount,
+            method: order.provider === 'wechat' ? 'wechat' : 'alipay',
+            staffId: r.staffId,
+            remark: `线上订单 ${order.orderNo} 退款：${r.reason}`,
+            now,
+            payOrderId: order.id,
+          });
         audit(tx, { kind: 'card', summary: `线上退款成功 ${fen(r.amount)}`, target, targets });
         return 'done';
       }
@@ -287,18 +358,20 @@ export async function settleRefund(
         skipAudit(tx);
         return 'already';
       }
-      const taken = await refundLedgerEntry(tx, r.ledgerId);
-      const undo = await putBackRefund(tx, {
-        storeId: r.storeId,
-        memberCardId: r.memberCardId,
-        taken: { kind: taken.kind, amount: Number(taken.amount) },
-        now,
-        operatorId: null,
-        remark: `线上订单 ${order.orderNo} 退款失败：${why}`,
-      });
-      // The card changed meanwhile (e.g. refunded at the desk): nothing is written; staff see the log.
-      if (undo === null) throw new Error(`refund ${r.refundNo}: card ${r.memberCardId} cannot be put back`);
-      await setRefundUndo(tx, r.id, undo);
+      if (cardId !== null && r.ledgerId !== null) {
+        const taken = await refundLedgerEntry(tx, r.ledgerId);
+        const undo = await putBackRefund(tx, {
+          storeId: r.storeId,
+          memberCardId: cardId,
+          taken: { kind: taken.kind, amount: Number(taken.amount) },
+          now,
+          operatorId: null,
+          remark: `线上订单 ${order.orderNo} 退款失败：${why}`,
+        });
+        // The card changed meanwhile (e.g. refunded at the desk): nothing is written; staff see the log.
+        if (undo === null) throw new Error(`refund ${r.refundNo}: card ${cardId} cannot be put back`);
+        await setRefundUndo(tx, r.id, undo);
+      }
       if (!(await takeBackOrderRefund(tx, order.id, r.amount))) {
         throw new Error(`refund ${r.refundNo}: order ${order.orderNo} refunded less than ${r.amount}`);
       }

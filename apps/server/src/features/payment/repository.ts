@@ -53,6 +53,7 @@ export const ORDER_COLUMNS = [
   'closedAt',
   'providerTradeId',
   'staffId',
+  'exceptionReason',
 ] as const;
 
 export type OrderRow = Awaited<ReturnType<typeof findOrder>> & object;
@@ -184,6 +185,63 @@ export async function markOrderPaid(
   return Number(r.numUpdatedRows) === 1;
 }
 
+/**
+ * 已支付 -> 异常订单 with its reason, in the transaction that just marked it paid (its card could not be
+ * issued or its top-up credited): the money is recorded as received, nothing else.
+ */
+export async function markOrderException(tx: Tx, id: number, reason: string): Promise<void> {
+  await tx
+    .updateTable('payOrder')
+    .set({ status: 5, exceptionReason: reason })
+    .where('id', '=', id)
+    .where('status', '=', 1)
+    .executeTakeFirstOrThrow();
+}
+
+/**
+ * 已关闭 -> 异常订单 with its reason, once (a closed trial order paid late while the member has another
+ * trial order: the one-trial index refuses it 已支付). Answers whether this statement made the change.
+ */
+export async function markClosedOrderException(
+  tx: Tx,
+  id: number,
+  paidAt: string,
+  providerTradeId: string | null,
+  reason: string,
+): Promise<boolean> {
+  const r = await tx
+    .updateTable('payOrder')
+    .set({ status: 5, paidAt, providerTradeId, exceptionReason: reason })
+    .where('id', '=', id)
+    .where('status', 'in', [0, 2])
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** How many of the store's orders are 异常订单 waiting for their refund (今日 tells the manager). */
+export async function exceptionOrderCount(ex: Executor, storeId: number): Promise<number> {
+  const r = await ex
+    .selectFrom('payOrder')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('storeId', '=', storeId)
+    .where('status', '=', 5)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/** A card's top-up orders still 待支付 (the desk's 退卡 closes them first). */
+export function openTopupOrdersOf(ex: Executor, storeId: number, memberCardId: number) {
+  return ex
+    .selectFrom('payOrder')
+    .select(ORDER_COLUMNS)
+    .where('storeId', '=', storeId)
+    .where('memberCardId', '=', memberCardId)
+    .where('kind', '=', 'topup')
+    .where('status', '=', 0)
+    .orderBy('id')
+    .execute();
+}
+
 /** The card an order issued. */
 export async function setOrderCard(tx: Tx, id: number, memberCardId: number) {
   await tx.updateTable('payOrder').set({ memberCardId }).where('id', '=', id).execute();
@@ -227,6 +285,18 @@ export async function addOrderRefund(tx: Tx, id: number, amount: number): Promis
   return Number(r.numUpdatedRows) === 1;
 }
 
+/** 异常订单 -> 已退款 with all of its amount refunded, once (its 原路退款 is in full). */
+export async function addExceptionOrderRefund(tx: Tx, id: number): Promise<boolean> {
+  const r = await tx
+    .updateTable('payOrder')
+    .set((eb) => ({ refunded: eb.ref('amount'), status: 3 }))
+    .where('id', '=', id)
+    .where('status', '=', 5)
+    .where('refunded', '=', 0)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
 /** Takes a refused refund back off the order's refunded amount (guarded); the status follows. */
 export async function takeBackOrderRefund(tx: Tx, id: number, amount: number): Promise<boolean> {
   const r = await tx
@@ -236,7 +306,8 @@ export async function takeBackOrderRefund(tx: Tx, id: number, amount: number): P
       status: eb
         .case()
         .when(eb(eb('refunded', '-', amount), '=', 0))
-        .then(1)
+        // An 异常订单's refused refund leaves it 异常订单 again.
+        .then(eb.case().when('exceptionReason', 'is', null).then(1).else(5).end())
         .else(4)
         .end(),
     }))

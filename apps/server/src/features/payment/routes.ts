@@ -9,13 +9,16 @@ import {
   queryPayOrderList,
   queryPayReconcile,
   queryPaySetting,
+  refundMemberCard,
   refundPayOrder,
   runPayReconcile,
   updatePaySetting,
 } from '@studio/contract';
 import { defineFeature } from '../../lib/feature.ts';
 import { withCard } from '../../lib/wire-names.ts';
+import { refundCard } from '../reference/public.ts';
 import {
+  closeOpenTopups,
   createDeskOrder,
   createMemberOrder,
   listMemberOrders,
@@ -41,6 +44,11 @@ export const paymentFeature = defineFeature((r) => {
   r.handle(queryPayOrder, (input, ctx) => queryStoreOrder(ctx, input.orderNo));
   r.handle(queryPayOrderList, (input, ctx) => listStoreOrders(ctx, input));
   r.handle(refundPayOrder, (input, ctx) => refundOrder(ctx, input));
+  // The desk's 退卡 (reference's refundCard), after the card's top-up orders still 待支付 are closed.
+  r.handle(refundMemberCard, async (input, ctx) => {
+    if (input.topupId === undefined) await closeOpenTopups(ctx, input.id);
+    return refundCard(ctx, input);
+  });
   r.handle(queryPayReconcile, (input, ctx) => queryReconcile(ctx, input));
   r.handle(runPayReconcile, (input, ctx) => runReconcile(ctx, input));
 });

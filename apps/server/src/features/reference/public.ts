@@ -34,6 +34,7 @@ export {
   validDaysFor,
 } from './card/activation.ts';
 export { loadCardLifeSetting, quoteRefund, type RefundQuote } from './card/refund-quote.ts';
+export { refundCard } from './card/payment-service.ts';
 export { CARD_LIFE_KEY } from './card/repository.ts';
 export type { BookingCard } from './card/repository.ts';
 export {

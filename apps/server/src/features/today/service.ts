@@ -2,6 +2,7 @@ import { ReservationStatus, type queryToday, type ResOf, type RosterEntry } from
 import type { CallCtx } from '../../lib/context.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { smsToday } from '../member-channel/public.ts';
+import { exceptionOrderCount } from '../payment/public.ts';
 import { getDeductionMode } from '../timetable/public.ts';
 import { ownTeacherFilter } from '../staff/public.ts';
 import { rostersOf, sessionsOfDay } from './repository.ts';
@@ -54,6 +55,8 @@ export async function today(ctx: CallCtx, date: string | null | undefined): Prom
     now,
     deductionMode,
     smsCapReached: (await smsToday(ctx.db, ctx.store)).capReached,
+    // 店长 is told of online orders paid but not fulfilled (异常订单), to refund them from 线上订单.
+    exceptionOrders: ctx.post.role === 'manager' ? await exceptionOrderCount(ctx.db, ctx.store.id) : 0,
     // Field by field: the day's sessions are read as the members' timetable reads them (with the
     // waitlist count), and 今日 answers what its contract declares.
     sessions: sessions.map((s) => ({

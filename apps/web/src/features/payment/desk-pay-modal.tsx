@@ -162,6 +162,14 @@ export default function DeskPayModal({
             subTitle={`${order.data?.name ?? ''} ¥${yuan(created.amount)}，订单号 ${created.orderNo}`}
           />
         </div>
+      ) : status === 'exception' ? (
+        <div data-testid="desk-pay-exception">
+          <Result
+            status="error"
+            title="会员已付款，但未能发卡或充值（异常订单）"
+            subTitle={`订单号 ${created.orderNo}：请店长在 线上订单 原路退款`}
+          />
+        </div>
       ) : status === 'closed' ? (
         <Result
           status="warning"

@@ -35,6 +35,7 @@ const STATUS_COLOR: Record<PayOrderStatus, string> = {
   closed: 'default',
   refunded: 'red',
   partially_refunded: 'orange',
+  exception: 'red',
 };
 const REFUND_COLOR: Record<PayRefundStatus, string> = {
   processing: 'processing',
@@ -82,7 +83,10 @@ export default function PayOrdersPage() {
   );
 }
 
-/** The store's online orders (members' own and the desk's 扫码收款) by day and status; 退款 on paid ones. */
+/**
+ * The store's online orders (members' own and the desk's 扫码收款) by day and status; 退款 on paid ones,
+ * 原路退款 (in full) on an 异常订单, which says why it was not fulfilled.
+ */
 function OrdersTab() {
   const { message } = App.useApp();
   const clock = useStoreClock();
@@ -126,7 +130,7 @@ function OrdersTab() {
       <Table<StorePayOrder>
         rowKey="orderNo"
         size="middle"
-        scroll={{ x: 1490 }}
+        scroll={{ x: 1590 }}
         data-testid="pay-order-table"
         loading={q.isFetching}
         dataSource={q.data?.list ?? []}
@@ -154,6 +158,24 @@ function OrdersTab() {
           { title: '内容', dataIndex: 'name', width: 150 },
           { title: '金额（元）', dataIndex: 'amount', width: 100, align: 'right', render: (v: number) => yuan(v) },
           {
+            title: '状态',
+            dataIndex: 'status',
+            width: 180,
+            render: (s: PayOrderStatus, o) => (
+              <>
+                <Tag color={STATUS_COLOR[s]}>{PAY_ORDER_STATUS_LABEL[s]}</Tag>
+                {o.exceptionReason && (
+                  <div
+                    data-testid="pay-order-exception"
+                    style={{ color: s === 'exception' ? '#cf1322' : undefined, fontSize: 12, whiteSpace: 'normal' }}
+                  >
+                    已付款，{o.exceptionReason}
+                  </div>
+                )}
+              </>
+            ),
+          },
+          {
             title: '已退款（元）',
             dataIndex: 'refunded',
             width: 110,
@@ -167,12 +189,6 @@ function OrdersTab() {
             render: (list: PayRefund[]) => <Refunds list={list} />,
           },
           { title: '方式', dataIndex: 'method', width: 120, render: (m: PayOrderMethod) => METHOD_LABEL[m] ?? m },
-          {
-            title: '状态',
-            dataIndex: 'status',
-            width: 90,
-            render: (s: PayOrderStatus) => <Tag color={STATUS_COLOR[s]}>{PAY_ORDER_STATUS_LABEL[s]}</Tag>,
-          },
           {
             title: '收款人',
             dataIndex: 'staffName',
@@ -188,12 +204,12 @@ function OrdersTab() {
           {
             title: '操作',
             key: 'op',
-            width: 80,
+            width: 90,
             fixed: 'right',
             render: (_: unknown, o) =>
-              o.status === 'paid' || o.status === 'partially_refunded' ? (
+              o.status === 'paid' || o.status === 'partially_refunded' || o.status === 'exception' ? (
                 <Button type="link" size="small" danger onClick={() => setRefunding(o)}>
-                  退款
+                  {o.status === 'exception' ? '原路退款' : '退款'}
                 </Button>
               ) : null,
           },

@@ -14,9 +14,11 @@ export default function RefundOrderModal({ order, onClose }: { order: StorePayOr
   const left = order.amount - order.refunded;
   const [form] = Form.useForm<{ amount: number; reason: string }>();
   const refund = useRefundPayOrder();
+  // 异常订单: paid, nothing issued; its 原路退款 is in full and changes no card.
+  const exception = order.status === 'exception';
   return (
     <FormModal
-      title={`退款：${order.name}`}
+      title={`${exception ? '原路退款' : '退款'}：${order.name}`}
       okText="确认退款"
       okButtonProps={{ danger: true }}
       form={form}
@@ -28,9 +30,11 @@ export default function RefundOrderModal({ order, onClose }: { order: StorePayOr
         订单 {order.orderNo}，{order.memberName}，实付 {yuan(order.amount)} 元
         {order.refunded ? `，已退 ${yuan(order.refunded)} 元` : ''}。款项原路退回
         {order.method.startsWith('wechat') ? '微信' : '支付宝'}
-        {order.kind === 'card'
-          ? '，会员卡随之退卡；这张卡的线上充值订单按退卡报价一起原路退回（退卡报价见会员卡的“退卡”）。'
-          : '，并从会员卡余额中扣回。'}
+        {exception
+          ? `，全额退回。该订单未能发卡或充值（${order.exceptionReason ?? ''}），会员卡不变。`
+          : order.kind === 'card'
+            ? '，会员卡随之退卡；这张卡的线上充值订单按退卡报价一起原路退回（退卡报价见会员卡的“退卡”）。'
+            : '，并从会员卡余额中扣回。'}
       </p>
       <Form form={form} layout="vertical" initialValues={{ amount: left / 100 }}>
         <Form.Item
@@ -41,7 +45,7 @@ export default function RefundOrderModal({ order, onClose }: { order: StorePayOr
             { type: 'number', min: 0.01, max: left / 100, message: RefundMsg.tooMuch(`${yuan(left)} 元`) },
           ]}
         >
-          <InputNumber precision={2} style={{ width: 200 }} suffix="元" aria-label="退款金额" />
+          <InputNumber precision={2} style={{ width: 200 }} suffix="元" aria-label="退款金额" disabled={exception} />
         </Form.Item>
         <RefundReasonField placeholder="如：会员搬家，无法继续上课" />
       </Form>

@@ -1,4 +1,10 @@
-import { markAttendanceCall, queryCheckinCode, type RosterEntry, type TodaySession } from '@studio/contract';
+import {
+  markAttendanceCall,
+  PayExceptionMsg,
+  queryCheckinCode,
+  type RosterEntry,
+  type TodaySession,
+} from '@studio/contract';
 import { DownOutlined, PrinterOutlined, QrcodeOutlined, RightOutlined } from '@ant-design/icons';
 import {
   Alert,
@@ -19,6 +25,7 @@ import { lazy, Suspense, useState, type ReactNode } from 'react';
 import dayjs from '../../shared/dayjs.ts';
 import { balanceText } from '../../shared/format.ts';
 import { useCan } from '../../shared/profile.ts';
+import { Link } from '../../shared/router.tsx';
 import { useAttendance, useSignIn, useToday, type SignInOutcome } from './hooks.ts';
 import { STATE_COLOR, STATE_TEXT } from './states.ts';
 import './today.css';
@@ -398,6 +405,16 @@ export default function TodayPage() {
           data-testid="today-sms-cap"
           message="今天的短信已达到每天最多发送条数，会员收不到短信验证码"
           description="会员来问时，请在会员详情中点“给登录验证码”；店长可在 门店设置 → 短信服务 中查看或调高上限。"
+        />
+      )}
+      {day && day.exceptionOrders > 0 && (
+        <Alert
+          type="error"
+          showIcon
+          style={{ marginBottom: 12 }}
+          data-testid="today-pay-exceptions"
+          message={PayExceptionMsg.today(day.exceptionOrders)}
+          action={<Link to="/pay/orders">去处理</Link>}
         />
       )}
       {day && (

@@ -31,6 +31,8 @@ export const CardLifeProductMsg = {
 
 /** Messages of card sales, top-ups and refunds. */
 export const CardMsg = {
+  /** The desk's 退卡 of a card with a top-up order still 待支付 that could not be closed at the provider. */
+  openTopup: (orderNo: string) => `该卡有未完成的线上充值订单（${orderNo}），暂时无法关闭，请稍后再退卡`,
   payMethod: '请选择收款方式',
   validDays: '有效天数应在1到3650之间',
   refunded: '该卡已退卡，不能再操作',
@@ -396,6 +398,7 @@ export const refundMemberCard = defineCall({
       CardMsg.notTopup,
       CardMsg.refundTooMuch,
       CardMsg.changed,
+      CardMsg.openTopup('{订单号}'),
       CardMsg.refundAboveQuote('{金额}'),
       CardMsg.refundOpenBookings,
       CardMsg.topupOnline('{订单号}'),

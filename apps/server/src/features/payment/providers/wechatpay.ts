@@ -186,7 +186,8 @@ const TRADE_STATES: Record<string, TradeState> = {
   REFUND: 'refunded',
   NOTPAY: 'unpaid',
   USERPAYING: 'unpaid',
-  PAYERROR: 'unpaid',
+  // 支付失败: the order can no longer be paid (closed, as CLOSED and REVOKED).
+  PAYERROR: 'closed',
   CLOSED: 'closed',
   REVOKED: 'closed',
 };

@@ -1,9 +1,10 @@
 import { audit, changedFields } from '../../../lib/audit.ts';
-import { amountText, BIG_TYPE_MONEY, CardMsg, RefMsg, type Payment } from '@studio/contract';
+import { amountText, BIG_TYPE_MONEY, CardMsg, PayExceptionMsg, RefMsg, type Payment } from '@studio/contract';
 import type { Tx } from '../../../db/index.ts';
 import type { CallCtx } from '../../../lib/context.ts';
 import { badRequest, conflict } from '../../../lib/errors.ts';
 import { activateBy, endOfDay, saleActivation, validDaysFor } from './activation.ts';
+import { findMember } from '../member/repository.ts';
 import { mustFindMember } from '../member/service.ts';
 import { requireSeller } from '../../staff/public.ts';
 import { storeNow } from '../shared.ts';
@@ -12,6 +13,7 @@ import { inOwnTx } from '../../../db/write-queue.ts';
 import {
   addLedgerEntry,
   addToCardTotal,
+  cardHolder,
   cardLedgerRows,
   insertMemberCard,
   insertPayment,
@@ -197,17 +199,21 @@ export interface OnlinePayment {
 /**
  * Issues a product to a member in the caller's transaction (an online order's fulfilment): the
  * product's default balance, expiry by its valid days, ledger `issue` and the money received 线上.
- * Answers null when the product can no longer be issued so (no default balance, no valid days).
+ * Answers why it cannot (nothing written then): the product deleted or no longer issuable so (no
+ * default balance, no valid days), the member gone (a member deleted meanwhile is refused by the
+ * card's foreign key, and the next try answers this).
  */
 export async function issueCardPaidOnline(
   tx: Tx,
   a: { storeId: number; memberId: number; productId: number; now: string; payment: OnlinePayment },
-) {
+): Promise<{ memberCardId: number; cardName: string } | { refused: string }> {
   const product = await productForSale(tx, a.storeId, a.productId);
-  if (!product || product.totalCount === null) return null;
+  if (!product || product.deleted) return { refused: PayExceptionMsg.productGone };
+  if (product.totalCount === null) return { refused: PayExceptionMsg.productChanged };
   const totalCount = product.totalCount;
   const start = saleActivation(product, a.now, null);
-  if (!start) return null;
+  if (!start) return { refused: PayExceptionMsg.productChanged };
+  if (!(await findMember(tx, a.storeId, a.memberId))) return { refused: PayExceptionMsg.memberGone };
   const { card, ledgerId } = await writeIssuedCard(tx, {
     storeId: a.storeId,
     memberId: a.memberId,
@@ -227,12 +233,21 @@ export async function issueCardPaidOnline(
   return { memberCardId: card.id, cardName: product.cardName };
 }
 
-/** Credits a top-up paid online to a card in the caller's transaction; false when the card was refunded. */
+/**
+ * Credits a top-up paid online to a card in the caller's transaction: one guarded UPDATE (the card
+ * not refunded and still the member's). Answers why it cannot (nothing written then): the card gone,
+ * refunded, or transferred to another member.
+ */
 export async function topUpCardPaidOnline(
   tx: Tx,
   a: { storeId: number; memberCardId: number; memberId: number; amount: number; now: string; payment: OnlinePayment },
-): Promise<boolean> {
-  if (!(await addToCardTotal(tx, a.storeId, a.memberCardId, a.amount))) return false;
+): Promise<true | { refused: string }> {
+  if (!(await addToCardTotal(tx, a.storeId, a.memberCardId, a.amount, a.memberId))) {
+    const c = await cardHolder(tx, a.storeId, a.memberCardId);
+    if (!c) return { refused: PayExceptionMsg.cardGone };
+    if (c.refundedAt) return { refused: PayExceptionMsg.cardRefunded };
+    return { refused: PayExceptionMsg.cardTransferred };
+  }
   const ledgerId = await addLedgerEntry(tx, {
     storeId: a.storeId,
     memberCardId: a.memberCardId,

@@ -188,6 +188,16 @@ export async function markProductDeleted(ex: Executor, storeId: number, id: numb
 
 // The cards members hold.
 
+/** A card's holder and whether it was refunded (why a guarded write to it changed nothing). */
+export function cardHolder(ex: Executor, storeId: number, id: number) {
+  return ex
+    .selectFrom('memberCard')
+    .select(['memberId', 'refundedAt'])
+    .where('storeId', '=', storeId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
 /** A member card of the store with its product's kind, or 404 会员卡不存在. */
 export async function requireMemberCard(ex: Executor, storeId: number, id: number) {
   const c = await ex
@@ -475,14 +485,21 @@ export async function setMemberCardExpiry(
 }
 
 /** Adds `amount` to a card's total in one guarded UPDATE; false when the card is refunded. */
-export async function addToCardTotal(tx: Tx, storeId: number, id: number, amount: number): Promise<boolean> {
-  const res = await tx
+export async function addToCardTotal(
+  tx: Tx,
+  storeId: number,
+  id: number,
+  amount: number,
+  holder?: number,
+): Promise<boolean> {
+  let q = tx
     .updateTable('memberCard')
     .set((eb) => ({ totalCount: eb('totalCount', '+', amount) }))
     .where('storeId', '=', storeId)
     .where('id', '=', id)
-    .where('refundedAt', 'is', null)
-    .executeTakeFirst();
+    .where('refundedAt', 'is', null);
+  if (holder !== undefined) q = q.where('memberId', '=', holder);
+  const res = await q.executeTakeFirst();
   return Number(res.numUpdatedRows) > 0;
 }
 

@@ -6,7 +6,6 @@ import {
   insertMemberCard,
   memberCardLedger,
   memberPayments,
-  refundMemberCard,
   topupMemberCard,
   updateCardProduct,
   updateMemberCardExpire,
@@ -14,7 +13,7 @@ import {
 } from '@studio/contract';
 import type { Registry } from '../../../lib/feature.ts';
 import { cardLedger, issueCard, setCardExpiry, setCardFrozen, topUpCard } from './member-card-service.ts';
-import { memberPaymentList, refundCard, refundQuoteOf } from './payment-service.ts';
+import { memberPaymentList, refundQuoteOf } from './payment-service.ts';
 import { createProduct, editProduct, listProducts, removeProduct } from './product-service.ts';
 
 /** Card products and the cards members hold. */
@@ -28,7 +27,7 @@ export function registerCard(r: Registry): void {
   r.handle(topupMemberCard, (input, ctx) => topUpCard(ctx, input.id, input.amount, input.payment, input.sellerId));
   r.handle(updateMemberCardExpire, (input, ctx) => setCardExpiry(ctx, input.id, input.expireTime), { tx: true });
   r.handle(memberCardLedger, (input, ctx) => cardLedger(ctx, input.id));
-  r.handle(refundMemberCard, (input, ctx) => refundCard(ctx, input));
+  // refundMemberCard (退卡) is handled by online payment: it closes the card's open top-up orders first.
   r.handle(cardRefundQuote, (input, ctx) => refundQuoteOf(ctx, input.mcId));
   r.handle(memberPayments, (input, ctx) => memberPaymentList(ctx, input.mid));
 }
