@@ -24,11 +24,14 @@ function literal(v: unknown, where: string): string | undefined {
   if (v === undefined) return 'undefined';
   if (typeof v === 'function') {
     const src = v.toString();
-    // A message function must stand alone (no closure over module names) and word a message: called
-    // with sample values it answers text. Anything else (a helper of the server's) stays out.
+    // A message function (or a text helper such as sheetCell) must stand alone (no closure over module
+    // names) and answer text: called with sample numbers or sample texts it answers a string. Anything
+    // else (a helper of the server's) stays out.
     try {
       const fn = new Function(`return (${src});`)() as (...a: unknown[]) => unknown;
-      if (typeof fn(...Array.from({ length: fn.length }, () => 1)) !== 'string') return undefined;
+      const answersText = (sample: unknown) =>
+        typeof fn(...Array.from({ length: fn.length }, () => sample)) === 'string';
+      if (!answersText(1) && !answersText('1')) return undefined;
     } catch {
       return undefined;
     }
