@@ -30,6 +30,7 @@ import { cardShare } from './migrations/20261129_1200_card_share.ts';
 import { jobProgress } from './migrations/20261129_1300_job_progress.ts';
 import { notifyRetry } from './migrations/20261129_1400_notify_retry.ts';
 import { refundQueries } from './migrations/20261206_2020_refund_queries.ts';
+import { lateSaleStartsToday } from './migrations/20261206_2080_late_sale_starts_today.ts';
 import { saleSeller } from './migrations/20261206_2050_sale_seller.ts';
 
 /** Timestamped migrations, in order. Never edit one that has landed: add a new one. */
@@ -65,6 +66,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '20261129_1400_notify_retry': notifyRetry(),
     '20261206_2020_refund_queries': refundQueries(),
     '20261206_2050_sale_seller': saleSeller(dialect),
+    '20261206_2080_late_sale_starts_today': lateSaleStartsToday(),
   };
 }
 

@@ -26,6 +26,7 @@ describeEachDb('card products', (env) => {
       // A card's life (issue 29): started at the sale, no leave, no caps, no refund fee.
       activation: 'sale',
       activationDate: null,
+      lateSaleStartsToday: 0,
       activateWithinDays: 30,
       leaveAllowed: 0,
       leaveTimes: null,

@@ -45,7 +45,7 @@ async function checkCourses(ctx: CallCtx, ids: number[]) {
 /**
  * The card-life fields as they will stand (`old`: the product's, for an update leaving some out):
  * 指定日期开卡 needs its date, a leave's most days cannot pass the total. A date left on a product
- * that no longer starts on a date is dropped.
+ * that no longer starts on a date is dropped, and so is its choice for a sale after that date.
  */
 function checkLife(
   fields: Partial<Pick<ProductInput, 'activation' | 'activationDate' | 'leaveDaysMax' | 'leaveDaysTotal'>>,
@@ -62,7 +62,7 @@ function checkLife(
   const max = fields.leaveDaysMax !== undefined ? fields.leaveDaysMax : (old?.leaveDaysMax ?? null);
   const total = fields.leaveDaysTotal !== undefined ? fields.leaveDaysTotal : (old?.leaveDaysTotal ?? null);
   if (max !== null && total !== null && max > total) throw badRequest(CardLifeProductMsg.leaveDaysOrder);
-  return activation === 'date' ? {} : { activationDate: null };
+  return activation === 'date' ? {} : { activationDate: null, lateSaleStartsToday: 0 };
 }
 
 /**
