@@ -1,4 +1,4 @@
-import { BIG_TYPE_COUNT, CARD_TYPE_NO_EXPIRY, Msg, RefMsg, saleStartDay } from '@studio/contract';
+import { BIG_TYPE_COUNT, CARD_TYPE_NO_EXPIRY, Msg, RefMsg } from '@studio/contract';
 import { Alert, DatePicker, Form, InputNumber, Select } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { unitOf } from '../../shared/format.ts';
@@ -107,7 +107,7 @@ export default function IssueCardModal({
             message={
               later.activation === 'first_class'
                 ? `首次上课开卡：从第一节课当天起有效 ${later.validDays} 天；售卡后 ${later.activateWithinDays} 天内未上课也自动开卡`
-                : saleStartDay(later, clock.today()) === later.activationDate
+                : later.startsIfSoldToday === later.activationDate
                   ? `指定日期开卡：${later.activationDate} 起有效 ${later.validDays} 天`
                   : `开卡日期（${later.activationDate}）已过，售出当天开卡：今天起有效 ${later.validDays} 天`
             }

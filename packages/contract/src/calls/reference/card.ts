@@ -16,22 +16,6 @@ export const CARD_ACTIVATION_NAMES: Record<CardActivation, string> = {
 /** 首次上课开卡: default days after the sale at which the card starts anyway. */
 export const ACTIVATE_WITHIN_DAYS_DEFAULT = 30;
 
-/**
- * The day a card of `product` sold on `today` (`YYYY-MM-DD`, store-local) starts, the one rule of
- * every sale (desk and online): the sale (售卡即开卡), the product's day (指定日期开卡), or the day of
- * sale once that day has passed if the manager chose so on the product (开卡日期已过时，售出当天开卡);
- * null for 首次上课开卡 (its first class starts it). The server's sales (features/reference/card/
- * activation.ts) and the desk's 发卡 form (its note) both read it.
- */
-export function saleStartDay(
-  product: { activation: CardActivation; activationDate: string | null; lateSaleStartsToday: number },
-  today: string,
-): string | null {
-  if (product.activation === 'first_class') return null;
-  if (product.activation !== 'date' || !product.activationDate) return today;
-  return product.activationDate < today && Number(product.lateSaleStartsToday) === 1 ? today : product.activationDate;
-}
-
 /** 多人共享: at most this many members besides the holder on one card. */
 export const MAX_SHARE = 10;
 
@@ -186,6 +170,8 @@ export const zCardProduct = z.object({
   activationDate: z.string().nullable(),
   /** 指定日期开卡, sold after that day (1): the card starts on the day of sale, and it is still sold online. */
   lateSaleStartsToday: z.number(),
+  /** The day a card of it sold today (store time) starts; null: 首次上课开卡 (its first class starts it). */
+  startsIfSoldToday: z.string().nullable(),
   /** 首次上课开卡: the card starts at most this many days after the sale. */
   activateWithinDays: z.number(),
   /** 请假: allowed (0/1); times per card, most days per leave, most days in total (null: no limit). */

@@ -1,4 +1,4 @@
-import { CARD_TYPE_NO_EXPIRY, saleStartDay, type CardActivation } from '@studio/contract';
+import { CARD_TYPE_NO_EXPIRY, type CardActivation } from '@studio/contract';
 import type { Tx } from '../../../db/index.ts';
 import { addDays, daysBetween } from '../../../lib/time.ts';
 import { addLedgerEntry, cardForActivation, setCardActivated } from './repository.ts';
@@ -31,6 +31,22 @@ export interface ProductActivation {
   /** 指定日期开卡 sold after that day: 1, the card starts on the day of sale. */
   lateSaleStartsToday: number;
   activateWithinDays: number;
+}
+
+/**
+ * The day a card of `product` sold on `today` (`YYYY-MM-DD`, store-local) starts, the one rule of
+ * every sale (desk and online): the sale (售卡即开卡), the product's day (指定日期开卡), or the day of
+ * sale once that day has passed if the manager chose so on the product (开卡日期已过时，售出当天开卡);
+ * null for 首次上课开卡 (its first class starts it). The product list answers it for today
+ * (`startsIfSoldToday`, the desk's 发卡 note).
+ */
+export function saleStartDay(
+  product: Pick<ProductActivation, 'activation' | 'activationDate' | 'lateSaleStartsToday'>,
+  today: string,
+): string | null {
+  if (product.activation === 'first_class') return null;
+  if (product.activation !== 'date' || !product.activationDate) return today;
+  return product.activationDate < today && Number(product.lateSaleStartsToday) === 1 ? today : product.activationDate;
 }
 
 /** A 指定日期开卡 product whose card sold `today` would start in the past: not sold online. */

@@ -10,6 +10,8 @@ import type { CallCtx } from '../../../lib/context.ts';
 import { badRequest, conflict, notFound } from '../../../lib/errors.ts';
 import { clearCourseCards, insertCourseCards, liveCourseIds } from '../course/repository.ts';
 import { inOwnTx } from '../../../db/write-queue.ts';
+import { storeNow } from '../shared.ts';
+import { saleStartDay } from './activation.ts';
 import {
   insertProduct,
   liveProducts,
@@ -26,8 +28,10 @@ type ProductInput = ParsedReqOf<typeof insertCardProduct>;
 export async function listProducts(ctx: CallCtx) {
   const storeId = ctx.store.id;
   const [products, links] = await Promise.all([liveProducts(ctx.db, storeId), productCourseLinks(ctx.db, storeId)]);
+  const today = storeNow(ctx).slice(0, 10);
   return products.map((p) => ({
     ...p,
+    startsIfSoldToday: saleStartDay(p, today),
     courses: links.filter((l) => l.cardId === p.id).map((l) => ({ id: l.id, name: l.name })),
   }));
 }
