@@ -109,6 +109,65 @@ describeBrowser("a card's life (issue 29): leave, 首次上课开卡, cooling-of
     await shot(page, 'card-life-not-started');
   });
 
+  it('a 指定日期开卡 product whose day has passed: the switch 过期后售出 on the form, then the desk sells a card starting today', async () => {
+    const { api, page, server } = env();
+    const f = await makeFixture(api, '晚');
+    const name = `定日卡${f.memberId}`;
+    const t = today();
+    const product = await api.ok<{ id: number }>('insert/card/product', {
+      cardName: name,
+      bigType: 1,
+      cardType: 1,
+      perCount: 1,
+      price: 60000,
+      totalCount: 10,
+      validDays: 30,
+      courseIds: [f.courseId],
+      activation: 'date',
+      activationDate: addDays(t, -2),
+    });
+    await page.goto(`${server.url}/card/list`);
+    await page.locator('.ant-table-row', { hasText: name }).getByText('编辑').click();
+    const form = modal(page, '编辑卡种');
+    const late = form.getByRole('switch', { name: '过期后售出' });
+    expect(await late.isChecked()).toBe(false);
+    await form.getByText('开卡日期已过时，售出当天开卡').waitFor();
+    // only for 指定日期开卡
+    await form.getByLabel('售卡即开卡').check();
+    await late.waitFor({ state: 'detached' });
+    await form.getByLabel('指定日期开卡').check();
+    await late.click();
+    expect(await late.isChecked()).toBe(true);
+    await late.scrollIntoViewIfNeeded();
+    await shot(page, 'card-life-late-sale-switch');
+    await form.getByRole('button', { name: /保\s*存/ }).click();
+    await toast(page, '操作成功');
+    const list = await api.ok<{ id: number; lateSaleStartsToday: number; activationDate: string }[]>(
+      'query/card/product/list',
+      {},
+    );
+    expect(list.find((p) => p.id === product.id)).toMatchObject({
+      lateSaleStartsToday: 1,
+      activationDate: addDays(t, -2),
+    });
+
+    await page.goto(`${server.url}/card/list?tab=member&member_id=${f.memberId}`);
+    await page.getByTestId('member-card-table').waitFor();
+    await page.getByRole('button', { name: /发\s*卡/ }).click();
+    const m = modal(page, '发卡');
+    await pick(page, m.locator('.ant-form-item', { hasText: '卡种' }), name, name);
+    await m
+      .getByTestId('activation-note')
+      .getByText(`开卡日期（${addDays(t, -2)}）已过，售出当天开卡：今天起有效 30 天`)
+      .waitFor();
+    await m.getByText('微信', { exact: true }).click();
+    await shot(page, 'card-life-sell-late-date');
+    await m.getByRole('button', { name: '确认发卡' }).click();
+    await toast(page, '发卡成功');
+    const row = page.getByTestId('member-card-table').locator('.ant-table-row', { hasText: name });
+    await row.getByText(addDays(t, 30)).waitFor();
+  });
+
   it('a cooling-off refund shows the full amount paid before it is confirmed', async () => {
     const { api, page, server } = env();
     const f = await makeFixture(api, '退');

@@ -160,6 +160,8 @@ export interface CardProductTable {
   activation: Generated<'sale' | 'first_class' | 'date'>;
   /** For 'date': the day `YYYY-MM-DD` the card starts. */
   activationDate: string | null;
+  /** For 'date' (migration 20261206_2080): 1, a card sold after that day starts on the day of sale (and is sold online). */
+  lateSaleStartsToday: Generated<number>;
   /** For 'first_class': the card starts at most this many days after the sale. */
   activateWithinDays: Generated<number>;
   /** 请假: allowed (0/1), times per card, most days per leave and in total (null: no limit). */

@@ -6,6 +6,7 @@ import { EngineFactory } from '../../test/factory-engine.ts';
 import { describeEachDb, type TestEnv } from '../../test/harness.ts';
 import { checkInvariants } from '../../test/invariants.ts';
 import { memberClient } from '../../test/member-client.ts';
+import { startOnlineStore } from '../../test/payment-stand-ins.ts';
 
 const API = '/store/api';
 const today = () => localDateTime('Asia/Shanghai').slice(0, 10);
@@ -174,5 +175,83 @@ describeEachDb('a card starts when it starts (issue 42, item 6): 指定日期开
     expect(listed).not.toContain(past.product.id);
     const order = await phone.call('/member/api/create/order', { productId: past.product.id, method: 'wechat_native' });
     expect([order.status, order.msg]).toEqual([409, '该卡种暂不在线上售卖']);
+  });
+  it("the manager's choice 开卡日期已过时，售出当天开卡: listed, bought online and at the desk, the card starts that day and books it", async () => {
+    const e = new EngineFactory(env().factory);
+    const t = today();
+    const api = env().client;
+    const s = await e.scene({
+      product: { cardType: 1, validDays: 30, totalCount: 10, onlineSale: 1, onlinePrice: 990, activation: 'date' },
+    });
+    const product = (await api.ok(`${API}/query/card/product/list`, {})).find(
+      (p: { id: number }) => p.id === s.product.id,
+    );
+    const { id: _id, courses: _courses, enabled: _enabled, ...fields } = product;
+    // Through the manager's form: a passed date, the choice on (a date dropped later drops the choice).
+    await api.ok(`${API}/update/card/product`, {
+      id: s.product.id,
+      ...fields,
+      courseIds: [s.course.id],
+      activationDate: addDays(t, -3),
+      lateSaleStartsToday: 1,
+    });
+    const saved = (await api.ok(`${API}/query/card/product/list`, {})).find(
+      (p: { id: number }) => p.id === s.product.id,
+    );
+    expect(saved).toMatchObject({ activation: 'date', activationDate: addDays(t, -3), lateSaleStartsToday: 1 });
+    const tonight = await e.session({ courseId: s.course.id, teacherId: s.teacher.id, startTime: `${t} 23:59:00` });
+
+    const online = await startOnlineStore(() => [env().app], api);
+    try {
+      const member = await env().factory.member();
+      const phone = await memberClient(env(), member);
+      const shop = await phone.ok('/member/api/query/products', {});
+      expect(shop.list.map((p: { id: number }) => p.id)).toContain(s.product.id);
+      const order = await phone.ok('/member/api/create/order', { productId: s.product.id, method: 'wechat_native' });
+      expect((await online.wx.pay(order.orderNo)).map((d) => d.status)).toEqual([204]);
+      const paid = await phone.ok('/member/api/query/order', { orderNo: order.orderNo });
+      expect(paid.status).toBe('paid');
+      const card = await e.cardRow(paid.memberCardId);
+      expect(card.activateTime?.slice(0, 10)).toBe(t);
+      expect(card.expireTime).toBe(`${addDays(t, 30)} 23:59:59`);
+      await phone.ok('/member/api/add/reservation', { tid: tonight.id, mcId: paid.memberCardId, studentCount: 1 });
+      expect((await e.cardRow(paid.memberCardId)).usedCount).toBe(1);
+    } finally {
+      await online.close();
+    }
+
+    // The desk's 发卡: the same rule.
+    const walkIn = await env().factory.member();
+    const { id: mcId } = (await api.ok(`${API}/insert/member/card`, {
+      mid: walkIn.id,
+      cardId: s.product.id,
+      totalCount: 10,
+      payment: { amount: 99000, method: 'cash', remark: null },
+    })) as { id: number };
+    const desk = await e.cardRow(mcId);
+    expect(desk.activateTime?.slice(0, 10)).toBe(t);
+    expect(desk.expireTime).toBe(`${addDays(t, 30)} 23:59:59`);
+    await api.ok(`${API}/add/member/reservation`, { tid: tonight.id, mcId, studentCount: 1 });
+    expect((await e.cardRow(mcId)).usedCount).toBe(1);
+
+    // The choice off again: not sold online, and the desk's card keeps the product's day.
+    await api.ok(`${API}/update/card/product`, {
+      id: s.product.id,
+      ...fields,
+      courseIds: [s.course.id],
+      activationDate: addDays(t, -3),
+      lateSaleStartsToday: 0,
+    });
+    const phone = await memberClient(env(), walkIn);
+    expect((await phone.ok('/member/api/query/products', {})).list.map((p: { id: number }) => p.id)).not.toContain(
+      s.product.id,
+    );
+    const { id: keptId } = (await api.ok(`${API}/insert/member/card`, {
+      mid: walkIn.id,
+      cardId: s.product.id,
+      totalCount: 10,
+      payment: { amount: 99000, method: 'cash', remark: null },
+    })) as { id: number };
+    expect((await e.cardRow(keptId)).activateTime).toBe(`${addDays(t, -3)} 00:00:00`);
   });
 });

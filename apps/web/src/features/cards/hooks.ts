@@ -152,6 +152,8 @@ export interface ProductFields {
   /** A card's life (issue 29): 开卡方式, leave, caps, the refund fee. */
   activation?: CardActivation;
   activationDate?: Dayjs | null;
+  /** 指定日期开卡: 开卡日期已过时，售出当天开卡. */
+  lateSaleStartsToday?: boolean;
   activateWithinDays?: number | null;
   leaveAllowed?: boolean;
   leaveTimes?: number | null;
@@ -180,6 +182,7 @@ export function useSaveCardProduct(product: CardProduct | null, onRefused?: (msg
         trial: p.trial ? (1 as const) : (0 as const),
         activation: p.activation ?? 'sale',
         activationDate: p.activation === 'date' && p.activationDate ? p.activationDate.format('YYYY-MM-DD') : null,
+        lateSaleStartsToday: p.activation === 'date' && p.lateSaleStartsToday ? (1 as const) : (0 as const),
         activateWithinDays: p.activateWithinDays ?? undefined,
         leaveAllowed: p.leaveAllowed ? (1 as const) : (0 as const),
         leaveTimes: p.leaveTimes ?? null,

@@ -107,7 +107,9 @@ export default function IssueCardModal({
             message={
               later.activation === 'first_class'
                 ? `首次上课开卡：从第一节课当天起有效 ${later.validDays} 天；售卡后 ${later.activateWithinDays} 天内未上课也自动开卡`
-                : `指定日期开卡：${later.activationDate} 起有效 ${later.validDays} 天`
+                : later.startsIfSoldToday === later.activationDate
+                  ? `指定日期开卡：${later.activationDate} 起有效 ${later.validDays} 天`
+                  : `开卡日期（${later.activationDate}）已过，售出当天开卡：今天起有效 ${later.validDays} 天`
             }
           />
         )}

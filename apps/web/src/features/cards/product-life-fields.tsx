@@ -53,6 +53,16 @@ export function ProductLifeFields({ expires }: { expires: boolean }) {
               <DatePicker style={{ width: 200 }} />
             </Form.Item>
           )}
+          {activation === 'date' && (
+            <Form.Item
+              label="过期后售出"
+              name="lateSaleStartsToday"
+              valuePropName="checked"
+              extra="开卡日期已过时，售出当天开卡（仍可线上售卖）；不开启则开卡日期过后不在线上售卖"
+            >
+              <Switch data-testid="late-sale-starts-today" />
+            </Form.Item>
+          )}
           <Form.Item label="允许请假" name="leaveAllowed" valuePropName="checked" extra="请假期间不能预约，有效期顺延">
             <Switch />
           </Form.Item>

@@ -170,6 +170,10 @@ export const zCardProduct = z.object({
   /** 开卡方式 (issue 29): 'sale' 售卡即开卡, 'first_class' 首次上课开卡, 'date' 指定日期开卡 (on `activationDate`). */
   activation: z.enum(CARD_ACTIVATIONS),
   activationDate: z.string().nullable(),
+  /** 指定日期开卡, sold after that day (1): the card starts on the day of sale, and it is still sold online. */
+  lateSaleStartsToday: z.number(),
+  /** The day a card of it sold today (store time) starts; null: 首次上课开卡 (its first class starts it). */
+  startsIfSoldToday: z.string().nullable(),
   /** 首次上课开卡: the card starts at most this many days after the sale. */
   activateWithinDays: z.number(),
   /** 请假: allowed (0/1); times per card, most days per leave, most days in total (null: no limit). */
@@ -197,6 +201,8 @@ const zProductLifeFields = {
   activation: z.enum(CARD_ACTIVATIONS, { error: CardLifeProductMsg.activation }).optional(),
   /** For 'date': the day the cards start. */
   activationDate: zDate(CardLifeProductMsg.activationDate).nullable().optional(),
+  /** For 'date': 1, a card sold after that day starts on the day of sale (开卡日期已过时，售出当天开卡). */
+  lateSaleStartsToday: zFlag().optional(),
   activateWithinDays: z
     .number({ error: CardLifeProductMsg.activateWithin })
     .int(CardLifeProductMsg.activateWithin)

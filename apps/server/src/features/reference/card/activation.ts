@@ -28,12 +28,35 @@ export const validDaysFor = (activationDate: string, expireDate: string, leaveDa
 export interface ProductActivation {
   activation: CardActivation;
   activationDate: string | null;
+  /** 指定日期开卡 sold after that day: 1, the card starts on the day of sale. */
+  lateSaleStartsToday: number;
   activateWithinDays: number;
 }
 
-/** A 指定日期开卡 product whose day has passed by `today` (`YYYY-MM-DD`): not sold online (its card would start in the past). */
-export const startDatePassed = (product: Pick<ProductActivation, 'activation' | 'activationDate'>, today: string) =>
-  product.activation === 'date' && product.activationDate !== null && product.activationDate < today;
+/**
+ * The day a card of `product` sold on `today` (`YYYY-MM-DD`, store-local) starts, the one rule of
+ * every sale (desk and online): the sale (售卡即开卡), the product's day (指定日期开卡), or the day of
+ * sale once that day has passed if the manager chose so on the product (开卡日期已过时，售出当天开卡);
+ * null for 首次上课开卡 (its first class starts it). The product list answers it for today
+ * (`startsIfSoldToday`, the desk's 发卡 note).
+ */
+export function saleStartDay(
+  product: Pick<ProductActivation, 'activation' | 'activationDate' | 'lateSaleStartsToday'>,
+  today: string,
+): string | null {
+  if (product.activation === 'first_class') return null;
+  if (product.activation !== 'date' || !product.activationDate) return today;
+  return product.activationDate < today && Number(product.lateSaleStartsToday) === 1 ? today : product.activationDate;
+}
+
+/** A 指定日期开卡 product whose card sold `today` would start in the past: not sold online. */
+export const startDatePassed = (
+  product: Pick<ProductActivation, 'activation' | 'activationDate' | 'lateSaleStartsToday'>,
+  today: string,
+) => {
+  const start = saleStartDay(product, today);
+  return start !== null && start < today;
+};
 
 /** The latest day a 首次上课开卡 card sold at `soldAt` starts (it starts then without a class). */
 export const activateBy = (soldAt: string, product: Pick<ProductActivation, 'activateWithinDays'>) =>
@@ -52,12 +75,7 @@ export function saleActivation(
   expireDate: string | null,
 ): { activateTime: string | null; validDays: number | null; expireTime: string | null } | undefined {
   const today = now.slice(0, 10);
-  const start =
-    product.activation === 'date' && product.activationDate
-      ? product.activationDate
-      : product.activation === 'first_class'
-        ? null
-        : today;
+  const start = saleStartDay(product, today);
   const activateTime = start === null ? null : start === today ? now : `${start} 00:00:00`;
   if (product.cardType === CARD_TYPE_NO_EXPIRY) return { activateTime, validDays: null, expireTime: null };
   const counted = start ?? today;

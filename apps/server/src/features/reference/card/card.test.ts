@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import { EngineFactory } from '../../../test/factory-engine.ts';
 import { describeEachDb } from '../../../test/harness.ts';
+import { localDateTime } from '../../../lib/time.ts';
 
 const API = '/store/api';
 const tenTimes = { cardName: '10次卡', bigType: 1, cardType: 1, perCount: 1, price: 880_00 };
@@ -26,6 +27,8 @@ describeEachDb('card products', (env) => {
       // A card's life (issue 29): started at the sale, no leave, no caps, no refund fee.
       activation: 'sale',
       activationDate: null,
+      lateSaleStartsToday: 0,
+      startsIfSoldToday: localDateTime('Asia/Shanghai').slice(0, 10),
       activateWithinDays: 30,
       leaveAllowed: 0,
       leaveTimes: null,

@@ -10,6 +10,8 @@ import type { CallCtx } from '../../../lib/context.ts';
 import { badRequest, conflict, notFound } from '../../../lib/errors.ts';
 import { clearCourseCards, insertCourseCards, liveCourseIds } from '../course/repository.ts';
 import { inOwnTx } from '../../../db/write-queue.ts';
+import { storeNow } from '../shared.ts';
+import { saleStartDay } from './activation.ts';
 import {
   insertProduct,
   liveProducts,
@@ -26,8 +28,10 @@ type ProductInput = ParsedReqOf<typeof insertCardProduct>;
 export async function listProducts(ctx: CallCtx) {
   const storeId = ctx.store.id;
   const [products, links] = await Promise.all([liveProducts(ctx.db, storeId), productCourseLinks(ctx.db, storeId)]);
+  const today = storeNow(ctx).slice(0, 10);
   return products.map((p) => ({
     ...p,
+    startsIfSoldToday: saleStartDay(p, today),
     courses: links.filter((l) => l.cardId === p.id).map((l) => ({ id: l.id, name: l.name })),
   }));
 }
@@ -45,7 +49,7 @@ async function checkCourses(ctx: CallCtx, ids: number[]) {
 /**
  * The card-life fields as they will stand (`old`: the product's, for an update leaving some out):
  * 指定日期开卡 needs its date, a leave's most days cannot pass the total. A date left on a product
- * that no longer starts on a date is dropped.
+ * that no longer starts on a date is dropped, and so is its choice for a sale after that date.
  */
 function checkLife(
   fields: Partial<Pick<ProductInput, 'activation' | 'activationDate' | 'leaveDaysMax' | 'leaveDaysTotal'>>,
@@ -62,7 +66,7 @@ function checkLife(
   const max = fields.leaveDaysMax !== undefined ? fields.leaveDaysMax : (old?.leaveDaysMax ?? null);
   const total = fields.leaveDaysTotal !== undefined ? fields.leaveDaysTotal : (old?.leaveDaysTotal ?? null);
   if (max !== null && total !== null && max > total) throw badRequest(CardLifeProductMsg.leaveDaysOrder);
-  return activation === 'date' ? {} : { activationDate: null };
+  return activation === 'date' ? {} : { activationDate: null, lateSaleStartsToday: 0 };
 }
 
 /**

@@ -20,6 +20,7 @@ import type { CardOfRules } from '../../timetable/rules.ts';
 export const PRODUCT_LIFE_COLUMNS = [
   'activation',
   'activationDate',
+  'lateSaleStartsToday',
   'activateWithinDays',
   'leaveAllowed',
   'leaveTimes',
@@ -131,6 +132,7 @@ export function productsOnSale(ex: Executor, storeId: number) {
       'trial',
       'activation',
       'activationDate',
+      'lateSaleStartsToday',
     ])
     .where('storeId', '=', storeId)
     .where('deleted', '=', 0)
