@@ -31,6 +31,7 @@ import { jobProgress } from './migrations/20261129_1300_job_progress.ts';
 import { notifyRetry } from './migrations/20261129_1400_notify_retry.ts';
 import { refundQueries } from './migrations/20261206_2020_refund_queries.ts';
 import { saleSeller } from './migrations/20261206_2050_sale_seller.ts';
+import { wechatOauthState } from './migrations/20261206_2070_wechat_oauth_state.ts';
 
 /** Timestamped migrations, in order. Never edit one that has landed: add a new one. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -65,6 +66,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '20261129_1400_notify_retry': notifyRetry(),
     '20261206_2020_refund_queries': refundQueries(),
     '20261206_2050_sale_seller': saleSeller(dialect),
+    '20261206_2070_wechat_oauth_state': wechatOauthState(dialect),
   };
 }
 
