@@ -191,13 +191,21 @@ describeBrowser(
         onlinePrice: 990,
         trial: 1,
       });
-      // WeChat sent the page back from its web authorisation (snsapi_base) with a code
-      const wxCode = standIns.wx.oauthCode('o-member-in-wechat');
-      const { context, page } = await memberOnPhone(env(), api, storeId, `微信会员${f.memberId}`, {
-        wechat: true,
-        query: `&code=${wxCode}&state=pay`,
-      });
+      const { context, page } = await memberOnPhone(env(), api, storeId, `微信会员${f.memberId}`, { wechat: true });
       try {
+        // WeChat sent the page back from its web authorisation (snsapi_base) with a code and the state
+        // the server gave this member's session (a code with any other state pays as nobody).
+        const wxCode = standIns.wx.oauthCode('o-member-in-wechat');
+        const state = await page.evaluate(async () => {
+          const r = await fetch('/member/api/insert/wechat/state', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: '{}',
+          });
+          return ((await r.json()) as { data: { state: string } }).data.state;
+        });
+        await page.goto(`${env().server.url}/m/?store=${storeId}&code=${wxCode}&state=${state}`);
+        await page.getByText(`微信会员${f.memberId}，你好`).waitFor();
         await page.getByText('会员卡', { exact: true }).tap();
         await page.getByRole('button', { name: '购卡' }).tap();
         const product = page.getByTestId('product').filter({ hasText: cardName });

@@ -117,7 +117,7 @@ describeBrowser(
       }
     });
 
-    it("opened inside WeChat, the members' page goes through WeChat's authorisation (snsapi_base, the stand-in) and back with a code; once the member signs in the openid is bound", async () => {
+    it("opened inside WeChat, once the member signs in the members' page goes through WeChat's authorisation (snsapi_base, the stand-in) with a state the server gave the session, and back with a code that binds the openid", async () => {
       const { api, server, browser } = env();
       const storeId = (await api.ok<{ posts: { storeId: number }[] }>('/api/auth/me')).posts[0].storeId;
       const mp = await startWechatMpStandIn();
@@ -146,6 +146,7 @@ describeBrowser(
           if (r.isNavigationRequest()) visited.push(r.url());
         });
         const { memberId } = await signInNewMember(page, api, server.url, storeId, '钱微信');
+        await page.getByText('已绑定微信，提醒将通过公众号发送').waitFor();
         const visit = mp.authorizeVisits.at(-1)!;
         expect(mp.authorizeVisits.length).toBe(1);
         expect(visit).toEqual({
@@ -153,12 +154,14 @@ describeBrowser(
           redirectUri: `${server.url}/m/?store=${storeId}`,
           responseType: 'code',
           scope: 'snsapi_base',
-          state: 'notify',
+          state: expect.stringMatching(/^[\w-]{22,}$/),
         });
+        // The state is the session's, taken once by the binding.
+        expect(await server.database.db.selectFrom('wechatOauthState').select('state').execute()).toEqual([]);
         const toWechat = visited.findIndex((u) => u.startsWith(`${mp.base}/connect/oauth2/authorize?`));
         expect(toWechat).toBeGreaterThan(0);
         expect(visited[toWechat + 1]).toMatch(
-          new RegExp(`^${server.url}/m/\\?store=${storeId}&code=code_\\w+&state=notify$`),
+          new RegExp(`^${server.url}/m/\\?store=${storeId}&code=code_\\w+&state=${visit.state}$`),
         );
         // The one-use code is not left in the address.
         expect(page.url()).toBe(`${server.url}/m/?store=${storeId}`);

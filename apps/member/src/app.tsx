@@ -60,8 +60,8 @@ export function App() {
   const [tab, setTab] = useState<Tab>(params.get('paid') === '1' ? 'cards' : backFromWechatBind ? 'me' : 'timetable');
   const [loggingIn, setLoggingIn] = useState(false);
   const { mutateAsync: checkIn } = useCheckIn();
-  // Inside WeChat: its silent authorisation once, then the openid bound once the member signs in.
-  const authorizing = useWechatAuthorize(storeId);
+  // Inside WeChat: once signed in, its silent authorisation once (a state of this session), then the openid bound.
+  const authorizing = useWechatAuthorize(storeId, Boolean(me));
   useWechatBinding(Boolean(me));
 
   useEffect(() => setSignedOutHandler(() => forgetMember(qc, storeId)), [qc, storeId]);

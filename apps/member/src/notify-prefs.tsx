@@ -3,12 +3,14 @@ import {
   memberQueryNotifyPref,
   memberUpdateNotifyPref,
   memberWechatAuth,
+  memberWechatState,
   type NotifyKind,
 } from '@studio/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, DotLoading, List, Switch, Toast } from 'antd-mobile';
 import { useEffect } from 'react';
 import { call } from './api.ts';
+import { NOTIFY_STATE_KEY } from './wechat-state.ts';
 
 /** Private to the member signed in: never kept once the screen is left (gcTime 0). */
 const KEY = ['notify-pref'];
@@ -16,18 +18,25 @@ const KEY = ['notify-pref'];
 const params = new URLSearchParams(window.location.search);
 const inWechat = /MicroMessenger/i.test(navigator.userAgent);
 
-/** The states this page gives WeChat's authorisation: on opening the page, and from 我的's 绑定微信. */
-const STATE_OPEN = 'notify';
-const STATE_ME = 'notify_me';
-/** WeChat's one-use code, kept (this tab only) from the page's return until the member has signed in. */
+/** WeChat's one-use code and its state, kept (this tab only) from the page's return until bound. */
 const CODE_KEY = 'wxNotifyCode';
 /** The page asked WeChat's authorisation once in this tab: not again (no loop, one silent hop). */
 const ASKED_KEY = 'wxNotifyAsked';
 
+function pendingState(): { state: string; me: boolean } | null {
+  try {
+    return JSON.parse(sessionStorage.getItem(NOTIFY_STATE_KEY) ?? 'null') as { state: string; me: boolean } | null;
+  } catch {
+    return null;
+  }
+}
+
+const pending = pendingState();
 const backState = params.get('state');
-const backCode = inWechat && (backState === STATE_OPEN || backState === STATE_ME) ? params.get('code') : null;
-if (backCode) {
-  sessionStorage.setItem(CODE_KEY, backCode);
+const backCode = inWechat && pending && backState === pending.state ? params.get('code') : null;
+if (backCode && backState) {
+  sessionStorage.setItem(CODE_KEY, JSON.stringify({ code: backCode, state: backState }));
+  sessionStorage.removeItem(NOTIFY_STATE_KEY);
   // The code is used once, by the binding: not left in the address (a reload, a shared link).
   // (and WeChat's #wechat_redirect, which the browser keeps across the redirect back)
   const clean = new URL(window.location.href);
@@ -38,7 +47,7 @@ if (backCode) {
 }
 
 /** Whether the page came back from 我的's 绑定微信 (opens 我的 again). */
-export const backFromWechatBind = backCode !== null && backState === STATE_ME;
+export const backFromWechatBind = backCode !== null && pending?.me === true;
 
 /** WeChat's web authorisation (snsapi_base) of the store's service account, back to this page. */
 function authorizeUrl(auth: { appId: string; authorizeUrl: string }, state: string): string {
@@ -56,6 +65,18 @@ function authorizeUrl(auth: { appId: string; authorizeUrl: string }, state: stri
   return `${auth.authorizeUrl}?${q.toString()}#wechat_redirect`;
 }
 
+/**
+ * Off to WeChat's authorisation with a state the server gives the member's session (used once, 10
+ * minutes): the code that comes back binds only with it.
+ */
+async function goAuthorize(auth: { appId: string; authorizeUrl: string }, me: boolean, replace: boolean) {
+  const { state } = await call(memberWechatState, {});
+  sessionStorage.setItem(NOTIFY_STATE_KEY, JSON.stringify({ state, me }));
+  const url = authorizeUrl(auth, state);
+  if (replace) window.location.replace(url);
+  else window.location.assign(url);
+}
+
 /** The store's service account and WeChat's authorisation page (no sign-in needed). */
 function useWechatAuth(storeId: number | null, enabled = true) {
   return useQuery({
@@ -67,38 +88,48 @@ function useWechatAuth(storeId: number | null, enabled = true) {
 }
 
 /**
- * Opened inside WeChat, once per tab, when the store has a service account: off to WeChat's silent
- * authorisation (snsapi_base), which sends the page back with a code for the member's openid. Answers
- * whether the page is leaving for it.
+ * Opened inside WeChat, once per tab, once the member is signed in and their WeChat is not bound, when
+ * the store has a service account: off to WeChat's silent authorisation (snsapi_base) with a state of
+ * this session, which sends the page back with a code for the member's openid. Answers whether the
+ * page is leaving for it.
  */
-export function useWechatAuthorize(storeId: number | null): boolean {
-  const first = !backCode && !sessionStorage.getItem(ASKED_KEY);
+export function useWechatAuthorize(storeId: number | null, signedIn: boolean): boolean {
+  const first = inWechat && signedIn && !backCode && !sessionStorage.getItem(ASKED_KEY);
   const q = useWechatAuth(storeId, first);
   const auth = q.data;
-  const leaving = first && Boolean(auth?.appId);
+  const mine = useQuery({
+    queryKey: ['notify-pref-open'],
+    queryFn: () => call(memberQueryNotifyPref, {}),
+    enabled: first && Boolean(auth?.appId),
+    gcTime: 0,
+  });
+  const leaving = first && Boolean(auth?.appId) && mine.data !== undefined && !mine.data.wechatBound;
   useEffect(() => {
     if (!leaving || !auth?.appId) return;
     sessionStorage.setItem(ASKED_KEY, '1');
-    window.location.replace(authorizeUrl({ appId: auth.appId, authorizeUrl: auth.authorizeUrl }, STATE_OPEN));
+    goAuthorize({ appId: auth.appId, authorizeUrl: auth.authorizeUrl }, false, true).catch((e: Error) =>
+      Toast.show({ content: e.message, duration: 3000 }),
+    );
   }, [leaving, auth]);
-  return leaving || (first && q.isLoading);
+  return leaving || (first && (q.isLoading || (Boolean(auth?.appId) && mine.isLoading)));
 }
 
 /**
- * Once the member is signed in, the code WeChat's authorisation gave binds their openid (unless they
- * have one bound): reminders then come by the service account.
+ * Once the member is signed in, the code WeChat's authorisation gave (with this session's state) binds
+ * their openid (unless they have one bound): reminders then come by the service account.
  */
 export function useWechatBinding(signedIn: boolean): void {
   const qc = useQueryClient();
   useEffect(() => {
-    const code = signedIn ? sessionStorage.getItem(CODE_KEY) : null;
-    if (!code) return;
+    const kept = signedIn ? sessionStorage.getItem(CODE_KEY) : null;
+    if (!kept) return;
     sessionStorage.removeItem(CODE_KEY);
     void (async () => {
       try {
+        const { code, state } = JSON.parse(kept) as { code: string; state: string };
         const mine = await call(memberQueryNotifyPref, {});
         if (mine.wechatBound || !mine.wechatAppId) return;
-        await call(memberBindWechat, { code });
+        await call(memberBindWechat, { code, state });
         Toast.show({ icon: 'success', content: '已绑定微信，提醒将通过公众号发送' });
         void qc.invalidateQueries({ queryKey: KEY });
       } catch (e) {
@@ -166,11 +197,9 @@ export function NotifyPrefs({ storeId }: { storeId: number | null }) {
                 <Button
                   size="small"
                   color="primary"
-                  onClick={() =>
-                    window.location.assign(
-                      authorizeUrl({ appId: auth.appId!, authorizeUrl: auth.authorizeUrl }, STATE_ME),
-                    )
-                  }
+                  onClick={() => {
+                    goAuthorize({ appId: auth.appId!, authorizeUrl: auth.authorizeUrl }, true, false).catch(fail);
+                  }}
                 >
                   绑定微信
                 </Button>

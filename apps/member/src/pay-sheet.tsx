@@ -79,7 +79,7 @@ function SheetBody({
       const o = await create.mutateAsync({
         ...(purchase.kind === 'card' ? { productId: purchase.productId } : { mcId: purchase.mcId, amount: price }),
         method,
-        ...(method === 'wechat_jsapi' ? { wxCode: takeWxCode() } : {}),
+        ...(method === 'wechat_jsapi' ? takeWxCode() : {}),
         ...(method === 'alipay_wap' ? { returnUrl: returnUrl() } : {}),
       });
       const waiting = { orderNo: o.orderNo, name, amount: o.amount, expireTime: o.expireTime, codeUrl: o.codeUrl };

@@ -13,6 +13,7 @@ import {
 } from '@studio/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from './api.ts';
+import { NOTIFY_STATE_KEY } from './wechat-state.ts';
 import { afterWrite } from './invalidations.ts';
 import { keys } from './query-keys.ts';
 
@@ -81,15 +82,26 @@ const params = new URLSearchParams(window.location.search);
 /** Opened inside WeChat (its built-in browser): pay there with JSAPI. */
 export const inWechat = /MicroMessenger/i.test(navigator.userAgent);
 /**
- * The code of WeChat's web authorisation (snsapi_base), when WeChat sent the page back with one: it
- * gives the server the member's openid for JSAPI. One use. (A code the reminders asked for, state
- * notify..., binds the member's openid instead: JSAPI then uses the binding.)
+ * The code of WeChat's web authorisation (snsapi_base), when WeChat sent the page back with one, and
+ * the state it came with (one the server gave this member's session, else the server refuses the
+ * code): it gives the server the member's openid for JSAPI. One use. (A code the reminders asked for,
+ * with the state kept under NOTIFY_STATE_KEY, binds the member's openid instead: JSAPI then uses the binding.)
  */
-let wxCode: string | null = inWechat && !params.get('state')?.startsWith('notify') ? params.get('code') : null;
-export function takeWxCode(): string | undefined {
-  const code = wxCode ?? undefined;
-  wxCode = null;
-  return code;
+const notifyState = (() => {
+  try {
+    return (JSON.parse(sessionStorage.getItem(NOTIFY_STATE_KEY) ?? 'null') as { state: string } | null)?.state;
+  } catch {
+    return undefined;
+  }
+})();
+let wx: { wxCode: string; wxState: string } | null =
+  inWechat && params.get('code') && params.get('state') && params.get('state') !== notifyState
+    ? { wxCode: params.get('code')!, wxState: params.get('state')! }
+    : null;
+export function takeWxCode(): { wxCode?: string; wxState?: string } {
+  const taken = wx ?? {};
+  wx = null;
+  return taken;
 }
 
 /** A way to pay offered on this phone: the method, its name and what happens. */
@@ -108,7 +120,7 @@ export function payChoices(shop: Pick<Shop, 'wechat' | 'alipay'> & Partial<Pick<
   const out: PayChoice[] = [];
   if (shop.wechat) {
     out.push(
-      inWechat && (wxCode || shop.wechatPayBound)
+      inWechat && (wx !== null || shop.wechatPayBound)
         ? { method: 'wechat_jsapi', label: '微信支付', hint: '在微信中直接付款' }
         : {
             method: 'wechat_native',

@@ -215,6 +215,7 @@ export async function buildApp(opts: BuildOptions): Promise<AppInstance> {
         const store = who && (await storeScopeById(deps.db, who.storeId));
         if (!who || !store) throw unauthorized();
         ctx.member = who.member;
+        ctx.memberSessionId = who.sessionId;
         ctx.store = store;
       } else if (call.auth !== 'public' || req.cookies[cookieKey]) {
         const staff = await deps.sessions.resolve(req.cookies[cookieKey]);

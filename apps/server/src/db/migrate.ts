@@ -31,8 +31,9 @@ import { jobProgress } from './migrations/20261129_1300_job_progress.ts';
 import { notifyRetry } from './migrations/20261129_1400_notify_retry.ts';
 import { payOrderException } from './migrations/20261206_2010_pay_order_exception.ts';
 import { refundQueries } from './migrations/20261206_2020_refund_queries.ts';
-import { lateSaleStartsToday } from './migrations/20261206_2080_late_sale_starts_today.ts';
 import { saleSeller } from './migrations/20261206_2050_sale_seller.ts';
+import { wechatOauthState } from './migrations/20261206_2070_wechat_oauth_state.ts';
+import { lateSaleStartsToday } from './migrations/20261206_2080_late_sale_starts_today.ts';
 
 /** Timestamped migrations, in order. Never edit one that has landed: add a new one. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -68,6 +69,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '20261206_2010_pay_order_exception': payOrderException(dialect),
     '20261206_2020_refund_queries': refundQueries(),
     '20261206_2050_sale_seller': saleSeller(dialect),
+    '20261206_2070_wechat_oauth_state': wechatOauthState(dialect),
     '20261206_2080_late_sale_starts_today': lateSaleStartsToday(),
   };
 }

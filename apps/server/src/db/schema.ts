@@ -79,6 +79,14 @@ export interface MemberSessionTable {
   createdAt: number;
   expiresAt: number;
 }
+/** A state of WeChat's web authorisation given to a member's session: taken once, before it expires. */
+export interface WechatOauthStateTable {
+  state: string;
+  sessionId: string;
+  storeId: number;
+  memberId: number;
+  expiresAt: number;
+}
 /** A private calendar address (a member's bookings, a teacher's classes): the token is its secret. */
 export interface CalendarFeedTable {
   token: string;
@@ -660,6 +668,7 @@ export interface Database {
   httpSession: HttpSessionTable;
   memberLoginCode: MemberLoginCodeTable;
   memberSession: MemberSessionTable;
+  wechatOauthState: WechatOauthStateTable;
   calendarFeed: CalendarFeedTable;
   loginCounter: LoginCounterTable;
   appSecret: AppSecretTable;

@@ -451,7 +451,8 @@ export const basePayloads: Record<string, BasePayload> = {
   },
   '/member/api/query/notify/pref': { body: () => ({}) },
   '/member/api/update/notify/pref': { body: () => ({ kind: 'class_reminder', on: false }) },
-  '/member/api/bind/wechat/openid': { body: () => ({ code: 'no-such-code' }) },
+  '/member/api/bind/wechat/openid': { body: () => ({ code: 'no-such-code', state: 'no-such-state' }) },
+  '/member/api/insert/wechat/state': { body: () => ({}) },
   '/member/api/query/wechat/auth': { body: (w) => ({ storeId: w.storeId }), anon: true },
 
   // today, reports, alerts

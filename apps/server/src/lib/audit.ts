@@ -313,6 +313,7 @@ const UNAUDITED_TABLES = new Set([
   'loginCounter',
   'memberSession',
   'memberLoginCode',
+  'wechatOauthState',
   'auditLog',
   'auditTarget',
   'dailyJob',

@@ -35,4 +35,6 @@ export interface CallCtx extends AppDeps {
   store: StoreScope;
   /** Present for calls with auth `member`: the member of the session. */
   member: { id: number; name: string; mobile: string };
+  /** Present for calls with auth `member`: the id of the member's session (`member_session.id`). */
+  memberSessionId: string;
 }

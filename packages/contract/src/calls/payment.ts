@@ -11,6 +11,7 @@ import { checkRange } from './batch.ts';
 
 import { CardMsg, sellerErrors, zSellerId } from './reference/card.ts';
 import { MEMBER_API } from './member-channel.ts';
+import { NotifyMsg, zWechatState } from './reminders.ts';
 
 /** The store's order list covers at most this many days. */
 export const PAY_ORDER_LIST_MAX_DAYS = 366;
@@ -306,6 +307,8 @@ export const memberCreateOrder = defineCall({
      * left out when the member's openid is bound (wechatPayBound), which is then used.
      */
     wxCode: z.string().max(128).optional(),
+    /** With wxCode: the state WeChat's authorisation sent back with it (one memberWechatState gave this session). */
+    wxState: zWechatState.optional(),
     /** alipay_wap: where the browser returns after paying (the members' page). */
     returnUrl: z.string().max(500).optional(),
     /** The seller's code of the link the member came through (推广链接); an unknown one is ignored. */
@@ -334,7 +337,7 @@ export const memberCreateOrder = defineCall({
   summary: '会员下单购卡或充值（微信内、微信扫码、支付宝手机网站、支付宝扫码）',
   example: { productId: 1, method: 'wechat_native' },
   errors: [
-    ...fails.badRequest(PayMsg.productOrTopup, PayMsg.openidNeeded, PayMsg.topupAmount),
+    ...fails.badRequest(PayMsg.productOrTopup, PayMsg.openidNeeded, PayMsg.topupAmount, NotifyMsg.stateExpired),
     ...fails.notFound('卡种', '会员卡'),
     ...fails.conflict(
       PayMsg.notEnabled('{渠道}'),

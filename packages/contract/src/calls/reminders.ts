@@ -112,6 +112,9 @@ export const NotifyMsg = {
   openidRequired: '请填写接收测试消息的 openid',
   sendFailed: (reason: string) => `发送失败：${reason}`,
   codeRequired: '缺少微信授权 code',
+  /** The state a code came back with is not one this session was given (another's, used, expired). */
+  stateExpired: '微信授权已失效，请重新授权',
+  stateRequired: '缺少微信授权 state',
   bindFailed: (reason: string) => `微信授权失败：${reason}`,
   authorizeUrl: '网页授权地址应以 http:// 或 https:// 开头',
 } as const;
@@ -375,14 +378,45 @@ export const memberUpdateNotifyPref = defineCall({
   example: { kind: 'class_reminder', on: false },
 });
 
+/** How long a state of WeChat's web authorisation stays valid. */
+export const WECHAT_STATE_TTL_MS = 10 * 60_000;
+/** A state of WeChat's web authorisation, as it comes back (WeChat allows 128 bytes). */
+export const zWechatState = z
+  .string({ error: NotifyMsg.stateRequired })
+  .min(1, NotifyMsg.stateRequired)
+  .max(128, NotifyMsg.stateExpired);
+
 export const memberBindWechat = defineCall({
   path: `${MEMBER_API}/bind/wechat/openid`,
   auth: 'member',
-  req: z.object({ code: z.string().min(1, NotifyMsg.codeRequired).max(200, NotifyMsg.codeRequired) }),
+  req: z.object({
+    code: z.string().min(1, NotifyMsg.codeRequired).max(200, NotifyMsg.codeRequired),
+    /** The state WeChat's authorisation sent back with the code: one memberWechatState gave this session. */
+    state: zWechatState,
+  }),
   res: z.object({ bound: z.boolean() }),
   summary: '会员端：在微信内打开时，用网页授权（snsapi_base）的 code 绑定本人的 openid，以接收公众号提醒',
-  example: { code: '061abcDEF' },
-  errors: [...fails.conflict(NotifyMsg.noWechat), { status: 503, msg: NotifyMsg.bindFailed('{…}') }],
+  example: { code: '061abcDEF', state: 'q3Zb8vXw1yK2mN4pR6tU9w' },
+  errors: [
+    ...fails.badRequest(NotifyMsg.stateExpired),
+    ...fails.conflict(NotifyMsg.noWechat),
+    { status: 503, msg: NotifyMsg.bindFailed('{…}') },
+  ],
+});
+
+/**
+ * A state for WeChat's web authorisation, given to the member's session: random, used once (by the
+ * binding or a payment with the code), valid for WECHAT_STATE_TTL_MS.
+ */
+export const memberWechatState = defineCall({
+  path: `${MEMBER_API}/insert/wechat/state`,
+  auth: 'member',
+  /** Bookkeeping of the authorisation (like a session), not a change to audit. */
+  audit: false,
+  req: z.object({}),
+  res: z.object({ state: z.string() }),
+  summary: '会员端：前往微信网页授权前取一次性的 state（与本次登录绑定，10 分钟内有效，只能使用一次）',
+  example: {},
 });
 
 export const memberWechatAuth = defineCall({
@@ -409,6 +443,7 @@ export const reminderCalls = [
   memberQueryNotifyPref,
   memberUpdateNotifyPref,
   memberBindWechat,
+  memberWechatState,
   memberWechatAuth,
 ];
 

@@ -242,7 +242,7 @@ const SLIDE_EVERY_MS = 3600_000;
 export async function resolveMember(
   db: Db,
   token: string | undefined,
-): Promise<(MemberIdentity & { storeId: number }) | undefined> {
+): Promise<(MemberIdentity & { storeId: number; sessionId: string }) | undefined> {
   if (!token || token.length > 100) return undefined;
   const id = tokenHash(token);
   const now = Date.now();
@@ -253,6 +253,7 @@ export async function resolveMember(
   }
   return {
     storeId: row.storeId,
+    sessionId: id,
     member: { id: row.id, name: row.name, mobile: row.mobile },
     store: { id: row.storeId, name: row.storeName },
   };

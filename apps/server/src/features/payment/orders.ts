@@ -31,7 +31,7 @@ import type { WithCard } from '../../lib/wire-names.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { publicBaseOf } from '../member-channel/public.ts';
-import { bindMemberOpenidUnder, memberOpenidUnder } from '../reminders/public.ts';
+import { bindMemberOpenidUnder, memberOpenidUnder, useWechatState } from '../reminders/public.ts';
 import { requireSeller } from '../staff/public.ts';
 import { sellerOfCode } from '../teacher-pay/public.ts';
 import {
@@ -194,7 +194,8 @@ export async function createDeskOrder(
 async function createOrder(
   ctx: CallCtx,
   buyer: Buyer,
-  input: Omit<CreateInput, 'wxCode' | 'returnUrl' | 'seller'> & Partial<Pick<CreateInput, 'wxCode' | 'returnUrl'>>,
+  input: Omit<CreateInput, 'wxCode' | 'wxState' | 'returnUrl' | 'seller'> &
+    Partial<Pick<CreateInput, 'wxCode' | 'wxState' | 'returnUrl'>>,
 ): Promise<Created> {
   const storeId = ctx.store.id;
   const memberId = buyer.memberId;
@@ -247,6 +248,8 @@ async function createOrder(
   if (input.method === 'wechat_jsapi') {
     const bound = await memberOpenidUnder(ctx.db, storeId, memberId, setting.wechat.appId);
     if (input.wxCode) {
+      // The code counts only with a state this member's session was given (taken once).
+      await useWechatState(ctx, input.wxState);
       try {
         openid = exchanged = await (provider as WechatPay).openidFromCode(input.wxCode);
       } catch (e) {

@@ -7,6 +7,8 @@ import {
   cardProductList,
   insertCardProduct,
   memberBindWechat,
+  memberWechatState,
+  NotifyMsg,
   memberCreateOrder,
   memberQueryOrder,
   memberQueryOrders,
@@ -68,6 +70,8 @@ describeEachDb('online payment: settings, orders and fulfilment exactly once', (
     db().selectFrom('memberCard').selectAll().where('memberId', '=', memberId).orderBy('id').execute();
   const onlinePayments = (orderId: number) =>
     db().selectFrom('cardPayment').selectAll().where('payOrderId', '=', orderId).execute();
+  /** A state of WeChat's authorisation given to this member's session (the code counts only with it). */
+  const stateOf = async (client: Client) => (await client.ok(memberWechatState.path, {})).state;
   const buy = async (client: Client, body: Record<string, unknown>) => {
     const a = await client.call(memberCreateOrder.path, body);
     expect(a.code, a.msg).toBe(0);
@@ -206,12 +210,58 @@ describeEachDb('online payment: settings, orders and fulfilment exactly once', (
     expect(listed.list[0]).toMatchObject({ orderNo: o.orderNo, status: 'paid' });
   });
 
+  it("WeChat JSAPI with a code: only with a state given to this member's session, once; a made-up, another member's, expired or used state pays and binds nothing (400 微信授权已失效)", async () => {
+    const other = await env().factory.member();
+    const phone = await memberClient(env(), other);
+    const someone = await memberClient(env(), await env().factory.member());
+    const ordersBefore = await db().selectFrom('payOrder').select('orderNo').execute();
+    const jsapi = (state: string | undefined) =>
+      phone.call(memberCreateOrder.path, {
+        productId: product.id,
+        method: 'wechat_jsapi',
+        wxCode: wx.oauthCode('o-stranger'),
+        ...(state === undefined ? {} : { wxState: state }),
+      });
+    const refused = { status: 400, msg: NotifyMsg.stateExpired };
+    expect(await jsapi(undefined)).toMatchObject(refused);
+    expect(await jsapi('pay')).toMatchObject(refused);
+    expect(await jsapi(await stateOf(someone))).toMatchObject(refused);
+    const aged = await stateOf(phone);
+    await db()
+      .updateTable('wechatOauthState')
+      .set({ expiresAt: Date.now() - 1 })
+      .where('state', '=', aged)
+      .execute();
+    expect(await jsapi(aged)).toMatchObject(refused);
+    expect(await db().selectFrom('payOrder').select('orderNo').execute()).toEqual(ordersBefore);
+    const bound = await db()
+      .selectFrom('member')
+      .select('wechatOpenid')
+      .where('id', '=', other.id)
+      .executeTakeFirstOrThrow();
+    expect(bound.wechatOpenid).toBeNull();
+    const right = await stateOf(phone);
+    const paid = await buy(phone, {
+      productId: product.id,
+      method: 'wechat_jsapi',
+      wxCode: wx.oauthCode('o-other-1'),
+      wxState: right,
+    });
+    expect(wx.orders.get(paid.orderNo)?.openid).toBe('o-other-1');
+    expect(await jsapi(right)).toMatchObject(refused);
+  });
+
   it("WeChat JSAPI: the member's openid from snsapi_base, signed pay parameters, then the card", async () => {
     expect(await me.call(memberCreateOrder.path, { productId: product.id, method: 'wechat_jsapi' })).toMatchObject({
       status: 400,
       msg: PayMsg.openidNeeded,
     });
-    const o = await buy(me, { productId: product.id, method: 'wechat_jsapi', wxCode: wx.oauthCode('o-member-1') });
+    const o = await buy(me, {
+      productId: product.id,
+      method: 'wechat_jsapi',
+      wxCode: wx.oauthCode('o-member-1'),
+      wxState: await stateOf(me),
+    });
     expect(o.pay).toMatchObject({
       appId: wx.config().appid,
       signType: 'RSA',
@@ -240,7 +290,9 @@ describeEachDb('online payment: settings, orders and fulfilment exactly once', (
       const m = await env().factory.member();
       const client = await memberClient(env(), m);
       expect((await client.ok(memberQueryProducts.path, {})).wechatPayBound).toBe(false);
-      expect(await client.ok(memberBindWechat.path, { code: wx.oauthCode('o-bound-1') })).toEqual({ bound: true });
+      expect(
+        await client.ok(memberBindWechat.path, { code: wx.oauthCode('o-bound-1'), state: await stateOf(client) }),
+      ).toEqual({ bound: true });
       expect((await client.ok(memberQueryProducts.path, {})).wechatPayBound).toBe(true);
       const o = await buy(client, { productId: product.id, method: 'wechat_jsapi' });
       expect(o.pay).toMatchObject({ appId: wx.config().appid, package: expect.stringMatching(/^prepay_id=/) });
@@ -258,6 +310,7 @@ describeEachDb('online payment: settings, orders and fulfilment exactly once', (
         productId: product.id,
         method: 'wechat_jsapi',
         wxCode: wx.oauthCode('o-new-2'),
+        wxState: await stateOf(other),
       });
       expect(wx.orders.get(first.orderNo)?.openid).toBe('o-new-2');
       expect(await openidOf(n.id)).toBe('o-new-2');
@@ -271,7 +324,12 @@ describeEachDb('online payment: settings, orders and fulfilment exactly once', (
       const second = await buy(other, { productId: product.id, method: 'wechat_jsapi' });
       expect(wx.orders.get(second.orderNo)?.openid).toBe('o-new-2');
       // A code again (another WeChat user in the browser) pays as that user but does not move the binding.
-      const third = await buy(other, { productId: product.id, method: 'wechat_jsapi', wxCode: wx.oauthCode('o-3') });
+      const third = await buy(other, {
+        productId: product.id,
+        method: 'wechat_jsapi',
+        wxCode: wx.oauthCode('o-3'),
+        wxState: await stateOf(other),
+      });
       expect(wx.orders.get(third.orderNo)?.openid).toBe('o-3');
       expect(await openidOf(n.id)).toBe('o-new-2');
 
@@ -282,7 +340,12 @@ describeEachDb('online payment: settings, orders and fulfilment exactly once', (
       expect(
         await client.call(memberCreateOrder.path, { productId: product.id, method: 'wechat_jsapi' }),
       ).toMatchObject({ status: 400, msg: PayMsg.openidNeeded });
-      const coded = await buy(client, { productId: product.id, method: 'wechat_jsapi', wxCode: wx.oauthCode('o-4') });
+      const coded = await buy(client, {
+        productId: product.id,
+        method: 'wechat_jsapi',
+        wxCode: wx.oauthCode('o-4'),
+        wxState: await stateOf(client),
+      });
       expect(wx.orders.get(coded.orderNo)?.openid).toBe('o-4');
       expect(await openidOf(m.id)).toBe('o-bound-1');
     } finally {

@@ -1,5 +1,9 @@
+import crypto from 'node:crypto';
+import { NotifyMsg, WECHAT_STATE_TTL_MS } from '@studio/contract';
 import type { Executor, Tx } from '../../db/index.ts';
-import { bindOpenid, memberContact } from './repository.ts';
+import type { CallCtx } from '../../lib/context.ts';
+import { badRequest } from '../../lib/errors.ts';
+import { bindOpenid, insertWechatState, memberContact, takeWechatState } from './repository.ts';
 import { loadNotifySetting, wechatAccount } from './setting.ts';
 
 /**
@@ -38,4 +42,40 @@ export async function bindMemberOpenidUnder(
   if (!(await isServiceAccount(tx, storeId, appId))) return false;
   await bindOpenid(tx, storeId, memberId, openid);
   return true;
+}
+
+/**
+ * A state for WeChat's web authorisation, given to the member's session (issue 42, item 8): random,
+ * used once, valid for WECHAT_STATE_TTL_MS. The code WeChat sends back counts only with it.
+ */
+export async function issueWechatState(ctx: CallCtx): Promise<{ state: string }> {
+  const state = crypto.randomBytes(18).toString('base64url');
+  const now = Date.now();
+  await insertWechatState(
+    ctx.db,
+    {
+      state,
+      sessionId: ctx.memberSessionId,
+      storeId: ctx.store.id,
+      memberId: ctx.member.id,
+      expiresAt: now + WECHAT_STATE_TTL_MS,
+    },
+    now,
+  );
+  return { state };
+}
+
+/**
+ * Takes the state a code came back with, once: one this member's session was given and not yet used
+ * or expired; any other (missing, another's, used, expired) answers 400 微信授权已失效 and the code binds nothing.
+ */
+export async function useWechatState(ctx: CallCtx, state: string | undefined): Promise<void> {
+  const taken =
+    state !== undefined &&
+    (await takeWechatState(
+      ctx.db,
+      { state, sessionId: ctx.memberSessionId, storeId: ctx.store.id, memberId: ctx.member.id },
+      Date.now(),
+    ));
+  if (!taken) throw badRequest(NotifyMsg.stateExpired);
 }

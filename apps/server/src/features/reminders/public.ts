@@ -7,4 +7,4 @@ import type { OutboxHandler } from '../../outbox/index.ts';
 
 /** Outbox handlers of the reminders: a message queued by a change, sent after its commit. */
 export const reminderHandlers: Record<string, OutboxHandler> = { [NOTIFY_TOPIC]: sendQueuedNotice };
-export { bindMemberOpenidUnder, memberOpenidUnder } from './openid.ts';
+export { bindMemberOpenidUnder, memberOpenidUnder, useWechatState } from './openid.ts';

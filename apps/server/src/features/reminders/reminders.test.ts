@@ -5,6 +5,8 @@ import {
   cancelReservationCall,
   cancelTimetable,
   memberBindWechat,
+  memberWechatState,
+  NotifyMsg,
   memberQueryNotifyPref,
   memberUpdateNotifyPref,
   queryNotifyLog,
@@ -20,7 +22,7 @@ import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
 import { openDatabase } from '../../db/index.ts';
 import { EngineFactory } from '../../test/factory-engine.ts';
-import { describeEachDb, moreInstances, PG_URL } from '../../test/harness.ts';
+import { Client, describeEachDb, moreInstances, PG_URL } from '../../test/harness.ts';
 import { memberClient } from '../../test/member-client.ts';
 import { fastWorker, waitFor } from '../../test/outbox.ts';
 import { SECRET, startSmsStandIn } from '../../test/sms-stand-in.ts';
@@ -355,8 +357,11 @@ describeEachDb('reminders to members (WeChat service account, SMS fallback)', (e
     const bound = await e.memberWithCard(s.product.id, { card: { totalCount: 20 } });
     const plain = await e.memberWithCard(s.product.id, { card: { totalCount: 20 } });
     const phone = await memberClient(env(), bound.member);
-    expect((await phone.call(memberBindWechat.path, { code: 'not-a-code' })).code).toBe(503);
-    expect(await phone.ok(memberBindWechat.path, { code: mp.codeFor('openid-bound-1') })).toEqual({ bound: true });
+    const stateOf = async () => (await phone.ok(memberWechatState.path, {})).state;
+    expect((await phone.call(memberBindWechat.path, { code: 'not-a-code', state: await stateOf() })).code).toBe(503);
+    expect(
+      await phone.ok(memberBindWechat.path, { code: mp.codeFor('openid-bound-1'), state: await stateOf() }),
+    ).toEqual({ bound: true });
     expect(await phone.ok(memberQueryNotifyPref.path)).toMatchObject({ wechatAppId: MP.appId, wechatBound: true });
     await book(x.id, bound.card.id);
     await book(x.id, plain.card.id);
@@ -393,6 +398,78 @@ describeEachDb('reminders to members (WeChat service account, SMS fallback)', (e
     // No SMS template of the kind: 409 with the reason; no mobile on the manager's account: 409.
     expect(await desk.call(sendNotifyTest.path, { kind: 'leave_result', channel: 'sms' })).toMatchObject({ code: 409 });
     await desk.ok(updateNotifySetting.path, notify());
+  });
+
+  it("WeChat's authorisation state: only a state given to this member's session binds, once, before it expires; a made-up, another member's, another session's, expired or used state binds nothing (400 微信授权已失效); two uses at once bind once", async () => {
+    await env().client.ok(
+      updateNotifySetting.path,
+      notify({ appId: MP.appId, appSecret: MP.appSecret, baseUrl: mp.base }),
+    );
+    const db = env().database.db;
+    const e = ef();
+    const s = await e.scene();
+    const [a, b, c] = [
+      await e.memberWithCard(s.product.id, { card: { totalCount: 5 } }),
+      await e.memberWithCard(s.product.id, { card: { totalCount: 5 } }),
+      await e.memberWithCard(s.product.id, { card: { totalCount: 5 } }),
+    ];
+    const phoneA = await memberClient(env(), a.member);
+    const phoneB = await memberClient(env(), b.member);
+    const stateOf = async (phone: Client) => (await phone.ok(memberWechatState.path, {})).state;
+    const bind = (phone: Client, state: string, openid: string) =>
+      phone.call(memberBindWechat.path, { code: mp.codeFor(openid), state });
+    const openidOf = async (id: number) =>
+      (await db.selectFrom('member').select('wechatOpenid').where('id', '=', id).executeTakeFirstOrThrow())
+        .wechatOpenid;
+    const refused = { code: 400, msg: NotifyMsg.stateExpired };
+
+    // Random per request.
+    const s1 = await stateOf(phoneA);
+    const s2 = await stateOf(phoneA);
+    expect(s1).not.toBe(s2);
+    expect(s1).toMatch(/^[\w-]{22,}$/);
+    // The constant of before, and none: nothing bound.
+    expect(await bind(phoneA, 'notify', 'o-someone-else')).toMatchObject(refused);
+    expect(await phoneA.call(memberBindWechat.path, { code: mp.codeFor('o-someone-else') })).toMatchObject({
+      code: 400,
+      msg: NotifyMsg.stateRequired,
+    });
+    // A link carrying another member's code and state: binds nothing here.
+    const sB = await stateOf(phoneB);
+    expect(await bind(phoneA, sB, 'o-someone-else')).toMatchObject(refused);
+    // The same member's state, from another session (another phone).
+    const phoneA2 = await memberClient(env(), a.member);
+    expect(await bind(phoneA2, s1, 'o-someone-else')).toMatchObject(refused);
+    // Expired (the row aged past its 10 minutes).
+    await db
+      .updateTable('wechatOauthState')
+      .set({ expiresAt: Date.now() - 1 })
+      .where('state', '=', s2)
+      .execute();
+    expect(await bind(phoneA, s2, 'o-someone-else')).toMatchObject(refused);
+    expect(await openidOf(a.member.id)).toBeNull();
+
+    // The right state binds; used again, nothing.
+    expect(await phoneA.ok(memberBindWechat.path, { code: mp.codeFor('o-member-a'), state: s1 })).toEqual({
+      bound: true,
+    });
+    expect(await bind(phoneA, s1, 'o-someone-else')).toMatchObject(refused);
+    expect(await openidOf(a.member.id)).toBe('o-member-a');
+    // B's state, refused on A's phone, is still B's.
+    expect(await phoneB.ok(memberBindWechat.path, { code: mp.codeFor('o-member-b'), state: sB })).toEqual({
+      bound: true,
+    });
+    expect(await openidOf(b.member.id)).toBe('o-member-b');
+
+    // One state used six times at once (PostgreSQL: over three instances): one binds.
+    const phoneC = await memberClient(env(), c.member);
+    const sC = await stateOf(phoneC);
+    const phones = instances.apps.map((app) => Object.assign(new Client(app), { cookie: phoneC.cookie }));
+    const results = await Promise.all([0, 1, 2, 3, 4, 5].map((i) => bind(phones[i % phones.length], sC, `o-c-${i}`)));
+    expect(results.filter((r) => r.code === 0)).toHaveLength(1);
+    expect(results.filter((r) => r.code === 400 && r.msg === NotifyMsg.stateExpired)).toHaveLength(5);
+    expect(await openidOf(c.member.id)).toBe(`o-c-${results.findIndex((r) => r.code === 0)}`);
+    await env().client.ok(updateNotifySetting.path, notify());
   });
 
   it('cards expiring in 7 days and balances below the card-alert thresholds: one message per card and event', async () => {

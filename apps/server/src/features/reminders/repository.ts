@@ -259,3 +259,33 @@ export async function bindOpenid(ex: Executor, storeId: number, memberId: number
     .where('storeId', '=', storeId)
     .execute();
 }
+
+/** Keeps a state of WeChat's web authorisation given to a member's session (expired ones swept then). */
+export async function insertWechatState(
+  ex: Executor,
+  row: { state: string; sessionId: string; storeId: number; memberId: number; expiresAt: number },
+  now: number,
+): Promise<void> {
+  await ex.deleteFrom('wechatOauthState').where('expiresAt', '<=', now).execute();
+  await ex.insertInto('wechatOauthState').values(row).execute();
+}
+
+/**
+ * Takes a state once: deleted only when this session of this member was given it and it has not
+ * expired, in one guarded statement (two uses at once, on any instances, take it once). True when taken.
+ */
+export async function takeWechatState(
+  ex: Executor,
+  k: { state: string; sessionId: string; storeId: number; memberId: number },
+  now: number,
+): Promise<boolean> {
+  const res = await ex
+    .deleteFrom('wechatOauthState')
+    .where('state', '=', k.state)
+    .where('sessionId', '=', k.sessionId)
+    .where('storeId', '=', k.storeId)
+    .where('memberId', '=', k.memberId)
+    .where('expiresAt', '>', now)
+    .executeTakeFirst();
+  return Number(res.numDeletedRows) === 1;
+}

@@ -3,6 +3,7 @@ import {
   memberQueryNotifyPref,
   memberUpdateNotifyPref,
   memberWechatAuth,
+  memberWechatState,
   queryNotifyLog,
   queryNotifySetting,
   sendNotifyTest,
@@ -12,6 +13,7 @@ import { defineFeature } from '../../lib/feature.ts';
 import { sessionChanged, sessionDeleted } from '../timetable/public.ts';
 import { waitlistPromoted } from '../waitlist/public.ts';
 import { onPromoted, onSessionChanged, onSessionDeleted } from './queue.ts';
+import { issueWechatState } from './openid.ts';
 import * as svc from './service.ts';
 
 /** Reminders to members: the store's setting, the send log, members' switches and WeChat binding. */
@@ -26,5 +28,6 @@ export const remindersFeature = defineFeature((r) => {
   r.handle(memberQueryNotifyPref, (_input, ctx) => svc.myPrefs(ctx));
   r.handle(memberUpdateNotifyPref, (input, ctx) => svc.setMyPref(ctx, input));
   r.handle(memberBindWechat, (input, ctx) => svc.bindWechat(ctx, input));
+  r.handle(memberWechatState, (_input, ctx) => issueWechatState(ctx));
   r.handle(memberWechatAuth, ({ storeId }, ctx) => svc.wechatAuth(ctx, storeId));
 });

@@ -40,6 +40,7 @@ import {
   wechatTemplateOf,
 } from './setting.ts';
 import { openidFromCode, sendTemplate, WechatError } from './wechat.ts';
+import { useWechatState } from './openid.ts';
 
 const PAGE_SIZE = 20;
 
@@ -221,6 +222,8 @@ export async function bindWechat(
 ): Promise<ResOf<typeof memberBindWechat>> {
   const account = wechatAccount(await loadNotifySetting(ctx.db, ctx.store.id));
   if (!account) throw conflict(NotifyMsg.noWechat);
+  // The code counts only with a state this session was given (taken once, before the code is used).
+  await useWechatState(ctx, input.state);
   let openid: string;
   try {
     openid = await openidFromCode(account, ctx.config.outboundAllowHosts, input.code);
