@@ -235,6 +235,12 @@ describeEachDb('weekly template scheduling', (env) => {
   it('refuses to book fixed students into sessions already over', async () => {
     const s = await freshStore(env());
     const r = await row(s, { weekday: 1, time: '09:00' });
+    // A card started before the class (one started after it is refused as not started yet).
+    await s.factory.db
+      .updateTable('memberCard')
+      .set({ activateTime: '2019-12-01 00:00:00' })
+      .where('id', '=', r.cards[0].id)
+      .execute();
     const member = await s.factory.db
       .selectFrom('member')
       .select('name')
