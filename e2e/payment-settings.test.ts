@@ -1,7 +1,7 @@
 // 在线收款 (issue 28): the manager fills WeChat Pay and Alipay in the back office, pointed at the
 // local stand-ins, and 测试连接 says the keys work; a card product is put on sale online.
 import { expect, it } from 'vitest';
-import { PayMsg, WECHAT_KEY_MODE_LABEL } from '@studio/contract';
+import { OnlineSaleMsg, PayMsg, WECHAT_KEY_MODE_LABEL } from '@studio/contract';
 import { parseAllowHosts } from '../apps/server/src/lib/outbound.ts';
 import { standInsOfFile } from '../apps/server/src/test/payment-stand-ins.ts';
 import { describeBrowser, shot } from './harness.ts';
@@ -164,10 +164,13 @@ describeBrowser(
       const dialog = modal(page, '编辑卡种');
       await field(dialog, '卡内次数').locator('input').fill('10');
       await field(dialog, '线上售卖').getByRole('switch').click();
-      // on sale without a price: the form asks for it
+      // 线上价格 starts at the product's price; emptied, the form asks for it
+      const price = field(dialog, '线上价格').locator('input');
+      expect(await price.inputValue()).not.toBe('');
+      await price.fill('');
       await dialog.getByRole('button', { name: label('保存') }).click();
-      await dialog.getByText('请输入线上价格').waitFor();
-      await field(dialog, '线上价格').locator('input').fill('300');
+      await field(dialog, '线上价格').getByText(OnlineSaleMsg.onlinePrice).waitFor();
+      await price.fill('300');
       await field(dialog, '体验卡').getByRole('switch').click();
       await shot(page, 'pay-product-online');
       await dialog.getByRole('button', { name: label('保存') }).click();
