@@ -138,14 +138,14 @@ export async function loginWithCookie(context: BrowserContext, api: Api): Promis
 }
 
 /** A phone held in one hand: 390x844, touch, the store's time zone (the members' page). */
-export async function phoneContext(browser: Browser): Promise<[BrowserContext, Page]> {
+export async function phoneContext(browser: Browser, o: { timezoneId?: string } = {}): Promise<[BrowserContext, Page]> {
   const context = await browser.newContext({
     viewport: { width: 390, height: 844 },
     deviceScaleFactor: 2,
     isMobile: true,
     hasTouch: true,
     locale: 'zh-CN',
-    timezoneId: 'Asia/Shanghai',
+    timezoneId: o.timezoneId ?? 'Asia/Shanghai',
     // The members' page turns antd-mobile's animations off then (main.tsx): a screen is checked as
     // it settles, not with a toast or sheet half faded in.
     reducedMotion: 'reduce',

@@ -114,4 +114,39 @@ describeBrowser('members timetable on a phone: closed classes look closed', (env
       await api.ok('update/booking/policy', { openDaysBefore: 0, closeMinutesBefore: 0 });
     }
   });
+
+  it("reads the store's clock, not the phone's: a phone set to another day still sees the store's today", async () => {
+    const { api, server } = env();
+    const storeId = (await api.ok<{ posts: { storeId: number }[] }>('/api/auth/me')).posts[0].storeId;
+    const f = await makeFixture(api, '钟');
+    const now = shanghai(0);
+    // A zone whose date is not the store's now: 18 hours behind Shanghai before 18:00 there, 6 ahead after.
+    const timezoneId = Number(now.time.slice(0, 2)) < 18 ? 'Pacific/Honolulu' : 'Pacific/Kiritimati';
+    const soon = shanghai(30);
+    const id = await addSession(api, f, soon.date, soon.time);
+
+    const [context, page] = await phoneContext(env().browser, { timezoneId });
+    try {
+      const phoneDate = await page.evaluate(() => {
+        const d = new Date();
+        return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+      });
+      expect(phoneDate).not.toBe(now.date);
+      await page.goto(`${server.url}/m/?store=${storeId}`);
+      await page.getByTestId('store-name').waitFor();
+      // 今天 is the store's day, chosen at start; the week begins on the store's Monday.
+      const today = page.getByTestId(`day-${now.date}`);
+      expect(await today.innerText()).toContain('今天');
+      expect(await today.getAttribute('aria-selected')).toBe('true');
+      expect(await page.getByRole('tab').first().getAttribute('data-testid')).toBe(`day-${mondayOf(now.date)}`);
+      // A class half an hour from now on the store's clock is open, not 已结束.
+      await page.getByTestId(`day-${soon.date}`).tap();
+      const card = page.getByTestId(`session-${id}`);
+      await card.waitFor();
+      expect(await card.getByTestId('phase').count()).toBe(0);
+      await shot(page, 'member-timetable-phone-other-zone');
+    } finally {
+      await context.close();
+    }
+  });
 });

@@ -9,6 +9,7 @@ import { forgetMember, rememberMember } from './invalidations.ts';
 import { Login } from './login.tsx';
 import { backFromWechatBind, NotifyPrefs, useWechatAuthorize, useWechatBinding } from './notify-prefs.tsx';
 import { useMe, useStoreInfo } from './queries.ts';
+import { StoreZoneProvider } from './store-clock.ts';
 import { Timetable } from './timetable.tsx';
 import { useCheckIn } from './writes.ts';
 
@@ -100,48 +101,54 @@ export function App() {
   }
   if (!me && loggingIn) {
     return (
-      <main className="page">
-        <StoreHead store={store} sub="会员登录" />
-        <Login
-          store={store}
-          onBack={() => setLoggingIn(false)}
-          onDone={(who) => {
-            rememberMember(qc, storeId, who);
-            setLoggingIn(false);
-            Toast.show({ content: `欢迎，${who.member.name}` });
-          }}
-        />
-      </main>
+      <StoreZoneProvider value={store.timezone}>
+        <main className="page">
+          <StoreHead store={store} sub="会员登录" />
+          <Login
+            store={store}
+            onBack={() => setLoggingIn(false)}
+            onDone={(who) => {
+              rememberMember(qc, storeId, who);
+              setLoggingIn(false);
+              Toast.show({ content: `欢迎，${who.member.name}` });
+            }}
+          />
+        </main>
+      </StoreZoneProvider>
     );
   }
   if (!me) {
     return (
-      <main className="page">
-        <StoreHead store={store} sub={checkinToken ? '登录后即可签到' : '本周课程'} />
-        <Timetable store={store} me={null} onLogin={() => setLoggingIn(true)} />
-        <div className="tabbar" style={{ padding: 12 }}>
-          <Button block color="primary" size="large" onClick={() => setLoggingIn(true)}>
-            {checkinToken ? '登录后签到' : '登录预约'}
-          </Button>
-        </div>
-      </main>
+      <StoreZoneProvider value={store.timezone}>
+        <main className="page">
+          <StoreHead store={store} sub={checkinToken ? '登录后即可签到' : '本周课程'} />
+          <Timetable store={store} me={null} onLogin={() => setLoggingIn(true)} />
+          <div className="tabbar" style={{ padding: 12 }}>
+            <Button block color="primary" size="large" onClick={() => setLoggingIn(true)}>
+              {checkinToken ? '登录后签到' : '登录预约'}
+            </Button>
+          </div>
+        </main>
+      </StoreZoneProvider>
     );
   }
   return (
-    <main className="page">
-      <StoreHead store={store} sub={`${me.member.name}，你好`} />
-      {tab === 'timetable' && <Timetable store={store} me={me} onLogin={() => {}} />}
-      {tab === 'bookings' && <MyBookings />}
-      {tab === 'cards' && <CardArea onSignedOut={signedOut} />}
-      {tab === 'me' && <NotifyPrefs storeId={storeId} />}
-      <div className="tabbar">
-        <TabBar activeKey={tab} onChange={(k) => setTab(k as Tab)}>
-          <TabBar.Item key="timetable" title="课表" icon={<CalendarOutline />} />
-          <TabBar.Item key="bookings" title="我的预约" icon={<ContentOutline />} />
-          <TabBar.Item key="cards" title="会员卡" icon={<BankcardOutline />} />
-          <TabBar.Item key="me" title="我的" icon={<UserOutline />} />
-        </TabBar>
-      </div>
-    </main>
+    <StoreZoneProvider value={store.timezone}>
+      <main className="page">
+        <StoreHead store={store} sub={`${me.member.name}，你好`} />
+        {tab === 'timetable' && <Timetable store={store} me={me} onLogin={() => {}} />}
+        {tab === 'bookings' && <MyBookings />}
+        {tab === 'cards' && <CardArea onSignedOut={signedOut} />}
+        {tab === 'me' && <NotifyPrefs storeId={storeId} />}
+        <div className="tabbar">
+          <TabBar activeKey={tab} onChange={(k) => setTab(k as Tab)}>
+            <TabBar.Item key="timetable" title="课表" icon={<CalendarOutline />} />
+            <TabBar.Item key="bookings" title="我的预约" icon={<ContentOutline />} />
+            <TabBar.Item key="cards" title="会员卡" icon={<BankcardOutline />} />
+            <TabBar.Item key="me" title="我的" icon={<UserOutline />} />
+          </TabBar>
+        </div>
+      </main>
+    </StoreZoneProvider>
   );
 }

@@ -1,8 +1,8 @@
 import { amountText, BIG_TYPE_MONEY, type memberMyCards, type ResOf } from '@studio/contract';
 import { Button, DotLoading, Tag } from 'antd-mobile';
 import type { ReactNode } from 'react';
-import { ymd } from './format.ts';
 import { useMyCards } from './queries.ts';
+import { useStoreToday } from './store-clock.ts';
 import { useLogout } from './writes.ts';
 
 type MyCard = ResOf<typeof memberMyCards>[number];
@@ -45,7 +45,7 @@ export function MyCards({
   onLeave?: (card: MyCard) => void;
 }) {
   const { data: cards } = useMyCards();
-  const today = ymd(new Date());
+  const today = useStoreToday();
   const logout = useLogout(onSignedOut);
   return (
     <div className="cards">

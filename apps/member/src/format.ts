@@ -2,26 +2,26 @@ import { amountText, PhaseMsg, type MemberSession } from '@studio/contract';
 
 const WEEK = ['周日', '周一', '周二', '周三', '周四', '周五', '周六'];
 
-/** `YYYY-MM-DD` of a local Date. */
-export function ymd(d: Date): string {
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+/** A `YYYY-MM-DD` date as a UTC instant, for calendar arithmetic that no device time zone can shift. */
+function utcOf(date: string): Date {
+  const [y, m, d] = date.split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1, d));
 }
 
 export function addDays(date: string, n: number): string {
-  const [y, m, d] = date.split('-').map(Number);
-  return ymd(new Date(y, m - 1, d + n));
+  const t = utcOf(date);
+  t.setUTCDate(t.getUTCDate() + n);
+  return t.toISOString().slice(0, 10);
 }
 
 /** Monday of the week holding `date`. */
 export function mondayOf(date: string): string {
-  const [y, m, d] = date.split('-').map(Number);
-  const wd = new Date(y, m - 1, d).getDay();
+  const wd = utcOf(date).getUTCDay();
   return addDays(date, wd === 0 ? -6 : 1 - wd);
 }
 
 export function weekdayOf(date: string): string {
-  const [y, m, d] = date.split('-').map(Number);
-  return WEEK[new Date(y, m - 1, d).getDay()];
+  return WEEK[utcOf(date).getUTCDay()];
 }
 
 /** 11/23 */

@@ -9,9 +9,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Dialog, Form, TextArea, Toast } from 'antd-mobile';
 import { useState } from 'react';
 import { ApiError, call } from './api.ts';
-import { addDays, ymd } from './format.ts';
+import { addDays } from './format.ts';
 import { afterWrite } from './invalidations.ts';
 import { keys } from './query-keys.ts';
+import { useStoreToday } from './store-clock.ts';
 import { SubHead } from './sub-head.tsx';
 
 /** The card a leave is asked for. */
@@ -40,7 +41,7 @@ function useRequestLeave() {
  * classes booked inside the leave are named and cancelled (with refund) only after the member agrees.
  */
 export function LeaveScreen({ card, onBack }: { card: LeaveCard; onBack: () => void }) {
-  const today = ymd(new Date());
+  const today = useStoreToday();
   const [from, setFrom] = useState(addDays(today, 1));
   const [to, setTo] = useState(addDays(today, 3));
   const [reason, setReason] = useState('');

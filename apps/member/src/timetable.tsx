@@ -2,8 +2,9 @@ import type { MemberIdentity } from '@studio/contract';
 import { DotLoading, Tag } from 'antd-mobile';
 import { useMemo, useState } from 'react';
 import type { StoreInfo } from './api.ts';
-import { addDays, hm, mineText, monthDay, mondayOf, phaseText, weekdayOf, ymd } from './format.ts';
+import { addDays, hm, mineText, monthDay, mondayOf, phaseText, weekdayOf } from './format.ts';
 import { useTimetable } from './queries.ts';
+import { useStoreToday } from './store-clock.ts';
 import { SessionSheet } from './session-sheet.tsx';
 
 /** This week and next, by day: each class with its seats, and the member's state on it. */
@@ -16,7 +17,7 @@ export function Timetable({
   me: MemberIdentity | null;
   onLogin: () => void;
 }) {
-  const today = ymd(new Date());
+  const today = useStoreToday();
   const from = mondayOf(today);
   const to = addDays(from, 13);
   const { data: days, error } = useTimetable(store.storeId, me !== null, from, to);

@@ -1,3 +1,5 @@
+import { DEFAULT_TIME_ZONE } from '@studio/contract/store-time';
+
 /** IANA time zones offered in the pickers (the browser's list, or a short fallback). */
 export function timeZoneOptions(): { value: string; label: string }[] {
   const intl = Intl as unknown as { supportedValuesOf?: (k: string) => string[] };
@@ -16,4 +18,4 @@ export function timeZoneOptions(): { value: string; label: string }[] {
   return all.map((z) => ({ value: z, label: z === 'Asia/Shanghai' ? '北京时间' : z }));
 }
 
-export const DEFAULT_TIME_ZONE = 'Asia/Shanghai';
+export { DEFAULT_TIME_ZONE };

@@ -184,6 +184,8 @@ export const memberStore = defineCall({
   res: z.object({
     storeId: z.number(),
     storeName: z.string(),
+    /** The store's time zone (IANA): the page reads "today" and "now" on the store's clock, never the phone's. */
+    timezone: z.string(),
     /** The store's logo as a path on this server, or null. */
     logo: z.string().nullable(),
     deductionMode: z.number(),

@@ -90,6 +90,7 @@ export const memberChannelFeature = defineFeature((r) => {
     return {
       storeId: store.id,
       storeName: store.name,
+      timezone: store.timezone,
       logo: logo ? `/member/files/logo/${store.id}` : null,
       ...(await bookingRules(ctx.db, store.id)),
     };
