@@ -60,6 +60,18 @@ describeBrowser('booking', (env) => {
     const history = drawer.getByTestId('history-table');
     await history.getByText('管理员代约').waitFor();
     await history.getByText('管理员取消').waitFor();
+
+    // 操作日志 of this class: the log opens filtered to it (asked with the class), a tag to clear.
+    const filtered = page.waitForResponse(
+      (r) => r.url().endsWith('/query/audit/log') && (r.request().postData() ?? '').includes(`"tid":${tid}`),
+    );
+    await drawer.getByRole('link', { name: /操作日志/ }).click();
+    await page.waitForURL(`**/audit/log?session=${tid}`);
+    const shown = (await (await filtered).json()) as { data: { list: { summary: string }[] } };
+    expect(shown.data.list.length).toBeGreaterThan(0);
+    const rows = page.getByTestId('audit-table').locator('.ant-table-row');
+    await expect.poll(() => rows.count()).toBe(Math.min(shown.data.list.length, 20));
+    await page.getByText('只看这节课的记录').waitFor();
   });
 
   it('shows the server message when the class fills while the form is open; then says 已满 before any form', async () => {

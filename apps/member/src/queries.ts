@@ -70,11 +70,11 @@ export function useMyCards() {
 }
 
 /** My cards for a class, each usable or why not; asked only when `enabled` (a failure is a toast). */
-export function useCardsForSession(tid: number | undefined, enabled: boolean) {
+export function useCardsForSession(sessionId: number | undefined, enabled: boolean) {
   return useQuery({
-    queryKey: keys.cards.forSession(tid ?? 0),
-    queryFn: ({ signal }) => call(memberCardsForSession, { tid: tid! }, { signal }),
-    enabled: enabled && tid !== undefined,
+    queryKey: keys.cards.forSession(sessionId ?? 0),
+    queryFn: ({ signal }) => call(memberCardsForSession, { tid: sessionId! }, { signal }),
+    enabled: enabled && sessionId !== undefined,
     meta: { errorToast: true },
   });
 }

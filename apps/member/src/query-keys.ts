@@ -24,7 +24,7 @@ export const keys = {
   cards: {
     all: ['cards'],
     mine: ['cards', 'mine'],
-    forSession: (tid: number) => ['cards', 'for-session', tid],
+    forSession: (sessionId: number) => ['cards', 'for-session', sessionId],
     /** A card's leave rules and leaves (请假). */
     leaves: (mcId: number) => ['cards', 'leaves', mcId],
   },

@@ -57,7 +57,7 @@ export default function AuditLogPage() {
   const { modal, message } = App.useApp();
   const qc = useQueryClient();
   const [params, setParams] = useSearchParams();
-  const tid = Number(params.get('tid')) || null;
+  const sessionId = Number(params.get('session')) || null;
   // The last seven days of the store's calendar (its clock, not the browser's).
   const clock = useStoreClock();
   const [range, setRange] = useState(() => ({
@@ -68,7 +68,7 @@ export default function AuditLogPage() {
   const [kind, setKind] = useState<AuditKind | null>(null);
   const [memberKeyword, setMemberKeyword] = useState('');
   const [page, setPage] = useState(1);
-  const filter: AuditFilter = { ...range, staffId, kind, memberKeyword: memberKeyword || null, tid };
+  const filter: AuditFilter = { ...range, staffId, kind, memberKeyword: memberKeyword || null, sessionId };
   const q = useAuditLog(filter, page);
   const staff = useStaffList();
 
@@ -186,7 +186,7 @@ export default function AuditLogPage() {
             aria-label="类别"
           />
         </Form.Item>
-        {tid && (
+        {sessionId && (
           <Form.Item>
             <Tag
               closable
@@ -194,7 +194,7 @@ export default function AuditLogPage() {
               onClose={() =>
                 setParams((p) => {
                   const n = new URLSearchParams(p);
-                  n.delete('tid');
+                  n.delete('session');
                   return n;
                 })
               }

@@ -5,8 +5,17 @@ import { call } from '../../api/client.ts';
 import { keys } from '../../shared/query-keys.ts';
 import { useWrite } from '../../shared/use-write.ts';
 
-/** The log's filter as the screen holds it (the page apart). */
-export type AuditFilter = Omit<ReqOf<typeof queryAuditLog>, 'page' | 'pageSize'>;
+/** The log's filter as the screen holds it (the page apart), the class by its inside name. */
+export type AuditFilter = Omit<ReqOf<typeof queryAuditLog>, 'page' | 'pageSize' | 'tid'> & { sessionId: number | null };
+
+/** The call's input: the class goes on the wire as `tid`. */
+function auditRequest(
+  { sessionId, ...rest }: AuditFilter,
+  page: number,
+  pageSize: number,
+): ReqOf<typeof queryAuditLog> {
+  return { ...rest, tid: sessionId, page, pageSize };
+}
 
 export const AUDIT_PAGE_SIZE = 20;
 /** The most rows one export asks for (the contract's limit). */
@@ -16,7 +25,7 @@ export const AUDIT_EXPORT_MAX = 5000;
 export function useAuditLog(filter: AuditFilter, page: number) {
   return useQuery({
     queryKey: keys.audit.page({ ...filter, page }),
-    queryFn: () => call(queryAuditLog, { ...filter, page, pageSize: AUDIT_PAGE_SIZE }),
+    queryFn: () => call(queryAuditLog, auditRequest(filter, page, AUDIT_PAGE_SIZE)),
     placeholderData: (p) => p,
     staleTime: 0,
   });
@@ -24,7 +33,7 @@ export function useAuditLog(filter: AuditFilter, page: number) {
 
 /** Every entry of the filter (up to 5000) for the export. */
 export function fetchAuditForExport(filter: AuditFilter) {
-  return call(queryAuditLog, { ...filter, page: 1, pageSize: AUDIT_EXPORT_MAX });
+  return call(queryAuditLog, auditRequest(filter, 1, AUDIT_EXPORT_MAX));
 }
 
 /**

@@ -32,7 +32,7 @@ function TeacherCard({ t }: { t: TeacherStatement }) {
     >
       <Table<Row>
         size="small"
-        rowKey="tid"
+        rowKey={(r) => r.tid /* the class, as the call names it */}
         dataSource={t.rows}
         pagination={t.rows.length > 50 ? { pageSize: 50, showSizeChanger: false } : false}
         locale={{ emptyText: '本月没有上课' }}

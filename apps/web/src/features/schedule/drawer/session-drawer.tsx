@@ -166,7 +166,7 @@ export default function SessionDrawer({ id, onClose }: { id: number; onClose: ()
         s && (
           <Space>
             {canAudit && (
-              <Link to={`/audit/log?tid=${s.id}`} style={{ marginRight: 8 }}>
+              <Link to={`/audit/log?session=${s.id}`} style={{ marginRight: 8 }}>
                 <FileSearchOutlined /> 操作日志
               </Link>
             )}
