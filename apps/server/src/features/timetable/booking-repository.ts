@@ -1,5 +1,5 @@
 import { LIVE_PENDING, LIVE_RESERVATION, Msg, OperateType, PendingStatus, ReservationStatus } from '@studio/contract';
-import { sql, type Expression, type ExpressionBuilder } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type RawBuilder } from 'kysely';
 import { insertRows } from '../../db/bulk-insert.ts';
 import { fixed, mapRead, noRead, sendRead, type Read } from '../../db/fixed.ts';
 import { idChunks } from '../../db/chunks.ts';
@@ -73,44 +73,77 @@ function ledgerOf(t: TrailEntry): { kind: string; amount: number; remark: string
   }
 }
 
+/** A ledger row's own fields of an entry (`ledgerOf`). */
+type LedgerFields = NonNullable<ReturnType<typeof ledgerOf>>;
+
+/**
+ * One column of a trail row, written once for both paths: its value from the entry (`writeTrail`),
+ * and the same value in the PostgreSQL statement's projection (`chargeAndWrite`), where `r` is the
+ * reservation row it inserted and `v` that row's input (the entry's override and ledger fields).
+ */
+interface TrailColumn<F> {
+  of: (t: TrailEntry, storeId: number, ledger: F) => unknown;
+  pg: (operateType: number) => RawBuilder<unknown>;
+}
+const col = <F>(of: TrailColumn<F>['of'], pg: string): TrailColumn<F> => ({ of, pg: () => sql.raw(pg) });
+
+/** The history row of an entry, column by column (the override column only when an entry has one). */
+const HISTORY_COLUMNS: { [K in keyof Omit<Row<'history'>, 'id'>]: TrailColumn<null> } = {
+  storeId: col((_, storeId) => storeId, 'r.store_id'),
+  timetableId: col((t) => t.timetableId, 'r.timetable_id'),
+  memberId: col((t) => t.memberId, 'r.member_id'),
+  memberCardId: col((t) => t.memberCardId, 'r.member_card_id'),
+  reservationId: col((t) => t.reservationId, 'r.id'),
+  pendingId: col((t) => t.pendingId, 'r.pending_id'),
+  studentCount: col((t) => t.studentCount, 'r.student_count'),
+  usedCount: col((t) => t.usedCount, 'r.used_count'),
+  operateType: { of: (t) => t.operateType, pg: (operateType) => sql`cast(${operateType} as integer)` },
+  operatorId: col((t) => t.operatorId, 'r.operator_id'),
+  remark: col((t) => t.remark, 'r.remark'),
+  createTime: col((t) => t.now, 'r.create_time'),
+  override: col((t) => t.override ?? null, 'v.override'),
+};
+
+/** The ledger row of an entry that moves a card's balance, column by column. */
+const LEDGER_COLUMNS: { [K in keyof Omit<Row<'cardLedger'>, 'id'>]: TrailColumn<LedgerFields> } = {
+  storeId: col((_, storeId) => storeId, 'r.store_id'),
+  memberCardId: col((t) => t.memberCardId, 'r.member_card_id'),
+  kind: col((_, __, e) => e.kind, 'v.kind'),
+  amount: col((_, __, e) => e.amount, 'v.amount'),
+  reservationId: col((t) => t.reservationId, 'r.id'),
+  timetableId: col((t) => t.timetableId, 'r.timetable_id'),
+  operatorId: col((t) => t.operatorId, 'r.operator_id'),
+  remark: col((_, __, e) => e.remark, 'v.ledger_remark'),
+  createdAt: col((t) => t.now, 'r.create_time'),
+  memberId: col((t) => t.memberId, 'r.member_id'),
+};
+
+const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** A trail row of `entry` from its column list. */
+function trailRow<F, R>(columns: Record<string, TrailColumn<F>>, t: TrailEntry, storeId: number, fields: F): R {
+  return Object.fromEntries(Object.entries(columns).map(([name, c]) => [name, c.of(t, storeId, fields)])) as R;
+}
+
+/** `insert into <table> (columns) select <their values from r and v>`: the statement's part of the trail. */
+function trailInsert(table: string, columns: Record<string, TrailColumn<never>>, operateType: number) {
+  const names = Object.keys(columns);
+  return sql`insert into ${sql.raw(table)} (${sql.raw(names.map(snake).join(', '))})
+    select ${sql.join(names.map((n) => columns[n].pg(operateType)))}`;
+}
+
 /** Writes the history rows of `entries` and the ledger rows of those that move a card's balance. */
 export async function writeTrail(tx: Tx, storeId: number, entries: readonly TrailEntry[]): Promise<void> {
   if (!entries.length) return;
   // The override column only when one entry has one: a bulk run's tens of thousands of rows bind less.
-  const withOverride = entries.some((t) => t.override);
+  const { override, ...withoutOverride } = HISTORY_COLUMNS;
+  const historyColumns = entries.some((t) => t.override) ? { ...withoutOverride, override } : withoutOverride;
   const history: NewRow<'history'>[] = [];
   const ledger: NewRow<'cardLedger'>[] = [];
   for (const t of entries) {
-    const row: NewRow<'history'> = {
-      storeId,
-      timetableId: t.timetableId,
-      memberId: t.memberId,
-      memberCardId: t.memberCardId,
-      reservationId: t.reservationId,
-      pendingId: t.pendingId,
-      studentCount: t.studentCount,
-      usedCount: t.usedCount,
-      operateType: t.operateType,
-      operatorId: t.operatorId,
-      remark: t.remark,
-      createTime: t.now,
-    };
-    if (withOverride) row.override = t.override ?? null;
-    history.push(row);
+    history.push(trailRow(historyColumns, t, storeId, null));
     const entry = ledgerOf(t);
-    if (!entry) continue;
-    ledger.push({
-      storeId,
-      memberCardId: t.memberCardId!,
-      kind: entry.kind,
-      amount: entry.amount,
-      reservationId: t.reservationId,
-      timetableId: t.timetableId,
-      operatorId: t.operatorId,
-      remark: entry.remark,
-      createdAt: t.now,
-      memberId: t.memberId,
-    });
+    if (entry) ledger.push(trailRow(LEDGER_COLUMNS, t, storeId, entry));
   }
   await insertRows(tx, 'history', history);
   await insertRows(tx, 'cardLedger', ledger);
@@ -415,17 +448,11 @@ const chargeAndWrite = fixed(
           remark, operator_id, create_time
       ),
       h as (
-        insert into history (store_id, timetable_id, member_id, member_card_id, reservation_id, pending_id,
-          student_count, used_count, operate_type, operator_id, remark, create_time, override)
-        select r.store_id, r.timetable_id, r.member_id, r.member_card_id, r.id, r.pending_id, r.student_count,
-          r.used_count, cast(${p.operateType} as integer), r.operator_id, r.remark, r.create_time, v.override
+        ${trailInsert('history', HISTORY_COLUMNS, p.operateType)}
         from r join v using (timetable_id, member_id)
       ),
       l as (
-        insert into card_ledger (store_id, member_card_id, kind, amount, reservation_id, timetable_id, operator_id,
-          remark, created_at, member_id)
-        select r.store_id, r.member_card_id, v.kind, v.amount, r.id, r.timetable_id, r.operator_id, v.ledger_remark,
-          r.create_time, r.member_id
+        ${trailInsert('card_ledger', LEDGER_COLUMNS, p.operateType)}
         from r join v using (timetable_id, member_id) where v.kind is not null
       )
       select (select min(session_id) from want_seats where session_id not in (select id from s)) as full_session,
