@@ -1,6 +1,7 @@
 /**
- * The store's wall clock in a browser (the admin and the members' page; the server has its own in
- * apps/server/src/lib/time.ts). Every time of the API is the store's local `YYYY-MM-DD HH:mm:ss`, in the
+ * The store's wall clock, asking Intl (the zone's rules) each time: the admin and the members' page
+ * read it directly; the server's `localDateTime` (apps/server/src/lib/time.ts) answers the same from a
+ * cached offset and is checked against it. Every time of the API is the store's local `YYYY-MM-DD HH:mm:ss`, in the
  * store's time zone (a store setting): "now" on a screen is read the same way, never from the device's
  * zone (a desk PC set to UTC, a member's phone abroad or set to UTC).
  */
@@ -31,6 +32,16 @@ function formatOf(timeZone: string): Intl.DateTimeFormat {
     formats.set(timeZone, f);
   }
   return f;
+}
+
+/** Whether `timeZone` is an IANA zone this runtime knows. */
+export function isValidTimeZone(timeZone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The instant `at` (ms since the epoch; now by default) on the wall clock of `timeZone`: `YYYY-MM-DD HH:mm:ss`. */

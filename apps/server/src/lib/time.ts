@@ -2,35 +2,16 @@
  * Store-local time. Sessions and bookings are kept as wall-clock text `YYYY-MM-DD HH:mm:ss`
  * in the store's time zone, so nothing depends on the server's own TZ.
  */
-const formatters = new Map<string, Intl.DateTimeFormat>();
+import { isValidTimeZone, storeDateTime } from '@studio/contract/store-time';
 
-function formatter(tz: string): Intl.DateTimeFormat {
-  let f = formatters.get(tz);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-CA', {
-      timeZone: tz,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-    });
-    formatters.set(tz, f);
-  }
-  return f;
-}
+export { isValidTimeZone };
 
 /**
  * The wall-clock time `YYYY-MM-DD HH:mm:ss` of an instant in a time zone, asking Intl (the zone's
- * rules) every time: what `localDateTime` answers from its cached offset (lib/time.test.ts compares them).
+ * rules) every time (`@studio/contract/store-time`, the browsers' clock): what `localDateTime` answers
+ * from its cached offset (lib/time.test.ts compares them).
  */
-export function formatLocal(tz: string, at: number): string {
-  const parts: Record<string, string> = {};
-  for (const p of formatter(tz).formatToParts(at)) parts[p.type] = p.value;
-  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
-}
+export const formatLocal = (tz: string, at: number): string => storeDateTime(tz, at);
 
 /**
  * A zone's offset from UTC does not change within a quarter of an hour (every change of the time
@@ -50,15 +31,6 @@ export function localDateTime(tz: string, at: number = Date.now()): string {
     offsets.set(tz, known);
   }
   return new Date(at + known.offset).toISOString().slice(0, 19).replace('T', ' ');
-}
-
-export function isValidTimeZone(tz: string): boolean {
-  try {
-    formatter(tz);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Calendar arithmetic on `YYYY-MM-DD` (no time zone involved). */
