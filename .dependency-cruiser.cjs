@@ -4,7 +4,7 @@
  * `rules.ts`), infrastructure (db, lib, outbox, auth) does not reach into features, and the app does
  * not import test code.
  */
-const TEST = '(\\.test\\.ts$|/test-kit\\.ts$|/test-support\\.ts$|^apps/server/src/(test|hardening)/)';
+const TEST = '(\\.test\\.ts$|^apps/server/test/)';
 
 module.exports = {
   forbidden: [

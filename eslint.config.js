@@ -23,11 +23,7 @@ export default tseslint.config(
       'apps/server/src/**/*-repository.ts',
       'apps/server/src/db/**',
       'apps/server/src/outbox/**',
-      'apps/server/src/test/**',
-      'apps/server/src/hardening/**',
       'apps/server/src/**/*.test.ts',
-      'apps/server/src/**/test-kit.ts',
-      'apps/server/src/**/test-support.ts',
     ],
     rules: {
       'no-restricted-syntax': [

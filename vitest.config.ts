@@ -7,15 +7,15 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * and starts the largest files first, which left a long file to finish alone at the end.
  */
 const LONG_FIRST = [
-  'apps/server/src/hardening/fuzz.test.ts',
-  'apps/server/src/hardening/crash.test.ts',
-  'apps/server/src/hardening/undo-crash.test.ts',
-  'apps/server/src/hardening/no-show-crash.test.ts',
-  'apps/server/src/hardening/pay-crash.test.ts',
-  'apps/server/src/hardening/races.test.ts',
-  'apps/server/src/hardening/isolation.test.ts',
+  'apps/server/test/hardening/fuzz.test.ts',
+  'apps/server/test/hardening/crash.test.ts',
+  'apps/server/test/hardening/undo-crash.test.ts',
+  'apps/server/test/hardening/no-show-crash.test.ts',
+  'apps/server/test/hardening/pay-crash.test.ts',
+  'apps/server/test/hardening/races.test.ts',
+  'apps/server/test/hardening/isolation.test.ts',
   'apps/server/src/ops/backup-drill.test.ts',
-  'apps/server/src/hardening/import-memory.test.ts',
+  'apps/server/test/hardening/import-memory.test.ts',
   'apps/server/src/features/payment/exception.test.ts',
   'apps/server/src/features/reminders/reminders.test.ts',
   'apps/server/src/features/batch/week-arrange.test.ts',
@@ -62,7 +62,11 @@ export default defineConfig({
       {
         test: {
           name: 'server',
-          include: ['apps/server/src/**/*.test.ts', 'packages/contract/src/**/*.test.ts'],
+          include: [
+            'apps/server/src/**/*.test.ts',
+            'apps/server/test/**/*.test.ts',
+            'packages/contract/src/**/*.test.ts',
+          ],
           environment: 'node',
           // A call's business write outside an audited transaction throws in the suites (lib/audit.ts scopedDb).
           env: { AUDIT_STRICT: '1' },

@@ -12,8 +12,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { CARD_TYPE_EXPIRES, IMPORT_FIELD_LABEL, IMPORT_FIELDS } from '@studio/contract';
 import { openDatabase, type DbHandle } from '../apps/server/src/db/index.ts';
-import { freshPgDatabase, makeLoadStore, SCENE_PASSWORD } from '../apps/server/src/hardening/scene.ts';
-import { HttpClient, startServer } from '../apps/server/src/hardening/server-process.ts';
+import { freshPgDatabase, makeLoadStore, SCENE_PASSWORD } from '../apps/server/test/hardening/scene.ts';
+import { HttpClient, startServer } from '../apps/server/test/hardening/server-process.ts';
 
 const ROWS = Number(process.env.IMPORT_ROWS ?? 20_000);
 const BASELINE_ROWS = 1_000;

@@ -11,9 +11,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { openDatabase } from '../apps/server/src/db/index.ts';
 import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
-import { mixedLoad, type LoadStats } from '../apps/server/src/hardening/load.ts';
-import { freshPgDatabase, makeLoadStore, SCENE_PASSWORD } from '../apps/server/src/hardening/scene.ts';
-import { HttpClient, startServer } from '../apps/server/src/hardening/server-process.ts';
+import { mixedLoad, type LoadStats } from '../apps/server/test/hardening/load.ts';
+import { freshPgDatabase, makeLoadStore, SCENE_PASSWORD } from '../apps/server/test/hardening/scene.ts';
+import { HttpClient, startServer } from '../apps/server/test/hardening/server-process.ts';
 
 const MINUTES = Number(process.env.MEMORY_MINUTES ?? 2);
 const WARMUP_S = Number(process.env.MEMORY_WARMUP_SECONDS ?? 30);

@@ -13,8 +13,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { MAX_FIX_ROWS, MAX_FIX_STUDENTS } from '@studio/contract';
 import { openDatabase, type DbHandle } from '../apps/server/src/db/index.ts';
-import { freshPgDatabase, makeLoadStore, SCENE_PASSWORD } from '../apps/server/src/hardening/scene.ts';
-import { HttpClient, startServer } from '../apps/server/src/hardening/server-process.ts';
+import { freshPgDatabase, makeLoadStore, SCENE_PASSWORD } from '../apps/server/test/hardening/scene.ts';
+import { HttpClient, startServer } from '../apps/server/test/hardening/server-process.ts';
 
 const WEEKS = 200;
 const BASELINE_MS = Number(process.env.PAUSE_BASELINE_SECONDS ?? 5) * 1000;

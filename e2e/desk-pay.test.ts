@@ -5,7 +5,7 @@
 import { expect, it } from 'vitest';
 import { parseAllowHosts } from '../apps/server/src/lib/outbound.ts';
 import { addDays, localDateTime } from '../apps/server/src/lib/time.ts';
-import { standInPaySetting, standInsOfFile } from '../apps/server/src/test/payment-stand-ins.ts';
+import { standInPaySetting, standInsOfFile } from '../apps/server/test/payment-stand-ins.ts';
 import { Api, DESK, describeBrowser, loginWithCookie, newContext, shot } from './harness.ts';
 import { makeFixture } from './seed.ts';
 import { field, modal, pick } from './ui.ts';

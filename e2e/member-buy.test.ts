@@ -3,7 +3,7 @@
 // Alipay's page, coming back to the page that waits for it.
 import { expect, it } from 'vitest';
 import { parseAllowHosts } from '../apps/server/src/lib/outbound.ts';
-import { standInPaySetting, standInsOfFile } from '../apps/server/src/test/payment-stand-ins.ts';
+import { standInPaySetting, standInsOfFile } from '../apps/server/test/payment-stand-ins.ts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describeBrowser, phoneContext, shot, type Api, type BrowserEnv } from './harness.ts';
 import { addSession, makeFixture, signInNewMember } from './seed.ts';

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MemberMsg } from '@studio/contract';
 import { parseAllowHosts } from '../apps/server/src/lib/outbound.ts';
-import { SECRET, startSmsStandIn } from '../apps/server/src/test/sms-stand-in.ts';
+import { SECRET, startSmsStandIn } from '../apps/server/test/sms-stand-in.ts';
 import { describeBrowser, phoneContext, shot, type BrowserEnv } from './harness.ts';
 import { makeFixture } from './seed.ts';
 

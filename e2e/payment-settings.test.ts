@@ -3,7 +3,7 @@
 import { expect, it } from 'vitest';
 import { OnlineSaleMsg, PayMsg, WECHAT_KEY_MODE_LABEL } from '@studio/contract';
 import { parseAllowHosts } from '../apps/server/src/lib/outbound.ts';
-import { standInsOfFile } from '../apps/server/src/test/payment-stand-ins.ts';
+import { standInsOfFile } from '../apps/server/test/payment-stand-ins.ts';
 import { describeBrowser, shot } from './harness.ts';
 import { makeFixture } from './seed.ts';
 import { field, modal, toast } from './ui.ts';

@@ -2,7 +2,7 @@ import { CardMsg, REFUND_ROUNDING } from '@studio/contract';
 import type { Locator, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { parseAllowHosts } from '../apps/server/src/lib/outbound.ts';
-import { standInPaySetting, standInsOfFile } from '../apps/server/src/test/payment-stand-ins.ts';
+import { standInPaySetting, standInsOfFile } from '../apps/server/test/payment-stand-ins.ts';
 import { Api, DESK, describeBrowser, loginWithCookie, newContext, shot, type BrowserEnv } from './harness.ts';
 import { addDays, addSession, makeFixture, type Fixture } from './seed.ts';
 import { field, modal, toast } from './ui.ts';

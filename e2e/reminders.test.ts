@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest';
 import { runReminders } from '../apps/server/src/features/reminders/public.ts';
 import { parseAllowHosts } from '../apps/server/src/lib/outbound.ts';
-import { SECRET, startSmsStandIn } from '../apps/server/src/test/sms-stand-in.ts';
-import { MP, startWechatMpStandIn } from '../apps/server/src/test/wechat-mp-stand-in.ts';
+import { SECRET, startSmsStandIn } from '../apps/server/test/sms-stand-in.ts';
+import { MP, startWechatMpStandIn } from '../apps/server/test/wechat-mp-stand-in.ts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describeBrowser, phoneContext, shot } from './harness.ts';
 import { addDays, addMemberWithCard, addSession, makeFixture, signInNewMember } from './seed.ts';

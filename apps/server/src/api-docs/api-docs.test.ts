@@ -4,7 +4,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
-import { Client, describeEachDb } from '../test/harness.ts';
+import { Client, describeEachDb } from '../../test/harness.ts';
 import { buildOpenApi } from './openapi.ts';
 import { DOCS_PATH, OPENAPI_PATH } from './routes.ts';
 

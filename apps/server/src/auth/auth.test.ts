@@ -1,7 +1,7 @@
 import { Msg } from '@studio/contract';
 import { expect, it } from 'vitest';
 import { createStoreWithAdmin } from '../db/seed/store.ts';
-import { Client, describeEachDb, type App } from '../test/harness.ts';
+import { Client, describeEachDb, type App } from '../../test/harness.ts';
 import { MAX_PER_ACCOUNT, MAX_PER_IP } from './rate-limit.ts';
 import { MAX_SESSIONS_PER_STAFF } from './sessions.ts';
 

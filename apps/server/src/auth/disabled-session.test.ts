@@ -1,6 +1,6 @@
 import { insertStaff, me, Msg, updateStaff } from '@studio/contract';
 import { expect, it } from 'vitest';
-import { Client, describeEachDb, TEST_PASSWORD } from '../test/harness.ts';
+import { Client, describeEachDb, TEST_PASSWORD } from '../../test/harness.ts';
 
 describeEachDb('a disabled staff member is logged out and told why', (env) => {
   it('their next call answers 401 该账号已停用; enabled again, the old session stays ended', async () => {

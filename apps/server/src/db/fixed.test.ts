@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { expect, it, vi } from 'vitest';
-import { describeEachDb } from '../test/harness.ts';
+import { describeEachDb } from '../../test/harness.ts';
 import { fixed, mapRead, noRead, readTogether } from './fixed.ts';
 import type { Db } from './index.ts';
 

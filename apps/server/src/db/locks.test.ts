@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
-import { describeEachDb } from '../test/harness.ts';
+import { describeEachDb } from '../../test/harness.ts';
 import { lockRooms } from './locks.ts';
 
 describeEachDb('row locks (db/locks.ts)', (env) => {

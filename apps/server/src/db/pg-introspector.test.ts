@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { freshDatabase, PG_URL, REQUIRE_ALL } from '../test/harness.ts';
+import { freshDatabase, PG_URL, REQUIRE_ALL } from '../../test/harness.ts';
 import { migrateToLatest } from './migrate.ts';
 
 const run = PG_URL || REQUIRE_ALL ? describe : describe.skip;

@@ -1,6 +1,6 @@
 import { CompiledQuery, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { freshDatabase, PG_URL, REQUIRE_ALL } from '../test/harness.ts';
+import { freshDatabase, PG_URL, REQUIRE_ALL } from '../../test/harness.ts';
 import { openDatabase, type Db } from './index.ts';
 import { pgSends, READ_MARK, WITH_NEXT } from './pg-pipeline.ts';
 

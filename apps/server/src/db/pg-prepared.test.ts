@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { Msg } from '@studio/contract';
 import { databaseUnavailable } from '../lib/db-errors.ts';
-import { freshDatabase, PG_URL, REQUIRE_ALL } from '../test/harness.ts';
+import { freshDatabase, PG_URL, REQUIRE_ALL } from '../../test/harness.ts';
 import { openDatabase } from './index.ts';
 
 const run = PG_URL || REQUIRE_ALL ? describe : describe.skip;

@@ -2,8 +2,8 @@
 // transaction yields the event loop: neither holds up the reads of other requests, which see only
 // committed data, while the transaction stays all or nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabase } from '../test/harness.ts';
-import { Factory } from '../test/factory.ts';
+import { freshDatabase } from '../../test/harness.ts';
+import { Factory } from '../../test/factory.ts';
 import { createStoreWithAdmin } from './seed/store.ts';
 
 describe('reads during a long SQLite write transaction [sqlite]', () => {

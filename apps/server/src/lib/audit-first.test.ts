@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import type { Executor } from '../db/index.ts';
 import { inWriteTx } from '../db/write-queue.ts';
-import { describeEachDb } from '../test/harness.ts';
+import { describeEachDb } from '../../test/harness.ts';
 import { audit, auditFirst, scopedDb, systemScope } from './audit.ts';
 
 // auditFirst: a booking writes its entry before it takes the session's row lock (booking-engine.ts

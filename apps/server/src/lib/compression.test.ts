@@ -7,8 +7,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { precompressDir } from '../../../../scripts/precompress.ts';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
-import { EngineFactory, FUTURE } from '../test/factory-engine.ts';
-import { describeEachDb, describeEachDbWith, type App } from '../test/harness.ts';
+import { EngineFactory, FUTURE } from '../../test/factory-engine.ts';
+import { describeEachDb, describeEachDbWith, type App } from '../../test/harness.ts';
 import { acceptedEncoding, JSON_COMPRESS_MIN_BYTES } from './compression.ts';
 
 const decode = (encoding: string | undefined, body: Buffer): Buffer =>

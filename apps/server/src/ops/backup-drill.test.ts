@@ -9,10 +9,10 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Dialect } from '../db/index.ts';
 import { migrateToLatest } from '../db/migrate.ts';
-import { freshPgDatabase, makeLoadStore, SCENE_PASSWORD } from '../hardening/scene.ts';
-import { HttpClient, REPO_ROOT, startServer } from '../hardening/server-process.ts';
-import { invariantProblems } from '../hardening/support.ts';
-import { PG_URL, REQUIRE_ALL } from '../test/harness.ts';
+import { freshPgDatabase, makeLoadStore, SCENE_PASSWORD } from '../../test/hardening/scene.ts';
+import { HttpClient, REPO_ROOT, startServer } from '../../test/hardening/server-process.ts';
+import { invariantProblems } from '../../test/hardening/support.ts';
+import { PG_URL, REQUIRE_ALL } from '../../test/harness.ts';
 
 const run = promisify(execFile);
 const script = (name: string, args: string[], env: Record<string, string>) =>

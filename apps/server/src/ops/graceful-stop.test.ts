@@ -7,10 +7,10 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Dialect } from '../db/index.ts';
 import { migrateToLatest } from '../db/migrate.ts';
-import { freshPgDatabase, makeLoadStore, SCENE_PASSWORD } from '../hardening/scene.ts';
-import { HttpClient, startServer } from '../hardening/server-process.ts';
-import { invariantProblems } from '../hardening/support.ts';
-import { PG_URL, REQUIRE_ALL } from '../test/harness.ts';
+import { freshPgDatabase, makeLoadStore, SCENE_PASSWORD } from '../../test/hardening/scene.ts';
+import { HttpClient, startServer } from '../../test/hardening/server-process.ts';
+import { invariantProblems } from '../../test/hardening/support.ts';
+import { PG_URL, REQUIRE_ALL } from '../../test/harness.ts';
 
 const MEMBERS = 300;
 const WORKERS = 32;

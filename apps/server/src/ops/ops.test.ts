@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { openDatabase, type Dialect } from '../db/index.ts';
-import { makeLoadStore, SCENE_PASSWORD, type LoadStore } from '../hardening/scene.ts';
+import { makeLoadStore, SCENE_PASSWORD, type LoadStore } from '../../test/hardening/scene.ts';
 import { startRepeating } from '../lib/jobs.ts';
 import { enqueue } from '../outbox/index.ts';
-import { Client, freshDatabase, PG_URL, REQUIRE_ALL, type App } from '../test/harness.ts';
+import { Client, freshDatabase, PG_URL, REQUIRE_ALL, type App } from '../../test/harness.ts';
 import { HealthMsg, readinessCheck } from './health.ts';
 import { MetricsMsg } from './metrics.ts';
 

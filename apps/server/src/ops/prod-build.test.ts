@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort, REPO_ROOT } from '../hardening/server-process.ts';
+import { freePort, REPO_ROOT } from '../../test/hardening/server-process.ts';
 
 const run = promisify(execFile);
 

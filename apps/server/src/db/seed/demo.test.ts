@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { localDateTime, addDays, weekday } from '../../lib/time.ts';
-import { describeEachDb } from '../../test/harness.ts';
+import { describeEachDb } from '../../../test/harness.ts';
 import { loadDemoData } from './demo.ts';
 import { planDemo } from './demo-plan.ts';
 import { createStoreWithAdmin } from './store.ts';

@@ -3,11 +3,11 @@
 import { allCalls, declaresError, isWriteCall, MODULE_DEDUCTION_MODE, Msg } from '@studio/contract';
 import { beforeAll, expect, it } from 'vitest';
 import type { Db } from '../../db/index.ts';
-import { basePayloads } from '../../hardening/payloads.ts';
-import { makeWorld, type World } from '../../hardening/world.ts';
-import { memberClient } from '../../test/member-client.ts';
-import { Client, describeEachDb, staffClient, TEST_PASSWORD, type TestEnv } from '../../test/harness.ts';
-import { checkInvariants } from '../../test/invariants.ts';
+import { basePayloads } from '../../../test/hardening/payloads.ts';
+import { makeWorld, type World } from '../../../test/hardening/world.ts';
+import { memberClient } from '../../../test/member-client.ts';
+import { Client, describeEachDb, staffClient, TEST_PASSWORD, type TestEnv } from '../../../test/harness.ts';
+import { checkInvariants } from '../../../test/invariants.ts';
 import { purgeOldEntries } from './retention.ts';
 
 const WRITTEN = [

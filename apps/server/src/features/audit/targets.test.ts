@@ -1,8 +1,8 @@
 // Issue 31 item 3: an entry's targets are what its service says it changed, typed; nothing is read
 // off the payload (`tid` is the teacher in batch calls, and no session of that id is named).
 import { beforeAll, expect, it } from 'vitest';
-import { EngineFactory } from '../../test/factory-engine.ts';
-import { describeEachDb } from '../../test/harness.ts';
+import { EngineFactory } from '../../../test/factory-engine.ts';
+import { describeEachDb } from '../../../test/harness.ts';
 
 const STORE = '/store/api';
 

@@ -4,8 +4,8 @@
 import { StaffMsg, type UndoPreview } from '@studio/contract';
 import { expect, it } from 'vitest';
 import { addDays, localDateTime } from '../../lib/time.ts';
-import { describeEachDb } from '../../test/harness.ts';
-import { API, engineFactory, expectInvariants, FUTURE, snapshot } from '../batch/test-kit.ts';
+import { describeEachDb } from '../../../test/harness.ts';
+import { API, engineFactory, expectInvariants, FUTURE, snapshot } from '../../../test/batch-kit.ts';
 
 const UNDO = `${API}/undo/bulk/change`;
 /** Entries are dated when they are written (the store's local date, Asia/Shanghai). */

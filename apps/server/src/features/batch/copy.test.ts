@@ -2,8 +2,8 @@ import { Msg } from '@studio/contract';
 import { expect, it } from 'vitest';
 import { dataVersion } from '../../db/data-version.ts';
 import { addDays } from '../../lib/time.ts';
-import { describeEachDb } from '../../test/harness.ts';
-import { API, engineFactory, expectInvariants, FUTURE, snapshot } from './test-kit.ts';
+import { describeEachDb } from '../../../test/harness.ts';
+import { API, engineFactory, expectInvariants, FUTURE, snapshot } from '../../../test/batch-kit.ts';
 
 const COPY = `${API}/copy/timetable`;
 

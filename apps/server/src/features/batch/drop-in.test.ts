@@ -1,8 +1,8 @@
 import { Msg } from '@studio/contract';
 import { expect, it } from 'vitest';
 import { addDays } from '../../lib/time.ts';
-import { describeEachDb } from '../../test/harness.ts';
-import { API, engineFactory, expectInvariants, FUTURE, snapshot } from './test-kit.ts';
+import { describeEachDb } from '../../../test/harness.ts';
+import { API, engineFactory, expectInvariants, FUTURE, snapshot } from '../../../test/batch-kit.ts';
 
 const TEACHERS = `${API}/query/has/arrange/course/teachers`;
 const COUNT = `${API}/query/has/arrange/course/count`;

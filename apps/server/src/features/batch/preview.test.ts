@@ -5,8 +5,8 @@
 import { Msg, OperateType, type BulkPreview } from '@studio/contract';
 import { expect, it } from 'vitest';
 import { addDays } from '../../lib/time.ts';
-import { describeEachDb } from '../../test/harness.ts';
-import { API, engineFactory, expectInvariants, FUTURE, snapshot } from './test-kit.ts';
+import { describeEachDb } from '../../../test/harness.ts';
+import { API, engineFactory, expectInvariants, FUTURE, snapshot } from '../../../test/batch-kit.ts';
 
 describeEachDb('bulk change previews (dry run on the same call)', (env) => {
   const db = () => env().database.db;

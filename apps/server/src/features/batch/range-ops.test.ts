@@ -1,8 +1,8 @@
 import { Msg } from '@studio/contract';
 import { expect, it } from 'vitest';
 import { addDays } from '../../lib/time.ts';
-import { describeEachDb, staffClient, type TestEnv } from '../../test/harness.ts';
-import { API, engineFactory, expectInvariants, FUTURE, outboxCount, snapshot } from './test-kit.ts';
+import { describeEachDb, staffClient, type TestEnv } from '../../../test/harness.ts';
+import { API, engineFactory, expectInvariants, FUTURE, outboxCount, snapshot } from '../../../test/batch-kit.ts';
 
 const CANCEL = `${API}/batch/cancel/timetable`;
 const EXPORT = `${API}/batch/export/reservation`;

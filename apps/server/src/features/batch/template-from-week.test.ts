@@ -15,8 +15,8 @@ import {
 } from '@studio/contract';
 import { beforeEach, expect, it } from 'vitest';
 import { addDays } from '../../lib/time.ts';
-import { describeEachDb, staffClient } from '../../test/harness.ts';
-import { engineFactory, FUTURE } from './test-kit.ts';
+import { describeEachDb, staffClient } from '../../../test/harness.ts';
+import { engineFactory, FUTURE } from '../../../test/batch-kit.ts';
 
 const FROM_WEEK = insertFixTimetableFromWeek.path;
 /** A Monday far ahead (FUTURE, 2099-06-01, is a Monday). */

@@ -1,7 +1,7 @@
 import { Msg } from '@studio/contract';
 import { expect, it } from 'vitest';
-import { describeEachDb } from '../../test/harness.ts';
-import { API, engineFactory } from './test-kit.ts';
+import { describeEachDb } from '../../../test/harness.ts';
+import { API, engineFactory } from '../../../test/batch-kit.ts';
 
 const INSERT = `${API}/insert/fix/timetable`;
 const UPDATE = `${API}/update/fix/timetable`;

@@ -4,10 +4,10 @@ import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
 import { openDatabase } from '../../db/index.ts';
 import { addDays } from '../../lib/time.ts';
-import { EngineFactory } from '../../test/factory-engine.ts';
-import { Client, describeEachDb, newStore, PG_URL, type TestEnv } from '../../test/harness.ts';
+import { EngineFactory } from '../../../test/factory-engine.ts';
+import { Client, describeEachDb, newStore, PG_URL, type TestEnv } from '../../../test/harness.ts';
 import { templateDate } from './plan.ts';
-import { API, expectInvariants, FUTURE, outboxCount, snapshot } from './test-kit.ts';
+import { API, expectInvariants, FUTURE, outboxCount, snapshot } from '../../../test/batch-kit.ts';
 
 const ARRANGE = `${API}/batch/arrange/week/course`;
 

@@ -3,9 +3,9 @@
 import { Msg } from '@studio/contract';
 import { beforeAll, expect, it } from 'vitest';
 import { addDays, localDateTime } from '../../lib/time.ts';
-import { EngineFactory } from '../../test/factory-engine.ts';
-import { describeEachDb, staffClient, type TestEnv } from '../../test/harness.ts';
-import { memberClient } from '../../test/member-client.ts';
+import { EngineFactory } from '../../../test/factory-engine.ts';
+import { describeEachDb, staffClient, type TestEnv } from '../../../test/harness.ts';
+import { memberClient } from '../../../test/member-client.ts';
 
 const STORE = '/store/api';
 

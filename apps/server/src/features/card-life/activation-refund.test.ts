@@ -1,9 +1,9 @@
 import { afterEach, expect, it, vi } from 'vitest';
 import { addDays, localDateTime } from '../../lib/time.ts';
-import { EngineFactory } from '../../test/factory-engine.ts';
-import { describeEachDb, staffClient, type TestEnv } from '../../test/harness.ts';
-import { checkInvariants } from '../../test/invariants.ts';
-import { memberClient } from '../../test/member-client.ts';
+import { EngineFactory } from '../../../test/factory-engine.ts';
+import { describeEachDb, staffClient, type TestEnv } from '../../../test/harness.ts';
+import { checkInvariants } from '../../../test/invariants.ts';
+import { memberClient } from '../../../test/member-client.ts';
 
 const API = '/store/api';
 const DAY = 86_400_000;

@@ -4,9 +4,9 @@
 import { addMemberReservation, Msg } from '@studio/contract';
 import { expect, it } from 'vitest';
 import { addDays, localDateTime } from '../../lib/time.ts';
-import { EngineFactory } from '../../test/factory-engine.ts';
-import { describeEachDb, moreInstances } from '../../test/harness.ts';
-import { checkInvariants } from '../../test/invariants.ts';
+import { EngineFactory } from '../../../test/factory-engine.ts';
+import { describeEachDb, moreInstances } from '../../../test/harness.ts';
+import { checkInvariants } from '../../../test/invariants.ts';
 
 describeEachDb('a leave raced with bookings of its card', (env) => {
   const instances = moreInstances(env, 2);

@@ -1,10 +1,10 @@
 import { Msg } from '@studio/contract';
 import { expect, it } from 'vitest';
 import { addDays, localDateTime } from '../../lib/time.ts';
-import { EngineFactory } from '../../test/factory-engine.ts';
-import { describeEachDb, staffClient, type TestEnv } from '../../test/harness.ts';
-import { checkInvariants } from '../../test/invariants.ts';
-import { memberClient } from '../../test/member-client.ts';
+import { EngineFactory } from '../../../test/factory-engine.ts';
+import { describeEachDb, staffClient, type TestEnv } from '../../../test/harness.ts';
+import { checkInvariants } from '../../../test/invariants.ts';
+import { memberClient } from '../../../test/member-client.ts';
 
 const API = '/store/api';
 const today = () => localDateTime('Asia/Shanghai').slice(0, 10);

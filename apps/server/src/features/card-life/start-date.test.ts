@@ -2,11 +2,11 @@ import { Msg } from '@studio/contract';
 import { afterEach, expect, it } from 'vitest';
 import { addDays, localDateTime } from '../../lib/time.ts';
 import { yearMonthDay } from '../card/rules.ts';
-import { EngineFactory } from '../../test/factory-engine.ts';
-import { describeEachDb, type TestEnv } from '../../test/harness.ts';
-import { checkInvariants } from '../../test/invariants.ts';
-import { memberClient } from '../../test/member-client.ts';
-import { startOnlineStore } from '../../test/payment-stand-ins.ts';
+import { EngineFactory } from '../../../test/factory-engine.ts';
+import { describeEachDb, type TestEnv } from '../../../test/harness.ts';
+import { checkInvariants } from '../../../test/invariants.ts';
+import { memberClient } from '../../../test/member-client.ts';
+import { startOnlineStore } from '../../../test/payment-stand-ins.ts';
 
 const API = '/store/api';
 const today = () => localDateTime('Asia/Shanghai').slice(0, 10);

@@ -22,11 +22,11 @@ import {
   updateCardProduct,
 } from '@studio/contract';
 import { afterEach, expect, it } from 'vitest';
-import { EngineFactory, FUTURE } from '../../test/factory-engine.ts';
-import { describeEachDb, moreInstances, type TestEnv } from '../../test/harness.ts';
-import { checkInvariants } from '../../test/invariants.ts';
+import { EngineFactory, FUTURE } from '../../../test/factory-engine.ts';
+import { describeEachDb, moreInstances, type TestEnv } from '../../../test/harness.ts';
+import { checkInvariants } from '../../../test/invariants.ts';
 import { addDays, localDateTime } from '../../lib/time.ts';
-import { memberClient } from '../../test/member-client.ts';
+import { memberClient } from '../../../test/member-client.ts';
 
 describeEachDb('多人共享: members book on a card they share', (env) => {
   const ef = () => new EngineFactory(env().factory);

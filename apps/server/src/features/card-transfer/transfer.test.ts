@@ -13,9 +13,9 @@ import {
   transferMemberCard,
 } from '@studio/contract';
 import { afterEach, expect, it } from 'vitest';
-import { EngineFactory, FUTURE } from '../../test/factory-engine.ts';
-import { describeEachDb, moreInstances } from '../../test/harness.ts';
-import { checkInvariants } from '../../test/invariants.ts';
+import { EngineFactory, FUTURE } from '../../../test/factory-engine.ts';
+import { describeEachDb, moreInstances } from '../../../test/harness.ts';
+import { checkInvariants } from '../../../test/invariants.ts';
 
 describeEachDb('转卡: a card moves to another member', (env) => {
   const ef = () => new EngineFactory(env().factory);
@@ -197,7 +197,7 @@ describeEachDb('转卡: a card moves to another member', (env) => {
 });
 
 /** A transfer (keeping future bookings) sent amid 20 bookings of the old holder, through three instances. */
-function describeRace(env: () => import('../../test/harness.ts').TestEnv) {
+function describeRace(env: () => import('../../../test/harness.ts').TestEnv) {
   const instances = moreInstances(env, 2);
   const clients = () => instances.clients;
 

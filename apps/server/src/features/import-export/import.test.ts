@@ -17,9 +17,9 @@ import ExcelJS from 'exceljs';
 import { readImportFile } from './read-file.ts';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { randomMobile } from '../../test/factory.ts';
-import { describeEachDb, moreInstances, newStore, type Client } from '../../test/harness.ts';
-import { checkInvariants } from '../../test/invariants.ts';
+import { randomMobile } from '../../../test/factory.ts';
+import { describeEachDb, moreInstances, newStore, type Client } from '../../../test/harness.ts';
+import { checkInvariants } from '../../../test/invariants.ts';
 
 const STORE = '/store/api';
 const HEADER = IMPORT_FIELDS.map((f) => IMPORT_FIELD_LABEL[f]);

@@ -3,9 +3,9 @@
 import { memberBook, MemberMsg, memberSignIn, Msg, queryCheckinCode, updateCheckinMode } from '@studio/contract';
 import { expect, it } from 'vitest';
 import { addMinutes, localDateTime } from '../../lib/time.ts';
-import { EngineFactory } from '../../test/factory-engine.ts';
-import { describeEachDb, staffClient, type Client } from '../../test/harness.ts';
-import { memberClient } from '../../test/member-client.ts';
+import { EngineFactory } from '../../../test/factory-engine.ts';
+import { describeEachDb, staffClient, type Client } from '../../../test/harness.ts';
+import { memberClient } from '../../../test/member-client.ts';
 import { tokenFor } from './checkin.ts';
 
 describeEachDb('self check-in: the screen code of the minute, or the poster code of the day', (env) => {

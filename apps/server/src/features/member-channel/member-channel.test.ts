@@ -38,10 +38,10 @@ import {
 } from '@studio/contract';
 import { afterEach, expect, it } from 'vitest';
 import { addMinutes, localDateTime } from '../../lib/time.ts';
-import { EngineFactory, FUTURE } from '../../test/factory-engine.ts';
-import { describeEachDb } from '../../test/harness.ts';
-import { memberClient } from '../../test/member-client.ts';
-import { checkInvariants } from '../../test/invariants.ts';
+import { EngineFactory, FUTURE } from '../../../test/factory-engine.ts';
+import { describeEachDb } from '../../../test/harness.ts';
+import { memberClient } from '../../../test/member-client.ts';
+import { checkInvariants } from '../../../test/invariants.ts';
 
 const now = () => localDateTime('Asia/Shanghai');
 

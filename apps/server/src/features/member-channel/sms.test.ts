@@ -13,10 +13,10 @@ import {
   WaitStatus,
 } from '@studio/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EngineFactory, FUTURE } from '../../test/factory-engine.ts';
-import { describeEachDb } from '../../test/harness.ts';
-import { fastWorker, waitFor } from '../../test/outbox.ts';
-import { SECRET, startSmsStandIn, type Received } from '../../test/sms-stand-in.ts';
+import { EngineFactory, FUTURE } from '../../../test/factory-engine.ts';
+import { describeEachDb } from '../../../test/harness.ts';
+import { fastWorker, waitFor } from '../../../test/outbox.ts';
+import { SECRET, startSmsStandIn, type Received } from '../../../test/sms-stand-in.ts';
 import { aliyunSignature, tc3Authorization, textsSettled } from './sms.ts';
 
 describe("SMS adapters reproduce each provider's documented example signature", () => {

@@ -4,9 +4,9 @@ import { afterAll, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
 import { openDatabase, type DbHandle } from '../../db/index.ts';
-import { EngineFactory, FUTURE } from '../../test/factory-engine.ts';
-import { Client, describeEachDb, PG_URL, type App } from '../../test/harness.ts';
-import { memberClient } from '../../test/member-client.ts';
+import { EngineFactory, FUTURE } from '../../../test/factory-engine.ts';
+import { Client, describeEachDb, PG_URL, type App } from '../../../test/harness.ts';
+import { memberClient } from '../../../test/member-client.ts';
 
 describeEachDb('members timetable: a write through another app instance is seen by the next read', (env) => {
   let second: { app: App; database: DbHandle } | undefined;

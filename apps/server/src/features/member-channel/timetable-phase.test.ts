@@ -1,8 +1,8 @@
 import { memberPublicTimetable, PhaseMsg, PolicyMsg, updateBookingPolicy, type MemberSession } from '@studio/contract';
 import { afterEach, expect, it } from 'vitest';
 import { addDays, addMinutes, localDateTime } from '../../lib/time.ts';
-import { EngineFactory } from '../../test/factory-engine.ts';
-import { describeEachDb } from '../../test/harness.ts';
+import { EngineFactory } from '../../../test/factory-engine.ts';
+import { describeEachDb } from '../../../test/harness.ts';
 
 const now = () => localDateTime('Asia/Shanghai');
 

@@ -10,9 +10,9 @@ import {
   saveWechatSetting,
 } from '@studio/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { EngineFactory } from '../../test/factory-engine.ts';
-import { describeEachDb } from '../../test/harness.ts';
-import { allowReceiver, fastWorker, Receiver, waitFor } from '../../test/outbox.ts';
+import { EngineFactory } from '../../../test/factory-engine.ts';
+import { describeEachDb } from '../../../test/harness.ts';
+import { allowReceiver, fastWorker, Receiver, waitFor } from '../../../test/outbox.ts';
 
 describeEachDb('store messages of bookings', (env) => {
   const receiver = new Receiver();

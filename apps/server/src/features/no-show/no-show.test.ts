@@ -12,9 +12,9 @@ import {
   waiveNoShow,
 } from '@studio/contract';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { EngineFactory, FUTURE } from '../../test/factory-engine.ts';
-import { describeEachDb } from '../../test/harness.ts';
-import { checkInvariants } from '../../test/invariants.ts';
+import { EngineFactory, FUTURE } from '../../../test/factory-engine.ts';
+import { describeEachDb } from '../../../test/harness.ts';
+import { checkInvariants } from '../../../test/invariants.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { liftSuspension, memberStatus, runNoShows } from './service.ts';
 

@@ -11,9 +11,9 @@ import {
   updateOnlineSetting,
 } from '@studio/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { fastWorker, waitFor } from '../../test/outbox.ts';
-import { EngineFactory, FUTURE } from '../../test/factory-engine.ts';
-import { describeEachDb } from '../../test/harness.ts';
+import { fastWorker, waitFor } from '../../../test/outbox.ts';
+import { EngineFactory, FUTURE } from '../../../test/factory-engine.ts';
+import { describeEachDb } from '../../../test/harness.ts';
 import { registerProvider } from './providers/registry.ts';
 
 const BASE = 'https://meet.example.org';

@@ -3,14 +3,14 @@
 // it paid with the card issued once; the list filters by date and status; who may call what.
 import { BIG_TYPE_MONEY, createPayOrder, Msg, PayMsg, queryPayOrder, queryPayOrderList } from '@studio/contract';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { Client, describeEachDb, staffClient } from '../../test/harness.ts';
-import { checkInvariants } from '../../test/invariants.ts';
+import { Client, describeEachDb, staffClient } from '../../../test/harness.ts';
+import { checkInvariants } from '../../../test/invariants.ts';
 import {
   startOnlineStore,
   type OnlineStore,
   type AlipayStandIn,
   type WechatPayStandIn,
-} from '../../test/payment-stand-ins.ts';
+} from '../../../test/payment-stand-ins.ts';
 
 describeEachDb('the desk 扫码收款 and the store 线上订单', (env) => {
   let wx: WechatPayStandIn;

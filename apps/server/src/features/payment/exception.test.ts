@@ -20,10 +20,10 @@ import {
 } from '@studio/contract';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { localDateTime } from '../../lib/time.ts';
-import { Client, describeEachDb, moreInstances } from '../../test/harness.ts';
-import { checkInvariants } from '../../test/invariants.ts';
-import { memberClient } from '../../test/member-client.ts';
-import { startOnlineStore, type OnlineStore, type WechatPayStandIn } from '../../test/payment-stand-ins.ts';
+import { Client, describeEachDb, moreInstances } from '../../../test/harness.ts';
+import { checkInvariants } from '../../../test/invariants.ts';
+import { memberClient } from '../../../test/member-client.ts';
+import { startOnlineStore, type OnlineStore, type WechatPayStandIn } from '../../../test/payment-stand-ins.ts';
 import { closeExpiredOrders } from './orders.ts';
 
 describeEachDb('online payment: 异常订单, the close job order by order, 体验卡 once', (env) => {

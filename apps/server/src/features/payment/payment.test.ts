@@ -22,15 +22,15 @@ import {
 } from '@studio/contract';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { localDateTime } from '../../lib/time.ts';
-import { Client, describeEachDb, moreInstances } from '../../test/harness.ts';
-import { checkInvariants } from '../../test/invariants.ts';
-import { memberClient } from '../../test/member-client.ts';
+import { Client, describeEachDb, moreInstances } from '../../../test/harness.ts';
+import { checkInvariants } from '../../../test/invariants.ts';
+import { memberClient } from '../../../test/member-client.ts';
 import {
   startOnlineStore,
   type OnlineStore,
   type AlipayStandIn,
   type WechatPayStandIn,
-} from '../../test/payment-stand-ins.ts';
+} from '../../../test/payment-stand-ins.ts';
 import { closeExpiredOrders } from './orders.ts';
 
 describeEachDb('online payment: settings, orders and fulfilment exactly once', (env) => {

@@ -12,10 +12,10 @@ import {
   type ReconcileResult,
 } from '@studio/contract';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { describeEachDb } from '../../test/harness.ts';
-import { checkInvariants } from '../../test/invariants.ts';
-import { memberClient } from '../../test/member-client.ts';
-import { startOnlineStore, type OnlineStore } from '../../test/payment-stand-ins.ts';
+import { describeEachDb } from '../../../test/harness.ts';
+import { checkInvariants } from '../../../test/invariants.ts';
+import { memberClient } from '../../../test/member-client.ts';
+import { startOnlineStore, type OnlineStore } from '../../../test/payment-stand-ins.ts';
 import { addDays, localDateTime } from '../../lib/time.ts';
 import { reconcileYesterday } from './reconcile.ts';
 

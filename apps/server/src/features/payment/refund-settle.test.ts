@@ -7,15 +7,15 @@
 // (asked by the job, or notified) or CLOSED settles it.
 import { BIG_TYPE_MONEY, memberCreateOrder, queryPayOrderList, refundPayOrder, RefundMsg } from '@studio/contract';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { Client, describeEachDb, moreInstances } from '../../test/harness.ts';
-import { checkInvariants } from '../../test/invariants.ts';
-import { memberClient } from '../../test/member-client.ts';
+import { Client, describeEachDb, moreInstances } from '../../../test/harness.ts';
+import { checkInvariants } from '../../../test/invariants.ts';
+import { memberClient } from '../../../test/member-client.ts';
 import {
   startOnlineStore,
   type AlipayStandIn,
   type OnlineStore,
   type WechatPayStandIn,
-} from '../../test/payment-stand-ins.ts';
+} from '../../../test/payment-stand-ins.ts';
 import { REFUND_SETTLE_JOB, settleOpenRefunds } from './refunds.ts';
 
 describeEachDb('online payment: the refund settling job and ABNORMAL refunds', (env) => {

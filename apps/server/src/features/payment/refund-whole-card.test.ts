@@ -6,15 +6,15 @@
 import { BIG_TYPE_MONEY, cardRefundQuote, memberCreateOrder, refundPayOrder, RefundMsg } from '@studio/contract';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { addDays, localDateTime } from '../../lib/time.ts';
-import { Client, describeEachDb, staffClient } from '../../test/harness.ts';
-import { checkInvariants } from '../../test/invariants.ts';
-import { memberClient } from '../../test/member-client.ts';
+import { Client, describeEachDb, staffClient } from '../../../test/harness.ts';
+import { checkInvariants } from '../../../test/invariants.ts';
+import { memberClient } from '../../../test/member-client.ts';
 import {
   startOnlineStore,
   type AlipayStandIn,
   type OnlineStore,
   type WechatPayStandIn,
-} from '../../test/payment-stand-ins.ts';
+} from '../../../test/payment-stand-ins.ts';
 
 describeEachDb('online payment: a card bought and topped up online, refunded whole', (env) => {
   let wx: WechatPayStandIn;

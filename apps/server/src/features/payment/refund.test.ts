@@ -14,15 +14,15 @@ import {
   topupMemberCard,
 } from '@studio/contract';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { Client, describeEachDb, staffClient } from '../../test/harness.ts';
-import { checkInvariants } from '../../test/invariants.ts';
-import { memberClient } from '../../test/member-client.ts';
+import { Client, describeEachDb, staffClient } from '../../../test/harness.ts';
+import { checkInvariants } from '../../../test/invariants.ts';
+import { memberClient } from '../../../test/member-client.ts';
 import {
   startOnlineStore,
   type OnlineStore,
   type AlipayStandIn,
   type WechatPayStandIn,
-} from '../../test/payment-stand-ins.ts';
+} from '../../../test/payment-stand-ins.ts';
 
 describeEachDb('online payment: refunds through the provider', (env) => {
   let wx: WechatPayStandIn;

@@ -11,10 +11,10 @@ import {
 } from '@studio/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { localDateTime } from '../../lib/time.ts';
-import { Client, describeEachDb, staffClient } from '../../test/harness.ts';
-import { checkInvariants } from '../../test/invariants.ts';
-import { memberClient } from '../../test/member-client.ts';
-import { startOnlineStore, type OnlineStore } from '../../test/payment-stand-ins.ts';
+import { Client, describeEachDb, staffClient } from '../../../test/harness.ts';
+import { checkInvariants } from '../../../test/invariants.ts';
+import { memberClient } from '../../../test/member-client.ts';
+import { startOnlineStore, type OnlineStore } from '../../../test/payment-stand-ins.ts';
 
 describeEachDb('推广链接: a seller’s own link counts online sales for them', (env) => {
   let online: OnlineStore;

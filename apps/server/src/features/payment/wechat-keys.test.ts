@@ -16,10 +16,10 @@ import {
   type PaySetting,
 } from '@studio/contract';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { describeEachDb } from '../../test/harness.ts';
-import { checkInvariants } from '../../test/invariants.ts';
-import { memberClient } from '../../test/member-client.ts';
-import { standInPaySetting, startOnlineStore, type OnlineStore } from '../../test/payment-stand-ins.ts';
+import { describeEachDb } from '../../../test/harness.ts';
+import { checkInvariants } from '../../../test/invariants.ts';
+import { memberClient } from '../../../test/member-client.ts';
+import { standInPaySetting, startOnlineStore, type OnlineStore } from '../../../test/payment-stand-ins.ts';
 
 describeEachDb('online payment: WeChat Pay on the public key, on certificates, and switching (issue 42)', (env) => {
   let online: OnlineStore;

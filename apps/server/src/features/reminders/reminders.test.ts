@@ -21,12 +21,12 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
 import { openDatabase } from '../../db/index.ts';
-import { EngineFactory } from '../../test/factory-engine.ts';
-import { Client, describeEachDb, moreInstances, PG_URL } from '../../test/harness.ts';
-import { memberClient } from '../../test/member-client.ts';
-import { fastWorker, waitFor } from '../../test/outbox.ts';
-import { SECRET, startSmsStandIn } from '../../test/sms-stand-in.ts';
-import { MP, startWechatMpStandIn } from '../../test/wechat-mp-stand-in.ts';
+import { EngineFactory } from '../../../test/factory-engine.ts';
+import { Client, describeEachDb, moreInstances, PG_URL } from '../../../test/harness.ts';
+import { memberClient } from '../../../test/member-client.ts';
+import { fastWorker, waitFor } from '../../../test/outbox.ts';
+import { SECRET, startSmsStandIn } from '../../../test/sms-stand-in.ts';
+import { MP, startWechatMpStandIn } from '../../../test/wechat-mp-stand-in.ts';
 import { addMinutes } from '../../lib/time.ts';
 import { runReminders, type JobDeps } from './job.ts';
 

@@ -11,8 +11,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openDatabase } from '../../db/index.ts';
 import { addDays } from '../../lib/time.ts';
-import { describeEachDb, PG_URL } from '../../test/harness.ts';
-import { allowReceiver, fastWorker, Receiver, waitFor } from '../../test/outbox.ts';
+import { describeEachDb, PG_URL } from '../../../test/harness.ts';
+import { allowReceiver, fastWorker, Receiver, waitFor } from '../../../test/outbox.ts';
 import { runDueDigests } from './digest.ts';
 
 /** An instant given as Asia/Shanghai local time (the test stores' zone). */

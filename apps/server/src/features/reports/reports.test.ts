@@ -25,9 +25,9 @@ import {
 } from '@studio/contract';
 import { expect, it } from 'vitest';
 import { addDays, addMinutes, localDateTime, weekday } from '../../lib/time.ts';
-import { EngineFactory, FUTURE } from '../../test/factory-engine.ts';
-import { describeEachDb } from '../../test/harness.ts';
-import { memberClient } from '../../test/member-client.ts';
+import { EngineFactory, FUTURE } from '../../../test/factory-engine.ts';
+import { describeEachDb } from '../../../test/harness.ts';
+import { memberClient } from '../../../test/member-client.ts';
 
 /** A small deterministic random source (the scene is the same on both databases). */
 function rng(seed: number) {

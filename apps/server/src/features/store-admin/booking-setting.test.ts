@@ -1,8 +1,8 @@
 import { PendingStatus } from '@studio/contract';
 import { expect, it } from 'vitest';
-import type { Factory } from '../../test/factory.ts';
-import { describeEachDb } from '../../test/harness.ts';
-import { insertSession } from '../../test/session-row.ts';
+import type { Factory } from '../../../test/factory.ts';
+import { describeEachDb } from '../../../test/harness.ts';
+import { insertSession } from '../../../test/session-row.ts';
 import { addDays, localDateTime } from '../../lib/time.ts';
 
 const QUERY = '/store/api/query/store/booking/setting';
@@ -166,7 +166,7 @@ describeEachDb('store booking settings', (env) => {
 
   it('switches freely when nothing waits', async () => {
     const { app, database } = env();
-    const { newStore } = await import('../../test/harness.ts');
+    const { newStore } = await import('../../../test/harness.ts');
     const fresh = await newStore(app, database, '空闲门店');
     await fresh.client.ok(UPDATE, base);
     expect(await fresh.client.ok(UPDATE, { ...base, deductionMode: 0 })).toEqual({ pendingKept: 0, notice: null });

@@ -1,9 +1,9 @@
 import { PendingStatus, queryDeductionModeImpact, ReservationStatus } from '@studio/contract';
 import { expect, it } from 'vitest';
 import { addDays, localDateTime } from '../../lib/time.ts';
-import type { Factory } from '../../test/factory.ts';
-import { describeEachDb, staffClient } from '../../test/harness.ts';
-import { insertSession } from '../../test/session-row.ts';
+import type { Factory } from '../../../test/factory.ts';
+import { describeEachDb, staffClient } from '../../../test/harness.ts';
+import { insertSession } from '../../../test/session-row.ts';
 
 const today = () => localDateTime('Asia/Shanghai').slice(0, 10);
 

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { describeEachDbOwnApp, storeIn } from './test-support.ts';
+import { describeEachDbOwnApp, storeIn } from '../../../test/store-admin-support.ts';
 
 const ADD_LOGO = '/store/api/add/logo';
 const PNG = Buffer.from(

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
-import { Client } from '../../test/harness.ts';
-import { describeEachDbOwnApp } from './test-support.ts';
+import { Client } from '../../../test/harness.ts';
+import { describeEachDbOwnApp } from '../../../test/store-admin-support.ts';
 
 const STATUS = '/api/setup/status';
 const INIT = '/api/setup/init';

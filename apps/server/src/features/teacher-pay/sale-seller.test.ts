@@ -5,9 +5,9 @@
 import { createPayOrder, Msg, queryPayOrder, SellerMsg, type CommissionRow } from '@studio/contract';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { localDateTime } from '../../lib/time.ts';
-import { describeEachDb, staffClient, type Client } from '../../test/harness.ts';
-import { checkInvariants } from '../../test/invariants.ts';
-import { startOnlineStore, type OnlineStore } from '../../test/payment-stand-ins.ts';
+import { describeEachDb, staffClient, type Client } from '../../../test/harness.ts';
+import { checkInvariants } from '../../../test/invariants.ts';
+import { startOnlineStore, type OnlineStore } from '../../../test/payment-stand-ins.ts';
 
 const STORE = '/store/api';
 

@@ -5,9 +5,9 @@
 import { Msg, ReservationStatus, TeacherPayMsg, type CommissionRow, type TeacherPayStatement } from '@studio/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays, addMinutes, localDateTime } from '../../lib/time.ts';
-import { EngineFactory, FUTURE } from '../../test/factory-engine.ts';
-import { describeEachDb, staffClient, type Client } from '../../test/harness.ts';
-import { checkInvariants } from '../../test/invariants.ts';
+import { EngineFactory, FUTURE } from '../../../test/factory-engine.ts';
+import { describeEachDb, staffClient, type Client } from '../../../test/harness.ts';
+import { checkInvariants } from '../../../test/invariants.ts';
 
 const STORE = '/store/api';
 const MONTH = '2025-10';

@@ -23,10 +23,10 @@ import {
 import { afterEach, expect, it } from 'vitest';
 import { addDays, localDateTime } from '../../lib/time.ts';
 import { runNoShows } from '../no-show/public.ts';
-import { EngineFactory, FUTURE } from '../../test/factory-engine.ts';
-import { describeEachDb, staffClient } from '../../test/harness.ts';
-import { checkInvariants } from '../../test/invariants.ts';
-import { memberClient } from '../../test/member-client.ts';
+import { EngineFactory, FUTURE } from '../../../test/factory-engine.ts';
+import { describeEachDb, staffClient } from '../../../test/harness.ts';
+import { checkInvariants } from '../../../test/invariants.ts';
+import { memberClient } from '../../../test/member-client.ts';
 
 const MARK = markAttendanceCall.path;
 

@@ -2,9 +2,9 @@ import { OperateType, ReservationStatus } from '@studio/contract';
 import type { KyselyPlugin } from 'kysely';
 import { expect, it } from 'vitest';
 import type { Db, Tx } from '../../db/index.ts';
-import { checkInvariants } from '../../test/invariants.ts';
-import { EngineFactory, FUTURE } from '../../test/factory-engine.ts';
-import { describeEachDb } from '../../test/harness.ts';
+import { checkInvariants } from '../../../test/invariants.ts';
+import { EngineFactory, FUTURE } from '../../../test/factory-engine.ts';
+import { describeEachDb } from '../../../test/harness.ts';
 import { chargeAndWriteReservations, type ReservationToWrite } from './booking-repository.ts';
 
 const NOW = '2026-01-01 09:00:00';

@@ -11,9 +11,9 @@ import {
   TimetableMsg,
 } from '@studio/contract';
 import { afterEach, expect, it } from 'vitest';
-import { checkInvariants } from '../../test/invariants.ts';
-import { EngineFactory, FUTURE } from '../../test/factory-engine.ts';
-import { describeEachDb } from '../../test/harness.ts';
+import { checkInvariants } from '../../../test/invariants.ts';
+import { EngineFactory, FUTURE } from '../../../test/factory-engine.ts';
+import { describeEachDb } from '../../../test/harness.ts';
 
 describeEachDb('booking with a card', (env) => {
   const ef = () => new EngineFactory(env().factory);

@@ -13,10 +13,10 @@ import {
   WaitStatus,
 } from '@studio/contract';
 import { afterEach, expect, it } from 'vitest';
-import { EngineFactory, FUTURE } from '../../test/factory-engine.ts';
-import { type Answer, describeEachDb, moreInstances } from '../../test/harness.ts';
-import { checkInvariants } from '../../test/invariants.ts';
-import { memberClient } from '../../test/member-client.ts';
+import { EngineFactory, FUTURE } from '../../../test/factory-engine.ts';
+import { type Answer, describeEachDb, moreInstances } from '../../../test/harness.ts';
+import { checkInvariants } from '../../../test/invariants.ts';
+import { memberClient } from '../../../test/member-client.ts';
 import { capRefusal, capsOf, weekDays } from './rules.ts';
 
 // FUTURE (2099-06-01) is a Monday: its week is 06-01 .. 06-07.
@@ -182,7 +182,7 @@ describeEachDb('caps per card: classes a day and a week', (env) => {
 });
 
 /** 30 bookings of one capped card (2 a week) over 10 classes of a week, sent at once through three instances. */
-function describeThreeInstances(env: () => import('../../test/harness.ts').TestEnv) {
+function describeThreeInstances(env: () => import('../../../test/harness.ts').TestEnv) {
   const instances = moreInstances(env, 2);
   const clients = () => instances.clients;
 

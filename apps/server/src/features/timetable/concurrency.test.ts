@@ -10,9 +10,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
 import { openDatabase, type DbHandle } from '../../db/index.ts';
-import { checkInvariants } from '../../test/invariants.ts';
-import { EngineFactory } from '../../test/factory-engine.ts';
-import { Client, describeEachDb, PG_URL, type Answer, type App, type TestEnv } from '../../test/harness.ts';
+import { checkInvariants } from '../../../test/invariants.ts';
+import { EngineFactory } from '../../../test/factory-engine.ts';
+import { Client, describeEachDb, PG_URL, type Answer, type App, type TestEnv } from '../../../test/harness.ts';
 
 /** Counts answers by "status msg". */
 function tally(answers: Answer[]): Record<string, number> {

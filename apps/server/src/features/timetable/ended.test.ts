@@ -7,9 +7,9 @@ import {
 } from '@studio/contract';
 import { afterEach, expect, it } from 'vitest';
 import { addMinutes, localDateTime } from '../../lib/time.ts';
-import { EngineFactory } from '../../test/factory-engine.ts';
-import { describeEachDb } from '../../test/harness.ts';
-import { checkInvariants } from '../../test/invariants.ts';
+import { EngineFactory } from '../../../test/factory-engine.ts';
+import { describeEachDb } from '../../../test/harness.ts';
+import { checkInvariants } from '../../../test/invariants.ts';
 
 describeEachDb('ended sessions: cancelling or deleting after the end is a deliberate act', (env) => {
   const api = () => env().client;

@@ -18,10 +18,10 @@ import {
 } from '@studio/contract';
 import { afterEach, expect, it } from 'vitest';
 import { addDays, addMinutes, localDateTime } from '../../lib/time.ts';
-import { EngineFactory, FUTURE } from '../../test/factory-engine.ts';
-import { describeEachDb } from '../../test/harness.ts';
-import { checkInvariants } from '../../test/invariants.ts';
-import { memberClient } from '../../test/member-client.ts';
+import { EngineFactory, FUTURE } from '../../../test/factory-engine.ts';
+import { describeEachDb } from '../../../test/harness.ts';
+import { checkInvariants } from '../../../test/invariants.ts';
+import { memberClient } from '../../../test/member-client.ts';
 
 const now = () => localDateTime('Asia/Shanghai');
 

@@ -11,9 +11,9 @@ import {
   TimetableMsg,
 } from '@studio/contract';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { checkInvariants } from '../../test/invariants.ts';
-import { EngineFactory } from '../../test/factory-engine.ts';
-import { describeEachDb } from '../../test/harness.ts';
+import { checkInvariants } from '../../../test/invariants.ts';
+import { EngineFactory } from '../../../test/factory-engine.ts';
+import { describeEachDb } from '../../../test/harness.ts';
 
 describeEachDb('sign-in mode: pending bookings', (env) => {
   const ef = () => new EngineFactory(env().factory);

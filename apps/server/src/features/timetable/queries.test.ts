@@ -10,9 +10,9 @@ import {
   TimetableMsg,
 } from '@studio/contract';
 import { afterEach, expect, it } from 'vitest';
-import { checkInvariants } from '../../test/invariants.ts';
-import { EngineFactory } from '../../test/factory-engine.ts';
-import { describeEachDb } from '../../test/harness.ts';
+import { checkInvariants } from '../../../test/invariants.ts';
+import { EngineFactory } from '../../../test/factory-engine.ts';
+import { describeEachDb } from '../../../test/harness.ts';
 
 describeEachDb('schedule queries', (env) => {
   const ef = () => new EngineFactory(env().factory);

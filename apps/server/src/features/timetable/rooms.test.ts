@@ -1,8 +1,8 @@
 import { batchArrangeCourse, copyTimetable, insertTimetable, Msg, updateTimetable } from '@studio/contract';
 import { expect, it } from 'vitest';
-import { EngineFactory } from '../../test/factory-engine.ts';
-import { describeEachDb } from '../../test/harness.ts';
-import { snapshot } from '../batch/test-kit.ts';
+import { EngineFactory } from '../../../test/factory-engine.ts';
+import { describeEachDb } from '../../../test/harness.ts';
+import { snapshot } from '../../../test/batch-kit.ts';
 
 describeEachDb('rooms hold one class at a time (a venue with rooms is a branch, not a room)', (env) => {
   const insert = (body: Record<string, unknown>) => env().client.call(insertTimetable.path, body);

@@ -12,9 +12,9 @@ import {
   updateTimetable,
 } from '@studio/contract';
 import { afterEach, expect, it } from 'vitest';
-import { checkInvariants } from '../../test/invariants.ts';
-import { EngineFactory, FUTURE } from '../../test/factory-engine.ts';
-import { describeEachDb } from '../../test/harness.ts';
+import { checkInvariants } from '../../../test/invariants.ts';
+import { EngineFactory, FUTURE } from '../../../test/factory-engine.ts';
+import { describeEachDb } from '../../../test/harness.ts';
 
 describeEachDb('sessions: add, edit, delete', (env) => {
   const ef = () => new EngineFactory(env().factory);

@@ -8,8 +8,8 @@ import {
 } from '@studio/contract';
 import { expect, it } from 'vitest';
 import { localDateTime } from '../../lib/time.ts';
-import { EngineFactory, FUTURE } from '../../test/factory-engine.ts';
-import { describeEachDb } from '../../test/harness.ts';
+import { EngineFactory, FUTURE } from '../../../test/factory-engine.ts';
+import { describeEachDb } from '../../../test/harness.ts';
 
 describeEachDb('今日 (the desk’s day)', (env) => {
   const ok = <T = any>(path: string, body: Record<string, unknown>) => env().client.ok<T>(path, body);

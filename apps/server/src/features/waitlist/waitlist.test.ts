@@ -21,9 +21,9 @@ import {
 } from '@studio/contract';
 import { afterEach, expect, it } from 'vitest';
 import { addMinutes, localDateTime } from '../../lib/time.ts';
-import { EngineFactory, FUTURE } from '../../test/factory-engine.ts';
-import { describeEachDb } from '../../test/harness.ts';
-import { checkInvariants } from '../../test/invariants.ts';
+import { EngineFactory, FUTURE } from '../../../test/factory-engine.ts';
+import { describeEachDb } from '../../../test/harness.ts';
+import { checkInvariants } from '../../../test/invariants.ts';
 import { endClosedWaits } from './service.ts';
 
 describeEachDb('waitlist (候补): join, leave, promotion in the transaction that frees a seat', (env) => {

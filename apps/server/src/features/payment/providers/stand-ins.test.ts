@@ -9,7 +9,7 @@ import {
   startWechatPayStandIn,
   type AlipayStandIn,
   type WechatPayStandIn,
-} from '../../../test/payment-stand-ins.ts';
+} from '../../../../test/payment-stand-ins.ts';
 import { Alipay } from './alipay.ts';
 import { PaymentProviderError, beijingTime, type PaymentProvider, type VerifiedNotification } from './types.ts';
 import { WechatPay, rsaSha256Verify } from './wechatpay.ts';

@@ -13,9 +13,9 @@ import {
   updateMemberCardStatus,
 } from '@studio/contract';
 import { expect, it } from 'vitest';
-import { checkInvariants } from '../../../test/invariants.ts';
-import { EngineFactory, FUTURE } from '../../../test/factory-engine.ts';
-import { describeEachDb } from '../../../test/harness.ts';
+import { checkInvariants } from '../../../../test/invariants.ts';
+import { EngineFactory, FUTURE } from '../../../../test/factory-engine.ts';
+import { describeEachDb } from '../../../../test/harness.ts';
 
 const money = { cardName: '储值卡', bigType: 2, cardType: 2, perCount: 5000, price: 100000 } as const;
 

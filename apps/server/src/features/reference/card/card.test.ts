@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
-import { EngineFactory } from '../../../test/factory-engine.ts';
-import { describeEachDb } from '../../../test/harness.ts';
+import { EngineFactory } from '../../../../test/factory-engine.ts';
+import { describeEachDb } from '../../../../test/harness.ts';
 import { localDateTime } from '../../../lib/time.ts';
 
 const API = '/store/api';

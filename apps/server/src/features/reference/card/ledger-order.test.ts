@@ -1,6 +1,6 @@
 import { insertCardProduct, insertMemberCard, memberCardLedger, topupMemberCard } from '@studio/contract';
 import { expect, it } from 'vitest';
-import { describeEachDb } from '../../../test/harness.ts';
+import { describeEachDb } from '../../../../test/harness.ts';
 
 describeEachDb('a card ledger reads in time order', (env) => {
   it('newest first by when each entry happened, not by when it was written; one moment in the order written', async () => {

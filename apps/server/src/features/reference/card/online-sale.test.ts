@@ -12,7 +12,7 @@ import {
   updatePaySetting,
 } from '@studio/contract';
 import { expect, it } from 'vitest';
-import { describeEachDb } from '../../../test/harness.ts';
+import { describeEachDb } from '../../../../test/harness.ts';
 
 describeEachDb('线上售卖 only for products members can buy', (env) => {
   const api = () => env().client;

@@ -6,9 +6,9 @@ import { CardMsg, transferMemberCard } from '@studio/contract';
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import { addDays, localDateTime } from '../../../lib/time.ts';
-import { EngineFactory } from '../../../test/factory-engine.ts';
-import { describeEachDb, staffClient, type TestEnv } from '../../../test/harness.ts';
-import { checkInvariants } from '../../../test/invariants.ts';
+import { EngineFactory } from '../../../../test/factory-engine.ts';
+import { describeEachDb, staffClient, type TestEnv } from '../../../../test/harness.ts';
+import { checkInvariants } from '../../../../test/invariants.ts';
 import { productRuleAmount } from './refund-quote.ts';
 
 const API = '/store/api';

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { describeEachDb } from '../../../test/harness.ts';
+import { describeEachDb } from '../../../../test/harness.ts';
 
 const API = '/store/api';
 const base = { name: '流瑜伽', count: 12, duration: 60, color: '#FF8800', cardIds: [] as number[] };

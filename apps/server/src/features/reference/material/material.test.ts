@@ -1,7 +1,7 @@
 import { Msg } from '@studio/contract';
 import { expect, it } from 'vitest';
-import { describeEachDb } from '../../../test/harness.ts';
-import { insertSession } from '../../../test/session-row.ts';
+import { describeEachDb } from '../../../../test/harness.ts';
+import { insertSession } from '../../../../test/session-row.ts';
 
 const API = '/store/api';
 

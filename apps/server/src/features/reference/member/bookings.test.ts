@@ -14,8 +14,8 @@ import {
 import { expect, it } from 'vitest';
 import { invalidateStoreScope } from '../../../lib/store-scope.ts';
 import { addMinutes, localDateTime } from '../../../lib/time.ts';
-import { EngineFactory, FUTURE } from '../../../test/factory-engine.ts';
-import { describeEachDb } from '../../../test/harness.ts';
+import { EngineFactory, FUTURE } from '../../../../test/factory-engine.ts';
+import { describeEachDb } from '../../../../test/harness.ts';
 
 describeEachDb("a member's bookings (member detail)", (env) => {
   const ef = () => new EngineFactory(env().factory);

@@ -1,7 +1,7 @@
 import { Msg, zMemberCardRow } from '@studio/contract';
 import { expect, it } from 'vitest';
 import { localDateTime } from '../../../lib/time.ts';
-import { describeEachDb } from '../../../test/harness.ts';
+import { describeEachDb } from '../../../../test/harness.ts';
 
 const API = '/store/api';
 

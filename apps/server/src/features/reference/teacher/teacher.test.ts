@@ -1,7 +1,7 @@
 import { Msg } from '@studio/contract';
 import { expect, it } from 'vitest';
-import { describeEachDb, staffClient } from '../../../test/harness.ts';
-import { insertSession } from '../../../test/session-row.ts';
+import { describeEachDb, staffClient } from '../../../../test/harness.ts';
+import { insertSession } from '../../../../test/session-row.ts';
 
 const API = '/store/api';
 const room = { meetingType: 1, meetingCode: '123 456 789', joinUrl: 'https://meeting.example.com/j/123456789' };
