@@ -8,7 +8,7 @@ import { cardTransferFeature } from './card-transfer/routes.ts';
 import { cardShareFeature } from './card-share/routes.ts';
 import { cardLifeFeature } from './card-life/routes.ts';
 import { importExportFeature } from './import-export/routes.ts';
-import { memberChannelFeature, smsHandlers } from './member-channel/routes.ts';
+import { memberChannelFeature } from './member-channel/routes.ts';
 import { messagingFeature } from './messaging/routes.ts';
 import { messagingHandlers } from './messaging/public.ts';
 import { noShowFeature } from './no-show/routes.ts';
@@ -56,5 +56,5 @@ export const features: Feature[] = [
 
 /** Every outbox topic the app queues, with its handler (main.ts and the tests' workers use them). */
 export function outboxHandlers(): Record<string, OutboxHandler> {
-  return { ...messagingHandlers, ...meetingHandlers, ...smsHandlers, ...reminderHandlers };
+  return { ...messagingHandlers, ...meetingHandlers, ...reminderHandlers };
 }

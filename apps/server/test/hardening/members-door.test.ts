@@ -14,7 +14,7 @@ import {
   updateSmsSetting,
 } from '@studio/contract';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { textsSettled } from '../../src/features/member-channel/sms.ts';
+import { textsSettled } from '../../src/features/messaging/sms.ts';
 import { describeEachDb } from '../harness.ts';
 import { randomMobile } from '../factory.ts';
 import { startSmsStandIn } from '../sms-stand-in.ts';

@@ -1,7 +1,6 @@
 import {
   createMemberLoginCode,
   endMemberSessions,
-  MemberMsg,
   memberBook,
   memberCancelBooking,
   memberChallenge,
@@ -21,47 +20,27 @@ import {
   memberTimetable,
   queryCheckinCode,
   queryMemberPage,
-  querySmsSetting,
   updateCheckinMode,
   updateMemberPage,
-  updateSmsSetting,
 } from '@studio/contract';
 import { audit } from '../../lib/audit.ts';
-import { BASE_KEY, publicBaseOf } from './public-base.ts';
+import { BASE_KEY, publicBaseOf } from '../messaging/public.ts';
 import type { CallCtx } from '../../lib/context.ts';
-import { conflict, notFound } from '../../lib/errors.ts';
+import { notFound } from '../../lib/errors.ts';
 import { defineFeature } from '../../lib/feature.ts';
 import { withCard, withSession } from '../../lib/wire-names.ts';
 import { storeScopeById } from '../../lib/store-scope.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { bookingRules } from '../policy/public.ts';
-import { findMember, requireMember, memberIdByMobile } from '../reference/public.ts';
+import { requireMember } from '../reference/public.ts';
 import { putSetting, storeLogoFileId } from '../store-admin/public.ts';
 import { checkinCode, saveCheckinMode } from './checkin.ts';
-import {
-  admitCodeRequest,
-  endMemberSession,
-  endSessionsOf,
-  issueCode,
-  memberCookieName,
-  newChallenge,
-  startMemberSession,
-  verifyLogin,
-} from './member-auth.ts';
+import { signIn, sendLoginCode } from './login.ts';
+import { endMemberSession, endSessionsOf, issueCode, memberCookieName, newChallenge } from './member-auth.ts';
 import * as svc from './service.ts';
-import {
-  loadSmsSetting,
-  loginCodeMessage,
-  saveSmsSetting,
-  sendInBackground,
-  smsSenderOf,
-  textsToday,
-  tooManyTextsToday,
-} from './sms.ts';
 
 export { memberCookieName, resolveMember } from './member-auth.ts';
 export { registerMemberPages } from './pages.ts';
-export { smsHandlers } from './notices.ts';
 
 /** The acting member of a `member` call (the route loop resolved their session and store). */
 const scope = (ctx: CallCtx): svc.MemberScope => ({
@@ -99,33 +78,11 @@ export const memberChannelFeature = defineFeature((r) => {
   r.handle(memberChallenge, async (_input, ctx) => newChallenge(ctx.db));
 
   // The public door: the same answer for every well-formed mobile; the text goes out after it.
-  r.handle(memberSendCode, async ({ storeId, mobile, altcha }, ctx) => {
-    const store = await storeOr404(ctx, storeId);
-    const sender = await smsSenderOf(ctx.db, ctx.config.outboundAllowHosts, store);
-    if (!sender) throw conflict(MemberMsg.noProvider);
-    // the sender read the setting (its cap): only today's count is read again
-    if ((await textsToday(ctx.db, store)) >= sender.dailyCap) throw tooManyTextsToday();
-    await admitCodeRequest(ctx.db, { storeId: store.id, mobile, ip: ctx.req.ip, altcha });
-    const memberId = await memberIdByMobile(ctx.db, store.id, mobile);
-    if (memberId === undefined) return null;
-    const { code } = await issueCode(ctx.db, { storeId: store.id, memberId }, 'sms');
-    sendInBackground(ctx.log, `login code of member ${memberId}`, () =>
-      sender.send(mobile, loginCodeMessage(sender.loginTemplateId, code)),
-    );
+  r.handle(memberSendCode, async ({ storeId, ...input }, ctx) => {
+    await sendLoginCode(ctx, await storeOr404(ctx, storeId), input);
     return null;
   });
-
-  r.handle(memberLogin, async ({ storeId, mobile, code }, ctx) => {
-    const store = await storeOr404(ctx, storeId);
-    const memberId = await verifyLogin(ctx.db, {
-      memberId: await memberIdByMobile(ctx.db, store.id, mobile),
-      code,
-      ip: ctx.req.ip,
-    });
-    await startMemberSession(ctx, { storeId: store.id, memberId });
-    const m = (await findMember(ctx.db, store.id, memberId))!;
-    return { member: { id: m.id, name: m.name, mobile: m.mobile }, store: { id: store.id, name: store.name } };
-  });
+  r.handle(memberLogin, async ({ storeId, ...input }, ctx) => signIn(ctx, await storeOr404(ctx, storeId), input));
 
   r.handle(memberMe, async (_input, ctx) => ({
     member: ctx.member,
@@ -175,15 +132,6 @@ export const memberChannelFeature = defineFeature((r) => {
     updateCheckinMode,
     async ({ checkinMode }, ctx) => {
       await saveCheckinMode(ctx.db, ctx.store.id, checkinMode);
-      return null;
-    },
-    { tx: true },
-  );
-  r.handle(querySmsSetting, async (_input, ctx) => loadSmsSetting(ctx.db, ctx.store));
-  r.handle(
-    updateSmsSetting,
-    async (input, ctx) => {
-      await saveSmsSetting(ctx.db, ctx.store.id, input);
       return null;
     },
     { tx: true },

@@ -1,4 +1,10 @@
-import { OnlineMsg, PICTURE_MAX_BYTES, sendTimetablePicture } from '@studio/contract';
+import {
+  OnlineMsg,
+  PICTURE_MAX_BYTES,
+  querySmsSetting,
+  sendTimetablePicture,
+  updateSmsSetting,
+} from '@studio/contract';
 import { badRequest, conflict } from '../../lib/errors.ts';
 import { defineFeature } from '../../lib/feature.ts';
 import { roomCreated } from '../online/public.ts';
@@ -17,10 +23,12 @@ import {
   forgetRobot,
   queuePicture,
 } from './service.ts';
+import { loadSmsSetting, saveSmsSetting } from './sms.ts';
 
 /**
  * Store messaging: WeCom group-robot messages for the engine's changes (it listens to the engine's
- * events; nothing calls it) and the weekly timetable picture call.
+ * events), the weekly timetable picture call, and the text message provider's setting (the sending
+ * itself is sms.ts, used by the members' sign-in, the reminders and today's count).
  */
 export const messagingFeature = defineFeature((r) => {
   r.on(messagingSettingSaved, forgetRobot);
@@ -37,4 +45,14 @@ export const messagingFeature = defineFeature((r) => {
     if (!(await queuePicture(ctx.db, ctx.store.id, png))) throw conflict(OnlineMsg.webhookMissing);
     return null;
   });
+  // The store's text message provider (短信服务), used by the members' sign-in codes and the reminders.
+  r.handle(querySmsSetting, async (_input, ctx) => loadSmsSetting(ctx.db, ctx.store));
+  r.handle(
+    updateSmsSetting,
+    async (input, ctx) => {
+      await saveSmsSetting(ctx.db, ctx.store.id, input);
+      return null;
+    },
+    { tx: true },
+  );
 });

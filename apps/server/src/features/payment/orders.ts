@@ -30,7 +30,7 @@ import type { CallCtx } from '../../lib/context.ts';
 import type { WithCard } from '../../lib/wire-names.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { localDateTime } from '../../lib/time.ts';
-import { publicBaseOf } from '../member-channel/public.ts';
+import { publicBaseOf } from '../messaging/public.ts';
 import { bindMemberOpenidUnder, memberOpenidUnder, useWechatState } from '../reminders/public.ts';
 import { requireSeller } from '../staff/public.ts';
 import { sellerOfCode } from '../teacher-pay/public.ts';

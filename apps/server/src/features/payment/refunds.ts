@@ -15,7 +15,7 @@ import { conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { findStoreScope } from '../../lib/store-repository.ts';
 import { jobItemFailed } from '../../lib/jobs.ts';
 import { localDateTime } from '../../lib/time.ts';
-import { publicBaseOf } from '../member-channel/public.ts';
+import { publicBaseOf } from '../messaging/public.ts';
 import {
   closeCardForRefund,
   putBackRefund,

@@ -4,7 +4,7 @@ import { scopeOf } from '../../lib/audit.ts';
 import { storeScopeById } from '../../lib/store-scope.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { enqueue } from '../../outbox/enqueue.ts';
-import { storedSmsSetting } from '../member-channel/public.ts';
+import { storedSmsSetting } from '../messaging/public.ts';
 import * as repo from './repository.ts';
 import { quietVerdict } from './rules.ts';
 import {

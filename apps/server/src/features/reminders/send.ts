@@ -5,7 +5,7 @@ import type { StoreScope } from '../../lib/context.ts';
 import { storeScopeById } from '../../lib/store-scope.ts';
 import { addMinutes, localDateTime } from '../../lib/time.ts';
 import type { OutboxHandler } from '../../outbox/index.ts';
-import { SmsCapReached, SmsSendFailed, smsSenderOf, type SmsMessage } from '../member-channel/public.ts';
+import { SmsCapReached, SmsSendFailed, smsSenderOf, type SmsMessage } from '../messaging/public.ts';
 import { heldPairs } from '../timetable/public.ts';
 import type { NotifyPayload } from './queue.ts';
 import * as repo from './repository.ts';

@@ -24,7 +24,7 @@ import type { CallCtx } from '../../lib/context.ts';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { storeScopeById } from '../../lib/store-scope.ts';
 import { addDays, localDateTime } from '../../lib/time.ts';
-import { SmsCapReached, smsSenderOf, storedSmsSetting } from '../member-channel/public.ts';
+import { SmsCapReached, smsSenderOf, storedSmsSetting } from '../messaging/public.ts';
 import { requireMember } from '../reference/public.ts';
 import type { NotifyPayload } from './queue.ts';
 import * as repo from './repository.ts';

@@ -13,7 +13,7 @@ import type { Executor } from '../../db/index.ts';
 import { audit } from '../../lib/audit.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { checkOutboundTarget, OutboundRefused, type AllowedHost } from '../../lib/outbound.ts';
-import { storedSmsSetting } from '../member-channel/public.ts';
+import { storedSmsSetting } from '../messaging/public.ts';
 import { getSetting, putSetting } from '../store-admin/public.ts';
 
 /** The store setting holding the reminders' setting (the service account's secret included). */

@@ -5,7 +5,7 @@ import { audit } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import { localDateTime } from '../../lib/time.ts';
-import { publicBaseOf } from '../member-channel/public.ts';
+import { publicBaseOf } from '../messaging/public.ts';
 import { insertLink, linkOf, staffOfStore } from './seller-link-repository.ts';
 
 /**

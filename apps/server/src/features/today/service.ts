@@ -1,7 +1,7 @@
 import { ReservationStatus, type queryToday, type ResOf, type RosterEntry } from '@studio/contract';
 import type { CallCtx } from '../../lib/context.ts';
 import { localDateTime } from '../../lib/time.ts';
-import { smsToday } from '../member-channel/public.ts';
+import { smsToday } from '../messaging/public.ts';
 import { exceptionOrderCount } from '../payment/public.ts';
 import { getDeductionMode } from '../timetable/public.ts';
 import { ownTeacherFilter } from '../staff/public.ts';

@@ -32,5 +32,5 @@ export const sendSmsNotice: OutboxHandler = async (row, payload, ctx) => {
   }
 };
 
-/** Outbox handlers of the members' channel. */
+/** Outbox handlers of text messages. */
 export const smsHandlers: Record<string, OutboxHandler> = { [SMS_TOPIC]: sendSmsNotice };
