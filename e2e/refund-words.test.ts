@@ -76,6 +76,50 @@ describeBrowser(
       return { m, row, words, note, offered };
     }
 
+    /**
+     * A money card on sale online (100.00 元, `fee`% refund fee) bought by the desk's WeChat QR and
+     * topped up 500.00 元 by its `topupMethod` QR, each paid at the stand-in.
+     */
+    async function boughtAndToppedUpOnline(tag: string, topupMethod: 'wechat_native' | 'alipay_precreate', fee = 0) {
+      const { api, server } = env();
+      await api.ok('update/pay/setting', standInPaySetting(standIns.wx, standIns.ali));
+      const f = await makeFixture(api, tag);
+      const name = `线上储值卡${f.memberId}`;
+      const product = await api.ok<{ id: number }>('insert/card/product', {
+        cardName: name,
+        bigType: 2,
+        cardType: 2,
+        perCount: 5000,
+        price: 10000,
+        totalCount: 10000,
+        courseIds: [f.courseId],
+        onlineSale: 1,
+        onlinePrice: 10000,
+        refundFeePercent: fee,
+      });
+      await deskPage(env());
+      const sale = await deskApi!.ok<{ orderNo: string; codeUrl: string }>('create/pay/order', {
+        mid: f.memberId,
+        productId: product.id,
+        method: 'wechat_native',
+      });
+      expect((await fetch(sale.codeUrl, { method: 'POST' })).status).toBe(200);
+      const card = await server.database.db
+        .selectFrom('memberCard')
+        .select('id')
+        .where('memberId', '=', f.memberId)
+        .where('cardId', '=', product.id)
+        .executeTakeFirstOrThrow();
+      const topup = await deskApi!.ok<{ orderNo: string; codeUrl: string }>('create/pay/order', {
+        mid: f.memberId,
+        mcId: card.id,
+        amount: 50000,
+        method: topupMethod,
+      });
+      expect((await fetch(topup.codeUrl, { method: 'POST' })).status).toBe(200);
+      return { f, name, mcId: card.id, sale, topup };
+    }
+
     const close = async (m: Locator) => {
       await m.getByRole('button', { name: /取\s*消/ }).click();
       await m.waitFor({ state: 'hidden' });
@@ -193,42 +237,9 @@ describeBrowser(
     });
 
     it('a card bought and topped up online: 退款去向 names each order, all of it goes back, the card closed once', async () => {
-      const { api, server } = env();
-      await api.ok('update/pay/setting', standInPaySetting(standIns.wx, standIns.ali));
-      const f = await makeFixture(api, '线');
-      const name = `线上储值卡${f.memberId}`;
-      const product = await api.ok<{ id: number }>('insert/card/product', {
-        cardName: name,
-        bigType: 2,
-        cardType: 2,
-        perCount: 5000,
-        price: 10000,
-        totalCount: 10000,
-        courseIds: [f.courseId],
-        onlineSale: 1,
-        onlinePrice: 10000,
-      });
+      const { api } = env();
+      const { f, name, sale, topup } = await boughtAndToppedUpOnline('线', 'wechat_native');
       const page = await deskPage(env());
-      // Sold at the counter by the desk's WeChat QR, then topped up the same way, paid at the stand-in.
-      const sale = await deskApi!.ok<{ orderNo: string; codeUrl: string }>('create/pay/order', {
-        mid: f.memberId,
-        productId: product.id,
-        method: 'wechat_native',
-      });
-      expect((await fetch(sale.codeUrl, { method: 'POST' })).status).toBe(200);
-      const card = await server.database.db
-        .selectFrom('memberCard')
-        .select('id')
-        .where('memberId', '=', f.memberId)
-        .where('cardId', '=', product.id)
-        .executeTakeFirstOrThrow();
-      const topup = await deskApi!.ok<{ orderNo: string; codeUrl: string }>('create/pay/order', {
-        mid: f.memberId,
-        mcId: card.id,
-        amount: 50000,
-        method: 'wechat_native',
-      });
-      expect((await fetch(topup.codeUrl, { method: 'POST' })).status).toBe(200);
       const d = await openRefund(page, f, name);
       expect(d.words).toContain('冷静期全额退款');
       expect(d.words).toContain('全额退还实付 600.00 元');
@@ -247,6 +258,59 @@ describeBrowser(
         const after = await api.ok<{ status: string }>('query/pay/order', { orderNo: o.orderNo });
         expect(after.status).toBe('refunded');
       }
+    });
+
+    it('线上订单 退款 of a card order past the cooling-off days: the quote’s parts shown, this order’s part by default, checked before sending', async () => {
+      const { api, server, page } = env();
+      // Bought by the desk's WeChat QR, topped up by its Alipay QR.
+      const { name, mcId, sale, topup } = await boughtAndToppedUpOnline('单', 'alipay_precreate', 10);
+      // Sold ten days ago: past the 7 cooling-off days, the product's rule (less 10%) over 600.00 元 paid.
+      await server.database.db
+        .updateTable('memberCard')
+        .set({ createdAt: `${addDays(today(), -10)} 10:00:00` })
+        .where('id', '=', mcId)
+        .execute();
+
+      await page.goto(`${server.url}/pay/orders`);
+      const row = page.getByTestId('pay-order-table').locator('.ant-table-row', { hasText: sale.orderNo });
+      await row.getByRole('button', { name: '退款' }).click();
+      const m = modal(page, `退款：${name}`);
+      await m.getByTestId('refund-quote').waitFor();
+      expect(await m.getByTestId('refund-quote').innerText()).toContain('按卡种退卡规则');
+      // 600.00 × 100% − 10% = 540.00: 90.00 back through the card order, 450.00 through the top-up.
+      const parts = await m.getByTestId('refund-parts').innerText();
+      expect(parts).toContain(`购卡订单 ${sale.orderNo}：原路退回微信支付 90.00 元（本订单）`);
+      expect(parts).toContain(`充值订单 ${topup.orderNo}：原路退回支付宝 450.00 元`);
+      const amount = m.getByLabel('退款金额');
+      await expect.poll(() => amount.inputValue()).toBe('90.00');
+
+      // More than this order's part, or nothing, is refused in the dialog before anything is sent.
+      await amount.fill('100');
+      await m.getByRole('button', { name: '确认退款' }).click();
+      await field(m, '本订单退款金额').getByText('退款金额超过订单可退金额（还可退 90.00 元）').waitFor();
+      await amount.fill('0');
+      await m.getByRole('button', { name: '确认退款' }).click();
+      await field(m, '本订单退款金额').getByText('退款金额应大于 0').waitFor();
+      expect((await api.ok<{ refunded: number }>('query/pay/order', { orderNo: sale.orderNo })).refunded).toBe(0);
+
+      await amount.fill('90');
+      await field(m, '退款原因').locator('input').fill('搬家，不再上课');
+      await shot(page, 'pay-order-refund-parts');
+      await m.getByRole('button', { name: '确认退款' }).click();
+      await toast(page, '退款已提交，款项将原路退回');
+      await m.waitFor({ state: 'detached' });
+      await row.getByText('部分退款', { exact: true }).waitFor();
+      expect(await api.ok('query/pay/order', { orderNo: sale.orderNo })).toMatchObject({ refunded: 9000 });
+      expect(await api.ok('query/pay/order', { orderNo: topup.orderNo })).toMatchObject({ refunded: 45000 });
+      // The closed card's quote is not asked about behind the closing dialog (no error toast).
+      expect(await page.locator('.ant-message-error').count()).toBe(0);
+      await shot(page, 'pay-order-refund-done');
+      // The card order again: the card is closed, the dialog says so and offers nothing.
+      await row.getByRole('button', { name: '退款' }).click();
+      const again = modal(page, `退款：${name}`);
+      await again.getByText(CardMsg.refunded).waitFor();
+      expect(await again.getByRole('button', { name: '确认退款' }).isDisabled()).toBe(true);
+      await again.getByRole('button', { name: /取\s*消/ }).click();
     });
   },
   { outboundAllowHosts: parseAllowHosts('127.0.0.1') },

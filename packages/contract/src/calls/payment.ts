@@ -34,7 +34,7 @@ export const PayMsg = {
   topupAmounts: '充值金额应为 1 到 10 个大于 0 的整数（分）',
   productOrTopup: '请选择要购买的卡种，或要充值的会员卡和金额',
   notOnSale: '该卡种暂不在线上售卖',
-  trialOnce: '体验卡每位会员只能购买一次',
+  trialOnce: CardMsg.trialOnce,
   notMoneyCard: '只能给自己的储值卡充值',
   topupAmount: '请选择店长设定的充值金额',
   cardRefunded: '该卡已退卡，不能充值',

@@ -9,6 +9,7 @@ import {
   amountText,
   BIG_TYPE_MONEY,
   deleteCardProduct,
+  insertMemberCard,
   memberCreateOrder,
   PayExceptionMsg,
   PayMsg,
@@ -286,5 +287,66 @@ describeEachDb('online payment: 异常订单, the close job order by order, 体�
         .execute();
       expect(orders).toHaveLength(1);
     }
+  });
+
+  const trialProduct = () =>
+    env().factory.cardProduct({ cardName: '体验卡', totalCount: 1, onlineSale: 1, onlinePrice: 990, trial: 1 });
+  const trialCards = (memberId: number) =>
+    db()
+      .selectFrom('memberCard as mc')
+      .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+      .select('mc.id')
+      .where('mc.memberId', '=', memberId)
+      .where('p.trial', '=', 1)
+      .execute();
+
+  it('a 体验卡 order paid after the member got a 体验卡 another way is 异常订单, never a second card', async () => {
+    const trial = await trialProduct();
+    const m = await env().factory.member();
+    const o = await buy(await memberClient(env(), m), { productId: trial.id, method: 'wechat_native' });
+    // Meanwhile the member gets a 体验卡 another way (here: written as the data import writes a card).
+    await env().factory.memberCard(m.id, trial.id, { totalCount: 1 });
+    const deliveries = await wx.pay(o.orderNo);
+    expect(deliveries.map((d) => d.status)).toEqual([204]);
+    const row = await order(o.orderNo);
+    expect(row).toMatchObject({ status: 5, exceptionReason: PayMsg.trialOnce, memberCardId: null, refunded: 0 });
+    expect(await trialCards(m.id)).toHaveLength(1);
+    expect(await db().selectFrom('cardPayment').select('id').where('payOrderId', '=', row.id).execute()).toEqual([]);
+    expect(await exceptionEntries(o.orderNo)).toHaveLength(1);
+    // A second notification changes nothing; 原路退款 pays it back in full.
+    expect((await wx.notify(o.orderNo)).map((d) => d.status)).toEqual([204]);
+    expect(await trialCards(m.id)).toHaveLength(1);
+    await api().ok(refundPayOrder.path, { orderNo: o.orderNo, amount: 990, reason: '已有体验卡，原路退回' });
+    expect(await order(o.orderNo)).toMatchObject({ status: 3, refunded: 990 });
+  });
+
+  it('the desk cannot sell a 体验卡 while the member has a 体验卡 order open or paid, nor a second one (the same rule)', async () => {
+    const trial = await trialProduct();
+    const m = await env().factory.member();
+    const sell = () => api().call(insertMemberCard.path, { mid: m.id, cardId: trial.id, totalCount: 1 });
+    const o = await buy(await memberClient(env(), m), { productId: trial.id, method: 'wechat_native' });
+    // The order is open: the desk's sale is refused, nothing written.
+    expect(await sell()).toMatchObject({ status: 409, msg: PayMsg.trialOnce });
+    expect(await trialCards(m.id)).toHaveLength(0);
+    // Paid: the order's card is the member's one 体验卡; the desk is refused again.
+    await wx.pay(o.orderNo);
+    expect(await order(o.orderNo)).toMatchObject({ status: 1 });
+    expect(await sell()).toMatchObject({ status: 409, msg: PayMsg.trialOnce });
+    expect(await trialCards(m.id)).toHaveLength(1);
+    // A member with none: the desk sells one, then not a second; an online order is refused too.
+    const n = await env().factory.member();
+    expect(await api().call(insertMemberCard.path, { mid: n.id, cardId: trial.id, totalCount: 1 })).toMatchObject({
+      code: 0,
+    });
+    expect(await api().call(insertMemberCard.path, { mid: n.id, cardId: trial.id, totalCount: 1 })).toMatchObject({
+      status: 409,
+      msg: PayMsg.trialOnce,
+    });
+    expect(
+      await (
+        await memberClient(env(), n)
+      ).call(memberCreateOrder.path, { productId: trial.id, method: 'wechat_native' }),
+    ).toMatchObject({ status: 409, msg: PayMsg.trialOnce });
+    expect(await trialCards(n.id)).toHaveLength(1);
   });
 });

@@ -35,7 +35,7 @@ import { bindMemberOpenidUnder, memberOpenidUnder, useWechatState } from '../rem
 import { requireSeller } from '../staff/public.ts';
 import { sellerOfCode } from '../teacher-pay/public.ts';
 import {
-  memberHasTrialCard,
+  memberHadTrial,
   productForSale,
   productsOnSale,
   requireMember,
@@ -50,7 +50,6 @@ import {
   findOrder,
   insertOrder,
   openTopupOrdersOf,
-  memberHasTrialOrder,
   memberOrders,
   refundsOfOrders,
   storeOrders,
@@ -215,12 +214,7 @@ async function createOrder(
     if (!sellable(p) || startDatePassed(p, localDateTime(ctx.store.timezone).slice(0, 10))) {
       throw conflict(PayMsg.notOnSale);
     }
-    if (
-      p.trial === 1 &&
-      ((await memberHasTrialCard(ctx.db, storeId, memberId)) || (await memberHasTrialOrder(ctx.db, storeId, memberId)))
-    ) {
-      throw conflict(PayMsg.trialOnce);
-    }
+    if (p.trial === 1 && (await memberHadTrial(ctx.db, storeId, memberId))) throw conflict(PayMsg.trialOnce);
     row = { kind: 'card', productId: p.id, memberCardId: null, trial: p.trial };
     amount = p.onlinePrice;
     description = p.cardName;

@@ -129,20 +129,6 @@ export async function storeOrders(
   return { list, total: Number(total.n) };
 }
 
-/** Whether the member has a 体验卡 order paid, or still open. */
-export async function memberHasTrialOrder(ex: Executor, storeId: number, memberId: number): Promise<boolean> {
-  const row = await ex
-    .selectFrom('payOrder')
-    .select('id')
-    .where('storeId', '=', storeId)
-    .where('memberId', '=', memberId)
-    .where('trial', '=', 1)
-    .where('status', 'in', [0, 1, 4])
-    .limit(1)
-    .executeTakeFirst();
-  return Boolean(row);
-}
-
 /** Stores with unpaid orders and their time zones (the close job's round). */
 export function storesWithOpenOrders(ex: Executor) {
   return ex

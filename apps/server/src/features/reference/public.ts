@@ -4,7 +4,7 @@ export {
   booksOnCard,
   cardBigType,
   memberCards,
-  memberHasTrialCard,
+  memberHadTrial,
   productForSale,
   insertPayment,
   productsOnSale,

@@ -1,10 +1,9 @@
-// A card's life (issue 29): leave, its approval, the refund quote, the store's setting.
+// A card's life (issue 29): leave, its approval, the store's setting (the refund quote: shared/refund-quote.tsx).
 import {
   addCardLeave,
   approveCardLeave,
   cardLeaveList,
   cardLeavePreview,
-  cardRefundQuote,
   endCardLeave,
   queryCardLifeSetting,
   refuseCardLeave,
@@ -64,16 +63,6 @@ export function useRefuseLeave() {
   return useWrite((id: number, remark: string) => call(refuseCardLeave, { id, remark }), {
     success: '已拒绝',
     changes: 'cardLeave',
-  });
-}
-
-/** What a whole-card refund pays back now, and by which rule (the server's quote). */
-export function useRefundQuote(mcId: number, enabled = true) {
-  return useQuery({
-    queryKey: keys.member.refundQuote(mcId),
-    queryFn: () => call(cardRefundQuote, { mcId }),
-    enabled,
-    staleTime: 0,
   });
 }
 

@@ -1,18 +1,11 @@
-import {
-  CardMsg,
-  PROVIDER_LABEL,
-  REFUND_ROUNDING,
-  REFUND_RULES,
-  RefundMsg,
-  type MemberCardRow,
-} from '@studio/contract';
-import { Alert, Descriptions, Form, InputNumber, Spin } from 'antd';
+import { PROVIDER_LABEL, REFUND_ROUNDING, RefundMsg, type MemberCardRow } from '@studio/contract';
+import { Alert, Form, InputNumber, Spin } from 'antd';
 import { useEffect } from 'react';
-import { amountText, balanceText, yuan } from '../../shared/format.ts';
+import { amountText, balanceText } from '../../shared/format.ts';
 import { FormModal } from '../../shared/form-modal.tsx';
+import { RefundQuoteTable, refundBlock, useRefundQuote } from '../../shared/refund-quote.tsx';
 import { RefundReasonField } from '../../shared/refund-reason.tsx';
 import { useRefundCard, useRefundCardOnline, type PaymentFields as Payment } from './hooks.ts';
-import { useRefundQuote } from './life-hooks.ts';
 import { PaymentFields } from './payment-fields.tsx';
 
 /**
@@ -48,7 +41,7 @@ export function RefundModal({
     if (q) form.setFieldsValue({ paid: own / 100 });
   }, [q, own, form]);
   const paid = topup ? topup.paid : null;
-  const block = q && !topup ? blockOf(q, online !== null) : null;
+  const block = q && !topup ? refundBlock(q, online !== null) : null;
   return (
     <FormModal
       title={topup ? `退回充值：${card.cardName}` : `退卡：${card.cardName}`}
@@ -72,33 +65,7 @@ export function RefundModal({
         <Spin />
       ) : (
         <div data-testid="refund-quote">
-          <Descriptions
-            size="small"
-            column={1}
-            bordered
-            style={{ marginBottom: 12 }}
-            styles={{ label: { width: 96, whiteSpace: 'nowrap' } }}
-          >
-            <Descriptions.Item label="退款规则">{REFUND_RULES[q.rule]}</Descriptions.Item>
-            <Descriptions.Item label="实付金额">{yuan(q.paid)} 元</Descriptions.Item>
-            <Descriptions.Item label="应退金额">
-              <b data-testid="refund-amount">{yuan(q.amount)} 元</b>
-            </Descriptions.Item>
-            <Descriptions.Item label="计算方式">{q.detail}</Descriptions.Item>
-            {q.parts.some((p) => p.orderNo) && (
-              <Descriptions.Item label="退款去向">
-                <div data-testid="refund-parts">
-                  {q.parts.map((p) => (
-                    <div key={p.orderNo ?? 'desk'}>
-                      {p.orderNo
-                        ? `${p.kind === 'card' ? '购卡' : '充值'}订单 ${p.orderNo}：原路退回${PROVIDER_LABEL[p.provider!]} ${yuan(p.amount)} 元`
-                        : `门店退款 ${yuan(p.amount)} 元`}
-                    </div>
-                  ))}
-                </div>
-              </Descriptions.Item>
-            )}
-          </Descriptions>
+          <RefundQuoteTable q={q} />
           {online && (
             <Alert
               type="info"
@@ -147,27 +114,4 @@ export function RefundModal({
       </Form>
     </FormModal>
   );
-}
-
-/**
- * Why 确认退款 is not offered for this quote, in the desk's words, or null when it is: a class still to
- * come (cancel it first), the product's rule by a desk (within the cooling-off days: the card was
- * opened; after them: past the days), money paid online that must go back through its order first.
- */
-function blockOf(
-  q: {
-    allowed: boolean;
-    coolingOff: boolean;
-    toCome: number;
-    parts: { orderNo: string | null; kind: string; amount: number }[];
-  },
-  online: boolean,
-): string | null {
-  if (q.toCome > 0) return `${CardMsg.refundOpenBookings}（还有 ${q.toCome} 节）`;
-  if (!q.allowed) return q.coolingOff ? CardMsg.refundOpened : CardMsg.refundManager;
-  const orders = q.parts.flatMap((p) => (p.orderNo ? [p.orderNo] : []));
-  if (!online && orders.length) return CardMsg.refundOnlineFirst(orders.join('、'));
-  const desk = q.parts.find((p) => p.kind === 'desk');
-  if (online && desk) return RefundMsg.deskFirst(`${yuan(desk.amount)} 元`);
-  return null;
 }

@@ -31,6 +31,8 @@ export const CardLifeProductMsg = {
 
 /** Messages of card sales, top-ups and refunds. */
 export const CardMsg = {
+  /** 体验卡 once per member (the desk's sale and the online order alike). */
+  trialOnce: '体验卡每位会员只能购买一次',
   /** The desk's 退卡 of a card with a top-up order still 待支付 that could not be closed at the provider. */
   openTopup: (orderNo: string) => `该卡有未完成的线上充值订单（${orderNo}），暂时无法关闭，请稍后再退卡`,
   payMethod: '请选择收款方式',
@@ -340,6 +342,7 @@ export const insertMemberCard = defineCall({
   errors: [
     ...fails.badRequest(RefMsg.expireRequired, CardMsg.payMethod),
     ...fails.notFound('会员', '卡种'),
+    ...fails.conflict(CardMsg.trialOnce),
     ...sellerErrors,
   ],
 });

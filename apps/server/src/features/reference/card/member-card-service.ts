@@ -18,6 +18,7 @@ import {
   insertMemberCard,
   insertPayment,
   markCardRefunded,
+  memberHadTrial,
   productForSale,
   reopenRefundedCard,
   requireMemberCard,
@@ -119,6 +120,8 @@ export async function issueCard(
   if (!start) throw badRequest(RefMsg.expireRequired);
   const storeId = ctx.store.id;
   return inOwnTx(ctx.db, async (tx) => {
+    // 体验卡 once per member: not while the member holds one or has a 体验卡 order open or paid.
+    if (product.trial === 1 && (await memberHadTrial(tx, storeId, input.mid))) throw conflict(CardMsg.trialOnce);
     const { card, ledgerId } = await writeIssuedCard(tx, {
       storeId,
       memberId: input.mid,
@@ -201,7 +204,7 @@ export interface OnlinePayment {
  * product's default balance, expiry by its valid days, ledger `issue` and the money received 线上.
  * Answers why it cannot (nothing written then): the product deleted or no longer issuable so (no
  * default balance, no valid days), the member gone (a member deleted meanwhile is refused by the
- * card's foreign key, and the next try answers this).
+ * card's foreign key, and the next try answers this), a 体验卡 for a member who has had theirs.
  */
 export async function issueCardPaidOnline(
   tx: Tx,
@@ -214,6 +217,10 @@ export async function issueCardPaidOnline(
   const start = saleActivation(product, a.now, null);
   if (!start) return { refused: PayExceptionMsg.productChanged };
   if (!(await findMember(tx, a.storeId, a.memberId))) return { refused: PayExceptionMsg.memberGone };
+  // A second 体验卡 (the member got one meanwhile, e.g. at the desk): 异常订单, never a second card.
+  if (product.trial === 1 && (await memberHadTrial(tx, a.storeId, a.memberId, a.payment.payOrderId))) {
+    return { refused: CardMsg.trialOnce };
+  }
   const { card, ledgerId } = await writeIssuedCard(tx, {
     storeId: a.storeId,
     memberId: a.memberId,

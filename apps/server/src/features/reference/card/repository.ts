@@ -83,6 +83,7 @@ export async function requireProduct(ex: Executor, storeId: number, id: number) 
       'deleted',
       'onlineSale',
       'onlinePrice',
+      'trial',
       ...PRODUCT_LIFE_COLUMNS,
     ])
     .where('storeId', '=', storeId)
@@ -142,9 +143,20 @@ export function productsOnSale(ex: Executor, storeId: number) {
     .execute();
 }
 
-/** Whether the member holds (or held) a card of any 体验卡 product of the store. */
-export async function memberHasTrialCard(ex: Executor, storeId: number, memberId: number): Promise<boolean> {
-  const row = await ex
+/**
+ * The one 体验卡 rule (once per member): whether the member has had theirs, i.e. holds (or held) a card
+ * of any 体验卡 product of the store, from any source (the desk's sale, an online order, an import), or
+ * has a 体验卡 order paid or still open (other than `exceptOrderId`: the order being fulfilled). Asked
+ * by the online order, by its fulfilment (a second 体验卡 is 异常订单, never a second card) and by the
+ * desk's sale.
+ */
+export async function memberHadTrial(
+  ex: Executor,
+  storeId: number,
+  memberId: number,
+  exceptOrderId?: number,
+): Promise<boolean> {
+  const card = await ex
     .selectFrom('memberCard as mc')
     .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
     .select('mc.id')
@@ -153,7 +165,16 @@ export async function memberHasTrialCard(ex: Executor, storeId: number, memberId
     .where('p.trial', '=', 1)
     .limit(1)
     .executeTakeFirst();
-  return Boolean(row);
+  if (card) return true;
+  let orders = ex
+    .selectFrom('payOrder')
+    .select('id')
+    .where('storeId', '=', storeId)
+    .where('memberId', '=', memberId)
+    .where('trial', '=', 1)
+    .where('status', 'in', [0, 1, 4]);
+  if (exceptOrderId !== undefined) orders = orders.where('id', '!=', exceptOrderId);
+  return Boolean(await orders.limit(1).executeTakeFirst());
 }
 
 /** Whether any member holds a card of the product (refunded cards too). */
