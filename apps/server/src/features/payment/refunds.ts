@@ -245,6 +245,9 @@ async function refundExceptionOrder(
   const now = localDateTime(ctx.store.timezone);
   const refundNo = newRefundNo(storeId, now);
   await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
+    // Another refund of the order refused meanwhile owes more: the amount is checked again here.
+    const owed = exceptionDue(order, await refundsOfOrders(tx, storeId, [order.id]));
+    if (owed !== amount) throw conflict(PayExceptionMsg.wholeOnly(fen(owed)));
     if (!(await addExceptionOrderRefund(tx, order.id, amount))) {
       const o = await findOrder(tx, storeId, order.orderNo);
       throw conflict(o?.status === 3 ? RefundMsg.allRefunded : RefundMsg.notPaid);
@@ -321,8 +324,8 @@ export type SettleResult = 'done' | 'failed' | 'exception' | 'abnormal' | 'open'
  * provider's reason, the card change put back (card reopened / balance restored) and the order's
  * refunded amount reduced; when the card can no longer take it back (closed, by the card order's
  * refund, or changed meanwhile), nothing is put back and the order becomes 异常订单 instead, its money
- * to go back to the member by 原路退款 (issue 42: never stranded, never an error every round); abnormal (WeChat's ABNORMAL) → 退款异常, once, nothing else: the money is on
- * its way out, so the card stays as the refund left it, no money is recorded as paid back, and the
+ * to go back to the member by 原路退款 (issue 42: never stranded, never an error every round);
+ * abnormal (WeChat's ABNORMAL) → 退款异常, once, nothing else: the money is on its way out, so the card stays as the refund left it, no money is recorded as paid back, and the
  * manager is told to handle it on WeChat Pay's 商户平台; it stays open (the job keeps asking, and a
  * later SUCCESS or CLOSED settles it as above); processing → nothing yet. Each guarded on the refund
  * being open, so a notification, the job and the call's own answer settle it once. `scope`: a job's
