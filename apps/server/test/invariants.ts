@@ -403,7 +403,9 @@ async function capProblems(db: Db, storeId?: number): Promise<string[]> {
  * nothing of it refunded); and online money received = the amounts of the paid orders. Issue 42: money in is accounted for
  * once: an order with money in (paid) is either fulfilled as above or 异常订单 (its reason kept, status
  * 异常订单 until its 原路退款 makes it 已退款; nothing issued nor credited for it, no money recorded on
- * any card), never both, never neither.
+ * any card), never both, never neither. The one exception: an order fulfilled whose refund the provider
+ * refused once its card could no longer take the money back (closed or changed meanwhile; 退款失败 with
+ * its card change and nothing put back) is 异常订单 while that money is owed (its 原路退款), fulfilled as above.
  */
 async function onlineOrderProblems(db: Db, storeId?: number): Promise<string[]> {
   const out: string[] = [];
@@ -451,6 +453,7 @@ async function onlineOrderProblems(db: Db, storeId?: number): Promise<string[]> 
       ).execute()
     ).map((c) => [c.id, c]),
   );
+  const stranded = await strandedRefusals(db, storeId);
   const byOrder = new Map<number, typeof payments>();
   let onlineMoney = 0;
   for (const p of payments) {
@@ -463,7 +466,7 @@ async function onlineOrderProblems(db: Db, storeId?: number): Promise<string[]> 
   let paidMoney = 0;
   for (const o of orders) {
     const got = byOrder.get(o.id) ?? [];
-    if (o.exceptionReason !== null) {
+    if (o.exceptionReason !== null && !stranded.has(o.id)) {
       if (o.status !== 5 && o.status !== 3)
         out.push(`order ${o.orderNo}: 异常订单 (${o.exceptionReason}) with status ${o.status}`);
       if (o.paidAt === null) out.push(`order ${o.orderNo}: 异常订单 with no money in`);
@@ -471,8 +474,8 @@ async function onlineOrderProblems(db: Db, storeId?: number): Promise<string[]> 
       if (o.kind === 'card' && o.memberCardId !== null) out.push(`order ${o.orderNo}: 异常订单 yet issued a card`);
       continue;
     }
-    if (o.status === 5) out.push(`order ${o.orderNo}: 异常订单 without its reason`);
-    const paid = o.status === 1 || o.status === 3 || o.status === 4;
+    if (o.status === 5 && o.exceptionReason === null) out.push(`order ${o.orderNo}: 异常订单 without its reason`);
+    const paid = o.status === 1 || o.status === 3 || o.status === 4 || o.status === 5;
     if (paid !== (o.paidAt !== null)) out.push(`order ${o.orderNo}: status ${o.status} but paid at ${o.paidAt}`);
     if (!paid) {
       if (got.length) out.push(`order ${o.orderNo}: status ${o.status} but ${got.length} payment(s) recorded`);
@@ -506,9 +509,21 @@ async function onlineOrderProblems(db: Db, storeId?: number): Promise<string[]> 
     }
   }
   if (onlineMoney !== paidMoney) out.push(`online money ${onlineMoney} != paid orders ${paidMoney}`);
-  out.push(...(await onlineRefundProblems(db, paidMoney, storeId)));
+  out.push(...(await onlineRefundProblems(db, paidMoney, stranded, storeId)));
   out.push(...(await cardLifeProblems(db, storeId)));
   return out;
+}
+
+/** Orders with a refund refused once its card could not take the money back (nothing put back, issue 42). */
+async function strandedRefusals(db: Db, storeId?: number): Promise<Set<number>> {
+  let q = db
+    .selectFrom('payRefund')
+    .select('payOrderId')
+    .where('status', '=', 2)
+    .where('ledgerId', 'is not', null)
+    .where('undoLedgerId', 'is', null);
+  if (storeId !== undefined) q = q.where('storeId', '=', storeId);
+  return new Set((await q.execute()).map((r) => r.payOrderId));
 }
 
 /**
@@ -520,9 +535,16 @@ async function onlineOrderProblems(db: Db, storeId?: number): Promise<string[]> 
  * paid back = paid orders - successful refunds. A refund refused (退款失败) was refused by the provider (its
  * reason kept) and is not paid at the provider as far as the database can tell: no provider refund id,
  * no reconciled bill listing it refunded there (issue 42). A refund 退款异常 (WeChat's ABNORMAL, status 3) is open like
- * one 退款中: its card change stands, nothing is recorded as paid back, it is not settled.
+ * one 退款中: its card change stands, nothing is recorded as paid back, it is not settled. A refused refund
+ * whose card could not take the money back (issue 42) is not put back, and its order is 异常订单 until its
+ * 原路退款 (changing no card) pays that amount back.
  */
-async function onlineRefundProblems(db: Db, paidMoney: number, storeId?: number): Promise<string[]> {
+async function onlineRefundProblems(
+  db: Db,
+  paidMoney: number,
+  stranded: Set<number>,
+  storeId?: number,
+): Promise<string[]> {
   const out: string[] = [];
   const scoped = <T extends { where: (...a: any[]) => T }>(q: T, col: string): T =>
     storeId === undefined ? q : q.where(col, '=', storeId);
@@ -583,14 +605,18 @@ async function onlineRefundProblems(db: Db, paidMoney: number, storeId?: number)
   let succeeded = 0;
   let succeededException = 0;
   let matched = 0;
+  // Per 异常订单 of a stranded refusal: what was refused (owed back) and what its 原路退款 took (not refused).
+  const owed = new Map<number, number>();
+  const add = (m: Map<number, number>, k: number, n: number) => m.set(k, (m.get(k) ?? 0) + n);
   for (const r of refunds) {
     const name = `refund ${r.refundNo}`;
     if (![0, 1, 2, 3].includes(r.status)) out.push(`${name}: unknown status ${r.status}`);
     // The 原路退款 of an 异常订单 changes no card: no card, no ledger entry, nothing put back, no money on a card.
-    if (r.exceptionReason !== null) {
+    if (r.exceptionReason !== null && (r.ledgerId === null || !stranded.has(r.payOrderId))) {
       if (r.memberCardId !== null || r.ledgerId !== null || r.undoKind !== null)
         out.push(`${name}: refund of an 异常订单 changed card ${r.memberCardId}`);
       if (r.status !== 2) refundedOf.set(r.payOrderId, (refundedOf.get(r.payOrderId) ?? 0) + Number(r.amount));
+      if (r.status !== 2 && stranded.has(r.payOrderId)) add(owed, r.payOrderId, -Number(r.amount));
       if (r.status === 1) succeededException += Number(r.amount);
       continue;
     }
@@ -611,10 +637,14 @@ async function onlineRefundProblems(db: Db, paidMoney: number, storeId?: number)
     // 退款异常 is open: not settled, the card not put back (checked below), no money recorded as paid back.
     if (r.status === 3 && r.settledAt !== null) out.push(`${name}: 退款异常 but settled at ${r.settledAt}`);
     if (r.status === 2) {
+      // Not put back only when its card could not take it back: its order is 异常订单, owing it (issue 42).
+      const owing = r.undoKind === null && r.exceptionReason !== null;
+      if (owing) add(owed, r.payOrderId, Number(r.amount));
       if (
-        r.undoKind !== 'refund_undone' ||
-        r.undoCardId !== r.memberCardId ||
-        Number(r.undoAmount) !== -Number(r.ledgerAmount)
+        !owing &&
+        (r.undoKind !== 'refund_undone' ||
+          r.undoCardId !== r.memberCardId ||
+          Number(r.undoAmount) !== -Number(r.ledgerAmount))
       )
         out.push(`${name}: refused but not put back (${r.undoKind ?? 'none'} ${r.undoAmount ?? ''})`);
       if (pays.length) out.push(`${name}: refused yet ${pays.length} refund payment(s) recorded`);
@@ -654,8 +684,12 @@ async function onlineRefundProblems(db: Db, paidMoney: number, storeId?: number)
     const want = refundedOf.get(o.id) ?? 0;
     if (got !== want) out.push(`order ${o.orderNo}: refunded ${got} != its refunds ${want}`);
     if (got > Number(o.amount)) out.push(`order ${o.orderNo}: refunded ${got} above paid ${o.amount}`);
-    const status = got === 0 ? null : got === Number(o.amount) ? 3 : 4;
-    if (status === null && o.exceptionReason !== null && o.status !== 5)
+    let status = got === 0 ? null : got === Number(o.amount) ? 3 : 4;
+    const owes = owed.get(o.id) ?? 0;
+    if (owes < 0) out.push(`order ${o.orderNo}: 原路退款 ${-owes} more than its refused refunds`);
+    // An 异常订单 still owing a refused refund's money is 异常订单 whatever went back before.
+    if (stranded.has(o.id) && owes > 0) status = 5;
+    if (status === null && o.exceptionReason !== null && o.status !== 5 && !stranded.has(o.id))
       out.push(`order ${o.orderNo}: 异常订单 not refunded but status ${o.status}`);
     if (status !== null && o.status !== status) out.push(`order ${o.orderNo}: refunded ${got} but status ${o.status}`);
     if (status === null && (o.status === 3 || o.status === 4))

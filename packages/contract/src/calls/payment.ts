@@ -61,6 +61,13 @@ export const PayExceptionMsg = {
   cardGone: '会员卡已不存在，无法充值',
   cardRefunded: '会员卡已退卡，无法充值',
   cardTransferred: '会员卡已转给其他会员，无法充值',
+  /**
+   * A refund the provider refused once its card was closed (退卡) meanwhile: the money can no longer go
+   * back on the card, so it goes back to the member through the provider again (issue 42).
+   */
+  refundFailedCardClosed: '退款失败时会员卡已退卡，钱未能退回卡内：请再次原路退款',
+  /** The same, the card changed otherwise meanwhile (e.g. reopened or used): it cannot take the money back. */
+  refundFailedCardChanged: '退款失败时会员卡已有变动，钱未能退回卡内：请再次原路退款',
   /** 今日 tells the manager (n orders). */
   today: (n: number) => `有 ${n} 笔线上订单已付款但未能发卡或充值（异常订单），请到 线上订单 原路退款`,
   /** 原路退款 of an 异常订单 is in full only. */
@@ -467,8 +474,13 @@ export const zStorePayOrder = zPayOrder.extend({
   staffName: z.string().nullable(),
   /** The order's refunds, oldest first. */
   refunds: z.array(zPayRefund),
-  /** 异常订单 (paid, not fulfilled): why; stays after its 原路退款 (then the status is refunded). */
+  /**
+   * 异常订单 (paid, not fulfilled; or a refund refused once its card was closed, issue 42): why; stays
+   * after its 原路退款 (then the status is refunded).
+   */
   exceptionReason: z.string().nullable(),
+  /** What the 原路退款 of an 异常订单 pays back (fen, in full only); null for other statuses. */
+  exceptionDue: z.number().int().nullable(),
 });
 export type StorePayOrder = z.infer<typeof zStorePayOrder>;
 
@@ -511,6 +523,11 @@ export const RefundMsg = {
   topupBalance: '卡内余额不足以退回这笔金额',
   /** The provider refused the refund (its reason after the colon): the card is put back. */
   refused: (reason: string) => `退款失败，会员卡已恢复：${reason}`,
+  /** Refused once the card was closed or transferred meanwhile: nothing put back, the order is 异常订单. */
+  refusedCardClosed: (reason: string) =>
+    `退款失败：${reason}。会员卡已退卡或转卡，钱未能退回卡内，订单已转为异常订单，请在线上订单中再次原路退款`,
+  /** 线上订单's note of such a refund (its reason first). */
+  failedCardClosed: (reason: string) => `${reason}（会员卡已退卡或转卡，未能恢复；订单已转为异常订单，请再次原路退款）`,
   /** The desk refunds a card order within its cooling-off days only (issue 29); the rest is the manager's. */
   manager: '已过冷静期的退卡和充值订单的退款需要店长操作',
   /** Within the cooling-off days but the card opened (a class taken, a leave begun, a transfer): as at the desk's 退卡. */
@@ -562,6 +579,7 @@ export const refundPayOrder = defineCall({
       PayExceptionMsg.wholeOnly('{金额}'),
       RefundMsg.deskFirst('{金额}'),
       RefundMsg.refused('{原因}'),
+      RefundMsg.refusedCardClosed('{原因}'),
       PayMsg.notEnabled('{渠道}'),
     ),
     { status: 403, msg: RefundMsg.manager },

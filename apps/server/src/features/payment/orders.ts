@@ -56,6 +56,7 @@ import {
   storesWithOpenOrders,
   type OrderRow,
 } from './repository.ts';
+import { exceptionDue } from './refunds.ts';
 import { loadPaySetting, PROVIDER_LABEL, providerOf, type StoredPaySetting } from './settings.ts';
 
 const METHOD_LABEL: Record<PayOrderMethod, string> = {
@@ -402,6 +403,16 @@ const STATUS_CODE = Object.fromEntries(
   Object.entries(PAY_ORDER_STATUS).map(([code, name]) => [name, Number(code)]),
 ) as Record<PayOrderStatus, number>;
 
+/**
+ * A refused refund as 线上订单 explains it: the card put back, or (issue 42) its card could no longer
+ * take it back and the order is 异常订单; a refused 原路退款 changed no card.
+ */
+function failedNote(r: { failReason: string | null; ledgerId: number | null; undoLedgerId: number | null }) {
+  const why = r.failReason ?? '渠道拒绝退款';
+  if (r.ledgerId === null) return why;
+  return r.undoLedgerId === null ? RefundMsg.failedCardClosed(why) : `${why}（会员卡已恢复）`;
+}
+
 /** 线上订单: the store's orders made in a date range, optionally of one status, 20 a page. */
 export async function listStoreOrders(
   ctx: CallCtx,
@@ -429,12 +440,7 @@ export async function listStoreOrders(
           amount: r.amount,
           reason: r.reason,
           status,
-          note:
-            status === 'abnormal'
-              ? RefundMsg.abnormal
-              : status === 'failed'
-                ? `${r.failReason ?? '渠道拒绝退款'}（会员卡已恢复）`
-                : null,
+          note: status === 'abnormal' ? RefundMsg.abnormal : status === 'failed' ? failedNote(r) : null,
           createTime: r.createdAt,
           settleTime: r.settledAt,
         };
@@ -448,6 +454,13 @@ export async function listStoreOrders(
       staffName: o.staffName,
       refunds: refundsOf(o.id),
       exceptionReason: o.exceptionReason,
+      exceptionDue:
+        o.status === 5
+          ? exceptionDue(
+              o,
+              refunds.filter((r) => r.payOrderId === o.id),
+            )
+          : null,
     })),
     total,
   };

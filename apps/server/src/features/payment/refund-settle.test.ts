@@ -17,6 +17,7 @@ import {
   type WechatPayStandIn,
 } from '../../../test/payment-stand-ins.ts';
 import { REFUND_SETTLE_JOB, settleOpenRefunds } from './refunds.ts';
+import { jobItemFailuresInMetrics } from './test-support.ts';
 
 describeEachDb('online payment: the refund settling job and ABNORMAL refunds', (env) => {
   let wx: WechatPayStandIn;
@@ -103,14 +104,7 @@ describeEachDb('online payment: the refund settling job and ABNORMAL refunds', (
     return { orderNo: o.orderNo, cardId: row.memberCardId ?? 0 };
   };
   /** This process's count of refunds the settling job skipped because asking about them failed, from /metrics. */
-  const skippedInMetrics = async () => {
-    const res = await env().app.inject({ method: 'GET', url: '/metrics', remoteAddress: '127.0.0.1' });
-    expect(res.statusCode).toBe(200);
-    const line = res.body
-      .split('\n')
-      .find((l) => l.startsWith(`studio_job_item_failures_total{job="${REFUND_SETTLE_JOB}"}`));
-    return line ? Number(line.split(' ').pop()) : 0;
-  };
+  const skippedInMetrics = () => jobItemFailuresInMetrics(env().app, REFUND_SETTLE_JOB);
   /** A money card (100.00 元) topped up by 500.00 元 through WeChat's QR. */
   const paidTopup = async () => {
     const m = await env().factory.member();

@@ -2,8 +2,19 @@
 // Alipay stand-ins on SQLite and PostgreSQL: a 储值卡 bought through WeChat and topped up through
 // Alipay is refunded in full within its cooling-off days whichever order is refunded first (every
 // order back through its own provider, the card closed once); after the cooling-off days the quote
-// covers the whole balance and names the order each part goes back through.
-import { BIG_TYPE_MONEY, cardRefundQuote, memberCreateOrder, refundPayOrder, RefundMsg } from '@studio/contract';
+// covers the whole balance and names the order each part goes back through. A refund the provider
+// refuses once the card is closed (its money can no longer go back on the card) ends 退款失败 and makes
+// its order 异常订单, whose 原路退款 pays it back; the settling job does not fail on it. Each click order
+// ends with nothing stranded.
+import {
+  BIG_TYPE_MONEY,
+  cardRefundQuote,
+  memberCreateOrder,
+  PayExceptionMsg,
+  queryPayOrderList,
+  refundPayOrder,
+  RefundMsg,
+} from '@studio/contract';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { addDays, localDateTime } from '../../lib/time.ts';
 import { Client, describeEachDb, staffClient } from '../../../test/harness.ts';
@@ -181,5 +192,146 @@ describeEachDb('online payment: a card bought and topped up online, refunded who
     const c = await card(o.cardId);
     expect([c.refundedAt !== null, Number(c.totalCount), Number(c.usedCount)]).toEqual([true, 15000, 15000]);
     expect(await closings(o.cardId)).toHaveLength(1);
+  });
+  /** The order's refunds, oldest first. */
+  const refundsOf = async (orderNo: string) =>
+    db()
+      .selectFrom('payRefund')
+      .selectAll()
+      .where('payOrderId', '=', (await order(orderNo)).id)
+      .orderBy('id')
+      .execute();
+  /** The order as 线上订单 lists it. */
+  const listed = async (orderNo: string) => {
+    const day = (await order(orderNo)).createdAt.slice(0, 10);
+    const page = await api().ok(queryPayOrderList.path, { fromDate: day, toDate: day, page: 1 });
+    return page.list.find((o: { orderNo: string }) => o.orderNo === orderNo);
+  };
+  const entries = (refundNo: string) =>
+    db().selectFrom('auditLog').select('summary').where('target', 'like', `%退款 ${refundNo}`).orderBy('id').execute();
+  const refusal = { subCode: 'ACQ.SELLER_BALANCE_NOT_ENOUGH', subMsg: '卖家余额不足' };
+  /** The settling job, `minutes` from now (a refund is asked about once 2 minutes old). */
+  const job = (minutes: number) => settleOpenRefunds(env().app.deps, () => Date.now() + minutes * 60_000);
+
+  /** The top-up refused after the card closed: 退款失败, 异常订单, listed and logged; then 原路退款 pays it back. */
+  async function refusedOnClosedCard(o: { sale: string; topup: string; cardId: number }, refundNo: string) {
+    expect(await refundsOf(o.topup)).toMatchObject([
+      { refundNo, status: 2, failReason: '卖家余额不足', undoLedgerId: null },
+    ]);
+    expect(await order(o.topup)).toMatchObject({
+      status: 5,
+      refunded: 0,
+      exceptionReason: PayExceptionMsg.refundFailedCardClosed,
+    });
+    expect(PayExceptionMsg.refundFailedCardClosed).toMatch(/退款失败.*已退卡.*原路退款/);
+    const c = await card(o.cardId);
+    expect([c.refundedAt !== null, Number(c.totalCount)]).toEqual([true, 0]);
+    expect((await entries(refundNo)).map((e) => e.summary)).toContain(
+      `线上退款失败，会员卡已退卡，订单转为异常订单：卖家余额不足`,
+    );
+    expect(await listed(o.topup)).toMatchObject({
+      status: 'exception',
+      exceptionReason: PayExceptionMsg.refundFailedCardClosed,
+      exceptionDue: 50000,
+      refunds: [{ refundNo, status: 'failed', note: RefundMsg.failedCardClosed('卖家余额不足') }],
+    });
+    // 原路退款 again: in full of what was refused (500.00 元), through Alipay, no card changed.
+    expect(await api().call(refundPayOrder.path, { orderNo: o.topup, amount: 100, reason: '再次退回' })).toMatchObject({
+      status: 409,
+      msg: PayExceptionMsg.wholeOnly('500.00 元'),
+    });
+    await api().ok(refundPayOrder.path, { orderNo: o.topup, amount: 50000, reason: '再次退回' });
+    expect(ali.orders.get(o.topup)?.refundedFen).toBe(50000);
+    const [, again] = await refundsOf(o.topup);
+    expect(again).toMatchObject({ status: 1, amount: 50000, memberCardId: null, ledgerId: null });
+    expect(await order(o.topup)).toMatchObject({ status: 3, refunded: 50000 });
+    expect((await card(o.cardId)).totalCount).toBe(0);
+  }
+
+  it('the top-up first, refused by Alipay after the card order closed the card: 退款失败, 异常订单, 原路退款 pays it back; the job does not fail on it', async () => {
+    const o = await boughtAndToppedUp();
+    ali.control.refundsPending = true;
+    let refundNo: string;
+    try {
+      await api().ok(refundPayOrder.path, { orderNo: o.topup, amount: 50000, reason: '不想练了' });
+      [{ refundNo }] = await refundsOf(o.topup);
+      // The card order closes the card meanwhile (the top-up's part is 0: its refund is on its way).
+      await api().ok(refundPayOrder.path, { orderNo: o.sale, amount: 10000, reason: '不想练了' });
+      expect((await card(o.cardId)).refundedAt).not.toBeNull();
+      ali.settleRefund(refundNo, refusal);
+      const failures = await jobItemFailuresInMetrics(env().app, REFUND_SETTLE_JOB);
+      expect(await job(3)).toBe(1);
+      expect(await jobItemFailuresInMetrics(env().app, REFUND_SETTLE_JOB)).toBe(failures);
+      // Settled: the next run asks about it no more.
+      expect(await job(40)).toBe(0);
+    } finally {
+      ali.control.refundsPending = false;
+    }
+    await settleWx(o.cardId);
+    await refusedOnClosedCard(o, refundNo);
+    expect(await order(o.sale)).toMatchObject({ status: 3, refunded: 10000 });
+  });
+
+  it('the card order first, its top-up part refused by Alipay at once: 409 says so, 异常订单, 原路退款 pays it back', async () => {
+    const o = await boughtAndToppedUp();
+    ali.control.refuse = refusal;
+    try {
+      const a = await api().call(refundPayOrder.path, { orderNo: o.sale, amount: 10000, reason: '不想练了' });
+      expect([a.status, a.msg]).toEqual([409, RefundMsg.refusedCardClosed('卖家余额不足')]);
+    } finally {
+      ali.control.refuse = null;
+    }
+    // The card order's own refund went to WeChat all the same.
+    expect(wx.orders.get(o.sale)?.refundedFen).toBe(10000);
+    await settleWx(o.cardId);
+    expect(await order(o.sale)).toMatchObject({ status: 3, refunded: 10000 });
+    const [{ refundNo }] = await refundsOf(o.topup);
+    await refusedOnClosedCard(o, refundNo);
+  });
+
+  it("the top-up first (paid back), then the card order's refund refused by WeChat: the card is open again with its own money", async () => {
+    const o = await boughtAndToppedUp();
+    await api().ok(refundPayOrder.path, { orderNo: o.topup, amount: 50000, reason: '不想练了' });
+    expect(await order(o.topup)).toMatchObject({ status: 3, refunded: 50000 });
+    await api().ok(refundPayOrder.path, { orderNo: o.sale, amount: 10000, reason: '不想练了' });
+    const [{ refundNo }] = await refundsOf(o.sale);
+    expect((await wx.settleRefund(refundNo, 'CLOSED')).map((d) => d.status)).toEqual([204]);
+    expect(await order(o.sale)).toMatchObject({ status: 1, refunded: 0, exceptionReason: null });
+    const c = await card(o.cardId);
+    expect([c.refundedAt, Number(c.totalCount)]).toEqual([null, 10000]);
+    // Nothing stranded: the card order can be refunded again, and closes the card.
+    await api().ok(refundPayOrder.path, { orderNo: o.sale, amount: 10000, reason: '再次退卡' });
+    await settleWx(o.cardId);
+    expect(await order(o.sale)).toMatchObject({ status: 3, refunded: 10000 });
+    expect((await card(o.cardId)).refundedAt).not.toBeNull();
+  });
+  it("after the cooling-off days, the top-up's part refused at once: 原路退款 pays back that part, not the money used", async () => {
+    const o = await boughtAndToppedUp();
+    const sold = `${addDays(localDateTime('Asia/Shanghai').slice(0, 10), -10)} 10:00:00`;
+    await db()
+      .updateTable('memberCard')
+      .set({ createdAt: sold, usedCount: 15000 })
+      .where('id', '=', o.cardId)
+      .execute();
+    ali.control.refuse = refusal;
+    try {
+      const a = await api().call(refundPayOrder.path, { orderNo: o.sale, amount: 6500, reason: '搬家' });
+      expect([a.status, a.msg]).toEqual([409, RefundMsg.refusedCardClosed('卖家余额不足')]);
+    } finally {
+      ali.control.refuse = null;
+    }
+    await settleWx(o.cardId);
+    // The top-up's part was 325.00 元 of its 500.00 元 (the rest paid for classes): that is what is owed.
+    expect(await order(o.topup)).toMatchObject({ status: 5, refunded: 0 });
+    expect(await listed(o.topup)).toMatchObject({ status: 'exception', exceptionDue: 32500 });
+    const whole = await api().call(refundPayOrder.path, { orderNo: o.topup, amount: 50000, reason: '再次退回' });
+    expect([whole.status, whole.msg]).toEqual([409, PayExceptionMsg.wholeOnly('325.00 元')]);
+    await api().ok(refundPayOrder.path, { orderNo: o.topup, amount: 32500, reason: '再次退回' });
+    expect(ali.orders.get(o.topup)?.refundedFen).toBe(32500);
+    expect(await order(o.topup)).toMatchObject({ status: 4, refunded: 32500 });
+    expect(await listed(o.topup)).toMatchObject({ status: 'partially_refunded', exceptionDue: null });
+    // Nothing more to refund: the card is closed.
+    const more = await api().call(refundPayOrder.path, { orderNo: o.topup, amount: 100, reason: '再退' });
+    expect(more.status).toBe(409);
   });
 });

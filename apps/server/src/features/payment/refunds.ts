@@ -17,6 +17,7 @@ import { jobItemFailed } from '../../lib/jobs.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { publicBaseOf } from '../messaging/public.ts';
 import {
+  cardHolder,
   closeCardForRefund,
   putBackRefund,
   quoteRefund,
@@ -37,8 +38,10 @@ import {
   insertRefund,
   markRefundAbnormal,
   markRefundDone,
+  markOrderException,
   markRefundFailed,
   refundLedgerEntry,
+  refundsOfOrders,
   refundsOpen,
   setRefundUndo,
   takeBackOrderRefund,
@@ -92,11 +95,13 @@ export async function refundOrder(ctx: CallCtx, input: RefundInput): Promise<nul
   const order = await findOrder(ctx.db, storeId, input.orderNo);
   if (!order) throw notFound('订单');
   if (order.status === 3) throw conflict(RefundMsg.allRefunded);
-  // 异常订单 (paid, nothing issued): 原路退款 in full, by the manager; no card changes.
+  // 异常订单 (paid, nothing issued; or a refund refused once its card was closed): 原路退款 in full of
+  // what it owes, by the manager; no card changes.
   const exception = order.status === 5;
+  const due = exception ? exceptionDue(order, await refundsOfOrders(ctx.db, storeId, [order.id])) : 0;
   if (exception) {
     if (ctx.post.role !== 'manager') throw forbidden(RefundMsg.manager);
-    if (input.amount !== order.amount) throw conflict(PayExceptionMsg.wholeOnly(fen(order.amount)));
+    if (input.amount !== due) throw conflict(PayExceptionMsg.wholeOnly(fen(due)));
   } else if ((order.status !== 1 && order.status !== 4) || order.memberCardId === null) {
     throw conflict(RefundMsg.notPaid);
   }
@@ -110,8 +115,8 @@ export async function refundOrder(ctx: CallCtx, input: RefundInput): Promise<nul
   };
   if (exception) {
     const provider = providerFor(order.provider);
-    const refundNo = await refundExceptionOrder(ctx, order, input);
-    return askProviderToRefund(ctx, [{ order, provider, amount: order.amount, refundNo }], input);
+    const refundNo = await refundExceptionOrder(ctx, order, due, input);
+    return askProviderToRefund(ctx, [{ order, provider, amount: due, refundNo }], input);
   }
   const card = await requireMemberCard(ctx.db, storeId, order.memberCardId ?? 0);
   const now = localDateTime(ctx.store.timezone);
@@ -210,16 +215,40 @@ export async function refundOrder(ctx: CallCtx, input: RefundInput): Promise<nul
 }
 
 /**
- * 原路退款 of an 异常订单, its transaction: the order 异常订单 -> 已退款 (guarded, in full, once) and the
- * refund 退款中 with no card change (member_card_id and ledger_id null). Then the provider is asked as
- * for any refund (askProviderToRefund).
+ * What an 异常订单's 原路退款 pays back, from its refunds: those refused once their card could not take
+ * the money back (退款失败 with a card change and nothing put back, issue 42), less its 原路退款 not
+ * refused; an order never fulfilled (none such) pays back what is left of it.
  */
-async function refundExceptionOrder(ctx: CallCtx, order: OrderRow, input: RefundInput): Promise<string> {
+export function exceptionDue(
+  order: { amount: number; refunded: number },
+  refunds: { amount: number; status: number; ledgerId: number | null; undoLedgerId: number | null }[],
+): number {
+  const sum = (f: (r: (typeof refunds)[number]) => boolean) =>
+    refunds.filter(f).reduce((n, r) => n + Number(r.amount), 0);
+  const stranded = sum((r) => r.status === 2 && r.ledgerId !== null && r.undoLedgerId === null);
+  if (stranded === 0) return order.amount - order.refunded;
+  return stranded - sum((r) => r.status !== 2 && r.ledgerId === null);
+}
+
+/**
+ * 原路退款 of an 异常订单, its transaction: the order 异常订单 -> 已退款 by `amount` (what it owes:
+ * guarded, once) and the refund 退款中 with no card change (member_card_id and ledger_id null). Then the
+ * provider is asked as for any refund (askProviderToRefund).
+ */
+async function refundExceptionOrder(
+  ctx: CallCtx,
+  order: OrderRow,
+  amount: number,
+  input: RefundInput,
+): Promise<string> {
   const storeId = ctx.store.id;
   const now = localDateTime(ctx.store.timezone);
   const refundNo = newRefundNo(storeId, now);
   await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
-    if (!(await addExceptionOrderRefund(tx, order.id))) {
+    // Another refund of the order refused meanwhile owes more: the amount is checked again here.
+    const owed = exceptionDue(order, await refundsOfOrders(tx, storeId, [order.id]));
+    if (owed !== amount) throw conflict(PayExceptionMsg.wholeOnly(fen(owed)));
+    if (!(await addExceptionOrderRefund(tx, order.id, amount))) {
       const o = await findOrder(tx, storeId, order.orderNo);
       throw conflict(o?.status === 3 ? RefundMsg.allRefunded : RefundMsg.notPaid);
     }
@@ -228,7 +257,7 @@ async function refundExceptionOrder(ctx: CallCtx, order: OrderRow, input: Refund
       refundNo,
       payOrderId: order.id,
       memberCardId: null,
-      amount: order.amount,
+      amount,
       reason: input.reason,
       status: 0,
       staffId: ctx.staff.id,
@@ -241,7 +270,7 @@ async function refundExceptionOrder(ctx: CallCtx, order: OrderRow, input: Refund
     });
     audit(tx, {
       kind: 'card',
-      summary: `异常订单原路退款 ${fen(order.amount)}（${order.exceptionReason ?? ''}），原因：${input.reason}`,
+      summary: `异常订单原路退款 ${fen(amount)}（${order.exceptionReason ?? ''}），原因：${input.reason}`,
       target: `订单 ${order.orderNo} / 退款 ${refundNo}`,
       targets: [{ type: 'member', id: order.memberId }],
     });
@@ -276,21 +305,27 @@ async function askProviderToRefund(ctx: CallCtx, all: OrderRefund[], input: Refu
       continue;
     }
     const row = await findRefund(ctx.db, storeId, r.refundNo);
-    if (row) await settleRefund(ctx, row, answer);
-    if (answer.state === 'refused') refused ??= answer.reason ?? answer.providerState;
+    const settled = row ? await settleRefund(ctx, row, answer) : null;
+    if (answer.state === 'refused') {
+      const why = answer.reason ?? answer.providerState;
+      refused ??= settled === 'exception' ? RefundMsg.refusedCardClosed(why) : RefundMsg.refused(why);
+    }
   }
-  if (refused !== null) throw conflict(RefundMsg.refused(refused));
+  if (refused !== null) throw conflict(refused);
   return null;
 }
 
-export type SettleResult = 'done' | 'failed' | 'abnormal' | 'open' | 'already' | 'refused';
+/** 'exception': refused once its card could not take the money back; its order is 异常订单 now. */
+export type SettleResult = 'done' | 'failed' | 'exception' | 'abnormal' | 'open' | 'already' | 'refused';
 
 /**
  * Settles a refund from the provider's word (its answer, its notification, or a query), once: success
  * → 已退款 and the money recorded as paid back 线上; refused → in one transaction 退款失败 with the
  * provider's reason, the card change put back (card reopened / balance restored) and the order's
- * refunded amount reduced; abnormal (WeChat's ABNORMAL) → 退款异常, once, nothing else: the money is on
- * its way out, so the card stays as the refund left it, no money is recorded as paid back, and the
+ * refunded amount reduced; when the card can no longer take it back (closed, by the card order's
+ * refund, or changed meanwhile), nothing is put back and the order becomes 异常订单 instead, its money
+ * to go back to the member by 原路退款 (issue 42: never stranded, never an error every round);
+ * abnormal (WeChat's ABNORMAL) → 退款异常, once, nothing else: the money is on its way out, so the card stays as the refund left it, no money is recorded as paid back, and the
  * manager is told to handle it on WeChat Pay's 商户平台; it stays open (the job keeps asking, and a
  * later SUCCESS or CLOSED settles it as above); processing → nothing yet. Each guarded on the refund
  * being open, so a notification, the job and the call's own answer settle it once. `scope`: a job's
@@ -358,6 +393,7 @@ export async function settleRefund(
         skipAudit(tx);
         return 'already';
       }
+      let stranded: string | null = null;
       if (cardId !== null && r.ledgerId !== null) {
         const taken = await refundLedgerEntry(tx, r.ledgerId);
         const undo = await putBackRefund(tx, {
@@ -368,14 +404,26 @@ export async function settleRefund(
           operatorId: null,
           remark: `线上订单 ${order.orderNo} 退款失败：${why}`,
         });
-        // The card changed meanwhile (e.g. refunded at the desk): nothing is written; staff see the log.
-        if (undo === null) throw new Error(`refund ${r.refundNo}: card ${cardId} cannot be put back`);
-        await setRefundUndo(tx, r.id, undo);
+        if (undo !== null) await setRefundUndo(tx, r.id, undo);
+        else {
+          // The card can no longer take it back (closed by the card order's refund, or changed meanwhile).
+          const card = await cardHolder(tx, r.storeId, cardId);
+          stranded = card?.refundedAt
+            ? PayExceptionMsg.refundFailedCardClosed
+            : PayExceptionMsg.refundFailedCardChanged;
+        }
       }
       if (!(await takeBackOrderRefund(tx, order.id, r.amount))) {
         throw new Error(`refund ${r.refundNo}: order ${order.orderNo} refunded less than ${r.amount}`);
       }
-      audit(tx, { kind: 'card', summary: `线上退款失败，会员卡已恢复：${why}`, target, targets });
+      if (stranded !== null) {
+        await markOrderException(tx, order.id, stranded);
+        const state = stranded === PayExceptionMsg.refundFailedCardClosed ? '已退卡' : '已有变动';
+        audit(tx, { kind: 'card', summary: `线上退款失败，会员卡${state}，订单转为异常订单：${why}`, target, targets });
+        return 'exception';
+      }
+      const after = cardId === null ? '订单仍为异常订单' : '会员卡已恢复';
+      audit(tx, { kind: 'card', summary: `线上退款失败，${after}：${why}`, target, targets });
       return 'failed';
     },
     scope,
@@ -481,7 +529,7 @@ export async function settleOpenRefunds(deps: Deps, now: () => number = Date.now
     if (r.nextQueryAt !== null && r.nextQueryAt > local) continue;
     try {
       const done = await askAboutRefund(deps, r, now);
-      if (done === 'done' || done === 'failed') n++;
+      if (done === 'done' || done === 'failed' || done === 'exception') n++;
     } catch (e) {
       jobItemFailed(REFUND_SETTLE_JOB, deps.log, { storeId: r.storeId, refundNo: r.refundNo }, e);
     }

@@ -180,7 +180,7 @@ export async function markOrderException(tx: Tx, id: number, reason: string): Pr
     .updateTable('payOrder')
     .set({ status: 5, exceptionReason: reason })
     .where('id', '=', id)
-    .where('status', '=', 1)
+    .where('status', 'in', [1, 4])
     .executeTakeFirstOrThrow();
 }
 
@@ -271,19 +271,33 @@ export async function addOrderRefund(tx: Tx, id: number, amount: number): Promis
   return Number(r.numUpdatedRows) === 1;
 }
 
-/** 异常订单 -> 已退款 with all of its amount refunded, once (its 原路退款 is in full). */
-export async function addExceptionOrderRefund(tx: Tx, id: number): Promise<boolean> {
+/**
+ * 异常订单 -> 已退款 (部分退款 when part of it went back before: a refund refused once its card was
+ * closed, issue 42) by the `amount` of its 原路退款, once (guarded on 异常订单).
+ */
+export async function addExceptionOrderRefund(tx: Tx, id: number, amount: number): Promise<boolean> {
   const r = await tx
     .updateTable('payOrder')
-    .set((eb) => ({ refunded: eb.ref('amount'), status: 3 }))
+    .set((eb) => ({
+      refunded: eb('refunded', '+', amount),
+      status: eb
+        .case()
+        .when(eb(eb('refunded', '+', amount), '=', eb.ref('amount')))
+        .then(3)
+        .else(4)
+        .end(),
+    }))
     .where('id', '=', id)
     .where('status', '=', 5)
-    .where('refunded', '=', 0)
+    .where((eb) => eb(eb('refunded', '+', amount), '<=', eb.ref('amount')))
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
 
-/** Takes a refused refund back off the order's refunded amount (guarded); the status follows. */
+/**
+ * Takes a refused refund back off the order's refunded amount (guarded); the status follows: an
+ * 异常订单 (its reason kept) is 异常订单 again, another 已支付 or 部分退款.
+ */
 export async function takeBackOrderRefund(tx: Tx, id: number, amount: number): Promise<boolean> {
   const r = await tx
     .updateTable('payOrder')
@@ -291,14 +305,15 @@ export async function takeBackOrderRefund(tx: Tx, id: number, amount: number): P
       refunded: eb('refunded', '-', amount),
       status: eb
         .case()
+        .when('exceptionReason', 'is not', null)
+        .then(5)
         .when(eb(eb('refunded', '-', amount), '=', 0))
-        // An 异常订单's refused refund leaves it 异常订单 again.
-        .then(eb.case().when('exceptionReason', 'is', null).then(1).else(5).end())
+        .then(1)
         .else(4)
         .end(),
     }))
     .where('id', '=', id)
-    .where('status', 'in', [3, 4])
+    .where('status', 'in', [3, 4, 5])
     .where('refunded', '>=', amount)
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
@@ -427,7 +442,18 @@ export function refundsOfOrders(ex: Executor, storeId: number, orderIds: number[
   if (!orderIds.length) return Promise.resolve([]);
   return ex
     .selectFrom('payRefund')
-    .select(['payOrderId', 'refundNo', 'amount', 'reason', 'status', 'failReason', 'createdAt', 'settledAt'])
+    .select([
+      'payOrderId',
+      'refundNo',
+      'amount',
+      'reason',
+      'status',
+      'failReason',
+      'ledgerId',
+      'undoLedgerId',
+      'createdAt',
+      'settledAt',
+    ])
     .where('storeId', '=', storeId)
     .where('payOrderId', 'in', orderIds)
     .orderBy('id')

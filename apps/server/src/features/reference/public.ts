@@ -3,6 +3,7 @@ export { changeMember, findMember, memberIdByMobile, membersMatching, requireMem
 export {
   booksOnCard,
   cardBigType,
+  cardHolder,
   memberCards,
   memberHadTrial,
   productForSale,

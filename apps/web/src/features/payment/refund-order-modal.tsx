@@ -15,11 +15,12 @@ import { useRefundPayOrder } from './desk-pay-hooks.ts';
  * order); its top-up orders go back with it. A top-up takes the amount off the card (the server checks).
  */
 export default function RefundOrderModal({ order, onClose }: { order: StorePayOrder; onClose: () => void }) {
-  const left = order.amount - order.refunded;
+  // 异常订单 (paid, nothing issued; or a refund refused once its card was closed): its 原路退款 pays back
+  // what it owes, in full, and changes no card.
+  const exception = order.status === 'exception';
+  const left = exception ? (order.exceptionDue ?? 0) : order.amount - order.refunded;
   const [form] = Form.useForm<{ amount: number; reason: string }>();
   const refund = useRefundPayOrder();
-  // 异常订单: paid, nothing issued; its 原路退款 is in full and changes no card.
-  const exception = order.status === 'exception';
   const cardOrder = order.kind === 'card' && !exception && order.memberCardId !== null;
   // Its refusal (the card refunded already) is said in the dialog, not as a toast.
   const quote = useRefundQuote(order.memberCardId ?? 0, cardOrder, true);
@@ -49,7 +50,7 @@ export default function RefundOrderModal({ order, onClose }: { order: StorePayOr
         {order.refunded ? `，已退 ${yuan(order.refunded)} 元` : ''}。款项原路退回
         {order.method.startsWith('wechat') ? '微信' : '支付宝'}
         {exception
-          ? `，全额退回。该订单未能发卡或充值（${order.exceptionReason ?? ''}），会员卡不变。`
+          ? `，全额退回 ${yuan(left)} 元。异常订单：${order.exceptionReason ?? ''}；会员卡不变。`
           : cardOrder
             ? `，会员卡随之退卡${others.length ? '；这张卡的其他线上订单按下面的退款去向一起原路退回' : ''}。`
             : '，并从会员卡余额中扣回。'}
