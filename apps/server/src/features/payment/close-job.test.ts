@@ -6,12 +6,12 @@
 import { updatePaySetting } from '@studio/contract';
 import { expect, it } from 'vitest';
 import { localDateTime } from '../../lib/time.ts';
-import { describeEachDb } from '../../test/harness.ts';
-import { checkInvariants } from '../../test/invariants.ts';
-import { memberClient } from '../../test/member-client.ts';
-import { standInPaySetting } from '../../test/payment-stand-ins.ts';
+import { describeEachDb } from '../../../test/harness.ts';
+import { checkInvariants } from '../../../test/invariants.ts';
+import { memberClient } from '../../../test/member-client.ts';
+import { standInPaySetting } from '../../../test/payment-stand-ins.ts';
 import { CLOSE_JOB, closeExpiredOrders } from './orders.ts';
-import { buyOnline, jobItemFailuresInMetrics, onlineStoreOfFile } from './test-support.ts';
+import { buyOnline, jobItemFailuresInMetrics, onlineStoreOfFile } from '../../../test/payment-support.ts';
 
 describeEachDb('online payment: the close job store by store, order by order', (env) => {
   const s = onlineStoreOfFile(env);

@@ -17,7 +17,7 @@ import {
   type WechatPayStandIn,
 } from '../../../test/payment-stand-ins.ts';
 import { REFUND_SETTLE_JOB, settleOpenRefunds } from './refunds.ts';
-import { jobItemFailuresInMetrics } from './test-support.ts';
+import { jobItemFailuresInMetrics } from '../../../test/payment-support.ts';
 
 describeEachDb('online payment: the refund settling job and ABNORMAL refunds', (env) => {
   let wx: WechatPayStandIn;

@@ -26,6 +26,8 @@ import {
   type OnlineStore,
   type WechatPayStandIn,
 } from '../../../test/payment-stand-ins.ts';
+import { jobItemFailuresInMetrics } from '../../../test/payment-support.ts';
+import { REFUND_SETTLE_JOB, settleOpenRefunds } from './refunds.ts';
 
 describeEachDb('online payment: a card bought and topped up online, refunded whole', (env) => {
   let wx: WechatPayStandIn;

@@ -2,14 +2,9 @@
 // member's order, and the job item failures /metrics shows.
 import { memberCreateOrder } from '@studio/contract';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import type { App, Client, TestEnv } from '../../test/harness.ts';
-import { checkInvariants } from '../../test/invariants.ts';
-import {
-  startOnlineStore,
-  type AlipayStandIn,
-  type OnlineStore,
-  type WechatPayStandIn,
-} from '../../test/payment-stand-ins.ts';
+import type { App, Client, TestEnv } from './harness.ts';
+import { checkInvariants } from './invariants.ts';
+import { startOnlineStore, type AlipayStandIn, type OnlineStore, type WechatPayStandIn } from './payment-stand-ins.ts';
 
 /**
  * The suite's store online on both stand-ins (started before the suite's tests, stopped after), with a
