@@ -139,7 +139,8 @@ describeEachDb('online payment: a card bought and topped up online, refunded who
       { orderNo: o.sale, provider: 'wechat', kind: 'card', amount: 10000 },
       { orderNo: o.topup, provider: 'alipay', kind: 'topup', amount: 50000 },
     ]);
-    expect(q.detail).toContain(`充值订单 ${o.topup} 原路退回支付宝 500.00 元`);
+    // the orders are named once, in the parts (退款去向), not again in the calculation
+    expect(q.detail).not.toContain(o.topup);
     // the card order's own part at most
     const more = await desk.call(refundPayOrder.path, { orderNo: o.sale, amount: 10001, reason: '不想练了' });
     expect([more.status, more.msg]).toEqual([409, RefundMsg.tooMuch('100.00 元')]);
@@ -181,8 +182,8 @@ describeEachDb('online payment: a card bought and topped up online, refunded who
       { orderNo: o.sale, provider: 'wechat', kind: 'card', amount: 6500 },
       { orderNo: o.topup, provider: 'alipay', kind: 'topup', amount: 32500 },
     ]);
-    expect(q.detail).toContain(`购卡订单 ${o.sale} 原路退回微信支付 65.00 元`);
-    expect(q.detail).toContain(`充值订单 ${o.topup} 原路退回支付宝 325.00 元`);
+    expect(q.detail).toContain('应退 390.00 元');
+    expect(q.detail).not.toContain(o.sale);
     const byDeskRefund = await desk.call(refundPayOrder.path, { orderNo: o.sale, amount: 6500, reason: '搬家' });
     expect([byDeskRefund.status, byDeskRefund.msg]).toEqual([403, RefundMsg.manager]);
     await api().ok(refundPayOrder.path, { orderNo: o.sale, amount: 6500, reason: '搬家' });

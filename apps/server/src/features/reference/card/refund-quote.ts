@@ -3,7 +3,6 @@ import {
   BIG_TYPE_MONEY,
   COOLING_OFF_DAYS_DEFAULT,
   LEAVE_APPROVALS,
-  PROVIDER_LABEL,
   REFUND_ROUNDING,
   type CardLifeSetting,
   type RefundRule,
@@ -83,16 +82,6 @@ export function splitRefund<T extends { left: number }>(amount: number, sources:
   return out;
 }
 
-function partsText(parts: RefundPart[]) {
-  if (parts.length < 2 && !parts.some((p) => p.orderNo)) return '';
-  const each = parts.map((p) =>
-    p.orderNo
-      ? `${p.kind === 'card' ? '购卡' : '充值'}订单 ${p.orderNo} 原路退回${PROVIDER_LABEL[p.provider!]} ${yuan(p.amount)}`
-      : `门店退 ${yuan(p.amount)}`,
-  );
-  return `；其中${each.join('，')}`;
-}
-
 /**
  * What a whole-card refund pays back at `now` (store-local), computed here and nowhere else
  * (issue 29, item 3; issue 42, items 3, 5, 9; domain.md "A card's life"):
@@ -146,7 +135,7 @@ export async function quoteRefund(ex: Executor, storeId: number, card: Card, now
       amount: paid,
       rule: 'cooling_off',
       parts,
-      detail: `${when}，在${setting.coolingOffDays}天冷静期内，${unopened}：全额退还实付 ${yuan(paid)}${partsText(parts)}`,
+      detail: `${when}，在${setting.coolingOffDays}天冷静期内，${unopened}：全额退还实付 ${yuan(paid)}`,
     };
   }
   const total = Number(card.totalCount);
@@ -173,6 +162,6 @@ export async function quoteRefund(ex: Executor, storeId: number, card: Card, now
     amount: r.amount,
     rule: 'product_rule',
     parts,
-    detail: `${past}：实付 ${yuan(paid)}，${shareText}，按比例 ${yuan(r.byShare)}，减手续费 ${card.refundFeePercent}%（${yuan(r.fee)}），应退 ${yuan(r.amount)}（${REFUND_ROUNDING}）${partsText(parts)}`,
+    detail: `${past}：实付 ${yuan(paid)}，${shareText}，按比例 ${yuan(r.byShare)}，减手续费 ${card.refundFeePercent}%（${yuan(r.fee)}），应退 ${yuan(r.amount)}（${REFUND_ROUNDING}）`,
   };
 }
