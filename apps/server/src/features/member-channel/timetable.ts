@@ -1,14 +1,12 @@
 import { amountText, ReservationStatus, type BookingPolicy, type MemberSession } from '@studio/contract';
-import { dataVersionRead } from '../../db/data-version.ts';
-import { noRead, readTogether, type ReadValue } from '../../db/fixed.ts';
 import type { Db } from '../../db/index.ts';
 import type { StoreScope } from '../../lib/context.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { addDays, localDateTime } from '../../lib/time.ts';
 import { suspensionOf } from '../no-show/public.ts';
-import { memberCancelCost, memberSessionPhase, policyRead, waitlistOpen } from '../policy/public.ts';
+import { memberCancelCost, memberSessionPhase, waitlistOpen } from '../policy/public.ts';
 import { sessionsBetween } from '../today/public.ts';
-import { memberStateRead } from './repository.ts';
+import { loadTimetableState, type MemberState } from './repository.ts';
 
 const MAX_DAYS = 14;
 
@@ -78,12 +76,7 @@ async function sessionsOfRange(
 }
 
 /** The member's state on each session they hold (booked, signed, pending, waiting). */
-function memberOverlay(
-  held: ReadValue<ReturnType<typeof memberStateRead>>,
-  rows: Rows,
-  policy: BookingPolicy,
-  now: string,
-) {
+function memberOverlay(held: MemberState, rows: Rows, policy: BookingPolicy, now: string) {
   const mine = new Map<number, NonNullable<MemberSession['mine']>>();
   const startOf = new Map(rows.map((r) => [r.id, r.startTime]));
   const costOf = (sessionId: number, booking: Parameters<typeof memberCancelCost>[2]) =>
@@ -133,11 +126,7 @@ export async function timetable(
   const span = rangeOf(range.fromDate, range.toDate);
   // The range's data version, the policy and what the member holds there: one round trip on
   // PostgreSQL. Then the sessions, from the cache while the version has not moved.
-  const { version, policy, held } = await readTogether(db, {
-    version: dataVersionRead(db, store.id, span.from, span.to),
-    policy: policyRead(db, store.id),
-    held: memberId === null ? noRead([]) : memberStateRead(db, store.id, memberId, span),
-  });
+  const { version, policy, held } = await loadTimetableState(db, store.id, memberId, span);
   const rows = await sessionsOfRange(db, store.id, range.fromDate, range.toDate, version);
   const mine = memberOverlay(held, rows, policy, now);
   // No-shows suspend only when the policy says so (policy/rules.ts suspendedUntil): otherwise
