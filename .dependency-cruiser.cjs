@@ -1,8 +1,8 @@
 /**
  * Import rules checked by `npm run check` (`npm run deps`): no cycles anywhere; on the server, a
  * feature uses another feature only through its public modules (`index.ts`, `public.ts`,
- * `rules.ts`), infrastructure (db, lib, outbox, auth) does not reach into features, and the app does
- * not import test code.
+ * `rules.ts`), infrastructure (db, lib, outbox, auth) does not reach into features, the batching of
+ * reads stays in the data layer, and the app does not import test code.
  */
 const TEST = '(\\.test\\.ts$|^apps/server/test/)';
 
@@ -39,6 +39,25 @@ module.exports = {
         "A feature's event kinds (its events.ts) say what happened and carry plain data: they import lib/events.ts and the contract's types, nothing of any feature.",
       from: { path: '^apps/server/src/features/[^/]+/events\\.ts$' },
       to: { pathNot: ['^apps/server/src/lib/events\\.ts$', '^packages/contract/', 'node_modules'] },
+    },
+    {
+      name: 'batching-in-the-data-layer',
+      severity: 'error',
+      comment:
+        "How reads are sent together (db/fixed.ts: fixed statements, Read, readTogether, sendRead, mapRead) is the data layer's: only db/ and repositories (*repository*.ts, a repositories/ folder) use it. A service awaits a repository function that answers what its use case needs (timetable/booking-context-repository.ts loadBookingContext).",
+      from: {
+        path: '^apps/server/src/',
+        pathNot: ['^apps/server/src/db/', '/[^/]*repository[^/]*\\.ts$', '/repositories/'],
+      },
+      to: { path: '^apps/server/src/db/fixed\\.ts$' },
+    },
+    {
+      name: 'pipeline-in-db',
+      severity: 'error',
+      comment:
+        "PostgreSQL's pipelining (db/pg-pipeline.ts: statements held back and sent together) is the connection's: only db/ uses it; tests and the benchmarks may count its writes (pgSends).",
+      from: { path: '^apps/server/src/', pathNot: ['^apps/server/src/db/', TEST] },
+      to: { path: '^apps/server/src/db/pg-pipeline\\.ts$' },
     },
     {
       name: 'no-test-code-in-app',

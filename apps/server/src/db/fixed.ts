@@ -162,6 +162,28 @@ export function mapRead<A, B>(r: Read<A>, f: (a: A) => B): Read<B> {
   return { queries: r.queries, take: (rows) => f(r.take(rows)) };
 }
 
+/**
+ * A read whose refusal waits for its caller: its value is a function answering what the read
+ * answers, or throwing the refusal its value threw when its rows came (a 404). Sent with other
+ * reads, it lets the caller refuse first on what they answer (a desk booking in 签到后扣费 mode is
+ * refused before 404 课程不存在).
+ */
+export function deferRefusal<T>(r: Read<T>): Read<() => T> {
+  return {
+    queries: r.queries,
+    take: (rows) => {
+      try {
+        const value = r.take(rows);
+        return () => value;
+      } catch (e) {
+        return () => {
+          throw e;
+        };
+      }
+    },
+  };
+}
+
 /** A read that answers nothing and sends nothing (a list of no ids, a read that is not needed). */
 export function noRead<T>(value: T): Read<T> {
   return { queries: [], take: () => value };

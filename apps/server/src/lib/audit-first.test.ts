@@ -5,7 +5,7 @@ import { describeEachDb } from '../../test/harness.ts';
 import { audit, auditFirst, scopedDb, systemScope } from './audit.ts';
 
 // auditFirst: a booking writes its entry before it takes the session's row lock (booking-engine.ts
-// `entryFirst`), so the lock is held for the write and the commit only.
+// `bookWithCard` when `isTheCallsChange`), so the lock is held for the write and the commit only.
 describeEachDb('audit entry written first', (env) => {
   /** The entries of `call` as the executor sees them, each with its targets. */
   async function entries(ex: Executor, call: string) {

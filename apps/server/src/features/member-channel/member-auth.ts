@@ -6,6 +6,7 @@ import type { Config } from '../../config.ts';
 import type { Db, Executor } from '../../db/index.ts';
 import { release, reserve, sweepCounters } from '../../auth/rate-limit.ts';
 import { tokenHash } from '../../auth/sessions.ts';
+import { FOREVER, taggedCache } from '../../lib/cache.ts';
 import { badRequest, tooMany, unauthorized } from '../../lib/errors.ts';
 import {
   appSecret,
@@ -85,21 +86,18 @@ export async function issueCode(
   return { code, expiresAt };
 }
 
-/** The HMAC key of the challenges: one per installation, shared by every instance through the database. */
-const challengeKeys = new WeakMap<object, Promise<string>>();
+/**
+ * The HMAC key of the challenges: one per installation, shared by every instance through the
+ * database; kept per database handle once read (it never changes: `FOREVER`).
+ */
+const challengeKeys = taggedCache<string>({ max: 1 });
 function challengeKey(db: Db): Promise<string> {
-  let key = challengeKeys.get(db);
-  if (!key) {
-    key = (async () => {
-      const kept = await appSecret(db, 'altcha');
-      if (kept) return kept;
-      await insertAppSecretIfAbsent(db, 'altcha', crypto.randomBytes(32).toString('base64url'));
-      return (await appSecret(db, 'altcha'))!;
-    })();
-    key.catch(() => challengeKeys.delete(db));
-    challengeKeys.set(db, key);
-  }
-  return key;
+  return challengeKeys.get(db, 'altcha', FOREVER, async () => {
+    const kept = await appSecret(db, 'altcha');
+    if (kept) return kept;
+    await insertAppSecretIfAbsent(db, 'altcha', crypto.randomBytes(32).toString('base64url'));
+    return (await appSecret(db, 'altcha'))!;
+  });
 }
 
 /** A new proof-of-work challenge (ALTCHA v1, SHA-256), valid for `challengeTtlMs`. */

@@ -1,9 +1,12 @@
 import { LIVE_RESERVATION, PendingStatus, WaitStatus } from '@studio/contract';
 import { sql } from 'kysely';
-import { fixed } from '../../db/fixed.ts';
+import { dataVersionRead } from '../../db/data-version.ts';
+import { fixed, noRead, readTogether, type ReadValue } from '../../db/fixed.ts';
 import type { Executor } from '../../db/index.ts';
+import { suspensionFactsRead } from '../no-show/public.ts';
+import { bookingRulesRead, policyRead } from '../policy/public.ts';
 import { booksOnCard } from '../reference/public.ts';
-import { holdsSession, missedSql } from '../timetable/public.ts';
+import { bookingContextRead, holdsSession, missedSql, type BookingAsked } from '../timetable/public.ts';
 import { queuePosition } from '../waitlist/public.ts';
 
 /**
@@ -84,8 +87,42 @@ const memberState = fixed((ex, p: { storeId: number; memberId: number; from: str
   return bookings.unionAll(pendings).unionAll(waits);
 });
 
-export const memberStateRead = (ex: Executor, storeId: number, memberId: number, range: { from: string; to: string }) =>
+const memberStateRead = (ex: Executor, storeId: number, memberId: number, range: { from: string; to: string }) =>
   memberState.plan(ex, { storeId, memberId, ...range });
+
+/** What a member holds of a range's sessions: their bookings, pendings and waits. */
+export type MemberState = ReadValue<ReturnType<typeof memberStateRead>>;
+
+/**
+ * What the members' timetable reads on every call, in one round trip on PostgreSQL: the range's
+ * data version (the key of the sessions' cache), the store's policy and what the member holds there
+ * (nothing for `memberId` null: the public page).
+ */
+export function loadTimetableState(
+  ex: Executor,
+  storeId: number,
+  memberId: number | null,
+  range: { from: string; to: string },
+) {
+  return readTogether(ex, {
+    version: dataVersionRead(ex, storeId, range.from, range.to),
+    policy: policyRead(ex, storeId),
+    held: memberId === null ? noRead<MemberState>([]) : memberStateRead(ex, storeId, memberId, range),
+  });
+}
+
+/**
+ * A member's booking's reads, in one round trip on PostgreSQL: the session and the card
+ * (`bookingContextRead`), the store's rules and what the member's suspension is decided from.
+ * 404 课程不存在, then 404 会员卡不存在.
+ */
+export function loadMemberBookingContext(ex: Executor, b: BookingAsked & { memberId: number }) {
+  return readTogether(ex, {
+    booking: bookingContextRead(ex, b),
+    rules: bookingRulesRead(ex, b.storeId),
+    suspension: suspensionFactsRead(ex, b.storeId, b.memberId, b.now),
+  });
+}
 
 /** The session columns of a member's bookings, pendings and waits (`t`, `c`, `te`, `a`). */
 const sessionCols = [

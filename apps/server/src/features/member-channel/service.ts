@@ -13,16 +13,14 @@ import type { Db, Dialect, Executor } from '../../db/index.ts';
 import { inWriteTx } from '../../db/write-queue.ts';
 import type { StoreScope } from '../../lib/context.ts';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
-import { readTogether } from '../../db/fixed.ts';
 import { audit } from '../../lib/audit.ts';
 import { emit, event } from '../../lib/events.ts';
 import { addMinutes, localDateTime } from '../../lib/time.ts';
 import { booksOn, cardUnusableReason, isExpiredAt } from '../card/rules.ts';
-import { suspensionRead } from '../no-show/public.ts';
-import { bookingRulesRead, loadPolicy, memberCancelCost, openBookingsReason } from '../policy/public.ts';
+import { suspensionFrom } from '../no-show/public.ts';
+import { loadPolicy, memberCancelCost, openBookingsReason } from '../policy/public.ts';
 import { cardLifeView, memberCards } from '../reference/public.ts';
 import {
-  bookingReads,
   allowedCardsOf,
   addPending,
   bookedOf,
@@ -43,6 +41,7 @@ import { checkinTokenValid } from './checkin.ts';
 import {
   checkInSessionOf,
   findCardBookedOnBy,
+  loadMemberBookingContext,
   pendingsOfMember,
   queueEntriesOfMember,
   recentLedgerOf,
@@ -135,18 +134,20 @@ export async function book(
   input: { sessionId: number; memberCardId: number; studentCount: number; remark?: string | null },
 ): Promise<{ kind: 'booked' | 'pending'; id: number }> {
   return inWriteTx(s.db, s.dialect, async (tx) => {
-    // Session, card, rules and suspension: one round trip on PostgreSQL; 404 课程不存在, then 404
-    // 会员卡不存在 (not the member's too), then the policy.
+    // Session, card, rules and suspension, read together: 404 课程不存在, then 404 会员卡不存在 (not
+    // the member's too), then the policy.
     const now = localDateTime(s.store.timezone);
-    const { booking, rules, suspension } = await readTogether(tx, {
-      booking: bookingReads(tx, s.store.id, input.sessionId, input.memberCardId, now),
-      rules: bookingRulesRead(tx, s.store.id),
-      suspension: suspensionRead(tx, s.store.id, s.memberId, now),
+    const { booking, rules, suspension } = await loadMemberBookingContext(tx, {
+      storeId: s.store.id,
+      memberId: s.memberId,
+      sessionId: input.sessionId,
+      memberCardId: input.memberCardId,
+      now,
     });
     const { session, card } = booking;
     if (!booksOn(card, s.memberId)) throw notFound('会员卡');
     // Held to the policy by the engine's rule set: suspension, booking window, a period card's open bookings.
-    const member = { policy: rules.policy, suspendedUntil: suspension.until };
+    const member = { policy: rules.policy, suspendedUntil: suspensionFrom(suspension, now).until };
     if (rules.deductionMode === 1) {
       const { pendingId, fact } = await addPending(tx, s.store, {
         sessionId: session.id,
@@ -172,7 +173,7 @@ export async function book(
         remark: input.remark ?? null,
         operatorId: null,
         operateType: OperateType.USER_BOOKED,
-        entryFirst: true,
+        isTheCallsChange: true,
         member,
       },
       booking,

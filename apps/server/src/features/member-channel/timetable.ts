@@ -1,40 +1,23 @@
 import { amountText, ReservationStatus, type BookingPolicy, type MemberSession } from '@studio/contract';
-import { dataVersionRead } from '../../db/data-version.ts';
-import { noRead, readTogether, type ReadValue } from '../../db/fixed.ts';
 import type { Db } from '../../db/index.ts';
+import { taggedCache } from '../../lib/cache.ts';
 import type { StoreScope } from '../../lib/context.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { addDays, localDateTime } from '../../lib/time.ts';
 import { suspensionOf } from '../no-show/public.ts';
-import { memberCancelCost, memberSessionPhase, policyRead, waitlistOpen } from '../policy/public.ts';
+import { memberCancelCost, memberSessionPhase, waitlistOpen } from '../policy/public.ts';
 import { sessionsBetween } from '../today/public.ts';
-import { memberStateRead } from './repository.ts';
+import { loadTimetableState, type MemberState } from './repository.ts';
 
 const MAX_DAYS = 14;
 
 type Rows = Awaited<ReturnType<typeof sessionsBetween>>;
 
-interface Cached {
-  version: string;
-  rows: Rows;
-}
-
-/** Ranges kept per database before the cache starts over. */
-const CACHE_MAX = 500;
 /**
- * Per database handle (an app instance): the store's sessions of a range, as every member sees
- * them, with the data version they were read at; and the loads under way, by range and version.
+ * The store's sessions of a range, as every member sees them, per app instance, tagged with the
+ * range's data version (`lib/cache.ts`); at most 500 ranges per database.
  */
-const caches = new WeakMap<Db, { done: Map<string, Cached>; loading: Map<string, Promise<Rows>> }>();
-
-function cacheOf(db: Db) {
-  let c = caches.get(db);
-  if (!c) {
-    c = { done: new Map(), loading: new Map() };
-    caches.set(db, c);
-  }
-  return c;
-}
+const ranges = taggedCache<Rows>({ max: 500 });
 
 /** The start times of the sessions of `fromDate` to `toDate`: [from, to). */
 const rangeOf = (fromDate: string, toDate: string) => ({
@@ -58,32 +41,13 @@ async function sessionsOfRange(
   toDate: string,
   version: string,
 ): Promise<Rows> {
-  const key = `${storeId}|${fromDate}|${toDate}`;
-  const cache = cacheOf(db);
-  const hit = cache.done.get(key);
-  if (hit?.version === version) return hit.rows;
-  const loadKey = `${key}|${version}`;
-  let load = cache.loading.get(loadKey);
-  if (!load) {
-    load = sessionsBetween(db, storeId, fromDate, toDate)
-      .then((rows) => {
-        if (cache.done.size >= CACHE_MAX) cache.done.clear();
-        cache.done.set(key, { version, rows });
-        return rows;
-      })
-      .finally(() => cache.loading.delete(loadKey));
-    cache.loading.set(loadKey, load);
-  }
-  return load;
+  return ranges.get(db, `${storeId}|${fromDate}|${toDate}`, version, () =>
+    sessionsBetween(db, storeId, fromDate, toDate),
+  );
 }
 
 /** The member's state on each session they hold (booked, signed, pending, waiting). */
-function memberOverlay(
-  held: ReadValue<ReturnType<typeof memberStateRead>>,
-  rows: Rows,
-  policy: BookingPolicy,
-  now: string,
-) {
+function memberOverlay(held: MemberState, rows: Rows, policy: BookingPolicy, now: string) {
   const mine = new Map<number, NonNullable<MemberSession['mine']>>();
   const startOf = new Map(rows.map((r) => [r.id, r.startTime]));
   const costOf = (sessionId: number, booking: Parameters<typeof memberCancelCost>[2]) =>
@@ -133,11 +97,7 @@ export async function timetable(
   const span = rangeOf(range.fromDate, range.toDate);
   // The range's data version, the policy and what the member holds there: one round trip on
   // PostgreSQL. Then the sessions, from the cache while the version has not moved.
-  const { version, policy, held } = await readTogether(db, {
-    version: dataVersionRead(db, store.id, span.from, span.to),
-    policy: policyRead(db, store.id),
-    held: memberId === null ? noRead([]) : memberStateRead(db, store.id, memberId, span),
-  });
+  const { version, policy, held } = await loadTimetableState(db, store.id, memberId, span);
   const rows = await sessionsOfRange(db, store.id, range.fromDate, range.toDate, version);
   const mine = memberOverlay(held, rows, policy, now);
   // No-shows suspend only when the policy says so (policy/rules.ts suspendedUntil): otherwise

@@ -1,6 +1,9 @@
 import { PendingStatus } from '@studio/contract';
-import { fixed, mapRead } from '../../db/fixed.ts';
+import { fixed, mapRead, sendRead, together, type ReadValue } from '../../db/fixed.ts';
 import type { Executor, Tx } from '../../db/index.ts';
+import { notFound } from '../../lib/errors.ts';
+import { addDays } from '../../lib/time.ts';
+import { policyRead } from '../policy/public.ts';
 import { missedSql } from '../timetable/public.ts';
 
 /**
@@ -119,7 +122,7 @@ const noShowRowsOf = fixed((ex, p: { storeId: number; memberId: number; since: s
 );
 
 /** A member's no-shows of sessions starting at `since` or later (newest first), with the card charged. */
-export function noShowRows(ex: Executor, storeId: number, memberId: number, since: string) {
+function noShowRows(ex: Executor, storeId: number, memberId: number, since: string) {
   return noShowRowsOf.plan(ex, { storeId, memberId, since });
 }
 
@@ -143,7 +146,7 @@ const missedRowsOf = fixed((ex, p: { storeId: number; memberId: number; since: s
  * A member's no-shows of 预约即扣费 (bookings not marked 到店 by the end of a class whose attendance
  * was taken, at `now`) of sessions starting at `since` or later, newest first, with the card that paid.
  */
-export function missedBookingRows(ex: Executor, storeId: number, memberId: number, since: string, now: string) {
+function missedBookingRows(ex: Executor, storeId: number, memberId: number, since: string, now: string) {
   return missedRowsOf.plan(ex, { storeId, memberId, since, now });
 }
 
@@ -152,6 +155,83 @@ const suspensionLift = fixed((ex, p: { storeId: number; memberId: number }) =>
 );
 
 /** When staff last lifted a member's suspension (the member row), or undefined for no such member. */
-export function suspensionLiftOf(ex: Executor, storeId: number, memberId: number) {
+function suspensionLiftOf(ex: Executor, storeId: number, memberId: number) {
   return mapRead(suspensionLift.plan(ex, { storeId, memberId }), (rows) => rows[0]);
+}
+
+/** The start of the member drawer's window: midnight 90 days before `now`'s date. */
+export const since90Days = (now: string) => `${addDays(now.slice(0, 10), -90)} 00:00:00`;
+
+/**
+ * A member's no-shows of the last 90 days (newest first) with their charge and waiver: pendings not
+ * signed in (签到后扣费, processed by the job) and bookings not marked 到店 in a class whose attendance
+ * was taken (预约即扣费: read as they stand, so marking 到店 afterwards clears one; nothing charged,
+ * the booking paid).
+ */
+function noShowsRead(db: Executor, storeId: number, memberId: number, now: string) {
+  const since = since90Days(now);
+  const rows = together({
+    pendings: noShowRows(db, storeId, memberId, since),
+    bookings: missedBookingRows(db, storeId, memberId, since, now),
+  });
+  return mapRead(rows, ({ pendings, bookings }) => noShowList(pendings, bookings));
+}
+
+/** The no-shows of `noShowsRead` from its rows: one list, newest first. */
+function noShowList(
+  pendings: ReadValue<ReturnType<typeof noShowRows>>,
+  bookings: ReadValue<ReturnType<typeof missedBookingRows>>,
+) {
+  const session = (r: { sessionId: number; courseName: string; startTime: string }) => ({
+    id: r.sessionId,
+    courseName: r.courseName,
+    startTime: r.startTime,
+  });
+  return [
+    ...pendings.map((r) => ({
+      pendingId: r.id as number | null,
+      reservationId: null as number | null,
+      session: session(r),
+      fee: Number(r.noShowFee ?? 0),
+      cardName: r.cardName ?? null,
+      bigType: r.bigType ?? null,
+      waivedTime: r.waivedTime,
+      waiveReason: r.waiveReason,
+    })),
+    ...bookings.map((r) => ({
+      pendingId: null,
+      reservationId: r.id,
+      session: session(r),
+      fee: 0,
+      cardName: r.cardName,
+      bigType: r.bigType,
+      waivedTime: null,
+      waiveReason: null,
+    })),
+  ].sort((a, b) => b.session.startTime.localeCompare(a.session.startTime));
+}
+
+/**
+ * What a member's suspension is decided from (`suspensionFrom`): when staff last lifted one, the
+ * store's policy and the member's no-shows of the last 90 days, as one read to send with others (a
+ * member's booking reads it with the session and card). 404 会员不存在 for a member not of the store
+ * (the member row read here is the check).
+ */
+export function suspensionFactsRead(db: Executor, storeId: number, memberId: number, now: string) {
+  const reads = together({
+    member: suspensionLiftOf(db, storeId, memberId),
+    policy: policyRead(db, storeId),
+    list: noShowsRead(db, storeId, memberId, now),
+  });
+  return mapRead(reads, ({ member, policy, list }) => {
+    if (!member) throw notFound('会员');
+    return { lifted: member.suspensionLiftedAt, policy, list };
+  });
+}
+
+export type SuspensionFacts = ReadValue<ReturnType<typeof suspensionFactsRead>>;
+
+/** `suspensionFactsRead`, sent now. */
+export function suspensionFacts(db: Executor, storeId: number, memberId: number, now: string) {
+  return sendRead(db, suspensionFactsRead(db, storeId, memberId, now));
 }

@@ -4,12 +4,12 @@ import { inWriteTx } from '../../db/write-queue.ts';
 import { audit, skipAudit, systemScope } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
-import { mapRead, sendRead, together, type ReadValue } from '../../db/fixed.ts';
-import { addDays, localDateTime } from '../../lib/time.ts';
+import { localDateTime } from '../../lib/time.ts';
 import { changeMember } from '../reference/public.ts';
 import { chargePending, creditCard, findPending, findReservation, writeTrail } from '../timetable/public.ts';
-import { policyRead, storesBookingRules, suspendedUntil } from '../policy/public.ts';
+import { storesBookingRules, suspendedUntil } from '../policy/public.ts';
 import * as repo from './repository.ts';
+import type { SuspensionFacts } from './repository.ts';
 
 /** The clock of the job and the status call (tests inject one): store-local `YYYY-MM-DD HH:mm:ss`. */
 export type Clock = (timezone: string) => string;
@@ -206,12 +206,9 @@ export async function waiveLateCancelCharge(ctx: CallCtx, reservationId: number,
   return null;
 }
 
-/** The start of the member drawer's window: midnight 90 days before `now`'s date. */
-const since90Days = (now: string) => `${addDays(now.slice(0, 10), -90)} 00:00:00`;
-
 /** A member's late cancels that kept the deduction, of the last 90 days (newest first), with their waiver. */
 async function lateCancelsOf(db: Executor, storeId: number, memberId: number, now: string) {
-  const rows = await repo.lateCancelRows(db, storeId, memberId, since90Days(now));
+  const rows = await repo.lateCancelRows(db, storeId, memberId, repo.since90Days(now));
   return rows.map((r) => ({
     reservationId: r.id,
     session: { id: r.sessionId, courseName: r.courseName, startTime: r.startTime },
@@ -225,78 +222,21 @@ async function lateCancelsOf(db: Executor, storeId: number, memberId: number, no
 }
 
 /**
- * A member's no-shows of the last 90 days (newest first) with their charge and waiver: pendings not
- * signed in (签到后扣费, processed by the job) and bookings not marked 到店 in a class whose attendance
- * was taken (预约即扣费: read as they stand, so marking 到店 afterwards clears one; nothing charged,
- * the booking paid).
+ * Until when a member may not book online (store-local), or null, from their no-shows
+ * (`suspensionFacts`): `noShowLimit` no-shows (not waived, after staff last lifted a suspension)
+ * within 30 days suspend for `noShowSuspendDays`.
  */
-function noShowsRead(db: Executor, storeId: number, memberId: number, now: string) {
-  const since = since90Days(now);
-  const rows = together({
-    pendings: repo.noShowRows(db, storeId, memberId, since),
-    bookings: repo.missedBookingRows(db, storeId, memberId, since, now),
-  });
-  return mapRead(rows, ({ pendings, bookings }) => noShowList(pendings, bookings));
+export function suspensionFrom(facts: SuspensionFacts, now: string) {
+  const { lifted, policy, list } = facts;
+  const counted = list
+    .filter((x) => !x.waivedTime && (!lifted || x.session.startTime > lifted))
+    .map((x) => x.session.startTime);
+  return { until: suspendedUntil(policy, counted, now), lifted, list };
 }
 
-/** The no-shows of `noShowsRead` from its rows: one list, newest first. */
-function noShowList(
-  pendings: ReadValue<ReturnType<typeof repo.noShowRows>>,
-  bookings: ReadValue<ReturnType<typeof repo.missedBookingRows>>,
-) {
-  const session = (r: { sessionId: number; courseName: string; startTime: string }) => ({
-    id: r.sessionId,
-    courseName: r.courseName,
-    startTime: r.startTime,
-  });
-  return [
-    ...pendings.map((r) => ({
-      pendingId: r.id as number | null,
-      reservationId: null as number | null,
-      session: session(r),
-      fee: Number(r.noShowFee ?? 0),
-      cardName: r.cardName ?? null,
-      bigType: r.bigType ?? null,
-      waivedTime: r.waivedTime,
-      waiveReason: r.waiveReason,
-    })),
-    ...bookings.map((r) => ({
-      pendingId: null,
-      reservationId: r.id,
-      session: session(r),
-      fee: 0,
-      cardName: r.cardName,
-      bigType: r.bigType,
-      waivedTime: null,
-      waiveReason: null,
-    })),
-  ].sort((a, b) => b.session.startTime.localeCompare(a.session.startTime));
-}
-
-/**
- * Until when a member may not book online (store-local), or null: `noShowLimit` no-shows (not
- * waived, after staff last lifted a suspension) within 30 days suspend for `noShowSuspendDays`.
- * 404 会员不存在 for a member not of the store (the member row read here is the check).
- */
-export function suspensionOf(db: Executor, storeId: number, memberId: number, now: string) {
-  return sendRead(db, suspensionRead(db, storeId, memberId, now));
-}
-
-/** `suspensionOf` as a read to send with others (a member's booking reads it with the session and card). */
-export function suspensionRead(db: Executor, storeId: number, memberId: number, now: string) {
-  const reads = together({
-    member: repo.suspensionLiftOf(db, storeId, memberId),
-    policy: policyRead(db, storeId),
-    list: noShowsRead(db, storeId, memberId, now),
-  });
-  return mapRead(reads, ({ member, policy, list }) => {
-    if (!member) throw notFound('会员');
-    const lifted = member.suspensionLiftedAt;
-    const counted = list
-      .filter((x) => !x.waivedTime && (!lifted || x.session.startTime > lifted))
-      .map((x) => x.session.startTime);
-    return { until: suspendedUntil(policy, counted, now), lifted, list };
-  });
+/** `suspensionFrom` of the member's no-shows read now; 404 会员不存在 for a member not of the store. */
+export async function suspensionOf(db: Executor, storeId: number, memberId: number, now: string) {
+  return suspensionFrom(await repo.suspensionFacts(db, storeId, memberId, now), now);
 }
 
 /** The member drawer's view: suspension, no-shows and late cancels. */

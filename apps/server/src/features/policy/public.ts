@@ -1,6 +1,6 @@
 /** What other features use of the booking policy: the store's policy and its pure rules. */
-export { bookingRules, bookingRulesRead, loadPolicy, policyRead, storesBookingRules } from './service.ts';
-export type { BookingRules } from './service.ts';
+export { storesBookingRules } from './service.ts';
+export { bookingRules, bookingRulesRead, loadPolicy, policyRead, type BookingRules } from './repository.ts';
 export {
   bookingWindowReason,
   cancelKind,

@@ -1,76 +1,17 @@
 import { audit, changedFields } from '../../lib/audit.ts';
-import { DEFAULT_POLICY, MODULE_DEDUCTION_MODE, zBookingPolicy, type BookingPolicy } from '@studio/contract';
+import { MODULE_DEDUCTION_MODE, type BookingPolicy } from '@studio/contract';
 import type { Executor } from '../../db/index.ts';
-import { mapRead, sendRead, type Read } from '../../db/fixed.ts';
-import { getSetting, putSetting, storeValuesRead } from '../store-admin/public.ts';
-import { deductionModeOf } from './rules.ts';
-import { allStoresWith } from './repository.ts';
+import { putSetting } from '../store-admin/public.ts';
+import { allStoresWith, BOOKING_POLICY, loadPolicy, rulesOf, type BookingRules } from './repository.ts';
 
-const KEY = 'bookingPolicy';
-
-/** The fields a stored policy may hold (built once: building a zod schema costs more than using it). */
-const storedPolicy = zBookingPolicy.partial();
-
-/** Stored policy texts already read, with what they say (a store's text changes seldom). */
-const parsed = new Map<string, BookingPolicy>();
-
-/** A stored policy's fields over the defaults (nothing stored, or something unreadable: the defaults). */
-function policyOf(value: string | undefined): BookingPolicy {
-  if (value === undefined) return DEFAULT_POLICY;
-  const known = parsed.get(value);
-  if (known) return known;
-  let policy = DEFAULT_POLICY;
-  try {
-    const r = storedPolicy.safeParse(JSON.parse(value));
-    if (r.success) policy = { ...DEFAULT_POLICY, ...r.data };
-  } catch {
-    // Unreadable: the defaults.
-  }
-  if (parsed.size >= 1000) parsed.clear();
-  parsed.set(value, policy);
-  return policy;
-}
-
-/** The store's policy: the stored fields over the defaults (a store that never saved one gets the defaults). */
-export async function loadPolicy(db: Executor, storeId: number): Promise<BookingPolicy> {
-  return policyOf(await getSetting(db, storeId, KEY));
-}
-
-/** `loadPolicy` as a read to send with others. */
-export function policyRead(db: Executor, storeId: number): Read<BookingPolicy> {
-  return mapRead(storeValuesRead(db, storeId, { settings: [KEY], modules: [] }), (v) => policyOf(v.settings.get(KEY)));
-}
-
-/** What a booking is held to: the store's deduction mode and its booking policy. */
-export interface BookingRules {
-  deductionMode: 0 | 1;
-  policy: BookingPolicy;
-}
-
-/** The rules from the stored values: the policy's setting text and the deduction-mode module's status. */
-const rulesOf = (policy: string | null | undefined, deductionMode: number | null | undefined): BookingRules => ({
-  deductionMode: deductionModeOf(deductionMode ?? undefined),
-  policy: policyOf(policy ?? undefined),
-});
-
-/** What a booking is held to: the store's deduction mode and its booking policy, in one read. */
-export function bookingRules(db: Executor, storeId: number): Promise<BookingRules> {
-  return sendRead(db, bookingRulesRead(db, storeId));
-}
-
-/** `bookingRules` as a read to send with others (a booking's first reads). */
-export function bookingRulesRead(db: Executor, storeId: number): Read<BookingRules> {
-  return mapRead(storeValuesRead(db, storeId, { settings: [KEY], modules: [MODULE_DEDUCTION_MODE] }), (v) =>
-    rulesOf(v.settings.get(KEY), v.modules.get(MODULE_DEDUCTION_MODE)),
-  );
-}
+export { bookingRules, loadPolicy, type BookingRules } from './repository.ts';
 
 /**
  * `bookingRules` of every store, by id, with its time zone, in one statement: what the policy jobs
  * (no-shows, waits) walk over.
  */
 export async function storesBookingRules(db: Executor): Promise<({ id: number; timezone: string } & BookingRules)[]> {
-  const rows = await allStoresWith(db, { setting: KEY, module: MODULE_DEDUCTION_MODE });
+  const rows = await allStoresWith(db, { setting: BOOKING_POLICY, module: MODULE_DEDUCTION_MODE });
   return rows.map((r) => ({ id: r.id, timezone: r.timezone, ...rulesOf(r.setting, r.module) }));
 }
 
@@ -78,7 +19,7 @@ export async function storesBookingRules(db: Executor): Promise<({ id: number; t
 export async function savePolicy(db: Executor, storeId: number, change: Partial<BookingPolicy>): Promise<void> {
   const before = await loadPolicy(db, storeId);
   const next = { ...before, ...change };
-  await putSetting(db, storeId, KEY, JSON.stringify(next));
+  await putSetting(db, storeId, BOOKING_POLICY, JSON.stringify(next));
   audit(db, {
     kind: 'settings',
     summary: '修改预约规则',

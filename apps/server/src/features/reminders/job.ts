@@ -1,6 +1,7 @@
 import { BIG_TYPE_COUNT } from '@studio/contract';
 import type { Db, Dialect } from '../../db/index.ts';
 import { inWriteTx } from '../../db/write-queue.ts';
+import { taggedCache } from '../../lib/cache.ts';
 import type { Config } from '../../config.ts';
 import { formatFen } from './format.ts';
 import { addMinutes, localDateTime } from '../../lib/time.ts';
@@ -16,8 +17,11 @@ export interface JobDeps {
   config: Pick<Config, 'outboundAllowHosts'>;
 }
 
-/** The card reminders are looked for once per store and local hour in a process. */
-const cardScans = new WeakMap<Db, Map<number, string>>();
+/**
+ * The card reminders are looked for once per store and local hour in a process: the scan, kept by
+ * store and tagged with the hour (`lib/cache.ts`; a scan that failed runs again at the next tick).
+ */
+const cardScans = taggedCache<void>({ max: 10_000 });
 
 /**
  * The reminder job (every minute, on every instance): for each store, queues the class reminders of
@@ -64,12 +68,11 @@ export async function runReminders(
   return sent;
 }
 
-async function queueCardReminders(deps: JobDeps, storeId: number, now: string): Promise<void> {
-  let scans = cardScans.get(deps.db);
-  if (!scans) cardScans.set(deps.db, (scans = new Map()));
-  const hour = now.slice(0, 13);
-  if (scans.get(storeId) === hour) return;
-  scans.set(storeId, hour);
+function queueCardReminders(deps: JobDeps, storeId: number, now: string): Promise<void> {
+  return cardScans.get(deps.db, String(storeId), now.slice(0, 13), () => scanCards(deps, storeId, now));
+}
+
+async function scanCards(deps: JobDeps, storeId: number, now: string): Promise<void> {
   const d = await loadDigest(deps.db, storeId);
   const cards = await cardsToAlert(deps.db, storeId, now, { days: 7, minCount: d.minCount, minMoney: d.minMoney });
   if (!cards.length) return;

@@ -8,9 +8,8 @@ import {
   TimetableMsg,
   type BookingPolicy,
 } from '@studio/contract';
-import { onPostgres } from '../../db/dialect.ts';
 import type { Executor, Tx } from '../../db/index.ts';
-import { lockCards, lockSessions } from '../../db/locks.ts';
+import { lockSessions } from '../../db/locks.ts';
 import type { Row } from '../../db/schema.ts';
 import { audit, auditFirst, type AuditTarget } from '../../lib/audit.ts';
 import type { StoreScope } from '../../lib/context.ts';
@@ -18,14 +17,12 @@ import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { cardUnusableReason, chargeFor } from '../card/rules.ts';
 import { cancelKind, memberBookingReason } from '../policy/rules.ts';
-import { mapRead, readTogether, sendRead, together, type ReadValue } from '../../db/fixed.ts';
 import {
   activateOnClass,
   cardBigType,
   memberCards,
   requireMember,
   storeCards,
-  storeCardsRead,
   type BookingCard,
 } from '../reference/public.ts';
 import {
@@ -41,9 +38,7 @@ import {
   insertBookingRows,
   linkPendingBooking,
   openUseOf,
-  openUseRead,
   markPendingCancelled,
-  type OpenUse,
   markPendingSignedIn,
   markReservationCancelled,
   pendingTrail,
@@ -51,16 +46,16 @@ import {
   writeTrail,
 } from './booking-repository.ts';
 import type { BookingFact } from './events.ts';
-import { allowedCardsOf, liveSession, liveSessionRead, sessionTimes } from './session-repository.ts';
+import { allowedCardsOf, liveSession, sessionTimes } from './session-repository.ts';
+import { cardToBook, cardsAgainUnderLock, sessionToBook, type BookingContext } from './booking-context-repository.ts';
 import {
   checkBookingSet,
-  capsOf,
-  type CardCaps,
   type CardOfRules,
   type IntendedBooking,
   type MemberForRules,
   type MemberRules,
   type SessionForRules,
+  withOpenUse,
 } from './rules.ts';
 
 export interface CardBooking {
@@ -84,12 +79,11 @@ export interface CardBooking {
    */
   member?: MemberRules;
   /**
-   * The booking is the call's own change (a desk or member booking; not a booking tried in a
-   * savepoint and undone, nor a promotion, which is the system's with its own entry): it says so
-   * for the call's audit entry, written before the booking's writes (`auditFirst`), so the session's
-   * row lock, which every booking of the class waits for, is held for the write and the commit only.
+   * The booking is what the call does (a desk or member booking), so its audit entry is the call's
+   * and the engine writes it; not for a booking tried in a savepoint and undone, nor a promotion
+   * (the system's change, entered by the waitlist).
    */
-  entryFirst?: boolean;
+  isTheCallsChange?: boolean;
 }
 
 /** What a booking's (or a pending's) audit entry is about: its session, member and card, and itself. */
@@ -139,19 +133,6 @@ async function storeCard(tx: Executor, storeId: number, id: number, sessionId: n
   return (await storeCards(tx, storeId, [id], { allowedIn: sessionId })).get(id)!;
 }
 
-/** A card as a new booking's rules read it: with what its open bookings hold (`openUseOf`). */
-export function withOpenUse<C extends { perCount: number }>(
-  card: C,
-  use: OpenUse | undefined,
-): C & { committed: number; openBookings: number; caps: CardCaps | null } {
-  return {
-    ...card,
-    committed: (use?.pendingSeats ?? 0) * card.perCount,
-    openBookings: use?.openBookings ?? 0,
-    caps: use && use.capDays !== null ? capsOf(use) : null,
-  };
-}
-
 /**
  * Cards of the store for new bookings of a bulk run (batch scheduling, the weekly template, a
  * drop-in run), each with what it already holds open at `now`: the same card rules as a single
@@ -162,30 +143,6 @@ export async function cardsForNewBookings(tx: Executor, storeId: number, ids: re
   const cards = await storeCards(tx, storeId, ids);
   const use = await openUseOf(tx, storeId, [...cards.keys()], now);
   return new Map([...cards].map(([id, card]) => [id, withOpenUse(card, use.get(id))]));
-}
-
-/** A card of the store for a new booking of a session: `storeCard` with what it holds open at `now`. */
-function bookingCardRead(tx: Executor, storeId: number, id: number, sessionId: number, now: string) {
-  const reads = together({
-    cards: storeCardsRead(tx, storeId, [id], { allowedIn: sessionId }),
-    use: openUseRead(tx, storeId, [id], now),
-  });
-  return mapRead(reads, ({ cards, use }) => withOpenUse(cards.get(id)!, use.get(id)));
-}
-
-/** What a card booking reads: the live session (saying whether the card's holder holds it) and the card. */
-export type BookingReads = ReadValue<ReturnType<typeof bookingReads>>;
-
-/**
- * The session and the card of a card booking (with what the card holds open at `now`): one read,
- * to send with the caller's own (the store's rules; `readTogether`) and hand to `bookWithCard`.
- * 404 课程不存在 before 404 会员卡不存在.
- */
-export function bookingReads(tx: Executor, storeId: number, sessionId: number, memberCardId: number, now: string) {
-  return together({
-    session: liveSessionRead(tx, storeId, sessionId, { heldByHolderOf: memberCardId }),
-    card: bookingCardRead(tx, storeId, memberCardId, sessionId, now),
-  });
 }
 
 /**
@@ -321,40 +278,33 @@ export async function bookSet(
 }
 
 /**
- * On PostgreSQL, what a card holds open was read before any lock: two bookings of different
- * classes with one card could each find room for itself. Where the rules depend on it (a pending's
- * card in deduction mode 1: what its pendings will take; a member's period card: its open
- * bookings; a capped card: its classes of the day and week; a card that may go on leave: a leave
- * starting meanwhile), the sessions and then those cards are locked (the engine's lock order), the cards read
- * again and the set's rules run again on what is committed now: the second waits for the first and
- * is refused if the room is gone. SQLite has one writer: the rules read what the write finds.
+ * What a card holds open was read before any lock: two bookings of different classes with one card
+ * could each find room for itself. Where the rules depend on it (a pending's card in deduction mode
+ * 1: what its pendings will take; a member's period card: its open bookings; a capped card: its
+ * classes of the day and week; a card that may go on leave: a leave starting meanwhile), those cards
+ * are read again under the lock of their sessions and then of the cards (the engine's lock order;
+ * `cardsAgainUnderLock`, which on SQLite, one writer, has nothing to read again) and the set's rules
+ * run again on what is committed now: the second waits for the first and is refused if the room is gone.
  */
 export async function recheckOpenUse(tx: Tx, storeId: number, bookings: readonly SetBooking[], o: SetOptions) {
-  if (!onPostgres(tx)) return;
   const ids = new Set<number>();
   for (const { card } of bookings) {
     if (!card || card.openBookings === undefined) continue;
     const capped = card.perCount === 0 && Boolean(o.member?.policy.maxOpenBookings);
     if ((o.mode === 1 && card.perCount > 0) || capped || card.caps || card.leaveAllowed) ids.add(card.id);
   }
-  if (!ids.size) return;
-  await lockSessions(
-    tx,
-    bookings.map((b) => b.session.key),
-  );
-  await lockCards(tx, ids);
-  const { cards, use } = await readTogether(tx, {
-    cards: storeCardsRead(tx, storeId, [...ids]),
-    use: openUseRead(tx, storeId, [...ids], o.now),
-  });
-  const again = bookings.map((b) => {
-    const fresh = b.card && cards.get(b.card.id);
-    if (!b.card || !fresh) return b;
-    const { totalCount, usedCount, frozen, expireTime, leavePeriods, memberId } = fresh;
+  const sessionIds = bookings.map((b) => b.session.key);
+  const again = await cardsAgainUnderLock(tx, storeId, sessionIds, ids, o.now);
+  if (!again) return;
+  const { cards, use } = again;
+  const fresh = bookings.map((b) => {
+    const read = b.card && cards.get(b.card.id);
+    if (!b.card || !read) return b;
+    const { totalCount, usedCount, frozen, expireTime, leavePeriods, memberId } = read;
     const now = { totalCount, usedCount, frozen, expireTime, leavePeriods, memberId };
     return { ...b, card: withOpenUse({ ...b.card, ...now }, use.get(b.card.id)) };
   });
-  refuseSet(again, o);
+  refuseSet(fresh, o);
 }
 
 /** The rules of `bookSet`: throws the first refusal (worded by `o.refuse`), else answers what each card pays. */
@@ -481,12 +431,12 @@ export async function bookWithCard(
   tx: Tx,
   store: StoreScope,
   args: CardBooking,
-  /** `bookingReads` of the same session and card, read by the caller with its own reads. */
-  reads: BookingReads,
+  /** The session and the card, as `loadBookingContext` (or a use case's own load) answers them. */
+  booking: BookingContext,
 ): Promise<{ reservationId: number; usedCount: number; fact: BookingFact }> {
   if (!Number.isInteger(args.studentCount) || args.studentCount < 1) throw badRequest(Msg.submitFailed);
   const now = localDateTime(store.timezone);
-  const { session, card } = reads;
+  const { session, card } = booking;
   const holder = args.memberId === undefined || args.memberId === card.memberId;
   const member = holder
     ? { id: card.memberId, name: card.memberName, gender: card.gender, birthday: card.birthday }
@@ -497,8 +447,10 @@ export async function bookWithCard(
       ? [[session.id, member.id]]
       : []
     : await heldPairs(tx, [session.id], [member.id]);
-  // The entry names the member as well as the session and card (no card-holder look-up then).
-  if (args.entryFirst) {
+  // The entry names the member as well as the session and card (no card-holder look-up then). It is
+  // written before the booking's writes (`auditFirst`), so the session's row lock, which every
+  // booking of the class waits for, is held for the write and the commit only.
+  if (args.isTheCallsChange) {
     await auditFirst(tx, {
       kind: 'booking',
       targets: [
@@ -650,11 +602,11 @@ export async function addPending(
 ): Promise<{ pendingId: number; fact: BookingFact }> {
   if (args.studentCount !== 1) throw badRequest(Msg.oneStudentInSignInMode);
   const now = localDateTime(store.timezone);
-  const session = await sendRead(tx, liveSessionRead(tx, store.id, args.sessionId));
+  const session = await sessionToBook(tx, store.id, args.sessionId);
   const member = await requireMember(tx, store.id, args.memberId);
   const card =
     args.memberCardId != null
-      ? await sendRead(tx, bookingCardRead(tx, store.id, args.memberCardId, session.id, now))
+      ? await cardToBook(tx, { storeId: store.id, sessionId: session.id, memberCardId: args.memberCardId, now })
       : null;
   const held = await heldPairs(tx, [session.id], [member.id]);
   const booking: SetBooking = {

@@ -4,6 +4,7 @@ import type { Db } from '../../db/index.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { addDays, daysBetween } from '../../lib/time.ts';
 import { RawJson } from '../../lib/raw-json.ts';
+import { taggedCache } from '../../lib/cache.ts';
 import { dataVersion } from '../../db/data-version.ts';
 import { areaAndBelow, requireTeachers } from '../reference/public.ts';
 import { calendarSessions } from './list-repository.ts';
@@ -15,24 +16,12 @@ export interface CalendarQuery {
   teacherId: number | null;
 }
 
-interface Cached {
-  version: string;
-  answer: RawJson;
-}
-
-/** Entries kept per database before the cache starts over. */
-const CACHE_MAX = 500;
-/** One cache per database handle (an app instance), keyed by store and query. */
-const caches = new WeakMap<Db, Map<string, Cached>>();
-
-function cacheOf(db: Db): Map<string, Cached> {
-  let c = caches.get(db);
-  if (!c) {
-    c = new Map();
-    caches.set(db, c);
-  }
-  return c;
-}
+/**
+ * Answers per app instance, by store and query, tagged with the range's data version
+ * (`lib/cache.ts`); at most 500 per database. Kept serialised: a hit then costs one version read
+ * and a string write.
+ */
+const answers = taggedCache<RawJson>({ max: 500 });
 
 async function compute(db: Db, storeId: number, q: CalendarQuery): Promise<CalendarDay[]> {
   if (q.teacherId !== null) await requireTeachers(db, storeId, [q.teacherId]);
@@ -81,17 +70,12 @@ export async function calendar(
   if (daysBetween(q.fromDate, q.toDate) + 1 > MAX_RANGE_DAYS) throw badRequest(TimetableMsg.rangeTooLong);
   if (!opts.cache) return compute(db, storeId, q);
   const key = `${storeId}|${q.fromDate}|${q.toDate}|${q.venueId ?? 0}|${q.teacherId ?? 0}`;
-  const cache = cacheOf(db);
   // Read the version before the data: a write landing in between only makes the entry stale-tagged.
   const version = await dataVersion(db, storeId, `${q.fromDate} 00:00:00`, `${addDays(q.toDate, 1)} 00:00:00`);
-  const hit = cache.get(key);
-  if (hit && hit.version === version) return hit.answer;
-  const days = await compute(db, storeId, q);
-  // Kept serialised: a hit then costs one version read and a string write.
-  const answer = new RawJson(JSON.stringify(days), days);
-  if (cache.size >= CACHE_MAX) cache.clear();
-  cache.set(key, { version, answer });
-  return answer;
+  return answers.get(db, key, version, async () => {
+    const days = await compute(db, storeId, q);
+    return new RawJson(JSON.stringify(days), days);
+  });
 }
 
 /** A teacher's sessions (not deleted) starting in [fromDate, toDate], for their calendar feed. */

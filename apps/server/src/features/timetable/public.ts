@@ -18,7 +18,6 @@ export type { NewSession, SessionChange, TeacherConflict } from './session-engin
 export {
   addPending,
   bookSet,
-  bookingReads,
   bookWithCard,
   refuseSet,
   sessionForRules,
@@ -33,8 +32,14 @@ export {
   deduct,
   firstUsableCard,
   signInPending,
-  withOpenUse,
 } from './booking-engine.ts';
+export { withOpenUse } from './rules.ts';
+export {
+  bookingContextRead,
+  loadBookingContext,
+  type BookingAsked,
+  type BookingContext,
+} from './booking-context-repository.ts';
 export {
   bookingTrail,
   creditCard,

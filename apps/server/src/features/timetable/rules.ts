@@ -2,6 +2,7 @@ import { GENDER_ALL, Msg, type BookingPolicy } from '@studio/contract';
 import type { AgeLimitColumns } from '../../db/schema.ts';
 import { cardUnusableReason, chargeFor, type CardForRules, type ProductForRules } from '../card/rules.ts';
 import { memberBookingReason } from '../policy/rules.ts';
+import type { OpenUse } from './booking-repository.ts';
 
 /** Member gender: 1 male, 2 female, 0 unknown. Session genderLimit: 2 all, 1 male, otherwise female. */
 export function genderRefusal(genderLimit: number, memberGender: number): string | null {
@@ -247,4 +248,17 @@ export function checkBookingSet(
     if (reason) return { refused: { index, reason }, spent: checker.spent };
   }
   return { refused: null, spent: checker.spent };
+}
+
+/** A card as a new booking's rules read it: with what its open bookings hold (`openUseOf`). */
+export function withOpenUse<C extends { perCount: number }>(
+  card: C,
+  use: OpenUse | undefined,
+): C & { committed: number; openBookings: number; caps: CardCaps | null } {
+  return {
+    ...card,
+    committed: (use?.pendingSeats ?? 0) * card.perCount,
+    openBookings: use?.openBookings ?? 0,
+    caps: use && use.capDays !== null ? capsOf(use) : null,
+  };
 }

@@ -3,11 +3,9 @@ import type { addGroupPending, addMemberReservation, insertTimetable, updateTime
 import type { CallCtx } from '../../lib/context.ts';
 import type { WithCard, WithSession, WithVenueAndMaterial } from '../../lib/wire-names.ts';
 import { conflict } from '../../lib/errors.ts';
-import { mapRead, readTogether } from '../../db/fixed.ts';
 import { localDateTime, toDateTime } from '../../lib/time.ts';
 import {
   addPending,
-  bookingReads,
   bookWithCard,
   cancelPending,
   cancelReservation,
@@ -18,7 +16,8 @@ import {
 } from './public.ts';
 import { emit, event } from '../../lib/events.ts';
 import { bookingCancelled, bookingMade, sessionChanged, sessionDeleted } from './events.ts';
-import { bookingRules, bookingRulesRead, loadPolicy } from '../policy/public.ts';
+import { bookingRules, loadPolicy } from '../policy/public.ts';
+import { loadDeskBookingContext } from './booking-context-repository.ts';
 import { onlineDefault } from '../store-admin/public.ts';
 import { inWriteTx } from '../../db/write-queue.ts';
 
@@ -80,15 +79,15 @@ export async function bookCard(
   input: WithCard<WithSession<ParsedReqOf<typeof addMemberReservation>>>,
 ): Promise<void> {
   await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
-    // The store's rules, the session and the card: one round trip on PostgreSQL. In 签到后扣费 staff
-    // add a pending instead: that refusal comes first, before 404 课程不存在 / 会员卡不存在.
-    const { rules, booking } = await readTogether(tx, {
-      rules: mapRead(bookingRulesRead(tx, ctx.store.id), (rules) => {
-        if (rules.deductionMode === 1) throw conflict(TimetableMsg.useSignInBooking);
-        return rules;
-      }),
-      booking: bookingReads(tx, ctx.store.id, input.sessionId, input.memberCardId, localDateTime(ctx.store.timezone)),
+    // The store's rules, the session and the card, read together. In 签到后扣费 staff add a pending
+    // instead: that refusal comes first, before 404 课程不存在 / 会员卡不存在.
+    const { rules, booking } = await loadDeskBookingContext(tx, {
+      storeId: ctx.store.id,
+      sessionId: input.sessionId,
+      memberCardId: input.memberCardId,
+      now: localDateTime(ctx.store.timezone),
     });
+    if (rules.deductionMode === 1) throw conflict(TimetableMsg.useSignInBooking);
     const { fact } = await bookWithCard(
       tx,
       ctx.store,
@@ -101,9 +100,9 @@ export async function bookCard(
         operatorId: ctx.staff.id,
         operateType: OperateType.ADMIN_BOOKED,
         staffPolicy: rules.policy,
-        entryFirst: true,
+        isTheCallsChange: true,
       },
-      booking,
+      booking(),
     );
     await emit(tx, event(bookingMade, fact));
   });

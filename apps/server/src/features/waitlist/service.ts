@@ -13,8 +13,7 @@ import { addMinutes, localDateTime } from '../../lib/time.ts';
 import { suspensionOf } from '../no-show/public.ts';
 import { bookingRules, loadPolicy, storesBookingRules, waitlistOpen } from '../policy/public.ts';
 import { requireMember } from '../reference/public.ts';
-import { sendRead } from '../../db/fixed.ts';
-import { addPending, bookingReads, bookWithCard, liveSession, type MemberRules } from '../timetable/public.ts';
+import { addPending, bookWithCard, liveSession, loadBookingContext, type MemberRules } from '../timetable/public.ts';
 import * as repo from './repository.ts';
 
 /** Who acts: the desk (a staff id) or the member themself. */
@@ -44,9 +43,9 @@ async function memberRules(tx: Executor, storeId: number, memberId: number, poli
   return { policy, suspendedUntil: until };
 }
 
-/** The session and the card of a booking the waitlist makes (`bookingReads`, sent now). */
+/** The session and the card of a booking the waitlist makes. */
 function readBooking(tx: Tx, store: StoreScope, sessionId: number, memberCardId: number) {
-  return sendRead(tx, bookingReads(tx, store.id, sessionId, memberCardId, localDateTime(store.timezone)));
+  return loadBookingContext(tx, { storeId: store.id, sessionId, memberCardId, now: localDateTime(store.timezone) });
 }
 
 /**

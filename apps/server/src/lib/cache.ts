@@ -1,0 +1,43 @@
+/**
+ * Values kept in this app instance, per database handle and key, each with the tag it was made at.
+ *
+ * The invalidation is the tag: a value is used only while the caller's tag is the one it was made
+ * at, so the caller states what makes it stale by what it passes, read afresh on every call:
+ * - a data version read from the database (db/data-version.ts), so a write on any instance is
+ *   seen by the next read on every other (the staff calendar, the members' timetable);
+ * - the hour of the store's clock (a job's scan that runs once an hour);
+ * - `FOREVER` for a value that never changes once made (the installation's challenge key).
+ *
+ * Concurrent misses of one key and tag share one load (a class release: a thousand members opening
+ * the day at once). A failed load is not kept: the next call loads again. At most `max` keys are
+ * kept per database handle; past that the cache starts over.
+ */
+export interface TaggedCache<V> {
+  /** The value of `key` made at `tag`: the one kept, or the one `load` answers (then kept). */
+  get(db: object, key: string, tag: string, load: () => Promise<V>): Promise<V>;
+}
+
+/** The tag of a value that never goes stale. */
+export const FOREVER = '';
+
+export function taggedCache<V>(o: { max: number }): TaggedCache<V> {
+  const perDb = new WeakMap<object, Map<string, { tag: string; value: Promise<V> }>>();
+  return {
+    get(db, key, tag, load) {
+      let kept = perDb.get(db);
+      if (!kept) perDb.set(db, (kept = new Map()));
+      const hit = kept.get(key);
+      if (hit?.tag === tag) return hit.value;
+      const entries = kept;
+      const value = load();
+      const entry = { tag, value };
+      if (entries.size >= o.max) entries.clear();
+      entries.set(key, entry);
+      // Not kept when it fails (unless a newer value took its place meanwhile).
+      value.catch(() => {
+        if (entries.get(key) === entry) entries.delete(key);
+      });
+      return value;
+    },
+  };
+}
