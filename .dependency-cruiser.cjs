@@ -26,6 +26,17 @@ module.exports = {
       },
     },
     {
+      name: 'cards-through-public',
+      severity: 'error',
+      comment:
+        'Member cards are one feature (features/cards: products, cards, rules and caps, life, sharing, transfer): from outside it is reached only through cards/public.ts (features/index.ts registers its routes).',
+      from: {
+        path: '^(apps/server|bench|scripts)/',
+        pathNot: ['^apps/server/src/features/cards/', '^apps/server/src/features/index\\.ts$'],
+      },
+      to: { path: '^apps/server/src/features/cards/', pathNot: '^apps/server/src/features/cards/public\\.ts$' },
+    },
+    {
       name: 'infrastructure-not-features',
       severity: 'error',
       comment: 'db/, lib/, outbox/ and auth/ serve the features; they do not import them.',

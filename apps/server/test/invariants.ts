@@ -2,7 +2,7 @@ import { BOOKED_TYPES, OperateType, PendingStatus, ReservationStatus, WaitStatus
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../src/db/index.ts';
 import type { Database } from '../src/db/schema.ts';
-import { weekDays } from '../src/features/timetable/rules.ts';
+import { weekDays } from '../src/features/cards/public.ts';
 
 const LIVE = [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN];
 const HELD = [PendingStatus.WAITING, PendingStatus.SIGNED_IN, PendingStatus.NO_SHOW];

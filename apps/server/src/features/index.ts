@@ -4,9 +4,10 @@ import type { OutboxHandler } from '../outbox/index.ts';
 import { auditFeature } from './audit/routes.ts';
 import { batchFeature } from './batch/routes.ts';
 import { calendarFeedFeature } from './calendar-feed/routes.ts';
-import { cardTransferFeature } from './card-transfer/routes.ts';
-import { cardShareFeature } from './card-share/routes.ts';
-import { cardLifeFeature } from './card-life/routes.ts';
+import { cardsFeature } from './cards/routes.ts';
+import { cardTransferFeature } from './cards/transfer/routes.ts';
+import { cardShareFeature } from './cards/share/routes.ts';
+import { cardLifeFeature } from './cards/life/routes.ts';
 import { importExportFeature } from './import-export/routes.ts';
 import { memberChannelFeature } from './member-channel/routes.ts';
 import { messagingFeature } from './messaging/routes.ts';
@@ -31,6 +32,7 @@ import { waitlistFeature } from './waitlist/routes.ts';
 export const features: Feature[] = [
   authFeature,
   referenceFeature,
+  cardsFeature,
   timetableFeature,
   batchFeature,
   onlineFeature,

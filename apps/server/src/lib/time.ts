@@ -33,6 +33,9 @@ export function localDateTime(tz: string, at: number = Date.now()): string {
   return new Date(at + known.offset).toISOString().slice(0, 19).replace('T', ' ');
 }
 
+/** Now on the wall clock of the call's store (`YYYY-MM-DD HH:mm:ss`). */
+export const storeNow = (ctx: { store: { timezone: string } }): string => localDateTime(ctx.store.timezone);
+
 /** Calendar arithmetic on `YYYY-MM-DD` (no time zone involved). */
 export function addDays(date: string, days: number): string {
   const [y, m, d] = date.split('-').map(Number);

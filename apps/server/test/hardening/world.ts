@@ -4,7 +4,7 @@ import type { Db } from '../../src/db/index.ts';
 import { addDays } from '../../src/lib/time.ts';
 import type { Factory } from '../factory.ts';
 import { hashPassword } from '../../src/auth/password.ts';
-import { storeCards, type BookingCard } from '../../src/features/reference/public.ts';
+import { storeCards, type BookingCard } from '../../src/features/cards/public.ts';
 import { bookSet, liveSession, sessionForRules } from '../../src/features/timetable/public.ts';
 
 /** One row of every kind a payload can name, all in one store. */

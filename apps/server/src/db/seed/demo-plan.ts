@@ -1,4 +1,4 @@
-import { chargeFor } from '../../features/card/rules.ts';
+import { chargeFor } from '../../features/cards/public.ts';
 import { bookingChecker, type SessionForRules } from '../../features/timetable/rules.ts';
 import { addDays, addMinutes, weekday } from '../../lib/time.ts';
 import {

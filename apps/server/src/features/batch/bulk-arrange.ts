@@ -14,7 +14,8 @@ import {
   bookingsMade,
 } from '../timetable/public.ts';
 import { emit, event } from '../../lib/events.ts';
-import type { BookingCard, CourseWithCards } from '../reference/public.ts';
+import type { CourseWithCards } from '../reference/public.ts';
+import type { BookingCard } from '../cards/public.ts';
 
 /** One session a bulk run makes, with the fixed students to book into it. */
 export interface PlannedSession {

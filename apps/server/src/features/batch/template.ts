@@ -13,7 +13,7 @@ import { audit, type AuditTarget } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { addDays, localDateTime, weekday } from '../../lib/time.ts';
-import { storeCards } from '../reference/public.ts';
+import { storeCards } from '../cards/public.ts';
 import { bookingChecker, getDeductionMode, requireSessionRefs, type SessionForRules } from '../timetable/public.ts';
 import { inOwnTx } from '../../db/write-queue.ts';
 import { lockStore } from '../../db/locks.ts';

@@ -15,7 +15,7 @@ import {
   type ImportCardStatus,
 } from '@studio/contract';
 import type { Dialect, Executor } from '../../db/index.ts';
-import { activateBy, activationDateOf, sharersOf } from '../reference/public.ts';
+import { activateBy, activationDateOf, sharersOf } from '../cards/public.ts';
 import { ProgressReporter } from './progress.ts';
 import {
   bookingPage,

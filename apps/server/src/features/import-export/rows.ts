@@ -18,7 +18,7 @@ import {
 } from '@studio/contract';
 import { badRequest } from '../../lib/errors.ts';
 import { addDays, daysBetween } from '../../lib/time.ts';
-import { leaveDays } from '../card-life/public.ts';
+import { leaveDays } from '../cards/public.ts';
 import type { FileSheet } from './read-file.ts';
 
 /** A card product as the import matches it by name. */

@@ -18,9 +18,7 @@ import { audit } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { badRequest, conflict } from '../../lib/errors.ts';
 import { localDateTime } from '../../lib/time.ts';
-import { leaveDays } from '../card-life/public.ts';
-import { insertSharesOfNewCards } from '../card-share/public.ts';
-import { endOfDay } from '../reference/public.ts';
+import { endOfDay, insertSharesOfNewCards, leaveDays } from '../cards/public.ts';
 import { readImportFile } from './read-file.ts';
 import {
   insertCards,

@@ -1,6 +1,6 @@
 import { idChunks } from '../../db/chunks.ts';
 import type { Tx } from '../../db/index.ts';
-import { deleteSharesOfCards } from '../card-share/public.ts';
+import { deleteSharesOfCards } from '../cards/public.ts';
 
 async function each<T>(ids: number[], q: (part: number[]) => Promise<T[]>): Promise<T[]> {
   const out: T[] = [];

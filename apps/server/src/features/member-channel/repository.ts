@@ -5,7 +5,7 @@ import { fixed, noRead, readTogether, type ReadValue } from '../../db/fixed.ts';
 import type { Executor } from '../../db/index.ts';
 import { suspensionFactsRead } from '../no-show/public.ts';
 import { bookingRulesRead, policyRead } from '../policy/public.ts';
-import { booksOnCard } from '../reference/public.ts';
+import { booksOnCard } from '../cards/public.ts';
 import { bookingContextRead, holdsSession, missedSql, type BookingAsked } from '../timetable/public.ts';
 import { queuePosition } from '../waitlist/public.ts';
 

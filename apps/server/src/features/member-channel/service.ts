@@ -16,10 +16,9 @@ import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { audit } from '../../lib/audit.ts';
 import { emit, event } from '../../lib/events.ts';
 import { addMinutes, localDateTime } from '../../lib/time.ts';
-import { booksOn, cardUnusableReason, isExpiredAt } from '../card/rules.ts';
+import { booksOn, cardLifeView, cardUnusableReason, isExpiredAt, memberCards } from '../cards/public.ts';
 import { suspensionFrom } from '../no-show/public.ts';
 import { loadPolicy, memberCancelCost, openBookingsReason } from '../policy/public.ts';
-import { cardLifeView, memberCards } from '../reference/public.ts';
 import {
   allowedCardsOf,
   addPending,

@@ -6,7 +6,7 @@ import { audit, skipAudit, systemScope, type AuditScope } from '../../lib/audit.
 import type { AppDeps } from '../../lib/context.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { findStoreScope } from '../../lib/store-repository.ts';
-import { issueCardPaidOnline, topUpCardPaidOnline } from '../reference/public.ts';
+import { issueCardPaidOnline, topUpCardPaidOnline } from '../cards/public.ts';
 import type { OrderStatus } from './providers/types.ts';
 import {
   markClosedOrderException,

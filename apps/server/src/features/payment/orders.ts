@@ -34,14 +34,8 @@ import { publicBaseOf } from '../messaging/public.ts';
 import { bindMemberOpenidUnder, memberOpenidUnder, useWechatState } from '../reminders/public.ts';
 import { requireSeller } from '../staff/public.ts';
 import { sellerOfCode } from '../teacher-pay/public.ts';
-import {
-  memberHadTrial,
-  productForSale,
-  productsOnSale,
-  requireMember,
-  requireMemberCard,
-  startDatePassed,
-} from '../reference/public.ts';
+import { requireMember } from '../reference/public.ts';
+import { memberHadTrial, productForSale, productsOnSale, requireMemberCard, startDatePassed } from '../cards/public.ts';
 import { closeOrderHere, fulfilOrder, type Deps, type Fulfiller } from './fulfil.ts';
 import { PaymentProviderError, type CreatedOrder, type ProviderName } from './providers/types.ts';
 import { WechatPay } from './providers/wechatpay.ts';

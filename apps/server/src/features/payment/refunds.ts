@@ -25,7 +25,7 @@ import {
   requireMemberCard,
   takeFromCardForRefund,
   type CloseRefusal,
-} from '../reference/public.ts';
+} from '../cards/public.ts';
 import type { Deps } from './fulfil.ts';
 import { PaymentProviderError, type PaymentProvider, type ProviderName, type RefundStatus } from './providers/types.ts';
 import {

@@ -16,7 +16,7 @@ import {
 } from '@studio/contract';
 import { defineFeature } from '../../lib/feature.ts';
 import { withCard } from '../../lib/wire-names.ts';
-import { refundCard } from '../reference/public.ts';
+import { refundCard } from '../cards/public.ts';
 import {
   closeOpenTopups,
   createDeskOrder,

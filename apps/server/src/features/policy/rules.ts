@@ -59,7 +59,7 @@ export function memberSessionPhase(
  * Why a card may not hold one more open booking, or null: a period card (its product charges
  * nothing per class, so its balance never limits it) holds at most `maxOpenBookings` open bookings
  * (booked or waiting for sign-in, of classes not ended; 0 = no limit). Count and money cards are
- * limited by their balance instead (card/rules.ts).
+ * limited by their balance instead (cards/rules.ts).
  */
 export function openBookingsReason(p: BookingPolicy, card: { perCount: number; openBookings?: number }): string | null {
   if (card.perCount !== 0 || !p.maxOpenBookings) return null;

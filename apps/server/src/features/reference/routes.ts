@@ -1,6 +1,5 @@
 import { defineFeature } from '../../lib/feature.ts';
 import { registerArea } from './area/routes.ts';
-import { registerCard } from './card/routes.ts';
 import { registerCourse } from './course/routes.ts';
 import { registerMaterial } from './material/routes.ts';
 import { registerMember } from './member/routes.ts';
@@ -15,7 +14,6 @@ export const referenceFeature = defineFeature((r) => {
   registerCourse(r);
   registerMaterial(r);
   registerMember(r);
-  registerCard(r);
   registerModule(r);
   registerStoreSetting(r);
 });

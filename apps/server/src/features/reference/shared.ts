@@ -1,9 +1,3 @@
-import type { CallCtx } from '../../lib/context.ts';
-import { localDateTime } from '../../lib/time.ts';
-
-/** The store's wall-clock "now" (`YYYY-MM-DD HH:mm:ss`). */
-export const storeNow = (ctx: CallCtx): string => localDateTime(ctx.store.timezone);
-
 /** Rows with a parent id, nested by it; rows whose parent is unknown become roots. Keeps the input order. */
 export function nest<T extends { id: number; parentId: number | null }, N>(
   rows: readonly T[],

@@ -3,7 +3,7 @@ import { BIG_TYPE_COUNT } from '@studio/contract';
 import type { Executor } from '../../db/index.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { addDays, localDateTime, weekday } from '../../lib/time.ts';
-import { isExpiredAt } from '../card/rules.ts';
+import { isExpiredAt } from '../cards/public.ts';
 import * as repo from './repository.ts';
 import type { FillRow } from './repository.ts';
 

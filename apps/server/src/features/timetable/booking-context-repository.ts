@@ -3,7 +3,7 @@ import { deferRefusal, mapRead, readTogether, sendRead, together, type ReadValue
 import type { Executor, Tx } from '../../db/index.ts';
 import { lockCards, lockSessions } from '../../db/locks.ts';
 import { bookingRulesRead } from '../policy/public.ts';
-import { storeCardsRead } from '../reference/public.ts';
+import { storeCardsRead } from '../cards/public.ts';
 import { openUseRead } from './booking-repository.ts';
 import { withOpenUse } from './rules.ts';
 import { liveSessionRead } from './session-repository.ts';

@@ -15,16 +15,18 @@ import { audit, auditFirst, type AuditTarget } from '../../lib/audit.ts';
 import type { StoreScope } from '../../lib/context.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { localDateTime } from '../../lib/time.ts';
-import { cardUnusableReason, chargeFor } from '../card/rules.ts';
-import { cancelKind, memberBookingReason } from '../policy/rules.ts';
 import {
   activateOnClass,
-  cardBigType,
-  memberCards,
-  requireMember,
-  storeCards,
   type BookingCard,
-} from '../reference/public.ts';
+  cardBigType,
+  type CardOfRules,
+  cardUnusableReason,
+  chargeFor,
+  memberCards,
+  storeCards,
+} from '../cards/public.ts';
+import { cancelKind, memberBookingReason } from '../policy/rules.ts';
+import { requireMember } from '../reference/public.ts';
 import {
   bookingTrail,
   cardHolderOf,
@@ -50,7 +52,6 @@ import { allowedCardsOf, liveSession, sessionTimes } from './session-repository.
 import { cardToBook, cardsAgainUnderLock, sessionToBook, type BookingContext } from './booking-context-repository.ts';
 import {
   checkBookingSet,
-  type CardOfRules,
   type IntendedBooking,
   type MemberForRules,
   type MemberRules,
@@ -172,7 +173,7 @@ export async function deduct(tx: Tx, memberCardId: number, amount: number): Prom
   if ((await chargeCards(tx, new Map([[memberCardId, amount]]))) !== null) throw conflict(Msg.cardBalance);
 }
 
-/** Card checks of a sign-in: the card rules of features/card/rules.ts; the charge, or why the card cannot pay it. */
+/** Card checks of a sign-in: the card rules of features/cards/rules.ts; the charge, or why the card cannot pay it. */
 function signInCharge(
   session: { startTime: string },
   card: BookingCard & { allowed: boolean },

@@ -17,7 +17,7 @@ import { EngineFactory, FUTURE } from '../../../test/factory-engine.ts';
 import { type Answer, describeEachDb, moreInstances } from '../../../test/harness.ts';
 import { checkInvariants } from '../../../test/invariants.ts';
 import { memberClient } from '../../../test/member-client.ts';
-import { capRefusal, capsOf, weekDays } from './rules.ts';
+import { capRefusal, capsOf, weekDays } from '../cards/public.ts';
 
 // FUTURE (2099-06-01) is a Monday: its week is 06-01 .. 06-07.
 const day = (n: number) => `2099-06-0${n}`;

@@ -1,6 +1,6 @@
 import { GENDER_ALL, Msg, type BookingPolicy } from '@studio/contract';
 import type { AgeLimitColumns } from '../../db/schema.ts';
-import { cardUnusableReason, chargeFor, type CardForRules, type ProductForRules } from '../card/rules.ts';
+import { capRefusal, capsOf, cardUnusableReason, chargeFor, type CardCaps, type CardOfRules } from '../cards/public.ts';
 import { memberBookingReason } from '../policy/rules.ts';
 import type { OpenUse } from './booking-repository.ts';
 
@@ -73,55 +73,6 @@ export interface MemberForRules {
   gender: number;
   birthday: string | null;
 }
-/**
- * A member card with its product's type and price per class, as the rules read it; for a new
- * booking also what its open bookings hold (`committed`, `openBookings`: see `openUseOf`).
- */
-export type CardOfRules = CardForRules &
-  ProductForRules & {
-    id: number;
-    /** Its open bookings (booked or waiting for sign-in, of classes not ended), when read. */
-    openBookings?: number;
-    /** Its product lets it go on leave (请假): a leave may start while a booking with it is on its way. */
-    leaveAllowed?: number;
-    /** Its product's caps a day and a week with the classes it holds per day, when read for a new booking (null: none). */
-    caps?: CardCaps | null;
-  };
-
-/** A card's caps (classes a day, a week; null: none) and its live bookings per day (`YYYY-MM-DD`) from this week on. */
-export interface CardCaps {
-  maxPerDay: number | null;
-  maxPerWeek: number | null;
-  perDay: ReadonlyMap<string, number>;
-}
-
-/** Caps as read (`capDays`: the days of its classes, comma separated) to the rules' form. */
-export function capsOf(u: { maxPerDay: number | null; maxPerWeek: number | null; capDays: string | null }): CardCaps {
-  const perDay = new Map<string, number>();
-  for (const d of u.capDays ? u.capDays.split(',') : []) perDay.set(d, (perDay.get(d) ?? 0) + 1);
-  return { maxPerDay: u.maxPerDay, maxPerWeek: u.maxPerWeek, perDay };
-}
-
-/** The seven days (`YYYY-MM-DD`, Monday first) of the week of a date. */
-export function weekDays(date: string): string[] {
-  const d = new Date(`${date.slice(0, 10)}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() - ((d.getUTCDay() + 6) % 7));
-  return Array.from({ length: 7 }, (_, i) => new Date(d.getTime() + i * 86_400_000).toISOString().slice(0, 10));
-}
-
-/**
- * Why a capped card cannot take one more class on `day`, given its classes that day and week
- * (`count`: the card's live bookings plus the set's own), or null.
- */
-export function capRefusal(caps: CardCaps, day: string, count: (d: string) => number): string | null {
-  if (caps.maxPerDay !== null && count(day) >= caps.maxPerDay) return Msg.capPerDay(caps.maxPerDay);
-  if (caps.maxPerWeek !== null) {
-    const week = weekDays(day).reduce((n, d) => n + count(d), 0);
-    if (week >= caps.maxPerWeek) return Msg.capPerWeek(caps.maxPerWeek);
-  }
-  return null;
-}
-
 /** A member's own booking (or the promotion of their wait) is held to the store's policy: these. */
 export interface MemberRules {
   policy: BookingPolicy;
@@ -147,7 +98,7 @@ const heldKey = (sessionKey: number, memberId: number) => `${sessionKey}:${membe
  * bookings of the set accepted before it. In the order every booking path refuses in: for a
  * member's own booking (`member`) the store's policy (suspension, booking window, a period card's
  * open bookings: policy/rules.ts), one student a booking in deduction mode 1, the card rules
- * (features/card/rules.ts, the card's start date among them; with what the set already charged the
+ * (features/cards/rules.ts, the card's start date among them; with what the set already charged the
  * card in mode 0, or will charge it at sign-in in mode 1, beside what its open pendings will), the
  * session not over at `now`, the gender and age limits, one live booking per member and session, the seats. A single booking is a
  * set of one; batch scheduling, template runs, drop-in, copy, the waitlist and the demo seed all

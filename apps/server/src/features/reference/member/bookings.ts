@@ -1,7 +1,7 @@
 import type { MemberBookingRow, ParsedReqOf, memberReservationList } from '@studio/contract';
 import { PendingStatus, ReservationStatus } from '@studio/contract';
 import type { CallCtx } from '../../../lib/context.ts';
-import { storeNow } from '../shared.ts';
+import { storeNow } from '../../../lib/time.ts';
 import { memberBookingPage } from './bookings-repository.ts';
 import { mustFindMember } from './service.ts';
 

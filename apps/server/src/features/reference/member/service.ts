@@ -7,13 +7,18 @@ import {
   type insertMember,
   type memberList,
 } from '@studio/contract';
-import { cardUnusableReason, startsAfter } from '../../card/rules.ts';
+import {
+  cardLifeView,
+  cardsSharedWith,
+  cardUnusableReason,
+  memberCards,
+  sharersOf,
+  startsAfter,
+} from '../../cards/public.ts';
 import type { CallCtx } from '../../../lib/context.ts';
 import { badRequest, conflict } from '../../../lib/errors.ts';
 import { isUniqueViolation } from '../../../db/dialect.ts';
-import { storeNow } from '../shared.ts';
-import { cardLifeView } from '../card/activation.ts';
-import { cardsSharedWith, memberCards, sharersOf } from '../card/repository.ts';
+import { storeNow } from '../../../lib/time.ts';
 import { requireCourse } from '../repository.ts';
 import { addMember, changeMember, memberIdByMobile, memberPage, membersMatching, requireMember } from './repository.ts';
 
@@ -125,7 +130,7 @@ export async function memberWithCards(ctx: CallCtx, id: number) {
 
 /**
  * The member's cards for the card picker of a course: each says whether it can book one seat
- * of the course now (card rules of features/card/rules.ts, allowed = the course's card products).
+ * of the course now (card rules of features/cards/rules.ts, allowed = the course's card products).
  */
 export async function cardsForCourse(ctx: CallCtx, memberId: number, courseId: number) {
   await mustFindMember(ctx, memberId);

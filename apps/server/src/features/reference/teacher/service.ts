@@ -4,7 +4,7 @@ import { requireTeacher } from '../repository.ts';
 import type { CallCtx } from '../../../lib/context.ts';
 import { conflict } from '../../../lib/errors.ts';
 import { ownTeacherFilter } from '../../staff/public.ts';
-import { storeNow } from '../shared.ts';
+import { storeNow } from '../../../lib/time.ts';
 import {
   insertTeacherRow,
   liveTeachers,

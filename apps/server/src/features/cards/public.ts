@@ -1,0 +1,54 @@
+/**
+ * What other features use of member cards (会员卡): the card products and the cards of a store's
+ * members, their rules (what a card may pay for, what it charges, its caps), their life (activation,
+ * leave, the refund quote), sharing and transfer, and the card's money. The one door into features/cards:
+ * nothing outside this folder imports another file of it (dependency-cruiser, `cards-through-public`).
+ */
+export {
+  booksOnCard,
+  cardBigType,
+  cardHolder,
+  cardsSharedWith,
+  memberCards,
+  memberHadTrial,
+  productForSale,
+  insertPayment,
+  productsOnSale,
+  requireMemberCard,
+  sharersOf,
+  storeCards,
+  storeCardsRead,
+  CARD_LIFE_KEY,
+  type BookingCard,
+} from './repository.ts';
+export {
+  addLedgerNote,
+  closeCardForRefund,
+  issueCardPaidOnline,
+  putBackRefund,
+  recordOnlineRefund,
+  takeFromCardForRefund,
+  topUpCardPaidOnline,
+  type CloseRefusal,
+  type OnlinePayment,
+} from './member-card-service.ts';
+export {
+  activateBy,
+  activateOnClass,
+  activationDateOf,
+  startDatePassed,
+  cardLifeView,
+  endOfDay,
+  expiryOf,
+  validDaysFor,
+} from './activation.ts';
+export { loadCardLifeSetting, quoteRefund, type RefundQuote } from './refund-quote.ts';
+export { refundCard } from './payment-service.ts';
+export * from './rules.ts';
+/** The days a leave holds, both ends included (the import reads leaves a studio moves in with). */
+export { leaveDays } from './life/rules.ts';
+/**
+ * 多人共享: a transfer (转卡) empties the card's list; an import writes the lists of the cards it makes,
+ * and its undo empties them before deleting the cards.
+ */
+export { deleteSharesOfCards, insertSharesOfNewCards } from './share/repository.ts';
