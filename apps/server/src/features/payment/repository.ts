@@ -437,6 +437,22 @@ export function refundsOpen(ex: Executor) {
     .execute();
 }
 
+/**
+ * An order's refunds refused once their card could not take the money back (退款失败 with a card change
+ * and nothing put back, issue 42), oldest first: what its 原路退款 pays back, against their card changes.
+ */
+export function strandedRefusalsOf(ex: Executor, orderId: number) {
+  return ex
+    .selectFrom('payRefund')
+    .select(['id', 'memberCardId', 'ledgerId', 'amount'])
+    .where('payOrderId', '=', orderId)
+    .where('status', '=', 2)
+    .where('ledgerId', 'is not', null)
+    .where('undoLedgerId', 'is', null)
+    .orderBy('id')
+    .execute();
+}
+
 /** The refunds of some orders (线上订单 shows each order's), oldest first. */
 export function refundsOfOrders(ex: Executor, storeId: number, orderIds: number[]) {
   if (!orderIds.length) return Promise.resolve([]);

@@ -6,6 +6,7 @@ export {
   cardHolder,
   memberCards,
   memberHadTrial,
+  paidBackAgainst,
   productForSale,
   insertPayment,
   productsOnSale,
