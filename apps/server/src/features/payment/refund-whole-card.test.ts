@@ -82,12 +82,16 @@ describeEachDb('online payment: a card bought and topped up online, refunded who
       .orderBy('method')
       .execute();
   /** The card's money records as the desk's 收款记录 shows them (its member's), paid back only, by method. */
-  const paidBackListed = async (cardId: number) => {
+  const paidBackListed = async (cardId: number): Promise<[string, number, string | null][]> => {
     const { memberId } = await card(cardId);
     const rows = await api().ok(memberPayments.path, { mid: memberId });
     return rows
       .filter((p: { memberCardId: number; kind: string }) => p.memberCardId === cardId && p.kind === 'refund')
-      .map((p: { method: string; amount: number; remark: string | null }) => [p.method, p.amount, p.remark])
+      .map((p: { method: string; amount: number; remark: string | null }): [string, number, string | null] => [
+        p.method,
+        p.amount,
+        p.remark,
+      ])
       .sort();
   };
   const buy = async (client: Client, body: Record<string, unknown>) => {

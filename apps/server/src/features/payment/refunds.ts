@@ -311,7 +311,13 @@ async function askProviderToRefund(ctx: CallCtx, all: OrderRefund[], input: Refu
     const settled = row ? await settleRefund(ctx, row, answer) : null;
     if (answer.state === 'refused') {
       const why = answer.reason ?? answer.providerState;
-      refused ??= settled === 'exception' ? RefundMsg.refusedCardClosed(why) : RefundMsg.refused(why);
+      // The 原路退款 of an 异常订单 changed no card: nothing was put back, the money is still owed.
+      refused ??=
+        settled === 'exception'
+          ? RefundMsg.refusedCardClosed(why)
+          : r.order.status === 5
+            ? RefundMsg.refusedNoCard(why)
+            : RefundMsg.refused(why);
     }
   }
   if (refused !== null) throw conflict(refused);

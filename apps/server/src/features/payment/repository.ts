@@ -335,6 +335,7 @@ export const REFUND_COLUMNS = [
   'staffId',
   'createdAt',
   'ledgerId',
+  'undoLedgerId',
   'queries',
   'nextQueryAt',
 ] as const;
