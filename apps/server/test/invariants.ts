@@ -608,6 +608,11 @@ async function onlineRefundProblems(
   // Per 异常订单 of a stranded refusal: what was refused (owed back) and what its 原路退款 took (not refused).
   const owed = new Map<number, number>();
   const add = (m: Map<number, number>, k: number, n: number) => m.set(k, (m.get(k) ?? 0) + n);
+  // Per order: its successful refunds (a stranded order's 原路退款 included); per stranded order: its 原路退款
+  // succeeded, and the money recorded paid back against its refused refunds' card changes (oldest first).
+  const doneOf = new Map<number, number>();
+  const backDone = new Map<number, number>();
+  const backRecorded = new Map<number, { name: string; amount: number; recorded: number }[]>();
   for (const r of refunds) {
     const name = `refund ${r.refundNo}`;
     if (![0, 1, 2, 3].includes(r.status)) out.push(`${name}: unknown status ${r.status}`);
@@ -617,7 +622,12 @@ async function onlineRefundProblems(
         out.push(`${name}: refund of an 异常订单 changed card ${r.memberCardId}`);
       if (r.status !== 2) refundedOf.set(r.payOrderId, (refundedOf.get(r.payOrderId) ?? 0) + Number(r.amount));
       if (r.status !== 2 && stranded.has(r.payOrderId)) add(owed, r.payOrderId, -Number(r.amount));
-      if (r.status === 1) succeededException += Number(r.amount);
+      if (r.status === 1 && stranded.has(r.payOrderId)) {
+        // The money the refused refunds owed went back: recorded against their card changes (issue 42).
+        succeeded += Number(r.amount);
+        add(doneOf, r.payOrderId, Number(r.amount));
+        add(backDone, r.payOrderId, Number(r.amount));
+      } else if (r.status === 1) succeededException += Number(r.amount);
       continue;
     }
     if (r.ledgerId === null || r.memberCardId === null) {
@@ -639,7 +649,20 @@ async function onlineRefundProblems(
     if (r.status === 2) {
       // Not put back only when its card could not take it back: its order is 异常订单, owing it (issue 42).
       const owing = r.undoKind === null && r.exceptionReason !== null;
-      if (owing) add(owed, r.payOrderId, Number(r.amount));
+      if (owing) {
+        add(owed, r.payOrderId, Number(r.amount));
+        // Paid back by the order's 原路退款 only: online, this order, this card, no more than refused.
+        const recorded = pays.reduce((n, p) => n + Number(p.amount), 0);
+        if (
+          pays.some((p) => p.channel !== 'online' || p.payOrderId !== r.payOrderId || p.memberCardId !== r.memberCardId)
+        )
+          out.push(`${name}: refused, paid back elsewhere than online on its order and card`);
+        if (recorded > Number(r.amount)) out.push(`${name}: refused ${r.amount} yet ${recorded} paid back against it`);
+        backRecorded.set(r.payOrderId, [
+          ...(backRecorded.get(r.payOrderId) ?? []),
+          { name, amount: Number(r.amount), recorded },
+        ]);
+      }
       if (
         !owing &&
         (r.undoKind !== 'refund_undone' ||
@@ -647,7 +670,7 @@ async function onlineRefundProblems(
           Number(r.undoAmount) !== -Number(r.ledgerAmount))
       )
         out.push(`${name}: refused but not put back (${r.undoKind ?? 'none'} ${r.undoAmount ?? ''})`);
-      if (pays.length) out.push(`${name}: refused yet ${pays.length} refund payment(s) recorded`);
+      if (!owing && pays.length) out.push(`${name}: refused yet ${pays.length} refund payment(s) recorded`);
       // Refused only on the provider's word (its reason), never once the provider paid it: no refund id
       // of a payment made, and no reconciled bill showing it refunded there.
       if (!r.failReason || r.settledAt === null) out.push(`${name}: refused without the provider's reason`);
@@ -661,6 +684,7 @@ async function onlineRefundProblems(
     refundedOf.set(r.payOrderId, (refundedOf.get(r.payOrderId) ?? 0) + Number(r.amount));
     if (r.status === 1) {
       succeeded += Number(r.amount);
+      add(doneOf, r.payOrderId, Number(r.amount));
       const p = pays[0];
       if (
         pays.length !== 1 ||
@@ -675,8 +699,22 @@ async function onlineRefundProblems(
   }
   const onlineBack = refundPays.filter((p) => p.channel === 'online');
   if (onlineBack.length !== matched) out.push(`${onlineBack.length - matched} online refund payment(s) of no refund`);
+  // A stranded order's 原路退款 that succeeded is recorded paid back against its refused refunds, in order.
+  for (const id of new Set([...backDone.keys(), ...backRecorded.keys()])) {
+    const list = backRecorded.get(id) ?? [];
+    const recorded = list.reduce((n, x) => n + x.recorded, 0);
+    if (recorded !== (backDone.get(id) ?? 0))
+      out.push(
+        `order ${id}: 原路退款 paid back ${backDone.get(id) ?? 0}, recorded against its refused refunds ${recorded}`,
+      );
+    const short = list.findIndex((x) => x.recorded < x.amount);
+    if (short >= 0 && list.slice(short + 1).some((x) => x.recorded > 0))
+      out.push(`${list[short].name}: paid back in part while a later refused refund was paid back`);
+  }
   const orders = await scoped(
-    db.selectFrom('payOrder').select(['id', 'orderNo', 'status', 'amount', 'refunded', 'exceptionReason']),
+    db
+      .selectFrom('payOrder')
+      .select(['id', 'orderNo', 'status', 'amount', 'refunded', 'exceptionReason', 'memberCardId', 'paidAt']),
     'storeId',
   ).execute();
   for (const o of orders) {
@@ -704,6 +742,34 @@ async function onlineRefundProblems(
   ).executeTakeFirstOrThrow();
   if (Number(received.n) !== paidMoney - succeeded)
     out.push(`online money ${received.n} != paid orders ${paidMoney} - successful refunds ${succeeded}`);
+  // Card by card (issue 42): the money a card took in online = the money paid back on it + the money kept,
+  // what is left of each order fulfilled into it (its amount less its successful refunds, a stranded
+  // order's 原路退款 included).
+  const byCard = await scoped(
+    db
+      .selectFrom('cardPayment')
+      .select([
+        'memberCardId',
+        sql<number>`coalesce(sum(case when kind = 'refund' then 0 else amount end), 0)`.as('moneyIn'),
+        sql<number>`coalesce(sum(case when kind = 'refund' then amount else 0 end), 0)`.as('moneyOut'),
+      ])
+      .where('channel', '=', 'online')
+      .groupBy('memberCardId'),
+    'storeId',
+  ).execute();
+  const kept = new Map<number, number>();
+  for (const o of orders) {
+    if (o.memberCardId === null || o.paidAt === null) continue;
+    if (o.exceptionReason !== null && !stranded.has(o.id)) continue;
+    add(kept, o.memberCardId, Number(o.amount) - (doneOf.get(o.id) ?? 0));
+  }
+  for (const c of byCard) {
+    const k = kept.get(c.memberCardId) ?? 0;
+    if (Number(c.moneyIn) !== Number(c.moneyOut) + k)
+      out.push(`card ${c.memberCardId}: online money in ${c.moneyIn} != paid back ${c.moneyOut} + kept ${k}`);
+    kept.delete(c.memberCardId);
+  }
+  for (const [card, k] of kept) if (k !== 0) out.push(`card ${card}: keeps ${k} of online orders with no money in`);
   // 异常订单: what came in went back only through their own refunds (never more than came in).
   const exceptionIn = orders.filter((o) => o.exceptionReason !== null).reduce((n, o) => n + Number(o.amount), 0);
   if (succeededException > exceptionIn)

@@ -6,7 +6,7 @@ import type { Tx } from './index.ts';
 /**
  * Row locks in the engine's one lock order (docs/architecture.md): a teacher (when a session is
  * placed on their time), then its room (an area), then sessions in ascending id, then the bookings of those sessions
- * (reservations, pendings), then member cards in ascending id. Every write path takes its locks in
+ * (reservations, pendings), then a member (before a 体验卡 is issued), then member cards in ascending id. Every write path takes its locks in
  * this order, so on PostgreSQL no two transactions can wait for each other in a circle. A path that
  * touches one row of a kind lets its guarded UPDATE take the lock; a path that touches several
  * takes them here first, sorted. SQLite has one writer at a time: nothing to lock there.
@@ -14,7 +14,7 @@ import type { Tx } from './index.ts';
 
 async function lockRows(
   tx: Tx,
-  table: 'store' | 'teacher' | 'area' | 'timetable' | 'member_card',
+  table: 'store' | 'teacher' | 'area' | 'timetable' | 'member' | 'member_card',
   ids: Iterable<number>,
 ): Promise<void> {
   if (!onPostgres(tx)) return;
@@ -36,6 +36,14 @@ export const lockRooms = (tx: Tx, ids: Iterable<number>) => lockRows(tx, 'area',
 
 /** Locks sessions in ascending id, before a write that touches several of them. */
 export const lockSessions = (tx: Tx, ids: Iterable<number>) => lockRows(tx, 'timetable', ids);
+
+/**
+ * Locks a member's row before a 体验卡 is issued to them (the desk's 发卡, an online order's fulfilment):
+ * the once-per-member check (`memberHadTrial`) read after it holds until the commit, so of two issuers
+ * at once the second reads the first's card. After the online order's row (the fulfilment's guarded
+ * UPDATE), before any card. FOR NO KEY UPDATE: inserting the member's card (its foreign key) still passes.
+ */
+export const lockMember = (tx: Tx, memberId: number) => lockRows(tx, 'member', [memberId]);
 
 /** Locks member cards in ascending id, before a write that charges or refunds several of them. */
 export const lockCards = (tx: Tx, ids: Iterable<number>) => lockRows(tx, 'member_card', ids);

@@ -523,6 +523,12 @@ export const RefundMsg = {
   topupBalance: '卡内余额不足以退回这笔金额',
   /** The provider refused the refund (its reason after the colon): the card is put back. */
   refused: (reason: string) => `退款失败，会员卡已恢复：${reason}`,
+  /** The provider refused the 原路退款 of an 异常订单 (it changed no card): the money is still the store's to pay back. */
+  refusedNoCard: (reason: string) => `退款失败，款项仍在本店，可再次原路退款：${reason}`,
+  /** 线上订单's note of a refused refund whose card was put back (its reason first). */
+  failedPutBack: (reason: string) => `${reason}（会员卡已恢复）`,
+  /** 线上订单's note of a refused 原路退款 of an 异常订单 (no card changed). */
+  failedNoCard: (reason: string) => `${reason}（款项仍在本店，可再次原路退款）`,
   /** Refused once the card was closed or transferred meanwhile: nothing put back, the order is 异常订单. */
   refusedCardClosed: (reason: string) =>
     `退款失败：${reason}。会员卡已退卡或转卡，钱未能退回卡内，订单已转为异常订单，请在线上订单中再次原路退款`,
@@ -579,6 +585,7 @@ export const refundPayOrder = defineCall({
       PayExceptionMsg.wholeOnly('{金额}'),
       RefundMsg.deskFirst('{金额}'),
       RefundMsg.refused('{原因}'),
+      RefundMsg.refusedNoCard('{原因}'),
       RefundMsg.refusedCardClosed('{原因}'),
       PayMsg.notEnabled('{渠道}'),
     ),
@@ -612,6 +619,10 @@ export const ReconcileMsg = {
   date: '请选择对账日期（今天以前的日子）',
   running: '这一天的对账正在进行，请稍后再看',
   noProvider: '本店还没有开通在线收款，没有账单可对',
+  /** A refund 退款失败 here that the bill shows refunded, by what the refusal did here. */
+  refusedPutBack: '本店记为退款失败（会员卡已恢复），渠道却已退款，请核实',
+  refusedNoCard: '本店记为退款失败（异常订单的原路退款，款项仍在本店），渠道却已退款，请核实',
+  refusedStranded: '本店记为退款失败（会员卡未能恢复，订单已转为异常订单），渠道却已退款，请核实',
 } as const;
 
 /** One difference between the provider's bill and our orders (fen); `action` says what was done. */

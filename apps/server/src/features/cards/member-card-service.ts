@@ -9,6 +9,7 @@ import { requireSeller } from '../staff/public.ts';
 import { storeNow } from '../../lib/time.ts';
 import { mustFindProduct } from './product-service.ts';
 import { inOwnTx } from '../../db/write-queue.ts';
+import { lockMember } from '../../db/locks.ts';
 import {
   addLedgerEntry,
   addToCardTotal,
@@ -119,8 +120,9 @@ export async function issueCard(
   if (!start) throw badRequest(RefMsg.expireRequired);
   const storeId = ctx.store.id;
   return inOwnTx(ctx.db, async (tx) => {
-    // 体验卡 once per member: not while the member holds one or has a 体验卡 order open or paid.
-    if (product.trial === 1 && (await memberHadTrial(tx, storeId, input.mid))) throw conflict(CardMsg.trialOnce);
+    // 体验卡 once per member: not while the member holds one or has a 体验卡 order open or paid (read under
+    // the member's lock, as the online order's fulfilment reads it: of two at once, one card).
+    if (product.trial === 1 && (await trialTaken(tx, storeId, input.mid))) throw conflict(CardMsg.trialOnce);
     const { card, ledgerId } = await writeIssuedCard(tx, {
       storeId,
       memberId: input.mid,
@@ -147,6 +149,16 @@ export async function issueCard(
     });
     return card;
   });
+}
+
+/**
+ * Whether the member has had their 体验卡 (`memberHadTrial`), asked by an issuer of one in its
+ * transaction after locking the member's row (db/locks.ts `lockMember`; PostgreSQL, SQLite has one
+ * writer): the desk's 发卡 and an order's fulfilment then never both issue one.
+ */
+async function trialTaken(tx: Tx, storeId: number, memberId: number, exceptOrderId?: number) {
+  await lockMember(tx, memberId);
+  return memberHadTrial(tx, storeId, memberId, exceptOrderId);
 }
 
 /** The card row and its ledger `issue` entry: the one writer of a new card (desk sale, online order). */
@@ -217,7 +229,7 @@ export async function issueCardPaidOnline(
   if (!start) return { refused: PayExceptionMsg.productChanged };
   if (!(await findMember(tx, a.storeId, a.memberId))) return { refused: PayExceptionMsg.memberGone };
   // A second 体验卡 (the member got one meanwhile, e.g. at the desk): 异常订单, never a second card.
-  if (product.trial === 1 && (await memberHadTrial(tx, a.storeId, a.memberId, a.payment.payOrderId))) {
+  if (product.trial === 1 && (await trialTaken(tx, a.storeId, a.memberId, a.payment.payOrderId))) {
     return { refused: CardMsg.trialOnce };
   }
   const { card, ledgerId } = await writeIssuedCard(tx, {

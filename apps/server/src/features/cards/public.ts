@@ -11,6 +11,7 @@ export {
   cardsSharedWith,
   memberCards,
   memberHadTrial,
+  paidBackAgainst,
   productForSale,
   insertPayment,
   productsOnSale,

@@ -803,6 +803,25 @@ export async function saleOrderOf(ex: Executor, storeId: number, memberCardId: n
     .executeTakeFirst();
 }
 
+/**
+ * Fen recorded as paid back (`card_payment` kind refund) against each of some ledger entries of the
+ * store, by entry (entries with none are absent).
+ */
+export async function paidBackAgainst(ex: Executor, storeId: number, ledgerIds: number[]) {
+  const out = new Map<number, number>();
+  if (!ledgerIds.length) return out;
+  const rows = await ex
+    .selectFrom('cardPayment')
+    .select(['ledgerId', sql<number>`sum(amount)`.as('fen')])
+    .where('storeId', '=', storeId)
+    .where('kind', '=', 'refund')
+    .where('ledgerId', 'in', ledgerIds)
+    .groupBy('ledgerId')
+    .execute();
+  for (const r of rows) out.set(Number(r.ledgerId), Number(r.fen));
+  return out;
+}
+
 /** Records money the desk took (sale, top-up) or paid back (refund). */
 export async function insertPayment(tx: Tx, row: NewRow<'cardPayment'>) {
   return tx.insertInto('cardPayment').values(row).execute();

@@ -17,6 +17,7 @@ import {
   queryToday,
   refundMemberCard,
   refundPayOrder,
+  RefundMsg,
   transferMemberCard,
 } from '@studio/contract';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
@@ -316,6 +317,22 @@ describeEachDb('online payment: 异常订单, the close job order by order, 体�
     // A second notification changes nothing; 原路退款 pays it back in full.
     expect((await wx.notify(o.orderNo)).map((d) => d.status)).toEqual([204]);
     expect(await trialCards(m.id)).toHaveLength(1);
+    // Its 原路退款 refused by WeChat (it changed no card): the words say the money is still here, not 会员卡已恢复.
+    const why = wx.control.refuseMessage;
+    wx.control.refuse = 'now';
+    try {
+      const refused = await api().call(refundPayOrder.path, { orderNo: o.orderNo, amount: 990, reason: '原路退回' });
+      expect([refused.status, refused.msg]).toEqual([409, RefundMsg.refusedNoCard(why)]);
+      expect(refused.msg).toBe(`退款失败，款项仍在本店，可再次原路退款：${why}`);
+    } finally {
+      wx.control.refuse = null;
+    }
+    expect(await order(o.orderNo)).toMatchObject({ status: 5, refunded: 0 });
+    const day = (await order(o.orderNo)).createdAt.slice(0, 10);
+    const page = await api().ok(queryPayOrderList.path, { fromDate: day, toDate: day, status: 'exception' });
+    const listedRow = page.list.find((x: { orderNo: string }) => x.orderNo === o.orderNo);
+    expect(listedRow.refunds).toMatchObject([{ status: 'failed', note: `${why}（款项仍在本店，可再次原路退款）` }]);
+    expect(JSON.stringify(listedRow)).not.toContain('会员卡已恢复');
     await api().ok(refundPayOrder.path, { orderNo: o.orderNo, amount: 990, reason: '已有体验卡，原路退回' });
     expect(await order(o.orderNo)).toMatchObject({ status: 3, refunded: 990 });
   });

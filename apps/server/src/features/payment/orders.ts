@@ -403,8 +403,8 @@ const STATUS_CODE = Object.fromEntries(
  */
 function failedNote(r: { failReason: string | null; ledgerId: number | null; undoLedgerId: number | null }) {
   const why = r.failReason ?? '渠道拒绝退款';
-  if (r.ledgerId === null) return why;
-  return r.undoLedgerId === null ? RefundMsg.failedCardClosed(why) : `${why}（会员卡已恢复）`;
+  if (r.ledgerId === null) return RefundMsg.failedNoCard(why);
+  return r.undoLedgerId === null ? RefundMsg.failedCardClosed(why) : RefundMsg.failedPutBack(why);
 }
 
 /** 线上订单: the store's orders made in a date range, optionally of one status, 20 a page. */

@@ -164,7 +164,13 @@ export async function matchBill(
           return;
         }
         if (r.status === 2) {
-          differences.push({ ...diff, action: '本店记为退款失败（会员卡已恢复），渠道却已退款，请核实' });
+          const action =
+            r.ledgerId === null
+              ? ReconcileMsg.refusedNoCard
+              : r.undoLedgerId === null
+                ? ReconcileMsg.refusedStranded
+                : ReconcileMsg.refusedPutBack;
+          differences.push({ ...diff, action });
           return;
         }
         // Still open here: asked now, as the settling job would.

@@ -10,6 +10,7 @@ import {
   BIG_TYPE_MONEY,
   cardRefundQuote,
   memberCreateOrder,
+  memberPayments,
   PayExceptionMsg,
   queryPayOrderList,
   refundPayOrder,
@@ -80,6 +81,19 @@ describeEachDb('online payment: a card bought and topped up online, refunded who
       .where('kind', '=', 'refund')
       .orderBy('method')
       .execute();
+  /** The card's money records as the desk's 收款记录 shows them (its member's), paid back only, by method. */
+  const paidBackListed = async (cardId: number): Promise<[string, number, string | null][]> => {
+    const { memberId } = await card(cardId);
+    const rows = await api().ok(memberPayments.path, { mid: memberId });
+    return rows
+      .filter((p: { memberCardId: number; kind: string }) => p.memberCardId === cardId && p.kind === 'refund')
+      .map((p: { method: string; amount: number; remark: string | null }): [string, number, string | null] => [
+        p.method,
+        p.amount,
+        p.remark,
+      ])
+      .sort();
+  };
   const buy = async (client: Client, body: Record<string, unknown>) => {
     const a = await client.call(memberCreateOrder.path, body);
     expect(a.code, a.msg).toBe(0);
@@ -249,6 +263,20 @@ describeEachDb('online payment: a card bought and topped up online, refunded who
     expect(again).toMatchObject({ status: 1, amount: 50000, memberCardId: null, ledgerId: null });
     expect(await order(o.topup)).toMatchObject({ status: 3, refunded: 50000 });
     expect((await card(o.cardId)).totalCount).toBe(0);
+    // The card's money records show the top-up paid back (issue 42), against the refused refund's card change.
+    expect(await paidBackListed(o.cardId)).toEqual([
+      ['alipay', 50000, `线上订单 ${o.topup} 原路退款：再次退回`],
+      ['wechat', 10000, `线上订单 ${o.sale} 退款：不想练了`],
+    ]);
+    const [refused] = await refundsOf(o.topup);
+    expect(
+      await db()
+        .selectFrom('cardPayment')
+        .select(['memberCardId', 'amount', 'channel'])
+        .where('ledgerId', '=', refused.ledgerId)
+        .where('kind', '=', 'refund')
+        .execute(),
+    ).toEqual([{ memberCardId: o.cardId, amount: 50000, channel: 'online' }]);
   }
 
   it('the top-up first, refused by Alipay after the card order closed the card: 退款失败, 异常订单, 原路退款 pays it back; the job does not fail on it', async () => {
@@ -333,6 +361,11 @@ describeEachDb('online payment: a card bought and topped up online, refunded who
     expect(ali.orders.get(o.topup)?.refundedFen).toBe(32500);
     expect(await order(o.topup)).toMatchObject({ status: 4, refunded: 32500 });
     expect(await listed(o.topup)).toMatchObject({ status: 'partially_refunded', exceptionDue: null });
+    // The card's money records: 65.00 元 back through WeChat, 325.00 元 through Alipay (the rest paid for classes).
+    expect((await paidBackListed(o.cardId)).map(([method, amount]) => [method, amount])).toEqual([
+      ['alipay', 32500],
+      ['wechat', 6500],
+    ]);
     // Nothing more to refund: the card is closed.
     const more = await api().call(refundPayOrder.path, { orderNo: o.topup, amount: 100, reason: '再退' });
     expect(more.status).toBe(409);

@@ -8,6 +8,7 @@ import {
   type ParsedReqOf,
   type refundPayOrder,
 } from '@studio/contract';
+import type { Tx } from '../../db/index.ts';
 import { inWriteTx } from '../../db/write-queue.ts';
 import { audit, skipAudit, systemScope, type AuditScope } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
@@ -19,6 +20,7 @@ import { publicBaseOf } from '../messaging/public.ts';
 import {
   cardHolder,
   closeCardForRefund,
+  paidBackAgainst,
   putBackRefund,
   quoteRefund,
   recordOnlineRefund,
@@ -41,6 +43,7 @@ import {
   markOrderException,
   markRefundFailed,
   refundLedgerEntry,
+  strandedRefusalsOf,
   refundsOfOrders,
   refundsOpen,
   setRefundUndo,
@@ -308,7 +311,13 @@ async function askProviderToRefund(ctx: CallCtx, all: OrderRefund[], input: Refu
     const settled = row ? await settleRefund(ctx, row, answer) : null;
     if (answer.state === 'refused') {
       const why = answer.reason ?? answer.providerState;
-      refused ??= settled === 'exception' ? RefundMsg.refusedCardClosed(why) : RefundMsg.refused(why);
+      // The 原路退款 of an 异常订单 changed no card: nothing was put back, the money is still owed.
+      refused ??=
+        settled === 'exception'
+          ? RefundMsg.refusedCardClosed(why)
+          : r.order.status === 5
+            ? RefundMsg.refusedNoCard(why)
+            : RefundMsg.refused(why);
     }
   }
   if (refused !== null) throw conflict(refused);
@@ -373,18 +382,20 @@ export async function settleRefund(
           skipAudit(tx);
           return 'already';
         }
+        const method = order.provider === 'wechat' ? 'wechat' : 'alipay';
         if (cardId !== null && r.ledgerId !== null)
           await recordOnlineRefund(tx, {
             storeId: r.storeId,
             memberCardId: cardId,
             ledgerId: r.ledgerId,
             amount: r.amount,
-            method: order.provider === 'wechat' ? 'wechat' : 'alipay',
+            method,
             staffId: r.staffId,
             remark: `线上订单 ${order.orderNo} 退款：${r.reason}`,
             now,
             payOrderId: order.id,
           });
+        else await recordPaidBackOfRefused(tx, order, r, method, now);
         audit(tx, { kind: 'card', summary: `线上退款成功 ${fen(r.amount)}`, target, targets });
         return 'done';
       }
@@ -428,6 +439,49 @@ export async function settleRefund(
     },
     scope,
   );
+}
+
+/**
+ * The 原路退款 of an 异常订单 succeeded (issue 42): when the order owes what refunds refused once their
+ * card could not take the money back (their card change stands: the top-up taken off a closed card),
+ * the money is recorded as paid back 线上 against those card changes, so the card's money records show
+ * it back: over the refused refunds in order (oldest first), each up to its amount less what was
+ * recorded against it before. In the settling transaction, after its guarded 已退款 (once). An order
+ * never fulfilled has none such: no card, nothing recorded.
+ */
+async function recordPaidBackOfRefused(
+  tx: Tx,
+  order: OrderRow,
+  r: RefundRow,
+  method: 'wechat' | 'alipay',
+  now: string,
+) {
+  const refused = await strandedRefusalsOf(tx, order.id);
+  if (!refused.length) return;
+  const before = await paidBackAgainst(
+    tx,
+    r.storeId,
+    refused.map((x) => Number(x.ledgerId)),
+  );
+  let left = Number(r.amount);
+  for (const x of refused) {
+    const ledgerId = Number(x.ledgerId);
+    const part = Math.min(left, Number(x.amount) - (before.get(ledgerId) ?? 0));
+    if (part <= 0 || x.memberCardId === null) continue;
+    await recordOnlineRefund(tx, {
+      storeId: r.storeId,
+      memberCardId: x.memberCardId,
+      ledgerId,
+      amount: part,
+      method,
+      staffId: r.staffId,
+      remark: `线上订单 ${order.orderNo} 原路退款：${r.reason}`,
+      now,
+      payOrderId: order.id,
+    });
+    left -= part;
+    if (left === 0) return;
+  }
 }
 
 /**

@@ -335,6 +335,7 @@ export const REFUND_COLUMNS = [
   'staffId',
   'createdAt',
   'ledgerId',
+  'undoLedgerId',
   'queries',
   'nextQueryAt',
 ] as const;
@@ -434,6 +435,22 @@ export function refundsOpen(ex: Executor) {
     .select('s.timezone')
     .where('r.status', 'in', REFUND_OPEN)
     .orderBy('r.id')
+    .execute();
+}
+
+/**
+ * An order's refunds refused once their card could not take the money back (退款失败 with a card change
+ * and nothing put back, issue 42), oldest first: what its 原路退款 pays back, against their card changes.
+ */
+export function strandedRefusalsOf(ex: Executor, orderId: number) {
+  return ex
+    .selectFrom('payRefund')
+    .select(['id', 'memberCardId', 'ledgerId', 'amount'])
+    .where('payOrderId', '=', orderId)
+    .where('status', '=', 2)
+    .where('ledgerId', 'is not', null)
+    .where('undoLedgerId', 'is', null)
+    .orderBy('id')
     .execute();
 }
 
