@@ -93,25 +93,25 @@ export async function requireProduct(ex: Executor, storeId: number, id: number) 
   return p;
 }
 
+/** What online sales read of a card product: what it is, its price, and its life (when a card sold today starts). */
+const PRODUCT_SALE_COLUMNS = [
+  'id',
+  'cardName',
+  'bigType',
+  'cardType',
+  'perCount',
+  'totalCount',
+  'validDays',
+  'onlinePrice',
+  'trial',
+  ...PRODUCT_LIFE_COLUMNS,
+] as const;
+
 /** A card product of the store as online sales read it (deleted ones too: an order paid late still issues it). */
 export function productForSale(ex: Executor, storeId: number, id: number) {
   return ex
     .selectFrom('cardProduct')
-    .select([
-      'id',
-      'cardName',
-      'bigType',
-      'cardType',
-      'perCount',
-      'totalCount',
-      'validDays',
-      'enabled',
-      'deleted',
-      'onlineSale',
-      'onlinePrice',
-      'trial',
-      ...PRODUCT_LIFE_COLUMNS,
-    ])
+    .select([...PRODUCT_SALE_COLUMNS, 'enabled', 'deleted', 'onlineSale'])
     .where('storeId', '=', storeId)
     .where('id', '=', id)
     .executeTakeFirst();
@@ -121,20 +121,7 @@ export function productForSale(ex: Executor, storeId: number, id: number) {
 export function productsOnSale(ex: Executor, storeId: number) {
   return ex
     .selectFrom('cardProduct')
-    .select([
-      'id',
-      'cardName',
-      'bigType',
-      'cardType',
-      'perCount',
-      'totalCount',
-      'validDays',
-      'onlinePrice',
-      'trial',
-      'activation',
-      'activationDate',
-      'lateSaleStartsToday',
-    ])
+    .select(PRODUCT_SALE_COLUMNS)
     .where('storeId', '=', storeId)
     .where('deleted', '=', 0)
     .where('enabled', '=', 1)
