@@ -25,6 +25,11 @@ export const Roles = {
 
 export interface CallDef<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType> {
   path: string;
+  /**
+   * What the call does: `read` answers without changing anything; `write` changes something and so
+   * leaves an audit entry (unless `audit: false`). Declared by each call, never guessed from its path.
+   */
+  kind: 'read' | 'write';
   auth: CallAuth;
   req: Req;
   res: Res;
@@ -76,10 +81,9 @@ export const fails = {
   conflict: (...msgs: string[]): CallError[] => msgs.map((msg) => ({ status: 409, msg })),
 } as const;
 
-/** Whether a call changes something (and so leaves an audit entry): every call but reads and log-ins. */
-export function isWriteCall(call: Pick<CallDef, 'path' | 'audit'>): boolean {
-  if (call.audit === false) return false;
-  return !/\/(query|load|export)\//.test(call.path) && !/\/(auth\/me|setup\/status)$/.test(call.path);
+/** Whether a call changes something and so leaves an audit entry: a write (as it declares) that is audited. */
+export function isWriteCall(call: Pick<CallDef, 'kind' | 'audit'>): boolean {
+  return call.kind === 'write' && call.audit !== false;
 }
 
 export function defineCall<Req extends z.ZodType, Res extends z.ZodType>(def: CallDef<Req, Res>): CallDef<Req, Res> {

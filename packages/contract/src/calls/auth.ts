@@ -23,6 +23,7 @@ export type Profile = z.infer<typeof zProfile>;
 
 export const login = defineCall({
   path: '/api/auth/login',
+  kind: 'write',
   auth: 'public',
   req: z.object({
     account: z.string({ error: '请输入账号' }).trim().min(1, '请输入账号').max(64, '账号过长'),
@@ -41,6 +42,7 @@ export const login = defineCall({
 
 export const me = defineCall({
   path: '/api/auth/me',
+  kind: 'read',
   auth: 'staff',
   req: zEmpty,
   res: zProfile,
@@ -49,6 +51,7 @@ export const me = defineCall({
 });
 export const logout = defineCall({
   path: '/api/auth/logout',
+  kind: 'write',
   auth: 'public',
   req: zEmpty,
   res: z.null(),

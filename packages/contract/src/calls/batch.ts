@@ -160,6 +160,7 @@ export const zCountAnswer = z.object({ count: z.number().int(), preview: zBulkPr
 
 export const batchArrangeCourse = defineCall({
   path: `${STORE_API}/batch/arrange/course`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   req: zBatchArrangeCourseReq,
@@ -283,6 +284,7 @@ const fixRowErrors = [
 
 export const queryFixTimetableList = defineCall({
   path: `${STORE_API}/query/fix/timetable/list`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.desk,
   req: zEmpty,
@@ -292,6 +294,7 @@ export const queryFixTimetableList = defineCall({
 });
 export const insertFixTimetable = defineCall({
   path: `${STORE_API}/insert/fix/timetable`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   req: zFixTimetableReq,
@@ -303,6 +306,7 @@ export const insertFixTimetable = defineCall({
 });
 export const updateFixTimetable = defineCall({
   path: `${STORE_API}/update/fix/timetable`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   req: zFixTimetableUpdateReq,
@@ -314,6 +318,7 @@ export const updateFixTimetable = defineCall({
 });
 export const deleteFixTimetable = defineCall({
   path: `${STORE_API}/delete/fix/timetable`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({ id: zId() }),
@@ -356,6 +361,7 @@ export const zFixTimetableFromWeekReq = z.object({
 });
 export const insertFixTimetableFromWeek = defineCall({
   path: `${STORE_API}/insert/fix/timetable/from/week`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   req: zFixTimetableFromWeekReq,
@@ -385,6 +391,7 @@ export const zBatchArrangeWeekReq = z.object({
 });
 export const batchArrangeWeekCourse = defineCall({
   path: `${STORE_API}/batch/arrange/week/course`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   req: zBatchArrangeWeekReq,
@@ -416,6 +423,7 @@ const zTids = () =>
 
 export const queryHasArrangeCourseTeachers = defineCall({
   path: `${STORE_API}/query/has/arrange/course/teachers`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({ cid: zId(Msg.chooseCourse), startDate: zDate(Msg.chooseStartDate) }),
@@ -427,6 +435,7 @@ export const queryHasArrangeCourseTeachers = defineCall({
 });
 export const queryHasArrangeCourseCount = defineCall({
   path: `${STORE_API}/query/has/arrange/course/count`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({ cid: zId(Msg.chooseCourse), startDate: zDate(Msg.chooseStartDate), tids: zTids() }),
@@ -446,6 +455,7 @@ export const zBatchAddMemberReservationReq = z.object({
 });
 export const batchAddMemberReservation = defineCall({
   path: `${STORE_API}/batch/add/member/reservation`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   req: zBatchAddMemberReservationReq,
@@ -481,6 +491,7 @@ export const zCopyTimetableReq = z
   });
 export const copyTimetable = defineCall({
   path: `${STORE_API}/copy/timetable`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   req: zCopyTimetableReq,
@@ -513,6 +524,7 @@ export const zBatchCancelReq = z
   );
 export const batchCancelTimetable = defineCall({
   path: `${STORE_API}/batch/cancel/timetable`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   req: zBatchCancelReq,
@@ -532,6 +544,7 @@ export const zBatchExportReq = z
   .superRefine((v, ctx) => checkRange(ctx, v.fromDate, v.toDate, 'toDate', MAX_RANGE_DAYS, Msg.exportRangeMax));
 export const batchExportReservation = defineCall({
   path: `${STORE_API}/batch/export/reservation`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.desk,
   req: zBatchExportReq,

@@ -12,6 +12,7 @@ export type CalendarFeed = z.infer<typeof zCalendarFeed>;
 
 export const memberCalendarFeed = defineCall({
   path: `${MEMBER_API}/query/calendar/feed`,
+  kind: 'read',
   auth: 'member',
   req: zEmpty,
   res: zCalendarFeed,
@@ -21,6 +22,7 @@ export const memberCalendarFeed = defineCall({
 
 export const resetMemberCalendarFeed = defineCall({
   path: `${MEMBER_API}/reset/calendar/feed`,
+  kind: 'write',
   auth: 'member',
   req: zEmpty,
   res: zCalendarFeed,
@@ -30,6 +32,7 @@ export const resetMemberCalendarFeed = defineCall({
 
 export const teacherCalendarFeed = defineCall({
   path: `${STORE_API}/query/teacher/calendar/feed`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.all,
   req: z.object({ teacherId: zId('请选择老师') }),
@@ -42,6 +45,7 @@ export const teacherCalendarFeed = defineCall({
 
 export const resetTeacherCalendarFeed = defineCall({
   path: `${STORE_API}/reset/teacher/calendar/feed`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.all,
   req: z.object({ teacherId: zId('请选择老师') }),

@@ -119,6 +119,7 @@ const BOOKINGS_IN_LEAVE = CardLifeMsg.bookingsInLeave('{数量}');
 
 export const cardLeavePreview = defineCall({
   path: `${STORE_API}/query/card/leave/preview`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({ mcId: zId('请选择会员卡'), ...zLeaveRange }),
@@ -138,6 +139,7 @@ export const cardLeavePreview = defineCall({
 
 export const addCardLeave = defineCall({
   path: `${STORE_API}/add/card/leave`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({
@@ -156,6 +158,7 @@ export const addCardLeave = defineCall({
 
 export const endCardLeave = defineCall({
   path: `${STORE_API}/end/card/leave`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({ id: zId('请选择请假记录'), date: zDate(CardLifeMsg.endDate) }),
@@ -168,6 +171,7 @@ export const endCardLeave = defineCall({
 
 export const approveCardLeave = defineCall({
   path: `${STORE_API}/approve/card/leave`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({ id: zId('请选择请假记录'), cancelBookings: z.boolean().optional() }),
@@ -183,6 +187,7 @@ export const approveCardLeave = defineCall({
 
 export const refuseCardLeave = defineCall({
   path: `${STORE_API}/refuse/card/leave`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({
@@ -198,6 +203,7 @@ export const refuseCardLeave = defineCall({
 
 export const cardLeaveList = defineCall({
   path: `${STORE_API}/query/card/leave/list`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({ mcId: zId().optional(), status: z.enum(LEAVE_STATUSES).optional(), page: zPage() }),
@@ -220,6 +226,7 @@ export type CardLifeSetting = z.infer<typeof zCardLifeSetting>;
 
 export const queryCardLifeSetting = defineCall({
   path: `${STORE_API}/query/card/life/setting`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({}),
@@ -230,6 +237,7 @@ export const queryCardLifeSetting = defineCall({
 
 export const updateCardLifeSetting = defineCall({
   path: `${STORE_API}/update/card/life/setting`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.manager,
   req: zCardLifeSetting,
@@ -240,6 +248,7 @@ export const updateCardLifeSetting = defineCall({
 
 export const cardRefundQuote = defineCall({
   path: `${STORE_API}/query/card/refund/quote`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({ mcId: zId('请选择会员卡') }),
@@ -285,6 +294,7 @@ export const cardRefundQuote = defineCall({
 
 export const memberRequestCardLeave = defineCall({
   path: `${MEMBER_API}/request/card/leave`,
+  kind: 'write',
   auth: 'member',
   req: z.object({
     mcId: zId('请选择会员卡'),
@@ -304,6 +314,7 @@ export const memberRequestCardLeave = defineCall({
 
 export const memberCardLeaves = defineCall({
   path: `${MEMBER_API}/query/card/leave/list`,
+  kind: 'read',
   auth: 'member',
   req: z.object({ mcId: zId('请选择会员卡') }),
   res: z.object({

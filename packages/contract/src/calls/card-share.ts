@@ -19,6 +19,7 @@ const zShare = z.object({ mcId: zId('请选择会员卡'), mid: zId(CardShareMsg
 /** Adds a member of the store to the card's list: they book on it from then on (every charge names them). */
 export const addCardShare = defineCall({
   path: `${STORE_API}/add/card/share`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   req: zShare,
@@ -42,6 +43,7 @@ export const addCardShare = defineCall({
 /** Takes a member off the card's list: their bookings already made stay (paid); new ones are refused. */
 export const deleteCardShare = defineCall({
   path: `${STORE_API}/delete/card/share`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   req: zShare,

@@ -19,6 +19,7 @@ export const TransferMsg = {
 /** What a transfer would do: the holder, and the card's bookings of classes not started. */
 export const queryCardTransferPreview = defineCall({
   path: `${STORE_API}/query/card/transfer/preview`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({ mcId: zId('请选择会员卡') }),
@@ -40,6 +41,7 @@ export const queryCardTransferPreview = defineCall({
  */
 export const transferMemberCard = defineCall({
   path: `${STORE_API}/transfer/member/card`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   req: z

@@ -235,6 +235,7 @@ export type ImportProblem = z.infer<typeof zImportProblem>;
 
 export const queryImportColumns = defineCall({
   path: `${STORE_API}/query/import/columns`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.manager,
   bodyLimit: FILE_BODY_LIMIT,
@@ -255,6 +256,7 @@ export const queryImportColumns = defineCall({
 
 export const importMembers = defineCall({
   path: `${STORE_API}/import/members`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.manager,
   bodyLimit: FILE_BODY_LIMIT,
@@ -310,6 +312,7 @@ export const EXPORT_SHEETS = ['会员', '会员卡', '流水', '预约', '课程
 
 export const exportStoreData = defineCall({
   path: `${STORE_API}/export/store/data`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.manager,
   req: z.object({
@@ -334,6 +337,7 @@ export const exportStoreData = defineCall({
  */
 export const queryJobProgress = defineCall({
   path: `${STORE_API}/query/job/progress`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.manager,
   req: z.object({ progressId: z.string().regex(/^[A-Za-z0-9-]{8,64}$/, '进度编号不正确') }),

@@ -95,6 +95,7 @@ export type SmsSetting = z.infer<typeof zSmsSetting>;
 
 export const querySmsSetting = defineCall({
   path: `${STORE_API}/query/sms/setting`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.manager,
   req: zEmpty,
@@ -120,6 +121,7 @@ export const querySmsSetting = defineCall({
 
 export const updateSmsSetting = defineCall({
   path: `${STORE_API}/update/sms/setting`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.manager,
   req: z.intersection(zSmsSetting, z.object({ secret: z.string().trim().max(200, '密钥过长').optional() })),
@@ -178,6 +180,7 @@ export type MemberIdentity = z.infer<typeof zMemberIdentity>;
 
 export const memberStore = defineCall({
   path: `${MEMBER_API}/query/store`,
+  kind: 'read',
   auth: 'public',
   publicStore: true,
   req: z.object({ storeId: zStoreId() }),
@@ -207,6 +210,7 @@ export const zAltchaChallenge = z.object({
 
 export const memberChallenge = defineCall({
   path: `${MEMBER_API}/auth/challenge`,
+  kind: 'write',
   auth: 'public',
   audit: false,
   req: zEmpty,
@@ -217,6 +221,7 @@ export const memberChallenge = defineCall({
 
 export const memberSendCode = defineCall({
   path: `${MEMBER_API}/auth/code`,
+  kind: 'write',
   auth: 'public',
   audit: false,
   req: z.object({
@@ -242,6 +247,7 @@ export const memberSendCode = defineCall({
 
 export const memberLogin = defineCall({
   path: `${MEMBER_API}/auth/login`,
+  kind: 'write',
   auth: 'public',
   audit: false,
   req: z.object({ storeId: zStoreId(), mobile: zMobile(), code: zCode() }),
@@ -257,6 +263,7 @@ export const memberLogin = defineCall({
 
 export const memberMe = defineCall({
   path: `${MEMBER_API}/auth/me`,
+  kind: 'read',
   auth: 'member',
   req: zEmpty,
   res: zMemberIdentity,
@@ -266,6 +273,7 @@ export const memberMe = defineCall({
 
 export const memberLogout = defineCall({
   path: `${MEMBER_API}/auth/logout`,
+  kind: 'write',
   auth: 'public',
   audit: false,
   req: zEmpty,
@@ -334,6 +342,7 @@ export type MemberSession = z.infer<typeof zMemberSession>;
 
 export const memberTimetable = defineCall({
   path: `${MEMBER_API}/query/timetable`,
+  kind: 'read',
   auth: 'member',
   req: z.object({ fromDate: zDate('请选择开始日期'), toDate: zDate('请选择结束日期') }),
   res: z.array(z.object({ date: z.string(), sessions: z.array(zMemberSession) })),
@@ -345,6 +354,7 @@ export const memberTimetable = defineCall({
 /** Public timetable of the landing page: the same sessions without the member's state. */
 export const memberPublicTimetable = defineCall({
   path: `${MEMBER_API}/query/public/timetable`,
+  kind: 'read',
   auth: 'public',
   publicStore: true,
   req: z.object({ storeId: zStoreId(), fromDate: zDate('请选择开始日期'), toDate: zDate('请选择结束日期') }),
@@ -376,6 +386,7 @@ export const zMyCard = z.object({
 
 export const memberCardsForSession = defineCall({
   path: `${MEMBER_API}/query/cards/for/session`,
+  kind: 'read',
   auth: 'member',
   req: z.object({ tid: zId() }),
   res: z.array(
@@ -404,6 +415,7 @@ const MEMBER_BOOKING_REFUSALS = [...MEMBER_POLICY_MSGS, ...CARD_RULE_MSGS, Msg.c
 
 export const memberBook = defineCall({
   path: `${MEMBER_API}/add/reservation`,
+  kind: 'write',
   auth: 'member',
   req: z.object({
     tid: zId(),
@@ -423,6 +435,7 @@ export const memberBook = defineCall({
 
 export const memberCancelBooking = defineCall({
   path: `${MEMBER_API}/cancel/reservation`,
+  kind: 'write',
   auth: 'member',
   req: z.object({ id: zId() }),
   res: z.null(),
@@ -436,6 +449,7 @@ export const memberCancelBooking = defineCall({
 
 export const memberCancelPending = defineCall({
   path: `${MEMBER_API}/cancel/pending`,
+  kind: 'write',
   auth: 'member',
   req: z.object({ pendingId: zId() }),
   res: z.null(),
@@ -449,6 +463,7 @@ export const memberCancelPending = defineCall({
 
 export const memberJoinWaitlist = defineCall({
   path: `${MEMBER_API}/add/waitlist`,
+  kind: 'write',
   auth: 'member',
   req: z.object({ tid: zId(), mcId: zId('请选择会员卡'), studentCount: zStudentCount().default(1) }),
   res: z.object({ id: z.number(), position: z.number() }),
@@ -470,6 +485,7 @@ export const memberJoinWaitlist = defineCall({
 
 export const memberLeaveWaitlist = defineCall({
   path: `${MEMBER_API}/cancel/waitlist`,
+  kind: 'write',
   auth: 'member',
   req: z.object({ id: zId() }),
   res: z.null(),
@@ -507,6 +523,7 @@ export type MyBooking = z.infer<typeof zMyBooking>;
 
 export const memberMyBookings = defineCall({
   path: `${MEMBER_API}/query/my/reservations`,
+  kind: 'read',
   auth: 'member',
   req: z.object({ state: z.enum(['upcoming', 'past'], { error: '请选择查询类型' }), page: zPage() }),
   res: zPaged(zMyBooking),
@@ -516,6 +533,7 @@ export const memberMyBookings = defineCall({
 
 export const memberMyCards = defineCall({
   path: `${MEMBER_API}/query/my/cards`,
+  kind: 'read',
   auth: 'member',
   req: zEmpty,
   res: z.array(
@@ -530,6 +548,7 @@ export const memberMyCards = defineCall({
 
 export const memberSignIn = defineCall({
   path: `${MEMBER_API}/sign/in`,
+  kind: 'write',
   auth: 'member',
   req: z.object({ tid: zId().optional(), token: z.string({ error: '签到码无效' }).trim().min(1).max(100) }),
   res: z.object({ tid: z.number(), courseName: z.string(), fromTime: z.string(), message: z.string() }),
@@ -548,6 +567,7 @@ export const memberSignIn = defineCall({
 
 export const createMemberLoginCode = defineCall({
   path: `${STORE_API}/create/member/login/code`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({ memberId: zId('请选择会员') }),
@@ -560,6 +580,7 @@ export const createMemberLoginCode = defineCall({
 
 export const endMemberSessions = defineCall({
   path: `${STORE_API}/delete/member/sessions`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({ memberId: zId('请选择会员') }),
@@ -583,6 +604,7 @@ export const CHECKIN_MODE_LABEL: Record<CheckinMode, string> = {
 
 export const queryCheckinCode = defineCall({
   path: `${STORE_API}/query/checkin/code`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({ reset: z.boolean().optional() }),
@@ -600,6 +622,7 @@ export const queryCheckinCode = defineCall({
 
 export const updateCheckinMode = defineCall({
   path: `${STORE_API}/update/checkin/mode`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.manager,
   req: z.object({ checkinMode: z.enum(CHECKIN_MODES, { error: '请选择签到方式' }) }),
@@ -618,6 +641,7 @@ export const zMemberPage = z.object({
 
 export const queryMemberPage = defineCall({
   path: `${STORE_API}/query/member/page`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.desk,
   req: zEmpty,
@@ -628,6 +652,7 @@ export const queryMemberPage = defineCall({
 
 export const updateMemberPage = defineCall({
   path: `${STORE_API}/update/member/page`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.manager,
   req: z.object({

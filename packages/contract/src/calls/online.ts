@@ -44,6 +44,7 @@ export type MeetingInfo = z.infer<typeof zMeetingInfo>;
 
 export const createTimetableMeeting = defineCall({
   path: `${STORE_API}/create/timetable/meeting`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.all,
   teacherOwns: { field: 'id', via: 'session' },
@@ -71,6 +72,7 @@ export const createTimetableMeeting = defineCall({
 /** The desk's "try now" for an on-demand room whose creation failed (the outbox retries it anyway). */
 export const retryTimetableMeeting = defineCall({
   path: `${STORE_API}/retry/timetable/meeting`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.all,
   teacherOwns: { field: 'id', via: 'session' },
@@ -97,6 +99,7 @@ export const retryTimetableMeeting = defineCall({
 
 export const cancelTimetableOnline = defineCall({
   path: `${STORE_API}/cancel/timetable/online`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.all,
   teacherOwns: { field: 'id', via: 'session' },
@@ -120,6 +123,7 @@ export type OnlineState = z.infer<typeof zOnlineState>;
 
 export const queryTimetableOnline = defineCall({
   path: `${STORE_API}/query/timetable/online`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.all,
   teacherOwns: { field: 'id', via: 'session' },
@@ -174,6 +178,7 @@ export type OnlineSetting = z.output<typeof zOnlineSetting>;
 
 export const queryOnlineSetting = defineCall({
   path: `${STORE_API}/query/store/online/setting`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.desk,
   req: zEmpty,
@@ -184,6 +189,7 @@ export const queryOnlineSetting = defineCall({
 
 export const updateOnlineSetting = defineCall({
   path: `${STORE_API}/update/store/online/setting`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.manager,
   req: zOnlineSetting,
@@ -195,6 +201,7 @@ export const updateOnlineSetting = defineCall({
 /** Sends the weekly timetable picture (a PNG data URL) to the store's WeCom group robot. */
 export const sendTimetablePicture = defineCall({
   path: `${STORE_API}/send/timetable/picture`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({

@@ -174,6 +174,7 @@ export type PaySetting = z.infer<typeof zPaySetting>;
 
 export const queryPaySetting = defineCall({
   path: `${STORE_API}/query/pay/setting`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.manager,
   req: zEmpty,
@@ -186,6 +187,7 @@ const OUTBOUND_ERRORS = [Msg.outboundUrl, Msg.outboundCredentials, Msg.outboundB
 
 export const updatePaySetting = defineCall({
   path: `${STORE_API}/update/pay/setting`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.manager,
   req: z.object({
@@ -242,6 +244,7 @@ export const updatePaySetting = defineCall({
 /** 测试连接: queries a made-up order at the provider; a signed "no such order" means the keys work. */
 export const queryPayConnection = defineCall({
   path: `${STORE_API}/query/pay/connection`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.manager,
   req: z.object({ provider: zProvider }),
@@ -267,6 +270,7 @@ export const zProductOnSale = z.object({
 
 export const memberQueryProducts = defineCall({
   path: `${MEMBER_API}/query/products`,
+  kind: 'read',
   auth: 'member',
   req: z.object({ storeId: z.number().int().optional() }).loose(),
   res: z.object({
@@ -303,6 +307,7 @@ export type PayOrder = z.infer<typeof zPayOrder>;
 
 export const memberCreateOrder = defineCall({
   path: `${MEMBER_API}/create/order`,
+  kind: 'write',
   auth: 'member',
   req: z.object({
     productId: zId('请选择卡种').optional(),
@@ -361,6 +366,7 @@ export const memberCreateOrder = defineCall({
 /** 我已支付: the order; while unpaid, the provider is asked and a paid order fulfilled at once. */
 export const memberQueryOrder = defineCall({
   path: `${MEMBER_API}/query/order`,
+  kind: 'read',
   auth: 'member',
   req: z.object({ orderNo: z.string().min(1, '请提供订单号').max(64, '订单号不正确') }),
   res: zPayOrder,
@@ -371,6 +377,7 @@ export const memberQueryOrder = defineCall({
 
 export const memberQueryOrders = defineCall({
   path: `${MEMBER_API}/query/my/orders`,
+  kind: 'read',
   auth: 'member',
   req: z.object({ page: zPage() }),
   res: zPaged(zPayOrder),
@@ -386,6 +393,7 @@ const DESK_METHODS = ['wechat_native', 'alipay_precreate'] as const;
 
 export const createPayOrder = defineCall({
   path: `${STORE_API}/create/pay/order`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   idFields: ['mid', 'productId', 'sellerId'],
@@ -431,6 +439,7 @@ export const createPayOrder = defineCall({
 /** The order (the desk's QR polls it): while unpaid the provider is asked, and a paid order is fulfilled now. */
 export const queryPayOrder = defineCall({
   path: `${STORE_API}/query/pay/order`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({ orderNo: zOrderNo }),
@@ -486,6 +495,7 @@ export type StorePayOrder = z.infer<typeof zStorePayOrder>;
 
 export const queryPayOrderList = defineCall({
   path: `${STORE_API}/query/pay/order/list`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.manager,
   req: z
@@ -556,6 +566,7 @@ export const RefundMsg = {
  */
 export const refundPayOrder = defineCall({
   path: `${STORE_API}/refund/pay/order`,
+  kind: 'write',
   auth: 'store',
   // The desk too, for a card bought online and refunded in full within its cooling-off days (issue 29).
   roles: Roles.desk,
@@ -656,6 +667,7 @@ const zReconcileList = z.object({ list: z.array(zReconcileResult) });
 /** 对账: the last reconciliation of a day's bill, per provider the store takes payments with. */
 export const queryPayReconcile = defineCall({
   path: `${STORE_API}/query/pay/reconcile`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.manager,
   req: zReconcileDay,
@@ -668,6 +680,7 @@ export const queryPayReconcile = defineCall({
 /** 重新对账: downloads the day's bill now and matches it again (the morning job does it by itself). */
 export const runPayReconcile = defineCall({
   path: `${STORE_API}/run/pay/reconcile`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.manager,
   req: zReconcileDay,

@@ -96,6 +96,7 @@ export const DEFAULT_POLICY: BookingPolicy = {
 
 export const queryBookingPolicy = defineCall({
   path: `${STORE_API}/query/booking/policy`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.all,
   req: z.object({}).loose(),
@@ -106,6 +107,7 @@ export const queryBookingPolicy = defineCall({
 
 export const updateBookingPolicy = defineCall({
   path: `${STORE_API}/update/booking/policy`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.manager,
   req: zBookingPolicy.partial(),
@@ -130,6 +132,7 @@ export const NoShowMsg = {
 
 export const waiveNoShow = defineCall({
   path: `${STORE_API}/waive/no/show`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.manager,
   req: z.object({
@@ -149,6 +152,7 @@ export const waiveNoShow = defineCall({
 
 export const waiveLateCancel = defineCall({
   path: `${STORE_API}/waive/late/cancel`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.manager,
   req: z.object({
@@ -200,6 +204,7 @@ export type NoShowRow = z.infer<typeof zNoShowRow>;
 
 export const memberPolicyStatus = defineCall({
   path: `${STORE_API}/query/member/policy/status`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({ mid: zId('请选择会员') }),
@@ -221,6 +226,7 @@ export const memberPolicyStatus = defineCall({
 
 export const liftMemberSuspension = defineCall({
   path: `${STORE_API}/lift/member/suspension`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({ mid: zId('请选择会员') }),

@@ -197,6 +197,7 @@ export type NotifySetting = z.infer<typeof zNotifySetting>;
 
 export const queryNotifySetting = defineCall({
   path: `${STORE_API}/query/notify/setting`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.manager,
   req: z.object({}).loose(),
@@ -207,6 +208,7 @@ export const queryNotifySetting = defineCall({
 
 export const updateNotifySetting = defineCall({
   path: `${STORE_API}/update/notify/setting`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.manager,
   req: z
@@ -282,6 +284,7 @@ export const updateNotifySetting = defineCall({
 
 export const sendNotifyTest = defineCall({
   path: `${STORE_API}/send/notify/test`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.manager,
   req: z.object({
@@ -327,6 +330,7 @@ const zLogRow = z.object({
 
 export const queryNotifyLog = defineCall({
   path: `${STORE_API}/query/notify/log`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.desk,
   req: z
@@ -357,6 +361,7 @@ export const queryNotifyLog = defineCall({
 
 export const memberQueryNotifyPref = defineCall({
   path: `${MEMBER_API}/query/notify/pref`,
+  kind: 'read',
   auth: 'member',
   req: z.object({}).loose(),
   res: z.object({
@@ -371,6 +376,7 @@ export const memberQueryNotifyPref = defineCall({
 
 export const memberUpdateNotifyPref = defineCall({
   path: `${MEMBER_API}/update/notify/pref`,
+  kind: 'write',
   auth: 'member',
   req: z.object({ kind: zKind, on: z.boolean({ error: '请选择开或关' }) }),
   res: z.null(),
@@ -388,6 +394,7 @@ export const zWechatState = z
 
 export const memberBindWechat = defineCall({
   path: `${MEMBER_API}/bind/wechat/openid`,
+  kind: 'write',
   auth: 'member',
   req: z.object({
     code: z.string().min(1, NotifyMsg.codeRequired).max(200, NotifyMsg.codeRequired),
@@ -410,6 +417,7 @@ export const memberBindWechat = defineCall({
  */
 export const memberWechatState = defineCall({
   path: `${MEMBER_API}/insert/wechat/state`,
+  kind: 'write',
   auth: 'member',
   /** Bookkeeping of the authorisation (like a session), not a change to audit. */
   audit: false,
@@ -421,6 +429,7 @@ export const memberWechatState = defineCall({
 
 export const memberWechatAuth = defineCall({
   path: `${MEMBER_API}/query/wechat/auth`,
+  kind: 'read',
   auth: 'public',
   publicStore: true,
   req: z.object({ storeId: zStoreId() }),

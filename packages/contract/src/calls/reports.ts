@@ -54,6 +54,7 @@ export const zReportOverview = z.object({
 
 export const reportOverview = defineCall({
   path: `${STORE_API}/query/report/overview`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.manager,
   req: zRange,
@@ -65,6 +66,7 @@ export const reportOverview = defineCall({
 
 export const reportByCourse = defineCall({
   path: `${STORE_API}/query/report/by/course`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.manager,
   req: zRange,
@@ -76,6 +78,7 @@ export const reportByCourse = defineCall({
 
 export const reportByTeacher = defineCall({
   path: `${STORE_API}/query/report/by/teacher`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.manager,
   req: zRange,
@@ -95,6 +98,7 @@ export const reportByTeacher = defineCall({
 
 export const reportBySlot = defineCall({
   path: `${STORE_API}/query/report/by/slot`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.manager,
   req: zRange,
@@ -106,6 +110,7 @@ export const reportBySlot = defineCall({
 
 export const reportByDay = defineCall({
   path: `${STORE_API}/query/report/by/day`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.manager,
   req: zRange,
@@ -118,6 +123,7 @@ export const reportByDay = defineCall({
 export const zCardAlertReason = z.enum(['expiring', 'lowCount', 'lowMoney']);
 export const cardAlertList = defineCall({
   path: `${STORE_API}/query/card/alert/list`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({
@@ -153,6 +159,7 @@ export const ALERT_DIGEST_DEFAULT: AlertDigest = { enabled: 0, time: '09:00', da
 
 export const queryAlertDigest = defineCall({
   path: `${STORE_API}/query/card/alert/digest`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({}).loose(),
@@ -163,6 +170,7 @@ export const queryAlertDigest = defineCall({
 
 export const updateAlertDigest = defineCall({
   path: `${STORE_API}/update/card/alert/digest`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.manager,
   req: zAlertDigest,
@@ -173,6 +181,7 @@ export const updateAlertDigest = defineCall({
 
 export const inactiveMemberList = defineCall({
   path: `${STORE_API}/query/member/inactive/list`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({

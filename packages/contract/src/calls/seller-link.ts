@@ -18,6 +18,7 @@ const zSellerLink = z.object({ staffId: z.number(), code: z.string().nullable(),
  */
 export const querySellerLink = defineCall({
   path: `${STORE_API}/query/seller/link`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.all,
   req: z.object({ staffId: zOptId() }),
@@ -34,6 +35,7 @@ export const querySellerLink = defineCall({
  */
 export const createSellerLink = defineCall({
   path: `${STORE_API}/create/seller/link`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.manager,
   req: z.object({ staffId: zOptId() }),

@@ -58,6 +58,7 @@ export type StaffRow = z.infer<typeof zStaffRow>;
 
 export const queryStaffList = defineCall({
   path: `${STORE_API}/query/staff/list`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.manager,
   req: zEmpty,
@@ -71,6 +72,7 @@ export type SellerOption = z.infer<typeof zSellerOption>;
 
 export const querySellerList = defineCall({
   path: `${STORE_API}/query/seller/list`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.desk,
   req: zEmpty,
@@ -81,6 +83,7 @@ export const querySellerList = defineCall({
 
 export const insertStaff = defineCall({
   path: `${STORE_API}/insert/staff`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.manager,
   req: z.object({
@@ -110,6 +113,7 @@ export const insertStaff = defineCall({
 
 export const updateStaff = defineCall({
   path: `${STORE_API}/update/staff`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.manager,
   req: z.object({
@@ -133,6 +137,7 @@ export const updateStaff = defineCall({
 
 export const resetStaffPassword = defineCall({
   path: `${STORE_API}/reset/staff/password`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.manager,
   req: z.object({ id: zId(), password: zNewPassword() }),
@@ -145,6 +150,7 @@ export const resetStaffPassword = defineCall({
 
 export const changePassword = defineCall({
   path: '/api/auth/change/password',
+  kind: 'write',
   auth: 'staff',
   req: z.object({
     oldPassword: z.string({ error: StaffMsg.oldPassword }).min(1, StaffMsg.oldPassword).max(128, StaffMsg.passwordLong),
@@ -193,6 +199,7 @@ export type AuditRow = z.infer<typeof zAuditRow>;
 
 export const queryAuditLog = defineCall({
   path: `${STORE_API}/query/audit/log`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.manager,
   req: z.object({
@@ -269,6 +276,7 @@ export type UndoPreview = z.infer<typeof zUndoPreview>;
 
 export const undoBulkChange = defineCall({
   path: `${STORE_API}/undo/bulk/change`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.manager,
   req: z.object({

@@ -105,6 +105,7 @@ function isHttpUrl(v: unknown): boolean {
 
 export const saveWechatSetting = defineCall({
   path: `${STORE_API}/insert/or/update/wechat/setting`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.manager,
   req: zWechatSetting,
@@ -126,6 +127,7 @@ export const saveWechatSetting = defineCall({
 
 export const queryWechatSetting = defineCall({
   path: `${STORE_API}/query/wechat/setting`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.desk,
   req: zEmpty,
@@ -136,6 +138,7 @@ export const queryWechatSetting = defineCall({
 
 export const addLogo = defineCall({
   path: `${STORE_API}/add/logo`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.manager,
   req: z.object({
@@ -176,6 +179,7 @@ export const zStoreFuncs = z
 
 export const loadStoreFuncs = defineCall({
   path: `${STORE_API}/load/store/funcs`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.all,
   req: zEmpty,
@@ -193,6 +197,7 @@ export const loadStoreFuncs = defineCall({
  */
 export const saveStoreFuncs = defineCall({
   path: `${STORE_API}/save/store/funcs`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.manager,
   form: true,
@@ -245,6 +250,7 @@ export type BookingSetting = z.infer<typeof zBookingSetting>;
 
 export const queryBookingSetting = defineCall({
   path: `${STORE_API}/query/store/booking/setting`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.all,
   req: zEmpty,
@@ -256,6 +262,7 @@ export const queryBookingSetting = defineCall({
 
 export const updateBookingSetting = defineCall({
   path: `${STORE_API}/update/store/booking/setting`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.manager,
   req: z.object({
@@ -291,6 +298,7 @@ export const updateBookingSetting = defineCall({
  */
 export const queryDeductionModeImpact = defineCall({
   path: `${STORE_API}/query/deduction/mode/impact`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.manager,
   req: zEmpty,
@@ -309,6 +317,7 @@ export const queryDeductionModeImpact = defineCall({
 // ---------------------------------------------------------------- first run
 export const setupStatus = defineCall({
   path: '/api/setup/status',
+  kind: 'read',
   auth: 'public',
   req: zEmpty,
   res: z.object({ needsSetup: z.boolean() }),
@@ -318,6 +327,7 @@ export const setupStatus = defineCall({
 
 export const setupInit = defineCall({
   path: '/api/setup/init',
+  kind: 'write',
   auth: 'public',
   req: z.object({
     storeName: zCleanName(StoreAdminMsg.storeName),

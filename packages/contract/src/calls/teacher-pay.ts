@@ -136,6 +136,7 @@ export type PayRule = z.infer<typeof zPayRule>;
 
 export const queryTeacherPayRuleList = defineCall({
   path: `${STORE_API}/query/teacher/pay/rule/list`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.manager,
   req: z.object({ teacherId: zOptId() }),
@@ -148,6 +149,7 @@ export const queryTeacherPayRuleList = defineCall({
 
 export const updateTeacherPayRule = defineCall({
   path: `${STORE_API}/update/teacher/pay/rule`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.manager,
   req: zRuleFields,
@@ -165,6 +167,7 @@ export const updateTeacherPayRule = defineCall({
 
 export const deleteTeacherPayRule = defineCall({
   path: `${STORE_API}/delete/teacher/pay/rule`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.manager,
   req: z.object({
@@ -237,6 +240,7 @@ export type TeacherPayStatement = z.infer<typeof zTeacherPayStatement>;
 
 export const queryTeacherPayStatement = defineCall({
   path: `${STORE_API}/query/teacher/pay/statement`,
+  kind: 'read',
   auth: 'store',
   roles: ['manager', 'teacher'],
   req: z.object({ month: zMonth(), teacherId: zOptId() }),
@@ -250,6 +254,7 @@ export const queryTeacherPayStatement = defineCall({
 
 export const addTeacherPayAdjustment = defineCall({
   path: `${STORE_API}/add/teacher/pay/adjustment`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.manager,
   req: z.object({
@@ -285,6 +290,7 @@ const closeErrors = fails.conflict(TeacherPayMsg.alreadyClosed('{月份}'), Teac
 
 export const closeTeacherPayMonth = defineCall({
   path: `${STORE_API}/close/teacher/pay/month`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.manager,
   req: zCloseTeacherMonth,
@@ -297,6 +303,7 @@ export const closeTeacherPayMonth = defineCall({
 
 export const reopenTeacherPayMonth = defineCall({
   path: `${STORE_API}/reopen/teacher/pay/month`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.manager,
   req: zReopenMonth,
@@ -326,6 +333,7 @@ export const zCommissionRate = z.object({
 
 export const querySalesCommissionRateList = defineCall({
   path: `${STORE_API}/query/sales/commission/rate/list`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.manager,
   req: zEmpty,
@@ -336,6 +344,7 @@ export const querySalesCommissionRateList = defineCall({
 
 export const updateSalesCommissionRate = defineCall({
   path: `${STORE_API}/update/sales/commission/rate`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.manager,
   req: z.object({ staffId: zId(TeacherPayMsg.chooseStaff), rate: zRate }),
@@ -380,6 +389,7 @@ export type CommissionRow = z.infer<typeof zCommissionRow>;
 
 export const querySalesCommission = defineCall({
   path: `${STORE_API}/query/sales/commission`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.manager,
   req: z.object({ month: zMonth() }),
@@ -391,6 +401,7 @@ export const querySalesCommission = defineCall({
 
 export const closeSalesCommissionMonth = defineCall({
   path: `${STORE_API}/close/sales/commission/month`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.manager,
   req: zCloseMonth,
@@ -402,6 +413,7 @@ export const closeSalesCommissionMonth = defineCall({
 
 export const reopenSalesCommissionMonth = defineCall({
   path: `${STORE_API}/reopen/sales/commission/month`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.manager,
   req: zReopenMonth,
@@ -413,6 +425,7 @@ export const reopenSalesCommissionMonth = defineCall({
 
 export const updateSaleSeller = defineCall({
   path: `${STORE_API}/update/sale/seller`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.manager,
   req: z.object({
@@ -441,6 +454,7 @@ export const zPayMonthClosing = z.object({
 
 export const queryPayMonthList = defineCall({
   path: `${STORE_API}/query/pay/closed/month/list`,
+  kind: 'read',
   auth: 'store',
   roles: ['manager', 'teacher'],
   req: zEmpty,

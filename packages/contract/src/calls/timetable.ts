@@ -30,6 +30,7 @@ export const zStudentCount = () => z.number({ error: Msg.fillAll }).int(Msg.fill
 
 export const insertTimetable = defineCall({
   path: `${STORE_API}/insert/timetable`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({
@@ -70,6 +71,7 @@ export const insertTimetable = defineCall({
 
 export const updateTimetable = defineCall({
   path: `${STORE_API}/update/timetable/reservable/count`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({
@@ -95,6 +97,7 @@ export const updateTimetable = defineCall({
 
 export const cancelTimetable = defineCall({
   path: `${STORE_API}/cancel/timetable`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({
@@ -137,6 +140,7 @@ export type CalendarDay = z.infer<typeof zCalendarDay>;
 
 export const queryTimetableByDate = defineCall({
   path: `${STORE_API}/query/timetable/by/date`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.all,
   req: z.object({
@@ -197,6 +201,7 @@ export type SessionInfo = z.infer<typeof zSessionInfo>;
 
 export const queryTimetableInfo = defineCall({
   path: `${STORE_API}/query/timetable/info`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.all,
   teacherOwns: { field: 'id', via: 'session' },
@@ -210,6 +215,7 @@ export const queryTimetableInfo = defineCall({
 
 export const addMemberReservation = defineCall({
   path: `${STORE_API}/add/member/reservation`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({
@@ -270,6 +276,7 @@ export type BookingRow = z.infer<typeof zBookingRow>;
 
 export const queryReservationList = defineCall({
   path: `${STORE_API}/query/timetable/reservation/list`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.all,
   teacherOwns: { field: 'tid', via: 'session' },
@@ -283,6 +290,7 @@ export const queryReservationList = defineCall({
 
 export const cancelReservationCall = defineCall({
   path: `${STORE_API}/cancel/reservation`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({
@@ -313,6 +321,7 @@ export type PendingItem = z.infer<typeof zPendingItem>;
 
 export const queryPendingList = defineCall({
   path: `${STORE_API}/query/timetable/pending/list`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.all,
   teacherOwns: { field: 'tid', via: 'session' },
@@ -326,6 +335,7 @@ export const queryPendingList = defineCall({
 
 export const addGroupPending = defineCall({
   path: `${STORE_API}/add/member/group/pending`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({
@@ -357,6 +367,7 @@ export const addGroupPending = defineCall({
 
 export const cancelPendingCall = defineCall({
   path: `${STORE_API}/cancel/pending`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({ pendingId: zId() }),
@@ -369,6 +380,7 @@ export const cancelPendingCall = defineCall({
 
 export const signInPendingCall = defineCall({
   path: `${STORE_API}/sign/in/pending`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.all,
   teacherOwns: { field: 'pendingId', via: 'pending' },
@@ -392,6 +404,7 @@ export const AttendanceMsg = {
 
 export const markAttendanceCall = defineCall({
   path: `${STORE_API}/mark/attendance`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.all,
   teacherOwns: { field: 'reservationId', via: 'reservation' },
@@ -428,6 +441,7 @@ export type HistoryRow = z.infer<typeof zHistoryRow>;
 
 export const queryTimetableHistory = defineCall({
   path: `${STORE_API}/query/timetable/history`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.all,
   teacherOwns: { field: 'tid', via: 'session' },
@@ -466,6 +480,7 @@ export type SessionExportRow = z.infer<typeof zSessionExportRow>;
 
 export const exportTimetableReservation = defineCall({
   path: `${STORE_API}/export/timetable/reservation`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({ id: zId() }),

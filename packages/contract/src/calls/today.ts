@@ -44,6 +44,7 @@ export type TodaySession = z.infer<typeof zTodaySession>;
 
 export const queryToday = defineCall({
   path: `${STORE_API}/query/today`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.all,
   req: z.object({ date: zDate().nullish() }),

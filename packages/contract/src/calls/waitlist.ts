@@ -35,6 +35,7 @@ export type WaitRow = z.infer<typeof zWaitRow>;
 
 export const queryWaitlist = defineCall({
   path: `${STORE_API}/query/waitlist/list`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.all,
   teacherOwns: { field: 'tid', via: 'session' },
@@ -52,6 +53,7 @@ export const queryWaitlist = defineCall({
 
 export const addWaitlist = defineCall({
   path: `${STORE_API}/add/waitlist`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({
@@ -85,6 +87,7 @@ export const addWaitlist = defineCall({
 
 export const cancelWaitlist = defineCall({
   path: `${STORE_API}/cancel/waitlist`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({ id: zId() }),
@@ -113,6 +116,7 @@ export type MemberWaitRow = z.infer<typeof zMemberWaitRow>;
 
 export const queryMemberWaitlist = defineCall({
   path: `${STORE_API}/query/member/waitlist`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({ mid: zId('请选择会员') }),

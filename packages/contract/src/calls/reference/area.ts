@@ -17,6 +17,7 @@ export const zAreaNode: z.ZodType<AreaNode> = z.lazy(() =>
 
 export const areaTree = defineCall({
   path: `${STORE_API}/query/area/tree`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.all,
   req: zEmpty,
@@ -27,6 +28,7 @@ export const areaTree = defineCall({
 
 export const insertArea = defineCall({
   path: `${STORE_API}/insert/area`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({ name: zName(RefMsg.areaName), parentId: zOptId(), sort: zSort() }),
@@ -39,6 +41,7 @@ export const insertArea = defineCall({
 
 export const updateArea = defineCall({
   path: `${STORE_API}/update/area`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({ id: zId('请选择场地'), name: zName(RefMsg.areaName), parentId: zOptId(), sort: zSortOpt() }),
@@ -51,6 +54,7 @@ export const updateArea = defineCall({
 
 export const deleteArea = defineCall({
   path: `${STORE_API}/delete/area`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({ id: zId('请选择场地') }),

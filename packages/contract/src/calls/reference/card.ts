@@ -259,6 +259,7 @@ const zProductFields = {
 
 export const cardProductList = defineCall({
   path: `${STORE_API}/query/card/product/list`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.desk,
   req: zEmpty,
@@ -269,6 +270,7 @@ export const cardProductList = defineCall({
 
 export const insertCardProduct = defineCall({
   path: `${STORE_API}/insert/card/product`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.manager,
   req: z.object(zProductFields),
@@ -285,6 +287,7 @@ export const insertCardProduct = defineCall({
 
 export const updateCardProduct = defineCall({
   path: `${STORE_API}/update/card/product`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.manager,
   req: z.object({ id: zId('请选择卡种'), ...zProductFields }),
@@ -302,6 +305,7 @@ export const updateCardProduct = defineCall({
 
 export const deleteCardProduct = defineCall({
   path: `${STORE_API}/delete/card/product`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.manager,
   req: z.object({ id: zId('请选择卡种') }),
@@ -314,6 +318,7 @@ export const deleteCardProduct = defineCall({
 
 export const insertMemberCard = defineCall({
   path: `${STORE_API}/insert/member/card`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({
@@ -349,6 +354,7 @@ export const insertMemberCard = defineCall({
 
 export const updateMemberCardStatus = defineCall({
   path: `${STORE_API}/update/member/card/status`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({ id: zId('请选择会员卡'), frozen: zFlag() }),
@@ -361,6 +367,7 @@ export const updateMemberCardStatus = defineCall({
 
 export const topupMemberCard = defineCall({
   path: `${STORE_API}/update/member/card/topup`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({
@@ -380,6 +387,7 @@ export const topupMemberCard = defineCall({
 
 export const refundMemberCard = defineCall({
   path: `${STORE_API}/refund/member/card`,
+  kind: 'write',
   auth: 'store',
   // The desk refunds a whole card within the cooling-off days (issue 29); anything else is the manager's (403).
   roles: Roles.desk,
@@ -438,6 +446,7 @@ export type PaymentRow = z.infer<typeof zPaymentRow>;
 
 export const memberPayments = defineCall({
   path: `${STORE_API}/query/member/payments`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({ mid: zId('请选择会员') }),
@@ -450,6 +459,7 @@ export const memberPayments = defineCall({
 
 export const updateMemberCardExpire = defineCall({
   path: `${STORE_API}/update/member/card/expire`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.manager,
   req: z.object({ id: zId('请选择会员卡'), expireTime: zDate(RefMsg.expireRequired) }),
@@ -462,6 +472,7 @@ export const updateMemberCardExpire = defineCall({
 
 export const memberCardLedger = defineCall({
   path: `${STORE_API}/query/member/card/ledger`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({ id: zId('请选择会员卡') }),

@@ -51,6 +51,7 @@ export type Course = z.infer<typeof zCourse>;
 
 export const courseSimpleList = defineCall({
   path: `${STORE_API}/query/course/simple/list`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.all,
   req: zEmpty,
@@ -61,6 +62,7 @@ export const courseSimpleList = defineCall({
 
 export const insertStoreCourse = defineCall({
   path: `${STORE_API}/insert/store/course`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   req: z.object(zCourseFields),
@@ -83,6 +85,7 @@ export const insertStoreCourse = defineCall({
 
 export const updateStoreCourse = defineCall({
   path: `${STORE_API}/update/store/course`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({ id: zId('请选择课程'), ...zCourseFields }),
@@ -95,6 +98,7 @@ export const updateStoreCourse = defineCall({
 
 export const updateStoreCourseStatus = defineCall({
   path: `${STORE_API}/update/store/course/status`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({ id: zId('请选择课程'), enabled: zFlag() }),
@@ -107,6 +111,7 @@ export const updateStoreCourseStatus = defineCall({
 
 export const storeCourseList = defineCall({
   path: `${STORE_API}/query/store/course/list`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.desk,
   req: zListPage(),
@@ -117,6 +122,7 @@ export const storeCourseList = defineCall({
 
 export const storeCourseById = defineCall({
   path: `${STORE_API}/query/store/course/by/id`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({ id: zId('请选择课程') }),

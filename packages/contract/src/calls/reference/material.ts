@@ -18,6 +18,7 @@ export const zMaterialNode: z.ZodType<MaterialNode> = z.lazy(() =>
 
 export const materialList = defineCall({
   path: `${STORE_API}/query/material/list`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.all,
   req: z.object({ storeId: zStoreIdOpt() }),
@@ -29,6 +30,7 @@ export const materialList = defineCall({
 
 export const materialDetail = defineCall({
   path: `${STORE_API}/query/material/detail`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.all,
   req: z.object({ storeId: zStoreIdOpt(), bookId: zId('请选择教材') }),
@@ -41,6 +43,7 @@ export const materialDetail = defineCall({
 
 export const insertMaterial = defineCall({
   path: `${STORE_API}/insert/material`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({ name: zName(RefMsg.materialName), parentId: zOptId(), sort: zSort() }),
@@ -53,6 +56,7 @@ export const insertMaterial = defineCall({
 
 export const updateMaterial = defineCall({
   path: `${STORE_API}/update/material`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({ id: zId('请选择教材'), name: zName(RefMsg.materialName), sort: zSortOpt() }),
@@ -65,6 +69,7 @@ export const updateMaterial = defineCall({
 
 export const deleteMaterial = defineCall({
   path: `${STORE_API}/delete/material`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({ id: zId('请选择教材') }),

@@ -27,6 +27,7 @@ const zMemberFields = {
 
 export const memberSearch = defineCall({
   path: `${STORE_API}/query/member/search`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({ param: z.string().trim().max(50).nullish() }),
@@ -37,6 +38,7 @@ export const memberSearch = defineCall({
 
 export const memberCardsForCourse = defineCall({
   path: `${STORE_API}/query/member/cards/for/course`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({ mid: zId('请选择会员'), courseId: zId('请选择课程') }),
@@ -56,6 +58,7 @@ export const memberCardsForCourse = defineCall({
 
 export const insertMember = defineCall({
   path: `${STORE_API}/insert/member`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   req: z.object(zMemberFields),
@@ -67,6 +70,7 @@ export const insertMember = defineCall({
 
 export const updateMember = defineCall({
   path: `${STORE_API}/update/member`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({ id: zId('请选择会员'), ...zMemberFields }),
@@ -79,6 +83,7 @@ export const updateMember = defineCall({
 
 export const memberInfo = defineCall({
   path: `${STORE_API}/query/member/info`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({ id: zId('请选择会员') }),
@@ -98,6 +103,7 @@ export const memberInfo = defineCall({
 
 export const memberList = defineCall({
   path: `${STORE_API}/query/member/list`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.desk,
   req: zListPage(),
@@ -139,6 +145,7 @@ export type MemberBookingRow = z.infer<typeof zMemberBookingRow>;
 /** A member's bookings: `upcoming` (session not yet ended, soonest first) or `past` (latest first). */
 export const memberReservationList = defineCall({
   path: `${STORE_API}/query/member/reservation/list`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({

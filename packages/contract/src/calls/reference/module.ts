@@ -7,6 +7,7 @@ import { RefMsg, zStoreIdOpt } from './shared.ts';
 
 export const moduleStatus = defineCall({
   path: `${STORE_API}/query/module/status`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.all,
   req: z.object({ storeId: zStoreIdOpt(), moduleId: zId(RefMsg.chooseModule) }),
@@ -18,6 +19,7 @@ export const moduleStatus = defineCall({
 
 export const updateModuleStatus = defineCall({
   path: `${STORE_API}/update/module/status`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.manager,
   req: z.object({

@@ -5,6 +5,7 @@ import { zStoreIdOpt } from './shared.ts';
 
 export const storeSetting = defineCall({
   path: `${STORE_API}/query/store/setting`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.all,
   req: z.object({ storeId: zStoreIdOpt() }),

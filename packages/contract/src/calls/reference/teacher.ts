@@ -38,6 +38,7 @@ const zTeacherFields = {
 
 export const teacherList = defineCall({
   path: `${STORE_API}/query/teacher/list`,
+  kind: 'read',
   auth: 'store',
   roles: Roles.all,
   req: zEmpty,
@@ -48,6 +49,7 @@ export const teacherList = defineCall({
 
 export const insertTeacher = defineCall({
   path: `${STORE_API}/insert/teacher`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   req: z.object(zTeacherFields),
@@ -64,6 +66,7 @@ export const insertTeacher = defineCall({
 
 export const updateTeacher = defineCall({
   path: `${STORE_API}/update/teacher`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({ id: zId('请选择老师'), ...zTeacherFields }),
@@ -76,6 +79,7 @@ export const updateTeacher = defineCall({
 
 export const deleteTeacher = defineCall({
   path: `${STORE_API}/delete/teacher`,
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({ id: zId('请选择老师') }),
