@@ -1,5 +1,6 @@
 import type { Db } from '../../db/index.ts';
 import { OutboundRefused, outboundPost, type AllowedHost } from '../../lib/outbound.ts';
+import { openidFromOauthCode, WechatOauthFailure } from '../../lib/wechat-oauth.ts';
 import * as tokens from './token-repository.ts';
 
 /** The store's WeChat service account (服务号) as the reminders use it. */
@@ -173,20 +174,17 @@ export async function sendTemplate(
   }
 }
 
-/** The member's openid from the code of WeChat's web authorisation (snsapi_base). */
+/** The member's openid from the code of WeChat's web authorisation (snsapi_base; lib/wechat-oauth.ts). */
 export async function openidFromCode(
   account: WechatAccount,
   allow: readonly AllowedHost[],
   code: string,
 ): Promise<string> {
-  const q = new URLSearchParams({
-    appid: account.appId,
-    secret: account.appSecret,
-    code,
-    grant_type: 'authorization_code',
-  });
-  const res = await post(`${account.baseUrl}/sns/oauth2/access_token?${q}`, null, allow);
-  const openid = res.body.openid;
-  if (res.status !== 200 || typeof openid !== 'string' || !openid) throw wxError(res.body, res.status);
-  return openid;
+  try {
+    return await openidFromOauthCode({ ...account, code, allow, timeoutMs: TIMEOUT_MS });
+  } catch (e) {
+    if (!(e instanceof WechatOauthFailure)) throw e;
+    if (e.kind === 'provider') throw wxError(e.body, e.status ?? 0);
+    throw e.refused ? new WechatError(e.refused) : new WechatError('无法连接微信接口', null, true);
+  }
 }

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { OutboundRefused, outboundPost, type OutboundAnswer } from '../../../lib/outbound.ts';
+import { openidFromOauthCode, WechatOauthFailure } from '../../../lib/wechat-oauth.ts';
 import {
   failOf,
   beijingTime,
@@ -566,28 +567,20 @@ export class WechatPay implements PaymentProvider {
   /** The member's openid from the code of WeChat's web authorisation (snsapi_base). */
   async openidFromCode(code: string): Promise<string> {
     if (!this.config.appSecret) throw fail('config', '未设置公众号 AppSecret，无法获取会员的 openid');
-    const q = new URLSearchParams({
-      appid: this.config.appid,
-      secret: this.config.appSecret,
-      code,
-      grant_type: 'authorization_code',
-    });
-    let res: OutboundAnswer;
     try {
-      res = await outboundPost(`${this.oauthBase}/sns/oauth2/access_token?${q}`, '', {
+      return await openidFromOauthCode({
+        baseUrl: this.oauthBase,
+        appId: this.config.appid,
+        appSecret: this.config.appSecret,
+        code,
         allow: this.config.outbound.allow,
         timeoutMs: this.config.outbound.timeoutMs ?? 10_000,
-        method: 'GET',
       });
     } catch (e) {
-      throw fail('transport', e instanceof OutboundRefused ? e.message : '无法连接微信网页授权，请稍后再试');
+      if (!(e instanceof WechatOauthFailure)) throw e;
+      if (e.kind === 'transport') throw fail('transport', e.refused ?? '无法连接微信网页授权，请稍后再试');
+      const errcode = e.body.errcode === undefined ? null : String(e.body.errcode);
+      throw fail('provider', `微信网页授权失败：${str(e.body.errmsg) ?? '未返回 openid'}`, errcode, e.status);
     }
-    const body = parseJson(res.text);
-    const openid = str(body.openid);
-    if (res.status !== 200 || !openid) {
-      const errcode = body.errcode === undefined ? null : String(body.errcode);
-      throw fail('provider', `微信网页授权失败：${str(body.errmsg) ?? '未返回 openid'}`, errcode, res.status);
-    }
-    return openid;
   }
 }
