@@ -17,6 +17,8 @@ import {
   updateTeacherPayRule,
 } from '@studio/contract';
 import { defineFeature } from '../../lib/feature.ts';
+import { sessionMoving } from '../timetable/public.ts';
+import { refuseClosedSessionChange } from './session-guard.ts';
 import {
   addAdjustment,
   changeSaleSeller,
@@ -35,6 +37,7 @@ import { createSellerLinkOf, querySellerLinkOf } from './seller-link.ts';
 
 /** 课时费 and 销售提成: pay rules, monthly statements, adjustments, commission rates, closing months. */
 export const teacherPayFeature = defineFeature((r) => {
+  r.on(sessionMoving, refuseClosedSessionChange);
   r.handle(querySellerLink, (input, ctx) => querySellerLinkOf(ctx, input));
   r.handle(createSellerLink, (input, ctx) => createSellerLinkOf(ctx, input));
   r.handle(queryTeacherPayRuleList, (input, ctx) => ruleList(ctx, input.teacherId));

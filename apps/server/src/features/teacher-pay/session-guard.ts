@@ -13,15 +13,14 @@ export interface SessionPayFacts {
 
 /**
  * Refuses (409) to give a session another teacher or time when it is in a month whose teacher pay
- * is closed, or would move into one: a closed month's statement is what was paid. Called by the
- * one place sessions are edited (timetable `updateSession`), inside its transaction. Capacity,
+ * is closed, or would move into one: a closed month's statement is what was paid. A listener of
+ * timetable's `sessionMoving`, announced by the one place sessions are edited (`updateSession`) inside its
+ * transaction: its refusal rolls the edit back. Capacity,
  * venue and material changes pass.
  */
 export async function refuseClosedSessionChange(
   tx: Executor,
-  storeId: number,
-  before: SessionPayFacts,
-  after: SessionPayFacts,
+  { storeId, before, after }: { storeId: number; before: SessionPayFacts; after: SessionPayFacts },
 ): Promise<void> {
   if (before.teacherId === after.teacherId && before.startTime === after.startTime) return;
   const months = [...new Set([monthOf(before.startTime), monthOf(after.startTime)])];

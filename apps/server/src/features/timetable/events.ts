@@ -24,6 +24,18 @@ export const bookingsMade = defineEvent<{
   bookings: number;
 }>('bookings.made');
 
+/**
+ * A session is about to get another teacher or start (announced in the edit's transaction before the
+ * session row is written): a listener may refuse the change by throwing (teacher pay: a closed month's
+ * sessions keep their teacher and time), which rolls the edit back.
+ */
+export const sessionMoving = defineEvent<{
+  storeId: number;
+  sessionId: number;
+  before: { teacherId: number; startTime: string };
+  after: { teacherId: number; startTime: string };
+}>('session.moving');
+
 /** A session's time, capacity or place changed (seats may have freed up). */
 export const sessionChanged = defineEvent<{ storeId: number; sessionId: number }>('session.changed');
 

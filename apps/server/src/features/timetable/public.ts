@@ -62,5 +62,12 @@ export { teacherSessions } from './calendar.ts';
 export { attendanceTakenSql, bookedOf, cameSql, missedSql } from './attendance-repository.ts';
 export { recordAttendance, type AttendanceBooking } from './attendance.ts';
 export { roomOf } from '../reference/public.ts';
-export { bookingCancelled, bookingMade, bookingsMade, sessionChanged, sessionDeleted } from './events.ts';
+export {
+  bookingCancelled,
+  bookingMade,
+  bookingsMade,
+  sessionChanged,
+  sessionDeleted,
+  sessionMoving,
+} from './events.ts';
 export type { BookingFact } from './events.ts';

@@ -1,3 +1,5 @@
+import { sessionMoving } from './events.ts';
+import { emit, event } from '../../lib/events.ts';
 import { audit, changedFields, recordForUndo, scopeOf } from '../../lib/audit.ts';
 import { amountText, BIG_TYPE_COUNT, BIG_TYPE_MONEY, Msg, OperateType, TimetableMsg } from '@studio/contract';
 import type { Executor, Tx } from '../../db/index.ts';
@@ -24,7 +26,6 @@ import {
 } from './session-repository.ts';
 import { cancelPendingLocked, cancelReservationLocked } from './booking-engine.ts';
 import { refuseClashes } from './clashes.ts';
-import { refuseClosedSessionChange } from '../teacher-pay/public.ts';
 
 export interface NewSession {
   courseId: number;
@@ -194,8 +195,18 @@ export async function updateSession(tx: Tx, store: StoreScope, args: SessionChan
   await noteSessionChange(tx, s, args);
   const minutes = Math.round((Date.parse(`${s.endTime}Z`) - Date.parse(`${s.startTime}Z`)) / 60_000);
   const endTime = addMinutes(args.startTime, minutes);
-  // 课时费: a session of a closed month keeps its teacher and time.
-  await refuseClosedSessionChange(tx, store.id, s, args);
+  // Another teacher or start: asked of its listeners first (课时费: a closed month's session keeps both).
+  if (s.teacherId !== args.teacherId || s.startTime !== args.startTime) {
+    await emit(
+      tx,
+      event(sessionMoving, {
+        storeId: store.id,
+        sessionId: s.id,
+        before: { teacherId: s.teacherId, startTime: s.startTime },
+        after: { teacherId: args.teacherId, startTime: args.startTime },
+      }),
+    );
+  }
   // Lock order: the teacher whose time it takes and the room (refuseClashes), then the session row (its guarded UPDATE).
   await refuseClashes(
     tx,
