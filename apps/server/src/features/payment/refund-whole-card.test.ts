@@ -101,6 +101,12 @@ describeEachDb('online payment: a card bought and topped up online, refunded who
   };
 
   /** A member buys the 储值卡 (100.00 元) through WeChat and tops it up by 500.00 元 through Alipay. */
+  /** Past the cooling-off days: the card sold ten days ago, 150.00 元 of it used since. */
+  async function soldTenDaysAgoWith150Used(cardId: number) {
+    const sold = `${addDays(localDateTime('Asia/Shanghai').slice(0, 10), -10)} 10:00:00`;
+    await db().updateTable('memberCard').set({ createdAt: sold, usedCount: 15000 }).where('id', '=', cardId).execute();
+  }
+
   async function boughtAndToppedUp() {
     const m = await env().factory.member();
     const me = await memberClient(env(), m);
@@ -178,13 +184,7 @@ describeEachDb('online payment: a card bought and topped up online, refunded who
 
   it('after the cooling-off days the quote covers the whole balance and names the order of each part', async () => {
     const o = await boughtAndToppedUp();
-    // sold ten days ago; 150.00 元 of it used since
-    const sold = `${addDays(localDateTime('Asia/Shanghai').slice(0, 10), -10)} 10:00:00`;
-    await db()
-      .updateTable('memberCard')
-      .set({ createdAt: sold, usedCount: 15000 })
-      .where('id', '=', o.cardId)
-      .execute();
+    await soldTenDaysAgoWith150Used(o.cardId);
     const desk = await staffClient(env(), 'desk');
     const byDesk = await desk.ok(cardRefundQuote.path, { mcId: o.cardId });
     expect([byDesk.rule, byDesk.allowed, byDesk.coolingOff]).toEqual(['product_rule', false, false]);
@@ -338,12 +338,7 @@ describeEachDb('online payment: a card bought and topped up online, refunded who
   });
   it("after the cooling-off days, the top-up's part refused at once: 原路退款 pays back that part, not the money used", async () => {
     const o = await boughtAndToppedUp();
-    const sold = `${addDays(localDateTime('Asia/Shanghai').slice(0, 10), -10)} 10:00:00`;
-    await db()
-      .updateTable('memberCard')
-      .set({ createdAt: sold, usedCount: 15000 })
-      .where('id', '=', o.cardId)
-      .execute();
+    await soldTenDaysAgoWith150Used(o.cardId);
     ali.control.refuse = refusal;
     try {
       const a = await api().call(refundPayOrder.path, { orderNo: o.sale, amount: 6500, reason: '搬家' });

@@ -252,7 +252,12 @@ export async function markOrderClosed(tx: Tx, id: number, closedAt: string): Pro
  * it is refunded, else 部分退款). Of two refunds at once, the second statement finds the first's total
  * (PostgreSQL re-checks the row after the first commits; SQLite runs them one after the other).
  */
-export async function addOrderRefund(tx: Tx, id: number, amount: number): Promise<boolean> {
+export function addOrderRefund(tx: Tx, id: number, amount: number): Promise<boolean> {
+  return addRefundFrom(tx, id, amount, [1, 4]);
+}
+
+/** The one guarded UPDATE of an order's refunded amount and status, from one of `statuses`. */
+async function addRefundFrom(tx: Tx, id: number, amount: number, statuses: number[]): Promise<boolean> {
   const r = await tx
     .updateTable('payOrder')
     .set((eb) => ({
@@ -265,7 +270,7 @@ export async function addOrderRefund(tx: Tx, id: number, amount: number): Promis
         .end(),
     }))
     .where('id', '=', id)
-    .where('status', 'in', [1, 4])
+    .where('status', 'in', statuses)
     .where((eb) => eb(eb('refunded', '+', amount), '<=', eb.ref('amount')))
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
@@ -275,23 +280,8 @@ export async function addOrderRefund(tx: Tx, id: number, amount: number): Promis
  * 异常订单 -> 已退款 (部分退款 when part of it went back before: a refund refused once its card was
  * closed, issue 42) by the `amount` of its 原路退款, once (guarded on 异常订单).
  */
-export async function addExceptionOrderRefund(tx: Tx, id: number, amount: number): Promise<boolean> {
-  const r = await tx
-    .updateTable('payOrder')
-    .set((eb) => ({
-      refunded: eb('refunded', '+', amount),
-      status: eb
-        .case()
-        .when(eb(eb('refunded', '+', amount), '=', eb.ref('amount')))
-        .then(3)
-        .else(4)
-        .end(),
-    }))
-    .where('id', '=', id)
-    .where('status', '=', 5)
-    .where((eb) => eb(eb('refunded', '+', amount), '<=', eb.ref('amount')))
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
+export function addExceptionOrderRefund(tx: Tx, id: number, amount: number): Promise<boolean> {
+  return addRefundFrom(tx, id, amount, [5]);
 }
 
 /**
