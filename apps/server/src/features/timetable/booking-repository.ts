@@ -121,8 +121,10 @@ const LEDGER_COLUMNS: { [K in keyof Omit<Row<'cardLedger'>, 'id'>]: TrailColumn<
 const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /** A trail row of `entry` from its column list. */
-function trailRow<F, R>(columns: Record<string, TrailColumn<F>>, t: TrailEntry, storeId: number, fields: F): R {
-  return Object.fromEntries(Object.entries(columns).map(([name, c]) => [name, c.of(t, storeId, fields)])) as R;
+function trailRow<F, R>(columns: readonly [string, TrailColumn<F>][], t: TrailEntry, storeId: number, fields: F): R {
+  const row: Record<string, unknown> = {};
+  for (const [name, c] of columns) row[name] = c.of(t, storeId, fields);
+  return row as R;
 }
 
 /** `insert into <table> (columns) select <their values from r and v>`: the statement's part of the trail. */
@@ -137,13 +139,17 @@ export async function writeTrail(tx: Tx, storeId: number, entries: readonly Trai
   if (!entries.length) return;
   // The override column only when one entry has one: a bulk run's tens of thousands of rows bind less.
   const { override, ...withoutOverride } = HISTORY_COLUMNS;
-  const historyColumns = entries.some((t) => t.override) ? { ...withoutOverride, override } : withoutOverride;
+  // Listed once per call, not per entry: a bulk run writes tens of thousands of rows.
+  const historyColumns = Object.entries(
+    entries.some((t) => t.override) ? { ...withoutOverride, override } : withoutOverride,
+  );
+  const ledgerColumns = Object.entries(LEDGER_COLUMNS);
   const history: NewRow<'history'>[] = [];
   const ledger: NewRow<'cardLedger'>[] = [];
   for (const t of entries) {
     history.push(trailRow(historyColumns, t, storeId, null));
     const entry = ledgerOf(t);
-    if (entry) ledger.push(trailRow(LEDGER_COLUMNS, t, storeId, entry));
+    if (entry) ledger.push(trailRow(ledgerColumns, t, storeId, entry));
   }
   await insertRows(tx, 'history', history);
   await insertRows(tx, 'cardLedger', ledger);
