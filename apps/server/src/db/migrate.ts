@@ -34,6 +34,7 @@ import { refundQueries } from './migrations/20261206_2020_refund_queries.ts';
 import { saleSeller } from './migrations/20261206_2050_sale_seller.ts';
 import { wechatOauthState } from './migrations/20261206_2070_wechat_oauth_state.ts';
 import { lateSaleStartsToday } from './migrations/20261206_2080_late_sale_starts_today.ts';
+import { privateLessons } from './migrations/20261207_0100_private_lessons.ts';
 
 /** Timestamped migrations, in order. Never edit one that has landed: add a new one. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -71,6 +72,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '20261206_2050_sale_seller': saleSeller(dialect),
     '20261206_2070_wechat_oauth_state': wechatOauthState(dialect),
     '20261206_2080_late_sale_starts_today': lateSaleStartsToday(),
+    '20261207_0100_private_lessons': privateLessons(dialect),
   };
 }
 

@@ -170,6 +170,9 @@ export interface CardProductTable {
   activationDate: string | null;
   /** For 'date' (migration 20261206_2080): 1, a card sold after that day starts on the day of sale (and is sold online). */
   lateSaleStartsToday: Generated<number>;
+  /** A lesson pack (私教课包, migration 20261207_0100) bound to one teacher or a teacher level (null: any). */
+  teacherId: number | null;
+  teacherLevel: 'junior' | 'senior' | 'master' | null;
   /** For 'first_class': the card starts at most this many days after the sale. */
   activateWithinDays: Generated<number>;
   /** 请假: allowed (0/1), times per card, most days per leave and in total (null: no limit). */
@@ -207,6 +210,72 @@ export interface CourseTable extends AgeLimitColumns {
   deleted: number;
   /** 1: 少儿课程, its receipt has a line for a parent's signature (migration 20261128_1200). */
   forChildren: Generated<number>;
+  /** Migration 20261207_0100 (issue 43): 'group' (a group class) or a lesson type: 1对1, 1对2, 小班. */
+  kind: Generated<'group' | 'one_on_one' | 'one_on_two' | 'small_group'>;
+  /** A lesson type's most members (1, 2, or 2-6 for 小班); unused for a group class. */
+  maxMembers: Generated<number>;
+  /** A lesson type's least notice to book, and its cancel cutoff (later: the lesson is consumed). */
+  minNoticeMinutes: Generated<number>;
+  cancelCutoffMinutes: Generated<number>;
+  /** Free start times are offered every 15 or 30 minutes. */
+  slotStep: Generated<number>;
+}
+/** Who gives a lesson type, optionally at a level (migration 20261207_0100). */
+export interface LessonTeacherTable {
+  storeId: number;
+  courseId: number;
+  teacherId: number;
+  level: 'junior' | 'senior' | 'master' | null;
+}
+/** A lesson type's price (fen) per teacher level ('' without levels): what a 储值卡 pays a lesson. */
+export interface LessonPriceTable {
+  storeId: number;
+  courseId: number;
+  level: Generated<string>;
+  price: number;
+}
+/** The rooms a lesson type may use (none: it needs no room). */
+export interface LessonRoomTable {
+  storeId: number;
+  courseId: number;
+  areaId: number;
+}
+/** A store's machines: `count` of them, optionally standing in a room. */
+export interface EquipmentTable {
+  id: Generated<number>;
+  storeId: number;
+  name: string;
+  count: number;
+  areaId: number | null;
+  deleted: Generated<number>;
+}
+/** How many of a machine one member of a lesson type uses. */
+export interface LessonEquipmentTable {
+  storeId: number;
+  courseId: number;
+  equipmentId: number;
+  perMember: Generated<number>;
+}
+/** A teacher's weekly working hours: weekday 1 (Monday) … 7, store-local 'HH:mm'. */
+export interface TeacherHoursTable {
+  id: Generated<number>;
+  storeId: number;
+  teacherId: number;
+  weekday: number;
+  startTime: string;
+  endTime: string;
+}
+/** A dated exception: 'off' (whole day when start/end are null) or 'extra' hours. */
+export interface TeacherHoursExceptionTable {
+  id: Generated<number>;
+  storeId: number;
+  teacherId: number;
+  date: string;
+  kind: 'off' | 'extra';
+  startTime: string | null;
+  endTime: string | null;
+  reason: string | null;
+  createdAt: string;
 }
 export interface CourseCardTable {
   storeId: number;
@@ -459,6 +528,13 @@ export interface TimetableTable extends AgeLimitColumns {
   color: string;
   deleted: number;
   createdAt: string;
+  /** A lesson's state (migration 20261207_0100): null for a group class; 'pending' 待确认 until `confirmDeadline`, or 'confirmed'. */
+  appointmentStatus: 'pending' | 'confirmed' | null;
+  confirmDeadline: string | null;
+  /** Why the desk booked a lesson outside the offered slots. */
+  outsideReason: string | null;
+  /** The fixed weekly series (固定时段) a lesson belongs to. */
+  seriesId: number | null;
 }
 export interface TimetableCardTable {
   storeId: number;
@@ -680,6 +756,13 @@ export interface Database {
   cardProduct: CardProductTable;
   course: CourseTable;
   courseCard: CourseCardTable;
+  lessonTeacher: LessonTeacherTable;
+  lessonPrice: LessonPriceTable;
+  lessonRoom: LessonRoomTable;
+  equipment: EquipmentTable;
+  lessonEquipment: LessonEquipmentTable;
+  teacherHours: TeacherHoursTable;
+  teacherHoursException: TeacherHoursExceptionTable;
   material: MaterialTable;
   member: MemberTable;
   memberCard: MemberCardTable;
