@@ -23,7 +23,7 @@ import type { AppDeps, CallCtx } from './lib/context.ts';
 import { databaseUnavailable } from './lib/db-errors.ts';
 import { AppError, badRequest, forbidden, unauthorized } from './lib/errors.ts';
 import { scopedDb } from './lib/audit.ts';
-import { inWriteTx } from './db/write-queue.ts';
+import { inWriteTx } from './lib/write-queue.ts';
 import { auditedCall, auditMetaOf, auditScopeFor } from './features/audit/scope.ts';
 import { requireOwnSession } from './features/staff/access.ts';
 import { listen } from './lib/events.ts';

@@ -2,8 +2,8 @@ import path from 'node:path';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/index.ts';
-import { DEMO_ADMIN } from './db/seed/index.ts';
-import { lockSqliteFile, prepareDatabase } from './db/startup.ts';
+import { DEMO_ADMIN } from './ops/seed/index.ts';
+import { lockSqliteFile, prepareDatabase } from './ops/startup.ts';
 import { outboxHandlers } from './features/index.ts';
 import { runNoShows } from './features/no-show/public.ts';
 import {

@@ -1,4 +1,4 @@
-import { authFeature } from '../auth/routes.ts';
+import { authFeature } from './auth/routes.ts';
 import type { Feature } from '../lib/feature.ts';
 import type { OutboxHandler } from '../outbox/index.ts';
 import { auditFeature } from './audit/routes.ts';

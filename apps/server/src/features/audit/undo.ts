@@ -2,7 +2,7 @@ import { isUniqueViolation } from '../../db/dialect.ts';
 import { OperateType, StaffMsg, UNDO_PREVIEW_LINES, type UndoPreview } from '@studio/contract';
 import type { Tx } from '../../db/index.ts';
 import { lockCards, lockSessions, lockStore } from '../../db/locks.ts';
-import { inOwnTx } from '../../db/write-queue.ts';
+import { inOwnTx } from '../../lib/write-queue.ts';
 import { audit } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { conflict, notFound } from '../../lib/errors.ts';

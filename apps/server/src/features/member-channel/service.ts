@@ -10,7 +10,7 @@ import {
   type MyBooking,
 } from '@studio/contract';
 import type { Db, Dialect, Executor } from '../../db/index.ts';
-import { inWriteTx } from '../../db/write-queue.ts';
+import { inWriteTx } from '../../lib/write-queue.ts';
 import type { StoreScope } from '../../lib/context.ts';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { audit } from '../../lib/audit.ts';

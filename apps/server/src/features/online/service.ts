@@ -5,7 +5,7 @@ import { AppError, conflict, notFound } from '../../lib/errors.ts';
 import { emit, event } from '../../lib/events.ts';
 import { roomCreated } from './events.ts';
 import { enqueue } from '../../outbox/enqueue.ts';
-import { inWriteTx } from '../../db/write-queue.ts';
+import { inWriteTx } from '../../lib/write-queue.ts';
 import { clearRoom, markOnDemand, onlineSession, putRoom, setRoomError, type OnlineSession } from './repository.ts';
 import { providerFor } from './providers/registry.ts';
 import type { MeetingProvider, RoomRequest } from './providers/types.ts';

@@ -1,7 +1,7 @@
 import { ALERT_DIGEST_DEFAULT, zAlertDigest, type AlertDigest } from '@studio/contract';
 import { audit } from '../../lib/audit.ts';
 import type { Db, Dialect } from '../../db/index.ts';
-import { inWriteTx } from '../../db/write-queue.ts';
+import { inWriteTx } from '../../lib/write-queue.ts';
 import { emit, event } from '../../lib/events.ts';
 import { cardsDigest } from './events.ts';
 import { localDateTime } from '../../lib/time.ts';

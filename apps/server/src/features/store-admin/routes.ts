@@ -10,7 +10,7 @@ import {
   setupStatus,
   updateBookingSetting,
 } from '@studio/contract';
-import { startSession } from '../../auth/sessions.ts';
+import { startSession } from '../auth/public.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { defineFeature } from '../../lib/feature.ts';
 import { checkOutboundTarget, OutboundRefused } from '../../lib/outbound.ts';

@@ -19,7 +19,7 @@ import { bookingCancelled, bookingMade, sessionChanged, sessionDeleted } from '.
 import { bookingRules, loadPolicy } from '../policy/public.ts';
 import { loadDeskBookingContext } from './booking-context-repository.ts';
 import { onlineDefault } from '../store-admin/public.ts';
-import { inWriteTx } from '../../db/write-queue.ts';
+import { inWriteTx } from '../../lib/write-queue.ts';
 
 /** Adds one session (a teacher or room clash refused). */
 export async function addSession(

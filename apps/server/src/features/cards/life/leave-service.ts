@@ -1,7 +1,7 @@
 import { CardLifeMsg, LEAVE_STATUSES, type LeaveStatus } from '@studio/contract';
 import type { Db, Dialect, Tx } from '../../../db/index.ts';
 import { lockCards, lockSessions } from '../../../db/locks.ts';
-import { inWriteTx } from '../../../db/write-queue.ts';
+import { inWriteTx } from '../../../lib/write-queue.ts';
 import { audit } from '../../../lib/audit.ts';
 import type { StoreScope } from '../../../lib/context.ts';
 import { conflict, notFound } from '../../../lib/errors.ts';

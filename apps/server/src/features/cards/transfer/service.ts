@@ -8,7 +8,7 @@ import {
 } from '@studio/contract';
 import type { Executor } from '../../../db/index.ts';
 import { lockCards, lockSessions } from '../../../db/locks.ts';
-import { inWriteTx } from '../../../db/write-queue.ts';
+import { inWriteTx } from '../../../lib/write-queue.ts';
 import { audit } from '../../../lib/audit.ts';
 import type { CallCtx } from '../../../lib/context.ts';
 import type { WithCard } from '../../../lib/wire-names.ts';
