@@ -57,7 +57,7 @@ const stopOutbox = startOutboxWorker({
   db: database.db,
   dialect: database.dialect,
   log: app.log,
-  handlers: outboxHandlers(),
+  handlers: outboxHandlers(app.deps.events),
   allowHosts: config.outboundAllowHosts,
 });
 
@@ -67,7 +67,7 @@ const stopOutbox = startOutboxWorker({
 // cutoff ended without charge.
 const { db, dialect } = database;
 const stopJobs = [
-  startRepeating({ what: 'card alert digest', log: app.log, run: () => runDueDigests(db, dialect) }),
+  startRepeating({ what: 'card alert digest', log: app.log, run: () => runDueDigests(app.deps) }),
   startRepeating({ what: 'no-show job', log: app.log, run: () => runNoShows(db, dialect) }),
   startRepeating({ what: 'waitlist cutoff job', log: app.log, run: () => endClosedWaits(db, dialect) }),
   // Online orders unpaid after 15 minutes: asked at the provider, fulfilled if paid, else closed there and here.

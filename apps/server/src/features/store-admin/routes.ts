@@ -33,7 +33,7 @@ export const storeAdminFeature = defineFeature((r) => {
           throw err instanceof OutboundRefused ? badRequest(err.message) : err;
         });
       }
-      await settings.saveWechatSetting(ctx.db, ctx.store.id, input);
+      await settings.saveWechatSetting(ctx.db, ctx.events, ctx.store.id, input);
       return null;
     },
     { tx: true },

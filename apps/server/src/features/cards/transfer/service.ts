@@ -79,7 +79,7 @@ export async function transferCard(
         : again.some((b) => b.kind === 'pending');
     if (changed) throw conflict(CardMsg.changed);
     if (input.futureBookings === 'cancel') {
-      await cancelCardBookings(tx, ctx.store, found, { staffId: ctx.staff.id, member: false });
+      await cancelCardBookings(tx, ctx.store, found, { staffId: ctx.staff.id, member: false }, ctx.events);
     }
     if (!(await moveCard(tx, storeId, card.id, from.id, to.id, now))) throw conflict(CardMsg.changed);
     // The old holder's list (多人共享) does not go with the card.
