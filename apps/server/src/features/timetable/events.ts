@@ -1,10 +1,12 @@
 import { defineEvent } from '../../lib/events.ts';
 
-/** One booking: a reservation (booked with a card) or a pending (held for sign-in), with its session, member and seats. */
+/** One booking: a reservation (booked with a card) or a pending (held for sign-in), with its session, member (id and name) and seats. */
 export interface BookingFact {
   storeId: number;
   sessionId: number;
   memberId: number;
+  /** The member's name (store messages show it). */
+  memberName: string;
   studentCount: number;
   booking: { kind: 'reservation' | 'pending'; id: number };
 }

@@ -280,7 +280,14 @@ export async function promoteWaitlist(tx: Tx, storeId: number, sessionId: number
         summary: '候补递补：有空位，排在最前的会员获得名额',
         targets: waitTargets({ id: w.id, sessionId: s.id, memberId: w.memberId }),
       });
-      const fact = { storeId, sessionId: s.id, memberId: w.memberId, waitId: w.id, studentCount: w.studentCount };
+      const fact = {
+        storeId,
+        sessionId: s.id,
+        memberId: w.memberId,
+        memberName: w.memberName,
+        waitId: w.id,
+        studentCount: w.studentCount,
+      };
       promoted.push(event(waitlistPromoted, fact));
     }
   }
