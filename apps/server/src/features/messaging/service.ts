@@ -9,8 +9,6 @@ import type { bookingsMade, sessionDeleted } from '../timetable/public.ts';
 import type { waitlistPromoted } from '../waitlist/public.ts';
 import { onlineSession, type OnlineSession } from '../online/public.ts';
 import type { BookingFact } from '../timetable/public.ts';
-import { namesOf } from '../reference/public.ts';
-import { cardKinds } from './repository.ts';
 import { imageMessage, storeWebhookUrl, WECOM_TOPIC, type WecomMessage } from './wecom.ts';
 
 /**
@@ -27,10 +25,6 @@ const clean = (v: string) => v.replace(/[\r\n`*<>[\]]/g, ' ');
 /** An amount of a card in its unit: classes, or fen shown as yuan. */
 const amountText = (bigType: number | undefined, amount: number) =>
   bigType === BIG_TYPE_COUNT ? `${amount}次` : `${(amount / 100).toFixed(2)}元`;
-
-/** Members' names by id (the store's reference look-up). */
-const memberNames = async (tx: Executor, ids: readonly number[]) =>
-  new Map((await namesOf(tx, 'member', ids)).map((r) => [r.id, r.name]));
 
 function markdown(lines: string[]): WecomMessage {
   return { msgtype: 'markdown', markdown: { content: lines.join('\n') } };
@@ -135,19 +129,7 @@ export const announceBookings = toRobot(async (tx, e: PayloadOf<typeof bookingsM
 export const announceSessionDeleted = toRobot(async (tx, e: PayloadOf<typeof sessionDeleted>) => {
   const storeId = e.storeId;
   await queueForSession(tx, storeId, e.sessionId, async (s) => {
-    const names = await memberNames(
-      tx,
-      e.refunds.map((r) => r.memberId),
-    );
-    const kinds = await cardKinds(
-      tx,
-      storeId,
-      e.refunds.map((r) => r.memberCardId),
-    );
-    const refunds = e.refunds.map((r) => {
-      const amount = amountText(kinds.get(r.memberCardId), r.amount);
-      return `${clean(names.get(r.memberId) ?? '')} 退回${amount}`;
-    });
+    const refunds = e.refunds.map((r) => `${clean(r.memberName)} 退回${amountText(r.bigType, r.amount)}`);
     return markdown([
       '**课程已删除**',
       `> 课程：${clean(s.courseName)}（${clean(s.teacherName)}）`,

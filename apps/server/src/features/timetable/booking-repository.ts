@@ -844,12 +844,16 @@ export function waitingPendings(ex: Executor, sessionId: number) {
 /** A session's live bookings (booked or signed in), in card then id order (the cards' lock order). */
 export function liveBookings(ex: Executor, sessionId: number) {
   return ex
-    .selectFrom('reservation')
-    .selectAll()
-    .where('timetableId', '=', sessionId)
-    .where('status', 'in', LIVE_RESERVATION)
-    .orderBy('memberCardId')
-    .orderBy('id')
+    .selectFrom('reservation as r')
+    .innerJoin('member as m', 'm.id', 'r.memberId')
+    .innerJoin('memberCard as mc', 'mc.id', 'r.memberCardId')
+    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .selectAll('r')
+    .select(['m.name as memberName', 'p.bigType'])
+    .where('r.timetableId', '=', sessionId)
+    .where('r.status', 'in', LIVE_RESERVATION)
+    .orderBy('r.memberCardId')
+    .orderBy('r.id')
     .execute();
 }
 

@@ -41,9 +41,9 @@ export const sessionMoving = defineEvent<{
 /** A session's time, capacity or place changed (seats may have freed up). */
 export const sessionChanged = defineEvent<{ storeId: number; sessionId: number }>('session.changed');
 
-/** A session deleted, with who was refunded what. */
+/** A session deleted, with who was refunded what (the member's name, the card's kind: counts or money). */
 export const sessionDeleted = defineEvent<{
   storeId: number;
   sessionId: number;
-  refunds: { memberId: number; memberCardId: number; amount: number }[];
+  refunds: { memberId: number; memberName: string; memberCardId: number; bigType: number; amount: number }[];
 }>('session.deleted');
