@@ -1,7 +1,8 @@
 /**
  * Import rules checked by `npm run check` (`npm run deps`): no cycles anywhere; on the server, a
  * feature uses another feature only through its public modules (`index.ts`, `public.ts`,
- * `rules.ts`), infrastructure (db, lib, outbox, auth) does not reach into features, the batching of
+ * `rules.ts`), infrastructure (db, lib, outbox, auth) does not reach into features and stands in
+ * floors (db, then auth, then lib), the batching of
  * reads stays in the data layer, and the app does not import test code.
  */
 const TEST = '(\\.test\\.ts$|^apps/server/test/)';
@@ -40,8 +41,30 @@ module.exports = {
       name: 'infrastructure-not-features',
       severity: 'error',
       comment: 'db/, lib/, outbox/ and auth/ serve the features; they do not import them.',
-      from: { path: '^apps/server/src/(db|lib|outbox|auth)/', pathNot: [TEST, '^apps/server/src/db/seed/'] },
+      from: { path: '^apps/server/src/(db|lib|outbox|auth)/', pathNot: TEST },
       to: { path: '^apps/server/src/features/' },
+    },
+    {
+      name: 'infrastructure-floors',
+      severity: 'error',
+      comment:
+        'The infrastructure stands in floors, each importing only those below it: db/ (the connection, schema, migrations, locks) at the bottom; auth/ (staff sessions, passwords, rate limits) on db; lib/ (errors, audit, write transactions, events, the call context) on both. The first-run seed and start-up are ops/ (ops/seed, ops/startup.ts), the sign-in calls a feature (features/auth).',
+      from: { path: '^apps/server/src/(db|auth)/', pathNot: TEST },
+      to: { path: '^apps/server/src/(lib|ops|outbox|api-docs|app\\.ts|main\\.ts)' },
+    },
+    {
+      name: 'db-below-auth',
+      severity: 'error',
+      comment: 'db/ is the bottom floor: it does not import auth/ (see infrastructure-floors).',
+      from: { path: '^apps/server/src/db/', pathNot: TEST },
+      to: { path: '^apps/server/src/auth/' },
+    },
+    {
+      name: 'lib-below-the-app',
+      severity: 'error',
+      comment: 'lib/ serves the features, ops and the app: it does not import them (see infrastructure-floors).',
+      from: { path: '^apps/server/src/lib/', pathNot: TEST },
+      to: { path: '^apps/server/src/(ops|outbox|api-docs|app\\.ts|main\\.ts)' },
     },
     {
       name: 'event-kinds-stand-alone',

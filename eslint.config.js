@@ -16,13 +16,15 @@ export default tseslint.config(
   },
   {
     // The data layer (docs/architecture.md): the server's queries live in repository modules and in
-    // db/ (connection, migrations, locks, seeds) and outbox/ (its claim queries); services hold rules.
+    // db/ (connection, migrations, locks), outbox/ (its claim queries) and ops' seeds and start-up; services hold rules.
     files: ['apps/server/src/**/*.ts'],
     ignores: [
       'apps/server/src/**/repository.ts',
       'apps/server/src/**/*-repository.ts',
       'apps/server/src/db/**',
       'apps/server/src/outbox/**',
+      'apps/server/src/ops/seed/**',
+      'apps/server/src/ops/startup.ts',
       'apps/server/src/**/*.test.ts',
     ],
     rules: {

@@ -18,7 +18,7 @@ import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { openDatabase, type DbHandle } from '../apps/server/src/db/index.ts';
 import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
-import { createStoreWithAdmin } from '../apps/server/src/db/seed/store.ts';
+import { createStoreWithAdmin } from '../apps/server/src/features/store-admin/public.ts';
 import { addDays, localDateTime } from '../apps/server/src/lib/time.ts';
 
 const pgUrl = process.env.BENCH_DATABASE_URL;

@@ -18,7 +18,7 @@ import { loadConfig } from '../apps/server/src/config.ts';
 import { openDatabase, type Db, type DbHandle } from '../apps/server/src/db/index.ts';
 import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
 import type { NewRow } from '../apps/server/src/db/schema.ts';
-import { createStoreWithAdmin } from '../apps/server/src/db/seed/store.ts';
+import { createStoreWithAdmin } from '../apps/server/src/features/store-admin/public.ts';
 import { templateDate } from '../apps/server/src/features/batch/plan.ts';
 import { insertBookingRows, writeTrail } from '../apps/server/src/features/timetable/public.ts';
 import { addMinutes, toDateTime } from '../apps/server/src/lib/time.ts';

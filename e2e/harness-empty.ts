@@ -5,7 +5,7 @@ import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { openDatabase } from '../apps/server/src/db/index.ts';
 import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
-import { seedIfEmpty } from '../apps/server/src/db/seed/index.ts';
+import { seedIfEmpty } from '../apps/server/src/ops/seed/index.ts';
 import { Api, describeWithChromium, launchBrowser, newContext, ROOT, type BrowserEnv, type Server } from './harness.ts';
 
 /** A running app on a fresh SQLite file started with SEED=empty: no store until first-run setup. */

@@ -8,7 +8,7 @@ import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig, type Config } from '../apps/server/src/config.ts';
 import { openDatabase, type DbHandle } from '../apps/server/src/db/index.ts';
 import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
-import { seedIfEmpty } from '../apps/server/src/db/seed/index.ts';
+import { seedIfEmpty } from '../apps/server/src/ops/seed/index.ts';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const ROOT = path.resolve(import.meta.dirname, '..');

@@ -18,7 +18,7 @@ import { openDatabase, type Db, type DbHandle } from '../../apps/server/src/db/i
 import { pgSends } from '../../apps/server/src/db/pg-pipeline.ts';
 import type { NewRow } from '../../apps/server/src/db/schema.ts';
 import { migrateToLatest } from '../../apps/server/src/db/migrate.ts';
-import { createStoreWithAdmin } from '../../apps/server/src/db/seed/store.ts';
+import { createStoreWithAdmin } from '../../apps/server/src/features/store-admin/public.ts';
 import { calendar } from '../../apps/server/src/features/timetable/calendar.ts';
 import { createSession } from '../../apps/server/src/features/timetable/public.ts';
 import { addDays, localDateTime } from '../../apps/server/src/lib/time.ts';

@@ -23,10 +23,10 @@ import type { AppDeps, CallCtx } from './lib/context.ts';
 import { databaseUnavailable } from './lib/db-errors.ts';
 import { AppError, badRequest, forbidden, unauthorized } from './lib/errors.ts';
 import { scopedDb } from './lib/audit.ts';
-import { inWriteTx } from './db/write-queue.ts';
+import { inWriteTx } from './lib/write-queue.ts';
 import { auditedCall, auditMetaOf, auditScopeFor } from './features/audit/scope.ts';
 import { requireOwnSession } from './features/staff/access.ts';
-import { listen } from './lib/events.ts';
+import { Events } from './lib/events.ts';
 import type { Handler } from './lib/feature.ts';
 import { registerJsonCompression, sendRawJson } from './lib/compression.ts';
 import { originGuard } from './lib/origin.ts';
@@ -111,6 +111,7 @@ export async function buildApp(opts: BuildOptions): Promise<AppInstance> {
     config,
     log: app.log,
     sessions: new SessionStore(database.db),
+    events: new Events(),
   };
 
   // Security headers. The middleware is built once: @fastify/helmet builds it again for every
@@ -136,7 +137,7 @@ export async function buildApp(opts: BuildOptions): Promise<AppInstance> {
   if (config.compress) registerJsonCompression(app);
   await app.register(formbody, { bodyLimit: DEFAULT_BODY_LIMIT });
   // /healthz, /readyz, /metrics (GETs outside the contract) and the metrics' response hook.
-  registerOps(app, { database, metricsToken: config.metricsToken });
+  registerOps(app, { database, metricsToken: config.metricsToken, events: deps.events });
 
   // Same-site forgery: a write whose Origin (or Referer) is another site's is refused before its body is read.
   app.addHook('onRequest', originGuard(config.allowedOrigins));
@@ -185,7 +186,7 @@ export async function buildApp(opts: BuildOptions): Promise<AppInstance> {
         handlers.set(call.path, handler as Handler<CallDef>);
         if (o?.tx) inTx.add(call.path);
       },
-      on: listen,
+      on: (kind, listener, stage) => deps.events.on(kind, listener, stage),
     });
   }
   const cookieKey = cookieName(config.cookieSecure);

@@ -2,8 +2,8 @@ import path from 'node:path';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/index.ts';
-import { DEMO_ADMIN } from './db/seed/index.ts';
-import { lockSqliteFile, prepareDatabase } from './db/startup.ts';
+import { DEMO_ADMIN } from './ops/seed/index.ts';
+import { lockSqliteFile, prepareDatabase } from './ops/startup.ts';
 import { outboxHandlers } from './features/index.ts';
 import { runNoShows } from './features/no-show/public.ts';
 import {
@@ -57,7 +57,7 @@ const stopOutbox = startOutboxWorker({
   db: database.db,
   dialect: database.dialect,
   log: app.log,
-  handlers: outboxHandlers(),
+  handlers: outboxHandlers(app.deps.events),
   allowHosts: config.outboundAllowHosts,
 });
 
@@ -67,7 +67,7 @@ const stopOutbox = startOutboxWorker({
 // cutoff ended without charge.
 const { db, dialect } = database;
 const stopJobs = [
-  startRepeating({ what: 'card alert digest', log: app.log, run: () => runDueDigests(db, dialect) }),
+  startRepeating({ what: 'card alert digest', log: app.log, run: () => runDueDigests(app.deps) }),
   startRepeating({ what: 'no-show job', log: app.log, run: () => runNoShows(db, dialect) }),
   startRepeating({ what: 'waitlist cutoff job', log: app.log, run: () => endClosedWaits(db, dialect) }),
   // Online orders unpaid after 15 minutes: asked at the provider, fulfilled if paid, else closed there and here.

@@ -9,7 +9,7 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase, type DbHandle, type Dialect, type OpenOptions } from '../src/db/index.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
-import { createStoreWithAdmin } from '../src/db/seed/store.ts';
+import { createStoreWithAdmin } from '../src/features/store-admin/public.ts';
 import { failOnUndeclared, watchDeclaredErrors } from './declared-errors.ts';
 import { failOnUndocumented, watchDocumentedAnswers } from './documented-answers.ts';
 import { Factory } from './factory.ts';

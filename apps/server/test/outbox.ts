@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { DbHandle } from '../src/db/index.ts';
+import type { AppDeps } from '../src/lib/context.ts';
 import { outboxHandlers } from '../src/features/index.ts';
 import { startOutboxWorker, type OutboxHandler } from '../src/outbox/index.ts';
 import { parseAllowHosts, type AllowedHost } from '../src/lib/outbound.ts';
@@ -18,19 +18,19 @@ export async function waitFor<T>(check: () => Promise<T>, what: string, capMs = 
 
 /** The app's outbox worker (every handler of the app, plus `handlers`) with short intervals, for tests; `allow` as OUTBOUND_ALLOW_HOSTS. */
 export function fastWorker(
-  database: DbHandle,
+  app: Pick<AppDeps, 'db' | 'dialect' | 'events'>,
   opts: { handlers?: Record<string, OutboxHandler>; allow?: string } = {},
 ) {
   return startOutboxWorker({
-    db: database.db,
-    dialect: database.dialect,
+    db: app.db,
+    dialect: app.dialect,
     intervalMs: 10,
     backoffBaseMs: 20,
     backoffCapMs: 200,
     leaseMs: 5_000,
     sendTimeoutMs: 2_000,
     maxAttempts: 1000,
-    handlers: { ...outboxHandlers(), ...opts.handlers },
+    handlers: { ...outboxHandlers(app.events), ...opts.handlers },
     allowHosts: parseAllowHosts(opts.allow ?? ''),
   });
 }

@@ -1,6 +1,6 @@
 import { Msg } from '@studio/contract';
 import { expect, it } from 'vitest';
-import { createStoreWithAdmin } from '../db/seed/store.ts';
+import { createStoreWithAdmin } from '../features/store-admin/public.ts';
 import { Client, describeEachDb, type App } from '../../test/harness.ts';
 import { MAX_PER_ACCOUNT, MAX_PER_IP } from './rate-limit.ts';
 import { MAX_SESSIONS_PER_STAFF } from './sessions.ts';
@@ -72,7 +72,7 @@ describeEachDb('staff login and sessions', (env) => {
 
   it('locks an account after 10 failures, even with the right password', async () => {
     const { app, database } = env();
-    const { createStoreWithAdmin } = await import('../db/seed/store.ts');
+    const { createStoreWithAdmin } = await import('../features/store-admin/public.ts');
     await createStoreWithAdmin(database.db, {
       storeName: '锁定测试',
       admin: { username: 'locked-user', password: 'right-password', name: '甲' },

@@ -1,10 +1,7 @@
 import crypto from 'node:crypto';
-import type { FastifyReply } from 'fastify';
-import type { Config } from '../config.ts';
 import type { Db, Executor } from '../db/index.ts';
 import type { StaffRole } from '@studio/contract';
 import type { StaffIdentity } from './identity.ts';
-import { unauthorized } from '../lib/errors.ts';
 import {
   deleteExpiredStaffSessions,
   deleteStaffSession,
@@ -41,28 +38,6 @@ export async function createSession(db: Db, staffId: number): Promise<{ token: s
   // Expired sessions are swept now and then, on login.
   if (Math.random() < 0.05) await deleteExpiredStaffSessions(db, now - ENDED_KEPT_MS);
   return { token, expiresAt };
-}
-
-/**
- * Logs a staff member in: a new session, its cookie on the answer, and the profile to answer with
- * (`profile` when the caller has read it already, else read here).
- */
-export async function startSession(
-  ctx: { db: Db; reply: FastifyReply; config: Config },
-  staffId: number,
-  profile?: StaffIdentity,
-): Promise<StaffIdentity> {
-  const { token } = await createSession(ctx.db, staffId);
-  ctx.reply.setCookie(cookieName(ctx.config.cookieSecure), token, {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: ctx.config.cookieSecure,
-    maxAge: SESSION_TTL_MS / 1000,
-  });
-  const answer = profile ?? (await loadProfile(ctx.db, staffId));
-  if (!answer) throw unauthorized();
-  return answer;
 }
 
 export async function loadProfile(db: Db, staffId: number): Promise<StaffIdentity | undefined> {

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase } from '../../test/harness.ts';
 import { Factory } from '../../test/factory.ts';
-import { createStoreWithAdmin } from './seed/store.ts';
+import { createStoreWithAdmin } from '../features/store-admin/public.ts';
 
 describe('reads during a long SQLite write transaction [sqlite]', () => {
   let database: Awaited<ReturnType<typeof freshDatabase>>;

@@ -1,5 +1,6 @@
-import { authFeature } from '../auth/routes.ts';
+import { authFeature } from './auth/routes.ts';
 import type { Feature } from '../lib/feature.ts';
+import type { Events } from '../lib/events.ts';
 import type { OutboxHandler } from '../outbox/index.ts';
 import { auditFeature } from './audit/routes.ts';
 import { batchFeature } from './batch/routes.ts';
@@ -56,7 +57,10 @@ export const features: Feature[] = [
   remindersFeature,
 ];
 
-/** Every outbox topic the app queues, with its handler (main.ts and the tests' workers use them). */
-export function outboxHandlers(): Record<string, OutboxHandler> {
-  return { ...messagingHandlers, ...meetingHandlers, ...reminderHandlers };
+/**
+ * Every outbox topic the app queues, with its handler (main.ts and the tests' workers use them);
+ * what a handler announces goes to the app's listeners, `events`.
+ */
+export function outboxHandlers(events: Events): Record<string, OutboxHandler> {
+  return { ...messagingHandlers, ...meetingHandlers(events), ...reminderHandlers };
 }

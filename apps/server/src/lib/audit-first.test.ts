@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import type { Executor } from '../db/index.ts';
-import { inWriteTx } from '../db/write-queue.ts';
+import { inWriteTx } from './write-queue.ts';
 import { describeEachDb } from '../../test/harness.ts';
 import { audit, auditFirst, scopedDb, systemScope } from './audit.ts';
 

@@ -3,18 +3,21 @@ import type { Config } from '../config.ts';
 import type { Db, Dialect } from '../db/index.ts';
 import type { StaffIdentity } from '../auth/identity.ts';
 import type { SessionStore } from '../auth/sessions.ts';
+import type { Events } from './events.ts';
 
 export type { StaffIdentity };
 /** A staff member's post in the acting store: role and (a teacher's) teacher. */
 export type StaffPost = StaffIdentity['posts'][number];
 
-/** What every feature gets from the app: the database and the configuration. */
+/** What every feature gets from the app: the database, the configuration, the app's event listeners. */
 export interface AppDeps {
   db: Db;
   dialect: Dialect;
   config: Config;
   log: FastifyBaseLogger;
   sessions: SessionStore;
+  /** The listeners of this app's features: what a change announces goes to them (`events.emit`). */
+  events: Events;
 }
 
 export interface StoreScope {

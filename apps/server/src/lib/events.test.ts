@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Executor } from '../db/index.ts';
-import { defineEvent, emit, event, listen } from './events.ts';
+import { defineEvent, event, Events } from './events.ts';
 
 const tx = {} as Executor;
 
@@ -22,18 +22,30 @@ describe('engine events', () => {
   async function announcePromotion(_tx: Executor, e: { memberId: number }) {
     heard.push(`promoted ${e.memberId}`);
   }
-  for (let i = 0; i < 2; i++) {
-    listen(cancelled, promote);
-    listen(cancelled, announceCancel);
-    listen(promoted, announcePromotion);
+  async function refuse(_tx: Executor, e: { sessionId: number }) {
+    heard.push(`guard ${e.sessionId}`);
   }
 
-  it('runs each listener once, in the order added; what a listener answers comes after, first in first out', async () => {
+  it('runs each listener once, by stage whatever the order of adding; what a listener answers comes after, first in first out', async () => {
+    const events = new Events();
+    for (let i = 0; i < 2; i++) {
+      // Added announce first, guard last: they run guard, write, announce.
+      events.on(cancelled, announceCancel, 'announce');
+      events.on(promoted, announcePromotion, 'announce');
+      events.on(cancelled, promote, 'write');
+      events.on(cancelled, refuse, 'guard');
+    }
     heard.length = 0;
-    await emit(tx, event(cancelled, { storeId: 1, sessionId: 3 }), event(cancelled, { storeId: 1, sessionId: 4 }));
+    await events.emit(
+      tx,
+      event(cancelled, { storeId: 1, sessionId: 3 }),
+      event(cancelled, { storeId: 1, sessionId: 4 }),
+    );
     expect(heard).toEqual([
+      'guard 3',
       'promote 3',
       'cancelled 3',
+      'guard 4',
       'promote 4',
       'cancelled 4',
       'promoted 7',
@@ -43,15 +55,31 @@ describe('engine events', () => {
     ]);
   });
 
+  it('two registries share no listener', async () => {
+    const one = new Events();
+    const two = new Events();
+    one.on(cancelled, announceCancel, 'announce');
+    heard.length = 0;
+    await two.emit(tx, event(cancelled, { storeId: 1, sessionId: 5 }));
+    expect(heard).toEqual([]);
+    await one.emit(tx, event(cancelled, { storeId: 1, sessionId: 5 }));
+    expect(heard).toEqual(['cancelled 5']);
+  });
+
   it('an event no feature listens to goes by, and a listener that fails fails the emit (and its transaction)', async () => {
-    await expect(emit(tx, event(defineEvent<{ storeId: number }>('test.nobody'), { storeId: 1 }))).resolves.toBe(
+    const events = new Events();
+    await expect(events.emit(tx, event(defineEvent<{ storeId: number }>('test.nobody'), { storeId: 1 }))).resolves.toBe(
       undefined,
     );
     const broken = defineEvent<{ storeId: number }>('test.broken');
-    listen(broken, async () => {
-      throw new Error('写入失败');
-    });
-    await expect(emit(tx, event(broken, { storeId: 1 }))).rejects.toThrow('写入失败');
+    events.on(
+      broken,
+      async () => {
+        throw new Error('写入失败');
+      },
+      'write',
+    );
+    await expect(events.emit(tx, event(broken, { storeId: 1 }))).rejects.toThrow('写入失败');
   });
 
   it('every kind of event is defined in the events.ts of the feature that announces it', () => {

@@ -8,7 +8,7 @@ import type { Executor } from '../db/index.ts';
  * Each feature defines the kinds of event it announces beside the code that announces them (its
  * `events.ts`, with `defineEvent`), carrying what its listeners need, so no listener reads the
  * change back. Listeners are added by the feature that reacts, in its definition, beside its call
- * handlers (`Registry.on`, lib/feature.ts).
+ * handlers (`Registry.on`, lib/feature.ts), each at its stage; they belong to the app (`Events`).
  */
 
 /** A kind of event: its name, and (in its type) what each event of it carries. */
@@ -44,29 +44,56 @@ export function event<P>(kind: EventKind<P>, payload: P): Announced {
  */
 export type Listener<P> = (tx: Executor, payload: P) => Promise<void | readonly Announced[]>;
 
-const listeners = new Map<string, Set<Listener<never>>>();
+/**
+ * When a listener runs among the listeners of one event, stated where it is added (never the order
+ * in which features are registered):
+ * - `guard`: may refuse the change by throwing, before any listener writes (teacher pay: a closed
+ *   month's sessions keep their teacher and time);
+ * - `write`: a change that follows from the event, in the same transaction (a waitlist promotion,
+ *   a reminder planned or withdrawn);
+ * - `announce`: tells someone of the change (a store message, a counter), after every write of the
+ *   event's listeners, so it tells what was finally done.
+ * Within one stage the order is the order of adding, and listeners of one stage must not depend on it.
+ */
+export type Stage = 'guard' | 'write' | 'announce';
+const STAGES: readonly Stage[] = ['guard', 'write', 'announce'];
 
 /**
- * Adds a listener of a kind of event (once: adding the same function again changes nothing, so it
- * must be a function of its module, not one made anew for each app). Called by the app for each
- * feature's `Registry.on`.
+ * The listeners of one app (app.ts makes one for each app it builds, fills it from each feature's
+ * `Registry.on`, and hands it to everything that announces: `AppDeps.events`). Two apps in one
+ * process share nothing.
  */
-export function listen<P>(kind: EventKind<P>, listener: Listener<P>): void {
-  let set = listeners.get(kind.name);
-  if (!set) listeners.set(kind.name, (set = new Set()));
-  set.add(listener as Listener<never>);
-}
+export class Events {
+  private readonly byKind = new Map<string, { listener: Listener<never>; rank: number }[]>();
 
-/**
- * Announces events in the caller's transaction: each event's listeners one after the other, in the
- * order they were added; the events they answer after these, first in first out.
- */
-export async function emit(tx: Executor, ...events: readonly Announced[]): Promise<void> {
-  const queue = [...events];
-  for (let e = queue.shift(); e; e = queue.shift()) {
-    for (const l of listeners.get(e.kind.name) ?? []) {
-      const more = await l(tx, e.payload as never);
-      if (more) queue.push(...more);
+  /** Adds a listener of a kind of event, at its stage (adding the same function again changes nothing). */
+  on<P>(kind: EventKind<P>, listener: Listener<P>, stage: Stage): void {
+    const list = this.byKind.get(kind.name) ?? [];
+    if (list.some((x) => x.listener === listener)) return;
+    list.push({ listener: listener as Listener<never>, rank: STAGES.indexOf(stage) });
+    // By stage; within one, in the order added (the sort is stable).
+    this.byKind.set(
+      kind.name,
+      list.sort((x, y) => x.rank - y.rank),
+    );
+  }
+
+  /** The listeners of a kind of event, in the order they run (the tests read it). */
+  listenersOf<P>(kind: EventKind<P>): readonly Listener<P>[] {
+    return (this.byKind.get(kind.name) ?? []).map((x) => x.listener as Listener<P>);
+  }
+
+  /**
+   * Announces events in the caller's transaction: each event's listeners one after the other, by
+   * stage; the events they answer after these, first in first out.
+   */
+  async emit(tx: Executor, ...events: readonly Announced[]): Promise<void> {
+    const queue = [...events];
+    for (let e = queue.shift(); e; e = queue.shift()) {
+      for (const { listener } of this.byKind.get(e.kind.name) ?? []) {
+        const more = await listener(tx, e.payload as never);
+        if (more) queue.push(...more);
+      }
     }
   }
 }

@@ -1,6 +1,6 @@
 import type { CallDef, ParsedReqOf, ResOf } from '@studio/contract';
 import type { CallCtx } from './context.ts';
-import type { EventKind, Listener } from './events.ts';
+import type { EventKind, Listener, Stage } from './events.ts';
 import type { RawJson } from './raw-json.ts';
 
 export type Handler<C extends CallDef> = (input: ParsedReqOf<C>, ctx: CallCtx) => Promise<ResOf<C> | RawJson>;
@@ -16,8 +16,11 @@ export interface HandleOptions {
 
 export interface Registry {
   handle<C extends CallDef>(call: C, handler: Handler<C>, opts?: HandleOptions): void;
-  /** Reacts to a kind of event another feature announces (a function of its module: see lib/events.ts `listen`). */
-  on<P>(kind: EventKind<P>, listener: Listener<P>): void;
+  /**
+   * Reacts to a kind of event another feature announces, at a stage among that event's listeners
+   * (lib/events.ts `Stage`: `guard` refuses, `write` follows, `announce` tells).
+   */
+  on<P>(kind: EventKind<P>, listener: Listener<P>, stage: Stage): void;
 }
 
 /** A feature module: binds handlers to calls of the contract. */

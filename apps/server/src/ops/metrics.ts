@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { DbHandle } from '../db/index.ts';
 import { forbidden, unauthorized } from '../lib/errors.ts';
-import { listen } from '../lib/events.ts';
+import type { Events } from '../lib/events.ts';
 import { waitlistPromoted } from '../features/waitlist/public.ts';
 import { jobCounts, jobItemFailures } from '../lib/jobs.ts';
 import { outboxBacklog } from '../outbox/stats.ts';
@@ -16,18 +16,6 @@ export const MetricsMsg = {
 
 /** The calls that book: answered code 0 counts as booked, a 4xx as refused. */
 const BOOKING_CALLS = new Set([addMemberReservation.path, batchAddMemberReservation.path, memberBook.path]);
-
-/** Waitlist promotions of this process, from the engine's events (a process may hold several apps in tests). */
-let promoted = 0;
-let listening = false;
-async function countPromotion(): Promise<void> {
-  promoted += 1;
-}
-function listenToEngine() {
-  if (listening) return;
-  listening = true;
-  listen(waitlistPromoted, countPromotion);
-}
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
@@ -60,8 +48,10 @@ function safeEqual(a: string, b: string): boolean {
  * the process's own (CPU, memory, event loop). Everything is read from the response hook and the
  * app's existing events and counters, nothing from business code.
  */
-export function registerMetrics(app: FastifyInstance, o: { database: DbHandle; token?: string }): Registry {
-  listenToEngine();
+export function registerMetrics(
+  app: FastifyInstance,
+  o: { database: DbHandle; token?: string; events: Events },
+): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const requests = new Counter({
@@ -82,14 +72,10 @@ export function registerMetrics(app: FastifyInstance, o: { database: DbHandle; t
     help: 'Booking calls answered: booked (code 0) or refused (4xx); waitlist_promoted: members given a seat from the waitlist',
     labelNames: ['outcome'] as const,
     registers: [registry],
-    collect() {
-      // Promotions are counted per process (events are); this app shows those since it started.
-      if (promoted > promotedSeen) this.inc({ outcome: 'waitlist_promoted' }, promoted - promotedSeen);
-      promotedSeen = promoted;
-    },
   });
-  let promotedSeen = promoted;
   for (const outcome of ['booked', 'refused', 'waitlist_promoted']) bookings.inc({ outcome }, 0);
+  // Promotions of this app, from its events (told once the promotion is written).
+  o.events.on(waitlistPromoted, async () => void bookings.inc({ outcome: 'waitlist_promoted' }), 'announce');
   new Gauge({
     name: 'studio_db_pool_connections',
     help: 'PostgreSQL pool of this instance: connections in use, requests waiting for one (0 on SQLite)',

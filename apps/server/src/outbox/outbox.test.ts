@@ -80,7 +80,7 @@ describeEachDb('outbox to a WeCom robot webhook', (env) => {
     const tag = crypto.randomBytes(4).toString('hex');
     const keys = ['101', '102', '103'];
     const expected = await queue(env().database.db, keys, 5, tag);
-    const stop = fastWorker(env().database, { allow: receiver.allowHost });
+    const stop = fastWorker(env().app.deps, { allow: receiver.allowHost });
     try {
       await waitFor(async () => (await unsent(tag)) === 0, 'every message sent');
     } finally {
@@ -95,7 +95,7 @@ describeEachDb('outbox to a WeCom robot webhook', (env) => {
     const keys = ['201', '202'];
     receiver.failing = true;
     const expected = await queue(env().database.db, keys, 3, tag);
-    const stop = fastWorker(env().database, { allow: receiver.allowHost });
+    const stop = fastWorker(env().app.deps, { allow: receiver.allowHost });
     try {
       const failedRow = async (pattern: RegExp) => {
         const rows = await env()
@@ -140,7 +140,7 @@ describeEachDb('outbox to a WeCom robot webhook', (env) => {
     const stop1 = startOutboxWorker({
       allowHosts: parseAllowHosts(receiver.allowHost),
       ...app1.deps,
-      handlers: outboxHandlers(),
+      handlers: outboxHandlers(app1.deps.events),
       intervalMs: 10,
       backoffBaseMs: 20,
       backoffCapMs: 200,
@@ -166,7 +166,7 @@ describeEachDb('outbox to a WeCom robot webhook', (env) => {
     const stop2 = startOutboxWorker({
       allowHosts: parseAllowHosts(receiver.allowHost),
       ...app2.deps,
-      handlers: outboxHandlers(),
+      handlers: outboxHandlers(app2.deps.events),
       intervalMs: 10,
       backoffBaseMs: 20,
       backoffCapMs: 200,
@@ -189,8 +189,8 @@ describeEachDb('outbox to a WeCom robot webhook', (env) => {
     const keys = ['401', '402', '403', '404'];
     const expected = await queue(env().database.db, keys, 8, tag);
     const h2 = await openSame(env());
-    const stopA = fastWorker(env().database, { allow: receiver.allowHost });
-    const stopB = fastWorker(h2, { allow: receiver.allowHost });
+    const stopA = fastWorker(env().app.deps, { allow: receiver.allowHost });
+    const stopB = fastWorker({ ...h2, events: env().app.deps.events }, { allow: receiver.allowHost });
     try {
       await waitFor(async () => (await unsent(tag)) === 0, 'every message sent');
     } finally {
@@ -217,7 +217,7 @@ describeEachDb('outbox to a WeCom robot webhook', (env) => {
       (await env().client.call(sendTimetablePicture.path, { image: `data:image/png;base64,${png.toString('base64')}` }))
         .code,
     ).toBe(0);
-    const stop = fastWorker(env().database, { allow: receiver.allowHost });
+    const stop = fastWorker(env().app.deps, { allow: receiver.allowHost });
     try {
       await waitFor(async () => receiver.bodies.length >= before + 2, 'the room and picture messages');
     } finally {
@@ -260,7 +260,7 @@ describeEachDb('outbox to a WeCom robot webhook', (env) => {
       backoffCapMs: 40,
       maxAttempts: 3,
       handlers: {
-        ...outboxHandlers(),
+        ...outboxHandlers(env().app.deps.events),
         'test.always-fails': async () => {
           throw new Error('接收方拒绝');
         },
@@ -297,7 +297,7 @@ describeEachDb('outbox to a WeCom robot webhook', (env) => {
     expect([bad.status, bad.msg]).toEqual([400, OnlineMsg.pictureDataUrl]);
     const tag = crypto.randomBytes(4).toString('hex');
     await queue(env().database.db, ['501'], 1, tag);
-    const stop = fastWorker(env().database, { allow: receiver.allowHost });
+    const stop = fastWorker(env().app.deps, { allow: receiver.allowHost });
     try {
       const row = await waitFor(async () => {
         const rows = await env().database.db.selectFrom('outbox').selectAll().where('orderKey', '=', '501').execute();

@@ -11,7 +11,7 @@ import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../../src/db/index.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
-import { createStoreWithAdmin } from '../../src/db/seed/store.ts';
+import { createStoreWithAdmin } from '../../src/features/store-admin/public.ts';
 import { backup, sqliteIntegrity } from '../../src/ops/backup.ts';
 import { REPO_ROOT } from './server-process.ts';
 

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ImportMsg } from '@studio/contract';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEMO_ADMIN } from '../../src/db/seed/index.ts';
+import { DEMO_ADMIN } from '../../src/ops/seed/index.ts';
 import { PG_URL, REQUIRE_ALL } from '../harness.ts';
 import { xlsxBomb } from '../xlsx-bomb.ts';
 import { freshPgDatabase } from './scene.ts';

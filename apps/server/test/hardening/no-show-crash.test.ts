@@ -11,7 +11,7 @@ import { OperateType, PendingStatus } from '@studio/contract';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Dialect, type DbHandle } from '../../src/db/index.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
-import { inWriteTx } from '../../src/db/write-queue.ts';
+import { inWriteTx } from '../../src/lib/write-queue.ts';
 import { savePolicy } from '../../src/features/policy/service.ts';
 import { addPending } from '../../src/features/timetable/public.ts';
 import { storeScopeById } from '../../src/lib/store-scope.ts';

@@ -98,12 +98,12 @@ describeEachDb('requests the server sends', (env) => {
   /** Stores `url` as the webhook without the save-time gate (a value saved before it), queues one message and runs a worker. */
   async function sendTo(url: string, allow?: string) {
     const { database, storeId } = env();
-    await storeSetting(database.db, storeId, { webhookUrl: url });
+    await storeSetting(database.db, env().app.deps.events, storeId, { webhookUrl: url });
     const tag = crypto.randomBytes(4).toString('hex');
     await database.db
       .transaction()
       .execute((tx) => enqueue(tx, storeId, WECOM_TOPIC, `ssrf-${tag}`, { msgtype: 'text', text: { content: tag } }));
-    const stop = fastWorker(database, { allow });
+    const stop = fastWorker(env().app.deps, { allow });
     try {
       return await waitFor(async () => {
         const row = await database.db

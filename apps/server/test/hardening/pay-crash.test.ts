@@ -31,7 +31,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DbHandle, type Dialect } from '../../src/db/index.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
-import { createStoreWithAdmin } from '../../src/db/seed/store.ts';
+import { createStoreWithAdmin } from '../../src/features/store-admin/public.ts';
 import { PG_URL, REQUIRE_ALL } from '../harness.ts';
 import { Factory } from '../factory.ts';
 import {

@@ -4,7 +4,7 @@ import { MemberMsg, Msg } from '@studio/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DbHandle } from '../../src/db/index.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
-import { createStoreWithAdmin } from '../../src/db/seed/store.ts';
+import { createStoreWithAdmin } from '../../src/features/store-admin/public.ts';
 import { MAX_PER_ACCOUNT, MAX_PER_IP } from '../../src/auth/rate-limit.ts';
 import { PG_URL, REQUIRE_ALL } from '../harness.ts';
 import { mixedLoad, storm } from './load.ts';

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { URL } from 'node:url';
 import pg from 'pg';
 import type { Db } from '../../src/db/index.ts';
-import { createStoreWithAdmin } from '../../src/db/seed/store.ts';
+import { createStoreWithAdmin } from '../../src/features/store-admin/public.ts';
 import { EngineFactory } from '../factory-engine.ts';
 import { Factory } from '../factory.ts';
 

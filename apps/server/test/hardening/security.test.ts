@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openDatabase, type DbHandle } from '../../src/db/index.ts';
-import { createStoreWithAdmin } from '../../src/db/seed/store.ts';
+import { createStoreWithAdmin } from '../../src/features/store-admin/public.ts';
 import { Client, describeEachDb, PG_URL, TEST_PASSWORD, type App } from '../harness.ts';
 import { basePayloads } from './payloads.ts';
 import { HttpClient, startServer } from './server-process.ts';

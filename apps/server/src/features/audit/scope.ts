@@ -1,5 +1,5 @@
 import { isWriteCall, type CallDef } from '@studio/contract';
-import { inWriteTx } from '../../db/write-queue.ts';
+import { inWriteTx } from '../../lib/write-queue.ts';
 import type { AuditScope } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import type { Handler } from '../../lib/feature.ts';

@@ -2,11 +2,11 @@ import { isUniqueViolation } from '../../db/dialect.ts';
 import { OperateType, StaffMsg, UNDO_PREVIEW_LINES, type UndoPreview } from '@studio/contract';
 import type { Tx } from '../../db/index.ts';
 import { lockCards, lockSessions, lockStore } from '../../db/locks.ts';
-import { inOwnTx } from '../../db/write-queue.ts';
+import { inOwnTx } from '../../lib/write-queue.ts';
 import { audit } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
-import { emit, event } from '../../lib/events.ts';
+import { event } from '../../lib/events.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { deleteSessions, trailWatermark } from '../batch/public.ts';
 import { importChangedSince, undoImport, type ImportUndo } from '../import-export/public.ts';
@@ -196,7 +196,10 @@ async function cancelBooked(tx: Tx, ctx: CallCtx, f: UndoFacts, now: string) {
   for (const r of reservations) await cancelReservationLocked(tx, r, o);
   for (const p of pendings) await cancelPendingLocked(tx, p, o);
   // Freed seats go to whoever waits, as after any cancel.
-  await emit(tx, ...sessions.map((sessionId) => event(sessionChanged, { storeId: ctx.store.id, sessionId })));
+  await ctx.events.emit(
+    tx,
+    ...sessions.map((sessionId) => event(sessionChanged, { storeId: ctx.store.id, sessionId })),
+  );
 }
 
 /** Thrown inside an undo's dry run so that it rolls back; carries the preview out. */

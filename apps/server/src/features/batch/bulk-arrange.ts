@@ -13,7 +13,7 @@ import {
   type SetBooking,
   bookingsMade,
 } from '../timetable/public.ts';
-import { emit, event } from '../../lib/events.ts';
+import { event, type Events } from '../../lib/events.ts';
 import type { CourseWithCards } from '../reference/public.ts';
 import type { BookingCard } from '../cards/public.ts';
 
@@ -98,6 +98,8 @@ export async function createPlannedSessions(
     operatorId: number | null;
     now: string;
     /** What makes them, in the staff's words. */ source: string;
+    /** The app's listeners, told of the bookings made. */
+    events: Events;
   },
 ): Promise<number[]> {
   if (!plan.length) return [];
@@ -127,6 +129,9 @@ export async function createPlannedSessions(
     { seatsTaken: true },
   );
   const bookings = planned.bookings.length;
-  await emit(tx, event(bookingsMade, { storeId: store.id, source: o.source, sessions: sessionIds.length, bookings }));
+  await o.events.emit(
+    tx,
+    event(bookingsMade, { storeId: store.id, source: o.source, sessions: sessionIds.length, bookings }),
+  );
   return sessionIds;
 }

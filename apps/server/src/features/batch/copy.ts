@@ -11,7 +11,7 @@ import {
   type SetBooking,
   bookingsMade,
 } from '../timetable/public.ts';
-import { emit, event } from '../../lib/events.ts';
+import { event } from '../../lib/events.ts';
 import { insertNewSessions } from './bulk-arrange.ts';
 import { shortTime } from './plan.ts';
 import { sessionRowsInRange, waitingPendingsWithMembers } from './repository.ts';
@@ -93,7 +93,7 @@ export async function copySessions(ctx: CallCtx, input: CopyInput & { dryRun?: b
       refuse: (b, reason) => conflict(Msg.arrangeFailed(shortTime(b.session.startTime), b.member.name, reason)),
     });
     const made = { storeId, source: '复制课程', sessions: targets.length, bookings: copied.length };
-    await emit(tx, event(bookingsMade, made));
+    await ctx.events.emit(tx, event(bookingsMade, made));
     return { count: targets.length };
   });
 }

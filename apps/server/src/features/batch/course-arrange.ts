@@ -64,6 +64,7 @@ export async function arrangeCourse(ctx: CallCtx, input: ArrangeCourseInput) {
       operatorId: ctx.staff.id,
       now: localDateTime(ctx.store.timezone),
       source: '按课程批量排课',
+      events: ctx.events,
     });
     return { count: ids.length, ids };
   });

@@ -12,7 +12,7 @@ import {
   sessionForRules,
   bookingsMade,
 } from '../timetable/public.ts';
-import { emit, event } from '../../lib/events.ts';
+import { event } from '../../lib/events.ts';
 import { shortTime } from './plan.ts';
 import { requireCourse, requireTeachers } from '../reference/public.ts';
 import { bulkTx } from './preview.ts';
@@ -112,7 +112,7 @@ export async function addDropInStudent(
       mode === 0 ? { bookedReservations: ids, bookedPendings: [] } : { bookedReservations: [], bookedPendings: ids },
     );
     const made = { storeId, source: '批量预约', sessions: sessions.length, bookings: ids.length };
-    await emit(tx, event(bookingsMade, made));
+    await ctx.events.emit(tx, event(bookingsMade, made));
     return { count: sessions.length };
   });
 }

@@ -3,7 +3,7 @@ import type { Tx } from '../../db/index.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { audit, recordForUndo, scopeOf } from '../../lib/audit.ts';
 import { AppError } from '../../lib/errors.ts';
-import { inOwnTx } from '../../db/write-queue.ts';
+import { inOwnTx } from '../../lib/write-queue.ts';
 import { previewSessions, sessionWatermark, trailSince, trailWatermark, type ListedSessions } from './repository.ts';
 
 /** Thrown inside a dry run's transaction so that it rolls back; carries the preview out. */

@@ -15,7 +15,7 @@ import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { addDays, localDateTime, weekday } from '../../lib/time.ts';
 import { storeCards } from '../cards/public.ts';
 import { bookingChecker, getDeductionMode, requireSessionRefs, type SessionForRules } from '../timetable/public.ts';
-import { inOwnTx } from '../../db/write-queue.ts';
+import { inOwnTx } from '../../lib/write-queue.ts';
 import { lockStore } from '../../db/locks.ts';
 import { sessionsAsTemplateRows } from './repository.ts';
 import {

@@ -149,7 +149,7 @@ describeEachDb('weekly template scheduling', (env) => {
     const s = await freshStore(env());
     await row(s, { weekday: 4, time: '08:00', students: 2 });
     // SQLite is one server process per database file (a second one is refused at start, see
-    // db/startup.ts): there the second app shares the first one's connection, as it would in one process.
+    // ops/startup.ts): there the second app shares the first one's connection, as it would in one process.
     const database =
       env().dialect === 'postgres'
         ? openDatabase({ url: PG_URL, schema: env().database.schema, poolMax: 4 })

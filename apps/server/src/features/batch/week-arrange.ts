@@ -68,6 +68,7 @@ export async function arrangeTemplateWeeks(
       operatorId: ctx.staff.id,
       now: localDateTime(ctx.store.timezone),
       source: '按周批量排课',
+      events: ctx.events,
     });
     await stampOpLock(tx, key);
     return { count: ids.length };

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import icalModule from 'ical-generator';
 import { Msg, type CalendarFeed } from '@studio/contract';
-import { inWriteTx } from '../../db/write-queue.ts';
+import { inWriteTx } from '../../lib/write-queue.ts';
 import type { Db } from '../../db/index.ts';
 import type { CalendarFeedTable } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';

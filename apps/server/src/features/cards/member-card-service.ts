@@ -8,7 +8,7 @@ import { findMember, requireMember } from '../reference/public.ts';
 import { requireSeller } from '../staff/public.ts';
 import { storeNow } from '../../lib/time.ts';
 import { mustFindProduct } from './product-service.ts';
-import { inOwnTx } from '../../db/write-queue.ts';
+import { inOwnTx } from '../../lib/write-queue.ts';
 import { lockMember } from '../../db/locks.ts';
 import {
   addLedgerEntry,

@@ -11,7 +11,7 @@ import {
   takeFromCardForRefund,
   type CloseRefusal,
 } from './member-card-service.ts';
-import { inOwnTx } from '../../db/write-queue.ts';
+import { inOwnTx } from '../../lib/write-queue.ts';
 import { quoteRefund } from './refund-quote.ts';
 import {
   findLedgerEntry,

@@ -9,7 +9,7 @@ import { audit } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { clearCourseCards, insertCourseCards, liveCourseIds } from '../reference/public.ts';
-import { inOwnTx } from '../../db/write-queue.ts';
+import { inOwnTx } from '../../lib/write-queue.ts';
 import { storeNow } from '../../lib/time.ts';
 import { saleStartDay } from './activation.ts';
 import {

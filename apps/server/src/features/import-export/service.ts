@@ -13,7 +13,7 @@ import {
 } from '@studio/contract';
 import type { Executor, Tx } from '../../db/index.ts';
 import { deleteExpiredOpLocks, deleteOpLock, deleteStaleOpLock, insertOpLock } from '../../db/op-locks.ts';
-import { inOwnTx } from '../../db/write-queue.ts';
+import { inOwnTx } from '../../lib/write-queue.ts';
 import { audit } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { badRequest, conflict } from '../../lib/errors.ts';

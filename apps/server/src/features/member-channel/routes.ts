@@ -48,6 +48,7 @@ const scope = (ctx: CallCtx): svc.MemberScope => ({
   dialect: ctx.dialect,
   store: ctx.store,
   memberId: ctx.member.id,
+  events: ctx.events,
 });
 
 async function storeOr404(ctx: CallCtx, storeId: number) {

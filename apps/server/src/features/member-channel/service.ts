@@ -10,11 +10,11 @@ import {
   type MyBooking,
 } from '@studio/contract';
 import type { Db, Dialect, Executor } from '../../db/index.ts';
-import { inWriteTx } from '../../db/write-queue.ts';
+import { inWriteTx } from '../../lib/write-queue.ts';
 import type { StoreScope } from '../../lib/context.ts';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { audit } from '../../lib/audit.ts';
-import { emit, event } from '../../lib/events.ts';
+import { event, type Events } from '../../lib/events.ts';
 import { addMinutes, localDateTime } from '../../lib/time.ts';
 import { booksOn, cardLifeView, cardUnusableReason, isExpiredAt, memberCards } from '../cards/public.ts';
 import { suspensionFrom } from '../no-show/public.ts';
@@ -54,6 +54,8 @@ export interface MemberScope {
   dialect: Dialect;
   store: StoreScope;
   memberId: number;
+  /** The app's listeners: the member's bookings and cancels are announced to them. */
+  events: Events;
 }
 
 /** A card the member books on (theirs or shared with them), else 404 会员卡不存在: nothing of others leaks. */
@@ -158,7 +160,7 @@ export async function book(
         operateType: OperateType.USER_BOOKED,
         member,
       });
-      await emit(tx, event(bookingMade, fact));
+      await s.events.emit(tx, event(bookingMade, fact));
       return { kind: 'pending' as const, id: pendingId };
     }
     const { reservationId, fact } = await bookWithCard(
@@ -177,7 +179,7 @@ export async function book(
       },
       booking,
     );
-    await emit(tx, event(bookingMade, fact));
+    await s.events.emit(tx, event(bookingMade, fact));
     return { kind: 'booked' as const, id: reservationId };
   });
 }
@@ -191,7 +193,7 @@ export async function cancelBooking(s: MemberScope, id: number): Promise<null> {
       operateType: OperateType.USER_CANCELLED,
       member: { id: s.memberId, policy: await loadPolicy(tx, s.store.id) },
     });
-    await emit(tx, event(bookingCancelled, fact));
+    await s.events.emit(tx, event(bookingCancelled, fact));
   });
   return null;
 }
@@ -208,7 +210,7 @@ export async function cancelOwnPending(s: MemberScope, pendingId: number): Promi
       operateType: OperateType.USER_CANCELLED,
       member: { id: s.memberId, policy: await loadPolicy(tx, s.store.id) },
     });
-    await emit(tx, event(bookingCancelled, fact));
+    await s.events.emit(tx, event(bookingCancelled, fact));
   });
   return null;
 }

@@ -52,7 +52,7 @@ describeEachDb('store messages of bookings', (env) => {
     expect((await api().call(cancelReservationCall.path, { id: ra.reservationId })).code).toBe(0);
     expect((await api().call(cancelTimetable.path, { id: session.id })).code).toBe(0);
 
-    const stop = fastWorker(env().database, { allow: receiver.allowHost });
+    const stop = fastWorker(env().app.deps, { allow: receiver.allowHost });
     try {
       await waitFor(async () => about(course.name).length >= 4, 'four messages');
     } finally {
@@ -82,7 +82,7 @@ describeEachDb('store messages of bookings', (env) => {
       expect((await api().call(addGroupPending.path, { mid: m.id, tid: session.id, mcId: card.id })).code).toBe(0);
       const [p] = await api().ok(queryPendingList.path, { tid: session.id });
       expect((await api().call(cancelPendingCall.path, { pendingId: p.pending.id })).code).toBe(0);
-      const stop = fastWorker(env().database, { allow: receiver.allowHost });
+      const stop = fastWorker(env().app.deps, { allow: receiver.allowHost });
       try {
         await waitFor(async () => about(course.name).length >= 2, 'two messages');
       } finally {
@@ -98,7 +98,7 @@ describeEachDb('store messages of bookings', (env) => {
     await setWebhook(true);
     const { e, product, course, session } = await scene();
     receiver.failing = true;
-    const stop = fastWorker(env().database, { allow: receiver.allowHost });
+    const stop = fastWorker(env().app.deps, { allow: receiver.allowHost });
     try {
       const a = await e.memberWithCard(product.id);
       expect((await api().call(addMemberReservation.path, { mcId: a.card.id, tid: session.id })).code).toBe(0);
@@ -150,7 +150,7 @@ describeEachDb('store messages of bookings', (env) => {
       times: 1,
     });
     expect(answer.code, answer.msg).toBe(0);
-    const stop = fastWorker(env().database, { allow: receiver.allowHost });
+    const stop = fastWorker(env().app.deps, { allow: receiver.allowHost });
     try {
       await waitFor(
         async () => receiver.texts().filter((t) => t.includes('批量预约')).length > before,

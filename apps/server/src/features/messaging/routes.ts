@@ -31,14 +31,15 @@ import { loadSmsSetting, saveSmsSetting } from './sms.ts';
  * itself is sms.ts, used by the members' sign-in, the reminders and today's count).
  */
 export const messagingFeature = defineFeature((r) => {
-  r.on(messagingSettingSaved, forgetRobot);
-  r.on(bookingMade, announceBooking);
-  r.on(bookingsMade, announceBookings);
-  r.on(bookingCancelled, announceCancel);
-  r.on(waitlistPromoted, announcePromotion);
-  r.on(sessionDeleted, announceSessionDeleted);
-  r.on(roomCreated, announceRoom);
-  r.on(cardsDigest, announceCardDigest);
+  // Messages at the announce stage: they tell what the change's other listeners finally did.
+  r.on(messagingSettingSaved, forgetRobot, 'write');
+  r.on(bookingMade, announceBooking, 'announce');
+  r.on(bookingsMade, announceBookings, 'announce');
+  r.on(bookingCancelled, announceCancel, 'announce');
+  r.on(waitlistPromoted, announcePromotion, 'announce');
+  r.on(sessionDeleted, announceSessionDeleted, 'announce');
+  r.on(roomCreated, announceRoom, 'announce');
+  r.on(cardsDigest, announceCardDigest, 'announce');
   r.handle(sendTimetablePicture, async (input, ctx) => {
     const png = Buffer.from(input.image.slice(input.image.indexOf(',') + 1), 'base64');
     if (png.length > PICTURE_MAX_BYTES) throw badRequest(OnlineMsg.pictureTooLarge);

@@ -1,13 +1,14 @@
-import { BIG_TYPE_COUNT, type MeetingInfo } from '@studio/contract';
+import { BIG_TYPE_COUNT } from '@studio/contract';
 import { audit } from '../../lib/audit.ts';
 import type { Executor } from '../../db/index.ts';
 import { enqueue } from '../../outbox/enqueue.ts';
 import type { PayloadOf } from '../../lib/events.ts';
 import type { cardsDigest } from '../reports/public.ts';
+import type { roomCreated } from '../online/public.ts';
+import type { bookingsMade, sessionDeleted } from '../timetable/public.ts';
+import type { waitlistPromoted } from '../waitlist/public.ts';
 import { onlineSession, type OnlineSession } from '../online/public.ts';
 import type { BookingFact } from '../timetable/public.ts';
-import { namesOf } from '../reference/public.ts';
-import { cardKinds } from './repository.ts';
 import { imageMessage, storeWebhookUrl, WECOM_TOPIC, type WecomMessage } from './wecom.ts';
 
 /**
@@ -24,10 +25,6 @@ const clean = (v: string) => v.replace(/[\r\n`*<>[\]]/g, ' ');
 /** An amount of a card in its unit: classes, or fen shown as yuan. */
 const amountText = (bigType: number | undefined, amount: number) =>
   bigType === BIG_TYPE_COUNT ? `${amount}次` : `${(amount / 100).toFixed(2)}元`;
-
-/** Members' names by id (the store's reference look-up). */
-const memberNames = async (tx: Executor, ids: readonly number[]) =>
-  new Map((await namesOf(tx, 'member', ids)).map((r) => [r.id, r.name]));
 
 function markdown(lines: string[]): WecomMessage {
   return { msgtype: 'markdown', markdown: { content: lines.join('\n') } };
@@ -51,23 +48,24 @@ const BOOKING_TITLE = {
   promoted: '**候补递补成功**',
 } as const;
 
-/** A booking made, cancelled or promoted from the waitlist: member, course, time, seats left after the change. */
+/**
+ * A booking made, cancelled or promoted from the waitlist: member (as the event names them), course,
+ * time, seats left once the change's listeners have written (messages are at the announce stage).
+ */
 async function notifyBooking(
   tx: Executor,
-  storeId: number,
-  e: { sessionId: number; memberId: number; studentCount: number },
+  e: { storeId: number; sessionId: number; memberName: string; studentCount: number },
   kind: keyof typeof BOOKING_TITLE,
 ): Promise<void> {
-  await queueForSession(tx, storeId, e.sessionId, async (s) => {
-    const name = (await memberNames(tx, [e.memberId])).get(e.memberId) ?? '';
-    return markdown([
+  await queueForSession(tx, e.storeId, e.sessionId, async (s) =>
+    markdown([
       BOOKING_TITLE[kind],
-      `> 会员：${clean(name)}${e.studentCount > 1 ? `（${e.studentCount}人）` : ''}`,
+      `> 会员：${clean(e.memberName)}${e.studentCount > 1 ? `（${e.studentCount}人）` : ''}`,
       `> 课程：${clean(s.courseName)}（${clean(s.teacherName)}）`,
       `> 时间：${when(s)}`,
       `> 剩余名额：${seatsLeft(s)}`,
-    ]);
-  });
+    ]),
+  );
 }
 
 /** Whether each store has a group robot, as read lately (this app instance), and until when that holds. */
@@ -105,69 +103,44 @@ function toRobot<P extends { storeId: number }>(queue: (tx: Executor, e: P) => P
 }
 
 /** A booking made: 预约成功 (a reservation, or a pending in 签到后扣费). */
-export const announceBooking = toRobot((tx, e: BookingFact) => notifyBooking(tx, e.storeId, e, 'booked'));
+export const announceBooking = toRobot((tx, e: BookingFact) => notifyBooking(tx, e, 'booked'));
 
 /** A booking or a pending cancelled: 预约取消. */
-export const announceCancel = toRobot((tx, e: BookingFact) => notifyBooking(tx, e.storeId, e, 'cancelled'));
+export const announceCancel = toRobot((tx, e: BookingFact) => notifyBooking(tx, e, 'cancelled'));
 
 /** A member promoted from the waitlist: 候补递补成功. */
-export const announcePromotion = toRobot(
-  (tx, e: { storeId: number; sessionId: number; memberId: number; studentCount: number }) =>
-    notifyBooking(tx, e.storeId, e, 'promoted'),
+export const announcePromotion = toRobot((tx, e: PayloadOf<typeof waitlistPromoted>) =>
+  notifyBooking(tx, e, 'promoted'),
 );
 
 /** Several bookings made in one call: one message saying what made them and how many. */
-export const announceBookings = toRobot(
-  async (tx, e: { storeId: number; source: string; sessions: number; bookings: number }) => {
-    if (!e.bookings) return;
-    await enqueue(
-      tx,
-      e.storeId,
-      WECOM_TOPIC,
-      'bulk',
-      markdown([
-        '**批量预约**',
-        `> 来源：${clean(e.source)}`,
-        `> 课程：${e.sessions} 节`,
-        `> 预约：${e.bookings} 人次`,
-      ]),
-    );
-  },
-);
+export const announceBookings = toRobot(async (tx, e: PayloadOf<typeof bookingsMade>) => {
+  if (!e.bookings) return;
+  await enqueue(
+    tx,
+    e.storeId,
+    WECOM_TOPIC,
+    'bulk',
+    markdown(['**批量预约**', `> 来源：${clean(e.source)}`, `> 课程：${e.sessions} 节`, `> 预约：${e.bookings} 人次`]),
+  );
+});
 
 /** A session deleted, with who was refunded what. */
-export const announceSessionDeleted = toRobot(
-  async (
-    tx,
-    e: { storeId: number; sessionId: number; refunds: { memberId: number; memberCardId: number; amount: number }[] },
-  ) => {
-    const storeId = e.storeId;
-    await queueForSession(tx, storeId, e.sessionId, async (s) => {
-      const names = await memberNames(
-        tx,
-        e.refunds.map((r) => r.memberId),
-      );
-      const kinds = await cardKinds(
-        tx,
-        storeId,
-        e.refunds.map((r) => r.memberCardId),
-      );
-      const refunds = e.refunds.map((r) => {
-        const amount = amountText(kinds.get(r.memberCardId), r.amount);
-        return `${clean(names.get(r.memberId) ?? '')} 退回${amount}`;
-      });
-      return markdown([
-        '**课程已删除**',
-        `> 课程：${clean(s.courseName)}（${clean(s.teacherName)}）`,
-        `> 时间：${when(s)}`,
-        `> 已取消的预约：${refunds.length ? refunds.join('，') : '无'}`,
-      ]);
-    });
-  },
-);
+export const announceSessionDeleted = toRobot(async (tx, e: PayloadOf<typeof sessionDeleted>) => {
+  const storeId = e.storeId;
+  await queueForSession(tx, storeId, e.sessionId, async (s) => {
+    const refunds = e.refunds.map((r) => `${clean(r.memberName)} 退回${amountText(r.bigType, r.amount)}`);
+    return markdown([
+      '**课程已删除**',
+      `> 课程：${clean(s.courseName)}（${clean(s.teacherName)}）`,
+      `> 时间：${when(s)}`,
+      `> 已取消的预约：${refunds.length ? refunds.join('，') : '无'}`,
+    ]);
+  });
+});
 
 /** An online room created: its code and join link. */
-export const announceRoom = toRobot(async (tx, e: { storeId: number; sessionId: number; info: MeetingInfo }) => {
+export const announceRoom = toRobot(async (tx, e: PayloadOf<typeof roomCreated>) => {
   const { storeId, info } = e;
   await queueForSession(tx, storeId, e.sessionId, async (s) =>
     markdown([

@@ -153,7 +153,7 @@ describeEachDb('login codes by SMS through the store provider (local stand-ins c
       const queued = (await rows()).length;
       await desk.ok(cancelReservationCall.path, { id: booked.id });
       expect((await rows()).length).toBe(queued + 1);
-      const stop = fastWorker(env().database, { allow: new URL(base).host });
+      const stop = fastWorker(env().app.deps, { allow: new URL(base).host });
       try {
         await waitFor(async () => received.length > before, 'the promotion SMS');
         await waitFor(

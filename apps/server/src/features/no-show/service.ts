@@ -1,6 +1,6 @@
 import { DEDUCT_AT_SIGN_IN, NoShowMsg, OperateType, PendingStatus, type BookingPolicy } from '@studio/contract';
 import type { Db, Dialect, Executor, Tx } from '../../db/index.ts';
-import { inWriteTx } from '../../db/write-queue.ts';
+import { inWriteTx } from '../../lib/write-queue.ts';
 import { audit, skipAudit, systemScope } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { conflict, notFound } from '../../lib/errors.ts';

@@ -38,7 +38,7 @@ registerProvider({
 describeEachDb('online classroom', (env) => {
   let stop: () => Promise<void>;
   beforeAll(() => {
-    stop = fastWorker(env().database);
+    stop = fastWorker(env().app.deps);
   });
   afterAll(async () => {
     await stop();

@@ -2,10 +2,10 @@ import { OnlineMsg, type MeetingInfo, type OnlineState } from '@studio/contract'
 import { audit } from '../../lib/audit.ts';
 import type { Db, Dialect, Executor, Tx } from '../../db/index.ts';
 import { AppError, conflict, notFound } from '../../lib/errors.ts';
-import { emit, event } from '../../lib/events.ts';
+import { event, type Events } from '../../lib/events.ts';
 import { roomCreated } from './events.ts';
 import { enqueue } from '../../outbox/enqueue.ts';
-import { inWriteTx } from '../../db/write-queue.ts';
+import { inWriteTx } from '../../lib/write-queue.ts';
 import { clearRoom, markOnDemand, onlineSession, putRoom, setRoomError, type OnlineSession } from './repository.ts';
 import { providerFor } from './providers/registry.ts';
 import type { MeetingProvider, RoomRequest } from './providers/types.ts';
@@ -18,6 +18,8 @@ export const MEETING_CANCEL = 'meeting.cancel';
 interface Deps {
   db: Db;
   dialect: Dialect;
+  /** The app's listeners: a room created is announced to them. */
+  events: Events;
 }
 
 /**
@@ -104,7 +106,7 @@ export async function createMeeting(deps: Deps, storeId: number, input: { id: nu
         meetingInfo: JSON.stringify(info),
       });
       if (!stored) throw conflict(OnlineMsg.stateChanged);
-      await emit(tx, event(roomCreated, { storeId, sessionId: s.id, info }));
+      await deps.events.emit(tx, event(roomCreated, { storeId, sessionId: s.id, info }));
     });
   } catch (err) {
     await dropRoom(provider, req, room.meetingId);
@@ -195,7 +197,7 @@ export async function createOnDemandRoom(deps: Deps, sessionId: number): Promise
       meetingInfo: JSON.stringify(info),
     });
     if (!put) return false;
-    await emit(tx, event(roomCreated, { storeId: s.storeId, sessionId: s.id, info }));
+    await deps.events.emit(tx, event(roomCreated, { storeId: s.storeId, sessionId: s.id, info }));
     return true;
   });
   if (!stored) await dropRoom(request.provider, request.req, room.meetingId);
@@ -203,7 +205,7 @@ export async function createOnDemandRoom(deps: Deps, sessionId: number): Promise
 
 /** Outbox handler of meeting.cancel: ends a provider-side room of a cancelled online classroom. */
 export async function cancelRemoteRoom(
-  deps: Deps,
+  deps: { db: Db },
   storeId: number,
   p: { meetingId: string; meetingType: number },
 ): Promise<void> {

@@ -1,7 +1,7 @@
 import { amountText, BIG_TYPE_MONEY, PayMsg } from '@studio/contract';
 import { inSavepoint, isUniqueViolation } from '../../db/dialect.ts';
 import type { Tx } from '../../db/index.ts';
-import { inWriteTx } from '../../db/write-queue.ts';
+import { inWriteTx } from '../../lib/write-queue.ts';
 import { audit, skipAudit, systemScope, type AuditScope } from '../../lib/audit.ts';
 import type { AppDeps } from '../../lib/context.ts';
 import { localDateTime } from '../../lib/time.ts';

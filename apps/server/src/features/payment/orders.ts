@@ -23,7 +23,7 @@ import {
 import { inSavepoint, isUniqueViolation } from '../../db/dialect.ts';
 import type { Tx } from '../../db/index.ts';
 import type { NewRow } from '../../db/schema.ts';
-import { inWriteTx } from '../../db/write-queue.ts';
+import { inWriteTx } from '../../lib/write-queue.ts';
 import { jobItemFailed } from '../../lib/jobs.ts';
 import { audit } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';

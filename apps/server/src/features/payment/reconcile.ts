@@ -7,7 +7,7 @@ import {
   type ParsedReqOf,
   type ReconcileResult,
 } from '@studio/contract';
-import { inWriteTx } from '../../db/write-queue.ts';
+import { inWriteTx } from '../../lib/write-queue.ts';
 import { audit, skipAudit, systemScope, type AuditScope } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { badRequest, conflict } from '../../lib/errors.ts';

@@ -9,7 +9,7 @@ import {
   type refundPayOrder,
 } from '@studio/contract';
 import type { Tx } from '../../db/index.ts';
-import { inWriteTx } from '../../db/write-queue.ts';
+import { inWriteTx } from '../../lib/write-queue.ts';
 import { audit, skipAudit, systemScope, type AuditScope } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { conflict, forbidden, notFound } from '../../lib/errors.ts';

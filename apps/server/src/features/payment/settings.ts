@@ -9,7 +9,7 @@ import {
   type updatePaySetting,
 } from '@studio/contract';
 import type { Executor } from '../../db/index.ts';
-import { inWriteTx } from '../../db/write-queue.ts';
+import { inWriteTx } from '../../lib/write-queue.ts';
 import { audit } from '../../lib/audit.ts';
 import type { AppDeps, CallCtx } from '../../lib/context.ts';
 import { badRequest, conflict } from '../../lib/errors.ts';

@@ -1,6 +1,6 @@
 import { BIG_TYPE_COUNT } from '@studio/contract';
 import type { Db, Dialect } from '../../db/index.ts';
-import { inWriteTx } from '../../db/write-queue.ts';
+import { inWriteTx } from '../../lib/write-queue.ts';
 import { taggedCache } from '../../lib/cache.ts';
 import type { Config } from '../../config.ts';
 import { formatFen } from './format.ts';

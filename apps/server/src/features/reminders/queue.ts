@@ -1,10 +1,13 @@
 import { NOTIFY_KIND_LABEL, type NotifyKind } from '@studio/contract';
 import type { Executor } from '../../db/index.ts';
 import { scopeOf } from '../../lib/audit.ts';
+import type { PayloadOf } from '../../lib/events.ts';
 import { storeScopeById } from '../../lib/store-scope.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { enqueue } from '../../outbox/enqueue.ts';
 import { storedSmsSetting } from '../messaging/public.ts';
+import type { sessionChanged, sessionDeleted } from '../timetable/public.ts';
+import type { waitlistPromoted } from '../waitlist/public.ts';
 import * as repo from './repository.ts';
 import { quietVerdict } from './rules.ts';
 import {
@@ -133,10 +136,7 @@ export async function reachable(
 // ---- the engine-event listeners (in the transaction of the change)
 
 /** A member promoted from the waitlist: one message per wait. */
-export async function onPromoted(
-  tx: Executor,
-  e: { storeId: number; sessionId: number; memberId: number; waitId: number },
-) {
+export async function onPromoted(tx: Executor, e: PayloadOf<typeof waitlistPromoted>) {
   const s = await repo.sessionInfo(tx, e.storeId, e.sessionId);
   if (!s) return;
   await queueReminder(tx, {
@@ -151,10 +151,7 @@ export async function onPromoted(
 }
 
 /** A class deleted by the studio: its members whose bookings it cancelled, once per session. */
-export async function onSessionDeleted(
-  tx: Executor,
-  e: { storeId: number; sessionId: number; refunds: { memberId: number }[] },
-) {
+export async function onSessionDeleted(tx: Executor, e: PayloadOf<typeof sessionDeleted>) {
   const s = await repo.sessionInfo(tx, e.storeId, e.sessionId);
   if (!s) return;
   const members = new Set([...e.refunds.map((x) => x.memberId), ...(await repo.membersCancelledWith(tx, e.sessionId))]);
@@ -175,7 +172,7 @@ export async function onSessionDeleted(
  * A class edited by the studio: when its start moved (the edit's audit note says the start before),
  * each member booked gets one message per new start.
  */
-export async function onSessionChanged(tx: Executor, e: { storeId: number; sessionId: number }) {
+export async function onSessionChanged(tx: Executor, e: PayloadOf<typeof sessionChanged>) {
   const before = scopeOf(tx)?.note.before?.['开课时间'];
   if (typeof before !== 'string') return;
   const s = await repo.sessionInfo(tx, e.storeId, e.sessionId);

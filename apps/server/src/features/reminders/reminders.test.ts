@@ -294,7 +294,7 @@ describeEachDb('reminders to members (WeChat service account, SMS fallback)', (e
     });
     await desk.ok(cancelTimetable.path, { id: gone.id });
     const before = sms.received.length;
-    const stop = fastWorker(env().database, { allow: new URL(sms.base).host });
+    const stop = fastWorker(env().app.deps, { allow: new URL(sms.base).host });
     try {
       await waitFor(async () => sms.received.length >= before + 3, 'the three messages');
       await waitFor(

@@ -18,9 +18,10 @@ import * as svc from './service.ts';
 
 /** Reminders to members: the store's setting, the send log, members' switches and WeChat binding. */
 export const remindersFeature = defineFeature((r) => {
-  r.on(waitlistPromoted, onPromoted);
-  r.on(sessionDeleted, onSessionDeleted);
-  r.on(sessionChanged, onSessionChanged);
+  // Reminders planned or withdrawn with the change (the write stage).
+  r.on(waitlistPromoted, onPromoted, 'write');
+  r.on(sessionDeleted, onSessionDeleted, 'write');
+  r.on(sessionChanged, onSessionChanged, 'write');
   r.handle(queryNotifySetting, (_input, ctx) => svc.querySetting(ctx));
   r.handle(updateNotifySetting, (input, ctx) => svc.updateSetting(ctx, input));
   r.handle(sendNotifyTest, (input, ctx) => svc.sendTest(ctx, input));

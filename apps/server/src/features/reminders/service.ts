@@ -18,7 +18,7 @@ import {
   type sendNotifyTest,
   type updateNotifySetting,
 } from '@studio/contract';
-import { inWriteTx } from '../../db/write-queue.ts';
+import { inWriteTx } from '../../lib/write-queue.ts';
 import { audit, rootOf } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';

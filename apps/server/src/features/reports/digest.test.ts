@@ -59,9 +59,7 @@ describeEachDb('daily card-alert digest to the WeCom robot', (env) => {
     const day = '2099-03-10';
 
     // Before its time: nothing.
-    expect(await runDueDigests(env().database.db, env().dialect, shanghai(`${day} 08:59:00`))).not.toContain(
-      env().storeId,
-    );
+    expect(await runDueDigests(env().app.deps, shanghai(`${day} 08:59:00`))).not.toContain(env().storeId);
     expect(await digestRows()).toEqual([]);
 
     // At its time, two runs at once (and on PostgreSQL a second instance's pool): one message.
@@ -69,9 +67,9 @@ describeEachDb('daily card-alert digest to the WeCom robot', (env) => {
     const second = PG_URL && env().dialect === 'postgres' ? await secondPool() : null;
     try {
       const runs = await Promise.all([
-        runDueDigests(env().database.db, env().dialect, at),
-        runDueDigests(second?.db ?? env().database.db, env().dialect, at),
-        runDueDigests(env().database.db, env().dialect, at + 60_000),
+        runDueDigests(env().app.deps, at),
+        runDueDigests({ ...env().app.deps, db: second?.db ?? env().database.db }, at),
+        runDueDigests(env().app.deps, at + 60_000),
       ]);
       expect(runs.flat().filter((id) => id === env().storeId)).toHaveLength(1);
     } finally {
@@ -79,13 +77,13 @@ describeEachDb('daily card-alert digest to the WeCom robot', (env) => {
     }
     expect(await digestRows()).toEqual([`digest:${day}`]);
     // Later the same day: still one. The next day: a second.
-    await runDueDigests(env().database.db, env().dialect, shanghai(`${day} 22:00:00`));
+    await runDueDigests(env().app.deps, shanghai(`${day} 22:00:00`));
     expect(await digestRows()).toEqual([`digest:${day}`]);
-    await runDueDigests(env().database.db, env().dialect, shanghai(`${addDays(day, 1)} 09:01:00`));
+    await runDueDigests(env().app.deps, shanghai(`${addDays(day, 1)} 09:01:00`));
     expect((await digestRows()).sort()).toEqual([`digest:${day}`, `digest:${addDays(day, 1)}`]);
 
     // Delivered to the robot: the heading, the count and the member's card.
-    const stop = fastWorker(env().database, { allow: receiver.allowHost });
+    const stop = fastWorker(env().app.deps, { allow: receiver.allowHost });
     try {
       await waitFor(async () => receiver.texts().filter((t) => t.includes('会员卡提醒')).length >= 2, 'two digests');
     } finally {
@@ -99,11 +97,11 @@ describeEachDb('daily card-alert digest to the WeCom robot', (env) => {
 
   it('a store with the digest off, or without a robot, gets nothing', async () => {
     await env().other.client.ok(updateAlertDigest.path, { ...ALERT_DIGEST_DEFAULT, enabled: 0 });
-    const sent = await runDueDigests(env().database.db, env().dialect, shanghai('2099-04-01 23:00:00'));
+    const sent = await runDueDigests(env().app.deps, shanghai('2099-04-01 23:00:00'));
     expect(sent).not.toContain(env().other.storeId);
     // On, but no webhook: the day is claimed, no message is queued.
     await env().other.client.ok(updateAlertDigest.path, { ...ALERT_DIGEST_DEFAULT, enabled: 1 });
-    await runDueDigests(env().database.db, env().dialect, shanghai('2099-04-01 23:00:00'));
+    await runDueDigests(env().app.deps, shanghai('2099-04-01 23:00:00'));
     const rows = await env()
       .database.db.selectFrom('outbox')
       .select('id')

@@ -1,8 +1,8 @@
 import { ALERT_DIGEST_DEFAULT, zAlertDigest, type AlertDigest } from '@studio/contract';
 import { audit } from '../../lib/audit.ts';
 import type { Db, Dialect } from '../../db/index.ts';
-import { inWriteTx } from '../../db/write-queue.ts';
-import { emit, event } from '../../lib/events.ts';
+import { inWriteTx } from '../../lib/write-queue.ts';
+import { event, type Events } from '../../lib/events.ts';
 import { cardsDigest } from './events.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { getSetting, putSetting } from '../store-admin/public.ts';
@@ -41,7 +41,10 @@ export async function saveDigest(db: Db, storeId: number, d: AlertDigest): Promi
  * claimed (`daily_job`) in the same transaction that queues the message, so a crash before the
  * commit leaves it for the next run and a second instance finds it taken. Answers the stores sent.
  */
-export async function runDueDigests(db: Db, dialect: Dialect, at: number = Date.now()): Promise<number[]> {
+export async function runDueDigests(
+  { db, dialect, events }: { db: Db; dialect: Dialect; events: Events },
+  at: number = Date.now(),
+): Promise<number[]> {
   const sent: number[] = [];
   for (const s of await storesWithSetting(db, KEY)) {
     const d = parse(s.value);
@@ -51,7 +54,7 @@ export async function runDueDigests(db: Db, dialect: Dialect, at: number = Date.
     const done = await inWriteTx(db, dialect, async (tx) => {
       if (!(await claimDailyJob(tx, s.storeId, KIND, date, at))) return false;
       const cards = await cardsToAlert(tx, s.storeId, local, d);
-      await emit(
+      await events.emit(
         tx,
         event(cardsDigest, {
           storeId: s.storeId,

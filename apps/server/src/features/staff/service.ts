@@ -9,7 +9,7 @@ import {
 } from '@studio/contract';
 import type { Executor, Tx } from '../../db/index.ts';
 import { lockStore } from '../../db/locks.ts';
-import { inWriteTx } from '../../db/write-queue.ts';
+import { inWriteTx } from '../../lib/write-queue.ts';
 import { hashPassword, verifyPassword } from '../../auth/password.ts';
 import { audit, changedFields } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';

@@ -14,7 +14,7 @@ import { findStoreScope } from '../../lib/store-repository.ts';
 import { isValidTimeZone, localDateTime } from '../../lib/time.ts';
 import { getModuleStatus, putModuleStatus } from '../reference/public.ts';
 import { changeStore, countBookingsFrom, countWaitingPending, storeValues } from './repository.ts';
-import { inOwnTx } from '../../db/write-queue.ts';
+import { inOwnTx } from '../../lib/write-queue.ts';
 
 export interface BookingSettingInput {
   deductionMode: 0 | 1;

@@ -2,7 +2,7 @@ import type { Db } from '../../db/index.ts';
 import { audit } from '../../lib/audit.ts';
 import { lockStore } from '../../db/locks.ts';
 import { decodeImageDataUrl } from './image.ts';
-import { inOwnTx } from '../../db/write-queue.ts';
+import { inOwnTx } from '../../lib/write-queue.ts';
 import { changeStore, deleteStoreFile, insertStoreFile, storeLogoFileId } from './repository.ts';
 
 /** Where the app serves a stored file of a store (see file-route.ts). */

@@ -11,3 +11,4 @@ export {
   storeValuesRead,
 } from './repository.ts';
 export { messagingSettingSaved } from './events.ts';
+export { createStoreWithAdmin } from './new-store-repository.ts';

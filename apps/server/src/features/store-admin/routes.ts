@@ -10,7 +10,7 @@ import {
   setupStatus,
   updateBookingSetting,
 } from '@studio/contract';
-import { startSession } from '../../auth/sessions.ts';
+import { startSession } from '../auth/public.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { defineFeature } from '../../lib/feature.ts';
 import { checkOutboundTarget, OutboundRefused } from '../../lib/outbound.ts';
@@ -33,7 +33,7 @@ export const storeAdminFeature = defineFeature((r) => {
           throw err instanceof OutboundRefused ? badRequest(err.message) : err;
         });
       }
-      await settings.saveWechatSetting(ctx.db, ctx.store.id, input);
+      await settings.saveWechatSetting(ctx.db, ctx.events, ctx.store.id, input);
       return null;
     },
     { tx: true },

@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/index.ts';
 import { audit } from '../../lib/audit.ts';
-import { emit, event } from '../../lib/events.ts';
+import { event, type Events } from '../../lib/events.ts';
 import { messagingSettingSaved } from './events.ts';
 import { getSetting, putSetting } from './repository.ts';
 
@@ -17,10 +17,15 @@ export const DEFAULT_STORE_FUNCS = [
 ];
 
 /** Stores the messaging setting as given (already validated by the contract). */
-export async function saveWechatSetting(db: Executor, storeId: number, setting: Record<string, unknown>) {
+export async function saveWechatSetting(
+  db: Executor,
+  events: Events,
+  storeId: number,
+  setting: Record<string, unknown>,
+) {
   await putSetting(db, storeId, WECHAT_KEY, JSON.stringify(setting));
   audit(db, { kind: 'settings', target: '企业微信设置' });
-  await emit(db, event(messagingSettingSaved, { storeId }));
+  await events.emit(db, event(messagingSettingSaved, { storeId }));
 }
 
 /** The stored messaging setting, exactly as saved, or null. */

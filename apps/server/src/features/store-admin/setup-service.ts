@@ -1,7 +1,7 @@
 import { isUniqueViolation } from '../../db/dialect.ts';
 import { StoreAdminMsg } from '@studio/contract';
 import type { Db } from '../../db/index.ts';
-import { createStoreWithAdmin } from '../../db/seed/store.ts';
+import { createStoreWithAdmin } from './new-store-repository.ts';
 import { conflict } from '../../lib/errors.ts';
 import { canonicalTimeZone } from './booking-setting-service.ts';
 import { deleteOpLock, deleteStaleOpLock, insertOpLock } from '../../db/op-locks.ts';

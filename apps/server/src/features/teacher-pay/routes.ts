@@ -37,7 +37,8 @@ import { createSellerLinkOf, querySellerLinkOf } from './seller-link.ts';
 
 /** 课时费 and 销售提成: pay rules, monthly statements, adjustments, commission rates, closing months. */
 export const teacherPayFeature = defineFeature((r) => {
-  r.on(sessionMoving, refuseClosedSessionChange);
+  // At the guard stage: a closed month's session keeps its teacher and time, refused before any listener writes.
+  r.on(sessionMoving, refuseClosedSessionChange, 'guard');
   r.handle(querySellerLink, (input, ctx) => querySellerLinkOf(ctx, input));
   r.handle(createSellerLink, (input, ctx) => createSellerLinkOf(ctx, input));
   r.handle(queryTeacherPayRuleList, (input, ctx) => ruleList(ctx, input.teacherId));

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { SellerLinkMsg, type ParsedReqOf, type querySellerLink } from '@studio/contract';
-import { inWriteTx } from '../../db/write-queue.ts';
+import { inWriteTx } from '../../lib/write-queue.ts';
 import { audit } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { conflict, notFound } from '../../lib/errors.ts';

@@ -21,7 +21,7 @@ import {
 } from '@studio/contract';
 import { isUniqueViolation } from '../../db/dialect.ts';
 import type { Executor } from '../../db/index.ts';
-import { inWriteTx } from '../../db/write-queue.ts';
+import { inWriteTx } from '../../lib/write-queue.ts';
 import { audit } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { conflict, notFound } from '../../lib/errors.ts';

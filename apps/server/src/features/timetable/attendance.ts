@@ -7,7 +7,7 @@ import {
   type ParsedReqOf,
 } from '@studio/contract';
 import type { Tx } from '../../db/index.ts';
-import { inWriteTx } from '../../db/write-queue.ts';
+import { inWriteTx } from '../../lib/write-queue.ts';
 import { audit } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { conflict, notFound } from '../../lib/errors.ts';

@@ -102,7 +102,7 @@ function bookingTargets(
 
 /** What the booking events say of a booking or a pending: its session, member and seats. */
 function factOf(
-  b: { storeId: number; sessionId: number; memberId: number; studentCount: number },
+  b: { storeId: number; sessionId: number; memberId: number; memberName: string; studentCount: number },
   kind: BookingFact['booking']['kind'],
   id: number,
 ): BookingFact {
@@ -110,6 +110,7 @@ function factOf(
     storeId: b.storeId,
     sessionId: b.sessionId,
     memberId: b.memberId,
+    memberName: b.memberName,
     studentCount: b.studentCount,
     booking: { kind, id },
   };
@@ -477,7 +478,13 @@ export async function bookWithCard(
     { mode: 0, now, operatorId: args.operatorId, operateType: args.operateType, held, member: args.member },
   );
   const fact = factOf(
-    { storeId: store.id, sessionId: session.id, memberId: member.id, studentCount: args.studentCount },
+    {
+      storeId: store.id,
+      sessionId: session.id,
+      memberId: member.id,
+      memberName: member.name,
+      studentCount: args.studentCount,
+    },
     'reservation',
     reservationId,
   );
@@ -633,7 +640,13 @@ export async function addPending(
   await recheckOpenUse(tx, store.id, [booking], o);
   const [pendingId] = await writeBookingSet(tx, store.id, [booking], spent, o);
   const fact = factOf(
-    { storeId: store.id, sessionId: session.id, memberId: member.id, studentCount: args.studentCount },
+    {
+      storeId: store.id,
+      sessionId: session.id,
+      memberId: member.id,
+      memberName: member.name,
+      studentCount: args.studentCount,
+    },
     'pending',
     pendingId,
   );

@@ -533,19 +533,28 @@ function seatsUpdate(tx: Executor, p: { storeId: number; sessionId: Value; n: Va
 
 const takeSeats = fixed(seatsUpdate);
 
-/** A booking (reservation) of the store, or undefined. */
+/** A booking (reservation) of the store with its member's name, or undefined. */
 export function findReservation(ex: Executor, storeId: number, id: number) {
   return ex
-    .selectFrom('reservation')
-    .selectAll()
-    .where('id', '=', id)
-    .where('storeId', '=', storeId)
+    .selectFrom('reservation as r')
+    .innerJoin('member as m', 'm.id', 'r.memberId')
+    .selectAll('r')
+    .select('m.name as memberName')
+    .where('r.id', '=', id)
+    .where('r.storeId', '=', storeId)
     .executeTakeFirst();
 }
 
-/** A pending of the store, or undefined. */
+/** A pending of the store with its member's name, or undefined. */
 export function findPending(ex: Executor, storeId: number, id: number) {
-  return ex.selectFrom('pending').selectAll().where('id', '=', id).where('storeId', '=', storeId).executeTakeFirst();
+  return ex
+    .selectFrom('pending as p')
+    .innerJoin('member as m', 'm.id', 'p.memberId')
+    .selectAll('p')
+    .select('m.name as memberName')
+    .where('p.id', '=', id)
+    .where('p.storeId', '=', storeId)
+    .executeTakeFirst();
 }
 
 /**
@@ -835,12 +844,16 @@ export function waitingPendings(ex: Executor, sessionId: number) {
 /** A session's live bookings (booked or signed in), in card then id order (the cards' lock order). */
 export function liveBookings(ex: Executor, sessionId: number) {
   return ex
-    .selectFrom('reservation')
-    .selectAll()
-    .where('timetableId', '=', sessionId)
-    .where('status', 'in', LIVE_RESERVATION)
-    .orderBy('memberCardId')
-    .orderBy('id')
+    .selectFrom('reservation as r')
+    .innerJoin('member as m', 'm.id', 'r.memberId')
+    .innerJoin('memberCard as mc', 'mc.id', 'r.memberCardId')
+    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .selectAll('r')
+    .select(['m.name as memberName', 'p.bigType'])
+    .where('r.timetableId', '=', sessionId)
+    .where('r.status', 'in', LIVE_RESERVATION)
+    .orderBy('r.memberCardId')
+    .orderBy('r.id')
     .execute();
 }
 

@@ -1,10 +1,12 @@
 import { defineEvent } from '../../lib/events.ts';
 
-/** One booking: a reservation (booked with a card) or a pending (held for sign-in), with its session, member and seats. */
+/** One booking: a reservation (booked with a card) or a pending (held for sign-in), with its session, member (id and name) and seats. */
 export interface BookingFact {
   storeId: number;
   sessionId: number;
   memberId: number;
+  /** The member's name (store messages show it). */
+  memberName: string;
   studentCount: number;
   booking: { kind: 'reservation' | 'pending'; id: number };
 }
@@ -39,9 +41,9 @@ export const sessionMoving = defineEvent<{
 /** A session's time, capacity or place changed (seats may have freed up). */
 export const sessionChanged = defineEvent<{ storeId: number; sessionId: number }>('session.changed');
 
-/** A session deleted, with who was refunded what. */
+/** A session deleted, with who was refunded what (the member's name, the card's kind: counts or money). */
 export const sessionDeleted = defineEvent<{
   storeId: number;
   sessionId: number;
-  refunds: { memberId: number; memberCardId: number; amount: number }[];
+  refunds: { memberId: number; memberName: string; memberCardId: number; bigType: number; amount: number }[];
 }>('session.deleted');

@@ -14,12 +14,12 @@ import {
   signInPending,
   updateSession,
 } from './public.ts';
-import { emit, event } from '../../lib/events.ts';
+import { event } from '../../lib/events.ts';
 import { bookingCancelled, bookingMade, sessionChanged, sessionDeleted } from './events.ts';
 import { bookingRules, loadPolicy } from '../policy/public.ts';
 import { loadDeskBookingContext } from './booking-context-repository.ts';
 import { onlineDefault } from '../store-admin/public.ts';
-import { inWriteTx } from '../../db/write-queue.ts';
+import { inWriteTx } from '../../lib/write-queue.ts';
 
 /** Adds one session (a teacher or room clash refused). */
 export async function addSession(
@@ -46,15 +46,20 @@ export async function editSession(
   input: WithVenueAndMaterial<ParsedReqOf<typeof updateTimetable>>,
 ): Promise<void> {
   await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
-    await updateSession(tx, ctx.store, {
-      id: input.id,
-      teacherId: input.teacherId,
-      startTime: toDateTime(input.date, input.time),
-      reservableCount: input.count,
-      venueId: input.venueId,
-      materialId: input.materialId,
-    });
-    await emit(tx, event(sessionChanged, { storeId: ctx.store.id, sessionId: input.id }));
+    await updateSession(
+      tx,
+      ctx.store,
+      {
+        id: input.id,
+        teacherId: input.teacherId,
+        startTime: toDateTime(input.date, input.time),
+        reservableCount: input.count,
+        venueId: input.venueId,
+        materialId: input.materialId,
+      },
+      ctx.events,
+    );
+    await ctx.events.emit(tx, event(sessionChanged, { storeId: ctx.store.id, sessionId: input.id }));
   });
 }
 
@@ -66,7 +71,7 @@ export async function removeSession(ctx: CallCtx, id: number, confirmEnded = fal
       operatorId: ctx.staff.id,
       ended: { confirmed: confirmEnded },
     });
-    await emit(tx, event(sessionDeleted, { storeId: ctx.store.id, sessionId: id, refunds }));
+    await ctx.events.emit(tx, event(sessionDeleted, { storeId: ctx.store.id, sessionId: id, refunds }));
   });
 }
 
@@ -104,7 +109,7 @@ export async function bookCard(
       },
       booking(),
     );
-    await emit(tx, event(bookingMade, fact));
+    await ctx.events.emit(tx, event(bookingMade, fact));
   });
 }
 
@@ -126,7 +131,7 @@ export async function bookPending(
       memberCardId: input.memberCardId,
       requireUsableCard: true,
     });
-    await emit(tx, event(bookingMade, fact));
+    await ctx.events.emit(tx, event(bookingMade, fact));
   });
 }
 
@@ -140,7 +145,7 @@ export async function cancelBooking(ctx: CallCtx, id: number, confirmEnded = fal
       operateType: OperateType.ADMIN_CANCELLED,
       staffPolicy: await loadPolicy(tx, ctx.store.id),
     });
-    await emit(tx, event(bookingCancelled, fact));
+    await ctx.events.emit(tx, event(bookingCancelled, fact));
   });
 }
 
@@ -148,7 +153,7 @@ export async function cancelBooking(ctx: CallCtx, id: number, confirmEnded = fal
 export async function cancelWaiting(ctx: CallCtx, pendingId: number): Promise<void> {
   await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
     const fact = await cancelPending(tx, ctx.store, { pendingId, operatorId: ctx.staff.id });
-    await emit(tx, event(bookingCancelled, fact));
+    await ctx.events.emit(tx, event(bookingCancelled, fact));
   });
 }
 

@@ -1,5 +1,5 @@
-import { sessionMoving } from './events.ts';
-import { emit, event } from '../../lib/events.ts';
+import { sessionDeleted, sessionMoving } from './events.ts';
+import { event, type Events, type PayloadOf } from '../../lib/events.ts';
 import { audit, changedFields, recordForUndo, scopeOf } from '../../lib/audit.ts';
 import { amountText, BIG_TYPE_COUNT, BIG_TYPE_MONEY, Msg, OperateType, TimetableMsg } from '@studio/contract';
 import type { Executor, Tx } from '../../db/index.ts';
@@ -189,7 +189,7 @@ async function noteSessionChange(
  * Moves or edits a session: teacher, start (the duration is kept), capacity, area, material.
  * A capacity below the booked seats is refused (guarded in the database); so is a teacher or room clash.
  */
-export async function updateSession(tx: Tx, store: StoreScope, args: SessionChange): Promise<void> {
+export async function updateSession(tx: Tx, store: StoreScope, args: SessionChange, events: Events): Promise<void> {
   const s = await liveSession(tx, store.id, args.id);
   await assertSessionRefs(tx, store.id, args);
   await noteSessionChange(tx, s, args);
@@ -197,7 +197,7 @@ export async function updateSession(tx: Tx, store: StoreScope, args: SessionChan
   const endTime = addMinutes(args.startTime, minutes);
   // Another teacher or start: asked of its listeners first (课时费: a closed month's session keeps both).
   if (s.teacherId !== args.teacherId || s.startTime !== args.startTime) {
-    await emit(
+    await events.emit(
       tx,
       event(sessionMoving, {
         storeId: store.id,
@@ -257,7 +257,7 @@ export async function deleteSession(
      */
     ended?: { confirmed: boolean };
   },
-): Promise<{ refunds: { memberId: number; memberCardId: number; amount: number }[] }> {
+): Promise<Pick<PayloadOf<typeof sessionDeleted>, 'refunds'>> {
   // Lock order: the session row, then its pendings, then its reservations with their cards in
   // ascending card id (the order every path that charges or refunds several cards uses).
   if (!(await markSessionDeleted(tx, store.id, args.sessionId))) throw notFound('课程');
@@ -282,6 +282,12 @@ export async function deleteSession(
   }
   const refunds = [...reservations]
     .sort((a, b) => a.id - b.id)
-    .map((r) => ({ memberId: r.memberId, memberCardId: r.memberCardId, amount: refunded.get(r.id)! }));
+    .map((r) => ({
+      memberId: r.memberId,
+      memberName: r.memberName,
+      memberCardId: r.memberCardId,
+      bigType: r.bigType,
+      amount: refunded.get(r.id)!,
+    }));
   return { refunds };
 }

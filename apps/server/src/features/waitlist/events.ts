@@ -5,6 +5,8 @@ export const waitlistPromoted = defineEvent<{
   storeId: number;
   sessionId: number;
   memberId: number;
+  /** The member's name (store messages show it). */
+  memberName: string;
   waitId: number;
   studentCount: number;
 }>('waitlist.promoted');

@@ -16,9 +16,10 @@ import {
  * change that frees seats (it listens to the engine's events).
  */
 export const waitlistFeature = defineFeature((r) => {
-  r.on(bookingCancelled, promoteFreedSeats);
-  r.on(sessionChanged, promoteFreedSeats);
-  r.on(sessionDeleted, endWaitsOfDeleted);
+  // At the write stage: a freed seat goes to the waiting before any listener tells of the change.
+  r.on(bookingCancelled, promoteFreedSeats, 'write');
+  r.on(sessionChanged, promoteFreedSeats, 'write');
+  r.on(sessionDeleted, endWaitsOfDeleted, 'write');
   r.handle(queryWaitlist, (input, ctx) => listWaitlist(ctx, input.tid));
   r.handle(addWaitlist, (input, ctx) => joinWaitlist(ctx, withCard(withSession(input)), { staffId: ctx.staff.id }));
   r.handle(cancelWaitlist, (input, ctx) => leaveWaitlist(ctx, input.id, { staffId: ctx.staff.id }));

@@ -2,7 +2,7 @@ import { inSavepoint } from '../../db/dialect.ts';
 import { DEDUCT_AT_SIGN_IN, Msg, OperateType, WaitMsg, WaitStatus, type BookingPolicy } from '@studio/contract';
 import type { Db, Dialect, Executor, Tx } from '../../db/index.ts';
 import { lockSessions } from '../../db/locks.ts';
-import { inWriteTx } from '../../db/write-queue.ts';
+import { inWriteTx } from '../../lib/write-queue.ts';
 import { audit, skipAudit, systemScope, writeSystemEntry, type AuditTarget } from '../../lib/audit.ts';
 import type { StoreScope } from '../../lib/context.ts';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
@@ -280,7 +280,14 @@ export async function promoteWaitlist(tx: Tx, storeId: number, sessionId: number
         summary: '候补递补：有空位，排在最前的会员获得名额',
         targets: waitTargets({ id: w.id, sessionId: s.id, memberId: w.memberId }),
       });
-      const fact = { storeId, sessionId: s.id, memberId: w.memberId, waitId: w.id, studentCount: w.studentCount };
+      const fact = {
+        storeId,
+        sessionId: s.id,
+        memberId: w.memberId,
+        memberName: w.memberName,
+        waitId: w.id,
+        studentCount: w.studentCount,
+      };
       promoted.push(event(waitlistPromoted, fact));
     }
   }

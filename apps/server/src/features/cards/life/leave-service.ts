@@ -1,8 +1,9 @@
 import { CardLifeMsg, LEAVE_STATUSES, type LeaveStatus } from '@studio/contract';
 import type { Db, Dialect, Tx } from '../../../db/index.ts';
 import { lockCards, lockSessions } from '../../../db/locks.ts';
-import { inWriteTx } from '../../../db/write-queue.ts';
+import { inWriteTx } from '../../../lib/write-queue.ts';
 import { audit } from '../../../lib/audit.ts';
+import type { Events } from '../../../lib/events.ts';
 import type { StoreScope } from '../../../lib/context.ts';
 import { conflict, notFound } from '../../../lib/errors.ts';
 import { localDateTime } from '../../../lib/time.ts';
@@ -32,6 +33,8 @@ export interface LeaveScope {
   db: Db;
   dialect: Dialect;
   store: StoreScope;
+  /** The app's listeners: the bookings a leave cancels are announced to them. */
+  events: Events;
 }
 
 const LEAVE_PAGE_SIZE = 20;
@@ -88,6 +91,7 @@ async function startLeave(
     now: string;
     actor: LeaveActor;
     confirmed: boolean;
+    events: Events;
     /** The leave's own row, when it exists already (a pending request): not counted against itself. */
     excludeId?: number;
   },
@@ -112,7 +116,7 @@ async function startLeave(
   const found = await bookingsInLeave(tx, store.id, card.id, a.fromDate, a.toDate, now);
   if (found.length && !a.confirmed) throw conflict(CardLifeMsg.bookingsInLeave(found.length));
   const staff = 'staffId' in a.actor ? a.actor.staffId : null;
-  await cancelCardBookings(tx, store, found, { staffId: staff, member: 'memberId' in a.actor });
+  await cancelCardBookings(tx, store, found, { staffId: staff, member: 'memberId' in a.actor }, a.events);
   const days = leaveDays(a.fromDate, a.toDate);
   const total = fresh.leaveDays + days;
   const expireTime = expiryWith(fresh, total);
@@ -208,6 +212,7 @@ export async function addLeave(
       decidedBy: staffId,
     });
     await startLeave(tx, s.store, {
+      events: s.events,
       card,
       ...input,
       now,
@@ -255,6 +260,7 @@ export async function requestLeave(
     });
     if (status === 'approved') {
       await startLeave(tx, s.store, {
+        events: s.events,
         card,
         ...input,
         now,
@@ -290,6 +296,7 @@ export async function approveLeave(s: LeaveScope, staffId: number, input: { id: 
       throw conflict(CardLifeMsg.notPending);
     }
     await startLeave(tx, s.store, {
+      events: s.events,
       card,
       fromDate: leave.fromDate,
       toDate: leave.toDate,

@@ -26,7 +26,12 @@ import {
 } from './leave-service.ts';
 import { cardLifeSetting, saveCardLifeSetting } from './setting-service.ts';
 
-const scope = (ctx: CallCtx): LeaveScope => ({ db: ctx.db, dialect: ctx.dialect, store: ctx.store });
+const scope = (ctx: CallCtx): LeaveScope => ({
+  db: ctx.db,
+  dialect: ctx.dialect,
+  store: ctx.store,
+  events: ctx.events,
+});
 
 /**
  * A card's life (issue 29): leave at the desk and on the phone, its approval, ending it early, and

@@ -1,7 +1,7 @@
 import { CardMsg, CardShareMsg, type addCardShare, type ParsedReqOf } from '@studio/contract';
 import type { Tx } from '../../../db/index.ts';
 import { lockCards } from '../../../db/locks.ts';
-import { inWriteTx } from '../../../db/write-queue.ts';
+import { inWriteTx } from '../../../lib/write-queue.ts';
 import { audit } from '../../../lib/audit.ts';
 import type { CallCtx } from '../../../lib/context.ts';
 import type { WithCard } from '../../../lib/wire-names.ts';

@@ -8,7 +8,7 @@ import {
 } from '@studio/contract';
 import type { Executor } from '../../../db/index.ts';
 import { lockCards, lockSessions } from '../../../db/locks.ts';
-import { inWriteTx } from '../../../db/write-queue.ts';
+import { inWriteTx } from '../../../lib/write-queue.ts';
 import { audit } from '../../../lib/audit.ts';
 import type { CallCtx } from '../../../lib/context.ts';
 import type { WithCard } from '../../../lib/wire-names.ts';
@@ -79,7 +79,7 @@ export async function transferCard(
         : again.some((b) => b.kind === 'pending');
     if (changed) throw conflict(CardMsg.changed);
     if (input.futureBookings === 'cancel') {
-      await cancelCardBookings(tx, ctx.store, found, { staffId: ctx.staff.id, member: false });
+      await cancelCardBookings(tx, ctx.store, found, { staffId: ctx.staff.id, member: false }, ctx.events);
     }
     if (!(await moveCard(tx, storeId, card.id, from.id, to.id, now))) throw conflict(CardMsg.changed);
     // The old holder's list (多人共享) does not go with the card.

@@ -13,7 +13,7 @@ import {
   insertCourseRow,
   liveProductIds,
 } from './repository.ts';
-import { inOwnTx } from '../../../db/write-queue.ts';
+import { inOwnTx } from '../../../lib/write-queue.ts';
 
 type CourseInput = ParsedReqOf<typeof insertStoreCourse>;
 

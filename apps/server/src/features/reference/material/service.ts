@@ -4,7 +4,7 @@ import type { CallCtx } from '../../../lib/context.ts';
 import { badRequest, conflict, notFound } from '../../../lib/errors.ts';
 import { isForeignKeyViolation } from '../../../db/dialect.ts';
 import { nest } from '../shared.ts';
-import { inOwnTx } from '../../../db/write-queue.ts';
+import { inOwnTx } from '../../../lib/write-queue.ts';
 import { requireMaterialNode } from '../repository.ts';
 import {
   deleteMaterialRow,

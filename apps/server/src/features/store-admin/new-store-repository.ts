@@ -1,7 +1,7 @@
 import { DEDUCT_AT_BOOKING, MODULE_DEDUCTION_MODE, MODULE_ONLINE_DEFAULT } from '@studio/contract';
 import { hashPassword } from '../../auth/password.ts';
-import type { Db } from '../index.ts';
-import { inOwnTx } from '../write-queue.ts';
+import type { Db } from '../../db/index.ts';
+import { inOwnTx } from '../../lib/write-queue.ts';
 import { audit, auditStore } from '../../lib/audit.ts';
 
 export interface NewStore {

@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
-import type { Db } from '../index.ts';
+import type { Db } from '../../db/index.ts';
 import { hashPassword } from '../../auth/password.ts';
 import { anyStore } from '../../lib/store-repository.ts';
-import { createStoreWithAdmin } from './store.ts';
+import { createStoreWithAdmin } from '../../features/store-admin/public.ts';
 import { loadDemoData } from './demo.ts';
 
 export const DEMO_ADMIN = 'admin';

@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
-import { auditedBody, inAuditedTx, rootOf, scopeOf, type AuditScope } from '../lib/audit.ts';
-import type { Db, Dialect, Tx } from './index.ts';
+import { inSavepoint } from '../db/dialect.ts';
+import { auditedBody, inAuditedTx, rootOf, scopeOf, type AuditScope } from './audit.ts';
+import type { Db, Dialect, Tx } from '../db/index.ts';
 
 interface Job {
   fn: (tx: Tx) => Promise<unknown>;
@@ -90,14 +90,9 @@ async function drain(db: Db, q: Queue): Promise<void> {
 }
 
 async function runInSavepoint(tx: Tx, job: Job): Promise<Outcome> {
-  await sql`savepoint job`.execute(tx);
   try {
-    const value = await job.fn(tx);
-    await sql`release savepoint job`.execute(tx);
-    return { ok: true, value };
+    return { ok: true, value: await inSavepoint(tx, () => job.fn(tx)) };
   } catch (error) {
-    await sql`rollback to savepoint job`.execute(tx);
-    await sql`release savepoint job`.execute(tx);
     return { ok: false, error };
   }
 }

@@ -4,7 +4,7 @@ import { localDateTime, addDays, weekday } from '../../lib/time.ts';
 import { describeEachDb } from '../../../test/harness.ts';
 import { loadDemoData } from './demo.ts';
 import { planDemo } from './demo-plan.ts';
-import { createStoreWithAdmin } from './store.ts';
+import { createStoreWithAdmin } from '../../features/store-admin/public.ts';
 
 describeEachDb('demo studio', (env) => {
   const one = async (q: ReturnType<typeof sql>) => {

@@ -1,11 +1,13 @@
 import { login, logout, me, Msg } from '@studio/contract';
-import { defineFeature } from '../lib/feature.ts';
-import { forbidden, tooMany, unauthorized } from '../lib/errors.ts';
-import { getDummyHash, verifyPassword } from './password.ts';
-import { cookieName, profileOf, startSession } from './sessions.ts';
-import { accountKey, attemptSucceeded, reserveAttempt } from './rate-limit.ts';
-import { findStaffByLogin } from './repository.ts';
+import { defineFeature } from '../../lib/feature.ts';
+import { forbidden, tooMany, unauthorized } from '../../lib/errors.ts';
+import { getDummyHash, verifyPassword } from '../../auth/password.ts';
+import { cookieName, profileOf } from '../../auth/sessions.ts';
+import { startSession } from './service.ts';
+import { accountKey, attemptSucceeded, reserveAttempt } from '../../auth/rate-limit.ts';
+import { findStaffByLogin } from '../../auth/repository.ts';
 
+/** The staff's sign-in calls: log in, who am I, log out. */
 export const authFeature = defineFeature((r) => {
   r.handle(login, async ({ account, password }, ctx) => {
     const ip = ctx.req.ip;

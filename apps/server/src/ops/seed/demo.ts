@@ -1,12 +1,12 @@
 import { OperateType } from '@studio/contract';
 import { addDays, daysBetween, localDateTime } from '../../lib/time.ts';
-import type { Db, Tx } from '../index.ts';
+import type { Db, Tx } from '../../db/index.ts';
 import { DEMO_BOOKS, DEMO_COURSES, DEMO_PRODUCTS, DEMO_TEACHERS, DEMO_VENUES } from './demo-data.ts';
 import { planDemo, type DemoPlan } from './demo-plan.ts';
 import { insertBookingRows, sessionRow, writeSessions, writeTrail } from '../../features/timetable/public.ts';
 import { addWeekToTemplate } from '../../features/batch/public.ts';
 import { findStoreScope } from '../../lib/store-repository.ts';
-import { insertRows } from '../bulk-insert.ts';
+import { insertRows } from '../../db/bulk-insert.ts';
 
 const byName = <T extends { id: number; name: string }>(rows: T[]) => new Map(rows.map((r) => [r.name, r.id]));
 

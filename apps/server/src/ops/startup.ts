@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
-import type { DbHandle } from './index.ts';
-import { migrateToLatest } from './migrate.ts';
+import type { DbHandle } from '../db/index.ts';
+import { migrateToLatest } from '../db/migrate.ts';
 import { seedIfEmpty, type SeedResult } from './seed/index.ts';
 
 /** The advisory lock key of start-up work (`hashtext` of this and the schema: one lock per schema). */
