@@ -171,6 +171,8 @@ async function run(label: string, env: NodeJS.ProcessEnv, n: number) {
   // rush sends (the 20 who get the hot class send two, everyone else three).
   const floorOne = await wave(memberMe.path, {}, () => 1);
   const readAlone = await wave(memberTimetable.path, range, () => 1);
+  // BENCH_READ_WAVES=k: k more read waves, for a CPU profile of the read (BENCH_NODE_ARGS=--cpu-prof).
+  for (let k = 0; k < Number(process.env.BENCH_READ_WAVES ?? 0); k++) await wave(memberTimetable.path, range, () => 1);
   const floor = await wave(memberMe.path, {}, (i) => (i < 20 ? 2 : 3));
 
   const cpuBefore = await cpuOf();
