@@ -9,6 +9,12 @@
  * answers that were 4xx/5xx, and the servers' CPU; asserts nothing.
  *   node --import tsx bench/release.ts        (BENCH_MEMBERS=1000, BENCH_INSTANCES=3)
  *
+ * The floor (issue 46): before the rush, the same clients send the same number of calls at once to
+ * the smallest signed-in call (/member/api/auth/me), each as many in turn as it sends in the rush;
+ * its wall time is what this machine, client and server stack pay anyway. The rush's wall time is
+ * printed as a multiple of it, and so is the read alone (every member reads the day once, at once,
+ * against one /auth/me each). CPU of every process: each instance, PostgreSQL's, this client's.
+ *
  * Members sign in through the real login: the desk gives each a one-time code
  * (/store/api/create/member/login/code) and the member logs in with it (/member/api/auth/login),
  * a few at a time (wrong logins are limited per address, and every login takes one of its slots
@@ -25,7 +31,7 @@ import {
   queryTimetableByDate,
   updateBookingPolicy,
 } from '@studio/contract';
-import { serveAll, serverCpuMs, stopAll, type Served } from './lib/run.ts';
+import { postgresCpuMs, serveAll, serverCpuMs, stopAll, type Served } from './lib/run.ts';
 
 const instances = Number(process.env.BENCH_INSTANCES ?? 3);
 const pgPool = process.env.BENCH_POOL_MAX ?? '10';
@@ -142,8 +148,34 @@ async function run(label: string, env: NodeJS.ProcessEnv, n: number) {
   const range = { fromDate: info.day, toDate: info.day };
   await Promise.all(cookies.slice(0, 30).map((c, i) => post(`${servers[i % n].url}${memberTimetable.path}`, c, range)));
 
-  const cpu = async () => (await Promise.all(servers.map((s) => serverCpuMs(s.url)))).reduce((a, b) => a + b, 0);
-  const cpuBefore = await cpu();
+  const cpuOf = async () => ({
+    servers: await Promise.all(servers.map((s) => serverCpuMs(s.url))),
+    postgres: n > 1 || env.BENCH_DATABASE_URL ? await postgresCpuMs() : 0,
+    client: (process.cpuUsage().user + process.cpuUsage().system) / 1000,
+  });
+  const at = (i: number) => servers[i % n].url;
+  /** Wall time (ms) of every client sending `calls(i)` calls of `path` in turn, all clients at once. */
+  const wave = async (path: string, body: unknown, calls: (i: number) => number) => {
+    const t = performance.now();
+    const answers: Answer[] = [];
+    await Promise.all(
+      cookies.map(async (c, i) => {
+        for (let k = 0; k < calls(i); k++) answers.push(await post(`${at(i)}${path}`, c, body));
+      }),
+    );
+    const bad = answers.filter((a) => a.code !== 0).length;
+    if (bad) throw new Error(`${bad} calls to ${path} failed`);
+    return { ms: performance.now() - t, answers };
+  };
+  // The read alone against its floor (one call each), then the rush's floor: as many calls as the
+  // rush sends (the 20 who get the hot class send two, everyone else three).
+  const floorOne = await wave(memberMe.path, {}, () => 1);
+  const readAlone = await wave(memberTimetable.path, range, () => 1);
+  // BENCH_READ_WAVES=k: k more read waves, for a CPU profile of the read (BENCH_NODE_ARGS=--cpu-prof).
+  for (let k = 0; k < Number(process.env.BENCH_READ_WAVES ?? 0); k++) await wave(memberTimetable.path, range, () => 1);
+  const floor = await wave(memberMe.path, {}, (i) => (i < 20 ? 2 : 3));
+
+  const cpuBefore = await cpuOf();
   const reads: Answer[] = [];
   const bookings: Answer[] = [];
   const t0 = performance.now();
@@ -167,7 +199,9 @@ async function run(label: string, env: NodeJS.ProcessEnv, n: number) {
     }),
   );
   const wallMs = performance.now() - t0;
-  const cpuMs = (await cpu()) - cpuBefore;
+  const cpuAfter = await cpuOf();
+  const serverCpu = cpuAfter.servers.map((x, k) => x - cpuBefore.servers[k]);
+  const cpuMs = serverCpu.reduce((a, b) => a + b, 0);
 
   const r = figures(reads);
   const b = figures(bookings);
@@ -207,7 +241,15 @@ async function run(label: string, env: NodeJS.ProcessEnv, n: number) {
   );
   const perRequest = cpuMs / (r.count + b.count);
   console.log(
-    `  server CPU ${Math.round(cpuMs)} ms in all (${n} instance${n > 1 ? 's' : ''}), ${perRequest.toFixed(2)} ms per request; seed ${info.seedMs} ms`,
+    `  server CPU ${Math.round(cpuMs)} ms in all (${n} instance${n > 1 ? 's' : ''}: ${serverCpu.map((x) => Math.round(x)).join(' + ')}), ${perRequest.toFixed(2)} ms per request; PostgreSQL ${Math.round(cpuAfter.postgres - cpuBefore.postgres)} ms; this client ${Math.round(cpuAfter.client - cpuBefore.client)} ms; seed ${info.seedMs} ms`,
+  );
+  const ratio = (x: number, of: number) => (x / of).toFixed(2);
+  const limit = wallMs / 2;
+  console.log(
+    `  floor ${Math.round(floor.ms)} ms (${floor.answers.length} x ${memberMe.path}); rush ${Math.round(wallMs)} ms = ${ratio(wallMs, floor.ms)}x the floor (target ${n > 1 ? 2 : 1.5}x); p99 read ${r.p99} / booking ${b.p99} ms against half the rush ${Math.round(limit)} ms: ${r.p99 <= limit && b.p99 <= limit ? 'within' : 'OVER'}; read alone ${Math.round(readAlone.ms)} ms = ${ratio(readAlone.ms, floorOne.ms)}x its floor ${Math.round(floorOne.ms)} ms (target 1.5x)`,
+  );
+  console.log(
+    `RESULT ${JSON.stringify({ db: label, measurement: 'release rush / floor', value: ratio(wallMs, floor.ms), p50: String(Math.round(wallMs)), p99: String(Math.round(floor.ms)), note: `read alone / floor ${ratio(readAlone.ms, floorOne.ms)}` })}`,
   );
   const db = label.split(' ')[0];
   for (const [what, f] of [

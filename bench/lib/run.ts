@@ -91,6 +91,27 @@ export async function serverCpuMs(url: string): Promise<number> {
   return ((await res.json()) as { micros: number }).micros / 1000;
 }
 
+/**
+ * CPU time (ms) of this machine's PostgreSQL processes so far (postmaster and every backend: /proc,
+ * user + system, with the time of children they reaped: a backend that exited counts in its
+ * postmaster's). 0 where there is no /proc.
+ */
+export async function postgresCpuMs(): Promise<number> {
+  const { readdir, readFile } = await import('node:fs/promises');
+  const ticks = 100; // CLK_TCK on Linux
+  let total = 0;
+  for (const pid of await readdir('/proc').catch(() => [] as string[])) {
+    if (!/^\d+$/.test(pid)) continue;
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+    const close = stat.lastIndexOf(')');
+    if (close < 0 || !stat.slice(stat.indexOf('(') + 1, close).startsWith('postgres')) continue;
+    const fields = stat.slice(close + 2).split(' ');
+    // Fields 14-17 of stat (utime, stime, cutime, cstime), counted from the state (field 3) here.
+    total += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+  }
+  return (total * 1000) / ticks;
+}
+
 /** Statements the server has sent to PostgreSQL so far, and the writes that carried them (0 on SQLite). */
 export async function serverStatements(url: string): Promise<{ statements: number; sends: number }> {
   const res = await fetch(`${url}/bench/statements`, {

@@ -23,6 +23,39 @@ import { calendar } from '../../apps/server/src/features/timetable/calendar.ts';
 import { createSession } from '../../apps/server/src/features/timetable/public.ts';
 import { addDays, localDateTime } from '../../apps/server/src/lib/time.ts';
 
+/**
+ * BENCH_SQL_PROFILE=1 (SQLite): the time each statement text spends in better-sqlite3 (all, get,
+ * run, iterate), printed to stderr on exit, most first: where a CPU profile's `executeQuery` goes.
+ */
+if (process.env.BENCH_SQL_PROFILE) {
+  const { default: Sqlite } = await import('better-sqlite3');
+  const probe = new Sqlite(':memory:');
+  const proto = Object.getPrototypeOf(probe.prepare('select 1')) as Record<string, (...a: unknown[]) => unknown>;
+  probe.close();
+  const spent = new Map<string, { ms: number; calls: number }>();
+  for (const name of ['all', 'get', 'run', 'iterate']) {
+    const inner = proto[name];
+    proto[name] = function (this: { source: string }, ...args: unknown[]) {
+      const t = performance.now();
+      try {
+        return inner.apply(this, args);
+      } finally {
+        const f = spent.get(this.source) ?? { ms: 0, calls: 0 };
+        f.ms += performance.now() - t;
+        f.calls++;
+        spent.set(this.source, f);
+      }
+    };
+  }
+  process.on('exit', () => {
+    const top = [...spent].sort((a, b) => b[1].ms - a[1].ms).slice(0, 15);
+    for (const [sql, f] of top)
+      process.stderr.write(
+        `sql ${f.ms.toFixed(0).padStart(6)} ms ${String(f.calls).padStart(6)} calls ${(f.ms / f.calls).toFixed(3)} ms  ${sql.replace(/\s+/g, ' ').slice(0, 300)}\n`,
+      );
+  });
+}
+
 const scenario = process.argv[2];
 const pgUrl = process.env.BENCH_DATABASE_URL;
 const PASSWORD = 'bench-password-1';

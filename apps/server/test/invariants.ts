@@ -2,7 +2,8 @@ import { BOOKED_TYPES, OperateType, PendingStatus, ReservationStatus, WaitStatus
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../src/db/index.ts';
 import type { Database } from '../src/db/schema.ts';
-import { weekDays } from '../src/features/cards/public.ts';
+import { overLimitCards, weekDays } from '../src/features/cards/public.ts';
+import { localDateTime } from '../src/lib/time.ts';
 
 const LIVE = [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN];
 const HELD = [PendingStatus.WAITING, PendingStatus.SIGNED_IN, PendingStatus.NO_SHOW];
@@ -291,6 +292,29 @@ async function readInvariants(db: Db, storeId?: number): Promise<string[]> {
   out.push(...(await onlineOrderProblems(db, storeId)));
   out.push(...(await capProblems(db, storeId)));
   out.push(...(await shareProblems(db, storeId)));
+  out.push(...(await prepaidProblems(db, storeId)));
+  return out;
+}
+
+/**
+ * Prepaid limits (issue 45, item 4): no card sold since the store's limits took effect is over a
+ * card's own limit (a member's total may grow past the limit only by cards sold before it).
+ */
+async function prepaidProblems(db: Db, storeId?: number): Promise<string[]> {
+  let q = db.selectFrom('store').select(['id', 'timezone']);
+  if (storeId !== undefined) q = q.where('id', '=', storeId);
+  const stores = await q.execute();
+  const out: string[] = [];
+  for (const s of stores) {
+    const { rule, list } = await overLimitCards(db, s.id, localDateTime(s.timezone).slice(0, 10));
+    for (const o of list) {
+      if (rule.since !== null && o.card.createdAt > rule.since && o.cardOver.length) {
+        out.push(
+          `card ${o.card.id}: sold ${o.card.createdAt}, after the limits of ${rule.since}, yet ${o.cardOver.join('; ')}`,
+        );
+      }
+    }
+  }
   return out;
 }
 

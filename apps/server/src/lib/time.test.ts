@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatLocal, localDateTime } from './time.ts';
+import { addMonths, formatLocal, localDateTime } from './time.ts';
 
 describe('localDateTime', () => {
   const zones = ['Asia/Shanghai', 'America/New_York', 'Europe/London', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'UTC'];
@@ -26,5 +26,15 @@ describe('localDateTime', () => {
       for (const at of [...instants, ...[...instants].reverse()])
         expect(localDateTime(tz, at), `${tz} ${at}`).toBe(formatLocal(tz, at));
     }
+  });
+});
+
+describe('addMonths', () => {
+  it('keeps the day, or takes the last day of a shorter month', () => {
+    expect(addMonths('2026-12-07', 24)).toBe('2028-12-07');
+    expect(addMonths('2026-01-31', 1)).toBe('2026-02-28');
+    expect(addMonths('2028-01-31', 1)).toBe('2028-02-29');
+    expect(addMonths('2026-11-30', 3)).toBe('2027-02-28');
+    expect(addMonths('2026-03-31', -1)).toBe('2026-02-28');
   });
 });

@@ -43,6 +43,15 @@ export function addDays(date: string, days: number): string {
   return dt.toISOString().slice(0, 10);
 }
 
+/** `YYYY-MM-DD` plus whole months, the day kept or, past the month's end, its last day (01-31 + 1 month = 02-28). */
+export function addMonths(date: string, months: number): string {
+  const [y, m, d] = date.split('-').map(Number);
+  const first = new Date(Date.UTC(y, m - 1 + months, 1));
+  const last = new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 0)).getUTCDate();
+  first.setUTCDate(Math.min(d, last));
+  return first.toISOString().slice(0, 10);
+}
+
 /** 0 = Sunday ... 6 = Saturday, as JavaScript's getDay. */
 export function weekday(date: string): number {
   const [y, m, d] = date.split('-').map(Number);

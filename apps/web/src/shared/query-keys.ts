@@ -137,6 +137,9 @@ export const keys = {
   smsSetting: ['store-setting', 'sms'],
   /** Cooling-off days and how members' leave requests are approved (issue 29). */
   cardLifeSetting: ['store-setting', 'card-life'],
+  /** 预付卡限额 and the cards over it (saving the setting refreshes both). */
+  prepaidLimits: ['store-setting', 'prepaid-limits'],
+  prepaidOver: ['store-setting', 'prepaid-over'],
   onlineSetting: ['store-setting', 'online'],
   storeFunctions: ['store-functions'],
   /** The store's staff (员工). */

@@ -4,6 +4,7 @@ import { zId } from '../common.ts';
 import { MAX_AMOUNT, PAY_METHODS, type PayMethod } from '../constants.ts';
 import { defineCall, fails, Roles, STORE_API } from '../define.ts';
 import { CardMsg } from './reference/card.ts';
+import { prepaidLimitErrors } from './prepaid-limits.ts';
 import { zAmount, zNullableText } from './reference/shared.ts';
 
 export const TransferMsg = {
@@ -64,6 +65,7 @@ export const transferMemberCard = defineCall({
     ...fails.badRequest(TransferMsg.feeMethod, TransferMsg.futureBookings, TransferMsg.sameHolder),
     ...fails.notFound('会员卡', '会员'),
     ...fails.conflict(CardMsg.refunded, CardMsg.changed, TransferMsg.frozen, TransferMsg.keepPendings('{N}')),
+    ...prepaidLimitErrors,
   ],
 });
 

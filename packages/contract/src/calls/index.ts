@@ -13,6 +13,7 @@ import { referenceCalls } from './reference/index.ts';
 import { reminderCalls } from './reminders.ts';
 import { sellerLinkCalls } from './seller-link.ts';
 import { policyCalls } from './policy.ts';
+import { prepaidLimitCalls } from './prepaid-limits.ts';
 import { reportCalls } from './reports.ts';
 import { staffCalls } from './staff.ts';
 import { storeAdminCalls } from './store-admin.ts';
@@ -35,6 +36,7 @@ export * from './reference/index.ts';
 export * from './reminders.ts';
 export * from './seller-link.ts';
 export * from './policy.ts';
+export * from './prepaid-limits.ts';
 export * from './reports.ts';
 export * from './staff.ts';
 export * from './store-admin.ts';
@@ -66,4 +68,5 @@ export const allCalls: readonly CallDef[] = [
   ...importExportCalls,
   ...reminderCalls,
   ...sellerLinkCalls,
+  ...prepaidLimitCalls,
 ];

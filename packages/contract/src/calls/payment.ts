@@ -10,6 +10,7 @@ import { Msg } from '../messages.ts';
 import { checkRange } from './batch.ts';
 
 import { CardMsg, sellerErrors, zSellerId } from './reference/card.ts';
+import { prepaidLimitErrors } from './prepaid-limits.ts';
 import { MEMBER_API } from './member-channel.ts';
 import { NotifyMsg, zWechatState } from './reminders.ts';
 
@@ -360,6 +361,7 @@ export const memberCreateOrder = defineCall({
       PayMsg.providerFailed('{原因}'),
       PayMsg.oauthFailed('{原因}'),
     ),
+    ...prepaidLimitErrors,
   ],
 });
 
@@ -433,6 +435,7 @@ export const createPayOrder = defineCall({
       PayMsg.cardRefunded,
       PayMsg.providerFailed('{原因}'),
     ),
+    ...prepaidLimitErrors,
   ],
 });
 

@@ -8,6 +8,7 @@ import { findMember, requireMember } from '../reference/public.ts';
 import { requireSeller } from '../staff/public.ts';
 import { storeNow } from '../../lib/time.ts';
 import { mustFindProduct } from './product-service.ts';
+import { prepaidKindOf, prepaidLimitRefusal, refuseOverPrepaidLimits, saleAsk } from './prepaid-limits.ts';
 import { inOwnTx } from '../../lib/write-queue.ts';
 import { lockMember } from '../../db/locks.ts';
 import {
@@ -123,6 +124,12 @@ export async function issueCard(
     // 体验卡 once per member: not while the member holds one or has a 体验卡 order open or paid (read under
     // the member's lock, as the online order's fulfilment reads it: of two at once, one card).
     if (product.trial === 1 && (await trialTaken(tx, storeId, input.mid))) throw conflict(CardMsg.trialOnce);
+    const paid = input.payment?.amount ?? Number(product.price);
+    await refuseOverPrepaidLimits(tx, storeId, now, {
+      memberId: input.mid,
+      ask: saleAsk(product, paid, input.totalCount, start, now),
+      added: paid,
+    });
     const { card, ledgerId } = await writeIssuedCard(tx, {
       storeId,
       memberId: input.mid,
@@ -232,6 +239,14 @@ export async function issueCardPaidOnline(
   if (product.trial === 1 && (await trialTaken(tx, a.storeId, a.memberId, a.payment.payOrderId))) {
     return { refused: CardMsg.trialOnce };
   }
+  // The limits again, as the payment arrives (a sale at the desk may have come first): 异常订单, refunded.
+  await lockMember(tx, a.memberId);
+  const over = await prepaidLimitRefusal(tx, a.storeId, a.now, {
+    memberId: a.memberId,
+    ask: saleAsk(product, a.payment.amount, totalCount, start, a.now),
+    added: a.payment.amount,
+  });
+  if (over) return { refused: over };
   const { card, ledgerId } = await writeIssuedCard(tx, {
     storeId: a.storeId,
     memberId: a.memberId,
@@ -260,6 +275,14 @@ export async function topUpCardPaidOnline(
   tx: Tx,
   a: { storeId: number; memberCardId: number; memberId: number; amount: number; now: string; payment: OnlinePayment },
 ): Promise<true | { refused: string }> {
+  await lockMember(tx, a.memberId);
+  const over = await prepaidLimitRefusal(tx, a.storeId, a.now, {
+    memberId: a.memberId,
+    ask: { kind: 'money', amount: a.payment.amount, startDay: a.now.slice(0, 10) },
+    onCard: a.memberCardId,
+    added: a.payment.amount,
+  });
+  if (over) return { refused: over };
   if (!(await addToCardTotal(tx, a.storeId, a.memberCardId, a.amount, a.memberId))) {
     const c = await cardHolder(tx, a.storeId, a.memberCardId);
     if (!c) return { refused: PayExceptionMsg.cardGone };
@@ -465,7 +488,22 @@ export async function topUpCard(ctx: CallCtx, id: number, amount: number, paymen
   const c = await mustFindOpenCard(ctx, id);
   const seller = await sellerOf(ctx, sellerId);
   const storeId = ctx.store.id;
+  const now = storeNow(ctx);
   await inOwnTx(ctx.db, async (tx) => {
+    // What the top-up is worth: the money taken, or for a money card without a payment its amount.
+    const kind = prepaidKindOf(c);
+    const paid = payment?.amount ?? (kind === 'money' ? amount : 0);
+    await refuseOverPrepaidLimits(tx, storeId, now, {
+      memberId: c.memberId,
+      ask: {
+        kind,
+        amount: paid,
+        count: kind === 'lessons' ? c.totalCount + amount : undefined,
+        startDay: now.slice(0, 10),
+      },
+      onCard: id,
+      added: paid,
+    });
     audit(tx, {
       kind: 'card',
       summary: `会员卡充值 ${amountText(c.bigType, amount)}${payment ? `，销售员 ${seller.name}` : ''}`,
@@ -484,7 +522,7 @@ export async function topUpCard(ctx: CallCtx, id: number, amount: number, paymen
       amount,
       operatorId: ctx.staff.id,
       remark: payment?.remark ?? null,
-      createdAt: storeNow(ctx),
+      createdAt: now,
     });
     if (payment) {
       await recordPayment(tx, ctx, { ...payment, memberCardId: id, ledgerId, kind: 'topup', sellerId: seller.id });

@@ -45,6 +45,8 @@ export {
 } from './activation.ts';
 export { loadCardLifeSetting, quoteRefund, type RefundQuote } from './refund-quote.ts';
 export { refundCard } from './payment-service.ts';
+/** Prepaid limits per city: an online order about to be created is asked first. */
+export { overLimitCards, productOrderRefusal, topupOrderRefusal } from './prepaid-limits.ts';
 export * from './rules.ts';
 /** The days a leave holds, both ends included (the import reads leaves a studio moves in with). */
 export { leaveDays } from './life/rules.ts';

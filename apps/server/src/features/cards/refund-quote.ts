@@ -46,6 +46,34 @@ export interface RefundQuote {
 
 const yuan = (fen: number) => amountText(BIG_TYPE_MONEY, fen);
 
+/** What a card's unused share is measured in: what it holds, or (a card of days) its days. */
+export type CardForShare = Pick<
+  Card,
+  'totalCount' | 'usedCount' | 'perCount' | 'expireTime' | 'validDays' | 'leaveDays' | 'activateTime' | 'bigType'
+>;
+
+/**
+ * The unused part of a card on `today`, `left` of `length`: of what it holds (lessons or fen), or of
+ * its days for a card booking takes nothing from (期限卡, not started: all of them). The refund
+ * quote's share and the prepaid limits' remaining value both measure it so.
+ */
+export function unusedShare(card: CardForShare, today: string): { left: number; length: number; shareText: string } {
+  const total = Number(card.totalCount);
+  const used = Number(card.usedCount);
+  if (card.perCount > 0 || !card.expireTime) {
+    return {
+      left: Math.max(0, total - used),
+      length: total,
+      shareText: `剩余 ${amountText(card.bigType, total - used)} / ${amountText(card.bigType, total)}`,
+    };
+  }
+  const length = Number(card.validDays ?? 0) + Number(card.leaveDays);
+  const left = card.activateTime
+    ? Math.min(length, Math.max(0, daysBetween(today, card.expireTime.slice(0, 10))))
+    : length;
+  return { left, length, shareText: `有效期剩余 ${left} / ${length} 天` };
+}
+
 /**
  * The product rule's amount in whole fen, integer arithmetic only (issue 42, item 5): the unused share
  * `paid × left ÷ length` and the fee `paid × feePercent ÷ 100` are each rounded down to the fen (不足 1
@@ -138,20 +166,7 @@ export async function quoteRefund(ex: Executor, storeId: number, card: Card, now
       detail: `${when}，在${setting.coolingOffDays}天冷静期内，${unopened}：全额退还实付 ${yuan(paid)}`,
     };
   }
-  const total = Number(card.totalCount);
-  const used = Number(card.usedCount);
-  let left: number;
-  let length: number;
-  let shareText: string;
-  if (card.perCount > 0 || !card.expireTime) {
-    left = Math.max(0, total - used);
-    length = total;
-    shareText = `剩余 ${amountText(card.bigType, total - used)} / ${amountText(card.bigType, total)}`;
-  } else {
-    length = Number(card.validDays ?? 0) + Number(card.leaveDays);
-    left = card.activateTime ? Math.min(length, Math.max(0, daysBetween(today, card.expireTime.slice(0, 10)))) : length;
-    shareText = `有效期剩余 ${left} / ${length} 天`;
-  }
+  const { left, length, shareText } = unusedShare(card, today);
   const r = productRuleAmount({ paid, left, length, feePercent: Number(card.refundFeePercent) });
   const parts = partsOf(r.amount);
   const past = cooling

@@ -79,6 +79,7 @@ export async function requireProduct(ex: Executor, storeId: number, id: number) 
       'bigType',
       'cardType',
       'perCount',
+      'price',
       'validDays',
       'deleted',
       'onlineSale',

@@ -6,7 +6,10 @@ import {
   insertMemberCard,
   memberCardLedger,
   memberPayments,
+  queryCardsOverPrepaidLimit,
+  queryPrepaidLimitSetting,
   topupMemberCard,
+  updatePrepaidLimitSetting,
   updateCardProduct,
   updateMemberCardExpire,
   updateMemberCardStatus,
@@ -14,6 +17,7 @@ import {
 import { defineFeature, type Registry } from '../../lib/feature.ts';
 import { cardLedger, issueCard, setCardExpiry, setCardFrozen, topUpCard } from './member-card-service.ts';
 import { memberPaymentList, refundQuoteOf } from './payment-service.ts';
+import { cardsOverLimits, loadPrepaidRule, savePrepaidRule } from './prepaid-limits.ts';
 import { createProduct, editProduct, listProducts, removeProduct } from './product-service.ts';
 
 /** Card products and the cards members hold. */
@@ -27,6 +31,9 @@ export function registerCard(r: Registry): void {
   r.handle(topupMemberCard, (input, ctx) => topUpCard(ctx, input.id, input.amount, input.payment, input.sellerId));
   r.handle(updateMemberCardExpire, (input, ctx) => setCardExpiry(ctx, input.id, input.expireTime), { tx: true });
   r.handle(memberCardLedger, (input, ctx) => cardLedger(ctx, input.id));
+  r.handle(queryPrepaidLimitSetting, (_input, ctx) => loadPrepaidRule(ctx.db, ctx.store.id));
+  r.handle(updatePrepaidLimitSetting, (input, ctx) => savePrepaidRule(ctx, input), { tx: true });
+  r.handle(queryCardsOverPrepaidLimit, (_input, ctx) => cardsOverLimits(ctx));
   // refundMemberCard (退卡) is handled by online payment: it closes the card's open top-up orders first.
   r.handle(cardRefundQuote, (input, ctx) => refundQuoteOf(ctx, input.mcId));
   r.handle(memberPayments, (input, ctx) => memberPaymentList(ctx, input.mid));

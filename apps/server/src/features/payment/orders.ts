@@ -35,7 +35,15 @@ import { bindMemberOpenidUnder, memberOpenidUnder, useWechatState } from '../rem
 import { requireSeller } from '../staff/public.ts';
 import { sellerOfCode } from '../teacher-pay/public.ts';
 import { requireMember } from '../reference/public.ts';
-import { memberHadTrial, productForSale, productsOnSale, requireMemberCard, startDatePassed } from '../cards/public.ts';
+import {
+  memberHadTrial,
+  productForSale,
+  productOrderRefusal,
+  productsOnSale,
+  requireMemberCard,
+  startDatePassed,
+  topupOrderRefusal,
+} from '../cards/public.ts';
 import { closeOrderHere, fulfilOrder, type Deps, type Fulfiller } from './fulfil.ts';
 import { PaymentProviderError, type CreatedOrder, type ProviderName } from './providers/types.ts';
 import { WechatPay } from './providers/wechatpay.ts';
@@ -210,6 +218,8 @@ async function createOrder(
       throw conflict(PayMsg.notOnSale);
     }
     if (p.trial === 1 && (await memberHadTrial(ctx.db, storeId, memberId))) throw conflict(PayMsg.trialOnce);
+    const over = await productOrderRefusal(ctx.db, storeId, memberId, p, localDateTime(ctx.store.timezone));
+    if (over) throw conflict(over);
     row = { kind: 'card', productId: p.id, memberCardId: null, trial: p.trial };
     amount = p.onlinePrice;
     description = p.cardName;
@@ -221,6 +231,15 @@ async function createOrder(
     if (!buyer.anyTopupAmount && !setting.topupAmounts.includes(input.amount ?? 0)) {
       throw badRequest(PayMsg.topupAmount);
     }
+    const over = await topupOrderRefusal(
+      ctx.db,
+      storeId,
+      memberId,
+      c.id,
+      input.amount ?? 0,
+      localDateTime(ctx.store.timezone),
+    );
+    if (over) throw conflict(over);
     row = { kind: 'topup', productId: null, memberCardId: c.id, trial: 0 };
     amount = input.amount ?? 0;
     description = `会员卡充值 ${amountText(BIG_TYPE_MONEY, amount)}`;

@@ -4,6 +4,7 @@ import { zDate, zEmpty, zFlag, zId, zName } from '../../common.ts';
 import { MAX_AMOUNT, PAY_METHODS, type PayMethod } from '../../constants.ts';
 import { defineCall, fails, STORE_API, Roles } from '../../define.ts';
 import { RefMsg, zAmount, zIdList, zNullableText } from './shared.ts';
+import { prepaidLimitErrors } from '../prepaid-limits.ts';
 
 /** 开卡方式 of a product (issue 29). */
 export const CARD_ACTIVATIONS = ['sale', 'first_class', 'date'] as const;
@@ -349,6 +350,7 @@ export const insertMemberCard = defineCall({
     ...fails.notFound('会员', '卡种'),
     ...fails.conflict(CardMsg.trialOnce),
     ...sellerErrors,
+    ...prepaidLimitErrors,
   ],
 });
 
@@ -382,7 +384,7 @@ export const topupMemberCard = defineCall({
   idFields: ['id', 'sellerId'],
   summary: '会员卡充值（次数或金额，分；可记录收款和销售员，销售员默认当前登录员工）',
   example: { id: 1, amount: 10, payment: { amount: 50000, method: 'cash', remark: null }, sellerId: 2 },
-  errors: [...fails.notFound('会员卡'), ...fails.conflict(CardMsg.refunded), ...sellerErrors],
+  errors: [...fails.notFound('会员卡'), ...fails.conflict(CardMsg.refunded), ...sellerErrors, ...prepaidLimitErrors],
 });
 
 export const refundMemberCard = defineCall({

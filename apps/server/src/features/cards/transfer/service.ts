@@ -1,3 +1,4 @@
+import { refuseOverPrepaidLimits, remainingOfCard } from '../prepaid-limits.ts';
 import {
   amountText,
   BIG_TYPE_MONEY,
@@ -70,6 +71,12 @@ export async function transferCard(
       tx,
       found.map((b) => b.sessionId),
     );
+    // The new holder's prepaid total gains what remains on the card (their row locked before the card's).
+    await refuseOverPrepaidLimits(tx, storeId, now, {
+      memberId: to.id,
+      ask: null,
+      added: await remainingOfCard(tx, storeId, from.id, card.id, now),
+    });
     await lockCards(tx, [card.id]);
     // Kept bookings may grow meanwhile (they stay with the old holder anyway), not pendings; cancelled ones may not.
     const again = await futureOf(tx, storeId, card.id, now);
