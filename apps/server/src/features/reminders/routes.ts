@@ -10,9 +10,10 @@ import {
   updateNotifySetting,
 } from '@studio/contract';
 import { defineFeature } from '../../lib/feature.ts';
+import { leaveDecided } from '../cards/public.ts';
 import { sessionChanged, sessionDeleted } from '../timetable/public.ts';
 import { waitlistPromoted } from '../waitlist/public.ts';
-import { onPromoted, onSessionChanged, onSessionDeleted } from './queue.ts';
+import { onLeaveDecided, onPromoted, onSessionChanged, onSessionDeleted } from './queue.ts';
 import { issueWechatState } from './openid.ts';
 import * as svc from './service.ts';
 
@@ -21,6 +22,7 @@ export const remindersFeature = defineFeature((r) => {
   r.on(waitlistPromoted, onPromoted);
   r.on(sessionDeleted, onSessionDeleted);
   r.on(sessionChanged, onSessionChanged);
+  r.on(leaveDecided, onLeaveDecided);
   r.handle(queryNotifySetting, (_input, ctx) => svc.querySetting(ctx));
   r.handle(updateNotifySetting, (input, ctx) => svc.updateSetting(ctx, input));
   r.handle(sendNotifyTest, (input, ctx) => svc.sendTest(ctx, input));

@@ -1,22 +1,18 @@
-import { OperateType } from '@studio/contract';
 import type { Tx } from '../../../db/index.ts';
 import type { StoreScope } from '../../../lib/context.ts';
 import { emit, event } from '../../../lib/events.ts';
-import { bookingCancelled, cancelPending, cancelReservation } from '../../timetable/public.ts';
+import { cardBookingsDropped } from '../events.ts';
 
-/** Cancels the given bookings of a card with their refunds (their sessions locked by the caller), each announced. */
+/**
+ * Cancels the given bookings of a card with their refunds (their sessions locked by the caller): the
+ * timetable does it as the listener of `cardBookingsDropped`, and announces each cancel.
+ */
 export async function cancelCardBookings(
   tx: Tx,
   store: StoreScope,
   found: readonly { kind: 'reservation' | 'pending'; id: number }[],
   by: { staffId: number | null; member: boolean },
 ) {
-  const operateType = by.member ? OperateType.USER_CANCELLED : OperateType.ADMIN_CANCELLED;
-  for (const b of found) {
-    const fact =
-      b.kind === 'reservation'
-        ? (await cancelReservation(tx, store, { reservationId: b.id, operatorId: by.staffId, operateType })).fact
-        : await cancelPending(tx, store, { pendingId: b.id, operatorId: by.staffId, operateType });
-    await emit(tx, event(bookingCancelled, fact));
-  }
+  if (!found.length) return;
+  await emit(tx, event(cardBookingsDropped, { storeId: store.id, store, bookings: found, by }));
 }

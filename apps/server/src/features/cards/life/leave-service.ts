@@ -5,11 +5,12 @@ import { inWriteTx } from '../../../db/write-queue.ts';
 import { audit } from '../../../lib/audit.ts';
 import type { StoreScope } from '../../../lib/context.ts';
 import { conflict, notFound } from '../../../lib/errors.ts';
+import { emit, event } from '../../../lib/events.ts';
 import { localDateTime } from '../../../lib/time.ts';
 import { activateBy, expiryOf } from '../activation.ts';
 import { addLedgerNote } from '../member-card-service.ts';
+import { leaveDecided } from '../events.ts';
 import { loadCardLifeSetting } from '../refund-quote.ts';
-import { queueReminder } from '../../reminders/public.ts';
 import { cancelCardBookings } from './bookings.ts';
 import {
   bookingsOfCardBetween,
@@ -298,13 +299,18 @@ export async function approveLeave(s: LeaveScope, staffId: number, input: { id: 
       confirmed: Boolean(input.cancelBookings),
       excludeId: leave.id,
     });
-    await queueReminder(tx, {
-      storeId: s.store.id,
-      memberId: leave.memberId,
-      kind: 'leave_result',
-      event: `${leave.id}:approved`,
-      vars: { card: card.cardName, result: '已批准', dates: `${leave.fromDate} 至 ${leave.toDate}` },
-    });
+    await emit(
+      tx,
+      event(leaveDecided, {
+        storeId: s.store.id,
+        memberId: leave.memberId,
+        leaveId: leave.id,
+        cardName: card.cardName,
+        fromDate: leave.fromDate,
+        toDate: leave.toDate,
+        refusedFor: null,
+      }),
+    );
   });
   return null;
 }
@@ -322,13 +328,18 @@ export async function refuseLeave(s: LeaveScope, staffId: number, input: { id: n
     });
     if (!done) throw conflict(CardLifeMsg.notPending);
     const card = await requireLeaveCard(tx, s.store.id, leave.memberCardId);
-    await queueReminder(tx, {
-      storeId: s.store.id,
-      memberId: leave.memberId,
-      kind: 'leave_result',
-      event: `${leave.id}:refused`,
-      vars: { card: card.cardName, result: `未批准（${input.remark}）`, dates: `${leave.fromDate} 至 ${leave.toDate}` },
-    });
+    await emit(
+      tx,
+      event(leaveDecided, {
+        storeId: s.store.id,
+        memberId: leave.memberId,
+        leaveId: leave.id,
+        cardName: card.cardName,
+        fromDate: leave.fromDate,
+        toDate: leave.toDate,
+        refusedFor: input.remark,
+      }),
+    );
     audit(tx, {
       kind: 'card',
       summary: `拒绝请假申请 ${leave.fromDate} 至 ${leave.toDate}：${input.remark}`,
