@@ -299,20 +299,20 @@ export async function approveLeave(s: LeaveScope, staffId: number, input: { id: 
       confirmed: Boolean(input.cancelBookings),
       excludeId: leave.id,
     });
-    await emit(
-      tx,
-      event(leaveDecided, {
-        storeId: s.store.id,
-        memberId: leave.memberId,
-        leaveId: leave.id,
-        cardName: card.cardName,
-        fromDate: leave.fromDate,
-        toDate: leave.toDate,
-        refusedFor: null,
-      }),
-    );
+    await announceDecision(tx, leave, card.cardName, null);
   });
   return null;
+}
+
+/** Tells whoever listens (the member's reminder) that the desk decided a leave: null approved, else why refused. */
+function announceDecision(
+  tx: Tx,
+  leave: { storeId: number; id: number; memberId: number; fromDate: string; toDate: string },
+  cardName: string,
+  refusedFor: string | null,
+) {
+  const { storeId, id: leaveId, memberId, fromDate, toDate } = leave;
+  return emit(tx, event(leaveDecided, { storeId, memberId, leaveId, cardName, fromDate, toDate, refusedFor }));
 }
 
 /** The desk refuses a member's waiting request, saying why (the member sees it). Guarded: decided once. */
@@ -328,18 +328,7 @@ export async function refuseLeave(s: LeaveScope, staffId: number, input: { id: n
     });
     if (!done) throw conflict(CardLifeMsg.notPending);
     const card = await requireLeaveCard(tx, s.store.id, leave.memberCardId);
-    await emit(
-      tx,
-      event(leaveDecided, {
-        storeId: s.store.id,
-        memberId: leave.memberId,
-        leaveId: leave.id,
-        cardName: card.cardName,
-        fromDate: leave.fromDate,
-        toDate: leave.toDate,
-        refusedFor: input.remark,
-      }),
-    );
+    await announceDecision(tx, leave, card.cardName, input.remark);
     audit(tx, {
       kind: 'card',
       summary: `拒绝请假申请 ${leave.fromDate} 至 ${leave.toDate}：${input.remark}`,

@@ -132,13 +132,7 @@ export async function bookingsOfCardBetween(
     .selectFrom('pending as p')
     .innerJoin('timetable as t', 't.id', 'p.timetableId')
     .$call(withCourseName)
-    .select((eb) => [
-      eb.val('pending').as('kind'),
-      'p.id',
-      't.id as sessionId',
-      't.startTime',
-      eb.val(0).as('refund'),
-    ])
+    .select((eb) => [eb.val('pending').as('kind'), 'p.id', 't.id as sessionId', 't.startTime', eb.val(0).as('refund')])
     .where('p.storeId', '=', storeId)
     .where('p.memberCardId', '=', memberCardId)
     .where('p.status', '=', PendingStatus.WAITING)

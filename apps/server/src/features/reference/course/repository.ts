@@ -163,7 +163,9 @@ type MaybeSessions = Database & { t: Nullable<Database['timetable']> };
  * selected as `courseName`. Every read that names a session's class joins it here (the course
  * join written once); `c` stays in scope for a filter or a grouping.
  */
-export function withCourseName<DB extends Sessions, TB extends keyof DB & string, O>(qb: SelectQueryBuilder<DB, TB | 't', O>) {
+export function withCourseName<DB extends Sessions, TB extends keyof DB & string, O>(
+  qb: SelectQueryBuilder<DB, TB | 't', O>,
+) {
   // Kysely cannot type a join on a builder generic in its tables: the one cast, checked at each caller.
   return (qb as unknown as SelectQueryBuilder<Sessions, 't', O>)
     .innerJoin('course as c', 'c.id', 't.courseId')
