@@ -5,10 +5,8 @@
  * settings; cards know of no timetable or reminders (a card's leave and transfer announce the bookings
  * they give up, `cardBookingsDropped`, and a leave's decision, `leaveDecided`). Only the features'
  * own app code counts: tests may reach across in any direction, and db/, lib/ and the app shell are
- * checked by the main config.
+ * checked by the main config (.dependency-cruiser.cjs, whose resolution options these repeat).
  */
-const main = require('./.dependency-cruiser.cjs');
-
 module.exports = {
   forbidden: [
     {
@@ -22,8 +20,14 @@ module.exports = {
     },
   ],
   options: {
-    ...main.options,
     includeOnly: '^apps/server/src/features/',
     exclude: { path: '(node_modules|/dist/|\\.test\\.ts$)' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.base.json' },
+    enhancedResolveOptions: {
+      extensions: ['.ts', '.tsx', '.js', '.mjs'],
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'default'],
+    },
   },
 };
