@@ -1,5 +1,6 @@
 import { PendingStatus, ReservationStatus } from '@studio/contract';
 import type { Executor, Tx } from '../../db/index.ts';
+import { withCourseName, withCourseNameIfAny } from '../reference/public.ts';
 
 /**
  * The audit log's repository: a store's entries as the log lists them (filters, page, the names of
@@ -104,8 +105,8 @@ export async function sessionsWithCourse(ex: Executor, ids: readonly number[]) {
   if (!ids.length) return [];
   return ex
     .selectFrom('timetable as t')
-    .innerJoin('course as c', 'c.id', 't.courseId')
-    .select(['t.id', 'c.name', 't.startTime'])
+    .$call(withCourseName)
+    .select(['t.id', 't.startTime'])
     .where('t.id', 'in', ids)
     .execute();
 }
@@ -129,7 +130,7 @@ export async function undoTrailSince(ex: Executor, storeId: number, mark: { hist
       .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
       .innerJoin('member as m', 'm.id', 'mc.memberId')
       .leftJoin('timetable as t', 't.id', 'l.timetableId')
-      .leftJoin('course as c', 'c.id', 't.courseId')
+      .$call(withCourseNameIfAny)
       .select([
         'l.id',
         'l.kind',
@@ -140,7 +141,6 @@ export async function undoTrailSince(ex: Executor, storeId: number, mark: { hist
         'm.mobile as memberMobile',
         'p.cardName',
         'p.bigType',
-        'c.name as courseName',
         't.startTime',
       ])
       .where('l.storeId', '=', storeId)

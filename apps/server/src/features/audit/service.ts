@@ -95,7 +95,7 @@ async function targetWords(db: Executor, storeId: number, ids: number[]): Promis
   ]);
   const name = new Map<string, string>();
   for (const m of members) name.set(`member:${m.id}`, `会员 ${m.name}`);
-  for (const s of sessions) name.set(`session:${s.id}`, `${s.name} ${s.startTime.slice(5, 16)}`);
+  for (const s of sessions) name.set(`session:${s.id}`, `${s.courseName} ${s.startTime.slice(5, 16)}`);
   for (const c of cards) name.set(`card:${c.id}`, `${c.memberName}的${c.name}`);
   for (const s of staff) name.set(`staff:${s.id}`, `员工 ${s.name}`);
   const per = new Map<number, string[]>();

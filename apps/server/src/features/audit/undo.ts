@@ -69,7 +69,7 @@ const NAMED = 3;
 /** Sessions by id with their course name and start, for messages. */
 async function sessionNames(tx: Tx, ids: number[]) {
   const rows = await sessionsWithCourse(tx, ids);
-  return new Map(rows.map((r) => [r.id, `${r.name} ${shortTime(r.startTime)}`]));
+  return new Map(rows.map((r) => [r.id, `${r.courseName} ${shortTime(r.startTime)}`]));
 }
 
 /**

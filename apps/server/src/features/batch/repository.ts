@@ -2,6 +2,7 @@ import { LIVE_PENDING, LIVE_RESERVATION, PendingStatus, ReservationStatus } from
 import { idChunks } from '../../db/chunks.ts';
 import type { Executor, Tx } from '../../db/index.ts';
 import { addDays, toDateTime } from '../../lib/time.ts';
+import { withCourseName } from '../reference/public.ts';
 
 /**
  * The batch runs' repository: the sessions a run reads and writes in bulk (a range, a course's
@@ -50,13 +51,12 @@ export function sessionRowsInRange(ex: Executor, storeId: number, from: string, 
  */
 export function sessionsAsTemplateRows(ex: Executor, storeId: number, from: string, to: string) {
   return sessionsInRange(ex, storeId, from, to, null)
-    .innerJoin('course as c', 'c.id', 't.courseId')
+    .$call(withCourseName)
     .innerJoin('teacher as te', 'te.id', 't.teacherId')
     .leftJoin('area as a', 'a.id', 't.areaId')
     .select([
       't.startTime',
       't.courseId',
-      'c.name as courseName',
       't.teacherId',
       'te.name as teacherName',
       't.areaId',
@@ -302,7 +302,6 @@ export type ListedSessions = { afterId: number } | { ids: readonly number[] };
 export async function previewSessions(ex: Executor, storeId: number, which: ListedSessions, limit: number) {
   let q = ex
     .selectFrom('timetable as t')
-    .innerJoin('course as c', 'c.id', 't.courseId')
     .innerJoin('teacher as te', 'te.id', 't.teacherId')
     .leftJoin('area as a', 'a.id', 't.areaId')
     .where('t.storeId', '=', storeId);
@@ -318,7 +317,8 @@ export async function previewSessions(ex: Executor, storeId: number, which: List
   }
   if (!total) return { rows: [], total };
   const rows = await q
-    .select(['t.startTime', 't.endTime', 'c.name as courseName', 'te.name as teacherName', 'a.name as areaName'])
+    .$call(withCourseName)
+    .select(['t.startTime', 't.endTime', 'te.name as teacherName', 'a.name as areaName'])
     .orderBy('t.startTime')
     .orderBy('t.id')
     .limit(limit)

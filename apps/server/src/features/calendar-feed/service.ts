@@ -11,8 +11,7 @@ import { storeScopeById } from '../../lib/store-scope.ts';
 import { addDays, localDateTime } from '../../lib/time.ts';
 import { memberCalendarEntries } from '../member-channel/public.ts';
 import { publicBaseOf } from '../messaging/public.ts';
-import { requireTeacher } from '../reference/public.ts';
-import { ownTeacherFilter } from '../staff/public.ts';
+import { ownTeacherFilter, requireTeacher } from '../reference/public.ts';
 import { teacherSessions } from '../timetable/public.ts';
 import { feedByToken, feedTokenOf, insertFeed, replaceFeedToken } from './repository.ts';
 

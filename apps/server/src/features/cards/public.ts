@@ -55,3 +55,5 @@ export { leaveDays } from './life/rules.ts';
  * and its undo empties them before deleting the cards.
  */
 export { deleteSharesOfCards, insertSharesOfNewCards } from './share/repository.ts';
+/** A card gives up bookings (leave, transfer): the timetable cancels them; a leave decided: the member is told (reminders). */
+export { cardBookingsDropped, leaveDecided } from './events.ts';

@@ -5,6 +5,7 @@ import { fixed, mapRead, noRead, sendRead, type Read } from '../../db/fixed.ts';
 import type { Database, MemberCardTable, NewRow, RowUpdate } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
 import type { CardOfRules } from './rules.ts';
+import { withCourseNameIfAny } from '../reference/public.ts';
 
 /**
  * The member cards' repository: the card products on sale with the courses they book, the cards
@@ -731,11 +732,10 @@ export function cardLedgerRows(ex: Executor, storeId: number, memberCardId: numb
       .leftJoin('cardPayment as back', 'back.refundOf', 'l.id')
       .leftJoin('payOrder as po', 'po.id', 'p.payOrderId')
       .leftJoin('timetable as t', 't.id', 'l.timetableId')
-      .leftJoin('course as c', 'c.id', 't.courseId')
+      .$call(withCourseNameIfAny)
       .leftJoin('member as bm', 'bm.id', 'l.memberId')
       .select([
         'bm.name as bookedBy',
-        'c.name as courseName',
         't.startTime as sessionStart',
         'l.id',
         'l.kind',

@@ -5,6 +5,8 @@ import {
   insertCardProduct,
   insertMemberCard,
   memberCardLedger,
+  memberCardsForCourse,
+  memberInfo,
   memberPayments,
   queryCardsOverPrepaidLimit,
   queryPrepaidLimitSetting,
@@ -16,6 +18,7 @@ import {
 } from '@studio/contract';
 import { defineFeature, type Registry } from '../../lib/feature.ts';
 import { cardLedger, issueCard, setCardExpiry, setCardFrozen, topUpCard } from './member-card-service.ts';
+import { cardsForCourse, memberWithCards } from './member-view.ts';
 import { memberPaymentList, refundQuoteOf } from './payment-service.ts';
 import { cardsOverLimits, loadPrepaidRule, savePrepaidRule } from './prepaid-limits.ts';
 import { createProduct, editProduct, listProducts, removeProduct } from './product-service.ts';
@@ -37,6 +40,8 @@ export function registerCard(r: Registry): void {
   // refundMemberCard (退卡) is handled by online payment: it closes the card's open top-up orders first.
   r.handle(cardRefundQuote, (input, ctx) => refundQuoteOf(ctx, input.mcId));
   r.handle(memberPayments, (input, ctx) => memberPaymentList(ctx, input.mid));
+  r.handle(memberInfo, (input, ctx) => memberWithCards(ctx, input.id));
+  r.handle(memberCardsForCourse, (input, ctx) => cardsForCourse(ctx, input.mid, input.courseId));
 }
 
 /** 会员卡: the card products and the members' cards at the desk (their life, sharing and transfer register their own calls). */

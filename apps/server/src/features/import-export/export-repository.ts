@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/index.ts';
+import { withCourseName } from '../reference/public.ts';
 
 /** Rows per page of the export's keyset reads. */
 export const EXPORT_PAGE = 2000;
@@ -97,13 +98,12 @@ export function bookingPage(ex: Executor, storeId: number, after: number) {
     .selectFrom('reservation as r')
     .innerJoin('member as m', 'm.id', 'r.memberId')
     .innerJoin('timetable as t', 't.id', 'r.timetableId')
-    .innerJoin('course as c', 'c.id', 't.courseId')
+    .$call(withCourseName)
     .select([
       'r.id',
       'r.timetableId as sessionId',
       'm.name',
       'm.mobile',
-      'c.name as courseName',
       't.startTime',
       'r.memberCardId',
       'r.studentCount',
@@ -124,12 +124,11 @@ export function bookingPage(ex: Executor, storeId: number, after: number) {
 export function sessionPage(ex: Executor, storeId: number, after: number) {
   return ex
     .selectFrom('timetable as t')
-    .innerJoin('course as c', 'c.id', 't.courseId')
+    .$call(withCourseName)
     .innerJoin('teacher as te', 'te.id', 't.teacherId')
     .leftJoin('area as a', 'a.id', 't.areaId')
     .select([
       't.id',
-      'c.name as courseName',
       'te.name as teacherName',
       'a.name as areaName',
       't.startTime',

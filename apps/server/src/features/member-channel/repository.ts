@@ -8,6 +8,7 @@ import { bookingRulesRead, policyRead } from '../policy/public.ts';
 import { booksOnCard } from '../cards/public.ts';
 import { bookingContextRead, holdsSession, missedSql, type BookingAsked } from '../timetable/public.ts';
 import { queuePosition } from '../waitlist/public.ts';
+import { withCourseName, withCourseNameIfAny } from '../reference/public.ts';
 
 /**
  * The queries of the members' channel: what a member holds of the store's sessions (bookings,
@@ -131,7 +132,6 @@ const sessionCols = [
   't.endTime',
   't.isOnline',
   't.meetingInfo',
-  'c.name as courseName',
   'te.name as teacherName',
   'a.name as areaName',
 ] as const;
@@ -144,7 +144,7 @@ export function reservationsOfMember(ex: Executor, storeId: number, memberId: nu
   return ex
     .selectFrom('reservation as r')
     .innerJoin('timetable as t', 't.id', 'r.timetableId')
-    .innerJoin('course as c', 'c.id', 't.courseId')
+    .$call(withCourseName)
     .innerJoin('teacher as te', 'te.id', 't.teacherId')
     .leftJoin('area as a', 'a.id', 't.areaId')
     .innerJoin('memberCard as mc', 'mc.id', 'r.memberCardId')
@@ -179,7 +179,7 @@ export function pendingsOfMember(ex: Executor, storeId: number, memberId: number
   return ex
     .selectFrom('pending as pe')
     .innerJoin('timetable as t', 't.id', 'pe.timetableId')
-    .innerJoin('course as c', 'c.id', 't.courseId')
+    .$call(withCourseName)
     .innerJoin('teacher as te', 'te.id', 't.teacherId')
     .leftJoin('area as a', 'a.id', 't.areaId')
     .leftJoin('memberCard as mc', 'mc.id', 'pe.memberCardId')
@@ -207,7 +207,7 @@ export function queueEntriesOfMember(ex: Executor, storeId: number, memberId: nu
   return ex
     .selectFrom('waitlist as w')
     .innerJoin('timetable as t', 't.id', 'w.timetableId')
-    .innerJoin('course as c', 'c.id', 't.courseId')
+    .$call(withCourseName)
     .innerJoin('teacher as te', 'te.id', 't.teacherId')
     .leftJoin('area as a', 'a.id', 't.areaId')
     .innerJoin('memberCard as mc', 'mc.id', 'w.memberCardId')
@@ -233,7 +233,7 @@ export function recentLedgerOf(ex: Executor, storeId: number, memberCardIds: rea
   return ex
     .selectFrom('cardLedger as l')
     .leftJoin('timetable as t', 't.id', 'l.timetableId')
-    .leftJoin('course as c', 'c.id', 't.courseId')
+    .$call(withCourseNameIfAny)
     .leftJoin('member as bm', 'bm.id', 'l.memberId')
     .select([
       'l.id',
@@ -241,7 +241,6 @@ export function recentLedgerOf(ex: Executor, storeId: number, memberCardIds: rea
       'l.kind',
       'l.amount',
       'l.createdAt',
-      'c.name as courseName',
       'l.remark',
       'l.memberId',
       'bm.name as bookedBy',
@@ -267,8 +266,8 @@ export function checkInSessionOf(
 ) {
   let q = ex
     .selectFrom('timetable as t')
-    .innerJoin('course as c', 'c.id', 't.courseId')
-    .select(['t.id', 't.startTime', 'c.name as courseName'])
+    .$call(withCourseName)
+    .select(['t.id', 't.startTime'])
     .where('t.storeId', '=', storeId)
     .where('t.deleted', '=', 0)
     .where('t.startTime', '<=', o.startsBy)

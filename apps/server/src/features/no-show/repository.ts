@@ -5,6 +5,7 @@ import { notFound } from '../../lib/errors.ts';
 import { addDays } from '../../lib/time.ts';
 import { policyRead } from '../policy/public.ts';
 import { missedSql } from '../timetable/public.ts';
+import { withCourseName } from '../reference/public.ts';
 
 /**
  * The no-shows' repository: the pendings the job marks as no-shows and their charge, the waivers of
@@ -73,13 +74,12 @@ export function lateCancelRows(ex: Executor, storeId: number, memberId: number, 
   return ex
     .selectFrom('reservation as r')
     .innerJoin('timetable as t', 't.id', 'r.timetableId')
-    .innerJoin('course as c', 'c.id', 't.courseId')
+    .$call(withCourseName)
     .innerJoin('memberCard as mc', 'mc.id', 'r.memberCardId')
     .innerJoin('cardProduct as cp', 'cp.id', 'mc.cardId')
     .select([
       'r.id',
       't.id as sessionId',
-      'c.name as courseName',
       't.startTime',
       'r.cancelTime',
       'r.usedCount',
@@ -100,13 +100,12 @@ const noShowRowsOf = fixed((ex, p: { storeId: number; memberId: number; since: s
   ex
     .selectFrom('pending as p')
     .innerJoin('timetable as t', 't.id', 'p.timetableId')
-    .innerJoin('course as c', 'c.id', 't.courseId')
+    .$call(withCourseName)
     .leftJoin('memberCard as mc', 'mc.id', 'p.noShowCardId')
     .leftJoin('cardProduct as cp', 'cp.id', 'mc.cardId')
     .select([
       'p.id',
       't.id as sessionId',
-      'c.name as courseName',
       't.startTime',
       'p.noShowFee',
       'cp.cardName',
@@ -130,10 +129,10 @@ const missedRowsOf = fixed((ex, p: { storeId: number; memberId: number; since: s
   ex
     .selectFrom('reservation as r')
     .innerJoin('timetable as t', 't.id', 'r.timetableId')
-    .innerJoin('course as c', 'c.id', 't.courseId')
+    .$call(withCourseName)
     .innerJoin('memberCard as mc', 'mc.id', 'r.memberCardId')
     .innerJoin('cardProduct as cp', 'cp.id', 'mc.cardId')
-    .select(['r.id', 't.id as sessionId', 'c.name as courseName', 't.startTime', 'cp.cardName', 'cp.bigType'])
+    .select(['r.id', 't.id as sessionId', 't.startTime', 'cp.cardName', 'cp.bigType'])
     .where('r.storeId', '=', p.storeId)
     .where('r.memberId', '=', p.memberId)
     .where('t.deleted', '=', 0)

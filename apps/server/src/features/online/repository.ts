@@ -1,4 +1,5 @@
 import type { Executor, Tx } from '../../db/index.ts';
+import { withCourseName } from '../reference/public.ts';
 
 /**
  * The online rooms' repository: a session with what rooms and messages need, and the guarded
@@ -10,7 +11,7 @@ import type { Executor, Tx } from '../../db/index.ts';
 export async function onlineSession(db: Executor, id: number, storeId?: number) {
   let q = db
     .selectFrom('timetable as t')
-    .innerJoin('course as c', 'c.id', 't.courseId')
+    .$call(withCourseName)
     .innerJoin('teacher as te', 'te.id', 't.teacherId')
     .select([
       't.id',
@@ -24,7 +25,6 @@ export async function onlineSession(db: Executor, id: number, storeId?: number) 
       't.meetingInfo',
       't.meetingError',
       't.deleted',
-      'c.name as courseName',
       'te.id as teacherId',
       'te.name as teacherName',
       'te.meetingType',

@@ -12,6 +12,9 @@ export {
   roomOf,
   teacherAreaMaterialCheck,
 } from './repository.ts';
+export { ownTeacherFilter } from './teacher/access.ts';
 export type { CourseWithCards, TeacherAreaMaterial } from './repository.ts';
 /** The card products a course takes (卡种 ↔ 课程), written with the card product. */
 export { clearCourseCards, insertCourseCards, liveCourseIds } from './course/repository.ts';
+/** A session's course joined, its name selected as courseName (every read naming a session's class). */
+export { withCourseName, withCourseNameIfAny } from './course/repository.ts';

@@ -4,7 +4,6 @@ import { registerCourse } from './course/routes.ts';
 import { registerMaterial } from './material/routes.ts';
 import { registerMember } from './member/routes.ts';
 import { registerModule } from './module/routes.ts';
-import { registerStoreSetting } from './store-setting/routes.ts';
 import { registerTeacher } from './teacher/routes.ts';
 
 /** Registers the reference calls. */
@@ -15,5 +14,4 @@ export const referenceFeature = defineFeature((r) => {
   registerMaterial(r);
   registerMember(r);
   registerModule(r);
-  registerStoreSetting(r);
 });

@@ -5,6 +5,8 @@ import type { PayloadOf } from '../../lib/events.ts';
 import { storeScopeById } from '../../lib/store-scope.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { enqueue } from '../../outbox/enqueue.ts';
+import type { PayloadOf } from '../../lib/events.ts';
+import type { leaveDecided } from '../cards/public.ts';
 import { storedSmsSetting } from '../messaging/public.ts';
 import type { sessionChanged, sessionDeleted } from '../timetable/public.ts';
 import type { waitlistPromoted } from '../waitlist/public.ts';
@@ -58,9 +60,9 @@ export interface ReminderInput {
 export const shortTime = (t: string) => t.slice(5, 16);
 
 /**
- * Queues one reminder in the caller's transaction: the leave service calls it with kind
- * 'leave_result' when a leave is approved or refused (event `<leaveId>:<decision>`, vars card, result,
- * dates); the engine-event listeners of this feature with the other kinds. At most one message per
+ * Queues one reminder in the caller's transaction: the listeners of this feature call it, with kind
+ * 'leave_result' for a leave approved or refused (cards' `leaveDecided`; event `<leaveId>:<decision>`,
+ * vars card, result, dates) and the other kinds for the engine's events. At most one message per
  * kind, event and member (the database's unique dedupe key); a member who switched the kind off, or
  * a store with no way to reach them, gets a row skipped with the reason. Queued rows due now are
  * sent right after the commit (the outbox); inside the quiet hours they wait for their end (the minute
@@ -147,6 +149,21 @@ export async function onPromoted(tx: Executor, e: PayloadOf<typeof waitlistPromo
     vars: { course: s.courseName.slice(0, 20), time: shortTime(s.startTime) },
     sessionId: e.sessionId,
     startTime: s.startTime,
+  });
+}
+
+/** A member's leave request decided by the desk: one message per decision. */
+export async function onLeaveDecided(tx: Executor, e: PayloadOf<typeof leaveDecided>) {
+  await queueReminder(tx, {
+    storeId: e.storeId,
+    memberId: e.memberId,
+    kind: 'leave_result',
+    event: `${e.leaveId}:${e.refusedFor === null ? 'approved' : 'refused'}`,
+    vars: {
+      card: e.cardName,
+      result: e.refusedFor === null ? '已批准' : `未批准（${e.refusedFor}）`,
+      dates: `${e.fromDate} 至 ${e.toDate}`,
+    },
   });
 }
 

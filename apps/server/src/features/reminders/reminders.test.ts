@@ -27,8 +27,10 @@ import { memberClient } from '../../../test/member-client.ts';
 import { fastWorker, waitFor } from '../../../test/outbox.ts';
 import { SECRET, startSmsStandIn } from '../../../test/sms-stand-in.ts';
 import { MP, startWechatMpStandIn } from '../../../test/wechat-mp-stand-in.ts';
-import { addMinutes } from '../../lib/time.ts';
+import { addDays, addMinutes, localDateTime } from '../../lib/time.ts';
 import { runReminders, type JobDeps } from './job.ts';
+
+const today = () => localDateTime('Asia/Shanghai').slice(0, 10);
 
 const SMS_TEMPLATES = [
   { kind: 'class_reminder', templateId: 'T_CLASS', params: ['course', 'time'] },
@@ -494,6 +496,48 @@ describeEachDb('reminders to members (WeChat service account, SMS fallback)', (e
       ['T_EXPIRE', '2099-04-05'],
       ['T_LOW', '1次'],
     ]);
+  });
+
+  it("a member's leave request decided at the desk: one message of each decision, approved or refused saying why", async () => {
+    const e = ef();
+    const s = await e.scene({
+      product: { cardName: '月卡', cardType: 1, leaveAllowed: 1, leaveTimes: 3, leaveDaysMax: 7, leaveDaysTotal: 10 },
+    });
+    const m = await e.memberWithCard(s.product.id, { card: { totalCount: 10, expireTime: '2099-12-31 23:59:59' } });
+    const phone = await memberClient(env(), m.member);
+    const ask = (from: number) =>
+      phone.ok('/member/api/request/card/leave', {
+        mcId: m.card.id,
+        fromDate: addDays(today(), from),
+        toDate: addDays(today(), from + 1),
+        reason: '出差',
+      }) as Promise<{ id: number; status: string }>;
+    await env().client.ok('/store/api/update/card/life/setting', { coolingOffDays: 7, leaveApproval: 'desk' });
+    try {
+      const first = await ask(1);
+      expect(first.status).toBe('pending');
+      expect(await logOf(m.member.id, 'leave_result')).toEqual([]);
+      await env().client.ok('/store/api/approve/card/leave', { id: first.id });
+      const second = await ask(5);
+      await env().client.ok('/store/api/refuse/card/leave', { id: second.id, remark: '课程已满' });
+      const told = (await logOf(m.member.id, 'leave_result')).map((r) => [
+        r.dedupeKey,
+        (JSON.parse(r.payload) as { vars: Record<string, string> }).vars,
+      ]);
+      const dates = (from: number) => `${addDays(today(), from)} 至 ${addDays(today(), from + 1)}`;
+      expect(told).toEqual([
+        [
+          `leave_result:${first.id}:approved:${m.member.id}`,
+          expect.objectContaining({ name: m.member.name, card: '月卡', result: '已批准', dates: dates(1) }),
+        ],
+        [
+          `leave_result:${second.id}:refused:${m.member.id}`,
+          expect.objectContaining({ card: '月卡', result: '未批准（课程已满）', dates: dates(5) }),
+        ],
+      ]);
+    } finally {
+      await env().client.ok('/store/api/update/card/life/setting', { coolingOffDays: 7, leaveApproval: 'auto' });
+    }
   });
 
   it('two instances running the job at once send each reminder once (PostgreSQL)', async (ctx) => {

@@ -2,16 +2,17 @@ import { LIVE_PENDING, LIVE_RESERVATION, ReservationStatus, PendingStatus } from
 import { sql } from 'kysely';
 import type { Executor } from '../../db/index.ts';
 import type { NewRow } from '../../db/schema.ts';
+import { withCourseName } from '../reference/public.ts';
 
 /** A session as a reminder names it: course, teacher, start; whether deleted. */
 export function sessionInfo(ex: Executor, storeId: number, sessionId: number) {
   return ex
     .selectFrom('timetable as t')
-    .innerJoin('course as c', 'c.id', 't.courseId')
+    .$call(withCourseName)
     .innerJoin('teacher as te', 'te.id', 't.teacherId')
     .where('t.id', '=', sessionId)
     .where('t.storeId', '=', storeId)
-    .select(['t.id', 't.startTime', 't.deleted', 'c.name as courseName', 'te.name as teacherName'])
+    .select(['t.id', 't.startTime', 't.deleted', 'te.name as teacherName'])
     .executeTakeFirst();
 }
 

@@ -10,9 +10,10 @@ import {
   updateNotifySetting,
 } from '@studio/contract';
 import { defineFeature } from '../../lib/feature.ts';
+import { leaveDecided } from '../cards/public.ts';
 import { sessionChanged, sessionDeleted } from '../timetable/public.ts';
 import { waitlistPromoted } from '../waitlist/public.ts';
-import { onPromoted, onSessionChanged, onSessionDeleted } from './queue.ts';
+import { onLeaveDecided, onPromoted, onSessionChanged, onSessionDeleted } from './queue.ts';
 import { issueWechatState } from './openid.ts';
 import * as svc from './service.ts';
 
@@ -22,6 +23,7 @@ export const remindersFeature = defineFeature((r) => {
   r.on(waitlistPromoted, onPromoted, 'write');
   r.on(sessionDeleted, onSessionDeleted, 'write');
   r.on(sessionChanged, onSessionChanged, 'write');
+  r.on(leaveDecided, onLeaveDecided, 'write');
   r.handle(queryNotifySetting, (_input, ctx) => svc.querySetting(ctx));
   r.handle(updateNotifySetting, (input, ctx) => svc.updateSetting(ctx, input));
   r.handle(sendNotifyTest, (input, ctx) => svc.sendTest(ctx, input));

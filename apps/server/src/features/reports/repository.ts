@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/index.ts';
 import { addDays } from '../../lib/time.ts';
 import { cameSql, missedSql } from '../timetable/public.ts';
+import { withCourseName } from '../reference/public.ts';
 
 /** Live (not deleted) sessions of a store starting on a local date in [from, to]. */
 export interface Range {
@@ -48,8 +49,8 @@ export async function fillTotals(ex: Executor, r: Range): Promise<FillRow> {
 
 export async function fillByCourse(ex: Executor, r: Range) {
   const rows = await sessionsIn(ex, r)
-    .innerJoin('course as c', 'c.id', 't.courseId')
-    .select(['t.courseId', 'c.name as courseName', ...fillColumns])
+    .$call(withCourseName)
+    .select(['t.courseId', ...fillColumns])
     .groupBy(['t.courseId', 'c.name'])
     .execute();
   return rows.map((x) => ({ courseId: x.courseId, courseName: x.courseName, ...fill(x) }));

@@ -25,9 +25,3 @@ export async function requireOwnSession(
         : await reservationSessionTeacher(db, storeId, id);
   if (row && row.teacherId !== teacherId) throw forbidden(Msg.forbiddenSession);
 }
-
-/** The teacher whose sessions a list shows: a teacher's own, everyone's for other roles. */
-export function ownTeacherFilter(post: { role: string; teacherId: number | null }): number | undefined {
-  // A teacher account without a teacher (it cannot be made so) would see nothing.
-  return post.role === 'teacher' ? (post.teacherId ?? -1) : undefined;
-}

@@ -3,7 +3,9 @@ import { audit } from '../../lib/audit.ts';
 import { lockStore } from '../../db/locks.ts';
 import { decodeImageDataUrl } from './image.ts';
 import { inOwnTx } from '../../lib/write-queue.ts';
-import { changeStore, deleteStoreFile, insertStoreFile, storeLogoFileId } from './repository.ts';
+import type { CallCtx } from '../../lib/context.ts';
+import { notFound } from '../../lib/errors.ts';
+import { changeStore, deleteStoreFile, insertStoreFile, storeLogoFileId, storeSettingRow } from './repository.ts';
 
 /** Where the app serves a stored file of a store (see file-route.ts). */
 export const storeFileUrl = (fileId: number) => `/store/files/${fileId}`;
@@ -27,4 +29,16 @@ export async function addLogo(db: Db, storeId: number, image: string): Promise<{
     return file.id;
   });
   return { logo: storeFileUrl(fileId) };
+}
+
+/** The name, logo link and QR-code link the timetable picture shows. */
+export async function storeSettingOf(ctx: CallCtx) {
+  const s = await storeSettingRow(ctx.db, ctx.store.id);
+  if (!s) throw notFound('门店');
+  return {
+    storeName: s.name,
+    logo: s.logoFileId ? storeFileUrl(s.logoFileId) : null,
+    storeId: s.id,
+    qrCode: s.qrCode,
+  };
 }

@@ -163,6 +163,15 @@ export async function findStoreFile(db: Executor, fileId: number, storeIds: numb
 }
 
 /** The store's logo file (type and bytes), or undefined when it has none. */
+/** The store row's name, logo file and QR-code link (the timetable picture's heading), or undefined when there is no such store. */
+export function storeSettingRow(ex: Executor, storeId: number) {
+  return ex
+    .selectFrom('store')
+    .select(['id', 'name', 'logoFileId', 'qrCode'])
+    .where('id', '=', storeId)
+    .executeTakeFirst();
+}
+
 export function storeLogo(ex: Executor, storeId: number) {
   return ex
     .selectFrom('store as s')

@@ -8,6 +8,7 @@ import {
   saveWechatSetting,
   setupInit,
   setupStatus,
+  storeSetting,
   updateBookingSetting,
 } from '@studio/contract';
 import { startSession } from '../auth/public.ts';
@@ -15,7 +16,7 @@ import { badRequest } from '../../lib/errors.ts';
 import { defineFeature } from '../../lib/feature.ts';
 import { checkOutboundTarget, OutboundRefused } from '../../lib/outbound.ts';
 import { deductionModeImpact, loadBookingSetting, saveBookingSetting } from './booking-setting-service.ts';
-import { addLogo as storeLogo } from './logo-service.ts';
+import { addLogo as storeLogo, storeSettingOf } from './logo-service.ts';
 import * as settings from './settings-service.ts';
 import { initialSetup, needsSetup } from './setup-service.ts';
 
@@ -41,6 +42,7 @@ export const storeAdminFeature = defineFeature((r) => {
   r.handle(queryWechatSetting, async (_input, ctx) => settings.loadWechatSetting(ctx.db, ctx.store.id));
 
   r.handle(addLogo, async ({ image }, ctx) => storeLogo(ctx.db, ctx.store.id, image));
+  r.handle(storeSetting, (_input, ctx) => storeSettingOf(ctx));
 
   r.handle(loadStoreFuncs, async (_input, ctx) => settings.loadStoreFuncs(ctx.db, ctx.store.id));
   r.handle(

@@ -3,6 +3,7 @@ import type { Executor, Tx } from '../../db/index.ts';
 import type { NewRow } from '../../db/schema.ts';
 import { addMonths } from './month.ts';
 import { cameSql } from '../timetable/public.ts';
+import { withCourseName } from '../reference/public.ts';
 
 /**
  * The queries of teacher pay and sales commission: rules, adjustments, closed months, commission
@@ -81,14 +82,13 @@ export async function classesOfMonth(ex: Executor, storeId: number, month: strin
   const [lo, hi] = monthBounds(month);
   const rows = await ex
     .selectFrom('timetable as t')
-    .innerJoin('course as c', 'c.id', 't.courseId')
+    .$call(withCourseName)
     .innerJoin('teacher as te', 'te.id', 't.teacherId')
     .select((eb) => [
       't.id',
       't.teacherId',
       'te.name as teacherName',
       't.courseId',
-      'c.name as courseName',
       't.startTime',
       't.isOnline',
       't.realCount',

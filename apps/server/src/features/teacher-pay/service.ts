@@ -26,8 +26,8 @@ import { audit } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import { localDateTime } from '../../lib/time.ts';
-import { requireCourse, requireTeacher, requireTeachers } from '../reference/public.ts';
-import { findStaffOfStore, ownTeacherFilter, requireSeller } from '../staff/public.ts';
+import { ownTeacherFilter, requireCourse, requireTeacher, requireTeachers } from '../reference/public.ts';
+import { findStaffOfStore, requireSeller } from '../staff/public.ts';
 import {
   closedAmong,
   closingOf,

@@ -19,6 +19,7 @@ import {
   activateOnClass,
   type BookingCard,
   cardBigType,
+  cardBookingsDropped,
   type CardOfRules,
   cardUnusableReason,
   chargeFor,
@@ -47,7 +48,8 @@ import {
   takeSeatsOf,
   writeTrail,
 } from './booking-repository.ts';
-import type { BookingFact } from './events.ts';
+import { bookingCancelled, type BookingFact } from './events.ts';
+import { event, type Announced, type PayloadOf } from '../../lib/events.ts';
 import { allowedCardsOf, liveSession, sessionTimes } from './session-repository.ts';
 import { cardToBook, cardsAgainUnderLock, sessionToBook, type BookingContext } from './booking-context-repository.ts';
 import {
@@ -716,6 +718,28 @@ export async function cancelPending(
   }
   await cancelPendingLocked(tx, p, { operatorId: args.operatorId, now, operateType: args.operateType });
   return fact;
+}
+
+/**
+ * A card gives up bookings (its leave, its transfer; cards' `cardBookingsDropped`, their sessions
+ * locked by the card's change): each is cancelled with its refund, as its member or the desk cancels
+ * it, and each cancel answered as announced.
+ */
+export async function cancelDroppedBookings(
+  ex: Executor,
+  e: PayloadOf<typeof cardBookingsDropped>,
+): Promise<Announced[]> {
+  const tx = ex as Tx;
+  const operateType = e.by.member ? OperateType.USER_CANCELLED : OperateType.ADMIN_CANCELLED;
+  const facts: Announced[] = [];
+  for (const b of e.bookings) {
+    const fact =
+      b.kind === 'reservation'
+        ? (await cancelReservation(tx, e.store, { reservationId: b.id, operatorId: e.by.staffId, operateType })).fact
+        : await cancelPending(tx, e.store, { pendingId: b.id, operatorId: e.by.staffId, operateType });
+    facts.push(event(bookingCancelled, fact));
+  }
+  return facts;
 }
 
 /**

@@ -12,6 +12,7 @@ import type { Executor } from '../../db/index.ts';
 import type { Row } from '../../db/schema.ts';
 import { addDays } from '../../lib/time.ts';
 import { missedSql } from './attendance-repository.ts';
+import { withCourseName } from '../reference/public.ts';
 
 /**
  * What the schedule shows, read: the calendar's sessions, a session's names, cards and material,
@@ -35,7 +36,7 @@ export interface CalendarFilter {
 export function calendarSessions(ex: Executor, storeId: number, f: CalendarFilter) {
   let query = ex
     .selectFrom('timetable as t')
-    .innerJoin('course as c', 'c.id', 't.courseId')
+    .$call(withCourseName)
     .innerJoin('teacher as te', 'te.id', 't.teacherId')
     .leftJoin('area as a', 'a.id', 't.areaId')
     .leftJoin('material as m', 'm.id', 't.bookId')
@@ -43,7 +44,6 @@ export function calendarSessions(ex: Executor, storeId: number, f: CalendarFilte
       't.id',
       't.startTime',
       't.endTime',
-      'c.name as courseName',
       'te.name as teacherName',
       'a.name as areaName',
       't.color',
@@ -250,7 +250,7 @@ export function exportBookings(ex: Executor, storeId: number, where: ExportScope
   const q = ex
     .selectFrom('reservation as r')
     .innerJoin('timetable as t', 't.id', 'r.timetableId')
-    .innerJoin('course as c', 'c.id', 't.courseId')
+    .$call(withCourseName)
     .innerJoin('teacher as te', 'te.id', 't.teacherId')
     .innerJoin('member as m', 'm.id', 'r.memberId')
     .innerJoin('memberCard as mc', 'mc.id', 'r.memberCardId')
@@ -268,7 +268,6 @@ export function exportBookings(ex: Executor, storeId: number, where: ExportScope
       'p.bigType',
       'r.usedCount',
       'm.mobile',
-      'c.name as courseName',
       'r.studentCount',
       'r.remark',
       'r.status',
@@ -297,7 +296,7 @@ export function exportPendings(ex: Executor, storeId: number, where: ExportScope
   const q = ex
     .selectFrom('pending as pd')
     .innerJoin('timetable as t', 't.id', 'pd.timetableId')
-    .innerJoin('course as c', 'c.id', 't.courseId')
+    .$call(withCourseName)
     .innerJoin('teacher as te', 'te.id', 't.teacherId')
     .innerJoin('member as m', 'm.id', 'pd.memberId')
     .leftJoin('memberCard as mc', 'mc.id', 'pd.noShowCardId')
@@ -321,7 +320,6 @@ export function exportPendings(ex: Executor, storeId: number, where: ExportScope
       'pd.noShowFee',
       'pd.waivedTime',
       'm.mobile',
-      'c.name as courseName',
       'pd.studentCount',
       'pd.remark',
     ])

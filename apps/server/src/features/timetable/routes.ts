@@ -1,4 +1,4 @@
-import { ownTeacherFilter } from '../staff/public.ts';
+import { ownTeacherFilter } from '../reference/public.ts';
 import {
   addGroupPending,
   addMemberReservation,
@@ -18,13 +18,17 @@ import {
 } from '@studio/contract';
 import { defineFeature } from '../../lib/feature.ts';
 import { venueAndMaterial, withCard, withSession, withVenue } from '../../lib/wire-names.ts';
+import { cardBookingsDropped } from '../cards/public.ts';
 import { markAttendance } from './attendance.ts';
+import { cancelDroppedBookings } from './booking-engine.ts';
 import { calendar } from './calendar.ts';
 import { bookingList, historyList, pendingList, sessionExport, sessionInfo } from './list-service.ts';
 import * as service from './service.ts';
 
 /** Registers the timetable calls. */
 export const timetableFeature = defineFeature((r) => {
+  // A card's leave or transfer gives up bookings: cancelled with the change, before anyone announces it.
+  r.on(cardBookingsDropped, cancelDroppedBookings, 'write');
   r.handle(insertTimetable, async (input, ctx) => {
     await service.addSession(ctx, venueAndMaterial(input));
     return null;

@@ -7,7 +7,7 @@ import { onPostgres } from '../../db/dialect.ts';
 import { notFound } from '../../lib/errors.ts';
 import { deductionModeOf } from '../policy/rules.ts';
 import { holdsSession } from './booking-repository.ts';
-import { getModuleStatus } from '../reference/public.ts';
+import { getModuleStatus, withCourseName } from '../reference/public.ts';
 
 /** Store module 6: 0 deducts at booking, 1 only at on-site sign-in. */
 export async function getDeductionMode(tx: Executor, storeId: number): Promise<0 | 1> {
@@ -100,8 +100,8 @@ export function overlappingSessions(
 ): Promise<TeacherConflict[]> {
   let q = ex
     .selectFrom('timetable as t')
-    .innerJoin('course as c', 'c.id', 't.courseId')
-    .select(['t.id', 't.startTime', 't.endTime', 'c.name as courseName'])
+    .$call(withCourseName)
+    .select(['t.id', 't.startTime', 't.endTime'])
     .where('t.storeId', '=', storeId)
     .where(column, '=', id)
     .where('t.deleted', '=', 0)

@@ -2,6 +2,7 @@ import { LIVE_RESERVATION, PendingStatus } from '@studio/contract';
 import { sql } from 'kysely';
 import type { Executor } from '../../db/index.ts';
 import { addDays } from '../../lib/time.ts';
+import { withCourseName } from '../reference/public.ts';
 
 /** A store's live sessions starting on one local date, in time order, with course, teacher and venue. */
 export function sessionsOfDay(ex: Executor, storeId: number, date: string, teacherId?: number) {
@@ -20,7 +21,7 @@ export function sessionsBetween(
   return ex
     .selectFrom('timetable as t')
     .$if(teacherId !== undefined, (q) => q.where('t.teacherId', '=', teacherId!))
-    .innerJoin('course as c', 'c.id', 't.courseId')
+    .$call(withCourseName)
     .innerJoin('teacher as te', 'te.id', 't.teacherId')
     .leftJoin('area as a', 'a.id', 't.areaId')
     .where('t.storeId', '=', storeId)
@@ -30,7 +31,6 @@ export function sessionsBetween(
     .select([
       't.id',
       't.courseId',
-      'c.name as courseName',
       't.color',
       't.startTime',
       't.endTime',

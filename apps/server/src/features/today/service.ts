@@ -4,7 +4,7 @@ import { localDateTime } from '../../lib/time.ts';
 import { smsToday } from '../messaging/public.ts';
 import { exceptionOrderCount } from '../payment/public.ts';
 import { getDeductionMode } from '../timetable/public.ts';
-import { ownTeacherFilter } from '../staff/public.ts';
+import { ownTeacherFilter } from '../reference/public.ts';
 import { rostersOf, sessionsOfDay } from './repository.ts';
 
 /** A roster line's state: waiting for sign-in, signed in, marked 到店 (the one attendance fact), or booked. */

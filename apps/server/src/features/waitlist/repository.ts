@@ -2,6 +2,7 @@ import { WaitStatus } from '@studio/contract';
 import { sql } from 'kysely';
 import type { Executor } from '../../db/index.ts';
 import type { NewRow } from '../../db/schema.ts';
+import { withCourseName } from '../reference/public.ts';
 
 /**
  * A wait's place in its session's queue (1 = next), as a column of a query over `waitlist as w`:
@@ -140,14 +141,13 @@ export async function waitsOfMember(db: Executor, storeId: number, memberId: num
   const rows = await db
     .selectFrom('waitlist as w')
     .innerJoin('timetable as t', 't.id', 'w.timetableId')
-    .innerJoin('course as c', 'c.id', 't.courseId')
+    .$call(withCourseName)
     .innerJoin('memberCard as mc', 'mc.id', 'w.memberCardId')
     .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
     .select([
       'w.id',
       'w.status',
       'w.timetableId as sessionId',
-      'c.name as courseName',
       't.startTime',
       'p.cardName',
       'w.studentCount',

@@ -1,10 +1,12 @@
-import { OperateType } from '@studio/contract';
 import type { Tx } from '../../../db/index.ts';
 import type { StoreScope } from '../../../lib/context.ts';
 import { event, type Events } from '../../../lib/events.ts';
-import { bookingCancelled, cancelPending, cancelReservation } from '../../timetable/public.ts';
+import { cardBookingsDropped } from '../events.ts';
 
-/** Cancels the given bookings of a card with their refunds (their sessions locked by the caller), each announced. */
+/**
+ * Cancels the given bookings of a card with their refunds (their sessions locked by the caller): the
+ * timetable does it as the listener of `cardBookingsDropped`, and announces each cancel.
+ */
 export async function cancelCardBookings(
   tx: Tx,
   store: StoreScope,
@@ -12,12 +14,6 @@ export async function cancelCardBookings(
   by: { staffId: number | null; member: boolean },
   events: Events,
 ) {
-  const operateType = by.member ? OperateType.USER_CANCELLED : OperateType.ADMIN_CANCELLED;
-  for (const b of found) {
-    const fact =
-      b.kind === 'reservation'
-        ? (await cancelReservation(tx, store, { reservationId: b.id, operatorId: by.staffId, operateType })).fact
-        : await cancelPending(tx, store, { pendingId: b.id, operatorId: by.staffId, operateType });
-    await events.emit(tx, event(bookingCancelled, fact));
-  }
+  if (!found.length) return;
+  await events.emit(tx, event(cardBookingsDropped, { storeId: store.id, store, bookings: found, by }));
 }

@@ -6,11 +6,12 @@ import { audit } from '../../../lib/audit.ts';
 import type { Events } from '../../../lib/events.ts';
 import type { StoreScope } from '../../../lib/context.ts';
 import { conflict, notFound } from '../../../lib/errors.ts';
+import { event } from '../../../lib/events.ts';
 import { localDateTime } from '../../../lib/time.ts';
 import { activateBy, expiryOf } from '../activation.ts';
 import { addLedgerNote } from '../member-card-service.ts';
+import { leaveDecided } from '../events.ts';
 import { loadCardLifeSetting } from '../refund-quote.ts';
-import { queueReminder } from '../../reminders/public.ts';
 import { cancelCardBookings } from './bookings.ts';
 import {
   bookingsOfCardBetween,
@@ -305,15 +306,21 @@ export async function approveLeave(s: LeaveScope, staffId: number, input: { id: 
       confirmed: Boolean(input.cancelBookings),
       excludeId: leave.id,
     });
-    await queueReminder(tx, {
-      storeId: s.store.id,
-      memberId: leave.memberId,
-      kind: 'leave_result',
-      event: `${leave.id}:approved`,
-      vars: { card: card.cardName, result: '已批准', dates: `${leave.fromDate} 至 ${leave.toDate}` },
-    });
+    await announceDecision(s.events, tx, leave, card.cardName, null);
   });
   return null;
+}
+
+/** Tells whoever listens (the member's reminder) that the desk decided a leave: null approved, else why refused. */
+function announceDecision(
+  events: Events,
+  tx: Tx,
+  leave: { storeId: number; id: number; memberId: number; fromDate: string; toDate: string },
+  cardName: string,
+  refusedFor: string | null,
+) {
+  const { storeId, id: leaveId, memberId, fromDate, toDate } = leave;
+  return events.emit(tx, event(leaveDecided, { storeId, memberId, leaveId, cardName, fromDate, toDate, refusedFor }));
 }
 
 /** The desk refuses a member's waiting request, saying why (the member sees it). Guarded: decided once. */
@@ -329,13 +336,7 @@ export async function refuseLeave(s: LeaveScope, staffId: number, input: { id: n
     });
     if (!done) throw conflict(CardLifeMsg.notPending);
     const card = await requireLeaveCard(tx, s.store.id, leave.memberCardId);
-    await queueReminder(tx, {
-      storeId: s.store.id,
-      memberId: leave.memberId,
-      kind: 'leave_result',
-      event: `${leave.id}:refused`,
-      vars: { card: card.cardName, result: `未批准（${input.remark}）`, dates: `${leave.fromDate} 至 ${leave.toDate}` },
-    });
+    await announceDecision(s.events, tx, leave, card.cardName, input.remark);
     audit(tx, {
       kind: 'card',
       summary: `拒绝请假申请 ${leave.fromDate} 至 ${leave.toDate}：${input.remark}`,

@@ -2,6 +2,7 @@ import { PendingStatus, ReservationStatus, type LeaveStatus } from '@studio/cont
 import type { Executor, Tx } from '../../../db/index.ts';
 import type { NewRow, RowUpdate } from '../../../db/schema.ts';
 import { notFound } from '../../../lib/errors.ts';
+import { withCourseName } from '../../reference/public.ts';
 
 /**
  * The card life's repository: a card as its leave rules read it, its leaves (`card_leave`), the
@@ -112,12 +113,11 @@ export async function bookingsOfCardBetween(
   const reservations = ex
     .selectFrom('reservation as r')
     .innerJoin('timetable as t', 't.id', 'r.timetableId')
-    .innerJoin('course as c', 'c.id', 't.courseId')
+    .$call(withCourseName)
     .select((eb) => [
       eb.val('reservation').as('kind'),
       'r.id',
       't.id as sessionId',
-      'c.name as courseName',
       't.startTime',
       'r.usedCount as refund',
     ])
@@ -131,15 +131,8 @@ export async function bookingsOfCardBetween(
   const pendings = ex
     .selectFrom('pending as p')
     .innerJoin('timetable as t', 't.id', 'p.timetableId')
-    .innerJoin('course as c', 'c.id', 't.courseId')
-    .select((eb) => [
-      eb.val('pending').as('kind'),
-      'p.id',
-      't.id as sessionId',
-      'c.name as courseName',
-      't.startTime',
-      eb.val(0).as('refund'),
-    ])
+    .$call(withCourseName)
+    .select((eb) => [eb.val('pending').as('kind'), 'p.id', 't.id as sessionId', 't.startTime', eb.val(0).as('refund')])
     .where('p.storeId', '=', storeId)
     .where('p.memberCardId', '=', memberCardId)
     .where('p.status', '=', PendingStatus.WAITING)

@@ -1,5 +1,6 @@
+import type { Nullable, SelectQueryBuilder } from 'kysely';
 import type { Executor, Tx } from '../../../db/index.ts';
-import type { NewRow, RowUpdate } from '../../../db/schema.ts';
+import type { Database, NewRow, RowUpdate } from '../../../db/schema.ts';
 import { contains } from '../../../db/dialect.ts';
 
 /**
@@ -151,4 +152,39 @@ export async function insertCourseCards(
 export async function clearCourseCards(tx: Tx, storeId: number, side: { courseId: number } | { cardId: number }) {
   const q = tx.deleteFrom('courseCard').where('storeId', '=', storeId);
   await ('courseId' in side ? q.where('courseId', '=', side.courseId) : q.where('cardId', '=', side.cardId)).execute();
+}
+
+/** What a query reads that reads sessions as `t` (the timetable row), with whatever else. */
+type Sessions = Database & { t: Database['timetable'] };
+type MaybeSessions = Database & { t: Nullable<Database['timetable']> };
+
+/**
+ * The course of the sessions a query reads (`t`, the timetable row): joined as `c` and its name
+ * selected as `courseName`. Every read that names a session's class joins it here (the course
+ * join written once); `c` stays in scope for a filter or a grouping.
+ */
+export function withCourseName<DB extends Sessions, TB extends keyof DB & string, O>(
+  qb: SelectQueryBuilder<DB, TB | 't', O>,
+) {
+  // Kysely cannot type a join on a builder generic in its tables: the one cast, checked at each caller.
+  return (qb as unknown as SelectQueryBuilder<Sessions, 't', O>)
+    .innerJoin('course as c', 'c.id', 't.courseId')
+    .select('c.name as courseName') as unknown as SelectQueryBuilder<
+    DB & { c: Database['course'] },
+    TB | 't' | 'c',
+    O & { courseName: string }
+  >;
+}
+
+/** As withCourseName, for a session that may be absent (`t` left-joined: a ledger line of no class): courseName null then. */
+export function withCourseNameIfAny<DB extends MaybeSessions, TB extends keyof DB & string, O>(
+  qb: SelectQueryBuilder<DB, TB | 't', O>,
+) {
+  return (qb as unknown as SelectQueryBuilder<MaybeSessions, 't', O>)
+    .leftJoin('course as c', 'c.id', 't.courseId')
+    .select('c.name as courseName') as unknown as SelectQueryBuilder<
+    DB & { c: Nullable<Database['course']> },
+    TB | 't' | 'c',
+    O & { courseName: string | null }
+  >;
 }

@@ -1,6 +1,7 @@
 import { LIVE_PENDING, LIVE_RESERVATION } from '@studio/contract';
 import { sql } from 'kysely';
 import type { Executor } from '../../../db/index.ts';
+import { withCourseName } from '../course/repository.ts';
 
 export type BookingScope = 'upcoming' | 'past';
 
@@ -64,14 +65,13 @@ export async function memberBookingPage(
     ex
       .selectFrom(all)
       .innerJoin('timetable as t', 't.id', 'b.timetableId')
-      .innerJoin('course as c', 'c.id', 't.courseId')
+      .$call(withCourseName)
       .innerJoin('teacher as te', 'te.id', 't.teacherId')
       .leftJoin('area as ar', 'ar.id', 't.areaId')
       .select([
         'b.kind',
         'b.id',
         'b.timetableId',
-        'c.name as courseName',
         'te.name as teacherName',
         'ar.name as areaName',
         't.startTime',

@@ -3,7 +3,7 @@ import { audit } from '../../../lib/audit.ts';
 import { requireTeacher } from '../repository.ts';
 import type { CallCtx } from '../../../lib/context.ts';
 import { conflict } from '../../../lib/errors.ts';
-import { ownTeacherFilter } from '../../staff/public.ts';
+import { ownTeacherFilter } from './access.ts';
 import { storeNow } from '../../../lib/time.ts';
 import {
   insertTeacherRow,

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { describeEachDb } from '../../../../test/harness.ts';
+import { describeEachDb } from '../../../test/harness.ts';
 
 const API = '/store/api';
 
