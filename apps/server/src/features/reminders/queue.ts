@@ -5,7 +5,6 @@ import type { PayloadOf } from '../../lib/events.ts';
 import { storeScopeById } from '../../lib/store-scope.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { enqueue } from '../../outbox/enqueue.ts';
-import type { PayloadOf } from '../../lib/events.ts';
 import type { leaveDecided } from '../cards/public.ts';
 import { storedSmsSetting } from '../messaging/public.ts';
 import type { sessionChanged, sessionDeleted } from '../timetable/public.ts';
