@@ -18,7 +18,7 @@ export interface SlotFactsAsked {
   to: string;
 }
 
-/** The lesson type (a live course whose kind is not 'group'). */
+/** The lesson type (an enabled course, not deleted, whose kind is not 'group'). */
 function lessonTypeRead(ex: Executor, a: SlotFactsAsked) {
   return plannedRead(
     ex
@@ -27,6 +27,7 @@ function lessonTypeRead(ex: Executor, a: SlotFactsAsked) {
       .where('id', '=', a.courseId)
       .where('storeId', '=', a.storeId)
       .where('deleted', '=', 0)
+      .where('enabled', '=', 1)
       .where('kind', '<>', 'group'),
   );
 }

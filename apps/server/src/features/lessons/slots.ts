@@ -1,3 +1,4 @@
+import { LessonMsg } from '@studio/contract';
 import type { Executor } from '../../db/index.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { addDays, daysBetween, weekday } from '../../lib/time.ts';
@@ -269,11 +270,12 @@ export function slotInput(facts: SlotFacts, q: SlotQuery): SlotInput {
 
 /**
  * The free starts of a lesson type for some teachers (or all who give it) over store-local dates
- * `from`..`to`, for `members` members, in start order: one read of everything the range needs, then
- * `freeSlots`. 404 课程不存在 when the type is not a live lesson type of the store; 400 when more
- * members are asked for than the type takes.
+ * `from`..`to`, for `members` members, in start order, with the teachers asked about (name, level):
+ * one read of everything the range needs, then `freeSlots`. 404 课程不存在 when the type is not an
+ * enabled lesson type of the store; 400 when more members are asked for than the type takes.
  */
-export async function findFreeSlots(db: Executor, q: SlotQuery): Promise<FreeSlot[]> {
+export async function loadFreeSlots(db: Executor, q: SlotQuery) {
+  if (q.teacherIds?.length === 0) q = { ...q, teacherIds: undefined };
   const facts = await loadSlotFacts(db, {
     storeId: q.storeId,
     courseId: q.courseId,
@@ -283,6 +285,11 @@ export async function findFreeSlots(db: Executor, q: SlotQuery): Promise<FreeSlo
   });
   const type = facts.type[0];
   if (!type) throw notFound('课程');
-  if (q.members < 1 || q.members > type.maxMembers) throw badRequest(`该课程每节最多${type.maxMembers}人`);
-  return freeSlots(slotInput(facts, q));
+  if (q.members < 1 || q.members > type.maxMembers) throw badRequest(LessonMsg.membersMax(type.maxMembers));
+  return { slots: freeSlots(slotInput(facts, q)), teachers: facts.teachers };
+}
+
+/** `loadFreeSlots`'s slots: where a lesson of the type can start (the booking engine's question). */
+export async function findFreeSlots(db: Executor, q: SlotQuery): Promise<FreeSlot[]> {
+  return (await loadFreeSlots(db, q)).slots;
 }
