@@ -98,7 +98,7 @@ describeEachDb('lesson types, machines and teachers’ hours (私教/小班)', (
     const r = await client.call(`${API}/insert/lesson/type`, base([{ teacherId: theirs.id, level: null }]));
     expect([r.status, r.msg]).toEqual([404, '老师不存在']);
     const before = await client.ok(`${API}/query/lesson/type/list`);
-    expect(before.some((x: { name: string }) => x.name === '普拉提私教' && x.teachers.length === 0)).toBe(false);
+    expect(before.some((x: { teachers: unknown[] }) => x.teachers.length === 0)).toBe(false);
   });
 
   it('a 小班 of 4, edited and disabled; only managers change types', async () => {
