@@ -10,6 +10,7 @@ import { cardTransferFeature } from './cards/transfer/routes.ts';
 import { cardShareFeature } from './cards/share/routes.ts';
 import { cardLifeFeature } from './cards/life/routes.ts';
 import { importExportFeature } from './import-export/routes.ts';
+import { lessonsFeature } from './lessons/routes.ts';
 import { memberChannelFeature } from './member-channel/routes.ts';
 import { messagingFeature } from './messaging/routes.ts';
 import { messagingHandlers } from './messaging/public.ts';
@@ -55,6 +56,7 @@ export const features: Feature[] = [
   teacherPayFeature,
   importExportFeature,
   remindersFeature,
+  lessonsFeature,
 ];
 
 /**

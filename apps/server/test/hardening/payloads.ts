@@ -153,6 +153,63 @@ export const basePayloads: Record<string, BasePayload> = {
   [`${STORE}/update/module/status`]: { body: () => ({ moduleId: 1, status: 0 }), ids: { storeId: 'store' } },
   [`${STORE}/query/store/setting`]: { body: () => ({}), ids: { storeId: 'store' } },
 
+  // 私教 and 小班 (features/lessons)
+  [`${STORE}/query/lesson/type/list`]: { body: () => ({}) },
+  [`${STORE}/insert/lesson/type`]: {
+    body: (w) => ({
+      name: '新私教',
+      kind: 'one_on_one',
+      duration: 60,
+      teachers: [{ teacherId: w.teacher, level: null }],
+      areaIds: [w.area],
+      equipment: [{ equipmentId: w.equipment, perMember: 1 }],
+    }),
+    ids: { 'teachers.teacherId': 'teacher', areaIds: 'area', 'equipment.equipmentId': 'equipment' },
+  },
+  [`${STORE}/update/lesson/type`]: {
+    body: (w) => ({
+      id: w.lessonType,
+      name: '改名私教',
+      kind: 'one_on_one',
+      duration: 60,
+      teachers: [{ teacherId: w.teacher, level: null }],
+      areaIds: [w.area],
+      equipment: [{ equipmentId: w.equipment, perMember: 1 }],
+    }),
+    ids: { id: 'lessonType', 'teachers.teacherId': 'teacher', areaIds: 'area', 'equipment.equipmentId': 'equipment' },
+  },
+  [`${STORE}/update/lesson/type/status`]: {
+    body: (w) => ({ id: w.lessonType, enabled: 0 }),
+    ids: { id: 'lessonType' },
+  },
+  [`${STORE}/query/equipment/list`]: { body: () => ({}) },
+  [`${STORE}/insert/equipment`]: {
+    body: (w) => ({ name: '新器械', count: 2, areaId: w.area }),
+    ids: { areaId: 'area' },
+  },
+  [`${STORE}/update/equipment`]: {
+    body: (w) => ({ id: w.equipment, name: '改名器械', count: 3, areaId: w.area }),
+    ids: { id: 'equipment', areaId: 'area' },
+  },
+  [`${STORE}/delete/equipment`]: { body: (w) => ({ id: w.equipment }), ids: { id: 'equipment' } },
+  [`${STORE}/query/teacher/hours/info`]: { body: (w) => ({ teacherId: w.teacher }), ids: { teacherId: 'teacher' } },
+  [`${STORE}/update/teacher/hours`]: {
+    body: (w) => ({ teacherId: w.teacher, weekly: [{ weekday: 1, startTime: '09:00', endTime: '12:00' }] }),
+    ids: { teacherId: 'teacher' },
+  },
+  [`${STORE}/insert/teacher/hours/exception`]: {
+    body: (w) => ({ teacherId: w.teacher, date: '2031-03-05', kind: 'off' }),
+    ids: { teacherId: 'teacher' },
+  },
+  [`${STORE}/delete/teacher/hours/exception`]: {
+    body: (w) => ({ id: w.hoursException }),
+    ids: { id: 'hoursException' },
+  },
+  [`${STORE}/query/lesson/free/slots`]: {
+    body: (w) => ({ courseId: w.lessonType, from: '2031-03-03', to: '2031-03-09' }),
+    ids: { courseId: 'lessonType' },
+  },
+
   // sessions and bookings
   [`${STORE}/insert/timetable`]: {
     body: (w) => ({

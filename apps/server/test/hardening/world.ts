@@ -48,6 +48,10 @@ export interface World {
   leaveCard2: number;
   activeLeave: number;
   leave: number;
+  /** A lesson type (私教 1对1) given by `teacher` in `area` using `equipment`; a machine; an exception of `teacher`'s hours. */
+  lessonType: number;
+  equipment: number;
+  hoursException: number;
   /** The number of an online order (待支付, by WeChat Native) of `member` for `cardProduct`. */
   payOrderNo: string;
   /** Every name and mobile of the rows above (to look for leaks). */
@@ -122,6 +126,29 @@ export async function makeWorld(f: Factory, tag: string): Promise<World> {
     member2: member2.id,
     memberCard2: card2.id,
   };
+  const lessonType = await f.course({ name: `${tag}私教`, kind: 'one_on_one', maxMembers: 1, count: 1 });
+  const equipment = await db
+    .insertInto('equipment')
+    .values({ storeId, name: `${tag}器械`, count: 2, areaId: area.id })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('lessonTeacher')
+    .values({ storeId, courseId: lessonType.id, teacherId: teacher.id, level: null })
+    .execute();
+  await db.insertInto('lessonRoom').values({ storeId, courseId: lessonType.id, areaId: area.id }).execute();
+  await db
+    .insertInto('lessonEquipment')
+    .values({ storeId, courseId: lessonType.id, equipmentId: equipment.id, perMember: 1 })
+    .execute();
+  const hoursException = await db
+    .insertInto('teacherHoursException')
+    .values({ storeId, teacherId: teacher.id, date: '2031-03-04', kind: 'off', createdAt: '2026-01-01 00:00:00' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  w.lessonType = lessonType.id;
+  w.equipment = equipment.id;
+  w.hoursException = hoursException.id;
   const topup = await db
     .insertInto('cardLedger')
     .values({ storeId, memberCardId: card.id, kind: 'topup', amount: 5, createdAt: '2026-01-01 08:00:00' })

@@ -6,6 +6,7 @@ import { cardTransferCalls } from './card-transfer.ts';
 import { cardShareCalls } from './card-share.ts';
 import { cardLifeCalls } from './card-life.ts';
 import { importExportCalls } from './import-export.ts';
+import { lessonCalls } from './lessons.ts';
 import { memberChannelCalls } from './member-channel.ts';
 import { onlineCalls } from './online.ts';
 import { paymentCalls } from './payment.ts';
@@ -29,6 +30,7 @@ export * from './card-transfer.ts';
 export * from './card-share.ts';
 export * from './card-life.ts';
 export * from './import-export.ts';
+export * from './lessons.ts';
 export * from './member-channel.ts';
 export * from './online.ts';
 export * from './payment.ts';
@@ -50,6 +52,7 @@ export const allCalls: readonly CallDef[] = [
   ...authCalls,
   ...memberChannelCalls,
   ...referenceCalls,
+  ...lessonCalls,
   ...timetableCalls,
   ...batchCalls,
   ...onlineCalls,

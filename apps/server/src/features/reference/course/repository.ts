@@ -77,7 +77,7 @@ export async function liveCourseIds(ex: Executor, storeId: number, ids: readonly
   return new Set(rows.map((r) => r.id));
 }
 
-/** The store's enabled courses that are not deleted ({id, name, count}), by id. */
+/** The store's enabled group courses that are not deleted ({id, name, count}), by id (lesson types are not offered). */
 export function enabledCourses(ex: Executor, storeId: number) {
   return ex
     .selectFrom('course')
@@ -85,11 +85,12 @@ export function enabledCourses(ex: Executor, storeId: number) {
     .where('storeId', '=', storeId)
     .where('enabled', '=', 1)
     .where('deleted', '=', 0)
+    .where('kind', '=', 'group')
     .orderBy('id')
     .execute();
 }
 
-/** A course of the store that is not deleted (its `courseCols`), or undefined. */
+/** A group course of the store that is not deleted (its `courseCols`), or undefined (lesson types: features/lessons). */
 export function findCourse(ex: Executor, storeId: number, id: number) {
   return ex
     .selectFrom('course')
@@ -97,16 +98,17 @@ export function findCourse(ex: Executor, storeId: number, id: number) {
     .where('storeId', '=', storeId)
     .where('id', '=', id)
     .where('deleted', '=', 0)
+    .where('kind', '=', 'group')
     .executeTakeFirst();
 }
 
-/** One page of the store's courses that are not deleted and whose name contains `param` (all when empty), by id, and their count. */
+/** One page of the store's group courses that are not deleted and whose name contains `param` (all when empty), by id, and their count. */
 export async function coursePage(
   ex: Executor,
   storeId: number,
   a: { param?: string | null; page: number; pageSize: number },
 ) {
-  let q = ex.selectFrom('course').where('storeId', '=', storeId).where('deleted', '=', 0);
+  let q = ex.selectFrom('course').where('storeId', '=', storeId).where('deleted', '=', 0).where('kind', '=', 'group');
   if (a.param) q = q.where(contains('name', a.param));
   const [list, total] = await Promise.all([
     q

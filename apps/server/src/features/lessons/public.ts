@@ -1,0 +1,15 @@
+/**
+ * What other features use of 私教 and 小班 (issue 43): the free-slot finder (where a lesson of a
+ * type can start: teacher working and free, a room free, machines left, notice met) and its pure
+ * parts. The one door into features/lessons.
+ */
+export {
+  findFreeSlots,
+  freeSlots,
+  loadFreeSlots,
+  peakUse,
+  workingSpans,
+  type FreeSlot,
+  type SlotQuery,
+} from './slots.ts';
+export { freeSlotsByDay } from './service.ts';
