@@ -6,6 +6,7 @@ import { cardTransferCalls } from './card-transfer.ts';
 import { cardShareCalls } from './card-share.ts';
 import { cardLifeCalls } from './card-life.ts';
 import { importExportCalls } from './import-export.ts';
+import { leadCalls } from './leads.ts';
 import { memberChannelCalls } from './member-channel.ts';
 import { onlineCalls } from './online.ts';
 import { paymentCalls } from './payment.ts';
@@ -28,6 +29,7 @@ export * from './card-transfer.ts';
 export * from './card-share.ts';
 export * from './card-life.ts';
 export * from './import-export.ts';
+export * from './leads.ts';
 export * from './member-channel.ts';
 export * from './online.ts';
 export * from './payment.ts';
@@ -66,4 +68,5 @@ export const allCalls: readonly CallDef[] = [
   ...importExportCalls,
   ...reminderCalls,
   ...sellerLinkCalls,
+  ...leadCalls,
 ];

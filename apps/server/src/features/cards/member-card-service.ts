@@ -10,6 +10,8 @@ import { storeNow } from '../../lib/time.ts';
 import { mustFindProduct } from './product-service.ts';
 import { inOwnTx } from '../../db/write-queue.ts';
 import { lockMember } from '../../db/locks.ts';
+import { emit, event } from '../../lib/events.ts';
+import { cardSold } from './events.ts';
 import {
   addLedgerEntry,
   addToCardTotal,
@@ -161,7 +163,10 @@ async function trialTaken(tx: Tx, storeId: number, memberId: number, exceptOrder
   return memberHadTrial(tx, storeId, memberId, exceptOrderId);
 }
 
-/** The card row and its ledger `issue` entry: the one writer of a new card (desk sale, online order). */
+/**
+ * The card row and its ledger `issue` entry: the one writer of a new card (desk sale, online order);
+ * announces `cardSold` in the sale's transaction.
+ */
 async function writeIssuedCard(
   tx: Tx,
   a: {
@@ -199,6 +204,7 @@ async function writeIssuedCard(
     remark: a.remark,
     createdAt: a.now,
   });
+  await emit(tx, event(cardSold, { storeId: a.storeId, memberId: a.memberId, memberCardId: card.id, now: a.now }));
   return { card, ledgerId };
 }
 

@@ -45,6 +45,8 @@ export {
 } from './activation.ts';
 export { loadCardLifeSetting, quoteRefund, type RefundQuote } from './refund-quote.ts';
 export { refundCard } from './payment-service.ts';
+/** A card sold (desk or online), announced in the sale's transaction (the leads' conversion listens). */
+export { cardSold } from './events.ts';
 export * from './rules.ts';
 /** The days a leave holds, both ends included (the import reads leaves a studio moves in with). */
 export { leaveDays } from './life/rules.ts';
