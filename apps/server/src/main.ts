@@ -85,7 +85,12 @@ const stopJobs = [
   // Reminders to members: class reminders and card reminders queued, and the messages due sent (each once).
   startRepeating({ what: 'reminder job', log: app.log, run: () => runReminders(app.deps) }),
   // Leads untouched for the store's days back to the pool (公海): the cutoff moves once a day.
-  startRepeating({ what: 'lead pool return', log: app.log, run: () => returnStaleLeads(db, dialect), everyMs: 3600_000 }),
+  startRepeating({
+    what: 'lead pool return',
+    log: app.log,
+    run: () => returnStaleLeads(db, dialect),
+    everyMs: 3600_000,
+  }),
   startRepeating({
     what: 'audit log retention',
     log: app.log,

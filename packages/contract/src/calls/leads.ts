@@ -51,9 +51,7 @@ export const LeadMsg = {
 } as const;
 
 const zOptText = (max: number) =>
-  z
-    .preprocess((v) => (typeof v === 'string' ? v.trim() : v), zText(max).nullish())
-    .transform((v) => (v ? v : null));
+  z.preprocess((v) => (typeof v === 'string' ? v.trim() : v), zText(max).nullish()).transform((v) => (v ? v : null));
 
 export const zLeadRow = z.object({
   id: z.number(),
@@ -166,11 +164,7 @@ export const insertLeadFollowUp = defineCall({
   idFields: ['leadId'],
   summary: '记录一次跟进（电话、微信、到店，内容，下次跟进日期）；新线索的第一次跟进使其变为已联系',
   example: { leadId: 1, way: 'phone', note: '约了周六看课', nextDate: '2031-03-05' },
-  errors: [
-    ...fails.notFound('潜客'),
-    ...fails.conflict(LeadMsg.won),
-    { status: 403, msg: LeadMsg.notYours },
-  ],
+  errors: [...fails.notFound('潜客'), ...fails.conflict(LeadMsg.won), { status: 403, msg: LeadMsg.notYours }],
 });
 
 export const updateLeadStage = defineCall({
@@ -189,11 +183,7 @@ export const updateLeadStage = defineCall({
   idFields: ['id'],
   summary: '修改潜客阶段（已联系、已约体验、已体验，或已流失并写明原因）；已成交由购卡自动完成',
   example: { id: 1, stage: 'trial_booked' },
-  errors: [
-    ...fails.notFound('潜客'),
-    ...fails.conflict(LeadMsg.won),
-    { status: 403, msg: LeadMsg.notYours },
-  ],
+  errors: [...fails.notFound('潜客'), ...fails.conflict(LeadMsg.won), { status: 403, msg: LeadMsg.notYours }],
 });
 
 export const updateLeadOwner = defineCall({

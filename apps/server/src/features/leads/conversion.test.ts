@@ -37,7 +37,12 @@ describeEachDb('leads: a card sold converts its lead once', (env) => {
   /** A member with a lead of their mobile, owned by the seller, from 团购. */
   async function memberWithLead() {
     const m = await env().factory.member({ name: '潜客转会员' });
-    const { id } = await seller.ok(insertLead.path, { name: m.name, mobile: m.mobile, source: '团购', ownerId: sellerId });
+    const { id } = await seller.ok(insertLead.path, {
+      name: m.name,
+      mobile: m.mobile,
+      source: '团购',
+      ownerId: sellerId,
+    });
     return { m, leadId: id as number };
   }
   const sell = (c: Client, mid: number) => c.call(insertMemberCard.path, { mid, cardId: productId, totalCount: 20 });
@@ -82,9 +87,17 @@ describeEachDb('leads: a card sold converts its lead once', (env) => {
     const me = await memberClient(env(), m);
     const { orderNo } = await buyOnline(me, { productId: s.product.id, method: 'wechat_native' });
     await s.wx.pay(orderNo);
-    const order = await db().selectFrom('payOrder').selectAll().where('orderNo', '=', orderNo).executeTakeFirstOrThrow();
+    const order = await db()
+      .selectFrom('payOrder')
+      .selectAll()
+      .where('orderNo', '=', orderNo)
+      .executeTakeFirstOrThrow();
     expect(order.memberCardId).not.toBeNull();
-    expect(await leadRow(leadId)).toMatchObject({ stage: 'won', convertedCardId: order.memberCardId, convertedSource: '团购' });
+    expect(await leadRow(leadId)).toMatchObject({
+      stage: 'won',
+      convertedCardId: order.memberCardId,
+      convertedSource: '团购',
+    });
   });
 
   it('a card bought twice the same minute on two instances (PostgreSQL; one on SQLite): one conversion', async () => {
@@ -101,7 +114,9 @@ describeEachDb('leads: a card sold converts its lead once', (env) => {
         .select('auditId')
         .where('type', '=', 'lead')
         .where('refId', '=', leadId)
-        .where('auditId', 'in', (eb) => eb.selectFrom('auditLog').select('id').where('call', '=', insertMemberCard.path))
+        .where('auditId', 'in', (eb) =>
+          eb.selectFrom('auditLog').select('id').where('call', '=', insertMemberCard.path),
+        )
         .execute();
       expect(naming).toHaveLength(1);
     }
@@ -121,11 +136,7 @@ describeEachDb('leads: a card sold converts its lead once', (env) => {
     expect(await checkInvariants(db(), env().storeId)).toEqual([
       `lead ${leadId}: card ${card.data.id} held by member ${other.id}, not ${m.id}`,
     ]);
-    await db()
-      .updateTable('lead')
-      .set({ convertedMemberId: other.id })
-      .where('id', '=', leadId)
-      .execute();
+    await db().updateTable('lead').set({ convertedMemberId: other.id }).where('id', '=', leadId).execute();
     expect(await checkInvariants(db(), env().storeId)).toEqual([
       `lead ${leadId}: converted member ${other.id} is not the store's member of ${m.mobile}`,
     ]);

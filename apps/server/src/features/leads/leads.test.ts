@@ -231,7 +231,11 @@ describeEachDb('leads: one per mobile, pipeline, pool', (env) => {
     expect(await returnStaleLeads(e.database.db, e.dialect, clockAt(addDays(today, 3)))).not.toContain(idle);
     expect((await row(idle)).ownerId).toBe(sellerId);
     // A follow-up moves the count on (made today: only the touch matters here).
-    await db().updateTable('lead').set({ touchedAt: `${addDays(today, 2)} 09:00:00` }).where('id', '=', busy).execute();
+    await db()
+      .updateTable('lead')
+      .set({ touchedAt: `${addDays(today, 2)} 09:00:00` })
+      .where('id', '=', busy)
+      .execute();
     const back = await returnStaleLeads(e.database.db, e.dialect, clockAt(addDays(today, 4)));
     expect(back).toContain(idle);
     expect(back).not.toContain(busy);

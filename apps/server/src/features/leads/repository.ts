@@ -76,7 +76,10 @@ export async function leadPage(ex: Executor, storeId: number, f: LeadFilter, pag
 
 /** A lead of the store as lists show it; 404 潜客不存在 otherwise. */
 export async function requireLead(ex: Executor, storeId: number, id: number) {
-  const row = await leadsOf(ex, storeId).select([...leadCols]).where('l.id', '=', id).executeTakeFirst();
+  const row = await leadsOf(ex, storeId)
+    .select([...leadCols])
+    .where('l.id', '=', id)
+    .executeTakeFirst();
   if (!row) throw notFound('潜客');
   return asRow(row);
 }
@@ -233,7 +236,11 @@ export function staleLeads(ex: Executor, storeId: number, before: string) {
  * unchanged): a follow-up or a take at the same moment, or another instance's run, wins. Answers
  * whether this one did.
  */
-export async function returnToPool(ex: Executor, storeId: number, lead: { id: number; ownerId: number | null; touchedAt: string }) {
+export async function returnToPool(
+  ex: Executor,
+  storeId: number,
+  lead: { id: number; ownerId: number | null; touchedAt: string },
+) {
   const r = await ex
     .updateTable('lead')
     .set({ ownerId: null })
@@ -280,7 +287,9 @@ export function storesWithOwnedLeads(ex: Executor, settingKey: string) {
     .leftJoin('storeSetting as s', (j) => j.onRef('s.storeId', '=', 'st.id').on('s.key', '=', settingKey))
     .select(['st.id as storeId', 'st.timezone', 's.value'])
     .where((eb) =>
-      eb.exists(eb.selectFrom('lead').select('id').whereRef('lead.storeId', '=', 'st.id').where('lead.ownerId', 'is not', null)),
+      eb.exists(
+        eb.selectFrom('lead').select('id').whereRef('lead.storeId', '=', 'st.id').where('lead.ownerId', 'is not', null),
+      ),
     )
     .orderBy('st.id')
     .execute();

@@ -167,7 +167,8 @@ export async function addFollowUp(
   requireMine(ctx, lead);
   const now = storeNow(ctx);
   return inWriteTx(ctx.db, ctx.dialect, async (tx) => {
-    if (!(await repo.markFollowedUp(tx, ctx.store.id, lead.id, input.nextDate ?? null, now))) throw conflict(LeadMsg.won);
+    if (!(await repo.markFollowedUp(tx, ctx.store.id, lead.id, input.nextDate ?? null, now)))
+      throw conflict(LeadMsg.won);
     const { id } = await repo.insertFollowUp(tx, {
       storeId: ctx.store.id,
       leadId: lead.id,
@@ -182,7 +183,9 @@ export async function addFollowUp(
       summary: `跟进：${input.note}${input.nextDate ? `；下次跟进 ${input.nextDate}` : ''}`,
       target: named(lead),
       targets: [leadTarget(lead.id)],
-      ...(lead.stage === 'new' ? { before: { 阶段: LEAD_STAGE_LABEL.new }, after: { 阶段: LEAD_STAGE_LABEL.contacted } } : {}),
+      ...(lead.stage === 'new'
+        ? { before: { 阶段: LEAD_STAGE_LABEL.new }, after: { 阶段: LEAD_STAGE_LABEL.contacted } }
+        : {}),
     });
     return { id };
   });
@@ -232,7 +235,12 @@ export async function takeLead(ctx: CallCtx, id: number) {
   const now = storeNow(ctx);
   return inWriteTx(ctx.db, ctx.dialect, async (tx) => {
     if (!(await repo.takeFromPool(tx, ctx.store.id, lead.id, ctx.staff.id, now))) throw conflict(LeadMsg.taken);
-    audit(tx, { kind: 'lead', summary: `从公海领取 ${lead.name}`, target: named(lead), targets: [leadTarget(lead.id)] });
+    audit(tx, {
+      kind: 'lead',
+      summary: `从公海领取 ${lead.name}`,
+      target: named(lead),
+      targets: [leadTarget(lead.id)],
+    });
     return null;
   });
 }
