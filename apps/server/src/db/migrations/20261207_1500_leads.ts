@@ -1,5 +1,6 @@
-import { sql, type CreateTableBuilder, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../index.ts';
+import { serialId } from './serial-id.ts';
 
 /**
  * 潜客 (issue 44, items 1, 2 and 4's hook): prospects of a store and their follow-ups.
@@ -17,11 +18,7 @@ import type { Dialect } from '../index.ts';
  *   next follow-up date it set.
  */
 export function leads(dialect: Dialect) {
-  const pg = dialect === 'postgres';
-  const id = <T extends string>(tb: CreateTableBuilder<T>) =>
-    pg
-      ? tb.addColumn('id', 'serial', (c) => c.primaryKey())
-      : tb.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
+  const id = serialId(dialect);
   return {
     async up(db: Kysely<any>): Promise<void> {
       await db.schema

@@ -7,6 +7,8 @@ import {
   type LeadSetting,
   type LeadStage,
   type LeadWay,
+  type ParsedReqOf,
+  insertLead,
 } from '@studio/contract';
 import type { Db, Dialect, Executor } from '../../db/index.ts';
 import { inWriteTx } from '../../db/write-queue.ts';
@@ -100,18 +102,7 @@ async function ownerFor(ctx: CallCtx, ownerId: number | null) {
  * does nothing on the unique (store, mobile), and the merge fills what is empty and appends the notes,
  * so two requests at once (several instances) leave one lead with both.
  */
-export async function addLead(
-  ctx: CallCtx,
-  input: {
-    name: string;
-    mobile: string;
-    source: string;
-    interests: string | null;
-    notes: string | null;
-    preferredTimes: string | null;
-    ownerId: number | null;
-  },
-) {
+export async function addLead(ctx: CallCtx, input: ParsedReqOf<typeof insertLead>) {
   const setting = settingOf(await getSetting(ctx.db, ctx.store.id, LEAD_SETTING_KEY));
   if (![...LEAD_SOURCES, ...setting.sources].includes(input.source)) throw badRequest(LeadMsg.unknownSource);
   const ownerId = await ownerFor(ctx, input.ownerId);
