@@ -18,6 +18,7 @@ import { runReminders } from './features/reminders/public.ts';
 import { endClosedWaits } from './features/waitlist/public.ts';
 import { purgeOldEntries } from './features/audit/public.ts';
 import { startRepeating } from './lib/jobs.ts';
+import { returnStaleLeads } from './features/leads/public.ts';
 import { startOutboxWorker } from './outbox/index.ts';
 
 const config = loadConfig();
@@ -83,6 +84,13 @@ const stopJobs = [
   }),
   // Reminders to members: class reminders and card reminders queued, and the messages due sent (each once).
   startRepeating({ what: 'reminder job', log: app.log, run: () => runReminders(app.deps) }),
+  // Leads untouched for the store's days back to the pool (公海): the cutoff moves once a day.
+  startRepeating({
+    what: 'lead pool return',
+    log: app.log,
+    run: () => returnStaleLeads(db, dialect),
+    everyMs: 3600_000,
+  }),
   startRepeating({
     what: 'audit log retention',
     log: app.log,

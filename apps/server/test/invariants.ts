@@ -293,6 +293,7 @@ async function readInvariants(db: Db, storeId?: number): Promise<string[]> {
   out.push(...(await capProblems(db, storeId)));
   out.push(...(await shareProblems(db, storeId)));
   out.push(...(await prepaidProblems(db, storeId)));
+  out.push(...(await leadProblems(db, storeId)));
   return out;
 }
 
@@ -313,6 +314,58 @@ async function prepaidProblems(db: Db, storeId?: number): Promise<string[]> {
           `card ${o.card.id}: sold ${o.card.createdAt}, after the limits of ${rule.since}, yet ${o.cardOver.join('; ')}`,
         );
       }
+    }
+  }
+  return out;
+}
+
+/**
+ * 潜客 (issue 44): a lead is 已成交 exactly when it names the card that converted it, and that card
+ * was sold to the same person: a card of the lead's store, issued (its ledger's `issue`) to the
+ * member it names (the holder now, or before a 转卡), who is of the same store and holds the lead's
+ * mobile. One lead per store and mobile.
+ */
+async function leadProblems(db: Db, storeId?: number): Promise<string[]> {
+  const out: string[] = [];
+  const scoped = <T extends { where: (...a: any[]) => T }>(q: T, col: string): T =>
+    storeId === undefined ? q : q.where(col, '=', storeId);
+  const leads = await scoped(
+    db
+      .selectFrom('lead as l')
+      .leftJoin('memberCard as mc', 'mc.id', 'l.convertedCardId')
+      .leftJoin('member as m', 'm.id', 'l.convertedMemberId')
+      .select([
+        'l.id',
+        'l.storeId',
+        'l.mobile',
+        'l.stage',
+        'l.convertedCardId',
+        'l.convertedMemberId',
+        'l.convertedAt',
+        'mc.storeId as cardStore',
+        'mc.memberId as holder',
+        'mc.transferredAt',
+        'm.storeId as memberStore',
+        'm.mobile as memberMobile',
+      ]),
+    'l.storeId',
+  ).execute();
+  const seen = new Set<string>();
+  for (const l of leads) {
+    const key = `${l.storeId}/${l.mobile}`;
+    if (seen.has(key)) out.push(`lead ${l.id}: a second lead of mobile ${l.mobile} in store ${l.storeId}`);
+    seen.add(key);
+    if ((l.stage === 'won') !== (l.convertedCardId !== null)) {
+      out.push(`lead ${l.id}: stage ${l.stage} with converted card ${l.convertedCardId}`);
+    }
+    if (l.convertedCardId === null) continue;
+    if (l.convertedAt === null) out.push(`lead ${l.id}: converted without a time`);
+    if (l.cardStore !== l.storeId) out.push(`lead ${l.id}: card ${l.convertedCardId} of store ${l.cardStore}`);
+    if (l.memberStore !== l.storeId || l.memberMobile !== l.mobile) {
+      out.push(`lead ${l.id}: converted member ${l.convertedMemberId} is not the store's member of ${l.mobile}`);
+    }
+    if (l.transferredAt === null && l.holder !== l.convertedMemberId) {
+      out.push(`lead ${l.id}: card ${l.convertedCardId} held by member ${l.holder}, not ${l.convertedMemberId}`);
     }
   }
   return out;

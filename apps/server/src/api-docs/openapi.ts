@@ -68,6 +68,11 @@ const GROUPS: readonly [string, string, readonly CallDef[]][] = [
     contract.reminderCalls,
   ],
   [
+    '潜客',
+    '潜客（意向会员）：新增与按手机号合并、公海与领取、分配跟进人、跟进记录与阶段、我的待跟进、未跟进回收天数与来源设置；购卡后自动成交',
+    contract.leadCalls,
+  ],
+  [
     '会员端',
     '会员在手机上：验证码登录、课表、预约与取消、候补、我的预约和会员卡、扫码签到；前台的登录码与签到码',
     contract.memberChannelCalls,

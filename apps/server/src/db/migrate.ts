@@ -35,6 +35,7 @@ import { saleSeller } from './migrations/20261206_2050_sale_seller.ts';
 import { wechatOauthState } from './migrations/20261206_2070_wechat_oauth_state.ts';
 import { lateSaleStartsToday } from './migrations/20261206_2080_late_sale_starts_today.ts';
 import { privateLessons } from './migrations/20261207_0100_private_lessons.ts';
+import { leads } from './migrations/20261207_1500_leads.ts';
 
 /** Timestamped migrations, in order. Never edit one that has landed: add a new one. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -73,6 +74,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '20261206_2070_wechat_oauth_state': wechatOauthState(dialect),
     '20261206_2080_late_sale_starts_today': lateSaleStartsToday(),
     '20261207_0100_private_lessons': privateLessons(dialect),
+    '20261207_1500_leads': leads(dialect),
   };
 }
 

@@ -304,6 +304,44 @@ export interface MemberTable {
   /** The member's openid under the store's WeChat service account (migration 20261129_0900). */
   wechatOpenid: string | null;
 }
+/** A prospect (潜客, migration 20261207_1500): one per store and mobile; owner null = 公海. */
+export interface LeadTable {
+  id: Generated<number>;
+  storeId: number;
+  name: string;
+  mobile: string;
+  source: string;
+  interests: string | null;
+  notes: string | null;
+  preferredTimes: string | null;
+  ownerId: number | null;
+  /** 'new' | 'contacted' | 'trial_booked' | 'trial_done' | 'won' | 'lost'. */
+  stage: Generated<string>;
+  lostReason: string | null;
+  nextFollowUp: string | null;
+  /** Store-local: creation, the last follow-up, assignment or take (the pool return counts from it). */
+  touchedAt: string;
+  createdBy: number | null;
+  createdAt: string;
+  /** Set once, by the first card sold to the member holding the mobile (stage 'won'). */
+  convertedCardId: number | null;
+  convertedMemberId: number | null;
+  convertedOwnerId: number | null;
+  convertedSource: string | null;
+  convertedAt: string | null;
+}
+/** One follow-up of a lead (migration 20261207_1500). */
+export interface LeadFollowUpTable {
+  id: Generated<number>;
+  storeId: number;
+  leadId: number;
+  staffId: number;
+  /** 'phone' | 'wechat' | 'visit'. */
+  way: string;
+  note: string;
+  nextDate: string | null;
+  createdAt: string;
+}
 export interface MemberCardTable {
   id: Generated<number>;
   storeId: number;
@@ -765,6 +803,8 @@ export interface Database {
   teacherHoursException: TeacherHoursExceptionTable;
   material: MaterialTable;
   member: MemberTable;
+  lead: LeadTable;
+  leadFollowUp: LeadFollowUpTable;
   memberCard: MemberCardTable;
   cardLedger: CardLedgerTable;
   cardLeave: CardLeaveTable;

@@ -27,7 +27,8 @@ export type AuditTargetType =
   | 'area'
   | 'material'
   | 'product'
-  | 'template';
+  | 'template'
+  | 'lead';
 export interface AuditTarget {
   type: AuditTargetType;
   id: number;

@@ -585,6 +585,27 @@ export const basePayloads: Record<string, BasePayload> = {
   },
   [`${STORE}/query/sales/commission`]: { body: () => ({ month: '2031-03' }) },
   [`${STORE}/query/seller/list`]: { body: () => ({}) },
+
+  // leads (潜客)
+  [`${STORE}/query/lead/list`]: { body: () => ({ scope: 'all', page: 1 }) },
+  [`${STORE}/query/lead/info`]: { body: (w) => ({ id: w.lead }), ids: { id: 'lead' } },
+  [`${STORE}/insert/lead`]: {
+    body: (w) => ({ name: '新潜客', mobile: randomMobile(), source: '到店', ownerId: w.staff }),
+    ids: { ownerId: 'staff' },
+  },
+  [`${STORE}/insert/lead/follow/up`]: {
+    body: (w) => ({ leadId: w.lead, way: 'phone', note: '电话沟通', nextDate: '2031-03-05' }),
+    ids: { leadId: 'lead' },
+  },
+  [`${STORE}/update/lead/stage`]: { body: (w) => ({ id: w.lead, stage: 'trial_booked' }), ids: { id: 'lead' } },
+  [`${STORE}/update/lead/owner`]: {
+    body: (w) => ({ ids: [w.lead], ownerId: w.staff }),
+    ids: { ids: 'lead', ownerId: 'staff' },
+  },
+  [`${STORE}/take/lead`]: { body: (w) => ({ id: w.lead }), ids: { id: 'lead' } },
+  [`${STORE}/query/lead/todo/list`]: { body: () => ({}) },
+  [`${STORE}/query/lead/setting`]: { body: () => ({}) },
+  [`${STORE}/update/lead/setting`]: { body: () => ({ returnDays: 15, sources: ['小红书'] }) },
   [`${STORE}/update/sale/seller`]: {
     body: (w) => ({ id: w.topupPayment, sellerId: w.staff }),
     ids: { id: 'topupPayment', sellerId: 'staff' },

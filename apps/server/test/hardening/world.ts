@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { OperateType, WaitStatus } from '@studio/contract';
 import type { Db } from '../../src/db/index.ts';
 import { addDays } from '../../src/lib/time.ts';
-import type { Factory } from '../factory.ts';
+import { randomMobile, type Factory } from '../factory.ts';
 import { hashPassword } from '../../src/auth/password.ts';
 import { storeCards, type BookingCard } from '../../src/features/cards/public.ts';
 import { bookSet, liveSession, sessionForRules } from '../../src/features/timetable/public.ts';
@@ -39,6 +39,8 @@ export interface World {
   staff: number;
   /** An audit entry of the store. */
   audit: number;
+  /** A lead (潜客) in the pool (公海), of a mobile no member holds. */
+  lead: number;
   /**
    * Issue 29: two cards of `member` of a product allowing leave (valid for years), the first with an
    * approved leave (`activeLeave`, 2031-05-01 to 05-05), the second with a request waiting for the
@@ -320,7 +322,34 @@ export async function makeWorld(f: Factory, tag: string): Promise<World> {
     .returning('id')
     .executeTakeFirstOrThrow();
   w.audit = entry.id;
+  const leadRow = await db
+    .insertInto('lead')
+    .values({
+      storeId,
+      name: `${tag}潜客`,
+      mobile: randomMobile(),
+      source: '到店',
+      interests: null,
+      notes: null,
+      preferredTimes: null,
+      ownerId: null,
+      lostReason: null,
+      nextFollowUp: null,
+      touchedAt: now,
+      createdBy: null,
+      createdAt: now,
+      convertedCardId: null,
+      convertedMemberId: null,
+      convertedOwnerId: null,
+      convertedSource: null,
+      convertedAt: null,
+    })
+    .returning(['id', 'name', 'mobile'])
+    .executeTakeFirstOrThrow();
+  w.lead = leadRow.id;
   w.secrets = [
+    leadRow.name,
+    leadRow.mobile,
     store.name,
     w.payOrderNo,
     teacher.name,

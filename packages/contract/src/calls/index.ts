@@ -7,6 +7,7 @@ import { cardShareCalls } from './card-share.ts';
 import { cardLifeCalls } from './card-life.ts';
 import { importExportCalls } from './import-export.ts';
 import { lessonCalls } from './lessons.ts';
+import { leadCalls } from './leads.ts';
 import { memberChannelCalls } from './member-channel.ts';
 import { onlineCalls } from './online.ts';
 import { paymentCalls } from './payment.ts';
@@ -31,6 +32,7 @@ export * from './card-share.ts';
 export * from './card-life.ts';
 export * from './import-export.ts';
 export * from './lessons.ts';
+export * from './leads.ts';
 export * from './member-channel.ts';
 export * from './online.ts';
 export * from './payment.ts';
@@ -72,4 +74,5 @@ export const allCalls: readonly CallDef[] = [
   ...reminderCalls,
   ...sellerLinkCalls,
   ...prepaidLimitCalls,
+  ...leadCalls,
 ];

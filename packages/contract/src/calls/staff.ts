@@ -172,6 +172,7 @@ export const AUDIT_KINDS = {
   settings: '设置',
   reference: '基础资料',
   staff: '员工',
+  lead: '潜客',
   system: '系统',
 } as const;
 export type AuditKind = keyof typeof AUDIT_KINDS;

@@ -1,5 +1,6 @@
-import { sql, type CreateTableBuilder, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../index.ts';
+import { serialId } from './serial-id.ts';
 
 /**
  * Teacher pay (课时费) and sales commission (销售提成), issue 30 items 1-4:
@@ -12,11 +13,7 @@ import type { Dialect } from '../index.ts';
  * - `sales_commission_rate`: a staff member's commission, in hundredths of a percent.
  */
 export function teacherPay(dialect: Dialect) {
-  const pg = dialect === 'postgres';
-  const id = <T extends string>(tb: CreateTableBuilder<T>) =>
-    pg
-      ? tb.addColumn('id', 'serial', (c) => c.primaryKey())
-      : tb.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
+  const id = serialId(dialect);
   return {
     async up(db: Kysely<any>): Promise<void> {
       await db.schema

@@ -1,5 +1,6 @@
-import { sql, type CreateTableBuilder, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../index.ts';
+import { serialId } from './serial-id.ts';
 
 /**
  * 私教 and 小班 (issue 43): lessons booked into teachers' free hours. A lesson type is a course
@@ -26,11 +27,7 @@ import type { Dialect } from '../index.ts';
  *   the offered slots (recorded); `series_id`: the fixed weekly series (固定时段) it belongs to.
  */
 export function privateLessons(dialect: Dialect) {
-  const pg = dialect === 'postgres';
-  const id = <T extends string>(tb: CreateTableBuilder<T>) =>
-    pg
-      ? tb.addColumn('id', 'serial', (c) => c.primaryKey())
-      : tb.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
+  const id = serialId(dialect);
   return {
     async up(db: Kysely<any>): Promise<void> {
       await db.schema

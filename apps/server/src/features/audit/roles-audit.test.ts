@@ -27,6 +27,8 @@ const WRITTEN = [
   'storeModule',
   'storeSetting',
   'waitlist',
+  'lead',
+  'leadFollowUp',
   'auditLog',
 ] as const;
 

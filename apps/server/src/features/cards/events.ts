@@ -24,3 +24,15 @@ export const leaveDecided = defineEvent<{
   /** null: approved; else why it was refused. */
   refusedFor: string | null;
 }>('card.leaveDecided');
+
+/**
+ * A card was sold to a member (the desk's 开卡 or an online order's fulfilment), in the transaction
+ * that wrote it: the leads' conversion listens (a lead holding the member's mobile becomes 已成交).
+ */
+export const cardSold = defineEvent<{
+  storeId: number;
+  memberId: number;
+  memberCardId: number;
+  /** Store-local time of the sale. */
+  now: string;
+}>('card.sold');

@@ -11,6 +11,8 @@ import { mustFindProduct } from './product-service.ts';
 import { prepaidKindOf, prepaidLimitRefusal, refuseOverPrepaidLimits, saleAsk } from './prepaid-limits.ts';
 import { inOwnTx } from '../../lib/write-queue.ts';
 import { lockMember } from '../../db/locks.ts';
+import { event, type Events } from '../../lib/events.ts';
+import { cardSold } from './events.ts';
 import {
   addLedgerEntry,
   addToCardTotal,
@@ -130,7 +132,7 @@ export async function issueCard(
       ask: saleAsk(product, paid, input.totalCount, start, now),
       added: paid,
     });
-    const { card, ledgerId } = await writeIssuedCard(tx, {
+    const { card, ledgerId } = await writeIssuedCard(tx, ctx.events, {
       storeId,
       memberId: input.mid,
       cardId: input.cardId,
@@ -168,9 +170,13 @@ async function trialTaken(tx: Tx, storeId: number, memberId: number, exceptOrder
   return memberHadTrial(tx, storeId, memberId, exceptOrderId);
 }
 
-/** The card row and its ledger `issue` entry: the one writer of a new card (desk sale, online order). */
+/**
+ * The card row and its ledger `issue` entry: the one writer of a new card (desk sale, online order);
+ * announces `cardSold` in the sale's transaction.
+ */
 async function writeIssuedCard(
   tx: Tx,
+  events: Events,
   a: {
     storeId: number;
     memberId: number;
@@ -206,6 +212,7 @@ async function writeIssuedCard(
     remark: a.remark,
     createdAt: a.now,
   });
+  await events.emit(tx, event(cardSold, { storeId: a.storeId, memberId: a.memberId, memberCardId: card.id, now: a.now }));
   return { card, ledgerId };
 }
 
@@ -226,6 +233,7 @@ export interface OnlinePayment {
  */
 export async function issueCardPaidOnline(
   tx: Tx,
+  events: Events,
   a: { storeId: number; memberId: number; productId: number; now: string; payment: OnlinePayment },
 ): Promise<{ memberCardId: number; cardName: string } | { refused: string }> {
   const product = await productForSale(tx, a.storeId, a.productId);
@@ -247,7 +255,7 @@ export async function issueCardPaidOnline(
     added: a.payment.amount,
   });
   if (over) return { refused: over };
-  const { card, ledgerId } = await writeIssuedCard(tx, {
+  const { card, ledgerId } = await writeIssuedCard(tx, events, {
     storeId: a.storeId,
     memberId: a.memberId,
     cardId: a.productId,

@@ -47,6 +47,8 @@ export { loadCardLifeSetting, quoteRefund, type RefundQuote } from './refund-quo
 export { refundCard } from './payment-service.ts';
 /** Prepaid limits per city: an online order about to be created is asked first. */
 export { overLimitCards, productOrderRefusal, topupOrderRefusal } from './prepaid-limits.ts';
+/** A card sold (desk or online), announced in the sale's transaction (the leads' conversion listens). */
+export { cardSold } from './events.ts';
 export * from './rules.ts';
 /** The days a leave holds, both ends included (the import reads leaves a studio moves in with). */
 export { leaveDays } from './life/rules.ts';

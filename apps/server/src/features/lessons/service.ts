@@ -10,13 +10,13 @@ import {
   type lessonFreeSlots,
   type updateTeacherWeeklyHours,
 } from '@studio/contract';
-import { inOwnTx } from '../../db/write-queue.ts';
+import { inOwnTx } from '../../lib/write-queue.ts';
 import { audit } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { badRequest, forbidden, notFound } from '../../lib/errors.ts';
 import { groupBy } from '../../lib/group.ts';
 import { daysBetween, storeNow } from '../../lib/time.ts';
-import { ownTeacherFilter } from '../staff/public.ts';
+import { ownTeacherFilter } from '../reference/public.ts';
 import {
   changeEquipment,
   changeTypeRow,

@@ -18,7 +18,7 @@ import {
 } from './repository.ts';
 import type { StoredPaySetting } from './settings.ts';
 
-export type Deps = Pick<AppDeps, 'db' | 'dialect' | 'config' | 'log'>;
+export type Deps = Pick<AppDeps, 'db' | 'dialect' | 'config' | 'log' | 'events'>;
 
 /**
  * Who fulfils: the provider's notification or a job (系统), the member's own 我已支付 query, or the
@@ -115,7 +115,7 @@ export async function fulfilOrder(
       }
       let refused: string | null = paid === 'trial' ? PayMsg.trialOnce : null;
       if (refused === null && order.kind === 'card') {
-        const issued = await issueCardPaidOnline(tx, {
+        const issued = await issueCardPaidOnline(tx, deps.events, {
           storeId: order.storeId,
           memberId: order.memberId,
           productId: order.productId ?? 0,

@@ -1,0 +1,296 @@
+import type { LeadStage } from '@studio/contract';
+import { sql } from 'kysely';
+import { contains } from '../../db/dialect.ts';
+import type { Executor } from '../../db/index.ts';
+import type { NewRow } from '../../db/schema.ts';
+import { notFound } from '../../lib/errors.ts';
+
+/** The leads' repository: a store's leads (one per mobile), their follow-ups and the pool return. */
+
+/** Which leads a list holds: everyone's, or an owner's and (`withPool`) the pool's. */
+export interface LeadFilter {
+  /** null: any owner (the manager's view). */
+  ownerId: number | null;
+  withPool: boolean;
+  onlyPool: boolean;
+  stage?: LeadStage | null;
+  param?: string | null;
+}
+
+const leadsOf = (ex: Executor, storeId: number) =>
+  ex
+    .selectFrom('lead as l')
+    .leftJoin('staff as s', 's.id', 'l.ownerId')
+    // 已是会员: the member of the store holding the mobile (member_store_mobile_uq: at most one).
+    .leftJoin('member as m', (j) => j.onRef('m.storeId', '=', 'l.storeId').onRef('m.mobile', '=', 'l.mobile'))
+    .where('l.storeId', '=', storeId);
+
+const leadCols = [
+  'l.id',
+  'l.name',
+  'l.mobile',
+  'l.source',
+  'l.interests',
+  'l.notes',
+  'l.preferredTimes',
+  'l.ownerId',
+  's.name as ownerName',
+  'l.stage',
+  'l.lostReason',
+  'l.nextFollowUp',
+  'l.touchedAt',
+  'l.createdAt',
+  'm.id as memberId',
+  'l.convertedCardId',
+  'l.convertedAt',
+] as const;
+
+const asRow = <R extends { stage: string }>(r: R) => ({ ...r, stage: r.stage as LeadStage });
+
+/** One page of the leads the filter holds, newest first, and their count. */
+export async function leadPage(ex: Executor, storeId: number, f: LeadFilter, page: number, pageSize: number) {
+  let q = leadsOf(ex, storeId);
+  if (f.onlyPool) q = q.where('l.ownerId', 'is', null);
+  else if (f.ownerId !== null) {
+    const owner = f.ownerId;
+    q = q.where((eb) =>
+      f.withPool ? eb.or([eb('l.ownerId', '=', owner), eb('l.ownerId', 'is', null)]) : eb('l.ownerId', '=', owner),
+    );
+  }
+  if (f.stage) q = q.where('l.stage', '=', f.stage);
+  if (f.param) {
+    const p = f.param;
+    q = q.where((eb) => eb.or([contains('l.name', p), contains('l.mobile', p)]));
+  }
+  const [list, total] = await Promise.all([
+    q
+      .select([...leadCols])
+      .orderBy('l.id', 'desc')
+      .limit(pageSize)
+      .offset((page - 1) * pageSize)
+      .execute(),
+    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { list: list.map(asRow), total: Number(total.n) };
+}
+
+/** A lead of the store as lists show it; 404 潜客不存在 otherwise. */
+export async function requireLead(ex: Executor, storeId: number, id: number) {
+  const row = await leadsOf(ex, storeId)
+    .select([...leadCols])
+    .where('l.id', '=', id)
+    .executeTakeFirst();
+  if (!row) throw notFound('潜客');
+  return asRow(row);
+}
+
+/** The open leads (not 已成交, not 已流失) an owner follows up, next follow-up date first (none last). */
+export async function openLeadsOf(ex: Executor, storeId: number, ownerId: number) {
+  const rows = await leadsOf(ex, storeId)
+    .select([...leadCols])
+    .where('l.ownerId', '=', ownerId)
+    .where('l.stage', 'not in', ['won', 'lost'])
+    .orderBy(sql`case when l.next_follow_up is null then 1 else 0 end`)
+    .orderBy('l.nextFollowUp')
+    .orderBy('l.id')
+    .execute();
+  return rows.map(asRow);
+}
+
+/** A lead's follow-ups, newest first, with who made them. */
+export function followUpsOf(ex: Executor, leadId: number) {
+  return ex
+    .selectFrom('leadFollowUp as f')
+    .innerJoin('staff as s', 's.id', 'f.staffId')
+    .select(['f.id', 'f.way', 'f.note', 'f.nextDate', 's.name as staffName', 'f.createdAt'])
+    .where('f.leadId', '=', leadId)
+    .orderBy('f.id', 'desc')
+    .execute();
+}
+
+/**
+ * Adds a lead unless the store has one with its mobile (`lead_store_mobile_uq`): answers the new id,
+ * or undefined when one was there (also when it was added at the same moment by another request).
+ */
+export async function insertLeadIfNew(ex: Executor, row: NewRow<'lead'>): Promise<number | undefined> {
+  const r = await ex
+    .insertInto('lead')
+    .values(row)
+    .onConflict((oc) => oc.columns(['storeId', 'mobile']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return r?.id;
+}
+
+/**
+ * Merges a second entry of the same mobile into the store's lead, in one statement: empty fields
+ * filled (an owner too), the notes appended on a new line. Answers the lead's id and name.
+ */
+export async function mergeIntoLead(
+  ex: Executor,
+  storeId: number,
+  m: {
+    mobile: string;
+    interests: string | null;
+    notes: string | null;
+    preferredTimes: string | null;
+    ownerId: number | null;
+    now: string;
+  },
+) {
+  return ex
+    .updateTable('lead')
+    .set((eb) => ({
+      interests: eb.fn.coalesce('interests', eb.val(m.interests)),
+      preferredTimes: eb.fn.coalesce('preferredTimes', eb.val(m.preferredTimes)),
+      ownerId: eb.fn.coalesce('ownerId', eb.val(m.ownerId)),
+      notes:
+        m.notes === null
+          ? eb.ref('notes')
+          : sql<string>`case when notes is null or notes = '' then ${m.notes} else notes || ${'\n'} || ${m.notes} end`,
+      touchedAt: m.now,
+    }))
+    .where('storeId', '=', storeId)
+    .where('mobile', '=', m.mobile)
+    .returning(['id', 'name', 'ownerId'])
+    .executeTakeFirstOrThrow();
+}
+
+export function insertFollowUp(ex: Executor, row: NewRow<'leadFollowUp'>) {
+  return ex.insertInto('leadFollowUp').values(row).returning('id').executeTakeFirstOrThrow();
+}
+
+/**
+ * A follow-up's mark on its lead, guarded in one statement (not once it is 已成交): touched now, the
+ * next follow-up date, and 新线索 becomes 已联系. Answers whether it applied.
+ */
+export async function markFollowedUp(ex: Executor, storeId: number, id: number, nextDate: string | null, now: string) {
+  const r = await ex
+    .updateTable('lead')
+    .set((eb) => ({
+      touchedAt: now,
+      nextFollowUp: nextDate,
+      stage: eb.case().when('stage', '=', 'new').then('contacted').else(eb.ref('stage')).end(),
+    }))
+    .where('storeId', '=', storeId)
+    .where('id', '=', id)
+    .where('stage', '!=', 'won')
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** Sets a stage staff may set, guarded (never over 已成交). Answers whether it applied. */
+export async function setStage(ex: Executor, storeId: number, id: number, stage: LeadStage, lostReason: string | null) {
+  const r = await ex
+    .updateTable('lead')
+    .set({ stage, lostReason: stage === 'lost' ? lostReason : null })
+    .where('storeId', '=', storeId)
+    .where('id', '=', id)
+    .where('stage', '!=', 'won')
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** Gives leads of the store another owner (null: the pool), touched now; answers the ids changed. */
+export async function setOwner(ex: Executor, storeId: number, ids: number[], ownerId: number | null, now: string) {
+  const rows = await ex
+    .updateTable('lead')
+    .set({ ownerId, touchedAt: now })
+    .where('storeId', '=', storeId)
+    .where('id', 'in', ids)
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** Takes a lead of the pool, guarded: of two sellers at once one gets it. Answers whether this one did. */
+export async function takeFromPool(ex: Executor, storeId: number, id: number, ownerId: number, now: string) {
+  const r = await ex
+    .updateTable('lead')
+    .set({ ownerId, touchedAt: now })
+    .where('storeId', '=', storeId)
+    .where('id', '=', id)
+    .where('ownerId', 'is', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/**
+ * The leads of the store to go back to the pool: owned, still open, untouched since before `before`
+ * (store-local).
+ */
+export function staleLeads(ex: Executor, storeId: number, before: string) {
+  return ex
+    .selectFrom('lead')
+    .select(['id', 'name', 'ownerId', 'touchedAt'])
+    .where('storeId', '=', storeId)
+    .where('ownerId', 'is not', null)
+    .where('stage', 'not in', ['won', 'lost'])
+    .where('touchedAt', '<', before)
+    .orderBy('id')
+    .execute();
+}
+
+/**
+ * Puts one stale lead back in the pool, guarded by what made it stale (its owner and last touch
+ * unchanged): a follow-up or a take at the same moment, or another instance's run, wins. Answers
+ * whether this one did.
+ */
+export async function returnToPool(
+  ex: Executor,
+  storeId: number,
+  lead: { id: number; ownerId: number | null; touchedAt: string },
+) {
+  const r = await ex
+    .updateTable('lead')
+    .set({ ownerId: null })
+    .where('storeId', '=', storeId)
+    .where('id', '=', lead.id)
+    .where('ownerId', '=', lead.ownerId)
+    .where('touchedAt', '=', lead.touchedAt)
+    .where('stage', 'not in', ['won', 'lost'])
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/**
+ * Converts the store's lead holding `mobile`, once (guarded: `converted_card_id` still null; of two
+ * cards sold at once, one converts it): 已成交, credited to its owner and source of now. Answers the
+ * lead converted, or undefined (no lead, or converted before).
+ */
+export function convertLead(
+  ex: Executor,
+  storeId: number,
+  c: { mobile: string; memberId: number; memberCardId: number; now: string },
+) {
+  return ex
+    .updateTable('lead')
+    .set((eb) => ({
+      stage: 'won',
+      convertedCardId: c.memberCardId,
+      convertedMemberId: c.memberId,
+      convertedOwnerId: eb.ref('ownerId'),
+      convertedSource: eb.ref('source'),
+      convertedAt: c.now,
+    }))
+    .where('storeId', '=', storeId)
+    .where('mobile', '=', c.mobile)
+    .where('convertedCardId', 'is', null)
+    .returning(['id', 'name', 'ownerId', 'source'])
+    .executeTakeFirst();
+}
+
+/** The stores with leads that have an owner, with their time zone and lead setting (the pool return's round). */
+export function storesWithOwnedLeads(ex: Executor, settingKey: string) {
+  return ex
+    .selectFrom('store as st')
+    .leftJoin('storeSetting as s', (j) => j.onRef('s.storeId', '=', 'st.id').on('s.key', '=', settingKey))
+    .select(['st.id as storeId', 'st.timezone', 's.value'])
+    .where((eb) =>
+      eb.exists(
+        eb.selectFrom('lead').select('id').whereRef('lead.storeId', '=', 'st.id').where('lead.ownerId', 'is not', null),
+      ),
+    )
+    .orderBy('st.id')
+    .execute();
+}

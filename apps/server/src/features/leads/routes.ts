@@ -1,0 +1,32 @@
+import {
+  insertLead,
+  insertLeadFollowUp,
+  queryLeadInfo,
+  queryLeadList,
+  queryLeadSetting,
+  queryLeadTodoList,
+  takeLead,
+  updateLeadOwner,
+  updateLeadSetting,
+  updateLeadStage,
+} from '@studio/contract';
+import { defineFeature } from '../../lib/feature.ts';
+import { cardSold } from '../cards/public.ts';
+import { convertOnSale } from './conversion.ts';
+import * as s from './service.ts';
+
+/** 潜客: leads, the pool, follow-ups and stages, the setting; a card sale converts its lead. */
+export const leadsFeature = defineFeature((r) => {
+  r.handle(queryLeadList, (input, ctx) => s.leadList(ctx, input));
+  r.handle(queryLeadInfo, (input, ctx) => s.leadInfo(ctx, input.id));
+  r.handle(insertLead, (input, ctx) => s.addLead(ctx, input));
+  r.handle(insertLeadFollowUp, (input, ctx) => s.addFollowUp(ctx, input));
+  r.handle(updateLeadStage, (input, ctx) => s.changeStage(ctx, input));
+  r.handle(updateLeadOwner, (input, ctx) => s.assignLeads(ctx, input));
+  r.handle(takeLead, (input, ctx) => s.takeLead(ctx, input.id));
+  r.handle(queryLeadTodoList, (_input, ctx) => s.todoList(ctx));
+  r.handle(queryLeadSetting, (_input, ctx) => s.leadSetting(ctx));
+  r.handle(updateLeadSetting, (input, ctx) => s.saveLeadSetting(ctx, input), { tx: true });
+  // A sale converts its lead in the sale's transaction (the write stage).
+  r.on(cardSold, convertOnSale, 'write');
+});

@@ -1,0 +1,285 @@
+// 潜客 (issue 44, items 1 and 2): prospects, their owner (跟进人) or the pool (公海), the pipeline and
+// follow-ups (server: features/leads; paths in features/leads/README.md).
+import { z } from 'zod';
+import { zDate, zId, zMobile, zOptId, zPage, zPaged, zText } from '../common.ts';
+import { defineCall, fails, Roles, STORE_API } from '../define.ts';
+import { SellerMsg } from './reference/card.ts';
+
+/** The built-in sources of a lead; the manager adds others (潜客设置). */
+export const LEAD_SOURCES = ['到店', '电话', '线上报名', '团购', '转介绍', '推广链接', '导入'] as const;
+
+/** The stages of the pipeline, in order; 已流失 (lost) leaves it with a reason. */
+export const LEAD_STAGES = ['new', 'contacted', 'trial_booked', 'trial_done', 'won', 'lost'] as const;
+export type LeadStage = (typeof LEAD_STAGES)[number];
+export const LEAD_STAGE_LABEL: Record<LeadStage, string> = {
+  new: '新线索',
+  contacted: '已联系',
+  trial_booked: '已约体验',
+  trial_done: '已体验',
+  won: '已成交',
+  lost: '已流失',
+};
+/** What staff may set by hand: 已成交 comes only from a card sold to the lead (a conversion). */
+export const LEAD_MANUAL_STAGES = ['contacted', 'trial_booked', 'trial_done', 'lost'] as const;
+
+export const LEAD_WAYS = ['phone', 'wechat', 'visit'] as const;
+export type LeadWay = (typeof LEAD_WAYS)[number];
+export const LEAD_WAY_LABEL: Record<LeadWay, string> = { phone: '电话', wechat: '微信', visit: '到店' };
+
+/** Days without a follow-up before a lead goes back to the pool, when the store never set it. */
+export const LEAD_RETURN_DAYS_DEFAULT = 15;
+
+export const LeadMsg = {
+  name: '请输入潜客姓名',
+  source: '请选择来源',
+  unknownSource: '来源不在门店的来源列表中，请先在潜客设置中添加',
+  stage: '请选择阶段',
+  lostReason: '设为已流失请填写原因',
+  way: '请选择跟进方式',
+  note: '请填写跟进内容',
+  returnDays: '回收天数为0-365的整数（0为不回收）',
+  sourceName: '来源名称为1-20个字符',
+  sourceTwice: '来源名称重复',
+  /** A lead that bought a card is 已成交 for good. */
+  won: '该潜客已成交，不能再修改',
+  /** Taking from the pool a lead someone took first. */
+  taken: '该潜客已有跟进人，不在公海中',
+  /** A non-manager acting on a lead of someone else (or of the pool, before taking it). */
+  notYours: '只能跟进自己的潜客（公海中的潜客请先领取）',
+  /** A non-manager naming someone else as owner. */
+  ownerManager: '只有店长可以指定其他跟进人',
+} as const;
+
+const zOptText = (max: number) =>
+  z.preprocess((v) => (typeof v === 'string' ? v.trim() : v), zText(max).nullish()).transform((v) => (v ? v : null));
+
+export const zLeadRow = z.object({
+  id: z.number(),
+  name: z.string(),
+  mobile: z.string(),
+  source: z.string(),
+  interests: z.string().nullable(),
+  notes: z.string().nullable(),
+  preferredTimes: z.string().nullable(),
+  ownerId: z.number().nullable(),
+  /** The owner's name; null in the pool (公海). */
+  ownerName: z.string().nullable(),
+  stage: z.enum(LEAD_STAGES),
+  lostReason: z.string().nullable(),
+  nextFollowUp: z.string().nullable(),
+  /** The last follow-up, assignment or take (the pool return counts from it). */
+  touchedAt: z.string(),
+  createdAt: z.string(),
+  /** The member of the store holding this mobile (已是会员), or null. */
+  memberId: z.number().nullable(),
+  convertedCardId: z.number().nullable(),
+  convertedAt: z.string().nullable(),
+});
+export type LeadRow = z.infer<typeof zLeadRow>;
+
+export const zLeadFollowUp = z.object({
+  id: z.number(),
+  way: z.enum(LEAD_WAYS),
+  note: z.string(),
+  nextDate: z.string().nullable(),
+  staffName: z.string(),
+  createdAt: z.string(),
+});
+export type LeadFollowUp = z.infer<typeof zLeadFollowUp>;
+
+export const queryLeadList = defineCall({
+  path: `${STORE_API}/query/lead/list`,
+  kind: 'read',
+  auth: 'store',
+  roles: Roles.all,
+  req: z.object({
+    stage: z.enum(LEAD_STAGES).nullish(),
+    /** 'all': the manager sees every lead, others their own and the pool; 'mine' their own; 'pool' 公海. */
+    scope: z.enum(['all', 'mine', 'pool']).default('all'),
+    /** A fragment of the name or mobile. */
+    param: z.string().max(32).nullish(),
+    page: zPage(),
+  }),
+  res: zPaged(zLeadRow),
+  summary: '潜客列表（20条一页，新的在前）：店长看全部，其他员工看自己的和公海中的；可按阶段、姓名或手机号筛选',
+  example: { stage: 'new', scope: 'all', page: 1 },
+});
+
+export const queryLeadInfo = defineCall({
+  path: `${STORE_API}/query/lead/info`,
+  kind: 'read',
+  auth: 'store',
+  roles: Roles.all,
+  req: z.object({ id: zId() }),
+  res: zLeadRow.extend({ followUps: z.array(zLeadFollowUp) }),
+  idFields: ['id'],
+  summary: '潜客详情与跟进记录（新的在前）：店长看全部，其他员工看自己的和公海中的',
+  example: { id: 1 },
+  errors: [...fails.notFound('潜客'), { status: 403, msg: LeadMsg.notYours }],
+});
+
+export const insertLead = defineCall({
+  path: `${STORE_API}/insert/lead`,
+  kind: 'write',
+  auth: 'store',
+  roles: Roles.all,
+  req: z.object({
+    name: z.string({ error: LeadMsg.name }).trim().min(1, LeadMsg.name).max(32, '姓名不能超过32个字符'),
+    mobile: zMobile(),
+    source: z.string({ error: LeadMsg.source }).trim().min(1, LeadMsg.source).max(20, LeadMsg.sourceName),
+    interests: zOptText(200),
+    notes: zOptText(500),
+    preferredTimes: zOptText(100),
+    /** The owner (跟进人); null: the pool (公海). Staff other than the manager may name only themselves. */
+    ownerId: zOptId(),
+  }),
+  res: z.object({
+    id: z.number(),
+    /** true: the mobile already had a lead; this one was merged into it (empty fields filled, notes appended). */
+    merged: z.boolean(),
+  }),
+  idFields: ['ownerId'],
+  summary: '新增潜客；手机号已有潜客时合并到该潜客（补全空的信息、追加备注）并答复合并到了哪一位',
+  example: { name: '王小姐', mobile: '13800000001', source: '到店', interests: '瑜伽', ownerId: null },
+  errors: [
+    ...fails.badRequest(LeadMsg.unknownSource, SellerMsg.disabled),
+    ...fails.notFound('销售员'),
+    { status: 403, msg: LeadMsg.ownerManager },
+  ],
+});
+
+export const insertLeadFollowUp = defineCall({
+  path: `${STORE_API}/insert/lead/follow/up`,
+  kind: 'write',
+  auth: 'store',
+  roles: Roles.all,
+  req: z.object({
+    leadId: zId(),
+    way: z.enum(LEAD_WAYS, { error: LeadMsg.way }),
+    note: z.string({ error: LeadMsg.note }).trim().min(1, LeadMsg.note).max(500, '内容不能超过500个字符'),
+    /** The next follow-up date (我的待跟进), or none. */
+    nextDate: zDate().nullish(),
+  }),
+  res: z.object({ id: z.number() }),
+  idFields: ['leadId'],
+  summary: '记录一次跟进（电话、微信、到店，内容，下次跟进日期）；新线索的第一次跟进使其变为已联系',
+  example: { leadId: 1, way: 'phone', note: '约了周六看课', nextDate: '2031-03-05' },
+  errors: [...fails.notFound('潜客'), ...fails.conflict(LeadMsg.won), { status: 403, msg: LeadMsg.notYours }],
+});
+
+export const updateLeadStage = defineCall({
+  path: `${STORE_API}/update/lead/stage`,
+  kind: 'write',
+  auth: 'store',
+  roles: Roles.all,
+  req: z
+    .object({
+      id: zId(),
+      stage: z.enum(LEAD_MANUAL_STAGES, { error: LeadMsg.stage }),
+      lostReason: zOptText(200),
+    })
+    .refine((v) => v.stage !== 'lost' || v.lostReason, { error: LeadMsg.lostReason, path: ['lostReason'] }),
+  res: z.null(),
+  idFields: ['id'],
+  summary: '修改潜客阶段（已联系、已约体验、已体验，或已流失并写明原因）；已成交由购卡自动完成',
+  example: { id: 1, stage: 'trial_booked' },
+  errors: [...fails.notFound('潜客'), ...fails.conflict(LeadMsg.won), { status: 403, msg: LeadMsg.notYours }],
+});
+
+export const updateLeadOwner = defineCall({
+  path: `${STORE_API}/update/lead/owner`,
+  kind: 'write',
+  auth: 'store',
+  roles: Roles.manager,
+  req: z.object({
+    ids: z.array(zId()).min(1, '请选择潜客').max(500, '一次最多500位潜客'),
+    /** The new owner; null: back to the pool (公海). */
+    ownerId: zOptId(),
+  }),
+  res: z.null(),
+  idFields: ['ids', 'ownerId'],
+  summary: '分配或重新分配潜客的跟进人（为空则放回公海）',
+  example: { ids: [1], ownerId: 2 },
+  errors: [...fails.badRequest(SellerMsg.disabled), ...fails.notFound('潜客', '销售员')],
+});
+
+export const takeLead = defineCall({
+  path: `${STORE_API}/take/lead`,
+  kind: 'write',
+  auth: 'store',
+  roles: Roles.all,
+  req: z.object({ id: zId() }),
+  res: z.null(),
+  idFields: ['id'],
+  summary: '从公海领取潜客，成为其跟进人',
+  example: { id: 1 },
+  errors: [...fails.notFound('潜客'), ...fails.conflict(LeadMsg.taken)],
+});
+
+export const zLeadTodo = zLeadRow.extend({
+  /** 'overdue' 已逾期, 'today' 今天, 'later' 以后, 'none' 未定. */
+  due: z.enum(['overdue', 'today', 'later', 'none']),
+});
+
+export const queryLeadTodoList = defineCall({
+  path: `${STORE_API}/query/lead/todo/list`,
+  kind: 'read',
+  auth: 'store',
+  roles: Roles.all,
+  req: z.object({}),
+  res: z.array(zLeadTodo),
+  summary: '我的待跟进：自己跟进中的潜客（未成交、未流失），逾期和今天的在前，再按下次跟进日期',
+  example: {},
+});
+
+export const zLeadSetting = z.object({
+  /** Days without a follow-up before a lead goes back to the pool; 0: never. */
+  returnDays: z
+    .number({ error: LeadMsg.returnDays })
+    .int(LeadMsg.returnDays)
+    .min(0, LeadMsg.returnDays)
+    .max(365, LeadMsg.returnDays),
+  /** The sources the manager added to the built-in ones. */
+  sources: z
+    .array(z.string().trim().min(1, LeadMsg.sourceName).max(20, LeadMsg.sourceName))
+    .max(50, '最多50个来源')
+    .refine((l) => new Set(l).size === l.length && !l.some((s) => (LEAD_SOURCES as readonly string[]).includes(s)), {
+      error: LeadMsg.sourceTwice,
+    }),
+});
+export type LeadSetting = z.infer<typeof zLeadSetting>;
+
+export const queryLeadSetting = defineCall({
+  path: `${STORE_API}/query/lead/setting`,
+  kind: 'read',
+  auth: 'store',
+  roles: Roles.all,
+  req: z.object({}),
+  res: zLeadSetting.extend({ builtInSources: z.array(z.string()) }),
+  summary: '潜客设置：多少天未跟进回收到公海（0为不回收）、门店自己添加的来源（和内置来源）',
+  example: {},
+});
+
+export const updateLeadSetting = defineCall({
+  path: `${STORE_API}/update/lead/setting`,
+  kind: 'write',
+  auth: 'store',
+  roles: Roles.manager,
+  req: zLeadSetting,
+  res: z.null(),
+  summary: '设置潜客多少天未跟进回收到公海，以及门店自己的来源',
+  example: { returnDays: 15, sources: ['小红书'] },
+});
+
+export const leadCalls = [
+  queryLeadList,
+  queryLeadInfo,
+  insertLead,
+  insertLeadFollowUp,
+  updateLeadStage,
+  updateLeadOwner,
+  takeLead,
+  queryLeadTodoList,
+  queryLeadSetting,
+  updateLeadSetting,
+] as const;
