@@ -212,7 +212,10 @@ async function writeIssuedCard(
     remark: a.remark,
     createdAt: a.now,
   });
-  await events.emit(tx, event(cardSold, { storeId: a.storeId, memberId: a.memberId, memberCardId: card.id, now: a.now }));
+  await events.emit(
+    tx,
+    event(cardSold, { storeId: a.storeId, memberId: a.memberId, memberCardId: card.id, now: a.now }),
+  );
   return { card, ledgerId };
 }
 
