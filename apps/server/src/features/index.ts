@@ -9,6 +9,7 @@ import { cardTransferFeature } from './cards/transfer/routes.ts';
 import { cardShareFeature } from './cards/share/routes.ts';
 import { cardLifeFeature } from './cards/life/routes.ts';
 import { importExportFeature } from './import-export/routes.ts';
+import { lessonBookingFeature } from './lessons/booking-routes.ts';
 import { memberChannelFeature } from './member-channel/routes.ts';
 import { messagingFeature } from './messaging/routes.ts';
 import { messagingHandlers } from './messaging/public.ts';
@@ -54,6 +55,7 @@ export const features: Feature[] = [
   teacherPayFeature,
   importExportFeature,
   remindersFeature,
+  lessonBookingFeature,
 ];
 
 /** Every outbox topic the app queues, with its handler (main.ts and the tests' workers use them). */

@@ -155,6 +155,30 @@ export async function equipmentClaims(
   }));
 }
 
+/** Confirms a lesson waiting for its teacher (待确认), guarded: false when it is not a live pending lesson. */
+export async function confirmAppointment(tx: Tx, storeId: number, id: number): Promise<boolean> {
+  const res = await tx
+    .updateTable('timetable')
+    .set({ appointmentStatus: 'confirmed', confirmDeadline: null })
+    .where('id', '=', id)
+    .where('storeId', '=', storeId)
+    .where('deleted', '=', 0)
+    .where('appointmentStatus', '=', 'pending')
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}
+
+/** Live lessons still waiting for their teacher (待确认), with their stores and confirm deadlines (store-local). */
+export function unconfirmedLessons(ex: Executor) {
+  return ex
+    .selectFrom('timetable')
+    .select(['id', 'storeId', 'confirmDeadline'])
+    .where('deleted', '=', 0)
+    .where('appointmentStatus', '=', 'pending')
+    .orderBy('id')
+    .execute();
+}
+
 /**
  * Writes a new session with the card products allowed to book it; answers its id. Not public: the
  * engine's writers (createSession, writeSessions) call it after the clash rule (clashes.ts).
