@@ -1,0 +1,173 @@
+import { bookLesson, insertTimetable, Msg, type CallDef } from '@studio/contract';
+import { expect, it } from 'vitest';
+import { checkInvariants } from '../../../test/invariants.ts';
+import { describeEachDb, moreInstances, type Answer } from '../../../test/harness.ts';
+import { equipment, lessonType } from '../../../test/lesson-kit.ts';
+
+const DAY = '2099-04-06';
+
+/** Counts answers by "status msg" ("ok" for a success). */
+function tally(answers: Answer[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const a of answers) {
+    const k = a.code === 0 ? 'ok' : `${a.status} ${a.msg}`;
+    out[k] = (out[k] ?? 0) + 1;
+  }
+  return out;
+}
+
+/**
+ * Claims raced for at once: 100 members booking lessons through three app instances on one
+ * PostgreSQL (one instance on SQLite, its one writer), each answer a success or a refusal in words.
+ */
+describeEachDb('lessons: one teacher, room or machine claimed once, across instances', (env) => {
+  const all = moreInstances(env, 2);
+  const f = () => env().factory;
+  const db = () => env().database.db;
+  const pick = (i: number) => all.clients[i % all.clients.length];
+  const send = (i: number, call: CallDef, body: unknown) => pick(i).call(call.path, body);
+
+  /** `n` members, each with a lesson pack of `productId`. */
+  async function members(productId: number, n: number) {
+    const out: { mid: number; mcId: number }[] = [];
+    for (let i = 0; i < n; i++) {
+      const m = await f().member();
+      const c = await f().memberCard(m.id, productId);
+      out.push({ mid: m.id, mcId: c.id });
+    }
+    return out;
+  }
+
+  /** Every card's use: a success took one lesson, a refusal nothing. */
+  async function lessonsTaken(cardIds: number[]) {
+    const rows = await db().selectFrom('memberCard').select('usedCount').where('id', 'in', cardIds).execute();
+    return rows.reduce((n, r) => n + Number(r.usedCount), 0);
+  }
+
+  it('100 members racing for one teacher’s same hour: exactly one lesson', async () => {
+    const teacher = await f().teacher();
+    const pack = await f().cardProduct({ perCount: 1 });
+    const type = await lessonType(f(), { cardIds: [pack.id], teachers: [{ id: teacher.id }] });
+    const ms = await members(pack.id, 100);
+    const answers = await Promise.all(
+      ms.map((m, i) =>
+        send(i, bookLesson, { courseId: type.id, teacherId: teacher.id, date: DAY, time: '10:00', members: [m] }),
+      ),
+    );
+    expect(tally(answers)).toEqual({ ok: 1, [`409 ${Msg.teacherConflict(`${DAY} 10:00-11:00`)}`]: 99 });
+    expect(await lessonsTaken(ms.map((m) => m.mcId))).toBe(1);
+    expect(await checkInvariants(db(), env().storeId)).toEqual([]);
+  });
+
+  it('overlapping hours of different lengths and a group class created at once: exactly one claim', async () => {
+    const teacher = await f().teacher();
+    const pack = await f().cardProduct({ perCount: 1 });
+    // 30, 60 and 90 minutes, at starts that all meet at 10:45.
+    const slots: { minutes: number; time: string }[] = [
+      { minutes: 30, time: '10:45' },
+      { minutes: 60, time: '10:00' },
+      { minutes: 90, time: '10:15' },
+      { minutes: 60, time: '10:30' },
+    ];
+    const types = new Map<number, number>();
+    for (const minutes of [30, 60, 90]) {
+      const t = await lessonType(f(), { duration: minutes, cardIds: [pack.id], teachers: [{ id: teacher.id }] });
+      types.set(minutes, t.id);
+    }
+    const group = await f().course({ duration: 60, cardIds: [pack.id] });
+    const ms = await members(pack.id, 100);
+    const calls = ms.map((m, i) => {
+      const s = slots[i % slots.length];
+      return () =>
+        send(i, bookLesson, {
+          courseId: types.get(s.minutes),
+          teacherId: teacher.id,
+          date: DAY,
+          time: s.time,
+          members: [m],
+        });
+    });
+    calls.splice(50, 0, () =>
+      send(50, insertTimetable, { courseId: group.id, teacherId: teacher.id, date: DAY, time: '10:40' }),
+    );
+    const answers = await Promise.all(calls.map((c) => c()));
+    expect(answers.filter((a) => a.code === 0)).toHaveLength(1);
+    expect(answers.filter((a) => a.code !== 0).every((a) => a.status === 409 && a.msg.endsWith('时间冲突'))).toBe(true);
+    const live = await db()
+      .selectFrom('timetable')
+      .select('id')
+      .where('teacherId', '=', teacher.id)
+      .where('deleted', '=', 0)
+      .execute();
+    expect(live).toHaveLength(1);
+    expect(await lessonsTaken(ms.map((m) => m.mcId))).toBe(1 - (await groupWon(group.id)));
+    expect(await checkInvariants(db(), env().storeId)).toEqual([]);
+  });
+
+  /** 1 when the group class won the race (it books no card), else 0. */
+  async function groupWon(courseId: number) {
+    const rows = await db()
+      .selectFrom('timetable')
+      .select('id')
+      .where('courseId', '=', courseId)
+      .where('deleted', '=', 0)
+      .execute();
+    return rows.length;
+  }
+
+  it('one room, ten teachers, 100 members at once: exactly one lesson in the room', async () => {
+    const room = await f().area();
+    const teachers: { id: number }[] = [];
+    for (let i = 0; i < 10; i++) teachers.push(await f().teacher());
+    const pack = await f().cardProduct({ perCount: 1 });
+    const type = await lessonType(f(), {
+      cardIds: [pack.id],
+      teachers: teachers.map((t) => ({ id: t.id })),
+      roomIds: [room.id],
+    });
+    const ms = await members(pack.id, 100);
+    const answers = await Promise.all(
+      ms.map((m, i) =>
+        send(i, bookLesson, {
+          courseId: type.id,
+          teacherId: teachers[i % 10].id,
+          date: DAY,
+          time: '10:00',
+          members: [m],
+        }),
+      ),
+    );
+    expect(answers.filter((a) => a.code === 0)).toHaveLength(1);
+    expect(answers.filter((a) => a.code !== 0).every((a) => a.status === 409)).toBe(true);
+    expect(await lessonsTaken(ms.map((m) => m.mcId))).toBe(1);
+    expect(await checkInvariants(db(), env().storeId)).toEqual([]);
+  });
+
+  it('three machines, ten teachers, 100 members at once: exactly three lessons use them', async () => {
+    const reformer = await equipment(f(), 3);
+    const teachers: { id: number }[] = [];
+    for (let i = 0; i < 10; i++) teachers.push(await f().teacher());
+    const pack = await f().cardProduct({ perCount: 1 });
+    const type = await lessonType(f(), {
+      cardIds: [pack.id],
+      teachers: teachers.map((t) => ({ id: t.id })),
+      equipment: [{ id: reformer.id, perMember: 1 }],
+    });
+    const ms = await members(pack.id, 100);
+    const answers = await Promise.all(
+      ms.map((m, i) =>
+        send(i, bookLesson, {
+          courseId: type.id,
+          teacherId: teachers[i % 10].id,
+          date: DAY,
+          time: i % 2 ? '10:00' : '10:30',
+          members: [m],
+        }),
+      ),
+    );
+    expect(answers.filter((a) => a.code === 0)).toHaveLength(3);
+    expect(answers.filter((a) => a.code !== 0).every((a) => a.status === 409)).toBe(true);
+    expect(await lessonsTaken(ms.map((m) => m.mcId))).toBe(3);
+    expect(await checkInvariants(db(), env().storeId)).toEqual([]);
+  });
+});
