@@ -15,7 +15,7 @@ import {
 } from '@studio/contract';
 import { expect, it } from 'vitest';
 import { checkInvariants } from '../../../test/invariants.ts';
-import { describeEachDb, type TestEnv } from '../../../test/harness.ts';
+import { describeEachDb } from '../../../test/harness.ts';
 import { equipment, lessonType, moneyProduct } from '../../../test/lesson-kit.ts';
 import { memberClient } from '../../../test/member-client.ts';
 import { addMinutes, localDateTime } from '../../lib/time.ts';
