@@ -34,6 +34,10 @@ export async function lessonType(
   });
   const storeId = f.storeId;
   const courseId = course.id;
+  await workingHours(
+    f,
+    o.teachers.map((t) => t.id),
+  );
   await f.db
     .insertInto('lessonTeacher')
     .values(o.teachers.map((t) => ({ storeId, courseId, teacherId: t.id, level: t.level ?? null })))
@@ -57,6 +61,27 @@ export async function lessonType(
       .execute();
   }
   return course;
+}
+
+/** Teachers without hours yet work every day 06:00-22:00. */
+export async function workingHours(f: Factory, teacherIds: number[]) {
+  const have = new Set(
+    (await f.db.selectFrom('teacherHours').select('teacherId').where('teacherId', 'in', teacherIds).execute()).map(
+      (h) => h.teacherId,
+    ),
+  );
+  const rows = teacherIds
+    .filter((id) => !have.has(id))
+    .flatMap((teacherId) =>
+      [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({
+        storeId: f.storeId,
+        teacherId,
+        weekday,
+        startTime: '06:00',
+        endTime: '22:00',
+      })),
+    );
+  if (rows.length) await f.db.insertInto('teacherHours').values(rows).execute();
 }
 
 /** A store's machines: `count` of them. */

@@ -32,6 +32,7 @@ import {
   type MemberRules,
 } from '../timetable/public.ts';
 import { givesLesson, lessonOfSession, lessonRooms, lessonType, loadLessonSetting } from './booking-repository.ts';
+import { findFreeSlots } from './slots.ts';
 
 /**
  * Booking a lesson (私教 1对1, 1对2, 小班): the lesson is a session of its type's course, created in the
@@ -81,9 +82,29 @@ async function roomFor(tx: Tx, storeId: number, b: LessonBooking, duration: numb
 }
 
 /**
+ * Whether the free-slot finder offers the start to the teacher for the lesson's members: their
+ * hours, their time, a room and the machines free, the notice met. Read before any lock: what
+ * guards the claim is the clash rule under its locks (createSession), this only keeps bookings to
+ * the offered times.
+ */
+async function offered(tx: Tx, storeId: number, b: LessonBooking, now: string): Promise<boolean> {
+  const date = b.startTime.slice(0, 10);
+  const slots = await findFreeSlots(tx, {
+    storeId,
+    courseId: b.courseId,
+    teacherIds: [b.teacherId],
+    from: date,
+    to: date,
+    members: b.members.length,
+    now,
+  });
+  return slots.some((s) => s.startTime === b.startTime);
+}
+
+/**
  * Books a lesson in the caller's transaction: its type (a course not 'group'), a teacher who gives
- * it, 1 to its most members, the least notice (unless the desk books outside the offered slots with
- * a reason); then the session (待确认 until the store's time limit when its teacher must confirm,
+ * it, 1 to its most members, the least notice and a start the free-slot finder offers (unless the
+ * desk books outside the offered slots with a reason, recorded); then the session (待确认 until the store's time limit when its teacher must confirm,
  * else confirmed) through the clash rule, and each member booked with their card by the engine.
  */
 export async function bookLesson(
@@ -102,8 +123,11 @@ export async function bookLesson(
   }
   if (!(await givesLesson(tx, type.id, b.teacherId))) throw conflict(LessonBookingMsg.notTeacher);
   const now = localDateTime(store.timezone);
-  if (!b.outsideReason && b.startTime < addMinutes(now, type.minNoticeMinutes)) {
-    throw conflict(LessonBookingMsg.notice(type.minNoticeMinutes));
+  if (!b.outsideReason) {
+    if (b.startTime < addMinutes(now, type.minNoticeMinutes)) {
+      throw conflict(LessonBookingMsg.notice(type.minNoticeMinutes));
+    }
+    if (!(await offered(tx, store.id, b, now))) throw conflict(LessonBookingMsg.notOffered);
   }
   const venueId = await roomFor(tx, store.id, b, type.duration);
   const setting = await loadLessonSetting(tx, store.id);

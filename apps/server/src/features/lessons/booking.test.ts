@@ -16,7 +16,7 @@ import {
 import { expect, it } from 'vitest';
 import { checkInvariants } from '../../../test/invariants.ts';
 import { describeEachDb } from '../../../test/harness.ts';
-import { equipment, lessonType, moneyProduct } from '../../../test/lesson-kit.ts';
+import { equipment, lessonType, moneyProduct, workingHours } from '../../../test/lesson-kit.ts';
 import { memberClient } from '../../../test/member-client.ts';
 import { addMinutes, localDateTime } from '../../lib/time.ts';
 import { releaseUnconfirmed } from './public.ts';
@@ -144,9 +144,14 @@ describeEachDb('lessons: booking (私教/小班)', (env) => {
       members: m,
     });
     const again = await memberWith(pack.id);
-    expect(await refusal({ time: '10:30', members: [{ mid: again.member.id, mcId: again.card.id }] })).toBe(
+    const m2 = [{ mid: again.member.id, mcId: again.card.id }];
+    expect(await refusal({ time: '10:30', members: m2 })).toBe(`409 ${LessonBookingMsg.notOffered}`);
+    expect(await refusal({ time: '10:30', members: m2, outsideReason: '老师同意加课' })).toBe(
       `409 ${Msg.teacherConflict(`${DAY} 10:00-11:00`)}`,
     );
+    // Outside the teacher's hours (06:00-22:00), or off the type's 30-minute steps: not offered.
+    expect(await refusal({ time: '05:00', members: m2 })).toBe(`409 ${LessonBookingMsg.notOffered}`);
+    expect(await refusal({ time: '12:10', members: m2 })).toBe(`409 ${LessonBookingMsg.notOffered}`);
     expect(await cardUsed(again.card.id)).toBe(0);
     await ok();
   });
@@ -176,6 +181,7 @@ describeEachDb('lessons: booking (私教/小班)', (env) => {
       .insertInto('lessonTeacher')
       .values([t2, t3].map((t) => ({ storeId: env().storeId, courseId: type.id, teacherId: t.id, level: null })))
       .execute();
+    await workingHours(f(), [t2.id, t3.id]);
     const rooms: (number | null)[] = [];
     for (const t of [teacher, t2]) {
       const { member, card } = await memberWith(pack.id);
@@ -192,9 +198,12 @@ describeEachDb('lessons: booking (私教/小班)', (env) => {
     const { member, card } = await memberWith(pack.id);
     const m = [{ mid: member.id, mcId: card.id }];
     const a = await book({ courseId: type.id, teacherId: t3.id, members: m });
-    expect(`${a.status} ${a.msg}`).toBe(`409 ${LessonBookingMsg.noRoom}`);
-    const b = await book({ courseId: type.id, teacherId: t3.id, members: m, venueId: elsewhere.id });
-    expect(`${b.status} ${b.msg}`).toBe(`409 ${LessonBookingMsg.notItsRoom}`);
+    expect(`${a.status} ${a.msg}`).toBe(`409 ${LessonBookingMsg.notOffered}`);
+    const outside = { courseId: type.id, teacherId: t3.id, members: m, outsideReason: '加课' };
+    const b = await book(outside);
+    expect(`${b.status} ${b.msg}`).toBe(`409 ${LessonBookingMsg.noRoom}`);
+    const c = await book({ ...outside, venueId: elsewhere.id });
+    expect(`${c.status} ${c.msg}`).toBe(`409 ${LessonBookingMsg.notItsRoom}`);
     await ok();
   });
 
@@ -224,8 +233,17 @@ describeEachDb('lessons: booking (私教/小班)', (env) => {
       time: '10:00',
       members: await members(2),
     });
-    const a = await book({ courseId: type.id, teacherId: teachers[1].id, time: '10:30', members: await members(2) });
-    expect(`${a.status} ${a.msg}`).toBe(`409 ${Msg.equipmentConflict(reformer.name, `${DAY} 10:30`, 3)}`);
+    const two = await members(2);
+    const a = await book({ courseId: type.id, teacherId: teachers[1].id, time: '10:30', members: two });
+    expect(`${a.status} ${a.msg}`).toBe(`409 ${LessonBookingMsg.notOffered}`);
+    const b = await book({
+      courseId: type.id,
+      teacherId: teachers[1].id,
+      time: '10:30',
+      members: two,
+      outsideReason: '加课',
+    });
+    expect(`${b.status} ${b.msg}`).toBe(`409 ${Msg.equipmentConflict(reformer.name, `${DAY} 10:30`, 3)}`);
     await env().client.ok(bookLesson.path, {
       courseId: type.id,
       teacherId: teachers[1].id,
@@ -336,6 +354,7 @@ describeEachDb('lessons: booking (私教/小班)', (env) => {
       date: soon.slice(0, 10),
       time: soon.slice(11, 16),
       members: [{ mid: member.id, mcId: card.id }],
+      outsideReason: '临时约课',
     });
     const [r] = await reservationsOf(id);
     expect(await env().client.ok(cancelLesson.path, { id: r.id })).toEqual({ refunded: false, released: false });
