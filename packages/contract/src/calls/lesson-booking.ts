@@ -96,6 +96,17 @@ export const memberBookLesson = defineCall({
   ],
 });
 
+/** A lesson booking's cancel, by the desk or the member: which booking, and whether it was refunded and the lesson released. */
+const cancelShape = {
+  req: z.object({ id: zId() }),
+  res: z.object({ refunded: z.boolean(), released: z.boolean() }),
+  example: { id: 1 },
+  errors: [
+    ...fails.notFound('预约'),
+    ...fails.conflict(LessonBookingMsg.notLesson, LessonBookingMsg.started, Msg.alreadyCancelled),
+  ],
+};
+
 /**
  * Cancels one member's booking of a lesson: before the type's cutoff refunded (the lesson released
  * when nobody is left in it), after it consumed (迟到取消).
@@ -105,14 +116,8 @@ export const cancelLesson = defineCall({
   kind: 'write',
   auth: 'store',
   roles: Roles.desk,
-  req: z.object({ id: zId() }),
-  res: z.object({ refunded: z.boolean(), released: z.boolean() }),
+  ...cancelShape,
   summary: '私教/小班：取消一位会员的预约（取消时限前退回，之后按迟到取消扣除）',
-  example: { id: 1 },
-  errors: [
-    ...fails.notFound('预约'),
-    ...fails.conflict(LessonBookingMsg.notLesson, LessonBookingMsg.started, Msg.alreadyCancelled),
-  ],
 });
 
 /** A member cancels their own lesson booking, by the same cutoff. */
@@ -120,14 +125,8 @@ export const memberCancelLesson = defineCall({
   path: `${MEMBER_API}/cancel/lesson`,
   kind: 'write',
   auth: 'member',
-  req: z.object({ id: zId() }),
-  res: z.object({ refunded: z.boolean(), released: z.boolean() }),
+  ...cancelShape,
   summary: '会员端：取消私教/小班预约（取消时限前退回，之后按迟到取消扣除）',
-  example: { id: 1 },
-  errors: [
-    ...fails.notFound('预约'),
-    ...fails.conflict(LessonBookingMsg.notLesson, LessonBookingMsg.started, Msg.alreadyCancelled),
-  ],
 });
 
 /** The teacher (or the desk) confirms a lesson waiting for confirmation (待确认). */

@@ -51,6 +51,11 @@ describeEachDb('lessons: booking (私教/小班)', (env) => {
   };
 
   const book = (b: Record<string, unknown>) => env().client.call(bookLesson.path, { date: DAY, time: '10:00', ...b });
+  /** A booking that must succeed: its id and state. */
+  const booked = (b: Record<string, unknown>) =>
+    env().client.ok<{ id: number; status: string }>(bookLesson.path, { date: DAY, time: '10:00', ...b });
+  /** One member with their card, as a booking names them. */
+  const one = (x: { member: { id: number }; card: { id: number } }) => [{ mid: x.member.id, mcId: x.card.id }];
   const cardUsed = async (id: number) =>
     Number(
       (await db().selectFrom('memberCard').select('usedCount').where('id', '=', id).executeTakeFirstOrThrow())
@@ -84,10 +89,9 @@ describeEachDb('lessons: booking (私教/小班)', (env) => {
   it('a 储值卡 pays the type’s price at the teacher’s level', async () => {
     const { teacher, money, type } = await scene();
     const { member, card } = await memberWith(money.id, { totalCount: 1000_00 });
-    await env().client.ok(bookLesson.path, {
+    await booked({
       courseId: type.id,
       teacherId: teacher.id,
-      date: DAY,
       time: '10:00',
       members: [{ mid: member.id, mcId: card.id }],
     });
@@ -136,10 +140,9 @@ describeEachDb('lessons: booking (私教/小班)', (env) => {
     expect(await db().selectFrom('timetable').select('id').where('courseId', '=', type.id).execute()).toEqual([]);
     expect(await cardUsed(empty.card.id)).toBe(0);
     // The teacher's hour taken: the clash rule's words.
-    await env().client.ok(bookLesson.path, {
+    await booked({
       courseId: type.id,
       teacherId: teacher.id,
-      date: DAY,
       time: '10:00',
       members: m,
     });
@@ -160,7 +163,7 @@ describeEachDb('lessons: booking (私教/小班)', (env) => {
     const { teacher, pack, type } = await scene({ minNoticeMinutes: 600 });
     const { member, card } = await memberWith(pack.id);
     const soon = addMinutes(storeNow(), 60);
-    const { id } = await env().client.ok(bookLesson.path, {
+    const { id } = await booked({
       courseId: type.id,
       teacherId: teacher.id,
       date: soon.slice(0, 10),
@@ -185,10 +188,9 @@ describeEachDb('lessons: booking (私教/小班)', (env) => {
     const rooms: (number | null)[] = [];
     for (const t of [teacher, t2]) {
       const { member, card } = await memberWith(pack.id);
-      const { id } = await env().client.ok(bookLesson.path, {
+      const { id } = await booked({
         courseId: type.id,
         teacherId: t.id,
-        date: DAY,
         time: '10:00',
         members: [{ mid: member.id, mcId: card.id }],
       });
@@ -226,10 +228,9 @@ describeEachDb('lessons: booking (私教/小班)', (env) => {
       }
       return out;
     };
-    await env().client.ok(bookLesson.path, {
+    await booked({
       courseId: type.id,
       teacherId: teachers[0].id,
-      date: DAY,
       time: '10:00',
       members: await members(2),
     });
@@ -244,10 +245,9 @@ describeEachDb('lessons: booking (私教/小班)', (env) => {
       outsideReason: '加课',
     });
     expect(`${b.status} ${b.msg}`).toBe(`409 ${Msg.equipmentConflict(reformer.name, `${DAY} 10:30`, 3)}`);
-    await env().client.ok(bookLesson.path, {
+    await booked({
       courseId: type.id,
       teacherId: teachers[1].id,
-      date: DAY,
       time: '10:30',
       members: await members(1),
     });
@@ -266,10 +266,9 @@ describeEachDb('lessons: booking (私教/小班)', (env) => {
     const { member, card } = await memberWith(pack.id);
     const partner = await f().member();
     await env().client.ok(addCardShare.path, { mcId: card.id, mid: partner.id });
-    const { id } = await env().client.ok(bookLesson.path, {
+    const { id } = await booked({
       courseId: type.id,
       teacherId: teacher.id,
-      date: DAY,
       time: '10:00',
       members: [
         { mid: member.id, mcId: card.id },
@@ -307,10 +306,9 @@ describeEachDb('lessons: booking (私教/小班)', (env) => {
     });
     const a = await memberWith(pack.id);
     const b = await memberWith(pack.id);
-    const { id } = await env().client.ok(bookLesson.path, {
+    const { id } = await booked({
       courseId: type.id,
       teacherId: teacher.id,
-      date: DAY,
       time: '10:00',
       members: [
         { mid: a.member.id, mcId: a.card.id },
@@ -328,13 +326,7 @@ describeEachDb('lessons: booking (私教/小班)', (env) => {
     const again = await env().client.call(cancelLesson.path, { id: rb.id });
     expect(`${again.status} ${again.msg}`).toBe(`409 ${LessonBookingMsg.notLesson}`);
     // The teacher's hour is free again.
-    await env().client.ok(bookLesson.path, {
-      courseId: type.id,
-      teacherId: teacher.id,
-      date: DAY,
-      time: '10:00',
-      members: [{ mid: a.member.id, mcId: a.card.id }],
-    });
+    await booked({ courseId: type.id, teacherId: teacher.id, time: '10:00', members: one(a) });
     await ok();
   });
 
@@ -348,7 +340,7 @@ describeEachDb('lessons: booking (私教/小班)', (env) => {
     });
     const { member, card } = await memberWith(pack.id);
     const soon = addMinutes(storeNow(), 120);
-    const { id } = await env().client.ok(bookLesson.path, {
+    const { id } = await booked({
       courseId: type.id,
       teacherId: teacher.id,
       date: soon.slice(0, 10),
@@ -370,13 +362,7 @@ describeEachDb('lessons: booking (私教/小班)', (env) => {
     const { teacher, pack, type } = await scene();
     const x = await memberWith(pack.id);
     const y = await memberWith(pack.id);
-    const first = await env().client.ok(bookLesson.path, {
-      courseId: type.id,
-      teacherId: teacher.id,
-      date: DAY,
-      time: '10:00',
-      members: [{ mid: x.member.id, mcId: x.card.id }],
-    });
+    const first = await booked({ courseId: type.id, teacherId: teacher.id, time: '10:00', members: one(x) });
     expect(first.status).toBe('pending');
     const s = await session(first.id);
     expect(s.appointmentStatus).toBe('pending');
@@ -386,13 +372,7 @@ describeEachDb('lessons: booking (私教/小班)', (env) => {
     const twice = await env().client.call(confirmLesson.path, { id: first.id });
     expect(`${twice.status} ${twice.msg}`).toBe(`409 ${LessonBookingMsg.notPending}`);
 
-    const second = await env().client.ok(bookLesson.path, {
-      courseId: type.id,
-      teacherId: teacher.id,
-      date: DAY,
-      time: '14:00',
-      members: [{ mid: y.member.id, mcId: y.card.id }],
-    });
+    const second = await booked({ courseId: type.id, teacherId: teacher.id, time: '14:00', members: one(y) });
     // Not yet due: the job leaves it.
     await releaseUnconfirmed(db(), env().dialect);
     expect((await session(second.id)).deleted).toBe(0);
@@ -415,20 +395,8 @@ describeEachDb('lessons: booking (私教/小班)', (env) => {
     const { teacher, pack, type } = await scene();
     const x = await memberWith(pack.id);
     const y = await memberWith(pack.id);
-    const a = await env().client.ok(bookLesson.path, {
-      courseId: type.id,
-      teacherId: teacher.id,
-      date: DAY,
-      time: '10:00',
-      members: [{ mid: x.member.id, mcId: x.card.id }],
-    });
-    await env().client.ok(bookLesson.path, {
-      courseId: type.id,
-      teacherId: teacher.id,
-      date: DAY,
-      time: '16:00',
-      members: [{ mid: y.member.id, mcId: y.card.id }],
-    });
+    const a = await booked({ courseId: type.id, teacherId: teacher.id, time: '10:00', members: one(x) });
+    await booked({ courseId: type.id, teacherId: teacher.id, time: '16:00', members: one(y) });
     await env().client.ok(moveLesson.path, { id: a.id, date: DAY, time: '13:00' });
     expect((await session(a.id)).startTime).toBe(`${DAY} 13:00:00`);
     const clash = await env().client.call(moveLesson.path, { id: a.id, date: DAY, time: '15:30' });
