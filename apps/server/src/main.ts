@@ -5,6 +5,7 @@ import { openDatabase } from './db/index.ts';
 import { DEMO_ADMIN } from './ops/seed/index.ts';
 import { lockSqliteFile, prepareDatabase } from './ops/startup.ts';
 import { outboxHandlers } from './features/index.ts';
+import { releaseUnconfirmed } from './features/lessons/public.ts';
 import { runNoShows } from './features/no-show/public.ts';
 import {
   closeExpiredOrders,
@@ -71,6 +72,8 @@ const stopJobs = [
   startRepeating({ what: 'card alert digest', log: app.log, run: () => runDueDigests(app.deps) }),
   startRepeating({ what: 'no-show job', log: app.log, run: () => runNoShows(db, dialect) }),
   startRepeating({ what: 'waitlist cutoff job', log: app.log, run: () => endClosedWaits(db, dialect) }),
+  // Lessons still waiting for their teacher (待确认) past the store's time limit: released, members told.
+  startRepeating({ what: 'lesson release job', log: app.log, run: () => releaseUnconfirmed(app.deps) }),
   // Online orders unpaid after 15 minutes: asked at the provider, fulfilled if paid, else closed there and here.
   startRepeating({ what: 'pay order close job', log: app.log, run: () => closeExpiredOrders(app.deps) }),
   // Online refunds still 退款中 after 2 minutes (no notification, or the request got no answer): asked at the provider.

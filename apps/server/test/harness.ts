@@ -114,6 +114,16 @@ export class Client {
   }
 }
 
+/** Counts answers by "status msg" ("ok" for a success): what a race's answers were. */
+export function tally(answers: Answer[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const a of answers) {
+    const k = a.code === 0 ? 'ok' : `${a.status} ${a.msg}`;
+    out[k] = (out[k] ?? 0) + 1;
+  }
+  return out;
+}
+
 export interface TestEnv {
   dialect: Dialect;
   app: App;
@@ -255,9 +265,11 @@ export async function staffClient(
 /**
  * The suite's app and, on PostgreSQL, `more` app instances on its schema (several servers on one
  * database), started before the suite's tests and stopped after, each with a client signed in as
- * the suite's manager; the suite's own first. SQLite has one writer process: its own only.
+ * the suite's manager; the suite's own first. SQLite has one writer process: its own only. `poolMax`:
+ * each added instance's connections (20), kept small by a suite racing many requests so that it and
+ * the suites running beside it stay within the server's connections.
  */
-export function moreInstances(env: () => TestEnv, more: number) {
+export function moreInstances(env: () => TestEnv, more: number, o: { poolMax?: number } = {}) {
   const started: { app: App; database: DbHandle }[] = [];
   const all = { apps: [] as App[], clients: [] as Client[] };
   beforeAll(async () => {
@@ -266,7 +278,7 @@ export function moreInstances(env: () => TestEnv, more: number) {
     all.clients = [e.client];
     if (e.dialect !== 'postgres') return;
     for (let i = 0; i < more; i++) {
-      const database = openDatabase({ url: PG_URL, schema: e.database.schema, poolMax: 20 });
+      const database = openDatabase({ url: PG_URL, schema: e.database.schema, poolMax: o.poolMax ?? 20 });
       const config = { ...loadConfig({ LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv), webDist: '/nonexistent' };
       const app = await buildApp({ config, database, validateResponses: true, logger: false });
       await app.ready();

@@ -3,6 +3,7 @@ import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../src/db/index.ts';
 import type { Database } from '../src/db/schema.ts';
 import { overLimitCards, weekDays } from '../src/features/cards/public.ts';
+import { groupBy } from '../src/lib/group.ts';
 import { localDateTime } from '../src/lib/time.ts';
 
 const LIVE = [ReservationStatus.BOOKED, ReservationStatus.SIGNED_IN];
@@ -294,6 +295,7 @@ async function readInvariants(db: Db, storeId?: number): Promise<string[]> {
   out.push(...(await shareProblems(db, storeId)));
   out.push(...(await prepaidProblems(db, storeId)));
   out.push(...(await leadProblems(db, storeId)));
+  out.push(...(await lessonProblems(db, storeId)));
   return out;
 }
 
@@ -366,6 +368,108 @@ async function leadProblems(db: Db, storeId?: number): Promise<string[]> {
     }
     if (l.transferredAt === null && l.holder !== l.convertedMemberId) {
       out.push(`lead ${l.id}: card ${l.convertedCardId} held by member ${l.holder}, not ${l.convertedMemberId}`);
+    }
+  }
+  return out;
+}
+
+/** Pairs of live sessions meeting in time among `rows`, at least one of them a lesson (two group classes are batch's to judge). */
+function lessonOverlaps<T extends { id: number; startTime: string; endTime: string; lesson: boolean }>(rows: T[]) {
+  const pairs: [T, T][] = [];
+  for (const a of rows) {
+    if (!a.lesson) continue;
+    for (const b of rows) {
+      if (b.id === a.id || (b.lesson && b.id < a.id)) continue;
+      if (a.startTime < b.endTime && b.startTime < a.endTime) pairs.push([a, b]);
+    }
+  }
+  return pairs;
+}
+
+/**
+ * Lessons (私教/小班, issue 43), claimed through the schedule's one clash rule: no teacher and no room
+ * (an area without rooms under it) holds a lesson and another live session at once; no machine is
+ * used by more members at once than the store has (the booked members x per-member use of the live
+ * lessons in use at each lesson's start); every lesson booking taught or late-cancelled (live, or
+ * cancelled keeping its deduction and not waived) was deducted exactly once: one charge on the
+ * card's ledger (a deduction, or the late cancel's charge of a pending), of what the booking took.
+ */
+async function lessonProblems(db: Db, storeId?: number): Promise<string[]> {
+  const out: string[] = [];
+  const sessions = (
+    await db
+      .selectFrom('timetable as t')
+      .innerJoin('course as c', 'c.id', 't.courseId')
+      .select(['t.id', 't.teacherId', 't.areaId', 't.courseId', 't.startTime', 't.endTime', 't.realCount', 'c.kind'])
+      .where('t.deleted', '=', 0)
+      .$if(storeId !== undefined, (q) => q.where('t.storeId', '=', storeId!))
+      .execute()
+  ).map((s) => ({ ...s, lesson: s.kind !== 'group' }));
+  if (!sessions.some((s) => s.lesson)) return out;
+  const parents = new Set(
+    (await db.selectFrom('area').select('parentId').where('parentId', 'is not', null).execute()).map((a) => a.parentId),
+  );
+  const by = (key: (s: (typeof sessions)[number]) => number | null) => {
+    const m = new Map<number, typeof sessions>();
+    for (const s of sessions) {
+      const k = key(s);
+      if (k !== null) m.set(k, [...(m.get(k) ?? []), s]);
+    }
+    return m;
+  };
+  for (const [teacherId, rows] of by((s) => s.teacherId)) {
+    for (const [a, b] of lessonOverlaps(rows)) out.push(`teacher ${teacherId}: sessions ${a.id} and ${b.id} overlap`);
+  }
+  for (const [areaId, rows] of by((s) => (s.areaId !== null && !parents.has(s.areaId) ? s.areaId : null))) {
+    for (const [a, b] of lessonOverlaps(rows)) out.push(`room ${areaId}: sessions ${a.id} and ${b.id} overlap`);
+  }
+  const uses = await db
+    .selectFrom('lessonEquipment as le')
+    .innerJoin('equipment as e', 'e.id', 'le.equipmentId')
+    .select(['le.courseId', 'le.equipmentId', 'le.perMember', 'e.count'])
+    .$if(storeId !== undefined, (q) => q.where('le.storeId', '=', storeId!))
+    .execute();
+  for (const [equipmentId, perCourse] of groupBy(uses, (u) => u.equipmentId)) {
+    const claims = sessions.flatMap((s) => {
+      const u = perCourse.find((x) => x.courseId === s.courseId);
+      return u ? [{ ...s, units: Number(s.realCount) * u.perMember }] : [];
+    });
+    for (const c of claims) {
+      const used = claims
+        .filter((x) => x.startTime <= c.startTime && x.endTime > c.startTime)
+        .reduce((n, x) => n + x.units, 0);
+      if (used > perCourse[0].count) {
+        out.push(`equipment ${equipmentId}: ${used} in use at ${c.startTime} > ${perCourse[0].count}`);
+      }
+    }
+  }
+  const lessonIds = sessions.filter((s) => s.lesson).map((s) => s.id);
+  const consumed = await db
+    .selectFrom('reservation as r')
+    .select((eb) => [
+      'r.id',
+      'r.usedCount',
+      eb
+        .selectFrom('cardLedger as l')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .whereRef('l.reservationId', '=', 'r.id')
+        .where('l.kind', '=', 'deduct')
+        .as('charges'),
+      eb
+        .selectFrom('cardLedger as l')
+        .select((e) => e.fn.sum<number>('l.amount').as('n'))
+        .whereRef('l.reservationId', '=', 'r.id')
+        .where('l.kind', '=', 'deduct')
+        .as('charged'),
+    ])
+    .where('r.timetableId', 'in', lessonIds)
+    .where((eb) =>
+      eb.or([eb('r.status', 'in', LIVE), eb.and([eb('r.forfeited', '=', 1), eb('r.waivedTime', 'is', null)])]),
+    )
+    .execute();
+  for (const r of consumed) {
+    if (Number(r.charges) !== 1 || Number(r.charged) !== Number(r.usedCount)) {
+      out.push(`lesson booking ${r.id}: ${r.charges} charge(s) of ${r.charged}, took ${r.usedCount}`);
     }
   }
   return out;

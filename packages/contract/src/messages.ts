@@ -118,6 +118,9 @@ export const Msg = {
   teacherConflict: (when: string) => `该老师在 ${when} 已有课程，时间冲突`,
   /** A room (a venue without rooms under it) holds one class at a time. */
   roomConflict: (room: string, when: string) => `${room}在 ${when} 已有课程，场地冲突`,
+  /** A machine (私教/小班 equipment) is never used by more members at once than the store has. */
+  equipmentConflict: (name: string, when: string, count: number | string) =>
+    `${name}在 ${when} 不够用（共${count}台），器械冲突`,
   mobileTaken: '该手机号已被其他会员使用',
   inUse: (what: string) => `${what}正在使用中，无法删除`,
 

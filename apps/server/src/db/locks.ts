@@ -5,7 +5,7 @@ import type { Tx } from './index.ts';
 
 /**
  * Row locks in the engine's one lock order (docs/architecture.md): a teacher (when a session is
- * placed on their time), then its room (an area), then sessions in ascending id, then the bookings of those sessions
+ * placed on their time), then its room (an area), then the machines it uses (equipment), then sessions in ascending id, then the bookings of those sessions
  * (reservations, pendings), then a member (before a 体验卡 is issued), then member cards in ascending id. Every write path takes its locks in
  * this order, so on PostgreSQL no two transactions can wait for each other in a circle. A path that
  * touches one row of a kind lets its guarded UPDATE take the lock; a path that touches several
@@ -14,7 +14,7 @@ import type { Tx } from './index.ts';
 
 async function lockRows(
   tx: Tx,
-  table: 'store' | 'teacher' | 'area' | 'timetable' | 'member' | 'member_card',
+  table: 'store' | 'teacher' | 'area' | 'equipment' | 'timetable' | 'member' | 'member_card',
   ids: Iterable<number>,
 ): Promise<void> {
   if (!onPostgres(tx)) return;
@@ -33,6 +33,9 @@ export const lockTeachers = (tx: Tx, ids: Iterable<number>) => lockRows(tx, 'tea
 
 /** Locks rooms (areas, ascending id) whose time new or moved sessions take, after their teachers. */
 export const lockRooms = (tx: Tx, ids: Iterable<number>) => lockRows(tx, 'area', ids);
+
+/** Locks machines (equipment, ascending id) a new or moved lesson uses, after its teacher and room. */
+export const lockEquipment = (tx: Tx, ids: Iterable<number>) => lockRows(tx, 'equipment', ids);
 
 /** Locks sessions in ascending id, before a write that touches several of them. */
 export const lockSessions = (tx: Tx, ids: Iterable<number>) => lockRows(tx, 'timetable', ids);

@@ -11,6 +11,7 @@ import { cardShareFeature } from './cards/share/routes.ts';
 import { cardLifeFeature } from './cards/life/routes.ts';
 import { importExportFeature } from './import-export/routes.ts';
 import { lessonsFeature } from './lessons/routes.ts';
+import { lessonBookingFeature } from './lessons/booking-routes.ts';
 import { leadsFeature } from './leads/routes.ts';
 import { memberChannelFeature } from './member-channel/routes.ts';
 import { messagingFeature } from './messaging/routes.ts';
@@ -58,6 +59,7 @@ export const features: Feature[] = [
   importExportFeature,
   remindersFeature,
   lessonsFeature,
+  lessonBookingFeature,
   leadsFeature,
 ];
 

@@ -4,6 +4,7 @@ import { batchCalls } from './batch.ts';
 import { calendarCalls } from './calendar.ts';
 import { cardTransferCalls } from './card-transfer.ts';
 import { cardShareCalls } from './card-share.ts';
+import { lessonBookingCalls } from './lesson-booking.ts';
 import { cardLifeCalls } from './card-life.ts';
 import { importExportCalls } from './import-export.ts';
 import { lessonCalls } from './lessons.ts';
@@ -29,6 +30,7 @@ export * from './batch.ts';
 export * from './calendar.ts';
 export * from './card-transfer.ts';
 export * from './card-share.ts';
+export * from './lesson-booking.ts';
 export * from './card-life.ts';
 export * from './import-export.ts';
 export * from './lessons.ts';
@@ -69,6 +71,7 @@ export const allCalls: readonly CallDef[] = [
   ...paymentCalls,
   ...cardTransferCalls,
   ...cardShareCalls,
+  ...lessonBookingCalls,
   ...teacherPayCalls,
   ...importExportCalls,
   ...reminderCalls,

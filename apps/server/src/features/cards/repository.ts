@@ -1,4 +1,4 @@
-import { LIVE_RESERVATION, PendingStatus } from '@studio/contract';
+import { BIG_TYPE_MONEY, LIVE_RESERVATION, PendingStatus } from '@studio/contract';
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Executor, Tx } from '../../db/index.ts';
 import { fixed, mapRead, noRead, sendRead, type Read } from '../../db/fixed.ts';
@@ -357,6 +357,31 @@ export interface BookingCard extends CardOfRules {
   birthday: string | null;
 }
 
+/**
+ * Whether a lesson pack bound to a teacher or a teacher level (card_product.teacher_id /
+ * teacher_level, 私教课包) may pay for the session: only that teacher's lessons, or lessons of a
+ * teacher giving the type at that level. Unbound products fit any session.
+ */
+const lessonPackFits = (sessionId: number) =>
+  sql<boolean>`((cp.teacher_id is null or cp.teacher_id = (select st.teacher_id from timetable st where st.id = ${sessionId}))
+    and (cp.teacher_level is null or cp.teacher_level = (select lt.level from timetable st
+      join lesson_teacher lt on lt.course_id = st.course_id and lt.teacher_id = st.teacher_id where st.id = ${sessionId})))`;
+
+/**
+ * What one member's place in the session takes from the card: its product's per-class amount; for
+ * a 储值卡 (money card) in a lesson (a course not 'group'), the lesson type's price at the level its
+ * teacher gives it (lesson_price; the type's price without a level when that level has none).
+ */
+const perClassIn = (sessionId: number | undefined) =>
+  sessionId === undefined
+    ? sql<number>`cp.per_count`
+    : sql<number>`coalesce((select lp.price from timetable st
+      join course sc on sc.id = st.course_id
+      left join lesson_teacher lt on lt.course_id = st.course_id and lt.teacher_id = st.teacher_id
+      join lesson_price lp on lp.course_id = st.course_id and (lp.level = coalesce(lt.level, '') or lp.level = '')
+      where st.id = ${sessionId} and sc.kind <> 'group' and cp.big_type = ${BIG_TYPE_MONEY}
+      order by lp.level desc limit 1), cp.per_count)`;
+
 const storeCardRows = fixed((ex, p: { storeId: number; ids: number[]; allowedIn: number | undefined }) =>
   ex
     .selectFrom('memberCard as mc')
@@ -377,23 +402,26 @@ const storeCardRows = fixed((ex, p: { storeId: number; ids: number[]; allowedIn:
       'cp.leaveAllowed',
       'cp.cardName',
       'cp.cardType',
-      'cp.perCount',
       'm.name as memberName',
       'm.gender',
       'm.birthday',
     ])
+    .select(perClassIn(p.allowedIn).as('perCount'))
     .$if(p.allowedIn !== undefined, (q) =>
-      q.select((eb) =>
+      q.select((eb) => [
         eb
-          .exists(
-            eb
-              .selectFrom('timetableCard as tc')
-              .select('tc.cardId')
-              .where('tc.timetableId', '=', p.allowedIn!)
-              .whereRef('tc.cardId', '=', 'mc.cardId'),
-          )
+          .and([
+            eb.exists(
+              eb
+                .selectFrom('timetableCard as tc')
+                .select('tc.cardId')
+                .where('tc.timetableId', '=', p.allowedIn!)
+                .whereRef('tc.cardId', '=', 'mc.cardId'),
+            ),
+            lessonPackFits(p.allowedIn!),
+          ])
           .as('allowed'),
-      ),
+      ]),
     )
     .where('mc.storeId', '=', p.storeId)
     .where('mc.id', 'in', p.ids),

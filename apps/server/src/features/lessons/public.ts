@@ -13,3 +13,5 @@ export {
   type SlotQuery,
 } from './slots.ts';
 export { freeSlotsByDay } from './service.ts';
+/** Lesson booking's release job of unconfirmed lessons (main.ts). */
+export { releaseUnconfirmed } from './booking-service.ts';

@@ -67,11 +67,22 @@ async function cardBookedOn(ex: Executor, s: MemberScope, memberCardId: number) 
 export { timetable } from './timetable.ts';
 
 /**
+ * The members' group booking (booking, the cards for a class, the waitlist) is for group classes
+ * only: a lesson (私教/小班, a session the engine marks with its appointment state) is booked through
+ * the lessons' own path, so here it is a class that does not exist (404 课程不存在), as the members'
+ * timetable, which lists group classes only, never shows it.
+ */
+function groupClassOnly(session: { appointmentStatus: string | null }): void {
+  if (session.appointmentStatus !== null) throw notFound('课程');
+}
+
+/**
  * The member's cards, each saying whether it can pay for one seat of the session (and why not): the
  * card rules with what its open pendings will take, and a period card's open bookings.
  */
 export async function cardsForSession(s: MemberScope, sessionId: number) {
   const session = await liveSession(s.db, s.store.id, sessionId);
+  groupClassOnly(session);
   const now = localDateTime(s.store.timezone);
   const [all, allowed, policy] = await Promise.all([
     memberCards(s.db, s.store.id, s.memberId, { withShared: true }),
@@ -146,6 +157,7 @@ export async function book(
       now,
     });
     const { session, card } = booking;
+    groupClassOnly(session);
     if (!booksOn(card, s.memberId)) throw notFound('会员卡');
     // Held to the policy by the engine's rule set: suspension, booking window, a period card's open bookings.
     const member = { policy: rules.policy, suspendedUntil: suspensionFrom(suspension, now).until };
@@ -231,6 +243,7 @@ export async function joinQueue(
     if (e instanceof AppError && e.status < 500) await liveSession(s.db, s.store.id, input.sessionId);
     throw e;
   }
+  groupClassOnly(await liveSession(s.db, s.store.id, input.sessionId));
   return joinWaitlist(
     s,
     {

@@ -42,7 +42,7 @@ async function sessionsOfRange(
   version: string,
 ): Promise<Rows> {
   return ranges.get(db, `${storeId}|${fromDate}|${toDate}`, version, () =>
-    sessionsBetween(db, storeId, fromDate, toDate),
+    sessionsBetween(db, storeId, fromDate, toDate, undefined, { groupClasses: true }),
   );
 }
 

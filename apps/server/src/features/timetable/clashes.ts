@@ -1,15 +1,21 @@
 import { Msg } from '@studio/contract';
 import type { Tx } from '../../db/index.ts';
-import { lockRooms, lockTeachers } from '../../db/locks.ts';
+import { lockEquipment, lockRooms, lockTeachers } from '../../db/locks.ts';
 import { conflict } from '../../lib/errors.ts';
 import { groupBy } from '../../lib/group.ts';
 import { roomOf } from '../reference/public.ts';
-import { overlappingSessions, type TeacherConflict } from './session-repository.ts';
+import {
+  equipmentClaims,
+  equipmentOfCourses,
+  overlappingSessions,
+  type TeacherConflict,
+} from './session-repository.ts';
 
 /**
  * The one clash rule of the schedule: a teacher teaches one class at a time, and so does a room (a
  * venue without rooms under it; a venue with rooms under it stands for a whole branch and never
- * clashes). Every writer of sessions passes `refuseClashes` before its row is written or moved:
+ * clashes); and a machine (私教/小班 equipment) is never used by more members at once than the store
+ * has (its count minus the booked members x per-member use of the live lessons overlapping). Every writer of sessions passes `refuseClashes` before its row is written or moved:
  * adding one (createSession), editing one (updateSession), and every bulk writer (writeSessions:
  * batch scheduling, the weekly template, copy, the demo seed).
  */
@@ -20,6 +26,9 @@ export interface PlannedSlot {
   venueId?: number | null;
   startTime: string;
   endTime: string;
+  /** A lesson's course and the members it books: they claim its course's machines (none for a group class). */
+  courseId?: number;
+  members?: number;
 }
 
 interface Span {
@@ -66,6 +75,62 @@ function clashingStarts(planned: readonly Span[], existing: readonly Span[]): st
   return out;
 }
 
+/** A claim on machines over a time: how many of them. */
+interface Claim extends Span {
+  units: number;
+}
+
+/**
+ * The start (`YYYY-MM-DD HH:mm`) of the first planned claim during which the claims in use at once
+ * (planned and existing) exceed `count`, or null. Use peaks where a claim starts, so each planned
+ * claim is checked at its own start and at every start of another within it.
+ */
+function overbooked(planned: readonly Claim[], existing: readonly Claim[], count: number): string | null {
+  const all = [...planned, ...existing];
+  for (const p of planned) {
+    const within = all.filter((c) => c.startTime < p.endTime && c.endTime > p.startTime);
+    for (const c of within) {
+      const at = c.startTime < p.startTime ? p.startTime : c.startTime;
+      const used = within.filter((x) => x.startTime <= at && x.endTime > at).reduce((n, x) => n + x.units, 0);
+      if (used > count) return shortTime(p.startTime);
+    }
+  }
+  return null;
+}
+
+/**
+ * Refuses (409 …器械冲突) lessons whose members would use more of a machine at once than the store
+ * has. Locks the machines (after teachers and rooms: the engine's lock order), then reads the live
+ * lessons using each over the slots' span.
+ */
+async function refuseMachineShortage(
+  tx: Tx,
+  storeId: number,
+  slots: readonly PlannedSlot[],
+  moving: number | undefined,
+): Promise<void> {
+  const claiming = slots.filter((s) => s.courseId !== undefined && (s.members ?? 0) > 0);
+  if (!claiming.length) return;
+  const uses = await equipmentOfCourses(
+    tx,
+    storeId,
+    claiming.map((s) => s.courseId!),
+  );
+  const byMachine = groupBy(uses, (u) => u.equipmentId);
+  await lockEquipment(tx, byMachine.keys());
+  for (const [equipmentId, perCourse] of byMachine) {
+    const { name, count } = perCourse[0];
+    const planned = claiming.flatMap((s) => {
+      const use = perCourse.find((u) => u.courseId === s.courseId);
+      return use ? [{ startTime: s.startTime, endTime: s.endTime, units: s.members! * use.perMember }] : [];
+    });
+    const span = spanOf(planned);
+    const existing = await equipmentClaims(tx, storeId, equipmentId, span.startTime, span.endTime, moving);
+    const short = overbooked(planned, existing, count);
+    if (short) throw conflict(Msg.equipmentConflict(name, short, count), { equipmentId });
+  }
+}
+
 /** The refusal naming a single added or moved session's clash: the session it meets (all in `data.conflicts`). */
 function refuseOne(existing: readonly TeacherConflict[], message: (when: string) => string, extra = {}): void {
   if (!existing.length) return;
@@ -85,8 +150,9 @@ function refuseMany(clashing: ReadonlySet<string>, message: (when: string) => st
 
 /**
  * Refuses (409) sessions about to be written whose times overlap a live session of their teacher
- * (该老师在 ... 已有课程，时间冲突) or of their room (…在 ... 已有课程，场地冲突), or each other.
- * Takes the teachers' locks, then the rooms' (the engine's lock order), so a concurrent writer
+ * (该老师在 ... 已有课程，时间冲突) or of their room (…在 ... 已有课程，场地冲突), or each other, and
+ * lessons that would use more of a machine at once than the store has (…器械冲突).
+ * Takes the teachers' locks, then the rooms', then the machines' (the engine's lock order), so a concurrent writer
  * cannot pass the same check; then one query per teacher and per room over the slots' whole span,
  * and an interval sweep. `single`: one session added or moved (`moving`: its id, left out of what
  * it could meet): the refusal names the session it meets, with them all in `data.conflicts`.
@@ -140,4 +206,5 @@ export async function refuseClashes(
     if (o.single) refuseOne(existing, message, { roomName: room.name });
     else refuseMany(new Set(clashingStarts(planned, existing)), message);
   }
+  await refuseMachineShortage(tx, storeId, slots, o.moving);
 }

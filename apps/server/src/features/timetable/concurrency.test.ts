@@ -12,17 +12,7 @@ import { loadConfig } from '../../config.ts';
 import { openDatabase, type DbHandle } from '../../db/index.ts';
 import { checkInvariants } from '../../../test/invariants.ts';
 import { EngineFactory } from '../../../test/factory-engine.ts';
-import { Client, describeEachDb, PG_URL, type Answer, type App, type TestEnv } from '../../../test/harness.ts';
-
-/** Counts answers by "status msg". */
-function tally(answers: Answer[]): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const a of answers) {
-    const k = a.code === 0 ? 'ok' : `${a.status} ${a.msg}`;
-    out[k] = (out[k] ?? 0) + 1;
-  }
-  return out;
-}
+import { Client, describeEachDb, PG_URL, tally, type Answer, type App, type TestEnv } from '../../../test/harness.ts';
 
 /**
  * The three races of issue 3, sending every request at once through `clients` (round robin):

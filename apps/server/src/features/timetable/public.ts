@@ -5,8 +5,11 @@
  */
 export {
   allowedCardsOf,
+  confirmAppointment,
   getDeductionMode,
   liveSession,
+  overlappingSessions,
+  unconfirmedLessons,
   replaceSessionCards,
   sessionRow,
   setSessionLimits,
@@ -52,7 +55,9 @@ export {
   pendingTrail,
   retakeSeatsOf,
   insertBookingRows,
+  liveBookings,
   openUseOf,
+  waitingPendings,
   writeTrail,
   type TrailEntry,
 } from './booking-repository.ts';

@@ -39,6 +39,16 @@ export interface NewSession {
   /** Capacity; defaults to the course's `count`. */
   reservableCount?: number;
   isOnline?: number;
+  /**
+   * A booked lesson (私教/小班): the members it books now, who claim its course's machines in the
+   * clash rule, and its state (待确认 until a deadline, or confirmed; why it is outside the offered slots).
+   */
+  lesson?: {
+    members: number;
+    appointmentStatus: 'pending' | 'confirmed';
+    confirmDeadline: string | null;
+    outsideReason: string | null;
+  };
 }
 
 export type { TeacherConflict } from './session-repository.ts';
@@ -82,27 +92,36 @@ export async function createSession(tx: Tx, store: StoreScope, args: NewSession)
   if (endTime <= startTime) throw badRequest(TimetableMsg.endBeforeStart);
   const reservableCount = args.reservableCount ?? course.count;
   if (reservableCount < 0) throw badRequest(Msg.countNotNegative);
-  await refuseClashes(tx, store.id, [{ teacherId: args.teacherId, venueId: args.venueId, startTime, endTime }], {
+  const slot = { teacherId: args.teacherId, venueId: args.venueId, startTime, endTime };
+  await refuseClashes(tx, store.id, [{ ...slot, courseId: course.id, members: args.lesson?.members ?? 0 }], {
     single: true,
   });
+  const lesson = args.lesson && {
+    appointmentStatus: args.lesson.appointmentStatus,
+    confirmDeadline: args.lesson.confirmDeadline,
+    outsideReason: args.lesson.outsideReason,
+  };
   const id = await insertSession(
     tx,
-    sessionRow(
-      store.id,
-      {
-        courseId: course.id,
-        teacherId: args.teacherId,
-        venueId: args.venueId,
-        materialId: args.materialId,
-        startTime,
-        endTime,
-        reservableCount,
-        realCount: 0,
-        isOnline: args.isOnline ?? 0,
-      },
-      course,
-      localDateTime(store.timezone),
-    ),
+    {
+      ...sessionRow(
+        store.id,
+        {
+          courseId: course.id,
+          teacherId: args.teacherId,
+          venueId: args.venueId,
+          materialId: args.materialId,
+          startTime,
+          endTime,
+          reservableCount,
+          realCount: 0,
+          isOnline: args.isOnline ?? 0,
+        },
+        course,
+        localDateTime(store.timezone),
+      ),
+      ...lesson,
+    },
     course.cardIds,
   );
   // Within a bulk change (a copy), what its undo deletes; a single new session is its entry's target.
@@ -211,7 +230,16 @@ export async function updateSession(tx: Tx, store: StoreScope, args: SessionChan
   await refuseClashes(
     tx,
     store.id,
-    [{ teacherId: args.teacherId, venueId: args.venueId, startTime: args.startTime, endTime }],
+    [
+      {
+        teacherId: args.teacherId,
+        venueId: args.venueId,
+        startTime: args.startTime,
+        endTime,
+        courseId: s.courseId,
+        members: s.realCount,
+      },
+    ],
     { single: true, moving: s.id },
   );
   const changed = await changeSession(tx, s.id, {

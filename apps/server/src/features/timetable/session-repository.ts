@@ -111,6 +111,74 @@ export function overlappingSessions(
   return q.orderBy('t.startTime').execute();
 }
 
+/** The machines the lessons of some courses use: how many one member takes, and how many the store has. */
+export function equipmentOfCourses(ex: Executor, storeId: number, courseIds: readonly number[]) {
+  if (!courseIds.length) return Promise.resolve([]);
+  return ex
+    .selectFrom('lessonEquipment as le')
+    .innerJoin('equipment as e', 'e.id', 'le.equipmentId')
+    .select(['le.courseId', 'le.equipmentId', 'le.perMember', 'e.name', 'e.count'])
+    .where('le.storeId', '=', storeId)
+    .where('le.courseId', 'in', [...new Set(courseIds)])
+    .where('e.deleted', '=', 0)
+    .execute();
+}
+
+/**
+ * Live sessions of the store overlapping [startTime, endTime) whose course uses a machine, each with
+ * the machines it holds: its booked members x the machines one member uses.
+ */
+export async function equipmentClaims(
+  ex: Executor,
+  storeId: number,
+  equipmentId: number,
+  startTime: string,
+  endTime: string,
+  excludeId?: number,
+): Promise<{ id: number; startTime: string; endTime: string; units: number }[]> {
+  let q = ex
+    .selectFrom('timetable as t')
+    .innerJoin('lessonEquipment as le', 'le.courseId', 't.courseId')
+    .select(['t.id', 't.startTime', 't.endTime', 't.realCount', 'le.perMember'])
+    .where('t.storeId', '=', storeId)
+    .where('le.equipmentId', '=', equipmentId)
+    .where('t.deleted', '=', 0)
+    .where('t.startTime', '<', endTime)
+    .where('t.endTime', '>', startTime);
+  if (excludeId !== undefined) q = q.where('t.id', '<>', excludeId);
+  const rows = await q.execute();
+  return rows.map((r) => ({
+    id: r.id,
+    startTime: r.startTime,
+    endTime: r.endTime,
+    units: Number(r.realCount) * Number(r.perMember),
+  }));
+}
+
+/** Confirms a lesson waiting for its teacher (待确认), guarded: false when it is not a live pending lesson. */
+export async function confirmAppointment(tx: Tx, storeId: number, id: number): Promise<boolean> {
+  const res = await tx
+    .updateTable('timetable')
+    .set({ appointmentStatus: 'confirmed', confirmDeadline: null })
+    .where('id', '=', id)
+    .where('storeId', '=', storeId)
+    .where('deleted', '=', 0)
+    .where('appointmentStatus', '=', 'pending')
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}
+
+/** Live lessons still waiting for their teacher (待确认), with their stores and confirm deadlines (store-local). */
+export function unconfirmedLessons(ex: Executor) {
+  return ex
+    .selectFrom('timetable')
+    .select(['id', 'storeId', 'confirmDeadline'])
+    .where('deleted', '=', 0)
+    .where('appointmentStatus', '=', 'pending')
+    .orderBy('id')
+    .execute();
+}
+
 /**
  * Writes a new session with the card products allowed to book it; answers its id. Not public: the
  * engine's writers (createSession, writeSessions) call it after the clash rule (clashes.ts).

@@ -17,11 +17,14 @@ export function sessionsBetween(
   toDate: string,
   /** Only this teacher's sessions (a teacher's own view). */
   teacherId?: number,
+  /** Only group classes (the members' timetable: lessons, 私教/小班, are booked by their own path). */
+  o: { groupClasses?: boolean } = {},
 ) {
   return ex
     .selectFrom('timetable as t')
     .$if(teacherId !== undefined, (q) => q.where('t.teacherId', '=', teacherId!))
     .$call(withCourseName)
+    .$if(o.groupClasses === true, (q) => q.where('c.kind', '=', 'group'))
     .innerJoin('teacher as te', 'te.id', 't.teacherId')
     .leftJoin('area as a', 'a.id', 't.areaId')
     .where('t.storeId', '=', storeId)

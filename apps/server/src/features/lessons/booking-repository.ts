@@ -1,0 +1,76 @@
+import type { LessonBookingSetting } from '@studio/contract';
+import type { Executor } from '../../db/index.ts';
+import { getSetting, putSetting } from '../store-admin/public.ts';
+
+/** The store setting of lesson bookings (私教需老师确认 and its time limit), under this key. */
+const SETTING_KEY = 'lesson_booking';
+
+/** What a store that never saved the setting gets: lessons confirmed at once. */
+const DEFAULT_SETTING: LessonBookingSetting = { teacherConfirms: 0, confirmHours: 12 };
+
+/** The store's lesson booking setting (the default until saved). */
+export async function loadLessonSetting(ex: Executor, storeId: number): Promise<LessonBookingSetting> {
+  const text = await getSetting(ex, storeId, SETTING_KEY);
+  return text === undefined ? { ...DEFAULT_SETTING } : (JSON.parse(text) as LessonBookingSetting);
+}
+
+/** Saves the store's lesson booking setting. */
+export async function saveLessonSetting(ex: Executor, storeId: number, s: LessonBookingSetting): Promise<void> {
+  await putSetting(ex, storeId, SETTING_KEY, JSON.stringify(s));
+}
+
+/** A live course of the store with what booking a lesson of it needs (its kind says whether it is a lesson type). */
+export function lessonType(ex: Executor, storeId: number, courseId: number) {
+  return ex
+    .selectFrom('course')
+    .select(['id', 'kind', 'maxMembers', 'minNoticeMinutes', 'cancelCutoffMinutes', 'duration'])
+    .where('storeId', '=', storeId)
+    .where('id', '=', courseId)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
+}
+
+/** Whether the teacher gives the lesson type (lesson_teacher). */
+export async function givesLesson(ex: Executor, courseId: number, teacherId: number): Promise<boolean> {
+  const row = await ex
+    .selectFrom('lessonTeacher')
+    .select('teacherId')
+    .where('courseId', '=', courseId)
+    .where('teacherId', '=', teacherId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The rooms a lesson type may use, in id order (none: it needs no room). */
+export async function lessonRooms(ex: Executor, storeId: number, courseId: number): Promise<number[]> {
+  const rows = await ex
+    .selectFrom('lessonRoom')
+    .select('areaId')
+    .where('storeId', '=', storeId)
+    .where('courseId', '=', courseId)
+    .orderBy('areaId')
+    .execute();
+  return rows.map((r) => r.areaId);
+}
+
+/** A live session of the store with its course's kind and cancel cutoff (a lesson when the kind is not 'group'). */
+export function lessonOfSession(ex: Executor, storeId: number, sessionId: number) {
+  return ex
+    .selectFrom('timetable as t')
+    .innerJoin('course as c', 'c.id', 't.courseId')
+    .select([
+      't.id',
+      't.teacherId',
+      't.areaId',
+      't.bookId',
+      't.startTime',
+      't.reservableCount',
+      't.appointmentStatus',
+      'c.kind',
+      'c.cancelCutoffMinutes',
+    ])
+    .where('t.storeId', '=', storeId)
+    .where('t.id', '=', sessionId)
+    .where('t.deleted', '=', 0)
+    .executeTakeFirst();
+}

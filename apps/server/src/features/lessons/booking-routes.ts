@@ -1,0 +1,129 @@
+import {
+  bookLesson,
+  cancelLesson,
+  confirmLesson,
+  memberBookLesson,
+  memberCancelLesson,
+  moveLesson,
+  OperateType,
+  queryLessonBookingSetting,
+  saveLessonBookingSetting,
+} from '@studio/contract';
+import { inWriteTx } from '../../lib/write-queue.ts';
+import { audit } from '../../lib/audit.ts';
+import type { CallCtx } from '../../lib/context.ts';
+import { defineFeature } from '../../lib/feature.ts';
+import { localDateTime, toDateTime } from '../../lib/time.ts';
+import { suspensionOf } from '../no-show/public.ts';
+import { loadPolicy } from '../policy/public.ts';
+import { loadLessonSetting, saveLessonSetting } from './booking-repository.ts';
+import {
+  bookLesson as book,
+  cancelLessonBooking,
+  confirmLessonBooking,
+  moveLessonBooking,
+  type LessonBooking,
+} from './booking-service.ts';
+
+/** One write transaction per call. */
+const inTx = <T>(ctx: CallCtx, body: Parameters<typeof inWriteTx<T>>[2]) => inWriteTx(ctx.db, ctx.dialect, body);
+
+/** Booking lessons (私教/小班): the desk's and the members' bookings, cancels, the teacher's confirmation, moves. */
+export const lessonBookingFeature = defineFeature((r) => {
+  r.handle(bookLesson, (input, ctx) =>
+    inTx(ctx, async (tx) => {
+      const b: LessonBooking = {
+        courseId: input.courseId,
+        teacherId: input.teacherId,
+        startTime: toDateTime(input.date, input.time),
+        venueId: input.venueId,
+        members: input.members.map((m) => ({ memberId: m.mid, memberCardId: m.mcId })),
+        outsideReason: input.outsideReason,
+        operatorId: ctx.staff.id,
+        operateType: OperateType.ADMIN_BOOKED,
+      };
+      const { id, status } = await book(tx, ctx.store, b, ctx.events);
+      return { id, status };
+    }),
+  );
+  r.handle(memberBookLesson, (input, ctx) =>
+    inTx(ctx, async (tx) => {
+      const now = localDateTime(ctx.store.timezone);
+      const member = {
+        policy: await loadPolicy(tx, ctx.store.id),
+        suspendedUntil: (await suspensionOf(tx, ctx.store.id, ctx.member.id, now)).until,
+      };
+      const { id, status } = await book(
+        tx,
+        ctx.store,
+        {
+          courseId: input.courseId,
+          teacherId: input.teacherId,
+          startTime: toDateTime(input.date, input.time),
+          members: [{ memberId: ctx.member.id, memberCardId: input.mcId }],
+          operatorId: null,
+          operateType: OperateType.USER_BOOKED,
+          member,
+        },
+        ctx.events,
+      );
+      return { id, status };
+    }),
+  );
+  r.handle(cancelLesson, (input, ctx) =>
+    inTx(ctx, (tx) =>
+      cancelLessonBooking(
+        tx,
+        ctx.store,
+        {
+          reservationId: input.id,
+          operatorId: ctx.staff.id,
+          operateType: OperateType.ADMIN_CANCELLED,
+        },
+        ctx.events,
+      ),
+    ),
+  );
+  r.handle(memberCancelLesson, (input, ctx) =>
+    inTx(ctx, (tx) =>
+      cancelLessonBooking(
+        tx,
+        ctx.store,
+        {
+          reservationId: input.id,
+          operatorId: null,
+          operateType: OperateType.USER_CANCELLED,
+          memberId: ctx.member.id,
+        },
+        ctx.events,
+      ),
+    ),
+  );
+  r.handle(confirmLesson, (input, ctx) =>
+    inTx(ctx, async (tx) => {
+      await confirmLessonBooking(tx, ctx.store, input.id);
+      return null;
+    }),
+  );
+  r.handle(moveLesson, (input, ctx) =>
+    inTx(ctx, async (tx) => {
+      await moveLessonBooking(
+        tx,
+        ctx.store,
+        { sessionId: input.id, startTime: toDateTime(input.date, input.time) },
+        ctx.events,
+      );
+      return null;
+    }),
+  );
+  r.handle(queryLessonBookingSetting, (_input, ctx) => loadLessonSetting(ctx.db, ctx.store.id));
+  r.handle(
+    saveLessonBookingSetting,
+    async (input, ctx) => {
+      await saveLessonSetting(ctx.db, ctx.store.id, input);
+      audit(ctx.db, { kind: 'settings', target: '私教预约设置' });
+      return null;
+    },
+    { tx: true },
+  );
+});

@@ -1,0 +1,303 @@
+import { DEFAULT_POLICY, LessonBookingMsg, type BookingPolicy } from '@studio/contract';
+import type { Db, Dialect, Tx } from '../../db/index.ts';
+import { lockRooms, lockSessions, lockTeachers } from '../../db/locks.ts';
+import { inWriteTx } from '../../lib/write-queue.ts';
+import { audit, skipAudit, systemScope } from '../../lib/audit.ts';
+import type { StoreScope } from '../../lib/context.ts';
+import { badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { event, type Events } from '../../lib/events.ts';
+import { storeScopeById } from '../../lib/store-scope.ts';
+import { addMinutes, localDateTime } from '../../lib/time.ts';
+import { cancelKind } from '../policy/public.ts';
+import {
+  addPending,
+  bookingCancelled,
+  bookingMade,
+  bookWithCard,
+  cancelReservation,
+  confirmAppointment,
+  createSession,
+  deleteSession,
+  findReservation,
+  getDeductionMode,
+  liveBookings,
+  loadBookingContext,
+  overlappingSessions,
+  sessionChanged,
+  sessionDeleted,
+  unconfirmedLessons,
+  updateSession,
+  waitingPendings,
+  type BookingFact,
+  type MemberRules,
+} from '../timetable/public.ts';
+import { givesLesson, lessonOfSession, lessonRooms, lessonType, loadLessonSetting } from './booking-repository.ts';
+import { findFreeSlots } from './slots.ts';
+
+/**
+ * Booking a lesson (私教 1对1, 1对2, 小班): the lesson is a session of its type's course, created in the
+ * same transaction as its members' bookings, so the schedule's one clash rule claims its teacher,
+ * room and machines (createSession → refuseClashes) and the booking engine its cards (bookWithCard,
+ * or addPending in 签到后扣费): everything a group class has applies to it.
+ */
+
+export interface LessonBooking {
+  courseId: number;
+  teacherId: number;
+  /** Store-local `YYYY-MM-DD HH:mm:ss`. */
+  startTime: string;
+  /** A room of the type's; null or undefined: the first of its rooms free then. */
+  venueId?: number | null;
+  /** Each member with the card that pays (1对2: two cards, or one card shared by both). */
+  members: readonly { memberId: number; memberCardId: number }[];
+  /** The desk books outside the offered slots: why (recorded on the session). */
+  outsideReason?: string | null;
+  operatorId: number | null;
+  /** History operate type: 2 the desk booked, 1 the member's own booking. */
+  operateType: number;
+  /** A member's own booking: held to the store's policy (suspension, a period card's open bookings). */
+  member?: MemberRules;
+}
+
+/**
+ * The room a lesson takes: the one asked for (it must be one of the type's rooms, when the type
+ * names rooms), else the first of the type's rooms free over the lesson's time, else none (a type
+ * that needs no room). The teacher and then the rooms are locked first (the engine's lock order;
+ * refuseClashes takes them again, already held), so the room found free stays free until the commit.
+ */
+async function roomFor(tx: Tx, storeId: number, b: LessonBooking, duration: number): Promise<number | null> {
+  const rooms = await lessonRooms(tx, storeId, b.courseId);
+  if (b.venueId != null) {
+    if (rooms.length && !rooms.includes(b.venueId)) throw conflict(LessonBookingMsg.notItsRoom);
+    return b.venueId;
+  }
+  if (!rooms.length) return null;
+  await lockTeachers(tx, [b.teacherId]);
+  await lockRooms(tx, rooms);
+  const endTime = addMinutes(b.startTime, duration);
+  for (const room of rooms) {
+    if (!(await overlappingSessions(tx, storeId, 't.areaId', room, b.startTime, endTime)).length) return room;
+  }
+  throw conflict(LessonBookingMsg.noRoom);
+}
+
+/**
+ * Whether the free-slot finder offers the start to the teacher for the lesson's members: their
+ * hours, their time, a room and the machines free, the notice met. Read before any lock: what
+ * guards the claim is the clash rule under its locks (createSession), this only keeps bookings to
+ * the offered times.
+ */
+async function offered(tx: Tx, storeId: number, b: LessonBooking, now: string): Promise<boolean> {
+  const date = b.startTime.slice(0, 10);
+  const slots = await findFreeSlots(tx, {
+    storeId,
+    courseId: b.courseId,
+    teacherIds: [b.teacherId],
+    from: date,
+    to: date,
+    members: b.members.length,
+    now,
+  });
+  return slots.some((s) => s.startTime === b.startTime);
+}
+
+/**
+ * Books a lesson in the caller's transaction: its type (a course not 'group'), a teacher who gives
+ * it, 1 to its most members, the least notice and a start the free-slot finder offers (unless the
+ * desk books outside the offered slots with a reason, recorded); then the session (待确认 until the store's time limit when its teacher must confirm,
+ * else confirmed) through the clash rule, and each member booked with their card by the engine.
+ */
+export async function bookLesson(
+  tx: Tx,
+  store: StoreScope,
+  b: LessonBooking,
+  events: Events,
+): Promise<{ id: number; status: 'pending' | 'confirmed'; facts: BookingFact[] }> {
+  const type = await lessonType(tx, store.id, b.courseId);
+  if (!type) throw notFound('课程');
+  if (type.kind === 'group') throw conflict(LessonBookingMsg.notLesson);
+  if (b.members.length < 1 || b.members.length > type.maxMembers) {
+    throw badRequest(LessonBookingMsg.members(type.maxMembers));
+  }
+  if (new Set(b.members.map((m) => m.memberId)).size !== b.members.length) {
+    throw badRequest(LessonBookingMsg.sameMember);
+  }
+  if (!(await givesLesson(tx, type.id, b.teacherId))) throw conflict(LessonBookingMsg.notTeacher);
+  const now = localDateTime(store.timezone);
+  if (!b.outsideReason) {
+    if (b.startTime < addMinutes(now, type.minNoticeMinutes)) {
+      throw conflict(LessonBookingMsg.notice(type.minNoticeMinutes));
+    }
+    if (!(await offered(tx, store.id, b, now))) throw conflict(LessonBookingMsg.notOffered);
+  }
+  const venueId = await roomFor(tx, store.id, b, type.duration);
+  const setting = await loadLessonSetting(tx, store.id);
+  const status = setting.teacherConfirms ? 'pending' : 'confirmed';
+  const { id } = await createSession(tx, store, {
+    courseId: type.id,
+    teacherId: b.teacherId,
+    venueId,
+    materialId: null,
+    startTime: b.startTime,
+    reservableCount: b.members.length,
+    lesson: {
+      members: b.members.length,
+      appointmentStatus: status,
+      confirmDeadline: status === 'pending' ? addMinutes(now, setting.confirmHours * 60) : null,
+      outsideReason: b.outsideReason ?? null,
+    },
+  });
+  const mode = await getDeductionMode(tx, store.id);
+  const facts: BookingFact[] = [];
+  for (const m of b.members) {
+    const common = { memberId: m.memberId, studentCount: 1, remark: null, operatorId: b.operatorId };
+    if (mode === 1) {
+      const { fact } = await addPending(tx, store, {
+        ...common,
+        sessionId: id,
+        memberCardId: m.memberCardId,
+        operateType: b.operateType,
+        member: b.member,
+      });
+      facts.push(fact);
+    } else {
+      const booking = await loadBookingContext(tx, {
+        storeId: store.id,
+        sessionId: id,
+        memberCardId: m.memberCardId,
+        now,
+      });
+      const { fact } = await bookWithCard(
+        tx,
+        store,
+        { ...common, sessionId: id, memberCardId: m.memberCardId, operateType: b.operateType, member: b.member },
+        booking,
+      );
+      facts.push(fact);
+    }
+  }
+  for (const fact of facts) await events.emit(tx, event(bookingMade, fact));
+  return { id, status, facts };
+}
+
+/** A lesson's cancel rule as the booking policy the engine's cancel reads: free until the type's cutoff, then kept. */
+const cutoffPolicy = (minutes: number): BookingPolicy => ({
+  ...DEFAULT_POLICY,
+  cancelMinutesBefore: minutes,
+  lateCancel: 'forfeit',
+});
+
+/**
+ * Cancels one member's booking of a lesson (`memberId`: a member's own cancel, only theirs): before
+ * the type's cutoff refunded, and when no live booking or pending is left the lesson is released
+ * (its session deleted: the teacher, room and machines are free again); after the cutoff kept as a
+ * late cancel (迟到取消), as the group rule. Refused once the lesson has started.
+ */
+export async function cancelLessonBooking(
+  tx: Tx,
+  store: StoreScope,
+  a: { reservationId: number; operatorId: number | null; operateType: number; memberId?: number },
+  events: Events,
+): Promise<{ refunded: boolean; released: boolean }> {
+  const r = await findReservation(tx, store.id, a.reservationId);
+  if (!r || (a.memberId !== undefined && r.memberId !== a.memberId)) throw notFound('预约');
+  const lesson = await lessonOfSession(tx, store.id, r.timetableId);
+  if (!lesson || lesson.kind === 'group') throw conflict(LessonBookingMsg.notLesson);
+  const now = localDateTime(store.timezone);
+  if (now >= lesson.startTime) throw conflict(LessonBookingMsg.started);
+  const policy = cutoffPolicy(lesson.cancelCutoffMinutes);
+  const free = cancelKind(policy, { startTime: lesson.startTime, now }) === 'free';
+  const { fact } = await cancelReservation(tx, store, {
+    reservationId: r.id,
+    operatorId: a.operatorId,
+    operateType: a.operateType,
+    member: { id: r.memberId, policy },
+  });
+  await events.emit(tx, event(bookingCancelled, fact));
+  if (!free) return { refunded: false, released: false };
+  const left = (await liveBookings(tx, lesson.id)).length + (await waitingPendings(tx, lesson.id)).length;
+  if (left) return { refunded: true, released: false };
+  await deleteSession(tx, store, { sessionId: lesson.id, operatorId: a.operatorId });
+  return { refunded: true, released: true };
+}
+
+/** The teacher (or the desk) confirms a lesson waiting for them (待确认); guarded, once. */
+export async function confirmLessonBooking(tx: Tx, store: StoreScope, sessionId: number): Promise<void> {
+  audit(tx, { kind: 'session', summary: '确认私教预约', targets: [{ type: 'session', id: sessionId }] });
+  if (await confirmAppointment(tx, store.id, sessionId)) return;
+  if (!(await lessonOfSession(tx, store.id, sessionId))) throw notFound('课程');
+  throw conflict(LessonBookingMsg.notPending);
+}
+
+/**
+ * Moves a lesson to another start (same teacher, room and length) through the schedule's edit
+ * (updateSession: the one clash rule, teacher pay's closed months); its members are told (the
+ * reminders hear sessionChanged). Refused once it has started.
+ */
+export async function moveLessonBooking(
+  tx: Tx,
+  store: StoreScope,
+  a: { sessionId: number; startTime: string },
+  events: Events,
+): Promise<void> {
+  const lesson = await lessonOfSession(tx, store.id, a.sessionId);
+  if (!lesson) throw notFound('课程');
+  if (lesson.kind === 'group') throw conflict(LessonBookingMsg.notLesson);
+  if (localDateTime(store.timezone) >= lesson.startTime) throw conflict(LessonBookingMsg.started);
+  await updateSession(
+    tx,
+    store,
+    {
+      id: lesson.id,
+      teacherId: lesson.teacherId,
+      startTime: a.startTime,
+      reservableCount: lesson.reservableCount,
+      venueId: lesson.areaId,
+      materialId: lesson.bookId,
+    },
+    events,
+  );
+  await events.emit(tx, event(sessionChanged, { storeId: store.id, sessionId: lesson.id }));
+}
+
+/**
+ * The release job: each lesson still waiting for its teacher past its confirm deadline (store-local)
+ * is released as a delete by the studio is (every booking refunded), its members told (the reminders
+ * hear sessionDeleted). The session's lock is taken and its state read again under it, so a teacher
+ * confirming at the same moment either comes first (the lesson stays) or finds it gone. Safe on every
+ * instance at once. Answers how many it released.
+ */
+export async function releaseUnconfirmed({
+  db,
+  dialect,
+  events,
+}: {
+  db: Db;
+  dialect: Dialect;
+  events: Events;
+}): Promise<number> {
+  let n = 0;
+  for (const l of await unconfirmedLessons(db)) {
+    const store = await storeScopeById(db, l.storeId);
+    if (!store || l.confirmDeadline === null || l.confirmDeadline > localDateTime(store.timezone)) continue;
+    const scope = systemScope('私教确认超时', 'job/lesson-release', 'session', store.id);
+    const released = await inWriteTx(
+      db,
+      dialect,
+      async (tx: Tx) => {
+        await lockSessions(tx, [l.id]);
+        const lesson = await lessonOfSession(tx, store.id, l.id);
+        if (lesson?.appointmentStatus !== 'pending') {
+          skipAudit(tx);
+          return false;
+        }
+        const { refunds } = await deleteSession(tx, store, { sessionId: l.id, operatorId: null });
+        await events.emit(tx, event(sessionDeleted, { storeId: store.id, sessionId: l.id, refunds }));
+        return true;
+      },
+      scope,
+    );
+    if (released) n++;
+  }
+  return n;
+}
