@@ -473,6 +473,22 @@ export const basePayloads: Record<string, BasePayload> = {
   [`${STORE}/query/card/leave/list`]: { body: (w) => ({ mcId: w.leaveCard, page: 1 }), ids: { mcId: 'leaveCard' } },
   [`${STORE}/query/card/life/setting`]: { body: () => ({}) },
   [`${STORE}/update/card/life/setting`]: { body: () => ({ coolingOffDays: 7, leaveApproval: 'auto' }) },
+  [`${STORE}/query/prepaid/limit/setting`]: { body: () => ({}) },
+  // Limits set, none of them binding: the world's later sales stay as they are.
+  [`${STORE}/update/prepaid/limit/setting`]: {
+    body: () => ({
+      ruleSet: 'custom',
+      custom: {
+        membershipAmount: null,
+        membershipMonths: null,
+        lessonsAmount: null,
+        lessonsCount: null,
+        moneyAmount: null,
+        perMemberAmount: null,
+      },
+    }),
+  },
+  [`${STORE}/query/prepaid/limit/over`]: { body: () => ({}) },
   [`${STORE}/query/card/refund/quote`]: { body: (w) => ({ mcId: w.memberCard }), ids: { mcId: 'memberCard' } },
   '/member/api/request/card/leave': {
     body: (w) => ({ mcId: w.leaveCard, fromDate: '2031-04-10', toDate: '2031-04-12', reason: '出差' }),
