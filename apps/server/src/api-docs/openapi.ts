@@ -68,6 +68,16 @@ const GROUPS: readonly [string, string, readonly CallDef[]][] = [
     contract.reminderCalls,
   ],
   [
+    '私教与小班',
+    '课程类型（1对1、1对2、小班）、器械、老师工作时间与例外、空闲时段；预约私教（前台与会员）、取消（按取消时限）、老师确认、调课、确认设置',
+    [...contract.lessonCalls, ...contract.lessonBookingCalls],
+  ],
+  [
+    '预付卡限额',
+    '按城市规定的预付卡限额（不限制、上海 2025、自定义）：售卡、充值、线上购卡与转入按它检查；超出现行限额的会员卡',
+    contract.prepaidLimitCalls,
+  ],
+  [
     '潜客',
     '潜客（意向会员）：新增与按手机号合并、公海与领取、分配跟进人、跟进记录与阶段、我的待跟进、未跟进回收天数与来源设置；购卡后自动成交',
     contract.leadCalls,
