@@ -205,6 +205,36 @@ export const basePayloads: Record<string, BasePayload> = {
     body: (w) => ({ id: w.hoursException }),
     ids: { id: 'hoursException' },
   },
+  // Booking lessons (features/lessons/booking-*): the world's card is not bound to its lesson type and
+  // its booking and session are of a group class, so these are refused there (booking.test.ts books,
+  // cancels, confirms and moves lessons).
+  [`${STORE}/add/lesson`]: {
+    body: (w) => ({
+      courseId: w.lessonType,
+      teacherId: w.teacher,
+      date: '2031-03-05',
+      time: '10:00',
+      venueId: w.area,
+      members: [{ mid: w.member, mcId: w.memberCard }],
+      outsideReason: '会员指定的时间',
+    }),
+    ids: { courseId: 'lessonType', teacherId: 'teacher', venueId: 'area' },
+  },
+  '/member/api/add/lesson': {
+    body: (w) => ({
+      courseId: w.lessonType,
+      teacherId: w.teacher,
+      date: '2031-03-05',
+      time: '10:00',
+      mcId: w.memberCard,
+    }),
+  },
+  [`${STORE}/cancel/lesson`]: { body: (w) => ({ id: w.reservation }) },
+  '/member/api/cancel/lesson': { body: (w) => ({ id: w.reservation }) },
+  [`${STORE}/confirm/lesson`]: { body: (w) => ({ id: w.session }) },
+  [`${STORE}/move/lesson`]: { body: (w) => ({ id: w.session, date: '2031-03-06', time: '10:00' }) },
+  [`${STORE}/query/lesson/setting`]: { body: () => ({}) },
+  [`${STORE}/update/lesson/setting`]: { body: () => ({ teacherConfirms: 1, confirmHours: 12 }) },
   [`${STORE}/query/lesson/free/slots`]: {
     body: (w) => ({ courseId: w.lessonType, from: '2031-03-03', to: '2031-03-09' }),
     ids: { courseId: 'lessonType' },

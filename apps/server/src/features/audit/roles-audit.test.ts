@@ -140,6 +140,9 @@ describeEachDb('roles and the audit log', (env) => {
       const entry = basePayloads[call.path];
       if (!entry) throw new Error(`add a base payload for ${call.path}`);
       const w = await makeWorld(e.factory, `审计${call.path.length}`);
+      // The weekly template as one world leaves it: the earlier worlds' rows would fill it to its cap
+      // (50), and the template calls would be refused for that instead of tried.
+      await db.deleteFrom('fixTimetable').where('storeId', '=', e.storeId).where('id', '!=', w.fix).execute();
       await setMode(e, entry.mode);
       let client: Client = e.client;
       if (call.auth === 'member') client = await memberOf(e, w);
@@ -203,7 +206,6 @@ describeEachDb('roles and the audit log', (env) => {
         '/member/api/sign/in',
         '/store/api/delete/teacher',
         '/store/api/delete/area',
-        '/store/api/batch/arrange/week/course',
         '/store/api/create/timetable/meeting',
         '/store/api/retry/timetable/meeting',
         '/store/api/cancel/timetable/online',
@@ -221,6 +223,14 @@ describeEachDb('roles and the audit log', (env) => {
         '/member/api/bind/wechat/openid',
         // needs a bulk change's entry: undo.test.ts checks the undo's own entry
         '/store/api/undo/bulk/change',
+        // the world's card is not bound to its lesson type, its booking and session are of a group
+        // class (lessons/booking.test.ts books, cancels, confirms and moves lessons)
+        '/store/api/add/lesson',
+        '/member/api/add/lesson',
+        '/store/api/cancel/lesson',
+        '/member/api/cancel/lesson',
+        '/store/api/confirm/lesson',
+        '/store/api/move/lesson',
       ].sort(),
     );
     expect(await checkInvariants(db, e.storeId)).toEqual([]);

@@ -6,6 +6,7 @@ import { audit, skipAudit, systemScope } from '../../lib/audit.ts';
 import type { StoreScope } from '../../lib/context.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { event, type Events } from '../../lib/events.ts';
+import { requireArea, requireTeacher } from '../reference/public.ts';
 import { storeScopeById } from '../../lib/store-scope.ts';
 import { addMinutes, localDateTime } from '../../lib/time.ts';
 import { cancelKind } from '../policy/public.ts';
@@ -68,6 +69,8 @@ export interface LessonBooking {
 async function roomFor(tx: Tx, storeId: number, b: LessonBooking, duration: number): Promise<number | null> {
   const rooms = await lessonRooms(tx, storeId, b.courseId);
   if (b.venueId != null) {
+    // A room of another store (or none) is not found, before whether the type may use it.
+    await requireArea(tx, storeId, b.venueId);
     if (rooms.length && !rooms.includes(b.venueId)) throw conflict(LessonBookingMsg.notItsRoom);
     return b.venueId;
   }
@@ -122,6 +125,8 @@ export async function bookLesson(
   if (new Set(b.members.map((m) => m.memberId)).size !== b.members.length) {
     throw badRequest(LessonBookingMsg.sameMember);
   }
+  // A teacher of another store (or none) is not found, before whether they give the type.
+  await requireTeacher(tx, store.id, b.teacherId);
   if (!(await givesLesson(tx, type.id, b.teacherId))) throw conflict(LessonBookingMsg.notTeacher);
   const now = localDateTime(store.timezone);
   if (!b.outsideReason) {
