@@ -170,17 +170,6 @@ export async function dropEquipmentUse(ex: Executor, storeId: number, equipmentI
     .execute();
 }
 
-/** A live teacher of the store (id, name), or undefined. */
-export function liveTeacher(ex: Executor, storeId: number, id: number) {
-  return ex
-    .selectFrom('teacher')
-    .select(['id', 'name'])
-    .where('storeId', '=', storeId)
-    .where('id', '=', id)
-    .where('deleted', '=', 0)
-    .executeTakeFirst();
-}
-
 /** A teacher's weekly hours, by weekday and start. */
 export function weeklyHours(ex: Executor, storeId: number, teacherId: number) {
   return ex

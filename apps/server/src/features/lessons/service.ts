@@ -16,7 +16,7 @@ import type { CallCtx } from '../../lib/context.ts';
 import { badRequest, forbidden, notFound } from '../../lib/errors.ts';
 import { groupBy } from '../../lib/group.ts';
 import { daysBetween, storeNow } from '../../lib/time.ts';
-import { ownTeacherFilter } from '../reference/public.ts';
+import { ownTeacherFilter, requireTeacher } from '../reference/public.ts';
 import {
   changeEquipment,
   changeTypeRow,
@@ -29,7 +29,6 @@ import {
   insertHoursException,
   insertTypeRow,
   lessonTypes,
-  liveTeacher,
   ownIds,
   replaceTypeParts,
   replaceWeeklyHours,
@@ -252,9 +251,7 @@ export async function removeEquipment(ctx: CallCtx, id: number) {
 async function hoursTeacher(ctx: CallCtx, teacherId: number) {
   const own = ownTeacherFilter(ctx.post);
   if (own !== undefined && own !== teacherId) throw forbidden(LessonMsg.ownHoursOnly);
-  const t = await liveTeacher(ctx.db, ctx.store.id, teacherId);
-  if (!t) throw notFound('老师');
-  return t;
+  return requireTeacher(ctx.db, ctx.store.id, teacherId);
 }
 
 export async function teacherHours(ctx: CallCtx, input: { teacherId: number; from?: string; to?: string }) {
