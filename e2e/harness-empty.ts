@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
@@ -7,10 +6,11 @@ import { openDatabase } from '../apps/server/src/db/index.ts';
 import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
 import { seedIfEmpty } from '../apps/server/src/ops/seed/index.ts';
 import { Api, describeWithChromium, launchBrowser, newContext, ROOT, type BrowserEnv, type Server } from './harness.ts';
+import { scratchDir } from '../apps/server/test/scratch.ts';
 
 /** A running app on a fresh SQLite file started with SEED=empty: no store until first-run setup. */
 export async function startEmptyServer(): Promise<Server> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-e2e-empty-'));
+  const dir = scratchDir('studio-e2e-empty-');
   const database = openDatabase({ file: path.join(dir, 'e2e.db') });
   await migrateToLatest(database.db, 'sqlite');
   const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', SEED: 'empty' } as NodeJS.ProcessEnv);

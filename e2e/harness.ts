@@ -1,6 +1,5 @@
 /// <reference lib="dom" />
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe } from 'vitest';
@@ -9,6 +8,7 @@ import { loadConfig, type Config } from '../apps/server/src/config.ts';
 import { openDatabase, type DbHandle } from '../apps/server/src/db/index.ts';
 import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
 import { seedIfEmpty } from '../apps/server/src/ops/seed/index.ts';
+import { scratchDir } from '../apps/server/test/scratch.ts';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const ROOT = path.resolve(import.meta.dirname, '..');
@@ -29,7 +29,7 @@ export interface Server {
 }
 
 export async function startServer(overrides: Partial<Config> = {}): Promise<Server> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-e2e-'));
+  const dir = scratchDir('studio-e2e-');
   const database = openDatabase({ file: path.join(dir, 'e2e.db') });
   await migrateToLatest(database.db, 'sqlite');
   await seedIfEmpty(database.db, 'demo', { admin: ADMIN.password, desk: DESK.password, teacher: TEACHER.password });

@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Envelope, StaffRole } from '@studio/contract';
 import pg from 'pg';
@@ -13,6 +12,7 @@ import { createStoreWithAdmin } from '../src/features/store-admin/public.ts';
 import { failOnUndeclared, watchDeclaredErrors } from './declared-errors.ts';
 import { failOnUndocumented, watchDocumentedAnswers } from './documented-answers.ts';
 import { Factory } from './factory.ts';
+import { scratchDir } from './scratch.ts';
 
 export const PG_URL = process.env.TEST_DATABASE_URL;
 export const REQUIRE_ALL = process.env.REQUIRE_ALL === '1';
@@ -29,7 +29,7 @@ export async function freshDatabase(
   extra: Pick<OpenOptions, 'applicationName' | 'busyTimeoutMs' | 'onConnectionError'> = {},
 ): Promise<DbHandle & { drop(): Promise<void> }> {
   if (dialect === 'sqlite') {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-test-'));
+    const dir = scratchDir('studio-test-');
     const handle = openDatabase({ file: path.join(dir, 'test.db'), ...extra });
     await migrateToLatest(handle.db, 'sqlite');
     return { ...handle, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };

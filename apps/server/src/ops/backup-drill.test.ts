@@ -3,7 +3,6 @@
 // acknowledged before the backup started is there.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,6 +12,7 @@ import { freshPgDatabase, makeLoadStore, SCENE_PASSWORD } from '../../test/harde
 import { HttpClient, REPO_ROOT, startServer } from '../../test/hardening/server-process.ts';
 import { invariantProblems } from '../../test/hardening/support.ts';
 import { PG_URL, REQUIRE_ALL } from '../../test/harness.ts';
+import { scratchDir } from '../../test/scratch.ts';
 
 const run = promisify(execFile);
 const script = (name: string, args: string[], env: Record<string, string>) =>
@@ -31,7 +31,7 @@ for (const dialect of ['sqlite', 'postgres'] as Dialect[]) {
     continue;
   }
   describe(title, () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-drill-'));
+    const dir = scratchDir('studio-drill-');
     const drops: (() => Promise<void>)[] = [];
     afterAll(async () => {
       for (const d of drops) await d();

@@ -2,7 +2,6 @@
 // answers it in full, and exits 0; every acknowledged booking is committed, and nothing else is.
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Dialect } from '../db/index.ts';
@@ -11,6 +10,7 @@ import { freshPgDatabase, makeLoadStore, SCENE_PASSWORD } from '../../test/harde
 import { HttpClient, startServer } from '../../test/hardening/server-process.ts';
 import { invariantProblems } from '../../test/hardening/support.ts';
 import { PG_URL, REQUIRE_ALL } from '../../test/harness.ts';
+import { scratchDir } from '../../test/scratch.ts';
 
 const MEMBERS = 300;
 const WORKERS = 32;
@@ -67,7 +67,7 @@ for (const dialect of ['sqlite', 'postgres'] as Dialect[]) {
     continue;
   }
   describe(title, () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-stop-'));
+    const dir = scratchDir('studio-stop-');
     let drop: (() => Promise<void>) | undefined;
     afterAll(async () => {
       await drop?.();

@@ -4,7 +4,6 @@
 // both databases, is ops/backup-drill.test.ts.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
@@ -14,6 +13,7 @@ import { migrateToLatest } from '../../src/db/migrate.ts';
 import { createStoreWithAdmin } from '../../src/features/store-admin/public.ts';
 import { backup, sqliteIntegrity } from '../../src/ops/backup.ts';
 import { REPO_ROOT } from './server-process.ts';
+import { scratchDir } from '../scratch.ts';
 
 const run = promisify(execFile);
 const script = (name: 'db-backup.ts' | 'db-restore.ts', args: string[], env: Record<string, string> = {}) =>
@@ -32,7 +32,7 @@ const count = (file: string, table: 'member' | 'member_card') => {
 };
 
 describe('backup and restore of the SQLite database', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-backup-'));
+  const dir = scratchDir('studio-backup-');
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
   afterEach(() => vi.useRealTimers());
 

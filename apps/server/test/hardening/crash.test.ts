@@ -1,7 +1,6 @@
 // Crash tests: SIGKILL the server at a random moment of a mixed load, restart, and check that
 // nothing acknowledged was lost and nothing half-done was kept. CRASH_CYCLES (default 10) cycles.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { PendingStatus, ReservationStatus } from '@studio/contract';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,6 +11,7 @@ import { mixedLoad, type LoadTarget } from './load.ts';
 import { freshPgDatabase, futureSlot, makeLoadStore, SCENE_PASSWORD, type LoadStore } from './scene.ts';
 import { HttpClient, startServer, type ServerProcess } from './server-process.ts';
 import { envInt, invariantProblems } from './support.ts';
+import { scratchDir } from '../scratch.ts';
 
 const CYCLES = envInt('CRASH_CYCLES', 10);
 const WEEKS = envInt('CRASH_WEEKS', 200);
@@ -70,7 +70,7 @@ async function clientOf(server: ServerProcess, store: LoadStore): Promise<HttpCl
 
 function crashSuite(dialect: Dialect) {
   describe(`crash and restart [${dialect}]`, () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-crash-'));
+    const dir = scratchDir('studio-crash-');
     let drop: (() => Promise<void>) | undefined;
     afterAll(async () => {
       await drop?.();

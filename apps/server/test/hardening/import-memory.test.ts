@@ -4,8 +4,6 @@
 // and a 400; the process's peak resident memory (VmHWM) grows by far less than 300 MiB, and a
 // request sent meanwhile is answered before the refusal.
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { ImportMsg } from '@studio/contract';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_ADMIN } from '../../src/ops/seed/index.ts';
@@ -13,6 +11,7 @@ import { PG_URL, REQUIRE_ALL } from '../harness.ts';
 import { xlsxBomb } from '../xlsx-bomb.ts';
 import { freshPgDatabase } from './scene.ts';
 import { HttpClient, startServer, type ServerProcess } from './server-process.ts';
+import { scratchDir } from '../scratch.ts';
 
 const PASSWORD = 'import-memory-1';
 const MIB = 1024 * 1024;
@@ -23,7 +22,7 @@ const peakRss = (pid: number) =>
 
 function suite(dialect: 'sqlite' | 'postgres') {
   describe(`an .xlsx zip bomb sent to a real server [${dialect}]`, () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-bomb-'));
+    const dir = scratchDir('studio-bomb-');
     let server: ServerProcess | undefined;
     let drop: (() => Promise<void>) | undefined;
     afterAll(async () => {

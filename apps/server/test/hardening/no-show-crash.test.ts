@@ -5,7 +5,6 @@
 // engine's invariants hold. Both databases (PostgreSQL when TEST_DATABASE_URL is set).
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { OperateType, PendingStatus } from '@studio/contract';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -19,6 +18,7 @@ import { PG_URL, REQUIRE_ALL } from '../harness.ts';
 import { freshPgDatabase, makeLoadStore } from './scene.ts';
 import { REPO_ROOT } from './server-process.ts';
 import { invariantProblems } from './support.ts';
+import { scratchDir } from '../scratch.ts';
 
 const MEMBERS = 40;
 const SESSIONS = 30;
@@ -54,7 +54,7 @@ async function processed(db: DbHandle, storeId: number): Promise<number> {
 
 function suite(dialect: Dialect) {
   describe(`the no-show job killed mid-run [${dialect}]`, () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-noshow-'));
+    const dir = scratchDir('studio-noshow-');
     let drop: (() => Promise<void>) | undefined;
     afterAll(async () => {
       await drop?.();

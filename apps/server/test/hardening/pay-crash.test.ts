@@ -17,7 +17,6 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import {
   createMemberLoginCode,
@@ -44,6 +43,7 @@ import {
 import { freshPgDatabase } from './scene.ts';
 import { HttpClient, startServer, type ServerProcess } from './server-process.ts';
 import { invariantProblems } from './support.ts';
+import { scratchDir } from '../scratch.ts';
 
 const PASSWORD = 'pay-crash-password-1';
 
@@ -123,7 +123,7 @@ async function updateWaiting(url: string) {
 
 function payCrashSuite(dialect: Dialect) {
   describe(`online payment: kill -9 between the provider's answer and the card [${dialect}]`, () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-pay-crash-'));
+    const dir = scratchDir('studio-pay-crash-');
     const file = path.join(dir, 'studio.db');
     let drop: (() => Promise<void>) | undefined;
     let server: ServerProcess | undefined;

@@ -2,7 +2,6 @@
 // seed run once, the others wait and start), and a second instance on one SQLite file (refused
 // with a clear message; the first keeps serving).
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DbHandle } from '../../src/db/index.ts';
@@ -11,6 +10,7 @@ import { sqliteInUseMessage } from '../../src/ops/startup.ts';
 import { PG_URL, REQUIRE_ALL } from '../harness.ts';
 import { freshPgDatabase } from './scene.ts';
 import { HttpClient, startServer, type ServerProcess } from './server-process.ts';
+import { scratchDir } from '../scratch.ts';
 
 const PASSWORD = 'startup-password-1';
 const title = 'three instances started at once on an empty PostgreSQL database';
@@ -57,7 +57,7 @@ if (!PG_URL && !REQUIRE_ALL) {
 }
 
 describe('a second instance on the same SQLite file [sqlite]', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-lock-'));
+  const dir = scratchDir('studio-lock-');
   const servers: ServerProcess[] = [];
   afterAll(async () => {
     await Promise.all(servers.map((s) => s.stop()));

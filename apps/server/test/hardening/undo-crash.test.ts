@@ -4,7 +4,6 @@
 // invariants hold; an interrupted undo can be made again after the restart. Both databases
 // (PostgreSQL when TEST_DATABASE_URL is set).
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DbHandle, type Dialect } from '../../src/db/index.ts';
@@ -13,6 +12,7 @@ import { PG_URL, REQUIRE_ALL } from '../harness.ts';
 import { freshPgDatabase, makeLoadStore, SCENE_PASSWORD, type LoadStore } from './scene.ts';
 import { HttpClient, startServer } from './server-process.ts';
 import { invariantProblems } from './support.ts';
+import { scratchDir } from '../scratch.ts';
 
 const CYCLES = 5;
 const SESSIONS = 150;
@@ -55,7 +55,7 @@ async function undoneBy(db: DbHandle, entryId: number): Promise<boolean> {
 
 function suite(dialect: Dialect) {
   describe(`an undo killed mid-way [${dialect}]`, () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-undo-'));
+    const dir = scratchDir('studio-undo-');
     let drop: (() => Promise<void>) | undefined;
     afterAll(async () => {
       await drop?.();
