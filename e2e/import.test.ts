@@ -4,6 +4,7 @@
 // store's workbook, its bar showing the rows written of the store's total.
 import fs from 'node:fs';
 import path from 'node:path';
+import { NO_PREPAID_LIMITS } from '@studio/contract';
 import ExcelJS from 'exceljs';
 import { expect, it } from 'vitest';
 import { ARTIFACTS, describeBrowser, shot } from './harness.ts';
@@ -12,19 +13,18 @@ import { pickIn } from './ui.ts';
 const mobile = (i: number) =>
   `137${String(Math.floor(Math.random() * 1e4)).padStart(4, '0')}${String(i).padStart(4, '0')}`;
 
+/** A 次卡 of 365 days sold at 1,000 元, named `name` and a number; answers its name. */
+async function countCard(api: { ok: (path: string, body: Record<string, unknown>) => Promise<unknown> }, name: string) {
+  const cardName = `${name}${Date.now() % 100000}`;
+  const card = { bigType: 1, cardType: 1, validDays: 365, perCount: 1, price: 100000, courseIds: [] };
+  await api.ok('insert/card/product', { cardName, ...card });
+  return cardName;
+}
+
 describeBrowser('member import (会员导入)', (env) => {
   it('uploads a file with errors, then the corrected file, maps its columns, checks it and imports it', async () => {
     const { page, api, server } = env();
-    const product = `导入次卡${Date.now() % 100000}`;
-    await api.ok('insert/card/product', {
-      cardName: product,
-      bigType: 1,
-      cardType: 1,
-      validDays: 365,
-      perCount: 1,
-      price: 100000,
-      courseIds: [],
-    });
+    const product = await countCard(api, '导入次卡');
     const people = [0, 1, 2, 3].map((i) => ({ name: `导入会员${i}`, mobile: mobile(i) }));
     // Another system's headings: 课时余额 is not one the import guesses.
     const head = '会员姓名,手机号码,性别,卡类型,课时余额,到期日期';
@@ -135,5 +135,49 @@ describeBrowser('member import (会员导入)', (env) => {
       .toBe(`已导出 ${rowsWritten.toLocaleString('zh-CN')} / ${rowsWritten.toLocaleString('zh-CN')} 行`);
     expect(await exported.locator('.ant-progress-status-success').count()).toBe(1);
     await shot(page, 'export-done');
+  });
+
+  it("warns in the dry run and after the import of the cards over the store's prepaid limits, and imports them", async () => {
+    const { page, api, server } = env();
+    const product = await countCard(api, '限额次卡');
+    await api.ok('update/prepaid/limit/setting', { ruleSet: 'shanghai2025', custom: NO_PREPAID_LIMITS });
+    const [over, within] = [mobile(7), mobile(8)];
+    const text = [
+      '会员姓名,手机号码,卡类型,剩余次数或余额,实付金额',
+      `超额会员,${over},${product},80,25000`,
+      `正常会员,${within},${product},10,1000`,
+    ].join('\n');
+    const file = path.join(ARTIFACTS, 'import-over-limits.csv');
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
+    fs.writeFileSync(file, `\uFEFF${text}`);
+    try {
+      await page.goto(`${server.url}/member/import`);
+      await page.getByText('点击或拖入 .xlsx 或 .csv 文件').waitFor();
+      await page.locator('input[type=file]').setInputFiles(file);
+      await page.getByRole('table', { name: '列对应' }).waitFor();
+      await page.getByRole('button', { name: '预 检' }).click();
+      await page.getByText('预检通过').waitFor();
+      await page.getByText('1 张卡超出本店的预付卡限额').waitFor();
+      const warned = page.getByRole('table', { name: '超出预付卡限额的卡' });
+      const rows = warned.locator('.ant-table-tbody tr.ant-table-row');
+      expect(await rows.count()).toBe(1);
+      const line = (await rows.nth(0).innerText()).replace(/\s+/g, ' ');
+      expect(line).toContain('2 - 超出预付卡限额');
+      expect(line).toContain('课时数不超过60节，本次80节');
+      expect(await page.getByRole('button', { name: '开始导入' }).isDisabled()).toBe(false);
+      await shot(page, 'import-prepaid-warnings');
+      await page.getByRole('button', { name: '开始导入' }).click();
+      await page.locator('.ant-result-title', { hasText: '导入完成' }).waitFor();
+      expect(await page.getByText('已新增 2 位会员').count()).toBe(1);
+      expect(await page.getByText('1 张卡超出本店的预付卡限额').count()).toBe(1);
+      const found = await api.ok<{ list: { mobile: string }[] }>('query/member/list', {
+        page: 1,
+        pageSize: 50,
+        param: over,
+      });
+      expect(found.list.map((m) => m.mobile)).toEqual([over]);
+    } finally {
+      await api.ok('update/prepaid/limit/setting', { ruleSet: 'none', custom: NO_PREPAID_LIMITS });
+    }
   });
 });

@@ -3,6 +3,7 @@ import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../src/db/index.ts';
 import type { Database } from '../src/db/schema.ts';
 import { overLimitCards, weekDays } from '../src/features/cards/public.ts';
+import { OPENING_REMARK } from '../src/features/import-export/public.ts';
 import { groupBy } from '../src/lib/group.ts';
 import { localDateTime } from '../src/lib/time.ts';
 
@@ -301,7 +302,8 @@ async function readInvariants(db: Db, storeId?: number): Promise<string[]> {
 
 /**
  * Prepaid limits (issue 45, item 4): no card sold since the store's limits took effect is over a
- * card's own limit (a member's total may grow past the limit only by cards sold before it).
+ * card's own limit (a member's total may grow past the limit only by cards sold before it). A card
+ * imported (its opening entry 导入期初余额) was sold elsewhere before: the import warns of it.
  */
 async function prepaidProblems(db: Db, storeId?: number): Promise<string[]> {
   let q = db.selectFrom('store').select(['id', 'timezone']);
@@ -310,8 +312,19 @@ async function prepaidProblems(db: Db, storeId?: number): Promise<string[]> {
   const out: string[] = [];
   for (const s of stores) {
     const { rule, list } = await overLimitCards(db, s.id, localDateTime(s.timezone).slice(0, 10));
+    const imported = new Set(
+      (
+        await db
+          .selectFrom('cardLedger')
+          .select('memberCardId')
+          .where('storeId', '=', s.id)
+          .where('kind', '=', 'issue')
+          .where('remark', '=', OPENING_REMARK)
+          .execute()
+      ).map((r) => r.memberCardId),
+    );
     for (const o of list) {
-      if (rule.since !== null && o.card.createdAt > rule.since && o.cardOver.length) {
+      if (rule.since !== null && o.card.createdAt > rule.since && o.cardOver.length && !imported.has(o.card.id)) {
         out.push(
           `card ${o.card.id}: sold ${o.card.createdAt}, after the limits of ${rule.since}, yet ${o.cardOver.join('; ')}`,
         );

@@ -106,6 +106,7 @@ export const ImportMsg = {
   noHeader: '第一行应为表头（列名），不能为空',
   tooManyColumns: `文件最多${IMPORT_COLUMNS_MAX}列`,
   duplicates: '请选择手机号已存在的会员如何处理（合并或跳过）',
+  overPrepaid: (rule: string, over: string) => `超出预付卡限额（${rule}）：${over}；此卡照常导入`,
   mapping: '列对应关系不正确',
   mappingUnknownColumn: (column: string) => `文件中没有“${column}”这一列`,
   mappingTwice: (field: string) => `“${field}”只能对应文件中的一列`,
@@ -281,6 +282,12 @@ export const importMembers = defineCall({
     errors: z.array(zImportProblem),
     /** How many problems there are (the list stops at IMPORT_ERRORS_MAX). */
     errorCount: z.number().int(),
+    /**
+     * Cards over the store's prepaid limits (预付卡限额), row by row: imported all the same (sold
+     * before), listed so that the studio knows; the list stops at IMPORT_ERRORS_MAX.
+     */
+    warnings: z.array(zImportProblem),
+    warningCount: z.number().int(),
     /** The audit entry of the import (undo it from 操作日志 within 24 hours); null on a dry run. */
     auditId: z.number().int().nullable(),
   }),

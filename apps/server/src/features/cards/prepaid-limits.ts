@@ -280,18 +280,67 @@ export async function overLimitCards(ex: Executor, storeId: number, today: strin
   const most = rule.limits.perMemberAmount;
   const list = cards.flatMap((card) => {
     const kind = prepaidKindOf(card);
-    const cardOver = cardLimitRefusals(rule, {
-      kind,
-      amount: Math.max(0, Number(card.netPaid)),
-      count: kind === 'lessons' ? Number(card.totalCount) : undefined,
-      validDays: kind === 'membership' ? (card.validDays ?? (card.expireTime ? undefined : null)) : undefined,
+    const cardOver = heldCardOver(rule, kind, {
+      paid: Number(card.netPaid),
+      count: Number(card.totalCount),
+      validDays: card.validDays,
+      ends: card.expireTime !== null,
       startDay: (card.activateTime ?? card.createdAt).slice(0, 10),
-    }).map((m) => m.slice(m.indexOf('：') + 1));
+    });
     const held = heldOf.get(card.memberId) ?? 0;
     const memberOver = most !== null && held > most ? `会员预付合计剩余${yuan(held)}，超过${yuan(most)}` : null;
     return cardOver.length || memberOver ? [{ card, kind, cardOver, memberOver }] : [];
   });
   return { rule, list };
+}
+
+/** A card already held, as the limits see it: what was paid for it, its lessons or its days. */
+interface HeldCardFigures {
+  paid: number;
+  /** 次卡: its lessons. */
+  count: number;
+  /** 期限卡: its days from `startDay` (null: counted from its expiry, `ends`, or none). */
+  validDays: number | null;
+  ends: boolean;
+  startDay: string;
+}
+
+/** Every card limit a card already held is over, without the rule set's name (a report's or a list's line). */
+function heldCardOver(rule: PrepaidRule, kind: PrepaidCardKind, c: HeldCardFigures): string[] {
+  return cardLimitRefusals(rule, {
+    kind,
+    amount: Math.max(0, c.paid),
+    count: kind === 'lessons' ? c.count : undefined,
+    validDays: kind === 'membership' ? (c.validDays ?? (c.ends ? undefined : null)) : undefined,
+    startDay: c.startDay,
+  }).map((m) => m.slice(m.indexOf('：') + 1));
+}
+
+/**
+ * Every card limit a card of an import is over (the import warns row by row and imports it: the card
+ * was sold before, as the report lists cards sold before the limits). Its lessons are those it moves
+ * in with; its days run from its start (or the day it counts as sold).
+ */
+export function importedCardOver(
+  rule: PrepaidRule,
+  product: { bigType: number; perCount: number },
+  card: {
+    paid: number;
+    remaining: number;
+    validDays: number | null;
+    expireDate: string | null;
+    startDate: string | null;
+    soldDate: string;
+  },
+): string[] {
+  if (rule.ruleSet === 'none') return [];
+  return heldCardOver(rule, prepaidKindOf(product), {
+    paid: card.paid,
+    count: card.remaining,
+    validDays: card.validDays,
+    ends: card.expireDate !== null,
+    startDay: card.startDate ?? card.soldDate,
+  });
 }
 
 /** The report of cards over the limits in force (the manager's). */

@@ -46,7 +46,13 @@ export {
 export { loadCardLifeSetting, quoteRefund, type RefundQuote } from './refund-quote.ts';
 export { refundCard } from './payment-service.ts';
 /** Prepaid limits per city: an online order about to be created is asked first. */
-export { overLimitCards, productOrderRefusal, topupOrderRefusal } from './prepaid-limits.ts';
+export {
+  importedCardOver,
+  loadPrepaidRule,
+  overLimitCards,
+  productOrderRefusal,
+  topupOrderRefusal,
+} from './prepaid-limits.ts';
 /** A card sold (desk or online), announced in the sale's transaction (the leads' conversion listens). */
 export { cardSold } from './events.ts';
 export * from './rules.ts';

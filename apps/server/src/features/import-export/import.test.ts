@@ -11,7 +11,11 @@ import {
   IMPORT_FIELDS,
   ImportMsg,
   Msg,
+  NO_PREPAID_LIMITS,
+  PREPAID_RULE_SET_NAMES,
+  queryCardsOverPrepaidLimit,
   StaffMsg,
+  updatePrepaidLimitSetting,
 } from '@studio/contract';
 import ExcelJS from 'exceljs';
 import { readImportFile } from './read-file.ts';
@@ -437,6 +441,80 @@ describeEachDb('import and export', (env) => {
       0,
       null,
     ]);
+  });
+
+  it("warns row by row of cards over the store's prepaid limits and imports them all the same; refunded cards and a store without limits are not warned of (issue 45, item 4)", async () => {
+    const e = env();
+    const store = await newStore(e.app, e.database, '限额门店');
+    await store.factory.cardProduct({
+      cardName: '私教课时卡',
+      cardType: CARD_TYPE_EXPIRES,
+      validDays: 365,
+      perCount: 1,
+    });
+    await store.factory.cardProduct({ cardName: '储值卡', bigType: BIG_TYPE_MONEY });
+    const row = (o: Partial<Record<(typeof IMPORT_FIELDS)[number], string>>) => IMPORT_FIELDS.map((k) => o[k] ?? '');
+    const [a, b, c, d] = [randomMobile(), randomMobile(), randomMobile(), randomMobile()];
+    const rows = [
+      row({ name: '课多', mobile: a, cardName: '私教课时卡', remaining: '80', amountPaid: '25000' }),
+      row({ name: '钱多', mobile: b, cardName: '储值卡', remaining: '6000', amountPaid: '6000' }),
+      row({ name: '正好', mobile: c, cardName: '私教课时卡', remaining: '60', amountPaid: '20000' }),
+      row({
+        name: '退过',
+        mobile: d,
+        cardName: '储值卡',
+        remaining: '0',
+        amountPaid: '9000',
+        status: '已退卡',
+        refundDate: '2025-01-02',
+      }),
+    ];
+    const body = { fileName: '限额.csv', content: b64(csv(rows)), mapping: MAPPING, duplicates: 'merge' };
+    const rule = PREPAID_RULE_SET_NAMES.shanghai2025;
+    const warnings = [
+      {
+        sheet: '',
+        row: 2,
+        column: '',
+        message: ImportMsg.overPrepaid(
+          rule,
+          '次卡（课时卡）单卡金额不超过20000.00 元，本次25000.00 元，次卡（课时卡）课时数不超过60节，本次80节',
+        ),
+      },
+      {
+        sheet: '',
+        row: 3,
+        column: '',
+        message: ImportMsg.overPrepaid(rule, '储值卡单卡金额不超过5000.00 元，本次6000.00 元'),
+      },
+    ];
+    // No limits chosen: nothing to warn of.
+    expect(await ok('import/members', { ...body, dryRun: true }, store.client)).toMatchObject({
+      cards: 4,
+      errorCount: 0,
+      warnings: [],
+      warningCount: 0,
+    });
+    await ok(
+      updatePrepaidLimitSetting.path.replace(`${STORE}/`, ''),
+      { ruleSet: 'shanghai2025', custom: NO_PREPAID_LIMITS },
+      store.client,
+    );
+    const dry = await ok('import/members', { ...body, dryRun: true }, store.client);
+    expect(dry).toMatchObject({ cards: 4, errors: [], errorCount: 0, warningCount: 2 });
+    expect(dry.warnings).toEqual(warnings);
+    // The import writes every card (sold before the limits) and answers the same warnings.
+    const done = await ok('import/members', body, store.client);
+    expect(done).toMatchObject({ members: 4, cards: 4, warnings, warningCount: 2 });
+    expect((await cardsOf(store.storeId)).length).toBe(4);
+    // The report of cards over the limits now lists the two.
+    const report = await ok<{ list: { memberName: string }[] }>(
+      queryCardsOverPrepaidLimit.path.replace(`${STORE}/`, ''),
+      {},
+      store.client,
+    );
+    expect(report.list.map((r) => r.memberName).sort()).toEqual(['课多', '钱多'].sort());
+    expect(await checkInvariants(e.database.db, store.storeId)).toEqual([]);
   });
 
   it('reads 共享成员 it cannot use as a problem of its row and column, and writes nothing', async () => {

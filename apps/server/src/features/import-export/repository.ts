@@ -12,6 +12,7 @@ export async function productsOf(ex: Executor, storeId: number): Promise<ImportP
       'id',
       'cardName',
       'bigType',
+      'perCount',
       'cardType',
       'validDays',
       'enabled',
@@ -26,6 +27,7 @@ export async function productsOf(ex: Executor, storeId: number): Promise<ImportP
   return rows.map((r) => ({
     ...r,
     validDays: r.validDays === null ? null : Number(r.validDays),
+    perCount: Number(r.perCount),
     activateWithinDays: Number(r.activateWithinDays),
     shareMax: Number(r.shareMax),
   }));

@@ -26,6 +26,8 @@ export interface ImportProduct {
   id: number;
   cardName: string;
   bigType: number;
+  /** Lessons a booking takes (0: a 期限卡); with bigType, the kind the prepaid limits see. */
+  perCount: number;
   cardType: number;
   validDays: number | null;
   enabled: number;

@@ -6,7 +6,9 @@ import {
   ImportMsg,
   importMembers,
   Msg,
+  PREPAID_RULE_SET_NAMES,
   type ImportMapping,
+  type ImportProblem,
   type ParsedReqOf,
   type ResOf,
   type queryImportColumns,
@@ -18,7 +20,7 @@ import { audit } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { badRequest, conflict } from '../../lib/errors.ts';
 import { localDateTime } from '../../lib/time.ts';
-import { endOfDay, insertSharesOfNewCards, leaveDays } from '../cards/public.ts';
+import { endOfDay, importedCardOver, insertSharesOfNewCards, leaveDays, loadPrepaidRule } from '../cards/public.ts';
 import { readImportFile } from './read-file.ts';
 import {
   insertCards,
@@ -43,6 +45,7 @@ import {
   type FileCard,
   type FileMember,
   type ImportPlan,
+  type ImportProduct,
 } from './rows.ts';
 import { ProgressReporter } from './progress.ts';
 import type { ImportUndo } from './undo-import.ts';
@@ -88,6 +91,32 @@ export async function importColumns(
     sample,
     mapping: guessMapping(columns, await rememberedMapping(ctx)),
   };
+}
+
+/**
+ * The file's cards over the store's prepaid limits (预付卡限额), row by row: they are imported (sold
+ * before), the studio is told; a card that moves in refunded holds nothing prepaid.
+ */
+async function prepaidWarnings(ctx: CallCtx, plan: ImportPlan, products: ImportProduct[]): Promise<ImportProblem[]> {
+  const rule = await loadPrepaidRule(ctx.db, ctx.store.id);
+  if (rule.ruleSet === 'none') return [];
+  const byId = new Map(products.map((p) => [p.id, p]));
+  return sortProblems(
+    plan.cards.flatMap((card) => {
+      const product = byId.get(card.productId);
+      const over = product && !card.refundDate ? importedCardOver(rule, product, card) : [];
+      return over.length
+        ? [
+            {
+              sheet: card.at.sheet,
+              row: card.at.row,
+              column: '',
+              message: ImportMsg.overPrepaid(PREPAID_RULE_SET_NAMES[rule.ruleSet], over.join('，')),
+            },
+          ]
+        : [];
+    }),
+  );
 }
 
 /** What the file changes in a member that exists: the fields it fills that differ. */
@@ -136,6 +165,8 @@ async function importWithProgress(
     membersByMobile(ex, storeId, [...new Set([...plan.members.keys(), ...sharedMobiles(plan)])]);
   const before = await storeMembers(ctx.db);
   const problems = sortProblems([...plan.problems, ...shareProblems(plan, (m) => before.has(m))]);
+  const warned = await prepaidWarnings(ctx, plan, products);
+  const warnings = { warnings: warned.slice(0, IMPORT_ERRORS_MAX), warningCount: warned.length };
   await progress.set('check', rows, rows);
   const errors = problems.slice(0, IMPORT_ERRORS_MAX);
   const count = (existing: Map<string, ExistingMember>) => {
@@ -158,7 +189,7 @@ async function importWithProgress(
   };
   if (input.dryRun) {
     await progress.set('done', rows, rows);
-    return { ...count(before), errors, errorCount: problems.length, auditId: null };
+    return { ...count(before), errors, errorCount: problems.length, ...warnings, auditId: null };
   }
   if (problems.length) throw badRequest(ImportMsg.hasErrors(problems.length), { errors });
   // The lock is its own row, committed before the import and removed after it: a second import of
@@ -167,7 +198,7 @@ async function importWithProgress(
   const at = Date.now();
   await deleteStaleOpLock(ctx.db, key, at - STALE_LOCK_MS);
   if (!(await insertOpLock(ctx.db, key, storeId, at))) throw conflict(ImportMsg.busy);
-  let done: Omit<ImportAnswer, 'errors' | 'errorCount' | 'auditId'>;
+  let done: Omit<ImportAnswer, 'errors' | 'errorCount' | 'warnings' | 'warningCount' | 'auditId'>;
   try {
     done = await inOwnTx(ctx.db, async (tx) => {
       // The same file and choices again within seconds is a repeat (请勿重复操作): its lock stays for the window.
@@ -209,7 +240,7 @@ async function importWithProgress(
   const auditId = await lastEntryOf(ctx.db, storeId, importMembers.path, ctx.staff.id);
   const written = done.members + done.cards;
   await progress.set('done', written, written);
-  return { ...done, errors: [], errorCount: 0, auditId };
+  return { ...done, errors: [], errorCount: 0, ...warnings, auditId };
 }
 
 /** Rows per insert of the import: the progress moves after each. */

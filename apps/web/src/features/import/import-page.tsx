@@ -52,6 +52,41 @@ function summary(o: Outcome, done: boolean) {
     .join('，');
 }
 
+/** A file's problems or warnings, row by row (sheet, row, column, what). */
+function ProblemTable({ label, problems }: { label: string; problems: ImportProblem[] }) {
+  return (
+    <Table<ImportProblem>
+      rowKey={(p) => `${p.sheet}:${p.row}:${p.column}:${p.message}`}
+      size="small"
+      aria-label={label}
+      dataSource={problems}
+      pagination={{ pageSize: 20, showSizeChanger: false }}
+      columns={[
+        ...(problems.some((p) => p.sheet) ? [{ title: '工作表', dataIndex: 'sheet', width: 90 }] : []),
+        { title: '行号', dataIndex: 'row', width: 80 },
+        { title: '列', dataIndex: 'column', width: 160, render: (v: string) => v || '-' },
+        { title: '说明', dataIndex: 'message' },
+      ]}
+    />
+  );
+}
+
+/** The file's cards over the store's prepaid limits (预付卡限额): imported all the same, the studio told. */
+function PrepaidWarnings({ o, done }: { o: Outcome; done: boolean }) {
+  if (!o.warningCount) return null;
+  return (
+    <>
+      <Alert
+        type="warning"
+        showIcon
+        message={`${o.warningCount} 张卡超出本店的预付卡限额`}
+        description={`这些卡是在别处售出的，${done ? '已' : '仍会'}照常导入；它们会列在 会员卡 → 预付卡限额 的超限卡中，请留意续费和充值时的限额。`}
+      />
+      <ProblemTable label="超出预付卡限额的卡" problems={o.warnings} />
+    </>
+  );
+}
+
 const n = (x: number) => x.toLocaleString('zh-CN');
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
@@ -256,21 +291,8 @@ export default function ImportPage() {
           ) : (
             <Alert type="success" showIcon message="预检通过" description={`${summary(report, false)}。`} />
           )}
-          {report.errorCount > 0 && (
-            <Table<ImportProblem>
-              rowKey={(p) => `${p.sheet}:${p.row}:${p.column}:${p.message}`}
-              size="small"
-              aria-label="预检问题"
-              dataSource={report.errors}
-              pagination={{ pageSize: 20, showSizeChanger: false }}
-              columns={[
-                ...(report.errors.some((p) => p.sheet) ? [{ title: '工作表', dataIndex: 'sheet', width: 90 }] : []),
-                { title: '行号', dataIndex: 'row', width: 80 },
-                { title: '列', dataIndex: 'column', width: 160, render: (v: string) => v || '-' },
-                { title: '问题', dataIndex: 'message' },
-              ]}
-            />
-          )}
+          {report.errorCount > 0 && <ProblemTable label="预检问题" problems={report.errors} />}
+          <PrepaidWarnings o={report} done={false} />
           <Space>
             <Button onClick={restart}>重新上传</Button>
             <Button onClick={() => setStep(1)}>修改列对应</Button>
@@ -292,6 +314,7 @@ export default function ImportPage() {
       {step === 3 && result && importBar && (
         <JobProgress p={importBar} label="导入进度" testId="import-progress" kind="import" />
       )}
+      {step === 3 && result && <PrepaidWarnings o={result} done />}
       {step === 3 && result && (
         <Result
           status="success"
