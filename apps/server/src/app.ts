@@ -15,6 +15,7 @@ import type { Config } from './config.ts';
 import type { DbHandle } from './db/index.ts';
 import { features } from './features/index.ts';
 import { memberCookieName, registerMemberPages, resolveMember } from './features/member-channel/routes.ts';
+import { registerMyDataRoute } from './features/privacy/routes.ts';
 import { registerStoreFileRoute } from './features/store-admin/routes.ts';
 import { registerCalendarFeedRoute } from './features/calendar-feed/routes.ts';
 import { registerExportRoute } from './features/import-export/routes.ts';
@@ -258,6 +259,7 @@ export async function buildApp(opts: BuildOptions): Promise<AppInstance> {
   registerStoreFileRoute(app, deps);
   registerCalendarFeedRoute(app, deps);
   registerExportRoute(app, deps);
+  registerMyDataRoute(app, deps);
   await registerPayNotifyRoutes(app, deps);
   registerMemberPages(app, deps);
   registerApiDocs(app, deps);

@@ -51,6 +51,8 @@ export interface AuditLogTable {
   afterJson: string | null;
   undoJson: string | null;
   undoOf: number | null;
+  /** When an erasure took a member's name and mobile out of its text (migration 20261209_0100). */
+  redactedAt: string | null;
 }
 export interface AuditTargetTable {
   auditId: number;
@@ -303,6 +305,32 @@ export interface MemberTable {
   suspensionLiftedAt: string | null;
   /** The member's openid under the store's WeChat service account (migration 20261129_0900). */
   wechatOpenid: string | null;
+  /** When the member's personal fields were erased at their request (migration 20261209_0100). */
+  erasedAt: string | null;
+}
+/** A consent given or withdrawn (migration 20261209_0100): never changed; a kind's latest row holds. */
+export interface MemberConsentTable {
+  id: Generated<number>;
+  storeId: number;
+  memberId: number;
+  kind: 'privacy' | 'marketing' | 'health';
+  version: string;
+  granted: number;
+  way: 'phone' | 'desk';
+  at: string;
+}
+/** A member's request to delete their account (migration 20261209_0100). */
+export interface ErasureRequestTable {
+  id: Generated<number>;
+  storeId: number;
+  memberId: number;
+  reason: string | null;
+  status: Generated<'pending' | 'done' | 'rejected' | 'withdrawn'>;
+  requestedAt: string;
+  dueDate: string;
+  decidedAt: string | null;
+  decidedBy: number | null;
+  note: string | null;
 }
 /** A prospect (潜客, migration 20261207_1500): one per store and mobile; owner null = 公海. */
 export interface LeadTable {
@@ -803,6 +831,8 @@ export interface Database {
   teacherHoursException: TeacherHoursExceptionTable;
   material: MaterialTable;
   member: MemberTable;
+  memberConsent: MemberConsentTable;
+  erasureRequest: ErasureRequestTable;
   lead: LeadTable;
   leadFollowUp: LeadFollowUpTable;
   memberCard: MemberCardTable;

@@ -20,6 +20,7 @@ import { noShowFeature } from './no-show/routes.ts';
 import { paymentFeature } from './payment/routes.ts';
 import { onlineFeature } from './online/routes.ts';
 import { policyFeature } from './policy/routes.ts';
+import { privacyFeature } from './privacy/routes.ts';
 import { meetingHandlers } from './online/public.ts';
 import { referenceFeature } from './reference/routes.ts';
 import { reminderHandlers } from './reminders/public.ts';
@@ -48,6 +49,7 @@ export const features: Feature[] = [
   waitlistFeature,
   noShowFeature,
   memberChannelFeature,
+  privacyFeature,
   staffFeature,
   auditFeature,
   calendarFeedFeature,

@@ -17,6 +17,7 @@ import { reminderCalls } from './reminders.ts';
 import { sellerLinkCalls } from './seller-link.ts';
 import { policyCalls } from './policy.ts';
 import { prepaidLimitCalls } from './prepaid-limits.ts';
+import { privacyCalls } from './privacy.ts';
 import { reportCalls } from './reports.ts';
 import { staffCalls } from './staff.ts';
 import { storeAdminCalls } from './store-admin.ts';
@@ -43,6 +44,7 @@ export * from './reminders.ts';
 export * from './seller-link.ts';
 export * from './policy.ts';
 export * from './prepaid-limits.ts';
+export * from './privacy.ts';
 export * from './reports.ts';
 export * from './staff.ts';
 export * from './store-admin.ts';
@@ -78,4 +80,5 @@ export const allCalls: readonly CallDef[] = [
   ...sellerLinkCalls,
   ...prepaidLimitCalls,
   ...leadCalls,
+  ...privacyCalls,
 ];

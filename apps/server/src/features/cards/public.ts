@@ -51,6 +51,7 @@ export {
   loadPrepaidRule,
   overLimitCards,
   productOrderRefusal,
+  remainingValue,
   topupOrderRefusal,
 } from './prepaid-limits.ts';
 /** A card sold (desk or online), announced in the sale's transaction (the leads' conversion listens). */
@@ -65,3 +66,5 @@ export { leaveDays } from './life/rules.ts';
 export { deleteSharesOfCards, insertSharesOfNewCards } from './share/repository.ts';
 /** A card gives up bookings (leave, transfer): the timetable cancels them; a leave decided: the member is told (reminders). */
 export { cardBookingsDropped, leaveDecided } from './events.ts';
+/** A member's cards as the prepaid limits see them (what remains paid on each): the erasure's check. */
+export { cardsForPrepaidLimits } from './prepaid-repository.ts';

@@ -1,2 +1,4 @@
 // What other features may use of the members' channel.
 export { memberCalendarEntries, type CalendarEntry } from './service.ts';
+/** Who a member cookie signs in (a file route outside the call loop: the members' data download). */
+export { memberCookieName, resolveMember } from './member-auth.ts';
