@@ -83,6 +83,11 @@ const GROUPS: readonly [string, string, readonly CallDef[]][] = [
     contract.leadCalls,
   ],
   [
+    '个人信息',
+    '会员查看和下载门店保存的个人信息、同意与撤回（个人信息保护说明、营销消息、健康信息）、申请删除账号；店长处理删除申请（抹去姓名和手机号，保留须保存的记录）',
+    contract.privacyCalls,
+  ],
+  [
     '会员端',
     '会员在手机上：验证码登录、课表、预约与取消、候补、我的预约和会员卡、扫码签到；前台的登录码与签到码',
     contract.memberChannelCalls,

@@ -461,6 +461,11 @@ export const basePayloads: Record<string, BasePayload> = {
   '/member/api/cancel/waitlist': { body: (w) => ({ id: w.wait }) },
   '/member/api/query/my/reservations': { body: () => ({ state: 'upcoming', page: 1 }) },
   '/member/api/query/my/cards': { body: () => ({}) },
+  '/member/api/query/my/data': { body: () => ({}) },
+  '/member/api/query/my/privacy': { body: () => ({}) },
+  '/member/api/update/my/consent': { body: () => ({ kind: 'marketing', granted: true }) },
+  '/member/api/add/my/erasure': { body: () => ({ reason: '不再来了' }) },
+  '/member/api/cancel/my/erasure': { body: () => ({}) },
   // online payment (issue 28): a fresh store has no provider, so creating an order is refused there
   '/member/api/query/products': { body: () => ({}) },
   '/member/api/create/order': { body: (w) => ({ productId: w.cardProduct, method: 'wechat_native' }) },
@@ -652,6 +657,12 @@ export const basePayloads: Record<string, BasePayload> = {
   [`${STORE}/query/lead/todo/list`]: { body: () => ({}) },
   [`${STORE}/query/lead/setting`]: { body: () => ({}) },
   [`${STORE}/update/lead/setting`]: { body: () => ({ returnDays: 15, sources: ['小红书'] }) },
+  // members' own data (个人信息): the manager's list and decision (a rejection: the world's member stays)
+  [`${STORE}/query/erasure/request/list`]: { body: () => ({ status: 'pending' }) },
+  [`${STORE}/update/erasure/request`]: {
+    body: (w) => ({ id: w.erasureRequest, approve: false, note: '会员卡仍在使用' }),
+    ids: { id: 'erasureRequest' },
+  },
   [`${STORE}/update/sale/seller`]: {
     body: (w) => ({ id: w.topupPayment, sellerId: w.staff }),
     ids: { id: 'topupPayment', sellerId: 'staff' },

@@ -41,6 +41,8 @@ export interface World {
   audit: number;
   /** A lead (潜客) in the pool (公海), of a mobile no member holds. */
   lead: number;
+  /** `member2`'s pending request to delete their account (个人信息). */
+  erasureRequest: number;
   /**
    * Issue 29: two cards of `member` of a product allowing leave (valid for years), the first with an
    * approved leave (`activeLeave`, 2031-05-01 to 05-05), the second with a request waiting for the
@@ -347,6 +349,12 @@ export async function makeWorld(f: Factory, tag: string): Promise<World> {
     .returning(['id', 'name', 'mobile'])
     .executeTakeFirstOrThrow();
   w.lead = leadRow.id;
+  const erasure = await db
+    .insertInto('erasureRequest')
+    .values({ storeId, memberId: member2.id, reason: null, requestedAt: now, dueDate: addDays(now.slice(0, 10), 15) })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  w.erasureRequest = erasure.id;
   w.secrets = [
     leadRow.name,
     leadRow.mobile,
