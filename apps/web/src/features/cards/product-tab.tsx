@@ -171,10 +171,10 @@ export default function ProductTab() {
   );
 }
 
-/** 私教课包 bound to a teacher or a level: 限王老师 / 限导师级别 (null: any teacher). */
+/** 私教课包 bound to a teacher or a level: 仅限老师：王老师 / 仅限导师级别老师 (null: any teacher). */
 function packTeacherText(p: Product, teachers: { id: number; name: string }[] | undefined): string | null {
-  if (p.teacherId != null) return `限${teachers?.find((t) => t.id === p.teacherId)?.name ?? '指定'}老师`;
-  return p.teacherLevel ? `限${TEACHER_LEVEL_LABEL[p.teacherLevel]}级别老师` : null;
+  if (p.teacherId != null) return `仅限老师：${teachers?.find((t) => t.id === p.teacherId)?.name ?? ''}`;
+  return p.teacherLevel ? `仅限${TEACHER_LEVEL_LABEL[p.teacherLevel]}级别老师` : null;
 }
 
 function ProductModal({ product, onClose }: { product: Product | null; onClose: () => void }) {

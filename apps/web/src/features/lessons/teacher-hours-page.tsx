@@ -132,14 +132,7 @@ function WeeklyCard({ hours }: { hours: Hours }) {
       ),
     });
   return (
-    <Card
-      title="每周工作时间"
-      extra={
-        <Button onClick={copyMonday} aria-label="把星期一的时间复制到星期二至星期五">
-          星期一复制到工作日
-        </Button>
-      }
-    >
+    <Card title="每周工作时间" extra={<Button onClick={copyMonday}>把星期一的时间复制到星期二至星期五</Button>}>
       <Form<WeekValues> form={form} initialValues={initial} onFinish={submit} labelCol={{ flex: '80px' }}>
         {WEEKDAYS.map((w) => (
           <Form.List
