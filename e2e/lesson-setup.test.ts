@@ -74,6 +74,7 @@ describeBrowser('私教/小班 set-up screens', (env) => {
     await toast(page, '操作成功');
     const row = page.locator('.ant-table-row', { hasText: typeName });
     await row.getByText('高级 300.00元').waitFor();
+    await row.getByText(`${machine} 每人1台`, { exact: false }).waitFor();
     await shot(page, 'lesson-type-list');
     const types = await api.ok<LessonTypeRow[]>('query/lesson/type/list');
     const type = types.find((t) => t.name === typeName)!;
@@ -131,6 +132,8 @@ describeBrowser('私教/小班 set-up screens', (env) => {
     await page.locator('.ant-table-row', { hasText: tuesday }).getByText('全天').waitFor();
     await page.locator('.ant-table-row', { hasText: saturday }).getByText('19:00-21:00').waitFor();
     await shot(page, 'lesson-teacher-hours');
+    await page.getByText('休息与加班', { exact: true }).scrollIntoViewIfNeeded();
+    await shot(page, 'lesson-teacher-exceptions');
     const hours = await api.ok<{
       weekly: { weekday: number; startTime: string; endTime: string }[];
       exceptions: {

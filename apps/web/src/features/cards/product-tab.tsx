@@ -352,7 +352,11 @@ function ProductModal({ product, onClose }: { product: Product | null; onClose: 
         <Form.Item label="可预约的课程" name="courseIds">
           <Select mode="multiple" allowClear optionFilterProp="label" loading={courses.isPending} options={options} />
         </Form.Item>
-        <Form.Item label="可预约的私教/小班课" name="lessonTypeIds" extra="选择后即为私教课包：按节扣除，可限定老师">
+        <Form.Item
+          label="可预约的私教/小班课"
+          name="lessonTypeIds"
+          extra="选择后即为私教课包，可限定授课老师或老师级别"
+        >
           <Select mode="multiple" allowClear optionFilterProp="label" options={lessonOptions} />
         </Form.Item>
         {lessonTypeIds.length > 0 && (

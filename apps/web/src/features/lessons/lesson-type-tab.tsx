@@ -53,7 +53,8 @@ export default function LessonTypeTab() {
         size="middle"
         loading={q.isFetching}
         dataSource={q.data ?? []}
-        scroll={{ x: 1100 }}
+        // A wide table scrolls sideways once it has rows (an empty one would be a scroll area with nothing to reach).
+        scroll={q.data?.length ? { x: 1300 } : undefined}
         pagination={{ pageSize: 10, showTotal: (n) => `共 ${n} 门` }}
         locale={{ emptyText: '还没有私教或小班课，点“添加私教/小班课”开始' }}
         columns={[
@@ -73,20 +74,24 @@ export default function LessonTypeTab() {
           {
             title: '授课老师',
             dataIndex: 'teachers',
-            render: (ts: LessonType['teachers']) =>
-              ts.map((t) => (
-                <Tag key={t.teacherId}>
-                  {t.name}
-                  {t.level ? `（${TEACHER_LEVEL_LABEL[t.level]}）` : ''}
-                </Tag>
-              )),
+            width: 220,
+            render: (ts: LessonType['teachers']) => (
+              <Space size={[0, 4]} wrap>
+                {ts.map((t) => (
+                  <Tag key={t.teacherId}>
+                    {t.name}
+                    {t.level ? `（${TEACHER_LEVEL_LABEL[t.level]}）` : ''}
+                  </Tag>
+                ))}
+              </Space>
+            ),
           },
           { title: '价格', width: 160, render: (_, t) => priceText(t) },
           {
             title: '场地与器械',
             width: 180,
             render: (_, t) =>
-              [...t.areas.map((a) => a.name), ...t.equipment.map((e) => `${e.name}×${e.perMember}/人`)].join('，') ||
+              [...t.areas.map((a) => a.name), ...t.equipment.map((e) => `${e.name} 每人${e.perMember}台`)].join('，') ||
               '-',
           },
           {
