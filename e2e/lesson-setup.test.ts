@@ -101,7 +101,8 @@ describeBrowser('私教/小班 set-up screens', (env) => {
     await typeInto(page, page.getByLabel('星期一第2段开始'), '11:00');
     await typeInto(page, page.getByLabel('星期一第2段结束'), '20:00');
     await page.getByRole('button', { name: '保存每周工作时间' }).click();
-    await page.getByText(LessonMsg.spanOverlap(1)).waitFor();
+    // Said beside the day by the page itself (not a refusal of the server's, which would be a toast).
+    await page.locator('.ant-form-item-explain-error', { hasText: LessonMsg.spanOverlap(1) }).waitFor();
     await typeInto(page, page.getByLabel('星期一第2段开始'), '14:00');
     await page.getByRole('button', { name: '把星期一的时间复制到星期二至星期五' }).click();
     await page.getByRole('button', { name: '保存每周工作时间' }).click();
@@ -132,7 +133,7 @@ describeBrowser('私教/小班 set-up screens', (env) => {
     await page.locator('.ant-table-row', { hasText: tuesday }).getByText('全天').waitFor();
     await page.locator('.ant-table-row', { hasText: saturday }).getByText('19:00-21:00').waitFor();
     await shot(page, 'lesson-teacher-hours');
-    await page.getByText('休息与加班', { exact: true }).scrollIntoViewIfNeeded();
+    await page.locator('.ant-table-row', { hasText: saturday }).scrollIntoViewIfNeeded();
     await shot(page, 'lesson-teacher-exceptions');
     const hours = await api.ok<{
       weekly: { weekday: number; startTime: string; endTime: string }[];
@@ -160,7 +161,7 @@ describeBrowser('私教/小班 set-up screens', (env) => {
     await page.getByLabel('需老师确认').click();
     await field(page.locator('form'), '确认时限').locator('input').fill('100');
     await page.getByRole('button', { name: '保 存' }).click();
-    await page.getByText(LessonBookingMsg.confirmHours).waitFor();
+    await page.locator('.ant-form-item-explain-error', { hasText: LessonBookingMsg.confirmHours }).waitFor();
     await field(page.locator('form'), '确认时限').locator('input').fill('6');
     await page.getByRole('button', { name: '保 存' }).click();
     await toast(page, '保存成功');

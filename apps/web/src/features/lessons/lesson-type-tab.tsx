@@ -54,14 +54,14 @@ export default function LessonTypeTab() {
         loading={q.isFetching}
         dataSource={q.data ?? []}
         // A wide table scrolls sideways once it has rows (an empty one would be a scroll area with nothing to reach).
-        scroll={q.data?.length ? { x: 1300 } : undefined}
+        scroll={q.data?.length ? { x: 1080 } : undefined}
         pagination={{ pageSize: 10, showTotal: (n) => `共 ${n} 门` }}
         locale={{ emptyText: '还没有私教或小班课，点“添加私教/小班课”开始' }}
         columns={[
           {
             title: '课程名称',
             dataIndex: 'name',
-            width: 180,
+            width: 160,
             render: (v: string, t) => (
               <Space>
                 {v}
@@ -69,12 +69,11 @@ export default function LessonTypeTab() {
               </Space>
             ),
           },
-          { title: '每节人数', dataIndex: 'maxMembers', width: 90, render: (v: number) => `${v} 人` },
-          { title: '时长', dataIndex: 'duration', width: 90, render: (v: number) => `${v} 分钟` },
+          { title: '人数与时长', width: 110, render: (_, t) => `${t.maxMembers}人 · ${t.duration}分钟` },
           {
             title: '授课老师',
             dataIndex: 'teachers',
-            width: 220,
+            width: 180,
             render: (ts: LessonType['teachers']) => (
               <Space size={[0, 4]} wrap>
                 {ts.map((t) => (
@@ -86,17 +85,17 @@ export default function LessonTypeTab() {
               </Space>
             ),
           },
-          { title: '价格', width: 160, render: (_, t) => priceText(t) },
+          { title: '价格', width: 150, render: (_, t) => priceText(t) },
           {
             title: '场地与器械',
-            width: 180,
+            width: 170,
             render: (_, t) =>
               [...t.areas.map((a) => a.name), ...t.equipment.map((e) => `${e.name} 每人${e.perMember}台`)].join('，') ||
               '-',
           },
           {
             title: '预约规则',
-            width: 200,
+            width: 170,
             render: (_, t) => (
               <>
                 <div>提前预约：{minutesText(t.minNoticeMinutes)}</div>
