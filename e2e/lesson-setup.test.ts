@@ -90,6 +90,46 @@ describeBrowser('私教/小班 set-up screens', (env) => {
       equipment: [{ equipmentId: m.id, perMember: 1 }],
     });
 
+    // Editing opens with what was saved; the price changes and the rest stays as it was.
+    await row.getByText('编辑').click();
+    const edit = modal(page, '编辑私教/小班课');
+    expect(await field(edit, '课程名称').locator('input').inputValue()).toBe(typeName);
+    expect(await field(edit, '高级老师').locator('input').inputValue()).toBe('300.00');
+    await field(edit, '高级老师').locator('input').fill('350');
+    await edit.getByRole('button', { name: '保 存' }).click();
+    await toast(page, '操作成功');
+    await row.getByText('高级 350.00元').waitFor();
+    const edited = (await api.ok<LessonTypeRow[]>('query/lesson/type/list')).find((t) => t.id === type.id)!;
+    expect(edited).toEqual({ ...type, prices: [{ level: 'senior', price: 35000 }] });
+    // Off and on again with its switch.
+    await row.getByRole('switch', { name: `启用${typeName}` }).click();
+    await toast(page, '操作成功');
+    expect(
+      (await api.ok<{ id: number; enabled: number }[]>('query/lesson/type/list')).find((t) => t.id === type.id),
+    ).toMatchObject({ enabled: 0 });
+    await row.getByRole('switch', { name: `启用${typeName}` }).click();
+    await toast(page, '操作成功');
+
+    // A machine added by mistake is deleted.
+    await page.getByRole('tab', { name: '器械' }).click();
+    await page.getByRole('button', { name: '添加器械' }).click();
+    const extra = modal(page, '添加器械');
+    await field(extra, '器械名称').locator('input').fill(`多余的${machine}`);
+    await extra.getByRole('button', { name: '保 存' }).click();
+    await toast(page, '操作成功');
+    await page
+      .locator('.ant-table-row', { hasText: `多余的${machine}` })
+      .getByText('删除')
+      .click();
+    await page
+      .locator('.ant-popconfirm')
+      .getByRole('button', { name: /确\s*定/ })
+      .click();
+    await toast(page, '删除成功');
+    await page.locator('.ant-table-row', { hasText: `多余的${machine}` }).waitFor({ state: 'detached' });
+    const left = await api.ok<{ name: string }[]>('query/equipment/list');
+    expect(left.map((e) => e.name)).toEqual([machine]);
+
     // 工作时间: the teacher's Monday in two spans (an overlap is refused on the page), copied to the weekdays.
     await page.goto(`${server.url}/teacher/list`);
     await page.locator('.ant-table-row', { hasText: f.teacherName }).getByText('工作时间').click();
