@@ -186,8 +186,8 @@ describeBrowser('staff roles (员工, 前台, 老师, 操作日志)', (env) => {
       expect(all.length).toBeGreaterThan(own.length);
 
       const page = await loginAs(browser, server.url, TEACHER.account, TEACHER.password);
-      // 课时费: a teacher's own statement (issue 30).
-      expect(await menuOf(page)).toEqual(['今日', '课程表', '课时费']);
+      // 工作时间: their own working hours (issue 43); 课时费: their own statement (issue 30).
+      expect(await menuOf(page)).toEqual(['今日', '课程表', '工作时间', '课时费']);
       await page.locator(`.session-event[data-session-id="${tid}"]`).waitFor();
       await expect.poll(() => shownSessions(page)).toEqual(own);
       expect(await page.getByTestId('teacher-filter').count()).toBe(0);

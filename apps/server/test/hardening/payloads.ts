@@ -53,8 +53,16 @@ export const basePayloads: Record<string, BasePayload> = {
   [`${STORE}/query/member/list`]: { body: () => ({}) },
   [`${STORE}/query/card/product/list`]: { body: () => ({}) },
   [`${STORE}/insert/card/product`]: {
-    body: (w) => ({ cardName: '新卡', bigType: 1, cardType: 2, perCount: 1, price: 100, courseIds: [w.course] }),
-    ids: { courseIds: 'course' },
+    body: (w) => ({
+      cardName: '新卡',
+      bigType: 1,
+      cardType: 2,
+      perCount: 1,
+      price: 100,
+      courseIds: [w.course],
+      teacherId: w.teacher,
+    }),
+    ids: { courseIds: 'course', teacherId: 'teacher' },
   },
   [`${STORE}/update/card/product`]: {
     body: (w) => ({
@@ -65,8 +73,9 @@ export const basePayloads: Record<string, BasePayload> = {
       perCount: 1,
       price: 100,
       courseIds: [w.course],
+      teacherId: w.teacher,
     }),
-    ids: { id: 'cardProduct', courseIds: 'course' },
+    ids: { id: 'cardProduct', courseIds: 'course', teacherId: 'teacher' },
   },
   [`${STORE}/delete/card/product`]: { body: (w) => ({ id: w.cardProduct }), ids: { id: 'cardProduct' } },
   [`${STORE}/insert/member/card`]: {

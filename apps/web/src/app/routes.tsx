@@ -3,6 +3,7 @@ import {
   cardProductList,
   importMembers,
   insertArea,
+  insertLessonType,
   insertMaterial,
   insertTeacher,
   memberInfo,
@@ -21,6 +22,7 @@ import {
   reportOverview,
   storeCourseById,
   storeCourseList,
+  teacherHoursInfo,
   updateBookingSetting,
   type StaffRole,
 } from '@studio/contract';
@@ -66,6 +68,8 @@ const Schedule = lazy(() => import('../features/schedule/schedule-page.tsx'));
 const StaffList = lazy(() => import('../features/staff/staff-page.tsx'));
 const TeacherPay = lazy(() => import('../features/teacher-pay/teacher-pay-page.tsx'));
 const AuditLog = lazy(() => import('../features/audit/audit-log-page.tsx'));
+const Lessons = lazy(() => import('../features/lessons/lesson-page.tsx'));
+const TeacherHours = lazy(() => import('../features/lessons/teacher-hours-page.tsx'));
 
 /** Every screen of the back office. Add a screen here: its route, who may open it and (optionally) its menu entry. */
 export const screens: ScreenRoute[] = [
@@ -116,6 +120,13 @@ export const screens: ScreenRoute[] = [
     activeMenu: '/course/list',
     title: '编辑课程',
   },
+  // 课程 → 私教/小班 (issue 43, 店长): lesson types, the machines they need, the booking setting.
+  {
+    path: '/lesson/list',
+    Component: Lessons,
+    roles: insertLessonType.roles!,
+    menu: { label: '私教/小班', key: '/lesson/list' },
+  },
   {
     path: '/course/fix_booking_timetable',
     Component: WeeklyTemplate,
@@ -128,6 +139,13 @@ export const screens: ScreenRoute[] = [
     Component: TeacherList,
     roles: insertTeacher.roles!,
     menu: { label: '老师', key: '/teacher/list' },
+  },
+  // 老师 → 工作时间 (issue 43): a manager or the desk sets any teacher's, a teacher account its own.
+  {
+    path: '/teacher/hours',
+    Component: TeacherHours,
+    roles: teacherHoursInfo.roles!,
+    menu: { label: '工作时间', key: '/teacher/hours' },
   },
   { path: '/venue/list', Component: VenueList, roles: insertArea.roles!, menu: { label: '场地', key: '/venue/list' } },
   {

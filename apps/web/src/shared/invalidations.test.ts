@@ -67,6 +67,10 @@ const sample = {
   'teacherPay.rates': keys.teacherPay.rates,
   'teacherPay.closed': keys.teacherPay.closed,
   'audit.page': keys.audit.page({ page: 1 }),
+  'lessonSetup.types': keys.lessonSetup.types,
+  'lessonSetup.equipment': keys.lessonSetup.equipment,
+  'lessonSetup.hours': keys.lessonSetup.hours(2),
+  'lessonSetup.setting': keys.lessonSetup.setting,
 } satisfies Record<string, QueryKey>;
 type Name = keyof typeof sample;
 
@@ -131,6 +135,13 @@ const expected: Record<WriteKind, Name[]> = {
   alertDigest: ['reports.of'],
   staff: ['staff', 'sellers', 'profile'],
   teacherPay,
+  lessonSetup: [
+    'lessonSetup.types',
+    'lessonSetup.equipment',
+    'lessonSetup.hours',
+    'lessonSetup.setting',
+    'cardProducts',
+  ],
   undo: [...calendar, ...sessions, ...member, 'cardLedger.one', 'reports.of', 'today.of', 'audit.page'],
 };
 

@@ -49,6 +49,8 @@ export const invalidates = {
   staff: [keys.staff, keys.profile],
   /** Pay rules, adjustments, commission rates, a month closed or reopened: the 课时费 screen. */
   teacherPay: [keys.teacherPay.all],
+  /** 私教/小班 set-up (lesson types, machines, hours, setting): its screens, and the card products' lesson-type picker. */
+  lessonSetup: [keys.lessonSetup.all, keys.cardProducts],
   /** An undone bulk change: everything a bulk change touches (sessions, bookings, balances) and the log. */
   undo: [
     keys.calendar.all,

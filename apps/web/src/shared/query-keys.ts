@@ -155,6 +155,14 @@ export const keys = {
     rates: ['teacher-pay', 'rates'],
     closed: ['teacher-pay', 'closed'],
   },
+  /** 私教/小班 set-up (issue 43): lesson types, machines, a teacher's working hours, the booking setting. */
+  lessonSetup: {
+    all: ['lesson-setup'],
+    types: ['lesson-setup', 'types'],
+    equipment: ['lesson-setup', 'equipment'],
+    hours: (teacherId: number) => ['lesson-setup', 'hours', teacherId],
+    setting: ['lesson-setup', 'setting'],
+  },
   /** The audit log (操作日志), by filter and page. */
   audit: {
     all: ['audit'],

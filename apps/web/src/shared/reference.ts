@@ -2,6 +2,7 @@ import {
   areaTree,
   cardProductList,
   courseSimpleList,
+  lessonTypeList,
   materialList,
   memberInfo,
   MODULE_ONLINE_DEFAULT,
@@ -63,6 +64,11 @@ export function useVenues() {
 /** The courses as picker options (id, name, default capacity). */
 export function useCourseOptions() {
   return useQuery({ queryKey: keys.courses.options, queryFn: () => call(courseSimpleList, {}), staleTime: LONG });
+}
+
+/** The 私教/小班 lesson types (issue 43), enabled or not, with their teachers, prices, rooms and machines. */
+export function useLessonTypes() {
+  return useQuery({ queryKey: keys.lessonSetup.types, queryFn: () => call(lessonTypeList, {}) });
 }
 
 /** Materials; a failed lookup silently yields an empty list (spec section 8). */

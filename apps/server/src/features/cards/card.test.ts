@@ -39,6 +39,9 @@ describeEachDb('card products', (env) => {
       refundFeePercent: 0,
       // 多人共享 (issue 29): not shared unless set.
       shareMax: 0,
+      // 私教课包 (issue 43): any teacher unless bound.
+      teacherId: null,
+      teacherLevel: null,
     });
     await client.ok(`${API}/update/card/product`, { id, ...tenTimes, cardName: '十次卡', courseIds: [c1.id, c2.id] });
     list = await client.ok(`${API}/query/card/product/list`);
@@ -57,6 +60,59 @@ describeEachDb('card products', (env) => {
       expireTime: '2199-01-01',
     });
     expect([issue.status, issue.msg]).toEqual([404, '卡种不存在']);
+  });
+
+  it('binds a lesson pack to one teacher or a teacher level, keeps it on an update leaving it out, never both', async () => {
+    const { client, factory, other } = env();
+    const t = await factory.teacher({ name: '王老师' });
+    const listed = async (id: number) =>
+      ((await client.ok(`${API}/query/card/product/list`)) as { id: number }[]).find((p) => p.id === id);
+    const { id } = await client.ok(`${API}/insert/card/product`, { ...tenTimes, courseIds: [], teacherId: t.id });
+    expect(await listed(id)).toMatchObject({ teacherId: t.id, teacherLevel: null });
+    // An update that leaves the binding out keeps it (older screens and the import send none).
+    await client.ok(`${API}/update/card/product`, { id, ...tenTimes, cardName: '王老师私教10次', courseIds: [] });
+    expect(await listed(id)).toMatchObject({ cardName: '王老师私教10次', teacherId: t.id, teacherLevel: null });
+    // Both a teacher and a level: refused, and nothing written; so is a level added beside the kept teacher.
+    const both = await client.call(`${API}/update/card/product`, {
+      id,
+      ...tenTimes,
+      courseIds: [],
+      teacherId: t.id,
+      teacherLevel: 'senior',
+    });
+    expect([both.status, both.msg]).toEqual([400, '课包只能限定一位老师或一个老师级别，不能同时限定']);
+    const added = await client.call(`${API}/update/card/product`, {
+      id,
+      ...tenTimes,
+      courseIds: [],
+      teacherLevel: 'master',
+    });
+    expect([added.status, added.msg]).toEqual([400, '课包只能限定一位老师或一个老师级别，不能同时限定']);
+    expect(await listed(id)).toMatchObject({ teacherId: t.id, teacherLevel: null });
+    // From the teacher to a level.
+    await client.ok(`${API}/update/card/product`, {
+      id,
+      ...tenTimes,
+      courseIds: [],
+      teacherId: null,
+      teacherLevel: 'master',
+    });
+    expect(await listed(id)).toMatchObject({ teacherId: null, teacherLevel: 'master' });
+    const level = await client.call(`${API}/insert/card/product`, { ...tenTimes, courseIds: [], teacherLevel: 'top' });
+    expect([level.status, level.msg]).toEqual([400, '老师级别应为初级、高级或导师']);
+    // Another store's teacher, or a deleted one: 404, nothing written.
+    const theirs = await other.factory.teacher();
+    const gone = await factory.teacher({ deleted: 1 });
+    for (const teacherId of [theirs.id, gone.id]) {
+      const r = await client.call(`${API}/insert/card/product`, {
+        ...tenTimes,
+        cardName: '别人的课包',
+        courseIds: [],
+        teacherId,
+      });
+      expect([r.status, r.msg]).toEqual([404, '老师不存在']);
+    }
+    expect(JSON.stringify(await client.ok(`${API}/query/card/product/list`))).not.toContain('别人的课包');
   });
 
   it('refuses changing the card kind once members hold it', async () => {

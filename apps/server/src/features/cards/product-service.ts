@@ -1,5 +1,6 @@
 import {
   CardLifeProductMsg,
+  CardMsg,
   onlineSaleProblem,
   RefMsg,
   type ParsedReqOf,
@@ -8,7 +9,7 @@ import {
 import { audit } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
-import { clearCourseCards, insertCourseCards, liveCourseIds } from '../reference/public.ts';
+import { clearCourseCards, insertCourseCards, liveCourseIds, requireTeacher } from '../reference/public.ts';
 import { inOwnTx } from '../../lib/write-queue.ts';
 import { storeNow } from '../../lib/time.ts';
 import { saleStartDay } from './activation.ts';
@@ -83,11 +84,27 @@ function checkOnlineSale(
   if (problem) throw badRequest(problem.msg);
 }
 
+/**
+ * 私教课包 (issue 43): the teacher or the level a pack is bound to, as they will stand (`old`: the
+ * product's, for an update leaving them out): one of them at most, and the teacher one of the store's.
+ */
+async function checkPackTeacher(
+  ctx: CallCtx,
+  fields: Pick<ProductInput, 'teacherId' | 'teacherLevel'>,
+  old?: { teacherId: number | null; teacherLevel: string | null },
+) {
+  const teacherId = fields.teacherId !== undefined ? fields.teacherId : (old?.teacherId ?? null);
+  const level = fields.teacherLevel !== undefined ? fields.teacherLevel : (old?.teacherLevel ?? null);
+  if (teacherId !== null && level !== null) throw badRequest(CardMsg.packTeacher);
+  if (teacherId !== null && fields.teacherId !== undefined) await requireTeacher(ctx.db, ctx.store.id, teacherId);
+}
+
 /** Adds a card product and the courses it may book. */
 export async function createProduct(ctx: CallCtx, input: ProductInput) {
   const { courseIds: ids, ...given } = input;
   const fields = { ...given, ...checkLife(given) };
   checkOnlineSale(fields);
+  await checkPackTeacher(ctx, fields);
   const courseIds = await checkCourses(ctx, ids);
   const storeId = ctx.store.id;
   return inOwnTx(ctx.db, async (tx) => {
@@ -107,6 +124,7 @@ export async function editProduct(ctx: CallCtx, input: ProductInput & { id: numb
   const old = await mustFindProduct(ctx, id);
   const fields = { ...given, ...checkLife(given, old) };
   checkOnlineSale(fields, old);
+  await checkPackTeacher(ctx, fields, old);
   const courseIds = await checkCourses(ctx, ids);
   const storeId = ctx.store.id;
   if (old.bigType !== fields.bigType && (await productHeld(ctx.db, storeId, id))) {

@@ -51,6 +51,8 @@ export function liveProducts(ex: Executor, storeId: number) {
       'onlinePrice',
       'trial',
       ...PRODUCT_LIFE_COLUMNS,
+      'teacherId',
+      'teacherLevel',
     ])
     .where('storeId', '=', storeId)
     .where('deleted', '=', 0)
@@ -87,6 +89,8 @@ export async function requireProduct(ex: Executor, storeId: number, id: number) 
       'onlinePrice',
       'trial',
       ...PRODUCT_LIFE_COLUMNS,
+      'teacherId',
+      'teacherLevel',
     ])
     .where('storeId', '=', storeId)
     .where('id', '=', id)

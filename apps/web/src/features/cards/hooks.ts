@@ -16,6 +16,7 @@ import {
   type CardActivation,
   type MemberCardRow,
   type PayMethod,
+  type TeacherLevel,
   type zCardProduct,
 } from '@studio/contract';
 import { useQuery } from '@tanstack/react-query';
@@ -144,6 +145,11 @@ export interface ProductFields {
   totalCount?: number | null;
   validDays?: number | null;
   courseIds: number[];
+  /** 私教课包 (issue 43): the lesson types it books (courses too), and whom it is limited to. */
+  lessonTypeIds?: number[];
+  packBy?: 'any' | 'teacher' | 'level';
+  teacherId?: number | null;
+  teacherLevel?: TeacherLevel | null;
   /** 线上售卖: members buy it on their phone at `onlinePrice` (yuan). */
   onlineSale?: boolean;
   onlinePrice?: number | null;
@@ -169,14 +175,17 @@ export interface ProductFields {
 /** Saves a card product; `onRefused` hears the server's refusal (its message names what is wrong). */
 export function useSaveCardProduct(product: CardProduct | null, onRefused?: (msg: string) => void) {
   return useWrite(
-    (p: ProductFields) => {
+    ({ lessonTypeIds = [], packBy = 'any', ...p }: ProductFields) => {
+      const pack = lessonTypeIds.length > 0;
       const body = {
         ...p,
+        teacherId: pack && packBy === 'teacher' ? (p.teacherId ?? null) : null,
+        teacherLevel: pack && packBy === 'level' ? (p.teacherLevel ?? null) : null,
         perCount: wireAmount(p.bigType, p.perCount),
         price: toFen(p.price),
         totalCount: p.totalCount == null ? null : wireAmount(p.bigType, p.totalCount),
         validDays: p.cardType === CARD_TYPE_NO_EXPIRY ? null : (p.validDays ?? null),
-        courseIds: p.courseIds ?? [],
+        courseIds: [...(p.courseIds ?? []), ...lessonTypeIds],
         onlineSale: p.onlineSale ? (1 as const) : (0 as const),
         onlinePrice: p.onlinePrice == null ? undefined : toFen(p.onlinePrice),
         trial: p.trial ? (1 as const) : (0 as const),

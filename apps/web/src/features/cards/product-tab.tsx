@@ -7,8 +7,11 @@ import {
   CardMsg,
   deleteCardProduct,
   insertCardProduct,
+  LessonMsg,
   OnlineSaleMsg,
   RefMsg,
+  TEACHER_LEVEL_LABEL,
+  TEACHER_LEVELS,
   updateCardProduct,
 } from '@studio/contract';
 import { Alert, Button, Form, Input, InputNumber, Radio, Select, Space, Switch, Table, Tag } from 'antd';
@@ -18,7 +21,13 @@ import { DeleteLink } from '../../shared/delete-link.tsx';
 import { amountText, unitOf, yuan } from '../../shared/format.ts';
 import { FormModal } from '../../shared/form-modal.tsx';
 import { useCan } from '../../shared/profile.ts';
-import { useCardProducts, useCourseOptions, useOnlinePayOn } from '../../shared/reference.ts';
+import {
+  useCardProducts,
+  useCourseOptions,
+  useLessonTypes,
+  useOnlinePayOn,
+  useTeachers,
+} from '../../shared/reference.ts';
 import {
   useDeleteCardProduct,
   useSaveCardProduct,
@@ -39,6 +48,7 @@ export default function ProductTab() {
   const [search, setSearch] = useState('');
   const [editing, setEditing] = useState<Product | 'new' | null>(null);
   const del = useDeleteCardProduct();
+  const teachers = useTeachers();
   const rows = (q.data ?? []).filter((p) => !search || p.cardName.includes(search));
   // Products on sale online while the store takes no payment online: members see none of them.
   const payOn = useOnlinePayOn(canEdit);
@@ -128,7 +138,12 @@ export default function ProductTab() {
           {
             title: '可预约课程',
             dataIndex: 'courses',
-            render: (cs: Product['courses']) => (cs.length ? cs.map((c) => <Tag key={c.id}>{c.name}</Tag>) : '-'),
+            render: (cs: Product['courses'], p) => (
+              <>
+                {cs.length ? cs.map((c) => <Tag key={c.id}>{c.name}</Tag>) : '-'}
+                {packTeacherText(p, teachers.data) && <Tag color="purple">{packTeacherText(p, teachers.data)}</Tag>}
+              </>
+            ),
           },
           ...(canEdit || canDelete
             ? [
@@ -156,9 +171,19 @@ export default function ProductTab() {
   );
 }
 
+/** 私教课包 bound to a teacher or a level: 仅限老师：王老师 / 仅限导师级别老师 (null: any teacher). */
+function packTeacherText(p: Product, teachers: { id: number; name: string }[] | undefined): string | null {
+  if (p.teacherId != null) return `仅限老师：${teachers?.find((t) => t.id === p.teacherId)?.name ?? ''}`;
+  return p.teacherLevel ? `仅限${TEACHER_LEVEL_LABEL[p.teacherLevel]}级别老师` : null;
+}
+
 function ProductModal({ product, onClose }: { product: Product | null; onClose: () => void }) {
   const [form] = Form.useForm<Values>();
   const courses = useCourseOptions();
+  const lessonTypes = useLessonTypes();
+  const teachers = useTeachers();
+  const lessonTypeIds = Form.useWatch('lessonTypeIds', form) ?? [];
+  const packBy = Form.useWatch('packBy', form) ?? 'any';
   const bigType = Form.useWatch('bigType', form) ?? product?.bigType ?? BIG_TYPE_COUNT;
   const isCount = bigType === BIG_TYPE_COUNT;
   const cardType = Form.useWatch('cardType', form) ?? product?.cardType ?? 1;
@@ -173,10 +198,17 @@ function ProductModal({ product, onClose }: { product: Product | null; onClose: 
     form.setFields([{ name: field, errors: [msg] }]);
     form.scrollToField(field, { block: 'center', behavior: 'smooth' });
   });
+  // A lesson type is a course of its own kind: the product's courses split into group courses and lesson types.
+  const isLessonType = (id: number) => (lessonTypes.data ?? []).some((t) => t.id === id);
   const options = (courses.data ?? []).map((c) => ({ value: c.id, label: c.name }));
   for (const c of product?.courses ?? []) {
-    if (!options.some((o) => o.value === c.id)) options.push({ value: c.id, label: c.name });
+    if (!isLessonType(c.id) && !options.some((o) => o.value === c.id)) options.push({ value: c.id, label: c.name });
   }
+  const lessonOptions = (lessonTypes.data ?? [])
+    .filter((t) => t.enabled === 1 || product?.courses.some((c) => c.id === t.id))
+    .map((t) => ({ value: t.id, label: t.name }));
+  // The split needs the lesson types: the form waits for them.
+  if (lessonTypes.isPending) return null;
   const initial: Partial<Values> = product
     ? {
         cardName: product.cardName,
@@ -191,7 +223,11 @@ function ProductModal({ product, onClose }: { product: Product | null; onClose: 
               ? product.totalCount
               : product.totalCount / 100,
         validDays: product.validDays ?? undefined,
-        courseIds: product.courses.map((c) => c.id),
+        courseIds: product.courses.filter((c) => !isLessonType(c.id)).map((c) => c.id),
+        lessonTypeIds: product.courses.filter((c) => isLessonType(c.id)).map((c) => c.id),
+        packBy: product.teacherId != null ? 'teacher' : product.teacherLevel ? 'level' : 'any',
+        teacherId: product.teacherId,
+        teacherLevel: product.teacherLevel,
         onlineSale: product.onlineSale === 1,
         onlinePrice: product.onlinePrice ? product.onlinePrice / 100 : undefined,
         trial: product.trial === 1,
@@ -213,6 +249,8 @@ function ProductModal({ product, onClose }: { product: Product | null; onClose: 
         cardType: 1,
         perCount: 1,
         courseIds: [],
+        lessonTypeIds: [],
+        packBy: 'any',
         onlineSale: false,
         trial: false,
         activation: 'sale',
@@ -314,6 +352,44 @@ function ProductModal({ product, onClose }: { product: Product | null; onClose: 
         <Form.Item label="可预约的课程" name="courseIds">
           <Select mode="multiple" allowClear optionFilterProp="label" loading={courses.isPending} options={options} />
         </Form.Item>
+        <Form.Item
+          label="可预约的私教/小班课"
+          name="lessonTypeIds"
+          extra="选择后即为私教课包，可限定授课老师或老师级别"
+        >
+          <Select mode="multiple" allowClear optionFilterProp="label" options={lessonOptions} />
+        </Form.Item>
+        {lessonTypeIds.length > 0 && (
+          <Space size="large" align="start" wrap>
+            <Form.Item label="授课老师" name="packBy">
+              <Radio.Group
+                options={[
+                  { value: 'any', label: '不限' },
+                  { value: 'teacher', label: '指定老师' },
+                  { value: 'level', label: '指定级别' },
+                ]}
+              />
+            </Form.Item>
+            {packBy === 'teacher' && (
+              <Form.Item label="老师" name="teacherId" rules={[{ required: true, message: '请选择老师' }]}>
+                <Select
+                  showSearch
+                  optionFilterProp="label"
+                  style={{ width: 200 }}
+                  options={(teachers.data ?? []).map((t) => ({ value: t.id, label: t.name }))}
+                />
+              </Form.Item>
+            )}
+            {packBy === 'level' && (
+              <Form.Item label="老师级别" name="teacherLevel" rules={[{ required: true, message: LessonMsg.level }]}>
+                <Select
+                  style={{ width: 160 }}
+                  options={TEACHER_LEVELS.map((l) => ({ value: l, label: TEACHER_LEVEL_LABEL[l] }))}
+                />
+              </Form.Item>
+            )}
+          </Space>
+        )}
         <OnlineSaleFields
           on={onlineSale}
           payOn={payOn}

@@ -6,6 +6,7 @@ import { DeleteLink } from '../../shared/delete-link.tsx';
 import { FormModal } from '../../shared/form-modal.tsx';
 import { useTeachers } from '../../shared/reference.ts';
 import { ListCard } from '../../shared/list-card.tsx';
+import { useNavigate } from '../../shared/router.tsx';
 import { CalendarFeedModal } from './calendar-feed-modal.tsx';
 import { useDeleteTeacher, useSaveTeacher } from './hooks.ts';
 
@@ -36,6 +37,7 @@ export default function TeacherPage() {
   const [editing, setEditing] = useState<Teacher | 'new' | null>(null);
   const [feedOf, setFeedOf] = useState<Teacher | null>(null);
   const del = useDeleteTeacher();
+  const navigate = useNavigate();
   const rows = (q.data ?? []).filter((t) => !search || t.name.includes(search) || (t.mobile ?? '').includes(search));
 
   return (
@@ -75,11 +77,12 @@ export default function TeacherPage() {
           },
           {
             title: '操作',
-            width: 190,
+            width: 260,
             render: (_, t) => (
               <Space style={{ whiteSpace: 'nowrap' }}>
                 <a onClick={() => setEditing(t)}>编辑</a>
                 <a onClick={() => setFeedOf(t)}>日历订阅</a>
+                <a onClick={() => navigate(`/teacher/hours?teacher_id=${t.id}`)}>工作时间</a>
                 <DeleteLink title={`确定删除老师 ${t.name} 吗？`} onConfirm={() => del.run(t.id)} />
               </Space>
             ),

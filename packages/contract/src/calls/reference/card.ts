@@ -5,6 +5,7 @@ import { MAX_AMOUNT, PAY_METHODS, type PayMethod } from '../../constants.ts';
 import { defineCall, fails, STORE_API, Roles } from '../../define.ts';
 import { RefMsg, zAmount, zIdList, zNullableText } from './shared.ts';
 import { prepaidLimitErrors } from '../prepaid-limits.ts';
+import { LessonMsg, TEACHER_LEVELS } from '../lessons.ts';
 
 /** 开卡方式 of a product (issue 29). */
 export const CARD_ACTIVATIONS = ['sale', 'first_class', 'date'] as const;
@@ -38,6 +39,8 @@ export const CardMsg = {
   openTopup: (orderNo: string) => `该卡有未完成的线上充值订单（${orderNo}），暂时无法关闭，请稍后再退卡`,
   payMethod: '请选择收款方式',
   validDays: '有效天数应在1到3650之间',
+  /** 私教课包 (issue 43): bound to one teacher or to one teacher level, not both. */
+  packTeacher: '课包只能限定一位老师或一个老师级别，不能同时限定',
   refunded: '该卡已退卡，不能再操作',
   topupRefunded: '这笔充值已经退过款了',
   topupBalance: '卡内余额不足以退回这笔充值',
@@ -191,6 +194,9 @@ export const zCardProduct = z.object({
   refundFeePercent: z.number(),
   /** 共享人数 (多人共享): members besides the holder who may book on a card of it; 0 = not shared. */
   shareMax: z.number(),
+  /** 私教课包 (issue 43): only this teacher's lessons, or only lessons of teachers at this level (null: any). */
+  teacherId: z.number().nullable(),
+  teacherLevel: z.enum(TEACHER_LEVELS).nullable(),
 });
 
 /** An optional whole number `min..max`; null: no limit; omitted: the default (new) or unchanged (update). */
@@ -256,6 +262,12 @@ const zProductFields = {
   onlinePrice: zAmount('线上价格', MAX_AMOUNT).optional(),
   /** 体验卡 (0/1): sold online once per member. */
   trial: zFlag().optional(),
+  /**
+   * 私教课包 (issue 43): the lessons of one teacher only, or of teachers at one level only (null: any;
+   * omitted: none for a new product, unchanged on update). Not both.
+   */
+  teacherId: zId('请选择老师').nullable().optional(),
+  teacherLevel: z.enum(TEACHER_LEVELS, { error: LessonMsg.level }).nullable().optional(),
 };
 
 export const cardProductList = defineCall({
@@ -276,13 +288,13 @@ export const insertCardProduct = defineCall({
   roles: Roles.manager,
   req: z.object(zProductFields),
   res: z.object({ id: z.number() }),
-  idFields: ['courseIds'],
-  summary: '新增卡种（次卡或储值卡）及其可约课程',
+  idFields: ['courseIds', 'teacherId'],
+  summary: '新增卡种（次卡或储值卡）及其可约课程（私教课包可限定老师或老师级别）',
   example: { cardName: '十次卡', bigType: 1, cardType: 1, perCount: 1, price: 100000, courseIds: [1] },
   errors: [
-    ...fails.badRequest(CardLifeProductMsg.activationDate, CardLifeProductMsg.leaveDaysOrder),
+    ...fails.badRequest(CardLifeProductMsg.activationDate, CardLifeProductMsg.leaveDaysOrder, CardMsg.packTeacher),
     ...onlineSaleErrors,
-    ...fails.notFound('课程'),
+    ...fails.notFound('课程', '老师'),
   ],
 });
 
@@ -293,13 +305,13 @@ export const updateCardProduct = defineCall({
   roles: Roles.manager,
   req: z.object({ id: zId('请选择卡种'), ...zProductFields }),
   res: z.null(),
-  idFields: ['id', 'courseIds'],
+  idFields: ['id', 'courseIds', 'teacherId'],
   summary: '修改卡种',
   example: { id: 1, cardName: '十次卡', bigType: 1, cardType: 1, perCount: 1, price: 100000, courseIds: [1] },
   errors: [
-    ...fails.badRequest(CardLifeProductMsg.activationDate, CardLifeProductMsg.leaveDaysOrder),
+    ...fails.badRequest(CardLifeProductMsg.activationDate, CardLifeProductMsg.leaveDaysOrder, CardMsg.packTeacher),
     ...onlineSaleErrors,
-    ...fails.notFound('卡种', '课程'),
+    ...fails.notFound('卡种', '课程', '老师'),
     ...fails.conflict(RefMsg.bigTypeLocked),
   ],
 });
