@@ -83,36 +83,58 @@ function groupClassOnly(session: { appointmentStatus: string | null }): void {
 export async function cardsForSession(s: MemberScope, sessionId: number) {
   const session = await liveSession(s.db, s.store.id, sessionId);
   groupClassOnly(session);
+  const allowed = await allowedCardsOf(s.db, [sessionId]);
+  const allowedCardIds = allowed.get(sessionId)!;
+  return cardsChoice(s, session.startTime, async () => () => ({ allowedCardIds }));
+}
+
+/**
+ * The member's cards (not refunded), each saying whether it can pay for one place in a class or
+ * lesson starting at `at` (and why not), by the booking's card rules (`cardUnusableReason`, with
+ * what its open pendings will take) and the policy's open bookings of a period card. `terms` says,
+ * per card, which products the class allows and, when it differs from the product's, what one
+ * place takes (a 储值卡 in a lesson: the type's price).
+ */
+export async function cardsChoice(
+  s: MemberScope,
+  at: string,
+  terms: (
+    cards: readonly CardRow[],
+  ) => Promise<(c: CardRow) => { allowedCardIds: readonly number[]; perCount?: number }>,
+) {
   const now = localDateTime(s.store.timezone);
-  const [all, allowed, policy] = await Promise.all([
+  const [all, policy] = await Promise.all([
     memberCards(s.db, s.store.id, s.memberId, { withShared: true }),
-    allowedCardsOf(s.db, [sessionId]),
     loadPolicy(s.db, s.store.id),
   ]);
   const cards = all.filter((c) => c.refundedAt === null);
-  const use = await openUseOf(
-    s.db,
-    s.store.id,
-    cards.map((c) => c.id),
-    now,
-  );
-  const allowedCardIds = allowed.get(sessionId)!;
+  const [use, termsOf] = await Promise.all([
+    openUseOf(
+      s.db,
+      s.store.id,
+      cards.map((c) => c.id),
+      now,
+    ),
+    terms(cards),
+  ]);
   return cards.map((c) => {
-    const card = withOpenUse(c, use.get(c.id));
+    const t = termsOf(c);
+    const product = { ...c, perCount: t.perCount ?? c.perCount };
+    const card = withOpenUse(product, use.get(c.id));
     const reason =
       cardUnusableReason({
         card,
-        product: c,
+        product,
         memberId: s.memberId,
-        allowedCardIds,
-        at: session.startTime,
+        allowedCardIds: t.allowedCardIds,
+        at,
         studentCount: 1,
       }) ?? openBookingsReason(policy, card);
-    return { ...cardView(c, s, session.startTime), usable: reason === null, reason, perCount: c.perCount };
+    return { ...cardView(c, s, at), usable: reason === null, reason, perCount: product.perCount };
   });
 }
 
-type CardRow = Awaited<ReturnType<typeof memberCards>>[number];
+export type CardRow = Awaited<ReturnType<typeof memberCards>>[number];
 
 /** A card's start and leave as the phone shows them (未开卡, 请假中: issue 29). */
 function lifeOfCard(c: CardRow) {
