@@ -5,9 +5,14 @@ import {
   memberBookLesson,
   memberCardsForLesson,
   memberLessonSlots,
+  memberCancelLesson,
   memberLessonTypes,
+  memberMyBookings,
   Msg,
+  PolicyMsg,
+  saveLessonBookingSetting,
   updateLessonTypeStatus,
+  type ResOf,
 } from '@studio/contract';
 import { expect, it } from 'vitest';
 import { describeEachDb } from '../../../test/harness.ts';
@@ -52,7 +57,7 @@ describeEachDb('lessons: the member’s picks on the phone (types, free times, c
     const off = await lessonType(f(), { cardIds: [], teachers: [{ id: senior.id }], course: { name: '停用私教' } });
     await env().client.ok(updateLessonTypeStatus.path, { id: off.id, enabled: 0 });
     const group = await f().course({ name: '团课' });
-    const types = await phone.ok(memberLessonTypes.path, {});
+    const types = await phone.ok<ResOf<typeof memberLessonTypes>>(memberLessonTypes.path, {});
     const ids = types.map((t) => t.id);
     expect(ids).toContain(type.id);
     expect(ids).not.toContain(off.id);
@@ -85,7 +90,11 @@ describeEachDb('lessons: the member’s picks on the phone (types, free times, c
       time: '10:00',
       members: [{ mid: other.id, mcId: card.id }],
     });
-    const one = await phone.ok(memberLessonSlots.path, { courseId: type.id, teacherId: senior.id, date: tomorrow() });
+    const one = await phone.ok<ResOf<typeof memberLessonSlots>>(memberLessonSlots.path, {
+      courseId: type.id,
+      teacherId: senior.id,
+      date: tomorrow(),
+    });
     expect(one.map((t) => t.teacherId)).toEqual([senior.id]);
     const starts = one[0].slots.map((s) => s.startTime.slice(11, 16));
     expect(starts[0]).toBe('06:00');
@@ -97,7 +106,10 @@ describeEachDb('lessons: the member’s picks on the phone (types, free times, c
     expect(starts).toContain('11:00');
     expect(one[0].slots[0]).toEqual({ startTime: `${tomorrow()} 06:00:00`, endTime: `${tomorrow()} 07:00:00` });
     // 任意老师: both teachers, the master free at 10:00.
-    const any = await phone.ok(memberLessonSlots.path, { courseId: type.id, date: tomorrow() });
+    const any = await phone.ok<ResOf<typeof memberLessonSlots>>(memberLessonSlots.path, {
+      courseId: type.id,
+      date: tomorrow(),
+    });
     expect(any.map((t) => [t.teacherId, t.name, t.level])).toEqual(
       expect.arrayContaining([
         [senior.id, senior.name, 'senior'],
@@ -106,7 +118,7 @@ describeEachDb('lessons: the member’s picks on the phone (types, free times, c
     );
     const masterStarts = any.find((t) => t.teacherId === master.id)!.slots.map((s) => s.startTime.slice(11, 16));
     expect(masterStarts).toContain('10:00');
-    const nullTeacher = await phone.ok(memberLessonSlots.path, {
+    const nullTeacher = await phone.ok<ResOf<typeof memberLessonSlots>>(memberLessonSlots.path, {
       courseId: type.id,
       teacherId: null,
       date: tomorrow(),
@@ -146,8 +158,13 @@ describeEachDb('lessons: the member’s picks on the phone (types, free times, c
       );
     }
     expect(
-      (await phone.ok(memberLessonSlots.path, { courseId: type.id, teacherId: own, date: addDays(today(), 13) }))
-        .length,
+      (
+        await phone.ok<ResOf<typeof memberLessonSlots>>(memberLessonSlots.path, {
+          courseId: type.id,
+          teacherId: own,
+          date: addDays(today(), 13),
+        })
+      ).length,
     ).toBe(1);
   });
 
@@ -167,7 +184,10 @@ describeEachDb('lessons: the member’s picks on the phone (types, free times, c
     const groupOnly = await f().cardProduct({ perCount: 1 });
     const groupCard = await f().memberCard(member.id, groupOnly.id);
     const at = { courseId: type.id, date: tomorrow(), time: '10:00' };
-    const cards = await phone.ok(memberCardsForLesson.path, { ...at, teacherId: senior.id });
+    const cards = await phone.ok<ResOf<typeof memberCardsForLesson>>(memberCardsForLesson.path, {
+      ...at,
+      teacherId: senior.id,
+    });
     expect(cards.map((c) => c.id).sort((a, b) => a - b)).toEqual(
       [packCard.id, moneyCard.id, boundCard.id, emptyCard.id, groupCard.id].sort((a, b) => a - b),
     );
@@ -181,14 +201,20 @@ describeEachDb('lessons: the member’s picks on the phone (types, free times, c
     expect(byId.get(groupCard.id)!.reason).toBe(Msg.cardNotAllowed);
     // With the master: the bound pack fits, the 储值卡 pays the master's price.
     const withMaster = new Map(
-      (await phone.ok(memberCardsForLesson.path, { ...at, teacherId: master.id })).map((c) => [c.id, c]),
+      (
+        await phone.ok<ResOf<typeof memberCardsForLesson>>(memberCardsForLesson.path, { ...at, teacherId: master.id })
+      ).map((c) => [c.id, c]),
     );
     expect(withMaster.get(boundCard.id)!.usable).toBe(true);
     expect(withMaster.get(moneyCard.id)!.perCount).toBe(500_00);
     // What the picker says is what booking finds: the card it refuses is refused, the one it offers books.
     const refused = await phone.call(memberBookLesson.path, { ...at, teacherId: senior.id, mcId: boundCard.id });
     expect(`${refused.status} ${refused.msg}`).toBe(`409 ${Msg.cardNotAllowed}`);
-    const done = await phone.ok(memberBookLesson.path, { ...at, teacherId: senior.id, mcId: moneyCard.id });
+    const done = await phone.ok<ResOf<typeof memberBookLesson>>(memberBookLesson.path, {
+      ...at,
+      teacherId: senior.id,
+      mcId: moneyCard.id,
+    });
     expect(done.status).toBe('confirmed');
     const used = await db()
       .selectFrom('memberCard')
@@ -197,5 +223,59 @@ describeEachDb('lessons: the member’s picks on the phone (types, free times, c
       .executeTakeFirstOrThrow();
     expect(Number(used.usedCount)).toBe(300_00);
     expect(await checkInvariants(db(), env().storeId)).toEqual([]);
+  });
+
+  it('我的预约 shows a booked lesson (待确认 while its teacher must confirm) with its type’s cutoff, and the member cancels it', async () => {
+    const { senior, type, pack, packCard, phone } = await scene();
+    await env().client.ok(saveLessonBookingSetting.path, { teacherConfirms: 1, confirmHours: 12 });
+    try {
+      // Two days ahead: before the 12-hour cutoff whenever the test runs.
+      const date = addDays(today(), 2);
+      const { status } = await phone.ok<ResOf<typeof memberBookLesson>>(memberBookLesson.path, {
+        courseId: type.id,
+        teacherId: senior.id,
+        date,
+        time: '10:00',
+        mcId: packCard.id,
+      });
+      expect(status).toBe('pending');
+      const mine = async () =>
+        (await phone.ok<ResOf<typeof memberMyBookings>>(memberMyBookings.path, { state: 'upcoming', page: 1 })).list;
+      const [b] = await mine();
+      expect(b).toMatchObject({
+        kind: 'booked',
+        lesson: 'pending',
+        state: '待确认',
+        session: { courseName: type.name, teacherName: senior.name, fromTime: `${date} 10:00:00` },
+        cancelCost: PolicyMsg.cancelFree('1 次'),
+      });
+      expect(await phone.ok(memberCancelLesson.path, { id: b.id })).toEqual({ refunded: true, released: true });
+      expect(await mine()).toEqual([]);
+      // A type cancelled free only 30 days ahead: the late wording, and the lesson kept (迟到取消).
+      const strict = await lessonType(f(), {
+        cardIds: [pack.id],
+        teachers: [{ id: senior.id }],
+        cancelCutoffMinutes: 30 * 24 * 60,
+      });
+      await phone.ok(memberBookLesson.path, {
+        courseId: strict.id,
+        teacherId: senior.id,
+        date,
+        time: '15:00',
+        mcId: packCard.id,
+      });
+      const [late] = await mine();
+      expect(late.cancelCost).toBe(PolicyMsg.cancelLate(30 * 24 * 60, '1 次'));
+      expect(await phone.ok(memberCancelLesson.path, { id: late.id })).toEqual({ refunded: false, released: false });
+      expect((await mine())[0]).toMatchObject({ id: late.id, kind: 'cancelled', state: '迟到取消，已扣除' });
+      // Another member's booking is not this member's to cancel.
+      const other = await f().member();
+      const otherPhone = await memberClient(env(), other);
+      const a = await otherPhone.call(memberCancelLesson.path, { id: late.id });
+      expect(`${a.status} ${a.msg}`).toBe('404 预约不存在');
+      expect(await checkInvariants(db(), env().storeId)).toEqual([]);
+    } finally {
+      await env().client.ok(saveLessonBookingSetting.path, { teacherConfirms: 0, confirmHours: 12 });
+    }
   });
 });

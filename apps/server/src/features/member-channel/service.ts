@@ -18,7 +18,7 @@ import { event, type Events } from '../../lib/events.ts';
 import { addMinutes, localDateTime } from '../../lib/time.ts';
 import { booksOn, cardLifeView, cardUnusableReason, isExpiredAt, memberCards } from '../cards/public.ts';
 import { suspensionFrom } from '../no-show/public.ts';
-import { loadPolicy, memberCancelCost, openBookingsReason } from '../policy/public.ts';
+import { lessonCancelPolicy, loadPolicy, memberCancelCost, openBookingsReason } from '../policy/public.ts';
 import {
   allowedCardsOf,
   addPending,
@@ -299,11 +299,14 @@ export async function myBookings(s: MemberScope, state: 'upcoming' | 'past', pag
   type Base = (typeof bookings)[number] | (typeof pendings)[number] | (typeof waits)[number];
   const entry = (r: Base, kind: MyBooking['kind'], stateText: string, amount: number, attended: boolean): MyBooking => {
     const when = { startTime: r.startTime, now };
+    // A lesson's cancel follows its type's cutoff, not the store's group policy.
+    const lesson = 'appointmentStatus' in r && r.appointmentStatus !== null ? r : null;
+    const rule = lesson ? lessonCancelPolicy(lesson.cancelCutoffMinutes) : policy;
     const cancelCost =
       kind === 'pending'
-        ? memberCancelCost(policy, when, { kind })
+        ? memberCancelCost(rule, when, { kind })
         : kind === 'booked' && !attended && r.bigType != null
-          ? memberCancelCost(policy, when, { kind, amount: amountText(r.bigType, amount) })
+          ? memberCancelCost(rule, when, { kind, amount: amountText(r.bigType, amount) })
           : null;
     return {
       kind,
@@ -327,6 +330,7 @@ export async function myBookings(s: MemberScope, state: 'upcoming' | 'past', pag
       attended,
       cancelCost,
       joinUrl: (kind === 'booked' || kind === 'signed') && r.isOnline ? joinUrlOf(r.meetingInfo) : null,
+      lesson: lesson ? (lesson.appointmentStatus as 'pending' | 'confirmed') : null,
     };
   };
   const all = [
@@ -341,7 +345,14 @@ export async function myBookings(s: MemberScope, state: 'upcoming' | 'past', pag
       const attended = b.attendedTime !== null;
       // Not marked 到店 in a class whose attendance was taken (预约即扣费): a no-show, as the desk sees it.
       if (!attended && Number(b.missed) === 1) return entry(b, 'noShow', '爽约', Number(b.usedCount), false);
-      return entry(b, 'booked', attended ? '已到店' : '已预约', Number(b.usedCount), attended);
+      const waitsForTeacher = b.appointmentStatus === 'pending';
+      return entry(
+        b,
+        'booked',
+        attended ? '已到店' : waitsForTeacher ? '待确认' : '已预约',
+        Number(b.usedCount),
+        attended,
+      );
     }),
     // A signed-in pending shows as its booking; a cancelled one whose booking exists likewise.
     ...pendings.map((p) => {
