@@ -98,6 +98,7 @@ describeBrowser('a member books a private lesson on the phone', (env) => {
       expect(await flow.getByTestId('lesson-cost').innerText()).toBe(
         '预约时扣除 1 次。开课前12小时以前可免费取消，之后取消不退回。',
       );
+      expect(await flow.getByRole('button', { name: '确认预约' }).isEnabled()).toBe(true);
       await shot(page, 'member-lesson-confirm');
       await flow.getByRole('button', { name: '确认预约' }).tap();
       await page.getByText('已提交，等待老师确认').waitFor();
