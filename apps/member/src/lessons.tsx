@@ -7,14 +7,15 @@ import {
   type MemberLessonType,
 } from '@studio/contract';
 import { Button, DotLoading, Toast } from 'antd-mobile';
-import { LeftOutline, RightOutline } from 'antd-mobile-icons';
+import { RightOutline } from 'antd-mobile-icons';
 import { useMemo, useState } from 'react';
+import { CardChoice } from './card-choice.tsx';
 import { addDays, hm, monthDay, weekdayOf, whenText } from './format.ts';
 import { useCardsForLesson, useLessonSlots, useLessonTypes } from './queries.ts';
 import { useStoreToday } from './store-clock.ts';
+import { SubHead } from './sub-head.tsx';
 import { useBookLesson } from './writes.ts';
 import './lessons.css';
-import './payment.css';
 
 type Teacher = MemberLessonType['teachers'][number];
 /** A chosen teacher, or null: 任意老师 (whoever is free at the time picked). */
@@ -80,12 +81,7 @@ export function LessonBooking({ onBack, onDone }: { onBack: () => void; onDone: 
 
   return (
     <div className="lesson-flow" data-testid="lesson-flow">
-      <div className="sub-head">
-        <Button className="touch" fill="none" onClick={back} aria-label="返回上一步">
-          <LeftOutline /> 返回
-        </Button>
-        <h2>{title}</h2>
-      </div>
+      <SubHead title={title} onBack={back} backLabel="返回上一步" />
       {!type && <TypeStep onPick={setType} />}
       {type && teacher === undefined && <TeacherStep type={type} onPick={setTeacher} />}
       {type && teacher !== undefined && !slot && (
@@ -111,7 +107,7 @@ function TypeStep({ onPick }: { onPick: (t: MemberLessonType) => void }) {
       {types.map((t) => {
         const prices = t.prices.map((p) => p.price);
         return (
-          <button key={t.id} className="pick-card" data-testid={`lesson-type-${t.id}`} onClick={() => onPick(t)}>
+          <button key={t.id} className="class-card" data-testid={`lesson-type-${t.id}`} onClick={() => onPick(t)}>
             <span className="bar" style={{ background: t.color }} />
             <span className="main">
               <span className="title">{t.name}</span>
@@ -145,7 +141,7 @@ function TeacherStep({ type, onPick }: { type: MemberLessonType; onPick: (t: Tea
       <div className="step-hint">
         {type.name}（{LESSON_KIND_LABEL[type.kind]}，{type.duration}分钟）
       </div>
-      <button className="pick-card" data-testid="teacher-any" onClick={() => onPick(null)}>
+      <button className="class-card" data-testid="teacher-any" onClick={() => onPick(null)}>
         <span className="main">
           <span className="title">任意老师</span>
           <span className="meta">看所有老师的空闲时间</span>
@@ -155,7 +151,7 @@ function TeacherStep({ type, onPick }: { type: MemberLessonType; onPick: (t: Tea
       {type.teachers.map((t) => (
         <button
           key={t.teacherId}
-          className="pick-card"
+          className="class-card"
           data-testid={`teacher-${t.teacherId}`}
           onClick={() => onPick(t)}
         >
@@ -289,24 +285,7 @@ function ConfirmStep({ type, slot, onDone }: { type: MemberLessonType; slot: Slo
           {slot.teacher.level ? `（${TEACHER_LEVEL_LABEL[slot.teacher.level]}）` : ''}
         </div>
       </div>
-      <div className="section">选择会员卡</div>
-      {!cards && <DotLoading color="primary" />}
-      {cards?.length === 0 && <div className="hint">你还没有会员卡，请到前台办理</div>}
-      {cards?.map((c) => (
-        <button
-          key={c.id}
-          className={c.id === mcId ? 'card-option chosen' : 'card-option'}
-          disabled={!c.usable}
-          onClick={() => setPicked(c.id)}
-          data-testid={`card-${c.id}`}
-        >
-          <div>
-            {c.cardName}
-            {c.sharedBy ? `（${c.sharedBy}共享）` : ''}，余 {amountText(c.bigType, c.balance)}
-          </div>
-          {!c.usable && <div className="why">{c.reason}</div>}
-        </button>
-      ))}
+      <CardChoice cards={cards} chosen={mcId} onChoose={setPicked} />
       {cards && cards.length > 0 && !cards.some((c) => c.usable) && (
         <div className="hint">没有能用于这节课的会员卡，请到前台购买私教课包</div>
       )}

@@ -2,10 +2,10 @@
 // times of one for a teacher (or 任意老师) on a day, and the member's cards for such a lesson. Booking
 // and cancelling are lesson-booking.ts's memberBookLesson and memberCancelLesson.
 import { z } from 'zod';
-import { zDate, zEmpty, zId, zTime } from '../common.ts';
+import { zDate, zEmpty, zId } from '../common.ts';
 import { defineCall, fails } from '../define.ts';
-import { LessonBookingMsg } from './lesson-booking.ts';
-import { LESSON_KINDS, TEACHER_LEVELS } from './lessons.ts';
+import { LessonBookingMsg, memberBookLesson } from './lesson-booking.ts';
+import { zLessonType, zSlotDays } from './lessons.ts';
 import { MEMBER_API, memberCardsForSession } from './member-channel.ts';
 
 /** How many days ahead (today included) a member sees a lesson's free times. */
@@ -15,22 +15,8 @@ export const MemberLessonMsg = {
   days: `只能预约今天起${MEMBER_LESSON_DAYS}天内的课程`,
 } as const;
 
-const zLevel = z.enum(TEACHER_LEVELS);
-
-export const zMemberLessonType = z.object({
-  id: z.number(),
-  name: z.string(),
-  kind: z.enum(LESSON_KINDS),
-  maxMembers: z.number(),
-  duration: z.number(),
-  minNoticeMinutes: z.number(),
-  cancelCutoffMinutes: z.number(),
-  color: z.string(),
-  description: z.string().nullable(),
-  teachers: z.array(z.object({ teacherId: z.number(), name: z.string(), level: zLevel.nullable() })),
-  /** The price (fen) per teacher level (level null: the type's one price), what a 储值卡 pays. */
-  prices: z.array(z.object({ level: zLevel.nullable(), price: z.number() })),
-});
+/** A lesson type as members see it: the staff's view without its rooms, machines and switches. */
+export const zMemberLessonType = zLessonType.omit({ areas: true, equipment: true, enabled: true, slotStep: true });
 export type MemberLessonType = z.infer<typeof zMemberLessonType>;
 
 export const memberLessonTypes = defineCall({
@@ -53,11 +39,9 @@ export const memberLessonSlots = defineCall({
     teacherId: zId('请选择老师').nullish(),
     date: zDate('请选择日期'),
   }),
+  /** The finder's day (lessonFreeSlots), each teacher's starts without the room. */
   res: z.array(
-    z.object({
-      teacherId: z.number(),
-      name: z.string(),
-      level: zLevel.nullable(),
+    zSlotDays.element.shape.teachers.element.extend({
       slots: z.array(z.object({ startTime: z.string(), endTime: z.string() })),
     }),
   ),
@@ -74,12 +58,8 @@ export const memberCardsForLesson = defineCall({
   path: `${MEMBER_API}/query/cards/for/lesson`,
   kind: 'read',
   auth: 'member',
-  req: z.object({
-    courseId: zId('请选择课程'),
-    teacherId: zId('请选择老师'),
-    date: zDate('请选择日期'),
-    time: zTime('请选择时间'),
-  }),
+  /** The lesson as booking it names it, without the card. */
+  req: memberBookLesson.req.omit({ mcId: true }),
   res: memberCardsForSession.res,
   summary: '会员端：我的会员卡能否用于这节私教/小班课（不能用时说明原因）',
   example: { courseId: 1, teacherId: 1, date: '2099-01-05', time: '10:00' },
