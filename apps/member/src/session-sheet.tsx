@@ -1,5 +1,5 @@
 import { amountText, type MemberSession } from '@studio/contract';
-import { Button, Dialog, DotLoading, Popup, Toast } from 'antd-mobile';
+import { Button, Dialog, Popup, Toast } from 'antd-mobile';
 import { AddOutline, MinusOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
 import type { StoreInfo } from './api.ts';
