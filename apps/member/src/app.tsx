@@ -6,6 +6,7 @@ import { setSignedOutHandler, type StoreInfo } from './api.ts';
 import { MyBookings } from './bookings.tsx';
 import { CardArea } from './card-area.tsx';
 import { forgetMember, rememberMember } from './invalidations.ts';
+import { LessonBooking, LessonEntry } from './lessons.tsx';
 import { Login } from './login.tsx';
 import { backFromWechatBind, NotifyPrefs, useWechatAuthorize, useWechatBinding } from './notify-prefs.tsx';
 import { useMe, useStoreInfo } from './queries.ts';
@@ -60,6 +61,8 @@ export function App() {
   // Back from WeChat's authorisation for the reminders: 我的, where the binding is made.
   const [tab, setTab] = useState<Tab>(params.get('paid') === '1' ? 'cards' : backFromWechatBind ? 'me' : 'timetable');
   const [loggingIn, setLoggingIn] = useState(false);
+  // 约私教: the lesson booking steps, in place of the timetable.
+  const [bookingLesson, setBookingLesson] = useState(false);
   const { mutateAsync: checkIn } = useCheckIn();
   // Inside WeChat: once signed in, its silent authorisation once (a state of this session), then the openid bound.
   const authorizing = useWechatAuthorize(storeId, Boolean(me));
@@ -136,7 +139,21 @@ export function App() {
     <StoreZoneProvider value={store.timezone}>
       <main className="page">
         <StoreHead store={store} sub={`${me.member.name}，你好`} />
-        {tab === 'timetable' && <Timetable store={store} me={me} onLogin={() => {}} />}
+        {tab === 'timetable' && bookingLesson && (
+          <LessonBooking
+            onBack={() => setBookingLesson(false)}
+            onDone={() => {
+              setBookingLesson(false);
+              setTab('bookings');
+            }}
+          />
+        )}
+        {tab === 'timetable' && !bookingLesson && (
+          <>
+            <LessonEntry onOpen={() => setBookingLesson(true)} />
+            <Timetable store={store} me={me} onLogin={() => {}} />
+          </>
+        )}
         {tab === 'bookings' && <MyBookings />}
         {tab === 'cards' && <CardArea onSignedOut={signedOut} />}
         {tab === 'me' && <NotifyPrefs storeId={storeId} />}

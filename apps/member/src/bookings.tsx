@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { CalendarLink } from './calendar-link.tsx';
 import { whenText } from './format.ts';
 import { useMyBookings } from './queries.ts';
-import { useCancel } from './writes.ts';
+import { useCancel, useCancelLesson } from './writes.ts';
 import { Pager } from './pager.tsx';
 
 const COLORS: Record<MyBooking['kind'], string> = {
@@ -23,6 +23,7 @@ export function MyBookings() {
   const [page, setPage] = useState(1);
   const { data } = useMyBookings(state, page);
   const { mutateAsync: cancelMine } = useCancel();
+  const { mutateAsync: cancelLesson } = useCancelLesson();
 
   const cancel = async (b: MyBooking) => {
     const ok = await Dialog.confirm({
@@ -44,6 +45,12 @@ export function MyBookings() {
     });
     if (!ok) return;
     try {
+      if (b.lesson) {
+        // A lesson (私教/小班): by its type's cutoff, refunded before it, kept after.
+        const refunded = await cancelLesson(b.id);
+        Toast.show({ icon: 'success', content: refunded ? '已取消，已退回会员卡' : '已取消，本节不退回' });
+        return;
+      }
       await cancelMine({ kind: b.kind === 'waiting' || b.kind === 'pending' ? b.kind : 'booked', id: b.id });
       Toast.show({ icon: 'success', content: '已取消' });
     } catch (e) {
@@ -86,7 +93,7 @@ export function MyBookings() {
             <div className="top">
               <span>{b.session.courseName}</span>
               {/* 已到店 is green, as on the desk's screens. */}
-              <Tag color={b.attended ? 'success' : COLORS[b.kind]}>{b.state}</Tag>
+              <Tag color={b.attended ? 'success' : b.lesson === 'pending' ? 'warning' : COLORS[b.kind]}>{b.state}</Tag>
             </div>
             <div className="meta">
               {whenText(b.session.fromTime, b.session.toTime)} · {b.session.teacherName}

@@ -14,6 +14,9 @@ const sample = {
   'bookings.past': keys.bookings.page('past', 2),
   'cards.mine': keys.cards.mine,
   'cards.forSession': keys.cards.forSession(7),
+  'cards.forLesson': keys.cards.forLesson(7, 2, '2026-11-24 10:00:00'),
+  'lessons.types': keys.lessons.types,
+  'lessons.slots': keys.lessons.slots(7, null, '2026-11-24'),
   'cards.leaves': keys.cards.leaves(7),
   challenge: keys.challenge(1),
   shop: keys.shop,
@@ -43,7 +46,10 @@ const seatsAndCards: Name[] = [
   'bookings.past',
   'cards.mine',
   'cards.forSession',
+  'cards.forLesson',
   'cards.leaves',
+  'lessons.types',
+  'lessons.slots',
 ].sort() as Name[];
 
 describe("the members' page: each write refetches what it changes", () => {
@@ -56,7 +62,13 @@ describe("the members' page: each write refetches what it changes", () => {
 
   it('an order refetches 我的订单; a paid one my cards too (the new card, the top-up)', () => {
     expect(refetchedBy('order')).toEqual(['orders.page']);
-    expect(refetchedBy('paid')).toEqual(['cards.forSession', 'cards.leaves', 'cards.mine', 'orders.page']);
+    expect(refetchedBy('paid')).toEqual([
+      'cards.forLesson',
+      'cards.forSession',
+      'cards.leaves',
+      'cards.mine',
+      'orders.page',
+    ]);
   });
 
   it('every kind of write is one of those five, or an order', () => {
@@ -104,6 +116,7 @@ describe('signing in and out on a shared phone', () => {
     expect(isPrivate(keys.timetable.mine('2026-11-23', '2026-12-06'))).toBe(true);
     expect(isPrivate(keys.bookings.page('past', 3))).toBe(true);
     expect(isPrivate(keys.cards.forSession(7))).toBe(true);
+    expect(isPrivate(keys.lessons.slots(7, null, '2026-11-24'))).toBe(true);
     expect(isPrivate(keys.timetable.public(3, '2026-11-23', '2026-12-06'))).toBe(false);
     expect(isPrivate(keys.store(3))).toBe(false);
   });

@@ -2,15 +2,15 @@ import type { MemberIdentity } from '@studio/contract';
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import { keys, privateKeys } from './query-keys.ts';
 
-/** A class's seats and my state on it, 我的预约, and my cards (balance, ledger, usable for a class). */
-const seatsAndCards = [keys.timetable.all, keys.bookings.all, keys.cards.all] as const;
+/** A class's seats and my state on it, 我的预约, my cards (balance, ledger, usable for a class) and lessons' free times. */
+const seatsAndCards = [keys.timetable.all, keys.bookings.all, keys.cards.all, keys.lessons.all] as const;
 
 /**
  * What each write of the member changes: the caches refetched after it succeeds. One place, so a
  * screen that shows what a write changes only has to be listed here.
  */
 export const invalidates = {
-  /** 预约: a seat taken (charged now, or held until check-in). */
+  /** 预约 (a class, or a lesson: 约私教): a seat taken (charged now, or held until check-in). */
   book: seatsAndCards,
   /** 排队候补: a place in the queue (the card is charged when a seat comes). */
   joinWaitlist: seatsAndCards,

@@ -1,5 +1,8 @@
 import {
+  memberCardsForLesson,
   memberCardsForSession,
+  memberLessonSlots,
+  memberLessonTypes,
   memberChallenge,
   memberMe,
   memberMyBookings,
@@ -75,6 +78,38 @@ export function useCardsForSession(sessionId: number | undefined, enabled: boole
     queryKey: keys.cards.forSession(sessionId ?? 0),
     queryFn: ({ signal }) => call(memberCardsForSession, { tid: sessionId! }, { signal }),
     enabled: enabled && sessionId !== undefined,
+    meta: { errorToast: true },
+  });
+}
+
+/** 约私教: the store's lesson types with their teachers and prices (a failure is a toast). */
+export function useLessonTypes(enabled = true) {
+  return useQuery({
+    queryKey: keys.lessons.types,
+    queryFn: ({ signal }) => call(memberLessonTypes, {}, { signal }),
+    enabled,
+    meta: { errorToast: true },
+  });
+}
+
+/** A day's free start times of a lesson type, by teacher (null: 任意老师). */
+export function useLessonSlots(courseId: number, teacherId: number | null, date: string) {
+  return useQuery({
+    queryKey: keys.lessons.slots(courseId, teacherId, date),
+    queryFn: ({ signal }) => call(memberLessonSlots, { courseId, teacherId, date }, { signal }),
+  });
+}
+
+/** My cards for a lesson of the type with the teacher at `startTime`, each usable or why not. */
+export function useCardsForLesson(courseId: number, teacherId: number, startTime: string) {
+  return useQuery({
+    queryKey: keys.cards.forLesson(courseId, teacherId, startTime),
+    queryFn: ({ signal }) =>
+      call(
+        memberCardsForLesson,
+        { courseId, teacherId, date: startTime.slice(0, 10), time: startTime.slice(11, 16) },
+        { signal },
+      ),
     meta: { errorToast: true },
   });
 }

@@ -25,8 +25,28 @@ export const keys = {
     all: ['cards'],
     mine: ['cards', 'mine'],
     forSession: (sessionId: number) => ['cards', 'for-session', sessionId],
+    /** The ones usable for a lesson (私教/小班) of a type with a teacher at a start. */
+    forLesson: (courseId: number, teacherId: number, startTime: string) => [
+      'cards',
+      'for-lesson',
+      courseId,
+      teacherId,
+      startTime,
+    ],
     /** A card's leave rules and leaves (请假). */
     leaves: (mcId: number) => ['cards', 'leaves', mcId],
+  },
+  /** 约私教: the lesson types with their teachers, and a day's free start times (null teacher: 任意老师). */
+  lessons: {
+    all: ['lessons'],
+    types: ['lessons', 'types'],
+    slots: (courseId: number, teacherId: number | null, date: string) => [
+      'lessons',
+      'slots',
+      courseId,
+      teacherId,
+      date,
+    ],
   },
   /** 购卡: the cards on sale, the top-up amounts and which ways to pay the store takes. */
   shop: ['shop'],
@@ -44,6 +64,7 @@ export const privateKeys = [
   keys.timetable.mineAll,
   keys.bookings.all,
   keys.cards.all,
+  keys.lessons.all,
   keys.shop,
   keys.orders.all,
 ] as const;

@@ -1,8 +1,9 @@
 import { amountText, type MemberSession } from '@studio/contract';
-import { Button, Dialog, DotLoading, Popup, Toast } from 'antd-mobile';
+import { Button, Dialog, Popup, Toast } from 'antd-mobile';
 import { AddOutline, MinusOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
 import type { StoreInfo } from './api.ts';
+import { CardChoice } from './card-choice.tsx';
 import { mineText, whenText } from './format.ts';
 import { useCardsForSession } from './queries.ts';
 import { useBook, useCancel, useJoinWaitlist } from './writes.ts';
@@ -131,24 +132,7 @@ function SessionDetails({
 
       {needCards && (
         <>
-          <div className="section">选择会员卡</div>
-          {!cards && <DotLoading color="primary" />}
-          {cards?.length === 0 && <div className="hint">你还没有会员卡，请到前台办理</div>}
-          {cards?.map((c) => (
-            <button
-              key={c.id}
-              className={c.id === mcId ? 'card-option chosen' : 'card-option'}
-              disabled={!c.usable}
-              onClick={() => setPicked(c.id)}
-              data-testid={`card-${c.id}`}
-            >
-              <div>
-                {c.cardName}
-                {c.sharedBy ? `（${c.sharedBy}共享）` : ''}，余 {amountText(c.bigType, c.balance)}
-              </div>
-              {!c.usable && <div className="why">{c.reason}</div>}
-            </button>
-          ))}
+          <CardChoice cards={cards} chosen={mcId} onChoose={setPicked} />
           {store.deductionMode === 0 && (
             <div className="row">
               <span id="count-label">上课人数</span>

@@ -1,5 +1,7 @@
 import {
   memberBook,
+  memberBookLesson,
+  memberCancelLesson,
   memberCancelBooking,
   memberCancelPending,
   memberJoinWaitlist,
@@ -22,6 +24,14 @@ function useWrite<A, R>(fn: (args: A) => Promise<R>, kind: WriteKind) {
 
 /** 预约 a class with a card. */
 export const useBook = () => useWrite((req: ReqOf<typeof memberBook>) => call(memberBook, req), 'book');
+
+/** 约私教: a lesson of a type with a teacher at a free start, paid by a card. */
+export const useBookLesson = () =>
+  useWrite((req: ReqOf<typeof memberBookLesson>) => call(memberBookLesson, req), 'book');
+
+/** 取消私教: a lesson booking, refunded before its type's cutoff, kept after it; answers whether refunded. */
+export const useCancelLesson = () =>
+  useWrite(async (id: number) => (await call(memberCancelLesson, { id })).refunded, 'cancel');
 
 /** 排队候补 for a full class. */
 export const useJoinWaitlist = () =>

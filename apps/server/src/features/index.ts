@@ -12,6 +12,7 @@ import { cardLifeFeature } from './cards/life/routes.ts';
 import { importExportFeature } from './import-export/routes.ts';
 import { lessonsFeature } from './lessons/routes.ts';
 import { lessonBookingFeature } from './lessons/booking-routes.ts';
+import { memberLessonsFeature } from './lessons/member-routes.ts';
 import { leadsFeature } from './leads/routes.ts';
 import { memberChannelFeature } from './member-channel/routes.ts';
 import { messagingFeature } from './messaging/routes.ts';
@@ -62,6 +63,7 @@ export const features: Feature[] = [
   remindersFeature,
   lessonsFeature,
   lessonBookingFeature,
+  memberLessonsFeature,
   leadsFeature,
 ];
 

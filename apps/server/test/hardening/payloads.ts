@@ -18,6 +18,8 @@ export interface BasePayload {
 const TINY_PNG =
   'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 const STORE = '/store/api';
+/** Tomorrow's date (UTC): today or tomorrow in every store's zone. */
+const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
 
 /**
  * A valid base payload for every call of the contract, keyed by path. The isolation matrix and the
@@ -237,6 +239,15 @@ export const basePayloads: Record<string, BasePayload> = {
       time: '10:00',
       mcId: w.memberCard,
     }),
+  },
+  // The member's picks before booking a lesson (features/lessons/member-lessons.ts): tomorrow is
+  // inside the days the phone offers in any store's zone.
+  '/member/api/query/lesson/types': { body: () => ({}) },
+  '/member/api/query/lesson/slots': {
+    body: (w) => ({ courseId: w.lessonType, teacherId: w.teacher, date: tomorrow() }),
+  },
+  '/member/api/query/cards/for/lesson': {
+    body: (w) => ({ courseId: w.lessonType, teacherId: w.teacher, date: tomorrow(), time: '10:00' }),
   },
   [`${STORE}/cancel/lesson`]: { body: (w) => ({ id: w.reservation }) },
   '/member/api/cancel/lesson': { body: (w) => ({ id: w.reservation }) },

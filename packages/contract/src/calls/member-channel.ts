@@ -518,6 +518,8 @@ export const zMyBooking = z.object({
   cancelCost: z.string().nullable(),
   /** The online room's join link, for a booked online class. */
   joinUrl: z.string().nullable(),
+  /** A lesson (私教/小班, cancelled through memberCancelLesson): pending 待确认 until its teacher confirms, or confirmed; null for a group class. */
+  lesson: z.enum(['pending', 'confirmed']).nullable().default(null),
 });
 export type MyBooking = z.infer<typeof zMyBooking>;
 

@@ -19,6 +19,7 @@ export {
   sharersOf,
   storeCards,
   storeCardsRead,
+  lessonTermsOf,
   CARD_LIFE_KEY,
   type BookingCard,
 } from './repository.ts';

@@ -362,29 +362,85 @@ export interface BookingCard extends CardOfRules {
 }
 
 /**
- * Whether a lesson pack bound to a teacher or a teacher level (card_product.teacher_id /
- * teacher_level, 私教课包) may pay for the session: only that teacher's lessons, or lessons of a
- * teacher giving the type at that level. Unbound products fit any session.
+ * The lesson a card would pay for: a session (booked or being booked), or a lesson of a type with a
+ * teacher not booked yet (the member's card picker asks before the lesson exists). As SQL: its
+ * course (`sc`) and teacher, and what picks it out.
  */
-const lessonPackFits = (sessionId: number) =>
-  sql<boolean>`((cp.teacher_id is null or cp.teacher_id = (select st.teacher_id from timetable st where st.id = ${sessionId}))
-    and (cp.teacher_level is null or cp.teacher_level = (select lt.level from timetable st
-      join lesson_teacher lt on lt.course_id = st.course_id and lt.teacher_id = st.teacher_id where st.id = ${sessionId})))`;
+export type LessonRef = { sessionId: number } | { courseId: number; teacherId: number };
+const lessonOf = (l: LessonRef) =>
+  'sessionId' in l
+    ? {
+        from: sql`timetable st join course sc on sc.id = st.course_id`,
+        teacher: sql`st.teacher_id`,
+        where: sql`st.id = ${l.sessionId}`,
+      }
+    : { from: sql`course sc`, teacher: sql`${l.teacherId}`, where: sql`sc.id = ${l.courseId}` };
 
 /**
- * What one member's place in the session takes from the card: its product's per-class amount; for
+ * Whether a lesson pack bound to a teacher or a teacher level (card_product.teacher_id /
+ * teacher_level, 私教课包) may pay for the lesson: only that teacher's lessons, or lessons of a
+ * teacher giving the type at that level. Unbound products fit any session.
+ */
+const lessonPackFits = (ref: LessonRef) => {
+  const l = lessonOf(ref);
+  return sql<boolean>`((cp.teacher_id is null or exists (select 1 from ${l.from} where ${l.where} and ${l.teacher} = cp.teacher_id))
+    and (cp.teacher_level is null or exists (select 1 from ${l.from}
+      join lesson_teacher lt on lt.course_id = sc.id and lt.teacher_id = ${l.teacher}
+      where ${l.where} and lt.level = cp.teacher_level)))`;
+};
+
+/**
+ * What one member's place in the lesson takes from the card: its product's per-class amount; for
  * a 储值卡 (money card) in a lesson (a course not 'group'), the lesson type's price at the level its
  * teacher gives it (lesson_price; the type's price without a level when that level has none).
  */
-const perClassIn = (sessionId: number | undefined) =>
-  sessionId === undefined
-    ? sql<number>`cp.per_count`
-    : sql<number>`coalesce((select lp.price from timetable st
-      join course sc on sc.id = st.course_id
-      left join lesson_teacher lt on lt.course_id = st.course_id and lt.teacher_id = st.teacher_id
-      join lesson_price lp on lp.course_id = st.course_id and (lp.level = coalesce(lt.level, '') or lp.level = '')
-      where st.id = ${sessionId} and sc.kind <> 'group' and cp.big_type = ${BIG_TYPE_MONEY}
+const perClassIn = (ref: LessonRef | undefined) => {
+  if (ref === undefined) return sql<number>`cp.per_count`;
+  const l = lessonOf(ref);
+  return sql<number>`coalesce((select lp.price from ${l.from}
+      left join lesson_teacher lt on lt.course_id = sc.id and lt.teacher_id = ${l.teacher}
+      join lesson_price lp on lp.course_id = sc.id and (lp.level = coalesce(lt.level, '') or lp.level = '')
+      where ${l.where} and sc.kind <> 'group' and cp.big_type = ${BIG_TYPE_MONEY}
       order by lp.level desc limit 1), cp.per_count)`;
+};
+
+/**
+ * For a lesson not booked yet (a type with a teacher): each of some member cards of the store, by
+ * id, with whether the type allows its product (the type's cards, which its lessons allow, and a
+ * lesson pack's teacher or level) and what one member's place takes from it — the same terms a
+ * booking of the lesson reads (`storeCards` with `allowedIn`).
+ */
+export async function lessonTermsOf(
+  ex: Executor,
+  storeId: number,
+  ids: readonly number[],
+  lesson: { courseId: number; teacherId: number },
+): Promise<Map<number, { allowed: boolean; perCount: number }>> {
+  if (!ids.length) return new Map();
+  const rows = await ex
+    .selectFrom('memberCard as mc')
+    .innerJoin('cardProduct as cp', 'cp.id', 'mc.cardId')
+    .select('mc.id')
+    .select(perClassIn(lesson).as('perCount'))
+    .select((eb) =>
+      eb
+        .and([
+          eb.exists(
+            eb
+              .selectFrom('courseCard as cc')
+              .select('cc.cardId')
+              .where('cc.courseId', '=', lesson.courseId)
+              .whereRef('cc.cardId', '=', 'mc.cardId'),
+          ),
+          lessonPackFits(lesson),
+        ])
+        .as('allowed'),
+    )
+    .where('mc.storeId', '=', storeId)
+    .where('mc.id', 'in', [...ids])
+    .execute();
+  return new Map(rows.map((r) => [r.id, { allowed: Boolean(r.allowed), perCount: Number(r.perCount) }]));
+}
 
 const storeCardRows = fixed((ex, p: { storeId: number; ids: number[]; allowedIn: number | undefined }) =>
   ex
@@ -410,7 +466,7 @@ const storeCardRows = fixed((ex, p: { storeId: number; ids: number[]; allowedIn:
       'm.gender',
       'm.birthday',
     ])
-    .select(perClassIn(p.allowedIn).as('perCount'))
+    .select(perClassIn(p.allowedIn === undefined ? undefined : { sessionId: p.allowedIn }).as('perCount'))
     .$if(p.allowedIn !== undefined, (q) =>
       q.select((eb) => [
         eb
@@ -422,7 +478,7 @@ const storeCardRows = fixed((ex, p: { storeId: number; ids: number[]; allowedIn:
                 .where('tc.timetableId', '=', p.allowedIn!)
                 .whereRef('tc.cardId', '=', 'mc.cardId'),
             ),
-            lessonPackFits(p.allowedIn!),
+            lessonPackFits({ sessionId: p.allowedIn! }),
           ])
           .as('allowed'),
       ]),

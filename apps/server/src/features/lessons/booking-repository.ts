@@ -23,7 +23,7 @@ export async function saveLessonSetting(ex: Executor, storeId: number, s: Lesson
 export function lessonType(ex: Executor, storeId: number, courseId: number) {
   return ex
     .selectFrom('course')
-    .select(['id', 'kind', 'maxMembers', 'minNoticeMinutes', 'cancelCutoffMinutes', 'duration'])
+    .select(['id', 'kind', 'maxMembers', 'minNoticeMinutes', 'cancelCutoffMinutes', 'duration', 'enabled'])
     .where('storeId', '=', storeId)
     .where('id', '=', courseId)
     .where('deleted', '=', 0)

@@ -1,4 +1,4 @@
-import { DEFAULT_POLICY, LessonBookingMsg, type BookingPolicy } from '@studio/contract';
+import { LessonBookingMsg } from '@studio/contract';
 import type { Db, Dialect, Tx } from '../../db/index.ts';
 import { lockRooms, lockSessions, lockTeachers } from '../../db/locks.ts';
 import { inWriteTx } from '../../lib/write-queue.ts';
@@ -9,7 +9,7 @@ import { event, type Events } from '../../lib/events.ts';
 import { requireArea, requireTeacher } from '../reference/public.ts';
 import { storeScopeById } from '../../lib/store-scope.ts';
 import { addMinutes, localDateTime } from '../../lib/time.ts';
-import { cancelKind } from '../policy/public.ts';
+import { cancelKind, lessonCancelPolicy } from '../policy/public.ts';
 import {
   addPending,
   bookingCancelled,
@@ -185,13 +185,6 @@ export async function bookLesson(
   return { id, status, facts };
 }
 
-/** A lesson's cancel rule as the booking policy the engine's cancel reads: free until the type's cutoff, then kept. */
-const cutoffPolicy = (minutes: number): BookingPolicy => ({
-  ...DEFAULT_POLICY,
-  cancelMinutesBefore: minutes,
-  lateCancel: 'forfeit',
-});
-
 /**
  * Cancels one member's booking of a lesson (`memberId`: a member's own cancel, only theirs): before
  * the type's cutoff refunded, and when no live booking or pending is left the lesson is released
@@ -210,7 +203,7 @@ export async function cancelLessonBooking(
   if (!lesson || lesson.kind === 'group') throw conflict(LessonBookingMsg.notLesson);
   const now = localDateTime(store.timezone);
   if (now >= lesson.startTime) throw conflict(LessonBookingMsg.started);
-  const policy = cutoffPolicy(lesson.cancelCutoffMinutes);
+  const policy = lessonCancelPolicy(lesson.cancelCutoffMinutes);
   const free = cancelKind(policy, { startTime: lesson.startTime, now }) === 'free';
   const { fact } = await cancelReservation(tx, store, {
     reservationId: r.id,

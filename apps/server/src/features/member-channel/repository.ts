@@ -160,6 +160,9 @@ export function reservationsOfMember(ex: Executor, storeId: number, memberId: nu
       'r.forfeited',
       'r.waivedTime',
       sql<number>`case when ${missedSql('r', 't', now)} then 1 else 0 end`.as('missed'),
+      // A lesson (私教/小班): its state (待确认, confirmed) and its type's cancel cutoff; null: a group class.
+      't.appointmentStatus',
+      'c.cancelCutoffMinutes',
       'mc.id as memberCardId',
       'p.cardName',
       'p.bigType',

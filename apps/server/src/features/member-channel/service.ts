@@ -18,7 +18,7 @@ import { event, type Events } from '../../lib/events.ts';
 import { addMinutes, localDateTime } from '../../lib/time.ts';
 import { booksOn, cardLifeView, cardUnusableReason, isExpiredAt, memberCards } from '../cards/public.ts';
 import { suspensionFrom } from '../no-show/public.ts';
-import { loadPolicy, memberCancelCost, openBookingsReason } from '../policy/public.ts';
+import { lessonCancelPolicy, loadPolicy, memberCancelCost, openBookingsReason } from '../policy/public.ts';
 import {
   allowedCardsOf,
   addPending,
@@ -83,36 +83,58 @@ function groupClassOnly(session: { appointmentStatus: string | null }): void {
 export async function cardsForSession(s: MemberScope, sessionId: number) {
   const session = await liveSession(s.db, s.store.id, sessionId);
   groupClassOnly(session);
+  const allowed = await allowedCardsOf(s.db, [sessionId]);
+  const allowedCardIds = allowed.get(sessionId)!;
+  return cardsChoice(s, session.startTime, async () => () => ({ allowedCardIds }));
+}
+
+/**
+ * The member's cards (not refunded), each saying whether it can pay for one place in a class or
+ * lesson starting at `at` (and why not), by the booking's card rules (`cardUnusableReason`, with
+ * what its open pendings will take) and the policy's open bookings of a period card. `terms` says,
+ * per card, which products the class allows and, when it differs from the product's, what one
+ * place takes (a 储值卡 in a lesson: the type's price).
+ */
+export async function cardsChoice(
+  s: MemberScope,
+  at: string,
+  terms: (
+    cards: readonly CardRow[],
+  ) => Promise<(c: CardRow) => { allowedCardIds: readonly number[]; perCount?: number }>,
+) {
   const now = localDateTime(s.store.timezone);
-  const [all, allowed, policy] = await Promise.all([
+  const [all, policy] = await Promise.all([
     memberCards(s.db, s.store.id, s.memberId, { withShared: true }),
-    allowedCardsOf(s.db, [sessionId]),
     loadPolicy(s.db, s.store.id),
   ]);
   const cards = all.filter((c) => c.refundedAt === null);
-  const use = await openUseOf(
-    s.db,
-    s.store.id,
-    cards.map((c) => c.id),
-    now,
-  );
-  const allowedCardIds = allowed.get(sessionId)!;
+  const [use, termsOf] = await Promise.all([
+    openUseOf(
+      s.db,
+      s.store.id,
+      cards.map((c) => c.id),
+      now,
+    ),
+    terms(cards),
+  ]);
   return cards.map((c) => {
-    const card = withOpenUse(c, use.get(c.id));
+    const t = termsOf(c);
+    const product = { ...c, perCount: t.perCount ?? c.perCount };
+    const card = withOpenUse(product, use.get(c.id));
     const reason =
       cardUnusableReason({
         card,
-        product: c,
+        product,
         memberId: s.memberId,
-        allowedCardIds,
-        at: session.startTime,
+        allowedCardIds: t.allowedCardIds,
+        at,
         studentCount: 1,
       }) ?? openBookingsReason(policy, card);
-    return { ...cardView(c, s, session.startTime), usable: reason === null, reason, perCount: c.perCount };
+    return { ...cardView(c, s, at), usable: reason === null, reason, perCount: product.perCount };
   });
 }
 
-type CardRow = Awaited<ReturnType<typeof memberCards>>[number];
+export type CardRow = Awaited<ReturnType<typeof memberCards>>[number];
 
 /** A card's start and leave as the phone shows them (未开卡, 请假中: issue 29). */
 function lifeOfCard(c: CardRow) {
@@ -277,11 +299,14 @@ export async function myBookings(s: MemberScope, state: 'upcoming' | 'past', pag
   type Base = (typeof bookings)[number] | (typeof pendings)[number] | (typeof waits)[number];
   const entry = (r: Base, kind: MyBooking['kind'], stateText: string, amount: number, attended: boolean): MyBooking => {
     const when = { startTime: r.startTime, now };
+    // A lesson's cancel follows its type's cutoff, not the store's group policy.
+    const lesson = 'appointmentStatus' in r && r.appointmentStatus !== null ? r : null;
+    const rule = lesson ? lessonCancelPolicy(lesson.cancelCutoffMinutes) : policy;
     const cancelCost =
       kind === 'pending'
-        ? memberCancelCost(policy, when, { kind })
+        ? memberCancelCost(rule, when, { kind })
         : kind === 'booked' && !attended && r.bigType != null
-          ? memberCancelCost(policy, when, { kind, amount: amountText(r.bigType, amount) })
+          ? memberCancelCost(rule, when, { kind, amount: amountText(r.bigType, amount) })
           : null;
     return {
       kind,
@@ -305,6 +330,7 @@ export async function myBookings(s: MemberScope, state: 'upcoming' | 'past', pag
       attended,
       cancelCost,
       joinUrl: (kind === 'booked' || kind === 'signed') && r.isOnline ? joinUrlOf(r.meetingInfo) : null,
+      lesson: lesson ? (lesson.appointmentStatus as 'pending' | 'confirmed') : null,
     };
   };
   const all = [
@@ -319,7 +345,14 @@ export async function myBookings(s: MemberScope, state: 'upcoming' | 'past', pag
       const attended = b.attendedTime !== null;
       // Not marked 到店 in a class whose attendance was taken (预约即扣费): a no-show, as the desk sees it.
       if (!attended && Number(b.missed) === 1) return entry(b, 'noShow', '爽约', Number(b.usedCount), false);
-      return entry(b, 'booked', attended ? '已到店' : '已预约', Number(b.usedCount), attended);
+      const waitsForTeacher = b.appointmentStatus === 'pending';
+      return entry(
+        b,
+        'booked',
+        attended ? '已到店' : waitsForTeacher ? '待确认' : '已预约',
+        Number(b.usedCount),
+        attended,
+      );
     }),
     // A signed-in pending shows as its booking; a cancelled one whose booking exists likewise.
     ...pendings.map((p) => {

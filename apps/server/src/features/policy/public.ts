@@ -4,6 +4,7 @@ export { bookingRules, bookingRulesRead, loadPolicy, policyRead, type BookingRul
 export {
   bookingWindowReason,
   cancelKind,
+  lessonCancelPolicy,
   memberBookingReason,
   memberCancelCost,
   memberSessionPhase,

@@ -1,5 +1,6 @@
 import {
   DEDUCT_AT_SIGN_IN,
+  DEFAULT_POLICY,
   PhaseMsg,
   PolicyMsg,
   TimetableMsg,
@@ -113,6 +114,13 @@ export function memberCancelCost(
     ? PolicyMsg.cancelFree(booking.amount)
     : PolicyMsg.cancelLate(p.cancelMinutesBefore, booking.amount);
 }
+
+/** A lesson's (私教/小班) cancel rule as a booking policy: free until its type's cutoff, then kept (迟到取消). */
+export const lessonCancelPolicy = (cutoffMinutes: number): BookingPolicy => ({
+  ...DEFAULT_POLICY,
+  cancelMinutesBefore: cutoffMinutes,
+  lateCancel: 'forfeit',
+});
 
 /** No promotion from the waitlist at or after the cutoff before the start. */
 export const waitlistOpen = (p: BookingPolicy, w: When) =>
