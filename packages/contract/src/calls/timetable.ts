@@ -125,6 +125,7 @@ export const zCalendarItem = z.object({
   fromTime: z.string(),
   toTime: z.string(),
   courseName: z.string(),
+  teacherId: z.number(),
   teacherName: z.string(),
   areaName: z.string().nullable(),
   color: z.string(),

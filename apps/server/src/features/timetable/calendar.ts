@@ -54,6 +54,7 @@ async function compute(db: Db, storeId: number, q: CalendarQuery): Promise<Calen
       fromTime: r.startTime,
       toTime: r.endTime,
       courseName: r.courseName,
+      teacherId: r.teacherId,
       teacherName: r.teacherName,
       areaName: r.areaName,
       color: r.color,

@@ -44,6 +44,7 @@ export function calendarSessions(ex: Executor, storeId: number, f: CalendarFilte
       't.id',
       't.startTime',
       't.endTime',
+      't.teacherId',
       'te.name as teacherName',
       'a.name as areaName',
       't.color',

@@ -56,6 +56,7 @@ describeEachDb('schedule queries', (env) => {
       waitCount: 0,
       book: { id: book.id, name: book.name },
       lesson: null,
+      teacherId: teacher.id,
     });
     expect(a.data[0].list[1]).toMatchObject({ areaName: null, book: null });
   });
