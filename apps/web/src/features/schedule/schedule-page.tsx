@@ -89,7 +89,7 @@ export default function SchedulePage() {
         />
         <div style={{ display: 'flex', alignItems: 'center', gap: 12 }}>
           <Filters venueId={venueId} teacherId={teacherId} onVenue={setVenueId} onTeacher={setTeacherId} />
-          <Button onClick={() => setTeacherDay(teacherDay ? null : today())}>
+          <Button onClick={() => setTeacherDay(teacherDay ? null : (initialDate ?? today()))}>
             {teacherDay ? '返回日历' : '按老师看一天'}
           </Button>
           {sessions.isFetching && <Spin size="small" />}
