@@ -139,7 +139,6 @@ function DayEvent({ s, top, onOpen }: { s: CalendarSession; top: number; onOpen:
         background: lesson ? LESSON_BG : s.realCount > 0 ? BOOKED_BG : FREE_BG,
         borderLeftColor: s.color || '#1677ff',
       }}
-      aria-label={`${lesson ? LESSON_KIND_LABEL[lesson.kind] : ''}${s.courseName} ${time} ${who}${lesson?.pending ? ' 待确认' : ''}`}
       onClick={() => onOpen(s.id)}
     >
       <span className="session-event-title">
@@ -149,8 +148,16 @@ function DayEvent({ s, top, onOpen }: { s: CalendarSession; top: number; onOpen:
         </span>
         {lesson?.pending && <span className="session-state session-state-pending">待确认</span>}
       </span>
-      <span className="session-line">{time}</span>
-      <span className={`session-line${lesson ? ' session-members' : ''}`}>{who}</span>
+      {lesson ? (
+        <>
+          <span className="session-line">{time}</span>
+          <span className="session-line session-members">{who}</span>
+        </>
+      ) : (
+        <span className="session-line">
+          {time} · {who}
+        </span>
+      )}
     </button>
   );
 }
