@@ -133,7 +133,11 @@ describeBrowser('desk lessons: book, teacher view, confirm, move, cancel', (env)
     expect(await cancel.getByTestId('lesson-cancel-notice').innerText()).toContain('将退回 私教十节');
     await shot(page, 'desk-lessons-cancel');
     await cancel.getByRole('button', { name: '确认取消预约' }).click();
-    await cancel.waitFor({ state: 'detached' });
+    await toast(page, '已取消预约，1 次已退回');
+    // Nobody left: the lesson is gone, its drawer closes and the teacher's column is empty again.
+    await page.locator('.ant-drawer-content').waitFor({ state: 'detached' });
+    await inColumn.waitFor({ state: 'detached' });
+    await shot(page, 'desk-lessons-cancelled');
     const cards = await server.database.db
       .selectFrom('memberCard')
       .select('usedCount')

@@ -249,7 +249,15 @@ export default function SessionDrawer({ id, onClose }: { id: number; onClose: ()
         )}
         {s && open?.kind === 'move' && <MoveLessonModal session={s} onClose={() => setOpen(null)} />}
         {s?.lesson && open?.kind === 'cancel' && (
-          <CancelLessonModal session={s} row={open.row} onClose={() => setOpen(null)} />
+          <CancelLessonModal
+            session={s}
+            row={open.row}
+            onClose={() => setOpen(null)}
+            onReleased={() => {
+              setOpen(null);
+              onClose();
+            }}
+          />
         )}
         {!s?.lesson && open?.kind === 'cancel' && (
           <CancelBookingModal

@@ -1,4 +1,4 @@
-import { Alert, Descriptions, Modal } from 'antd';
+import { Alert, App, Descriptions, Modal } from 'antd';
 import { amountText } from '../../../shared/format.ts';
 import { useStoreClock } from '../../../shared/store-time.ts';
 import dayjs from '../../../shared/dayjs.ts';
@@ -14,11 +14,15 @@ export default function CancelLessonModal({
   session,
   row,
   onClose,
+  onReleased,
 }: {
   session: SessionInfo;
   row: BookingRow;
   onClose: () => void;
+  /** Nobody is left in the lesson: it is gone from the schedule (its drawer closes). */
+  onReleased: () => void;
 }) {
+  const { message } = App.useApp();
   const clock = useStoreClock();
   const cancel = useCancelLesson();
   const cutoff = session.lesson?.cancelCutoffMinutes ?? 0;
@@ -34,7 +38,13 @@ export default function CancelLessonModal({
       cancelText="返回"
       confirmLoading={cancel.loading}
       onOk={async () => {
-        if (await cancel.run(row.reservationId)) onClose();
+        const done = await cancel.run(row.reservationId);
+        if (!done) return;
+        void message.success(
+          done.data.refunded ? `已取消预约，${used}已退回` : '已取消预约（迟到取消，本节课照常扣除）',
+        );
+        if (done.data.released) onReleased();
+        else onClose();
       }}
       onCancel={onClose}
     >
