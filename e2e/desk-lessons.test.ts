@@ -137,6 +137,7 @@ describeBrowser('desk lessons: book, teacher view, confirm, move, cancel', (env)
     // Nobody left: the lesson is gone, its drawer closes and the teacher's column is empty again.
     await page.locator('.ant-drawer-content').waitFor({ state: 'detached' });
     await inColumn.waitFor({ state: 'detached' });
+    expect(await page.locator('.ant-message-error').count()).toBe(0);
     await shot(page, 'desk-lessons-cancelled');
     const cards = await server.database.db
       .selectFrom('memberCard')

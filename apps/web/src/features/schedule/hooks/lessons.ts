@@ -1,8 +1,9 @@
 // 私教/小班 at the desk (issue 43): the lesson types, a teacher's free start times, and booking,
 // confirming, moving and cancelling a lesson.
 import { bookLesson, cancelLesson, confirmLesson, lessonFreeSlots, lessonTypeList, moveLesson } from '@studio/contract';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../../api/client.ts';
+import { afterWrite } from '../../../shared/invalidations.ts';
 import { keys } from '../../../shared/query-keys.ts';
 import { useWrite } from '../../../shared/use-write.ts';
 
@@ -52,7 +53,16 @@ export function useMoveLesson() {
   });
 }
 
-/** Cancels one member's booking of a lesson (by booking id). */
-export function useCancelLesson() {
-  return useWrite((id: number) => call(cancelLesson, { id }), { changes: 'session' });
+/**
+ * Cancels one member's booking of a lesson (by booking id). Its last member's cancel releases the
+ * lesson: its own reads are dropped before the refetch (its drawer closes; no 课程不存在 from them).
+ */
+export function useCancelLesson(sessionId: number) {
+  const qc = useQueryClient();
+  return useWrite(async (id: number) => {
+    const r = await call(cancelLesson, { id });
+    if (r.released) qc.removeQueries({ queryKey: keys.sessions.info(sessionId).slice(0, 2) });
+    afterWrite(qc, 'session');
+    return r;
+  });
 }

@@ -24,7 +24,7 @@ export default function CancelLessonModal({
 }) {
   const { message } = App.useApp();
   const clock = useStoreClock();
-  const cancel = useCancelLesson();
+  const cancel = useCancelLesson(session.id);
   const cutoff = session.lesson?.cancelCutoffMinutes ?? 0;
   const deadline = dayjs(session.startTime).subtract(cutoff, 'minute').format('YYYY-MM-DD HH:mm:ss');
   const late = clock.now() >= deadline;
