@@ -1,6 +1,9 @@
 import {
   bookLesson,
   confirmLesson,
+  markAttendanceCall,
+  PendingStatus,
+  updateBookingPolicy,
   queryTimetableByDate,
   queryTimetableInfo,
   queryToday,
@@ -10,6 +13,7 @@ import { expect, it } from 'vitest';
 import { describeEachDb, staffClient } from '../../../test/harness.ts';
 import { EngineFactory } from '../../../test/factory-engine.ts';
 import { lessonType } from '../../../test/lesson-kit.ts';
+import { runNoShows } from '../no-show/public.ts';
 
 const DAY = '2099-03-02';
 
@@ -106,5 +110,50 @@ describeEachDb('lessons on the schedule: the calendar, the drawer and 今日 mar
     await own.ok(confirmLesson.path, { id: lesson.id });
     const after = await own.ok(queryToday.path, { date: DAY });
     expect(after.sessions[0].lesson).toEqual({ kind: 'one_on_two', pending: false });
+  });
+
+  it('attendance and no-shows work as for a group class: 到店 marked on 今日, an unsigned lesson charged after it', async () => {
+    const teacher = await f().teacher();
+    const pack = await f().cardProduct({ perCount: 1 });
+    const type = await lessonType(f(), { cardIds: [pack.id], teachers: [{ id: teacher.id }] });
+    const member = await f().member({ name: '丙会员' });
+    const card = await f().memberCard(member.id, pack.id);
+    await env().client.ok(saveLessonBookingSetting.path, { teacherConfirms: 0, confirmHours: 12 });
+    const book = (time: string) =>
+      env().client.ok<{ id: number }>(bookLesson.path, {
+        courseId: type.id,
+        teacherId: teacher.id,
+        date: DAY,
+        time,
+        members: [{ mid: member.id, mcId: card.id }],
+      });
+    // 预约即扣费: the desk marks 到店 on the lesson's booking, and 今日 shows it.
+    const paid = await book('09:00');
+    const booking = await f()
+      .db.selectFrom('reservation')
+      .select('id')
+      .where('timetableId', '=', paid.id)
+      .executeTakeFirstOrThrow();
+    await env().client.ok(markAttendanceCall.path, { reservationId: booking.id, attended: 1 });
+    const day = await env().client.ok(queryToday.path, { date: DAY });
+    const entry = day.sessions.find((s: { id: number }) => s.id === paid.id).roster[0];
+    expect([entry.memberName, entry.state]).toEqual(['丙会员', 'attended']);
+
+    // 签到后扣费: a lesson never signed in is a no-show once it has ended, charged by the policy.
+    const e = new EngineFactory(f());
+    await e.setMode(1);
+    await env().client.ok(updateBookingPolicy.path, { noShow: 'forfeit', noShowLimit: 0, noShowSuspendDays: 0 });
+    try {
+      const unsigned = await book('14:00');
+      const pending = () =>
+        f().db.selectFrom('pending').selectAll().where('timetableId', '=', unsigned.id).executeTakeFirstOrThrow();
+      expect((await pending()).status).toBe(PendingStatus.WAITING);
+      await runNoShows(env().database.db, env().dialect, () => `${DAY} 23:59:59`);
+      const p = await pending();
+      expect([p.status, Number(p.noShowFee), p.noShowCardId]).toEqual([PendingStatus.NO_SHOW, 1, card.id]);
+    } finally {
+      await env().client.ok(updateBookingPolicy.path, { noShow: 'none', noShowLimit: 0, noShowSuspendDays: 0 });
+      await e.setMode(0);
+    }
   });
 });
