@@ -147,4 +147,69 @@ describeBrowser('desk lessons: book, teacher view, confirm, move, cancel', (env)
     expect(cards.map((c) => Number(c.usedCount))).toEqual([0]);
     await deskContext.close();
   });
+
+  it('the desk books a 1对2 for two members from a teacher’s column of the teacher view', async () => {
+    const { api, page, server } = env();
+    const day = addDays(DAY, 1);
+    const teacher = await api.ok<{ id: number }>('insert/teacher', { name: '秦双人老师' });
+    await api.ok('update/teacher/hours', {
+      teacherId: teacher.id,
+      weekly: [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({ weekday, startTime: '09:00', endTime: '12:00' })),
+    });
+    const type = await api.ok<{ id: number }>('insert/lesson/type', {
+      name: '双人普拉提',
+      kind: 'one_on_two',
+      duration: 60,
+      teachers: [{ teacherId: teacher.id, level: null }],
+      prices: [],
+      areaIds: [],
+      equipment: [],
+      description: null,
+    });
+    const pack = await api.ok<{ id: number }>('insert/card/product', {
+      cardName: '双人课包',
+      bigType: 1,
+      cardType: 2,
+      perCount: 1,
+      price: 300000,
+      courseIds: [type.id],
+    });
+    for (const [name, mobile] of [
+      ['吴一号', '13922223333'],
+      ['郑二号', '13922224444'],
+    ]) {
+      const m = await api.ok<{ id: number }>('insert/member', { name, mobile, gender: 2 });
+      await api.ok('insert/member/card', { mid: m.id, cardId: pack.id, totalCount: 10, expireTime: null });
+    }
+    await api.ok('update/lesson/setting', { teacherConfirms: 0, confirmHours: 12 });
+
+    await page.goto(`${server.url}/course/calendar?date=${day}`);
+    await page.locator('.fc').waitFor();
+    await page.getByRole('button', { name: '按老师看一天' }).click();
+    await page.getByRole('button', { name: '为秦双人老师约私教' }).click();
+    const m = modal(page, '约私教');
+    // The column's teacher and day come filled in.
+    await field(m, '老师').getByText('秦双人老师').waitFor();
+    expect(await field(m, '日期').locator('input').inputValue()).toBe(day);
+    await pick(page, field(m, '私教/小班课程'), '双人普拉提');
+    // 1对2: two members, each with a card.
+    const members = m.locator('.ant-form-item').filter({ has: page.locator('label', { hasText: /^会员\d$/ }) });
+    expect(await members.count()).toBe(2);
+    await pick(page, field(m, '会员1'), '吴一号', '吴一号');
+    await pick(page, field(m, '会员2'), '郑二号', '郑二号');
+    const cards = m.locator('.ant-form-item').filter({ has: page.locator('label', { hasText: '会员卡' }) });
+    await pick(page, cards.nth(0), '双人课包');
+    await pick(page, cards.nth(1), '双人课包');
+    const slots = field(m, '可约时间').locator('.ant-radio-button-wrapper');
+    expect(await slots.allInnerTexts()).toEqual(['09:00', '09:30', '10:00', '10:30', '11:00']);
+    await slots.filter({ hasText: '11:00' }).click();
+    await shot(page, 'desk-lessons-two');
+    await m.getByRole('button', { name: '确认预约' }).click();
+    await toast(page, '已预约');
+    const event = page.locator(`.teacher-day-col[data-teacher-id="${teacher.id}"] .teacher-day-lesson`);
+    await event.waitFor();
+    expect(await event.innerText()).toMatch(/1对2[\s\S]*双人普拉提[\s\S]*11:00-12:00[\s\S]*吴一号、郑二号/);
+    expect(await event.innerText()).not.toContain('待确认');
+    await shot(page, 'desk-lessons-two-booked');
+  });
 });

@@ -58,6 +58,10 @@ export default function LessonBookingModal({ onClose, prefill }: ToolModalProps)
     members: Math.max(1, rows.length),
   });
   const book = useBookLesson();
+  // The type's teachers; before a type is chosen, every type's (a teacher handed by the teacher view shows by name).
+  const teacherOptions = [
+    ...new Map((type ? [type] : (types.data ?? [])).flatMap((t) => t.teachers).map((t) => [t.teacherId, t.name])),
+  ].map(([value, label]) => ({ value, label }));
 
   const onType = (id: number) => {
     const t = types.data?.find((x) => x.id === id);
@@ -136,7 +140,7 @@ export default function LessonBookingModal({ onClose, prefill }: ToolModalProps)
               placeholder={type ? '选择老师' : '请先选择课程'}
               disabled={!type}
               onChange={() => form.setFieldValue('slot', undefined)}
-              options={(type?.teachers ?? []).map((t) => ({ value: t.teacherId, label: t.name }))}
+              options={teacherOptions}
             />
           </Form.Item>
           <Form.Item style={{ flex: 1 }} label="日期" name="date" rules={[{ required: true, message: '请选择日期' }]}>
