@@ -212,4 +212,34 @@ describeBrowser('desk lessons: book, teacher view, confirm, move, cancel', (env)
     expect(await event.innerText()).not.toContain('待确认');
     await shot(page, 'desk-lessons-two-booked');
   });
+
+  it('the desk books outside the offered times only with a reason, which the lesson’s drawer shows', async () => {
+    const { page, server } = env();
+    const day = addDays(DAY, 1);
+    await page.goto(`${server.url}/course/calendar?date=${day}`);
+    await page.locator('.fc').waitFor();
+    await page.getByRole('button', { name: '约私教' }).click();
+    const m = modal(page, '约私教');
+    await pick(page, field(m, '私教/小班课程'), '双人普拉提');
+    await pick(page, field(m, '老师'), '秦双人老师');
+    await typeInto(page, field(m, '日期').locator('input'), day);
+    // 1对2 takes one or two members: one is enough.
+    await m.getByRole('button', { name: '移 除' }).last().click();
+    await pick(page, field(m, '会员'), '吴一号', '吴一号');
+    await pick(page, field(m, '会员卡'), '双人课包');
+    // 19:00 is after the teacher's hours (09:00-12:00): not offered, so only with a reason.
+    await m.getByRole('switch').click();
+    await typeInto(page, field(m, '上课时间').locator('input'), '19:00');
+    await m.getByRole('button', { name: '确认预约' }).click();
+    await field(m, '原因').getByText('请填写在可约时段外预约的原因').waitFor();
+    await shot(page, 'desk-lessons-outside-reason');
+    await field(m, '原因').locator('textarea').fill('会员下班晚，老师同意加课');
+    await m.getByRole('button', { name: '确认预约' }).click();
+    await toast(page, '已预约');
+    const event = page.locator('.session-event', { hasText: '双人普拉提' }).filter({ hasText: '19:00' });
+    await event.click();
+    const panel = page.getByTestId('lesson-panel');
+    expect(await panel.innerText()).toContain('可约时段外预约：会员下班晚，老师同意加课');
+    await shot(page, 'desk-lessons-outside-drawer');
+  });
 });

@@ -8,6 +8,7 @@ import { useCan, useRole } from '../../../shared/profile.ts';
 import { useTeachers } from '../../../shared/reference.ts';
 import { useStoreClock } from '../../../shared/store-time.ts';
 import { useCalendarSessions } from '../hooks/calendar.ts';
+import { useLessonTypes } from '../hooks/lessons.ts';
 import type { CalendarSession } from '../types.ts';
 import { BOOKED_BG, FREE_BG, LESSON_BG } from './calendar-view.tsx';
 
@@ -46,6 +47,9 @@ export default function TeacherDayView({ date, venueId, onDate, onOpen, onBook }
   const teacherRole = useRole() === 'teacher';
   const canBook = useCan(bookLesson);
   const teachers = useTeachers();
+  // 约私教 is offered in the columns of teachers who give a lesson type.
+  const types = useLessonTypes(canBook);
+  const givers = new Set((types.data ?? []).flatMap((t) => t.teachers.map((x) => x.teacherId)));
   const sessions = useCalendarSessions({ fromDate: date, toDate: date, venueId, teacherId: null });
   const list = useMemo(() => sessions.data ?? [], [sessions.data]);
   const columns = useMemo(() => {
@@ -89,7 +93,7 @@ export default function TeacherDayView({ date, venueId, onDate, onOpen, onBook }
             {columns.map((c) => (
               <div key={c.id} className="teacher-day-head">
                 <span className="teacher-day-name">{c.name}</span>
-                {canBook && (
+                {canBook && givers.has(c.id) && (
                   <Button
                     size="small"
                     type="link"

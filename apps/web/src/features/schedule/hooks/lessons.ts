@@ -8,8 +8,9 @@ import { keys } from '../../../shared/query-keys.ts';
 import { useWrite } from '../../../shared/use-write.ts';
 
 /** The store's lesson types that may be booked (enabled). */
-export function useLessonTypes() {
+export function useLessonTypes(enabled = true) {
   return useQuery({
+    enabled,
     queryKey: keys.calendar.lessonTypes,
     queryFn: async () => (await call(lessonTypeList, {})).filter((t) => t.enabled === 1),
     staleTime: 60_000,
