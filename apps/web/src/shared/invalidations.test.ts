@@ -20,6 +20,8 @@ const sample = {
   'payOrders.reconcile': keys.payOrders.reconcile('2026-11-26'),
   'calendar.range': keys.calendar.range('2026-11-23', '2026-11-29', null, 2),
   'calendar.week': keys.calendar.week('2026-11-23'),
+  'calendar.lessonTypes': keys.calendar.lessonTypes,
+  'calendar.freeSlots': keys.calendar.freeSlots(3, 2, '2026-11-27', 1),
   'calendar.dropInTeachers': keys.calendar.dropInTeachers(3, '2026-11-27'),
   'calendar.dropInCount': keys.calendar.dropInCount(3, '2026-11-27', [2, 4]),
   'sessions.info': keys.sessions.info(7),
@@ -74,7 +76,14 @@ const sample = {
 } satisfies Record<string, QueryKey>;
 type Name = keyof typeof sample;
 
-const calendar: Name[] = ['calendar.range', 'calendar.week', 'calendar.dropInTeachers', 'calendar.dropInCount'];
+const calendar: Name[] = [
+  'calendar.range',
+  'calendar.week',
+  'calendar.dropInTeachers',
+  'calendar.dropInCount',
+  'calendar.lessonTypes',
+  'calendar.freeSlots',
+];
 const sessions: Name[] = [
   'sessions.info',
   'sessions.bookings',

@@ -47,6 +47,16 @@ export const keys = {
       teacherId,
     ],
     week: (monday: string) => ['calendar', 'week', monday],
+    /** 约私教: the lesson types and a type's free start times (a booking anywhere changes them). */
+    lessonTypes: ['calendar', 'lesson-types'],
+    freeSlots: (courseId: number, teacherId: number, date: string, members: number) => [
+      'calendar',
+      'free-slots',
+      courseId,
+      teacherId,
+      date,
+      members,
+    ],
     dropInTeachers: (courseId: number | undefined, date: string | undefined) => [
       'calendar',
       'drop-in-teachers',

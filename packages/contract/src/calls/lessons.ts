@@ -39,6 +39,12 @@ export const LESSON_KIND_LABEL: Record<LessonKind, string> = {
   one_on_two: '1对2',
   small_group: '小班',
 };
+/**
+ * How the schedule's reads mark a lesson (a session of a 私教/小班 type): its kind and whether it
+ * waits for its teacher (待确认); null for a group class.
+ */
+export const zLessonMark = z.object({ kind: z.enum(LESSON_KINDS), pending: z.boolean() }).nullable();
+export type LessonMark = z.infer<typeof zLessonMark>;
 export const TEACHER_LEVELS = ['junior', 'senior', 'master'] as const;
 export type TeacherLevel = (typeof TEACHER_LEVELS)[number];
 export const TEACHER_LEVEL_LABEL: Record<TeacherLevel, string> = { junior: '初级', senior: '高级', master: '导师' };

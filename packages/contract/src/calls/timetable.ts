@@ -4,6 +4,7 @@ import { zDate, zId, zLimitFields, zOptId, zPage, zPaged, zText, zTime } from '.
 import { ATTENDANCE_EDIT_DAYS, MAX_COUNT } from '../constants.ts';
 import { defineCall, fails, STORE_API, Roles } from '../define.ts';
 import { CARD_RULE_MSGS, MEMBER_RULE_MSGS, Msg } from '../messages.ts';
+import { zLessonMark } from './lessons.ts';
 import { TeacherPayMsg } from './teacher-pay.ts';
 
 /** Messages of the booking engine that neither the spec nor Msg words. */
@@ -124,6 +125,7 @@ export const zCalendarItem = z.object({
   fromTime: z.string(),
   toTime: z.string(),
   courseName: z.string(),
+  teacherId: z.number(),
   teacherName: z.string(),
   areaName: z.string().nullable(),
   color: z.string(),
@@ -133,6 +135,11 @@ export const zCalendarItem = z.object({
   /** Members on the waitlist (候补 N). */
   waitCount: z.number(),
   book: z.object({ id: z.number(), name: z.string() }).nullable(),
+  /** A lesson (私教/小班): its kind, 待确认, and its members' names; null for a group class. */
+  lesson: zLessonMark
+    .unwrap()
+    .extend({ members: z.array(z.string()) })
+    .nullable(),
 });
 export type CalendarItem = z.infer<typeof zCalendarItem>;
 export const zCalendarDay = z.object({ date: z.string(), list: z.array(zCalendarItem) });
@@ -196,6 +203,17 @@ export const zSessionInfo = z.object({
   memberRule: z.object({ booking: z.string().nullable(), lateCancel: z.boolean() }),
   /** The session has ended (store time): no booking or room creation; cancel and delete need a confirm. */
   ended: z.boolean(),
+  /**
+   * A lesson (私教/小班): its kind, 待确认, its type's cancel cutoff (minutes before the start: later
+   * cancels are consumed) and why the desk booked it outside the offered slots; null for a group class.
+   */
+  lesson: zLessonMark
+    .unwrap()
+    .extend({
+      cancelCutoffMinutes: z.number(),
+      outsideReason: z.string().nullable(),
+    })
+    .nullable(),
 });
 export type SessionInfo = z.infer<typeof zSessionInfo>;
 

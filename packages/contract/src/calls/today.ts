@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { zDate } from '../common.ts';
 import { defineCall, STORE_API, Roles } from '../define.ts';
+import { zLessonMark } from './lessons.ts';
 
 /** One person (or party) on a class's roster: a booking, or a pending waiting for sign-in (mode 1). */
 export const zRosterEntry = z.object({
@@ -38,6 +39,8 @@ export const zTodaySession = z.object({
   isOnline: z.number(),
   /** now: started and not ended; ended; upcoming. */
   phase: z.enum(['upcoming', 'now', 'ended']),
+  /** A lesson (私教/小班): its kind and 待确认; null for a group class. */
+  lesson: zLessonMark,
   roster: z.array(zRosterEntry),
 });
 export type TodaySession = z.infer<typeof zTodaySession>;

@@ -1,4 +1,4 @@
-import { TimetableMsg, type CalendarDay } from '@studio/contract';
+import { TimetableMsg, type CalendarDay, type LessonMark } from '@studio/contract';
 import { MAX_RANGE_DAYS } from '@studio/contract';
 import type { Db } from '../../db/index.ts';
 import { badRequest } from '../../lib/errors.ts';
@@ -7,7 +7,7 @@ import { RawJson } from '../../lib/raw-json.ts';
 import { taggedCache } from '../../lib/cache.ts';
 import { dataVersion } from '../../db/data-version.ts';
 import { areaAndBelow, requireTeachers } from '../reference/public.ts';
-import { calendarSessions } from './list-repository.ts';
+import { calendarSessions, rostersOf } from './list-repository.ts';
 
 export interface CalendarQuery {
   fromDate: string;
@@ -23,10 +23,24 @@ export interface CalendarQuery {
  */
 const answers = taggedCache<RawJson>({ max: 500 });
 
+/** A session's lesson mark (私教/小班): its course's kind and 待确认; null for a group class (kind 'group'). */
+export function lessonMark(s: { kind: string; appointmentStatus: string | null }): LessonMark {
+  if (s.kind === 'group') return null;
+  return { kind: s.kind as NonNullable<LessonMark>['kind'], pending: s.appointmentStatus === 'pending' };
+}
+
 async function compute(db: Db, storeId: number, q: CalendarQuery): Promise<CalendarDay[]> {
   if (q.teacherId !== null) await requireTeachers(db, storeId, [q.teacherId]);
   const venueIds = await areaAndBelow(db, storeId, q.venueId);
   const rows = await calendarSessions(db, storeId, { ...q, venueIds });
+  // A lesson shows its members' names (its roster: live bookings and pendings waiting for sign-in).
+  const lessonIds = rows.filter((r) => r.kind !== 'group').map((r) => r.id);
+  const members = new Map<number, string[]>(lessonIds.map((id) => [id, []]));
+  if (lessonIds.length) {
+    const roster = await rostersOf(db, storeId, lessonIds);
+    roster.sort((a, b) => a.createTime.localeCompare(b.createTime) || a.id - b.id);
+    for (const m of roster) members.get(m.sessionId)!.push(m.memberName);
+  }
   const days: CalendarDay[] = [];
   for (const r of rows) {
     const date = r.startTime.slice(0, 10);
@@ -40,6 +54,7 @@ async function compute(db: Db, storeId: number, q: CalendarQuery): Promise<Calen
       fromTime: r.startTime,
       toTime: r.endTime,
       courseName: r.courseName,
+      teacherId: r.teacherId,
       teacherName: r.teacherName,
       areaName: r.areaName,
       color: r.color,
@@ -48,6 +63,7 @@ async function compute(db: Db, storeId: number, q: CalendarQuery): Promise<Calen
       reservableCount: r.reservableCount,
       waitCount: r.waitCount,
       book: r.bookId !== null && r.bookName !== null ? { id: r.bookId, name: r.bookName } : null,
+      lesson: r.kind === 'group' ? null : { ...lessonMark(r)!, members: members.get(r.id)! },
     });
   }
   return days;

@@ -44,6 +44,7 @@ export function calendarSessions(ex: Executor, storeId: number, f: CalendarFilte
       't.id',
       't.startTime',
       't.endTime',
+      't.teacherId',
       'te.name as teacherName',
       'a.name as areaName',
       't.color',
@@ -53,6 +54,8 @@ export function calendarSessions(ex: Executor, storeId: number, f: CalendarFilte
       't.waitCount',
       't.bookId',
       'm.name as bookName',
+      'c.kind',
+      't.appointmentStatus',
     ])
     .where('t.storeId', '=', storeId)
     .where('t.deleted', '=', 0)
@@ -109,7 +112,14 @@ export function sessionNames(ex: Executor, s: Pick<Row<'timetable'>, 'courseId' 
     .selectFrom('course as c')
     .innerJoin('teacher as te', (j) => j.on('te.id', '=', s.teacherId))
     .leftJoin('area as a', (j) => j.on('a.id', '=', s.areaId))
-    .select(['c.name as courseName', 'te.name as teacherName', 'a.name as areaName', 'c.forChildren'])
+    .select([
+      'c.name as courseName',
+      'te.name as teacherName',
+      'a.name as areaName',
+      'c.forChildren',
+      'c.kind',
+      'c.cancelCutoffMinutes',
+    ])
     .where('c.id', '=', s.courseId)
     .executeTakeFirstOrThrow();
 }
@@ -327,4 +337,56 @@ export function exportPendings(ex: Executor, storeId: number, where: ExportScope
     .where('t.deleted', '=', 0)
     .where('pd.status', 'in', [PendingStatus.WAITING, PendingStatus.NO_SHOW]);
   return q.where(sessionsOf(where)).orderBy('t.startTime').orderBy('t.id').orderBy('pd.id').execute();
+}
+
+/**
+ * The rosters of the given sessions: live bookings (booked, marked 到店 or signed in) and pendings
+ * still waiting (a signed-in pending appears as its booking), in no particular order.
+ */
+export function rostersOf(ex: Executor, storeId: number, sessionIds: number[]) {
+  const bookings = ex
+    .selectFrom('reservation as r')
+    .innerJoin('member as m', 'm.id', 'r.memberId')
+    .innerJoin('memberCard as mc', 'mc.id', 'r.memberCardId')
+    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .where('r.storeId', '=', storeId)
+    .where('r.timetableId', 'in', sessionIds)
+    .where('r.status', 'in', LIVE_RESERVATION)
+    .select([
+      sql<'booking' | 'pending'>`'booking'`.as('kind'),
+      'r.id',
+      'r.timetableId as sessionId',
+      'm.id as memberId',
+      'm.name as memberName',
+      'm.mobile',
+      (eb) => eb.ref('r.memberCardId').$castTo<number | null>().as('memberCardId'),
+      (eb) => eb.ref('p.cardName').$castTo<string | null>().as('cardName'),
+      'r.studentCount',
+      'r.status',
+      'r.attendedTime',
+      'r.remark',
+      'r.createTime',
+    ]);
+  const pendings = ex
+    .selectFrom('pending as pd')
+    .innerJoin('member as m', 'm.id', 'pd.memberId')
+    .where('pd.storeId', '=', storeId)
+    .where('pd.timetableId', 'in', sessionIds)
+    .where('pd.status', '=', PendingStatus.WAITING)
+    .select([
+      sql<'booking' | 'pending'>`'pending'`.as('kind'),
+      'pd.id',
+      'pd.timetableId as sessionId',
+      'm.id as memberId',
+      'm.name as memberName',
+      'm.mobile',
+      sql<number | null>`null`.as('memberCardId'),
+      sql<string | null>`null`.as('cardName'),
+      'pd.studentCount',
+      sql<number>`0`.as('status'),
+      sql<string | null>`null`.as('attendedTime'),
+      'pd.remark',
+      'pd.createTime',
+    ]);
+  return bookings.unionAll(pendings).execute();
 }

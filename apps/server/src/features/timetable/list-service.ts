@@ -27,6 +27,7 @@ import {
   type ExportScope,
 } from './list-repository.ts';
 import { liveSession } from './session-repository.ts';
+import { lessonMark } from './calendar.ts';
 
 /**
  * A session's drawer and lists as the desk reads them: each checks the session is live (404
@@ -82,6 +83,14 @@ export async function sessionInfo(db: Db, storeId: number, id: number, timezone:
     deductionMode: rules.deductionMode,
     memberRule: memberRuleNow(rules.policy, s.startTime, localDateTime(timezone)),
     ended: s.endTime <= localDateTime(timezone),
+    lesson:
+      names.kind === 'group'
+        ? null
+        : {
+            ...lessonMark({ kind: names.kind, appointmentStatus: s.appointmentStatus })!,
+            cancelCutoffMinutes: names.cancelCutoffMinutes,
+            outsideReason: s.outsideReason,
+          },
   };
 }
 

@@ -63,7 +63,8 @@ export {
 } from './booking-repository.ts';
 export type { CardBooking, PendingCharge, SetBooking, SetOptions } from './booking-engine.ts';
 export { exportRows } from './list-service.ts';
-export { teacherSessions } from './calendar.ts';
+export { lessonMark, teacherSessions } from './calendar.ts';
+export { rostersOf } from './list-repository.ts';
 export { attendanceTakenSql, bookedOf, cameSql, missedSql } from './attendance-repository.ts';
 export { recordAttendance, type AttendanceBooking } from './attendance.ts';
 export { roomOf } from '../reference/public.ts';

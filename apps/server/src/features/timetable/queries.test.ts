@@ -55,6 +55,8 @@ describeEachDb('schedule queries', (env) => {
       reservableCount: 7,
       waitCount: 0,
       book: { id: book.id, name: book.name },
+      lesson: null,
+      teacherId: teacher.id,
     });
     expect(a.data[0].list[1]).toMatchObject({ areaName: null, book: null });
   });

@@ -1,5 +1,3 @@
-import { LIVE_RESERVATION, PendingStatus } from '@studio/contract';
-import { sql } from 'kysely';
 import type { Executor } from '../../db/index.ts';
 import { addDays } from '../../lib/time.ts';
 import { withCourseName } from '../reference/public.ts';
@@ -43,60 +41,10 @@ export function sessionsBetween(
       't.realCount',
       't.waitCount',
       't.isOnline',
+      'c.kind',
+      't.appointmentStatus',
     ])
     .orderBy('t.startTime')
     .orderBy('t.id')
     .execute();
-}
-
-/**
- * The rosters of the given sessions: live bookings (booked, marked 到店 or signed in) and pendings
- * still waiting (a signed-in pending appears as its booking), in no particular order.
- */
-export function rostersOf(ex: Executor, storeId: number, sessionIds: number[]) {
-  const bookings = ex
-    .selectFrom('reservation as r')
-    .innerJoin('member as m', 'm.id', 'r.memberId')
-    .innerJoin('memberCard as mc', 'mc.id', 'r.memberCardId')
-    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
-    .where('r.storeId', '=', storeId)
-    .where('r.timetableId', 'in', sessionIds)
-    .where('r.status', 'in', LIVE_RESERVATION)
-    .select([
-      sql<'booking' | 'pending'>`'booking'`.as('kind'),
-      'r.id',
-      'r.timetableId as sessionId',
-      'm.id as memberId',
-      'm.name as memberName',
-      'm.mobile',
-      (eb) => eb.ref('r.memberCardId').$castTo<number | null>().as('memberCardId'),
-      (eb) => eb.ref('p.cardName').$castTo<string | null>().as('cardName'),
-      'r.studentCount',
-      'r.status',
-      'r.attendedTime',
-      'r.remark',
-      'r.createTime',
-    ]);
-  const pendings = ex
-    .selectFrom('pending as pd')
-    .innerJoin('member as m', 'm.id', 'pd.memberId')
-    .where('pd.storeId', '=', storeId)
-    .where('pd.timetableId', 'in', sessionIds)
-    .where('pd.status', '=', PendingStatus.WAITING)
-    .select([
-      sql<'booking' | 'pending'>`'pending'`.as('kind'),
-      'pd.id',
-      'pd.timetableId as sessionId',
-      'm.id as memberId',
-      'm.name as memberName',
-      'm.mobile',
-      sql<number | null>`null`.as('memberCardId'),
-      sql<string | null>`null`.as('cardName'),
-      'pd.studentCount',
-      sql<number>`0`.as('status'),
-      sql<string | null>`null`.as('attendedTime'),
-      'pd.remark',
-      'pd.createTime',
-    ]);
-  return bookings.unionAll(pendings).execute();
 }

@@ -3,9 +3,9 @@ import type { CallCtx } from '../../lib/context.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { smsToday } from '../messaging/public.ts';
 import { exceptionOrderCount } from '../payment/public.ts';
-import { getDeductionMode } from '../timetable/public.ts';
+import { getDeductionMode, lessonMark, rostersOf } from '../timetable/public.ts';
 import { ownTeacherFilter } from '../reference/public.ts';
-import { rostersOf, sessionsOfDay } from './repository.ts';
+import { sessionsOfDay } from './repository.ts';
 
 /** A roster line's state: waiting for sign-in, signed in, marked 到店 (the one attendance fact), or booked. */
 function stateOf(r: {
@@ -72,6 +72,7 @@ export async function today(ctx: CallCtx, date: string | null | undefined): Prom
       realCount: s.realCount,
       isOnline: s.isOnline,
       phase: s.endTime <= now ? 'ended' : s.startTime <= now ? 'now' : 'upcoming',
+      lesson: lessonMark(s),
       roster: rosters.get(s.id)!,
     })),
   };

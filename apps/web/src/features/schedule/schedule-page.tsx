@@ -1,7 +1,16 @@
-import { Spin } from 'antd';
+import { Button, Spin } from 'antd';
 import { lazy, Suspense, useCallback, useState, type ComponentType, type LazyExoticComponent } from 'react';
 import { useNavigate, useSearchParams } from '../../shared/router.tsx';
-import { BOOKED_BG, BOOKED_BORDER, CalendarView, FREE_BG, type VisibleRange } from './components/calendar-view.tsx';
+import { useStoreClock } from '../../shared/store-time.ts';
+import {
+  BOOKED_BG,
+  BOOKED_BORDER,
+  CalendarView,
+  FREE_BG,
+  LESSON_BG,
+  LESSON_BORDER,
+  type VisibleRange,
+} from './components/calendar-view.tsx';
 import { Filters } from './components/filters.tsx';
 import { Toolbar } from './components/toolbar.tsx';
 import { useCalendarSessions } from './hooks/calendar.ts';
@@ -10,6 +19,7 @@ import './schedule.css';
 
 // Drawers, modals, the picture and the export are loaded on demand.
 const SessionDrawer = lazy(() => import('./drawer/session-drawer.tsx'));
+const TeacherDayView = lazy(() => import('./components/teacher-day-view.tsx'));
 const toolModals: Record<ToolModal, LazyExoticComponent<ComponentType<ToolModalProps>>> = {
   add: lazy(() => import('./modals/add-session-modal.tsx')),
   week: lazy(() => import('./modals/week-arrange-modal.tsx')),
@@ -19,6 +29,7 @@ const toolModals: Record<ToolModal, LazyExoticComponent<ComponentType<ToolModalP
   batchDelete: lazy(() => import('./modals/batch-delete-modal.tsx')),
   export: lazy(() => import('./modals/export-modal.tsx')),
   picture: lazy(() => import('./modals/picture-modal.tsx')),
+  lesson: lazy(() => import('./modals/lesson-booking-modal.tsx')),
 };
 
 const SESSION_PARAM = 'course_calendar_id';
@@ -31,6 +42,10 @@ export default function SchedulePage() {
   const [venueId, setVenueId] = useState<number | null>(null);
   const [teacherId, setTeacherId] = useState<number | null>(null);
   const [modal, setModal] = useState<ToolModal | null>(null);
+  // 按老师: one day with a column per teacher (its date), instead of the calendar.
+  const { today } = useStoreClock();
+  const [teacherDay, setTeacherDay] = useState<string | null>(null);
+  const [prefill, setPrefill] = useState<ToolModalProps['prefill']>();
   const sessions = useCalendarSessions(range && { ...range, venueId, teacherId });
   const openId = Number(params.get(SESSION_PARAM)) || null;
   // ?date=YYYY-MM-DD opens the calendar on that date (links, the benchmark).
@@ -66,20 +81,44 @@ export default function SchedulePage() {
   return (
     <div className="schedule-page">
       <div style={{ display: 'flex', flexDirection: 'column', gap: 12 }}>
-        <Toolbar onOpen={setModal} />
+        <Toolbar
+          onOpen={(m) => {
+            setPrefill(teacherDay ? { date: teacherDay } : undefined);
+            setModal(m);
+          }}
+        />
         <div style={{ display: 'flex', alignItems: 'center', gap: 12 }}>
           <Filters venueId={venueId} teacherId={teacherId} onVenue={setVenueId} onTeacher={setTeacherId} />
+          <Button onClick={() => setTeacherDay(teacherDay ? null : (initialDate ?? today()))}>
+            {teacherDay ? '返回日历' : '按老师看一天'}
+          </Button>
           {sessions.isFetching && <Spin size="small" />}
           <span className="legend">
             <i style={{ background: FREE_BG, border: '1px solid #d9d9d9' }} /> 无预约
             <i style={{ background: BOOKED_BG, border: `1px solid ${BOOKED_BORDER}` }} /> 有预约
+            <i style={{ background: LESSON_BG, border: `1px solid ${LESSON_BORDER}` }} /> 私教/小班
           </span>
         </div>
-        <CalendarView initialDate={initialDate} sessions={sessions.data ?? []} onRange={onRange} onOpen={onOpen} />
+        {teacherDay ? (
+          <Suspense fallback={<Spin />}>
+            <TeacherDayView
+              date={teacherDay}
+              venueId={venueId}
+              onDate={setTeacherDay}
+              onOpen={onOpen}
+              onBook={(id) => {
+                setPrefill({ teacherId: id, date: teacherDay });
+                setModal('lesson');
+              }}
+            />
+          </Suspense>
+        ) : (
+          <CalendarView initialDate={initialDate} sessions={sessions.data ?? []} onRange={onRange} onOpen={onOpen} />
+        )}
       </div>
       <Suspense fallback={null}>
         {openId && <SessionDrawer id={openId} onClose={onCloseDrawer} />}
-        {Modal && <Modal onClose={() => setModal(null)} shown={range} />}
+        {Modal && <Modal onClose={() => setModal(null)} shown={range} prefill={prefill} />}
       </Suspense>
     </div>
   );

@@ -4,13 +4,15 @@ export type { BookingRow, HistoryRow, PendingItem, SessionInfo } from '@studio/c
 export type { CalendarSession } from './hooks/calendar.ts';
 
 /** The toolbar's modals. */
-export type ToolModal = 'add' | 'week' | 'copy' | 'batch' | 'dropIn' | 'batchDelete' | 'export' | 'picture';
+export type ToolModal = 'add' | 'week' | 'copy' | 'batch' | 'dropIn' | 'batchDelete' | 'export' | 'picture' | 'lesson';
 
 /** What the page hands every toolbar modal. */
 export interface ToolModalProps {
   onClose: () => void;
   /** The dates the calendar shows (`YYYY-MM-DD`, inclusive), once it has shown some: the export starts from them. */
   shown?: { fromDate: string; toDate: string } | null;
+  /** 约私教 from the teacher view: the teacher and day (`YYYY-MM-DD`) of the column clicked. */
+  prefill?: { teacherId?: number; date?: string };
 }
 
 /** A meeting's info as the online panel reads it (the contract passes it through as a record). */

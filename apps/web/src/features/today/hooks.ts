@@ -1,5 +1,6 @@
 // The 今日 screen's reads and writes.
 import {
+  confirmLesson,
   markAttendanceCall,
   memberCardsForCourse,
   queryPendingList,
@@ -102,4 +103,9 @@ export function useAttendance() {
     { changes: 'session' },
   );
   return { one, all };
+}
+
+/** The teacher (or the desk) confirms a lesson waiting for them (待确认). */
+export function useConfirmLesson() {
+  return useWrite((id: number) => call(confirmLesson, { id }), { success: '已确认预约', changes: 'session' });
 }

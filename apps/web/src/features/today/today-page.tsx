@@ -1,4 +1,6 @@
 import {
+  confirmLesson,
+  LESSON_KIND_LABEL,
   markAttendanceCall,
   PayExceptionMsg,
   queryCheckinCode,
@@ -26,7 +28,7 @@ import dayjs from '../../shared/dayjs.ts';
 import { balanceText } from '../../shared/format.ts';
 import { useCan } from '../../shared/profile.ts';
 import { Link } from '../../shared/router.tsx';
-import { useAttendance, useSignIn, useToday, type SignInOutcome } from './hooks.ts';
+import { useAttendance, useConfirmLesson, useSignIn, useToday, type SignInOutcome } from './hooks.ts';
 import { STATE_COLOR, STATE_TEXT } from './states.ts';
 import './today.css';
 
@@ -169,6 +171,8 @@ function SessionCard({
   const notMarked = s.roster.filter((r) => r.state === 'booked');
   const { all: bookedPeople, came: cameP } = countsOf(s.roster);
   const free = s.reservableCount - s.realCount;
+  const canConfirm = useCan(confirmLesson);
+  const confirm = useConfirmLesson();
   const markOne = async (entry: RosterEntry, came: boolean) => {
     if (await attendance.one.run(entry, came)) {
       void message.success(came ? `${entry.memberName} 已到店` : `已撤销 ${entry.memberName} 的到店`);
@@ -220,12 +224,18 @@ function SessionCard({
           </Typography.Text>
           <Tag color={PHASE[s.phase].color}>{PHASE[s.phase].text}</Tag>
           {s.isOnline > 0 && <Tag color="purple">在线</Tag>}
+          {s.lesson && <Tag color="purple">{LESSON_KIND_LABEL[s.lesson.kind]}</Tag>}
+          {s.lesson?.pending && (
+            <Tag color="orange" data-testid="lesson-pending">
+              待确认
+            </Tag>
+          )}
           {bookedPeople > 0 && (
             <Tag color={cameP ? 'green' : 'default'} data-testid="came-count">
               {mode === 1 ? '签到' : '到店'} {cameP}/{bookedPeople}
             </Tag>
           )}
-          {free <= 0 ? (
+          {s.lesson ? null : free <= 0 ? (
             <Tag color="red">
               已满 {s.realCount}/{s.reservableCount}
             </Tag>
@@ -238,6 +248,11 @@ function SessionCard({
       }
       extra={
         <Space>
+          {canConfirm && s.lesson?.pending && s.phase !== 'ended' && (
+            <Button size="small" type="primary" loading={confirm.loading} onClick={() => void confirm.run(s.id)}>
+              确认预约
+            </Button>
+          )}
           {canMark && notMarked.length > 0 && (
             <Button size="small" type="primary" onClick={() => setAttendAll(true)}>
               全部到店（{notMarked.length}）

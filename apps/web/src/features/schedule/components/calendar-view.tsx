@@ -4,6 +4,7 @@ import dayGridPlugin from '@fullcalendar/daygrid';
 import listPlugin from '@fullcalendar/list';
 import FullCalendar from '@fullcalendar/react';
 import timeGridPlugin from '@fullcalendar/timegrid';
+import { LESSON_KIND_LABEL } from '@studio/contract';
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import dayjs from '../../../shared/dayjs.ts';
 import { storeDateTime, useStoreClock } from '../../../shared/store-time.ts';
@@ -13,6 +14,9 @@ import type { CalendarSession } from '../types.ts';
 export const FREE_BG = '#ffffff';
 export const BOOKED_BG = '#ffdcd6';
 export const BOOKED_BORDER = '#ffa39e';
+/** Lessons (私教/小班) a lavender tint, apart from both (#262626 on it 13:1). */
+export const LESSON_BG = '#efe6ff';
+export const LESSON_BORDER = '#9254de';
 
 export interface VisibleRange {
   fromDate: string;
@@ -39,6 +43,10 @@ function eventHtml({ event, view }: EventContentArg, now: string): { html: strin
   const time = `${s.fromTime.slice(11, 16)}-${s.toTime.slice(11, 16)}`;
   const compact = view.type === 'dayGridMonth';
   const online = s.isOnline ? '<span class="session-online">线上</span>' : '';
+  // A lesson (私教/小班) shows its kind, 待确认 and its members instead of a count of seats.
+  const lesson = s.lesson;
+  const kind = lesson ? `<span class="session-lesson">${LESSON_KIND_LABEL[lesson.kind]}</span>` : '';
+  const pending = lesson?.pending ? '<span class="session-state session-state-pending">待确认</span>' : '';
   // Ended and full classes look different from open ones (the store's clock; the server decides).
   const ended = s.toTime <= now;
   const full = s.realCount >= s.reservableCount;
@@ -47,14 +55,19 @@ function eventHtml({ event, view }: EventContentArg, now: string): { html: strin
     : full
       ? '<span class="session-state session-state-full">已满</span>'
       : '';
+  const who = lesson
+    ? `<div class="session-line session-members">${esc(lesson.members.join('、') || '无会员')}</div>`
+    : '';
   const lines = compact
     ? `<div class="session-line">${time}</div>`
     : `<div class="session-line"><span class="session-time">${s.fromTime.slice(11, 16)}<span class="session-end">-${s.toTime.slice(11, 16)}</span></span> <span class="session-teacher">${esc(s.teacherName)}</span></div><div class="session-line session-venue">${esc(s.areaName || '无场地')}</div>`;
   return {
     html:
-      `<div class="session-event${ended ? ' session-ended' : ''}${full ? ' session-full' : ''}" data-session-id="${s.id}" title="${esc(s.courseName)} ${time}">` +
-      `<div class="session-event-title"><span class="session-name">${online}${esc(s.courseName)}</span>` +
-      `<span class="session-count" title="已预约/上限">${state}${s.realCount}/${s.reservableCount}</span></div>` +
+      `<div class="session-event${ended ? ' session-ended' : ''}${full && !lesson ? ' session-full' : ''}${lesson ? ' session-lesson-event' : ''}" data-session-id="${s.id}" title="${esc(s.courseName)} ${time}">` +
+      `<div class="session-event-title"><span class="session-name">${online}${kind}${esc(s.courseName)}</span>` +
+      (lesson
+        ? `<span class="session-count">${ended ? state : pending}</span></div>${who}`
+        : `<span class="session-count" title="已预约/上限">${state}${s.realCount}/${s.reservableCount}</span></div>`) +
       (s.waitCount ? `<div class="session-line session-wait">候补 ${s.waitCount}</div>` : '') +
       `${lines}</div>`,
   };
@@ -117,7 +130,7 @@ export const CalendarView = memo(function CalendarView({ initialDate, sessions, 
         id: String(s.id),
         start: s.fromTime.replace(' ', 'T'),
         end: s.toTime.replace(' ', 'T'),
-        backgroundColor: s.realCount > 0 ? BOOKED_BG : FREE_BG,
+        backgroundColor: s.lesson ? LESSON_BG : s.realCount > 0 ? BOOKED_BG : FREE_BG,
         borderColor: s.color || '#1677ff',
         textColor: '#262626',
         extendedProps: { session: s },

@@ -7,6 +7,7 @@ import {
   PlusOutlined,
   ScheduleOutlined,
   UserAddOutlined,
+  UserOutlined,
 } from '@ant-design/icons';
 import {
   batchAddMemberReservation,
@@ -14,6 +15,7 @@ import {
   batchArrangeWeekCourse,
   batchCancelTimetable,
   batchExportReservation,
+  bookLesson,
   cardProductList,
   copyTimetable,
   insertStoreCourse,
@@ -41,6 +43,7 @@ const buttons: {
   primary?: boolean;
 }[] = [
   { key: 'add', label: '添加课程', icon: <PlusOutlined />, call: insertTimetable, primary: true },
+  { key: 'lesson', label: '约私教', icon: <UserOutlined />, call: bookLesson },
   { key: 'week', label: '周课表排课', icon: <ScheduleOutlined />, call: batchArrangeWeekCourse },
   { key: 'copy', label: '复制课表', icon: <CopyOutlined />, call: copyTimetable },
   { key: 'batch', label: '批量排课', icon: <CalendarOutlined />, call: batchArrangeCourse },

@@ -31,6 +31,7 @@ import { HistoryTab } from './history-tab.tsx';
 import { OnlinePanel } from './online-panel.tsx';
 import { PendingTab } from './pending-tab.tsx';
 import { SessionHeader } from './session-header.tsx';
+import { LessonPanel } from './lesson-panel.tsx';
 import { JoinWaitlistModal, useWaitlistState, WaitlistOff, WaitlistTab } from './waitlist-tab.tsx';
 
 const EditSessionModal = lazy(() => import('../modals/edit-session-modal.tsx'));
@@ -39,6 +40,8 @@ const BookingModal = lazy(() => import('../modals/booking-modal.tsx'));
 const CancelBookingModal = lazy(() => import('../modals/cancel-booking-modal.tsx'));
 const ReceiptModal = lazy(() => import('../modals/receipt-modal.tsx'));
 const MemberDrawer = lazy(() => import('./member-drawer.tsx'));
+const MoveLessonModal = lazy(() => import('../modals/move-lesson-modal.tsx'));
+const CancelLessonModal = lazy(() => import('../modals/cancel-lesson-modal.tsx'));
 
 type Open =
   | { kind: 'wait' }
@@ -47,6 +50,7 @@ type Open =
   | { kind: 'book'; pending?: PendingItem }
   | { kind: 'cancel'; row: BookingRow }
   | { kind: 'receipt'; row: BookingRow }
+  | { kind: 'move' }
   | null;
 
 /**
@@ -191,6 +195,7 @@ export default function SessionDrawer({ id, onClose }: { id: number; onClose: ()
       ) : (
         <Space direction="vertical" style={{ width: '100%' }} size="middle">
           <SessionHeader s={s} signInMode={signInMode} />
+          {s.lesson && <LessonPanel s={s} onMove={() => setOpen({ kind: 'move' })} />}
           {!(s.ended && s.isOnline === 0) && <OnlinePanel s={s} />}
           {s.ended && (
             <Alert
@@ -201,7 +206,7 @@ export default function SessionDrawer({ id, onClose }: { id: number; onClose: ()
           )}
           {(canBook || canExport) && (
             <Space wrap>
-              {canBook && !s.ended && (
+              {canBook && !s.ended && !s.lesson && (
                 <BookOrQueue s={s} onBook={() => setOpen({ kind: 'book' })} onQueue={() => setOpen({ kind: 'wait' })} />
               )}
               {canExport && (
@@ -242,7 +247,19 @@ export default function SessionDrawer({ id, onClose }: { id: number; onClose: ()
         {s && open?.kind === 'book' && (
           <BookingModal session={s} signInMode={signInMode} pending={open.pending} onClose={() => setOpen(null)} />
         )}
-        {open?.kind === 'cancel' && (
+        {s && open?.kind === 'move' && <MoveLessonModal session={s} onClose={() => setOpen(null)} />}
+        {s?.lesson && open?.kind === 'cancel' && (
+          <CancelLessonModal
+            session={s}
+            row={open.row}
+            onClose={() => setOpen(null)}
+            onReleased={() => {
+              setOpen(null);
+              onClose();
+            }}
+          />
+        )}
+        {!s?.lesson && open?.kind === 'cancel' && (
           <CancelBookingModal
             row={open.row}
             lateForMembers={s?.memberRule.lateCancel}

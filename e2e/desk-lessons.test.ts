@@ -1,0 +1,245 @@
+import { expect, it } from 'vitest';
+import { Api, DESK, describeBrowser, loginWithCookie, newContext, shot, TEACHER } from './harness.ts';
+import { addDays, mondayOf } from './seed.ts';
+import { field, modal, pick, toast, typeInto } from './ui.ts';
+
+/**
+ * 私教 at the desk (issue 43): the desk books a 1对1 for a member at a start time the teacher has
+ * free, sees it in the teacher view, the teacher confirms it on their 今日, and the desk moves it and
+ * cancels it from its drawer.
+ */
+describeBrowser('desk lessons: book, teacher view, confirm, move, cancel', (env) => {
+  // Tuesday of next week: far enough for any notice and the cancel cutoff, whatever the hour now.
+  const DAY = addDays(mondayOf(1), 1);
+
+  it('the desk books a lesson in an offered slot, the teacher confirms it, the desk moves and cancels it', async () => {
+    const { api, browser, server } = env();
+    // The seeded teacher account's teacher gives a 1对1 (must be confirmed), works 09:00-18:00.
+    const staff = await api.ok<{ account: string; teacherId: number | null }[]>('query/staff/list');
+    const teacherId = staff.find((s) => s.account === TEACHER.account)!.teacherId!;
+    const teachers = await api.ok<{ id: number; name: string }[]>('query/teacher/list');
+    const teacherName = teachers.find((t) => t.id === teacherId)!.name;
+    await api.ok('update/teacher/hours', {
+      teacherId,
+      weekly: [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({ weekday, startTime: '09:00', endTime: '18:00' })),
+    });
+    const type = await api.ok<{ id: number }>('insert/lesson/type', {
+      name: '普拉提私教',
+      kind: 'one_on_one',
+      duration: 60,
+      cancelCutoffMinutes: 720,
+      teachers: [{ teacherId, level: null }],
+      prices: [],
+      areaIds: [],
+      equipment: [],
+      description: null,
+    });
+    const pack = await api.ok<{ id: number }>('insert/card/product', {
+      cardName: '私教十节',
+      bigType: 1,
+      cardType: 2,
+      perCount: 1,
+      price: 300000,
+      courseIds: [type.id],
+    });
+    const member = await api.ok<{ id: number }>('insert/member', { name: '周私教', mobile: '13911112222', gender: 2 });
+    await api.ok('insert/member/card', { mid: member.id, cardId: pack.id, totalCount: 10, expireTime: null });
+    await api.ok('update/lesson/setting', { teacherConfirms: 1, confirmHours: 12 });
+
+    // The desk: 约私教 from the calendar.
+    const deskApi = new Api(server.url);
+    await deskApi.login(DESK.account, DESK.password);
+    const deskContext = await newContext(browser);
+    await loginWithCookie(deskContext, deskApi);
+    const page = await deskContext.newPage();
+    page.setDefaultTimeout(15_000);
+    await page.goto(`${server.url}/course/calendar?date=${DAY}`);
+    await page.locator('.fc').waitFor();
+    await page.getByRole('button', { name: '约私教' }).click();
+    const m = modal(page, '约私教');
+    await pick(page, field(m, '私教/小班课程'), '普拉提私教');
+    await pick(page, field(m, '老师'), teacherName);
+    await typeInto(page, field(m, '日期').locator('input'), DAY);
+    // The offered starts: the teacher's hours in 30-minute steps, the last one ending at 18:00.
+    const slots = field(m, '可约时间').locator('.ant-radio-button-wrapper');
+    await slots.first().waitFor();
+    expect(await slots.first().innerText()).toBe('09:00');
+    expect(await slots.last().innerText()).toBe('17:00');
+    await slots.filter({ hasText: '10:00' }).click();
+    await pick(page, field(m, '会员'), '周私教', '周私教');
+    await pick(page, field(m, '会员卡'), '私教十节');
+    await shot(page, 'desk-lessons-book');
+    await m.getByRole('button', { name: '确认预约' }).click();
+    await toast(page, '已预约，等待老师确认');
+
+    const days = await api.ok<{ list: { id: number; fromTime: string; lesson: unknown }[] }[]>(
+      'query/timetable/by/date',
+      { fromDate: DAY, toDate: DAY },
+    );
+    const lesson = days.flatMap((d) => d.list).find((s) => s.lesson !== null)!;
+    expect(lesson.fromTime).toBe(`${DAY} 10:00:00`);
+    const event = page.locator(`.session-event[data-session-id="${lesson.id}"]`);
+    await event.waitFor();
+    expect(await event.innerText()).toMatch(/1对1[\s\S]*普拉提私教[\s\S]*待确认[\s\S]*周私教/);
+    await shot(page, 'desk-lessons-calendar');
+
+    // The teacher view: one column per teacher, the lesson in its teacher's column.
+    await page.getByRole('button', { name: '按老师看一天' }).click();
+    const column = page.locator(`.teacher-day-col[data-teacher-id="${teacherId}"]`);
+    const inColumn = column.locator(`[data-session-id="${lesson.id}"]`);
+    await inColumn.waitFor();
+    expect(await inColumn.innerText()).toMatch(/普拉提私教[\s\S]*待确认[\s\S]*10:00-11:00[\s\S]*周私教/);
+    await shot(page, 'desk-lessons-teacher-view');
+
+    // The teacher confirms it on their 今日 (that day).
+    const teacherApi = new Api(server.url);
+    await teacherApi.login(TEACHER.account, TEACHER.password);
+    const teacherContext = await newContext(browser);
+    await loginWithCookie(teacherContext, teacherApi);
+    const tp = await teacherContext.newPage();
+    tp.setDefaultTimeout(15_000);
+    await tp.goto(`${server.url}/today`);
+    await tp.getByTestId('today-summary').waitFor();
+    await typeInto(tp, tp.locator('.ant-picker input').first(), DAY);
+    const card = tp.getByTestId(`today-session-${lesson.id}`);
+    await card.getByTestId('lesson-pending').waitFor();
+    expect(await card.innerText()).toContain('周私教');
+    await shot(tp, 'desk-lessons-teacher-today');
+    await card.getByRole('button', { name: '确认预约' }).click();
+    await toast(tp, '已确认预约');
+    await card.getByTestId('lesson-pending').waitFor({ state: 'detached' });
+    await teacherContext.close();
+
+    // The desk moves it to 14:00 from its drawer.
+    await inColumn.click();
+    const panel = page.getByTestId('lesson-panel');
+    await panel.getByText('已确认').waitFor();
+    expect(await panel.innerText()).toContain('开课前12小时内取消按迟到取消处理');
+    await shot(page, 'desk-lessons-drawer');
+    await panel.getByRole('button', { name: '调整时间' }).click();
+    const mv = modal(page, '调整上课时间');
+    await field(mv, '可约时间').locator('.ant-radio-button-wrapper').filter({ hasText: '14:00' }).click();
+    await shot(page, 'desk-lessons-move');
+    await mv.getByRole('button', { name: '确认调整' }).click();
+    await toast(page, '已调整上课时间');
+    const moved = await api.ok<{ startTime: string; lesson: { pending: boolean } }>('query/timetable/info', {
+      id: lesson.id,
+    });
+    expect(moved.startTime).toBe(`${DAY} 14:00:00`);
+
+    // And cancels it before the cutoff: refunded, the teacher's hour free again.
+    await page.locator('.ant-drawer').getByRole('button', { name: '取消预约' }).click();
+    const cancel = modal(page, '取消私教预约');
+    expect(await cancel.getByTestId('lesson-cancel-notice').innerText()).toContain('将退回 私教十节');
+    await shot(page, 'desk-lessons-cancel');
+    await cancel.getByRole('button', { name: '确认取消预约' }).click();
+    await toast(page, '已取消预约，1 次已退回');
+    // Nobody left: the lesson is gone, its drawer closes and the teacher's column is empty again.
+    await page.locator('.ant-drawer-content').waitFor({ state: 'detached' });
+    await inColumn.waitFor({ state: 'detached' });
+    expect(await page.locator('.ant-message-error').count()).toBe(0);
+    await shot(page, 'desk-lessons-cancelled');
+    const cards = await server.database.db
+      .selectFrom('memberCard')
+      .select('usedCount')
+      .where('memberId', '=', member.id)
+      .execute();
+    expect(cards.map((c) => Number(c.usedCount))).toEqual([0]);
+    await deskContext.close();
+  });
+
+  it('the desk books a 1对2 for two members from a teacher’s column of the teacher view', async () => {
+    const { api, page, server } = env();
+    const day = addDays(DAY, 1);
+    const teacher = await api.ok<{ id: number }>('insert/teacher', { name: '秦双人老师' });
+    await api.ok('update/teacher/hours', {
+      teacherId: teacher.id,
+      weekly: [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({ weekday, startTime: '09:00', endTime: '12:00' })),
+    });
+    const type = await api.ok<{ id: number }>('insert/lesson/type', {
+      name: '双人普拉提',
+      kind: 'one_on_two',
+      duration: 60,
+      teachers: [{ teacherId: teacher.id, level: null }],
+      prices: [],
+      areaIds: [],
+      equipment: [],
+      description: null,
+    });
+    const pack = await api.ok<{ id: number }>('insert/card/product', {
+      cardName: '双人课包',
+      bigType: 1,
+      cardType: 2,
+      perCount: 1,
+      price: 300000,
+      courseIds: [type.id],
+    });
+    for (const [name, mobile] of [
+      ['吴一号', '13922223333'],
+      ['郑二号', '13922224444'],
+    ]) {
+      const m = await api.ok<{ id: number }>('insert/member', { name, mobile, gender: 2 });
+      await api.ok('insert/member/card', { mid: m.id, cardId: pack.id, totalCount: 10, expireTime: null });
+    }
+    await api.ok('update/lesson/setting', { teacherConfirms: 0, confirmHours: 12 });
+
+    await page.goto(`${server.url}/course/calendar?date=${day}`);
+    await page.locator('.fc').waitFor();
+    await page.getByRole('button', { name: '按老师看一天' }).click();
+    await page.getByRole('button', { name: '为秦双人老师约私教' }).click();
+    const m = modal(page, '约私教');
+    // The column's teacher and day come filled in.
+    await field(m, '老师').getByText('秦双人老师').waitFor();
+    expect(await field(m, '日期').locator('input').inputValue()).toBe(day);
+    await pick(page, field(m, '私教/小班课程'), '双人普拉提');
+    // 1对2: two members, each with a card.
+    const members = m.locator('.ant-form-item').filter({ has: page.locator('label', { hasText: /^会员\d$/ }) });
+    expect(await members.count()).toBe(2);
+    await pick(page, field(m, '会员1'), '吴一号', '吴一号');
+    await pick(page, field(m, '会员2'), '郑二号', '郑二号');
+    const cards = m.locator('.ant-form-item').filter({ has: page.locator('label', { hasText: '会员卡' }) });
+    await pick(page, cards.nth(0), '双人课包');
+    await pick(page, cards.nth(1), '双人课包');
+    const slots = field(m, '可约时间').locator('.ant-radio-button-wrapper');
+    expect(await slots.allInnerTexts()).toEqual(['09:00', '09:30', '10:00', '10:30', '11:00']);
+    await slots.filter({ hasText: '11:00' }).click();
+    await shot(page, 'desk-lessons-two');
+    await m.getByRole('button', { name: '确认预约' }).click();
+    await toast(page, '已预约');
+    const event = page.locator(`.teacher-day-col[data-teacher-id="${teacher.id}"] .teacher-day-lesson`);
+    await event.waitFor();
+    expect(await event.innerText()).toMatch(/1对2[\s\S]*双人普拉提[\s\S]*11:00-12:00[\s\S]*吴一号、郑二号/);
+    expect(await event.innerText()).not.toContain('待确认');
+    await shot(page, 'desk-lessons-two-booked');
+  });
+
+  it('the desk books outside the offered times only with a reason, which the lesson’s drawer shows', async () => {
+    const { page, server } = env();
+    const day = addDays(DAY, 1);
+    await page.goto(`${server.url}/course/calendar?date=${day}`);
+    await page.locator('.fc').waitFor();
+    await page.getByRole('button', { name: '约私教' }).click();
+    const m = modal(page, '约私教');
+    await pick(page, field(m, '私教/小班课程'), '双人普拉提');
+    await pick(page, field(m, '老师'), '秦双人老师');
+    await typeInto(page, field(m, '日期').locator('input'), day);
+    // 1对2 takes one or two members: one is enough.
+    await m.getByRole('button', { name: '移 除' }).last().click();
+    await pick(page, field(m, '会员'), '吴一号', '吴一号');
+    await pick(page, field(m, '会员卡'), '双人课包');
+    // 19:00 is after the teacher's hours (09:00-12:00): not offered, so only with a reason.
+    await m.getByRole('switch').click();
+    await typeInto(page, field(m, '上课时间').locator('input'), '19:00');
+    await m.getByRole('button', { name: '确认预约' }).click();
+    await field(m, '原因').getByText('请填写在可约时段外预约的原因').waitFor();
+    await shot(page, 'desk-lessons-outside-reason');
+    await field(m, '原因').locator('textarea').fill('会员下班晚，老师同意加课');
+    await m.getByRole('button', { name: '确认预约' }).click();
+    await toast(page, '已预约');
+    const event = page.locator('.session-event', { hasText: '双人普拉提' }).filter({ hasText: '19:00' });
+    await event.click();
+    const panel = page.getByTestId('lesson-panel');
+    expect(await panel.innerText()).toContain('可约时段外预约：会员下班晚，老师同意加课');
+    await shot(page, 'desk-lessons-outside-drawer');
+  });
+});
