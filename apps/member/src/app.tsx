@@ -8,6 +8,7 @@ import { CardArea } from './card-area.tsx';
 import { forgetMember, rememberMember } from './invalidations.ts';
 import { Login } from './login.tsx';
 import { backFromWechatBind, NotifyPrefs, useWechatAuthorize, useWechatBinding } from './notify-prefs.tsx';
+import { MyPrivacy, PrivacyNotice } from './privacy.tsx';
 import { useMe, useStoreInfo } from './queries.ts';
 import { StoreZoneProvider } from './store-clock.ts';
 import { Timetable } from './timetable.tsx';
@@ -136,10 +137,16 @@ export function App() {
     <StoreZoneProvider value={store.timezone}>
       <main className="page">
         <StoreHead store={store} sub={`${me.member.name}，你好`} />
+        <PrivacyNotice />
         {tab === 'timetable' && <Timetable store={store} me={me} onLogin={() => {}} />}
         {tab === 'bookings' && <MyBookings />}
         {tab === 'cards' && <CardArea onSignedOut={signedOut} />}
-        {tab === 'me' && <NotifyPrefs storeId={storeId} />}
+        {tab === 'me' && (
+          <>
+            <NotifyPrefs storeId={storeId} />
+            <MyPrivacy />
+          </>
+        )}
         <div className="tabbar">
           <TabBar activeKey={tab} onChange={(k) => setTab(k as Tab)}>
             <TabBar.Item key="timetable" title="课表" icon={<CalendarOutline />} />
