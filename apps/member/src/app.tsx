@@ -9,6 +9,7 @@ import { forgetMember, rememberMember } from './invalidations.ts';
 import { LessonBooking, LessonEntry } from './lessons.tsx';
 import { Login } from './login.tsx';
 import { backFromWechatBind, NotifyPrefs, useWechatAuthorize, useWechatBinding } from './notify-prefs.tsx';
+import { MyPrivacy, PrivacyNotice } from './privacy.tsx';
 import { useMe, useStoreInfo } from './queries.ts';
 import { StoreZoneProvider } from './store-clock.ts';
 import { Timetable } from './timetable.tsx';
@@ -139,6 +140,7 @@ export function App() {
     <StoreZoneProvider value={store.timezone}>
       <main className="page">
         <StoreHead store={store} sub={`${me.member.name}，你好`} />
+        <PrivacyNotice />
         {tab === 'timetable' && bookingLesson && (
           <LessonBooking
             onBack={() => setBookingLesson(false)}
@@ -156,7 +158,12 @@ export function App() {
         )}
         {tab === 'bookings' && <MyBookings />}
         {tab === 'cards' && <CardArea onSignedOut={signedOut} />}
-        {tab === 'me' && <NotifyPrefs storeId={storeId} />}
+        {tab === 'me' && (
+          <>
+            <NotifyPrefs storeId={storeId} />
+            <MyPrivacy />
+          </>
+        )}
         <div className="tabbar">
           <TabBar activeKey={tab} onChange={(k) => setTab(k as Tab)}>
             <TabBar.Item key="timetable" title="课表" icon={<CalendarOutline />} />

@@ -9,6 +9,7 @@ import {
   memberInfo,
   memberList,
   queryAuditLog,
+  queryErasureRequestList,
   queryPayOrderList,
   queryPaySetting,
   queryFixTimetableList,
@@ -49,6 +50,7 @@ const CardList = lazy(() => import('../features/cards/card-page.tsx'));
 const MemberList = lazy(() => import('../features/members/member-list-page.tsx'));
 const MemberDetail = lazy(() => import('../features/members/member-detail-page.tsx'));
 const MemberImport = lazy(() => import('../features/import/import-page.tsx'));
+const MemberErasure = lazy(() => import('../features/members/member-erasure-page.tsx'));
 const CourseList = lazy(() => import('../features/courses/course-list-page.tsx'));
 const CourseEdit = lazy(() => import('../features/courses/course-edit-page.tsx'));
 const WeeklyTemplate = lazy(() => import('../features/weekly-template/weekly-template-page.tsx'));
@@ -99,6 +101,13 @@ export const screens: ScreenRoute[] = [
     Component: MemberImport,
     roles: importMembers.roles!,
     menu: { label: '会员导入', key: '/member/import' },
+  },
+  // 会员 → 删除申请 (店长): members' requests to delete their account (个人信息).
+  {
+    path: '/member/erasure',
+    Component: MemberErasure,
+    roles: queryErasureRequestList.roles!,
+    menu: { label: '删除申请', key: '/member/erasure' },
   },
   {
     path: '/member/detail',

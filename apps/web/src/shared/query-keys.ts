@@ -108,6 +108,8 @@ export const keys = {
   memberList: {
     all: ['member-list'],
     page: (page: number, pageSize: number, search: string) => ['member-list', page, pageSize, search],
+    /** Members' requests to delete their account (删除申请), by status. */
+    erasure: (status: string) => ['member-list', 'erasure', status],
   },
   memberSearch: {
     all: ['member-search'],
