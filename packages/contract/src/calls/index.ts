@@ -5,6 +5,7 @@ import { calendarCalls } from './calendar.ts';
 import { cardTransferCalls } from './card-transfer.ts';
 import { cardShareCalls } from './card-share.ts';
 import { lessonBookingCalls } from './lesson-booking.ts';
+import { lessonSeriesCalls } from './lesson-series.ts';
 import { cardLifeCalls } from './card-life.ts';
 import { importExportCalls } from './import-export.ts';
 import { lessonCalls } from './lessons.ts';
@@ -31,6 +32,7 @@ export * from './calendar.ts';
 export * from './card-transfer.ts';
 export * from './card-share.ts';
 export * from './lesson-booking.ts';
+export * from './lesson-series.ts';
 export * from './card-life.ts';
 export * from './import-export.ts';
 export * from './lessons.ts';
@@ -72,6 +74,7 @@ export const allCalls: readonly CallDef[] = [
   ...cardTransferCalls,
   ...cardShareCalls,
   ...lessonBookingCalls,
+  ...lessonSeriesCalls,
   ...teacherPayCalls,
   ...importExportCalls,
   ...reminderCalls,
