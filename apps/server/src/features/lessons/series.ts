@@ -5,6 +5,7 @@ import type { CallCtx } from '../../lib/context.ts';
 import { AppError, badRequest, conflict } from '../../lib/errors.ts';
 import { addDays, toDateTime } from '../../lib/time.ts';
 import { bulkTx } from '../batch/public.ts';
+import { requireArea } from '../reference/public.ts';
 import { lessonType } from './booking-repository.ts';
 import { bookLesson, type LessonBooking } from './booking-service.ts';
 import { loadSlotFacts } from './slots-repository.ts';
@@ -97,6 +98,8 @@ export async function bookLessonSeries(ctx: CallCtx, s: LessonSeries) {
   const asked = s.dates ? [...new Set(s.dates)].sort() : all;
   for (const d of asked) if (!all.includes(d)) throw badRequest(LessonSeriesMsg.notInSeries(d));
   if (!asked.length) throw conflict(LessonSeriesMsg.noDates);
+  // A room of another store is not found, before any date is tried.
+  if (s.venueId != null) await requireArea(ctx.db, ctx.store.id, s.venueId);
   const booking = (date: string): LessonBooking => ({
     courseId: s.courseId,
     teacherId: s.teacherId,
