@@ -14,6 +14,7 @@ export const LESSON_SERIES_MAX_WEEKS = 52;
 
 export const LessonSeriesMsg = {
   weeks: `请填写1至${LESSON_SERIES_MAX_WEEKS}周`,
+  chooseCard: '请选择会员卡',
   /** The teacher does not work then (their hours, a day or span off). */
   teacherAway: '老师该时间不上班或休息',
   notInSeries: (date: string) => `${date} 不在这个固定时段内`,
@@ -23,11 +24,11 @@ export const LessonSeriesMsg = {
 } as const;
 
 export const zLessonSeriesReq = z.object({
-  courseId: zId('请选择课程'),
-  teacherId: zId('请选择老师'),
+  courseId: zId(Msg.chooseCourse),
+  teacherId: zId(Msg.chooseTeacher),
   /** The first lesson's date; the series repeats on its weekday. */
-  startDate: zDate('请选择开始日期'),
-  time: zTime('请选择时间'),
+  startDate: zDate(Msg.chooseDate),
+  time: zTime(Msg.chooseTime),
   weeks: z
     .number({ error: LessonSeriesMsg.weeks })
     .int({ error: LessonSeriesMsg.weeks })
@@ -63,7 +64,7 @@ export const bookLessonSeries = defineCall({
     preview: zBulkPreview.optional(),
   }),
   idFields: ['courseId', 'teacherId', 'venueId'],
-  summary: '私教/小班：固定时段，每周同一时间连续预约若干周（先预览每个日期能否预约及原因，再一次预约，可撤销）',
+  summary: '固定时段私教：每周同一时间连续预约若干周（先预览每个日期能否预约及原因，再一次预约，可撤销）',
   example: {
     courseId: 1,
     teacherId: 1,

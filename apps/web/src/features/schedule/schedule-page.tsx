@@ -19,6 +19,7 @@ const toolModals: Record<ToolModal, LazyExoticComponent<ComponentType<ToolModalP
   batchDelete: lazy(() => import('./modals/batch-delete-modal.tsx')),
   export: lazy(() => import('./modals/export-modal.tsx')),
   picture: lazy(() => import('./modals/picture-modal.tsx')),
+  lessonSeries: lazy(() => import('./modals/lesson-series-modal.tsx')),
 };
 
 const SESSION_PARAM = 'course_calendar_id';

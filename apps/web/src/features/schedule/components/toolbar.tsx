@@ -3,6 +3,7 @@ import {
   CopyOutlined,
   DeleteOutlined,
   DownloadOutlined,
+  FieldTimeOutlined,
   PictureOutlined,
   PlusOutlined,
   ScheduleOutlined,
@@ -14,6 +15,7 @@ import {
   batchArrangeWeekCourse,
   batchCancelTimetable,
   batchExportReservation,
+  bookLessonSeries,
   cardProductList,
   copyTimetable,
   insertStoreCourse,
@@ -48,6 +50,7 @@ const buttons: {
   { key: 'batchDelete', label: '批量删除', icon: <DeleteOutlined />, call: batchCancelTimetable, danger: true },
   { key: 'export', label: '导出预约', icon: <DownloadOutlined />, call: batchExportReservation },
   { key: 'picture', label: '生成周课表图片', icon: <PictureOutlined />, call: sendTimetablePicture },
+  { key: 'lessonSeries', label: '固定时段私教', icon: <FieldTimeOutlined />, call: bookLessonSeries },
 ];
 
 /** Links to the related screens, each with the call its screen needs. */
