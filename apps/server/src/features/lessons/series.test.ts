@@ -74,7 +74,15 @@ describeEachDb('lessons: fixed weekly lessons (固定时段)', (env) => {
 
   it('the preview marks each date that cannot be booked, and why, writing nothing', async () => {
     const s = await scene({
-      product: { maxPerWeek: 1, cardType: 1, validDays: 3650, leaveAllowed: 1, leaveTimes: 9, leaveDaysMax: 7, leaveDaysTotal: 60 },
+      product: {
+        maxPerWeek: 1,
+        cardType: 1,
+        validDays: 3650,
+        leaveAllowed: 1,
+        leaveTimes: 9,
+        leaveDaysMax: 7,
+        leaveDaysTotal: 60,
+      },
     });
     // Week 2: the teacher's day off.
     await db()
