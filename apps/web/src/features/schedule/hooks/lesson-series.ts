@@ -32,7 +32,9 @@ export interface SeriesFields {
 }
 
 /** The series' request, checked with the contract's words before any call; `problem` is the first thing to fix. */
-export function seriesRequest(f: SeriesFields) {
+export function seriesRequest(
+  f: SeriesFields,
+): { problem: string; req?: undefined } | { problem?: undefined; req: SeriesReq } {
   const problem = !f.courseId
     ? Msg.chooseCourse
     : !f.teacherId
@@ -48,7 +50,7 @@ export function seriesRequest(f: SeriesFields) {
               : !f.weeks || f.weeks < 1 || f.weeks > LESSON_SERIES_MAX_WEEKS
                 ? LessonSeriesMsg.weeks
                 : null;
-  if (problem) return { problem } as const;
+  if (problem) return { problem };
   return {
     req: {
       courseId: f.courseId!,
@@ -58,10 +60,18 @@ export function seriesRequest(f: SeriesFields) {
       weeks: f.weeks!,
       members: [{ mid: f.memberId!, mcId: f.cardId! }],
     },
-  } as const;
+  };
 }
 
-type SeriesReq = NonNullable<ReturnType<typeof seriesRequest>['req']>;
+/** What the series call takes (its dates and dryRun added per use). */
+export interface SeriesReq {
+  courseId: number;
+  teacherId: number;
+  startDate: string;
+  time: string;
+  weeks: number;
+  members: { mid: number; mcId: number }[];
+}
 
 /** The preview: every date of the series with why it cannot be booked (nothing is written). */
 export function useSeriesPreview() {
