@@ -69,8 +69,13 @@ const GROUPS: readonly [string, string, readonly CallDef[]][] = [
   ],
   [
     '私教与小班',
-    '课程类型（1对1、1对2、小班）、器械、老师工作时间与例外、空闲时段；预约私教（前台与会员）、取消（按取消时限）、老师确认、调课、确认设置',
-    [...contract.lessonCalls, ...contract.lessonBookingCalls, ...contract.lessonMemberCalls],
+    '课程类型（1对1、1对2、小班）、器械、老师工作时间与例外、空闲时段；预约私教（前台与会员）、取消（按取消时限）、老师确认、调课、确认设置、固定时段（每周连续预约，预览后一次预约，可撤销）',
+    [
+      ...contract.lessonCalls,
+      ...contract.lessonBookingCalls,
+      ...contract.lessonSeriesCalls,
+      ...contract.lessonMemberCalls,
+    ],
   ],
   [
     '预付卡限额',

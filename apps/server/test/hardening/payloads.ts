@@ -231,6 +231,18 @@ export const basePayloads: Record<string, BasePayload> = {
     }),
     ids: { courseId: 'lessonType', teacherId: 'teacher', venueId: 'area' },
   },
+  [`${STORE}/batch/add/lesson/series`]: {
+    body: (w) => ({
+      courseId: w.lessonType,
+      teacherId: w.teacher,
+      startDate: '2031-03-05',
+      time: '10:00',
+      weeks: 2,
+      venueId: w.area,
+      members: [{ mid: w.member, mcId: w.memberCard }],
+    }),
+    ids: { courseId: 'lessonType', teacherId: 'teacher', venueId: 'area' },
+  },
   '/member/api/add/lesson': {
     body: (w) => ({
       courseId: w.lessonType,

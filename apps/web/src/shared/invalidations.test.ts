@@ -14,6 +14,7 @@ const sample = {
   'courses.page': keys.courses.page(1, 20, ''),
   'courses.one': keys.courses.one(3),
   cardProducts: keys.cardProducts,
+  lessonTypes: keys.lessonTypes,
   sellerLink: keys.sellerLink(2),
   'payOrders.one': keys.payOrders.one('P1'),
   'payOrders.list': keys.payOrders.list('2026-11-01', '2026-11-30', undefined, 1),

@@ -21,6 +21,8 @@ export const keys = {
   /** A staff member's 推广链接 (`'mine'`: the signed-in staff member's own). */
   sellerLink: (staffId: number | 'mine') => ['seller-link', staffId],
   cardProducts: ['card-products'],
+  /** 私教/小班 lesson types (issue 43). */
+  lessonTypes: ['lesson-types'],
   /** Online orders: one order the desk's 扫码收款 polls, the store's list (线上订单). */
   payOrders: {
     all: ['pay-orders'],

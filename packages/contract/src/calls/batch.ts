@@ -45,7 +45,7 @@ const zWeekday = () => zInt(Msg.chooseWeekday, 0, 6);
 const isId = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 2_147_483_647;
 
 /** Ask for the preview instead of the change (nothing is written). */
-const zDryRun = () => z.boolean({ error: '预览参数应为 true 或 false' }).optional();
+export const zDryRun = () => z.boolean({ error: '预览参数应为 true 或 false' }).optional();
 
 /** Student rows whose card is missing answer 请完成选择学生N的会员卡信息 for the first such row. */
 function checkStudentCards(cards: readonly unknown[], ctx: z.RefinementCtx, path: string) {

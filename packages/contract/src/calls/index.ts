@@ -6,6 +6,7 @@ import { cardTransferCalls } from './card-transfer.ts';
 import { cardShareCalls } from './card-share.ts';
 import { lessonBookingCalls } from './lesson-booking.ts';
 import { lessonMemberCalls } from './lesson-member.ts';
+import { lessonSeriesCalls } from './lesson-series.ts';
 import { cardLifeCalls } from './card-life.ts';
 import { importExportCalls } from './import-export.ts';
 import { lessonCalls } from './lessons.ts';
@@ -34,6 +35,7 @@ export * from './card-transfer.ts';
 export * from './card-share.ts';
 export * from './lesson-booking.ts';
 export * from './lesson-member.ts';
+export * from './lesson-series.ts';
 export * from './card-life.ts';
 export * from './import-export.ts';
 export * from './lessons.ts';
@@ -77,6 +79,7 @@ export const allCalls: readonly CallDef[] = [
   ...cardShareCalls,
   ...lessonBookingCalls,
   ...lessonMemberCalls,
+  ...lessonSeriesCalls,
   ...teacherPayCalls,
   ...importExportCalls,
   ...reminderCalls,

@@ -22,7 +22,7 @@ export const LessonBookingMsg = {
 } as const;
 
 /** What a lesson booking's rules refuse: the lesson's own, the clash rule's, the cards' and the members'. */
-const LESSON_REFUSALS = [
+export const LESSON_REFUSALS = [
   LessonBookingMsg.notTeacher,
   LessonBookingMsg.notice('{分钟}'),
   LessonBookingMsg.notOffered,
@@ -37,7 +37,7 @@ const LESSON_REFUSALS = [
   Msg.sessionFull,
 ];
 
-const zMembers = z
+export const zLessonMembers = z
   .array(z.object({ mid: zId(Msg.chooseMember), mcId: zId('请选择会员卡') }))
   .min(1, Msg.chooseMember)
   .max(6, LessonBookingMsg.members(6));
@@ -55,7 +55,7 @@ export const bookLesson = defineCall({
     time: zTime('请选择时间'),
     /** A room of the type's; none: the first of its rooms free then. */
     venueId: zId('请选择场地').nullish(),
-    members: zMembers,
+    members: zLessonMembers,
     /** Booked outside the offered slots: why (recorded). */
     outsideReason: zText(200).nullish(),
   }),

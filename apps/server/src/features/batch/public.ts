@@ -4,3 +4,5 @@ export { deleteSessions } from './bulk-delete.ts';
 export { trailWatermark } from './repository.ts';
 // The demo seed fills the weekly template from its current week, as 从课表生成 does.
 export { addWeekToTemplate } from './template.ts';
+// A bulk change's transaction and its preview (lessons: a fixed weekly series).
+export { bulkTx } from './preview.ts';

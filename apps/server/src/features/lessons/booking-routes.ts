@@ -1,5 +1,6 @@
 import {
   bookLesson,
+  bookLessonSeries,
   cancelLesson,
   confirmLesson,
   memberBookLesson,
@@ -24,6 +25,7 @@ import {
   moveLessonBooking,
   type LessonBooking,
 } from './booking-service.ts';
+import { bookLessonSeries as bookSeries } from './series.ts';
 
 /** One write transaction per call. */
 const inTx = <T>(ctx: CallCtx, body: Parameters<typeof inWriteTx<T>>[2]) => inWriteTx(ctx.db, ctx.dialect, body);
@@ -116,6 +118,7 @@ export const lessonBookingFeature = defineFeature((r) => {
       return null;
     }),
   );
+  r.handle(bookLessonSeries, (input, ctx) => bookSeries(ctx, input));
   r.handle(queryLessonBookingSetting, (_input, ctx) => loadLessonSetting(ctx.db, ctx.store.id));
   r.handle(
     saveLessonBookingSetting,

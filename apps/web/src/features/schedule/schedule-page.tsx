@@ -30,6 +30,7 @@ const toolModals: Record<ToolModal, LazyExoticComponent<ComponentType<ToolModalP
   export: lazy(() => import('./modals/export-modal.tsx')),
   picture: lazy(() => import('./modals/picture-modal.tsx')),
   lesson: lazy(() => import('./modals/lesson-booking-modal.tsx')),
+  lessonSeries: lazy(() => import('./modals/lesson-series-modal.tsx')),
 };
 
 const SESSION_PARAM = 'course_calendar_id';

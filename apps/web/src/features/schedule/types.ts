@@ -4,7 +4,8 @@ export type { BookingRow, HistoryRow, PendingItem, SessionInfo } from '@studio/c
 export type { CalendarSession } from './hooks/calendar.ts';
 
 /** The toolbar's modals. */
-export type ToolModal = 'add' | 'week' | 'copy' | 'batch' | 'dropIn' | 'batchDelete' | 'export' | 'picture' | 'lesson';
+export type ToolModal =
+  'add' | 'week' | 'copy' | 'batch' | 'dropIn' | 'batchDelete' | 'export' | 'picture' | 'lesson' | 'lessonSeries';
 
 /** What the page hands every toolbar modal. */
 export interface ToolModalProps {

@@ -3,6 +3,7 @@ import {
   CopyOutlined,
   DeleteOutlined,
   DownloadOutlined,
+  FieldTimeOutlined,
   PictureOutlined,
   PlusOutlined,
   ScheduleOutlined,
@@ -16,6 +17,7 @@ import {
   batchCancelTimetable,
   batchExportReservation,
   bookLesson,
+  bookLessonSeries,
   cardProductList,
   copyTimetable,
   insertStoreCourse,
@@ -51,6 +53,7 @@ const buttons: {
   { key: 'batchDelete', label: '批量删除', icon: <DeleteOutlined />, call: batchCancelTimetable, danger: true },
   { key: 'export', label: '导出预约', icon: <DownloadOutlined />, call: batchExportReservation },
   { key: 'picture', label: '生成周课表图片', icon: <PictureOutlined />, call: sendTimetablePicture },
+  { key: 'lessonSeries', label: '固定时段私教', icon: <FieldTimeOutlined />, call: bookLessonSeries },
 ];
 
 /** Links to the related screens, each with the call its screen needs. */

@@ -1,0 +1,234 @@
+// Fixed weekly lessons (固定时段, issue 43 item 5): the preview marks each date that cannot be booked
+// and why, writing nothing; the commit books exactly the chosen dates, all or nothing; the undo of
+// its audit entry deletes them and refunds each card exactly; two commits racing book once. Both
+// databases (the race over two app instances on PostgreSQL).
+import {
+  bookLesson,
+  bookLessonSeries,
+  LessonBookingMsg,
+  LessonSeriesMsg,
+  Msg,
+  undoBulkChange,
+  type LessonSeriesDate,
+} from '@studio/contract';
+import { expect, it } from 'vitest';
+import { checkInvariants } from '../../../test/invariants.ts';
+import { describeEachDb, moreInstances } from '../../../test/harness.ts';
+import { lessonType } from '../../../test/lesson-kit.ts';
+import { addDays, localDateTime } from '../../lib/time.ts';
+
+/** A Tuesday far ahead. */
+const START = '2099-03-03';
+const week = (n: number) => addDays(START, 7 * (n - 1));
+
+describeEachDb('lessons: fixed weekly lessons (固定时段)', (env) => {
+  const all = moreInstances(env, 2, { poolMax: 5 });
+  const f = () => env().factory;
+  const db = () => env().database.db;
+
+  async function scene(
+    o: { minNoticeMinutes?: number; product?: Parameters<ReturnType<typeof f>['cardProduct']>[0] } = {},
+  ) {
+    const teacher = await f().teacher();
+    const pack = await f().cardProduct({ perCount: 1, ...o.product });
+    const type = await lessonType(f(), {
+      cardIds: [pack.id],
+      teachers: [{ id: teacher.id }],
+      minNoticeMinutes: o.minNoticeMinutes ?? 0,
+    });
+    const member = await f().member();
+    const card = await f().memberCard(member.id, pack.id, { totalCount: 20, expireTime: '2100-01-01 23:59:59' });
+    return { teacher, pack, type, member, card };
+  }
+
+  type Scene = Awaited<ReturnType<typeof scene>>;
+  const series = (s: Scene, o: Record<string, unknown> = {}) => ({
+    courseId: s.type.id,
+    teacherId: s.teacher.id,
+    startDate: START,
+    time: '19:00',
+    weeks: 4,
+    members: [{ mid: s.member.id, mcId: s.card.id }],
+    ...o,
+  });
+  const preview = (s: Scene, o: Record<string, unknown> = {}) =>
+    env().client.ok<{ count: number; dates: LessonSeriesDate[] }>(bookLessonSeries.path, {
+      ...series(s, o),
+      dryRun: true,
+    });
+  const reasons = (dates: LessonSeriesDate[]) => dates.map((d) => [d.date, d.reason]);
+  const lessonsOf = (courseId: number) =>
+    db()
+      .selectFrom('timetable')
+      .select(['id', 'startTime'])
+      .where('courseId', '=', courseId)
+      .where('deleted', '=', 0)
+      .orderBy('startTime')
+      .execute();
+  const cardUsed = async (id: number) =>
+    Number(
+      (await db().selectFrom('memberCard').select('usedCount').where('id', '=', id).executeTakeFirstOrThrow())
+        .usedCount,
+    );
+  const ok = async () => expect(await checkInvariants(db(), env().storeId)).toEqual([]);
+
+  it('the preview marks each date that cannot be booked, and why, writing nothing', async () => {
+    const s = await scene({
+      product: {
+        maxPerWeek: 1,
+        cardType: 1,
+        validDays: 3650,
+        leaveAllowed: 1,
+        leaveTimes: 9,
+        leaveDaysMax: 7,
+        leaveDaysTotal: 60,
+      },
+    });
+    // Week 2: the teacher's day off.
+    await db()
+      .insertInto('teacherHoursException')
+      .values({
+        storeId: env().storeId,
+        teacherId: s.teacher.id,
+        date: week(2),
+        kind: 'off',
+        startTime: null,
+        endTime: null,
+        reason: '休假',
+        createdAt: '2099-01-01 00:00:00',
+      })
+      .execute();
+    // Week 3: the teacher's hour taken by another member's lesson.
+    const other = await f().member();
+    const otherCard = await f().memberCard(other.id, s.pack.id);
+    await env().client.ok(bookLesson.path, {
+      courseId: s.type.id,
+      teacherId: s.teacher.id,
+      date: week(3),
+      time: '18:30',
+      members: [{ mid: other.id, mcId: otherCard.id }],
+    });
+    // Week 5: the member already has a lesson that week (at most one a week).
+    await env().client.ok(bookLesson.path, {
+      courseId: s.type.id,
+      teacherId: s.teacher.id,
+      date: addDays(week(5), 1),
+      time: '10:00',
+      members: [{ mid: s.member.id, mcId: s.card.id }],
+    });
+    // Week 4: the card on leave; week 6: the card expired.
+    await env().client.ok('/store/api/add/card/leave', {
+      mcId: s.card.id,
+      fromDate: week(4),
+      toDate: week(4),
+      reason: '出差',
+    });
+    await db()
+      .updateTable('memberCard')
+      .set({ expireTime: `${addDays(week(6), -1)} 23:59:59` })
+      .where('id', '=', s.card.id)
+      .execute();
+    const before = await lessonsOf(s.type.id);
+    const used = await cardUsed(s.card.id);
+    const md = (d: string) => `${Number(d.slice(5, 7))}月${Number(d.slice(8, 10))}日`;
+    const p = await preview(s, { weeks: 6 });
+    expect(reasons(p.dates)).toEqual([
+      [week(1), null],
+      [week(2), LessonSeriesMsg.teacherAway],
+      [week(3), Msg.teacherConflict(`${week(3)} 18:30-19:30`)],
+      [week(4), Msg.cardInLeave(md(week(4)), md(week(4)))],
+      [week(5), Msg.capPerWeek(1)],
+      [week(6), Msg.cardExpired],
+    ]);
+    expect(p.count).toBe(1);
+    expect(await lessonsOf(s.type.id)).toEqual(before);
+    expect(await cardUsed(s.card.id)).toBe(used);
+    await ok();
+  });
+
+  it('the preview marks the notice and a card running out over the series itself', async () => {
+    const s = await scene({ minNoticeMinutes: 7 * 24 * 60 });
+    await db().updateTable('memberCard').set({ totalCount: 2 }).where('id', '=', s.card.id).execute();
+    const tomorrow = addDays(localDateTime('Asia/Shanghai').slice(0, 10), 1);
+    const p = await preview(s, { startDate: tomorrow, time: '10:00', weeks: 4 });
+    expect(reasons(p.dates)).toEqual([
+      [tomorrow, LessonBookingMsg.notice(7 * 24 * 60)],
+      [addDays(tomorrow, 7), null],
+      [addDays(tomorrow, 14), null],
+      [addDays(tomorrow, 21), Msg.cardBalance],
+    ]);
+  });
+
+  it('the commit books exactly the chosen dates; the undo deletes them and refunds the card exactly', async () => {
+    const s = await scene();
+    // Week 2 taken by the teacher's group class.
+    const group = await f().course({ cardIds: [s.pack.id] });
+    await env().client.ok('/store/api/insert/timetable', {
+      courseId: group.id,
+      teacherId: s.teacher.id,
+      date: week(2),
+      time: '19:00',
+      reservableCount: 10,
+    });
+    const p = await preview(s);
+    const bookable = p.dates.filter((d) => d.reason === null).map((d) => d.date);
+    expect(bookable).toEqual([week(1), week(3), week(4)]);
+    // A date not in the series is refused, nothing written.
+    const stray = await env().client.call(bookLessonSeries.path, series(s, { dates: [addDays(START, 1)] }));
+    expect([stray.status, stray.msg]).toEqual([400, LessonSeriesMsg.notInSeries(addDays(START, 1))]);
+    // A chosen date that cannot be booked: all or nothing.
+    const all = await env().client.call(bookLessonSeries.path, series(s, { dates: [week(1), week(2)] }));
+    expect(all.status).toBe(409);
+    expect(all.msg).toBe(LessonSeriesMsg.dateFailed(week(2), Msg.teacherConflict(`${week(2)} 19:00-20:00`)));
+    expect(await lessonsOf(s.type.id)).toEqual([]);
+    const done = await env().client.ok<{ count: number }>(bookLessonSeries.path, series(s, { dates: bookable }));
+    expect(done.count).toBe(3);
+    expect((await lessonsOf(s.type.id)).map((l) => l.startTime)).toEqual(bookable.map((d) => `${d} 19:00:00`));
+    expect(await cardUsed(s.card.id)).toBe(3);
+    await ok();
+    // The undo, from its entry in 操作日志.
+    const entry = await db()
+      .selectFrom('auditLog')
+      .select(['id', 'undoJson'])
+      .where('storeId', '=', env().storeId)
+      .where('call', '=', bookLessonSeries.path)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(entry.undoJson).not.toBeNull();
+    const dry = await env().client.ok<{ sessionsDeleted: number; refundTotal: unknown }>(undoBulkChange.path, {
+      auditId: entry.id,
+      dryRun: true,
+    });
+    expect(dry.sessionsDeleted).toBe(3);
+    expect(dry.refundTotal).toEqual([{ bigType: 1, amount: 3 }]);
+    await env().client.ok(undoBulkChange.path, { auditId: entry.id });
+    expect(await lessonsOf(s.type.id)).toEqual([]);
+    expect(await cardUsed(s.card.id)).toBe(0);
+    await ok();
+  });
+
+  it('two commits racing over two instances book each date once', async () => {
+    const s = await scene();
+    const two = all.clients.length > 1 ? all.clients.slice(1) : [env().client, env().client];
+    const answers = await Promise.all(two.map((c) => c.call(bookLessonSeries.path, series(s))));
+    const won = answers.filter((a) => a.code === 0);
+    expect(won.length).toBe(1);
+    const lost = answers.find((a) => a.code !== 0)!;
+    expect(lost.status).toBe(409);
+    expect(lost.msg.startsWith(`${START}：`)).toBe(true);
+    expect((await lessonsOf(s.type.id)).map((l) => l.startTime)).toEqual(
+      [1, 2, 3, 4].map((n) => `${week(n)} 19:00:00`),
+    );
+    expect(await cardUsed(s.card.id)).toBe(4);
+    await ok();
+  });
+
+  it('a lesson ending past the teacher’s hours is marked as their time off', async () => {
+    const s = await scene();
+    const p = await preview(s, { time: '21:30', weeks: 1 });
+    expect(reasons(p.dates)).toEqual([[START, LessonSeriesMsg.teacherAway]]);
+    // Off the type's steps, inside the hours: the finder's own word.
+    const q = await preview(s, { time: '19:10', weeks: 1 });
+    expect(reasons(q.dates)).toEqual([[START, LessonBookingMsg.notOffered]]);
+  });
+});
