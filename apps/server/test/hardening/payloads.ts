@@ -639,6 +639,10 @@ export const basePayloads: Record<string, BasePayload> = {
     body: (w) => ({ name: '新潜客', mobile: randomMobile(), source: '到店', ownerId: w.staff }),
     ids: { ownerId: 'staff' },
   },
+  [`${STORE}/update/lead`]: {
+    body: (w) => ({ id: w.lead, name: '潜客', mobile: randomMobile(), source: '电话', interests: '瑜伽', notes: null }),
+    ids: { id: 'lead' },
+  },
   [`${STORE}/insert/lead/follow/up`]: {
     body: (w) => ({ leadId: w.lead, way: 'phone', note: '电话沟通', nextDate: '2031-03-05' }),
     ids: { leadId: 'lead' },

@@ -48,6 +48,10 @@ export const LeadMsg = {
   notYours: '只能跟进自己的潜客（公海中的潜客请先领取）',
   /** A non-manager naming someone else as owner. */
   ownerManager: '只有店长可以指定其他跟进人',
+  /** Changing the mobile of a 已成交 lead (its card was sold to the member of that mobile). */
+  mobileWon: '该潜客已成交，不能修改手机号',
+  /** Two edits at once gave two leads the same new mobile: the second is refused. */
+  mobileRace: '该手机号刚被另一位潜客使用，请刷新后重试',
 } as const;
 
 const zOptText = (max: number) =>
@@ -118,17 +122,22 @@ export const queryLeadInfo = defineCall({
   errors: [...fails.notFound('潜客'), { status: 403, msg: LeadMsg.notYours }],
 });
 
+/** The fields of a lead staff type (新增潜客 and 编辑潜客). */
+const zLeadFields = {
+  name: z.string({ error: LeadMsg.name }).trim().min(1, LeadMsg.name).max(32, '姓名不能超过32个字符'),
+  mobile: zMobile(),
+  source: z.string({ error: LeadMsg.source }).trim().min(1, LeadMsg.source).max(20, LeadMsg.sourceName),
+  interests: zOptText(200),
+  notes: zOptText(500),
+};
+
 export const insertLead = defineCall({
   path: `${STORE_API}/insert/lead`,
   kind: 'write',
   auth: 'store',
   roles: Roles.all,
   req: z.object({
-    name: z.string({ error: LeadMsg.name }).trim().min(1, LeadMsg.name).max(32, '姓名不能超过32个字符'),
-    mobile: zMobile(),
-    source: z.string({ error: LeadMsg.source }).trim().min(1, LeadMsg.source).max(20, LeadMsg.sourceName),
-    interests: zOptText(200),
-    notes: zOptText(500),
+    ...zLeadFields,
     preferredTimes: zOptText(100),
     /** The owner (跟进人); null: the pool (公海). Staff other than the manager may name only themselves. */
     ownerId: zOptId(),
@@ -145,6 +154,30 @@ export const insertLead = defineCall({
     ...fails.badRequest(LeadMsg.unknownSource, SellerMsg.disabled),
     ...fails.notFound('销售员'),
     { status: 403, msg: LeadMsg.ownerManager },
+  ],
+});
+
+export const updateLead = defineCall({
+  path: `${STORE_API}/update/lead`,
+  kind: 'write',
+  auth: 'store',
+  roles: Roles.all,
+  req: z.object({ id: zId(), ...zLeadFields }),
+  res: z.object({
+    /** The lead now holding the entry: this one, or (merged) the lead that already had the new mobile. */
+    id: z.number(),
+    /** true: the new mobile already had a lead; this one was merged into it (and is gone). */
+    merged: z.boolean(),
+  }),
+  idFields: ['id'],
+  summary:
+    '编辑潜客（姓名、手机号、来源、意向、备注）；改成的手机号已有潜客时合并到该潜客（补全空的信息、追加备注、跟进记录一并转入）',
+  example: { id: 1, name: '王小姐', mobile: '13800000001', source: '到店', interests: '瑜伽', notes: null },
+  errors: [
+    ...fails.badRequest(LeadMsg.unknownSource),
+    ...fails.notFound('潜客'),
+    ...fails.conflict(LeadMsg.mobileWon, LeadMsg.won, LeadMsg.mobileRace),
+    { status: 403, msg: LeadMsg.notYours },
   ],
 });
 
@@ -275,6 +308,7 @@ export const leadCalls = [
   queryLeadList,
   queryLeadInfo,
   insertLead,
+  updateLead,
   insertLeadFollowUp,
   updateLeadStage,
   updateLeadOwner,

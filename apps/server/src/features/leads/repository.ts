@@ -156,6 +156,54 @@ export async function mergeIntoLead(
     .executeTakeFirstOrThrow();
 }
 
+/** The id of the store's lead holding `mobile`, if any. */
+export async function leadIdOfMobile(ex: Executor, storeId: number, mobile: string) {
+  const r = await ex
+    .selectFrom('lead')
+    .select('id')
+    .where('storeId', '=', storeId)
+    .where('mobile', '=', mobile)
+    .executeTakeFirst();
+  return r?.id;
+}
+
+/**
+ * Writes a lead's typed fields; the mobile changes only while the lead is not 已成交 (guarded on the
+ * mobile it had and its stage). Answers whether it applied.
+ */
+export async function updateLeadFields(
+  ex: Executor,
+  storeId: number,
+  id: number,
+  f: { name: string; mobile: string; source: string; interests: string | null; notes: string | null },
+  mobileBefore: string,
+) {
+  let q = ex.updateTable('lead').set(f).where('storeId', '=', storeId).where('id', '=', id);
+  if (f.mobile !== mobileBefore) q = q.where('mobile', '=', mobileBefore).where('stage', '!=', 'won');
+  const r = await q.executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/**
+ * Removes a lead merged into another (`into`): its follow-ups move over, then it is deleted, guarded
+ * (still not 已成交). Answers whether it applied.
+ */
+export async function mergeAway(ex: Executor, storeId: number, id: number, into: number) {
+  await ex
+    .updateTable('leadFollowUp')
+    .set({ leadId: into })
+    .where('storeId', '=', storeId)
+    .where('leadId', '=', id)
+    .execute();
+  const r = await ex
+    .deleteFrom('lead')
+    .where('storeId', '=', storeId)
+    .where('id', '=', id)
+    .where('stage', '!=', 'won')
+    .executeTakeFirst();
+  return Number(r.numDeletedRows) === 1;
+}
+
 export function insertFollowUp(ex: Executor, row: NewRow<'leadFollowUp'>) {
   return ex.insertInto('leadFollowUp').values(row).returning('id').executeTakeFirstOrThrow();
 }

@@ -6,6 +6,7 @@ import {
   queryLeadSetting,
   queryLeadTodoList,
   takeLead,
+  updateLead,
   updateLeadOwner,
   updateLeadSetting,
   updateLeadStage,
@@ -20,6 +21,7 @@ export const leadsFeature = defineFeature((r) => {
   r.handle(queryLeadList, (input, ctx) => s.leadList(ctx, input));
   r.handle(queryLeadInfo, (input, ctx) => s.leadInfo(ctx, input.id));
   r.handle(insertLead, (input, ctx) => s.addLead(ctx, input));
+  r.handle(updateLead, (input, ctx) => s.editLead(ctx, input));
   r.handle(insertLeadFollowUp, (input, ctx) => s.addFollowUp(ctx, input));
   r.handle(updateLeadStage, (input, ctx) => s.changeStage(ctx, input));
   r.handle(updateLeadOwner, (input, ctx) => s.assignLeads(ctx, input));

@@ -9,7 +9,9 @@ import {
   type LeadWay,
   type ParsedReqOf,
   insertLead,
+  updateLead,
 } from '@studio/contract';
+import { isUniqueViolation } from '../../db/dialect.ts';
 import type { Db, Dialect, Executor } from '../../db/index.ts';
 import { inWriteTx } from '../../lib/write-queue.ts';
 import { audit, changedFields, skipAudit, systemScope } from '../../lib/audit.ts';
@@ -90,6 +92,12 @@ export async function leadInfo(ctx: CallCtx, id: number) {
   return { ...lead, followUps: followUps.map((f) => ({ ...f, way: f.way as LeadWay })) };
 }
 
+/** A source of the store's (built-in or the manager's); 400 otherwise. */
+async function requireSource(ctx: CallCtx, source: string) {
+  const setting = settingOf(await getSetting(ctx.db, ctx.store.id, LEAD_SETTING_KEY));
+  if (![...LEAD_SOURCES, ...setting.sources].includes(source)) throw badRequest(LeadMsg.unknownSource);
+}
+
 /** The owner a new lead gets: the one named (the manager names anyone enabled, others only themselves). */
 async function ownerFor(ctx: CallCtx, ownerId: number | null) {
   if (ownerId === null || ownerId === ctx.staff.id) return ownerId;
@@ -103,8 +111,7 @@ async function ownerFor(ctx: CallCtx, ownerId: number | null) {
  * so two requests at once (several instances) leave one lead with both.
  */
 export async function addLead(ctx: CallCtx, input: ParsedReqOf<typeof insertLead>) {
-  const setting = settingOf(await getSetting(ctx.db, ctx.store.id, LEAD_SETTING_KEY));
-  if (![...LEAD_SOURCES, ...setting.sources].includes(input.source)) throw badRequest(LeadMsg.unknownSource);
+  await requireSource(ctx, input.source);
   const ownerId = await ownerFor(ctx, input.ownerId);
   const now = storeNow(ctx);
   const storeId = ctx.store.id;
@@ -146,6 +153,68 @@ export async function addLead(ctx: CallCtx, input: ParsedReqOf<typeof insertLead
       targets: [leadTarget(lead.id)],
     });
     return { id: lead.id, merged: true };
+  });
+}
+
+/**
+ * Edits a lead of one's own (the manager: any). A new mobile another lead of the store holds merges
+ * this lead into that one, as adding it would (one person, one lead): empty fields filled, notes
+ * appended, the follow-ups moved over, this lead gone. A 已成交 lead keeps its mobile (its card was
+ * sold to the member of that mobile) and is not merged away.
+ */
+export async function editLead(ctx: CallCtx, input: ParsedReqOf<typeof updateLead>) {
+  const lead = await repo.requireLead(ctx.db, ctx.store.id, input.id);
+  requireMine(ctx, lead);
+  if (input.source !== lead.source) await requireSource(ctx, input.source);
+  const storeId = ctx.store.id;
+  const now = storeNow(ctx);
+  return inWriteTx(ctx.db, ctx.dialect, async (tx) => {
+    if (input.mobile !== lead.mobile) {
+      if (lead.stage === 'won') throw conflict(LeadMsg.mobileWon);
+      if (await repo.leadIdOfMobile(tx, storeId, input.mobile)) {
+        const into = await repo.mergeIntoLead(tx, storeId, {
+          mobile: input.mobile,
+          interests: input.interests,
+          notes: input.notes,
+          preferredTimes: lead.preferredTimes,
+          ownerId: lead.ownerId,
+          now,
+        });
+        // Guarded: the lead is removed only while still not 已成交 (a sale at this moment wins).
+        if (!(await repo.mergeAway(tx, storeId, lead.id, into.id))) throw conflict(LeadMsg.won);
+        audit(tx, {
+          kind: 'lead',
+          summary: `手机号改为 ${input.mobile}，该手机号已有潜客 ${into.name}，合并到该潜客`,
+          target: named(lead),
+          targets: [leadTarget(lead.id), leadTarget(into.id)],
+        });
+        return { id: into.id, merged: true };
+      }
+    }
+    const fields = {
+      name: input.name,
+      mobile: input.mobile,
+      source: input.source,
+      interests: input.interests,
+      notes: input.notes,
+    };
+    try {
+      if (!(await repo.updateLeadFields(tx, storeId, lead.id, fields, lead.mobile))) throw conflict(LeadMsg.mobileWon);
+    } catch (e) {
+      if (isUniqueViolation(e)) throw conflict(LeadMsg.mobileRace);
+      throw e;
+    }
+    audit(tx, {
+      kind: 'lead',
+      target: named({ name: input.name, mobile: input.mobile }),
+      targets: [leadTarget(lead.id)],
+      ...changedFields(
+        { name: lead.name, mobile: lead.mobile, source: lead.source, interests: lead.interests, notes: lead.notes },
+        fields,
+        { name: '姓名', mobile: '手机号', source: '来源', interests: '意向', notes: '备注' },
+      ),
+    });
+    return { id: lead.id, merged: false };
   });
 }
 
