@@ -655,6 +655,10 @@ export const basePayloads: Record<string, BasePayload> = {
   [`${STORE}/take/lead`]: { body: (w) => ({ id: w.lead }), ids: { id: 'lead' } },
   [`${STORE}/query/lead/todo/list`]: { body: () => ({}) },
   [`${STORE}/query/lead/setting`]: { body: () => ({}) },
+  [`${STORE}/query/lead/funnel`]: { body: () => ({ fromDate: '2031-03-01', toDate: '2031-03-31' }) },
+  [`${STORE}/query/lead/funnel/list`]: {
+    body: () => ({ fromDate: '2031-03-01', toDate: '2031-03-31', step: 'converted', page: 1 }),
+  },
   [`${STORE}/update/lead/setting`]: { body: () => ({ returnDays: 15, sources: ['小红书'] }) },
   [`${STORE}/update/sale/seller`]: {
     body: (w) => ({ id: w.topupPayment, sellerId: w.staff }),

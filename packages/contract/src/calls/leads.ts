@@ -4,6 +4,9 @@ import { z } from 'zod';
 import { zDate, zId, zMobile, zOptId, zPage, zPaged, zText } from '../common.ts';
 import { defineCall, fails, Roles, STORE_API } from '../define.ts';
 import { SellerMsg } from './reference/card.ts';
+import { Msg } from '../messages.ts';
+import { checkRange } from './batch.ts';
+import { REPORT_MAX_DAYS, ReportMsg, reportRangeErrors, zReportRange } from './reports.ts';
 
 /** The built-in sources of a lead; the manager adds others (潜客设置). */
 export const LEAD_SOURCES = ['到店', '电话', '线上报名', '团购', '转介绍', '推广链接', '导入'] as const;
@@ -304,6 +307,90 @@ export const updateLeadSetting = defineCall({
   example: { returnDays: 15, sources: ['小红书'] },
 });
 
+// ---- 转化漏斗 (issue 44, item 6) -------------------------------------------------------------
+
+/**
+ * The steps of the funnel, in order. A lead counts at a step once it reached it or, for 已联系, any
+ * later one (a lead who bought a card without a trial was contacted but never booked a trial, so
+ * 已成交 may exceed 已体验).
+ */
+export const FUNNEL_STEPS = ['leads', 'contacted', 'trialBooked', 'trialDone', 'converted'] as const;
+export type FunnelStep = (typeof FUNNEL_STEPS)[number];
+export const FUNNEL_STEP_LABEL: Record<FunnelStep, string> = {
+  leads: '新增潜客',
+  contacted: '已联系',
+  trialBooked: '已约体验',
+  trialDone: '已体验',
+  converted: '已成交',
+};
+
+const zFunnelCounts = z.object({
+  leads: z.number().int(),
+  contacted: z.number().int(),
+  trialBooked: z.number().int(),
+  trialDone: z.number().int(),
+  converted: z.number().int(),
+  /** Median whole days from a lead's creation to its card (converted leads); null: none converted. */
+  medianDays: z.number().nullable(),
+});
+export type FunnelCounts = z.infer<typeof zFunnelCounts>;
+
+/** The share of the leads that reached a step (0-1, 4 places); 0 without leads. */
+export const funnelRate = (n: number, leads: number) => (leads ? Math.round((n / leads) * 10_000) / 10_000 : 0);
+
+export const queryLeadFunnel = defineCall({
+  path: `${STORE_API}/query/lead/funnel`,
+  kind: 'read',
+  auth: 'store',
+  roles: Roles.manager,
+  req: zReportRange,
+  res: z.object({
+    total: zFunnelCounts,
+    /** By source (the source a converted lead was converted under). */
+    bySource: z.array(zFunnelCounts.extend({ source: z.string() })),
+    /** By owner: the owner credited with the conversion, else the owner now; ownerId 0: 公海. */
+    byOwner: z.array(zFunnelCounts.extend({ ownerId: z.number().int(), ownerName: z.string() })),
+  }),
+  summary:
+    '转化漏斗（店长）：日期范围内新增的潜客中已联系、已约体验、已体验、已成交的人数，及从新增到购卡的天数中位数；按来源、按跟进人',
+  example: { fromDate: '2031-03-01', toDate: '2031-03-31' },
+  errors: reportRangeErrors,
+});
+
+export const zFunnelLead = z.object({
+  id: z.number(),
+  name: z.string(),
+  mobile: z.string(),
+  source: z.string(),
+  ownerName: z.string().nullable(),
+  stage: z.enum(LEAD_STAGES),
+  createdAt: z.string(),
+  convertedAt: z.string().nullable(),
+});
+export type FunnelLead = z.infer<typeof zFunnelLead>;
+
+export const queryLeadFunnelList = defineCall({
+  path: `${STORE_API}/query/lead/funnel/list`,
+  kind: 'read',
+  auth: 'store',
+  roles: Roles.manager,
+  req: z
+    .object({
+      fromDate: zDate(Msg.chooseDates),
+      toDate: zDate(Msg.chooseDates),
+      step: z.enum(FUNNEL_STEPS),
+      /** Only this source, or this owner (0: 公海), as the funnel's rows group them. */
+      source: z.string().max(20).nullish(),
+      ownerId: z.number().int().min(0).nullish(),
+      page: zPage(),
+    })
+    .superRefine((v, ctx) => checkRange(ctx, v.fromDate, v.toDate, 'toDate', REPORT_MAX_DAYS, ReportMsg.rangeMax)),
+  res: zPaged(zFunnelLead),
+  summary: '转化漏斗中某个数字背后的潜客（20条一页，按新增时间）：某一步，可限某来源或某跟进人',
+  example: { fromDate: '2031-03-01', toDate: '2031-03-31', step: 'converted', page: 1 },
+  errors: reportRangeErrors,
+});
+
 export const leadCalls = [
   queryLeadList,
   queryLeadInfo,
@@ -316,4 +403,6 @@ export const leadCalls = [
   queryLeadTodoList,
   queryLeadSetting,
   updateLeadSetting,
+  queryLeadFunnel,
+  queryLeadFunnelList,
 ] as const;

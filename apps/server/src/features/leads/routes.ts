@@ -1,6 +1,8 @@
 import {
   insertLead,
   insertLeadFollowUp,
+  queryLeadFunnel,
+  queryLeadFunnelList,
   queryLeadInfo,
   queryLeadList,
   queryLeadSetting,
@@ -27,6 +29,8 @@ export const leadsFeature = defineFeature((r) => {
   r.handle(updateLeadOwner, (input, ctx) => s.assignLeads(ctx, input));
   r.handle(takeLead, (input, ctx) => s.takeLead(ctx, input.id));
   r.handle(queryLeadTodoList, (_input, ctx) => s.todoList(ctx));
+  r.handle(queryLeadFunnel, (input, ctx) => s.leadFunnel(ctx, input));
+  r.handle(queryLeadFunnelList, (input, ctx) => s.leadFunnelList(ctx, input));
   r.handle(queryLeadSetting, (_input, ctx) => s.leadSetting(ctx));
   r.handle(updateLeadSetting, (input, ctx) => s.saveLeadSetting(ctx, input), { tx: true });
   // A sale converts its lead in the sale's transaction (the write stage).

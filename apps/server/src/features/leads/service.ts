@@ -10,6 +10,8 @@ import {
   type ParsedReqOf,
   insertLead,
   updateLead,
+  type FunnelCounts,
+  type FunnelStep,
 } from '@studio/contract';
 import { isUniqueViolation } from '../../db/dialect.ts';
 import type { Db, Dialect, Executor } from '../../db/index.ts';
@@ -17,7 +19,7 @@ import { inWriteTx } from '../../lib/write-queue.ts';
 import { audit, changedFields, skipAudit, systemScope } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
-import { addDays, localDateTime, storeNow } from '../../lib/time.ts';
+import { addDays, daysBetween, localDateTime, storeNow } from '../../lib/time.ts';
 import { getSetting, putSetting } from '../store-admin/public.ts';
 import { requireSeller } from '../staff/public.ts';
 import * as repo from './repository.ts';
@@ -255,8 +257,10 @@ export async function addFollowUp(
 export async function changeStage(ctx: CallCtx, input: { id: number; stage: LeadStage; lostReason: string | null }) {
   const lead = await repo.requireLead(ctx.db, ctx.store.id, input.id);
   requireMine(ctx, lead);
+  const now = storeNow(ctx);
   return inWriteTx(ctx.db, ctx.dialect, async (tx) => {
-    if (!(await repo.setStage(tx, ctx.store.id, lead.id, input.stage, input.lostReason))) throw conflict(LeadMsg.won);
+    if (!(await repo.setStage(tx, ctx.store.id, lead.id, input.stage, input.lostReason, now)))
+      throw conflict(LeadMsg.won);
     audit(tx, {
       kind: 'lead',
       target: named(lead),
@@ -361,4 +365,95 @@ export async function returnStaleLeads(db: Db, dialect: Dialect, clock: Clock = 
     }
   }
   return done;
+}
+
+// ---- 转化漏斗 ----------------------------------------------------------------------------------
+
+type FunnelRow = Awaited<ReturnType<typeof repo.funnelLeads>>[number];
+
+/** Whether a lead reached a step of the funnel (已联系 also when it reached a later one, a card included). */
+const reached: Record<FunnelStep, (r: FunnelRow) => boolean> = {
+  leads: () => true,
+  contacted: (r) => !!(r.contactedAt || r.trialBookedAt || r.trialDoneAt || r.convertedAt),
+  trialBooked: (r) => !!(r.trialBookedAt || r.trialDoneAt),
+  trialDone: (r) => !!r.trialDoneAt,
+  converted: (r) => !!r.convertedAt,
+};
+
+/** Whole days from the lead's day to its card's day. */
+const daysToCard = (r: FunnelRow) => daysBetween(r.createdAt.slice(0, 10), r.convertedAt!.slice(0, 10));
+
+function median(xs: number[]): number | null {
+  if (!xs.length) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+function countsOf(rows: FunnelRow[]): FunnelCounts {
+  const n = (step: FunnelStep) => rows.filter(reached[step]).length;
+  return {
+    leads: rows.length,
+    contacted: n('contacted'),
+    trialBooked: n('trialBooked'),
+    trialDone: n('trialDone'),
+    converted: n('converted'),
+    medianDays: median(rows.filter(reached.converted).map(daysToCard)),
+  };
+}
+
+const funnelRows = (ctx: CallCtx, q: { fromDate: string; toDate: string }) =>
+  repo.funnelLeads(ctx.db, ctx.store.id, q.fromDate, addDays(q.toDate, 1));
+
+function groupBy<K>(rows: FunnelRow[], key: (r: FunnelRow) => K) {
+  const m = new Map<K, FunnelRow[]>();
+  for (const r of rows) m.set(key(r), [...(m.get(key(r)) ?? []), r]);
+  return m;
+}
+
+/**
+ * The funnel of the leads added in the range: how many reached each step, the median days to the
+ * card, in all, by source and by owner (the one credited with the conversion, else the owner now).
+ */
+export async function leadFunnel(ctx: CallCtx, q: { fromDate: string; toDate: string }) {
+  const rows = await funnelRows(ctx, q);
+  const bySource = [...groupBy(rows, (r) => r.source)].map(([source, rs]) => ({ source, ...countsOf(rs) }));
+  const byOwner = [...groupBy(rows, (r) => r.ownerId ?? 0)].map(([ownerId, rs]) => ({
+    ownerId,
+    ownerName: rs[0].ownerName ?? '公海',
+    ...countsOf(rs),
+  }));
+  const most = (a: FunnelCounts, b: FunnelCounts) => b.leads - a.leads;
+  return { total: countsOf(rows), bySource: bySource.sort(most), byOwner: byOwner.sort(most) };
+}
+
+/** The leads behind one number of the funnel: a step, maybe of one source or owner (0: 公海); 20 a page. */
+export async function leadFunnelList(
+  ctx: CallCtx,
+  q: {
+    fromDate: string;
+    toDate: string;
+    step: FunnelStep;
+    source?: string | null;
+    ownerId?: number | null;
+    page: number;
+  },
+) {
+  const rows = (await funnelRows(ctx, q)).filter(
+    (r) =>
+      reached[q.step](r) &&
+      (q.source == null || r.source === q.source) &&
+      (q.ownerId == null || (r.ownerId ?? 0) === q.ownerId),
+  );
+  const list = rows.slice((q.page - 1) * PAGE, q.page * PAGE).map((r) => ({
+    id: r.id,
+    name: r.name,
+    mobile: r.mobile,
+    source: r.source,
+    ownerName: r.ownerName,
+    stage: r.stage as LeadStage,
+    createdAt: r.createdAt,
+    convertedAt: r.convertedAt,
+  }));
+  return { list, total: rows.length };
 }
