@@ -105,10 +105,14 @@ export const queryLeadList = defineCall({
     scope: z.enum(['all', 'mine', 'pool']).default('all'),
     /** A fragment of the name or mobile. */
     param: z.string().max(32).nullish(),
+    source: z.string().max(20).nullish(),
+    /** The manager's filter by owner (others see their own and the pool's anyway). */
+    ownerId: zOptId(),
     page: zPage(),
   }),
   res: zPaged(zLeadRow),
-  summary: '潜客列表（20条一页，新的在前）：店长看全部，其他员工看自己的和公海中的；可按阶段、姓名或手机号筛选',
+  summary:
+    '潜客列表（20条一页，新的在前）：店长看全部，其他员工看自己的和公海中的；可按阶段、来源、跟进人（店长）、姓名或手机号筛选',
   example: { stage: 'new', scope: 'all', page: 1 },
 });
 

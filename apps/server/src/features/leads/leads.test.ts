@@ -273,6 +273,13 @@ describeEachDb('leads: one per mobile, pipeline, pool', (env) => {
     const b = (await client.ok(insertLead.path, lead())).id;
     await client.ok(updateLeadOwner.path, { ids: [a, b], ownerId: deskId });
     expect([(await row(a)).ownerId, (await row(b)).ownerId]).toEqual([deskId, deskId]);
+    // The manager's filters: by owner (not the pool's with them), by source.
+    const ofDesk = await client.ok(queryLeadList.path, { scope: 'all', ownerId: deskId, page: 1 });
+    expect(ofDesk.list.every((l: { ownerId: number }) => l.ownerId === deskId)).toBe(true);
+    expect(ofDesk.list.map((l: { id: number }) => l.id)).toEqual(expect.arrayContaining([a, b]));
+    const byPhone = await client.ok(queryLeadList.path, { scope: 'all', source: '电话', page: 1 });
+    expect(byPhone.total).toBeGreaterThan(0);
+    expect(byPhone.list.every((l: { source: string }) => l.source === '电话')).toBe(true);
     const notDesk = await desk.call(updateLeadOwner.path, { ids: [a], ownerId: sellerId });
     expect([notDesk.status, notDesk.msg]).toEqual([403, Msg.forbiddenRole]);
     const missing = await client.call(updateLeadOwner.path, { ids: [a, 99_999_999], ownerId: sellerId });

@@ -15,6 +15,7 @@ export interface LeadFilter {
   onlyPool: boolean;
   stage?: LeadStage | null;
   param?: string | null;
+  source?: string | null;
 }
 
 const leadsOf = (ex: Executor, storeId: number) =>
@@ -58,6 +59,7 @@ export async function leadPage(ex: Executor, storeId: number, f: LeadFilter, pag
     );
   }
   if (f.stage) q = q.where('l.stage', '=', f.stage);
+  if (f.source) q = q.where('l.source', '=', f.source);
   if (f.param) {
     const p = f.param;
     q = q.where((eb) => eb.or([contains('l.name', p), contains('l.mobile', p)]));

@@ -69,17 +69,27 @@ function visibleTo(ctx: CallCtx, lead: { ownerId: number | null }) {
 
 export async function leadList(
   ctx: CallCtx,
-  q: { stage?: LeadStage | null; scope: 'all' | 'mine' | 'pool'; param?: string | null; page: number },
+  q: {
+    stage?: LeadStage | null;
+    scope: 'all' | 'mine' | 'pool';
+    param?: string | null;
+    source?: string | null;
+    ownerId?: number | null;
+    page: number;
+  },
 ) {
   const mine = q.scope === 'mine' || !isManager(ctx);
+  // The manager's 跟进人 filter: one owner's leads (not the pool's).
+  const owner = !mine && q.scope === 'all' && q.ownerId ? q.ownerId : null;
   return repo.leadPage(
     ctx.db,
     ctx.store.id,
     {
-      ownerId: mine ? ctx.staff.id : null,
-      withPool: q.scope === 'all',
+      ownerId: mine ? ctx.staff.id : owner,
+      withPool: q.scope === 'all' && owner === null,
       onlyPool: q.scope === 'pool',
       stage: q.stage,
+      source: q.source || null,
       param: q.param?.trim() || null,
     },
     q.page,
