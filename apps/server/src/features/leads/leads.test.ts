@@ -270,7 +270,7 @@ describeEachDb('leads: one per mobile, pipeline, pool', (env) => {
   it('the manager assigns and reassigns (and puts back in the pool); an unknown lead changes nothing', async () => {
     const { client } = env();
     const a = (await client.ok(insertLead.path, lead())).id;
-    const b = (await client.ok(insertLead.path, lead())).id;
+    const b = (await client.ok(insertLead.path, lead({ source: '电话' }))).id;
     await client.ok(updateLeadOwner.path, { ids: [a, b], ownerId: deskId });
     expect([(await row(a)).ownerId, (await row(b)).ownerId]).toEqual([deskId, deskId]);
     // The manager's filters: by owner (not the pool's with them), by source.
@@ -278,7 +278,7 @@ describeEachDb('leads: one per mobile, pipeline, pool', (env) => {
     expect(ofDesk.list.every((l: { ownerId: number }) => l.ownerId === deskId)).toBe(true);
     expect(ofDesk.list.map((l: { id: number }) => l.id)).toEqual(expect.arrayContaining([a, b]));
     const byPhone = await client.ok(queryLeadList.path, { scope: 'all', source: '电话', page: 1 });
-    expect(byPhone.total).toBeGreaterThan(0);
+    expect(byPhone.list.map((l: { id: number }) => l.id)).toContain(b);
     expect(byPhone.list.every((l: { source: string }) => l.source === '电话')).toBe(true);
     const notDesk = await desk.call(updateLeadOwner.path, { ids: [a], ownerId: sellerId });
     expect([notDesk.status, notDesk.msg]).toEqual([403, Msg.forbiddenRole]);
