@@ -11,6 +11,8 @@ import {
   queryPayOrderList,
   queryPaySetting,
   queryFixTimetableList,
+  queryLeadFunnel,
+  queryLeadList,
   queryNotifyLog,
   queryNotifySetting,
   queryStaffList,
@@ -65,6 +67,8 @@ const CardAlerts = lazy(() => import('../features/reports/card-alerts-page.tsx')
 const Schedule = lazy(() => import('../features/schedule/schedule-page.tsx'));
 const StaffList = lazy(() => import('../features/staff/staff-page.tsx'));
 const TeacherPay = lazy(() => import('../features/teacher-pay/teacher-pay-page.tsx'));
+const Leads = lazy(() => import('../features/leads/leads-page.tsx'));
+const LeadFunnel = lazy(() => import('../features/leads/funnel-page.tsx'));
 const AuditLog = lazy(() => import('../features/audit/audit-log-page.tsx'));
 
 /** Every screen of the back office. Add a screen here: its route, who may open it and (optionally) its menu entry. */
@@ -102,6 +106,14 @@ export const screens: ScreenRoute[] = [
     roles: memberInfo.roles!,
     activeMenu: '/member/list',
     title: '会员详情',
+  },
+  // 潜客 (issue 44): leads, 我的待跟进, 公海, 潜客设置; 转化漏斗 for the manager.
+  { path: '/lead/list', Component: Leads, roles: queryLeadList.roles!, menu: { label: '潜客', key: '/lead/list' } },
+  {
+    path: '/lead/funnel',
+    Component: LeadFunnel,
+    roles: queryLeadFunnel.roles!,
+    menu: { label: '转化漏斗', key: '/lead/funnel' },
   },
   {
     path: '/course/list',
