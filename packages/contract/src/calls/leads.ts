@@ -339,9 +339,6 @@ const zFunnelCounts = z.object({
 });
 export type FunnelCounts = z.infer<typeof zFunnelCounts>;
 
-/** The share of the leads that reached a step (0-1, 4 places); 0 without leads. */
-export const funnelRate = (n: number, leads: number) => (leads ? Math.round((n / leads) * 10_000) / 10_000 : 0);
-
 export const queryLeadFunnel = defineCall({
   path: `${STORE_API}/query/lead/funnel`,
   kind: 'read',

@@ -1,7 +1,6 @@
 import {
   FUNNEL_STEP_LABEL,
   FUNNEL_STEPS,
-  funnelRate,
   REPORT_MAX_DAYS,
   ReportMsg,
   type FunnelCounts,
@@ -17,7 +16,8 @@ import { downloadWorkbook, type Sheet } from '../../shared/xlsx.ts';
 import { useLeadFunnel, useLeadFunnelList, type FunnelListReq, type FunnelRange } from './hooks.ts';
 import { StageTag } from './lead-labels.tsx';
 
-const pct = (n: number, of: number) => `${(funnelRate(n, of) * 100).toFixed(1)}%`;
+/** The share of the cohort that reached a step. */
+const pct = (n: number, of: number) => `${(of ? (n / of) * 100 : 0).toFixed(1)}%`;
 const days = (d: number | null) => (d === null ? '-' : `${d}天`);
 
 /** Which group a number belongs to: all leads, one source or one owner (0: 公海). */

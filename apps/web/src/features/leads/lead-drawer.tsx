@@ -79,26 +79,28 @@ export default function LeadDrawer({
               }
             />
           )}
-          <Descriptions size="small" column={2} bordered data-testid="lead-fields">
-            <Descriptions.Item label="姓名">{l.name}</Descriptions.Item>
-            <Descriptions.Item label="手机号">{l.mobile}</Descriptions.Item>
-            <Descriptions.Item label="来源">{l.source}</Descriptions.Item>
-            <Descriptions.Item label="阶段">
-              <StageTag stage={l.stage} />
-              {l.lostReason && `（${l.lostReason}）`}
-            </Descriptions.Item>
-            <Descriptions.Item label="跟进人">{l.ownerName ?? '公海'}</Descriptions.Item>
-            <Descriptions.Item label="下次跟进">{l.nextFollowUp ?? '未定'}</Descriptions.Item>
-            <Descriptions.Item label="意向" span={2}>
-              {l.interests || '-'}
-            </Descriptions.Item>
-            <Descriptions.Item label="备注" span={2}>
-              <span style={{ whiteSpace: 'pre-wrap' }}>{l.notes || '-'}</span>
-            </Descriptions.Item>
-            <Descriptions.Item label="新增时间" span={2}>
-              {l.createdAt}
-            </Descriptions.Item>
-          </Descriptions>
+          <div data-testid="lead-fields">
+            <Descriptions size="small" column={2} bordered>
+              <Descriptions.Item label="姓名">{l.name}</Descriptions.Item>
+              <Descriptions.Item label="手机号">{l.mobile}</Descriptions.Item>
+              <Descriptions.Item label="来源">{l.source}</Descriptions.Item>
+              <Descriptions.Item label="阶段">
+                <StageTag stage={l.stage} />
+                {l.lostReason && `（${l.lostReason}）`}
+              </Descriptions.Item>
+              <Descriptions.Item label="跟进人">{l.ownerName ?? '公海'}</Descriptions.Item>
+              <Descriptions.Item label="下次跟进">{l.nextFollowUp ?? '未定'}</Descriptions.Item>
+              <Descriptions.Item label="意向" span={2}>
+                {l.interests || '-'}
+              </Descriptions.Item>
+              <Descriptions.Item label="备注" span={2}>
+                <span style={{ whiteSpace: 'pre-wrap' }}>{l.notes || '-'}</span>
+              </Descriptions.Item>
+              <Descriptions.Item label="新增时间" span={2}>
+                {l.createdAt}
+              </Descriptions.Item>
+            </Descriptions>
+          </div>
           <Space style={{ marginTop: 12 }} wrap>
             {mine && <Button onClick={() => setEditing(true)}>编辑</Button>}
             {l.ownerId === null && <TakeButton id={l.id} />}
@@ -116,20 +118,21 @@ export default function LeadDrawer({
           {l.followUps.length === 0 ? (
             <Empty description="还没有跟进记录" />
           ) : (
-            <Timeline
-              data-testid="lead-follow-ups"
-              items={l.followUps.map((f) => ({
-                children: (
-                  <div>
+            <div data-testid="lead-follow-ups">
+              <Timeline
+                items={l.followUps.map((f) => ({
+                  children: (
                     <div>
-                      {f.createdAt.slice(0, 16)} · {f.staffName} · {LEAD_WAY_LABEL[f.way]}
+                      <div>
+                        {f.createdAt.slice(0, 16)} · {f.staffName} · {LEAD_WAY_LABEL[f.way]}
+                      </div>
+                      <div style={{ whiteSpace: 'pre-wrap' }}>{f.note}</div>
+                      {f.nextDate && <div>下次跟进：{f.nextDate}</div>}
                     </div>
-                    <div style={{ whiteSpace: 'pre-wrap' }}>{f.note}</div>
-                    {f.nextDate && <div>下次跟进：{f.nextDate}</div>}
-                  </div>
-                ),
-              }))}
-            />
+                  ),
+                }))}
+              />
+            </div>
           )}
         </>
       )}

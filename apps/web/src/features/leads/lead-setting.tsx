@@ -1,4 +1,4 @@
-import { LeadMsg, zLeadSetting, type LeadSetting } from '@studio/contract';
+import { LeadMsg, type LeadSetting } from '@studio/contract';
 import { Button, Card, Form, InputNumber, Select, Spin } from 'antd';
 import { useLeadSetting, useSaveLeadSetting } from './hooks.ts';
 
@@ -34,9 +34,12 @@ export default function LeadSettingCard() {
           extra={`内置来源：${q.data.builtInSources.join('、')}`}
           rules={[
             {
+              // The contract's rule: 1-20 characters, none twice, none a built-in one.
               validator: async (_, v: string[] | undefined) => {
-                const r = zLeadSetting.shape.sources.safeParse(v ?? []);
-                if (!r.success) throw new Error(r.error.issues[0]?.message ?? LeadMsg.sourceName);
+                const l = (v ?? []).map((x) => x.trim());
+                if (l.some((x) => x.length < 1 || x.length > 20)) throw new Error(LeadMsg.sourceName);
+                if (new Set(l).size !== l.length || l.some((x) => q.data!.builtInSources.includes(x)))
+                  throw new Error(LeadMsg.sourceTwice);
               },
             },
           ]}
