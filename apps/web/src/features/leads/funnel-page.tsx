@@ -1,17 +1,9 @@
-import {
-  FUNNEL_STEP_LABEL,
-  FUNNEL_STEPS,
-  REPORT_MAX_DAYS,
-  ReportMsg,
-  type FunnelCounts,
-  type FunnelLead,
-  type FunnelStep,
-} from '@studio/contract';
-import { App, Button, Card, DatePicker, Modal, Space, Statistic, Table } from 'antd';
+import { FUNNEL_STEP_LABEL, FUNNEL_STEPS, type FunnelCounts, type FunnelLead, type FunnelStep } from '@studio/contract';
+import { Button, Card, Modal, Space, Statistic, Table } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
 import { useState } from 'react';
-import dayjs from '../../shared/dayjs.ts';
 import { useStoreClock } from '../../shared/store-time.ts';
+import { ReportRangePicker } from '../../shared/report-range.tsx';
 import { downloadWorkbook, type Sheet } from '../../shared/xlsx.ts';
 import { useLeadFunnel, useLeadFunnelList, type FunnelListReq, type FunnelRange } from './hooks.ts';
 import { StageTag } from './lead-labels.tsx';
@@ -26,7 +18,6 @@ type Group = { source?: string; ownerId?: number; label: string };
 /** /lead/funnel: 转化漏斗 (店长) — leads added in a range, how far they got, by source and by owner. */
 export default function FunnelPage() {
   const clock = useStoreClock();
-  const { message } = App.useApp();
   const today = clock.day();
   const [range, setRange] = useState<FunnelRange>({
     fromDate: today.startOf('month').format('YYYY-MM-DD'),
@@ -87,15 +78,7 @@ export default function FunnelPage() {
       extra={
         <Space wrap>
           <span data-testid="funnel-range">
-            <DatePicker.RangePicker
-              allowClear={false}
-              value={[dayjs(range.fromDate), dayjs(range.toDate)]}
-              onChange={(v) => {
-                if (!v?.[0] || !v[1]) return;
-                if (v[1].diff(v[0], 'day') + 1 > REPORT_MAX_DAYS) return void message.error(ReportMsg.rangeMax);
-                setRange({ fromDate: v[0].format('YYYY-MM-DD'), toDate: v[1].format('YYYY-MM-DD') });
-              }}
-            />
+            <ReportRangePicker value={range} onChange={setRange} />
           </span>
           <Button icon={<DownloadOutlined />} disabled={!f} onClick={exportXlsx}>
             导出Excel
