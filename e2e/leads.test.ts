@@ -7,7 +7,7 @@ import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { Api, ARTIFACTS, DESK, describeBrowser, loginWithCookie, newContext, shot } from './harness.ts';
-import { field, modal, pick, toast, typeInto } from './ui.ts';
+import { field, modal, pick, pickIn, toast, typeInto } from './ui.ts';
 
 const LEAD = { name: '体验潜客王', mobile: '13911112222' };
 const drawer = (page: Page) => page.locator('.ant-drawer', { hasText: `潜客 ${LEAD.name}` });
@@ -111,5 +111,73 @@ describeBrowser('leads (潜客) and the funnel', (env) => {
     ]);
     expect(wb.worksheets.map((w) => w.name)).toEqual(['漏斗', '按来源', '按跟进人']);
     await context.close();
+  });
+
+  it('the desk takes a pool lead and marks it lost with a reason; the manager reassigns; a member shows as such', async () => {
+    const { browser, server, page: mp, api } = env();
+    const pool = await api.ok<{ id: number }>('insert/lead', {
+      name: '公海潜客李',
+      mobile: '13922223333',
+      source: '电话',
+      ownerId: null,
+    });
+    const deskApi = new Api(server.url);
+    await deskApi.login(DESK.account, DESK.password);
+    const context = await newContext(browser);
+    await loginWithCookie(context, deskApi);
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+
+    // 公海: take it.
+    await page.goto(`${server.url}/lead/list`);
+    await page.getByRole('tab', { name: '公海' }).click();
+    const row = page.getByTestId('lead-table-pool').locator('tr', { hasText: '公海潜客李' });
+    await row.getByText('领取').click();
+    await toast(page, '已领取');
+    // 已流失 needs a reason (the contract's words, before any call).
+    // Out of the pool, in one's own.
+    await row.waitFor({ state: 'detached' });
+    await page.getByRole('tab', { name: '我的潜客' }).click();
+    await page.getByTestId('lead-table-all').locator('tr', { hasText: '公海潜客李' }).getByText('跟进').click();
+    const d = page.locator('.ant-drawer', { hasText: '潜客 公海潜客李' });
+    await d.getByTestId('lead-fields').getByText('前台小林').waitFor();
+    await pick(page, field(d, '阶段').last(), '已流失');
+    await d.getByRole('button', { name: '保存阶段' }).click();
+    await d.getByText('设为已流失请填写原因').waitFor();
+    await field(d, '流失原因').locator('input').fill('价格太高');
+    await d.getByRole('button', { name: '保存阶段' }).click();
+    await toast(page, '阶段已修改');
+    await d.getByTestId('lead-fields').getByText('（价格太高）').waitFor();
+    await shot(page, 'lead-lost');
+    await context.close();
+
+    // The manager puts it back in the pool from the drawer.
+    await mp.goto(`${server.url}/lead/list`);
+    await mp.getByRole('tab', { name: '全部潜客' }).waitFor();
+    await mp.getByTestId('lead-table-all').locator('tr', { hasText: '公海潜客李' }).getByText('跟进').click();
+    const md = mp.locator('.ant-drawer', { hasText: '潜客 公海潜客李' });
+    await pickIn(mp, md.getByTestId('lead-assign'), '公海');
+    await md.getByRole('button', { name: '确定分配' }).click();
+    await toast(mp, '已分配');
+    await md.getByTestId('lead-fields').getByText('公海', { exact: true }).waitFor();
+    expect((await api.ok<{ ownerId: number | null }>('query/lead/info', { id: pool.id })).ownerId).toBeNull();
+    await md.locator('.ant-drawer-close').click();
+    await md.waitFor({ state: 'hidden' });
+
+    // A lead whose mobile a member holds: 已是会员, with the way to the member.
+    const member = (await api.ok<{ list: { id: number; name: string; mobile: string }[] }>('query/member/list', {}))
+      .list[0];
+    await api.ok('insert/lead', { name: member.name, mobile: member.mobile, source: '到店', ownerId: null });
+    await mp.reload();
+    const table = mp.getByTestId('lead-table-all');
+    const mrow = table.locator('tr', { hasText: member.mobile });
+    await mrow.getByText('已是会员').waitFor();
+    await mrow.getByText('跟进').click();
+    const memberDrawer = mp.locator('.ant-drawer', { hasText: `潜客 ${member.name}` });
+    await memberDrawer.getByRole('link', { name: '查看会员' }).waitFor();
+    await shot(mp, 'lead-member');
+    expect(await memberDrawer.getByRole('link', { name: '查看会员' }).getAttribute('href')).toBe(
+      `/member/detail?member_id=${member.id}`,
+    );
   });
 });

@@ -74,7 +74,10 @@ export default function LeadDrawer({
               style={{ marginBottom: 12 }}
               message={
                 <span>
-                  已是会员：<Link to={`/member/detail?member_id=${l.memberId}`}>查看会员</Link>
+                  已是会员：
+                  <Link to={`/member/detail?member_id=${l.memberId}`} style={{ textDecoration: 'underline' }}>
+                    查看会员
+                  </Link>
                 </span>
               }
             />
