@@ -168,7 +168,7 @@ function Assign({ id, ownerId }: { id: number; ownerId: number | null }) {
   const assign = useAssignLeads();
   const [to, setTo] = useState<number | null>(ownerId);
   return (
-    <Space style={{ marginTop: 12 }} wrap>
+    <Space style={{ marginTop: 12, display: 'flex' }} wrap>
       <span>分配给</span>
       <Select
         aria-label="分配给"
