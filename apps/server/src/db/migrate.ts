@@ -37,6 +37,7 @@ import { lateSaleStartsToday } from './migrations/20261206_2080_late_sale_starts
 import { privateLessons } from './migrations/20261207_0100_private_lessons.ts';
 import { leads } from './migrations/20261207_1500_leads.ts';
 import { memberPrivacy } from './migrations/20261209_0100_member_privacy.ts';
+import { leadFunnel } from './migrations/20261209_500_lead_funnel.ts';
 
 /** Timestamped migrations, in order. Never edit one that has landed: add a new one. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -77,6 +78,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '20261207_0100_private_lessons': privateLessons(dialect),
     '20261207_1500_leads': leads(dialect),
     '20261209_0100_member_privacy': memberPrivacy(dialect),
+    '20261209_500_lead_funnel': leadFunnel(),
   };
 }
 

@@ -357,6 +357,10 @@ export interface LeadTable {
   convertedOwnerId: number | null;
   convertedSource: string | null;
   convertedAt: string | null;
+  /** When the lead first reached 已联系, 已约体验, 已体验 (migration 20261209_500; the funnel). */
+  contactedAt: Generated<string | null>;
+  trialBookedAt: Generated<string | null>;
+  trialDoneAt: Generated<string | null>;
 }
 /** One follow-up of a lead (migration 20261207_1500). */
 export interface LeadFollowUpTable {

@@ -676,6 +676,10 @@ export const basePayloads: Record<string, BasePayload> = {
     body: (w) => ({ name: '新潜客', mobile: randomMobile(), source: '到店', ownerId: w.staff }),
     ids: { ownerId: 'staff' },
   },
+  [`${STORE}/update/lead`]: {
+    body: (w) => ({ id: w.lead, name: '潜客', mobile: randomMobile(), source: '电话', interests: '瑜伽', notes: null }),
+    ids: { id: 'lead' },
+  },
   [`${STORE}/insert/lead/follow/up`]: {
     body: (w) => ({ leadId: w.lead, way: 'phone', note: '电话沟通', nextDate: '2031-03-05' }),
     ids: { leadId: 'lead' },
@@ -688,6 +692,10 @@ export const basePayloads: Record<string, BasePayload> = {
   [`${STORE}/take/lead`]: { body: (w) => ({ id: w.lead }), ids: { id: 'lead' } },
   [`${STORE}/query/lead/todo/list`]: { body: () => ({}) },
   [`${STORE}/query/lead/setting`]: { body: () => ({}) },
+  [`${STORE}/query/lead/funnel`]: { body: () => ({ fromDate: '2031-03-01', toDate: '2031-03-31' }) },
+  [`${STORE}/query/lead/funnel/list`]: {
+    body: () => ({ fromDate: '2031-03-01', toDate: '2031-03-31', step: 'converted', page: 1 }),
+  },
   [`${STORE}/update/lead/setting`]: { body: () => ({ returnDays: 15, sources: ['小红书'] }) },
   // members' own data (个人信息): the manager's list and decision (a rejection: the world's member stays)
   [`${STORE}/query/erasure/request/list`]: { body: () => ({ status: 'pending' }) },

@@ -13,6 +13,8 @@ import {
   queryPayOrderList,
   queryPaySetting,
   queryFixTimetableList,
+  queryLeadFunnel,
+  queryLeadList,
   queryNotifyLog,
   queryNotifySetting,
   queryStaffList,
@@ -69,6 +71,8 @@ const CardAlerts = lazy(() => import('../features/reports/card-alerts-page.tsx')
 const Schedule = lazy(() => import('../features/schedule/schedule-page.tsx'));
 const StaffList = lazy(() => import('../features/staff/staff-page.tsx'));
 const TeacherPay = lazy(() => import('../features/teacher-pay/teacher-pay-page.tsx'));
+const Leads = lazy(() => import('../features/leads/leads-page.tsx'));
+const LeadFunnel = lazy(() => import('../features/leads/funnel-page.tsx'));
 const AuditLog = lazy(() => import('../features/audit/audit-log-page.tsx'));
 const Lessons = lazy(() => import('../features/lessons/lesson-page.tsx'));
 const TeacherHours = lazy(() => import('../features/lessons/teacher-hours-page.tsx'));
@@ -115,6 +119,14 @@ export const screens: ScreenRoute[] = [
     roles: memberInfo.roles!,
     activeMenu: '/member/list',
     title: '会员详情',
+  },
+  // 潜客 (issue 44): leads, 我的待跟进, 公海, 潜客设置; 转化漏斗 for the manager.
+  { path: '/lead/list', Component: Leads, roles: queryLeadList.roles!, menu: { label: '潜客', key: '/lead/list' } },
+  {
+    path: '/lead/funnel',
+    Component: LeadFunnel,
+    roles: queryLeadFunnel.roles!,
+    menu: { label: '转化漏斗', key: '/lead/funnel' },
   },
   {
     path: '/course/list',

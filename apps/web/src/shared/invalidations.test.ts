@@ -49,6 +49,7 @@ const sample = {
   bookingPolicy: keys.bookingPolicy,
   'today.of': keys.today.of('2026-11-27'),
   'reports.of': keys.reports.of('overview', { from: '2026-11-01' }),
+  'leads.of': keys.leads.of('list', { page: 1 }),
   bookingSetting: keys.bookingSetting,
   deductionImpact: keys.deductionImpact,
   moduleStatus: keys.moduleStatus(6),
@@ -120,7 +121,7 @@ const expected: Record<WriteKind, Name[]> = {
   session: [...calendar, ...sessions, ...member, 'reports.of', 'today.of', ...teacherPay],
   course: [...courses, 'cardProducts'],
   cardProduct: ['cardProducts', ...courses, ...sessions],
-  memberCard: [...member, 'cardLedger.one', 'memberSearch.text', 'reports.of', ...teacherPay],
+  memberCard: [...member, 'cardLedger.one', 'memberSearch.text', 'reports.of', ...teacherPay, 'leads.of'],
   cardLeave: [...calendar, ...sessions, ...member, 'cardLedger.one', 'reports.of', 'today.of'],
   payOrder: ['payOrders.one', 'payOrders.list', 'payOrders.reconcile', ...member, 'cardLedger.one', 'reports.of'],
   member: ['memberList.page', 'memberList.erasure', ...member, 'memberSearch.text', 'reports.of', 'today.of'],
@@ -153,6 +154,7 @@ const expected: Record<WriteKind, Name[]> = {
     'lessonSetup.setting',
     'cardProducts',
   ],
+  lead: ['leads.of'],
   undo: [...calendar, ...sessions, ...member, 'cardLedger.one', 'reports.of', 'today.of', 'audit.page'],
 };
 

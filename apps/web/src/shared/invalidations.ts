@@ -20,7 +20,15 @@ export const invalidates = {
   /** A card product: the products, the courses and sessions listing the cards they accept. */
   cardProduct: [keys.cardProducts, keys.courses.all, keys.sessions.all],
   /** A member's card (issue, top up, freeze, expiry): the member, the ledgers and the searches. */
-  memberCard: [keys.member.all, keys.cardLedger.all, keys.memberSearch.all, keys.reports.all, keys.teacherPay.all],
+  memberCard: [
+    keys.member.all,
+    keys.cardLedger.all,
+    keys.memberSearch.all,
+    keys.reports.all,
+    keys.teacherPay.all,
+    // A first card converts the member's lead (已成交).
+    keys.leads.all,
+  ],
   /** A leave taken, decided or ended (issue 29): the card's expiry and ledger, and the bookings it cancelled. */
   cardLeave: [
     keys.calendar.all,
@@ -51,6 +59,8 @@ export const invalidates = {
   teacherPay: [keys.teacherPay.all],
   /** 私教/小班 set-up (lesson types, machines, hours, setting): its screens, and the card products' lesson-type picker. */
   lessonSetup: [keys.lessonSetup.all, keys.cardProducts],
+  /** A lead added, edited, followed up, staged, assigned, taken; the leads' setting. */
+  lead: [keys.leads.all],
   /** An undone bulk change: everything a bulk change touches (sessions, bookings, balances) and the log. */
   undo: [
     keys.calendar.all,

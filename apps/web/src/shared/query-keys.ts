@@ -177,6 +177,11 @@ export const keys = {
     hours: (teacherId: number) => ['lesson-setup', 'hours', teacherId],
     setting: ['lesson-setup', 'setting'],
   },
+  /** 潜客: lists, a lead, 我的待跟进, the setting and the funnel (issue 44), by what and its filter. */
+  leads: {
+    all: ['leads'],
+    of: (what: string, params: object) => ['leads', what, params],
+  },
   /** The audit log (操作日志), by filter and page. */
   audit: {
     all: ['audit'],

@@ -4,6 +4,9 @@ import { z } from 'zod';
 import { zDate, zId, zMobile, zOptId, zPage, zPaged, zText } from '../common.ts';
 import { defineCall, fails, Roles, STORE_API } from '../define.ts';
 import { SellerMsg } from './reference/card.ts';
+import { Msg } from '../messages.ts';
+import { checkRange } from './batch.ts';
+import { REPORT_MAX_DAYS, ReportMsg, reportRangeErrors, zReportRange } from './reports.ts';
 
 /** The built-in sources of a lead; the manager adds others (潜客设置). */
 export const LEAD_SOURCES = ['到店', '电话', '线上报名', '团购', '转介绍', '推广链接', '导入'] as const;
@@ -48,6 +51,10 @@ export const LeadMsg = {
   notYours: '只能跟进自己的潜客（公海中的潜客请先领取）',
   /** A non-manager naming someone else as owner. */
   ownerManager: '只有店长可以指定其他跟进人',
+  /** Changing the mobile of a 已成交 lead (its card was sold to the member of that mobile). */
+  mobileWon: '该潜客已成交，不能修改手机号',
+  /** Two edits at once gave two leads the same new mobile: the second is refused. */
+  mobileRace: '该手机号刚被另一位潜客使用，请刷新后重试',
 } as const;
 
 const zOptText = (max: number) =>
@@ -98,10 +105,14 @@ export const queryLeadList = defineCall({
     scope: z.enum(['all', 'mine', 'pool']).default('all'),
     /** A fragment of the name or mobile. */
     param: z.string().max(32).nullish(),
+    source: z.string().max(20).nullish(),
+    /** The manager's filter by owner (others see their own and the pool's anyway). */
+    ownerId: zOptId(),
     page: zPage(),
   }),
   res: zPaged(zLeadRow),
-  summary: '潜客列表（20条一页，新的在前）：店长看全部，其他员工看自己的和公海中的；可按阶段、姓名或手机号筛选',
+  summary:
+    '潜客列表（20条一页，新的在前）：店长看全部，其他员工看自己的和公海中的；可按阶段、来源、跟进人（店长）、姓名或手机号筛选',
   example: { stage: 'new', scope: 'all', page: 1 },
 });
 
@@ -118,17 +129,22 @@ export const queryLeadInfo = defineCall({
   errors: [...fails.notFound('潜客'), { status: 403, msg: LeadMsg.notYours }],
 });
 
+/** The fields of a lead staff type (新增潜客 and 编辑潜客). */
+const zLeadFields = {
+  name: z.string({ error: LeadMsg.name }).trim().min(1, LeadMsg.name).max(32, '姓名不能超过32个字符'),
+  mobile: zMobile(),
+  source: z.string({ error: LeadMsg.source }).trim().min(1, LeadMsg.source).max(20, LeadMsg.sourceName),
+  interests: zOptText(200),
+  notes: zOptText(500),
+};
+
 export const insertLead = defineCall({
   path: `${STORE_API}/insert/lead`,
   kind: 'write',
   auth: 'store',
   roles: Roles.all,
   req: z.object({
-    name: z.string({ error: LeadMsg.name }).trim().min(1, LeadMsg.name).max(32, '姓名不能超过32个字符'),
-    mobile: zMobile(),
-    source: z.string({ error: LeadMsg.source }).trim().min(1, LeadMsg.source).max(20, LeadMsg.sourceName),
-    interests: zOptText(200),
-    notes: zOptText(500),
+    ...zLeadFields,
     preferredTimes: zOptText(100),
     /** The owner (跟进人); null: the pool (公海). Staff other than the manager may name only themselves. */
     ownerId: zOptId(),
@@ -145,6 +161,30 @@ export const insertLead = defineCall({
     ...fails.badRequest(LeadMsg.unknownSource, SellerMsg.disabled),
     ...fails.notFound('销售员'),
     { status: 403, msg: LeadMsg.ownerManager },
+  ],
+});
+
+export const updateLead = defineCall({
+  path: `${STORE_API}/update/lead`,
+  kind: 'write',
+  auth: 'store',
+  roles: Roles.all,
+  req: z.object({ id: zId(), ...zLeadFields }),
+  res: z.object({
+    /** The lead now holding the entry: this one, or (merged) the lead that already had the new mobile. */
+    id: z.number(),
+    /** true: the new mobile already had a lead; this one was merged into it (and is gone). */
+    merged: z.boolean(),
+  }),
+  idFields: ['id'],
+  summary:
+    '编辑潜客（姓名、手机号、来源、意向、备注）；改成的手机号已有潜客时合并到该潜客（补全空的信息、追加备注、跟进记录一并转入）',
+  example: { id: 1, name: '王小姐', mobile: '13800000001', source: '到店', interests: '瑜伽', notes: null },
+  errors: [
+    ...fails.badRequest(LeadMsg.unknownSource),
+    ...fails.notFound('潜客'),
+    ...fails.conflict(LeadMsg.mobileWon, LeadMsg.won, LeadMsg.mobileRace),
+    { status: 403, msg: LeadMsg.notYours },
   ],
 });
 
@@ -271,10 +311,92 @@ export const updateLeadSetting = defineCall({
   example: { returnDays: 15, sources: ['小红书'] },
 });
 
+// ---- 转化漏斗 (issue 44, item 6) -------------------------------------------------------------
+
+/**
+ * The steps of the funnel, in order. A lead counts at a step once it reached it or, for 已联系, any
+ * later one (a lead who bought a card without a trial was contacted but never booked a trial, so
+ * 已成交 may exceed 已体验).
+ */
+export const FUNNEL_STEPS = ['leads', 'contacted', 'trialBooked', 'trialDone', 'converted'] as const;
+export type FunnelStep = (typeof FUNNEL_STEPS)[number];
+export const FUNNEL_STEP_LABEL: Record<FunnelStep, string> = {
+  leads: '新增潜客',
+  contacted: '已联系',
+  trialBooked: '已约体验',
+  trialDone: '已体验',
+  converted: '已成交',
+};
+
+const zFunnelCounts = z.object({
+  leads: z.number().int(),
+  contacted: z.number().int(),
+  trialBooked: z.number().int(),
+  trialDone: z.number().int(),
+  converted: z.number().int(),
+  /** Median whole days from a lead's creation to its card (converted leads); null: none converted. */
+  medianDays: z.number().nullable(),
+});
+export type FunnelCounts = z.infer<typeof zFunnelCounts>;
+
+export const queryLeadFunnel = defineCall({
+  path: `${STORE_API}/query/lead/funnel`,
+  kind: 'read',
+  auth: 'store',
+  roles: Roles.manager,
+  req: zReportRange,
+  res: z.object({
+    total: zFunnelCounts,
+    /** By source (the source a converted lead was converted under). */
+    bySource: z.array(zFunnelCounts.extend({ source: z.string() })),
+    /** By owner: the owner credited with the conversion, else the owner now; ownerId 0: 公海. */
+    byOwner: z.array(zFunnelCounts.extend({ ownerId: z.number().int(), ownerName: z.string() })),
+  }),
+  summary:
+    '转化漏斗（店长）：日期范围内新增的潜客中已联系、已约体验、已体验、已成交的人数，及从新增到购卡的天数中位数；按来源、按跟进人',
+  example: { fromDate: '2031-03-01', toDate: '2031-03-31' },
+  errors: reportRangeErrors,
+});
+
+export const zFunnelLead = z.object({
+  id: z.number(),
+  name: z.string(),
+  mobile: z.string(),
+  source: z.string(),
+  ownerName: z.string().nullable(),
+  stage: z.enum(LEAD_STAGES),
+  createdAt: z.string(),
+  convertedAt: z.string().nullable(),
+});
+export type FunnelLead = z.infer<typeof zFunnelLead>;
+
+export const queryLeadFunnelList = defineCall({
+  path: `${STORE_API}/query/lead/funnel/list`,
+  kind: 'read',
+  auth: 'store',
+  roles: Roles.manager,
+  req: z
+    .object({
+      fromDate: zDate(Msg.chooseDates),
+      toDate: zDate(Msg.chooseDates),
+      step: z.enum(FUNNEL_STEPS),
+      /** Only this source, or this owner (0: 公海), as the funnel's rows group them. */
+      source: z.string().max(20).nullish(),
+      ownerId: z.number().int().min(0).nullish(),
+      page: zPage(),
+    })
+    .superRefine((v, ctx) => checkRange(ctx, v.fromDate, v.toDate, 'toDate', REPORT_MAX_DAYS, ReportMsg.rangeMax)),
+  res: zPaged(zFunnelLead),
+  summary: '转化漏斗中某个数字背后的潜客（20条一页，按新增时间）：某一步，可限某来源或某跟进人',
+  example: { fromDate: '2031-03-01', toDate: '2031-03-31', step: 'converted', page: 1 },
+  errors: reportRangeErrors,
+});
+
 export const leadCalls = [
   queryLeadList,
   queryLeadInfo,
   insertLead,
+  updateLead,
   insertLeadFollowUp,
   updateLeadStage,
   updateLeadOwner,
@@ -282,4 +404,6 @@ export const leadCalls = [
   queryLeadTodoList,
   queryLeadSetting,
   updateLeadSetting,
+  queryLeadFunnel,
+  queryLeadFunnelList,
 ] as const;

@@ -17,11 +17,11 @@ export const ReportMsg = {
   digestTime: '请选择推送时间',
 } as const;
 
-const zRange = z
+export const zReportRange = z
   .object({ fromDate: zDate(Msg.chooseDates), toDate: zDate(Msg.chooseDates) })
   .superRefine((v, ctx) => checkRange(ctx, v.fromDate, v.toDate, 'toDate', REPORT_MAX_DAYS, ReportMsg.rangeMax));
 /** The refusals of a report's range (worded by its refinement, so declared by each call). */
-const rangeErrors = fails.badRequest(Msg.rangeOrder, ReportMsg.rangeMax);
+export const reportRangeErrors = fails.badRequest(Msg.rangeOrder, ReportMsg.rangeMax);
 const rangeExample = { fromDate: '2026-11-01', toDate: '2026-11-30' };
 
 /** Seats and fill of a group of live sessions. */
@@ -57,11 +57,11 @@ export const reportOverview = defineCall({
   kind: 'read',
   auth: 'store',
   roles: Roles.manager,
-  req: zRange,
+  req: zReportRange,
   res: zReportOverview,
   summary: '数据报表总览：课程、座位、预约、上座率、签到、爽约、迟到取消、课消、售卡、收款、新会员、活跃会员',
   example: rangeExample,
-  errors: rangeErrors,
+  errors: reportRangeErrors,
 });
 
 export const reportByCourse = defineCall({
@@ -69,11 +69,11 @@ export const reportByCourse = defineCall({
   kind: 'read',
   auth: 'store',
   roles: Roles.manager,
-  req: zRange,
+  req: zReportRange,
   res: z.array(z.object({ courseId: z.number().int(), courseName: z.string(), ...zFill })),
   summary: '按课程统计：节数、座位、预约人数、上座率',
   example: rangeExample,
-  errors: rangeErrors,
+  errors: reportRangeErrors,
 });
 
 export const reportByTeacher = defineCall({
@@ -81,7 +81,7 @@ export const reportByTeacher = defineCall({
   kind: 'read',
   auth: 'store',
   roles: Roles.manager,
-  req: zRange,
+  req: zReportRange,
   res: z.array(
     z.object({
       teacherId: z.number().int(),
@@ -93,7 +93,7 @@ export const reportByTeacher = defineCall({
   ),
   summary: '按老师统计：上课节数、预约人数、签到人数',
   example: rangeExample,
-  errors: rangeErrors,
+  errors: reportRangeErrors,
 });
 
 export const reportBySlot = defineCall({
@@ -101,11 +101,11 @@ export const reportBySlot = defineCall({
   kind: 'read',
   auth: 'store',
   roles: Roles.manager,
-  req: zRange,
+  req: zReportRange,
   res: z.array(z.object({ weekday: z.number().int(), hour: z.number().int(), ...zFill })),
   summary: '按时段统计（星期 x 开课小时）：节数、座位、预约人数、上座率',
   example: rangeExample,
-  errors: rangeErrors,
+  errors: reportRangeErrors,
 });
 
 export const reportByDay = defineCall({
@@ -113,11 +113,11 @@ export const reportByDay = defineCall({
   kind: 'read',
   auth: 'store',
   roles: Roles.manager,
-  req: zRange,
+  req: zReportRange,
   res: z.array(z.object({ date: z.string(), ...zFill, signedIn: z.number().int() })),
   summary: '每日趋势：每天的节数、座位、预约人数、上座率、签到人数',
   example: rangeExample,
-  errors: rangeErrors,
+  errors: reportRangeErrors,
 });
 
 export const zCardAlertReason = z.enum(['expiring', 'lowCount', 'lowMoney']);

@@ -1,7 +1,14 @@
 // A lead converts (issue 44, item 4's hook): the first card sold to the member holding its mobile, at
 // the desk or online, makes it 已成交 once, credited to its owner and source, with the card; a card
 // bought twice the same minute on two instances converts it once; the invariant checker holds it.
-import { insertCardProduct, insertLead, insertMemberCard, updateLeadOwner } from '@studio/contract';
+import {
+  insertCardProduct,
+  insertLead,
+  insertMemberCard,
+  LeadMsg,
+  updateLead,
+  updateLeadOwner,
+} from '@studio/contract';
 import { beforeAll, expect, it } from 'vitest';
 import { describeEachDb, moreInstances, staffClient, type Client } from '../../../test/harness.ts';
 import { checkInvariants } from '../../../test/invariants.ts';
@@ -72,6 +79,13 @@ describeEachDb('leads: a card sold converts its lead once', (env) => {
     await env().client.ok(updateLeadOwner.path, { ids: [leadId], ownerId: null });
     expect((await sell(env().client, m.id)).code).toBe(0);
     expect(await leadRow(leadId)).toMatchObject({ convertedCardId: first.data.id, convertedOwnerId: sellerId });
+    // A 已成交 lead keeps its mobile (its card went to the member of that mobile); its name may change.
+    const edit = (mobile: string) =>
+      env().client.call(updateLead.path, { id: leadId, name: '潜客改名', mobile, source: '团购' });
+    const moved = await edit('13900000000');
+    expect([moved.status, moved.msg]).toEqual([409, LeadMsg.mobileWon]);
+    expect((await edit(m.mobile)).status).toBe(200);
+    expect(await leadRow(leadId)).toMatchObject({ name: '潜客改名', mobile: m.mobile, stage: 'won' });
     expect(await checkInvariants(db(), env().storeId)).toEqual([]);
   });
 

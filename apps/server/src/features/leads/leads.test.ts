@@ -11,6 +11,7 @@ import {
   queryLeadSetting,
   queryLeadTodoList,
   takeLead,
+  updateLead,
   updateLeadOwner,
   updateLeadSetting,
   updateLeadStage,
@@ -81,6 +82,71 @@ describeEachDb('leads: one per mobile, pipeline, pool', (env) => {
       '新增潜客 王小姐，来源 到店，放入公海',
       '手机号已有潜客 王小姐，合并到该潜客',
     ]);
+  });
+
+  it('edits a lead (audited); a mobile another lead holds merges into it, follow-ups moved over', async () => {
+    const { client } = env();
+    const mine = (o: Record<string, unknown> = {}) => lead({ ownerId: sellerId, ...o });
+    const { id } = await seller.ok(insertLead.path, mine({ name: '赵小姐', notes: '下班后联系' }));
+    const mobile = randomMobile();
+    const ok = await seller.call(updateLead.path, {
+      id,
+      name: '赵女士',
+      mobile,
+      source: '电话',
+      interests: '普拉提',
+      notes: '晚上联系',
+    });
+    expect([ok.status, ok.data]).toEqual([200, { id, merged: false }]);
+    expect(await row(id)).toMatchObject({
+      name: '赵女士',
+      mobile,
+      source: '电话',
+      interests: '普拉提',
+      notes: '晚上联系',
+    });
+    const edited = (await entries(id)).at(-1)!;
+    expect(edited).toMatchObject({ call: updateLead.path, kind: 'lead' });
+    // Not another's lead (the desk), not an unknown source, not a wrong mobile: nothing written.
+    const before = await row(id);
+    const notYours = await desk.call(updateLead.path, { id, name: 'x', mobile, source: '电话' });
+    expect([notYours.status, notYours.msg]).toEqual([403, LeadMsg.notYours]);
+    const src = await seller.call(updateLead.path, { id, name: 'x', mobile, source: '没有的来源' });
+    expect([src.status, src.msg]).toEqual([400, LeadMsg.unknownSource]);
+    const bad = await seller.call(updateLead.path, { id, name: 'x', mobile: '123', source: '电话' });
+    expect(bad.status).toBe(400);
+    const none = await client.call(updateLead.path, { id: 99_999_999, name: 'x', mobile, source: '电话' });
+    expect(none.status).toBe(404);
+    expect(await row(id)).toEqual(before);
+
+    // The mobile of another lead: this one merges into it (as adding it again would) and is gone.
+    const other = await client.ok(insertLead.path, lead({ name: '赵女士2', notes: '老客户介绍' }));
+    const otherMobile = (await row(other.id)).mobile;
+    await seller.ok(insertLeadFollowUp.path, { leadId: id, way: 'phone', note: '第一次电话' });
+    const merged = await seller.call(updateLead.path, {
+      id,
+      name: '赵女士',
+      mobile: otherMobile,
+      source: '电话',
+      interests: '普拉提',
+      notes: '晚上联系',
+    });
+    expect([merged.status, merged.data]).toEqual([200, { id: other.id, merged: true }]);
+    expect(await db().selectFrom('lead').select('id').where('id', '=', id).execute()).toEqual([]);
+    expect(await row(other.id)).toMatchObject({
+      name: '赵女士2',
+      interests: '普拉提',
+      notes: '老客户介绍\n晚上联系',
+      ownerId: sellerId,
+    });
+    const info = await client.ok(queryLeadInfo.path, { id: other.id });
+    expect(info.followUps.map((f: { note: string }) => f.note)).toEqual(['第一次电话']);
+    expect((await entries(other.id)).at(-1)!.summary).toBe(
+      `手机号改为 ${otherMobile}，该手机号已有潜客 赵女士2，合并到该潜客`,
+    );
+    expect(await checkInvariants(db(), env().storeId)).toEqual([]);
+    // Out of the seller's open new leads (a later test counts them).
+    await seller.ok(updateLeadStage.path, { id: other.id, stage: 'lost', lostReason: '测试结束' });
   });
 
   it('refuses a wrong mobile, an unknown source, and a non-manager naming another owner, writing nothing', async () => {
@@ -204,9 +270,16 @@ describeEachDb('leads: one per mobile, pipeline, pool', (env) => {
   it('the manager assigns and reassigns (and puts back in the pool); an unknown lead changes nothing', async () => {
     const { client } = env();
     const a = (await client.ok(insertLead.path, lead())).id;
-    const b = (await client.ok(insertLead.path, lead())).id;
+    const b = (await client.ok(insertLead.path, lead({ source: '电话' }))).id;
     await client.ok(updateLeadOwner.path, { ids: [a, b], ownerId: deskId });
     expect([(await row(a)).ownerId, (await row(b)).ownerId]).toEqual([deskId, deskId]);
+    // The manager's filters: by owner (not the pool's with them), by source.
+    const ofDesk = await client.ok(queryLeadList.path, { scope: 'all', ownerId: deskId, page: 1 });
+    expect(ofDesk.list.every((l: { ownerId: number }) => l.ownerId === deskId)).toBe(true);
+    expect(ofDesk.list.map((l: { id: number }) => l.id)).toEqual(expect.arrayContaining([a, b]));
+    const byPhone = await client.ok(queryLeadList.path, { scope: 'all', source: '电话', page: 1 });
+    expect(byPhone.list.map((l: { id: number }) => l.id)).toContain(b);
+    expect(byPhone.list.every((l: { source: string }) => l.source === '电话')).toBe(true);
     const notDesk = await desk.call(updateLeadOwner.path, { ids: [a], ownerId: sellerId });
     expect([notDesk.status, notDesk.msg]).toEqual([403, Msg.forbiddenRole]);
     const missing = await client.call(updateLeadOwner.path, { ids: [a, 99_999_999], ownerId: sellerId });

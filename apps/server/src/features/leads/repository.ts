@@ -15,6 +15,7 @@ export interface LeadFilter {
   onlyPool: boolean;
   stage?: LeadStage | null;
   param?: string | null;
+  source?: string | null;
 }
 
 const leadsOf = (ex: Executor, storeId: number) =>
@@ -58,6 +59,7 @@ export async function leadPage(ex: Executor, storeId: number, f: LeadFilter, pag
     );
   }
   if (f.stage) q = q.where('l.stage', '=', f.stage);
+  if (f.source) q = q.where('l.source', '=', f.source);
   if (f.param) {
     const p = f.param;
     q = q.where((eb) => eb.or([contains('l.name', p), contains('l.mobile', p)]));
@@ -156,6 +158,54 @@ export async function mergeIntoLead(
     .executeTakeFirstOrThrow();
 }
 
+/** The id of the store's lead holding `mobile`, if any. */
+export async function leadIdOfMobile(ex: Executor, storeId: number, mobile: string) {
+  const r = await ex
+    .selectFrom('lead')
+    .select('id')
+    .where('storeId', '=', storeId)
+    .where('mobile', '=', mobile)
+    .executeTakeFirst();
+  return r?.id;
+}
+
+/**
+ * Writes a lead's typed fields; the mobile changes only while the lead is not 已成交 (guarded on the
+ * mobile it had and its stage). Answers whether it applied.
+ */
+export async function updateLeadFields(
+  ex: Executor,
+  storeId: number,
+  id: number,
+  f: { name: string; mobile: string; source: string; interests: string | null; notes: string | null },
+  mobileBefore: string,
+) {
+  let q = ex.updateTable('lead').set(f).where('storeId', '=', storeId).where('id', '=', id);
+  if (f.mobile !== mobileBefore) q = q.where('mobile', '=', mobileBefore).where('stage', '!=', 'won');
+  const r = await q.executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/**
+ * Removes a lead merged into another (`into`): its follow-ups move over, then it is deleted, guarded
+ * (still not 已成交). Answers whether it applied.
+ */
+export async function mergeAway(ex: Executor, storeId: number, id: number, into: number) {
+  await ex
+    .updateTable('leadFollowUp')
+    .set({ leadId: into })
+    .where('storeId', '=', storeId)
+    .where('leadId', '=', id)
+    .execute();
+  const r = await ex
+    .deleteFrom('lead')
+    .where('storeId', '=', storeId)
+    .where('id', '=', id)
+    .where('stage', '!=', 'won')
+    .executeTakeFirst();
+  return Number(r.numDeletedRows) === 1;
+}
+
 export function insertFollowUp(ex: Executor, row: NewRow<'leadFollowUp'>) {
   return ex.insertInto('leadFollowUp').values(row).returning('id').executeTakeFirstOrThrow();
 }
@@ -170,6 +220,7 @@ export async function markFollowedUp(ex: Executor, storeId: number, id: number, 
     .set((eb) => ({
       touchedAt: now,
       nextFollowUp: nextDate,
+      contactedAt: eb.fn.coalesce('contactedAt', eb.val(now)),
       stage: eb.case().when('stage', '=', 'new').then('contacted').else(eb.ref('stage')).end(),
     }))
     .where('storeId', '=', storeId)
@@ -179,17 +230,42 @@ export async function markFollowedUp(ex: Executor, storeId: number, id: number, 
   return Number(r.numUpdatedRows) === 1;
 }
 
-/** Sets a stage staff may set, guarded (never over 已成交). Answers whether it applied. */
-export async function setStage(ex: Executor, storeId: number, id: number, stage: LeadStage, lostReason: string | null) {
+/**
+ * Sets a stage staff may set, guarded (never over 已成交), marking the steps of the funnel it reaches
+ * first (已体验 implies 已约体验 and 已联系; 已流失 marks none). Answers whether it applied.
+ */
+export async function setStage(
+  ex: Executor,
+  storeId: number,
+  id: number,
+  stage: LeadStage,
+  lostReason: string | null,
+  now: string,
+) {
+  const reach = FUNNEL_REACH[stage];
   const r = await ex
     .updateTable('lead')
-    .set({ stage, lostReason: stage === 'lost' ? lostReason : null })
+    .set((eb) => ({
+      stage,
+      lostReason: stage === 'lost' ? lostReason : null,
+      ...Object.fromEntries(reach.map((c) => [c, eb.fn.coalesce(c, eb.val(now))])),
+    }))
     .where('storeId', '=', storeId)
     .where('id', '=', id)
     .where('stage', '!=', 'won')
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
+
+/** The funnel's columns a stage set by hand marks (when not marked before). */
+const FUNNEL_REACH: Record<LeadStage, ('contactedAt' | 'trialBookedAt' | 'trialDoneAt')[]> = {
+  new: [],
+  contacted: ['contactedAt'],
+  trial_booked: ['contactedAt', 'trialBookedAt'],
+  trial_done: ['contactedAt', 'trialBookedAt', 'trialDoneAt'],
+  won: [],
+  lost: [],
+};
 
 /** Gives leads of the store another owner (null: the pool), touched now; answers the ids changed. */
 export async function setOwner(ex: Executor, storeId: number, ids: number[], ownerId: number | null, now: string) {
@@ -292,5 +368,38 @@ export function storesWithOwnedLeads(ex: Executor, settingKey: string) {
       ),
     )
     .orderBy('st.id')
+    .execute();
+}
+
+/**
+ * The leads added to the store from `from` to before `before` (store-local), oldest first, with when they
+ * reached each step of the funnel and the owner credited: the one of the conversion, else the owner
+ * now (null: 公海).
+ */
+export function funnelLeads(ex: Executor, storeId: number, from: string, before: string) {
+  return ex
+    .selectFrom('lead as l')
+    .leftJoin('staff as s', (j) =>
+      j.on((eb) => eb(eb.fn.coalesce('l.convertedOwnerId', 'l.ownerId'), '=', eb.ref('s.id'))),
+    )
+    .select((eb) => [
+      'l.id',
+      'l.name',
+      'l.mobile',
+      eb.fn.coalesce('l.convertedSource', 'l.source').as('source'),
+      eb.fn.coalesce('l.convertedOwnerId', 'l.ownerId').as('ownerId'),
+      's.name as ownerName',
+      'l.stage',
+      'l.createdAt',
+      'l.contactedAt',
+      'l.trialBookedAt',
+      'l.trialDoneAt',
+      'l.convertedAt',
+    ])
+    .where('l.storeId', '=', storeId)
+    .where('l.createdAt', '>=', from)
+    .where('l.createdAt', '<', before)
+    .orderBy('l.createdAt')
+    .orderBy('l.id')
     .execute();
 }

@@ -1,11 +1,14 @@
 import {
   insertLead,
   insertLeadFollowUp,
+  queryLeadFunnel,
+  queryLeadFunnelList,
   queryLeadInfo,
   queryLeadList,
   queryLeadSetting,
   queryLeadTodoList,
   takeLead,
+  updateLead,
   updateLeadOwner,
   updateLeadSetting,
   updateLeadStage,
@@ -20,11 +23,14 @@ export const leadsFeature = defineFeature((r) => {
   r.handle(queryLeadList, (input, ctx) => s.leadList(ctx, input));
   r.handle(queryLeadInfo, (input, ctx) => s.leadInfo(ctx, input.id));
   r.handle(insertLead, (input, ctx) => s.addLead(ctx, input));
+  r.handle(updateLead, (input, ctx) => s.editLead(ctx, input));
   r.handle(insertLeadFollowUp, (input, ctx) => s.addFollowUp(ctx, input));
   r.handle(updateLeadStage, (input, ctx) => s.changeStage(ctx, input));
   r.handle(updateLeadOwner, (input, ctx) => s.assignLeads(ctx, input));
   r.handle(takeLead, (input, ctx) => s.takeLead(ctx, input.id));
   r.handle(queryLeadTodoList, (_input, ctx) => s.todoList(ctx));
+  r.handle(queryLeadFunnel, (input, ctx) => s.leadFunnel(ctx, input));
+  r.handle(queryLeadFunnelList, (input, ctx) => s.leadFunnelList(ctx, input));
   r.handle(queryLeadSetting, (_input, ctx) => s.leadSetting(ctx));
   r.handle(updateLeadSetting, (input, ctx) => s.saveLeadSetting(ctx, input), { tx: true });
   // A sale converts its lead in the sale's transaction (the write stage).

@@ -9,13 +9,17 @@ import {
   type LeadWay,
   type ParsedReqOf,
   insertLead,
+  updateLead,
+  type FunnelCounts,
+  type FunnelStep,
 } from '@studio/contract';
+import { isUniqueViolation } from '../../db/dialect.ts';
 import type { Db, Dialect, Executor } from '../../db/index.ts';
 import { inWriteTx } from '../../lib/write-queue.ts';
 import { audit, changedFields, skipAudit, systemScope } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
-import { addDays, localDateTime, storeNow } from '../../lib/time.ts';
+import { addDays, daysBetween, localDateTime, storeNow } from '../../lib/time.ts';
 import { getSetting, putSetting } from '../store-admin/public.ts';
 import { requireSeller } from '../staff/public.ts';
 import * as repo from './repository.ts';
@@ -65,17 +69,27 @@ function visibleTo(ctx: CallCtx, lead: { ownerId: number | null }) {
 
 export async function leadList(
   ctx: CallCtx,
-  q: { stage?: LeadStage | null; scope: 'all' | 'mine' | 'pool'; param?: string | null; page: number },
+  q: {
+    stage?: LeadStage | null;
+    scope: 'all' | 'mine' | 'pool';
+    param?: string | null;
+    source?: string | null;
+    ownerId?: number | null;
+    page: number;
+  },
 ) {
   const mine = q.scope === 'mine' || !isManager(ctx);
+  // The manager's 跟进人 filter: one owner's leads (not the pool's).
+  const owner = !mine && q.scope === 'all' && q.ownerId ? q.ownerId : null;
   return repo.leadPage(
     ctx.db,
     ctx.store.id,
     {
-      ownerId: mine ? ctx.staff.id : null,
-      withPool: q.scope === 'all',
+      ownerId: mine ? ctx.staff.id : owner,
+      withPool: q.scope === 'all' && owner === null,
       onlyPool: q.scope === 'pool',
       stage: q.stage,
+      source: q.source || null,
       param: q.param?.trim() || null,
     },
     q.page,
@@ -88,6 +102,12 @@ export async function leadInfo(ctx: CallCtx, id: number) {
   visibleTo(ctx, lead);
   const followUps = await repo.followUpsOf(ctx.db, id);
   return { ...lead, followUps: followUps.map((f) => ({ ...f, way: f.way as LeadWay })) };
+}
+
+/** A source of the store's (built-in or the manager's); 400 otherwise. */
+async function requireSource(ctx: CallCtx, source: string) {
+  const setting = settingOf(await getSetting(ctx.db, ctx.store.id, LEAD_SETTING_KEY));
+  if (![...LEAD_SOURCES, ...setting.sources].includes(source)) throw badRequest(LeadMsg.unknownSource);
 }
 
 /** The owner a new lead gets: the one named (the manager names anyone enabled, others only themselves). */
@@ -103,8 +123,7 @@ async function ownerFor(ctx: CallCtx, ownerId: number | null) {
  * so two requests at once (several instances) leave one lead with both.
  */
 export async function addLead(ctx: CallCtx, input: ParsedReqOf<typeof insertLead>) {
-  const setting = settingOf(await getSetting(ctx.db, ctx.store.id, LEAD_SETTING_KEY));
-  if (![...LEAD_SOURCES, ...setting.sources].includes(input.source)) throw badRequest(LeadMsg.unknownSource);
+  await requireSource(ctx, input.source);
   const ownerId = await ownerFor(ctx, input.ownerId);
   const now = storeNow(ctx);
   const storeId = ctx.store.id;
@@ -149,6 +168,68 @@ export async function addLead(ctx: CallCtx, input: ParsedReqOf<typeof insertLead
   });
 }
 
+/**
+ * Edits a lead of one's own (the manager: any). A new mobile another lead of the store holds merges
+ * this lead into that one, as adding it would (one person, one lead): empty fields filled, notes
+ * appended, the follow-ups moved over, this lead gone. A 已成交 lead keeps its mobile (its card was
+ * sold to the member of that mobile) and is not merged away.
+ */
+export async function editLead(ctx: CallCtx, input: ParsedReqOf<typeof updateLead>) {
+  const lead = await repo.requireLead(ctx.db, ctx.store.id, input.id);
+  requireMine(ctx, lead);
+  if (input.source !== lead.source) await requireSource(ctx, input.source);
+  const storeId = ctx.store.id;
+  const now = storeNow(ctx);
+  return inWriteTx(ctx.db, ctx.dialect, async (tx) => {
+    if (input.mobile !== lead.mobile) {
+      if (lead.stage === 'won') throw conflict(LeadMsg.mobileWon);
+      if (await repo.leadIdOfMobile(tx, storeId, input.mobile)) {
+        const into = await repo.mergeIntoLead(tx, storeId, {
+          mobile: input.mobile,
+          interests: input.interests,
+          notes: input.notes,
+          preferredTimes: lead.preferredTimes,
+          ownerId: lead.ownerId,
+          now,
+        });
+        // Guarded: the lead is removed only while still not 已成交 (a sale at this moment wins).
+        if (!(await repo.mergeAway(tx, storeId, lead.id, into.id))) throw conflict(LeadMsg.won);
+        audit(tx, {
+          kind: 'lead',
+          summary: `手机号改为 ${input.mobile}，该手机号已有潜客 ${into.name}，合并到该潜客`,
+          target: named(lead),
+          targets: [leadTarget(lead.id), leadTarget(into.id)],
+        });
+        return { id: into.id, merged: true };
+      }
+    }
+    const fields = {
+      name: input.name,
+      mobile: input.mobile,
+      source: input.source,
+      interests: input.interests,
+      notes: input.notes,
+    };
+    try {
+      if (!(await repo.updateLeadFields(tx, storeId, lead.id, fields, lead.mobile))) throw conflict(LeadMsg.mobileWon);
+    } catch (e) {
+      if (isUniqueViolation(e)) throw conflict(LeadMsg.mobileRace);
+      throw e;
+    }
+    audit(tx, {
+      kind: 'lead',
+      target: named({ name: input.name, mobile: input.mobile }),
+      targets: [leadTarget(lead.id)],
+      ...changedFields(
+        { name: lead.name, mobile: lead.mobile, source: lead.source, interests: lead.interests, notes: lead.notes },
+        fields,
+        { name: '姓名', mobile: '手机号', source: '来源', interests: '意向', notes: '备注' },
+      ),
+    });
+    return { id: lead.id, merged: false };
+  });
+}
+
 /** Records a follow-up of one's own lead (the manager: any); the first moves 新线索 to 已联系. */
 export async function addFollowUp(
   ctx: CallCtx,
@@ -186,8 +267,10 @@ export async function addFollowUp(
 export async function changeStage(ctx: CallCtx, input: { id: number; stage: LeadStage; lostReason: string | null }) {
   const lead = await repo.requireLead(ctx.db, ctx.store.id, input.id);
   requireMine(ctx, lead);
+  const now = storeNow(ctx);
   return inWriteTx(ctx.db, ctx.dialect, async (tx) => {
-    if (!(await repo.setStage(tx, ctx.store.id, lead.id, input.stage, input.lostReason))) throw conflict(LeadMsg.won);
+    if (!(await repo.setStage(tx, ctx.store.id, lead.id, input.stage, input.lostReason, now)))
+      throw conflict(LeadMsg.won);
     audit(tx, {
       kind: 'lead',
       target: named(lead),
@@ -292,4 +375,95 @@ export async function returnStaleLeads(db: Db, dialect: Dialect, clock: Clock = 
     }
   }
   return done;
+}
+
+// ---- 转化漏斗 ----------------------------------------------------------------------------------
+
+type FunnelRow = Awaited<ReturnType<typeof repo.funnelLeads>>[number];
+
+/** Whether a lead reached a step of the funnel (已联系 also when it reached a later one, a card included). */
+const reached: Record<FunnelStep, (r: FunnelRow) => boolean> = {
+  leads: () => true,
+  contacted: (r) => !!(r.contactedAt || r.trialBookedAt || r.trialDoneAt || r.convertedAt),
+  trialBooked: (r) => !!(r.trialBookedAt || r.trialDoneAt),
+  trialDone: (r) => !!r.trialDoneAt,
+  converted: (r) => !!r.convertedAt,
+};
+
+/** Whole days from the lead's day to its card's day. */
+const daysToCard = (r: FunnelRow) => daysBetween(r.createdAt.slice(0, 10), r.convertedAt!.slice(0, 10));
+
+function median(xs: number[]): number | null {
+  if (!xs.length) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+function countsOf(rows: FunnelRow[]): FunnelCounts {
+  const n = (step: FunnelStep) => rows.filter(reached[step]).length;
+  return {
+    leads: rows.length,
+    contacted: n('contacted'),
+    trialBooked: n('trialBooked'),
+    trialDone: n('trialDone'),
+    converted: n('converted'),
+    medianDays: median(rows.filter(reached.converted).map(daysToCard)),
+  };
+}
+
+const funnelRows = (ctx: CallCtx, q: { fromDate: string; toDate: string }) =>
+  repo.funnelLeads(ctx.db, ctx.store.id, q.fromDate, addDays(q.toDate, 1));
+
+function groupBy<K>(rows: FunnelRow[], key: (r: FunnelRow) => K) {
+  const m = new Map<K, FunnelRow[]>();
+  for (const r of rows) m.set(key(r), [...(m.get(key(r)) ?? []), r]);
+  return m;
+}
+
+/**
+ * The funnel of the leads added in the range: how many reached each step, the median days to the
+ * card, in all, by source and by owner (the one credited with the conversion, else the owner now).
+ */
+export async function leadFunnel(ctx: CallCtx, q: { fromDate: string; toDate: string }) {
+  const rows = await funnelRows(ctx, q);
+  const bySource = [...groupBy(rows, (r) => r.source)].map(([source, rs]) => ({ source, ...countsOf(rs) }));
+  const byOwner = [...groupBy(rows, (r) => r.ownerId ?? 0)].map(([ownerId, rs]) => ({
+    ownerId,
+    ownerName: rs[0].ownerName ?? '公海',
+    ...countsOf(rs),
+  }));
+  const most = (a: FunnelCounts, b: FunnelCounts) => b.leads - a.leads;
+  return { total: countsOf(rows), bySource: bySource.sort(most), byOwner: byOwner.sort(most) };
+}
+
+/** The leads behind one number of the funnel: a step, maybe of one source or owner (0: 公海); 20 a page. */
+export async function leadFunnelList(
+  ctx: CallCtx,
+  q: {
+    fromDate: string;
+    toDate: string;
+    step: FunnelStep;
+    source?: string | null;
+    ownerId?: number | null;
+    page: number;
+  },
+) {
+  const rows = (await funnelRows(ctx, q)).filter(
+    (r) =>
+      reached[q.step](r) &&
+      (q.source == null || r.source === q.source) &&
+      (q.ownerId == null || (r.ownerId ?? 0) === q.ownerId),
+  );
+  const list = rows.slice((q.page - 1) * PAGE, q.page * PAGE).map((r) => ({
+    id: r.id,
+    name: r.name,
+    mobile: r.mobile,
+    source: r.source,
+    ownerName: r.ownerName,
+    stage: r.stage as LeadStage,
+    createdAt: r.createdAt,
+    convertedAt: r.convertedAt,
+  }));
+  return { list, total: rows.length };
 }

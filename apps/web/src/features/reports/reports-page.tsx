@@ -1,7 +1,5 @@
 import {
   PAY_METHODS,
-  REPORT_MAX_DAYS,
-  ReportMsg,
   type ResOf,
   type reportByCourse,
   type reportByDay,
@@ -9,23 +7,11 @@ import {
   type reportByTeacher,
 } from '@studio/contract';
 import { DownloadOutlined } from '@ant-design/icons';
-import {
-  App,
-  Button,
-  Card,
-  DatePicker,
-  Segmented,
-  Space,
-  Statistic,
-  Table,
-  Tabs,
-  Typography,
-  type TableColumnsType,
-} from 'antd';
+import { Button, Card, Segmented, Space, Statistic, Table, Tabs, Typography, type TableColumnsType } from 'antd';
 import { useMemo, useState, type ReactNode } from 'react';
-import dayjs from '../../shared/dayjs.ts';
 import { yuan } from '../../shared/format.ts';
 import { useStoreClock } from '../../shared/store-time.ts';
+import { ReportRangePicker } from '../../shared/report-range.tsx';
 import { downloadSheet, type SheetColumn } from '../../shared/xlsx.ts';
 import { Chart, type ChartOption } from './chart.tsx';
 import { useReports, type Range } from './hooks.ts';
@@ -106,7 +92,6 @@ function Stat({ title, value, suffix, testId }: { title: string; value: ReactNod
 
 /** 数据报表: a range, the overview, then the trend, courses, teachers and time slots with charts and exports. */
 export default function ReportsPage() {
-  const { message } = App.useApp();
   const [kind, setKind] = useState<RangeKind>('month');
   const clock = useStoreClock();
   const [range, setRange] = useState<Range>(() => presetRange('month', clock.day()));
@@ -221,15 +206,11 @@ export default function ReportsPage() {
         <Space wrap>
           <Segmented<RangeKind> options={RANGE_KINDS} value={kind} onChange={choose} data-testid="report-range-kind" />
           <span data-testid="report-range">
-            <DatePicker.RangePicker
-              allowClear={false}
-              value={[dayjs(range.fromDate), dayjs(range.toDate)]}
-              onChange={(v) => {
-                if (!v?.[0] || !v[1]) return;
-                // The server refuses a longer range with the same message.
-                if (v[1].diff(v[0], 'day') + 1 > REPORT_MAX_DAYS) return void message.error(ReportMsg.rangeMax);
+            <ReportRangePicker
+              value={range}
+              onChange={(r) => {
                 setKind('custom');
-                setRange({ fromDate: v[0].format('YYYY-MM-DD'), toDate: v[1].format('YYYY-MM-DD') });
+                setRange(r);
               }}
             />
           </span>

@@ -1,0 +1,95 @@
+// 潜客's reads and writes (issue 44): the lists, a lead, 我的待跟进, the setting and the funnel.
+import {
+  insertLead,
+  insertLeadFollowUp,
+  queryLeadFunnel,
+  queryLeadFunnelList,
+  queryLeadInfo,
+  queryLeadList,
+  queryLeadSetting,
+  queryLeadTodoList,
+  takeLead,
+  updateLead,
+  updateLeadOwner,
+  updateLeadSetting,
+  updateLeadStage,
+  type ReqOf,
+} from '@studio/contract';
+import { useQuery } from '@tanstack/react-query';
+import { call } from '../../api/client.ts';
+import { keys } from '../../shared/query-keys.ts';
+import { useWrite } from '../../shared/use-write.ts';
+
+export type LeadFilter = ReqOf<typeof queryLeadList>;
+
+/** One page of the leads a filter holds. */
+export function useLeadPage(f: LeadFilter) {
+  return useQuery({
+    queryKey: keys.leads.of('list', f),
+    queryFn: () => call(queryLeadList, f),
+    placeholderData: (p) => p,
+  });
+}
+
+/** A lead with its follow-ups (id 0: none open). */
+export function useLeadInfo(id: number) {
+  return useQuery({
+    queryKey: keys.leads.of('info', { id }),
+    queryFn: () => call(queryLeadInfo, { id }),
+    enabled: id > 0,
+  });
+}
+
+/** 我的待跟进. */
+export function useLeadTodo(enabled = true) {
+  return useQuery({ queryKey: keys.leads.of('todo', {}), queryFn: () => call(queryLeadTodoList, {}), enabled });
+}
+
+/** The leads' setting: pool return days, the store's sources and the built-in ones. */
+export function useLeadSetting() {
+  return useQuery({ queryKey: keys.leads.of('setting', {}), queryFn: () => call(queryLeadSetting, {}) });
+}
+
+/** Every source a lead may have: the built-in ones, then the store's. */
+export function useLeadSources(): string[] {
+  const s = useLeadSetting().data;
+  return s ? [...s.builtInSources, ...s.sources] : [];
+}
+
+export type FunnelRange = ReqOf<typeof queryLeadFunnel>;
+
+export function useLeadFunnel(range: FunnelRange) {
+  return useQuery({
+    queryKey: keys.leads.of('funnel', range),
+    queryFn: () => call(queryLeadFunnel, range),
+    placeholderData: (p) => p,
+  });
+}
+
+export type FunnelListReq = ReqOf<typeof queryLeadFunnelList>;
+
+/** The leads behind one number of the funnel (null: none chosen). */
+export function useLeadFunnelList(req: FunnelListReq | null) {
+  return useQuery({
+    queryKey: keys.leads.of('funnel-list', req ?? {}),
+    queryFn: () => call(queryLeadFunnelList, req!),
+    enabled: req !== null,
+    placeholderData: (p) => p,
+  });
+}
+
+const lead = { changes: 'lead' as const };
+
+export const useAddLead = () =>
+  useWrite((v: ReqOf<typeof insertLead>) => call(insertLead, v), { ...lead, success: '已添加' });
+export const useEditLead = () =>
+  useWrite((v: ReqOf<typeof updateLead>) => call(updateLead, v), { ...lead, success: '已保存' });
+export const useFollowUp = () =>
+  useWrite((v: ReqOf<typeof insertLeadFollowUp>) => call(insertLeadFollowUp, v), { ...lead, success: '已记录跟进' });
+export const useLeadStage = () =>
+  useWrite((v: ReqOf<typeof updateLeadStage>) => call(updateLeadStage, v), { ...lead, success: '阶段已修改' });
+export const useAssignLeads = () =>
+  useWrite((v: ReqOf<typeof updateLeadOwner>) => call(updateLeadOwner, v), { ...lead, success: '已分配' });
+export const useTakeLead = () => useWrite((id: number) => call(takeLead, { id }), { ...lead, success: '已领取' });
+export const useSaveLeadSetting = () =>
+  useWrite((v: ReqOf<typeof updateLeadSetting>) => call(updateLeadSetting, v), { ...lead, success: '已保存' });
