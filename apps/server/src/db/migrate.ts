@@ -36,6 +36,7 @@ import { wechatOauthState } from './migrations/20261206_2070_wechat_oauth_state.
 import { lateSaleStartsToday } from './migrations/20261206_2080_late_sale_starts_today.ts';
 import { privateLessons } from './migrations/20261207_0100_private_lessons.ts';
 import { leads } from './migrations/20261207_1500_leads.ts';
+import { leadReferrer } from './migrations/20261209_600_lead_referrer.ts';
 
 /** Timestamped migrations, in order. Never edit one that has landed: add a new one. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -75,6 +76,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '20261206_2080_late_sale_starts_today': lateSaleStartsToday(),
     '20261207_0100_private_lessons': privateLessons(dialect),
     '20261207_1500_leads': leads(dialect),
+    '20261209_600_lead_referrer': leadReferrer(),
   };
 }
 

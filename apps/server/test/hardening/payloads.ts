@@ -652,6 +652,12 @@ export const basePayloads: Record<string, BasePayload> = {
   [`${STORE}/query/lead/todo/list`]: { body: () => ({}) },
   [`${STORE}/query/lead/setting`]: { body: () => ({}) },
   [`${STORE}/update/lead/setting`]: { body: () => ({ returnDays: 15, sources: ['小红书'] }) },
+  '/member/api/query/trial/form': { body: (w) => ({ storeId: w.storeId }), anon: true },
+  '/member/api/insert/trial/signup': {
+    body: (w) => ({ storeId: w.storeId, name: '体验者', mobile: randomMobile(), interests: '瑜伽' }),
+    anon: true,
+  },
+  '/member/api/query/referral': { body: () => ({}) },
   [`${STORE}/update/sale/seller`]: {
     body: (w) => ({ id: w.topupPayment, sellerId: w.staff }),
     ids: { id: 'topupPayment', sellerId: 'staff' },

@@ -22,6 +22,7 @@ import { staffCalls } from './staff.ts';
 import { storeAdminCalls } from './store-admin.ts';
 import { teacherPayCalls } from './teacher-pay.ts';
 import { timetableCalls } from './timetable.ts';
+import { trialSignupCalls } from './trial-signup.ts';
 import { todayCalls } from './today.ts';
 import { waitlistCalls } from './waitlist.ts';
 
@@ -48,6 +49,7 @@ export * from './staff.ts';
 export * from './store-admin.ts';
 export * from './teacher-pay.ts';
 export * from './timetable.ts';
+export * from './trial-signup.ts';
 export * from './today.ts';
 export * from './waitlist.ts';
 
@@ -78,4 +80,5 @@ export const allCalls: readonly CallDef[] = [
   ...sellerLinkCalls,
   ...prepaidLimitCalls,
   ...leadCalls,
+  ...trialSignupCalls,
 ];

@@ -1,6 +1,9 @@
 import {
   insertLead,
   insertLeadFollowUp,
+  memberReferral,
+  memberTrialForm,
+  memberTrialSignup,
   queryLeadInfo,
   queryLeadList,
   queryLeadSetting,
@@ -11,9 +14,11 @@ import {
   updateLeadStage,
 } from '@studio/contract';
 import { defineFeature } from '../../lib/feature.ts';
+import { requireStoreById } from '../../lib/store-scope.ts';
 import { cardSold } from '../cards/public.ts';
 import { convertOnSale } from './conversion.ts';
 import * as s from './service.ts';
+import { myReferral, signUpForTrial, trialForm } from './trial-signup.ts';
 
 /** 潜客: leads, the pool, follow-ups and stages, the setting; a card sale converts its lead. */
 export const leadsFeature = defineFeature((r) => {
@@ -27,6 +32,12 @@ export const leadsFeature = defineFeature((r) => {
   r.handle(queryLeadTodoList, (_input, ctx) => s.todoList(ctx));
   r.handle(queryLeadSetting, (_input, ctx) => s.leadSetting(ctx));
   r.handle(updateLeadSetting, (input, ctx) => s.saveLeadSetting(ctx, input), { tx: true });
+  // 体验课报名 (public, behind the members' door) and a member's referral link.
+  r.handle(memberTrialForm, async ({ storeId }, ctx) => trialForm(ctx.db, await requireStoreById(ctx.db, storeId)));
+  r.handle(memberTrialSignup, async ({ storeId, ...input }, ctx) =>
+    signUpForTrial(ctx, await requireStoreById(ctx.db, storeId), { storeId, ...input }),
+  );
+  r.handle(memberReferral, async (_input, ctx) => myReferral(ctx, ctx.member.id));
   // A sale converts its lead in the sale's transaction (the write stage).
   r.on(cardSold, convertOnSale, 'write');
 });

@@ -26,10 +26,9 @@ import {
 import { audit } from '../../lib/audit.ts';
 import { BASE_KEY, publicBaseOf } from '../messaging/public.ts';
 import type { CallCtx } from '../../lib/context.ts';
-import { notFound } from '../../lib/errors.ts';
 import { defineFeature } from '../../lib/feature.ts';
 import { withCard, withSession } from '../../lib/wire-names.ts';
-import { storeScopeById } from '../../lib/store-scope.ts';
+import { requireStoreById } from '../../lib/store-scope.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { bookingRules } from '../policy/public.ts';
 import { requireMember } from '../reference/public.ts';
@@ -51,11 +50,7 @@ const scope = (ctx: CallCtx): svc.MemberScope => ({
   events: ctx.events,
 });
 
-async function storeOr404(ctx: CallCtx, storeId: number) {
-  const store = await storeScopeById(ctx.db, storeId);
-  if (!store) throw notFound('门店');
-  return store;
-}
+const storeOr404 = (ctx: CallCtx, storeId: number) => requireStoreById(ctx.db, storeId);
 
 /** The page's address for members: the store's public base address, else the one this request came to. */
 async function memberPage(ctx: CallCtx) {
