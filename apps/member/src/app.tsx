@@ -10,7 +10,9 @@ import { Login } from './login.tsx';
 import { backFromWechatBind, NotifyPrefs, useWechatAuthorize, useWechatBinding } from './notify-prefs.tsx';
 import { useMe, useStoreInfo } from './queries.ts';
 import { StoreZoneProvider } from './store-clock.ts';
+import { Referral } from './referral.tsx';
 import { Timetable } from './timetable.tsx';
+import { TrialSignup } from './trial-signup.tsx';
 import { useCheckIn } from './writes.ts';
 
 type Tab = 'timetable' | 'bookings' | 'cards' | 'me';
@@ -99,6 +101,15 @@ export function App() {
       </main>
     );
   }
+  // 体验课报名 (the store's link or QR, or a member's referral link): no sign-in.
+  if (params.get('trial')) {
+    return (
+      <main className="page">
+        <StoreHead store={store} sub="体验课报名" />
+        <TrialSignup storeId={store.storeId} referral={params.get('ref')} />
+      </main>
+    );
+  }
   if (!me && loggingIn) {
     return (
       <StoreZoneProvider value={store.timezone}>
@@ -139,7 +150,12 @@ export function App() {
         {tab === 'timetable' && <Timetable store={store} me={me} onLogin={() => {}} />}
         {tab === 'bookings' && <MyBookings />}
         {tab === 'cards' && <CardArea onSignedOut={signedOut} />}
-        {tab === 'me' && <NotifyPrefs storeId={storeId} />}
+        {tab === 'me' && (
+          <>
+            <Referral />
+            <NotifyPrefs storeId={storeId} />
+          </>
+        )}
         <div className="tabbar">
           <TabBar activeKey={tab} onChange={(k) => setTab(k as Tab)}>
             <TabBar.Item key="timetable" title="课表" icon={<CalendarOutline />} />
