@@ -15,6 +15,19 @@ const TIMES = ['工作日白天', '工作日晚上', '周末上午', '周末下�
 
 type Field = 'name' | 'mobile' | 'interests' | 'preferredTimes';
 
+/** memberTrialSignup's checks, in its words. */
+function check(r: { name: string; mobile: string; interests: string; preferredTimes: string }) {
+  const e: Partial<Record<Field, string>> = {};
+  const name = r.name.trim();
+  if (!name) e.name = TrialMsg.name;
+  else if (name.length > 32) e.name = TrialMsg.nameLong;
+  if (!/^1\d{10}$/.test(r.mobile.trim())) e.mobile = TrialMsg.mobile;
+  if (!r.interests) e.interests = TrialMsg.interest;
+  else if (r.interests.length > 200) e.interests = TrialMsg.interestLong;
+  if (r.preferredTimes.length > 100) e.preferredTimes = TrialMsg.timesLong;
+  return e;
+}
+
 /**
  * 体验课报名: the page a stranger opens from the store's link or QR (?store=ID&trial=1, and a
  * member's referral code as &ref=), without signing in: name, mobile, the courses they want to try
@@ -42,25 +55,17 @@ export function TrialSignup({ storeId, referral }: { storeId: number; referral: 
   const submit = async (altcha?: string) => {
     const req = {
       storeId,
-      name,
-      mobile,
+      name: name.trim(),
+      mobile: mobile.trim(),
       interests: [...picked, other.trim()].filter(Boolean).join('、'),
       preferredTimes: times.join('、'),
       ref: referral,
       ...(altcha ? { altcha } : {}),
     };
-    // the contract's own check and words, before anything is sent
-    const parsed = memberTrialSignup.req.safeParse(req);
-    if (!parsed.success) {
-      const next: typeof errors = {};
-      for (const issue of parsed.error.issues) {
-        const field = issue.path[0] as Field;
-        next[field] ??= issue.message;
-      }
-      setErrors(next);
-      return;
-    }
-    setErrors({});
+    // the contract's rules and words, before anything is sent (the page has no zod)
+    const next = check(req);
+    setErrors(next);
+    if (Object.keys(next).length) return;
     try {
       await send.mutateAsync(req);
       setChecking(false);
@@ -84,6 +89,11 @@ export function TrialSignup({ storeId, referral }: { storeId: number; referral: 
         <Result status="success" title="报名成功" description={TrialMsg.thanks} />
         <div className="hint" style={{ textAlign: 'center' }}>
           门店的老师会通过 {mobile.trim()} 联系您，约好体验课的时间。
+        </div>
+        <div className="actions">
+          <Button block size="large" onClick={() => window.location.assign(`?store=${storeId}`)}>
+            看看门店课表
+          </Button>
         </div>
       </div>
     );
@@ -112,8 +122,8 @@ export function TrialSignup({ storeId, referral }: { storeId: number; referral: 
             maxLength={40}
             clearable
           />
+          {err('name')}
         </Form.Item>
-        {err('name')}
         <Form.Item label="手机号" required>
           <Input
             data-testid="trial-mobile"
@@ -125,8 +135,8 @@ export function TrialSignup({ storeId, referral }: { storeId: number; referral: 
             maxLength={11}
             clearable
           />
+          {err('mobile')}
         </Form.Item>
-        {err('mobile')}
         <Form.Item label="想体验的课程" required>
           {form.data.interests.length > 0 && (
             <Selector
@@ -146,8 +156,8 @@ export function TrialSignup({ storeId, referral }: { storeId: number; referral: 
             maxLength={100}
             aria-label="其他想体验的课程"
           />
+          {err('interests')}
         </Form.Item>
-        {err('interests')}
         <Form.Item label="方便的时间（选填）">
           <Selector
             multiple
@@ -156,8 +166,8 @@ export function TrialSignup({ storeId, referral }: { storeId: number; referral: 
             value={times}
             onChange={setTimes}
           />
+          {err('preferredTimes')}
         </Form.Item>
-        {err('preferredTimes')}
       </Form>
       {checking && (
         <div className="check">

@@ -19,11 +19,13 @@ export const TRIAL_SIGNUP = {
 export const TrialMsg = {
   name: '请填写您的姓名',
   nameLong: '姓名不能超过32个字符',
+  /** zMobile's words, for the page's own check. */
+  mobile: '请输入正确的11位手机号',
   interest: '请选择或填写想体验的课程',
   interestLong: '想体验的课程不能超过200个字符',
   timesLong: '方便的时间不能超过100个字符',
-  /** The answer to every accepted sign-up, new mobile, known lead or member alike. */
-  thanks: '报名成功，门店会尽快联系您安排体验课',
+  /** The page's thank-you, to every accepted sign-up (new mobile, known lead or member alike). */
+  thanks: '门店会尽快联系您安排体验课',
   /** Past the allowances: the page shows the proof-of-work check. */
   needChallenge: '请先完成安全验证再提交报名',
   tooSoon: '已收到您的报名，请60秒后再提交',
