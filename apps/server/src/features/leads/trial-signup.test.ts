@@ -17,17 +17,13 @@ import {
   type LeadRow,
 } from '@studio/contract';
 import { beforeEach, expect, it } from 'vitest';
-import { solve, type Challenge } from '../../../test/altcha.ts';
+import { addressMaker, ageCounters, solve, type Challenge } from '../../../test/public-door.ts';
 import { randomMobile } from '../../../test/factory.ts';
 import { describeEachDb } from '../../../test/harness.ts';
 import { memberClient } from '../../../test/member-client.ts';
 
-let addressSeq = 0;
-/** A fresh address of the documentation range (198.51.100.0/24 and beyond), one per use. */
-const freshAddress = () => {
-  addressSeq += 1;
-  return `198.51.${100 + Math.floor(addressSeq / 250)}.${(addressSeq % 250) + 1}`;
-};
+/** A fresh address of the documentation range, one per use (198.51.100.0/24 and beyond). */
+const freshAddress = addressMaker(198, 51, 100);
 
 describeEachDb('体验课报名: the public sign-up and referrals', (env) => {
   const db = () => env().database.db;
@@ -60,13 +56,7 @@ describeEachDb('体验课报名: the public sign-up and referrals', (env) => {
           .executeTakeFirstOrThrow()
       ).n,
     );
-  /** Moves the windows of the counters whose key starts with `prefix` back by `ms`. */
-  const age = (prefix: string, ms: number) =>
-    db()
-      .updateTable('loginCounter')
-      .set((eb) => ({ startedAt: eb('startedAt', '-', ms) }))
-      .where('key', 'like', `${prefix}%`)
-      .execute();
+  const age = (prefix: string, ms: number) => ageCounters(db(), prefix, ms);
 
   it('the page offers the store and its courses without a login; an unknown store is 404', async () => {
     const course = await env().factory.course({ name: '空中瑜伽' });
