@@ -30,9 +30,16 @@ describeBrowser('体验课报名 on a phone', (env) => {
     const { api, server } = env();
     const storeId = (await api.ok<{ posts: { storeId: number }[] }>('/api/auth/me')).posts[0].storeId;
     const f = await makeFixture(api, '体');
+    // the manager's store settings show the page's link and QR code (for flyers and WeChat groups)
+    const desk = env().page;
+    await desk.goto(`${server.url}/settings/store`);
+    await desk.getByTestId('trial-page-qr').waitFor();
+    const link = (await desk.getByTestId('trial-page-url').textContent())!.trim();
+    expect(link).toBe(`${server.url}/m/?store=${storeId}&trial=1`);
+    await shot(desk, 'trial-page-settings');
     const [context, page] = await phone(env());
     try {
-      await page.goto(`${server.url}/m/?store=${storeId}&trial=1`);
+      await page.goto(link);
       await page.getByRole('heading', { name: '免费体验课报名' }).waitFor();
       await shot(page, 'trial-signup-form');
       // nothing filled: each field says what it needs, nothing is sent

@@ -55,7 +55,8 @@ const storeOr404 = (ctx: CallCtx, storeId: number) => requireStoreById(ctx.db, s
 /** The page's address for members: the store's public base address, else the one this request came to. */
 async function memberPage(ctx: CallCtx) {
   const { publicBaseUrl, base } = await publicBaseOf(ctx);
-  return { publicBaseUrl, base, url: `${base}/m/?store=${ctx.store.id}` };
+  const url = `${base}/m/?store=${ctx.store.id}`;
+  return { publicBaseUrl, base, url, trialUrl: `${url}&trial=1` };
 }
 
 export const memberChannelFeature = defineFeature((r) => {
@@ -133,16 +134,16 @@ export const memberChannelFeature = defineFeature((r) => {
     { tx: true },
   );
   r.handle(queryMemberPage, async (_input, ctx) => {
-    const { publicBaseUrl, url } = await memberPage(ctx);
-    return { publicBaseUrl, url };
+    const { publicBaseUrl, url, trialUrl } = await memberPage(ctx);
+    return { publicBaseUrl, url, trialUrl };
   });
   r.handle(
     updateMemberPage,
     async ({ publicBaseUrl }, ctx) => {
       await putSetting(ctx.db, ctx.store.id, BASE_KEY, publicBaseUrl.replace(/\/+$/, ''));
       audit(ctx.db, { kind: 'settings', target: '会员端地址', after: { 会员端地址: publicBaseUrl } });
-      const { url } = await memberPage(ctx);
-      return { publicBaseUrl: publicBaseUrl.replace(/\/+$/, ''), url };
+      const { url, trialUrl } = await memberPage(ctx);
+      return { publicBaseUrl: publicBaseUrl.replace(/\/+$/, ''), url, trialUrl };
     },
     { tx: true },
   );
