@@ -12,7 +12,9 @@ import { backFromWechatBind, NotifyPrefs, useWechatAuthorize, useWechatBinding }
 import { MyPrivacy, PrivacyNotice } from './privacy.tsx';
 import { useMe, useStoreInfo } from './queries.ts';
 import { StoreZoneProvider } from './store-clock.ts';
+import { Referral } from './referral.tsx';
 import { Timetable } from './timetable.tsx';
+import { TrialSignup } from './trial-signup.tsx';
 import { useCheckIn } from './writes.ts';
 
 type Tab = 'timetable' | 'bookings' | 'cards' | 'me';
@@ -103,6 +105,15 @@ export function App() {
       </main>
     );
   }
+  // 体验课报名 (the store's link or QR, or a member's referral link): no sign-in.
+  if (params.get('trial')) {
+    return (
+      <main className="page">
+        <StoreHead store={store} sub="体验课报名" />
+        <TrialSignup storeId={store.storeId} referral={params.get('ref')} />
+      </main>
+    );
+  }
   if (!me && loggingIn) {
     return (
       <StoreZoneProvider value={store.timezone}>
@@ -162,6 +173,8 @@ export function App() {
           <>
             <NotifyPrefs storeId={storeId} />
             <MyPrivacy />
+            <Referral />
+            <NotifyPrefs storeId={storeId} />
           </>
         )}
         <div className="tabbar">

@@ -4,7 +4,7 @@ import { inWechat, useCheckOrder, yuanText, type Waiting } from './payment.ts';
 import './payment.css';
 
 /** WeChat's pay QR as an image, drawn on the phone (the QR library loads only when one is shown). */
-function useQr(text: string | null): string | null {
+export function useQr(text: string | null): string | null {
   const [url, setUrl] = useState<string | null>(null);
   useEffect(() => {
     let live = true;

@@ -38,6 +38,7 @@ import { privateLessons } from './migrations/20261207_0100_private_lessons.ts';
 import { leads } from './migrations/20261207_1500_leads.ts';
 import { memberPrivacy } from './migrations/20261209_0100_member_privacy.ts';
 import { leadFunnel } from './migrations/20261209_500_lead_funnel.ts';
+import { leadReferrer } from './migrations/20261209_600_lead_referrer.ts';
 
 /** Timestamped migrations, in order. Never edit one that has landed: add a new one. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -79,6 +80,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '20261207_1500_leads': leads(dialect),
     '20261209_0100_member_privacy': memberPrivacy(dialect),
     '20261209_500_lead_funnel': leadFunnel(),
+    '20261209_600_lead_referrer': leadReferrer(),
   };
 }
 

@@ -361,6 +361,8 @@ export interface LeadTable {
   contactedAt: Generated<string | null>;
   trialBookedAt: Generated<string | null>;
   trialDoneAt: Generated<string | null>;
+  /** The member whose referral link brought the lead (转介绍, migration 20261209_600), or null. */
+  referrerMemberId: number | null;
 }
 /** One follow-up of a lead (migration 20261207_1500). */
 export interface LeadFollowUpTable {

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Db, Executor } from '../db/index.ts';
 import type { StaffIdentity, StaffPost, StoreScope } from './context.ts';
-import { forbidden } from './errors.ts';
+import { forbidden, notFound } from './errors.ts';
 import { findStoreScope } from './store-repository.ts';
 
 const cache = new Map<number, { scope: StoreScope; until: number }>();
@@ -49,4 +49,11 @@ export async function storeScopeById(db: Executor, storeId: number): Promise<Sto
   const row = await findStoreScope(db, storeId);
   if (row) cache.set(row.id, { scope: row, until: now + 5000 });
   return row;
+}
+
+/** A store named by a public call (`storeId` of the members' pages): its scope, or 404 门店不存在. */
+export async function requireStoreById(db: Executor, storeId: number): Promise<StoreScope> {
+  const store = await storeScopeById(db, storeId);
+  if (!store) throw notFound('门店');
+  return store;
 }

@@ -1,7 +1,6 @@
 // The members' door (issue 32, items 1-3): anyone on the internet reaches /member/api/auth/*. Texts
 // cost the studio money, a stranger must not lock a member out, and nothing tells members from
 // strangers. Texts are counted where they arrive: at a local stand-in of the SMS provider.
-import crypto from 'node:crypto';
 import {
   createMemberLoginCode,
   LOGIN_CODE,
@@ -15,35 +14,13 @@ import {
 } from '@studio/contract';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { textsSettled } from '../../src/features/messaging/sms.ts';
+import { addressMaker, ageCounters, solve, type Challenge } from '../public-door.ts';
 import { describeEachDb } from '../harness.ts';
 import { randomMobile } from '../factory.ts';
 import { startSmsStandIn } from '../sms-stand-in.ts';
 
-interface Challenge {
-  algorithm: string;
-  challenge: string;
-  maxnumber: number;
-  salt: string;
-  signature: string;
-}
-
-/** Solves a challenge as the widget does (SHA-256 of salt + number), here with node's hash. */
-function solve(c: Challenge, tamper: Partial<{ number: number; signature: string }> = {}): string {
-  for (let n = 0; n <= c.maxnumber; n++) {
-    if (crypto.createHash('sha256').update(`${c.salt}${n}`).digest('hex') === c.challenge) {
-      const payload = { ...c, number: n, ...tamper };
-      return Buffer.from(JSON.stringify(payload)).toString('base64');
-    }
-  }
-  throw new Error('no solution');
-}
-
-let addressSeq = 0;
 /** A fresh address of the documentation range, one per use (203.0.113.0/24 and beyond). */
-const freshAddress = () => {
-  addressSeq += 1;
-  return `203.0.${113 + Math.floor(addressSeq / 250)}.${(addressSeq % 250) + 1}`;
-};
+const freshAddress = addressMaker(203, 0, 113);
 
 describeEachDb("the members' door: texts, lock-outs, enumeration", (env) => {
   let standIn: Awaited<ReturnType<typeof startSmsStandIn>>;
@@ -75,13 +52,7 @@ describeEachDb("the members' door: texts, lock-outs, enumeration", (env) => {
     await textsSettled();
     return standIn.received.slice(before);
   };
-  /** Moves the windows of the counters whose key starts with `prefix` back by `ms`. */
-  const age = (prefix: string, ms: number) =>
-    db()
-      .updateTable('loginCounter')
-      .set((eb) => ({ startedAt: eb('startedAt', '-', ms) }))
-      .where('key', 'like', `${prefix}%`)
-      .execute();
+  const age = (prefix: string, ms: number) => ageCounters(db(), prefix, ms);
 
   it('a flood over 60 mobiles from one address sends 5 texts, then every request needs the challenge', async () => {
     const ms = await members(40);

@@ -703,6 +703,12 @@ export const basePayloads: Record<string, BasePayload> = {
     body: (w) => ({ id: w.erasureRequest, approve: false, note: '会员卡仍在使用' }),
     ids: { id: 'erasureRequest' },
   },
+  '/member/api/query/trial/form': { body: (w) => ({ storeId: w.storeId }), anon: true },
+  '/member/api/insert/trial/signup': {
+    body: (w) => ({ storeId: w.storeId, name: '体验者', mobile: randomMobile(), interests: '瑜伽' }),
+    anon: true,
+  },
+  '/member/api/query/referral': { body: () => ({}) },
   [`${STORE}/update/sale/seller`]: {
     body: (w) => ({ id: w.topupPayment, sellerId: w.staff }),
     ids: { id: 'topupPayment', sellerId: 'staff' },

@@ -25,6 +25,7 @@ import { staffCalls } from './staff.ts';
 import { storeAdminCalls } from './store-admin.ts';
 import { teacherPayCalls } from './teacher-pay.ts';
 import { timetableCalls } from './timetable.ts';
+import { trialSignupCalls } from './trial-signup.ts';
 import { todayCalls } from './today.ts';
 import { waitlistCalls } from './waitlist.ts';
 
@@ -54,6 +55,7 @@ export * from './staff.ts';
 export * from './store-admin.ts';
 export * from './teacher-pay.ts';
 export * from './timetable.ts';
+export * from './trial-signup.ts';
 export * from './today.ts';
 export * from './waitlist.ts';
 
@@ -87,4 +89,5 @@ export const allCalls: readonly CallDef[] = [
   ...prepaidLimitCalls,
   ...leadCalls,
   ...privacyCalls,
+  ...trialSignupCalls,
 ];

@@ -81,6 +81,9 @@ export const zLeadRow = z.object({
   memberId: z.number().nullable(),
   convertedCardId: z.number().nullable(),
   convertedAt: z.string().nullable(),
+  /** 转介绍: the member whose referral link brought the lead (their id and name), or null. */
+  referrerId: z.number().nullable(),
+  referrerName: z.string().nullable(),
 });
 export type LeadRow = z.infer<typeof zLeadRow>;
 

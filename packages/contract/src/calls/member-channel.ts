@@ -639,6 +639,8 @@ export const zMemberPage = z.object({
   publicBaseUrl: z.string(),
   /** The store's members' page: the QR code on the weekly picture and in store settings. */
   url: z.string(),
+  /** The store's public 体验课报名 page (issue 44): its link and QR code for strangers. */
+  trialUrl: z.string(),
 });
 
 export const queryMemberPage = defineCall({

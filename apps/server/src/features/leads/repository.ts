@@ -24,6 +24,8 @@ const leadsOf = (ex: Executor, storeId: number) =>
     .leftJoin('staff as s', 's.id', 'l.ownerId')
     // 已是会员: the member of the store holding the mobile (member_store_mobile_uq: at most one).
     .leftJoin('member as m', (j) => j.onRef('m.storeId', '=', 'l.storeId').onRef('m.mobile', '=', 'l.mobile'))
+    // 转介绍: the member whose referral link brought the lead.
+    .leftJoin('member as rm', 'rm.id', 'l.referrerMemberId')
     .where('l.storeId', '=', storeId);
 
 const leadCols = [
@@ -44,6 +46,8 @@ const leadCols = [
   'm.id as memberId',
   'l.convertedCardId',
   'l.convertedAt',
+  'l.referrerMemberId as referrerId',
+  'rm.name as referrerName',
 ] as const;
 
 const asRow = <R extends { stage: string }>(r: R) => ({ ...r, stage: r.stage as LeadStage });
@@ -402,4 +406,18 @@ export function funnelLeads(ex: Executor, storeId: number, from: string, before:
     .orderBy('l.createdAt')
     .orderBy('l.id')
     .execute();
+}
+
+/** The names of the store's courses on offer (group classes and lesson types), for the 体验课报名 page. */
+export async function offeredCourseNames(ex: Executor, storeId: number): Promise<string[]> {
+  const rows = await ex
+    .selectFrom('course')
+    .select('name')
+    .distinct()
+    .where('storeId', '=', storeId)
+    .where('enabled', '=', 1)
+    .where('deleted', '=', 0)
+    .orderBy('name')
+    .execute();
+  return rows.map((r) => r.name);
 }

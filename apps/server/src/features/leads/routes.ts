@@ -3,6 +3,9 @@ import {
   insertLeadFollowUp,
   queryLeadFunnel,
   queryLeadFunnelList,
+  memberReferral,
+  memberTrialForm,
+  memberTrialSignup,
   queryLeadInfo,
   queryLeadList,
   queryLeadSetting,
@@ -14,9 +17,11 @@ import {
   updateLeadStage,
 } from '@studio/contract';
 import { defineFeature } from '../../lib/feature.ts';
+import { requireStoreById } from '../../lib/store-scope.ts';
 import { cardSold } from '../cards/public.ts';
 import { convertOnSale } from './conversion.ts';
 import * as s from './service.ts';
+import { myReferral, signUpForTrial, trialForm } from './trial-signup.ts';
 
 /** 潜客: leads, the pool, follow-ups and stages, the setting; a card sale converts its lead. */
 export const leadsFeature = defineFeature((r) => {
@@ -33,6 +38,12 @@ export const leadsFeature = defineFeature((r) => {
   r.handle(queryLeadFunnelList, (input, ctx) => s.leadFunnelList(ctx, input));
   r.handle(queryLeadSetting, (_input, ctx) => s.leadSetting(ctx));
   r.handle(updateLeadSetting, (input, ctx) => s.saveLeadSetting(ctx, input), { tx: true });
+  // 体验课报名 (public, behind the members' door) and a member's referral link.
+  r.handle(memberTrialForm, async ({ storeId }, ctx) => trialForm(ctx.db, await requireStoreById(ctx.db, storeId)));
+  r.handle(memberTrialSignup, async ({ storeId, ...input }, ctx) =>
+    signUpForTrial(ctx, await requireStoreById(ctx.db, storeId), { storeId, ...input }),
+  );
+  r.handle(memberReferral, async (_input, ctx) => myReferral(ctx, ctx.member.id));
   // A sale converts its lead in the sale's transaction (the write stage).
   r.on(cardSold, convertOnSale, 'write');
 });

@@ -126,46 +126,70 @@ export async function addLead(ctx: CallCtx, input: ParsedReqOf<typeof insertLead
   await requireSource(ctx, input.source);
   const ownerId = await ownerFor(ctx, input.ownerId);
   const now = storeNow(ctx);
-  const storeId = ctx.store.id;
-  return inWriteTx(ctx.db, ctx.dialect, async (tx) => {
-    const id = await repo.insertLeadIfNew(tx, {
-      storeId,
-      name: input.name,
-      mobile: input.mobile,
-      source: input.source,
-      interests: input.interests,
-      notes: input.notes,
-      preferredTimes: input.preferredTimes,
-      ownerId,
-      touchedAt: now,
-      createdBy: ctx.staff.id,
-      createdAt: now,
-      lostReason: null,
-      nextFollowUp: null,
-      convertedCardId: null,
-      convertedMemberId: null,
-      convertedOwnerId: null,
-      convertedSource: null,
-      convertedAt: null,
-    });
-    if (id !== undefined) {
-      audit(tx, {
-        kind: 'lead',
-        summary: `新增潜客 ${input.name}，来源 ${input.source}${ownerId === null ? '，放入公海' : ''}`,
-        target: named(input),
-        targets: [leadTarget(id)],
-      });
-      return { id, merged: false };
-    }
-    const lead = await repo.mergeIntoLead(tx, storeId, { ...input, ownerId, now });
+  return inWriteTx(ctx.db, ctx.dialect, (tx) =>
+    insertOrMergeLead(tx, ctx.store.id, { ...input, ownerId, referrerMemberId: null }, { by: ctx.staff.id, now }),
+  );
+}
+
+/**
+ * The one insert-or-merge of a lead (the desk's `addLead`, the public 体验课报名), inside the
+ * caller's write: the insert does nothing on the unique (store, mobile) and the merge then fills
+ * what is empty and appends the notes (source and referrer stay the first entry's). Audited.
+ */
+export async function insertOrMergeLead(
+  tx: Executor,
+  storeId: number,
+  input: {
+    name: string;
+    mobile: string;
+    source: string;
+    interests: string | null;
+    notes: string | null;
+    preferredTimes: string | null;
+    ownerId: number | null;
+    referrerMemberId: number | null;
+  },
+  at: { by: number | null; now: string },
+): Promise<{ id: number; merged: boolean }> {
+  const { now } = at;
+  const id = await repo.insertLeadIfNew(tx, {
+    storeId,
+    name: input.name,
+    mobile: input.mobile,
+    source: input.source,
+    interests: input.interests,
+    notes: input.notes,
+    preferredTimes: input.preferredTimes,
+    ownerId: input.ownerId,
+    touchedAt: now,
+    createdBy: at.by,
+    createdAt: now,
+    lostReason: null,
+    nextFollowUp: null,
+    convertedCardId: null,
+    convertedMemberId: null,
+    convertedOwnerId: null,
+    convertedSource: null,
+    convertedAt: null,
+    referrerMemberId: input.referrerMemberId,
+  });
+  if (id !== undefined) {
     audit(tx, {
       kind: 'lead',
-      summary: `手机号已有潜客 ${lead.name}，合并到该潜客`,
-      target: named({ name: lead.name, mobile: input.mobile }),
-      targets: [leadTarget(lead.id)],
+      summary: `新增潜客 ${input.name}，来源 ${input.source}${input.ownerId === null ? '，放入公海' : ''}`,
+      target: named(input),
+      targets: [leadTarget(id)],
     });
-    return { id: lead.id, merged: true };
+    return { id, merged: false };
+  }
+  const lead = await repo.mergeIntoLead(tx, storeId, { ...input, now });
+  audit(tx, {
+    kind: 'lead',
+    summary: `手机号已有潜客 ${lead.name}，合并到该潜客`,
+    target: named({ name: lead.name, mobile: input.mobile }),
+    targets: [leadTarget(lead.id)],
   });
+  return { id: lead.id, merged: true };
 }
 
 /**

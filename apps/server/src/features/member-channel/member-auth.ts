@@ -1,6 +1,13 @@
 import crypto from 'node:crypto';
 import { createChallenge, verifySolution } from 'altcha-lib/v1';
-import { LOGIN_CODE, MEMBER_SESSION_IDLE_MS, MemberMsg, type MemberIdentity } from '@studio/contract';
+import {
+  LOGIN_CODE,
+  MEMBER_SESSION_IDLE_MS,
+  MemberMsg,
+  TRIAL_SIGNUP,
+  TrialMsg,
+  type MemberIdentity,
+} from '@studio/contract';
 import type { FastifyReply } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Db, Executor } from '../../db/index.ts';
@@ -43,14 +50,46 @@ export function memberCookieName(secure: boolean): string {
 const HOUR_MS = 3600_000;
 const DAY_MS = 24 * HOUR_MS;
 
+/**
+ * A public door: the code requests (prefix `m`, the keys kept since issue 32) or the trial sign-ups
+ * (`t`, issue 44): its own counters and words, the same machinery and the address's allowances.
+ */
+export interface PublicDoor {
+  prefix: 'm' | 't';
+  gapMs: number;
+  perDay: number;
+  /** A store's requests an hour without a solved challenge; null: no such limit (texts have the store's cap). */
+  storePerHour: number | null;
+  msg: { needChallenge: string; tooSoon: string; tooMany: string };
+}
+
+const codeDoor: PublicDoor = {
+  prefix: 'm',
+  gapMs: LOGIN_CODE.gapMs,
+  perDay: LOGIN_CODE.perDay,
+  storePerHour: null,
+  msg: { needChallenge: MemberMsg.needChallenge, tooSoon: MemberMsg.tooSoon, tooMany: MemberMsg.tooMany },
+};
+
+/** The door of the public 体验课报名 (leads). */
+export const trialDoor: PublicDoor = {
+  prefix: 't',
+  gapMs: TRIAL_SIGNUP.gapMs,
+  perDay: TRIAL_SIGNUP.perDay,
+  storePerHour: TRIAL_SIGNUP.storeFreePerHour,
+  msg: { needChallenge: TrialMsg.needChallenge, tooSoon: TrialMsg.tooSoon, tooMany: TrialMsg.tooMany },
+};
+
 /** The counters of the door, one row each in `login_counter`. */
 const keys = {
-  /** A typed mobile of a store: one text a minute, `perDay` a day (members and strangers alike). */
-  mobileGap: (storeId: number, mobile: string) => `mc1:${storeId}:${mobile}`,
-  mobileDay: (storeId: number, mobile: string) => `mcd:${storeId}:${mobile}`,
-  /** An address's free code requests (without a solved challenge). */
-  addressHour: (ip: string) => `mca:h:${ip}`,
-  addressDay: (ip: string) => `mca:d:${ip}`,
+  /** A typed mobile of a store: one request a gap, `perDay` a day (members and strangers alike). */
+  mobileGap: (p: string, storeId: number, mobile: string) => `${p}c1:${storeId}:${mobile}`,
+  mobileDay: (p: string, storeId: number, mobile: string) => `${p}cd:${storeId}:${mobile}`,
+  /** An address's free requests (without a solved challenge). */
+  addressHour: (p: string, ip: string) => `${p}ca:h:${ip}`,
+  addressDay: (p: string, ip: string) => `${p}ca:d:${ip}`,
+  /** A store's free requests of the hour (doors with `storePerHour`). */
+  storeHour: (p: string, storeId: number) => `${p}cs:h:${storeId}`,
   /** An address's wrong logins. */
   addressLogin: (ip: string) => `mli:${ip}`,
   /** Wrong tries on one desk code from one address. */
@@ -87,18 +126,20 @@ export async function issueCode(
 }
 
 /**
- * The HMAC key of the challenges: one per installation, shared by every instance through the
- * database; kept per database handle once read (it never changes: `FOREVER`).
+ * An installation secret by name (the challenges' HMAC key, the referral codes' key): one per
+ * installation, shared by every instance through the database; kept per database handle once read
+ * (it never changes: `FOREVER`).
  */
-const challengeKeys = taggedCache<string>({ max: 1 });
-function challengeKey(db: Db): Promise<string> {
-  return challengeKeys.get(db, 'altcha', FOREVER, async () => {
-    const kept = await appSecret(db, 'altcha');
+const installationSecrets = taggedCache<string>({ max: 4 });
+export function installationSecret(db: Db, name: 'altcha' | 'referral'): Promise<string> {
+  return installationSecrets.get(db, name, FOREVER, async () => {
+    const kept = await appSecret(db, name);
     if (kept) return kept;
-    await insertAppSecretIfAbsent(db, 'altcha', crypto.randomBytes(32).toString('base64url'));
-    return (await appSecret(db, 'altcha'))!;
+    await insertAppSecretIfAbsent(db, name, crypto.randomBytes(32).toString('base64url'));
+    return (await appSecret(db, name))!;
   });
 }
+const challengeKey = (db: Db) => installationSecret(db, 'altcha');
 
 /** A new proof-of-work challenge (ALTCHA v1, SHA-256), valid for `challengeTtlMs`. */
 export async function newChallenge(db: Db, now = Date.now()) {
@@ -137,41 +178,63 @@ async function solvedOnce(db: Db, payload: string, now: number): Promise<boolean
 }
 
 /**
- * Lets a code request from `ip` through the door: a solved challenge, or one of the address's free
- * requests of the hour and of the day; otherwise 429 asking for the challenge.
+ * Lets a request from `ip` through the door: a solved challenge, or one of the address's free
+ * requests of the hour and of the day (and of the store's hour, for a door with one); otherwise 429
+ * asking for the challenge (the allowances taken are given back).
  */
-async function passAddress(db: Db, ip: string, altcha: string | undefined, now: number): Promise<void> {
-  if (altcha) {
-    if (!(await solvedOnce(db, altcha, now))) throw badRequest(MemberMsg.badChallenge);
+async function passAddress(
+  db: Db,
+  door: PublicDoor,
+  r: { storeId: number; ip: string; altcha?: string },
+  now: number,
+): Promise<void> {
+  if (r.altcha) {
+    if (!(await solvedOnce(db, r.altcha, now))) throw badRequest(MemberMsg.badChallenge);
     return;
   }
-  if (!(await reserve(db, keys.addressHour(ip), LOGIN_CODE.freePerHour, now, HOUR_MS))) {
-    throw tooMany(MemberMsg.needChallenge);
-  }
-  if (!(await reserve(db, keys.addressDay(ip), LOGIN_CODE.freePerDay, now, DAY_MS))) {
-    await release(db, keys.addressHour(ip));
-    throw tooMany(MemberMsg.needChallenge);
+  const p = door.prefix;
+  const allowances: [string, number, number][] = [
+    [keys.addressHour(p, r.ip), LOGIN_CODE.freePerHour, HOUR_MS],
+    [keys.addressDay(p, r.ip), LOGIN_CODE.freePerDay, DAY_MS],
+  ];
+  if (door.storePerHour !== null) allowances.push([keys.storeHour(p, r.storeId), door.storePerHour, HOUR_MS]);
+  const taken: string[] = [];
+  for (const [key, limit, window] of allowances) {
+    if (!(await reserve(db, key, limit, now, window))) {
+      for (const k of taken) await release(db, k);
+      throw tooMany(door.msg.needChallenge);
+    }
+    taken.push(key);
   }
 }
 
 /**
- * The door of a code request, before anything is looked up: the address (allowance or challenge),
- * then the typed mobile's own limits, which strangers' numbers meet exactly as members' do.
+ * A door's request, before anything is looked up: the address (allowance or challenge), then the
+ * typed mobile's own limits, which strangers' numbers meet exactly as members' do.
  */
-export async function admitCodeRequest(
+export async function admitPublicRequest(
   db: Db,
+  door: PublicDoor,
   r: { storeId: number; mobile: string; ip: string; altcha?: string },
   now = Date.now(),
 ): Promise<void> {
-  await passAddress(db, r.ip, r.altcha, now);
-  if (!(await reserve(db, keys.mobileGap(r.storeId, r.mobile), 1, now, LOGIN_CODE.gapMs))) {
-    throw tooMany(MemberMsg.tooSoon);
+  await passAddress(db, door, r, now);
+  const p = door.prefix;
+  if (!(await reserve(db, keys.mobileGap(p, r.storeId, r.mobile), 1, now, door.gapMs))) {
+    throw tooMany(door.msg.tooSoon);
   }
-  if (!(await reserve(db, keys.mobileDay(r.storeId, r.mobile), LOGIN_CODE.perDay, now, DAY_MS))) {
-    throw tooMany(MemberMsg.tooMany);
+  if (!(await reserve(db, keys.mobileDay(p, r.storeId, r.mobile), door.perDay, now, DAY_MS))) {
+    throw tooMany(door.msg.tooMany);
   }
   await sweepCounters(db, now);
 }
+
+/** The door of a code request (`admitPublicRequest` with the code door). */
+export const admitCodeRequest = (
+  db: Db,
+  r: { storeId: number; mobile: string; ip: string; altcha?: string },
+  now = Date.now(),
+): Promise<void> => admitPublicRequest(db, codeDoor, r, now);
 
 /**
  * Checks a login from `ip`: one of the address's wrong-login slots is reserved first (given back on

@@ -553,7 +553,11 @@ describeEachDb('members channel: sign-in by one-time code, booking, cancelling, 
 
   it("the members' page address: the desk's own by default, the store's public address once set", async () => {
     const first = await desk().ok(queryMemberPage.path);
-    expect(first).toEqual({ publicBaseUrl: '', url: `http://localhost:80/m/?store=${env().storeId}` });
+    expect(first).toEqual({
+      publicBaseUrl: '',
+      url: `http://localhost:80/m/?store=${env().storeId}`,
+      trialUrl: `http://localhost:80/m/?store=${env().storeId}&trial=1`,
+    });
     const bad = await desk().call(updateMemberPage.path, { publicBaseUrl: 'yoga.example.com/path' });
     expect(bad.status).toBe(400);
     expect(bad.msg).toContain('http://');
@@ -561,6 +565,7 @@ describeEachDb('members channel: sign-in by one-time code, booking, cancelling, 
     expect(set).toEqual({
       publicBaseUrl: 'https://yoga.example.com',
       url: `https://yoga.example.com/m/?store=${env().storeId}`,
+      trialUrl: `https://yoga.example.com/m/?store=${env().storeId}&trial=1`,
     });
     const { url } = await desk().ok(queryCheckinCode.path);
     expect(url.startsWith(`https://yoga.example.com/m/?store=${env().storeId}&checkin=`)).toBe(true);

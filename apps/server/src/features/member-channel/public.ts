@@ -4,3 +4,5 @@ export { memberCalendarEntries, type CalendarEntry } from './service.ts';
 export { memberCookieName, resolveMember } from './member-auth.ts';
 /** The member's cards for a class or a lesson, each usable or why not (the lessons' card picker). */
 export { cardsChoice, type MemberScope } from './service.ts';
+export { admitPublicRequest, trialDoor } from './member-auth.ts';
+export { referralCodeOf, referrerIdOf } from './referral.ts';

@@ -26,10 +26,9 @@ import {
 import { audit } from '../../lib/audit.ts';
 import { BASE_KEY, publicBaseOf } from '../messaging/public.ts';
 import type { CallCtx } from '../../lib/context.ts';
-import { notFound } from '../../lib/errors.ts';
 import { defineFeature } from '../../lib/feature.ts';
 import { withCard, withSession } from '../../lib/wire-names.ts';
-import { storeScopeById } from '../../lib/store-scope.ts';
+import { requireStoreById } from '../../lib/store-scope.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { bookingRules } from '../policy/public.ts';
 import { requireMember } from '../reference/public.ts';
@@ -51,16 +50,13 @@ const scope = (ctx: CallCtx): svc.MemberScope => ({
   events: ctx.events,
 });
 
-async function storeOr404(ctx: CallCtx, storeId: number) {
-  const store = await storeScopeById(ctx.db, storeId);
-  if (!store) throw notFound('门店');
-  return store;
-}
+const storeOr404 = (ctx: CallCtx, storeId: number) => requireStoreById(ctx.db, storeId);
 
 /** The page's address for members: the store's public base address, else the one this request came to. */
 async function memberPage(ctx: CallCtx) {
   const { publicBaseUrl, base } = await publicBaseOf(ctx);
-  return { publicBaseUrl, base, url: `${base}/m/?store=${ctx.store.id}` };
+  const url = `${base}/m/?store=${ctx.store.id}`;
+  return { publicBaseUrl, base, url, trialUrl: `${url}&trial=1` };
 }
 
 export const memberChannelFeature = defineFeature((r) => {
@@ -138,16 +134,16 @@ export const memberChannelFeature = defineFeature((r) => {
     { tx: true },
   );
   r.handle(queryMemberPage, async (_input, ctx) => {
-    const { publicBaseUrl, url } = await memberPage(ctx);
-    return { publicBaseUrl, url };
+    const { publicBaseUrl, url, trialUrl } = await memberPage(ctx);
+    return { publicBaseUrl, url, trialUrl };
   });
   r.handle(
     updateMemberPage,
     async ({ publicBaseUrl }, ctx) => {
       await putSetting(ctx.db, ctx.store.id, BASE_KEY, publicBaseUrl.replace(/\/+$/, ''));
       audit(ctx.db, { kind: 'settings', target: '会员端地址', after: { 会员端地址: publicBaseUrl } });
-      const { url } = await memberPage(ctx);
-      return { publicBaseUrl: publicBaseUrl.replace(/\/+$/, ''), url };
+      const { url, trialUrl } = await memberPage(ctx);
+      return { publicBaseUrl: publicBaseUrl.replace(/\/+$/, ''), url, trialUrl };
     },
     { tx: true },
   );

@@ -21,6 +21,7 @@ import { useState } from 'react';
 import { useStoreSetting } from '../../shared/reference.ts';
 import { timeZoneOptions } from '../../shared/timezones.ts';
 import { MemberPageCard } from './member-page-card.tsx';
+import { TrialPageCard } from './trial-page-card.tsx';
 import { OnlineCard } from './online-card.tsx';
 import { SmsCard } from './sms-card.tsx';
 import {
@@ -51,6 +52,7 @@ export default function StoreSettingsPage() {
       <Col span={12}>
         <Space direction="vertical" size={16} style={{ width: '100%' }}>
           <MemberPageCard />
+          <TrialPageCard />
           <OnlineCard />
           <FuncsCard />
         </Space>
