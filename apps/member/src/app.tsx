@@ -171,10 +171,9 @@ export function App() {
         {tab === 'cards' && <CardArea onSignedOut={signedOut} />}
         {tab === 'me' && (
           <>
-            <NotifyPrefs storeId={storeId} />
-            <MyPrivacy />
             <Referral />
             <NotifyPrefs storeId={storeId} />
+            <MyPrivacy />
           </>
         )}
         <div className="tabbar">
