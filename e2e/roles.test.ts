@@ -187,7 +187,7 @@ describeBrowser('staff roles (员工, 前台, 老师, 操作日志)', (env) => {
 
       const page = await loginAs(browser, server.url, TEACHER.account, TEACHER.password);
       // 工作时间: their own working hours (issue 43); 课时费: their own statement (issue 30).
-      expect(await menuOf(page)).toEqual(['今日', '课程表', '工作时间', '课时费']);
+      expect(await menuOf(page)).toEqual(['今日', '课程表', '潜客', '工作时间', '课时费']);
       await page.locator(`.session-event[data-session-id="${tid}"]`).waitFor();
       await expect.poll(() => shownSessions(page)).toEqual(own);
       expect(await page.getByTestId('teacher-filter').count()).toBe(0);

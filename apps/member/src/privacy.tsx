@@ -11,7 +11,7 @@ import {
 } from '@studio/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Dialog, DotLoading, List, Switch, TextArea, Toast } from 'antd-mobile';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { call } from './api.ts';
 
 /** Private to the member signed in: never kept once the screen is left (gcTime 0). */
@@ -78,8 +78,13 @@ function saveFile(name: string, text: string, type: string) {
 function MyData({ onBack }: { onBack: () => void }) {
   const q = useQuery({ queryKey: DATA_KEY, queryFn: () => call(memberMyData, {}), gcTime: 0 });
   const day = q.data?.generatedAt.slice(0, 10).replaceAll('-', '') ?? '';
+  // Opened from 我的, below the reminders: brought into view.
+  const top = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    top.current?.scrollIntoView({ block: 'start' });
+  }, []);
   return (
-    <div data-testid="my-data">
+    <div data-testid="my-data" ref={top}>
       <List header="门店保存的我的信息">
         {q.data ? (
           q.data.sections.map((s) => (
