@@ -110,5 +110,16 @@ describeBrowser('体验课报名 on a phone', (env) => {
     } finally {
       await friendContext.close();
     }
+    // The staff's 潜客 list and the lead's drawer name the member who referred them.
+    const desk = env().page;
+    await desk.goto(`${server.url}/lead/list`);
+    const row = desk.getByRole('row').filter({ hasText: '好友陈先生' });
+    await row.waitFor();
+    expect(await row.innerText()).toContain('转介绍（推荐人：推荐人周女士）');
+    await row.getByText('好友陈先生').click();
+    const fields = desk.getByTestId('lead-fields');
+    await fields.waitFor();
+    expect(await fields.innerText()).toContain('转介绍（推荐人：推荐人周女士）');
+    await shot(desk, 'trial-referral-lead');
   });
 });

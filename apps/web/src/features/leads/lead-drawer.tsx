@@ -31,7 +31,7 @@ import { Link } from '../../shared/router.tsx';
 import { useStoreClock } from '../../shared/store-time.ts';
 import { useAssignLeads, useFollowUp, useLeadInfo, useLeadStage, useTakeLead } from './hooks.ts';
 import LeadFormModal from './lead-form-modal.tsx';
-import { StageTag } from './lead-labels.tsx';
+import { SourceText, StageTag } from './lead-labels.tsx';
 
 interface FollowValues {
   way: LeadWay;
@@ -86,7 +86,9 @@ export default function LeadDrawer({
             <Descriptions size="small" column={2} bordered>
               <Descriptions.Item label="姓名">{l.name}</Descriptions.Item>
               <Descriptions.Item label="手机号">{l.mobile}</Descriptions.Item>
-              <Descriptions.Item label="来源">{l.source}</Descriptions.Item>
+              <Descriptions.Item label="来源">
+                <SourceText lead={l} />
+              </Descriptions.Item>
               <Descriptions.Item label="阶段">
                 <StageTag stage={l.stage} />
                 {l.lostReason && `（${l.lostReason}）`}

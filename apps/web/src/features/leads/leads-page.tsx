@@ -7,7 +7,7 @@ import { useSellers } from '../../shared/reference.ts';
 import { useLeadPage, useLeadSources, useLeadTodo, useTakeLead, type LeadFilter } from './hooks.ts';
 import LeadDrawer from './lead-drawer.tsx';
 import LeadFormModal from './lead-form-modal.tsx';
-import { DUE_COLOR, DUE_LABEL, StageTag } from './lead-labels.tsx';
+import { DUE_COLOR, DUE_LABEL, SourceText, StageTag } from './lead-labels.tsx';
 import LeadSettingCard from './lead-setting.tsx';
 
 type Tab = 'all' | 'todo' | 'pool' | 'setting';
@@ -62,7 +62,7 @@ function leadColumns(onOpen: (id: number) => void) {
       ),
     },
     { title: '手机号', dataIndex: 'mobile' },
-    { title: '来源', dataIndex: 'source' },
+    { title: '来源', dataIndex: 'source', render: (v: string, l: LeadRow) => <SourceText lead={l} /> },
     { title: '阶段', dataIndex: 'stage', render: (s: LeadStage) => <StageTag stage={s} /> },
     { title: '跟进人', dataIndex: 'ownerName', render: (v: string | null) => v ?? '公海' },
     { title: '下次跟进', dataIndex: 'nextFollowUp', render: (v: string | null) => v ?? '-' },
