@@ -1,3 +1,5 @@
+import { DownloadOutlined } from '@ant-design/icons';
+import { Button } from 'antd';
 import QRCode from 'qrcode';
 import { useEffect, useState, type CSSProperties } from 'react';
 
@@ -34,5 +36,20 @@ export function QrImage({
     <img src={url} alt="二维码" width={size} height={size} style={style} data-testid={testId} data-text={text} />
   ) : (
     <div style={{ width: size, height: size, background: '#f5f5f5', ...style }} />
+  );
+}
+
+/** A page's QR code shown, with 下载二维码 (a 640 px PNG named `fileName`) under it. */
+export function DownloadableQr({ text, testId, fileName }: { text: string; testId: string; fileName: string }) {
+  const png = useQrDataUrl(text, 640);
+  return (
+    <div style={{ textAlign: 'center' }}>
+      <QrImage text={text} size={148} testId={testId} />
+      <div>
+        <Button type="link" icon={<DownloadOutlined />} disabled={!png} href={png ?? undefined} download={fileName}>
+          下载二维码
+        </Button>
+      </div>
+    </div>
   );
 }

@@ -1,4 +1,5 @@
 import {
+  CONSENT_LABEL,
   ERASURE_DUE_DAYS,
   PRIVACY_NOTICE_VERSION,
   PrivacyMsg,
@@ -74,7 +75,7 @@ export async function setConsent(ctx: CallCtx, kind: ConsentKind, granted: boole
   });
   audit(ctx.db, {
     kind: 'member',
-    target: `${granted ? '同意' : '撤回'}：${kind === 'privacy' ? '个人信息保护说明' : kind === 'marketing' ? '营销消息' : '健康信息'}`,
+    target: `${granted ? '同意' : '撤回'}：${CONSENT_LABEL[kind]}`,
     targets: [{ type: 'member', id: ctx.member.id }],
   });
   return null;

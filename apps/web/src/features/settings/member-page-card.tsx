@@ -1,7 +1,6 @@
-import { DownloadOutlined } from '@ant-design/icons';
 import { Button, Card, Input, Skeleton, Space, Typography } from 'antd';
 import { useEffect, useState } from 'react';
-import { QrImage, useQrDataUrl } from '../../shared/qr-image.tsx';
+import { DownloadableQr } from '../../shared/qr-image.tsx';
 import { QrReachWarning } from '../../shared/qr-reach.tsx';
 import { useMemberPage } from '../../shared/reference.ts';
 import { useSaveMemberPage } from './hooks.ts';
@@ -18,7 +17,6 @@ export function MemberPageCard() {
   const [base, setBase] = useState('');
   const [error, setError] = useState<string | null>(null);
   useEffect(() => setBase(q.data?.publicBaseUrl ?? ''), [q.data?.publicBaseUrl]);
-  const png = useQrDataUrl(q.data?.url, 640);
   const submit = async () => {
     const v = base.trim();
     if (v && !/^https?:\/\/[^\s/?#]+\/?$/.test(v)) return setError(URL_MSG);
@@ -31,20 +29,7 @@ export function MemberPageCard() {
         <Skeleton active />
       ) : (
         <Space align="start" size={24}>
-          <div style={{ textAlign: 'center' }}>
-            <QrImage text={q.data.url} size={148} testId="member-page-qr" />
-            <div>
-              <Button
-                type="link"
-                icon={<DownloadOutlined />}
-                disabled={!png}
-                href={png ?? undefined}
-                download="会员约课二维码.png"
-              >
-                下载二维码
-              </Button>
-            </div>
-          </div>
+          <DownloadableQr text={q.data.url} testId="member-page-qr" fileName="会员约课二维码.png" />
           <Space direction="vertical" style={{ width: 300 }}>
             <Typography.Text type="secondary">
               会员扫码即可查看课表、预约和签到。二维码也印在周课表图片上。

@@ -1,6 +1,5 @@
-import { DownloadOutlined } from '@ant-design/icons';
-import { Button, Card, Skeleton, Space, Typography } from 'antd';
-import { QrImage, useQrDataUrl } from '../../shared/qr-image.tsx';
+import { Card, Skeleton, Space, Typography } from 'antd';
+import { DownloadableQr } from '../../shared/qr-image.tsx';
 import { useMemberPage } from '../../shared/reference.ts';
 
 /**
@@ -9,27 +8,13 @@ import { useMemberPage } from '../../shared/reference.ts';
  */
 export function TrialPageCard() {
   const q = useMemberPage();
-  const png = useQrDataUrl(q.data?.trialUrl, 640);
   return (
     <Card title="体验课报名页面" size="small">
       {!q.data ? (
         <Skeleton active />
       ) : (
         <Space align="start" size={24}>
-          <div style={{ textAlign: 'center' }}>
-            <QrImage text={q.data.trialUrl} size={148} testId="trial-page-qr" />
-            <div>
-              <Button
-                type="link"
-                icon={<DownloadOutlined />}
-                disabled={!png}
-                href={png ?? undefined}
-                download="体验课报名二维码.png"
-              >
-                下载二维码
-              </Button>
-            </div>
-          </div>
+          <DownloadableQr text={q.data.trialUrl} testId="trial-page-qr" fileName="体验课报名二维码.png" />
           <Space direction="vertical" style={{ width: 300 }}>
             <Typography.Text type="secondary">
               新客扫码无需登录即可报名体验课，报名后出现在潜客的公海中（来源：线上报名）。会员在手机「我的」里有自己的推荐二维码（来源：转介绍）。
