@@ -26,6 +26,7 @@ import { AppError, badRequest, forbidden, unauthorized } from './lib/errors.ts';
 import { scopedDb } from './lib/audit.ts';
 import { inWriteTx } from './lib/write-queue.ts';
 import { auditedCall, auditMetaOf, auditScopeFor } from './features/audit/scope.ts';
+import { answerFor, answersMobiles, masksMobilesFor } from './features/privacy/masking.ts';
 import { requireOwnSession } from './features/staff/access.ts';
 import { Events } from './lib/events.ts';
 import type { Handler } from './lib/feature.ts';
@@ -195,6 +196,7 @@ export async function buildApp(opts: BuildOptions): Promise<AppInstance> {
   for (const call of allCalls) {
     if (call.auth === 'store' && !call.roles?.length) throw new Error(`接口没有声明角色: ${call.path}`);
     const auditMeta = auditMetaOf(call);
+    const hasMobiles = call.auth === 'store' && answersMobiles(call);
     const own = handlers.get(call.path);
     if (!own) throw new Error(`接口没有实现: ${call.path}`);
     // A handler of plain statements runs in one write transaction with its audit entry.
@@ -242,7 +244,9 @@ export async function buildApp(opts: BuildOptions): Promise<AppInstance> {
       const scope = auditMeta && auditScopeFor(auditMeta, ctx, input);
       // A write call's services reach the database through a handle carrying its audit scope.
       if (scope) ctx.db = scopedDb(deps.db, scope);
-      const answer = scope ? await auditedCall(ctx, scope, input, handler) : await handler(input, ctx);
+      const whole = scope ? await auditedCall(ctx, scope, input, handler) : await handler(input, ctx);
+      // Members' mobiles masked for the roles that do not need them (features/privacy/masking.ts).
+      const answer = hasMobiles && masksMobilesFor(call, ctx.post?.role) ? answerFor(whole) : whole;
       const data = answer instanceof RawJson ? answer.value : answer;
       if (opts.validateResponses) {
         const checked = call.res.safeParse(data);

@@ -70,6 +70,14 @@ export const zMobile = () =>
     .trim()
     .regex(/^1\d{10}$/, '请输入正确的11位手机号');
 
+/**
+ * 138****5678: a mobile as a person who does not need it sees it (a receipt, a list for the desk,
+ * every answer to a teacher). A string too short to be a mobile, or already masked, stays as it is.
+ */
+export function maskMobile(mobile: string): string {
+  return mobile.length >= 7 && !mobile.includes('*') ? `${mobile.slice(0, 3)}****${mobile.slice(-4)}` : mobile;
+}
+
 export const zPage = () => z.number().int().min(1).max(100_000).default(1);
 
 /** 0/1 flag. */

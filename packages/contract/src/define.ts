@@ -23,6 +23,14 @@ export const Roles = {
   all: ['manager', 'desk', 'teacher'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 
+/** Who sees full mobiles in a call's answer besides managers (`fullMobiles`). */
+export const FullMobiles = {
+  /** The member's own page: the desk calls or messages the member from it. */
+  desk: ['desk'],
+  /** A lead's follow-up: every seller (the desk and teachers may own leads) phones the lead. */
+  sellers: ['desk', 'teacher'],
+} as const satisfies Record<string, readonly StaffRole[]>;
+
 export interface CallDef<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType> {
   path: string;
   /**
@@ -52,6 +60,12 @@ export interface CallDef<Req extends z.ZodType = z.ZodType, Res extends z.ZodTyp
    * pending booking's or a booking's id); a teacher may only name a session they teach.
    */
   teacherOwns?: { field: string; via: 'session' | 'pending' | 'reservation' };
+  /**
+   * Who sees the members' full mobiles in the answer besides managers: the roles whose work on this
+   * call needs them (the member's own page for the desk; a lead's follow-up for its seller). Every
+   * other answer to the desk or a teacher carries mobiles masked (138****5678), by the route loop.
+   */
+  fullMobiles?: readonly StaffRole[];
   /** `false` for the few writes that are not business changes (logging in and out): no audit entry. */
   audit?: false;
   /** Payload fields that name ids of the acting store, for the tenant-isolation matrix. */

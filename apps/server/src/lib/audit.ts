@@ -163,6 +163,14 @@ export function recordForUndo(ex: object, part: Record<string, unknown[]>): void
   for (const [key, list] of Object.entries(part)) undo[key] = [...(undo[key] ?? []), ...list];
 }
 
+/**
+ * An export of members' personal data (a booking list, the store's data) leaves its entry in 操作日志:
+ * what was exported and by whom. The exporting calls are writes for that entry's sake.
+ */
+export function auditExport(ex: object, what: string, targets: AuditTarget[] = []): void {
+  audit(ex, { kind: 'privacy', summary: `导出${what}`, target: what, targets });
+}
+
 /** The transaction changed nothing worth an entry (a job that found its work done). */
 export function skipAudit(ex: object): void {
   const scope = byExecutor.get(ex);

@@ -703,6 +703,7 @@ export const basePayloads: Record<string, BasePayload> = {
     body: (w) => ({ id: w.erasureRequest, approve: false, note: '会员卡仍在使用' }),
     ids: { id: 'erasureRequest' },
   },
+  [`${STORE}/reveal/member/mobile`]: { body: (w) => ({ memberId: w.member }), ids: { memberId: 'member' } },
   '/member/api/query/trial/form': { body: (w) => ({ storeId: w.storeId }), anon: true },
   '/member/api/insert/trial/signup': {
     body: (w) => ({ storeId: w.storeId, name: '体验者', mobile: randomMobile(), interests: '瑜伽' }),

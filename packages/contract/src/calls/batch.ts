@@ -544,7 +544,7 @@ export const zBatchExportReq = z
   .superRefine((v, ctx) => checkRange(ctx, v.fromDate, v.toDate, 'toDate', MAX_RANGE_DAYS, Msg.exportRangeMax));
 export const batchExportReservation = defineCall({
   path: `${STORE_API}/batch/export/reservation`,
-  kind: 'read',
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   req: zBatchExportReq,

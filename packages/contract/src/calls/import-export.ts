@@ -319,7 +319,7 @@ export const EXPORT_SHEETS = ['会员', '会员卡', '流水', '预约', '课程
 
 export const exportStoreData = defineCall({
   path: `${STORE_API}/export/store/data`,
-  kind: 'read',
+  kind: 'write',
   auth: 'store',
   roles: Roles.manager,
   req: z.object({

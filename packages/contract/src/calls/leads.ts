@@ -2,7 +2,7 @@
 // follow-ups (server: features/leads; paths in features/leads/README.md).
 import { z } from 'zod';
 import { zDate, zId, zMobile, zOptId, zPage, zPaged, zText } from '../common.ts';
-import { defineCall, fails, Roles, STORE_API } from '../define.ts';
+import { defineCall, fails, FullMobiles, Roles, STORE_API } from '../define.ts';
 import { SellerMsg } from './reference/card.ts';
 import { Msg } from '../messages.ts';
 import { checkRange } from './batch.ts';
@@ -102,6 +102,7 @@ export const queryLeadList = defineCall({
   kind: 'read',
   auth: 'store',
   roles: Roles.all,
+  fullMobiles: FullMobiles.sellers,
   req: z.object({
     stage: z.enum(LEAD_STAGES).nullish(),
     /** 'all': the manager sees every lead, others their own and the pool; 'mine' their own; 'pool' 公海. */
@@ -124,6 +125,7 @@ export const queryLeadInfo = defineCall({
   kind: 'read',
   auth: 'store',
   roles: Roles.all,
+  fullMobiles: FullMobiles.sellers,
   req: z.object({ id: zId() }),
   res: zLeadRow.extend({ followUps: z.array(zLeadFollowUp) }),
   idFields: ['id'],
@@ -146,6 +148,7 @@ export const insertLead = defineCall({
   kind: 'write',
   auth: 'store',
   roles: Roles.all,
+  fullMobiles: FullMobiles.sellers,
   req: z.object({
     ...zLeadFields,
     preferredTimes: zOptText(100),
@@ -172,6 +175,7 @@ export const updateLead = defineCall({
   kind: 'write',
   auth: 'store',
   roles: Roles.all,
+  fullMobiles: FullMobiles.sellers,
   req: z.object({ id: zId(), ...zLeadFields }),
   res: z.object({
     /** The lead now holding the entry: this one, or (merged) the lead that already had the new mobile. */
@@ -196,6 +200,7 @@ export const insertLeadFollowUp = defineCall({
   kind: 'write',
   auth: 'store',
   roles: Roles.all,
+  fullMobiles: FullMobiles.sellers,
   req: z.object({
     leadId: zId(),
     way: z.enum(LEAD_WAYS, { error: LeadMsg.way }),
@@ -215,6 +220,7 @@ export const updateLeadStage = defineCall({
   kind: 'write',
   auth: 'store',
   roles: Roles.all,
+  fullMobiles: FullMobiles.sellers,
   req: z
     .object({
       id: zId(),
@@ -251,6 +257,7 @@ export const takeLead = defineCall({
   kind: 'write',
   auth: 'store',
   roles: Roles.all,
+  fullMobiles: FullMobiles.sellers,
   req: z.object({ id: zId() }),
   res: z.null(),
   idFields: ['id'],
@@ -269,6 +276,7 @@ export const queryLeadTodoList = defineCall({
   kind: 'read',
   auth: 'store',
   roles: Roles.all,
+  fullMobiles: FullMobiles.sellers,
   req: z.object({}),
   res: z.array(zLeadTodo),
   summary: '我的待跟进：自己跟进中的潜客（未成交、未流失），逾期和今天的在前，再按下次跟进日期',
@@ -297,6 +305,7 @@ export const queryLeadSetting = defineCall({
   kind: 'read',
   auth: 'store',
   roles: Roles.all,
+  fullMobiles: FullMobiles.sellers,
   req: z.object({}),
   res: zLeadSetting.extend({ builtInSources: z.array(z.string()) }),
   summary: '潜客设置：多少天未跟进回收到公海（0为不回收）、门店自己添加的来源（和内置来源）',

@@ -6,7 +6,7 @@
 // Server: features/privacy.
 import { z } from 'zod';
 import { zEmpty, zId, zText } from '../common.ts';
-import { defineCall, fails, Roles, STORE_API } from '../define.ts';
+import { defineCall, fails, FullMobiles, Roles, STORE_API } from '../define.ts';
 import { MEMBER_API } from './member-channel.ts';
 
 /** The privacy notice's version: a member who agreed to an earlier one is asked again. */
@@ -194,6 +194,24 @@ export const updateErasureRequest = defineCall({
   ],
 });
 
+/**
+ * 查看完整手机号: the desk sees a member's mobile masked in every list (138****5678); this shows it whole,
+ * and each view is an entry in 操作日志 (who looked at whose number, when).
+ */
+export const revealMemberMobile = defineCall({
+  path: `${STORE_API}/reveal/member/mobile`,
+  kind: 'write',
+  auth: 'store',
+  roles: Roles.desk,
+  fullMobiles: FullMobiles.desk,
+  req: z.object({ memberId: zId('请选择会员') }),
+  res: z.object({ mobile: z.string() }),
+  idFields: ['memberId'],
+  summary: '查看会员的完整手机号（列表中手机号中间四位隐藏；每次查看记入操作日志）',
+  example: { memberId: 1 },
+  errors: fails.notFound('会员'),
+});
+
 export const privacyCalls = [
   memberMyData,
   memberMyPrivacy,
@@ -202,4 +220,5 @@ export const privacyCalls = [
   memberWithdrawErasure,
   queryErasureRequestList,
   updateErasureRequest,
+  revealMemberMobile,
 ] as const;

@@ -173,6 +173,7 @@ export const AUDIT_KINDS = {
   reference: '基础资料',
   staff: '员工',
   lead: '潜客',
+  privacy: '个人信息',
   system: '系统',
 } as const;
 export type AuditKind = keyof typeof AUDIT_KINDS;

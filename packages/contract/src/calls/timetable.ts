@@ -498,7 +498,7 @@ export type SessionExportRow = z.infer<typeof zSessionExportRow>;
 
 export const exportTimetableReservation = defineCall({
   path: `${STORE_API}/export/timetable/reservation`,
-  kind: 'read',
+  kind: 'write',
   auth: 'store',
   roles: Roles.desk,
   req: z.object({ id: zId() }),

@@ -13,6 +13,7 @@ import {
   queryHasArrangeCourseTeachers,
   updateFixTimetable,
 } from '@studio/contract';
+import { auditExport } from '../../lib/audit.ts';
 import { defineFeature } from '../../lib/feature.ts';
 import { venueAndMaterial, withCard, withVenue } from '../../lib/wire-names.ts';
 import { copySessions } from './copy.ts';
@@ -52,5 +53,9 @@ export const batchFeature = defineFeature((r) => {
   );
   r.handle(copyTimetable, (input, ctx) => copySessions(ctx, withVenue(input)));
   r.handle(batchCancelTimetable, (input, ctx) => cancelSessionsInRange(ctx, withVenue(input)));
-  r.handle(batchExportReservation, (input, ctx) => exportRange(ctx, input));
+  r.handle(batchExportReservation, async (input, ctx) => {
+    const rows = await exportRange(ctx, input);
+    auditExport(ctx.db, `预约（${input.fromDate} 至 ${input.toDate}）`);
+    return rows;
+  });
 });

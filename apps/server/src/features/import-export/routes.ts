@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { cookieName } from '../../auth/sessions.ts';
 import type { AppDeps, CallCtx } from '../../lib/context.ts';
 import { notFound, unauthorized } from '../../lib/errors.ts';
+import { auditExport } from '../../lib/audit.ts';
 import { defineFeature } from '../../lib/feature.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { exportStream } from './export.ts';
@@ -33,7 +34,10 @@ function exportLink(ctx: CallCtx, format: ExportFormat, progressId: string | und
 export const importExportFeature = defineFeature((r) => {
   r.handle(queryImportColumns, (input, ctx) => importColumns(ctx, input));
   r.handle(importMembers, (input, ctx) => importFile(ctx, input));
-  r.handle(exportStoreData, async (input, ctx) => exportLink(ctx, input.format, input.progressId));
+  r.handle(exportStoreData, async (input, ctx) => {
+    auditExport(ctx.db, `全部数据（.${input.format}）`);
+    return exportLink(ctx, input.format, input.progressId);
+  });
   r.handle(queryJobProgress, (input, ctx) => progressOf(ctx.db, ctx.dialect, ctx.store.id, input.progressId));
 });
 

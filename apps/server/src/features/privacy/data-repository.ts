@@ -1,4 +1,4 @@
-import type { DataSection } from '@studio/contract';
+import { maskMobile, type DataSection } from '@studio/contract';
 import { sql } from 'kysely';
 import type { Executor } from '../../db/index.ts';
 import type { Database } from '../../db/schema.ts';
@@ -371,7 +371,7 @@ type Cell = string | number | null;
 const cell = (v: unknown, own: string): Cell => {
   if (v === null || v === undefined) return null;
   if (typeof v === 'number') return v;
-  return String(v).replace(/1\d{10}/g, (m) => (m === own ? m : `${m.slice(0, 3)}****${m.slice(7)}`));
+  return String(v).replace(/1\d{10}/g, (m) => (m === own ? m : maskMobile(m)));
 };
 
 /** The member's rows of every table, in order; each table's rows by id (or as stored). */

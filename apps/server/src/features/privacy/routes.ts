@@ -5,6 +5,7 @@ import {
   memberUpdateConsent,
   memberWithdrawErasure,
   queryErasureRequestList,
+  revealMemberMobile,
   sheetCell,
   updateErasureRequest,
   type DataSection,
@@ -26,6 +27,7 @@ export const privacyFeature = defineFeature((r) => {
   r.handle(memberWithdrawErasure, (_input, ctx) => s.withdrawErasure(ctx), { tx: true });
   r.handle(queryErasureRequestList, (input, ctx) => s.erasureList(ctx, input.status ?? null));
   r.handle(updateErasureRequest, (input, ctx) => s.decideErasure(ctx, input));
+  r.handle(revealMemberMobile, (input, ctx) => s.revealMobile(ctx, input.memberId));
 });
 
 /** The download as one .xlsx workbook: a sheet a part, its Chinese headings first. */

@@ -168,3 +168,15 @@ async function decide(tx: Tx, ctx: CallCtx, input: ParsedReqOf<typeof updateEras
   });
   return null;
 }
+
+/** 查看完整手机号: the member's mobile whole, the view an entry of 操作日志 (who looked at whose number). */
+export async function revealMobile(ctx: CallCtx, memberId: number) {
+  const m = await requireMember(ctx.db, ctx.store.id, memberId);
+  audit(ctx.db, {
+    kind: 'privacy',
+    summary: '查看完整手机号',
+    target: m.name,
+    targets: [{ type: 'member', id: m.id }],
+  });
+  return { mobile: m.mobile };
+}

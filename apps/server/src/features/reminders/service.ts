@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import {
+  maskMobile,
   fillVars,
   NOTIFY_KIND_LABEL,
   NOTIFY_KINDS,
@@ -52,8 +53,6 @@ export async function updateSetting(ctx: CallCtx, input: ParsedReqOf<typeof upda
   return null;
 }
 
-const mask = (mobile: string) => `${mobile.slice(0, 3)}****${mobile.slice(-4)}`;
-
 /**
  * 发送测试: one message of the kind with the sample values, by SMS to the manager's own mobile or by
  * WeChat to an openid; written to the send log (no member) and the audit log; a refusal answers why.
@@ -78,7 +77,7 @@ export async function sendTest(
     if (!template) throw conflict(NotifyMsg.noSmsTemplate);
     const sender = await smsSenderOf(db, allow, ctx.store);
     if (!sender) throw conflict(NotifyMsg.noSms);
-    to = mask(mobile);
+    to = maskMobile(mobile);
     send = () => sender.send(mobile, smsMessage(template.templateId, template.params, vars));
   } else {
     const openid = input.openid;

@@ -16,6 +16,7 @@ import {
   signInPendingCall,
   updateTimetable,
 } from '@studio/contract';
+import { auditExport } from '../../lib/audit.ts';
 import { defineFeature } from '../../lib/feature.ts';
 import { venueAndMaterial, withCard, withSession, withVenue } from '../../lib/wire-names.ts';
 import { cardBookingsDropped } from '../cards/public.ts';
@@ -75,7 +76,9 @@ export const timetableFeature = defineFeature((r) => {
     return null;
   });
   r.handle(queryTimetableHistory, (input, ctx) => historyList(ctx.db, ctx.store.id, input.tid, input.page));
-  r.handle(exportTimetableReservation, (input, ctx) =>
-    sessionExport(ctx.db, ctx.store.id, input.id, ctx.store.timezone),
-  );
+  r.handle(exportTimetableReservation, async (input, ctx) => {
+    const rows = await sessionExport(ctx.db, ctx.store.id, input.id, ctx.store.timezone);
+    auditExport(ctx.db, '一节课的预约名单', [{ type: 'session', id: input.id }]);
+    return rows;
+  });
 });

@@ -1,8 +1,7 @@
-import type { UndoMoneyLine, UndoPreview } from '@studio/contract';
+import { maskMobile, type UndoMoneyLine, type UndoPreview } from '@studio/contract';
 import { amountText } from '../../shared/format.ts';
 
 /** 138****5678: the middle four digits of a mobile hidden (the undo confirm names members, not their numbers). */
-const masked = (mobile: string) => (mobile.length >= 11 ? `${mobile.slice(0, 3)}****${mobile.slice(-4)}` : mobile);
 
 const totals = (list: UndoPreview['refundTotal']) => list.map((a) => amountText(a.bigType, a.amount)).join('、');
 
@@ -10,7 +9,7 @@ const totals = (list: UndoPreview['refundTotal']) => list.map((a) => amountText(
 function MoneyLine({ l, verb }: { l: UndoMoneyLine; verb: string }) {
   return (
     <li>
-      {l.memberName}（{masked(l.memberMobile)}）· {l.cardName} · {l.courseName} {l.startTime.slice(5, 16)} · {verb}{' '}
+      {l.memberName}（{maskMobile(l.memberMobile)}）· {l.cardName} · {l.courseName} {l.startTime.slice(5, 16)} · {verb}{' '}
       <b>{amountText(l.bigType, l.amount)}</b>
     </li>
   );

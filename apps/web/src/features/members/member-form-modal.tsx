@@ -4,6 +4,7 @@ import type { Dayjs } from 'dayjs';
 import type { z } from 'zod';
 import dayjs from '../../shared/dayjs.ts';
 import { FormModal } from '../../shared/form-modal.tsx';
+import { useMember } from '../../shared/reference.ts';
 import { useStoreClock } from '../../shared/store-time.ts';
 import { useSaveMember } from './hooks.ts';
 
@@ -33,6 +34,11 @@ export default function MemberFormModal({
   const [form] = Form.useForm<Values>();
   const save = useSaveMember(member?.id ?? null);
   const clock = useStoreClock();
+  // A list shows the desk the mobile masked: the form edits the member's page's whole one.
+  const masked = !!member?.mobile.includes('*');
+  const full = useMember(masked ? member!.id : undefined);
+  if (masked && !full.data) return null;
+  const shown = full.data ?? member;
   const submit = (v: Values) =>
     save.run({
       name: v.name,
@@ -53,11 +59,12 @@ export default function MemberFormModal({
         form={form}
         layout="vertical"
         initialValues={
-          member
+          shown
             ? {
-                ...member,
-                gender: member.gender as 0 | 1 | 2,
-                birthday: member.birthday ? dayjs(member.birthday) : null,
+                name: shown.name,
+                mobile: shown.mobile,
+                gender: shown.gender as 0 | 1 | 2,
+                birthday: shown.birthday ? dayjs(shown.birthday) : null,
               }
             : { gender: 0 }
         }

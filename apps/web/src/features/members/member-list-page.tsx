@@ -2,6 +2,7 @@ import { Space, Table } from 'antd';
 import { useState } from 'react';
 import { Link } from '../../shared/router.tsx';
 import { ListCard, usePagedSearch } from '../../shared/list-card.tsx';
+import { MobileText } from '../../shared/mobile-text.tsx';
 import { useMemberPage } from './hooks.ts';
 import MemberFormModal, { GENDERS, type Member } from './member-form-modal.tsx';
 
@@ -30,7 +31,7 @@ export default function MemberListPage() {
             sorter: (a, b) => a.name.localeCompare(b.name, 'zh'),
             render: (v: string, m) => <Link to={`/member/detail?member_id=${m.id}`}>{v}</Link>,
           },
-          { title: '手机号', dataIndex: 'mobile' },
+          { title: '手机号', dataIndex: 'mobile', render: (v: string, m) => <MobileText memberId={m.id} mobile={v} /> },
           {
             title: '性别',
             dataIndex: 'gender',

@@ -2,7 +2,7 @@
 // (server: features/reference/member).
 import { z } from 'zod';
 import { zDate, zId, zMobile, zName, zPaged } from '../../common.ts';
-import { defineCall, fails, STORE_API, Roles } from '../../define.ts';
+import { defineCall, fails, FullMobiles, STORE_API, Roles } from '../../define.ts';
 import { Msg } from '../../messages.ts';
 import { zMemberCardRow } from './card.ts';
 import { RefMsg, zListPage } from './shared.ts';
@@ -86,6 +86,7 @@ export const memberInfo = defineCall({
   kind: 'read',
   auth: 'store',
   roles: Roles.desk,
+  fullMobiles: FullMobiles.desk,
   req: z.object({ id: zId('请选择会员') }),
   res: zMemberRow.extend({
     createdAt: z.string(),

@@ -12,6 +12,7 @@ import { useCan } from '../../../shared/profile.ts';
 import { useMarkAttendance, useSessionBookings } from '../hooks/session.ts';
 import type { BookingRow } from '../types.ts';
 import { drawerPaging } from './paging.ts';
+import { MobileText } from '../../../shared/mobile-text.tsx';
 
 interface Props {
   sessionId: number;
@@ -58,7 +59,9 @@ export function BookedTab({ sessionId, onMember, onCancel, onReceipt, canMarkNow
               ) : (
                 <span className="member-link">{v}</span>
               )}
-              <div style={{ color: '#6b6b6b', fontSize: 12 }}>{r.memberMobile}</div>
+              <div style={{ color: '#6b6b6b', fontSize: 12 }}>
+                <MobileText memberId={r.memberId} mobile={r.memberMobile} />
+              </div>
             </>
           ),
         },

@@ -3,6 +3,7 @@ import { App, Button, Space, Table, Tag, Tooltip } from 'antd';
 import { useCan } from '../../../shared/profile.ts';
 import { useCancelPending, useSessionPendings, useSignInWithBookedCard } from '../hooks/session.ts';
 import type { PendingItem } from '../types.ts';
+import { MobileText } from '../../../shared/mobile-text.tsx';
 
 interface Props {
   sessionId: number;
@@ -56,7 +57,11 @@ export function PendingTab({ sessionId, onMember, onSignIn }: Props) {
           key: 'name',
           render: (_, r) => (onMember ? <a onClick={() => onMember(r.member.id)}>{r.member.name}</a> : r.member.name),
         },
-        { title: '手机号', key: 'mobile', render: (_, r) => r.member.mobile },
+        {
+          title: '手机号',
+          key: 'mobile',
+          render: (_, r) => <MobileText memberId={r.member.id} mobile={r.member.mobile} />,
+        },
         { title: '人数', dataIndex: 'studentCount', width: 56 },
         { title: '备注', dataIndex: 'remark', ellipsis: true },
         { title: '预约时间', key: 'time', width: 100, render: (_, r) => r.pending.createTime.slice(5, 16) },

@@ -9,6 +9,7 @@ import { MemberPicker } from '../../../shared/pickers/member-picker.tsx';
 import { useBookingPolicy } from '../../../shared/booking-policy.ts';
 import { useJoinWaitlist, useLeaveWaitlist, useSessionWaitlist } from '../hooks/session.ts';
 import type { SessionInfo } from '../types.ts';
+import { MobileText } from '../../../shared/mobile-text.tsx';
 
 interface Props {
   session: SessionInfo;
@@ -115,7 +116,11 @@ export function WaitlistTab({ session, signInMode, ended, onMember }: Props) {
             key: 'name',
             render: (_, r) => (onMember ? <a onClick={() => onMember(r.member.id)}>{r.member.name}</a> : r.member.name),
           },
-          { title: '手机号', key: 'mobile', render: (_, r) => r.member.mobile },
+          {
+            title: '手机号',
+            key: 'mobile',
+            render: (_, r) => <MobileText memberId={r.member.id} mobile={r.member.mobile} />,
+          },
           { title: '会员卡', key: 'card', render: (_, r) => r.card.cardName },
           { title: '人数', dataIndex: 'studentCount', width: 56 },
           {

@@ -1,9 +1,7 @@
 import { amountText, type BookingRow } from '@studio/contract';
 
 /** 138****5678: a receipt leaves the desk, so the middle four digits of the mobile are hidden. */
-export function maskMobile(mobile: string): string {
-  return mobile.length >= 7 ? `${mobile.slice(0, 3)}****${mobile.slice(-4)}` : mobile;
-}
+export { maskMobile } from '@studio/contract';
 
 /**
  * What the card holds after this booking, as the receipt prints it: classes left (whole numbers) on
