@@ -134,7 +134,20 @@ describeBrowser('staff roles (员工, 前台, 老师, 操作日志)', (env) => {
     await expect(new Api(server.url).login(DESK.account, DESK.password)).rejects.toThrow();
     // This page's own login goes on.
     await desk.goto(`${server.url}/member/list`);
-    await desk.locator('.ant-table-row').first().waitFor();
+    const first = desk.locator('.ant-table-row').first();
+    await first.waitFor();
+    // Who sees what: the list shows the desk mobiles masked; 查看 shows one whole (and logs the view).
+    const cell = first.locator('td').nth(1);
+    expect(await cell.innerText()).toMatch(/1\d{2}\*{4}\d{4}/);
+    await shot(desk, 'desk-member-list-masked');
+    await cell.getByTestId('reveal-mobile').click();
+    await cell.getByTestId('mobile-whole').waitFor();
+    expect(await cell.getByTestId('mobile-whole').innerText()).toMatch(/^1\d{10}$/);
+    // 编辑 from the list edits the whole number, not the masked one.
+    await first.getByText('编辑').click();
+    const edit = modal(desk, '编辑会员');
+    await expect.poll(() => field(edit, '手机号').locator('input').inputValue()).toMatch(/^1\d{10}$/);
+    await edit.getByRole('button', { name: /取\s*消/ }).click();
     await desk.context().close();
   });
 
@@ -204,6 +217,9 @@ describeBrowser('staff roles (员工, 前台, 老师, 操作日志)', (env) => {
       }
       const row = drawer.getByTestId('pending-table').locator('tr', { hasText: f.memberName });
       await row.getByText('待签到').waitFor();
+      // The teacher sees the member's name, the mobile masked, and no 查看.
+      expect(await row.innerText()).toMatch(/1\d{2}\*{4}\d{4}/);
+      expect(await row.getByTestId('reveal-mobile').count()).toBe(0);
       expect(await row.getByRole('button', { name: /取消预约/ }).count()).toBe(0);
       await shot(page, 'teacher-drawer');
       await row.getByRole('button', { name: /签\s*到/ }).click();
