@@ -29,6 +29,8 @@ export const FullMobiles = {
   desk: ['desk'],
   /** A lead's follow-up: every seller (the desk and teachers may own leads) phones the lead. */
   sellers: ['desk', 'teacher'],
+  /** Teachers' own work numbers (not members'): the desk calls a substitute; a teacher sees only their own. */
+  colleagues: ['desk', 'teacher'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 
 export interface CallDef<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType> {

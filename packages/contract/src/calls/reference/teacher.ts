@@ -1,7 +1,7 @@
 // Teachers (server: features/reference/teacher).
 import { z } from 'zod';
 import { zEmpty, zId, zMobile, zName, zText } from '../../common.ts';
-import { defineCall, fails, STORE_API, Roles } from '../../define.ts';
+import { defineCall, fails, FullMobiles, STORE_API, Roles } from '../../define.ts';
 import { Msg } from '../../messages.ts';
 import { RefMsg, zNullableText } from './shared.ts';
 
@@ -41,6 +41,7 @@ export const teacherList = defineCall({
   kind: 'read',
   auth: 'store',
   roles: Roles.all,
+  fullMobiles: FullMobiles.colleagues,
   req: zEmpty,
   res: z.array(zTeacher),
   summary: '老师列表（老师账号只看到自己的手机号）',
