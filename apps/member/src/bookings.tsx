@@ -47,8 +47,17 @@ export function MyBookings() {
     try {
       if (b.lesson) {
         // A lesson (私教/小班): by its type's cutoff, refunded before it, kept after.
-        const refunded = await cancelLesson(b.id);
-        Toast.show({ icon: 'success', content: refunded ? '已取消，已退回会员卡' : '已取消，本节不退回' });
+        const refunded = await cancelLesson({ id: b.id, pending: b.kind === 'pending' });
+        // A held seat (签到后扣费) had nothing deducted: only a late cancel charges it.
+        const held = b.kind === 'pending';
+        const done = refunded
+          ? held
+            ? '已取消'
+            : '已取消，已退回会员卡'
+          : held
+            ? '已取消，本节照常扣除'
+            : '已取消，本节不退回';
+        Toast.show({ icon: 'success', content: done });
         return;
       }
       await cancelMine({ kind: b.kind === 'waiting' || b.kind === 'pending' ? b.kind : 'booked', id: b.id });

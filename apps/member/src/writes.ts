@@ -29,9 +29,16 @@ export const useBook = () => useWrite((req: ReqOf<typeof memberBook>) => call(me
 export const useBookLesson = () =>
   useWrite((req: ReqOf<typeof memberBookLesson>) => call(memberBookLesson, req), 'book');
 
-/** 取消私教: a lesson booking, refunded before its type's cutoff, kept after it; answers whether refunded. */
+/**
+ * 取消私教: a lesson booking, or its held seat in 签到后扣费 (`pending`), refunded before its type's
+ * cutoff, kept after it; answers whether refunded.
+ */
 export const useCancelLesson = () =>
-  useWrite(async (id: number) => (await call(memberCancelLesson, { id })).refunded, 'cancel');
+  useWrite(
+    async ({ id, pending }: { id: number; pending: boolean }) =>
+      (await call(memberCancelLesson, { id, kind: pending ? 'pending' : 'reservation' })).refunded,
+    'cancel',
+  );
 
 /** 排队候补 for a full class. */
 export const useJoinWaitlist = () =>

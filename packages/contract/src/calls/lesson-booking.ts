@@ -98,12 +98,21 @@ export const memberBookLesson = defineCall({
 
 /** A lesson booking's cancel, by the desk or the member: which booking, and whether it was refunded and the lesson released. */
 const cancelShape = {
-  req: z.object({ id: zId() }),
+  req: z.object({
+    id: zId(),
+    /** A booking (default), or a pending held for sign-in in 签到后扣费 (its id). */
+    kind: z.enum(['reservation', 'pending'], { error: '预约类型不正确' }).default('reservation'),
+  }),
   res: z.object({ refunded: z.boolean(), released: z.boolean() }),
   example: { id: 1 },
   errors: [
     ...fails.notFound('预约'),
-    ...fails.conflict(LessonBookingMsg.notLesson, LessonBookingMsg.started, Msg.alreadyCancelled),
+    ...fails.conflict(
+      LessonBookingMsg.notLesson,
+      LessonBookingMsg.started,
+      Msg.alreadyCancelled,
+      Msg.pendingNotWaiting,
+    ),
   ],
 };
 

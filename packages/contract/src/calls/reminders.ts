@@ -15,8 +15,20 @@ export const NOTIFY_KINDS = [
   'card_expiring',
   'balance_low',
   'leave_result',
+  'lesson_booked',
+  'lesson_confirmed',
+  'lesson_request',
 ] as const;
 export type NotifyKind = (typeof NOTIFY_KINDS)[number];
+
+/**
+ * The kinds sent to a teacher, not a member (by SMS to the teacher's mobile): a lesson waiting for
+ * their confirmation (待确认). Members' switches leave them out.
+ */
+export const TEACHER_NOTIFY_KINDS: readonly NotifyKind[] = ['lesson_request'];
+
+/** A lesson (私教/小班) is reminded this many hours before it starts (the day before), confirmed ones only. */
+export const LESSON_REMINDER_HOURS = 24;
 
 export const NOTIFY_KIND_LABEL: Record<NotifyKind, string> = {
   class_reminder: '上课提醒',
@@ -25,6 +37,9 @@ export const NOTIFY_KIND_LABEL: Record<NotifyKind, string> = {
   card_expiring: '会员卡即将到期',
   balance_low: '余额不足',
   leave_result: '请假审核结果',
+  lesson_booked: '私教预约成功',
+  lesson_confirmed: '私教预约已确认',
+  lesson_request: '私教待确认（发给老师）',
 };
 
 /**
@@ -38,6 +53,10 @@ export const NOTIFY_VARS: Record<NotifyKind, readonly string[]> = {
   card_expiring: ['name', 'store', 'card', 'expire'],
   balance_low: ['name', 'store', 'card', 'balance'],
   leave_result: ['name', 'store', 'card', 'result', 'dates'],
+  lesson_booked: ['name', 'store', 'course', 'time', 'teacher', 'state'],
+  lesson_confirmed: ['name', 'store', 'course', 'time', 'teacher'],
+  /** `name` is the teacher's; `member` who booked. */
+  lesson_request: ['name', 'store', 'course', 'time', 'member', 'deadline'],
 };
 
 export const NOTIFY_VAR_LABEL: Record<string, string> = {
@@ -52,6 +71,9 @@ export const NOTIFY_VAR_LABEL: Record<string, string> = {
   balance: '剩余',
   result: '审核结果',
   dates: '请假日期',
+  state: '预约状态',
+  member: '预约会员',
+  deadline: '确认截止',
 };
 
 /** Sample values (the settings' preview and 发送测试). */
@@ -67,6 +89,9 @@ export const NOTIFY_SAMPLE: Record<string, string> = {
   balance: '1次',
   result: '已批准',
   dates: '12-01至12-07',
+  state: '待老师确认',
+  member: '王五',
+  deadline: '11-30 20:00',
 };
 
 export const NOTIFY_STATUS = ['queued', 'sending', 'sent', 'failed', 'skipped'] as const;
@@ -464,4 +489,7 @@ export const NOTIFY_TEXT: Record<NotifyKind, string> = {
   card_expiring: '{name}您好，您的{card}将于{expire}到期。',
   balance_low: '{name}您好，您的{card}剩余{balance}，请及时续卡。',
   leave_result: '{name}您好，您的{card}请假（{dates}）{result}。',
+  lesson_booked: '{name}您好，您已预约{course}（{teacher}），{time}开始，{state}。',
+  lesson_confirmed: '{name}您好，{teacher}已确认您预约的{course}，{time}开始，请准时到场。',
+  lesson_request: '{name}老师您好，{member}预约了{course}（{time}），请在{deadline}前确认。',
 };

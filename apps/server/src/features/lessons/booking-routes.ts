@@ -78,7 +78,8 @@ export const lessonBookingFeature = defineFeature((r) => {
         tx,
         ctx.store,
         {
-          reservationId: input.id,
+          id: input.id,
+          kind: input.kind,
           operatorId: ctx.staff.id,
           operateType: OperateType.ADMIN_CANCELLED,
         },
@@ -92,7 +93,8 @@ export const lessonBookingFeature = defineFeature((r) => {
         tx,
         ctx.store,
         {
-          reservationId: input.id,
+          id: input.id,
+          kind: input.kind,
           operatorId: null,
           operateType: OperateType.USER_CANCELLED,
           memberId: ctx.member.id,
@@ -103,7 +105,7 @@ export const lessonBookingFeature = defineFeature((r) => {
   );
   r.handle(confirmLesson, (input, ctx) =>
     inTx(ctx, async (tx) => {
-      await confirmLessonBooking(tx, ctx.store, input.id);
+      await confirmLessonBooking(tx, ctx.store, input.id, ctx.events);
       return null;
     }),
   );

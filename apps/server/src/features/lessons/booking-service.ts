@@ -15,12 +15,17 @@ import {
   bookingCancelled,
   bookingMade,
   bookWithCard,
+  cancelPending,
   cancelReservation,
   confirmAppointment,
   createSession,
   deleteSession,
+  findPending,
   findReservation,
   getDeductionMode,
+  lessonBooked,
+  lessonCancelled,
+  lessonConfirmed,
   liveBookings,
   loadBookingContext,
   overlappingSessions,
@@ -138,6 +143,7 @@ export async function bookLesson(
   const venueId = await roomFor(tx, store.id, b, type.duration);
   const setting = await loadLessonSetting(tx, store.id);
   const status = setting.teacherConfirms ? 'pending' : 'confirmed';
+  const confirmDeadline = status === 'pending' ? addMinutes(now, setting.confirmHours * 60) : null;
   const { id } = await createSession(tx, store, {
     courseId: type.id,
     teacherId: b.teacherId,
@@ -148,7 +154,7 @@ export async function bookLesson(
     lesson: {
       members: b.members.length,
       appointmentStatus: status,
-      confirmDeadline: status === 'pending' ? addMinutes(now, setting.confirmHours * 60) : null,
+      confirmDeadline,
       outsideReason: b.outsideReason ?? null,
     },
   });
@@ -182,36 +188,50 @@ export async function bookLesson(
     }
   }
   for (const fact of facts) await events.emit(tx, event(bookingMade, fact));
+  const members = facts.map((f) => ({ id: f.memberId, name: f.memberName }));
+  await events.emit(tx, event(lessonBooked, { storeId: store.id, sessionId: id, status, confirmDeadline, members }));
   return { id, status, facts };
 }
 
 /**
- * Cancels one member's booking of a lesson (`memberId`: a member's own cancel, only theirs): before
- * the type's cutoff refunded, and when no live booking or pending is left the lesson is released
+ * Cancels one member's booking of a lesson — a booking, or a pending held for sign-in in 签到后扣费
+ * (`kind`) — (`memberId`: a member's own cancel, only theirs): before the type's cutoff refunded (a
+ * pending: nothing was charged), and when no live booking or pending is left the lesson is released
  * (its session deleted: the teacher, room and machines are free again); after the cutoff kept as a
- * late cancel (迟到取消), as the group rule. Refused once the lesson has started.
+ * late cancel (迟到取消; a pending charged what its sign-in would), as the group rule. Refused once
+ * the lesson has started. A cancel by the studio (the desk, the teacher) tells the member
+ * (`lessonCancelled`).
  */
 export async function cancelLessonBooking(
   tx: Tx,
   store: StoreScope,
-  a: { reservationId: number; operatorId: number | null; operateType: number; memberId?: number },
+  a: {
+    id: number;
+    kind: 'reservation' | 'pending';
+    operatorId: number | null;
+    operateType: number;
+    memberId?: number;
+  },
   events: Events,
 ): Promise<{ refunded: boolean; released: boolean }> {
-  const r = await findReservation(tx, store.id, a.reservationId);
-  if (!r || (a.memberId !== undefined && r.memberId !== a.memberId)) throw notFound('预约');
-  const lesson = await lessonOfSession(tx, store.id, r.timetableId);
+  const row = a.kind === 'pending' ? await findPending(tx, store.id, a.id) : await findReservation(tx, store.id, a.id);
+  if (!row || (a.memberId !== undefined && row.memberId !== a.memberId)) throw notFound('预约');
+  const lesson = await lessonOfSession(tx, store.id, row.timetableId);
   if (!lesson || lesson.kind === 'group') throw conflict(LessonBookingMsg.notLesson);
   const now = localDateTime(store.timezone);
   if (now >= lesson.startTime) throw conflict(LessonBookingMsg.started);
   const policy = lessonCancelPolicy(lesson.cancelCutoffMinutes);
   const free = cancelKind(policy, { startTime: lesson.startTime, now }) === 'free';
-  const { fact } = await cancelReservation(tx, store, {
-    reservationId: r.id,
-    operatorId: a.operatorId,
-    operateType: a.operateType,
-    member: { id: r.memberId, policy },
-  });
+  const by = { operatorId: a.operatorId, operateType: a.operateType, member: { id: row.memberId, policy } };
+  const fact =
+    a.kind === 'pending'
+      ? await cancelPending(tx, store, { pendingId: row.id, ...by })
+      : (await cancelReservation(tx, store, { reservationId: row.id, ...by })).fact;
   await events.emit(tx, event(bookingCancelled, fact));
+  if (a.memberId === undefined) {
+    const told = { storeId: store.id, sessionId: lesson.id, memberId: row.memberId, booking: fact.booking };
+    await events.emit(tx, event(lessonCancelled, { ...told, refunded: free }));
+  }
   if (!free) return { refunded: false, released: false };
   const left = (await liveBookings(tx, lesson.id)).length + (await waitingPendings(tx, lesson.id)).length;
   if (left) return { refunded: true, released: false };
@@ -220,9 +240,17 @@ export async function cancelLessonBooking(
 }
 
 /** The teacher (or the desk) confirms a lesson waiting for them (待确认); guarded, once. */
-export async function confirmLessonBooking(tx: Tx, store: StoreScope, sessionId: number): Promise<void> {
+export async function confirmLessonBooking(
+  tx: Tx,
+  store: StoreScope,
+  sessionId: number,
+  events: Events,
+): Promise<void> {
   audit(tx, { kind: 'session', summary: '确认私教预约', targets: [{ type: 'session', id: sessionId }] });
-  if (await confirmAppointment(tx, store.id, sessionId)) return;
+  if (await confirmAppointment(tx, store.id, sessionId)) {
+    await events.emit(tx, event(lessonConfirmed, { storeId: store.id, sessionId }));
+    return;
+  }
   if (!(await lessonOfSession(tx, store.id, sessionId))) throw notFound('课程');
   throw conflict(LessonBookingMsg.notPending);
 }
@@ -290,7 +318,9 @@ export async function releaseUnconfirmed({
           return false;
         }
         const { refunds } = await deleteSession(tx, store, { sessionId: l.id, operatorId: null });
-        await events.emit(tx, event(sessionDeleted, { storeId: store.id, sessionId: l.id, refunds }));
+        // What its members are told (the reminders' 课程取消或调整).
+        const change = '老师未及时确认，预约已取消';
+        await events.emit(tx, event(sessionDeleted, { storeId: store.id, sessionId: l.id, refunds, change }));
         return true;
       },
       scope,

@@ -8,10 +8,15 @@ import {
   memberBook,
   memberBookLesson,
   memberCancelLesson,
+  memberMyBookings,
   memberTimetable,
+  MODULE_DEDUCTION_MODE,
   moveLesson,
   Msg,
+  PendingStatus,
   saveLessonBookingSetting,
+  updateModuleStatus,
+  type ResOf,
 } from '@studio/contract';
 import { expect, it } from 'vitest';
 import { checkInvariants } from '../../../test/invariants.ts';
@@ -426,5 +431,82 @@ describeEachDb('lessons: booking (私教/小班)', (env) => {
     const b = await env().client.call(addMemberReservation.path, { tid: mine.id, mcId: other.card.id });
     expect(`${b.status} ${b.msg}`).toBe(`409 ${Msg.sessionFull}`);
     await ok();
+  });
+
+  it('签到后扣费: a lesson held for sign-in is cancelled by the desk’s and the member’s lesson cancel — before the cutoff released with nothing charged, after it charged as a late cancel; 我的预约 lists each', async () => {
+    await env().client.ok(updateModuleStatus.path, { moduleId: MODULE_DEDUCTION_MODE, status: 1 });
+    try {
+      const { teacher, pack, type } = await scene();
+      const pendingOf = (sessionId: number) =>
+        db().selectFrom('pending').selectAll().where('timetableId', '=', sessionId).executeTakeFirstOrThrow();
+      const mine = async (m: { id: number; mobile: string }) =>
+        (
+          await (
+            await memberClient(env(), m)
+          ).ok<ResOf<typeof memberMyBookings>>(memberMyBookings.path, { state: 'upcoming', page: 1 })
+        ).list;
+      // The desk cancels one it booked: released, the seat's card untouched.
+      const x = await memberWith(pack.id);
+      const a = await booked({ courseId: type.id, teacherId: teacher.id, time: '09:00', members: one(x) });
+      const pa = await pendingOf(a.id);
+      expect(pa.status).toBe(PendingStatus.WAITING);
+      expect(await env().client.ok(cancelLesson.path, { id: pa.id, kind: 'pending' })).toEqual({
+        refunded: true,
+        released: true,
+      });
+      expect((await pendingOf(a.id)).status).toBe(PendingStatus.CANCELLED);
+      expect((await session(a.id)).deleted).toBe(1);
+      expect(await cardUsed(x.card.id)).toBe(0);
+      expect(await mine(x.member)).toMatchObject([{ kind: 'cancelled', state: '已取消', lesson: 'confirmed' }]);
+      const again = await env().client.call(cancelLesson.path, { id: pa.id, kind: 'pending' });
+      expect(`${again.status} ${again.msg}`).toBe(`409 ${LessonBookingMsg.notLesson}`);
+
+      // The member cancels their own on the phone (不是他的: 404): released likewise.
+      const y = await memberWith(pack.id);
+      const b = await booked({ courseId: type.id, teacherId: teacher.id, time: '11:00', members: one(y) });
+      const pb = await pendingOf(b.id);
+      expect(await mine(y.member)).toMatchObject([{ id: pb.id, kind: 'pending', lesson: 'confirmed' }]);
+      const stranger = await memberClient(env(), (await memberWith(pack.id)).member);
+      const theirs = await stranger.call(memberCancelLesson.path, { id: pb.id, kind: 'pending' });
+      expect(`${theirs.status} ${theirs.msg}`).toBe('404 预约不存在');
+      const phone = await memberClient(env(), y.member);
+      expect(await phone.ok(memberCancelLesson.path, { id: pb.id, kind: 'pending' })).toEqual({
+        refunded: true,
+        released: true,
+      });
+      expect((await session(b.id)).deleted).toBe(1);
+      expect(await mine(y.member)).toMatchObject([{ id: pb.id, kind: 'cancelled', state: '已取消' }]);
+
+      // After the type's cutoff: charged what its sign-in would (迟到取消), the lesson kept.
+      const strict = await lessonType(f(), {
+        cancelCutoffMinutes: 24 * 60,
+        cardIds: [pack.id],
+        teachers: [{ id: teacher.id }],
+      });
+      const z = await memberWith(pack.id, { totalCount: 5 });
+      const soon = addMinutes(storeNow(), 120);
+      const c = await booked({
+        courseId: strict.id,
+        teacherId: teacher.id,
+        date: soon.slice(0, 10),
+        time: soon.slice(11, 16),
+        members: one(z),
+        outsideReason: '临时约课',
+      });
+      const pc = await pendingOf(c.id);
+      const zPhone = await memberClient(env(), z.member);
+      expect(await zPhone.ok(memberCancelLesson.path, { id: pc.id, kind: 'pending' })).toEqual({
+        refunded: false,
+        released: false,
+      });
+      expect(await cardUsed(z.card.id)).toBe(1);
+      expect((await session(c.id)).deleted).toBe(0);
+      expect(await mine(z.member)).toMatchObject([{ kind: 'cancelled', state: '迟到取消，已扣除' }]);
+      const twice = await zPhone.call(memberCancelLesson.path, { id: pc.id, kind: 'pending' });
+      expect(`${twice.status} ${twice.msg}`).toBe(`409 ${Msg.pendingNotWaiting}`);
+      await ok();
+    } finally {
+      await env().client.ok(updateModuleStatus.path, { moduleId: MODULE_DEDUCTION_MODE, status: 0 });
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { LIVE_RESERVATION, PendingStatus, WaitStatus } from '@studio/contract';
-import { sql } from 'kysely';
+import { sql, type SqlBool } from 'kysely';
 import { dataVersionRead } from '../../db/data-version.ts';
 import { fixed, noRead, readTogether, type ReadValue } from '../../db/fixed.ts';
 import type { Executor } from '../../db/index.ts';
@@ -137,7 +137,15 @@ const sessionCols = [
 ] as const;
 
 /**
- * Every booking of the member on sessions not deleted, with its session and card; `missed`: a
+ * The sessions whose bookings and pendings 我的预约 lists: those not deleted, and lessons (私教/小班)
+ * even once deleted — a lesson's session exists only for its bookings and is deleted when its last
+ * one is cancelled or it is released unconfirmed, yet the member's cancelled booking still shows as
+ * 已取消, as a cancelled booking of a group class does.
+ */
+const listedSession = sql<SqlBool>`(${sql.ref('t.deleted')} = 0 or ${sql.ref('t.appointmentStatus')} is not null)`;
+
+/**
+ * Every booking of the member on the sessions 我的预约 lists (`listedSession`), with its session and card; `missed`: a
  * no-show of 预约即扣费 at `now` (not marked 到店 in a class whose attendance was taken).
  */
 export function reservationsOfMember(ex: Executor, storeId: number, memberId: number, now: string) {
@@ -169,12 +177,12 @@ export function reservationsOfMember(ex: Executor, storeId: number, memberId: nu
     ])
     .where('r.storeId', '=', storeId)
     .where('r.memberId', '=', memberId)
-    .where('t.deleted', '=', 0)
+    .where(listedSession)
     .execute();
 }
 
 /**
- * The member's pendings waiting, cancelled or not shown on sessions not deleted, with their session
+ * The member's pendings waiting, cancelled or not shown on the sessions 我的预约 lists, with their session
  * and card (when one was named). One that became a booking (signed in, or kept as a late cancel
  * that charged its card) is left out: it shows as that booking.
  */
@@ -193,6 +201,9 @@ export function pendingsOfMember(ex: Executor, storeId: number, memberId: number
       'pe.status',
       'pe.studentCount',
       'pe.noShowFee',
+      // A lesson's state and its type's cancel cutoff, as a booking's (null: a group class).
+      't.appointmentStatus',
+      'c.cancelCutoffMinutes',
       'mc.id as memberCardId',
       'p.cardName',
       'p.bigType',
@@ -201,7 +212,7 @@ export function pendingsOfMember(ex: Executor, storeId: number, memberId: number
     .where('pe.memberId', '=', memberId)
     .where('pe.status', 'in', [PendingStatus.WAITING, PendingStatus.CANCELLED, PendingStatus.NO_SHOW])
     .where('pe.reservationId', 'is', null)
-    .where('t.deleted', '=', 0)
+    .where(listedSession)
     .execute();
 }
 

@@ -1,4 +1,4 @@
-import { BIG_TYPE_COUNT } from '@studio/contract';
+import { BIG_TYPE_COUNT, LESSON_REMINDER_HOURS } from '@studio/contract';
 import type { Db, Dialect } from '../../db/index.ts';
 import { inWriteTx } from '../../lib/write-queue.ts';
 import { taggedCache } from '../../lib/cache.ts';
@@ -25,8 +25,9 @@ const cardScans = taggedCache<void>({ max: 10_000 });
 
 /**
  * The reminder job (every minute, on every instance): for each store, queues the class reminders of
- * classes starting within the store's hours (one per session start and member with a live booking
- * or pending) and, once an hour, the card reminders (expiring within 7 days, balance below the card
+ * classes starting within the store's hours, and of lessons (私教/小班) confirmed and starting within
+ * a day (LESSON_REMINDER_HOURS: the day-before reminder), one per session start and member with a
+ * live booking or pending; and, once an hour, the card reminders (expiring within 7 days, balance below the card
  * alerts' thresholds: one per card and expiry, or card and balance top-up); then sends the messages
  * due. Safe on any number of instances: rows are unique by their dedupe key and each is claimed by
  * one sender. `clock` answers the store-local now (tests inject one).
@@ -41,7 +42,12 @@ export async function runReminders(
     const setting = await loadNotifySetting(deps.db, store.id);
     if (!(await sendsAnything(deps.db, store.id, setting))) continue;
     const until = addMinutes(now, setting.classReminderHours * 60);
-    for (const s of await repo.sessionsStarting(deps.db, store.id, now, until)) {
+    // A lesson (私教/小班) is reminded the day before, once its teacher has confirmed it.
+    const lessonsUntil = addMinutes(now, LESSON_REMINDER_HOURS * 60);
+    const latest = until > lessonsUntil ? until : lessonsUntil;
+    for (const s of await repo.sessionsStarting(deps.db, store.id, now, latest)) {
+      if (s.appointmentStatus === 'pending') continue;
+      if (s.startTime > (s.appointmentStatus === null ? until : lessonsUntil)) continue;
       const members = await repo.membersBookedIn(deps.db, s.id);
       if (!members.length) continue;
       await inWriteTx(deps.db, deps.dialect, async (tx) => {

@@ -7,7 +7,13 @@ import { localDateTime } from '../../lib/time.ts';
 import { enqueue } from '../../outbox/enqueue.ts';
 import type { leaveDecided } from '../cards/public.ts';
 import { storedSmsSetting } from '../messaging/public.ts';
-import type { sessionChanged, sessionDeleted } from '../timetable/public.ts';
+import type {
+  lessonBooked,
+  lessonCancelled,
+  lessonConfirmed,
+  sessionChanged,
+  sessionDeleted,
+} from '../timetable/public.ts';
 import type { waitlistPromoted } from '../waitlist/public.ts';
 import * as repo from './repository.ts';
 import { quietVerdict } from './rules.ts';
@@ -32,11 +38,15 @@ export interface NotifyPayload {
    */
   sessionId?: number;
   startTime?: string;
+  /** A message to a teacher (no member): their id (a lesson waiting for their confirmation). */
+  teacherId?: number;
 }
 
 export interface ReminderInput {
   storeId: number;
-  memberId: number;
+  /** Who it goes to: a member, or a teacher (`teacherId`, with memberId null: SMS to their mobile). */
+  memberId: number | null;
+  teacherId?: number;
   kind: NotifyKind;
   /**
    * What makes this message one of its kind for the member (with kind and member, the dedupe key):
@@ -71,7 +81,12 @@ export const shortTime = (t: string) => t.slice(5, 16);
 export async function queueReminder(tx: Executor, r: ReminderInput): Promise<number | null> {
   const store = await storeScopeById(tx, r.storeId);
   if (!store) return null;
-  const member = await repo.memberContact(tx, r.storeId, r.memberId);
+  const member =
+    r.memberId !== null
+      ? await repo.memberContact(tx, r.storeId, r.memberId)
+      : r.teacherId !== undefined
+        ? await repo.teacherContact(tx, r.storeId, r.teacherId)
+        : undefined;
   if (!member) return null;
   const now = r.now ?? localDateTime(store.timezone);
   const setting = await loadNotifySetting(tx, r.storeId);
@@ -80,11 +95,12 @@ export async function queueReminder(tx: Executor, r: ReminderInput): Promise<num
   const payload: NotifyPayload = {
     vars: { name: member.name, store: store.name, ...r.vars },
     ...(r.sessionId !== undefined ? { sessionId: r.sessionId, startTime: r.startTime } : {}),
+    ...(r.memberId === null ? { teacherId: r.teacherId } : {}),
   };
   let status = 'queued';
   let reason = '';
   let dueAt = now;
-  if (await repo.switchedOff(tx, r.memberId, r.kind)) {
+  if (r.memberId !== null && (await repo.switchedOff(tx, r.memberId, r.kind))) {
     status = 'skipped';
     reason = '已跳过（已关闭）';
   } else if (!(await reachable(tx, r.storeId, r.kind, member))) {
@@ -100,7 +116,7 @@ export async function queueReminder(tx: Executor, r: ReminderInput): Promise<num
     storeId: r.storeId,
     memberId: r.memberId,
     kind: r.kind,
-    dedupeKey: `${r.kind}:${r.event}:${r.memberId}`,
+    dedupeKey: `${r.kind}:${r.event}:${r.memberId ?? `t${r.teacherId}`}`,
     channel: null,
     status,
     reason,
@@ -121,12 +137,12 @@ export async function sendsAnything(ex: Executor, storeId: number, setting: Stor
   return Boolean(wechatAccount(setting) || (await storedSmsSetting(ex, storeId)));
 }
 
-/** Whether the store can reach the member for the kind: WeChat (openid, account, template) or SMS (mobile, provider, template). */
+/** Whether the store can reach the member (or teacher) for the kind: WeChat (openid, account, template) or SMS (mobile, provider, template). */
 export async function reachable(
   ex: Executor,
   storeId: number,
   kind: NotifyKind,
-  member: { mobile: string; wechatOpenid: string | null },
+  member: { mobile: string | null; wechatOpenid: string | null },
 ): Promise<boolean> {
   const setting = await loadNotifySetting(ex, storeId);
   if (member.wechatOpenid && wechatAccount(setting) && wechatTemplateOf(setting, kind)) return true;
@@ -177,7 +193,7 @@ export async function onSessionDeleted(tx: Executor, e: PayloadOf<typeof session
       memberId,
       kind: 'class_cancelled',
       event: `${e.sessionId}:deleted`,
-      vars: { course: s.courseName.slice(0, 20), time: shortTime(s.startTime), change: '已取消' },
+      vars: { course: s.courseName.slice(0, 20), time: shortTime(s.startTime), change: e.change ?? '已取消' },
       sessionId: e.sessionId,
       startTime: s.startTime,
     });
@@ -210,6 +226,83 @@ export async function onSessionChanged(tx: Executor, e: PayloadOf<typeof session
       startTime: s.startTime,
     });
   }
+}
+
+/**
+ * A lesson booked: each member booked by the call is told (预约成功, saying whether it waits for the
+ * teacher); a lesson waiting for its teacher (待确认) is sent to the teacher once, naming who booked and
+ * by when to confirm.
+ */
+export async function onLessonBooked(tx: Executor, e: PayloadOf<typeof lessonBooked>) {
+  const s = await repo.sessionInfo(tx, e.storeId, e.sessionId);
+  if (!s) return;
+  const about = { sessionId: e.sessionId, startTime: s.startTime };
+  const lesson = { course: s.courseName.slice(0, 20), time: shortTime(s.startTime) };
+  const state = e.status === 'pending' ? '待老师确认' : '预约成功';
+  for (const m of e.members) {
+    await queueReminder(tx, {
+      storeId: e.storeId,
+      memberId: m.id,
+      kind: 'lesson_booked',
+      event: String(e.sessionId),
+      vars: { ...lesson, teacher: s.teacherName, state },
+      ...about,
+    });
+  }
+  if (e.status !== 'pending') return;
+  await queueReminder(tx, {
+    storeId: e.storeId,
+    memberId: null,
+    teacherId: s.teacherId,
+    kind: 'lesson_request',
+    event: String(e.sessionId),
+    vars: {
+      ...lesson,
+      name: s.teacherName,
+      member: e.members
+        .map((m) => m.name)
+        .join('、')
+        .slice(0, 20),
+      deadline: e.confirmDeadline ? shortTime(e.confirmDeadline) : '',
+    },
+    ...about,
+  });
+}
+
+/** A lesson confirmed by its teacher: each member booked in it is told, once per lesson. */
+export async function onLessonConfirmed(tx: Executor, e: PayloadOf<typeof lessonConfirmed>) {
+  const s = await repo.sessionInfo(tx, e.storeId, e.sessionId);
+  if (!s) return;
+  for (const memberId of await repo.membersBookedIn(tx, e.sessionId)) {
+    await queueReminder(tx, {
+      storeId: e.storeId,
+      memberId,
+      kind: 'lesson_confirmed',
+      event: String(e.sessionId),
+      vars: { course: s.courseName.slice(0, 20), time: shortTime(s.startTime), teacher: s.teacherName },
+      sessionId: e.sessionId,
+      startTime: s.startTime,
+    });
+  }
+}
+
+/** A member's lesson booking cancelled by the desk or the teacher: the member is told, once per booking. */
+export async function onLessonCancelled(tx: Executor, e: PayloadOf<typeof lessonCancelled>) {
+  const s = await repo.sessionInfo(tx, e.storeId, e.sessionId);
+  if (!s) return;
+  await queueReminder(tx, {
+    storeId: e.storeId,
+    memberId: e.memberId,
+    kind: 'class_cancelled',
+    event: `${e.sessionId}:${e.booking.kind}:${e.booking.id}`,
+    vars: {
+      course: s.courseName.slice(0, 20),
+      time: shortTime(s.startTime),
+      change: e.refunded ? '预约已被门店取消' : '预约已被门店取消（迟到取消，本节照常扣除）',
+    },
+    sessionId: e.sessionId,
+    startTime: s.startTime,
+  });
 }
 
 export const kindLabel = (kind: string) => NOTIFY_KIND_LABEL[kind as NotifyKind] ?? kind;

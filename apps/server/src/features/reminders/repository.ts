@@ -12,7 +12,7 @@ export function sessionInfo(ex: Executor, storeId: number, sessionId: number) {
     .innerJoin('teacher as te', 'te.id', 't.teacherId')
     .where('t.id', '=', sessionId)
     .where('t.storeId', '=', storeId)
-    .select(['t.id', 't.startTime', 't.deleted', 'te.name as teacherName'])
+    .select(['t.id', 't.startTime', 't.deleted', 't.teacherId', 't.appointmentStatus', 'te.name as teacherName'])
     .executeTakeFirst();
 }
 
@@ -23,6 +23,17 @@ export function memberContact(ex: Executor, storeId: number, memberId: number) {
     .where('id', '=', memberId)
     .where('storeId', '=', storeId)
     .select(['id', 'name', 'mobile', 'wechatOpenid'])
+    .executeTakeFirst();
+}
+
+/** A teacher as a message to them reaches them: name and mobile (SMS; teachers have no openid). */
+export function teacherContact(ex: Executor, storeId: number, teacherId: number) {
+  return ex
+    .selectFrom('teacher')
+    .where('id', '=', teacherId)
+    .where('storeId', '=', storeId)
+    .where('deleted', '=', 0)
+    .select(['id', 'name', 'mobile', sql<string | null>`null`.as('wechatOpenid')])
     .executeTakeFirst();
 }
 
@@ -96,11 +107,11 @@ export async function membersCancelledWith(ex: Executor, sessionId: number): Pro
   return [...new Set(rows.filter((r) => last && r.cancelTime === last).map((r) => r.memberId))];
 }
 
-/** Sessions of the store starting after `from` and at or before `to` (not deleted). */
+/** Sessions of the store starting after `from` and at or before `to` (not deleted); a lesson's state (null: a group class). */
 export function sessionsStarting(ex: Executor, storeId: number, from: string, to: string) {
   return ex
     .selectFrom('timetable')
-    .select(['id', 'startTime'])
+    .select(['id', 'startTime', 'appointmentStatus'])
     .where('storeId', '=', storeId)
     .where('deleted', '=', 0)
     .where('startTime', '>', from)

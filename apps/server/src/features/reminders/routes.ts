@@ -11,9 +11,17 @@ import {
 } from '@studio/contract';
 import { defineFeature } from '../../lib/feature.ts';
 import { leaveDecided } from '../cards/public.ts';
-import { sessionChanged, sessionDeleted } from '../timetable/public.ts';
+import { lessonBooked, lessonCancelled, lessonConfirmed, sessionChanged, sessionDeleted } from '../timetable/public.ts';
 import { waitlistPromoted } from '../waitlist/public.ts';
-import { onLeaveDecided, onPromoted, onSessionChanged, onSessionDeleted } from './queue.ts';
+import {
+  onLeaveDecided,
+  onLessonBooked,
+  onLessonCancelled,
+  onLessonConfirmed,
+  onPromoted,
+  onSessionChanged,
+  onSessionDeleted,
+} from './queue.ts';
 import { issueWechatState } from './openid.ts';
 import * as svc from './service.ts';
 
@@ -24,6 +32,9 @@ export const remindersFeature = defineFeature((r) => {
   r.on(sessionDeleted, onSessionDeleted, 'write');
   r.on(sessionChanged, onSessionChanged, 'write');
   r.on(leaveDecided, onLeaveDecided, 'write');
+  r.on(lessonBooked, onLessonBooked, 'write');
+  r.on(lessonConfirmed, onLessonConfirmed, 'write');
+  r.on(lessonCancelled, onLessonCancelled, 'write');
   r.handle(queryNotifySetting, (_input, ctx) => svc.querySetting(ctx));
   r.handle(updateNotifySetting, (input, ctx) => svc.updateSetting(ctx, input));
   r.handle(sendNotifyTest, (input, ctx) => svc.sendTest(ctx, input));

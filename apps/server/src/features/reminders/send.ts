@@ -123,9 +123,23 @@ export async function sendOne(deps: SendDeps, store: StoreScope, id: number, now
   try {
     const p = JSON.parse(row.payload) as NotifyPayload;
     const kind = row.kind as NotifyKind;
-    const member = row.memberId === null ? undefined : await repo.memberContact(deps.db, store.id, row.memberId);
+    // A member's, or (memberId null) a teacher's: a lesson waiting for their confirmation.
+    const member =
+      row.memberId !== null
+        ? await repo.memberContact(deps.db, store.id, row.memberId)
+        : p.teacherId !== undefined
+          ? await repo.teacherContact(deps.db, store.id, p.teacherId)
+          : undefined;
     if (!member) return done('skipped', '已跳过（会员不存在）').then(() => true);
-    if (await repo.switchedOff(deps.db, member.id, kind)) return done('skipped', '已跳过（已关闭）').then(() => true);
+    if (row.memberId !== null && (await repo.switchedOff(deps.db, member.id, kind))) {
+      return done('skipped', '已跳过（已关闭）').then(() => true);
+    }
+    if (kind === 'lesson_request' && p.sessionId !== undefined) {
+      const s = await repo.sessionInfo(deps.db, store.id, p.sessionId);
+      if (!s || s.deleted || s.appointmentStatus !== 'pending') {
+        return done('skipped', '已跳过（预约已确认或已取消）').then(() => true);
+      }
+    }
     if (kind === 'class_reminder' && p.sessionId !== undefined) {
       const s = await repo.sessionInfo(deps.db, store.id, p.sessionId);
       if (!s || s.deleted || !(await heldPairs(deps.db, [p.sessionId], [member.id])).length) {

@@ -8,6 +8,7 @@ import {
   NOTIFY_TEXT,
   NotifyMsg,
   SMS_DAILY_CAP_DEFAULT,
+  TEACHER_NOTIFY_KINDS,
   type memberBindWechat,
   type memberQueryNotifyPref,
   type memberUpdateNotifyPref,
@@ -152,16 +153,19 @@ export async function queryLog(
   return {
     list: rows.map((r) => {
       const kind = r.kind as NotifyKind;
-      let vars: Record<string, string> = {};
+      let p: NotifyPayload = { vars: {} };
       try {
-        vars = (JSON.parse(r.payload) as NotifyPayload).vars ?? {};
+        p = JSON.parse(r.payload) as NotifyPayload;
       } catch {
-        vars = {};
+        p = { vars: {} };
       }
+      const vars = p.vars ?? {};
+      // A message to a teacher names them (their name is the message's name).
+      const teacher = p.teacherId !== undefined ? `${vars.name ?? ''}（老师）` : '（发送测试）';
       return {
         id: r.id,
         memberId: r.memberId,
-        memberName: r.memberName ?? (r.memberId === null ? '（发送测试）' : ''),
+        memberName: r.memberName ?? (r.memberId === null ? teacher : ''),
         kind,
         kindLabel: NOTIFY_KIND_LABEL[kind] ?? r.kind,
         channel: r.channel === 'wechat' || r.channel === 'sms' ? r.channel : null,
@@ -189,7 +193,11 @@ export async function myPrefs(ctx: CallCtx): Promise<ResOf<typeof memberQueryNot
     repo.memberContact(ctx.db, ctx.store.id, ctx.member.id),
   ]);
   return {
-    kinds: NOTIFY_KINDS.map((kind) => ({ kind, label: NOTIFY_KIND_LABEL[kind], on: !off.has(kind) })),
+    kinds: NOTIFY_KINDS.filter((kind) => !TEACHER_NOTIFY_KINDS.includes(kind)).map((kind) => ({
+      kind,
+      label: NOTIFY_KIND_LABEL[kind],
+      on: !off.has(kind),
+    })),
     wechatAppId: wechatAccount(setting)?.appId ?? null,
     wechatBound: Boolean(me?.wechatOpenid),
   };

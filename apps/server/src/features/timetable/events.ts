@@ -46,4 +46,33 @@ export const sessionDeleted = defineEvent<{
   storeId: number;
   sessionId: number;
   refunds: { memberId: number; memberName: string; memberCardId: number; bigType: number; amount: number }[];
+  /** What its members are told happened (the reminders; default 已取消): a lesson released unconfirmed says why. */
+  change?: string;
 }>('session.deleted');
+
+/**
+ * A lesson (私教/小班) booked: its session, whether it waits for its teacher (待确认: its confirm
+ * deadline) or is confirmed, and the members booked into it by this call.
+ */
+export const lessonBooked = defineEvent<{
+  storeId: number;
+  sessionId: number;
+  status: 'pending' | 'confirmed';
+  confirmDeadline: string | null;
+  members: { id: number; name: string }[];
+}>('lesson.booked');
+
+/** A lesson waiting for its teacher (待确认) confirmed. */
+export const lessonConfirmed = defineEvent<{ storeId: number; sessionId: number }>('lesson.confirmed');
+
+/**
+ * One member's booking of a lesson cancelled by the studio (the desk or the teacher, not the member
+ * themself): refunded (before the type's cutoff) or kept as a late cancel.
+ */
+export const lessonCancelled = defineEvent<{
+  storeId: number;
+  sessionId: number;
+  memberId: number;
+  booking: BookingFact['booking'];
+  refunded: boolean;
+}>('lesson.cancelled');

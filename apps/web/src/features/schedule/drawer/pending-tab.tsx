@@ -1,6 +1,7 @@
-import { cancelPendingCall, memberCardsForCourse, Msg, PendingStatus } from '@studio/contract';
+import { cancelLesson, cancelPendingCall, memberCardsForCourse, Msg, PendingStatus } from '@studio/contract';
 import { App, Button, Space, Table, Tag, Tooltip } from 'antd';
 import { useCan } from '../../../shared/profile.ts';
+import { useCancelLesson } from '../hooks/lessons.ts';
 import { useCancelPending, useSessionPendings, useSignInWithBookedCard } from '../hooks/session.ts';
 import type { PendingItem } from '../types.ts';
 import { MobileText } from '../../../shared/mobile-text.tsx';
@@ -11,16 +12,30 @@ interface Props {
   onMember?: (id: number) => void;
   /** Opens the sign-in confirm with the card picker (roles that may look up members' cards). */
   onSignIn: (p: PendingItem) => void;
+  /**
+   * A lesson (私教/小班): its pendings are cancelled by the lesson's cancel (its type's cutoff; the
+   * lesson released when nobody is left, then `onReleased`).
+   */
+  lesson?: { onReleased: () => void };
 }
 
 const NO_CARD = '这条预约没有指定会员卡，请前台签到';
 
 /** Mode 1: members booked without deduction, waiting to sign in on site. */
-export function PendingTab({ sessionId, onMember, onSignIn }: Props) {
-  const { modal } = App.useApp();
+export function PendingTab({ sessionId, onMember, onSignIn, lesson }: Props) {
+  const { modal, message } = App.useApp();
   const q = useSessionPendings(sessionId);
   const cancel = useCancelPending();
-  const canCancel = useCan(cancelPendingCall);
+  const cancelOfLesson = useCancelLesson(sessionId);
+  const canCancelPending = useCan(cancelPendingCall);
+  const canCancelLesson = useCan(cancelLesson);
+  const canCancel = lesson ? canCancelLesson : canCancelPending;
+  const cancelLessonPending = async (p: PendingItem) => {
+    const done = await cancelOfLesson.run({ id: p.pending.id, kind: 'pending' });
+    if (!done) return;
+    void message.success(done.data.refunded ? '已取消预约' : '已取消预约（迟到取消，本节课照常扣除）');
+    if (done.data.released) lesson?.onReleased();
+  };
   // A teacher cannot look up a member's cards: they sign in with the card the booking names.
   const canChooseCard = useCan(memberCardsForCourse);
   const quickSignIn = useSignInWithBookedCard();
@@ -40,7 +55,7 @@ export function PendingTab({ sessionId, onMember, onSignIn }: Props) {
       content: Msg.confirmCancelPending(p.member.name),
       okText: '确定',
       cancelText: '取消',
-      onOk: () => cancel.run(p.pending.id),
+      onOk: () => (lesson ? cancelLessonPending(p) : cancel.run(p.pending.id)),
     });
   return (
     <Table<PendingItem>

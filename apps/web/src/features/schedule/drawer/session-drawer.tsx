@@ -122,7 +122,12 @@ export default function SessionDrawer({ id, onClose }: { id: number; onClose: ()
       key: 'pending',
       label: '待签到',
       children: (
-        <PendingTab sessionId={id} onMember={onMember} onSignIn={(p) => setOpen({ kind: 'book', pending: p })} />
+        <PendingTab
+          sessionId={id}
+          onMember={onMember}
+          onSignIn={(p) => setOpen({ kind: 'book', pending: p })}
+          lesson={s?.lesson ? { onReleased: onClose } : undefined}
+        />
       ),
     },
     {

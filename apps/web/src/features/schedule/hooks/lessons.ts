@@ -55,13 +55,14 @@ export function useMoveLesson() {
 }
 
 /**
- * Cancels one member's booking of a lesson (by booking id). Its last member's cancel releases the
- * lesson: its own reads are dropped before the refetch (its drawer closes; no 课程不存在 from them).
+ * Cancels one member's booking of a lesson (by booking id; `pending`: a held seat of 签到后扣费, by its
+ * id). Its last member's cancel releases the lesson: its own reads are dropped before the refetch
+ * (its drawer closes; no 课程不存在 from them).
  */
 export function useCancelLesson(sessionId: number) {
   const qc = useQueryClient();
-  return useWrite(async (id: number) => {
-    const r = await call(cancelLesson, { id });
+  return useWrite(async (b: { id: number; kind: 'reservation' | 'pending' }) => {
+    const r = await call(cancelLesson, b);
     if (r.released) qc.removeQueries({ queryKey: keys.sessions.info(sessionId).slice(0, 2) });
     afterWrite(qc, 'session');
     return r;

@@ -38,7 +38,7 @@ export default function CancelLessonModal({
       cancelText="返回"
       confirmLoading={cancel.loading}
       onOk={async () => {
-        const done = await cancel.run(row.reservationId);
+        const done = await cancel.run({ id: row.reservationId, kind: 'reservation' });
         if (!done) return;
         void message.success(
           done.data.refunded ? `已取消预约，${used}已退回` : '已取消预约（迟到取消，本节课照常扣除）',
