@@ -72,6 +72,7 @@ export {
   bookingCancelled,
   bookingMade,
   bookingsMade,
+  memberAttended,
   sessionChanged,
   sessionDeleted,
   sessionMoving,
