@@ -163,7 +163,15 @@ async function readInvariants(db: Db, storeId?: number): Promise<string[]> {
         eb.fn.sum<number>('amount').as('n'),
         eb.fn.sum<number>(eb.case().when('kind', '=', 'issue').then(1).else(0).end()).as('issued'),
       ])
-      .where('kind', 'in', ['issue', 'topup', 'card_refund', 'topup_refund', 'refund_undone', 'referral', 'referral_undone'])
+      .where('kind', 'in', [
+        'issue',
+        'topup',
+        'card_refund',
+        'topup_refund',
+        'refund_undone',
+        'referral',
+        'referral_undone',
+      ])
       .groupBy('memberCardId'),
     'storeId',
   ).execute();
@@ -432,7 +440,8 @@ async function referralProblems(db: Db, storeId?: number): Promise<string[]> {
   for (const r of rewards) {
     const amount = r.kind === 'days' ? 0 : Number(r.amount);
     if (r.leadReferrer !== r.referrerMemberId) out.push(`reward ${r.id}: its lead names referrer ${r.leadReferrer}`);
-    if (r.friendMobile !== r.leadMobile) out.push(`reward ${r.id}: friend ${r.friendMemberId} is not the lead's mobile`);
+    if (r.friendMobile !== r.leadMobile)
+      out.push(`reward ${r.id}: friend ${r.friendMemberId} is not the lead's mobile`);
     if (r.friendMemberId === r.referrerMemberId) out.push(`reward ${r.id}: a self-referral`);
     const check = (id: number | null, kind: string, want: number) => {
       const e = id === null ? undefined : byId.get(id);

@@ -70,7 +70,12 @@ export const zReferralSetting = z
 export type ReferralSetting = z.infer<typeof zReferralSetting>;
 
 /** The setting of a store that never saved one: off, 3 classes at the friend's first card. */
-export const REFERRAL_SETTING_DEFAULT: ReferralSetting = { enabled: false, trigger: 'card', kind: 'lessons', amount: 3 };
+export const REFERRAL_SETTING_DEFAULT: ReferralSetting = {
+  enabled: false,
+  trigger: 'card',
+  kind: 'lessons',
+  amount: 3,
+};
 
 export const queryReferralSetting = defineCall({
   path: `${STORE_API}/query/referral/setting`,
@@ -92,7 +97,7 @@ export const updateReferralSetting = defineCall({
   res: z.null(),
   summary: '设置转介绍奖励：发放时机和奖励（次卡加课时、期限卡延长天数或储值卡加金额）',
   example: { enabled: true, trigger: 'card', kind: 'lessons', amount: 3 },
-  errors: fails.badRequest(ReferralMsg.amount),
+  errors: fails.badRequest(ReferralMsg.amount, ...REFERRAL_KINDS.map((k) => ReferralMsg.amountMax(k))),
 });
 
 export const zReferralReward = z.object({

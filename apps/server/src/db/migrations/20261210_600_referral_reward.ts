@@ -36,11 +36,7 @@ export function referralReward(dialect: Dialect) {
         .addColumn('undone_by', 'integer', (c) => c.references('staff.id'))
         .addUniqueConstraint('referral_reward_lead_uq', ['lead_id'])
         .execute();
-      await db.schema
-        .createIndex('referral_reward_store')
-        .on('referral_reward')
-        .columns(['store_id', 'id'])
-        .execute();
+      await db.schema.createIndex('referral_reward_store').on('referral_reward').columns(['store_id', 'id']).execute();
     },
   };
 }

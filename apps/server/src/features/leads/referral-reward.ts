@@ -179,7 +179,11 @@ export async function grantReward(ctx: CallCtx, id: number) {
       const again = await repo.findReward(tx, ctx.store.id, id);
       throw conflict(again?.status === 'pending' ? ReferralMsg.noCard : ReferralMsg.notPending);
     }
-    audit(tx, { kind: 'lead', summary: `发放转介绍奖励（${rewardWords(r)}）`, targets: [{ type: 'lead', id: r.leadId }] });
+    audit(tx, {
+      kind: 'lead',
+      summary: `发放转介绍奖励（${rewardWords(r)}）`,
+      targets: [{ type: 'lead', id: r.leadId }],
+    });
   });
   return null;
 }
