@@ -43,7 +43,9 @@ export const ReferralMsg = {
   trigger: '请选择发放时机',
   kind: '请选择奖励方式',
   amount: '请输入奖励数量（正整数）',
-  amountMax: (kind: ReferralKind) => `奖励最多为${referralAmountText(kind, REFERRAL_MAX[kind])}`,
+  /** Standalone (the web's copy of the contract keeps a message function by its source): REFERRAL_MAX in words. */
+  amountMax: (kind: ReferralKind) =>
+    `奖励最多为${kind === 'lessons' ? '100 次' : kind === 'days' ? '3650 天' : '10000.00 元'}`,
   /** Undoing a reward not granted (pending, or undone already). */
   notGranted: '该奖励未发放或已撤销',
   /** The card spent what the reward gave (or was refunded): nothing to take back. */

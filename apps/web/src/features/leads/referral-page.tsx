@@ -80,12 +80,7 @@ function ReferralSettingCard() {
             },
           ]}
         >
-          <InputNumber
-            aria-label="奖励数量"
-            min={kind === 'money' ? 0.01 : 1}
-            precision={kind === 'money' ? 2 : 0}
-            addonAfter={UNIT[kind]}
-          />
+          <InputNumber aria-label="奖励数量" precision={kind === 'money' ? 2 : 0} addonAfter={UNIT[kind]} />
         </Form.Item>
         <Button type="primary" loading={save.loading} onClick={() => void submit()}>
           保存设置
