@@ -57,17 +57,14 @@ describeEachDb('转介绍奖励: the referrer rewarded once', (env) => {
     return { m, card: c, code: code as string };
   }
   const signUp = (mobile: string, ref: string) =>
-    env()
-      .anon()
-      .from(freshAddress())
-      .call(memberTrialSignup.path, {
-        storeId: env().storeId,
-        name: '好友',
-        mobile,
-        interests: '流瑜伽',
-        preferredTimes: '周末',
-        ref,
-      });
+    env().anon().from(freshAddress()).call(memberTrialSignup.path, {
+      storeId: env().storeId,
+      name: '好友',
+      mobile,
+      interests: '流瑜伽',
+      preferredTimes: '周末',
+      ref,
+    });
   /** A friend signed up through `code`, then made a member at the desk. */
   async function friendOf(code: string) {
     const mobile = randomMobile();

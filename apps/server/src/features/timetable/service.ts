@@ -169,9 +169,6 @@ export async function signIn(
       remark: input.remark,
       operatorId: ctx.staff.id,
     });
-    await ctx.events.emit(
-      tx,
-      event(memberAttended, { storeId: ctx.store.id, memberId: done.memberId, now: done.now }),
-    );
+    await ctx.events.emit(tx, event(memberAttended, { storeId: ctx.store.id, memberId: done.memberId, now: done.now }));
   });
 }
