@@ -35,7 +35,8 @@ function sumBy(rows: { id: number | null; n: number | string | null }[]): Map<nu
  *   is live and to 0 once cancelled (so a refund happened exactly once), except a member's late
  *   cancel that kept its deduction (迟到取消: marked on the row and by history type 5), whose ledger
  *   stays at its usedCount until staff waive it (a `waive` entry of the booking brings it to 0).
- * - sales: a card issued through the desk has totalCount = issue + top-ups - card/top-up refunds.
+ * - sales: a card issued through the desk has totalCount = issue + top-ups - card/top-up refunds
+ *   + 转介绍奖励 given - taken back.
  * - history: every reservation and pending has a booking row; every cancelled one a cancel row
  *   (a cancel, or a late cancel that kept the deduction). A member's late cancel of a pending that
  *   charged its card is kept as a cancelled, forfeited reservation of that pending: its booking row
@@ -162,7 +163,15 @@ async function readInvariants(db: Db, storeId?: number): Promise<string[]> {
         eb.fn.sum<number>('amount').as('n'),
         eb.fn.sum<number>(eb.case().when('kind', '=', 'issue').then(1).else(0).end()).as('issued'),
       ])
-      .where('kind', 'in', ['issue', 'topup', 'card_refund', 'topup_refund', 'refund_undone'])
+      .where('kind', 'in', [
+        'issue',
+        'topup',
+        'card_refund',
+        'topup_refund',
+        'refund_undone',
+        'referral',
+        'referral_undone',
+      ])
       .groupBy('memberCardId'),
     'storeId',
   ).execute();
@@ -296,6 +305,7 @@ async function readInvariants(db: Db, storeId?: number): Promise<string[]> {
   out.push(...(await shareProblems(db, storeId)));
   out.push(...(await prepaidProblems(db, storeId)));
   out.push(...(await leadProblems(db, storeId)));
+  out.push(...(await referralProblems(db, storeId)));
   out.push(...(await lessonProblems(db, storeId)));
   return out;
 }
@@ -383,6 +393,72 @@ async function leadProblems(db: Db, storeId?: number): Promise<string[]> {
       out.push(`lead ${l.id}: card ${l.convertedCardId} held by member ${l.holder}, not ${l.convertedMemberId}`);
     }
   }
+  return out;
+}
+
+/**
+ * 转介绍奖励 (issue 44, item 5): every reward granted or undone has exactly one `referral` ledger entry,
+ * the one it names, on its card (a card the referrer held), of its amount (0 for days); an undone one
+ * also exactly one `referral_undone` entry of minus that; a pending one none; no `referral` or
+ * `referral_undone` entry that no reward names. Its lead is 转介绍 naming the referrer, the friend is
+ * the store's member of the lead's mobile and not the referrer.
+ */
+async function referralProblems(db: Db, storeId?: number): Promise<string[]> {
+  const out: string[] = [];
+  const scoped = <T extends { where: (...a: any[]) => T }>(q: T, col: string): T =>
+    storeId === undefined ? q : q.where(col, '=', storeId);
+  const rewards = await scoped(
+    db
+      .selectFrom('referralReward as rr')
+      .innerJoin('lead as l', 'l.id', 'rr.leadId')
+      .innerJoin('member as f', 'f.id', 'rr.friendMemberId')
+      .select([
+        'rr.id',
+        'rr.status',
+        'rr.kind',
+        'rr.amount',
+        'rr.memberCardId',
+        'rr.ledgerId',
+        'rr.undoLedgerId',
+        'rr.referrerMemberId',
+        'rr.friendMemberId',
+        'l.referrerMemberId as leadReferrer',
+        'l.mobile as leadMobile',
+        'f.mobile as friendMobile',
+      ]),
+    'rr.storeId',
+  ).execute();
+  const entries = await scoped(
+    db
+      .selectFrom('cardLedger')
+      .select(['id', 'memberCardId', 'kind', 'amount'])
+      .where('kind', 'in', ['referral', 'referral_undone']),
+    'storeId',
+  ).execute();
+  const byId = new Map(entries.map((e) => [e.id, e]));
+  const named = new Set<number>();
+  for (const r of rewards) {
+    const amount = r.kind === 'days' ? 0 : Number(r.amount);
+    if (r.leadReferrer !== r.referrerMemberId) out.push(`reward ${r.id}: its lead names referrer ${r.leadReferrer}`);
+    if (r.friendMobile !== r.leadMobile)
+      out.push(`reward ${r.id}: friend ${r.friendMemberId} is not the lead's mobile`);
+    if (r.friendMemberId === r.referrerMemberId) out.push(`reward ${r.id}: a self-referral`);
+    const check = (id: number | null, kind: string, want: number) => {
+      const e = id === null ? undefined : byId.get(id);
+      if (!e || e.kind !== kind || e.memberCardId !== r.memberCardId || Number(e.amount) !== want) {
+        out.push(`reward ${r.id}: no ${kind} entry of ${want} on card ${r.memberCardId} (${id})`);
+      }
+      if (id !== null) named.add(id);
+    };
+    if (r.status === 'pending') {
+      if (r.ledgerId !== null || r.undoLedgerId !== null) out.push(`reward ${r.id}: pending with a ledger entry`);
+      continue;
+    }
+    check(r.ledgerId, 'referral', amount);
+    if (r.status === 'undone') check(r.undoLedgerId, 'referral_undone', -amount);
+    else if (r.undoLedgerId !== null) out.push(`reward ${r.id}: granted with an undo entry`);
+  }
+  for (const e of entries) if (!named.has(e.id)) out.push(`ledger ${e.id}: a ${e.kind} entry of no reward`);
   return out;
 }
 

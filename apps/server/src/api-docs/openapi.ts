@@ -84,8 +84,8 @@ const GROUPS: readonly [string, string, readonly CallDef[]][] = [
   ],
   [
     '潜客',
-    '潜客（意向会员）：新增与按手机号合并、公海与领取、分配跟进人、跟进记录与阶段、我的待跟进、未跟进回收天数与来源设置；购卡后自动成交；体验课报名页（无需登录）与会员的推荐链接',
-    [...contract.leadCalls, ...contract.trialSignupCalls],
+    '潜客（意向会员）：新增与按手机号合并、公海与领取、分配跟进人、跟进记录与阶段、我的待跟进、未跟进回收天数与来源设置；购卡后自动成交；体验课报名页（无需登录）与会员的推荐链接；转介绍奖励（设置、列表、发放与撤销）',
+    [...contract.leadCalls, ...contract.trialSignupCalls, ...contract.referralRewardCalls],
   ],
   [
     '个人信息',

@@ -364,6 +364,30 @@ export interface LeadTable {
   /** The member whose referral link brought the lead (转介绍, migration 20261209_600), or null. */
   referrerMemberId: number | null;
 }
+/** 转介绍奖励 (migration 20261210_600): one a referred lead at most. */
+export interface ReferralRewardTable {
+  id: Generated<number>;
+  storeId: number;
+  leadId: number;
+  referrerMemberId: number;
+  friendMemberId: number;
+  /** 'class' (the friend's first class attended) | 'card' (their first card bought). */
+  triggerOn: string;
+  /** 'lessons' (classes on a 次卡) | 'days' (validity of a 期限卡) | 'money' (fen on a 储值卡). */
+  kind: string;
+  amount: number;
+  /** 'pending' (no card of the kind yet) | 'granted' | 'undone'. */
+  status: string;
+  memberCardId: number | null;
+  /** The card's `referral` ledger entry. */
+  ledgerId: number | null;
+  /** The card's `referral_undone` entry taking it back. */
+  undoLedgerId: number | null;
+  createdAt: string;
+  grantedAt: string | null;
+  undoneAt: string | null;
+  undoneBy: number | null;
+}
 /** One follow-up of a lead (migration 20261207_1500). */
 export interface LeadFollowUpTable {
   id: Generated<number>;
@@ -438,7 +462,7 @@ export interface CardLedgerTable {
   id: Generated<number>;
   storeId: number;
   memberCardId: number;
-  /** issue | topup | deduct | refund | adjust | card_refund (card refunded whole) | topup_refund | refund_undone (an online refund refused: put back) */
+  /** issue | topup | deduct | refund | adjust | card_refund (card refunded whole) | topup_refund | refund_undone (an online refund refused: put back) | referral (转介绍奖励) | referral_undone (the reward taken back) */
   kind: string;
   /** Change of usedCount (deduct > 0, refund < 0) or of totalCount (issue, topup > 0). */
   amount: number;
@@ -841,6 +865,7 @@ export interface Database {
   erasureRequest: ErasureRequestTable;
   lead: LeadTable;
   leadFollowUp: LeadFollowUpTable;
+  referralReward: ReferralRewardTable;
   memberCard: MemberCardTable;
   cardLedger: CardLedgerTable;
   cardLeave: CardLeaveTable;

@@ -697,6 +697,14 @@ export const basePayloads: Record<string, BasePayload> = {
     body: () => ({ fromDate: '2031-03-01', toDate: '2031-03-31', step: 'converted', page: 1 }),
   },
   [`${STORE}/update/lead/setting`]: { body: () => ({ returnDays: 15, sources: ['小红书'] }) },
+  // 转介绍奖励
+  [`${STORE}/query/referral/setting`]: { body: () => ({}) },
+  [`${STORE}/update/referral/setting`]: {
+    body: () => ({ enabled: true, trigger: 'card', kind: 'lessons', amount: 3 }),
+  },
+  [`${STORE}/query/referral/reward/list`]: { body: () => ({ page: 1 }) },
+  [`${STORE}/grant/referral/reward`]: { body: (w) => ({ id: w.referralReward }), ids: { id: 'referralReward' } },
+  [`${STORE}/undo/referral/reward`]: { body: (w) => ({ id: w.referralReward }), ids: { id: 'referralReward' } },
   // members' own data (个人信息): the manager's list and decision (a rejection: the world's member stays)
   [`${STORE}/query/erasure/request/list`]: { body: () => ({ status: 'pending' }) },
   [`${STORE}/update/erasure/request`]: {

@@ -43,6 +43,8 @@ export interface World {
   lead: number;
   /** `member2`'s pending request to delete their account (个人信息). */
   erasureRequest: number;
+  /** A 转介绍奖励 waiting (待发放): `member` referred `member2` (a lead of their mobile); `member` holds a 次卡. */
+  referralReward: number;
   /**
    * Issue 29: two cards of `member` of a product allowing leave (valid for years), the first with an
    * approved leave (`activeLeave`, 2031-05-01 to 05-05), the second with a request waiting for the
@@ -349,6 +351,47 @@ export async function makeWorld(f: Factory, tag: string): Promise<World> {
     .returning(['id', 'name', 'mobile'])
     .executeTakeFirstOrThrow();
   w.lead = leadRow.id;
+  const referred = await db
+    .insertInto('lead')
+    .values({
+      storeId,
+      name: `${tag}会员乙`,
+      mobile: member2.mobile,
+      source: '转介绍',
+      interests: null,
+      notes: null,
+      preferredTimes: null,
+      ownerId: null,
+      lostReason: null,
+      nextFollowUp: null,
+      touchedAt: now,
+      createdBy: null,
+      createdAt: now,
+      convertedCardId: null,
+      convertedMemberId: null,
+      convertedOwnerId: null,
+      convertedSource: null,
+      convertedAt: null,
+      referrerMemberId: member.id,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const reward = await db
+    .insertInto('referralReward')
+    .values({
+      storeId,
+      leadId: referred.id,
+      referrerMemberId: member.id,
+      friendMemberId: member2.id,
+      triggerOn: 'card',
+      kind: 'lessons',
+      amount: 1,
+      status: 'pending',
+      createdAt: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  w.referralReward = reward.id;
   const erasure = await db
     .insertInto('erasureRequest')
     .values({ storeId, memberId: member2.id, reason: null, requestedAt: now, dueDate: addDays(now.slice(0, 10), 15) })

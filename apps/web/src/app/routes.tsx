@@ -14,6 +14,7 @@ import {
   queryPaySetting,
   queryFixTimetableList,
   queryLeadFunnel,
+  queryReferralRewardList,
   queryLeadList,
   queryNotifyLog,
   queryNotifySetting,
@@ -73,6 +74,7 @@ const StaffList = lazy(() => import('../features/staff/staff-page.tsx'));
 const TeacherPay = lazy(() => import('../features/teacher-pay/teacher-pay-page.tsx'));
 const Leads = lazy(() => import('../features/leads/leads-page.tsx'));
 const LeadFunnel = lazy(() => import('../features/leads/funnel-page.tsx'));
+const LeadReferral = lazy(() => import('../features/leads/referral-page.tsx'));
 const AuditLog = lazy(() => import('../features/audit/audit-log-page.tsx'));
 const Lessons = lazy(() => import('../features/lessons/lesson-page.tsx'));
 const TeacherHours = lazy(() => import('../features/lessons/teacher-hours-page.tsx'));
@@ -127,6 +129,12 @@ export const screens: ScreenRoute[] = [
     Component: LeadFunnel,
     roles: queryLeadFunnel.roles!,
     menu: { label: '转化漏斗', key: '/lead/funnel' },
+  },
+  {
+    path: '/lead/referral',
+    Component: LeadReferral,
+    roles: queryReferralRewardList.roles!,
+    menu: { label: '转介绍奖励', key: '/lead/referral' },
   },
   {
     path: '/course/list',

@@ -11,6 +11,7 @@ import { cardLifeCalls } from './card-life.ts';
 import { importExportCalls } from './import-export.ts';
 import { lessonCalls } from './lessons.ts';
 import { leadCalls } from './leads.ts';
+import { referralRewardCalls } from './referral-reward.ts';
 import { memberChannelCalls } from './member-channel.ts';
 import { onlineCalls } from './online.ts';
 import { paymentCalls } from './payment.ts';
@@ -41,6 +42,7 @@ export * from './card-life.ts';
 export * from './import-export.ts';
 export * from './lessons.ts';
 export * from './leads.ts';
+export * from './referral-reward.ts';
 export * from './member-channel.ts';
 export * from './online.ts';
 export * from './payment.ts';
@@ -88,6 +90,7 @@ export const allCalls: readonly CallDef[] = [
   ...sellerLinkCalls,
   ...prepaidLimitCalls,
   ...leadCalls,
+  ...referralRewardCalls,
   ...privacyCalls,
   ...trialSignupCalls,
 ];

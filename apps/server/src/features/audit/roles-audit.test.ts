@@ -29,6 +29,7 @@ const WRITTEN = [
   'waitlist',
   'lead',
   'leadFollowUp',
+  'referralReward',
   'auditLog',
 ] as const;
 
@@ -258,6 +259,8 @@ describeEachDb('roles and the audit log', (env) => {
         '/member/api/cancel/my/erasure',
         // likewise (lessons/series.test.ts books a series and checks its undoable entry)
         '/store/api/batch/add/lesson/series',
+        // the world's reward waits to be granted (referral-reward.test.ts grants and undoes)
+        '/store/api/undo/referral/reward',
       ].sort(),
     );
     expect(await checkInvariants(db, e.storeId)).toEqual([]);

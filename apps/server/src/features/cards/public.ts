@@ -55,6 +55,9 @@ export {
   remainingValue,
   topupOrderRefusal,
 } from './prepaid-limits.ts';
+/** 转介绍奖励: a credit for nothing paid (classes, days or money) on the member's card of its kind, and its taking back. */
+export { creditCard, takeBackCredit } from './credit.ts';
+export { cardForCredit, type CreditKind } from './credit-repository.ts';
 /** A card sold (desk or online), announced in the sale's transaction (the leads' conversion listens). */
 export { cardSold } from './events.ts';
 export * from './rules.ts';

@@ -53,6 +53,8 @@ const LEDGER_KIND: Record<string, string> = {
   card_refund: '退卡',
   topup_refund: '退充值',
   refund_undone: '退款未成功退回',
+  referral: '转介绍奖励',
+  referral_undone: '撤销转介绍奖励',
   waive: '免除',
 };
 const BOOKING_STATE: Record<number, string> = { 1: '已预约', 2: '已签到', 3: '已取消' };

@@ -3,6 +3,7 @@ import { audit } from '../../lib/audit.ts';
 import type { PayloadOf } from '../../lib/events.ts';
 import type { cardSold } from '../cards/public.ts';
 import { findMember } from '../reference/public.ts';
+import { rewardReferral } from './referral-reward.ts';
 import { convertLead } from './repository.ts';
 
 /**
@@ -20,5 +21,8 @@ export async function convertOnSale(tx: Executor, e: PayloadOf<typeof cardSold>)
     memberCardId: e.memberCardId,
     now: e.now,
   });
-  if (lead) audit(tx, { targets: [{ type: 'lead', id: lead.id }] });
+  if (!lead) return;
+  audit(tx, { targets: [{ type: 'lead', id: lead.id }] });
+  // The friend's first card: their referrer's reward, when the store gives it then.
+  await rewardReferral(tx, { storeId: e.storeId, memberId: e.memberId, now: e.now }, 'card');
 }

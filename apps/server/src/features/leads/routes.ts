@@ -15,11 +15,18 @@ import {
   updateLeadOwner,
   updateLeadSetting,
   updateLeadStage,
+  grantReferralReward,
+  queryReferralRewardList,
+  queryReferralSetting,
+  undoReferralReward,
+  updateReferralSetting,
 } from '@studio/contract';
 import { defineFeature } from '../../lib/feature.ts';
 import { requireStoreById } from '../../lib/store-scope.ts';
 import { cardSold } from '../cards/public.ts';
+import { memberAttended } from '../timetable/public.ts';
 import { convertOnSale } from './conversion.ts';
+import * as reward from './referral-reward.ts';
 import * as s from './service.ts';
 import { myReferral, signUpForTrial, trialForm } from './trial-signup.ts';
 
@@ -46,4 +53,12 @@ export const leadsFeature = defineFeature((r) => {
   r.handle(memberReferral, async (_input, ctx) => myReferral(ctx, ctx.member.id));
   // A sale converts its lead in the sale's transaction (the write stage).
   r.on(cardSold, convertOnSale, 'write');
+  // 转介绍奖励: the setting, the list, granting one left pending, taking one back; a friend's first
+  // class rewards the referrer in the attendance's transaction (a first card: in convertOnSale).
+  r.handle(queryReferralSetting, (_input, ctx) => reward.referralSetting(ctx));
+  r.handle(updateReferralSetting, (input, ctx) => reward.saveReferralSetting(ctx, input), { tx: true });
+  r.handle(queryReferralRewardList, (input, ctx) => reward.referralRewardList(ctx, input));
+  r.handle(grantReferralReward, (input, ctx) => reward.grantReward(ctx, input.id));
+  r.handle(undoReferralReward, (input, ctx) => reward.undoReward(ctx, input.id));
+  r.on(memberAttended, (tx, e) => reward.rewardReferral(tx, e, 'class'), 'write');
 });

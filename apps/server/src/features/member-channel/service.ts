@@ -24,6 +24,7 @@ import {
   addPending,
   bookedOf,
   bookingCancelled,
+  memberAttended,
   bookingMade,
   bookWithCard,
   cancelPending,
@@ -405,6 +406,8 @@ const LEDGER_WORDS: Record<string, string> = {
   topup_refund: '充值退回',
   card_refund: '退卡',
   refund_undone: '退款失败退回',
+  referral: '转介绍奖励',
+  referral_undone: '撤销转介绍奖励',
   no_show: '爽约扣费',
   waive: '免除扣费',
   late_cancel: '迟到取消',
@@ -480,6 +483,7 @@ export async function selfCheckIn(s: MemberScope, input: { sessionId?: number; t
         operatorId: null,
         operateType: OperateType.SELF_CHECKED_IN,
       });
+      await s.events.emit(tx, event(memberAttended, { storeId: s.store.id, memberId: s.memberId, now }));
       return { ...done, message: MemberMsg.checkedIn };
     }
     // The same attendance fact the desk and the teacher record (到店), by the member themself.
@@ -493,6 +497,7 @@ export async function selfCheckIn(s: MemberScope, input: { sessionId?: number; t
         remark: '会员扫码签到',
       }));
     if (!marked) throw conflict(MemberMsg.alreadyCheckedIn);
+    await s.events.emit(tx, event(memberAttended, { storeId: s.store.id, memberId: s.memberId, now }));
     audit(tx, {
       kind: 'booking',
       summary: '会员扫码签到',

@@ -331,6 +331,25 @@ export const SECTIONS: readonly SectionDef[] = [
     ],
   },
   {
+    table: 'referralReward',
+    title: '转介绍奖励',
+    about: (o) =>
+      sql<boolean>`(t.referrer_member_id = ${o.memberId} or t.friend_member_id = ${o.memberId} or t.member_card_id in (${ids(o.cardIds)}))`,
+    columns: [
+      ['id', '编号'],
+      ['referrerMemberId', '推荐人编号'],
+      ['friendMemberId', '好友编号'],
+      ['triggerOn', '发放时机'],
+      ['kind', '奖励方式'],
+      ['amount', '奖励数量'],
+      ['status', '状态'],
+      CARD,
+      ['grantedAt', '发放时间'],
+      ['undoneAt', '撤销时间'],
+      CREATED,
+    ],
+  },
+  {
     table: 'auditLog',
     title: '操作记录',
     about: (o) =>

@@ -11,9 +11,11 @@ import { inWriteTx } from '../../lib/write-queue.ts';
 import { audit } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
+import { event } from '../../lib/events.ts';
 import { addDays, localDateTime } from '../../lib/time.ts';
 import { bookingForAttendance, setAttended } from './attendance-repository.ts';
 import { writeTrail } from './booking-repository.ts';
+import { memberAttended } from './events.ts';
 
 /** The booking whose attendance changes. */
 export interface AttendanceBooking {
@@ -84,6 +86,9 @@ export async function markAttendance(ctx: CallCtx, input: ParsedReqOf<typeof mar
       // Cancelled between the read and the write: said so; otherwise it already was what was asked.
       const again = await bookingForAttendance(tx, ctx.store.id, b.id);
       if (again?.status === ReservationStatus.CANCELLED) throw conflict(AttendanceMsg.cancelled);
+    }
+    if (changed && attended) {
+      await ctx.events.emit(tx, event(memberAttended, { storeId: ctx.store.id, memberId: b.memberId, now }));
     }
     // Every call answered ok leaves its entry; one that found it so already says it changed nothing.
     audit(tx, {

@@ -14,6 +14,12 @@ export interface BookingFact {
 /** A member booked into a session (by the desk or themself): a reservation, or a pending in 签到后扣费. */
 export const bookingMade = defineEvent<BookingFact>('booking.made');
 
+/**
+ * A member came to a class: marked 到店 (desk, teacher or their own scan, 预约即扣费) or signed in
+ * (签到后扣费). Announced in that transaction (转介绍奖励 listens: a friend's first class).
+ */
+export const memberAttended = defineEvent<{ storeId: number; memberId: number; now: string }>('member.attended');
+
 /** A booking or a pending cancelled: its seats are free. */
 export const bookingCancelled = defineEvent<BookingFact>('booking.cancelled');
 

@@ -75,6 +75,7 @@ export {
   lessonBooked,
   lessonCancelled,
   lessonConfirmed,
+  memberAttended,
   sessionChanged,
   sessionDeleted,
   sessionMoving,

@@ -15,7 +15,7 @@ import {
   updateSession,
 } from './public.ts';
 import { event } from '../../lib/events.ts';
-import { bookingCancelled, bookingMade, sessionChanged, sessionDeleted } from './events.ts';
+import { bookingCancelled, bookingMade, memberAttended, sessionChanged, sessionDeleted } from './events.ts';
 import { bookingRules, loadPolicy } from '../policy/public.ts';
 import { loadDeskBookingContext } from './booking-context-repository.ts';
 import { onlineDefault } from '../store-admin/public.ts';
@@ -162,12 +162,13 @@ export async function signIn(
   ctx: CallCtx,
   input: { pendingId: number; memberCardId: number; remark: string | null },
 ): Promise<void> {
-  await inWriteTx(ctx.db, ctx.dialect, (tx) =>
-    signInPending(tx, ctx.store, {
+  await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
+    const done = await signInPending(tx, ctx.store, {
       pendingId: input.pendingId,
       memberCardId: input.memberCardId,
       remark: input.remark,
       operatorId: ctx.staff.id,
-    }),
-  );
+    });
+    await ctx.events.emit(tx, event(memberAttended, { storeId: ctx.store.id, memberId: done.memberId, now: done.now }));
+  });
 }

@@ -24,6 +24,8 @@ const KINDS: Record<string, { label: string; color: string }> = {
   activate: { label: '开卡生效', color: 'lime' },
   transfer: { label: '转卡', color: 'purple' },
   share: { label: '共享', color: 'cyan' },
+  referral: { label: '转介绍奖励', color: 'green' },
+  referral_undone: { label: '撤销转介绍奖励', color: 'red' },
 };
 
 /** Entries of what the card paid for classes (their amount is what was used): the balance moves the other way. */

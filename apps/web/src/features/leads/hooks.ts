@@ -13,6 +13,11 @@ import {
   updateLeadOwner,
   updateLeadSetting,
   updateLeadStage,
+  grantReferralReward,
+  queryReferralRewardList,
+  queryReferralSetting,
+  undoReferralReward,
+  updateReferralSetting,
   type ReqOf,
 } from '@studio/contract';
 import { useQuery } from '@tanstack/react-query';
@@ -93,3 +98,29 @@ export const useAssignLeads = () =>
 export const useTakeLead = () => useWrite((id: number) => call(takeLead, { id }), { ...lead, success: '已领取' });
 export const useSaveLeadSetting = () =>
   useWrite((v: ReqOf<typeof updateLeadSetting>) => call(updateLeadSetting, v), { ...lead, success: '已保存' });
+
+// 转介绍奖励 (issue 44, item 5): the setting and the rewards; granting or taking one back changes a card.
+
+export function useReferralSetting() {
+  return useQuery({ queryKey: keys.leads.of('referral-setting', {}), queryFn: () => call(queryReferralSetting, {}) });
+}
+
+export type ReferralRewardFilter = ReqOf<typeof queryReferralRewardList>;
+
+export function useReferralRewards(f: ReferralRewardFilter) {
+  return useQuery({
+    queryKey: keys.leads.of('referral-rewards', f),
+    queryFn: () => call(queryReferralRewardList, f),
+    placeholderData: (p) => p,
+  });
+}
+
+export const useSaveReferralSetting = () =>
+  useWrite((v: ReqOf<typeof updateReferralSetting>) => call(updateReferralSetting, v), {
+    ...lead,
+    success: '已保存',
+  });
+export const useGrantReferralReward = () =>
+  useWrite((id: number) => call(grantReferralReward, { id }), { changes: 'memberCard', success: '奖励已发放' });
+export const useUndoReferralReward = () =>
+  useWrite((id: number) => call(undoReferralReward, { id }), { changes: 'memberCard', success: '奖励已撤销' });
