@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { zEmpty, zId, zText } from '../common.ts';
 import { defineCall, fails, Roles, STORE_API } from '../define.ts';
-import { MEMBER_API } from './member-channel.ts';
+import { MEMBER_API, MemberMsg } from './member-channel.ts';
 
 /** The questions a store starts with (its questionnaire's version 1) until the manager saves its own. */
 export const HEALTH_DEFAULT_QUESTIONS = [
@@ -36,7 +36,7 @@ export const HealthMsg = {
   answers: '请回答每一个问题（是或否）',
   changed: '健康声明的问题已更新，请刷新后重新填写',
   /** A member books while the store requires a declaration and theirs is missing or too old. */
-  required: '上课前请先填写健康声明：在「我的 → 健康声明」填写后再预约',
+  required: MemberMsg.healthRequired,
   questions: '请至少填写一个问题',
   questionEmpty: '问题不能为空',
   notTheirs: '只能查看自己课上会员的健康信息',

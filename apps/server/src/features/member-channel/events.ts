@@ -5,6 +5,4 @@ import { defineEvent } from '../../lib/events.ts';
  * is written: a `guard` listener may refuse by throwing (健康声明: the store asks for a declaration
  * before class and the member has none in force).
  */
-export const memberBooking = defineEvent<{ storeId: number; memberId: number; sessionId: number }>(
-  'member.booking',
-);
+export const memberBooking = defineEvent<{ storeId: number; memberId: number; sessionId: number }>('member.booking');

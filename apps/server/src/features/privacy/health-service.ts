@@ -148,7 +148,10 @@ export async function memberHealth(ctx: CallCtx, memberId: number): Promise<ResO
   const storeId = ctx.store.id;
   await requireMember(ctx.db, storeId, memberId);
   const role = ctx.post.role;
-  if (role === 'teacher' && !(ctx.post.teacherId && (await teachesMember(ctx.db, storeId, ctx.post.teacherId, memberId))))
+  if (
+    role === 'teacher' &&
+    !(ctx.post.teacherId && (await teachesMember(ctx.db, storeId, ctx.post.teacherId, memberId)))
+  )
     throw forbidden(HealthMsg.notTheirs);
   const { decl, due } = await dueOf(ctx.db, storeId, memberId, storeNow(ctx).slice(0, 10));
   const shared = decl?.shareDetails === true;
