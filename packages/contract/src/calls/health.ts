@@ -145,6 +145,7 @@ export const queryHealthFlags = defineCall({
   idFields: ['tid'],
   summary: '一节课里有健康提示的会员（其健康声明有回答「是」）',
   example: { tid: 1 },
+  errors: fails.notFound('课程'),
 });
 
 export const queryMemberHealth = defineCall({

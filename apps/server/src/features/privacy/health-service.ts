@@ -17,6 +17,7 @@ import { requireStoreById } from '../../lib/store-scope.ts';
 import { addMonths, localDateTime, storeNow } from '../../lib/time.ts';
 import { requireMember } from '../reference/public.ts';
 import { getSetting, putSetting } from '../store-admin/public.ts';
+import { liveSession } from '../timetable/public.ts';
 import {
   currentQuestionnaire,
   flaggedInSession,
@@ -141,7 +142,11 @@ export async function saveHealthSetting(ctx: CallCtx, input: ParsedReqOf<typeof 
   return { version };
 }
 
-export const healthFlags = (ctx: CallCtx, sessionId: number) => flaggedInSession(ctx.db, ctx.store.id, sessionId);
+/** The session's members marked 健康提示 (404 for a session not of the store). */
+export async function healthFlags(ctx: CallCtx, sessionId: number) {
+  await liveSession(ctx.db, ctx.store.id, sessionId);
+  return flaggedInSession(ctx.db, ctx.store.id, sessionId);
+}
 
 /** A member's mark for the staff, with the answers for whom the member allowed. */
 export async function memberHealth(ctx: CallCtx, memberId: number): Promise<ResOf<typeof queryMemberHealth>> {

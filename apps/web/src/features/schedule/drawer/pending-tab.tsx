@@ -1,6 +1,7 @@
 import { cancelPendingCall, memberCardsForCourse, Msg, PendingStatus } from '@studio/contract';
 import { App, Button, Space, Table, Tag, Tooltip } from 'antd';
 import { useCan } from '../../../shared/profile.ts';
+import { HealthMark, useSessionHealthFlags } from '../../members/index.ts';
 import { useCancelPending, useSessionPendings, useSignInWithBookedCard } from '../hooks/session.ts';
 import type { PendingItem } from '../types.ts';
 
@@ -23,6 +24,7 @@ export function PendingTab({ sessionId, onMember, onSignIn }: Props) {
   // A teacher cannot look up a member's cards: they sign in with the card the booking names.
   const canChooseCard = useCan(memberCardsForCourse);
   const quickSignIn = useSignInWithBookedCard();
+  const healthFlags = useSessionHealthFlags(sessionId);
   const signIn = (p: PendingItem) =>
     canChooseCard
       ? onSignIn(p)
@@ -54,7 +56,12 @@ export function PendingTab({ sessionId, onMember, onSignIn }: Props) {
         {
           title: '会员',
           key: 'name',
-          render: (_, r) => (onMember ? <a onClick={() => onMember(r.member.id)}>{r.member.name}</a> : r.member.name),
+          render: (_, r) => (
+            <>
+              {onMember ? <a onClick={() => onMember(r.member.id)}>{r.member.name}</a> : r.member.name}
+              {healthFlags.has(r.member.id) && <HealthMark memberId={r.member.id} />}
+            </>
+          ),
         },
         { title: '手机号', key: 'mobile', render: (_, r) => r.member.mobile },
         { title: '人数', dataIndex: 'studentCount', width: 56 },
