@@ -155,6 +155,7 @@ describeEachDb('健康声明', (env) => {
     });
     const other = await newStore(env().app, env().database, '别家门店');
     expect(await other.client.call(queryMemberHealth.path, { mid: shares.m.id })).toMatchObject({ status: 404 });
+    expect(await other.client.call(queryHealthFlags.path, { tid: world.session.id })).toMatchObject({ status: 404 });
     // The desk may not change the questions.
     expect(
       await desk.call(updateHealthSetting.path, { questions: ['x'], required: true, reanswer: false }),
