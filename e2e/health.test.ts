@@ -83,6 +83,7 @@ describeBrowser('健康声明', (env) => {
       await page.getByText('我的', { exact: true }).tap();
       const mine = page.getByTestId('my-health');
       await mine.getByText('已填写').waitFor();
+      await mine.scrollIntoViewIfNeeded();
       await shot(page, 'health-mine');
 
       // The staff's drawer: 健康提示 next to the member; the manager reads the answers (allowed).

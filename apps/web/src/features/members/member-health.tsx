@@ -70,6 +70,7 @@ export function HealthMark({ memberId }: { memberId: number }) {
       open={open}
       onOpenChange={setOpen}
       trigger="click"
+      placement="left"
       title="健康声明"
       content={open ? <HealthDetails memberId={memberId} /> : null}
     >
