@@ -9,6 +9,7 @@ import { forgetMember, rememberMember } from './invalidations.ts';
 import { LessonBooking, LessonEntry } from './lessons.tsx';
 import { Login } from './login.tsx';
 import { backFromWechatBind, NotifyPrefs, useWechatAuthorize, useWechatBinding } from './notify-prefs.tsx';
+import { MyHealth } from './health.tsx';
 import { MyPrivacy, PrivacyNotice } from './privacy.tsx';
 import { useMe, useStoreInfo } from './queries.ts';
 import { StoreZoneProvider } from './store-clock.ts';
@@ -173,6 +174,7 @@ export function App() {
           <>
             <Referral />
             <NotifyPrefs storeId={storeId} />
+            <MyHealth />
             <MyPrivacy />
           </>
         )}

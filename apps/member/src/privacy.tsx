@@ -28,7 +28,11 @@ function useConsent() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (v: { kind: ConsentKind; granted: boolean }) => call(memberUpdateConsent, v),
-    onSuccess: () => void qc.invalidateQueries({ queryKey: KEY }),
+    onSuccess: () => {
+      void qc.invalidateQueries({ queryKey: KEY });
+      // The health consent withdrawn deletes the declaration (我的 → 健康声明 shows it).
+      void qc.invalidateQueries({ queryKey: ['health'] });
+    },
     onError: fail,
   });
 }
@@ -186,7 +190,18 @@ export function MyPrivacy() {
               <Switch
                 checked={granted(k)}
                 loading={consent.isPending && consent.variables?.kind === k}
-                onChange={(on) => consent.mutate({ kind: k, granted: on })}
+                onChange={async (on) => {
+                  // Withdrawing the health consent deletes the declarations: said before it is done.
+                  if (k === 'health' && !on) {
+                    const ok = await Dialog.confirm({
+                      content: '撤回后门店会删除你的健康声明，上课前可能需要重新填写。确定撤回吗？',
+                      confirmText: '撤回',
+                      cancelText: '不撤回',
+                    });
+                    if (!ok) return;
+                  }
+                  consent.mutate({ kind: k, granted: on });
+                }}
                 aria-label={CONSENT_LABEL[k]}
                 data-testid={`consent-${k}`}
               />

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import type { StoreInfo } from './api.ts';
 import { CardChoice } from './card-choice.tsx';
 import { mineText, whenText } from './format.ts';
+import { HealthForm, useHealthAsk } from './health.tsx';
 import { useCardsForSession } from './queries.ts';
 import { useBook, useCancel, useJoinWaitlist } from './writes.ts';
 
@@ -67,6 +68,9 @@ function SessionDetails({
   const joinWaitlist = useJoinWaitlist();
   const cancel = useCancel();
   const busy = book.isPending || joinWaitlist.isPending || cancel.isPending;
+  // 健康声明 due: asked here first (the store may require it before booking).
+  const health = useHealthAsk(needCards);
+  const [declaring, setDeclaring] = useState(false);
 
   /** Runs a write: its success in a toast and the sheet closed, or its refusal in a toast. */
   const act = async (fn: () => Promise<string>) => {
@@ -93,6 +97,13 @@ function SessionDetails({
 
   const mine = mineText(s);
   const chosen = cards?.find((c) => c.id === mcId);
+  if (declaring) {
+    return (
+      <div className="sheet">
+        <HealthForm onDone={() => setDeclaring(false)} doneText="返回预约" />
+      </div>
+    );
+  }
   return (
     <div className="sheet" data-testid="session-sheet">
       <h3>{s.courseName}</h3>
@@ -146,6 +157,18 @@ function SessionDetails({
                 : `先为你占位，到店签到时扣除 ${amountText(chosen.bigType, chosen.perCount)}。${cancelNote('pending')}`}
             </div>
           )}
+          {health.due && (
+            <div className="health-ask" data-testid="health-ask">
+              <p>
+                {health.blocks
+                  ? '本店上课前须填写健康声明，填写后即可预约。'
+                  : '上课前请填写健康声明，方便老师了解你的身体情况。'}
+              </p>
+              <Button size="small" color="primary" fill="outline" onClick={() => setDeclaring(true)}>
+                填写健康声明
+              </Button>
+            </div>
+          )}
           <div className="actions">
             {s.bookable ? (
               <Button
@@ -153,7 +176,7 @@ function SessionDetails({
                 color="primary"
                 size="large"
                 loading={busy}
-                disabled={!mcId}
+                disabled={!mcId || health.blocks}
                 onClick={() =>
                   act(async () => {
                     const r = await book.mutateAsync({ tid: s.id, mcId: mcId!, studentCount: count });
@@ -169,7 +192,7 @@ function SessionDetails({
                 color="warning"
                 size="large"
                 loading={busy}
-                disabled={!mcId}
+                disabled={!mcId || health.blocks}
                 onClick={() =>
                   act(async () => {
                     const r = await joinWaitlist.mutateAsync({ tid: s.id, mcId: mcId!, studentCount: 1 });

@@ -93,6 +93,11 @@ const GROUPS: readonly [string, string, readonly CallDef[]][] = [
     contract.privacyCalls,
   ],
   [
+    '健康声明',
+    '店长设置健康声明的问题和上课前是否须填写；会员同意后在手机上填写；课程里有回答「是」的会员显示健康提示，具体回答只给店长和会员的上课老师看（须会员允许）',
+    contract.healthCalls,
+  ],
+  [
     '会员端',
     '会员在手机上：验证码登录、课表、预约与取消、候补、我的预约和会员卡、扫码签到；前台的登录码与签到码',
     contract.memberChannelCalls,

@@ -319,6 +319,29 @@ export interface MemberConsentTable {
   way: 'phone' | 'desk';
   at: string;
 }
+/** A store's health questions, one row a version (migration 20261210_400): the highest is in force. */
+export interface HealthQuestionnaireTable {
+  id: Generated<number>;
+  storeId: number;
+  version: number;
+  /** JSON array of the questions' texts. */
+  questions: string;
+  createdAt: string;
+  createdBy: number | null;
+}
+/** A member's health declaration (migration 20261210_400): deleted with the consent or the account. */
+export interface HealthDeclarationTable {
+  id: Generated<number>;
+  storeId: number;
+  memberId: number;
+  questionnaireId: number;
+  /** JSON `[{question, yes}]`. */
+  answers: string;
+  note: string | null;
+  shareDetails: number;
+  flagged: number;
+  answeredAt: string;
+}
 /** A member's request to delete their account (migration 20261209_0100). */
 export interface ErasureRequestTable {
   id: Generated<number>;
@@ -863,6 +886,8 @@ export interface Database {
   member: MemberTable;
   memberConsent: MemberConsentTable;
   erasureRequest: ErasureRequestTable;
+  healthQuestionnaire: HealthQuestionnaireTable;
+  healthDeclaration: HealthDeclarationTable;
   lead: LeadTable;
   leadFollowUp: LeadFollowUpTable;
   referralReward: ReferralRewardTable;

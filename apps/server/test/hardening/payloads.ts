@@ -712,6 +712,18 @@ export const basePayloads: Record<string, BasePayload> = {
     ids: { id: 'erasureRequest' },
   },
   [`${STORE}/reveal/member/mobile`]: { body: (w) => ({ memberId: w.member }), ids: { memberId: 'member' } },
+  // 健康声明: the manager's questions, the staff's mark and answers, the member's form (no consent
+  // in a fresh world: the answers are refused, 409)
+  [`${STORE}/query/health/setting`]: { body: () => ({}) },
+  [`${STORE}/update/health/setting`]: {
+    body: () => ({ questions: ['是否有心脏病？', '其他情况？'], required: false, reanswer: false }),
+  },
+  [`${STORE}/query/health/flags`]: { body: (w) => ({ tid: w.session }), ids: { tid: 'session' } },
+  [`${STORE}/query/member/health`]: { body: (w) => ({ mid: w.member }), ids: { mid: 'member' } },
+  '/member/api/query/my/health': { body: () => ({}) },
+  '/member/api/add/my/health': {
+    body: () => ({ version: 1, answers: [false, false, false, false, false], note: null, shareDetails: false }),
+  },
   '/member/api/query/trial/form': { body: (w) => ({ storeId: w.storeId }), anon: true },
   '/member/api/insert/trial/signup': {
     body: (w) => ({ storeId: w.storeId, name: '体验者', mobile: randomMobile(), interests: '瑜伽' }),

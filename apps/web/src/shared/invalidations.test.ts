@@ -31,6 +31,7 @@ const sample = {
   'sessions.history': keys.sessions.history(7, 1),
   'sessions.online': keys.sessions.online(7),
   'sessions.waitlist': keys.sessions.waitlist(7),
+  'sessions.health': keys.sessions.health(7),
   'member.one': keys.member.one(5),
   'member.cardsForCourse': keys.member.cardsForCourse(5, 3),
   'member.payments': keys.member.payments(5),
@@ -39,6 +40,7 @@ const sample = {
   'member.transferPreview': keys.member.transferPreview(9),
   'member.leavePreview': keys.member.leavePreview(9, '2026-12-01', '2026-12-03'),
   'member.waits': keys.member.waits(5),
+  'member.health': keys.member.health(5),
   'member.policyStatus': keys.member.policyStatus(5),
   'member.bookings': keys.member.bookings(5, 'upcoming', 1, 10),
   'memberList.page': keys.memberList.page(1, 20, ''),
@@ -62,6 +64,7 @@ const sample = {
   prepaidLimits: keys.prepaidLimits,
   prepaidOver: keys.prepaidOver,
   onlineSetting: keys.onlineSetting,
+  healthSetting: keys.healthSetting,
   paySetting: keys.paySetting,
   storeFunctions: keys.storeFunctions,
   staff: keys.staff,
@@ -94,6 +97,7 @@ const sessions: Name[] = [
   'sessions.history',
   'sessions.online',
   'sessions.waitlist',
+  'sessions.health',
 ];
 const member: Name[] = [
   'member.one',
@@ -104,6 +108,7 @@ const member: Name[] = [
   'member.transferPreview',
   'member.leavePreview',
   'member.waits',
+  'member.health',
   'member.policyStatus',
   'member.bookings',
 ];
@@ -140,6 +145,7 @@ const expected: Record<WriteKind, Name[]> = {
     'prepaidLimits',
     'prepaidOver',
     'paySetting',
+    'healthSetting',
   ],
   messagingSetting: ['messagingSetting'],
   storeFunctions: ['storeFunctions'],

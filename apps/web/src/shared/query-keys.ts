@@ -81,6 +81,8 @@ export const keys = {
     history: (id: number, page: number) => ['session', id, 'history', page],
     online: (id: number) => ['session', id, 'online'],
     waitlist: (id: number) => ['session', id, 'waitlist'],
+    /** The session's members marked 健康提示. */
+    health: (id: number) => ['session', id, 'health'],
   },
   /** One member with their cards, their cards usable for a course, their bookings. */
   member: {
@@ -97,6 +99,8 @@ export const keys = {
     /** Who holds the card and its bookings still to come (转卡). */
     transferPreview: (mcId: number) => ['member', 'transfer-preview', mcId],
     waits: (id: number) => ['member', id, 'waits'],
+    /** 健康声明: the mark, and the answers for a role that may read them. */
+    health: (id: number) => ['member', id, 'health'],
     policyStatus: (id: number) => ['member', id, 'policy-status'],
     bookings: (id: number, scope: string, page: number, pageSize: number) => [
       'member',
@@ -155,6 +159,8 @@ export const keys = {
   prepaidLimits: ['store-setting', 'prepaid-limits'],
   prepaidOver: ['store-setting', 'prepaid-over'],
   onlineSetting: ['store-setting', 'online'],
+  /** 健康声明's questions and whether it is asked before booking. */
+  healthSetting: ['store-setting', 'health'],
   storeFunctions: ['store-functions'],
   /** The store's staff (员工). */
   staff: ['staff'],

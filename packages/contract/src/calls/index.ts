@@ -20,6 +20,7 @@ import { reminderCalls } from './reminders.ts';
 import { sellerLinkCalls } from './seller-link.ts';
 import { policyCalls } from './policy.ts';
 import { prepaidLimitCalls } from './prepaid-limits.ts';
+import { healthCalls } from './health.ts';
 import { privacyCalls } from './privacy.ts';
 import { reportCalls } from './reports.ts';
 import { staffCalls } from './staff.ts';
@@ -51,6 +52,7 @@ export * from './reminders.ts';
 export * from './seller-link.ts';
 export * from './policy.ts';
 export * from './prepaid-limits.ts';
+export * from './health.ts';
 export * from './privacy.ts';
 export * from './reports.ts';
 export * from './staff.ts';
@@ -92,5 +94,6 @@ export const allCalls: readonly CallDef[] = [
   ...leadCalls,
   ...referralRewardCalls,
   ...privacyCalls,
+  ...healthCalls,
   ...trialSignupCalls,
 ];

@@ -31,6 +31,8 @@ export const MemberMsg = {
   noClassToCheckIn: '现在没有可以签到的课程（开课前30分钟到下课前可以签到）',
   alreadyCheckedIn: '已经签到过了',
   checkedIn: '签到成功',
+  /** The store asks for a health declaration before class (健康声明) and the member's is missing or too old. */
+  healthRequired: '上课前请先填写健康声明：在「我的 → 健康声明」填写后再预约',
 } as const;
 
 /** The SMS provider setting's messages. */
@@ -411,7 +413,13 @@ const MEMBER_POLICY_MSGS = [
 ];
 
 /** What refuses a member's booking, and their joining a queue (the same rule set): policy, card, member. */
-const MEMBER_BOOKING_REFUSALS = [...MEMBER_POLICY_MSGS, ...CARD_RULE_MSGS, Msg.cardCommitted, ...MEMBER_RULE_MSGS];
+const MEMBER_BOOKING_REFUSALS = [
+  ...MEMBER_POLICY_MSGS,
+  ...CARD_RULE_MSGS,
+  Msg.cardCommitted,
+  ...MEMBER_RULE_MSGS,
+  MemberMsg.healthRequired,
+];
 
 export const memberBook = defineCall({
   path: `${MEMBER_API}/add/reservation`,

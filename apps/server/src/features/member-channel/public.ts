@@ -6,3 +6,5 @@ export { memberCookieName, resolveMember } from './member-auth.ts';
 export { cardsChoice, type MemberScope } from './service.ts';
 export { admitPublicRequest, trialDoor } from './member-auth.ts';
 export { referralCodeOf, referrerIdOf } from './referral.ts';
+/** Announced before a member's own booking or queueing is written (a guard may refuse it). */
+export { memberBooking } from './events.ts';

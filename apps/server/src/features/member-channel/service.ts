@@ -38,6 +38,7 @@ import {
 } from '../timetable/public.ts';
 import { joinWaitlist, leaveWaitlist } from '../waitlist/public.ts';
 import { checkinTokenValid } from './checkin.ts';
+import { memberBooking } from './events.ts';
 import {
   checkInSessionOf,
   findCardBookedOnBy,
@@ -182,6 +183,7 @@ export async function book(
     const { session, card } = booking;
     groupClassOnly(session);
     if (!booksOn(card, s.memberId)) throw notFound('会员卡');
+    await s.events.emit(tx, event(memberBooking, { storeId: s.store.id, memberId: s.memberId, sessionId: session.id }));
     // Held to the policy by the engine's rule set: suspension, booking window, a period card's open bookings.
     const member = { policy: rules.policy, suspendedUntil: suspensionFrom(suspension, now).until };
     if (rules.deductionMode === 1) {
@@ -267,6 +269,10 @@ export async function joinQueue(
     throw e;
   }
   groupClassOnly(await liveSession(s.db, s.store.id, input.sessionId));
+  await s.events.emit(
+    s.db,
+    event(memberBooking, { storeId: s.store.id, memberId: s.memberId, sessionId: input.sessionId }),
+  );
   return joinWaitlist(
     s,
     {

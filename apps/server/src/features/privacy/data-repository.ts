@@ -70,6 +70,20 @@ export const SECTIONS: readonly SectionDef[] = [
     ],
   },
   {
+    table: 'healthDeclaration',
+    title: '健康声明',
+    about: byMember,
+    columns: [
+      ['id', '编号'],
+      ['questionnaireId', '问卷编号'],
+      ['answers', '回答'],
+      ['note', '补充说明'],
+      ['shareDetails', '允许店长和老师查看（1）'],
+      ['flagged', '有健康提示（1）'],
+      ['answeredAt', '填写时间'],
+    ],
+  },
+  {
     table: 'erasureRequest',
     title: '删除账号申请',
     about: byMember,

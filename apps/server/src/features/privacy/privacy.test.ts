@@ -6,6 +6,7 @@
 import {
   addCardShare,
   CONSENT_KINDS,
+  HEALTH_DEFAULT_QUESTIONS,
   insertLead,
   insertLeadFollowUp,
   insertMemberCard,
@@ -15,6 +16,7 @@ import {
   memberMe,
   memberMyData,
   memberMyPrivacy,
+  memberSubmitHealth,
   memberUpdateConsent,
   memberWithdrawErasure,
   PRIVACY_NOTICE_VERSION,
@@ -187,6 +189,14 @@ describeEachDb('members’ own data (个人信息)', (env) => {
   it('erases the member at the manager’s approval: refused while they hold paid value or a class to come; afterwards no name or mobile of theirs in any table, the ledger balances', async () => {
     const b = await richMember('删除乙某');
     const a = await richMember('删除甲某', b.member.id);
+    // A's health declaration (its note names A): deleted with the account.
+    await a.client.ok(memberUpdateConsent.path, { kind: 'health', granted: true });
+    await a.client.ok(memberSubmitHealth.path, {
+      version: 1,
+      answers: HEALTH_DEFAULT_QUESTIONS.map((_, i) => i === 3),
+      note: `${a.name}去年膝盖做过手术`,
+      shareDetails: true,
+    });
     const asked = await a.client.ok<{ id: number; dueDate: string }>(memberAskErasure.path, { reason: '搬家了' });
     expect(await a.client.call(memberAskErasure.path, {})).toMatchObject({ status: 409, msg: PrivacyMsg.pending });
     const list = await desk().ok<any[]>(queryErasureRequestList.path, { status: 'pending' });
@@ -238,6 +248,9 @@ describeEachDb('members’ own data (个人信息)', (env) => {
       }
     }
     expect(found, found.join('\n')).toEqual([]);
+    expect(
+      await db().selectFrom('healthDeclaration').select('id').where('memberId', '=', a.member.id).execute(),
+    ).toEqual([]);
     expect(bSeen).toBeGreaterThan(3);
     // The records stay: A's cards and ledger, now nobody's; the invariants (ledger sums) hold.
     const cards = await db().selectFrom('memberCard').select('id').where('memberId', '=', a.member.id).execute();

@@ -10,6 +10,7 @@ import {
 import { sql } from 'kysely';
 import { isUniqueViolation } from '../../db/dialect.ts';
 import type { Executor } from '../../db/index.ts';
+import { deleteDeclarations } from './health-repository.ts';
 
 /** Consents (member_consent) and requests to delete an account (erasure_request), and the erasure's writes. */
 
@@ -173,7 +174,7 @@ const QUOTING: { table: string; columns: string[]; about: 'member' | 'card' | 'm
 /**
  * Erases a member's identity from the store (their request approved): their personal fields, their
  * lead's, the quotes of their name and mobile in the records kept (remarks, orders, the audit log,
- * messages), their logins, calendar feed and message settings. The records themselves (cards,
+ * messages), their health declarations, logins, calendar feed and message settings. The records themselves (cards,
  * ledger, payments, orders, bookings) stay, pointing at a member who is now nobody.
  */
 export async function eraseMember(
@@ -241,6 +242,7 @@ export async function eraseMember(
       .execute();
     await ex.updateTable('leadFollowUp').set({ note: '（已删除）' }).where('leadId', '=', id).execute();
   }
+  await deleteDeclarations(ex, storeId, memberId);
   await ex.deleteFrom('memberSession').where('memberId', '=', memberId).execute();
   await ex.deleteFrom('memberLoginCode').where('memberId', '=', memberId).execute();
   await ex.deleteFrom('wechatOauthState').where('memberId', '=', memberId).execute();

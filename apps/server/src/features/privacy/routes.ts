@@ -1,5 +1,11 @@
 import {
   memberAskErasure,
+  memberMyHealth,
+  memberSubmitHealth,
+  queryHealthFlags,
+  queryHealthSetting,
+  queryMemberHealth,
+  updateHealthSetting,
   memberMyData,
   memberMyPrivacy,
   memberUpdateConsent,
@@ -15,10 +21,11 @@ import type { AppDeps } from '../../lib/context.ts';
 import { unauthorized } from '../../lib/errors.ts';
 import { defineFeature } from '../../lib/feature.ts';
 import { storeScopeById } from '../../lib/store-scope.ts';
-import { memberCookieName, resolveMember } from '../member-channel/public.ts';
+import { memberBooking, memberCookieName, resolveMember } from '../member-channel/public.ts';
+import * as h from './health-service.ts';
 import * as s from './service.ts';
 
-/** Members' own data: their download, consents, and requests to delete the account with the manager's decision. */
+/** Members' own data: their download, consents, health declarations, and requests to delete the account with the manager's decision. */
 export const privacyFeature = defineFeature((r) => {
   r.handle(memberMyData, (_input, ctx) => s.myData(ctx.db, ctx.store, ctx.member.id));
   r.handle(memberMyPrivacy, (_input, ctx) => s.myPrivacy(ctx));
@@ -28,6 +35,14 @@ export const privacyFeature = defineFeature((r) => {
   r.handle(queryErasureRequestList, (input, ctx) => s.erasureList(ctx, input.status ?? null));
   r.handle(updateErasureRequest, (input, ctx) => s.decideErasure(ctx, input));
   r.handle(revealMemberMobile, (input, ctx) => s.revealMobile(ctx, input.memberId));
+  // 健康声明: the questionnaire, the member's answers, the staff's mark and (allowed) answers.
+  r.handle(memberMyHealth, (_input, ctx) => h.myHealth(ctx));
+  r.handle(memberSubmitHealth, (input, ctx) => h.submitHealth(ctx, input), { tx: true });
+  r.handle(queryHealthSetting, (_input, ctx) => h.healthSetting(ctx));
+  r.handle(updateHealthSetting, (input, ctx) => h.saveHealthSetting(ctx, input), { tx: true });
+  r.handle(queryHealthFlags, (input, ctx) => h.healthFlags(ctx, input.tid));
+  r.handle(queryMemberHealth, (input, ctx) => h.memberHealth(ctx, input.mid));
+  r.on(memberBooking, h.refuseUndeclared, 'guard');
 });
 
 /** The download as one .xlsx workbook: a sheet a part, its Chinese headings first. */

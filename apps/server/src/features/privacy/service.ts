@@ -21,6 +21,7 @@ import { addDays, storeNow } from '../../lib/time.ts';
 import { cardsForPrepaidLimits, remainingValue } from '../cards/public.ts';
 import { requireMember } from '../reference/public.ts';
 import { memberDataSections } from './data-repository.ts';
+import { deleteDeclarations } from './health-repository.ts';
 import {
   cardIdsOf,
   consentsOf,
@@ -73,6 +74,8 @@ export async function setConsent(ctx: CallCtx, kind: ConsentKind, granted: boole
     way: 'phone',
     at: storeNow(ctx),
   });
+  // Health information is kept only with its consent: withdrawn, the declarations go.
+  if (kind === 'health' && !granted) await deleteDeclarations(ctx.db, ctx.store.id, ctx.member.id);
   audit(ctx.db, {
     kind: 'member',
     target: `${granted ? '同意' : '撤回'}：${CONSENT_LABEL[kind]}`,

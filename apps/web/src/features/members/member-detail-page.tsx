@@ -8,6 +8,7 @@ import { IssueCardModal, MemberCardTable, MemberPayments } from '../cards/index.
 import { useMemberBookings } from './hooks.ts';
 import { MemberBookingTable } from './member-bookings.tsx';
 import { MemberNoShows } from './member-no-shows.tsx';
+import { MemberHealth } from './member-health.tsx';
 import { MemberPhoneAccess } from './member-phone-access.tsx';
 import { MemberWaits } from './member-waits.tsx';
 import MemberFormModal, { GENDERS } from './member-form-modal.tsx';
@@ -59,6 +60,9 @@ export default function MemberDetailPage() {
         <div style={{ marginTop: 12 }}>
           <MemberPhoneAccess memberId={m.id} name={m.name} />
         </div>
+      </Card>
+      <Card title="健康声明" size="small">
+        <MemberHealth memberId={m.id} />
       </Card>
       <Card
         title="会员卡"

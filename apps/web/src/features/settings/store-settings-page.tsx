@@ -23,6 +23,7 @@ import { timeZoneOptions } from '../../shared/timezones.ts';
 import { MemberPageCard } from './member-page-card.tsx';
 import { TrialPageCard } from './trial-page-card.tsx';
 import { OnlineCard } from './online-card.tsx';
+import { HealthCard } from './health-card.tsx';
 import { SmsCard } from './sms-card.tsx';
 import {
   useBookingSetting,
@@ -54,6 +55,7 @@ export default function StoreSettingsPage() {
           <MemberPageCard />
           <TrialPageCard />
           <OnlineCard />
+          <HealthCard />
           <FuncsCard />
         </Space>
       </Col>

@@ -9,6 +9,7 @@ import { Button, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { amountText } from '../../../shared/format.ts';
 import { useCan } from '../../../shared/profile.ts';
+import { HealthMark, useSessionHealthFlags } from '../../members/index.ts';
 import { useMarkAttendance, useSessionBookings } from '../hooks/session.ts';
 import type { BookingRow } from '../types.ts';
 import { drawerPaging } from './paging.ts';
@@ -37,6 +38,7 @@ export function BookedTab({ sessionId, onMember, onCancel, onReceipt, canMarkNow
   const hasActions = canCancel || !!onReceipt || canMark;
   // What each booking took from its card is the card ledger's business (not a teacher's).
   const canSeeCharges = useCan(memberCardLedger);
+  const healthFlags = useSessionHealthFlags(sessionId);
   return (
     <Table<BookingRow>
       data-testid="booked-table"
@@ -59,6 +61,7 @@ export function BookedTab({ sessionId, onMember, onCancel, onReceipt, canMarkNow
               ) : (
                 <span className="member-link">{v}</span>
               )}
+              {healthFlags.has(r.memberId) && <HealthMark memberId={r.memberId} />}
               <div style={{ color: '#6b6b6b', fontSize: 12 }}>
                 <MobileText memberId={r.memberId} mobile={r.memberMobile} />
               </div>

@@ -2,6 +2,7 @@ import { cancelLesson, cancelPendingCall, memberCardsForCourse, Msg, PendingStat
 import { App, Button, Space, Table, Tag, Tooltip } from 'antd';
 import { useCan } from '../../../shared/profile.ts';
 import { useCancelLesson } from '../hooks/lessons.ts';
+import { HealthMark, useSessionHealthFlags } from '../../members/index.ts';
 import { useCancelPending, useSessionPendings, useSignInWithBookedCard } from '../hooks/session.ts';
 import type { PendingItem } from '../types.ts';
 import { MobileText } from '../../../shared/mobile-text.tsx';
@@ -39,6 +40,7 @@ export function PendingTab({ sessionId, onMember, onSignIn, lesson }: Props) {
   // A teacher cannot look up a member's cards: they sign in with the card the booking names.
   const canChooseCard = useCan(memberCardsForCourse);
   const quickSignIn = useSignInWithBookedCard();
+  const healthFlags = useSessionHealthFlags(sessionId);
   const signIn = (p: PendingItem) =>
     canChooseCard
       ? onSignIn(p)
@@ -70,7 +72,12 @@ export function PendingTab({ sessionId, onMember, onSignIn, lesson }: Props) {
         {
           title: '会员',
           key: 'name',
-          render: (_, r) => (onMember ? <a onClick={() => onMember(r.member.id)}>{r.member.name}</a> : r.member.name),
+          render: (_, r) => (
+            <>
+              {onMember ? <a onClick={() => onMember(r.member.id)}>{r.member.name}</a> : r.member.name}
+              {healthFlags.has(r.member.id) && <HealthMark memberId={r.member.id} />}
+            </>
+          ),
         },
         {
           title: '手机号',
