@@ -745,6 +745,10 @@ export interface TeacherPayRuleTable {
   minimum: Generated<number>;
   fromDate: string;
   updatedAt: string;
+  /** Migration 20261210_100: 1 with no course, every 私教/小班 type of the teacher (全部私教/小班). */
+  lessons: Generated<number>;
+  /** A lesson rule for one teacher level only (null: any level). */
+  level: 'junior' | 'senior' | 'master' | null;
 }
 /** An amount (fen, either sign) added to a teacher's month with its reason. */
 export interface TeacherPayAdjustmentTable {

@@ -28,6 +28,8 @@ export function rulesOf(ex: Executor, storeId: number, teacherId?: number | null
       'te.name as teacherName',
       'r.courseId',
       'c.name as courseName',
+      'r.lessons',
+      'r.level',
       'r.kind',
       'r.amount',
       'r.tiers',
@@ -43,14 +45,23 @@ export function rulesOf(ex: Executor, storeId: number, teacherId?: number | null
     .execute();
 }
 
-/** The store's rule of a teacher, scope (course or null) and start date, if any. */
-export function ruleAt(ex: Executor, storeId: number, teacherId: number, courseId: number | null, fromDate: string) {
+/** A rule's scope: a course or none, with none whether all lessons, and a teacher level or none. */
+export interface RuleScope {
+  courseId: number | null;
+  lessons: number;
+  level: 'junior' | 'senior' | 'master' | null;
+}
+
+/** The store's rule of a teacher, scope and start date, if any. */
+export function ruleAt(ex: Executor, storeId: number, teacherId: number, scope: RuleScope, fromDate: string) {
   return ex
     .selectFrom('teacherPayRule')
     .selectAll()
     .where('storeId', '=', storeId)
     .where('teacherId', '=', teacherId)
-    .where('courseId', courseId === null ? 'is' : '=', courseId)
+    .where('courseId', scope.courseId === null ? 'is' : '=', scope.courseId)
+    .where('lessons', '=', scope.lessons)
+    .where('level', scope.level === null ? 'is' : '=', scope.level)
     .where('fromDate', '=', fromDate)
     .executeTakeFirst();
 }
@@ -76,7 +87,9 @@ export async function deleteRule(tx: Tx, id: number) {
 /**
  * The live sessions of a month (of one teacher, when given) with their teacher (the session's own:
  * whoever taught it, a substitute included), course, seats taken by live bookings and people who
- * came (the attendance fact every reader shares: timetable `cameSql`), in time order.
+ * came (the attendance fact every reader shares: timetable `cameSql`), in time order. A 私教/小班
+ * lesson (its course's kind not 'group') comes with the teacher's level for its type; one still
+ * waiting for its teacher to confirm (待确认) is left out, as a released or cancelled one (deleted) is.
  */
 export async function classesOfMonth(ex: Executor, storeId: number, month: string, teacherId?: number | null) {
   const [lo, hi] = monthBounds(month);
@@ -84,11 +97,16 @@ export async function classesOfMonth(ex: Executor, storeId: number, month: strin
     .selectFrom('timetable as t')
     .$call(withCourseName)
     .innerJoin('teacher as te', 'te.id', 't.teacherId')
+    .leftJoin('lessonTeacher as lt', (j) =>
+      j.onRef('lt.courseId', '=', 't.courseId').onRef('lt.teacherId', '=', 't.teacherId'),
+    )
     .select((eb) => [
       't.id',
       't.teacherId',
       'te.name as teacherName',
       't.courseId',
+      'c.kind',
+      'lt.level',
       't.startTime',
       't.isOnline',
       't.realCount',
@@ -101,6 +119,7 @@ export async function classesOfMonth(ex: Executor, storeId: number, month: strin
     ])
     .where('t.storeId', '=', storeId)
     .where('t.deleted', '=', 0)
+    .where((eb) => eb.or([eb('t.appointmentStatus', 'is', null), eb('t.appointmentStatus', '=', 'confirmed')]))
     .where('t.startTime', '>=', lo)
     .where('t.startTime', '<', hi)
     .$if(!!teacherId, (q) => q.where('t.teacherId', '=', teacherId!))
