@@ -67,7 +67,7 @@ describeBrowser('teacher pay (课时费)', (env) => {
       duration: 60,
       cancelCutoffMinutes: 0,
       teachers: [{ teacherId: f.teacherId, level: 'senior' }],
-      prices: [],
+      prices: [{ level: 'senior', price: 30000 }],
       areaIds: [],
       equipment: [],
       description: null,
