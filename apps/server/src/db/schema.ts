@@ -778,6 +778,8 @@ export interface SalesCommissionRateTable {
   staffId: number;
   rateBp: number;
   updatedAt: string;
+  /** Migration 20261210_100: fen for each lead of theirs converted (已成交) in a month. */
+  perConversion: Generated<number>;
 }
 /** One reminder message to a member (migration 20261129_0900): unique by store and dedupe key. */
 export interface NotifyLogTable {

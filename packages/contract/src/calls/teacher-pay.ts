@@ -43,6 +43,7 @@ export const TeacherPayMsg = {
   reopenReason: '请填写重新打开的原因',
   rate: `提成比例应为0-${COMMISSION_RATE_MAX}之间的数（最多两位小数）`,
   chooseStaff: '请选择员工',
+  perConversion: '每成交一位潜客的提成应为0或正数（元，最多两位小数）',
   /** A month that is closed: what cannot change in it. */
   monthClosed: (month: string) => `${month} 已结算关闭，不能修改；如需修改请店长先重新打开该月`,
   /** A session of a closed month moved or given another teacher. */
@@ -364,6 +365,8 @@ export const zCommissionRate = z.object({
   enabled: z.number().int(),
   /** Percent. */
   rate: z.number(),
+  /** Fen for each lead (潜客) of theirs converted (已成交) in a month; 0 none. */
+  perConversion: z.number().int(),
 });
 
 export const querySalesCommissionRateList = defineCall({
@@ -382,11 +385,17 @@ export const updateSalesCommissionRate = defineCall({
   kind: 'write',
   auth: 'store',
   roles: Roles.manager,
-  req: z.object({ staffId: zId(TeacherPayMsg.chooseStaff), rate: zRate }),
+  req: z.object({
+    staffId: zId(TeacherPayMsg.chooseStaff),
+    rate: zRate,
+    /** Fen for each lead of theirs converted in a month (issue 44, item 4); left out: unchanged. */
+    perConversion: zFen(TeacherPayMsg.perConversion).optional(),
+  }),
   res: z.null(),
   idFields: ['staffId'],
-  summary: '设置员工的销售提成比例（百分比，最多两位小数）；未关闭的月份按新比例计算',
-  example: { staffId: 1, rate: 5 },
+  summary:
+    '设置员工的销售提成比例（百分比，最多两位小数）与每成交一位潜客的提成（分，不填不变）；未关闭的月份按新设置计算',
+  example: { staffId: 1, rate: 5, perConversion: 5000 },
   errors: fails.notFound('员工'),
 });
 
@@ -407,6 +416,17 @@ export const zCommissionItem = z.object({
 });
 export type CommissionItem = z.infer<typeof zCommissionItem>;
 
+/** A lead (潜客) converted (已成交) in the month, credited to the seller who owned it then. */
+export const zCommissionConversion = z.object({
+  leadId: z.number().int(),
+  name: z.string(),
+  /** Store-local `YYYY-MM-DD HH:mm:ss`. */
+  convertedAt: z.string(),
+  /** The card whose sale converted it. */
+  cardName: z.string(),
+});
+export type CommissionConversion = z.infer<typeof zCommissionConversion>;
+
 export const zCommissionRow = z.object({
   staffId: z.number().int(),
   name: z.string(),
@@ -416,7 +436,12 @@ export const zCommissionRow = z.object({
   refunds: z.number().int(),
   /** Percent. */
   rate: z.number(),
-  /** Fen: (sales - refunds) x rate, rounded to the fen. */
+  /** Leads of theirs converted in the month, and the fen each pays (the rate's setting). */
+  conversions: z.array(zCommissionConversion),
+  perConversion: z.number().int(),
+  /** Fen: conversions x perConversion. */
+  conversionPay: z.number().int(),
+  /** Fen: (sales - refunds) x rate, rounded to the fen, plus conversionPay. */
   commission: z.number().int(),
   items: z.array(zCommissionItem),
 });
@@ -430,7 +455,7 @@ export const querySalesCommission = defineCall({
   req: z.object({ month: zMonth() }),
   res: z.array(zCommissionRow),
   summary:
-    '销售提成月结：每位销售员工当月售卡与充值的收款、其售出卡的退款、提成比例与提成，附每一笔；线上自助订单没有销售员工，不计',
+    '销售提成月结：每位销售员工当月售卡与充值的收款、其售出卡的退款、提成比例、当月成交的潜客（每位按设置的金额）与提成，附每一笔；线上自助订单没有销售员工，不计',
   example: { month: '2026-11' },
 });
 

@@ -5,6 +5,8 @@ import { sql, type Kysely } from 'kysely';
  * teacher (`lessons` 1 with no course: 全部私教/小班) and, for lessons, for one teacher level only
  * (`level` junior | senior | master; null: any level). One rule per teacher, course, lessons scope,
  * level and start date: the unique index reads a missing course as 0 and a missing level as ''.
+ * And a seller's commission may pay on conversions (issue 44, item 4): `per_conversion` fen for
+ * each lead (潜客) of theirs converted (已成交), besides the rate on money received.
  */
 export function lessonPayRules() {
   return {
@@ -18,6 +20,10 @@ export function lessonPayRules() {
       await sql`create unique index teacher_pay_rule_key on teacher_pay_rule (store_id, teacher_id, coalesce(course_id, 0), lessons, coalesce(level, ''), from_date)`.execute(
         db,
       );
+      await db.schema
+        .alterTable('sales_commission_rate')
+        .addColumn('per_conversion', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
     },
   };
 }

@@ -222,35 +222,41 @@ export async function setPaymentSeller(tx: Tx, storeId: number, id: number, sell
 
 // ---- commission rates -------------------------------------------------------------------
 
-/** The store's staff (by their post) with their commission rate (hundredths of a percent; 0 unset). */
+/** The store's staff (by their post) with their commission rate (hundredths of a percent; 0 unset) and per-conversion fen. */
 export async function ratesOfStaff(ex: Executor, storeId: number) {
   const rows = await ex
     .selectFrom('post')
     .innerJoin('staff as s', 's.id', 'post.staffId')
     .leftJoin('salesCommissionRate as r', (j) => j.onRef('r.staffId', '=', 's.id').on('r.storeId', '=', storeId))
-    .select(['s.id as staffId', 's.name', 'post.role', 'post.enabled', 'r.rateBp'])
+    .select(['s.id as staffId', 's.name', 'post.role', 'post.enabled', 'r.rateBp', 'r.perConversion'])
     .where('post.storeId', '=', storeId)
     .orderBy('s.id')
     .execute();
-  return rows.map((r) => ({ ...r, rateBp: Number(r.rateBp ?? 0) }));
+  return rows.map((r) => ({ ...r, rateBp: Number(r.rateBp ?? 0), perConversion: Number(r.perConversion ?? 0) }));
 }
 
-/** A staff member's rate (hundredths of a percent), 0 when unset. */
-export async function rateOf(ex: Executor, storeId: number, staffId: number): Promise<number> {
+/** A staff member's rate (hundredths of a percent) and per-conversion fen, 0 when unset. */
+export async function rateOf(ex: Executor, storeId: number, staffId: number) {
   const r = await ex
     .selectFrom('salesCommissionRate')
-    .select('rateBp')
+    .select(['rateBp', 'perConversion'])
     .where('storeId', '=', storeId)
     .where('staffId', '=', staffId)
     .executeTakeFirst();
-  return Number(r?.rateBp ?? 0);
+  return { rateBp: Number(r?.rateBp ?? 0), perConversion: Number(r?.perConversion ?? 0) };
 }
 
-export async function putRate(tx: Tx, storeId: number, staffId: number, rateBp: number, now: string) {
+export async function putRate(
+  tx: Tx,
+  storeId: number,
+  staffId: number,
+  set: { rateBp: number; perConversion: number },
+  now: string,
+) {
   await tx
     .insertInto('salesCommissionRate')
-    .values({ storeId, staffId, rateBp, updatedAt: now })
-    .onConflict((oc) => oc.columns(['storeId', 'staffId']).doUpdateSet({ rateBp, updatedAt: now }))
+    .values({ storeId, staffId, ...set, updatedAt: now })
+    .onConflict((oc) => oc.columns(['storeId', 'staffId']).doUpdateSet({ ...set, updatedAt: now }))
     .execute();
 }
 

@@ -251,7 +251,15 @@ export async function addAdjustment(
 /** A month's sales commission: a closed month as it was closed, an open one as it stands. */
 export async function commission(ctx: CallCtx, month: string): Promise<CommissionRow[]> {
   const closing = await closingOf(ctx.db, ctx.store.id, 'commission', month);
-  if (closing) return (JSON.parse(closing.snapshot) as { rows: CommissionRow[] }).rows;
+  if (closing) {
+    // Months closed before conversions were paid (issue 44, item 4) read back with none.
+    return (JSON.parse(closing.snapshot) as { rows: CommissionRow[] }).rows.map((r) => ({
+      ...r,
+      conversions: r.conversions ?? [],
+      perConversion: r.perConversion ?? 0,
+      conversionPay: r.conversionPay ?? 0,
+    }));
+  }
   return computeCommission(ctx.db, ctx.store.id, month);
 }
 
@@ -361,7 +369,7 @@ export async function closedMonths(ctx: CallCtx): Promise<ResOf<typeof queryPayM
 
 // ---- commission rates -----------------------------------------------------------------------
 
-/** Every staff member of the store with their commission rate (percent; 0 when unset). */
+/** Every staff member of the store with their commission rate (percent; 0 when unset) and per-conversion fen. */
 export async function rateList(ctx: CallCtx) {
   const rows = await ratesOfStaff(ctx.db, ctx.store.id);
   return rows.map((r) => ({
@@ -370,10 +378,11 @@ export async function rateList(ctx: CallCtx) {
     role: r.role,
     enabled: Number(r.enabled),
     rate: r.rateBp / 100,
+    perConversion: r.perConversion,
   }));
 }
 
-/** Sets a staff member's commission rate; months not closed use it from now on. */
+/** Sets a staff member's commission rate (and per-conversion amount, when given); months not closed use them from now on. */
 export async function saveRate(ctx: CallCtx, input: ParsedReqOf<typeof updateSalesCommissionRate>): Promise<null> {
   const storeId = ctx.store.id;
   const rateBp = Math.round(input.rate * 100);
@@ -381,14 +390,19 @@ export async function saveRate(ctx: CallCtx, input: ParsedReqOf<typeof updateSal
     const staff = await findStaffOfStore(tx, storeId, input.staffId);
     if (!staff) throw notFound('员工');
     const before = await rateOf(tx, storeId, staff.id);
+    const perConversion = input.perConversion ?? before.perConversion;
+    const words = (r: { rateBp: number; perConversion: number }) => ({
+      提成比例: `${r.rateBp / 100}%`,
+      每成交一位潜客: yuan(r.perConversion),
+    });
     audit(tx, {
       kind: 'staff',
-      summary: `销售提成比例：${staff.name} ${rateBp / 100}%`,
+      summary: `销售提成比例：${staff.name} ${rateBp / 100}%，每成交一位潜客 ${yuan(perConversion)}`,
       targets: [{ type: 'staff', id: staff.id }],
-      before: { 提成比例: `${before / 100}%` },
-      after: { 提成比例: `${rateBp / 100}%` },
+      before: words(before),
+      after: words({ rateBp, perConversion }),
     });
-    await putRate(tx, storeId, staff.id, rateBp, now(ctx));
+    await putRate(tx, storeId, staff.id, { rateBp, perConversion }, now(ctx));
   });
   return null;
 }
