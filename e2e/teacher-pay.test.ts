@@ -318,14 +318,20 @@ describeBrowser('teacher pay (课时费)', (env) => {
     const rates = page.getByTestId('pay-commission').locator('.ant-card').filter({ hasText: '提成比例' });
     await rates.getByRole('row').filter({ hasText: me.name }).getByText('设置').click();
     const rate = modal(page, `提成比例：${me.name}`);
-    await rate.locator('input').fill('5');
+    await field(rate, '提成比例').locator('input').fill('5');
+    await field(rate, '每成交一位潜客').locator('input').fill('30');
     await rate.getByRole('button', { name: '保 存' }).click();
     await expect.poll(() => rates.getByRole('row').filter({ hasText: me.name }).innerText()).toContain('5%');
-    const sold = await api.ok<{ staffId: number; sales: number; commission: number }[]>('query/sales/commission', {
-      month: thisMonth,
-    });
+    expect(await rates.getByRole('row').filter({ hasText: me.name }).innerText()).toContain('30.00 元');
+    const sold = await api.ok<{ staffId: number; sales: number; commission: number; conversions: unknown[] }[]>(
+      'query/sales/commission',
+      {
+        month: thisMonth,
+      },
+    );
     const mine = sold.find((r) => r.staffId === me.id)!;
-    expect(mine.commission).toBe(Math.round(mine.sales * 0.05));
+    // The rate on money received, and 30 元 for each lead of theirs converted this month.
+    expect(mine.commission).toBe(Math.round(mine.sales * 0.05) + 3000 * mine.conversions.length);
     await expect
       .poll(() => page.getByTestId('commission-total').innerText())
       .toBe((sold.reduce((n, r) => n + r.commission, 0) / 100).toFixed(2));

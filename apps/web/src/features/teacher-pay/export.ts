@@ -75,7 +75,7 @@ export function statementSheets(s: TeacherPayStatement): Sheet[] {
   return [summary, ...perTeacher];
 }
 
-/** The month's commission: 汇总 (one line a seller and the total), then each seller's payments. */
+/** The month's commission: 汇总 (one line a seller and the total), then each seller's payments and conversions. */
 export function commissionSheets(rows: CommissionRow[]): Sheet[] {
   const summary: Sheet = {
     name: '汇总',
@@ -85,16 +85,29 @@ export function commissionSheets(rows: CommissionRow[]): Sheet[] {
       { header: '退款（元）', width: 12 },
       { header: '净额（元）', width: 12 },
       { header: '提成比例（%）', width: 14 },
+      { header: '成交潜客', width: 10 },
+      { header: '成交提成（元）', width: 14 },
       { header: '提成（元）', width: 12 },
     ],
     rows: [
-      ...rows.map((r) => [r.name, y(r.sales), y(r.refunds), y(r.sales - r.refunds), r.rate, y(r.commission)]),
+      ...rows.map((r) => [
+        r.name,
+        y(r.sales),
+        y(r.refunds),
+        y(r.sales - r.refunds),
+        r.rate,
+        r.conversions.length,
+        y(r.conversionPay),
+        y(r.commission),
+      ]),
       [
         '合计',
         y(rows.reduce((n, r) => n + r.sales, 0)),
         y(rows.reduce((n, r) => n + r.refunds, 0)),
         y(rows.reduce((n, r) => n + r.sales - r.refunds, 0)),
         null,
+        rows.reduce((n, r) => n + r.conversions.length, 0),
+        y(rows.reduce((n, r) => n + r.conversionPay, 0)),
         y(rows.reduce((n, r) => n + r.commission, 0)),
       ],
     ],
@@ -110,15 +123,19 @@ export function commissionSheets(rows: CommissionRow[]): Sheet[] {
       { header: '收款方式', width: 10 },
       { header: '渠道', width: 8 },
     ],
-    rows: r.items.map((i) => [
-      i.time,
-      PAYMENT_KINDS[i.kind],
-      i.memberName,
-      i.cardName,
-      i.kind === 'refund' ? -y(i.amount) : y(i.amount),
-      PAY_METHODS[i.method as keyof typeof PAY_METHODS] ?? i.method,
-      i.channel === 'online' ? '线上' : '前台',
-    ]),
+    rows: [
+      ...r.items.map((i) => [
+        i.time,
+        PAYMENT_KINDS[i.kind],
+        i.memberName,
+        i.cardName,
+        i.kind === 'refund' ? -y(i.amount) : y(i.amount),
+        PAY_METHODS[i.method as keyof typeof PAY_METHODS] ?? i.method,
+        i.channel === 'online' ? '线上' : '前台',
+      ]),
+      // Each lead of theirs converted: its name, the card, and what the conversion pays.
+      ...r.conversions.map((c) => [c.convertedAt, '成交潜客', c.name, c.cardName, y(r.perConversion), null, null]),
+    ],
   }));
   return [summary, ...perSeller];
 }
