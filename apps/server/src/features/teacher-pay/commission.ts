@@ -3,8 +3,7 @@ import type { Executor } from '../../db/index.ts';
 import { addDays } from '../../lib/time.ts';
 import { paymentRowsIn } from '../reports/public.ts';
 import { addMonths } from './month.ts';
-import { conversionsIn } from '../leads/public.ts';
-import { monthBounds, ratesOfStaff, salesOfCards, staffNames } from './repository.ts';
+import { conversionsIn, monthBounds, ratesOfStaff, salesOfCards, staffNames } from './repository.ts';
 import { commissionOf } from './rules.ts';
 
 interface Sold {

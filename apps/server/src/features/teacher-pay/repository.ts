@@ -266,3 +266,24 @@ export async function staffNames(ex: Executor, ids: readonly number[]): Promise<
   const rows = await ex.selectFrom('staff').select(['id', 'name']).where('id', 'in', ids).execute();
   return new Map(rows.map((r) => [r.id, r.name]));
 }
+
+/**
+ * The store's leads converted (已成交) in `[from, to)` (store-local times), each with whom it was
+ * credited to then (`converted_owner_id`; null: a pool lead, nobody's) and the card that converted
+ * it, in time order: what a seller's per-conversion commission counts (a lead converts once; read
+ * here, not through leads/public.ts, whose pool job would close a cycle of feature folders).
+ */
+export function conversionsIn(ex: Executor, storeId: number, from: string, to: string) {
+  return ex
+    .selectFrom('lead as l')
+    .leftJoin('memberCard as mc', 'mc.id', 'l.convertedCardId')
+    .leftJoin('cardProduct as cp', 'cp.id', 'mc.cardId')
+    .select(['l.id', 'l.name', 'l.convertedOwnerId as ownerId', 'l.convertedAt', 'cp.cardName'])
+    .where('l.storeId', '=', storeId)
+    .where('l.convertedCardId', 'is not', null)
+    .where('l.convertedAt', '>=', from)
+    .where('l.convertedAt', '<', to)
+    .orderBy('l.convertedAt')
+    .orderBy('l.id')
+    .execute();
+}
