@@ -1,5 +1,5 @@
-// 课时费 (issue 30): a manager opens last month's statement under 员工 → 课时费, closes the month and
-// exports it (a sheet per teacher and 汇总); a teacher account sees its own statement only; the desk
+// 课时费 (issue 30): a manager opens last month's statement under 员工 → 课时费 (a 私教 1对1 beside
+// the classes, issue 43 item 7), closes the month and exports it (a sheet per teacher and 汇总); a teacher account sees its own statement only; the desk
 // (前台) sees its own 推广链接 from the header once the manager made it.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -59,6 +59,60 @@ describeBrowser('teacher pay (课时费)', (env) => {
       fromDate: `${month}-01`,
     });
     await api.ok('add/teacher/pay/adjustment', { teacherId: f.teacherId, month, amount: 3000, reason: '交通补贴' });
+    // A 私教 1对1 the teacher (高级) gave last month, the member came: 150 元 by the type's 高级 rule.
+    const lessonName = `私教普拉提${f.teacherName}`;
+    const type = await api.ok<{ id: number }>('insert/lesson/type', {
+      name: lessonName,
+      kind: 'one_on_one',
+      duration: 60,
+      cancelCutoffMinutes: 0,
+      teachers: [{ teacherId: f.teacherId, level: 'senior' }],
+      prices: [{ level: 'senior', price: 30000 }],
+      areaIds: [],
+      equipment: [],
+      description: null,
+    });
+    const pack = await api.ok<{ id: number }>('insert/card/product', {
+      cardName: `私教课包${f.teacherName}`,
+      bigType: 1,
+      cardType: 2,
+      perCount: 1,
+      price: 300000,
+      courseIds: [type.id],
+    });
+    const packCard = await api.ok<{ id: number }>('insert/member/card', {
+      mid: f.memberId,
+      cardId: pack.id,
+      totalCount: 10,
+      expireTime: null,
+    });
+    const lesson = await api.ok<{ id: number }>('add/lesson', {
+      courseId: type.id,
+      teacherId: f.teacherId,
+      date: addDays(future, 5),
+      time: '15:00',
+      members: [{ mid: f.memberId, mcId: packCard.id }],
+      outsideReason: '补录上月私教',
+    });
+    await db
+      .updateTable('timetable')
+      .set({ startTime: `${month}-21 15:00:00`, endTime: `${month}-21 16:00:00` })
+      .where('id', '=', lesson.id)
+      .execute();
+    const [lessonBooking] = await db
+      .selectFrom('reservation')
+      .select('id')
+      .where('timetableId', '=', lesson.id)
+      .execute();
+    await api.ok('mark/attendance', { reservationId: lessonBooking.id, attended: 1 });
+    await api.ok('update/teacher/pay/rule', {
+      teacherId: f.teacherId,
+      courseId: type.id,
+      level: 'senior',
+      kind: 'per_class',
+      amount: 15000,
+      fromDate: `${month}-01`,
+    });
     // Another teacher's class of last month, with no rule: closing names it and asks to confirm.
     const g = await makeFixture(api, '缺');
     const unruledTid = await addSession(api, g, future, '10:00');
@@ -75,11 +129,17 @@ describeBrowser('teacher pay (课时费)', (env) => {
     const card = page.getByTestId(`pay-teacher-${f.teacherId}`);
     await card.waitFor();
     expect(await page.getByTestId('pay-month').locator('input').inputValue()).toBe(month);
-    await expect.poll(() => card.getByTestId('pay-teacher-total').innerText()).toContain('应发 ¥230.00');
+    await expect.poll(() => card.getByTestId('pay-teacher-total').innerText()).toContain('应发 ¥380.00');
     const rows = card.locator('.ant-table-tbody tr.ant-table-row');
-    expect(await rows.count()).toBe(2);
+    expect(await rows.count()).toBe(3);
     expect(await rows.nth(0).innerText()).toContain('80.00');
+    expect(await rows.nth(0).innerText()).toContain('团课');
     expect(await rows.nth(1).innerText()).toContain('120.00');
+    // The lesson beside the classes: its type, 1对1 at the teacher's level, and its pay.
+    const lessonRow = await rows.nth(2).innerText();
+    for (const text of [`${month}-21`, lessonName, '1对1·高级', '按节固定 150.00 元', '150.00'])
+      expect(lessonRow).toContain(text);
+    expect(await card.getByTestId('pay-lesson-total').innerText()).toBe('其中私教/小班 1 节 ¥150.00');
     expect(await card.getByTestId('pay-adjustments').innerText()).toContain('交通补贴');
     await card.scrollIntoViewIfNeeded();
     await shot(page, 'teacher-pay-statement');
@@ -105,7 +165,7 @@ describeBrowser('teacher pay (课时费)', (env) => {
     await shot(page, 'teacher-pay-close-unruled');
     await page.getByRole('button', { name: '仍然结算关闭', exact: true }).click();
     await expect.poll(() => page.getByTestId('pay-month-state').innerText()).toContain('已结算关闭');
-    await expect.poll(() => card.getByTestId('pay-teacher-total').innerText()).toContain('应发 ¥230.00');
+    await expect.poll(() => card.getByTestId('pay-teacher-total').innerText()).toContain('应发 ¥380.00');
     await page.evaluate(() => window.scrollTo(0, 0));
     await shot(page, 'teacher-pay-closed');
 
@@ -128,14 +188,35 @@ describeBrowser('teacher pay (课时费)', (env) => {
       wb.getWorksheet(name)!.eachRow((r) => out.push((r.values as unknown[]).slice(1)));
       return out;
     };
-    expect(values('汇总')).toContainEqual([f.teacherName, 2, 200, 30, 230]);
+    expect(values('汇总')).toContainEqual([f.teacherName, 3, 350, 30, 380]);
     const sheet = values(f.teacherName);
-    expect(sheet[0]).toEqual(['日期', '时间', '课程', '上课方式', '预约人数', '到课人数', '计费规则', '金额（元）']);
-    expect(sheet[1].slice(0, 6)).toEqual([`${month}-05`, '09:00', f.courseName, '到店', 3, 2]);
-    expect(sheet[1][7]).toBe(80);
-    expect(sheet[2].slice(4)).toEqual([7, 6, expect.stringContaining('按人数阶梯'), 120]);
-    expect([sheet.at(-1)![0], sheet.at(-1)![7]]).toEqual(['应发合计', 230]);
-    expect(sheet.at(-2)![6]).toBe('交通补贴');
+    expect(sheet[0]).toEqual([
+      '日期',
+      '时间',
+      '课程',
+      '类型',
+      '上课方式',
+      '预约人数',
+      '到课人数',
+      '计费规则',
+      '金额（元）',
+    ]);
+    expect(sheet[1].slice(0, 7)).toEqual([`${month}-05`, '09:00', f.courseName, '团课', '到店', 3, 2]);
+    expect(sheet[1][8]).toBe(80);
+    expect(sheet[2].slice(5)).toEqual([7, 6, expect.stringContaining('按人数阶梯'), 120]);
+    expect(sheet[3]).toEqual([
+      `${month}-21`,
+      '15:00',
+      lessonName,
+      '1对1·高级',
+      '到店',
+      1,
+      1,
+      '按节固定 150.00 元',
+      150,
+    ]);
+    expect([sheet.at(-1)![0], sheet.at(-1)![8]]).toEqual(['应发合计', 380]);
+    expect(sheet.at(-2)![7]).toBe('交通补贴');
 
     // The demo teacher account: its own statement (a class of theirs last month), nothing of the others.
     const teacherApi = new Api(server.url);
@@ -201,6 +282,27 @@ describeBrowser('teacher pay (课时费)', (env) => {
       { minHeads: 1, amount: 8000 },
       { minHeads: 6, amount: 12000 },
     ]);
+    // A rule for every 私教/小班 the teacher gives as 高级: 150 元 a lesson.
+    await page.getByRole('button', { name: '新增规则' }).click();
+    const lessonForm = modal(page, '新增课时费规则');
+    await pick(page, field(lessonForm, '老师'), f.teacherName, f.teacherName);
+    await pick(page, field(lessonForm, '适用课程'), '全部私教/小班');
+    await field(lessonForm, '老师级别').getByText('高级').click();
+    await field(lessonForm, '每节金额').locator('input').fill('150');
+    await shot(page, 'teacher-pay-lesson-rule-form');
+    await lessonForm.getByRole('button', { name: '保 存' }).click();
+    const lessonRule = page
+      .getByTestId('pay-rules')
+      .getByRole('row')
+      .filter({ hasText: f.teacherName })
+      .filter({ hasText: '全部私教/小班（高级）' });
+    await lessonRule.waitFor();
+    expect(await lessonRule.innerText()).toContain('按节固定 150.00 元');
+    const saved = await api.ok<{ lessons: number; level: string | null; courseId: number | null; amount: number }[]>(
+      'query/teacher/pay/rule/list',
+      { teacherId: f.teacherId },
+    );
+    expect(saved.find((r) => r.lessons === 1)).toMatchObject({ courseId: null, level: 'senior', amount: 15000 });
 
     // A card sold this month by the manager at 5 %: 1000 元 -> 50 元.
     await api.ok('insert/member/card', {
@@ -216,14 +318,20 @@ describeBrowser('teacher pay (课时费)', (env) => {
     const rates = page.getByTestId('pay-commission').locator('.ant-card').filter({ hasText: '提成比例' });
     await rates.getByRole('row').filter({ hasText: me.name }).getByText('设置').click();
     const rate = modal(page, `提成比例：${me.name}`);
-    await rate.locator('input').fill('5');
+    await field(rate, '提成比例').locator('input').fill('5');
+    await field(rate, '每成交一位潜客').locator('input').fill('30');
     await rate.getByRole('button', { name: '保 存' }).click();
     await expect.poll(() => rates.getByRole('row').filter({ hasText: me.name }).innerText()).toContain('5%');
-    const sold = await api.ok<{ staffId: number; sales: number; commission: number }[]>('query/sales/commission', {
-      month: thisMonth,
-    });
+    expect(await rates.getByRole('row').filter({ hasText: me.name }).innerText()).toContain('30.00 元');
+    const sold = await api.ok<{ staffId: number; sales: number; commission: number; conversions: unknown[] }[]>(
+      'query/sales/commission',
+      {
+        month: thisMonth,
+      },
+    );
     const mine = sold.find((r) => r.staffId === me.id)!;
-    expect(mine.commission).toBe(Math.round(mine.sales * 0.05));
+    // The rate on money received, and 30 元 for each lead of theirs converted this month.
+    expect(mine.commission).toBe(Math.round(mine.sales * 0.05) + 3000 * mine.conversions.length);
     await expect
       .poll(() => page.getByTestId('commission-total').innerText())
       .toBe((sold.reduce((n, r) => n + r.commission, 0) / 100).toFixed(2));

@@ -39,6 +39,7 @@ import { leads } from './migrations/20261207_1500_leads.ts';
 import { memberPrivacy } from './migrations/20261209_0100_member_privacy.ts';
 import { leadFunnel } from './migrations/20261209_500_lead_funnel.ts';
 import { leadReferrer } from './migrations/20261209_600_lead_referrer.ts';
+import { lessonPayRules } from './migrations/20261210_100_lesson_pay_rules.ts';
 import { health } from './migrations/20261210_400_health.ts';
 import { referralReward } from './migrations/20261210_600_referral_reward.ts';
 
@@ -83,6 +84,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '20261209_0100_member_privacy': memberPrivacy(dialect),
     '20261209_500_lead_funnel': leadFunnel(),
     '20261209_600_lead_referrer': leadReferrer(),
+    '20261210_100_lesson_pay_rules': lessonPayRules(),
     '20261210_400_health': health(dialect),
     '20261210_600_referral_reward': referralReward(dialect),
   };

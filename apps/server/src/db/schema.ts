@@ -792,6 +792,10 @@ export interface TeacherPayRuleTable {
   minimum: Generated<number>;
   fromDate: string;
   updatedAt: string;
+  /** Migration 20261210_100: 1 with no course, every 私教/小班 type of the teacher (全部私教/小班). */
+  lessons: Generated<number>;
+  /** A lesson rule for one teacher level only (null: any level). */
+  level: 'junior' | 'senior' | 'master' | null;
 }
 /** An amount (fen, either sign) added to a teacher's month with its reason. */
 export interface TeacherPayAdjustmentTable {
@@ -821,6 +825,8 @@ export interface SalesCommissionRateTable {
   staffId: number;
   rateBp: number;
   updatedAt: string;
+  /** Migration 20261210_100: fen for each lead of theirs converted (已成交) in a month. */
+  perConversion: Generated<number>;
 }
 /** One reminder message to a member (migration 20261129_0900): unique by store and dedupe key. */
 export interface NotifyLogTable {

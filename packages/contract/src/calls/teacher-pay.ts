@@ -4,6 +4,7 @@ import { zDate, zEmpty, zId, zOptId } from '../common.ts';
 import { MAX_COUNT } from '../constants.ts';
 import { defineCall, fails, STORE_API, Roles } from '../define.ts';
 import { SellerMsg, sellerErrors } from './reference/card.ts';
+import { LESSON_KINDS, TEACHER_LEVEL_LABEL, TEACHER_LEVELS, type TeacherLevel } from './lessons.ts';
 
 /** How a rule pays a class. */
 export const PAY_RULE_KINDS = ['per_class', 'per_head_came', 'per_head_booked', 'tiered'] as const;
@@ -42,6 +43,7 @@ export const TeacherPayMsg = {
   reopenReason: '请填写重新打开的原因',
   rate: `提成比例应为0-${COMMISSION_RATE_MAX}之间的数（最多两位小数）`,
   chooseStaff: '请选择员工',
+  perConversion: '每成交一位潜客的提成应为0或正数（元，最多两位小数）',
   /** A month that is closed: what cannot change in it. */
   monthClosed: (month: string) => `${month} 已结算关闭，不能修改；如需修改请店长先重新打开该月`,
   /** A session of a closed month moved or given another teacher. */
@@ -60,7 +62,14 @@ export const TeacherPayMsg = {
     return `${month} 有 ${all.length} 节课没有课时费规则（按 0 元计）：${all.length > 10 ? `${shown} 等 ${all.length} 节` : shown}。确认仍要结算关闭吗？`;
   },
   ruleTaken: '该老师在这一天已有相同课程范围的规则，请直接修改它',
+  /** A teacher level on a rule that is not for 私教/小班. */
+  levelNotLesson: '只有私教/小班的规则可以按老师级别设置',
+  level: '请选择老师级别（初级、高级、导师）',
 } as const;
+
+/** A rule's scope in words: 瑜伽 / 全部课程 / 全部私教/小班, and 高级 when for one teacher level. */
+export const payRuleScopeText = (r: { courseName: string | null; lessons: number; level: TeacherLevel | null }) =>
+  `${r.courseName ?? (r.lessons ? '全部私教/小班' : '全部课程')}${r.level ? `（${TEACHER_LEVEL_LABEL[r.level]}）` : ''}`;
 
 /** One class without a rule, as the closing confirm names it: `10-08 11:00 动感单车（孙老师）`. */
 export const unruledClassText = (c: { date: string; time: string; courseName: string; teacherName: string }) =>
@@ -87,11 +96,27 @@ export const zPayTier = z.object({
 });
 export type PayTier = z.infer<typeof zPayTier>;
 
+/**
+ * A rule for 私教/小班 (issue 43, item 7): `lessons` 1 with no course, every lesson type of the
+ * teacher (全部私教/小班; with a course it is that course's rule either way); `level` a lesson rule
+ * for the teacher's level of the type only (null: any level).
+ */
+const zLessonScope = {
+  lessons: z
+    .number({ error: TeacherPayMsg.chooseKind })
+    .int({ error: TeacherPayMsg.chooseKind })
+    .min(0, { error: TeacherPayMsg.chooseKind })
+    .max(1, { error: TeacherPayMsg.chooseKind })
+    .default(0),
+  level: z.enum(TEACHER_LEVELS, { error: TeacherPayMsg.level }).nullable().default(null),
+};
+
 const zRuleFields = z
   .object({
     teacherId: zId(TeacherPayMsg.chooseTeacher),
     /** A course the rule is for (overrides the teacher's all-courses rule); null/0: every course. */
     courseId: zOptId(),
+    ...zLessonScope,
     kind: z.enum(PAY_RULE_KINDS, { error: TeacherPayMsg.chooseKind }),
     /** Fen per class (per_class) or per head (per_head_*); unused by tiered. */
     amount: zFen(TeacherPayMsg.amount).default(0),
@@ -123,6 +148,11 @@ export const zPayRule = z.object({
   teacherName: z.string(),
   courseId: z.number().int().nullable(),
   courseName: z.string().nullable(),
+  /** 1: 全部私教/小班 (no course); a lesson rule's teacher level, or null. */
+  lessons: z.number().int(),
+  level: z.enum(TEACHER_LEVELS).nullable(),
+  /** The scope in words (瑜伽 / 全部课程 / 全部私教/小班（高级）). */
+  scope: z.string(),
   kind: z.enum(PAY_RULE_KINDS),
   amount: z.number().int(),
   tiers: z.array(zPayTier),
@@ -156,10 +186,11 @@ export const updateTeacherPayRule = defineCall({
   res: z.null(),
   idFields: ['teacherId', 'courseId'],
   summary:
-    '设置老师的课时费规则（按节固定、按到课人数、按预约人数、按人数阶梯；保底；单独课程优先于全部课程），从生效日期起适用；同一老师、课程范围、生效日期再次设置即修改',
+    '设置老师的课时费规则（按节固定、按到课人数、按预约人数、按人数阶梯；保底；单独课程优先于全部课程），从生效日期起适用；私教/小班可设某一课程类型或全部私教/小班，并可只适用于老师的某一级别（初级、高级、导师）；同一老师、课程范围、级别、生效日期再次设置即修改',
   example: { teacherId: 1, courseId: null, kind: 'per_class', amount: 8000, minimum: 0, fromDate: '2026-11-01' },
   errors: [
     ...ruleRefinements,
+    ...fails.badRequest(TeacherPayMsg.levelNotLesson),
     ...fails.notFound('老师', '课程'),
     ...fails.conflict(TeacherPayMsg.ruleInClosedMonth('{月份}')),
   ],
@@ -173,11 +204,13 @@ export const deleteTeacherPayRule = defineCall({
   req: z.object({
     teacherId: zId(TeacherPayMsg.chooseTeacher),
     courseId: zOptId(),
+    ...zLessonScope,
     fromDate: zDate(TeacherPayMsg.fromDate),
   }),
   res: z.null(),
   idFields: ['teacherId', 'courseId'],
-  summary: '删除老师某一课程范围、某一生效日期的课时费规则（没有则不变；生效日期在已关闭月份内的不能删除）',
+  summary:
+    '删除老师某一课程范围（课程、全部课程或全部私教/小班，及老师级别）、某一生效日期的课时费规则（没有则不变；生效日期在已关闭月份内的不能删除）',
   example: { teacherId: 1, courseId: null, fromDate: '2026-11-01' },
   errors: [...fails.notFound('老师', '课程'), ...fails.conflict(TeacherPayMsg.ruleInClosedMonth('{月份}'))],
 });
@@ -191,6 +224,9 @@ export const zPayStatementRow = z.object({
   courseName: z.string(),
   /** 1: an online class (counted like one in the studio). */
   online: z.number().int(),
+  /** A 私教/小班 lesson: its kind (1对1, 1对2, 小班), and the teacher's level for its type; null for a group class. */
+  lesson: z.enum(LESSON_KINDS).nullable(),
+  level: z.enum(TEACHER_LEVELS).nullable(),
   /** Seats taken by live bookings. */
   booked: z.number().int(),
   /** People who came (signed in, or marked 到店). */
@@ -247,7 +283,7 @@ export const queryTeacherPayStatement = defineCall({
   res: zTeacherPayStatement,
   idFields: ['teacherId'],
   summary:
-    '课时费月结单：每位老师（或一位）当月所上的每节课（日期、时间、课程、预约与到课人数、所用规则、金额）、调整与合计；老师账号只能查看自己的',
+    '课时费月结单：每位老师（或一位）当月所上的每节课与私教/小班（日期、时间、课程、1对1/1对2/小班与老师级别、预约与到课人数、所用规则、金额）、调整与合计；老师账号只能查看自己的',
   example: { month: '2026-11', teacherId: null },
   errors: fails.notFound('老师'),
 });
@@ -329,6 +365,8 @@ export const zCommissionRate = z.object({
   enabled: z.number().int(),
   /** Percent. */
   rate: z.number(),
+  /** Fen for each lead (潜客) of theirs converted (已成交) in a month; 0 none. */
+  perConversion: z.number().int(),
 });
 
 export const querySalesCommissionRateList = defineCall({
@@ -347,11 +385,17 @@ export const updateSalesCommissionRate = defineCall({
   kind: 'write',
   auth: 'store',
   roles: Roles.manager,
-  req: z.object({ staffId: zId(TeacherPayMsg.chooseStaff), rate: zRate }),
+  req: z.object({
+    staffId: zId(TeacherPayMsg.chooseStaff),
+    rate: zRate,
+    /** Fen for each lead of theirs converted in a month (issue 44, item 4); left out: unchanged. */
+    perConversion: zFen(TeacherPayMsg.perConversion).optional(),
+  }),
   res: z.null(),
   idFields: ['staffId'],
-  summary: '设置员工的销售提成比例（百分比，最多两位小数）；未关闭的月份按新比例计算',
-  example: { staffId: 1, rate: 5 },
+  summary:
+    '设置员工的销售提成比例（百分比，最多两位小数）与每成交一位潜客的提成（分，不填不变）；未关闭的月份按新设置计算',
+  example: { staffId: 1, rate: 5, perConversion: 5000 },
   errors: fails.notFound('员工'),
 });
 
@@ -372,6 +416,17 @@ export const zCommissionItem = z.object({
 });
 export type CommissionItem = z.infer<typeof zCommissionItem>;
 
+/** A lead (潜客) converted (已成交) in the month, credited to the seller who owned it then. */
+export const zCommissionConversion = z.object({
+  leadId: z.number().int(),
+  name: z.string(),
+  /** Store-local `YYYY-MM-DD HH:mm:ss`. */
+  convertedAt: z.string(),
+  /** The card whose sale converted it. */
+  cardName: z.string(),
+});
+export type CommissionConversion = z.infer<typeof zCommissionConversion>;
+
 export const zCommissionRow = z.object({
   staffId: z.number().int(),
   name: z.string(),
@@ -381,7 +436,12 @@ export const zCommissionRow = z.object({
   refunds: z.number().int(),
   /** Percent. */
   rate: z.number(),
-  /** Fen: (sales - refunds) x rate, rounded to the fen. */
+  /** Leads of theirs converted in the month, and the fen each pays (the rate's setting). */
+  conversions: z.array(zCommissionConversion),
+  perConversion: z.number().int(),
+  /** Fen: conversions x perConversion. */
+  conversionPay: z.number().int(),
+  /** Fen: (sales - refunds) x rate, rounded to the fen, plus conversionPay. */
   commission: z.number().int(),
   items: z.array(zCommissionItem),
 });
@@ -395,7 +455,7 @@ export const querySalesCommission = defineCall({
   req: z.object({ month: zMonth() }),
   res: z.array(zCommissionRow),
   summary:
-    '销售提成月结：每位销售员工当月售卡与充值的收款、其售出卡的退款、提成比例与提成，附每一笔；线上自助订单没有销售员工，不计',
+    '销售提成月结：每位销售员工当月售卡与充值的收款、其售出卡的退款、提成比例、当月成交的潜客（每位按设置的金额）与提成，附每一笔；线上自助订单没有销售员工，不计',
   example: { month: '2026-11' },
 });
 

@@ -3,7 +3,7 @@ import type { Executor } from '../../db/index.ts';
 import { addDays } from '../../lib/time.ts';
 import { paymentRowsIn } from '../reports/public.ts';
 import { addMonths } from './month.ts';
-import { ratesOfStaff, salesOfCards, staffNames } from './repository.ts';
+import { conversionsIn, monthBounds, ratesOfStaff, salesOfCards, staffNames } from './repository.ts';
 import { commissionOf } from './rules.ts';
 
 interface Sold {
@@ -49,7 +49,9 @@ function sellerOfRefund(
  * A month's sales commission as it stands now: per seller, the money received for the cards and
  * top-ups they sold in the month (card_payment, read through the reports' one query of money
  * received), less what was paid back in the month for what they sold (whenever they sold it), times
- * their rate; each payment listed. Sellers with neither sales nor refunds in the month are left out.
+ * their rate; each payment listed. Plus, per lead (潜客) converted in the month, the amount their
+ * setting pays a conversion, credited once to whoever owned the lead when it converted (a pool lead:
+ * nobody). Sellers with no sales, refunds or conversions in the month are left out.
  */
 export async function computeCommission(ex: Executor, storeId: number, month: string): Promise<CommissionRow[]> {
   const from = `${month}-01`;
@@ -58,16 +60,31 @@ export async function computeCommission(ex: Executor, storeId: number, month: st
   const refunds = payments.filter((p) => p.kind === 'refund');
   const originals = await salesOfCards(ex, storeId, [...new Set(refunds.map((r) => r.memberCardId))]);
   const rows = new Map<number, CommissionRow>();
+  const rowOf = (seller: number) => {
+    let row = rows.get(seller);
+    if (!row) {
+      row = {
+        staffId: seller,
+        name: '',
+        sales: 0,
+        refunds: 0,
+        rate: 0,
+        conversions: [],
+        perConversion: 0,
+        conversionPay: 0,
+        commission: 0,
+        items: [],
+      };
+      rows.set(seller, row);
+    }
+    return row;
+  };
   for (const p of payments) {
     // Card sales, top-ups and their refunds only (a transfer's fee is not a sale).
     if (p.kind !== 'sale' && p.kind !== 'topup' && p.kind !== 'refund') continue;
     const seller = p.kind === 'refund' ? sellerOfRefund(p, originals) : sellerOfSale(p);
     if (seller === null) continue;
-    let row = rows.get(seller);
-    if (!row) {
-      row = { staffId: seller, name: '', sales: 0, refunds: 0, rate: 0, commission: 0, items: [] };
-      rows.set(seller, row);
-    }
+    const row = rowOf(seller);
     if (p.kind === 'refund') row.refunds += p.amount;
     else row.sales += p.amount;
     const item: CommissionItem = {
@@ -83,15 +100,28 @@ export async function computeCommission(ex: Executor, storeId: number, month: st
     };
     row.items.push(item);
   }
+  const [lo, hi] = monthBounds(month);
+  for (const c of await conversionsIn(ex, storeId, lo, hi)) {
+    if (c.ownerId === null) continue;
+    rowOf(c.ownerId).conversions.push({
+      leadId: c.id,
+      name: c.name,
+      convertedAt: c.convertedAt ?? '',
+      cardName: c.cardName ?? '',
+    });
+  }
   if (!rows.size) return [];
   const rates = new Map((await ratesOfStaff(ex, storeId)).map((r) => [r.staffId, r]));
   const names = await staffNames(ex, [...rows.keys()]);
   const out = [...rows.values()].sort((a, b) => a.staffId - b.staffId);
   for (const row of out) {
-    const rateBp = rates.get(row.staffId)?.rateBp ?? 0;
+    const rate = rates.get(row.staffId);
+    const rateBp = rate?.rateBp ?? 0;
     row.name = names.get(row.staffId) ?? '';
     row.rate = rateBp / 100;
-    row.commission = commissionOf(row.sales - row.refunds, rateBp);
+    row.perConversion = rate?.perConversion ?? 0;
+    row.conversionPay = row.conversions.length * row.perConversion;
+    row.commission = commissionOf(row.sales - row.refunds, rateBp) + row.conversionPay;
   }
   return out;
 }

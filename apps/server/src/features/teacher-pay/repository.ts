@@ -28,6 +28,8 @@ export function rulesOf(ex: Executor, storeId: number, teacherId?: number | null
       'te.name as teacherName',
       'r.courseId',
       'c.name as courseName',
+      'r.lessons',
+      'r.level',
       'r.kind',
       'r.amount',
       'r.tiers',
@@ -43,14 +45,23 @@ export function rulesOf(ex: Executor, storeId: number, teacherId?: number | null
     .execute();
 }
 
-/** The store's rule of a teacher, scope (course or null) and start date, if any. */
-export function ruleAt(ex: Executor, storeId: number, teacherId: number, courseId: number | null, fromDate: string) {
+/** A rule's scope: a course or none, with none whether all lessons, and a teacher level or none. */
+export interface RuleScope {
+  courseId: number | null;
+  lessons: number;
+  level: 'junior' | 'senior' | 'master' | null;
+}
+
+/** The store's rule of a teacher, scope and start date, if any. */
+export function ruleAt(ex: Executor, storeId: number, teacherId: number, scope: RuleScope, fromDate: string) {
   return ex
     .selectFrom('teacherPayRule')
     .selectAll()
     .where('storeId', '=', storeId)
     .where('teacherId', '=', teacherId)
-    .where('courseId', courseId === null ? 'is' : '=', courseId)
+    .where('courseId', scope.courseId === null ? 'is' : '=', scope.courseId)
+    .where('lessons', '=', scope.lessons)
+    .where('level', scope.level === null ? 'is' : '=', scope.level)
     .where('fromDate', '=', fromDate)
     .executeTakeFirst();
 }
@@ -76,7 +87,9 @@ export async function deleteRule(tx: Tx, id: number) {
 /**
  * The live sessions of a month (of one teacher, when given) with their teacher (the session's own:
  * whoever taught it, a substitute included), course, seats taken by live bookings and people who
- * came (the attendance fact every reader shares: timetable `cameSql`), in time order.
+ * came (the attendance fact every reader shares: timetable `cameSql`), in time order. A 私教/小班
+ * lesson (its course's kind not 'group') comes with the teacher's level for its type; one still
+ * waiting for its teacher to confirm (待确认) is left out, as a released or cancelled one (deleted) is.
  */
 export async function classesOfMonth(ex: Executor, storeId: number, month: string, teacherId?: number | null) {
   const [lo, hi] = monthBounds(month);
@@ -84,11 +97,16 @@ export async function classesOfMonth(ex: Executor, storeId: number, month: strin
     .selectFrom('timetable as t')
     .$call(withCourseName)
     .innerJoin('teacher as te', 'te.id', 't.teacherId')
+    .leftJoin('lessonTeacher as lt', (j) =>
+      j.onRef('lt.courseId', '=', 't.courseId').onRef('lt.teacherId', '=', 't.teacherId'),
+    )
     .select((eb) => [
       't.id',
       't.teacherId',
       'te.name as teacherName',
       't.courseId',
+      'c.kind',
+      'lt.level',
       't.startTime',
       't.isOnline',
       't.realCount',
@@ -101,6 +119,7 @@ export async function classesOfMonth(ex: Executor, storeId: number, month: strin
     ])
     .where('t.storeId', '=', storeId)
     .where('t.deleted', '=', 0)
+    .where((eb) => eb.or([eb('t.appointmentStatus', 'is', null), eb('t.appointmentStatus', '=', 'confirmed')]))
     .where('t.startTime', '>=', lo)
     .where('t.startTime', '<', hi)
     .$if(!!teacherId, (q) => q.where('t.teacherId', '=', teacherId!))
@@ -203,35 +222,41 @@ export async function setPaymentSeller(tx: Tx, storeId: number, id: number, sell
 
 // ---- commission rates -------------------------------------------------------------------
 
-/** The store's staff (by their post) with their commission rate (hundredths of a percent; 0 unset). */
+/** The store's staff (by their post) with their commission rate (hundredths of a percent; 0 unset) and per-conversion fen. */
 export async function ratesOfStaff(ex: Executor, storeId: number) {
   const rows = await ex
     .selectFrom('post')
     .innerJoin('staff as s', 's.id', 'post.staffId')
     .leftJoin('salesCommissionRate as r', (j) => j.onRef('r.staffId', '=', 's.id').on('r.storeId', '=', storeId))
-    .select(['s.id as staffId', 's.name', 'post.role', 'post.enabled', 'r.rateBp'])
+    .select(['s.id as staffId', 's.name', 'post.role', 'post.enabled', 'r.rateBp', 'r.perConversion'])
     .where('post.storeId', '=', storeId)
     .orderBy('s.id')
     .execute();
-  return rows.map((r) => ({ ...r, rateBp: Number(r.rateBp ?? 0) }));
+  return rows.map((r) => ({ ...r, rateBp: Number(r.rateBp ?? 0), perConversion: Number(r.perConversion ?? 0) }));
 }
 
-/** A staff member's rate (hundredths of a percent), 0 when unset. */
-export async function rateOf(ex: Executor, storeId: number, staffId: number): Promise<number> {
+/** A staff member's rate (hundredths of a percent) and per-conversion fen, 0 when unset. */
+export async function rateOf(ex: Executor, storeId: number, staffId: number) {
   const r = await ex
     .selectFrom('salesCommissionRate')
-    .select('rateBp')
+    .select(['rateBp', 'perConversion'])
     .where('storeId', '=', storeId)
     .where('staffId', '=', staffId)
     .executeTakeFirst();
-  return Number(r?.rateBp ?? 0);
+  return { rateBp: Number(r?.rateBp ?? 0), perConversion: Number(r?.perConversion ?? 0) };
 }
 
-export async function putRate(tx: Tx, storeId: number, staffId: number, rateBp: number, now: string) {
+export async function putRate(
+  tx: Tx,
+  storeId: number,
+  staffId: number,
+  set: { rateBp: number; perConversion: number },
+  now: string,
+) {
   await tx
     .insertInto('salesCommissionRate')
-    .values({ storeId, staffId, rateBp, updatedAt: now })
-    .onConflict((oc) => oc.columns(['storeId', 'staffId']).doUpdateSet({ rateBp, updatedAt: now }))
+    .values({ storeId, staffId, ...set, updatedAt: now })
+    .onConflict((oc) => oc.columns(['storeId', 'staffId']).doUpdateSet({ ...set, updatedAt: now }))
     .execute();
 }
 
@@ -240,4 +265,25 @@ export async function staffNames(ex: Executor, ids: readonly number[]): Promise<
   if (!ids.length) return new Map();
   const rows = await ex.selectFrom('staff').select(['id', 'name']).where('id', 'in', ids).execute();
   return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+/**
+ * The store's leads converted (已成交) in `[from, to)` (store-local times), each with whom it was
+ * credited to then (`converted_owner_id`; null: a pool lead, nobody's) and the card that converted
+ * it, in time order: what a seller's per-conversion commission counts (a lead converts once; read
+ * here, not through leads/public.ts, whose pool job would close a cycle of feature folders).
+ */
+export function conversionsIn(ex: Executor, storeId: number, from: string, to: string) {
+  return ex
+    .selectFrom('lead as l')
+    .leftJoin('memberCard as mc', 'mc.id', 'l.convertedCardId')
+    .leftJoin('cardProduct as cp', 'cp.id', 'mc.cardId')
+    .select(['l.id', 'l.name', 'l.convertedOwnerId as ownerId', 'l.convertedAt', 'cp.cardName'])
+    .where('l.storeId', '=', storeId)
+    .where('l.convertedCardId', 'is not', null)
+    .where('l.convertedAt', '>=', from)
+    .where('l.convertedAt', '<', to)
+    .orderBy('l.convertedAt')
+    .orderBy('l.id')
+    .execute();
 }

@@ -6,14 +6,19 @@ import {
   type PayHeads,
   type PayRuleKind,
   type PayTier,
+  type TeacherLevel,
 } from '@studio/contract';
 
 /** A pay rule as the statement applies it. */
 export interface PayRuleFacts {
   id: number;
   teacherId: number;
-  /** null: every course of the teacher. */
+  /** null: every course of the teacher (or every lesson type, when `lessons`). */
   courseId: number | null;
+  /** With no course: the rule is for every 私教/小班 type of the teacher, not for group classes. */
+  lessons: boolean;
+  /** A lesson rule for this teacher level only (null: any). */
+  level: TeacherLevel | null;
   kind: PayRuleKind;
   amount: number;
   /** Ascending by minHeads. */
@@ -23,24 +28,51 @@ export interface PayRuleFacts {
   fromDate: string;
 }
 
+/** A 私教/小班 lesson as the rules see it: the teacher's level for its type (null: none set). */
+export interface LessonFacts {
+  level: TeacherLevel | null;
+}
+
 /**
- * The rule that pays a teacher's class of `courseId` on `date`: among the teacher's rules that have
- * started by then (fromDate <= date), the latest one for that course if there is one (a course's
- * own rule overrides the teacher's rule for all courses), otherwise the latest for all courses.
- * `rules` are the teacher's.
+ * How closely a rule fits a class (0 the closest; undefined: the rule does not pay it). A group
+ * class: its course's own rule, then the teacher's all-courses rule. A lesson (`lesson` given): its
+ * type's rule for the teacher's level, its type's rule for any level, the all-lessons rule for the
+ * level, the all-lessons rule for any level, then the all-courses rule. A rule for another level,
+ * and a lesson rule for a group class, pays nothing.
  */
-export function ruleFor(rules: readonly PayRuleFacts[], courseId: number, date: string): PayRuleFacts | undefined {
-  let own: PayRuleFacts | undefined;
-  let all: PayRuleFacts | undefined;
+function fit(r: PayRuleFacts, courseId: number, lesson: LessonFacts | undefined): number | undefined {
+  if (r.level !== null && (!lesson || r.level !== lesson.level)) return undefined;
+  const levelled = r.level !== null ? 0 : 1;
+  if (r.courseId === courseId) return levelled;
+  if (r.courseId !== null) return undefined;
+  if (r.lessons) return lesson ? 2 + levelled : undefined;
+  return 4;
+}
+
+/**
+ * The rule that pays a teacher's class (or lesson) of `courseId` on `date`: among the teacher's
+ * rules that have started by then (fromDate <= date), those that fit it best (`fit`: a course's own
+ * rule overrides the teacher's wider rules whatever their dates), the latest of them. `rules` are the
+ * teacher's.
+ */
+export function ruleFor(
+  rules: readonly PayRuleFacts[],
+  courseId: number,
+  date: string,
+  lesson?: LessonFacts,
+): PayRuleFacts | undefined {
+  let best: PayRuleFacts | undefined;
+  let bestFit = Infinity;
   for (const r of rules) {
     if (r.fromDate > date) continue;
-    if (r.courseId === courseId) {
-      if (!own || r.fromDate > own.fromDate) own = r;
-    } else if (r.courseId === null) {
-      if (!all || r.fromDate > all.fromDate) all = r;
+    const f = fit(r, courseId, lesson);
+    if (f === undefined) continue;
+    if (f < bestFit || (f === bestFit && r.fromDate > best!.fromDate)) {
+      best = r;
+      bestFit = f;
     }
   }
-  return own ?? all;
+  return best;
 }
 
 /** The tier a head count falls in: the one with the highest start at or below it (none below the first). */

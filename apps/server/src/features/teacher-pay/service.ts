@@ -1,6 +1,7 @@
 import {
   amountText,
   BIG_TYPE_MONEY,
+  payRuleScopeText,
   SellerMsg,
   TeacherPayMsg,
   unruledClassText,
@@ -11,6 +12,7 @@ import {
   type PayHeads,
   type PayRule,
   type PayRuleKind,
+  type PayStatementRow,
   type ResOf,
   type queryPayMonthList,
   type TeacherPayStatement,
@@ -24,7 +26,7 @@ import type { Executor } from '../../db/index.ts';
 import { inWriteTx } from '../../lib/write-queue.ts';
 import { audit } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
-import { conflict, notFound } from '../../lib/errors.ts';
+import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { ownTeacherFilter, requireCourse, requireTeacher, requireTeachers } from '../reference/public.ts';
 import { findStaffOfStore, requireSeller } from '../staff/public.ts';
@@ -51,6 +53,7 @@ import {
   rulesOf,
   setPaymentSeller,
   staffNames,
+  type RuleScope,
 } from './repository.ts';
 import { ruleSummary, tiersOf, tiersToJson } from './rules.ts';
 import { computeStatement, grandTotal } from './statement.ts';
@@ -73,12 +76,14 @@ export async function ruleList(ctx: CallCtx, teacherId: number | null): Promise<
       heads: r.heads as PayHeads,
       minimum: Number(r.minimum),
     };
+    const scope = { courseName: r.courseName ?? null, lessons: Number(r.lessons), level: r.level };
     return {
       id: r.id,
       teacherId: r.teacherId,
       teacherName: r.teacherName,
       courseId: r.courseId,
-      courseName: r.courseName ?? null,
+      ...scope,
+      scope: payRuleScopeText(scope),
       ...rule,
       fromDate: r.fromDate,
       summary: ruleSummary(rule),
@@ -93,14 +98,31 @@ async function refuseRuleInClosedMonth(tx: Executor, storeId: number, date: stri
 }
 
 /**
- * Sets a teacher's rule for a course (or all courses) from a date on: a rule of the same teacher,
- * scope and date is changed, otherwise one is added. Refused when the date is in a closed month.
+ * A rule's scope as stored: with a course, that course's (`lessons` 0); without, all courses or
+ * (`lessons` 1) all 私教/小班 types. A teacher level only for a lesson scope (a lesson type, or all
+ * of them): 400 otherwise.
+ */
+function scopeOf(
+  course: { id: number; kind: string } | null,
+  input: { lessons: number; level: RuleScope['level'] },
+): RuleScope {
+  const lessons = course ? 0 : input.lessons;
+  const forLessons = course ? course.kind !== 'group' : lessons === 1;
+  if (input.level && !forLessons) throw badRequest(TeacherPayMsg.levelNotLesson);
+  return { courseId: course?.id ?? null, lessons, level: input.level ?? null };
+}
+
+/**
+ * Sets a teacher's rule for a course (or all courses, or all 私教/小班; for lessons optionally one
+ * teacher level) from a date on: a rule of the same teacher, scope and date is changed, otherwise
+ * one is added. Refused when the date is in a closed month.
  */
 export async function saveRule(ctx: CallCtx, input: ParsedReqOf<typeof updateTeacherPayRule>): Promise<null> {
   const storeId = ctx.store.id;
   await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
     const teacher = await requireTeacher(tx, storeId, input.teacherId);
     const course = input.courseId ? await requireCourse(tx, storeId, input.courseId) : null;
+    const where = scopeOf(course, input);
     await refuseRuleInClosedMonth(tx, storeId, input.fromDate);
     const fields = {
       kind: input.kind,
@@ -110,7 +132,7 @@ export async function saveRule(ctx: CallCtx, input: ParsedReqOf<typeof updateTea
       minimum: input.minimum,
       updatedAt: now(ctx),
     };
-    const had = await ruleAt(tx, storeId, teacher.id, course?.id ?? null, input.fromDate);
+    const had = await ruleAt(tx, storeId, teacher.id, where, input.fromDate);
     const text = (r: { kind: string; amount: number; tiers: string | null; heads: string; minimum: number }) =>
       ruleSummary({
         kind: r.kind as PayRuleKind,
@@ -119,7 +141,7 @@ export async function saveRule(ctx: CallCtx, input: ParsedReqOf<typeof updateTea
         heads: r.heads as PayHeads,
         minimum: Number(r.minimum),
       });
-    const scope = `${teacher.name} ${course?.name ?? '全部课程'} ${input.fromDate}起`;
+    const scope = `${teacher.name} ${payRuleScopeText({ ...where, courseName: course?.name ?? null })} ${input.fromDate}起`;
     audit(tx, {
       kind: 'staff',
       summary: `${had ? '修改' : '设置'}课时费规则：${scope} ${text(fields)}`,
@@ -132,7 +154,7 @@ export async function saveRule(ctx: CallCtx, input: ParsedReqOf<typeof updateTea
         await insertRule(tx, {
           storeId,
           teacherId: teacher.id,
-          courseId: course?.id ?? null,
+          ...where,
           fromDate: input.fromDate,
           ...fields,
         });
@@ -152,7 +174,8 @@ export async function removeRule(ctx: CallCtx, input: ParsedReqOf<typeof deleteT
   await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
     await requireTeachers(tx, storeId, [input.teacherId]);
     await refuseRuleInClosedMonth(tx, storeId, input.fromDate);
-    const had = await ruleAt(tx, storeId, input.teacherId, input.courseId, input.fromDate);
+    const where = { courseId: input.courseId, lessons: input.courseId ? 0 : input.lessons, level: input.level };
+    const had = await ruleAt(tx, storeId, input.teacherId, where, input.fromDate);
     // A rule found is the store's, its course too (a deleted course's rule can still go); else the course must be.
     if (!had && input.courseId) await requireCourse(tx, storeId, input.courseId);
     audit(tx, {
@@ -182,7 +205,11 @@ export async function statement(ctx: CallCtx, month: string, asked: number | nul
   const closing = await closingOf(ctx.db, storeId, 'teacher', month);
   let teachers: TeacherStatement[];
   if (closing) {
-    const all = (JSON.parse(closing.snapshot) as { teachers: TeacherStatement[] }).teachers;
+    const all = (JSON.parse(closing.snapshot) as { teachers: TeacherStatement[] }).teachers.map((t) => ({
+      ...t,
+      // Months closed before lessons were paid have no lesson marks: their rows are all group classes.
+      rows: t.rows.map((r: PayStatementRow) => ({ ...r, lesson: r.lesson ?? null, level: r.level ?? null })),
+    }));
     teachers = teacherId ? all.filter((t) => t.teacherId === teacherId) : all;
   } else teachers = await computeStatement(ctx.db, storeId, month, teacherId);
   return {
@@ -224,7 +251,15 @@ export async function addAdjustment(
 /** A month's sales commission: a closed month as it was closed, an open one as it stands. */
 export async function commission(ctx: CallCtx, month: string): Promise<CommissionRow[]> {
   const closing = await closingOf(ctx.db, ctx.store.id, 'commission', month);
-  if (closing) return (JSON.parse(closing.snapshot) as { rows: CommissionRow[] }).rows;
+  if (closing) {
+    // Months closed before conversions were paid (issue 44, item 4) read back with none.
+    return (JSON.parse(closing.snapshot) as { rows: CommissionRow[] }).rows.map((r) => ({
+      ...r,
+      conversions: r.conversions ?? [],
+      perConversion: r.perConversion ?? 0,
+      conversionPay: r.conversionPay ?? 0,
+    }));
+  }
   return computeCommission(ctx.db, ctx.store.id, month);
 }
 
@@ -334,7 +369,7 @@ export async function closedMonths(ctx: CallCtx): Promise<ResOf<typeof queryPayM
 
 // ---- commission rates -----------------------------------------------------------------------
 
-/** Every staff member of the store with their commission rate (percent; 0 when unset). */
+/** Every staff member of the store with their commission rate (percent; 0 when unset) and per-conversion fen. */
 export async function rateList(ctx: CallCtx) {
   const rows = await ratesOfStaff(ctx.db, ctx.store.id);
   return rows.map((r) => ({
@@ -343,10 +378,11 @@ export async function rateList(ctx: CallCtx) {
     role: r.role,
     enabled: Number(r.enabled),
     rate: r.rateBp / 100,
+    perConversion: r.perConversion,
   }));
 }
 
-/** Sets a staff member's commission rate; months not closed use it from now on. */
+/** Sets a staff member's commission rate (and per-conversion amount, when given); months not closed use them from now on. */
 export async function saveRate(ctx: CallCtx, input: ParsedReqOf<typeof updateSalesCommissionRate>): Promise<null> {
   const storeId = ctx.store.id;
   const rateBp = Math.round(input.rate * 100);
@@ -354,14 +390,19 @@ export async function saveRate(ctx: CallCtx, input: ParsedReqOf<typeof updateSal
     const staff = await findStaffOfStore(tx, storeId, input.staffId);
     if (!staff) throw notFound('员工');
     const before = await rateOf(tx, storeId, staff.id);
+    const perConversion = input.perConversion ?? before.perConversion;
+    const words = (r: { rateBp: number; perConversion: number }) => ({
+      提成比例: `${r.rateBp / 100}%`,
+      每成交一位潜客: yuan(r.perConversion),
+    });
     audit(tx, {
       kind: 'staff',
-      summary: `销售提成比例：${staff.name} ${rateBp / 100}%`,
+      summary: `销售提成比例：${staff.name} ${rateBp / 100}%，每成交一位潜客 ${yuan(perConversion)}`,
       targets: [{ type: 'staff', id: staff.id }],
-      before: { 提成比例: `${before / 100}%` },
-      after: { 提成比例: `${rateBp / 100}%` },
+      before: words(before),
+      after: words({ rateBp, perConversion }),
     });
-    await putRate(tx, storeId, staff.id, rateBp, now(ctx));
+    await putRate(tx, storeId, staff.id, { rateBp, perConversion }, now(ctx));
   });
   return null;
 }

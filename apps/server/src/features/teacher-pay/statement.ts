@@ -1,4 +1,4 @@
-import type { PayRuleKind, PayHeads, TeacherStatement } from '@studio/contract';
+import type { LessonKind, PayHeads, PayRuleKind, TeacherLevel, TeacherStatement } from '@studio/contract';
 import type { Executor } from '../../db/index.ts';
 import { adjustmentsOf, classesOfMonth, rulesOf } from './repository.ts';
 import { classPay, ruleFor, ruleSummary, tiersOf, type PayRuleFacts } from './rules.ts';
@@ -11,6 +11,8 @@ export async function rulesByTeacher(ex: Executor, storeId: number, teacherId?: 
       id: r.id,
       teacherId: r.teacherId,
       courseId: r.courseId,
+      lessons: Number(r.lessons) === 1,
+      level: r.level,
       kind: r.kind as PayRuleKind,
       amount: Number(r.amount),
       tiers: tiersOf(r.tiers),
@@ -26,8 +28,9 @@ export async function rulesByTeacher(ex: Executor, storeId: number, teacherId?: 
 /**
  * A month's teacher pay as it stands now (an open month, or the snapshot taken when closing): every
  * live class of the month under the teacher who taught it (the session's teacher: a substitute is
- * paid, not the teacher it replaced), online and in the studio alike, each paid by the rule in force
- * that day; the month's adjustments under it; totals. Teachers in id order, classes in time order.
+ * paid, not the teacher it replaced), online and in the studio alike, and every 私教/小班 lesson
+ * beside them (marked with its kind and the teacher's level), each paid by the rule in force that
+ * day; the month's adjustments under it; totals. Teachers in id order, classes in time order.
  */
 export async function computeStatement(
   ex: Executor,
@@ -50,7 +53,9 @@ export async function computeStatement(
   for (const c of classes) {
     const date = c.startTime.slice(0, 10);
     const heads = { booked: c.realCount, came: c.came };
-    const rule = ruleFor(rules.get(c.teacherId) ?? [], c.courseId, date);
+    const lesson = c.kind === 'group' ? null : (c.kind as LessonKind);
+    const level = lesson ? ((c.level ?? null) as TeacherLevel | null) : null;
+    const rule = ruleFor(rules.get(c.teacherId) ?? [], c.courseId, date, lesson ? { level } : undefined);
     const amount = rule ? classPay(rule, heads) : 0;
     const t = of(c.teacherId, c.teacherName);
     t.rows.push({
@@ -60,6 +65,8 @@ export async function computeStatement(
       courseId: c.courseId,
       courseName: c.courseName,
       online: Number(c.isOnline) ? 1 : 0,
+      lesson,
+      level,
       ...heads,
       ruleId: rule?.id ?? null,
       rule: rule ? ruleSummary(rule) : '未设置规则',

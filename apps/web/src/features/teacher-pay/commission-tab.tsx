@@ -20,11 +20,13 @@ interface RateRow {
   role: string;
   enabled: number;
   rate: number;
+  perConversion: number;
 }
 
 /**
- * 销售提成 (店长): each staff member's rate, and the month's commission per seller (the money they
- * took for card sales and top-ups, less the refunds of what they sold), closing, reopening, export.
+ * 销售提成 (店长): each staff member's rate and per-conversion amount, and the month's commission per
+ * seller (the money they took for card sales and top-ups, less the refunds of what they sold, and
+ * the leads of theirs converted), closing, reopening, export.
  */
 export default function CommissionTab({ month }: { month: string }) {
   const [rateOf, setRateOf] = useState<RateRow | null>(null);
@@ -91,43 +93,61 @@ export default function CommissionTab({ month }: { month: string }) {
           loading={q.isFetching}
           dataSource={rows}
           pagination={false}
-          locale={{ emptyText: '本月没有员工售卡或充值的收款' }}
+          locale={{ emptyText: '本月没有员工售卡或充值的收款，也没有成交的潜客' }}
           expandable={{
             expandedRowRender: (r) => (
-              <Table<Item>
-                size="small"
-                rowKey="id"
-                dataSource={r.items}
-                pagination={false}
-                columns={[
-                  { title: '时间', dataIndex: 'time', width: 170 },
-                  { title: '类型', dataIndex: 'kind', width: 70, render: (k: Item['kind']) => PAYMENT_KINDS[k] },
-                  { title: '会员', dataIndex: 'memberName' },
-                  { title: '卡种', dataIndex: 'cardName' },
-                  {
-                    title: '收款方式',
-                    dataIndex: 'method',
-                    render: (m: string, i) =>
-                      `${PAY_METHODS[m as keyof typeof PAY_METHODS] ?? m}${i.channel === 'online' ? '（线上）' : ''}`,
-                  },
-                  {
-                    title: '金额（元）',
-                    dataIndex: 'amount',
-                    align: 'right',
-                    render: (v: number, i) => (i.kind === 'refund' ? `-${yuan(v)}` : yuan(v)),
-                  },
-                  {
-                    title: '',
-                    key: 'seller',
-                    width: 100,
-                    // A sale or top-up of a month still open may be credited to another seller.
-                    render: (_: unknown, i) =>
-                      !closed && i.kind !== 'refund' ? (
-                        <a onClick={() => setChanging({ item: i, sellerId: r.staffId })}>更改销售员</a>
-                      ) : null,
-                  },
-                ]}
-              />
+              <>
+                <Table<Item>
+                  size="small"
+                  rowKey="id"
+                  dataSource={r.items}
+                  pagination={false}
+                  columns={[
+                    { title: '时间', dataIndex: 'time', width: 170 },
+                    { title: '类型', dataIndex: 'kind', width: 70, render: (k: Item['kind']) => PAYMENT_KINDS[k] },
+                    { title: '会员', dataIndex: 'memberName' },
+                    { title: '卡种', dataIndex: 'cardName' },
+                    {
+                      title: '收款方式',
+                      dataIndex: 'method',
+                      render: (m: string, i) =>
+                        `${PAY_METHODS[m as keyof typeof PAY_METHODS] ?? m}${i.channel === 'online' ? '（线上）' : ''}`,
+                    },
+                    {
+                      title: '金额（元）',
+                      dataIndex: 'amount',
+                      align: 'right',
+                      render: (v: number, i) => (i.kind === 'refund' ? `-${yuan(v)}` : yuan(v)),
+                    },
+                    {
+                      title: '',
+                      key: 'seller',
+                      width: 100,
+                      // A sale or top-up of a month still open may be credited to another seller.
+                      render: (_: unknown, i) =>
+                        !closed && i.kind !== 'refund' ? (
+                          <a onClick={() => setChanging({ item: i, sellerId: r.staffId })}>更改销售员</a>
+                        ) : null,
+                    },
+                  ]}
+                />
+                {r.conversions.length > 0 && (
+                  <Table<CommissionRow['conversions'][number]>
+                    size="small"
+                    rowKey="leadId"
+                    data-testid="commission-conversions"
+                    style={{ marginTop: 8 }}
+                    dataSource={r.conversions}
+                    pagination={false}
+                    columns={[
+                      { title: '成交时间', dataIndex: 'convertedAt', width: 170 },
+                      { title: '潜客', dataIndex: 'name' },
+                      { title: '办的卡', dataIndex: 'cardName' },
+                      { title: '成交提成（元）', key: 'pay', align: 'right', render: () => yuan(r.perConversion) },
+                    ]}
+                  />
+                )}
+              </>
             ),
           }}
           columns={[
@@ -136,6 +156,18 @@ export default function CommissionTab({ month }: { month: string }) {
             { title: '退款（元）', dataIndex: 'refunds', align: 'right', render: (v: number) => yuan(v) },
             { title: '净额（元）', key: 'net', align: 'right', render: (_, r) => yuan(r.sales - r.refunds) },
             { title: '比例', dataIndex: 'rate', align: 'right', render: (v: number) => `${v}%` },
+            {
+              title: '成交潜客',
+              key: 'conversions',
+              align: 'right',
+              render: (_, r) => r.conversions.length,
+            },
+            {
+              title: '成交提成（元）',
+              dataIndex: 'conversionPay',
+              align: 'right',
+              render: (v: number) => yuan(v),
+            },
             {
               title: '提成（元）',
               dataIndex: 'commission',
@@ -159,6 +191,12 @@ export default function CommissionTab({ month }: { month: string }) {
                 </Table.Summary.Cell>
                 <Table.Summary.Cell index={5} />
                 <Table.Summary.Cell index={6} align="right">
+                  {all.reduce((n, r) => n + r.conversions.length, 0)}
+                </Table.Summary.Cell>
+                <Table.Summary.Cell index={7} align="right">
+                  {yuan(all.reduce((n, r) => n + r.conversionPay, 0))}
+                </Table.Summary.Cell>
+                <Table.Summary.Cell index={8} align="right">
                   <strong data-testid="commission-total">{yuan(all.reduce((n, r) => n + r.commission, 0))}</strong>
                 </Table.Summary.Cell>
               </Table.Summary.Row>
@@ -166,7 +204,7 @@ export default function CommissionTab({ month }: { month: string }) {
           }
         />
         <Typography.Paragraph type="secondary" style={{ marginTop: 8, marginBottom: 0 }}>
-          退款计入售出该卡（或该笔充值）的员工；会员自己在手机上下单的线上订单，只有从员工的推广链接进入时才计入该员工。
+          退款计入售出该卡（或该笔充值）的员工；会员自己在手机上下单的线上订单，只有从员工的推广链接进入时才计入该员工。潜客成交计入成交时跟进该潜客的员工，每位潜客只计一次。
         </Typography.Paragraph>
       </Card>
       <Card size="small" title="提成比例">
@@ -181,6 +219,12 @@ export default function CommissionTab({ month }: { month: string }) {
             { title: '角色', dataIndex: 'role', render: (r: string) => ROLE_LABEL[r as StaffRole] ?? r },
             { title: '状态', dataIndex: 'enabled', render: (v: number) => (v ? '启用' : <Tag>停用</Tag>) },
             { title: '提成比例', dataIndex: 'rate', align: 'right', render: (v: number) => `${v}%` },
+            {
+              title: '每成交一位潜客',
+              dataIndex: 'perConversion',
+              align: 'right',
+              render: (v: number) => `${yuan(v)} 元`,
+            },
             {
               title: '操作',
               width: 160,

@@ -115,10 +115,14 @@ export function useReopenMonth(kind: CloseKind) {
 }
 
 export function useSaveRate() {
-  return useWrite((staffId: number, rate: number) => call(updateSalesCommissionRate, { staffId, rate }), {
-    success: '提成比例已保存',
-    changes: 'teacherPay',
-  });
+  return useWrite(
+    (staffId: number, rate: number, perConversion: number) =>
+      call(updateSalesCommissionRate, { staffId, rate, perConversion }),
+    {
+      success: '提成设置已保存',
+      changes: 'teacherPay',
+    },
+  );
 }
 
 /** 更改销售员 of a sale or top-up (a manager): the commission counts the new seller from then on. */

@@ -10,7 +10,7 @@ const RuleFormModal = lazy(() => import('./rule-form-modal.tsx'));
 
 type Open = { rule: PayRule | null } | null;
 
-/** 课时费规则 (店长): every teacher's rules, for all courses or one, each from its start date. */
+/** 课时费规则 (店长): every teacher's rules, for all courses, all 私教/小班 or one, each from its start date. */
 export default function RulesTab() {
   const [teacherId, setTeacherId] = useState<number | null>(null);
   const [open, setOpen] = useState<Open>(null);
@@ -42,9 +42,10 @@ export default function RulesTab() {
           { title: '老师', dataIndex: 'teacherName', width: 120 },
           {
             title: '适用课程',
-            dataIndex: 'courseName',
-            width: 160,
-            render: (v: string | null) => (v ? <Tag color="purple">{v}</Tag> : '全部课程'),
+            dataIndex: 'scope',
+            width: 200,
+            render: (v: string, r) =>
+              r.courseId || r.lessons ? <Tag color={r.lessons || r.level ? 'cyan' : 'purple'}>{v}</Tag> : v,
           },
           { title: '生效日期', dataIndex: 'fromDate', width: 120 },
           { title: '计费', dataIndex: 'summary' },
@@ -56,7 +57,15 @@ export default function RulesTab() {
                 <a onClick={() => setOpen({ rule: r })}>修改</a>
                 <DeleteLink
                   title="删除这条规则？"
-                  onConfirm={() => remove.run({ teacherId: r.teacherId, courseId: r.courseId, fromDate: r.fromDate })}
+                  onConfirm={() =>
+                    remove.run({
+                      teacherId: r.teacherId,
+                      courseId: r.courseId,
+                      lessons: r.lessons,
+                      level: r.level,
+                      fromDate: r.fromDate,
+                    })
+                  }
                 />
               </Space>
             ),

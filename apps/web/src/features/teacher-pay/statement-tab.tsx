@@ -5,7 +5,7 @@ import { lazy, Suspense, useState } from 'react';
 import { yuan } from '../../shared/format.ts';
 import { TeacherSelect } from '../../shared/pickers/teacher-select.tsx';
 import { downloadWorkbook } from '../../shared/xlsx.ts';
-import { statementSheets } from './export.ts';
+import { lessonText, statementSheets } from './export.ts';
 import { useCloseMonth, useStatement } from './hooks.ts';
 import type { TeacherStatement } from './types.ts';
 
@@ -14,8 +14,12 @@ const ReopenModal = lazy(() => import('./reopen-modal.tsx'));
 
 type Row = TeacherStatement['rows'][number];
 
-/** One teacher's month: every class with its heads, rule and amount; the adjustments; the totals. */
+/**
+ * One teacher's month: every class and 私教/小班 lesson with its heads, rule and amount; the
+ * adjustments; the totals (the lessons' share named).
+ */
 function TeacherCard({ t }: { t: TeacherStatement }) {
+  const lessons = t.rows.filter((r) => r.lesson);
   return (
     <Card
       size="small"
@@ -24,6 +28,11 @@ function TeacherCard({ t }: { t: TeacherStatement }) {
       extra={
         <Space size="large">
           <span>课时费 ¥{yuan(t.classTotal)}</span>
+          {lessons.length > 0 && (
+            <span data-testid="pay-lesson-total">
+              其中私教/小班 {lessons.length} 节 ¥{yuan(lessons.reduce((n, r) => n + r.amount, 0))}
+            </span>
+          )}
           {t.adjustments.length > 0 && <span>调整 ¥{yuan(t.adjustmentTotal)}</span>}
           <strong data-testid="pay-teacher-total">应发 ¥{yuan(t.total)}</strong>
         </Space>
@@ -40,6 +49,12 @@ function TeacherCard({ t }: { t: TeacherStatement }) {
           { title: '日期', dataIndex: 'date', width: 110 },
           { title: '时间', dataIndex: 'time', width: 70 },
           { title: '课程', dataIndex: 'courseName' },
+          {
+            title: '类型',
+            dataIndex: 'lesson',
+            width: 110,
+            render: (_: unknown, r) => (r.lesson ? <Tag color="cyan">{lessonText(r)}</Tag> : '团课'),
+          },
           {
             title: '方式',
             dataIndex: 'online',
