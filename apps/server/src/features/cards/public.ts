@@ -54,6 +54,7 @@ export {
   productOrderRefusal,
   remainingValue,
   topupOrderRefusal,
+  usedValue,
 } from './prepaid-limits.ts';
 /** A card sold (desk or online), announced in the sale's transaction (the leads' conversion listens). */
 export { cardSold } from './events.ts';
@@ -68,4 +69,4 @@ export { deleteSharesOfCards, insertSharesOfNewCards } from './share/repository.
 /** A card gives up bookings (leave, transfer): the timetable cancels them; a leave decided: the member is told (reminders). */
 export { cardBookingsDropped, leaveDecided } from './events.ts';
 /** A member's cards as the prepaid limits see them (what remains paid on each): the erasure's check. */
-export { cardsForPrepaidLimits } from './prepaid-repository.ts';
+export { cardNetPaid, cardsForPrepaidLimits } from './prepaid-repository.ts';
