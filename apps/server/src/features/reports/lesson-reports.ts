@@ -147,12 +147,18 @@ export async function lessonPacks(ctx: CallCtx, input: RangeInput): Promise<ResO
   // Money received as `moneyReceived` counts it: a refund paid back is taken off.
   for (const p of payments)
     money.set(p.productId, (money.get(p.productId) ?? 0) + (p.kind === 'refund' ? -p.amount : p.amount));
-  const usedOf = new Map<number, { lessons: number; value: number }>();
+  // What each card gave in all, then its value (one rounding per card), then per product.
+  const perCard = new Map<number, (typeof used)[number]>();
   for (const u of used) {
-    const x = usedOf.get(u.cardId) ?? { lessons: 0, value: 0 };
-    x.lessons += u.amount;
-    x.value += usedValue(u, u.amount);
-    usedOf.set(u.cardId, x);
+    const c = perCard.get(u.memberCardId);
+    perCard.set(u.memberCardId, c ? { ...c, amount: c.amount + u.amount } : u);
+  }
+  const usedOf = new Map<number, { lessons: number; value: number }>();
+  for (const c of perCard.values()) {
+    const x = usedOf.get(c.cardId) ?? { lessons: 0, value: 0 };
+    x.lessons += c.amount;
+    x.value += usedValue(c, c.amount);
+    usedOf.set(c.cardId, x);
   }
   return products
     .map((p) => ({
