@@ -245,6 +245,7 @@ export const reportLessons = defineCall({
  * A teacher's week (Monday `weekStart`, the days of it inside the range): minutes of working hours
  * (weekly hours and extra hours less time off), minutes of them taken by live sessions (group classes
  * and lessons), minutes of lessons, and the rate taken / working (4 decimals; 0 without hours).
+ * Weeks without hours or lessons (a teacher of group classes only) are left out.
  */
 export const reportLessonUtilisation = defineCall({
   path: `${STORE_API}/query/report/lesson/utilisation`,

@@ -339,10 +339,12 @@ describeEachDb('lesson reports (私教报表: lessons, utilisation, packs, 预�
       fromDate: from,
       toDate: to,
     });
-    const rated = [...wantUse.values()].map((x) => ({
-      ...x,
-      rate: Math.round(((x.bookedMinutes as number) / (x.workMinutes as number)) * 10_000) / 10_000,
-    }));
+    const rated = [...wantUse.values()]
+      .filter((x) => (x.workMinutes as number) > 0 || (x.lessonMinutes as number) > 0)
+      .map((x) => ({
+        ...x,
+        rate: Math.round(((x.bookedMinutes as number) / (x.workMinutes as number)) * 10_000) / 10_000,
+      }));
     const useKey = (xs: Record<string, unknown>[]) =>
       [...xs].sort((a, b) => `${a.weekStart}-${a.teacherId}`.localeCompare(`${b.weekStart}-${b.teacherId}`));
     expect(useKey(use)).toEqual(useKey(rated));

@@ -75,7 +75,8 @@ const mondayOf = (date: string) => addDays(date, -((weekday(date) + 6) % 7));
 /**
  * Each teacher's weeks of the range: working minutes (weekly hours and extra hours less time off,
  * `workingSpans`, the free-slot finder's own), the part of them live sessions take, lesson minutes,
- * and the rate. A week is the days of it inside the range; weeks with neither hours nor sessions are left out.
+ * and the rate. A week is the days of it inside the range; weeks without hours or lessons (a teacher
+ * of group classes only) are left out.
  */
 export async function lessonUtilisation(
   ctx: CallCtx,
@@ -122,6 +123,7 @@ export async function lessonUtilisation(
     }
   }
   return [...weeks.values()]
+    .filter((w) => w.work > 0 || w.lessons > 0)
     .map((w) => ({
       teacherId: w.teacherId,
       teacherName: names.get(w.teacherId)!,
