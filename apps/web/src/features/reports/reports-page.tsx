@@ -6,7 +6,7 @@ import {
   type reportBySlot,
   type reportByTeacher,
 } from '@studio/contract';
-import { Card, Segmented, Space, Statistic, Tabs, Typography } from 'antd';
+import { Card, Space, Statistic, Tabs, Typography } from 'antd';
 import { useMemo, type ReactNode } from 'react';
 import { yuan } from '../../shared/format.ts';
 import { type ChartOption } from './chart.tsx';
