@@ -24,6 +24,7 @@ import {
   queryTimetableByDate,
   queryToday,
   reportOverview,
+  reportLessons,
   storeCourseById,
   storeCourseList,
   teacherHoursInfo,
@@ -68,6 +69,7 @@ const NotifyLog = lazy(() => import('../features/notify/notify-log-page.tsx'));
 const PayOrders = lazy(() => import('../features/payment/pay-orders-page.tsx'));
 const Today = lazy(() => import('../features/today/today-page.tsx'));
 const Reports = lazy(() => import('../features/reports/reports-page.tsx'));
+const LessonReports = lazy(() => import('../features/reports/lesson-reports-page.tsx'));
 const CardAlerts = lazy(() => import('../features/reports/card-alerts-page.tsx'));
 const Schedule = lazy(() => import('../features/schedule/schedule-page.tsx'));
 const StaffList = lazy(() => import('../features/staff/staff-page.tsx'));
@@ -225,6 +227,13 @@ export const screens: ScreenRoute[] = [
     Component: Reports,
     roles: reportOverview.roles!,
     menu: { label: '数据报表', key: '/report/overview' },
+  },
+  // 私教报表 (issue 43): lessons by type and teacher, 排课率, lesson packs, 预收款.
+  {
+    path: '/report/lessons',
+    Component: LessonReports,
+    roles: reportLessons.roles!,
+    menu: { label: '私教报表', key: '/report/lessons' },
   },
   {
     path: '/card/alert',

@@ -5,6 +5,7 @@ import { MAX_AMOUNT } from '../constants.ts';
 import { defineCall, fails, STORE_API, Roles } from '../define.ts';
 import { Msg } from '../messages.ts';
 import { checkRange } from './batch.ts';
+import { LESSON_KINDS, TEACHER_LEVELS } from './lessons.ts';
 
 /** A report covers at most a year and a day (a leap year, or "the last 12 months" ending today). */
 export const REPORT_MAX_DAYS = 366;
@@ -205,12 +206,133 @@ export const inactiveMemberList = defineCall({
   example: { days: 30 },
 });
 
+// 私教 and 小班 reports (issue 43 item 8; server: features/reports/lesson-reports.ts).
+
+/**
+ * Lessons of a lesson type given by a teacher in the range: live lessons starting in it (`lessons`),
+ * those ended by now (`taught`), seats taken, people who came, what cards gave for them (lessons
+ * from count cards, fen from 储值卡) and their value (`revenue`, fen: from a 储值卡 the fen taken, from
+ * a count card its share of what was paid for the card, paid × lessons ÷ the card's total).
+ */
+export const zLessonReportRow = z.object({
+  courseId: z.number().int(),
+  courseName: z.string(),
+  kind: z.enum(LESSON_KINDS),
+  teacherId: z.number().int(),
+  teacherName: z.string(),
+  lessons: z.number().int(),
+  taught: z.number().int(),
+  booked: z.number().int(),
+  signedIn: z.number().int(),
+  countUsed: z.number().int(),
+  moneyUsed: z.number().int(),
+  revenue: z.number().int(),
+});
+
+export const reportLessons = defineCall({
+  path: `${STORE_API}/query/report/lesson/by/type`,
+  kind: 'read',
+  auth: 'store',
+  roles: Roles.manager,
+  req: zReportRange,
+  res: z.array(zLessonReportRow),
+  summary: '私教/小班按课程和老师统计：节数、已上节数、预约人数、签到人数、课消（次数、储值金额）和课消金额',
+  example: rangeExample,
+  errors: reportRangeErrors,
+});
+
+/**
+ * A teacher's week (Monday `weekStart`, the days of it inside the range): minutes of working hours
+ * (weekly hours and extra hours less time off), minutes of them taken by live sessions (group classes
+ * and lessons), minutes of lessons, and the rate taken / working (4 decimals; 0 without hours).
+ * Weeks without hours or lessons (a teacher of group classes only) are left out.
+ */
+export const reportLessonUtilisation = defineCall({
+  path: `${STORE_API}/query/report/lesson/utilisation`,
+  kind: 'read',
+  auth: 'store',
+  roles: Roles.manager,
+  req: zReportRange,
+  res: z.array(
+    z.object({
+      teacherId: z.number().int(),
+      teacherName: z.string(),
+      weekStart: z.string(),
+      workMinutes: z.number().int(),
+      bookedMinutes: z.number().int(),
+      lessonMinutes: z.number().int(),
+      rate: z.number(),
+    }),
+  ),
+  summary: '老师排课率：每位老师每周的工作时长、已约时长（团课和私教）、私教时长和排课率',
+  example: rangeExample,
+  errors: reportRangeErrors,
+});
+
+/**
+ * Per lesson pack product (私教课包): cards sold and lessons put on cards (sales and top-ups) on a
+ * date of the range, money received for them (less refunds, fen), lessons taken for sessions of the
+ * range and their value (fen).
+ */
+export const reportLessonPacks = defineCall({
+  path: `${STORE_API}/query/report/lesson/packs`,
+  kind: 'read',
+  auth: 'store',
+  roles: Roles.manager,
+  req: zReportRange,
+  res: z.array(
+    z.object({
+      productId: z.number().int(),
+      cardName: z.string(),
+      teacherId: z.number().int().nullable(),
+      teacherLevel: z.enum(TEACHER_LEVELS).nullable(),
+      cardsSold: z.number().int(),
+      lessonsSold: z.number().int(),
+      moneyReceived: z.number().int(),
+      lessonsUsed: z.number().int(),
+      usedValue: z.number().int(),
+    }),
+  ),
+  summary: '私教课包销售与消耗：售出张数、售出课时、收款、消耗课时和消耗金额',
+  example: rangeExample,
+  errors: reportRangeErrors,
+});
+
+const zOutstanding = {
+  cards: z.number().int(),
+  lessons: z.number().int(),
+  /** Fen: each card's lessons left × what was paid for each (paid × left ÷ total, 不足 1 分舍去). */
+  value: z.number().int(),
+};
+/**
+ * 预收款: the lessons not yet taken on lesson packs that are neither refunded nor expired (frozen
+ * ones included) and what they are worth, now (`asOf`, the store's date), per product and in total.
+ */
+export const reportLessonOutstanding = defineCall({
+  path: `${STORE_API}/query/report/lesson/outstanding`,
+  kind: 'read',
+  auth: 'store',
+  roles: Roles.manager,
+  req: z.object({}).loose(),
+  res: z.object({
+    asOf: z.string(),
+    total: z.object(zOutstanding),
+    products: z.array(z.object({ productId: z.number().int(), cardName: z.string(), ...zOutstanding })),
+  }),
+  summary: '未消耗课时（预收款）：未退、未过期的私教课包剩余课时及其金额，按卡种和合计',
+  example: {},
+});
+
 export const reportCalls = [
   reportOverview,
   reportByCourse,
   reportByTeacher,
   reportBySlot,
   reportByDay,
+  reportLessons,
+  reportLessonUtilisation,
+  reportLessonPacks,
+  reportLessonOutstanding,
   cardAlertList,
   inactiveMemberList,
   queryAlertDigest,

@@ -210,6 +210,17 @@ export function remainingValue(card: HeldCard, today: string): number {
   return productRuleAmount({ paid, left, length, feePercent: 0 }).byShare;
 }
 
+/**
+ * What `used` taken from a card is worth (fen), the value of lessons or classes consumed (the
+ * reports' 课消金额): from a 储值卡 the fen taken; from a card of lessons its share of what was paid,
+ * `netPaid × used ÷ totalCount` (不足 1 分舍去, as `remainingValue` measures what is left).
+ */
+export function usedValue(card: { bigType: number; netPaid: number; totalCount: number }, used: number): number {
+  if (card.bigType === BIG_TYPE_MONEY) return used;
+  const paid = Math.max(0, Number(card.netPaid));
+  return productRuleAmount({ paid, left: used, length: Number(card.totalCount), feePercent: 0 }).byShare;
+}
+
 /** Money going onto a member's card, as the limits see it. */
 export interface PrepaidAsk {
   memberId: number;

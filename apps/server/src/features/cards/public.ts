@@ -54,6 +54,7 @@ export {
   productOrderRefusal,
   remainingValue,
   topupOrderRefusal,
+  usedValue,
 } from './prepaid-limits.ts';
 /** 转介绍奖励: a credit for nothing paid (classes, days or money) on the member's card of its kind, and its taking back. */
 export { creditCard, takeBackCredit } from './credit.ts';
@@ -71,4 +72,4 @@ export { deleteSharesOfCards, insertSharesOfNewCards } from './share/repository.
 /** A card gives up bookings (leave, transfer): the timetable cancels them; a leave decided: the member is told (reminders). */
 export { cardBookingsDropped, leaveDecided } from './events.ts';
 /** A member's cards as the prepaid limits see them (what remains paid on each): the erasure's check. */
-export { cardsForPrepaidLimits } from './prepaid-repository.ts';
+export { cardNetPaid, cardsForPrepaidLimits } from './prepaid-repository.ts';

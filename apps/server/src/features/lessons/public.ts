@@ -13,5 +13,7 @@ export {
   type SlotQuery,
 } from './slots.ts';
 export { freeSlotsByDay } from './service.ts';
+/** Every teacher's hours of a range (the reports' utilisation measures them with `workingSpans`). */
+export { storeHours } from './repository.ts';
 /** Lesson booking's release job of unconfirmed lessons (main.ts). */
 export { releaseUnconfirmed } from './booking-service.ts';

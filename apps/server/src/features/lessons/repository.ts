@@ -170,16 +170,14 @@ export async function dropEquipmentUse(ex: Executor, storeId: number, equipmentI
     .execute();
 }
 
+const hourCols = ['weekday', 'startTime', 'endTime'] as const;
+/** The store's weekly hours (a teacher's, or with `teacherId` selected: every teacher's), by weekday and start. */
+const weeklyOf = (ex: Executor, storeId: number) =>
+  ex.selectFrom('teacherHours').where('storeId', '=', storeId).orderBy('weekday').orderBy('startTime');
+
 /** A teacher's weekly hours, by weekday and start. */
 export function weeklyHours(ex: Executor, storeId: number, teacherId: number) {
-  return ex
-    .selectFrom('teacherHours')
-    .select(['weekday', 'startTime', 'endTime'])
-    .where('storeId', '=', storeId)
-    .where('teacherId', '=', teacherId)
-    .orderBy('weekday')
-    .orderBy('startTime')
-    .execute();
+  return weeklyOf(ex, storeId).select(hourCols).where('teacherId', '=', teacherId).execute();
 }
 
 /** A teacher's weekly hours, replaced. */
@@ -198,16 +196,35 @@ export async function replaceWeeklyHours(
   }
 }
 
-/** A teacher's exceptions, by date (within [from, to] when given). */
-export function hoursExceptions(ex: Executor, storeId: number, teacherId: number, from?: string, to?: string) {
-  let q = ex
-    .selectFrom('teacherHoursException')
-    .select(['id', 'date', 'kind', 'startTime', 'endTime', 'reason'])
-    .where('storeId', '=', storeId)
-    .where('teacherId', '=', teacherId);
+/** The store's exceptions by date (within [from, to] when given). */
+function exceptionsOf(ex: Executor, storeId: number, from?: string, to?: string) {
+  let q = ex.selectFrom('teacherHoursException').where('storeId', '=', storeId);
   if (from) q = q.where('date', '>=', from);
   if (to) q = q.where('date', '<=', to);
-  return q.orderBy('date').orderBy('id').execute();
+  return q.orderBy('date').orderBy('id');
+}
+const exceptionCols = ['id', 'date', 'kind', 'startTime', 'endTime', 'reason'] as const;
+
+/** A teacher's exceptions, by date (within [from, to] when given). */
+export function hoursExceptions(ex: Executor, storeId: number, teacherId: number, from?: string, to?: string) {
+  return exceptionsOf(ex, storeId, from, to).select(exceptionCols).where('teacherId', '=', teacherId).execute();
+}
+
+/**
+ * Every teacher's weekly hours and exceptions of [from, to], with the teacher's id: what the
+ * reports' utilisation (booked hours / working hours, features/reports) measures the hours from,
+ * through `workingSpans`.
+ */
+export async function storeHours(ex: Executor, storeId: number, from: string, to: string) {
+  const [weekly, exceptions] = await Promise.all([
+    weeklyOf(ex, storeId)
+      .select(['teacherId', ...hourCols])
+      .execute(),
+    exceptionsOf(ex, storeId, from, to)
+      .select(['teacherId', ...exceptionCols])
+      .execute(),
+  ]);
+  return { weekly, exceptions };
 }
 
 export function insertHoursException(ex: Executor, row: NewRow<'teacherHoursException'>) {

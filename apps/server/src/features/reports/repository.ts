@@ -4,6 +4,7 @@ import type { Executor } from '../../db/index.ts';
 import { addDays } from '../../lib/time.ts';
 import { cameSql, missedSql } from '../timetable/public.ts';
 import { withCourseName } from '../reference/public.ts';
+import { cardNetPaid } from '../cards/public.ts';
 
 /** Live (not deleted) sessions of a store starting on a local date in [from, to]. */
 export interface Range {
@@ -80,12 +81,19 @@ export async function signedInBySession(ex: Executor, r: Range) {
     .select([
       't.id',
       't.teacherId',
+      't.courseId',
       sql<string>`substr(t.start_time, 1, 10)`.as('date'),
       sql<number>`sum(rv.student_count)`.as('people'),
     ])
-    .groupBy(['t.id', 't.teacherId', 't.startTime'])
+    .groupBy(['t.id', 't.teacherId', 't.courseId', 't.startTime'])
     .execute();
-  return rows.map((x) => ({ id: x.id, teacherId: x.teacherId, date: x.date, people: n(x.people) }));
+  return rows.map((x) => ({
+    id: x.id,
+    teacherId: x.teacherId,
+    courseId: x.courseId,
+    date: x.date,
+    people: n(x.people),
+  }));
 }
 
 /**
@@ -237,6 +245,7 @@ export async function paymentRowsIn(ex: Executor, r: Range) {
       'p.refundOf',
       'p.payOrderId',
       'p.createdAt',
+      'mc.cardId as productId',
       'm.id as memberId',
       'm.name as memberName',
       'cp.cardName',
@@ -381,4 +390,128 @@ export async function claimDailyJob(ex: Executor, storeId: number, kind: string,
     .returning('storeId')
     .execute();
   return rows.length === 1;
+}
+
+/**
+ * 私教 and 小班 (issue 43): the range's live lessons (sessions of a course whose kind is not
+ * 'group') per lesson type and teacher: how many, how many ended by `now` (taught), seats taken.
+ */
+export async function lessonsByTypeAndTeacher(ex: Executor, r: Range, now: string) {
+  const rows = await sessionsIn(ex, r)
+    .$call(withCourseName)
+    .innerJoin('teacher as te', 'te.id', 't.teacherId')
+    .where('c.kind', '<>', 'group')
+    .select([
+      't.courseId',
+      'c.kind',
+      't.teacherId',
+      'te.name as teacherName',
+      sql<number>`count(*)`.as('lessons'),
+      sql<number>`coalesce(sum(case when t.end_time <= ${now} then 1 else 0 end), 0)`.as('taught'),
+      sql<number>`coalesce(sum(t.real_count), 0)`.as('booked'),
+    ])
+    .groupBy(['t.courseId', 'c.name', 'c.kind', 't.teacherId', 'te.name'])
+    .execute();
+  return rows.map((x) => ({ ...x, lessons: n(x.lessons), taught: n(x.taught), booked: n(x.booked) }));
+}
+
+/**
+ * What each card gave for the range's sessions, per course and teacher: net deductions (deducts
+ * less refunds, as `consumption` counts them), with the card's kind, product, total and what was
+ * paid for it (`cardNetPaid`): what the value of lessons consumed is measured from (`usedValue`).
+ */
+export async function usedByCard(ex: Executor, r: Range) {
+  const perCard = sessionsIn(ex, r)
+    .innerJoin('cardLedger as l', 'l.timetableId', 't.id')
+    .where('l.kind', 'in', ['deduct', 'refund'])
+    .select(['l.memberCardId', 't.courseId', 't.teacherId', sql<number>`sum(l.amount)`.as('amount')])
+    .groupBy(['l.memberCardId', 't.courseId', 't.teacherId']);
+  const rows = await ex
+    .selectFrom(perCard.as('x'))
+    .innerJoin('memberCard as mc', 'mc.id', 'x.memberCardId')
+    .innerJoin('cardProduct as cp', 'cp.id', 'mc.cardId')
+    .innerJoin('course as c', 'c.id', 'x.courseId')
+    .select([
+      'x.memberCardId',
+      'x.courseId',
+      'x.teacherId',
+      'x.amount',
+      'c.kind',
+      'mc.cardId',
+      'mc.totalCount',
+      'cp.bigType',
+      cardNetPaid.as('netPaid'),
+    ])
+    .execute();
+  return rows.map((x) => ({
+    ...x,
+    amount: n(x.amount),
+    totalCount: n(x.totalCount),
+    netPaid: n(x.netPaid),
+  }));
+}
+
+/**
+ * The store's lesson packs (私教课包): count-card products (deleted ones too: their cards live on)
+ * that book a lesson type, with the teacher or level they are bound to.
+ */
+export function lessonPackProducts(ex: Executor, storeId: number) {
+  return ex
+    .selectFrom('cardProduct as cp')
+    .where('cp.storeId', '=', storeId)
+    .where('cp.bigType', '=', BIG_TYPE_COUNT)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('courseCard as cc')
+          .innerJoin('course as c', 'c.id', 'cc.courseId')
+          .whereRef('cc.cardId', '=', 'cp.id')
+          .where('c.kind', '<>', 'group')
+          .select(sql`1`.as('x')),
+      ),
+    )
+    .select(['cp.id', 'cp.cardName', 'cp.teacherId', 'cp.teacherLevel', 'cp.deleted'])
+    .orderBy('cp.id')
+    .execute();
+}
+
+/**
+ * Per product: cards issued on a date of the range, and what was put on cards (issue and top-up
+ * ledger entries: lessons for a count card) on a date of the range.
+ */
+export async function issuedByProduct(ex: Executor, r: Range) {
+  const [lo, hi] = startBound(r);
+  const [cards, added] = await Promise.all([
+    ex
+      .selectFrom('memberCard')
+      .where('storeId', '=', r.storeId)
+      .where('createdAt', '>=', lo)
+      .where('createdAt', '<', hi)
+      .select(['cardId', sql<number>`count(*)`.as('n')])
+      .groupBy('cardId')
+      .execute(),
+    ex
+      .selectFrom('cardLedger as l')
+      .innerJoin('memberCard as mc', 'mc.id', 'l.memberCardId')
+      .where('l.storeId', '=', r.storeId)
+      .where('l.kind', 'in', ['issue', 'topup'])
+      .where('l.createdAt', '>=', lo)
+      .where('l.createdAt', '<', hi)
+      .select(['mc.cardId', sql<number>`coalesce(sum(l.amount), 0)`.as('n')])
+      .groupBy('mc.cardId')
+      .execute(),
+  ]);
+  return {
+    cards: new Map(cards.map((x) => [x.cardId, n(x.n)])),
+    added: new Map(added.map((x) => [x.cardId, n(x.n)])),
+  };
+}
+
+/** The range's live sessions of every teacher, with whether each is a lesson: what fills their hours. */
+export function teacherSessions(ex: Executor, r: Range) {
+  return sessionsIn(ex, r)
+    .innerJoin('course as c', 'c.id', 't.courseId')
+    .select(['t.teacherId', 't.startTime', 't.endTime', 'c.kind'])
+    .orderBy('t.startTime')
+    .execute();
 }

@@ -10,6 +10,10 @@ import {
   reportBySlot,
   reportByTeacher,
   reportOverview,
+  reportLessonOutstanding,
+  reportLessonPacks,
+  reportLessons,
+  reportLessonUtilisation,
   type ReqOf,
 } from '@studio/contract';
 import { useQuery } from '@tanstack/react-query';
@@ -35,6 +39,28 @@ export function useReports(r: Range) {
       ...opts,
     }),
     bySlot: useQuery({ queryKey: keys.reports.of('by-slot', r), queryFn: () => call(reportBySlot, r), ...opts }),
+  };
+}
+
+/** 私教报表: the lesson reports of a range side by side, and the lessons still owed on packs (now). */
+export function useLessonReports(r: Range) {
+  const opts = { placeholderData: <T>(p: T | undefined) => p };
+  return {
+    byType: useQuery({ queryKey: keys.reports.of('lessons', r), queryFn: () => call(reportLessons, r), ...opts }),
+    utilisation: useQuery({
+      queryKey: keys.reports.of('lesson-utilisation', r),
+      queryFn: () => call(reportLessonUtilisation, r),
+      ...opts,
+    }),
+    packs: useQuery({
+      queryKey: keys.reports.of('lesson-packs', r),
+      queryFn: () => call(reportLessonPacks, r),
+      ...opts,
+    }),
+    outstanding: useQuery({
+      queryKey: keys.reports.of('lesson-outstanding', {}),
+      queryFn: () => call(reportLessonOutstanding, {}),
+    }),
   };
 }
 

@@ -6,72 +6,19 @@ import {
   type reportBySlot,
   type reportByTeacher,
 } from '@studio/contract';
-import { DownloadOutlined } from '@ant-design/icons';
-import { Button, Card, Segmented, Space, Statistic, Table, Tabs, Typography, type TableColumnsType } from 'antd';
-import { useMemo, useState, type ReactNode } from 'react';
+import { Card, Space, Statistic, Tabs, Typography } from 'antd';
+import { useMemo, type ReactNode } from 'react';
 import { yuan } from '../../shared/format.ts';
-import { useStoreClock } from '../../shared/store-time.ts';
-import { ReportRangePicker } from '../../shared/report-range.tsx';
-import { downloadSheet, type SheetColumn } from '../../shared/xlsx.ts';
-import { Chart, type ChartOption } from './chart.tsx';
-import { useReports, type Range } from './hooks.ts';
-import { percent, presetRange, RANGE_KINDS, WEEKDAY_ORDER, WEEKDAYS, type RangeKind } from './range.ts';
+import { type ChartOption } from './chart.tsx';
+import { ReportSection, type Column } from './report-section.tsx';
+import { useReports } from './hooks.ts';
+import { useRangeChooser } from './range-chooser.tsx';
+import { percent, WEEKDAY_ORDER, WEEKDAYS } from './range.ts';
 
 type DayRow = ResOf<typeof reportByDay>[number];
 type CourseRow = ResOf<typeof reportByCourse>[number];
 type TeacherRow = ResOf<typeof reportByTeacher>[number];
 type SlotRow = ResOf<typeof reportBySlot>[number];
-
-/** A table's columns and the same columns in the exported sheet. */
-interface Column<T> {
-  title: string;
-  value: (r: T) => string | number;
-  width?: number;
-}
-
-function ReportSection<T extends object>(props: {
-  name: string;
-  range: Range;
-  chart: ChartOption | null;
-  rows: T[] | undefined;
-  columns: Column<T>[];
-  rowKey: (r: T) => string | number;
-  loading: boolean;
-  testId: string;
-}) {
-  const { name, range, rows = [], columns } = props;
-  const tableColumns: TableColumnsType<T> = columns.map((c) => ({
-    title: c.title,
-    key: c.title,
-    render: (_, r) => c.value(r),
-  }));
-  const exportSheet = () =>
-    downloadSheet(
-      `${name}${range.fromDate}至${range.toDate}`,
-      name,
-      columns.map((c): SheetColumn => ({ header: c.title, width: c.width })),
-      rows.map((r) => columns.map((c) => c.value(r))),
-    );
-  return (
-    <div data-testid={props.testId}>
-      <Space style={{ width: '100%', justifyContent: 'flex-end', marginBottom: 8 }}>
-        <Button icon={<DownloadOutlined />} disabled={!rows.length} onClick={exportSheet}>
-          导出Excel
-        </Button>
-      </Space>
-      {props.chart && <Chart option={props.chart} testId={`${props.testId}-chart`} />}
-      <Table<T>
-        size="small"
-        rowKey={props.rowKey}
-        loading={props.loading}
-        dataSource={rows}
-        columns={tableColumns}
-        pagination={rows.length > 20 ? { pageSize: 20, showSizeChanger: false } : false}
-        locale={{ emptyText: '这段时间没有课程' }}
-      />
-    </div>
-  );
-}
 
 const fillColumns = <
   T extends { sessions: number; seats: number; booked: number; fillRate: number },
@@ -92,9 +39,7 @@ function Stat({ title, value, suffix, testId }: { title: string; value: ReactNod
 
 /** 数据报表: a range, the overview, then the trend, courses, teachers and time slots with charts and exports. */
 export default function ReportsPage() {
-  const [kind, setKind] = useState<RangeKind>('month');
-  const clock = useStoreClock();
-  const [range, setRange] = useState<Range>(() => presetRange('month', clock.day()));
+  const { range, chooser } = useRangeChooser();
   const r = useReports(range);
   const o = r.overview.data;
 
@@ -194,29 +139,8 @@ export default function ReportsPage() {
     };
   }, [r.bySlot.data]);
 
-  const choose = (k: RangeKind) => {
-    setKind(k);
-    if (k !== 'custom') setRange(presetRange(k, clock.day()));
-  };
-
   return (
-    <Card
-      title="数据报表"
-      extra={
-        <Space wrap>
-          <Segmented<RangeKind> options={RANGE_KINDS} value={kind} onChange={choose} data-testid="report-range-kind" />
-          <span data-testid="report-range">
-            <ReportRangePicker
-              value={range}
-              onChange={(r) => {
-                setKind('custom');
-                setRange(r);
-              }}
-            />
-          </span>
-        </Space>
-      }
-    >
+    <Card title="数据报表" extra={chooser}>
       <Space wrap size={12} style={{ marginBottom: 16 }} data-testid="report-overview">
         <Stat testId="stat-sessions" title="课程节数" value={o?.sessions ?? '-'} />
         <Stat testId="stat-seats" title="座位数" value={o?.seats ?? '-'} />
