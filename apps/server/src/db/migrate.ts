@@ -39,6 +39,7 @@ import { leads } from './migrations/20261207_1500_leads.ts';
 import { memberPrivacy } from './migrations/20261209_0100_member_privacy.ts';
 import { leadFunnel } from './migrations/20261209_500_lead_funnel.ts';
 import { leadReferrer } from './migrations/20261209_600_lead_referrer.ts';
+import { trials } from './migrations/20261210_500_trials.ts';
 
 /** Timestamped migrations, in order. Never edit one that has landed: add a new one. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -81,6 +82,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '20261209_0100_member_privacy': memberPrivacy(dialect),
     '20261209_500_lead_funnel': leadFunnel(),
     '20261209_600_lead_referrer': leadReferrer(),
+    '20261210_500_trials': trials(dialect),
   };
 }
 

@@ -4,6 +4,7 @@ import { contains } from '../../db/dialect.ts';
 import type { Executor } from '../../db/index.ts';
 import type { NewRow } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
+import { trialMissedSql } from './trial-repository.ts';
 
 /** The leads' repository: a store's leads (one per mobile), their follow-ups and the pool return. */
 
@@ -90,12 +91,18 @@ export async function requireLead(ex: Executor, storeId: number, id: number) {
   return asRow(row);
 }
 
-/** The open leads (not 已成交, not 已流失) an owner follows up, next follow-up date first (none last). */
-export async function openLeadsOf(ex: Executor, storeId: number, ownerId: number) {
+/**
+ * The open leads (not 已成交, not 已流失) an owner follows up: those who missed their trial class at
+ * `now` first (体验课未到), then by next follow-up date (none last).
+ */
+export async function openLeadsOf(ex: Executor, storeId: number, ownerId: number, now: string) {
+  const missed = trialMissedSql('l', now);
   const rows = await leadsOf(ex, storeId)
     .select([...leadCols])
+    .select(missed.as('trialMissed'))
     .where('l.ownerId', '=', ownerId)
     .where('l.stage', 'not in', ['won', 'lost'])
+    .orderBy(sql`case when ${missed} then 0 else 1 end`)
     .orderBy(sql`case when l.next_follow_up is null then 1 else 0 end`)
     .orderBy('l.nextFollowUp')
     .orderBy('l.id')
@@ -201,6 +208,7 @@ export async function mergeAway(ex: Executor, storeId: number, id: number, into:
     .where('storeId', '=', storeId)
     .where('leadId', '=', id)
     .execute();
+  await ex.updateTable('leadTrial').set({ leadId: into }).where('storeId', '=', storeId).where('leadId', '=', id).execute();
   const r = await ex
     .deleteFrom('lead')
     .where('storeId', '=', storeId)

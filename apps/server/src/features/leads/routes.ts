@@ -1,4 +1,8 @@
 import {
+  cancelLeadTrial,
+  insertLeadTrial,
+  markLeadTrial,
+  queryLeadTrialList,
   insertLead,
   insertLeadFollowUp,
   queryLeadFunnel,
@@ -19,9 +23,11 @@ import {
 import { defineFeature } from '../../lib/feature.ts';
 import { requireStoreById } from '../../lib/store-scope.ts';
 import { cardSold } from '../cards/public.ts';
+import { sessionDeleted } from '../timetable/public.ts';
 import { convertOnSale } from './conversion.ts';
 import * as s from './service.ts';
 import { myReferral, signUpForTrial, trialForm } from './trial-signup.ts';
+import { bookTrial, cancelTrial, markTrial, onSessionDeleted, sessionTrials } from './trials.ts';
 
 /** 潜客: leads, the pool, follow-ups and stages, the setting; a card sale converts its lead. */
 export const leadsFeature = defineFeature((r) => {
@@ -36,6 +42,11 @@ export const leadsFeature = defineFeature((r) => {
   r.handle(queryLeadTodoList, (_input, ctx) => s.todoList(ctx));
   r.handle(queryLeadFunnel, (input, ctx) => s.leadFunnel(ctx, input));
   r.handle(queryLeadFunnelList, (input, ctx) => s.leadFunnelList(ctx, input));
+  // 体验课: a lead's seat in a class without a card.
+  r.handle(insertLeadTrial, (input, ctx) => bookTrial(ctx, input));
+  r.handle(cancelLeadTrial, (input, ctx) => cancelTrial(ctx, input.id));
+  r.handle(markLeadTrial, (input, ctx) => markTrial(ctx, input));
+  r.handle(queryLeadTrialList, (input, ctx) => sessionTrials(ctx, input.sessionId));
   r.handle(queryLeadSetting, (_input, ctx) => s.leadSetting(ctx));
   r.handle(updateLeadSetting, (input, ctx) => s.saveLeadSetting(ctx, input), { tx: true });
   // 体验课报名 (public, behind the members' door) and a member's referral link.
@@ -46,4 +57,6 @@ export const leadsFeature = defineFeature((r) => {
   r.handle(memberReferral, async (_input, ctx) => myReferral(ctx, ctx.member.id));
   // A sale converts its lead in the sale's transaction (the write stage).
   r.on(cardSold, convertOnSale, 'write');
+  // A deleted class cancels its trials and frees their seats in the delete's transaction.
+  r.on(sessionDeleted, onSessionDeleted, 'write');
 });

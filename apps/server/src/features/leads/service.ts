@@ -23,6 +23,7 @@ import { addDays, daysBetween, localDateTime, storeNow } from '../../lib/time.ts
 import { getSetting, putSetting } from '../store-admin/public.ts';
 import { requireSeller } from '../staff/public.ts';
 import * as repo from './repository.ts';
+import { trialsOfLead } from './trial-repository.ts';
 
 /** The store setting of the leads (key `leads`, JSON): pool return days and the manager's sources. */
 export const LEAD_SETTING_KEY = 'leads';
@@ -58,7 +59,7 @@ export async function saveLeadSetting(ctx: CallCtx, input: LeadSetting) {
 const isManager = (ctx: CallCtx) => ctx.post.role === 'manager';
 
 /** A non-manager acts only on their own leads (a pool lead is taken first); 403 otherwise. */
-function requireMine(ctx: CallCtx, lead: { ownerId: number | null }) {
+export function requireMine(ctx: CallCtx, lead: { ownerId: number | null }) {
   if (!isManager(ctx) && lead.ownerId !== ctx.staff.id) throw forbidden(LeadMsg.notYours);
 }
 
@@ -100,8 +101,8 @@ export async function leadList(
 export async function leadInfo(ctx: CallCtx, id: number) {
   const lead = await repo.requireLead(ctx.db, ctx.store.id, id);
   visibleTo(ctx, lead);
-  const followUps = await repo.followUpsOf(ctx.db, id);
-  return { ...lead, followUps: followUps.map((f) => ({ ...f, way: f.way as LeadWay })) };
+  const [followUps, trials] = await Promise.all([repo.followUpsOf(ctx.db, id), trialsOfLead(ctx.db, id)]);
+  return { ...lead, followUps: followUps.map((f) => ({ ...f, way: f.way as LeadWay })), trials };
 }
 
 /** A source of the store's (built-in or the manager's); 400 otherwise. */
@@ -343,12 +344,17 @@ export async function takeLead(ctx: CallCtx, id: number) {
   });
 }
 
-/** 我的待跟进: one's open leads, overdue and today's first (the repository's order), each with its due. */
+/**
+ * 我的待跟进: one's open leads, those whose trial class ended without them (体验课未到) first, then
+ * overdue and today's (the repository's order), each with its due.
+ */
 export async function todoList(ctx: CallCtx) {
-  const today = storeNow(ctx).slice(0, 10);
-  const rows = await repo.openLeadsOf(ctx.db, ctx.store.id, ctx.staff.id);
-  return rows.map((r) => ({
+  const now = storeNow(ctx);
+  const today = now.slice(0, 10);
+  const rows = await repo.openLeadsOf(ctx.db, ctx.store.id, ctx.staff.id, now);
+  return rows.map(({ trialMissed, ...r }) => ({
     ...r,
+    trialMissed: Boolean(trialMissed),
     due: (r.nextFollowUp === null
       ? 'none'
       : r.nextFollowUp < today
