@@ -59,9 +59,9 @@ export const LeadMsg = {
   trialClosed: '已成交或已流失的潜客不能约体验课',
   trialLive: '该潜客已约了一节体验课，上完或取消后才能再约',
   trialEnded: '课程已结束，不能约体验课',
+  trialGroupOnly: '体验课只能约团课',
   trialCancelled: '该体验课已取消',
   trialAttended: '该潜客已上过这节体验课，不能取消',
-  trialNotStarted: '课程还没开始，不能记到店',
   trialSession: '该体验课不在这节课中',
 } as const;
 
@@ -296,6 +296,7 @@ export const zLeadTodo = zLeadRow.extend({
   /** 体验课未到: the lead's trial class ended without them marked 到店 (listed first). */
   trialMissed: z.boolean(),
 });
+export type LeadTodo = z.infer<typeof zLeadTodo>;
 
 export const queryLeadTodoList = defineCall({
   path: `${STORE_API}/query/lead/todo/list`,
@@ -430,7 +431,6 @@ export const queryLeadFunnelList = defineCall({
 
 // ---- 体验课 (issue 44, item 3) ----------------------------------------------------------------
 
-
 export const insertLeadTrial = defineCall({
   path: `${STORE_API}/insert/lead/trial`,
   kind: 'write',
@@ -444,7 +444,13 @@ export const insertLeadTrial = defineCall({
   example: { leadId: 1, sessionId: 1 },
   errors: [
     ...fails.notFound('潜客', '课程'),
-    ...fails.conflict(Msg.sessionFull, LeadMsg.trialClosed, LeadMsg.trialLive, LeadMsg.trialEnded),
+    ...fails.conflict(
+      Msg.sessionFull,
+      LeadMsg.trialClosed,
+      LeadMsg.trialLive,
+      LeadMsg.trialEnded,
+      LeadMsg.trialGroupOnly,
+    ),
     { status: 403, msg: LeadMsg.notYours },
   ],
 });
@@ -478,10 +484,7 @@ export const markLeadTrial = defineCall({
   teacherOwns: { field: 'sessionId', via: 'session' },
   summary: '体验课记到店：潜客变为已体验，记下上课老师（转化漏斗按体验老师统计）；已到店的再记一次不改变什么',
   example: { id: 1, sessionId: 1 },
-  errors: [
-    ...fails.notFound('体验课'),
-    ...fails.conflict(LeadMsg.trialCancelled, LeadMsg.trialNotStarted, LeadMsg.trialSession),
-  ],
+  errors: [...fails.notFound('体验课'), ...fails.conflict(LeadMsg.trialCancelled, LeadMsg.trialSession)],
 });
 
 export const zSessionTrial = z.object({

@@ -29,6 +29,7 @@ const WRITTEN = [
   'waitlist',
   'lead',
   'leadFollowUp',
+  'leadTrial',
   'auditLog',
 ] as const;
 

@@ -17,6 +17,12 @@ export function lockedLeadStage(tx: Tx, storeId: number, leadId: number) {
     .executeTakeFirst();
 }
 
+/** A course's kind ('group': a group class; else a private or small-group lesson type). */
+export async function courseKind(ex: Executor, courseId: number): Promise<string | undefined> {
+  const r = await ex.selectFrom('course').select('kind').where('id', '=', courseId).executeTakeFirst();
+  return r?.kind;
+}
+
 /** Whether the lead holds a trial still booked (not attended, not cancelled). */
 export async function hasLiveTrial(ex: Executor, leadId: number): Promise<boolean> {
   const r = await ex

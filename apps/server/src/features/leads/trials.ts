@@ -24,7 +24,10 @@ const when = (t: { startTime: string }) => t.startTime.slice(0, 16);
 const lead = (id: number) => ({ type: 'lead' as const, id });
 const session = (id: number) => ({ type: 'session' as const, id });
 
-/** Books a lead of one's own (the manager: any) into a class that has not ended: 已约体验. */
+/**
+ * Books a lead of one's own (the manager: any) into a group class that has not ended: 已约体验.
+ * (A private lesson's trial is a lesson booked for the lead once they are a member: not here.)
+ */
 export async function bookTrial(ctx: CallCtx, input: { leadId: number; sessionId: number }) {
   const l = await requireLead(ctx.db, ctx.store.id, input.leadId);
   requireMine(ctx, l);
@@ -34,6 +37,7 @@ export async function bookTrial(ctx: CallCtx, input: { leadId: number; sessionId
     // Lock order: the session, then the lead.
     const s = await liveSession(tx, storeId, input.sessionId, { lock: true });
     if (s.endTime <= now) throw conflict(LeadMsg.trialEnded);
+    if ((await repo.courseKind(tx, s.courseId)) !== 'group') throw conflict(LeadMsg.trialGroupOnly);
     const stage = (await repo.lockedLeadStage(tx, storeId, l.id))?.stage as LeadStage | undefined;
     if (!stage) throw notFound('潜客');
     if (stage === 'won' || stage === 'lost') throw conflict(LeadMsg.trialClosed);
