@@ -388,9 +388,11 @@ export const queryLeadFunnel = defineCall({
     bySource: z.array(zFunnelCounts.extend({ source: z.string() })),
     /** By owner: the owner credited with the conversion, else the owner now; ownerId 0: 公海. */
     byOwner: z.array(zFunnelCounts.extend({ ownerId: z.number().int(), ownerName: z.string() })),
+    /** By trial teacher: the teacher of the lead's first attended trial class (leads without one are not in it). */
+    byTeacher: z.array(zFunnelCounts.extend({ teacherId: z.number().int(), teacherName: z.string() })),
   }),
   summary:
-    '转化漏斗（店长）：日期范围内新增的潜客中已联系、已约体验、已体验、已成交的人数，及从新增到购卡的天数中位数；按来源、按跟进人',
+    '转化漏斗（店长）：日期范围内新增的潜客中已联系、已约体验、已体验、已成交的人数，及从新增到购卡的天数中位数；按来源、按跟进人、按体验课老师',
   example: { fromDate: '2031-03-01', toDate: '2031-03-31' },
   errors: reportRangeErrors,
 });
@@ -420,6 +422,8 @@ export const queryLeadFunnelList = defineCall({
       /** Only this source, or this owner (0: 公海), as the funnel's rows group them. */
       source: z.string().max(20).nullish(),
       ownerId: z.number().int().min(0).nullish(),
+      /** Only the leads whose trial this teacher taught. */
+      teacherId: zOptId(),
       page: zPage(),
     })
     .superRefine((v, ctx) => checkRange(ctx, v.fromDate, v.toDate, 'toDate', REPORT_MAX_DAYS, ReportMsg.rangeMax)),

@@ -208,7 +208,12 @@ export async function mergeAway(ex: Executor, storeId: number, id: number, into:
     .where('storeId', '=', storeId)
     .where('leadId', '=', id)
     .execute();
-  await ex.updateTable('leadTrial').set({ leadId: into }).where('storeId', '=', storeId).where('leadId', '=', id).execute();
+  await ex
+    .updateTable('leadTrial')
+    .set({ leadId: into })
+    .where('storeId', '=', storeId)
+    .where('leadId', '=', id)
+    .execute();
   const r = await ex
     .deleteFrom('lead')
     .where('storeId', '=', storeId)
@@ -386,7 +391,7 @@ export function storesWithOwnedLeads(ex: Executor, settingKey: string) {
 /**
  * The leads added to the store from `from` to before `before` (store-local), oldest first, with when they
  * reached each step of the funnel and the owner credited: the one of the conversion, else the owner
- * now (null: 公海).
+ * now (null: 公海); the teacher of its attended trial class, if any.
  */
 export function funnelLeads(ex: Executor, storeId: number, from: string, before: string) {
   return ex
@@ -394,6 +399,7 @@ export function funnelLeads(ex: Executor, storeId: number, from: string, before:
     .leftJoin('staff as s', (j) =>
       j.on((eb) => eb(eb.fn.coalesce('l.convertedOwnerId', 'l.ownerId'), '=', eb.ref('s.id'))),
     )
+    .leftJoin('teacher as te', 'te.id', 'l.trialTeacherId')
     .select((eb) => [
       'l.id',
       'l.name',
@@ -401,6 +407,8 @@ export function funnelLeads(ex: Executor, storeId: number, from: string, before:
       eb.fn.coalesce('l.convertedSource', 'l.source').as('source'),
       eb.fn.coalesce('l.convertedOwnerId', 'l.ownerId').as('ownerId'),
       's.name as ownerName',
+      'l.trialTeacherId',
+      'te.name as trialTeacherName',
       'l.stage',
       'l.createdAt',
       'l.contactedAt',

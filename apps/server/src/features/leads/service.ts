@@ -453,7 +453,8 @@ function groupBy<K>(rows: FunnelRow[], key: (r: FunnelRow) => K) {
 
 /**
  * The funnel of the leads added in the range: how many reached each step, the median days to the
- * card, in all, by source and by owner (the one credited with the conversion, else the owner now).
+ * card, in all, by source, by owner (the one credited with the conversion, else the owner now) and by
+ * the teacher of the lead's attended trial class (体验课老师).
  */
 export async function leadFunnel(ctx: CallCtx, q: { fromDate: string; toDate: string }) {
   const rows = await funnelRows(ctx, q);
@@ -463,11 +464,22 @@ export async function leadFunnel(ctx: CallCtx, q: { fromDate: string; toDate: st
     ownerName: rs[0].ownerName ?? '公海',
     ...countsOf(rs),
   }));
+  const byTeacher = [
+    ...groupBy(
+      rows.filter((r) => r.trialTeacherId !== null),
+      (r) => r.trialTeacherId!,
+    ),
+  ].map(([teacherId, rs]) => ({ teacherId, teacherName: rs[0].trialTeacherName ?? '', ...countsOf(rs) }));
   const most = (a: FunnelCounts, b: FunnelCounts) => b.leads - a.leads;
-  return { total: countsOf(rows), bySource: bySource.sort(most), byOwner: byOwner.sort(most) };
+  return {
+    total: countsOf(rows),
+    bySource: bySource.sort(most),
+    byOwner: byOwner.sort(most),
+    byTeacher: byTeacher.sort(most),
+  };
 }
 
-/** The leads behind one number of the funnel: a step, maybe of one source or owner (0: 公海); 20 a page. */
+/** The leads behind one number of the funnel: a step, maybe of one source, owner (0: 公海) or trial teacher; 20 a page. */
 export async function leadFunnelList(
   ctx: CallCtx,
   q: {
@@ -476,6 +488,7 @@ export async function leadFunnelList(
     step: FunnelStep;
     source?: string | null;
     ownerId?: number | null;
+    teacherId?: number | null;
     page: number;
   },
 ) {
@@ -483,7 +496,8 @@ export async function leadFunnelList(
     (r) =>
       reached[q.step](r) &&
       (q.source == null || r.source === q.source) &&
-      (q.ownerId == null || (r.ownerId ?? 0) === q.ownerId),
+      (q.ownerId == null || (r.ownerId ?? 0) === q.ownerId) &&
+      (q.teacherId == null || r.trialTeacherId === q.teacherId),
   );
   const list = rows.slice((q.page - 1) * PAGE, q.page * PAGE).map((r) => ({
     id: r.id,

@@ -11,6 +11,8 @@ import {
   LeadMsg,
   markLeadTrial,
   Msg,
+  queryLeadFunnel,
+  queryLeadFunnelList,
   queryLeadInfo,
   queryLeadTodoList,
   queryLeadTrialList,
@@ -123,6 +125,25 @@ describeEachDb('leads: trial classes (体验课)', (env) => {
     expect(l.trialDoneAt).not.toBeNull();
     expect(l.trialBookedAt).not.toBeNull();
     expect(l.contactedAt).not.toBeNull();
+    // 转化漏斗 按体验课老师: the lead counts under the teacher who taught the trial (and the list behind it).
+    const day = l.createdAt.slice(0, 10);
+    const funnel = await env().client.ok(queryLeadFunnel.path, { fromDate: day, toDate: day });
+    expect(funnel.byTeacher.find((r: { teacherId: number }) => r.teacherId === teacher.id)).toMatchObject({
+      teacherName: teacher.name,
+      leads: 1,
+      contacted: 1,
+      trialBooked: 1,
+      trialDone: 1,
+      converted: 0,
+    });
+    const behind = await env().client.ok(queryLeadFunnelList.path, {
+      fromDate: day,
+      toDate: day,
+      step: 'trialDone',
+      teacherId: teacher.id,
+      page: 1,
+    });
+    expect(behind.list.map((r: { id: number }) => r.id)).toEqual([leadId]);
     // Marking again changes nothing; an attended trial is not cancelled; its seat stays taken.
     await seller.ok(markLeadTrial.path, { id, sessionId: s.id });
     expect(await seller.call(cancelLeadTrial.path, { id })).toMatchObject({ status: 409, msg: LeadMsg.trialAttended });
