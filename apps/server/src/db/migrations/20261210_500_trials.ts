@@ -21,7 +21,12 @@ export function trials(dialect: Dialect) {
         .addColumn('store_id', 'integer', (c) => c.notNull().references('store.id'))
         .addColumn('lead_id', 'integer', (c) => c.notNull().references('lead.id'))
         .addColumn('timetable_id', 'integer', (c) => c.notNull().references('timetable.id'))
-        .addColumn('status', 'integer', (c) => c.notNull().defaultTo(1).check(sql`status in (1, 2, 3)`))
+        .addColumn('status', 'integer', (c) =>
+          c
+            .notNull()
+            .defaultTo(1)
+            .check(sql`status in (1, 2, 3)`),
+        )
         .addColumn('stage_before', 'text', (c) => c.notNull())
         .addColumn('teacher_id', 'integer', (c) => c.references('teacher.id'))
         .addColumn('operator_id', 'integer', (c) => c.references('staff.id'))
