@@ -27,7 +27,7 @@ describeBrowser('trial classes (体验课) of leads', (env) => {
     // 公海: take the lead, open its drawer.
     await page.goto(`${server.url}/lead/list`);
     await page.getByRole('tab', { name: '公海' }).click();
-    const row = page.locator('.ant-tabs-tabpane-active tr', { hasText: name });
+    const row = page.locator('tr', { hasText: name }).first();
     await row.getByText(name, { exact: true }).click();
     const d = page.locator('.ant-drawer', { hasText: `潜客 ${name}` });
     await d.getByRole('button', { name: '领取' }).click();
