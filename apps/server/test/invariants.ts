@@ -26,7 +26,8 @@ function sumBy(rows: { id: number | null; n: number | string | null }[]): Map<nu
  * empty when all hold. Definitions:
  * - seats: a live session's realCount = studentCount of its live reservations (booked or signed
  *   in) that did not come from a pending + studentCount of its pendings waiting or signed in (a
- *   signed-in pending's seat is counted once, through the pending); 0 <= realCount <= capacity.
+ *   signed-in pending's seat is counted once, through the pending) + one for each lead's trial
+ *   booked or attended (体验课); 0 <= realCount <= capacity.
  *   A no-show (pending status 4) keeps its seat. A deleted session has realCount 0, no live
  *   reservation and no waiting or signed-in pending.
  * - money: for every member card 0 <= usedCount <= totalCount, and its ledger deduct + refund
@@ -89,9 +90,21 @@ async function readInvariants(db: Db, storeId?: number): Promise<string[]> {
     );
   const held = await heldBy(HELD);
   const heldLive = await heldBy(HELD_LIVE);
+  // 体验课 (issue 44 item 3): a lead's trial booked or attended holds one seat, no card.
+  const trialSeats = sumBy(
+    await scoped(
+      db
+        .selectFrom('leadTrial')
+        .select((eb) => ['timetableId as id', eb.fn.countAll<number>().as('n')])
+        .where('status', 'in', [1, 2])
+        .groupBy('timetableId'),
+      'storeId',
+    ).execute(),
+  );
   for (const s of sessions) {
-    const expected = (direct.get(s.id) ?? 0) + (held.get(s.id) ?? 0);
-    if (s.deleted && (s.realCount !== 0 || (direct.get(s.id) ?? 0) + (heldLive.get(s.id) ?? 0) !== 0)) {
+    const trials = trialSeats.get(s.id) ?? 0;
+    const expected = (direct.get(s.id) ?? 0) + (held.get(s.id) ?? 0) + trials;
+    if (s.deleted && (s.realCount !== 0 || (direct.get(s.id) ?? 0) + (heldLive.get(s.id) ?? 0) + trials !== 0)) {
       out.push(`deleted session ${s.id}: realCount ${s.realCount}, live seats ${expected}`);
     }
     if (!s.deleted && s.realCount !== expected) out.push(`session ${s.id}: realCount ${s.realCount} != ${expected}`);
@@ -393,6 +406,56 @@ async function leadProblems(db: Db, storeId?: number): Promise<string[]> {
       out.push(`lead ${l.id}: card ${l.convertedCardId} held by member ${l.holder}, not ${l.convertedMemberId}`);
     }
   }
+  out.push(...(await trialProblems(db, storeId)));
+  return out;
+}
+
+/**
+ * 体验课 (issue 44 item 3): a trial belongs to a lead and a session of its own store and charges no
+ * card (it has none: no ledger or history row names it); a lead holds at most one trial still booked;
+ * an attended trial names the teacher its class had, and its lead reached 已体验 (`trial_done_at`)
+ * and names a trial teacher; a booked trial is in a live session; a lead 已约体验 by a trial that is
+ * still booked has `trial_booked_at`.
+ */
+async function trialProblems(db: Db, storeId?: number): Promise<string[]> {
+  const out: string[] = [];
+  let q = db
+    .selectFrom('leadTrial as lt')
+    .innerJoin('lead as l', 'l.id', 'lt.leadId')
+    .innerJoin('timetable as t', 't.id', 'lt.timetableId')
+    .select([
+      'lt.id',
+      'lt.storeId',
+      'lt.leadId',
+      'lt.status',
+      'lt.teacherId',
+      'lt.attendedTime',
+      'l.storeId as leadStore',
+      'l.trialBookedAt',
+      'l.trialDoneAt',
+      'l.trialTeacherId',
+      't.storeId as sessionStore',
+      't.deleted',
+    ]);
+  if (storeId !== undefined) q = q.where('lt.storeId', '=', storeId);
+  const live = new Map<number, number>();
+  for (const t of await q.execute()) {
+    if (t.leadStore !== t.storeId || t.sessionStore !== t.storeId) {
+      out.push(`trial ${t.id}: store ${t.storeId}, lead's ${t.leadStore}, session's ${t.sessionStore}`);
+    }
+    if (t.status === 1) {
+      live.set(t.leadId, (live.get(t.leadId) ?? 0) + 1);
+      if (t.deleted) out.push(`trial ${t.id}: booked in deleted session`);
+      if (t.trialBookedAt === null) out.push(`trial ${t.id}: lead ${t.leadId} booked without trial_booked_at`);
+    }
+    if (t.status === 2) {
+      if (t.teacherId === null || t.attendedTime === null) out.push(`trial ${t.id}: attended without teacher or time`);
+      if (t.trialDoneAt === null || t.trialTeacherId === null) {
+        out.push(`trial ${t.id}: attended, lead ${t.leadId} without trial_done_at or trial teacher`);
+      }
+    }
+  }
+  for (const [leadId, n] of live) if (n > 1) out.push(`lead ${leadId}: ${n} trials booked at once`);
   return out;
 }
 

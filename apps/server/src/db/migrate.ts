@@ -41,6 +41,7 @@ import { leadFunnel } from './migrations/20261209_500_lead_funnel.ts';
 import { leadReferrer } from './migrations/20261209_600_lead_referrer.ts';
 import { lessonPayRules } from './migrations/20261210_100_lesson_pay_rules.ts';
 import { health } from './migrations/20261210_400_health.ts';
+import { trials } from './migrations/20261210_500_trials.ts';
 import { referralReward } from './migrations/20261210_600_referral_reward.ts';
 
 /** Timestamped migrations, in order. Never edit one that has landed: add a new one. */
@@ -86,6 +87,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '20261209_600_lead_referrer': leadReferrer(),
     '20261210_100_lesson_pay_rules': lessonPayRules(),
     '20261210_400_health': health(dialect),
+    '20261210_500_trials': trials(dialect),
     '20261210_600_referral_reward': referralReward(dialect),
   };
 }

@@ -386,6 +386,25 @@ export interface LeadTable {
   trialDoneAt: Generated<string | null>;
   /** The member whose referral link brought the lead (转介绍, migration 20261209_600), or null. */
   referrerMemberId: number | null;
+  /** The teacher of the lead's attended trial class (migration 20261210_500; the funnel). */
+  trialTeacherId: Generated<number | null>;
+}
+/** A lead's trial class (体验课, migration 20261210_500): a seat without a card. */
+export interface LeadTrialTable {
+  id: Generated<number>;
+  storeId: number;
+  leadId: number;
+  timetableId: number;
+  /** 1 booked, 2 attended (keeps its seat), 3 cancelled. */
+  status: Generated<number>;
+  /** The lead's stage when booked (a cancel puts it back). */
+  stageBefore: string;
+  /** The session's teacher when the attendance was marked. */
+  teacherId: number | null;
+  operatorId: number | null;
+  createTime: string;
+  attendedTime: string | null;
+  cancelTime: string | null;
 }
 /** 转介绍奖励 (migration 20261210_600): one a referred lead at most. */
 export interface ReferralRewardTable {
@@ -897,6 +916,7 @@ export interface Database {
   lead: LeadTable;
   leadFollowUp: LeadFollowUpTable;
   referralReward: ReferralRewardTable;
+  leadTrial: LeadTrialTable;
   memberCard: MemberCardTable;
   cardLedger: CardLedgerTable;
   cardLeave: CardLeaveTable;

@@ -709,6 +709,17 @@ export const basePayloads: Record<string, BasePayload> = {
   [`${STORE}/query/referral/reward/list`]: { body: () => ({ page: 1 }) },
   [`${STORE}/grant/referral/reward`]: { body: (w) => ({ id: w.referralReward }), ids: { id: 'referralReward' } },
   [`${STORE}/undo/referral/reward`]: { body: (w) => ({ id: w.referralReward }), ids: { id: 'referralReward' } },
+  // 体验课 (issue 44 item 3)
+  [`${STORE}/insert/lead/trial`]: {
+    body: (w) => ({ leadId: w.lead, sessionId: w.emptySession }),
+    ids: { leadId: 'lead', sessionId: 'emptySession' },
+  },
+  [`${STORE}/cancel/lead/trial`]: { body: (w) => ({ id: w.leadTrial }), ids: { id: 'leadTrial' } },
+  [`${STORE}/mark/lead/trial`]: {
+    body: (w) => ({ id: w.leadTrial, sessionId: w.session }),
+    ids: { id: 'leadTrial', sessionId: 'session' },
+  },
+  [`${STORE}/query/lead/trial/list`]: { body: (w) => ({ sessionId: w.session }), ids: { sessionId: 'session' } },
   // members' own data (个人信息): the manager's list and decision (a rejection: the world's member stays)
   [`${STORE}/query/erasure/request/list`]: { body: () => ({ status: 'pending' }) },
   [`${STORE}/update/erasure/request`]: {

@@ -41,6 +41,9 @@ export interface World {
   audit: number;
   /** A lead (潜客) in the pool (公海), of a mobile no member holds. */
   lead: number;
+  /** A second lead of the pool, 已约体验 by `leadTrial`: its trial class (体验课) booked into `session`. */
+  trialLead: number;
+  leadTrial: number;
   /** `member2`'s pending request to delete their account (个人信息). */
   erasureRequest: number;
   /** A 转介绍奖励 waiting (待发放): `member` referred `member2` (a lead of their mobile); `member` holds a 次卡. */
@@ -392,6 +395,55 @@ export async function makeWorld(f: Factory, tag: string): Promise<World> {
     .returning('id')
     .executeTakeFirstOrThrow();
   w.referralReward = reward.id;
+  const trialLead = await db
+    .insertInto('lead')
+    .values({
+      storeId,
+      name: `${tag}体验潜客`,
+      mobile: randomMobile(),
+      source: '电话',
+      interests: null,
+      notes: null,
+      preferredTimes: null,
+      ownerId: null,
+      stage: 'trial_booked',
+      lostReason: null,
+      nextFollowUp: null,
+      touchedAt: now,
+      createdBy: null,
+      createdAt: now,
+      convertedCardId: null,
+      convertedMemberId: null,
+      convertedOwnerId: null,
+      convertedSource: null,
+      convertedAt: null,
+      contactedAt: now,
+      trialBookedAt: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  w.trialLead = trialLead.id;
+  const trial = await db
+    .insertInto('leadTrial')
+    .values({
+      storeId,
+      leadId: trialLead.id,
+      timetableId: w.session,
+      stageBefore: 'contacted',
+      teacherId: null,
+      operatorId: null,
+      createTime: now,
+      attendedTime: null,
+      cancelTime: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db
+    .updateTable('timetable')
+    .set((eb) => ({ realCount: eb('realCount', '+', 1) }))
+    .where('id', '=', w.session)
+    .execute();
+  w.leadTrial = trial.id;
   const erasure = await db
     .insertInto('erasureRequest')
     .values({ storeId, memberId: member2.id, reason: null, requestedAt: now, dueDate: addDays(now.slice(0, 10), 15) })

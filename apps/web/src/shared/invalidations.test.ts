@@ -21,6 +21,7 @@ const sample = {
   'payOrders.reconcile': keys.payOrders.reconcile('2026-11-26'),
   'calendar.range': keys.calendar.range('2026-11-23', '2026-11-29', null, 2),
   'calendar.week': keys.calendar.week('2026-11-23'),
+  'calendar.trialSessions': keys.calendar.trialSessions('2026-11-23'),
   'calendar.lessonTypes': keys.calendar.lessonTypes,
   'calendar.freeSlots': keys.calendar.freeSlots(3, 2, '2026-11-27', 1),
   'calendar.dropInTeachers': keys.calendar.dropInTeachers(3, '2026-11-27'),
@@ -32,6 +33,7 @@ const sample = {
   'sessions.online': keys.sessions.online(7),
   'sessions.waitlist': keys.sessions.waitlist(7),
   'sessions.health': keys.sessions.health(7),
+  'sessions.trials': keys.sessions.trials(7),
   'member.one': keys.member.one(5),
   'member.cardsForCourse': keys.member.cardsForCourse(5, 3),
   'member.payments': keys.member.payments(5),
@@ -85,6 +87,7 @@ type Name = keyof typeof sample;
 const calendar: Name[] = [
   'calendar.range',
   'calendar.week',
+  'calendar.trialSessions',
   'calendar.dropInTeachers',
   'calendar.dropInCount',
   'calendar.lessonTypes',
@@ -98,6 +101,7 @@ const sessions: Name[] = [
   'sessions.online',
   'sessions.waitlist',
   'sessions.health',
+  'sessions.trials',
 ];
 const member: Name[] = [
   'member.one',
@@ -161,6 +165,7 @@ const expected: Record<WriteKind, Name[]> = {
     'cardProducts',
   ],
   lead: ['leads.of'],
+  leadTrial: ['leads.of', ...calendar, ...sessions, 'today.of'],
   undo: [...calendar, ...sessions, ...member, 'cardLedger.one', 'reports.of', 'today.of', 'audit.page'],
 };
 

@@ -61,6 +61,8 @@ export const invalidates = {
   lessonSetup: [keys.lessonSetup.all, keys.cardProducts],
   /** A lead added, edited, followed up, staged, assigned, taken; the leads' setting. */
   lead: [keys.leads.all],
+  /** A lead's trial class booked, cancelled or attended: the lead, and the class's seats and rows. */
+  leadTrial: [keys.leads.all, keys.calendar.all, keys.sessions.all, keys.today.all],
   /** An undone bulk change: everything a bulk change touches (sessions, bookings, balances) and the log. */
   undo: [
     keys.calendar.all,

@@ -49,6 +49,8 @@ export const keys = {
       teacherId,
     ],
     week: (monday: string) => ['calendar', 'week', monday],
+    /** 约体验课: a day's group classes with a seat left. */
+    trialSessions: (date: string) => ['calendar', 'trial-sessions', date],
     /** 约私教: the lesson types and a type's free start times (a booking anywhere changes them). */
     lessonTypes: ['calendar', 'lesson-types'],
     freeSlots: (courseId: number, teacherId: number, date: string, members: number) => [
@@ -83,6 +85,8 @@ export const keys = {
     waitlist: (id: number) => ['session', id, 'waitlist'],
     /** The session's members marked 健康提示. */
     health: (id: number) => ['session', id, 'health'],
+    /** The leads' trial classes (体验课) booked into it. */
+    trials: (id: number) => ['session', id, 'trials'],
   },
   /** One member with their cards, their cards usable for a course, their bookings. */
   member: {

@@ -55,6 +55,14 @@ export const LeadMsg = {
   mobileWon: '该潜客已成交，不能修改手机号',
   /** Two edits at once gave two leads the same new mobile: the second is refused. */
   mobileRace: '该手机号刚被另一位潜客使用，请刷新后重试',
+  /** 约体验课 (item 3). */
+  trialClosed: '已成交或已流失的潜客不能约体验课',
+  trialLive: '该潜客已约了一节体验课，上完或取消后才能再约',
+  trialEnded: '课程已结束，不能约体验课',
+  trialGroupOnly: '体验课只能约团课',
+  trialCancelled: '该体验课已取消',
+  trialAttended: '该潜客已上过这节体验课，不能取消',
+  trialSession: '该体验课不在这节课中',
 } as const;
 
 const zOptText = (max: number) =>
@@ -97,6 +105,25 @@ export const zLeadFollowUp = z.object({
 });
 export type LeadFollowUp = z.infer<typeof zLeadFollowUp>;
 
+/** A trial's status: 1 约了, 2 到店 (上过), 3 取消. */
+export const LEAD_TRIAL_STATUS = { BOOKED: 1, ATTENDED: 2, CANCELLED: 3 } as const;
+export const LEAD_TRIAL_STATUS_LABEL: Record<number, string> = { 1: '已约', 2: '已到店', 3: '已取消' };
+
+export const zLeadTrial = z.object({
+  id: z.number(),
+  leadId: z.number(),
+  sessionId: z.number(),
+  courseName: z.string(),
+  teacherName: z.string().nullable(),
+  startTime: z.string(),
+  endTime: z.string(),
+  /** 1 已约, 2 已到店, 3 已取消. */
+  status: z.number(),
+  attendedTime: z.string().nullable(),
+  createTime: z.string(),
+});
+export type LeadTrial = z.infer<typeof zLeadTrial>;
+
 export const queryLeadList = defineCall({
   path: `${STORE_API}/query/lead/list`,
   kind: 'read',
@@ -127,7 +154,11 @@ export const queryLeadInfo = defineCall({
   roles: Roles.all,
   fullMobiles: FullMobiles.sellers,
   req: z.object({ id: zId() }),
-  res: zLeadRow.extend({ followUps: z.array(zLeadFollowUp) }),
+  res: zLeadRow.extend({
+    followUps: z.array(zLeadFollowUp),
+    /** The lead's trial classes, newest first (cancelled ones too). */
+    trials: z.array(zLeadTrial),
+  }),
   idFields: ['id'],
   summary: '潜客详情与跟进记录（新的在前）：店长看全部，其他员工看自己的和公海中的',
   example: { id: 1 },
@@ -269,7 +300,10 @@ export const takeLead = defineCall({
 export const zLeadTodo = zLeadRow.extend({
   /** 'overdue' 已逾期, 'today' 今天, 'later' 以后, 'none' 未定. */
   due: z.enum(['overdue', 'today', 'later', 'none']),
+  /** 体验课未到: the lead's trial class ended without them marked 到店 (listed first). */
+  trialMissed: z.boolean(),
 });
+export type LeadTodo = z.infer<typeof zLeadTodo>;
 
 export const queryLeadTodoList = defineCall({
   path: `${STORE_API}/query/lead/todo/list`,
@@ -363,9 +397,11 @@ export const queryLeadFunnel = defineCall({
     bySource: z.array(zFunnelCounts.extend({ source: z.string() })),
     /** By owner: the owner credited with the conversion, else the owner now; ownerId 0: 公海. */
     byOwner: z.array(zFunnelCounts.extend({ ownerId: z.number().int(), ownerName: z.string() })),
+    /** By trial teacher: the teacher of the lead's first attended trial class (leads without one are not in it). */
+    byTeacher: z.array(zFunnelCounts.extend({ teacherId: z.number().int(), teacherName: z.string() })),
   }),
   summary:
-    '转化漏斗（店长）：日期范围内新增的潜客中已联系、已约体验、已体验、已成交的人数，及从新增到购卡的天数中位数；按来源、按跟进人',
+    '转化漏斗（店长）：日期范围内新增的潜客中已联系、已约体验、已体验、已成交的人数，及从新增到购卡的天数中位数；按来源、按跟进人、按体验课老师',
   example: { fromDate: '2031-03-01', toDate: '2031-03-31' },
   errors: reportRangeErrors,
 });
@@ -395,6 +431,8 @@ export const queryLeadFunnelList = defineCall({
       /** Only this source, or this owner (0: 公海), as the funnel's rows group them. */
       source: z.string().max(20).nullish(),
       ownerId: z.number().int().min(0).nullish(),
+      /** Only the leads whose trial this teacher taught. */
+      teacherId: zOptId(),
       page: zPage(),
     })
     .superRefine((v, ctx) => checkRange(ctx, v.fromDate, v.toDate, 'toDate', REPORT_MAX_DAYS, ReportMsg.rangeMax)),
@@ -402,6 +440,89 @@ export const queryLeadFunnelList = defineCall({
   summary: '转化漏斗中某个数字背后的潜客（20条一页，按新增时间）：某一步，可限某来源或某跟进人',
   example: { fromDate: '2031-03-01', toDate: '2031-03-31', step: 'converted', page: 1 },
   errors: reportRangeErrors,
+});
+
+// ---- 体验课 (issue 44, item 3) ----------------------------------------------------------------
+
+export const insertLeadTrial = defineCall({
+  path: `${STORE_API}/insert/lead/trial`,
+  kind: 'write',
+  auth: 'store',
+  roles: Roles.all,
+  req: z.object({ leadId: zId(), sessionId: zId('请选择课程') }),
+  res: z.object({ id: z.number() }),
+  idFields: ['leadId', 'sessionId'],
+  summary:
+    '为潜客约体验课：占这节课的一个名额（不用会员卡，不扣费），潜客变为已约体验；每位潜客同时只能有一节未上的体验课',
+  example: { leadId: 1, sessionId: 1 },
+  errors: [
+    ...fails.notFound('潜客', '课程'),
+    ...fails.conflict(
+      Msg.sessionFull,
+      LeadMsg.trialClosed,
+      LeadMsg.trialLive,
+      LeadMsg.trialEnded,
+      LeadMsg.trialGroupOnly,
+    ),
+    { status: 403, msg: LeadMsg.notYours },
+  ],
+});
+
+export const cancelLeadTrial = defineCall({
+  path: `${STORE_API}/cancel/lead/trial`,
+  kind: 'write',
+  auth: 'store',
+  roles: Roles.all,
+  req: z.object({ id: zId() }),
+  res: z.null(),
+  idFields: ['id'],
+  summary: '取消潜客的体验课：名额空出，潜客回到约课前的阶段',
+  example: { id: 1 },
+  errors: [
+    ...fails.notFound('体验课'),
+    ...fails.conflict(LeadMsg.trialCancelled, LeadMsg.trialAttended),
+    { status: 403, msg: LeadMsg.notYours },
+  ],
+});
+
+export const markLeadTrial = defineCall({
+  path: `${STORE_API}/mark/lead/trial`,
+  kind: 'write',
+  auth: 'store',
+  roles: Roles.all,
+  /** The session is named too: a teacher marks only the trials of a class they teach. */
+  req: z.object({ id: zId(), sessionId: zId() }),
+  res: z.null(),
+  idFields: ['id', 'sessionId'],
+  teacherOwns: { field: 'sessionId', via: 'session' },
+  summary: '体验课记到店：潜客变为已体验，记下上课老师（转化漏斗按体验老师统计）；已到店的再记一次不改变什么',
+  example: { id: 1, sessionId: 1 },
+  errors: [...fails.notFound('体验课'), ...fails.conflict(LeadMsg.trialCancelled, LeadMsg.trialSession)],
+});
+
+export const zSessionTrial = z.object({
+  id: z.number(),
+  leadId: z.number(),
+  leadName: z.string(),
+  mobile: z.string(),
+  ownerName: z.string().nullable(),
+  /** 1 已约, 2 已到店. */
+  status: z.number(),
+  attendedTime: z.string().nullable(),
+});
+export type SessionTrial = z.infer<typeof zSessionTrial>;
+
+export const queryLeadTrialList = defineCall({
+  path: `${STORE_API}/query/lead/trial/list`,
+  kind: 'read',
+  auth: 'store',
+  roles: Roles.all,
+  req: z.object({ sessionId: zId() }),
+  res: z.array(zSessionTrial),
+  idFields: ['sessionId'],
+  teacherOwns: { field: 'sessionId', via: 'session' },
+  summary: '一节课的体验课学员（未取消的，按预约先后）：潜客姓名、手机号、跟进人、是否到店',
+  example: { sessionId: 1 },
 });
 
 export const leadCalls = [
@@ -418,4 +539,8 @@ export const leadCalls = [
   updateLeadSetting,
   queryLeadFunnel,
   queryLeadFunnelList,
+  insertLeadTrial,
+  cancelLeadTrial,
+  markLeadTrial,
+  queryLeadTrialList,
 ] as const;

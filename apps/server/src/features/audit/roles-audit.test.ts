@@ -30,6 +30,7 @@ const WRITTEN = [
   'lead',
   'leadFollowUp',
   'referralReward',
+  'leadTrial',
   'auditLog',
 ] as const;
 

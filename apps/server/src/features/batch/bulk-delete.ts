@@ -5,6 +5,7 @@ import { localDateTime } from '../../lib/time.ts';
 import { lockCards, lockSessions } from '../../db/locks.ts';
 import { recordForUndo } from '../../lib/audit.ts';
 import { creditCards, freeSeatsOf, writeTrail } from '../timetable/public.ts';
+import { cancelTrialsOfSessions } from '../leads/public.ts';
 import { idChunks } from '../../db/chunks.ts';
 import {
   cancelLiveBookingsOf,
@@ -93,6 +94,8 @@ export async function deleteSessions(
       })),
       ...waiting.map((p) => ({ ...trail(p), memberCardId: null, reservationId: null, pendingId: p.id, usedCount: 0 })),
     ]);
+    // Leads' trial classes (体验课) of these sessions: cancelled, their seats freed (not restored by an undo).
+    await cancelTrialsOfSessions(tx, store.id, ids, now);
   }
   await lockCards(tx, refundsByCard.keys());
   await creditCards(tx, refundsByCard);

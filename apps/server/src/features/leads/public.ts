@@ -1,2 +1,3 @@
 /** What other parts of the server use of the leads (潜客): the daily pool return (main.ts). */
 export { returnStaleLeads } from './service.ts';
+export { cancelTrialsOfSessions } from './trials.ts';

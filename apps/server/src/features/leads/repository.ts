@@ -4,6 +4,7 @@ import { contains } from '../../db/dialect.ts';
 import type { Executor } from '../../db/index.ts';
 import type { NewRow } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
+import { trialMissedSql } from './trial-repository.ts';
 
 /** The leads' repository: a store's leads (one per mobile), their follow-ups and the pool return. */
 
@@ -90,12 +91,18 @@ export async function requireLead(ex: Executor, storeId: number, id: number) {
   return asRow(row);
 }
 
-/** The open leads (not 已成交, not 已流失) an owner follows up, next follow-up date first (none last). */
-export async function openLeadsOf(ex: Executor, storeId: number, ownerId: number) {
+/**
+ * The open leads (not 已成交, not 已流失) an owner follows up: those who missed their trial class at
+ * `now` first (体验课未到), then by next follow-up date (none last).
+ */
+export async function openLeadsOf(ex: Executor, storeId: number, ownerId: number, now: string) {
+  const missed = trialMissedSql('l', now);
   const rows = await leadsOf(ex, storeId)
     .select([...leadCols])
+    .select(missed.as('trialMissed'))
     .where('l.ownerId', '=', ownerId)
     .where('l.stage', 'not in', ['won', 'lost'])
+    .orderBy(sql`case when ${missed} then 0 else 1 end`)
     .orderBy(sql`case when l.next_follow_up is null then 1 else 0 end`)
     .orderBy('l.nextFollowUp')
     .orderBy('l.id')
@@ -197,6 +204,12 @@ export async function updateLeadFields(
 export async function mergeAway(ex: Executor, storeId: number, id: number, into: number) {
   await ex
     .updateTable('leadFollowUp')
+    .set({ leadId: into })
+    .where('storeId', '=', storeId)
+    .where('leadId', '=', id)
+    .execute();
+  await ex
+    .updateTable('leadTrial')
     .set({ leadId: into })
     .where('storeId', '=', storeId)
     .where('leadId', '=', id)
@@ -378,7 +391,7 @@ export function storesWithOwnedLeads(ex: Executor, settingKey: string) {
 /**
  * The leads added to the store from `from` to before `before` (store-local), oldest first, with when they
  * reached each step of the funnel and the owner credited: the one of the conversion, else the owner
- * now (null: 公海).
+ * now (null: 公海); the teacher of its attended trial class, if any.
  */
 export function funnelLeads(ex: Executor, storeId: number, from: string, before: string) {
   return ex
@@ -386,6 +399,7 @@ export function funnelLeads(ex: Executor, storeId: number, from: string, before:
     .leftJoin('staff as s', (j) =>
       j.on((eb) => eb(eb.fn.coalesce('l.convertedOwnerId', 'l.ownerId'), '=', eb.ref('s.id'))),
     )
+    .leftJoin('teacher as te', 'te.id', 'l.trialTeacherId')
     .select((eb) => [
       'l.id',
       'l.name',
@@ -393,6 +407,8 @@ export function funnelLeads(ex: Executor, storeId: number, from: string, before:
       eb.fn.coalesce('l.convertedSource', 'l.source').as('source'),
       eb.fn.coalesce('l.convertedOwnerId', 'l.ownerId').as('ownerId'),
       's.name as ownerName',
+      'l.trialTeacherId',
+      'te.name as trialTeacherName',
       'l.stage',
       'l.createdAt',
       'l.contactedAt',

@@ -1,4 +1,8 @@
 import {
+  cancelLeadTrial,
+  insertLeadTrial,
+  markLeadTrial,
+  queryLeadTrialList,
   insertLead,
   insertLeadFollowUp,
   queryLeadFunnel,
@@ -25,10 +29,12 @@ import { defineFeature } from '../../lib/feature.ts';
 import { requireStoreById } from '../../lib/store-scope.ts';
 import { cardSold } from '../cards/public.ts';
 import { memberAttended } from '../timetable/public.ts';
+import { sessionDeleted } from '../timetable/public.ts';
 import { convertOnSale } from './conversion.ts';
 import * as reward from './referral-reward.ts';
 import * as s from './service.ts';
 import { myReferral, signUpForTrial, trialForm } from './trial-signup.ts';
+import { bookTrial, cancelTrial, markTrial, onSessionDeleted, sessionTrials } from './trials.ts';
 
 /** 潜客: leads, the pool, follow-ups and stages, the setting; a card sale converts its lead. */
 export const leadsFeature = defineFeature((r) => {
@@ -43,6 +49,11 @@ export const leadsFeature = defineFeature((r) => {
   r.handle(queryLeadTodoList, (_input, ctx) => s.todoList(ctx));
   r.handle(queryLeadFunnel, (input, ctx) => s.leadFunnel(ctx, input));
   r.handle(queryLeadFunnelList, (input, ctx) => s.leadFunnelList(ctx, input));
+  // 体验课: a lead's seat in a class without a card.
+  r.handle(insertLeadTrial, (input, ctx) => bookTrial(ctx, input));
+  r.handle(cancelLeadTrial, (input, ctx) => cancelTrial(ctx, input.id));
+  r.handle(markLeadTrial, (input, ctx) => markTrial(ctx, input));
+  r.handle(queryLeadTrialList, (input, ctx) => sessionTrials(ctx, input.sessionId));
   r.handle(queryLeadSetting, (_input, ctx) => s.leadSetting(ctx));
   r.handle(updateLeadSetting, (input, ctx) => s.saveLeadSetting(ctx, input), { tx: true });
   // 体验课报名 (public, behind the members' door) and a member's referral link.
@@ -61,4 +72,6 @@ export const leadsFeature = defineFeature((r) => {
   r.handle(grantReferralReward, (input, ctx) => reward.grantReward(ctx, input.id));
   r.handle(undoReferralReward, (input, ctx) => reward.undoReward(ctx, input.id));
   r.on(memberAttended, (tx, e) => reward.rewardReferral(tx, e, 'class'), 'write');
+  // A deleted class cancels its trials and frees their seats in the delete's transaction.
+  r.on(sessionDeleted, onSessionDeleted, 'write');
 });

@@ -23,6 +23,7 @@ import { addDays, daysBetween, localDateTime, storeNow } from '../../lib/time.ts
 import { getSetting, putSetting } from '../store-admin/public.ts';
 import { requireSeller } from '../staff/public.ts';
 import * as repo from './repository.ts';
+import { trialsOfLead } from './trial-repository.ts';
 
 /** The store setting of the leads (key `leads`, JSON): pool return days and the manager's sources. */
 export const LEAD_SETTING_KEY = 'leads';
@@ -58,7 +59,7 @@ export async function saveLeadSetting(ctx: CallCtx, input: LeadSetting) {
 const isManager = (ctx: CallCtx) => ctx.post.role === 'manager';
 
 /** A non-manager acts only on their own leads (a pool lead is taken first); 403 otherwise. */
-function requireMine(ctx: CallCtx, lead: { ownerId: number | null }) {
+export function requireMine(ctx: CallCtx, lead: { ownerId: number | null }) {
   if (!isManager(ctx) && lead.ownerId !== ctx.staff.id) throw forbidden(LeadMsg.notYours);
 }
 
@@ -100,8 +101,8 @@ export async function leadList(
 export async function leadInfo(ctx: CallCtx, id: number) {
   const lead = await repo.requireLead(ctx.db, ctx.store.id, id);
   visibleTo(ctx, lead);
-  const followUps = await repo.followUpsOf(ctx.db, id);
-  return { ...lead, followUps: followUps.map((f) => ({ ...f, way: f.way as LeadWay })) };
+  const [followUps, trials] = await Promise.all([repo.followUpsOf(ctx.db, id), trialsOfLead(ctx.db, id)]);
+  return { ...lead, followUps: followUps.map((f) => ({ ...f, way: f.way as LeadWay })), trials };
 }
 
 /** A source of the store's (built-in or the manager's); 400 otherwise. */
@@ -343,12 +344,17 @@ export async function takeLead(ctx: CallCtx, id: number) {
   });
 }
 
-/** 我的待跟进: one's open leads, overdue and today's first (the repository's order), each with its due. */
+/**
+ * 我的待跟进: one's open leads, those whose trial class ended without them (体验课未到) first, then
+ * overdue and today's (the repository's order), each with its due.
+ */
 export async function todoList(ctx: CallCtx) {
-  const today = storeNow(ctx).slice(0, 10);
-  const rows = await repo.openLeadsOf(ctx.db, ctx.store.id, ctx.staff.id);
-  return rows.map((r) => ({
+  const now = storeNow(ctx);
+  const today = now.slice(0, 10);
+  const rows = await repo.openLeadsOf(ctx.db, ctx.store.id, ctx.staff.id, now);
+  return rows.map(({ trialMissed, ...r }) => ({
     ...r,
+    trialMissed: Boolean(trialMissed),
     due: (r.nextFollowUp === null
       ? 'none'
       : r.nextFollowUp < today
@@ -447,7 +453,8 @@ function groupBy<K>(rows: FunnelRow[], key: (r: FunnelRow) => K) {
 
 /**
  * The funnel of the leads added in the range: how many reached each step, the median days to the
- * card, in all, by source and by owner (the one credited with the conversion, else the owner now).
+ * card, in all, by source, by owner (the one credited with the conversion, else the owner now) and by
+ * the teacher of the lead's attended trial class (体验课老师).
  */
 export async function leadFunnel(ctx: CallCtx, q: { fromDate: string; toDate: string }) {
   const rows = await funnelRows(ctx, q);
@@ -457,11 +464,22 @@ export async function leadFunnel(ctx: CallCtx, q: { fromDate: string; toDate: st
     ownerName: rs[0].ownerName ?? '公海',
     ...countsOf(rs),
   }));
+  const byTeacher = [
+    ...groupBy(
+      rows.filter((r) => r.trialTeacherId !== null),
+      (r) => r.trialTeacherId!,
+    ),
+  ].map(([teacherId, rs]) => ({ teacherId, teacherName: rs[0].trialTeacherName ?? '', ...countsOf(rs) }));
   const most = (a: FunnelCounts, b: FunnelCounts) => b.leads - a.leads;
-  return { total: countsOf(rows), bySource: bySource.sort(most), byOwner: byOwner.sort(most) };
+  return {
+    total: countsOf(rows),
+    bySource: bySource.sort(most),
+    byOwner: byOwner.sort(most),
+    byTeacher: byTeacher.sort(most),
+  };
 }
 
-/** The leads behind one number of the funnel: a step, maybe of one source or owner (0: 公海); 20 a page. */
+/** The leads behind one number of the funnel: a step, maybe of one source, owner (0: 公海) or trial teacher; 20 a page. */
 export async function leadFunnelList(
   ctx: CallCtx,
   q: {
@@ -470,6 +488,7 @@ export async function leadFunnelList(
     step: FunnelStep;
     source?: string | null;
     ownerId?: number | null;
+    teacherId?: number | null;
     page: number;
   },
 ) {
@@ -477,7 +496,8 @@ export async function leadFunnelList(
     (r) =>
       reached[q.step](r) &&
       (q.source == null || r.source === q.source) &&
-      (q.ownerId == null || (r.ownerId ?? 0) === q.ownerId),
+      (q.ownerId == null || (r.ownerId ?? 0) === q.ownerId) &&
+      (q.teacherId == null || r.trialTeacherId === q.teacherId),
   );
   const list = rows.slice((q.page - 1) * PAGE, q.page * PAGE).map((r) => ({
     id: r.id,

@@ -49,6 +49,7 @@ export {
   creditCards,
   findPending,
   freeSeatsOf,
+  takeSeatsOf,
   findReservation,
   heldPairs,
   holdsSession,

@@ -12,10 +12,10 @@ import { StageTag } from './lead-labels.tsx';
 const pct = (n: number, of: number) => `${(of ? (n / of) * 100 : 0).toFixed(1)}%`;
 const days = (d: number | null) => (d === null ? '-' : `${d}天`);
 
-/** Which group a number belongs to: all leads, one source or one owner (0: 公海). */
-type Group = { source?: string; ownerId?: number; label: string };
+/** Which group a number belongs to: all leads, one source, one owner (0: 公海) or one trial teacher. */
+type Group = { source?: string; ownerId?: number; teacherId?: number; label: string };
 
-/** /lead/funnel: 转化漏斗 (店长) — leads added in a range, how far they got, by source and by owner. */
+/** /lead/funnel: 转化漏斗 (店长) — leads added in a range, how far they got, by source, owner and trial teacher. */
 export default function FunnelPage() {
   const clock = useStoreClock();
   const today = clock.day();
@@ -68,6 +68,11 @@ export default function FunnelPage() {
         columns: [{ header: '跟进人' }, ...head],
         rows: f.byOwner.map((r) => [r.ownerName, ...line(r)]),
       },
+      {
+        name: '按体验课老师',
+        columns: [{ header: '体验课老师' }, ...head],
+        rows: f.byTeacher.map((r) => [r.teacherName, ...line(r)]),
+      },
     ];
     void downloadWorkbook(`转化漏斗_${range.fromDate}_${range.toDate}`, sheets);
   };
@@ -119,7 +124,20 @@ export default function FunnelPage() {
         dataSource={f?.byOwner ?? []}
         columns={groupColumns('跟进人', (r) => ({ ownerId: r.ownerId as number, label: r.ownerName as string }))}
       />
-      <p style={{ marginTop: 12 }}>按体验课老师：潜客预约体验课的功能上线后提供。</p>
+      <h2 style={{ fontSize: 16, marginTop: 16 }}>按体验课老师</h2>
+      <Table
+        rowKey="teacherId"
+        size="small"
+        pagination={false}
+        loading={q.isFetching}
+        data-testid="funnel-by-teacher"
+        locale={{ emptyText: '范围内的潜客还没有上过体验课' }}
+        dataSource={f?.byTeacher ?? []}
+        columns={groupColumns('体验课老师', (r) => ({
+          teacherId: r.teacherId as number,
+          label: r.teacherName as string,
+        }))}
+      />
       {shown && <FunnelList range={range} {...shown} onClose={() => setShown(null)} />}
     </Card>
   );
@@ -138,7 +156,14 @@ function FunnelList({
   onClose: () => void;
 }) {
   const [page, setPage] = useState(1);
-  const req: FunnelListReq = { ...range, step, source: group.source, ownerId: group.ownerId, page };
+  const req: FunnelListReq = {
+    ...range,
+    step,
+    source: group.source,
+    ownerId: group.ownerId,
+    teacherId: group.teacherId,
+    page,
+  };
   const q = useLeadFunnelList(req);
   return (
     <Modal open footer={null} width={760} title={`${group.label} · ${FUNNEL_STEP_LABEL[step]}`} onCancel={onClose}>

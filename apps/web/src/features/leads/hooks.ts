@@ -1,5 +1,8 @@
 // 潜客's reads and writes (issue 44): the lists, a lead, 我的待跟进, the setting and the funnel.
 import {
+  cancelLeadTrial,
+  insertLeadTrial,
+  queryTimetableByDate,
   insertLead,
   insertLeadFollowUp,
   queryLeadFunnel,
@@ -124,3 +127,24 @@ export const useGrantReferralReward = () =>
   useWrite((id: number) => call(grantReferralReward, { id }), { changes: 'memberCard', success: '奖励已发放' });
 export const useUndoReferralReward = () =>
   useWrite((id: number) => call(undoReferralReward, { id }), { changes: 'memberCard', success: '奖励已撤销' });
+// ---- 体验课 ----
+
+/**
+ * The group classes of `date` a trial may be booked into: not ended at `now`, with a seat left
+ * (private lessons are booked through their own screen).
+ */
+export function useTrialSessions(date: string, now: string) {
+  return useQuery({
+    queryKey: keys.calendar.trialSessions(date),
+    queryFn: () => call(queryTimetableByDate, { fromDate: date, toDate: date, areaId: null, teacherId: null }),
+    select: (days) =>
+      days.flatMap((d) => d.list).filter((s) => s.lesson === null && s.toTime > now && s.realCount < s.reservableCount),
+  });
+}
+
+const trial = { changes: 'leadTrial' as const };
+
+export const useBookTrial = () =>
+  useWrite((v: ReqOf<typeof insertLeadTrial>) => call(insertLeadTrial, v), { ...trial, success: '已约体验课' });
+export const useCancelTrial = () =>
+  useWrite((id: number) => call(cancelLeadTrial, { id }), { ...trial, success: '已取消体验课' });

@@ -31,6 +31,7 @@ import { Link } from '../../shared/router.tsx';
 import { useStoreClock } from '../../shared/store-time.ts';
 import { useAssignLeads, useFollowUp, useLeadInfo, useLeadStage, useTakeLead } from './hooks.ts';
 import LeadFormModal from './lead-form-modal.tsx';
+import { LeadTrials } from './lead-trials.tsx';
 import { SourceText, StageTag } from './lead-labels.tsx';
 
 interface FollowValues {
@@ -119,6 +120,8 @@ export default function LeadDrawer({
               <FollowUpForm id={l.id} />
             </>
           )}
+          <Divider titlePlacement="start">体验课</Divider>
+          <LeadTrials leadId={l.id} trials={l.trials} mine={mine} open={open && l.stage !== 'lost'} />
           <Divider titlePlacement="start">跟进记录</Divider>
           {l.followUps.length === 0 ? (
             <Empty description="还没有跟进记录" />

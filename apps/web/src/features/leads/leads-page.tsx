@@ -1,4 +1,11 @@
-import { LEAD_STAGE_LABEL, LEAD_STAGES, updateLeadOwner, type LeadRow, type LeadStage } from '@studio/contract';
+import {
+  LEAD_STAGE_LABEL,
+  LEAD_STAGES,
+  updateLeadOwner,
+  type LeadRow,
+  type LeadStage,
+  type LeadTodo,
+} from '@studio/contract';
 import { Button, Card, Input, Select, Space, Table, Tabs, Tag } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useState } from 'react';
@@ -150,7 +157,7 @@ function LeadTable({ scope, onOpen }: { scope: 'all' | 'pool'; onOpen: (id: numb
   );
 }
 
-/** 我的待跟进: one's open leads, overdue and today's first. */
+/** 我的待跟进: one's open leads, a missed trial class (体验课未到) first, then overdue and today's. */
 function TodoTable({ onOpen }: { onOpen: (id: number) => void }) {
   const q = useLeadTodo();
   return (
@@ -166,8 +173,15 @@ function TodoTable({ onOpen }: { onOpen: (id: number) => void }) {
         {
           title: '待跟进',
           dataIndex: 'due',
-          width: 100,
-          render: (d: keyof typeof DUE_LABEL) => <Tag color={DUE_COLOR[d]}>{DUE_LABEL[d]}</Tag>,
+          width: 120,
+          render: (d: keyof typeof DUE_LABEL, r: LeadTodo) =>
+            r.trialMissed ? (
+              <Tag color="red" data-testid="trial-missed">
+                体验课未到
+              </Tag>
+            ) : (
+              <Tag color={DUE_COLOR[d]}>{DUE_LABEL[d]}</Tag>
+            ),
         },
         ...leadColumns(onOpen),
       ]}

@@ -32,6 +32,7 @@ import { OnlinePanel } from './online-panel.tsx';
 import { PendingTab } from './pending-tab.tsx';
 import { SessionHeader } from './session-header.tsx';
 import { LessonPanel } from './lesson-panel.tsx';
+import { TrialRows } from './trial-rows.tsx';
 import { JoinWaitlistModal, useWaitlistState, WaitlistOff, WaitlistTab } from './waitlist-tab.tsx';
 
 const EditSessionModal = lazy(() => import('../modals/edit-session-modal.tsx'));
@@ -221,6 +222,7 @@ export default function SessionDrawer({ id, onClose }: { id: number; onClose: ()
               )}
             </Space>
           )}
+          <TrialRows sessionId={id} canMarkNow={s.startTime.slice(0, 10) <= clock.today()} />
           <Tabs
             key={signInMode ? 'm1' : 'm0'}
             activeKey={tab ?? (signInMode ? 'pending' : 'booked')}

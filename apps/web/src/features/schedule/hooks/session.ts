@@ -12,7 +12,9 @@ import {
   createTimetableMeeting,
   insertTimetable,
   markAttendanceCall,
+  markLeadTrial,
   Msg,
+  queryLeadTrialList,
   queryPendingList,
   queryReservationList,
   queryTimetableHistory,
@@ -187,6 +189,19 @@ export function useCancelBooking(bookingId: number, confirmEnded = false) {
 }
 
 /** 到店 (came) or 撤销到店 for a booking (预约即扣费): the one attendance fact, nothing charged. */
+/** The leads' trial classes (体验课) booked into the session. */
+export function useSessionTrials(sessionId: number) {
+  return useQuery({
+    queryKey: keys.sessions.trials(sessionId),
+    queryFn: () => call(queryLeadTrialList, { sessionId }),
+  });
+}
+
+/** A lead's trial marked 到店 (the lead becomes 已体验). */
+export function useMarkTrial(sessionId: number) {
+  return useWrite((id: number) => call(markLeadTrial, { id, sessionId }), { changes: 'leadTrial' });
+}
+
 export function useMarkAttendance() {
   return useSessionWrite((bookingId: number, came: boolean) =>
     call(markAttendanceCall, { reservationId: bookingId, attended: came ? 1 : 0 }),

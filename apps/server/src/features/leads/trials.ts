@@ -1,0 +1,150 @@
+import { LEAD_STAGE_LABEL, LEAD_TRIAL_STATUS as S, LeadMsg, Msg, type LeadStage } from '@studio/contract';
+import { isUniqueViolation } from '../../db/dialect.ts';
+import { lockSessions } from '../../db/locks.ts';
+import type { Executor, Tx } from '../../db/index.ts';
+import { audit } from '../../lib/audit.ts';
+import type { CallCtx } from '../../lib/context.ts';
+import type { PayloadOf } from '../../lib/events.ts';
+import { conflict, notFound } from '../../lib/errors.ts';
+import { findStoreScope } from '../../lib/store-repository.ts';
+import { localDateTime, storeNow } from '../../lib/time.ts';
+import { inWriteTx } from '../../lib/write-queue.ts';
+import { freeSeatsOf, liveSession, takeSeatsOf, type sessionDeleted } from '../timetable/public.ts';
+import { requireLead } from './repository.ts';
+import { requireMine } from './service.ts';
+import * as repo from './trial-repository.ts';
+
+/**
+ * 体验课 (issue 44, item 3): a lead booked into a class without a card. The seat is taken by the
+ * sessions' one seat guard (`takeSeatsOf`, as every booking), nothing is charged; one booked trial
+ * per lead (`lead_trial_live_uq`).
+ */
+
+const when = (t: { startTime: string }) => t.startTime.slice(0, 16);
+const lead = (id: number) => ({ type: 'lead' as const, id });
+const session = (id: number) => ({ type: 'session' as const, id });
+
+/**
+ * Books a lead of one's own (the manager: any) into a group class that has not ended: 已约体验.
+ * (A private lesson's trial is a lesson booked for the lead once they are a member: not here.)
+ */
+export async function bookTrial(ctx: CallCtx, input: { leadId: number; sessionId: number }) {
+  const l = await requireLead(ctx.db, ctx.store.id, input.leadId);
+  requireMine(ctx, l);
+  const storeId = ctx.store.id;
+  return inWriteTx(ctx.db, ctx.dialect, async (tx) => {
+    const now = storeNow(ctx);
+    // Lock order: the session, then the lead.
+    const s = await liveSession(tx, storeId, input.sessionId, { lock: true });
+    if (s.endTime <= now) throw conflict(LeadMsg.trialEnded);
+    if ((await repo.courseKind(tx, s.courseId)) !== 'group') throw conflict(LeadMsg.trialGroupOnly);
+    const stage = (await repo.lockedLeadStage(tx, storeId, l.id))?.stage as LeadStage | undefined;
+    if (!stage) throw notFound('潜客');
+    if (stage === 'won' || stage === 'lost') throw conflict(LeadMsg.trialClosed);
+    if (await repo.hasLiveTrial(tx, l.id)) throw conflict(LeadMsg.trialLive);
+    if ((await takeSeatsOf(tx, storeId, new Map([[s.id, 1]]))) !== null) throw conflict(Msg.sessionFull);
+    let id: number;
+    try {
+      ({ id } = await repo.insertTrial(tx, {
+        storeId,
+        leadId: l.id,
+        timetableId: s.id,
+        stageBefore: stage,
+        operatorId: ctx.staff.id,
+        now,
+      }));
+    } catch (e) {
+      // Another booking of this lead's trial committed first (another instance).
+      if (isUniqueViolation(e)) throw conflict(LeadMsg.trialLive);
+      throw e;
+    }
+    if (!(await repo.markTrialBooked(tx, storeId, l.id, stage, now))) throw conflict(LeadMsg.trialClosed);
+    audit(tx, {
+      kind: 'lead',
+      summary: `约体验课 ${when(s)}`,
+      target: `潜客 ${l.name}（${l.mobile}）`,
+      targets: [lead(l.id), session(s.id)],
+      ...(stage !== 'trial_booked'
+        ? { before: { 阶段: LEAD_STAGE_LABEL[stage] }, after: { 阶段: LEAD_STAGE_LABEL.trial_booked } }
+        : {}),
+    });
+    return { id };
+  });
+}
+
+/** Cancels a booked trial of one's own lead: the seat is free, the lead back at the stage it had. */
+export async function cancelTrial(ctx: CallCtx, id: number) {
+  const t = await repo.trialOf(ctx.db, ctx.store.id, id);
+  if (!t) throw notFound('体验课');
+  requireMine(ctx, t);
+  return inWriteTx(ctx.db, ctx.dialect, async (tx) => {
+    const now = storeNow(ctx);
+    // Lock order: the session first, as every booking's.
+    await lockSessions(tx, [t.sessionId]);
+    if (!(await repo.markTrialCancelled(tx, t.id, now))) {
+      const again = await repo.trialOf(tx, ctx.store.id, t.id);
+      throw conflict(again?.status === S.ATTENDED ? LeadMsg.trialAttended : LeadMsg.trialCancelled);
+    }
+    await freeSeatsOf(tx, new Map([[t.sessionId, 1]]));
+    await repo.restoreStage(tx, t.leadId, t.stageBefore);
+    audit(tx, {
+      kind: 'lead',
+      summary: `取消体验课 ${when(t)} ${t.courseName}`,
+      target: `潜客 ${t.leadName}（${t.mobile}）`,
+      targets: [lead(t.leadId), session(t.sessionId)],
+    });
+    return null;
+  });
+}
+
+/**
+ * Marks a trial 到店 (the desk, the lead's owner, the class's teacher): 已体验, the class's teacher
+ * recorded. Marking one already 到店 changes nothing (two desks at once); a cancelled one is refused.
+ */
+export async function markTrial(ctx: CallCtx, input: { id: number; sessionId: number }) {
+  const storeId = ctx.store.id;
+  return inWriteTx(ctx.db, ctx.dialect, async (tx) => {
+    const now = storeNow(ctx);
+    const t = await repo.trialOf(tx, storeId, input.id);
+    if (!t) throw notFound('体验课');
+    if (t.sessionId !== input.sessionId) throw conflict(LeadMsg.trialSession);
+    if (t.status === S.CANCELLED) throw conflict(LeadMsg.trialCancelled);
+    await lockSessions(tx, [t.sessionId]);
+    const changed = await repo.markTrialAttended(tx, t.id, t.teacherId, now);
+    if (changed) await repo.markTrialDone(tx, t.leadId, t.teacherId, now);
+    else if ((await repo.trialOf(tx, storeId, t.id))?.status === S.CANCELLED) throw conflict(LeadMsg.trialCancelled);
+    audit(tx, {
+      kind: 'lead',
+      summary: `体验课记到店 ${when(t)} ${t.courseName}${changed ? '' : '（已是如此，未改变）'}`,
+      target: `潜客 ${t.leadName}（${t.mobile}）`,
+      targets: [lead(t.leadId), session(t.sessionId)],
+    });
+    return null;
+  });
+}
+
+/** The trials of a session (the session drawer's 体验 rows). */
+export function sessionTrials(ctx: CallCtx, sessionId: number) {
+  return repo.trialsOfSession(ctx.db, ctx.store.id, sessionId);
+}
+
+/**
+ * A session deleted (the desk's delete, a lesson's, a batch delete): its trials are cancelled and
+ * their seats freed in the delete's transaction; a lead still 已约体验 goes back to its stage.
+ */
+export async function cancelTrialsOfSessions(tx: Tx, storeId: number, sessionIds: readonly number[], now: string) {
+  const cancelled = await repo.cancelTrialsOf(tx, sessionIds, now);
+  const seats = new Map<number, number>();
+  for (const t of cancelled) {
+    seats.set(t.timetableId, (seats.get(t.timetableId) ?? 0) + 1);
+    if (t.status === S.BOOKED) await repo.restoreStage(tx, t.leadId, t.stageBefore);
+  }
+  await freeSeatsOf(tx, seats);
+  if (cancelled.length) audit(tx, { targets: cancelled.map((t) => lead(t.leadId)) });
+}
+
+/** The listener of `sessionDeleted`, in the delete's transaction. */
+export async function onSessionDeleted(tx: Executor, e: PayloadOf<typeof sessionDeleted>) {
+  const store = await findStoreScope(tx, e.storeId);
+  if (store) await cancelTrialsOfSessions(tx as Tx, e.storeId, [e.sessionId], localDateTime(store.timezone));
+}

@@ -1,0 +1,139 @@
+import { LEAD_TRIAL_STATUS, LEAD_TRIAL_STATUS_LABEL, type LeadTrial } from '@studio/contract';
+import { Button, DatePicker, Empty, Form, Modal, Popconfirm, Radio, Space, Table, Tag, Typography } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useState } from 'react';
+import { useStoreClock } from '../../shared/store-time.ts';
+import { useBookTrial, useCancelTrial, useTrialSessions } from './hooks.ts';
+
+const STATUS_COLOR: Record<number, string> = { 1: 'blue', 2: 'green', 3: 'default' };
+
+/**
+ * The lead's 体验课: its trial classes, 约体验课 (a group class with a seat left, no card) while it
+ * has none booked, and 取消 of a booked one (the owner or the manager: `mine`).
+ */
+export function LeadTrials({
+  leadId,
+  trials,
+  mine,
+  open,
+}: {
+  leadId: number;
+  trials: LeadTrial[];
+  mine: boolean;
+  /** Not 已成交 nor 已流失. */
+  open: boolean;
+}) {
+  const [booking, setBooking] = useState(false);
+  const cancel = useCancelTrial();
+  const booked = trials.some((t) => t.status === LEAD_TRIAL_STATUS.BOOKED);
+  return (
+    <div data-testid="lead-trials">
+      {mine && open && (
+        <Space style={{ marginBottom: 8 }}>
+          <Button type="primary" disabled={booked} onClick={() => setBooking(true)}>
+            约体验课
+          </Button>
+          {booked && <Typography.Text type="secondary">已约了一节体验课，上完或取消后才能再约</Typography.Text>}
+        </Space>
+      )}
+      {trials.length === 0 ? (
+        <Empty description="还没有约过体验课" />
+      ) : (
+        <Table<LeadTrial>
+          size="small"
+          rowKey="id"
+          pagination={false}
+          dataSource={trials}
+          columns={[
+            { title: '课程', dataIndex: 'courseName' },
+            { title: '上课时间', dataIndex: 'startTime', render: (v: string) => v.slice(0, 16) },
+            { title: '老师', dataIndex: 'teacherName', render: (v: string | null) => v ?? '-' },
+            {
+              title: '状态',
+              dataIndex: 'status',
+              render: (v: number) => <Tag color={STATUS_COLOR[v]}>{LEAD_TRIAL_STATUS_LABEL[v]}</Tag>,
+            },
+            ...(mine
+              ? [
+                  {
+                    title: '操作',
+                    key: 'op',
+                    render: (_: unknown, t: LeadTrial) =>
+                      t.status === LEAD_TRIAL_STATUS.BOOKED && (
+                        <Popconfirm
+                          title="取消这节体验课？名额会空出来"
+                          okText="取消体验课"
+                          cancelText="不取消"
+                          onConfirm={() => void cancel.run(t.id)}
+                        >
+                          <Button type="link" size="small" danger loading={cancel.loading}>
+                            取消
+                          </Button>
+                        </Popconfirm>
+                      ),
+                  },
+                ]
+              : []),
+          ]}
+        />
+      )}
+      {booking && <BookTrialModal leadId={leadId} onClose={() => setBooking(false)} />}
+    </div>
+  );
+}
+
+/** 约体验课: a day, then one of its group classes not ended with a seat left. */
+function BookTrialModal({ leadId, onClose }: { leadId: number; onClose: () => void }) {
+  const clock = useStoreClock();
+  const [day, setDay] = useState<Dayjs>(() => dayjs(clock.today()));
+  const [form] = Form.useForm<{ sessionId: number }>();
+  const sessions = useTrialSessions(day.format('YYYY-MM-DD'), clock.now());
+  const book = useBookTrial();
+  const submit = async () => {
+    const v = await form.validateFields().catch(() => null);
+    if (!v) return;
+    if (await book.run({ leadId, sessionId: v.sessionId })) onClose();
+  };
+  const list = sessions.data ?? [];
+  return (
+    <Modal
+      open
+      title="约体验课"
+      okText="确定约课"
+      cancelText="取消"
+      confirmLoading={book.loading}
+      onOk={() => void submit()}
+      onCancel={onClose}
+      destroyOnHidden
+    >
+      <Form form={form} layout="vertical">
+        <Form.Item label="上课日期">
+          <DatePicker
+            aria-label="上课日期"
+            value={day}
+            allowClear={false}
+            disabledDate={(d) => d.format('YYYY-MM-DD') < clock.today()}
+            onChange={(d) => {
+              if (d) setDay(d);
+              form.resetFields();
+            }}
+          />
+        </Form.Item>
+        <Form.Item name="sessionId" label="课程" rules={[{ required: true, message: '请选择课程' }]}>
+          {list.length === 0 ? (
+            <Empty description={sessions.isFetching ? '正在加载…' : '这一天没有还有名额的团课'} />
+          ) : (
+            <Radio.Group data-testid="trial-sessions" style={{ display: 'flex', flexDirection: 'column', gap: 8 }}>
+              {list.map((s) => (
+                <Radio key={s.id} value={s.id}>
+                  {s.fromTime.slice(11, 16)}-{s.toTime.slice(11, 16)} {s.courseName} · {s.teacherName}（余
+                  {s.reservableCount - s.realCount}位）
+                </Radio>
+              ))}
+            </Radio.Group>
+          )}
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

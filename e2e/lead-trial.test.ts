@@ -1,0 +1,79 @@
+// 体验课 (issue 44, item 3): a seller (the desk account) takes a lead from the pool, books them into
+// tonight's group class from the 潜客 drawer (约体验课, no card); the class's drawer lists them marked
+// 体验, where 到店 makes the lead 已体验.
+import { expect, it } from 'vitest';
+import { Api, DESK, describeBrowser, loginWithCookie, newContext, shot } from './harness.ts';
+import { addSessionTonight, makeFixture } from './seed.ts';
+import { modal, toast } from './ui.ts';
+
+const todayInStore = () => new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
+
+describeBrowser('trial classes (体验课) of leads', (env) => {
+  it('a seller books a lead’s trial from the 潜客 drawer and marks 到店 in the class drawer', async () => {
+    const { browser, server, api } = env();
+    const f = await makeFixture(api, '体验');
+    const tid = await addSessionTonight(api, f, server.database.db, todayInStore());
+    const name = `体验课潜客${tid}`;
+    const mobile = `136${String(tid).padStart(8, '0')}`;
+    await api.ok('insert/lead', { name, mobile, source: '电话', ownerId: null });
+
+    const deskApi = new Api(server.url);
+    await deskApi.login(DESK.account, DESK.password);
+    const context = await newContext(browser);
+    await loginWithCookie(context, deskApi);
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+
+    // 公海: take the lead, open its drawer.
+    await page.goto(`${server.url}/lead/list`);
+    await page.getByRole('tab', { name: '公海' }).click();
+    const row = page.locator('tr', { hasText: name }).first();
+    await row.getByText(name, { exact: true }).click();
+    const d = page.locator('.ant-drawer', { hasText: `潜客 ${name}` });
+    await d.getByRole('button', { name: '领取' }).click();
+    await toast(page, '已领取');
+
+    // 约体验课: today's classes with a seat left; the form asks for one before calling the server.
+    await d.getByRole('button', { name: '约体验课' }).click();
+    const m = modal(page, '约体验课');
+    await m.getByRole('button', { name: '确定约课' }).click();
+    await m.getByText('请选择课程').waitFor();
+    await m.getByTestId('trial-sessions').getByText(f.courseName).click();
+    await shot(page, 'lead-trial-book');
+    await m.getByRole('button', { name: '确定约课' }).click();
+    await toast(page, '已约体验课');
+    await d.getByTestId('lead-fields').getByText('已约体验').waitFor();
+    const trials = d.getByTestId('lead-trials');
+    await trials.getByText('已约', { exact: true }).waitFor();
+    expect(await trials.innerText()).toContain(f.courseName);
+    // One booked trial at a time: the button says why it is off.
+    expect(await d.getByRole('button', { name: '约体验课' }).isDisabled()).toBe(true);
+    await shot(page, 'lead-trial-drawer');
+
+    // The class's drawer: the lead marked 体验, 到店 as for members.
+    await page.goto(`${server.url}/course/calendar/detail?course_calendar_id=${tid}`);
+    const table = page.getByTestId('trial-table');
+    const trialRow = table.locator('tr', { hasText: name });
+    await trialRow.getByText('体验', { exact: true }).waitFor();
+    expect(await trialRow.innerText()).toContain('已预约');
+    await shot(page, 'session-trial-row');
+    await trialRow.getByRole('button', { name: '到店' }).click();
+    await trialRow.getByText('已到店').waitFor();
+    await shot(page, 'session-trial-attended');
+
+    // The lead is 已体验, its trial taken by the class's teacher.
+    const [lead] = (
+      await deskApi.ok<{ list: { id: number; stage: string }[] }>('query/lead/list', {
+        scope: 'all',
+        param: mobile,
+        page: 1,
+      })
+    ).list;
+    expect(lead.stage).toBe('trial_done');
+    const info = await deskApi.ok<{ trials: { status: number; teacherName: string }[] }>('query/lead/info', {
+      id: lead.id,
+    });
+    expect(info.trials).toEqual([expect.objectContaining({ status: 2, teacherName: f.teacherName })]);
+    await context.close();
+  });
+});
