@@ -27,11 +27,11 @@ describeBrowser('trial classes (体验课) of leads', (env) => {
     // 公海: take the lead, open its drawer.
     await page.goto(`${server.url}/lead/list`);
     await page.getByRole('tab', { name: '公海' }).click();
-    const row = page.locator('tr', { hasText: name }).first();
-    await row.getByText(name, { exact: true }).click();
-    const d = page.locator('.ant-drawer', { hasText: `潜客 ${name}` });
-    await d.getByRole('button', { name: '领取' }).click();
+    await page.getByTestId('lead-table-pool').locator('tr', { hasText: name }).getByText('领取').click();
     await toast(page, '已领取');
+    await page.getByRole('tab', { name: '我的潜客' }).click();
+    await page.getByTestId('lead-table-all').locator('tr', { hasText: name }).getByText('跟进').click();
+    const d = page.locator('.ant-drawer', { hasText: `潜客 ${name}` });
 
     // 约体验课: today's classes with a seat left; the form asks for one before calling the server.
     await d.getByRole('button', { name: '约体验课' }).click();
