@@ -222,7 +222,8 @@ describeBrowser('teacher pay (课时费)', (env) => {
     const teacherApi = new Api(server.url);
     await teacherApi.login(TEACHER.account, TEACHER.password);
     const mine = (await teacherApi.ok<{ posts: { teacherId: number | null }[] }>('/api/auth/me')).posts[0].teacherId!;
-    const theirs = await addSession(api, { ...f, teacherId: mine }, addDays(future, 3), '12:00');
+    // Made at 14:20, an hour the demo timetable leaves free (the demo teacher has classes at 12:10).
+    const theirs = await addSession(api, { ...f, teacherId: mine }, addDays(future, 3), '14:20');
     await db
       .updateTable('timetable')
       .set({ startTime: `${month}-12 12:00:00`, endTime: `${month}-12 13:00:00` })
