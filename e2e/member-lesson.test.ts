@@ -118,14 +118,16 @@ describeBrowser('a member books a private lesson on the phone', (env) => {
       );
       expect(slots[0].teachers[0].slots.map((s) => s.startTime.slice(11, 16))).not.toContain('10:00');
 
-      // Cancel before the cutoff: the confirm says it is given back; the lesson is gone (its teacher's hour free again).
+      // Cancel before the cutoff: the confirm says it is given back; the lesson stays listed as 已取消,
+      // as a cancelled class does (its teacher's hour free again).
       await booking.getByRole('button', { name: '取消预约' }).tap();
       const dialog = page.locator('.adm-dialog');
       expect(await dialog.getByTestId('cancel-cost').innerText()).toBe('现在取消，退回 1 次');
       await shot(page, 'member-lesson-cancel');
       await dialog.getByRole('button', { name: '确定' }).tap();
       await page.getByText('已取消，已退回会员卡').waitFor();
-      await booking.waitFor({ state: 'detached' });
+      await booking.locator('.adm-tag', { hasText: '已取消' }).waitFor();
+      expect(await booking.getByRole('button', { name: '取消预约' }).count()).toBe(0);
 
       // A lesson past its cutoff (the desk booked it for the member): cancelling warns it is kept.
       await api.ok('add/lesson', {
