@@ -497,7 +497,7 @@ export const markLeadTrial = defineCall({
   teacherOwns: { field: 'sessionId', via: 'session' },
   summary: '体验课记到店：潜客变为已体验，记下上课老师（转化漏斗按体验老师统计）；已到店的再记一次不改变什么',
   example: { id: 1, sessionId: 1 },
-  errors: [...fails.notFound('体验课'), ...fails.conflict(LeadMsg.trialCancelled, LeadMsg.trialSession)],
+  errors: [...fails.notFound('体验课', '课程'), ...fails.conflict(LeadMsg.trialCancelled, LeadMsg.trialSession)],
 });
 
 export const zSessionTrial = z.object({
@@ -523,6 +523,7 @@ export const queryLeadTrialList = defineCall({
   teacherOwns: { field: 'sessionId', via: 'session' },
   summary: '一节课的体验课学员（未取消的，按预约先后）：潜客姓名、手机号、跟进人、是否到店',
   example: { sessionId: 1 },
+  errors: fails.notFound('课程'),
 });
 
 export const leadCalls = [

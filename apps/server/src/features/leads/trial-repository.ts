@@ -230,3 +230,14 @@ export async function cancelTrialsOf(tx: Tx, sessionIds: readonly number[], now:
 export function trialMissedSql(leadAlias: string, now: string) {
   return sql<boolean>`exists (select 1 from lead_trial mt join timetable mtt on mtt.id = mt.timetable_id where mt.lead_id = ${sql.ref(`${leadAlias}.id`)} and mt.status = ${S.BOOKED} and mtt.end_time <= ${now})`;
 }
+
+/** Whether a class (deleted or not) is of the store: a class of another store is not found. */
+export async function sessionInStore(ex: Executor, storeId: number, sessionId: number): Promise<boolean> {
+  const row = await ex
+    .selectFrom('timetable')
+    .select('id')
+    .where('id', '=', sessionId)
+    .where('storeId', '=', storeId)
+    .executeTakeFirst();
+  return !!row;
+}

@@ -107,6 +107,8 @@ export async function markTrial(ctx: CallCtx, input: { id: number; sessionId: nu
     const now = storeNow(ctx);
     const t = await repo.trialOf(tx, storeId, input.id);
     if (!t) throw notFound('体验课');
+    // A class of another store (or none) is not found, before telling which class the trial is in.
+    if (!(await repo.sessionInStore(tx, storeId, input.sessionId))) throw notFound('课程');
     if (t.sessionId !== input.sessionId) throw conflict(LeadMsg.trialSession);
     if (t.status === S.CANCELLED) throw conflict(LeadMsg.trialCancelled);
     await lockSessions(tx, [t.sessionId]);
@@ -124,7 +126,8 @@ export async function markTrial(ctx: CallCtx, input: { id: number; sessionId: nu
 }
 
 /** The trials of a session (the session drawer's 体验 rows). */
-export function sessionTrials(ctx: CallCtx, sessionId: number) {
+export async function sessionTrials(ctx: CallCtx, sessionId: number) {
+  if (!(await repo.sessionInStore(ctx.db, ctx.store.id, sessionId))) throw notFound('课程');
   return repo.trialsOfSession(ctx.db, ctx.store.id, sessionId);
 }
 
