@@ -294,7 +294,7 @@ export async function undoBulk(ctx: CallCtx, auditId: number, dryRun = false): P
       // A dry run reads back what the undo writes above these ids.
       const mark = dryRun ? await trailWatermark(tx) : null;
       if (facts.createdSessions?.length) {
-        await deleteSessions(tx, ctx.store, facts.createdSessions, ctx.staff.id);
+        await deleteSessions(tx, ctx.store, facts.createdSessions, ctx.staff.id, ctx.events);
       }
       if (facts.bookedReservations?.length || facts.bookedPendings?.length) await cancelBooked(tx, ctx, facts, now);
       if (facts.deletedSessions?.length) await restoreDeleted(tx, ctx, facts, now);

@@ -4,8 +4,8 @@ import type { StoreScope } from '../../lib/context.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { lockCards, lockSessions } from '../../db/locks.ts';
 import { recordForUndo } from '../../lib/audit.ts';
-import { creditCards, freeSeatsOf, writeTrail } from '../timetable/public.ts';
-import { cancelTrialsOfSessions } from '../leads/public.ts';
+import { event, type Events } from '../../lib/events.ts';
+import { creditCards, freeSeatsOf, sessionsDeletedInBulk, writeTrail } from '../timetable/public.ts';
 import { idChunks } from '../../db/chunks.ts';
 import {
   cancelLiveBookingsOf,
@@ -35,6 +35,7 @@ export async function deleteSessions(
   store: StoreScope,
   sessionIds: readonly number[],
   operatorId: number | null,
+  events: Events,
 ): Promise<number> {
   if (!sessionIds.length) return 0;
   const now = localDateTime(store.timezone);
@@ -94,8 +95,9 @@ export async function deleteSessions(
       })),
       ...waiting.map((p) => ({ ...trail(p), memberCardId: null, reservationId: null, pendingId: p.id, usedCount: 0 })),
     ]);
-    // Leads' trial classes (体验课) of these sessions: cancelled, their seats freed (not restored by an undo).
-    await cancelTrialsOfSessions(tx, store.id, ids, now);
+    // Listeners act in the delete's transaction: leads' trial classes (体验课) of these sessions are
+    // cancelled, their seats freed (not restored by an undo).
+    await events.emit(tx, event(sessionsDeletedInBulk, { storeId: store.id, sessionIds: ids, now }));
   }
   await lockCards(tx, refundsByCard.keys());
   await creditCards(tx, refundsByCard);

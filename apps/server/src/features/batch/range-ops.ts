@@ -21,7 +21,7 @@ export async function cancelSessionsInRange(
     const venueIds = await areaAndBelow(tx, storeId, input.venueId);
     const sessions = await sessionIdsInRange(tx, storeId, input.fromDate, input.toDate, venueIds);
     const ids = sessions.map((s) => s.id);
-    const count = await deleteSessions(tx, ctx.store, ids, ctx.staff.id);
+    const count = await deleteSessions(tx, ctx.store, ids, ctx.staff.id, ctx.events);
     // The preview lists the sessions it deletes (by time).
     return { count, listed: ids };
   });

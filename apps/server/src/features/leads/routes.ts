@@ -28,13 +28,20 @@ import {
 import { defineFeature } from '../../lib/feature.ts';
 import { requireStoreById } from '../../lib/store-scope.ts';
 import { cardSold } from '../cards/public.ts';
-import { memberAttended } from '../timetable/public.ts';
-import { sessionDeleted } from '../timetable/public.ts';
+import type { Tx } from '../../db/index.ts';
+import { memberAttended, sessionDeleted, sessionsDeletedInBulk } from '../timetable/public.ts';
 import { convertOnSale } from './conversion.ts';
 import * as reward from './referral-reward.ts';
 import * as s from './service.ts';
 import { myReferral, signUpForTrial, trialForm } from './trial-signup.ts';
-import { bookTrial, cancelTrial, markTrial, onSessionDeleted, sessionTrials } from './trials.ts';
+import {
+  bookTrial,
+  cancelTrial,
+  cancelTrialsOfSessions,
+  markTrial,
+  onSessionDeleted,
+  sessionTrials,
+} from './trials.ts';
 
 /** 潜客: leads, the pool, follow-ups and stages, the setting; a card sale converts its lead. */
 export const leadsFeature = defineFeature((r) => {
@@ -74,4 +81,5 @@ export const leadsFeature = defineFeature((r) => {
   r.on(memberAttended, (tx, e) => reward.rewardReferral(tx, e, 'class'), 'write');
   // A deleted class cancels its trials and frees their seats in the delete's transaction.
   r.on(sessionDeleted, onSessionDeleted, 'write');
+  r.on(sessionsDeletedInBulk, (tx, e) => cancelTrialsOfSessions(tx as Tx, e.storeId, e.sessionIds, e.now), 'write');
 });

@@ -1,4 +1,8 @@
 import {
+  reportLessonOutstanding,
+  reportLessonPacks,
+  reportLessons,
+  reportLessonUtilisation,
   deleteEquipment,
   deleteTeacherHoursException,
   equipmentList,
@@ -14,6 +18,7 @@ import {
   updateTeacherWeeklyHours,
 } from '@studio/contract';
 import { defineFeature } from '../../lib/feature.ts';
+import * as lessonReports from './reports.ts';
 import {
   addHoursException,
   createEquipment,
@@ -32,6 +37,11 @@ import {
 
 /** 私教 and 小班: lesson types, machines, teachers' hours and free start times. */
 export const lessonsFeature = defineFeature((r) => {
+  // 私教报表 (店长): lessons by type and teacher, teachers' utilisation, packs sold and used, 预收款.
+  r.handle(reportLessons, (input, ctx) => lessonReports.lessonsByType(ctx, input));
+  r.handle(reportLessonUtilisation, (input, ctx) => lessonReports.lessonUtilisation(ctx, input));
+  r.handle(reportLessonPacks, (input, ctx) => lessonReports.lessonPacks(ctx, input));
+  r.handle(reportLessonOutstanding, (_input, ctx) => lessonReports.lessonOutstanding(ctx));
   r.handle(lessonTypeList, (_input, ctx) => listLessonTypes(ctx));
   r.handle(insertLessonType, (input, ctx) => createLessonType(ctx, input));
   r.handle(updateLessonType, (input, ctx) => editLessonType(ctx, input));

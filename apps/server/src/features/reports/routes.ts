@@ -8,15 +8,10 @@ import {
   reportBySlot,
   reportByTeacher,
   reportOverview,
-  reportLessonOutstanding,
-  reportLessonPacks,
-  reportLessons,
-  reportLessonUtilisation,
 } from '@studio/contract';
 import { defineFeature } from '../../lib/feature.ts';
 import { loadDigest, saveDigest } from './digest.ts';
 import * as reports from './service.ts';
-import * as lessonReports from './lesson-reports.ts';
 
 /** Registers the manager's reports and the card alert list (read-only). */
 export const reportsFeature = defineFeature((r) => {
@@ -25,10 +20,6 @@ export const reportsFeature = defineFeature((r) => {
   r.handle(reportByTeacher, (input, ctx) => reports.byTeacher(ctx, input));
   r.handle(reportBySlot, (input, ctx) => reports.bySlot(ctx, input));
   r.handle(reportByDay, (input, ctx) => reports.byDay(ctx, input));
-  r.handle(reportLessons, (input, ctx) => lessonReports.lessonsByType(ctx, input));
-  r.handle(reportLessonUtilisation, (input, ctx) => lessonReports.lessonUtilisation(ctx, input));
-  r.handle(reportLessonPacks, (input, ctx) => lessonReports.lessonPacks(ctx, input));
-  r.handle(reportLessonOutstanding, (_input, ctx) => lessonReports.lessonOutstanding(ctx));
   r.handle(cardAlertList, (input, ctx) => reports.cardAlerts(ctx, input));
   r.handle(queryAlertDigest, (_input, ctx) => loadDigest(ctx.db, ctx.store.id));
   r.handle(

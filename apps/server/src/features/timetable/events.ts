@@ -44,6 +44,11 @@ export const sessionMoving = defineEvent<{
   after: { teacherId: number; startTime: string };
 }>('session.moving');
 
+/** Sessions deleted in bulk (批量删除, an undo of a batch that made them), in the delete's transaction. */
+export const sessionsDeletedInBulk = defineEvent<{ storeId: number; sessionIds: readonly number[]; now: string }>(
+  'sessions.deleted.bulk',
+);
+
 /** A session's time, capacity or place changed (seats may have freed up). */
 export const sessionChanged = defineEvent<{ storeId: number; sessionId: number }>('session.changed');
 

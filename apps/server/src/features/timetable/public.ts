@@ -79,6 +79,7 @@ export {
   memberAttended,
   sessionChanged,
   sessionDeleted,
+  sessionsDeletedInBulk,
   sessionMoving,
 } from './events.ts';
 export type { BookingFact } from './events.ts';

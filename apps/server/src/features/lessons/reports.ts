@@ -9,10 +9,9 @@ import { BIG_TYPE_COUNT } from '@studio/contract';
 import type { CallCtx } from '../../lib/context.ts';
 import { addDays, minutesBetween, storeNow, weekday } from '../../lib/time.ts';
 import { cardsForPrepaidLimits, isExpiredAt, remainingValue, usedValue } from '../cards/public.ts';
-import { storeHours, workingSpans } from '../lessons/public.ts';
 import { namesOf } from '../reference/public.ts';
-import * as repo from './repository.ts';
-import { fillRate } from './service.ts';
+import { fillRate, lessonReportReads as repo } from '../reports/public.ts';
+import { storeHours, workingSpans } from './public.ts';
 
 /**
  * The reports of 私教 and 小班 (issue 43 item 8), over the same live rows as the other reports:
