@@ -109,7 +109,7 @@ describeBrowser('leads (潜客) and the funnel', (env) => {
       ['已体验', 0, '0.0%'],
       ['已成交', 0, '0.0%'],
     ]);
-    expect(wb.worksheets.map((w) => w.name)).toEqual(['漏斗', '按来源', '按跟进人']);
+    expect(wb.worksheets.map((w) => w.name)).toEqual(['漏斗', '按来源', '按跟进人', '按体验课老师']);
     await context.close();
   });
 

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { FOREVER, taggedCache } from './cache.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { FOREVER, shortLived, taggedCache } from './cache.ts';
 
 /** A load that counts its runs and answers `value` (or fails with it, an Error). */
 function counted<V>(value: V | Error) {
@@ -55,5 +55,31 @@ describe('a tagged cache (lib/cache.ts)', () => {
     await cache.get(db, 'c', 't', first.load);
     await cache.get(db, 'a', 't', first.load);
     expect(first.runs.n).toBe(4);
+  });
+});
+
+describe('a short-lived cache (lib/cache.ts shortLived)', () => {
+  it('keeps a value for its time, forgets a key when told, and keeps nothing `keep` refuses', async () => {
+    let clock = 1_000;
+    const now = vi.spyOn(Date, 'now').mockImplementation(() => clock);
+    try {
+      const cache = shortLived<number | undefined>({ ttlMs: 5000, max: 10, keep: (v) => v !== undefined });
+      let n = 0;
+      const load = async () => (n += 1);
+      expect(await cache.get(1, load)).toBe(1);
+      clock += 4999;
+      expect(await cache.get(1, load)).toBe(1);
+      clock += 1;
+      expect(await cache.get(1, load)).toBe(2);
+      cache.forget(1);
+      expect(await cache.get(1, load)).toBe(3);
+      expect(await cache.get(2, load)).toBe(4);
+      expect(await cache.get(1, async () => undefined)).toBe(3);
+      cache.forget();
+      expect(await cache.get(1, async () => undefined)).toBeUndefined();
+      expect(await cache.get(1, load)).toBe(5);
+    } finally {
+      now.mockRestore();
+    }
   });
 });

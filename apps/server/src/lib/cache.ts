@@ -41,3 +41,34 @@ export function taggedCache<V>(o: { max: number }): TaggedCache<V> {
     },
   };
 }
+
+/**
+ * Values kept in this app instance for a few seconds, by key: what a store set that a hot path
+ * reads on every call (its time zone, whether it has a group robot, whether it asks for a health
+ * declaration). A change saved on this instance forgets the key at once (`forget`); on another
+ * instance the old value holds at most `ttlMs`. At most `max` keys are kept; past that it starts over.
+ */
+export interface ShortLived<V> {
+  get(key: number | string, load: () => Promise<V>): Promise<V>;
+  forget(key?: number | string): void;
+}
+
+export function shortLived<V>(o: { ttlMs: number; max: number; keep?: (v: V) => boolean }): ShortLived<V> {
+  const kept = new Map<number | string, { value: V; until: number }>();
+  return {
+    async get(key, load) {
+      const now = Date.now();
+      const hit = kept.get(key);
+      if (hit && hit.until > now) return hit.value;
+      const value = await load();
+      if (o.keep && !o.keep(value)) return value;
+      if (kept.size >= o.max) kept.clear();
+      kept.set(key, { value, until: now + o.ttlMs });
+      return value;
+    },
+    forget(key) {
+      if (key === undefined) kept.clear();
+      else kept.delete(key);
+    },
+  };
+}

@@ -1,15 +1,16 @@
 import type { FastifyRequest } from 'fastify';
 import type { Db, Executor } from '../db/index.ts';
 import type { StaffIdentity, StaffPost, StoreScope } from './context.ts';
+import { shortLived } from './cache.ts';
 import { forbidden, notFound } from './errors.ts';
 import { findStoreScope } from './store-repository.ts';
 
-const cache = new Map<number, { scope: StoreScope; until: number }>();
+/** Store names and time zones, kept 5 s (a missing store is not kept). */
+const cache = shortLived<StoreScope | undefined>({ ttlMs: 5000, max: 10_000, keep: (s) => s !== undefined });
 
 /** Forget cached store names and time zones (after a settings change). */
 export function invalidateStoreScope(storeId?: number): void {
-  if (storeId === undefined) cache.clear();
-  else cache.delete(storeId);
+  cache.forget(storeId);
 }
 
 /**
@@ -43,12 +44,7 @@ export async function resolveStore(
  * from the same cache as resolveStore; undefined when there is no such store.
  */
 export async function storeScopeById(db: Executor, storeId: number): Promise<StoreScope | undefined> {
-  const now = Date.now();
-  const hit = cache.get(storeId);
-  if (hit && hit.until > now) return hit.scope;
-  const row = await findStoreScope(db, storeId);
-  if (row) cache.set(row.id, { scope: row, until: now + 5000 });
-  return row;
+  return cache.get(storeId, () => findStoreScope(db, storeId));
 }
 
 /** A store named by a public call (`storeId` of the members' pages): its scope, or 404 门店不存在. */

@@ -3,6 +3,7 @@
 import { allCalls, Msg, type CallDef } from '@studio/contract';
 import { beforeAll, expect, it } from 'vitest';
 import { describeEachDb, type TestEnv } from '../harness.ts';
+import { memberClient } from '../member-client.ts';
 import { plausible, requestSchema, type JsonSchema } from './gen.ts';
 import { envelopeProblems } from './support.ts';
 import { makeWorld, type World } from './world.ts';
@@ -17,11 +18,13 @@ function walk(s: JsonSchema, at: string, visit: (s: JsonSchema, at: string) => v
   if (s.items) walk(s.items, `${at}[]`, visit);
 }
 
-async function send(env: TestEnv, call: CallDef, payload: string) {
+/** Sent as the caller it is for: a member's call with a signed-in member's cookie, else the admin's. */
+async function send(env: TestEnv, call: CallDef, payload: string, memberCookie: string) {
+  const cookie = call.auth === 'public' ? undefined : call.auth === 'member' ? memberCookie : env.client.cookie!;
   const res = await env.app.inject({
     method: 'POST',
     url: call.path,
-    headers: { 'content-type': 'application/json', ...(call.auth === 'public' ? {} : { cookie: env.client.cookie! }) },
+    headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
     payload,
   });
   return { status: res.statusCode, text: res.body };
@@ -41,8 +44,10 @@ it('every list and every text field of every request has an upper bound', () => 
 
 describeEachDb('size limits', (env) => {
   let w: World;
+  let memberCookie: string;
   beforeAll(async () => {
     w = await makeWorld(env().factory, '限额');
+    memberCookie = (await memberClient(env(), await env().factory.member({ name: '限额会员' }))).cookie!;
   });
 
   for (const call of allCalls) {
@@ -55,12 +60,12 @@ describeEachDb('size limits', (env) => {
         const base = plausible(schema, '', ids, () => 0) as Record<string, unknown>;
         const item = plausible(list.items ?? {}, field.replace(/s$/, ''), ids, () => 0);
         const body = JSON.stringify({ ...base, [field]: Array.from({ length: list.maxItems! + 1 }, () => item) });
-        const a = await send(env(), call, body);
+        const a = await send(env(), call, body, memberCookie);
         expect(envelopeProblems(a), field).toEqual([]);
         expect(a.status, `${field}: ${list.maxItems! + 1} items answered ${a.text.slice(0, 200)}`).toBe(400);
       }
       const limit = call.bodyLimit ?? DEFAULT_BODY_LIMIT;
-      const big = await send(env(), call, JSON.stringify({ pad: 'x'.repeat(limit) }));
+      const big = await send(env(), call, JSON.stringify({ pad: 'x'.repeat(limit) }), memberCookie);
       expect(big.status).toBe(413);
       expect(JSON.parse(big.text)).toMatchObject({ code: 413, msg: Msg.tooLarge });
     });

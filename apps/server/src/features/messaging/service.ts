@@ -1,5 +1,6 @@
 import { BIG_TYPE_COUNT } from '@studio/contract';
 import { audit } from '../../lib/audit.ts';
+import { shortLived } from '../../lib/cache.ts';
 import type { Executor } from '../../db/index.ts';
 import { enqueue } from '../../outbox/enqueue.ts';
 import type { PayloadOf } from '../../lib/events.ts';
@@ -68,31 +69,23 @@ async function notifyBooking(
   );
 }
 
-/** Whether each store has a group robot, as read lately (this app instance), and until when that holds. */
-const robots = new Map<number, { has: boolean; until: number }>();
-/** How long a store's answer is reused: a setting saved on another instance is seen after this. */
-const ROBOT_TTL_MS = 5000;
+/** Whether each store has a group robot, as read lately (this app instance): a setting saved on another instance is seen 5 s later. */
+const robots = shortLived<boolean>({ ttlMs: 5000, max: 10_000 });
 
 /**
  * Whether the store has a group robot: a store without one gets no message (asked before any other
  * read). The answer is kept for a few seconds, so a booking, whose session row is locked until its
  * commit, does not wait for this read too; saving the setting on this instance forgets it at once
- * (`forgetRobot`), on another within `ROBOT_TTL_MS`. The message itself is sent to the webhook
+ * (`forgetRobot`), on another within 5 s. The message itself is sent to the webhook
  * as set at sending time (wecom.ts), and nothing is sent when there is none.
  */
 async function hasWebhook(tx: Executor, storeId: number): Promise<boolean> {
-  const now = Date.now();
-  const known = robots.get(storeId);
-  if (known && known.until > now) return known.has;
-  const has = (await storeWebhookUrl(tx, storeId)) !== null;
-  if (robots.size >= 10_000) robots.clear();
-  robots.set(storeId, { has, until: now + ROBOT_TTL_MS });
-  return has;
+  return robots.get(storeId, async () => (await storeWebhookUrl(tx, storeId)) !== null);
 }
 
 /** The store's messaging setting was saved: its robot is asked again at the next change. */
 export async function forgetRobot(_tx: Executor, e: { storeId: number }): Promise<void> {
-  robots.delete(e.storeId);
+  robots.forget(e.storeId);
 }
 
 /** A listener that queues its message only for a store with a group robot (`hasWebhook`, asked first). */

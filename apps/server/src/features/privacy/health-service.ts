@@ -11,6 +11,7 @@ import {
 } from '@studio/contract';
 import type { Executor } from '../../db/index.ts';
 import { audit } from '../../lib/audit.ts';
+import { shortLived } from '../../lib/cache.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { badRequest, conflict, forbidden } from '../../lib/errors.ts';
 import { requireStoreById } from '../../lib/store-scope.ts';
@@ -45,6 +46,13 @@ const REQUIRED = 'health.required';
 const REANSWER = 'health.reanswer';
 
 const isOn = async (ex: Executor, storeId: number, key: string) => (await getSetting(ex, storeId, key)) === '1';
+
+/**
+ * Whether the store asks for a declaration before a member's booking, kept 5 s: every member's
+ * booking asks it, and a booking's round trips are its rush's pace (booking-round-trips.test.ts).
+ * Saved on this instance it is forgotten at once; on another it holds at most 5 s.
+ */
+const required = shortLived<boolean>({ ttlMs: 5000, max: 10_000 });
 
 async function healthConsent(ex: Executor, storeId: number, memberId: number): Promise<boolean> {
   const c = currentConsents(await consentsOf(ex, storeId, memberId)).find((x) => x.kind === 'health');
@@ -134,6 +142,7 @@ export async function saveHealthSetting(ctx: CallCtx, input: ParsedReqOf<typeof 
     if (made === null) throw conflict(HealthMsg.changed);
   }
   await putSetting(ctx.db, storeId, REQUIRED, input.required ? '1' : '0');
+  required.forget(storeId);
   await putSetting(ctx.db, storeId, REANSWER, input.reanswer ? '1' : '0');
   audit(ctx.db, {
     kind: 'settings',
@@ -175,7 +184,7 @@ export async function memberHealth(ctx: CallCtx, memberId: number): Promise<ResO
  * due is refused, pointing to the form.
  */
 export async function refuseUndeclared(tx: Executor, p: { storeId: number; memberId: number }): Promise<void> {
-  if (!(await isOn(tx, p.storeId, REQUIRED))) return;
+  if (!(await required.get(p.storeId, () => isOn(tx, p.storeId, REQUIRED)))) return;
   const store = await requireStoreById(tx, p.storeId);
   const today = localDateTime(store.timezone).slice(0, 10);
   if ((await dueOf(tx, p.storeId, p.memberId, today)).due) throw conflict(HealthMsg.required);
