@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { Api, DESK, describeBrowser, loginWithCookie, newContext, shot, TEACHER } from './harness.ts';
+import { Api, DESK, describeBrowser, loginWithCookie, newContext, shot, staffPage, TEACHER } from './harness.ts';
 import { addDays, mondayOf } from './seed.ts';
 import { field, modal, pick, toast, typeInto } from './ui.ts';
 
@@ -47,12 +47,7 @@ describeBrowser('desk lessons: book, teacher view, confirm, move, cancel', (env)
     await api.ok('update/lesson/setting', { teacherConfirms: 1, confirmHours: 12 });
 
     // The desk: 约私教 from the calendar.
-    const deskApi = new Api(server.url);
-    await deskApi.login(DESK.account, DESK.password);
-    const deskContext = await newContext(browser);
-    await loginWithCookie(deskContext, deskApi);
-    const page = await deskContext.newPage();
-    page.setDefaultTimeout(15_000);
+    const { context: deskContext, page } = await staffPage(browser, server.url, DESK);
     await page.goto(`${server.url}/course/calendar?date=${DAY}`);
     await page.locator('.fc').waitFor();
     await page.getByRole('button', { name: '约私教' }).click();

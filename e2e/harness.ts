@@ -137,6 +137,24 @@ export async function loginWithCookie(context: BrowserContext, api: Api): Promis
   await context.addCookies([{ name, value, url: api.base }]);
 }
 
+/**
+ * A staff account signed in over HTTP (`api`) and in a browser context of its own (`page`, waits of
+ * 15 s), for a screen another role than the admin works on.
+ */
+export async function staffPage(
+  browser: Browser,
+  base: string,
+  account: { account: string; password: string },
+): Promise<{ api: Api; context: BrowserContext; page: Page }> {
+  const api = new Api(base);
+  await api.login(account.account, account.password);
+  const context = await newContext(browser);
+  await loginWithCookie(context, api);
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  return { api, context, page };
+}
+
 /** A phone held in one hand: 390x844, touch, the store's time zone (the members' page). */
 export async function phoneContext(browser: Browser, o: { timezoneId?: string } = {}): Promise<[BrowserContext, Page]> {
   const context = await browser.newContext({

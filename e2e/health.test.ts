@@ -5,7 +5,7 @@
 import { HEALTH_DEFAULT_QUESTIONS } from '@studio/contract';
 import { expect, it } from 'vitest';
 import { describeBrowser, phoneContext, shot } from './harness.ts';
-import { addSession, makeFixture } from './seed.ts';
+import { addSession, makeFixture, signInMember } from './seed.ts';
 
 /** Store-local (Asia/Shanghai) `YYYY-MM-DD HH:mm` of now plus `minutes`. */
 function shanghai(minutes: number): { date: string; time: string } {
@@ -27,14 +27,12 @@ describeBrowser('健康声明', (env) => {
     });
     const [context, page] = await phoneContext(env().browser);
     try {
-      const { code } = await api.ok<{ code: string }>('create/member/login/code', { memberId: f.memberId });
-      await page.goto(`${server.url}/m/?store=${storeId}`);
-      await page.getByRole('button', { name: '登录预约' }).tap();
-      await page.getByTestId('mobile').locator('input').fill(f.memberMobile);
-      await page.getByTestId('code').locator('input').fill(code);
-      await page.getByRole('button', { name: '登录', exact: true }).tap();
-      await page.getByText(`${f.memberName}，你好`).waitFor();
-      await page.getByText(`欢迎，${f.memberName}`).waitFor({ state: 'hidden' });
+      // sign in with a code from the desk
+      await signInMember(page, api, server.url, storeId, {
+        memberId: f.memberId,
+        mobile: f.memberMobile,
+        name: f.memberName,
+      });
 
       // The class's sheet asks for the declaration first; the booking waits for it.
       await page.getByTestId(`day-${at.date}`).tap();

@@ -2,7 +2,7 @@
 // tonight's group class from the 潜客 drawer (约体验课, no card); the class's drawer lists them marked
 // 体验, where 到店 makes the lead 已体验.
 import { expect, it } from 'vitest';
-import { Api, DESK, describeBrowser, loginWithCookie, newContext, shot } from './harness.ts';
+import { DESK, describeBrowser, shot, staffPage } from './harness.ts';
 import { addSessionTonight, makeFixture } from './seed.ts';
 import { modal, toast } from './ui.ts';
 
@@ -17,12 +17,7 @@ describeBrowser('trial classes (体验课) of leads', (env) => {
     const mobile = `136${String(tid).padStart(8, '0')}`;
     await api.ok('insert/lead', { name, mobile, source: '电话', ownerId: null });
 
-    const deskApi = new Api(server.url);
-    await deskApi.login(DESK.account, DESK.password);
-    const context = await newContext(browser);
-    await loginWithCookie(context, deskApi);
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
+    const { api: deskApi, context, page } = await staffPage(browser, server.url, DESK);
 
     // 公海: take the lead, open its drawer.
     await page.goto(`${server.url}/lead/list`);

@@ -6,7 +6,7 @@ import path from 'node:path';
 import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { Api, ARTIFACTS, DESK, describeBrowser, loginWithCookie, newContext, shot } from './harness.ts';
+import { ARTIFACTS, DESK, describeBrowser, shot, staffPage } from './harness.ts';
 import { field, modal, pick, pickIn, toast, typeInto } from './ui.ts';
 
 const LEAD = { name: '体验潜客王', mobile: '13911112222' };
@@ -19,12 +19,7 @@ describeBrowser('leads (潜客) and the funnel', (env) => {
     const today = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Asia/Shanghai' }).format(new Date());
 
     // The seller: the demo store's desk account, in its own browser context.
-    const deskApi = new Api(server.url);
-    await deskApi.login(DESK.account, DESK.password);
-    const context = await newContext(browser);
-    await loginWithCookie(context, deskApi);
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
+    const { context, page } = await staffPage(browser, server.url, DESK);
 
     await page.goto(`${server.url}/lead/list`);
     await page.getByRole('tab', { name: '我的潜客' }).waitFor();
@@ -121,12 +116,7 @@ describeBrowser('leads (潜客) and the funnel', (env) => {
       source: '电话',
       ownerId: null,
     });
-    const deskApi = new Api(server.url);
-    await deskApi.login(DESK.account, DESK.password);
-    const context = await newContext(browser);
-    await loginWithCookie(context, deskApi);
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
+    const { context, page } = await staffPage(browser, server.url, DESK);
 
     // 公海: take it.
     await page.goto(`${server.url}/lead/list`);

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { describeBrowser, phoneContext, shot, type BrowserEnv } from './harness.ts';
-import { addMemberWithCard, addSession, makeFixture } from './seed.ts';
+import { addMemberWithCard, addSession, makeFixture, signInMember } from './seed.ts';
 import { modal } from './ui.ts';
 
 /** Store-local (Asia/Shanghai) `YYYY-MM-DD HH:mm` of now plus `minutes`. */
@@ -151,13 +151,11 @@ describeBrowser('members page on a phone', (env) => {
     const [context, page] = await phone(env());
     try {
       // sign in with a code from the desk
-      const { code } = await api.ok<{ code: string }>('create/member/login/code', { memberId: f.memberId });
-      await page.goto(`${server.url}/m/?store=${storeId}`);
-      await page.getByRole('button', { name: '登录预约' }).tap();
-      await page.getByTestId('mobile').locator('input').fill(f.memberMobile);
-      await page.getByTestId('code').locator('input').fill(code);
-      await page.getByRole('button', { name: '登录', exact: true }).tap();
-      await page.getByText(`${f.memberName}，你好`).waitFor();
+      await signInMember(page, api, server.url, storeId, {
+        memberId: f.memberId,
+        mobile: f.memberMobile,
+        name: f.memberName,
+      });
 
       // the class is full: queue for it
       await page.getByTestId(`day-${at.date}`).tap();

@@ -149,9 +149,28 @@ export async function addMemberWithCard(
 }
 
 /**
- * A new member of the store (no card), signed in on the members' page open in `page` (a phone) with
- * a code the desk gives; waits for the welcome toast to go, so screenshots show the screens.
+ * A member of the store signed in on the members' page open in `page` (a phone) with a code the desk
+ * gives; waits for the welcome toast to go, so screenshots show the screens.
  */
+export async function signInMember(
+  page: Page,
+  api: Api,
+  base: string,
+  storeId: number,
+  m: { memberId: number; mobile: string; name: string },
+  query = '',
+): Promise<void> {
+  const { code } = await api.ok<{ code: string }>('create/member/login/code', { memberId: m.memberId });
+  await page.goto(`${base}/m/?store=${storeId}${query}`);
+  await page.getByRole('button', { name: '登录预约' }).tap();
+  await page.getByTestId('mobile').locator('input').fill(m.mobile);
+  await page.getByTestId('code').locator('input').fill(code);
+  await page.getByRole('button', { name: '登录', exact: true }).tap();
+  await page.getByText(`${m.name}，你好`).waitFor();
+  await page.getByText(`欢迎，${m.name}`).waitFor({ state: 'hidden' });
+}
+
+/** A new member of the store (no card), signed in on the members' page open in `page` (`signInMember`). */
 export async function signInNewMember(
   page: Page,
   api: Api,
@@ -162,13 +181,6 @@ export async function signInNewMember(
 ): Promise<{ memberId: number; mobile: string }> {
   const mobile = `137${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
   const member = await api.ok<{ id: number }>('insert/member', { name, mobile, gender: 2 });
-  const { code } = await api.ok<{ code: string }>('create/member/login/code', { memberId: member.id });
-  await page.goto(`${base}/m/?store=${storeId}${query}`);
-  await page.getByRole('button', { name: '登录预约' }).tap();
-  await page.getByTestId('mobile').locator('input').fill(mobile);
-  await page.getByTestId('code').locator('input').fill(code);
-  await page.getByRole('button', { name: '登录', exact: true }).tap();
-  await page.getByText(`${name}，你好`).waitFor();
-  await page.getByText(`欢迎，${name}`).waitFor({ state: 'hidden' });
+  await signInMember(page, api, base, storeId, { memberId: member.id, mobile, name }, query);
   return { memberId: member.id, mobile };
 }

@@ -329,56 +329,46 @@ export async function makeWorld(f: Factory, tag: string): Promise<World> {
     .returning('id')
     .executeTakeFirstOrThrow();
   w.audit = entry.id;
-  const leadRow = await db
-    .insertInto('lead')
-    .values({
-      storeId,
-      name: `${tag}潜客`,
-      mobile: randomMobile(),
-      source: '到店',
-      interests: null,
-      notes: null,
-      preferredTimes: null,
-      ownerId: null,
-      lostReason: null,
-      nextFollowUp: null,
-      touchedAt: now,
-      createdBy: null,
-      createdAt: now,
-      convertedCardId: null,
-      convertedMemberId: null,
-      convertedOwnerId: null,
-      convertedSource: null,
-      convertedAt: null,
-    })
-    .returning(['id', 'name', 'mobile'])
-    .executeTakeFirstOrThrow();
+  /** A lead of the store, in the pool (公海): the columns the rows here leave empty, then `row`'s. */
+  const insertLead = (row: {
+    name: string;
+    mobile: string;
+    source: string;
+    referrerMemberId?: number;
+    stage?: string;
+    contactedAt?: string;
+    trialBookedAt?: string;
+  }) =>
+    db
+      .insertInto('lead')
+      .values({
+        storeId,
+        interests: null,
+        notes: null,
+        preferredTimes: null,
+        ownerId: null,
+        lostReason: null,
+        nextFollowUp: null,
+        touchedAt: now,
+        createdBy: null,
+        createdAt: now,
+        convertedCardId: null,
+        convertedMemberId: null,
+        convertedOwnerId: null,
+        convertedSource: null,
+        convertedAt: null,
+        ...row,
+      })
+      .returning(['id', 'name', 'mobile'])
+      .executeTakeFirstOrThrow();
+  const leadRow = await insertLead({ name: `${tag}潜客`, mobile: randomMobile(), source: '到店' });
   w.lead = leadRow.id;
-  const referred = await db
-    .insertInto('lead')
-    .values({
-      storeId,
-      name: `${tag}会员乙`,
-      mobile: member2.mobile,
-      source: '转介绍',
-      interests: null,
-      notes: null,
-      preferredTimes: null,
-      ownerId: null,
-      lostReason: null,
-      nextFollowUp: null,
-      touchedAt: now,
-      createdBy: null,
-      createdAt: now,
-      convertedCardId: null,
-      convertedMemberId: null,
-      convertedOwnerId: null,
-      convertedSource: null,
-      convertedAt: null,
-      referrerMemberId: member.id,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const referred = await insertLead({
+    name: `${tag}会员乙`,
+    mobile: member2.mobile,
+    source: '转介绍',
+    referrerMemberId: member.id,
+  });
   const reward = await db
     .insertInto('referralReward')
     .values({
@@ -395,33 +385,14 @@ export async function makeWorld(f: Factory, tag: string): Promise<World> {
     .returning('id')
     .executeTakeFirstOrThrow();
   w.referralReward = reward.id;
-  const trialLead = await db
-    .insertInto('lead')
-    .values({
-      storeId,
-      name: `${tag}体验潜客`,
-      mobile: randomMobile(),
-      source: '电话',
-      interests: null,
-      notes: null,
-      preferredTimes: null,
-      ownerId: null,
-      stage: 'trial_booked',
-      lostReason: null,
-      nextFollowUp: null,
-      touchedAt: now,
-      createdBy: null,
-      createdAt: now,
-      convertedCardId: null,
-      convertedMemberId: null,
-      convertedOwnerId: null,
-      convertedSource: null,
-      convertedAt: null,
-      contactedAt: now,
-      trialBookedAt: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const trialLead = await insertLead({
+    name: `${tag}体验潜客`,
+    mobile: randomMobile(),
+    source: '电话',
+    stage: 'trial_booked',
+    contactedAt: now,
+    trialBookedAt: now,
+  });
   w.trialLead = trialLead.id;
   const trial = await db
     .insertInto('leadTrial')

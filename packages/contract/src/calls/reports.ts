@@ -25,6 +25,21 @@ export const zReportRange = z
 export const reportRangeErrors = fails.badRequest(Msg.rangeOrder, ReportMsg.rangeMax);
 const rangeExample = { fromDate: '2026-11-01', toDate: '2026-11-30' };
 
+/** A manager's report over a range of dates (zReportRange): read only, refused as a range is. */
+function rangeReport<Res extends z.ZodType>(o: { path: string; res: Res; summary: string }) {
+  return defineCall({
+    path: o.path,
+    kind: 'read',
+    auth: 'store',
+    roles: Roles.manager,
+    req: zReportRange,
+    res: o.res,
+    summary: o.summary,
+    example: rangeExample,
+    errors: reportRangeErrors,
+  });
+}
+
 /** Seats and fill of a group of live sessions. */
 const zFill = { sessions: z.number().int(), seats: z.number().int(), booked: z.number().int(), fillRate: z.number() };
 
@@ -53,36 +68,20 @@ export const zReportOverview = z.object({
   activeMembers: z.number().int(),
 });
 
-export const reportOverview = defineCall({
+export const reportOverview = rangeReport({
   path: `${STORE_API}/query/report/overview`,
-  kind: 'read',
-  auth: 'store',
-  roles: Roles.manager,
-  req: zReportRange,
   res: zReportOverview,
   summary: '数据报表总览：课程、座位、预约、上座率、签到、爽约、迟到取消、课消、售卡、收款、新会员、活跃会员',
-  example: rangeExample,
-  errors: reportRangeErrors,
 });
 
-export const reportByCourse = defineCall({
+export const reportByCourse = rangeReport({
   path: `${STORE_API}/query/report/by/course`,
-  kind: 'read',
-  auth: 'store',
-  roles: Roles.manager,
-  req: zReportRange,
   res: z.array(z.object({ courseId: z.number().int(), courseName: z.string(), ...zFill })),
   summary: '按课程统计：节数、座位、预约人数、上座率',
-  example: rangeExample,
-  errors: reportRangeErrors,
 });
 
-export const reportByTeacher = defineCall({
+export const reportByTeacher = rangeReport({
   path: `${STORE_API}/query/report/by/teacher`,
-  kind: 'read',
-  auth: 'store',
-  roles: Roles.manager,
-  req: zReportRange,
   res: z.array(
     z.object({
       teacherId: z.number().int(),
@@ -93,32 +92,18 @@ export const reportByTeacher = defineCall({
     }),
   ),
   summary: '按老师统计：上课节数、预约人数、签到人数',
-  example: rangeExample,
-  errors: reportRangeErrors,
 });
 
-export const reportBySlot = defineCall({
+export const reportBySlot = rangeReport({
   path: `${STORE_API}/query/report/by/slot`,
-  kind: 'read',
-  auth: 'store',
-  roles: Roles.manager,
-  req: zReportRange,
   res: z.array(z.object({ weekday: z.number().int(), hour: z.number().int(), ...zFill })),
   summary: '按时段统计（星期 x 开课小时）：节数、座位、预约人数、上座率',
-  example: rangeExample,
-  errors: reportRangeErrors,
 });
 
-export const reportByDay = defineCall({
+export const reportByDay = rangeReport({
   path: `${STORE_API}/query/report/by/day`,
-  kind: 'read',
-  auth: 'store',
-  roles: Roles.manager,
-  req: zReportRange,
   res: z.array(z.object({ date: z.string(), ...zFill, signedIn: z.number().int() })),
   summary: '每日趋势：每天的节数、座位、预约人数、上座率、签到人数',
-  example: rangeExample,
-  errors: reportRangeErrors,
 });
 
 export const zCardAlertReason = z.enum(['expiring', 'lowCount', 'lowMoney']);
@@ -229,16 +214,10 @@ export const zLessonReportRow = z.object({
   revenue: z.number().int(),
 });
 
-export const reportLessons = defineCall({
+export const reportLessons = rangeReport({
   path: `${STORE_API}/query/report/lesson/by/type`,
-  kind: 'read',
-  auth: 'store',
-  roles: Roles.manager,
-  req: zReportRange,
   res: z.array(zLessonReportRow),
   summary: '私教/小班按课程和老师统计：节数、已上节数、预约人数、签到人数、课消（次数、储值金额）和课消金额',
-  example: rangeExample,
-  errors: reportRangeErrors,
 });
 
 /**
@@ -247,12 +226,8 @@ export const reportLessons = defineCall({
  * and lessons), minutes of lessons, and the rate taken / working (4 decimals; 0 without hours).
  * Weeks without hours or lessons (a teacher of group classes only) are left out.
  */
-export const reportLessonUtilisation = defineCall({
+export const reportLessonUtilisation = rangeReport({
   path: `${STORE_API}/query/report/lesson/utilisation`,
-  kind: 'read',
-  auth: 'store',
-  roles: Roles.manager,
-  req: zReportRange,
   res: z.array(
     z.object({
       teacherId: z.number().int(),
@@ -265,8 +240,6 @@ export const reportLessonUtilisation = defineCall({
     }),
   ),
   summary: '老师排课率：每位老师每周的工作时长、已约时长（团课和私教）、私教时长和排课率',
-  example: rangeExample,
-  errors: reportRangeErrors,
 });
 
 /**
@@ -274,12 +247,8 @@ export const reportLessonUtilisation = defineCall({
  * date of the range, money received for them (less refunds, fen), lessons taken for sessions of the
  * range and their value (fen).
  */
-export const reportLessonPacks = defineCall({
+export const reportLessonPacks = rangeReport({
   path: `${STORE_API}/query/report/lesson/packs`,
-  kind: 'read',
-  auth: 'store',
-  roles: Roles.manager,
-  req: zReportRange,
   res: z.array(
     z.object({
       productId: z.number().int(),
@@ -294,8 +263,6 @@ export const reportLessonPacks = defineCall({
     }),
   ),
   summary: '私教课包销售与消耗：售出张数、售出课时、收款、消耗课时和消耗金额',
-  example: rangeExample,
-  errors: reportRangeErrors,
 });
 
 const zOutstanding = {

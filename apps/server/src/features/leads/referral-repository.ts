@@ -37,42 +37,34 @@ export async function insertReward(ex: Executor, row: NewRow<'referralReward'>):
   return made ? Number(made.id) : null;
 }
 
-/** Pending -> granted on the card; false when it was not pending any more. */
-export async function markGranted(
+/**
+ * A reward's one guarded status move: pending -> granted (with its card), granted -> undone (by whom);
+ * false when it was not in `from` any more (a concurrent grant or undo moved it first).
+ */
+export async function moveReward(
   ex: Executor,
   storeId: number,
   id: number,
-  o: { memberCardId: number; now: string },
+  move:
+    | { from: 'pending'; to: 'granted'; memberCardId: number; now: string }
+    | { from: 'granted'; to: 'undone'; now: string; by: number },
 ): Promise<boolean> {
+  const set =
+    move.to === 'granted'
+      ? { status: move.to, memberCardId: move.memberCardId, grantedAt: move.now }
+      : { status: move.to, undoneAt: move.now, undoneBy: move.by };
   const res = await ex
     .updateTable('referralReward')
-    .set({ status: 'granted', memberCardId: o.memberCardId, grantedAt: o.now })
+    .set(set)
     .where('storeId', '=', storeId)
     .where('id', '=', id)
-    .where('status', '=', 'pending')
+    .where('status', '=', move.from)
     .executeTakeFirst();
   return Number(res.numUpdatedRows) > 0;
 }
 
 export async function setRewardLedger(ex: Executor, id: number, ledgerId: number) {
   await ex.updateTable('referralReward').set({ ledgerId }).where('id', '=', id).execute();
-}
-
-/** Granted -> undone; false when it was not granted any more. */
-export async function markUndone(
-  ex: Executor,
-  storeId: number,
-  id: number,
-  o: { now: string; by: number },
-): Promise<boolean> {
-  const res = await ex
-    .updateTable('referralReward')
-    .set({ status: 'undone', undoneAt: o.now, undoneBy: o.by })
-    .where('storeId', '=', storeId)
-    .where('id', '=', id)
-    .where('status', '=', 'granted')
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows) > 0;
 }
 
 export async function setUndoLedger(ex: Executor, id: number, undoLedgerId: number) {

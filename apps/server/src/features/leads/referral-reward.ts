@@ -83,7 +83,10 @@ async function grant(
   const card = await cardForCredit(tx, storeId, r.referrerMemberId, kind, o.now);
   if (!card) return false;
   // Marked first (guarded on pending), so a second grant at once finds it granted and writes nothing.
-  if (!(await repo.markGranted(tx, storeId, r.id, { memberCardId: card.id, now: o.now }))) return false;
+  if (
+    !(await repo.moveReward(tx, storeId, r.id, { from: 'pending', to: 'granted', memberCardId: card.id, now: o.now }))
+  )
+    return false;
   const ledgerId = await creditCard(tx, storeId, {
     memberCardId: card.id,
     kind,
@@ -198,7 +201,7 @@ export async function undoReward(ctx: CallCtx, id: number) {
     const r = await requireReward(tx, ctx.store.id, id);
     const now = storeNow(ctx);
     if (r.status !== 'granted' || r.memberCardId === null) throw conflict(ReferralMsg.notGranted);
-    if (!(await repo.markUndone(tx, ctx.store.id, id, { now, by: ctx.staff.id }))) {
+    if (!(await repo.moveReward(tx, ctx.store.id, id, { from: 'granted', to: 'undone', now, by: ctx.staff.id }))) {
       throw conflict(ReferralMsg.notGranted);
     }
     const ledgerId = await takeBackCredit(tx, ctx.store.id, {

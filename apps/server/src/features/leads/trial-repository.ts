@@ -73,37 +73,43 @@ export async function markTrialBooked(tx: Tx, storeId: number, leadId: number, s
   return Number(r.numUpdatedRows) === 1;
 }
 
+/** Trials with their session (`lt`, `t`): each one's id, lead, class, times, course and status. */
+const trialRows = (ex: Executor) =>
+  withCourseName(ex.selectFrom('leadTrial as lt').innerJoin('timetable as t', 't.id', 'lt.timetableId')).select([
+    'lt.id',
+    'lt.leadId',
+    'lt.timetableId as sessionId',
+    'lt.status',
+    't.startTime',
+    't.endTime',
+  ]);
+
 /** A trial of the store with its session (times, teacher, course) and its lead's owner; undefined when none. */
 export function trialOf(ex: Executor, storeId: number, id: number) {
-  return withCourseName(
-    ex
-      .selectFrom('leadTrial as lt')
-      .innerJoin('timetable as t', 't.id', 'lt.timetableId')
-      .innerJoin('lead as l', 'l.id', 'lt.leadId'),
-  )
-    .select([
-      'lt.id',
-      'lt.leadId',
-      'lt.timetableId as sessionId',
-      'lt.status',
-      'lt.stageBefore',
-      't.teacherId',
-      't.startTime',
-      't.endTime',
-      'l.name as leadName',
-      'l.mobile',
-      'l.ownerId',
-    ])
+  return trialRows(ex)
+    .innerJoin('lead as l', 'l.id', 'lt.leadId')
+    .select(['lt.stageBefore', 't.teacherId', 'l.name as leadName', 'l.mobile', 'l.ownerId'])
     .where('lt.id', '=', id)
     .where('lt.storeId', '=', storeId)
     .executeTakeFirst();
 }
 
-/** Cancels a booked trial, guarded (still booked): false when it was not. */
-export async function markTrialCancelled(tx: Tx, id: number, now: string) {
+/**
+ * A booked trial's one guarded move: cancelled, or 到店 with the class's teacher; false when it was
+ * not booked any more (a concurrent cancel or mark moved it first).
+ */
+export async function moveBookedTrial(
+  tx: Tx,
+  id: number,
+  to: { move: 'cancel'; now: string } | { move: 'attend'; now: string; teacherId: number },
+) {
+  const set =
+    to.move === 'cancel'
+      ? { status: S.CANCELLED, cancelTime: to.now }
+      : { status: S.ATTENDED, attendedTime: to.now, teacherId: to.teacherId };
   const r = await tx
     .updateTable('leadTrial')
-    .set({ status: S.CANCELLED, cancelTime: now })
+    .set(set)
     .where('id', '=', id)
     .where('status', '=', S.BOOKED)
     .executeTakeFirst();
@@ -118,17 +124,6 @@ export async function restoreStage(tx: Tx, leadId: number, stageBefore: string) 
     .where('id', '=', leadId)
     .where('stage', '=', 'trial_booked')
     .execute();
-}
-
-/** Marks a booked trial 到店 with the class's teacher, guarded (still booked): false when it was not. */
-export async function markTrialAttended(tx: Tx, id: number, teacherId: number, now: string) {
-  const r = await tx
-    .updateTable('leadTrial')
-    .set({ status: S.ATTENDED, attendedTime: now, teacherId })
-    .where('id', '=', id)
-    .where('status', '=', S.BOOKED)
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
 }
 
 /**
@@ -152,23 +147,9 @@ export async function markTrialDone(tx: Tx, leadId: number, teacherId: number, n
 
 /** A lead's trials, newest first, with their class. */
 export function trialsOfLead(ex: Executor, leadId: number) {
-  return withCourseName(
-    ex
-      .selectFrom('leadTrial as lt')
-      .innerJoin('timetable as t', 't.id', 'lt.timetableId')
-      .leftJoin('teacher as te', 'te.id', 't.teacherId'),
-  )
-    .select([
-      'lt.id',
-      'lt.leadId',
-      'lt.timetableId as sessionId',
-      'te.name as teacherName',
-      't.startTime',
-      't.endTime',
-      'lt.status',
-      'lt.attendedTime',
-      'lt.createTime',
-    ])
+  return trialRows(ex)
+    .leftJoin('teacher as te', 'te.id', 't.teacherId')
+    .select(['te.name as teacherName', 'lt.attendedTime', 'lt.createTime'])
     .where('lt.leadId', '=', leadId)
     .orderBy('lt.id', 'desc')
     .execute();
@@ -229,15 +210,4 @@ export async function cancelTrialsOf(tx: Tx, sessionIds: readonly number[], now:
  */
 export function trialMissedSql(leadAlias: string, now: string) {
   return sql<boolean>`exists (select 1 from lead_trial mt join timetable mtt on mtt.id = mt.timetable_id where mt.lead_id = ${sql.ref(`${leadAlias}.id`)} and mt.status = ${S.BOOKED} and mtt.end_time <= ${now})`;
-}
-
-/** Whether a class (deleted or not) is of the store: a class of another store is not found. */
-export async function sessionInStore(ex: Executor, storeId: number, sessionId: number): Promise<boolean> {
-  const row = await ex
-    .selectFrom('timetable')
-    .select('id')
-    .where('id', '=', sessionId)
-    .where('storeId', '=', storeId)
-    .executeTakeFirst();
-  return !!row;
 }

@@ -9,6 +9,7 @@ import { conflict, notFound } from '../../lib/errors.ts';
 import { findStoreScope } from '../../lib/store-repository.ts';
 import { localDateTime, storeNow } from '../../lib/time.ts';
 import { inWriteTx } from '../../lib/write-queue.ts';
+import { sessionOfStore } from '../staff/public.ts';
 import { freeSeatsOf, liveSession, takeSeatsOf, type sessionDeleted } from '../timetable/public.ts';
 import { requireLead } from './repository.ts';
 import { requireMine } from './service.ts';
@@ -81,7 +82,7 @@ export async function cancelTrial(ctx: CallCtx, id: number) {
     const now = storeNow(ctx);
     // Lock order: the session first, as every booking's.
     await lockSessions(tx, [t.sessionId]);
-    if (!(await repo.markTrialCancelled(tx, t.id, now))) {
+    if (!(await repo.moveBookedTrial(tx, t.id, { move: 'cancel', now }))) {
       const again = await repo.trialOf(tx, ctx.store.id, t.id);
       throw conflict(again?.status === S.ATTENDED ? LeadMsg.trialAttended : LeadMsg.trialCancelled);
     }
@@ -108,11 +109,11 @@ export async function markTrial(ctx: CallCtx, input: { id: number; sessionId: nu
     const t = await repo.trialOf(tx, storeId, input.id);
     if (!t) throw notFound('体验课');
     // A class of another store (or none) is not found, before telling which class the trial is in.
-    if (!(await repo.sessionInStore(tx, storeId, input.sessionId))) throw notFound('课程');
+    if (!(await sessionOfStore(tx, storeId, input.sessionId))) throw notFound('课程');
     if (t.sessionId !== input.sessionId) throw conflict(LeadMsg.trialSession);
     if (t.status === S.CANCELLED) throw conflict(LeadMsg.trialCancelled);
     await lockSessions(tx, [t.sessionId]);
-    const changed = await repo.markTrialAttended(tx, t.id, t.teacherId, now);
+    const changed = await repo.moveBookedTrial(tx, t.id, { move: 'attend', now, teacherId: t.teacherId });
     if (changed) await repo.markTrialDone(tx, t.leadId, t.teacherId, now);
     else if ((await repo.trialOf(tx, storeId, t.id))?.status === S.CANCELLED) throw conflict(LeadMsg.trialCancelled);
     audit(tx, {
@@ -127,7 +128,7 @@ export async function markTrial(ctx: CallCtx, input: { id: number; sessionId: nu
 
 /** The trials of a session (the session drawer's 体验 rows). */
 export async function sessionTrials(ctx: CallCtx, sessionId: number) {
-  if (!(await repo.sessionInStore(ctx.db, ctx.store.id, sessionId))) throw notFound('课程');
+  if (!(await sessionOfStore(ctx.db, ctx.store.id, sessionId))) throw notFound('课程');
   return repo.trialsOfSession(ctx.db, ctx.store.id, sessionId);
 }
 

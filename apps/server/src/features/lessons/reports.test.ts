@@ -21,15 +21,7 @@ import { addDays, addMinutes, localDateTime, weekday } from '../../lib/time.ts';
 import { EngineFactory } from '../../../test/factory-engine.ts';
 import { describeEachDb, staffClient } from '../../../test/harness.ts';
 import { lessonType } from '../../../test/lesson-kit.ts';
-
-/** A small deterministic random source (the scene is the same on both databases). */
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1_664_525 + 1_013_904_223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
+import { rng } from '../../../test/rng.ts';
 
 type Span = [string, string];
 /** The teachers' hours as the test declares them (the independent count works from these, not from the database). */

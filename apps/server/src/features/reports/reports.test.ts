@@ -28,15 +28,7 @@ import { addDays, addMinutes, localDateTime, weekday } from '../../lib/time.ts';
 import { EngineFactory, FUTURE } from '../../../test/factory-engine.ts';
 import { describeEachDb } from '../../../test/harness.ts';
 import { memberClient } from '../../../test/member-client.ts';
-
-/** A small deterministic random source (the scene is the same on both databases). */
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1_664_525 + 1_013_904_223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
+import { rng } from '../../../test/rng.ts';
 
 const PAST = '2020-03-02'; // a Monday long ended: no-shows and late cancels happen there
 const FUT = FUTURE; // 2099-06-01, a Monday

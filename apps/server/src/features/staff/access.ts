@@ -1,7 +1,7 @@
 import { Msg } from '@studio/contract';
 import type { Executor } from '../../db/index.ts';
 import { forbidden } from '../../lib/errors.ts';
-import { pendingSessionTeacher, reservationSessionTeacher, sessionTeacher } from './repository.ts';
+import { pendingSessionTeacher, reservationSessionTeacher, sessionOfStore } from './repository.ts';
 
 /**
  * A teacher may only name a session they teach (or a booking or pending booking of one): checked by the route
@@ -19,7 +19,7 @@ export async function requireOwnSession(
   if (typeof id !== 'number') return;
   const row =
     owns.via === 'session'
-      ? await sessionTeacher(db, storeId, id)
+      ? await sessionOfStore(db, storeId, id)
       : owns.via === 'pending'
         ? await pendingSessionTeacher(db, storeId, id)
         : await reservationSessionTeacher(db, storeId, id);

@@ -123,8 +123,11 @@ export async function replacePasswordHash(
   return Number(done.numUpdatedRows) === 1;
 }
 
-/** The teacher of a session of the store, or undefined when there is no such session. */
-export function sessionTeacher(ex: Executor, storeId: number, sessionId: number) {
+/**
+ * A session of the store (deleted too) with its teacher, or undefined when the store has no such
+ * session: the one check that a session id names one of the store's.
+ */
+export function sessionOfStore(ex: Executor, storeId: number, sessionId: number) {
   return ex
     .selectFrom('timetable')
     .select('teacherId')
