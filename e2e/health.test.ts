@@ -4,7 +4,7 @@
 // shows 健康提示 next to the member, and the manager reads the answers from it.
 import { HEALTH_DEFAULT_QUESTIONS } from '@studio/contract';
 import { expect, it } from 'vitest';
-import { describeBrowser, phoneContext, shot } from './harness.ts';
+import { DESK, describeBrowser, phoneContext, shot, staffPage } from './harness.ts';
 import { addSession, makeFixture, signInMember } from './seed.ts';
 
 /** Store-local (Asia/Shanghai) `YYYY-MM-DD HH:mm` of now plus `minutes`. */
@@ -97,6 +97,25 @@ describeBrowser('健康声明', (env) => {
       await details.getByText('血压偏高，在吃药').waitFor();
       expect(await details.innerText()).toContain(HEALTH_DEFAULT_QUESTIONS[1]);
       await shot(desk, 'health-drawer');
+
+      // The desk sees the same mark, never the answers: why is said instead.
+      const { context: deskContext, page: front } = await staffPage(env().browser, server.url, DESK);
+      try {
+        await front.goto(`${server.url}/course/calendar/detail?course_calendar_id=${tid}`);
+        const frontDrawer = front.locator('.ant-drawer', { hasText: '课程详情' });
+        const frontMark = frontDrawer
+          .getByTestId('booked-table')
+          .locator('tr', { hasText: f.memberName })
+          .getByTestId('health-mark');
+        await frontMark.click();
+        const seen = front.getByTestId('member-health');
+        await seen.getByText('具体回答只给店长和会员的上课老师看。', { exact: false }).waitFor();
+        expect(await seen.innerText()).not.toContain('血压偏高');
+        expect(await seen.innerText()).not.toContain(HEALTH_DEFAULT_QUESTIONS[1]);
+        await shot(front, 'health-drawer-desk');
+      } finally {
+        await deskContext.close();
+      }
     } finally {
       await api.ok('update/health/setting', {
         questions: [...HEALTH_DEFAULT_QUESTIONS],

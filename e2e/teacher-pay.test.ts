@@ -314,6 +314,21 @@ describeBrowser('teacher pay (课时费)', (env) => {
       payment: { amount: 100000, method: 'wechat', remark: null },
     });
     const me = await api.ok<{ id: number; name: string }>('/api/auth/me');
+    // A lead of the manager's becomes a member and buys a first card: one conversion credited to them.
+    const leadMobile = `135${String(f.memberId).padStart(8, '0')}`;
+    await api.ok('insert/lead', { name: `成交潜客${f.memberId}`, mobile: leadMobile, source: '电话', ownerId: me.id });
+    const buyer = await api.ok<{ id: number }>('insert/member', {
+      name: `成交潜客${f.memberId}`,
+      mobile: leadMobile,
+      gender: 2,
+    });
+    await api.ok('insert/member/card', {
+      mid: buyer.id,
+      cardId: f.productId,
+      totalCount: 10,
+      expireTime: null,
+      payment: { amount: 50000, method: 'cash', remark: null },
+    });
     const thisMonth = new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 7);
     await page.goto(`${server.url}/staff/pay?tab=commission&month=${thisMonth}`);
     const rates = page.getByTestId('pay-commission').locator('.ant-card').filter({ hasText: '提成比例' });
@@ -333,9 +348,19 @@ describeBrowser('teacher pay (课时费)', (env) => {
     const mine = sold.find((r) => r.staffId === me.id)!;
     // The rate on money received, and 30 元 for each lead of theirs converted this month.
     expect(mine.commission).toBe(Math.round(mine.sales * 0.05) + 3000 * mine.conversions.length);
+    expect(mine.conversions).toHaveLength(1);
     await expect
       .poll(() => page.getByTestId('commission-total').innerText())
       .toBe((sold.reduce((n, r) => n + r.commission, 0) / 100).toFixed(2));
+    // The manager's row opened: the lead converted, its card and the 30 元 it pays.
+    const myRow = page.getByTestId('pay-commission').getByRole('row').filter({ hasText: me.name }).first();
+    await myRow.locator('.ant-table-row-expand-icon').click();
+    const converted = page
+      .getByTestId('commission-conversions')
+      .getByRole('row')
+      .filter({ hasText: `成交潜客${f.memberId}` });
+    await converted.waitFor();
+    expect(await converted.innerText()).toContain('30.00');
     await shot(page, 'teacher-pay-commission');
 
     // 推广链接: made for the manager, shown as the members' page address with its code and a QR.
