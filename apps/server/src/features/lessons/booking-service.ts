@@ -63,6 +63,8 @@ export interface LessonBooking {
   operateType: number;
   /** A member's own booking: held to the store's policy (suspension, a period card's open bookings). */
   member?: MemberRules;
+  /** One date (`index`, from 0) of a weekly series of `count` booked in one call: told once, at the first. */
+  series?: { index: number; count: number };
 }
 
 /**
@@ -189,7 +191,10 @@ export async function bookLesson(
   }
   for (const fact of facts) await events.emit(tx, event(bookingMade, fact));
   const members = facts.map((f) => ({ id: f.memberId, name: f.memberName }));
-  await events.emit(tx, event(lessonBooked, { storeId: store.id, sessionId: id, status, confirmDeadline, members }));
+  await events.emit(
+    tx,
+    event(lessonBooked, { storeId: store.id, sessionId: id, status, confirmDeadline, members, series: b.series }),
+  );
   return { id, status, facts };
 }
 

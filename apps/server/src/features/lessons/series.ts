@@ -101,6 +101,7 @@ export async function bookLessonSeries(ctx: CallCtx, s: LessonSeries) {
   // A room of another store is not found, before any date is tried.
   if (s.venueId != null) await requireArea(ctx.db, ctx.store.id, s.venueId);
   const booking = (date: string): LessonBooking => ({
+    series: { index: asked.indexOf(date), count: asked.length },
     courseId: s.courseId,
     teacherId: s.teacherId,
     startTime: toDateTime(date, s.time),

@@ -1,5 +1,6 @@
 import {
   bookLesson,
+  bookLessonSeries,
   cancelLesson,
   confirmLesson,
   memberCancelLesson,
@@ -185,6 +186,26 @@ describeEachDb('reminders of lessons (私教/小班)', (env) => {
       ['T_LOK', '私教普拉提', '03-20 10:00', teacher.name],
     ]);
     expect(textsTo(b.member.mobile)).toEqual([['T_LBOOK', '私教普拉提', '03-20 15:00', '预约成功']]);
+  });
+
+  it('a weekly series booked in one call is told once, at its first date; each lesson is still reminded the day before', async () => {
+    const { teacher, type, member } = await scene();
+    const a = await member();
+    await desk().ok(bookLessonSeries.path, {
+      courseId: type.id,
+      teacherId: teacher.id,
+      startDate: '2099-04-07',
+      time: '19:00',
+      weeks: 3,
+      members: [{ mid: a.member.id, mcId: a.card.id }],
+    });
+    await runFrom('2099-04-05 12:00:00', '2099-04-05 13:00:00');
+    expect(textsTo(a.member.mobile)).toEqual([['T_LBOOK', '私教普拉提', '04-07 19:00起每周共3节', '预约成功']]);
+    // the day before each of the three: one reminder each
+    await runFrom('2099-04-06 19:00:00', '2099-04-20 19:00:00', 24 * 60);
+    expect(textsTo(a.member.mobile).filter((t) => t[0] === 'T_CLASS')).toEqual(
+      ['04-07 19:00', '04-14 19:00', '04-21 19:00'].map((t) => ['T_CLASS', '私教普拉提', t]),
+    );
   });
 
   it('released unconfirmed, moved, cancelled by the desk: the member told once each; their own cancel tells nobody', async () => {

@@ -231,13 +231,17 @@ export async function onSessionChanged(tx: Executor, e: PayloadOf<typeof session
 /**
  * A lesson booked: each member booked by the call is told (预约成功, saying whether it waits for the
  * teacher); a lesson waiting for its teacher (待确认) is sent to the teacher once, naming who booked and
- * by when to confirm.
+ * by when to confirm. A weekly series booked in one call is told once, at its first date, as
+ * `12-10 19:00起每周共8节`.
  */
 export async function onLessonBooked(tx: Executor, e: PayloadOf<typeof lessonBooked>) {
+  if (e.series && e.series.index > 0) return;
   const s = await repo.sessionInfo(tx, e.storeId, e.sessionId);
   if (!s) return;
   const about = { sessionId: e.sessionId, startTime: s.startTime };
-  const lesson = { course: s.courseName.slice(0, 20), time: shortTime(s.startTime) };
+  const time =
+    e.series && e.series.count > 1 ? `${shortTime(s.startTime)}起每周共${e.series.count}节` : shortTime(s.startTime);
+  const lesson = { course: s.courseName.slice(0, 20), time };
   const state = e.status === 'pending' ? '待老师确认' : '预约成功';
   for (const m of e.members) {
     await queueReminder(tx, {

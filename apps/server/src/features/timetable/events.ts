@@ -71,6 +71,8 @@ export const lessonBooked = defineEvent<{
   status: 'pending' | 'confirmed';
   confirmDeadline: string | null;
   members: { id: number; name: string }[];
+  /** One date (`index`, from 0) of a weekly series of `count` booked in one call. */
+  series?: { index: number; count: number };
 }>('lesson.booked');
 
 /** A lesson waiting for its teacher (待确认) confirmed. */
