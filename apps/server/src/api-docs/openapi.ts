@@ -102,6 +102,11 @@ const GROUPS: readonly [string, string, readonly CallDef[]][] = [
     contract.healthCalls,
   ],
   [
+    '电子合同',
+    '店长编辑合同模板（可插入门店、会员、卡种、金额、有效期、请假、转让、退款、冷静期等字段），改动生成新版本；每次售卡（前台或线上，导入除外）按当时在用的版本生成这张卡的合同',
+    contract.contractCalls,
+  ],
+  [
     '会员端',
     '会员在手机上：验证码登录、课表、预约与取消、候补、我的预约和会员卡、扫码签到；前台的登录码与签到码',
     contract.memberChannelCalls,

@@ -329,6 +329,27 @@ export interface HealthQuestionnaireTable {
   createdAt: string;
   createdBy: number | null;
 }
+/** A version of a store's contract template (migration 20261211_100): never changed. */
+export interface ContractTemplateTable {
+  id: Generated<number>;
+  storeId: number;
+  version: number;
+  title: string;
+  body: string;
+  createdAt: string;
+  createdBy: number | null;
+}
+/** The contract of one card's sale (migration 20261211_100): its template version and the sale's terms (JSON). */
+export interface CardContractTable {
+  id: Generated<number>;
+  storeId: number;
+  memberCardId: number;
+  /** The buyer (the card's holder at the sale). */
+  memberId: number;
+  templateId: number;
+  terms: string;
+  createdAt: string;
+}
 /** A member's health declaration (migration 20261210_400): deleted with the consent or the account. */
 export interface HealthDeclarationTable {
   id: Generated<number>;
@@ -912,6 +933,8 @@ export interface Database {
   memberConsent: MemberConsentTable;
   erasureRequest: ErasureRequestTable;
   healthQuestionnaire: HealthQuestionnaireTable;
+  contractTemplate: ContractTemplateTable;
+  cardContract: CardContractTable;
   healthDeclaration: HealthDeclarationTable;
   lead: LeadTable;
   leadFollowUp: LeadFollowUpTable;

@@ -13,6 +13,7 @@ import { importExportFeature } from './import-export/routes.ts';
 import { lessonsFeature } from './lessons/routes.ts';
 import { lessonBookingFeature } from './lessons/booking-routes.ts';
 import { memberLessonsFeature } from './lessons/member-routes.ts';
+import { contractsFeature } from './contracts/routes.ts';
 import { leadsFeature } from './leads/routes.ts';
 import { memberChannelFeature } from './member-channel/routes.ts';
 import { messagingFeature } from './messaging/routes.ts';
@@ -65,6 +66,7 @@ export const features: Feature[] = [
   lessonBookingFeature,
   memberLessonsFeature,
   leadsFeature,
+  contractsFeature,
 ];
 
 /**

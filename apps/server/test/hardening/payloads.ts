@@ -730,6 +730,15 @@ export const basePayloads: Record<string, BasePayload> = {
   // 健康声明: the manager's questions, the staff's mark and answers, the member's form (no consent
   // in a fresh world: the answers are refused, 409)
   [`${STORE}/query/health/setting`]: { body: () => ({}) },
+  [`${STORE}/query/contract/template`]: { body: () => ({}) },
+  [`${STORE}/update/contract/template`]: {
+    body: () => ({
+      title: '会员卡服务合同',
+      body: '乙方 {{member}} 购买 {{product}}，实付 {{price}}。',
+      licenceName: '',
+    }),
+  },
+  [`${STORE}/query/card/contract`]: { body: (w) => ({ mcId: w.memberCard }), ids: { mcId: 'memberCard' } },
   [`${STORE}/update/health/setting`]: {
     body: () => ({ questions: ['是否有心脏病？', '其他情况？'], required: false, reanswer: false }),
   },

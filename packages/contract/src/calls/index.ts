@@ -20,6 +20,7 @@ import { reminderCalls } from './reminders.ts';
 import { sellerLinkCalls } from './seller-link.ts';
 import { policyCalls } from './policy.ts';
 import { prepaidLimitCalls } from './prepaid-limits.ts';
+import { contractCalls } from './contracts.ts';
 import { healthCalls } from './health.ts';
 import { privacyCalls } from './privacy.ts';
 import { reportCalls } from './reports.ts';
@@ -52,6 +53,7 @@ export * from './reminders.ts';
 export * from './seller-link.ts';
 export * from './policy.ts';
 export * from './prepaid-limits.ts';
+export * from './contracts.ts';
 export * from './health.ts';
 export * from './privacy.ts';
 export * from './reports.ts';
@@ -96,4 +98,5 @@ export const allCalls: readonly CallDef[] = [
   ...privacyCalls,
   ...healthCalls,
   ...trialSignupCalls,
+  ...contractCalls,
 ];

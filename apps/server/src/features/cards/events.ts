@@ -27,12 +27,15 @@ export const leaveDecided = defineEvent<{
 
 /**
  * A card was sold to a member (the desk's 开卡 or an online order's fulfilment), in the transaction
- * that wrote it: the leads' conversion listens (a lead holding the member's mobile becomes 已成交).
+ * that wrote it: the leads' conversion listens (a lead holding the member's mobile becomes 已成交),
+ * and the contracts (the sale's contract names the template version in force).
  */
 export const cardSold = defineEvent<{
   storeId: number;
   memberId: number;
   memberCardId: number;
+  /** Fen paid for the card at the sale. */
+  paid: number;
   /** Store-local time of the sale. */
   now: string;
 }>('card.sold');

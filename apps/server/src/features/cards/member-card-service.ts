@@ -141,6 +141,7 @@ export async function issueCard(
       now,
       operatorId: ctx.staff.id,
       remark: input.payment?.remark ?? null,
+      paid,
     });
     if (input.payment) {
       await recordPayment(tx, ctx, {
@@ -188,6 +189,8 @@ async function writeIssuedCard(
     now: string;
     operatorId: number | null;
     remark: string | null;
+    /** Fen paid for it. */
+    paid: number;
   },
 ) {
   const card = await insertMemberCard(tx, {
@@ -214,7 +217,7 @@ async function writeIssuedCard(
   });
   await events.emit(
     tx,
-    event(cardSold, { storeId: a.storeId, memberId: a.memberId, memberCardId: card.id, now: a.now }),
+    event(cardSold, { storeId: a.storeId, memberId: a.memberId, memberCardId: card.id, paid: a.paid, now: a.now }),
   );
   return { card, ledgerId };
 }
@@ -267,6 +270,7 @@ export async function issueCardPaidOnline(
     now: a.now,
     operatorId: null,
     remark: a.payment.remark,
+    paid: a.payment.amount,
   });
   await recordOnlinePayment(tx, a.storeId, card.id, ledgerId, 'sale', a.now, a.payment);
   audit(tx, {

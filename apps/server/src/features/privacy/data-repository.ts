@@ -119,6 +119,18 @@ export const SECTIONS: readonly SectionDef[] = [
     ],
   },
   {
+    table: 'cardContract',
+    title: '合同',
+    about: byMemberOrCard,
+    columns: [
+      ['id', '合同编号'],
+      CARD,
+      ['templateId', '合同模板编号'],
+      ['terms', '合同条款'],
+      ['createdAt', '签订时间'],
+    ],
+  },
+  {
     table: 'cardShare',
     title: '会员卡共享',
     about: byMemberOrCard,

@@ -1,0 +1,114 @@
+import { CONTRACT_DEFAULT_BODY, CONTRACT_DEFAULT_TITLE } from '@studio/contract';
+import type { Executor } from '../../db/index.ts';
+
+/** 电子合同's tables: the store's template versions and each sale's contract. */
+
+export interface TemplateRow {
+  /** null: the store never saved one nor sold a card since: the default, version 1, not yet written. */
+  id: number | null;
+  version: number;
+  title: string;
+  body: string;
+  createdAt: string | null;
+  createdByName: string | null;
+}
+
+const DEFAULT: TemplateRow = {
+  id: null,
+  version: 1,
+  title: CONTRACT_DEFAULT_TITLE,
+  body: CONTRACT_DEFAULT_BODY,
+  createdAt: null,
+  createdByName: null,
+};
+
+const templates = (ex: Executor, storeId: number) =>
+  ex
+    .selectFrom('contractTemplate as ct')
+    .leftJoin('staff as s', 's.id', 'ct.createdBy')
+    .select(['ct.id', 'ct.version', 'ct.title', 'ct.body', 'ct.createdAt', 's.name as createdByName'])
+    .where('ct.storeId', '=', storeId);
+
+const templateOf = (r: {
+  id: number;
+  version: number;
+  title: string;
+  body: string;
+  createdAt: string;
+  createdByName: string | null;
+}): TemplateRow => ({
+  ...r,
+  id: Number(r.id),
+  version: Number(r.version),
+});
+
+/** The template in force: the store's highest version, or the default as version 1. */
+export async function currentTemplate(ex: Executor, storeId: number): Promise<TemplateRow> {
+  const row = await templates(ex, storeId).orderBy('ct.version', 'desc').limit(1).executeTakeFirst();
+  return row ? templateOf(row) : DEFAULT;
+}
+
+/** One version of the store's template; the default for version 1 while none is written; else undefined. */
+export async function templateVersion(
+  ex: Executor,
+  storeId: number,
+  version: number,
+): Promise<TemplateRow | undefined> {
+  const row = await templates(ex, storeId).where('ct.version', '=', version).executeTakeFirst();
+  if (row) return templateOf(row);
+  return version === 1 && (await currentTemplate(ex, storeId)).id === null ? DEFAULT : undefined;
+}
+
+/** Writes a version; null when that version exists already (another save or sale wrote it first). */
+export async function insertTemplate(
+  ex: Executor,
+  row: { storeId: number; version: number; title: string; body: string; createdAt: string; createdBy: number | null },
+): Promise<number | null> {
+  const made = await ex
+    .insertInto('contractTemplate')
+    .values(row)
+    .onConflict((oc) => oc.columns(['storeId', 'version']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return made ? Number(made.id) : null;
+}
+
+/** Every written version, newest first, with the cards sold under it. */
+export function versionsWithCards(ex: Executor, storeId: number) {
+  return templates(ex, storeId)
+    .select((eb) =>
+      eb
+        .selectFrom('cardContract as cc')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .whereRef('cc.templateId', '=', 'ct.id')
+        .as('cards'),
+    )
+    .orderBy('ct.version', 'desc')
+    .execute();
+}
+
+export function insertCardContract(
+  ex: Executor,
+  row: {
+    storeId: number;
+    memberCardId: number;
+    memberId: number;
+    templateId: number;
+    terms: string;
+    createdAt: string;
+  },
+) {
+  return ex.insertInto('cardContract').values(row).execute();
+}
+
+/** A card's contract with its template and its buyer's name and mobile; undefined when it has none. */
+export function cardContractOf(ex: Executor, storeId: number, memberCardId: number) {
+  return ex
+    .selectFrom('cardContract as cc')
+    .innerJoin('contractTemplate as ct', 'ct.id', 'cc.templateId')
+    .innerJoin('member as m', 'm.id', 'cc.memberId')
+    .select(['ct.version', 'ct.title', 'ct.body', 'cc.terms', 'cc.createdAt', 'm.name as memberName', 'm.mobile'])
+    .where('cc.storeId', '=', storeId)
+    .where('cc.memberCardId', '=', memberCardId)
+    .executeTakeFirst();
+}

@@ -1,0 +1,175 @@
+import {
+  amountText,
+  CARD_ACTIVATION_NAMES,
+  type ContractField,
+  type ParsedReqOf,
+  type ResOf,
+  renderContract,
+  type queryCardContract,
+  type queryContractTemplate,
+  type updateContractTemplate,
+} from '@studio/contract';
+import type { Executor } from '../../db/index.ts';
+import { audit } from '../../lib/audit.ts';
+import type { CallCtx } from '../../lib/context.ts';
+import { conflict, notFound } from '../../lib/errors.ts';
+import type { PayloadOf } from '../../lib/events.ts';
+import { requireStoreById } from '../../lib/store-scope.ts';
+import { storeNow } from '../../lib/time.ts';
+import { type cardSold, loadCardLifeSetting, productForSale, requireMemberCard } from '../cards/public.ts';
+import { getSetting, putSetting } from '../store-admin/public.ts';
+import * as repo from './repository.ts';
+
+/**
+ * 电子合同 (issue 45, item 1). Rules, each here once:
+ * - the template in force is the store's highest version; until one is written, the default text is
+ *   version 1 (written with the manager's first save or the first sale);
+ * - saving a changed title or text makes a new version; a sale's contract keeps the version it named;
+ * - a sale's terms are filled at the sale (the product, price, balance and rules as they were then);
+ *   the buyer's name and mobile are read when the contract is shown.
+ */
+
+const LICENCE = 'contract.licence';
+
+type Terms = Omit<Record<ContractField, string>, 'member' | 'mobile'>;
+
+export async function contractTemplate(
+  ctx: CallCtx,
+  version: number | undefined,
+): Promise<ResOf<typeof queryContractTemplate>> {
+  const storeId = ctx.store.id;
+  const [current, versions, licenceName] = await Promise.all([
+    repo.currentTemplate(ctx.db, storeId),
+    repo.versionsWithCards(ctx.db, storeId),
+    getSetting(ctx.db, storeId, LICENCE),
+  ]);
+  const shown = version === undefined ? current : await repo.templateVersion(ctx.db, storeId, version);
+  if (!shown) throw notFound('合同版本');
+  const { id: _id, ...template } = shown;
+  return {
+    template,
+    current: current.version,
+    licenceName: licenceName ?? '',
+    versions: versions.map((v) => ({
+      version: Number(v.version),
+      title: v.title,
+      createdAt: v.createdAt,
+      createdByName: v.createdByName,
+      cards: Number(v.cards ?? 0),
+    })),
+  };
+}
+
+/** The manager's save (in the call's transaction): a changed title or text is a new version. */
+export async function saveContractTemplate(ctx: CallCtx, input: ParsedReqOf<typeof updateContractTemplate>) {
+  const storeId = ctx.store.id;
+  const current = await repo.currentTemplate(ctx.db, storeId);
+  let version = current.version;
+  const changed = current.id === null || current.title !== input.title || current.body !== input.body;
+  if (changed) {
+    version = current.id === null ? 1 : current.version + 1;
+    const made = await repo.insertTemplate(ctx.db, {
+      storeId,
+      version,
+      title: input.title,
+      body: input.body,
+      createdAt: storeNow(ctx),
+      createdBy: ctx.staff.id,
+    });
+    if (made === null) throw conflict('合同模板刚被修改，请刷新后再保存');
+  }
+  await putSetting(ctx.db, storeId, LICENCE, input.licenceName);
+  audit(ctx.db, {
+    kind: 'settings',
+    target: `合同模板（第${version}版${changed ? '，新版本' : ''}）`,
+  });
+  return { version };
+}
+
+/** The template in force as a written row (the default written as version 1 the first time). */
+async function writtenTemplate(tx: Executor, storeId: number, now: string) {
+  const current = await repo.currentTemplate(tx, storeId);
+  if (current.id !== null) return current;
+  await repo.insertTemplate(tx, {
+    storeId,
+    version: 1,
+    title: current.title,
+    body: current.body,
+    createdAt: now,
+    createdBy: null,
+  });
+  return repo.currentTemplate(tx, storeId);
+}
+
+const yuan = (fen: number) => `${(fen / 100).toFixed(2)} 元`;
+
+/** The sale's terms in words, as the contract fills them. */
+async function termsOfSale(tx: Executor, e: PayloadOf<typeof cardSold>): Promise<Terms> {
+  const [store, licence, card, life] = await Promise.all([
+    requireStoreById(tx, e.storeId),
+    getSetting(tx, e.storeId, LICENCE),
+    requireMemberCard(tx, e.storeId, e.memberCardId),
+    loadCardLifeSetting(tx, e.storeId),
+  ]);
+  const p = await productForSale(tx, e.storeId, card.cardId);
+  if (!p) throw notFound('卡种');
+  const period = p.bigType === 1 && p.perCount === 0;
+  const kind = p.bigType === 1 ? (period ? '期限卡' : '次卡') : '储值卡';
+  const validity = card.expireTime
+    ? `至 ${card.expireTime.slice(0, 10)}`
+    : card.validDays
+      ? `开卡后 ${card.validDays} 天`
+      : '长期有效';
+  const activation =
+    p.activation === 'date'
+      ? `${CARD_ACTIVATION_NAMES.date}（${p.activationDate ?? ''}）`
+      : p.activation === 'first_class'
+        ? `${CARD_ACTIVATION_NAMES.first_class}（最迟购卡后 ${p.activateWithinDays} 天自动开卡）`
+        : CARD_ACTIVATION_NAMES.sale;
+  const limit = (n: number | null, unit: string) => (n === null ? '不限' : `${n}${unit}`);
+  const leave = p.leaveAllowed
+    ? `可请假：次数${limit(p.leaveTimes, '次')}，每次最多${limit(p.leaveDaysMax, '天')}，累计最多${limit(p.leaveDaysTotal, '天')}；请假期间不能预约，有效期顺延请假天数。`
+    : '本卡不可请假。';
+  const refund =
+    `乙方可申请退卡，按未使用部分占比退还实付金额` +
+    (p.refundFeePercent > 0 ? `，并扣除实付金额的 ${p.refundFeePercent}% 作为手续费` : '，不收手续费') +
+    '（金额按分计算，不足 1 分的部分舍去）。';
+  return {
+    studio: store.name,
+    licence: licence || store.name,
+    product: p.cardName,
+    cardKind: kind,
+    price: yuan(e.paid),
+    amount: period ? '有效期内不限次数' : amountText(p.bigType, card.totalCount),
+    validity,
+    activation,
+    stores: store.name,
+    leave,
+    transfer: '乙方可将本卡转让给他人，转让须到店办理，门店可按公示标准收取手续费。',
+    refund,
+    coolingOff: String(life.coolingOffDays),
+    saleDate: e.now.slice(0, 10),
+  };
+}
+
+/** A card sold (desk or online, in the sale's transaction): its contract names the version in force. */
+export async function contractOnSale(tx: Executor, e: PayloadOf<typeof cardSold>): Promise<void> {
+  const template = await writtenTemplate(tx, e.storeId, e.now);
+  await repo.insertCardContract(tx, {
+    storeId: e.storeId,
+    memberCardId: e.memberCardId,
+    memberId: e.memberId,
+    templateId: template.id!,
+    terms: JSON.stringify(await termsOfSale(tx, e)),
+    createdAt: e.now,
+  });
+}
+
+/** A card's contract as its sale filled it (null for a card with none: imported, or sold before contracts). */
+export async function cardContract(ctx: CallCtx, memberCardId: number): Promise<ResOf<typeof queryCardContract>> {
+  await requireMemberCard(ctx.db, ctx.store.id, memberCardId);
+  const c = await repo.cardContractOf(ctx.db, ctx.store.id, memberCardId);
+  if (!c) return null;
+  const values = { ...(JSON.parse(c.terms) as Terms), member: c.memberName, mobile: c.mobile };
+  return { version: Number(c.version), title: c.title, text: renderContract(c.body, values), createdAt: c.createdAt };
+}
