@@ -249,7 +249,13 @@ export async function addLessonMember(
   const members = [{ id: fact.memberId, name: fact.memberName }];
   await events.emit(
     tx,
-    event(lessonBooked, { storeId: store.id, sessionId: lesson.id, status, confirmDeadline: lesson.confirmDeadline, members }),
+    event(lessonBooked, {
+      storeId: store.id,
+      sessionId: lesson.id,
+      status,
+      confirmDeadline: lesson.confirmDeadline,
+      members,
+    }),
   );
   return { id: fact.booking.id, kind: fact.booking.kind };
 }
