@@ -299,12 +299,14 @@ describeBrowser('desk lessons: book, teacher view, confirm, move, cancel', (env)
     expect(await m.innerText()).toContain('已有 1/3 人');
     // Nothing chosen: the form says so before any call.
     await m.getByRole('button', { name: '确认添加' }).click();
-    await field(m, '会员').getByText('请选择会员').waitFor();
+    await m.getByText('请选择会员', { exact: true }).waitFor();
+    await m.getByText('请选择会员卡', { exact: true }).waitFor();
     // The member already in it is refused in the form too.
     await pick(page, field(m, '会员'), '冯小班', '冯小班');
-    await field(m, '会员').getByText('该会员已预约此课程，请勿重复预约').waitFor();
+    await m.getByText('该会员已预约此课程，请勿重复预约').waitFor();
     await pick(page, field(m, '会员'), '陈同学', '陈同学');
     await pick(page, field(m, '会员卡'), '小班课包');
+    await m.getByText('请选择会员卡', { exact: true }).waitFor({ state: 'detached' });
     await shot(page, 'desk-lessons-add-member');
     await m.getByRole('button', { name: '确认添加' }).click();
     await toast(page, '已添加学员');
@@ -312,6 +314,7 @@ describeBrowser('desk lessons: book, teacher view, confirm, move, cancel', (env)
     const drawer = page.locator('.ant-drawer');
     await drawer.getByRole('cell', { name: '陈同学' }).waitFor();
     await drawer.getByRole('cell', { name: '冯小班' }).waitFor();
+    expect(await panel.getByTestId('lesson-members').innerText()).toBe('学员 2/3 人');
     await shot(page, 'desk-lessons-member-added');
     const info = await api.ok<{ realCount: number; reservableCount: number }>('query/timetable/info', {
       id: lesson.id,

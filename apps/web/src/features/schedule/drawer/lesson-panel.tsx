@@ -34,6 +34,11 @@ export function LessonPanel({ s, onMove, onAdd }: { s: SessionInfo; onMove: () =
         <Space wrap>
           <Tag color="purple">{LESSON_KIND_LABEL[lesson.kind]}</Tag>
           {lesson.pending ? <Tag color="orange">待确认</Tag> : <Tag color="green">已确认</Tag>}
+          {lesson.maxMembers > 1 && (
+            <span data-testid="lesson-members">
+              学员 {s.realCount}/{lesson.maxMembers} 人
+            </span>
+          )}
           <span>
             {cutoff
               ? `开课前${cutoffText(cutoff)}内取消按迟到取消处理，本节课照常扣除；之前取消退回课时。`
