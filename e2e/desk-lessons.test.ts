@@ -237,4 +237,90 @@ describeBrowser('desk lessons: book, teacher view, confirm, move, cancel', (env)
     expect(await panel.innerText()).toContain('可约时段外预约：会员下班晚，老师同意加课');
     await shot(page, 'desk-lessons-outside-drawer');
   });
+
+  it('the desk adds a second member to a 小班 from its drawer and sees them listed', async () => {
+    const { api, browser, server } = env();
+    const day = addDays(DAY, 2);
+    const teacher = await api.ok<{ id: number }>('insert/teacher', { name: '韩小班老师' });
+    await api.ok('update/teacher/hours', {
+      teacherId: teacher.id,
+      weekly: [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({ weekday, startTime: '09:00', endTime: '18:00' })),
+    });
+    const type = await api.ok<{ id: number }>('insert/lesson/type', {
+      name: '器械小班',
+      kind: 'small_group',
+      maxMembers: 3,
+      duration: 60,
+      teachers: [{ teacherId: teacher.id, level: null }],
+      prices: [],
+      areaIds: [],
+      equipment: [],
+      description: null,
+    });
+    const pack = await api.ok<{ id: number }>('insert/card/product', {
+      cardName: '小班课包',
+      bigType: 1,
+      cardType: 2,
+      perCount: 1,
+      price: 200000,
+      courseIds: [type.id],
+    });
+    const cards: { mid: number; mcId: number }[] = [];
+    for (const [name, mobile] of [
+      ['冯小班', '13933335555'],
+      ['陈同学', '13933336666'],
+    ]) {
+      const m = await api.ok<{ id: number }>('insert/member', { name, mobile, gender: 2 });
+      const card = await api.ok<{ id: number }>('insert/member/card', {
+        mid: m.id,
+        cardId: pack.id,
+        totalCount: 10,
+        expireTime: null,
+      });
+      cards.push({ mid: m.id, mcId: card.id });
+    }
+    await api.ok('update/lesson/setting', { teacherConfirms: 0, confirmHours: 12 });
+    // The first member booked it (as on their phone or at the desk): a 小班 of one.
+    const lesson = await api.ok<{ id: number }>('add/lesson', {
+      courseId: type.id,
+      teacherId: teacher.id,
+      date: day,
+      time: '15:00',
+      members: [cards[0]],
+    });
+
+    const { context, page } = await staffPage(browser, server.url, DESK);
+    await page.goto(`${server.url}/course/calendar?date=${day}`);
+    await page.locator(`.session-event[data-session-id="${lesson.id}"]`).click();
+    const panel = page.getByTestId('lesson-panel');
+    await panel.getByText('小班').first().waitFor();
+    await panel.getByRole('button', { name: '添加学员' }).click();
+    const m = modal(page, '添加学员');
+    expect(await m.innerText()).toContain('已有 1/3 人');
+    // Nothing chosen: the form says so before any call.
+    await m.getByRole('button', { name: '确认添加' }).click();
+    await m.getByText('请选择会员', { exact: true }).waitFor();
+    await m.getByText('请选择会员卡', { exact: true }).waitFor();
+    // The member already in it is refused in the form too.
+    await pick(page, field(m, '会员'), '冯小班', '冯小班');
+    await m.getByText('该会员已预约此课程，请勿重复预约').waitFor();
+    await pick(page, field(m, '会员'), '陈同学', '陈同学');
+    await pick(page, field(m, '会员卡'), '小班课包');
+    await m.getByText('请选择会员卡', { exact: true }).waitFor({ state: 'detached' });
+    await shot(page, 'desk-lessons-add-member');
+    await m.getByRole('button', { name: '确认添加' }).click();
+    await toast(page, '已添加学员');
+    await m.waitFor({ state: 'detached' });
+    const drawer = page.locator('.ant-drawer');
+    await drawer.getByRole('cell', { name: '陈同学' }).waitFor();
+    await drawer.getByRole('cell', { name: '冯小班' }).waitFor();
+    expect(await panel.getByTestId('lesson-members').innerText()).toBe('学员 2/3 人');
+    await shot(page, 'desk-lessons-member-added');
+    const info = await api.ok<{ realCount: number; reservableCount: number }>('query/timetable/info', {
+      id: lesson.id,
+    });
+    expect([info.realCount, info.reservableCount]).toEqual([2, 2]);
+    expect(await page.locator('.ant-message-error').count()).toBe(0);
+    await context.close();
+  });
 });

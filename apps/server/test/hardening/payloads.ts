@@ -261,6 +261,10 @@ export const basePayloads: Record<string, BasePayload> = {
   '/member/api/query/cards/for/lesson': {
     body: (w) => ({ courseId: w.lessonType, teacherId: w.teacher, date: tomorrow(), time: '10:00' }),
   },
+  [`${STORE}/add/lesson/member`]: {
+    body: (w) => ({ id: w.session, mid: w.member2, mcId: w.memberCard2 }),
+    ids: { id: 'session', mid: 'member2', mcId: 'memberCard2' },
+  },
   [`${STORE}/cancel/lesson`]: { body: (w) => ({ id: w.reservation }) },
   '/member/api/cancel/lesson': { body: (w) => ({ id: w.reservation }) },
   [`${STORE}/confirm/lesson`]: { body: (w) => ({ id: w.session }) },

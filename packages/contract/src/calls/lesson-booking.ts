@@ -19,6 +19,8 @@ export const LessonBookingMsg = {
   started: '课程已开始，无法操作',
   notPending: '该课程无需确认或已确认',
   confirmHours: '确认时限应为1至72小时',
+  cancelled: '该课程已取消，不能添加学员',
+  memberBusy: (when: string) => `该会员在 ${when} 已有其他课程，时间冲突`,
 } as const;
 
 /** What a lesson booking's rules refuse: the lesson's own, the clash rule's, the cards' and the members'. */
@@ -92,6 +94,43 @@ export const memberBookLesson = defineCall({
       PolicyMsg.suspended('{日期}'),
       PolicyMsg.tooManyOpen('{节数}'),
       ...LESSON_REFUSALS,
+    ),
+  ],
+});
+
+/**
+ * The desk adds a member, with one of their cards, to a booked lesson that still has room (小班 up to
+ * its most members, 1对2 its second): the booking's card rules and the clash rule hold; no notice.
+ */
+export const addLessonMember = defineCall({
+  path: `${STORE_API}/add/lesson/member`,
+  kind: 'write',
+  auth: 'store',
+  roles: Roles.desk,
+  req: z.object({
+    /** The lesson (its session). */
+    id: zId('请选择课程'),
+    mid: zId(Msg.chooseMember),
+    mcId: zId('请选择会员卡'),
+  }),
+  /** The member's booking (预约即扣费) or pending held for sign-in (签到后扣费). */
+  res: z.object({ id: z.number(), kind: z.enum(['reservation', 'pending']) }),
+  idFields: ['id', 'mid', 'mcId'],
+  summary: '私教/小班：前台为已约的课添加一位学员（选会员和会员卡，人数不超过课程上限）',
+  example: { id: 1, mid: 1, mcId: 1 },
+  errors: [
+    ...fails.notFound('课程', '会员', '会员卡'),
+    ...fails.conflict(
+      LessonBookingMsg.notLesson,
+      LessonBookingMsg.cancelled,
+      LessonBookingMsg.memberBusy('{时间}'),
+      Msg.teacherConflict('{时间}'),
+      Msg.roomConflict('{场地}', '{时间}'),
+      Msg.equipmentConflict('{器械}', '{时间}', '{N}'),
+      ...CARD_RULE_MSGS,
+      Msg.cardCommitted,
+      ...MEMBER_RULE_MSGS,
+      Msg.sessionFull,
     ),
   ],
 });
@@ -211,6 +250,7 @@ export const saveLessonBookingSetting = defineCall({
 
 export const lessonBookingCalls = [
   bookLesson,
+  addLessonMember,
   memberBookLesson,
   cancelLesson,
   memberCancelLesson,

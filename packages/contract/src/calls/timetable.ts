@@ -205,12 +205,14 @@ export const zSessionInfo = z.object({
   ended: z.boolean(),
   /**
    * A lesson (私教/小班): its kind, 待确认, its type's cancel cutoff (minutes before the start: later
-   * cancels are consumed) and why the desk booked it outside the offered slots; null for a group class.
+   * cancels are consumed), its type's most members and why the desk booked it outside the offered
+   * slots; null for a group class.
    */
   lesson: zLessonMark
     .unwrap()
     .extend({
       cancelCutoffMinutes: z.number(),
+      maxMembers: z.number(),
       outsideReason: z.string().nullable(),
     })
     .nullable(),

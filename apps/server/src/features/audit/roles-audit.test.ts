@@ -253,6 +253,7 @@ describeEachDb('roles and the audit log', (env) => {
         // the world's card is not bound to its lesson type, its booking and session are of a group
         // class (lessons/booking.test.ts books, cancels, confirms and moves lessons)
         '/store/api/add/lesson',
+        '/store/api/add/lesson/member',
         '/member/api/add/lesson',
         '/store/api/cancel/lesson',
         '/member/api/cancel/lesson',

@@ -53,9 +53,12 @@ export async function lessonRooms(ex: Executor, storeId: number, courseId: numbe
   return rows.map((r) => r.areaId);
 }
 
-/** A live session of the store with its course's kind and cancel cutoff (a lesson when the kind is not 'group'). */
-export function lessonOfSession(ex: Executor, storeId: number, sessionId: number) {
-  return ex
+/**
+ * A live session of the store with its course's kind, cancel cutoff and most members (a lesson when
+ * the kind is not 'group'); `withDeleted`: a deleted one too (its `deleted` says so: a released lesson).
+ */
+export function lessonOfSession(ex: Executor, storeId: number, sessionId: number, o: { withDeleted?: boolean } = {}) {
+  let q = ex
     .selectFrom('timetable as t')
     .innerJoin('course as c', 'c.id', 't.courseId')
     .select([
@@ -64,13 +67,17 @@ export function lessonOfSession(ex: Executor, storeId: number, sessionId: number
       't.areaId',
       't.bookId',
       't.startTime',
+      't.endTime',
       't.reservableCount',
       't.appointmentStatus',
+      't.confirmDeadline',
+      't.deleted',
       'c.kind',
       'c.cancelCutoffMinutes',
+      'c.maxMembers',
     ])
     .where('t.storeId', '=', storeId)
-    .where('t.id', '=', sessionId)
-    .where('t.deleted', '=', 0)
-    .executeTakeFirst();
+    .where('t.id', '=', sessionId);
+  if (!o.withDeleted) q = q.where('t.deleted', '=', 0);
+  return q.executeTakeFirst();
 }

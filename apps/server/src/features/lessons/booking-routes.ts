@@ -1,4 +1,5 @@
 import {
+  addLessonMember,
   bookLesson,
   bookLessonSeries,
   cancelLesson,
@@ -19,6 +20,7 @@ import { suspensionOf } from '../no-show/public.ts';
 import { loadPolicy } from '../policy/public.ts';
 import { loadLessonSetting, saveLessonSetting } from './booking-repository.ts';
 import {
+  addLessonMember as addMember,
   bookLesson as book,
   cancelLessonBooking,
   confirmLessonBooking,
@@ -47,6 +49,16 @@ export const lessonBookingFeature = defineFeature((r) => {
       const { id, status } = await book(tx, ctx.store, b, ctx.events);
       return { id, status };
     }),
+  );
+  r.handle(addLessonMember, (input, ctx) =>
+    inTx(ctx, (tx) =>
+      addMember(
+        tx,
+        ctx.store,
+        { sessionId: input.id, memberId: input.mid, memberCardId: input.mcId, operatorId: ctx.staff.id },
+        ctx.events,
+      ),
+    ),
   );
   r.handle(memberBookLesson, (input, ctx) =>
     inTx(ctx, async (tx) => {

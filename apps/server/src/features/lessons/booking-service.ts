@@ -1,4 +1,4 @@
-import { LessonBookingMsg } from '@studio/contract';
+import { LessonBookingMsg, Msg, OperateType } from '@studio/contract';
 import type { Db, Dialect, Tx } from '../../db/index.ts';
 import { lockRooms, lockSessions, lockTeachers } from '../../db/locks.ts';
 import { inWriteTx } from '../../lib/write-queue.ts';
@@ -6,7 +6,8 @@ import { audit, skipAudit, systemScope } from '../../lib/audit.ts';
 import type { StoreScope } from '../../lib/context.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { event, type Events } from '../../lib/events.ts';
-import { requireArea, requireTeacher } from '../reference/public.ts';
+import { requireArea, requireMember, requireTeacher } from '../reference/public.ts';
+import { requireMemberCard } from '../cards/public.ts';
 import { storeScopeById } from '../../lib/store-scope.ts';
 import { addMinutes, localDateTime } from '../../lib/time.ts';
 import { cancelKind, lessonCancelPolicy } from '../policy/public.ts';
@@ -23,11 +24,14 @@ import {
   findPending,
   findReservation,
   getDeductionMode,
+  growLesson,
+  heldPairs,
   lessonBooked,
   lessonCancelled,
   lessonConfirmed,
   liveBookings,
   loadBookingContext,
+  memberHeldOverlapping,
   overlappingSessions,
   sessionChanged,
   sessionDeleted,
@@ -112,6 +116,34 @@ async function offered(tx: Tx, storeId: number, b: LessonBooking, now: string): 
 }
 
 /**
+ * Books one member of a lesson with their card through the booking engine: in 签到后扣费 (`mode` 1) a
+ * pending holding their seat (the card charged at sign-in), else a booking charging the card now.
+ * The engine's rules hold (the card's, the member's, the seat's).
+ */
+async function bookMember(
+  tx: Tx,
+  store: StoreScope,
+  m: Pick<LessonBooking, 'operatorId' | 'operateType' | 'member'> & {
+    sessionId: number;
+    memberId: number;
+    memberCardId: number;
+    mode: number;
+    now: string;
+  },
+): Promise<BookingFact> {
+  const common = { memberId: m.memberId, studentCount: 1, remark: null, operatorId: m.operatorId };
+  const by = { sessionId: m.sessionId, memberCardId: m.memberCardId, operateType: m.operateType, member: m.member };
+  if (m.mode === 1) return (await addPending(tx, store, { ...common, ...by })).fact;
+  const booking = await loadBookingContext(tx, {
+    storeId: store.id,
+    sessionId: m.sessionId,
+    memberCardId: m.memberCardId,
+    now: m.now,
+  });
+  return (await bookWithCard(tx, store, { ...common, ...by }, booking)).fact;
+}
+
+/**
  * Books a lesson in the caller's transaction: its type (a course not 'group'), a teacher who gives
  * it, 1 to its most members, the least notice and a start the free-slot finder offers (unless the
  * desk books outside the offered slots with a reason, recorded); then the session (待确认 until the store's time limit when its teacher must confirm,
@@ -162,33 +194,7 @@ export async function bookLesson(
   });
   const mode = await getDeductionMode(tx, store.id);
   const facts: BookingFact[] = [];
-  for (const m of b.members) {
-    const common = { memberId: m.memberId, studentCount: 1, remark: null, operatorId: b.operatorId };
-    if (mode === 1) {
-      const { fact } = await addPending(tx, store, {
-        ...common,
-        sessionId: id,
-        memberCardId: m.memberCardId,
-        operateType: b.operateType,
-        member: b.member,
-      });
-      facts.push(fact);
-    } else {
-      const booking = await loadBookingContext(tx, {
-        storeId: store.id,
-        sessionId: id,
-        memberCardId: m.memberCardId,
-        now,
-      });
-      const { fact } = await bookWithCard(
-        tx,
-        store,
-        { ...common, sessionId: id, memberCardId: m.memberCardId, operateType: b.operateType, member: b.member },
-        booking,
-      );
-      facts.push(fact);
-    }
-  }
+  for (const m of b.members) facts.push(await bookMember(tx, store, { ...b, ...m, sessionId: id, mode, now }));
   for (const fact of facts) await events.emit(tx, event(bookingMade, fact));
   const members = facts.map((f) => ({ id: f.memberId, name: f.memberName }));
   await events.emit(
@@ -196,6 +202,67 @@ export async function bookLesson(
     event(lessonBooked, { storeId: store.id, sessionId: id, status, confirmDeadline, members, series: b.series }),
   );
   return { id, status, facts };
+}
+
+/**
+ * The desk adds a member with one of their cards to a booked lesson that still has room, in the
+ * caller's transaction: ids of the store first (404 课程, 会员, 会员卡), then a lesson (not a group
+ * class), not released (已取消) nor ended, the member not in it already nor in another class then;
+ * room made for them (growLesson: up to the type's most members, its machines), and the member booked
+ * by the engine as a lesson's booking books each member (bookMember: the card rules, the seat guarded).
+ * Staff are not held to the type's notice. Its members are told as a booking's are (lessonBooked).
+ */
+export async function addLessonMember(
+  tx: Tx,
+  store: StoreScope,
+  a: { sessionId: number; memberId: number; memberCardId: number; operatorId: number },
+  events: Events,
+): Promise<{ id: number; kind: 'reservation' | 'pending' }> {
+  const lesson = await lessonOfSession(tx, store.id, a.sessionId, { withDeleted: true });
+  if (!lesson) throw notFound('课程');
+  await requireMember(tx, store.id, a.memberId);
+  await requireMemberCard(tx, store.id, a.memberCardId);
+  if (lesson.kind === 'group') throw conflict(LessonBookingMsg.notLesson);
+  if (lesson.deleted) throw conflict(LessonBookingMsg.cancelled);
+  const now = localDateTime(store.timezone);
+  if (lesson.endTime <= now) throw conflict(Msg.sessionStarted);
+  if ((await heldPairs(tx, [lesson.id], [a.memberId])).length) throw conflict(Msg.alreadyBooked);
+  const busy = await memberHeldOverlapping(tx, store.id, a.memberId, lesson, lesson.id);
+  if (busy) throw conflict(LessonBookingMsg.memberBusy(`${busy.startTime.slice(0, 16)}-${busy.endTime.slice(11, 16)}`));
+  // The call's one entry: the engine's note of the booking or pending joins it.
+  audit(tx, {
+    kind: 'booking',
+    summary: '私教/小班添加学员',
+    targets: [
+      { type: 'session', id: lesson.id },
+      { type: 'member', id: a.memberId },
+      { type: 'card', id: a.memberCardId },
+    ],
+  });
+  await growLesson(tx, store, lesson.id, lesson.maxMembers);
+  const fact = await bookMember(tx, store, {
+    sessionId: lesson.id,
+    memberId: a.memberId,
+    memberCardId: a.memberCardId,
+    operatorId: a.operatorId,
+    operateType: OperateType.ADMIN_BOOKED,
+    mode: await getDeductionMode(tx, store.id),
+    now,
+  });
+  await events.emit(tx, event(bookingMade, fact));
+  const status = lesson.appointmentStatus === 'pending' ? 'pending' : 'confirmed';
+  const members = [{ id: fact.memberId, name: fact.memberName }];
+  await events.emit(
+    tx,
+    event(lessonBooked, {
+      storeId: store.id,
+      sessionId: lesson.id,
+      status,
+      confirmDeadline: lesson.confirmDeadline,
+      members,
+    }),
+  );
+  return { id: fact.booking.id, kind: fact.booking.kind };
 }
 
 /**

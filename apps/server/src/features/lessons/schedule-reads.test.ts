@@ -82,13 +82,14 @@ describeEachDb('lessons on the schedule: the calendar, the drawer and 今日 mar
     });
   });
 
-  it('the drawer reads the lesson’s cutoff and why it was booked outside the offered times', async () => {
+  it('the drawer reads the lesson’s cutoff, its most members and why it was booked outside the offered times', async () => {
     const { lesson, klass } = await scene();
     const info = await env().client.ok(queryTimetableInfo.path, { id: lesson.id });
     expect(info.lesson).toEqual({
       kind: 'one_on_two',
       pending: true,
       cancelCutoffMinutes: 720,
+      maxMembers: 2,
       outsideReason: '老师加班',
     });
     expect((await env().client.ok(queryTimetableInfo.path, { id: klass.id })).lesson).toBeNull();

@@ -705,6 +705,31 @@ export function holdsSession(
 }
 
 /**
+ * The first live session of the store but `exceptId` overlapping `startTime`..`endTime` that the
+ * member holds (a live booking or pending, `holdsSession`), or undefined: where a member would be
+ * in two places at once.
+ */
+export function memberHeldOverlapping(
+  ex: Executor,
+  storeId: number,
+  memberId: number,
+  span: { startTime: string; endTime: string },
+  exceptId: number,
+) {
+  return ex
+    .selectFrom('timetable as t')
+    .select(['t.id', 't.startTime', 't.endTime'])
+    .where('t.storeId', '=', storeId)
+    .where('t.deleted', '=', 0)
+    .where('t.id', '<>', exceptId)
+    .where('t.startTime', '<', span.endTime)
+    .where('t.endTime', '>', span.startTime)
+    .where((eb) => holdsSession(eb, memberId))
+    .orderBy('t.startTime')
+    .executeTakeFirst();
+}
+
+/**
  * What some member cards of the store hold open at `now` (store-local): `pendingSeats`, the seats of
  * their pendings waiting for sign-in (each charged perCount a seat then), and `openBookings`, their
  * bookings still to happen: booked (not signed in) or pendings waiting, of live classes not ended.

@@ -119,6 +119,7 @@ export function sessionNames(ex: Executor, s: Pick<Row<'timetable'>, 'courseId' 
       'c.forChildren',
       'c.kind',
       'c.cancelCutoffMinutes',
+      'c.maxMembers',
     ])
     .where('c.id', '=', s.courseId)
     .executeTakeFirstOrThrow();

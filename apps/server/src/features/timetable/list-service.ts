@@ -89,6 +89,7 @@ export async function sessionInfo(db: Db, storeId: number, id: number, timezone:
         : {
             ...lessonMark({ kind: names.kind, appointmentStatus: s.appointmentStatus })!,
             cancelCutoffMinutes: names.cancelCutoffMinutes,
+            maxMembers: names.maxMembers,
             outsideReason: s.outsideReason,
           },
   };

@@ -16,7 +16,14 @@ export {
 } from './session-repository.ts';
 export { bookingChecker, checkBookingSet } from './rules.ts';
 export type { IntendedBooking, MemberForRules, MemberRules, SessionForRules } from './rules.ts';
-export { createSession, deleteSession, requireSessionRefs, updateSession, writeSessions } from './session-engine.ts';
+export {
+  createSession,
+  deleteSession,
+  growLesson,
+  requireSessionRefs,
+  updateSession,
+  writeSessions,
+} from './session-engine.ts';
 export type { NewSession, SessionChange, TeacherConflict } from './session-engine.ts';
 export {
   addPending,
@@ -57,6 +64,7 @@ export {
   retakeSeatsOf,
   insertBookingRows,
   liveBookings,
+  memberHeldOverlapping,
   openUseOf,
   waitingPendings,
   writeTrail,

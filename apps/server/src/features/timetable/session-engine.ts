@@ -21,6 +21,7 @@ import {
   insertSessionRows,
   liveSession,
   markSessionDeleted,
+  raiseCapacity,
   sessionRow,
   sessionTimes,
 } from './session-repository.ts';
@@ -251,6 +252,40 @@ export async function updateSession(tx: Tx, store: StoreScope, args: SessionChan
     materialId: args.materialId,
   });
   if (!changed) throw conflict(Msg.capacityBelowBooked);
+}
+
+/**
+ * Makes room for one more member in a live lesson (私教/小班) of the store, up to its type's most
+ * members (`maxMembers`; 409 课程人数已满 past it): the clash rule (refuseClashes, its teacher, room
+ * and machines locked first) must hold with one more member on its machines; then the session is
+ * locked, read again (the check run again when its seats moved meanwhile) and its capacity raised to
+ * its seats + 1 when no seat is free (raiseCapacity, guarded). The member's booking then takes the
+ * seat through the engine (bookWithCard, addPending), guarded as every seat is.
+ */
+export async function growLesson(tx: Tx, store: StoreScope, sessionId: number, maxMembers: number): Promise<void> {
+  const before = await liveSession(tx, store.id, sessionId);
+  const claim = (members: number) =>
+    refuseClashes(
+      tx,
+      store.id,
+      [
+        {
+          teacherId: before.teacherId,
+          venueId: before.areaId,
+          startTime: before.startTime,
+          endTime: before.endTime,
+          courseId: before.courseId,
+          members,
+        },
+      ],
+      { single: true, moving: before.id },
+    );
+  if (before.realCount >= maxMembers) throw conflict(Msg.sessionFull);
+  await claim(before.realCount + 1);
+  const s = await liveSession(tx, store.id, sessionId, { lock: true });
+  if (s.realCount >= maxMembers) throw conflict(Msg.sessionFull);
+  if (s.realCount !== before.realCount) await claim(s.realCount + 1);
+  await raiseCapacity(tx, s.id, maxMembers);
 }
 
 /** 409 when the session has ended and deleting it would cancel bookings or pendings (names the refunds). */

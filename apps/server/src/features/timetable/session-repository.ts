@@ -263,6 +263,21 @@ export async function changeSession(
   return Number(res.numUpdatedRows) === 1;
 }
 
+/**
+ * Raises a live lesson's capacity to its seats + 1 when none of its seats is free, never past `max`
+ * (guarded in the UPDATE): room for one more member, whose booking then takes the seat (itself guarded).
+ */
+export async function raiseCapacity(tx: Tx, id: number, max: number): Promise<void> {
+  await tx
+    .updateTable('timetable')
+    .set((eb) => ({ reservableCount: eb('realCount', '+', 1) }))
+    .where('id', '=', id)
+    .where('deleted', '=', 0)
+    .where('realCount', '<', max)
+    .whereRef('reservableCount', '<=', 'realCount')
+    .execute();
+}
+
 /** Marks a live session of the store deleted; false when there is none (deleted or another store's). */
 export async function markSessionDeleted(tx: Tx, storeId: number, id: number): Promise<boolean> {
   const res = await tx

@@ -1,6 +1,6 @@
-import { CheckOutlined, FieldTimeOutlined } from '@ant-design/icons';
-import { confirmLesson, LESSON_KIND_LABEL, moveLesson } from '@studio/contract';
-import { Alert, Button, Space, Tag } from 'antd';
+import { CheckOutlined, FieldTimeOutlined, UserAddOutlined } from '@ant-design/icons';
+import { addLessonMember, confirmLesson, LESSON_KIND_LABEL, moveLesson } from '@studio/contract';
+import { Alert, Button, Space, Tag, Tooltip } from 'antd';
 import { useCan } from '../../../shared/profile.ts';
 import { useConfirmLesson } from '../hooks/lessons.ts';
 import type { SessionInfo } from '../types.ts';
@@ -14,12 +14,15 @@ export function cutoffText(minutes: number): string {
 
 /**
  * A lesson's (私教/小班) line in its drawer: its kind, 待确认 with 确认 (the teacher or the desk),
- * 调整时间, the cancel cutoff in words and why it was booked outside the offered times.
+ * 添加学员 (a 小班 or 1对2 with room; 已满 when it has none), 调整时间, the cancel cutoff in words and
+ * why it was booked outside the offered times.
  */
-export function LessonPanel({ s, onMove }: { s: SessionInfo; onMove: () => void }) {
+export function LessonPanel({ s, onMove, onAdd }: { s: SessionInfo; onMove: () => void; onAdd: () => void }) {
   const lesson = s.lesson!;
   const canConfirm = useCan(confirmLesson);
   const canMove = useCan(moveLesson);
+  const canAdd = useCan(addLessonMember) && lesson.maxMembers > 1;
+  const full = s.realCount >= lesson.maxMembers;
   const confirm = useConfirmLesson();
   const cutoff = lesson.cancelCutoffMinutes;
   return (
@@ -31,6 +34,11 @@ export function LessonPanel({ s, onMove }: { s: SessionInfo; onMove: () => void 
         <Space wrap>
           <Tag color="purple">{LESSON_KIND_LABEL[lesson.kind]}</Tag>
           {lesson.pending ? <Tag color="orange">待确认</Tag> : <Tag color="green">已确认</Tag>}
+          {lesson.maxMembers > 1 && (
+            <span data-testid="lesson-members">
+              学员 {s.realCount}/{lesson.maxMembers} 人
+            </span>
+          )}
           <span>
             {cutoff
               ? `开课前${cutoffText(cutoff)}内取消按迟到取消处理，本节课照常扣除；之前取消退回课时。`
@@ -52,6 +60,18 @@ export function LessonPanel({ s, onMove }: { s: SessionInfo; onMove: () => void 
                 确认预约
               </Button>
             )}
+            {canAdd &&
+              (full ? (
+                <Tooltip title={`这节课最多${lesson.maxMembers}人，已满`}>
+                  <Button icon={<UserAddOutlined />} disabled data-testid="lesson-full">
+                    已满 {s.realCount}/{lesson.maxMembers}
+                  </Button>
+                </Tooltip>
+              ) : (
+                <Button icon={<UserAddOutlined />} onClick={onAdd}>
+                  添加学员
+                </Button>
+              ))}
             {canMove && (
               <Button icon={<FieldTimeOutlined />} onClick={onMove}>
                 调整时间

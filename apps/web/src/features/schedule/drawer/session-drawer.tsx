@@ -43,6 +43,7 @@ const ReceiptModal = lazy(() => import('../modals/receipt-modal.tsx'));
 const MemberDrawer = lazy(() => import('./member-drawer.tsx'));
 const MoveLessonModal = lazy(() => import('../modals/move-lesson-modal.tsx'));
 const CancelLessonModal = lazy(() => import('../modals/cancel-lesson-modal.tsx'));
+const AddLessonMemberModal = lazy(() => import('../modals/add-lesson-member-modal.tsx'));
 
 type Open =
   | { kind: 'wait' }
@@ -52,6 +53,7 @@ type Open =
   | { kind: 'cancel'; row: BookingRow }
   | { kind: 'receipt'; row: BookingRow }
   | { kind: 'move' }
+  | { kind: 'addMember' }
   | null;
 
 /**
@@ -201,7 +203,9 @@ export default function SessionDrawer({ id, onClose }: { id: number; onClose: ()
       ) : (
         <Space direction="vertical" style={{ width: '100%' }} size="middle">
           <SessionHeader s={s} signInMode={signInMode} />
-          {s.lesson && <LessonPanel s={s} onMove={() => setOpen({ kind: 'move' })} />}
+          {s.lesson && (
+            <LessonPanel s={s} onMove={() => setOpen({ kind: 'move' })} onAdd={() => setOpen({ kind: 'addMember' })} />
+          )}
           {!(s.ended && s.isOnline === 0) && <OnlinePanel s={s} />}
           {s.ended && (
             <Alert
@@ -255,6 +259,7 @@ export default function SessionDrawer({ id, onClose }: { id: number; onClose: ()
           <BookingModal session={s} signInMode={signInMode} pending={open.pending} onClose={() => setOpen(null)} />
         )}
         {s && open?.kind === 'move' && <MoveLessonModal session={s} onClose={() => setOpen(null)} />}
+        {s?.lesson && open?.kind === 'addMember' && <AddLessonMemberModal session={s} onClose={() => setOpen(null)} />}
         {s?.lesson && open?.kind === 'cancel' && (
           <CancelLessonModal
             session={s}

@@ -1,6 +1,14 @@
 // 私教/小班 at the desk (issue 43): the lesson types, a teacher's free start times, and booking,
 // confirming, moving and cancelling a lesson.
-import { bookLesson, cancelLesson, confirmLesson, lessonFreeSlots, lessonTypeList, moveLesson } from '@studio/contract';
+import {
+  addLessonMember,
+  bookLesson,
+  cancelLesson,
+  confirmLesson,
+  lessonFreeSlots,
+  lessonTypeList,
+  moveLesson,
+} from '@studio/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../../api/client.ts';
 import { afterWrite } from '../../../shared/invalidations.ts';
@@ -41,6 +49,14 @@ export type LessonBooking = Parameters<typeof call<typeof bookLesson>>[1];
 
 export function useBookLesson() {
   return useWrite((b: LessonBooking) => call(bookLesson, b), { changes: 'session' });
+}
+
+/** 添加学员: the desk adds a member with one of their cards to a booked lesson that still has room. */
+export function useAddLessonMember(sessionId: number) {
+  return useWrite((m: { mid: number; mcId: number }) => call(addLessonMember, { id: sessionId, ...m }), {
+    success: '已添加学员',
+    changes: 'session',
+  });
 }
 
 export function useConfirmLesson() {
