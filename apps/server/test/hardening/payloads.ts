@@ -738,7 +738,7 @@ export const basePayloads: Record<string, BasePayload> = {
   [`${STORE}/update/contract/template`]: {
     body: () => ({
       title: '会员卡服务合同',
-      body: '乙方 {{member}} 购买 {{product}}，实付 {{price}}。',
+      body: '乙方 {{会员姓名}} 购买 {{卡种名称}}，实付 {{实付金额}}。',
       licenceName: '',
     }),
   },

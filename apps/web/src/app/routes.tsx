@@ -11,6 +11,7 @@ import {
   queryAuditLog,
   queryErasureRequestList,
   queryPayOrderList,
+  queryContractTemplate,
   queryPaySetting,
   queryFixTimetableList,
   queryLeadFunnel,
@@ -64,6 +65,7 @@ const MaterialList = lazy(() => import('../features/materials/material-page.tsx'
 const BookingSetting = lazy(() => import('../features/settings/booking-setting-page.tsx'));
 const StoreSettings = lazy(() => import('../features/settings/store-settings-page.tsx'));
 const PaySettings = lazy(() => import('../features/payment/pay-settings-page.tsx'));
+const ContractTemplate = lazy(() => import('../features/settings/contract-template-page.tsx'));
 const NotifySettings = lazy(() => import('../features/notify/notify-settings-page.tsx'));
 const NotifyLog = lazy(() => import('../features/notify/notify-log-page.tsx'));
 const PayOrders = lazy(() => import('../features/payment/pay-orders-page.tsx'));
@@ -215,6 +217,13 @@ export const screens: ScreenRoute[] = [
     Component: PaySettings,
     roles: queryPaySetting.roles!,
     menu: { label: '在线收款', key: '/settings/pay' },
+  },
+  // 合同模板 (店长, issue 45): the contract each card sale produces, versioned.
+  {
+    path: '/settings/contract',
+    Component: ContractTemplate,
+    roles: queryContractTemplate.roles!,
+    menu: { label: '合同模板', key: '/settings/contract' },
   },
   {
     path: '/pay/orders',

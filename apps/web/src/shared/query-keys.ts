@@ -105,6 +105,8 @@ export const keys = {
     waits: (id: number) => ['member', id, 'waits'],
     /** 健康声明: the mark, and the answers for a role that may read them. */
     health: (id: number) => ['member', id, 'health'],
+    /** A card's contract (电子合同), as its sale filled it. */
+    contract: (mcId: number) => ['member', 'contract', mcId],
     policyStatus: (id: number) => ['member', id, 'policy-status'],
     bookings: (id: number, scope: string, page: number, pageSize: number) => [
       'member',
@@ -165,6 +167,8 @@ export const keys = {
   onlineSetting: ['store-setting', 'online'],
   /** 健康声明's questions and whether it is asked before booking. */
   healthSetting: ['store-setting', 'health'],
+  /** 合同模板: a version (none: the one in force) with the list of versions. */
+  contractTemplate: (version?: number) => ['store-setting', 'contract', version ?? 'current'],
   storeFunctions: ['store-functions'],
   /** The store's staff (员工). */
   staff: ['staff'],

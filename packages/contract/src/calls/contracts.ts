@@ -6,10 +6,13 @@ import { z } from 'zod';
 import { zId } from '../common.ts';
 import { defineCall, fails, Roles, STORE_API } from '../define.ts';
 
-/** The fields a template may name as `{{key}}`, filled per sale; their labels for the editor. */
+/**
+ * The fields a template may name, each written as `{{label}}` in the staff's words (`{{会员姓名}}`),
+ * filled per sale.
+ */
 export const CONTRACT_FIELDS = {
   studio: '门店名称',
-  licence: '经营者名称（营业执照）',
+  licence: '经营者名称',
   member: '会员姓名',
   mobile: '会员手机号',
   product: '卡种名称',
@@ -39,24 +42,24 @@ export const CONTRACT_LICENCE_MAX = 100;
  */
 export const CONTRACT_DEFAULT_TITLE = '会员卡服务合同';
 export const CONTRACT_DEFAULT_BODY = [
-  '甲方（经营者）：{{licence}}（门店：{{studio}}）',
-  '乙方（会员）：{{member}}，手机号 {{mobile}}',
+  '甲方（经营者）：{{经营者名称}}（门店：{{门店名称}}）',
+  '乙方（会员）：{{会员姓名}}，手机号 {{会员手机号}}',
   '',
   '一、服务内容',
-  '乙方购买「{{product}}」（{{cardKind}}），卡内{{amount}}，实付{{price}}。适用门店：{{stores}}。',
+  '乙方购买「{{卡种名称}}」（{{卡种类型}}），卡内{{次数或余额}}，实付{{实付金额}}。适用门店：{{适用门店}}。',
   '',
   '二、有效期与开卡',
-  '有效期：{{validity}}。开卡方式：{{activation}}。',
+  '有效期：{{有效期}}。开卡方式：{{开卡方式}}。',
   '',
   '三、请假',
-  '{{leave}}',
+  '{{请假规则}}',
   '',
   '四、转让',
-  '{{transfer}}',
+  '{{转让规则}}',
   '',
   '五、冷静期与退款',
-  '自购卡之日起{{coolingOff}}天内（冷静期），会员卡未使用的，乙方可申请全额退款。',
-  '冷静期后：{{refund}}',
+  '自购卡之日起{{冷静期天数}}天内（冷静期），会员卡未使用的，乙方可申请全额退款。',
+  '冷静期后：{{退款规则}}',
   '甲方不得以「私教费不退」「不可转让」等条款排除乙方依法享有的权利。',
   '',
   '六、甲方的义务',
@@ -68,26 +71,40 @@ export const CONTRACT_DEFAULT_BODY = [
   '八、其他',
   '本合同自乙方签署之日起生效，一式两份，甲乙双方各执一份，具有同等法律效力。',
   '',
-  '签订日期：{{saleDate}}',
+  '签订日期：{{签订日期}}',
 ].join('\n');
 
 export const ContractMsg = {
   title: '请填写合同标题',
   body: '请填写合同正文',
   licence: '经营者名称不能超过100个字符',
-  unknownField: (keys: string[]) => `合同中有不认识的字段：${keys.map((k) => `{{${k}}}`).join('、')}`,
 } as const;
 
-/** The `{{key}}`s a text names, in order, each once. */
-export function contractFieldsIn(text: string): string[] {
-  return [...new Set([...text.matchAll(/\{\{\s*([A-Za-z]+)\s*\}\}/g)].map((m) => m[1]))];
+/** The labels of the fields, as a template writes them between `{{` and `}}`. */
+export const CONTRACT_FIELD_LABELS: readonly string[] = Object.values(CONTRACT_FIELDS);
+
+/**
+ * Why a text cannot be a contract's: the `{{…}}`s it names that are not in `known` (the
+ * CONTRACT_FIELD_LABELS), said in Chinese; '' when every one is known. Self-contained (the web checks
+ * with it before saving, as the server does).
+ */
+export function contractFieldProblem(text: string, known: readonly string[]): string {
+  const named = [...String(text).matchAll(/\{\{\s*([^{}]+?)\s*\}\}/g)].map((m) => m[1]);
+  const unknown = [...new Set(named)].filter((k) => ![known].flat().includes(k));
+  return unknown.length ? `合同中有不认识的字段：${unknown.map((k) => `{{${k}}}`).join('、')}` : '';
 }
 
-/** The text with each `{{key}}` replaced by its value (an unknown key is left as written). */
-export function renderContract(text: string, values: Partial<Record<ContractField, string>>): string {
-  return text.replace(/\{\{\s*([A-Za-z]+)\s*\}\}/g, (whole, key: string) =>
-    key in values ? (values[key as ContractField] ?? '') : whole,
-  );
+/**
+ * The text with each `{{label}}` replaced by its field's value (an unknown one is left as written);
+ * `fields` the CONTRACT_FIELDS (passed: the web runs this on its own, with nothing else of the contract).
+ */
+export function renderContract(
+  text: string,
+  values: Partial<Record<ContractField, string>>,
+  fields: Record<ContractField, string>,
+): string {
+  const byLabel = new Map(Object.entries(fields).map(([k, label]) => [label, values[k as ContractField]]));
+  return String(text).replace(/\{\{\s*([^{}]+?)\s*\}\}/g, (whole, label: string) => byLabel.get(label) ?? whole);
 }
 
 const zTemplateText = {
@@ -102,8 +119,8 @@ const zTemplateText = {
     .min(1, ContractMsg.body)
     .max(CONTRACT_BODY_MAX, `合同正文不能超过${CONTRACT_BODY_MAX}个字符`)
     .superRefine((body, ctx) => {
-      const unknown = contractFieldsIn(body).filter((k) => !(k in CONTRACT_FIELDS));
-      if (unknown.length) ctx.addIssue({ code: 'custom', message: ContractMsg.unknownField(unknown) });
+      const problem = contractFieldProblem(body, CONTRACT_FIELD_LABELS);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
     }),
 };
 
@@ -158,7 +175,7 @@ export const updateContractTemplate = defineCall({
   res: z.object({ version: z.number().int() }),
   summary: '保存合同模板：标题或正文有变化时生成新版本（已售的卡仍按其售出时的版本）；经营者名称随时可改',
   example: { title: CONTRACT_DEFAULT_TITLE, body: CONTRACT_DEFAULT_BODY, licenceName: '某某健身服务有限公司' },
-  errors: fails.badRequest(ContractMsg.unknownField(['x'])),
+  errors: fails.badRequest(contractFieldProblem('{{折扣}}', CONTRACT_FIELD_LABELS)),
 });
 
 /** A card's contract: the version its sale named, filled with the sale's terms. */

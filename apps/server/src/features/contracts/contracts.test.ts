@@ -78,7 +78,7 @@ describeEachDb('contracts: the template and each sale’s contract', (env) => {
 
   it('a changed text is a new version; earlier cards keep theirs; the same text makes none; the licence name fills in', async () => {
     const first = await sale();
-    const body = '{{licence}} 与 {{member}} 签订：{{product}}，{{amount}}，实付 {{price}}，{{saleDate}}。';
+    const body = '{{经营者名称}} 与 {{会员姓名}} 签订：{{卡种名称}}，{{次数或余额}}，实付 {{实付金额}}，{{签订日期}}。';
     expect(
       await manager().ok(updateContractTemplate.path, { title: '会员服务协议', body, licenceName: '悦动健身有限公司' }),
     ).toEqual({ version: 2 });
@@ -111,10 +111,10 @@ describeEachDb('contracts: the template and each sale’s contract', (env) => {
   it('refuses a field it does not know, an empty text, and other roles; a card of another store is not found', async () => {
     const bad = await manager().call(updateContractTemplate.path, {
       title: '合同',
-      body: '{{member}} 的 {{discount}} 和 {{vip}}',
+      body: '{{会员姓名}} 的 {{折扣}} 和 {{会员等级}}',
       licenceName: '',
     });
-    expect([bad.status, bad.msg]).toEqual([400, ContractMsg.unknownField(['discount', 'vip'])]);
+    expect([bad.status, bad.msg]).toEqual([400, '合同中有不认识的字段：{{折扣}}、{{会员等级}}']);
     const empty = await manager().call(updateContractTemplate.path, { title: '合同', body: '  ', licenceName: '' });
     expect([empty.status, empty.msg]).toEqual([400, ContractMsg.body]);
     const teacher = await env().factory.teacher();
@@ -123,7 +123,7 @@ describeEachDb('contracts: the template and each sale’s contract', (env) => {
       ['teacher', teacher.id],
     ] as const) {
       const c = await staffClient(env(), role, teacherId);
-      const r = await c.call(updateContractTemplate.path, { title: '合同', body: '{{member}}', licenceName: '' });
+      const r = await c.call(updateContractTemplate.path, { title: '合同', body: '{{会员姓名}}', licenceName: '' });
       expect(r.status).toBe(403);
     }
     const desk = await staffClient(env(), 'desk');

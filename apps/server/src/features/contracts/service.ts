@@ -1,6 +1,7 @@
 import {
   amountText,
   CARD_ACTIVATION_NAMES,
+  CONTRACT_FIELDS,
   type ContractField,
   type ParsedReqOf,
   type ResOf,
@@ -171,5 +172,10 @@ export async function cardContract(ctx: CallCtx, memberCardId: number): Promise<
   const c = await repo.cardContractOf(ctx.db, ctx.store.id, memberCardId);
   if (!c) return null;
   const values = { ...(JSON.parse(c.terms) as Terms), member: c.memberName, mobile: c.mobile };
-  return { version: Number(c.version), title: c.title, text: renderContract(c.body, values), createdAt: c.createdAt };
+  return {
+    version: Number(c.version),
+    title: c.title,
+    text: renderContract(c.body, values, CONTRACT_FIELDS),
+    createdAt: c.createdAt,
+  };
 }

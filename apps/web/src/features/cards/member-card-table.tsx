@@ -1,6 +1,7 @@
 import {
   addCardLeave,
   addCardShare,
+  queryCardContract,
   BIG_TYPE_COUNT,
   CARD_TYPE_NO_EXPIRY,
   refundMemberCard,
@@ -24,9 +25,10 @@ import { RefundModal } from './refund-modal.tsx';
 import TopupModal from './topup-modal.tsx';
 import ShareModal from './share-modal.tsx';
 import TransferModal from './transfer-modal.tsx';
+import ContractModal from './contract-modal.tsx';
 
 type Action = {
-  kind: 'topup' | 'expire' | 'ledger' | 'refund' | 'leave' | 'leaves' | 'transfer' | 'share';
+  kind: 'topup' | 'expire' | 'ledger' | 'refund' | 'leave' | 'leaves' | 'transfer' | 'share' | 'contract';
   card: MemberCardRow;
 };
 
@@ -58,6 +60,7 @@ export function MemberCardTable({
   const canRefund = useCan(refundMemberCard);
   const canLeave = useCan(addCardLeave);
   const canTransfer = useCan(transferMemberCard);
+  const canContract = useCan(queryCardContract);
   const freeze = useFreezeCard();
   // Expired on the store's clock (expiry times are the store's wall clock), not the browser's.
   const clock = useStoreClock();
@@ -145,10 +148,13 @@ export function MemberCardTable({
           },
           {
             title: '操作',
-            width: 380,
+            width: 420,
             render: (_, c) =>
               c.refundedAt ? (
-                <a onClick={() => setAction({ kind: 'ledger', card: c })}>流水</a>
+                <Space size="small">
+                  <a onClick={() => setAction({ kind: 'ledger', card: c })}>流水</a>
+                  {canContract && <a onClick={() => setAction({ kind: 'contract', card: c })}>合同</a>}
+                </Space>
               ) : (
                 <Space size="small">
                   <a onClick={() => setAction({ kind: 'topup', card: c })}>充值</a>
@@ -171,6 +177,7 @@ export function MemberCardTable({
                   {canShare && c.shareMax > 0 && <a onClick={() => setAction({ kind: 'share', card: c })}>共享</a>}
                   {canTransfer && !c.frozen && <a onClick={() => setAction({ kind: 'transfer', card: c })}>转卡</a>}
                   {canRefund && <a onClick={() => setAction({ kind: 'refund', card: c })}>退卡</a>}
+                  {canContract && <a onClick={() => setAction({ kind: 'contract', card: c })}>合同</a>}
                 </Space>
               ),
           },
@@ -183,6 +190,7 @@ export function MemberCardTable({
       {action?.kind === 'leave' && <LeaveModal card={action.card} onClose={() => setAction(null)} />}
       {action?.kind === 'leaves' && <LeaveListModal card={action.card} onClose={() => setAction(null)} />}
       {action?.kind === 'transfer' && <TransferModal card={action.card} onClose={() => setAction(null)} />}
+      {action?.kind === 'contract' && <ContractModal card={action.card} onClose={() => setAction(null)} />}
       {sharing && <ShareModal card={sharing} holderId={holderId} onClose={() => setAction(null)} />}
     </>
   );
