@@ -14,6 +14,8 @@ import { lessonsFeature } from './lessons/routes.ts';
 import { lessonBookingFeature } from './lessons/booking-routes.ts';
 import { memberLessonsFeature } from './lessons/member-routes.ts';
 import { leadsFeature } from './leads/routes.ts';
+import { marketingFeature } from './marketing/routes.ts';
+import { marketingHandlers } from './marketing/public.ts';
 import { memberChannelFeature } from './member-channel/routes.ts';
 import { messagingFeature } from './messaging/routes.ts';
 import { messagingHandlers } from './messaging/public.ts';
@@ -65,6 +67,7 @@ export const features: Feature[] = [
   lessonBookingFeature,
   memberLessonsFeature,
   leadsFeature,
+  marketingFeature,
 ];
 
 /**
@@ -72,5 +75,5 @@ export const features: Feature[] = [
  * what a handler announces goes to the app's listeners, `events`.
  */
 export function outboxHandlers(events: Events): Record<string, OutboxHandler> {
-  return { ...messagingHandlers, ...meetingHandlers(events), ...reminderHandlers };
+  return { ...messagingHandlers, ...meetingHandlers(events), ...reminderHandlers, ...marketingHandlers };
 }
