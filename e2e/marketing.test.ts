@@ -1,8 +1,10 @@
 // 营销短信 (issue 44, item 7): the manager saves the marketing template, chooses leads as the audience,
 // writes the text; the preview counts those who agreed and those left out (no consent), the send
-// queues one text each (ending with 回T退订) and says so in a toast.
+// queues one text each (ending with 回T退订) and says so in a toast. The text's link opens the members'
+// 退订 page on a phone: one tap, 已退订, and the lead is left out of the next preview.
 import { expect, it } from 'vitest';
-import { describeBrowser, shot } from './harness.ts';
+import { unsubscribeToken } from '../apps/server/src/features/marketing/token.ts';
+import { describeBrowser, phoneContext, shot } from './harness.ts';
 import { toast } from './ui.ts';
 
 describeBrowser('营销短信 (店长)', (env) => {
@@ -77,5 +79,35 @@ describeBrowser('营销短信 (店长)', (env) => {
     expect(texts.map((t) => t.mobile)).toContain('13955550001');
     expect(texts.map((t) => t.mobile)).not.toContain('13955550002');
     expect(texts.every((t) => t.text.startsWith('周末瑜伽体验课八折') && t.text.endsWith('回T退订'))).toBe(true);
+  });
+
+  it('the link in the text opens the 退订 page on a phone: one tap, 已退订, left out of the next send', async () => {
+    const { server, browser, api } = env();
+    const storeId = (await api.ok<{ posts: { storeId: number }[] }>('/api/auth/me')).posts[0].storeId;
+    const lead = await api.ok<{ id: number }>('insert/lead', {
+      name: '退订测试丙',
+      mobile: '13955550003',
+      source: '电话',
+      ownerId: null,
+    });
+    await api.ok('update/lead/consent', { id: lead.id, granted: true, way: 'phone' });
+    const before = await api.ok<{ recipients: number }>('query/marketing/preview', { members: false, leads: true });
+    const token = await unsubscribeToken(server.database.db, storeId, '13955550003');
+    const [context, page] = await phoneContext(browser);
+    try {
+      await page.goto(`${server.url}/m/?u=${token}`);
+      const screen = page.getByTestId('unsubscribe');
+      await screen.getByText('退订悦动健身工作室的营销短信').waitFor();
+      await shot(page, 'unsubscribe-ask');
+      await screen.getByTestId('unsubscribe-submit').tap();
+      await screen.getByText('已退订').waitFor();
+      await shot(page, 'unsubscribe-done');
+    } finally {
+      await context.close();
+    }
+    const info = await api.ok<{ consents: { granted: boolean; way: string }[] }>('query/lead/info', { id: lead.id });
+    expect(info.consents[0]).toMatchObject({ granted: false, way: 'link' });
+    const after = await api.ok<{ recipients: number }>('query/marketing/preview', { members: false, leads: true });
+    expect(after.recipients).toBe(before.recipients - 1);
   });
 });
