@@ -4,6 +4,7 @@ import { StrictMode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { App } from './app.tsx';
 import { createQueryClient } from './query-client.ts';
+import { Unsubscribe } from './unsubscribe.tsx';
 import './member.css';
 
 // antd-mobile 5 renders its toasts and dialogs through react-dom's legacy render, which React 19
@@ -26,10 +27,13 @@ if (typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: red
 // The page's one cache of the server's answers; a read that fails as a toast says so in one.
 const queryClient = createQueryClient((message) => Toast.show({ content: message }));
 
+// A marketing text's unsubscribe link (?u=TOKEN): its own page, no store chosen, no sign-in.
+const unsubscribeToken = new URLSearchParams(window.location.search).get('u');
+
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
-      <App />
+      {unsubscribeToken ? <Unsubscribe token={unsubscribeToken} /> : <App />}
     </QueryClientProvider>
   </StrictMode>,
 );

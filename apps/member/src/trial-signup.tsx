@@ -1,6 +1,6 @@
 import { MemberMsg, memberTrialForm, memberTrialSignup, TrialMsg, type ReqOf } from '@studio/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { Button, DotLoading, Form, Input, Result, Selector, Toast } from 'antd-mobile';
+import { Button, Checkbox, DotLoading, Form, Input, Result, Selector, Toast } from 'antd-mobile';
 import { lazy, Suspense, useState } from 'react';
 import { call } from './api.ts';
 import './trial.css';
@@ -45,6 +45,8 @@ export function TrialSignup({ storeId, referral }: { storeId: number; referral: 
   const [picked, setPicked] = useState<string[]>([]);
   const [other, setOther] = useState('');
   const [times, setTimes] = useState<string[]>([]);
+  // 同意接收营销短信: unticked unless the person ticks it (recorded as the lead's consent, 线上报名).
+  const [marketing, setMarketing] = useState(false);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [checking, setChecking] = useState(false);
   const [done, setDone] = useState(false);
@@ -60,6 +62,7 @@ export function TrialSignup({ storeId, referral }: { storeId: number; referral: 
       interests: [...picked, other.trim()].filter(Boolean).join('、'),
       preferredTimes: times.join('、'),
       ref: referral,
+      marketing,
       ...(altcha ? { altcha } : {}),
     };
     // the contract's rules and words, before anything is sent (the page has no zod)
@@ -169,6 +172,11 @@ export function TrialSignup({ storeId, referral }: { storeId: number; referral: 
           {err('preferredTimes')}
         </Form.Item>
       </Form>
+      <div className="trial-consent">
+        <Checkbox data-testid="trial-marketing" checked={marketing} onChange={setMarketing}>
+          我同意接收门店的活动和优惠短信（可随时回复T退订）
+        </Checkbox>
+      </div>
       {checking && (
         <div className="check">
           <div className="hint">报名的人较多，需要先完成安全验证（手机自动计算，约需1秒），通过后自动提交。</div>

@@ -20,6 +20,7 @@ import { registerStoreFileRoute } from './features/store-admin/routes.ts';
 import { registerCalendarFeedRoute } from './features/calendar-feed/routes.ts';
 import { registerExportRoute } from './features/import-export/routes.ts';
 import { registerPayNotifyRoutes } from './features/payment/public.ts';
+import { registerSmsUplinkRoute } from './features/marketing/public.ts';
 import type { AppDeps, CallCtx } from './lib/context.ts';
 import { databaseUnavailable } from './lib/db-errors.ts';
 import { AppError, badRequest, forbidden, unauthorized } from './lib/errors.ts';
@@ -265,6 +266,7 @@ export async function buildApp(opts: BuildOptions): Promise<AppInstance> {
   registerExportRoute(app, deps);
   registerMyDataRoute(app, deps);
   await registerPayNotifyRoutes(app, deps);
+  await registerSmsUplinkRoute(app, deps);
   registerMemberPages(app, deps);
   registerApiDocs(app, deps);
 

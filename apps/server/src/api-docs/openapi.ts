@@ -97,6 +97,11 @@ const GROUPS: readonly [string, string, readonly CallDef[]][] = [
     contract.privacyCalls,
   ],
   [
+    '营销短信',
+    '店长给同意接收营销短信的会员和潜客发短信（预览人数与因未同意排除的人数，每个手机号一条，末尾由服务器加上退订链接和“回T退订”）、营销短信模板与上行短信回调地址；退订链接页（无需登录）',
+    contract.marketingCalls,
+  ],
+  [
     '健康声明',
     '店长设置健康声明的问题和上课前是否须填写；会员同意后在手机上填写；课程里有回答「是」的会员显示健康提示，具体回答只给店长和会员的上课老师看（须会员允许）',
     contract.healthCalls,

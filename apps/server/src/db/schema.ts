@@ -316,7 +316,17 @@ export interface MemberConsentTable {
   kind: 'privacy' | 'marketing' | 'health';
   version: string;
   granted: number;
-  way: 'phone' | 'desk';
+  way: 'phone' | 'desk' | 'sms_reply' | 'link';
+  at: string;
+}
+/** A lead's marketing consent given or withdrawn (migration 20261211_800): the latest row is its choice. */
+export interface LeadConsentTable {
+  id: Generated<number>;
+  storeId: number;
+  leadId: number;
+  granted: number;
+  way: 'visit' | 'phone' | 'online' | 'sms_reply' | 'link';
+  staffId: number | null;
   at: string;
 }
 /** A store's health questions, one row a version (migration 20261210_400): the highest is in force. */
@@ -938,6 +948,7 @@ export interface Database {
   healthDeclaration: HealthDeclarationTable;
   lead: LeadTable;
   leadFollowUp: LeadFollowUpTable;
+  leadConsent: LeadConsentTable;
   referralReward: ReferralRewardTable;
   leadTrial: LeadTrialTable;
   memberCard: MemberCardTable;

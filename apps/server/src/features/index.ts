@@ -15,6 +15,8 @@ import { lessonBookingFeature } from './lessons/booking-routes.ts';
 import { memberLessonsFeature } from './lessons/member-routes.ts';
 import { contractsFeature } from './contracts/routes.ts';
 import { leadsFeature } from './leads/routes.ts';
+import { marketingFeature } from './marketing/routes.ts';
+import { marketingHandlers } from './marketing/public.ts';
 import { memberChannelFeature } from './member-channel/routes.ts';
 import { messagingFeature } from './messaging/routes.ts';
 import { messagingHandlers } from './messaging/public.ts';
@@ -67,6 +69,7 @@ export const features: Feature[] = [
   memberLessonsFeature,
   leadsFeature,
   contractsFeature,
+  marketingFeature,
 ];
 
 /**
@@ -74,5 +77,5 @@ export const features: Feature[] = [
  * what a handler announces goes to the app's listeners, `events`.
  */
 export function outboxHandlers(events: Events): Record<string, OutboxHandler> {
-  return { ...messagingHandlers, ...meetingHandlers(events), ...reminderHandlers };
+  return { ...messagingHandlers, ...meetingHandlers(events), ...reminderHandlers, ...marketingHandlers };
 }

@@ -693,6 +693,16 @@ export const basePayloads: Record<string, BasePayload> = {
     ids: { leadId: 'lead' },
   },
   [`${STORE}/update/lead/stage`]: { body: (w) => ({ id: w.lead, stage: 'trial_booked' }), ids: { id: 'lead' } },
+  [`${STORE}/update/lead/consent`]: { body: (w) => ({ id: w.lead, granted: true, way: 'visit' }), ids: { id: 'lead' } },
+  // 营销短信 (issue 44 item 7): a fresh world has no SMS provider (the send is refused, 400)
+  [`${STORE}/query/marketing/preview`]: {
+    body: () => ({ members: true, leads: true, leadStages: ['new'], text: '周末活动' }),
+  },
+  [`${STORE}/send/marketing`]: { body: () => ({ members: true, leads: true, leadStages: [], text: '周末活动' }) },
+  [`${STORE}/query/marketing/setting`]: { body: () => ({}) },
+  [`${STORE}/update/marketing/setting`]: { body: () => ({ templateId: 'SMS_100' }) },
+  '/member/api/query/unsubscribe': { body: () => ({ token: 'AAAAAAAAAAAAAAAAAAAAAA' }), anon: true },
+  '/member/api/update/unsubscribe': { body: () => ({ token: 'AAAAAAAAAAAAAAAAAAAAAA' }), anon: true },
   [`${STORE}/update/lead/owner`]: {
     body: (w) => ({ ids: [w.lead], ownerId: w.staff }),
     ids: { ids: 'lead', ownerId: 'staff' },

@@ -16,6 +16,7 @@ import {
   queryFixTimetableList,
   queryLeadFunnel,
   queryReferralRewardList,
+  sendMarketing,
   queryLeadList,
   queryNotifyLog,
   queryNotifySetting,
@@ -79,6 +80,7 @@ const TeacherPay = lazy(() => import('../features/teacher-pay/teacher-pay-page.t
 const Leads = lazy(() => import('../features/leads/leads-page.tsx'));
 const LeadFunnel = lazy(() => import('../features/leads/funnel-page.tsx'));
 const LeadReferral = lazy(() => import('../features/leads/referral-page.tsx'));
+const LeadMarketing = lazy(() => import('../features/leads/marketing-page.tsx'));
 const AuditLog = lazy(() => import('../features/audit/audit-log-page.tsx'));
 const Lessons = lazy(() => import('../features/lessons/lesson-page.tsx'));
 const TeacherHours = lazy(() => import('../features/lessons/teacher-hours-page.tsx'));
@@ -139,6 +141,12 @@ export const screens: ScreenRoute[] = [
     Component: LeadReferral,
     roles: queryReferralRewardList.roles!,
     menu: { label: '转介绍奖励', key: '/lead/referral' },
+  },
+  {
+    path: '/lead/marketing',
+    Component: LeadMarketing,
+    roles: sendMarketing.roles!,
+    menu: { label: '营销短信', key: '/lead/marketing' },
   },
   {
     path: '/course/list',

@@ -11,6 +11,7 @@ import { cardLifeCalls } from './card-life.ts';
 import { importExportCalls } from './import-export.ts';
 import { lessonCalls } from './lessons.ts';
 import { leadCalls } from './leads.ts';
+import { marketingCalls } from './marketing.ts';
 import { referralRewardCalls } from './referral-reward.ts';
 import { memberChannelCalls } from './member-channel.ts';
 import { onlineCalls } from './online.ts';
@@ -44,6 +45,7 @@ export * from './card-life.ts';
 export * from './import-export.ts';
 export * from './lessons.ts';
 export * from './leads.ts';
+export * from './marketing.ts';
 export * from './referral-reward.ts';
 export * from './member-channel.ts';
 export * from './online.ts';
@@ -69,6 +71,7 @@ export * from './waitlist.ts';
 export const allCalls: readonly CallDef[] = [
   ...authCalls,
   ...memberChannelCalls,
+  ...marketingCalls,
   ...referenceCalls,
   ...lessonCalls,
   ...timetableCalls,

@@ -29,6 +29,22 @@ export const LEAD_WAYS = ['phone', 'wechat', 'visit'] as const;
 export type LeadWay = (typeof LEAD_WAYS)[number];
 export const LEAD_WAY_LABEL: Record<LeadWay, string> = { phone: '电话', wechat: '微信', visit: '到店' };
 
+/**
+ * How a lead's marketing consent was given or withdrawn (issue 44, item 7): staff mark 到店 or 电话;
+ * the sign-up page's checkbox is 线上报名; a reply T to a marketing text and its unsubscribe link withdraw.
+ */
+export const LEAD_CONSENT_WAYS = ['visit', 'phone', 'online', 'sms_reply', 'link'] as const;
+export type LeadConsentWay = (typeof LEAD_CONSENT_WAYS)[number];
+export const LEAD_CONSENT_WAY_LABEL: Record<LeadConsentWay, string> = {
+  visit: '到店',
+  phone: '电话',
+  online: '线上报名',
+  sms_reply: '短信回复T',
+  link: '点击退订链接',
+};
+/** The ways staff record a lead's consent with. */
+export const LEAD_STAFF_CONSENT_WAYS = ['visit', 'phone'] as const;
+
 /** Days without a follow-up before a lead goes back to the pool, when the store never set it. */
 export const LEAD_RETURN_DAYS_DEFAULT = 15;
 
@@ -105,6 +121,15 @@ export const zLeadFollowUp = z.object({
 });
 export type LeadFollowUp = z.infer<typeof zLeadFollowUp>;
 
+/** One marketing consent of a lead, given or withdrawn: how, when, and the staff who recorded it (null: the person). */
+export const zLeadConsent = z.object({
+  granted: z.boolean(),
+  way: z.enum(LEAD_CONSENT_WAYS),
+  at: z.string(),
+  staffName: z.string().nullable(),
+});
+export type LeadConsent = z.infer<typeof zLeadConsent>;
+
 /** A trial's status: 1 约了, 2 到店 (上过), 3 取消. */
 export const LEAD_TRIAL_STATUS = { BOOKED: 1, ATTENDED: 2, CANCELLED: 3 } as const;
 export const LEAD_TRIAL_STATUS_LABEL: Record<number, string> = { 1: '已约', 2: '已到店', 3: '已取消' };
@@ -158,6 +183,8 @@ export const queryLeadInfo = defineCall({
     followUps: z.array(zLeadFollowUp),
     /** The lead's trial classes, newest first (cancelled ones too). */
     trials: z.array(zLeadTrial),
+    /** The lead's marketing consents, newest first: the first is its choice (none: never asked). */
+    consents: z.array(zLeadConsent),
   }),
   idFields: ['id'],
   summary: '潜客详情与跟进记录（新的在前）：店长看全部，其他员工看自己的和公海中的',
@@ -264,6 +291,23 @@ export const updateLeadStage = defineCall({
   summary: '修改潜客阶段（已联系、已约体验、已体验，或已流失并写明原因）；已成交由购卡自动完成',
   example: { id: 1, stage: 'trial_booked' },
   errors: [...fails.notFound('潜客'), ...fails.conflict(LeadMsg.won), { status: 403, msg: LeadMsg.notYours }],
+});
+
+export const updateLeadConsent = defineCall({
+  path: `${STORE_API}/update/lead/consent`,
+  kind: 'write',
+  auth: 'store',
+  roles: Roles.all,
+  req: z.object({
+    id: zId(),
+    granted: z.boolean({ error: '请选择同意或撤回' }),
+    way: z.enum(LEAD_STAFF_CONSENT_WAYS, { error: '请选择登记方式（到店或电话）' }),
+  }),
+  res: z.null(),
+  idFields: ['id'],
+  summary: '登记潜客是否同意接收营销短信（到店或电话），记下时间、方式和登记人；自己的潜客（店长：全部）',
+  example: { id: 1, granted: true, way: 'visit' },
+  errors: [...fails.notFound('潜客'), { status: 403, msg: LeadMsg.notYours }],
 });
 
 export const updateLeadOwner = defineCall({
@@ -529,6 +573,7 @@ export const queryLeadTrialList = defineCall({
 export const leadCalls = [
   queryLeadList,
   queryLeadInfo,
+  updateLeadConsent,
   insertLead,
   updateLead,
   insertLeadFollowUp,

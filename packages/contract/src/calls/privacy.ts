@@ -28,10 +28,12 @@ export const CONSENT_LABEL: Record<ConsentKind, string> = {
   health: '门店保存我的健康信息',
 };
 /** How a consent was given or withdrawn. */
-export const CONSENT_WAYS = ['phone', 'desk'] as const;
+export const CONSENT_WAYS = ['phone', 'desk', 'sms_reply', 'link'] as const;
 export const CONSENT_WAY_LABEL: Record<(typeof CONSENT_WAYS)[number], string> = {
   phone: '会员本人在手机上',
   desk: '前台代为登记',
+  sms_reply: '短信回复T',
+  link: '点击退订链接',
 };
 
 /** Days within which the store answers a request to delete an account (the law's 15 working days, at most). */

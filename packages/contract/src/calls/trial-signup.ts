@@ -63,6 +63,8 @@ export const memberTrialSignup = defineCall({
     mobile: zMobile(),
     interests: z.string({ error: TrialMsg.interest }).trim().min(1, TrialMsg.interest).max(200, TrialMsg.interestLong),
     preferredTimes: optText(100, TrialMsg.timesLong),
+    /** 同意接收营销短信 (unticked by default): recorded as the lead's consent, 线上报名. */
+    marketing: z.boolean().default(false),
     /** A member's referral code (推荐好友 link); an unknown one is ignored. */
     ref: z.string().trim().max(64).nullish(),
     /** The solved challenge (base64 JSON); needed past the address's or the store's free allowance. */

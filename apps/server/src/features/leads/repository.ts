@@ -209,6 +209,12 @@ export async function mergeAway(ex: Executor, storeId: number, id: number, into:
     .where('leadId', '=', id)
     .execute();
   await ex
+    .updateTable('leadConsent')
+    .set({ leadId: into })
+    .where('storeId', '=', storeId)
+    .where('leadId', '=', id)
+    .execute();
+  await ex
     .updateTable('leadTrial')
     .set({ leadId: into })
     .where('storeId', '=', storeId)
@@ -436,4 +442,38 @@ export async function offeredCourseNames(ex: Executor, storeId: number): Promise
     .orderBy('name')
     .execute();
   return rows.map((r) => r.name);
+}
+
+/** A lead's marketing consents, newest first, with the staff who recorded each (null: the person). */
+export async function leadConsentsOf(ex: Executor, leadId: number) {
+  const rows = await ex
+    .selectFrom('leadConsent as c')
+    .leftJoin('staff as s', 's.id', 'c.staffId')
+    .select(['c.granted', 'c.way', 'c.at', 's.name as staffName'])
+    .where('c.leadId', '=', leadId)
+    .orderBy('c.id', 'desc')
+    .execute();
+  return rows.map((r) => ({ ...r, granted: Number(r.granted) === 1 }));
+}
+
+export function insertLeadConsents(ex: Executor, rows: NewRow<'leadConsent'>[]) {
+  return rows.length ? ex.insertInto('leadConsent').values(rows).execute() : Promise.resolve();
+}
+
+/**
+ * The store's leads with their latest marketing consent (null: never asked) and its time: the
+ * marketing audience reads them (features/marketing), `mobile` to narrow to one person.
+ */
+export function leadsWithMarketingConsent(ex: Executor, storeId: number, mobile?: string) {
+  let q = ex
+    .selectFrom('lead as l')
+    .select(['l.id', 'l.mobile', 'l.stage'])
+    .select((eb) => {
+      const latest = () =>
+        eb.selectFrom('leadConsent as c').whereRef('c.leadId', '=', 'l.id').orderBy('c.id', 'desc').limit(1);
+      return [latest().select('c.granted').as('granted'), latest().select('c.at').as('at')];
+    })
+    .where('l.storeId', '=', storeId);
+  if (mobile !== undefined) q = q.where('l.mobile', '=', mobile);
+  return q.execute();
 }

@@ -19,6 +19,7 @@ import {
   updateLeadOwner,
   updateLeadSetting,
   updateLeadStage,
+  updateLeadConsent,
   grantReferralReward,
   queryReferralRewardList,
   queryReferralSetting,
@@ -32,6 +33,7 @@ import type { Tx } from '../../db/index.ts';
 import { memberAttended, sessionDeleted, sessionsDeletedInBulk } from '../timetable/public.ts';
 import { convertOnSale } from './conversion.ts';
 import * as reward from './referral-reward.ts';
+import { setLeadConsent } from './consent.ts';
 import * as s from './service.ts';
 import { myReferral, signUpForTrial, trialForm } from './trial-signup.ts';
 import {
@@ -51,6 +53,7 @@ export const leadsFeature = defineFeature((r) => {
   r.handle(updateLead, (input, ctx) => s.editLead(ctx, input));
   r.handle(insertLeadFollowUp, (input, ctx) => s.addFollowUp(ctx, input));
   r.handle(updateLeadStage, (input, ctx) => s.changeStage(ctx, input));
+  r.handle(updateLeadConsent, (input, ctx) => setLeadConsent(ctx, input));
   r.handle(updateLeadOwner, (input, ctx) => s.assignLeads(ctx, input));
   r.handle(takeLead, (input, ctx) => s.takeLead(ctx, input.id));
   r.handle(queryLeadTodoList, (_input, ctx) => s.todoList(ctx));

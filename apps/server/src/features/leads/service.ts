@@ -101,8 +101,12 @@ export async function leadList(
 export async function leadInfo(ctx: CallCtx, id: number) {
   const lead = await repo.requireLead(ctx.db, ctx.store.id, id);
   visibleTo(ctx, lead);
-  const [followUps, trials] = await Promise.all([repo.followUpsOf(ctx.db, id), trialsOfLead(ctx.db, id)]);
-  return { ...lead, followUps: followUps.map((f) => ({ ...f, way: f.way as LeadWay })), trials };
+  const [followUps, trials, consents] = await Promise.all([
+    repo.followUpsOf(ctx.db, id),
+    trialsOfLead(ctx.db, id),
+    repo.leadConsentsOf(ctx.db, id),
+  ]);
+  return { ...lead, followUps: followUps.map((f) => ({ ...f, way: f.way as LeadWay })), trials, consents };
 }
 
 /** A source of the store's (built-in or the manager's); 400 otherwise. */

@@ -8,6 +8,7 @@ import { publicBaseOf } from '../messaging/public.ts';
 import { admitPublicRequest, referralCodeOf, referrerIdOf, trialDoor } from '../member-channel/public.ts';
 import { findMember, memberIdByMobile } from '../reference/public.ts';
 import { offeredCourseNames } from './repository.ts';
+import { recordLeadConsents } from './consent.ts';
 import { insertOrMergeLead } from './service.ts';
 
 /**
@@ -52,8 +53,8 @@ export async function signUpForTrial(
   await inWriteTx(
     ctx.db,
     ctx.dialect,
-    (tx) =>
-      insertOrMergeLead(
+    async (tx) => {
+      const { id } = await insertOrMergeLead(
         tx,
         store.id,
         {
@@ -67,7 +68,10 @@ export async function signUpForTrial(
           referrerMemberId,
         },
         { by: null, now },
-      ),
+      );
+      // 同意接收营销短信 ticked: the lead's consent, 线上报名 (unticked records nothing: not a withdrawal).
+      if (input.marketing) await recordLeadConsents(tx, store.id, [id], { granted: true, way: 'online', at: now });
+    },
     systemScope('体验课报名', memberTrialSignup.path, 'lead', store.id),
   );
   return null;

@@ -126,12 +126,13 @@ export async function issueCode(
 }
 
 /**
- * An installation secret by name (the challenges' HMAC key, the referral codes' key): one per
+ * An installation secret by name (the challenges' HMAC key, the referral codes' key, the unsubscribe
+ * links' and reply addresses' key): one per
  * installation, shared by every instance through the database; kept per database handle once read
  * (it never changes: `FOREVER`).
  */
 const installationSecrets = taggedCache<string>({ max: 4 });
-export function installationSecret(db: Db, name: 'altcha' | 'referral'): Promise<string> {
+export function installationSecret(db: Db, name: 'altcha' | 'referral' | 'unsubscribe'): Promise<string> {
   return installationSecrets.get(db, name, FOREVER, async () => {
     const kept = await appSecret(db, name);
     if (kept) return kept;

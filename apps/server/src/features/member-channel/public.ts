@@ -4,7 +4,7 @@ export { memberCalendarEntries, type CalendarEntry } from './service.ts';
 export { memberCookieName, resolveMember } from './member-auth.ts';
 /** The member's cards for a class or a lesson, each usable or why not (the lessons' card picker). */
 export { cardsChoice, type MemberScope } from './service.ts';
-export { admitPublicRequest, trialDoor } from './member-auth.ts';
+export { admitPublicRequest, installationSecret, trialDoor } from './member-auth.ts';
 export { referralCodeOf, referrerIdOf } from './referral.ts';
 /** Announced before a member's own booking or queueing is written (a guard may refuse it). */
 export { memberBooking } from './events.ts';

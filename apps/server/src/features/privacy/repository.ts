@@ -22,7 +22,7 @@ export function insertConsent(
     kind: ConsentKind;
     version: string;
     granted: boolean;
-    way: 'phone' | 'desk';
+    way: Consent['way'];
     at: string;
   },
 ) {
@@ -42,6 +42,30 @@ export async function consentsOf(ex: Executor, storeId: number, memberId: number
     .orderBy('id', 'desc')
     .execute();
   return rows.map((r) => ({ ...r, granted: Number(r.granted) === 1 }));
+}
+
+/**
+ * The store's members (not erased) with their latest marketing consent (null: never asked) and its
+ * time: the marketing audience reads them (features/marketing), `mobile` to narrow to one person.
+ */
+export function membersWithMarketingConsent(ex: Executor, storeId: number, mobile?: string) {
+  let q = ex
+    .selectFrom('member as m')
+    .select(['m.id', 'm.mobile'])
+    .select((eb) => {
+      const latest = () =>
+        eb
+          .selectFrom('memberConsent as c')
+          .whereRef('c.memberId', '=', 'm.id')
+          .where('c.kind', '=', 'marketing')
+          .orderBy('c.id', 'desc')
+          .limit(1);
+      return [latest().select('c.granted').as('granted'), latest().select('c.at').as('at')];
+    })
+    .where('m.storeId', '=', storeId)
+    .where('m.erasedAt', 'is', null);
+  if (mobile !== undefined) q = q.where('m.mobile', '=', mobile);
+  return q.execute();
 }
 
 /** Each kind's latest choice, in the kinds' order. */

@@ -1,5 +1,6 @@
 import {
   CONSENT_LABEL,
+  CONSENT_WAY_LABEL,
   ERASURE_DUE_DAYS,
   PRIVACY_NOTICE_VERSION,
   PrivacyMsg,
@@ -82,6 +83,34 @@ export async function setConsent(ctx: CallCtx, kind: ConsentKind, granted: boole
     targets: [{ type: 'member', id: ctx.member.id }],
   });
   return null;
+}
+
+/**
+ * Members' marketing consent given or withdrawn other than on their own page (a reply T to a
+ * marketing text, its unsubscribe link), inside the caller's write, each with its audit entry.
+ */
+export async function recordMemberMarketing(
+  tx: Executor,
+  storeId: number,
+  memberIds: readonly number[],
+  c: { granted: boolean; way: 'sms_reply' | 'link'; at: string },
+) {
+  for (const memberId of memberIds) {
+    await insertConsent(tx, {
+      storeId,
+      memberId,
+      kind: 'marketing',
+      version: '1',
+      granted: c.granted,
+      way: c.way,
+      at: c.at,
+    });
+    audit(tx, {
+      kind: 'member',
+      target: `${c.granted ? '同意' : '撤回'}：${CONSENT_LABEL.marketing}（${CONSENT_WAY_LABEL[c.way]}）`,
+      targets: [{ type: 'member', id: memberId }],
+    });
+  }
 }
 
 /** The member asks to delete their account: one pending request, answered within the law's days. */

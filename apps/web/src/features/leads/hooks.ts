@@ -16,6 +16,11 @@ import {
   updateLeadOwner,
   updateLeadSetting,
   updateLeadStage,
+  updateLeadConsent,
+  queryMarketingPreview,
+  queryMarketingSetting,
+  sendMarketing,
+  updateMarketingSetting,
   grantReferralReward,
   queryReferralRewardList,
   queryReferralSetting,
@@ -148,3 +153,31 @@ export const useBookTrial = () =>
   useWrite((v: ReqOf<typeof insertLeadTrial>) => call(insertLeadTrial, v), { ...trial, success: '已约体验课' });
 export const useCancelTrial = () =>
   useWrite((id: number) => call(cancelLeadTrial, { id }), { ...trial, success: '已取消体验课' });
+
+// ---- 营销短信 (issue 44, item 7): a lead's consent; the manager's send ----
+export const useLeadConsent = () =>
+  useWrite((v: ReqOf<typeof updateLeadConsent>) => call(updateLeadConsent, v), { ...lead, success: '已登记' });
+
+export type MarketingAudience = ReqOf<typeof queryMarketingPreview>;
+
+/** How many a text would reach and how many are left out (null: nobody chosen yet). */
+export function useMarketingPreview(a: MarketingAudience | null) {
+  return useQuery({
+    queryKey: keys.leads.of('marketing-preview', a ?? {}),
+    queryFn: () => call(queryMarketingPreview, a!),
+    enabled: a !== null,
+    placeholderData: (p) => p,
+  });
+}
+
+export function useMarketingSetting() {
+  return useQuery({ queryKey: keys.leads.of('marketing-setting', {}), queryFn: () => call(queryMarketingSetting, {}) });
+}
+
+export const useSaveMarketingSetting = () =>
+  useWrite((v: ReqOf<typeof updateMarketingSetting>) => call(updateMarketingSetting, v), {
+    ...lead,
+    success: '已保存',
+  });
+
+export const useSendMarketing = () => useWrite((v: ReqOf<typeof sendMarketing>) => call(sendMarketing, v), { ...lead });

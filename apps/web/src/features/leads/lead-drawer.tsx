@@ -1,10 +1,13 @@
 import {
+  LEAD_CONSENT_WAY_LABEL,
+  LEAD_STAFF_CONSENT_WAYS,
   LEAD_MANUAL_STAGES,
   LEAD_STAGE_LABEL,
   LEAD_WAY_LABEL,
   LEAD_WAYS,
   LeadMsg,
   updateLeadOwner,
+  type LeadConsent,
   type LeadWay,
 } from '@studio/contract';
 import {
@@ -29,7 +32,7 @@ import { useCan, useProfile } from '../../shared/profile.ts';
 import { useSellers } from '../../shared/reference.ts';
 import { Link } from '../../shared/router.tsx';
 import { useStoreClock } from '../../shared/store-time.ts';
-import { useAssignLeads, useFollowUp, useLeadInfo, useLeadStage, useTakeLead } from './hooks.ts';
+import { useAssignLeads, useFollowUp, useLeadConsent, useLeadInfo, useLeadStage, useTakeLead } from './hooks.ts';
 import LeadFormModal from './lead-form-modal.tsx';
 import { LeadTrials } from './lead-trials.tsx';
 import { SourceText, StageTag } from './lead-labels.tsx';
@@ -120,6 +123,8 @@ export default function LeadDrawer({
               <FollowUpForm id={l.id} />
             </>
           )}
+          <Divider titlePlacement="start">营销短信</Divider>
+          <MarketingConsent id={l.id} consents={l.consents} mine={mine} />
           <Divider titlePlacement="start">体验课</Divider>
           <LeadTrials leadId={l.id} trials={l.trials} mine={mine} open={open && l.stage !== 'lost'} />
           <Divider titlePlacement="start">跟进记录</Divider>
@@ -155,6 +160,42 @@ export default function LeadDrawer({
         />
       )}
     </Drawer>
+  );
+}
+
+const consentText = (c: LeadConsent) =>
+  `${c.granted ? '已同意' : '已撤回'}（${LEAD_CONSENT_WAY_LABEL[c.way]}，${c.at.slice(0, 16)}${c.staffName ? `，${c.staffName}登记` : ''}）`;
+
+/** The lead's marketing consent (the latest choice, and the earlier ones) and, on one's own lead, recording it. */
+function MarketingConsent({ id, consents, mine }: { id: number; consents: LeadConsent[]; mine: boolean }) {
+  const set = useLeadConsent();
+  const [way, setWay] = useState<(typeof LEAD_STAFF_CONSENT_WAYS)[number]>('visit');
+  const [latest, ...earlier] = consents;
+  return (
+    <div data-testid="lead-consent">
+      <div>{latest ? consentText(latest) : '未征得同意（不会收到营销短信）'}</div>
+      {earlier.length > 0 && (
+        <div style={{ color: 'rgba(0,0,0,0.65)', fontSize: 12 }}>此前：{earlier.map(consentText).join('；')}</div>
+      )}
+      {mine && (
+        <Space style={{ marginTop: 8 }} wrap>
+          <Radio.Group
+            aria-label="登记方式"
+            value={way}
+            onChange={(e) => setWay(e.target.value as typeof way)}
+            options={LEAD_STAFF_CONSENT_WAYS.map((w) => ({ value: w, label: LEAD_CONSENT_WAY_LABEL[w] }))}
+          />
+          <Button loading={set.loading} onClick={() => void set.run({ id, granted: true, way })}>
+            登记同意
+          </Button>
+          {latest?.granted && (
+            <Button loading={set.loading} onClick={() => void set.run({ id, granted: false, way })}>
+              登记撤回
+            </Button>
+          )}
+        </Space>
+      )}
+    </div>
   );
 }
 

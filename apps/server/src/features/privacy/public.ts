@@ -1,0 +1,3 @@
+/** What other parts of the server use of members' privacy: marketing consents (features/marketing). */
+export { recordMemberMarketing } from './service.ts';
+export { membersWithMarketingConsent } from './repository.ts';
