@@ -12,6 +12,57 @@ describeBrowser('desk lessons: book, teacher view, confirm, move, cancel', (env)
   // Tuesday of next week: far enough for any notice and the cancel cutoff, whatever the hour now.
   const DAY = addDays(mondayOf(1), 1);
 
+  /**
+   * A teacher working every day from 09:00 to `until`, giving a lesson type of `kind` that a pack of
+   * 10 lessons pays for, and members each holding such a pack; the store books lessons confirmed.
+   */
+  async function lessonScene(
+    api: Api,
+    o: {
+      teacherName: string;
+      until: string;
+      type: { name: string; kind: 'one_on_two' | 'small_group'; maxMembers?: number };
+      packName: string;
+      members: [name: string, mobile: string][];
+    },
+  ) {
+    const teacher = await api.ok<{ id: number }>('insert/teacher', { name: o.teacherName });
+    await api.ok('update/teacher/hours', {
+      teacherId: teacher.id,
+      weekly: [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({ weekday, startTime: '09:00', endTime: o.until })),
+    });
+    const type = await api.ok<{ id: number }>('insert/lesson/type', {
+      ...o.type,
+      duration: 60,
+      teachers: [{ teacherId: teacher.id, level: null }],
+      prices: [],
+      areaIds: [],
+      equipment: [],
+      description: null,
+    });
+    const pack = await api.ok<{ id: number }>('insert/card/product', {
+      cardName: o.packName,
+      bigType: 1,
+      cardType: 2,
+      perCount: 1,
+      price: 300000,
+      courseIds: [type.id],
+    });
+    const cards: { mid: number; mcId: number }[] = [];
+    for (const [name, mobile] of o.members) {
+      const m = await api.ok<{ id: number }>('insert/member', { name, mobile, gender: 2 });
+      const card = await api.ok<{ id: number }>('insert/member/card', {
+        mid: m.id,
+        cardId: pack.id,
+        totalCount: 10,
+        expireTime: null,
+      });
+      cards.push({ mid: m.id, mcId: card.id });
+    }
+    await api.ok('update/lesson/setting', { teacherConfirms: 0, confirmHours: 12 });
+    return { teacher, type, cards };
+  }
+
   it('the desk books a lesson in an offered slot, the teacher confirms it, the desk moves and cancels it', async () => {
     const { api, browser, server } = env();
     // The seeded teacher account's teacher gives a 1对1 (must be confirmed), works 09:00-18:00.
@@ -147,37 +198,16 @@ describeBrowser('desk lessons: book, teacher view, confirm, move, cancel', (env)
   it('the desk books a 1对2 for two members from a teacher’s column of the teacher view', async () => {
     const { api, page, server } = env();
     const day = addDays(DAY, 1);
-    const teacher = await api.ok<{ id: number }>('insert/teacher', { name: '秦双人老师' });
-    await api.ok('update/teacher/hours', {
-      teacherId: teacher.id,
-      weekly: [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({ weekday, startTime: '09:00', endTime: '12:00' })),
+    const { teacher } = await lessonScene(api, {
+      teacherName: '秦双人老师',
+      until: '12:00',
+      type: { name: '双人普拉提', kind: 'one_on_two' },
+      packName: '双人课包',
+      members: [
+        ['吴一号', '13922223333'],
+        ['郑二号', '13922224444'],
+      ],
     });
-    const type = await api.ok<{ id: number }>('insert/lesson/type', {
-      name: '双人普拉提',
-      kind: 'one_on_two',
-      duration: 60,
-      teachers: [{ teacherId: teacher.id, level: null }],
-      prices: [],
-      areaIds: [],
-      equipment: [],
-      description: null,
-    });
-    const pack = await api.ok<{ id: number }>('insert/card/product', {
-      cardName: '双人课包',
-      bigType: 1,
-      cardType: 2,
-      perCount: 1,
-      price: 300000,
-      courseIds: [type.id],
-    });
-    for (const [name, mobile] of [
-      ['吴一号', '13922223333'],
-      ['郑二号', '13922224444'],
-    ]) {
-      const m = await api.ok<{ id: number }>('insert/member', { name, mobile, gender: 2 });
-      await api.ok('insert/member/card', { mid: m.id, cardId: pack.id, totalCount: 10, expireTime: null });
-    }
-    await api.ok('update/lesson/setting', { teacherConfirms: 0, confirmHours: 12 });
 
     await page.goto(`${server.url}/course/calendar?date=${day}`);
     await page.locator('.fc').waitFor();
@@ -242,45 +272,16 @@ describeBrowser('desk lessons: book, teacher view, confirm, move, cancel', (env)
   it('the desk adds a second member to a 小班 from its drawer and sees them listed', async () => {
     const { api, browser, server } = env();
     const day = addDays(DAY, 2);
-    const teacher = await api.ok<{ id: number }>('insert/teacher', { name: '韩小班老师' });
-    await api.ok('update/teacher/hours', {
-      teacherId: teacher.id,
-      weekly: [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({ weekday, startTime: '09:00', endTime: '18:00' })),
+    const { teacher, type, cards } = await lessonScene(api, {
+      teacherName: '韩小班老师',
+      until: '18:00',
+      type: { name: '器械小班', kind: 'small_group', maxMembers: 3 },
+      packName: '小班课包',
+      members: [
+        ['冯小班', '13933335555'],
+        ['陈同学', '13933336666'],
+      ],
     });
-    const type = await api.ok<{ id: number }>('insert/lesson/type', {
-      name: '器械小班',
-      kind: 'small_group',
-      maxMembers: 3,
-      duration: 60,
-      teachers: [{ teacherId: teacher.id, level: null }],
-      prices: [],
-      areaIds: [],
-      equipment: [],
-      description: null,
-    });
-    const pack = await api.ok<{ id: number }>('insert/card/product', {
-      cardName: '小班课包',
-      bigType: 1,
-      cardType: 2,
-      perCount: 1,
-      price: 200000,
-      courseIds: [type.id],
-    });
-    const cards: { mid: number; mcId: number }[] = [];
-    for (const [name, mobile] of [
-      ['冯小班', '13933335555'],
-      ['陈同学', '13933336666'],
-    ]) {
-      const m = await api.ok<{ id: number }>('insert/member', { name, mobile, gender: 2 });
-      const card = await api.ok<{ id: number }>('insert/member/card', {
-        mid: m.id,
-        cardId: pack.id,
-        totalCount: 10,
-        expireTime: null,
-      });
-      cards.push({ mid: m.id, mcId: card.id });
-    }
-    await api.ok('update/lesson/setting', { teacherConfirms: 0, confirmHours: 12 });
     // The first member booked it (as on their phone or at the desk): a 小班 of one.
     const lesson = await api.ok<{ id: number }>('add/lesson', {
       courseId: type.id,
