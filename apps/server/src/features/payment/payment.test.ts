@@ -3,6 +3,7 @@
 // three instances, a notification racing the member's 我已支付), refused notifications that write
 // nothing, the 15-minute close and the once-only 体验卡.
 import {
+  queryCardContract,
   BIG_TYPE_MONEY,
   cardProductList,
   insertCardProduct,
@@ -195,6 +196,9 @@ describeEachDb('online payment: settings, orders and fulfilment exactly once', (
     expect(paid).toMatchObject({ status: 'paid', amount: 9900, method: 'wechat_native', name: '10次卡' });
     const card = (await cardsOf(member.id)).find((c) => c.id === paid.memberCardId);
     expect(card).toMatchObject({ cardId: product.id, totalCount: 10, usedCount: 0 });
+    // an online sale has its contract too, at the amount paid online
+    const contract = await env().client.ok(queryCardContract.path, { mcId: paid.memberCardId });
+    expect(contract.text).toContain('实付99.00 元');
     const pays = await onlinePayments((await order(o.orderNo)).id);
     expect(pays.map((p) => [p.kind, p.channel, p.method, Number(p.amount)])).toEqual([
       ['sale', 'online', 'wechat', 9900],
