@@ -4,8 +4,7 @@ import { useState } from 'react';
 import { addWaitlist, cancelWaitlist, Msg } from '@studio/contract';
 import { useCan, useRole } from '../../../shared/profile.ts';
 import { Link } from '../../../shared/router.tsx';
-import { CardPicker } from '../../../shared/pickers/card-picker.tsx';
-import { MemberPicker } from '../../../shared/pickers/member-picker.tsx';
+import { MemberCardFields } from '../../../shared/pickers/member-card-fields.tsx';
 import { useBookingPolicy } from '../../../shared/booking-policy.ts';
 import { useJoinWaitlist, useLeaveWaitlist, useSessionWaitlist } from '../hooks/session.ts';
 import type { SessionInfo } from '../types.ts';
@@ -216,25 +215,15 @@ export function JoinWaitlistModal({
         {session.courseName} {session.startTime.slice(0, 16)} · 已满 {session.realCount}/{session.reservableCount}
       </Typography.Paragraph>
       <Form<Values> form={form} layout="vertical" initialValues={{ studentCount: 1 }}>
-        <Form.Item
-          label="会员"
-          name="memberId"
-          rules={[{ required: true, type: 'number', min: 1, message: Msg.chooseMember }]}
-        >
-          <MemberPicker
-            onChange={(id) => {
-              setMemberId(id);
-              form.setFieldsValue({ memberId: id, cardId: undefined });
-            }}
-          />
-        </Form.Item>
-        <Form.Item
-          label="会员卡"
-          name="cardId"
-          rules={[{ required: true, type: 'number', min: 1, message: '请选择会员卡' }]}
-        >
-          <CardPicker memberId={memberId} courseId={session.courseId} />
-        </Form.Item>
+        <MemberCardFields
+          form={form}
+          names={{ member: 'memberId', card: 'cardId' }}
+          courseId={session.courseId}
+          memberId={memberId}
+          onMember={setMemberId}
+          memberRules={[{ required: true, type: 'number', min: 1, message: Msg.chooseMember }]}
+          cardRules={[{ required: true, type: 'number', min: 1, message: '请选择会员卡' }]}
+        />
         <Form.Item
           label="上课人数"
           name="studentCount"

@@ -1,8 +1,8 @@
 import { LESSON_KIND_LABEL, Msg, PendingStatus } from '@studio/contract';
 import { Form, Modal, Typography } from 'antd';
 import { useState } from 'react';
-import { CardPicker, useCardsForCourse } from '../../../shared/pickers/card-picker.tsx';
-import { MemberPicker } from '../../../shared/pickers/member-picker.tsx';
+import { useCardsForCourse } from '../../../shared/pickers/card-picker.tsx';
+import { MemberCardFields } from '../../../shared/pickers/member-card-fields.tsx';
 import { useAddLessonMember } from '../hooks/lessons.ts';
 import { useSessionBookings, useSessionPendings } from '../hooks/session.ts';
 import type { SessionInfo } from '../types.ts';
@@ -57,28 +57,20 @@ export default function AddLessonMemberModal({ session, onClose }: { session: Se
         {session.teacherName} · 已有 {session.realCount}/{lesson.maxMembers} 人
       </Typography.Paragraph>
       <Form<Values> form={form} layout="vertical">
-        <Form.Item
-          label="会员"
-          name="mid"
-          rules={[
+        <MemberCardFields
+          form={form}
+          names={{ member: 'mid', card: 'mcId' }}
+          courseId={session.courseId}
+          memberId={memberId}
+          onMember={setMemberId}
+          memberRules={[
             { required: true, type: 'number', min: 1, message: Msg.chooseMember },
             {
               validator: (_, v: number | undefined) =>
                 v && inLesson.has(v) ? Promise.reject(new Error(Msg.alreadyBooked)) : Promise.resolve(),
             },
           ]}
-        >
-          <MemberPicker
-            onChange={(id) => {
-              setMemberId(id);
-              form.setFieldsValue({ mid: id, mcId: undefined });
-            }}
-          />
-        </Form.Item>
-        <Form.Item
-          label="会员卡"
-          name="mcId"
-          rules={[
+          cardRules={[
             { required: true, type: 'number', min: 1, message: '请选择会员卡' },
             {
               validator: (_, v: number | undefined) => {
@@ -89,9 +81,7 @@ export default function AddLessonMemberModal({ session, onClose }: { session: Se
               },
             },
           ]}
-        >
-          <CardPicker memberId={memberId} courseId={session.courseId} />
-        </Form.Item>
+        />
       </Form>
     </Modal>
   );

@@ -2,8 +2,8 @@ import { Msg } from '@studio/contract';
 import { Alert, Form, Input, InputNumber, Modal, Typography } from 'antd';
 import { useState } from 'react';
 import { amountText } from '../../../shared/format.ts';
-import { CardPicker, useCardsForCourse } from '../../../shared/pickers/card-picker.tsx';
-import { MemberPicker } from '../../../shared/pickers/member-picker.tsx';
+import { useCardsForCourse } from '../../../shared/pickers/card-picker.tsx';
+import { MemberCardFields } from '../../../shared/pickers/member-card-fields.tsx';
 import { useBookMember } from '../hooks/session.ts';
 import type { PendingItem, SessionInfo } from '../types.ts';
 
@@ -104,27 +104,17 @@ export default function BookingModal({ session, signInMode, pending, onClose }: 
           remark: selected?.remark ?? '',
         }}
       >
-        <Form.Item
-          label="会员"
-          name="memberId"
-          rules={[{ required: true, type: 'number', min: 1, message: Msg.chooseMember }]}
-        >
-          <MemberPicker
-            disabled={signingIn}
-            initial={selected?.member}
-            onChange={(id) => {
-              setMemberId(id);
-              form.setFieldsValue({ memberId: id, cardId: undefined });
-            }}
-          />
-        </Form.Item>
-        <Form.Item
-          label="会员卡"
-          name="cardId"
-          rules={needCard ? [{ required: true, type: 'number', min: 1, message: Msg.fillAll }] : []}
-        >
-          <CardPicker memberId={memberId} courseId={session.courseId} />
-        </Form.Item>
+        <MemberCardFields
+          form={form}
+          names={{ member: 'memberId', card: 'cardId' }}
+          courseId={session.courseId}
+          memberId={memberId}
+          onMember={setMemberId}
+          disabled={signingIn}
+          initial={selected?.member}
+          memberRules={[{ required: true, type: 'number', min: 1, message: Msg.chooseMember }]}
+          cardRules={needCard ? [{ required: true, type: 'number', min: 1, message: Msg.fillAll }] : []}
+        />
         <Form.Item
           label="上课人数"
           name="studentCount"
