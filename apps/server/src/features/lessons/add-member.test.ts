@@ -270,16 +270,21 @@ describeEachDb('lessons: concurrent adds never overfill a lesson nor overdraw a 
   const f = () => env().factory;
   const db = () => env().database.db;
   const pick = (i: number) => all.clients[i % all.clients.length];
-
-  it('2 seats left, 6 adds at once: exactly 2 in, 4 refused 已满', async () => {
+  /** A teacher giving a 小班 of at most `maxMembers`, paid by a lesson pack. */
+  async function smallGroup(maxMembers: number) {
     const teacher = await f().teacher();
     const pack = await f().cardProduct({ perCount: 1 });
     const type = await lessonType(f(), {
       kind: 'small_group',
-      maxMembers: 6,
+      maxMembers,
       cardIds: [pack.id],
       teachers: [{ id: teacher.id }],
     });
+    return { teacher, pack, type };
+  }
+
+  it('2 seats left, 6 adds at once: exactly 2 in, 4 refused 已满', async () => {
+    const { teacher, pack, type } = await smallGroup(6);
     const members = async (n: number) => {
       const out = [];
       for (let i = 0; i < n; i++) {
@@ -316,14 +321,7 @@ describeEachDb('lessons: concurrent adds never overfill a lesson nor overdraw a 
   });
 
   it('one member’s card with 2 lessons left added to 6 lessons at once: exactly 2 charged, 4 refused for the balance', async () => {
-    const teacher = await f().teacher();
-    const pack = await f().cardProduct({ perCount: 1 });
-    const type = await lessonType(f(), {
-      kind: 'small_group',
-      maxMembers: 3,
-      cardIds: [pack.id],
-      teachers: [{ id: teacher.id }],
-    });
+    const { teacher, pack, type } = await smallGroup(3);
     const lessons: number[] = [];
     for (const time of ['08:00', '09:00', '10:00', '11:00', '12:00', '13:00']) {
       const m = await f().member();
