@@ -1,6 +1,7 @@
 import { PendingStatus, ReservationStatus } from '@studio/contract';
 import type { Executor, Tx } from '../../db/index.ts';
 import { withCourseName, withCourseNameIfAny } from '../reference/public.ts';
+import { joinCardProduct } from '../../db/joins.ts';
 
 /**
  * The audit log's repository: a store's entries as the log lists them (filters, page, the names of
@@ -127,7 +128,7 @@ export async function undoTrailSince(ex: Executor, storeId: number, mark: { hist
     ex
       .selectFrom('cardLedger as l')
       .innerJoin('memberCard as mc', 'mc.id', 'l.memberCardId')
-      .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+      .$call(joinCardProduct())
       .innerJoin('member as m', 'm.id', 'mc.memberId')
       .leftJoin('timetable as t', 't.id', 'l.timetableId')
       .$call(withCourseNameIfAny)
@@ -262,7 +263,7 @@ export function cardsUsedAfter(ex: Executor, cardIds: readonly number[], ledgerM
     .selectFrom('cardLedger as l')
     .innerJoin('memberCard as mc', 'mc.id', 'l.memberCardId')
     .innerJoin('member as m', 'm.id', 'mc.memberId')
-    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .$call(joinCardProduct())
     .select(['mc.id', 'm.name', 'p.cardName'])
     .distinct()
     .where('l.memberCardId', 'in', cardIds)

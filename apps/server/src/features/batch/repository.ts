@@ -3,6 +3,7 @@ import { idChunks } from '../../db/chunks.ts';
 import type { Executor, Tx } from '../../db/index.ts';
 import { addDays, toDateTime } from '../../lib/time.ts';
 import { withCourseName } from '../reference/public.ts';
+import { joinCardProduct } from '../../db/joins.ts';
 
 /**
  * The batch runs' repository: the sessions a run reads and writes in bulk (a range, a course's
@@ -273,7 +274,7 @@ export async function trailSince(tx: Tx, storeId: number, mark: { history: numbe
     tx
       .selectFrom('cardLedger as l')
       .innerJoin('memberCard as mc', 'mc.id', 'l.memberCardId')
-      .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+      .$call(joinCardProduct())
       .select(['l.kind', 'l.amount', 'p.bigType', 'mc.memberId'])
       .where('l.storeId', '=', storeId)
       .where('l.id', '>', mark.ledger)

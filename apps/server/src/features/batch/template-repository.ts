@@ -3,6 +3,7 @@ import type { Executor, Tx } from '../../db/index.ts';
 import type { NewRow } from '../../db/schema.ts';
 import { groupBy } from '../../lib/group.ts';
 import { mondayOffset } from './plan.ts';
+import { joinCardProduct } from '../../db/joins.ts';
 
 /**
  * The weekly template's repository: its rows (a weekday, a time, course, teacher, venue, seats,
@@ -55,7 +56,7 @@ export async function templateRows(ex: Executor, storeId: number): Promise<FixTi
     .selectFrom('fixStudent as s')
     .innerJoin('memberCard as mc', 'mc.id', 's.memberCardId')
     .innerJoin('member as m', 'm.id', 'mc.memberId')
-    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .$call(joinCardProduct())
     .select([
       's.id',
       's.fixId',

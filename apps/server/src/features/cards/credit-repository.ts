@@ -2,6 +2,7 @@ import { BIG_TYPE_MONEY } from '@studio/contract';
 import { sql } from 'kysely';
 import type { Executor, Tx } from '../../db/index.ts';
 import { addDays } from '../../lib/time.ts';
+import { joinCardProduct } from '../../db/joins.ts';
 
 /** 转介绍奖励's card queries: the card a credit goes on, and a started card's expiry moved by days. */
 
@@ -16,7 +17,7 @@ export type CreditKind = 'lessons' | 'days' | 'money';
 export async function cardForCredit(ex: Executor, storeId: number, memberId: number, kind: CreditKind, now: string) {
   let q = ex
     .selectFrom('memberCard as mc')
-    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .$call(joinCardProduct())
     .select(['mc.id', 'p.cardName', 'mc.expireTime'])
     .where('mc.storeId', '=', storeId)
     .where('mc.memberId', '=', memberId)

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/index.ts';
+import { joinCardProduct } from '../../db/joins.ts';
 
 /**
  * What was paid for the member card `mc` and not paid back (fen): at the desk, sales and top-ups
@@ -18,7 +19,7 @@ export const cardNetPaid = sql<number>`coalesce((select sum(case when p.pay_orde
 export function cardsForPrepaidLimits(ex: Executor, storeId: number, memberId?: number) {
   let q = ex
     .selectFrom('memberCard as mc')
-    .innerJoin('cardProduct as cp', 'cp.id', 'mc.cardId')
+    .$call(joinCardProduct('cp'))
     .innerJoin('member as m', 'm.id', 'mc.memberId')
     .select([
       'mc.id',

@@ -6,6 +6,7 @@ import type { Database, MemberCardTable, NewRow, RowUpdate } from '../../db/sche
 import { notFound } from '../../lib/errors.ts';
 import type { CardOfRules } from './rules.ts';
 import { withCourseNameIfAny } from '../reference/public.ts';
+import { joinCardProduct } from '../../db/joins.ts';
 
 /**
  * The member cards' repository: the card products on sale with the courses they book, the cards
@@ -151,7 +152,7 @@ export async function memberHadTrial(
 ): Promise<boolean> {
   const card = await ex
     .selectFrom('memberCard as mc')
-    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .$call(joinCardProduct())
     .select('mc.id')
     .where('mc.storeId', '=', storeId)
     .where('mc.memberId', '=', memberId)
@@ -218,7 +219,7 @@ export function cardHolder(ex: Executor, storeId: number, id: number) {
 export async function requireMemberCard(ex: Executor, storeId: number, id: number) {
   const c = await ex
     .selectFrom('memberCard as mc')
-    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .$call(joinCardProduct())
     .select([
       'mc.id',
       'mc.cardId',
@@ -255,7 +256,7 @@ export async function requireMemberCard(ex: Executor, storeId: number, id: numbe
 export async function cardBigType(ex: Executor, memberCardId: number): Promise<number> {
   const row = await ex
     .selectFrom('memberCard as mc')
-    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .$call(joinCardProduct())
     .select('p.bigType')
     .where('mc.id', '=', memberCardId)
     .executeTakeFirstOrThrow();
@@ -286,7 +287,7 @@ export function booksOnCard(eb: ExpressionBuilder<Database & { mc: MemberCardTab
 export function memberCards(ex: Executor, storeId: number, memberId: number, o: { withShared?: boolean } = {}) {
   return ex
     .selectFrom('memberCard as mc')
-    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .$call(joinCardProduct())
     .innerJoin('member as h', 'h.id', 'mc.memberId')
     .select([
       'h.name as holderName',
@@ -323,7 +324,7 @@ export function cardsSharedWith(ex: Executor, storeId: number, memberId: number)
   return ex
     .selectFrom('cardShare as cs')
     .innerJoin('memberCard as mc', 'mc.id', 'cs.memberCardId')
-    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .$call(joinCardProduct())
     .innerJoin('member as h', 'h.id', 'mc.memberId')
     .select(['mc.id', 'p.cardName', 'h.id as holderId', 'h.name as holderName'])
     .where('cs.storeId', '=', storeId)
@@ -419,7 +420,7 @@ export async function lessonTermsOf(
   if (!ids.length) return new Map();
   const rows = await ex
     .selectFrom('memberCard as mc')
-    .innerJoin('cardProduct as cp', 'cp.id', 'mc.cardId')
+    .$call(joinCardProduct('cp'))
     .select('mc.id')
     .select(perClassIn(lesson).as('perCount'))
     .select((eb) =>
@@ -445,7 +446,7 @@ export async function lessonTermsOf(
 const storeCardRows = fixed((ex, p: { storeId: number; ids: number[]; allowedIn: number | undefined }) =>
   ex
     .selectFrom('memberCard as mc')
-    .innerJoin('cardProduct as cp', 'cp.id', 'mc.cardId')
+    .$call(joinCardProduct('cp'))
     .innerJoin('member as m', 'm.id', 'mc.memberId')
     .select([
       'mc.id',
@@ -525,7 +526,7 @@ export function storeCardsRead(
 export function cardForActivation(ex: Executor, storeId: number, id: number) {
   return ex
     .selectFrom('memberCard as mc')
-    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .$call(joinCardProduct())
     .select([
       'mc.activateTime',
       'mc.createdAt',
@@ -976,7 +977,7 @@ export function memberPaymentRows(ex: Executor, storeId: number, memberId: numbe
   return ex
     .selectFrom('cardPayment as p')
     .innerJoin('memberCard as mc', 'mc.id', 'p.memberCardId')
-    .innerJoin('cardProduct as cp', 'cp.id', 'mc.cardId')
+    .$call(joinCardProduct('cp'))
     .leftJoin('staff as s', 's.id', 'p.staffId')
     .select([
       'p.id',

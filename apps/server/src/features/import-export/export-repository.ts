@@ -1,5 +1,6 @@
 import type { Executor } from '../../db/index.ts';
 import { withCourseName } from '../reference/public.ts';
+import { joinCardProduct } from '../../db/joins.ts';
 
 /** Rows per page of the export's keyset reads. */
 export const EXPORT_PAGE = 2000;
@@ -25,7 +26,7 @@ export function cardPage(ex: Executor, storeId: number, after: number) {
   return ex
     .selectFrom('memberCard as mc')
     .innerJoin('member as m', 'm.id', 'mc.memberId')
-    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .$call(joinCardProduct())
     .select((eb) => [
       'mc.id',
       'm.name',
@@ -71,7 +72,7 @@ export function ledgerPage(ex: Executor, storeId: number, after: number) {
     .selectFrom('cardLedger as l')
     .innerJoin('memberCard as mc', 'mc.id', 'l.memberCardId')
     .innerJoin('member as m', 'm.id', 'mc.memberId')
-    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .$call(joinCardProduct())
     .select([
       'l.id',
       'l.memberCardId',
@@ -177,7 +178,7 @@ export function paymentPage(ex: Executor, storeId: number, after: number) {
     .selectFrom('cardPayment as cp')
     .innerJoin('memberCard as mc', 'mc.id', 'cp.memberCardId')
     .innerJoin('member as m', 'm.id', 'mc.memberId')
-    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .$call(joinCardProduct())
     .leftJoin('staff as s', 's.id', 'cp.staffId')
     .select([
       'cp.id',

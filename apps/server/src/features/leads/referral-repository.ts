@@ -1,6 +1,7 @@
 import type { ReferralReward } from '@studio/contract';
 import type { Executor } from '../../db/index.ts';
 import type { NewRow } from '../../db/schema.ts';
+import { leftJoinCardProduct } from '../../db/joins.ts';
 
 /** 转介绍奖励's rows (referral_reward) and the referred lead a member's mobile holds. */
 
@@ -77,7 +78,7 @@ function rewardRows(ex: Executor, storeId: number) {
     .innerJoin('member as r', 'r.id', 'rr.referrerMemberId')
     .innerJoin('member as f', 'f.id', 'rr.friendMemberId')
     .leftJoin('memberCard as mc', 'mc.id', 'rr.memberCardId')
-    .leftJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .$call(leftJoinCardProduct())
     .where('rr.storeId', '=', storeId);
 }
 

@@ -9,6 +9,7 @@ import { booksOnCard } from '../cards/public.ts';
 import { bookingContextRead, holdsSession, missedSql, type BookingAsked } from '../timetable/public.ts';
 import { queuePosition } from '../waitlist/public.ts';
 import { withCourseName, withCourseNameIfAny } from '../reference/public.ts';
+import { joinCardProduct, leftJoinCardProduct } from '../../db/joins.ts';
 
 /**
  * The queries of the members' channel: what a member holds of the store's sessions (bookings,
@@ -44,7 +45,7 @@ const memberState = fixed((ex, p: { storeId: number; memberId: number; from: str
   const bookings = ex
     .selectFrom('reservation as r')
     .innerJoin('memberCard as mc', 'mc.id', 'r.memberCardId')
-    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .$call(joinCardProduct())
     .select([
       sql<'booking' | 'pending' | 'wait'>`'booking'`.as('kind'),
       'r.id',
@@ -156,7 +157,7 @@ export function reservationsOfMember(ex: Executor, storeId: number, memberId: nu
     .innerJoin('teacher as te', 'te.id', 't.teacherId')
     .leftJoin('area as a', 'a.id', 't.areaId')
     .innerJoin('memberCard as mc', 'mc.id', 'r.memberCardId')
-    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .$call(joinCardProduct())
     .select([
       ...sessionCols,
       'r.id',
@@ -194,7 +195,7 @@ export function pendingsOfMember(ex: Executor, storeId: number, memberId: number
     .innerJoin('teacher as te', 'te.id', 't.teacherId')
     .leftJoin('area as a', 'a.id', 't.areaId')
     .leftJoin('memberCard as mc', 'mc.id', 'pe.memberCardId')
-    .leftJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .$call(leftJoinCardProduct())
     .select([
       ...sessionCols,
       'pe.id',
@@ -225,7 +226,7 @@ export function queueEntriesOfMember(ex: Executor, storeId: number, memberId: nu
     .innerJoin('teacher as te', 'te.id', 't.teacherId')
     .leftJoin('area as a', 'a.id', 't.areaId')
     .innerJoin('memberCard as mc', 'mc.id', 'w.memberCardId')
-    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .$call(joinCardProduct())
     .select([
       ...sessionCols,
       'w.id',

@@ -6,6 +6,7 @@ import { addDays } from '../../lib/time.ts';
 import { policyRead } from '../policy/public.ts';
 import { missedSql } from '../timetable/public.ts';
 import { withCourseName } from '../reference/public.ts';
+import { joinCardProduct, leftJoinCardProduct } from '../../db/joins.ts';
 
 /**
  * The no-shows' repository: the pendings the job marks as no-shows and their charge, the waivers of
@@ -76,7 +77,7 @@ export function lateCancelRows(ex: Executor, storeId: number, memberId: number, 
     .innerJoin('timetable as t', 't.id', 'r.timetableId')
     .$call(withCourseName)
     .innerJoin('memberCard as mc', 'mc.id', 'r.memberCardId')
-    .innerJoin('cardProduct as cp', 'cp.id', 'mc.cardId')
+    .$call(joinCardProduct('cp'))
     .select([
       'r.id',
       't.id as sessionId',
@@ -102,7 +103,7 @@ const noShowRowsOf = fixed((ex, p: { storeId: number; memberId: number; since: s
     .innerJoin('timetable as t', 't.id', 'p.timetableId')
     .$call(withCourseName)
     .leftJoin('memberCard as mc', 'mc.id', 'p.noShowCardId')
-    .leftJoin('cardProduct as cp', 'cp.id', 'mc.cardId')
+    .$call(leftJoinCardProduct('cp'))
     .select([
       'p.id',
       't.id as sessionId',
@@ -131,7 +132,7 @@ const missedRowsOf = fixed((ex, p: { storeId: number; memberId: number; since: s
     .innerJoin('timetable as t', 't.id', 'r.timetableId')
     .$call(withCourseName)
     .innerJoin('memberCard as mc', 'mc.id', 'r.memberCardId')
-    .innerJoin('cardProduct as cp', 'cp.id', 'mc.cardId')
+    .$call(joinCardProduct('cp'))
     .select(['r.id', 't.id as sessionId', 't.startTime', 'cp.cardName', 'cp.bigType'])
     .where('r.storeId', '=', p.storeId)
     .where('r.memberId', '=', p.memberId)

@@ -5,6 +5,7 @@ import { addDays } from '../../lib/time.ts';
 import { cameSql, missedSql } from '../timetable/public.ts';
 import { withCourseName } from '../reference/public.ts';
 import { cardNetPaid } from '../cards/public.ts';
+import { joinCardProduct } from '../../db/joins.ts';
 
 /** Live (not deleted) sessions of a store starting on a local date in [from, to]. */
 export interface Range {
@@ -145,7 +146,7 @@ export async function consumption(ex: Executor, r: Range) {
   const rows = await ex
     .selectFrom(perCard.as('x'))
     .innerJoin('memberCard as mc', 'mc.id', 'x.memberCardId')
-    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .$call(joinCardProduct())
     .select(['p.bigType', sql<number>`coalesce(sum(x.amount), 0)`.as('amount')])
     .groupBy('p.bigType')
     .execute();
@@ -228,7 +229,7 @@ export async function paymentRowsIn(ex: Executor, r: Range) {
   const rows = await paymentsIn(ex, r)
     .innerJoin('memberCard as mc', 'mc.id', 'p.memberCardId')
     .innerJoin('member as m', 'm.id', 'mc.memberId')
-    .innerJoin('cardProduct as cp', 'cp.id', 'mc.cardId')
+    .$call(joinCardProduct('cp'))
     .leftJoin('payOrder as o', 'o.id', 'p.payOrderId')
     .select([
       'p.id',
@@ -311,7 +312,7 @@ export function unfrozenCards(ex: Executor, storeId: number) {
   return ex
     .selectFrom('memberCard as mc')
     .innerJoin('member as m', 'm.id', 'mc.memberId')
-    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .$call(joinCardProduct())
     .where('mc.storeId', '=', storeId)
     .where('mc.frozen', '=', 0)
     .where('mc.refundedAt', 'is', null)
@@ -429,7 +430,7 @@ export async function usedByCard(ex: Executor, r: Range) {
   const rows = await ex
     .selectFrom(perCard.as('x'))
     .innerJoin('memberCard as mc', 'mc.id', 'x.memberCardId')
-    .innerJoin('cardProduct as cp', 'cp.id', 'mc.cardId')
+    .$call(joinCardProduct('cp'))
     .innerJoin('course as c', 'c.id', 'x.courseId')
     .select([
       'x.memberCardId',

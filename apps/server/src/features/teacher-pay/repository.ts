@@ -4,6 +4,7 @@ import type { NewRow } from '../../db/schema.ts';
 import { addMonths } from './month.ts';
 import { cameSql } from '../timetable/public.ts';
 import { withCourseName } from '../reference/public.ts';
+import { joinCardProduct, leftJoinCardProduct } from '../../db/joins.ts';
 
 /**
  * The queries of teacher pay and sales commission: rules, adjustments, closed months, commission
@@ -195,7 +196,7 @@ export function paymentWithSeller(ex: Executor, storeId: number, id: number) {
   return ex
     .selectFrom('cardPayment as p')
     .innerJoin('memberCard as mc', 'mc.id', 'p.memberCardId')
-    .innerJoin('cardProduct as cp', 'cp.id', 'mc.cardId')
+    .$call(joinCardProduct('cp'))
     .leftJoin('payOrder as o', 'o.id', 'p.payOrderId')
     .select([
       'p.id',
@@ -277,7 +278,7 @@ export function conversionsIn(ex: Executor, storeId: number, from: string, to: s
   return ex
     .selectFrom('lead as l')
     .leftJoin('memberCard as mc', 'mc.id', 'l.convertedCardId')
-    .leftJoin('cardProduct as cp', 'cp.id', 'mc.cardId')
+    .$call(leftJoinCardProduct('cp'))
     .select(['l.id', 'l.name', 'l.convertedOwnerId as ownerId', 'l.convertedAt', 'cp.cardName'])
     .where('l.storeId', '=', storeId)
     .where('l.convertedCardId', 'is not', null)

@@ -8,6 +8,7 @@ import type { Executor, Tx } from '../../db/index.ts';
 import type { Database, NewRow, Row, TimetableTable } from '../../db/schema.ts';
 import { conflict } from '../../lib/errors.ts';
 import { isUniqueViolation, onPostgres } from '../../db/dialect.ts';
+import { joinCardProduct } from '../../db/joins.ts';
 
 /**
  * The bookings' repository: the reservation and pending rows with their status changes, the seats
@@ -742,7 +743,7 @@ export function memberHeldOverlapping(
 const openUse = fixed((ex, p: { storeId: number; ids: number[]; now: string; since: string }) =>
   ex
     .selectFrom('memberCard as mc')
-    .innerJoin('cardProduct as cp', 'cp.id', 'mc.cardId')
+    .$call(joinCardProduct('cp'))
     .select((eb) => {
       const waiting = eb
         .selectFrom('pending as pe')
@@ -872,7 +873,7 @@ export function liveBookings(ex: Executor, sessionId: number) {
     .selectFrom('reservation as r')
     .innerJoin('member as m', 'm.id', 'r.memberId')
     .innerJoin('memberCard as mc', 'mc.id', 'r.memberCardId')
-    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .$call(joinCardProduct())
     .selectAll('r')
     .select(['m.name as memberName', 'p.bigType'])
     .where('r.timetableId', '=', sessionId)
@@ -887,7 +888,7 @@ export function liveBookingCharges(ex: Executor, sessionId: number) {
   return ex
     .selectFrom('reservation as r')
     .innerJoin('memberCard as mc', 'mc.id', 'r.memberCardId')
-    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .$call(joinCardProduct())
     .select(['p.bigType', 'r.usedCount'])
     .where('r.timetableId', '=', sessionId)
     .where('r.status', 'in', LIVE_RESERVATION)

@@ -13,6 +13,7 @@ import type { Row } from '../../db/schema.ts';
 import { addDays } from '../../lib/time.ts';
 import { missedSql } from './attendance-repository.ts';
 import { withCourseName } from '../reference/public.ts';
+import { joinCardProduct, leftJoinCardProduct } from '../../db/joins.ts';
 
 /**
  * What the schedule shows, read: the calendar's sessions, a session's names, cards and material,
@@ -150,7 +151,7 @@ export async function bookingPage(ex: Executor, storeId: number, sessionId: numb
   const rows = await base
     .innerJoin('member as m', 'm.id', 'r.memberId')
     .innerJoin('memberCard as mc', 'mc.id', 'r.memberCardId')
-    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .$call(joinCardProduct())
     .leftJoin('staff as s', 's.id', 'r.operatorId')
     .select((eb) => [
       'r.id as reservationId',
@@ -221,7 +222,7 @@ export async function historyPage(ex: Executor, storeId: number, sessionId: numb
   const rows = await base
     .innerJoin('member as m', 'm.id', 'h.memberId')
     .leftJoin('memberCard as mc', 'mc.id', 'h.memberCardId')
-    .leftJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .$call(leftJoinCardProduct())
     .leftJoin('staff as s', 's.id', 'h.operatorId')
     .select([
       'h.id',
@@ -265,7 +266,7 @@ export function exportBookings(ex: Executor, storeId: number, where: ExportScope
     .innerJoin('teacher as te', 'te.id', 't.teacherId')
     .innerJoin('member as m', 'm.id', 'r.memberId')
     .innerJoin('memberCard as mc', 'mc.id', 'r.memberCardId')
-    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .$call(joinCardProduct())
     .leftJoin('area as a', 'a.id', 't.areaId')
     .select([
       'r.id',
@@ -311,7 +312,7 @@ export function exportPendings(ex: Executor, storeId: number, where: ExportScope
     .innerJoin('teacher as te', 'te.id', 't.teacherId')
     .innerJoin('member as m', 'm.id', 'pd.memberId')
     .leftJoin('memberCard as mc', 'mc.id', 'pd.noShowCardId')
-    .leftJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .$call(leftJoinCardProduct())
     .leftJoin('memberCard as chosen', 'chosen.id', 'pd.memberCardId')
     .leftJoin('cardProduct as cp', 'cp.id', 'chosen.cardId')
     .leftJoin('area as a', 'a.id', 't.areaId')
@@ -349,7 +350,7 @@ export function rostersOf(ex: Executor, storeId: number, sessionIds: number[]) {
     .selectFrom('reservation as r')
     .innerJoin('member as m', 'm.id', 'r.memberId')
     .innerJoin('memberCard as mc', 'mc.id', 'r.memberCardId')
-    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .$call(joinCardProduct())
     .where('r.storeId', '=', storeId)
     .where('r.timetableId', 'in', sessionIds)
     .where('r.status', 'in', LIVE_RESERVATION)

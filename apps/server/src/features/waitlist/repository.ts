@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/index.ts';
 import type { NewRow } from '../../db/schema.ts';
 import { withCourseName } from '../reference/public.ts';
+import { joinCardProduct } from '../../db/joins.ts';
 
 /**
  * A wait's place in its session's queue (1 = next), as a column of a query over `waitlist as w`:
@@ -18,7 +19,7 @@ export function waitingOf(db: Executor, storeId: number, sessionId: number) {
     .selectFrom('waitlist as w')
     .innerJoin('member as m', 'm.id', 'w.memberId')
     .innerJoin('memberCard as mc', 'mc.id', 'w.memberCardId')
-    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .$call(joinCardProduct())
     .leftJoin('staff as s', 's.id', 'w.operatorId')
     .select([
       'w.id',
@@ -143,7 +144,7 @@ export async function waitsOfMember(db: Executor, storeId: number, memberId: num
     .innerJoin('timetable as t', 't.id', 'w.timetableId')
     .$call(withCourseName)
     .innerJoin('memberCard as mc', 'mc.id', 'w.memberCardId')
-    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .$call(joinCardProduct())
     .select([
       'w.id',
       'w.status',

@@ -3,6 +3,7 @@ import type { Executor, Tx } from '../../../db/index.ts';
 import type { NewRow, RowUpdate } from '../../../db/schema.ts';
 import { notFound } from '../../../lib/errors.ts';
 import { withCourseName } from '../../reference/public.ts';
+import { joinCardProduct } from '../../../db/joins.ts';
 
 /**
  * The card life's repository: a card as its leave rules read it, its leaves (`card_leave`), the
@@ -14,7 +15,7 @@ import { withCourseName } from '../../reference/public.ts';
 export async function requireLeaveCard(ex: Executor, storeId: number, id: number) {
   const c = await ex
     .selectFrom('memberCard as mc')
-    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .$call(joinCardProduct())
     .innerJoin('member as m', 'm.id', 'mc.memberId')
     .select([
       'mc.id',
@@ -167,7 +168,7 @@ export async function leavePage(
   const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   const list = await q
     .innerJoin('memberCard as mc', 'mc.id', 'l.memberCardId')
-    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .$call(joinCardProduct())
     .innerJoin('member as m', 'm.id', 'l.memberId')
     .leftJoin('staff as s', 's.id', 'l.staffId')
     .leftJoin('staff as d', 'd.id', 'l.decidedBy')

@@ -2,6 +2,7 @@ import { LIVE_PENDING, LIVE_RESERVATION } from '@studio/contract';
 import { sql } from 'kysely';
 import type { Executor } from '../../../db/index.ts';
 import { withCourseName } from '../course/repository.ts';
+import { joinCardProduct } from '../../../db/joins.ts';
 
 export type BookingScope = 'upcoming' | 'past';
 
@@ -16,7 +17,7 @@ function bookingsOf(ex: Executor, storeId: number, memberId: number, scope: Book
     .selectFrom('reservation as r')
     .innerJoin('timetable as t', 't.id', 'r.timetableId')
     .innerJoin('memberCard as mc', 'mc.id', 'r.memberCardId')
-    .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+    .$call(joinCardProduct())
     .select([
       sql<string>`'reservation'`.as('kind'),
       'r.id',
