@@ -47,4 +47,20 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
   },
+  {
+    // One vocabulary in the front ends (docs/architecture.md's glossary): a class is a session, a
+    // teacher a teacher; the calls' `tid` is spelt only by each app's wire.ts.
+    files: ['apps/web/src/**/*.{ts,tsx}', 'apps/member/src/**/*.{ts,tsx}'],
+    ignores: ['**/wire.ts', '**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "Property[key.name='tid'], MemberExpression[property.name='tid'], Identifier[name='tid']",
+          message:
+            "The calls' `tid` is met in wire.ts only (onSession, forTeacher, sessionIdOf): inside the app it is sessionId or teacherId.",
+        },
+      ],
+    },
+  },
 );

@@ -16,6 +16,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { call } from './api.ts';
 import { keys } from './query-keys.ts';
+import { onSession } from './wire.ts';
 
 /** The store of the page; its failure (an unknown store) is the page's message. */
 export function useStoreInfo(storeId: number | null) {
@@ -76,7 +77,7 @@ export function useMyCards() {
 export function useCardsForSession(sessionId: number | undefined, enabled: boolean) {
   return useQuery({
     queryKey: keys.cards.forSession(sessionId ?? 0),
-    queryFn: ({ signal }) => call(memberCardsForSession, { tid: sessionId! }, { signal }),
+    queryFn: ({ signal }) => call(memberCardsForSession, onSession(sessionId!), { signal }),
     enabled: enabled && sessionId !== undefined,
     meta: { errorToast: true },
   });

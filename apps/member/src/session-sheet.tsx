@@ -8,6 +8,7 @@ import { mineText, whenText } from './format.ts';
 import { HealthForm, useHealthAsk } from './health.tsx';
 import { useCardsForSession } from './queries.ts';
 import { useBook, useCancel, useJoinWaitlist } from './writes.ts';
+import { onSession } from './wire.ts';
 
 /** A class's page as a sheet: details, my cards for it, book, cancel, queue or leave the queue. */
 export function SessionSheet({
@@ -179,7 +180,7 @@ function SessionDetails({
                 disabled={!mcId || health.blocks}
                 onClick={() =>
                   act(async () => {
-                    const r = await book.mutateAsync({ tid: s.id, mcId: mcId!, studentCount: count });
+                    const r = await book.mutateAsync({ ...onSession(s.id), mcId: mcId!, studentCount: count });
                     return r.kind === 'booked' ? '预约成功' : '已为你占位，签到时扣费';
                   })
                 }
@@ -195,7 +196,7 @@ function SessionDetails({
                 disabled={!mcId || health.blocks}
                 onClick={() =>
                   act(async () => {
-                    const r = await joinWaitlist.mutateAsync({ tid: s.id, mcId: mcId!, studentCount: 1 });
+                    const r = await joinWaitlist.mutateAsync({ ...onSession(s.id), mcId: mcId!, studentCount: 1 });
                     return `已加入候补，第${r.position}位`;
                   })
                 }

@@ -1,6 +1,7 @@
 import type { LessonBookingSetting } from '@studio/contract';
 import type { Executor } from '../../db/index.ts';
 import { getSetting, putSetting } from '../store-admin/public.ts';
+import { withCourseName } from '../reference/public.ts';
 
 /** The store setting of lesson bookings (私教需老师确认 and its time limit), under this key. */
 const SETTING_KEY = 'lesson_booking';
@@ -60,7 +61,7 @@ export async function lessonRooms(ex: Executor, storeId: number, courseId: numbe
 export function lessonOfSession(ex: Executor, storeId: number, sessionId: number, o: { withDeleted?: boolean } = {}) {
   let q = ex
     .selectFrom('timetable as t')
-    .innerJoin('course as c', 'c.id', 't.courseId')
+    .$call(withCourseName)
     .select([
       't.id',
       't.teacherId',

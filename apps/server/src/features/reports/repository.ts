@@ -511,7 +511,7 @@ export async function issuedByProduct(ex: Executor, r: Range) {
 /** The range's live sessions of every teacher, with whether each is a lesson: what fills their hours. */
 export function teacherSessions(ex: Executor, r: Range) {
   return sessionsIn(ex, r)
-    .innerJoin('course as c', 'c.id', 't.courseId')
+    .$call(withCourseName)
     .select(['t.teacherId', 't.startTime', 't.endTime', 'c.kind'])
     .orderBy('t.startTime')
     .execute();

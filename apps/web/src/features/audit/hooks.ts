@@ -4,17 +4,21 @@ import { useQuery } from '@tanstack/react-query';
 import { call } from '../../api/client.ts';
 import { keys } from '../../shared/query-keys.ts';
 import { useWrite } from '../../shared/use-write.ts';
+import { onSession } from '../../api/wire.ts';
 
 /** The log's filter as the screen holds it (the page apart), the class by its inside name. */
-export type AuditFilter = Omit<ReqOf<typeof queryAuditLog>, 'page' | 'pageSize' | 'tid'> & { sessionId: number | null };
+export type AuditFilter = Omit<
+  ReqOf<typeof queryAuditLog>,
+  'page' | 'pageSize' | keyof ReturnType<typeof onSession>
+> & { sessionId: number | null };
 
-/** The call's input: the class goes on the wire as `tid`. */
+/** The call's input: the class goes on the wire by its call's name. */
 function auditRequest(
   { sessionId, ...rest }: AuditFilter,
   page: number,
   pageSize: number,
 ): ReqOf<typeof queryAuditLog> {
-  return { ...rest, tid: sessionId, page, pageSize };
+  return { ...rest, ...onSession(sessionId), page, pageSize };
 }
 
 export const AUDIT_PAGE_SIZE = 20;

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { call } from '../../api/client.ts';
 import { useCan } from '../../shared/profile.ts';
 import { keys } from '../../shared/query-keys.ts';
+import { onSession } from '../../api/wire.ts';
 
 /**
  * 健康声明 for the staff: the members of a session marked 健康提示 (some answer yes), and a member's
@@ -15,7 +16,7 @@ export function useSessionHealthFlags(sessionId: number) {
   const can = useCan(queryHealthFlags);
   const q = useQuery({
     queryKey: keys.sessions.health(sessionId),
-    queryFn: () => call(queryHealthFlags, { tid: sessionId }),
+    queryFn: () => call(queryHealthFlags, onSession(sessionId)),
     enabled: can,
   });
   return new Set(q.data ?? []);

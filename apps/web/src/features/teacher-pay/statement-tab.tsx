@@ -8,6 +8,7 @@ import { downloadWorkbook } from '../../shared/xlsx.ts';
 import { lessonText, statementSheets } from './export.ts';
 import { useCloseMonth, useStatement } from './hooks.ts';
 import type { TeacherStatement } from './types.ts';
+import { sessionIdOf } from '../../api/wire.ts';
 
 const AdjustmentModal = lazy(() => import('./adjustment-modal.tsx'));
 const ReopenModal = lazy(() => import('./reopen-modal.tsx'));
@@ -41,7 +42,7 @@ function TeacherCard({ t }: { t: TeacherStatement }) {
     >
       <Table<Row>
         size="small"
-        rowKey={(r) => r.tid /* the class, as the call names it */}
+        rowKey={sessionIdOf}
         dataSource={t.rows}
         pagination={t.rows.length > 50 ? { pageSize: 50, showSizeChanger: false } : false}
         locale={{ emptyText: '本月没有上课' }}

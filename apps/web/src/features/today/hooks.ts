@@ -13,6 +13,7 @@ import { call } from '../../api/client.ts';
 import { useCan } from '../../shared/profile.ts';
 import { keys } from '../../shared/query-keys.ts';
 import { useWrite } from '../../shared/use-write.ts';
+import { onSession } from '../../api/wire.ts';
 
 /** How often the day refreshes itself, so bookings made elsewhere (desk, members) appear without reload. */
 export const TODAY_REFRESH_MS = 15_000;
@@ -45,7 +46,7 @@ export function useSignIn(sessionId: number, courseId: number) {
   const bookedCard = async (entry: RosterEntry): Promise<number | null> => {
     const pendings = await qc.fetchQuery({
       queryKey: keys.sessions.pendings(sessionId),
-      queryFn: () => call(queryPendingList, { tid: sessionId }),
+      queryFn: () => call(queryPendingList, onSession(sessionId)),
       staleTime: 0,
     });
     return pendings.find((p) => p.pending.id === entry.id)?.mcId ?? null;

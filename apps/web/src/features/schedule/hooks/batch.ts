@@ -19,6 +19,7 @@ import { call } from '../../../api/client.ts';
 import { keys } from '../../../shared/query-keys.ts';
 import { useWrite, type WriteOptions } from '../../../shared/use-write.ts';
 import { BulkCancelled, confirmBulk } from '../lib/bulk-preview.tsx';
+import { forTeacher } from '../../../api/wire.ts';
 
 /** Teachers who teach the course on or after the date (drop-in students). */
 export function useDropInTeachers(courseId: number | undefined, date: string | undefined) {
@@ -96,7 +97,7 @@ export function useBatchArrange() {
         cid: b.courseId,
         areaId: b.venueId,
         students: b.capacity,
-        tid: b.teacherId,
+        ...forTeacher(b.teacherId),
         startDate: b.startDate,
         arrangeTimes: b.sessions,
         courseTimes: b.weekTimes.map((w) => ({ weekday: w.weekday, arrangeTime: w.time })),

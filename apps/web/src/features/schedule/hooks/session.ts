@@ -30,6 +30,7 @@ import { call } from '../../../api/client.ts';
 import { useStore } from '../../../shared/profile.ts';
 import { keys } from '../../../shared/query-keys.ts';
 import { useWrite, type WriteOptions } from '../../../shared/use-write.ts';
+import { onSession } from '../../../api/wire.ts';
 
 export function useSessionInfo(id: number) {
   return useQuery({ queryKey: keys.sessions.info(id), queryFn: () => call(queryTimetableInfo, { id }) });
@@ -39,7 +40,7 @@ export function useSessionInfo(id: number) {
 export function useSessionBookings(sessionId: number, page: number) {
   return useQuery({
     queryKey: keys.sessions.bookings(sessionId, page),
-    queryFn: () => call(queryReservationList, { tid: sessionId, page }),
+    queryFn: () => call(queryReservationList, { ...onSession(sessionId), page }),
     placeholderData: (p) => p,
   });
 }
@@ -47,7 +48,7 @@ export function useSessionBookings(sessionId: number, page: number) {
 export function useSessionHistory(sessionId: number, page: number) {
   return useQuery({
     queryKey: keys.sessions.history(sessionId, page),
-    queryFn: () => call(queryTimetableHistory, { tid: sessionId, page }),
+    queryFn: () => call(queryTimetableHistory, { ...onSession(sessionId), page }),
     placeholderData: (p) => p,
   });
 }
@@ -55,7 +56,7 @@ export function useSessionHistory(sessionId: number, page: number) {
 export function useSessionPendings(sessionId: number) {
   return useQuery({
     queryKey: keys.sessions.pendings(sessionId),
-    queryFn: () => call(queryPendingList, { tid: sessionId }),
+    queryFn: () => call(queryPendingList, onSession(sessionId)),
   });
 }
 
@@ -63,7 +64,7 @@ export function useSessionPendings(sessionId: number) {
 export function useSessionWaitlist(sessionId: number, enabled = true) {
   return useQuery({
     queryKey: keys.sessions.waitlist(sessionId),
-    queryFn: () => call(queryWaitlist, { tid: sessionId }),
+    queryFn: () => call(queryWaitlist, onSession(sessionId)),
     enabled,
   });
 }
@@ -73,7 +74,7 @@ export function useSessionWaitlist(sessionId: number, enabled = true) {
 export function useJoinWaitlist(sessionId: number) {
   return useSessionWrite(
     (v: { memberId: number; cardId: number; studentCount: number }) =>
-      call(addWaitlist, { tid: sessionId, mid: v.memberId, mcId: v.cardId, studentCount: v.studentCount }),
+      call(addWaitlist, { ...onSession(sessionId), mid: v.memberId, mcId: v.cardId, studentCount: v.studentCount }),
     '已加入候补',
   );
 }
@@ -166,14 +167,14 @@ export function useBookMember(sessionId: number, signInMode: boolean, pendingId:
       if (signInMode)
         return call(addGroupPending, {
           mid: b.memberId,
-          tid: sessionId,
+          ...onSession(sessionId),
           mcId: b.cardId,
           studentCount: 1,
           remark: b.remark,
         });
       return call(addMemberReservation, {
         mcId: b.cardId,
-        tid: sessionId,
+        ...onSession(sessionId),
         studentCount: b.studentCount,
         remark: b.remark,
       });
