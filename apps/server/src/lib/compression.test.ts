@@ -10,6 +10,7 @@ import { loadConfig } from '../config.ts';
 import { EngineFactory, FUTURE } from '../../test/factory-engine.ts';
 import { describeEachDb, describeEachDbWith, type App } from '../../test/harness.ts';
 import { acceptedEncoding, JSON_COMPRESS_MIN_BYTES } from './compression.ts';
+import { DOCUMENT_ONLY_HEADERS } from './web-assets.ts';
 
 const decode = (encoding: string | undefined, body: Buffer): Buffer =>
   encoding === 'br' ? zlib.brotliDecompressSync(body) : encoding === 'gzip' ? zlib.gunzipSync(body) : body;
@@ -145,6 +146,10 @@ describeEachDbWith(
         expect(res.headers['content-type']).toMatch(/^(text|application)\/javascript/);
         expect(res.headers.vary).toBe('Accept-Encoding');
         expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+        // What a script obeys stays; what only a page obeys goes.
+        expect(res.headers['x-content-type-options']).toBe('nosniff');
+        expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+        for (const h of DOCUMENT_ONLY_HEADERS) expect(res.headers[h]).toBeUndefined();
         if (encoding) expect(res.rawPayload.length).toBeLessThan(web.js.length);
         expect(decode(encoding, res.rawPayload).equals(web.js)).toBe(true);
       }
@@ -167,6 +172,8 @@ describeEachDbWith(
       expect(res.headers['content-encoding']).toBe('br');
       expect(res.headers['content-type']).toMatch(/^text\/html/);
       expect(res.headers['cache-control']).toBe('no-cache');
+      // The page keeps every security header.
+      for (const h of DOCUMENT_ONLY_HEADERS) expect(res.headers[h]).toBeDefined();
       expect(decode('br', res.rawPayload).equals(web.html)).toBe(true);
     });
 

@@ -1,7 +1,6 @@
-import type { DatesSetArg, EventClickArg, EventContentArg, EventInput } from '@fullcalendar/core';
+import type { DatesSetArg, EventClickArg, EventContentArg, EventInput, PluginDef } from '@fullcalendar/core';
 import zhCn from '@fullcalendar/core/locales/zh-cn';
 import dayGridPlugin from '@fullcalendar/daygrid';
-import listPlugin from '@fullcalendar/list';
 import FullCalendar from '@fullcalendar/react';
 import timeGridPlugin from '@fullcalendar/timegrid';
 import { LESSON_KIND_LABEL } from '@studio/contract';
@@ -143,6 +142,28 @@ export const CalendarView = memo(function CalendarView({ initialDate, sessions, 
   // The calendar scrolls inside its own box (the toolbar stays in view) and opens each range at
   // now or at its first class, once per range.
   const ref = useRef<FullCalendar>(null);
+  // 列表 (the week as a list) is fetched when first asked for: most days nobody opens it, and its
+  // plugin was 4 KB of the first load. Until then its button is a stand-in of the same name.
+  const [listPlugin, setListPlugin] = useState<PluginDef | null>(null);
+  const plugins = useMemo(
+    () => (listPlugin ? [dayGridPlugin, timeGridPlugin, listPlugin] : [dayGridPlugin, timeGridPlugin]),
+    [listPlugin],
+  );
+  const customButtons = useMemo(
+    () =>
+      listPlugin
+        ? undefined
+        : {
+            listWeek: {
+              text: '列表',
+              click: () => void import('@fullcalendar/list').then((m) => setListPlugin(m.default)),
+            },
+          },
+    [listPlugin],
+  );
+  useEffect(() => {
+    if (listPlugin) ref.current?.getApi().changeView('listWeek');
+  }, [listPlugin]);
   const shown = useRef<{ from: string; to: string; done: boolean } | null>(null);
   const latest = useRef(sessions);
   latest.current = sessions;
@@ -174,7 +195,8 @@ export const CalendarView = memo(function CalendarView({ initialDate, sessions, 
     <div className="calendar-box" ref={box}>
       <FullCalendar
         ref={ref}
-        plugins={[dayGridPlugin, timeGridPlugin, listPlugin]}
+        plugins={plugins}
+        customButtons={customButtons}
         locale={zhCn}
         firstDay={1}
         timeZone="UTC"
