@@ -1,4 +1,5 @@
 import type { FastifyStaticOptions } from '@fastify/static';
+import type { ServerResponse } from 'node:http';
 import path from 'node:path';
 import { COMPRESSIBLE } from './compressible.ts';
 
@@ -43,7 +44,8 @@ export function webAssetOptions(root: string, compress: boolean): FastifyStaticO
       const original = file.replace(/\.(br|gz)$/, '');
       const hashed = original.startsWith(assets);
       res.setHeader('cache-control', hashed ? IMMUTABLE : 'no-cache');
-      if (hashed) for (const h of DOCUMENT_ONLY_HEADERS) res.removeHeader(h);
+      // @fastify/static hands over the raw response (reply.raw); its type names only the setters.
+      if (hashed) for (const h of DOCUMENT_ONLY_HEADERS) (res as unknown as ServerResponse).removeHeader(h);
       if (compress && COMPRESSIBLE.test(original)) res.setHeader('vary', 'Accept-Encoding');
     },
   };
