@@ -8,6 +8,14 @@ import type { Executor } from './index.ts';
  */
 
 /** Whether queries on this executor run on PostgreSQL. */
+/**
+ * The one object a database handle and all its transactions share (its dialect's adapter, made once
+ * per handle): what a per-database cache keys on, whether it is handed the handle or a transaction.
+ */
+export function databaseOf(ex: Executor): object {
+  return ex.getExecutor().adapter;
+}
+
 export function onPostgres(db: Executor): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }

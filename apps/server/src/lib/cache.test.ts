@@ -64,20 +64,27 @@ describe('a short-lived cache (lib/cache.ts shortLived)', () => {
     const now = vi.spyOn(Date, 'now').mockImplementation(() => clock);
     try {
       const cache = shortLived<number | undefined>({ ttlMs: 5000, max: 10, keep: (v) => v !== undefined });
+      const db = {};
+      const other = {};
       let n = 0;
       const load = async () => (n += 1);
-      expect(await cache.get(1, load)).toBe(1);
+      expect(await cache.get(db, 1, load)).toBe(1);
       clock += 4999;
-      expect(await cache.get(1, load)).toBe(1);
+      expect(await cache.get(db, 1, load)).toBe(1);
       clock += 1;
-      expect(await cache.get(1, load)).toBe(2);
-      cache.forget(1);
-      expect(await cache.get(1, load)).toBe(3);
-      expect(await cache.get(2, load)).toBe(4);
-      expect(await cache.get(1, async () => undefined)).toBe(3);
+      expect(await cache.get(db, 1, load)).toBe(2);
+      cache.forget(db, 1);
+      expect(await cache.get(db, 1, load)).toBe(3);
+      expect(await cache.get(db, 2, load)).toBe(4);
+      expect(await cache.get(db, 1, async () => undefined)).toBe(3);
+      // Another database's key 1 is its own (two databases in one process: the test runs).
+      expect(await cache.get(other, 1, load)).toBe(5);
+      expect(await cache.get(db, 1, load)).toBe(3);
+      cache.forget(other, 1);
+      expect(await cache.get(db, 1, load)).toBe(3);
       cache.forget();
-      expect(await cache.get(1, async () => undefined)).toBeUndefined();
-      expect(await cache.get(1, load)).toBe(5);
+      expect(await cache.get(db, 1, async () => undefined)).toBeUndefined();
+      expect(await cache.get(db, 1, load)).toBe(6);
     } finally {
       now.mockRestore();
     }

@@ -43,20 +43,24 @@ export function taggedCache<V>(o: { max: number }): TaggedCache<V> {
 }
 
 /**
- * Values kept in this app instance for a few seconds, by key: what a store set that a hot path
- * reads on every call (its time zone, whether it has a group robot, whether it asks for a health
- * declaration). A change saved on this instance forgets the key at once (`forget`); on another
- * instance the old value holds at most `ttlMs`. At most `max` keys are kept; past that it starts over.
+ * Values kept in this app instance for a few seconds, per database (`databaseOf`, db/dialect.ts:
+ * a handle and its transactions alike) and key: what a store set that a hot path reads on every
+ * call (its time zone, whether it has a group robot, whether it asks for a health declaration). A
+ * change saved on this instance forgets the key at once (`forget`); on another instance the old
+ * value holds at most `ttlMs`. At most `max` keys are kept per database; past that it starts over.
  */
 export interface ShortLived<V> {
-  get(key: number | string, load: () => Promise<V>): Promise<V>;
-  forget(key?: number | string): void;
+  get(db: object, key: number | string, load: () => Promise<V>): Promise<V>;
+  /** Forgets `key` of `db`, or every key of every database. */
+  forget(db?: object, key?: number | string): void;
 }
 
 export function shortLived<V>(o: { ttlMs: number; max: number; keep?: (v: V) => boolean }): ShortLived<V> {
-  const kept = new Map<number | string, { value: V; until: number }>();
+  let perDb = new WeakMap<object, Map<number | string, { value: V; until: number }>>();
   return {
-    async get(key, load) {
+    async get(db, key, load) {
+      let kept = perDb.get(db);
+      if (!kept) perDb.set(db, (kept = new Map()));
       const now = Date.now();
       const hit = kept.get(key);
       if (hit && hit.until > now) return hit.value;
@@ -66,9 +70,10 @@ export function shortLived<V>(o: { ttlMs: number; max: number; keep?: (v: V) => 
       kept.set(key, { value, until: now + o.ttlMs });
       return value;
     },
-    forget(key) {
-      if (key === undefined) kept.clear();
-      else kept.delete(key);
+    forget(db, key) {
+      if (db === undefined) perDb = new WeakMap();
+      else if (key === undefined) perDb.delete(db);
+      else perDb.get(db)?.delete(key);
     },
   };
 }

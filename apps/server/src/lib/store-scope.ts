@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Db, Executor } from '../db/index.ts';
 import type { StaffIdentity, StaffPost, StoreScope } from './context.ts';
+import { databaseOf } from '../db/dialect.ts';
 import { shortLived } from './cache.ts';
 import { forbidden, notFound } from './errors.ts';
 import { findStoreScope } from './store-repository.ts';
@@ -9,8 +10,8 @@ import { findStoreScope } from './store-repository.ts';
 const cache = shortLived<StoreScope | undefined>({ ttlMs: 5000, max: 10_000, keep: (s) => s !== undefined });
 
 /** Forget cached store names and time zones (after a settings change). */
-export function invalidateStoreScope(storeId?: number): void {
-  cache.forget(storeId);
+export function invalidateStoreScope(db: Executor, storeId: number): void {
+  cache.forget(databaseOf(db), storeId);
 }
 
 /**
@@ -44,7 +45,7 @@ export async function resolveStore(
  * from the same cache as resolveStore; undefined when there is no such store.
  */
 export async function storeScopeById(db: Executor, storeId: number): Promise<StoreScope | undefined> {
-  return cache.get(storeId, () => findStoreScope(db, storeId));
+  return cache.get(databaseOf(db), storeId, () => findStoreScope(db, storeId));
 }
 
 /** A store named by a public call (`storeId` of the members' pages): its scope, or 404 门店不存在. */

@@ -2,6 +2,7 @@ import { BIG_TYPE_COUNT } from '@studio/contract';
 import { audit } from '../../lib/audit.ts';
 import { shortLived } from '../../lib/cache.ts';
 import type { Executor } from '../../db/index.ts';
+import { databaseOf } from '../../db/dialect.ts';
 import { enqueue } from '../../outbox/enqueue.ts';
 import type { PayloadOf } from '../../lib/events.ts';
 import type { cardsDigest } from '../reports/public.ts';
@@ -80,12 +81,12 @@ const robots = shortLived<boolean>({ ttlMs: 5000, max: 10_000 });
  * as set at sending time (wecom.ts), and nothing is sent when there is none.
  */
 async function hasWebhook(tx: Executor, storeId: number): Promise<boolean> {
-  return robots.get(storeId, async () => (await storeWebhookUrl(tx, storeId)) !== null);
+  return robots.get(databaseOf(tx), storeId, async () => (await storeWebhookUrl(tx, storeId)) !== null);
 }
 
 /** The store's messaging setting was saved: its robot is asked again at the next change. */
-export async function forgetRobot(_tx: Executor, e: { storeId: number }): Promise<void> {
-  robots.forget(e.storeId);
+export async function forgetRobot(tx: Executor, e: { storeId: number }): Promise<void> {
+  robots.forget(databaseOf(tx), e.storeId);
 }
 
 /** A listener that queues its message only for a store with a group robot (`hasWebhook`, asked first). */

@@ -10,6 +10,7 @@ import {
   type updateHealthSetting,
 } from '@studio/contract';
 import type { Executor } from '../../db/index.ts';
+import { databaseOf } from '../../db/dialect.ts';
 import { audit } from '../../lib/audit.ts';
 import { shortLived } from '../../lib/cache.ts';
 import type { CallCtx } from '../../lib/context.ts';
@@ -142,7 +143,7 @@ export async function saveHealthSetting(ctx: CallCtx, input: ParsedReqOf<typeof 
     if (made === null) throw conflict(HealthMsg.changed);
   }
   await putSetting(ctx.db, storeId, REQUIRED, input.required ? '1' : '0');
-  required.forget(storeId);
+  required.forget(databaseOf(ctx.db), storeId);
   await putSetting(ctx.db, storeId, REANSWER, input.reanswer ? '1' : '0');
   audit(ctx.db, {
     kind: 'settings',
@@ -184,7 +185,7 @@ export async function memberHealth(ctx: CallCtx, memberId: number): Promise<ResO
  * due is refused, pointing to the form.
  */
 export async function refuseUndeclared(tx: Executor, p: { storeId: number; memberId: number }): Promise<void> {
-  if (!(await required.get(p.storeId, () => isOn(tx, p.storeId, REQUIRED)))) return;
+  if (!(await required.get(databaseOf(tx), p.storeId, () => isOn(tx, p.storeId, REQUIRED)))) return;
   const store = await requireStoreById(tx, p.storeId);
   const today = localDateTime(store.timezone).slice(0, 10);
   if ((await dueOf(tx, p.storeId, p.memberId, today)).due) throw conflict(HealthMsg.required);

@@ -120,6 +120,6 @@ export async function saveBookingSetting(db: Db, storeId: number, input: Booking
     await changeStore(tx, storeId, { name: input.storeName, timezone });
     return { pendingKept, notice: pendingKept > 0 ? StoreAdminMsg.pendingKept(pendingKept) : null };
   });
-  invalidateStoreScope(storeId);
+  invalidateStoreScope(db, storeId);
   return result;
 }

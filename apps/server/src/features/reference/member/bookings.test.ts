@@ -197,7 +197,7 @@ describeEachDb("a member's bookings (member detail)", (env) => {
     await s.move(t.id, addMinutes(midway, -60), midway);
     const inZone = async (timezone: string) => {
       await s.e.db.updateTable('store').set({ timezone }).where('id', '=', env().storeId).execute();
-      invalidateStoreScope(env().storeId);
+      invalidateStoreScope(env().database.db, env().storeId);
       const [up, past] = [await ok({ mid: s.member.id }), await ok({ mid: s.member.id, scope: 'past' })];
       return [up.total, past.total];
     };
