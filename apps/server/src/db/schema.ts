@@ -325,7 +325,7 @@ export interface LeadConsentTable {
   storeId: number;
   leadId: number;
   granted: number;
-  way: 'visit' | 'phone' | 'online' | 'sms_reply' | 'link';
+  way: 'visit' | 'phone' | 'online' | 'sms_reply' | 'link' | 'import';
   staffId: number | null;
   at: string;
 }
