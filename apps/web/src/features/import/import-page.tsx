@@ -47,6 +47,8 @@ function summary(o: Outcome, done: boolean) {
     o.updated ? `${verb}更新 ${o.updated} 位已有会员` : '',
     o.skipped ? `${verb}跳过 ${o.skipped} 位已有会员` : '',
     `${verb}导入 ${o.cards} 张会员卡（每张记一笔“导入期初余额”流水）`,
+    o.leads ? `${verb}新增 ${o.leads} 位潜客` : '',
+    o.leadsMerged ? `${verb}合并 ${o.leadsMerged} 位已有潜客` : '',
   ]
     .filter(Boolean)
     .join('，');
@@ -225,7 +227,7 @@ export default function ImportPage() {
             <p className="ant-upload-text">点击或拖入 .xlsx 或 .csv 文件</p>
             <p className="ant-upload-hint">
               第一行为表头；每行一位会员（有多张卡的会员每张卡一行）；一次最多 {IMPORT_ROWS_MAX.toLocaleString()}{' '}
-              行。可先下载导入模板，或直接上传其他系统导出的表格再对应列。卡状态（正常、冻结、未开卡、已退卡）、激活截止、请假记录、退卡日期和共享成员可不填；共享成员填家庭卡共享给的会员手机号，多人用、分隔，这些会员需在同一文件中或已是本店会员。
+              行。可先下载导入模板，或直接上传其他系统导出的表格再对应列。卡状态（正常、冻结、未开卡、已退卡）、激活截止、请假记录、退卡日期和共享成员可不填；共享成员填家庭卡共享给的会员手机号，多人用、分隔，这些会员需在同一文件中或已是本店会员。工作簿中名为“潜客”的表按姓名、手机号、来源、跟进人、阶段、备注、营销同意导入潜客（同一手机号合并为一位潜客）。
             </p>
           </Upload.Dragger>
         </Spin>
