@@ -133,13 +133,6 @@ async function prepaidWarnings(ctx: CallCtx, plan: ImportPlan, products: ImportP
   );
 }
 
-/** The mobiles the 潜客 sheet names (as written; the check reads them again). */
-function leadSheetMobiles(sheet: FileSheet): string[] {
-  const i = sheet.header.findIndex((h) => h.trim() === '手机号');
-  if (i < 0) return [];
-  return [...new Set(sheet.rows.map((r) => (r.cells[i] ?? '').replace(/[\s-]/g, '').replace(/^(\+?86)(?=1\d{10}$)/, '')))];
-}
-
 /** What the file changes in a member that exists: the fields it fills that differ. */
 function changesOf(had: ExistingMember, m: FileMember) {
   const set: { name?: string; gender?: number; birthday?: string; remark?: string } = {};
@@ -187,9 +180,10 @@ async function importWithProgress(
     membersByMobile(ex, storeId, [...new Set([...plan.members.keys(), ...sharedMobiles(plan)])]);
   const before = await storeMembers(ctx.db);
   // The 潜客 sheet: a mobile already a member (of the store, or of this file) is reported.
-  const leadMobiles = leadSheet ? await membersByMobile(ctx.db, storeId, leadSheetMobiles(leadSheet)) : new Map();
+  const membersHolding = async (mobiles: string[]) =>
+    new Set([...(await membersByMobile(ctx.db, storeId, mobiles)).keys(), ...mobiles.filter((m) => plan.members.has(m))]);
   const leadCheck = leadSheet
-    ? await checkLeadSheet(ctx.db, storeId, leadSheet, (m) => leadMobiles.has(m) || plan.members.has(m))
+    ? await checkLeadSheet(ctx.db, storeId, leadSheet, membersHolding)
     : { rows: [], errors: [], warnings: [] };
   const problems = sortProblems([
     ...plan.problems,

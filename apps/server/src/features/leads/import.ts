@@ -5,6 +5,7 @@ import {
   LEAD_STAGES,
   LeadImportMsg,
   LeadMsg,
+  readWrittenMobile,
   zLeadImportRow,
   type ImportProblem,
   type LeadStage,
@@ -51,25 +52,24 @@ const NO = ['否', '不同意', 'n', 'no', '0'];
 const STAGE_OF = new Map(
   LEAD_STAGES.filter((s) => s !== 'won').map((s) => [LEAD_STAGE_LABEL[s], s] as [string, LeadStage]),
 );
-/** The mobile as written (spaces, dashes, +86 dropped), as the member sheets read it. */
-const readMobile = (s: string) => s.replace(/[\s-]/g, '').replace(/^(\+?86)(?=1\d{10}$)/, '');
 
 /**
  * Checks the 潜客 sheet's rows (nothing written): errors per row and column in Chinese, warnings
- * (already a member `isMember`; merged into a lead of the store), and the rows to write.
+ * (already a member: `membersHolding` answers those of the mobiles; merged into a lead of the store), and the rows to write.
  */
 export async function checkLeadSheet(
   ex: Executor,
   storeId: number,
   sheet: LeadSheet,
-  isMember: (mobile: string) => boolean,
+  membersHolding: (mobiles: string[]) => Promise<Set<string>>,
 ): Promise<{ rows: LeadRow[]; errors: ImportProblem[]; warnings: ImportProblem[] }> {
   const col = (c: (typeof LEAD_IMPORT_COLUMNS)[number]) => sheet.header.findIndex((h) => h.trim() === c);
   if (col('姓名') < 0 || col('手机号') < 0) throw badRequest(LeadImportMsg.columns);
   const sources = new Set<string>([...LEAD_SOURCES, ...leadSettingOf(await getSetting(ex, storeId, LEAD_SETTING_KEY)).sources]);
   const staff = (await listStaffOfStore(ex, storeId)).filter((s) => Number(s.enabled));
-  const mobiles = sheet.rows.map((r) => readMobile(r.cells[col('手机号')] ?? ''));
+  const mobiles = sheet.rows.map((r) => readWrittenMobile(r.cells[col('手机号')] ?? ''));
   const leads = await repo.leadNamesByMobile(ex, storeId, mobiles);
+  const members = await membersHolding([...new Set(mobiles)].filter(Boolean));
   const rows: LeadRow[] = [];
   const errors: ImportProblem[] = [];
   const warnings: ImportProblem[] = [];
@@ -80,7 +80,7 @@ export async function checkLeadSheet(
     const get = (c: (typeof LEAD_IMPORT_COLUMNS)[number]) => (col(c) < 0 ? '' : (cells[col(c)] ?? '').trim());
     const parsed = zLeadImportRow.safeParse({
       name: get('姓名'),
-      mobile: readMobile(get('手机号')),
+      mobile: readWrittenMobile(get('手机号')),
       source: get('来源') || '导入',
       notes: get('备注') || null,
     });
@@ -106,7 +106,7 @@ export async function checkLeadSheet(
       continue;
     }
     const mergedInto = leads.get(mobile) ?? null;
-    if (isMember(mobile)) warnings.push({ sheet: sheet.name, row, column: '手机号', message: LeadImportMsg.member });
+    if (members.has(mobile)) warnings.push({ sheet: sheet.name, row, column: '手机号', message: LeadImportMsg.member });
     if (mergedInto !== null) {
       warnings.push({ sheet: sheet.name, row, column: '手机号', message: LeadImportMsg.merged(mergedInto) });
     }
