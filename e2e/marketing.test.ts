@@ -100,7 +100,10 @@ describeBrowser('营销短信 (店长)', (env) => {
     await row.getByText(`${expected.recipients} 人（会员 0，潜客 ${expected.recipients}）`).waitFor();
     await row.getByText(`未同意不发送 ${expected.excluded} 人`).waitFor();
     await row.getByText('潜客', { exact: true }).waitFor();
-    await row.getByTestId('marketing-send-result').getByText(/已发送 \d+/).waitFor();
+    await row
+      .getByTestId('marketing-send-result')
+      .getByText(/已发送 \d+/)
+      .waitFor();
     const [h] = (
       await api.ok<{ list: { sent: number; failed: number; withdrawn: number; waiting: number }[] }>(
         'query/marketing/send/list',

@@ -20,7 +20,9 @@ export function leadConsentImport(dialect: Dialect) {
       }>`select sql from sqlite_master where type = 'table' and name = 'lead_consent'`.execute(db);
       const indexes = await sql<{
         sql: string;
-      }>`select sql from sqlite_master where type = 'index' and tbl_name = 'lead_consent' and sql is not null`.execute(db);
+      }>`select sql from sqlite_master where type = 'index' and tbl_name = 'lead_consent' and sql is not null`.execute(
+        db,
+      );
       let ddl = table.rows[0].sql;
       const re = /way in \('visit', 'phone', 'online', 'sms_reply', 'link'\)/i;
       if (!re.test(ddl)) throw new Error(`lead_consent.way: check not found in ${ddl}`);

@@ -90,7 +90,13 @@ describeEachDb('import: the 潜客 sheet', (env) => {
 
   it('imports members and leads from one workbook: owner, stage, consent (导入), a known mobile merged, a member’s mobile shown 已是会员', async () => {
     const known = randomMobile();
-    await env().client.ok(insertLead.path, { name: '老客户', mobile: known, source: '电话', ownerId: null, notes: '第一次' });
+    await env().client.ok(insertLead.path, {
+      name: '老客户',
+      mobile: known,
+      source: '电话',
+      ownerId: null,
+      notes: '第一次',
+    });
     const [a, b, c, m] = [randomMobile(), randomMobile(), randomMobile(), randomMobile()];
     const content = await workbook({
       会员: [
@@ -116,9 +122,21 @@ describeEachDb('import: the 潜客 sheet', (env) => {
     expect(r.code).toBe(0);
     expect(r.data).toMatchObject({ members: 1, leads: 4, leadsMerged: 1 });
     const leads = new Map((await leadsOf()).map((l) => [l.mobile, l]));
-    expect(leads.get(a)).toMatchObject({ name: '小王', source: '团购', ownerId: deskId, stage: 'contacted', notes: '想练瑜伽' });
+    expect(leads.get(a)).toMatchObject({
+      name: '小王',
+      source: '团购',
+      ownerId: deskId,
+      stage: 'contacted',
+      notes: '想练瑜伽',
+    });
     expect(leads.get(a)!.contactedAt).not.toBeNull();
-    expect(leads.get(b)).toMatchObject({ name: '小李', source: '导入', ownerId: null, stage: 'lost', lostReason: LeadImportMsg.lostReason });
+    expect(leads.get(b)).toMatchObject({
+      name: '小李',
+      source: '导入',
+      ownerId: null,
+      stage: 'lost',
+      lostReason: LeadImportMsg.lostReason,
+    });
     expect(leads.get(known)).toMatchObject({ name: '老客户', source: '电话', notes: '第一次\n又来电' });
     expect(leads.get(c)).toMatchObject({ source: '导入', stage: 'new', ownerId: null });
     const info = await env().client.ok<{ memberId: number | null; consents: { granted: boolean; way: string }[] }>(

@@ -88,9 +88,7 @@ export async function importColumns(
   const { sheets } = splitSheets(all);
   const columns = [...new Set(sheets.flatMap((s) => s.header).filter(Boolean))];
   const first = sheets.at(-1);
-  const sample = first
-    ? first.rows.slice(0, SAMPLE_ROWS).map((r) => first.header.map((_, i) => r.cells[i] ?? ''))
-    : [];
+  const sample = first ? first.rows.slice(0, SAMPLE_ROWS).map((r) => first.header.map((_, i) => r.cells[i] ?? '')) : [];
   return {
     columns,
     rows: all.reduce((n, s) => n + s.rows.length, 0),
@@ -181,15 +179,14 @@ async function importWithProgress(
   const before = await storeMembers(ctx.db);
   // The 潜客 sheet: a mobile already a member (of the store, or of this file) is reported.
   const membersHolding = async (mobiles: string[]) =>
-    new Set([...(await membersByMobile(ctx.db, storeId, mobiles)).keys(), ...mobiles.filter((m) => plan.members.has(m))]);
+    new Set([
+      ...(await membersByMobile(ctx.db, storeId, mobiles)).keys(),
+      ...mobiles.filter((m) => plan.members.has(m)),
+    ]);
   const leadCheck = leadSheet
     ? await checkLeadSheet(ctx.db, storeId, leadSheet, membersHolding)
     : { rows: [], errors: [], warnings: [] };
-  const problems = sortProblems([
-    ...plan.problems,
-    ...shareProblems(plan, (m) => before.has(m)),
-    ...leadCheck.errors,
-  ]);
+  const problems = sortProblems([...plan.problems, ...shareProblems(plan, (m) => before.has(m)), ...leadCheck.errors]);
   const warned = [...(await prepaidWarnings(ctx, plan, products)), ...leadCheck.warnings];
   const warnings = { warnings: warned.slice(0, IMPORT_ERRORS_MAX), warningCount: warned.length };
   await progress.set('check', rows, rows);

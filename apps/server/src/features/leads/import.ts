@@ -65,7 +65,10 @@ export async function checkLeadSheet(
 ): Promise<{ rows: LeadRow[]; errors: ImportProblem[]; warnings: ImportProblem[] }> {
   const col = (c: (typeof LEAD_IMPORT_COLUMNS)[number]) => sheet.header.findIndex((h) => h.trim() === c);
   if (col('姓名') < 0 || col('手机号') < 0) throw badRequest(LeadImportMsg.columns);
-  const sources = new Set<string>([...LEAD_SOURCES, ...leadSettingOf(await getSetting(ex, storeId, LEAD_SETTING_KEY)).sources]);
+  const sources = new Set<string>([
+    ...LEAD_SOURCES,
+    ...leadSettingOf(await getSetting(ex, storeId, LEAD_SETTING_KEY)).sources,
+  ]);
   const staff = (await listStaffOfStore(ex, storeId)).filter((s) => Number(s.enabled));
   const mobiles = sheet.rows.map((r) => readWrittenMobile(r.cells[col('手机号')] ?? ''));
   const leads = await repo.leadNamesByMobile(ex, storeId, mobiles);
@@ -96,7 +99,8 @@ export async function checkLeadSheet(
     const stage = stageText ? STAGE_OF.get(stageText) : 'new';
     if (!stage) problem('阶段', LeadImportMsg.stage);
     const consentText = get('营销同意').toLowerCase();
-    if (consentText && !YES.includes(consentText) && !NO.includes(consentText)) problem('营销同意', LeadImportMsg.consent);
+    if (consentText && !YES.includes(consentText) && !NO.includes(consentText))
+      problem('营销同意', LeadImportMsg.consent);
     const mobile = parsed.success ? parsed.data.mobile : '';
     const earlier = mobile ? firstRow.get(mobile) : undefined;
     if (earlier !== undefined) problem('手机号', LeadImportMsg.sameMobile(earlier));

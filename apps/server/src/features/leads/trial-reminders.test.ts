@@ -56,7 +56,9 @@ describeEachDb('leads: trial class reminders (体验课提醒)', (env) => {
       quietFrom: '00:00',
       quietTo: '00:00',
       wechat: { appId: '', appSecret: '', baseUrl: '', templates: [] },
-      sms: { templates: [{ kind: 'trial_reminder', templateId: 'T_TRIAL', params: ['store', 'course', 'time', 'name'] }] },
+      sms: {
+        templates: [{ kind: 'trial_reminder', templateId: 'T_TRIAL', params: ['store', 'course', 'time', 'name'] }],
+      },
     });
   });
   afterAll(() => sms.close());

@@ -281,7 +281,12 @@ describeEachDb('营销短信: consent, audience, send, reply T and the unsubscri
   });
 
   const sendsOf = (text: string) =>
-    db().selectFrom('marketingSend').selectAll().where('storeId', '=', env().storeId).where('text', '=', text).execute();
+    db()
+      .selectFrom('marketingSend')
+      .selectAll()
+      .where('storeId', '=', env().storeId)
+      .where('text', '=', text)
+      .execute();
   const unsentTo = async (mobile: string) =>
     (
       await db()
@@ -303,9 +308,9 @@ describeEachDb('营销短信: consent, audience, send, reply T and the unsubscri
     expect(await sendsOf('周三晚课加开')).toHaveLength(1);
     expect(await unsentTo(p.庚.mobile)).toBe(before + 1);
     // The stages in another order are the same audience; another text is another send.
-    expect(
-      await mgr().call(sendMarketing.path, { ...input, leadStages: ['contacted', 'new'] }),
-    ).toMatchObject({ status: 200 });
+    expect(await mgr().call(sendMarketing.path, { ...input, leadStages: ['contacted', 'new'] })).toMatchObject({
+      status: 200,
+    });
     expect(await mgr().call(sendMarketing.path, { ...input, leadStages: ['new', 'contacted'] })).toMatchObject({
       status: 409,
       msg: MarketingMsg.repeated,

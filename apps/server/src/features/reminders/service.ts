@@ -199,11 +199,13 @@ export async function myPrefs(ctx: CallCtx): Promise<ResOf<typeof memberQueryNot
     repo.memberContact(ctx.db, ctx.store.id, ctx.member.id),
   ]);
   return {
-    kinds: NOTIFY_KINDS.filter((kind) => !TEACHER_NOTIFY_KINDS.includes(kind) && !LEAD_NOTIFY_KINDS.includes(kind)).map((kind) => ({
-      kind,
-      label: NOTIFY_KIND_LABEL[kind],
-      on: !off.has(kind),
-    })),
+    kinds: NOTIFY_KINDS.filter((kind) => !TEACHER_NOTIFY_KINDS.includes(kind) && !LEAD_NOTIFY_KINDS.includes(kind)).map(
+      (kind) => ({
+        kind,
+        label: NOTIFY_KIND_LABEL[kind],
+        on: !off.has(kind),
+      }),
+    ),
     wechatAppId: wechatAccount(setting)?.appId ?? null,
     wechatBound: Boolean(me?.wechatOpenid),
   };

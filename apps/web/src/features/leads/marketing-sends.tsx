@@ -9,7 +9,9 @@ type Row = ResOf<typeof queryMarketingSendList>['list'][number];
 const audienceOf = (r: Row) =>
   [
     r.toMembers ? '会员' : '',
-    r.toLeads ? `潜客${r.leadStages.length ? `（${r.leadStages.map((s) => LEAD_STAGE_LABEL[s]).join('、')}）` : ''}` : '',
+    r.toLeads
+      ? `潜客${r.leadStages.length ? `（${r.leadStages.map((s) => LEAD_STAGE_LABEL[s]).join('、')}）` : ''}`
+      : '',
   ]
     .filter(Boolean)
     .join('、');
