@@ -3,6 +3,7 @@ import {
   IMPORT_FIELD_LABEL,
   IMPORT_FIELDS,
   IMPORT_ROWS_MAX,
+  LEAD_IMPORT_SHEET,
   JOB_PHASE_LABEL,
   type ImportMapping,
   type ImportProblem,
@@ -73,18 +74,39 @@ function ProblemTable({ label, problems }: { label: string; problems: ImportProb
   );
 }
 
-/** The file's cards over the store's prepaid limits (预付卡限额): imported all the same, the studio told. */
+/**
+ * The file's warnings, imported all the same: cards over the store's prepaid limits (预付卡限额), and
+ * the 潜客 sheet's rows of a member's mobile or merged into a known lead (listed after the cards').
+ */
 function PrepaidWarnings({ o, done }: { o: Outcome; done: boolean }) {
   if (!o.warningCount) return null;
+  const leads = o.warnings.filter((w) => w.sheet === LEAD_IMPORT_SHEET);
+  const cards = o.warnings.filter((w) => w.sheet !== LEAD_IMPORT_SHEET);
+  const cardCount = o.warningCount - leads.length;
   return (
     <>
-      <Alert
-        type="warning"
-        showIcon
-        message={`${o.warningCount} 张卡超出本店的预付卡限额`}
-        description={`这些卡是在别处售出的，${done ? '已' : '仍会'}照常导入；它们会列在 会员卡 → 预付卡限额 的超限卡中，请留意续费和充值时的限额。`}
-      />
-      <ProblemTable label="超出预付卡限额的卡" problems={o.warnings} />
+      {cardCount > 0 && (
+        <>
+          <Alert
+            type="warning"
+            showIcon
+            message={`${cardCount} 张卡超出本店的预付卡限额`}
+            description={`这些卡是在别处售出的，${done ? '已' : '仍会'}照常导入；它们会列在 会员卡 → 预付卡限额 的超限卡中，请留意续费和充值时的限额。`}
+          />
+          <ProblemTable label="超出预付卡限额的卡" problems={cards} />
+        </>
+      )}
+      {leads.length > 0 && (
+        <>
+          <Alert
+            type="info"
+            showIcon
+            message={`潜客表中 ${leads.length} 行需要留意`}
+            description={`已是会员的手机号${done ? '已' : '仍会'}导入为潜客（显示为已是会员）；已有潜客的手机号合并到该潜客。`}
+          />
+          <ProblemTable label="潜客表提示" problems={leads} />
+        </>
+      )}
     </>
   );
 }
