@@ -137,6 +137,66 @@ describeBrowser('member import (会员导入)', (env) => {
     await shot(page, 'export-done');
   });
 
+  it('the template has a 潜客 sheet; a workbook with members and leads imports both, a known mobile merged', async () => {
+    const { page, api, server } = env();
+    await page.goto(`${server.url}/member/import`);
+    const [template] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'download 下载导入模板', exact: true }).click(),
+    ]);
+    const templateFile = path.join(ARTIFACTS, 'import-template.xlsx');
+    await template.saveAs(templateFile);
+    const tw = new ExcelJS.Workbook();
+    await tw.xlsx.readFile(templateFile);
+    expect(tw.worksheets.map((w) => w.name)).toEqual(['会员卡', '潜客']);
+    expect((tw.getWorksheet('潜客')!.getRow(1).values as unknown[]).slice(1)).toEqual([
+      '姓名',
+      '手机号',
+      '来源',
+      '跟进人',
+      '阶段',
+      '备注',
+      '营销同意',
+    ]);
+
+    const known = mobile(90);
+    await api.ok('insert/lead', { name: '老潜客', mobile: known, source: '电话', ownerId: null });
+    const wb = new ExcelJS.Workbook();
+    wb.addWorksheet('会员卡').addRows([
+      ['姓名', '手机号'],
+      ['表格会员', mobile(91)],
+    ]);
+    wb.addWorksheet('潜客').addRows([
+      ['姓名', '手机号', '来源', '跟进人', '阶段', '备注', '营销同意'],
+      ['表格潜客甲', mobile(92), '团购', '', '已联系', '想练普拉提', '是'],
+      ['表格潜客乙', mobile(93), '', '', '', '', ''],
+      ['老潜客', known, '', '', '', '又来电', ''],
+    ]);
+    const file = path.join(ARTIFACTS, 'import-leads.xlsx');
+    await wb.xlsx.writeFile(file);
+    await page.locator('input[type=file]').setInputFiles(file);
+    await page.getByRole('table', { name: '列对应' }).waitFor();
+    await page.getByRole('button', { name: '预 检' }).click();
+    await page.getByText('预检通过').waitFor();
+    await page.getByText('将新增 2 位潜客').first().waitFor();
+    await page.getByText('将合并 1 位已有潜客').first().waitFor();
+    await page.getByText('潜客表中 1 行需要留意').waitFor();
+    expect(await page.getByText('超出本店的预付卡限额').count()).toBe(0);
+    await shot(page, 'import-leads-dry-run');
+    await page.getByRole('button', { name: '开始导入' }).click();
+    await page.locator('.ant-result-title', { hasText: '导入完成' }).waitFor();
+    await page.getByText('已新增 2 位潜客').first().waitFor();
+    const leads = await api.ok<{ list: { name: string; stage: string; source: string }[] }>('query/lead/list', {
+      scope: 'all',
+      param: '表格潜客',
+      page: 1,
+    });
+    expect(leads.list.map((l) => [l.name, l.stage, l.source]).sort()).toEqual([
+      ['表格潜客乙', 'new', '导入'],
+      ['表格潜客甲', 'contacted', '团购'],
+    ]);
+  });
+
   it("warns in the dry run and after the import of the cards over the store's prepaid limits, and imports them", async () => {
     const { page, api, server } = env();
     const product = await countCard(api, '限额次卡');

@@ -79,6 +79,40 @@ describeBrowser('营销短信 (店长)', (env) => {
     expect(texts.map((t) => t.mobile)).toContain('13955550001');
     expect(texts.map((t) => t.mobile)).not.toContain('13955550002');
     expect(texts.every((t) => t.text.startsWith('周末瑜伽体验课八折') && t.text.endsWith('回T退订'))).toBe(true);
+
+    // The same text again (a second click, another tab): refused, saying why; nothing more queued.
+    await send.getByTestId('marketing-text').fill('周末瑜伽体验课八折，欢迎到店');
+    await expect.poll(() => stat('将收到').textContent()).toBe(String(expected.recipients));
+    await submit.click();
+    await page
+      .locator('.ant-popconfirm')
+      .getByRole('button', { name: /发\s*送/ })
+      .click();
+    await toast(page, '这条营销短信刚刚已发送给同一批对象');
+    expect(
+      await server.database.db.selectFrom('outbox').select('id').where('topic', '=', 'sms.marketing').execute(),
+    ).toHaveLength(queued.length);
+
+    // 发送记录: the send with its time, sender, text, audience and counts.
+    await page.getByRole('tab', { name: '发送记录' }).click();
+    const sends = page.getByTestId('marketing-sends');
+    const row = sends.locator('tbody tr', { hasText: '周末瑜伽体验课八折' });
+    await row.getByText(`${expected.recipients} 人（会员 0，潜客 ${expected.recipients}）`).waitFor();
+    await row.getByText(`未同意不发送 ${expected.excluded} 人`).waitFor();
+    await row.getByText('潜客', { exact: true }).waitFor();
+    await row
+      .getByTestId('marketing-send-result')
+      .getByText(/已发送 \d+/)
+      .waitFor();
+    const [h] = (
+      await api.ok<{ list: { sent: number; failed: number; withdrawn: number; waiting: number }[] }>(
+        'query/marketing/send/list',
+        { page: 1 },
+      )
+    ).list;
+    expect(h.sent + h.failed + h.withdrawn + h.waiting).toBe(expected.recipients);
+    expect(await sends.locator('tbody tr').count()).toBe(1);
+    await shot(page, 'marketing-sends');
   });
 
   it('the link in the text opens the 退订 page on a phone: one tap, 已退订, left out of the next send', async () => {

@@ -64,6 +64,9 @@ export const zName = (error?: string) =>
 
 export const zText = (max = MAX_TEXT) => z.string().max(max, `内容不能超过${max}个字符`);
 
+/** A mobile as written in a file (spaces, dashes, +86 dropped); check it with `zMobile`. */
+export const readWrittenMobile = (s: string): string => s.replace(/[\s-]/g, '').replace(/^(\+?86)(?=1\d{10}$)/, '');
+
 export const zMobile = () =>
   z
     .string()

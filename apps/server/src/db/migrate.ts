@@ -45,6 +45,8 @@ import { trials } from './migrations/20261210_500_trials.ts';
 import { referralReward } from './migrations/20261210_600_referral_reward.ts';
 import { contracts } from './migrations/20261211_100_contracts.ts';
 import { marketingConsent } from './migrations/20261211_800_marketing_consent.ts';
+import { leadConsentImport } from './migrations/20261212_500_lead_consent_import.ts';
+import { marketingSend } from './migrations/20261212_500_marketing_send.ts';
 
 /** Timestamped migrations, in order. Never edit one that has landed: add a new one. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -93,6 +95,8 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '20261210_600_referral_reward': referralReward(dialect),
     '20261211_100_contracts': contracts(dialect),
     '20261211_800_marketing_consent': marketingConsent(dialect),
+    '20261212_500_lead_consent_import': leadConsentImport(dialect),
+    '20261212_500_marketing_send': marketingSend(dialect),
   };
 }
 

@@ -325,7 +325,7 @@ export interface LeadConsentTable {
   storeId: number;
   leadId: number;
   granted: number;
-  way: 'visit' | 'phone' | 'online' | 'sms_reply' | 'link';
+  way: 'visit' | 'phone' | 'online' | 'sms_reply' | 'link' | 'import';
   staffId: number | null;
   at: string;
 }
@@ -438,6 +438,29 @@ export interface LeadTrialTable {
   cancelTime: string | null;
 }
 /** 转介绍奖励 (migration 20261210_600): one a referred lead at most. */
+/** A marketing text's send (migration 20261212_500): who, when, the text, the audience and its counts then. */
+export interface MarketingSendTable {
+  id: Generated<number>;
+  storeId: number;
+  staffId: number | null;
+  /** The text and audience's hash, unique per store (a repeat at once writes nothing); retired past the window. */
+  dedupeKey: string;
+  text: string;
+  toMembers: number;
+  toLeads: number;
+  /** JSON array of lead stages (empty: any). */
+  leadStages: string;
+  recipients: number;
+  members: number;
+  leads: number;
+  excluded: number;
+  createdAt: string;
+}
+/** The outbox row of each recipient's text of a send. */
+export interface MarketingSendTextTable {
+  sendId: number;
+  outboxId: number;
+}
 export interface ReferralRewardTable {
   id: Generated<number>;
   storeId: number;
@@ -950,6 +973,8 @@ export interface Database {
   leadFollowUp: LeadFollowUpTable;
   leadConsent: LeadConsentTable;
   referralReward: ReferralRewardTable;
+  marketingSend: MarketingSendTable;
+  marketingSendText: MarketingSendTextTable;
   leadTrial: LeadTrialTable;
   memberCard: MemberCardTable;
   cardLedger: CardLedgerTable;

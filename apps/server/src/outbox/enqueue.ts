@@ -11,9 +11,9 @@ export async function enqueue(
   topic: string,
   orderKey: string,
   payload: unknown,
-): Promise<void> {
+): Promise<number> {
   const now = Date.now();
-  await tx
+  const row = await tx
     .insertInto('outbox')
     .values({
       storeId,
@@ -27,5 +27,7 @@ export async function enqueue(
       lastError: null,
       deadAt: null,
     })
-    .execute();
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
 }

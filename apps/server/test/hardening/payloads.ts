@@ -699,6 +699,7 @@ export const basePayloads: Record<string, BasePayload> = {
     body: () => ({ members: true, leads: true, leadStages: ['new'], text: '周末活动' }),
   },
   [`${STORE}/send/marketing`]: { body: () => ({ members: true, leads: true, leadStages: [], text: '周末活动' }) },
+  [`${STORE}/query/marketing/send/list`]: { body: () => ({ page: 1 }) },
   [`${STORE}/query/marketing/setting`]: { body: () => ({}) },
   [`${STORE}/update/marketing/setting`]: { body: () => ({ templateId: 'SMS_100' }) },
   '/member/api/query/unsubscribe': { body: () => ({ token: 'AAAAAAAAAAAAAAAAAAAAAA' }), anon: true },

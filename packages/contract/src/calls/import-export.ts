@@ -279,6 +279,9 @@ export const importMembers = defineCall({
     skipped: z.number().int(),
     /** Cards created (each with its opening ledger entry 导入期初余额). */
     cards: z.number().int(),
+    /** The 潜客 sheet's leads created, and those merged into a lead of the same mobile. */
+    leads: z.number().int(),
+    leadsMerged: z.number().int(),
     errors: z.array(zImportProblem),
     /** How many problems there are (the list stops at IMPORT_ERRORS_MAX). */
     errorCount: z.number().int(),

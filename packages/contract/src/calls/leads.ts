@@ -33,7 +33,7 @@ export const LEAD_WAY_LABEL: Record<LeadWay, string> = { phone: '电话', wechat
  * How a lead's marketing consent was given or withdrawn (issue 44, item 7): staff mark 到店 or 电话;
  * the sign-up page's checkbox is 线上报名; a reply T to a marketing text and its unsubscribe link withdraw.
  */
-export const LEAD_CONSENT_WAYS = ['visit', 'phone', 'online', 'sms_reply', 'link'] as const;
+export const LEAD_CONSENT_WAYS = ['visit', 'phone', 'online', 'sms_reply', 'link', 'import'] as const;
 export type LeadConsentWay = (typeof LEAD_CONSENT_WAYS)[number];
 export const LEAD_CONSENT_WAY_LABEL: Record<LeadConsentWay, string> = {
   visit: '到店',
@@ -41,6 +41,7 @@ export const LEAD_CONSENT_WAY_LABEL: Record<LeadConsentWay, string> = {
   online: '线上报名',
   sms_reply: '短信回复T',
   link: '点击退订链接',
+  import: '导入',
 };
 /** The ways staff record a lead's consent with. */
 export const LEAD_STAFF_CONSENT_WAYS = ['visit', 'phone'] as const;
@@ -200,6 +201,30 @@ const zLeadFields = {
   interests: zOptText(200),
   notes: zOptText(500),
 };
+
+/** A lead as the import's 潜客 sheet gives it: the fields checked as the desk's add checks them. */
+export const zLeadImportRow = z.object({
+  name: zLeadFields.name,
+  mobile: zLeadFields.mobile,
+  source: zLeadFields.source,
+  notes: zLeadFields.notes,
+});
+
+/** The import's 潜客 sheet (a workbook's sheet of that name): its columns, 姓名 and 手机号 needed. */
+export const LEAD_IMPORT_SHEET = '潜客';
+export const LEAD_IMPORT_COLUMNS = ['姓名', '手机号', '来源', '跟进人', '阶段', '备注', '营销同意'] as const;
+
+export const LeadImportMsg = {
+  columns: '潜客表需要“姓名”和“手机号”两列',
+  owner: (name: string) => `跟进人“${name}”不是本店在职员工`,
+  ownerTwice: (name: string) => `本店有多位员工叫“${name}”，请改为其中一位的账号`,
+  stage: '阶段请填 新线索、已联系、已约体验、已体验 或 已流失（已成交由售卡产生）',
+  consent: '营销同意请填“是”或“否”',
+  sameMobile: (row: number) => `手机号与第${row}行重复`,
+  member: '该手机号已是本店会员：潜客照常导入，显示为已是会员',
+  merged: (name: string) => `该手机号已有潜客“${name}”：合并到该潜客（补全空的信息、追加备注）`,
+  lostReason: '导入时已流失',
+} as const;
 
 export const insertLead = defineCall({
   path: `${STORE_API}/insert/lead`,

@@ -3,7 +3,7 @@
 // (the provider's 上行短信 callback) or the link's one click withdraws the consent. Codes and booking
 // notices are not marketing and are not touched. Server: features/marketing.
 import { z } from 'zod';
-import { zEmpty } from '../common.ts';
+import { zEmpty, zPage, zPaged } from '../common.ts';
 import { defineCall, fails, Roles, STORE_API } from '../define.ts';
 import { LEAD_STAGES } from './leads.ts';
 import { MEMBER_API } from './member-channel.ts';
@@ -14,6 +14,10 @@ export const MARKETING_STOP = '回T退订';
 export const MARKETING_STOP_REPLIES = ['T', 'TD', '退订'] as const;
 /** The longest text the manager writes (the server adds the stop words and the link). */
 export const MARKETING_TEXT_MAX = 300;
+/** The same text to the same audience is sent once within this many minutes (two clicks, two tabs). */
+export const MARKETING_REPEAT_MINUTES = 10;
+/** 发送记录: sends a page. */
+export const MARKETING_SEND_PAGE = 20;
 
 export const MarketingMsg = {
   text: '请填写短信内容',
@@ -23,6 +27,7 @@ export const MarketingMsg = {
   noSms: '门店未设置短信服务，请先在短信设置中选择服务商',
   nobody: '没有同意接收营销短信的发送对象',
   token: '退订链接无效',
+  repeated: `这条营销短信刚刚已发送给同一批对象，${MARKETING_REPEAT_MINUTES}分钟内不会重复发送，请在发送记录中查看`,
 } as const;
 
 const zAudience = {
@@ -80,7 +85,42 @@ export const sendMarketing = defineCall({
   summary:
     '发送营销短信（店长）：发给同意接收营销短信的会员和潜客，每个手机号一条，经短信发送队列；短信末尾由服务器加上“回T退订”和退订链接',
   example: { members: true, leads: false, leadStages: [], text: '周末瑜伽体验课八折' },
-  errors: fails.badRequest(MarketingMsg.audience, MarketingMsg.template, MarketingMsg.noSms, MarketingMsg.nobody),
+  errors: [
+    ...fails.badRequest(MarketingMsg.audience, MarketingMsg.template, MarketingMsg.noSms, MarketingMsg.nobody),
+    ...fails.conflict(MarketingMsg.repeated),
+  ],
+});
+
+export const queryMarketingSendList = defineCall({
+  path: `${STORE_API}/query/marketing/send/list`,
+  kind: 'read',
+  auth: 'store',
+  roles: Roles.manager,
+  req: z.object({ page: zPage() }),
+  res: zPaged(
+    zMarketingCount.extend({
+      id: z.number(),
+      /** Store-local `YYYY-MM-DD HH:mm:ss`. */
+      createdAt: z.string(),
+      /** The staff who sent it ('' when gone). */
+      staffName: z.string(),
+      text: z.string(),
+      toMembers: z.boolean(),
+      toLeads: z.boolean(),
+      leadStages: z.array(z.enum(LEAD_STAGES)),
+      /** From the outbox: texts the provider took. */
+      sent: z.number(),
+      /** Given up (the provider refused, the cap reached, no provider any more). */
+      failed: z.number(),
+      /** Given up because the person withdrew between the send and its text (回T, the link). */
+      withdrawn: z.number(),
+      /** Still waiting or being retried. */
+      waiting: z.number(),
+    }),
+  ),
+  summary:
+    '营销短信发送记录（店长）：每次发送的时间、发送人、内容、发送对象和人数，以及短信发送队列里已发送、失败、发送前已退订、待发送的条数，最新的在前，每页20条',
+  example: { page: 1 },
 });
 
 export const queryMarketingSetting = defineCall({
@@ -141,6 +181,7 @@ export const memberUnsubscribe = defineCall({
 export const marketingCalls = [
   queryMarketingPreview,
   sendMarketing,
+  queryMarketingSendList,
   queryMarketingSetting,
   updateMarketingSetting,
   memberUnsubscribeInfo,

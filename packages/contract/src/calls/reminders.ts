@@ -18,6 +18,7 @@ export const NOTIFY_KINDS = [
   'lesson_booked',
   'lesson_confirmed',
   'lesson_request',
+  'trial_reminder',
 ] as const;
 export type NotifyKind = (typeof NOTIFY_KINDS)[number];
 
@@ -26,6 +27,16 @@ export type NotifyKind = (typeof NOTIFY_KINDS)[number];
  * their confirmation (待确认). Members' switches leave them out.
  */
 export const TEACHER_NOTIFY_KINDS: readonly NotifyKind[] = ['lesson_request'];
+
+/**
+ * The kinds sent to a lead (潜客), not a member (by SMS to the lead's mobile): a trial class's
+ * reminder (体验课提醒). A service message, not marketing: no marketing consent asked. Members'
+ * switches leave them out.
+ */
+export const LEAD_NOTIFY_KINDS: readonly NotifyKind[] = ['trial_reminder'];
+
+/** A trial class (体验课) is reminded this many hours before it starts (the day before), besides the store's class reminder hours. */
+export const TRIAL_REMINDER_HOURS = 24;
 
 /** A lesson (私教/小班) is reminded this many hours before it starts (the day before), confirmed ones only. */
 export const LESSON_REMINDER_HOURS = 24;
@@ -40,6 +51,7 @@ export const NOTIFY_KIND_LABEL: Record<NotifyKind, string> = {
   lesson_booked: '私教预约成功',
   lesson_confirmed: '私教预约已确认',
   lesson_request: '私教待确认（发给老师）',
+  trial_reminder: '体验课提醒（发给潜客）',
 };
 
 /**
@@ -57,6 +69,8 @@ export const NOTIFY_VARS: Record<NotifyKind, readonly string[]> = {
   lesson_confirmed: ['name', 'store', 'course', 'time', 'teacher'],
   /** `name` is the teacher's; `member` who booked. */
   lesson_request: ['name', 'store', 'course', 'time', 'member', 'deadline'],
+  /** `name` is the lead's. */
+  trial_reminder: ['name', 'store', 'course', 'time', 'teacher'],
 };
 
 export const NOTIFY_VAR_LABEL: Record<string, string> = {
@@ -492,4 +506,5 @@ export const NOTIFY_TEXT: Record<NotifyKind, string> = {
   lesson_booked: '{name}您好，您已预约{course}（{teacher}），{time}开始，{state}。',
   lesson_confirmed: '{name}您好，{teacher}已确认您预约的{course}，{time}开始，请准时到场。',
   lesson_request: '{name}老师您好，{member}预约了{course}（{time}），请在{deadline}前确认。',
+  trial_reminder: '{name}您好，您预约的{store}体验课{course}将于{time}开始（{teacher}），请准时到店。',
 };

@@ -1,4 +1,4 @@
-import { IMPORT_COLUMNS_MAX, IMPORT_ROWS_MAX, ImportMsg, unSheetCell } from '@studio/contract';
+import { IMPORT_COLUMNS_MAX, IMPORT_ROWS_MAX, ImportMsg, LEAD_IMPORT_SHEET, unSheetCell } from '@studio/contract';
 import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { decodeText } from '../../lib/decode-text.ts';
@@ -266,9 +266,14 @@ async function readWorkbook(data: Buffer): Promise<FileSheet[]> {
     throw badRequest(ImportMsg.fileBroken);
   }
   const named = read.filter((ws) => MEMBER_SHEETS.includes(ws.name.trim()));
-  const chosen = named.length ? named : read.slice(0, 1);
-  if (!chosen.length) throw badRequest(ImportMsg.noRows);
-  return chosen.map((ws) => sheetOf(named.length ? ws.name.trim() : '', ws.lines));
+  // The 潜客 sheet (leads) is read by its name, beside the members' sheets (a workbook with it names its sheets).
+  const leads = read.filter((ws) => ws.name.trim() === LEAD_IMPORT_SHEET).slice(0, 1);
+  const chosen = named.length ? named : leads.length ? [] : read.slice(0, 1);
+  if (!chosen.length && !leads.length) throw badRequest(ImportMsg.noRows);
+  return [
+    ...chosen.map((ws) => sheetOf(named.length ? ws.name.trim() : '', ws.lines)),
+    ...leads.map((ws) => sheetOf(LEAD_IMPORT_SHEET, ws.lines)),
+  ];
 }
 
 /** A sheet's name as the workbook lists it, from the streaming reader's view of xl/workbook.xml and its relations. */

@@ -8,6 +8,7 @@ import {
   ImportMsg,
   MAX_NAME,
   MAX_TEXT,
+  readWrittenMobile,
   zMobile,
   type CardActivation,
   type ImportCardStatus,
@@ -83,8 +84,6 @@ export interface ImportPlan {
 }
 
 const MOBILE = zMobile();
-/** A mobile as written in a file (spaces, dashes, +86 dropped); check it with `mobileOk`. */
-const readMobile = (s: string) => s.replace(/[\s-]/g, '').replace(/^(\+?86)(?=1\d{10}$)/, '');
 const mobileOk = (m: string) => MOBILE.safeParse(m).success;
 /** Control characters (not tab or line breaks): what no name, mobile or remark holds. */
 const hasControl = (s: string) => {
@@ -217,7 +216,7 @@ export function planImport(
       const name = get('name');
       if (!name) problem('name', ImportMsg.nameMissing);
       else if (name.length > MAX_NAME) problem('name', ImportMsg.nameTooLong);
-      const mobileText = readMobile(get('mobile'));
+      const mobileText = readWrittenMobile(get('mobile'));
       if (!mobileText) problem('mobile', ImportMsg.mobileMissing);
       else if (!mobileOk(mobileText)) problem('mobile', ImportMsg.mobileBad);
       else mobiles.add(mobileText);
@@ -301,7 +300,7 @@ function parseShares(text: string, own: string): { shares: string[] } | { proble
   for (const part of text.split(/[、，,;；\n]/)) {
     const written = part.trim();
     if (!written) continue;
-    const m = readMobile(written);
+    const m = readWrittenMobile(written);
     if (!mobileOk(m))
       return { problem: ImportMsg.shareMobileBad(written.length > 20 ? `${written.slice(0, 20)}…` : written) };
     if (m === own) return { problem: ImportMsg.shareSelf };

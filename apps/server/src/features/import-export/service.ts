@@ -4,6 +4,7 @@ import {
   IMPORT_FIELDS,
   IMPORT_MAPPING_SETTING,
   ImportMsg,
+  LEAD_IMPORT_SHEET,
   importMembers,
   Msg,
   PREPAID_RULE_SET_NAMES,
@@ -21,7 +22,8 @@ import type { CallCtx } from '../../lib/context.ts';
 import { badRequest, conflict } from '../../lib/errors.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { endOfDay, importedCardOver, insertSharesOfNewCards, leaveDays, loadPrepaidRule } from '../cards/public.ts';
-import { readImportFile } from './read-file.ts';
+import { checkLeadSheet, writeLeadRows } from '../leads/public.ts';
+import { readImportFile, type FileSheet } from './read-file.ts';
 import {
   insertCards,
   insertLeaves,
@@ -81,15 +83,25 @@ export async function importColumns(
   ctx: CallCtx,
   input: ParsedReqOf<typeof queryImportColumns>,
 ): Promise<ResOf<typeof queryImportColumns>> {
-  const sheets = await readImportFile(input.fileName, input.content);
+  const all = await readImportFile(input.fileName, input.content);
+  // The 潜客 sheet is read by its own columns: the mapping is the members' sheets'.
+  const { sheets } = splitSheets(all);
   const columns = [...new Set(sheets.flatMap((s) => s.header).filter(Boolean))];
-  const first = sheets[sheets.length - 1];
-  const sample = first.rows.slice(0, SAMPLE_ROWS).map((r) => first.header.map((_, i) => r.cells[i] ?? ''));
+  const first = sheets.at(-1);
+  const sample = first ? first.rows.slice(0, SAMPLE_ROWS).map((r) => first.header.map((_, i) => r.cells[i] ?? '')) : [];
   return {
     columns,
-    rows: sheets.reduce((n, s) => n + s.rows.length, 0),
+    rows: all.reduce((n, s) => n + s.rows.length, 0),
     sample,
     mapping: guessMapping(columns, await rememberedMapping(ctx)),
+  };
+}
+
+/** The members' sheets and the 潜客 sheet (leads) of a file. */
+function splitSheets(all: FileSheet[]) {
+  return {
+    sheets: all.filter((s) => s.name !== LEAD_IMPORT_SHEET),
+    leadSheet: all.find((s) => s.name === LEAD_IMPORT_SHEET),
   };
 }
 
@@ -154,8 +166,9 @@ async function importWithProgress(
 ): Promise<ImportAnswer> {
   const storeId = ctx.store.id;
   await progress.set('read', 0, 0);
-  const sheets = await readImportFile(input.fileName, input.content);
-  const rows = sheets.reduce((n, s) => n + s.rows.length, 0);
+  const all = await readImportFile(input.fileName, input.content);
+  const { sheets, leadSheet } = splitSheets(all);
+  const rows = all.reduce((n, s) => n + s.rows.length, 0);
   await progress.set('check', 0, rows);
   const products = await productsOf(ctx.db, storeId);
   const now = localDateTime(ctx.store.timezone);
@@ -164,8 +177,17 @@ async function importWithProgress(
   const storeMembers = (ex: Executor) =>
     membersByMobile(ex, storeId, [...new Set([...plan.members.keys(), ...sharedMobiles(plan)])]);
   const before = await storeMembers(ctx.db);
-  const problems = sortProblems([...plan.problems, ...shareProblems(plan, (m) => before.has(m))]);
-  const warned = await prepaidWarnings(ctx, plan, products);
+  // The 潜客 sheet: a mobile already a member (of the store, or of this file) is reported.
+  const membersHolding = async (mobiles: string[]) =>
+    new Set([
+      ...(await membersByMobile(ctx.db, storeId, mobiles)).keys(),
+      ...mobiles.filter((m) => plan.members.has(m)),
+    ]);
+  const leadCheck = leadSheet
+    ? await checkLeadSheet(ctx.db, storeId, leadSheet, membersHolding)
+    : { rows: [], errors: [], warnings: [] };
+  const problems = sortProblems([...plan.problems, ...shareProblems(plan, (m) => before.has(m)), ...leadCheck.errors]);
+  const warned = [...(await prepaidWarnings(ctx, plan, products)), ...leadCheck.warnings];
   const warnings = { warnings: warned.slice(0, IMPORT_ERRORS_MAX), warningCount: warned.length };
   await progress.set('check', rows, rows);
   const errors = problems.slice(0, IMPORT_ERRORS_MAX);
@@ -185,6 +207,8 @@ async function importWithProgress(
       updated,
       skipped,
       cards: plan.cards.filter(kept).length,
+      leads: leadCheck.rows.filter((r) => r.mergedInto === null).length,
+      leadsMerged: leadCheck.rows.filter((r) => r.mergedInto !== null).length,
     };
   };
   if (input.dryRun) {
@@ -215,13 +239,16 @@ async function importWithProgress(
       const gone = sortProblems(shareProblems(plan, (m) => existing.has(m)));
       if (gone.length) throw badRequest(ImportMsg.hasErrors(gone.length), { errors: gone });
       const result = await writeImport(tx, ctx, plan, existing, input.duplicates, now, progress);
+      const leads = await writeLeadRows(tx, storeId, leadCheck.rows, { by: ctx.staff.id, now });
       await putSetting(tx, storeId, IMPORT_MAPPING_SETTING, JSON.stringify(input.mapping));
-      const c = count(existing);
+      const c = { ...count(existing), leads: leads.created, leadsMerged: leads.merged };
       const words = [
         `新增${c.members}位会员`,
         c.updated ? `更新${c.updated}位会员` : '',
         c.skipped ? `跳过${c.skipped}位已有会员` : '',
         `${c.cards}张会员卡`,
+        leadSheet ? `新增${c.leads}位潜客` : '',
+        c.leadsMerged ? `合并${c.leadsMerged}位已有潜客` : '',
       ];
       audit(tx, {
         kind: 'bulk',

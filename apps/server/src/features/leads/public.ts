@@ -2,3 +2,4 @@
 export { returnStaleLeads } from './service.ts';
 export { recordLeadConsents } from './consent.ts';
 export { leadsWithMarketingConsent } from './repository.ts';
+export { checkLeadSheet, writeLeadRows, type LeadRow, type LeadSheet } from './import.ts';

@@ -2,6 +2,7 @@ import type { LeadStage } from '@studio/contract';
 import { sql } from 'kysely';
 import { contains } from '../../db/dialect.ts';
 import type { Executor } from '../../db/index.ts';
+import { idChunks } from '../../db/chunks.ts';
 import type { NewRow } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
 import { trialMissedSql } from './trial-repository.ts';
@@ -167,6 +168,21 @@ export async function mergeIntoLead(
     .where('mobile', '=', m.mobile)
     .returning(['id', 'name', 'ownerId'])
     .executeTakeFirstOrThrow();
+}
+
+/** The store's leads of these mobiles: mobile to name. */
+export async function leadNamesByMobile(ex: Executor, storeId: number, mobiles: readonly string[]) {
+  const out = new Map<string, string>();
+  for (const part of idChunks([...new Set(mobiles)].filter(Boolean))) {
+    const rows = await ex
+      .selectFrom('lead')
+      .select(['mobile', 'name'])
+      .where('storeId', '=', storeId)
+      .where('mobile', 'in', part)
+      .execute();
+    for (const r of rows) out.set(r.mobile, r.name);
+  }
+  return out;
 }
 
 /** The id of the store's lead holding `mobile`, if any. */

@@ -33,19 +33,19 @@ const leadTarget = (id: number) => ({ type: 'lead' as const, id });
 const named = (l: { name: string; mobile?: string }) => `潜客 ${l.name}${l.mobile ? `（${l.mobile}）` : ''}`;
 
 /** The setting as stored (defaults for a store that never saved it, or a value no longer valid). */
-function settingOf(text: string | null | undefined): LeadSetting {
+export function leadSettingOf(text: string | null | undefined): LeadSetting {
   const parsed = text ? zLeadSetting.safeParse(JSON.parse(text)) : undefined;
   return parsed?.success ? parsed.data : { returnDays: LEAD_RETURN_DAYS_DEFAULT, sources: [] };
 }
 
 export async function leadSetting(ctx: CallCtx) {
-  const s = settingOf(await getSetting(ctx.db, ctx.store.id, LEAD_SETTING_KEY));
+  const s = leadSettingOf(await getSetting(ctx.db, ctx.store.id, LEAD_SETTING_KEY));
   return { ...s, builtInSources: [...LEAD_SOURCES] };
 }
 
 /** Saves the leads' setting (the manager's), audited with what changed. */
 export async function saveLeadSetting(ctx: CallCtx, input: LeadSetting) {
-  const before = settingOf(await getSetting(ctx.db, ctx.store.id, LEAD_SETTING_KEY));
+  const before = leadSettingOf(await getSetting(ctx.db, ctx.store.id, LEAD_SETTING_KEY));
   await putSetting(ctx.db, ctx.store.id, LEAD_SETTING_KEY, JSON.stringify(input));
   const words = (s: LeadSetting) => ({ returnDays: s.returnDays, sources: s.sources.join('、') });
   audit(ctx.db, {
@@ -111,7 +111,7 @@ export async function leadInfo(ctx: CallCtx, id: number) {
 
 /** A source of the store's (built-in or the manager's); 400 otherwise. */
 async function requireSource(ctx: CallCtx, source: string) {
-  const setting = settingOf(await getSetting(ctx.db, ctx.store.id, LEAD_SETTING_KEY));
+  const setting = leadSettingOf(await getSetting(ctx.db, ctx.store.id, LEAD_SETTING_KEY));
   if (![...LEAD_SOURCES, ...setting.sources].includes(source)) throw badRequest(LeadMsg.unknownSource);
 }
 
@@ -382,7 +382,7 @@ export type Clock = (timezone: string) => string;
 export async function returnStaleLeads(db: Db, dialect: Dialect, clock: Clock = localDateTime): Promise<number[]> {
   const done: number[] = [];
   for (const s of await repo.storesWithOwnedLeads(db, LEAD_SETTING_KEY)) {
-    const { returnDays } = settingOf(s.value);
+    const { returnDays } = leadSettingOf(s.value);
     if (returnDays === 0) continue;
     const before = `${addDays(clock(s.timezone).slice(0, 10), -returnDays)} 00:00:00`;
     for (const lead of await repo.staleLeads(db, s.storeId, before)) {

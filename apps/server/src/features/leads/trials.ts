@@ -9,6 +9,7 @@ import { conflict, notFound } from '../../lib/errors.ts';
 import { findStoreScope } from '../../lib/store-repository.ts';
 import { localDateTime, storeNow } from '../../lib/time.ts';
 import { inWriteTx } from '../../lib/write-queue.ts';
+import { dropTrialReminders, planTrialReminders } from '../reminders/public.ts';
 import { sessionOfStore } from '../staff/public.ts';
 import { freeSeatsOf, liveSession, takeSeatsOf, type sessionDeleted } from '../timetable/public.ts';
 import { requireLead } from './repository.ts';
@@ -60,6 +61,8 @@ export async function bookTrial(ctx: CallCtx, input: { leadId: number; sessionId
       throw e;
     }
     if (!(await repo.markTrialBooked(tx, storeId, l.id, stage, now))) throw conflict(LeadMsg.trialClosed);
+    // 体验课提醒: the day before and at the store's reminder hours, to the lead's mobile.
+    await planTrialReminders(tx, { storeId, trialId: id, leadId: l.id, sessionId: s.id, now });
     audit(tx, {
       kind: 'lead',
       summary: `约体验课 ${when(s)}`,
@@ -88,6 +91,7 @@ export async function cancelTrial(ctx: CallCtx, id: number) {
     }
     await freeSeatsOf(tx, new Map([[t.sessionId, 1]]));
     await repo.restoreStage(tx, t.leadId, t.stageBefore);
+    await dropTrialReminders(tx, ctx.store.id, t.id);
     audit(tx, {
       kind: 'lead',
       summary: `取消体验课 ${when(t)} ${t.courseName}`,
@@ -142,6 +146,7 @@ export async function cancelTrialsOfSessions(tx: Tx, storeId: number, sessionIds
   for (const t of cancelled) {
     seats.set(t.timetableId, (seats.get(t.timetableId) ?? 0) + 1);
     if (t.status === S.BOOKED) await repo.restoreStage(tx, t.leadId, t.stageBefore);
+    await dropTrialReminders(tx, storeId, t.id);
   }
   await freeSeatsOf(tx, seats);
   if (cancelled.length) audit(tx, { targets: cancelled.map((t) => lead(t.leadId)) });

@@ -13,6 +13,7 @@ import {
   memberUpdateConsent,
   queryLeadInfo,
   queryMarketingPreview,
+  queryMarketingSendList,
   queryMarketingSetting,
   sendMarketing,
   updateLeadConsent,
@@ -23,7 +24,7 @@ import {
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { addressMaker } from '../../../test/public-door.ts';
 import { randomMobile } from '../../../test/factory.ts';
-import { describeEachDb, staffClient, type Client } from '../../../test/harness.ts';
+import { describeEachDb, moreInstances, staffClient, tally, type Client } from '../../../test/harness.ts';
 import { memberClient } from '../../../test/member-client.ts';
 import { fastWorker, waitFor } from '../../../test/outbox.ts';
 import { SECRET, startSmsStandIn } from '../../../test/sms-stand-in.ts';
@@ -33,6 +34,8 @@ const freshAddress = addressMaker(198, 51, 101);
 describeEachDb('营销短信: consent, audience, send, reply T and the unsubscribe link', (env) => {
   let standIn: Awaited<ReturnType<typeof startSmsStandIn>>;
   const db = () => env().database.db;
+  /** On PostgreSQL one more app instance on the suite's database. */
+  const instances = moreInstances(env, 1);
   const mgr = () => env().client;
   /** The people of the store: who agreed how. */
   const p = {} as Record<string, { mobile: string; id: number }>;
@@ -275,5 +278,111 @@ describeEachDb('营销短信: consent, audience, send, reply T and the unsubscri
       .where('sentAt', 'is', null)
       .execute();
     expect(rows.map((r) => (JSON.parse(r.payload) as { mobile: string }).mobile)).toEqual([p.庚.mobile]);
+  });
+
+  const sendsOf = (text: string) =>
+    db()
+      .selectFrom('marketingSend')
+      .selectAll()
+      .where('storeId', '=', env().storeId)
+      .where('text', '=', text)
+      .execute();
+  const unsentTo = async (mobile: string) =>
+    (
+      await db()
+        .selectFrom('outbox')
+        .select('payload')
+        .where('topic', '=', 'sms.marketing')
+        .where('sentAt', 'is', null)
+        .where('deadAt', 'is', null)
+        .execute()
+    ).filter((r) => (JSON.parse(r.payload) as { mobile: string }).mobile === mobile).length;
+
+  it('the same text to the same audience twice at once (two tabs, two instances): one send, the other told why', async () => {
+    const before = await unsentTo(p.庚.mobile);
+    const input = { members: true, leads: true, leadStages: [], text: '周三晚课加开' };
+    const answers = await Promise.all(
+      [0, 1, 2, 3].map((i) => instances.clients[i % instances.clients.length].call(sendMarketing.path, input)),
+    );
+    expect(tally(answers)).toEqual({ ok: 1, [`409 ${MarketingMsg.repeated}`]: 3 });
+    expect(await sendsOf('周三晚课加开')).toHaveLength(1);
+    expect(await unsentTo(p.庚.mobile)).toBe(before + 1);
+    // The stages in another order are the same audience; another text is another send.
+    expect(await mgr().call(sendMarketing.path, { ...input, leadStages: ['contacted', 'new'] })).toMatchObject({
+      status: 200,
+    });
+    expect(await mgr().call(sendMarketing.path, { ...input, leadStages: ['new', 'contacted'] })).toMatchObject({
+      status: 409,
+      msg: MarketingMsg.repeated,
+    });
+    // Past the window the same text may go again (the send of then keeps its row).
+    await db()
+      .updateTable('marketingSend')
+      .set({ createdAt: '2026-01-01 09:00:00' })
+      .where('storeId', '=', env().storeId)
+      .where('text', '=', '周三晚课加开')
+      .where('leadStages', '=', '[]')
+      .execute();
+    await mgr().ok(sendMarketing.path, input);
+    expect(await sendsOf('周三晚课加开')).toHaveLength(3);
+    expect(await unsentTo(p.庚.mobile)).toBe(before + 3);
+  });
+
+  it('发送记录 (manager only): each send with who, when, text, audience and the outbox’s sent, failed and withdrawn', async () => {
+    expect((await desk.call(queryMarketingSendList.path, { page: 1 })).status).toBe(403);
+    // 庚 withdraws by the link of a text still waiting: those texts are given up as withdrawn.
+    const waiting = await db()
+      .selectFrom('outbox')
+      .select('payload')
+      .where('topic', '=', 'sms.marketing')
+      .where('sentAt', 'is', null)
+      .executeTakeFirstOrThrow();
+    const token = /\/m\/\?u=([\w-]{22})/.exec((JSON.parse(waiting.payload) as { text: string }).text)![1];
+    await env().anon().ok(memberUnsubscribe.path, { token });
+    const stop = fastWorker(env().app.deps, { allow: new URL(standIn.base).host });
+    try {
+      await waitFor(
+        async () =>
+          (
+            await db()
+              .selectFrom('outbox')
+              .select('id')
+              .where('topic', '=', 'sms.marketing')
+              .where('sentAt', 'is', null)
+              .where('deadAt', 'is', null)
+              .execute()
+          ).length === 0,
+        'every marketing text done',
+      );
+    } finally {
+      await stop();
+    }
+    const { list, total } = await mgr().ok(queryMarketingSendList.path, { page: 1 });
+    expect(total).toBe(5);
+    const me = (await mgr().ok<{ name: string }>('/api/auth/me')).name;
+    expect(list.map((r: { text: string }) => r.text)).toEqual([
+      '周三晚课加开',
+      '周三晚课加开',
+      '周三晚课加开',
+      '新课上线',
+      '周末瑜伽体验课八折',
+    ]);
+    expect(list[4]).toMatchObject({
+      staffName: me,
+      toMembers: true,
+      toLeads: true,
+      leadStages: [],
+      recipients: 4,
+      members: 1,
+      leads: 3,
+      excluded: 4,
+      sent: 4,
+      failed: 0,
+      withdrawn: 0,
+      waiting: 0,
+    });
+    expect(list[4].createdAt).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    expect(list[3]).toMatchObject({ recipients: 1, sent: 0, failed: 0, withdrawn: 1, waiting: 0 });
+    expect(list[1]).toMatchObject({ leadStages: ['contacted', 'new'], withdrawn: 1 });
   });
 });

@@ -2,6 +2,7 @@ import {
   memberUnsubscribe,
   memberUnsubscribeInfo,
   queryMarketingPreview,
+  queryMarketingSendList,
   queryMarketingSetting,
   sendMarketing,
   updateMarketingSetting,
@@ -13,6 +14,7 @@ import * as s from './service.ts';
 export const marketingFeature = defineFeature((r) => {
   r.handle(queryMarketingPreview, (input, ctx) => s.preview(ctx, input));
   r.handle(sendMarketing, (input, ctx) => s.send(ctx, input));
+  r.handle(queryMarketingSendList, (input, ctx) => s.sendList(ctx, input.page));
   r.handle(queryMarketingSetting, (_input, ctx) => s.marketingSetting(ctx));
   r.handle(updateMarketingSetting, (input, ctx) => s.saveMarketingSetting(ctx, input.templateId), { tx: true });
   r.handle(memberUnsubscribeInfo, (input, ctx) => s.unsubscribeInfo(ctx, input.token));

@@ -2,7 +2,7 @@ import { storeScopeById } from '../../lib/store-scope.ts';
 import { GiveUp, type OutboxHandler } from '../../outbox/index.ts';
 import { SmsCapReached, smsSenderOf, type SmsMessage } from '../messaging/public.ts';
 import { agreesNow } from './audience.ts';
-import { MARKETING_TOPIC, marketingTemplateOf } from './service.ts';
+import { MARKETING_TOPIC, marketingTemplateOf, WITHDRAWN_SINCE } from './service.ts';
 
 /** The marketing template's one variable: Tencent {1}, Aliyun ${content}. */
 const marketingMessage = (templateId: string, text: string): SmsMessage => ({
@@ -21,7 +21,7 @@ const sendMarketingText: OutboxHandler = async (row, payload, ctx) => {
   const p = payload as { mobile: string; text: string };
   const store = await storeScopeById(ctx.db, row.storeId);
   if (!store) throw new GiveUp('门店不存在');
-  if (!(await agreesNow(ctx.db, store.id, p.mobile))) throw new GiveUp('已退订营销短信');
+  if (!(await agreesNow(ctx.db, store.id, p.mobile))) throw new GiveUp(WITHDRAWN_SINCE);
   const templateId = await marketingTemplateOf(ctx.db, store.id);
   const sender = templateId ? await smsSenderOf(ctx.db, ctx.allowHosts, store) : null;
   if (!sender) throw new GiveUp('门店未设置短信服务或营销短信模板');

@@ -1,6 +1,11 @@
+import { createHash } from 'node:crypto';
 import {
+  LEAD_STAGES,
+  MARKETING_REPEAT_MINUTES,
+  MARKETING_SEND_PAGE,
   MARKETING_STOP,
   MarketingMsg,
+  type LeadStage,
   memberUnsubscribe,
   type ParsedReqOf,
   type queryMarketingPreview,
@@ -9,9 +14,9 @@ import {
 import type { Db, Dialect, Executor } from '../../db/index.ts';
 import { audit, systemScope } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
-import { badRequest, notFound } from '../../lib/errors.ts';
+import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { storeScopeById } from '../../lib/store-scope.ts';
-import { localDateTime } from '../../lib/time.ts';
+import { addMinutes, localDateTime, storeNow } from '../../lib/time.ts';
 import { inWriteTx } from '../../lib/write-queue.ts';
 import { enqueue } from '../../outbox/index.ts';
 import { recordLeadConsents } from '../leads/public.ts';
@@ -19,6 +24,7 @@ import { publicBaseOf, storedSmsSetting } from '../messaging/public.ts';
 import { recordMemberMarketing } from '../privacy/public.ts';
 import { getSetting, putSetting } from '../store-admin/public.ts';
 import { agreesNow, audienceOf, holdersOf } from './audience.ts';
+import * as repo from './repository.ts';
 import { openUnsubscribeToken, unsubscribeToken, uplinkKey } from './token.ts';
 
 /** The outbox topic of marketing texts: one row a recipient (send.ts sends it). */
@@ -65,10 +71,23 @@ export async function preview(ctx: CallCtx, input: ParsedReqOf<typeof queryMarke
   return { ...counts, sample: marketingText(input.text, linkOf(base, 'x'.repeat(22))) };
 }
 
+/** Given up at sending time because the person withdrew since (send.ts): the history counts these apart. */
+export const WITHDRAWN_SINCE = '已退订营销短信';
+
+/** What makes two sends the same: the text and the audience (stages in one order). */
+function sendKeyOf(input: ParsedReqOf<typeof sendMarketing>): string {
+  const stages = [...input.leadStages].sort();
+  const what = JSON.stringify([input.text.trim(), input.members, input.leads, input.leads ? stages : []]);
+  return createHash('sha256').update(what).digest('hex');
+}
+
 /**
  * Queues the text to every agreeing person of the audience, once a mobile, through the outbox (the
  * worker sends them with the store's provider and marketing template, checking the consent again),
- * with the send's audit entry, in one write.
+ * with the send's row (发送记录) and audit entry, in one write. The same text to the same audience
+ * within MARKETING_REPEAT_MINUTES is refused (409): the send's key is unique per store
+ * (`marketing_send_key_uq`), so of two at once (two tabs, two instances) one writes; an older send's
+ * key is retired first by one guarded UPDATE.
  */
 export async function send(ctx: CallCtx, input: ParsedReqOf<typeof sendMarketing>) {
   const sms = await storedSmsSetting(ctx.db, ctx.store.id);
@@ -83,8 +102,31 @@ export async function send(ctx: CallCtx, input: ParsedReqOf<typeof sendMarketing
       text: marketingText(input.text, linkOf(base, await unsubscribeToken(ctx.db, ctx.store.id, mobile))),
     })),
   );
+  const key = sendKeyOf(input);
   await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
-    for (const t of texts) await enqueue(tx, ctx.store.id, MARKETING_TOPIC, `marketing:${t.mobile}`, t);
+    const now = storeNow(ctx);
+    const row = {
+      storeId: ctx.store.id,
+      staffId: ctx.staff.id,
+      dedupeKey: key,
+      text: input.text.trim(),
+      toMembers: input.members ? 1 : 0,
+      toLeads: input.leads ? 1 : 0,
+      leadStages: JSON.stringify(input.leads ? input.leadStages : []),
+      ...counts,
+      createdAt: now,
+    };
+    let sendId = await repo.insertSendOnce(tx, row);
+    if (sendId === undefined) {
+      // The same text went to the same audience before: again only past the window.
+      const cutoff = addMinutes(now, -MARKETING_REPEAT_MINUTES);
+      if (!(await repo.retireSendKey(tx, ctx.store.id, key, cutoff))) throw conflict(MarketingMsg.repeated);
+      sendId = await repo.insertSendOnce(tx, row);
+      if (sendId === undefined) throw conflict(MarketingMsg.repeated);
+    }
+    const outboxIds = [];
+    for (const t of texts) outboxIds.push(await enqueue(tx, ctx.store.id, MARKETING_TOPIC, `marketing:${t.mobile}`, t));
+    await repo.insertSendTexts(tx, sendId, outboxIds);
     audit(tx, {
       kind: 'member',
       target: '营销短信',
@@ -92,6 +134,40 @@ export async function send(ctx: CallCtx, input: ParsedReqOf<typeof sendMarketing
     });
   });
   return counts;
+}
+
+/** 发送记录 (店长): the store's sends, newest first, with their texts' state in the outbox. */
+export async function sendList(ctx: CallCtx, page: number) {
+  const { rows, total } = await repo.sendPage(ctx.db, ctx.store.id, page, MARKETING_SEND_PAGE, WITHDRAWN_SINCE);
+  return {
+    total,
+    list: rows.map((r) => ({
+      id: r.id,
+      createdAt: r.createdAt,
+      staffName: r.staffName ?? '',
+      text: r.text,
+      toMembers: Boolean(r.toMembers),
+      toLeads: Boolean(r.toLeads),
+      leadStages: parseStages(r.leadStages),
+      recipients: r.recipients,
+      members: r.members,
+      leads: r.leads,
+      excluded: r.excluded,
+      sent: Number(r.sent ?? 0),
+      failed: Number(r.failed ?? 0),
+      withdrawn: Number(r.withdrawn ?? 0),
+      waiting: Number(r.waiting ?? 0),
+    })),
+  };
+}
+
+function parseStages(raw: string): LeadStage[] {
+  try {
+    const v = JSON.parse(raw) as unknown;
+    return Array.isArray(v) ? v.filter((x): x is LeadStage => (LEAD_STAGES as readonly unknown[]).includes(x)) : [];
+  } catch {
+    return [];
+  }
 }
 
 /**

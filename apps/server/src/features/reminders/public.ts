@@ -1,6 +1,7 @@
 /** What other features and the app shell use of the reminders. */
 export { queueReminder, type ReminderInput } from './queue.ts';
-export { runReminders } from './job.ts';
+export { runReminders, type JobDeps } from './job.ts';
+export { dropTrialReminders, planTrialReminders } from './trial.ts';
 import { NOTIFY_TOPIC } from './queue.ts';
 import { sendQueuedNotice } from './send.ts';
 import type { OutboxHandler } from '../../outbox/index.ts';

@@ -40,13 +40,21 @@ export interface NotifyPayload {
   startTime?: string;
   /** A message to a teacher (no member): their id (a lesson waiting for their confirmation). */
   teacherId?: number;
+  /** A message to a lead (潜客, no member): their id (a trial class's reminder), sent to the lead's mobile of then. */
+  leadId?: number;
+  /** A trial class's reminder: the trial (checked still booked when sending). */
+  trialId?: number;
 }
 
 export interface ReminderInput {
   storeId: number;
-  /** Who it goes to: a member, or a teacher (`teacherId`, with memberId null: SMS to their mobile). */
+  /**
+   * Who it goes to: a member, or a teacher (`teacherId`, with memberId null: SMS to their mobile), or
+   * a lead (`leadId`, with memberId null: SMS to the lead's mobile).
+   */
   memberId: number | null;
   teacherId?: number;
+  leadId?: number;
   kind: NotifyKind;
   /**
    * What makes this message one of its kind for the member (with kind and member, the dedupe key):
@@ -63,6 +71,10 @@ export interface ReminderInput {
   now?: string;
   /** Queued by the minute job, which sends it itself (no outbox message). */
   byJob?: boolean;
+  /** A trial class's reminder: the trial (see NotifyPayload). */
+  trialId?: number;
+  /** Planned for later (store-local): due then (or now, when that has passed); the minute job sends it. */
+  at?: string;
 }
 
 /** `MM-DD HH:mm` of a store-local time. */
@@ -81,12 +93,7 @@ export const shortTime = (t: string) => t.slice(5, 16);
 export async function queueReminder(tx: Executor, r: ReminderInput): Promise<number | null> {
   const store = await storeScopeById(tx, r.storeId);
   if (!store) return null;
-  const member =
-    r.memberId !== null
-      ? await repo.memberContact(tx, r.storeId, r.memberId)
-      : r.teacherId !== undefined
-        ? await repo.teacherContact(tx, r.storeId, r.teacherId)
-        : undefined;
+  const member = await repo.recipientContact(tx, r.storeId, r);
   if (!member) return null;
   const now = r.now ?? localDateTime(store.timezone);
   const setting = await loadNotifySetting(tx, r.storeId);
@@ -95,11 +102,13 @@ export async function queueReminder(tx: Executor, r: ReminderInput): Promise<num
   const payload: NotifyPayload = {
     vars: { name: member.name, store: store.name, ...r.vars },
     ...(r.sessionId !== undefined ? { sessionId: r.sessionId, startTime: r.startTime } : {}),
-    ...(r.memberId === null ? { teacherId: r.teacherId } : {}),
+    ...(r.memberId === null && r.teacherId !== undefined ? { teacherId: r.teacherId } : {}),
+    ...(r.memberId === null && r.leadId !== undefined ? { leadId: r.leadId } : {}),
+    ...(r.trialId !== undefined ? { trialId: r.trialId } : {}),
   };
   let status = 'queued';
   let reason = '';
-  let dueAt = now;
+  let dueAt = r.at && r.at > now ? r.at : now;
   if (r.memberId !== null && (await repo.switchedOff(tx, r.memberId, r.kind))) {
     status = 'skipped';
     reason = '已跳过（已关闭）';
@@ -108,7 +117,7 @@ export async function queueReminder(tx: Executor, r: ReminderInput): Promise<num
     reason = '已跳过（未设置模板）';
   } else {
     // Inside the quiet hours: at their end, or dropped when its class has started by then.
-    const quiet = quietVerdict(now, setting, r.startTime);
+    const quiet = quietVerdict(dueAt, setting, r.startTime);
     if (quiet.go === 'later') [dueAt, reason] = [quiet.at, quiet.reason];
     if (quiet.go === 'dropped') [status, reason] = ['skipped', quiet.reason];
   }
@@ -116,7 +125,7 @@ export async function queueReminder(tx: Executor, r: ReminderInput): Promise<num
     storeId: r.storeId,
     memberId: r.memberId,
     kind: r.kind,
-    dedupeKey: `${r.kind}:${r.event}:${r.memberId ?? `t${r.teacherId}`}`,
+    dedupeKey: dedupeKeyOf(r.kind, r.event, r),
     channel: null,
     status,
     reason,
@@ -130,6 +139,22 @@ export async function queueReminder(tx: Executor, r: ReminderInput): Promise<num
     await enqueue(tx, r.storeId, NOTIFY_TOPIC, `notify:${id}`, { id });
   }
   return id;
+}
+
+/** A message's dedupe key: kind, event and whom (a member's id, `t<id>` a teacher, `l<id>` a lead). */
+export const dedupeKeyOf = (
+  kind: NotifyKind,
+  event: string,
+  to: { memberId: number | null; teacherId?: number; leadId?: number },
+) => `${kind}:${event}:${to.memberId ?? (to.leadId !== undefined ? `l${to.leadId}` : `t${to.teacherId}`)}`;
+
+/**
+ * Drops the messages still waiting (queued) whose dedupe key starts with `prefix`: what they were
+ * about is gone (a trial cancelled), saying why. One guarded UPDATE: a message a sender has claimed
+ * already goes.
+ */
+export async function dropQueued(tx: Executor, storeId: number, prefix: string, reason: string) {
+  await repo.skipQueuedBut(tx, storeId, prefix, reason);
 }
 
 /** Whether the store has any channel: an SMS provider or a WeChat service account. */

@@ -1,4 +1,4 @@
-import { LIVE_PENDING, LIVE_RESERVATION, ReservationStatus, PendingStatus } from '@studio/contract';
+import { LEAD_TRIAL_STATUS, LIVE_PENDING, LIVE_RESERVATION, ReservationStatus, PendingStatus } from '@studio/contract';
 import { sql } from 'kysely';
 import type { Executor } from '../../db/index.ts';
 import type { NewRow } from '../../db/schema.ts';
@@ -35,6 +35,69 @@ export function teacherContact(ex: Executor, storeId: number, teacherId: number)
     .where('deleted', '=', 0)
     .select(['id', 'name', 'mobile', sql<string | null>`null`.as('wechatOpenid')])
     .executeTakeFirst();
+}
+
+/** A lead (潜客) as a reminder reaches them: name and mobile (SMS only). */
+export function leadContact(ex: Executor, storeId: number, leadId: number) {
+  return ex
+    .selectFrom('lead')
+    .where('id', '=', leadId)
+    .where('storeId', '=', storeId)
+    .select(['id', 'name', 'mobile', sql<string | null>`null`.as('wechatOpenid')])
+    .executeTakeFirst();
+}
+
+/** Whom a message goes to: the member, else the teacher (`teacherId`) or the lead (`leadId`) it names. */
+export function recipientContact(
+  ex: Executor,
+  storeId: number,
+  to: { memberId: number | null; teacherId?: number; leadId?: number },
+) {
+  if (to.memberId !== null) return memberContact(ex, storeId, to.memberId);
+  if (to.teacherId !== undefined) return teacherContact(ex, storeId, to.teacherId);
+  if (to.leadId !== undefined) return leadContact(ex, storeId, to.leadId);
+  return Promise.resolve(undefined);
+}
+
+/** Marks skipped the store's queued messages whose dedupe key starts with `prefix`, but those in `keep`. */
+export async function skipQueuedBut(
+  ex: Executor,
+  storeId: number,
+  prefix: string,
+  reason: string,
+  keep: readonly string[] = [],
+) {
+  await ex
+    .updateTable('notifyLog')
+    .set({ status: 'skipped', reason, leaseUntil: null })
+    .where('storeId', '=', storeId)
+    .where('status', '=', 'queued')
+    .where('dedupeKey', 'like', `${prefix}%`)
+    .$if(keep.length > 0, (q) => q.where('dedupeKey', 'not in', keep))
+    .execute();
+}
+
+/** The trials booked (not cancelled, not yet 到店) in a session: id and lead. */
+export function trialsBookedIn(ex: Executor, sessionId: number) {
+  return ex
+    .selectFrom('leadTrial')
+    .select(['id', 'leadId'])
+    .where('timetableId', '=', sessionId)
+    .where('status', '=', LEAD_TRIAL_STATUS.BOOKED)
+    .orderBy('id')
+    .execute();
+}
+
+/** Whether a lead's trial class (体验课) is still booked (not cancelled, not yet 到店) in the session. */
+export async function trialStillBooked(ex: Executor, trialId: number, sessionId: number): Promise<boolean> {
+  const r = await ex
+    .selectFrom('leadTrial')
+    .select('id')
+    .where('id', '=', trialId)
+    .where('timetableId', '=', sessionId)
+    .where('status', '=', LEAD_TRIAL_STATUS.BOOKED)
+    .executeTakeFirst();
+  return r !== undefined;
 }
 
 /** Whether the member switched the kind off. */

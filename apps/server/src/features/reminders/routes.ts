@@ -23,6 +23,7 @@ import {
   onSessionDeleted,
 } from './queue.ts';
 import { issueWechatState } from './openid.ts';
+import { onSessionChangedTrials } from './trial.ts';
 import * as svc from './service.ts';
 
 /** Reminders to members: the store's setting, the send log, members' switches and WeChat binding. */
@@ -31,6 +32,7 @@ export const remindersFeature = defineFeature((r) => {
   r.on(waitlistPromoted, onPromoted, 'write');
   r.on(sessionDeleted, onSessionDeleted, 'write');
   r.on(sessionChanged, onSessionChanged, 'write');
+  r.on(sessionChanged, onSessionChangedTrials, 'write');
   r.on(leaveDecided, onLeaveDecided, 'write');
   r.on(lessonBooked, onLessonBooked, 'write');
   r.on(lessonConfirmed, onLessonConfirmed, 'write');

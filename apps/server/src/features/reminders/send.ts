@@ -124,12 +124,11 @@ export async function sendOne(deps: SendDeps, store: StoreScope, id: number, now
     const p = JSON.parse(row.payload) as NotifyPayload;
     const kind = row.kind as NotifyKind;
     // A member's, or (memberId null) a teacher's: a lesson waiting for their confirmation.
-    const member =
-      row.memberId !== null
-        ? await repo.memberContact(deps.db, store.id, row.memberId)
-        : p.teacherId !== undefined
-          ? await repo.teacherContact(deps.db, store.id, p.teacherId)
-          : undefined;
+    const member = await repo.recipientContact(deps.db, store.id, {
+      memberId: row.memberId,
+      teacherId: p.teacherId,
+      leadId: p.leadId,
+    });
     if (!member) return done('skipped', '已跳过（会员不存在）').then(() => true);
     if (row.memberId !== null && (await repo.switchedOff(deps.db, member.id, kind))) {
       return done('skipped', '已跳过（已关闭）').then(() => true);
@@ -139,6 +138,14 @@ export async function sendOne(deps: SendDeps, store: StoreScope, id: number, now
       if (!s || s.deleted || s.appointmentStatus !== 'pending') {
         return done('skipped', '已跳过（预约已确认或已取消）').then(() => true);
       }
+    }
+    if (kind === 'trial_reminder' && p.sessionId !== undefined && p.trialId !== undefined) {
+      const s = await repo.sessionInfo(deps.db, store.id, p.sessionId);
+      if (!s || s.deleted || !(await repo.trialStillBooked(deps.db, p.trialId, p.sessionId))) {
+        return done('skipped', '已跳过（体验课已取消）').then(() => true);
+      }
+      if (s.startTime !== p.startTime) return done('skipped', '已跳过（上课时间已变更）').then(() => true);
+      if (s.startTime <= now) return done('skipped', '已跳过（课程已开始）').then(() => true);
     }
     if (kind === 'class_reminder' && p.sessionId !== undefined) {
       const s = await repo.sessionInfo(deps.db, store.id, p.sessionId);

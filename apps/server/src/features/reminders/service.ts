@@ -9,6 +9,7 @@ import {
   NotifyMsg,
   SMS_DAILY_CAP_DEFAULT,
   TEACHER_NOTIFY_KINDS,
+  LEAD_NOTIFY_KINDS,
   type memberBindWechat,
   type memberQueryNotifyPref,
   type memberUpdateNotifyPref,
@@ -161,7 +162,12 @@ export async function queryLog(
       }
       const vars = p.vars ?? {};
       // A message to a teacher names them (their name is the message's name).
-      const teacher = p.teacherId !== undefined ? `${vars.name ?? ''}（老师）` : '（发送测试）';
+      const teacher =
+        p.teacherId !== undefined
+          ? `${vars.name ?? ''}（老师）`
+          : p.leadId !== undefined
+            ? `${vars.name ?? ''}（潜客）`
+            : '（发送测试）';
       return {
         id: r.id,
         memberId: r.memberId,
@@ -193,11 +199,13 @@ export async function myPrefs(ctx: CallCtx): Promise<ResOf<typeof memberQueryNot
     repo.memberContact(ctx.db, ctx.store.id, ctx.member.id),
   ]);
   return {
-    kinds: NOTIFY_KINDS.filter((kind) => !TEACHER_NOTIFY_KINDS.includes(kind)).map((kind) => ({
-      kind,
-      label: NOTIFY_KIND_LABEL[kind],
-      on: !off.has(kind),
-    })),
+    kinds: NOTIFY_KINDS.filter((kind) => !TEACHER_NOTIFY_KINDS.includes(kind) && !LEAD_NOTIFY_KINDS.includes(kind)).map(
+      (kind) => ({
+        kind,
+        label: NOTIFY_KIND_LABEL[kind],
+        on: !off.has(kind),
+      }),
+    ),
     wechatAppId: wechatAccount(setting)?.appId ?? null,
     wechatBound: Boolean(me?.wechatOpenid),
   };

@@ -3,6 +3,7 @@ import {
   IMPORT_FIELD_LABEL,
   IMPORT_FIELDS,
   IMPORT_ROWS_MAX,
+  LEAD_IMPORT_SHEET,
   JOB_PHASE_LABEL,
   type ImportMapping,
   type ImportProblem,
@@ -47,6 +48,8 @@ function summary(o: Outcome, done: boolean) {
     o.updated ? `${verb}更新 ${o.updated} 位已有会员` : '',
     o.skipped ? `${verb}跳过 ${o.skipped} 位已有会员` : '',
     `${verb}导入 ${o.cards} 张会员卡（每张记一笔“导入期初余额”流水）`,
+    o.leads ? `${verb}新增 ${o.leads} 位潜客` : '',
+    o.leadsMerged ? `${verb}合并 ${o.leadsMerged} 位已有潜客` : '',
   ]
     .filter(Boolean)
     .join('，');
@@ -71,18 +74,39 @@ function ProblemTable({ label, problems }: { label: string; problems: ImportProb
   );
 }
 
-/** The file's cards over the store's prepaid limits (预付卡限额): imported all the same, the studio told. */
+/**
+ * The file's warnings, imported all the same: cards over the store's prepaid limits (预付卡限额), and
+ * the 潜客 sheet's rows of a member's mobile or merged into a known lead (listed after the cards').
+ */
 function PrepaidWarnings({ o, done }: { o: Outcome; done: boolean }) {
   if (!o.warningCount) return null;
+  const leads = o.warnings.filter((w) => w.sheet === LEAD_IMPORT_SHEET);
+  const cards = o.warnings.filter((w) => w.sheet !== LEAD_IMPORT_SHEET);
+  const cardCount = o.warningCount - leads.length;
   return (
     <>
-      <Alert
-        type="warning"
-        showIcon
-        message={`${o.warningCount} 张卡超出本店的预付卡限额`}
-        description={`这些卡是在别处售出的，${done ? '已' : '仍会'}照常导入；它们会列在 会员卡 → 预付卡限额 的超限卡中，请留意续费和充值时的限额。`}
-      />
-      <ProblemTable label="超出预付卡限额的卡" problems={o.warnings} />
+      {cardCount > 0 && (
+        <>
+          <Alert
+            type="warning"
+            showIcon
+            message={`${cardCount} 张卡超出本店的预付卡限额`}
+            description={`这些卡是在别处售出的，${done ? '已' : '仍会'}照常导入；它们会列在 会员卡 → 预付卡限额 的超限卡中，请留意续费和充值时的限额。`}
+          />
+          <ProblemTable label="超出预付卡限额的卡" problems={cards} />
+        </>
+      )}
+      {leads.length > 0 && (
+        <>
+          <Alert
+            type="info"
+            showIcon
+            message={`潜客表中 ${leads.length} 行需要留意`}
+            description={`已是会员的手机号${done ? '已' : '仍会'}导入为潜客（显示为已是会员）；已有潜客的手机号合并到该潜客。`}
+          />
+          <ProblemTable label="潜客表提示" problems={leads} />
+        </>
+      )}
     </>
   );
 }
@@ -225,7 +249,7 @@ export default function ImportPage() {
             <p className="ant-upload-text">点击或拖入 .xlsx 或 .csv 文件</p>
             <p className="ant-upload-hint">
               第一行为表头；每行一位会员（有多张卡的会员每张卡一行）；一次最多 {IMPORT_ROWS_MAX.toLocaleString()}{' '}
-              行。可先下载导入模板，或直接上传其他系统导出的表格再对应列。卡状态（正常、冻结、未开卡、已退卡）、激活截止、请假记录、退卡日期和共享成员可不填；共享成员填家庭卡共享给的会员手机号，多人用、分隔，这些会员需在同一文件中或已是本店会员。
+              行。可先下载导入模板，或直接上传其他系统导出的表格再对应列。卡状态（正常、冻结、未开卡、已退卡）、激活截止、请假记录、退卡日期和共享成员可不填；共享成员填家庭卡共享给的会员手机号，多人用、分隔，这些会员需在同一文件中或已是本店会员。工作簿中名为“潜客”的表按姓名、手机号、来源、跟进人、阶段、备注、营销同意导入潜客（同一手机号合并为一位潜客）。
             </p>
           </Upload.Dragger>
         </Spin>

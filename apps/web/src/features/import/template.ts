@@ -1,6 +1,6 @@
 // The import template: the columns the import knows, with two example rows.
-import { IMPORT_FIELD_LABEL, IMPORT_FIELDS } from '@studio/contract';
-import { downloadSheet } from '../../shared/xlsx.ts';
+import { IMPORT_FIELD_LABEL, IMPORT_FIELDS, LEAD_IMPORT_COLUMNS, LEAD_IMPORT_SHEET } from '@studio/contract';
+import { downloadWorkbook } from '../../shared/xlsx.ts';
 
 // The last six columns (卡状态, 激活截止, 请假记录, 已请假天数, 退卡日期, 共享成员) may stay empty: a card 正常,
 // started on 开卡日期, not shared. 共享成员: the mobiles of the members a family card (多人共享) names, separated by 、.
@@ -63,15 +63,33 @@ const EXAMPLE: (string | number)[][] = [
   ['李四', '13900139000', '女', '', '只有会员信息，没有卡', '', '', '', '', '', '', '', '', '', '', ''],
 ];
 
-/** Downloads 会员导入模板.xlsx: a sheet in the import's columns (one row per card; a member without a card has one row). */
+/**
+ * The 潜客 sheet's examples: 来源 empty is 导入, 跟进人 an enabled staff member's name or account (empty:
+ * 公海), 阶段 empty is 新线索, 营销同意 是 records the consent (导入).
+ */
+const LEAD_EXAMPLE: string[][] = [
+  ['王小姐', '13500135000', '团购', '', '已联系', '想练瑜伽，周末有空', '是'],
+  ['陈先生', '13400134000', '', '', '', '', ''],
+];
+
+/**
+ * Downloads 会员导入模板.xlsx: 会员卡 in the import's columns (one row per card; a member without a card
+ * has one row) and 潜客 (leads, read by its own columns).
+ */
 export function downloadTemplate(): Promise<void> {
-  return downloadSheet(
-    '会员导入模板',
-    '会员卡',
-    IMPORT_FIELDS.map((f) => ({
-      header: IMPORT_FIELD_LABEL[f],
-      width: f === 'remark' || f === 'leaves' || f === 'sharedWith' ? 24 : 14,
-    })),
-    EXAMPLE,
-  );
+  return downloadWorkbook('会员导入模板', [
+    {
+      name: '会员卡',
+      columns: IMPORT_FIELDS.map((f) => ({
+        header: IMPORT_FIELD_LABEL[f],
+        width: f === 'remark' || f === 'leaves' || f === 'sharedWith' ? 24 : 14,
+      })),
+      rows: EXAMPLE,
+    },
+    {
+      name: LEAD_IMPORT_SHEET,
+      columns: LEAD_IMPORT_COLUMNS.map((header) => ({ header, width: header === '备注' ? 24 : 14 })),
+      rows: LEAD_EXAMPLE,
+    },
+  ]);
 }

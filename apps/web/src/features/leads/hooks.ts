@@ -18,6 +18,7 @@ import {
   updateLeadStage,
   updateLeadConsent,
   queryMarketingPreview,
+  queryMarketingSendList,
   queryMarketingSetting,
   sendMarketing,
   updateMarketingSetting,
@@ -181,3 +182,12 @@ export const useSaveMarketingSetting = () =>
   });
 
 export const useSendMarketing = () => useWrite((v: ReqOf<typeof sendMarketing>) => call(sendMarketing, v), { ...lead });
+
+/** 发送记录: the store's sends, newest first, with their texts' state (a send refreshes it). */
+export function useMarketingSends(page: number) {
+  return useQuery({
+    queryKey: keys.leads.of('marketing-sends', { page }),
+    queryFn: () => call(queryMarketingSendList, { page }),
+    placeholderData: (p) => p,
+  });
+}

@@ -18,6 +18,7 @@ import {
   Select,
   Space,
   Statistic,
+  Tabs,
   Typography,
 } from 'antd';
 import { useEffect, useState } from 'react';
@@ -28,6 +29,7 @@ import {
   useSendMarketing,
   type MarketingAudience,
 } from './hooks.ts';
+import MarketingSends from './marketing-sends.tsx';
 
 interface SendForm {
   members: boolean;
@@ -86,6 +88,20 @@ function MarketingSettingCard() {
  * many agreed and get it, and how many are left out; the server adds the unsubscribe link and 回T退订.
  */
 export default function MarketingPage() {
+  const [tab, setTab] = useState('send');
+  return (
+    <Tabs
+      activeKey={tab}
+      onChange={setTab}
+      items={[
+        { key: 'send', label: '发送营销短信', children: <SendMarketing /> },
+        { key: 'sends', label: '发送记录', children: <MarketingSends /> },
+      ]}
+    />
+  );
+}
+
+function SendMarketing() {
   const { message } = App.useApp();
   const [form] = Form.useForm<SendForm>();
   const members = Form.useWatch('members', form) ?? true;
