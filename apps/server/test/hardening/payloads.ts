@@ -276,6 +276,7 @@ export const basePayloads: Record<string, BasePayload> = {
   [`${STORE}/move/lesson`]: { body: (w) => ({ id: w.session, date: '2031-03-06', time: '10:00' }) },
   [`${STORE}/query/lesson/setting`]: { body: () => ({}) },
   [`${STORE}/update/lesson/setting`]: { body: () => ({ teacherConfirms: 1, confirmHours: 12 }) },
+  [`${STORE}/query/teacher/hours/day`]: { body: () => ({ date: '2031-03-05' }) },
   [`${STORE}/query/lesson/free/slots`]: {
     body: (w) => ({ courseId: w.lessonType, from: '2031-03-03', to: '2031-03-09' }),
     ids: { courseId: 'lessonType' },
