@@ -1,5 +1,5 @@
 import { LESSON_KIND_LABEL, WEEKDAY_NAMES, type LessonSeriesDate } from '@studio/contract';
-import { Alert, App, Button, DatePicker, Form, InputNumber, Modal, Select, Space, Table, Tag, TimePicker } from 'antd';
+import { Alert, App, Button, DatePicker, Form, InputNumber, Modal, Select, Table, Tag, TimePicker } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { CardPicker } from '../../../shared/pickers/card-picker.tsx';
