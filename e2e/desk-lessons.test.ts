@@ -136,6 +136,11 @@ describeBrowser('desk lessons: book, teacher view, confirm, move, cancel', (env)
     const inColumn = column.locator(`[data-session-id="${lesson.id}"]`);
     await inColumn.waitFor();
     expect(await inColumn.innerText()).toMatch(/普拉提私教[\s\S]*待确认[\s\S]*10:00-11:00[\s\S]*周私教/);
+    // The teacher's working hours shaded, the free part of them apart from the lesson's hour.
+    await column.locator('.teacher-day-work[data-span="09:00-18:00"]').waitFor();
+    await column.locator('.teacher-day-free[data-span="09:00-10:00"]').waitFor();
+    await column.locator('.teacher-day-free[data-span="11:00-18:00"]').waitFor();
+    expect(await column.locator('.teacher-day-free').count()).toBe(2);
     await shot(page, 'desk-lessons-teacher-view');
 
     // The teacher confirms it on their 今日 (that day).
@@ -145,6 +150,14 @@ describeBrowser('desk lessons: book, teacher view, confirm, move, cancel', (env)
     await loginWithCookie(teacherContext, teacherApi);
     const tp = await teacherContext.newPage();
     tp.setDefaultTimeout(15_000);
+    // Their own day: their column alone, its free hours shaded around the lesson.
+    await tp.goto(`${server.url}/course/calendar?date=${DAY}`);
+    await tp.getByRole('button', { name: '按老师看一天' }).click();
+    const own = tp.locator(`.teacher-day-col[data-teacher-id="${teacherId}"]`);
+    await own.locator('.teacher-day-free[data-span="11:00-18:00"]').waitFor();
+    await own.locator('.teacher-day-free[data-span="09:00-10:00"]').waitFor();
+    expect(await tp.locator('.teacher-day-col').count()).toBe(1);
+    await shot(tp, 'desk-lessons-teacher-own-day');
     await tp.goto(`${server.url}/today`);
     await tp.getByTestId('today-summary').waitFor();
     await typeInto(tp, tp.locator('.ant-picker input').first(), DAY);

@@ -111,4 +111,100 @@ describeBrowser('固定时段私教 (a fixed weekly lesson, booked as one bulk c
     expect(await booked()).toEqual([]);
     expect((await cardOf()).usedCount).toBe(0);
   });
+
+  it('a 1对2 series: two members on one shared card, in a room the type needs; a week the room is taken is marked', async () => {
+    const { page, api, server } = env();
+    const f = await makeFixture(api, '双');
+    const u = f.courseId;
+    const roomName = `器械室双${u}`;
+    const room = await api.ok<{ id: number }>('insert/area', { name: roomName });
+    const typeName = `双人私教双${u}`;
+    const type = await api.ok<{ id: number }>('insert/lesson/type', {
+      name: typeName,
+      kind: 'one_on_two',
+      duration: 60,
+      teachers: [{ teacherId: f.teacherId }],
+      prices: [{ level: null, price: 30000 }],
+      areaIds: [room.id],
+      equipment: [],
+    });
+    await api.ok('update/teacher/hours', {
+      teacherId: f.teacherId,
+      weekly: [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({ weekday, startTime: '09:00', endTime: '21:00' })),
+    });
+    const packName = `双人课包双${u}`;
+    const pack = await api.ok<{ id: number }>('insert/card/product', {
+      cardName: packName,
+      bigType: 1,
+      cardType: 2,
+      perCount: 1,
+      price: 300000,
+      courseIds: [type.id],
+      shareMax: 1,
+    });
+    const card = await api.ok<{ id: number }>('insert/member/card', {
+      mid: f.memberId,
+      cardId: pack.id,
+      totalCount: 10,
+      expireTime: null,
+    });
+    const partnerName = `搭档双${u}`;
+    const partner = await api.ok<{ id: number }>('insert/member', {
+      name: partnerName,
+      mobile: `135${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`,
+      gender: 1,
+    });
+    await api.ok('add/card/share', { mcId: card.id, mid: partner.id });
+    // Wednesdays from three weeks ahead; the second one the room holds a group class of another teacher.
+    const first = addDays(mondayOf(3), 2);
+    const dates = [first, addDays(first, 7)];
+    const other = await api.ok<{ id: number }>('insert/teacher', { name: `别的老师双${u}` });
+    await api.ok('insert/timetable', {
+      courseId: f.courseId,
+      teacherId: other.id,
+      areaId: room.id,
+      date: dates[1],
+      time: '19:00',
+      reservableCount: 10,
+    });
+
+    await page.goto(`${server.url}/course/calendar`);
+    await page.getByRole('button', { name: '固定时段私教' }).click();
+    const m = modal(page, '固定时段私教');
+    await m.waitFor();
+    await pick(page, field(m, '私教课程'), typeName);
+    // A 1对2 asks for two members; the type needs a room.
+    await field(m, '会员2').waitFor();
+    await pick(page, field(m, '场地'), roomName);
+    await pick(page, field(m, '老师'), f.teacherName);
+    await pick(page, field(m, '会员1'), f.memberName, f.memberName);
+    await pick(page, field(m, '会员卡1'), packName);
+    await pick(page, field(m, '会员2'), partnerName, partnerName);
+    // The partner pays with the shared card (named by its holder).
+    await pick(page, field(m, '会员卡2'), `${packName}·${f.memberName}共享`);
+    const when = field(m, '第一节').locator('input');
+    await typeInto(page, when.nth(0), first);
+    await typeInto(page, when.nth(1), '19:00');
+    await field(m, '连续').locator('input').fill('2');
+    await m.getByRole('button', { name: /预\s*览/ }).click();
+    const table = m.getByTestId('series-preview');
+    await table.locator('.ant-table-row').nth(1).waitFor();
+    const rows = await table.locator('.ant-table-row').allInnerTexts();
+    const cells = rows.map((r) => r.split('\t').map((c) => c.trim()));
+    expect(cells[0]).toEqual([`${dates[0]}（周三）`, '19:00', '可预约']);
+    expect(cells[1][2]).toContain(roomName);
+    await shot(page, 'lesson-series-pair-preview');
+    await m.getByRole('button', { name: '预约 1 节' }).click();
+    await toast(page, '已预约 1 节课');
+    const days = await api.ok<{ list: { id: number; courseName: string; areaName: string; realCount: number }[] }[]>(
+      'query/timetable/by/date',
+      { fromDate: dates[0], toDate: dates[0], teacherId: f.teacherId },
+    );
+    const lesson = days.flatMap((d) => d.list).find((x) => x.courseName === typeName)!;
+    expect([lesson.areaName, lesson.realCount]).toEqual([roomName, 2]);
+    const used = await api.ok<{ cards: { cardName: string; usedCount: number }[] }>('query/member/info', {
+      id: f.memberId,
+    });
+    expect(used.cards.find((c) => c.cardName === packName)!.usedCount).toBe(2);
+  });
 });

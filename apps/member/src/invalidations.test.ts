@@ -17,6 +17,7 @@ const sample = {
   'cards.forLesson': keys.cards.forLesson(7, 2, '2026-11-24 10:00:00'),
   'lessons.types': keys.lessons.types,
   'lessons.slots': keys.lessons.slots(7, null, '2026-11-24'),
+  'lessons.open': keys.lessons.open(7, 2, '2026-11-24'),
   'cards.leaves': keys.cards.leaves(7),
   challenge: keys.challenge(1),
   shop: keys.shop,
@@ -50,6 +51,7 @@ const seatsAndCards: Name[] = [
   'cards.leaves',
   'lessons.types',
   'lessons.slots',
+  'lessons.open',
 ].sort() as Name[];
 
 describe("the members' page: each write refetches what it changes", () => {

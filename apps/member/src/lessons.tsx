@@ -5,23 +5,27 @@ import {
   MEMBER_LESSON_DAYS,
   TEACHER_LEVEL_LABEL,
   type MemberLessonType,
+  type OpenLesson,
 } from '@studio/contract';
 import { Button, DotLoading, Toast } from 'antd-mobile';
 import { RightOutline } from 'antd-mobile-icons';
 import { useMemo, useState } from 'react';
 import { CardChoice } from './card-choice.tsx';
 import { addDays, hm, monthDay, weekdayOf, whenText } from './format.ts';
-import { useCardsForLesson, useLessonSlots, useLessonTypes } from './queries.ts';
+import { useCardsForLesson, useLessonSlots, useLessonTypes, useOpenLessons } from './queries.ts';
 import { useStoreToday } from './store-clock.ts';
 import { SubHead } from './sub-head.tsx';
-import { useBookLesson } from './writes.ts';
+import { useBookLesson, useJoinLesson } from './writes.ts';
 import './lessons.css';
 
 type Teacher = MemberLessonType['teachers'][number];
 /** A chosen teacher, or null: 任意老师 (whoever is free at the time picked). */
 type TeacherPick = Teacher | null;
-/** A free start picked: when, and the teacher who gives it then. */
-type SlotPick = { startTime: string; endTime: string; teacher: Teacher };
+/**
+ * A start picked: when, and the teacher who gives it then; `join`: a 小班 already booked at that
+ * time (joined, not booked anew).
+ */
+type SlotPick = { startTime: string; endTime: string; teacher: Teacher; join?: OpenLesson };
 
 /** 12小时, 90分钟, 2天: a cutoff in the member's words. */
 export function minutesText(m: number): string {
@@ -77,7 +81,15 @@ export function LessonBooking({ onBack, onDone }: { onBack: () => void; onDone: 
     else if (type) setType(null);
     else onBack();
   };
-  const title = !type ? '约私教' : teacher === undefined ? '选择老师' : !slot ? '选择时间' : '确认预约';
+  const title = !type
+    ? '约私教'
+    : teacher === undefined
+      ? '选择老师'
+      : !slot
+        ? '选择时间'
+        : slot.join
+          ? '加入小班'
+          : '确认预约';
 
   return (
     <div className="lesson-flow" data-testid="lesson-flow">
@@ -182,16 +194,20 @@ function TimeStep({
   const today = useStoreToday();
   const days = Array.from({ length: MEMBER_LESSON_DAYS }, (_, i) => addDays(today, i));
   const { data, error } = useLessonSlots(type.id, teacher?.teacherId ?? null, date);
+  const smallGroup = type.kind === 'small_group';
+  const { data: open } = useOpenLessons(type.id, teacher?.teacherId ?? null, date, smallGroup);
+  const who = (teacherId: number, name: string): Teacher =>
+    type.teachers.find((x) => x.teacherId === teacherId) ?? { teacherId, name, level: null };
   // The day's starts in order; with 任意老师 each start goes to the first teacher free then.
   const starts = useMemo(() => {
     const byStart = new Map<string, SlotPick>();
     for (const t of data ?? []) {
-      const who = type.teachers.find((x) => x.teacherId === t.teacherId) ?? {
+      const teacher = type.teachers.find((x) => x.teacherId === t.teacherId) ?? {
         teacherId: t.teacherId,
         name: t.name,
         level: t.level,
       };
-      for (const s of t.slots) if (!byStart.has(s.startTime)) byStart.set(s.startTime, { ...s, teacher: who });
+      for (const s of t.slots) if (!byStart.has(s.startTime)) byStart.set(s.startTime, { ...s, teacher });
     }
     return [...byStart.values()].sort((a, b) => a.startTime.localeCompare(b.startTime));
   }, [data, type]);
@@ -217,6 +233,34 @@ function TimeStep({
         ))}
       </div>
       <div className="cards">
+        {smallGroup && !!open?.length && (
+          <>
+            <div className="section">可加入的小班</div>
+            <div role="list" aria-label="可加入的小班" className="open-lessons">
+              {open.map((l) => (
+                <button
+                  key={l.id}
+                  role="listitem"
+                  className="class-card open-lesson"
+                  data-testid={`open-lesson-${l.id}`}
+                  onClick={() => onPick({ ...l, teacher: who(l.teacherId, l.teacherName), join: l })}
+                >
+                  <span className="main">
+                    <span className="title">
+                      {hm(l.startTime)}-{hm(l.endTime)}
+                    </span>
+                    <span className="meta">
+                      老师：{l.teacherName} · 已约 {l.booked}/{l.maxMembers}
+                      {l.pending ? ' · 待老师确认' : ''}
+                    </span>
+                  </span>
+                  <span className="join">加入</span>
+                </button>
+              ))}
+            </div>
+            <div className="section">或约新的时间</div>
+          </>
+        )}
         {!data && !error && (
           <div className="empty">
             <DotLoading color="primary" />
@@ -251,19 +295,24 @@ function ConfirmStep({ type, slot, onDone }: { type: MemberLessonType; slot: Slo
   const mcId = picked ?? cards?.find((c) => c.usable)?.id ?? null;
   const chosen = cards?.find((c) => c.id === mcId);
   const book = useBookLesson();
+  const join = useJoinLesson();
+  const busy = book.isPending || join.isPending;
 
   const confirm = async () => {
     try {
-      const r = await book.mutateAsync({
-        courseId: type.id,
-        teacherId: slot.teacher.teacherId,
-        date: slot.startTime.slice(0, 10),
-        time: hm(slot.startTime),
-        mcId: mcId!,
-      });
+      const r = slot.join
+        ? await join.mutateAsync({ id: slot.join.id, mcId: mcId! })
+        : await book.mutateAsync({
+            courseId: type.id,
+            teacherId: slot.teacher.teacherId,
+            date: slot.startTime.slice(0, 10),
+            time: hm(slot.startTime),
+            mcId: mcId!,
+          });
+      const done = slot.join ? '已加入小班' : '预约成功';
       Toast.show({
         icon: 'success',
-        content: r.status === 'pending' ? '已提交，等待老师确认' : '预约成功',
+        content: r.status === 'pending' ? '已提交，等待老师确认' : done,
         duration: 2500,
       });
       onDone();
@@ -284,6 +333,11 @@ function ConfirmStep({ type, slot, onDone }: { type: MemberLessonType; slot: Slo
           老师：{slot.teacher.name}
           {slot.teacher.level ? `（${TEACHER_LEVEL_LABEL[slot.teacher.level]}）` : ''}
         </div>
+        {slot.join && (
+          <div className="meta" data-testid="lesson-join-count">
+            加入已开的小班 · 已约 {slot.join.booked}/{slot.join.maxMembers}
+          </div>
+        )}
       </div>
       <CardChoice cards={cards} chosen={mcId} onChoose={setPicked} />
       {cards && cards.length > 0 && !cards.some((c) => c.usable) && (
@@ -295,8 +349,8 @@ function ConfirmStep({ type, slot, onDone }: { type: MemberLessonType; slot: Slo
         </div>
       )}
       <div className="actions">
-        <Button block color="primary" size="large" loading={book.isPending} disabled={!mcId} onClick={confirm}>
-          确认预约
+        <Button block color="primary" size="large" loading={busy} disabled={!mcId} onClick={confirm}>
+          {slot.join ? '确认加入' : '确认预约'}
         </Button>
       </div>
     </div>

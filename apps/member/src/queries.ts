@@ -3,6 +3,7 @@ import {
   memberCardsForSession,
   memberLessonSlots,
   memberLessonTypes,
+  memberOpenLessons,
   memberChallenge,
   memberMe,
   memberMyBookings,
@@ -98,6 +99,15 @@ export function useLessonSlots(courseId: number, teacherId: number | null, date:
   return useQuery({
     queryKey: keys.lessons.slots(courseId, teacherId, date),
     queryFn: ({ signal }) => call(memberLessonSlots, { courseId, teacherId, date }, { signal }),
+  });
+}
+
+/** A day's 小班 of a type already booked that still have room to join (null teacher: 任意老师); none unless `enabled`. */
+export function useOpenLessons(courseId: number, teacherId: number | null, date: string, enabled: boolean) {
+  return useQuery({
+    queryKey: keys.lessons.open(courseId, teacherId, date),
+    queryFn: ({ signal }) => call(memberOpenLessons, { courseId, teacherId, date }, { signal }),
+    enabled,
   });
 }
 

@@ -36,7 +36,10 @@ export const keys = {
     /** A card's leave rules and leaves (请假). */
     leaves: (mcId: number) => ['cards', 'leaves', mcId],
   },
-  /** 约私教: the lesson types with their teachers, and a day's free start times (null teacher: 任意老师). */
+  /**
+   * 约私教: the lesson types with their teachers, a day's free start times and a day's 小班 with room
+   * to join (null teacher: 任意老师).
+   */
   lessons: {
     all: ['lessons'],
     types: ['lessons', 'types'],
@@ -47,6 +50,7 @@ export const keys = {
       teacherId,
       date,
     ],
+    open: (courseId: number, teacherId: number | null, date: string) => ['lessons', 'open', courseId, teacherId, date],
   },
   /** 购卡: the cards on sale, the top-up amounts and which ways to pay the store takes. */
   shop: ['shop'],

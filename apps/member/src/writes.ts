@@ -3,6 +3,7 @@ import {
   memberBookLesson,
   memberCancelLesson,
   memberCancelBooking,
+  memberJoinLesson,
   memberCancelPending,
   memberJoinWaitlist,
   memberLeaveWaitlist,
@@ -28,6 +29,10 @@ export const useBook = () => useWrite((req: ReqOf<typeof memberBook>) => call(me
 /** 约私教: a lesson of a type with a teacher at a free start, paid by a card. */
 export const useBookLesson = () =>
   useWrite((req: ReqOf<typeof memberBookLesson>) => call(memberBookLesson, req), 'book');
+
+/** 加入小班: a 小班 already booked that still has room, paid by a card. */
+export const useJoinLesson = () =>
+  useWrite((req: ReqOf<typeof memberJoinLesson>) => call(memberJoinLesson, req), 'book');
 
 /**
  * 取消私教: a lesson booking, or its held seat in 签到后扣费 (`pending`), refunded before its type's

@@ -261,6 +261,11 @@ export const basePayloads: Record<string, BasePayload> = {
   '/member/api/query/cards/for/lesson': {
     body: (w) => ({ courseId: w.lessonType, teacherId: w.teacher, date: tomorrow(), time: '10:00' }),
   },
+  '/member/api/query/lesson/open': {
+    body: (w) => ({ courseId: w.lessonType, teacherId: w.teacher, date: tomorrow() }),
+  },
+  // The world's session is a group class: joining it is refused (member-join.test.ts joins 小班).
+  '/member/api/join/lesson': { body: (w) => ({ id: w.session, mcId: w.memberCard }) },
   [`${STORE}/add/lesson/member`]: {
     body: (w) => ({ id: w.session, mid: w.member2, mcId: w.memberCard2 }),
     ids: { id: 'session', mid: 'member2', mcId: 'memberCard2' },
@@ -271,6 +276,7 @@ export const basePayloads: Record<string, BasePayload> = {
   [`${STORE}/move/lesson`]: { body: (w) => ({ id: w.session, date: '2031-03-06', time: '10:00' }) },
   [`${STORE}/query/lesson/setting`]: { body: () => ({}) },
   [`${STORE}/update/lesson/setting`]: { body: () => ({ teacherConfirms: 1, confirmHours: 12 }) },
+  [`${STORE}/query/teacher/hours/day`]: { body: () => ({ date: '2031-03-05' }) },
   [`${STORE}/query/lesson/free/slots`]: {
     body: (w) => ({ courseId: w.lessonType, from: '2031-03-03', to: '2031-03-09' }),
     ids: { courseId: 'lessonType' },

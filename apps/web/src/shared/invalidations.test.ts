@@ -24,6 +24,7 @@ const sample = {
   'calendar.trialSessions': keys.calendar.trialSessions('2026-11-23'),
   'calendar.lessonTypes': keys.calendar.lessonTypes,
   'calendar.freeSlots': keys.calendar.freeSlots(3, 2, '2026-11-27', 1),
+  'calendar.teacherHours': keys.calendar.teacherHours('2026-11-27'),
   'calendar.dropInTeachers': keys.calendar.dropInTeachers(3, '2026-11-27'),
   'calendar.dropInCount': keys.calendar.dropInCount(3, '2026-11-27', [2, 4]),
   'sessions.info': keys.sessions.info(7),
@@ -94,6 +95,7 @@ const calendar: Name[] = [
   'calendar.dropInCount',
   'calendar.lessonTypes',
   'calendar.freeSlots',
+  'calendar.teacherHours',
 ];
 const sessions: Name[] = [
   'sessions.info',
@@ -167,6 +169,7 @@ const expected: Record<WriteKind, Name[]> = {
     'lessonSetup.hours',
     'lessonSetup.setting',
     'cardProducts',
+    ...calendar,
   ],
   lead: ['leads.of'],
   leadTrial: ['leads.of', ...calendar, ...sessions, 'today.of'],

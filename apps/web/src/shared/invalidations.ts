@@ -57,8 +57,11 @@ export const invalidates = {
   staff: [keys.staff, keys.profile],
   /** Pay rules, adjustments, commission rates, a month closed or reopened: the 课时费 screen. */
   teacherPay: [keys.teacherPay.all],
-  /** 私教/小班 set-up (lesson types, machines, hours, setting): its screens, and the card products' lesson-type picker. */
-  lessonSetup: [keys.lessonSetup.all, keys.cardProducts],
+  /**
+   * 私教/小班 set-up (lesson types, machines, hours, setting): its screens, the card products'
+   * lesson-type picker, and the calendar's free times and teachers' hours worked out from it.
+   */
+  lessonSetup: [keys.lessonSetup.all, keys.cardProducts, keys.calendar.all],
   /** A lead added, edited, followed up, staged, assigned, taken; the leads' setting. */
   lead: [keys.leads.all],
   /** A lead's trial class booked, cancelled or attended: the lead, and the class's seats and rows. */

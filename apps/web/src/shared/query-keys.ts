@@ -61,6 +61,8 @@ export const keys = {
       date,
       members,
     ],
+    /** 按老师看一天: each teacher's working and free hours of the day. */
+    teacherHours: (date: string) => ['calendar', 'teacher-hours', date],
     dropInTeachers: (courseId: number | undefined, date: string | undefined) => [
       'calendar',
       'drop-in-teachers',

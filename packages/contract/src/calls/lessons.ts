@@ -422,6 +422,32 @@ export const lessonFreeSlots = defineCall({
   ],
 });
 
+/** A span of one day, `HH:mm` to `HH:mm` (the day's end: 24:00). */
+const zDaySpan = z.object({ startTime: z.string(), endTime: z.string() });
+
+/** Each teacher's hours of a day: when they work, and the part of it free (no class, no lesson). */
+export const zTeacherDayHours = z.array(
+  z.object({
+    teacherId: z.number(),
+    /** Weekly hours and extra hours less time off (休息). */
+    work: z.array(zDaySpan),
+    /** The working spans less the teacher's live group classes and lessons: where a lesson can go. */
+    free: z.array(zDaySpan),
+  }),
+);
+export type TeacherDayHours = z.infer<typeof zTeacherDayHours>;
+
+export const teacherDayHours = defineCall({
+  path: `${STORE_API}/query/teacher/hours/day`,
+  kind: 'read',
+  auth: 'store',
+  roles: Roles.all,
+  req: z.object({ date: zDate('请选择日期') }),
+  res: zTeacherDayHours,
+  summary: '某天各位老师的工作时间和其中的空闲时间（老师账号只看自己）',
+  example: { date: '2026-12-08' },
+});
+
 export const lessonCalls = [
   lessonTypeList,
   insertLessonType,
@@ -436,4 +462,5 @@ export const lessonCalls = [
   insertTeacherHoursException,
   deleteTeacherHoursException,
   lessonFreeSlots,
+  teacherDayHours,
 ] as const;

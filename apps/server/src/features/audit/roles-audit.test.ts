@@ -257,6 +257,7 @@ describeEachDb('roles and the audit log', (env) => {
         '/store/api/add/lesson',
         '/store/api/add/lesson/member',
         '/member/api/add/lesson',
+        '/member/api/join/lesson',
         '/store/api/cancel/lesson',
         '/member/api/cancel/lesson',
         '/store/api/confirm/lesson',

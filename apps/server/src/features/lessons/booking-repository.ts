@@ -74,6 +74,8 @@ export function lessonOfSession(ex: Executor, storeId: number, sessionId: number
       't.confirmDeadline',
       't.deleted',
       'c.kind',
+      'c.enabled',
+      'c.minNoticeMinutes',
       'c.cancelCutoffMinutes',
       'c.maxMembers',
     ])
@@ -81,4 +83,38 @@ export function lessonOfSession(ex: Executor, storeId: number, sessionId: number
     .where('t.id', '=', sessionId);
   if (!o.withDeleted) q = q.where('t.deleted', '=', 0);
   return q.executeTakeFirst();
+}
+
+/**
+ * The live 小班 lessons of a type starting in [from, to) (store-local) that have a free place (fewer
+ * members than the type's most), of one teacher when given, in start order, with the teacher's name.
+ */
+export function openSmallGroups(
+  ex: Executor,
+  storeId: number,
+  q: { courseId: number; teacherId: number | null; from: string; to: string },
+) {
+  let s = ex
+    .selectFrom('timetable as t')
+    .innerJoin('course as c', 'c.id', 't.courseId')
+    .innerJoin('teacher as te', 'te.id', 't.teacherId')
+    .select([
+      't.id',
+      't.startTime',
+      't.endTime',
+      't.teacherId',
+      'te.name as teacherName',
+      't.realCount',
+      't.appointmentStatus',
+      'c.maxMembers',
+    ])
+    .where('t.storeId', '=', storeId)
+    .where('t.courseId', '=', q.courseId)
+    .where('t.deleted', '=', 0)
+    .where('c.kind', '=', 'small_group')
+    .where('t.startTime', '>=', q.from)
+    .where('t.startTime', '<', q.to)
+    .whereRef('t.realCount', '<', 'c.maxMembers');
+  if (q.teacherId !== null) s = s.where('t.teacherId', '=', q.teacherId);
+  return s.orderBy('t.startTime').orderBy('t.id').execute();
 }

@@ -6,11 +6,13 @@ import {
   confirmLesson,
   memberBookLesson,
   memberCancelLesson,
+  memberJoinLesson,
   moveLesson,
   OperateType,
   queryLessonBookingSetting,
   saveLessonBookingSetting,
 } from '@studio/contract';
+import type { Tx } from '../../db/index.ts';
 import { inWriteTx } from '../../lib/write-queue.ts';
 import { audit } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
@@ -18,6 +20,7 @@ import { defineFeature } from '../../lib/feature.ts';
 import { localDateTime, toDateTime } from '../../lib/time.ts';
 import { suspensionOf } from '../no-show/public.ts';
 import { loadPolicy } from '../policy/public.ts';
+import type { MemberRules } from '../timetable/public.ts';
 import { loadLessonSetting, saveLessonSetting } from './booking-repository.ts';
 import {
   addLessonMember as addMember,
@@ -31,6 +34,15 @@ import { bookLessonSeries as bookSeries } from './series.ts';
 
 /** One write transaction per call. */
 const inTx = <T>(ctx: CallCtx, body: Parameters<typeof inWriteTx<T>>[2]) => inWriteTx(ctx.db, ctx.dialect, body);
+
+/** What a member's own booking is held to: the store's policy and their suspension (no-shows). */
+async function memberRules(tx: Tx, ctx: CallCtx): Promise<MemberRules> {
+  const now = localDateTime(ctx.store.timezone);
+  return {
+    policy: await loadPolicy(tx, ctx.store.id),
+    suspendedUntil: (await suspensionOf(tx, ctx.store.id, ctx.member.id, now)).until,
+  };
+}
 
 /** Booking lessons (私教/小班): the desk's and the members' bookings, cancels, the teacher's confirmation, moves. */
 export const lessonBookingFeature = defineFeature((r) => {
@@ -51,22 +63,42 @@ export const lessonBookingFeature = defineFeature((r) => {
     }),
   );
   r.handle(addLessonMember, (input, ctx) =>
-    inTx(ctx, (tx) =>
+    inTx(ctx, async (tx) => {
+      const { id, kind } = await addMember(
+        tx,
+        ctx.store,
+        {
+          sessionId: input.id,
+          memberId: input.mid,
+          memberCardId: input.mcId,
+          operatorId: ctx.staff.id,
+          operateType: OperateType.ADMIN_BOOKED,
+        },
+        ctx.events,
+      );
+      return { id, kind };
+    }),
+  );
+  r.handle(memberJoinLesson, (input, ctx) =>
+    inTx(ctx, async (tx) =>
       addMember(
         tx,
         ctx.store,
-        { sessionId: input.id, memberId: input.mid, memberCardId: input.mcId, operatorId: ctx.staff.id },
+        {
+          sessionId: input.id,
+          memberId: ctx.member.id,
+          memberCardId: input.mcId,
+          operatorId: null,
+          operateType: OperateType.USER_BOOKED,
+          member: await memberRules(tx, ctx),
+        },
         ctx.events,
       ),
     ),
   );
   r.handle(memberBookLesson, (input, ctx) =>
     inTx(ctx, async (tx) => {
-      const now = localDateTime(ctx.store.timezone);
-      const member = {
-        policy: await loadPolicy(tx, ctx.store.id),
-        suspendedUntil: (await suspensionOf(tx, ctx.store.id, ctx.member.id, now)).until,
-      };
+      const member = await memberRules(tx, ctx);
       const { id, status } = await book(
         tx,
         ctx.store,

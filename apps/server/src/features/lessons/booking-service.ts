@@ -1,4 +1,4 @@
-import { LessonBookingMsg, Msg, OperateType } from '@studio/contract';
+import { LessonBookingMsg, MemberLessonMsg, Msg } from '@studio/contract';
 import type { Db, Dialect, Tx } from '../../db/index.ts';
 import { lockRooms, lockSessions, lockTeachers } from '../../db/locks.ts';
 import { inWriteTx } from '../../lib/write-queue.ts';
@@ -204,35 +204,58 @@ export async function bookLesson(
   return { id, status, facts };
 }
 
+/** One member joining a booked lesson with one of their cards. */
+export interface LessonJoin {
+  sessionId: number;
+  memberId: number;
+  memberCardId: number;
+  operatorId: number | null;
+  /** History operate type: 2 the desk added them, 1 the member joined. */
+  operateType: number;
+  /**
+   * A member's own join (the phone): only a 小班 of an enabled type, held to the type's notice and
+   * to the store's policy (suspension, a period card's open bookings).
+   */
+  member?: MemberRules;
+}
+
 /**
- * The desk adds a member with one of their cards to a booked lesson that still has room, in the
- * caller's transaction: ids of the store first (404 课程, 会员, 会员卡), then a lesson (not a group
- * class), not released (已取消) nor ended, the member not in it already nor in another class then;
- * room made for them (growLesson: up to the type's most members, its machines), and the member booked
- * by the engine as a lesson's booking books each member (bookMember: the card rules, the seat guarded).
- * Staff are not held to the type's notice. Its members are told as a booking's are (lessonBooked).
+ * Adds a member with one of their cards to a booked lesson that still has room, in the caller's
+ * transaction — the desk's 添加学员 and a member joining a 小班 from the phone alike: ids of the store
+ * first (404 课程, 会员, 会员卡), then a lesson (not a group class; a member: a 小班), not released
+ * (已取消) nor ended (a member: the type's notice met), the member not in it already nor in another
+ * class then; room made for them (growLesson: up to the type's most members, its machines), and the
+ * member booked by the engine as a lesson's booking books each member (bookMember: the card rules,
+ * the member's rules, the seat guarded). Staff are not held to the notice. The member joins the
+ * lesson's state (待确认 while it waits for its teacher) and is told as a booking's members are
+ * (lessonBooked).
  */
 export async function addLessonMember(
   tx: Tx,
   store: StoreScope,
-  a: { sessionId: number; memberId: number; memberCardId: number; operatorId: number },
+  a: LessonJoin,
   events: Events,
-): Promise<{ id: number; kind: 'reservation' | 'pending' }> {
+): Promise<{ id: number; kind: 'reservation' | 'pending'; status: 'pending' | 'confirmed' }> {
   const lesson = await lessonOfSession(tx, store.id, a.sessionId, { withDeleted: true });
-  if (!lesson) throw notFound('课程');
+  // A member sees no lesson of a type the store has switched off.
+  if (!lesson || (a.member && lesson.kind !== 'group' && lesson.enabled !== 1)) throw notFound('课程');
   await requireMember(tx, store.id, a.memberId);
   await requireMemberCard(tx, store.id, a.memberCardId);
   if (lesson.kind === 'group') throw conflict(LessonBookingMsg.notLesson);
+  if (a.member && lesson.kind !== 'small_group') throw conflict(MemberLessonMsg.notSmallGroup);
   if (lesson.deleted) throw conflict(LessonBookingMsg.cancelled);
   const now = localDateTime(store.timezone);
   if (lesson.endTime <= now) throw conflict(Msg.sessionStarted);
+  if (a.member && lesson.startTime < addMinutes(now, lesson.minNoticeMinutes)) {
+    throw conflict(LessonBookingMsg.notice(lesson.minNoticeMinutes));
+  }
   if ((await heldPairs(tx, [lesson.id], [a.memberId])).length) throw conflict(Msg.alreadyBooked);
   const busy = await memberHeldOverlapping(tx, store.id, a.memberId, lesson, lesson.id);
   if (busy) throw conflict(LessonBookingMsg.memberBusy(`${busy.startTime.slice(0, 16)}-${busy.endTime.slice(11, 16)}`));
   // The call's one entry: the engine's note of the booking or pending joins it.
   audit(tx, {
     kind: 'booking',
-    summary: '私教/小班添加学员',
+    summary: a.member ? '会员加入小班' : '私教/小班添加学员',
     targets: [
       { type: 'session', id: lesson.id },
       { type: 'member', id: a.memberId },
@@ -245,7 +268,8 @@ export async function addLessonMember(
     memberId: a.memberId,
     memberCardId: a.memberCardId,
     operatorId: a.operatorId,
-    operateType: OperateType.ADMIN_BOOKED,
+    operateType: a.operateType,
+    member: a.member,
     mode: await getDeductionMode(tx, store.id),
     now,
   });
@@ -262,7 +286,7 @@ export async function addLessonMember(
       members,
     }),
   );
-  return { id: fact.booking.id, kind: fact.booking.kind };
+  return { id: fact.booking.id, kind: fact.booking.kind, status };
 }
 
 /**

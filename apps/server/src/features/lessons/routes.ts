@@ -11,6 +11,7 @@ import {
   insertTeacherHoursException,
   lessonFreeSlots,
   lessonTypeList,
+  teacherDayHours,
   teacherHoursInfo,
   updateEquipment,
   updateLessonType,
@@ -32,6 +33,7 @@ import {
   removeHoursException,
   setLessonTypeEnabled,
   setWeeklyHours,
+  teacherDayHours as dayHours,
   teacherHours,
 } from './service.ts';
 
@@ -55,4 +57,5 @@ export const lessonsFeature = defineFeature((r) => {
   r.handle(insertTeacherHoursException, (input, ctx) => addHoursException(ctx, input), { tx: true });
   r.handle(deleteTeacherHoursException, (input, ctx) => removeHoursException(ctx, input.id), { tx: true });
   r.handle(lessonFreeSlots, (input, ctx) => freeSlotsByDay(ctx, input));
+  r.handle(teacherDayHours, (input, ctx) => dayHours(ctx, input));
 });

@@ -3,6 +3,7 @@
 // its audit entry deletes them and refunds each card exactly; two commits racing book once. Both
 // databases (the race over two app instances on PostgreSQL).
 import {
+  addCardShare,
   bookLesson,
   bookLessonSeries,
   LessonBookingMsg,
@@ -230,5 +231,170 @@ describeEachDb('lessons: fixed weekly lessons (固定时段)', (env) => {
     // Off the type's steps, inside the hours: the finder's own word.
     const q = await preview(s, { time: '19:10', weeks: 1 });
     expect(reasons(q.dates)).toEqual([[START, LessonBookingMsg.notOffered]]);
+  });
+
+  it('1对2 with two cards, or one shared card: the preview marks the partner’s card running out, the commit charges each card, the undo refunds both', async () => {
+    const teacher = await f().teacher();
+    const pack = await f().cardProduct({ perCount: 1, shareMax: 1 });
+    const type = await lessonType(f(), {
+      kind: 'one_on_two',
+      maxMembers: 2,
+      cardIds: [pack.id],
+      teachers: [{ id: teacher.id }],
+    });
+    const a = await f().member();
+    const b = await f().member();
+    const aCard = await f().memberCard(a.id, pack.id, { totalCount: 20, expireTime: '2100-01-01 23:59:59' });
+    // The partner's card has 2 lessons left: weeks 3 and 4 cannot be booked.
+    const bCard = await f().memberCard(b.id, pack.id, { totalCount: 2, expireTime: '2100-01-01 23:59:59' });
+    const pair = {
+      courseId: type.id,
+      teacherId: teacher.id,
+      startDate: START,
+      time: '19:00',
+      weeks: 4,
+      members: [
+        { mid: a.id, mcId: aCard.id },
+        { mid: b.id, mcId: bCard.id },
+      ],
+    };
+    const p = await env().client.ok<{ count: number; dates: LessonSeriesDate[] }>(bookLessonSeries.path, {
+      ...pair,
+      dryRun: true,
+    });
+    expect(reasons(p.dates)).toEqual([
+      [week(1), null],
+      [week(2), null],
+      [week(3), Msg.cardBalance],
+      [week(4), Msg.cardBalance],
+    ]);
+    expect(await lessonsOf(type.id)).toEqual([]);
+    // The same member twice: refused before anything.
+    const twice = await env().client.call(bookLessonSeries.path, {
+      ...pair,
+      members: [pair.members[0], pair.members[0]],
+      dryRun: true,
+    });
+    expect(`${twice.status} ${twice.msg}`).toBe(`400 ${LessonBookingMsg.sameMember}`);
+    const done = await env().client.ok<{ count: number }>(bookLessonSeries.path, {
+      ...pair,
+      dates: [week(1), week(2)],
+    });
+    expect(done.count).toBe(2);
+    const lessons = await lessonsOf(type.id);
+    const booked = await db()
+      .selectFrom('reservation')
+      .select(['timetableId', 'memberId', 'memberCardId'])
+      .where(
+        'timetableId',
+        'in',
+        lessons.map((l) => l.id),
+      )
+      .orderBy('timetableId')
+      .orderBy('memberId')
+      .execute();
+    expect(booked.map((r) => [r.memberId, r.memberCardId])).toEqual([
+      [a.id, aCard.id],
+      [b.id, bCard.id],
+      [a.id, aCard.id],
+      [b.id, bCard.id],
+    ]);
+    expect([await cardUsed(aCard.id), await cardUsed(bCard.id)]).toEqual([2, 2]);
+    await ok();
+
+    // One card shared by both, every week: it pays twice a week.
+    await env().client.ok(addCardShare.path, { mcId: aCard.id, mid: b.id });
+    const shared = {
+      ...pair,
+      time: '10:00',
+      members: [
+        { mid: a.id, mcId: aCard.id },
+        { mid: b.id, mcId: aCard.id },
+      ],
+    };
+    const q = await env().client.ok<{ dates: LessonSeriesDate[] }>(bookLessonSeries.path, { ...shared, dryRun: true });
+    expect(q.dates.every((d) => d.reason === null)).toBe(true);
+    await env().client.ok(bookLessonSeries.path, shared);
+    expect(await cardUsed(aCard.id)).toBe(2 + 8);
+    await ok();
+    // The undo of the shared series refunds the card exactly.
+    const entry = await db()
+      .selectFrom('auditLog')
+      .select('id')
+      .where('storeId', '=', env().storeId)
+      .where('call', '=', bookLessonSeries.path)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    await env().client.ok(undoBulkChange.path, { auditId: entry.id });
+    expect(await cardUsed(aCard.id)).toBe(2);
+    expect((await lessonsOf(type.id)).length).toBe(2);
+    await ok();
+  });
+
+  it('a type that needs a room: the room asked for (or the first free one) each week; a week its room is taken is marked, another store’s room 404', async () => {
+    const teacher = await f().teacher();
+    const pack = await f().cardProduct({ perCount: 1 });
+    const room1 = await f().area({ name: '器械室一' });
+    const room2 = await f().area({ name: '器械室二' });
+    const type = await lessonType(f(), {
+      cardIds: [pack.id],
+      teachers: [{ id: teacher.id }],
+      roomIds: [room1.id, room2.id],
+    });
+    const member = await f().member();
+    const card = await f().memberCard(member.id, pack.id, { totalCount: 20, expireTime: '2100-01-01 23:59:59' });
+    // Week 2: a group class of another teacher in room two.
+    const group = await f().course({ cardIds: [pack.id] });
+    await env().client.ok('/store/api/insert/timetable', {
+      courseId: group.id,
+      teacherId: (await f().teacher()).id,
+      areaId: room2.id,
+      date: week(2),
+      time: '19:00',
+      reservableCount: 10,
+    });
+    const body = {
+      courseId: type.id,
+      teacherId: teacher.id,
+      startDate: START,
+      time: '19:00',
+      weeks: 3,
+      venueId: room2.id,
+      members: [{ mid: member.id, mcId: card.id }],
+    };
+    const p = await env().client.ok<{ dates: LessonSeriesDate[] }>(bookLessonSeries.path, { ...body, dryRun: true });
+    expect(p.dates.map((d) => [d.date, d.reason === null])).toEqual([
+      [week(1), true],
+      [week(2), false],
+      [week(3), true],
+    ]);
+    expect(p.dates[1].reason).toContain('器械室二');
+    await env().client.ok(bookLessonSeries.path, { ...body, dates: [week(1), week(3)] });
+    const rooms = await db()
+      .selectFrom('timetable')
+      .select('areaId')
+      .where('courseId', '=', type.id)
+      .where('deleted', '=', 0)
+      .execute();
+    expect(rooms.map((r) => r.areaId)).toEqual([room2.id, room2.id]);
+    // No room asked: the first of the type's rooms free then (week 2: room one).
+    const auto = await env().client.ok<{ dates: LessonSeriesDate[] }>(bookLessonSeries.path, {
+      ...body,
+      time: '19:00',
+      weeks: 2,
+      startDate: week(2),
+      venueId: null,
+      dryRun: true,
+    });
+    // Week 2 is free for the teacher (their lesson is weeks 1 and 3); week 3 they teach already.
+    expect(auto.dates.map((d) => [d.date, d.reason === null])).toEqual([
+      [week(2), true],
+      [week(3), false],
+    ]);
+    // Another store's room: not found, nothing written.
+    const theirs = await env().other.factory.area({ name: '别店场地' });
+    const r = await env().client.call(bookLessonSeries.path, { ...body, venueId: theirs.id, dryRun: true });
+    expect(`${r.status} ${r.msg}`).toBe('404 场地不存在');
+    await ok();
   });
 });

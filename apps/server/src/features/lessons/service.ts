@@ -8,6 +8,7 @@ import {
   type insertLessonType,
   type insertTeacherHoursException,
   type lessonFreeSlots,
+  type TeacherDayHours,
   type updateTeacherWeeklyHours,
 } from '@studio/contract';
 import { inOwnTx } from '../../lib/write-queue.ts';
@@ -15,7 +16,8 @@ import { audit } from '../../lib/audit.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { badRequest, forbidden, notFound } from '../../lib/errors.ts';
 import { groupBy } from '../../lib/group.ts';
-import { daysBetween, storeNow } from '../../lib/time.ts';
+import { addDays, daysBetween, minutesBetween, storeNow } from '../../lib/time.ts';
+import { lessonReportReads } from '../reports/public.ts';
 import { ownTeacherFilter, requireTeacher } from '../reference/public.ts';
 import {
   changeEquipment,
@@ -32,10 +34,11 @@ import {
   ownIds,
   replaceTypeParts,
   replaceWeeklyHours,
+  storeHours,
   typeParts,
   weeklyHours,
 } from './repository.ts';
-import { loadFreeSlots } from './slots.ts';
+import { loadFreeSlots, teacherFreeSpans, workingSpans, type Span } from './slots.ts';
 
 type TypeInput = ParsedReqOf<typeof insertLessonType>;
 
@@ -362,4 +365,45 @@ export async function freeSlotsByDay(
       slots: ts.map(({ startTime, endTime, areaId }) => ({ startTime, endTime, areaId })),
     })),
   }));
+}
+
+/** `HH:mm` of minutes after midnight (the day's end: 24:00). */
+const clock = (m: number) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+const spansText = (spans: Span[]) => spans.map((x) => ({ startTime: clock(x.start), endTime: clock(x.end) }));
+
+/**
+ * Each teacher's hours of a day (the teachers' day view): when they work (`workingSpans`) and the
+ * part free (`teacherFreeSpans`, the finder's rule: less their live group classes and lessons), for
+ * every teacher with hours (a teacher account: only their own).
+ */
+export async function teacherDayHours(ctx: CallCtx, input: { date: string }): Promise<TeacherDayHours> {
+  const own = ownTeacherFilter(ctx.post);
+  const day = { storeId: ctx.store.id, from: input.date, to: input.date };
+  const [hours, sessions] = await Promise.all([
+    storeHours(ctx.db, ctx.store.id, input.date, input.date),
+    lessonReportReads.teacherSessions(ctx.db, day),
+  ]);
+  const midnight = `${input.date} 00:00:00`;
+  const dayEnd = `${addDays(input.date, 1)} 00:00:00`;
+  const ids = [...new Set([...hours.weekly, ...hours.exceptions].map((h) => h.teacherId))].filter(
+    (id) => own === undefined || id === own,
+  );
+  return ids
+    .sort((a, b) => a - b)
+    .map((teacherId) => {
+      const weekly = hours.weekly.filter((h) => h.teacherId === teacherId);
+      const exceptions = hours.exceptions.filter((e) => e.teacherId === teacherId);
+      const busy = sessions
+        .filter((x) => x.teacherId === teacherId)
+        .map((x) => ({
+          start: minutesBetween(midnight, x.startTime),
+          end: minutesBetween(midnight, x.endTime < dayEnd ? x.endTime : dayEnd),
+        }));
+      return {
+        teacherId,
+        work: spansText(workingSpans(input.date, weekly, exceptions)),
+        free: spansText(teacherFreeSpans(input.date, weekly, exceptions, busy)),
+      };
+    })
+    .filter((t) => t.work.length > 0);
 }

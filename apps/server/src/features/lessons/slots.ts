@@ -10,7 +10,8 @@ import { loadSlotFacts, type SlotFacts } from './slots-repository.ts';
  * gives the type when, for the whole lesson [start, start + duration):
  * - the teacher works: their weekly hours of that weekday and the day's extra hours (加班), minus
  *   the day's time off (休息: the whole day, or a span);
- * - the teacher has no live session (a group class or a lesson) overlapping it;
+ * - the teacher has no live session (a group class or a lesson) overlapping it (with the above:
+ *   inside the teacher's free spans, `teacherFreeSpans`);
  * - one of the type's rooms has no live session overlapping it (the first free one, in the rooms'
  *   order, is offered; a type without rooms needs none);
  * - each machine the type uses has enough left: at every moment of the lesson, its count minus
@@ -81,7 +82,7 @@ function minutesFrom(base: string, dateTime: string): number {
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-interface Span {
+export interface Span {
   start: number;
   end: number;
 }
@@ -174,6 +175,21 @@ export function workingSpans(
   return without(merged(work), off);
 }
 
+/**
+ * A teacher's free spans of one day (minutes after its midnight): their working spans
+ * (`workingSpans`: hours and extra hours less time off) less what their live sessions — group
+ * classes and lessons — take (`busy`, on the same minute line). The one free-time rule: the finder
+ * offers starts inside these spans, the teachers' day view shades them.
+ */
+export function teacherFreeSpans(
+  date: string,
+  hours: Parameters<typeof workingSpans>[1],
+  exceptions: Parameters<typeof workingSpans>[2],
+  busy: readonly Span[],
+): Span[] {
+  return without(workingSpans(date, hours, exceptions), [...busy]);
+}
+
 /** The free starts of a lesson type over a range, worked out from the range's facts (pure). */
 export function freeSlots(input: SlotInput): FreeSlot[] {
   const { duration, slotStep, minNoticeMinutes } = input.type;
@@ -226,18 +242,22 @@ export function freeSlots(input: SlotInput): FreeSlot[] {
         : `${date} ${pad(Math.floor(inDay / 60))}:${pad(inDay % 60)}:00`;
     };
     for (const teacherId of input.teacherIds) {
-      const spans = workingSpans(
+      // The teacher's sessions touching the day, on the day's own minute line.
+      const busy = (teacherBusy.get(teacherId)?.overlapping(day, day * DAY, (day + 1) * DAY) ?? []).map((b) => ({
+        start: b.start - day * DAY,
+        end: b.end - day * DAY,
+      }));
+      const spans = teacherFreeSpans(
         date,
         input.hours.filter((h) => h.teacherId === teacherId),
         input.exceptions.filter((e) => e.teacherId === teacherId),
+        busy,
       );
-      const busy = teacherBusy.get(teacherId);
       for (const span of spans) {
         for (let t = Math.ceil(span.start / slotStep) * slotStep; t + duration <= span.end; t += slotStep) {
           const start = day * DAY + t;
           const end = start + duration;
           if (start < earliest) continue;
-          if (busy?.anyOverlapping(day, start, end)) continue;
           const areaId = freeRoom(day, start, end);
           if (areaId === undefined) continue;
           if (!machinesFree(day, start, end)) continue;

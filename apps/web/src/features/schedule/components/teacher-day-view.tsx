@@ -8,7 +8,7 @@ import { useCan, useRole } from '../../../shared/profile.ts';
 import { useTeachers } from '../../../shared/reference.ts';
 import { useStoreClock } from '../../../shared/store-time.ts';
 import { useCalendarSessions } from '../hooks/calendar.ts';
-import { useLessonTypes } from '../hooks/lessons.ts';
+import { useLessonTypes, useTeacherDayHours } from '../hooks/lessons.ts';
 import type { CalendarSession } from '../types.ts';
 import { BOOKED_BG, FREE_BG, LESSON_BG } from './calendar-view.tsx';
 
@@ -24,6 +24,8 @@ interface Props {
 /** Pixels per minute of the day's grid (an hour 60 px). */
 const PX = 1;
 const minutesOf = (t: string) => Number(t.slice(11, 13)) * 60 + Number(t.slice(14, 16));
+/** Minutes after midnight of `HH:mm`. */
+const clockOf = (hm: string) => Number(hm.slice(0, 2)) * 60 + Number(hm.slice(3, 5));
 
 /** The day's hours: 06:00-23:00, widened to whole hours around every session shown. */
 function hours(sessions: CalendarSession[]): [number, number] {
@@ -51,6 +53,9 @@ export default function TeacherDayView({ date, venueId, onDate, onOpen, onBook }
   const types = useLessonTypes(canBook);
   const givers = new Set((types.data ?? []).flatMap((t) => t.teachers.map((x) => x.teacherId)));
   const sessions = useCalendarSessions({ fromDate: date, toDate: date, venueId, teacherId: null });
+  // Each teacher's working hours and the free part of them (the server's one free-time rule).
+  const dayHours = useTeacherDayHours(date);
+  const hoursOf = useMemo(() => new Map((dayHours.data ?? []).map((h) => [h.teacherId, h])), [dayHours.data]);
   const list = useMemo(() => sessions.data ?? [], [sessions.data]);
   const columns = useMemo(() => {
     const cols = new Map<number, string>();
@@ -80,6 +85,14 @@ export default function TeacherDayView({ date, venueId, onDate, onOpen, onBook }
           {date} {['周日', '周一', '周二', '周三', '周四', '周五', '周六'][dayjs(date).day()]} · 按老师
         </h2>
         {sessions.isFetching && <Spin size="small" />}
+        <span className="teacher-day-legend" aria-label="图例">
+          <span className="teacher-day-swatch teacher-day-swatch-free" />
+          空闲
+          <span className="teacher-day-swatch teacher-day-swatch-work" />
+          工作时间内已排课
+          <span className="teacher-day-swatch teacher-day-swatch-off" />
+          非工作时间
+        </span>
       </div>
       {!columns.length ? (
         <Empty description="当天没有老师的课程" />
@@ -115,6 +128,25 @@ export default function TeacherDayView({ date, venueId, onDate, onOpen, onBook }
             </div>
             {columns.map((c) => (
               <div key={c.id} className="teacher-day-col" style={{ height }} data-teacher-id={c.id}>
+                {(['work', 'free'] as const).flatMap((kind) =>
+                  (hoursOf.get(c.id)?.[kind] ?? []).map((h) => {
+                    const from = Math.max(clockOf(h.startTime), min);
+                    const to = Math.min(clockOf(h.endTime), max);
+                    if (to <= from) return null;
+                    const label = `${kind === 'free' ? '空闲' : '工作时间'} ${h.startTime}-${h.endTime}`;
+                    return (
+                      <div
+                        key={`${kind}-${h.startTime}`}
+                        className={`teacher-day-${kind}`}
+                        data-span={`${h.startTime}-${h.endTime}`}
+                        title={label}
+                        style={{ top: (from - min) * PX, height: (to - from) * PX }}
+                      >
+                        {kind === 'free' && to - from >= 30 && <span className="teacher-day-free-label">空闲</span>}
+                      </div>
+                    );
+                  }),
+                )}
                 {c.sessions.map((s) => (
                   <DayEvent key={s.id} s={s} top={(minutesOf(s.fromTime) - min) * PX} onOpen={onOpen} />
                 ))}

@@ -2,6 +2,7 @@
 import {
   bookLessonSeries,
   LESSON_SERIES_MAX_WEEKS,
+  LessonBookingMsg,
   LessonSeriesMsg,
   lessonTypeList,
   Msg,
@@ -21,11 +22,18 @@ export function useLessonTypes() {
   });
 }
 
+/** One member of the lesson with the card that pays (1对2: two cards, or one card shared by both). */
+export interface SeriesMember {
+  memberId?: number;
+  cardId?: number;
+}
+
 export interface SeriesFields {
   courseId?: number;
   teacherId?: number;
-  memberId?: number;
-  cardId?: number;
+  /** A room of the type's; none: the first of its rooms free each week. */
+  venueId?: number | null;
+  members: SeriesMember[];
   startDate?: string;
   time?: string;
   weeks?: number | null;
@@ -35,30 +43,34 @@ export interface SeriesFields {
 export function seriesRequest(
   f: SeriesFields,
 ): { problem: string; req?: undefined } | { problem?: undefined; req: SeriesReq } {
+  const ids = f.members.map((m) => m.memberId);
   const problem = !f.courseId
     ? Msg.chooseCourse
     : !f.teacherId
       ? Msg.chooseTeacher
-      : !f.memberId
+      : !f.members.length || f.members.some((m) => !m.memberId)
         ? Msg.chooseMember
-        : !f.cardId
+        : f.members.some((m) => !m.cardId)
           ? LessonSeriesMsg.chooseCard
-          : !f.startDate
-            ? Msg.chooseDate
-            : !f.time
-              ? Msg.chooseTime
-              : !f.weeks || f.weeks < 1 || f.weeks > LESSON_SERIES_MAX_WEEKS
-                ? LessonSeriesMsg.weeks
-                : null;
+          : new Set(ids).size !== ids.length
+            ? LessonBookingMsg.sameMember
+            : !f.startDate
+              ? Msg.chooseDate
+              : !f.time
+                ? Msg.chooseTime
+                : !f.weeks || f.weeks < 1 || f.weeks > LESSON_SERIES_MAX_WEEKS
+                  ? LessonSeriesMsg.weeks
+                  : null;
   if (problem) return { problem };
   return {
     req: {
       courseId: f.courseId!,
       teacherId: f.teacherId!,
+      venueId: f.venueId ?? null,
       startDate: f.startDate!,
       time: f.time!,
       weeks: f.weeks!,
-      members: [{ mid: f.memberId!, mcId: f.cardId! }],
+      members: f.members.map((m) => ({ mid: m.memberId!, mcId: m.cardId! })),
     },
   };
 }
@@ -67,6 +79,7 @@ export function seriesRequest(
 export interface SeriesReq {
   courseId: number;
   teacherId: number;
+  venueId: number | null;
   startDate: string;
   time: string;
   weeks: number;

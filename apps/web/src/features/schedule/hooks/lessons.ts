@@ -8,6 +8,7 @@ import {
   lessonFreeSlots,
   lessonTypeList,
   moveLesson,
+  teacherDayHours,
 } from '@studio/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../../api/client.ts';
@@ -42,6 +43,14 @@ export function useFreeSlots(q: { courseId?: number; teacherId?: number; date?: 
     },
     enabled: ready,
     staleTime: 0,
+  });
+}
+
+/** 按老师看一天: each teacher's working hours of the day and the part free (a teacher account: their own). */
+export function useTeacherDayHours(date: string) {
+  return useQuery({
+    queryKey: keys.calendar.teacherHours(date),
+    queryFn: () => call(teacherDayHours, { date }),
   });
 }
 

@@ -1,4 +1,4 @@
-import { WEEKDAY_NAMES, type LessonSeriesDate } from '@studio/contract';
+import { LESSON_KIND_LABEL, WEEKDAY_NAMES, type LessonSeriesDate } from '@studio/contract';
 import { Alert, App, Button, DatePicker, Form, InputNumber, Modal, Select, Table, Tag, TimePicker } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
@@ -17,14 +17,16 @@ import type { ToolModalProps } from '../types.ts';
 const weekdayOf = (date: string) => new Date(`${date}T00:00:00Z`).getUTCDay();
 
 /**
- * 固定时段: one member's lesson every week at the same time with the same teacher, for some weeks.
+ * 固定时段: a lesson every week at the same time with the same teacher, for some weeks — its members
+ * each with the card that pays (1对2: two members, two cards or one shared card; 小班: up to its
+ * most), in a room of the type's when it needs one (none chosen: the first free each week).
  * 预览 lists each date, bookable or why not (nothing is booked); 预约 books the bookable ones at once,
  * a bulk change undone from 操作日志.
  */
 export default function LessonSeriesModal({ onClose }: ToolModalProps) {
   const { message } = App.useApp();
   const types = useLessonTypes();
-  const [f, setF] = useState<SeriesFields>({ weeks: 4 });
+  const [f, setF] = useState<SeriesFields>({ weeks: 4, members: [{}] });
   const [dates, setDates] = useState<LessonSeriesDate[] | null>(null);
   const preview = useSeriesPreview();
   const book = useBookSeries();
@@ -34,6 +36,15 @@ export default function LessonSeriesModal({ onClose }: ToolModalProps) {
     setDates(null);
   };
   const type = types.data?.find((t) => t.id === f.courseId);
+  const setMember = (i: number, m: SeriesFields['members'][number]) =>
+    set({ members: f.members.map((old, j) => (j === i ? m : old)) });
+  /** A type chosen: its teachers and rooms anew, a 1对2 asks for two members (the first one kept). */
+  const onType = (id: number) => {
+    const t = types.data?.find((x) => x.id === id);
+    const n = t?.kind === 'one_on_two' ? 2 : 1;
+    const members = Array.from({ length: n }, (_, i) => (i === 0 ? { memberId: f.members[0]?.memberId } : {}));
+    set({ courseId: id, teacherId: undefined, venueId: null, members });
+  };
   const bookable = dates?.filter((d) => d.reason === null).length ?? 0;
 
   const request = () => {
@@ -88,8 +99,11 @@ export default function LessonSeriesModal({ onClose }: ToolModalProps) {
             placeholder="选择私教或小班课程"
             loading={types.isFetching}
             value={f.courseId}
-            onChange={(v: number) => set({ courseId: v, teacherId: undefined, cardId: undefined })}
-            options={(types.data ?? []).map((t) => ({ value: t.id, label: t.name }))}
+            onChange={onType}
+            options={(types.data ?? []).map((t) => ({
+              value: t.id,
+              label: `${t.name}（${LESSON_KIND_LABEL[t.kind]}）`,
+            }))}
           />
         </Form.Item>
         <Form.Item label="老师" required htmlFor="series-teacher">
@@ -102,22 +116,59 @@ export default function LessonSeriesModal({ onClose }: ToolModalProps) {
             options={(type?.teachers ?? []).map((t) => ({ value: t.teacherId, label: t.name }))}
           />
         </Form.Item>
-        <Form.Item label="会员" required htmlFor="series-member">
-          <MemberPicker
-            id="series-member"
-            value={f.memberId}
-            onChange={(id) => set({ memberId: id, cardId: undefined })}
-          />
-        </Form.Item>
-        <Form.Item label="会员卡" required htmlFor="series-card">
-          <CardPicker
-            id="series-card"
-            memberId={f.memberId}
-            courseId={f.courseId}
-            value={f.cardId}
-            onChange={(id) => set({ cardId: id })}
-          />
-        </Form.Item>
+        {!!type?.areas.length && (
+          <Form.Item label="场地" htmlFor="series-room">
+            <Select
+              id="series-room"
+              value={f.venueId ?? 0}
+              onChange={(v: number) => set({ venueId: v || null })}
+              options={[
+                { value: 0, label: '自动（每周第一个空闲的场地）' },
+                ...type.areas.map((a) => ({ value: a.id, label: a.name })),
+              ]}
+            />
+          </Form.Item>
+        )}
+        {f.members.map((m, i) => {
+          const n = f.members.length > 1 ? String(i + 1) : '';
+          return (
+            <div key={i} className="series-member">
+              <Form.Item label={`会员${n}`} required htmlFor={`series-member-${i}`}>
+                <MemberPicker
+                  id={`series-member-${i}`}
+                  value={m.memberId}
+                  onChange={(id) => setMember(i, { memberId: id, cardId: undefined })}
+                />
+              </Form.Item>
+              <Form.Item
+                label={`会员卡${n}`}
+                required
+                htmlFor={`series-card-${i}`}
+                extra={i > 0 ? '可选该会员自己的卡，或与其他会员共享的卡' : undefined}
+              >
+                <div style={{ display: 'flex', gap: 8, alignItems: 'flex-start' }}>
+                  <div style={{ flex: 1 }}>
+                    <CardPicker
+                      id={`series-card-${i}`}
+                      memberId={m.memberId}
+                      courseId={f.courseId}
+                      value={m.cardId}
+                      onChange={(id) => setMember(i, { ...m, cardId: id })}
+                    />
+                  </div>
+                  {i > 0 && <Button onClick={() => set({ members: f.members.filter((_, j) => j !== i) })}>移除</Button>}
+                </div>
+              </Form.Item>
+            </div>
+          );
+        })}
+        {type && f.members.length < type.maxMembers && (
+          <Form.Item wrapperCol={{ offset: 4, span: 19 }}>
+            <Button type="dashed" block onClick={() => set({ members: [...f.members, {}] })}>
+              添加会员（最多{type.maxMembers}位）
+            </Button>
+          </Form.Item>
+        )}
         <Form.Item
           label="第一节"
           required
