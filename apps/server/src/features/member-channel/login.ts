@@ -3,7 +3,13 @@ import type { CallCtx, StoreScope } from '../../lib/context.ts';
 import { conflict } from '../../lib/errors.ts';
 import { loginCodeMessage, sendInBackground, smsSenderOf, textsToday, tooManyTextsToday } from '../messaging/public.ts';
 import { findMember, memberIdByMobile } from '../reference/public.ts';
-import { admitCodeRequest, issueCode, startMemberSession, verifyLogin } from './member-auth.ts';
+import {
+  admitCodeRequest,
+  admitContractCode,
+  issueCode,
+  startMemberSession,
+  verifyLogin,
+} from './member-auth.ts';
 
 /**
  * A member's sign-in on the phone: a code by text message (the public door), then the code for a
@@ -21,16 +27,39 @@ export async function sendLoginCode(
   store: StoreScope,
   input: { mobile: string; altcha?: string },
 ): Promise<void> {
-  const sender = await smsSenderOf(ctx.db, ctx.config.outboundAllowHosts, store);
-  if (!sender) throw conflict(MemberMsg.noProvider);
-  // the sender read the setting (its cap): only today's count is read again
-  if ((await textsToday(ctx.db, store)) >= sender.dailyCap) throw tooManyTextsToday();
+  const sender = await readySender(ctx, store);
   await admitCodeRequest(ctx.db, { storeId: store.id, mobile: input.mobile, ip: ctx.req.ip, altcha: input.altcha });
   const memberId = await memberIdByMobile(ctx.db, store.id, input.mobile);
   if (memberId === undefined) return;
   const { code } = await issueCode(ctx.db, { storeId: store.id, memberId }, 'sms');
   sendInBackground(ctx.log, `login code of member ${memberId}`, () =>
     sender.send(input.mobile, loginCodeMessage(sender.loginTemplateId, code)),
+  );
+}
+
+/** The store's text sender, refused when it has none (409) or today's texts reached its cap (429). */
+async function readySender(ctx: Pick<CallCtx, 'db' | 'config'>, store: StoreScope) {
+  const sender = await smsSenderOf(ctx.db, ctx.config.outboundAllowHosts, store);
+  if (!sender) throw conflict(MemberMsg.noProvider);
+  // the sender read the setting (its cap): only today's count is read again
+  if ((await textsToday(ctx.db, store)) >= sender.dailyCap) throw tooManyTextsToday();
+  return sender;
+}
+
+/**
+ * Texts a code to sign a contract (issue 45) to the signed-in member's own mobile, as the sign-in
+ * code is texted (the same template and limits per mobile); it signs, never signs in.
+ */
+export async function sendContractCode(
+  ctx: Pick<CallCtx, 'db' | 'config' | 'log'>,
+  store: StoreScope,
+  member: { id: number; mobile: string },
+): Promise<void> {
+  const sender = await readySender(ctx, store);
+  await admitContractCode(ctx.db, { storeId: store.id, mobile: member.mobile });
+  const { code } = await issueCode(ctx.db, { storeId: store.id, memberId: member.id }, 'contract');
+  sendInBackground(ctx.log, `contract code of member ${member.id}`, () =>
+    sender.send(member.mobile, loginCodeMessage(sender.loginTemplateId, code)),
   );
 }
 

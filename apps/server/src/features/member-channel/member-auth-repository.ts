@@ -13,10 +13,10 @@ export async function insertLoginCode(ex: Executor, row: NewRow<'memberLoginCode
 }
 
 /**
- * A member's live login codes: of each source (texted, given by the desk) the newest, when it is
+ * A member's live codes of `sources`: of each source (texted, given by the desk, a contract's) the newest, when it is
  * neither used nor expired at `now` (an older code of a source stopped working when a newer came).
  */
-export function liveLoginCodes(ex: Executor, memberId: number, now: number) {
+export function liveLoginCodes(ex: Executor, memberId: number, now: number, sources: readonly string[]) {
   return ex
     .selectFrom('memberLoginCode')
     .select(['id', 'codeHash', 'source'])
@@ -27,6 +27,7 @@ export function liveLoginCodes(ex: Executor, memberId: number, now: number) {
         .selectFrom('memberLoginCode')
         .select((eb) => eb.fn.max('id').as('id'))
         .where('memberId', '=', memberId)
+        .where('source', 'in', sources)
         .groupBy('source'),
     )
     .where('usedAt', 'is', null)

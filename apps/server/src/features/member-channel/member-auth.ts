@@ -55,7 +55,7 @@ const DAY_MS = 24 * HOUR_MS;
  * (`t`, issue 44): its own counters and words, the same machinery and the address's allowances.
  */
 export interface PublicDoor {
-  prefix: 'm' | 't';
+  prefix: 'm' | 't' | 'k';
   gapMs: number;
   perDay: number;
   /** A store's requests an hour without a solved challenge; null: no such limit (texts have the store's cap). */
@@ -70,6 +70,9 @@ const codeDoor: PublicDoor = {
   storePerHour: null,
   msg: { needChallenge: MemberMsg.needChallenge, tooSoon: MemberMsg.tooSoon, tooMany: MemberMsg.tooMany },
 };
+
+/** Codes to sign a contract (issue 45): a signed-in member's, limited per mobile like the sign-in codes. */
+const contractCodeDoor: PublicDoor = { ...codeDoor, prefix: 'k' };
 
 /** The door of the public 体验课报名 (leads). */
 export const trialDoor: PublicDoor = {
@@ -98,6 +101,13 @@ const keys = {
   challenge: (signature: string) => `alt:${signature}`,
 };
 
+/**
+ * Where a code came from, and so what it is for: `sms` and `desk` sign a member in; `contract` signs a
+ * contract (texted to a signed-in member, never a sign-in).
+ */
+export type CodeSource = 'sms' | 'desk' | 'contract';
+const SIGN_IN_SOURCES: CodeSource[] = ['sms', 'desk'];
+
 const codeHash = (memberId: number, code: string) =>
   crypto.createHash('sha256').update(`${memberId}:${code}`).digest('base64url');
 
@@ -108,7 +118,7 @@ const codeHash = (memberId: number, code: string) =>
 export async function issueCode(
   db: Executor,
   m: { storeId: number; memberId: number },
-  source: 'sms' | 'desk',
+  source: CodeSource,
   now = Date.now(),
 ): Promise<{ code: string; expiresAt: number }> {
   const code = String(crypto.randomInt(0, 10 ** LOGIN_CODE.digits)).padStart(LOGIN_CODE.digits, '0');
@@ -132,7 +142,10 @@ export async function issueCode(
  * (it never changes: `FOREVER`).
  */
 const installationSecrets = taggedCache<string>({ max: 4 });
-export function installationSecret(db: Db, name: 'altcha' | 'referral' | 'unsubscribe'): Promise<string> {
+export function installationSecret(
+  db: Db,
+  name: 'altcha' | 'referral' | 'unsubscribe' | 'contract',
+): Promise<string> {
   return installationSecrets.get(db, name, FOREVER, async () => {
     const kept = await appSecret(db, name);
     if (kept) return kept;
@@ -220,6 +233,11 @@ export async function admitPublicRequest(
   now = Date.now(),
 ): Promise<void> {
   await passAddress(db, door, r, now);
+  await admitMobile(db, door, r, now);
+}
+
+/** A mobile's own limits at a door: one request a gap, `perDay` a day. */
+async function admitMobile(db: Db, door: PublicDoor, r: { storeId: number; mobile: string }, now: number) {
   const p = door.prefix;
   if (!(await reserve(db, keys.mobileGap(p, r.storeId, r.mobile), 1, now, door.gapMs))) {
     throw tooMany(door.msg.tooSoon);
@@ -228,6 +246,24 @@ export async function admitPublicRequest(
     throw tooMany(door.msg.tooMany);
   }
   await sweepCounters(db, now);
+}
+
+/** A signed-in member's request of a contract code: their mobile's limits (the sign-in codes' numbers). */
+export const admitContractCode = (db: Db, r: { storeId: number; mobile: string }, now = Date.now()) =>
+  admitMobile(db, contractCodeDoor, r, now);
+
+/**
+ * Whether `code` is the member's live contract code (texted by `issueCode(..., 'contract')`): a try
+ * is taken from its row first (five in all), and a right code is used once (a guarded UPDATE).
+ */
+export async function takeContractCode(db: Executor, memberId: number, code: string, now = Date.now()) {
+  const want = Buffer.from(codeHash(memberId, code));
+  for (const c of await liveLoginCodes(db, memberId, now, ['contract'])) {
+    if (!(await takeCodeTry(db, c.id, LOGIN_CODE.maxTries, now))) continue;
+    if (!crypto.timingSafeEqual(Buffer.from(c.codeHash), want)) continue;
+    return markCodeUsed(db, c.id, now);
+  }
+  return false;
 }
 
 /** The door of a code request (`admitPublicRequest` with the code door). */
@@ -256,7 +292,7 @@ export async function verifyLogin(
   const wrong = unauthorized(MemberMsg.badCode);
   if (r.memberId === undefined) throw wrong;
   const want = Buffer.from(codeHash(r.memberId, r.code));
-  for (const c of await liveLoginCodes(db, r.memberId, now)) {
+  for (const c of await liveLoginCodes(db, r.memberId, now, SIGN_IN_SOURCES)) {
     const tried =
       c.source === 'desk'
         ? await reserve(db, keys.deskCodeTry(c.id, r.ip), LOGIN_CODE.maxTries, now, LOGIN_CODE.ttlMs)
