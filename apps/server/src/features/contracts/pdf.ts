@@ -45,10 +45,10 @@ function fontBytes(path: string): Buffer {
 }
 
 /** Renders the signed contract: title, the filled text, then the signature line (and the drawn image). */
-export function renderContractPdf(c: SignedContract, font: { path: string; name: string }): Promise<Buffer> {
+export async function renderContractPdf(c: SignedContract, font: { path: string; name: string }): Promise<Buffer> {
   const bytes = fontBytes(font.path);
   const at = new Date(`${c.signedAt.replace(' ', 'T')}Z`);
-  return new Promise((resolve, reject) => {
+  return new Promise<Buffer>((resolve, reject) => {
     const doc = new PDFDocument({
       size: 'A4',
       margin: 56,

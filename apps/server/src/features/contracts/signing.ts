@@ -8,7 +8,7 @@ import {
   type ContractSignMethod,
 } from '@studio/contract';
 import type { Db, Dialect, Executor } from '../../db/index.ts';
-import { audit, systemScope } from '../../lib/audit.ts';
+import { audit, rootOf, systemScope } from '../../lib/audit.ts';
 import type { AppDeps, CallCtx } from '../../lib/context.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { storeScopeById } from '../../lib/store-scope.ts';
@@ -249,7 +249,7 @@ export async function signingLink(ctx: CallCtx, memberCardId: number) {
 
 const mac = async (db: Db, body: string) =>
   crypto
-    .createHmac('sha256', await installationSecret(db, 'contract'))
+    .createHmac('sha256', await installationSecret(rootOf(db), 'contract'))
     .update(body)
     .digest('base64url');
 
