@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { zId } from '../common.ts';
 import { defineCall, fails, Roles, STORE_API } from '../define.ts';
-import { MEMBER_API } from './member-channel.ts';
+import { MEMBER_API, MemberMsg } from './member-channel.ts';
 
 /**
  * The fields a template may name, each written as `{{label}}` in the staff's words (`{{会员姓名}}`),
@@ -337,7 +337,14 @@ export const memberSendContractCode = defineCall({
   res: z.null(),
   summary: '会员端：发送签署合同的短信验证码到本人手机（购卡前，或签署待签约的会员卡合同）',
   example: { productId: 1 },
-  errors: [...fails.notFound('卡种', '会员卡'), { status: 409 as const, msg: ContractMsg.signed }],
+  errors: [
+    ...fails.notFound('卡种', '会员卡'),
+    { status: 409 as const, msg: ContractMsg.signed },
+    { status: 409 as const, msg: MemberMsg.noProvider },
+    { status: 429 as const, msg: MemberMsg.smsCapReached },
+    { status: 429 as const, msg: MemberMsg.tooSoon },
+    { status: 429 as const, msg: MemberMsg.tooMany },
+  ],
 });
 
 /** 会员端: a card's contract (by the card, or by the desk's QR token), the member's own only. */

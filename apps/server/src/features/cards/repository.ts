@@ -337,6 +337,17 @@ export function memberCards(ex: Executor, storeId: number, memberId: number, o: 
       'p.leaveAllowed',
     ])
     .select((eb) => unsignedBlocks(eb).as('contractUnsigned'))
+    .select((eb) =>
+      eb
+        .selectFrom('cardContract as scc')
+        .select('scc.signedAt')
+        .whereRef('scc.memberCardId', '=', 'mc.id')
+        .whereRef('scc.memberId', '=', 'mc.memberId')
+        .as('contractSignedAt'),
+    )
+    .select((eb) =>
+      eb.exists(eb.selectFrom('cardContract as ecc').select('ecc.id').whereRef('ecc.memberCardId', '=', 'mc.id')).as('hasContract'),
+    )
     .where('mc.storeId', '=', storeId)
     .where((eb) => (o.withShared ? booksOnCard(eb, memberId) : eb('mc.memberId', '=', memberId)))
     .orderBy('mc.id')
