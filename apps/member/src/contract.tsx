@@ -170,7 +170,7 @@ export function ContractPage({
             ) : (
               <>
                 <div className="meta" data-testid="contract-signed">
-                  {c.signerName} 于 {c.signedAt} 以{c.signMethod ? CONTRACT_SIGN_METHODS[c.signMethod] : ''}签署
+                  {c.signerName} 于 {c.signedAt} 签署（{c.signMethod ? CONTRACT_SIGN_METHODS[c.signMethod] : ''}）
                 </div>
                 <Button block color="primary" fill="outline" onClick={() => void downloadContract(c.mcId)}>
                   下载合同 PDF

@@ -35,11 +35,14 @@ function savePdf(f: { fileName: string; pdf: string }) {
  * and 下载合同 PDF.
  */
 export default function ContractModal({ card, onClose }: { card: MemberCardRow; onClose: () => void }) {
+  const [link, setLink] = useState<{ url: string; expireTime: string } | null>(null);
+  // While the QR is shown, the contract is asked for every few seconds: the member's signature shows.
   const q = useQuery({
     queryKey: keys.member.contract(card.id),
     queryFn: () => call(queryCardContract, { mcId: card.id }),
+    refetchOnMount: 'always',
+    refetchInterval: (query) => (link && query.state.data?.status === 'pending' ? 3000 : false),
   });
-  const [link, setLink] = useState<{ url: string; expireTime: string } | null>(null);
   const [drawing, setDrawing] = useState(false);
   const makeLink = useWrite(() => call(createCardContractLink, { mcId: card.id }));
   const download = useWrite(() => call(downloadCardContract, { mcId: card.id }));
