@@ -51,7 +51,10 @@ async function tickAndCode(page: Page, mobile: string) {
   await page.getByTestId('contract-agree').tap();
   const before = sms.received.length;
   await page.getByRole('button', { name: '获取验证码' }).tap();
-  await page.getByTestId('contract-code').locator('input').fill(await textedCode(mobile, before));
+  await page
+    .getByTestId('contract-code')
+    .locator('input')
+    .fill(await textedCode(mobile, before));
 }
 
 describeBrowser(

@@ -142,7 +142,10 @@ export function App() {
     return (
       <StoreZoneProvider value={store.timezone}>
         <main className="page">
-          <StoreHead store={store} sub={checkinToken ? '登录后即可签到' : signToken ? '登录后签署会员卡合同' : '本周课程'} />
+          <StoreHead
+            store={store}
+            sub={checkinToken ? '登录后即可签到' : signToken ? '登录后签署会员卡合同' : '本周课程'}
+          />
           <Timetable store={store} me={null} onLogin={() => setLoggingIn(true)} />
           <div className="tabbar" style={{ padding: 12 }}>
             <Button block color="primary" size="large" onClick={() => setLoggingIn(true)}>

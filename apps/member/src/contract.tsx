@@ -71,7 +71,14 @@ export function SignFields({
           onChange={(code) => onChange({ ...value, code: code.replace(/\D/g, '') })}
           data-testid="contract-code"
         />
-        <Button size="small" color="primary" fill="outline" loading={sending} disabled={!value.agree} onClick={() => void send()}>
+        <Button
+          size="small"
+          color="primary"
+          fill="outline"
+          loading={sending}
+          disabled={!value.agree}
+          onClick={() => void send()}
+        >
           {sent ? '重新获取' : '获取验证码'}
         </Button>
       </div>
@@ -102,15 +109,7 @@ export async function downloadContract(mcId: number) {
  * A card's contract (from 我的会员卡, or the desk's QR with its token): 待签约 → read, tick, code,
  * 签署; 已签约 → who, how and when, and 下载合同.
  */
-export function ContractPage({
-  mcId,
-  token,
-  onBack,
-}: {
-  mcId?: number;
-  token?: string;
-  onBack: () => void;
-}) {
+export function ContractPage({ mcId, token, onBack }: { mcId?: number; token?: string; onBack: () => void }) {
   const [c, setC] = useState<CardContract | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [input, setInput] = useState<SignInput>({ agree: false, code: '' });

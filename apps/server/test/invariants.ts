@@ -339,7 +339,8 @@ async function contractProblems(db: Db, storeId?: number): Promise<string[]> {
     .$if(storeId !== undefined, (q) => q.where('storeId', '=', storeId!))
     .execute();
   const began = new Map<number, string>();
-  for (const r of rows) if (!began.has(r.storeId) || r.createdAt < began.get(r.storeId)!) began.set(r.storeId, r.createdAt);
+  for (const r of rows)
+    if (!began.has(r.storeId) || r.createdAt < began.get(r.storeId)!) began.set(r.storeId, r.createdAt);
   const withContract = new Set(rows.map((r) => Number(r.memberCardId)));
   const sold = await db
     .selectFrom('cardPayment as cp')

@@ -247,7 +247,6 @@ export const queryCardContract = defineCall({
   errors: fails.notFound('会员卡'),
 });
 
-
 /** A signed contract's PDF as a download: its file name and bytes (base64). */
 const zContractPdf = z.object({ fileName: z.string(), pdf: z.string() });
 

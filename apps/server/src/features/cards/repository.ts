@@ -346,7 +346,9 @@ export function memberCards(ex: Executor, storeId: number, memberId: number, o: 
         .as('contractSignedAt'),
     )
     .select((eb) =>
-      eb.exists(eb.selectFrom('cardContract as ecc').select('ecc.id').whereRef('ecc.memberCardId', '=', 'mc.id')).as('hasContract'),
+      eb
+        .exists(eb.selectFrom('cardContract as ecc').select('ecc.id').whereRef('ecc.memberCardId', '=', 'mc.id'))
+        .as('hasContract'),
     )
     .where('mc.storeId', '=', storeId)
     .where((eb) => (o.withShared ? booksOnCard(eb, memberId) : eb('mc.memberId', '=', memberId)))
@@ -1031,4 +1033,18 @@ export function memberPaymentRows(ex: Executor, storeId: number, memberId: numbe
     .where('mc.memberId', '=', memberId)
     .orderBy('p.id', 'desc')
     .execute();
+}
+
+/**
+ * A card's contract as the refund quote cites it: the template version, when signed (null: 待签约)
+ * and its terms as sold (JSON, features/contracts); undefined for a card without one.
+ */
+export function contractTermsOfCard(ex: Executor, storeId: number, memberCardId: number) {
+  return ex
+    .selectFrom('cardContract as cc')
+    .innerJoin('contractTemplate as ct', 'ct.id', 'cc.templateId')
+    .select(['ct.version', 'cc.signedAt', 'cc.terms'])
+    .where('cc.storeId', '=', storeId)
+    .where('cc.memberCardId', '=', memberCardId)
+    .executeTakeFirst();
 }

@@ -52,7 +52,14 @@ export async function renderContractPdf(c: SignedContract, font: { path: string;
     const doc = new PDFDocument({
       size: 'A4',
       margin: 56,
-      info: { Title: c.title, Author: c.signerName, Producer: 'studio', Creator: 'studio', CreationDate: at, ModDate: at },
+      info: {
+        Title: c.title,
+        Author: c.signerName,
+        Producer: 'studio',
+        Creator: 'studio',
+        CreationDate: at,
+        ModDate: at,
+      },
     });
     const chunks: Buffer[] = [];
     doc.on('data', (b: Buffer) => chunks.push(b));

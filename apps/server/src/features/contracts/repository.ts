@@ -158,7 +158,12 @@ export async function contractPdf(ex: Executor, id: number): Promise<Buffer | nu
 
 /** Signs a 待签约 contract (and seals it) in one guarded UPDATE; false when it was signed already. */
 export async function signContract(ex: Executor, id: number, s: Signature & Seal): Promise<boolean> {
-  const res = await ex.updateTable('cardContract').set(s).where('id', '=', id).where('signedAt', 'is', null).executeTakeFirst();
+  const res = await ex
+    .updateTable('cardContract')
+    .set(s)
+    .where('id', '=', id)
+    .where('signedAt', 'is', null)
+    .executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
 }
 

@@ -99,7 +99,9 @@ export async function saveContractTemplate(ctx: CallCtx, input: ParsedReqOf<type
   audit(ctx.db, {
     kind: 'settings',
     target: `合同模板（第${version}版${changed ? '，新版本' : ''}）`,
-    ...(input.unsignedMayBook === undefined ? {} : { after: { 未签约的卡可以预约: input.unsignedMayBook ? '是' : '否' } }),
+    ...(input.unsignedMayBook === undefined
+      ? {}
+      : { after: { 未签约的卡可以预约: input.unsignedMayBook ? '是' : '否' } }),
   });
   return { version };
 }
@@ -193,13 +195,21 @@ export async function contractPreview(ctx: CallCtx, productId: number) {
   if (!p || p.deleted) throw notFound('卡种');
   const now = storeNow(ctx);
   const start = saleActivation(p, now, null);
-  const card = { expireTime: start?.expireTime ?? null, validDays: start?.validDays ?? null, totalCount: p.totalCount ?? 0 };
+  const card = {
+    expireTime: start?.expireTime ?? null,
+    validDays: start?.validDays ?? null,
+    totalCount: p.totalCount ?? 0,
+  };
   const [template, terms] = await Promise.all([
     repo.currentTemplate(ctx.db, ctx.store.id),
     termsOf(ctx.db, ctx.store.id, p, card, p.onlinePrice, now),
   ]);
   const values = { ...terms, member: ctx.member.name, mobile: ctx.member.mobile };
-  return { version: template.version, title: template.title, text: renderContract(template.body, values, CONTRACT_FIELDS) };
+  return {
+    version: template.version,
+    title: template.title,
+    text: renderContract(template.body, values, CONTRACT_FIELDS),
+  };
 }
 
 /** A card sold (desk or online, in the sale's transaction): its contract names the version in force. */

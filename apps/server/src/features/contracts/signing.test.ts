@@ -1,5 +1,6 @@
 import {
   addMemberReservation,
+  cardRefundQuote,
   ContractMsg,
   createCardContractLink,
   downloadCardContract,
@@ -93,7 +94,11 @@ describeEachDb('contracts: signing (待签约 → 已签约), the PDF and its ha
     const noTick = await me.call(memberSignContract.path, { mcId, agree: false, code: '123456' });
     expect([noTick.status, noTick.msg]).toEqual([400, ContractMsg.agree]);
     const code = await codeFor(env(), member.id);
-    const wrong = await me.call(memberSignContract.path, { mcId, agree: true, code: code === '000000' ? '111111' : '000000' });
+    const wrong = await me.call(memberSignContract.path, {
+      mcId,
+      agree: true,
+      code: code === '000000' ? '111111' : '000000',
+    });
     expect([wrong.status, wrong.msg]).toEqual([400, ContractMsg.badCode]);
     const notYet = await me.call(memberDownloadContract.path, { mcId });
     expect([notYet.status, notYet.msg]).toEqual([409, ContractMsg.unsigned]);
@@ -123,11 +128,18 @@ describeEachDb('contracts: signing (待签约 → 已签约), the PDF and its ha
     expect([bad.status, bad.msg]).toEqual([400, ContractMsg.imageFormat]);
     const notPng = await manager().call(signCardContract.path, { mcId, image: 'data:image/jpeg;base64,AAAA' });
     expect([notPng.status, notPng.msg]).toEqual([400, ContractMsg.imageFormat]);
-    const huge = await manager().call(signCardContract.path, { mcId, image: `data:image/png;base64,${'A'.repeat(300_000)}` });
+    const huge = await manager().call(signCardContract.path, {
+      mcId,
+      image: `data:image/png;base64,${'A'.repeat(300_000)}`,
+    });
     expect([huge.status, huge.msg]).toEqual([400, ContractMsg.imageSize]);
     expect((await manager().ok(queryCardContract.path, { mcId }))!.status).toBe('pending');
     const signed = await manager().ok(signCardContract.path, { mcId, image: PNG });
     expect(signed).toMatchObject({ status: 'signed', signMethod: 'tablet' });
+    // the refund quote cites the contract: its version, when signed, its cooling-off and refund terms
+    const quote = await manager().ok(cardRefundQuote.path, { mcId });
+    expect(quote.contract).toMatchObject({ version: 1, signedAt: signed.signedAt, coolingOffDays: '7' });
+    expect(quote.contract.refund).toContain('按未使用部分占比退还实付金额');
     const twice = await manager().call(signCardContract.path, { mcId, image: PNG });
     expect([twice.status, twice.msg]).toEqual([409, ContractMsg.signed]);
     // the same contract rendered again gives the same bytes
@@ -156,7 +168,11 @@ describeEachDb('contracts: signing (待签约 → 已签约), the PDF and its ha
       db.updateTable('cardContract').set({ terms: '{}' }).where('memberCardId', '=', mcId).execute(),
     ).rejects.toThrow(/signed contracts cannot be changed/);
     await expect(
-      db.updateTable('cardContract').set({ pdf: Buffer.from('x') }).where('memberCardId', '=', mcId).execute(),
+      db
+        .updateTable('cardContract')
+        .set({ pdf: Buffer.from('x') })
+        .where('memberCardId', '=', mcId)
+        .execute(),
     ).rejects.toThrow(/signed contracts cannot be changed/);
     await expect(db.deleteFrom('cardContract').where('memberCardId', '=', mcId).execute()).rejects.toThrow(
       /signed contracts cannot be changed/,
@@ -168,7 +184,9 @@ describeEachDb('contracts: signing (待签约 → 已签约), the PDF and its ha
       const altered = Buffer.from(pdf);
       altered[altered.length - 20] ^= 1;
       await db.updateTable('cardContract').set({ pdf: altered }).where('id', '=', row.id).execute();
-      expect(await checkInvariants(db, env().storeId)).toEqual([`contract of card ${mcId}: PDF 与签署时的 SHA-256 不符`]);
+      expect(await checkInvariants(db, env().storeId)).toEqual([
+        `contract of card ${mcId}: PDF 与签署时的 SHA-256 不符`,
+      ]);
       const terms = JSON.stringify({ ...JSON.parse(row.terms), price: '1.00 元' });
       await db.updateTable('cardContract').set({ pdf, terms }).where('id', '=', row.id).execute();
       expect(await checkInvariants(db, env().storeId)).toEqual([
@@ -207,7 +225,11 @@ describeEachDb('contracts: signing (待签约 → 已签约), the PDF and its ha
     const tmpl = { title: CONTRACT_DEFAULT_TITLE, body: CONTRACT_DEFAULT_BODY, licenceName: '' };
     await manager().ok(updateContractTemplate.path, { ...tmpl, unsignedMayBook: false });
     const a = await deskSale();
-    const refused = await manager().call(addMemberReservation.path, { tid: a.session.id, mcId: a.mcId, studentCount: 1 });
+    const refused = await manager().call(addMemberReservation.path, {
+      tid: a.session.id,
+      mcId: a.mcId,
+      studentCount: 1,
+    });
     expect([refused.status, refused.msg]).toEqual([409, Msg.cardUnsigned]);
     await manager().ok(signCardContract.path, { mcId: a.mcId, image: PNG });
     await manager().ok(addMemberReservation.path, { tid: a.session.id, mcId: a.mcId, studentCount: 1 });

@@ -3,13 +3,7 @@ import type { CallCtx, StoreScope } from '../../lib/context.ts';
 import { conflict } from '../../lib/errors.ts';
 import { loginCodeMessage, sendInBackground, smsSenderOf, textsToday, tooManyTextsToday } from '../messaging/public.ts';
 import { findMember, memberIdByMobile } from '../reference/public.ts';
-import {
-  admitCodeRequest,
-  admitContractCode,
-  issueCode,
-  startMemberSession,
-  verifyLogin,
-} from './member-auth.ts';
+import { admitCodeRequest, admitContractCode, issueCode, startMemberSession, verifyLogin } from './member-auth.ts';
 
 /**
  * A member's sign-in on the phone: a code by text message (the public door), then the code for a

@@ -123,7 +123,9 @@ export async function fulfilOrder(
           productId: order.productId ?? 0,
           now,
           payment,
-          signature: order.contractSign ? (JSON.parse(order.contractSign) as { at: string; ip: string; ua: string }) : undefined,
+          signature: order.contractSign
+            ? (JSON.parse(order.contractSign) as { at: string; ip: string; ua: string })
+            : undefined,
         });
         if ('refused' in issued) refused = issued.refused;
         else {

@@ -126,7 +126,9 @@ export default function ContractModal({ card, onClose }: { card: MemberCardRow; 
           {c.status === 'signed' && (
             <Descriptions size="small" column={2} bordered style={{ marginBottom: 8 }} data-testid="contract-signature">
               <Descriptions.Item label="签署人">{c.signerName}</Descriptions.Item>
-              <Descriptions.Item label="签署方式">{c.signMethod ? CONTRACT_SIGN_METHODS[c.signMethod] : ''}</Descriptions.Item>
+              <Descriptions.Item label="签署方式">
+                {c.signMethod ? CONTRACT_SIGN_METHODS[c.signMethod] : ''}
+              </Descriptions.Item>
               <Descriptions.Item label="签署时间">{c.signedAt}</Descriptions.Item>
               <Descriptions.Item label="签署地址">{c.signIp}</Descriptions.Item>
               <Descriptions.Item label="PDF SHA-256" span={2}>
@@ -168,7 +170,10 @@ function SignaturePad({ mcId, onDone, onCancel }: { mcId: number; onDone: () => 
   });
   const at = (e: React.PointerEvent<HTMLCanvasElement>) => {
     const r = e.currentTarget.getBoundingClientRect();
-    return { x: ((e.clientX - r.left) * e.currentTarget.width) / r.width, y: ((e.clientY - r.top) * e.currentTarget.height) / r.height };
+    return {
+      x: ((e.clientX - r.left) * e.currentTarget.width) / r.width,
+      y: ((e.clientY - r.top) * e.currentTarget.height) / r.height,
+    };
   };
   const line = (e: React.PointerEvent<HTMLCanvasElement>) => {
     const ctx = canvas.current?.getContext('2d');
@@ -204,7 +209,14 @@ function SignaturePad({ mcId, onDone, onCancel }: { mcId: number; onDone: () => 
         width={600}
         height={200}
         aria-label="签名板"
-        style={{ width: '100%', height: 200, border: '1px dashed #999', borderRadius: 8, touchAction: 'none', background: '#fff' }}
+        style={{
+          width: '100%',
+          height: 200,
+          border: '1px dashed #999',
+          borderRadius: 8,
+          touchAction: 'none',
+          background: '#fff',
+        }}
         onPointerDown={(e) => {
           e.currentTarget.setPointerCapture(e.pointerId);
           last.current = at(e);
