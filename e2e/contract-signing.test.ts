@@ -185,6 +185,44 @@ describeBrowser(
         await context.close();
       }
     });
+
+    it('平板手写: the member draws a signature on the desk’s screen; the card turns 已签约', async () => {
+      const { api, page, server } = env();
+      const f = await makeFixture(api, '写');
+      await api.ok('insert/member/card', {
+        mid: f.memberId,
+        cardId: f.productId,
+        totalCount: 10,
+        expireTime: null,
+        payment: { amount: 30000, method: 'cash', remark: null },
+      });
+      await page.goto(`${server.url}/member/detail?member_id=${f.memberId}`);
+      const row = page.getByTestId('member-card-table').locator('tr', { hasText: f.productName }).last();
+      await row.getByText('合同', { exact: true }).click();
+      const dialog = modal(page, `合同：${f.productName}`);
+      await dialog.getByTestId('contract-tablet-button').click();
+      const pad = dialog.getByTestId('signature-pad');
+      // nothing drawn: said before anything is sent
+      await pad.getByTestId('signature-submit').click();
+      await pad.getByText('请先在签名板上签名').waitFor();
+      const box = (await pad.getByLabel('签名板').boundingBox())!;
+      await page.mouse.move(box.x + 40, box.y + 120);
+      await page.mouse.down();
+      for (const [x, y] of [
+        [90, 60],
+        [140, 140],
+        [200, 50],
+        [260, 130],
+      ]) {
+        await page.mouse.move(box.x + x, box.y + y, { steps: 5 });
+      }
+      await page.mouse.up();
+      await shot(page, 'contract-tablet-drawn');
+      await pad.getByTestId('signature-submit').click();
+      await dialog.getByTestId('card-contract-status').getByText('已签约').waitFor();
+      expect(await dialog.getByTestId('contract-signature').innerText()).toContain('平板手写');
+      expect(await accessibilityProblems(page)).toEqual([]);
+    });
   },
   { outboundAllowHosts: parseAllowHosts('127.0.0.1') },
 );
