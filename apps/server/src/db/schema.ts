@@ -374,6 +374,9 @@ export interface CardContractTable {
   pdfSha256: string | null;
   /** SHA-256 over pdfSha256 and the contract's fields (canonical JSON). */
   sealSha256: string | null;
+  /** SHA-256 of the desk's signing QR token (random), and when it expires (ms). */
+  signToken: string | null;
+  signTokenExpires: string | null;
 }
 /** A member's health declaration (migration 20261210_400): deleted with the consent or the account. */
 export interface HealthDeclarationTable {

@@ -8,6 +8,8 @@ import type { Dialect } from '../index.ts';
  *   the member), from where (`sign_ip`, `sign_ua`), the drawn image (`signature_png`), and the seal:
  *   the rendered PDF (`pdf`), its SHA-256 (`pdf_sha256`) and the SHA-256 over that hash and the
  *   contract's fields in canonical JSON (`seal_sha256`).
+ * - `sign_token` (SHA-256 of the desk's QR token, random) and `sign_token_expires` (ms): the link
+ *   the member opens to sign a 待签约 contract.
  * - A signed row is unchangeable, in the database: a trigger refuses a DELETE of it and any UPDATE
  *   but the one that seals it (pdf and hashes set while still null; an online signature is written
  *   with the sale and sealed right after it).
@@ -47,6 +49,8 @@ export function contractSigning(dialect: Dialect) {
         ['pdf', blob],
         ['pdf_sha256', 'text'],
         ['seal_sha256', 'text'],
+        ['sign_token', 'text'],
+        ['sign_token_expires', 'text'],
       ] as const) {
         await db.schema.alterTable('card_contract').addColumn(name, type).execute();
       }

@@ -6,3 +6,5 @@ export { signatureBeforePaying } from './signing.ts';
 /** The invariant checker: a stored contract still is what was signed. */
 export { verifyContract } from './signing.ts';
 export { cardContractOf, contractPdf } from './repository.ts';
+/** Before a signing code is texted (features/member-channel): what it is for is the member's to sign. */
+export { checkCodeTarget } from './signing.ts';

@@ -179,13 +179,23 @@ export async function sealContract(ex: Executor, id: number, s: Seal): Promise<b
   return Number(res.numUpdatedRows) === 1;
 }
 
-/** The card of a store's contract by its id (undefined: none such in the store). */
-export async function cardOfContract(ex: Executor, storeId: number, id: number): Promise<number | undefined> {
+/** Keeps a 待签约 contract's signing link (the token's hash, its expiry in ms). */
+export async function setSignToken(ex: Executor, id: number, tokenHash: string, expires: number) {
+  await ex
+    .updateTable('cardContract')
+    .set({ signToken: tokenHash, signTokenExpires: String(expires) })
+    .where('id', '=', id)
+    .where('signedAt', 'is', null)
+    .execute();
+}
+
+/** The card whose contract's live signing link has this token hash (undefined: none, or expired). */
+export async function cardOfSignToken(ex: Executor, storeId: number, tokenHash: string, now: number) {
   const row = await ex
     .selectFrom('cardContract')
-    .select('memberCardId')
+    .select(['memberCardId', 'signTokenExpires'])
     .where('storeId', '=', storeId)
-    .where('id', '=', id)
+    .where('signToken', '=', tokenHash)
     .executeTakeFirst();
-  return row ? Number(row.memberCardId) : undefined;
+  return row && Number(row.signTokenExpires) > now ? Number(row.memberCardId) : undefined;
 }

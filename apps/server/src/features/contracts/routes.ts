@@ -4,7 +4,6 @@ import {
   memberCardContract,
   memberContractPreview,
   memberDownloadContract,
-  memberSendContractCode,
   memberSignContract,
   queryCardContract,
   queryContractTemplate,
@@ -25,7 +24,6 @@ export const contractsFeature = defineFeature((r) => {
   r.handle(signCardContract, (input, ctx) => sign.signOnTablet(ctx, input.mcId, input.image));
   r.handle(downloadCardContract, (input, ctx) => sign.staffDownload(ctx, input.mcId));
   r.handle(memberContractPreview, (input, ctx) => s.contractPreview(ctx, input.productId));
-  r.handle(memberSendContractCode, (input, ctx) => sign.sendCode(ctx, input));
   r.handle(memberCardContract, (input, ctx) => sign.memberContract(ctx, input));
   r.handle(memberSignContract, (input, ctx) => sign.memberSign(ctx, input));
   r.handle(memberDownloadContract, (input, ctx) => sign.memberDownload(ctx, input.mcId));

@@ -26,7 +26,7 @@ import { checkInvariants } from '../../../test/invariants.ts';
 import { memberClient } from '../../../test/member-client.ts';
 import { onlineStoreOfFile } from '../../../test/payment-support.ts';
 import { loadConfig } from '../../config.ts';
-import { issueCode } from '../member-channel/member-auth.ts';
+import { issueCode } from '../../auth/member-codes.ts';
 import { renderContractPdf, sha256 } from './pdf.ts';
 import { cardContractOf, contractPdf } from './repository.ts';
 import { verifyContract } from './signing.ts';
@@ -85,7 +85,7 @@ describeEachDb('contracts: signing (待签约 → 已签约), the PDF and its ha
     expect(shown).toMatchObject({ mcId, status: 'pending' });
     expect(shown.text).toContain('乙方（会员）：签约会员');
     // a forged or altered token, another member: refused
-    const forged = await me.call(memberCardContract.path, { token: `${token.slice(0, -2)}xx` });
+    const forged = await me.call(memberCardContract.path, { token: `${token.slice(0, -2)}x` });
     expect([forged.status, forged.msg]).toEqual([400, ContractMsg.link]);
     const stranger = await memberClient(env(), await env().factory.member());
     const theirs = await stranger.call(memberCardContract.path, { token });

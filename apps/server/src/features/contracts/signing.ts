@@ -8,7 +8,7 @@ import {
   type ContractSignMethod,
 } from '@studio/contract';
 import type { Db, Dialect, Executor } from '../../db/index.ts';
-import { audit, rootOf, systemScope } from '../../lib/audit.ts';
+import { audit, systemScope } from '../../lib/audit.ts';
 import type { AppDeps, CallCtx } from '../../lib/context.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { storeScopeById } from '../../lib/store-scope.ts';
@@ -16,7 +16,7 @@ import { localDateTime, storeNow } from '../../lib/time.ts';
 import { inWriteTx } from '../../lib/write-queue.ts';
 import { requireMemberCard } from '../cards/public.ts';
 import { publicBaseOf } from '../messaging/public.ts';
-import { installationSecret, sendContractCode, takeContractCode } from '../member-channel/public.ts';
+import { takeContractCode } from '../../auth/member-codes.ts';
 import { renderContractPdf, sealOf, sha256 } from './pdf.ts';
 import * as repo from './repository.ts';
 import { contractView, filledText, type Terms } from './service.ts';
@@ -223,17 +223,17 @@ export function pngOf(dataUrl: string): Buffer {
 }
 
 /**
- * The desk's QR: a link to the members' page naming the contract, sealed (HMAC with an installation
- * secret) and expiring; opening it the member must be signed in as the card's buyer.
+ * The desk's QR: a link to the members' page with a random token naming the contract (its hash kept
+ * on the row, 30 minutes); opening it the member must be signed in as the card's buyer.
  */
 export async function signingLink(ctx: CallCtx, memberCardId: number) {
   const c = await contractOfCard(ctx.db, ctx.store.id, memberCardId);
   if (c.signedAt) throw conflict(ContractMsg.signed);
   const expires = Date.now() + CONTRACT_LINK_MINUTES * 60_000;
-  const body = Buffer.from(JSON.stringify({ c: Number(c.id), s: ctx.store.id, e: expires })).toString('base64url');
-  const token = `${body}.${await mac(ctx.db, body)}`;
+  const token = crypto.randomBytes(24).toString('base64url');
   const { base } = await publicBaseOf(ctx);
   await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
+    await repo.setSignToken(tx, Number(c.id), sha256(token), expires);
     audit(tx, {
       kind: 'card',
       summary: '出示合同签约二维码，请会员在手机上阅读并签署',
@@ -247,65 +247,30 @@ export async function signingLink(ctx: CallCtx, memberCardId: number) {
   };
 }
 
-const mac = async (db: Db, body: string) =>
-  crypto
-    .createHmac('sha256', await installationSecret(rootOf(db), 'contract'))
-    .update(body)
-    .digest('base64url');
-
-/** The contract a QR token names (400 when forged or expired); the store is the member's. */
-async function contractIdOfToken(ctx: CallCtx, token: string): Promise<number> {
-  const [body, tag] = token.split('.');
-  const bad = badRequest(ContractMsg.link);
-  if (!body || !tag) throw bad;
-  const want = Buffer.from(await mac(ctx.db, body));
-  if (want.length !== Buffer.from(tag).length || !crypto.timingSafeEqual(want, Buffer.from(tag))) throw bad;
-  let t: { c?: unknown; s?: unknown; e?: unknown };
-  try {
-    t = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as typeof t;
-  } catch {
-    throw bad;
-  }
-  if (typeof t.c !== 'number' || typeof t.e !== 'number' || t.e < Date.now()) throw bad;
-  if (t.s !== ctx.store.id) throw notFound('会员卡');
-  return t.c;
-}
-
 // ---- the member ----
 
 /** The member's card's contract, by the card or by the desk's QR token. */
 export async function memberContract(ctx: CallCtx, input: { mcId?: number; token?: string }) {
   let mcId = input.mcId;
   if (input.token) {
-    const id = await contractIdOfToken(ctx, input.token);
-    mcId = await repo.cardOfContract(ctx.db, ctx.store.id, id);
+    mcId = await repo.cardOfSignToken(ctx.db, ctx.store.id, sha256(input.token), Date.now());
+    if (!mcId) throw badRequest(ContractMsg.link);
   }
   if (!mcId) throw notFound('会员卡');
   return contractView(await ownContract(ctx, mcId));
 }
 
-/** Texts a signing code to the member: for a product about to be bought, or their card's 待签约 contract. */
-export async function sendCode(ctx: CallCtx, input: { productId?: number; mcId?: number }) {
+/**
+ * What a signing code is asked for (before it is texted, by features/member-channel): a product about
+ * to be bought, or the member's own card's 待签约 contract (404 another's, 409 signed).
+ */
+export async function checkCodeTarget(ctx: CallCtx, input: { productId?: number; mcId?: number }) {
   if (input.mcId !== undefined) {
     const c = await ownContract(ctx, input.mcId);
     if (c.signedAt) throw conflict(ContractMsg.signed);
   } else if (input.productId === undefined) {
     throw notFound('卡种');
   }
-  await sendContractCode(ctx, ctx.store, ctx.member);
-  await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
-    audit(tx, {
-      kind: 'card',
-      summary: '发送签署合同的短信验证码',
-      target: '电子合同',
-      targets: [
-        { type: 'member', id: ctx.member.id },
-        ...(input.mcId ? [{ type: 'card' as const, id: input.mcId }] : []),
-        ...(input.productId ? [{ type: 'product' as const, id: input.productId }] : []),
-      ],
-    });
-  });
-  return null;
 }
 
 /** The member signs their card's 待签约 contract: the tick (checked by the call) and the texted code. */

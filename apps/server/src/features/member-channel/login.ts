@@ -3,6 +3,9 @@ import type { CallCtx, StoreScope } from '../../lib/context.ts';
 import { conflict } from '../../lib/errors.ts';
 import { loginCodeMessage, sendInBackground, smsSenderOf, textsToday, tooManyTextsToday } from '../messaging/public.ts';
 import { findMember, memberIdByMobile } from '../reference/public.ts';
+import { checkCodeTarget } from '../contracts/public.ts';
+import { audit } from '../../lib/audit.ts';
+import { inWriteTx } from '../../lib/write-queue.ts';
 import { admitCodeRequest, admitContractCode, issueCode, startMemberSession, verifyLogin } from './member-auth.ts';
 
 /**
@@ -44,7 +47,7 @@ async function readySender(ctx: Pick<CallCtx, 'db' | 'config'>, store: StoreScop
  * Texts a code to sign a contract (issue 45) to the signed-in member's own mobile, as the sign-in
  * code is texted (the same template and limits per mobile); it signs, never signs in.
  */
-export async function sendContractCode(
+async function sendContractCode(
   ctx: Pick<CallCtx, 'db' | 'config' | 'log'>,
   store: StoreScope,
   member: { id: number; mobile: string },
@@ -55,6 +58,28 @@ export async function sendContractCode(
   sendInBackground(ctx.log, `contract code of member ${member.id}`, () =>
     sender.send(member.mobile, loginCodeMessage(sender.loginTemplateId, code)),
   );
+}
+
+/**
+ * 电子合同 (issue 45): a code to sign, texted to the signed-in member for a product about to be bought
+ * or their card's 待签约 contract (what it is for is checked by features/contracts first); 操作日志.
+ */
+export async function textContractCode(ctx: CallCtx, input: { productId?: number; mcId?: number }) {
+  await checkCodeTarget(ctx, input);
+  await sendContractCode(ctx, ctx.store, ctx.member);
+  await inWriteTx(ctx.db, ctx.dialect, async (tx) => {
+    audit(tx, {
+      kind: 'card',
+      summary: '发送签署合同的短信验证码',
+      target: '电子合同',
+      targets: [
+        { type: 'member', id: ctx.member.id },
+        ...(input.mcId ? [{ type: 'card' as const, id: input.mcId }] : []),
+        ...(input.productId ? [{ type: 'product' as const, id: input.productId }] : []),
+      ],
+    });
+  });
+  return null;
 }
 
 /** Signs a member in with the code sent (or given at the desk): starts their session and answers who they are. */

@@ -15,6 +15,10 @@ import { release, reserve, sweepCounters } from '../../auth/rate-limit.ts';
 import { tokenHash } from '../../auth/sessions.ts';
 import { FOREVER, taggedCache } from '../../lib/cache.ts';
 import { badRequest, tooMany, unauthorized } from '../../lib/errors.ts';
+import { codeHash, SIGN_IN_SOURCES } from '../../auth/member-codes.ts';
+
+/** The codes themselves are the one code store of auth/member-codes.ts; the door and limits are here. */
+export { issueCode } from '../../auth/member-codes.ts';
 import {
   appSecret,
   deleteExpiredMemberSessions,
@@ -23,7 +27,6 @@ import {
   extendMemberSession,
   findMemberSession,
   insertAppSecretIfAbsent,
-  insertLoginCode,
   insertMemberSession,
   liveLoginCodes,
   markCodeUsed,
@@ -100,40 +103,6 @@ const keys = {
   /** A solved challenge, used once. */
   challenge: (signature: string) => `alt:${signature}`,
 };
-
-/**
- * Where a code came from, and so what it is for: `sms` and `desk` sign a member in; `contract` signs a
- * contract (texted to a signed-in member, never a sign-in).
- */
-export type CodeSource = 'sms' | 'desk' | 'contract';
-const SIGN_IN_SOURCES: CodeSource[] = ['sms', 'desk'];
-
-const codeHash = (memberId: number, code: string) =>
-  crypto.createHash('sha256').update(`${memberId}:${code}`).digest('base64url');
-
-/**
- * Makes a new 6-digit code for a member (the desk's, or one to text). An older live code of the same
- * source stops working. The caller keeps the limits: none for the desk, the door's for texts.
- */
-export async function issueCode(
-  db: Executor,
-  m: { storeId: number; memberId: number },
-  source: CodeSource,
-  now = Date.now(),
-): Promise<{ code: string; expiresAt: number }> {
-  const code = String(crypto.randomInt(0, 10 ** LOGIN_CODE.digits)).padStart(LOGIN_CODE.digits, '0');
-  const expiresAt = now + LOGIN_CODE.ttlMs;
-  await insertLoginCode(db, {
-    storeId: m.storeId,
-    memberId: m.memberId,
-    codeHash: codeHash(m.memberId, code),
-    source,
-    createdAt: now,
-    expiresAt,
-    usedAt: null,
-  });
-  return { code, expiresAt };
-}
 
 /**
  * An installation secret by name (the challenges' HMAC key, the referral codes' key, the unsubscribe
@@ -248,20 +217,6 @@ async function admitMobile(db: Db, door: PublicDoor, r: { storeId: number; mobil
 /** A signed-in member's request of a contract code: their mobile's limits (the sign-in codes' numbers). */
 export const admitContractCode = (db: Db, r: { storeId: number; mobile: string }, now = Date.now()) =>
   admitMobile(db, contractCodeDoor, r, now);
-
-/**
- * Whether `code` is the member's live contract code (texted by `issueCode(..., 'contract')`): a try
- * is taken from its row first (five in all), and a right code is used once (a guarded UPDATE).
- */
-export async function takeContractCode(db: Executor, memberId: number, code: string, now = Date.now()) {
-  const want = Buffer.from(codeHash(memberId, code));
-  for (const c of await liveLoginCodes(db, memberId, now, ['contract'])) {
-    if (!(await takeCodeTry(db, c.id, LOGIN_CODE.maxTries, now))) continue;
-    if (!crypto.timingSafeEqual(Buffer.from(c.codeHash), want)) continue;
-    return markCodeUsed(db, c.id, now);
-  }
-  return false;
-}
 
 /** The door of a code request (`admitPublicRequest` with the code door). */
 export const admitCodeRequest = (

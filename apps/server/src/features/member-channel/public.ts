@@ -8,6 +8,3 @@ export { admitPublicRequest, installationSecret, trialDoor } from './member-auth
 export { referralCodeOf, referrerIdOf } from './referral.ts';
 /** Announced before a member's own booking or queueing is written (a guard may refuse it). */
 export { memberBooking } from './events.ts';
-/** Codes that sign a contract (issue 45): texted to the signed-in member, taken once. */
-export { sendContractCode } from './login.ts';
-export { takeContractCode } from './member-auth.ts';
