@@ -10,7 +10,7 @@ import {
 } from '@studio/contract';
 import type { FastifyReply } from 'fastify';
 import type { Config } from '../../config.ts';
-import type { Db, Executor } from '../../db/index.ts';
+import type { Db } from '../../db/index.ts';
 import { release, reserve, sweepCounters } from '../../auth/rate-limit.ts';
 import { tokenHash } from '../../auth/sessions.ts';
 import { FOREVER, taggedCache } from '../../lib/cache.ts';
