@@ -188,6 +188,7 @@ function SignaturePad({ mcId, onDone, onCancel }: { mcId: number; onDone: () => 
     ctx.stroke();
     last.current = p;
     setDrawn(true);
+    setProblem('');
   };
   const clear = () => {
     const el = canvas.current;
