@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import { setSignedOutHandler, type StoreInfo } from './api.ts';
 import { MyBookings } from './bookings.tsx';
 import { CardArea } from './card-area.tsx';
+import { ContractPage } from './contract.tsx';
 import { forgetMember, rememberMember } from './invalidations.ts';
 import { LessonBooking, LessonEntry } from './lessons.tsx';
 import { Login } from './login.tsx';
@@ -34,6 +35,8 @@ function storeIdOfPage(): number | null {
 
 /** The check-in token of the desk's QR code, when the page was opened by scanning it. */
 const checkinToken = params.get('checkin');
+/** The desk's signing QR (电子合同): the sealed token naming the card's contract. */
+const signToken = params.get('sign');
 
 function StoreHead({ store, sub }: { store: StoreInfo; sub: string }) {
   return (
@@ -65,6 +68,8 @@ export function App() {
   // Back from WeChat's authorisation for the reminders: 我的, where the binding is made.
   const [tab, setTab] = useState<Tab>(params.get('paid') === '1' ? 'cards' : backFromWechatBind ? 'me' : 'timetable');
   const [loggingIn, setLoggingIn] = useState(false);
+  // Opened by the desk's signing QR: the contract, once signed in (back: the 会员卡 tab).
+  const [signing, setSigning] = useState(Boolean(signToken));
   // 约私教: the lesson booking steps, in place of the timetable.
   const [bookingLesson, setBookingLesson] = useState(false);
   const { mutateAsync: checkIn } = useCheckIn();
@@ -137,13 +142,33 @@ export function App() {
     return (
       <StoreZoneProvider value={store.timezone}>
         <main className="page">
-          <StoreHead store={store} sub={checkinToken ? '登录后即可签到' : '本周课程'} />
+          <StoreHead
+            store={store}
+            sub={checkinToken ? '登录后即可签到' : signToken ? '登录后签署会员卡合同' : '本周课程'}
+          />
           <Timetable store={store} me={null} onLogin={() => setLoggingIn(true)} />
           <div className="tabbar" style={{ padding: 12 }}>
             <Button block color="primary" size="large" onClick={() => setLoggingIn(true)}>
-              {checkinToken ? '登录后签到' : '登录预约'}
+              {checkinToken ? '登录后签到' : signToken ? '登录后签署合同' : '登录预约'}
             </Button>
           </div>
+        </main>
+      </StoreZoneProvider>
+    );
+  }
+  if (signing) {
+    return (
+      <StoreZoneProvider value={store.timezone}>
+        <main className="page">
+          <StoreHead store={store} sub={`${me.member.name}，请阅读并签署合同`} />
+          <ContractPage
+            token={signToken ?? undefined}
+            onBack={() => {
+              window.history.replaceState(null, '', `${window.location.pathname}?store=${storeId}`);
+              setSigning(false);
+              setTab('cards');
+            }}
+          />
         </main>
       </StoreZoneProvider>
     );

@@ -2,6 +2,7 @@ import { OnlineSaleMsg } from '@studio/contract';
 import { Button } from 'antd-mobile';
 import { useState } from 'react';
 import { MyCards } from './cards.tsx';
+import { ContractPage } from './contract.tsx';
 import { LeaveScreen, type LeaveCard } from './leave.tsx';
 import { OrderWait } from './order-wait.tsx';
 import { MyOrders } from './orders.tsx';
@@ -18,6 +19,7 @@ type View =
   | { kind: 'shop' }
   | { kind: 'orders' }
   | { kind: 'leave'; card: LeaveCard }
+  | { kind: 'contract'; mcId: number }
   | { kind: 'wait'; order: Waiting; check: boolean };
 
 /** The order this phone left to pay on Alipay's page, once it is back (until its wait is left). */
@@ -78,6 +80,7 @@ export function CardArea({ onSignedOut }: { onSignedOut: () => void }) {
             )
           }
           onLeave={(c) => setView({ kind: 'leave', card: c })}
+          onContract={(mcId) => setView({ kind: 'contract', mcId })}
           onTopUp={
             online && shop && shop.topupAmounts.length > 0
               ? (c) => setPurchase({ kind: 'topup', mcId: c.id, cardName: c.cardName, amounts: shop.topupAmounts })
@@ -86,6 +89,7 @@ export function CardArea({ onSignedOut }: { onSignedOut: () => void }) {
         />
       )}
       {view.kind === 'leave' && <LeaveScreen card={view.card} onBack={() => toCards()} />}
+      {view.kind === 'contract' && <ContractPage mcId={view.mcId} onBack={() => toCards()} />}
       {view.kind === 'shop' && (
         <ShopList
           shop={shop}

@@ -34,6 +34,7 @@ export function MyCards({
   fresh = null,
   onTopUp,
   onLeave,
+  onContract,
 }: {
   onSignedOut: () => void;
   links?: ReactNode;
@@ -43,6 +44,8 @@ export function MyCards({
   onTopUp?: (card: MyCard) => void;
   /** 请假 on a card whose product allows it. */
   onLeave?: (card: MyCard) => void;
+  /** The card's contract: 签署 a 待签约 one, or see and download a signed one. */
+  onContract?: (mcId: number) => void;
 }) {
   const { data: cards } = useMyCards();
   const today = useStoreToday();
@@ -100,6 +103,17 @@ export function MyCards({
               </Button>
             )}
           </div>
+          {c.contract && onContract && (
+            <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center' }}>
+              <span data-testid="card-contract">
+                合同：
+                {c.contract === 'signed' ? <Tag color="success">已签约</Tag> : <Tag color="warning">待签约</Tag>}
+              </span>
+              <Button className="touch" size="small" fill="outline" onClick={() => onContract(c.id)}>
+                {c.contract === 'signed' ? '查看合同' : '签署合同'}
+              </Button>
+            </div>
+          )}
           {c.recent.length > 0 && (
             <div className="ledger">
               {c.recent.map((l, i) => (

@@ -1,6 +1,8 @@
-import type { PayOrderMethod } from '@studio/contract';
-import { Button, Dialog, Popup } from 'antd-mobile';
-import { useState } from 'react';
+import { ContractMsg, memberContractPreview, type PayOrderMethod } from '@studio/contract';
+import { Button, Dialog, DotLoading, Popup } from 'antd-mobile';
+import { useEffect, useState } from 'react';
+import { call } from './api.ts';
+import { ContractText, SignFields, signReady, type SignInput } from './contract.tsx';
 import {
   payChoices,
   payInWechat,
@@ -72,12 +74,25 @@ function SheetBody({
   const create = useCreateOrder();
   const price = purchase.kind === 'card' ? purchase.price : amount;
   const name = purchase.kind === 'card' ? purchase.name : '充值';
+  // A card: its contract is read and signed before paying (the tick, then the texted code).
+  const [contract, setContract] = useState<{ title: string; text: string } | null>(null);
+  const [sign, setSign] = useState<SignInput>({ agree: false, code: '' });
+  const productId = purchase.kind === 'card' ? purchase.productId : null;
+  useEffect(() => {
+    if (productId !== null) void call(memberContractPreview, { productId }).then(setContract);
+  }, [productId]);
 
   const pay = async () => {
     if (!method || price === undefined) return;
+    if (purchase.kind === 'card' && !signReady(sign)) {
+      await Dialog.alert({ content: sign.agree ? ContractMsg.code : ContractMsg.agree, confirmText: '知道了' });
+      return;
+    }
     try {
       const o = await create.mutateAsync({
-        ...(purchase.kind === 'card' ? { productId: purchase.productId } : { mcId: purchase.mcId, amount: price }),
+        ...(purchase.kind === 'card'
+          ? { productId: purchase.productId, agree: true, signCode: sign.code }
+          : { mcId: purchase.mcId, amount: price }),
         method,
         ...(method === 'wechat_jsapi' ? takeWxCode() : {}),
         ...(method === 'alipay_wap' ? { returnUrl: returnUrl() } : {}),
@@ -98,6 +113,13 @@ function SheetBody({
     <div className="sheet" data-testid="pay-sheet">
       <h2>{purchase.kind === 'card' ? `购买「${purchase.name}」` : `给「${purchase.cardName}」充值`}</h2>
       {purchase.kind === 'card' && <div className="meta">{purchase.summary}</div>}
+      {purchase.kind === 'card' && (
+        <>
+          <div className="section">会员卡合同（付款前请阅读并签署）</div>
+          {contract ? <ContractText title={contract.title} text={contract.text} /> : <DotLoading color="primary" />}
+          <SignFields target={{ productId: purchase.productId }} value={sign} onChange={setSign} />
+        </>
+      )}
       {purchase.kind === 'topup' && <div className="section">充值金额</div>}
       {purchase.kind === 'topup' && (
         <div role="radiogroup" aria-label="充值金额" className="amounts">

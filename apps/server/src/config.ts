@@ -49,6 +49,13 @@ const zEnv = z.object({
   CALENDAR_CACHE: z.enum(['0', '1']).default('1'),
   /** Bearer token that opens GET /metrics to other machines (always open on loopback); empty: loopback only. */
   METRICS_TOKEN: z.string().default(''),
+  /**
+   * The CJK font the signed contracts' PDFs are set in (a .ttc with `CONTRACT_FONT_NAME` in it, or a
+   * .ttf/.otf); Debian's fonts-noto-cjk by default.
+   */
+  CONTRACT_FONT: z.string().default('/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc'),
+  /** The font's PostScript name inside a collection (.ttc). */
+  CONTRACT_FONT_NAME: z.string().default('NotoSansCJKsc-Regular'),
 });
 
 export interface Config {
@@ -78,6 +85,8 @@ export interface Config {
   calendarCache: boolean;
   /** GET /metrics answers a request with `Authorization: Bearer <metricsToken>` from anywhere. */
   metricsToken?: string;
+  /** The signed contracts' PDF font: a file and, for a collection, the font's PostScript name. */
+  contractFont: { path: string; name: string };
 }
 
 /** Reads the environment once; throws a readable message on a bad value. */
@@ -114,6 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     compress: e.COMPRESS === '1',
     calendarCache: e.CALENDAR_CACHE === '1',
     metricsToken: e.METRICS_TOKEN.trim() || undefined,
+    contractFont: { path: e.CONTRACT_FONT, name: e.CONTRACT_FONT_NAME },
   };
 }
 

@@ -4,6 +4,7 @@ import type { Db } from '../src/db/index.ts';
 import type { Database } from '../src/db/schema.ts';
 import { overLimitCards, weekDays } from '../src/features/cards/public.ts';
 import { OPENING_REMARK } from '../src/features/import-export/public.ts';
+import { cardContractOf, contractPdf, verifyContract } from '../src/features/contracts/public.ts';
 import { groupBy } from '../src/lib/group.ts';
 import { localDateTime } from '../src/lib/time.ts';
 
@@ -320,6 +321,46 @@ async function readInvariants(db: Db, storeId?: number): Promise<string[]> {
   out.push(...(await leadProblems(db, storeId)));
   out.push(...(await referralProblems(db, storeId)));
   out.push(...(await lessonProblems(db, storeId)));
+  out.push(...(await contractProblems(db, storeId)));
+  return out;
+}
+
+/**
+ * 电子合同 (issue 45): every card sold (money taken for its sale, at the desk or online) since the
+ * store's contracts began (its first contract) has exactly one contract, signed or 待签约 (the unique
+ * index keeps it at most one); every signed one verifies (its PDF's SHA-256, and the seal over its
+ * stored fields and terms: features/contracts `verifyContract`).
+ */
+async function contractProblems(db: Db, storeId?: number): Promise<string[]> {
+  const out: string[] = [];
+  const rows = await db
+    .selectFrom('cardContract')
+    .select(['storeId', 'memberCardId', 'createdAt'])
+    .$if(storeId !== undefined, (q) => q.where('storeId', '=', storeId!))
+    .execute();
+  const began = new Map<number, string>();
+  for (const r of rows)
+    if (!began.has(r.storeId) || r.createdAt < began.get(r.storeId)!) began.set(r.storeId, r.createdAt);
+  const withContract = new Set(rows.map((r) => Number(r.memberCardId)));
+  const sold = await db
+    .selectFrom('cardPayment as cp')
+    .innerJoin('memberCard as mc', 'mc.id', 'cp.memberCardId')
+    .select(['mc.id', 'mc.storeId', 'mc.createdAt'])
+    .where('cp.kind', '=', 'sale')
+    .$if(storeId !== undefined, (q) => q.where('mc.storeId', '=', storeId!))
+    .execute();
+  for (const c of sold) {
+    const from = began.get(c.storeId);
+    if (from !== undefined && c.createdAt >= from && !withContract.has(Number(c.id))) {
+      out.push(`card ${c.id}: sold without a contract`);
+    }
+  }
+  for (const r of rows) {
+    const c = await cardContractOf(db, r.storeId, Number(r.memberCardId));
+    if (!c?.signedAt) continue;
+    const problems = verifyContract(c, await contractPdf(db, Number(c.id)));
+    for (const p of problems) out.push(`contract of card ${r.memberCardId}: ${p}`);
+  }
   return out;
 }
 

@@ -105,6 +105,8 @@ export const Msg = {
   capPerDay: (n: number | string) => `该卡每天最多预约 ${n} 节课，这一天已约满`,
   capPerWeek: (n: number | string) => `该卡每周最多预约 ${n} 节课，这一周已约满`,
   cardBalance: '会员卡余额不足',
+  /** The card's contract is not signed (待签约) and the store books only signed cards (issue 45). */
+  cardUnsigned: '该会员卡的合同尚未签署，本店要求签约后才能预约',
   /** The balance pays, but not also for the card's pendings waiting to be charged at sign-in. */
   cardCommitted: '会员卡余额不足：这张卡已预约待签到的课程签到时还要扣费',
   genderLimited: '该课程限制了性别，此会员不符合',
@@ -155,6 +157,7 @@ export const CARD_RULE_MSGS = [
   Msg.capPerWeek('{N}'),
   Msg.cardExpired,
   Msg.cardBalance,
+  Msg.cardUnsigned,
 ];
 /** The member rules of a new booking: session not over, gender and age limits, no second booking. */
 export const MEMBER_RULE_MSGS = [Msg.sessionStarted, Msg.genderLimited, Msg.ageLimited, Msg.alreadyBooked];

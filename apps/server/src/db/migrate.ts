@@ -44,6 +44,7 @@ import { health } from './migrations/20261210_400_health.ts';
 import { trials } from './migrations/20261210_500_trials.ts';
 import { referralReward } from './migrations/20261210_600_referral_reward.ts';
 import { contracts } from './migrations/20261211_100_contracts.ts';
+import { contractSigning } from './migrations/20261212_100_contract_signing.ts';
 import { marketingConsent } from './migrations/20261211_800_marketing_consent.ts';
 import { leadConsentImport } from './migrations/20261212_500_lead_consent_import.ts';
 import { marketingSend } from './migrations/20261212_500_marketing_send.ts';
@@ -95,6 +96,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '20261210_600_referral_reward': referralReward(dialect),
     '20261211_100_contracts': contracts(dialect),
     '20261211_800_marketing_consent': marketingConsent(dialect),
+    '20261212_100_contract_signing': contractSigning(dialect),
     '20261212_500_lead_consent_import': leadConsentImport(dialect),
     '20261212_500_marketing_send': marketingSend(dialect),
   };

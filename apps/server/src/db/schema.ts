@@ -359,6 +359,24 @@ export interface CardContractTable {
   templateId: number;
   terms: string;
   createdAt: string;
+  /** Server time of the signature (store-local); null: 待签约 (migration 20261212_100). */
+  signedAt: string | null;
+  /** 'sms' 手机验证码 (online), 'qr' 扫码签署, 'tablet' 平板手写. */
+  signMethod: string | null;
+  /** The member who signed. */
+  signerId: number | null;
+  signIp: string | null;
+  signUa: string | null;
+  /** The drawn signature (PNG), for 平板手写. */
+  signaturePng: Buffer | null;
+  /** The signed contract rendered (set once, with its hashes; then the row never changes). */
+  pdf: Buffer | null;
+  pdfSha256: string | null;
+  /** SHA-256 over pdfSha256 and the contract's fields (canonical JSON). */
+  sealSha256: string | null;
+  /** SHA-256 of the desk's signing QR token (random), and when it expires (ms). */
+  signToken: string | null;
+  signTokenExpires: string | null;
 }
 /** A member's health declaration (migration 20261210_400): deleted with the consent or the account. */
 export interface HealthDeclarationTable {
@@ -628,6 +646,11 @@ export interface PayOrderTable {
   sellerId: Generated<number | null>;
   /** 异常订单 (migration 20261206_2010): why a paid order could not be fulfilled; kept after its refund. */
   exceptionReason: Generated<string | null>;
+  /**
+   * The member's signature of the card's contract before paying (JSON {at, ip, ua}; migration
+   * 20261212_100); null: none (a top-up, the desk's 扫码收款).
+   */
+  contractSign: Generated<string | null>;
 }
 /** A staff member's own link to the members' page (migration 20261129_1000). */
 export interface SellerLinkTable {

@@ -760,6 +760,22 @@ export const basePayloads: Record<string, BasePayload> = {
     }),
   },
   [`${STORE}/query/card/contract`]: { body: (w) => ({ mcId: w.memberCard }), ids: { mcId: 'memberCard' } },
+  // signing: the world's card was made without a sale (as an import makes one): it has no contract (409)
+  [`${STORE}/create/card/contract/link`]: { body: (w) => ({ mcId: w.memberCard }), ids: { mcId: 'memberCard' } },
+  [`${STORE}/sign/card/contract`]: {
+    body: (w) => ({
+      mcId: w.memberCard,
+      image:
+        'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+    }),
+    ids: { mcId: 'memberCard' },
+  },
+  [`${STORE}/download/card/contract`]: { body: (w) => ({ mcId: w.memberCard }), ids: { mcId: 'memberCard' } },
+  '/member/api/query/contract/preview': { body: (w) => ({ productId: w.cardProduct }) },
+  '/member/api/send/contract/code': { body: (w) => ({ productId: w.cardProduct }) },
+  '/member/api/query/card/contract': { body: (w) => ({ mcId: w.memberCard }) },
+  '/member/api/sign/contract': { body: (w) => ({ mcId: w.memberCard, agree: true, code: '123456' }) },
+  '/member/api/download/contract': { body: (w) => ({ mcId: w.memberCard }) },
   [`${STORE}/update/health/setting`]: {
     body: () => ({ questions: ['是否有心脏病？', '其他情况？'], required: false, reanswer: false }),
   },

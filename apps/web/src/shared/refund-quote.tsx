@@ -65,6 +65,15 @@ export function RefundQuoteTable({ q, current }: { q: ResOf<typeof cardRefundQuo
         <b data-testid="refund-amount">{yuan(q.amount)} 元</b>
       </Descriptions.Item>
       <Descriptions.Item label="计算方式">{q.detail}</Descriptions.Item>
+      {q.contract && (
+        <Descriptions.Item label="合同依据">
+          <span data-testid="refund-contract">
+            会员卡合同第 {q.contract.version} 版（
+            {q.contract.signedAt ? `${q.contract.signedAt.slice(0, 10)} 签署` : '待签约'}）：冷静期{' '}
+            {q.contract.coolingOffDays} 天内未使用可全额退款；冷静期后：{q.contract.refund}
+          </span>
+        </Descriptions.Item>
+      )}
       {q.parts.some((p) => p.orderNo) && (
         <Descriptions.Item label="退款去向">
           <RefundParts parts={q.parts} current={current} />

@@ -272,6 +272,19 @@ export const cardRefundQuote = defineCall({
     /** Bookings and pendings of classes not ended: cancel them before the card can be refunded. */
     toCome: z.number(),
     /**
+     * The card's contract (电子合同) the refund follows: its version, when it was signed (null: 待签约),
+     * and its refund terms as sold (cooling-off days, the refund clause); null for a card without one.
+     */
+    contract: z
+      .object({
+        version: z.number(),
+        signedAt: z.string().nullable(),
+        coolingOffDays: z.string(),
+        refund: z.string(),
+      })
+      .nullable()
+      .default(null),
+    /**
      * Where each part of `amount` goes back (issue 42, item 3): an online order through its own
      * provider (a card order or a top-up), or the desk (`orderNo` null); the parts add up to `amount`.
      */

@@ -550,9 +550,11 @@ export const memberMyCards = defineCall({
     zMyCard.extend({
       /** The latest deductions, refunds and top-ups of the card; amount is the balance's change (− used, + given back). */
       recent: z.array(z.object({ time: z.string(), kind: z.string(), amount: z.number(), note: z.string() })),
+      /** The card's contract (电子合同): 待签约, 已签约, or none (an imported card, a card shared with me). */
+      contract: z.enum(['pending', 'signed']).nullable().default(null),
     }),
   ),
-  summary: '会员端：我的会员卡（余额、有效期、冻结、最近的扣费和退回）',
+  summary: '会员端：我的会员卡（余额、有效期、冻结、最近的扣费和退回、合同是否已签）',
   example: {},
 });
 

@@ -12,6 +12,7 @@ import { checkRange } from './batch.ts';
 import { CardMsg, sellerErrors, zSellerId } from './reference/card.ts';
 import { prepaidLimitErrors } from './prepaid-limits.ts';
 import { MEMBER_API } from './member-channel.ts';
+import { ContractMsg } from './contracts.ts';
 import { NotifyMsg, zWechatState } from './reminders.ts';
 
 /** The store's order list covers at most this many days. */
@@ -326,6 +327,12 @@ export const memberCreateOrder = defineCall({
     returnUrl: z.string().max(500).optional(),
     /** The seller's code of the link the member came through (推广链接); an unknown one is ignored. */
     seller: z.string().max(32).optional(),
+    /**
+     * A card (productId): the member read the contract (memberContractPreview) and signs it before
+     * paying: the tick (我已阅读并同意) and the code texted to them (memberSendContractCode).
+     */
+    agree: z.boolean().optional(),
+    signCode: z.string().trim().max(10).optional(),
   }),
   res: z.object({
     orderNo: z.string(),
@@ -347,10 +354,18 @@ export const memberCreateOrder = defineCall({
     /** alipay_wap: the gateway URL the phone opens. */
     payUrl: z.string().nullable(),
   }),
-  summary: '会员下单购卡或充值（微信内、微信扫码、支付宝手机网站、支付宝扫码）',
-  example: { productId: 1, method: 'wechat_native' },
+  summary:
+    '会员下单购卡或充值（微信内、微信扫码、支付宝手机网站、支付宝扫码）；购卡须先签署合同：勾选我已阅读并同意（agree），并填写短信验证码（signCode）',
+  example: { productId: 1, method: 'wechat_native', agree: true, signCode: '123456' },
   errors: [
-    ...fails.badRequest(PayMsg.productOrTopup, PayMsg.openidNeeded, PayMsg.topupAmount, NotifyMsg.stateExpired),
+    ...fails.badRequest(
+      PayMsg.productOrTopup,
+      PayMsg.openidNeeded,
+      PayMsg.topupAmount,
+      NotifyMsg.stateExpired,
+      ContractMsg.agree,
+      ContractMsg.badCode,
+    ),
     ...fails.notFound('卡种', '会员卡'),
     ...fails.conflict(
       PayMsg.notEnabled('{渠道}'),

@@ -224,6 +224,13 @@ describeEachDb('roles and the audit log', (env) => {
         '/member/api/cancel/waitlist',
         // a fresh store sells nothing online and has no payment provider (payment.test.ts buys)
         '/member/api/create/order',
+        // 电子合同: the world's card has no contract (made as an import makes one), the store no SMS
+        // provider (contracts/signing.test.ts signs, links and downloads)
+        '/store/api/create/card/contract/link',
+        '/store/api/sign/card/contract',
+        '/store/api/download/card/contract',
+        '/member/api/send/contract/code',
+        '/member/api/sign/contract',
         // likewise the desk's 扫码收款 (desk-pay.test.ts takes a payment)
         '/store/api/create/pay/order',
         // a fresh store has no paid online order to refund (refund.test.ts refunds)

@@ -38,4 +38,6 @@ export const cardSold = defineEvent<{
   paid: number;
   /** Store-local time of the sale. */
   now: string;
+  /** The member signed the card's contract before paying (an online order): when, from where. */
+  signature?: { at: string; ip: string; ua: string };
 }>('card.sold');

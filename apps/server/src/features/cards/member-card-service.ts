@@ -191,6 +191,8 @@ async function writeIssuedCard(
     remark: string | null;
     /** Fen paid for it. */
     paid: number;
+    /** The contract signed before paying (an online order). */
+    signature?: { at: string; ip: string; ua: string };
   },
 ) {
   const card = await insertMemberCard(tx, {
@@ -217,7 +219,14 @@ async function writeIssuedCard(
   });
   await events.emit(
     tx,
-    event(cardSold, { storeId: a.storeId, memberId: a.memberId, memberCardId: card.id, paid: a.paid, now: a.now }),
+    event(cardSold, {
+      storeId: a.storeId,
+      memberId: a.memberId,
+      memberCardId: card.id,
+      paid: a.paid,
+      now: a.now,
+      signature: a.signature,
+    }),
   );
   return { card, ledgerId };
 }
@@ -240,7 +249,15 @@ export interface OnlinePayment {
 export async function issueCardPaidOnline(
   tx: Tx,
   events: Events,
-  a: { storeId: number; memberId: number; productId: number; now: string; payment: OnlinePayment },
+  a: {
+    storeId: number;
+    memberId: number;
+    productId: number;
+    now: string;
+    payment: OnlinePayment;
+    /** The member's signature of the contract before paying (the order's), if any. */
+    signature?: { at: string; ip: string; ua: string };
+  },
 ): Promise<{ memberCardId: number; cardName: string } | { refused: string }> {
   const product = await productForSale(tx, a.storeId, a.productId);
   if (!product || product.deleted) return { refused: PayExceptionMsg.productGone };
@@ -271,6 +288,7 @@ export async function issueCardPaidOnline(
     operatorId: null,
     remark: a.payment.remark,
     paid: a.payment.amount,
+    signature: a.signature,
   });
   await recordOnlinePayment(tx, a.storeId, card.id, ledgerId, 'sale', a.now, a.payment);
   audit(tx, {

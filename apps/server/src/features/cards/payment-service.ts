@@ -14,6 +14,7 @@ import {
 import { inOwnTx } from '../../lib/write-queue.ts';
 import { quoteRefund } from './refund-quote.ts';
 import {
+  contractTermsOfCard,
   findLedgerEntry,
   insertTopupRefund,
   memberPaymentRows,
@@ -41,12 +42,24 @@ interface Refund extends Payment {
  */
 export async function refundQuoteOf(ctx: CallCtx, memberCardId: number) {
   const card = await mustFindOpenCard(ctx, memberCardId);
-  const [quote, order] = await Promise.all([
+  const [quote, order, contract] = await Promise.all([
     quoteRefund(ctx.db, ctx.store.id, card, storeNow(ctx)),
     saleOrderOf(ctx.db, ctx.store.id, card.id),
+    contractTermsOfCard(ctx.db, ctx.store.id, card.id),
   ]);
+  const terms = contract ? (JSON.parse(contract.terms) as { coolingOff?: string; refund?: string }) : null;
   return {
     ...quote,
+    // The contract it was sold under, cited with the quote (its refund terms as sold).
+    contract:
+      contract && terms
+        ? {
+            version: Number(contract.version),
+            signedAt: contract.signedAt,
+            coolingOffDays: terms.coolingOff ?? '',
+            refund: terms.refund ?? '',
+          }
+        : null,
     allowed: quote.rule === 'cooling_off' || ctx.post.role === 'manager',
     onlineOrder: order ? { orderNo: order.orderNo, provider: order.provider as 'wechat' | 'alipay' } : null,
   };

@@ -42,6 +42,7 @@ export {
   cardLifeView,
   endOfDay,
   expiryOf,
+  saleActivation,
   validDaysFor,
 } from './activation.ts';
 export { loadCardLifeSetting, quoteRefund, type RefundQuote } from './refund-quote.ts';

@@ -1,4 +1,4 @@
-import { BIG_TYPE_MONEY, LIVE_RESERVATION, PendingStatus } from '@studio/contract';
+import { BIG_TYPE_MONEY, CONTRACT_UNSIGNED_SETTING, LIVE_RESERVATION, PendingStatus } from '@studio/contract';
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Executor, Tx } from '../../db/index.ts';
 import { fixed, mapRead, noRead, sendRead, type Read } from '../../db/fixed.ts';
@@ -264,6 +264,30 @@ export async function cardBigType(ex: Executor, memberCardId: number): Promise<n
 }
 
 /**
+ * Whether the card `mc` may not book for its contract: 待签约 while its store books only signed cards
+ * (the store setting 未签约的卡可以预约 is '0'). The query half of rules.ts `contractUnsigned`.
+ */
+export function unsignedBlocks(eb: ExpressionBuilder<Database & { mc: MemberCardTable }, 'mc'>) {
+  return eb.and([
+    eb.exists(
+      eb
+        .selectFrom('cardContract as ucc')
+        .select('ucc.id')
+        .whereRef('ucc.memberCardId', '=', 'mc.id')
+        .where('ucc.signedAt', 'is', null),
+    ),
+    eb.exists(
+      eb
+        .selectFrom('storeSetting as uss')
+        .select('uss.storeId')
+        .whereRef('uss.storeId', '=', 'mc.storeId')
+        .where('uss.key', '=', CONTRACT_UNSIGNED_SETTING)
+        .where('uss.value', '=', '0'),
+    ),
+  ]);
+}
+
+/**
  * The card `mc` is one `memberId` books on: they hold it, or it is shared with them (多人共享,
  * `card_share`). The query form of features/cards/rules.ts `booksOn`.
  */
@@ -313,6 +337,20 @@ export function memberCards(ex: Executor, storeId: number, memberId: number, o: 
       'p.activateWithinDays',
       'p.leaveAllowed',
     ])
+    .select((eb) => unsignedBlocks(eb).as('contractUnsigned'))
+    .select((eb) =>
+      eb
+        .selectFrom('cardContract as scc')
+        .select('scc.signedAt')
+        .whereRef('scc.memberCardId', '=', 'mc.id')
+        .whereRef('scc.memberId', '=', 'mc.memberId')
+        .as('contractSignedAt'),
+    )
+    .select((eb) =>
+      eb
+        .exists(eb.selectFrom('cardContract as ecc').select('ecc.id').whereRef('ecc.memberCardId', '=', 'mc.id'))
+        .as('hasContract'),
+    )
     .where('mc.storeId', '=', storeId)
     .where((eb) => (o.withShared ? booksOnCard(eb, memberId) : eb('mc.memberId', '=', memberId)))
     .orderBy('mc.id')
@@ -467,6 +505,7 @@ const storeCardRows = fixed((ex, p: { storeId: number; ids: number[]; allowedIn:
       'm.gender',
       'm.birthday',
     ])
+    .select((eb) => unsignedBlocks(eb).as('contractUnsigned'))
     .select(perClassIn(p.allowedIn === undefined ? undefined : { sessionId: p.allowedIn }).as('perCount'))
     .$if(p.allowedIn !== undefined, (q) =>
       q.select((eb) => [
@@ -995,4 +1034,18 @@ export function memberPaymentRows(ex: Executor, storeId: number, memberId: numbe
     .where('mc.memberId', '=', memberId)
     .orderBy('p.id', 'desc')
     .execute();
+}
+
+/**
+ * A card's contract as the refund quote cites it: the template version, when signed (null: 待签约)
+ * and its terms as sold (JSON, features/contracts); undefined for a card without one.
+ */
+export function contractTermsOfCard(ex: Executor, storeId: number, memberCardId: number) {
+  return ex
+    .selectFrom('cardContract as cc')
+    .innerJoin('contractTemplate as ct', 'ct.id', 'cc.templateId')
+    .select(['ct.version', 'cc.signedAt', 'cc.terms'])
+    .where('cc.storeId', '=', storeId)
+    .where('cc.memberCardId', '=', memberCardId)
+    .executeTakeFirst();
 }

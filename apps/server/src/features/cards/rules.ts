@@ -33,6 +33,11 @@ export interface CardForRules {
    * paid. Not read (undefined) where a pending is being charged itself.
    */
   committed?: number;
+  /**
+   * The card's contract is 待签约 and its store books only signed cards (未签约的卡可以预约: 否): read
+   * with the card (`unsignedBlocks`, cards/repository.ts); 1/true refuses.
+   */
+  contractUnsigned?: number | boolean | null;
 }
 export interface ProductForRules {
   cardType: number;
@@ -96,6 +101,7 @@ export function cardUnusableReason(args: {
   if (!booksOn(card, memberId)) return Msg.cardNotOwned;
   if (!allowedCardIds.includes(card.cardId)) return Msg.cardNotAllowed;
   if (card.frozen) return Msg.cardFrozen;
+  if (card.contractUnsigned) return Msg.cardUnsigned;
   const starts = startsAfter(card, at);
   if (starts) return Msg.cardNotStarted(yearMonthDay(starts));
   const leave = leaveAt(card, at);

@@ -87,6 +87,21 @@ export function versionsWithCards(ex: Executor, storeId: number) {
     .execute();
 }
 
+/** What a signature fixes on a contract (the seal, pdf and its hashes, comes with it or right after). */
+export interface Signature {
+  signedAt: string;
+  signMethod: string;
+  signerId: number;
+  signIp: string;
+  signUa: string;
+  signaturePng: Buffer | null;
+}
+export interface Seal {
+  pdf: Buffer;
+  pdfSha256: string;
+  sealSha256: string;
+}
+
 export function insertCardContract(
   ex: Executor,
   row: {
@@ -96,7 +111,7 @@ export function insertCardContract(
     templateId: number;
     terms: string;
     createdAt: string;
-  },
+  } & Partial<Signature>,
 ) {
   return ex.insertInto('cardContract').values(row).execute();
 }
@@ -107,8 +122,80 @@ export function cardContractOf(ex: Executor, storeId: number, memberCardId: numb
     .selectFrom('cardContract as cc')
     .innerJoin('contractTemplate as ct', 'ct.id', 'cc.templateId')
     .innerJoin('member as m', 'm.id', 'cc.memberId')
-    .select(['ct.version', 'ct.title', 'ct.body', 'cc.terms', 'cc.createdAt', 'm.name as memberName', 'm.mobile'])
+    .select([
+      'cc.id',
+      'cc.storeId',
+      'cc.memberCardId',
+      'cc.memberId',
+      'cc.templateId',
+      'ct.version',
+      'ct.title',
+      'ct.body',
+      'cc.terms',
+      'cc.createdAt',
+      'cc.signedAt',
+      'cc.signMethod',
+      'cc.signerId',
+      'cc.signIp',
+      'cc.signUa',
+      'cc.signaturePng',
+      'cc.pdfSha256',
+      'cc.sealSha256',
+      'm.name as memberName',
+      'm.mobile',
+    ])
     .where('cc.storeId', '=', storeId)
     .where('cc.memberCardId', '=', memberCardId)
     .executeTakeFirst();
+}
+export type ContractRow = NonNullable<Awaited<ReturnType<typeof cardContractOf>>>;
+
+/** A contract's stored PDF (null: not sealed yet). */
+export async function contractPdf(ex: Executor, id: number): Promise<Buffer | null> {
+  const row = await ex.selectFrom('cardContract').select('pdf').where('id', '=', id).executeTakeFirst();
+  return row?.pdf ? Buffer.from(row.pdf) : null;
+}
+
+/** Signs a 待签约 contract (and seals it) in one guarded UPDATE; false when it was signed already. */
+export async function signContract(ex: Executor, id: number, s: Signature & Seal): Promise<boolean> {
+  const res = await ex
+    .updateTable('cardContract')
+    .set(s)
+    .where('id', '=', id)
+    .where('signedAt', 'is', null)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** Seals a signed contract once (its PDF and hashes; the database refuses any later change). */
+export async function sealContract(ex: Executor, id: number, s: Seal): Promise<boolean> {
+  const res = await ex
+    .updateTable('cardContract')
+    .set(s)
+    .where('id', '=', id)
+    .where('signedAt', 'is not', null)
+    .where('pdfSha256', 'is', null)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** Keeps a 待签约 contract's signing link (the token's hash, its expiry in ms). */
+export async function setSignToken(ex: Executor, id: number, tokenHash: string, expires: number) {
+  await ex
+    .updateTable('cardContract')
+    .set({ signToken: tokenHash, signTokenExpires: String(expires) })
+    .where('id', '=', id)
+    .where('signedAt', 'is', null)
+    .execute();
+}
+
+/** The card whose contract's live signing link has this token hash (undefined: none, or expired). */
+export async function cardOfSignToken(ex: Executor, storeId: number, tokenHash: string, now: number) {
+  const row = await ex
+    .selectFrom('cardContract')
+    .select(['memberCardId', 'signTokenExpires'])
+    .where('storeId', '=', storeId)
+    .where('signToken', '=', tokenHash)
+    .executeTakeFirst();
+  return row && Number(row.signTokenExpires) > now ? Number(row.memberCardId) : undefined;
 }

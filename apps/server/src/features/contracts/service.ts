@@ -1,6 +1,9 @@
 import {
   amountText,
+  type CardContract,
+  type ContractSignMethod,
   CARD_ACTIVATION_NAMES,
+  CONTRACT_UNSIGNED_SETTING,
   CONTRACT_FIELDS,
   type ContractField,
   type ParsedReqOf,
@@ -17,7 +20,13 @@ import { conflict, notFound } from '../../lib/errors.ts';
 import type { PayloadOf } from '../../lib/events.ts';
 import { requireStoreById } from '../../lib/store-scope.ts';
 import { storeNow } from '../../lib/time.ts';
-import { type cardSold, loadCardLifeSetting, productForSale, requireMemberCard } from '../cards/public.ts';
+import {
+  type cardSold,
+  loadCardLifeSetting,
+  productForSale,
+  requireMemberCard,
+  saleActivation,
+} from '../cards/public.ts';
 import { getSetting, putSetting } from '../store-admin/public.ts';
 import * as repo from './repository.ts';
 
@@ -31,18 +40,21 @@ import * as repo from './repository.ts';
  */
 
 const LICENCE = 'contract.licence';
+/** 未签约的卡可以预约: '0' no (the booking rules read it: cards/repository.ts `unsignedBlocks`); else yes. */
+const UNSIGNED_MAY_BOOK = CONTRACT_UNSIGNED_SETTING;
 
-type Terms = Omit<Record<ContractField, string>, 'member' | 'mobile'>;
+export type Terms = Omit<Record<ContractField, string>, 'member' | 'mobile'>;
 
 export async function contractTemplate(
   ctx: CallCtx,
   version: number | undefined,
 ): Promise<ResOf<typeof queryContractTemplate>> {
   const storeId = ctx.store.id;
-  const [current, versions, licenceName] = await Promise.all([
+  const [current, versions, licenceName, unsigned] = await Promise.all([
     repo.currentTemplate(ctx.db, storeId),
     repo.versionsWithCards(ctx.db, storeId),
     getSetting(ctx.db, storeId, LICENCE),
+    getSetting(ctx.db, storeId, UNSIGNED_MAY_BOOK),
   ]);
   const shown = version === undefined ? current : await repo.templateVersion(ctx.db, storeId, version);
   if (!shown) throw notFound('合同版本');
@@ -51,6 +63,7 @@ export async function contractTemplate(
     template,
     current: current.version,
     licenceName: licenceName ?? '',
+    unsignedMayBook: unsigned !== '0',
     versions: versions.map((v) => ({
       version: Number(v.version),
       title: v.title,
@@ -80,9 +93,15 @@ export async function saveContractTemplate(ctx: CallCtx, input: ParsedReqOf<type
     if (made === null) throw conflict('合同模板刚被修改，请刷新后再保存');
   }
   await putSetting(ctx.db, storeId, LICENCE, input.licenceName);
+  if (input.unsignedMayBook !== undefined) {
+    await putSetting(ctx.db, storeId, UNSIGNED_MAY_BOOK, input.unsignedMayBook ? '1' : '0');
+  }
   audit(ctx.db, {
     kind: 'settings',
     target: `合同模板（第${version}版${changed ? '，新版本' : ''}）`,
+    ...(input.unsignedMayBook === undefined
+      ? {}
+      : { after: { 未签约的卡可以预约: input.unsignedMayBook ? '是' : '否' } }),
   });
   return { version };
 }
@@ -104,16 +123,22 @@ async function writtenTemplate(tx: Executor, storeId: number, now: string) {
 
 const yuan = (fen: number) => `${(fen / 100).toFixed(2)} 元`;
 
-/** The sale's terms in words, as the contract fills them. */
-async function termsOfSale(tx: Executor, e: PayloadOf<typeof cardSold>): Promise<Terms> {
-  const [store, licence, card, life] = await Promise.all([
-    requireStoreById(tx, e.storeId),
-    getSetting(tx, e.storeId, LICENCE),
-    requireMemberCard(tx, e.storeId, e.memberCardId),
-    loadCardLifeSetting(tx, e.storeId),
+type Product = NonNullable<Awaited<ReturnType<typeof productForSale>>>;
+
+/** The sale's terms in words, as the contract fills them (a card sold, or one about to be: the preview). */
+async function termsOf(
+  tx: Executor,
+  storeId: number,
+  p: Product,
+  card: { expireTime: string | null; validDays: number | null; totalCount: number },
+  paid: number,
+  now: string,
+): Promise<Terms> {
+  const [store, licence, life] = await Promise.all([
+    requireStoreById(tx, storeId),
+    getSetting(tx, storeId, LICENCE),
+    loadCardLifeSetting(tx, storeId),
   ]);
-  const p = await productForSale(tx, e.storeId, card.cardId);
-  if (!p) throw notFound('卡种');
   const period = p.bigType === 1 && p.perCount === 0;
   const kind = p.bigType === 1 ? (period ? '期限卡' : '次卡') : '储值卡';
   const validity = card.expireTime
@@ -140,7 +165,7 @@ async function termsOfSale(tx: Executor, e: PayloadOf<typeof cardSold>): Promise
     licence: licence || store.name,
     product: p.cardName,
     cardKind: kind,
-    price: yuan(e.paid),
+    price: yuan(paid),
     amount: period ? '有效期内不限次数' : amountText(p.bigType, card.totalCount),
     validity,
     activation,
@@ -149,13 +174,57 @@ async function termsOfSale(tx: Executor, e: PayloadOf<typeof cardSold>): Promise
     transfer: '乙方可将本卡转让给他人，转让须到店办理，门店可按公示标准收取手续费。',
     refund,
     coolingOff: String(life.coolingOffDays),
-    saleDate: e.now.slice(0, 10),
+    saleDate: now.slice(0, 10),
+  };
+}
+
+/** The sale's terms of a card just written. */
+async function termsOfSale(tx: Executor, e: PayloadOf<typeof cardSold>): Promise<Terms> {
+  const card = await requireMemberCard(tx, e.storeId, e.memberCardId);
+  const p = await productForSale(tx, e.storeId, card.cardId);
+  if (!p) throw notFound('卡种');
+  return termsOf(tx, e.storeId, p, card, e.paid, e.now);
+}
+
+/**
+ * The contract a member reads before buying a product online: the version in force filled with the
+ * terms the sale would write now (its online price, balance and validity) and the member.
+ */
+export async function contractPreview(ctx: CallCtx, productId: number) {
+  const p = await productForSale(ctx.db, ctx.store.id, productId);
+  if (!p || p.deleted) throw notFound('卡种');
+  const now = storeNow(ctx);
+  const start = saleActivation(p, now, null);
+  const card = {
+    expireTime: start?.expireTime ?? null,
+    validDays: start?.validDays ?? null,
+    totalCount: p.totalCount ?? 0,
+  };
+  const [template, terms] = await Promise.all([
+    repo.currentTemplate(ctx.db, ctx.store.id),
+    termsOf(ctx.db, ctx.store.id, p, card, p.onlinePrice, now),
+  ]);
+  const values = { ...terms, member: ctx.member.name, mobile: ctx.member.mobile };
+  return {
+    version: template.version,
+    title: template.title,
+    text: renderContract(template.body, values, CONTRACT_FIELDS),
   };
 }
 
 /** A card sold (desk or online, in the sale's transaction): its contract names the version in force. */
 export async function contractOnSale(tx: Executor, e: PayloadOf<typeof cardSold>): Promise<void> {
   const template = await writtenTemplate(tx, e.storeId, e.now);
+  // Signed online before paying: written signed (手机验证码); sealed (PDF, hashes) right after the sale.
+  const signed = e.signature
+    ? {
+        signedAt: e.signature.at,
+        signMethod: 'sms',
+        signerId: e.memberId,
+        signIp: e.signature.ip,
+        signUa: e.signature.ua,
+      }
+    : {};
   await repo.insertCardContract(tx, {
     storeId: e.storeId,
     memberCardId: e.memberCardId,
@@ -163,19 +232,38 @@ export async function contractOnSale(tx: Executor, e: PayloadOf<typeof cardSold>
     templateId: template.id!,
     terms: JSON.stringify(await termsOfSale(tx, e)),
     createdAt: e.now,
+    ...signed,
   });
 }
 
-/** A card's contract as its sale filled it (null for a card with none: imported, or sold before contracts). */
+/** The contract's text: its version filled with the sale's terms and the buyer (name and mobile as they are now). */
+export const filledText = (c: repo.ContractRow) =>
+  renderContract(
+    c.body,
+    { ...(JSON.parse(c.terms) as Terms), member: c.memberName, mobile: c.mobile },
+    CONTRACT_FIELDS,
+  );
+
+/** A card's contract as shown: its text and its state (待签约, or 已签约 with who, how, when, from where). */
+export function contractView(c: repo.ContractRow): CardContract {
+  return {
+    mcId: Number(c.memberCardId),
+    version: Number(c.version),
+    title: c.title,
+    text: filledText(c),
+    createdAt: c.createdAt,
+    status: c.signedAt ? 'signed' : 'pending',
+    signedAt: c.signedAt,
+    signMethod: (c.signMethod as ContractSignMethod | null) ?? null,
+    signerName: c.signedAt ? c.memberName : null,
+    signIp: c.signIp,
+    pdfSha256: c.pdfSha256,
+  };
+}
+
+/** A card's contract (null for a card with none: imported, or sold before contracts). */
 export async function cardContract(ctx: CallCtx, memberCardId: number): Promise<ResOf<typeof queryCardContract>> {
   await requireMemberCard(ctx.db, ctx.store.id, memberCardId);
   const c = await repo.cardContractOf(ctx.db, ctx.store.id, memberCardId);
-  if (!c) return null;
-  const values = { ...(JSON.parse(c.terms) as Terms), member: c.memberName, mobile: c.mobile };
-  return {
-    version: Number(c.version),
-    title: c.title,
-    text: renderContract(c.body, values, CONTRACT_FIELDS),
-    createdAt: c.createdAt,
-  };
+  return c ? contractView(c) : null;
 }

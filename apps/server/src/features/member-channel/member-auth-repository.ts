@@ -3,37 +3,11 @@ import type { Executor } from '../../db/index.ts';
 import type { NewRow } from '../../db/schema.ts';
 
 /**
- * The queries of members' logins: one-time login codes (`member_login_code`) and member sessions
- * (`member_session`). The limits and checks stay in `member-auth.ts`.
+ * The queries of members' logins: member sessions (`member_session`) and installation secrets; the
+ * one-time codes' are in `auth/member-code-repository.ts` (contracts use them too). The limits and
+ * checks stay in `member-auth.ts`.
  */
-
-/** Inserts a login code row (its hash, never the code). */
-export async function insertLoginCode(ex: Executor, row: NewRow<'memberLoginCode'>): Promise<void> {
-  await ex.insertInto('memberLoginCode').values(row).execute();
-}
-
-/**
- * A member's live login codes: of each source (texted, given by the desk) the newest, when it is
- * neither used nor expired at `now` (an older code of a source stopped working when a newer came).
- */
-export function liveLoginCodes(ex: Executor, memberId: number, now: number) {
-  return ex
-    .selectFrom('memberLoginCode')
-    .select(['id', 'codeHash', 'source'])
-    .where(
-      'id',
-      'in',
-      ex
-        .selectFrom('memberLoginCode')
-        .select((eb) => eb.fn.max('id').as('id'))
-        .where('memberId', '=', memberId)
-        .groupBy('source'),
-    )
-    .where('usedAt', 'is', null)
-    .where('expiresAt', '>', now)
-    .orderBy('id', 'desc')
-    .execute();
-}
+export { insertLoginCode, liveLoginCodes, markCodeUsed, takeCodeTry } from '../../auth/member-code-repository.ts';
 
 /** An installation secret by name (see migration 20261127_0100), or undefined. */
 export async function appSecret(ex: Executor, name: string): Promise<string | undefined> {
@@ -48,33 +22,6 @@ export async function insertAppSecretIfAbsent(ex: Executor, name: string, value:
     .values({ name, value })
     .onConflict((oc) => oc.column('name').doNothing())
     .execute();
-}
-
-/**
- * Takes one try of a code in one guarded UPDATE: false when it has no try left, was used or has
- * expired at `now`.
- */
-export async function takeCodeTry(ex: Executor, id: number, maxTries: number, now: number): Promise<boolean> {
-  const res = await ex
-    .updateTable('memberLoginCode')
-    .set((eb) => ({ tries: eb('tries', '+', 1) }))
-    .where('id', '=', id)
-    .where('tries', '<', maxTries)
-    .where('usedAt', 'is', null)
-    .where('expiresAt', '>', now)
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
-}
-
-/** Marks a code used at `now` in one guarded UPDATE; false when it already was. */
-export async function markCodeUsed(ex: Executor, id: number, now: number): Promise<boolean> {
-  const res = await ex
-    .updateTable('memberLoginCode')
-    .set({ usedAt: now })
-    .where('id', '=', id)
-    .where('usedAt', 'is', null)
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
 }
 
 /** Inserts a member session row (`id` is the token's hash). */

@@ -10,11 +10,15 @@ import {
 } from '@studio/contract';
 import type { FastifyReply } from 'fastify';
 import type { Config } from '../../config.ts';
-import type { Db, Executor } from '../../db/index.ts';
+import type { Db } from '../../db/index.ts';
 import { release, reserve, sweepCounters } from '../../auth/rate-limit.ts';
 import { tokenHash } from '../../auth/sessions.ts';
 import { FOREVER, taggedCache } from '../../lib/cache.ts';
 import { badRequest, tooMany, unauthorized } from '../../lib/errors.ts';
+import { codeHash, SIGN_IN_SOURCES } from '../../auth/member-codes.ts';
+
+/** The codes themselves are the one code store of auth/member-codes.ts; the door and limits are here. */
+export { issueCode } from '../../auth/member-codes.ts';
 import {
   appSecret,
   deleteExpiredMemberSessions,
@@ -23,7 +27,6 @@ import {
   extendMemberSession,
   findMemberSession,
   insertAppSecretIfAbsent,
-  insertLoginCode,
   insertMemberSession,
   liveLoginCodes,
   markCodeUsed,
@@ -55,7 +58,7 @@ const DAY_MS = 24 * HOUR_MS;
  * (`t`, issue 44): its own counters and words, the same machinery and the address's allowances.
  */
 export interface PublicDoor {
-  prefix: 'm' | 't';
+  prefix: 'm' | 't' | 'k';
   gapMs: number;
   perDay: number;
   /** A store's requests an hour without a solved challenge; null: no such limit (texts have the store's cap). */
@@ -70,6 +73,9 @@ const codeDoor: PublicDoor = {
   storePerHour: null,
   msg: { needChallenge: MemberMsg.needChallenge, tooSoon: MemberMsg.tooSoon, tooMany: MemberMsg.tooMany },
 };
+
+/** Codes to sign a contract (issue 45): a signed-in member's, limited per mobile like the sign-in codes. */
+const contractCodeDoor: PublicDoor = { ...codeDoor, prefix: 'k' };
 
 /** The door of the public 体验课报名 (leads). */
 export const trialDoor: PublicDoor = {
@@ -98,33 +104,6 @@ const keys = {
   challenge: (signature: string) => `alt:${signature}`,
 };
 
-const codeHash = (memberId: number, code: string) =>
-  crypto.createHash('sha256').update(`${memberId}:${code}`).digest('base64url');
-
-/**
- * Makes a new 6-digit code for a member (the desk's, or one to text). An older live code of the same
- * source stops working. The caller keeps the limits: none for the desk, the door's for texts.
- */
-export async function issueCode(
-  db: Executor,
-  m: { storeId: number; memberId: number },
-  source: 'sms' | 'desk',
-  now = Date.now(),
-): Promise<{ code: string; expiresAt: number }> {
-  const code = String(crypto.randomInt(0, 10 ** LOGIN_CODE.digits)).padStart(LOGIN_CODE.digits, '0');
-  const expiresAt = now + LOGIN_CODE.ttlMs;
-  await insertLoginCode(db, {
-    storeId: m.storeId,
-    memberId: m.memberId,
-    codeHash: codeHash(m.memberId, code),
-    source,
-    createdAt: now,
-    expiresAt,
-    usedAt: null,
-  });
-  return { code, expiresAt };
-}
-
 /**
  * An installation secret by name (the challenges' HMAC key, the referral codes' key, the unsubscribe
  * links' and reply addresses' key): one per
@@ -132,7 +111,7 @@ export async function issueCode(
  * (it never changes: `FOREVER`).
  */
 const installationSecrets = taggedCache<string>({ max: 4 });
-export function installationSecret(db: Db, name: 'altcha' | 'referral' | 'unsubscribe'): Promise<string> {
+export function installationSecret(db: Db, name: 'altcha' | 'referral' | 'unsubscribe' | 'contract'): Promise<string> {
   return installationSecrets.get(db, name, FOREVER, async () => {
     const kept = await appSecret(db, name);
     if (kept) return kept;
@@ -220,6 +199,11 @@ export async function admitPublicRequest(
   now = Date.now(),
 ): Promise<void> {
   await passAddress(db, door, r, now);
+  await admitMobile(db, door, r, now);
+}
+
+/** A mobile's own limits at a door: one request a gap, `perDay` a day. */
+async function admitMobile(db: Db, door: PublicDoor, r: { storeId: number; mobile: string }, now: number) {
   const p = door.prefix;
   if (!(await reserve(db, keys.mobileGap(p, r.storeId, r.mobile), 1, now, door.gapMs))) {
     throw tooMany(door.msg.tooSoon);
@@ -229,6 +213,10 @@ export async function admitPublicRequest(
   }
   await sweepCounters(db, now);
 }
+
+/** A signed-in member's request of a contract code: their mobile's limits (the sign-in codes' numbers). */
+export const admitContractCode = (db: Db, r: { storeId: number; mobile: string }, now = Date.now()) =>
+  admitMobile(db, contractCodeDoor, r, now);
 
 /** The door of a code request (`admitPublicRequest` with the code door). */
 export const admitCodeRequest = (
@@ -256,7 +244,7 @@ export async function verifyLogin(
   const wrong = unauthorized(MemberMsg.badCode);
   if (r.memberId === undefined) throw wrong;
   const want = Buffer.from(codeHash(r.memberId, r.code));
-  for (const c of await liveLoginCodes(db, r.memberId, now)) {
+  for (const c of await liveLoginCodes(db, r.memberId, now, SIGN_IN_SOURCES)) {
     const tried =
       c.source === 'desk'
         ? await reserve(db, keys.deskCodeTry(c.id, r.ip), LOGIN_CODE.maxTries, now, LOGIN_CODE.ttlMs)

@@ -15,6 +15,7 @@ import {
   memberMyCards,
   memberPublicTimetable,
   memberSendCode,
+  memberSendContractCode,
   memberSignIn,
   memberStore,
   memberTimetable,
@@ -34,7 +35,7 @@ import { bookingRules } from '../policy/public.ts';
 import { requireMember } from '../reference/public.ts';
 import { putSetting, storeLogoFileId } from '../store-admin/public.ts';
 import { checkinCode, saveCheckinMode } from './checkin.ts';
-import { signIn, sendLoginCode } from './login.ts';
+import { signIn, sendLoginCode, textContractCode } from './login.ts';
 import { endMemberSession, endSessionsOf, issueCode, memberCookieName, newChallenge } from './member-auth.ts';
 import * as svc from './service.ts';
 
@@ -75,6 +76,7 @@ export const memberChannelFeature = defineFeature((r) => {
   r.handle(memberChallenge, async (_input, ctx) => newChallenge(ctx.db));
 
   // The public door: the same answer for every well-formed mobile; the text goes out after it.
+  r.handle(memberSendContractCode, (input, ctx) => textContractCode(ctx, input));
   r.handle(memberSendCode, async ({ storeId, ...input }, ctx) => {
     await sendLoginCode(ctx, await storeOr404(ctx, storeId), input);
     return null;

@@ -441,6 +441,12 @@ export async function myCards(s: MemberScope) {
     : [];
   return cards.map((c) => ({
     ...cardView(c, s, now),
+    contract:
+      !c.hasContract || c.memberId !== s.memberId
+        ? null
+        : c.contractSignedAt
+          ? ('signed' as const)
+          : ('pending' as const),
     recent: ledger
       .filter((l) => l.memberCardId === c.id)
       .slice(0, 10)

@@ -7,6 +7,7 @@ import type { AppDeps } from '../../lib/context.ts';
 import { localDateTime } from '../../lib/time.ts';
 import { findStoreScope } from '../../lib/store-repository.ts';
 import { issueCardPaidOnline, topUpCardPaidOnline } from '../cards/public.ts';
+import { sealUnsealed } from '../contracts/public.ts';
 import type { OrderStatus } from './providers/types.ts';
 import {
   markClosedOrderException,
@@ -103,6 +104,7 @@ export async function fulfilOrder(
     remark: `线上订单 ${order.orderNo}`,
   };
   const target = `订单 ${order.orderNo}（${amountText(BIG_TYPE_MONEY, order.amount)}）`;
+  let issuedCard: number | null = null;
   const result = await inWriteTx(
     deps.db,
     deps.dialect,
@@ -121,11 +123,14 @@ export async function fulfilOrder(
           productId: order.productId ?? 0,
           now,
           payment,
+          signature: order.contractSign
+            ? (JSON.parse(order.contractSign) as { at: string; ip: string; ua: string })
+            : undefined,
         });
         if ('refused' in issued) refused = issued.refused;
         else {
           await setOrderCard(tx, order.id, issued.memberCardId);
-          cardId = issued.memberCardId;
+          cardId = issuedCard = issued.memberCardId;
         }
       } else if (refused === null) {
         const credited = await topUpCardPaidOnline(tx, {
@@ -152,6 +157,11 @@ export async function fulfilOrder(
     },
     scopeOf(order.storeId, by),
   );
+  // A contract signed before paying: its PDF and hashes, now that the sale is written (best effort: a
+  // failure is logged, and the contract is sealed when first shown or downloaded).
+  if (result === 'fulfilled' && issuedCard !== null && order.contractSign) {
+    await sealUnsealed(deps, order.storeId, issuedCard);
+  }
   if (result === 'exception') {
     deps.log.warn(
       { storeId: order.storeId, orderNo: order.orderNo, provider: order.provider },

@@ -4,6 +4,7 @@ import {
   BIG_TYPE_MONEY,
   CARD_TYPE_NO_EXPIRY,
   CardMsg,
+  ContractMsg,
   PAY_ORDER_MINUTES,
   PAY_ORDER_STATUS,
   PAY_REFUND_STATUS,
@@ -35,6 +36,7 @@ import { bindMemberOpenidUnder, memberOpenidUnder, useWechatState } from '../rem
 import { requireSeller } from '../staff/public.ts';
 import { sellerOfCode } from '../teacher-pay/public.ts';
 import { requireMember } from '../reference/public.ts';
+import { signatureBeforePaying } from '../contracts/public.ts';
 import {
   memberHadTrial,
   productForSale,
@@ -155,12 +157,19 @@ interface Buyer {
   sellerId?: number | null;
   /** The desk's 销售员 by name, for the audit entry. */
   sellerName?: string;
+  /** A member's own order of a card signs its contract first: the tick and the texted code. */
+  contract?: { agree?: boolean; signCode?: string };
 }
 
 /** A member's order from their phone (see createOrder); the seller of the link they came through, if any. */
 export async function createMemberOrder(ctx: CallCtx, input: CreateInput): Promise<Created> {
   const sellerId = await sellerOfCode(ctx.db, ctx.store.id, input.seller);
-  return createOrder(ctx, { memberId: ctx.member.id, staffId: null, anyTopupAmount: false, sellerId }, input);
+  const { agree, signCode, ...order } = input;
+  return createOrder(
+    ctx,
+    { memberId: ctx.member.id, staffId: null, anyTopupAmount: false, sellerId, contract: { agree, signCode } },
+    order,
+  );
 }
 
 /** The desk's 扫码收款: an order for a member (a product on sale, or a top-up of their money card), shown as a QR. */
@@ -196,7 +205,7 @@ export async function createDeskOrder(
 async function createOrder(
   ctx: CallCtx,
   buyer: Buyer,
-  input: Omit<CreateInput, 'wxCode' | 'wxState' | 'returnUrl' | 'seller'> &
+  input: Omit<CreateInput, 'wxCode' | 'wxState' | 'returnUrl' | 'seller' | 'agree' | 'signCode'> &
     Partial<Pick<CreateInput, 'wxCode' | 'wxState' | 'returnUrl'>>,
 ): Promise<Created> {
   const storeId = ctx.store.id;
@@ -247,6 +256,15 @@ async function createOrder(
   // What is bought is checked first (a missing member, product or card answers 404 whatever the setting).
   const provider = providerOf(setting, providerName, ctx);
   if (!provider) throw conflict(PayMsg.notEnabled(PROVIDER_LABEL[providerName]));
+  // A member's card: the contract read and signed before the order exists (the tick, then the code).
+  // Not yet required (the members' page's signing step is to come): an order sent without either is
+  // sold with its contract 待签约, signed later from 我的会员卡 like a desk sale's.
+  let contractSign: string | null = null;
+  const c = buyer.contract;
+  if (isCard && c && (c.agree !== undefined || c.signCode !== undefined)) {
+    if (c.agree !== true) throw badRequest(ContractMsg.agree);
+    contractSign = await signatureBeforePaying(ctx, c.signCode);
+  }
 
   // JSAPI pays as the member's openid under the pay setting's app: a code of WeChat's web
   // authorisation (snsapi_base) gives the current WeChat user's; without one, the openid bound to the
@@ -292,13 +310,14 @@ async function createOrder(
       providerTradeId: null,
       staffId: buyer.staffId,
       sellerId: buyer.sellerId ?? null,
+      contractSign,
     });
     // The openid a code gave, bound to the member for the next JSAPI order (and the reminders) when none was.
     const bound =
       exchanged !== undefined && (await bindMemberOpenidUnder(tx, storeId, memberId, setting.wechat.appId, exchanged));
     audit(tx, {
       kind: 'card',
-      summary: `${buyer.staffId === null ? '' : '前台扫码收款 '}下单 ${description} ${amountText(BIG_TYPE_MONEY, amount)}（${METHOD_LABEL[input.method]}）${buyer.sellerName ? `，销售员 ${buyer.sellerName}` : ''}${bound ? '；绑定微信' : ''}`,
+      summary: `${buyer.staffId === null ? '' : '前台扫码收款 '}下单 ${description} ${amountText(BIG_TYPE_MONEY, amount)}（${METHOD_LABEL[input.method]}）${buyer.sellerName ? `，销售员 ${buyer.sellerName}` : ''}${contractSign ? '；已阅读并用短信验证码签署合同' : ''}${bound ? '；绑定微信' : ''}`,
       target: `订单 ${orderNo}`,
       targets: [
         { type: 'member', id: memberId },

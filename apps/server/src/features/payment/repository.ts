@@ -54,6 +54,7 @@ export const ORDER_COLUMNS = [
   'providerTradeId',
   'staffId',
   'exceptionReason',
+  'contractSign',
 ] as const;
 
 export type OrderRow = Awaited<ReturnType<typeof findOrder>> & object;

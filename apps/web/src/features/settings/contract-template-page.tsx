@@ -15,7 +15,7 @@ import {
   type ContractField,
 } from '@studio/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Col, Form, Input, Modal, Row, Skeleton, Space, Table, Tag, Typography } from 'antd';
+import { Button, Card, Col, Form, Input, Modal, Row, Skeleton, Space, Switch, Table, Tag, Typography } from 'antd';
 import type { TextAreaRef } from 'antd/es/input/TextArea';
 import { useEffect, useRef, useState } from 'react';
 import { call } from '../../api/client.ts';
@@ -26,6 +26,8 @@ interface Values {
   title: string;
   body: string;
   licenceName: string;
+  /** 未签约的卡可以预约. */
+  unsignedMayBook: boolean;
 }
 
 /** What the preview fills the fields with: a sale as a member would see it. */
@@ -69,6 +71,7 @@ export default function ContractTemplatePage() {
         title: q.data.template.title,
         body: q.data.template.body,
         licenceName: q.data.licenceName,
+        unsignedMayBook: q.data.unsignedMayBook,
       });
     }
   }, [q.data, form]);
@@ -107,6 +110,14 @@ export default function ContractTemplatePage() {
                 rules={[{ max: CONTRACT_LICENCE_MAX, message: ContractMsg.licence }]}
               >
                 <Input maxLength={CONTRACT_LICENCE_MAX} placeholder="例如：某某健身服务有限公司" />
+              </Form.Item>
+              <Form.Item
+                name="unsignedMayBook"
+                label="未签约的卡可以预约"
+                valuePropName="checked"
+                extra="关闭后，合同待签约的会员卡不能预约团课和私教，会员签署后即可预约"
+              >
+                <Switch checkedChildren="可以" unCheckedChildren="不可以" data-testid="unsigned-may-book" />
               </Form.Item>
               <Form.Item
                 name="title"
