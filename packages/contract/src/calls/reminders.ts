@@ -18,14 +18,15 @@ export const NOTIFY_KINDS = [
   'lesson_booked',
   'lesson_confirmed',
   'lesson_request',
+  'lesson_joined',
 ] as const;
 export type NotifyKind = (typeof NOTIFY_KINDS)[number];
 
 /**
  * The kinds sent to a teacher, not a member (by SMS to the teacher's mobile): a lesson waiting for
- * their confirmation (待确认). Members' switches leave them out.
+ * their confirmation (待确认), a member joining their confirmed 小班. Members' switches leave them out.
  */
-export const TEACHER_NOTIFY_KINDS: readonly NotifyKind[] = ['lesson_request'];
+export const TEACHER_NOTIFY_KINDS: readonly NotifyKind[] = ['lesson_request', 'lesson_joined'];
 
 /** A lesson (私教/小班) is reminded this many hours before it starts (the day before), confirmed ones only. */
 export const LESSON_REMINDER_HOURS = 24;
@@ -40,6 +41,7 @@ export const NOTIFY_KIND_LABEL: Record<NotifyKind, string> = {
   lesson_booked: '私教预约成功',
   lesson_confirmed: '私教预约已确认',
   lesson_request: '私教待确认（发给老师）',
+  lesson_joined: '小班有新学员（发给老师）',
 };
 
 /**
@@ -57,6 +59,8 @@ export const NOTIFY_VARS: Record<NotifyKind, readonly string[]> = {
   lesson_confirmed: ['name', 'store', 'course', 'time', 'teacher'],
   /** `name` is the teacher's; `member` who booked. */
   lesson_request: ['name', 'store', 'course', 'time', 'member', 'deadline'],
+  /** `name` is the teacher's; `member` who joined; `count` the members now booked. */
+  lesson_joined: ['name', 'store', 'course', 'time', 'member', 'count'],
 };
 
 export const NOTIFY_VAR_LABEL: Record<string, string> = {
@@ -74,6 +78,7 @@ export const NOTIFY_VAR_LABEL: Record<string, string> = {
   state: '预约状态',
   member: '预约会员',
   deadline: '确认截止',
+  count: '已约人数',
 };
 
 /** Sample values (the settings' preview and 发送测试). */
@@ -92,6 +97,7 @@ export const NOTIFY_SAMPLE: Record<string, string> = {
   state: '待老师确认',
   member: '王五',
   deadline: '11-30 20:00',
+  count: '3',
 };
 
 export const NOTIFY_STATUS = ['queued', 'sending', 'sent', 'failed', 'skipped'] as const;
@@ -492,4 +498,5 @@ export const NOTIFY_TEXT: Record<NotifyKind, string> = {
   lesson_booked: '{name}您好，您已预约{course}（{teacher}），{time}开始，{state}。',
   lesson_confirmed: '{name}您好，{teacher}已确认您预约的{course}，{time}开始，请准时到场。',
   lesson_request: '{name}老师您好，{member}预约了{course}（{time}），请在{deadline}前确认。',
+  lesson_joined: '{name}老师您好，{member}加入了您的{course}（{time}），现已约{count}人。',
 };

@@ -140,6 +140,10 @@ export async function sendOne(deps: SendDeps, store: StoreScope, id: number, now
         return done('skipped', '已跳过（预约已确认或已取消）').then(() => true);
       }
     }
+    if (kind === 'lesson_joined' && p.sessionId !== undefined) {
+      const s = await repo.sessionInfo(deps.db, store.id, p.sessionId);
+      if (!s || s.deleted) return done('skipped', '已跳过（预约已取消）').then(() => true);
+    }
     if (kind === 'class_reminder' && p.sessionId !== undefined) {
       const s = await repo.sessionInfo(deps.db, store.id, p.sessionId);
       if (!s || s.deleted || !(await heldPairs(deps.db, [p.sessionId], [member.id])).length) {
