@@ -282,7 +282,11 @@ describeEachDb('reminders of lessons (私教/小班)', (env) => {
     const waiting = await book(type, teacher, '2099-05-07 18:00:00', [a]);
     await phone.ok(memberJoinLesson.path, { id: waiting.id, mcId: b.card.id });
     await runFrom('2099-05-04 14:00:00', '2099-05-04 15:00:00');
-    expect(textsTo(teacher.mobile).slice(2).map((t) => t[0])).toEqual(['T_LREQ']);
+    expect(
+      textsTo(teacher.mobile)
+        .slice(2)
+        .map((t) => t[0]),
+    ).toEqual(['T_LREQ']);
     await desk().ok(saveLessonBookingSetting.path, { teacherConfirms: 0, confirmHours: 12 });
   });
 });
