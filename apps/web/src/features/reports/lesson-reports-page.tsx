@@ -54,6 +54,7 @@ export default function LessonReportsPage() {
   const { range, chooser } = useRangeChooser();
   const [owedDate, setOwedDate] = useState<string | undefined>();
   const r = useLessonReports(range, owedDate);
+  const asOfText = owedDate ? `（截至${dayjs(owedDate).format('M月D日')}）` : '';
   const lessons = r.byType.data;
   const owed = r.outstanding.data;
   const sum = (xs: LessonRow[] | undefined, f: (x: LessonRow) => number) =>
@@ -67,8 +68,18 @@ export default function LessonReportsPage() {
         <Stat testId="stat-lessons" title="私教/小班节数" value={sum(lessons, (x) => x.lessons) ?? '-'} suffix="节" />
         <Stat testId="stat-taught" title="已上课" value={taught ?? '-'} suffix="节" />
         <Stat testId="stat-revenue" title="课消金额" value={revenue === null ? '-' : yuan(revenue)} suffix="元" />
-        <Stat testId="stat-owed-lessons" title="未消耗课时" value={owed?.total.lessons ?? '-'} suffix="节" />
-        <Stat testId="stat-owed-value" title="预收款" value={owed ? yuan(owed.total.value) : '-'} suffix="元" />
+        <Stat
+          testId="stat-owed-lessons"
+          title={`未消耗课时${asOfText}`}
+          value={owed?.total.lessons ?? '-'}
+          suffix="节"
+        />
+        <Stat
+          testId="stat-owed-value"
+          title={`预收款${asOfText}`}
+          value={owed ? yuan(owed.total.value) : '-'}
+          suffix="元"
+        />
       </Space>
       <Tabs
         items={[
