@@ -338,4 +338,94 @@ describeBrowser('desk lessons: book, teacher view, confirm, move, cancel', (env)
     expect(await page.locator('.ant-message-error').count()).toBe(0);
     await context.close();
   });
+
+  it('a type that needs a room: the desk picks one (refused in words when it is taken) or 自动, the first free', async () => {
+    const { api, page, server } = env();
+    const day = addDays(DAY, 3);
+    const tag = String(Date.now() % 100000);
+    const roomA = await api.ok<{ id: number }>('insert/area', { name: `一号器械室${tag}` });
+    const roomB = await api.ok<{ id: number }>('insert/area', { name: `二号器械室${tag}` });
+    const teachers: { id: number }[] = [];
+    for (const name of [`场地老师${tag}`, `别的老师${tag}`]) {
+      const t = await api.ok<{ id: number }>('insert/teacher', { name });
+      await api.ok('update/teacher/hours', {
+        teacherId: t.id,
+        weekly: [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({ weekday, startTime: '09:00', endTime: '18:00' })),
+      });
+      teachers.push(t);
+    }
+    const typeName = `器械私教${tag}`;
+    const type = await api.ok<{ id: number }>('insert/lesson/type', {
+      name: typeName,
+      kind: 'one_on_one',
+      duration: 60,
+      teachers: teachers.map((t) => ({ teacherId: t.id, level: null })),
+      prices: [],
+      areaIds: [roomA.id, roomB.id],
+      equipment: [],
+      description: null,
+    });
+    const pack = await api.ok<{ id: number }>('insert/card/product', {
+      cardName: `器械课包${tag}`,
+      bigType: 1,
+      cardType: 2,
+      perCount: 1,
+      price: 300000,
+      courseIds: [type.id],
+    });
+    const cards: { mid: number; mcId: number }[] = [];
+    for (const [i, name] of [`器械甲${tag}`, `器械乙${tag}`].entries()) {
+      const mobile = `137${tag.padStart(5, '0')}${String(i).padStart(3, '0')}`;
+      const m = await api.ok<{ id: number }>('insert/member', { name, mobile, gender: 2 });
+      const card = await api.ok<{ id: number }>('insert/member/card', {
+        mid: m.id,
+        cardId: pack.id,
+        totalCount: 10,
+        expireTime: null,
+      });
+      cards.push({ mid: m.id, mcId: card.id });
+    }
+    await api.ok('update/lesson/setting', { teacherConfirms: 0, confirmHours: 12 });
+    // The other teacher's lesson holds room A at 10:00.
+    await api.ok('add/lesson', {
+      courseId: type.id,
+      teacherId: teachers[1].id,
+      date: day,
+      time: '10:00',
+      venueId: roomA.id,
+      members: [cards[1]],
+    });
+
+    await page.goto(`${server.url}/course/calendar?date=${day}`);
+    await page.locator('.fc').waitFor();
+    await page.getByRole('button', { name: '约私教' }).click();
+    const m = modal(page, '约私教');
+    await pick(page, field(m, '私教/小班课程'), typeName);
+    // The type needs a room: 自动 unless one is picked.
+    expect(await field(m, '场地').innerText()).toContain('自动（第一个空闲的场地）');
+    await pick(page, field(m, '老师'), `场地老师${tag}`);
+    await typeInto(page, field(m, '日期').locator('input'), day);
+    const slots = field(m, '可约时间').locator('.ant-radio-button-wrapper');
+    await expect.poll(() => slots.first().innerText()).toBe('09:00');
+    await slots.filter({ hasText: '10:00' }).click();
+    await pick(page, field(m, '会员'), `器械甲${tag}`, `器械甲${tag}`);
+    await pick(page, field(m, '会员卡'), `器械课包${tag}`);
+    // Room A is taken then: refused in words, nothing booked, the form still open.
+    await pick(page, field(m, '场地'), `一号器械室${tag}`);
+    await m.getByRole('button', { name: '确认预约' }).click();
+    await page.locator('.ant-message-error', { hasText: `一号器械室${tag}在 ${day} 10:00` }).waitFor();
+    expect(await page.locator('.ant-message-error').innerText()).toContain('场地冲突');
+    await shot(page, 'desk-lessons-room-taken');
+    // 自动: the first room free then, room B.
+    await pick(page, field(m, '场地'), '自动（第一个空闲的场地）');
+    await shot(page, 'desk-lessons-room');
+    await m.getByRole('button', { name: '确认预约' }).click();
+    await toast(page, '已预约');
+    const days = await api.ok<{ list: { teacherId: number; courseName: string; areaName: string }[] }[]>(
+      'query/timetable/by/date',
+      { fromDate: day, toDate: day, teacherId: teachers[0].id },
+    );
+    const lesson = days.flatMap((d) => d.list).find((x) => x.courseName === typeName)!;
+    expect(lesson.areaName).toBe(`二号器械室${tag}`);
+  });
 });

@@ -4,7 +4,7 @@ import ExcelJS from 'exceljs';
 import { expect, it } from 'vitest';
 import { ARTIFACTS, describeBrowser, shot } from './harness.ts';
 import { addDays, mondayOf } from './seed.ts';
-import { typeRange } from './ui.ts';
+import { typeInto, typeRange } from './ui.ts';
 
 /**
  * 私教报表 (issue 43 item 8): the manager opens the report for a range holding a teacher's two
@@ -136,8 +136,17 @@ describeBrowser('私教报表', (env) => {
       '2',
       '500.00',
     ]);
-    const owed = await api.ok<{ total: { value: number } }>('query/report/lesson/outstanding', {});
+    const owed = await api.ok<{ asOf: string; total: { value: number } }>('query/report/lesson/outstanding', {});
     expect(await page.getByTestId('stat-owed-value').innerText()).toContain((owed.total.value / 100).toFixed(2));
     await shot(page, 'lesson-reports-owed');
+
+    // 截至昨天: the pack was sold today, so it was owed nothing then; the figures are the server's as of that day.
+    const yesterday = addDays(owed.asOf, -1);
+    await typeInto(page, page.getByTestId('lesson-owed-date').locator('input'), yesterday);
+    await expect.poll(() => page.getByTestId('lesson-owed-note').innerText()).toContain(`截至 ${yesterday} 当天结束`);
+    await expect.poll(() => owedRow.count()).toBe(0);
+    const then = await api.ok<{ total: { lessons: number } }>('query/report/lesson/outstanding', { date: yesterday });
+    expect(await page.getByTestId('stat-owed-lessons').innerText()).toContain(String(then.total.lessons));
+    await shot(page, 'lesson-reports-owed-yesterday');
   });
 });

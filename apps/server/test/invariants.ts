@@ -2,7 +2,7 @@ import { BOOKED_TYPES, OperateType, PendingStatus, ReservationStatus, WaitStatus
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../src/db/index.ts';
 import type { Database } from '../src/db/schema.ts';
-import { overLimitCards, weekDays } from '../src/features/cards/public.ts';
+import { LEDGER_TOTAL_KINDS, overLimitCards, weekDays } from '../src/features/cards/public.ts';
 import { OPENING_REMARK } from '../src/features/import-export/public.ts';
 import { cardContractOf, contractPdf, verifyContract } from '../src/features/contracts/public.ts';
 import { groupBy } from '../src/lib/group.ts';
@@ -177,15 +177,7 @@ async function readInvariants(db: Db, storeId?: number): Promise<string[]> {
         eb.fn.sum<number>('amount').as('n'),
         eb.fn.sum<number>(eb.case().when('kind', '=', 'issue').then(1).else(0).end()).as('issued'),
       ])
-      .where('kind', 'in', [
-        'issue',
-        'topup',
-        'card_refund',
-        'topup_refund',
-        'refund_undone',
-        'referral',
-        'referral_undone',
-      ])
+      .where('kind', 'in', LEDGER_TOTAL_KINDS)
       .groupBy('memberCardId'),
     'storeId',
   ).execute();

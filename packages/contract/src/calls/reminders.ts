@@ -19,14 +19,15 @@ export const NOTIFY_KINDS = [
   'lesson_confirmed',
   'lesson_request',
   'trial_reminder',
+  'lesson_joined',
 ] as const;
 export type NotifyKind = (typeof NOTIFY_KINDS)[number];
 
 /**
  * The kinds sent to a teacher, not a member (by SMS to the teacher's mobile): a lesson waiting for
- * their confirmation (待确认). Members' switches leave them out.
+ * their confirmation (待确认), a member joining their confirmed 小班. Members' switches leave them out.
  */
-export const TEACHER_NOTIFY_KINDS: readonly NotifyKind[] = ['lesson_request'];
+export const TEACHER_NOTIFY_KINDS: readonly NotifyKind[] = ['lesson_request', 'lesson_joined'];
 
 /**
  * The kinds sent to a lead (潜客), not a member (by SMS to the lead's mobile): a trial class's
@@ -52,6 +53,7 @@ export const NOTIFY_KIND_LABEL: Record<NotifyKind, string> = {
   lesson_confirmed: '私教预约已确认',
   lesson_request: '私教待确认（发给老师）',
   trial_reminder: '体验课提醒（发给潜客）',
+  lesson_joined: '小班有新学员（发给老师）',
 };
 
 /**
@@ -71,6 +73,8 @@ export const NOTIFY_VARS: Record<NotifyKind, readonly string[]> = {
   lesson_request: ['name', 'store', 'course', 'time', 'member', 'deadline'],
   /** `name` is the lead's. */
   trial_reminder: ['name', 'store', 'course', 'time', 'teacher'],
+  /** `name` is the teacher's; `member` who joined; `count` the members now booked. */
+  lesson_joined: ['name', 'store', 'course', 'time', 'member', 'count'],
 };
 
 export const NOTIFY_VAR_LABEL: Record<string, string> = {
@@ -88,6 +92,7 @@ export const NOTIFY_VAR_LABEL: Record<string, string> = {
   state: '预约状态',
   member: '预约会员',
   deadline: '确认截止',
+  count: '已约人数',
 };
 
 /** Sample values (the settings' preview and 发送测试). */
@@ -106,6 +111,7 @@ export const NOTIFY_SAMPLE: Record<string, string> = {
   state: '待老师确认',
   member: '王五',
   deadline: '11-30 20:00',
+  count: '3',
 };
 
 export const NOTIFY_STATUS = ['queued', 'sending', 'sent', 'failed', 'skipped'] as const;
@@ -507,4 +513,5 @@ export const NOTIFY_TEXT: Record<NotifyKind, string> = {
   lesson_confirmed: '{name}您好，{teacher}已确认您预约的{course}，{time}开始，请准时到场。',
   lesson_request: '{name}老师您好，{member}预约了{course}（{time}），请在{deadline}前确认。',
   trial_reminder: '{name}您好，您预约的{store}体验课{course}将于{time}开始（{teacher}），请准时到店。',
+  lesson_joined: '{name}老师您好，{member}加入了您的{course}（{time}），现已约{count}人。',
 };

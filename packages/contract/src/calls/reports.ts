@@ -16,6 +16,7 @@ export const ReportMsg = {
   minMoney: '请填写余额（元）',
   inactiveDays: '请填写天数（1-365）',
   digestTime: '请选择推送时间',
+  asOfFuture: '截至日期不能晚于今天',
 } as const;
 
 export const zReportRange = z
@@ -280,14 +281,21 @@ export const reportLessonOutstanding = defineCall({
   kind: 'read',
   auth: 'store',
   roles: Roles.manager,
-  req: z.object({}).loose(),
+  req: z
+    .object({
+      /** 截至哪一天（当天结束时）; absent: today, now. */
+      date: zDate('请选择截至日期').optional(),
+    })
+    .loose(),
   res: z.object({
     asOf: z.string(),
     total: z.object(zOutstanding),
     products: z.array(z.object({ productId: z.number().int(), cardName: z.string(), ...zOutstanding })),
   }),
-  summary: '未消耗课时（预收款）：未退、未过期的私教课包剩余课时及其金额，按卡种和合计',
-  example: {},
+  summary:
+    '未消耗课时（预收款）：截至某日（默认今天）未退、未过期的私教课包剩余课时及其金额，按卡种和合计；过去的日期由会员卡流水倒推',
+  example: { date: '2026-12-01' },
+  errors: fails.badRequest(ReportMsg.asOfFuture),
 });
 
 export const reportCalls = [

@@ -74,3 +74,5 @@ export { deleteSharesOfCards, insertSharesOfNewCards } from './share/repository.
 export { cardBookingsDropped, leaveDecided } from './events.ts';
 /** A member's cards as the prepaid limits see them (what remains paid on each): the erasure's check. */
 export { cardNetPaid, cardsForPrepaidLimits } from './prepaid-repository.ts';
+/** The ledger's kinds by the balance they change (a card's total, its used part). */
+export { LEDGER_TOTAL_KINDS, LEDGER_USED_KINDS } from './prepaid-repository.ts';

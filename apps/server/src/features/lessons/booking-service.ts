@@ -228,7 +228,7 @@ export interface LessonJoin {
  * member booked by the engine as a lesson's booking books each member (bookMember: the card rules,
  * the member's rules, the seat guarded). Staff are not held to the notice. The member joins the
  * lesson's state (待确认 while it waits for its teacher) and is told as a booking's members are
- * (lessonBooked).
+ * (lessonBooked, `joined`: the teacher of a confirmed lesson is told who joined).
  */
 export async function addLessonMember(
   tx: Tx,
@@ -284,6 +284,7 @@ export async function addLessonMember(
       status,
       confirmDeadline: lesson.confirmDeadline,
       members,
+      joined: true,
     }),
   );
   return { id: fact.booking.id, kind: fact.booking.kind, status };

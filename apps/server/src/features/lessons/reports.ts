@@ -5,7 +5,8 @@ import type {
   reportLessons,
   reportLessonUtilisation,
 } from '@studio/contract';
-import { BIG_TYPE_COUNT } from '@studio/contract';
+import { BIG_TYPE_COUNT, ReportMsg } from '@studio/contract';
+import { badRequest } from '../../lib/errors.ts';
 import type { CallCtx } from '../../lib/context.ts';
 import { addDays, minutesBetween, storeNow, weekday } from '../../lib/time.ts';
 import { cardsForPrepaidLimits, isExpiredAt, remainingValue, usedValue } from '../cards/public.ts';
@@ -179,14 +180,24 @@ export async function lessonPacks(ctx: CallCtx, input: RangeInput): Promise<ResO
 }
 
 /**
- * 预收款 now: on every lesson pack neither refunded nor expired, the lessons left and what remains
- * paid for them (`remainingValue`, the prepaid limits' own measure), per product and in total.
+ * 预收款 at the end of `date` (absent or today: now): on every lesson pack neither refunded nor
+ * expired then, the lessons left and what remains paid for them (`remainingValue`, the prepaid
+ * limits' own measure), per product and in total. A past date takes each card as it was then
+ * (`cardsForPrepaidLimits` at that moment: the ledger's and the payments' entries after it taken back
+ * off, cards sold or refunded after it as unsold or unrefunded); expiry is the card's end date now.
  */
-export async function lessonOutstanding(ctx: CallCtx): Promise<ResOf<typeof reportLessonOutstanding>> {
+export async function lessonOutstanding(
+  ctx: CallCtx,
+  input: { date?: string } = {},
+): Promise<ResOf<typeof reportLessonOutstanding>> {
   const now = storeNow(ctx);
+  const today = now.slice(0, 10);
+  if (input.date && input.date > today) throw badRequest(ReportMsg.asOfFuture);
+  const past = input.date !== undefined && input.date < today;
+  const at = past ? `${input.date} 23:59:59` : now;
   const [products, cards] = await Promise.all([
     repo.lessonPackProducts(ctx.db, ctx.store.id),
-    cardsForPrepaidLimits(ctx.db, ctx.store.id),
+    cardsForPrepaidLimits(ctx.db, ctx.store.id, undefined, past ? at : undefined),
   ]);
   const byProduct = new Map(
     products.map((p) => [p.id, { productId: p.id, cardName: p.cardName, cards: 0, lessons: 0, value: 0 }]),
@@ -195,13 +206,13 @@ export async function lessonOutstanding(ctx: CallCtx): Promise<ResOf<typeof repo
   for (const c of cards) {
     const row = byProduct.get(c.cardId);
     const left = Number(c.totalCount) - Number(c.usedCount);
-    if (!row || left <= 0 || isExpiredAt(c, c, now)) continue;
-    const value = remainingValue(c, now.slice(0, 10));
+    if (!row || left <= 0 || isExpiredAt(c, c, at)) continue;
+    const value = remainingValue(c, at.slice(0, 10));
     for (const x of [row, total]) {
       x.cards += 1;
       x.lessons += left;
       x.value += value;
     }
   }
-  return { asOf: now.slice(0, 10), total, products: [...byProduct.values()].filter((p) => p.cards > 0) };
+  return { asOf: at.slice(0, 10), total, products: [...byProduct.values()].filter((p) => p.cards > 0) };
 }

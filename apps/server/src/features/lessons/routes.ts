@@ -43,7 +43,7 @@ export const lessonsFeature = defineFeature((r) => {
   r.handle(reportLessons, (input, ctx) => lessonReports.lessonsByType(ctx, input));
   r.handle(reportLessonUtilisation, (input, ctx) => lessonReports.lessonUtilisation(ctx, input));
   r.handle(reportLessonPacks, (input, ctx) => lessonReports.lessonPacks(ctx, input));
-  r.handle(reportLessonOutstanding, (_input, ctx) => lessonReports.lessonOutstanding(ctx));
+  r.handle(reportLessonOutstanding, (input, ctx) => lessonReports.lessonOutstanding(ctx, input));
   r.handle(lessonTypeList, (_input, ctx) => listLessonTypes(ctx));
   r.handle(insertLessonType, (input, ctx) => createLessonType(ctx, input));
   r.handle(updateLessonType, (input, ctx) => editLessonType(ctx, input));

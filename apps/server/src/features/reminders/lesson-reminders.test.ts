@@ -1,9 +1,11 @@
 import {
+  addLessonMember,
   bookLesson,
   bookLessonSeries,
   cancelLesson,
   confirmLesson,
   memberCancelLesson,
+  memberJoinLesson,
   memberQueryNotifyPref,
   moveLesson,
   NotifyQuietReason,
@@ -27,6 +29,7 @@ const SMS_TEMPLATES = [
   { kind: 'lesson_booked', templateId: 'T_LBOOK', params: ['course', 'time', 'state'] },
   { kind: 'lesson_confirmed', templateId: 'T_LOK', params: ['course', 'time', 'teacher'] },
   { kind: 'lesson_request', templateId: 'T_LREQ', params: ['course', 'time', 'member'] },
+  { kind: 'lesson_joined', templateId: 'T_LJOIN', params: ['course', 'time', 'member', 'count'] },
 ];
 
 /**
@@ -67,15 +70,15 @@ describeEachDb('reminders of lessons (私教/小班)', (env) => {
     sms.received.filter((r) => r.mobile === `+86${mobile}`).map((r) => [r.templateId, ...(r.params as string[])]);
   const db = () => env().database.db;
 
-  async function scene(kind: 'one_on_one' | 'one_on_two' = 'one_on_one') {
+  async function scene(kind: 'one_on_one' | 'one_on_two' | 'small_group' = 'one_on_one') {
     const teacher = await f().teacher();
     const pack = await f().cardProduct({ perCount: 1 });
     const type = await lessonType(f(), {
       kind,
-      maxMembers: kind === 'one_on_two' ? 2 : 1,
+      maxMembers: kind === 'one_on_two' ? 2 : kind === 'small_group' ? 4 : 1,
       cardIds: [pack.id],
       teachers: [{ id: teacher.id }],
-      course: { name: kind === 'one_on_two' ? '私教1对2' : '私教普拉提' },
+      course: { name: { one_on_two: '私教1对2', small_group: '普拉提小班', one_on_one: '私教普拉提' }[kind] },
     });
     const member = async () => {
       const m = await f().member();
@@ -241,5 +244,49 @@ describeEachDb('reminders of lessons (私教/小班)', (env) => {
     expect(textsTo(own.member.mobile)).toEqual([['T_LBOOK', '私教普拉提', '04-02 16:00', '预约成功']]);
     // The released lesson's request, not sent before its release, is not sent after it.
     expect(textsTo(teacher.mobile)).toEqual([]);
+  });
+
+  it('a member joins a confirmed 小班 (from the phone, or added at the desk): its teacher told who and how many, once each; joining one still waiting for the teacher asks nothing more', async () => {
+    await desk().ok(saveLessonBookingSetting.path, { teacherConfirms: 0, confirmHours: 12 });
+    const { teacher, type, member } = await scene('small_group');
+    const a = await member();
+    const lesson = await book(type, teacher, '2099-05-06 18:00:00', [a]);
+    expect(lesson.status).toBe('confirmed');
+    const b = await member();
+    const phone = await memberClient(env(), b.member);
+    await phone.ok(memberJoinLesson.path, { id: lesson.id, mcId: b.card.id });
+    const c = await member();
+    await desk().ok(addLessonMember.path, { id: lesson.id, mid: c.member.id, mcId: c.card.id });
+    await runFrom('2099-05-04 12:00:00', '2099-05-04 13:00:00');
+    expect(textsTo(teacher.mobile)).toEqual([
+      ['T_LJOIN', '普拉提小班', '05-06 18:00', b.member.name, '2'],
+      ['T_LJOIN', '普拉提小班', '05-06 18:00', c.member.name, '3'],
+    ]);
+    expect(textsTo(b.member.mobile)).toEqual([['T_LBOOK', '普拉提小班', '05-06 18:00', '预约成功']]);
+    // Logged as the teacher's (no member), once per member joined; the kind is none of the members' switches.
+    const logged = await db()
+      .selectFrom('notifyLog')
+      .select(['memberId', 'status'])
+      .where('kind', '=', 'lesson_joined')
+      .where('payload', 'like', `%"sessionId":${lesson.id},%`)
+      .execute();
+    expect(logged).toEqual([
+      { memberId: null, status: 'sent' },
+      { memberId: null, status: 'sent' },
+    ]);
+    const prefs = await phone.ok(memberQueryNotifyPref.path);
+    expect(prefs.kinds.map((k: { kind: string }) => k.kind)).not.toContain('lesson_joined');
+
+    // A 小班 still waiting for its teacher: a member joining it is 待确认 with it; the teacher gets only the request.
+    await desk().ok(saveLessonBookingSetting.path, { teacherConfirms: 1, confirmHours: 12 });
+    const waiting = await book(type, teacher, '2099-05-07 18:00:00', [a]);
+    await phone.ok(memberJoinLesson.path, { id: waiting.id, mcId: b.card.id });
+    await runFrom('2099-05-04 14:00:00', '2099-05-04 15:00:00');
+    expect(
+      textsTo(teacher.mobile)
+        .slice(2)
+        .map((t) => t[0]),
+    ).toEqual(['T_LREQ']);
+    await desk().ok(saveLessonBookingSetting.path, { teacherConfirms: 0, confirmHours: 12 });
   });
 });

@@ -278,7 +278,10 @@ export async function onLessonBooked(tx: Executor, e: PayloadOf<typeof lessonBoo
       ...about,
     });
   }
-  if (e.status !== 'pending') return;
+  if (e.status !== 'pending') {
+    if (e.joined) await joinedToTeacher(tx, e, s, lesson);
+    return;
+  }
   await queueReminder(tx, {
     storeId: e.storeId,
     memberId: null,
@@ -296,6 +299,32 @@ export async function onLessonBooked(tx: Executor, e: PayloadOf<typeof lessonBoo
     },
     ...about,
   });
+}
+
+/**
+ * A member joined a confirmed lesson (a 小班 joined from the phone, or 添加学员 at the desk): its
+ * teacher is told who, and how many are booked now, once per member and lesson. (A lesson still
+ * waiting for its teacher asks them already: lesson_request.)
+ */
+async function joinedToTeacher(
+  tx: Executor,
+  e: PayloadOf<typeof lessonBooked>,
+  s: { startTime: string; teacherId: number; teacherName: string },
+  lesson: { course: string; time: string },
+) {
+  const count = (await repo.membersBookedIn(tx, e.sessionId)).length;
+  for (const m of e.members) {
+    await queueReminder(tx, {
+      storeId: e.storeId,
+      memberId: null,
+      teacherId: s.teacherId,
+      kind: 'lesson_joined',
+      event: `${e.sessionId}:${m.id}`,
+      vars: { ...lesson, name: s.teacherName, member: m.name.slice(0, 20), count: String(count) },
+      sessionId: e.sessionId,
+      startTime: s.startTime,
+    });
+  }
 }
 
 /** A lesson confirmed by its teacher: each member booked in it is told, once per lesson. */

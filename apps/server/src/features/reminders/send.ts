@@ -147,6 +147,10 @@ export async function sendOne(deps: SendDeps, store: StoreScope, id: number, now
       if (s.startTime !== p.startTime) return done('skipped', '已跳过（上课时间已变更）').then(() => true);
       if (s.startTime <= now) return done('skipped', '已跳过（课程已开始）').then(() => true);
     }
+    if (kind === 'lesson_joined' && p.sessionId !== undefined) {
+      const s = await repo.sessionInfo(deps.db, store.id, p.sessionId);
+      if (!s || s.deleted) return done('skipped', '已跳过（预约已取消）').then(() => true);
+    }
     if (kind === 'class_reminder' && p.sessionId !== undefined) {
       const s = await repo.sessionInfo(deps.db, store.id, p.sessionId);
       if (!s || s.deleted || !(await heldPairs(deps.db, [p.sessionId], [member.id])).length) {

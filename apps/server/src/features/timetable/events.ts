@@ -73,6 +73,8 @@ export const lessonBooked = defineEvent<{
   members: { id: number; name: string }[];
   /** One date (`index`, from 0) of a weekly series of `count` booked in one call. */
   series?: { index: number; count: number };
+  /** A member added to a lesson already booked (添加学员, or joining a 小班 from the phone). */
+  joined?: boolean;
 }>('lesson.booked');
 
 /** A lesson waiting for its teacher (待确认) confirmed. */

@@ -42,8 +42,11 @@ export function useReports(r: Range) {
   };
 }
 
-/** 私教报表: the lesson reports of a range side by side, and the lessons still owed on packs (now). */
-export function useLessonReports(r: Range) {
+/**
+ * 私教报表: the lesson reports of a range side by side, and the lessons still owed on packs at the
+ * end of `owedDate` (absent: now).
+ */
+export function useLessonReports(r: Range, owedDate?: string) {
   const opts = { placeholderData: <T>(p: T | undefined) => p };
   return {
     byType: useQuery({ queryKey: keys.reports.of('lessons', r), queryFn: () => call(reportLessons, r), ...opts }),
@@ -58,8 +61,9 @@ export function useLessonReports(r: Range) {
       ...opts,
     }),
     outstanding: useQuery({
-      queryKey: keys.reports.of('lesson-outstanding', {}),
-      queryFn: () => call(reportLessonOutstanding, {}),
+      queryKey: keys.reports.of('lesson-outstanding', owedDate ? { date: owedDate } : {}),
+      queryFn: () => call(reportLessonOutstanding, owedDate ? { date: owedDate } : {}),
+      ...opts,
     }),
   };
 }

@@ -7,7 +7,8 @@ import {
   type reportLessons,
   type reportLessonUtilisation,
 } from '@studio/contract';
-import { Card, Space, Statistic, Tabs, Typography } from 'antd';
+import { Card, DatePicker, Space, Statistic, Tabs, Typography } from 'antd';
+import { useState } from 'react';
 import dayjs from '../../shared/dayjs.ts';
 import { yuan } from '../../shared/format.ts';
 import { useLessonReports } from './hooks.ts';
@@ -46,11 +47,14 @@ function Stat({
 
 /**
  * 私教报表 (issue 43): lessons and what they brought in by type and teacher, teachers' 排课率 by
- * week, lesson packs sold and consumed, and the lessons still owed on packs (预收款, today).
+ * week, lesson packs sold and consumed, and the lessons still owed on packs (预收款) at the end of a
+ * day the manager picks (截至日期, 默认今天).
  */
 export default function LessonReportsPage() {
   const { range, chooser } = useRangeChooser();
-  const r = useLessonReports(range);
+  const [owedDate, setOwedDate] = useState<string | undefined>();
+  const r = useLessonReports(range, owedDate);
+  const asOfText = owedDate ? `（截至${dayjs(owedDate).format('M月D日')}）` : '';
   const lessons = r.byType.data;
   const owed = r.outstanding.data;
   const sum = (xs: LessonRow[] | undefined, f: (x: LessonRow) => number) =>
@@ -64,8 +68,18 @@ export default function LessonReportsPage() {
         <Stat testId="stat-lessons" title="私教/小班节数" value={sum(lessons, (x) => x.lessons) ?? '-'} suffix="节" />
         <Stat testId="stat-taught" title="已上课" value={taught ?? '-'} suffix="节" />
         <Stat testId="stat-revenue" title="课消金额" value={revenue === null ? '-' : yuan(revenue)} suffix="元" />
-        <Stat testId="stat-owed-lessons" title="未消耗课时" value={owed?.total.lessons ?? '-'} suffix="节" />
-        <Stat testId="stat-owed-value" title="预收款" value={owed ? yuan(owed.total.value) : '-'} suffix="元" />
+        <Stat
+          testId="stat-owed-lessons"
+          title={`未消耗课时${asOfText}`}
+          value={owed?.total.lessons ?? '-'}
+          suffix="节"
+        />
+        <Stat
+          testId="stat-owed-value"
+          title={`预收款${asOfText}`}
+          value={owed ? yuan(owed.total.value) : '-'}
+          suffix="元"
+        />
       </Space>
       <Tabs
         items={[
@@ -160,10 +174,22 @@ export default function LessonReportsPage() {
             label: '预收款',
             children: (
               <>
+                <Space style={{ marginBottom: 12 }}>
+                  <span>截至日期</span>
+                  <span data-testid="lesson-owed-date">
+                    <DatePicker
+                      aria-label="截至日期"
+                      placeholder="今天"
+                      value={owedDate ? dayjs(owedDate) : null}
+                      disabledDate={(d) => d.isAfter(dayjs(), 'day')}
+                      onChange={(d) => setOwedDate(d && !d.isSame(dayjs(), 'day') ? d.format('YYYY-MM-DD') : undefined)}
+                    />
+                  </span>
+                </Space>
                 <Typography.Paragraph type="secondary" data-testid="lesson-owed-note">
-                  截至 {owed?.asOf ?? '-'}：未退卡、未过期的私教课包剩余课时 × 每节实付单价（实付金额 ÷ 总课时）。合计{' '}
-                  {owed?.total.cards ?? '-'} 张、{owed?.total.lessons ?? '-'} 节、{owed ? yuan(owed.total.value) : '-'}{' '}
-                  元。
+                  截至 {owed?.asOf ?? '-'} 当天结束：未退卡、未过期的私教课包剩余课时 × 每节实付单价（实付金额 ÷
+                  总课时）。合计 {owed?.total.cards ?? '-'} 张、{owed?.total.lessons ?? '-'} 节、
+                  {owed ? yuan(owed.total.value) : '-'} 元。
                 </Typography.Paragraph>
                 <ReportSection<OwedRow>
                   name="预收款"

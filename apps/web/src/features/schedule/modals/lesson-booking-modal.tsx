@@ -21,6 +21,7 @@ import { CardPicker } from '../../../shared/pickers/card-picker.tsx';
 import { MemberPicker } from '../../../shared/pickers/member-picker.tsx';
 import { useBookLesson, useFreeSlots, useLessonTypes } from '../hooks/lessons.ts';
 import type { ToolModalProps } from '../types.ts';
+import { LessonRoomSelect } from '../components/lesson-room-select.tsx';
 
 interface Values {
   courseId?: number;
@@ -32,12 +33,15 @@ interface Values {
   /** Outside the offered starts: any time, with a reason. */
   time?: Dayjs;
   reason?: string;
+  /** A room of the type's (when it needs one); null: the first free. */
+  venueId?: number | null;
   members: { mid?: number; mcId?: number }[];
 }
 
 /**
  * 约私教: the desk books a lesson for its members: type → teacher → day → one of the start times
- * the finder offers (or, switched, any time with a reason) → each member with the card that pays.
+ * the finder offers (or, switched, any time with a reason) → a room when the type needs one (自动:
+ * the first free) → each member with the card that pays.
  */
 export default function LessonBookingModal({ onClose, prefill }: ToolModalProps) {
   const [form] = Form.useForm<Values>();
@@ -70,6 +74,7 @@ export default function LessonBookingModal({ onClose, prefill }: ToolModalProps)
     form.setFieldsValue({
       teacherId: keep ? form.getFieldValue('teacherId') : undefined,
       slot: undefined,
+      venueId: null,
       members: Array.from({ length: n }, (_, i) => form.getFieldValue(['members', i]) ?? {}),
     });
   };
@@ -88,6 +93,7 @@ export default function LessonBookingModal({ onClose, prefill }: ToolModalProps)
       time: v.outside ? v.time!.format('HH:mm') : v.slot!,
       members: v.members.map((m) => ({ mid: m.mid!, mcId: m.mcId! })),
       outsideReason: v.outside ? v.reason!.trim() : null,
+      venueId: type?.areas.length ? (v.venueId ?? null) : null,
     });
     if (!done) return;
     void message.success(done.data.status === 'pending' ? '已预约，等待老师确认' : '已预约');
@@ -114,6 +120,7 @@ export default function LessonBookingModal({ onClose, prefill }: ToolModalProps)
           teacherId: prefill?.teacherId,
           date: dayjs(prefill?.date),
           outside: false,
+          venueId: null,
           members: [{}],
         }}
       >
@@ -194,6 +201,11 @@ export default function LessonBookingModal({ onClose, prefill }: ToolModalProps)
               <Input.TextArea rows={2} maxLength={200} showCount />
             </Form.Item>
           </>
+        )}
+        {!!type?.areas.length && (
+          <Form.Item label="场地" name="venueId" htmlFor="lesson-room">
+            <LessonRoomSelect id="lesson-room" rooms={type.areas} auto="第一个空闲的场地" />
+          </Form.Item>
         )}
         <Form.List name="members">
           {(fields, { add, remove }) => (

@@ -12,6 +12,7 @@ import {
   type SeriesFields,
 } from '../hooks/lesson-series.ts';
 import type { ToolModalProps } from '../types.ts';
+import { LessonRoomSelect } from '../components/lesson-room-select.tsx';
 
 /** 0 = Sunday of a `YYYY-MM-DD` date. */
 const weekdayOf = (date: string) => new Date(`${date}T00:00:00Z`).getUTCDay();
@@ -118,14 +119,12 @@ export default function LessonSeriesModal({ onClose }: ToolModalProps) {
         </Form.Item>
         {!!type?.areas.length && (
           <Form.Item label="场地" htmlFor="series-room">
-            <Select
+            <LessonRoomSelect
               id="series-room"
-              value={f.venueId ?? 0}
-              onChange={(v: number) => set({ venueId: v || null })}
-              options={[
-                { value: 0, label: '自动（每周第一个空闲的场地）' },
-                ...type.areas.map((a) => ({ value: a.id, label: a.name })),
-              ]}
+              rooms={type.areas}
+              auto="每周第一个空闲的场地"
+              value={f.venueId}
+              onChange={(venueId) => set({ venueId })}
             />
           </Form.Item>
         )}
