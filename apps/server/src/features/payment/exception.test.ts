@@ -280,12 +280,20 @@ describeEachDb('online payment: 异常订单, the close job order by order, 体�
       const { code } = await issueCode(db(), { storeId: env().storeId, memberId: m.id }, 'contract');
       const taps = await Promise.all(
         Array.from({ length: 6 }, () =>
-          client.call(memberCreateOrder.path, { productId: trial.id, method: 'wechat_native', agree: true, signCode: code }),
+          client.call(memberCreateOrder.path, {
+            productId: trial.id,
+            method: 'wechat_native',
+            agree: true,
+            signCode: code,
+          }),
         ),
       );
       expect(taps.filter((a) => a.code === 0)).toHaveLength(1);
       for (const a of taps.filter((x) => x.code !== 0)) {
-        expect([[400, ContractMsg.badCode], [409, PayMsg.trialOnce]]).toContainEqual([a.status, a.msg]);
+        expect([
+          [400, ContractMsg.badCode],
+          [409, PayMsg.trialOnce],
+        ]).toContainEqual([a.status, a.msg]);
       }
       // the desk's 扫码收款 six times at once for another member (no code): the insert decides
       const n = await env().factory.member();
