@@ -5,13 +5,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import { parseAllowHosts } from '../apps/server/src/lib/outbound.ts';
 import { standInPaySetting, standInsOfFile } from '../apps/server/test/payment-stand-ins.ts';
 import { SECRET, startSmsStandIn } from '../apps/server/test/sms-stand-in.ts';
 import { accessibilityProblems, ARTIFACTS, describeBrowser, phoneContext, shot } from './harness.ts';
 import { makeFixture, signInNewMember } from './seed.ts';
 import { modal } from './ui.ts';
+import { tickAndCode } from './contract-sign.ts';
 
 const standIns = standInsOfFile();
 let sms: Awaited<ReturnType<typeof startSmsStandIn>>;
@@ -19,15 +19,6 @@ beforeAll(async () => {
   sms = await startSmsStandIn();
 });
 afterAll(() => sms?.close());
-
-/** The code the stand-in received for `mobile` after `before` texts (waits for it, up to 20 s). */
-async function textedCode(mobile: string, before: number): Promise<string> {
-  for (const end = Date.now() + 20_000; Date.now() < end; await new Promise((r) => setTimeout(r, 100))) {
-    const t = sms.received.slice(before).find((r) => r.mobile === `+86${mobile}`);
-    if (t) return t.code;
-  }
-  throw new Error(`no text to ${mobile}`);
-}
 
 /**
  * The text of a PDF's pages, as pdf.js reads it (from the fonts' ToUnicode maps). Reading text draws
@@ -44,17 +35,6 @@ async function pdfText(file: string): Promise<string> {
     text += content.items.map((it) => ('str' in it ? it.str : '')).join('');
   }
   return text;
-}
-
-/** Ticks, asks for the code, types what the SMS stand-in received: the member's signing steps. */
-async function tickAndCode(page: Page, mobile: string) {
-  await page.getByTestId('contract-agree').tap();
-  const before = sms.received.length;
-  await page.getByRole('button', { name: '获取验证码' }).tap();
-  await page
-    .getByTestId('contract-code')
-    .locator('input')
-    .fill(await textedCode(mobile, before));
 }
 
 describeBrowser(
@@ -94,7 +74,7 @@ describeBrowser(
         await sheet.getByRole('button', { name: '确认支付 300.00 元' }).tap();
         await page.getByRole('dialog').getByText('请先阅读合同并勾选「我已阅读并同意」').waitFor();
         await page.getByRole('button', { name: '知道了' }).tap();
-        await tickAndCode(page, mobile);
+        await tickAndCode(page, sms, mobile);
         await shot(page, 'contract-sign-before-pay');
         expect(await accessibilityProblems(page)).toEqual([]);
         await sheet.getByRole('button', { name: '确认支付 300.00 元' }).tap();
@@ -165,7 +145,7 @@ describeBrowser(
         const signing = phone.getByTestId('contract-page');
         await signing.getByTestId('contract-status').getByText('待签约').waitFor();
         expect(await signing.getByTestId('contract-text').innerText()).toContain(`乙方（会员）：${name}`);
-        await tickAndCode(phone, mobile);
+        await tickAndCode(phone, sms, mobile);
         await shot(phone, 'contract-sign-qr');
         expect(await accessibilityProblems(phone)).toEqual([]);
         await phone.getByRole('button', { name: '签署合同' }).tap();

@@ -1,14 +1,22 @@
 // A member buys a card on the phone (issue 28): 购卡 → WeChat's QR → the stand-in's pay page →
 // 我已支付 → the new card in 我的会员卡 → a class booked with it; and 充值 of a money card through
 // Alipay's page, coming back to the page that waits for it.
-import { expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parseAllowHosts } from '../apps/server/src/lib/outbound.ts';
 import { standInPaySetting, standInsOfFile } from '../apps/server/test/payment-stand-ins.ts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describeBrowser, phoneContext, shot, type Api, type BrowserEnv } from './harness.ts';
 import { addSession, makeFixture, signInNewMember } from './seed.ts';
+import { SECRET, startSmsStandIn } from '../apps/server/test/sms-stand-in.ts';
+import { tickAndCode, type SmsStandIn } from './contract-sign.ts';
 
 const standIns = standInsOfFile();
+/** The store's text provider: the contract's signing code reaches the member through it. */
+let sms: SmsStandIn;
+beforeAll(async () => {
+  sms = await startSmsStandIn();
+});
+afterAll(() => sms?.close());
 
 /** Store-local (Asia/Shanghai) `YYYY-MM-DD HH:mm` of now plus `minutes`. */
 function shanghai(minutes: number): { date: string; time: string } {
@@ -16,9 +24,10 @@ function shanghai(minutes: number): { date: string; time: string } {
   return { date: t.slice(0, 10), time: t.slice(11, 16) };
 }
 
-/** The store takes WeChat Pay and Alipay (the stand-ins) and lists top-ups of 500 and 1000 元. */
+/** The store takes WeChat Pay and Alipay (the stand-ins), lists top-ups of 500 and 1000 元, and texts codes. */
 async function payOnline(api: Api): Promise<void> {
   await api.ok('update/pay/setting', standInPaySetting(standIns.wx, standIns.ali));
+  await api.ok('update/sms/setting', sms.setting('tencent', SECRET.tencent));
 }
 
 /**
@@ -66,8 +75,8 @@ async function memberOnPhone(
   o: { wechat?: boolean; query?: string } = {},
 ) {
   const [context, page] = o.wechat ? await wechatPhone(env.browser) : await phoneContext(env.browser);
-  const { memberId } = await signInNewMember(page, api, env.server.url, storeId, name, o.query ?? '');
-  return { context, page, memberId };
+  const { memberId, mobile } = await signInNewMember(page, api, env.server.url, storeId, name, o.query ?? '');
+  return { context, page, memberId, mobile };
 }
 
 describeBrowser(
@@ -94,7 +103,7 @@ describeBrowser(
       });
       const at = shanghai(60 * 3);
       const tid = await addSession(api, f, at.date, at.time);
-      const { context, page, memberId } = await memberOnPhone(env(), api, storeId, `买卡会员${f.memberId}`);
+      const { context, page, memberId, mobile } = await memberOnPhone(env(), api, storeId, `买卡会员${f.memberId}`);
       try {
         // 会员卡: none yet; 购卡 lists what is on sale
         await page.getByText('会员卡', { exact: true }).tap();
@@ -112,6 +121,8 @@ describeBrowser(
         await sheet.getByTestId('pay-wechat_native').waitFor();
         await sheet.getByTestId('pay-alipay_wap').waitFor();
         expect(await sheet.getByTestId('pay-wechat_native').getAttribute('aria-checked')).toBe('true');
+        // the contract read, ticked and signed with the texted code, then paid
+        await tickAndCode(page, sms, mobile);
         await shot(page, 'member-buy-sheet');
         await sheet.getByRole('button', { name: '确认支付 300.00 元' }).tap();
 
@@ -191,7 +202,9 @@ describeBrowser(
         onlinePrice: 990,
         trial: 1,
       });
-      const { context, page } = await memberOnPhone(env(), api, storeId, `微信会员${f.memberId}`, { wechat: true });
+      const { context, page, mobile } = await memberOnPhone(env(), api, storeId, `微信会员${f.memberId}`, {
+        wechat: true,
+      });
       try {
         // WeChat sent the page back from its web authorisation (snsapi_base) with a code and the state
         // the server gave this member's session (a code with any other state pays as nobody).
@@ -215,6 +228,7 @@ describeBrowser(
         // inside WeChat: WeChat pays in place; Alipay's page would not open here
         await sheet.getByTestId('pay-wechat_jsapi').getByText('在微信中直接付款').waitFor();
         expect(await sheet.getByTestId('pay-alipay_wap').count()).toBe(0);
+        const code = await tickAndCode(page, sms, mobile);
         await shot(page, 'member-buy-wechat-sheet');
         await sheet.getByRole('button', { name: '确认支付 9.90 元' }).tap();
         await page.getByText('支付成功，会员卡已到账').waitFor();
@@ -225,6 +239,9 @@ describeBrowser(
         // a second 体验卡: refused before anything is paid
         await page.getByRole('button', { name: '购卡' }).tap();
         await product.getByRole('button', { name: '购买' }).tap();
+        // ticked and the last code typed again (a new one is a minute away): the 体验卡 rule answers first
+        await page.getByTestId('contract-agree').tap();
+        await page.getByTestId('contract-code').locator('input').fill(code);
         await sheet.getByRole('button', { name: '确认支付 9.90 元' }).tap();
         await page.locator('.adm-dialog').getByText('体验卡每位会员只能购买一次').waitFor();
         await shot(page, 'member-buy-trial-once');

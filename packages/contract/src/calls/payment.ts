@@ -364,6 +364,7 @@ export const memberCreateOrder = defineCall({
       PayMsg.topupAmount,
       NotifyMsg.stateExpired,
       ContractMsg.agree,
+      ContractMsg.code,
       ContractMsg.badCode,
     ),
     ...fails.notFound('卡种', '会员卡'),

@@ -238,6 +238,22 @@ describeEachDb('contracts: signing (待签约 → 已签约), the PDF and its ha
     await manager().ok(addMemberReservation.path, { tid: b.session.id, mcId: b.mcId, studentCount: 1 });
   });
 
+  it('online: a card order without the signature is refused (400) and nothing is written', async () => {
+    const member = await env().factory.member({ name: '未签会员' });
+    const me = await memberClient(env(), member);
+    me.signsOrders = false;
+    const atWechat = online.wx.orders.size;
+    const order = { productId: online.product.id, method: 'wechat_native' };
+    const none = await me.call(memberCreateOrder.path, order);
+    expect([none.status, none.msg]).toEqual([400, ContractMsg.agree]);
+    const noCode = await me.call(memberCreateOrder.path, { ...order, agree: true });
+    expect([noCode.status, noCode.msg]).toEqual([400, ContractMsg.code]);
+    const db = env().database.db;
+    expect(await db.selectFrom('payOrder').select('id').where('memberId', '=', member.id).execute()).toEqual([]);
+    expect(await db.selectFrom('memberCard').select('id').where('memberId', '=', member.id).execute()).toEqual([]);
+    expect(online.wx.orders.size).toBe(atWechat);
+  });
+
   it('online: read the contract, sign with the texted code before paying; a wrong code makes no order; paid → 已签约 (手机验证码)', async () => {
     const member = await env().factory.member({ name: '线上会员' });
     const me = await memberClient(env(), member);

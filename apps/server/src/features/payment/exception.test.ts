@@ -8,6 +8,8 @@
 import {
   amountText,
   BIG_TYPE_MONEY,
+  ContractMsg,
+  createPayOrder,
   deleteCardProduct,
   insertMemberCard,
   memberCreateOrder,
@@ -25,6 +27,7 @@ import { localDateTime } from '../../lib/time.ts';
 import { Client, describeEachDb, moreInstances } from '../../../test/harness.ts';
 import { checkInvariants } from '../../../test/invariants.ts';
 import { memberClient } from '../../../test/member-client.ts';
+import { issueCode } from '../../auth/member-codes.ts';
 import { startOnlineStore, type OnlineStore, type WechatPayStandIn } from '../../../test/payment-stand-ins.ts';
 import { closeExpiredOrders } from './orders.ts';
 
@@ -262,7 +265,7 @@ describeEachDb('online payment: 异常订单, the close job order by order, 体�
     await expect(wx.pay(t.orderNo)).rejects.toThrow(/CLOSED/);
   });
 
-  it('a 体验卡 is once per member even for two taps at once (the insert decides)', async () => {
+  it('a 体验卡 is once per member even for taps at once: the signing code is used once, the insert decides', async () => {
     const trial = await env().factory.cardProduct({
       cardName: '体验卡',
       totalCount: 1,
@@ -273,13 +276,37 @@ describeEachDb('online payment: 异常订单, the close job order by order, 体�
     for (let round = 0; round < 3; round++) {
       const m = await env().factory.member();
       const client = await memberClient(env(), m);
+      // the member's six taps carry the one code they were texted: one order
+      const { code } = await issueCode(db(), { storeId: env().storeId, memberId: m.id }, 'contract');
       const taps = await Promise.all(
         Array.from({ length: 6 }, () =>
-          client.call(memberCreateOrder.path, { productId: trial.id, method: 'wechat_native' }),
+          client.call(memberCreateOrder.path, {
+            productId: trial.id,
+            method: 'wechat_native',
+            agree: true,
+            signCode: code,
+          }),
         ),
       );
       expect(taps.filter((a) => a.code === 0)).toHaveLength(1);
-      for (const a of taps.filter((x) => x.code !== 0)) expect(a).toMatchObject({ status: 409, msg: PayMsg.trialOnce });
+      for (const a of taps.filter((x) => x.code !== 0)) {
+        expect([
+          [400, ContractMsg.badCode],
+          [409, PayMsg.trialOnce],
+        ]).toContainEqual([a.status, a.msg]);
+      }
+      // the desk's 扫码收款 six times at once for another member (no code): the insert decides
+      const n = await env().factory.member();
+      const desk = await Promise.all(
+        Array.from({ length: 6 }, () =>
+          api().call(createPayOrder.path, { mid: n.id, productId: trial.id, method: 'wechat_native' }),
+        ),
+      );
+      expect(desk.filter((a) => a.code === 0)).toHaveLength(1);
+      for (const a of desk.filter((x) => x.code !== 0)) expect(a).toMatchObject({ status: 409, msg: PayMsg.trialOnce });
+      expect(
+        await db().selectFrom('payOrder').select('id').where('memberId', '=', n.id).where('trial', '=', 1).execute(),
+      ).toHaveLength(1);
       const orders = await db()
         .selectFrom('payOrder')
         .select('id')

@@ -256,13 +256,14 @@ async function createOrder(
   // What is bought is checked first (a missing member, product or card answers 404 whatever the setting).
   const provider = providerOf(setting, providerName, ctx);
   if (!provider) throw conflict(PayMsg.notEnabled(PROVIDER_LABEL[providerName]));
-  // A member's card: the contract read and signed before the order exists (the tick, then the code).
-  // Not yet required (the members' page's signing step is to come): an order sent without either is
-  // sold with its contract 待签约, signed later from 我的会员卡 like a desk sale's.
+  // A member's own card order: the contract read and signed before the order exists (the tick, then
+  // the texted code); without them nothing is ordered. A top-up sells no card (no new contract), and
+  // the desk's 扫码收款 sells one 待签约, signed at the desk like its 开卡.
   let contractSign: string | null = null;
   const c = buyer.contract;
-  if (isCard && c && (c.agree !== undefined || c.signCode !== undefined)) {
+  if (isCard && c) {
     if (c.agree !== true) throw badRequest(ContractMsg.agree);
+    if (!c.signCode) throw badRequest(ContractMsg.code);
     contractSign = await signatureBeforePaying(ctx, c.signCode);
   }
 
