@@ -105,6 +105,8 @@ export const ContractMsg = {
   imageFormat: '签名图片格式不正确，请重新签名',
   imageSize: `签名图片太大（不能超过${Math.round(CONTRACT_SIGNATURE_MAX / 1000)}K），请重新签名`,
   cardOnly: '只有购卡订单需要签署合同',
+  noSms: '本店暂未开通短信验证码，请到前台在平板上手写签署合同',
+  smsCap: '本店今天的短信验证码已发完，请到前台在平板上手写签署合同',
 } as const;
 
 /** The store setting 未签约的卡可以预约: '0' no (a 待签约 card may not book); anything else (default) yes. */
@@ -339,8 +341,8 @@ export const memberSendContractCode = defineCall({
   errors: [
     ...fails.notFound('卡种', '会员卡'),
     { status: 409 as const, msg: ContractMsg.signed },
-    { status: 409 as const, msg: MemberMsg.noProvider },
-    { status: 429 as const, msg: MemberMsg.smsCapReached },
+    { status: 409 as const, msg: ContractMsg.noSms },
+    { status: 429 as const, msg: ContractMsg.smsCap },
     { status: 429 as const, msg: MemberMsg.tooSoon },
     { status: 429 as const, msg: MemberMsg.tooMany },
   ],

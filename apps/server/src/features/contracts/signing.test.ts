@@ -10,6 +10,7 @@ import {
   memberCreateOrder,
   memberDownloadContract,
   memberQueryOrder,
+  memberSendContractCode,
   memberSignContract,
   Msg,
   queryCardContract,
@@ -277,5 +278,12 @@ describeEachDb('contracts: signing (待签约 → 已签约), the PDF and its ha
     expect(c.pdfSha256).toMatch(/^[0-9a-f]{64}$/);
     const file = await me.ok(memberDownloadContract.path, { mcId: paid.memberCardId });
     expect(sha256(Buffer.from(file.pdf, 'base64'))).toBe(c.pdfSha256);
+  });
+
+  it('a store that sends no texts: the code is refused with the way to sign at the desk (not the sign-in wording)', async () => {
+    const member = await env().factory.member({ name: '无短信会员' });
+    const me = await memberClient(env(), member);
+    const r = await me.call(memberSendContractCode.path, { productId: online.product.id });
+    expect([r.status, r.msg]).toEqual([409, ContractMsg.noSms]);
   });
 });

@@ -1,4 +1,4 @@
-import { MemberMsg } from '@studio/contract';
+import { ContractMsg, MemberMsg } from '@studio/contract';
 import type { CallCtx, StoreScope } from '../../lib/context.ts';
 import { conflict } from '../../lib/errors.ts';
 import { loginCodeMessage, sendInBackground, smsSenderOf, textsToday, tooManyTextsToday } from '../messaging/public.ts';
@@ -24,7 +24,7 @@ export async function sendLoginCode(
   store: StoreScope,
   input: { mobile: string; altcha?: string },
 ): Promise<void> {
-  const sender = await readySender(ctx, store);
+  const sender = await readySender(ctx, store, 'login');
   await admitCodeRequest(ctx.db, { storeId: store.id, mobile: input.mobile, ip: ctx.req.ip, altcha: input.altcha });
   const memberId = await memberIdByMobile(ctx.db, store.id, input.mobile);
   if (memberId === undefined) return;
@@ -34,12 +34,18 @@ export async function sendLoginCode(
   );
 }
 
+/** What a member is told without texts: to get a code at the desk to sign in, or to sign the contract there by hand. */
+const NO_TEXT = {
+  login: { none: MemberMsg.noProvider, cap: MemberMsg.smsCapReached },
+  contract: { none: ContractMsg.noSms, cap: ContractMsg.smsCap },
+};
+
 /** The store's text sender, refused when it has none (409) or today's texts reached its cap (429). */
-async function readySender(ctx: Pick<CallCtx, 'db' | 'config'>, store: StoreScope) {
+async function readySender(ctx: Pick<CallCtx, 'db' | 'config'>, store: StoreScope, purpose: keyof typeof NO_TEXT) {
   const sender = await smsSenderOf(ctx.db, ctx.config.outboundAllowHosts, store);
-  if (!sender) throw conflict(MemberMsg.noProvider);
+  if (!sender) throw conflict(NO_TEXT[purpose].none);
   // the sender read the setting (its cap): only today's count is read again
-  if ((await textsToday(ctx.db, store)) >= sender.dailyCap) throw tooManyTextsToday();
+  if ((await textsToday(ctx.db, store)) >= sender.dailyCap) throw tooManyTextsToday(NO_TEXT[purpose].cap);
   return sender;
 }
 
@@ -52,7 +58,7 @@ async function sendContractCode(
   store: StoreScope,
   member: { id: number; mobile: string },
 ): Promise<void> {
-  const sender = await readySender(ctx, store);
+  const sender = await readySender(ctx, store, 'contract');
   await admitContractCode(ctx.db, { storeId: store.id, mobile: member.mobile });
   const { code } = await issueCode(ctx.db, { storeId: store.id, memberId: member.id }, 'contract');
   sendInBackground(ctx.log, `contract code of member ${member.id}`, () =>

@@ -64,7 +64,7 @@ export interface SmsStore {
 }
 
 /** The refusal of a code request once the store's texts of today reached its cap. */
-export const tooManyTextsToday = () => tooMany(MemberMsg.smsCapReached);
+export const tooManyTextsToday = (msg: string = MemberMsg.smsCapReached) => tooMany(msg);
 
 /** How many texts the store sent today (its local day): one counter read. */
 export function textsToday(db: Db, store: SmsStore, now = Date.now()): Promise<number> {

@@ -127,7 +127,12 @@ export const SECTIONS: readonly SectionDef[] = [
       CARD,
       ['templateId', '合同模板编号'],
       ['terms', '合同条款'],
-      ['createdAt', '签订时间'],
+      ['createdAt', '生成时间'],
+      ['signedAt', '签署时间'],
+      ['signMethod', '签署方式'],
+      ['signIp', '签署时的网络地址'],
+      ['signUa', '签署时的设备'],
+      ['pdfSha256', '合同文件指纹（SHA-256）'],
     ],
   },
   {
