@@ -28,6 +28,7 @@ import {
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { issueCode } from '../../src/auth/member-codes.ts';
 import { openDatabase, type DbHandle, type Dialect } from '../../src/db/index.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { createStoreWithAdmin } from '../../src/features/store-admin/public.ts';
@@ -196,7 +197,14 @@ function payCrashSuite(dialect: Dialect) {
           .where('payOrderId', '=', (await orderRow(orderNo)).id)
           .execute();
       const buy = async () => {
-        const a = await member$().call(memberCreateOrder.path, { productId: product.id, method: 'wechat_native' });
+        // Signed before paying, as the member's page does: the tick and the code texted to them.
+        const { code } = await issueCode(h.db, { storeId, memberId: member.id }, 'contract');
+        const a = await member$().call(memberCreateOrder.path, {
+          productId: product.id,
+          method: 'wechat_native',
+          agree: true,
+          signCode: code,
+        });
         expect(a.code, a.msg).toBe(0);
         return a.data.orderNo as string;
       };
