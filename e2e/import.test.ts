@@ -59,7 +59,7 @@ describeBrowser('member import (会员导入)', (env) => {
     // The mapping: guessed from the headings, 课时余额 chosen by hand.
     const mapping = page.getByRole('table', { name: '列对应' });
     await mapping.waitFor();
-    await expect.poll(() => page.getByText('共 4 行数据').count()).toBe(1);
+    await expect.poll(() => page.getByText('共 4 行会员数据').count()).toBe(1);
     const select = (column: string) => mapping.getByRole('row').filter({ hasText: column }).locator('.ant-select');
     expect(await select('会员姓名').innerText()).toContain('姓名');
     expect(await select('卡类型').innerText()).toContain('卡种');
@@ -195,6 +195,25 @@ describeBrowser('member import (会员导入)', (env) => {
       ['表格潜客乙', 'new', '导入'],
       ['表格潜客甲', 'contacted', '团购'],
     ]);
+
+    // A workbook of only a 潜客 sheet: nothing to map, straight to 预检.
+    const only = new ExcelJS.Workbook();
+    only.addWorksheet('潜客').addRows([
+      ['姓名', '手机号', '来源', '跟进人', '阶段', '备注', '营销同意'],
+      ['单表潜客', mobile(94), '', '', '', '', ''],
+    ]);
+    const onlyFile = path.join(ARTIFACTS, 'import-leads-only.xlsx');
+    await only.xlsx.writeFile(onlyFile);
+    await page.getByRole('button', { name: '继续导入' }).click();
+    await page.locator('input[type=file]').setInputFiles(onlyFile);
+    await page.getByText('只有潜客表，无需对应列，可直接预检').waitFor();
+    await page.getByText('潜客表共 1 行').waitFor();
+    expect(await page.getByRole('table', { name: '列对应' }).count()).toBe(0);
+    await shot(page, 'import-leads-only');
+    await page.getByRole('button', { name: '预 检' }).click();
+    await page.getByText('预检通过').waitFor();
+    await page.getByRole('button', { name: '开始导入' }).click();
+    await page.getByText('已新增 1 位潜客').first().waitFor();
   });
 
   it("warns in the dry run and after the import of the cards over the store's prepaid limits, and imports them", async () => {

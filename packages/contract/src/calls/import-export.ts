@@ -243,8 +243,10 @@ export const queryImportColumns = defineCall({
   req: z.object(zFileFields),
   res: z.object({
     columns: z.array(z.string()),
-    /** Data rows (members and cards). */
+    /** Data rows of the members' sheets (members and cards). */
     rows: z.number().int(),
+    /** Rows of the 潜客 sheet (read by its own headings, not mapped); 0 when the file has none. */
+    leadRows: z.number().int(),
     /** The first rows, as text, to show beside the mapping. */
     sample: z.array(z.array(z.string())),
     /** The remembered mapping where it names these columns, otherwise guessed from the headings. */

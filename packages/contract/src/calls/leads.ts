@@ -224,6 +224,10 @@ export const LeadImportMsg = {
   member: '该手机号已是本店会员：潜客照常导入，显示为已是会员',
   merged: (name: string) => `该手机号已有潜客“${name}”：合并到该潜客（补全空的信息、追加备注）`,
   lostReason: '导入时已流失',
+  /** Why an import's undo is refused: what happened since to the leads it added or merged into. */
+  changedSince: (name: string) => `潜客${name}之后有变动`,
+  moreChangedSince: (n: number) => `另有${n}位导入的潜客之后有变动`,
+  activitySince: '导入的潜客之后有跟进、体验课或营销同意的变动',
 } as const;
 
 export const insertLead = defineCall({

@@ -2,7 +2,15 @@
 // desk's add (one lead per mobile per store: merged; a mobile already a member reported), errors per
 // row and column in Chinese on the dry run and nothing written, then the import writing them with
 // their 跟进人, 阶段 and 营销同意 (导入).
-import { IMPORT_FIELD_LABEL, ImportMsg, insertLead, LeadImportMsg, LeadMsg } from '@studio/contract';
+import {
+  IMPORT_FIELD_LABEL,
+  ImportMsg,
+  insertLead,
+  insertLeadFollowUp,
+  LeadImportMsg,
+  LeadMsg,
+  StaffMsg,
+} from '@studio/contract';
 import ExcelJS from 'exceljs';
 import { beforeAll, expect, it } from 'vitest';
 import { randomMobile } from '../../../test/factory.ts';
@@ -157,6 +165,55 @@ describeEachDb('import: the 潜客 sheet', (env) => {
     const r = await importFile(content, { mapping: {} });
     expect(r.code).toBe(0);
     expect(r.data).toMatchObject({ members: 0, cards: 0, leads: 1, leadsMerged: 0 });
+    expect((await leadsOf()).some((l) => l.mobile === mobile)).toBe(true);
+  });
+
+  it('撤销 takes the import’s leads back: those it added gone with their consents, the one it merged into as it was', async () => {
+    const known = randomMobile();
+    await env().client.ok(insertLead.path, {
+      name: '合并前',
+      mobile: known,
+      source: '电话',
+      ownerId: null,
+      notes: '原备注',
+    });
+    const before = (await leadsOf()).find((l) => l.mobile === known)!;
+    const [a, b] = [randomMobile(), randomMobile()];
+    const content = await workbook({
+      潜客: [
+        LEAD_HEADER,
+        ['撤销甲', a, '', deskName, '已联系', '', '是'],
+        ['撤销乙', b, '', '', '', '', ''],
+        ['合并前', known, '', deskName, '', '导入的备注', '是'],
+      ],
+    });
+    const consents = async () =>
+      (await db().selectFrom('leadConsent').select('way').where('storeId', '=', env().storeId).execute()).filter(
+        (c) => c.way === 'import',
+      ).length;
+    const consentsBefore = await consents();
+    const r = await importFile(content, { mapping: {} });
+    expect(r.data).toMatchObject({ leads: 2, leadsMerged: 1 });
+    const merged = (await leadsOf()).find((l) => l.mobile === known)!;
+    expect(merged).toMatchObject({ ownerId: deskId, notes: '原备注\n导入的备注' });
+    expect(await consents()).toBe(consentsBefore + 2);
+
+    await env().client.ok('/store/api/undo/bulk/change', { auditId: r.data.auditId });
+    const after = await leadsOf();
+    expect(after.some((l) => l.mobile === a || l.mobile === b)).toBe(false);
+    expect(after.find((l) => l.mobile === known)).toEqual(before);
+    expect(await consents()).toBe(consentsBefore);
+    expect(await checkInvariants(db())).toEqual([]);
+  });
+
+  it('撤销 is refused once an imported lead was followed up, naming it; nothing is taken back', async () => {
+    const mobile = randomMobile();
+    const content = await workbook({ 潜客: [LEAD_HEADER, ['跟进过', mobile, '', deskName, '', '', '']] });
+    const r = await importFile(content, { mapping: {} });
+    const lead = (await leadsOf()).find((l) => l.mobile === mobile)!;
+    await env().client.ok(insertLeadFollowUp.path, { leadId: lead.id, way: 'phone', note: '打过电话', nextDate: null });
+    const refused = await env().client.call('/store/api/undo/bulk/change', { auditId: r.data.auditId });
+    expect(refused).toMatchObject({ status: 409, msg: StaffMsg.undoBlocked(LeadImportMsg.changedSince('跟进过')) });
     expect((await leadsOf()).some((l) => l.mobile === mobile)).toBe(true);
   });
 });

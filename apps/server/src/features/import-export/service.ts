@@ -85,13 +85,14 @@ export async function importColumns(
 ): Promise<ResOf<typeof queryImportColumns>> {
   const all = await readImportFile(input.fileName, input.content);
   // The 潜客 sheet is read by its own columns: the mapping is the members' sheets'.
-  const { sheets } = splitSheets(all);
+  const { sheets, leadSheet } = splitSheets(all);
   const columns = [...new Set(sheets.flatMap((s) => s.header).filter(Boolean))];
   const first = sheets.at(-1);
   const sample = first ? first.rows.slice(0, SAMPLE_ROWS).map((r) => first.header.map((_, i) => r.cells[i] ?? '')) : [];
   return {
     columns,
-    rows: all.reduce((n, s) => n + s.rows.length, 0),
+    rows: sheets.reduce((n, s) => n + s.rows.length, 0),
+    leadRows: leadSheet?.rows.length ?? 0,
     sample,
     mapping: guessMapping(columns, await rememberedMapping(ctx)),
   };
@@ -257,7 +258,7 @@ async function importWithProgress(
         targets: [...result.undo.members, ...result.undo.updated.map((u) => u.id)]
           .slice(0, NAMED_MEMBERS)
           .map((id) => ({ type: 'member' as const, id })),
-        undo: { imported: result.undo },
+        undo: { imported: leadSheet ? { ...result.undo, leads: leads.undo } : result.undo },
       });
       return c;
     });

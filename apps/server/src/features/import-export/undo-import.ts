@@ -1,12 +1,13 @@
 import type { Tx } from '../../db/index.ts';
+import { leadImportChangedSince, undoLeadImport, type LeadImportUndo } from '../leads/public.ts';
 import {
-  cardsNamedAfter,
   cardsOfMembers,
   cardsWithMoreLedger,
   deleteImported,
   membersNamedAfter,
   membersWithActivity,
   restoreMember,
+  targetsNamedAfter,
 } from './undo-repository.ts';
 
 /** What an import records for its undo: the members and cards it made, and members it changed as they were. */
@@ -16,6 +17,8 @@ export interface ImportUndo {
   updated: { id: number; name: string; gender: number; birthday: string | null; remark: string | null }[];
   /** The leaves its cards came with (imports before these were recorded have none). */
   leaves?: number[];
+  /** The leads of its 潜客 sheet (imports before these were recorded have none). */
+  leads?: LeadImportUndo;
 }
 
 /** At most this many names in what an undo says changed. */
@@ -31,7 +34,7 @@ const NAMED = 3;
  */
 export async function importChangedSince(tx: Tx, storeId: number, entryId: number, f: ImportUndo): Promise<string[]> {
   const later = await membersNamedAfter(tx, storeId, [...f.members, ...f.updated.map((u) => u.id)], entryId);
-  const cardNotes = await cardsNamedAfter(tx, storeId, f.cards, entryId);
+  const cardNotes = await targetsNamedAfter(tx, storeId, 'card', f.cards, entryId);
   const used = await cardsWithMoreLedger(tx, f.cards);
   const active = await membersWithActivity(tx, f.members, f.leaves ?? [], f.cards);
   const mine = new Set(f.cards);
@@ -39,15 +42,24 @@ export async function importChangedSince(tx: Tx, storeId: number, entryId: numbe
   const out: string[] = [];
   for (const m of later.slice(0, NAMED)) out.push(`会员${m.name}之后有变动`);
   if (later.length > NAMED) out.push(`另有${later.length - NAMED}位导入的会员之后有变动`);
-  const cardsChanged = new Set([...cardNotes, ...used].map((c) => Number(c.id))).size;
+  const cardsChanged = new Set([...cardNotes, ...used.map((c) => Number(c.id))]).size;
   if (cardsChanged) out.push(`${cardsChanged}张导入的会员卡之后已使用或修改`);
   if (active && !later.length) out.push('导入的会员之后有预约、请假或订单');
   if (extra) out.push(`导入的会员之后新开了${extra}张卡`);
+  if (f.leads) {
+    const leadIds = [...f.leads.created, ...f.leads.merged.map((m) => m.id)];
+    const laterLeads = await targetsNamedAfter(tx, storeId, 'lead', leadIds, entryId);
+    out.push(...(await leadImportChangedSince(tx, storeId, f.leads, laterLeads)));
+  }
   return out;
 }
 
-/** Takes an import back: its cards with their lists, ledger and payments, its members, and the members it changed as they were. */
+/**
+ * Takes an import back: its cards with their lists, ledger and payments, its members, the members it
+ * changed as they were, and its leads (those it made gone, those it merged into as they were).
+ */
 export async function undoImport(tx: Tx, storeId: number, f: ImportUndo): Promise<void> {
+  if (f.leads) await undoLeadImport(tx, storeId, f.leads);
   await deleteImported(tx, storeId, f.cards, f.members);
   for (const u of f.updated) await restoreMember(tx, storeId, u);
 }

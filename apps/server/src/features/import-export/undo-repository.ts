@@ -23,18 +23,27 @@ export const membersNamedAfter = (tx: Tx, storeId: number, ids: number[], entryI
       .execute(),
   );
 
-/** Cards among `ids` that a later audit entry names. */
-export const cardsNamedAfter = (tx: Tx, storeId: number, ids: number[], entryId: number) =>
-  each(ids, (part) =>
+/** The ids among `ids` of things of `type` (cards, leads) that a later audit entry names. */
+export async function targetsNamedAfter(
+  tx: Tx,
+  storeId: number,
+  type: 'card' | 'lead',
+  ids: number[],
+  entryId: number,
+): Promise<number[]> {
+  const rows = await each(ids, (part) =>
     tx
       .selectFrom('auditTarget')
-      .select('refId as id')
+      .select('refId')
       .where('storeId', '=', storeId)
-      .where('type', '=', 'card')
+      .where('type', '=', type)
       .where('refId', 'in', part)
       .where('auditId', '>', entryId)
+      .distinct()
       .execute(),
   );
+  return rows.map((r) => Number(r.refId));
+}
 
 /** Cards among `ids` with more than their opening ledger entry. */
 export const cardsWithMoreLedger = (tx: Tx, ids: number[]) =>

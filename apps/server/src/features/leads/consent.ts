@@ -50,8 +50,8 @@ export async function recordLeadConsents(
   storeId: number,
   leadIds: readonly number[],
   c: { granted: boolean; way: LeadConsentWay; at: string },
-) {
-  await repo.insertLeadConsents(
+): Promise<number[]> {
+  const ids = await repo.insertLeadConsents(
     tx,
     leadIds.map((leadId) => ({ storeId, leadId, granted: c.granted ? 1 : 0, way: c.way, staffId: null, at: c.at })),
   );
@@ -62,4 +62,5 @@ export async function recordLeadConsents(
       targets: [{ type: 'lead', id }],
     });
   }
+  return ids;
 }

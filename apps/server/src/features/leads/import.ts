@@ -71,7 +71,7 @@ export async function checkLeadSheet(
   ]);
   const staff = (await listStaffOfStore(ex, storeId)).filter((s) => Number(s.enabled));
   const mobiles = sheet.rows.map((r) => readWrittenMobile(r.cells[col('手机号')] ?? ''));
-  const leads = await repo.leadNamesByMobile(ex, storeId, mobiles);
+  const leads = await repo.leadsByMobile(ex, storeId, mobiles);
   const members = await membersHolding([...new Set(mobiles)].filter(Boolean));
   const rows: LeadRow[] = [];
   const errors: ImportProblem[] = [];
@@ -109,7 +109,7 @@ export async function checkLeadSheet(
       errors.push(...said);
       continue;
     }
-    const mergedInto = leads.get(mobile) ?? null;
+    const mergedInto = leads.get(mobile)?.name ?? null;
     if (members.has(mobile)) warnings.push({ sheet: sheet.name, row, column: '手机号', message: LeadImportMsg.member });
     if (mergedInto !== null) {
       warnings.push({ sheet: sheet.name, row, column: '手机号', message: LeadImportMsg.merged(mergedInto) });
@@ -128,17 +128,33 @@ export async function checkLeadSheet(
 }
 
 /**
+ * What an import's 潜客 sheet wrote, for the import's undo (操作日志): the leads it made, the leads it
+ * merged into as they were before (the merge fills an empty owner and appends the notes), and the
+ * consents it recorded.
+ */
+export interface LeadImportUndo {
+  created: number[];
+  merged: { id: number; ownerId: number | null; notes: string | null; touchedAt: string }[];
+  consents: number[];
+}
+
+/**
  * Writes the checked rows inside the import's transaction: each by the one insert-or-merge (a lead
  * of the mobile added meanwhile is merged into); a new lead gets its 阶段 (已流失: 导入时已流失), and
- * 营销同意 是 records the consent (导入). Answers how many were created and merged.
+ * 营销同意 是 records the consent (导入). Answers how many were created and merged, and the undo's facts.
  */
 export async function writeLeadRows(
   tx: Executor,
   storeId: number,
   rows: readonly LeadRow[],
   at: { by: number; now: string },
-): Promise<{ created: number; merged: number }> {
-  let created = 0;
+): Promise<{ created: number; merged: number; undo: LeadImportUndo }> {
+  const before = await repo.leadsByMobile(
+    tx,
+    storeId,
+    rows.map((r) => r.mobile),
+  );
+  const undo: LeadImportUndo = { created: [], merged: [], consents: [] };
   const agreed: number[] = [];
   for (const r of rows) {
     const { id, merged } = await insertOrMergeLead(
@@ -156,14 +172,50 @@ export async function writeLeadRows(
       },
       at,
     );
+    const was = before.get(r.mobile);
+    if (merged && was)
+      undo.merged.push({ id: was.id, ownerId: was.ownerId, notes: was.notes, touchedAt: was.touchedAt });
     if (!merged) {
-      created += 1;
+      undo.created.push(id);
       if (r.stage !== 'new') {
         await repo.setStage(tx, storeId, id, r.stage, r.stage === 'lost' ? LeadImportMsg.lostReason : null, at.now);
       }
     }
     if (r.consent) agreed.push(id);
   }
-  if (agreed.length) await recordLeadConsents(tx, storeId, agreed, { granted: true, way: 'import', at: at.now });
-  return { created, merged: rows.length - created };
+  if (agreed.length) {
+    undo.consents = await recordLeadConsents(tx, storeId, agreed, { granted: true, way: 'import', at: at.now });
+  }
+  return { created: undo.created.length, merged: rows.length - undo.created.length, undo };
+}
+
+/**
+ * Why the import's leads cannot be taken back, in words (empty: they can): a later audit entry names
+ * one of them (`namedLater`: a follow-up, a stage, an owner, a trial, a sale, a consent at the desk),
+ * or one it made has a follow-up, trial, referral reward or consent of its own since.
+ */
+export async function leadImportChangedSince(
+  tx: Executor,
+  storeId: number,
+  u: LeadImportUndo,
+  namedLater: readonly number[],
+): Promise<string[]> {
+  const out: string[] = [];
+  const names = await repo.leadNames(tx, storeId, namedLater);
+  for (const name of names.slice(0, NAMED_LEADS)) out.push(LeadImportMsg.changedSince(name));
+  if (names.length > NAMED_LEADS) out.push(LeadImportMsg.moreChangedSince(names.length - NAMED_LEADS));
+  if (!names.length && (await repo.leadsWithActivity(tx, storeId, u.created, u.consents))) {
+    out.push(LeadImportMsg.activitySince);
+  }
+  return out;
+}
+
+/** At most this many leads named in what an undo says changed. */
+const NAMED_LEADS = 3;
+
+/** Takes the import's leads back: its consents, the leads it made, the merged ones as they were. */
+export async function undoLeadImport(tx: Executor, storeId: number, u: LeadImportUndo): Promise<void> {
+  await repo.deleteLeadConsents(tx, storeId, u.consents);
+  await repo.deleteLeads(tx, storeId, u.created);
+  for (const m of u.merged) await repo.restoreMergedLead(tx, storeId, m);
 }

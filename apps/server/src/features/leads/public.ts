@@ -2,4 +2,12 @@
 export { returnStaleLeads } from './service.ts';
 export { recordLeadConsents } from './consent.ts';
 export { leadsWithMarketingConsent } from './repository.ts';
-export { checkLeadSheet, writeLeadRows, type LeadRow, type LeadSheet } from './import.ts';
+export {
+  checkLeadSheet,
+  leadImportChangedSince,
+  undoLeadImport,
+  writeLeadRows,
+  type LeadImportUndo,
+  type LeadRow,
+  type LeadSheet,
+} from './import.ts';

@@ -170,19 +170,98 @@ export async function mergeIntoLead(
     .executeTakeFirstOrThrow();
 }
 
-/** The store's leads of these mobiles: mobile to name. */
-export async function leadNamesByMobile(ex: Executor, storeId: number, mobiles: readonly string[]) {
-  const out = new Map<string, string>();
+/** The store's leads of these mobiles as they are, by mobile (the import's check and its undo's facts). */
+export async function leadsByMobile(ex: Executor, storeId: number, mobiles: readonly string[]) {
+  const out = new Map<
+    string,
+    { id: number; name: string; ownerId: number | null; notes: string | null; touchedAt: string }
+  >();
   for (const part of idChunks([...new Set(mobiles)].filter(Boolean))) {
     const rows = await ex
       .selectFrom('lead')
-      .select(['mobile', 'name'])
+      .select(['id', 'mobile', 'name', 'ownerId', 'notes', 'touchedAt'])
       .where('storeId', '=', storeId)
       .where('mobile', 'in', part)
       .execute();
-    for (const r of rows) out.set(r.mobile, r.name);
+    for (const { mobile, ...r } of rows) out.set(mobile, { ...r, id: Number(r.id) });
   }
   return out;
+}
+
+/** The names of the store's leads among `ids`. */
+export async function leadNames(ex: Executor, storeId: number, ids: readonly number[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const part of idChunks([...new Set(ids)])) {
+    const rows = await ex
+      .selectFrom('lead')
+      .select('name')
+      .where('storeId', '=', storeId)
+      .where('id', 'in', part)
+      .execute();
+    out.push(...rows.map((r) => r.name));
+  }
+  return out;
+}
+
+/**
+ * Whether any of the leads has a follow-up, trial class or referral reward, or a consent other than
+ * `ownConsents` (an import's undo: what happened to the leads it made).
+ */
+export async function leadsWithActivity(
+  ex: Executor,
+  storeId: number,
+  ids: readonly number[],
+  ownConsents: readonly number[],
+): Promise<boolean> {
+  const own = new Set(ownConsents);
+  for (const part of idChunks([...ids])) {
+    for (const table of ['leadFollowUp', 'leadTrial', 'referralReward'] as const) {
+      const found = await ex
+        .selectFrom(table)
+        .select('leadId')
+        .where('storeId', '=', storeId)
+        .where('leadId', 'in', part)
+        .limit(1)
+        .execute();
+      if (found.length) return true;
+    }
+    const consents = await ex
+      .selectFrom('leadConsent')
+      .select('id')
+      .where('storeId', '=', storeId)
+      .where('leadId', 'in', part)
+      .execute();
+    if (consents.some((c) => !own.has(Number(c.id)))) return true;
+  }
+  return false;
+}
+
+/** Deletes consent rows (an import's, on its undo). */
+export async function deleteLeadConsents(ex: Executor, storeId: number, ids: readonly number[]): Promise<void> {
+  for (const part of idChunks([...ids])) {
+    await ex.deleteFrom('leadConsent').where('storeId', '=', storeId).where('id', 'in', part).execute();
+  }
+}
+
+/** Deletes leads with nothing of their own left (an import's, on its undo). */
+export async function deleteLeads(ex: Executor, storeId: number, ids: readonly number[]): Promise<void> {
+  for (const part of idChunks([...ids])) {
+    await ex.deleteFrom('lead').where('storeId', '=', storeId).where('id', 'in', part).execute();
+  }
+}
+
+/** Puts a lead an import merged into back as it was (its owner, notes and last touch). */
+export async function restoreMergedLead(
+  ex: Executor,
+  storeId: number,
+  m: { id: number; ownerId: number | null; notes: string | null; touchedAt: string },
+): Promise<void> {
+  await ex
+    .updateTable('lead')
+    .set({ ownerId: m.ownerId, notes: m.notes, touchedAt: m.touchedAt })
+    .where('storeId', '=', storeId)
+    .where('id', '=', m.id)
+    .execute();
 }
 
 /** The id of the store's lead holding `mobile`, if any. */
@@ -472,8 +551,11 @@ export async function leadConsentsOf(ex: Executor, leadId: number) {
   return rows.map((r) => ({ ...r, granted: Number(r.granted) === 1 }));
 }
 
-export function insertLeadConsents(ex: Executor, rows: NewRow<'leadConsent'>[]) {
-  return rows.length ? ex.insertInto('leadConsent').values(rows).execute() : Promise.resolve();
+/** Inserts consent rows; answers their ids. */
+export async function insertLeadConsents(ex: Executor, rows: NewRow<'leadConsent'>[]): Promise<number[]> {
+  if (!rows.length) return [];
+  const ids = await ex.insertInto('leadConsent').values(rows).returning('id').execute();
+  return ids.map((r) => Number(r.id));
 }
 
 /**

@@ -43,11 +43,13 @@ const FIELD_OPTIONS = [
 /** What a dry run or an import did, in words. */
 function summary(o: Outcome, done: boolean) {
   const verb = done ? '已' : '将';
+  // A file of only leads says nothing of members and cards.
+  const members = o.members || o.updated || o.skipped || o.cards || !(o.leads || o.leadsMerged);
   return [
-    `${verb}新增 ${o.members} 位会员`,
+    members ? `${verb}新增 ${o.members} 位会员` : '',
     o.updated ? `${verb}更新 ${o.updated} 位已有会员` : '',
     o.skipped ? `${verb}跳过 ${o.skipped} 位已有会员` : '',
-    `${verb}导入 ${o.cards} 张会员卡（每张记一笔“导入期初余额”流水）`,
+    members ? `${verb}导入 ${o.cards} 张会员卡（每张记一笔“导入期初余额”流水）` : '',
     o.leads ? `${verb}新增 ${o.leads} 位潜客` : '',
     o.leadsMerged ? `${verb}合并 ${o.leadsMerged} 位已有潜客` : '',
   ]
@@ -256,42 +258,61 @@ export default function ImportPage() {
       )}
       {step === 1 && columns && file && (
         <Space direction="vertical" style={{ width: '100%' }} size="middle">
-          <Typography.Text>
-            文件 <b>{file.fileName}</b> 共 {columns.rows} 行数据。请为每一列选择对应的会员资料（上次的选择会被记住）。
-          </Typography.Text>
-          <Table
-            rowKey="column"
-            size="small"
-            pagination={false}
-            aria-label="列对应"
-            dataSource={columns.columns.map((c) => ({
-              column: c,
-              sample: columns.sample.map((r) => r[columns.columns.indexOf(c)] ?? '').filter(Boolean)[0] ?? '',
-            }))}
-            columns={[
-              { title: '文件中的列', dataIndex: 'column', width: 200 },
-              { title: '示例', dataIndex: 'sample', width: 220, ellipsis: true },
-              {
-                title: '对应到',
-                render: (_, r) => (
-                  <Select<ImportTarget>
-                    aria-label={`${r.column} 对应到`}
-                    style={{ width: 200 }}
-                    value={mapping[r.column] ?? 'ignore'}
-                    options={FIELD_OPTIONS}
-                    onChange={(v) => setMapping({ ...mapping, [r.column]: v })}
-                  />
-                ),
-              },
-            ]}
-          />
-          <Space>
-            <span>手机号已存在的会员：</span>
-            <Radio.Group value={duplicates} onChange={(e) => setDuplicates(e.target.value)}>
-              <Radio value="merge">合并（更新文件中填写的资料，并添加会员卡）</Radio>
-              <Radio value="skip">跳过（不改动已有会员，也不添加卡）</Radio>
-            </Radio.Group>
-          </Space>
+          {columns.columns.length > 0 ? (
+            <Typography.Text>
+              文件 <b>{file.fileName}</b> 共 {columns.rows}{' '}
+              行会员数据。请为每一列选择对应的会员资料（上次的选择会被记住）。
+            </Typography.Text>
+          ) : (
+            <Typography.Text>
+              文件 <b>{file.fileName}</b> 只有潜客表，无需对应列，可直接预检。
+            </Typography.Text>
+          )}
+          {columns.leadRows > 0 && (
+            <Alert
+              type="info"
+              showIcon
+              message={`潜客表共 ${columns.leadRows} 行`}
+              description="潜客表按表头（姓名、手机号、来源、跟进人、阶段、备注、营销同意）导入，同一手机号合并为一位潜客。"
+            />
+          )}
+          {columns.columns.length > 0 && (
+            <>
+              <Table
+                rowKey="column"
+                size="small"
+                pagination={false}
+                aria-label="列对应"
+                dataSource={columns.columns.map((c) => ({
+                  column: c,
+                  sample: columns.sample.map((r) => r[columns.columns.indexOf(c)] ?? '').filter(Boolean)[0] ?? '',
+                }))}
+                columns={[
+                  { title: '文件中的列', dataIndex: 'column', width: 200 },
+                  { title: '示例', dataIndex: 'sample', width: 220, ellipsis: true },
+                  {
+                    title: '对应到',
+                    render: (_, r) => (
+                      <Select<ImportTarget>
+                        aria-label={`${r.column} 对应到`}
+                        style={{ width: 200 }}
+                        value={mapping[r.column] ?? 'ignore'}
+                        options={FIELD_OPTIONS}
+                        onChange={(v) => setMapping({ ...mapping, [r.column]: v })}
+                      />
+                    ),
+                  },
+                ]}
+              />
+              <Space>
+                <span>手机号已存在的会员：</span>
+                <Radio.Group value={duplicates} onChange={(e) => setDuplicates(e.target.value)}>
+                  <Radio value="merge">合并（更新文件中填写的资料，并添加会员卡）</Radio>
+                  <Radio value="skip">跳过（不改动已有会员，也不添加卡）</Radio>
+                </Radio.Group>
+              </Space>
+            </>
+          )}
           <Space>
             <Button onClick={restart}>重新上传</Button>
             <Button type="primary" loading={run.loading} onClick={() => void dryRun()}>
@@ -329,7 +350,13 @@ export default function ImportPage() {
               开始导入
             </Button>
           </Space>
-          {run.loading && <Alert type="info" showIcon message={`正在导入 ${columns?.rows ?? ''} 行，请勿关闭页面…`} />}
+          {run.loading && (
+            <Alert
+              type="info"
+              showIcon
+              message={`正在导入 ${(columns?.rows ?? 0) + (columns?.leadRows ?? 0)} 行，请勿关闭页面…`}
+            />
+          )}
           {run.loading && importBar && (
             <JobProgress p={importBar} label="导入进度" testId="import-progress" kind="import" />
           )}
