@@ -385,4 +385,43 @@ describeEachDb('营销短信: consent, audience, send, reply T and the unsubscri
     expect(list[3]).toMatchObject({ recipients: 1, sent: 0, failed: 0, withdrawn: 1, waiting: 0 });
     expect(list[1]).toMatchObject({ leadStages: ['contacted', 'new'], withdrawn: 1 });
   });
+
+  it('Aliyun’s uplink push (上行短信, a batch): a T withdraws, +86 numbers are read, another signature and other texts are ignored', async () => {
+    await mgr().ok(updateSmsSetting.path, { ...standIn.setting('aliyun', SECRET.aliyun), dailyCap: 500 });
+    try {
+      const url = await uplinkUrl();
+      expect(url).toMatch(/\/sms\/uplink\/aliyun\/\d+\/[\w-]{22}$/);
+      // The store now texts through Aliyun: Tencent's address is refused.
+      expect((await post(url.replace('/aliyun/', '/tencent/'), { mobile: p.丁.mobile, text: 'T' })).statusCode).toBe(
+        404,
+      );
+      const [辛, 壬] = [await addLead('辛'), await addLead('壬')];
+      for (const l of [辛, 壬]) await mgr().ok(updateLeadConsent.path, { id: l.id, granted: true, way: 'phone' });
+      const sign = standIn.setting('aliyun').signName;
+      const item = (mobile: string, content: string, sign_name = sign) => ({
+        phone_number: mobile,
+        content,
+        sign_name,
+        dest_code: '1234',
+        send_time: '2026-12-08 10:00:00',
+        sequence_id: Math.floor(Math.random() * 1e9),
+      });
+      const res = await post(url, [
+        item(`+86${辛.mobile}`, 'T'),
+        item(壬.mobile, '收到'),
+        item(壬.mobile, 'T', '别家签名'),
+      ]);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ code: 0, msg: '接收成功' });
+      const latest = async (id: number) =>
+        ((await mgr().ok(queryLeadInfo.path, { id })).consents as { way: string; granted: boolean }[])[0];
+      expect(await latest(辛.id)).toMatchObject({ way: 'sms_reply', granted: false });
+      expect(await latest(壬.id)).toMatchObject({ way: 'phone', granted: true });
+      // Not the documented shape: refused, nothing recorded.
+      expect((await post(url, [{ mobile: 壬.mobile, text: 'T' }])).statusCode).toBe(400);
+      expect(await latest(壬.id)).toMatchObject({ way: 'phone', granted: true });
+    } finally {
+      await mgr().ok(updateSmsSetting.path, { ...standIn.setting('tencent', SECRET.tencent), dailyCap: 500 });
+    }
+  });
 });

@@ -23,7 +23,8 @@ interface Reply {
 /**
  * Tencent (短信回复回调): one JSON object {extend, mobile, nationcode, sign, text, time}; answered
  * {result: 0, errmsg: "OK"}. Aliyun (上行短信 HTTP 批量推送): a JSON array of {phone_number, content,
- * sign_name, dest_code, send_time, sequence_id}; answered {code: 0, msg: "成功"}. Either may come as
+ * sign_name (optional), dest_code, send_time, sequence_id}; answered {code: 0, msg: "接收成功"} (its
+ * SmsUp page; a non-200 answer makes it push again). Either may come as
  * an array; anything else is no reply.
  */
 function repliesOf(provider: Provider, body: unknown): Reply[] | null {
@@ -101,7 +102,7 @@ export function registerSmsUplinkRoute(app: FastifyInstance, deps: AppDeps) {
           }
           await withdrawMobile(deps, store, r.mobile, 'sms_reply', `${CALL}/${provider}`);
         }
-        return answer(reply, provider, true, provider === 'tencent' ? 'OK' : '成功');
+        return answer(reply, provider, true, provider === 'tencent' ? 'OK' : '接收成功');
       },
     );
   });
