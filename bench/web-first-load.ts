@@ -97,7 +97,7 @@ try {
   // ---- first load: the bytes on the wire of every script of a cold page, plain and as shipped
   const plain = await firstLoadJs(browser, plainServer, plainApi);
   const shipped = await firstLoadJs(browser, server, api);
-  const kb = (n: number) => `${(n / 1024).toFixed(0)} KB`;
+  const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
   console.log(
     `first load of /course/calendar: ${shipped.files} JS files, on the wire ${kb(shipped.wire)} compressed vs ${kb(plain.wire)} plain (${kb(shipped.decoded)} decoded)`,
   );

@@ -19,7 +19,13 @@ export default function setup(): void {
   };
   for (const app of ['apps/web', 'apps/member']) {
     const dist = path.join(root, app, 'dist/index.html');
-    const srcTime = Math.max(newest(path.join(root, app, 'src')), newest(path.join(root, 'packages/contract/src')));
+    // Its sources, the contract's, and its own build files (a changed vite.config.ts builds again).
+    const own = ['vite.config.ts', 'index.html'].map((f) => path.join(root, app, f)).filter((f) => fs.existsSync(f));
+    const srcTime = Math.max(
+      newest(path.join(root, app, 'src')),
+      newest(path.join(root, 'packages/contract/src')),
+      ...own.map((f) => fs.statSync(f).mtimeMs),
+    );
     if (fs.existsSync(dist) && fs.statSync(dist).mtimeMs >= srcTime) continue;
     // One build of an app at a time on this machine (two at once break each other's dist): under a lock.
     const build = ['npm', 'run', 'build', '-w', app];

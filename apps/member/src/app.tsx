@@ -1,23 +1,43 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Dialog, DotLoading, TabBar, Toast } from 'antd-mobile';
 import { BankcardOutline, CalendarOutline, ContentOutline, UserOutline } from 'antd-mobile-icons';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { setSignedOutHandler, type StoreInfo } from './api.ts';
-import { MyBookings } from './bookings.tsx';
-import { CardArea } from './card-area.tsx';
-import { ContractPage } from './contract.tsx';
 import { forgetMember, rememberMember } from './invalidations.ts';
-import { LessonBooking, LessonEntry } from './lessons.tsx';
+import { LessonEntry } from './lesson-entry.tsx';
 import { Login } from './login.tsx';
 import { backFromWechatBind, NotifyPrefs, useWechatAuthorize, useWechatBinding } from './notify-prefs.tsx';
 import { MyHealth } from './health.tsx';
-import { MyPrivacy, PrivacyNotice } from './privacy.tsx';
 import { useMe, useStoreInfo } from './queries.ts';
 import { StoreZoneProvider } from './store-clock.ts';
-import { Referral } from './referral.tsx';
 import { Timetable } from './timetable.tsx';
-import { TrialSignup } from './trial-signup.tsx';
 import { useCheckIn } from './writes.ts';
+
+// What the store's landing (the week, sign-in) does not show comes when first opened: the first
+// load of /m/ is the landing's (bench/web-first-load.ts).
+const MyBookings = lazy(() => import('./bookings.tsx').then((m) => ({ default: m.MyBookings })));
+const CardArea = lazy(() => import('./card-area.tsx').then((m) => ({ default: m.CardArea })));
+const ContractPage = lazy(() => import('./contract.tsx').then((m) => ({ default: m.ContractPage })));
+const LessonBooking = lazy(() => import('./lessons.tsx').then((m) => ({ default: m.LessonBooking })));
+const MyPrivacy = lazy(() => import('./privacy.tsx').then((m) => ({ default: m.MyPrivacy })));
+const PrivacyNotice = lazy(() => import('./privacy.tsx').then((m) => ({ default: m.PrivacyNotice })));
+const Referral = lazy(() => import('./referral.tsx').then((m) => ({ default: m.Referral })));
+const TrialSignup = lazy(() => import('./trial-signup.tsx').then((m) => ({ default: m.TrialSignup })));
+
+/** A part of the page still on its way: the page's loading dots in its place. */
+function Later({ children }: { children: ReactNode }) {
+  return (
+    <Suspense
+      fallback={
+        <div className="empty">
+          <DotLoading color="primary" />
+        </div>
+      }
+    >
+      {children}
+    </Suspense>
+  );
+}
 
 type Tab = 'timetable' | 'bookings' | 'cards' | 'me';
 
@@ -116,7 +136,9 @@ export function App() {
     return (
       <main className="page">
         <StoreHead store={store} sub="体验课报名" />
-        <TrialSignup storeId={store.storeId} referral={params.get('ref')} />
+        <Later>
+          <TrialSignup storeId={store.storeId} referral={params.get('ref')} />
+        </Later>
       </main>
     );
   }
@@ -161,14 +183,16 @@ export function App() {
       <StoreZoneProvider value={store.timezone}>
         <main className="page">
           <StoreHead store={store} sub={`${me.member.name}，请阅读并签署合同`} />
-          <ContractPage
-            token={signToken ?? undefined}
-            onBack={() => {
-              window.history.replaceState(null, '', `${window.location.pathname}?store=${storeId}`);
-              setSigning(false);
-              setTab('cards');
-            }}
-          />
+          <Later>
+            <ContractPage
+              token={signToken ?? undefined}
+              onBack={() => {
+                window.history.replaceState(null, '', `${window.location.pathname}?store=${storeId}`);
+                setSigning(false);
+                setTab('cards');
+              }}
+            />
+          </Later>
         </main>
       </StoreZoneProvider>
     );
@@ -177,15 +201,19 @@ export function App() {
     <StoreZoneProvider value={store.timezone}>
       <main className="page">
         <StoreHead store={store} sub={`${me.member.name}，你好`} />
-        <PrivacyNotice />
+        <Suspense fallback={null}>
+          <PrivacyNotice />
+        </Suspense>
         {tab === 'timetable' && bookingLesson && (
-          <LessonBooking
-            onBack={() => setBookingLesson(false)}
-            onDone={() => {
-              setBookingLesson(false);
-              setTab('bookings');
-            }}
-          />
+          <Later>
+            <LessonBooking
+              onBack={() => setBookingLesson(false)}
+              onDone={() => {
+                setBookingLesson(false);
+                setTab('bookings');
+              }}
+            />
+          </Later>
         )}
         {tab === 'timetable' && !bookingLesson && (
           <>
@@ -193,15 +221,23 @@ export function App() {
             <Timetable store={store} me={me} onLogin={() => {}} />
           </>
         )}
-        {tab === 'bookings' && <MyBookings />}
-        {tab === 'cards' && <CardArea onSignedOut={signedOut} />}
+        {tab === 'bookings' && (
+          <Later>
+            <MyBookings />
+          </Later>
+        )}
+        {tab === 'cards' && (
+          <Later>
+            <CardArea onSignedOut={signedOut} />
+          </Later>
+        )}
         {tab === 'me' && (
-          <>
+          <Later>
             <Referral />
             <NotifyPrefs storeId={storeId} />
             <MyHealth />
             <MyPrivacy />
-          </>
+          </Later>
         )}
         <div className="tabbar">
           <TabBar activeKey={tab} onChange={(k) => setTab(k as Tab)}>

@@ -47,21 +47,6 @@ const cancelRule = (type: MemberLessonType) =>
     ? `开课前${minutesText(type.cancelCutoffMinutes)}以前可免费取消，之后取消不退回。`
     : '开课前可随时免费取消。';
 
-/** The entry on the timetable: shown when the store has lessons to book. */
-export function LessonEntry({ onOpen }: { onOpen: () => void }) {
-  const { data: types } = useLessonTypes();
-  if (!types?.length) return null;
-  return (
-    <button className="lesson-entry" data-testid="lesson-entry" onClick={onOpen}>
-      <span>
-        <b>约私教</b>
-        <span className="sub">选课程、老师和时间，一对一或小班上课</span>
-      </span>
-      <RightOutline />
-    </button>
-  );
-}
-
 /**
  * 约私教 (私教/小班): the member picks a lesson type, a teacher (or 任意老师), a day, a free start time
  * and the card that pays, then confirms. The times offered are the server's (teacher, room and

@@ -1,10 +1,9 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { reduceMotion, Toast, unstableSetRender } from 'antd-mobile';
-import { StrictMode } from 'react';
+import { lazy, StrictMode, Suspense } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { App } from './app.tsx';
 import { createQueryClient } from './query-client.ts';
-import { Unsubscribe } from './unsubscribe.tsx';
 import './member.css';
 
 // antd-mobile 5 renders its toasts and dialogs through react-dom's legacy render, which React 19
@@ -29,11 +28,18 @@ const queryClient = createQueryClient((message) => Toast.show({ content: message
 
 // A marketing text's unsubscribe link (?u=TOKEN): its own page, no store chosen, no sign-in.
 const unsubscribeToken = new URLSearchParams(window.location.search).get('u');
+const Unsubscribe = lazy(() => import('./unsubscribe.tsx').then((m) => ({ default: m.Unsubscribe })));
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
-      {unsubscribeToken ? <Unsubscribe token={unsubscribeToken} /> : <App />}
+      {unsubscribeToken ? (
+        <Suspense fallback={null}>
+          <Unsubscribe token={unsubscribeToken} />
+        </Suspense>
+      ) : (
+        <App />
+      )}
     </QueryClientProvider>
   </StrictMode>,
 );
