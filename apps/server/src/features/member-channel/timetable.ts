@@ -3,6 +3,7 @@ import type { Db } from '../../db/index.ts';
 import { taggedCache } from '../../lib/cache.ts';
 import type { StoreScope } from '../../lib/context.ts';
 import { badRequest } from '../../lib/errors.ts';
+import { RawJson } from '../../lib/raw-json.ts';
 import { addDays, localDateTime } from '../../lib/time.ts';
 import { suspensionOf } from '../no-show/public.ts';
 import { memberCancelCost, memberSessionPhase, waitlistOpen } from '../policy/public.ts';
@@ -18,6 +19,13 @@ type Rows = Awaited<ReturnType<typeof sessionsBetween>>;
  * range's data version (`lib/cache.ts`); at most 500 ranges per database.
  */
 const ranges = taggedCache<Rows>({ max: 500 });
+
+/**
+ * The whole answer for whoever holds nothing in the range and is not suspended (the public page, and
+ * most members in a class release before they book): per range, policy and second, tagged with the
+ * range's data version, serialised once and compressed once per encoding (`sendRawJson`).
+ */
+const plainAnswers = taggedCache<RawJson>({ max: 500 });
 
 /** The start times of the sessions of `fromDate` to `toDate`: [from, to). */
 const rangeOf = (fromDate: string, toDate: string) => ({
@@ -90,7 +98,7 @@ export async function timetable(
   store: StoreScope,
   range: { fromDate: string; toDate: string },
   memberId: number | null,
-): Promise<{ date: string; sessions: MemberSession[] }[]> {
+): Promise<{ date: string; sessions: MemberSession[] }[] | RawJson> {
   if (range.toDate < range.fromDate) throw badRequest('结束日期不能早于开始日期');
   if (addDays(range.fromDate, MAX_DAYS - 1) < range.toDate) throw badRequest(`日期范围不能超过${MAX_DAYS}天`);
   const now = localDateTime(store.timezone);
@@ -106,6 +114,26 @@ export async function timetable(
     memberId !== null && rows.length && policy.noShowLimit && policy.noShowSuspendDays
       ? ((await suspensionOf(db, store.id, memberId, now))?.until ?? null)
       : null;
+  if (mine.size || suspendedUntil !== null) return daysOf(range, rows, { policy, now, suspendedUntil, mine });
+  const key = `${store.id}|${range.fromDate}|${range.toDate}|${now}|${JSON.stringify(policy)}`;
+  return plainAnswers.get(db, key, version, async () => {
+    const days = daysOf(range, rows, { policy, now, suspendedUntil: null, mine });
+    return new RawJson(JSON.stringify(days), days);
+  });
+}
+
+/** The range's days with their sessions as this member sees them (`mine`: what they hold). */
+function daysOf(
+  range: { fromDate: string; toDate: string },
+  rows: Rows,
+  o: {
+    policy: BookingPolicy;
+    now: string;
+    suspendedUntil: string | null;
+    mine: ReturnType<typeof memberOverlay>;
+  },
+): { date: string; sessions: MemberSession[] }[] {
+  const { policy, now, suspendedUntil, mine } = o;
   const days = new Map<string, MemberSession[]>();
   for (let d = range.fromDate; d <= range.toDate; d = addDays(d, 1)) days.set(d, []);
   for (const r of rows) {
