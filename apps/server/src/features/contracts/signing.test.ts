@@ -1,11 +1,14 @@
 import {
+  addGroupPending,
   addMemberReservation,
   cardRefundQuote,
   ContractMsg,
   createCardContractLink,
   downloadCardContract,
   insertMemberCard,
+  memberBook,
   memberCardContract,
+  memberCardsForSession,
   memberContractPreview,
   memberCreateOrder,
   memberDownloadContract,
@@ -13,21 +16,25 @@ import {
   memberSendContractCode,
   memberSignContract,
   Msg,
+  PendingStatus,
   queryCardContract,
   signCardContract,
+  signInPendingCall,
+  updateBookingPolicy,
   updateContractTemplate,
   CONTRACT_DEFAULT_BODY,
   CONTRACT_DEFAULT_TITLE,
 } from '@studio/contract';
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
-import { EngineFactory } from '../../../test/factory-engine.ts';
+import { EngineFactory, FUTURE } from '../../../test/factory-engine.ts';
 import { describeEachDb, type TestEnv } from '../../../test/harness.ts';
 import { checkInvariants } from '../../../test/invariants.ts';
 import { memberClient } from '../../../test/member-client.ts';
 import { onlineStoreOfFile } from '../../../test/payment-support.ts';
 import { loadConfig } from '../../config.ts';
 import { issueCode } from '../../auth/member-codes.ts';
+import { runNoShows } from '../no-show/service.ts';
 import { renderContractPdf, sha256 } from './pdf.ts';
 import { cardContractOf, contractPdf } from './repository.ts';
 import { verifyContract } from './signing.ts';
@@ -73,7 +80,7 @@ describeEachDb('contracts: signing (待签约 → 已签约), the PDF and its ha
       payment: { amount: 100000, method: 'cash', remark: null },
     });
     const session = await ef.session({ courseId: course.id, teacherId: teacher.id });
-    return { member, mcId: id as number, session };
+    return { member, mcId: id as number, session, ef, course, teacher };
   }
 
   it('a desk sale is 待签约; the member signs through the QR’s link with a texted code; then 已签约, the PDF verifies', async () => {
@@ -237,6 +244,52 @@ describeEachDb('contracts: signing (待签约 → 已签约), the PDF and its ha
     await manager().ok(updateContractTemplate.path, { ...tmpl, unsignedMayBook: true });
     const b = await deskSale();
     await manager().ok(addMemberReservation.path, { tid: b.session.id, mcId: b.mcId, studentCount: 1 });
+  });
+
+  it('未签约的卡可以预约: no → a booking already made with a 待签约 card is still charged (sign-in, a no-show); a new one is refused', async () => {
+    const tmpl = { title: CONTRACT_DEFAULT_TITLE, body: CONTRACT_DEFAULT_BODY, licenceName: '' };
+    const { member, mcId, session, ef, course, teacher } = await deskSale();
+    const later = await ef.session({ courseId: course.id, teacherId: teacher.id, startTime: `${FUTURE} 14:00:00` });
+    const third = await ef.session({ courseId: course.id, teacherId: teacher.id, startTime: `${FUTURE} 16:00:00` });
+    await ef.setMode(1);
+    await manager().ok(updateBookingPolicy.path, { noShow: 'forfeit', noShowLimit: 0, noShowSuspendDays: 0 });
+    try {
+      // booked while the store let unsigned cards book; then it books only signed ones
+      await manager().ok(addGroupPending.path, { mid: member.id, tid: session.id, mcId, studentCount: 1 });
+      await manager().ok(addGroupPending.path, { mid: member.id, tid: later.id, mcId, studentCount: 1 });
+      await manager().ok(updateContractTemplate.path, { ...tmpl, unsignedMayBook: false });
+      const pendingOf = (tid: number) =>
+        env().database.db.selectFrom('pending').selectAll().where('timetableId', '=', tid).executeTakeFirstOrThrow();
+      // the sign-in charges the card
+      const first = await pendingOf(session.id);
+      await manager().ok(signInPendingCall.path, { pendingId: first.id, mcId, remark: '' });
+      expect((await ef.cardRow(mcId)).usedCount).toBe(1);
+      // the no-show is charged to it too
+      const second = await pendingOf(later.id);
+      await runNoShows(env().database.db, env().dialect, () => `${FUTURE} 23:00:00`);
+      const noShow = await pendingOf(later.id);
+      expect([noShow.id, noShow.status, Number(noShow.noShowFee), noShow.noShowCardId]).toEqual([
+        second.id,
+        PendingStatus.NO_SHOW,
+        1,
+        mcId,
+      ]);
+      expect((await ef.cardRow(mcId)).usedCount).toBe(2);
+      // the member's own new booking with it is refused, and the picker says why
+      const me = await memberClient(env(), member);
+      const picker = await me.ok(memberCardsForSession.path, { tid: third.id });
+      expect(picker.find((c: { id: number }) => c.id === mcId)).toMatchObject({
+        usable: false,
+        reason: Msg.cardUnsigned,
+      });
+      const refused = await me.call(memberBook.path, { tid: third.id, mcId });
+      expect([refused.status, refused.msg]).toEqual([409, Msg.cardUnsigned]);
+    } finally {
+      await manager().ok(updateContractTemplate.path, { ...tmpl, unsignedMayBook: true });
+      await manager().ok(updateBookingPolicy.path, { noShow: 'none', noShowLimit: 0, noShowSuspendDays: 0 });
+      await ef.setMode(0);
+    }
+    expect(await checkInvariants(env().database.db, env().storeId)).toEqual([]);
   });
 
   it('online: a card order without the signature is refused (400) and nothing is written', async () => {
