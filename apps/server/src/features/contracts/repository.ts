@@ -116,13 +116,18 @@ export function insertCardContract(
   return ex.insertInto('cardContract').values(row).execute();
 }
 
-/** A card's contract with its template and its buyer's name and mobile; undefined when it has none. */
+/**
+ * A card's contract with its template, its buyer's name and mobile and the card's holder now
+ * (`holderId`: the buyer, or whom the card was transferred to); undefined when it has none.
+ */
 export function cardContractOf(ex: Executor, storeId: number, memberCardId: number) {
   return ex
     .selectFrom('cardContract as cc')
     .innerJoin('contractTemplate as ct', 'ct.id', 'cc.templateId')
     .innerJoin('member as m', 'm.id', 'cc.memberId')
+    .innerJoin('memberCard as hmc', 'hmc.id', 'cc.memberCardId')
     .select([
+      'hmc.memberId as holderId',
       'cc.id',
       'cc.storeId',
       'cc.memberCardId',

@@ -9,6 +9,7 @@ import {
   memberBook,
   memberCardContract,
   memberCardsForSession,
+  memberMyCards,
   memberContractPreview,
   memberCreateOrder,
   memberDownloadContract,
@@ -20,6 +21,7 @@ import {
   queryCardContract,
   signCardContract,
   signInPendingCall,
+  transferMemberCard,
   updateBookingPolicy,
   updateContractTemplate,
   CONTRACT_DEFAULT_BODY,
@@ -290,6 +292,35 @@ describeEachDb('contracts: signing (待签约 → 已签约), the PDF and its ha
       await ef.setMode(0);
     }
     expect(await checkInvariants(env().database.db, env().storeId)).toEqual([]);
+  });
+
+  it('a signed card transferred: its new holder sees it 已签约, books with it, opens and downloads its contract', async () => {
+    const tmpl = { title: CONTRACT_DEFAULT_TITLE, body: CONTRACT_DEFAULT_BODY, licenceName: '' };
+    const { member, mcId, session } = await deskSale();
+    const signed = await manager().ok(signCardContract.path, { mcId, image: PNG });
+    const heir = await env().factory.member({ name: '受让会员' });
+    await manager().ok(transferMemberCard.path, { mcId, toMid: heir.id, futureBookings: 'keep' });
+    await manager().ok(updateContractTemplate.path, { ...tmpl, unsignedMayBook: false });
+    try {
+      const me = await memberClient(env(), heir);
+      const mine = await me.ok(memberMyCards.path, {});
+      expect(mine.find((c: { id: number }) => c.id === mcId)).toMatchObject({ contract: 'signed' });
+      await me.ok(memberBook.path, { tid: session.id, mcId });
+      // the contract is the card's: still the buyer's name and signature, opened by its holder
+      expect(await me.ok(memberCardContract.path, { mcId })).toMatchObject({
+        mcId,
+        status: 'signed',
+        signerName: '签约会员',
+        pdfSha256: signed.pdfSha256,
+      });
+      const file = await me.ok(memberDownloadContract.path, { mcId });
+      expect(sha256(Buffer.from(file.pdf, 'base64'))).toBe(signed.pdfSha256);
+      // the buyer holds the card no more
+      const buyer = await memberClient(env(), member);
+      expect((await buyer.call(memberCardContract.path, { mcId })).status).toBe(404);
+    } finally {
+      await manager().ok(updateContractTemplate.path, { ...tmpl, unsignedMayBook: true });
+    }
   });
 
   it('online: a card order without the signature is refused (400) and nothing is written', async () => {

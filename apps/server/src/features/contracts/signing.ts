@@ -96,10 +96,13 @@ async function contractOfCard(ex: Executor, storeId: number, memberCardId: numbe
   return c;
 }
 
-/** The member's own card's contract: another member's card, or a card of another store, is a 404. */
+/**
+ * The contract of a card the member holds (the contract is the card's: a card transferred to them
+ * brings it); another member's card, or a card of another store, is a 404.
+ */
 async function ownContract(ctx: CallCtx, memberCardId: number) {
   const c = await repo.cardContractOf(ctx.db, ctx.store.id, memberCardId);
-  if (!c || Number(c.memberId) !== ctx.member.id) throw notFound('会员卡');
+  if (!c || Number(c.holderId) !== ctx.member.id) throw notFound('会员卡');
   return c;
 }
 
