@@ -17,6 +17,7 @@ import {
   memberSendContractCode,
   memberSignContract,
   Msg,
+  PayMsg,
   PendingStatus,
   queryCardContract,
   signCardContract,
@@ -362,6 +363,17 @@ describeEachDb('contracts: signing (待签约 → 已签约), the PDF and its ha
     expect(c.pdfSha256).toMatch(/^[0-9a-f]{64}$/);
     const file = await me.ok(memberDownloadContract.path, { mcId: paid.memberCardId });
     expect(sha256(Buffer.from(file.pdf, 'base64'))).toBe(c.pdfSha256);
+  });
+
+  it('online: an order refused (JSAPI without an openid) leaves the texted code usable for the next', async () => {
+    const member = await env().factory.member({ name: '公众号会员' });
+    const me = await memberClient(env(), member);
+    const code = await codeFor(env(), member.id);
+    const order = { productId: online.product.id, agree: true, signCode: code };
+    const refused = await me.call(memberCreateOrder.path, { ...order, method: 'wechat_jsapi' });
+    expect([refused.status, refused.msg]).toEqual([400, PayMsg.openidNeeded]);
+    const o = await me.ok(memberCreateOrder.path, { ...order, method: 'wechat_native' });
+    expect(o.orderNo).toBeTruthy();
   });
 
   it('a store that sends no texts: the code is refused with the way to sign at the desk (not the sign-in wording)', async () => {
