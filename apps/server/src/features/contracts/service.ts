@@ -9,7 +9,6 @@ import {
   type ParsedReqOf,
   type ResOf,
   renderContract,
-  type queryCardContract,
   type queryContractTemplate,
   type updateContractTemplate,
 } from '@studio/contract';
@@ -259,11 +258,4 @@ export function contractView(c: repo.ContractRow): CardContract {
     signIp: c.signIp,
     pdfSha256: c.pdfSha256,
   };
-}
-
-/** A card's contract (null for a card with none: imported, or sold before contracts). */
-export async function cardContract(ctx: CallCtx, memberCardId: number): Promise<ResOf<typeof queryCardContract>> {
-  await requireMemberCard(ctx.db, ctx.store.id, memberCardId);
-  const c = await repo.cardContractOf(ctx.db, ctx.store.id, memberCardId);
-  return c ? contractView(c) : null;
 }

@@ -376,6 +376,33 @@ describeEachDb('contracts: signing (待签约 → 已签约), the PDF and its ha
     expect(o.orderNo).toBeTruthy();
   });
 
+  it('online: a sale whose seal failed (the font missing) is paid and 已签约; the contract is sealed when first shown', async () => {
+    const member = await env().factory.member({ name: '补封会员' });
+    const me = await memberClient(env(), member);
+    const font = env().app.deps.config.contractFont;
+    const fontPath = font.path;
+    font.path = '/nonexistent/font.ttc';
+    let mcId: number;
+    try {
+      const o = await me.ok(memberCreateOrder.path, { productId: online.product.id, method: 'wechat_native' });
+      await online.wx.pay(o.orderNo);
+      mcId = (await me.ok(memberQueryOrder.path, { orderNo: o.orderNo })).memberCardId;
+      const row = (await cardContractOf(env().database.db, env().storeId, mcId))!;
+      expect([row.signMethod, row.pdfSha256]).toEqual(['sms', null]);
+    } finally {
+      font.path = fontPath;
+    }
+    // the desk's view seals it; the member's and the download read the same PDF
+    const desk = await manager().ok(queryCardContract.path, { mcId });
+    expect(desk).toMatchObject({ status: 'signed', signMethod: 'sms' });
+    expect(desk!.pdfSha256).toMatch(/^[0-9a-f]{64}$/);
+    expect((await me.ok(memberCardContract.path, { mcId })).pdfSha256).toBe(desk!.pdfSha256);
+    const file = await me.ok(memberDownloadContract.path, { mcId });
+    expect(sha256(Buffer.from(file.pdf, 'base64'))).toBe(desk!.pdfSha256);
+    const row = (await cardContractOf(env().database.db, env().storeId, mcId))!;
+    expect(verifyContract(row, await contractPdf(env().database.db, Number(row.id)))).toEqual([]);
+  });
+
   it('a store that sends no texts: the code is refused with the way to sign at the desk (not the sign-in wording)', async () => {
     const member = await env().factory.member({ name: '无短信会员' });
     const me = await memberClient(env(), member);
