@@ -25,6 +25,7 @@ import {
   transferMemberCard,
   updateBookingPolicy,
   updateContractTemplate,
+  updateSmsSetting,
   CONTRACT_DEFAULT_BODY,
   CONTRACT_DEFAULT_TITLE,
 } from '@studio/contract';
@@ -35,6 +36,7 @@ import { describeEachDb, type TestEnv } from '../../../test/harness.ts';
 import { checkInvariants } from '../../../test/invariants.ts';
 import { memberClient } from '../../../test/member-client.ts';
 import { onlineStoreOfFile } from '../../../test/payment-support.ts';
+import { SECRET, startSmsStandIn } from '../../../test/sms-stand-in.ts';
 import { loadConfig } from '../../config.ts';
 import { issueCode } from '../../auth/member-codes.ts';
 import { runNoShows } from '../no-show/service.ts';
@@ -408,5 +410,56 @@ describeEachDb('contracts: signing (待签约 → 已签约), the PDF and its ha
     const me = await memberClient(env(), member);
     const r = await me.call(memberSendContractCode.path, { productId: online.product.id });
     expect([r.status, r.msg]).toEqual([409, ContractMsg.noSms]);
+  });
+});
+
+describeEachDb('contracts: 操作日志 of signing', (env) => {
+  it('the QR shown, the code texted, the signature (with its hash) and the desk’s download each leave an entry', async () => {
+    const sms = await startSmsStandIn(env().app);
+    try {
+      const desk = env().client;
+      await desk.ok(updateSmsSetting.path, sms.setting('tencent', SECRET.tencent));
+      const product = await env().factory.cardProduct({ cardName: '日志十次卡', totalCount: 10 });
+      const member = await env().factory.member({ name: '日志会员' });
+      const { id: mcId } = await desk.ok(insertMemberCard.path, {
+        mid: member.id,
+        cardId: product.id,
+        totalCount: 10,
+        expireTime: '2099-12-31',
+        payment: { amount: 100000, method: 'cash', remark: null },
+      });
+      const { url } = await desk.ok(createCardContractLink.path, { mcId });
+      const me = await memberClient(env(), member);
+      await me.ok(memberCardContract.path, { token: new URL(url).searchParams.get('sign')! });
+      await me.ok(memberSendContractCode.path, { mcId });
+      const signed = await me.ok(memberSignContract.path, { mcId, agree: true, code: await codeFor(env(), member.id) });
+      await desk.ok(downloadCardContract.path, { mcId });
+      const entries = await env()
+        .database.db.selectFrom('auditLog as l')
+        .innerJoin('auditTarget as t', 't.auditId', 'l.id')
+        .select(['l.call', 'l.actorKind', 'l.summary'])
+        .where('l.storeId', '=', env().storeId)
+        .where('t.type', '=', 'card')
+        .where('t.refId', '=', mcId)
+        .where('l.call', '<>', insertMemberCard.path)
+        .orderBy('l.id')
+        .execute();
+      expect(entries).toEqual([
+        {
+          call: createCardContractLink.path,
+          actorKind: 'staff',
+          summary: '出示合同签约二维码，请会员在手机上阅读并签署',
+        },
+        { call: memberSendContractCode.path, actorKind: 'member', summary: '发送签署合同的短信验证码' },
+        {
+          call: memberSignContract.path,
+          actorKind: 'member',
+          summary: `签署合同（扫码签署），PDF SHA-256 ${signed.pdfSha256!.slice(0, 16)}…`,
+        },
+        { call: downloadCardContract.path, actorKind: 'staff', summary: '下载已签署的合同 PDF' },
+      ]);
+    } finally {
+      await sms.close();
+    }
   });
 });
