@@ -97,7 +97,7 @@ export async function renderContractPdf(c: SignedContract, font: { path: string;
 export const sha256 = (b: Buffer | string) => crypto.createHash('sha256').update(b).digest('hex');
 
 /** JSON with every object's keys sorted (the same fields always give the same text). */
-export function canonicalJson(v: unknown): string {
+function canonicalJson(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
   if (v && typeof v === 'object') {
     const o = v as Record<string, unknown>;

@@ -39,8 +39,6 @@ import * as repo from './repository.ts';
  */
 
 const LICENCE = 'contract.licence';
-/** 未签约的卡可以预约: '0' no (the booking rules read it: cards/repository.ts `unsignedBlocks`); else yes. */
-const UNSIGNED_MAY_BOOK = CONTRACT_UNSIGNED_SETTING;
 
 export type Terms = Omit<Record<ContractField, string>, 'member' | 'mobile'>;
 
@@ -53,7 +51,7 @@ export async function contractTemplate(
     repo.currentTemplate(ctx.db, storeId),
     repo.versionsWithCards(ctx.db, storeId),
     getSetting(ctx.db, storeId, LICENCE),
-    getSetting(ctx.db, storeId, UNSIGNED_MAY_BOOK),
+    getSetting(ctx.db, storeId, CONTRACT_UNSIGNED_SETTING),
   ]);
   const shown = version === undefined ? current : await repo.templateVersion(ctx.db, storeId, version);
   if (!shown) throw notFound('合同版本');
@@ -93,7 +91,7 @@ export async function saveContractTemplate(ctx: CallCtx, input: ParsedReqOf<type
   }
   await putSetting(ctx.db, storeId, LICENCE, input.licenceName);
   if (input.unsignedMayBook !== undefined) {
-    await putSetting(ctx.db, storeId, UNSIGNED_MAY_BOOK, input.unsignedMayBook ? '1' : '0');
+    await putSetting(ctx.db, storeId, CONTRACT_UNSIGNED_SETTING, input.unsignedMayBook ? '1' : '0');
   }
   audit(ctx.db, {
     kind: 'settings',

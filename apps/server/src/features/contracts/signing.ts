@@ -35,7 +35,7 @@ import { contractView, filledText, type Terms } from './service.ts';
 type Deps = Pick<AppDeps, 'db' | 'dialect' | 'config' | 'log'>;
 
 /** The fields a seal covers: every stored fact of the contract and its signature (not the PDF, hashed apart). */
-export function sealFields(c: repo.ContractRow) {
+function sealFields(c: repo.ContractRow) {
   return {
     storeId: Number(c.storeId),
     memberCardId: Number(c.memberCardId),
@@ -231,7 +231,7 @@ export async function signOnTablet(ctx: CallCtx, memberCardId: number, dataUrl: 
 }
 
 /** A PNG data URL's bytes: a real PNG header with a width and height within bounds, else 400. */
-export function pngOf(dataUrl: string): Buffer {
+function pngOf(dataUrl: string): Buffer {
   const b = Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64');
   const magic = '89504e470d0a1a0a';
   if (b.length < 33 || b.subarray(0, 8).toString('hex') !== magic || b.subarray(12, 16).toString() !== 'IHDR') {

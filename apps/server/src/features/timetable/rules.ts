@@ -1,6 +1,13 @@
 import { GENDER_ALL, Msg, type BookingPolicy } from '@studio/contract';
 import type { AgeLimitColumns } from '../../db/schema.ts';
-import { capRefusal, capsOf, chargeFor, newBookingCardReason, type CardCaps, type CardOfRules } from '../cards/public.ts';
+import {
+  capRefusal,
+  capsOf,
+  chargeFor,
+  newBookingCardReason,
+  type CardCaps,
+  type CardOfRules,
+} from '../cards/public.ts';
 import { memberBookingReason } from '../policy/rules.ts';
 import type { OpenUse } from './booking-repository.ts';
 
