@@ -4,7 +4,7 @@ import type { Db } from '../src/db/index.ts';
 import type { Database } from '../src/db/schema.ts';
 import { LEDGER_TOTAL_KINDS, overLimitCards, weekDays } from '../src/features/cards/public.ts';
 import { OPENING_REMARK } from '../src/features/import-export/public.ts';
-import { cardContractOf, contractPdf, verifyContract } from '../src/features/contracts/public.ts';
+import { signedContracts, verifyContract } from '../src/features/contracts/public.ts';
 import { groupBy } from '../src/lib/group.ts';
 import { localDateTime } from '../src/lib/time.ts';
 
@@ -347,11 +347,9 @@ async function contractProblems(db: Db, storeId?: number): Promise<string[]> {
       out.push(`card ${c.id}: sold without a contract`);
     }
   }
-  for (const r of rows) {
-    const c = await cardContractOf(db, r.storeId, Number(r.memberCardId));
-    if (!c?.signedAt) continue;
-    const problems = verifyContract(c, await contractPdf(db, Number(c.id)));
-    for (const p of problems) out.push(`contract of card ${r.memberCardId}: ${p}`);
+  for (const c of await signedContracts(db, storeId)) {
+    const problems = verifyContract(c, c.pdf ? Buffer.from(c.pdf) : null);
+    for (const p of problems) out.push(`contract of card ${c.memberCardId}: ${p}`);
   }
   return out;
 }

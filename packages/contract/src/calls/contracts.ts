@@ -104,7 +104,6 @@ export const ContractMsg = {
   image: '请先在签名板上签名',
   imageFormat: '签名图片格式不正确，请重新签名',
   imageSize: `签名图片太大（不能超过${Math.round(CONTRACT_SIGNATURE_MAX / 1000)}K），请重新签名`,
-  cardOnly: '只有购卡订单需要签署合同',
   noSms: '本店暂未开通短信验证码，请到前台在平板上手写签署合同',
   smsCap: '本店今天的短信验证码已发完，请到前台在平板上手写签署合同',
 } as const;
@@ -113,7 +112,7 @@ export const ContractMsg = {
 export const CONTRACT_UNSIGNED_SETTING = 'contract.unsignedMayBook';
 
 /** 未签约的卡可以预约 (store setting, default yes). */
-export const zUnsignedMayBook = z.boolean({ error: '请选择未签约的卡是否可以预约' });
+const zUnsignedMayBook = z.boolean({ error: '请选择未签约的卡是否可以预约' });
 
 /** The labels of the fields, as a template writes them between `{{` and `}}`. */
 export const CONTRACT_FIELD_LABELS: readonly string[] = Object.values(CONTRACT_FIELDS);
@@ -262,7 +261,7 @@ const zAgreeAndCode = {
 };
 
 /** A drawn signature as the canvas gives it: a PNG data URL. */
-export const zSignatureImage = z
+const zSignatureImage = z
   .string({ error: ContractMsg.image })
   .min(1, ContractMsg.image)
   .max(CONTRACT_SIGNATURE_MAX, ContractMsg.imageSize)
@@ -387,9 +386,6 @@ export const memberDownloadContract = defineCall({
   example: { mcId: 1 },
   errors: [...contractErrors, { status: 409 as const, msg: ContractMsg.unsigned }],
 });
-
-/** The sign-before-paying fields of a member's card order. */
-export const zOrderSignature = zAgreeAndCode;
 
 export const contractCalls = [
   queryContractTemplate,

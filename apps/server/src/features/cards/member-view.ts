@@ -4,7 +4,7 @@ import { storeNow } from '../../lib/time.ts';
 import { requireCourse, requireMember } from '../reference/public.ts';
 import { cardLifeView } from './activation.ts';
 import { memberCards, sharersOf, cardsSharedWith } from './repository.ts';
-import { cardUnusableReason, startsAfter } from './rules.ts';
+import { newBookingCardReason, startsAfter } from './rules.ts';
 
 /**
  * A member's cards as the desk's member screens show them: the member with every card they hold
@@ -73,7 +73,7 @@ export async function cardsForCourse(ctx: CallCtx, memberId: number, courseId: n
   const at = storeNow(ctx);
   return cards.map((card) => {
     // A card that starts later (指定日期开卡) is judged at its start: the classes it books come then.
-    const reason = cardUnusableReason({
+    const reason = newBookingCardReason({
       card,
       product: card,
       memberId,

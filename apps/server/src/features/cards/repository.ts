@@ -343,7 +343,6 @@ export function memberCards(ex: Executor, storeId: number, memberId: number, o: 
         .selectFrom('cardContract as scc')
         .select('scc.signedAt')
         .whereRef('scc.memberCardId', '=', 'mc.id')
-        .whereRef('scc.memberId', '=', 'mc.memberId')
         .as('contractSignedAt'),
     )
     .select((eb) =>

@@ -35,7 +35,8 @@ export interface CardForRules {
   committed?: number;
   /**
    * The card's contract is 待签约 and its store books only signed cards (未签约的卡可以预约: 否): read
-   * with the card (`unsignedBlocks`, cards/repository.ts); 1/true refuses.
+   * with the card (`unsignedBlocks`, cards/repository.ts); 1/true refuses a new booking
+   * (`newBookingCardReason`), never the charge of a booking already made.
    */
   contractUnsigned?: number | boolean | null;
 }
@@ -87,7 +88,8 @@ export function booksOn(card: Pick<CardForRules, 'memberId' | 'sharedWith'>, mem
 /**
  * Why a member card cannot pay for `studentCount` seats of a class starting at `at`
  * (store-local `YYYY-MM-DD HH:mm:ss`), or null when it can (domain.md, booking rule 1).
- * The same rules serve the card picker (usable / reason) and the booking itself.
+ * The same rules serve the card picker (usable / reason), the booking itself and the charge of a
+ * booking made (sign-in, a no-show); a new booking adds the contract's (`newBookingCardReason`).
  */
 export function cardUnusableReason(args: {
   card: CardForRules;
@@ -101,7 +103,6 @@ export function cardUnusableReason(args: {
   if (!booksOn(card, memberId)) return Msg.cardNotOwned;
   if (!allowedCardIds.includes(card.cardId)) return Msg.cardNotAllowed;
   if (card.frozen) return Msg.cardFrozen;
-  if (card.contractUnsigned) return Msg.cardUnsigned;
   const starts = startsAfter(card, at);
   if (starts) return Msg.cardNotStarted(yearMonthDay(starts));
   const leave = leaveAt(card, at);
@@ -112,6 +113,16 @@ export function cardUnusableReason(args: {
   if (balance < needed || balance <= 0) return Msg.cardBalance;
   if (balance - (card.committed ?? 0) < needed) return Msg.cardCommitted;
   return null;
+}
+
+/**
+ * Why a card cannot pay for a NEW booking (a booking, the card pickers): the card rules, then its
+ * contract (待签约 where the store books only signed cards, `Msg.cardUnsigned`). The charge of a
+ * booking already made (sign-in, a no-show) reads `cardUnusableReason` alone: an unsigned contract
+ * never stops it.
+ */
+export function newBookingCardReason(args: Parameters<typeof cardUnusableReason>[0]): string | null {
+  return cardUnusableReason(args) ?? (args.card.contractUnsigned ? Msg.cardUnsigned : null);
 }
 
 /** What booking `studentCount` seats takes from the card: perCount x studentCount. */

@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import PDFDocument from 'pdfkit';
 import { ErrorCode } from '@studio/contract';
 import { AppError } from '../../lib/errors.ts';
 
@@ -47,6 +46,8 @@ function fontBytes(path: string): Buffer {
 /** Renders the signed contract: title, the filled text, then the signature line (and the drawn image). */
 export async function renderContractPdf(c: SignedContract, font: { path: string; name: string }): Promise<Buffer> {
   const bytes = fontBytes(font.path);
+  // Loaded where a PDF is rendered, not at the server's start (pdfkit is large and rarely needed).
+  const { default: PDFDocument } = await import('pdfkit');
   const at = new Date(`${c.signedAt.replace(' ', 'T')}Z`);
   return new Promise<Buffer>((resolve, reject) => {
     const doc = new PDFDocument({
@@ -96,7 +97,7 @@ export async function renderContractPdf(c: SignedContract, font: { path: string;
 export const sha256 = (b: Buffer | string) => crypto.createHash('sha256').update(b).digest('hex');
 
 /** JSON with every object's keys sorted (the same fields always give the same text). */
-export function canonicalJson(v: unknown): string {
+function canonicalJson(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
   if (v && typeof v === 'object') {
     const o = v as Record<string, unknown>;

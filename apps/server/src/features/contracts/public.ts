@@ -5,6 +5,6 @@ export { sealUnsealed } from './signing.ts';
 export { signatureBeforePaying } from './signing.ts';
 /** The invariant checker: a stored contract still is what was signed. */
 export { verifyContract } from './signing.ts';
-export { cardContractOf, contractPdf } from './repository.ts';
+export { signedContracts } from './repository.ts';
 /** Before a signing code is texted (features/member-channel): what it is for is the member's to sign. */
 export { checkCodeTarget } from './signing.ts';

@@ -116,13 +116,18 @@ export function insertCardContract(
   return ex.insertInto('cardContract').values(row).execute();
 }
 
-/** A card's contract with its template and its buyer's name and mobile; undefined when it has none. */
-export function cardContractOf(ex: Executor, storeId: number, memberCardId: number) {
+/**
+ * Contracts with their template, their buyer's name and mobile and the card's holder now
+ * (`holderId`: the buyer, or whom the card was transferred to).
+ */
+function contractRows(ex: Executor) {
   return ex
     .selectFrom('cardContract as cc')
     .innerJoin('contractTemplate as ct', 'ct.id', 'cc.templateId')
     .innerJoin('member as m', 'm.id', 'cc.memberId')
+    .innerJoin('memberCard as hmc', 'hmc.id', 'cc.memberCardId')
     .select([
+      'hmc.memberId as holderId',
       'cc.id',
       'cc.storeId',
       'cc.memberCardId',
@@ -143,11 +148,27 @@ export function cardContractOf(ex: Executor, storeId: number, memberCardId: numb
       'cc.sealSha256',
       'm.name as memberName',
       'm.mobile',
-    ])
+    ]);
+}
+
+/** A card's contract (`contractRows`); undefined when it has none. */
+export function cardContractOf(ex: Executor, storeId: number, memberCardId: number) {
+  return contractRows(ex)
     .where('cc.storeId', '=', storeId)
     .where('cc.memberCardId', '=', memberCardId)
     .executeTakeFirst();
 }
+
+/** Every signed contract (of a store, or of all) with its stored PDF, in one read: the invariant checker's. */
+export function signedContracts(ex: Executor, storeId?: number) {
+  return contractRows(ex)
+    .select('cc.pdf')
+    .where('cc.signedAt', 'is not', null)
+    .$if(storeId !== undefined, (q) => q.where('cc.storeId', '=', storeId!))
+    .orderBy('cc.id')
+    .execute();
+}
+
 export type ContractRow = NonNullable<Awaited<ReturnType<typeof cardContractOf>>>;
 
 /** A contract's stored PDF (null: not sealed yet). */

@@ -19,7 +19,7 @@ import * as sign from './signing.ts';
 export const contractsFeature = defineFeature((r) => {
   r.handle(queryContractTemplate, (input, ctx) => s.contractTemplate(ctx, input.version));
   r.handle(updateContractTemplate, (input, ctx) => s.saveContractTemplate(ctx, input), { tx: true });
-  r.handle(queryCardContract, (input, ctx) => s.cardContract(ctx, input.mcId));
+  r.handle(queryCardContract, (input, ctx) => sign.deskContract(ctx, input.mcId));
   r.handle(createCardContractLink, (input, ctx) => sign.signingLink(ctx, input.mcId));
   r.handle(signCardContract, (input, ctx) => sign.signOnTablet(ctx, input.mcId, input.image));
   r.handle(downloadCardContract, (input, ctx) => sign.staffDownload(ctx, input.mcId));

@@ -9,7 +9,6 @@ import {
   type ParsedReqOf,
   type ResOf,
   renderContract,
-  type queryCardContract,
   type queryContractTemplate,
   type updateContractTemplate,
 } from '@studio/contract';
@@ -40,8 +39,6 @@ import * as repo from './repository.ts';
  */
 
 const LICENCE = 'contract.licence';
-/** 未签约的卡可以预约: '0' no (the booking rules read it: cards/repository.ts `unsignedBlocks`); else yes. */
-const UNSIGNED_MAY_BOOK = CONTRACT_UNSIGNED_SETTING;
 
 export type Terms = Omit<Record<ContractField, string>, 'member' | 'mobile'>;
 
@@ -54,7 +51,7 @@ export async function contractTemplate(
     repo.currentTemplate(ctx.db, storeId),
     repo.versionsWithCards(ctx.db, storeId),
     getSetting(ctx.db, storeId, LICENCE),
-    getSetting(ctx.db, storeId, UNSIGNED_MAY_BOOK),
+    getSetting(ctx.db, storeId, CONTRACT_UNSIGNED_SETTING),
   ]);
   const shown = version === undefined ? current : await repo.templateVersion(ctx.db, storeId, version);
   if (!shown) throw notFound('合同版本');
@@ -94,7 +91,7 @@ export async function saveContractTemplate(ctx: CallCtx, input: ParsedReqOf<type
   }
   await putSetting(ctx.db, storeId, LICENCE, input.licenceName);
   if (input.unsignedMayBook !== undefined) {
-    await putSetting(ctx.db, storeId, UNSIGNED_MAY_BOOK, input.unsignedMayBook ? '1' : '0');
+    await putSetting(ctx.db, storeId, CONTRACT_UNSIGNED_SETTING, input.unsignedMayBook ? '1' : '0');
   }
   audit(ctx.db, {
     kind: 'settings',
@@ -259,11 +256,4 @@ export function contractView(c: repo.ContractRow): CardContract {
     signIp: c.signIp,
     pdfSha256: c.pdfSha256,
   };
-}
-
-/** A card's contract (null for a card with none: imported, or sold before contracts). */
-export async function cardContract(ctx: CallCtx, memberCardId: number): Promise<ResOf<typeof queryCardContract>> {
-  await requireMemberCard(ctx.db, ctx.store.id, memberCardId);
-  const c = await repo.cardContractOf(ctx.db, ctx.store.id, memberCardId);
-  return c ? contractView(c) : null;
 }

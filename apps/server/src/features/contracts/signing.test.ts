@@ -1,11 +1,15 @@
 import {
+  addGroupPending,
   addMemberReservation,
   cardRefundQuote,
   ContractMsg,
   createCardContractLink,
   downloadCardContract,
   insertMemberCard,
+  memberBook,
   memberCardContract,
+  memberCardsForSession,
+  memberMyCards,
   memberContractPreview,
   memberCreateOrder,
   memberDownloadContract,
@@ -13,21 +17,29 @@ import {
   memberSendContractCode,
   memberSignContract,
   Msg,
+  PayMsg,
+  PendingStatus,
   queryCardContract,
   signCardContract,
+  signInPendingCall,
+  transferMemberCard,
+  updateBookingPolicy,
   updateContractTemplate,
+  updateSmsSetting,
   CONTRACT_DEFAULT_BODY,
   CONTRACT_DEFAULT_TITLE,
 } from '@studio/contract';
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
-import { EngineFactory } from '../../../test/factory-engine.ts';
+import { EngineFactory, FUTURE } from '../../../test/factory-engine.ts';
 import { describeEachDb, type TestEnv } from '../../../test/harness.ts';
 import { checkInvariants } from '../../../test/invariants.ts';
 import { memberClient } from '../../../test/member-client.ts';
 import { onlineStoreOfFile } from '../../../test/payment-support.ts';
+import { SECRET, startSmsStandIn } from '../../../test/sms-stand-in.ts';
 import { loadConfig } from '../../config.ts';
 import { issueCode } from '../../auth/member-codes.ts';
+import { runNoShows } from '../no-show/service.ts';
 import { renderContractPdf, sha256 } from './pdf.ts';
 import { cardContractOf, contractPdf } from './repository.ts';
 import { verifyContract } from './signing.ts';
@@ -73,7 +85,7 @@ describeEachDb('contracts: signing (待签约 → 已签约), the PDF and its ha
       payment: { amount: 100000, method: 'cash', remark: null },
     });
     const session = await ef.session({ courseId: course.id, teacherId: teacher.id });
-    return { member, mcId: id as number, session };
+    return { member, mcId: id as number, session, ef, course, teacher };
   }
 
   it('a desk sale is 待签约; the member signs through the QR’s link with a texted code; then 已签约, the PDF verifies', async () => {
@@ -239,6 +251,81 @@ describeEachDb('contracts: signing (待签约 → 已签约), the PDF and its ha
     await manager().ok(addMemberReservation.path, { tid: b.session.id, mcId: b.mcId, studentCount: 1 });
   });
 
+  it('未签约的卡可以预约: no → a booking already made with a 待签约 card is still charged (sign-in, a no-show); a new one is refused', async () => {
+    const tmpl = { title: CONTRACT_DEFAULT_TITLE, body: CONTRACT_DEFAULT_BODY, licenceName: '' };
+    const { member, mcId, session, ef, course, teacher } = await deskSale();
+    const later = await ef.session({ courseId: course.id, teacherId: teacher.id, startTime: `${FUTURE} 14:00:00` });
+    const third = await ef.session({ courseId: course.id, teacherId: teacher.id, startTime: `${FUTURE} 16:00:00` });
+    await ef.setMode(1);
+    await manager().ok(updateBookingPolicy.path, { noShow: 'forfeit', noShowLimit: 0, noShowSuspendDays: 0 });
+    try {
+      // booked while the store let unsigned cards book; then it books only signed ones
+      await manager().ok(addGroupPending.path, { mid: member.id, tid: session.id, mcId, studentCount: 1 });
+      await manager().ok(addGroupPending.path, { mid: member.id, tid: later.id, mcId, studentCount: 1 });
+      await manager().ok(updateContractTemplate.path, { ...tmpl, unsignedMayBook: false });
+      const pendingOf = (tid: number) =>
+        env().database.db.selectFrom('pending').selectAll().where('timetableId', '=', tid).executeTakeFirstOrThrow();
+      // the sign-in charges the card
+      const first = await pendingOf(session.id);
+      await manager().ok(signInPendingCall.path, { pendingId: first.id, mcId, remark: '' });
+      expect((await ef.cardRow(mcId)).usedCount).toBe(1);
+      // the no-show is charged to it too
+      const second = await pendingOf(later.id);
+      await runNoShows(env().database.db, env().dialect, () => `${FUTURE} 23:00:00`);
+      const noShow = await pendingOf(later.id);
+      expect([noShow.id, noShow.status, Number(noShow.noShowFee), noShow.noShowCardId]).toEqual([
+        second.id,
+        PendingStatus.NO_SHOW,
+        1,
+        mcId,
+      ]);
+      expect((await ef.cardRow(mcId)).usedCount).toBe(2);
+      // the member's own new booking with it is refused, and the picker says why
+      const me = await memberClient(env(), member);
+      const picker = await me.ok(memberCardsForSession.path, { tid: third.id });
+      expect(picker.find((c: { id: number }) => c.id === mcId)).toMatchObject({
+        usable: false,
+        reason: Msg.cardUnsigned,
+      });
+      const refused = await me.call(memberBook.path, { tid: third.id, mcId });
+      expect([refused.status, refused.msg]).toEqual([409, Msg.cardUnsigned]);
+    } finally {
+      await manager().ok(updateContractTemplate.path, { ...tmpl, unsignedMayBook: true });
+      await manager().ok(updateBookingPolicy.path, { noShow: 'none', noShowLimit: 0, noShowSuspendDays: 0 });
+      await ef.setMode(0);
+    }
+    expect(await checkInvariants(env().database.db, env().storeId)).toEqual([]);
+  });
+
+  it('a signed card transferred: its new holder sees it 已签约, books with it, opens and downloads its contract', async () => {
+    const tmpl = { title: CONTRACT_DEFAULT_TITLE, body: CONTRACT_DEFAULT_BODY, licenceName: '' };
+    const { member, mcId, session } = await deskSale();
+    const signed = await manager().ok(signCardContract.path, { mcId, image: PNG });
+    const heir = await env().factory.member({ name: '受让会员' });
+    await manager().ok(transferMemberCard.path, { mcId, toMid: heir.id, futureBookings: 'keep' });
+    await manager().ok(updateContractTemplate.path, { ...tmpl, unsignedMayBook: false });
+    try {
+      const me = await memberClient(env(), heir);
+      const mine = await me.ok(memberMyCards.path, {});
+      expect(mine.find((c: { id: number }) => c.id === mcId)).toMatchObject({ contract: 'signed' });
+      await me.ok(memberBook.path, { tid: session.id, mcId });
+      // the contract is the card's: still the buyer's name and signature, opened by its holder
+      expect(await me.ok(memberCardContract.path, { mcId })).toMatchObject({
+        mcId,
+        status: 'signed',
+        signerName: '签约会员',
+        pdfSha256: signed.pdfSha256,
+      });
+      const file = await me.ok(memberDownloadContract.path, { mcId });
+      expect(sha256(Buffer.from(file.pdf, 'base64'))).toBe(signed.pdfSha256);
+      // the buyer holds the card no more
+      const buyer = await memberClient(env(), member);
+      expect((await buyer.call(memberCardContract.path, { mcId })).status).toBe(404);
+    } finally {
+      await manager().ok(updateContractTemplate.path, { ...tmpl, unsignedMayBook: true });
+    }
+  });
+
   it('online: a card order without the signature is refused (400) and nothing is written', async () => {
     const member = await env().factory.member({ name: '未签会员' });
     const me = await memberClient(env(), member);
@@ -280,10 +367,99 @@ describeEachDb('contracts: signing (待签约 → 已签约), the PDF and its ha
     expect(sha256(Buffer.from(file.pdf, 'base64'))).toBe(c.pdfSha256);
   });
 
+  it('online: an order refused (JSAPI without an openid) leaves the texted code usable for the next', async () => {
+    const member = await env().factory.member({ name: '公众号会员' });
+    const me = await memberClient(env(), member);
+    const code = await codeFor(env(), member.id);
+    const order = { productId: online.product.id, agree: true, signCode: code };
+    const refused = await me.call(memberCreateOrder.path, { ...order, method: 'wechat_jsapi' });
+    expect([refused.status, refused.msg]).toEqual([400, PayMsg.openidNeeded]);
+    const o = await me.ok(memberCreateOrder.path, { ...order, method: 'wechat_native' });
+    expect(o.orderNo).toBeTruthy();
+  });
+
+  it('online: a sale whose seal failed (the font missing) is paid and 已签约; the contract is sealed when first shown', async () => {
+    const member = await env().factory.member({ name: '补封会员' });
+    const me = await memberClient(env(), member);
+    const font = env().app.deps.config.contractFont;
+    const fontPath = font.path;
+    font.path = '/nonexistent/font.ttc';
+    let mcId: number;
+    try {
+      const o = await me.ok(memberCreateOrder.path, { productId: online.product.id, method: 'wechat_native' });
+      await online.wx.pay(o.orderNo);
+      mcId = (await me.ok(memberQueryOrder.path, { orderNo: o.orderNo })).memberCardId;
+      const row = (await cardContractOf(env().database.db, env().storeId, mcId))!;
+      expect([row.signMethod, row.pdfSha256]).toEqual(['sms', null]);
+    } finally {
+      font.path = fontPath;
+    }
+    // the desk's view seals it; the member's and the download read the same PDF
+    const desk = await manager().ok(queryCardContract.path, { mcId });
+    expect(desk).toMatchObject({ status: 'signed', signMethod: 'sms' });
+    expect(desk!.pdfSha256).toMatch(/^[0-9a-f]{64}$/);
+    expect((await me.ok(memberCardContract.path, { mcId })).pdfSha256).toBe(desk!.pdfSha256);
+    const file = await me.ok(memberDownloadContract.path, { mcId });
+    expect(sha256(Buffer.from(file.pdf, 'base64'))).toBe(desk!.pdfSha256);
+    const row = (await cardContractOf(env().database.db, env().storeId, mcId))!;
+    expect(verifyContract(row, await contractPdf(env().database.db, Number(row.id)))).toEqual([]);
+  });
+
   it('a store that sends no texts: the code is refused with the way to sign at the desk (not the sign-in wording)', async () => {
     const member = await env().factory.member({ name: '无短信会员' });
     const me = await memberClient(env(), member);
     const r = await me.call(memberSendContractCode.path, { productId: online.product.id });
     expect([r.status, r.msg]).toEqual([409, ContractMsg.noSms]);
+  });
+});
+
+describeEachDb('contracts: 操作日志 of signing', (env) => {
+  it('the QR shown, the code texted, the signature (with its hash) and the desk’s download each leave an entry', async () => {
+    const sms = await startSmsStandIn(env().app);
+    try {
+      const desk = env().client;
+      await desk.ok(updateSmsSetting.path, sms.setting('tencent', SECRET.tencent));
+      const product = await env().factory.cardProduct({ cardName: '日志十次卡', totalCount: 10 });
+      const member = await env().factory.member({ name: '日志会员' });
+      const { id: mcId } = await desk.ok(insertMemberCard.path, {
+        mid: member.id,
+        cardId: product.id,
+        totalCount: 10,
+        expireTime: '2099-12-31',
+        payment: { amount: 100000, method: 'cash', remark: null },
+      });
+      const { url } = await desk.ok(createCardContractLink.path, { mcId });
+      const me = await memberClient(env(), member);
+      await me.ok(memberCardContract.path, { token: new URL(url).searchParams.get('sign')! });
+      await me.ok(memberSendContractCode.path, { mcId });
+      const signed = await me.ok(memberSignContract.path, { mcId, agree: true, code: await codeFor(env(), member.id) });
+      await desk.ok(downloadCardContract.path, { mcId });
+      const entries = await env()
+        .database.db.selectFrom('auditLog as l')
+        .innerJoin('auditTarget as t', 't.auditId', 'l.id')
+        .select(['l.call', 'l.actorKind', 'l.summary'])
+        .where('l.storeId', '=', env().storeId)
+        .where('t.type', '=', 'card')
+        .where('t.refId', '=', mcId)
+        .where('l.call', '<>', insertMemberCard.path)
+        .orderBy('l.id')
+        .execute();
+      expect(entries).toEqual([
+        {
+          call: createCardContractLink.path,
+          actorKind: 'staff',
+          summary: '出示合同签约二维码，请会员在手机上阅读并签署',
+        },
+        { call: memberSendContractCode.path, actorKind: 'member', summary: '发送签署合同的短信验证码' },
+        {
+          call: memberSignContract.path,
+          actorKind: 'member',
+          summary: `签署合同（扫码签署），PDF SHA-256 ${signed.pdfSha256!.slice(0, 16)}…`,
+        },
+        { call: downloadCardContract.path, actorKind: 'staff', summary: '下载已签署的合同 PDF' },
+      ]);
+    } finally {
+      await sms.close();
+    }
   });
 });

@@ -35,7 +35,7 @@ import { contractView, filledText, type Terms } from './service.ts';
 type Deps = Pick<AppDeps, 'db' | 'dialect' | 'config' | 'log'>;
 
 /** The fields a seal covers: every stored fact of the contract and its signature (not the PDF, hashed apart). */
-export function sealFields(c: repo.ContractRow) {
+function sealFields(c: repo.ContractRow) {
   return {
     storeId: Number(c.storeId),
     memberCardId: Number(c.memberCardId),
@@ -96,10 +96,13 @@ async function contractOfCard(ex: Executor, storeId: number, memberCardId: numbe
   return c;
 }
 
-/** The member's own card's contract: another member's card, or a card of another store, is a 404. */
+/**
+ * The contract of a card the member holds (the contract is the card's: a card transferred to them
+ * brings it); another member's card, or a card of another store, is a 404.
+ */
 async function ownContract(ctx: CallCtx, memberCardId: number) {
   const c = await repo.cardContractOf(ctx.db, ctx.store.id, memberCardId);
-  if (!c || Number(c.memberId) !== ctx.member.id) throw notFound('会员卡');
+  if (!c || Number(c.holderId) !== ctx.member.id) throw notFound('会员卡');
   return c;
 }
 
@@ -139,15 +142,28 @@ async function sign(
 }
 
 /**
- * Seals a contract signed but not yet sealed (an online sale's, right after it), by 系统. A failure
- * (the font missing) is logged: the contract is sealed again when next shown or downloaded.
+ * Seals a contract signed but not yet sealed, by 系统: an online sale's, once the fulfilment's
+ * transaction has committed (never inside it: rendering takes a second), and one shown before it was
+ * sealed (`shown`). A failure (the font missing) is logged and answers undefined: the contract is
+ * sealed when next shown (the desk's or the member's view) or downloaded.
  */
-export async function sealUnsealed(deps: Deps, storeId: number, memberCardId: number): Promise<void> {
+export async function sealUnsealed(
+  deps: Deps,
+  storeId: number,
+  memberCardId: number,
+): Promise<repo.ContractRow | undefined> {
   try {
-    await sealNow(deps, storeId, memberCardId);
+    return await sealNow(deps, storeId, memberCardId);
   } catch (e) {
     deps.log.error({ err: e, storeId, memberCardId }, 'sealing the signed contract failed');
+    return undefined;
   }
+}
+
+/** A contract as shown: one signed but not sealed yet is sealed first (a failure: shown unsealed, logged). */
+async function shown(deps: Deps, c: repo.ContractRow): Promise<CardContract> {
+  if (!c.signedAt || c.pdfSha256) return contractView(c);
+  return contractView((await sealUnsealed(deps, Number(c.storeId), Number(c.memberCardId))) ?? c);
 }
 
 async function sealNow(deps: Deps, storeId: number, memberCardId: number): Promise<repo.ContractRow | undefined> {
@@ -185,6 +201,13 @@ async function pdfOf(deps: Deps, c: repo.ContractRow) {
 
 // ---- the desk ----
 
+/** A card's contract as the desk shows it (null for a card with none: imported, or sold before contracts). */
+export async function deskContract(ctx: CallCtx, memberCardId: number): Promise<CardContract | null> {
+  await requireMemberCard(ctx.db, ctx.store.id, memberCardId);
+  const c = await repo.cardContractOf(ctx.db, ctx.store.id, memberCardId);
+  return c ? shown(ctx, c) : null;
+}
+
 /** The desk's download of a card's signed contract: an entry in 操作日志. */
 export async function staffDownload(ctx: CallCtx, memberCardId: number) {
   const c = await contractOfCard(ctx.db, ctx.store.id, memberCardId);
@@ -208,7 +231,7 @@ export async function signOnTablet(ctx: CallCtx, memberCardId: number, dataUrl: 
 }
 
 /** A PNG data URL's bytes: a real PNG header with a width and height within bounds, else 400. */
-export function pngOf(dataUrl: string): Buffer {
+function pngOf(dataUrl: string): Buffer {
   const b = Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64');
   const magic = '89504e470d0a1a0a';
   if (b.length < 33 || b.subarray(0, 8).toString('hex') !== magic || b.subarray(12, 16).toString() !== 'IHDR') {
@@ -257,7 +280,7 @@ export async function memberContract(ctx: CallCtx, input: { mcId?: number; token
     if (!mcId) throw badRequest(ContractMsg.link);
   }
   if (!mcId) throw notFound('会员卡');
-  return contractView(await ownContract(ctx, mcId));
+  return shown(ctx, await ownContract(ctx, mcId));
 }
 
 /**

@@ -111,7 +111,7 @@ const keys = {
  * (it never changes: `FOREVER`).
  */
 const installationSecrets = taggedCache<string>({ max: 4 });
-export function installationSecret(db: Db, name: 'altcha' | 'referral' | 'unsubscribe' | 'contract'): Promise<string> {
+export function installationSecret(db: Db, name: 'altcha' | 'referral' | 'unsubscribe'): Promise<string> {
   return installationSecrets.get(db, name, FOREVER, async () => {
     const kept = await appSecret(db, name);
     if (kept) return kept;

@@ -16,7 +16,7 @@ import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { audit } from '../../lib/audit.ts';
 import { event, type Events } from '../../lib/events.ts';
 import { addMinutes, localDateTime } from '../../lib/time.ts';
-import { booksOn, cardLifeView, cardUnusableReason, isExpiredAt, memberCards } from '../cards/public.ts';
+import { booksOn, cardLifeView, isExpiredAt, memberCards, newBookingCardReason } from '../cards/public.ts';
 import { suspensionFrom } from '../no-show/public.ts';
 import { lessonCancelPolicy, loadPolicy, memberCancelCost, openBookingsReason } from '../policy/public.ts';
 import {
@@ -92,7 +92,7 @@ export async function cardsForSession(s: MemberScope, sessionId: number) {
 
 /**
  * The member's cards (not refunded), each saying whether it can pay for one place in a class or
- * lesson starting at `at` (and why not), by the booking's card rules (`cardUnusableReason`, with
+ * lesson starting at `at` (and why not), by the booking's card rules (`newBookingCardReason`, with
  * what its open pendings will take) and the policy's open bookings of a period card. `terms` says,
  * per card, which products the class allows and, when it differs from the product's, what one
  * place takes (a 储值卡 in a lesson: the type's price).
@@ -124,7 +124,7 @@ export async function cardsChoice(
     const product = { ...c, perCount: t.perCount ?? c.perCount };
     const card = withOpenUse(product, use.get(c.id));
     const reason =
-      cardUnusableReason({
+      newBookingCardReason({
         card,
         product,
         memberId: s.memberId,

@@ -157,8 +157,9 @@ export async function fulfilOrder(
     },
     scopeOf(order.storeId, by),
   );
-  // A contract signed before paying: its PDF and hashes, now that the sale is written (best effort: a
-  // failure is logged, and the contract is sealed when first shown or downloaded).
+  // A contract signed before paying: its PDF and hashes, once the sale's transaction has committed
+  // (outside it: rendering takes a second). Best effort: a failure is logged, and the contract is
+  // sealed when first shown or downloaded.
   if (result === 'fulfilled' && issuedCard !== null && order.contractSign) {
     await sealUnsealed(deps, order.storeId, issuedCard);
   }

@@ -257,14 +257,13 @@ async function createOrder(
   const provider = providerOf(setting, providerName, ctx);
   if (!provider) throw conflict(PayMsg.notEnabled(PROVIDER_LABEL[providerName]));
   // A member's own card order: the contract read and signed before the order exists (the tick, then
-  // the texted code); without them nothing is ordered. A top-up sells no card (no new contract), and
-  // the desk's 扫码收款 sells one 待签约, signed at the desk like its 开卡.
-  let contractSign: string | null = null;
+  // the texted code, taken below); without them nothing is ordered. A top-up sells no card (no new
+  // contract), and the desk's 扫码收款 sells one 待签约, signed at the desk like its 开卡.
   const c = buyer.contract;
+  const signCode = isCard && c ? c.signCode : undefined;
   if (isCard && c) {
     if (c.agree !== true) throw badRequest(ContractMsg.agree);
     if (!c.signCode) throw badRequest(ContractMsg.code);
-    contractSign = await signatureBeforePaying(ctx, c.signCode);
   }
 
   // JSAPI pays as the member's openid under the pay setting's app: a code of WeChat's web
@@ -288,6 +287,9 @@ async function createOrder(
     } else if (bound !== null) openid = bound;
     else throw badRequest(PayMsg.openidNeeded);
   }
+
+  // The texted code is used once: taken after every check that can refuse, just before the order is written.
+  const contractSign = signCode ? await signatureBeforePaying(ctx, signCode) : null;
 
   const startMs = Date.now();
   const now = localDateTime(ctx.store.timezone, startMs);

@@ -22,6 +22,7 @@ import {
   cardBookingsDropped,
   type CardOfRules,
   cardUnusableReason,
+  newBookingCardReason,
   chargeFor,
   memberCards,
   storeCards,
@@ -151,8 +152,8 @@ export async function cardsForNewBookings(tx: Executor, storeId: number, ids: re
 
 /**
  * The member's first card (oldest first) that can pay for `studentCount` seats of the session, by
- * the card rules at its start, or null: a pending made without a card, a member checking in by
- * themself, a no-show charged by the job.
+ * the card rules at its start, or null: a member checking in by themself, a no-show charged by the
+ * job; `newBooking`: a pending made without a card (a new booking's rules: its contract too).
  */
 export async function firstUsableCard(
   tx: Executor,
@@ -160,13 +161,15 @@ export async function firstUsableCard(
   memberId: number,
   session: { id: number; startTime: string },
   studentCount = 1,
+  o: { newBooking?: boolean } = {},
 ) {
   const [cards, allowed] = await Promise.all([memberCards(tx, storeId, memberId), allowedCardsOf(tx, [session.id])]);
   const allowedCardIds = allowed.get(session.id)!;
+  const reasonOf = o.newBooking ? newBookingCardReason : cardUnusableReason;
   const card = cards.find(
     (c) =>
       c.refundedAt === null &&
-      !cardUnusableReason({ card: c, product: c, memberId, allowedCardIds, at: session.startTime, studentCount }),
+      !reasonOf({ card: c, product: c, memberId, allowedCardIds, at: session.startTime, studentCount }),
   );
   return card ?? null;
 }
@@ -636,7 +639,11 @@ export async function addPending(
     member: args.member,
   };
   const spent = refuseSet([booking], o);
-  if (!card && args.requireUsableCard && (await firstUsableCard(tx, store.id, member.id, session)) === null) {
+  if (
+    !card &&
+    args.requireUsableCard &&
+    (await firstUsableCard(tx, store.id, member.id, session, 1, { newBooking: true })) === null
+  ) {
     throw conflict(Msg.cardHelp);
   }
   await recheckOpenUse(tx, store.id, [booking], o);

@@ -1,6 +1,13 @@
 import { GENDER_ALL, Msg, type BookingPolicy } from '@studio/contract';
 import type { AgeLimitColumns } from '../../db/schema.ts';
-import { capRefusal, capsOf, cardUnusableReason, chargeFor, type CardCaps, type CardOfRules } from '../cards/public.ts';
+import {
+  capRefusal,
+  capsOf,
+  chargeFor,
+  newBookingCardReason,
+  type CardCaps,
+  type CardOfRules,
+} from '../cards/public.ts';
 import { memberBookingReason } from '../policy/rules.ts';
 import type { OpenUse } from './booking-repository.ts';
 
@@ -131,7 +138,7 @@ export function bookingChecker(o: { mode: 0 | 1; held?: Iterable<readonly [numbe
     if (card) {
       const used = spent.get(card.id);
       const more = committed.get(card.id);
-      const reason = cardUnusableReason({
+      const reason = newBookingCardReason({
         card:
           used === undefined && more === undefined
             ? card

@@ -114,14 +114,7 @@ export default function ContractModal({ card, onClose }: { card: MemberCardRow; 
             />
           )}
           {c.status === 'pending' && drawing && (
-            <SignaturePad
-              mcId={card.id}
-              onDone={() => {
-                setDrawing(false);
-                void q.refetch();
-              }}
-              onCancel={() => setDrawing(false)}
-            />
+            <SignaturePad mcId={card.id} onDone={() => setDrawing(false)} onCancel={() => setDrawing(false)} />
           )}
           {c.status === 'signed' && (
             <Descriptions size="small" column={2} bordered style={{ marginBottom: 8 }} data-testid="contract-signature">
