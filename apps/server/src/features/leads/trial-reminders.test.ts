@@ -121,6 +121,40 @@ describeEachDb('leads: trial class reminders (体验课提醒)', (env) => {
     expect(textsTo(newMobile).map((r) => r.params)).toEqual([[expect.any(String), '流瑜伽', '04-13 16:00', '小林']]);
   });
 
+  it('the class edited without moving (its capacity): nothing planned again, no second text', async () => {
+    const setting = {
+      quietFrom: '00:00',
+      quietTo: '00:00',
+      wechat: { appId: '', appSecret: '', baseUrl: '', templates: [] },
+      sms: {
+        templates: [{ kind: 'trial_reminder', templateId: 'T_TRIAL', params: ['store', 'course', 'time', 'name'] }],
+      },
+    };
+    const real = localDateTime('Asia/Shanghai');
+    const start = addMinutes(real, 150).slice(0, 16) + ':00';
+    const t = await bookedTrial(start, '阴瑜伽');
+    const [hours] = await logOf(t.id);
+    expect(hours.status).toBe('queued');
+    // The 2-hours text sent; then the manager sets 3 hours: every point is past now.
+    await runTwiceAt(hours.dueAt);
+    expect(textsTo(t.leadMobile)).toHaveLength(1);
+    await env().client.ok(updateNotifySetting.path, { ...setting, classReminderHours: 3 });
+    try {
+      await env().client.ok(updateTimetable.path, {
+        id: t.session.id,
+        teacherId: t.teacher.id,
+        date: start.slice(0, 10),
+        time: start.slice(11, 16),
+        count: t.session.reservableCount + 2,
+        areaId: null,
+        bookId: null,
+      });
+    } finally {
+      await env().client.ok(updateNotifySetting.path, { ...setting, classReminderHours: 2 });
+    }
+    expect((await logOf(t.id)).map((r) => r.status)).toEqual(['sent']);
+  });
+
   it('cancelled with the trial, or with its class: nothing sent', async () => {
     const a = await bookedTrial('2099-04-15 10:00:00');
     const b = await bookedTrial('2099-04-15 11:00:00');
