@@ -80,6 +80,8 @@ export const LeadMsg = {
   trialCancelled: '该体验课已取消',
   trialAttended: '该潜客已上过这节体验课，不能取消',
   trialSession: '该体验课不在这节课中',
+  /** A paid trial (the member's booking with their 体验卡): cancelled and marked as that booking. */
+  trialOfMember: '这是会员用体验卡的预约，请在课程的预约中取消或记到店',
 } as const;
 
 const zOptText = (max: number) =>
@@ -147,6 +149,8 @@ export const zLeadTrial = z.object({
   status: z.number(),
   attendedTime: z.string().nullable(),
   createTime: z.string(),
+  /** A paid trial: the member whose booking with their 体验卡 it is (cancelled and marked as that booking). */
+  memberId: z.number().nullable(),
 });
 export type LeadTrial = z.infer<typeof zLeadTrial>;
 
@@ -549,7 +553,7 @@ export const cancelLeadTrial = defineCall({
   example: { id: 1 },
   errors: [
     ...fails.notFound('体验课'),
-    ...fails.conflict(LeadMsg.trialCancelled, LeadMsg.trialAttended),
+    ...fails.conflict(LeadMsg.trialCancelled, LeadMsg.trialAttended, LeadMsg.trialOfMember),
     { status: 403, msg: LeadMsg.notYours },
   ],
 });
@@ -566,7 +570,10 @@ export const markLeadTrial = defineCall({
   teacherOwns: { field: 'sessionId', via: 'session' },
   summary: '体验课记到店：潜客变为已体验，记下上课老师（转化漏斗按体验老师统计）；已到店的再记一次不改变什么',
   example: { id: 1, sessionId: 1 },
-  errors: [...fails.notFound('体验课', '课程'), ...fails.conflict(LeadMsg.trialCancelled, LeadMsg.trialSession)],
+  errors: [
+    ...fails.notFound('体验课', '课程'),
+    ...fails.conflict(LeadMsg.trialCancelled, LeadMsg.trialSession, LeadMsg.trialOfMember),
+  ],
 });
 
 export const zSessionTrial = z.object({

@@ -51,9 +51,49 @@ export function insertTrial(
       createTime: row.now,
       attendedTime: null,
       cancelTime: null,
+      memberId: null,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+}
+
+/**
+ * Writes a paid trial riding on the member's booking (no seat of its own); undefined when the lead
+ * got a booked trial meanwhile (another instance: `lead_trial_live_uq`, nothing written).
+ */
+export async function insertPaidTrial(
+  tx: Tx,
+  row: { storeId: number; leadId: number; timetableId: number; memberId: number; stageBefore: string; now: string },
+) {
+  const r = await tx
+    .insertInto('leadTrial')
+    .values({
+      storeId: row.storeId,
+      leadId: row.leadId,
+      timetableId: row.timetableId,
+      memberId: row.memberId,
+      stageBefore: row.stageBefore,
+      operatorId: null,
+      teacherId: null,
+      createTime: row.now,
+      attendedTime: null,
+      cancelTime: null,
+    })
+    .onConflict((oc) => oc.doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return r?.id;
+}
+
+/** The booked paid trial riding on the member's booking in the session, if any. */
+export function paidTrialOf(ex: Executor, sessionId: number, memberId: number) {
+  return ex
+    .selectFrom('leadTrial')
+    .select(['id', 'leadId', 'stageBefore'])
+    .where('timetableId', '=', sessionId)
+    .where('memberId', '=', memberId)
+    .where('status', '=', S.BOOKED)
+    .executeTakeFirst();
 }
 
 /** The lead booked a trial: 已约体验 (marking 已联系 and 已约体验 of the funnel), guarded on the stage read. */
@@ -80,6 +120,7 @@ const trialRows = (ex: Executor) =>
     'lt.leadId',
     'lt.timetableId as sessionId',
     'lt.status',
+    'lt.memberId',
     't.startTime',
     't.endTime',
   ]);
@@ -157,24 +198,28 @@ export function trialsOfLead(ex: Executor, leadId: number) {
 
 /** The trials of a session not cancelled, in booking order, with their lead and its owner. */
 export function trialsOfSession(ex: Executor, storeId: number, sessionId: number) {
-  return ex
-    .selectFrom('leadTrial as lt')
-    .innerJoin('lead as l', 'l.id', 'lt.leadId')
-    .leftJoin('staff as s', 's.id', 'l.ownerId')
-    .select([
-      'lt.id',
-      'lt.leadId',
-      'l.name as leadName',
-      'l.mobile',
-      's.name as ownerName',
-      'lt.status',
-      'lt.attendedTime',
-    ])
-    .where('lt.storeId', '=', storeId)
-    .where('lt.timetableId', '=', sessionId)
-    .where('lt.status', 'in', [S.BOOKED, S.ATTENDED])
-    .orderBy('lt.id')
-    .execute();
+  return (
+    ex
+      .selectFrom('leadTrial as lt')
+      .innerJoin('lead as l', 'l.id', 'lt.leadId')
+      .leftJoin('staff as s', 's.id', 'l.ownerId')
+      .select([
+        'lt.id',
+        'lt.leadId',
+        'l.name as leadName',
+        'l.mobile',
+        's.name as ownerName',
+        'lt.status',
+        'lt.attendedTime',
+      ])
+      .where('lt.storeId', '=', storeId)
+      .where('lt.timetableId', '=', sessionId)
+      .where('lt.status', 'in', [S.BOOKED, S.ATTENDED])
+      // a paid trial is its member's booking, listed with the bookings
+      .where('lt.memberId', 'is', null)
+      .orderBy('lt.id')
+      .execute()
+  );
 }
 
 /**
@@ -186,7 +231,7 @@ export async function cancelTrialsOf(tx: Tx, sessionIds: readonly number[], now:
   if (!sessionIds.length) return [];
   const live = await tx
     .selectFrom('leadTrial')
-    .select(['id', 'leadId', 'timetableId', 'status', 'stageBefore'])
+    .select(['id', 'leadId', 'timetableId', 'status', 'stageBefore', 'memberId'])
     .where('timetableId', 'in', sessionIds)
     .where('status', 'in', [S.BOOKED, S.ATTENDED])
     .orderBy('id')

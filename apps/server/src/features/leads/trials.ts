@@ -81,6 +81,7 @@ export async function cancelTrial(ctx: CallCtx, id: number) {
   const t = await repo.trialOf(ctx.db, ctx.store.id, id);
   if (!t) throw notFound('体验课');
   requireMine(ctx, t);
+  if (t.memberId !== null) throw conflict(LeadMsg.trialOfMember);
   return inWriteTx(ctx.db, ctx.dialect, async (tx) => {
     const now = storeNow(ctx);
     // Lock order: the session first, as every booking's.
@@ -116,6 +117,7 @@ export async function markTrial(ctx: CallCtx, input: { id: number; sessionId: nu
     if (!(await sessionOfStore(tx, storeId, input.sessionId))) throw notFound('课程');
     if (t.sessionId !== input.sessionId) throw conflict(LeadMsg.trialSession);
     if (t.status === S.CANCELLED) throw conflict(LeadMsg.trialCancelled);
+    if (t.memberId !== null) throw conflict(LeadMsg.trialOfMember);
     await lockSessions(tx, [t.sessionId]);
     const changed = await repo.moveBookedTrial(tx, t.id, { move: 'attend', now, teacherId: t.teacherId });
     if (changed) await repo.markTrialDone(tx, t.leadId, t.teacherId, now);
@@ -144,7 +146,8 @@ export async function cancelTrialsOfSessions(tx: Tx, storeId: number, sessionIds
   const cancelled = await repo.cancelTrialsOf(tx, sessionIds, now);
   const seats = new Map<number, number>();
   for (const t of cancelled) {
-    seats.set(t.timetableId, (seats.get(t.timetableId) ?? 0) + 1);
+    // A paid trial's seat is its member's booking's (the delete frees that).
+    if (t.memberId === null) seats.set(t.timetableId, (seats.get(t.timetableId) ?? 0) + 1);
     if (t.status === S.BOOKED) await repo.restoreStage(tx, t.leadId, t.stageBefore);
     await dropTrialReminders(tx, storeId, t.id);
   }
