@@ -1,6 +1,7 @@
 import {
   cancelLeadTrial,
   insertLeadTrial,
+  insertLeadTrialLesson,
   markLeadTrial,
   queryLeadTrialList,
   insertLead,
@@ -44,6 +45,7 @@ import { setLeadConsent } from './consent.ts';
 import * as s from './service.ts';
 import { myReferral, signUpForTrial, trialForm } from './trial-signup.ts';
 import {
+  bookLessonTrial,
   bookTrial,
   cancelTrial,
   cancelTrialsOfSessions,
@@ -68,6 +70,7 @@ export const leadsFeature = defineFeature((r) => {
   r.handle(queryLeadFunnelList, (input, ctx) => s.leadFunnelList(ctx, input));
   // 体验课: a lead's seat in a class without a card.
   r.handle(insertLeadTrial, (input, ctx) => bookTrial(ctx, input));
+  r.handle(insertLeadTrialLesson, (input, ctx) => bookLessonTrial(ctx, input));
   r.handle(cancelLeadTrial, (input, ctx) => cancelTrial(ctx, input.id));
   r.handle(markLeadTrial, (input, ctx) => markTrial(ctx, input));
   r.handle(queryLeadTrialList, (input, ctx) => sessionTrials(ctx, input.sessionId));

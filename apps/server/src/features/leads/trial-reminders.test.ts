@@ -7,6 +7,7 @@ import {
   cancelTimetable,
   insertLead,
   insertLeadTrial,
+  insertLeadTrialLesson,
   updateLead,
   updateNotifySetting,
   updateSmsSetting,
@@ -14,6 +15,7 @@ import {
 } from '@studio/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { EngineFactory } from '../../../test/factory-engine.ts';
+import { lessonType } from '../../../test/lesson-kit.ts';
 import { describeEachDb, moreInstances } from '../../../test/harness.ts';
 import { fastWorker, waitFor } from '../../../test/outbox.ts';
 import { SECRET, startSmsStandIn } from '../../../test/sms-stand-in.ts';
@@ -94,6 +96,29 @@ describeEachDb('leads: trial class reminders (体验课提醒)', (env) => {
     await runTwiceAt('2099-04-10 17:05:00');
     expect(textsTo(t.leadMobile)).toHaveLength(2);
     expect((await logOf(t.id)).map((r) => r.status)).toEqual(['sent', 'sent']);
+  });
+
+  it('a 私教体验课 is planned as a group trial', async () => {
+    const teacher = await env().factory.teacher();
+    const pack = await env().factory.cardProduct({ perCount: 1 });
+    const type = await lessonType(env().factory, { cardIds: [pack.id], teachers: [{ id: teacher.id }] });
+    const { id: leadId } = await env().client.ok(insertLead.path, {
+      name: '小周',
+      mobile: mobile(),
+      source: '到店',
+      ownerId: null,
+    });
+    const { id } = await env().client.ok(insertLeadTrialLesson.path, {
+      leadId,
+      courseId: type.id,
+      teacherId: teacher.id,
+      date: '2099-04-20',
+      time: '10:00',
+    });
+    expect(await logOf(id)).toEqual([
+      { status: 'queued', dueAt: '2099-04-19 10:00:00', reason: '', memberId: null },
+      { status: 'queued', dueAt: '2099-04-20 08:00:00', reason: '', memberId: null },
+    ]);
   });
 
   it('moved with the class: planned again at the new start, the old ones dropped; to the mobile the lead has then', async () => {

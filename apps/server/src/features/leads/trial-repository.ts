@@ -17,9 +17,17 @@ export function lockedLeadStage(tx: Tx, storeId: number, leadId: number) {
     .executeTakeFirst();
 }
 
-/** A course's kind ('group': a group class; else a private or small-group lesson type). */
-export async function courseKind(ex: Executor, courseId: number): Promise<string | undefined> {
-  const r = await ex.selectFrom('course').select('kind').where('id', '=', courseId).executeTakeFirst();
+/**
+ * A course's kind ('group': a group class; else a private or small-group lesson type); with
+ * `storeId`, only a course of that store not deleted (undefined otherwise).
+ */
+export async function courseKind(ex: Executor, courseId: number, storeId?: number): Promise<string | undefined> {
+  const r = await ex
+    .selectFrom('course')
+    .select('kind')
+    .where('id', '=', courseId)
+    .$if(storeId !== undefined, (q) => q.where('storeId', '=', storeId!).where('deleted', '=', 0))
+    .executeTakeFirst();
   return r?.kind;
 }
 
@@ -129,7 +137,7 @@ const trialRows = (ex: Executor) =>
 export function trialOf(ex: Executor, storeId: number, id: number) {
   return trialRows(ex)
     .innerJoin('lead as l', 'l.id', 'lt.leadId')
-    .select(['lt.stageBefore', 't.teacherId', 'l.name as leadName', 'l.mobile', 'l.ownerId'])
+    .select(['lt.stageBefore', 't.teacherId', 't.courseId', 'l.name as leadName', 'l.mobile', 'l.ownerId'])
     .where('lt.id', '=', id)
     .where('lt.storeId', '=', storeId)
     .executeTakeFirst();

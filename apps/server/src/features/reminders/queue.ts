@@ -302,10 +302,7 @@ export async function onLessonBooked(tx: Executor, e: PayloadOf<typeof lessonBoo
     vars: {
       ...lesson,
       name: s.teacherName,
-      member: e.members
-        .map((m) => m.name)
-        .join('、')
-        .slice(0, 20),
+      member: [...e.members.map((m) => m.name), ...(e.guest ? [e.guest] : [])].join('、').slice(0, 20),
       deadline: e.confirmDeadline ? shortTime(e.confirmDeadline) : '',
     },
     ...about,

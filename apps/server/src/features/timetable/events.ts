@@ -78,6 +78,8 @@ export const lessonBooked = defineEvent<{
   series?: { index: number; count: number };
   /** A member added to a lesson already booked (添加学员, or joining a 小班 from the phone). */
   joined?: boolean;
+  /** Who else holds a seat, not a member (a lead's 私教体验课: `小林（体验）`): named to the teacher. */
+  guest?: string;
 }>('lesson.booked');
 
 /** A lesson waiting for its teacher (待确认) confirmed. */
