@@ -83,7 +83,7 @@ describeBrowser('trial classes (体验课) of leads', (env) => {
       weekly: [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({ weekday, startTime: '09:00', endTime: '12:00' })),
     });
     const typeName = `体验私教${u}`;
-    const type = await api.ok<{ id: number }>('insert/lesson/type', {
+    await api.ok('insert/lesson/type', {
       name: typeName,
       kind: 'one_on_one',
       duration: 60,

@@ -26,16 +26,6 @@ async function storeTime(ex: Executor, storeId: number): Promise<string | null> 
   return store ? localDateTime(store.timezone) : null;
 }
 
-/** The booking's card (a pending may have none until its sign-in). */
-async function cardOfBooking(ex: Executor, b: BookingFact['booking']): Promise<number | null> {
-  const r = await ex
-    .selectFrom(b.kind === 'reservation' ? 'reservation' : 'pending')
-    .select('memberCardId')
-    .where('id', '=', b.id)
-    .executeTakeFirst();
-  return r?.memberCardId ?? null;
-}
-
 /** The store's lead of the member's mobile, if any. */
 async function leadOfMember(ex: Executor, storeId: number, memberId: number) {
   const member = await findMember(ex, storeId, memberId);
@@ -50,7 +40,7 @@ async function leadOfMember(ex: Executor, storeId: number, memberId: number) {
  * (one at a time: a second at once on another instance writes nothing, `lead_trial_live_uq`).
  */
 export async function onBookingMade(tx: Executor, e: BookingFact): Promise<void> {
-  const cardId = await cardOfBooking(tx, e.booking);
+  const cardId = await repo.cardOfBooking(tx, e.booking);
   if (cardId === null || !(await isTrialCard(tx, cardId))) return;
   const found = await leadOfMember(tx, e.storeId, e.memberId);
   if (!found) return;
