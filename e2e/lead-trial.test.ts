@@ -4,9 +4,10 @@
 import { expect, it } from 'vitest';
 import { DESK, describeBrowser, shot, staffPage } from './harness.ts';
 import { addSessionTonight, makeFixture } from './seed.ts';
-import { modal, toast } from './ui.ts';
+import { field, modal, pick, toast, typeInto } from './ui.ts';
 
 const todayInStore = () => new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
+const tomorrowInStore = () => new Date(Date.now() + 32 * 3600_000).toISOString().slice(0, 10);
 
 describeBrowser('trial classes (体验课) of leads', (env) => {
   it('a seller books a lead’s trial from the 潜客 drawer and marks 到店 in the class drawer', async () => {
@@ -69,6 +70,71 @@ describeBrowser('trial classes (体验课) of leads', (env) => {
       id: lead.id,
     });
     expect(info.trials).toEqual([expect.objectContaining({ status: 2, teacherName: f.teacherName })]);
+    await context.close();
+  });
+
+  it('a seller books a lead’s 私教体验 in a teacher’s free time: a lesson of its own, no card', async () => {
+    const { browser, server, api } = env();
+    const u = String(Date.now() % 1e6);
+    const teacherName = `私教老师${u}`;
+    const teacher = await api.ok<{ id: number }>('insert/teacher', { name: teacherName });
+    await api.ok('update/teacher/hours', {
+      teacherId: teacher.id,
+      weekly: [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({ weekday, startTime: '09:00', endTime: '12:00' })),
+    });
+    const typeName = `体验私教${u}`;
+    await api.ok('insert/lesson/type', {
+      name: typeName,
+      kind: 'one_on_one',
+      duration: 60,
+      teachers: [{ teacherId: teacher.id, level: null }],
+      prices: [],
+      areaIds: [],
+      equipment: [],
+      description: null,
+    });
+    const name = `私教潜客${u}`;
+    const mobile = `135${u.padStart(8, '0')}`;
+    await api.ok('insert/lead', { name, mobile, source: '电话', ownerId: null });
+
+    const { api: deskApi, context, page } = await staffPage(browser, server.url, DESK);
+    await page.goto(`${server.url}/lead/list`);
+    await page.getByRole('tab', { name: '公海' }).click();
+    await page.getByTestId('lead-table-pool').locator('tr', { hasText: name }).getByText('领取').click();
+    await toast(page, '已领取');
+    await page.getByRole('tab', { name: '我的潜客' }).click();
+    await page.getByTestId('lead-table-all').locator('tr', { hasText: name }).getByText('跟进').click();
+    const d = page.locator('.ant-drawer', { hasText: `潜客 ${name}` });
+
+    await d.getByRole('button', { name: '约体验课' }).click();
+    const m = modal(page, '约体验课');
+    await m.getByText('私教体验').click();
+    await pick(page, field(m, '私教课程'), typeName);
+    await pick(page, field(m, '老师'), teacherName);
+    await typeInto(page, m.getByLabel('上课日期'), tomorrowInStore());
+    await pick(page, field(m, '老师空闲时间'), '10:00');
+    await shot(page, 'lead-trial-lesson-book');
+    await m.getByRole('button', { name: '确定约课' }).click();
+    await toast(page, '已约私教体验课');
+    await d.getByTestId('lead-fields').getByText('已约体验').waitFor();
+    const trials = d.getByTestId('lead-trials');
+    await trials.getByText(typeName).waitFor();
+    await shot(page, 'lead-trial-lesson-drawer');
+
+    const [lead] = (
+      await deskApi.ok<{ list: { id: number; stage: string }[] }>('query/lead/list', {
+        scope: 'all',
+        param: mobile,
+        page: 1,
+      })
+    ).list;
+    const info = await deskApi.ok<{ trials: { status: number; teacherName: string; startTime: string }[] }>(
+      'query/lead/info',
+      { id: lead.id },
+    );
+    expect(info.trials).toEqual([
+      expect.objectContaining({ status: 1, teacherName, startTime: `${tomorrowInStore()} 10:00:00` }),
+    ]);
     await context.close();
   });
 });

@@ -91,13 +91,15 @@ async function readInvariants(db: Db, storeId?: number): Promise<string[]> {
     );
   const held = await heldBy(HELD);
   const heldLive = await heldBy(HELD_LIVE);
-  // 体验课 (issue 44 item 3): a lead's trial booked or attended holds one seat, no card.
+  // 体验课 (issue 44 item 3): a lead's trial booked or attended holds one seat, no card; a paid trial
+  // (riding on its member's booking with a 体验卡, `member_id`) none of its own.
   const trialSeats = sumBy(
     await scoped(
       db
         .selectFrom('leadTrial')
         .select((eb) => ['timetableId as id', eb.fn.countAll<number>().as('n')])
         .where('status', 'in', [1, 2])
+        .where('memberId', 'is', null)
         .groupBy('timetableId'),
       'storeId',
     ).execute(),
@@ -446,7 +448,8 @@ async function leadProblems(db: Db, storeId?: number): Promise<string[]> {
  * card (it has none: no ledger or history row names it); a lead holds at most one trial still booked;
  * an attended trial names the teacher its class had, and its lead reached 已体验 (`trial_done_at`)
  * and names a trial teacher; a booked trial is in a live session; a lead 已约体验 by a trial that is
- * still booked has `trial_booked_at`.
+ * still booked has `trial_booked_at`. A paid trial (`member_id`) names a member of the store holding
+ * the lead's mobile, who has a booking (or a pending) in its session with a 体验卡 while it is booked.
  */
 async function trialProblems(db: Db, storeId?: number): Promise<string[]> {
   const out: string[] = [];
@@ -467,6 +470,9 @@ async function trialProblems(db: Db, storeId?: number): Promise<string[]> {
       'l.trialTeacherId',
       't.storeId as sessionStore',
       't.deleted',
+      'lt.memberId',
+      'lt.timetableId',
+      'l.mobile',
     ]);
   if (storeId !== undefined) q = q.where('lt.storeId', '=', storeId);
   const live = new Map<number, number>();
@@ -474,6 +480,7 @@ async function trialProblems(db: Db, storeId?: number): Promise<string[]> {
     if (t.leadStore !== t.storeId || t.sessionStore !== t.storeId) {
       out.push(`trial ${t.id}: store ${t.storeId}, lead's ${t.leadStore}, session's ${t.sessionStore}`);
     }
+    if (t.memberId !== null) out.push(...(await paidTrialProblems(db, t)));
     if (t.status === 1) {
       live.set(t.leadId, (live.get(t.leadId) ?? 0) + 1);
       if (t.deleted) out.push(`trial ${t.id}: booked in deleted session`);
@@ -488,6 +495,41 @@ async function trialProblems(db: Db, storeId?: number): Promise<string[]> {
   }
   for (const [leadId, n] of live) if (n > 1) out.push(`lead ${leadId}: ${n} trials booked at once`);
   return out;
+}
+
+/** A paid trial's member: of the store, holding the lead's mobile; while booked, their live booking in its session is on a 体验卡. */
+async function paidTrialProblems(
+  db: Db,
+  t: { id: number; storeId: number; status: number; memberId: number | null; timetableId: number; mobile: string },
+): Promise<string[]> {
+  const m = await db
+    .selectFrom('member')
+    .select(['storeId', 'mobile'])
+    .where('id', '=', t.memberId!)
+    .executeTakeFirst();
+  if (!m || m.storeId !== t.storeId || m.mobile !== t.mobile)
+    return [`trial ${t.id}: member ${t.memberId} not the lead's`];
+  if (t.status !== 1) return [];
+  const onTrialCard = (q: 'reservation' | 'pending') =>
+    db
+      .selectFrom(`${q} as b` as 'reservation as b')
+      .innerJoin('memberCard as mc', 'mc.id', 'b.memberCardId')
+      .innerJoin('cardProduct as p', 'p.id', 'mc.cardId')
+      .select('b.id')
+      .where('b.timetableId', '=', t.timetableId)
+      .where('b.memberId', '=', t.memberId!)
+      // a pending of a no-show stays the trial's (体验课未到)
+      .where(
+        'b.status',
+        'in',
+        q === 'reservation' ? [ReservationStatus.BOOKED] : [PendingStatus.WAITING, PendingStatus.NO_SHOW],
+      )
+      .where('p.trial', '=', 1)
+      .executeTakeFirst();
+  if (!(await onTrialCard('reservation')) && !(await onTrialCard('pending'))) {
+    return [`trial ${t.id}: booked, but member ${t.memberId} holds no booking on a 体验卡 in session ${t.timetableId}`];
+  }
+  return [];
 }
 
 /**

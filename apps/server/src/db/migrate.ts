@@ -48,6 +48,7 @@ import { contractSigning } from './migrations/20261212_100_contract_signing.ts';
 import { marketingConsent } from './migrations/20261211_800_marketing_consent.ts';
 import { leadConsentImport } from './migrations/20261212_500_lead_consent_import.ts';
 import { marketingSend } from './migrations/20261212_500_marketing_send.ts';
+import { paidTrials } from './migrations/20261213_700_paid_trials.ts';
 
 /** Timestamped migrations, in order. Never edit one that has landed: add a new one. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -99,6 +100,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '20261212_100_contract_signing': contractSigning(dialect),
     '20261212_500_lead_consent_import': leadConsentImport(dialect),
     '20261212_500_marketing_send': marketingSend(dialect),
+    '20261213_700_paid_trials': paidTrials(dialect),
   };
 }
 

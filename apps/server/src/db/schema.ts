@@ -454,6 +454,8 @@ export interface LeadTrialTable {
   createTime: string;
   attendedTime: string | null;
   cancelTime: string | null;
+  /** A paid trial: the member whose booking (with their 体验卡) in the session it rides on; no seat of its own. */
+  memberId: number | null;
 }
 /** 转介绍奖励 (migration 20261210_600): one a referred lead at most. */
 /** A marketing text's send (migration 20261212_500): who, when, the text, the audience and its counts then. */

@@ -735,6 +735,10 @@ export const basePayloads: Record<string, BasePayload> = {
     body: (w) => ({ leadId: w.lead, sessionId: w.emptySession }),
     ids: { leadId: 'lead', sessionId: 'emptySession' },
   },
+  [`${STORE}/insert/lead/trial/lesson`]: {
+    body: (w) => ({ leadId: w.lead, courseId: w.lessonType, teacherId: w.teacher, date: '2031-03-05', time: '10:00' }),
+    ids: { leadId: 'lead', courseId: 'lessonType', teacherId: 'teacher' },
+  },
   [`${STORE}/cancel/lead/trial`]: { body: (w) => ({ id: w.leadTrial }), ids: { id: 'leadTrial' } },
   [`${STORE}/mark/lead/trial`]: {
     body: (w) => ({ id: w.leadTrial, sessionId: w.session }),

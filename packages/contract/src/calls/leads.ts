@@ -1,11 +1,12 @@
 // 潜客 (issue 44, items 1 and 2): prospects, their owner (跟进人) or the pool (公海), the pipeline and
 // follow-ups (server: features/leads; paths in features/leads/README.md).
 import { z } from 'zod';
-import { zDate, zId, zMobile, zOptId, zPage, zPaged, zText } from '../common.ts';
+import { zDate, zId, zMobile, zOptId, zPage, zPaged, zText, zTime } from '../common.ts';
 import { defineCall, fails, FullMobiles, Roles, STORE_API } from '../define.ts';
 import { SellerMsg } from './reference/card.ts';
 import { Msg } from '../messages.ts';
 import { checkRange } from './batch.ts';
+import { LessonBookingMsg } from './lesson-booking.ts';
 import { REPORT_MAX_DAYS, ReportMsg, reportRangeErrors, zReportRange } from './reports.ts';
 
 /** The built-in sources of a lead; the manager adds others (潜客设置). */
@@ -77,9 +78,13 @@ export const LeadMsg = {
   trialLive: '该潜客已约了一节体验课，上完或取消后才能再约',
   trialEnded: '课程已结束，不能约体验课',
   trialGroupOnly: '体验课只能约团课',
+  /** 私教体验课: a new lesson of a 1对1 type only. */
+  trialOneOnOne: '私教体验课只能约1对1私教课',
   trialCancelled: '该体验课已取消',
   trialAttended: '该潜客已上过这节体验课，不能取消',
   trialSession: '该体验课不在这节课中',
+  /** A paid trial (the member's booking with their 体验卡): cancelled and marked as that booking. */
+  trialOfMember: '这是会员用体验卡的预约，请在课程的预约中取消或记到店',
 } as const;
 
 const zOptText = (max: number) =>
@@ -147,6 +152,8 @@ export const zLeadTrial = z.object({
   status: z.number(),
   attendedTime: z.string().nullable(),
   createTime: z.string(),
+  /** A paid trial: the member whose booking with their 体验卡 it is (cancelled and marked as that booking). */
+  memberId: z.number().nullable(),
 });
 export type LeadTrial = z.infer<typeof zLeadTrial>;
 
@@ -553,7 +560,7 @@ export const cancelLeadTrial = defineCall({
   example: { id: 1 },
   errors: [
     ...fails.notFound('体验课'),
-    ...fails.conflict(LeadMsg.trialCancelled, LeadMsg.trialAttended),
+    ...fails.conflict(LeadMsg.trialCancelled, LeadMsg.trialAttended, LeadMsg.trialOfMember),
     { status: 403, msg: LeadMsg.notYours },
   ],
 });
@@ -570,7 +577,45 @@ export const markLeadTrial = defineCall({
   teacherOwns: { field: 'sessionId', via: 'session' },
   summary: '体验课记到店：潜客变为已体验，记下上课老师（转化漏斗按体验老师统计）；已到店的再记一次不改变什么',
   example: { id: 1, sessionId: 1 },
-  errors: [...fails.notFound('体验课', '课程'), ...fails.conflict(LeadMsg.trialCancelled, LeadMsg.trialSession)],
+  errors: [
+    ...fails.notFound('体验课', '课程'),
+    ...fails.conflict(LeadMsg.trialCancelled, LeadMsg.trialSession, LeadMsg.trialOfMember),
+  ],
+});
+
+export const insertLeadTrialLesson = defineCall({
+  path: `${STORE_API}/insert/lead/trial/lesson`,
+  kind: 'write',
+  auth: 'store',
+  roles: Roles.all,
+  req: z.object({
+    leadId: zId(),
+    courseId: zId('请选择课程'),
+    teacherId: zId('请选择老师'),
+    date: zDate('请选择日期'),
+    time: zTime('请选择时间'),
+  }),
+  res: z.object({ id: z.number(), sessionId: z.number() }),
+  idFields: ['leadId', 'courseId', 'teacherId'],
+  summary:
+    '为潜客约私教体验课：在老师的空闲时段新开一节1对1私教课，潜客占它的名额（不用会员卡，不扣费），潜客变为已约体验；取消后没有人的课随之取消',
+  example: { leadId: 1, courseId: 1, teacherId: 1, date: '2099-01-05', time: '10:00' },
+  errors: [
+    ...fails.notFound('潜客', '课程', '老师'),
+    ...fails.conflict(
+      LeadMsg.trialClosed,
+      LeadMsg.trialLive,
+      LeadMsg.trialOneOnOne,
+      LessonBookingMsg.notTeacher,
+      LessonBookingMsg.notice('{分钟}'),
+      LessonBookingMsg.notOffered,
+      LessonBookingMsg.noRoom,
+      Msg.teacherConflict('{时间}'),
+      Msg.roomConflict('{场地}', '{时间}'),
+      Msg.equipmentConflict('{器械}', '{时间}', '{N}'),
+    ),
+    { status: 403, msg: LeadMsg.notYours },
+  ],
 });
 
 export const zSessionTrial = z.object({
@@ -615,6 +660,7 @@ export const leadCalls = [
   queryLeadFunnel,
   queryLeadFunnelList,
   insertLeadTrial,
+  insertLeadTrialLesson,
   cancelLeadTrial,
   markLeadTrial,
   queryLeadTrialList,

@@ -38,6 +38,8 @@ export const cardSold = defineEvent<{
   paid: number;
   /** Store-local time of the sale. */
   now: string;
+  /** A 体验卡 (a product of `trial` 1): not the lead's conversion (leads: a paid trial). */
+  trial: boolean;
   /** The member signed the card's contract before paying (an online order): when, from where. */
   signature?: { at: string; ip: string; ua: string };
 }>('card.sold');

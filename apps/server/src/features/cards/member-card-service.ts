@@ -142,6 +142,7 @@ export async function issueCard(
       operatorId: ctx.staff.id,
       remark: input.payment?.remark ?? null,
       paid,
+      trial: product.trial === 1,
     });
     if (input.payment) {
       await recordPayment(tx, ctx, {
@@ -191,6 +192,8 @@ async function writeIssuedCard(
     remark: string | null;
     /** Fen paid for it. */
     paid: number;
+    /** A 体验卡. */
+    trial: boolean;
     /** The contract signed before paying (an online order). */
     signature?: { at: string; ip: string; ua: string };
   },
@@ -225,6 +228,7 @@ async function writeIssuedCard(
       memberCardId: card.id,
       paid: a.paid,
       now: a.now,
+      trial: a.trial,
       signature: a.signature,
     }),
   );
@@ -288,6 +292,7 @@ export async function issueCardPaidOnline(
     operatorId: null,
     remark: a.payment.remark,
     paid: a.payment.amount,
+    trial: product.trial === 1,
     signature: a.signature,
   });
   await recordOnlinePayment(tx, a.storeId, card.id, ledgerId, 'sale', a.now, a.payment);

@@ -11,6 +11,7 @@ export {
   cardsSharedWith,
   memberCards,
   memberHadTrial,
+  isTrialCard,
   paidBackAgainst,
   productForSale,
   insertPayment,

@@ -1,6 +1,7 @@
 import {
   cancelLeadTrial,
   insertLeadTrial,
+  insertLeadTrialLesson,
   markLeadTrial,
   queryLeadTrialList,
   insertLead,
@@ -30,13 +31,21 @@ import { defineFeature } from '../../lib/feature.ts';
 import { requireStoreById } from '../../lib/store-scope.ts';
 import { cardSold } from '../cards/public.ts';
 import type { Tx } from '../../db/index.ts';
-import { memberAttended, sessionDeleted, sessionsDeletedInBulk } from '../timetable/public.ts';
+import {
+  bookingCancelled,
+  bookingMade,
+  memberAttended,
+  sessionDeleted,
+  sessionsDeletedInBulk,
+} from '../timetable/public.ts';
+import * as paid from './paid-trials.ts';
 import { convertOnSale } from './conversion.ts';
 import * as reward from './referral-reward.ts';
 import { setLeadConsent } from './consent.ts';
 import * as s from './service.ts';
 import { myReferral, signUpForTrial, trialForm } from './trial-signup.ts';
 import {
+  bookLessonTrial,
   bookTrial,
   cancelTrial,
   cancelTrialsOfSessions,
@@ -61,6 +70,7 @@ export const leadsFeature = defineFeature((r) => {
   r.handle(queryLeadFunnelList, (input, ctx) => s.leadFunnelList(ctx, input));
   // 体验课: a lead's seat in a class without a card.
   r.handle(insertLeadTrial, (input, ctx) => bookTrial(ctx, input));
+  r.handle(insertLeadTrialLesson, (input, ctx) => bookLessonTrial(ctx, input));
   r.handle(cancelLeadTrial, (input, ctx) => cancelTrial(ctx, input.id));
   r.handle(markLeadTrial, (input, ctx) => markTrial(ctx, input));
   r.handle(queryLeadTrialList, (input, ctx) => sessionTrials(ctx, input.sessionId));
@@ -82,6 +92,10 @@ export const leadsFeature = defineFeature((r) => {
   r.handle(grantReferralReward, (input, ctx) => reward.grantReward(ctx, input.id));
   r.handle(undoReferralReward, (input, ctx) => reward.undoReward(ctx, input.id));
   r.on(memberAttended, (tx, e) => reward.rewardReferral(tx, e, 'class'), 'write');
+  // Paid trials (体验卡): a lead's member booking with it is the lead's trial; its attendance and cancel are the trial's.
+  r.on(bookingMade, paid.onBookingMade, 'write');
+  r.on(bookingCancelled, paid.onBookingCancelled, 'write');
+  r.on(memberAttended, paid.onMemberAttended, 'write');
   // A deleted class cancels its trials and frees their seats in the delete's transaction.
   r.on(sessionDeleted, onSessionDeleted, 'write');
   r.on(sessionsDeletedInBulk, (tx, e) => cancelTrialsOfSessions(tx as Tx, e.storeId, e.sessionIds, e.now), 'write');

@@ -7,6 +7,7 @@ import {
   cancelTimetable,
   insertLead,
   insertLeadTrial,
+  insertLeadTrialLesson,
   updateLead,
   updateNotifySetting,
   updateSmsSetting,
@@ -14,6 +15,7 @@ import {
 } from '@studio/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { EngineFactory } from '../../../test/factory-engine.ts';
+import { lessonType } from '../../../test/lesson-kit.ts';
 import { describeEachDb, moreInstances } from '../../../test/harness.ts';
 import { fastWorker, waitFor } from '../../../test/outbox.ts';
 import { SECRET, startSmsStandIn } from '../../../test/sms-stand-in.ts';
@@ -96,6 +98,29 @@ describeEachDb('leads: trial class reminders (体验课提醒)', (env) => {
     expect((await logOf(t.id)).map((r) => r.status)).toEqual(['sent', 'sent']);
   });
 
+  it('a 私教体验课 is planned as a group trial', async () => {
+    const teacher = await env().factory.teacher();
+    const pack = await env().factory.cardProduct({ perCount: 1 });
+    const type = await lessonType(env().factory, { cardIds: [pack.id], teachers: [{ id: teacher.id }] });
+    const { id: leadId } = await env().client.ok(insertLead.path, {
+      name: '小周',
+      mobile: mobile(),
+      source: '到店',
+      ownerId: null,
+    });
+    const { id } = await env().client.ok(insertLeadTrialLesson.path, {
+      leadId,
+      courseId: type.id,
+      teacherId: teacher.id,
+      date: '2099-04-20',
+      time: '10:00',
+    });
+    expect(await logOf(id)).toEqual([
+      { status: 'queued', dueAt: '2099-04-19 10:00:00', reason: '', memberId: null },
+      { status: 'queued', dueAt: '2099-04-20 08:00:00', reason: '', memberId: null },
+    ]);
+  });
+
   it('moved with the class: planned again at the new start, the old ones dropped; to the mobile the lead has then', async () => {
     const t = await bookedTrial('2099-04-12 10:00:00');
     await env().client.ok(updateTimetable.path, {
@@ -119,6 +144,40 @@ describeEachDb('leads: trial class reminders (体验课提醒)', (env) => {
     await runTwiceAt('2099-04-12 16:00:00');
     expect(textsTo(t.leadMobile)).toEqual([]);
     expect(textsTo(newMobile).map((r) => r.params)).toEqual([[expect.any(String), '流瑜伽', '04-13 16:00', '小林']]);
+  });
+
+  it('the class edited without moving (its capacity): nothing planned again, no second text', async () => {
+    const setting = {
+      quietFrom: '00:00',
+      quietTo: '00:00',
+      wechat: { appId: '', appSecret: '', baseUrl: '', templates: [] },
+      sms: {
+        templates: [{ kind: 'trial_reminder', templateId: 'T_TRIAL', params: ['store', 'course', 'time', 'name'] }],
+      },
+    };
+    const real = localDateTime('Asia/Shanghai');
+    const start = addMinutes(real, 150).slice(0, 16) + ':00';
+    const t = await bookedTrial(start, '阴瑜伽');
+    const [hours] = await logOf(t.id);
+    expect(hours.status).toBe('queued');
+    // The 2-hours text sent; then the manager sets 3 hours: every point is past now.
+    await runTwiceAt(hours.dueAt);
+    expect(textsTo(t.leadMobile)).toHaveLength(1);
+    await env().client.ok(updateNotifySetting.path, { ...setting, classReminderHours: 3 });
+    try {
+      await env().client.ok(updateTimetable.path, {
+        id: t.session.id,
+        teacherId: t.teacher.id,
+        date: start.slice(0, 10),
+        time: start.slice(11, 16),
+        count: t.session.reservableCount + 2,
+        areaId: null,
+        bookId: null,
+      });
+    } finally {
+      await env().client.ok(updateNotifySetting.path, { ...setting, classReminderHours: 2 });
+    }
+    expect((await logOf(t.id)).map((r) => r.status)).toEqual(['sent']);
   });
 
   it('cancelled with the trial, or with its class: nothing sent', async () => {

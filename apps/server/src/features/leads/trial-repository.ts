@@ -17,9 +17,17 @@ export function lockedLeadStage(tx: Tx, storeId: number, leadId: number) {
     .executeTakeFirst();
 }
 
-/** A course's kind ('group': a group class; else a private or small-group lesson type). */
-export async function courseKind(ex: Executor, courseId: number): Promise<string | undefined> {
-  const r = await ex.selectFrom('course').select('kind').where('id', '=', courseId).executeTakeFirst();
+/**
+ * A course's kind ('group': a group class; else a private or small-group lesson type); with
+ * `storeId`, only a course of that store not deleted (undefined otherwise).
+ */
+export async function courseKind(ex: Executor, courseId: number, storeId?: number): Promise<string | undefined> {
+  const r = await ex
+    .selectFrom('course')
+    .select('kind')
+    .where('id', '=', courseId)
+    .$if(storeId !== undefined, (q) => q.where('storeId', '=', storeId!).where('deleted', '=', 0))
+    .executeTakeFirst();
   return r?.kind;
 }
 
@@ -51,9 +59,59 @@ export function insertTrial(
       createTime: row.now,
       attendedTime: null,
       cancelTime: null,
+      memberId: null,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+}
+
+/**
+ * Writes a paid trial riding on the member's booking (no seat of its own); undefined when the lead
+ * got a booked trial meanwhile (another instance: `lead_trial_live_uq`, nothing written).
+ */
+export async function insertPaidTrial(
+  tx: Tx,
+  row: { storeId: number; leadId: number; timetableId: number; memberId: number; stageBefore: string; now: string },
+) {
+  const r = await tx
+    .insertInto('leadTrial')
+    .values({
+      storeId: row.storeId,
+      leadId: row.leadId,
+      timetableId: row.timetableId,
+      memberId: row.memberId,
+      stageBefore: row.stageBefore,
+      operatorId: null,
+      teacherId: null,
+      createTime: row.now,
+      attendedTime: null,
+      cancelTime: null,
+    })
+    .onConflict((oc) => oc.doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return r?.id;
+}
+
+/** A member's booking's card (a pending may have none until its sign-in). */
+export async function cardOfBooking(ex: Executor, b: { kind: 'reservation' | 'pending'; id: number }) {
+  const r = await ex
+    .selectFrom(b.kind === 'reservation' ? 'reservation' : 'pending')
+    .select('memberCardId')
+    .where('id', '=', b.id)
+    .executeTakeFirst();
+  return r?.memberCardId ?? null;
+}
+
+/** The booked paid trial riding on the member's booking in the session, if any. */
+export function paidTrialOf(ex: Executor, sessionId: number, memberId: number) {
+  return ex
+    .selectFrom('leadTrial')
+    .select(['id', 'leadId', 'stageBefore'])
+    .where('timetableId', '=', sessionId)
+    .where('memberId', '=', memberId)
+    .where('status', '=', S.BOOKED)
+    .executeTakeFirst();
 }
 
 /** The lead booked a trial: 已约体验 (marking 已联系 and 已约体验 of the funnel), guarded on the stage read. */
@@ -80,6 +138,7 @@ const trialRows = (ex: Executor) =>
     'lt.leadId',
     'lt.timetableId as sessionId',
     'lt.status',
+    'lt.memberId',
     't.startTime',
     't.endTime',
   ]);
@@ -88,7 +147,7 @@ const trialRows = (ex: Executor) =>
 export function trialOf(ex: Executor, storeId: number, id: number) {
   return trialRows(ex)
     .innerJoin('lead as l', 'l.id', 'lt.leadId')
-    .select(['lt.stageBefore', 't.teacherId', 'l.name as leadName', 'l.mobile', 'l.ownerId'])
+    .select(['lt.stageBefore', 't.teacherId', 't.courseId', 'l.name as leadName', 'l.mobile', 'l.ownerId'])
     .where('lt.id', '=', id)
     .where('lt.storeId', '=', storeId)
     .executeTakeFirst();
@@ -157,24 +216,28 @@ export function trialsOfLead(ex: Executor, leadId: number) {
 
 /** The trials of a session not cancelled, in booking order, with their lead and its owner. */
 export function trialsOfSession(ex: Executor, storeId: number, sessionId: number) {
-  return ex
-    .selectFrom('leadTrial as lt')
-    .innerJoin('lead as l', 'l.id', 'lt.leadId')
-    .leftJoin('staff as s', 's.id', 'l.ownerId')
-    .select([
-      'lt.id',
-      'lt.leadId',
-      'l.name as leadName',
-      'l.mobile',
-      's.name as ownerName',
-      'lt.status',
-      'lt.attendedTime',
-    ])
-    .where('lt.storeId', '=', storeId)
-    .where('lt.timetableId', '=', sessionId)
-    .where('lt.status', 'in', [S.BOOKED, S.ATTENDED])
-    .orderBy('lt.id')
-    .execute();
+  return (
+    ex
+      .selectFrom('leadTrial as lt')
+      .innerJoin('lead as l', 'l.id', 'lt.leadId')
+      .leftJoin('staff as s', 's.id', 'l.ownerId')
+      .select([
+        'lt.id',
+        'lt.leadId',
+        'l.name as leadName',
+        'l.mobile',
+        's.name as ownerName',
+        'lt.status',
+        'lt.attendedTime',
+      ])
+      .where('lt.storeId', '=', storeId)
+      .where('lt.timetableId', '=', sessionId)
+      .where('lt.status', 'in', [S.BOOKED, S.ATTENDED])
+      // a paid trial is its member's booking, listed with the bookings
+      .where('lt.memberId', 'is', null)
+      .orderBy('lt.id')
+      .execute()
+  );
 }
 
 /**
@@ -186,7 +249,7 @@ export async function cancelTrialsOf(tx: Tx, sessionIds: readonly number[], now:
   if (!sessionIds.length) return [];
   const live = await tx
     .selectFrom('leadTrial')
-    .select(['id', 'leadId', 'timetableId', 'status', 'stageBefore'])
+    .select(['id', 'leadId', 'timetableId', 'status', 'stageBefore', 'memberId'])
     .where('timetableId', 'in', sessionIds)
     .where('status', 'in', [S.BOOKED, S.ATTENDED])
     .orderBy('id')

@@ -30,6 +30,7 @@ import {
   lessonCancelled,
   lessonConfirmed,
   liveBookings,
+  liveSession,
   loadBookingContext,
   memberHeldOverlapping,
   overlappingSessions,
@@ -77,7 +78,7 @@ export interface LessonBooking {
  * that needs no room). The teacher and then the rooms are locked first (the engine's lock order;
  * refuseClashes takes them again, already held), so the room found free stays free until the commit.
  */
-async function roomFor(tx: Tx, storeId: number, b: LessonBooking, duration: number): Promise<number | null> {
+async function roomFor(tx: Tx, storeId: number, b: LessonOpening, duration: number): Promise<number | null> {
   const rooms = await lessonRooms(tx, storeId, b.courseId);
   if (b.venueId != null) {
     // A room of another store (or none) is not found, before whether the type may use it.
@@ -101,7 +102,7 @@ async function roomFor(tx: Tx, storeId: number, b: LessonBooking, duration: numb
  * guards the claim is the clash rule under its locks (createSession), this only keeps bookings to
  * the offered times.
  */
-async function offered(tx: Tx, storeId: number, b: LessonBooking, now: string): Promise<boolean> {
+async function offered(tx: Tx, storeId: number, b: LessonOpening, now: string): Promise<boolean> {
   const date = b.startTime.slice(0, 10);
   const slots = await findFreeSlots(tx, {
     storeId,
@@ -109,7 +110,7 @@ async function offered(tx: Tx, storeId: number, b: LessonBooking, now: string): 
     teacherIds: [b.teacherId],
     from: date,
     to: date,
-    members: b.members.length,
+    members: b.seats,
     now,
   });
   return slots.some((s) => s.startTime === b.startTime);
@@ -143,11 +144,72 @@ async function bookMember(
   return (await bookWithCard(tx, store, { ...common, ...by }, booking)).fact;
 }
 
+/** A lesson to open: its type, teacher, start and room, and how many seats its first bookers take. */
+export interface LessonOpening {
+  courseId: number;
+  teacherId: number;
+  /** Store-local `YYYY-MM-DD HH:mm:ss`. */
+  startTime: string;
+  /** A room of the type's; null or undefined: the first of its rooms free then. */
+  venueId?: number | null;
+  /** The seats (1 to the type's most): its members, or a lead's trial (one). */
+  seats: number;
+  /** The desk books outside the offered slots: why (recorded on the session). */
+  outsideReason?: string | null;
+}
+
 /**
- * Books a lesson in the caller's transaction: its type (a course not 'group'), a teacher who gives
- * it, 1 to its most members, the least notice and a start the free-slot finder offers (unless the
- * desk books outside the offered slots with a reason, recorded); then the session (待确认 until the store's time limit when its teacher must confirm,
- * else confirmed) through the clash rule, and each member booked with their card by the engine.
+ * Opens a lesson in the caller's transaction, before anyone takes its seats: its type (a course not
+ * 'group'), a teacher who gives it, 1 to its most seats, the least notice and a start the free-slot
+ * finder offers (unless the desk books outside the offered slots with a reason, recorded); then the
+ * session (待确认 until the store's time limit when its teacher must confirm, else confirmed) through
+ * the clash rule. Its seats are taken by the caller: members' bookings (bookLesson) or a lead's trial
+ * (leads: 私教体验课).
+ */
+export async function openLesson(
+  tx: Tx,
+  store: StoreScope,
+  o: LessonOpening,
+): Promise<{ id: number; status: 'pending' | 'confirmed'; confirmDeadline: string | null }> {
+  const type = await lessonType(tx, store.id, o.courseId);
+  if (!type) throw notFound('课程');
+  if (type.kind === 'group') throw conflict(LessonBookingMsg.notLesson);
+  if (o.seats < 1 || o.seats > type.maxMembers) throw badRequest(LessonBookingMsg.members(type.maxMembers));
+  // A teacher of another store (or none) is not found, before whether they give the type.
+  await requireTeacher(tx, store.id, o.teacherId);
+  if (!(await givesLesson(tx, type.id, o.teacherId))) throw conflict(LessonBookingMsg.notTeacher);
+  const now = localDateTime(store.timezone);
+  if (!o.outsideReason) {
+    if (o.startTime < addMinutes(now, type.minNoticeMinutes)) {
+      throw conflict(LessonBookingMsg.notice(type.minNoticeMinutes));
+    }
+    if (!(await offered(tx, store.id, o, now))) throw conflict(LessonBookingMsg.notOffered);
+  }
+  const venueId = await roomFor(tx, store.id, o, type.duration);
+  const setting = await loadLessonSetting(tx, store.id);
+  const status = setting.teacherConfirms ? 'pending' : 'confirmed';
+  const confirmDeadline = status === 'pending' ? addMinutes(now, setting.confirmHours * 60) : null;
+  const { id } = await createSession(tx, store, {
+    courseId: type.id,
+    teacherId: o.teacherId,
+    venueId,
+    materialId: null,
+    startTime: o.startTime,
+    reservableCount: o.seats,
+    lesson: {
+      members: o.seats,
+      appointmentStatus: status,
+      confirmDeadline,
+      outsideReason: o.outsideReason ?? null,
+    },
+  });
+  return { id, status, confirmDeadline };
+}
+
+/**
+ * Books a lesson in the caller's transaction: the lesson opened for its members (openLesson: its
+ * type, teacher, notice, offered start, room, the clash rule), then each member booked with their
+ * card by the engine.
  */
 export async function bookLesson(
   tx: Tx,
@@ -155,43 +217,11 @@ export async function bookLesson(
   b: LessonBooking,
   events: Events,
 ): Promise<{ id: number; status: 'pending' | 'confirmed'; facts: BookingFact[] }> {
-  const type = await lessonType(tx, store.id, b.courseId);
-  if (!type) throw notFound('课程');
-  if (type.kind === 'group') throw conflict(LessonBookingMsg.notLesson);
-  if (b.members.length < 1 || b.members.length > type.maxMembers) {
-    throw badRequest(LessonBookingMsg.members(type.maxMembers));
-  }
   if (new Set(b.members.map((m) => m.memberId)).size !== b.members.length) {
     throw badRequest(LessonBookingMsg.sameMember);
   }
-  // A teacher of another store (or none) is not found, before whether they give the type.
-  await requireTeacher(tx, store.id, b.teacherId);
-  if (!(await givesLesson(tx, type.id, b.teacherId))) throw conflict(LessonBookingMsg.notTeacher);
+  const { id, status, confirmDeadline } = await openLesson(tx, store, { ...b, seats: b.members.length });
   const now = localDateTime(store.timezone);
-  if (!b.outsideReason) {
-    if (b.startTime < addMinutes(now, type.minNoticeMinutes)) {
-      throw conflict(LessonBookingMsg.notice(type.minNoticeMinutes));
-    }
-    if (!(await offered(tx, store.id, b, now))) throw conflict(LessonBookingMsg.notOffered);
-  }
-  const venueId = await roomFor(tx, store.id, b, type.duration);
-  const setting = await loadLessonSetting(tx, store.id);
-  const status = setting.teacherConfirms ? 'pending' : 'confirmed';
-  const confirmDeadline = status === 'pending' ? addMinutes(now, setting.confirmHours * 60) : null;
-  const { id } = await createSession(tx, store, {
-    courseId: type.id,
-    teacherId: b.teacherId,
-    venueId,
-    materialId: null,
-    startTime: b.startTime,
-    reservableCount: b.members.length,
-    lesson: {
-      members: b.members.length,
-      appointmentStatus: status,
-      confirmDeadline,
-      outsideReason: b.outsideReason ?? null,
-    },
-  });
   const mode = await getDeductionMode(tx, store.id);
   const facts: BookingFact[] = [];
   for (const m of b.members) facts.push(await bookMember(tx, store, { ...b, ...m, sessionId: id, mode, now }));
@@ -330,10 +360,19 @@ export async function cancelLessonBooking(
     await events.emit(tx, event(lessonCancelled, { ...told, refunded: free }));
   }
   if (!free) return { refunded: false, released: false };
-  const left = (await liveBookings(tx, lesson.id)).length + (await waitingPendings(tx, lesson.id)).length;
-  if (left) return { refunded: true, released: false };
-  await deleteSession(tx, store, { sessionId: lesson.id, operatorId: a.operatorId });
-  return { refunded: true, released: true };
+  return { refunded: true, released: await releaseIfEmpty(tx, store, lesson.id, a.operatorId) };
+}
+
+/**
+ * A lesson nobody is left in is released (its session deleted: the teacher, room and machines are
+ * free again): no live booking, no pending waiting, no seat held (a lead's 私教体验课 holds one). After
+ * a refunded cancel (cancelLessonBooking) and a lead's trial cancelled (leads). Answers whether it was.
+ */
+export async function releaseIfEmpty(tx: Tx, store: StoreScope, sessionId: number, operatorId: number | null) {
+  const left = (await liveBookings(tx, sessionId)).length + (await waitingPendings(tx, sessionId)).length;
+  if (left || (await liveSession(tx, store.id, sessionId)).realCount > 0) return false;
+  await deleteSession(tx, store, { sessionId, operatorId });
+  return true;
 }
 
 /** The teacher (or the desk) confirms a lesson waiting for them (待确认); guarded, once. */

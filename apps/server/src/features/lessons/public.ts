@@ -17,3 +17,5 @@ export { freeSlotsByDay } from './service.ts';
 export { storeHours } from './repository.ts';
 /** Lesson booking's release job of unconfirmed lessons (main.ts). */
 export { releaseUnconfirmed } from './booking-service.ts';
+/** A lesson opened for a lead's 私教体验课 and released when nobody is left (leads: trials.ts). */
+export { openLesson, releaseIfEmpty } from './booking-service.ts';

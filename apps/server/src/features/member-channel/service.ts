@@ -495,7 +495,10 @@ export async function selfCheckIn(s: MemberScope, input: { sessionId?: number; t
         operatorId: null,
         operateType: OperateType.SELF_CHECKED_IN,
       });
-      await s.events.emit(tx, event(memberAttended, { storeId: s.store.id, memberId: s.memberId, now }));
+      await s.events.emit(
+        tx,
+        event(memberAttended, { storeId: s.store.id, memberId: s.memberId, sessionId: session.id, now }),
+      );
       return { ...done, message: MemberMsg.checkedIn };
     }
     // The same attendance fact the desk and the teacher record (到店), by the member themself.
@@ -509,7 +512,10 @@ export async function selfCheckIn(s: MemberScope, input: { sessionId?: number; t
         remark: '会员扫码签到',
       }));
     if (!marked) throw conflict(MemberMsg.alreadyCheckedIn);
-    await s.events.emit(tx, event(memberAttended, { storeId: s.store.id, memberId: s.memberId, now }));
+    await s.events.emit(
+      tx,
+      event(memberAttended, { storeId: s.store.id, memberId: s.memberId, sessionId: session.id, now }),
+    );
     audit(tx, {
       kind: 'booking',
       summary: '会员扫码签到',

@@ -229,12 +229,23 @@ export async function onSessionDeleted(tx: Executor, e: PayloadOf<typeof session
  * A class edited by the studio: when its start moved (the edit's audit note says the start before),
  * each member booked gets one message per new start.
  */
-export async function onSessionChanged(tx: Executor, e: PayloadOf<typeof sessionChanged>) {
+/**
+ * A class edited: its start before the edit (the edit's audit note) and the class as it is now, only
+ * when the start moved; null for any other edit (its room, capacity, teacher) or a deleted class.
+ */
+export async function startMoved(tx: Executor, e: PayloadOf<typeof sessionChanged>) {
   const before = scopeOf(tx)?.note.before?.['开课时间'];
-  if (typeof before !== 'string') return;
+  if (typeof before !== 'string') return null;
   const s = await repo.sessionInfo(tx, e.storeId, e.sessionId);
-  if (!s || s.deleted) return;
-  if (s.startTime.slice(0, 16) === before.slice(0, 16)) return;
+  if (!s || s.deleted) return null;
+  if (s.startTime.slice(0, 16) === before.slice(0, 16)) return null;
+  return { before, s };
+}
+
+export async function onSessionChanged(tx: Executor, e: PayloadOf<typeof sessionChanged>) {
+  const moved = await startMoved(tx, e);
+  if (!moved) return;
+  const { before, s } = moved;
   for (const memberId of await repo.membersBookedIn(tx, e.sessionId)) {
     await queueReminder(tx, {
       storeId: e.storeId,
@@ -291,10 +302,7 @@ export async function onLessonBooked(tx: Executor, e: PayloadOf<typeof lessonBoo
     vars: {
       ...lesson,
       name: s.teacherName,
-      member: e.members
-        .map((m) => m.name)
-        .join('、')
-        .slice(0, 20),
+      member: [...e.members.map((m) => m.name), ...(e.guest ? [e.guest] : [])].join('、').slice(0, 20),
       deadline: e.confirmDeadline ? shortTime(e.confirmDeadline) : '',
     },
     ...about,

@@ -4,7 +4,7 @@ import type { PayloadOf } from '../../lib/events.ts';
 import { storeScopeById } from '../../lib/store-scope.ts';
 import { addMinutes, localDateTime } from '../../lib/time.ts';
 import type { sessionChanged } from '../timetable/public.ts';
-import { dedupeKeyOf, dropQueued, queueReminder, shortTime } from './queue.ts';
+import { dedupeKeyOf, dropQueued, queueReminder, shortTime, startMoved } from './queue.ts';
 import * as repo from './repository.ts';
 import { loadNotifySetting } from './setting.ts';
 
@@ -79,8 +79,12 @@ export function dropTrialReminders(tx: Executor, storeId: number, trialId: numbe
   return dropQueued(tx, storeId, prefixOf(trialId), '已跳过（体验课已取消）');
 }
 
-/** A class edited: the trials booked in it are planned again at its start of now (a moved class). */
+/**
+ * A class moved: the trials booked in it are planned again at its new start. Any other edit (its room,
+ * capacity) plans nothing: the reminders planned stand (a 'now' point again would text twice).
+ */
 export async function onSessionChangedTrials(tx: Executor, e: PayloadOf<typeof sessionChanged>) {
+  if (!(await startMoved(tx, e))) return;
   for (const t of await repo.trialsBookedIn(tx, e.sessionId)) {
     await planTrialReminders(tx, { storeId: e.storeId, trialId: t.id, leadId: t.leadId, sessionId: e.sessionId });
   }

@@ -88,7 +88,10 @@ export async function markAttendance(ctx: CallCtx, input: ParsedReqOf<typeof mar
       if (again?.status === ReservationStatus.CANCELLED) throw conflict(AttendanceMsg.cancelled);
     }
     if (changed && attended) {
-      await ctx.events.emit(tx, event(memberAttended, { storeId: ctx.store.id, memberId: b.memberId, now }));
+      await ctx.events.emit(
+        tx,
+        event(memberAttended, { storeId: ctx.store.id, memberId: b.memberId, sessionId: b.sessionId, now }),
+      );
     }
     // Every call answered ok leaves its entry; one that found it so already says it changed nothing.
     audit(tx, {

@@ -809,7 +809,7 @@ export async function signInPending(
     /** History operate type: 8 at the desk (default), 9 the member's own check-in. */
     operateType?: number;
   },
-): Promise<{ reservationId: number; usedCount: number; memberId: number; now: string }> {
+): Promise<{ reservationId: number; usedCount: number; memberId: number; sessionId: number; now: string }> {
   const now = localDateTime(store.timezone);
   const p = await storePending(tx, store.id, args.pendingId);
   if (p.status !== PendingStatus.WAITING) throw conflict(Msg.pendingNotWaiting);
@@ -855,5 +855,5 @@ export async function signInPending(
     },
   ]);
   await activateOnClass(tx, store.id, [{ card, at: session.startTime }], now);
-  return { reservationId: r.id, usedCount: charge, memberId: p.memberId, now };
+  return { reservationId: r.id, usedCount: charge, memberId: p.memberId, sessionId: session.id, now };
 }

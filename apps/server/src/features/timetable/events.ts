@@ -16,9 +16,12 @@ export const bookingMade = defineEvent<BookingFact>('booking.made');
 
 /**
  * A member came to a class: marked 到店 (desk, teacher or their own scan, 预约即扣费) or signed in
- * (签到后扣费). Announced in that transaction (转介绍奖励 listens: a friend's first class).
+ * (签到后扣费). Announced in that transaction (转介绍奖励 listens: a friend's first class; leads: a paid
+ * trial riding on the booking is 到店).
  */
-export const memberAttended = defineEvent<{ storeId: number; memberId: number; now: string }>('member.attended');
+export const memberAttended = defineEvent<{ storeId: number; memberId: number; sessionId: number; now: string }>(
+  'member.attended',
+);
 
 /** A booking or a pending cancelled: its seats are free. */
 export const bookingCancelled = defineEvent<BookingFact>('booking.cancelled');
@@ -75,6 +78,8 @@ export const lessonBooked = defineEvent<{
   series?: { index: number; count: number };
   /** A member added to a lesson already booked (添加学员, or joining a 小班 from the phone). */
   joined?: boolean;
+  /** Who else holds a seat, not a member (a lead's 私教体验课: `小林（体验）`): named to the teacher. */
+  guest?: string;
 }>('lesson.booked');
 
 /** A lesson waiting for its teacher (待确认) confirmed. */

@@ -169,6 +169,14 @@ export async function signIn(
       remark: input.remark,
       operatorId: ctx.staff.id,
     });
-    await ctx.events.emit(tx, event(memberAttended, { storeId: ctx.store.id, memberId: done.memberId, now: done.now }));
+    await ctx.events.emit(
+      tx,
+      event(memberAttended, {
+        storeId: ctx.store.id,
+        memberId: done.memberId,
+        sessionId: done.sessionId,
+        now: done.now,
+      }),
+    );
   });
 }

@@ -2,6 +2,7 @@
 import {
   cancelLeadTrial,
   insertLeadTrial,
+  insertLeadTrialLesson,
   queryTimetableByDate,
   insertLead,
   insertLeadFollowUp,
@@ -152,6 +153,12 @@ const trial = { changes: 'leadTrial' as const };
 
 export const useBookTrial = () =>
   useWrite((v: ReqOf<typeof insertLeadTrial>) => call(insertLeadTrial, v), { ...trial, success: '已约体验课' });
+/** 私教体验课: a new 1对1 lesson at one of the teacher's free start times, the lead holding its seat. */
+export const useBookLessonTrial = () =>
+  useWrite((v: ReqOf<typeof insertLeadTrialLesson>) => call(insertLeadTrialLesson, v), {
+    ...trial,
+    success: '已约私教体验课',
+  });
 export const useCancelTrial = () =>
   useWrite((id: number) => call(cancelLeadTrial, { id }), { ...trial, success: '已取消体验课' });
 
