@@ -11,7 +11,6 @@ export {
   cardsSharedWith,
   memberCards,
   memberHadTrial,
-  isTrialCard,
   paidBackAgainst,
   productForSale,
   insertPayment,

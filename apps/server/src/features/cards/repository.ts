@@ -137,17 +137,6 @@ export function productsOnSale(ex: Executor, storeId: number) {
     .execute();
 }
 
-/** Whether the card is a 体验卡 (its product's `trial` 1): a booking with it is a paid trial (leads). */
-export async function isTrialCard(ex: Executor, memberCardId: number): Promise<boolean> {
-  const r = await ex
-    .selectFrom('memberCard as mc')
-    .$call(joinCardProduct())
-    .select('p.trial')
-    .where('mc.id', '=', memberCardId)
-    .executeTakeFirst();
-  return r?.trial === 1;
-}
-
 /**
  * The one 体验卡 rule (once per member): whether the member has had theirs, i.e. holds (or held) a card
  * of any 体验卡 product of the store, from any source (the desk's sale, an online order, an import), or
@@ -405,6 +394,8 @@ export interface BookingCard extends CardOfRules {
   activateTime: string | null;
   activation: string;
   cardName: string;
+  /** 1: a 体验卡 product's card. */
+  trial: number;
   memberName: string;
   gender: number;
   birthday: string | null;
@@ -511,6 +502,7 @@ const storeCardRows = fixed((ex, p: { storeId: number; ids: number[]; allowedIn:
       'cp.leaveAllowed',
       'cp.cardName',
       'cp.cardType',
+      'cp.trial',
       'm.name as memberName',
       'm.gender',
       'm.birthday',

@@ -4,7 +4,6 @@ import { audit } from '../../lib/audit.ts';
 import { findStoreScope } from '../../lib/store-repository.ts';
 import { localDateTime } from '../../lib/time.ts';
 import type { PayloadOf } from '../../lib/events.ts';
-import { isTrialCard } from '../cards/public.ts';
 import { findMember } from '../reference/public.ts';
 import { liveSession, type BookingFact, type memberAttended } from '../timetable/public.ts';
 import { leadIdOfMobile } from './repository.ts';
@@ -40,8 +39,8 @@ async function leadOfMember(ex: Executor, storeId: number, memberId: number) {
  * (one at a time: a second at once on another instance writes nothing, `lead_trial_live_uq`).
  */
 export async function onBookingMade(tx: Executor, e: BookingFact): Promise<void> {
-  const cardId = await repo.cardOfBooking(tx, e.booking);
-  if (cardId === null || !(await isTrialCard(tx, cardId))) return;
+  // Said by the booking itself: any other booking reads nothing more here.
+  if (!e.trialCard) return;
   const found = await leadOfMember(tx, e.storeId, e.memberId);
   if (!found) return;
   // Lock order: the session (the booking holds it), then the lead.
@@ -65,6 +64,7 @@ export async function onBookingMade(tx: Executor, e: BookingFact): Promise<void>
 
 /** The member's booking cancelled (or its pending): the trial riding on it is cancelled, the lead's stage put back. */
 export async function onBookingCancelled(tx: Executor, e: BookingFact): Promise<void> {
+  if (!e.trialCard) return;
   const t = await repo.paidTrialOf(tx, e.sessionId, e.memberId);
   if (!t) return;
   const now = await storeTime(tx, e.storeId);

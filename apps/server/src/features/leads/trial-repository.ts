@@ -93,16 +93,6 @@ export async function insertPaidTrial(
   return r?.id;
 }
 
-/** A member's booking's card (a pending may have none until its sign-in). */
-export async function cardOfBooking(ex: Executor, b: { kind: 'reservation' | 'pending'; id: number }) {
-  const r = await ex
-    .selectFrom(b.kind === 'reservation' ? 'reservation' : 'pending')
-    .select('memberCardId')
-    .where('id', '=', b.id)
-    .executeTakeFirst();
-  return r?.memberCardId ?? null;
-}
-
 /** The booked paid trial riding on the member's booking in the session, if any. */
 export function paidTrialOf(ex: Executor, sessionId: number, memberId: number) {
   return ex

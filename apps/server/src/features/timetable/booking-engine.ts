@@ -105,7 +105,15 @@ function bookingTargets(
 
 /** What the booking events say of a booking or a pending: its session, member and seats. */
 function factOf(
-  b: { storeId: number; sessionId: number; memberId: number; memberName: string; studentCount: number },
+  b: {
+    storeId: number;
+    sessionId: number;
+    memberId: number;
+    memberName: string;
+    studentCount: number;
+    /** The card's product's 体验卡 flag (null or absent: no card). */
+    cardTrial: number | null;
+  },
   kind: BookingFact['booking']['kind'],
   id: number,
 ): BookingFact {
@@ -116,6 +124,7 @@ function factOf(
     memberName: b.memberName,
     studentCount: b.studentCount,
     booking: { kind, id },
+    trialCard: Number(b.cardTrial) === 1,
   };
 }
 
@@ -489,6 +498,7 @@ export async function bookWithCard(
       memberId: member.id,
       memberName: member.name,
       studentCount: args.studentCount,
+      cardTrial: card.trial,
     },
     'reservation',
     reservationId,
@@ -655,6 +665,7 @@ export async function addPending(
       memberId: member.id,
       memberName: member.name,
       studentCount: args.studentCount,
+      cardTrial: card?.trial ?? null,
     },
     'pending',
     pendingId,

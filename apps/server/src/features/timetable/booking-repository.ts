@@ -8,7 +8,7 @@ import type { Executor, Tx } from '../../db/index.ts';
 import type { Database, NewRow, Row, TimetableTable } from '../../db/schema.ts';
 import { conflict } from '../../lib/errors.ts';
 import { isUniqueViolation, onPostgres } from '../../db/dialect.ts';
-import { joinCardProduct } from '../../db/joins.ts';
+import { joinCardProduct, leftJoinCardProduct } from '../../db/joins.ts';
 
 /**
  * The bookings' repository: the reservation and pending rows with their status changes, the seats
@@ -534,25 +534,29 @@ function seatsUpdate(tx: Executor, p: { storeId: number; sessionId: Value; n: Va
 
 const takeSeats = fixed(seatsUpdate);
 
-/** A booking (reservation) of the store with its member's name, or undefined. */
+/** A booking (reservation) of the store with its member's name and its card's 体验卡 flag, or undefined. */
 export function findReservation(ex: Executor, storeId: number, id: number) {
   return ex
     .selectFrom('reservation as r')
     .innerJoin('member as m', 'm.id', 'r.memberId')
+    .leftJoin('memberCard as mc', 'mc.id', 'r.memberCardId')
+    .$call(leftJoinCardProduct('cp'))
     .selectAll('r')
-    .select('m.name as memberName')
+    .select(['m.name as memberName', 'cp.trial as cardTrial'])
     .where('r.id', '=', id)
     .where('r.storeId', '=', storeId)
     .executeTakeFirst();
 }
 
-/** A pending of the store with its member's name, or undefined. */
+/** A pending of the store with its member's name and its card's 体验卡 flag (null: no card), or undefined. */
 export function findPending(ex: Executor, storeId: number, id: number) {
   return ex
     .selectFrom('pending as p')
     .innerJoin('member as m', 'm.id', 'p.memberId')
+    .leftJoin('memberCard as mc', 'mc.id', 'p.memberCardId')
+    .$call(leftJoinCardProduct('cp'))
     .selectAll('p')
-    .select('m.name as memberName')
+    .select(['m.name as memberName', 'cp.trial as cardTrial'])
     .where('p.id', '=', id)
     .where('p.storeId', '=', storeId)
     .executeTakeFirst();

@@ -9,6 +9,8 @@ export interface BookingFact {
   memberName: string;
   studentCount: number;
   booking: { kind: 'reservation' | 'pending'; id: number };
+  /** Its card is a 体验卡 (a paid trial: leads listen), read with the booking; false without a card. */
+  trialCard: boolean;
 }
 
 /** A member booked into a session (by the desk or themself): a reservation, or a pending in 签到后扣费. */
