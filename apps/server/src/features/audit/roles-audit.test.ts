@@ -269,6 +269,8 @@ describeEachDb('roles and the audit log', (env) => {
         '/member/api/cancel/lesson',
         '/store/api/confirm/lesson',
         '/store/api/move/lesson',
+        // likewise a lead's 私教体验课 needs a 1对1 lesson type (leads/lesson-trials.test.ts books one)
+        '/store/api/insert/lead/trial/lesson',
         // the world's member has no pending request to delete their account (privacy.test.ts withdraws one)
         '/member/api/cancel/my/erasure',
         // likewise (lessons/series.test.ts books a series and checks its undoable entry)

@@ -84,6 +84,25 @@ describeEachDb('leads: a private lesson as a trial (私教体验课)', (env) => 
     expect(info.trials).toMatchObject([{ sessionId: s.id, courseName: type.name, status: 1 }]);
     // Nothing charged: no booking or history row.
     expect(await db().selectFrom('reservation').select('id').where('timetableId', '=', s.id).execute()).toEqual([]);
+    // 操作日志: the call's entry names the lead and the lesson.
+    const entry = await db()
+      .selectFrom('auditLog')
+      .select(['id', 'summary', 'storeId'])
+      .where('call', '=', insertLeadTrialLesson.path)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(entry).toMatchObject({ storeId: env().storeId, summary: expect.any(String) });
+    const targets = await db()
+      .selectFrom('auditTarget')
+      .select(['type', 'refId'])
+      .where('auditId', '=', entry.id)
+      .execute();
+    expect(targets.map((t) => [t.type, Number(t.refId)])).toEqual(
+      expect.arrayContaining([
+        ['lead', leadId],
+        ['session', s.id],
+      ]),
+    );
     // The same teacher's hour again: the clash rule (or the finder) refuses.
     const again = await seller.call(insertLeadTrialLesson.path, {
       leadId: await newLead(),

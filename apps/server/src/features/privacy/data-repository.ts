@@ -362,6 +362,21 @@ export const SECTIONS: readonly SectionDef[] = [
     ],
   },
   {
+    table: 'leadTrial',
+    title: '体验课',
+    about: (o) =>
+      sql<boolean>`(t.member_id = ${o.memberId} or t.lead_id in (select id from lead where store_id = ${o.storeId} and (mobile = ${o.mobile} or converted_member_id = ${o.memberId})))`,
+    columns: [
+      ['id', '编号'],
+      ['leadId', '潜客编号'],
+      ['timetableId', '课程编号'],
+      ['status', '状态'],
+      ['createTime', '预约时间'],
+      ['attendedTime', '到店时间'],
+      ['cancelTime', '取消时间'],
+    ],
+  },
+  {
     table: 'referralReward',
     title: '转介绍奖励',
     about: (o) =>
