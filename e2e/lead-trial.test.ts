@@ -1,6 +1,7 @@
 // 体验课 (issue 44, item 3): a seller (the desk account) takes a lead from the pool, books them into
 // tonight's group class from the 潜客 drawer (约体验课, no card); the class's drawer lists them marked
 // 体验, where 到店 makes the lead 已体验.
+import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { DESK, describeBrowser, shot, staffPage } from './harness.ts';
 import { addSessionTonight, makeFixture } from './seed.ts';
@@ -8,6 +9,17 @@ import { field, modal, pick, toast, typeInto } from './ui.ts';
 
 const todayInStore = () => new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
 const tomorrowInStore = () => new Date(Date.now() + 32 * 3600_000).toISOString().slice(0, 10);
+
+/** 公海: the seller takes the lead, then opens its drawer from 我的潜客. */
+async function takeAndOpen(page: Page, url: string, name: string) {
+  await page.goto(`${url}/lead/list`);
+  await page.getByRole('tab', { name: '公海' }).click();
+  await page.getByTestId('lead-table-pool').locator('tr', { hasText: name }).getByText('领取').click();
+  await toast(page, '已领取');
+  await page.getByRole('tab', { name: '我的潜客' }).click();
+  await page.getByTestId('lead-table-all').locator('tr', { hasText: name }).getByText('跟进').click();
+  return page.locator('.ant-drawer', { hasText: `潜客 ${name}` });
+}
 
 describeBrowser('trial classes (体验课) of leads', (env) => {
   it('a seller books a lead’s trial from the 潜客 drawer and marks 到店 in the class drawer', async () => {
@@ -20,14 +32,7 @@ describeBrowser('trial classes (体验课) of leads', (env) => {
 
     const { api: deskApi, context, page } = await staffPage(browser, server.url, DESK);
 
-    // 公海: take the lead, open its drawer.
-    await page.goto(`${server.url}/lead/list`);
-    await page.getByRole('tab', { name: '公海' }).click();
-    await page.getByTestId('lead-table-pool').locator('tr', { hasText: name }).getByText('领取').click();
-    await toast(page, '已领取');
-    await page.getByRole('tab', { name: '我的潜客' }).click();
-    await page.getByTestId('lead-table-all').locator('tr', { hasText: name }).getByText('跟进').click();
-    const d = page.locator('.ant-drawer', { hasText: `潜客 ${name}` });
+    const d = await takeAndOpen(page, server.url, name);
 
     // 约体验课: today's classes with a seat left; the form asks for one before calling the server.
     await d.getByRole('button', { name: '约体验课' }).click();
@@ -98,13 +103,7 @@ describeBrowser('trial classes (体验课) of leads', (env) => {
     await api.ok('insert/lead', { name, mobile, source: '电话', ownerId: null });
 
     const { api: deskApi, context, page } = await staffPage(browser, server.url, DESK);
-    await page.goto(`${server.url}/lead/list`);
-    await page.getByRole('tab', { name: '公海' }).click();
-    await page.getByTestId('lead-table-pool').locator('tr', { hasText: name }).getByText('领取').click();
-    await toast(page, '已领取');
-    await page.getByRole('tab', { name: '我的潜客' }).click();
-    await page.getByTestId('lead-table-all').locator('tr', { hasText: name }).getByText('跟进').click();
-    const d = page.locator('.ant-drawer', { hasText: `潜客 ${name}` });
+    const d = await takeAndOpen(page, server.url, name);
 
     await d.getByRole('button', { name: '约体验课' }).click();
     const m = modal(page, '约体验课');

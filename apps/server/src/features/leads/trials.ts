@@ -105,9 +105,14 @@ async function recordTrial(
 async function stageForTrial(tx: Tx, storeId: number, leadId: number): Promise<LeadStage> {
   const stage = (await repo.lockedLeadStage(tx, storeId, leadId))?.stage as LeadStage | undefined;
   if (!stage) throw notFound('潜客');
-  if (stage === 'won' || stage === 'lost') throw conflict(LeadMsg.trialClosed);
-  if (await repo.hasLiveTrial(tx, leadId)) throw conflict(LeadMsg.trialLive);
+  await refuseTrialOf(tx, leadId, stage);
   return stage;
+}
+
+/** 409 when the lead may not book a trial: 已成交 or 已流失, or holding a booked one already. */
+async function refuseTrialOf(ex: Executor, leadId: number, stage: string): Promise<void> {
+  if (stage === 'won' || stage === 'lost') throw conflict(LeadMsg.trialClosed);
+  if (await repo.hasLiveTrial(ex, leadId)) throw conflict(LeadMsg.trialLive);
 }
 
 /**
@@ -129,8 +134,7 @@ export async function bookLessonTrial(
     if (kind === undefined) throw notFound('课程');
     if (kind !== 'one_on_one') throw conflict(LeadMsg.trialOneOnOne);
     // The lead's state read first (its answers before the lesson's); under its lock again below.
-    if (l.stage === 'won' || l.stage === 'lost') throw conflict(LeadMsg.trialClosed);
-    if (await repo.hasLiveTrial(tx, l.id)) throw conflict(LeadMsg.trialLive);
+    await refuseTrialOf(tx, l.id, l.stage);
     const startTime = toDateTime(input.date, input.time);
     // Lock order: the teacher and rooms, the new session (openLesson), then the lead.
     const lesson = await openLesson(tx, ctx.store, {
